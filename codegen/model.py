@@ -1,0 +1,272 @@
+"""The generator's model: every ATen overload and every Python binding, from upstream's own data.
+
+Loads native_functions.yaml, tags.yaml and deprecated.yaml through the vendored torchgen (so
+overload order, grouping and signature strings are upstream's), checks them against
+schemas/pinned.yaml, and joins them with our hand list schemas/kernels.yaml. Every decision
+about what is emitted is made here; templates only loop and substitute.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import re
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = Path(os.environ.get("TN_SITE", ROOT / "build" / "site"))
+
+if str(SITE) not in sys.path:
+    sys.path.insert(0, str(SITE))
+if str(ROOT / "codegen") not in sys.path:
+    sys.path.insert(0, str(ROOT / "codegen"))
+
+from schema_print import schema_string  # noqa: E402
+
+PINNED = ROOT / "schemas" / "pinned.yaml"
+KERNELS = ROOT / "schemas" / "kernels.yaml"
+
+# The Python modules upstream binds operators into, with the predicate gen_python_functions uses.
+BINDING_MODULES = ["torch", "nn", "fft", "linalg", "nested", "sparse", "special"]
+
+
+def c_ident(name: str) -> str:
+    """ATen overload name -> C identifier, mechanically: add.Tensor -> add__Tensor."""
+    base, _, overload = name.partition(".")
+    return f"{base}__{overload}" if overload else base
+
+
+@dataclasses.dataclass
+class Op:
+    index: int
+    name: str            # "add"
+    overload: str        # "Tensor" or ""
+    schema: str          # upstream's printed schema, "aten::add.Tensor(...) -> Tensor"
+    cname: str           # "add__Tensor"
+    kind: str            # functional / inplace / out / mutable / scratch
+    tags: list[str]
+    is_view: bool        # returns an alias of an input
+    cia: bool            # CompositeImplicitAutograd: no kernel of its own upstream
+    functional: str | None = None  # cname of the functional sibling (for inplace/out)
+    kernel: dict | None = None     # entry from schemas/kernels.yaml
+    func: object = None  # torchgen FunctionSchema
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.name}.{self.overload}" if self.overload else self.name
+
+
+@dataclasses.dataclass
+class Signature:
+    text: str                 # upstream's signature_str, e.g. "add(Tensor input, ...)"
+    functional: str           # cname of the op called when out is None
+    out: str | None           # cname of the op called when out= is given
+    deprecated_args: str | None  # for |deprecated: the aten call's arguments, schema order
+    structseq: str | None     # return_types name when the functional op returns a named tuple
+    structseq_out: str | None  # the same for the out op
+
+
+@dataclasses.dataclass
+class Binding:
+    module: str               # "torch", "tensor", "nn", ...
+    name: str                 # Python name
+    cname: str                # C identifier of the trampoline
+    signatures: list[Signature]
+    noarg: bool
+    dunder: bool              # binary dunder: TypeError becomes NotImplemented
+
+
+@dataclasses.dataclass
+class StructSeq:
+    name: str                 # "max"
+    fields: list[str]
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def check_pinned() -> dict:
+    pinned = yaml.safe_load(PINNED.read_text())
+    for rel, want in pinned["sha256"].items():
+        path = SITE / rel
+        if not path.exists():
+            raise SystemExit(f"codegen: {path} missing; run scripts/setup.sh to vendor the tree")
+        got = sha256(path)
+        if got != want:
+            raise SystemExit(f"codegen: {rel} has sha256 {got}, schemas/pinned.yaml pins {want}")
+    return pinned
+
+
+def load_kernel_list() -> tuple[dict, dict]:
+    doc = yaml.safe_load(KERNELS.read_text())
+    return doc.get("dtype_sets", {}), doc.get("kernels", {}) or {}
+
+
+class Model:
+    def __init__(self) -> None:
+        self.pinned = check_pinned()
+        from torchgen.gen import parse_native_yaml
+        from torchgen.model import SchemaKind
+
+        packaged = SITE / "torchgen" / "packaged"
+        self.native_yaml = packaged / "ATen" / "native" / "native_functions.yaml"
+        self.tags_yaml = packaged / "ATen" / "native" / "tags.yaml"
+        self.deprecated_yaml = packaged / "autograd" / "deprecated.yaml"
+        parsed = parse_native_yaml(str(self.native_yaml), str(self.tags_yaml))
+        self.natives = parsed.native_functions
+        self.all_tags = sorted(t["tag"] for t in yaml.safe_load(self.tags_yaml.read_text()))
+        self.dtype_sets, kernel_list = load_kernel_list()
+
+        ops = []
+        for f in self.natives:
+            name = str(f.func.name.name)
+            overload = f.func.name.overload_name
+            qual = f"{name}.{overload}" if overload else name
+            kind = f.func.kind()
+            is_view = any(
+                r.annotation is not None and not r.annotation.is_write for r in f.func.returns
+            )
+            ops.append(Op(
+                index=0, name=name, overload=overload, schema=schema_string(f.func),
+                cname=c_ident(qual), kind=kind.name, tags=sorted(f.tags), is_view=is_view,
+                cia=f.has_composite_implicit_autograd_kernel, func=f.func,
+            ))
+        ops.sort(key=lambda o: (o.name, o.overload))
+        for i, op in enumerate(ops):
+            op.index = i
+        names = [o.cname for o in ops]
+        if len(set(names)) != len(names):
+            raise SystemExit("codegen: two overloads map to one C name")
+        self.ops = ops
+        self.by_qual = {o.qualified: o for o in ops}
+        self.by_cname = {o.cname: o for o in ops}
+
+        # functional siblings: inplace `add_.Tensor` and out `add.out` point at `add.Tensor`
+        by_sig = {}
+        for f in self.natives:
+            if f.func.kind() == SchemaKind.functional:
+                by_sig[f.func.signature()] = f
+        for f in self.natives:
+            if f.func.kind() in (SchemaKind.inplace, SchemaKind.out):
+                base = by_sig.get(f.func.signature())
+                if base is not None:
+                    qual = str(f.func.name)
+                    self.by_qual[qual].functional = c_ident(str(base.func.name))
+
+        unknown = [q for q in kernel_list if q not in self.by_qual]
+        if unknown:
+            raise SystemExit(f"codegen: schemas/kernels.yaml names unknown overloads: {unknown}")
+        for qual, entry in kernel_list.items():
+            entry = dict(entry or {})
+            dtypes = entry.get("dtypes", "all")
+            entry["dtype_list"] = self.expand_dtypes(dtypes, qual)
+            self.by_qual[qual].kernel = entry
+
+        self.bindings, self.structseqs = self.load_bindings()
+        self.tensor_aliases, self.tensor_manual = self.load_tensor_method_table()
+
+    def expand_dtypes(self, spec, qual: str) -> list[str]:
+        items = spec if isinstance(spec, list) else [spec]
+        out: list[str] = []
+        for item in items:
+            if item in self.dtype_sets:
+                out.extend(self.dtype_sets[item])
+            else:
+                out.append(item)
+        known = {d for s in self.dtype_sets.values() for d in s}
+        bad = [d for d in out if d not in known]
+        if bad:
+            raise SystemExit(f"codegen: {qual}: unknown dtypes {bad}")
+        return out
+
+    # -- Python bindings, exactly as tools/autograd/gen_python_functions.py groups them --------
+    def load_bindings(self):
+        from torchgen.packaged.autograd import gen_python_functions as g
+        natives = [f for f in self.natives if g.should_generate_py_binding(f)]
+        methods = g.load_signatures(natives, str(self.deprecated_yaml), method=True)
+        functions = g.load_signatures(natives, str(self.deprecated_yaml), method=False)
+        preds = {
+            "tensor": (methods, g.is_py_variable_method, True),
+            "torch": (functions, g.is_py_torch_function, False),
+            "nn": (functions, g.is_py_nn_function, False),
+            "fft": (functions, g.is_py_fft_function, False),
+            "linalg": (functions, g.is_py_linalg_function, False),
+            "nested": (functions, g.is_py_nested_function, False),
+            "sparse": (functions, g.is_py_sparse_function, False),
+            "special": (functions, g.is_py_special_function, False),
+        }
+        bindings: dict[str, list[Binding]] = {}
+        structseqs: dict[str, StructSeq] = {}
+        for module, (pairs, pred, method) in preds.items():
+            grouped = g.group_filter_overloads(pairs, pred)
+            out = []
+            for name in sorted(grouped, key=str):
+                overloads = grouped[name]
+                sigs = []
+                for grp in g.group_overloads(overloads, symint=True):
+                    ps = grp.signature
+                    seq = self.structseq_of(grp.base, structseqs)
+                    seq_out = self.structseq_of(grp.outplace, structseqs) if grp.outplace else None
+                    dep = None
+                    if ps.deprecated:
+                        dep = ",".join(ps.deprecated_args_exprs)
+                    sigs.append(Signature(
+                        text=ps.signature_str(symint=True),
+                        functional=c_ident(str(grp.base.func.name)),
+                        out=c_ident(str(grp.outplace.func.name)) if grp.outplace else None,
+                        deprecated_args=dep,
+                        structseq=seq,
+                        structseq_out=seq_out,
+                    ))
+                prefix = {"tensor": "meth", "torch": "torch"}.get(module, module)
+                out.append(Binding(
+                    module=module, name=str(name), cname=f"{prefix}_{c_ident(str(name))}",
+                    signatures=sigs, noarg=g.is_noarg(overloads), dunder=name.dunder_method,
+                ))
+            bindings[module] = out
+        return bindings, structseqs
+
+    def load_tensor_method_table(self):
+        """Upstream's hand-written TensorBase method table (python_variable_methods.cpp, shipped
+        in the wheel): dunders that alias a generated binding (`__add__` -> add, returning
+        NotImplemented on TypeError) and the names whose methods are written by hand."""
+        template = SITE / "torchgen/packaged/autograd/templates/python_variable_methods.cpp"
+        text = template.read_text()
+        table = text[text.index("PyMethodDef variable_methods[]"):]
+        table = table[:table.index("${py_method_defs}")]
+        generated = {b.name for b in self.bindings["tensor"]}
+        aliases, manual = [], []
+        for name, body in re.findall(r'\{"(\w+)", ([^\n]*?)\},', table):
+            m = re.search(r"THPVariable_(\w+)", body)
+            target = m.group(1) if m else ""
+            notimpl = "TypeError_to_NotImplemented_" in body
+            if target == "__eq__":
+                target = "eq"  # upstream's __eq__ only adds a NumPy-array case before eq
+            if target in generated:
+                aliases.append({"name": name, "target": target, "cname": c_ident(target), "notimpl": notimpl})
+            else:
+                manual.append(name)
+        return aliases, manual
+
+    @staticmethod
+    def structseq_of(f, structseqs) -> str | None:
+        """Upstream names a returned named tuple after the C++ name of the op
+        (torch.return_types.max, max_out); the first overload's fields define it."""
+        from torchgen.api import cpp
+        from torchgen.api.python import structseq_fieldnames
+
+        fields = structseq_fieldnames(f.func.returns)
+        if not fields:
+            return None
+        name = cpp.name(f.func)
+        structseqs.setdefault(name, StructSeq(name=name, fields=list(fields)))
+        return name
+
+    def inputs_banner(self) -> str:
+        nf = self.pinned["sha256"]["torchgen/packaged/ATen/native/native_functions.yaml"]
+        return (f"native_functions.yaml (torch {self.pinned['torch_version']}, sha256 {nf[:16]}), "
+                f"tags.yaml, deprecated.yaml, schemas/kernels.yaml")

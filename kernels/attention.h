@@ -1,0 +1,37 @@
+/* Attention: scaled dot-product attention computed as upstream's
+ * aten::_scaled_dot_product_flash_attention_for_cpu does (online softmax over key blocks, never the
+ * L×S score matrix). A new dtype is a case in tn_sdpa's switch; a new mask dtype a case in
+ * mask_row() in attention.c. See Note [Flash attention on the CPU] there.
+ */
+#ifndef TN_KERNELS_ATTENTION_H
+#define TN_KERNELS_ATTENTION_H
+
+#include <stdint.h>
+
+#include "dtype.h"
+
+/* out = softmax(scale * q @ k^T + mask) @ v, per batch b and query head h.
+ * q [B, Hq, L, E], k [B, Hkv, S, E], v [B, Hkv, S, Ev], out [B, Hq, L, Ev]: each given by a pointer
+ * and 4 element strides in that dimension order (any strides; 0 broadcasts).
+ * Grouped-query attention: Hq % Hkv == 0 and query head h reads kv head h / (Hq / Hkv).
+ * dtype: float32, float16, bfloat16 (computed in f32: scores and the running sums in f32; the
+ * softmax probabilities are rounded to the input dtype before they multiply v, as upstream does;
+ * the output rounds once) or float64 (all in double).
+ * is_causal: query i sees keys j <= i, top-left aligned as upstream 2.13 builds it
+ * (torch.ones(L, S).tril(0)), whatever L and S are.
+ * mask (NULL: none): broadcastable to [B, Hq, L, S] through mask_strides (0 broadcasts); mask_dtype
+ * bool (true = attend, false = -inf) or float32/float64/float16/bfloat16 (added to the scaled
+ * scores). A row whose keys are all masked gives output 0 and logsumexp 0, as upstream.
+ * scale: the caller's (upstream's default is 1/sqrt(E)).
+ * logsumexp (NULL: not wanted): [B, Hq, L] of max + log(sum) of the scaled, masked scores, in the
+ * accumulate type (float32, or float64 for float64 inputs), at element strides lse_strides
+ * (NULL: contiguous [B][Hq][L]; upstream's tensor has strides {Hq*L, 1, Hq}).
+ * Returns TN_ERR_VALUE for negative sizes or Hq % Hkv != 0, TN_ERR_DTYPE for other dtypes. */
+tn_status tn_sdpa(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E,
+                  int64_t Ev, const void *q, const int64_t q_strides[4], const void *k,
+                  const int64_t k_strides[4], const void *v, const int64_t v_strides[4],
+                  const void *mask, int mask_dtype, const int64_t mask_strides[4], int is_causal,
+                  double scale, void *out, const int64_t out_strides[4], void *logsumexp,
+                  const int64_t lse_strides[3]);
+
+#endif /* TN_KERNELS_ATTENTION_H */

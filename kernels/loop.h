@@ -1,0 +1,76 @@
+/* tn_loop: the geometry of an elementwise loop over up to TN_LOOP_MAX_OPERANDS operands that
+ * share one shape. Strides are in elements (not bytes); a 0 stride broadcasts. runtime/ builds
+ * it (broadcasting, coalescing contiguous dims, dropping size-1 dims) so kernels see the
+ * fewest, largest dimensions; operand 0 is the output by convention.
+ * tn_loop_next() walks all but the innermost dimension; kernels run the innermost one.
+ */
+#ifndef TN_KERNELS_LOOP_H
+#define TN_KERNELS_LOOP_H
+
+#include <stdint.h>
+
+#define TN_LOOP_MAX_DIMS 64
+#define TN_LOOP_MAX_OPERANDS 4
+
+typedef struct {
+    int ndim;        /* 0 means a single element */
+    int noperands;
+    int64_t sizes[TN_LOOP_MAX_DIMS];                         /* innermost dimension last */
+    int64_t strides[TN_LOOP_MAX_OPERANDS][TN_LOOP_MAX_DIMS];  /* elements */
+} tn_loop;
+
+static inline int64_t
+tn_loop_numel(const tn_loop *l)
+{
+    int64_t n = 1;
+    for (int d = 0; d < l->ndim; d++)
+        n *= l->sizes[d];
+    return n;
+}
+
+/* Iteration state over the outer dimensions (all but the last). */
+typedef struct {
+    int64_t index[TN_LOOP_MAX_DIMS];
+    int64_t offset[TN_LOOP_MAX_OPERANDS];  /* element offsets of the current row */
+} tn_loop_pos;
+
+static inline void
+tn_loop_start(const tn_loop *l, tn_loop_pos *p)
+{
+    for (int d = 0; d < l->ndim; d++)
+        p->index[d] = 0;
+    for (int k = 0; k < l->noperands; k++)
+        p->offset[k] = 0;
+}
+
+/* Advance to the next row; returns 0 when done. Rows are the innermost dimension. */
+static inline int
+tn_loop_next(const tn_loop *l, tn_loop_pos *p)
+{
+    for (int d = l->ndim - 2; d >= 0; d--) {
+        if (++p->index[d] < l->sizes[d]) {
+            for (int k = 0; k < l->noperands; k++)
+                p->offset[k] += l->strides[k][d];
+            return 1;
+        }
+        for (int k = 0; k < l->noperands; k++)
+            p->offset[k] -= l->strides[k][d] * (l->sizes[d] - 1);
+        p->index[d] = 0;
+    }
+    return 0;
+}
+
+/* Length and strides of the innermost dimension (1 / 0 for a 0-dim loop). */
+static inline int64_t
+tn_loop_inner(const tn_loop *l)
+{
+    return l->ndim ? l->sizes[l->ndim - 1] : 1;
+}
+
+static inline int64_t
+tn_loop_inner_stride(const tn_loop *l, int k)
+{
+    return l->ndim ? l->strides[k][l->ndim - 1] : 0;
+}
+
+#endif /* TN_KERNELS_LOOP_H */

@@ -1,0 +1,20 @@
+/* Threading for kernels: one process-wide pthreadpool, and a parallel-for over a range.
+ * Small work runs inline: a kernel passes its grain (the fewest items worth a thread).
+ * TN_NUM_THREADS (env) caps the pool; default: the CPU count. XNNPACK runs on the same pool.
+ */
+#ifndef TN_KERNELS_PARALLEL_H
+#define TN_KERNELS_PARALLEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <pthreadpool.h>
+
+/* fn(ctx, begin, end) covers [begin, end) of [0, n). */
+typedef void (*tn_range_fn)(void *ctx, int64_t begin, int64_t end);
+
+void tn_parallel_for(int64_t n, int64_t grain, tn_range_fn fn, void *ctx);
+pthreadpool_t tn_threadpool(void);
+int tn_num_threads(void);
+void tn_set_num_threads(int n);
+
+#endif /* TN_KERNELS_PARALLEL_H */

@@ -1,0 +1,1941 @@
+/* The argument parser: upstream's PythonArgParser semantics in C (python_arg_parser.cpp),
+ * reading upstream's own signature strings, plus the same engine over ATen schema strings
+ * for boxed calls (torch.ops.aten.X.Y).
+ *
+ * Note [Overload resolution]
+ * A binding holds its signatures in upstream's order. Each call tries them in turn and takes
+ * the first whose every parameter accepts its argument (tn_match, which only looks); the
+ * winner's arguments are then converted (tn_convert) and mapped onto the ATen overload's
+ * schema arguments, and the op goes through the door (tn_dispatch). The rules that decide a
+ * match are upstream's: bool is not int; a 0-dim tensor is a Scalar (and an int or float);
+ * a single positional int-list parameter takes varargs (`x.view(2, 3)`); `int[N]` accepts a
+ * bare int; out= picks the out overload; numbers bind to Tensor only for add/sub/mul/div and
+ * friends; NumPy spellings (axis, keepdims, x, a, x1, x2) are accepted as keywords.
+ */
+#include "argparse.h"
+#include "dispatch.h"
+#include "tensor.h"
+#include "dtype.h"
+#include "device.h"
+#include "storage.h"
+#include "tls.h"
+#include "generator.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PARAMS 64
+
+/* ---- arena: per-call scratch for lists ---- */
+
+void *
+tn_arena_alloc(tn_arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (a->used + n <= sizeof a->buf) {
+        void *p = a->buf + a->used;
+        a->used += n;
+        return p;
+    }
+    if (a->nblocks == TN_ARRAY_LEN(a->blocks)) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    void *p = malloc(n);
+    if (!p) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    a->blocks[a->nblocks++] = p;
+    return p;
+}
+
+void
+tn_arena_free(tn_arena *a)
+{
+    for (int i = 0; i < a->nblocks; i++)
+        free(a->blocks[i]);
+    a->nblocks = 0;
+    a->used = 0;
+}
+
+/* ---- interned names and NumPy aliases ---- */
+
+static PyObject *
+intern(const char *s)
+{
+    PyObject *o = PyUnicode_InternFromString(s);
+    return o;
+}
+
+static void
+set_numpy_aliases(tn_param *p, const char *name)
+{
+    const char *al[3] = {NULL, NULL, NULL};
+    if (!strcmp(name, "dim"))
+        al[0] = "axis";
+    else if (!strcmp(name, "keepdim"))
+        al[0] = "keepdims";
+    else if (!strcmp(name, "input"))
+        al[0] = "x", al[1] = "a", al[2] = "x1";
+    else if (!strcmp(name, "other"))
+        al[0] = "x2";
+    for (int i = 0; i < 3; i++)
+        p->aliases[i] = al[i] ? intern(al[i]) : NULL;
+}
+
+static int
+allow_numbers_as_tensors(const char *name, size_t n)
+{
+    static const char *const allowed[] = {
+        "add", "add_", "add_out", "div", "div_", "div_out", "divide", "divide_", "divide_out",
+        "mul", "mul_", "mul_out", "multiply", "multiply_", "multiply_out", "sub", "sub_", "sub_out",
+        "subtract", "subtract_", "subtract_out", "true_divide", "true_divide_", "true_divide_out",
+        "to", "_to_copy", "copy_", "floor_divide", "floor_divide_", "floor_divide_out", NULL,
+    };
+    for (int i = 0; allowed[i]; i++)
+        if (strlen(allowed[i]) == n && !strncmp(allowed[i], name, n))
+            return 1;
+    return 0;
+}
+
+/* ---- type strings ---- */
+
+typedef struct {
+    const char *text;
+    int type;
+} type_name;
+
+/* Python-signature spellings (torchgen's argument_type_str) and schema spellings. */
+static const type_name type_names[] = {
+    {"Tensor", TN_P_TENSOR}, {"Scalar", TN_P_SCALAR}, {"int64_t", TN_P_INT}, {"int", TN_P_INT},
+    {"SymInt", TN_P_SYMINT}, {"DeviceIndex", TN_P_INT}, {"double", TN_P_DOUBLE}, {"float", TN_P_DOUBLE},
+    {"complex", TN_P_COMPLEX}, {"bool", TN_P_BOOL}, {"TensorList", TN_P_TENSORLIST},
+    {"c10::List<::std::optional<Tensor>>", TN_P_OPT_TENSORLIST},
+    {"IntArrayRef", TN_P_INTLIST}, {"SymIntArrayRef", TN_P_SYMINTLIST},
+    {"ArrayRef<double>", TN_P_DOUBLELIST}, {"ScalarList", TN_P_SCALARLIST},
+    {"Generator", TN_P_GENERATOR}, {"Storage", TN_P_STORAGE}, {"PyObject*", TN_P_PYOBJECT},
+    {"ScalarType", TN_P_DTYPE}, {"Layout", TN_P_LAYOUT}, {"MemoryFormat", TN_P_MEMFMT},
+    {"QScheme", TN_P_QSCHEME}, {"Device", TN_P_DEVICE}, {"Stream", TN_P_STREAM},
+    {"c10::string_view", TN_P_STRING}, {"std::string", TN_P_STRING}, {"str", TN_P_STRING},
+    {"Dimname", TN_P_DIMNAME}, {"DimnameList", TN_P_DIMNAMELIST}, {"Any", TN_P_ANY},
+    {NULL, 0},
+};
+
+static const char *
+type_display(int t)
+{
+    switch (t) {
+    case TN_P_TENSOR: return "Tensor";
+    case TN_P_SCALAR: return "Number";
+    case TN_P_INT: case TN_P_SYMINT: return "int";
+    case TN_P_DOUBLE: return "float";
+    case TN_P_COMPLEX: return "complex";
+    case TN_P_TENSORLIST: case TN_P_OPT_TENSORLIST: return "tuple of Tensors";
+    case TN_P_INTLIST: case TN_P_SYMINTLIST: return "tuple of ints";
+    case TN_P_DOUBLELIST: return "tuple of floats";
+    case TN_P_BOOLLIST: return "tuple of bools";
+    case TN_P_GENERATOR: return "torch.Generator";
+    case TN_P_BOOL: return "bool";
+    case TN_P_STORAGE: return "torch.Storage";
+    case TN_P_PYOBJECT: case TN_P_ANY: return "object";
+    case TN_P_DTYPE: return "torch.dtype";
+    case TN_P_LAYOUT: return "torch.layout";
+    case TN_P_MEMFMT: return "torch.memory_format";
+    case TN_P_QSCHEME: return "torch.qscheme";
+    case TN_P_DEVICE: return "torch.device";
+    case TN_P_STREAM: return "torch.Stream";
+    case TN_P_STRING: return "str";
+    case TN_P_STRINGLIST: return "tuple of str";
+    case TN_P_DIMNAME: return "name";
+    case TN_P_DIMNAMELIST: return "tuple of names";
+    case TN_P_SCALARLIST: return "tuple of Scalars";
+    default: return "?";
+    }
+}
+
+/* Parse "Type" (python or schema spelling) into p->type, p->size, p->allow_none. */
+static int
+parse_type(const char *s, size_t n, tn_param *p)
+{
+    char buf[128];
+    if (n >= sizeof buf)
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    /* strip alias annotations: Tensor(a!) / Tensor(a -> *) / Tensor?(a!) / Tensor(a!)[] */
+    char clean[128];
+    size_t k = 0;
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (buf[i] == '(' && !strncmp(buf, "Tensor", 6) && depth == 0 && i >= 6) {
+            depth = 1;
+            continue;
+        }
+        if (depth) {
+            if (buf[i] == ')')
+                depth = 0;
+            continue;
+        }
+        clean[k++] = buf[i];
+    }
+    clean[k] = 0;
+    char *t = clean;
+    size_t len = strlen(t);
+    if (len && t[len - 1] == '?') {
+        p->allow_none = 1;
+        t[--len] = 0;
+    }
+    int is_list = 0;
+    if (len >= 2 && t[len - 1] == ']') {
+        char *br = strrchr(t, '[');
+        if (!br)
+            return -1;
+        p->size = (int16_t)atoi(br + 1);
+        *br = 0;
+        len = strlen(t);
+        is_list = 1;
+        /* Tensor?[] arrives here as "Tensor?" */
+        if (len && t[len - 1] == '?') {
+            t[--len] = 0;
+            p->type = TN_P_OPT_TENSORLIST;
+            return 0;
+        }
+    }
+    if (!strcmp(t, "::std::array<bool,3>") || !strncmp(t, "::std::array<bool", 17)) {
+        p->type = TN_P_BOOLLIST;
+        return 0;
+    }
+    for (int i = 0; type_names[i].text; i++) {
+        if (!strcmp(t, type_names[i].text)) {
+            int ty = type_names[i].type;
+            if (is_list) {
+                switch (ty) {
+                case TN_P_TENSOR: ty = TN_P_TENSORLIST; break;
+                case TN_P_INT: ty = TN_P_INTLIST; break;
+                case TN_P_SYMINT: ty = TN_P_SYMINTLIST; break;
+                case TN_P_DOUBLE: ty = TN_P_DOUBLELIST; break;
+                case TN_P_BOOL: ty = TN_P_BOOLLIST; break;
+                case TN_P_SCALAR: ty = TN_P_SCALARLIST; break;
+                case TN_P_STRING: ty = TN_P_STRINGLIST; break;
+                case TN_P_DIMNAME: ty = TN_P_DIMNAMELIST; break;
+                case TN_P_TENSORLIST: case TN_P_INTLIST: case TN_P_SYMINTLIST: case TN_P_OPT_TENSORLIST:
+                    break;
+                default: ty = TN_P_ANY; break;
+                }
+            }
+            p->type = (int8_t)ty;
+            return 0;
+        }
+    }
+    /* Dict(...), Tuple, t, and other TorchScript types: passed through as objects */
+    p->type = TN_P_ANY;
+    return 0;
+}
+
+/* ---- defaults ---- */
+
+static int64_t *
+persistent_ints(Py_ssize_t n)
+{
+    return calloc((size_t)(n > 0 ? n : 1), sizeof(int64_t));
+}
+
+static int
+parse_default(const char *s, size_t n, tn_param *p)
+{
+    char buf[128];
+    if (n >= sizeof buf)
+        n = sizeof buf - 1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    p->optional = 1;
+    tn_value *v = &p->dflt;
+    memset(v, 0, sizeof *v);
+    v->dev_index = -1;
+    if (!strcmp(buf, "None") || !strcmp(buf, "nullptr") || !strcmp(buf, "{}") ||
+        !strcmp(buf, "::std::nullopt")) {
+        p->allow_none = 1;
+        v->tag = TN_V_NONE;
+        /* an int list "None" default on a non-optional list means: empty list */
+        return 0;
+    }
+    switch (p->type) {
+    case TN_P_BOOL:
+        v->tag = TN_V_BOOL;
+        v->u.i = !strcmp(buf, "True") || !strcmp(buf, "true");
+        return 0;
+    case TN_P_INT: case TN_P_SYMINT:
+        v->tag = TN_V_INT;
+        if (!strcmp(buf, "at::Reduction::Mean") || !strcmp(buf, "Mean"))
+            v->u.i = 1;
+        else if (!strcmp(buf, "at::Reduction::Sum") || !strcmp(buf, "Sum"))
+            v->u.i = 2;
+        else
+            v->u.i = strtoll(buf, NULL, 10);
+        return 0;
+    case TN_P_DOUBLE:
+        v->tag = TN_V_DOUBLE;
+        v->u.d = !strcmp(buf, "inf") ? INFINITY : !strcmp(buf, "-inf") ? -INFINITY : strtod(buf, NULL);
+        return 0;
+    case TN_P_COMPLEX:
+        v->tag = TN_V_COMPLEX;
+        v->u.d = strtod(buf, NULL);
+        return 0;
+    case TN_P_SCALAR: {
+        char *end;
+        long long i = strtoll(buf, &end, 10);
+        if (*end == 0) {
+            v->tag = TN_V_INT;
+            v->u.i = i;
+        } else if (!strcmp(buf, "True") || !strcmp(buf, "False")) {
+            v->tag = TN_V_BOOL;
+            v->u.i = buf[0] == 'T';
+        } else {
+            v->tag = TN_V_DOUBLE;
+            v->u.d = !strcmp(buf, "inf") ? INFINITY : !strcmp(buf, "-inf") ? -INFINITY : strtod(buf, NULL);
+        }
+        return 0;
+    }
+    case TN_P_INTLIST: case TN_P_SYMINTLIST: case TN_P_BOOLLIST: {
+        v->tag = p->type == TN_P_BOOLLIST ? TN_V_BOOLLIST : TN_V_INTLIST;
+        if (buf[0] == '[' || buf[0] == '{') {
+            Py_ssize_t count = 0;
+            int64_t tmp[64];
+            char *q = buf + 1;
+            while (*q && *q != ']' && *q != '}' && count < 64) {
+                while (*q == ' ' || *q == ',')
+                    q++;
+                if (*q == ']' || *q == '}')
+                    break;
+                if (!strncmp(q, "True", 4) || !strncmp(q, "False", 5)) {
+                    tmp[count++] = q[0] == 'T';
+                    q += q[0] == 'T' ? 4 : 5;
+                    continue;
+                }
+                char *e;
+                tmp[count++] = strtoll(q, &e, 10);
+                if (e == q)
+                    break;
+                q = e;
+            }
+            v->u.ints = persistent_ints(count);
+            memcpy(v->u.ints, tmp, sizeof(int64_t) * (size_t)count);
+            v->n = count;
+        } else {
+            Py_ssize_t count = p->size > 0 ? p->size : 1;
+            v->u.ints = persistent_ints(count);
+            int64_t val = (!strcmp(buf, "True")) ? 1 : (!strcmp(buf, "False")) ? 0 : strtoll(buf, NULL, 10);
+            for (Py_ssize_t i = 0; i < count; i++)
+                v->u.ints[i] = val;
+            v->n = count;
+        }
+        return 0;
+    }
+    case TN_P_DOUBLELIST:
+        v->tag = TN_V_DOUBLELIST;
+        v->n = 0;
+        v->u.doubles = NULL;
+        return 0;
+    case TN_P_STRING: {
+        v->tag = TN_V_STRING;
+        if (buf[0] == '"' || buf[0] == '\'') {
+            char *out = malloc(n + 1);
+            size_t j = 0;
+            for (size_t i = 1; i + 1 < n; i++) {
+                if (buf[i] == '\\' && i + 2 < n) {
+                    i++;
+                    char c = buf[i];
+                    out[j++] = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+                } else {
+                    out[j++] = buf[i];
+                }
+            }
+            out[j] = 0;
+            v->u.s = out;
+        } else {
+            v->u.s = strdup(buf);
+        }
+        return 0;
+    }
+    case TN_P_DTYPE:
+        v->tag = TN_V_DTYPE;
+        v->u.i = (!strcmp(buf, "torch.int64") || !strcmp(buf, "long")) ? TN_DTYPE_I64
+               : (!strcmp(buf, "torch.float32") || !strcmp(buf, "float")) ? TN_DTYPE_F32
+               : strtoll(buf, NULL, 10);
+        return 0;
+    case TN_P_LAYOUT:
+        v->tag = TN_V_LAYOUT;
+        v->u.i = !strcmp(buf, "torch.sparse_coo") ? TN_LAYOUT_SPARSE : TN_LAYOUT_STRIDED;
+        return 0;
+    case TN_P_MEMFMT:
+        v->tag = TN_V_MEMFMT;
+        v->u.i = (!strcmp(buf, "c10::MemoryFormat::Contiguous") || !strcmp(buf, "contiguous_format") ||
+                  !strcmp(buf, "torch.contiguous_format")) ? TN_MEMFMT_CONTIGUOUS
+               : (!strcmp(buf, "preserve_format") || !strcmp(buf, "torch.preserve_format")) ? TN_MEMFMT_PRESERVE
+               : strtoll(buf, NULL, 10);
+        return 0;
+    case TN_P_QSCHEME:
+        v->tag = TN_V_QSCHEME;
+        v->u.i = 0;
+        return 0;
+    default:
+        /* Tensor/TensorList/Generator/... defaults other than None do not occur */
+        v->tag = TN_V_NONE;
+        p->allow_none = 1;
+        return 0;
+    }
+}
+
+/* ---- signature and schema parsing ---- */
+
+/* Split at ", " outside brackets; returns the number of pieces. */
+static int
+split_params(const char *s, size_t n, const char **starts, size_t *lens, int max)
+{
+    int count = 0, depth = 0;
+    size_t start = 0;
+    if (n == 0)
+        return 0;
+    for (size_t i = 0; i <= n; i++) {
+        char c = i < n ? s[i] : 0;
+        if (c == '(' || c == '[' || c == '<')
+            depth++;
+        else if (c == ')' || c == ']' || c == '>')
+            depth--;
+        if (i == n || (c == ',' && depth == 0)) {
+            if (count == max)
+                return -1;
+            size_t b = start, e = i;
+            while (b < e && s[b] == ' ')
+                b++;
+            while (e > b && s[e - 1] == ' ')
+                e--;
+            starts[count] = s + b;
+            lens[count] = e - b;
+            count++;
+            start = i + 1;
+        }
+    }
+    return count;
+}
+
+/* One parameter: "Type name=default" in either spelling. */
+static int
+parse_param(const char *s, size_t n, tn_param *p, int kwonly, int numbers_as_tensors)
+{
+    memset(p, 0, sizeof *p);
+    p->target = TN_TARGET_DROP;
+    /* the type ends at the last space before the name (types may contain spaces: Dict(str, Tensor)) */
+    const char *eq = memchr(s, '=', n);
+    size_t decl = eq ? (size_t)(eq - s) : n;
+    size_t sp = decl;
+    while (sp > 0 && s[sp - 1] != ' ')
+        sp--;
+    if (sp == 0)
+        return -1;
+    if (parse_type(s, sp - 1, p) < 0)
+        return -1;
+    if (p->type == TN_P_TENSOR && memchr(s, '!', sp) && kwonly)
+        p->is_out = 1;
+    char name[64];
+    size_t nl = decl - sp;
+    if (nl >= sizeof name)
+        return -1;
+    memcpy(name, s + sp, nl);
+    name[nl] = 0;
+    p->cname = strdup(name);
+    p->name = intern(name);
+    set_numpy_aliases(p, name);
+    p->kwonly = (int8_t)kwonly;
+    p->numbers_as_tensors = (int8_t)numbers_as_tensors;
+    if (eq && parse_default(eq + 1, n - decl - 1, p) < 0)
+        return -1;
+    return 0;
+}
+
+static tn_schema *
+parse_signature_text(const char *text, int is_schema)
+{
+    const char *open = strchr(text, '(');
+    if (!open)
+        return NULL;
+    /* find the matching close paren */
+    int depth = 0;
+    const char *close = NULL;
+    for (const char *q = open; *q; q++) {
+        if (*q == '(')
+            depth++;
+        else if (*q == ')' && --depth == 0) {
+            close = q;
+            break;
+        }
+    }
+    if (!close)
+        return NULL;
+    tn_schema *sig = calloc(1, sizeof *sig);
+    const char *name_start = text;
+    if (is_schema) {
+        const char *colons = strstr(text, "::");
+        if (colons && colons < open)
+            name_start = colons + 2;
+    }
+    size_t name_len = (size_t)(open - name_start);
+    const char *dot = is_schema ? memchr(name_start, '.', name_len) : NULL;
+    size_t base_len = dot ? (size_t)(dot - name_start) : name_len;
+    char *name = malloc(base_len + 1);
+    memcpy(name, name_start, base_len);
+    name[base_len] = 0;
+    sig->name = name;
+    int numbers = !is_schema && allow_numbers_as_tensors(name, base_len);
+
+    const char *starts[MAX_PARAMS];
+    size_t lens[MAX_PARAMS];
+    int count = split_params(open + 1, (size_t)(close - open - 1), starts, lens, MAX_PARAMS);
+    if (count < 0) {
+        free(sig);
+        return NULL;
+    }
+    sig->params = calloc((size_t)(count > 0 ? count : 1), sizeof(tn_param));
+    int kwonly = 0, np = 0;
+    for (int i = 0; i < count; i++) {
+        if (lens[i] == 1 && starts[i][0] == '*') {
+            kwonly = 1;
+            continue;
+        }
+        if (lens[i] == 3 && !strncmp(starts[i], "...", 3))
+            continue;  /* schema varargs: not callable from Python here */
+        if (parse_param(starts[i], lens[i], &sig->params[np], kwonly, numbers) < 0) {
+            free(sig->params);
+            free(sig);
+            return NULL;
+        }
+        sig->params[np].target = (int16_t)np;
+        np++;
+    }
+    sig->nparams = np;
+    for (int i = 0; i < np; i++) {
+        if (!sig->params[i].kwonly)
+            sig->max_pos++;
+        if (!sig->params[i].optional)
+            sig->min_args++;
+    }
+    const char *rest = close + 1;
+    if (!strcmp(rest, "|deprecated"))
+        sig->deprecated = sig->hidden = 1;
+    else if (!strcmp(rest, "|hidden"))
+        sig->hidden = 1;
+    if (is_schema) {
+        const char *arrow = strstr(rest, "->");
+        if (arrow) {
+            const char *r = arrow + 2;
+            while (*r == ' ')
+                r++;
+            if (!strncmp(r, "()", 2))
+                sig->nreturns = 0;
+            else if (*r == '(') {
+                const char *st[MAX_PARAMS];
+                size_t ln[MAX_PARAMS];
+                const char *end = strrchr(r, ')');
+                sig->nreturns = split_params(r + 1, (size_t)(end - r - 1), st, ln, MAX_PARAMS);
+            } else {
+                sig->nreturns = 1;
+            }
+        }
+    }
+    return sig;
+}
+
+tn_schema *
+tn_schema_parse(const char *text)
+{
+    return parse_signature_text(text, 1);
+}
+
+tn_schema *
+tn_op_schema(tn_op *op)
+{
+    if (!op->parsed) {
+        op->parsed = tn_schema_parse(op->schema);
+        if (!op->parsed)
+            PyErr_Format(PyExc_RuntimeError, "torchnative: cannot parse schema %s", op->schema);
+    }
+    return op->parsed;
+}
+
+/* ---- checks (upstream's FunctionParameter::check) ---- */
+
+static int
+is_tensor(PyObject *o)
+{
+    return tn_tensor_check(o);
+}
+
+/* THPUtils_checkLong: an int that is not a bool (NumPy integers too, via __index__ below) */
+static int
+check_long(PyObject *o)
+{
+    if (PyLong_Check(o))
+        return !PyBool_Check(o);
+    return 0;
+}
+
+static int
+is_numpy_scalar_type(PyObject *o)
+{
+    PyObject *mod = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__module__");
+    if (!mod) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = PyUnicode_Check(mod) && PyUnicode_CompareWithASCIIString(mod, "numpy") == 0;
+    Py_DECREF(mod);
+    return r;
+}
+
+static int
+check_index(PyObject *o)
+{
+    if (PyBool_Check(o))
+        return 0;
+    if (PyLong_Check(o))
+        return 1;
+    if (is_tensor(o)) {
+        TensorObject *t = TN_T(o);
+        return t->numel == 1 && t->ndim == 0 && tn_dtype_is_integral(t->dtype, true);
+    }
+    PyObject *idx = PyNumber_Index(o);
+    if (!idx) {
+        PyErr_Clear();
+        return 0;
+    }
+    Py_DECREF(idx);
+    return 1;
+}
+
+static int
+check_double(PyObject *o)
+{
+    return PyFloat_Check(o) || PyLong_Check(o) ||
+           (!PyComplex_Check(o) && !is_tensor(o) && is_numpy_scalar_type(o) && PyNumber_Check(o));
+}
+
+static int
+check_scalar(PyObject *o)
+{
+    return PyFloat_Check(o) || PyLong_Check(o) || PyComplex_Check(o) ||
+           (!is_tensor(o) && is_numpy_scalar_type(o) && PyNumber_Check(o));
+}
+
+static int
+zero_dim_tensor_ok(PyObject *o)
+{
+    TensorObject *t = TN_T(o);
+    return !(t->requires_grad || t->grad_fn) && t->ndim == 0;
+}
+
+/* Overloaded-argument bookkeeping (NEP-18 ordering: subclasses before their bases). */
+typedef struct {
+    PyObject *items[16];
+    int n;
+} overloaded_args;
+
+static void
+append_overloaded(overloaded_args *ov, PyObject *obj)
+{
+    PyTypeObject *tp = Py_TYPE(obj);
+    for (int i = 0; i < ov->n; i++)
+        if (Py_TYPE(ov->items[i]) == tp)
+            return;
+    if (ov->n == TN_ARRAY_LEN(ov->items))
+        return;
+    int at = ov->n;
+    for (int j = 0; j < ov->n; j++) {
+        if (PyType_IsSubtype(tp, Py_TYPE(ov->items[j]))) {
+            at = j;
+            break;
+        }
+    }
+    for (int k = ov->n; k > at; k--)
+        ov->items[k] = ov->items[k - 1];
+    ov->items[at] = obj;
+    ov->n++;
+}
+
+int tn_has_torch_function_obj(PyObject *obj);
+
+/* is_tensor_and_append_overloaded */
+static int
+tensor_and_overloaded(PyObject *o, overloaded_args *ov)
+{
+    PyTypeObject *tp = Py_TYPE(o);
+    if (tp == tn_tensor_class || tp == tn_parameter_class)
+        return 1;
+    if (tn_has_torch_function_obj(o)) {
+        append_overloaded(ov, o);
+        return 1;
+    }
+    return is_tensor(o);
+}
+
+static int
+check_int_list(PyObject *o, int size)
+{
+    if (PyTuple_Check(o) || PyList_Check(o)) {
+        Py_ssize_t n = PySequence_Size(o);
+        if (n == 0)
+            return 1;
+        PyObject *first = PySequence_GetItem(o, 0);
+        if (!first)
+            return -1;
+        int r = check_index(first);
+        Py_DECREF(first);
+        return r;
+    }
+    return size > 0 && check_long(o);
+}
+
+/* Returns 1 if obj matches, 0 if not, -1 on error (TypeError raised for bad list elements). */
+static int
+check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
+{
+    switch (p->type) {
+    case TN_P_TENSOR:
+        if (tensor_and_overloaded(o, ov))
+            return 1;
+        return p->numbers_as_tensors && check_scalar(o);
+    case TN_P_SCALAR:
+        if (check_scalar(o))
+            return 1;
+        /* fallthrough */
+    case TN_P_COMPLEX:
+        if (PyComplex_Check(o))
+            return 1;
+        /* fallthrough */
+    case TN_P_DOUBLE:
+        if (check_double(o))
+            return 1;
+        if (is_tensor(o))
+            return zero_dim_tensor_ok(o);
+        return 0;
+    case TN_P_INT: case TN_P_SYMINT:
+        if (check_long(o))
+            return 1;
+        if (is_tensor(o))
+            return tn_dtype_is_integral(TN_T(o)->dtype, false) && zero_dim_tensor_ok(o);
+        if (p->type == TN_P_SYMINT || is_numpy_scalar_type(o))
+            return check_index(o);
+        return 0;
+    case TN_P_TENSORLIST: case TN_P_OPT_TENSORLIST: {
+        if (!(PyTuple_Check(o) || PyList_Check(o)))
+            return 0;
+        Py_ssize_t n = PySequence_Size(o);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *it = PySequence_GetItem(o, i);
+            if (!it)
+                return -1;
+            int ok = (p->type == TN_P_OPT_TENSORLIST && it == Py_None) || tensor_and_overloaded(it, ov);
+            if (!ok) {
+                PyErr_Format(PyExc_TypeError, "expected Tensor as element %zd in argument %d, but got %s", i,
+                             argnum, tn_tpname(it));
+                Py_DECREF(it);
+                return -1;
+            }
+            Py_DECREF(it);
+        }
+        return 1;
+    }
+    case TN_P_INTLIST: case TN_P_SYMINTLIST:
+        return check_int_list(o, p->size);
+    case TN_P_BOOLLIST:
+        return PyTuple_Check(o) || PyList_Check(o);
+    case TN_P_DOUBLELIST:
+        if (PyTuple_Check(o) || PyList_Check(o)) {
+            if (PySequence_Size(o) == 0)
+                return 1;
+            PyObject *first = PySequence_GetItem(o, 0);
+            int r = first && (check_double(first) || PyComplex_Check(first));
+            Py_XDECREF(first);
+            return r;
+        }
+        return 0;
+    case TN_P_SCALARLIST:
+        if (!(PyTuple_Check(o) || PyList_Check(o)))
+            return 0;
+        for (Py_ssize_t i = 0; i < PySequence_Size(o); i++) {
+            PyObject *it = PySequence_GetItem(o, i);
+            int ok = it && check_scalar(it);
+            Py_XDECREF(it);
+            if (!ok)
+                return 0;
+        }
+        return 1;
+    case TN_P_GENERATOR:
+        return tn_generator_check(o);
+    case TN_P_BOOL:
+        return PyBool_Check(o);
+    case TN_P_STORAGE:
+        return tn_storage_check(o) || PyObject_HasAttrString(o, "_untyped_storage");
+    case TN_P_PYOBJECT: case TN_P_ANY:
+        return 1;
+    case TN_P_DTYPE:
+        return tn_dtype_check(o) || o == (PyObject *)&PyFloat_Type || o == (PyObject *)&PyLong_Type ||
+               o == (PyObject *)&PyBool_Type || o == (PyObject *)&PyComplex_Type;
+    case TN_P_LAYOUT:
+        return Py_TYPE(o) == tn_layout_Type;
+    case TN_P_MEMFMT:
+        return Py_TYPE(o) == tn_memfmt_Type;
+    case TN_P_QSCHEME:
+        return Py_TYPE(o) == tn_qscheme_Type;
+    case TN_P_DEVICE:
+        return check_long(o) || PyUnicode_Check(o) || PyObject_TypeCheck(o, tn_device_Type);
+    case TN_P_STREAM:
+        return 1;
+    case TN_P_STRING: case TN_P_DIMNAME:
+        return PyUnicode_Check(o);
+    case TN_P_STRINGLIST: case TN_P_DIMNAMELIST:
+        return PyTuple_Check(o) || PyList_Check(o) || (p->size == 1 && PyUnicode_Check(o));
+    default:
+        return 0;
+    }
+}
+
+/* ---- conversion ---- */
+
+static int
+unpack_long(PyObject *o, int64_t *out)
+{
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) {
+        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+        return -1;
+    }
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int
+unpack_index(PyObject *o, int64_t *out)
+{
+    if (PyLong_Check(o))
+        return unpack_long(o, out);
+    PyObject *idx = PyNumber_Index(o);
+    if (!idx)
+        return -1;
+    int r = unpack_long(idx, out);
+    Py_DECREF(idx);
+    return r;
+}
+
+int tn_tensor_item_value(TensorObject *t, tn_value *out);
+
+/* A Python number (or NumPy scalar) as a Scalar value. */
+static int
+scalar_from_py(PyObject *o, tn_value *v)
+{
+    if (PyBool_Check(o)) {
+        v->tag = TN_V_BOOL;
+        v->u.i = o == Py_True;
+        return 0;
+    }
+    if (PyLong_Check(o)) {
+        v->tag = TN_V_INT;
+        return unpack_long(o, &v->u.i);
+    }
+    if (PyFloat_Check(o)) {
+        v->tag = TN_V_DOUBLE;
+        v->u.d = PyFloat_AsDouble(o);
+        return 0;
+    }
+    if (PyComplex_Check(o)) {
+        v->tag = TN_V_COMPLEX;
+        v->u.d = PyComplex_RealAsDouble(o);
+        v->im = PyComplex_ImagAsDouble(o);
+        return 0;
+    }
+    if (is_tensor(o))
+        return tn_tensor_item_value(TN_T(o), v);
+    /* NumPy scalars: integers have __index__, bools are numpy.bool_, others are floats */
+    PyObject *idx = PyNumber_Index(o);
+    if (idx) {
+        v->tag = TN_V_INT;
+        int r = unpack_long(idx, &v->u.i);
+        Py_DECREF(idx);
+        return r;
+    }
+    PyErr_Clear();
+    double d = PyFloat_AsDouble(o);
+    if (d == -1.0 && PyErr_Occurred())
+        return -1;
+    v->tag = TN_V_DOUBLE;
+    v->u.d = d;
+    return 0;
+}
+
+static int
+convert_int_list(PyObject *o, int size, tn_value *out, tn_arena *arena, int tag)
+{
+    out->tag = tag;
+    if (!(PyTuple_Check(o) || PyList_Check(o))) {
+        /* a bare int for int[N] */
+        int64_t v;
+        if (unpack_index(o, &v) < 0)
+            return -1;
+        Py_ssize_t n = size > 0 ? size : 1;
+        int64_t *buf = tn_arena_alloc(arena, sizeof(int64_t) * (size_t)n);
+        if (!buf)
+            return -1;
+        for (Py_ssize_t i = 0; i < n; i++)
+            buf[i] = v;
+        out->u.ints = buf;
+        out->n = n;
+        return 0;
+    }
+    Py_ssize_t n = PySequence_Size(o);
+    int64_t *buf = tn_arena_alloc(arena, sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (!buf)
+        return -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = PySequence_GetItem(o, i);
+        if (!it)
+            return -1;
+        int r;
+        if (tag == TN_V_BOOLLIST) {
+            r = PyObject_IsTrue(it);
+            if (r >= 0) {
+                buf[i] = r;
+                r = 0;
+            }
+        } else if (PyBool_Check(it) || PyFloat_Check(it)) {
+            PyErr_Format(PyExc_TypeError, "expected a sequence of ints, but found element of type %s at pos %zd",
+                         tn_tpname(it), i);
+            r = -1;
+        } else {
+            r = unpack_index(it, &buf[i]);
+            if (r < 0 && PyErr_ExceptionMatches(PyExc_TypeError)) {
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError,
+                             "expected a sequence of ints, but found element of type %s at pos %zd",
+                             tn_tpname(it), i);
+            }
+        }
+        Py_DECREF(it);
+        if (r < 0)
+            return -1;
+    }
+    out->u.ints = buf;
+    out->n = n;
+    return 0;
+}
+
+/* Convert a matched object to the parameter's value. New references it creates (tensors made
+ * from numbers) are recorded in `owned` so the caller releases them after the call. */
+typedef struct {
+    PyObject *objs[16];
+    int n;
+} owned_refs;
+
+static void
+owned_release(owned_refs *o)
+{
+    for (int i = 0; i < o->n; i++)
+        Py_DECREF(o->objs[i]);
+    o->n = 0;
+}
+
+TensorObject *tn_wrapped_number_tensor(PyObject *number);
+
+static int
+convert_param(const tn_param *p, PyObject *o, tn_value *v, tn_arena *arena, owned_refs *owned)
+{
+    memset(v, 0, sizeof *v);
+    v->dev_index = -1;
+    if (o == Py_None && p->allow_none) {
+        v->tag = TN_V_NONE;
+        return 0;
+    }
+    switch (p->type) {
+    case TN_P_TENSOR:
+        if (is_tensor(o)) {
+            v->tag = TN_V_TENSOR;
+            v->u.t = o;
+            return 0;
+        } else {
+            TensorObject *t = tn_wrapped_number_tensor(o);
+            if (!t)
+                return -1;
+            if (owned->n == TN_ARRAY_LEN(owned->objs)) {
+                Py_DECREF(t);
+                PyErr_SetString(PyExc_RuntimeError, "too many scalar arguments");
+                return -1;
+            }
+            owned->objs[owned->n++] = (PyObject *)t;
+            v->tag = TN_V_TENSOR;
+            v->u.t = (PyObject *)t;
+            return 0;
+        }
+    case TN_P_SCALAR: case TN_P_COMPLEX:
+        return scalar_from_py(o, v);
+    case TN_P_DOUBLE:
+        if (is_tensor(o)) {
+            tn_value s;
+            if (tn_tensor_item_value(TN_T(o), &s) < 0)
+                return -1;
+            v->tag = TN_V_DOUBLE;
+            v->u.d = tn_scalar_to_double(&s);
+            return 0;
+        }
+        v->tag = TN_V_DOUBLE;
+        v->u.d = PyFloat_AsDouble(o);
+        return (v->u.d == -1.0 && PyErr_Occurred()) ? -1 : 0;
+    case TN_P_INT: case TN_P_SYMINT:
+        if (is_tensor(o)) {
+            tn_value s;
+            if (tn_tensor_item_value(TN_T(o), &s) < 0)
+                return -1;
+            v->tag = TN_V_INT;
+            v->u.i = tn_scalar_to_int(&s);
+            return 0;
+        }
+        v->tag = TN_V_INT;
+        return unpack_index(o, &v->u.i);
+    case TN_P_BOOL:
+        v->tag = TN_V_BOOL;
+        v->u.i = o == Py_True;
+        return 0;
+    case TN_P_INTLIST: case TN_P_SYMINTLIST:
+        return convert_int_list(o, p->size, v, arena, TN_V_INTLIST);
+    case TN_P_BOOLLIST:
+        return convert_int_list(o, p->size, v, arena, TN_V_BOOLLIST);
+    case TN_P_DOUBLELIST: {
+        Py_ssize_t n = PySequence_Size(o);
+        double *buf = tn_arena_alloc(arena, sizeof(double) * (size_t)(n > 0 ? n : 1));
+        if (!buf)
+            return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *it = PySequence_GetItem(o, i);
+            buf[i] = it ? PyFloat_AsDouble(it) : -1.0;
+            Py_XDECREF(it);
+            if (buf[i] == -1.0 && PyErr_Occurred())
+                return -1;
+        }
+        v->tag = TN_V_DOUBLELIST;
+        v->u.doubles = buf;
+        v->n = n;
+        return 0;
+    }
+    case TN_P_TENSORLIST: case TN_P_OPT_TENSORLIST: {
+        Py_ssize_t n = PySequence_Size(o);
+        PyObject **buf = tn_arena_alloc(arena, sizeof(PyObject *) * (size_t)(n > 0 ? n : 1));
+        if (!buf)
+            return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *it = PySequence_GetItem(o, i);  /* the sequence keeps the element alive */
+            if (!it)
+                return -1;
+            buf[i] = it == Py_None ? NULL : it;
+            Py_DECREF(it);
+        }
+        v->tag = TN_V_TENSORLIST;
+        v->u.tensors = buf;
+        v->n = n;
+        return 0;
+    }
+    case TN_P_SCALARLIST: {
+        Py_ssize_t n = PySequence_Size(o);
+        tn_value *buf = tn_arena_alloc(arena, sizeof(tn_value) * (size_t)(n > 0 ? n : 1));
+        if (!buf)
+            return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *it = PySequence_GetItem(o, i);
+            int r = it ? scalar_from_py(it, &buf[i]) : -1;
+            Py_XDECREF(it);
+            if (r < 0)
+                return -1;
+        }
+        v->tag = TN_V_SCALARLIST;
+        v->u.scalars = buf;
+        v->n = n;
+        return 0;
+    }
+    case TN_P_DTYPE: {
+        int d = tn_dtype_from_py(o);
+        if (d < 0)
+            return -1;
+        v->tag = TN_V_DTYPE;
+        v->u.i = d;
+        return 0;
+    }
+    case TN_P_LAYOUT:
+        v->tag = TN_V_LAYOUT;
+        v->u.i = ((EnumValueObject *)o)->value;
+        return 0;
+    case TN_P_MEMFMT:
+        v->tag = TN_V_MEMFMT;
+        v->u.i = ((EnumValueObject *)o)->value;
+        return 0;
+    case TN_P_QSCHEME:
+        v->tag = TN_V_QSCHEME;
+        v->u.i = ((EnumValueObject *)o)->value;
+        return 0;
+    case TN_P_DEVICE: {
+        int type, index;
+        if (tn_device_parse(o, &type, &index) < 0)
+            return -1;
+        v->tag = TN_V_DEVICE;
+        v->u.i = type;
+        v->dev_index = index;
+        return 0;
+    }
+    case TN_P_STRING: case TN_P_DIMNAME:
+        v->tag = TN_V_STRING;
+        v->u.s = PyUnicode_AsUTF8AndSize(o, NULL);
+        return v->u.s ? 0 : -1;
+    default:
+        v->tag = TN_V_OBJECT;
+        v->u.obj = o;
+        return 0;
+    }
+}
+
+int
+tn_convert(const tn_param *p, PyObject *obj, tn_value *out, tn_arena *arena)
+{
+    owned_refs owned = {.n = 0};
+    int r = convert_param(p, obj, out, arena, &owned);
+    if (owned.n) {
+        /* callers of this entry point never bind numbers to tensors */
+        owned_release(&owned);
+    }
+    return r;
+}
+
+/* ---- matching a signature ---- */
+
+typedef struct {
+    PyObject *const *args;
+    Py_ssize_t nargs;
+    PyObject *kwnames;
+    PyObject *const *kwvalues;
+    Py_ssize_t nkw;
+} call_args;
+
+static PyObject *
+find_kw(const call_args *c, PyObject *name, int *index)
+{
+    for (Py_ssize_t i = 0; i < c->nkw; i++) {
+        if (PyTuple_GetItem(c->kwnames, i) == name) {
+            *index = (int)i;
+            return c->kwvalues[i];
+        }
+    }
+    for (Py_ssize_t i = 0; i < c->nkw; i++) {
+        PyObject *k = PyTuple_GetItem(c->kwnames, i);
+        if (PyUnicode_Compare(k, name) == 0) {
+            *index = (int)i;
+            return c->kwvalues[i];
+        }
+    }
+    return NULL;
+}
+
+static PyObject *
+args_tuple_of(const call_args *c)
+{
+    PyObject *t = PyTuple_New(c->nargs);
+    if (!t)
+        return NULL;
+    for (Py_ssize_t i = 0; i < c->nargs; i++)
+        PyTuple_SetItem(t, i, Py_NewRef(c->args[i]));
+    return t;
+}
+
+/* raw[i]: the object for param i, NULL for "use the default"; VARARGS marks the varargs list. */
+static PyObject varargs_marker_obj;
+#define VARARGS_MARKER (&varargs_marker_obj)
+
+static int
+match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObject **raw,
+                overloaded_args *ov, int raise)
+{
+    int varargs_ok = sig->max_pos == 1 && sig->nparams > 0 &&
+                     (sig->params[0].type == TN_P_INTLIST || sig->params[0].type == TN_P_SYMINTLIST);
+    if (c->nargs > sig->max_pos && !varargs_ok) {
+        if (raise) {
+            if (sig->min_args != sig->max_pos)
+                PyErr_Format(PyExc_TypeError, "%s() takes from %d to %d positional arguments but %zd were given",
+                             sig->name, sig->min_args, sig->max_pos, c->nargs);
+            else
+                PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", sig->name,
+                             sig->max_pos, sig->max_pos == 1 ? "" : "s", c->nargs, c->nargs == 1 ? "was" : "were");
+        }
+        return 0;
+    }
+    ov->n = 0;
+    if (self && tn_has_torch_function_obj(self))
+        append_overloaded(ov, self);
+    Py_ssize_t pos = 0;
+    int kw_used = 0;
+    for (int i = 0; i < sig->nparams; i++) {
+        const tn_param *p = &sig->params[i];
+        PyObject *o = NULL;
+        int is_kw = 0;
+        if (pos < c->nargs) {
+            if (p->kwonly) {
+                if (raise)
+                    PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given",
+                                 sig->name, sig->max_pos, sig->max_pos == 1 ? "" : "s", c->nargs);
+                return 0;
+            }
+            o = c->args[pos];
+        } else if (c->nkw) {
+            int idx;
+            o = find_kw(c, p->name, &idx);
+            for (int a = 0; !o && a < 3 && p->aliases[a]; a++)
+                o = find_kw(c, p->aliases[a], &idx);
+            is_kw = 1;
+        }
+        int varargs_eligible = varargs_ok && pos == 0 && !is_kw;
+        if ((!o && p->optional) || (o == Py_None && p->allow_none)) {
+            raw[i] = o == Py_None ? Py_None : NULL;
+        } else if (!o) {
+            if (raise) {
+                int missing = 0;
+                char names[512] = "";
+                for (int j = i; j < sig->nparams; j++) {
+                    if (!sig->params[j].optional) {
+                        size_t l = strlen(names);
+                        snprintf(names + l, sizeof names - l, "%s\"%s\"", missing ? ", " : "", sig->params[j].cname);
+                        missing++;
+                    }
+                }
+                PyErr_Format(PyExc_TypeError, "%s() missing %d required positional argument%s: %s", sig->name,
+                             missing, missing == 1 ? "" : "s", names);
+            }
+            return 0;
+        } else {
+            int ok = check_param(p, o, ov, i);
+            if (ok < 0)
+                return -1;
+            if (ok) {
+                raw[i] = o;
+            } else if (varargs_eligible) {
+                /* all positional args as the int list: x.view(2, 3) */
+                PyObject *t = args_tuple_of(c);
+                if (!t)
+                    return -1;
+                int r = check_int_list(t, p->size);
+                Py_DECREF(t);
+                if (r < 0)
+                    return -1;
+                if (!r)
+                    goto mismatch;
+                raw[i] = VARARGS_MARKER;
+                pos = c->nargs;
+                continue;
+            } else {
+            mismatch:
+                if (raise) {
+                    if (is_kw)
+                        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", sig->name, p->cname,
+                                     type_display(p->type), tn_tpname(o));
+                    else
+                        PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, not %s",
+                                     sig->name, p->cname, pos + 1, type_display(p->type), tn_tpname(o));
+                }
+                return 0;
+            }
+        }
+        if (!is_kw)
+            pos++;
+        else if (o)
+            kw_used++;
+    }
+    if (kw_used < c->nkw) {
+        if (raise) {
+            for (Py_ssize_t k = 0; k < c->nkw; k++) {
+                PyObject *name = PyTuple_GetItem(c->kwnames, k);
+                int found = -1;
+                for (int i = 0; i < sig->nparams && found < 0; i++) {
+                    if (PyUnicode_Compare(name, sig->params[i].name) == 0)
+                        found = i;
+                    for (int a = 0; a < 3 && sig->params[i].aliases[a] && found < 0; a++)
+                        if (PyUnicode_Compare(name, sig->params[i].aliases[a]) == 0)
+                            found = i;
+                }
+                if (found < 0) {
+                    PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", sig->name, name);
+                    return 0;
+                }
+                if (found < c->nargs) {
+                    PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%U'", sig->name, name);
+                    return 0;
+                }
+            }
+            PyErr_SetString(PyExc_TypeError, "invalid keyword arguments");
+        }
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- __torch_function__ ---- */
+
+static PyObject *
+kwargs_dict_of(const call_args *c)
+{
+    PyObject *d = PyDict_New();
+    if (!d)
+        return NULL;
+    for (Py_ssize_t i = 0; i < c->nkw; i++) {
+        if (PyDict_SetItem(d, PyTuple_GetItem(c->kwnames, i), c->kwvalues[i]) < 0) {
+            Py_DECREF(d);
+            return NULL;
+        }
+    }
+    return d;
+}
+
+PyObject *tn_handle_torch_function(PyObject *api, PyObject *const *ov, int nov, PyObject *args,
+                                   PyObject *kwargs);
+
+PyObject *
+tn_handle_torch_function(PyObject *api, PyObject *const *ov, int nov, PyObject *args, PyObject *kwargs)
+{
+    PyObject *types = PyTuple_New(nov);
+    if (!types)
+        return NULL;
+    for (int i = 0; i < nov; i++)
+        PyTuple_SetItem(types, i, Py_NewRef((PyObject *)Py_TYPE(ov[i])));
+    PyObject *ret = NULL;
+    if (!kwargs) {
+        kwargs = PyDict_New();
+        if (!kwargs) {
+            Py_DECREF(types);
+            return NULL;
+        }
+    } else {
+        Py_INCREF(kwargs);
+    }
+    if (tn_torch_function_mode_active()) {
+        PyObject *mode = tn_torch_function_stack_pop();
+        if (!mode)
+            goto done;
+        ret = PyObject_CallMethod(mode, "__torch_function__", "OOOO", api, types, args, kwargs);
+        int r = tn_torch_function_stack_push(mode);
+        Py_DECREF(mode);
+        if (r < 0) {
+            Py_CLEAR(ret);
+            goto done;
+        }
+        if (!ret)
+            goto done;
+        if (ret != Py_NotImplemented)
+            goto done;
+        Py_CLEAR(ret);
+    }
+    for (int i = 0; i < nov; i++) {
+        PyObject *fn = PyObject_GetAttrString(ov[i], "__torch_function__");
+        if (!fn)
+            goto done;
+        ret = PyObject_CallFunctionObjArgs(fn, api, types, args, kwargs, NULL);
+        Py_DECREF(fn);
+        if (!ret || ret != Py_NotImplemented)
+            goto done;
+        Py_CLEAR(ret);
+    }
+    {
+        PyObject *name = PyObject_GetAttrString(api, "__name__");
+        if (!name)
+            PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "Multiple dispatch failed for '%S'; all __torch_function__ handlers returned NotImplemented",
+                     name ? name : Py_None);
+        Py_XDECREF(name);
+    }
+done:
+    Py_DECREF(types);
+    Py_DECREF(kwargs);
+    return ret;
+}
+
+/* The public function for a binding: torch.<name>, torch.Tensor.<name>, torch._C._nn.<name> ... */
+static PyObject *
+binding_api_function(const tn_binding *b, PyObject *self)
+{
+    extern PyObject *tn_module_for_binding(int flags);
+    if (b->flags & TN_BINDING_TENSOR)
+        return PyObject_GetAttrString((PyObject *)(tn_tensor_class ? tn_tensor_class : tn_TensorBase_Type), b->name);
+    PyObject *mod = tn_module_for_binding(b->flags);
+    return mod ? PyObject_GetAttrString(mod, b->name) : NULL;
+}
+
+/* ---- binding preparation: parse signatures, map python params onto schema arguments ---- */
+
+enum {
+    MAP_DEFAULT = -1,   /* the schema argument's own default */
+    MAP_SELF = -2,      /* the bound tensor of a method */
+    MAP_CONST_ONE = -3, /* deprecated signatures pass the literal 1 */
+    MAP_OUT0 = -100,    /* out element k: MAP_OUT0 - k */
+};
+
+static int
+find_param(const tn_schema *sig, const char *name)
+{
+    for (int i = 0; i < sig->nparams; i++)
+        if (!strcmp(sig->params[i].cname, name))
+            return i;
+    return -1;
+}
+
+/* Deprecated signatures carry the aten call's argument expressions in C++ order: the
+ * functional call lists the schema's arguments in order; the out call lists the out
+ * arguments first, then the rest (torchgen's cpp_dispatch_exprs). */
+static int
+deprecated_cpp_pos(const tn_schema *schema, int j, int for_out)
+{
+    if (!for_out)
+        return j;
+    int nout = 0, before = 0, out_before = 0;
+    for (int i = 0; i < schema->nparams; i++)
+        nout += schema->params[i].is_out;
+    for (int i = 0; i < j; i++) {
+        if (schema->params[i].is_out)
+            out_before++;
+        else
+            before++;
+    }
+    return schema->params[j].is_out ? out_before : nout + before;
+}
+
+static int16_t *
+build_map(const tn_binding *b, tn_sigdef *d, int op_id, int for_out)
+{
+    tn_op *op = tn_op_by_id(op_id);
+    tn_schema *schema = tn_op_schema(op);
+    if (!schema)
+        return NULL;
+    int16_t *map = calloc((size_t)(schema->nparams > 0 ? schema->nparams : 1), sizeof(int16_t));
+    int is_method = (b->flags & TN_BINDING_TENSOR) != 0;
+    int out_k = 0;
+    const char *dep[MAX_PARAMS];
+    size_t deplen[MAX_PARAMS];
+    int ndep = 0;
+    if (d->deprecated_args) {
+        const char *all[MAX_PARAMS];
+        size_t alllen[MAX_PARAMS];
+        int n = split_params(d->deprecated_args, strlen(d->deprecated_args), all, alllen, MAX_PARAMS);
+        for (int i = 0; i < n; i++) {
+            if (!for_out && alllen[i] == 3 && !strncmp(all[i], "out", 3))
+                continue;
+            dep[ndep] = all[i];
+            deplen[ndep++] = alllen[i];
+        }
+    }
+    for (int j = 0; j < schema->nparams; j++) {
+        const tn_param *sp = &schema->params[j];
+        char name[64];
+        snprintf(name, sizeof name, "%s", sp->cname);
+        if (d->deprecated_args) {
+            int k = deprecated_cpp_pos(schema, j, for_out);
+            if (k >= ndep || deplen[k] >= sizeof name) {
+                map[j] = MAP_DEFAULT;
+                continue;
+            }
+            memcpy(name, dep[k], deplen[k]);
+            name[deplen[k]] = 0;
+            if (!strcmp(name, "1")) {
+                map[j] = MAP_CONST_ONE;
+                continue;
+            }
+        }
+        if (sp->is_out) {
+            map[j] = (int16_t)(MAP_OUT0 - out_k++);
+            continue;
+        }
+        if (!strcmp(name, "self") && is_method) {
+            map[j] = MAP_SELF;
+            continue;
+        }
+        int i = find_param(d->sig, name);
+        if (i < 0 && !strcmp(name, "self"))
+            i = find_param(d->sig, "input");
+        map[j] = (int16_t)(i >= 0 ? i : MAP_DEFAULT);
+    }
+    return map;
+}
+
+static int
+prepare_binding(tn_binding *b)
+{
+    for (int s = 0; s < b->nsigs; s++) {
+        tn_sigdef *d = &b->sigs[s];
+        d->sig = parse_signature_text(d->text, 0);
+        if (!d->sig) {
+            PyErr_Format(PyExc_RuntimeError, "torchnative: cannot parse signature %s", d->text);
+            return -1;
+        }
+        d->map_functional = build_map(b, d, d->functional, 0);
+        if (!d->map_functional)
+            return -1;
+        if (d->out >= 0 && !(d->map_out = build_map(b, d, d->out, 1)))
+            return -1;
+    }
+    b->ready = 1;
+    return 0;
+}
+
+/* ---- calling a binding ---- */
+
+static PyObject *
+invalid_arguments(const tn_binding *b, const call_args *c)
+{
+    PyObject *msg = PyUnicode_FromFormat("%s() received an invalid combination of arguments - got (", b->name);
+    for (Py_ssize_t i = 0; msg && i < c->nargs; i++)
+        PyUnicode_AppendAndDel(&msg, PyUnicode_FromFormat("%s%s", i ? ", " : "", tn_tpname(c->args[i])));
+    for (Py_ssize_t i = 0; msg && i < c->nkw; i++)
+        PyUnicode_AppendAndDel(&msg, PyUnicode_FromFormat("%s%U=%s", (i || c->nargs) ? ", " : "",
+                                                          PyTuple_GetItem(c->kwnames, i),
+                                                          tn_tpname(c->kwvalues[i])));
+    if (msg)
+        PyUnicode_AppendAndDel(&msg, PyUnicode_FromString("), but expected one of:\n"));
+    for (int s = 0; msg && s < b->nsigs; s++) {
+        if (b->sigs[s].sig->hidden)
+            continue;
+        const char *t = strchr(b->sigs[s].text, '(');
+        PyUnicode_AppendAndDel(&msg, PyUnicode_FromFormat(" * %s\n", t));
+    }
+    if (msg) {
+        PyErr_SetObject(PyExc_TypeError, msg);
+        Py_DECREF(msg);
+    }
+    return NULL;
+}
+
+PyObject *tn_wrap_structseq(int which, PyObject *result);
+
+static int
+check_out_options(const tn_schema *sig, PyObject **raw, PyObject *out)
+{
+    if (!out || !is_tensor(out))
+        return 0;
+    int i = find_param(sig, "dtype");
+    if (i >= 0 && raw[i] && raw[i] != Py_None) {
+        int d = tn_dtype_from_py(raw[i]);
+        if (d < 0)
+            return -1;
+        if (d != TN_T(out)->dtype) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "dtype %s does not match dtype of out parameter (%s)", tn_dtype_name(d),
+                         tn_dtype_name(TN_T(out)->dtype));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void
+set_requires_grad_result(PyObject *r, int flag)
+{
+    if (r && flag && is_tensor(r))
+        TN_T(r)->requires_grad = 1;
+}
+
+PyObject *
+tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (TN_UNLIKELY(!b->ready) && prepare_binding(b) < 0)
+        return NULL;
+    if (!(b->flags & TN_BINDING_TENSOR))
+        self = NULL;
+    call_args c = {args, nargs, kwnames, args + nargs, kwnames ? PyTuple_Size(kwnames) : 0};
+    PyObject *raw[MAX_PARAMS];
+    overloaded_args ov;
+    tn_sigdef *d = NULL;
+    int single = b->nsigs == 1;
+    for (int pass = 0; pass < 2 && !d; pass++) {
+        /* pass 0: regular signatures; pass 1: deprecated ones (upstream checks those last) */
+        for (int s = 0; s < b->nsigs; s++) {
+            tn_sigdef *cand = &b->sigs[s];
+            if (cand->sig->deprecated != pass)
+                continue;
+            int r = match_signature(cand->sig, self, &c, raw, &ov, single);
+            if (r < 0)
+                goto error;
+            if (r) {
+                d = cand;
+                break;
+            }
+            if (single)
+                goto error;
+        }
+    }
+    if (!d) {
+        invalid_arguments(b, &c);
+        goto error;
+    }
+    if (TN_UNLIKELY(ov.n > 0 || tn_torch_function_mode_active())) {
+        PyObject *api = binding_api_function(b, self);
+        if (!api)
+            goto error;
+        PyObject *targs;
+        if (self) {
+            targs = PyTuple_New(nargs + 1);
+            if (targs) {
+                PyTuple_SetItem(targs, 0, Py_NewRef(self));
+                for (Py_ssize_t i = 0; i < nargs; i++)
+                    PyTuple_SetItem(targs, i + 1, Py_NewRef(args[i]));
+            }
+        } else {
+            targs = args_tuple_of(&c);
+        }
+        PyObject *kw = c.nkw ? kwargs_dict_of(&c) : NULL;
+        PyObject *r = NULL;
+        if (targs && (!c.nkw || kw))
+            r = tn_handle_torch_function(api, ov.items, ov.n, targs, kw);
+        Py_DECREF(api);
+        Py_XDECREF(targs);
+        Py_XDECREF(kw);
+        if (!r)
+            goto error;
+        return r;
+    }
+
+    /* which overload: out= given selects the out op */
+    int out_idx = find_param(d->sig, "out");
+    PyObject *out_obj = out_idx >= 0 ? raw[out_idx] : NULL;
+    if (out_obj == Py_None)
+        out_obj = NULL;
+    int use_out = out_obj && d->out >= 0;
+    tn_op *op = tn_op_by_id(use_out ? d->out : d->functional);
+    int16_t *map = use_out ? d->map_out : d->map_functional;
+    tn_schema *schema = op->parsed;
+    if (use_out && check_out_options(d->sig, raw, out_obj) < 0)
+        goto error;
+
+    tn_value vals[MAX_PARAMS];
+    tn_arena arena;
+    arena.nblocks = 0;
+    arena.used = 0;
+    owned_refs owned = {.n = 0};
+    int rg = find_param(d->sig, "requires_grad");
+    int requires_grad = rg >= 0 && raw[rg] == Py_True;
+    PyObject *result = NULL;
+    for (int j = 0; j < schema->nparams; j++) {
+        int m = map[j];
+        const tn_param *sp = &schema->params[j];
+        if (m >= 0) {
+            PyObject *o = raw[m];
+            const tn_param *pp = &d->sig->params[m];
+            if (o == VARARGS_MARKER) {
+                PyObject *t = args_tuple_of(&c);
+                if (!t || convert_param(pp, t, &vals[j], &arena, &owned) < 0) {
+                    Py_XDECREF(t);
+                    goto fail;
+                }
+                /* the tuple dies here, but int lists were copied into the arena */
+                Py_DECREF(t);
+            } else if (!o) {
+                if (pp->optional) {
+                    vals[j] = pp->dflt;
+                    if (vals[j].tag == TN_V_NONE && !pp->allow_none)
+                        vals[j] = sp->dflt;
+                } else {
+                    vals[j] = sp->dflt;
+                }
+            } else if (convert_param(pp, o, &vals[j], &arena, &owned) < 0) {
+                goto fail;
+            }
+        } else if (m == MAP_SELF) {
+            vals[j].tag = TN_V_TENSOR;
+            vals[j].u.t = self;
+        } else if (m == MAP_DEFAULT) {
+            vals[j] = sp->dflt;
+            if (!sp->optional) {
+                PyErr_Format(PyExc_RuntimeError, "torchnative: %s: no value for argument '%s'", op->schema, sp->cname);
+                goto fail;
+            }
+        } else if (m == MAP_CONST_ONE) {
+            vals[j] = tn_value_int(1);
+        } else {  /* out element k */
+            int k = MAP_OUT0 - m;
+            PyObject *elem = out_obj;
+            if (PyTuple_Check(out_obj) || PyList_Check(out_obj)) {
+                if (k >= PySequence_Size(out_obj)) {
+                    PyErr_Format(PyExc_TypeError, "%s(): out must be a tuple of %d tensors", b->name, k + 1);
+                    goto fail;
+                }
+                elem = PySequence_GetItem(out_obj, k);
+                Py_DECREF(elem);  /* the sequence keeps it alive */
+            }
+            if (!is_tensor(elem)) {
+                PyErr_Format(PyExc_TypeError, "%s(): argument 'out' must be Tensor, not %s", b->name,
+                             tn_tpname(elem));
+                goto fail;
+            }
+            vals[j] = tn_value_tensor(elem);
+        }
+    }
+    result = tn_dispatch(op, vals);
+    if (result) {
+        set_requires_grad_result(result, requires_grad);
+        int seq = use_out ? d->structseq_out : d->structseq;
+        if (seq >= 0 && PyTuple_Check(result))
+            result = tn_wrap_structseq(seq, result);
+    }
+fail:
+    owned_release(&owned);
+    tn_arena_free(&arena);
+    if (result)
+        return result;
+error:
+    if ((b->flags & TN_BINDING_DUNDER) && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return NULL;
+}
+
+/* ---- boxed calls by schema: torch.ops.<ns>.<op>.<overload>(*args, **kwargs) ---- */
+
+PyObject *
+tn_call_boxed(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    tn_schema *schema = tn_op_schema(op);
+    if (!schema)
+        return NULL;
+    call_args c = {args, nargs, kwnames, args + nargs, kwnames ? PyTuple_Size(kwnames) : 0};
+    PyObject *raw[MAX_PARAMS];
+    overloaded_args ov;
+    /* upstream's boxed path accepts every argument positionally or by keyword */
+    int r = match_signature(schema, NULL, &c, raw, &ov, 1);
+    if (r <= 0) {
+        if (r == 0 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
+            /* upstream raises RuntimeError from the boxed call path */
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            PyErr_Format(PyExc_TypeError, "%s: %S", op->schema, value ? value : Py_None);
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(tb);
+        }
+        return NULL;
+    }
+    tn_value vals[MAX_PARAMS];
+    tn_arena arena;
+    arena.nblocks = 0;
+    arena.used = 0;
+    owned_refs owned = {.n = 0};
+    PyObject *result = NULL;
+    for (int j = 0; j < schema->nparams; j++) {
+        const tn_param *p = &schema->params[j];
+        if (raw[j] == VARARGS_MARKER) {
+            PyObject *t = args_tuple_of(&c);
+            int rr = t ? convert_param(p, t, &vals[j], &arena, &owned) : -1;
+            Py_XDECREF(t);
+            if (rr < 0)
+                goto done;
+        } else if (!raw[j]) {
+            vals[j] = p->dflt;
+        } else if (convert_param(p, raw[j], &vals[j], &arena, &owned) < 0) {
+            goto done;
+        }
+    }
+    result = tn_dispatch(op, vals);
+done:
+    owned_release(&owned);
+    tn_arena_free(&arena);
+    return result;
+}
+
+PyObject *
+tn_call_boxed_tuple(tn_op *op, PyObject *args, PyObject *kwargs)
+{
+    Py_ssize_t nargs = PyTuple_Size(args);
+    Py_ssize_t nkw = kwargs ? PyDict_Size(kwargs) : 0;
+    PyObject **stack = malloc(sizeof(PyObject *) * (size_t)(nargs + nkw + 1));
+    if (!stack)
+        return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        stack[i] = PyTuple_GetItem(args, i);
+    PyObject *kwnames = NULL;
+    if (nkw) {
+        kwnames = PyTuple_New(nkw);
+        Py_ssize_t pos = 0, k = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(kwargs, &pos, &key, &value)) {
+            PyTuple_SetItem(kwnames, k, Py_NewRef(key));
+            stack[nargs + k] = value;
+            k++;
+        }
+    }
+    PyObject *r = tn_call_boxed(op, stack, nargs, kwnames);
+    Py_XDECREF(kwnames);
+    free(stack);
+    return r;
+}
+
+/* ---- values back to Python (Python-registered kernels receive these) ---- */
+
+PyObject *
+tn_value_to_py(const tn_value *v)
+{
+    switch (v->tag) {
+    case TN_V_NONE: Py_RETURN_NONE;
+    case TN_V_TENSOR: return Py_NewRef(v->u.t);
+    case TN_V_INT: return PyLong_FromLongLong(v->u.i);
+    case TN_V_DOUBLE: return PyFloat_FromDouble(v->u.d);
+    case TN_V_BOOL: return PyBool_FromLong((long)v->u.i);
+    case TN_V_COMPLEX: return PyComplex_FromDoubles(v->u.d, v->im);
+    case TN_V_STRING: return PyUnicode_FromString(v->u.s);
+    case TN_V_DTYPE: return Py_NewRef(tn_dtype_objs[v->u.i]);
+    case TN_V_LAYOUT: return Py_NewRef(tn_layout_objs[v->u.i]);
+    case TN_V_MEMFMT: return Py_NewRef(tn_memfmt_objs[v->u.i]);
+    case TN_V_QSCHEME: return Py_NewRef(tn_qscheme_objs[v->u.i]);
+    case TN_V_DEVICE: return tn_device_new((int)v->u.i, v->dev_index);
+    case TN_V_OBJECT: return Py_NewRef(v->u.obj);
+    case TN_V_INTLIST: case TN_V_BOOLLIST: {
+        PyObject *l = PyList_New(v->n);
+        for (Py_ssize_t i = 0; l && i < v->n; i++)
+            PyList_SetItem(l, i, v->tag == TN_V_BOOLLIST ? PyBool_FromLong((long)v->u.ints[i])
+                                                         : PyLong_FromLongLong(v->u.ints[i]));
+        return l;
+    }
+    case TN_V_DOUBLELIST: {
+        PyObject *l = PyList_New(v->n);
+        for (Py_ssize_t i = 0; l && i < v->n; i++)
+            PyList_SetItem(l, i, PyFloat_FromDouble(v->u.doubles[i]));
+        return l;
+    }
+    case TN_V_TENSORLIST: {
+        PyObject *l = PyList_New(v->n);
+        for (Py_ssize_t i = 0; l && i < v->n; i++)
+            PyList_SetItem(l, i, Py_NewRef(v->u.tensors[i] ? v->u.tensors[i] : Py_None));
+        return l;
+    }
+    case TN_V_SCALARLIST: {
+        PyObject *l = PyList_New(v->n);
+        for (Py_ssize_t i = 0; l && i < v->n; i++)
+            PyList_SetItem(l, i, tn_value_to_py(&v->u.scalars[i]));
+        return l;
+    }
+    default:
+        PyErr_SetString(PyExc_RuntimeError, "torchnative: unknown value tag");
+        return NULL;
+    }
+}
+
+/* ---- hand-written bindings ---- */
+
+static _Thread_local PyObject *manual_varargs;
+
+int
+tn_manual_parse(tn_manual_sigs *m, PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                PyObject *kwnames, PyObject **raw, PyObject **handled)
+{
+    if (!m->sigs) {
+        tn_schema **sigs = calloc((size_t)m->n, sizeof *sigs);
+        for (int i = 0; i < m->n; i++) {
+            sigs[i] = parse_signature_text(m->texts[i], 0);
+            if (!sigs[i]) {
+                PyErr_Format(PyExc_RuntimeError, "torchnative: cannot parse signature %s", m->texts[i]);
+                return -1;
+            }
+        }
+        m->sigs = sigs;
+    }
+    call_args c = {args, nargs, kwnames, args + nargs, kwnames ? PyTuple_Size(kwnames) : 0};
+    overloaded_args ov;
+    int found = -1;
+    for (int pass = 0; pass < 2 && found < 0; pass++) {
+        for (int k = 0; k < m->n; k++) {
+            if (m->sigs[k]->deprecated != pass)
+                continue;
+            int r = match_signature(m->sigs[k], self, &c, raw, &ov, m->n == 1);
+            if (r < 0)
+                return -1;
+            if (r) {
+                found = k;
+                break;
+            }
+            if (m->n == 1)
+                return -1;
+        }
+    }
+    if (found < 0) {
+        PyObject *msg = PyUnicode_FromFormat("%s() received an invalid combination of arguments", m->name);
+        if (msg) {
+            PyErr_SetObject(PyExc_TypeError, msg);
+            Py_DECREF(msg);
+        }
+        return -1;
+    }
+    if (ov.n > 0 || tn_torch_function_mode_active()) {
+        PyObject *api;
+        if (m->is_method)
+            api = PyObject_GetAttrString((PyObject *)(tn_tensor_class ? tn_tensor_class : tn_TensorBase_Type), m->name);
+        else {
+            PyObject *torch = PyImport_ImportModule("torch");
+            api = torch ? PyObject_GetAttrString(torch, m->name) : NULL;
+            Py_XDECREF(torch);
+        }
+        if (!api)
+            return -1;
+        PyObject *targs = PyTuple_New(nargs + (self ? 1 : 0));
+        if (targs && self)
+            PyTuple_SetItem(targs, 0, Py_NewRef(self));
+        for (Py_ssize_t i = 0; targs && i < nargs; i++)
+            PyTuple_SetItem(targs, i + (self ? 1 : 0), Py_NewRef(args[i]));
+        PyObject *kw = c.nkw ? kwargs_dict_of(&c) : NULL;
+        *handled = (targs && (!c.nkw || kw)) ? tn_handle_torch_function(api, ov.items, ov.n, targs, kw) : NULL;
+        Py_DECREF(api);
+        Py_XDECREF(targs);
+        Py_XDECREF(kw);
+        return *handled ? -2 : -1;
+    }
+    /* the varargs marker means "all positional arguments": hand over a tuple instead, kept
+     * alive until the next hand-written parse on this thread */
+    for (int i = 0; i < m->sigs[found]->nparams; i++) {
+        if (raw[i] == VARARGS_MARKER) {
+            PyObject *t = args_tuple_of(&c);
+            if (!t)
+                return -1;
+            TN_XSETREF(manual_varargs, t);
+            raw[i] = t;
+        }
+    }
+    return found;
+}
+
+int
+tn_manual_value(tn_manual_sigs *m, int k, int i, PyObject *raw, tn_value *out, tn_arena *arena)
+{
+    const tn_param *p = &m->sigs[k]->params[i];
+    if (!raw) {
+        *out = p->dflt;
+        return 0;
+    }
+    return tn_convert(p, raw, out, arena);
+}
+
+PyObject *
+tn_call_op(const char *qualname, const char *overload, tn_value *args)
+{
+    tn_op *op = tn_find_op(qualname, overload);
+    if (!op) {
+        PyErr_Format(PyExc_RuntimeError, "torchnative: no operator %s.%s", qualname, overload);
+        return NULL;
+    }
+    return tn_dispatch(op, args);
+}
+
+int
+tn_argparse_init(PyObject *module)
+{
+    (void)module;
+    return 0;
+}

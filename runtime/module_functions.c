@@ -1,0 +1,167 @@
+/* Module-level functions of torch._C written in C that are not tied to one type, the
+ * torch._C._nn functions upstream binds by hand, and torchnative's private helpers
+ * (torch._C._torchnative) that the embedded Python uses.
+ */
+#include "argparse.h"
+#include "dispatch.h"
+#include "dtype.h"
+#include "device.h"
+#include "tensor.h"
+#include "kernels/parallel.h"
+
+#include <string.h>
+
+/* torch._C._nn._parse_to(*args, **kwargs) -> (device, dtype, non_blocking, memory_format),
+ * used by nn.Module.to; the same signatures as Tensor.to. */
+static const char *const parse_to_texts[] = {
+    "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None)",
+    "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None)",
+    "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None)",
+};
+static tn_manual_sigs parse_to_sigs = {"_parse_to", 0, 3, parse_to_texts, NULL};
+
+static PyObject *
+nn_parse_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *raw[16], *handled = NULL;
+    int k = tn_manual_parse(&parse_to_sigs, NULL, args, nargs, kwnames, raw, &handled);
+    if (k == -2)
+        return handled;
+    if (k < 0)
+        return NULL;
+    PyObject *device = Py_None, *dtype = Py_None, *nb = Py_False, *fmt = Py_None;
+    PyObject *dev_obj = NULL;
+    if (k == 0) {
+        if (raw[0] && raw[0] != Py_None) {
+            int type, index;
+            if (tn_device_parse(raw[0], &type, &index) < 0)
+                return NULL;
+            dev_obj = tn_device_new(type, index);
+            device = dev_obj;
+        }
+        if (raw[1] && raw[1] != Py_None)
+            dtype = raw[1];
+        if (raw[2])
+            nb = raw[2];
+        if (raw[4])
+            fmt = raw[4];
+    } else if (k == 1) {
+        dtype = raw[0];
+        if (raw[1])
+            nb = raw[1];
+        if (raw[3])
+            fmt = raw[3];
+    } else {
+        TensorObject *t = TN_T(raw[0]);
+        dev_obj = tn_device_new(t->device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU, -1);
+        device = dev_obj;
+        dtype = tn_dtype_objs[t->dtype];
+        if (raw[1])
+            nb = raw[1];
+        if (raw[3])
+            fmt = raw[3];
+    }
+    if (dtype != Py_None && !tn_dtype_check(dtype)) {
+        int d = tn_dtype_from_py(dtype);
+        if (d < 0) {
+            Py_XDECREF(dev_obj);
+            return NULL;
+        }
+        dtype = tn_dtype_objs[d];
+    }
+    PyObject *r = PyTuple_Pack(4, device, dtype, nb, fmt);
+    Py_XDECREF(dev_obj);
+    return r;
+}
+
+PyMethodDef tn_nn_manual_functions[] = {
+    {"_parse_to", (PyCFunction)(void (*)(void))nn_parse_to, METH_FASTCALL | METH_KEYWORDS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+PyMethodDef tn_module_functions[] = {
+    {NULL, NULL, 0, NULL},
+};
+
+/* ---- torch._C._torchnative ---- */
+
+static PyObject *
+tn_build_info(PyObject *self, PyObject *unused)
+{
+    return Py_BuildValue("{s:s,s:i,s:i}", "torch_version", "2.13.0", "aten_ops", TN_NUM_ATEN_OPS, "threads",
+                         tn_num_threads());
+}
+
+/* tensor_alias(t, storage, offset, sizes, strides): set_ of a tensor onto a storage (used by
+ * the Python side of set_ and legacy constructors). */
+static PyObject *
+tn_set_geometry(PyObject *self, PyObject *args)
+{
+    PyObject *t, *sizes, *strides;
+    long long offset;
+    if (!PyArg_ParseTuple(args, "OLOO", &t, &offset, &sizes, &strides))
+        return NULL;
+    if (!tn_tensor_check(t)) {
+        PyErr_SetString(PyExc_TypeError, "expected a tensor");
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Size(sizes);
+    if (n < 0 || n > TN_MAX_NDIM)
+        return NULL;
+    int64_t sz[TN_MAX_NDIM], st[TN_MAX_NDIM];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PySequence_GetItem(sizes, i), *b = PySequence_GetItem(strides, i);
+        sz[i] = a ? PyLong_AsLongLong(a) : -1;
+        st[i] = b ? PyLong_AsLongLong(b) : -1;
+        Py_XDECREF(a);
+        Py_XDECREF(b);
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    if (tn_tensor_set_geometry(TN_T(t), (int)n, sz, st) < 0)
+        return NULL;
+    TN_T(t)->offset = offset;
+    Py_RETURN_NONE;
+}
+
+typedef struct {
+    const char *name;
+    const char *source;
+} tn_embedded_file;
+extern const tn_embedded_file tn_embedded_data[];
+
+/* embedded_source(name): the source of an embedded data module (generated/surface_manifest.py). */
+static PyObject *
+tn_embedded_source(PyObject *self, PyObject *arg)
+{
+    const char *name = PyUnicode_Check(arg) ? PyUnicode_AsUTF8AndSize(arg, NULL) : NULL;
+    if (!name)
+        return NULL;
+    for (const tn_embedded_file *f = tn_embedded_data; f->name; f++)
+        if (!strcmp(f->name, name))
+            return PyUnicode_FromString(f->source);
+    PyErr_Format(PyExc_KeyError, "no embedded data %s", name);
+    return NULL;
+}
+
+PyMethodDef tn_private_functions[] = {
+    {"build_info", tn_build_info, METH_NOARGS, NULL},
+    {"embedded_source", tn_embedded_source, METH_O, NULL},
+    {"set_geometry", tn_set_geometry, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+const char *
+tn_tpname(PyObject *o)
+{
+    static _Thread_local char ring[8][128];
+    static _Thread_local int next;
+    char *buf = ring[next++ & 7];
+    PyObject *name = PyType_GetName(Py_TYPE(o));
+    const char *s = name ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
+    snprintf(buf, 128, "%s", s ? s : "?");
+    Py_XDECREF(name);
+    if (!s)
+        PyErr_Clear();
+    return buf;
+}

@@ -1,0 +1,559 @@
+/* Shared helpers for the op implementations: broadcasting, promotion, loop geometry, copies
+ * into self/out, scalars and element access. See ops_common.h.
+ */
+#include "ops_common.h"
+#include "dtype.h"
+#include "kernels/copy.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+_Thread_local const tn_op *tn_current_op;
+
+void
+tn_format_sizes(char *buf, size_t n, int ndim, const int64_t *sizes)
+{
+    size_t k = 0;
+    k += (size_t)snprintf(buf + k, n - k, "[");
+    for (int i = 0; i < ndim && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? ", " : "", (long long)sizes[i]);
+    if (k < n)
+        snprintf(buf + k, n - k, "]");
+}
+
+int
+tn_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out)
+{
+    int n = na > nb ? na : nb;
+    for (int i = 0; i < n; i++) {
+        int ia = na - n + i, ib = nb - n + i;
+        int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
+        if (sa == sb || sb == 1)
+            out[i] = sa;
+        else if (sa == 1)
+            out[i] = sb;
+        else {
+            PyErr_Format(PyExc_RuntimeError,
+                         "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton dimension %d",
+                         (long long)sa, (long long)sb, i);
+            return -1;
+        }
+    }
+    *nout = n;
+    return 0;
+}
+
+void
+tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops)
+{
+    l->noperands = nops;
+    int nd = 0;
+    for (int d = 0; d < ndim; d++) {
+        if (sizes[d] == 1)
+            continue;  /* size-1 dims carry no iteration */
+        l->sizes[nd] = sizes[d];
+        for (int k = 0; k < nops; k++) {
+            const tn_geom *g = &ops[k];
+            int od = g->ndim - ndim + d;
+            l->strides[k][nd] = (od >= 0 && g->sizes[od] != 1) ? g->strides[od] : 0;
+        }
+        nd++;
+    }
+    /* coalesce: merge dim i into i+1 when every operand steps through it contiguously */
+    int w = 0;
+    for (int d = 0; d < nd; d++) {
+        if (w > 0) {
+            int ok = 1;
+            for (int k = 0; k < nops && ok; k++)
+                ok = l->strides[k][w - 1] == l->strides[k][d] * l->sizes[d];
+            if (ok) {
+                l->sizes[w - 1] *= l->sizes[d];
+                for (int k = 0; k < nops; k++)
+                    l->strides[k][w - 1] = l->strides[k][d];
+                continue;
+            }
+        }
+        l->sizes[w] = l->sizes[d];
+        for (int k = 0; k < nops; k++)
+            l->strides[k][w] = l->strides[k][d];
+        w++;
+    }
+    /* a loop over zero elements still needs a dimension of size 0 */
+    for (int d = 0; d < ndim; d++) {
+        if (sizes[d] == 0) {
+            l->ndim = 1;
+            l->sizes[0] = 0;
+            for (int k = 0; k < nops; k++)
+                l->strides[k][0] = 0;
+            return;
+        }
+    }
+    l->ndim = w;
+}
+
+/* ---- Note [Output layout] ----
+ * Upstream's TensorIterator sorts dimensions by the inputs' strides (reorder_dimensions: the
+ * first input with a strict order between two dimensions decides; broadcast dimensions are
+ * skipped; equal strides put the smaller size inside) and allocates the output dense in that
+ * order. We do the same so results have upstream's strides, e.g. (x.t() + 1).stride() == x.t().stride(). */
+void
+tn_output_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides)
+{
+    int perm[TN_MAX_NDIM];  /* perm[0] is the fastest-moving dimension */
+    for (int i = 0; i < ndim; i++)
+        perm[i] = ndim - 1 - i;
+    for (int i = 1; i < ndim; i++) {
+        int dim1 = i;
+        for (int dim0 = i - 1; dim0 >= 0; dim0--) {
+            int a = perm[dim0], b = perm[dim1], cmp = 0;
+            for (int k = 0; k < ninputs && cmp == 0; k++) {
+                const tn_geom *g = &inputs[k];
+                int da = g->ndim - ndim + a, db = g->ndim - ndim + b;
+                /* TensorIterator zeroes a stride only where the input broadcasts */
+                int64_t s0 = (da >= 0 && !(g->sizes[da] == 1 && sizes[a] != 1)) ? g->strides[da] : 0;
+                int64_t s1 = (db >= 0 && !(g->sizes[db] == 1 && sizes[b] != 1)) ? g->strides[db] : 0;
+                if (s0 == 0 || s1 == 0)
+                    continue;
+                if (s0 < s1) {
+                    cmp = -1;
+                } else if (s0 > s1) {
+                    cmp = 1;
+                } else if (sizes[a] > sizes[b]) {
+                    cmp = 1;
+                }
+            }
+            if (cmp > 0) {
+                int tmp = perm[dim0];
+                perm[dim0] = perm[dim1];
+                perm[dim1] = tmp;
+                dim1 = dim0;
+            } else if (cmp < 0) {
+                break;
+            }
+        }
+    }
+    int64_t s = 1;
+    for (int i = 0; i < ndim; i++) {
+        int d = perm[i];
+        strides[d] = s;
+        s *= sizes[d] > 1 ? sizes[d] : 1;
+    }
+}
+
+TensorObject *
+tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs, const tn_geom *inputs)
+{
+    int64_t strides[TN_MAX_NDIM];
+    int all_contig = 1;
+    for (int k = 0; k < ninputs && all_contig; k++) {
+        const tn_geom *g = &inputs[k];
+        int64_t expected = 1;
+        for (int d = g->ndim - 1; d >= 0; d--) {
+            if (g->sizes[d] == 1)
+                continue;
+            if (g->strides[d] != expected) {
+                all_contig = 0;
+                break;
+            }
+            expected *= g->sizes[d];
+        }
+    }
+    if (all_contig)
+        return tn_tensor_empty(ndim, sizes, dtype, device);
+    tn_output_strides(ndim, sizes, ninputs, inputs, strides);
+    int64_t n = tn_numel(ndim, sizes);
+    tn_storage *st = tn_storage_new(n * tn_dtype_size(dtype), device);
+    if (!st)
+        return NULL;
+    TensorObject *t = tn_tensor_from_storage(st, 0, ndim, sizes, strides, dtype);
+    tn_storage_release(st);
+    return t;
+}
+
+/* ---- promotion ---- */
+
+void
+tn_result_type_init(tn_result_type_state *s)
+{
+    s->dim_result = s->zero_result = s->wrapped_result = TN_DTYPE_UNDEFINED;
+}
+
+static int
+promote_skip_undefined(int a, int b)
+{
+    if (a == TN_DTYPE_UNDEFINED)
+        return b;
+    if (b == TN_DTYPE_UNDEFINED)
+        return a;
+    return tn_promote_types(a, b);
+}
+
+static int
+wrapped_type(int d)
+{
+    if (tn_dtype_is_complex(d))
+        return tn_default_dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
+    if (tn_dtype_is_floating(d))
+        return tn_default_dtype;
+    return d;
+}
+
+int
+tn_result_type_update_tensor(tn_result_type_state *s, const TensorObject *t)
+{
+    int d = t->dtype;
+    int *slot;
+    if (t->wrapped_number) {
+        d = wrapped_type(d);
+        slot = &s->wrapped_result;
+    } else {
+        slot = t->ndim > 0 ? &s->dim_result : &s->zero_result;
+    }
+    int r = promote_skip_undefined(*slot, d);
+    if (r < 0 && PyErr_Occurred())
+        return -1;
+    *slot = r;
+    return 0;
+}
+
+int
+tn_scalar_dtype(const tn_value *v)
+{
+    switch (v->tag) {
+    case TN_V_BOOL: return TN_DTYPE_BOOL;
+    case TN_V_INT: return TN_DTYPE_I64;
+    case TN_V_COMPLEX: return TN_DTYPE_C128;
+    default: return TN_DTYPE_F64;
+    }
+}
+
+int
+tn_result_type_update_scalar(tn_result_type_state *s, const tn_value *scalar)
+{
+    int r = promote_skip_undefined(s->wrapped_result, wrapped_type(tn_scalar_dtype(scalar)));
+    if (r < 0 && PyErr_Occurred())
+        return -1;
+    s->wrapped_result = r;
+    return 0;
+}
+
+static int
+combine_categories(int higher, int lower)
+{
+    if (tn_dtype_is_complex(higher))
+        return higher;
+    if (lower != TN_DTYPE_UNDEFINED && tn_dtype_is_complex(lower)) {
+        if (tn_dtype_is_floating(higher))
+            return higher == TN_DTYPE_F64 ? TN_DTYPE_C128 : higher == TN_DTYPE_F16 ? TN_DTYPE_C32 : TN_DTYPE_C64;
+        return lower;
+    }
+    if (higher != TN_DTYPE_UNDEFINED && tn_dtype_is_floating(higher))
+        return higher;
+    if (higher == TN_DTYPE_BOOL || (lower != TN_DTYPE_UNDEFINED && tn_dtype_is_floating(lower)))
+        return promote_skip_undefined(higher, lower);
+    if (higher != TN_DTYPE_UNDEFINED)
+        return higher;
+    return lower;
+}
+
+int
+tn_result_type_finish(const tn_result_type_state *s)
+{
+    return combine_categories(s->dim_result, combine_categories(s->zero_result, s->wrapped_result));
+}
+
+tn_kscalar
+tn_kscalar_of(const tn_value *v)
+{
+    tn_kscalar k = {TN_KSCALAR_INT, 0, 0.0};
+    switch (v->tag) {
+    case TN_V_BOOL:
+        k.kind = TN_KSCALAR_BOOL;
+        k.i = v->u.i != 0;
+        break;
+    case TN_V_INT:
+        k.kind = TN_KSCALAR_INT;
+        k.i = v->u.i;
+        break;
+    default:
+        k.kind = TN_KSCALAR_DOUBLE;
+        k.d = v->u.d;
+        break;
+    }
+    return k;
+}
+
+/* ---- tensors ---- */
+
+TensorObject *
+tn_empty_on(int ndim, const int64_t *sizes, int dtype, int device)
+{
+    return tn_tensor_empty(ndim, sizes, dtype, device);
+}
+
+int
+tn_kernel_error(tn_status s, int dtype)
+{
+    if (s == TN_OK)
+        return 0;
+    char q[256] = "torchnative";
+    if (tn_current_op)
+        tn_op_qualname(tn_current_op, q, sizeof q);
+    switch (s) {
+    case TN_ERR_DTYPE:
+        PyErr_Format(PyExc_NotImplementedError, "%s has no kernel in torchnative for %s%s%s", q,
+                     tn_dtype_name(dtype), tn_current_op && tn_current_op->dtype_names ? " (supported: " : "",
+                     tn_current_op && tn_current_op->dtype_names ? tn_current_op->dtype_names : "");
+        if (tn_current_op && tn_current_op->dtype_names) {
+            PyObject *t, *v, *tb;
+            PyErr_Fetch(&t, &v, &tb);
+            PyObject *msg = PyUnicode_FromFormat("%S)", v);
+            PyErr_SetObject(t, msg);
+            Py_XDECREF(msg);
+            Py_XDECREF(v);
+            Py_XDECREF(t);
+            Py_XDECREF(tb);
+        }
+        break;
+    case TN_ERR_NOMEM:
+        PyErr_NoMemory();
+        break;
+    case TN_ERR_VALUE:
+        PyErr_Format(PyExc_RuntimeError, "%s: invalid argument value", q);
+        break;
+    default:
+        PyErr_Format(PyExc_RuntimeError, "%s: the kernel backend failed", q);
+        break;
+    }
+    return -1;
+}
+
+int
+tn_copy_into(TensorObject *dst, TensorObject *src)
+{
+    if (dst->numel == 0)
+        return 0;
+    if (dst->device == TN_DEVICE_META || src->device == TN_DEVICE_META) {
+        if (dst->device != src->device && dst->device != TN_DEVICE_META) {
+            PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
+            return -1;
+        }
+        return 0;
+    }
+    tn_loop l;
+    tn_geom g[2] = {tn_geom_of(dst), tn_geom_of(src)};
+    tn_loop_build(&l, dst->ndim, dst->sizes, 2, g);
+    return TN_KCHECK(tn_copy(&l, dst->dtype, tn_tensor_data(dst), src->dtype, tn_tensor_data(src)),
+                     dst->dtype);
+}
+
+int
+tn_resize_output(TensorObject *out, int ndim, const int64_t *sizes)
+{
+    if (out->ndim == ndim && !memcmp(out->sizes, sizes, sizeof(int64_t) * (size_t)ndim))
+        return 0;
+    if (out->numel != 0) {
+        char a[256], b[256];
+        tn_format_sizes(a, sizeof a, out->ndim, out->sizes);
+        tn_format_sizes(b, sizeof b, ndim, sizes);
+        if (PyErr_WarnFormat(PyExc_UserWarning, 1,
+                             "An output with one or more elements was resized since it had shape %s, which does "
+                             "not match the required output shape %s. This behavior is deprecated, and in a future "
+                             "PyTorch release outputs will not be resized unless they have zero elements. You can "
+                             "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+                             "t.resize_(0).", a, b) < 0)
+            return -1;
+    }
+    int64_t n = tn_numel(ndim, sizes);
+    int64_t need = (out->offset + n) * tn_dtype_size(out->dtype);
+    if (need > out->storage->nbytes && tn_storage_resize(out->storage, need) < 0)
+        return -1;
+    return tn_tensor_set_geometry(out, ndim, sizes, NULL);
+}
+
+int
+tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int inplace)
+{
+    if (!tn_tensor_check(result)) {
+        tn_refuse(op, "cannot be computed through its functional overload (it returned a non-tensor)");
+        return -1;
+    }
+    TensorObject *r = TN_T(result);
+    char q[256];
+    if (!tn_can_cast(r->dtype, dst->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(r->dtype), tn_dtype_legacy_name(dst->dtype));
+        return -1;
+    }
+    if (inplace) {
+        if (r->ndim != dst->ndim || memcmp(r->sizes, dst->sizes, sizeof(int64_t) * (size_t)dst->ndim)) {
+            char a[256], b[256];
+            tn_format_sizes(a, sizeof a, dst->ndim, dst->sizes);
+            tn_format_sizes(b, sizeof b, r->ndim, r->sizes);
+            PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
+            return -1;
+        }
+    } else if (tn_resize_output(dst, r->ndim, r->sizes) < 0) {
+        return -1;
+    }
+    (void)q;
+    const tn_op *saved = tn_current_op;
+    tn_current_op = op;
+    int rc = tn_copy_into(dst, r);
+    tn_current_op = saved;
+    if (rc < 0)
+        return -1;
+    tn_tensor_bump_version(dst);
+    return 0;
+}
+
+/* ---- scalars and elements ---- */
+
+PyObject *
+tn_element_to_py(int dtype, const char *p)
+{
+    switch (dtype) {
+    case TN_DTYPE_BOOL: return PyBool_FromLong(*(const uint8_t *)p != 0);
+    case TN_DTYPE_U8: return PyLong_FromLong(*(const uint8_t *)p);
+    case TN_DTYPE_I8: return PyLong_FromLong(*(const int8_t *)p);
+    case TN_DTYPE_I16: return PyLong_FromLong(*(const int16_t *)p);
+    case TN_DTYPE_I32: return PyLong_FromLong(*(const int32_t *)p);
+    case TN_DTYPE_I64: return PyLong_FromLongLong(*(const int64_t *)p);
+    case TN_DTYPE_U16: return PyLong_FromUnsignedLong(*(const uint16_t *)p);
+    case TN_DTYPE_U32: return PyLong_FromUnsignedLong(*(const uint32_t *)p);
+    case TN_DTYPE_U64: return PyLong_FromUnsignedLongLong(*(const uint64_t *)p);
+    case TN_DTYPE_F16: return PyFloat_FromDouble(tn_f16_to_f32(*(const uint16_t *)p));
+    case TN_DTYPE_BF16: return PyFloat_FromDouble(tn_bf16_to_f32(*(const uint16_t *)p));
+    case TN_DTYPE_F32: return PyFloat_FromDouble(*(const float *)p);
+    case TN_DTYPE_F64: return PyFloat_FromDouble(*(const double *)p);
+    case TN_DTYPE_C64: return PyComplex_FromDoubles(((const float *)p)[0], ((const float *)p)[1]);
+    case TN_DTYPE_C128: return PyComplex_FromDoubles(((const double *)p)[0], ((const double *)p)[1]);
+    default:
+        PyErr_Format(PyExc_NotImplementedError, "reading %s elements is not implemented in torchnative",
+                     tn_dtype_name(dtype));
+        return NULL;
+    }
+}
+
+int
+tn_tensor_item_value(TensorObject *t, tn_value *out)
+{
+    if (t->numel != 1) {
+        PyErr_Format(PyExc_RuntimeError, "a Tensor with %lld elements cannot be converted to Scalar",
+                     (long long)t->numel);
+        return -1;
+    }
+    if (t->device == TN_DEVICE_META) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Tensor.item() cannot be called on meta tensors");
+        return -1;
+    }
+    const char *p = tn_tensor_data(t);
+    memset(out, 0, sizeof *out);
+    out->dev_index = -1;
+    switch (t->dtype) {
+    case TN_DTYPE_BOOL:
+        out->tag = TN_V_BOOL;
+        out->u.i = *(const uint8_t *)p != 0;
+        return 0;
+    case TN_DTYPE_U8: out->tag = TN_V_INT; out->u.i = *(const uint8_t *)p; return 0;
+    case TN_DTYPE_I8: out->tag = TN_V_INT; out->u.i = *(const int8_t *)p; return 0;
+    case TN_DTYPE_I16: out->tag = TN_V_INT; out->u.i = *(const int16_t *)p; return 0;
+    case TN_DTYPE_I32: out->tag = TN_V_INT; out->u.i = *(const int32_t *)p; return 0;
+    case TN_DTYPE_I64: out->tag = TN_V_INT; out->u.i = *(const int64_t *)p; return 0;
+    case TN_DTYPE_U16: out->tag = TN_V_INT; out->u.i = *(const uint16_t *)p; return 0;
+    case TN_DTYPE_U32: out->tag = TN_V_INT; out->u.i = *(const uint32_t *)p; return 0;
+    case TN_DTYPE_U64: out->tag = TN_V_INT; out->u.i = (int64_t)*(const uint64_t *)p; return 0;
+    case TN_DTYPE_F16: out->tag = TN_V_DOUBLE; out->u.d = tn_f16_to_f32(*(const uint16_t *)p); return 0;
+    case TN_DTYPE_BF16: out->tag = TN_V_DOUBLE; out->u.d = tn_bf16_to_f32(*(const uint16_t *)p); return 0;
+    case TN_DTYPE_F32: out->tag = TN_V_DOUBLE; out->u.d = *(const float *)p; return 0;
+    case TN_DTYPE_F64: out->tag = TN_V_DOUBLE; out->u.d = *(const double *)p; return 0;
+    case TN_DTYPE_C64:
+        out->tag = TN_V_COMPLEX;
+        out->u.d = ((const float *)p)[0];
+        out->im = ((const float *)p)[1];
+        return 0;
+    case TN_DTYPE_C128:
+        out->tag = TN_V_COMPLEX;
+        out->u.d = ((const double *)p)[0];
+        out->im = ((const double *)p)[1];
+        return 0;
+    default:
+        PyErr_Format(PyExc_NotImplementedError, "item() of %s tensors is not implemented in torchnative",
+                     tn_dtype_name(t->dtype));
+        return -1;
+    }
+}
+
+TensorObject *
+tn_scalar_tensor(const tn_value *v, int dtype, int device)
+{
+    TensorObject *t = tn_tensor_empty(0, NULL, dtype, device);
+    if (!t || device == TN_DEVICE_META)
+        return t;
+    if (v->tag == TN_V_COMPLEX) {
+        char *p = tn_tensor_data(t);
+        if (dtype == TN_DTYPE_C128) {
+            ((double *)p)[0] = v->u.d;
+            ((double *)p)[1] = v->im;
+        } else if (dtype == TN_DTYPE_C64) {
+            ((float *)p)[0] = (float)v->u.d;
+            ((float *)p)[1] = (float)v->im;
+        } else {
+            Py_DECREF(t);
+            PyErr_Format(PyExc_NotImplementedError, "complex scalars as %s are not implemented in torchnative",
+                         tn_dtype_name(dtype));
+            return NULL;
+        }
+        return t;
+    }
+    if (tn_scalar_to_dtype(dtype, tn_kscalar_of(v), tn_tensor_data(t)) != TN_OK) {
+        Py_DECREF(t);
+        PyErr_Format(PyExc_NotImplementedError, "%s scalars are not implemented in torchnative",
+                     tn_dtype_name(dtype));
+        return NULL;
+    }
+    return t;
+}
+
+TensorObject *
+tn_tensor_scalar(const tn_value *v, int dtype)
+{
+    return tn_scalar_tensor(v, dtype, TN_DEVICE_CPU);
+}
+
+/* A Python number bound to a Tensor parameter (add/sub/mul/div only): a 0-dim tensor of the
+ * number's own type (int64, float64, bool, complex128) marked as a wrapped number, so that
+ * promotion treats it as a scalar (upstream's scalar_to_tensor + set_wrapped_number). */
+TensorObject *
+tn_wrapped_number_tensor(PyObject *number)
+{
+    tn_value v;
+    memset(&v, 0, sizeof v);
+    if (PyBool_Check(number)) {
+        v.tag = TN_V_BOOL;
+        v.u.i = number == Py_True;
+    } else if (PyLong_Check(number)) {
+        v.tag = TN_V_INT;
+        int overflow = 0;
+        v.u.i = PyLong_AsLongLongAndOverflow(number, &overflow);
+        if (overflow) {
+            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return NULL;
+        }
+    } else if (PyComplex_Check(number)) {
+        v.tag = TN_V_COMPLEX;
+        v.u.d = PyComplex_RealAsDouble(number);
+        v.im = PyComplex_ImagAsDouble(number);
+    } else {
+        v.tag = TN_V_DOUBLE;
+        v.u.d = PyFloat_AsDouble(number);
+        if (v.u.d == -1.0 && PyErr_Occurred())
+            return NULL;
+    }
+    TensorObject *t = tn_scalar_tensor(&v, tn_scalar_dtype(&v), TN_DEVICE_CPU);
+    if (t)
+        t->wrapped_number = 1;
+    return t;
+}

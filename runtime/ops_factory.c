@@ -1,0 +1,703 @@
+/* Factories and copies: empty/zeros/ones/full/arange/linspace/eye and their _like and new_
+ * forms, clone, _to_copy, copy_, fill_, zero_, resize_, set_. On the meta device they only
+ * compute geometry (meta: true in schemas/kernels.yaml).
+ */
+#include "ops_common.h"
+#include "argparse.h"
+#include "device.h"
+#include "dtype.h"
+#include "storage.h"
+#include "generated/op_kernels.h"
+#include "kernels/copy.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- options ---- */
+
+static int
+resolve_device(const tn_value *device, int fallback, int *out)
+{
+    if (!device || device->tag == TN_V_NONE) {
+        *out = fallback;
+        return 0;
+    }
+    int type = (int)device->u.i;
+    if (type == TN_DEVTYPE_CPU) {
+        *out = TN_DEVICE_CPU;
+        return 0;
+    }
+    if (type == TN_DEVTYPE_META) {
+        *out = TN_DEVICE_META;
+        return 0;
+    }
+    PyErr_Format(PyExc_RuntimeError, "torchnative has no %s device; tensors live on cpu and meta",
+                 tn_devtype_name(type));
+    return -1;
+}
+
+static int
+check_layout(int layout)
+{
+    if (layout >= 0 && layout != TN_LAYOUT_STRIDED) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "torchnative has strided tensors only (sparse and mkldnn layouts are not implemented)");
+        return -1;
+    }
+    return 0;
+}
+
+static int
+check_sizes(tn_ints size)
+{
+    if (size.n > TN_MAX_NDIM) {
+        PyErr_SetString(PyExc_RuntimeError, "too many dimensions");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < size.n; i++) {
+        if (size.v[i] < 0) {
+            char buf[256];
+            tn_format_sizes(buf, sizeof buf, (int)size.n, size.v);
+            PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld: %s",
+                         (long long)size.v[i], buf);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static TensorObject *
+new_tensor(tn_ints size, int dtype, int layout, const tn_value *device, int fallback_device)
+{
+    int dev;
+    if (check_layout(layout) < 0 || check_sizes(size) < 0 || resolve_device(device, fallback_device, &dev) < 0)
+        return NULL;
+    if (dtype < 0)
+        dtype = tn_default_dtype;
+    return tn_tensor_empty((int)size.n, size.v, dtype, dev);
+}
+
+static int
+fill_scalar(TensorObject *t, const tn_value *value)
+{
+    if (t->numel == 0 || t->device == TN_DEVICE_META)
+        return 0;
+    if (tn_check_dtype(tn_current_op, t->dtype) < 0)
+        return -1;
+    tn_loop l;
+    tn_geom g = tn_geom_of(t);
+    tn_loop_build(&l, t->ndim, t->sizes, 1, &g);
+    return TN_KCHECK(tn_fill(&l, t->dtype, tn_tensor_data(t), tn_kscalar_of(value)), t->dtype);
+}
+
+/* ---- empty / zeros / ones / full ---- */
+
+PyObject *
+tn_op_empty__memory_format(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory,
+                           int memory_format)
+{
+    TensorObject *t = new_tensor(size, dtype, layout, device, TN_DEVICE_CPU);
+    if (t && memory_format == TN_MEMFMT_CHANNELS_LAST && t->ndim == 4) {
+        int64_t st[4];
+        st[1] = 1;
+        st[3] = t->sizes[1];
+        st[2] = st[3] * t->sizes[3];
+        st[0] = st[2] * t->sizes[2];
+        tn_tensor_set_geometry(t, 4, t->sizes, st);
+    }
+    return (PyObject *)t;
+}
+
+PyObject *
+tn_op_empty_strided(tn_ints size, tn_ints stride, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    if (size.n != stride.n) {
+        PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
+        return NULL;
+    }
+    int dev;
+    if (check_layout(layout) < 0 || check_sizes(size) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
+        return NULL;
+    if (dtype < 0)
+        dtype = tn_default_dtype;
+    int64_t need = 1;
+    for (Py_ssize_t i = 0; i < size.n; i++) {
+        if (size.v[i] == 0) {
+            need = 0;
+            break;
+        }
+        need += (size.v[i] - 1) * stride.v[i];
+    }
+    tn_storage *s = tn_storage_new(need * tn_dtype_size(dtype), dev);
+    if (!s)
+        return NULL;
+    TensorObject *t = tn_tensor_from_storage(s, 0, (int)size.n, size.v, stride.v, dtype);
+    tn_storage_release(s);
+    return (PyObject *)t;
+}
+
+static PyObject *
+filled(TensorObject *t, const tn_value *value)
+{
+    if (!t)
+        return NULL;
+    if (fill_scalar(t, value) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    return (PyObject *)t;
+}
+
+PyObject *
+tn_op_zeros(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    tn_value zero = tn_value_int(0);
+    return filled(new_tensor(size, dtype, layout, device, TN_DEVICE_CPU), &zero);
+}
+
+PyObject *
+tn_op_ones(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    tn_value one = tn_value_int(1);
+    return filled(new_tensor(size, dtype, layout, device, TN_DEVICE_CPU), &one);
+}
+
+/* full's dtype when not given: the fill value's type (bool, int64, default float, complex). */
+static int
+full_dtype(const tn_value *v)
+{
+    switch (v->tag) {
+    case TN_V_BOOL: return TN_DTYPE_BOOL;
+    case TN_V_INT: return TN_DTYPE_I64;
+    case TN_V_COMPLEX: return tn_default_dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
+    default: return tn_default_dtype;
+    }
+}
+
+PyObject *
+tn_op_full(tn_ints size, const tn_value *fill_value, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    if (dtype < 0)
+        dtype = full_dtype(fill_value);
+    return filled(new_tensor(size, dtype, layout, device, TN_DEVICE_CPU), fill_value);
+}
+
+PyObject *
+tn_op_scalar_tensor(const tn_value *s, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    tn_ints none = {NULL, 0, false};
+    if (dtype < 0)
+        dtype = tn_default_dtype;
+    return filled(new_tensor(none, dtype, layout, device, TN_DEVICE_CPU), s);
+}
+
+/* ---- _like and new_ ---- */
+
+/* empty_like with preserve_format: self's strides when they are dense and non-overlapping,
+ * else a contiguous (or channels-last) tensor, as upstream's empty_like does. */
+static TensorObject *
+empty_like(TensorObject *self, int dtype, int layout, const tn_value *device, int memory_format)
+{
+    int dev;
+    if (check_layout(layout) < 0 || resolve_device(device, self->device, &dev) < 0)
+        return NULL;
+    if (dtype < 0)
+        dtype = self->dtype;
+    if (memory_format < 0)
+        memory_format = TN_MEMFMT_PRESERVE;
+    if (memory_format == TN_MEMFMT_PRESERVE && tn_tensor_is_non_overlapping_and_dense(self)) {
+        int64_t need = 0;
+        if (self->numel > 0) {
+            need = 1;
+            for (int i = 0; i < self->ndim; i++)
+                need += (self->sizes[i] - 1) * self->strides[i];
+        }
+        tn_storage *s = tn_storage_new(need * tn_dtype_size(dtype), dev);
+        if (!s)
+            return NULL;
+        TensorObject *t = tn_tensor_from_storage(s, 0, self->ndim, self->sizes, self->strides, dtype);
+        tn_storage_release(s);
+        return t;
+    }
+    if (memory_format == TN_MEMFMT_PRESERVE && tn_tensor_is_channels_last(self))
+        memory_format = TN_MEMFMT_CHANNELS_LAST;
+    if (memory_format == TN_MEMFMT_PRESERVE) {
+        /* overlapping or not dense: upstream lays the result out in self's stride order */
+        tn_geom g = tn_geom_of(self);
+        return tn_empty_elementwise(self->ndim, self->sizes, dtype, dev, 1, &g);
+    }
+    tn_ints sz = {self->sizes, self->ndim, false};
+    tn_value devv = {.tag = TN_V_DEVICE, .dev_index = -1};
+    devv.u.i = dev == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU;
+    return (TensorObject *)tn_op_empty__memory_format(sz, dtype, -1, &devv, 0, memory_format);
+}
+
+PyObject *
+tn_op_empty_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format)
+{
+    return (PyObject *)empty_like(self, dtype, layout, device, memory_format);
+}
+
+PyObject *
+tn_op_zeros_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format)
+{
+    tn_value zero = tn_value_int(0);
+    return filled(empty_like(self, dtype, layout, device, memory_format), &zero);
+}
+
+PyObject *
+tn_op_ones_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format)
+{
+    tn_value one = tn_value_int(1);
+    return filled(empty_like(self, dtype, layout, device, memory_format), &one);
+}
+
+PyObject *
+tn_op_full_like(TensorObject *self, const tn_value *fill_value, int dtype, int layout, const tn_value *device,
+                int pin_memory, int memory_format)
+{
+    return filled(empty_like(self, dtype, layout, device, memory_format), fill_value);
+}
+
+static TensorObject *
+new_like(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device)
+{
+    return new_tensor(size, dtype < 0 ? self->dtype : dtype, layout, device, self->device);
+}
+
+PyObject *
+tn_op_new_empty(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    return (PyObject *)new_like(self, size, dtype, layout, device);
+}
+
+PyObject *
+tn_op_new_empty_strided(TensorObject *self, tn_ints size, tn_ints stride, int dtype, int layout,
+                        const tn_value *device, int pin_memory)
+{
+    tn_value dev = {.tag = TN_V_DEVICE, .dev_index = -1};
+    if (device && device->tag != TN_V_NONE)
+        dev = *device;
+    else
+        dev.u.i = self->device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU;
+    return tn_op_empty_strided(size, stride, dtype < 0 ? self->dtype : dtype, layout, &dev, pin_memory);
+}
+
+PyObject *
+tn_op_new_zeros(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    tn_value zero = tn_value_int(0);
+    return filled(new_like(self, size, dtype, layout, device), &zero);
+}
+
+PyObject *
+tn_op_new_ones(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    tn_value one = tn_value_int(1);
+    return filled(new_like(self, size, dtype, layout, device), &one);
+}
+
+PyObject *
+tn_op_new_full(TensorObject *self, tn_ints size, const tn_value *fill_value, int dtype, int layout,
+               const tn_value *device, int pin_memory)
+{
+    return filled(new_like(self, size, dtype, layout, device), fill_value);
+}
+
+/* ---- arange / linspace / eye ---- */
+
+static int
+is_floating_scalar(const tn_value *v)
+{
+    return v->tag == TN_V_DOUBLE || v->tag == TN_V_COMPLEX;
+}
+
+/* at::arange: the length is computed as upstream does (integer arithmetic for int64, double
+ * otherwise) and element i is start + step * i in the accumulate type, then converted. */
+static PyObject *
+arange_impl(const tn_value *start, const tn_value *end, const tn_value *step, int dtype, int layout,
+            const tn_value *device)
+{
+    if (dtype < 0)
+        dtype = (is_floating_scalar(start) || is_floating_scalar(end) || is_floating_scalar(step)) ? tn_default_dtype
+                                                                                                    : TN_DTYPE_I64;
+    int dev;
+    if (check_layout(layout) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
+        return NULL;
+    int integral = tn_dtype_is_integral(dtype, true);
+    double ds = tn_scalar_to_double(start), de = tn_scalar_to_double(end), dst = tn_scalar_to_double(step);
+    if (dst == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "step must be nonzero");
+        return NULL;
+    }
+    if (!isfinite(ds) || !isfinite(de)) {
+        PyErr_Format(PyExc_RuntimeError, "unsupported range: %g -> %g", ds, de);
+        return NULL;
+    }
+    if (!((dst > 0 && de >= ds) || (dst < 0 && de <= ds))) {
+        PyErr_SetString(PyExc_RuntimeError, "upper bound and larger bound inconsistent with step sign");
+        return NULL;
+    }
+    double size_d;
+    if (dtype == TN_DTYPE_I64) {
+        int64_t s = tn_scalar_to_int(start), e = tn_scalar_to_int(end), st = tn_scalar_to_int(step);
+        int64_t sgn = (st > 0) - (st < 0);
+        size_d = ceil((double)(e - s + st - sgn) / (double)st);
+    } else {
+        size_d = ceil((de - ds) / dst);
+    }
+    if (!(size_d >= 0 && size_d <= (double)INT64_MAX)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "invalid size, possible overflow?");
+        return NULL;
+    }
+    int64_t n = (int64_t)size_d;
+    TensorObject *t = tn_tensor_empty(1, &n, dtype, dev);
+    if (!t || dev == TN_DEVICE_META || n == 0)
+        return (PyObject *)t;
+    if (tn_check_dtype(tn_current_op, dtype) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    char *p = tn_tensor_data(t);
+    int es = tn_dtype_size(dtype);
+    if (integral && dtype != TN_DTYPE_BOOL) {
+        int64_t s = tn_scalar_to_int(start), st = tn_scalar_to_int(step);
+        for (int64_t i = 0; i < n; i++) {
+            tn_kscalar k = {TN_KSCALAR_INT, s + st * i, 0};
+            tn_scalar_to_dtype(dtype, k, p + i * es);
+        }
+    } else {
+        for (int64_t i = 0; i < n; i++) {
+            tn_kscalar k = {TN_KSCALAR_DOUBLE, 0, ds + dst * (double)i};
+            tn_scalar_to_dtype(dtype, k, p + i * es);
+        }
+    }
+    return (PyObject *)t;
+}
+
+PyObject *
+tn_op_arange(const tn_value *end, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    tn_value start = tn_value_int(0), step = tn_value_int(1);
+    return arange_impl(&start, end, &step, dtype, layout, device);
+}
+
+PyObject *
+tn_op_arange__start(const tn_value *start, const tn_value *end, int dtype, int layout, const tn_value *device,
+                    int pin_memory)
+{
+    tn_value step = tn_value_int(1);
+    return arange_impl(start, end, &step, dtype, layout, device);
+}
+
+PyObject *
+tn_op_arange__start_step(const tn_value *start, const tn_value *end, const tn_value *step, int dtype, int layout,
+                         const tn_value *device, int pin_memory)
+{
+    return arange_impl(start, end, step, dtype, layout, device);
+}
+
+/* linspace: upstream fills the first half as start + step * i and the second half as
+ * end - step * (steps - 1 - i), step = (end - start) / (steps - 1), in the accumulate type. */
+PyObject *
+tn_op_linspace(const tn_value *start, const tn_value *end, int64_t steps, int dtype, int layout,
+               const tn_value *device, int pin_memory)
+{
+    if (steps < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "number of steps must be non-negative");
+        return NULL;
+    }
+    if (dtype < 0)
+        dtype = tn_default_dtype;
+    int dev;
+    if (check_layout(layout) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
+        return NULL;
+    TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
+    if (!t || dev == TN_DEVICE_META || steps == 0)
+        return (PyObject *)t;
+    if (tn_check_dtype(tn_current_op, dtype) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    char *p = tn_tensor_data(t);
+    int es = tn_dtype_size(dtype);
+    double s = tn_scalar_to_double(start), e = tn_scalar_to_double(end);
+    if (steps == 1) {
+        tn_kscalar k = {TN_KSCALAR_DOUBLE, 0, s};
+        tn_scalar_to_dtype(dtype, k, p);
+        return (PyObject *)t;
+    }
+    int integral = tn_dtype_is_integral(dtype, true);
+    if (dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
+        /* float accumulates in float on CPU (opmath of float is float) */
+        float fs = (float)s, fe = (float)e, step = (fe - fs) / (float)(steps - 1);
+        int64_t half = steps / 2;
+        for (int64_t i = 0; i < steps; i++) {
+            float v = i < half ? fs + step * (float)i : fe - step * (float)(steps - i - 1);
+            tn_kscalar k = {TN_KSCALAR_DOUBLE, 0, v};
+            tn_scalar_to_dtype(dtype, k, p + i * es);
+        }
+    } else {
+        double step = (e - s) / (double)(steps - 1);
+        int64_t half = steps / 2;
+        for (int64_t i = 0; i < steps; i++) {
+            double v = i < half ? s + step * (double)i : e - step * (double)(steps - i - 1);
+            if (integral)
+                v = (double)(int64_t)v;
+            tn_kscalar k = {TN_KSCALAR_DOUBLE, 0, v};
+            tn_scalar_to_dtype(dtype, k, p + i * es);
+        }
+    }
+    return (PyObject *)t;
+}
+
+PyObject *
+tn_op_eye__m(int64_t n, int64_t m, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    if (n < 0 || m < 0) {
+        PyErr_Format(PyExc_RuntimeError, "%s must be greater or equal to 0, got %lld", n < 0 ? "n" : "m",
+                     (long long)(n < 0 ? n : m));
+        return NULL;
+    }
+    int64_t sz[2] = {n, m};
+    tn_ints size = {sz, 2, false};
+    PyObject *t = tn_op_zeros(size, dtype, layout, device, pin_memory);
+    if (!t || TN_T(t)->device == TN_DEVICE_META)
+        return t;
+    TensorObject *tt = TN_T(t);
+    int es = tn_dtype_size(tt->dtype);
+    tn_kscalar one = {TN_KSCALAR_INT, 1, 0};
+    for (int64_t i = 0; i < n && i < m; i++)
+        tn_scalar_to_dtype(tt->dtype, one, tn_tensor_data(tt) + (i * m + i) * es);
+    return t;
+}
+
+PyObject *
+tn_op_eye(int64_t n, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    return tn_op_eye__m(n, n, dtype, layout, device, pin_memory);
+}
+
+/* ---- clone / _to_copy / copy_ / fill_ / zero_ ---- */
+
+static PyObject *
+copy_into_new(TensorObject *self, int dtype, int device, int memory_format)
+{
+    tn_value dev = {.tag = TN_V_DEVICE, .dev_index = -1};
+    dev.u.i = device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU;
+    TensorObject *out = empty_like(self, dtype, -1, &dev, memory_format);
+    if (!out)
+        return NULL;
+    if (device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (self->device == TN_DEVICE_META) {
+        Py_DECREF(out);
+        PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
+        return NULL;
+    }
+    if (tn_copy_into(out, self) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op_clone(TensorObject *self, int memory_format)
+{
+    return copy_into_new(self, self->dtype, self->device, memory_format);
+}
+
+PyObject *
+tn_op__to_copy(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory,
+               bool non_blocking, int memory_format)
+{
+    int dev;
+    if (check_layout(layout) < 0 || resolve_device(device, self->device, &dev) < 0)
+        return NULL;
+    return copy_into_new(self, dtype < 0 ? self->dtype : dtype, dev, memory_format);
+}
+
+/* copy_: src broadcast to self's shape, converted to self's dtype, written in place. */
+PyObject *
+tn_op_copy_(TensorObject *self, TensorObject *src, bool non_blocking)
+{
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, src->ndim, src->sizes, &nd, shape) < 0)
+        return NULL;
+    if (nd != self->ndim || memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)nd)) {
+        char a[256], b[256];
+        tn_format_sizes(a, sizeof a, src->ndim, src->sizes);
+        tn_format_sizes(b, sizeof b, self->ndim, self->sizes);
+        PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", b, a);
+        return NULL;
+    }
+    if (self->device == TN_DEVICE_META) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    if (src->device == TN_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
+        return NULL;
+    }
+    if (self->numel > 0 && (tn_check_dtype(tn_current_op, self->dtype) < 0 || tn_check_dtype(tn_current_op, src->dtype) < 0))
+        return NULL;
+    /* copying a tensor onto an overlapping view of itself must read before it writes */
+    TensorObject *from = src;
+    PyObject *tmp = NULL;
+    if (src->storage == self->storage && src != self && self->numel > 0) {
+        tmp = copy_into_new(src, src->dtype, TN_DEVICE_CPU, TN_MEMFMT_CONTIGUOUS);
+        if (!tmp)
+            return NULL;
+        from = TN_T(tmp);
+    }
+    int rc = tn_copy_into(self, from);
+    Py_XDECREF(tmp);
+    if (rc < 0)
+        return NULL;
+    tn_tensor_bump_version(self);
+    return Py_NewRef((PyObject *)self);
+}
+
+PyObject *
+tn_op_fill___Scalar(TensorObject *self, const tn_value *value)
+{
+    if (fill_scalar(self, value) < 0)
+        return NULL;
+    tn_tensor_bump_version(self);
+    return Py_NewRef((PyObject *)self);
+}
+
+PyObject *
+tn_op_fill___Tensor(TensorObject *self, TensorObject *value)
+{
+    if (value->ndim != 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", value->ndim);
+        return NULL;
+    }
+    tn_value v;
+    if (tn_tensor_item_value(value, &v) < 0)
+        return NULL;
+    return tn_op_fill___Scalar(self, &v);
+}
+
+PyObject *
+tn_op_zero_(TensorObject *self)
+{
+    tn_value zero = tn_value_int(0);
+    return tn_op_fill___Scalar(self, &zero);
+}
+
+PyObject *
+tn_op__local_scalar_dense(TensorObject *self)
+{
+    PyObject *tn_tensor_item(TensorObject *t);
+    return tn_tensor_item(self);
+}
+
+PyObject *
+tn_op_detach_(TensorObject *self)
+{
+    self->requires_grad = 0;
+    Py_CLEAR(self->grad_fn);
+    return Py_NewRef((PyObject *)self);
+}
+
+/* ---- resize_ / set_ ---- */
+
+PyObject *
+tn_op_resize_(TensorObject *self, tn_ints size, int memory_format)
+{
+    if (check_sizes(size) < 0)
+        return NULL;
+    int64_t n = tn_numel((int)size.n, size.v);
+    int64_t need = (self->offset + n) * tn_dtype_size(self->dtype);
+    if (n > 0 && need > self->storage->nbytes && tn_storage_resize(self->storage, need) < 0)
+        return NULL;
+    if (tn_tensor_set_geometry(self, (int)size.n, size.v, NULL) < 0)
+        return NULL;
+    return Py_NewRef((PyObject *)self);
+}
+
+static PyObject *
+set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const int64_t *sizes, const int64_t *strides)
+{
+    tn_storage_retain(s);
+    tn_storage_release(self->storage);
+    self->storage = s;
+    self->offset = offset;
+    self->device = (int8_t)s->device;
+    if (tn_tensor_set_geometry(self, ndim, sizes, strides) < 0)
+        return NULL;
+    tn_tensor_bump_version(self);
+    return Py_NewRef((PyObject *)self);
+}
+
+PyObject *
+tn_op_set_(TensorObject *self)
+{
+    tn_storage *s = tn_storage_new(0, self->device);
+    if (!s)
+        return NULL;
+    int64_t zero = 0;
+    PyObject *r = set_storage(self, s, 0, 1, &zero, NULL);
+    tn_storage_release(s);
+    return r;
+}
+
+static tn_storage *
+storage_of(const tn_value *v)
+{
+    PyObject *o = v->u.obj;
+    if (v->tag == TN_V_OBJECT && PyObject_HasAttrString(o, "_untyped_storage")) {
+        PyObject *u = PyObject_GetAttrString(o, "_untyped_storage");
+        tn_storage *s = (u && tn_storage_check(u)) ? ((StorageObject *)u)->storage : NULL;
+        Py_XDECREF(u);
+        return s;
+    }
+    if (v->tag == TN_V_OBJECT && tn_storage_check(o))
+        return ((StorageObject *)o)->storage;
+    PyErr_SetString(PyExc_TypeError, "set_(): expected a storage");
+    return NULL;
+}
+
+PyObject *
+tn_op_set___source_Storage(TensorObject *self, const tn_value *source)
+{
+    tn_storage *s = storage_of(source);
+    if (!s)
+        return NULL;
+    int64_t n = s->nbytes / tn_dtype_size(self->dtype);
+    return set_storage(self, s, 0, 1, &n, NULL);
+}
+
+PyObject *
+tn_op_set___source_Storage_storage_offset(TensorObject *self, const tn_value *source, int64_t storage_offset,
+                                          tn_ints size, tn_ints stride)
+{
+    tn_storage *s = storage_of(source);
+    if (!s)
+        return NULL;
+    return set_storage(self, s, storage_offset, (int)size.n, size.v, stride.n ? stride.v : NULL);
+}
+
+PyObject *
+tn_op_set___source_Tensor(TensorObject *self, TensorObject *source)
+{
+    if (source->dtype != self->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "Could not set tensor of type %s to a tensor of type %s",
+                     tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(source->dtype));
+        return NULL;
+    }
+    return set_storage(self, source->storage, source->offset, source->ndim, source->sizes, source->strides);
+}
+
+PyObject *
+tn_op_set___source_Tensor_storage_offset(TensorObject *self, TensorObject *source, int64_t storage_offset,
+                                         tn_ints size, tn_ints stride)
+{
+    return set_storage(self, source->storage, storage_offset, (int)size.n, size.v, stride.n ? stride.v : NULL);
+}

@@ -1,0 +1,560 @@
+/* Matrix products and attention: mm, bmm, addmm, baddbmm, dot, mv, matmul, linear, and
+ * scaled-dot-product attention, over kernels/matmul.c and kernels/attention.c. Operands are
+ * passed with their strides: a transposed weight is read in place, never copied.
+ */
+#include "ops_common.h"
+#include "argparse.h"
+#include "dtype.h"
+#include "generated/op_kernels.h"
+#include "kernels/attention.h"
+#include "kernels/matmul.h"
+
+#include <math.h>
+#include <string.h>
+
+static int
+same_dtype(TensorObject *a, TensorObject *b, const char *what)
+{
+    if (a->dtype != b->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "expected %s to have the same dtype, but got: %s != %s", what,
+                     tn_dtype_name(a->dtype), tn_dtype_name(b->dtype));
+        return -1;
+    }
+    return 0;
+}
+
+static int
+any_meta(TensorObject *a, TensorObject *b)
+{
+    return a->device == TN_DEVICE_META || (b && b->device == TN_DEVICE_META);
+}
+
+/* C (batch, m, n) = beta*C + alpha*A@B with the operands' own strides. */
+static int
+gemm(TensorObject *out, int64_t batch, int64_t m, int64_t n, int64_t k, TensorObject *a, int64_t a_sb,
+     int64_t a_sm, int64_t a_sk, TensorObject *b, int64_t b_sb, int64_t b_sk, int64_t b_sn, int64_t c_sb,
+     int64_t c_sm, int64_t c_sn, double alpha, double beta)
+{
+    if (tn_check_dtype(tn_current_op, out->dtype) < 0)
+        return -1;
+    tn_status s = tn_gemm(out->dtype, batch, m, n, k, tn_tensor_data(a), a_sb, a_sm, a_sk, tn_tensor_data(b), b_sb,
+                          b_sk, b_sn, tn_tensor_data(out), c_sb, c_sm, c_sn, alpha, beta);
+    return TN_KCHECK(s, out->dtype);
+}
+
+PyObject *
+tn_op_mm(TensorObject *self, TensorObject *mat2)
+{
+    if (self->ndim != 2) {
+        PyErr_Format(PyExc_RuntimeError, "self must be a matrix");
+        return NULL;
+    }
+    if (mat2->ndim != 2) {
+        PyErr_Format(PyExc_RuntimeError, "mat2 must be a matrix");
+        return NULL;
+    }
+    if (self->sizes[1] != mat2->sizes[0]) {
+        PyErr_Format(PyExc_RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                     (long long)self->sizes[0], (long long)self->sizes[1], (long long)mat2->sizes[0],
+                     (long long)mat2->sizes[1]);
+        return NULL;
+    }
+    if (same_dtype(self, mat2, "m1 and m2") < 0)
+        return NULL;
+    int64_t shape[2] = {self->sizes[0], mat2->sizes[1]};
+    TensorObject *out = tn_tensor_empty(2, shape, self->dtype, any_meta(self, mat2) ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (!out || out->device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (gemm(out, 1, shape[0], shape[1], self->sizes[1], self, 0, self->strides[0], self->strides[1], mat2, 0,
+             mat2->strides[0], mat2->strides[1], 0, out->strides[0], out->strides[1], 1.0, 0.0) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op_bmm(TensorObject *self, TensorObject *mat2)
+{
+    if (self->ndim != 3 || mat2->ndim != 3) {
+        PyErr_Format(PyExc_RuntimeError, "batch1 must be a 3D tensor");
+        return NULL;
+    }
+    if (self->sizes[0] != mat2->sizes[0] || self->sizes[2] != mat2->sizes[1]) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: [%lld, %lld].",
+                     (long long)self->sizes[0], (long long)self->sizes[2], (long long)mat2->sizes[0],
+                     (long long)mat2->sizes[1]);
+        return NULL;
+    }
+    if (same_dtype(self, mat2, "batch1 and batch2") < 0)
+        return NULL;
+    int64_t shape[3] = {self->sizes[0], self->sizes[1], mat2->sizes[2]};
+    TensorObject *out = tn_tensor_empty(3, shape, self->dtype, any_meta(self, mat2) ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (!out || out->device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (gemm(out, shape[0], shape[1], shape[2], self->sizes[2], self, self->strides[0], self->strides[1],
+             self->strides[2], mat2, mat2->strides[0], mat2->strides[1], mat2->strides[2], out->strides[0],
+             out->strides[1], out->strides[2], 1.0, 0.0) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+/* beta*self + alpha*(mat1 @ mat2): self is broadcast into a fresh output first. */
+PyObject *
+tn_op_addmm(TensorObject *self, TensorObject *mat1, TensorObject *mat2, const tn_value *beta, const tn_value *alpha)
+{
+    if (mat1->ndim != 2 || mat2->ndim != 2) {
+        PyErr_SetString(PyExc_RuntimeError, "mat1 must be a matrix, got 1-D tensor");
+        return NULL;
+    }
+    if (mat1->sizes[1] != mat2->sizes[0]) {
+        PyErr_Format(PyExc_RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                     (long long)mat1->sizes[0], (long long)mat1->sizes[1], (long long)mat2->sizes[0],
+                     (long long)mat2->sizes[1]);
+        return NULL;
+    }
+    if (same_dtype(mat1, mat2, "mat1 and mat2") < 0 || same_dtype(self, mat1, "self and mat2") < 0)
+        return NULL;
+    int64_t shape[2] = {mat1->sizes[0], mat2->sizes[1]};
+    int meta = any_meta(mat1, mat2) || self->device == TN_DEVICE_META;
+    TensorObject *out = tn_tensor_empty(2, shape, mat1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (!out || meta)
+        return (PyObject *)out;
+    double b = tn_scalar_to_double(beta), a = tn_scalar_to_double(alpha);
+    if (b != 0.0) {
+        tn_value sz = {.tag = TN_V_INTLIST, .n = 2};
+        sz.u.ints = shape;
+        tn_ints s = {shape, 2, false};
+        PyObject *expanded = tn_op_expand(self, s, false);
+        (void)sz;
+        if (!expanded || tn_copy_into(out, TN_T(expanded)) < 0) {
+            Py_XDECREF(expanded);
+            Py_DECREF((PyObject *)out);
+            return NULL;
+        }
+        Py_DECREF(expanded);
+    }
+    if (gemm(out, 1, shape[0], shape[1], mat1->sizes[1], mat1, 0, mat1->strides[0], mat1->strides[1], mat2, 0,
+             mat2->strides[0], mat2->strides[1], 0, out->strides[0], out->strides[1], a, b) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op_baddbmm(TensorObject *self, TensorObject *batch1, TensorObject *batch2, const tn_value *beta,
+              const tn_value *alpha)
+{
+    PyObject *prod = tn_op_bmm(batch1, batch2);
+    if (!prod)
+        return NULL;
+    TensorObject *p = TN_T(prod);
+    if (p->device == TN_DEVICE_META)
+        return prod;
+    double b = tn_scalar_to_double(beta), a = tn_scalar_to_double(alpha);
+    /* out = beta*self + alpha*prod: through the door's add/mul so promotion and broadcasting hold */
+    tn_value args[3] = {tn_value_tensor(prod), tn_value_tensor((PyObject *)self)};
+    PyObject *r;
+    if (b == 0.0) {
+        if (a == 1.0)
+            return prod;
+        tn_value m[2] = {tn_value_tensor(prod), *alpha};
+        r = tn_call_op("aten::mul", "Scalar", m);
+    } else {
+        tn_value sm[2] = {tn_value_tensor((PyObject *)self), *beta};
+        PyObject *scaled = b == 1.0 ? Py_NewRef((PyObject *)self) : tn_call_op("aten::mul", "Scalar", sm);
+        if (!scaled) {
+            Py_DECREF(prod);
+            return NULL;
+        }
+        args[0] = tn_value_tensor(scaled);
+        args[1] = tn_value_tensor(prod);
+        args[2] = *alpha;
+        r = tn_call_op("aten::add", "Tensor", args);
+        Py_DECREF(scaled);
+    }
+    Py_DECREF(prod);
+    return r;
+}
+
+PyObject *
+tn_op_dot(TensorObject *self, TensorObject *tensor)
+{
+    if (self->ndim != 1 || tensor->ndim != 1) {
+        PyErr_Format(PyExc_RuntimeError, "1D tensors expected, but got %dD and %dD tensors", self->ndim, tensor->ndim);
+        return NULL;
+    }
+    if (self->sizes[0] != tensor->sizes[0]) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have the same number of "
+                     "elements, but got %lld and %lld elements respectively",
+                     (long long)self->sizes[0], (long long)tensor->sizes[0], (long long)self->sizes[0],
+                     (long long)tensor->sizes[0]);
+        return NULL;
+    }
+    if (same_dtype(self, tensor, "both vectors") < 0)
+        return NULL;
+    TensorObject *out = tn_tensor_empty(0, NULL, self->dtype, any_meta(self, tensor) ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (!out || out->device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (gemm(out, 1, 1, 1, self->sizes[0], self, 0, 0, self->strides[0], tensor, 0, tensor->strides[0], 0, 0, 0, 0,
+             1.0, 0.0) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op_mv(TensorObject *self, TensorObject *vec)
+{
+    if (self->ndim != 2 || vec->ndim != 1) {
+        PyErr_Format(PyExc_RuntimeError, "vector + matrix @ vector expected, got %d, %d", self->ndim, vec->ndim);
+        return NULL;
+    }
+    if (self->sizes[1] != vec->sizes[0]) {
+        PyErr_Format(PyExc_RuntimeError, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                     (long long)self->sizes[0], (long long)self->sizes[0], (long long)self->sizes[1],
+                     (long long)vec->sizes[0]);
+        return NULL;
+    }
+    if (same_dtype(self, vec, "mat and vec") < 0)
+        return NULL;
+    int64_t n = self->sizes[0];
+    TensorObject *out = tn_tensor_empty(1, &n, self->dtype, any_meta(self, vec) ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (!out || out->device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (gemm(out, 1, n, 1, self->sizes[1], self, 0, self->strides[0], self->strides[1], vec, 0, vec->strides[0], 0,
+             0, out->strides[0], 0, 1.0, 0.0) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+/* matmul: upstream's CompositeImplicitAutograd rules (1-D operands are unsqueezed and the
+ * added dimension removed; batch dimensions broadcast), computed as one strided batched GEMM
+ * over the broadcast batch with zero strides instead of expanded copies. */
+PyObject *
+tn_op_matmul(TensorObject *self, TensorObject *other)
+{
+    int d1 = self->ndim, d2 = other->ndim;
+    if (d1 == 0 || d2 == 0) {
+        PyErr_Format(PyExc_RuntimeError, "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
+                     d1, d2);
+        return NULL;
+    }
+    if (d1 == 1 && d2 == 1)
+        return tn_op_dot(self, other);
+    if (d1 == 2 && d2 == 1)
+        return tn_op_mv(self, other);
+    if (d1 == 2 && d2 == 2)
+        return tn_op_mm(self, other);
+    if (same_dtype(self, other, "both arguments to matmul") < 0)
+        return NULL;
+    /* A: (..., n, k) with n = 1 for a 1-D self; B: (..., k, p) with p = 1 for a 1-D other */
+    int64_t n = d1 == 1 ? 1 : self->sizes[d1 - 2], k = self->sizes[d1 - 1];
+    int64_t kb = d2 == 1 ? other->sizes[0] : other->sizes[d2 - 2], p = d2 == 1 ? 1 : other->sizes[d2 - 1];
+    if (k != kb) {
+        if (d2 == 1)
+            PyErr_Format(PyExc_RuntimeError, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+                         (long long)n, (long long)n, (long long)k, (long long)kb);
+        else
+            PyErr_Format(PyExc_RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                         (long long)(self->numel / (k ? k : 1)), (long long)k, (long long)kb, (long long)p);
+        return NULL;
+    }
+    int nb1 = d1 > 2 ? d1 - 2 : 0, nb2 = d2 > 2 ? d2 - 2 : 0;
+    int nbatch;
+    int64_t bshape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(nb1, self->sizes, nb2, other->sizes, &nbatch, bshape) < 0)
+        return NULL;
+    /* output shape: batch + (n if self is >= 2-D) + (p if other is >= 2-D) */
+    int64_t oshape[TN_MAX_NDIM];
+    int od = 0;
+    for (int i = 0; i < nbatch; i++)
+        oshape[od++] = bshape[i];
+    if (d1 >= 2)
+        oshape[od++] = n;
+    if (d2 >= 2)
+        oshape[od++] = p;
+    TensorObject *out = tn_tensor_empty(od, oshape, self->dtype, any_meta(self, other) ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (!out || out->device == TN_DEVICE_META)
+        return (PyObject *)out;
+    int64_t batch = tn_numel(nbatch, bshape);
+    int64_t a_sm = d1 >= 2 ? self->strides[d1 - 2] : 0, a_sk = self->strides[d1 - 1];
+    int64_t b_sk = d2 >= 2 ? other->strides[d2 - 2] : other->strides[0], b_sn = d2 >= 2 ? other->strides[d2 - 1] : 0;
+    int64_t c_sm = d1 >= 2 ? out->strides[od - (d2 >= 2 ? 2 : 1)] : 0, c_sn = d2 >= 2 ? out->strides[od - 1] : 0;
+    /* fold the batch when every batch dimension of both operands is a single stride (the common
+     * case); otherwise loop over the broadcast batch index */
+    int64_t a_bstr[TN_MAX_NDIM], b_bstr[TN_MAX_NDIM], c_bstr[TN_MAX_NDIM];
+    for (int i = 0; i < nbatch; i++) {
+        int ia = nb1 - nbatch + i, ib = nb2 - nbatch + i;
+        a_bstr[i] = (ia >= 0 && self->sizes[ia] != 1) ? self->strides[ia] : 0;
+        b_bstr[i] = (ib >= 0 && other->sizes[ib] != 1) ? other->strides[ib] : 0;
+        c_bstr[i] = out->strides[i];
+    }
+    int rc = 0;
+    if (batch == 0 || n == 0 || p == 0) {
+        rc = 0;
+    } else if (nbatch <= 1 || batch == 1) {
+        rc = gemm(out, batch, n, p, k, self, nbatch ? a_bstr[0] : 0, a_sm, a_sk, other, nbatch ? b_bstr[0] : 0, b_sk,
+                  b_sn, nbatch ? c_bstr[0] : 0, c_sm, c_sn, 1.0, 0.0);
+    } else {
+        /* collapse the inner batch dimension per outer index */
+        int64_t inner = bshape[nbatch - 1], outer = batch / inner;
+        for (int64_t o = 0; o < outer && rc == 0; o++) {
+            int64_t rem = o, aoff = 0, boff = 0, coff = 0;
+            for (int i = nbatch - 2; i >= 0; i--) {
+                int64_t idx = rem % bshape[i];
+                rem /= bshape[i];
+                aoff += idx * a_bstr[i];
+                boff += idx * b_bstr[i];
+                coff += idx * c_bstr[i];
+            }
+            int es = tn_dtype_size(self->dtype);
+            tn_status s = tn_gemm(self->dtype, inner, n, p, k, tn_tensor_data(self) + aoff * es, a_bstr[nbatch - 1],
+                                  a_sm, a_sk, tn_tensor_data(other) + boff * es, b_bstr[nbatch - 1], b_sk, b_sn,
+                                  tn_tensor_data(out) + coff * es, c_bstr[nbatch - 1], c_sm, c_sn, 1.0, 0.0);
+            rc = TN_KCHECK(s, self->dtype);
+        }
+    }
+    if (rc < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+/* linear: y = x @ W^T + b. W [out, in] is read in place (its transpose is just strides). f32,
+ * f16 and bf16 with a contiguous row-major W take tn_linear (f32: XNNPACK with the packed weights
+ * cached per weight storage and version); everything else is a strided GEMM. */
+PyObject *
+tn_op_linear(TensorObject *input, TensorObject *weight, TensorObject *bias)
+{
+    if (weight->ndim != 2 && weight->ndim != 1) {
+        PyErr_Format(PyExc_RuntimeError, "linear(): weight must be 1-D or 2-D, got %d-D", weight->ndim);
+        return NULL;
+    }
+    if (weight->ndim == 1 || input->ndim < 1) {
+        /* 1-D weight: matmul semantics (upstream's linear is matmul(input, weight.t()) here) */
+        PyObject *wt = tn_op_t(weight);
+        if (!wt)
+            return NULL;
+        PyObject *r = tn_op_matmul(input, TN_T(wt));
+        Py_DECREF(wt);
+        if (r && bias) {
+            tn_value a[3] = {tn_value_tensor(r), tn_value_tensor((PyObject *)bias), tn_value_int(1)};
+            PyObject *s = tn_call_op("aten::add", "Tensor", a);
+            Py_DECREF(r);
+            r = s;
+        }
+        return r;
+    }
+    int64_t in = weight->sizes[1], out_f = weight->sizes[0];
+    if (input->sizes[input->ndim - 1] != in) {
+        PyErr_Format(PyExc_RuntimeError, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+                     (long long)(input->numel / (input->sizes[input->ndim - 1] ? input->sizes[input->ndim - 1] : 1)),
+                     (long long)input->sizes[input->ndim - 1], (long long)in, (long long)out_f);
+        return NULL;
+    }
+    if (same_dtype(input, weight, "input and weight") < 0 || (bias && same_dtype(input, bias, "input and bias") < 0))
+        return NULL;
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, input->sizes, sizeof(int64_t) * (size_t)input->ndim);
+    shape[input->ndim - 1] = out_f;
+    int meta = any_meta(input, weight) || (bias && bias->device == TN_DEVICE_META);
+    TensorObject *out = tn_tensor_empty(input->ndim, shape, input->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (!out || meta || out->numel == 0)
+        return (PyObject *)out;
+    if (tn_check_dtype(tn_current_op, input->dtype) < 0)
+        goto fail;
+    int64_t m = input->numel / in;
+    /* rows of x must be addressable with one row stride: check the leading dims collapse */
+    int rows_uniform = 1;
+    int64_t x_rs = input->ndim >= 2 ? input->strides[input->ndim - 2] : in;
+    for (int i = input->ndim - 3; i >= 0 && rows_uniform; i--)
+        if (input->sizes[i] != 1 && input->strides[i] != input->strides[i + 1] * input->sizes[i + 1])
+            rows_uniform = 0;
+    if (input->ndim >= 2 && input->sizes[input->ndim - 2] == 1 && input->ndim >= 3)
+        rows_uniform = 0;
+    int w_rowmajor = weight->strides[1] == 1 && weight->strides[0] == in;
+    int x_inner = input->strides[input->ndim - 1] == 1 || in == 1;
+    int bias_ok = !bias || (bias->ndim == 1 && bias->sizes[0] == out_f && (bias->strides[0] == 1 || out_f == 1));
+    int d = input->dtype;
+    if (rows_uniform && w_rowmajor && x_inner && bias_ok &&
+        (d == TN_DTYPE_F32 || d == TN_DTYPE_F16 || d == TN_DTYPE_BF16)) {
+        tn_status s;
+        if (d == TN_DTYPE_F32)
+            s = tn_linear_f32(m, in, out_f, (const float *)tn_tensor_data(input), x_rs,
+                              (const float *)tn_tensor_data(weight), weight->storage->id,
+                              (uint64_t)weight->version->value, bias ? (const float *)tn_tensor_data(bias) : NULL,
+                              bias ? bias->storage->id : 0, (float *)tn_tensor_data(out), out_f);
+        else
+            s = tn_linear(d, m, in, out_f, tn_tensor_data(input), x_rs, tn_tensor_data(weight),
+                          bias ? tn_tensor_data(bias) : NULL, tn_tensor_data(out), out_f);
+        if (TN_KCHECK(s, d) < 0)
+            goto fail;
+        return (PyObject *)out;
+    }
+    /* general: out = x2d @ W^T (+ bias) through a strided GEMM on a 2-D view of x */
+    PyObject *x2d = NULL;
+    TensorObject *x = input;
+    if (input->ndim != 2) {
+        int64_t s2[2] = {m, in};
+        tn_ints sh = {s2, 2, false};
+        x2d = tn_op_reshape(input, sh);
+        if (!x2d)
+            goto fail;
+        x = TN_T(x2d);
+    }
+    double beta = 0.0;
+    if (bias) {
+        int64_t s2[2] = {m, out_f};
+        tn_ints sh = {s2, 2, false};
+        PyObject *ob = tn_op_expand(bias, sh, false);
+        int64_t osz[2] = {m, out_f}, ost[2] = {out_f, 1};
+        TensorObject *o2 = tn_tensor_view(out, 2, osz, ost, out->offset);
+        int rc = (ob && o2) ? tn_copy_into(o2, TN_T(ob)) : -1;
+        Py_XDECREF(ob);
+        Py_XDECREF((PyObject *)o2);
+        if (rc < 0) {
+            Py_XDECREF(x2d);
+            goto fail;
+        }
+        beta = 1.0;
+    }
+    int rc = gemm(out, 1, m, out_f, in, x, 0, x->strides[0], x->strides[1], weight, 0, weight->strides[1],
+                  weight->strides[0], 0, out_f, 1, 1.0, beta);
+    Py_XDECREF(x2d);
+    if (rc < 0)
+        goto fail;
+    return (PyObject *)out;
+fail:
+    Py_DECREF((PyObject *)out);
+    return NULL;
+}
+
+/* ---- attention ---- */
+
+static PyObject *
+sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, double dropout_p, bool is_causal,
+     tn_opt_double scale, int enable_gqa, int want_lse)
+{
+    if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "torchnative's scaled_dot_product_attention takes 4-D query, key and value (got %d-D, %d-D, "
+                     "%d-D); batch them to [B, H, L, E]", q->ndim, k->ndim, v->ndim);
+        return NULL;
+    }
+    if (q->dtype != k->dtype || q->dtype != v->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected query, key, and value to have the same dtype, but got query.dtype: %s key.dtype: %s "
+                     "and value.dtype: %s instead.", tn_dtype_name(q->dtype), tn_dtype_name(k->dtype),
+                     tn_dtype_name(v->dtype));
+        return NULL;
+    }
+    if (dropout_p > 0.0) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "scaled_dot_product_attention with dropout_p > 0 is not implemented in torchnative "
+                        "(eval mode, dropout_p=0, works)");
+        return NULL;
+    }
+    int64_t B = q->sizes[0], Hq = q->sizes[1], L = q->sizes[2], E = q->sizes[3];
+    int64_t Hkv = k->sizes[1], S = k->sizes[2], Ev = v->sizes[3];
+    if (k->sizes[0] != B || v->sizes[0] != B || v->sizes[2] != S || k->sizes[3] != E || v->sizes[1] != Hkv) {
+        PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention: query, key and value shapes do not match");
+        return NULL;
+    }
+    if (Hq != Hkv && (!enable_gqa || Hkv == 0 || Hq % Hkv)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected query, key, and value to have the same size at dimension 1 (or enable_gqa=True with "
+                     "query heads a multiple of key heads), got %lld and %lld", (long long)Hq, (long long)Hkv);
+        return NULL;
+    }
+    /* upstream lays the output out as [B, L, Hq, Ev] and returns it transposed to [B, Hq, L, Ev] */
+    int64_t osz[4] = {B, Hq, L, Ev}, ost[4] = {L * Hq * Ev, Ev, Hq * Ev, 1};
+    int meta = q->device == TN_DEVICE_META || k->device == TN_DEVICE_META || v->device == TN_DEVICE_META;
+    tn_storage *st = tn_storage_new(B * L * Hq * Ev * tn_dtype_size(q->dtype), meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (!st)
+        return NULL;
+    TensorObject *out = tn_tensor_from_storage(st, 0, 4, osz, ost, q->dtype);
+    tn_storage_release(st);
+    TensorObject *lse = NULL;
+    int lse_dtype = q->dtype == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+    if (want_lse) {
+        int64_t lsz[3] = {B, Hq, L}, lst[3] = {Hq * L, 1, Hq};
+        tn_storage *ls = tn_storage_new(B * Hq * L * tn_dtype_size(lse_dtype), meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+        lse = ls ? tn_tensor_from_storage(ls, 0, 3, lsz, lst, lse_dtype) : NULL;
+        tn_storage_release(ls);
+        if (!lse)
+            goto fail;
+    }
+    if (!out)
+        goto fail;
+    if (!meta) {
+        if (tn_check_dtype(tn_current_op, q->dtype) < 0)
+            goto fail;
+        int64_t mstr[4] = {0, 0, 0, 0};
+        const void *mptr = NULL;
+        int mdtype = -1;
+        if (mask) {
+            if (mask->ndim > 4) {
+                PyErr_SetString(PyExc_RuntimeError, "attn_mask must be broadcastable to [B, H, L, S]");
+                goto fail;
+            }
+            for (int i = 0; i < mask->ndim; i++) {
+                int d = 4 - mask->ndim + i;
+                int64_t want = d == 0 ? B : d == 1 ? Hq : d == 2 ? L : S;
+                if (mask->sizes[i] != 1 && mask->sizes[i] != want) {
+                    PyErr_SetString(PyExc_RuntimeError, "attn_mask must be broadcastable to [B, H, L, S]");
+                    goto fail;
+                }
+                mstr[d] = mask->sizes[i] == 1 ? 0 : mask->strides[i];
+            }
+            mptr = tn_tensor_data(mask);
+            mdtype = mask->dtype;
+        }
+        double sc = scale.has ? scale.v : 1.0 / sqrt((double)E);
+        int64_t qs[4], ks[4], vs[4], lses[3] = {Hq * L, 1, Hq};
+        memcpy(qs, q->strides, sizeof qs);
+        memcpy(ks, k->strides, sizeof ks);
+        memcpy(vs, v->strides, sizeof vs);
+        tn_status s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
+                              tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
+                              lse ? tn_tensor_data(lse) : NULL, lses);
+        if (TN_KCHECK(s, q->dtype) < 0)
+            goto fail;
+    }
+    if (!want_lse)
+        return (PyObject *)out;
+    return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)lse);
+fail:
+    Py_XDECREF((PyObject *)out);
+    Py_XDECREF((PyObject *)lse);
+    return NULL;
+}
+
+PyObject *
+tn_op__scaled_dot_product_flash_attention_for_cpu(TensorObject *query, TensorObject *key, TensorObject *value,
+                                                  double dropout_p, bool is_causal, TensorObject *attn_mask,
+                                                  tn_opt_double scale)
+{
+    return sdpa(query, key, value, attn_mask, dropout_p, is_causal, scale, 1, 1);
+}
+
+PyObject *
+tn_op_scaled_dot_product_attention(TensorObject *query, TensorObject *key, TensorObject *value,
+                                   TensorObject *attn_mask, double dropout_p, bool is_causal, tn_opt_double scale,
+                                   bool enable_gqa)
+{
+    if (attn_mask && is_causal) {
+        PyErr_SetString(PyExc_RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+        return NULL;
+    }
+    return sdpa(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, 0);
+}

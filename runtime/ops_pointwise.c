@@ -1,0 +1,1084 @@
+/* Pointwise ops: binary arithmetic, comparisons, bitwise and logical ops, unary math, where,
+ * clamp, pow, lerp, addcmul/addcdiv. Each computes upstream's result type (at::result_type),
+ * broadcasts, lays the output out as TensorIterator does, and runs one kernel from
+ * kernels/binary.h or kernels/unary.h. In-place and out= overloads reach these through the
+ * door's structured adapter (dispatch.c).
+ * Adding one: an entry in the table it belongs to (binary_ops / unary_ops), its overloads in
+ * schemas/kernels.yaml, and golden cases.
+ */
+#include "ops_common.h"
+#include "argparse.h"
+#include "dtype.h"
+#include "generated/op_kernels.h"
+#include "kernels/binary.h"
+#include "kernels/copy.h"
+#include "kernels/unary.h"
+
+#include <math.h>
+#include <string.h>
+
+/* How a binary op chooses its compute dtype and output dtype. */
+enum {
+    BK_ARITH,     /* compute and output in the result type */
+    BK_TRUEDIV,   /* integer result types compute in the default float dtype */
+    BK_COMPARE,   /* compute in the result type, output bool */
+    BK_LOGICAL,   /* compute in the result type, output bool */
+    BK_BITWISE,   /* integral and bool only */
+    BK_FLOATONLY, /* integer result types are promoted to float (atan2, hypot, xlogy...) */
+};
+
+/* A tensor converted to dtype (a new contiguous copy), or a new reference to itself. */
+static TensorObject *
+as_dtype(TensorObject *t, int dtype)
+{
+    if (t->dtype == dtype) {
+        Py_INCREF((PyObject *)t);
+        return t;
+    }
+    TensorObject *out;
+    tn_geom g = tn_geom_of(t);
+    out = tn_empty_elementwise(t->ndim, t->sizes, dtype, t->device, 1, &g);
+    if (!out)
+        return NULL;
+    if (t->device != TN_DEVICE_META && tn_copy_into(out, t) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return out;
+}
+
+static int
+compute_dtype_of(int kind, int result)
+{
+    switch (kind) {
+    case BK_TRUEDIV:
+    case BK_FLOATONLY:
+        return tn_dtype_is_integral(result, true) ? tn_default_dtype : result;
+    default:
+        return result;
+    }
+}
+
+static int
+check_bitwise(int dtype, const char *name)
+{
+    if (!tn_dtype_is_integral(dtype, true)) {
+        PyErr_Format(PyExc_RuntimeError, "\"%s_cpu\" not implemented for '%s'", name, tn_dtype_legacy_name(dtype));
+        return -1;
+    }
+    return 0;
+}
+
+static int
+check_sub_bool(int a, int b)
+{
+    if (a == TN_DTYPE_BOOL && b == TN_DTYPE_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+                        "`logical_xor()` operator instead.");
+        return -1;
+    }
+    if (a == TN_DTYPE_BOOL || b == TN_DTYPE_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+                        "invert a mask, use the `~` or `logical_not()` operator instead.");
+        return -1;
+    }
+    return 0;
+}
+
+static const char *
+binary_name(tn_binary_op op)
+{
+    return tn_binary_names[op];
+}
+
+/* The binary driver. b is a tensor, or NULL with `scalar` holding a Python number. */
+static PyObject *
+binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_value *scalar, const tn_value *alpha)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, a) < 0)
+        return NULL;
+    if (b ? tn_result_type_update_tensor(&st, b) < 0 : tn_result_type_update_scalar(&st, scalar) < 0)
+        return NULL;
+    int result = tn_result_type_finish(&st);
+    int compute = compute_dtype_of(kind, result);
+    if (kind == BK_BITWISE && check_bitwise(compute, binary_name(op)) < 0)
+        return NULL;
+    if (op == TN_BIN_SUB && check_sub_bool(a->dtype, b ? b->dtype : tn_scalar_dtype(scalar)) < 0)
+        return NULL;
+    int out_dtype = (kind == BK_COMPARE || kind == BK_LOGICAL) ? TN_DTYPE_BOOL : compute;
+
+    /* a 0-dim second operand is a CPU scalar to the kernel, read at its own precision */
+    tn_value bval;
+    int use_scalar = !b;
+    if (b && b->ndim == 0 && b->device == TN_DEVICE_CPU && a->device == TN_DEVICE_CPU &&
+        !tn_dtype_is_complex(b->dtype) && (a->ndim > 0 || b->wrapped_number)) {
+        if (tn_tensor_item_value(b, &bval) < 0)
+            return NULL;
+        scalar = &bval;
+        use_scalar = 1;
+    }
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (use_scalar) {
+        nd = a->ndim;
+        memcpy(shape, a->sizes, sizeof(int64_t) * (size_t)nd);
+    } else if (tn_broadcast_shapes(a->ndim, a->sizes, b->ndim, b->sizes, &nd, shape) < 0) {
+        return NULL;
+    }
+    int device = (a->device == TN_DEVICE_META || (b && b->device == TN_DEVICE_META)) ? TN_DEVICE_META : TN_DEVICE_CPU;
+    tn_geom ins[2] = {tn_geom_of(a), b ? tn_geom_of(b) : tn_geom_of(a)};
+    TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, use_scalar ? 1 : 2, ins);
+    if (!out || device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (tn_check_dtype(tn_current_op, compute) < 0)
+        goto fail;
+    TensorObject *ac = as_dtype(a, compute);
+    if (!ac)
+        goto fail;
+    tn_kscalar kalpha = alpha ? tn_kscalar_of(alpha) : (tn_kscalar){TN_KSCALAR_INT, 1, 0};
+    tn_status s;
+    tn_loop l;
+    if (use_scalar) {
+        tn_geom g[2] = {tn_geom_of(out), tn_geom_of(ac)};
+        tn_loop_build(&l, nd, shape, 2, g);
+        s = tn_binary_scalar(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), tn_kscalar_of(scalar), kalpha);
+    } else {
+        TensorObject *bc = as_dtype(b, compute);
+        if (!bc) {
+            Py_DECREF(ac);
+            goto fail;
+        }
+        tn_geom g[3] = {tn_geom_of(out), tn_geom_of(ac), tn_geom_of(bc)};
+        tn_loop_build(&l, nd, shape, 3, g);
+        s = tn_binary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), tn_tensor_data(bc), kalpha);
+        Py_DECREF(bc);
+    }
+    Py_DECREF(ac);
+    if (s == TN_ERR_VALUE && (op == TN_BIN_DIV_TRUNC || op == TN_BIN_DIV_FLOOR || op == TN_BIN_REMAINDER ||
+                              op == TN_BIN_FMOD)) {
+        PyErr_SetString(PyExc_RuntimeError, "ZeroDivisionError");
+        goto fail;
+    }
+    if (TN_KCHECK(s, compute) < 0)
+        goto fail;
+    return (PyObject *)out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static int
+check_alpha(const tn_value *alpha, TensorObject *a, TensorObject *b, const tn_value *scalar)
+{
+    if (!alpha || (alpha->tag == TN_V_INT && alpha->u.i == 1))
+        return 0;
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    tn_result_type_update_tensor(&st, a);
+    if (b)
+        tn_result_type_update_tensor(&st, b);
+    else
+        tn_result_type_update_scalar(&st, scalar);
+    int r = tn_result_type_finish(&st);
+    if (alpha->tag == TN_V_BOOL && r != TN_DTYPE_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError, "Boolean alpha only supported for Boolean results.");
+        return -1;
+    }
+    if ((alpha->tag == TN_V_DOUBLE || alpha->tag == TN_V_COMPLEX) && !tn_dtype_is_floating(r) &&
+        !tn_dtype_is_complex(r)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "For integral input tensors, argument alpha must not be a floating point number.");
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- arithmetic ---- */
+
+PyObject *
+tn_op_add__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha)
+{
+    if (check_alpha(alpha, self, other, NULL) < 0)
+        return NULL;
+    return binary(TN_BIN_ADD, BK_ARITH, self, other, NULL, alpha);
+}
+
+PyObject *
+tn_op_add__Scalar(TensorObject *self, const tn_value *other, const tn_value *alpha)
+{
+    if (check_alpha(alpha, self, NULL, other) < 0)
+        return NULL;
+    return binary(TN_BIN_ADD, BK_ARITH, self, NULL, other, alpha);
+}
+
+PyObject *
+tn_op_sub__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha)
+{
+    if (check_alpha(alpha, self, other, NULL) < 0)
+        return NULL;
+    return binary(TN_BIN_SUB, BK_ARITH, self, other, NULL, alpha);
+}
+
+PyObject *
+tn_op_sub__Scalar(TensorObject *self, const tn_value *other, const tn_value *alpha)
+{
+    if (check_alpha(alpha, self, NULL, other) < 0)
+        return NULL;
+    return binary(TN_BIN_SUB, BK_ARITH, self, NULL, other, alpha);
+}
+
+/* rsub(self, other, alpha) = other - alpha * self */
+PyObject *
+tn_op_rsub__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha)
+{
+    if (check_alpha(alpha, other, self, NULL) < 0)
+        return NULL;
+    return binary(TN_BIN_SUB, BK_ARITH, other, self, NULL, alpha);
+}
+
+PyObject *
+tn_op_rsub__Scalar(TensorObject *self, const tn_value *other, const tn_value *alpha)
+{
+    TensorObject *o = tn_scalar_tensor(other, tn_scalar_dtype(other), self->device);
+    if (!o)
+        return NULL;
+    o->wrapped_number = 1;
+    PyObject *r = check_alpha(alpha, o, self, NULL) < 0 ? NULL : binary(TN_BIN_SUB, BK_ARITH, o, self, NULL, alpha);
+    Py_DECREF(o);
+    return r;
+}
+
+PyObject *
+tn_op_mul__Tensor(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_MUL, BK_ARITH, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_mul__Scalar(TensorObject *self, const tn_value *other)
+{
+    return binary(TN_BIN_MUL, BK_ARITH, self, NULL, other, NULL);
+}
+
+static int
+div_mode_op(const char *mode, tn_binary_op *op, int *kind)
+{
+    if (!mode) {
+        *op = TN_BIN_DIV;
+        *kind = BK_TRUEDIV;
+    } else if (!strcmp(mode, "trunc")) {
+        *op = TN_BIN_DIV_TRUNC;
+        *kind = BK_ARITH;
+    } else if (!strcmp(mode, "floor")) {
+        *op = TN_BIN_DIV_FLOOR;
+        *kind = BK_ARITH;
+    } else {
+        PyErr_Format(PyExc_ValueError,
+                     "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *
+tn_op_div__Tensor(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_DIV, BK_TRUEDIV, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_div__Scalar(TensorObject *self, const tn_value *other)
+{
+    return binary(TN_BIN_DIV, BK_TRUEDIV, self, NULL, other, NULL);
+}
+
+PyObject *
+tn_op_div__Tensor_mode(TensorObject *self, TensorObject *other, const char *rounding_mode)
+{
+    tn_binary_op op;
+    int kind;
+    if (div_mode_op(rounding_mode, &op, &kind) < 0)
+        return NULL;
+    return binary(op, kind, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_div__Scalar_mode(TensorObject *self, const tn_value *other, const char *rounding_mode)
+{
+    tn_binary_op op;
+    int kind;
+    if (div_mode_op(rounding_mode, &op, &kind) < 0)
+        return NULL;
+    return binary(op, kind, self, NULL, other, NULL);
+}
+
+PyObject *
+tn_op_true_divide__Tensor(TensorObject *self, TensorObject *other)
+{
+    return tn_op_div__Tensor(self, other);
+}
+
+PyObject *
+tn_op_floor_divide(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_DIV_FLOOR, BK_ARITH, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_floor_divide__Scalar(TensorObject *self, const tn_value *other)
+{
+    return binary(TN_BIN_DIV_FLOOR, BK_ARITH, self, NULL, other, NULL);
+}
+
+PyObject *
+tn_op_remainder__Tensor(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_REMAINDER, BK_ARITH, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_remainder__Scalar(TensorObject *self, const tn_value *other)
+{
+    return binary(TN_BIN_REMAINDER, BK_ARITH, self, NULL, other, NULL);
+}
+
+PyObject *
+tn_op_fmod__Tensor(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_FMOD, BK_ARITH, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_fmod__Scalar(TensorObject *self, const tn_value *other)
+{
+    return binary(TN_BIN_FMOD, BK_ARITH, self, NULL, other, NULL);
+}
+
+PyObject *
+tn_op_atan2(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_ATAN2, BK_FLOATONLY, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_hypot(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_HYPOT, BK_FLOATONLY, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_xlogy__Tensor(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_XLOGY, BK_FLOATONLY, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_logaddexp(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_LOGADDEXP, BK_FLOATONLY, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_copysign__Tensor(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_COPYSIGN, BK_FLOATONLY, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_maximum(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_MAXIMUM, BK_ARITH, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_minimum(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_MINIMUM, BK_ARITH, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_fmax(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_FMAX, BK_ARITH, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_fmin(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_FMIN, BK_ARITH, self, other, NULL, NULL);
+}
+
+/* ---- comparisons ---- */
+
+#define COMPARE(name, kop)                                                        \
+    PyObject *tn_op_##name##__Tensor(TensorObject *self, TensorObject *other)     \
+    {                                                                             \
+        return binary(kop, BK_COMPARE, self, other, NULL, NULL);                  \
+    }                                                                             \
+    PyObject *tn_op_##name##__Scalar(TensorObject *self, const tn_value *other)   \
+    {                                                                             \
+        return binary(kop, BK_COMPARE, self, NULL, other, NULL);                  \
+    }
+COMPARE(eq, TN_BIN_EQ)
+COMPARE(ne, TN_BIN_NE)
+COMPARE(lt, TN_BIN_LT)
+COMPARE(le, TN_BIN_LE)
+COMPARE(gt, TN_BIN_GT)
+COMPARE(ge, TN_BIN_GE)
+
+/* ---- bitwise and logical ---- */
+
+#define BITWISE(name, kop)                                                        \
+    PyObject *tn_op_##name##__Tensor(TensorObject *self, TensorObject *other)     \
+    {                                                                             \
+        return binary(kop, BK_BITWISE, self, other, NULL, NULL);                  \
+    }                                                                             \
+    PyObject *tn_op_##name##__Scalar(TensorObject *self, const tn_value *other)   \
+    {                                                                             \
+        return binary(kop, BK_BITWISE, self, NULL, other, NULL);                  \
+    }
+BITWISE(bitwise_and, TN_BIN_BITAND)
+BITWISE(bitwise_or, TN_BIN_BITOR)
+BITWISE(bitwise_xor, TN_BIN_BITXOR)
+BITWISE(__and__, TN_BIN_BITAND)
+BITWISE(__or__, TN_BIN_BITOR)
+BITWISE(__xor__, TN_BIN_BITXOR)
+BITWISE(__lshift__, TN_BIN_LSHIFT)
+BITWISE(__rshift__, TN_BIN_RSHIFT)
+
+PyObject *
+tn_op_bitwise_left_shift__Tensor(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_LSHIFT, BK_BITWISE, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_bitwise_right_shift__Tensor(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_RSHIFT, BK_BITWISE, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_logical_and(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_LOGICAL_AND, BK_LOGICAL, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_logical_or(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_LOGICAL_OR, BK_LOGICAL, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_logical_xor(TensorObject *self, TensorObject *other)
+{
+    return binary(TN_BIN_LOGICAL_XOR, BK_LOGICAL, self, other, NULL, NULL);
+}
+
+/* ---- pow ---- */
+
+PyObject *
+tn_op_pow__Tensor_Tensor(TensorObject *self, TensorObject *exponent)
+{
+    return binary(TN_BIN_POW, BK_ARITH, self, exponent, NULL, NULL);
+}
+
+/* pow(Tensor, Scalar): upstream's result type promotes with the scalar; exponent 1 copies;
+ * the kernel has upstream's fast paths for 2, 3, 0.5, -0.5, -1, -2. */
+PyObject *
+tn_op_pow__Tensor_Scalar(TensorObject *self, const tn_value *exponent)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_scalar(&st, exponent) < 0)
+        return NULL;
+    int dtype = tn_result_type_finish(&st);
+    if (tn_dtype_is_integral(dtype, false) && exponent->tag == TN_V_INT && exponent->u.i < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Integers to negative integer powers are not allowed.");
+        return NULL;
+    }
+    if (dtype == TN_DTYPE_BOOL) {
+        /* bool ** n: upstream promotes to int64 for an int exponent (result_type) */
+    }
+    tn_geom g = tn_geom_of(self);
+    TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, dtype, self->device, 1, &g);
+    if (!out || out->device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (tn_check_dtype(tn_current_op, dtype) < 0)
+        goto fail;
+    TensorObject *in = as_dtype(self, dtype);
+    if (!in)
+        goto fail;
+    tn_loop l;
+    tn_geom gg[2] = {tn_geom_of(out), tn_geom_of(in)};
+    tn_loop_build(&l, out->ndim, out->sizes, 2, gg);
+    tn_status s = tn_pow_scalar(dtype, &l, tn_tensor_data(out), tn_tensor_data(in), tn_kscalar_of(exponent));
+    Py_DECREF(in);
+    if (TN_KCHECK(s, dtype) < 0)
+        goto fail;
+    return (PyObject *)out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+PyObject *
+tn_op_pow__Scalar(const tn_value *self, TensorObject *exponent)
+{
+    TensorObject *base = tn_scalar_tensor(self, tn_scalar_dtype(self), exponent->device);
+    if (!base)
+        return NULL;
+    base->wrapped_number = 1;
+    PyObject *r = binary(TN_BIN_POW, BK_ARITH, base, exponent, NULL, NULL);
+    Py_DECREF(base);
+    return r;
+}
+
+/* ---- where / clamp / lerp / addcmul ---- */
+
+PyObject *
+tn_op_where__self(TensorObject *condition, TensorObject *self, TensorObject *other)
+{
+    if (condition->dtype != TN_DTYPE_BOOL && condition->dtype != TN_DTYPE_U8) {
+        PyErr_Format(PyExc_RuntimeError, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
+                     tn_dtype_legacy_name(condition->dtype));
+        return NULL;
+    }
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, other) < 0)
+        return NULL;
+    int dtype = tn_result_type_finish(&st);
+    int nd, nd2;
+    int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(condition->ndim, condition->sizes, self->ndim, self->sizes, &nd, s1) < 0 ||
+        tn_broadcast_shapes(nd, s1, other->ndim, other->sizes, &nd2, shape) < 0)
+        return NULL;
+    int device = (condition->device == TN_DEVICE_META || self->device == TN_DEVICE_META ||
+                  other->device == TN_DEVICE_META) ? TN_DEVICE_META : TN_DEVICE_CPU;
+    tn_geom ins[3] = {tn_geom_of(condition), tn_geom_of(self), tn_geom_of(other)};
+    TensorObject *out = tn_empty_elementwise(nd2, shape, dtype, device, 3, ins);
+    if (!out || device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (tn_check_dtype(tn_current_op, dtype) < 0)
+        goto fail;
+    TensorObject *a = as_dtype(self, dtype), *b = a ? as_dtype(other, dtype) : NULL;
+    TensorObject *c = b ? as_dtype(condition, TN_DTYPE_BOOL) : NULL;
+    tn_status s = TN_ERR_NOMEM;
+    if (a && b && c) {
+        tn_loop l;
+        tn_geom g[4] = {tn_geom_of(out), tn_geom_of(c), tn_geom_of(a), tn_geom_of(b)};
+        tn_loop_build(&l, nd2, shape, 4, g);
+        s = tn_where(dtype, &l, tn_tensor_data(out), tn_tensor_data(c), tn_tensor_data(a), tn_tensor_data(b));
+    }
+    Py_XDECREF((PyObject *)a);
+    Py_XDECREF((PyObject *)b);
+    Py_XDECREF((PyObject *)c);
+    if (!a || !b || !c || TN_KCHECK(s, dtype) < 0)
+        goto fail;
+    return (PyObject *)out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* where with a Python number: the number is a wrapped scalar in the promotion */
+static PyObject *
+where_with_scalars(TensorObject *condition, TensorObject *self, const tn_value *sself, TensorObject *other,
+                   const tn_value *sother)
+{
+    TensorObject *a = self, *b = other, *ta = NULL, *tb = NULL;
+    if (!a) {
+        ta = tn_scalar_tensor(sself, tn_scalar_dtype(sself), condition->device);
+        if (!ta)
+            return NULL;
+        ta->wrapped_number = 1;
+        a = ta;
+    }
+    if (!b) {
+        tb = tn_scalar_tensor(sother, tn_scalar_dtype(sother), condition->device);
+        if (!tb) {
+            Py_XDECREF((PyObject *)ta);
+            return NULL;
+        }
+        tb->wrapped_number = 1;
+        b = tb;
+    }
+    PyObject *r = tn_op_where__self(condition, a, b);
+    Py_XDECREF((PyObject *)ta);
+    Py_XDECREF((PyObject *)tb);
+    return r;
+}
+
+PyObject *
+tn_op_where__ScalarOther(TensorObject *condition, TensorObject *self, const tn_value *other)
+{
+    return where_with_scalars(condition, self, NULL, NULL, other);
+}
+
+PyObject *
+tn_op_where__ScalarSelf(TensorObject *condition, const tn_value *self, TensorObject *other)
+{
+    return where_with_scalars(condition, NULL, self, other, NULL);
+}
+
+PyObject *
+tn_op_where__Scalar(TensorObject *condition, const tn_value *self, const tn_value *other)
+{
+    return where_with_scalars(condition, NULL, self, NULL, other);
+}
+
+/* clamp(Tensor, Scalar? min, Scalar? max): result type promotes with the bounds */
+PyObject *
+tn_op_clamp(TensorObject *self, const tn_value *min, const tn_value *max)
+{
+    int has_lo = min->tag != TN_V_NONE, has_hi = max->tag != TN_V_NONE;
+    if (!has_lo && !has_hi) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None");
+        return NULL;
+    }
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0 || (has_lo && tn_result_type_update_scalar(&st, min) < 0) ||
+        (has_hi && tn_result_type_update_scalar(&st, max) < 0))
+        return NULL;
+    int dtype = tn_result_type_finish(&st);
+    tn_geom g = tn_geom_of(self);
+    TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, dtype, self->device, 1, &g);
+    if (!out || out->device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (tn_check_dtype(tn_current_op, dtype) < 0)
+        goto fail;
+    TensorObject *in = as_dtype(self, dtype);
+    if (!in)
+        goto fail;
+    tn_loop l;
+    tn_geom gg[2] = {tn_geom_of(out), tn_geom_of(in)};
+    tn_loop_build(&l, out->ndim, out->sizes, 2, gg);
+    tn_status s = tn_clamp(dtype, &l, tn_tensor_data(out), tn_tensor_data(in), has_lo,
+                           has_lo ? tn_kscalar_of(min) : (tn_kscalar){0, 0, 0}, has_hi,
+                           has_hi ? tn_kscalar_of(max) : (tn_kscalar){0, 0, 0});
+    Py_DECREF(in);
+    if (TN_KCHECK(s, dtype) < 0)
+        goto fail;
+    return (PyObject *)out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+PyObject *
+tn_op_clamp_min(TensorObject *self, const tn_value *min)
+{
+    tn_value none = {.tag = TN_V_NONE};
+    return tn_op_clamp(self, min, &none);
+}
+
+PyObject *
+tn_op_clamp_max(TensorObject *self, const tn_value *max)
+{
+    tn_value none = {.tag = TN_V_NONE};
+    return tn_op_clamp(self, &none, max);
+}
+
+/* clamp with tensor bounds: maximum then minimum, as upstream's clamp.Tensor computes */
+PyObject *
+tn_op_clamp__Tensor(TensorObject *self, TensorObject *min, TensorObject *max)
+{
+    if (!min && !max) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None");
+        return NULL;
+    }
+    PyObject *r = Py_NewRef((PyObject *)self);
+    if (min) {
+        PyObject *t = binary(TN_BIN_MAXIMUM, BK_ARITH, TN_T(r), min, NULL, NULL);
+        Py_DECREF(r);
+        if (!(r = t))
+            return NULL;
+    }
+    if (max) {
+        PyObject *t = binary(TN_BIN_MINIMUM, BK_ARITH, TN_T(r), max, NULL, NULL);
+        Py_DECREF(r);
+        r = t;
+    }
+    return r;
+}
+
+static PyObject *
+ternary(int which, TensorObject *self, TensorObject *t1, TensorObject *t2, const tn_value *scalar)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, t1) < 0 ||
+        (t2 && tn_result_type_update_tensor(&st, t2) < 0))
+        return NULL;
+    int dtype = tn_result_type_finish(&st);
+    int nd, nd2;
+    int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, t1->ndim, t1->sizes, &nd, s1) < 0)
+        return NULL;
+    if (t2) {
+        if (tn_broadcast_shapes(nd, s1, t2->ndim, t2->sizes, &nd2, shape) < 0)
+            return NULL;
+    } else {
+        nd2 = nd;
+        memcpy(shape, s1, sizeof(int64_t) * (size_t)nd);
+    }
+    int device = self->device == TN_DEVICE_META || t1->device == TN_DEVICE_META ||
+                 (t2 && t2->device == TN_DEVICE_META) ? TN_DEVICE_META : TN_DEVICE_CPU;
+    tn_geom ins[3] = {tn_geom_of(self), tn_geom_of(t1), t2 ? tn_geom_of(t2) : tn_geom_of(t1)};
+    TensorObject *out = tn_empty_elementwise(nd2, shape, dtype, device, t2 ? 3 : 2, ins);
+    if (!out || device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (tn_check_dtype(tn_current_op, dtype) < 0)
+        goto fail;
+    TensorObject *a = as_dtype(self, dtype), *b = a ? as_dtype(t1, dtype) : NULL;
+    TensorObject *c = (b && t2) ? as_dtype(t2, dtype) : NULL;
+    tn_status s = TN_ERR_NOMEM;
+    if (a && b && (c || !t2)) {
+        tn_loop l;
+        tn_geom g[4] = {tn_geom_of(out), tn_geom_of(a), tn_geom_of(b), c ? tn_geom_of(c) : tn_geom_of(b)};
+        tn_loop_build(&l, nd2, shape, t2 ? 4 : 3, g);
+        switch (which) {
+        case 0:
+            s = tn_addcmul(dtype, &l, tn_tensor_data(out), tn_tensor_data(a), tn_tensor_data(b), tn_tensor_data(c),
+                           tn_kscalar_of(scalar));
+            break;
+        case 1:
+            s = tn_addcdiv(dtype, &l, tn_tensor_data(out), tn_tensor_data(a), tn_tensor_data(b), tn_tensor_data(c),
+                           tn_kscalar_of(scalar));
+            break;
+        case 2:
+            s = tn_lerp(dtype, &l, tn_tensor_data(out), tn_tensor_data(a), tn_tensor_data(b), tn_tensor_data(c));
+            break;
+        default:
+            s = tn_lerp_scalar(dtype, &l, tn_tensor_data(out), tn_tensor_data(a), tn_tensor_data(b),
+                               tn_kscalar_of(scalar));
+            break;
+        }
+    }
+    Py_XDECREF((PyObject *)a);
+    Py_XDECREF((PyObject *)b);
+    Py_XDECREF((PyObject *)c);
+    if (TN_KCHECK(s, dtype) < 0)
+        goto fail;
+    return (PyObject *)out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+PyObject *
+tn_op_addcmul(TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value)
+{
+    return ternary(0, self, tensor1, tensor2, value);
+}
+
+PyObject *
+tn_op_addcdiv(TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value)
+{
+    if (tn_dtype_is_integral(tensor1->dtype, true) && tn_dtype_is_integral(tensor2->dtype, true)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Integer division with addcdiv is no longer supported, and in a future release addcdiv will "
+                        "perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be "
+                        "implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer "
+                        "inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv "
+                        "behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all "
+                        "dtypes.");
+        return NULL;
+    }
+    return ternary(1, self, tensor1, tensor2, value);
+}
+
+PyObject *
+tn_op_lerp__Tensor(TensorObject *self, TensorObject *end, TensorObject *weight)
+{
+    return ternary(2, self, end, weight, NULL);
+}
+
+PyObject *
+tn_op_lerp__Scalar(TensorObject *self, TensorObject *end, const tn_value *weight)
+{
+    return ternary(3, self, end, NULL, weight);
+}
+
+/* ---- unary ---- */
+
+enum {
+    UK_FLOAT,     /* integers and bool compute in the default float dtype */
+    UK_SAME,      /* compute and output in the input dtype */
+    UK_BOOL_OUT,  /* output bool */
+    UK_INTEGRAL,  /* bitwise_not: integral and bool only */
+    UK_ROUNDING,  /* floor/ceil/round/trunc: integers are returned as a copy */
+};
+
+static PyObject *
+unary(tn_unary_op op, int kind, TensorObject *self, const double *p)
+{
+    int in = self->dtype, compute = in, out_dtype;
+    if (kind == UK_FLOAT && tn_dtype_is_integral(in, true))
+        compute = tn_default_dtype;
+    if (kind == UK_INTEGRAL && !tn_dtype_is_integral(in, true)) {
+        PyErr_Format(PyExc_RuntimeError, "\"bitwise_not_cpu\" not implemented for '%s'", tn_dtype_legacy_name(in));
+        return NULL;
+    }
+    if (op == TN_UN_NEG && in == TN_DTYPE_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a "
+                        "mask, use the `~` or `logical_not()` operator instead.");
+        return NULL;
+    }
+    out_dtype = kind == UK_BOOL_OUT ? TN_DTYPE_BOOL : compute;
+    tn_geom g = tn_geom_of(self);
+    TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, out_dtype, self->device, 1, &g);
+    if (!out || out->device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (kind == UK_ROUNDING && tn_dtype_is_integral(in, true)) {
+        if (tn_copy_into(out, self) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        return (PyObject *)out;
+    }
+    if (tn_check_dtype(tn_current_op, compute) < 0)
+        goto fail;
+    TensorObject *src = as_dtype(self, compute);
+    if (!src)
+        goto fail;
+    tn_loop l;
+    tn_geom gg[2] = {tn_geom_of(out), tn_geom_of(src)};
+    tn_loop_build(&l, out->ndim, out->sizes, 2, gg);
+    tn_status s = tn_unary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(src), p);
+    Py_DECREF(src);
+    if (TN_KCHECK(s, compute) < 0)
+        goto fail;
+    return (PyObject *)out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+#define UNARY(name, kop, kind)                           \
+    PyObject *tn_op_##name(TensorObject *self)           \
+    {                                                    \
+        return unary(kop, kind, self, NULL);             \
+    }
+UNARY(neg, TN_UN_NEG, UK_SAME)
+UNARY(negative, TN_UN_NEG, UK_SAME)
+UNARY(abs, TN_UN_ABS, UK_SAME)
+UNARY(absolute, TN_UN_ABS, UK_SAME)
+UNARY(exp, TN_UN_EXP, UK_FLOAT)
+UNARY(exp2, TN_UN_EXP2, UK_FLOAT)
+UNARY(expm1, TN_UN_EXPM1, UK_FLOAT)
+UNARY(log, TN_UN_LOG, UK_FLOAT)
+UNARY(log2, TN_UN_LOG2, UK_FLOAT)
+UNARY(log10, TN_UN_LOG10, UK_FLOAT)
+UNARY(log1p, TN_UN_LOG1P, UK_FLOAT)
+UNARY(sqrt, TN_UN_SQRT, UK_FLOAT)
+UNARY(rsqrt, TN_UN_RSQRT, UK_FLOAT)
+UNARY(sin, TN_UN_SIN, UK_FLOAT)
+UNARY(cos, TN_UN_COS, UK_FLOAT)
+UNARY(tan, TN_UN_TAN, UK_FLOAT)
+UNARY(asin, TN_UN_ASIN, UK_FLOAT)
+UNARY(acos, TN_UN_ACOS, UK_FLOAT)
+UNARY(atan, TN_UN_ATAN, UK_FLOAT)
+UNARY(sinh, TN_UN_SINH, UK_FLOAT)
+UNARY(cosh, TN_UN_COSH, UK_FLOAT)
+UNARY(tanh, TN_UN_TANH, UK_FLOAT)
+UNARY(asinh, TN_UN_ASINH, UK_FLOAT)
+UNARY(acosh, TN_UN_ACOSH, UK_FLOAT)
+UNARY(atanh, TN_UN_ATANH, UK_FLOAT)
+UNARY(sigmoid, TN_UN_SIGMOID, UK_FLOAT)
+UNARY(silu, TN_UN_SILU, UK_SAME)
+UNARY(mish, TN_UN_MISH, UK_SAME)
+UNARY(hardswish, TN_UN_HARDSWISH, UK_SAME)
+UNARY(hardsigmoid, TN_UN_HARDSIGMOID, UK_SAME)
+UNARY(relu, TN_UN_RELU, UK_SAME)
+UNARY(erf, TN_UN_ERF, UK_FLOAT)
+UNARY(erfc, TN_UN_ERFC, UK_FLOAT)
+UNARY(erfinv, TN_UN_ERFINV, UK_FLOAT)
+UNARY(lgamma, TN_UN_LGAMMA, UK_FLOAT)
+UNARY(digamma, TN_UN_DIGAMMA, UK_FLOAT)
+UNARY(floor, TN_UN_FLOOR, UK_ROUNDING)
+UNARY(ceil, TN_UN_CEIL, UK_ROUNDING)
+UNARY(trunc, TN_UN_TRUNC, UK_ROUNDING)
+UNARY(fix, TN_UN_TRUNC, UK_ROUNDING)
+UNARY(frac, TN_UN_FRAC, UK_SAME)
+UNARY(sign, TN_UN_SIGN, UK_SAME)
+UNARY(sgn, TN_UN_SIGN, UK_SAME)
+UNARY(reciprocal, TN_UN_RECIPROCAL, UK_FLOAT)
+UNARY(bitwise_not, TN_UN_BITNOT, UK_INTEGRAL)
+UNARY(logical_not, TN_UN_LOGICAL_NOT, UK_BOOL_OUT)
+UNARY(isnan, TN_UN_ISNAN, UK_BOOL_OUT)
+UNARY(isinf, TN_UN_ISINF, UK_BOOL_OUT)
+UNARY(isfinite, TN_UN_ISFINITE, UK_BOOL_OUT)
+UNARY(isposinf, TN_UN_ISPOSINF, UK_BOOL_OUT)
+UNARY(isneginf, TN_UN_ISNEGINF, UK_BOOL_OUT)
+UNARY(signbit, TN_UN_SIGNBIT, UK_BOOL_OUT)
+
+PyObject *
+tn_op_round(TensorObject *self)
+{
+    return unary(TN_UN_ROUND, UK_ROUNDING, self, NULL);
+}
+
+PyObject *
+tn_op_round__decimals(TensorObject *self, int64_t decimals)
+{
+    double p[1] = {(double)decimals};
+    if (decimals != 0 && tn_dtype_is_integral(self->dtype, true)) {
+        PyErr_SetString(PyExc_RuntimeError, "round_vec_kernel: \"round_cpu\" not implemented for integer inputs with decimals != 0");
+        return NULL;
+    }
+    return unary(TN_UN_ROUND, UK_ROUNDING, self, p);
+}
+
+PyObject *
+tn_op_gelu(TensorObject *self, const char *approximate)
+{
+    if (!approximate || !strcmp(approximate, "none"))
+        return unary(TN_UN_GELU, UK_SAME, self, NULL);
+    if (!strcmp(approximate, "tanh"))
+        return unary(TN_UN_GELU_TANH, UK_SAME, self, NULL);
+    PyErr_Format(PyExc_RuntimeError, "approximate argument must be either none or tanh.");
+    return NULL;
+}
+
+PyObject *
+tn_op_softplus(TensorObject *self, const tn_value *beta, const tn_value *threshold)
+{
+    double p[2] = {tn_scalar_to_double(beta), tn_scalar_to_double(threshold)};
+    return unary(TN_UN_SOFTPLUS, UK_SAME, self, p);
+}
+
+PyObject *
+tn_op_elu(TensorObject *self, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale)
+{
+    double p[3] = {tn_scalar_to_double(alpha), tn_scalar_to_double(scale), tn_scalar_to_double(input_scale)};
+    return unary(TN_UN_ELU, UK_SAME, self, p);
+}
+
+PyObject *
+tn_op_leaky_relu(TensorObject *self, const tn_value *negative_slope)
+{
+    double p[1] = {tn_scalar_to_double(negative_slope)};
+    return unary(TN_UN_LEAKY_RELU, UK_SAME, self, p);
+}
+
+PyObject *
+tn_op_hardtanh(TensorObject *self, const tn_value *min_val, const tn_value *max_val)
+{
+    double p[2] = {tn_scalar_to_double(min_val), tn_scalar_to_double(max_val)};
+    return unary(TN_UN_HARDTANH, UK_SAME, self, p);
+}
+
+PyObject *
+tn_op_threshold(TensorObject *self, const tn_value *threshold, const tn_value *value)
+{
+    double p[2] = {tn_scalar_to_double(threshold), tn_scalar_to_double(value)};
+    return unary(TN_UN_THRESHOLD, UK_SAME, self, p);
+}
+
+PyObject *
+tn_op_logit(TensorObject *self, tn_opt_double eps)
+{
+    double p[1] = {eps.has ? eps.v : -1.0};
+    return unary(TN_UN_LOGIT, UK_FLOAT, self, p);
+}
+
+PyObject *
+tn_op_nan_to_num(TensorObject *self, tn_opt_double nan, tn_opt_double posinf, tn_opt_double neginf)
+{
+    if (tn_dtype_is_integral(self->dtype, true)) {
+        tn_value a[2] = {tn_value_tensor((PyObject *)self)};
+        a[1].tag = TN_V_NONE;
+        return tn_call_op("aten::clone", "", a);
+    }
+    double big, small;
+    switch (self->dtype) {
+    case TN_DTYPE_F16: big = 65504.0; break;
+    case TN_DTYPE_BF16: big = 3.3895313892515355e+38; break;
+    case TN_DTYPE_F32: big = 3.4028234663852886e+38; break;
+    default: big = 1.7976931348623157e+308; break;
+    }
+    small = -big;
+    double p[3] = {nan.has ? nan.v : 0.0, posinf.has ? posinf.v : big, neginf.has ? neginf.v : small};
+    return unary(TN_UN_NAN_TO_NUM, UK_SAME, self, p);
+}
+
+PyObject *
+tn_op_square(TensorObject *self)
+{
+    tn_value two = tn_value_int(2);
+    return tn_op_pow__Tensor_Scalar(self, &two);
+}
+
+static PyObject *
+same(TensorObject *self)
+{
+    return Py_NewRef((PyObject *)self);
+}
+
+PyObject *
+tn_op_positive(TensorObject *self)
+{
+    if (self->dtype == TN_DTYPE_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "The `+` operator, on a bool tensor is not supported.");
+        return NULL;
+    }
+    return same(self);
+}
+
+/* conjugation and negation bits: real tensors have neither, so these return self */
+PyObject *
+tn_op_conj(TensorObject *self)
+{
+    if (tn_dtype_is_complex(self->dtype)) {
+        PyErr_SetString(PyExc_NotImplementedError, "aten::conj of complex tensors is not implemented in torchnative");
+        return NULL;
+    }
+    return same(self);
+}
+
+PyObject *
+tn_op_resolve_conj(TensorObject *self)
+{
+    return same(self);
+}
+
+PyObject *
+tn_op_resolve_neg(TensorObject *self)
+{
+    return same(self);
+}
+
+/* aliases upstream binds as CompositeImplicitAutograd */
+PyObject *
+tn_op_subtract__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha)
+{
+    return tn_op_sub__Tensor(self, other, alpha);
+}
+
+PyObject *
+tn_op_multiply__Tensor(TensorObject *self, TensorObject *other)
+{
+    return tn_op_mul__Tensor(self, other);
+}
+
+PyObject *
+tn_op_divide__Tensor(TensorObject *self, TensorObject *other)
+{
+    return tn_op_div__Tensor(self, other);
+}
+
+PyObject *
+tn_op_clip(TensorObject *self, const tn_value *min, const tn_value *max)
+{
+    return tn_op_clamp(self, min, max);
+}

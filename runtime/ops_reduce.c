@@ -1,0 +1,608 @@
+/* Reductions and scans: sum, mean, prod, amax/amin, max/min (with indices), argmax/argmin,
+ * any/all, var/std, logsumexp, norms, count_nonzero, cumsum/cumprod, over kernels/reduce.c.
+ * Output dtypes follow upstream: integer sums are int64, mean needs a floating input, any/all
+ * give bool (uint8 stays uint8).
+ */
+#include "ops_common.h"
+#include "argparse.h"
+#include "dtype.h"
+#include "generated/op_kernels.h"
+#include "kernels/reduce.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Which dims a reduction covers: `dims` (empty or none = all), wrapped and deduplicated. */
+static int
+reduce_mask(TensorObject *self, tn_ints dims, uint8_t *mask)
+{
+    memset(mask, 0, TN_MAX_NDIM);
+    if (dims.none || dims.n == 0) {
+        for (int i = 0; i < self->ndim; i++)
+            mask[i] = 1;
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < dims.n; i++) {
+        int64_t d;
+        if (tn_wrap_dim(dims.v[i], self->ndim, &d) < 0)
+            return -1;
+        if (self->ndim == 0)
+            continue;
+        if (mask[d]) {
+            PyErr_Format(PyExc_RuntimeError, "dim %lld appears multiple times in the list of dims", (long long)d);
+            return -1;
+        }
+        mask[d] = 1;
+    }
+    return 0;
+}
+
+/* Output shape of a reduction. */
+static int
+reduced_shape(TensorObject *self, const uint8_t *mask, int keepdim, int64_t *shape)
+{
+    int n = 0;
+    for (int i = 0; i < self->ndim; i++) {
+        if (mask[i]) {
+            if (keepdim)
+                shape[n++] = 1;
+        } else {
+            shape[n++] = self->sizes[i];
+        }
+    }
+    return n;
+}
+
+/* The outer loop (kept dims) and the reduced region for tn_reduce / tn_reduce_var. */
+typedef struct {
+    tn_loop outer;
+    int rdim;
+    int64_t rsizes[TN_MAX_NDIM];
+    int64_t rstrides[TN_MAX_NDIM];
+} reduce_geom;
+
+static void
+build_reduce_geom(reduce_geom *g, TensorObject *self, const uint8_t *mask, TensorObject *out, int keepdim)
+{
+    int64_t ksizes[TN_MAX_NDIM], kin[TN_MAX_NDIM], kout[TN_MAX_NDIM];
+    int nk = 0, od = 0;
+    g->rdim = 0;
+    for (int i = 0; i < self->ndim; i++) {
+        if (mask[i]) {
+            g->rsizes[g->rdim] = self->sizes[i];
+            g->rstrides[g->rdim] = self->strides[i];
+            g->rdim++;
+            if (keepdim)
+                od++;
+        } else {
+            ksizes[nk] = self->sizes[i];
+            kin[nk] = self->strides[i];
+            kout[nk] = out->strides[od];
+            nk++;
+            od++;
+        }
+    }
+    tn_geom gs[2] = {{nk, ksizes, kout}, {nk, ksizes, kin}};
+    tn_loop_build(&g->outer, nk, ksizes, 2, gs);
+}
+
+static int
+sum_dtype(int in, int requested)
+{
+    if (requested >= 0)
+        return requested;
+    return tn_dtype_is_integral(in, true) ? TN_DTYPE_I64 : in;
+}
+
+static PyObject *
+reduce(tn_reduce_op op, TensorObject *self, tn_ints dims, int keepdim, int out_dtype, double param)
+{
+    uint8_t mask[TN_MAX_NDIM];
+    int64_t shape[TN_MAX_NDIM];
+    if (reduce_mask(self, dims, mask) < 0)
+        return NULL;
+    int nd = reduced_shape(self, mask, keepdim, shape);
+    TensorObject *out = tn_tensor_empty(nd, shape, out_dtype, self->device);
+    if (!out || out->device == TN_DEVICE_META)
+        return (PyObject *)out;
+    int compute = (op == TN_RED_ANY || op == TN_RED_ALL || op == TN_RED_COUNT_NONZERO) ? self->dtype : out_dtype;
+    if (tn_check_dtype(tn_current_op, compute) < 0)
+        goto fail;
+    reduce_geom g;
+    build_reduce_geom(&g, self, mask, out, keepdim);
+    tn_status s = tn_reduce(op, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides, tn_tensor_data(out),
+                            tn_tensor_data(self), param);
+    if (s == TN_ERR_VALUE) {
+        PyErr_Format(PyExc_IndexError,
+                     "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
+                     "with the 'dim' argument.", tn_reduce_op_name(op));
+        goto fail;
+    }
+    if (TN_KCHECK(s, compute) < 0)
+        goto fail;
+    return (PyObject *)out;
+fail:
+    Py_DECREF((PyObject *)out);
+    return NULL;
+}
+
+static const tn_ints ALL_DIMS = {NULL, 0, true};
+
+PyObject *
+tn_op_sum(TensorObject *self, int dtype)
+{
+    return reduce(TN_RED_SUM, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype), 0);
+}
+
+PyObject *
+tn_op_sum__dim_IntList(TensorObject *self, tn_ints dim, bool keepdim, int dtype)
+{
+    return reduce(TN_RED_SUM, self, dim, keepdim, sum_dtype(self->dtype, dtype), 0);
+}
+
+PyObject *
+tn_op_nansum(TensorObject *self, tn_ints dim, bool keepdim, int dtype)
+{
+    return reduce(TN_RED_NANSUM, self, dim, keepdim, sum_dtype(self->dtype, dtype), 0);
+}
+
+PyObject *
+tn_op_prod(TensorObject *self, int dtype)
+{
+    return reduce(TN_RED_PROD, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype), 0);
+}
+
+PyObject *
+tn_op_prod__dim_int(TensorObject *self, int64_t dim, bool keepdim, int dtype)
+{
+    tn_ints d = {&dim, 1, false};
+    return reduce(TN_RED_PROD, self, d, keepdim, sum_dtype(self->dtype, dtype), 0);
+}
+
+static int
+mean_dtype(TensorObject *self, int requested, const char *name)
+{
+    int d = requested >= 0 ? requested : self->dtype;
+    if (!tn_dtype_is_floating(d) && !tn_dtype_is_complex(d)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "%s(): could not infer output dtype. %s dtype must be either a floating point or complex dtype. "
+                     "Got: %s", name, requested >= 0 ? "Optional" : "Input", tn_dtype_legacy_name(d));
+        return -1;
+    }
+    return d;
+}
+
+PyObject *
+tn_op_mean(TensorObject *self, int dtype)
+{
+    int d = mean_dtype(self, dtype, "mean");
+    return d < 0 ? NULL : reduce(TN_RED_MEAN, self, ALL_DIMS, 0, d, 0);
+}
+
+PyObject *
+tn_op_mean__dim(TensorObject *self, tn_ints dim, bool keepdim, int dtype)
+{
+    int d = mean_dtype(self, dtype, "mean");
+    return d < 0 ? NULL : reduce(TN_RED_MEAN, self, dim, keepdim, d, 0);
+}
+
+PyObject *
+tn_op_nanmean(TensorObject *self, tn_ints dim, bool keepdim, int dtype)
+{
+    int d = mean_dtype(self, dtype, "nanmean");
+    return d < 0 ? NULL : reduce(TN_RED_NANMEAN, self, dim, keepdim, d, 0);
+}
+
+PyObject *
+tn_op_amax(TensorObject *self, tn_ints dim, bool keepdim)
+{
+    return reduce(TN_RED_AMAX, self, dim, keepdim, self->dtype, 0);
+}
+
+PyObject *
+tn_op_amin(TensorObject *self, tn_ints dim, bool keepdim)
+{
+    return reduce(TN_RED_AMIN, self, dim, keepdim, self->dtype, 0);
+}
+
+PyObject *
+tn_op_max(TensorObject *self)
+{
+    if (self->numel == 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
+                        "dim with the 'dim' argument.");
+        return NULL;
+    }
+    return reduce(TN_RED_MAX, self, ALL_DIMS, 0, self->dtype, 0);
+}
+
+PyObject *
+tn_op_min(TensorObject *self)
+{
+    if (self->numel == 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
+                        "dim with the 'dim' argument.");
+        return NULL;
+    }
+    return reduce(TN_RED_MIN, self, ALL_DIMS, 0, self->dtype, 0);
+}
+
+static int
+bool_out_dtype(TensorObject *self)
+{
+    return self->dtype == TN_DTYPE_U8 ? TN_DTYPE_U8 : TN_DTYPE_BOOL;
+}
+
+PyObject *
+tn_op_any(TensorObject *self)
+{
+    return reduce(TN_RED_ANY, self, ALL_DIMS, 0, bool_out_dtype(self), 0);
+}
+
+PyObject *
+tn_op_any__dim(TensorObject *self, int64_t dim, bool keepdim)
+{
+    tn_ints d = {&dim, 1, false};
+    return reduce(TN_RED_ANY, self, d, keepdim, bool_out_dtype(self), 0);
+}
+
+PyObject *
+tn_op_any__dims(TensorObject *self, tn_ints dim, bool keepdim)
+{
+    return reduce(TN_RED_ANY, self, dim, keepdim, bool_out_dtype(self), 0);
+}
+
+PyObject *
+tn_op_all(TensorObject *self)
+{
+    return reduce(TN_RED_ALL, self, ALL_DIMS, 0, bool_out_dtype(self), 0);
+}
+
+PyObject *
+tn_op_all__dim(TensorObject *self, int64_t dim, bool keepdim)
+{
+    tn_ints d = {&dim, 1, false};
+    return reduce(TN_RED_ALL, self, d, keepdim, bool_out_dtype(self), 0);
+}
+
+PyObject *
+tn_op_all__dims(TensorObject *self, tn_ints dim, bool keepdim)
+{
+    return reduce(TN_RED_ALL, self, dim, keepdim, bool_out_dtype(self), 0);
+}
+
+PyObject *
+tn_op_logsumexp(TensorObject *self, tn_ints dim, bool keepdim)
+{
+    int d = tn_dtype_is_integral(self->dtype, true) ? tn_default_dtype : self->dtype;
+    if (d != self->dtype) {
+        tn_value a[7];
+        memset(a, 0, sizeof a);
+        a[0] = tn_value_tensor((PyObject *)self);
+        a[1].tag = TN_V_DTYPE;
+        a[1].u.i = d;
+        for (int i = 2; i < 7; i++)
+            a[i].tag = TN_V_NONE;
+        a[5].tag = TN_V_BOOL;
+        PyObject *c = tn_call_op("aten::_to_copy", "", a);
+        if (!c)
+            return NULL;
+        PyObject *r = reduce(TN_RED_LOGSUMEXP, TN_T(c), dim, keepdim, d, 0);
+        Py_DECREF(c);
+        return r;
+    }
+    return reduce(TN_RED_LOGSUMEXP, self, dim, keepdim, d, 0);
+}
+
+PyObject *
+tn_op_count_nonzero__dim_IntList(TensorObject *self, tn_ints dim)
+{
+    return reduce(TN_RED_COUNT_NONZERO, self, dim, 0, TN_DTYPE_I64, 0);
+}
+
+PyObject *
+tn_op_count_nonzero(TensorObject *self, tn_opt_int dim)
+{
+    if (!dim.has)
+        return reduce(TN_RED_COUNT_NONZERO, self, ALL_DIMS, 0, TN_DTYPE_I64, 0);
+    tn_ints d = {&dim.v, 1, false};
+    return reduce(TN_RED_COUNT_NONZERO, self, d, 0, TN_DTYPE_I64, 0);
+}
+
+/* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) */
+PyObject *
+tn_op_linalg_vector_norm(TensorObject *self, const tn_value *ord, tn_ints dim, bool keepdim, int dtype)
+{
+    int d = dtype >= 0 ? dtype : self->dtype;
+    if (!tn_dtype_is_floating(d)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    return reduce(TN_RED_NORM, self, dim, keepdim, d, tn_scalar_to_double(ord));
+}
+
+PyObject *
+tn_op_norm__ScalarOpt_dim(TensorObject *self, const tn_value *p, tn_ints dim, bool keepdim)
+{
+    double pv = p->tag == TN_V_NONE ? 2.0 : tn_scalar_to_double(p);
+    if (!tn_dtype_is_floating(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "norm(): input dtype should be either floating point or complex. Got %s instead.",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    return reduce(TN_RED_NORM, self, dim, keepdim, self->dtype, pv);
+}
+
+PyObject *
+tn_op_norm__Scalar(TensorObject *self, const tn_value *p)
+{
+    return tn_op_norm__ScalarOpt_dim(self, p, ALL_DIMS, 0);
+}
+
+/* ---- max/min along a dim, argmax/argmin ---- */
+
+static PyObject *
+arg_reduce(TensorObject *self, int is_max, int64_t dim, int keepdim, int with_values, const char *name)
+{
+    int64_t d;
+    int nd0 = self->ndim ? self->ndim : 1;
+    if (tn_wrap_dim(dim, nd0, &d) < 0)
+        return NULL;
+    int64_t n = self->ndim ? self->sizes[d] : 1;
+    if (n == 0) {
+        PyErr_Format(PyExc_IndexError,
+                     "%s(): Expected reduction dim %lld to have non-zero size.", name, (long long)d);
+        return NULL;
+    }
+    uint8_t mask[TN_MAX_NDIM] = {0};
+    if (self->ndim)
+        mask[d] = 1;
+    int64_t shape[TN_MAX_NDIM];
+    int nd = reduced_shape(self, mask, keepdim, shape);
+    TensorObject *vals = with_values ? tn_tensor_empty(nd, shape, self->dtype, self->device) : NULL;
+    TensorObject *idx = tn_tensor_empty(nd, shape, TN_DTYPE_I64, self->device);
+    if ((with_values && !vals) || !idx)
+        goto fail;
+    if (self->device != TN_DEVICE_META) {
+        if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+            goto fail;
+        /* outer loop over kept dims: operands 0 values, 1 indices, 2 input */
+        int64_t ksizes[TN_MAX_NDIM], kin[TN_MAX_NDIM], kout[TN_MAX_NDIM];
+        int nk = 0, od = 0;
+        for (int i = 0; i < self->ndim; i++) {
+            if (mask[i]) {
+                if (keepdim)
+                    od++;
+                continue;
+            }
+            ksizes[nk] = self->sizes[i];
+            kin[nk] = self->strides[i];
+            kout[nk] = idx->strides[od];
+            nk++;
+            od++;
+        }
+        tn_geom gs[3] = {{nk, ksizes, kout}, {nk, ksizes, kout}, {nk, ksizes, kin}};
+        tn_loop l;
+        tn_loop_build(&l, nk, ksizes, 3, gs);
+        int64_t stride = self->ndim ? self->strides[d] : 1;
+        tn_status s = tn_reduce_arg(is_max, self->dtype, &l, n, stride, vals ? tn_tensor_data(vals) : NULL,
+                                    (int64_t *)tn_tensor_data(idx), tn_tensor_data(self));
+        if (TN_KCHECK(s, self->dtype) < 0)
+            goto fail;
+    }
+    if (!with_values)
+        return (PyObject *)idx;
+    return Py_BuildValue("(NN)", (PyObject *)vals, (PyObject *)idx);
+fail:
+    Py_XDECREF((PyObject *)vals);
+    Py_XDECREF((PyObject *)idx);
+    return NULL;
+}
+
+PyObject *
+tn_op_max__dim(TensorObject *self, int64_t dim, bool keepdim)
+{
+    return arg_reduce(self, 1, dim, keepdim, 1, "max");
+}
+
+PyObject *
+tn_op_min__dim(TensorObject *self, int64_t dim, bool keepdim)
+{
+    return arg_reduce(self, 0, dim, keepdim, 1, "min");
+}
+
+/* argmax(dim=None) flattens first */
+static PyObject *
+argmax_impl(TensorObject *self, tn_opt_int dim, bool keepdim, int is_max)
+{
+    if (dim.has)
+        return arg_reduce(self, is_max, dim.v, keepdim, 0, is_max ? "argmax" : "argmin");
+    if (self->numel == 0) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): Expected reduction dim to be specified for input.numel() == 0.",
+                     is_max ? "argmax" : "argmin");
+        return NULL;
+    }
+    int64_t m1 = -1;
+    tn_ints shape = {&m1, 1, false};
+    tn_value a[2] = {tn_value_tensor((PyObject *)self)};
+    a[1].tag = TN_V_INTLIST;
+    a[1].u.ints = &m1;
+    a[1].n = 1;
+    PyObject *flat = tn_call_op("aten::reshape", "", a);
+    (void)shape;
+    if (!flat)
+        return NULL;
+    PyObject *r = arg_reduce(TN_T(flat), is_max, 0, 0, 0, is_max ? "argmax" : "argmin");
+    Py_DECREF(flat);
+    if (r && keepdim) {
+        /* keepdim with dim=None: all dims of size 1 */
+        int64_t ones[TN_MAX_NDIM];
+        for (int i = 0; i < self->ndim; i++)
+            ones[i] = 1;
+        tn_value b[2] = {tn_value_tensor(r)};
+        b[1].tag = TN_V_INTLIST;
+        b[1].u.ints = ones;
+        b[1].n = self->ndim;
+        PyObject *k = tn_call_op("aten::reshape", "", b);
+        Py_DECREF(r);
+        r = k;
+    }
+    return r;
+}
+
+PyObject *
+tn_op_argmax(TensorObject *self, tn_opt_int dim, bool keepdim)
+{
+    return argmax_impl(self, dim, keepdim, 1);
+}
+
+PyObject *
+tn_op_argmin(TensorObject *self, tn_opt_int dim, bool keepdim)
+{
+    return argmax_impl(self, dim, keepdim, 0);
+}
+
+/* ---- var / std ---- */
+
+static PyObject *
+var_impl(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim, int take_sqrt, int with_mean)
+{
+    int d = self->dtype;
+    if (!tn_dtype_is_floating(d)) {
+        PyErr_Format(PyExc_RuntimeError, "%s and %s only support floating point and complex dtypes",
+                     take_sqrt ? "std" : "var", take_sqrt ? "std_mean" : "var_mean");
+        return NULL;
+    }
+    double corr = (correction && correction->tag != TN_V_NONE) ? tn_scalar_to_double(correction) : 1.0;
+    uint8_t mask[TN_MAX_NDIM];
+    int64_t shape[TN_MAX_NDIM];
+    if (reduce_mask(self, dim, mask) < 0)
+        return NULL;
+    int nd = reduced_shape(self, mask, keepdim, shape);
+    TensorObject *out = tn_tensor_empty(nd, shape, d, self->device);
+    TensorObject *mean = with_mean ? tn_tensor_empty(nd, shape, d, self->device) : NULL;
+    if (!out || (with_mean && !mean))
+        goto fail;
+    if (self->device != TN_DEVICE_META) {
+        if (tn_check_dtype(tn_current_op, d) < 0)
+            goto fail;
+        reduce_geom g;
+        build_reduce_geom(&g, self, mask, out, keepdim);
+        tn_status s = tn_reduce_var(d, &g.outer, g.rdim, g.rsizes, g.rstrides, tn_tensor_data(out),
+                                    mean ? tn_tensor_data(mean) : NULL, tn_tensor_data(self), corr, take_sqrt);
+        if (TN_KCHECK(s, d) < 0)
+            goto fail;
+    }
+    if (!with_mean)
+        return (PyObject *)out;
+    return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)mean);
+fail:
+    Py_XDECREF((PyObject *)out);
+    Py_XDECREF((PyObject *)mean);
+    return NULL;
+}
+
+PyObject *
+tn_op_var__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim)
+{
+    return var_impl(self, dim, correction, keepdim, 0, 0);
+}
+
+PyObject *
+tn_op_std__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim)
+{
+    return var_impl(self, dim, correction, keepdim, 1, 0);
+}
+
+PyObject *
+tn_op_var_mean__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim)
+{
+    return var_impl(self, dim, correction, keepdim, 0, 1);
+}
+
+PyObject *
+tn_op_std_mean__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim)
+{
+    return var_impl(self, dim, correction, keepdim, 1, 1);
+}
+
+/* ---- scans ---- */
+
+static PyObject *
+scan(int op, TensorObject *self, int64_t dim, int dtype, int with_indices)
+{
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
+    int out_dtype = dtype >= 0 ? dtype : (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) ?
+                                          sum_dtype(self->dtype, -1) : self->dtype;
+    TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, out_dtype, self->device);
+    TensorObject *idx = with_indices ? tn_tensor_empty(self->ndim, self->sizes, TN_DTYPE_I64, self->device) : NULL;
+    if (!out || (with_indices && !idx))
+        goto fail;
+    if (self->device != TN_DEVICE_META && self->numel > 0) {
+        if (tn_check_dtype(tn_current_op, out_dtype) < 0)
+            goto fail;
+        int64_t ksizes[TN_MAX_NDIM], kin[TN_MAX_NDIM], kout[TN_MAX_NDIM];
+        int nk = 0;
+        for (int i = 0; i < self->ndim; i++) {
+            if (i == d)
+                continue;
+            ksizes[nk] = self->sizes[i];
+            kin[nk] = self->strides[i];
+            kout[nk] = out->strides[i];
+            nk++;
+        }
+        tn_geom gs[3] = {{nk, ksizes, kout}, {nk, ksizes, kin}, {nk, ksizes, kout}};
+        tn_loop l;
+        tn_loop_build(&l, nk, ksizes, with_indices ? 3 : 2, gs);
+        int64_t n = self->ndim ? self->sizes[d] : 1;
+        int64_t si = self->ndim ? self->strides[d] : 1, so = self->ndim ? out->strides[d] : 1;
+        tn_status s = tn_scan(op, self->dtype, out_dtype, &l, n, si, so, tn_tensor_data(out),
+                              idx ? (int64_t *)tn_tensor_data(idx) : NULL, tn_tensor_data(self));
+        if (TN_KCHECK(s, out_dtype) < 0)
+            goto fail;
+    }
+    if (!with_indices)
+        return (PyObject *)out;
+    return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)idx);
+fail:
+    Py_XDECREF((PyObject *)out);
+    Py_XDECREF((PyObject *)idx);
+    return NULL;
+}
+
+PyObject *
+tn_op_cumsum(TensorObject *self, int64_t dim, int dtype)
+{
+    return scan(TN_SCAN_CUMSUM, self, dim, dtype, 0);
+}
+
+PyObject *
+tn_op_cumprod(TensorObject *self, int64_t dim, int dtype)
+{
+    return scan(TN_SCAN_CUMPROD, self, dim, dtype, 0);
+}
+
+PyObject *
+tn_op_cummax(TensorObject *self, int64_t dim)
+{
+    return scan(TN_SCAN_CUMMAX, self, dim, -1, 1);
+}
+
+PyObject *
+tn_op_cummin(TensorObject *self, int64_t dim)
+{
+    return scan(TN_SCAN_CUMMIN, self, dim, -1, 1);
+}
+
+PyObject *
+tn_op_logcumsumexp(TensorObject *self, int64_t dim)
+{
+    int d = tn_dtype_is_integral(self->dtype, true) ? tn_default_dtype : self->dtype;
+    return scan(TN_SCAN_LOGCUMSUMEXP, self, dim, d, 0);
+}

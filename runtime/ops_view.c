@@ -1,0 +1,1026 @@
+/* View and shape ops: new geometry over the same storage, no data touched, so every kernel
+ * here also serves the meta device (meta: true in schemas/kernels.yaml). See Note [View
+ * aliasing] in tensor.c for what a view shares with its base.
+ * Adding one: its overload in schemas/kernels.yaml, a tn_op_<name> below with the prototype
+ * generated/op_kernels.h gives it, and golden cases.
+ */
+#include "ops_common.h"
+#include "argparse.h"
+#include "dtype.h"
+#include "generated/op_kernels.h"
+
+#include <string.h>
+
+static int
+wrap(int64_t dim, int ndim, int64_t *out)
+{
+    return tn_wrap_dim(dim, ndim, out);
+}
+
+static PyObject *
+make_view(TensorObject *self, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset)
+{
+    return (PyObject *)tn_tensor_view(self, ndim, sizes, strides, offset);
+}
+
+/* A tensor sharing self's storage and version counter that is not a view for autograd
+ * (detach, _unsafe_view). */
+static PyObject *
+make_alias(TensorObject *self, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset)
+{
+    TensorObject *t = tn_tensor_view(self, ndim, sizes, strides, offset);
+    if (t) {
+        t->is_view = 0;
+        Py_CLEAR(t->base);
+    }
+    return (PyObject *)t;
+}
+
+/* infer_size: one -1 is inferred; the element count must match. */
+static int
+infer_size(tn_ints shape, int64_t numel, int64_t *out)
+{
+    int64_t prod = 1;
+    int infer = -1;
+    for (Py_ssize_t i = 0; i < shape.n; i++) {
+        if (shape.v[i] == -1) {
+            if (infer >= 0) {
+                PyErr_SetString(PyExc_RuntimeError, "only one dimension can be inferred");
+                return -1;
+            }
+            infer = (int)i;
+        } else if (shape.v[i] >= 0) {
+            prod *= shape.v[i];
+        } else {
+            PyErr_Format(PyExc_RuntimeError, "invalid shape dimension %lld", (long long)shape.v[i]);
+            return -1;
+        }
+        out[i] = shape.v[i];
+    }
+    if (numel == prod || (infer >= 0 && prod > 0 && numel % prod == 0)) {
+        if (infer >= 0) {
+            if (prod == 0) {
+                PyErr_SetString(PyExc_RuntimeError,
+                                "cannot reshape tensor of 0 elements into shape because the unspecified dimension "
+                                "size -1 can be any value and is ambiguous");
+                return -1;
+            }
+            out[infer] = numel / prod;
+        }
+        return 0;
+    }
+    if (infer >= 0 && prod == 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "cannot reshape tensor of 0 elements into shape because the unspecified dimension size -1 "
+                        "can be any value and is ambiguous");
+        return -1;
+    }
+    char buf[512];
+    tn_format_sizes(buf, sizeof buf, (int)shape.n, shape.v);
+    PyErr_Format(PyExc_RuntimeError, "shape '%s' is invalid for input of size %lld", buf, (long long)numel);
+    return -1;
+}
+
+/* at::detail::computeStride: strides for viewing (sizes, strides) as new_sizes, or -1 when the
+ * view would have to span non-contiguous chunks. */
+static int
+compute_stride(int ndim, const int64_t *sizes, const int64_t *strides, int64_t numel, int nnew,
+               const int64_t *new_sizes, int64_t *new_strides)
+{
+    if (ndim == 0) {
+        for (int i = 0; i < nnew; i++)
+            new_strides[i] = 1;
+        return 0;
+    }
+    if (numel == 0) {
+        int64_t s = 1;
+        for (int i = nnew - 1; i >= 0; i--) {
+            new_strides[i] = s;
+            s *= new_sizes[i] > 1 ? new_sizes[i] : 1;
+        }
+        /* upstream: for 0 elements any strides fit, it uses contiguous ones */
+        return 0;
+    }
+    int view_d = nnew - 1;
+    int64_t chunk_base_stride = strides[ndim - 1];
+    int64_t tensor_numel = 1, view_numel = 1;
+    for (int tensor_d = ndim - 1; tensor_d >= 0; tensor_d--) {
+        tensor_numel *= sizes[tensor_d];
+        if (tensor_d == 0 || (sizes[tensor_d - 1] != 1 && strides[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
+            while (view_d >= 0 && (view_numel < tensor_numel || new_sizes[view_d] == 1)) {
+                new_strides[view_d] = view_numel * chunk_base_stride;
+                view_numel *= new_sizes[view_d];
+                view_d--;
+            }
+            if (view_numel != tensor_numel)
+                return -1;
+            if (tensor_d > 0) {
+                chunk_base_stride = strides[tensor_d - 1];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    if (view_d != -1)
+        return -1;
+    return 0;
+}
+
+static PyObject *
+view_impl(TensorObject *self, tn_ints size, int is_view)
+{
+    if (size.n > TN_MAX_NDIM) {
+        PyErr_SetString(PyExc_RuntimeError, "too many dimensions");
+        return NULL;
+    }
+    int64_t shape[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    if (infer_size(size, self->numel, shape) < 0)
+        return NULL;
+    if (compute_stride(self->ndim, self->sizes, self->strides, self->numel, (int)size.n, shape, strides) < 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "view size is not compatible with input tensor's size and stride (at least one dimension "
+                        "spans across two contiguous subspaces). Use .reshape(...) instead.");
+        return NULL;
+    }
+    return is_view ? make_view(self, (int)size.n, shape, strides, self->offset)
+                   : make_alias(self, (int)size.n, shape, strides, self->offset);
+}
+
+PyObject *
+tn_op_view(TensorObject *self, tn_ints size)
+{
+    return view_impl(self, size, 1);
+}
+
+PyObject *
+tn_op__unsafe_view(TensorObject *self, tn_ints size)
+{
+    return view_impl(self, size, 0);
+}
+
+PyObject *
+tn_op_view__dtype(TensorObject *self, int dtype)
+{
+    int old = tn_dtype_size(self->dtype), new = tn_dtype_size(dtype);
+    if (old == new) {
+        return (PyObject *)tn_tensor_view_dtype(self, self->ndim, self->sizes, self->strides, self->offset, dtype);
+    }
+    if (self->ndim == 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "self.dim() cannot be 0 to view %s as %s (different element sizes)",
+                     tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(dtype));
+        return NULL;
+    }
+    if (self->strides[self->ndim - 1] != 1) {
+        PyErr_SetString(PyExc_RuntimeError, "self.stride(-1) must be 1 to view ScalarType as a dtype of a different size");
+        return NULL;
+    }
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    memcpy(strides, self->strides, sizeof(int64_t) * (size_t)self->ndim);
+    int64_t offset;
+    int last = self->ndim - 1;
+    if (old > new) {
+        int r = old / new;
+        sizes[last] *= r;
+        for (int i = 0; i < last; i++)
+            strides[i] *= r;
+        offset = self->offset * r;
+    } else {
+        int r = new / old;
+        if (sizes[last] % r) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "self.size(-1) must be divisible by %d to view %s as %s (different element sizes), but got %lld",
+                         r, tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(dtype), (long long)sizes[last]);
+            return NULL;
+        }
+        if (self->offset % r) {
+            PyErr_Format(PyExc_RuntimeError, "self.storage_offset() must be divisible by %d to view %s as %s "
+                         "(different element sizes), but got %lld", r, tn_dtype_legacy_name(self->dtype),
+                         tn_dtype_legacy_name(dtype), (long long)self->offset);
+            return NULL;
+        }
+        for (int i = 0; i < last; i++) {
+            if (strides[i] % r) {
+                PyErr_Format(PyExc_RuntimeError, "self.stride(%d) must be divisible by %d to view %s as %s "
+                             "(different element sizes), but got %lld", i, r, tn_dtype_legacy_name(self->dtype),
+                             tn_dtype_legacy_name(dtype), (long long)strides[i]);
+                return NULL;
+            }
+            strides[i] /= r;
+        }
+        sizes[last] /= r;
+        offset = self->offset / r;
+    }
+    return (PyObject *)tn_tensor_view_dtype(self, self->ndim, sizes, strides, offset, dtype);
+}
+
+PyObject *
+tn_op_reshape(TensorObject *self, tn_ints shape)
+{
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    if (shape.n > TN_MAX_NDIM) {
+        PyErr_SetString(PyExc_RuntimeError, "too many dimensions");
+        return NULL;
+    }
+    if (infer_size(shape, self->numel, sizes) < 0)
+        return NULL;
+    if (compute_stride(self->ndim, self->sizes, self->strides, self->numel, (int)shape.n, sizes, strides) == 0)
+        return make_view(self, (int)shape.n, sizes, strides, self->offset);
+    /* not viewable: a contiguous copy, then a view of it (upstream's _reshape_copy path) */
+    tn_value a[2] = {tn_value_tensor((PyObject *)self)};
+    a[1].tag = TN_V_MEMFMT;
+    a[1].u.i = 0;
+    PyObject *c = tn_call_op("aten::clone", "", a);
+    if (!c)
+        return NULL;
+    tn_ints s2 = {sizes, shape.n, false};
+    PyObject *r = view_impl(TN_T(c), s2, 0);
+    Py_DECREF(c);
+    return r;
+}
+
+PyObject *
+tn_op__reshape_alias(TensorObject *self, tn_ints size, tn_ints stride)
+{
+    if (size.n != stride.n) {
+        PyErr_SetString(PyExc_RuntimeError, "_reshape_alias: size and stride must have the same length");
+        return NULL;
+    }
+    return make_view(self, (int)size.n, size.v, stride.v, self->offset);
+}
+
+PyObject *
+tn_op_permute(TensorObject *self, tn_ints dims)
+{
+    if (dims.n != self->ndim) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
+                     "desired ordering of dimensions i.e. input.dim() = %d is not equal to len(dims) = %zd",
+                     self->ndim, dims.n);
+        return NULL;
+    }
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    int seen[TN_MAX_NDIM] = {0};
+    for (int i = 0; i < self->ndim; i++) {
+        int64_t d;
+        if (wrap(dims.v[i], self->ndim, &d) < 0)
+            return NULL;
+        if (seen[d]) {
+            PyErr_SetString(PyExc_RuntimeError, "permute(): duplicate dims are not allowed.");
+            return NULL;
+        }
+        seen[d] = 1;
+        sizes[i] = self->sizes[d];
+        strides[i] = self->strides[d];
+    }
+    return make_view(self, self->ndim, sizes, strides, self->offset);
+}
+
+static int
+transposed_geometry(TensorObject *self, int64_t dim0, int64_t dim1, int64_t *sizes, int64_t *strides)
+{
+    int64_t a, b;
+    if (wrap(dim0, self->ndim, &a) < 0 || wrap(dim1, self->ndim, &b) < 0)
+        return -1;
+    memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    memcpy(strides, self->strides, sizeof(int64_t) * (size_t)self->ndim);
+    if (self->ndim == 0)
+        return 0;
+    int64_t ts = sizes[a], tt = strides[a];
+    sizes[a] = sizes[b];
+    strides[a] = strides[b];
+    sizes[b] = ts;
+    strides[b] = tt;
+    return 0;
+}
+
+PyObject *
+tn_op_transpose__int(TensorObject *self, int64_t dim0, int64_t dim1)
+{
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    if (transposed_geometry(self, dim0, dim1, sizes, strides) < 0)
+        return NULL;
+    return make_view(self, self->ndim, sizes, strides, self->offset);
+}
+
+PyObject *
+tn_op_swapaxes(TensorObject *self, int64_t axis0, int64_t axis1)
+{
+    return tn_op_transpose__int(self, axis0, axis1);
+}
+
+PyObject *
+tn_op_swapdims(TensorObject *self, int64_t dim0, int64_t dim1)
+{
+    return tn_op_transpose__int(self, dim0, dim1);
+}
+
+PyObject *
+tn_op_t(TensorObject *self)
+{
+    if (self->ndim > 2) {
+        PyErr_Format(PyExc_RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is %dD", self->ndim);
+        return NULL;
+    }
+    return tn_op_transpose__int(self, 0, self->ndim < 2 ? 0 : 1);
+}
+
+PyObject *
+tn_op_numpy_T(TensorObject *self)
+{
+    if (self->ndim != 2 && self->ndim != 0) {
+        if (PyErr_WarnFormat(PyExc_UserWarning, 1,
+                             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+                             "deprecated and it will throw an error in a future release. Consider `x.mT` to transpose "
+                             "batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
+                             "dimensions of a tensor.") < 0)
+            return NULL;
+    }
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    for (int i = 0; i < self->ndim; i++) {
+        sizes[i] = self->sizes[self->ndim - 1 - i];
+        strides[i] = self->strides[self->ndim - 1 - i];
+    }
+    return make_view(self, self->ndim, sizes, strides, self->offset);
+}
+
+PyObject *
+tn_op_mT(TensorObject *self)
+{
+    if (self->ndim < 2) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor.", self->ndim);
+        return NULL;
+    }
+    return tn_op_transpose__int(self, -2, -1);
+}
+
+PyObject *
+tn_op_t_(TensorObject *self)
+{
+    if (self->ndim > 2) {
+        PyErr_Format(PyExc_RuntimeError, "t_() expects a tensor with <= 2 dimensions, but self is %dD", self->ndim);
+        return NULL;
+    }
+    return tn_op_transpose_(self, 0, self->ndim < 2 ? 0 : 1);
+}
+
+/* In-place geometry changes (t_, transpose_, unsqueeze_, squeeze_): the tensor itself changes shape. */
+static PyObject *
+restride_inplace(TensorObject *self, int ndim, const int64_t *sizes, const int64_t *strides)
+{
+    if (tn_tensor_set_geometry(self, ndim, sizes, strides) < 0)
+        return NULL;
+    return Py_NewRef((PyObject *)self);
+}
+
+PyObject *
+tn_op_transpose_(TensorObject *self, int64_t dim0, int64_t dim1)
+{
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    if (transposed_geometry(self, dim0, dim1, sizes, strides) < 0)
+        return NULL;
+    return restride_inplace(self, self->ndim, sizes, strides);
+}
+
+/* broadcast `size` (with -1 keeping the old size) onto self's shape: the expand rule */
+static int
+expand_geometry(TensorObject *self, tn_ints size, int64_t *sizes, int64_t *strides)
+{
+    if (size.n < self->ndim) {
+        char a[256], b[256];
+        tn_format_sizes(a, sizeof a, (int)size.n, size.v);
+        tn_format_sizes(b, sizeof b, self->ndim, self->sizes);
+        PyErr_Format(PyExc_RuntimeError,
+                     "expand(torch.FloatTensor{%s}, size=%s): the number of sizes provided (%zd) must be greater or "
+                     "equal to the number of dimensions in the tensor (%d)", b, a, size.n, self->ndim);
+        return -1;
+    }
+    int n = (int)size.n;
+    for (int i = n - 1; i >= 0; i--) {
+        int off = n - 1 - i;
+        int d = self->ndim - 1 - off;
+        int64_t want = size.v[i];
+        if (d >= 0) {
+            int64_t have = self->sizes[d];
+            if (want == -1)
+                want = have;
+            if (have == want) {
+                sizes[i] = want;
+                strides[i] = self->strides[d];
+            } else if (have == 1) {
+                sizes[i] = want;
+                strides[i] = 0;
+            } else {
+                PyErr_Format(PyExc_RuntimeError,
+                             "The expanded size of the tensor (%lld) must match the existing size (%lld) at "
+                             "non-singleton dimension %d.  Target sizes: [...].  Tensor sizes: [...]",
+                             (long long)want, (long long)have, i);
+                return -1;
+            }
+        } else {
+            if (want < 0) {
+                PyErr_Format(PyExc_RuntimeError,
+                             "The expanded size of the tensor (%lld) isn't allowed in a leading, non-existing "
+                             "dimension %d", (long long)want, i);
+                return -1;
+            }
+            sizes[i] = want;
+            strides[i] = 0;
+        }
+    }
+    return 0;
+}
+
+PyObject *
+tn_op_expand(TensorObject *self, tn_ints size, bool implicit)
+{
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    if (size.n > TN_MAX_NDIM || expand_geometry(self, size, sizes, strides) < 0)
+        return NULL;
+    return make_view(self, (int)size.n, sizes, strides, self->offset);
+}
+
+PyObject *
+tn_op_expand_as(TensorObject *self, TensorObject *other)
+{
+    tn_ints s = {other->sizes, other->ndim, false};
+    return tn_op_expand(self, s, false);
+}
+
+PyObject *
+tn_op_view_as(TensorObject *self, TensorObject *other)
+{
+    tn_ints s = {other->sizes, other->ndim, false};
+    return tn_op_view(self, s);
+}
+
+PyObject *
+tn_op_slice__Tensor(TensorObject *self, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step)
+{
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "slice() cannot be applied to a 0-dim tensor.");
+        return NULL;
+    }
+    int64_t d;
+    if (wrap(dim, self->ndim, &d) < 0)
+        return NULL;
+    if (step <= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "slice step must be positive");
+        return NULL;
+    }
+    int64_t len = self->sizes[d];
+    int64_t s = start.has ? start.v : 0, e = end.has ? end.v : INT64_MAX;
+    if (s < 0)
+        s += len;
+    if (e < 0)
+        e += len;
+    if (s < 0)
+        s = 0;
+    else if (s > len)
+        s = len;
+    if (e < s)
+        e = s;
+    else if (e > len)
+        e = len;
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    memcpy(strides, self->strides, sizeof(int64_t) * (size_t)self->ndim);
+    sizes[d] = (e - s + step - 1) / step;
+    strides[d] *= step;
+    return make_view(self, self->ndim, sizes, strides, self->offset + s * self->strides[d]);
+}
+
+PyObject *
+tn_op_narrow(TensorObject *self, int64_t dim, int64_t start, int64_t length)
+{
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "narrow() cannot be applied to a 0-dim tensor.");
+        return NULL;
+    }
+    if (length < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "narrow(): length must be non-negative.");
+        return NULL;
+    }
+    int64_t d;
+    if (wrap(dim, self->ndim, &d) < 0)
+        return NULL;
+    int64_t cur = self->sizes[d];
+    if (start < -cur || start > cur) {
+        PyErr_Format(PyExc_IndexError,
+                     "start out of range (expected to be in range of [%lld, %lld], but got %lld)", (long long)-cur,
+                     (long long)cur, (long long)start);
+        return NULL;
+    }
+    if (start < 0)
+        start += cur;
+    if (start + length > cur) {
+        PyErr_Format(PyExc_RuntimeError, "start (%lld) + length (%lld) exceeds dimension size (%lld).",
+                     (long long)start, (long long)length, (long long)cur);
+        return NULL;
+    }
+    tn_opt_int s = {true, start}, e = {true, start + length};
+    return tn_op_slice__Tensor(self, d, s, e, 1);
+}
+
+PyObject *
+tn_op_select__int(TensorObject *self, int64_t dim, int64_t index)
+{
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_IndexError, "select() cannot be applied to a 0-dim tensor.");
+        return NULL;
+    }
+    int64_t d;
+    if (wrap(dim, self->ndim, &d) < 0)
+        return NULL;
+    int64_t size = self->sizes[d];
+    if (index < -size || index >= size) {
+        PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %lld with size %lld",
+                     (long long)index, (long long)d, (long long)size);
+        return NULL;
+    }
+    if (index < 0)
+        index += size;
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    int n = 0;
+    for (int i = 0; i < self->ndim; i++) {
+        if (i == d)
+            continue;
+        sizes[n] = self->sizes[i];
+        strides[n] = self->strides[i];
+        n++;
+    }
+    return make_view(self, n, sizes, strides, self->offset + index * self->strides[d]);
+}
+
+static int
+unsqueeze_geometry(TensorObject *self, int64_t dim, int64_t *sizes, int64_t *strides, int *nout)
+{
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim + 1, &d) < 0)
+        return -1;
+    int n = 0;
+    for (int i = 0; i <= self->ndim; i++) {
+        if (i == d) {
+            sizes[n] = 1;
+            strides[n] = i < self->ndim ? self->sizes[i] * self->strides[i] : 1;
+            n++;
+        }
+        if (i < self->ndim) {
+            sizes[n] = self->sizes[i];
+            strides[n] = self->strides[i];
+            n++;
+        }
+    }
+    *nout = n;
+    return 0;
+}
+
+PyObject *
+tn_op_unsqueeze(TensorObject *self, int64_t dim)
+{
+    int64_t sizes[TN_MAX_NDIM + 1], strides[TN_MAX_NDIM + 1];
+    int n;
+    if (unsqueeze_geometry(self, dim, sizes, strides, &n) < 0)
+        return NULL;
+    return make_view(self, n, sizes, strides, self->offset);
+}
+
+PyObject *
+tn_op_unsqueeze_(TensorObject *self, int64_t dim)
+{
+    int64_t sizes[TN_MAX_NDIM + 1], strides[TN_MAX_NDIM + 1];
+    int n;
+    if (unsqueeze_geometry(self, dim, sizes, strides, &n) < 0)
+        return NULL;
+    return restride_inplace(self, n, sizes, strides);
+}
+
+/* squeeze the dims whose mask bit is set (and whose size is 1) */
+static int
+squeeze_geometry(TensorObject *self, const uint8_t *mask, int64_t *sizes, int64_t *strides)
+{
+    int n = 0;
+    for (int i = 0; i < self->ndim; i++) {
+        if (mask[i] && self->sizes[i] == 1)
+            continue;
+        sizes[n] = self->sizes[i];
+        strides[n] = self->strides[i];
+        n++;
+    }
+    return n;
+}
+
+static PyObject *
+squeeze_impl(TensorObject *self, const uint8_t *mask, int inplace)
+{
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    int n = squeeze_geometry(self, mask, sizes, strides);
+    return inplace ? restride_inplace(self, n, sizes, strides) : make_view(self, n, sizes, strides, self->offset);
+}
+
+PyObject *
+tn_op_squeeze(TensorObject *self)
+{
+    uint8_t mask[TN_MAX_NDIM];
+    memset(mask, 1, sizeof mask);
+    return squeeze_impl(self, mask, 0);
+}
+
+PyObject *
+tn_op_squeeze_(TensorObject *self)
+{
+    uint8_t mask[TN_MAX_NDIM];
+    memset(mask, 1, sizeof mask);
+    return squeeze_impl(self, mask, 1);
+}
+
+static PyObject *
+squeeze_dims(TensorObject *self, const int64_t *dims, Py_ssize_t n, int inplace)
+{
+    uint8_t mask[TN_MAX_NDIM] = {0};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t d;
+        if (tn_wrap_dim(dims[i], self->ndim, &d) < 0)
+            return NULL;
+        if (self->ndim)
+            mask[d] = 1;
+    }
+    return squeeze_impl(self, mask, inplace);
+}
+
+PyObject *
+tn_op_squeeze__dim(TensorObject *self, int64_t dim)
+{
+    return squeeze_dims(self, &dim, 1, 0);
+}
+
+PyObject *
+tn_op_squeeze___dim(TensorObject *self, int64_t dim)
+{
+    return squeeze_dims(self, &dim, 1, 1);
+}
+
+PyObject *
+tn_op_squeeze__dims(TensorObject *self, tn_ints dim)
+{
+    return squeeze_dims(self, dim.v, dim.n, 0);
+}
+
+PyObject *
+tn_op_as_strided(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset)
+{
+    if (size.n != stride.n) {
+        PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
+        return NULL;
+    }
+    int64_t off = storage_offset.has ? storage_offset.v : self->offset;
+    if (off < 0) {
+        PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", (long long)off);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < size.n; i++) {
+        if (stride.v[i] < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "as_strided: Negative strides are not supported at the moment, got strides: [...]");
+            return NULL;
+        }
+        if (size.v[i] < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "as_strided: negative sizes are not supported");
+            return NULL;
+        }
+    }
+    /* the storage must hold the furthest element */
+    int64_t need = off + 1;
+    int any_zero = 0;
+    for (Py_ssize_t i = 0; i < size.n; i++) {
+        if (size.v[i] == 0)
+            any_zero = 1;
+        else
+            need += (size.v[i] - 1) * stride.v[i];
+    }
+    if (!any_zero && self->device != TN_DEVICE_META &&
+        need * tn_dtype_size(self->dtype) > self->storage->nbytes) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "setStorage: sizes [...], strides [...], storage offset %lld, and itemsize %d requiring a storage "
+                     "size of %lld are out of bounds for storage of size %lld", (long long)off,
+                     tn_dtype_size(self->dtype), (long long)(need * tn_dtype_size(self->dtype)),
+                     (long long)self->storage->nbytes);
+        return NULL;
+    }
+    return make_view(self, (int)size.n, size.v, stride.v, off);
+}
+
+PyObject *
+tn_op_alias(TensorObject *self)
+{
+    return make_view(self, self->ndim, self->sizes, self->strides, self->offset);
+}
+
+PyObject *
+tn_op_detach(TensorObject *self)
+{
+    return make_alias(self, self->ndim, self->sizes, self->strides, self->offset);
+}
+
+PyObject *
+tn_op_lift_fresh(TensorObject *self)
+{
+    return Py_NewRef((PyObject *)self);
+}
+
+PyObject *
+tn_op_flatten__using_ints(TensorObject *self, int64_t start_dim, int64_t end_dim)
+{
+    int64_t s, e;
+    int nd = self->ndim ? self->ndim : 1;
+    if (tn_wrap_dim(start_dim, nd, &s) < 0 || tn_wrap_dim(end_dim, nd, &e) < 0)
+        return NULL;
+    if (s > e) {
+        PyErr_SetString(PyExc_RuntimeError, "flatten() has invalid args: start_dim cannot come after end_dim");
+        return NULL;
+    }
+    if (self->ndim == 0) {
+        int64_t one = 1;
+        tn_ints sh = {&one, 1, false};
+        return tn_op_reshape(self, sh);
+    }
+    if (s == e)
+        return Py_NewRef((PyObject *)self);
+    int64_t shape[TN_MAX_NDIM];
+    int n = 0;
+    for (int i = 0; i < s; i++)
+        shape[n++] = self->sizes[i];
+    int64_t p = 1;
+    for (int64_t i = s; i <= e; i++)
+        p *= self->sizes[i];
+    shape[n++] = p;
+    for (int i = (int)e + 1; i < self->ndim; i++)
+        shape[n++] = self->sizes[i];
+    tn_ints sh = {shape, n, false};
+    return tn_op_reshape(self, sh);
+}
+
+PyObject *
+tn_op_unflatten__int(TensorObject *self, int64_t dim, tn_ints sizes)
+{
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0)
+        return NULL;
+    if (sizes.n == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "unflatten: sizes must be non-empty");
+        return NULL;
+    }
+    int64_t inner[TN_MAX_NDIM];
+    tn_ints in = {sizes.v, sizes.n, false};
+    if (infer_size(in, self->sizes[d], inner) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_RuntimeError,
+                     "unflatten: Provided sizes don't multiply up to the size of dim %lld (%lld) in the input tensor",
+                     (long long)d, (long long)self->sizes[d]);
+        return NULL;
+    }
+    int64_t shape[TN_MAX_NDIM];
+    int n = 0;
+    for (int i = 0; i < d; i++)
+        shape[n++] = self->sizes[i];
+    for (Py_ssize_t i = 0; i < sizes.n; i++)
+        shape[n++] = inner[i];
+    for (int i = (int)d + 1; i < self->ndim; i++)
+        shape[n++] = self->sizes[i];
+    tn_ints sh = {shape, n, false};
+    return tn_op_view(self, sh);
+}
+
+static PyObject *
+tuple_of_slices(TensorObject *self, int64_t d, const int64_t *lengths, Py_ssize_t n)
+{
+    PyObject *list = PyList_New(n);
+    int64_t start = 0;
+    for (Py_ssize_t i = 0; list && i < n; i++) {
+        tn_opt_int s = {true, start}, e = {true, start + lengths[i]};
+        PyObject *piece = tn_op_slice__Tensor(self, d, s, e, 1);
+        if (!piece) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SetItem(list, i, piece);
+        start += lengths[i];
+    }
+    return list;
+}
+
+PyObject *
+tn_op_split__Tensor(TensorObject *self, int64_t split_size, int64_t dim)
+{
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "split expects at least a 1-dimensional tensor");
+        return NULL;
+    }
+    int64_t d;
+    if (wrap(dim, self->ndim, &d) < 0)
+        return NULL;
+    if (split_size < 0) {
+        PyErr_Format(PyExc_RuntimeError, "split expects split_size be non-negative, but got split_size=%lld",
+                     (long long)split_size);
+        return NULL;
+    }
+    int64_t size = self->sizes[d];
+    if (split_size == 0 && size != 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "split_size can only be 0 if dimension size is 0, but got dimension size of %lld", (long long)size);
+        return NULL;
+    }
+    int64_t n = split_size == 0 ? 1 : (size + split_size - 1) / split_size;
+    if (n == 0)
+        n = 1;
+    int64_t *lengths = PyMem_Malloc(sizeof(int64_t) * (size_t)n);
+    if (!lengths)
+        return PyErr_NoMemory();
+    for (int64_t i = 0; i < n; i++)
+        lengths[i] = (i == n - 1) ? size - split_size * (n - 1) : split_size;
+    PyObject *r = tuple_of_slices(self, d, lengths, n);
+    PyMem_Free(lengths);
+    return r;
+}
+
+PyObject *
+tn_op_split_with_sizes(TensorObject *self, tn_ints split_sizes, int64_t dim)
+{
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "split expects at least a 1-dimensional tensor");
+        return NULL;
+    }
+    int64_t d;
+    if (wrap(dim, self->ndim, &d) < 0)
+        return NULL;
+    int64_t total = 0;
+    for (Py_ssize_t i = 0; i < split_sizes.n; i++) {
+        if (split_sizes.v[i] < 0) {
+            PyErr_Format(PyExc_RuntimeError, "split_with_sizes expects split_sizes have only non-negative entries, "
+                         "but got split_sizes=[...]");
+            return NULL;
+        }
+        total += split_sizes.v[i];
+    }
+    if (total != self->sizes[d]) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "split_with_sizes expects split_sizes to sum exactly to %lld (input tensor's size at dimension "
+                     "%lld), but got split_sizes=[...]", (long long)self->sizes[d], (long long)d);
+        return NULL;
+    }
+    return tuple_of_slices(self, d, split_sizes.v, split_sizes.n);
+}
+
+PyObject *
+tn_op_chunk(TensorObject *self, int64_t chunks, int64_t dim)
+{
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "chunk expects at least a 1-dimensional tensor");
+        return NULL;
+    }
+    if (chunks <= 0) {
+        PyErr_Format(PyExc_RuntimeError, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
+        return NULL;
+    }
+    int64_t d;
+    if (wrap(dim, self->ndim, &d) < 0)
+        return NULL;
+    int64_t size = self->sizes[d];
+    int64_t split = (size + chunks - 1) / chunks;
+    if (split == 0 && size == 0) {
+        int64_t *lengths = PyMem_Malloc(sizeof(int64_t) * (size_t)chunks);
+        for (int64_t i = 0; i < chunks; i++)
+            lengths[i] = 0;
+        PyObject *r = tuple_of_slices(self, d, lengths, chunks);
+        PyMem_Free(lengths);
+        return r;
+    }
+    return tn_op_split__Tensor(self, split, d);
+}
+
+PyObject *
+tn_op_unbind__int(TensorObject *self, int64_t dim)
+{
+    if (self->ndim == 0) {
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+        return NULL;
+    }
+    int64_t d;
+    if (wrap(dim, self->ndim, &d) < 0)
+        return NULL;
+    int64_t n = self->sizes[d];
+    PyObject *list = PyList_New(n);
+    for (int64_t i = 0; list && i < n; i++) {
+        PyObject *p = tn_op_select__int(self, d, i);
+        if (!p) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SetItem(list, i, p);
+    }
+    if (!list)
+        return NULL;
+    PyObject *t = PyList_AsTuple(list);
+    Py_DECREF(list);
+    return t;
+}
+
+PyObject *
+tn_op_movedim__intlist(TensorObject *self, tn_ints source, tn_ints destination)
+{
+    int nd = self->ndim;
+    if (source.n != destination.n) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "movedim: Invalid source or destination dims: source ([...] dims) should contain the same number "
+                     "of dims as destination ([...] dims)");
+        return NULL;
+    }
+    int64_t order[TN_MAX_NDIM];
+    int taken_src[TN_MAX_NDIM] = {0}, taken_dst[TN_MAX_NDIM] = {0};
+    for (int i = 0; i < nd; i++)
+        order[i] = -1;
+    for (Py_ssize_t i = 0; i < source.n; i++) {
+        int64_t s, t;
+        if (tn_wrap_dim(source.v[i], nd, &s) < 0 || tn_wrap_dim(destination.v[i], nd, &t) < 0)
+            return NULL;
+        if (taken_src[s] || taken_dst[t]) {
+            PyErr_SetString(PyExc_RuntimeError, "movedim: repeated dim in `source` or `destination`");
+            return NULL;
+        }
+        taken_src[s] = taken_dst[t] = 1;
+        order[t] = s;
+    }
+    int64_t rest = 0;
+    for (int i = 0; i < nd; i++) {
+        if (order[i] >= 0)
+            continue;
+        while (taken_src[rest])
+            rest++;
+        order[i] = rest++;
+    }
+    tn_ints dims = {order, nd, false};
+    return tn_op_permute(self, dims);
+}
+
+PyObject *
+tn_op_movedim__int(TensorObject *self, int64_t source, int64_t destination)
+{
+    tn_ints s = {&source, 1, false}, d = {&destination, 1, false};
+    return tn_op_movedim__intlist(self, s, d);
+}
+
+PyObject *
+tn_op_diagonal(TensorObject *self, int64_t offset, int64_t dim1, int64_t dim2)
+{
+    int64_t d1, d2;
+    if (wrap(dim1, self->ndim, &d1) < 0 || wrap(dim2, self->ndim, &d2) < 0)
+        return NULL;
+    if (d1 == d2) {
+        PyErr_Format(PyExc_RuntimeError, "diagonal dimensions cannot be identical %lld, %lld", (long long)dim1,
+                     (long long)dim2);
+        return NULL;
+    }
+    int64_t off = self->offset, len;
+    if (offset >= 0) {
+        len = self->sizes[d1] < self->sizes[d2] - offset ? self->sizes[d1] : self->sizes[d2] - offset;
+        off += offset * self->strides[d2];
+    } else {
+        len = self->sizes[d1] + offset < self->sizes[d2] ? self->sizes[d1] + offset : self->sizes[d2];
+        off -= offset * self->strides[d1];
+    }
+    if (len <= 0) {
+        len = 0;
+        off = self->offset;
+    }
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    int n = 0;
+    for (int i = 0; i < self->ndim; i++) {
+        if (i == d1 || i == d2)
+            continue;
+        sizes[n] = self->sizes[i];
+        strides[n] = self->strides[i];
+        n++;
+    }
+    sizes[n] = len;
+    strides[n] = self->strides[d1] + self->strides[d2];
+    n++;
+    return make_view(self, n, sizes, strides, off);
+}
+
+PyObject *
+tn_op_contiguous(TensorObject *self, int memory_format)
+{
+    if ((memory_format == TN_MEMFMT_CONTIGUOUS || memory_format < 0) && tn_tensor_is_contiguous(self))
+        return Py_NewRef((PyObject *)self);
+    if (memory_format == TN_MEMFMT_CHANNELS_LAST && tn_tensor_is_channels_last(self))
+        return Py_NewRef((PyObject *)self);
+    if (memory_format == TN_MEMFMT_PRESERVE) {
+        PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");
+        return NULL;
+    }
+    tn_value a[2] = {tn_value_tensor((PyObject *)self)};
+    a[1].tag = TN_V_MEMFMT;
+    a[1].u.i = memory_format < 0 ? TN_MEMFMT_CONTIGUOUS : memory_format;
+    return tn_call_op("aten::clone", "", a);
+}

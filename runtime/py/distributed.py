@@ -1,0 +1,1083 @@
+"""torch.distributed's native half at world size 1: _c10d_init, the _Dist*Error exceptions, and
+the torch._C._distributed_c10d module (stores, ProcessGroup/Backend/Work, ReduceOp, the *Options,
+FakeProcessGroup, debug level, the process-group registry).
+
+Upstream's CPU wheel builds this module inside _c10d_init(); so do we, so that ProcessGroup can
+take OpaqueBaseMeta (torch._opaque_base) as upstream's does. Gloo, NCCL, MPI, UCC and XCCL are
+absent (ImportError at `from torch._C._distributed_c10d import ProcessGroupGloo`), so
+torch.distributed reports them unavailable. Collectives go to the backend registered for the
+tensors' device, as c10d does; nothing here answers a collective by returning its input.
+To add a name: define it in _build() and list it in the set_all() call at the end.
+"""
+
+import datetime
+import os
+import sys
+import threading
+import time
+
+
+def _exceptions():
+    # Upstream creates these with PyErr_NewException("torch.distributed.<Name>", ...).
+    def make(name, base, doc):
+        cls = type(name, (base,), {"__doc__": doc, "__module__": "torch.distributed"})
+        return cls
+    DistError = make("DistError", RuntimeError, "Exception raised when an error occurs in the "
+                     "distributed library")
+    DistBackendError = make("DistBackendError", DistError, "Exception raised when a backend "
+                            "error occurs in distributed")
+    DistNetworkError = make("DistNetworkError", DistError, "Exception raised when a network "
+                            "error occurs in distributed")
+    DistStoreError = make("DistStoreError", DistError, "Exception raised when an error occurs "
+                          "in the distributed store")
+    QueueEmptyError = make("QueueEmptyError", DistStoreError, "Exception raised when an error "
+                           "occurs in the distributed store")
+    return {"_DistError": DistError, "_DistBackendError": DistBackendError,
+            "_DistNetworkError": DistNetworkError, "_DistStoreError": DistStoreError,
+            "_DistQueueEmptyError": QueueEmptyError}
+
+
+# c10d's kUnsetTimeout (-1 ms) and the defaults of init.cpp.
+_UNSET_TIMEOUT = datetime.timedelta(milliseconds=-1)
+_DEFAULT_STORE_TIMEOUT = datetime.timedelta(seconds=300)
+
+_MODNAME = "torch._C._distributed_c10d"
+
+
+def _build(C):
+    support = C._tn_support
+    make_enum = support.make_enum
+    refuse = support.refuse
+    DistStoreError = C._DistStoreError
+    QueueEmptyError = C._DistQueueEmptyError
+
+    def _no_constructor(name):
+        def __init__(self, *args, **kwargs):
+            raise TypeError(f"{_MODNAME}.{name}: No constructor defined!")
+        return __init__
+
+    def _to_bytes(v):
+        if isinstance(v, str):
+            return v.encode()
+        if isinstance(v, (bytes, bytearray)):
+            return bytes(v)
+        if isinstance(v, (list, tuple)):
+            return bytes(v)
+        raise TypeError(f"expected str or bytes, got {type(v).__name__}")
+
+    # ---- enums ------------------------------------------------------------------------------
+    BuiltinCommHookType = make_enum("BuiltinCommHookType", [("ALLREDUCE", 1), ("FP16_COMPRESS", 2)],
+                                    module=_MODNAME)
+    DebugLevel = make_enum("DebugLevel", [("OFF", 0), ("INFO", 1), ("DETAIL", 2)], module=_MODNAME)
+    ErrorType = make_enum("ErrorType", [("SUCCESS", 0), ("TIMEOUT", 1), ("COMM_ERROR", 2),
+                                        ("REMOTE_ERROR", 3)], module=_MODNAME)
+    OpType = make_enum("OpType", [(n, i) for i, n in enumerate((
+        "BROADCAST", "ALLREDUCE", "ALLREDUCE_COALESCED", "REDUCE", "ALLGATHER", "_ALLGATHER_BASE",
+        "ALLGATHER_COALESCED", "GATHER", "SCATTER", "REDUCE_SCATTER", "ALLTOALL_BASE", "ALLTOALL",
+        "SEND", "RECV", "RECVANYSOURCE", "BARRIER", "_REDUCE_SCATTER_BASE", "COALESCED",
+        "_ALLREDUCE_SPARSE", "REDUCE_SCATTER_TENSOR_COALESCED"))] + [("UNKNOWN", 100)],
+        module=_MODNAME)
+    WorkResult = make_enum("WorkResult", [("SUCCESS", 0), ("TIMEOUT", 1), ("COMM_ERROR", 2),
+                                          ("UNKNOWN", 100)], module=_MODNAME)
+
+    # ---- stores -----------------------------------------------------------------------------
+
+    class Store:
+        """c10d::Store. Subclassable from Python (override set/get/...); the base answers the
+        rest by refusing, as c10d's pure virtuals do."""
+
+        def __init__(self):
+            self._timeout = _DEFAULT_STORE_TIMEOUT
+
+        @property
+        def timeout(self):
+            return getattr(self, "_timeout", _DEFAULT_STORE_TIMEOUT)
+
+        def set_timeout(self, timeout):
+            self._timeout = timeout
+
+        def _missing(self, what):
+            raise RuntimeError(f"{type(self).__name__} does not implement {what} "
+                               "(Tried to call pure virtual function \"Store::" + what + "\")")
+
+        def set(self, key, value):
+            self._missing("set")
+
+        def get(self, key):
+            self._missing("get")
+
+        def add(self, key, value):
+            self._missing("add")
+
+        def compare_set(self, key, expected_value, desired_value):
+            self._missing("compare_set")
+
+        def delete_key(self, key):
+            self._missing("delete_key")
+
+        def num_keys(self):
+            self._missing("num_keys")
+
+        def check(self, keys):
+            self._missing("check")
+
+        def wait(self, keys, timeout=None):
+            self._missing("wait")
+
+        def multi_get(self, keys):
+            return [self.get(k) for k in keys]
+
+        def multi_set(self, keys, values):
+            for k, v in zip(keys, values):
+                self.set(k, v)
+
+        def append(self, key, value):
+            self._missing("append")
+
+        def queue_push(self, key, value):
+            self._missing("queue_push")
+
+        def queue_pop(self, key, block=True):
+            self._missing("queue_pop")
+
+        def queue_len(self, key):
+            self._missing("queue_len")
+
+        def list_keys(self):
+            self._missing("list_keys")
+
+        def has_extended_api(self):
+            return False
+
+        def barrier(self, key, world_size, timeout=None):
+            self._missing("barrier")
+
+        def clone(self):
+            self._missing("clone")
+
+    class _MemoryTable:
+        """The shared state of a HashStore (and of the FileStores of one path in this process)."""
+
+        def __init__(self):
+            self.data = {}
+            self.queues = {}
+            self.cond = threading.Condition()
+
+    class HashStore(Store):
+        """An in-memory, thread-safe store (c10d::HashStore)."""
+
+        def __init__(self):
+            super().__init__()
+            self._table = _MemoryTable()
+
+        def _wait_for(self, keys, timeout):
+            timeout = self.timeout if timeout is None else timeout
+            secs = timeout.total_seconds()
+            deadline = None if secs <= 0 else time.monotonic() + secs
+            t = self._table
+            while not all(k in t.data for k in keys):
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    raise DistStoreError("Wait timeout")
+                t.cond.wait(left)
+
+        def set(self, key, value):
+            with self._table.cond:
+                self._table.data[key] = _to_bytes(value)
+                self._table.cond.notify_all()
+
+        def get(self, key):
+            with self._table.cond:
+                self._wait_for([key], None)
+                return self._table.data[key]
+
+        def add(self, key, value):
+            with self._table.cond:
+                cur = self._table.data.get(key, b"0")
+                try:
+                    n = int(cur.decode()) + int(value)
+                except ValueError:
+                    raise ValueError("stoll") from None
+                self._table.data[key] = str(n).encode()
+                self._table.cond.notify_all()
+                return n
+
+        def compare_set(self, key, expected_value, desired_value):
+            expected, desired = _to_bytes(expected_value), _to_bytes(desired_value)
+            with self._table.cond:
+                data = self._table.data
+                if key not in data:
+                    if expected == b"":
+                        data[key] = desired
+                        self._table.cond.notify_all()
+                        return desired
+                    return expected
+                if data[key] == expected:
+                    data[key] = desired
+                    self._table.cond.notify_all()
+                return data[key]
+
+        def delete_key(self, key):
+            with self._table.cond:
+                return self._table.data.pop(key, None) is not None
+
+        def num_keys(self):
+            with self._table.cond:
+                return len(self._table.data)
+
+        def check(self, keys):
+            with self._table.cond:
+                return all(k in self._table.data for k in keys)
+
+        def wait(self, keys, timeout=None):
+            with self._table.cond:
+                self._wait_for(list(keys), timeout)
+
+        def multi_get(self, keys):
+            with self._table.cond:
+                self._wait_for(list(keys), None)
+                return [self._table.data[k] for k in keys]
+
+        def multi_set(self, keys, values):
+            with self._table.cond:
+                for k, v in zip(keys, values):
+                    self._table.data[k] = _to_bytes(v)
+                self._table.cond.notify_all()
+
+        def append(self, key, value):
+            with self._table.cond:
+                self._table.data[key] = self._table.data.get(key, b"") + _to_bytes(value)
+                self._table.cond.notify_all()
+
+        def queue_push(self, key, value):
+            with self._table.cond:
+                self._table.queues.setdefault(key, []).append(_to_bytes(value))
+                self._table.cond.notify_all()
+
+        def queue_pop(self, key, block=True):
+            with self._table.cond:
+                q = self._table.queues.setdefault(key, [])
+                if not q and not block:
+                    raise QueueEmptyError(f"queue_pop: queue {key} is empty")
+                secs = self.timeout.total_seconds()
+                deadline = None if secs <= 0 else time.monotonic() + secs
+                while not q:
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        raise DistStoreError("Wait timeout")
+                    self._table.cond.wait(left)
+                return q.pop(0)
+
+        def queue_len(self, key):
+            with self._table.cond:
+                return len(self._table.queues.get(key, ()))
+
+        def list_keys(self):
+            with self._table.cond:
+                return list(reversed(list(self._table.data)))
+
+        def has_extended_api(self):
+            return True
+
+        def clone(self):
+            other = HashStore.__new__(type(self))
+            Store.__init__(other)
+            other._timeout = self.timeout
+            other._table = self._table
+            return other
+
+    _file_tables = {}
+
+    class FileStore(HashStore):
+        """c10d::FileStore. Shared by every FileStore of the same path in this process; the
+        on-disk format (for stores shared between processes) is not implemented, which only
+        matters above world size 1."""
+
+        def __init__(self, path, numWorkers=-1):
+            Store.__init__(self)
+            self._path = path
+            self._numWorkers = numWorkers
+            self._table = _file_tables.setdefault(os.path.abspath(path), _MemoryTable())
+
+        @property
+        def path(self):
+            return self._path
+
+    class TCPStore(Store):
+        """Refused: a TCP rendezvous server/client is not implemented in torchnative."""
+
+        def __init__(self, host_name, port, world_size=None, is_master=False, timeout=None,
+                     wait_for_workers=True, multi_tenant=False, master_listen_fd=None,
+                     use_libuv=True):
+            refuse(f"{_MODNAME}.TCPStore",
+                   "no TCP rendezvous; at world size 1 use HashStore or FileStore")
+
+        host = property(lambda self: refuse(f"{_MODNAME}.TCPStore.host"))
+        port = property(lambda self: refuse(f"{_MODNAME}.TCPStore.port"))
+        libuvBackend = property(lambda self: refuse(f"{_MODNAME}.TCPStore.libuvBackend"))
+
+    class PrefixStore(Store):
+        """c10d::PrefixStore: every key becomes "<prefix>/<key>" in the wrapped store."""
+
+        def __init__(self, prefix, store):
+            super().__init__()
+            if not isinstance(store, Store):
+                raise TypeError("PrefixStore(): store must be a torch.distributed.Store")
+            self._prefix = prefix
+            self._store = store
+
+        def _k(self, key):
+            return f"{self._prefix}/{key}"
+
+        @property
+        def underlying_store(self):
+            return self._store
+
+        @property
+        def _underlying_non_prefix_store(self):
+            s = self._store
+            while isinstance(s, PrefixStore):
+                s = s._store
+            return s
+
+        @property
+        def timeout(self):
+            return self._store.timeout
+
+        def set_timeout(self, timeout):
+            self._store.set_timeout(timeout)
+
+        def set(self, key, value):
+            self._store.set(self._k(key), _to_bytes(value))
+
+        def get(self, key):
+            return self._store.get(self._k(key))
+
+        def add(self, key, value):
+            return self._store.add(self._k(key), value)
+
+        def compare_set(self, key, expected_value, desired_value):
+            return self._store.compare_set(self._k(key), expected_value, desired_value)
+
+        def delete_key(self, key):
+            return self._store.delete_key(self._k(key))
+
+        def num_keys(self):
+            return self._store.num_keys()
+
+        def check(self, keys):
+            return self._store.check([self._k(k) for k in keys])
+
+        def wait(self, keys, timeout=None):
+            keys = [self._k(k) for k in keys]
+            if timeout is None:
+                return self._store.wait(keys)
+            return self._store.wait(keys, timeout)
+
+        def multi_get(self, keys):
+            return self._store.multi_get([self._k(k) for k in keys])
+
+        def multi_set(self, keys, values):
+            return self._store.multi_set([self._k(k) for k in keys], values)
+
+        def append(self, key, value):
+            return self._store.append(self._k(key), value)
+
+        def queue_push(self, key, value):
+            return self._store.queue_push(self._k(key), value)
+
+        def queue_pop(self, key, block=True):
+            return self._store.queue_pop(self._k(key), block)
+
+        def queue_len(self, key):
+            return self._store.queue_len(self._k(key))
+
+        def list_keys(self):
+            pre = self._prefix + "/"
+            return [k[len(pre):] for k in self._store.list_keys() if k.startswith(pre)]
+
+        def has_extended_api(self):
+            return self._store.has_extended_api()
+
+        def clone(self):
+            return PrefixStore(self._prefix, self._store.clone())
+
+    # ---- ReduceOp ---------------------------------------------------------------------------
+
+    RedOpType = make_enum("RedOpType", [
+        ("SUM", 0), ("AVG", 1), ("PRODUCT", 2), ("MIN", 3), ("MAX", 4), ("BAND", 5), ("BOR", 6),
+        ("BXOR", 7), ("PREMUL_SUM", 8)], module=_MODNAME, qualname="ReduceOp.RedOpType")
+
+    class _ReduceOpMeta(type):
+        """Makes `ReduceOp.SUM` (a RedOpType) an instance of ReduceOp, as upstream's does."""
+
+        def __instancecheck__(cls, instance):
+            if isinstance(instance, RedOpType):
+                return True
+            return super().__instancecheck__(instance)
+
+    class ReduceOp(metaclass=_ReduceOpMeta):
+        def __init__(self, op):
+            if not isinstance(op, RedOpType):
+                raise TypeError("__init__(): incompatible constructor arguments. The following "
+                                "argument types are supported:\n    1. (self, op: RedOpType)")
+            self.op = op
+            self._factor = None
+
+        @property
+        def factor(self):
+            if self.op != RedOpType.PREMUL_SUM:
+                raise RuntimeError("Only PREMUL_SUM supports accessing factor")
+            return self._factor
+
+        def __eq__(self, other):
+            if isinstance(other, RedOpType):
+                return self.op == other
+            if isinstance(other, ReduceOp):
+                return self.op == other.op
+            return NotImplemented
+
+        def __hash__(self):
+            return hash(self.op._value_)
+
+        def __copy__(self):
+            new = ReduceOp(self.op)
+            new._factor = self._factor
+            return new
+
+        def __deepcopy__(self, memo):
+            return self.__copy__()
+
+        def __getstate__(self):
+            return (self.op._value_, self._factor)
+
+        def __setstate__(self, state):
+            self.op = RedOpType(state[0])
+            self._factor = state[1]
+
+    def _red_op_call(self, factor):
+        if self != RedOpType.PREMUL_SUM:
+            raise RuntimeError(f"Only PREMUL_SUM supports calling with a factor, got {self}")
+        op = ReduceOp(RedOpType.PREMUL_SUM)
+        op._factor = factor
+        return op
+
+    RedOpType.__call__ = _red_op_call
+    ReduceOp.RedOpType = RedOpType
+    for name, member in RedOpType.__members__.items():
+        setattr(ReduceOp, name, member)
+
+    def _make_nccl_premul_sum(factor):
+        return RedOpType.PREMUL_SUM(factor)
+
+    # ---- options ----------------------------------------------------------------------------
+
+    def _options(name, fields, base=object):
+        def __init__(self):
+            if base is not object:
+                base.__init__(self)
+            for f, default in fields:
+                setattr(self, f, default() if callable(default) else default)
+        return type(name, (base,), {"__init__": __init__, "__module__": _MODNAME})
+
+    def _sum():
+        return ReduceOp(RedOpType.SUM)
+
+    common = [("timeout", _UNSET_TIMEOUT), ("asyncOp", True)]
+    BroadcastOptions = _options("BroadcastOptions", [("rootRank", 0), ("rootTensor", 0)] + common)
+    AllreduceOptions = _options("AllreduceOptions", [("reduceOp", _sum)] + common)
+    AllreduceCoalescedOptions = _options("AllreduceCoalescedOptions", [], AllreduceOptions)
+    ReduceOptions = _options("ReduceOptions", [("reduceOp", _sum), ("rootRank", 0),
+                                               ("rootTensor", 0)] + common)
+    AllgatherOptions = _options("AllgatherOptions", common)
+    GatherOptions = _options("GatherOptions", [("rootRank", 0)] + common)
+    ScatterOptions = _options("ScatterOptions", [("rootRank", 0)] + common)
+    ReduceScatterOptions = _options("ReduceScatterOptions", [("reduceOp", _sum)] + common)
+    BarrierOptions = _options("BarrierOptions", [("device_ids", list), ("device", None)] + common)
+    AllToAllOptions = _options("AllToAllOptions", common)
+    _DistributedBackendOptions = _options("_DistributedBackendOptions", [
+        ("store", None), ("group_rank", 0), ("group_size", 0),
+        ("timeout", datetime.timedelta(0)), ("group_id", ""), ("global_ranks_in_group", list)])
+
+    # ---- Work -------------------------------------------------------------------------------
+
+    class Work:
+        """c10d::Work. A bare Work never completes; subclasses (and backends) complete it."""
+
+        def __init__(self):
+            pass
+
+        def is_completed(self):
+            return False
+
+        def is_success(self):
+            return True
+
+        def exception(self):
+            return None
+
+        def wait(self, timeout=_UNSET_TIMEOUT):
+            # c10d would block forever on a Work that no backend completes.
+            refuse(f"{_MODNAME}.Work.wait", "this Work has no backend that could complete it")
+
+        def get_future(self):
+            raise RuntimeError("Work::getFuture not implemented.")
+
+        def get_future_result(self):
+            raise RuntimeError("Work::getFutureResult not implemented.")
+
+        def source_rank(self):
+            raise RuntimeError("sourceRank() may only be called on work objects that correspond "
+                               "to a recv or recv-from-any call.")
+
+        _source_rank = source_rank
+
+        def result(self):
+            raise RuntimeError("result() not implemented.")
+
+        def synchronize(self):
+            pass
+
+        def block_current_stream(self):
+            pass
+
+        def _get_op_type(self):
+            return OpType.UNKNOWN
+
+        def _get_duration(self):
+            raise RuntimeError("Work::getDuration not implemented.")
+
+        def boxed(self):
+            refuse(f"{_MODNAME}.Work.boxed", "TorchScript objects are not implemented")
+
+        @staticmethod
+        def unbox(obj):
+            refuse(f"{_MODNAME}.Work.unbox", "TorchScript objects are not implemented")
+
+    def _done_future(value):
+        import torch
+        fut = torch.futures.Future()
+        fut.set_result(value)
+        return fut
+
+    class FakeWork(Work):
+        """What FakeProcessGroup's collectives return: done, with no data moved."""
+
+        def __init__(self):
+            super().__init__()
+            self.seq_id = -1
+
+        def wait(self, timeout=_UNSET_TIMEOUT):
+            return True
+
+        def getFuture(self):
+            return self.get_future()
+
+        def get_future(self):
+            return _done_future(None)
+
+    class PythonCallbackWork(Work):
+        def __init__(self, callback):
+            super().__init__()
+            self._callback = callback
+
+        def wait(self, timeout=_UNSET_TIMEOUT):
+            return self._callback(timeout)
+
+        def get_future(self):
+            raise RuntimeError("PythonCallbackWork::getFuture not implemented.")
+
+    # ---- Backend ----------------------------------------------------------------------------
+
+    _COLLECTIVES = (
+        "allreduce", "allreduce_coalesced", "reduce", "allgather", "_allgather_base",
+        "allgather_coalesced", "allgather_into_tensor_coalesced", "gather", "scatter",
+        "reduce_scatter", "_reduce_scatter_base", "reduce_scatter_tensor_coalesced",
+        "alltoall_base", "alltoall", "send", "recv", "recv_anysource", "barrier", "broadcast",
+        "monitored_barrier",
+    )
+
+    class _BackendOptions:
+        def __init__(self, backend, timeout=datetime.timedelta(seconds=1800)):
+            self._backend = backend
+            self._timeout = timeout
+            self.global_ranks_in_group = []
+            self.group_name = ""
+
+        @property
+        def backend(self):
+            return self._backend
+
+    class Backend:
+        """c10d::Backend: the per-device implementation a ProcessGroup dispatches to."""
+
+        Options = _BackendOptions
+        __init__ = _no_constructor("Backend")
+
+        def _setup(self, rank, size, name, options=None):
+            self._rank = rank
+            self._size = size
+            self._name = name
+            self._options = options or _BackendOptions(name)
+            return self
+
+        def rank(self):
+            return self._rank
+
+        def size(self):
+            return self._size
+
+        def name(self):
+            return self._name
+
+        _get_backend_name = name
+
+        @property
+        def options(self):
+            return self._options
+
+        supports_splitting = property(lambda self: False)
+        supports_coalescing = property(lambda self: False)
+        supports_time_estimate = property(lambda self: False)
+        supports_shrinking = property(lambda self: False)
+
+        def supports_tensor_alloc(self, device):
+            return False
+
+        def set_timeout(self, timeout):
+            self._options._timeout = timeout
+
+        def abort(self):
+            pass
+
+        def shutdown(self):
+            pass
+
+        def eager_connect_single_device(self, device):
+            pass
+
+        def _set_sequence_number_for_group(self):
+            pass
+
+        def _get_sequence_number_for_group(self):
+            return 0
+
+    def _unsupported(name):
+        def method(self, *args, **kwargs):
+            raise RuntimeError(f"Backend {self.name()} does not support {name}")
+        method.__name__ = name
+        return method
+
+    for _name in _COLLECTIVES:
+        setattr(Backend, _name, _unsupported(_name))
+
+    class _FakeOptions(_BackendOptions):
+        pass
+
+    _FakeOptions.__qualname__ = "FakeProcessGroup.Options"
+    _FakeOptions.__name__ = "Options"
+
+    class FakeProcessGroup(Backend):
+        """c10d::FakeProcessGroup: every collective succeeds at once and moves no data (for
+        tracing and for tests that only need a process group to exist)."""
+
+        Options = _FakeOptions
+        __init__ = _no_constructor("FakeProcessGroup")
+
+        @staticmethod
+        def _create_internal(rank, world_size):
+            pg = FakeProcessGroup.__new__(FakeProcessGroup)
+            return pg._setup(rank, world_size, "fake", _FakeOptions("fake"))
+
+    def _fake_collective(self, *args, **kwargs):
+        return FakeWork()
+
+    for _name in _COLLECTIVES:
+        setattr(FakeProcessGroup, _name, _fake_collective)
+
+    # ---- ProcessGroup -----------------------------------------------------------------------
+
+    BackendType = make_enum("BackendType", [
+        ("UNDEFINED", 0), ("GLOO", 1), ("NCCL", 2), ("XCCL", 5), ("UCC", 3), ("MPI", 4),
+        ("CUSTOM", 6)], module=_MODNAME, qualname="ProcessGroup.BackendType")
+    _BACKEND_TYPE_NAMES = {0: "undefined", 1: "gloo", 2: "nccl", 3: "ucc", 4: "mpi", 5: "xccl",
+                           6: "custom"}
+
+    def _device_type(device):
+        t = getattr(device, "type", None)
+        if t is None:
+            t = str(device).split(":", 1)[0]
+        return t
+
+    def _first_tensor_device(args):
+        for a in args:
+            if hasattr(a, "device") and hasattr(a, "dtype"):
+                return _device_type(a.device)
+            if isinstance(a, (list, tuple)):
+                d = _first_tensor_device(a)
+                if d is not None:
+                    return d
+        return None
+
+    def _pg_metaclass():
+        # Upstream's ProcessGroup is created with torch._opaque_base.OpaqueBaseMeta (so that
+        # register_opaque_type(ProcessGroup, typ="reference") accepts it).
+        try:
+            import importlib
+            return importlib.import_module("torch._opaque_base").OpaqueBaseMeta
+        except ImportError:
+            return type
+
+    class ProcessGroup(metaclass=_pg_metaclass()):
+        """c10d::ProcessGroup: rank/size, a group store, and one Backend per device type that
+        collectives are dispatched to (by the device of their tensors)."""
+
+        BackendType = BackendType
+
+        def __init__(self, *args):
+            if len(args) == 3:
+                store, rank, size = args
+            elif len(args) == 2:
+                store, (rank, size) = None, args
+            else:
+                raise TypeError("__init__(): incompatible constructor arguments; expected "
+                                "(store, rank, size) or (rank, size)")
+            self._store = store
+            self._rank = int(rank)
+            self._size = int(size)
+            self._backends = {}
+            self._device_types_list = []
+            self._default_backend_type = BackendType.UNDEFINED
+            self._group_name = None
+            self._group_desc = ""
+            self._bound_device_id = None
+            self._use_pg_for_symm_mem = False
+
+        def rank(self):
+            return self._rank
+
+        def size(self):
+            return self._size
+
+        def get_group_store(self):
+            return self._store
+
+        def name(self):
+            return _BACKEND_TYPE_NAMES[self._default_backend_type._value_]
+
+        _get_backend_name = name
+
+        @property
+        def group_name(self):
+            if self._group_name is None:
+                raise RuntimeError("ProcessGroup name not set")
+            return self._group_name
+
+        @property
+        def group_desc(self):
+            return self._group_desc
+
+        def _set_group_name(self, name):
+            self._group_name = name
+
+        def _set_group_desc(self, desc):
+            self._group_desc = desc
+
+        def _id(self):
+            return id(self)
+
+        @property
+        def bound_device_id(self):
+            return self._bound_device_id
+
+        @bound_device_id.setter
+        def bound_device_id(self, device):
+            self._bound_device_id = device
+
+        @property
+        def use_pg_for_symm_mem_rendezvous(self):
+            return self._use_pg_for_symm_mem
+
+        @use_pg_for_symm_mem_rendezvous.setter
+        def use_pg_for_symm_mem_rendezvous(self, value):
+            self._use_pg_for_symm_mem = bool(value)
+
+        @property
+        def _device_types(self):
+            import torch
+            return [torch.device(t) for t in self._device_types_list]
+
+        def _register_backend(self, device, backend_type, backend):
+            t = _device_type(device)
+            if t not in self._device_types_list:
+                self._device_types_list.append(t)
+            self._backends[t] = (backend_type, backend)
+
+        def _set_default_backend(self, backend_type):
+            self._default_backend_type = backend_type
+
+        def _get_backend(self, device):
+            t = _device_type(device)
+            if t not in self._backends:
+                raise RuntimeError(f"No backend type associated with device type {t}")
+            return self._backends[t][1]
+
+        def _backend_id(self, backend_type):
+            for bt, backend in self._backends.values():
+                if bt == backend_type:
+                    return id(backend)
+            raise RuntimeError(f"Could not find backend for backend type {backend_type}")
+
+        def _has_hooks(self):
+            return False
+
+        def _wait_for_pending_works(self):
+            pass
+
+        def _set_sequence_number_for_group(self):
+            pass
+
+        def _get_sequence_number_for_group(self):
+            return 0
+
+        def _register_on_completion_hook(self, hook):
+            refuse(f"{_MODNAME}.ProcessGroup._register_on_completion_hook")
+
+        def _enable_collectives_timing(self):
+            pass
+
+        def abort(self):
+            for _, backend in self._backends.values():
+                backend.abort()
+
+        def shutdown(self):
+            for _, backend in self._backends.values():
+                backend.shutdown()
+
+        def set_timeout(self, timeout):
+            for _, backend in self._backends.values():
+                backend.set_timeout(timeout)
+
+        def _start_coalescing(self, device):
+            refuse(f"{_MODNAME}.ProcessGroup._start_coalescing")
+
+        def _end_coalescing(self, device):
+            refuse(f"{_MODNAME}.ProcessGroup._end_coalescing")
+
+        def split_group(self, *args, **kwargs):
+            refuse(f"{_MODNAME}.ProcessGroup.split_group")
+
+        def merge_remote_group(self, *args, **kwargs):
+            refuse(f"{_MODNAME}.ProcessGroup.merge_remote_group")
+
+        def boxed(self):
+            refuse(f"{_MODNAME}.ProcessGroup.boxed", "TorchScript objects are not implemented")
+
+        @staticmethod
+        def unbox(obj):
+            refuse(f"{_MODNAME}.ProcessGroup.unbox", "TorchScript objects are not implemented")
+
+    def _dispatching(name, backend_name=None):
+        def method(self, *args, **kwargs):
+            device = _first_tensor_device(args) or _first_tensor_device(kwargs.values())
+            if device is None:
+                device = self._device_types_list[0] if self._device_types_list else "cpu"
+            backend = self._get_backend(device)
+            return getattr(backend, backend_name or name)(*args, **kwargs)
+        method.__name__ = name
+        return method
+
+    for _name in _COLLECTIVES:
+        setattr(ProcessGroup, _name, _dispatching(_name))
+    for _name, _target in (("all_gather_single", "_allgather_base"),
+                           ("reduce_scatter_single", "_reduce_scatter_base"),
+                           ("all_to_all_single", "alltoall_base"),
+                           ("all_gather_single_coalesced", "allgather_into_tensor_coalesced"),
+                           ("reduce_scatter_single_coalesced", "reduce_scatter_tensor_coalesced")):
+        setattr(ProcessGroup, _name, _dispatching(_name, _target))
+    for _name, _member in BackendType.__members__.items():
+        setattr(ProcessGroup, _name, _member)
+
+    # ---- DDP pieces (not implemented: DistributedDataParallel needs them above world size 1) ---
+
+    class Reducer:
+        def __init__(self, *args, **kwargs):
+            self._args = args
+
+        def __getattr__(self, name):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            refuse(f"{_MODNAME}.Reducer.{name}", "DistributedDataParallel's reducer")
+
+    class Logger:
+        def __init__(self, reducer):
+            self._reducer = reducer
+
+        def __getattr__(self, name):
+            if name.startswith("__"):
+                raise AttributeError(name)
+            refuse(f"{_MODNAME}.Logger.{name}", "DistributedDataParallel's logger")
+
+    class DDPLoggingData:
+        def __init__(self):
+            self.strs_map = {}
+            self.ints_map = {}
+
+    class GradBucket:
+        __init__ = _no_constructor("GradBucket")
+
+    class _ControlCollectives:
+        __init__ = _no_constructor("_ControlCollectives")
+
+    class _StoreCollectives(_ControlCollectives):
+        def __init__(self, store, rank, world_size):
+            self._store, self._rank, self._world_size = store, rank, world_size
+
+    def _control(name):
+        def method(self, *args, **kwargs):
+            refuse(f"{_MODNAME}._ControlCollectives.{name}")
+        return method
+
+    for _name in ("barrier", "broadcast_send", "broadcast_recv", "gather_send", "gather_recv",
+                  "scatter_send", "scatter_recv", "all_gather", "all_sum"):
+        setattr(_ControlCollectives, _name, _control(_name))
+
+    # ---- module functions -------------------------------------------------------------------
+
+    state = {"debug": DebugLevel.OFF, "groups": {}, "inflight": False, "global_rank": None}
+
+    def get_debug_level():
+        return state["debug"]
+
+    def set_debug_level(level):
+        state["debug"] = DebugLevel(level)
+
+    def set_debug_level_from_env():
+        v = os.environ.get("TORCH_DISTRIBUTED_DEBUG", "OFF").upper()
+        if v not in DebugLevel.__members__:
+            raise ValueError("The value of TORCH_DISTRIBUTED_DEBUG must be OFF, INFO, or DETAIL, "
+                             f"but it is {v}.")
+        state["debug"] = DebugLevel.__members__[v]
+
+    def _register_process_group(group_name, process_group):
+        if group_name in state["groups"]:
+            raise RuntimeError(f"The process group with the name {group_name} is already "
+                               "registered")
+        state["groups"][group_name] = process_group
+
+    def _resolve_process_group(group_name):
+        pg = state["groups"].get(group_name)
+        if pg is None:
+            raise RuntimeError("Could not resolve the process group registered under the name "
+                               f"{group_name}")
+        return pg
+
+    def _unregister_process_group(group_name):
+        state["groups"].pop(group_name, None)
+
+    def _unregister_all_process_groups():
+        state["groups"].clear()
+
+    def _current_process_group():
+        return None
+
+    def _set_process_group(pg):
+        refuse(f"{_MODNAME}._set_process_group")
+
+    def _register_work(tensor, work):
+        refuse(f"{_MODNAME}._register_work", "in-flight collective tracking")
+
+    def _get_work_registry_size():
+        return 0
+
+    def _set_allow_inflight_collective_as_graph_input(value):
+        state["inflight"] = bool(value)
+
+    def _allow_inflight_collective_as_graph_input():
+        return state["inflight"]
+
+    def _set_global_rank(rank):
+        state["global_rank"] = rank
+
+    def _set_thread_isolation_mode(enable):
+        pass
+
+    def _verify_params_across_processes(process_group, params, logger):
+        # Compares parameter shapes across ranks; one rank has nothing to compare with.
+        if process_group.size() == 1:
+            return None
+        refuse(f"{_MODNAME}._verify_params_across_processes", "world size > 1")
+
+    def _broadcast_coalesced(process_group, tensors, buffer_size, src=0):
+        # A broadcast within a group of one leaves every tensor as it is.
+        if process_group.size() == 1:
+            return None
+        refuse(f"{_MODNAME}._broadcast_coalesced", "world size > 1")
+
+    def _compute_bucket_assignment_by_size(*args, **kwargs):
+        refuse(f"{_MODNAME}._compute_bucket_assignment_by_size",
+               "DistributedDataParallel's bucketing")
+
+    def _register_comm_hook(reducer, state_, comm_hook):
+        refuse(f"{_MODNAME}._register_comm_hook", "DistributedDataParallel comm hooks")
+
+    def _register_builtin_comm_hook(reducer, comm_hook_type):
+        refuse(f"{_MODNAME}._register_builtin_comm_hook", "DistributedDataParallel comm hooks")
+
+    def _test_python_store(store):
+        refuse(f"{_MODNAME}._test_python_store")
+
+    def _create_work_from_future(future):
+        refuse(f"{_MODNAME}._create_work_from_future")
+
+    names = dict(locals())
+    exported = (
+        "BuiltinCommHookType", "DebugLevel", "ErrorType", "OpType", "WorkResult", "Store",
+        "HashStore", "FileStore", "TCPStore", "PrefixStore", "ReduceOp", "_ReduceOpMeta",
+        "BroadcastOptions", "AllreduceOptions", "AllreduceCoalescedOptions", "ReduceOptions",
+        "AllgatherOptions", "GatherOptions", "ScatterOptions", "ReduceScatterOptions",
+        "BarrierOptions", "AllToAllOptions", "_DistributedBackendOptions", "Work", "FakeWork",
+        "PythonCallbackWork", "Backend", "FakeProcessGroup", "ProcessGroup", "Reducer", "Logger",
+        "DDPLoggingData", "GradBucket", "_ControlCollectives", "_StoreCollectives",
+        "get_debug_level", "set_debug_level", "set_debug_level_from_env",
+        "_register_process_group", "_resolve_process_group", "_unregister_process_group",
+        "_unregister_all_process_groups", "_current_process_group", "_set_process_group",
+        "_register_work", "_get_work_registry_size",
+        "_set_allow_inflight_collective_as_graph_input",
+        "_allow_inflight_collective_as_graph_input", "_set_global_rank",
+        "_set_thread_isolation_mode", "_verify_params_across_processes", "_broadcast_coalesced",
+        "_compute_bucket_assignment_by_size", "_register_comm_hook",
+        "_register_builtin_comm_hook", "_test_python_store", "_make_nccl_premul_sum",
+        "_create_work_from_future",
+    )
+    mod = support.submodule(C, _MODNAME, "distributed c10d bindings")
+    support.set_all(mod, names, exported)
+    _BackendOptions.__module__ = _MODNAME
+    _BackendOptions.__qualname__ = "Backend.Options"
+    _BackendOptions.__name__ = "Options"
+    _FakeOptions.__module__ = _MODNAME
+    for cls in (BackendType, RedOpType):
+        cls.__module__ = _MODNAME
+    mod._DEFAULT_FIRST_BUCKET_BYTES = 1048576
+    mod._DEFAULT_NO_TIMEOUT = datetime.timedelta(0)
+    mod._DEFAULT_PG_TIMEOUT = datetime.timedelta(seconds=1800)
+    return mod
+
+
+def install(C):
+    for name, cls in _exceptions().items():
+        setattr(C, name, cls)
+
+    built = []
+
+    def _c10d_init():
+        if not built:
+            _build(C)
+            built.append(True)
+            fill = getattr(C._tn_support, "fill_placeholders", None)
+            if fill is not None:
+                fill(C, _MODNAME)
+        return True
+
+    _c10d_init.__module__ = "torch._C"
+    C._c10d_init = _c10d_init

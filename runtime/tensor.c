@@ -1,0 +1,886 @@
+/* TensorBase: the tensor object, its storage, views, version counter and attributes.
+ * Hand-written methods upstream also writes by hand (python_variable_methods.cpp) live in
+ * tensor_methods.c; generated operator methods come from generated/bindings_tensor_*.c.
+ *
+ * Note [View aliasing]
+ * A view shares its base's tn_storage (refcounted) and its tn_version (refcounted), and
+ * records `base` (the root tensor, never itself a view). An in-place op writes through the
+ * storage, so every view sees it, and bumps the shared version, so every view's _version
+ * moves: `x = torch.zeros(3); y = x[1:]; y.add_(1)` leaves x._version == y._version == 1.
+ */
+#include "tensor.h"
+#include "dtype.h"
+#include "device.h"
+#include "storage.h"
+#include "value.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+PyTypeObject *tn_TensorBase_Type;
+PyTypeObject *tn_tensor_class;
+PyTypeObject *tn_parameter_class;
+static allocfunc tensor_class_alloc;
+
+/* ---- storage ---- */
+
+static uint64_t next_storage_id = 1;
+
+tn_storage *
+tn_storage_new(int64_t nbytes, int device)
+{
+    tn_storage *s = calloc(1, sizeof *s);
+    if (!s) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    s->refcnt = 1;
+    s->nbytes = nbytes;
+    s->device = device;
+    s->resizable = 1;
+    s->id = next_storage_id++;
+    if (device == TN_DEVICE_META) {
+        s->kind = TN_STORAGE_META;
+        return s;
+    }
+    s->kind = TN_STORAGE_MALLOC;
+    if (nbytes > 0) {
+        /* 64-byte alignment: what XNNPACK and AVX-512 loads like, and what upstream's CPU allocator gives */
+        size_t n = ((size_t)nbytes + 63) & ~(size_t)63;
+        s->data = aligned_alloc(64, n);
+        if (!s->data) {
+            free(s);
+            PyErr_Format(PyExc_RuntimeError,
+                         "[enforce fail at alloc_cpu.cpp] . DefaultCPUAllocator: can't allocate memory: you tried to allocate %lld bytes.",
+                         (long long)nbytes);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+tn_storage *
+tn_storage_new_external(char *data, int64_t nbytes, PyObject *owner)
+{
+    tn_storage *s = calloc(1, sizeof *s);
+    if (!s) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    s->refcnt = 1;
+    s->data = data;
+    s->nbytes = nbytes;
+    s->device = TN_DEVICE_CPU;
+    s->kind = TN_STORAGE_EXTERNAL;
+    s->owner = Py_XNewRef(owner);
+    s->id = next_storage_id++;
+    return s;
+}
+
+void
+tn_storage_release(tn_storage *s)
+{
+    if (!s || --s->refcnt > 0)
+        return;
+    if (s->kind == TN_STORAGE_MALLOC)
+        free(s->data);
+    else if (s->kind == TN_STORAGE_EXTERNAL && s->release)
+        s->release(s);
+    Py_XDECREF(s->owner);
+    free(s);
+}
+
+int
+tn_storage_resize(tn_storage *s, int64_t nbytes)
+{
+    if (nbytes == s->nbytes)
+        return 0;
+    if (!s->resizable || s->kind == TN_STORAGE_EXTERNAL) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Trying to resize storage that is not resizable");
+        return -1;
+    }
+    if (s->kind == TN_STORAGE_META) {
+        s->nbytes = nbytes;
+        return 0;
+    }
+    size_t n = ((size_t)nbytes + 63) & ~(size_t)63;
+    char *data = nbytes > 0 ? aligned_alloc(64, n) : NULL;
+    if (nbytes > 0 && !data) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (s->data && data)
+        memcpy(data, s->data, (size_t)(s->nbytes < nbytes ? s->nbytes : nbytes));
+    free(s->data);
+    s->data = data;
+    s->nbytes = nbytes;
+    return 0;
+}
+
+/* ---- version counters ---- */
+
+static tn_version *
+version_new(void)
+{
+    tn_version *v = malloc(sizeof *v);
+    if (!v) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    v->refcnt = 1;
+    v->value = 0;
+    return v;
+}
+
+static void
+version_release(tn_version *v)
+{
+    if (v && --v->refcnt == 0)
+        free(v);
+}
+
+/* ---- geometry ---- */
+
+int64_t
+tn_numel(int ndim, const int64_t *sizes)
+{
+    int64_t n = 1;
+    for (int i = 0; i < ndim; i++)
+        n *= sizes[i];
+    return n;
+}
+
+void
+tn_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides)
+{
+    int64_t s = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= sizes[i] > 1 ? sizes[i] : 1;
+    }
+}
+
+int
+tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides)
+{
+    if (ndim > TN_MAX_NDIM) {
+        PyErr_Format(PyExc_RuntimeError, "tensors with more than %d dimensions are not supported", TN_MAX_NDIM);
+        return -1;
+    }
+    int64_t *old = t->sizes != t->small ? t->sizes : NULL;
+    int64_t *buf = t->small;
+    if (ndim > TN_SMALL_NDIM) {
+        buf = malloc(sizeof(int64_t) * 2 * (size_t)ndim);
+        if (!buf) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    int64_t *ns = buf, *nst = buf + (ndim > TN_SMALL_NDIM ? ndim : TN_SMALL_NDIM);
+    /* sizes/strides may alias the old buffers: copy through temporaries */
+    int64_t tmp[2 * TN_MAX_NDIM];
+    memcpy(tmp, sizes, sizeof(int64_t) * (size_t)ndim);
+    if (strides)
+        memcpy(tmp + ndim, strides, sizeof(int64_t) * (size_t)ndim);
+    memcpy(ns, tmp, sizeof(int64_t) * (size_t)ndim);
+    if (strides)
+        memcpy(nst, tmp + ndim, sizeof(int64_t) * (size_t)ndim);
+    else
+        tn_contiguous_strides(ndim, ns, nst);
+    t->sizes = ns;
+    t->strides = nst;
+    t->ndim = ndim;
+    t->numel = tn_numel(ndim, ns);
+    free(old);
+    return 0;
+}
+
+int
+tn_tensor_is_contiguous(const TensorObject *t)
+{
+    if (t->numel < 2)
+        return 1;
+    int64_t expected = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->sizes[i] == 1)
+            continue;
+        if (t->strides[i] != expected)
+            return 0;
+        expected *= t->sizes[i];
+    }
+    return 1;
+}
+
+int
+tn_tensor_is_channels_last(const TensorObject *t)
+{
+    if (t->ndim != 4 || t->numel < 2)
+        return 0;
+    /* NHWC order: C fastest, then W, H, N */
+    static const int order[4] = {1, 3, 2, 0};
+    int64_t expected = 1;
+    for (int k = 0; k < 4; k++) {
+        int d = order[k];
+        if (t->sizes[d] == 1)
+            continue;
+        if (t->strides[d] != expected)
+            return 0;
+        expected *= t->sizes[d];
+    }
+    return 1;
+}
+
+int
+tn_tensor_is_non_overlapping_and_dense(const TensorObject *t)
+{
+    if (t->ndim == 1)
+        return t->sizes[0] < 2 || t->strides[0] == 1;
+    if (tn_tensor_is_contiguous(t))
+        return 1;
+    int perm[TN_MAX_NDIM];
+    for (int i = 0; i < t->ndim; i++)
+        perm[i] = i;
+    /* sort dims by stride (then size) ascending */
+    for (int i = 1; i < t->ndim; i++) {
+        int p = perm[i], j = i;
+        while (j > 0) {
+            int q = perm[j - 1];
+            int less = t->sizes[p] < 2 ? 0
+                     : t->sizes[q] < 2 ? 1
+                     : t->strides[p] < t->strides[q];
+            if (!less)
+                break;
+            perm[j] = q;
+            j--;
+        }
+        perm[j] = p;
+    }
+    int64_t expected = 1;
+    for (int k = 0; k < t->ndim; k++) {
+        int d = perm[k];
+        if (t->sizes[d] == 1)
+            continue;
+        if (t->strides[d] != expected)
+            return 0;
+        expected *= t->sizes[d];
+    }
+    return 1;
+}
+
+int
+tn_wrap_dim(int64_t dim, int64_t ndim, int64_t *out)
+{
+    int64_t n = ndim > 0 ? ndim : 1;
+    if (dim < -n || dim >= n) {
+        PyErr_Format(PyExc_IndexError,
+                     "Dimension out of range (expected to be in range of [%lld, %lld], but got %lld)",
+                     (long long)-n, (long long)(n - 1), (long long)dim);
+        return -1;
+    }
+    *out = dim < 0 ? dim + n : dim;
+    return 0;
+}
+
+/* ---- allocation ---- */
+
+static TensorObject *
+tensor_alloc(PyTypeObject *tp)
+{
+    allocfunc alloc = tp == tn_tensor_class && tensor_class_alloc
+                          ? tensor_class_alloc
+                          : (allocfunc)PyType_GetSlot(tp, Py_tp_alloc);
+    TensorObject *t = (TensorObject *)alloc(tp, 0);
+    if (!t)
+        return NULL;
+    t->sizes = t->small;
+    t->strides = t->small + TN_SMALL_NDIM;
+    return t;
+}
+
+static PyTypeObject *
+result_class(void)
+{
+    return tn_tensor_class ? tn_tensor_class : tn_TensorBase_Type;
+}
+
+TensorObject *
+tn_tensor_from_storage(tn_storage *storage, int64_t offset, int ndim, const int64_t *sizes,
+                       const int64_t *strides, int dtype)
+{
+    TensorObject *t = tensor_alloc(result_class());
+    if (!t)
+        return NULL;
+    if (tn_tensor_set_geometry(t, ndim, sizes, strides) < 0 || !(t->version = version_new())) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    tn_storage_retain(storage);
+    t->storage = storage;
+    t->offset = offset;
+    t->dtype = (int8_t)dtype;
+    t->device = (int8_t)storage->device;
+    return t;
+}
+
+TensorObject *
+tn_tensor_empty(int ndim, const int64_t *sizes, int dtype, int device)
+{
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Trying to create tensor with negative dimension %lld: [", (long long)sizes[i]);
+            return NULL;
+        }
+    }
+    int64_t n = tn_numel(ndim, sizes);
+    tn_storage *s = tn_storage_new(n * tn_dtype_size(dtype), device);
+    if (!s)
+        return NULL;
+    TensorObject *t = tn_tensor_from_storage(s, 0, ndim, sizes, NULL, dtype);
+    tn_storage_release(s);
+    return t;
+}
+
+static TensorObject *
+view_common(TensorObject *src, int ndim, const int64_t *sizes, const int64_t *strides,
+            int64_t offset, int dtype)
+{
+    TensorObject *t = tensor_alloc(result_class());
+    if (!t)
+        return NULL;
+    if (tn_tensor_set_geometry(t, ndim, sizes, strides) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    tn_storage_retain(src->storage);
+    t->storage = src->storage;
+    t->offset = offset;
+    t->dtype = (int8_t)dtype;
+    t->device = src->device;
+    t->version = src->version;
+    t->version->refcnt++;
+    t->base = Py_NewRef(src->base ? src->base : (PyObject *)src);
+    t->is_view = 1;
+    t->conj = src->conj;
+    t->neg = src->neg;
+    return t;
+}
+
+TensorObject *
+tn_tensor_view(TensorObject *src, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset)
+{
+    return view_common(src, ndim, sizes, strides, offset, src->dtype);
+}
+
+TensorObject *
+tn_tensor_view_dtype(TensorObject *src, int ndim, const int64_t *sizes, const int64_t *strides,
+                     int64_t offset, int dtype)
+{
+    return view_common(src, ndim, sizes, strides, offset, dtype);
+}
+
+/* Make `cls` instance sharing `data`'s storage (nn.Parameter's _make_subclass). */
+static PyObject *
+tensor_make_subclass(PyObject *unused, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"cls", "data", "require_grad", "dispatch_strides", "dispatch_device",
+                             "dispatch_layout", "_extra_dispatch_keys", "storage_size", NULL};
+    PyObject *cls, *data, *extra = NULL, *storage_size = NULL;
+    int require_grad = 0, ds = 0, dd = 0, dl = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|p$pppOO:_make_subclass", kwlist, &cls, &data,
+                                     &require_grad, &ds, &dd, &dl, &extra, &storage_size))
+        return NULL;
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, tn_TensorBase_Type)) {
+        PyErr_SetString(PyExc_TypeError, "cls must be a type (got object)");
+        return NULL;
+    }
+    if (!tn_tensor_check(data)) {
+        PyErr_Format(PyExc_TypeError, "data must be a Tensor");
+        return NULL;
+    }
+    TensorObject *src = TN_T(data);
+    if (require_grad && !(tn_dtype_is_floating(src->dtype) || tn_dtype_is_complex(src->dtype))) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Only Tensors of floating point and complex dtype can require gradients");
+        return NULL;
+    }
+    TensorObject *t = tensor_alloc((PyTypeObject *)cls);
+    if (!t)
+        return NULL;
+    if (tn_tensor_set_geometry(t, src->ndim, src->sizes, src->strides) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    /* upstream detaches: same storage, fresh autograd meta, shared version counter */
+    tn_storage_retain(src->storage);
+    t->storage = src->storage;
+    t->offset = src->offset;
+    t->dtype = src->dtype;
+    t->device = src->device;
+    t->version = src->version;
+    t->version->refcnt++;
+    t->requires_grad = (uint8_t)require_grad;
+    return (PyObject *)t;
+}
+
+/* ---- GC and dealloc ---- */
+
+static int
+tensor_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    TensorObject *t = TN_T(self);
+    Py_VISIT(t->base);
+    Py_VISIT(t->grad);
+    Py_VISIT(t->grad_fn);
+    Py_VISIT(t->backward_hooks);
+    Py_VISIT(t->post_accumulate_grad_hooks);
+    Py_VISIT(Py_TYPE(self));
+    return 0;
+}
+
+static int
+tensor_clear(PyObject *self)
+{
+    TensorObject *t = TN_T(self);
+    Py_CLEAR(t->base);
+    Py_CLEAR(t->grad);
+    Py_CLEAR(t->grad_fn);
+    Py_CLEAR(t->backward_hooks);
+    Py_CLEAR(t->post_accumulate_grad_hooks);
+    return 0;
+}
+
+static void
+tensor_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    TensorObject *t = TN_T(self);
+    PyObject_GC_UnTrack(self);
+    tensor_clear(self);
+    tn_storage_release(t->storage);
+    version_release(t->version);
+    if (t->sizes && t->sizes != t->small)
+        free(t->sizes);
+    freefunc free_fn = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    free_fn(self);
+    Py_DECREF(tp);
+}
+
+void
+tn_set_tensor_class(PyTypeObject *tp)
+{
+    TN_XSETREF(tn_tensor_class, (PyTypeObject *)Py_XNewRef((PyObject *)tp));
+    tensor_class_alloc = tp ? (allocfunc)PyType_GetSlot(tp, Py_tp_alloc) : NULL;
+}
+
+void
+tn_set_parameter_class(PyTypeObject *tp)
+{
+    TN_XSETREF(tn_parameter_class, (PyTypeObject *)Py_XNewRef((PyObject *)tp));
+}
+
+/* ---- attributes ---- */
+
+PyObject *tn_size_new(int ndim, const int64_t *sizes);
+
+static PyObject *
+get_shape(PyObject *self, void *c)
+{
+    return tn_size_new(TN_T(self)->ndim, TN_T(self)->sizes);
+}
+
+static PyObject *
+get_dtype(PyObject *self, void *c)
+{
+    return Py_NewRef(tn_dtype_objs[TN_T(self)->dtype]);
+}
+
+static PyObject *
+get_device(PyObject *self, void *c)
+{
+    return Py_NewRef(TN_T(self)->device == TN_DEVICE_META ? tn_device_meta : tn_device_cpu);
+}
+
+static PyObject *
+get_layout(PyObject *self, void *c)
+{
+    return Py_NewRef(tn_layout_objs[TN_LAYOUT_STRIDED]);
+}
+
+static PyObject *
+get_ndim(PyObject *self, void *c)
+{
+    return PyLong_FromLong(TN_T(self)->ndim);
+}
+
+static PyObject *
+get_requires_grad(PyObject *self, void *c)
+{
+    TensorObject *t = TN_T(self);
+    return PyBool_FromLong(t->requires_grad || t->grad_fn);
+}
+
+static int
+set_requires_grad(PyObject *self, PyObject *value, void *c)
+{
+    TensorObject *t = TN_T(self);
+    if (!value) {
+        PyErr_SetString(PyExc_TypeError, "can't delete requires_grad");
+        return -1;
+    }
+    if (!PyBool_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "requires_grad must be a bool");
+        return -1;
+    }
+    if (t->grad_fn) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "you can only change requires_grad flags of leaf variables. If you want to use a "
+                        "computed variable in a subgraph that doesn't require differentiation use "
+                        "var_no_grad = var.detach().");
+        return -1;
+    }
+    if (value == Py_True && !(tn_dtype_is_floating(t->dtype) || tn_dtype_is_complex(t->dtype))) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "only Tensors of floating point and complex dtype can require gradients");
+        return -1;
+    }
+    t->requires_grad = value == Py_True;
+    return 0;
+}
+
+static PyObject *
+get_is_leaf(PyObject *self, void *c)
+{
+    return PyBool_FromLong(TN_T(self)->grad_fn == NULL);
+}
+
+static PyObject *
+get_obj_field(PyObject *o)
+{
+    return Py_NewRef(o ? o : Py_None);
+}
+
+static PyObject *
+get_grad(PyObject *self, void *c)
+{
+    return get_obj_field(TN_T(self)->grad);
+}
+
+static int
+set_grad(PyObject *self, PyObject *value, void *c)
+{
+    TensorObject *t = TN_T(self);
+    if (value && value != Py_None) {
+        if (!tn_tensor_check(value)) {
+            PyErr_SetString(PyExc_TypeError, "assigned grad expected to be a Tensor or None but got grad of type " "other");
+            return -1;
+        }
+        TensorObject *g = TN_T(value);
+        if (g->dtype != t->dtype) {
+            PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
+            return -1;
+        }
+        if (g->ndim != t->ndim || memcmp(g->sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim)) {
+            PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different size");
+            return -1;
+        }
+    }
+    TN_XSETREF(t->grad, (value && value != Py_None) ? Py_NewRef(value) : NULL);
+    return 0;
+}
+
+static PyObject *
+get_grad_fn(PyObject *self, void *c)
+{
+    return get_obj_field(TN_T(self)->grad_fn);
+}
+
+static int
+set_grad_fn(PyObject *self, PyObject *value, void *c)
+{
+    if (value && value != Py_None) {
+        PyErr_SetString(PyExc_RuntimeError, "grad_fn can only be set to None");
+        return -1;
+    }
+    Py_CLEAR(TN_T(self)->grad_fn);
+    return 0;
+}
+
+static PyObject *
+get_base(PyObject *self, void *c)
+{
+    return get_obj_field(TN_T(self)->is_view ? TN_T(self)->base : NULL);
+}
+
+static PyObject *
+get_version(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(TN_T(self)->version->value);
+}
+
+static PyObject *
+get_cdata(PyObject *self, void *c)
+{
+    return PyLong_FromVoidPtr(self);
+}
+
+static PyObject *
+get_output_nr(PyObject *self, void *c)
+{
+    return PyLong_FromLong(0);
+}
+
+static PyObject *
+get_retains_grad(PyObject *self, void *c)
+{
+    return PyBool_FromLong(TN_T(self)->retains_grad);
+}
+
+static PyObject *
+get_backward_hooks(PyObject *self, void *c)
+{
+    return get_obj_field(TN_T(self)->backward_hooks);
+}
+
+static int
+set_backward_hooks(PyObject *self, PyObject *value, void *c)
+{
+    TN_XSETREF(TN_T(self)->backward_hooks, (value && value != Py_None) ? Py_NewRef(value) : NULL);
+    return 0;
+}
+
+static PyObject *
+get_post_acc_hooks(PyObject *self, void *c)
+{
+    return get_obj_field(TN_T(self)->post_accumulate_grad_hooks);
+}
+
+static int
+set_post_acc_hooks(PyObject *self, PyObject *value, void *c)
+{
+    TN_XSETREF(TN_T(self)->post_accumulate_grad_hooks, (value && value != Py_None) ? Py_NewRef(value) : NULL);
+    return 0;
+}
+
+static PyObject *
+get_name(PyObject *self, void *c)
+{
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+get_false(PyObject *self, void *c)
+{
+    Py_RETURN_FALSE;
+}
+
+static PyObject *
+get_is_cpu(PyObject *self, void *c)
+{
+    return PyBool_FromLong(TN_T(self)->device == TN_DEVICE_CPU);
+}
+
+static PyObject *
+get_is_meta(PyObject *self, void *c)
+{
+    return PyBool_FromLong(TN_T(self)->device == TN_DEVICE_META);
+}
+
+static PyObject *
+get_itemsize(PyObject *self, void *c)
+{
+    return PyLong_FromLong(tn_dtype_size(TN_T(self)->dtype));
+}
+
+static PyObject *
+get_nbytes(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(TN_T(self)->numel * tn_dtype_size(TN_T(self)->dtype));
+}
+
+/* data: a detached alias sharing storage, with a fresh version counter (upstream's
+ * variable_data()); assigning to .data swaps in another tensor's storage and geometry. */
+static PyObject *
+get_data(PyObject *self, void *c)
+{
+    TensorObject *src = TN_T(self);
+    TensorObject *t = tn_tensor_from_storage(src->storage, src->offset, src->ndim, src->sizes,
+                                             src->strides, src->dtype);
+    return (PyObject *)t;
+}
+
+static int
+set_data(PyObject *self, PyObject *value, void *c)
+{
+    if (!value || !tn_tensor_check(value)) {
+        PyErr_SetString(PyExc_TypeError, "Variable data has to be a tensor, but got other");
+        return -1;
+    }
+    TensorObject *t = TN_T(self), *src = TN_T(value);
+    if (tn_tensor_set_geometry(t, src->ndim, src->sizes, src->strides) < 0)
+        return -1;
+    tn_storage_retain(src->storage);
+    tn_storage_release(t->storage);
+    t->storage = src->storage;
+    t->offset = src->offset;
+    t->dtype = src->dtype;
+    t->device = src->device;
+    return 0;
+}
+
+PyObject *tn_tensor_getset_op(PyObject *self, const char *op);
+
+static PyObject *
+get_T(PyObject *self, void *c)
+{
+    return tn_tensor_getset_op(self, "T");
+}
+
+static PyObject *
+get_mT(PyObject *self, void *c)
+{
+    return tn_tensor_getset_op(self, "mT");
+}
+
+static PyObject *
+get_H(PyObject *self, void *c)
+{
+    return tn_tensor_getset_op(self, "H");
+}
+
+static PyObject *
+get_mH(PyObject *self, void *c)
+{
+    return tn_tensor_getset_op(self, "mH");
+}
+
+static PyObject *
+get_real(PyObject *self, void *c)
+{
+    return tn_tensor_getset_op(self, "real");
+}
+
+static PyObject *
+get_imag(PyObject *self, void *c)
+{
+    return tn_tensor_getset_op(self, "imag");
+}
+
+static PyGetSetDef tensor_getset[] = {
+    {"shape", get_shape, NULL, NULL, NULL},
+    {"dtype", get_dtype, NULL, NULL, NULL},
+    {"device", get_device, NULL, NULL, NULL},
+    {"layout", get_layout, NULL, NULL, NULL},
+    {"ndim", get_ndim, NULL, NULL, NULL},
+    {"requires_grad", get_requires_grad, set_requires_grad, NULL, NULL},
+    {"is_leaf", get_is_leaf, NULL, NULL, NULL},
+    {"grad", get_grad, set_grad, NULL, NULL},
+    {"_grad", get_grad, set_grad, NULL, NULL},
+    {"grad_fn", get_grad_fn, NULL, NULL, NULL},
+    {"_grad_fn", get_grad_fn, set_grad_fn, NULL, NULL},
+    {"_base", get_base, NULL, NULL, NULL},
+    {"_version", get_version, NULL, NULL, NULL},
+    {"_cdata", get_cdata, NULL, NULL, NULL},
+    {"output_nr", get_output_nr, NULL, NULL, NULL},
+    {"retains_grad", get_retains_grad, NULL, NULL, NULL},
+    {"_backward_hooks", get_backward_hooks, set_backward_hooks, NULL, NULL},
+    {"_post_accumulate_grad_hooks", get_post_acc_hooks, set_post_acc_hooks, NULL, NULL},
+    {"name", get_name, NULL, NULL, NULL},
+    {"data", get_data, set_data, NULL, NULL},
+    {"volatile", get_false, NULL, NULL, NULL},
+    {"is_cuda", get_false, NULL, NULL, NULL},
+    {"is_cpu", get_is_cpu, NULL, NULL, NULL},
+    {"is_meta", get_is_meta, NULL, NULL, NULL},
+    {"is_xla", get_false, NULL, NULL, NULL},
+    {"is_xpu", get_false, NULL, NULL, NULL},
+    {"is_ipu", get_false, NULL, NULL, NULL},
+    {"is_mtia", get_false, NULL, NULL, NULL},
+    {"is_maia", get_false, NULL, NULL, NULL},
+    {"is_mps", get_false, NULL, NULL, NULL},
+    {"is_vulkan", get_false, NULL, NULL, NULL},
+    {"is_sparse", get_false, NULL, NULL, NULL},
+    {"is_sparse_csr", get_false, NULL, NULL, NULL},
+    {"is_mkldnn", get_false, NULL, NULL, NULL},
+    {"is_quantized", get_false, NULL, NULL, NULL},
+    {"is_nested", get_false, NULL, NULL, NULL},
+    {"_has_symbolic_sizes_strides", get_false, NULL, NULL, NULL},
+    {"itemsize", get_itemsize, NULL, NULL, NULL},
+    {"nbytes", get_nbytes, NULL, NULL, NULL},
+    {"T", get_T, NULL, NULL, NULL},
+    {"mT", get_mT, NULL, NULL, NULL},
+    {"H", get_H, NULL, NULL, NULL},
+    {"mH", get_mH, NULL, NULL, NULL},
+    {"real", get_real, NULL, NULL, NULL},
+    {"imag", get_imag, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+extern PyMethodDef tn_tensor_manual_methods[];
+PyObject *tn_tensor_legacy_new(PyTypeObject *tp, PyObject *args, PyObject *kwds);
+int tn_tensor_mp_ass_subscript(PyObject *self, PyObject *index, PyObject *value);
+PyObject *tn_tensor_mp_subscript(PyObject *self, PyObject *index);
+Py_ssize_t tn_tensor_mp_length(PyObject *self);
+
+static PyMethodDef tensor_static_methods[] = {
+    {"_make_subclass", (PyCFunction)(void (*)(void))tensor_make_subclass,
+     METH_VARARGS | METH_KEYWORDS | METH_STATIC, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+/* TensorBase collects its methods from several tables: the hand-written ones, the generated
+ * operator methods, the dunder aliases. PyType_Spec takes one table, so they are merged here
+ * into one heap block that lives as long as the type (and _add_docstr may set ml_doc in it). */
+extern PyMethodDef *tn_tensor_method_tables[];
+PyMethodDef *tn_tensor_methods_merged;
+
+static PyMethodDef *
+merge_method_tables(void)
+{
+    size_t n = 0;
+    for (PyMethodDef *d = tensor_static_methods; d->ml_name; d++)
+        n++;
+    for (int k = 0; tn_tensor_method_tables[k]; k++)
+        for (PyMethodDef *d = tn_tensor_method_tables[k]; d->ml_name; d++)
+            n++;
+    PyMethodDef *all = calloc(n + 1, sizeof *all);
+    if (!all) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    size_t i = 0;
+    for (PyMethodDef *d = tensor_static_methods; d->ml_name; d++)
+        all[i++] = *d;
+    for (int k = 0; tn_tensor_method_tables[k]; k++)
+        for (PyMethodDef *d = tn_tensor_method_tables[k]; d->ml_name; d++)
+            all[i++] = *d;
+    return all;
+}
+
+int
+tn_tensor_type_init(PyObject *module)
+{
+    tn_tensor_methods_merged = merge_method_tables();
+    if (!tn_tensor_methods_merged)
+        return -1;
+    PyType_Slot slots[] = {
+        {Py_tp_dealloc, tensor_dealloc},
+        {Py_tp_traverse, tensor_traverse},
+        {Py_tp_clear, tensor_clear},
+        {Py_tp_getset, tensor_getset},
+        {Py_tp_methods, tn_tensor_methods_merged},
+        {Py_tp_new, tn_tensor_legacy_new},
+        {Py_mp_subscript, tn_tensor_mp_subscript},
+        {Py_mp_ass_subscript, tn_tensor_mp_ass_subscript},
+        {Py_mp_length, tn_tensor_mp_length},
+        {0, NULL},
+    };
+    PyType_Spec spec = {
+        "torch._C.TensorBase", sizeof(TensorObject), 0,
+        Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, slots,
+    };
+    tn_TensorBase_Type = (PyTypeObject *)PyType_FromSpec(&spec);
+    if (!tn_TensorBase_Type)
+        return -1;
+    return PyModule_AddObjectRef(module, "TensorBase", (PyObject *)tn_TensorBase_Type);
+}

@@ -1,0 +1,143 @@
+/* The tensor core: storage + offset + sizes + strides, and the TensorBase Python type.
+ * A tensor is a PyObject (TensorObject); views share a tn_storage and a tn_version.
+ * See Note [View aliasing] in tensor.c. Kernels never see these types: runtime/ hands them
+ * raw pointers, sizes and strides.
+ */
+#ifndef TN_RUNTIME_TENSOR_H
+#define TN_RUNTIME_TENSOR_H
+
+#include "pyapi.h"
+#include "kernels/dtype.h"
+
+#define TN_MAX_NDIM 64
+#define TN_SMALL_NDIM 5
+
+typedef enum {
+    TN_DEVICE_CPU = 0,
+    TN_DEVICE_META = 1,
+} tn_device;
+
+typedef enum {
+    TN_STORAGE_MALLOC = 0,   /* data from tn_alloc_bytes, freed with the storage */
+    TN_STORAGE_EXTERNAL = 1, /* data owned by `owner` (bytes, buffer, mmap); freed with it */
+    TN_STORAGE_META = 2,     /* no data: the meta device */
+} tn_storage_kind;
+
+/* Refcounted memory shared by every view of it. Guarded by the GIL. */
+typedef struct tn_storage {
+    Py_ssize_t refcnt;
+    char *data;
+    int64_t nbytes;
+    int device;
+    int kind;
+    int resizable;
+    uint64_t id;        /* unique for the process lifetime: caches key on it (never reused) */
+    PyObject *owner;    /* keeps EXTERNAL memory alive */
+    void (*release)(struct tn_storage *);  /* EXTERNAL: frees data (munmap, buffer release) */
+    void *release_ctx;
+    PyObject *wrapper;  /* borrowed: the live Python StorageBase for this storage, if any */
+} tn_storage;
+
+/* The version counter a tensor shares with all its views; bumped by in-place writes. */
+typedef struct tn_version {
+    Py_ssize_t refcnt;
+    int64_t value;
+} tn_version;
+
+typedef struct {
+    PyObject_HEAD
+    tn_storage *storage;
+    int64_t offset;        /* in elements */
+    int64_t numel;
+    int64_t *sizes;        /* -> small[] or a malloc'd block */
+    int64_t *strides;
+    tn_version *version;
+    PyObject *base;        /* for a view: the tensor it views (never itself a view) */
+    PyObject *grad;
+    PyObject *grad_fn;
+    PyObject *backward_hooks;
+    PyObject *post_accumulate_grad_hooks;
+    int32_t ndim;
+    int8_t dtype;
+    int8_t device;
+    uint8_t requires_grad;
+    uint8_t wrapped_number; /* a Python number made into a 0-dim tensor: promotes as a scalar */
+    uint8_t retains_grad;
+    uint8_t is_view;
+    uint8_t conj;
+    uint8_t neg;
+    int64_t small[2 * TN_SMALL_NDIM];
+} TensorObject;
+
+extern PyTypeObject *tn_TensorBase_Type;
+/* The class new tensors are made as: torch.Tensor once _autograd_init ran, else TensorBase. */
+extern PyTypeObject *tn_tensor_class;
+/* torch.nn.Parameter: like torch.Tensor, it never takes part in __torch_function__. */
+extern PyTypeObject *tn_parameter_class;
+void tn_set_tensor_class(PyTypeObject *tp);
+void tn_set_parameter_class(PyTypeObject *tp);
+
+static inline int
+tn_tensor_check(PyObject *o)
+{
+    return PyObject_TypeCheck(o, tn_TensorBase_Type);
+}
+
+#define TN_T(o) ((TensorObject *)(o))
+
+/* ---- storage ---- */
+tn_storage *tn_storage_new(int64_t nbytes, int device);
+tn_storage *tn_storage_new_external(char *data, int64_t nbytes, PyObject *owner);
+static inline void
+tn_storage_retain(tn_storage *s)
+{
+    s->refcnt++;
+}
+void tn_storage_release(tn_storage *s);
+int tn_storage_resize(tn_storage *s, int64_t nbytes);
+
+/* ---- construction ---- */
+/* A new contiguous tensor with fresh (uninitialised) storage. */
+TensorObject *tn_tensor_empty(int ndim, const int64_t *sizes, int dtype, int device);
+/* A new tensor viewing `storage` (retained) with the given geometry; no base, fresh version. */
+TensorObject *tn_tensor_from_storage(tn_storage *storage, int64_t offset, int ndim,
+                                     const int64_t *sizes, const int64_t *strides, int dtype);
+/* A view of `src` (same storage, shared version counter, base = src's base or src). */
+TensorObject *tn_tensor_view(TensorObject *src, int ndim, const int64_t *sizes,
+                             const int64_t *strides, int64_t offset);
+/* Same as tn_tensor_view but reinterpreting the element type (view(dtype)). */
+TensorObject *tn_tensor_view_dtype(TensorObject *src, int ndim, const int64_t *sizes,
+                                   const int64_t *strides, int64_t offset, int dtype);
+/* A 0-dim tensor holding a scalar value converted to dtype. */
+struct tn_value;
+TensorObject *tn_tensor_scalar(const struct tn_value *v, int dtype);
+
+/* ---- geometry ---- */
+int tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides);
+void tn_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
+int tn_tensor_is_contiguous(const TensorObject *t);
+int tn_tensor_is_channels_last(const TensorObject *t);
+/* Non-overlapping and dense: the elements fill a contiguous block in some order. */
+int tn_tensor_is_non_overlapping_and_dense(const TensorObject *t);
+int64_t tn_numel(int ndim, const int64_t *sizes);
+
+static inline char *
+tn_tensor_data(const TensorObject *t)
+{
+    return t->storage->data ? t->storage->data + t->offset * tn_dtype_size(t->dtype) : NULL;
+}
+
+/* In-place writes through any view bump the shared counter. */
+static inline void
+tn_tensor_bump_version(TensorObject *t)
+{
+    t->version->value++;
+}
+
+/* Wrap a dimension index the way c10::maybe_wrap_dim does; raises IndexError. */
+int tn_wrap_dim(int64_t dim, int64_t ndim, int64_t *out);
+
+/* Module init */
+int tn_tensor_type_init(PyObject *module);
+
+#endif /* TN_RUNTIME_TENSOR_H */

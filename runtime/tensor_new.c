@@ -1,0 +1,729 @@
+/* Tensors from Python data: torch.tensor, as_tensor, asarray, from_numpy, frombuffer, range,
+ * and the other torch.* functions upstream binds by hand (python_torch_functions_manual.cpp).
+ * Nested sequences are measured, their dtype inferred as upstream infers it (bool < int <
+ * float < complex, floats in the default dtype), and filled element by element; objects with
+ * the buffer protocol (NumPy arrays) are copied or, for from_numpy/as_tensor, shared.
+ */
+#include "argparse.h"
+#include "dispatch.h"
+#include "dtype.h"
+#include "device.h"
+#include "ops_common.h"
+#include "storage.h"
+#include "tensor.h"
+#include "kernels/copy.h"
+
+#include <string.h>
+
+/* ---- buffer protocol ---- */
+
+static int
+dtype_of_format(const char *fmt, Py_ssize_t itemsize)
+{
+    if (!fmt)
+        return TN_DTYPE_U8;
+    while (*fmt == '<' || *fmt == '=' || *fmt == '@' || *fmt == '!' || *fmt == '>')
+        fmt++;
+    switch (*fmt) {
+    case '?': return TN_DTYPE_BOOL;
+    case 'b': return TN_DTYPE_I8;
+    case 'B': return TN_DTYPE_U8;
+    case 'h': return TN_DTYPE_I16;
+    case 'H': return TN_DTYPE_U16;
+    case 'i': case 'l': case 'q': case 'n':
+        return itemsize == 8 ? TN_DTYPE_I64 : itemsize == 4 ? TN_DTYPE_I32 : itemsize == 2 ? TN_DTYPE_I16 : TN_DTYPE_I8;
+    case 'I': case 'L': case 'Q': case 'N':
+        return itemsize == 8 ? TN_DTYPE_U64 : itemsize == 4 ? TN_DTYPE_U32 : TN_DTYPE_U16;
+    case 'e': return TN_DTYPE_F16;
+    case 'f': return TN_DTYPE_F32;
+    case 'd': return TN_DTYPE_F64;
+    case 'Z':
+        return fmt[1] == 'f' ? TN_DTYPE_C64 : TN_DTYPE_C128;
+    default:
+        return -1;
+    }
+}
+
+typedef struct {
+    Py_buffer view;
+} buffer_owner;
+
+/* Keep a buffer alive as a storage owner: a capsule that releases it. */
+static void
+release_buffer_capsule(PyObject *cap)
+{
+    Py_buffer *v = PyCapsule_GetPointer(cap, "tn_buffer");
+    if (v) {
+        PyBuffer_Release(v);
+        PyMem_Free(v);
+    }
+}
+
+/* A tensor sharing the memory of a buffer-protocol object (NumPy array): from_numpy. */
+static PyObject *
+tensor_from_buffer_shared(PyObject *obj, int require_writable)
+{
+    Py_buffer *view = PyMem_Malloc(sizeof *view);
+    if (!view)
+        return PyErr_NoMemory();
+    if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) < 0) {
+        PyMem_Free(view);
+        return NULL;
+    }
+    int dtype = dtype_of_format(view->format, view->itemsize);
+    if (dtype < 0) {
+        PyErr_Format(PyExc_TypeError,
+                     "can't convert np.ndarray of type with format '%s'. The only supported types are: float64, "
+                     "float32, float16, complex64, complex128, int64, int32, int16, int8, uint64, uint32, uint16, "
+                     "uint8, and bool.", view->format ? view->format : "?");
+        PyBuffer_Release(view);
+        PyMem_Free(view);
+        return NULL;
+    }
+    (void)require_writable;
+    int ndim = view->ndim;
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    int64_t lo = 0, hi = 0;
+    for (int i = 0; i < ndim; i++) {
+        sizes[i] = view->shape[i];
+        Py_ssize_t st = view->strides ? view->strides[i] : 0;
+        if (st % view->itemsize) {
+            PyErr_SetString(PyExc_ValueError,
+                            "given numpy array strides not a multiple of the element byte size. Copy the numpy array "
+                            "to reallocate the memory.");
+            PyBuffer_Release(view);
+            PyMem_Free(view);
+            return NULL;
+        }
+        strides[i] = st / view->itemsize;
+        if (sizes[i] > 0) {
+            int64_t ext = (sizes[i] - 1) * st;
+            if (ext < 0)
+                lo += ext;
+            else
+                hi += ext;
+        }
+    }
+    if (!view->strides)
+        tn_contiguous_strides(ndim, sizes, strides);
+    PyObject *cap = PyCapsule_New(view, "tn_buffer", release_buffer_capsule);
+    if (!cap) {
+        PyBuffer_Release(view);
+        PyMem_Free(view);
+        return NULL;
+    }
+    char *base = (char *)view->buf + lo;
+    int64_t nbytes = hi - lo + view->itemsize;
+    tn_storage *s = tn_storage_new_external(base, nbytes, cap);
+    Py_DECREF(cap);
+    if (!s)
+        return NULL;
+    s->resizable = 0;
+    TensorObject *t = tn_tensor_from_storage(s, -lo / view->itemsize, ndim, sizes, strides, dtype);
+    tn_storage_release(s);
+    return (PyObject *)t;
+}
+
+/* ---- nested sequences ---- */
+
+typedef struct {
+    int ndim;
+    int64_t sizes[TN_MAX_NDIM];
+    int dtype;        /* inferred: -1 none yet */
+} data_info;
+
+static int
+kind_rank(int dtype)
+{
+    if (dtype == TN_DTYPE_BOOL)
+        return 0;
+    if (tn_dtype_is_integral(dtype, false))
+        return 1;
+    if (tn_dtype_is_complex(dtype))
+        return 3;
+    return 2;
+}
+
+static int
+scalar_dtype_of(PyObject *o)
+{
+    if (PyBool_Check(o))
+        return TN_DTYPE_BOOL;
+    if (PyLong_Check(o))
+        return TN_DTYPE_I64;
+    if (PyFloat_Check(o))
+        return tn_default_dtype;
+    if (PyComplex_Check(o))
+        return tn_default_dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
+    if (tn_tensor_check(o))
+        return TN_T(o)->dtype;
+    /* NumPy scalars carry a dtype of their own */
+    PyObject *mod = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__module__");
+    int is_np = mod && PyUnicode_Check(mod) && !PyUnicode_CompareWithASCIIString(mod, "numpy");
+    Py_XDECREF(mod);
+    PyErr_Clear();
+    if (is_np && PyObject_CheckBuffer(o)) {
+        Py_buffer v;
+        if (PyObject_GetBuffer(o, &v, PyBUF_FORMAT) == 0) {
+            int d = dtype_of_format(v.format, v.itemsize);
+            PyBuffer_Release(&v);
+            if (d >= 0)
+                return d;
+        }
+        PyErr_Clear();
+    }
+    return -1;
+}
+
+static int
+is_sequence_like(PyObject *o)
+{
+    return (PyList_Check(o) || PyTuple_Check(o) || (PySequence_Check(o) && !PyUnicode_Check(o) &&
+            !PyBytes_Check(o) && !tn_tensor_check(o) && !PyObject_CheckBuffer(o)));
+}
+
+static int
+measure(PyObject *o, int dim, data_info *info)
+{
+    if (tn_tensor_check(o)) {
+        TensorObject *t = TN_T(o);
+        if (dim + t->ndim > TN_MAX_NDIM)
+            goto too_deep;
+        if (dim + t->ndim > info->ndim) {
+            for (int i = 0; i < t->ndim; i++)
+                info->sizes[dim + i] = t->sizes[i];
+            info->ndim = dim + t->ndim;
+        }
+        int d = t->dtype;
+        info->dtype = info->dtype < 0 ? d : (kind_rank(d) > kind_rank(info->dtype) ? d : info->dtype);
+        return 0;
+    }
+    if (PyObject_CheckBuffer(o) && !PyBytes_Check(o) && scalar_dtype_of(o) < 0) {
+        Py_buffer v;
+        if (PyObject_GetBuffer(o, &v, PyBUF_RECORDS_RO) == 0) {
+            int d = dtype_of_format(v.format, v.itemsize);
+            for (int i = 0; i < v.ndim && dim + i < TN_MAX_NDIM; i++)
+                info->sizes[dim + i] = v.shape[i];
+            if (dim + v.ndim > info->ndim)
+                info->ndim = dim + v.ndim;
+            PyBuffer_Release(&v);
+            if (d >= 0)
+                info->dtype = info->dtype < 0 ? d : (kind_rank(d) > kind_rank(info->dtype) ? d : info->dtype);
+            return 0;
+        }
+        PyErr_Clear();
+    }
+    if (is_sequence_like(o)) {
+        Py_ssize_t n = PySequence_Size(o);
+        if (n < 0)
+            return -1;
+        if (dim >= TN_MAX_NDIM)
+            goto too_deep;
+        if (dim >= info->ndim) {
+            info->sizes[dim] = n;
+            info->ndim = dim + 1;
+        }
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *it = PySequence_GetItem(o, i);
+            if (!it)
+                return -1;
+            int r = measure(it, dim + 1, info);
+            Py_DECREF(it);
+            if (r < 0)
+                return -1;
+        }
+        return 0;
+    }
+    int d = scalar_dtype_of(o);
+    if (d < 0) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", tn_tpname(o));
+        return -1;
+    }
+    info->dtype = info->dtype < 0 ? d : (kind_rank(d) > kind_rank(info->dtype) ? d : info->dtype);
+    return 0;
+too_deep:
+    PyErr_SetString(PyExc_ValueError, "too many dimensions");
+    return -1;
+}
+
+static int
+write_scalar(PyObject *o, int dtype, char *p)
+{
+    tn_value v;
+    memset(&v, 0, sizeof v);
+    if (tn_tensor_check(o)) {
+        if (TN_T(o)->numel != 1) {
+            PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
+            return -1;
+        }
+        if (tn_tensor_item_value(TN_T(o), &v) < 0)
+            return -1;
+    } else if (PyBool_Check(o)) {
+        v.tag = TN_V_BOOL;
+        v.u.i = o == Py_True;
+    } else if (PyLong_Check(o)) {
+        v.tag = TN_V_INT;
+        int overflow = 0;
+        v.u.i = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {
+            if (dtype == TN_DTYPE_U64 && overflow > 0) {
+                *(uint64_t *)p = PyLong_AsUnsignedLongLong(o);
+                return PyErr_Occurred() ? -1 : 0;
+            }
+            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return -1;
+        }
+    } else if (PyComplex_Check(o)) {
+        v.tag = TN_V_COMPLEX;
+        v.u.d = PyComplex_RealAsDouble(o);
+        v.im = PyComplex_ImagAsDouble(o);
+    } else {
+        PyObject *idx = PyBool_Check(o) ? NULL : PyNumber_Index(o);
+        if (idx && !PyFloat_Check(o)) {
+            v.tag = TN_V_INT;
+            v.u.i = PyLong_AsLongLong(idx);
+            Py_DECREF(idx);
+        } else {
+            Py_XDECREF(idx);
+            PyErr_Clear();
+            v.tag = TN_V_DOUBLE;
+            v.u.d = PyFloat_AsDouble(o);
+            if (v.u.d == -1.0 && PyErr_Occurred()) {
+                PyErr_Format(PyExc_TypeError, "'%s' object cannot be interpreted as a number", tn_tpname(o));
+                return -1;
+            }
+        }
+    }
+    if (tn_dtype_is_complex(dtype)) {
+        double re = tn_scalar_to_double(&v), im = v.tag == TN_V_COMPLEX ? v.im : 0.0;
+        if (dtype == TN_DTYPE_C128) {
+            ((double *)p)[0] = re;
+            ((double *)p)[1] = im;
+        } else {
+            ((float *)p)[0] = (float)re;
+            ((float *)p)[1] = (float)im;
+        }
+        return 0;
+    }
+    if (tn_scalar_to_dtype(dtype, tn_kscalar_of(&v), p) != TN_OK) {
+        PyErr_Format(PyExc_TypeError, "torchnative cannot store %s elements", tn_dtype_name(dtype));
+        return -1;
+    }
+    return 0;
+}
+
+static int
+fill(PyObject *o, int dim, const data_info *info, int dtype, char *p, const int64_t *strides)
+{
+    int es = tn_dtype_size(dtype);
+    if (tn_tensor_check(o) && TN_T(o)->ndim == info->ndim - dim) {
+        TensorObject *src = TN_T(o);
+        if (src->ndim == 0)
+            return write_scalar(o, dtype, p);
+        /* copy a tensor element block into place */
+        tn_loop l;
+        tn_geom g[2] = {{src->ndim, info->sizes + dim, strides + dim}, tn_geom_of(src)};
+        tn_loop_build(&l, src->ndim, src->sizes, 2, g);
+        return TN_KCHECK(tn_copy(&l, dtype, p, src->dtype, tn_tensor_data(src)), dtype);
+    }
+    if (dim == info->ndim)
+        return write_scalar(o, dtype, p);
+    if (PyObject_CheckBuffer(o) && !is_sequence_like(o)) {
+        PyObject *t = tensor_from_buffer_shared(o, 0);
+        if (!t)
+            return -1;
+        int r = fill(t, dim, info, dtype, p, strides);
+        Py_DECREF(t);
+        return r;
+    }
+    if (!is_sequence_like(o)) {
+        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got scalar)",
+                     (long long)info->sizes[dim], dim);
+        return -1;
+    }
+    Py_ssize_t n = PySequence_Size(o);
+    if (n != info->sizes[dim]) {
+        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)",
+                     (long long)info->sizes[dim], dim, n);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = PySequence_GetItem(o, i);
+        if (!it)
+            return -1;
+        int r = fill(it, dim + 1, info, dtype, p + i * strides[dim] * es, strides);
+        Py_DECREF(it);
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The tensor torch.tensor(data, dtype=...) builds (a copy). */
+PyObject *
+tn_tensor_from_data(PyObject *data, int dtype, int device)
+{
+    data_info info;
+    info.ndim = 0;
+    info.dtype = -1;
+    if (measure(data, 0, &info) < 0)
+        return NULL;
+    if (dtype < 0)
+        dtype = info.dtype >= 0 ? info.dtype : tn_default_dtype;
+    TensorObject *t = tn_tensor_empty(info.ndim, info.sizes, dtype, TN_DEVICE_CPU);
+    if (!t)
+        return NULL;
+    if (t->numel > 0 && fill(data, 0, &info, dtype, tn_tensor_data(t), t->strides) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    if (device == TN_DEVICE_META) {
+        TensorObject *m = tn_tensor_empty(t->ndim, t->sizes, dtype, TN_DEVICE_META);
+        Py_DECREF(t);
+        return (PyObject *)m;
+    }
+    return (PyObject *)t;
+}
+
+/* ---- torch.tensor / as_tensor / asarray / from_numpy / frombuffer ---- */
+
+static int
+parse_dtype_arg(PyObject *o)
+{
+    return (o && o != Py_None) ? tn_dtype_from_py(o) : -1;
+}
+
+static int
+parse_device_arg(PyObject *o, int *device)
+{
+    *device = TN_DEVICE_CPU;
+    if (!o || o == Py_None)
+        return 0;
+    int type, index;
+    if (tn_device_parse(o, &type, &index) < 0)
+        return -1;
+    if (type == TN_DEVTYPE_META) {
+        *device = TN_DEVICE_META;
+        return 0;
+    }
+    if (type != TN_DEVTYPE_CPU) {
+        PyErr_Format(PyExc_RuntimeError, "torchnative has no %s device; tensors live on cpu and meta",
+                     tn_devtype_name(type));
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+torch_tensor(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"data", "dtype", "device", "requires_grad", "pin_memory", "names", NULL};
+    PyObject *data, *dt = NULL, *dev = NULL, *names = NULL;
+    int requires_grad = 0, pin = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOppO:tensor", kwlist, &data, &dt, &dev, &requires_grad, &pin,
+                                     &names))
+        return NULL;
+    int dtype = parse_dtype_arg(dt), device;
+    if ((dt && dt != Py_None && dtype < 0) || parse_device_arg(dev, &device) < 0)
+        return NULL;
+    if (tn_tensor_check(data)) {
+        if (PyErr_WarnEx(PyExc_UserWarning,
+                         "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+                         "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
+                         1) < 0)
+            return NULL;
+    }
+    PyObject *r = tn_tensor_from_data(data, dtype, device);
+    if (r && requires_grad) {
+        TensorObject *t = TN_T(r);
+        if (!(tn_dtype_is_floating(t->dtype) || tn_dtype_is_complex(t->dtype))) {
+            Py_DECREF(r);
+            PyErr_SetString(PyExc_RuntimeError, "Only Tensors of floating point and complex dtype can require gradients");
+            return NULL;
+        }
+        t->requires_grad = 1;
+    }
+    return r;
+}
+
+static PyObject *
+to_dtype_device(PyObject *t, int dtype, int device, int copy)
+{
+    TensorObject *src = TN_T(t);
+    if ((dtype < 0 || dtype == src->dtype) && device == src->device && !copy)
+        return Py_NewRef(t);
+    PyObject *m = PyObject_GetAttrString(t, "to");
+    if (!m)
+        return NULL;
+    PyObject *kw = Py_BuildValue("{s:O,s:O,s:O}", "dtype", tn_dtype_objs[dtype < 0 ? src->dtype : dtype], "device",
+                                 device == TN_DEVICE_META ? tn_device_meta : tn_device_cpu, "copy",
+                                 copy ? Py_True : Py_False);
+    PyObject *empty = PyTuple_New(0);
+    PyObject *r = (kw && empty) ? PyObject_Call(m, empty, kw) : NULL;
+    Py_XDECREF(kw);
+    Py_XDECREF(empty);
+    Py_DECREF(m);
+    return r;
+}
+
+static int
+is_numpy_array(PyObject *o)
+{
+    PyObject *mod = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__module__");
+    int r = mod && PyUnicode_Check(mod) && !PyUnicode_CompareWithASCIIString(mod, "numpy");
+    Py_XDECREF(mod);
+    PyErr_Clear();
+    return r && PyObject_CheckBuffer(o);
+}
+
+static PyObject *
+torch_as_tensor(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"data", "dtype", "device", NULL};
+    PyObject *data, *dt = NULL, *dev = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$OO:as_tensor", kwlist, &data, &dt, &dev))
+        return NULL;
+    int dtype = parse_dtype_arg(dt), device;
+    if ((dt && dt != Py_None && dtype < 0) || parse_device_arg(dev, &device) < 0)
+        return NULL;
+    if (tn_tensor_check(data)) {
+        if (!dev || dev == Py_None)
+            device = TN_T(data)->device;
+        return to_dtype_device(data, dtype, device, 0);
+    }
+    if (is_numpy_array(data)) {
+        PyObject *t = tensor_from_buffer_shared(data, 0);
+        if (!t)
+            return NULL;
+        PyObject *r = to_dtype_device(t, dtype, device, 0);
+        Py_DECREF(t);
+        return r;
+    }
+    return tn_tensor_from_data(data, dtype, device);
+}
+
+/* asarray(obj, *, dtype, device, copy, requires_grad): shares memory with tensors, storages
+ * (safetensors loads through this) and buffer objects unless a copy is needed or asked for. */
+static PyObject *
+torch_asarray(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"obj", "dtype", "device", "copy", "requires_grad", NULL};
+    PyObject *obj, *dt = NULL, *dev = NULL, *copyo = Py_None;
+    int requires_grad = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$OOOp:asarray", kwlist, &obj, &dt, &dev, &copyo, &requires_grad))
+        return NULL;
+    int dtype = parse_dtype_arg(dt), device;
+    if ((dt && dt != Py_None && dtype < 0) || parse_device_arg(dev, &device) < 0)
+        return NULL;
+    int force_copy = copyo == Py_True, no_copy = copyo == Py_False;
+    PyObject *r = NULL;
+    if (tn_tensor_check(obj)) {
+        if (!dev || dev == Py_None)
+            device = TN_T(obj)->device;
+        r = to_dtype_device(obj, dtype, device, force_copy);
+    } else if (tn_storage_check(obj)) {
+        tn_storage *s = ((StorageObject *)obj)->storage;
+        int d = dtype < 0 ? TN_DTYPE_U8 : dtype;
+        int64_t n = s->nbytes / tn_dtype_size(d);
+        TensorObject *t = tn_tensor_from_storage(s, 0, 1, &n, NULL, d);
+        if (!t)
+            return NULL;
+        r = force_copy ? to_dtype_device((PyObject *)t, d, device, 1) : Py_NewRef((PyObject *)t);
+        Py_DECREF(t);
+    } else if (PyObject_CheckBuffer(obj) && !PyBytes_Check(obj) && !PyByteArray_Check(obj)) {
+        PyObject *t = tensor_from_buffer_shared(obj, 0);
+        if (!t)
+            return NULL;
+        r = to_dtype_device(t, dtype, device, force_copy);
+        Py_DECREF(t);
+    } else {
+        if (no_copy) {
+            PyErr_SetString(PyExc_ValueError, "can't alias arbitrary sequence into a tensor.");
+            return NULL;
+        }
+        r = tn_tensor_from_data(obj, dtype, device);
+    }
+    if (r && requires_grad)
+        TN_T(r)->requires_grad = 1;
+    return r;
+}
+
+static PyObject *
+torch_from_numpy(PyObject *self, PyObject *arg)
+{
+    if (!is_numpy_array(arg)) {
+        PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %s)", tn_tpname(arg));
+        return NULL;
+    }
+    return tensor_from_buffer_shared(arg, 1);
+}
+
+static PyObject *
+torch_frombuffer(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"buffer", "dtype", "count", "offset", "requires_grad", NULL};
+    PyObject *buf, *dt = NULL;
+    Py_ssize_t count = -1, offset = 0;
+    int requires_grad = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$Onnp:frombuffer", kwlist, &buf, &dt, &count, &offset,
+                                     &requires_grad))
+        return NULL;
+    if (!dt || dt == Py_None) {
+        PyErr_SetString(PyExc_TypeError, "frombuffer() missing required keyword argument 'dtype'");
+        return NULL;
+    }
+    int dtype = tn_dtype_from_py(dt);
+    if (dtype < 0)
+        return NULL;
+    Py_buffer *view = PyMem_Malloc(sizeof *view);
+    if (!view || PyObject_GetBuffer(buf, view, PyBUF_SIMPLE) < 0) {
+        PyMem_Free(view);
+        return NULL;
+    }
+    int es = tn_dtype_size(dtype);
+    Py_ssize_t avail = view->len - offset;
+    if (offset < 0 || offset > view->len || (count < 0 && avail % es) || (count >= 0 && count * es > avail)) {
+        PyErr_Format(PyExc_ValueError, "buffer length (%zd bytes) after offset (%zd bytes) must be a multiple of "
+                     "element size (%d)", avail, offset, es);
+        PyBuffer_Release(view);
+        PyMem_Free(view);
+        return NULL;
+    }
+    int64_t n = count < 0 ? avail / es : count;
+    if (n == 0 && count < 0) {
+        PyErr_SetString(PyExc_ValueError, "both buffer length (0) and count (-1) must not be 0");
+        PyBuffer_Release(view);
+        PyMem_Free(view);
+        return NULL;
+    }
+    PyObject *cap = PyCapsule_New(view, "tn_buffer", release_buffer_capsule);
+    if (!cap) {
+        PyBuffer_Release(view);
+        PyMem_Free(view);
+        return NULL;
+    }
+    tn_storage *s = tn_storage_new_external((char *)view->buf + offset, n * es, cap);
+    Py_DECREF(cap);
+    if (!s)
+        return NULL;
+    s->resizable = 0;
+    TensorObject *t = tn_tensor_from_storage(s, 0, 1, &n, NULL, dtype);
+    tn_storage_release(s);
+    if (t && requires_grad)
+        t->requires_grad = 1;
+    return (PyObject *)t;
+}
+
+static PyObject *
+refuse_sparse(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "sparse tensors are not implemented in torchnative (layouts: strided only)");
+    return NULL;
+}
+
+static PyObject *
+refuse_from_blob(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "torch._from_blob (raw pointers) is not implemented in torchnative; use torch.frombuffer");
+    return NULL;
+}
+
+static PyObject *
+torch_numel(PyObject *self, PyObject *arg)
+{
+    if (!tn_tensor_check(arg)) {
+        PyErr_Format(PyExc_TypeError, "numel(): argument 'input' (position 1) must be Tensor, not %s",
+                     tn_tpname(arg));
+        return NULL;
+    }
+    return PyLong_FromLongLong(TN_T(arg)->numel);
+}
+
+static PyObject *
+torch_get_device(PyObject *self, PyObject *arg)
+{
+    if (!tn_tensor_check(arg)) {
+        PyErr_Format(PyExc_TypeError, "get_device(): argument 'input' (position 1) must be Tensor, not %s",
+                     tn_tpname(arg));
+        return NULL;
+    }
+    return PyLong_FromLong(-1);
+}
+
+static PyObject *
+torch_nonzero(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"input", "out", "as_tuple", NULL};
+    PyObject *input, *out = NULL;
+    int as_tuple = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$Op:nonzero", kwlist, &input, &out, &as_tuple))
+        return NULL;
+    if (!tn_tensor_check(input)) {
+        PyErr_Format(PyExc_TypeError, "nonzero(): argument 'input' (position 1) must be Tensor, not %s",
+                     tn_tpname(input));
+        return NULL;
+    }
+    if (as_tuple) {
+        tn_value a[1] = {tn_value_tensor(input)};
+        return tn_call_op("aten::nonzero_numpy", "", a);
+    }
+    if (out && out != Py_None) {
+        tn_value a[2] = {tn_value_tensor(input), tn_value_tensor(out)};
+        return tn_call_op("aten::nonzero", "out", a);
+    }
+    tn_value a[1] = {tn_value_tensor(input)};
+    return tn_call_op("aten::nonzero", "", a);
+}
+
+/* torch.range(start, end, step=1): deprecated; end inclusive; through aten::range. */
+static PyObject *
+torch_range(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"start", "end", "step", "out", "dtype", "layout", "device", "pin_memory",
+                             "requires_grad", NULL};
+    PyObject *start, *end, *step = NULL, *out = NULL, *dt = NULL, *layout = NULL, *dev = NULL;
+    int pin = 0, requires_grad = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OO|O$OOOOpp:range", kwlist, &start, &end, &step, &out, &dt, &layout,
+                                     &dev, &pin, &requires_grad))
+        return NULL;
+    if (PyErr_WarnEx(PyExc_UserWarning,
+                     "torch.range is deprecated and will be removed in a future release because its behavior is "
+                     "inconsistent with Python's range builtin. Instead, use torch.arange, which produces values in "
+                     "[start, end).", 1) < 0)
+        return NULL;
+    PyObject *torch = PyImport_ImportModule("torch._C._torchnative");
+    PyObject *fn = torch ? PyObject_GetAttrString(torch, "torch_range") : NULL;
+    Py_XDECREF(torch);
+    if (!fn)
+        return NULL;
+    PyObject *r = PyObject_Call(fn, args, kwds);
+    Py_DECREF(fn);
+    return r;
+}
+
+#define KW(name, fn) {name, (PyCFunction)(void (*)(void))fn, METH_VARARGS | METH_KEYWORDS, NULL}
+PyMethodDef tn_torch_manual_functions[] = {
+    KW("tensor", torch_tensor),
+    KW("as_tensor", torch_as_tensor),
+    KW("asarray", torch_asarray),
+    {"from_numpy", torch_from_numpy, METH_O, NULL},
+    KW("frombuffer", torch_frombuffer),
+    {"numel", torch_numel, METH_O, NULL},
+    {"get_device", torch_get_device, METH_O, NULL},
+    KW("nonzero", torch_nonzero),
+    KW("range", torch_range),
+    KW("_from_blob", refuse_from_blob),
+    KW("sparse_coo_tensor", refuse_sparse),
+    KW("sparse_csr_tensor", refuse_sparse),
+    KW("sparse_csc_tensor", refuse_sparse),
+    KW("sparse_bsr_tensor", refuse_sparse),
+    KW("sparse_bsc_tensor", refuse_sparse),
+    KW("sparse_compressed_tensor", refuse_sparse),
+    KW("dsmm", refuse_sparse),
+    KW("hsmm", refuse_sparse),
+    KW("saddmm", refuse_sparse),
+    KW("spmm", refuse_sparse),
+    {NULL, NULL, 0, NULL},
+};

@@ -1,0 +1,880 @@
+/* Thread-local modes and their Python entry points (grad mode, inference mode, torch-function
+ * and torch-dispatch mode stacks, autocast flags, the TLS object stash).
+ * Adding a flag: a field in tn_tls_state (tls.h), a getter/setter pair here.
+ */
+#include "tls.h"
+#include "tensor.h"
+#include "dtype.h"
+#include "kernels/parallel.h"
+
+_Thread_local tn_tls_state tn_tls;
+PyObject *tn_disabled_torch_function;
+PyObject *tn_disabled_torch_dispatch;
+
+/* Process-wide flags (upstream keeps these global too). */
+static int anomaly_enabled, anomaly_check_nan = 1;
+static int multithreading_enabled = 1, view_replay_enabled;
+
+/* Autocast: per device type, a flag and a dtype; per thread as upstream. */
+enum { AC_CPU, AC_CUDA, AC_XPU, AC_MPS, AC_OTHER, AC_N };
+static _Thread_local int autocast_enabled[AC_N];
+static _Thread_local int autocast_dtype_set[AC_N];
+static _Thread_local int autocast_dtype[AC_N];
+static _Thread_local int autocast_cache_disabled;
+static _Thread_local int autocast_nesting;
+
+static PyObject *
+list_for(PyObject **slot)
+{
+    if (!*slot)
+        *slot = PyList_New(0);
+    return *slot;
+}
+
+int
+tn_torch_function_stack_push(PyObject *mode)
+{
+    PyObject *l = list_for(&tn_tls.tf_stack);
+    return l ? PyList_Append(l, mode) : -1;
+}
+
+PyObject *
+tn_torch_function_stack_pop(void)
+{
+    PyObject *l = tn_tls.tf_stack;
+    Py_ssize_t n = l ? PyList_Size(l) : 0;
+    if (n == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Trying to pop from empty mode stack");
+        return NULL;
+    }
+    PyObject *mode = PyList_GetItem(l, n - 1);
+    Py_INCREF(mode);
+    if (PyList_SetSlice(l, n - 1, n, NULL) < 0) {
+        Py_DECREF(mode);
+        return NULL;
+    }
+    return mode;
+}
+
+/* ---- grad mode ---- */
+
+static PyObject *
+is_grad_enabled(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(!tn_tls.grad_disabled);
+}
+
+static PyObject *
+set_grad_enabled(PyObject *self, PyObject *arg)
+{
+    if (!PyBool_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "enabled must be a bool (got " "non-bool)");
+        return NULL;
+    }
+    tn_tls.grad_disabled = arg != Py_True;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+is_inference_mode_enabled(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(tn_tls.inference_mode);
+}
+
+static PyObject *
+is_fwd_grad_enabled(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(!tn_tls.fwd_grad_disabled);
+}
+
+static PyObject *
+set_fwd_grad_enabled(PyObject *self, PyObject *arg)
+{
+    int v = PyObject_IsTrue(arg);
+    if (v < 0)
+        return NULL;
+    tn_tls.fwd_grad_disabled = !v;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+set_anomaly_enabled(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"enabled", "check_nan", NULL};
+    int enabled, check_nan = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "p|p", kwlist, &enabled, &check_nan))
+        return NULL;
+    anomaly_enabled = enabled;
+    anomaly_check_nan = check_nan;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+is_anomaly_enabled(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(anomaly_enabled);
+}
+
+static PyObject *
+is_anomaly_check_nan_enabled(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(anomaly_check_nan);
+}
+
+#define FLAG_PAIR(getter, setter, var)                                   \
+    static PyObject *getter(PyObject *self, PyObject *unused)           \
+    {                                                                    \
+        return PyBool_FromLong(var);                                     \
+    }                                                                    \
+    static PyObject *setter(PyObject *self, PyObject *arg)              \
+    {                                                                    \
+        int v = PyObject_IsTrue(arg);                                    \
+        if (v < 0)                                                       \
+            return NULL;                                                 \
+        var = v;                                                         \
+        Py_RETURN_NONE;                                                  \
+    }
+FLAG_PAIR(is_multithreading_enabled, set_multithreading_enabled, multithreading_enabled)
+FLAG_PAIR(is_view_replay_enabled, set_view_replay_enabled, view_replay_enabled)
+
+/* ---- _InferenceMode: a context manager, InferenceMode(enabled) as upstream's RAII guard ---- */
+
+typedef struct {
+    PyObject_HEAD
+    int enabled;
+    int saved_inference, saved_grad_disabled, saved_fwd_disabled;
+    int entered;
+} InferenceModeObject;
+
+static int
+inference_mode_init(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    int enabled = 1;
+    if (!PyArg_ParseTuple(args, "|p:_InferenceMode", &enabled))
+        return -1;
+    ((InferenceModeObject *)self)->enabled = enabled;
+    return 0;
+}
+
+static PyObject *
+inference_mode_enter(PyObject *self, PyObject *unused)
+{
+    InferenceModeObject *m = (InferenceModeObject *)self;
+    m->saved_inference = tn_tls.inference_mode;
+    m->saved_grad_disabled = tn_tls.grad_disabled;
+    m->saved_fwd_disabled = tn_tls.fwd_grad_disabled;
+    tn_tls.inference_mode = m->enabled;
+    if (m->enabled) {
+        tn_tls.grad_disabled = 1;
+        tn_tls.fwd_grad_disabled = 1;
+    }
+    m->entered = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+inference_mode_exit(PyObject *self, PyObject *args)
+{
+    InferenceModeObject *m = (InferenceModeObject *)self;
+    if (m->entered) {
+        tn_tls.inference_mode = m->saved_inference;
+        tn_tls.grad_disabled = m->saved_grad_disabled;
+        tn_tls.fwd_grad_disabled = m->saved_fwd_disabled;
+        m->entered = 0;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef inference_mode_methods[] = {
+    {"__enter__", inference_mode_enter, METH_NOARGS, NULL},
+    {"__exit__", inference_mode_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot inference_mode_slots[] = {
+    {Py_tp_init, inference_mode_init},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_methods, inference_mode_methods},
+    {0, NULL},
+};
+
+static PyType_Spec inference_mode_spec = {"torch._C._InferenceMode", sizeof(InferenceModeObject), 0,
+                                          Py_TPFLAGS_DEFAULT, inference_mode_slots};
+
+/* ---- DisableTorchFunction / DisableTorchFunctionSubclass ---- */
+
+typedef struct {
+    PyObject_HEAD
+    int saved;
+    int target;
+} DisableTFObject;
+
+static PyObject *
+disable_tf_enter(PyObject *self, PyObject *unused)
+{
+    DisableTFObject *d = (DisableTFObject *)self;
+    d->saved = tn_tls.tf_state;
+    if (tn_tls.tf_state < d->target)
+        tn_tls.tf_state = d->target;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+disable_tf_exit(PyObject *self, PyObject *args)
+{
+    tn_tls.tf_state = ((DisableTFObject *)self)->saved;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+disable_tf_subclass_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
+{
+    DisableTFObject *d = (DisableTFObject *)PyType_GenericAlloc(tp, 0);
+    if (d)
+        d->target = TN_TF_SUBCLASSES_DISABLED;
+    return (PyObject *)d;
+}
+
+static PyObject *
+disable_tf_all_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
+{
+    DisableTFObject *d = (DisableTFObject *)PyType_GenericAlloc(tp, 0);
+    if (d)
+        d->target = TN_TF_ALL_DISABLED;
+    return (PyObject *)d;
+}
+
+static PyMethodDef disable_tf_methods[] = {
+    {"__enter__", disable_tf_enter, METH_NOARGS, NULL},
+    {"__exit__", disable_tf_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot disable_tf_subclass_slots[] = {
+    {Py_tp_new, disable_tf_subclass_new},
+    {Py_tp_methods, disable_tf_methods},
+    {0, NULL},
+};
+
+static PyType_Slot disable_tf_all_slots[] = {
+    {Py_tp_new, disable_tf_all_new},
+    {Py_tp_methods, disable_tf_methods},
+    {0, NULL},
+};
+
+static PyType_Spec disable_tf_subclass_spec = {"torch._C.DisableTorchFunctionSubclass", sizeof(DisableTFObject),
+                                               0, Py_TPFLAGS_DEFAULT, disable_tf_subclass_slots};
+static PyType_Spec disable_tf_all_spec = {"torch._C.DisableTorchFunction", sizeof(DisableTFObject), 0,
+                                          Py_TPFLAGS_DEFAULT, disable_tf_all_slots};
+
+/* _disabled_torch_function_impl(func, types, args=(), kwargs=None): call func with subclass
+ * __torch_function__ disabled, as upstream's THPModule_disable_torch_function does. */
+static PyObject *
+disabled_torch_function_impl(PyObject *self, PyObject *args)
+{
+    PyObject *func, *types, *fargs = NULL, *kwargs = NULL;
+    if (!PyArg_ParseTuple(args, "OO|OO", &func, &types, &fargs, &kwargs))
+        return NULL;
+    PyObject *tuple;
+    if (!fargs || fargs == Py_None)
+        tuple = PyTuple_New(0);
+    else if (PyList_Check(fargs))
+        tuple = PyList_AsTuple(fargs);
+    else
+        tuple = PySequence_Tuple(fargs);
+    if (!tuple)
+        return NULL;
+    int old = tn_tls.tf_state;
+    if (old == TN_TF_ENABLED)
+        tn_tls.tf_state = TN_TF_SUBCLASSES_DISABLED;
+    PyObject *r = PyObject_Call(func, tuple, (kwargs && kwargs != Py_None) ? kwargs : NULL);
+    tn_tls.tf_state = old;
+    Py_DECREF(tuple);
+    return r;
+}
+
+static PyObject *
+disabled_torch_dispatch_impl(PyObject *self, PyObject *args)
+{
+    PyObject *func, *types, *fargs = NULL, *kwargs = NULL;
+    if (!PyArg_ParseTuple(args, "OO|OO", &func, &types, &fargs, &kwargs))
+        return NULL;
+    PyObject *tuple = (!fargs || fargs == Py_None) ? PyTuple_New(0) : PySequence_Tuple(fargs);
+    if (!tuple)
+        return NULL;
+    int old = tn_tls.dispatch_disabled;
+    tn_tls.dispatch_disabled = 1;
+    PyObject *r = PyObject_Call(func, tuple, (kwargs && kwargs != Py_None) ? kwargs : NULL);
+    tn_tls.dispatch_disabled = old;
+    Py_DECREF(tuple);
+    return r;
+}
+
+static PyObject *
+is_torch_function_enabled(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(tn_tls.tf_state == TN_TF_ENABLED);
+}
+
+static PyObject *
+is_torch_function_all_disabled(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(tn_tls.tf_state == TN_TF_ALL_DISABLED);
+}
+
+static PyObject *
+is_torch_function_mode_enabled(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(tn_torch_function_mode_active());
+}
+
+static PyObject *
+push_on_torch_function_stack(PyObject *self, PyObject *mode)
+{
+    if (tn_torch_function_stack_push(mode) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+pop_torch_function_stack(PyObject *self, PyObject *unused)
+{
+    return tn_torch_function_stack_pop();
+}
+
+static PyObject *
+len_torch_function_stack(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromSsize_t(tn_tls.tf_stack ? PyList_Size(tn_tls.tf_stack) : 0);
+}
+
+static PyObject *
+stack_at(PyObject *stack, PyObject *arg)
+{
+    Py_ssize_t i = PyLong_AsSsize_t(arg);
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t n = stack ? PyList_Size(stack) : 0;
+    if (i < 0 || i >= n) {
+        PyErr_SetString(PyExc_IndexError, "Index out of bounds of the mode stack");
+        return NULL;
+    }
+    return Py_NewRef(PyList_GetItem(stack, i));
+}
+
+static PyObject *
+get_function_stack_at(PyObject *self, PyObject *arg)
+{
+    return stack_at(tn_tls.tf_stack, arg);
+}
+
+/* Does obj take part in __torch_function__ (upstream's check_has_torch_function, ignoring modes)? */
+int tn_has_torch_function_obj(PyObject *obj);
+
+int
+tn_has_torch_function_obj(PyObject *obj)
+{
+    PyTypeObject *tp = Py_TYPE(obj);
+    if (tp == tn_tensor_class || tp == tn_TensorBase_Type || tp == tn_parameter_class)
+        return 0;
+    if (tn_tls.tf_state != TN_TF_ENABLED)
+        return 0;
+    if (PyLong_CheckExact(obj) || PyFloat_CheckExact(obj) || PyUnicode_CheckExact(obj) ||
+        PyBool_Check(obj) || obj == Py_None || PyTuple_CheckExact(obj) || PyList_CheckExact(obj) ||
+        PyDict_CheckExact(obj) || PyComplex_CheckExact(obj) || PyBytes_CheckExact(obj))
+        return 0;
+    PyObject *attr = PyObject_GetAttrString(obj, "__torch_function__");
+    if (!attr) {
+        PyErr_Clear();
+        return 0;
+    }
+    int r = attr != tn_disabled_torch_function;
+    /* a bound classmethod of the disabled impl compares by its __func__ */
+    Py_DECREF(attr);
+    return r;
+}
+
+static PyObject *
+has_torch_function(PyObject *self, PyObject *arg)
+{
+    if (tn_torch_function_mode_active())
+        Py_RETURN_TRUE;
+    PyObject *seq = PySequence_Tuple(arg);
+    if (!seq)
+        return NULL;
+    int found = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_Size(seq) && !found; i++)
+        found = tn_has_torch_function_obj(PyTuple_GetItem(seq, i));
+    Py_DECREF(seq);
+    return PyBool_FromLong(found);
+}
+
+static PyObject *
+has_torch_function_unary(PyObject *self, PyObject *arg)
+{
+    return PyBool_FromLong(tn_torch_function_mode_active() || tn_has_torch_function_obj(arg));
+}
+
+static PyObject *
+has_torch_function_variadic(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (tn_torch_function_mode_active())
+        Py_RETURN_TRUE;
+    for (Py_ssize_t i = 0; i < nargs; i++)
+        if (tn_has_torch_function_obj(args[i]))
+            Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
+/* ---- torch dispatch mode stack ---- */
+
+static PyObject *
+push_on_torch_dispatch_stack(PyObject *self, PyObject *mode)
+{
+    PyObject *l = list_for(&tn_tls.td_stack);
+    if (!l || PyList_Append(l, mode) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static int
+infra_key_index(PyObject *key)
+{
+    PyObject *v = PyObject_GetAttrString(key, "value");
+    if (!v) {
+        PyErr_Clear();
+        v = PyNumber_Index(key);
+        if (!v)
+            return -1;
+    }
+    long i = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (i < 0 || i > 2) {
+        PyErr_SetString(PyExc_ValueError, "unknown _TorchDispatchModeKey");
+        return -1;
+    }
+    return (int)i;
+}
+
+static PyObject *
+pop_torch_dispatch_stack(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs >= 1 && args[0] != Py_None) {
+        int k = infra_key_index(args[0]);
+        if (k < 0)
+            return NULL;
+        PyObject *m = tn_tls.td_infra[k];
+        if (!m) {
+            PyErr_SetString(PyExc_RuntimeError, "Attempted to pop an infra mode that is not set");
+            return NULL;
+        }
+        tn_tls.td_infra[k] = NULL;
+        return m;
+    }
+    PyObject *l = tn_tls.td_stack;
+    Py_ssize_t n = l ? PyList_Size(l) : 0;
+    if (n > 0) {
+        PyObject *mode = Py_NewRef(PyList_GetItem(l, n - 1));
+        PyList_SetSlice(l, n - 1, n, NULL);
+        return mode;
+    }
+    for (int k = 2; k >= 0; k--) {
+        if (tn_tls.td_infra[k]) {
+            PyObject *m = tn_tls.td_infra[k];
+            tn_tls.td_infra[k] = NULL;
+            return m;
+        }
+    }
+    PyErr_SetString(PyExc_RuntimeError, "Trying to pop from empty mode stack");
+    return NULL;
+}
+
+static PyObject *
+len_torch_dispatch_stack(PyObject *self, PyObject *unused)
+{
+    Py_ssize_t n = tn_tls.td_stack ? PyList_Size(tn_tls.td_stack) : 0;
+    for (int k = 0; k < 3; k++)
+        n += tn_tls.td_infra[k] != NULL;
+    return PyLong_FromSsize_t(n);
+}
+
+static PyObject *
+get_dispatch_stack_at(PyObject *self, PyObject *arg)
+{
+    return stack_at(tn_tls.td_stack, arg);
+}
+
+static PyObject *
+set_dispatch_mode(PyObject *self, PyObject *mode)
+{
+    PyObject *key = PyObject_GetAttrString(mode, "_mode_key");
+    if (!key)
+        return NULL;
+    int k = infra_key_index(key);
+    Py_DECREF(key);
+    if (k < 0)
+        return NULL;
+    TN_XSETREF(tn_tls.td_infra[k], Py_NewRef(mode));
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+get_dispatch_mode(PyObject *self, PyObject *key)
+{
+    int k = infra_key_index(key);
+    if (k < 0)
+        return NULL;
+    return Py_NewRef(tn_tls.td_infra[k] ? tn_tls.td_infra[k] : Py_None);
+}
+
+static PyObject *
+unset_dispatch_mode(PyObject *self, PyObject *key)
+{
+    int k = infra_key_index(key);
+    if (k < 0)
+        return NULL;
+    PyObject *m = tn_tls.td_infra[k];
+    tn_tls.td_infra[k] = NULL;
+    return m ? m : Py_NewRef(Py_None);
+}
+
+/* ---- TLS object stash (autograd's graph.py uses it around backward) ---- */
+
+static PyObject *
+stash_dict(void)
+{
+    return list_for(&tn_tls.stash) ? tn_tls.stash : NULL;
+}
+
+static PyObject *
+stash_obj_in_tls(PyObject *self, PyObject *args)
+{
+    PyObject *key, *value;
+    if (!PyArg_ParseTuple(args, "OO", &key, &value))
+        return NULL;
+    if (!tn_tls.stash && !(tn_tls.stash = PyDict_New()))
+        return NULL;
+    if (PyDict_SetItem(tn_tls.stash, key, value) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+get_obj_in_tls(PyObject *self, PyObject *key)
+{
+    PyObject *v = tn_tls.stash ? PyDict_GetItemWithError(tn_tls.stash, key) : NULL;
+    if (!v) {
+        if (!PyErr_Occurred())
+            PyErr_SetObject(PyExc_KeyError, key);
+        return NULL;
+    }
+    return Py_NewRef(v);
+}
+
+static PyObject *
+is_key_in_tls(PyObject *self, PyObject *key)
+{
+    if (!tn_tls.stash)
+        Py_RETURN_FALSE;
+    int r = PyDict_Contains(tn_tls.stash, key);
+    return r < 0 ? NULL : PyBool_FromLong(r);
+}
+
+static PyObject *
+remove_obj_from_tls(PyObject *self, PyObject *key)
+{
+    if (!tn_tls.stash || PyDict_DelItem(tn_tls.stash, key) < 0) {
+        if (!PyErr_Occurred())
+            PyErr_SetObject(PyExc_KeyError, key);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* ---- autocast (flags only: torchnative has no autocast kernels; enabling it refuses) ---- */
+
+static int
+autocast_slot(PyObject *dev)
+{
+    const char *s = dev && PyUnicode_Check(dev) ? PyUnicode_AsUTF8AndSize(dev, NULL) : "cuda";
+    if (!s)
+        return -1;
+    if (!strcmp(s, "cpu"))
+        return AC_CPU;
+    if (!strcmp(s, "cuda"))
+        return AC_CUDA;
+    if (!strcmp(s, "xpu"))
+        return AC_XPU;
+    if (!strcmp(s, "mps"))
+        return AC_MPS;
+    return AC_OTHER;
+}
+
+static int
+autocast_default_dtype(int slot)
+{
+    return slot == AC_CPU ? TN_DTYPE_BF16 : TN_DTYPE_F16;
+}
+
+static PyObject *
+is_autocast_enabled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    int s = autocast_slot(nargs ? args[0] : NULL);
+    if (s < 0)
+        return NULL;
+    return PyBool_FromLong(autocast_enabled[s]);
+}
+
+static PyObject *
+set_autocast_enabled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *dev = nargs == 2 ? args[0] : NULL, *flag = args[nargs - 1];
+    int s = autocast_slot(dev);
+    int v = PyObject_IsTrue(flag);
+    if (s < 0 || v < 0)
+        return NULL;
+    autocast_enabled[s] = v;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+is_autocast_cpu_enabled(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(autocast_enabled[AC_CPU]);
+}
+
+static PyObject *
+set_autocast_cpu_enabled(PyObject *self, PyObject *arg)
+{
+    int v = PyObject_IsTrue(arg);
+    if (v < 0)
+        return NULL;
+    autocast_enabled[AC_CPU] = v;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+is_any_autocast_enabled(PyObject *self, PyObject *unused)
+{
+    for (int i = 0; i < AC_N; i++)
+        if (autocast_enabled[i])
+            Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
+static PyObject *
+get_autocast_dtype(PyObject *self, PyObject *dev)
+{
+    int s = autocast_slot(dev);
+    if (s < 0)
+        return NULL;
+    return Py_NewRef(tn_dtype_objs[autocast_dtype_set[s] ? autocast_dtype[s] : autocast_default_dtype(s)]);
+}
+
+static PyObject *
+set_autocast_dtype(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "set_autocast_dtype(device_type, dtype)");
+        return NULL;
+    }
+    int s = autocast_slot(args[0]);
+    int d = tn_dtype_from_py(args[1]);
+    if (s < 0 || d < 0)
+        return NULL;
+    autocast_dtype_set[s] = 1;
+    autocast_dtype[s] = d;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+get_autocast_cpu_dtype(PyObject *self, PyObject *unused)
+{
+    return Py_NewRef(tn_dtype_objs[autocast_dtype_set[AC_CPU] ? autocast_dtype[AC_CPU] : TN_DTYPE_BF16]);
+}
+
+static PyObject *
+set_autocast_cpu_dtype(PyObject *self, PyObject *arg)
+{
+    int d = tn_dtype_from_py(arg);
+    if (d < 0)
+        return NULL;
+    autocast_dtype_set[AC_CPU] = 1;
+    autocast_dtype[AC_CPU] = d;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+is_autocast_cache_enabled(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(!autocast_cache_disabled);
+}
+
+static PyObject *
+set_autocast_cache_enabled(PyObject *self, PyObject *arg)
+{
+    int v = PyObject_IsTrue(arg);
+    if (v < 0)
+        return NULL;
+    autocast_cache_disabled = !v;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+clear_autocast_cache(PyObject *self, PyObject *unused)
+{
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+autocast_increment_nesting(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLong(++autocast_nesting);
+}
+
+static PyObject *
+autocast_decrement_nesting(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLong(--autocast_nesting);
+}
+
+static PyObject *
+is_autocast_available(PyObject *self, PyObject *dev)
+{
+    const char *s = PyUnicode_Check(dev) ? PyUnicode_AsUTF8AndSize(dev, NULL) : NULL;
+    return PyBool_FromLong(s && (!strcmp(s, "cpu") || !strcmp(s, "cuda") || !strcmp(s, "xpu") ||
+                                 !strcmp(s, "mps") || !strcmp(s, "hpu") || !strcmp(s, "mtia") ||
+                                 !strcmp(s, "xla") || !strcmp(s, "privateuseone") || !strcmp(s, "ipu")));
+}
+
+/* ---- threads ---- */
+
+static PyObject *
+get_num_threads(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLong(tn_num_threads());
+}
+
+static PyObject *
+set_num_threads(PyObject *self, PyObject *arg)
+{
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    if (n <= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "set_num_threads expects a positive integer");
+        return NULL;
+    }
+    tn_set_num_threads((int)n);
+    Py_RETURN_NONE;
+}
+
+static int interop_threads = 1;
+
+static PyObject *
+get_num_interop_threads(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLong(interop_threads);
+}
+
+static PyObject *
+set_num_interop_threads(PyObject *self, PyObject *arg)
+{
+    long n = PyLong_AsLong(arg);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    if (n <= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Expected positive number of threads");
+        return NULL;
+    }
+    interop_threads = (int)n;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+init_num_threads(PyObject *self, PyObject *unused)
+{
+    Py_RETURN_NONE;
+}
+
+#define FC(name, fn) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, NULL}
+static PyMethodDef tls_functions[] = {
+    {"is_grad_enabled", is_grad_enabled, METH_NOARGS, NULL},
+    {"_set_grad_enabled", set_grad_enabled, METH_O, NULL},
+    {"is_inference_mode_enabled", is_inference_mode_enabled, METH_NOARGS, NULL},
+    {"_is_fwd_grad_enabled", is_fwd_grad_enabled, METH_NOARGS, NULL},
+    {"_set_fwd_grad_enabled", set_fwd_grad_enabled, METH_O, NULL},
+    {"set_anomaly_enabled", (PyCFunction)(void (*)(void))set_anomaly_enabled, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"is_anomaly_enabled", is_anomaly_enabled, METH_NOARGS, NULL},
+    {"is_anomaly_check_nan_enabled", is_anomaly_check_nan_enabled, METH_NOARGS, NULL},
+    {"_is_multithreading_enabled", is_multithreading_enabled, METH_NOARGS, NULL},
+    {"_set_multithreading_enabled", set_multithreading_enabled, METH_O, NULL},
+    {"_is_view_replay_enabled", is_view_replay_enabled, METH_NOARGS, NULL},
+    {"_set_view_replay_enabled", set_view_replay_enabled, METH_O, NULL},
+    {"_disabled_torch_function_impl", disabled_torch_function_impl, METH_VARARGS, NULL},
+    {"_disabled_torch_dispatch_impl", disabled_torch_dispatch_impl, METH_VARARGS, NULL},
+    {"_is_torch_function_enabled", is_torch_function_enabled, METH_NOARGS, NULL},
+    {"_is_torch_function_all_disabled", is_torch_function_all_disabled, METH_NOARGS, NULL},
+    {"_is_torch_function_mode_enabled", is_torch_function_mode_enabled, METH_NOARGS, NULL},
+    {"_push_on_torch_function_stack", push_on_torch_function_stack, METH_O, NULL},
+    {"_pop_torch_function_stack", pop_torch_function_stack, METH_NOARGS, NULL},
+    {"_len_torch_function_stack", len_torch_function_stack, METH_NOARGS, NULL},
+    {"_get_function_stack_at", get_function_stack_at, METH_O, NULL},
+    {"_has_torch_function", has_torch_function, METH_O, NULL},
+    {"_has_torch_function_unary", has_torch_function_unary, METH_O, NULL},
+    FC("_has_torch_function_variadic", has_torch_function_variadic),
+    {"_push_on_torch_dispatch_stack", push_on_torch_dispatch_stack, METH_O, NULL},
+    FC("_pop_torch_dispatch_stack", pop_torch_dispatch_stack),
+    {"_len_torch_dispatch_stack", len_torch_dispatch_stack, METH_NOARGS, NULL},
+    {"_get_dispatch_stack_at", get_dispatch_stack_at, METH_O, NULL},
+    {"_set_dispatch_mode", set_dispatch_mode, METH_O, NULL},
+    {"_get_dispatch_mode", get_dispatch_mode, METH_O, NULL},
+    {"_unset_dispatch_mode", unset_dispatch_mode, METH_O, NULL},
+    {"_stash_obj_in_tls", stash_obj_in_tls, METH_VARARGS, NULL},
+    {"_get_obj_in_tls", get_obj_in_tls, METH_O, NULL},
+    {"_is_key_in_tls", is_key_in_tls, METH_O, NULL},
+    {"_remove_obj_from_tls", remove_obj_from_tls, METH_O, NULL},
+    FC("is_autocast_enabled", is_autocast_enabled),
+    FC("set_autocast_enabled", set_autocast_enabled),
+    {"is_autocast_cpu_enabled", is_autocast_cpu_enabled, METH_NOARGS, NULL},
+    {"set_autocast_cpu_enabled", set_autocast_cpu_enabled, METH_O, NULL},
+    {"_is_any_autocast_enabled", is_any_autocast_enabled, METH_NOARGS, NULL},
+    {"get_autocast_dtype", get_autocast_dtype, METH_O, NULL},
+    FC("set_autocast_dtype", set_autocast_dtype),
+    {"get_autocast_cpu_dtype", get_autocast_cpu_dtype, METH_NOARGS, NULL},
+    {"set_autocast_cpu_dtype", set_autocast_cpu_dtype, METH_O, NULL},
+    {"is_autocast_cache_enabled", is_autocast_cache_enabled, METH_NOARGS, NULL},
+    {"set_autocast_cache_enabled", set_autocast_cache_enabled, METH_O, NULL},
+    {"clear_autocast_cache", clear_autocast_cache, METH_NOARGS, NULL},
+    {"autocast_increment_nesting", autocast_increment_nesting, METH_NOARGS, NULL},
+    {"autocast_decrement_nesting", autocast_decrement_nesting, METH_NOARGS, NULL},
+    {"_is_autocast_available", is_autocast_available, METH_O, NULL},
+    {"get_num_threads", get_num_threads, METH_NOARGS, NULL},
+    {"set_num_threads", set_num_threads, METH_O, NULL},
+    {"get_num_interop_threads", get_num_interop_threads, METH_NOARGS, NULL},
+    {"set_num_interop_threads", set_num_interop_threads, METH_O, NULL},
+    {"init_num_threads", init_num_threads, METH_NOARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+int
+tn_tls_init(PyObject *module)
+{
+    if (PyModule_AddFunctions(module, tls_functions) < 0)
+        return -1;
+    tn_disabled_torch_function = PyObject_GetAttrString(module, "_disabled_torch_function_impl");
+    tn_disabled_torch_dispatch = PyObject_GetAttrString(module, "_disabled_torch_dispatch_impl");
+    if (!tn_disabled_torch_function || !tn_disabled_torch_dispatch)
+        return -1;
+    PyObject *t1 = PyType_FromSpec(&inference_mode_spec);
+    PyObject *t2 = PyType_FromSpec(&disable_tf_subclass_spec);
+    PyObject *t3 = PyType_FromSpec(&disable_tf_all_spec);
+    if (!t1 || !t2 || !t3)
+        return -1;
+    if (PyModule_AddObject(module, "_InferenceMode", t1) < 0 ||
+        PyModule_AddObject(module, "DisableTorchFunctionSubclass", t2) < 0 ||
+        PyModule_AddObject(module, "DisableTorchFunction", t3) < 0)
+        return -1;
+    (void)stash_dict;
+    return 0;
+}
