@@ -120,9 +120,9 @@ def render_all(model: Model) -> dict[str, str]:
         files[out] = env.get_template(template).render(banner=banner(template), **kw)
 
     render("ops.h.j2", "ops.h", ops=model.ops, tags=model.all_tags,
-           structseqs=sorted(model.structseqs))
+           structseqs=sorted(model.structseqs), extra=model.extra_schemas)
     render("ops_table.c.j2", "ops_table.c", ops=model.ops, tag_bits=tag_bits,
-           tags=model.all_tags)
+           tags=model.all_tags, extra=model.extra_schemas)
     protos = [prototype(op) for op in kernel_ops(model)]
     render("op_kernels.h.j2", "op_kernels.h", protos=protos)
     render("kernel_glue.c.j2", "kernel_glue.c", protos=protos, dtype_names=DTYPE_ENUM)

@@ -28,6 +28,7 @@ from schema_print import schema_string  # noqa: E402
 
 PINNED = ROOT / "schemas" / "pinned.yaml"
 KERNELS = ROOT / "schemas" / "kernels.yaml"
+EXTRA_OPS = ROOT / "schemas" / "extra_ops.yaml"
 
 # The Python modules upstream binds operators into, with the predicate gen_python_functions uses.
 BINDING_MODULES = ["torch", "nn", "fft", "linalg", "nested", "sparse", "special"]
@@ -166,6 +167,7 @@ class Model:
             entry["dtype_list"] = self.expand_dtypes(dtypes, qual)
             self.by_qual[qual].kernel = entry
 
+        self.extra_schemas = [s for ns in yaml.safe_load(EXTRA_OPS.read_text()).values() for s in ns]
         self.bindings, self.structseqs = self.load_bindings()
         self.tensor_aliases, self.tensor_manual = self.load_tensor_method_table()
 
@@ -269,4 +271,4 @@ class Model:
     def inputs_banner(self) -> str:
         nf = self.pinned["sha256"]["torchgen/packaged/ATen/native/native_functions.yaml"]
         return (f"native_functions.yaml (torch {self.pinned['torch_version']}, sha256 {nf[:16]}), "
-                f"tags.yaml, deprecated.yaml, schemas/kernels.yaml")
+                f"tags.yaml, deprecated.yaml, schemas/kernels.yaml, schemas/extra_ops.yaml")

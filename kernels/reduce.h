@@ -69,10 +69,12 @@ typedef enum {
     TN_NUM_SCAN
 } tn_scan_op;
 
-/* Scan along one dim of n elements. outer: operand 0 = output base, 1 = input base (and
- * operand 2 = index base, same layout as the output, when indices != NULL). cumsum/cumprod
- * read the input converted to out_dtype and accumulate in double (float types) or int64;
- * cummax/cummin need in_dtype == out_dtype; logcumsumexp needs a float out_dtype.
+/* Scan along one dim of n elements. outer: operand 0 = output base, 1 = input base, and
+ * operand 2 = index base when indices != NULL (indices step by out_stride along the dim).
+ * cumsum/cumprod read the input converted to out_dtype and accumulate as upstream's CPU
+ * accumulate type: double for float32/float64, float32 for the half types, int64 for
+ * integers. cummax/cummin need in_dtype == out_dtype and indices; logcumsumexp needs a float
+ * out_dtype.
  */
 tn_status tn_scan(int op, int in_dtype, int out_dtype, const tn_loop *outer, int64_t n,
                   int64_t in_stride, int64_t out_stride, void *out, int64_t *indices,

@@ -402,8 +402,8 @@ split_params(const char *s, size_t n, const char **starts, size_t *lens, int max
         char c = i < n ? s[i] : 0;
         if (c == '(' || c == '[' || c == '<')
             depth++;
-        else if (c == ')' || c == ']' || c == '>')
-            depth--;
+        else if (c == ')' || c == ']' || (c == '>' && !(i > 0 && s[i - 1] == '-')))
+            depth--;  /* the '>' of an alias arrow, Tensor(a -> *), closes nothing */
         if (i == n || (c == ',' && depth == 0)) {
             if (count == max)
                 return -1;

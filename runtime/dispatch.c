@@ -766,32 +766,28 @@ tn_deregister_impl(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* define(schema) for ops Python declares (prims, custom ops): append a dynamic op. */
-static PyObject *
-tn_define(PyObject *self, PyObject *args)
+/* Append an op that is not in native_functions.yaml, from its full schema
+ * "ns::name.overload(args) -> rets": ops upstream registers from C++ (schemas/extra_ops.yaml)
+ * and ops Python declares (prims, custom ops). Returns NULL with an exception set. */
+static tn_op *
+define_op(const char *full)
 {
-    const char *ns, *schema_text;
-    if (!PyArg_ParseTuple(args, "ss", &ns, &schema_text))
-        return NULL;
-    /* schema_text is "name.overload(args) -> rets" without namespace */
-    char full[4096];
-    snprintf(full, sizeof full, "%s::%s", ns, schema_text);
-    tn_schema *sch = tn_schema_parse(full);
-    if (!sch) {
+    const char *colons = strstr(full, "::");
+    const char *open = strchr(full, '(');
+    if (!colons || !open || colons > open) {
         PyErr_Format(PyExc_RuntimeError, "cannot parse schema %s", full);
         return NULL;
     }
-    const char *open = strchr(schema_text, '(');
-    size_t nlen = (size_t)(open - schema_text);
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)nlen, schema_text);
+    char ns[128], name[256];
+    snprintf(ns, sizeof ns, "%.*s", (int)(colons - full), full);
+    snprintf(name, sizeof name, "%.*s", (int)(open - colons - 2), colons + 2);
     char *dot = strchr(name, '.');
     const char *ov = "";
     if (dot) {
         *dot = 0;
         ov = dot + 1;
     }
-    char q[300];
+    char q[400];
     snprintf(q, sizeof q, "%s::%s", ns, name);
     if (tn_find_op(q, ov)) {
         PyErr_Format(PyExc_RuntimeError,
@@ -800,17 +796,77 @@ tn_define(PyObject *self, PyObject *args)
         return NULL;
     }
     tn_op *op = calloc(1, sizeof *op);
+    if (!op)
+        return (tn_op *)PyErr_NoMemory();
     op->name = strdup(name);
     op->overload = strdup(ov);
     op->ns = strdup(ns);
     op->schema = strdup(full);
-    op->parsed = sch;
     op->functional = -1;
     op->flags = TN_OPK_FUNCTIONAL;
     op->id = -1;
     if (register_op(op) < 0)
         return NULL;
-    return PyUnicode_FromString(q);
+    return op;
+}
+
+/* define(ns, "name.overload(args) -> rets") from torch.library */
+static PyObject *
+tn_define(PyObject *self, PyObject *args)
+{
+    const char *ns, *schema_text;
+    if (!PyArg_ParseTuple(args, "ss", &ns, &schema_text))
+        return NULL;
+    char full[4096];
+    snprintf(full, sizeof full, "%s::%s", ns, schema_text);
+    tn_schema *sch = tn_schema_parse(full);
+    if (!sch) {
+        PyErr_Format(PyExc_RuntimeError, "cannot parse schema %s", full);
+        return NULL;
+    }
+    tn_op *op = define_op(full);
+    if (!op)
+        return NULL;
+    op->parsed = sch;
+    return PyUnicode_FromFormat("%s::%s", ns, op->name);
+}
+
+/* python_kernel(qualname, overload, key) -> (fn, with_keyset) registered for exactly that key,
+ * or None: what torch.library.get_kernel captures before installing an override. */
+static PyObject *
+tn_python_kernel(PyObject *self, PyObject *args)
+{
+    const char *q, *ov, *key;
+    if (!PyArg_ParseTuple(args, "sss", &q, &ov, &key))
+        return NULL;
+    tn_op *op = tn_find_op(q, ov);
+    if (!op) {
+        PyErr_Format(PyExc_RuntimeError, "operator %s%s%s does not exist", q, ov[0] ? "." : "", ov);
+        return NULL;
+    }
+    PyObject *entry = py_kernel(op, key);
+    return Py_NewRef(entry ? entry : Py_None);
+}
+
+/* call_native(qualname, overload, args, kwargs): the op as if no Python kernel were registered
+ * for it (the "fallback" a torch.library override calls). */
+static PyObject *
+tn_call_native(PyObject *self, PyObject *args)
+{
+    const char *q, *ov;
+    PyObject *pargs, *kwargs;
+    if (!PyArg_ParseTuple(args, "ssO!O", &q, &ov, &PyTuple_Type, &pargs, &kwargs))
+        return NULL;
+    tn_op *op = tn_find_op(q, ov);
+    if (!op) {
+        PyErr_Format(PyExc_RuntimeError, "operator %s%s%s does not exist", q, ov[0] ? "." : "", ov);
+        return NULL;
+    }
+    PyObject *hidden = op->py_kernels;
+    op->py_kernels = NULL;
+    PyObject *r = tn_call_boxed_tuple(op, pargs, kwargs == Py_None ? NULL : kwargs);
+    op->py_kernels = hidden;
+    return r;
 }
 
 /* _aten_implemented(): the overloads with a C kernel, as "aten::name.overload" strings */
@@ -876,6 +932,8 @@ PyMethodDef tn_private_dispatch_functions[] = {
     {"impl", tn_register_impl, METH_VARARGS, NULL},
     {"deregister_impl", tn_deregister_impl, METH_VARARGS, NULL},
     {"define", tn_define, METH_VARARGS, NULL},
+    {"python_kernel", tn_python_kernel, METH_VARARGS, NULL},
+    {"call_native", tn_call_native, METH_VARARGS, NULL},
     {"implemented", tn_implemented, METH_NOARGS, NULL},
     {"kernel_info", tn_kernel_info, METH_O, NULL},
     {NULL, NULL, 0, NULL},
@@ -916,6 +974,9 @@ tn_dispatch_init(PyObject *module)
         if (register_op(&tn_ops[i]) < 0)
             return -1;
     }
+    for (int i = 0; i < TN_NUM_EXTRA_OPS; i++)
+        if (!define_op(tn_extra_schemas[i]))
+            return -1;
     PyObject *rt = PyModule_New("torch.return_types");
     for (int i = 0; i < TN_NUM_STRUCTSEQS; i++) {
         PyStructSequence_Desc desc = tn_structseq_descs[i];

@@ -47,6 +47,8 @@ typedef struct tn_op {
 } tn_op;
 
 extern tn_op tn_ops[TN_NUM_ATEN_OPS];
+/* Full schemas of ops upstream registers outside native_functions.yaml (schemas/extra_ops.yaml). */
+extern const char *const tn_extra_schemas[TN_NUM_EXTRA_OPS];
 
 typedef struct {
     int op;

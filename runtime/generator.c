@@ -1,7 +1,9 @@
 /* torch.Generator and torch.default_generator over kernels/random.c's mt19937.
  * _set_generator_metaclass(meta) re-creates the public Generator class under `meta` (torch's
- * OpaqueBaseMeta) as a layout-identical subclass, since the limited API of 3.11 cannot give a
- * C type a metaclass; the default generator is moved to that class.
+ * OpaqueBaseMeta), since the limited API of 3.11 cannot give a C type a metaclass, and moves the
+ * default generator to it by __class__ assignment. CPython allows that assignment only between
+ * classes with the same deallocator, so the public class is a Python-level subclass (slots ())
+ * of the C type from the start, and its re-creation is another such subclass.
  */
 #include "generator.h"
 #include "tensor.h"
@@ -146,6 +148,25 @@ generator_clone_state(PyObject *self, PyObject *unused)
 }
 
 static PyObject *
+generator_graphsafe_set_state(PyObject *self, PyObject *other)
+{
+    if (!tn_generator_check(other)) {
+        PyErr_SetString(PyExc_TypeError, "graphsafe_set_state expects a torch.Generator");
+        return NULL;
+    }
+    ((GeneratorObject *)self)->gen = ((GeneratorObject *)other)->gen;
+    return Py_NewRef(self);
+}
+
+/* CPU generators are not offset-based (mt19937): upstream's CPUGeneratorImpl refuses both. */
+static PyObject *
+generator_offset_refused(PyObject *self, PyObject *args)
+{
+    PyErr_SetString(PyExc_RuntimeError, "CPU Generator does not use offset");
+    return NULL;
+}
+
+static PyObject *
 generator_reduce(PyObject *self, PyObject *unused)
 {
     PyObject *state = generator_get_state(self, NULL);
@@ -179,6 +200,9 @@ static PyMethodDef generator_methods[] = {
     {"set_state", generator_set_state, METH_O, NULL},
     {"clone_state", generator_clone_state, METH_NOARGS, NULL},
     {"graphsafe_get_state", generator_clone_state, METH_NOARGS, NULL},
+    {"graphsafe_set_state", generator_graphsafe_set_state, METH_O, NULL},
+    {"set_offset", generator_offset_refused, METH_VARARGS, NULL},
+    {"get_offset", generator_offset_refused, METH_NOARGS, NULL},
     {"__reduce__", generator_reduce, METH_NOARGS, NULL},
     {"__setstate__", generator_setstate, METH_O, NULL},
     {NULL, NULL, 0, NULL},
@@ -196,6 +220,18 @@ static PyType_Slot generator_slots[] = {
     {0, NULL},
 };
 
+/* class Generator(<C type>, metaclass=meta): __slots__ = () */
+static PyObject *
+public_subclass(PyObject *meta)
+{
+    PyObject *dict = Py_BuildValue("{s:(),s:s,s:s}", "__slots__", "__module__", "torch._C", "__qualname__", "Generator");
+    PyObject *bases = PyTuple_Pack(1, (PyObject *)tn_Generator_Type);
+    PyObject *cls = (dict && bases) ? PyObject_CallFunction(meta, "sOO", "Generator", bases, dict) : NULL;
+    Py_XDECREF(dict);
+    Py_XDECREF(bases);
+    return cls;
+}
+
 /* _set_generator_metaclass(meta): see the file comment. */
 static PyObject *
 set_generator_metaclass(PyObject *module, PyObject *meta)
@@ -206,11 +242,7 @@ set_generator_metaclass(PyObject *module, PyObject *meta)
     }
     if (Py_TYPE((PyObject *)public_type) == (PyTypeObject *)meta)
         Py_RETURN_NONE;
-    PyObject *dict = Py_BuildValue("{s:(),s:s,s:s}", "__slots__", "__module__", "torch._C", "__qualname__", "Generator");
-    PyObject *bases = PyTuple_Pack(1, (PyObject *)tn_Generator_Type);
-    PyObject *cls = (dict && bases) ? PyObject_CallFunction(meta, "sOO", "Generator", bases, dict) : NULL;
-    Py_XDECREF(dict);
-    Py_XDECREF(bases);
+    PyObject *cls = public_subclass(meta);
     if (!cls)
         return NULL;
     if (PyObject_SetAttrString(tn_default_generator, "__class__", cls) < 0 ||
@@ -246,13 +278,15 @@ tn_generator_type_init(PyObject *module)
     tn_Generator_Type = (PyTypeObject *)PyType_FromSpec(&spec);
     if (!tn_Generator_Type)
         return -1;
-    public_type = (PyTypeObject *)Py_NewRef((PyObject *)tn_Generator_Type);
+    public_type = (PyTypeObject *)public_subclass((PyObject *)&PyType_Type);
+    if (!public_type)
+        return -1;
     PyObject *noargs = PyTuple_New(0);
-    tn_default_generator = noargs ? generator_new(tn_Generator_Type, noargs, NULL) : NULL;
+    tn_default_generator = noargs ? generator_new(public_type, noargs, NULL) : NULL;
     Py_XDECREF(noargs);
     if (!tn_default_generator)
         return -1;
-    if (PyModule_AddObjectRef(module, "Generator", (PyObject *)tn_Generator_Type) < 0 ||
+    if (PyModule_AddObjectRef(module, "Generator", (PyObject *)public_type) < 0 ||
         PyModule_AddObjectRef(module, "default_generator", tn_default_generator) < 0)
         return -1;
     return PyModule_AddFunctions(module, generator_functions);

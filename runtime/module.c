@@ -281,14 +281,21 @@ add_docstr(PyObject *self, PyObject *args)
     }
     const char *name = PyUnicode_AsUTF8AndSize(nameobj, NULL);
     int found = 0;
-    PyObject *objclass = PyObject_GetAttrString(obj, "__objclass__");
-    if (!objclass)
+    /* a method descriptor names its class in __objclass__, a bound classmethod in __self__ */
+    PyObject *owner = PyObject_GetAttrString(obj, "__objclass__");
+    if (!owner) {
         PyErr_Clear();
-    int is_tensor_member = objclass == (PyObject *)tn_TensorBase_Type;
-    Py_XDECREF(objclass);
+        owner = PyCFunction_Check(obj) ? PyObject_GetAttrString(obj, "__self__") : NULL;
+        if (!owner)
+            PyErr_Clear();
+    }
+    PyMethodDef *class_table = owner == (PyObject *)tn_TensorBase_Type ? tn_tensor_methods_merged
+                               : owner == (PyObject *)tn_StorageBase_Type ? tn_storage_methods
+                                                                          : NULL;
+    Py_XDECREF(owner);
     int r = 0;
-    if (is_tensor_member)
-        r = set_doc_in_table(tn_tensor_methods_merged, name, doc, &found);
+    if (class_table)
+        r = set_doc_in_table(class_table, name, doc, &found);
     else if (PyCFunction_Check(obj)) {
         r = set_doc_in_table(variable_functions_table, name, doc, &found);
         if (r == 0 && !found) {

@@ -79,7 +79,36 @@ PyMethodDef tn_nn_manual_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* _dlpack_exchange_api(): upstream hands out a capsule with a C function table for DLPack
+ * exchange. torchnative has no DLPack: the capsule carries a name no consumer asks for, so a
+ * consumer's PyCapsule_GetPointer(.., "dlpack_exchange_api") fails with a clear ValueError. */
+static PyObject *
+dlpack_exchange_api(PyObject *self, PyObject *unused)
+{
+    static int token;
+    return PyCapsule_New(&token, "torchnative: DLPack exchange is not implemented", NULL);
+}
+
+/* _get_default_device(): the device type of the legacy default tensor type, "cpu" or "cuda";
+ * torchnative has no CUDA, so it is always "cpu". */
+static PyObject *
+get_default_device(PyObject *self, PyObject *unused)
+{
+    return PyUnicode_FromString("cpu");
+}
+
+/* _get_tracing_state(): the active TorchScript tracer; torchnative has no tracer (torch.jit.trace
+ * refuses), so there is never one. */
+static PyObject *
+get_tracing_state(PyObject *self, PyObject *unused)
+{
+    Py_RETURN_NONE;
+}
+
 PyMethodDef tn_module_functions[] = {
+    {"_get_tracing_state", get_tracing_state, METH_NOARGS, NULL},
+    {"_dlpack_exchange_api", dlpack_exchange_api, METH_NOARGS, NULL},
+    {"_get_default_device", get_default_device, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -548,7 +548,7 @@ storage_refuse(PyObject *self, PyObject *args)
     return NULL;
 }
 
-static PyMethodDef storage_methods[] = {
+PyMethodDef tn_storage_methods[] = {
     {"nbytes", storage_nbytes, METH_NOARGS, NULL},
     {"data_ptr", storage_data_ptr, METH_NOARGS, NULL},
     {"element_size", storage_element_size, METH_NOARGS, NULL},
@@ -589,7 +589,7 @@ static PyType_Slot storage_slots[] = {
     {Py_tp_new, storage_new},
     {Py_tp_dealloc, storage_dealloc},
     {Py_tp_traverse, storage_traverse},
-    {Py_tp_methods, storage_methods},
+    {Py_tp_methods, tn_storage_methods},
     {Py_tp_getset, storage_getset},
     {Py_mp_length, storage_len},
     {Py_mp_subscript, storage_getitem},

@@ -14,6 +14,8 @@ typedef struct {
 } StorageObject;
 
 extern PyTypeObject *tn_StorageBase_Type;
+/* StorageBase's method table; torch._C._add_docstr writes docstrings into it. */
+extern PyMethodDef tn_storage_methods[];
 /* torch.UntypedStorage once _initExtension ran (THPStorage_postInit). */
 extern PyTypeObject *tn_storage_class;
 

@@ -9,6 +9,7 @@
  * moves: `x = torch.zeros(3); y = x[1:]; y.add_(1)` leaves x._version == y._version == 1.
  */
 #include "tensor.h"
+#include "tls.h"
 #include "dtype.h"
 #include "device.h"
 #include "storage.h"
@@ -295,6 +296,7 @@ tensor_alloc(PyTypeObject *tp)
         return NULL;
     t->sizes = t->small;
     t->strides = t->small + TN_SMALL_NDIM;
+    t->inference = (uint8_t)(tn_tls.inference_mode != 0);
     return t;
 }
 
@@ -364,6 +366,7 @@ view_common(TensorObject *src, int ndim, const int64_t *sizes, const int64_t *st
     t->is_view = 1;
     t->conj = src->conj;
     t->neg = src->neg;
+    t->inference |= src->inference;
     return t;
 }
 
@@ -381,6 +384,29 @@ tn_tensor_view_dtype(TensorObject *src, int ndim, const int64_t *sizes, const in
 }
 
 /* Make `cls` instance sharing `data`'s storage (nn.Parameter's _make_subclass). */
+/* Upstream gives tensors of a class that overrides __torch_dispatch__ the Python dispatch key,
+ * so every op on them calls back into the class. torchnative's door only knows dispatch
+ * modes, so such classes are refused rather than silently computed as plain tensors. */
+static int
+refuse_python_dispatch_class(PyTypeObject *cls, const char *what)
+{
+    PyObject *td = PyObject_GetAttrString((PyObject *)cls, "__torch_dispatch__");
+    if (!td) {
+        PyErr_Clear();
+        return 0;
+    }
+    int overridden = td != tn_disabled_torch_dispatch;
+    Py_DECREF(td);
+    if (!overridden)
+        return 0;
+    PyErr_Format(PyExc_NotImplementedError,
+                 "torchnative: Tensor.%s for %R, a subclass that overrides __torch_dispatch__: "
+                 "dispatching ops to a tensor subclass is not implemented (TorchDispatchMode is); "
+                 "it needs the Python dispatch key in runtime/dispatch.c",
+                 what, (PyObject *)cls);
+    return -1;
+}
+
 static PyObject *
 tensor_make_subclass(PyObject *unused, PyObject *args, PyObject *kwds)
 {
@@ -399,6 +425,8 @@ tensor_make_subclass(PyObject *unused, PyObject *args, PyObject *kwds)
         PyErr_Format(PyExc_TypeError, "data must be a Tensor");
         return NULL;
     }
+    if (refuse_python_dispatch_class((PyTypeObject *)cls, "_make_subclass") < 0)
+        return NULL;
     TensorObject *src = TN_T(data);
     if (require_grad && !(tn_dtype_is_floating(src->dtype) || tn_dtype_is_complex(src->dtype))) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -577,7 +605,7 @@ set_grad(PyObject *self, PyObject *value, void *c)
             return -1;
         }
         TensorObject *g = TN_T(value);
-        if (g->dtype != t->dtype) {
+        if (t->grad_dtype >= 0 && g->dtype != (t->grad_dtype ? t->grad_dtype - 1 : t->dtype)) {
             PyErr_SetString(PyExc_RuntimeError, "assigned grad has data of a different type");
             return -1;
         }
@@ -588,6 +616,49 @@ set_grad(PyObject *self, PyObject *value, void *c)
     }
     TN_XSETREF(t->grad, (value && value != Py_None) ? Py_NewRef(value) : NULL);
     return 0;
+}
+
+/* grad_dtype: the dtype .grad must have; defaults to the tensor's own, None accepts any. */
+static PyObject *
+get_grad_dtype(PyObject *self, void *c)
+{
+    TensorObject *t = TN_T(self);
+    if (t->grad_fn) {
+        PyErr_SetString(PyExc_RuntimeError, "grad_dtype can only be accessed on leaf tensors.");
+        return NULL;
+    }
+    if (t->grad_dtype < 0)
+        Py_RETURN_NONE;
+    return Py_NewRef(tn_dtype_objs[t->grad_dtype ? t->grad_dtype - 1 : t->dtype]);
+}
+
+static int
+set_grad_dtype(PyObject *self, PyObject *value, void *c)
+{
+    TensorObject *t = TN_T(self);
+    if (t->grad_fn) {
+        PyErr_SetString(PyExc_RuntimeError, "grad_dtype can only be set on leaf tensors.");
+        return -1;
+    }
+    if (!value || value == Py_None) {
+        t->grad_dtype = -1;
+        return 0;
+    }
+    if (!tn_dtype_check(value)) {
+        PyErr_Format(PyExc_TypeError, "grad_dtype must be a torch.dtype or None, but got %s",
+                     tn_tpname(value));
+        return -1;
+    }
+    t->grad_dtype = (int8_t)(tn_dtype_from_py(value) + 1);
+    return 0;
+}
+
+/* _python_dispatch: whether the tensor carries the Python dispatch key. torchnative refuses
+ * to create such tensors (refuse_python_dispatch_class), so none has it. */
+static PyObject *
+get_python_dispatch(PyObject *self, void *c)
+{
+    Py_RETURN_FALSE;
 }
 
 static PyObject *
@@ -778,6 +849,8 @@ static PyGetSetDef tensor_getset[] = {
     {"grad", get_grad, set_grad, NULL, NULL},
     {"_grad", get_grad, set_grad, NULL, NULL},
     {"grad_fn", get_grad_fn, NULL, NULL, NULL},
+    {"grad_dtype", get_grad_dtype, set_grad_dtype, NULL, NULL},
+    {"_python_dispatch", get_python_dispatch, NULL, NULL, NULL},
     {"_grad_fn", get_grad_fn, set_grad_fn, NULL, NULL},
     {"_base", get_base, NULL, NULL, NULL},
     {"_version", get_version, NULL, NULL, NULL},
@@ -822,8 +895,92 @@ int tn_tensor_mp_ass_subscript(PyObject *self, PyObject *index, PyObject *value)
 PyObject *tn_tensor_mp_subscript(PyObject *self, PyObject *index);
 Py_ssize_t tn_tensor_mp_length(PyObject *self);
 
-static PyMethodDef tensor_static_methods[] = {
+/* Wrapper subclasses (FakeTensor, DTensor, functional tensors) have no storage of their own
+ * and live on the Python dispatch key; see refuse_python_dispatch_class. */
+static PyObject *
+tensor_make_wrapper_subclass(PyObject *unused, PyObject *args, PyObject *kwds)
+{
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "torchnative: Tensor._make_wrapper_subclass is not implemented: wrapper tensor "
+                    "subclasses need the Python dispatch key in runtime/dispatch.c");
+    return NULL;
+}
+
+static PyObject *
+tensor_dtensor_new(PyObject *unused, PyObject *args, PyObject *kwds)
+{
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "torchnative: Tensor._dtensor__new__ is not implemented: DTensor is a wrapper "
+                    "subclass and needs the Python dispatch key in runtime/dispatch.c");
+    return NULL;
+}
+
+/* as_subclass(cls): an alias of self (same storage and version counter) as an instance of cls */
+static PyObject *
+tensor_as_subclass(PyObject *self, PyObject *cls)
+{
+    if (!PyType_Check(cls) || !PyType_IsSubtype((PyTypeObject *)cls, tn_TensorBase_Type)) {
+        PyErr_Format(PyExc_TypeError, "as_subclass(): argument 'cls' must be a subclass of torch.Tensor, not %s",
+                     tn_tpname(cls));
+        return NULL;
+    }
+    if (refuse_python_dispatch_class((PyTypeObject *)cls, "as_subclass") < 0)
+        return NULL;
+    TensorObject *src = TN_T(self);
+    TensorObject *t = tensor_alloc((PyTypeObject *)cls);
+    if (!t)
+        return NULL;
+    if (tn_tensor_set_geometry(t, src->ndim, src->sizes, src->strides) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    tn_storage_retain(src->storage);
+    t->storage = src->storage;
+    t->offset = src->offset;
+    t->dtype = src->dtype;
+    t->device = src->device;
+    t->version = src->version;
+    t->version->refcnt++;
+    t->requires_grad = src->requires_grad;
+    return (PyObject *)t;
+}
+
+/* Upstream re-wraps the C++ tensor to repair a resurrected weakref; a TensorObject is its own
+ * implementation, so there is nothing to repair. */
+static PyObject *
+tensor_fix_weakref(PyObject *self, PyObject *unused)
+{
+    Py_RETURN_NONE;
+}
+
+/* _use_count: owners of the TensorImpl. Ours has exactly one, its Python object. */
+static PyObject *
+tensor_use_count(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLong(1);
+}
+
+static PyObject *
+tensor_view_func(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "torchnative: Tensor._view_func (replaying a view on a new base) is not "
+                    "implemented; views do not record their view function here");
+    return NULL;
+}
+
+static PyMethodDef tensor_own_methods[] = {
+    {"as_subclass", tensor_as_subclass, METH_O, NULL},
+    {"_fix_weakref", tensor_fix_weakref, METH_NOARGS, NULL},
+    {"_use_count", tensor_use_count, METH_NOARGS, NULL},
+    {"_view_func", (PyCFunction)(void (*)(void))tensor_view_func, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"_view_func_unsafe", (PyCFunction)(void (*)(void))tensor_view_func, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"_rev_view_func_unsafe", (PyCFunction)(void (*)(void))tensor_view_func, METH_VARARGS | METH_KEYWORDS, NULL},
     {"_make_subclass", (PyCFunction)(void (*)(void))tensor_make_subclass,
+     METH_VARARGS | METH_KEYWORDS | METH_STATIC, NULL},
+    {"_make_wrapper_subclass", (PyCFunction)(void (*)(void))tensor_make_wrapper_subclass,
+     METH_VARARGS | METH_KEYWORDS | METH_STATIC, NULL},
+    {"_dtensor__new__", (PyCFunction)(void (*)(void))tensor_dtensor_new,
      METH_VARARGS | METH_KEYWORDS | METH_STATIC, NULL},
     {NULL, NULL, 0, NULL},
 };
@@ -838,7 +995,7 @@ static PyMethodDef *
 merge_method_tables(void)
 {
     size_t n = 0;
-    for (PyMethodDef *d = tensor_static_methods; d->ml_name; d++)
+    for (PyMethodDef *d = tensor_own_methods; d->ml_name; d++)
         n++;
     for (int k = 0; tn_tensor_method_tables[k]; k++)
         for (PyMethodDef *d = tn_tensor_method_tables[k]; d->ml_name; d++)
@@ -849,7 +1006,7 @@ merge_method_tables(void)
         return NULL;
     }
     size_t i = 0;
-    for (PyMethodDef *d = tensor_static_methods; d->ml_name; d++)
+    for (PyMethodDef *d = tensor_own_methods; d->ml_name; d++)
         all[i++] = *d;
     for (int k = 0; tn_tensor_method_tables[k]; k++)
         for (PyMethodDef *d = tn_tensor_method_tables[k]; d->ml_name; d++)

@@ -66,6 +66,8 @@ typedef struct {
     uint8_t is_view;
     uint8_t conj;
     uint8_t neg;
+    int8_t grad_dtype;      /* 0: the tensor's dtype; -1: any (None); d + 1: dtype d */
+    uint8_t inference;      /* made under inference_mode (or a view of such a tensor) */
     int64_t small[2 * TN_SMALL_NDIM];
 } TensorObject;
 

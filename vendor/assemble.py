@@ -18,6 +18,7 @@ from pathlib import Path
 
 TORCH_VERSION = "2.13.0"
 STAMP = ".assembled.json"
+ASSEMBLER_VERSION = 2  # bump when the assembled tree changes shape
 # Suffixes of native files; any file whose name contains one of these is dropped.
 NATIVE_MARKERS = (".so", ".dylib", ".dll", ".pyd", ".a", ".lib")
 # Directories of native payload (libraries, headers, binaries) with nothing importable.
@@ -74,7 +75,7 @@ def assemble(wheel: Path, out: Path) -> dict:
     stamp = out / STAMP
     if stamp.exists():
         old = json.loads(stamp.read_text())
-        if old.get("wheel_sha256") == digest and not surviving_natives(out):
+        if old.get("wheel_sha256") == digest and old.get("assembler") == ASSEMBLER_VERSION and not surviving_natives(out):
             return old
     if out.exists():
         shutil.rmtree(out)
@@ -96,6 +97,11 @@ def assemble(wheel: Path, out: Path) -> dict:
             z.extract(name, out)
             kept += 1
     write_dist_info(out, metadata, top_level)
+    # torch/__init__.py checks that torch/bin/torch_shm_manager exists before _initExtension.
+    # It is upstream's shared-memory daemon binary; torchnative has no shared-memory tensor
+    # passing, so an empty, non-executable file satisfies the check and runs nothing.
+    (out / "torch" / "bin").mkdir(exist_ok=True)
+    (out / "torch" / "bin" / "torch_shm_manager").write_bytes(b"")
     left = surviving_natives(out)
     if left:
         raise SystemExit(f"vendor: upstream native files survived: {left[:10]}")
@@ -107,6 +113,7 @@ def assemble(wheel: Path, out: Path) -> dict:
         "native_dropped": dropped,
         "native_left": 0,
         "top_level": top_level,
+        "assembler": ASSEMBLER_VERSION,
     }
     stamp.write_text(json.dumps(result, indent=1) + "\n")
     return result

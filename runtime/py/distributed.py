@@ -672,7 +672,10 @@ def _build(C):
         setattr(Backend, _name, _unsupported(_name))
 
     class _FakeOptions(_BackendOptions):
-        pass
+        def __init__(self):
+            super().__init__("fake")
+            self.fake_option = 0
+            self.error_on_collective = False
 
     _FakeOptions.__qualname__ = "FakeProcessGroup.Options"
     _FakeOptions.__name__ = "Options"
@@ -685,11 +688,14 @@ def _build(C):
         __init__ = _no_constructor("FakeProcessGroup")
 
         @staticmethod
-        def _create_internal(rank, world_size):
+        def _create_internal(rank, world_size, options=None):
             pg = FakeProcessGroup.__new__(FakeProcessGroup)
-            return pg._setup(rank, world_size, "fake", _FakeOptions("fake"))
+            return pg._setup(rank, world_size, "fake", options or _FakeOptions())
 
     def _fake_collective(self, *args, **kwargs):
+        if self._options.error_on_collective:
+            raise RuntimeError("FakeProcessGroup collective operation error "
+                               "(error_on_collective=true)")
         return FakeWork()
 
     for _name in _COLLECTIVES:
@@ -722,6 +728,10 @@ def _build(C):
     def _pg_metaclass():
         # Upstream's ProcessGroup is created with torch._opaque_base.OpaqueBaseMeta (so that
         # register_opaque_type(ProcessGroup, typ="reference") accepts it).
+        # Only while torch itself is importing (or imported): a stand-in _C under test has no
+        # torch package to import it from.
+        if "torch" not in sys.modules:
+            return type
         try:
             import importlib
             return importlib.import_module("torch._opaque_base").OpaqueBaseMeta
@@ -731,8 +741,6 @@ def _build(C):
     class ProcessGroup(metaclass=_pg_metaclass()):
         """c10d::ProcessGroup: rank/size, a group store, and one Backend per device type that
         collectives are dispatched to (by the device of their tensors)."""
-
-        BackendType = BackendType
 
         def __init__(self, *args):
             if len(args) == 3:
@@ -895,6 +903,7 @@ def _build(C):
                            ("all_gather_single_coalesced", "allgather_into_tensor_coalesced"),
                            ("reduce_scatter_single_coalesced", "reduce_scatter_tensor_coalesced")):
         setattr(ProcessGroup, _name, _dispatching(_name, _target))
+    ProcessGroup.BackendType = BackendType
     for _name, _member in BackendType.__members__.items():
         setattr(ProcessGroup, _name, _member)
 
@@ -1033,7 +1042,7 @@ def _build(C):
     names = dict(locals())
     exported = (
         "BuiltinCommHookType", "DebugLevel", "ErrorType", "OpType", "WorkResult", "Store",
-        "HashStore", "FileStore", "TCPStore", "PrefixStore", "ReduceOp", "_ReduceOpMeta",
+        "HashStore", "FileStore", "TCPStore", "PrefixStore", "ReduceOp",
         "BroadcastOptions", "AllreduceOptions", "AllreduceCoalescedOptions", "ReduceOptions",
         "AllgatherOptions", "GatherOptions", "ScatterOptions", "ReduceScatterOptions",
         "BarrierOptions", "AllToAllOptions", "_DistributedBackendOptions", "Work", "FakeWork",
@@ -1056,6 +1065,8 @@ def _build(C):
     _BackendOptions.__qualname__ = "Backend.Options"
     _BackendOptions.__name__ = "Options"
     _FakeOptions.__module__ = _MODNAME
+    _ReduceOpMeta.__qualname__ = _ReduceOpMeta.__name__
+    _ReduceOpMeta.__module__ = _MODNAME
     for cls in (BackendType, RedOpType):
         cls.__module__ = _MODNAME
     mod._DEFAULT_FIRST_BUCKET_BYTES = 1048576
@@ -1064,8 +1075,79 @@ def _build(C):
     return mod
 
 
+def _build_placements(C):
+    """torch._C._distributed: the DTensor placement value types placement_types.py subclasses
+    (torch/csrc/distributed/python_placement.cpp). Equality by value; unhashable, as upstream's
+    (the Python subclasses add __hash__); fields read-only; pickled through __getstate__."""
+    support = C._tn_support
+    mod = support.submodule(C, "torch._C._distributed")
+    modname = "torch._C._distributed"
+
+    class Placement:
+        def is_shard(self, dim=None):
+            return False
+
+        def is_replicate(self):
+            return False
+
+        def is_partial(self, reduce_op=None):
+            return False
+
+    def value_type(name, fields, extra):
+        def __eq__(self, other):
+            # Equal to another instance of the same C++ value class (subclasses included).
+            if not isinstance(other, base_of[name]):
+                return False
+            return all(getattr(self, "_" + f) == getattr(other, "_" + f) for f in fields)
+
+        def __getstate__(self):
+            return {f: getattr(self, "_" + f) for f in fields}
+
+        def __setstate__(self, state):
+            for f in fields:
+                setattr(self, "_" + f, state[f])
+
+        ns = {"__eq__": __eq__, "__hash__": None, "__getstate__": __getstate__,
+              "__setstate__": __setstate__}
+        for f in fields:
+            ns[f] = property(lambda self, _f=f: getattr(self, "_" + _f))
+        ns.update(extra)
+        return type(name, (Placement,), ns)
+
+    def shard_init(self, dim):
+        self._dim = int(dim)
+
+    def strided_init(self, dim, *, split_factor):
+        self._dim = int(dim)
+        self._split_factor = int(split_factor)
+
+    def replicate_init(self):
+        pass
+
+    def partial_init(self, reduce_op=None):
+        self._reduce_op = "sum" if reduce_op is None else reduce_op
+
+    Shard = value_type("Shard", ("dim",), {
+        "__init__": shard_init,
+        "is_shard": lambda self, dim=None: dim is None or dim == self._dim})
+    StridedShard = value_type("StridedShard", ("dim", "split_factor"), {"__init__": strided_init})
+    Replicate = value_type("Replicate", (), {"__init__": replicate_init,
+                                             "is_replicate": lambda self: True})
+    Partial = value_type("Partial", ("reduce_op",), {
+        "__init__": partial_init,
+        "is_partial": lambda self, reduce_op=None: reduce_op is None or reduce_op == self._reduce_op})
+    # Subclass instances compare by the C++ class they derive from (placement_types subclasses).
+    base_of = {"Shard": Shard, "StridedShard": StridedShard, "Replicate": Replicate,
+               "Partial": Partial}
+    for name, cls in (("Placement", Placement), ("Shard", Shard), ("StridedShard", StridedShard),
+                      ("Replicate", Replicate), ("Partial", Partial)):
+        setattr(mod, name, support.publish(cls, modname, name))
+
+
 def install(C):
+    _build_placements(C)
     for name, cls in _exceptions().items():
+        cls.__qualname__ = cls.__name__
         setattr(C, name, cls)
 
     built = []
@@ -1079,5 +1161,4 @@ def install(C):
                 fill(C, _MODNAME)
         return True
 
-    _c10d_init.__module__ = "torch._C"
-    C._c10d_init = _c10d_init
+    C._c10d_init = C._tn_support.publish(_c10d_init, "torch._C", "_c10d_init")

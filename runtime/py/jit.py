@@ -52,25 +52,22 @@ def _build_tree_views(support):
             line_end = text.find("\n", start)
             if line_end < 0:
                 line_end = len(text)
-            ctx_start = line_start
-            for _ in range(_CONTEXT_LINES):
-                if ctx_start > 0:
-                    ctx_start = text.rfind("\n", 0, ctx_start - 1) + 1
-            ctx_end = line_end
-            for _ in range(_CONTEXT_LINES):
-                if ctx_end < len(text):
-                    nxt = text.find("\n", ctx_end + 1)
-                    ctx_end = len(text) if nxt < 0 else nxt
+            before = text[:line_start].split("\n")[:-1][-_CONTEXT_LINES:]
+            rest = text[line_end + 1:]
+            after = rest.split("\n")
+            if rest.endswith("\n") or not rest:
+                after = after[:-1]
             out = ""
             if f._filename is not None:
                 lineno = f._file_lineno + text.count("\n", 0, start)
                 out += f'  File "{f._filename}", line {lineno}\n'
-            out += text[ctx_start:line_end] + "\n"
+            for line in before:
+                out += line + "\n"
+            out += text[line_start:line_end] + "\n"
             out += " " * (start - line_start) + "~" * max(1, min(end, line_end) - start)
             out += " <--- HERE\n"
-            after = text[line_end + 1:ctx_end]
-            if after:
-                out += after + "\n"
+            for line in after[:_CONTEXT_LINES]:
+                out += line + "\n"
             return out
 
         def __str__(self):
@@ -227,7 +224,8 @@ def install(C):
     mod = support.submodule(C, _MOD)
     classes, funcs = _build_tree_views(support)
     for name, obj in list(classes.items()) + list(funcs.items()):
-        setattr(mod, name, obj)
+        setattr(mod, name, support.publish(obj, _MOD, name))
     for name, obj in _build_frontend(C, support, classes["SourceRange"]).items():
-        obj.__module__ = "torch._C"
-        setattr(C, name, obj)
+        if name in C.__dict__:  # the C core's version stays
+            continue
+        setattr(C, name, support.publish(obj, "torch._C", name))

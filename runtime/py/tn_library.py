@@ -61,7 +61,54 @@ class _Library:
         self._registered.clear()
 
 
+# Alias keys name a set of backends; upstream has no runtime kernel registered under them.
+_ALIAS_KEYS = frozenset({
+    "CompositeImplicitAutograd", "CompositeExplicitAutograd", "CompositeExplicitAutogradNonFunctional",
+    "CompositeImplicitAutogradNestedTensor", "Autograd", "FuncTorchBatchedDecomposition",
+})
+
+
+class _SafeKernelFunction:
+    """torch._C._SafeKernelFunction: the kernel that served (op, key) when it was looked up.
+    A Python kernel registered for that key is captured as it was; otherwise the op's own
+    kernel runs, bypassing any Python kernel registered later (an override's fallback)."""
+
+    __slots__ = ("_C", "_qualname", "_overload", "_entry")
+
+    def __init__(self, C, qualname, overload, entry):
+        self._C, self._qualname, self._overload, self._entry = C, qualname, overload, entry
+
+    def call_boxed(self, keyset, *args, **kwargs):
+        if self._entry is not None:
+            fn, with_keyset = self._entry
+            return fn(keyset, *args, **kwargs) if with_keyset else fn(*args, **kwargs)
+        return self._C._torchnative.call_native(self._qualname, self._overload, args, kwargs)
+
+    @property
+    def op_handle(self):
+        return self._C._dispatch_find_schema_or_throw(self._qualname, self._overload)
+
+    def __repr__(self):
+        where = "a Python kernel" if self._entry is not None else "the torchnative kernel"
+        return f"SafeKernelFunction(debug='{where} of {self._qualname}')"
+
+
 def install(C):
+    def _dispatch_get_computed_kernel_for_dispatch_key(name, dispatch_key):
+        key = str(dispatch_key).rpartition(".")[2]
+        if key in _ALIAS_KEYS:
+            raise RuntimeError("Alias keys do not have runtime kernel registrations.")
+        qualname, _, overload = name.partition(".")
+        if "::" not in qualname:
+            qualname = "aten::" + qualname
+        entry = C._torchnative.python_kernel(qualname, "" if overload == "default" else overload, key)
+        return _SafeKernelFunction(C, qualname, overload, entry)
+
+    _dispatch_get_computed_kernel_for_dispatch_key.__module__ = "torch._C"
+    C._dispatch_get_computed_kernel_for_dispatch_key = _dispatch_get_computed_kernel_for_dispatch_key
+    _SafeKernelFunction.__module__ = "torch._C"
+    C._SafeKernelFunction = _SafeKernelFunction
+
     def _dispatch_library(kind, ns, dispatch_key, file="", line=0):
         return _Library(C, kind, ns, dispatch_key)
 

@@ -44,6 +44,9 @@ def init_extension(torch):
     for name, obj in _legacy_type_objects(torch).items():
         if name != "tensortype":
             setattr(torch, name, obj)
+    # upstream's C++ defines these on `torch` itself (see tn_functional.py)
+    for name, obj in torch._C._torchnative.torch_module_functions().items():
+        setattr(torch, name, obj)
 
 
 def prctl_pr_set_pdeathsig(signum):

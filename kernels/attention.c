@@ -1,0 +1,622 @@
+/* Attention kernels: tn_sdpa, flash attention on the CPU (online softmax over key blocks) with
+ * grouped-query heads, causal and additive/boolean masks; f32/f16/bf16 through the f32-accumulating
+ * GEMM of matmul.c, f64 through plain loops. A new mask dtype is a case in mask_row(); a new ISA for
+ * the softmax rows is a *_row__<isa> pair plus a line in select_rows().
+ * See Note [Flash attention on the CPU].
+ */
+#include "attention.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matmul.h"
+#include "parallel.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define TN_X86 1
+#include <immintrin.h>
+#else
+#define TN_X86 0
+#endif
+
+/* Note [Flash attention on the CPU]
+ * Upstream (aten/src/ATen/native/cpu/FlashAttentionKernel.cpp) walks keys in blocks of 512 and
+ * keeps, per query row, the running max m and sum l of exp(score - m), rescaling its f32 output
+ * accumulator when m grows. We do the same, with these choices:
+ *  - A task is (batch, kv head, block of query positions) and holds the rows of *every* query
+ *    head that reads that kv head (grouped-query attention), so each K/V block is loaded and
+ *    packed once for the whole group: scores = Q_rows @ K_blk^T and acc += P @ V_blk are two
+ *    tn_gemm_f32acc_serial calls on ROWS_PER_TASK-ish rows. Decode (L = 1) has Hq/Hkv rows and
+ *    lands on the GEMV kernels.
+ *  - Key blocks are KV_BLOCK = 512 keys from key 0, as upstream's, so for bf16/f16 the
+ *    probabilities are rounded to the input dtype at the same running max as upstream does before
+ *    they multiply V (upstream's qk_reduced buffer); the running sum uses the unrounded values.
+ *  - When there are fewer tasks than twice the threads (decode), keys are split across tasks
+ *    (flash-decoding): each split keeps its own (m, l, acc) and a second pass merges them with
+ *    weights exp(m_split - m_max). Splits start at multiples of KV_BLOCK.
+ *  - Causal is top-left aligned (key j <= query i), as torch 2.13's flash kernel: keys past the
+ *    last row's limit are never visited. Fully masked rows: m stays -inf, l stays 0, and the
+ *    output is 0 with logsumexp 0 (upstream sets max to 0 and sum to 1 for them).
+ * The L×S score matrix never exists: a task holds ROWS×512 scores at a time.
+ */
+
+enum {
+    KV_BLOCK = 512,       /* keys per block, upstream's kvSplitSize */
+    ROWS_PER_TASK = 64,   /* query rows (heads of a group × positions) a task aims for */
+};
+
+/* ---- softmax rows: max, and p = exp(s - m) with its sum ---- */
+
+typedef float (*row_max_fn)(const float *s, int64_t n);
+typedef float (*exp_sum_fn)(const float *s, float *p, int64_t n, float m);
+
+static float
+row_max__scalar(const float *s, int64_t n)
+{
+    float m = -INFINITY;
+    for (int64_t j = 0; j < n; j++)
+        m = s[j] > m ? s[j] : m;
+    return m;
+}
+
+static float
+exp_sum__scalar(const float *s, float *p, int64_t n, float m)
+{
+    float sum = 0.0f;
+    for (int64_t j = 0; j < n; j++) {
+        p[j] = expf(s[j] - m);
+        sum += p[j];
+    }
+    return sum;
+}
+
+#if TN_X86
+#define TN_AVX2 __attribute__((target("avx2,fma")))
+
+/* exp for 8 floats: Cephes' expf (range reduction by ln 2 in two parts, degree-6 polynomial),
+ * max relative error about 2 ulp; x below -87.3 (and -inf) gives 0, NaN stays NaN. */
+TN_AVX2 static inline __m256
+exp8(__m256 x)
+{
+    const __m256 lo = _mm256_set1_ps(-87.33654f), hi = _mm256_set1_ps(88.3762626647949f);
+    __m256 xc = _mm256_min_ps(_mm256_max_ps(x, lo), hi);
+    __m256 n = _mm256_round_ps(_mm256_mul_ps(xc, _mm256_set1_ps(1.44269504088896341f)),
+                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), xc);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+    __m256 y = _mm256_set1_ps(1.9875691500e-4f);
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(1.3981999507e-3f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(8.3334519073e-3f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(4.1665795894e-2f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(1.6666665459e-1f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(5.0000001201e-1f));
+    y = _mm256_fmadd_ps(y, _mm256_mul_ps(r, r), r);
+    y = _mm256_add_ps(y, _mm256_set1_ps(1.0f));
+    __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    y = _mm256_mul_ps(y, _mm256_castsi256_ps(e));
+    y = _mm256_blendv_ps(y, _mm256_setzero_ps(), _mm256_cmp_ps(x, lo, _CMP_LT_OQ));
+    return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+}
+
+TN_AVX2 static float
+row_max__avx2(const float *s, int64_t n)
+{
+    __m256 m = _mm256_set1_ps(-INFINITY);
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8)
+        m = _mm256_max_ps(m, _mm256_loadu_ps(s + j));
+    float t[8];
+    _mm256_storeu_ps(t, m);
+    float r = row_max__scalar(s + j, n - j);
+    for (int q = 0; q < 8; q++)
+        r = t[q] > r ? t[q] : r;
+    return r;
+}
+
+TN_AVX2 static float
+exp_sum__avx2(const float *s, float *p, int64_t n, float m)
+{
+    __m256 vm = _mm256_set1_ps(m), acc = _mm256_setzero_ps();
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(s + j), vm));
+        _mm256_storeu_ps(p + j, e);
+        acc = _mm256_add_ps(acc, e);
+    }
+    if (j < n) {  /* the tail through the same exp, so every p has the same accuracy */
+        float tin[8], tout[8];
+        for (int q = 0; q < 8; q++)
+            tin[q] = j + q < n ? s[j + q] - m : -INFINITY;
+        __m256 e = exp8(_mm256_loadu_ps(tin));
+        _mm256_storeu_ps(tout, e);
+        acc = _mm256_add_ps(acc, e);
+        for (int64_t q = 0; j + q < n; q++)
+            p[j + q] = tout[q];
+    }
+    float t[8];
+    _mm256_storeu_ps(t, acc);
+    return ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + t[7]));
+}
+#endif
+
+static row_max_fn row_max = row_max__scalar;
+static exp_sum_fn exp_sum = exp_sum__scalar;
+static pthread_once_t rows_once = PTHREAD_ONCE_INIT;
+
+/* TN_GEMM_ISA=scalar (the GEMM kernels' switch) also keeps the softmax rows scalar. */
+static void
+select_rows(void)
+{
+#if TN_X86
+    const char *force = getenv("TN_GEMM_ISA");
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+        !(force && strcmp(force, "scalar") == 0)) {
+        row_max = row_max__avx2;
+        exp_sum = exp_sum__avx2;
+    }
+#endif
+}
+
+/* s[j] += mask[j] (float masks, converted to f32 as upstream does) or s[j] = -inf where a bool
+ * mask is false, for j < n with mask element stride ms. */
+static void
+mask_row(int mask_dtype, const void *mask, int64_t ms, int64_t n, float *s)
+{
+    switch (mask_dtype) {
+    case TN_DTYPE_BOOL: {
+        const uint8_t *m = mask;
+        for (int64_t j = 0; j < n; j++)
+            if (!m[j * ms])
+                s[j] = -INFINITY;
+        break;
+    }
+    case TN_DTYPE_F32: {
+        const float *m = mask;
+        for (int64_t j = 0; j < n; j++)
+            s[j] += m[j * ms];
+        break;
+    }
+    case TN_DTYPE_F64: {
+        const double *m = mask;
+        for (int64_t j = 0; j < n; j++)
+            s[j] += (float)m[j * ms];
+        break;
+    }
+    case TN_DTYPE_F16: {
+        const uint16_t *m = mask;
+        for (int64_t j = 0; j < n; j++)
+            s[j] += tn_f16_to_f32(m[j * ms]);
+        break;
+    }
+    default: {
+        const uint16_t *m = mask;
+        for (int64_t j = 0; j < n; j++)
+            s[j] += tn_bf16_to_f32(m[j * ms]);
+        break;
+    }
+    }
+}
+
+static bool
+mask_dtype_ok(int d)
+{
+    return d == TN_DTYPE_BOOL || d == TN_DTYPE_F32 || d == TN_DTYPE_F64 || d == TN_DTYPE_F16 ||
+           d == TN_DTYPE_BF16;
+}
+
+/* ---- the job ---- */
+
+typedef struct {
+    int dtype, es;
+    int64_t B, Hq, Hkv, G, L, S, E, Ev;
+    const char *q, *k, *v, *mask;
+    int64_t qs[4], ks[4], vs[4], ms[4], os[4], ls[3];
+    int mask_dtype, causal;
+    float scale;       /* f32 family: as upstream, the scale in the accumulate type */
+    double scale_d;    /* f64 */
+    char *out;
+    void *lse;
+    int64_t qb;        /* query positions per task */
+    int64_t nqb;       /* query blocks per (batch, kv head) */
+    int64_t nsplit;    /* key splits per task (flash-decoding), 1 = none */
+    int64_t split_len; /* keys per split, a multiple of KV_BLOCK */
+    int64_t rows_max;  /* G * qb */
+    float *partial;    /* nsplit > 1: per (task, split, row): Ev accumulators, then m, l */
+    int failed;
+} sdpa_job;
+
+/* Rows of a task: r = g * nq + t is query head hkv*G + g at position i0 + t. */
+typedef struct {
+    int64_t b, hkv, i0, nq, rows;
+} task_rows;
+
+static task_rows
+task_of(const sdpa_job *j, int64_t base)
+{
+    task_rows t;
+    t.b = base / (j->Hkv * j->nqb);
+    int64_t rem = base % (j->Hkv * j->nqb);
+    t.hkv = rem / j->nqb;
+    t.i0 = rem % j->nqb * j->qb;
+    t.nq = j->L - t.i0 < j->qb ? j->L - t.i0 : j->qb;
+    t.rows = j->G * t.nq;
+    return t;
+}
+
+/* Writes output row (acc / l) and logsumexp for one query row, upstream's conventions for a
+ * fully masked row (m = -inf: max taken as 0, sum as 1). */
+static void
+finish_row(const sdpa_job *j, int64_t b, int64_t h, int64_t i, const float *acc, float m, float l)
+{
+    float mm = m == -INFINITY ? 0.0f : m, ll = l == 0.0f ? 1.0f : l;
+    float rcp = 1.0f / ll;
+    char *o = j->out + (b * j->os[0] + h * j->os[1] + i * j->os[2]) * j->es;
+    for (int64_t e = 0; e < j->Ev; e++) {
+        float val = acc[e] * rcp;
+        char *dst = o + e * j->os[3] * j->es;
+        switch (j->dtype) {
+        case TN_DTYPE_F32: *(float *)dst = val; break;
+        case TN_DTYPE_F16: *(uint16_t *)dst = tn_f32_to_f16(val); break;
+        default: *(uint16_t *)dst = tn_f32_to_bf16(val); break;
+        }
+    }
+    if (j->lse)
+        ((float *)j->lse)[b * j->ls[0] + h * j->ls[1] + i * j->ls[2]] = mm + logf(ll);
+}
+
+/* Per-thread buffers of the f32-family worker. */
+typedef struct {
+    char *qbuf;    /* rows × E, input dtype */
+    float *sbuf;   /* rows × KV_BLOCK scores (f32: also the probabilities) */
+    uint16_t *pbuf; /* rows × KV_BLOCK probabilities rounded to f16/bf16 */
+    float *acc;    /* rows × Ev */
+    float *m, *l;  /* rows */
+} sdpa_bufs;
+
+static bool
+bufs_alloc(const sdpa_job *j, sdpa_bufs *bf)
+{
+    int64_t R = j->rows_max;
+    bf->qbuf = malloc((size_t)(R * (j->E > 0 ? j->E : 1) * j->es));
+    bf->sbuf = malloc(sizeof(float) * (size_t)(R * KV_BLOCK));
+    bf->pbuf = j->dtype == TN_DTYPE_F32 ? NULL : malloc(sizeof(uint16_t) * (size_t)(R * KV_BLOCK));
+    bf->acc = malloc(sizeof(float) * (size_t)(R * (j->Ev > 0 ? j->Ev : 1)));
+    bf->m = malloc(sizeof(float) * (size_t)(2 * R));
+    bf->l = bf->m ? bf->m + R : NULL;
+    return bf->qbuf && bf->sbuf && (bf->pbuf || j->dtype == TN_DTYPE_F32) && bf->acc && bf->m;
+}
+
+static void
+bufs_free(sdpa_bufs *bf)
+{
+    free(bf->qbuf);
+    free(bf->sbuf);
+    free(bf->pbuf);
+    free(bf->acc);
+    free(bf->m);
+}
+
+/* One task × split: rows of task t over keys [k0, k1), leaving (acc, m, l) in bf. */
+static bool
+flash_rows(const sdpa_job *j, const task_rows *t, int64_t k0, int64_t k1, sdpa_bufs *bf)
+{
+    int64_t R = t->rows, E = j->E, Ev = j->Ev, es = j->es;
+    /* Q rows of every head of the group, copied contiguous (no conversion) */
+    for (int64_t r = 0; r < R; r++) {
+        int64_t h = t->hkv * j->G + r / t->nq, i = t->i0 + r % t->nq;
+        const char *src = j->q + (t->b * j->qs[0] + h * j->qs[1] + i * j->qs[2]) * es;
+        char *dst = bf->qbuf + r * E * es;
+        if (j->qs[3] == 1)
+            memcpy(dst, src, (size_t)(E * es));
+        else
+            for (int64_t e = 0; e < E; e++)
+                memcpy(dst + e * es, src + e * j->qs[3] * es, (size_t)es);
+    }
+    for (int64_t r = 0; r < R; r++) {
+        bf->m[r] = -INFINITY;
+        bf->l[r] = 0.0f;
+    }
+    memset(bf->acc, 0, sizeof(float) * (size_t)(R * Ev));
+    const char *kb0 = j->k + (t->b * j->ks[0] + t->hkv * j->ks[1]) * es;
+    const char *vb0 = j->v + (t->b * j->vs[0] + t->hkv * j->vs[1]) * es;
+    bool reduced = j->dtype != TN_DTYPE_F32;
+    for (int64_t n0 = k0; n0 < k1; n0 += KV_BLOCK) {
+        int64_t kb = k1 - n0 < KV_BLOCK ? k1 - n0 : KV_BLOCK;
+        if (tn_gemm_f32acc_serial(R, kb, E, j->dtype, bf->qbuf, E, 1, j->dtype,
+                                  kb0 + n0 * j->ks[2] * es, j->ks[3], j->ks[2], bf->sbuf, KV_BLOCK,
+                                  j->scale, 0.0f) != TN_OK)
+            return false;
+        for (int64_t r = 0; r < R; r++) {
+            int64_t h = t->hkv * j->G + r / t->nq, i = t->i0 + r % t->nq;
+            float *s = bf->sbuf + r * KV_BLOCK;
+            if (j->mask)
+                mask_row(j->mask_dtype,
+                         j->mask + (t->b * j->ms[0] + h * j->ms[1] + i * j->ms[2] + n0 * j->ms[3]) *
+                                       tn_dtype_size(j->mask_dtype),
+                         j->ms[3], kb, s);
+            if (j->causal && n0 + kb - 1 > i)
+                for (int64_t q = i + 1 - n0 > 0 ? i + 1 - n0 : 0; q < kb; q++)
+                    s[q] = -INFINITY;
+            float bmax = row_max(s, kb);
+            float mnew = bf->m[r] > bmax ? bf->m[r] : bmax;
+            if (mnew == -INFINITY) {
+                /* every key so far masked: p = 0, nothing to rescale (avoids -inf - -inf) */
+                if (reduced)
+                    memset(bf->pbuf + r * KV_BLOCK, 0, sizeof(uint16_t) * (size_t)kb);
+                else
+                    memset(s, 0, sizeof(float) * (size_t)kb);
+                continue;
+            }
+            float sum = exp_sum(s, s, kb, mnew);
+            float corr = expf(bf->m[r] - mnew);
+            bf->l[r] = sum + corr * bf->l[r];
+            bf->m[r] = mnew;
+            if (corr != 1.0f) {
+                float *a = bf->acc + r * Ev;
+                for (int64_t e = 0; e < Ev; e++)
+                    a[e] *= corr;
+            }
+            if (reduced) {
+                uint16_t *p = bf->pbuf + r * KV_BLOCK;
+                if (j->dtype == TN_DTYPE_BF16)
+                    for (int64_t q = 0; q < kb; q++)
+                        p[q] = tn_f32_to_bf16(s[q]);
+                else
+                    for (int64_t q = 0; q < kb; q++)
+                        p[q] = tn_f32_to_f16(s[q]);
+            }
+        }
+        if (tn_gemm_f32acc_serial(R, Ev, kb, reduced ? j->dtype : TN_DTYPE_F32,
+                                  reduced ? (const void *)bf->pbuf : (const void *)bf->sbuf,
+                                  KV_BLOCK, 1, j->dtype, vb0 + n0 * j->vs[2] * es, j->vs[2],
+                                  j->vs[3], bf->acc, Ev, 1.0f, 1.0f) != TN_OK)
+            return false;
+    }
+    return true;
+}
+
+/* keys a task's rows can see: [0, S), or up to its last position when causal */
+static int64_t
+task_key_end(const sdpa_job *j, const task_rows *t)
+{
+    if (!j->causal)
+        return j->S;
+    int64_t end = t->i0 + t->nq;
+    return end < j->S ? end : j->S;
+}
+
+static void
+sdpa_worker(void *ctx, int64_t begin, int64_t end)
+{
+    sdpa_job *j = ctx;
+    sdpa_bufs bf;
+    if (!bufs_alloc(j, &bf)) {
+        bufs_free(&bf);
+        j->failed = 1;
+        return;
+    }
+    for (int64_t w = begin; w < end; w++) {
+        int64_t base = w / j->nsplit, split = w % j->nsplit;
+        task_rows t = task_of(j, base);
+        int64_t kend = task_key_end(j, &t);
+        int64_t k0 = split * j->split_len, k1 = k0 + j->split_len;
+        if (k1 > kend)
+            k1 = kend;
+        if (k0 > k1)
+            k0 = k1;
+        if (!flash_rows(j, &t, k0, k1, &bf)) {
+            j->failed = 1;
+            break;
+        }
+        if (j->nsplit == 1) {
+            for (int64_t r = 0; r < t.rows; r++)
+                finish_row(j, t.b, t.hkv * j->G + r / t.nq, t.i0 + r % t.nq, bf.acc + r * j->Ev,
+                           bf.m[r], bf.l[r]);
+            continue;
+        }
+        float *part = j->partial + w * j->rows_max * (j->Ev + 2);
+        for (int64_t r = 0; r < t.rows; r++) {
+            float *pr = part + r * (j->Ev + 2);
+            memcpy(pr, bf.acc + r * j->Ev, sizeof(float) * (size_t)j->Ev);
+            pr[j->Ev] = bf.m[r];
+            pr[j->Ev + 1] = bf.l[r];
+        }
+    }
+    bufs_free(&bf);
+}
+
+/* Merges the key splits of each task: weights exp(m_split - m_max). */
+static void
+sdpa_combine(void *ctx, int64_t begin, int64_t end)
+{
+    sdpa_job *j = ctx;
+    float *acc = malloc(sizeof(float) * (size_t)(j->Ev > 0 ? j->Ev : 1));
+    if (!acc) {
+        j->failed = 1;
+        return;
+    }
+    int64_t stride_split = j->rows_max * (j->Ev + 2);
+    for (int64_t base = begin; base < end; base++) {
+        task_rows t = task_of(j, base);
+        const float *part = j->partial + base * j->nsplit * stride_split;
+        for (int64_t r = 0; r < t.rows; r++) {
+            float m = -INFINITY, l = 0.0f;
+            for (int64_t s = 0; s < j->nsplit; s++) {
+                float ms = part[s * stride_split + r * (j->Ev + 2) + j->Ev];
+                m = ms > m ? ms : m;
+            }
+            for (int64_t e = 0; e < j->Ev; e++)
+                acc[e] = 0.0f;
+            if (m != -INFINITY) {
+                for (int64_t s = 0; s < j->nsplit; s++) {
+                    const float *pr = part + s * stride_split + r * (j->Ev + 2);
+                    if (pr[j->Ev] == -INFINITY)
+                        continue;
+                    float wgt = expf(pr[j->Ev] - m);
+                    l += wgt * pr[j->Ev + 1];
+                    for (int64_t e = 0; e < j->Ev; e++)
+                        acc[e] += wgt * pr[e];
+                }
+            }
+            finish_row(j, t.b, t.hkv * j->G + r / t.nq, t.i0 + r % t.nq, acc, m, l);
+        }
+    }
+    free(acc);
+}
+
+/* ---- float64: per query row, two passes over its S scores in double ---- */
+
+static void
+sdpa_f64_worker(void *ctx, int64_t begin, int64_t end)
+{
+    sdpa_job *j = ctx;
+    double *sc = malloc(sizeof(double) * (size_t)(j->S > 0 ? j->S : 1));
+    double *acc = malloc(sizeof(double) * (size_t)(j->Ev > 0 ? j->Ev : 1));
+    if (!sc || !acc) {
+        free(sc);
+        free(acc);
+        j->failed = 1;
+        return;
+    }
+    for (int64_t row = begin; row < end; row++) {
+        int64_t b = row / (j->Hq * j->L), h = row / j->L % j->Hq, i = row % j->L;
+        int64_t hk = h / j->G;
+        const double *q = (const double *)j->q + b * j->qs[0] + h * j->qs[1] + i * j->qs[2];
+        const double *k = (const double *)j->k + b * j->ks[0] + hk * j->ks[1];
+        const double *v = (const double *)j->v + b * j->vs[0] + hk * j->vs[1];
+        double m = -INFINITY;
+        for (int64_t s = 0; s < j->S; s++) {
+            double d = 0.0;
+            for (int64_t e = 0; e < j->E; e++)
+                d += q[e * j->qs[3]] * k[s * j->ks[2] + e * j->ks[3]];
+            d *= j->scale_d;
+            if (j->mask) {
+                const char *mp = j->mask + (b * j->ms[0] + h * j->ms[1] + i * j->ms[2] + s * j->ms[3]) *
+                                               tn_dtype_size(j->mask_dtype);
+                switch (j->mask_dtype) {
+                case TN_DTYPE_BOOL: if (!*(const uint8_t *)mp) d = -INFINITY; break;
+                case TN_DTYPE_F32: d += *(const float *)mp; break;
+                case TN_DTYPE_F64: d += *(const double *)mp; break;
+                case TN_DTYPE_F16: d += tn_f16_to_f32(*(const uint16_t *)mp); break;
+                default: d += tn_bf16_to_f32(*(const uint16_t *)mp); break;
+                }
+            }
+            if (j->causal && s > i)
+                d = -INFINITY;
+            sc[s] = d;
+            m = d > m ? d : m;
+        }
+        double l = 0.0;
+        for (int64_t e = 0; e < j->Ev; e++)
+            acc[e] = 0.0;
+        if (m != -INFINITY) {
+            for (int64_t s = 0; s < j->S; s++) {
+                double p = exp(sc[s] - m);
+                l += p;
+                for (int64_t e = 0; e < j->Ev; e++)
+                    acc[e] += p * v[s * j->vs[2] + e * j->vs[3]];
+            }
+        }
+        double mm = m == -INFINITY ? 0.0 : m, ll = l == 0.0 ? 1.0 : l;
+        double *o = (double *)j->out + b * j->os[0] + h * j->os[1] + i * j->os[2];
+        for (int64_t e = 0; e < j->Ev; e++)
+            o[e * j->os[3]] = acc[e] / ll;
+        if (j->lse)
+            ((double *)j->lse)[b * j->ls[0] + h * j->ls[1] + i * j->ls[2]] = mm + log(ll);
+    }
+    free(sc);
+    free(acc);
+}
+
+tn_status
+tn_sdpa(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int64_t Ev,
+        const void *q, const int64_t q_strides[4], const void *k, const int64_t k_strides[4],
+        const void *v, const int64_t v_strides[4], const void *mask, int mask_dtype,
+        const int64_t mask_strides[4], int is_causal, double scale, void *out,
+        const int64_t out_strides[4], void *logsumexp, const int64_t lse_strides[3])
+{
+    switch (dtype) {
+    case TN_DTYPE_F32: case TN_DTYPE_F16: case TN_DTYPE_BF16: case TN_DTYPE_F64: break;
+    default: return TN_ERR_DTYPE;
+    }
+    if (mask && !mask_dtype_ok(mask_dtype))
+        return TN_ERR_DTYPE;
+    if (B < 0 || Hq < 0 || Hkv < 0 || L < 0 || S < 0 || E < 0 || Ev < 0)
+        return TN_ERR_VALUE;
+    if (B == 0 || Hq == 0 || L == 0)
+        return TN_OK;
+    if (Hkv == 0 || Hq % Hkv != 0)
+        return TN_ERR_VALUE;
+    pthread_once(&rows_once, select_rows);
+
+    sdpa_job j = {
+        .dtype = dtype, .es = tn_dtype_size(dtype), .B = B, .Hq = Hq, .Hkv = Hkv, .G = Hq / Hkv,
+        .L = L, .S = S, .E = E, .Ev = Ev, .q = q, .k = k, .v = v, .mask = mask,
+        .mask_dtype = mask_dtype, .causal = is_causal != 0, .scale = (float)scale,
+        .scale_d = scale, .out = out, .lse = logsumexp,
+    };
+    memcpy(j.qs, q_strides, sizeof j.qs);
+    memcpy(j.ks, k_strides, sizeof j.ks);
+    memcpy(j.vs, v_strides, sizeof j.vs);
+    memcpy(j.os, out_strides, sizeof j.os);
+    if (mask)
+        memcpy(j.ms, mask_strides, sizeof j.ms);
+    if (lse_strides) {
+        memcpy(j.ls, lse_strides, sizeof j.ls);
+    } else {
+        j.ls[0] = Hq * L;
+        j.ls[1] = L;
+        j.ls[2] = 1;
+    }
+    double work = (double)B * (double)Hq * (double)L * (double)S * (double)(E + Ev + 8);
+
+    if (dtype == TN_DTYPE_F64) {
+        int64_t rows = B * Hq * L;
+        int64_t grain = (int64_t)(65536.0 / ((double)S * (double)(E + Ev + 8) + 1.0)) + 1;
+        if (work < 65536.0)
+            sdpa_f64_worker(&j, 0, rows);
+        else
+            tn_parallel_for(rows, grain, sdpa_f64_worker, &j);
+        return j.failed ? TN_ERR_NOMEM : TN_OK;
+    }
+
+    j.qb = ROWS_PER_TASK / j.G;
+    if (j.qb < 1)
+        j.qb = 1;
+    if (j.qb > L)
+        j.qb = L;
+    j.nqb = (L + j.qb - 1) / j.qb;
+    j.rows_max = j.G * j.qb;
+    int64_t base = B * Hkv * j.nqb;
+    int threads = tn_num_threads();
+    j.nsplit = 1;
+    j.split_len = S > 0 ? (S + KV_BLOCK - 1) / KV_BLOCK * KV_BLOCK : KV_BLOCK;
+    int64_t kv_blocks = (S + KV_BLOCK - 1) / KV_BLOCK;
+    if (base < 2 * threads && kv_blocks > 1 && work >= 65536.0) {
+        int64_t want = (2 * threads + base - 1) / base;
+        j.nsplit = want < kv_blocks ? want : kv_blocks;
+        j.split_len = (kv_blocks + j.nsplit - 1) / j.nsplit * KV_BLOCK;
+        j.nsplit = (S + j.split_len - 1) / j.split_len;
+    }
+    if (j.nsplit > 1) {
+        j.partial = malloc(sizeof(float) * (size_t)(base * j.nsplit * j.rows_max * (Ev + 2)));
+        if (!j.partial)
+            return TN_ERR_NOMEM;
+    }
+    int64_t tasks = base * j.nsplit;
+    if (work < 65536.0 || tasks == 1)
+        sdpa_worker(&j, 0, tasks);
+    else
+        tn_parallel_for(tasks, 1, sdpa_worker, &j);
+    if (j.nsplit > 1 && !j.failed) {
+        if (base == 1)
+            sdpa_combine(&j, 0, base);
+        else
+            tn_parallel_for(base, 1, sdpa_combine, &j);
+    }
+    free(j.partial);
+    return j.failed ? TN_ERR_NOMEM : TN_OK;
+}

@@ -1,0 +1,1459 @@
+/* Elementwise binary kernels: one table of row workers <op>_<dtype> generated from the op lists
+ * below (Note [Binary op list]), AVX2 paths for f32 add/sub/mul/div, f16/bf16 through widened
+ * f32 rows, and the ternary helpers where/clamp/pow_scalar/lerp/addcmul/addcdiv.
+ * Adding an op: its enum value and name, one line per dtype class in the op lists, and a
+ * line in binary_table.
+ */
+#include "binary.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "copy.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TN_X86 1
+#endif
+
+const char *const tn_binary_names[TN_NUM_BINARY] = {
+    [TN_BIN_ADD] = "add",
+    [TN_BIN_SUB] = "sub",
+    [TN_BIN_MUL] = "mul",
+    [TN_BIN_DIV] = "div",
+    [TN_BIN_DIV_TRUNC] = "div_trunc",
+    [TN_BIN_DIV_FLOOR] = "div_floor",
+    [TN_BIN_REMAINDER] = "remainder",
+    [TN_BIN_FMOD] = "fmod",
+    [TN_BIN_POW] = "pow",
+    [TN_BIN_ATAN2] = "atan2",
+    [TN_BIN_MAXIMUM] = "maximum",
+    [TN_BIN_MINIMUM] = "minimum",
+    [TN_BIN_FMAX] = "fmax",
+    [TN_BIN_FMIN] = "fmin",
+    [TN_BIN_BITAND] = "bitwise_and",
+    [TN_BIN_BITOR] = "bitwise_or",
+    [TN_BIN_BITXOR] = "bitwise_xor",
+    [TN_BIN_LSHIFT] = "bitwise_left_shift",
+    [TN_BIN_RSHIFT] = "bitwise_right_shift",
+    [TN_BIN_LOGICAL_AND] = "logical_and",
+    [TN_BIN_LOGICAL_OR] = "logical_or",
+    [TN_BIN_LOGICAL_XOR] = "logical_xor",
+    [TN_BIN_EQ] = "eq",
+    [TN_BIN_NE] = "ne",
+    [TN_BIN_LT] = "lt",
+    [TN_BIN_LE] = "le",
+    [TN_BIN_GT] = "gt",
+    [TN_BIN_GE] = "ge",
+    [TN_BIN_HYPOT] = "hypot",
+    [TN_BIN_COPYSIGN] = "copysign",
+    [TN_BIN_XLOGY] = "xlogy",
+    [TN_BIN_XLOG1PY] = "xlog1py",
+    [TN_BIN_NEXTAFTER] = "nextafter",
+    [TN_BIN_LOGADDEXP] = "logaddexp",
+    [TN_BIN_LOGADDEXP2] = "logaddexp2",
+    [TN_BIN_HEAVISIDE] = "heaviside",
+    [TN_BIN_SIGMOID_BACKWARD] = "sigmoid_backward",
+    [TN_BIN_TANH_BACKWARD] = "tanh_backward",
+    [TN_BIN_SILU_BACKWARD] = "silu_backward",
+    [TN_BIN_GELU_BACKWARD] = "gelu_backward",
+    [TN_BIN_GELU_TANH_BACKWARD] = "gelu_tanh_backward",
+    [TN_BIN_THRESHOLD_BACKWARD] = "threshold_backward",
+};
+
+/* Internal ops past the public ones: add/sub with alpha != 1 get their own rows. */
+enum { BIN_ADD_ALPHA = TN_NUM_BINARY, BIN_SUB_ALPHA, BIN_NUM_ROWS };
+
+/* Per-call parameters, converted once to each compute type. */
+typedef struct {
+    float alpha_f;
+    double alpha_d;
+    uint64_t alpha_w;  /* integer alpha: the dtype's value, sign-extended */
+    int half;          /* f16/bf16 rows widened to f32: 1 = f16, 2 = bf16, 0 = not widened */
+} bin_params;
+
+typedef struct {
+    bin_params k;
+    int avx2;          /* run the AVX2 builds of the row loops */
+    atomic_int error;  /* integer division by zero seen */
+} bin_ctx;
+
+static inline float
+round_half(float x, int half)
+{
+    return half == 2 ? tn_bf16_to_f32(tn_f32_to_bf16(x)) : tn_f16_to_f32(tn_f32_to_f16(x));
+}
+
+#define ONE_OVER_LN2 1.442695040888963407359924681001892137
+#define SQRT1_2 0.707106781186547524400844362104849039
+/* M_SQRT2 * M_2_SQRTPI * 0.5 and M_2_SQRTPI * M_SQRT1_2 * 0.5 */
+#define GELU_BETA 0.797884560802865355879892119868763737
+#define GELU_PDF 0.398942280401432677939946059934381868
+#define GELU_KAPPA 0.044715
+
+/* ---- scalar helpers, one set per floating type ----
+ * M(fn) names the libm function of the type (expf for f32, exp for f64). */
+#define MF_f32(fn) fn##f
+#define MF_f64(fn) fn
+
+#define FLOAT_HELPERS(SN, T, M)                                                           \
+    static inline T                                                                       \
+    remainder_##SN##_s(T a, T b)                                                          \
+    {                                                                                     \
+        T m = M(fmod)(a, b);                                                              \
+        if (m != 0 && ((b < 0) != (m < 0)))                                               \
+            m += b;                                                                       \
+        return m;                                                                         \
+    }                                                                                     \
+    /* Python's floor division, as c10::div_floor_floating computes it. */                \
+    static inline T                                                                       \
+    div_floor_##SN##_s(T a, T b)                                                          \
+    {                                                                                     \
+        if (b == 0)                                                                       \
+            return a / b;                                                                 \
+        T mod = M(fmod)(a, b);                                                            \
+        T div = (a - mod) / b;                                                            \
+        if (mod != 0 && ((b < 0) != (mod < 0)))                                           \
+            div -= 1;                                                                     \
+        if (div == 0)                                                                     \
+            return M(copysign)((T)0, a / b);                                              \
+        T fl = M(floor)(div);                                                             \
+        if (div - fl > (T)0.5)                                                            \
+            fl += 1;                                                                      \
+        return fl;                                                                        \
+    }                                                                                     \
+    static inline T                                                                       \
+    xlogy_##SN##_s(T a, T b)                                                              \
+    {                                                                                     \
+        if (b != b)                                                                       \
+            return (T)NAN;                                                                \
+        return a == 0 ? (T)0 : a * M(log)(b);                                             \
+    }                                                                                     \
+    static inline T                                                                       \
+    xlog1py_##SN##_s(T a, T b)                                                            \
+    {                                                                                     \
+        if (b != b)                                                                       \
+            return (T)NAN;                                                                \
+        return a == 0 ? (T)0 : a * M(log1p)(b);                                           \
+    }                                                                                     \
+    static inline T                                                                       \
+    logaddexp_##SN##_s(T a, T b)                                                          \
+    {                                                                                     \
+        if (isinf(a) && a == b)                                                           \
+            return a;                                                                     \
+        T m = a < b ? b : a;                                                              \
+        return m + M(log1p)(M(exp)(-M(fabs)(a - b)));                                     \
+    }                                                                                     \
+    static inline T                                                                       \
+    logaddexp2_##SN##_s(T a, T b)                                                         \
+    {                                                                                     \
+        if (isinf(a) && a == b)                                                           \
+            return a;                                                                     \
+        T m = a < b ? b : a;                                                              \
+        return M(fma)(M(log1p)(M(exp2)(-M(fabs)(a - b))), (T)ONE_OVER_LN2, m);            \
+    }                                                                                     \
+    static inline T                                                                       \
+    silu_backward_##SN##_s(T dy, T x)                                                     \
+    {                                                                                     \
+        T s = (T)1 / ((T)1 + M(exp)(-x));                                                 \
+        return dy * s * M(fma)(x, (T)1 - s, (T)1);                                        \
+    }                                                                                     \
+    static inline T                                                                       \
+    gelu_backward_##SN##_s(T dy, T x)                                                     \
+    {                                                                                     \
+        T cdf = (T)0.5 * ((T)1 + M(erf)(x * (T)SQRT1_2));                                 \
+        T pdf = (T)GELU_PDF * M(exp)(x * x * (T)-0.5);                                    \
+        return dy * M(fma)(x, pdf, cdf);                                                  \
+    }                                                                                     \
+    static inline T                                                                       \
+    gelu_tanh_backward_##SN##_s(T dy, T x)                                                \
+    {                                                                                     \
+        T x_sq = x * x;                                                                   \
+        T inner = (T)GELU_BETA * M(fma)((T)GELU_KAPPA, x_sq * x, x);                      \
+        T t = M(tanh)(inner);                                                             \
+        T left = (T)0.5 * x;                                                              \
+        T left_d = (T)0.5 * ((T)1 + t);                                                   \
+        T inner_d = (T)GELU_BETA * M(fma)((T)3 * (T)GELU_KAPPA, x_sq, (T)1);              \
+        return dy * M(fma)(left * M(fma)(-t, t, (T)1), inner_d, left_d);                  \
+    }
+
+FLOAT_HELPERS(f32, float, MF_f32)
+FLOAT_HELPERS(f64, double, MF_f64)
+
+/* ---- scalar helpers, one set per integer type ----
+ * W is the unsigned type arithmetic wraps in; NEG(x) is x < 0 (constant 0 for unsigned). */
+#define NEG_S(x) ((x) < 0)
+#define NEG_U(x) 0
+
+#define INT_HELPERS(SN, T, W, NEG, BITS, SIGNED)                                          \
+    static inline T                                                                       \
+    div_trunc_##SN##_s(T a, T b, int *err)                                                \
+    {                                                                                     \
+        if (b == 0) {                                                                     \
+            *err = 1;                                                                     \
+            return 0;                                                                     \
+        }                                                                                 \
+        if (NEG(b) && b == (T)-1) /* MIN / -1 would trap */                               \
+            return (T)(0 - (W)a);                                                         \
+        return (T)(a / b);                                                                \
+    }                                                                                     \
+    static inline T                                                                       \
+    div_floor_##SN##_s(T a, T b, int *err)                                                \
+    {                                                                                     \
+        if (b == 0) {                                                                     \
+            *err = 1;                                                                     \
+            return 0;                                                                     \
+        }                                                                                 \
+        if (NEG(b) && b == (T)-1)                                                         \
+            return (T)(0 - (W)a);                                                         \
+        T q = (T)(a / b), r = (T)(a % b);                                                 \
+        if (r != 0 && (NEG(a) != NEG(b)))                                                 \
+            q = (T)(q - 1);                                                               \
+        return q;                                                                         \
+    }                                                                                     \
+    static inline T                                                                       \
+    remainder_##SN##_s(T a, T b, int *err)                                                \
+    {                                                                                     \
+        if (b == 0) {                                                                     \
+            *err = 1;                                                                     \
+            return 0;                                                                     \
+        }                                                                                 \
+        if (NEG(b) && b == (T)-1)                                                         \
+            return 0;                                                                     \
+        T r = (T)(a % b);                                                                 \
+        if (r != 0 && (NEG(r) != NEG(b)))                                                 \
+            r = (T)(r + b);                                                               \
+        return r;                                                                         \
+    }                                                                                     \
+    static inline T                                                                       \
+    fmod_##SN##_s(T a, T b, int *err)                                                     \
+    {                                                                                     \
+        if (b == 0) {                                                                     \
+            *err = 1;                                                                     \
+            return 0;                                                                     \
+        }                                                                                 \
+        if (NEG(b) && b == (T)-1)                                                         \
+            return 0;                                                                     \
+        return (T)(a % b);                                                                \
+    }                                                                                     \
+    /* Exact integer power; negative exponents as c10's powi: 1, +-1 or 0. */             \
+    static inline T                                                                       \
+    pow_##SN##_s(T a, T b)                                                                \
+    {                                                                                     \
+        if (NEG(b)) {                                                                     \
+            if (a == 1)                                                                   \
+                return 1;                                                                 \
+            if (NEG(a) && a == (T)-1)                                                     \
+                return (b & 1) ? (T)-1 : (T)1;                                            \
+            return 0;                                                                     \
+        }                                                                                 \
+        W r = 1, x = (W)a;                                                                \
+        while (b) {                                                                       \
+            if (b & 1)                                                                    \
+                r *= x;                                                                   \
+            b = (T)(b / 2);                                                               \
+            x *= x;                                                                       \
+        }                                                                                 \
+        return (T)r;                                                                      \
+    }                                                                                     \
+    static inline T                                                                       \
+    lshift_##SN##_s(T a, T b)                                                             \
+    {                                                                                     \
+        if (NEG(b) || (uint64_t)b >= BITS)                                                \
+            return 0;                                                                     \
+        return (T)((W)a << b);                                                            \
+    }                                                                                     \
+    /* Shifts past the width fill with the sign (signed) or zero (unsigned). */           \
+    static inline T                                                                       \
+    rshift_##SN##_s(T a, T b)                                                             \
+    {                                                                                     \
+        if (NEG(b) || (uint64_t)b >= BITS - SIGNED)                                       \
+            return (T)(a >> (BITS - SIGNED));                                             \
+        return (T)(a >> b);                                                               \
+    }
+
+INT_HELPERS(u8, uint8_t, uint32_t, NEG_U, 8, 0)
+INT_HELPERS(i8, int8_t, uint32_t, NEG_S, 8, 1)
+INT_HELPERS(i16, int16_t, uint32_t, NEG_S, 16, 1)
+INT_HELPERS(i32, int32_t, uint32_t, NEG_S, 32, 1)
+INT_HELPERS(i64, int64_t, uint64_t, NEG_S, 64, 1)
+
+/* ---- the row worker ----
+ * BIN_ROW(name, T, O, expr) defines name(ctx, ptr, stride, n), a tn_row_fn computing
+ * o = expr(a, b) with inputs of type T and output of type O. expr may read the parameters
+ * through k (a bin_params *) and flag integer division by zero through err. Contiguous rows
+ * and rows with one broadcast input get loops the compiler can vectorise, compiled twice: for
+ * the baseline ISA and for AVX2+FMA (chosen at run time). Everything else, and every row in
+ * reference mode, runs the plain strided loop. */
+#ifdef TN_X86
+#define TN_AVX2_TARGET __attribute__((target("avx2,fma")))
+#else
+#define TN_AVX2_TARGET
+#endif
+
+#define BIN_LOOPS(FN, NAME, T, O, ATTR)                                                   \
+    ATTR static void                                                                      \
+    FN(const bin_params *kp, int *err, char *const *p, const int64_t *s, int64_t n)       \
+    {                                                                                     \
+        /* a local copy: stores through o cannot alias it, so it stays in registers */     \
+        const bin_params kl = *kp, *k = &kl;                                              \
+        O *o = (O *)p[0];                                                                 \
+        const T *x = (const T *)p[1], *y = (const T *)p[2];                               \
+        if (s[0] == 1 && s[1] == 1 && s[2] == 1) {                                        \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i] = NAME##_op(x[i], y[i], k, err);                                     \
+        } else if (s[0] == 1 && s[1] == 1 && s[2] == 0) {                                 \
+            const T b = y[0];                                                             \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i] = NAME##_op(x[i], b, k, err);                                        \
+        } else if (s[0] == 1 && s[1] == 0 && s[2] == 1) {                                 \
+            const T a = x[0];                                                             \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i] = NAME##_op(a, y[i], k, err);                                        \
+        } else {                                                                          \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i * s[0]] = NAME##_op(x[i * s[1]], y[i * s[2]], k, err);                \
+        }                                                                                 \
+    }
+
+#define BIN_ROW(NAME, T, O, EXPR)                                                         \
+    static inline O                                                                       \
+    NAME##_op(T a, T b, const bin_params *k, int *err)                                    \
+    {                                                                                     \
+        (void)k;                                                                          \
+        (void)err;                                                                        \
+        return (O)(EXPR);                                                                 \
+    }                                                                                     \
+    BIN_LOOPS(NAME##__base, NAME, T, O, )                                                 \
+    BIN_LOOPS(NAME##__avx2, NAME, T, O, TN_AVX2_TARGET)                                   \
+    static void                                                                           \
+    NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
+    {                                                                                     \
+        bin_ctx *c = ctx;                                                                 \
+        const bin_params kp = c->k;                                                       \
+        int err = 0;                                                                      \
+        if (tn_elementwise_reference()) {                                                 \
+            O *o = (O *)p[0];                                                             \
+            const T *x = (const T *)p[1], *y = (const T *)p[2];                           \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i * s[0]] = NAME##_op(x[i * s[1]], y[i * s[2]], &kp, &err);             \
+        } else if (c->avx2) {                                                             \
+            NAME##__avx2(&kp, &err, p, s, n);                                             \
+        } else {                                                                          \
+            NAME##__base(&kp, &err, p, s, n);                                             \
+        }                                                                                 \
+        if (err)                                                                          \
+            atomic_store_explicit(&c->error, 1, memory_order_relaxed);                    \
+    }
+
+/* Note [Binary op list]
+ * One line per op and dtype class. Floats compute in their own type (f16/bf16 arrive widened
+ * to f32); integers wrap through an unsigned type W; bool reads bytes as (x != 0). */
+
+#define ALPHA_f32(k) ((k)->alpha_f)
+#define ALPHA_f64(k) ((k)->alpha_d)
+
+#define FLOAT_BINARY_ROWS(SN, T, M)                                                           \
+    BIN_ROW(add_##SN, T, T, a + b)                                                            \
+    BIN_ROW(sub_##SN, T, T, a - b)                                                            \
+    BIN_ROW(add_alpha_##SN, T, T, M(fma)(ALPHA_##SN(k), b, a))                                \
+    BIN_ROW(sub_alpha_##SN, T, T, M(fma)(-ALPHA_##SN(k), b, a))                               \
+    BIN_ROW(mul_##SN, T, T, a * b)                                                            \
+    BIN_ROW(div_##SN, T, T, a / b)                                                            \
+    BIN_ROW(div_trunc_##SN, T, T, M(trunc)(a / b))                                            \
+    BIN_ROW(div_floor_##SN, T, T, div_floor_##SN##_s(a, b))                                   \
+    BIN_ROW(remainder_##SN, T, T, remainder_##SN##_s(a, b))                                   \
+    BIN_ROW(fmod_##SN, T, T, M(fmod)(a, b))                                                   \
+    BIN_ROW(pow_##SN, T, T, M(pow)(a, b))                                                     \
+    BIN_ROW(atan2_##SN, T, T, M(atan2)(a, b))                                                 \
+    /* fmax/fmin ignore one NaN; equal operands (+0, -0) give a, as upstream's scalar loop */ \
+    BIN_ROW(fmax_##SN, T, T, a != a ? b : (b != b || !(a < b)) ? a : b)                       \
+    BIN_ROW(fmin_##SN, T, T, a != a ? b : (b != b || !(b < a)) ? a : b)                       \
+    BIN_ROW(logical_and_##SN, T, uint8_t, (a != 0) & (b != 0))                                \
+    BIN_ROW(logical_or_##SN, T, uint8_t, (a != 0) | (b != 0))                                 \
+    BIN_ROW(logical_xor_##SN, T, uint8_t, (a != 0) ^ (b != 0))                                \
+    BIN_ROW(eq_##SN, T, uint8_t, a == b)                                                      \
+    BIN_ROW(ne_##SN, T, uint8_t, a != b)                                                      \
+    BIN_ROW(lt_##SN, T, uint8_t, a < b)                                                       \
+    BIN_ROW(le_##SN, T, uint8_t, a <= b)                                                      \
+    BIN_ROW(gt_##SN, T, uint8_t, a > b)                                                       \
+    BIN_ROW(ge_##SN, T, uint8_t, a >= b)                                                      \
+    BIN_ROW(hypot_##SN, T, T, M(hypot)(a, b))                                                 \
+    BIN_ROW(copysign_##SN, T, T, M(copysign)(a, b))                                           \
+    BIN_ROW(xlogy_##SN, T, T, xlogy_##SN##_s(a, b))                                           \
+    BIN_ROW(xlog1py_##SN, T, T, xlog1py_##SN##_s(a, b))                                       \
+    BIN_ROW(nextafter_##SN, T, T, M(nextafter)(a, b))                                         \
+    BIN_ROW(logaddexp_##SN, T, T, logaddexp_##SN##_s(a, b))                                   \
+    BIN_ROW(logaddexp2_##SN, T, T, logaddexp2_##SN##_s(a, b))                                 \
+    BIN_ROW(heaviside_##SN, T, T, a == 0 ? b : (T)(a > 0))                                    \
+    BIN_ROW(sigmoid_backward_##SN, T, T, a * ((T)1 - b) * b)                                  \
+    BIN_ROW(tanh_backward_##SN, T, T, a * M(fma)(-b, b, (T)1))                                \
+    BIN_ROW(silu_backward_##SN, T, T, silu_backward_##SN##_s(a, b))                           \
+    BIN_ROW(gelu_backward_##SN, T, T, gelu_backward_##SN##_s(a, b))                           \
+    BIN_ROW(gelu_tanh_backward_##SN, T, T, gelu_tanh_backward_##SN##_s(a, b))                 \
+    BIN_ROW(threshold_backward_##SN, T, T, b <= ALPHA_##SN(k) ? (T)0 : a)
+
+FLOAT_BINARY_ROWS(f32, float, MF_f32)
+FLOAT_BINARY_ROWS(f64, double, MF_f64)
+
+/* Note [Vector body and tail]
+ * Upstream runs a contiguous row (or one with a broadcast input) as a vector body of whole
+ * 2*Vec::size() chunks (AVX2: 16 f32, 8 f64, 32 f16/bf16) and a scalar tail; strided rows run
+ * scalar throughout. Two ops tell the halves apart, and we follow them position by position:
+ *   maximum/minimum of equal operands (+0 vs -0): the vector body returns b, the tail a;
+ *   f16/bf16 add/sub with alpha != 1: the body fuses a + alpha*b into one rounding, the tail
+ *   (c10::Half arithmetic) rounds alpha*b first.
+ * Widened rows lose the original strides, so the f16/bf16 forms of these ops have their own
+ * rows on the 16-bit values. */
+static inline int64_t
+vector_body(const int64_t *s, int64_t n, int64_t chunk)
+{
+    int vec = s[0] == 1 && ((s[1] == 1 && (s[2] == 1 || s[2] == 0)) || (s[1] == 0 && s[2] == 1));
+    return vec ? n - n % chunk : 0;
+}
+
+/* WINS(a, b): a beats b (a > b for maximum, a < b for minimum). The body keeps b on ties, the
+ * tail keeps a; NaN wins either way. Quiet comparisons (isunordered, isgreater) let the compiler
+ * turn the selects into vector blends. */
+#define MINMAX_BODY(T, WINS, a, b) (isunordered(a, b) ? (T)NAN : WINS(a, b) ? (a) : (b))
+#define MINMAX_TAIL(T, WINS, a, b) (isunordered(a, b) ? (T)NAN : WINS(b, a) ? (b) : (a))
+#define MINMAX_LOOPS(T, WINS, XI, YI)                                                     \
+    do {                                                                                  \
+        for (int64_t i = 0; i < body; i++)                                                \
+            o[i] = MINMAX_BODY(T, WINS, x[XI], y[YI]);                                    \
+        for (int64_t i = body; i < n; i++)                                                \
+            o[i] = MINMAX_TAIL(T, WINS, x[XI], y[YI]);                                    \
+    } while (0)
+
+#define MINMAX_FAST(FN, T, WINS, ATTR)                                                    \
+    ATTR static void                                                                      \
+    FN(T *o, const T *x, const T *y, const int64_t *s, int64_t n, int64_t body)           \
+    {                                                                                     \
+        if (s[1] == 1 && s[2] == 1)                                                       \
+            MINMAX_LOOPS(T, WINS, i, i);                                                  \
+        else if (s[1] == 1)                                                               \
+            MINMAX_LOOPS(T, WINS, i, 0);                                                  \
+        else                                                                              \
+            MINMAX_LOOPS(T, WINS, 0, i);                                                  \
+    }
+
+#define MINMAX_ROW(NAME, T, CHUNK, WINS)                                                  \
+    MINMAX_FAST(NAME##__base, T, WINS, )                                                  \
+    MINMAX_FAST(NAME##__avx2, T, WINS, TN_AVX2_TARGET)                                    \
+    static void                                                                           \
+    NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
+    {                                                                                     \
+        const bin_ctx *c = ctx;                                                           \
+        T *o = (T *)p[0];                                                                 \
+        const T *x = (const T *)p[1], *y = (const T *)p[2];                               \
+        int64_t body = vector_body(s, n, CHUNK);                                          \
+        if (!tn_elementwise_reference() && s[0] == 1 && (s[1] == 1 || s[2] == 1) &&       \
+            (s[1] == 0 || s[1] == 1) && (s[2] == 0 || s[2] == 1)) {                       \
+            (c->avx2 ? NAME##__avx2 : NAME##__base)(o, x, y, s, n, body);                 \
+        } else {                                                                          \
+            for (int64_t i = 0; i < n; i++) {                                             \
+                T a = x[i * s[1]], b = y[i * s[2]];                                       \
+                o[i * s[0]] = i < body ? MINMAX_BODY(T, WINS, a, b)                       \
+                                       : MINMAX_TAIL(T, WINS, a, b);                      \
+            }                                                                             \
+        }                                                                                 \
+    }
+
+#define GREATER(a, b) isgreater(a, b)
+#define LESS(a, b) isless(a, b)
+MINMAX_ROW(maximum_f32, float, 16, GREATER)
+MINMAX_ROW(minimum_f32, float, 16, LESS)
+MINMAX_ROW(maximum_f64, double, 8, GREATER)
+MINMAX_ROW(minimum_f64, double, 8, LESS)
+
+/* f16/bf16 maximum/minimum on the 16-bit values: the result is one of the inputs (or NaN). */
+static void
+minmax_half_row(void *ctx, char *const *p, const int64_t *s, int64_t n, int is_max)
+{
+    int bf = ((const bin_ctx *)ctx)->k.half == 2;
+    uint16_t *o = (uint16_t *)p[0];
+    const uint16_t *x = (const uint16_t *)p[1], *y = (const uint16_t *)p[2];
+    int64_t body = vector_body(s, n, 32);
+    for (int64_t i = 0; i < n; i++) {
+        uint16_t ua = x[i * s[1]], ub = y[i * s[2]];
+        float a = bf ? tn_bf16_to_f32(ua) : tn_f16_to_f32(ua);
+        float b = bf ? tn_bf16_to_f32(ub) : tn_f16_to_f32(ub);
+        uint16_t r;
+        if (a != a || b != b)
+            r = bf ? 0x7fc0 : 0x7e00;
+        else if (a == b)
+            r = i < body ? ub : ua;
+        else
+            r = (is_max ? a < b : b < a) ? ub : ua;
+        o[i * s[0]] = r;
+    }
+}
+
+static void
+maximum_half(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    minmax_half_row(ctx, p, s, n, 1);
+}
+
+static void
+minimum_half(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    minmax_half_row(ctx, p, s, n, 0);
+}
+
+/* f16/bf16 add/sub with alpha, on the 16-bit values (k->alpha_f holds alpha rounded to the
+ * dtype; sub passes -alpha as upstream does). */
+static void
+add_alpha_half_row(void *ctx, char *const *p, const int64_t *s, int64_t n, float al)
+{
+    const bin_ctx *c = ctx;
+    int bf = c->k.half == 2;
+    uint16_t *o = (uint16_t *)p[0];
+    const uint16_t *x = (const uint16_t *)p[1], *y = (const uint16_t *)p[2];
+    int64_t body = vector_body(s, n, 32);
+    for (int64_t i = 0; i < n; i++) {
+        uint16_t ua = x[i * s[1]], ub = y[i * s[2]];
+        float a = bf ? tn_bf16_to_f32(ua) : tn_f16_to_f32(ua);
+        float b = bf ? tn_bf16_to_f32(ub) : tn_f16_to_f32(ub);
+        float r = i < body ? fmaf(al, b, a) : a + round_half(al * b, c->k.half);
+        o[i * s[0]] = bf ? tn_f32_to_bf16(r) : tn_f32_to_f16(r);
+    }
+}
+
+static void
+add_alpha_half(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    add_alpha_half_row(ctx, p, s, n, ((const bin_ctx *)ctx)->k.alpha_f);
+}
+
+static void
+sub_alpha_half(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    add_alpha_half_row(ctx, p, s, n, -((const bin_ctx *)ctx)->k.alpha_f);
+}
+
+#define INT_BINARY_ROWS(SN, T, W)                                                         \
+    BIN_ROW(add_##SN, T, T, (W)a + (W)b)                                                  \
+    BIN_ROW(sub_##SN, T, T, (W)a - (W)b)                                                  \
+    BIN_ROW(add_alpha_##SN, T, T, (W)a + (W)k->alpha_w * (W)b)                            \
+    BIN_ROW(sub_alpha_##SN, T, T, (W)a - (W)k->alpha_w * (W)b)                            \
+    BIN_ROW(mul_##SN, T, T, (W)a * (W)b)                                                  \
+    BIN_ROW(div_trunc_##SN, T, T, div_trunc_##SN##_s(a, b, err))                          \
+    BIN_ROW(div_floor_##SN, T, T, div_floor_##SN##_s(a, b, err))                          \
+    BIN_ROW(remainder_##SN, T, T, remainder_##SN##_s(a, b, err))                          \
+    BIN_ROW(fmod_##SN, T, T, fmod_##SN##_s(a, b, err))                                    \
+    BIN_ROW(pow_##SN, T, T, pow_##SN##_s(a, b))                                           \
+    BIN_ROW(maximum_##SN, T, T, a < b ? b : a)                                            \
+    BIN_ROW(minimum_##SN, T, T, b < a ? b : a)                                            \
+    BIN_ROW(bitand_##SN, T, T, a & b)                                                     \
+    BIN_ROW(bitor_##SN, T, T, a | b)                                                      \
+    BIN_ROW(bitxor_##SN, T, T, a ^ b)                                                     \
+    BIN_ROW(lshift_##SN, T, T, lshift_##SN##_s(a, b))                                     \
+    BIN_ROW(rshift_##SN, T, T, rshift_##SN##_s(a, b))                                     \
+    BIN_ROW(logical_and_##SN, T, uint8_t, (a != 0) & (b != 0))                            \
+    BIN_ROW(logical_or_##SN, T, uint8_t, (a != 0) | (b != 0))                             \
+    BIN_ROW(logical_xor_##SN, T, uint8_t, (a != 0) ^ (b != 0))                            \
+    BIN_ROW(eq_##SN, T, uint8_t, a == b)                                                  \
+    BIN_ROW(ne_##SN, T, uint8_t, a != b)                                                  \
+    BIN_ROW(lt_##SN, T, uint8_t, a < b)                                                   \
+    BIN_ROW(le_##SN, T, uint8_t, a <= b)                                                  \
+    BIN_ROW(gt_##SN, T, uint8_t, a > b)                                                   \
+    BIN_ROW(ge_##SN, T, uint8_t, a >= b)                                                  \
+    BIN_ROW(heaviside_##SN, T, T, a == 0 ? b : (T)(a > 0))                                \
+    BIN_ROW(threshold_backward_##SN, T, T, b <= (T)k->alpha_w ? (T)0 : a)
+
+INT_BINARY_ROWS(u8, uint8_t, uint32_t)
+INT_BINARY_ROWS(i8, int8_t, uint32_t)
+INT_BINARY_ROWS(i16, int16_t, uint32_t)
+INT_BINARY_ROWS(i32, int32_t, uint32_t)
+INT_BINARY_ROWS(i64, int64_t, uint64_t)
+
+/* bool: bytes read as (x != 0); add is a + alpha*b != 0, maximum is or, minimum is and. */
+#define A_ ((a) != 0)
+#define B_ ((b) != 0)
+BIN_ROW(add_b8, uint8_t, uint8_t, A_ | B_)
+BIN_ROW(add_alpha_b8, uint8_t, uint8_t, A_ | ((k->alpha_w != 0) & B_))
+BIN_ROW(mul_b8, uint8_t, uint8_t, A_ & B_)
+BIN_ROW(maximum_b8, uint8_t, uint8_t, A_ | B_)
+BIN_ROW(minimum_b8, uint8_t, uint8_t, A_ & B_)
+BIN_ROW(bitand_b8, uint8_t, uint8_t, A_ & B_)
+BIN_ROW(bitor_b8, uint8_t, uint8_t, A_ | B_)
+BIN_ROW(bitxor_b8, uint8_t, uint8_t, A_ ^ B_)
+BIN_ROW(eq_b8, uint8_t, uint8_t, A_ == B_)
+BIN_ROW(ne_b8, uint8_t, uint8_t, A_ != B_)
+BIN_ROW(lt_b8, uint8_t, uint8_t, A_ < B_)
+BIN_ROW(le_b8, uint8_t, uint8_t, A_ <= B_)
+BIN_ROW(gt_b8, uint8_t, uint8_t, A_ > B_)
+BIN_ROW(ge_b8, uint8_t, uint8_t, A_ >= B_)
+BIN_ROW(heaviside_b8, uint8_t, uint8_t, A_ | B_)
+#undef A_
+#undef B_
+#define logical_and_b8 bitand_b8
+#define logical_or_b8 bitor_b8
+#define logical_xor_b8 bitxor_b8
+#define fmax_b8 maximum_b8
+#define fmin_b8 minimum_b8
+#define fmax_u8 maximum_u8
+#define fmax_i8 maximum_i8
+#define fmax_i16 maximum_i16
+#define fmax_i32 maximum_i32
+#define fmax_i64 maximum_i64
+#define fmin_u8 minimum_u8
+#define fmin_i8 minimum_i8
+#define fmin_i16 minimum_i16
+#define fmin_i32 minimum_i32
+#define fmin_i64 minimum_i64
+
+/* ---- f16/bf16 steps ----
+ * Note [Half precision steps]
+ * Most f16/bf16 ops are computed in f32 and rounded once (tn_widen_row). A few upstream kernels
+ * run in c10::Half/BFloat16 arithmetic instead, which rounds after every operation; these rows
+ * take widened f32 blocks and round in the same places (k->half says to which format):
+ *   div_trunc (tensor / tensor): trunc(round(a / b));
+ *   div_floor (tensor / tensor): every step of div_floor_floating;
+ *   sigmoid_backward (f16 only; bf16 is computed in f32): a * (1 - b) * b, rounding each step.
+ * With a Python-number divisor upstream takes an f32 path instead (tn_binary_scalar).
+ * nextafter steps to the neighbouring f16/bf16 value, so it works on the 16-bit patterns. */
+static inline float
+div_floor_half_s(float a, float b, int h)
+{
+    if (b == 0)
+        return round_half(a / b, h);
+    float mod = fmodf(a, b);
+    float div = round_half(round_half(a - mod, h) / b, h);
+    if (mod != 0 && ((b < 0) != (mod < 0)))
+        div = round_half(div - 1, h);
+    if (div == 0)
+        return copysignf(0.0f, round_half(a / b, h));
+    float fl = floorf(div);
+    if (round_half(div - fl, h) > 0.5f)
+        fl = round_half(fl + 1, h);
+    return fl;
+}
+
+BIN_ROW(div_trunc_half, float, float, truncf(round_half(a / b, k->half)))
+BIN_ROW(div_floor_half, float, float, div_floor_half_s(a, b, k->half))
+BIN_ROW(sigmoid_backward_half, float, float,
+        round_half(round_half(a * round_half(1.0f - b, k->half), k->half) * b, k->half))
+
+/* The next 16-bit float after a in the direction of b (f16 and bf16 order the same way). */
+static inline uint16_t
+nextafter_h16_s(uint16_t a, uint16_t b, int bf)
+{
+    float fa = bf ? tn_bf16_to_f32(a) : tn_f16_to_f32(a);
+    float fb = bf ? tn_bf16_to_f32(b) : tn_f16_to_f32(b);
+    if (fa != fa || fb != fb)
+        return bf ? 0x7fc0 : 0x7e00;
+    if (fa == fb)
+        return b;
+    if (fa == 0)
+        return (uint16_t)((b & 0x8000u) | 1u);
+    /* Away from zero when moving outward, toward zero otherwise. */
+    if ((fa < fb) == (fa > 0))
+        return (uint16_t)(a + 1);
+    return (uint16_t)(a - 1);
+}
+
+BIN_ROW(nextafter_f16, uint16_t, uint16_t, nextafter_h16_s(a, b, 0))
+BIN_ROW(nextafter_bf16, uint16_t, uint16_t, nextafter_h16_s(a, b, 1))
+
+/* ---- AVX2 rows for f32 add/sub/mul/div ---- */
+#ifdef TN_X86
+#define AVX2_BIN_F32(NAME, VEXPR, SEXPR)                                                  \
+    __attribute__((target("avx2,fma"))) static void                                       \
+    NAME(float *o, const float *x, int64_t sx, const float *y, int64_t sy, int64_t n,     \
+         float al)                                                                        \
+    {                                                                                     \
+        const __m256 va = _mm256_set1_ps(al);                                             \
+        (void)va;                                                                         \
+        int64_t i = 0;                                                                    \
+        if (sx && sy) {                                                                   \
+            for (; i + 8 <= n; i += 8) {                                                  \
+                __m256 a = _mm256_loadu_ps(x + i), b = _mm256_loadu_ps(y + i);            \
+                _mm256_storeu_ps(o + i, VEXPR);                                           \
+            }                                                                             \
+        } else if (sx) {                                                                  \
+            const __m256 b = _mm256_set1_ps(y[0]);                                        \
+            for (; i + 8 <= n; i += 8) {                                                  \
+                __m256 a = _mm256_loadu_ps(x + i);                                        \
+                _mm256_storeu_ps(o + i, VEXPR);                                           \
+            }                                                                             \
+        } else {                                                                          \
+            const __m256 a = _mm256_set1_ps(x[0]);                                        \
+            for (; i + 8 <= n; i += 8) {                                                  \
+                __m256 b = _mm256_loadu_ps(y + i);                                        \
+                _mm256_storeu_ps(o + i, VEXPR);                                           \
+            }                                                                             \
+        }                                                                                 \
+        for (; i < n; i++) {                                                              \
+            float a = x[i * sx], b = y[i * sy];                                           \
+            o[i] = SEXPR;                                                                 \
+        }                                                                                 \
+    }
+
+AVX2_BIN_F32(f32_vadd__avx2_u8, _mm256_add_ps(a, b), a + b)
+AVX2_BIN_F32(f32_vsub__avx2_u8, _mm256_sub_ps(a, b), a - b)
+AVX2_BIN_F32(f32_vmul__avx2_u8, _mm256_mul_ps(a, b), a * b)
+AVX2_BIN_F32(f32_vdiv__avx2_u8, _mm256_div_ps(a, b), a / b)
+AVX2_BIN_F32(f32_vaddalpha__avx2_u8, _mm256_fmadd_ps(va, b, a), fmaf(al, b, a))
+AVX2_BIN_F32(f32_vsubalpha__avx2_u8, _mm256_fnmadd_ps(va, b, a), fmaf(-al, b, a))
+
+/* Row wrappers: the AVX2 loop when operand strides are 1 or broadcast, else the portable row. */
+#define AVX2_ROW(OP, V)                                                                    \
+    static void                                                                            \
+    OP##_f32_avx2row(void *ctx, char *const *p, const int64_t *s, int64_t n)               \
+    {                                                                                      \
+        if (s[0] == 1 && (s[1] == 0 || s[1] == 1) && (s[2] == 0 || s[2] == 1) &&           \
+            (s[1] | s[2])) {                                                               \
+            f32_##V##__avx2_u8((float *)p[0], (const float *)p[1], s[1],                   \
+                               (const float *)p[2], s[2], n, ((bin_ctx *)ctx)->k.alpha_f); \
+        } else {                                                                           \
+            OP##_f32(ctx, p, s, n);                                                        \
+        }                                                                                  \
+    }
+
+AVX2_ROW(add, vadd)
+AVX2_ROW(sub, vsub)
+AVX2_ROW(mul, vmul)
+AVX2_ROW(div, vdiv)
+AVX2_ROW(add_alpha, vaddalpha)
+AVX2_ROW(sub_alpha, vsubalpha)
+#endif
+
+/* ---- the table ---- */
+
+#define ROW_FLOAT(OP) [TN_SLOT_F32] = OP##_f32, [TN_SLOT_F64] = OP##_f64
+#define ROW_INT(OP)                                                                       \
+    [TN_SLOT_U8] = OP##_u8, [TN_SLOT_I8] = OP##_i8, [TN_SLOT_I16] = OP##_i16,             \
+    [TN_SLOT_I32] = OP##_i32, [TN_SLOT_I64] = OP##_i64
+#define ROW_NUM(OP) ROW_INT(OP), ROW_FLOAT(OP)
+#define ROW_ALL(OP) [TN_SLOT_BOOL] = OP##_b8, ROW_NUM(OP)
+
+static const tn_row_fn binary_table[BIN_NUM_ROWS][TN_NUM_SLOTS] = {
+    [TN_BIN_ADD] = {ROW_ALL(add)},
+    [TN_BIN_SUB] = {ROW_NUM(sub)},
+    [BIN_ADD_ALPHA] = {ROW_ALL(add_alpha)},
+    [BIN_SUB_ALPHA] = {ROW_NUM(sub_alpha)},
+    [TN_BIN_MUL] = {ROW_ALL(mul)},
+    [TN_BIN_DIV] = {ROW_FLOAT(div)},
+    [TN_BIN_DIV_TRUNC] = {ROW_NUM(div_trunc)},
+    [TN_BIN_DIV_FLOOR] = {ROW_NUM(div_floor)},
+    [TN_BIN_REMAINDER] = {ROW_NUM(remainder)},
+    [TN_BIN_FMOD] = {ROW_NUM(fmod)},
+    [TN_BIN_POW] = {ROW_NUM(pow)},
+    [TN_BIN_ATAN2] = {ROW_FLOAT(atan2)},
+    [TN_BIN_MAXIMUM] = {ROW_ALL(maximum)},
+    [TN_BIN_MINIMUM] = {ROW_ALL(minimum)},
+    [TN_BIN_FMAX] = {ROW_ALL(fmax)},
+    [TN_BIN_FMIN] = {ROW_ALL(fmin)},
+    [TN_BIN_BITAND] = {[TN_SLOT_BOOL] = bitand_b8, ROW_INT(bitand)},
+    [TN_BIN_BITOR] = {[TN_SLOT_BOOL] = bitor_b8, ROW_INT(bitor)},
+    [TN_BIN_BITXOR] = {[TN_SLOT_BOOL] = bitxor_b8, ROW_INT(bitxor)},
+    [TN_BIN_LSHIFT] = {ROW_INT(lshift)},
+    [TN_BIN_RSHIFT] = {ROW_INT(rshift)},
+    [TN_BIN_LOGICAL_AND] = {ROW_ALL(logical_and)},
+    [TN_BIN_LOGICAL_OR] = {ROW_ALL(logical_or)},
+    [TN_BIN_LOGICAL_XOR] = {ROW_ALL(logical_xor)},
+    [TN_BIN_EQ] = {ROW_ALL(eq)},
+    [TN_BIN_NE] = {ROW_ALL(ne)},
+    [TN_BIN_LT] = {ROW_ALL(lt)},
+    [TN_BIN_LE] = {ROW_ALL(le)},
+    [TN_BIN_GT] = {ROW_ALL(gt)},
+    [TN_BIN_GE] = {ROW_ALL(ge)},
+    [TN_BIN_HYPOT] = {ROW_FLOAT(hypot)},
+    [TN_BIN_COPYSIGN] = {ROW_FLOAT(copysign)},
+    [TN_BIN_XLOGY] = {ROW_FLOAT(xlogy)},
+    [TN_BIN_XLOG1PY] = {ROW_FLOAT(xlog1py)},
+    [TN_BIN_NEXTAFTER] = {ROW_FLOAT(nextafter)},
+    [TN_BIN_LOGADDEXP] = {ROW_FLOAT(logaddexp)},
+    [TN_BIN_LOGADDEXP2] = {ROW_FLOAT(logaddexp2)},
+    [TN_BIN_HEAVISIDE] = {ROW_ALL(heaviside)},
+    [TN_BIN_SIGMOID_BACKWARD] = {ROW_FLOAT(sigmoid_backward)},
+    [TN_BIN_TANH_BACKWARD] = {ROW_FLOAT(tanh_backward)},
+    [TN_BIN_SILU_BACKWARD] = {ROW_FLOAT(silu_backward)},
+    [TN_BIN_GELU_BACKWARD] = {ROW_FLOAT(gelu_backward)},
+    [TN_BIN_GELU_TANH_BACKWARD] = {ROW_FLOAT(gelu_tanh_backward)},
+    [TN_BIN_THRESHOLD_BACKWARD] = {ROW_NUM(threshold_backward)},
+};
+
+static int
+binary_out_is_bool(int op)
+{
+    switch (op) {
+    case TN_BIN_LOGICAL_AND: case TN_BIN_LOGICAL_OR: case TN_BIN_LOGICAL_XOR:
+    case TN_BIN_EQ: case TN_BIN_NE: case TN_BIN_LT: case TN_BIN_LE: case TN_BIN_GT:
+    case TN_BIN_GE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The f32 row for op, with its AVX2 wrapper when the CPU has AVX2 and tests are not asking
+ * for the reference loops. */
+static tn_row_fn
+f32_row(int row)
+{
+#ifdef TN_X86
+    if (!tn_elementwise_reference() && tn_cpu_has_avx2()) {
+        switch (row) {
+        case TN_BIN_ADD: return add_f32_avx2row;
+        case TN_BIN_SUB: return sub_f32_avx2row;
+        case TN_BIN_MUL: return mul_f32_avx2row;
+        case TN_BIN_DIV: return div_f32_avx2row;
+        case BIN_ADD_ALPHA: return add_alpha_f32_avx2row;
+        case BIN_SUB_ALPHA: return sub_alpha_f32_avx2row;
+        default: break;
+        }
+    }
+#endif
+    return binary_table[row][TN_SLOT_F32];
+}
+
+/* Reads a scalar converted to dtype back as the compute types the rows use. */
+static tn_status
+scalar_params(int dtype, tn_kscalar v, float *f, double *d, uint64_t *w)
+{
+    unsigned char buf[8] = {0};
+    tn_status st = tn_scalar_to_dtype(dtype, v, buf);
+    if (st != TN_OK)
+        return st;
+    *f = 0;
+    *d = 0;
+    *w = 0;
+    switch (dtype) {
+    case TN_DTYPE_BOOL: *w = buf[0] != 0; break;
+    case TN_DTYPE_U8: *w = buf[0]; break;
+    case TN_DTYPE_I8: { int8_t t; memcpy(&t, buf, 1); *w = (uint64_t)(int64_t)t; break; }
+    case TN_DTYPE_I16: { int16_t t; memcpy(&t, buf, 2); *w = (uint64_t)(int64_t)t; break; }
+    case TN_DTYPE_I32: { int32_t t; memcpy(&t, buf, 4); *w = (uint64_t)(int64_t)t; break; }
+    case TN_DTYPE_I64: { int64_t t; memcpy(&t, buf, 8); *w = (uint64_t)t; break; }
+    case TN_DTYPE_F16: { uint16_t t; memcpy(&t, buf, 2); *f = tn_f16_to_f32(t); *d = *f; break; }
+    case TN_DTYPE_BF16: { uint16_t t; memcpy(&t, buf, 2); *f = tn_bf16_to_f32(t); *d = *f; break; }
+    case TN_DTYPE_F32: memcpy(f, buf, 4); *d = *f; break;
+    case TN_DTYPE_F64: memcpy(d, buf, 8); *f = (float)*d; break;
+    default: return TN_ERR_DTYPE;
+    }
+    return TN_OK;
+}
+
+static int
+is_unit(int dtype, const bin_params *k)
+{
+    if (tn_dtype_is_floating(dtype))
+        return dtype == TN_DTYPE_F64 ? k->alpha_d == 1.0 : k->alpha_f == 1.0f;
+    return k->alpha_w == 1;
+}
+
+/* Shared by tn_binary and tn_binary_scalar. float_b: operand 2 is an f32 scalar (f16/bf16 only). */
+static tn_status
+binary_run(int op, int dtype, const tn_loop *l, void **base, int float_b, tn_kscalar alpha)
+{
+    if ((unsigned)op >= TN_NUM_BINARY)
+        return TN_ERR_VALUE;
+    int slot = tn_dtype_slot(dtype);
+    if (slot < 0)
+        return TN_ERR_DTYPE;
+
+    bin_ctx c;
+    memset(&c.k, 0, sizeof c.k);
+    atomic_init(&c.error, 0);
+    c.avx2 = tn_cpu_has_avx2();
+    tn_status st = scalar_params(dtype, alpha, &c.k.alpha_f, &c.k.alpha_d, &c.k.alpha_w);
+    if (st != TN_OK)
+        return st;
+    int row = op;
+    if (op == TN_BIN_ADD && !is_unit(dtype, &c.k))
+        row = BIN_ADD_ALPHA;
+    if (op == TN_BIN_SUB && !is_unit(dtype, &c.k))
+        row = BIN_SUB_ALPHA;
+
+    int out_bool = binary_out_is_bool(op);
+    int size = tn_dtype_size(dtype);
+    int elsize[3] = {out_bool ? 1 : size, size, float_b ? 4 : size};
+    tn_widen w;
+    tn_row_fn fn;
+    void *ctx = &c;
+
+    switch (dtype) {
+    case TN_DTYPE_F16:
+    case TN_DTYPE_BF16:
+        c.k.half = dtype == TN_DTYPE_F16 ? 1 : 2;
+        /* ops computed on the 16-bit values (Note [Vector body and tail], nextafter) */
+        switch (row) {
+        case TN_BIN_NEXTAFTER: fn = dtype == TN_DTYPE_F16 ? nextafter_f16 : nextafter_bf16; break;
+        case BIN_ADD_ALPHA: fn = add_alpha_half; break;
+        case BIN_SUB_ALPHA: fn = sub_alpha_half; break;
+        case TN_BIN_MAXIMUM: fn = maximum_half; break;
+        case TN_BIN_MINIMUM: fn = minimum_half; break;
+        default: fn = NULL; break;
+        }
+        if (fn)
+            break;
+        memset(&w, 0, sizeof w);
+        w.dtype = dtype;
+        w.ninputs = 2;
+        w.out_keep = out_bool;
+        w.keep_elsize[0] = 1;
+        w.keep[2] = float_b;
+        w.keep_elsize[2] = 4;
+        w.ctx = &c;
+        if (op == TN_BIN_DIV_TRUNC && !float_b)
+            w.fn = div_trunc_half;
+        else if (op == TN_BIN_DIV_FLOOR && !float_b)
+            w.fn = div_floor_half;
+        else if (op == TN_BIN_SIGMOID_BACKWARD && dtype == TN_DTYPE_F16)
+            w.fn = sigmoid_backward_half;
+        else
+            w.fn = f32_row(row);
+        if (!w.fn)
+            return TN_ERR_DTYPE;
+        fn = tn_widen_row;
+        ctx = &w;
+        break;
+    case TN_DTYPE_F32:
+        fn = f32_row(row);
+        break;
+    case TN_DTYPE_BOOL: case TN_DTYPE_U8: case TN_DTYPE_I8: case TN_DTYPE_I16:
+    case TN_DTYPE_I32: case TN_DTYPE_I64: case TN_DTYPE_F64:
+        fn = binary_table[row][slot];
+        break;
+    default:
+        return TN_ERR_DTYPE;
+    }
+    if (!fn)
+        return TN_ERR_DTYPE;
+    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
+    return atomic_load(&c.error) ? TN_ERR_VALUE : TN_OK;
+}
+
+tn_status
+tn_binary(tn_binary_op op, int dtype, const tn_loop *l, void *out, const void *a, const void *b,
+          tn_kscalar alpha)
+{
+    void *base[3] = {out, (void *)a, (void *)b};
+    return binary_run(op, dtype, l, base, 0, alpha);
+}
+
+/* A copy of a two-operand loop with a third, broadcast operand. */
+static void
+loop_with_scalar(const tn_loop *l, tn_loop *out, int nops)
+{
+    out->ndim = l->ndim;
+    out->noperands = nops;
+    for (int d = 0; d < l->ndim; d++) {
+        out->sizes[d] = l->sizes[d];
+        for (int k = 0; k < nops; k++)
+            out->strides[k][d] = k < l->noperands ? l->strides[k][d] : 0;
+    }
+}
+
+tn_status
+tn_binary_scalar(tn_binary_op op, int dtype, const tn_loop *l, void *out, const void *a,
+                 tn_kscalar b, tn_kscalar alpha)
+{
+    tn_loop l3;
+    loop_with_scalar(l, &l3, 3);
+    int reduced = dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16;
+    int float_b = reduced && (op == TN_BIN_MUL || op == TN_BIN_DIV || op == TN_BIN_DIV_TRUNC ||
+                              op == TN_BIN_DIV_FLOOR);
+    union {
+        unsigned char bytes[8];
+        float f;
+    } bv;
+    memset(&bv, 0, sizeof bv);
+    if (float_b) {
+        bv.f = (float)tn_kscalar_double(b);
+    } else {
+        tn_status st = tn_scalar_to_dtype(dtype, b, bv.bytes);
+        if (st != TN_OK)
+            return st;
+    }
+    void *base[3] = {out, (void *)a, bv.bytes};
+    return binary_run(op, dtype, &l3, base, float_b, alpha);
+}
+
+/* ---- where ---- */
+
+#define WHERE_ROW(NAME, T)                                                                \
+    static void                                                                           \
+    NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
+    {                                                                                     \
+        (void)ctx;                                                                        \
+        T *o = (T *)p[0];                                                                 \
+        const uint8_t *c = (const uint8_t *)p[1];                                         \
+        const T *x = (const T *)p[2], *y = (const T *)p[3];                               \
+        int fast = !tn_elementwise_reference() && s[0] == 1 && s[1] == 1;                 \
+        /* both sides loaded unconditionally so the selects become blends */              \
+        if (fast && s[2] == 1 && s[3] == 1) {                                             \
+            for (int64_t i = 0; i < n; i++) {                                             \
+                T a = x[i], b = y[i];                                                     \
+                o[i] = c[i] ? a : b;                                                      \
+            }                                                                             \
+        } else if (fast && s[2] == 1 && s[3] == 0) {                                      \
+            const T b = y[0];                                                             \
+            for (int64_t i = 0; i < n; i++) {                                             \
+                T a = x[i];                                                               \
+                o[i] = c[i] ? a : b;                                                      \
+            }                                                                             \
+        } else if (fast && s[2] == 0 && s[3] == 1) {                                      \
+            const T a = x[0];                                                             \
+            for (int64_t i = 0; i < n; i++) {                                             \
+                T b = y[i];                                                               \
+                o[i] = c[i] ? a : b;                                                      \
+            }                                                                             \
+        } else {                                                                          \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i * s[0]] = c[i * s[1]] ? x[i * s[2]] : y[i * s[3]];                    \
+        }                                                                                 \
+    }
+
+/* where moves bits, so rows go by element size. */
+WHERE_ROW(where_u8, uint8_t)
+WHERE_ROW(where_u16, uint16_t)
+WHERE_ROW(where_u32, uint32_t)
+WHERE_ROW(where_u64, uint64_t)
+
+tn_status
+tn_where(int dtype, const tn_loop *l, void *out, const void *cond, const void *a, const void *b)
+{
+    tn_row_fn fn;
+    switch (tn_dtype_has_kernels(dtype) ? tn_dtype_size(dtype) : 0) {
+    case 1: fn = where_u8; break;
+    case 2: fn = where_u16; break;
+    case 4: fn = where_u32; break;
+    case 8: fn = where_u64; break;
+    default: return TN_ERR_DTYPE;
+    }
+    int size = tn_dtype_size(dtype);
+    void *base[4] = {out, (void *)cond, (void *)a, (void *)b};
+    int elsize[4] = {size, 1, size, size};
+    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, fn, NULL);
+    return TN_OK;
+}
+
+/* ---- rows with one input and typed parameters: clamp and pow_scalar ---- */
+
+typedef struct {
+    float lo_f, hi_f;
+    double lo_d, hi_d;
+    int64_t lo_i, hi_i;
+    int mode;  /* pow_scalar: which POW_* form */
+    int half;  /* pow_scalar on bf16: round between steps */
+    float e_f;
+    double e_d;
+    int64_t e_i;
+} one_in_params;
+
+#define UNARY_PARAM_LOOPS(FN, NAME, T, ATTR)                                              \
+    ATTR static void                                                                      \
+    FN(const one_in_params *kp, T *o, const T *x, int64_t n)                              \
+    {                                                                                     \
+        const one_in_params kl = *kp, *k = &kl;                                           \
+        for (int64_t i = 0; i < n; i++)                                                   \
+            o[i] = NAME##_op(x[i], k);                                                    \
+    }
+
+/* Like BIN_ROW for one input: contiguous rows run a baseline or an AVX2 build of the loop. */
+#define UNARY_PARAM_ROW(NAME, T, EXPR)                                                    \
+    static inline T                                                                       \
+    NAME##_op(T a, const one_in_params *k)                                                \
+    {                                                                                     \
+        (void)k;                                                                          \
+        return (T)(EXPR);                                                                 \
+    }                                                                                     \
+    UNARY_PARAM_LOOPS(NAME##__base, NAME, T, )                                            \
+    UNARY_PARAM_LOOPS(NAME##__avx2, NAME, T, TN_AVX2_TARGET)                              \
+    static void                                                                           \
+    NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
+    {                                                                                     \
+        const one_in_params kp = *(const one_in_params *)ctx;                             \
+        T *o = (T *)p[0];                                                                 \
+        const T *x = (const T *)p[1];                                                     \
+        if (!tn_elementwise_reference() && s[0] == 1 && s[1] == 1) {                      \
+            (tn_cpu_has_avx2() ? NAME##__avx2 : NAME##__base)(&kp, o, x, n);              \
+        } else {                                                                          \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i * s[0]] = NAME##_op(x[i * s[1]], &kp);                                \
+        }                                                                                 \
+    }
+
+/* clamp: min(max(a, lo), hi) with std::max/std::min's argument order, so NaN inputs survive
+ * and ties keep a. Absent bounds are -inf/+inf (or the type's range). */
+#define CLAMP_EXPR(LO, HI) ((k->HI < (a < k->LO ? k->LO : a)) ? k->HI : (a < k->LO ? k->LO : a))
+UNARY_PARAM_ROW(clamp_f32, float, CLAMP_EXPR(lo_f, hi_f))
+UNARY_PARAM_ROW(clamp_f64, double, CLAMP_EXPR(lo_d, hi_d))
+UNARY_PARAM_ROW(clamp_u8, uint8_t, CLAMP_EXPR(lo_i, hi_i))
+UNARY_PARAM_ROW(clamp_i8, int8_t, CLAMP_EXPR(lo_i, hi_i))
+UNARY_PARAM_ROW(clamp_i16, int16_t, CLAMP_EXPR(lo_i, hi_i))
+UNARY_PARAM_ROW(clamp_i32, int32_t, CLAMP_EXPR(lo_i, hi_i))
+UNARY_PARAM_ROW(clamp_i64, int64_t, CLAMP_EXPR(lo_i, hi_i))
+
+/* Runs a one-input row over l, widening f16/bf16 to the f32 row. */
+static tn_status
+unary_param_run(int dtype, const tn_loop *l, void *out, const void *in, tn_row_fn f32,
+                tn_row_fn other, void *ctx)
+{
+    int size = tn_dtype_size(dtype);
+    void *base[2] = {out, (void *)in};
+    int elsize[2] = {size, size};
+    tn_widen w;
+    tn_row_fn fn = other;
+    if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
+        memset(&w, 0, sizeof w);
+        w.dtype = dtype;
+        w.ninputs = 1;
+        w.fn = f32;
+        w.ctx = ctx;
+        fn = tn_widen_row;
+        ctx = &w;
+    }
+    if (!fn)
+        return TN_ERR_DTYPE;
+    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
+    return TN_OK;
+}
+
+static double
+dtype_value(int dtype, tn_kscalar v, int64_t *iv)
+{
+    float f = 0;
+    double d = 0;
+    uint64_t w = 0;
+    scalar_params(dtype, v, &f, &d, &w);
+    *iv = (int64_t)w;
+    return dtype == TN_DTYPE_F64 ? d : (double)f;
+}
+
+tn_status
+tn_clamp(int dtype, const tn_loop *l, void *out, const void *in, int has_lo, tn_kscalar lo,
+         int has_hi, tn_kscalar hi)
+{
+    one_in_params k;
+    memset(&k, 0, sizeof k);
+    tn_row_fn fn = NULL;
+    int64_t lo_i = 0, hi_i = 0;
+    double lo_d = has_lo ? dtype_value(dtype, lo, &lo_i) : -INFINITY;
+    double hi_d = has_hi ? dtype_value(dtype, hi, &hi_i) : INFINITY;
+    switch (dtype) {
+    case TN_DTYPE_U8: fn = clamp_u8; break;
+    case TN_DTYPE_I8: fn = clamp_i8; break;
+    case TN_DTYPE_I16: fn = clamp_i16; break;
+    case TN_DTYPE_I32: fn = clamp_i32; break;
+    case TN_DTYPE_I64: fn = clamp_i64; break;
+    case TN_DTYPE_F16: case TN_DTYPE_BF16: case TN_DTYPE_F32: fn = clamp_f32; break;
+    case TN_DTYPE_F64: fn = clamp_f64; break;
+    default: return TN_ERR_DTYPE;
+    }
+    if (tn_dtype_is_floating(dtype) && (lo_d != lo_d || hi_d != hi_d)) {
+        /* upstream's clamp_out fills with NaN when a bound is NaN */
+        tn_kscalar nan = {TN_KSCALAR_DOUBLE, 0, NAN};
+        return tn_fill(l, dtype, out, nan);
+    }
+    k.lo_f = (float)lo_d;
+    k.hi_f = (float)hi_d;
+    k.lo_d = lo_d;
+    k.hi_d = hi_d;
+    k.lo_i = has_lo ? lo_i : INT64_MIN;
+    k.hi_i = has_hi ? hi_i : INT64_MAX;
+    return unary_param_run(dtype, l, out, in, clamp_f32, fn, &k);
+}
+
+/* pow with a scalar exponent. Note [pow_scalar forms]: upstream's PowKernel picks a form from
+ * the exponent; bf16 takes the same forms as f32 but with the exponent rounded to bf16 first and
+ * Vectorized<BFloat16> rounding between the multiplications (k->half). */
+enum { POW_GENERAL, POW_SQRT, POW_RSQRT, POW_RECIP, POW_SQUARE, POW_CUBE, POW_INV_SQUARE };
+
+#define POW_FORMS(SN, T, M, EF)                                                            \
+    static inline T                                                                        \
+    pow_scalar_##SN##_s(T a, const one_in_params *k)                                       \
+    {                                                                                      \
+        switch (k->mode) {                                                                 \
+        case POW_SQRT: return M(sqrt)(a);                                                  \
+        case POW_RSQRT: return (T)1 / M(sqrt)(a);                                          \
+        case POW_RECIP: return (T)1 / a;                                                   \
+        case POW_SQUARE: return a * a;                                                     \
+        case POW_CUBE: return k->half ? round_half(a * a, k->half) * a : a * a * a;        \
+        case POW_INV_SQUARE: return (T)1 / (k->half ? round_half(a * a, k->half) : a * a); \
+        default: return M(pow)(a, k->EF);                                                  \
+        }                                                                                  \
+    }
+
+POW_FORMS(f32, float, MF_f32, e_f)
+POW_FORMS(f64, double, MF_f64, e_d)
+UNARY_PARAM_ROW(pow_scalar_f32, float, pow_scalar_f32_s(a, k))
+UNARY_PARAM_ROW(pow_scalar_f64, double, pow_scalar_f64_s(a, k))
+UNARY_PARAM_ROW(pow_scalar_u8, uint8_t, pow_u8_s(a, (uint8_t)k->e_i))
+UNARY_PARAM_ROW(pow_scalar_i8, int8_t, pow_i8_s(a, (int8_t)k->e_i))
+UNARY_PARAM_ROW(pow_scalar_i16, int16_t, pow_i16_s(a, (int16_t)k->e_i))
+UNARY_PARAM_ROW(pow_scalar_i32, int32_t, pow_i32_s(a, (int32_t)k->e_i))
+UNARY_PARAM_ROW(pow_scalar_i64, int64_t, pow_i64_s(a, (int64_t)k->e_i))
+
+/* Two pow forms where upstream's vector body and scalar tail differ (Note [Vector body and
+ * tail]). The pow kernel is built for AVX512 too, so its chunks are 32 f32 and 64 bf16.
+ *   f32, general exponent: the body computes powf(x, (float)e), the tail pow((double)x, e).
+ *   bf16, e = -0.5: the body rounds 1/sqrt(x) once, the tail rounds sqrt(x) first. */
+static void
+pow_general_f32(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    const one_in_params *k = ctx;
+    float *o = (float *)p[0];
+    const float *x = (const float *)p[1];
+    int64_t body = s[0] == 1 && (s[1] == 1 || s[1] == 0) ? n - n % 32 : 0;
+    for (int64_t i = 0; i < n; i++) {
+        float a = x[i * s[1]];
+        o[i * s[0]] = i < body ? powf(a, k->e_f) : (float)pow((double)a, k->e_d);
+    }
+}
+
+static void
+pow_rsqrt_bf16(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    uint16_t *o = (uint16_t *)p[0];
+    const uint16_t *x = (const uint16_t *)p[1];
+    int64_t body = s[0] == 1 && (s[1] == 1 || s[1] == 0) ? n - n % 64 : 0;
+    for (int64_t i = 0; i < n; i++) {
+        float a = tn_bf16_to_f32(x[i * s[1]]);
+        float r = i < body ? 1.0f / sqrtf(a) : 1.0f / round_half(sqrtf(a), 2);
+        o[i * s[0]] = tn_f32_to_bf16(r);
+    }
+}
+
+static int
+pow_mode(double e)
+{
+    if (e == 0.5) return POW_SQRT;
+    if (e == -0.5) return POW_RSQRT;
+    if (e == -1.0) return POW_RECIP;
+    if (e == 2.0) return POW_SQUARE;
+    if (e == 3.0) return POW_CUBE;
+    if (e == -2.0) return POW_INV_SQUARE;
+    return POW_GENERAL;
+}
+
+tn_status
+tn_pow_scalar(int dtype, const tn_loop *l, void *out, const void *in, tn_kscalar exponent)
+{
+    one_in_params k;
+    memset(&k, 0, sizeof k);
+    tn_row_fn fn = NULL;
+    double e = tn_kscalar_double(exponent);
+    int64_t ei = 0;
+    switch (dtype) {
+    case TN_DTYPE_F32:
+    case TN_DTYPE_F64:
+        k.mode = pow_mode(e);
+        k.e_d = e;
+        k.e_f = (float)e;
+        fn = dtype == TN_DTYPE_F32 ? pow_scalar_f32 : pow_scalar_f64;
+        if (dtype == TN_DTYPE_F32 && k.mode == POW_GENERAL)
+            fn = pow_general_f32;
+        break;
+    case TN_DTYPE_BF16:
+        k.mode = pow_mode(e);
+        if (k.mode != POW_SQRT && k.mode != POW_RSQRT && k.mode != POW_RECIP) {
+            /* the remaining forms are chosen after the exponent is rounded to bf16 */
+            k.e_f = (float)dtype_value(dtype, exponent, &ei);
+            k.mode = pow_mode(k.e_f);
+            if (k.mode != POW_SQUARE && k.mode != POW_CUBE && k.mode != POW_INV_SQUARE)
+                k.mode = POW_GENERAL;
+        }
+        k.half = 2;
+        if (k.mode == POW_RSQRT) {
+            void *base[2] = {out, (void *)in};
+            int elsize[2] = {2, 2};
+            tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, pow_rsqrt_bf16, &k);
+            return TN_OK;
+        }
+        break;
+    case TN_DTYPE_F16:
+        k.mode = POW_GENERAL;
+        k.e_f = (float)dtype_value(dtype, exponent, &ei);
+        break;
+    case TN_DTYPE_U8: case TN_DTYPE_I8: case TN_DTYPE_I16: case TN_DTYPE_I32:
+    case TN_DTYPE_I64:
+        dtype_value(dtype, exponent, &ei);
+        k.e_i = ei;
+        fn = dtype == TN_DTYPE_U8    ? pow_scalar_u8
+             : dtype == TN_DTYPE_I8  ? pow_scalar_i8
+             : dtype == TN_DTYPE_I16 ? pow_scalar_i16
+             : dtype == TN_DTYPE_I32 ? pow_scalar_i32
+                                     : pow_scalar_i64;
+        break;
+    default:
+        return TN_ERR_DTYPE;
+    }
+    return unary_param_run(dtype, l, out, in, pow_scalar_f32, fn, &k);
+}
+
+/* ---- ternary rows: lerp, addcmul, addcdiv ---- */
+
+typedef struct {
+    float v_f;
+    double v_d;
+    uint64_t v_w;
+} tern_params;
+
+#define TERN_LOOPS(FN, NAME, T, ATTR)                                                     \
+    ATTR static void                                                                      \
+    FN(const tern_params *kp, T *o, const T *x, const T *y, const T *z, int64_t n)        \
+    {                                                                                     \
+        const tern_params kl = *kp, *k = &kl;                                             \
+        for (int64_t i = 0; i < n; i++)                                                   \
+            o[i] = NAME##_op(x[i], y[i], z[i], k);                                        \
+    }
+
+/* Like BIN_ROW for three inputs: contiguous rows run a baseline or an AVX2 build. */
+#define TERN_ROW(NAME, T, EXPR)                                                           \
+    static inline T                                                                       \
+    NAME##_op(T a, T b, T c, const tern_params *k)                                        \
+    {                                                                                     \
+        (void)k;                                                                          \
+        return (T)(EXPR);                                                                 \
+    }                                                                                     \
+    TERN_LOOPS(NAME##__base, NAME, T, )                                                   \
+    TERN_LOOPS(NAME##__avx2, NAME, T, TN_AVX2_TARGET)                                     \
+    static void                                                                           \
+    NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
+    {                                                                                     \
+        const tern_params kp = *(const tern_params *)ctx;                                 \
+        T *o = (T *)p[0];                                                                 \
+        const T *x = (const T *)p[1], *y = (const T *)p[2], *z = (const T *)p[3];         \
+        if (!tn_elementwise_reference() && s[0] == 1 && s[1] == 1 && s[2] == 1 &&         \
+            s[3] == 1) {                                                                  \
+            (tn_cpu_has_avx2() ? NAME##__avx2 : NAME##__base)(&kp, o, x, y, z, n);        \
+        } else {                                                                          \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i * s[0]] = NAME##_op(x[i * s[1]], y[i * s[2]], z[i * s[3]], &kp);      \
+        }                                                                                 \
+    }
+
+/* lerp as upstream's vector path: fmadd(coeff, end - start, base). */
+#define LERP_EXPR(M, T, W)                                                                \
+    (M(fabs)(W) < (T)0.5 ? M(fma)((W), b - a, a) : M(fma)((W) - (T)1, b - a, b))
+TERN_ROW(lerp_f32, float, LERP_EXPR(MF_f32, float, c))
+TERN_ROW(lerp_f64, double, LERP_EXPR(MF_f64, double, c))
+/* lerp with a scalar weight: the third operand is unused (c) and the weight is k->v. */
+TERN_ROW(lerp_scalar_f32, float, LERP_EXPR(MF_f32, float, k->v_f))
+TERN_ROW(lerp_scalar_f64, double, LERP_EXPR(MF_f64, double, k->v_d))
+
+TERN_ROW(addcmul_f32, float, fmaf(k->v_f * b, c, a))
+TERN_ROW(addcmul_f64, double, fma(k->v_d * b, c, a))
+TERN_ROW(addcmul_u8, uint8_t, (uint32_t)a + (uint32_t)k->v_w * (uint32_t)b * (uint32_t)c)
+TERN_ROW(addcmul_i8, int8_t, (uint32_t)a + (uint32_t)k->v_w * (uint32_t)b * (uint32_t)c)
+TERN_ROW(addcmul_i16, int16_t, (uint32_t)a + (uint32_t)k->v_w * (uint32_t)b * (uint32_t)c)
+TERN_ROW(addcmul_i32, int32_t, (uint32_t)a + (uint32_t)k->v_w * (uint32_t)b * (uint32_t)c)
+TERN_ROW(addcmul_i64, int64_t, (uint64_t)a + k->v_w * (uint64_t)b * (uint64_t)c)
+TERN_ROW(addcdiv_f32, float, a + k->v_f * b / c)
+TERN_ROW(addcdiv_f64, double, a + k->v_d * b / c)
+
+static tn_status
+ternary_run(int dtype, const tn_loop *l, void **base, int nin, tn_row_fn f32, tn_row_fn other,
+            tern_params *k)
+{
+    int size = tn_dtype_size(dtype);
+    int elsize[4] = {size, size, size, size};
+    tn_widen w;
+    tn_row_fn fn = other;
+    void *ctx = k;
+    if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
+        memset(&w, 0, sizeof w);
+        w.dtype = dtype;
+        w.ninputs = nin;
+        w.fn = f32;
+        w.ctx = k;
+        fn = tn_widen_row;
+        ctx = &w;
+    }
+    if (!fn)
+        return TN_ERR_DTYPE;
+    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
+    return TN_OK;
+}
+
+/* The value of a ternary op: f32 for f16/bf16 and f32 (upstream's opmath), else the dtype. */
+static tn_status
+tern_value(int dtype, tn_kscalar v, tern_params *k)
+{
+    memset(k, 0, sizeof *k);
+    if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
+        k->v_f = (float)tn_kscalar_double(v);
+        k->v_d = k->v_f;
+        return TN_OK;
+    }
+    return scalar_params(dtype, v, &k->v_f, &k->v_d, &k->v_w);
+}
+
+static tn_row_fn
+float_row(int dtype, tn_row_fn f32, tn_row_fn f64)
+{
+    switch (dtype) {
+    case TN_DTYPE_F16: case TN_DTYPE_BF16: case TN_DTYPE_F32: return f32;
+    case TN_DTYPE_F64: return f64;
+    default: return NULL;
+    }
+}
+
+tn_status
+tn_lerp_scalar(int dtype, const tn_loop *l, void *out, const void *start, const void *end,
+               tn_kscalar weight)
+{
+    tern_params k;
+    tn_status st = tern_value(dtype, weight, &k);
+    if (st != TN_OK)
+        return st;
+    tn_loop l4;
+    loop_with_scalar(l, &l4, 4);
+    void *base[4] = {out, (void *)start, (void *)end, (void *)start};
+    return ternary_run(dtype, &l4, base, 3, lerp_scalar_f32,
+                       float_row(dtype, lerp_scalar_f32, lerp_scalar_f64), &k);
+}
+
+tn_status
+tn_lerp(int dtype, const tn_loop *l, void *out, const void *start, const void *end,
+        const void *weight)
+{
+    tern_params k;
+    memset(&k, 0, sizeof k);
+    void *base[4] = {out, (void *)start, (void *)end, (void *)weight};
+    return ternary_run(dtype, l, base, 3, lerp_f32, float_row(dtype, lerp_f32, lerp_f64), &k);
+}
+
+tn_status
+tn_addcmul(int dtype, const tn_loop *l, void *out, const void *self, const void *t1,
+           const void *t2, tn_kscalar value)
+{
+    tn_row_fn fn;
+    switch (dtype) {
+    case TN_DTYPE_U8: fn = addcmul_u8; break;
+    case TN_DTYPE_I8: fn = addcmul_i8; break;
+    case TN_DTYPE_I16: fn = addcmul_i16; break;
+    case TN_DTYPE_I32: fn = addcmul_i32; break;
+    case TN_DTYPE_I64: fn = addcmul_i64; break;
+    case TN_DTYPE_F16: case TN_DTYPE_BF16: case TN_DTYPE_F32: fn = addcmul_f32; break;
+    case TN_DTYPE_F64: fn = addcmul_f64; break;
+    default: return TN_ERR_DTYPE;
+    }
+    tern_params k;
+    tn_status st = tern_value(dtype, value, &k);
+    if (st != TN_OK)
+        return st;
+    void *base[4] = {out, (void *)self, (void *)t1, (void *)t2};
+    return ternary_run(dtype, l, base, 3, addcmul_f32, fn, &k);
+}
+
+tn_status
+tn_addcdiv(int dtype, const tn_loop *l, void *out, const void *self, const void *t1,
+           const void *t2, tn_kscalar value)
+{
+    tn_row_fn fn = float_row(dtype, addcdiv_f32, addcdiv_f64);
+    if (!fn)
+        return TN_ERR_DTYPE;
+    tern_params k;
+    tn_status st = tern_value(dtype, value, &k);
+    if (st != TN_OK)
+        return st;
+    void *base[4] = {out, (void *)self, (void *)t1, (void *)t2};
+    return ternary_run(dtype, l, base, 3, addcdiv_f32, fn, &k);
+}

@@ -1,0 +1,804 @@
+/* Elementwise unary kernels: one table of row workers <op>_<dtype> generated from the op lists
+ * below (Note [Unary op list]), AVX2 vector math for f32 exp/tanh/sigmoid/silu, and f16/bf16
+ * through widened f32 rows (copy.h, Note [Widened rows]).
+ * Adding an op: its enum value and name, one line per dtype class in the op lists, and a
+ * line in unary_table.
+ */
+#include "unary.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "copy.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define TN_X86 1
+#define TN_AVX2_TARGET __attribute__((target("avx2,fma")))
+#else
+#define TN_AVX2_TARGET
+#endif
+
+const char *const tn_unary_names[TN_NUM_UNARY] = {
+    [TN_UN_NEG] = "neg",
+    [TN_UN_ABS] = "abs",
+    [TN_UN_EXP] = "exp",
+    [TN_UN_EXP2] = "exp2",
+    [TN_UN_EXPM1] = "expm1",
+    [TN_UN_LOG] = "log",
+    [TN_UN_LOG2] = "log2",
+    [TN_UN_LOG10] = "log10",
+    [TN_UN_LOG1P] = "log1p",
+    [TN_UN_SQRT] = "sqrt",
+    [TN_UN_RSQRT] = "rsqrt",
+    [TN_UN_SIN] = "sin",
+    [TN_UN_COS] = "cos",
+    [TN_UN_TAN] = "tan",
+    [TN_UN_ASIN] = "asin",
+    [TN_UN_ACOS] = "acos",
+    [TN_UN_ATAN] = "atan",
+    [TN_UN_SINH] = "sinh",
+    [TN_UN_COSH] = "cosh",
+    [TN_UN_TANH] = "tanh",
+    [TN_UN_ASINH] = "asinh",
+    [TN_UN_ACOSH] = "acosh",
+    [TN_UN_ATANH] = "atanh",
+    [TN_UN_SIGMOID] = "sigmoid",
+    [TN_UN_LOGSIGMOID] = "log_sigmoid",
+    [TN_UN_SILU] = "silu",
+    [TN_UN_GELU] = "gelu",
+    [TN_UN_GELU_TANH] = "gelu_tanh",
+    [TN_UN_RELU] = "relu",
+    [TN_UN_ERF] = "erf",
+    [TN_UN_ERFC] = "erfc",
+    [TN_UN_ERFINV] = "erfinv",
+    [TN_UN_FLOOR] = "floor",
+    [TN_UN_CEIL] = "ceil",
+    [TN_UN_ROUND] = "round",
+    [TN_UN_TRUNC] = "trunc",
+    [TN_UN_FRAC] = "frac",
+    [TN_UN_SIGN] = "sign",
+    [TN_UN_RECIPROCAL] = "reciprocal",
+    [TN_UN_BITNOT] = "bitwise_not",
+    [TN_UN_LOGICAL_NOT] = "logical_not",
+    [TN_UN_ISNAN] = "isnan",
+    [TN_UN_ISINF] = "isinf",
+    [TN_UN_ISFINITE] = "isfinite",
+    [TN_UN_SIGNBIT] = "signbit",
+    [TN_UN_MISH] = "mish",
+    [TN_UN_HARDSWISH] = "hardswish",
+    [TN_UN_HARDSIGMOID] = "hardsigmoid",
+    [TN_UN_LGAMMA] = "lgamma",
+    [TN_UN_DIGAMMA] = "digamma",
+    [TN_UN_SOFTPLUS] = "softplus",
+    [TN_UN_ELU] = "elu",
+    [TN_UN_LEAKY_RELU] = "leaky_relu",
+    [TN_UN_HARDTANH] = "hardtanh",
+    [TN_UN_THRESHOLD] = "threshold",
+    [TN_UN_ISPOSINF] = "isposinf",
+    [TN_UN_ISNEGINF] = "isneginf",
+    [TN_UN_NAN_TO_NUM] = "nan_to_num",
+    [TN_UN_LOGIT] = "logit",
+    [TN_UN_HARDSHRINK] = "hardshrink",
+    [TN_UN_SOFTSHRINK] = "softshrink",
+};
+
+/* Parameters converted once per call: f for f32 math (f32, f16, bf16), d for f64, i for the
+ * integer dtypes. e* hold derived constants (elu's alpha*scale, round's 10^decimals). */
+typedef struct {
+    float f[3];
+    double d[3];
+    int64_t i[3];
+    float ef;
+    double ed;
+    int neg_decimals;
+    int half;  /* f16/bf16 widened to f32: 1 = f16, 2 = bf16 (for ops that round mid-way) */
+} un_params;
+
+typedef struct {
+    un_params k;
+    int avx2;
+} un_ctx;
+
+#define SQRT1_2 0.707106781186547524400844362104849039
+#define GELU_BETA 0.797884560802865355879892119868763737
+#define GELU_KAPPA 0.044715
+#define PI 3.141592653589793238462643383279502884
+
+static inline float
+round_half(float x, int half)
+{
+    return half == 2 ? tn_bf16_to_f32(tn_f32_to_bf16(x)) : tn_f16_to_f32(tn_f32_to_f16(x));
+}
+
+/* ---- digamma and erfinv (no libm equivalent) ---- */
+
+/* psi(x): reflection for negative x, recurrence up to 10, then the asymptotic series with
+ * B_2k / 2k (Abramowitz & Stegun 6.3.18). Poles: psi(+-0) = -+inf, negative integers NaN. */
+static double
+digamma_d(double x)
+{
+    if (x == 0)
+        return copysign(INFINITY, -x);
+    if (x != x)
+        return x;
+    if (x < 0) {
+        if (x == trunc(x))
+            return NAN;
+        double r = fmod(x, 1.0);  /* tan(pi x) from the fractional part keeps precision */
+        return digamma_d(1 - x) - PI / tan(PI * r);
+    }
+    if (x == INFINITY)
+        return x;
+    double result = 0;
+    while (x < 10) {
+        result -= 1 / x;
+        x += 1;
+    }
+    double z = 1 / (x * x);
+    double series = z * (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 -
+                    z * (1.0 / 132 - z * (691.0 / 32760 - z * (1.0 / 12)))))));
+    return result + log(x) - 0.5 / x - series;
+}
+
+/* erf^-1(y): Giles' single-precision approximation ("Approximating the erfinv function",
+ * GPU Computing Gems, 2011) as a start, then two Newton steps on erf in double. */
+static double
+erfinv_d(double y)
+{
+    if (y != y || y < -1 || y > 1)
+        return NAN;
+    if (y == 1 || y == -1)
+        return copysign(INFINITY, y);
+    if (y == 0)
+        return y;
+    double w = -log((1 - y) * (1 + y)), p;
+    if (w < 5) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        p = 3.43273939e-07 + p * w;
+        p = -3.5233877e-06 + p * w;
+        p = -4.39150654e-06 + p * w;
+        p = 0.00021858087 + p * w;
+        p = -0.00125372503 + p * w;
+        p = -0.00417768164 + p * w;
+        p = 0.246640727 + p * w;
+        p = 1.50140941 + p * w;
+    } else {
+        w = sqrt(w) - 3;
+        p = -0.000200214257;
+        p = 0.000100950558 + p * w;
+        p = 0.00134934322 + p * w;
+        p = -0.00367342844 + p * w;
+        p = 0.00573950773 + p * w;
+        p = -0.0076224613 + p * w;
+        p = 0.00943887047 + p * w;
+        p = 1.00167406 + p * w;
+        p = 2.83297682 + p * w;
+    }
+    double x = p * y;
+    for (int it = 0; it < 2; it++) {
+        double err = erf(x) - y;
+        x -= err / (1.1283791670955125738961589031215452 * exp(-x * x));
+    }
+    return x;
+}
+
+/* ---- the row worker ----
+ * UN_ROW(name, T, O, expr) defines name(ctx, ptr, stride, n) computing o = expr(x) for inputs
+ * of type T; expr reads parameters through k (an un_params *). Contiguous rows get a loop the
+ * compiler can vectorise, built for the baseline ISA and for AVX2+FMA; other rows and
+ * reference mode take the plain strided loop. */
+#define UN_LOOPS(FN, NAME, T, O, ATTR)                                                    \
+    ATTR static void                                                                      \
+    FN(const un_params *kp, char *const *p, const int64_t *s, int64_t n)                  \
+    {                                                                                     \
+        /* a local copy: stores through o cannot alias it, so it stays in registers */     \
+        const un_params kl = *kp, *k = &kl;                                               \
+        O *o = (O *)p[0];                                                                 \
+        const T *in = (const T *)p[1];                                                    \
+        if (s[0] == 1 && s[1] == 1) {                                                     \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i] = NAME##_op(in[i], k);                                               \
+        } else {                                                                          \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i * s[0]] = NAME##_op(in[i * s[1]], k);                                 \
+        }                                                                                 \
+    }
+
+#define UN_ROW(NAME, T, O, EXPR)                                                          \
+    static inline O                                                                       \
+    NAME##_op(T x, const un_params *k)                                                    \
+    {                                                                                     \
+        (void)k;                                                                          \
+        return (O)(EXPR);                                                                 \
+    }                                                                                     \
+    UN_LOOPS(NAME##__base, NAME, T, O, )                                                  \
+    UN_LOOPS(NAME##__avx2, NAME, T, O, TN_AVX2_TARGET)                                    \
+    static void                                                                           \
+    NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
+    {                                                                                     \
+        const un_ctx *c = ctx;                                                            \
+        const un_params kp = c->k;                                                        \
+        if (tn_elementwise_reference()) {                                                 \
+            O *o = (O *)p[0];                                                             \
+            const T *in = (const T *)p[1];                                                \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i * s[0]] = NAME##_op(in[i * s[1]], &kp);                               \
+        } else if (c->avx2) {                                                             \
+            NAME##__avx2(&kp, p, s, n);                                                   \
+        } else {                                                                          \
+            NAME##__base(&kp, p, s, n);                                                   \
+        }                                                                                 \
+    }
+
+/* Note [Unary op list]
+ * Floats compute in their own type with libm (f16/bf16 arrive widened to f32). Where upstream's
+ * vector code fuses a multiply into an add (gcc contracts Vectorized<float> a*b+c), we use fma
+ * too, so results agree to the bit where no transcendental function is involved. */
+#define MF_f32(fn) fn##f
+#define MF_f64(fn) fn
+#define P_f32(k, j) ((k)->f[j])
+#define P_f64(k, j) ((k)->d[j])
+#define E_f32(k) ((k)->ef)
+#define E_f64(k) ((k)->ed)
+
+#define FLOAT_UNARY_ROWS(SN, T, M)                                                              \
+    UN_ROW(neg_##SN, T, T, -x)                                                                  \
+    UN_ROW(abs_##SN, T, T, M(fabs)(x))                                                          \
+    UN_ROW(exp_##SN, T, T, M(exp)(x))                                                           \
+    UN_ROW(exp2_##SN, T, T, M(exp2)(x))                                                         \
+    UN_ROW(expm1_##SN, T, T, M(expm1)(x))                                                       \
+    UN_ROW(log_##SN, T, T, M(log)(x))                                                           \
+    UN_ROW(log2_##SN, T, T, M(log2)(x))                                                         \
+    UN_ROW(log10_##SN, T, T, M(log10)(x))                                                       \
+    UN_ROW(log1p_##SN, T, T, M(log1p)(x))                                                       \
+    UN_ROW(sqrt_##SN, T, T, M(sqrt)(x))                                                         \
+    UN_ROW(rsqrt_##SN, T, T, (T)1 / M(sqrt)(x))                                                 \
+    UN_ROW(sin_##SN, T, T, M(sin)(x))                                                           \
+    UN_ROW(cos_##SN, T, T, M(cos)(x))                                                           \
+    UN_ROW(tan_##SN, T, T, M(tan)(x))                                                           \
+    UN_ROW(asin_##SN, T, T, M(asin)(x))                                                         \
+    UN_ROW(acos_##SN, T, T, M(acos)(x))                                                         \
+    UN_ROW(atan_##SN, T, T, M(atan)(x))                                                         \
+    UN_ROW(sinh_##SN, T, T, M(sinh)(x))                                                         \
+    UN_ROW(cosh_##SN, T, T, M(cosh)(x))                                                         \
+    UN_ROW(tanh_##SN, T, T, M(tanh)(x))                                                         \
+    UN_ROW(asinh_##SN, T, T, M(asinh)(x))                                                       \
+    UN_ROW(acosh_##SN, T, T, M(acosh)(x))                                                       \
+    UN_ROW(atanh_##SN, T, T, M(atanh)(x))                                                       \
+    UN_ROW(sigmoid_##SN, T, T, (T)1 / ((T)1 + M(exp)(-x)))                                      \
+    UN_ROW(logsigmoid_##SN, T, T, (x < 0 ? x : (T)0) - M(log1p)(M(exp)(-M(fabs)(x))))           \
+    UN_ROW(silu_##SN, T, T, x / ((T)1 + M(exp)(-x)))                                            \
+    UN_ROW(gelu_##SN, T, T, x * (T)0.5 * ((T)1 + M(erf)(x * (T)SQRT1_2)))                       \
+    UN_ROW(gelu_tanh_##SN, T, T,                                                                \
+           (T)0.5 * x *                                                                         \
+               ((T)1 + M(tanh)((T)GELU_BETA * M(fma)((T)GELU_KAPPA, x * x * x, x))))            \
+    UN_ROW(relu_##SN, T, T, x < 0 ? (T)0 : x)                                                   \
+    UN_ROW(erf_##SN, T, T, M(erf)(x))                                                           \
+    UN_ROW(erfc_##SN, T, T, M(erfc)(x))                                                         \
+    UN_ROW(erfinv_##SN, T, T, erfinv_d(x))                                                      \
+    UN_ROW(floor_##SN, T, T, M(floor)(x))                                                       \
+    UN_ROW(ceil_##SN, T, T, M(ceil)(x))                                                         \
+    UN_ROW(round_##SN, T, T, M(nearbyint)(x))                                                   \
+    UN_ROW(round_dec_##SN, T, T,                                                                \
+           k->neg_decimals ? M(nearbyint)(x / E_##SN(k)) * E_##SN(k)                            \
+                           : M(nearbyint)(x * E_##SN(k)) / E_##SN(k))                           \
+    UN_ROW(trunc_##SN, T, T, M(trunc)(x))                                                       \
+    UN_ROW(frac_##SN, T, T, x - M(trunc)(x))                                                    \
+    UN_ROW(sign_##SN, T, T, (T)((0 < x) - (x < 0)))                                             \
+    UN_ROW(reciprocal_##SN, T, T, (T)1 / x)                                                     \
+    UN_ROW(logical_not_##SN, T, uint8_t, x == 0)                                                \
+    UN_ROW(isnan_##SN, T, uint8_t, x != x)                                                      \
+    UN_ROW(isinf_##SN, T, uint8_t, M(fabs)(x) == (T)INFINITY)                                   \
+    UN_ROW(isfinite_##SN, T, uint8_t, M(fabs)(x) < (T)INFINITY)                                 \
+    UN_ROW(signbit_##SN, T, uint8_t, signbit(x) != 0)                                           \
+    UN_ROW(isposinf_##SN, T, uint8_t, x == (T)INFINITY)                                         \
+    UN_ROW(isneginf_##SN, T, uint8_t, x == -(T)INFINITY)                                        \
+    UN_ROW(mish_##SN, T, T, x * M(tanh)(M(log1p)(M(exp)(x))))                                   \
+    UN_ROW(hardswish_##SN, T, T, x * hardsigmoid_6_##SN(x) / (T)6)                              \
+    UN_ROW(hardsigmoid_##SN, T, T, hardsigmoid_6_##SN(x) / (T)6)                                \
+    UN_ROW(lgamma_##SN, T, T, M(lgamma)(x))                                                     \
+    UN_ROW(digamma_##SN, T, T, digamma_d(x))                                                    \
+    UN_ROW(softplus_##SN, T, T,                                                                 \
+           x * P_##SN(k, 0) > P_##SN(k, 1) ? x                                                  \
+                                           : M(log1p)(M(exp)(x * P_##SN(k, 0))) / P_##SN(k, 0)) \
+    UN_ROW(elu_##SN, T, T,                                                                      \
+           x < 0 ? M(expm1)(x * P_##SN(k, 2)) * E_##SN(k) : x * P_##SN(k, 1))                   \
+    UN_ROW(leaky_relu_##SN, T, T, x > 0 ? x : x * P_##SN(k, 0))                                 \
+    UN_ROW(hardtanh_##SN, T, T, clamp_##SN(x, P_##SN(k, 0), P_##SN(k, 1)))                      \
+    UN_ROW(threshold_##SN, T, T, x <= P_##SN(k, 0) ? P_##SN(k, 1) : x)                          \
+    UN_ROW(nan_to_num_##SN, T, T,                                                               \
+           x != x ? P_##SN(k, 0)                                                                \
+                  : x == (T)INFINITY ? P_##SN(k, 1) : x == -(T)INFINITY ? P_##SN(k, 2) : x)     \
+    UN_ROW(logit_##SN, T, T, logit_##SN##_s(x, P_##SN(k, 0), k->half))                          \
+    UN_ROW(hardshrink_##SN, T, T, (x >= -P_##SN(k, 0) && x <= P_##SN(k, 0)) ? (T)0 : x)         \
+    UN_ROW(softshrink_##SN, T, T, softshrink_##SN##_s(x, P_##SN(k, 0)))
+
+static inline float
+logit_half_s(float x, float eps, int h)
+{
+    if (eps >= 0) {
+        float hi = round_half(1.0f - eps, h);
+        x = x < eps ? eps : (x > hi ? hi : x);
+    }
+    return x == 1.0f ? INFINITY : logf(round_half(x / round_half(1.0f - x, h), h));
+}
+
+/* Helpers the lists use, per floating type. std::min/std::max argument order: NaN survives. */
+#define FLOAT_UNARY_HELPERS(SN, T, M)                                                     \
+    static inline T                                                                       \
+    clamp_##SN(T x, T lo, T hi)                                                           \
+    {                                                                                     \
+        T v = x < lo ? lo : x;                                                            \
+        return hi < v ? hi : v;                                                           \
+    }                                                                                     \
+    static inline T                                                                       \
+    hardsigmoid_6_##SN(T x)                                                               \
+    {                                                                                     \
+        return clamp_##SN(x + (T)3, (T)0, (T)6);                                          \
+    }                                                                                     \
+    static inline T                                                                       \
+    logit_##SN##_s(T x, T eps, int half)                                                  \
+    {                                                                                     \
+        if (half) /* upstream runs f16/bf16 logit in Half arithmetic */                   \
+            return (T)logit_half_s((float)x, (float)eps, half);                           \
+        if (eps >= 0)                                                                     \
+            x = x < eps ? eps : (x > (T)1 - eps ? (T)1 - eps : x);                        \
+        return x == (T)1 ? (T)INFINITY : M(log)(x / ((T)1 - x));                          \
+    }                                                                                     \
+    static inline T                                                                       \
+    softshrink_##SN##_s(T x, T l)                                                         \
+    {                                                                                     \
+        if (x != x)                                                                       \
+            return x;                                                                     \
+        return x > l ? x - l : (x < -l ? x + l : (T)0);                                   \
+    }
+
+FLOAT_UNARY_HELPERS(f32, float, MF_f32)
+FLOAT_UNARY_HELPERS(f64, double, MF_f64)
+FLOAT_UNARY_ROWS(f32, float, MF_f32)
+FLOAT_UNARY_ROWS(f64, double, MF_f64)
+
+/* Integers: exact ops only; W is the unsigned type negation wraps in. */
+#define NEG_S(x) ((x) < 0)
+#define NEG_U(x) 0
+
+#define INT_UNARY_ROWS(SN, T, W, NEG)                                                     \
+    UN_ROW(neg_##SN, T, T, (W)0 - (W)x)                                                   \
+    UN_ROW(abs_##SN, T, T, NEG(x) ? (W)0 - (W)x : (W)x)                                   \
+    UN_ROW(ident_##SN, T, T, x)                                                           \
+    UN_ROW(sign_##SN, T, T, (x > 0) - NEG(x))                                             \
+    UN_ROW(relu_##SN, T, T, NEG(x) ? 0 : x)                                               \
+    UN_ROW(bitnot_##SN, T, T, ~x)                                                         \
+    UN_ROW(logical_not_##SN, T, uint8_t, x == 0)                                          \
+    UN_ROW(never_##SN, T, uint8_t, 0)                                                     \
+    UN_ROW(always_##SN, T, uint8_t, 1)                                                    \
+    UN_ROW(signbit_##SN, T, uint8_t, NEG(x))                                              \
+    UN_ROW(hardtanh_##SN, T, T,                                                           \
+           k->i[1] < (x < k->i[0] ? k->i[0] : x) ? k->i[1] : (x < k->i[0] ? k->i[0] : x)) \
+    UN_ROW(threshold_##SN, T, T, x <= k->i[0] ? k->i[1] : x)
+
+INT_UNARY_ROWS(u8, uint8_t, uint32_t, NEG_U)
+INT_UNARY_ROWS(i8, int8_t, uint32_t, NEG_S)
+INT_UNARY_ROWS(i16, int16_t, uint32_t, NEG_S)
+INT_UNARY_ROWS(i32, int32_t, uint32_t, NEG_S)
+INT_UNARY_ROWS(i64, int64_t, uint64_t, NEG_S)
+
+/* bool: bytes read as (x != 0). */
+UN_ROW(ident_b8, uint8_t, uint8_t, x != 0)
+UN_ROW(logical_not_b8, uint8_t, uint8_t, x == 0)
+UN_ROW(never_b8, uint8_t, uint8_t, 0)
+UN_ROW(always_b8, uint8_t, uint8_t, 1)
+#define bitnot_b8 logical_not_b8
+#define sign_b8 ident_b8
+#define signbit_b8 never_b8
+
+/* ---- AVX2 vector math for f32 exp, tanh, sigmoid, silu ----
+ * Note [f32 vector math]
+ * exp: x = n ln2 + r with |r| <= ln2/2 (ln2 split in two for exact reduction), e^r from the
+ * degree-7 Taylor-like minimax polynomial of Cephes expf, then 2^n applied in two halves so
+ * results down to the subnormal range round once. NaN passes through. About 1 ulp.
+ * tanh: for |x| < 0.625 the odd polynomial of Cephes tanhf, else 1 - 2/(e^{2|x|} + 1) with the
+ * sign restored. sigmoid = 1/(1 + e^-x) and silu = x/(1 + e^-x) as upstream writes them.
+ * All within a few ulp of glibc; the scalar rows (expf, tanhf) stay the reference. */
+#ifdef TN_X86
+TN_AVX2_TARGET static inline __m256
+v_exp(__m256 x)
+{
+    const __m256 lo = _mm256_set1_ps(-104.0f), hi = _mm256_set1_ps(89.0f);
+    __m256 xc = _mm256_min_ps(_mm256_max_ps(x, lo), hi);
+    __m256 n = _mm256_round_ps(_mm256_mul_ps(xc, _mm256_set1_ps(1.44269504088896341f)),
+                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), xc);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+    __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+    p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
+    p = _mm256_add_ps(p, _mm256_set1_ps(1.0f));
+    __m256i ni = _mm256_cvtps_epi32(n);
+    __m256i n1 = _mm256_srai_epi32(ni, 1);
+    __m256i n2 = _mm256_sub_epi32(ni, n1);
+    const __m256i bias = _mm256_set1_epi32(127);
+    __m256 s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n1, bias), 23));
+    __m256 s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n2, bias), 23));
+    __m256 res = _mm256_mul_ps(_mm256_mul_ps(p, s1), s2);
+    return _mm256_blendv_ps(res, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+}
+
+TN_AVX2_TARGET static inline __m256
+v_tanh(__m256 x)
+{
+    const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
+    __m256 ax = _mm256_andnot_ps(sign, x);
+    __m256 z = _mm256_mul_ps(x, x);
+    __m256 p = _mm256_set1_ps(-5.70498872745e-3f);
+    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(2.06390887954e-2f));
+    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-5.37397155531e-2f));
+    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(1.33314422036e-1f));
+    p = _mm256_fmadd_ps(p, z, _mm256_set1_ps(-3.33332819422e-1f));
+    /* odd polynomial on |x| with the sign put back, so tanh(-0) = -0 */
+    __m256 small = _mm256_fmadd_ps(_mm256_mul_ps(p, z), ax, ax);
+    small = _mm256_or_ps(small, _mm256_and_ps(sign, x));
+    __m256 e = v_exp(_mm256_add_ps(ax, ax));
+    __m256 big = _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2.0f), _mm256_add_ps(e, one)));
+    big = _mm256_or_ps(big, _mm256_and_ps(sign, x));
+    return _mm256_blendv_ps(big, small, _mm256_cmp_ps(ax, _mm256_set1_ps(0.625f), _CMP_LT_OQ));
+}
+
+/* erf: |x| < 1: x P(x^2), P a degree-7 least-squares fit of erf(x)/x on [0, 1] (relative
+ * weights); 1 <= |x|: 1 - e^{-x^2} Q(|x| - 2.5), Q a degree-12 fit of erfc(x) e^{x^2} on [1, 4]
+ * (|x| clamped to 4, where erf rounds to 1), with x^2 = hi + lo split by fma so e^{-x^2} keeps
+ * its precision. About 2 ulp from glibc's erff. */
+TN_AVX2_TARGET static inline __m256
+v_erf(__m256 x)
+{
+    static const float pa[8] = {1.128379226e+00f, -3.761263788e-01f, 1.128378361e-01f,
+                                -2.686547488e-02f, 5.221138708e-03f, -8.485438884e-04f,
+                                1.127473806e-04f, -9.689741091e-06f};
+    static const float qb[13] = {2.108063698e-01f, -7.434733957e-02f, 2.493800782e-02f,
+                                 -8.001679555e-03f, 2.466997597e-03f, -7.331884699e-04f,
+                                 2.110511414e-04f, -5.948642502e-05f, 1.599714597e-05f,
+                                 -3.763825816e-06f, 1.023505661e-06f, -4.237685971e-07f,
+                                 9.592292827e-08f};
+    const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
+    __m256 ax = _mm256_andnot_ps(sign, x);
+    __m256 u = _mm256_mul_ps(x, x);
+    __m256 p = _mm256_set1_ps(pa[7]);
+    for (int k = 6; k >= 0; k--)
+        p = _mm256_fmadd_ps(p, u, _mm256_set1_ps(pa[k]));
+    __m256 small = _mm256_mul_ps(p, x);
+
+    __m256 ac = _mm256_min_ps(ax, _mm256_set1_ps(4.0f));
+    __m256 t = _mm256_sub_ps(ac, _mm256_set1_ps(2.5f));
+    __m256 q = _mm256_set1_ps(qb[12]);
+    for (int k = 11; k >= 0; k--)
+        q = _mm256_fmadd_ps(q, t, _mm256_set1_ps(qb[k]));
+    __m256 hi = _mm256_mul_ps(ac, ac);
+    __m256 lo = _mm256_fmsub_ps(ac, ac, hi);
+    __m256 e = _mm256_mul_ps(v_exp(_mm256_sub_ps(_mm256_setzero_ps(), hi)), _mm256_sub_ps(one, lo));
+    __m256 big = _mm256_fnmadd_ps(e, q, one);
+    big = _mm256_or_ps(big, _mm256_and_ps(sign, x));
+
+    __m256 r = _mm256_blendv_ps(big, small, _mm256_cmp_ps(ax, one, _CMP_LT_OQ));
+    return _mm256_blendv_ps(r, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+}
+
+/* gelu as upstream writes it: x * 0.5 * (1 + erf(x / sqrt(2))) */
+TN_AVX2_TARGET static inline __m256
+v_gelu(__m256 x)
+{
+    __m256 e = v_erf(_mm256_mul_ps(x, _mm256_set1_ps((float)SQRT1_2)));
+    __m256 h = _mm256_mul_ps(x, _mm256_set1_ps(0.5f));
+    return _mm256_mul_ps(h, _mm256_add_ps(_mm256_set1_ps(1.0f), e));
+}
+
+TN_AVX2_TARGET static inline __m256
+v_sigmoid(__m256 x)
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256 e = v_exp(_mm256_sub_ps(_mm256_setzero_ps(), x));
+    return _mm256_div_ps(one, _mm256_add_ps(one, e));
+}
+
+TN_AVX2_TARGET static inline __m256
+v_silu(__m256 x)
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    __m256 e = v_exp(_mm256_sub_ps(_mm256_setzero_ps(), x));
+    return _mm256_div_ps(x, _mm256_add_ps(one, e));
+}
+
+/* The tail goes through a zero-padded vector so every element sees the same approximation. */
+#define AVX2_UNARY_F32(NAME, VF)                                                          \
+    TN_AVX2_TARGET static void                                                            \
+    NAME(float *o, const float *x, int64_t n)                                             \
+    {                                                                                     \
+        int64_t i = 0;                                                                    \
+        for (; i + 16 <= n; i += 16) {                                                    \
+            __m256 a = _mm256_loadu_ps(x + i), b = _mm256_loadu_ps(x + i + 8);            \
+            _mm256_storeu_ps(o + i, VF(a));                                               \
+            _mm256_storeu_ps(o + i + 8, VF(b));                                           \
+        }                                                                                 \
+        for (; i + 8 <= n; i += 8)                                                        \
+            _mm256_storeu_ps(o + i, VF(_mm256_loadu_ps(x + i)));                          \
+        if (i < n) {                                                                      \
+            float buf[8] = {0};                                                           \
+            memcpy(buf, x + i, (size_t)(n - i) * sizeof(float));                          \
+            _mm256_storeu_ps(buf, VF(_mm256_loadu_ps(buf)));                              \
+            memcpy(o + i, buf, (size_t)(n - i) * sizeof(float));                          \
+        }                                                                                 \
+    }
+
+AVX2_UNARY_F32(f32_vexp__avx2_u8, v_exp)
+AVX2_UNARY_F32(f32_vtanh__avx2_u8, v_tanh)
+AVX2_UNARY_F32(f32_vsigmoid__avx2_u8, v_sigmoid)
+AVX2_UNARY_F32(f32_vsilu__avx2_u8, v_silu)
+AVX2_UNARY_F32(f32_verf__avx2_u8, v_erf)
+AVX2_UNARY_F32(f32_vgelu__avx2_u8, v_gelu)
+
+#define AVX2_UNARY_ROW(OP)                                                                \
+    static void                                                                           \
+    OP##_f32_avx2row(void *ctx, char *const *p, const int64_t *s, int64_t n)              \
+    {                                                                                     \
+        if (s[0] == 1 && s[1] == 1)                                                       \
+            f32_v##OP##__avx2_u8((float *)p[0], (const float *)p[1], n);                  \
+        else                                                                              \
+            OP##_f32(ctx, p, s, n);                                                       \
+    }
+
+AVX2_UNARY_ROW(exp)
+AVX2_UNARY_ROW(tanh)
+AVX2_UNARY_ROW(sigmoid)
+AVX2_UNARY_ROW(silu)
+AVX2_UNARY_ROW(erf)
+AVX2_UNARY_ROW(gelu)
+#endif
+
+/* f16/bf16 rsqrt keeps upstream's two halves (Note [Vector body and tail] in binary.c): the
+ * vector body rounds 1/sqrt(x) once, the scalar tail rounds sqrt(x) first. */
+static void
+rsqrt_half(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    int h = ((const un_ctx *)ctx)->k.half;
+    uint16_t *o = (uint16_t *)p[0];
+    const uint16_t *in = (const uint16_t *)p[1];
+    int64_t body = s[0] == 1 && (s[1] == 1 || s[1] == 0) ? n - n % 32 : 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint16_t u = in[i * s[1]];
+        float x = h == 2 ? tn_bf16_to_f32(u) : tn_f16_to_f32(u);
+        float r = i < body ? 1.0f / sqrtf(x) : 1.0f / round_half(sqrtf(x), h);
+        o[i * s[0]] = h == 2 ? tn_f32_to_bf16(r) : tn_f32_to_f16(r);
+    }
+}
+
+/* ---- the table ---- */
+
+#define ROW_FLOAT(OP) [TN_SLOT_F32] = OP##_f32, [TN_SLOT_F64] = OP##_f64
+#define ROW_INT(OP)                                                                       \
+    [TN_SLOT_U8] = OP##_u8, [TN_SLOT_I8] = OP##_i8, [TN_SLOT_I16] = OP##_i16,             \
+    [TN_SLOT_I32] = OP##_i32, [TN_SLOT_I64] = OP##_i64
+/* an op integers and bool compute as another row (floor on int64 copies, isnan is false...) */
+#define ROW_INT_AS(OP, IOP) ROW_FLOAT(OP), ROW_INT(IOP), [TN_SLOT_BOOL] = IOP##_b8
+#define ROW_INT_AS_NO_BOOL(OP, IOP) ROW_FLOAT(OP), ROW_INT(IOP)
+
+static const tn_row_fn unary_table[TN_NUM_UNARY][TN_NUM_SLOTS] = {
+    [TN_UN_NEG] = {ROW_FLOAT(neg), ROW_INT(neg)},
+    [TN_UN_ABS] = {ROW_FLOAT(abs), ROW_INT(abs)},
+    [TN_UN_EXP] = {ROW_FLOAT(exp)},
+    [TN_UN_EXP2] = {ROW_FLOAT(exp2)},
+    [TN_UN_EXPM1] = {ROW_FLOAT(expm1)},
+    [TN_UN_LOG] = {ROW_FLOAT(log)},
+    [TN_UN_LOG2] = {ROW_FLOAT(log2)},
+    [TN_UN_LOG10] = {ROW_FLOAT(log10)},
+    [TN_UN_LOG1P] = {ROW_FLOAT(log1p)},
+    [TN_UN_SQRT] = {ROW_FLOAT(sqrt)},
+    [TN_UN_RSQRT] = {ROW_FLOAT(rsqrt)},
+    [TN_UN_SIN] = {ROW_FLOAT(sin)},
+    [TN_UN_COS] = {ROW_FLOAT(cos)},
+    [TN_UN_TAN] = {ROW_FLOAT(tan)},
+    [TN_UN_ASIN] = {ROW_FLOAT(asin)},
+    [TN_UN_ACOS] = {ROW_FLOAT(acos)},
+    [TN_UN_ATAN] = {ROW_FLOAT(atan)},
+    [TN_UN_SINH] = {ROW_FLOAT(sinh)},
+    [TN_UN_COSH] = {ROW_FLOAT(cosh)},
+    [TN_UN_TANH] = {ROW_FLOAT(tanh)},
+    [TN_UN_ASINH] = {ROW_FLOAT(asinh)},
+    [TN_UN_ACOSH] = {ROW_FLOAT(acosh)},
+    [TN_UN_ATANH] = {ROW_FLOAT(atanh)},
+    [TN_UN_SIGMOID] = {ROW_FLOAT(sigmoid)},
+    [TN_UN_LOGSIGMOID] = {ROW_FLOAT(logsigmoid)},
+    [TN_UN_SILU] = {ROW_FLOAT(silu)},
+    [TN_UN_GELU] = {ROW_FLOAT(gelu)},
+    [TN_UN_GELU_TANH] = {ROW_FLOAT(gelu_tanh)},
+    [TN_UN_RELU] = {ROW_FLOAT(relu), ROW_INT(relu)},
+    [TN_UN_ERF] = {ROW_FLOAT(erf)},
+    [TN_UN_ERFC] = {ROW_FLOAT(erfc)},
+    [TN_UN_ERFINV] = {ROW_FLOAT(erfinv)},
+    [TN_UN_FLOOR] = {ROW_INT_AS_NO_BOOL(floor, ident)},
+    [TN_UN_CEIL] = {ROW_INT_AS_NO_BOOL(ceil, ident)},
+    [TN_UN_ROUND] = {ROW_INT_AS_NO_BOOL(round, ident)},
+    [TN_UN_TRUNC] = {ROW_INT_AS_NO_BOOL(trunc, ident)},
+    [TN_UN_FRAC] = {ROW_FLOAT(frac)},
+    [TN_UN_SIGN] = {ROW_INT_AS(sign, sign)},
+    [TN_UN_RECIPROCAL] = {ROW_FLOAT(reciprocal)},
+    [TN_UN_BITNOT] = {ROW_INT(bitnot), [TN_SLOT_BOOL] = bitnot_b8},
+    [TN_UN_LOGICAL_NOT] = {ROW_INT_AS(logical_not, logical_not)},
+    [TN_UN_ISNAN] = {ROW_INT_AS(isnan, never)},
+    [TN_UN_ISINF] = {ROW_INT_AS(isinf, never)},
+    [TN_UN_ISFINITE] = {ROW_INT_AS(isfinite, always)},
+    [TN_UN_SIGNBIT] = {ROW_INT_AS(signbit, signbit)},
+    [TN_UN_MISH] = {ROW_FLOAT(mish)},
+    [TN_UN_HARDSWISH] = {ROW_FLOAT(hardswish)},
+    [TN_UN_HARDSIGMOID] = {ROW_FLOAT(hardsigmoid)},
+    [TN_UN_LGAMMA] = {ROW_FLOAT(lgamma)},
+    [TN_UN_DIGAMMA] = {ROW_FLOAT(digamma)},
+    [TN_UN_SOFTPLUS] = {ROW_FLOAT(softplus)},
+    [TN_UN_ELU] = {ROW_FLOAT(elu)},
+    [TN_UN_LEAKY_RELU] = {ROW_FLOAT(leaky_relu)},
+    [TN_UN_HARDTANH] = {ROW_FLOAT(hardtanh), ROW_INT(hardtanh)},
+    [TN_UN_THRESHOLD] = {ROW_FLOAT(threshold), ROW_INT(threshold)},
+    [TN_UN_ISPOSINF] = {ROW_INT_AS(isposinf, never)},
+    [TN_UN_ISNEGINF] = {ROW_INT_AS(isneginf, never)},
+    [TN_UN_NAN_TO_NUM] = {ROW_INT_AS(nan_to_num, ident)},
+    [TN_UN_LOGIT] = {ROW_FLOAT(logit)},
+    [TN_UN_HARDSHRINK] = {ROW_FLOAT(hardshrink)},
+    [TN_UN_SOFTSHRINK] = {ROW_FLOAT(softshrink)},
+};
+
+static int
+unary_out_is_bool(int op)
+{
+    switch (op) {
+    case TN_UN_LOGICAL_NOT: case TN_UN_ISNAN: case TN_UN_ISINF: case TN_UN_ISFINITE:
+    case TN_UN_SIGNBIT: case TN_UN_ISPOSINF: case TN_UN_ISNEGINF:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* The f32 row for op: the vector-math wrapper when AVX2 is there and tests are not asking for
+ * the reference loops. */
+static tn_row_fn
+f32_row(int op)
+{
+#ifdef TN_X86
+    if (!tn_elementwise_reference() && tn_cpu_has_avx2()) {
+        switch (op) {
+        case TN_UN_EXP: return exp_f32_avx2row;
+        case TN_UN_TANH: return tanh_f32_avx2row;
+        case TN_UN_SIGMOID: return sigmoid_f32_avx2row;
+        case TN_UN_SILU: return silu_f32_avx2row;
+        case TN_UN_ERF: return erf_f32_avx2row;
+        case TN_UN_GELU: return gelu_f32_avx2row;
+        default: break;
+        }
+    }
+#endif
+    return unary_table[op][TN_SLOT_F32];
+}
+
+/* A parameter as upstream's Scalar.to<T>() gives it for the dtype (the value a comparison
+ * sees); for f16/bf16 that is the rounded value. */
+static double
+param_in_dtype(int dtype, double v, int64_t *iv)
+{
+    unsigned char buf[8] = {0};
+    tn_kscalar s = {TN_KSCALAR_DOUBLE, 0, v};
+    tn_scalar_to_dtype(dtype, s, buf);
+    uint16_t h;
+    memcpy(&h, buf, 2);
+    switch (dtype) {
+    case TN_DTYPE_U8: *iv = buf[0]; return *iv;
+    case TN_DTYPE_I8: { int8_t t; memcpy(&t, buf, 1); *iv = t; return *iv; }
+    case TN_DTYPE_I16: { int16_t t; memcpy(&t, buf, 2); *iv = t; return *iv; }
+    case TN_DTYPE_I32: { int32_t t; memcpy(&t, buf, 4); *iv = t; return *iv; }
+    case TN_DTYPE_I64: { int64_t t; memcpy(&t, buf, 8); *iv = t; return (double)*iv; }
+    case TN_DTYPE_F16: return tn_f16_to_f32(h);
+    case TN_DTYPE_BF16: return tn_bf16_to_f32(h);
+    default: return v;
+    }
+}
+
+tn_status
+tn_unary(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in, const double *p)
+{
+    if ((unsigned)op >= TN_NUM_UNARY)
+        return TN_ERR_VALUE;
+    int slot = tn_dtype_slot(dtype);
+    if (slot < 0)
+        return TN_ERR_DTYPE;
+
+    un_ctx c;
+    memset(&c, 0, sizeof c);
+    c.avx2 = tn_cpu_has_avx2();
+    double pv[3] = {0, 0, 0};
+    if (p)
+        memcpy(pv, p, sizeof pv);
+    /* Which parameters upstream converts to the dtype itself (the rest go to the math type). */
+    int reduced = dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16;
+    int in_dtype_params = op == TN_UN_HARDTANH || op == TN_UN_NAN_TO_NUM ||
+                          (op == TN_UN_THRESHOLD && !reduced) || (op == TN_UN_LOGIT && reduced);
+    for (int j = 0; j < 3; j++) {
+        double v = in_dtype_params ? param_in_dtype(dtype, pv[j], &c.k.i[j]) : pv[j];
+        c.k.f[j] = (float)v;
+        c.k.d[j] = v;
+    }
+
+    int row = op;
+    switch (op) {
+    case TN_UN_ELU:  /* alpha * scale in the math type, as Elu.h */
+        c.k.ef = c.k.f[0] * c.k.f[1];
+        c.k.ed = c.k.d[0] * c.k.d[1];
+        break;
+    case TN_UN_ROUND:
+        if (pv[0] != 0) {
+            if (!tn_dtype_is_floating(dtype))
+                return TN_ERR_DTYPE;  /* upstream: round.decimals is floating only */
+            double dec = pv[0];
+            c.k.neg_decimals = dec < 0;
+            c.k.ed = pow(10.0, fabs(dec));
+            c.k.ef = (float)c.k.ed;
+            row = -1;
+        }
+        break;
+    case TN_UN_HARDTANH:
+        if (tn_dtype_is_floating(dtype) && (c.k.d[0] != c.k.d[0] || c.k.d[1] != c.k.d[1])) {
+            tn_kscalar nan = {TN_KSCALAR_DOUBLE, 0, NAN};  /* clamp_out fills with NaN */
+            return tn_fill(l, dtype, out, nan);
+        }
+        break;
+    default:
+        break;
+    }
+
+    tn_row_fn f32 = row < 0 ? round_dec_f32 : f32_row(row);
+    tn_row_fn fn;
+    void *ctx = &c;
+    tn_widen w;
+    switch (dtype) {
+    case TN_DTYPE_F16:
+    case TN_DTYPE_BF16:
+        if (!unary_table[op][TN_SLOT_F32])
+            return TN_ERR_DTYPE;
+        c.k.half = dtype == TN_DTYPE_F16 ? 1 : 2;
+        if (op == TN_UN_RSQRT) {
+            fn = rsqrt_half;
+            break;
+        }
+        memset(&w, 0, sizeof w);
+        w.dtype = dtype;
+        w.ninputs = 1;
+        w.out_keep = unary_out_is_bool(op);
+        w.keep_elsize[0] = 1;
+        w.fn = f32;
+        w.ctx = &c;
+        fn = tn_widen_row;
+        ctx = &w;
+        break;
+    case TN_DTYPE_F32:
+        fn = f32;
+        break;
+    case TN_DTYPE_F64:
+        fn = row < 0 ? round_dec_f64 : unary_table[op][slot];
+        break;
+    case TN_DTYPE_BOOL: case TN_DTYPE_U8: case TN_DTYPE_I8: case TN_DTYPE_I16:
+    case TN_DTYPE_I32: case TN_DTYPE_I64:
+        fn = unary_table[op][slot];
+        break;
+    default:
+        return TN_ERR_DTYPE;
+    }
+    if (!fn)
+        return TN_ERR_DTYPE;
+    int size = tn_dtype_size(dtype);
+    void *base[2] = {out, (void *)in};
+    int elsize[2] = {unary_out_is_bool(op) ? 1 : size, size};
+    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
+    return TN_OK;
+}

@@ -1,0 +1,1160 @@
+/* Data movement: advanced indexing (index, index_put_), index_select/embedding, gather,
+ * scatter, masked_fill/masked_select, nonzero, cat/stack, tril/triu, flip, roll, repeat,
+ * sort/argsort/topk, over kernels/index.c and kernels/sort.c.
+ * Note [Advanced indexing]: tensor indices are broadcast together; bool masks become their
+ * nonzero() coordinates first. When the indexed dimensions are adjacent the result puts the
+ * broadcast index shape where they were, otherwise first (NumPy's rule, upstream's too). Every
+ * indexed element is addressed by a linear element offset computed once, then a gather (get)
+ * or a put (set) moves the data.
+ */
+#include "ops_common.h"
+#include "argparse.h"
+#include "dtype.h"
+#include "generated/op_kernels.h"
+#include "kernels/copy.h"
+#include "kernels/index.h"
+#include "kernels/sort.h"
+
+#include <string.h>
+
+static PyObject *
+call2(const char *q, const char *ov, PyObject *a, PyObject *b)
+{
+    tn_value v[2] = {tn_value_tensor(a), tn_value_tensor(b)};
+    return tn_call_op(q, ov, v);
+}
+
+/* ---- advanced indexing ---- */
+
+typedef struct {
+    int nidx;                      /* indexed dims of self, after masks expand */
+    int dims[TN_MAX_NDIM];         /* which self dim each index addresses */
+    PyObject *idx[TN_MAX_NDIM];    /* int64 index tensors, owned */
+    int bnd;                       /* broadcast index shape */
+    int64_t bshape[TN_MAX_NDIM];
+    int adjacent;
+    int first;                     /* first indexed dim */
+} adv_index;
+
+static void
+adv_free(adv_index *a)
+{
+    for (int i = 0; i < a->nidx; i++)
+        Py_XDECREF(a->idx[i]);
+    a->nidx = 0;
+}
+
+static int
+adv_prepare(TensorObject *self, tn_tensors indices, adv_index *a)
+{
+    memset(a, 0, sizeof *a);
+    if (indices.n > self->ndim) {
+        PyErr_Format(PyExc_IndexError, "too many indices for tensor of dimension %d (got %zd)", self->ndim, indices.n);
+        return -1;
+    }
+    int d = 0;
+    for (Py_ssize_t i = 0; i < indices.n; i++) {
+        PyObject *o = indices.v[i];
+        if (!o) {
+            d++;
+            continue;
+        }
+        TensorObject *t = TN_T(o);
+        if (t->dtype == TN_DTYPE_BOOL || t->dtype == TN_DTYPE_U8) {
+            if (t->dtype == TN_DTYPE_U8 &&
+                PyErr_WarnEx(PyExc_UserWarning,
+                             "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+                             1) < 0)
+                goto fail;
+            for (int k = 0; k < t->ndim; k++) {
+                if (d + k >= self->ndim || t->sizes[k] != self->sizes[d + k]) {
+                    PyErr_Format(PyExc_IndexError,
+                                 "The shape of the mask [...] at index %d does not match the shape of the indexed "
+                                 "tensor [...] at index %d", k, d + k);
+                    goto fail;
+                }
+            }
+            /* mask -> nonzero coordinates, one int64 index per mask dim */
+            tn_value a1[1] = {tn_value_tensor(o)};
+            PyObject *nz = tn_call_op("aten::nonzero", "", a1);
+            if (!nz)
+                goto fail;
+            for (int k = 0; k < t->ndim; k++) {
+                tn_value s[3] = {tn_value_tensor(nz), tn_value_int(1), tn_value_int(k)};
+                PyObject *col = tn_call_op("aten::select", "int", s);
+                if (!col) {
+                    Py_DECREF(nz);
+                    goto fail;
+                }
+                a->dims[a->nidx] = d + k;
+                a->idx[a->nidx++] = col;
+            }
+            Py_DECREF(nz);
+            if (t->ndim == 0) {
+                /* a 0-dim bool: adds a dim of size 0 or 1 (handled by the caller's unsqueeze) */
+            }
+            d += t->ndim;
+        } else if (tn_dtype_is_integral(t->dtype, false)) {
+            PyObject *li = Py_NewRef(o);
+            if (t->dtype != TN_DTYPE_I64) {
+                tn_value c[7];
+                memset(c, 0, sizeof c);
+                c[0] = tn_value_tensor(o);
+                c[1].tag = TN_V_DTYPE;
+                c[1].u.i = TN_DTYPE_I64;
+                c[5].tag = TN_V_BOOL;
+                Py_DECREF(li);
+                li = tn_call_op("aten::_to_copy", "", c);
+                if (!li)
+                    goto fail;
+            }
+            a->dims[a->nidx] = d;
+            a->idx[a->nidx++] = li;
+            d++;
+        } else {
+            PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors");
+            goto fail;
+        }
+    }
+    /* broadcast the index shapes */
+    a->bnd = 0;
+    for (int i = 0; i < a->nidx; i++) {
+        TensorObject *t = TN_T(a->idx[i]);
+        int nd;
+        int64_t out[TN_MAX_NDIM];
+        if (tn_broadcast_shapes(a->bnd, a->bshape, t->ndim, t->sizes, &nd, out) < 0) {
+            PyErr_Clear();
+            PyErr_SetString(PyExc_IndexError, "shape mismatch: indexing tensors could not be broadcast together");
+            goto fail;
+        }
+        a->bnd = nd;
+        memcpy(a->bshape, out, sizeof(int64_t) * (size_t)nd);
+    }
+    a->adjacent = 1;
+    a->first = a->nidx ? a->dims[0] : 0;
+    for (int i = 1; i < a->nidx; i++)
+        if (a->dims[i] != a->dims[i - 1] + 1)
+            a->adjacent = 0;
+    return 0;
+fail:
+    adv_free(a);
+    return -1;
+}
+
+/* Result geometry: which self dims are kept, and the output shape. */
+static int
+adv_result_shape(TensorObject *self, const adv_index *a, int64_t *shape, int *kept, int *nkept)
+{
+    uint8_t indexed[TN_MAX_NDIM] = {0};
+    for (int i = 0; i < a->nidx; i++)
+        indexed[a->dims[i]] = 1;
+    int n = 0, k = 0;
+    int before = a->adjacent ? a->first : 0;
+    for (int d = 0; d < before; d++)
+        if (!indexed[d]) {
+            shape[n++] = self->sizes[d];
+            kept[k++] = d;
+        }
+    for (int i = 0; i < a->bnd; i++)
+        shape[n++] = a->bshape[i];
+    for (int d = before; d < self->ndim; d++)
+        if (!indexed[d]) {
+            shape[n++] = self->sizes[d];
+            kept[k++] = d;
+        }
+    *nkept = k;
+    return n;
+}
+
+/* Linear element offsets of the indexed part, one per broadcast index position; bounds checked. */
+static int64_t *
+adv_offsets(TensorObject *self, const adv_index *a, int64_t *count)
+{
+    int64_t n = tn_numel(a->bnd, a->bshape);
+    int64_t *off = PyMem_Calloc((size_t)(n > 0 ? n : 1), sizeof(int64_t));
+    if (!off) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (int i = 0; i < a->nidx; i++) {
+        TensorObject *t = TN_T(a->idx[i]);
+        int64_t dsize = self->sizes[a->dims[i]], dstride = self->strides[a->dims[i]];
+        const int64_t *data = (const int64_t *)tn_tensor_data(t);
+        /* walk the broadcast shape; t's element for position p */
+        int64_t pos[TN_MAX_NDIM] = {0};
+        for (int64_t p = 0; p < n; p++) {
+            int64_t e = 0;
+            for (int k = 0; k < t->ndim; k++) {
+                int bd = a->bnd - t->ndim + k;
+                if (t->sizes[k] != 1)
+                    e += pos[bd] * t->strides[k];
+            }
+            int64_t v = data[e];
+            if (v < -dsize || v >= dsize) {
+                PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for dimension %d with size %lld",
+                             (long long)v, a->dims[i], (long long)dsize);
+                PyMem_Free(off);
+                return NULL;
+            }
+            if (v < 0)
+                v += dsize;
+            off[p] += v * dstride;
+            for (int k = a->bnd - 1; k >= 0; k--) {
+                if (++pos[k] < a->bshape[k])
+                    break;
+                pos[k] = 0;
+            }
+        }
+    }
+    *count = n;
+    return off;
+}
+
+PyObject *
+tn_op_index__Tensor(TensorObject *self, tn_tensors indices)
+{
+    adv_index a;
+    if (adv_prepare(self, indices, &a) < 0)
+        return NULL;
+    int64_t shape[TN_MAX_NDIM];
+    int kept[TN_MAX_NDIM], nkept;
+    int nd = adv_result_shape(self, &a, shape, kept, &nkept);
+    TensorObject *out = tn_tensor_empty(nd, shape, self->dtype, self->device);
+    if (!out || out->device == TN_DEVICE_META || out->numel == 0) {
+        adv_free(&a);
+        return (PyObject *)out;
+    }
+    int64_t n;
+    int64_t *off = adv_offsets(self, &a, &n);
+    if (!off)
+        goto fail;
+    /* gather: loop over the output; src strides are self's for kept dims and 0 over the index
+     * dims; the index operand walks the offsets over the index dims only. */
+    int64_t src_str[TN_MAX_NDIM], idx_str[TN_MAX_NDIM];
+    int before = a.adjacent ? a.first : 0;
+    int nb = 0;
+    for (int k = 0; k < nkept && kept[k] < before; k++)
+        nb++;
+    int o = 0;
+    for (int k = 0; k < nb; k++, o++) {
+        src_str[o] = self->strides[kept[k]];
+        idx_str[o] = 0;
+    }
+    int64_t istr = 1;
+    for (int i = a.bnd - 1; i >= 0; i--) {
+        idx_str[o + i] = istr;
+        src_str[o + i] = 0;
+        istr *= a.bshape[i];
+    }
+    o += a.bnd;
+    for (int k = nb; k < nkept; k++, o++) {
+        src_str[o] = self->strides[kept[k]];
+        idx_str[o] = 0;
+    }
+    tn_geom g[3] = {tn_geom_of(out), {nd, shape, src_str}, {nd, shape, idx_str}};
+    tn_loop l;
+    tn_loop_build(&l, nd, shape, 3, g);
+    tn_status s = tn_gather(self->dtype, &l, INT64_MAX, 1, tn_tensor_data(out), tn_tensor_data(self), off);
+    PyMem_Free(off);
+    if (TN_KCHECK(s, self->dtype) < 0)
+        goto fail;
+    adv_free(&a);
+    return (PyObject *)out;
+fail:
+    adv_free(&a);
+    Py_DECREF((PyObject *)out);
+    return NULL;
+}
+
+/* index_put_: self[indices] = values (broadcast), or += with accumulate. */
+PyObject *
+tn_op_index_put_(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate)
+{
+    adv_index a;
+    if (adv_prepare(self, indices, &a) < 0)
+        return NULL;
+    int64_t shape[TN_MAX_NDIM];
+    int kept[TN_MAX_NDIM], nkept;
+    int nd = adv_result_shape(self, &a, shape, kept, &nkept);
+    PyObject *vals = NULL;
+    int64_t *off = NULL, *full = NULL;
+    if (self->device == TN_DEVICE_META) {
+        adv_free(&a);
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    /* values broadcast to the result shape, in self's dtype, contiguous */
+    {
+        tn_ints sh = {shape, nd, false};
+        PyObject *ex = tn_op_expand(values, sh, false);
+        if (!ex) {
+            PyErr_Clear();
+            char a1[256], b1[256];
+            tn_format_sizes(a1, sizeof a1, values->ndim, values->sizes);
+            tn_format_sizes(b1, sizeof b1, nd, shape);
+            PyErr_Format(PyExc_RuntimeError, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing "
+                         "result of shape %s", a1, b1);
+            goto fail;
+        }
+        TensorObject *contig = tn_tensor_empty(nd, shape, self->dtype, TN_DEVICE_CPU);
+        if (!contig || tn_copy_into(contig, TN_T(ex)) < 0) {
+            Py_DECREF(ex);
+            Py_XDECREF((PyObject *)contig);
+            goto fail;
+        }
+        Py_DECREF(ex);
+        vals = (PyObject *)contig;
+    }
+    int64_t n;
+    off = adv_offsets(self, &a, &n);
+    if (!off)
+        goto fail;
+    int64_t total = tn_numel(nd, shape);
+    full = PyMem_Malloc(sizeof(int64_t) * (size_t)(total > 0 ? total : 1));
+    if (!full) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    /* enumerate the result positions in row-major order, adding kept-dim offsets */
+    {
+        int before = a.adjacent ? a.first : 0, nb = 0;
+        for (int k = 0; k < nkept && kept[k] < before; k++)
+            nb++;
+        int64_t pos[TN_MAX_NDIM] = {0};
+        for (int64_t p = 0; p < total; p++) {
+            int64_t e = 0, bi = 0;
+            int od = 0;
+            for (int k = 0; k < nb; k++, od++)
+                e += pos[od] * self->strides[kept[k]];
+            for (int i = 0; i < a.bnd; i++, od++)
+                bi = bi * a.bshape[i] + pos[od];
+            for (int k = nb; k < nkept; k++, od++)
+                e += pos[od] * self->strides[kept[k]];
+            full[p] = e + off[bi];
+            for (int k = nd - 1; k >= 0; k--) {
+                if (++pos[k] < shape[k])
+                    break;
+                pos[k] = 0;
+            }
+        }
+    }
+    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        goto fail;
+    {
+        int64_t hi = 0;
+        for (int i = 0; i < self->ndim; i++)
+            if (self->sizes[i] > 0)
+                hi += (self->sizes[i] - 1) * self->strides[i];
+        tn_status s = tn_index_put(self->dtype, total, full, tn_tensor_data(TN_T(vals)), 1, tn_tensor_data(self),
+                                   accumulate, 0, hi);
+        if (TN_KCHECK(s, self->dtype) < 0)
+            goto fail;
+    }
+    PyMem_Free(off);
+    PyMem_Free(full);
+    Py_DECREF(vals);
+    adv_free(&a);
+    tn_tensor_bump_version(self);
+    return Py_NewRef((PyObject *)self);
+fail:
+    PyMem_Free(off);
+    PyMem_Free(full);
+    Py_XDECREF(vals);
+    adv_free(&a);
+    return NULL;
+}
+
+PyObject *
+tn_op_index_put(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate)
+{
+    tn_value c[2] = {tn_value_tensor((PyObject *)self)};
+    c[1].tag = TN_V_NONE;
+    PyObject *copy = tn_call_op("aten::clone", "", c);
+    if (!copy)
+        return NULL;
+    PyObject *r = tn_op_index_put_(TN_T(copy), indices, values, accumulate);
+    Py_DECREF(copy);
+    return r;
+}
+
+/* ---- index_select / embedding / gather / scatter ---- */
+
+PyObject *
+tn_op_index_select(TensorObject *self, int64_t dim, TensorObject *index)
+{
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0)
+        return NULL;
+    if (index->ndim > 1) {
+        PyErr_SetString(PyExc_IndexError, "index_select(): Index is supposed to be a vector");
+        return NULL;
+    }
+    if (index->dtype != TN_DTYPE_I64 && index->dtype != TN_DTYPE_I32) {
+        PyErr_SetString(PyExc_IndexError, "index_select(): Expected dtype int32 or int64 for index");
+        return NULL;
+    }
+    int64_t n = index->numel;
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    if (self->ndim)
+        shape[d] = n;
+    TensorObject *out = tn_tensor_empty(self->ndim, shape, self->dtype, self->device);
+    if (!out || out->device == TN_DEVICE_META || out->numel == 0)
+        return (PyObject *)out;
+    PyObject *idx64 = NULL;
+    TensorObject *ix = index;
+    if (index->dtype != TN_DTYPE_I64 || (index->ndim == 1 && index->strides[0] != 1)) {
+        idx64 = (PyObject *)tn_tensor_empty(1, &n, TN_DTYPE_I64, TN_DEVICE_CPU);
+        if (!idx64 || tn_copy_into(TN_T(idx64), index) < 0)
+            goto fail;
+        ix = TN_T(idx64);
+    }
+    if (self->ndim == 0) {
+        int64_t one = 1;
+        int64_t so = 0, oo = 0;
+        tn_geom g[2] = {{0, &one, &oo}, {0, &one, &so}};
+        tn_loop l;
+        tn_loop_build(&l, 0, &one, 2, g);
+        tn_status s = tn_index_select(self->dtype, &l, n, (const int64_t *)tn_tensor_data(ix), 1, 1, 0, 0,
+                                      tn_tensor_data(out), tn_tensor_data(self));
+        if (s == TN_ERR_VALUE) {
+            PyErr_SetString(PyExc_IndexError, "index out of range in self");
+            goto fail;
+        }
+        if (TN_KCHECK(s, self->dtype) < 0)
+            goto fail;
+    } else {
+        int64_t ks[TN_MAX_NDIM], kin[TN_MAX_NDIM], kout[TN_MAX_NDIM];
+        int nk = 0;
+        for (int i = 0; i < self->ndim; i++) {
+            if (i == d)
+                continue;
+            ks[nk] = self->sizes[i];
+            kin[nk] = self->strides[i];
+            kout[nk] = out->strides[i];
+            nk++;
+        }
+        tn_geom g[2] = {{nk, ks, kout}, {nk, ks, kin}};
+        tn_loop l;
+        tn_loop_build(&l, nk, ks, 2, g);
+        tn_status s = tn_index_select(self->dtype, &l, n, (const int64_t *)tn_tensor_data(ix), 1, self->sizes[d],
+                                      self->strides[d], out->strides[d], tn_tensor_data(out), tn_tensor_data(self));
+        if (s == TN_ERR_VALUE) {
+            PyErr_SetString(PyExc_IndexError, "index out of range in self");
+            goto fail;
+        }
+        if (TN_KCHECK(s, self->dtype) < 0)
+            goto fail;
+    }
+    Py_XDECREF(idx64);
+    return (PyObject *)out;
+fail:
+    Py_XDECREF(idx64);
+    Py_DECREF((PyObject *)out);
+    return NULL;
+}
+
+/* embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse): rows of weight, in the
+ * shape of indices plus the embedding dim. */
+PyObject *
+tn_op_embedding(TensorObject *weight, TensorObject *indices, int64_t padding_idx, bool scale_grad_by_freq,
+                bool sparse)
+{
+    if (weight->ndim != 2) {
+        PyErr_SetString(PyExc_RuntimeError, "'weight' must be 2-D");
+        return NULL;
+    }
+    if (indices->dtype != TN_DTYPE_I64 && indices->dtype != TN_DTYPE_I32) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+                     "but got torch.%sTensor instead (while checking arguments for embedding)",
+                     tn_dtype_legacy_name(indices->dtype));
+        return NULL;
+    }
+    int64_t m1 = -1;
+    tn_ints flat = {&m1, 1, false};
+    PyObject *fi = tn_op_reshape(indices, flat);
+    if (!fi)
+        return NULL;
+    PyObject *rows = tn_op_index_select(weight, 0, TN_T(fi));
+    Py_DECREF(fi);
+    if (!rows)
+        return NULL;
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, indices->sizes, sizeof(int64_t) * (size_t)indices->ndim);
+    shape[indices->ndim] = weight->sizes[1];
+    tn_ints sh = {shape, indices->ndim + 1, false};
+    PyObject *r = tn_op_view(TN_T(rows), sh);
+    Py_DECREF(rows);
+    return r;
+}
+
+static int
+check_index_tensor(TensorObject *index, const char *op)
+{
+    if (index->dtype != TN_DTYPE_I64) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): Expected dtype int64 for index", op);
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *
+tn_op_gather(TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad)
+{
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || check_index_tensor(index, "gather") < 0)
+        return NULL;
+    if (index->ndim != self->ndim && !(index->ndim <= 1 && self->ndim <= 1)) {
+        PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as input tensor");
+        return NULL;
+    }
+    TensorObject *out = tn_tensor_empty(index->ndim, index->sizes, self->dtype, self->device);
+    if (!out || out->device == TN_DEVICE_META || out->numel == 0)
+        return (PyObject *)out;
+    int64_t src_str[TN_MAX_NDIM];
+    for (int i = 0; i < index->ndim; i++)
+        src_str[i] = (i == d) ? 0 : self->strides[i];
+    tn_geom g[3] = {tn_geom_of(out), {index->ndim, index->sizes, src_str}, tn_geom_of(index)};
+    tn_loop l;
+    tn_loop_build(&l, index->ndim, index->sizes, 3, g);
+    tn_status s = tn_gather(self->dtype, &l, self->ndim ? self->sizes[d] : 1, self->ndim ? self->strides[d] : 0,
+                            tn_tensor_data(out), tn_tensor_data(self), (const int64_t *)tn_tensor_data(index));
+    if (s == TN_ERR_VALUE) {
+        PyErr_Format(PyExc_RuntimeError, "index %s is out of bounds for dimension %lld with size %lld", "",
+                     (long long)d, (long long)(self->ndim ? self->sizes[d] : 1));
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    if (TN_KCHECK(s, self->dtype) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+static PyObject *
+scatter_impl(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src, const tn_value *value,
+             int reduce, int include_self, int inplace)
+{
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || check_index_tensor(index, "scatter") < 0)
+        return NULL;
+    PyObject *target;
+    if (inplace) {
+        target = Py_NewRef((PyObject *)self);
+    } else {
+        tn_value c[2] = {tn_value_tensor((PyObject *)self)};
+        c[1].tag = TN_V_NONE;
+        target = tn_call_op("aten::clone", "", c);
+        if (!target)
+            return NULL;
+    }
+    TensorObject *t = TN_T(target);
+    if (t->device == TN_DEVICE_META || index->numel == 0)
+        return target;
+    PyObject *srct = NULL;
+    if (!src) {
+        srct = (PyObject *)tn_scalar_tensor(value, self->dtype, TN_DEVICE_CPU);
+        if (!srct)
+            goto fail;
+    } else if (src->dtype != self->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype");
+        goto fail;
+    }
+    int64_t self_str[TN_MAX_NDIM], src_str[TN_MAX_NDIM];
+    for (int i = 0; i < index->ndim; i++) {
+        self_str[i] = (i == d) ? 0 : t->strides[i];
+        src_str[i] = src ? src->strides[i] : 0;
+    }
+    tn_geom g[3] = {{index->ndim, index->sizes, self_str}, {index->ndim, index->sizes, src_str}, tn_geom_of(index)};
+    tn_loop l;
+    tn_loop_build(&l, index->ndim, index->sizes, 3, g);
+    tn_status s = tn_scatter(self->dtype, reduce, &l, t->ndim ? t->sizes[d] : 1, t->ndim ? t->strides[d] : 0,
+                             tn_tensor_data(t), src ? tn_tensor_data(src) : tn_tensor_data(TN_T(srct)),
+                             (const int64_t *)tn_tensor_data(index), include_self);
+    Py_XDECREF(srct);
+    srct = NULL;
+    if (s == TN_ERR_VALUE) {
+        PyErr_SetString(PyExc_RuntimeError, "index out of bounds in scatter");
+        goto fail;
+    }
+    if (TN_KCHECK(s, self->dtype) < 0)
+        goto fail;
+    tn_tensor_bump_version(t);
+    return target;
+fail:
+    Py_XDECREF(srct);
+    Py_DECREF(target);
+    return NULL;
+}
+
+PyObject *
+tn_op_scatter__src(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src)
+{
+    return scatter_impl(self, dim, index, src, NULL, TN_SCATTER_ASSIGN, 1, 0);
+}
+
+PyObject *
+tn_op_scatter__value(TensorObject *self, int64_t dim, TensorObject *index, const tn_value *value)
+{
+    return scatter_impl(self, dim, index, NULL, value, TN_SCATTER_ASSIGN, 1, 0);
+}
+
+PyObject *
+tn_op_scatter_add(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src)
+{
+    return scatter_impl(self, dim, index, src, NULL, TN_SCATTER_SUM, 1, 0);
+}
+
+static int
+scatter_reduce_kind(const char *reduce)
+{
+    if (!strcmp(reduce, "sum"))
+        return TN_SCATTER_SUM;
+    if (!strcmp(reduce, "prod"))
+        return TN_SCATTER_PROD;
+    if (!strcmp(reduce, "mean"))
+        return TN_SCATTER_MEAN;
+    if (!strcmp(reduce, "amax"))
+        return TN_SCATTER_AMAX;
+    if (!strcmp(reduce, "amin"))
+        return TN_SCATTER_AMIN;
+    PyErr_Format(PyExc_RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got %s", reduce);
+    return -1;
+}
+
+PyObject *
+tn_op_scatter_reduce__two(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src,
+                          const char *reduce, bool include_self)
+{
+    int k = scatter_reduce_kind(reduce);
+    return k < 0 ? NULL : scatter_impl(self, dim, index, src, NULL, k, include_self, 0);
+}
+
+/* ---- masks ---- */
+
+PyObject *
+tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value *value)
+{
+    if (mask->dtype != TN_DTYPE_BOOL) {
+        PyErr_Format(PyExc_RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
+                     tn_dtype_name(mask->dtype));
+        return NULL;
+    }
+    TensorObject *v = tn_scalar_tensor(value, self->dtype, self->device);
+    if (!v)
+        return NULL;
+    /* result: where(mask, value, self) in self's dtype and shape (self must cover the broadcast) */
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, mask->ndim, mask->sizes, &nd, shape) < 0) {
+        Py_DECREF((PyObject *)v);
+        return NULL;
+    }
+    tn_value a[3] = {tn_value_tensor((PyObject *)mask), tn_value_tensor((PyObject *)v), tn_value_tensor((PyObject *)self)};
+    PyObject *r = tn_call_op("aten::where", "self", a);
+    Py_DECREF((PyObject *)v);
+    return r;
+}
+
+PyObject *
+tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value)
+{
+    if (value->ndim != 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).",
+                     value->ndim);
+        return NULL;
+    }
+    tn_value v;
+    if (tn_tensor_item_value(value, &v) < 0)
+        return NULL;
+    return tn_op_masked_fill__Scalar(self, mask, &v);
+}
+
+PyObject *
+tn_op_masked_select(TensorObject *self, TensorObject *mask)
+{
+    if (mask->dtype != TN_DTYPE_BOOL && mask->dtype != TN_DTYPE_U8) {
+        PyErr_SetString(PyExc_RuntimeError, "masked_select: expected BoolTensor for mask");
+        return NULL;
+    }
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, mask->ndim, mask->sizes, &nd, shape) < 0)
+        return NULL;
+    tn_geom g[2] = {tn_geom_of(mask), tn_geom_of(self)};
+    /* row-major order over the broadcast shape: build the loop without coalescing reorders */
+    tn_loop l;
+    tn_loop_build(&l, nd, shape, 2, g);
+    int64_t count = 0;
+    if (TN_KCHECK(tn_masked_count(mask->dtype, &l, tn_tensor_data(mask), &count), mask->dtype) < 0)
+        return NULL;
+    TensorObject *out = tn_tensor_empty(1, &count, self->dtype, self->device);
+    if (!out || count == 0)
+        return (PyObject *)out;
+    if (TN_KCHECK(tn_masked_select(self->dtype, mask->dtype, &l, tn_tensor_data(mask), tn_tensor_data(self),
+                                   tn_tensor_data(out), count), self->dtype) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op_nonzero(TensorObject *self)
+{
+    if (self->device == TN_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "aten::nonzero on the meta device has a data-dependent output shape and is refused");
+        return NULL;
+    }
+    int64_t count = 0;
+    if (TN_KCHECK(tn_nonzero_count(self->dtype, self->ndim, self->sizes, self->strides, tn_tensor_data(self), &count),
+                  self->dtype) < 0)
+        return NULL;
+    int64_t shape[2] = {count, self->ndim};
+    TensorObject *out = tn_tensor_empty(2, shape, TN_DTYPE_I64, TN_DEVICE_CPU);
+    if (!out || count == 0)
+        return (PyObject *)out;
+    if (TN_KCHECK(tn_nonzero(self->dtype, self->ndim, self->sizes, self->strides, tn_tensor_data(self),
+                             (int64_t *)tn_tensor_data(out), count), self->dtype) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op_nonzero_numpy(TensorObject *self)
+{
+    PyObject *nz = tn_op_nonzero(self);
+    if (!nz)
+        return NULL;
+    int nd = self->ndim ? self->ndim : 1;
+    PyObject *list = PyList_New(nd);
+    for (int i = 0; list && i < nd; i++) {
+        PyObject *col = self->ndim ? tn_op_select__int(TN_T(nz), 1, i) : NULL;
+        if (!self->ndim) {
+            int64_t z = TN_T(nz)->sizes[0];
+            col = (PyObject *)tn_tensor_empty(1, &z, TN_DTYPE_I64, TN_DEVICE_CPU);
+            if (col && z)
+                *(int64_t *)tn_tensor_data(TN_T(col)) = 0;
+        }
+        if (!col) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SetItem(list, i, col);
+    }
+    Py_DECREF(nz);
+    if (!list)
+        return NULL;
+    PyObject *t = PyList_AsTuple(list);
+    Py_DECREF(list);
+    return t;
+}
+
+/* ---- cat / stack ---- */
+
+PyObject *
+tn_op_cat(tn_tensors tensors, int64_t dim)
+{
+    if (tensors.n == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.cat(): expected a non-empty list of Tensors");
+        return NULL;
+    }
+    /* upstream skips 1-D empty tensors (legacy) when choosing the shape */
+    TensorObject *ref = NULL;
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    int device = TN_DEVICE_CPU;
+    for (Py_ssize_t i = 0; i < tensors.n; i++) {
+        TensorObject *t = TN_T(tensors.v[i]);
+        if (t->ndim == 0) {
+            PyErr_Format(PyExc_RuntimeError, "zero-dimensional tensor (at position %zd) cannot be concatenated", i);
+            return NULL;
+        }
+        if (tn_result_type_update_tensor(&st, t) < 0)
+            return NULL;
+        if (t->device == TN_DEVICE_META)
+            device = TN_DEVICE_META;
+        if (!ref && !(t->ndim == 1 && t->sizes[0] == 0))
+            ref = t;
+    }
+    int dtype = tn_result_type_finish(&st);
+    if (!ref)
+        ref = TN_T(tensors.v[0]);
+    int64_t d;
+    if (tn_wrap_dim(dim, ref->ndim, &d) < 0)
+        return NULL;
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, ref->sizes, sizeof(int64_t) * (size_t)ref->ndim);
+    shape[d] = 0;
+    for (Py_ssize_t i = 0; i < tensors.n; i++) {
+        TensorObject *t = TN_T(tensors.v[i]);
+        if (t->ndim == 1 && t->sizes[0] == 0 && ref->ndim != 1)
+            continue;
+        if (t->ndim != ref->ndim) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Tensors must have same number of dimensions: got %d and %d", ref->ndim, t->ndim);
+            return NULL;
+        }
+        for (int k = 0; k < ref->ndim; k++) {
+            if (k != d && t->sizes[k] != ref->sizes[k]) {
+                PyErr_Format(PyExc_RuntimeError,
+                             "Sizes of tensors must match except in dimension %lld. Expected size %lld but got size "
+                             "%lld for tensor number %zd in the list.", (long long)d, (long long)ref->sizes[k],
+                             (long long)t->sizes[k], i);
+                return NULL;
+            }
+        }
+        shape[d] += t->sizes[d];
+    }
+    TensorObject *out = tn_tensor_empty(ref->ndim, shape, dtype, device);
+    if (!out || device == TN_DEVICE_META)
+        return (PyObject *)out;
+    int64_t off = 0;
+    for (Py_ssize_t i = 0; i < tensors.n; i++) {
+        TensorObject *t = TN_T(tensors.v[i]);
+        if (t->ndim == 1 && t->sizes[0] == 0 && ref->ndim != 1)
+            continue;
+        int64_t sz[TN_MAX_NDIM];
+        memcpy(sz, out->sizes, sizeof(int64_t) * (size_t)out->ndim);
+        sz[d] = t->sizes[d];
+        TensorObject *slot = tn_tensor_view(out, out->ndim, sz, out->strides, out->offset + off * out->strides[d]);
+        if (!slot || tn_copy_into(slot, t) < 0) {
+            Py_XDECREF((PyObject *)slot);
+            Py_DECREF((PyObject *)out);
+            return NULL;
+        }
+        Py_DECREF((PyObject *)slot);
+        off += t->sizes[d];
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op_stack(tn_tensors tensors, int64_t dim)
+{
+    if (tensors.n == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "stack expects a non-empty TensorList");
+        return NULL;
+    }
+    TensorObject *first = TN_T(tensors.v[0]);
+    int64_t d;
+    if (tn_wrap_dim(dim, first->ndim + 1, &d) < 0)
+        return NULL;
+    PyObject **parts = PyMem_Malloc(sizeof(PyObject *) * (size_t)tensors.n);
+    if (!parts)
+        return PyErr_NoMemory();
+    Py_ssize_t made = 0;
+    PyObject *r = NULL;
+    for (; made < tensors.n; made++) {
+        TensorObject *t = TN_T(tensors.v[made]);
+        if (t->ndim != first->ndim || memcmp(t->sizes, first->sizes, sizeof(int64_t) * (size_t)t->ndim)) {
+            char a[256], b[256];
+            tn_format_sizes(a, sizeof a, first->ndim, first->sizes);
+            tn_format_sizes(b, sizeof b, t->ndim, t->sizes);
+            PyErr_Format(PyExc_RuntimeError,
+                         "stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %zd", a, b,
+                         made);
+            goto done;
+        }
+        parts[made] = tn_op_unsqueeze(t, d);
+        if (!parts[made])
+            goto done;
+    }
+    tn_tensors list = {parts, tensors.n};
+    r = tn_op_cat(list, d);
+done:
+    for (Py_ssize_t i = 0; i < made; i++)
+        Py_DECREF(parts[i]);
+    PyMem_Free(parts);
+    return r;
+}
+
+/* ---- tril / triu ---- */
+
+static PyObject *
+tril_triu(TensorObject *self, int64_t diagonal, int upper)
+{
+    if (self->ndim < 2) {
+        PyErr_Format(PyExc_RuntimeError, "%s: input tensor must have at least 2 dimensions", upper ? "triu" : "tril");
+        return NULL;
+    }
+    TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, self->dtype, self->device);
+    if (!out || out->device == TN_DEVICE_META || out->numel == 0)
+        return (PyObject *)out;
+    int nb = self->ndim - 2;
+    tn_geom g[2] = {{nb, self->sizes, out->strides}, {nb, self->sizes, self->strides}};
+    tn_loop l;
+    tn_loop_build(&l, nb, self->sizes, 2, g);
+    int r = self->ndim - 2, c = self->ndim - 1;
+    tn_status s = tn_tril_triu(self->dtype, upper, diagonal, &l, self->sizes[r], self->sizes[c], out->strides[r],
+                               out->strides[c], self->strides[r], self->strides[c], tn_tensor_data(out),
+                               tn_tensor_data(self));
+    if (TN_KCHECK(s, self->dtype) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op_tril(TensorObject *self, int64_t diagonal)
+{
+    return tril_triu(self, diagonal, 0);
+}
+
+PyObject *
+tn_op_triu(TensorObject *self, int64_t diagonal)
+{
+    return tril_triu(self, diagonal, 1);
+}
+
+/* ---- flip / roll / repeat ---- */
+
+PyObject *
+tn_op_flip(TensorObject *self, tn_ints dims)
+{
+    int64_t strides[TN_MAX_NDIM];
+    memcpy(strides, self->strides, sizeof(int64_t) * (size_t)self->ndim);
+    int64_t off = self->offset;
+    uint8_t seen[TN_MAX_NDIM] = {0};
+    for (Py_ssize_t i = 0; i < dims.n; i++) {
+        int64_t d;
+        if (tn_wrap_dim(dims.v[i], self->ndim, &d) < 0)
+            return NULL;
+        if (seen[d]) {
+            PyErr_Format(PyExc_RuntimeError, "dims has duplicates, original flip dims size=%zd, but unique flip dims "
+                         "size=%zd", dims.n, dims.n - 1);
+            return NULL;
+        }
+        seen[d] = 1;
+        if (self->sizes[d] > 0)
+            off += (self->sizes[d] - 1) * strides[d];
+        strides[d] = -strides[d];
+    }
+    /* a negatively strided alias, copied out into a fresh (non-aliasing) tensor */
+    TensorObject *alias = tn_tensor_from_storage(self->storage, off, self->ndim, self->sizes, strides, self->dtype);
+    if (!alias)
+        return NULL;
+    TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, self->dtype, self->device);
+    if (out && out->device != TN_DEVICE_META && tn_copy_into(out, alias) < 0)
+        Py_CLEAR(out);
+    Py_DECREF((PyObject *)alias);
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op_roll(TensorObject *self, tn_ints shifts, tn_ints dims)
+{
+    if (dims.n == 0) {
+        /* flatten, roll, reshape back */
+        int64_t m1 = -1;
+        tn_ints f = {&m1, 1, false};
+        PyObject *flat = tn_op_reshape(self, f);
+        if (!flat)
+            return NULL;
+        int64_t zero = 0;
+        tn_ints d0 = {&zero, 1, false};
+        PyObject *r = tn_op_roll(TN_T(flat), shifts, d0);
+        Py_DECREF(flat);
+        if (!r)
+            return NULL;
+        tn_ints sh = {self->sizes, self->ndim, false};
+        PyObject *out = tn_op_view(TN_T(r), sh);
+        Py_DECREF(r);
+        return out;
+    }
+    if (shifts.n != dims.n) {
+        PyErr_Format(PyExc_RuntimeError, "shifts and dimensions must align. shifts: %zd, dims:%zd", shifts.n, dims.n);
+        return NULL;
+    }
+    PyObject *cur = Py_NewRef((PyObject *)self);
+    for (Py_ssize_t i = 0; i < dims.n; i++) {
+        TensorObject *t = TN_T(cur);
+        int64_t d;
+        if (tn_wrap_dim(dims.v[i], t->ndim, &d) < 0) {
+            Py_DECREF(cur);
+            return NULL;
+        }
+        int64_t size = t->sizes[d];
+        if (size == 0)
+            continue;
+        int64_t s = ((shifts.v[i] % size) + size) % size;
+        tn_opt_int a0 = {true, size - s}, a1 = {true, size}, b0 = {true, 0}, b1 = {true, size - s};
+        PyObject *p1 = tn_op_slice__Tensor(t, d, a0, a1, 1), *p2 = p1 ? tn_op_slice__Tensor(t, d, b0, b1, 1) : NULL;
+        PyObject *parts[2] = {p1, p2};
+        tn_tensors l = {parts, 2};
+        PyObject *r = (p1 && p2) ? tn_op_cat(l, d) : NULL;
+        Py_XDECREF(p1);
+        Py_XDECREF(p2);
+        Py_DECREF(cur);
+        if (!r)
+            return NULL;
+        cur = r;
+    }
+    return cur;
+}
+
+PyObject *
+tn_op_repeat(TensorObject *self, tn_ints repeats)
+{
+    if (repeats.n < self->ndim) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+        return NULL;
+    }
+    int nd = (int)repeats.n, lead = nd - self->ndim;
+    /* view self as [1..., (1, s_i)...] expanded to [(r_i, s_i)...], then copy and reshape */
+    int64_t xs[2 * TN_MAX_NDIM], xst[2 * TN_MAX_NDIM], es[2 * TN_MAX_NDIM], out_shape[TN_MAX_NDIM];
+    for (int i = 0; i < nd; i++) {
+        int64_t s = i < lead ? 1 : self->sizes[i - lead];
+        int64_t st = i < lead ? 0 : self->strides[i - lead];
+        if (repeats.v[i] < 0) {
+            PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld",
+                         (long long)repeats.v[i]);
+            return NULL;
+        }
+        xs[2 * i] = repeats.v[i];
+        xst[2 * i] = 0;
+        xs[2 * i + 1] = s;
+        xst[2 * i + 1] = st;
+        es[2 * i] = repeats.v[i];
+        es[2 * i + 1] = s;
+        out_shape[i] = repeats.v[i] * s;
+    }
+    (void)es;
+    TensorObject *src = tn_tensor_view(self, 2 * nd, xs, xst, self->offset);
+    TensorObject *tmp = src ? tn_tensor_empty(2 * nd, xs, self->dtype, self->device) : NULL;
+    PyObject *r = NULL;
+    if (tmp && (self->device == TN_DEVICE_META || tn_copy_into(tmp, src) == 0)) {
+        tn_ints sh = {out_shape, nd, false};
+        r = tn_op_view(tmp, sh);
+    }
+    Py_XDECREF((PyObject *)src);
+    Py_XDECREF((PyObject *)tmp);
+    return r;
+}
+
+/* ---- sort / topk ---- */
+
+static PyObject *
+sort_impl(TensorObject *self, int stable, int64_t dim, int descending, int want_values)
+{
+    int64_t d;
+    int nd0 = self->ndim ? self->ndim : 1;
+    if (tn_wrap_dim(dim, nd0, &d) < 0)
+        return NULL;
+    TensorObject *vals = want_values ? tn_tensor_empty(self->ndim, self->sizes, self->dtype, self->device) : NULL;
+    TensorObject *idx = tn_tensor_empty(self->ndim, self->sizes, TN_DTYPE_I64, self->device);
+    if ((want_values && !vals) || !idx)
+        goto fail;
+    if (self->device != TN_DEVICE_META && self->numel > 0) {
+        if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+            goto fail;
+        int64_t ks[TN_MAX_NDIM], kv[TN_MAX_NDIM], ki[TN_MAX_NDIM], kin[TN_MAX_NDIM];
+        int nk = 0;
+        for (int i = 0; i < self->ndim; i++) {
+            if (i == d)
+                continue;
+            ks[nk] = self->sizes[i];
+            kv[nk] = idx->strides[i];
+            ki[nk] = idx->strides[i];
+            kin[nk] = self->strides[i];
+            nk++;
+        }
+        tn_geom g[3] = {{nk, ks, kv}, {nk, ks, ki}, {nk, ks, kin}};
+        tn_loop l;
+        tn_loop_build(&l, nk, ks, 3, g);
+        int64_t n = self->ndim ? self->sizes[d] : 1, st = self->ndim ? self->strides[d] : 1;
+        int64_t os = self->ndim ? idx->strides[d] : 1;
+        tn_status s = tn_sort(self->dtype, &l, n, st, os, os, vals ? tn_tensor_data(vals) : NULL,
+                              (int64_t *)tn_tensor_data(idx), tn_tensor_data(self), descending, stable);
+        if (TN_KCHECK(s, self->dtype) < 0)
+            goto fail;
+    }
+    if (!want_values)
+        return (PyObject *)idx;
+    return Py_BuildValue("(NN)", (PyObject *)vals, (PyObject *)idx);
+fail:
+    Py_XDECREF((PyObject *)vals);
+    Py_XDECREF((PyObject *)idx);
+    return NULL;
+}
+
+PyObject *
+tn_op_sort(TensorObject *self, int64_t dim, bool descending)
+{
+    return sort_impl(self, 0, dim, descending, 1);
+}
+
+PyObject *
+tn_op_sort__stable(TensorObject *self, int stable, int64_t dim, bool descending)
+{
+    return sort_impl(self, stable == 1, dim, descending, 1);
+}
+
+PyObject *
+tn_op_argsort(TensorObject *self, int64_t dim, bool descending)
+{
+    return sort_impl(self, 0, dim, descending, 0);
+}
+
+PyObject *
+tn_op_argsort__stable(TensorObject *self, bool stable, int64_t dim, bool descending)
+{
+    return sort_impl(self, stable, dim, descending, 0);
+}
+
+PyObject *
+tn_op_topk(TensorObject *self, int64_t k, int64_t dim, bool largest, bool sorted)
+{
+    int64_t d;
+    int nd0 = self->ndim ? self->ndim : 1;
+    if (tn_wrap_dim(dim, nd0, &d) < 0)
+        return NULL;
+    int64_t n = self->ndim ? self->sizes[d] : 1;
+    if (k < 0 || k > n) {
+        PyErr_SetString(PyExc_RuntimeError, "selected index k out of range");
+        return NULL;
+    }
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    if (self->ndim)
+        shape[d] = k;
+    TensorObject *vals = tn_tensor_empty(self->ndim, shape, self->dtype, self->device);
+    TensorObject *idx = vals ? tn_tensor_empty(self->ndim, shape, TN_DTYPE_I64, self->device) : NULL;
+    if (!vals || !idx)
+        goto fail;
+    if (self->device != TN_DEVICE_META && vals->numel > 0) {
+        if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+            goto fail;
+        int64_t ks[TN_MAX_NDIM], kv[TN_MAX_NDIM], kin[TN_MAX_NDIM];
+        int nk = 0;
+        for (int i = 0; i < self->ndim; i++) {
+            if (i == d)
+                continue;
+            ks[nk] = self->sizes[i];
+            kv[nk] = vals->strides[i];
+            kin[nk] = self->strides[i];
+            nk++;
+        }
+        tn_geom g[3] = {{nk, ks, kv}, {nk, ks, kv}, {nk, ks, kin}};
+        tn_loop l;
+        tn_loop_build(&l, nk, ks, 3, g);
+        int64_t st = self->ndim ? self->strides[d] : 1, os = self->ndim ? vals->strides[d] : 1;
+        tn_status s = tn_topk(self->dtype, &l, n, k, largest, sorted, st, os, os, tn_tensor_data(vals),
+                              (int64_t *)tn_tensor_data(idx), tn_tensor_data(self));
+        if (TN_KCHECK(s, self->dtype) < 0)
+            goto fail;
+    }
+    return Py_BuildValue("(NN)", (PyObject *)vals, (PyObject *)idx);
+fail:
+    Py_XDECREF((PyObject *)vals);
+    Py_XDECREF((PyObject *)idx);
+    return NULL;
+}

@@ -1,0 +1,269 @@
+/* Normalisations: softmax/log_softmax (and their dtype-taking front ends), layer norm, RMS norm,
+ * over kernels/norm.c. Half-precision inputs compute in float32 inside the kernel.
+ */
+#include "ops_common.h"
+#include "argparse.h"
+#include "dtype.h"
+#include "generated/op_kernels.h"
+#include "kernels/norm.h"
+
+#include <math.h>
+#include <string.h>
+
+static PyObject *
+to_dtype(TensorObject *t, int dtype)
+{
+    tn_value a[7];
+    memset(a, 0, sizeof a);
+    a[0] = tn_value_tensor((PyObject *)t);
+    a[1].tag = TN_V_DTYPE;
+    a[1].u.i = dtype;
+    for (int i = 2; i < 7; i++)
+        a[i].tag = TN_V_NONE;
+    a[5].tag = TN_V_BOOL;
+    return tn_call_op("aten::_to_copy", "", a);
+}
+
+static PyObject *
+contiguous(TensorObject *t)
+{
+    if (tn_tensor_is_contiguous(t))
+        return Py_NewRef((PyObject *)t);
+    tn_value a[2] = {tn_value_tensor((PyObject *)t)};
+    a[1].tag = TN_V_MEMFMT;
+    a[1].u.i = TN_MEMFMT_CONTIGUOUS;
+    return tn_call_op("aten::clone", "", a);
+}
+
+static PyObject *
+softmax_impl(TensorObject *self, int64_t dim, int log)
+{
+    if (!tn_dtype_is_floating(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
+                     log ? "log_softmax" : "softmax", tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
+    tn_geom g = tn_geom_of(self);
+    TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, self->dtype, self->device, 1, &g);
+    if (!out || out->device == TN_DEVICE_META || out->numel == 0)
+        return (PyObject *)out;
+    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        goto fail;
+    int64_t ks[TN_MAX_NDIM], kin[TN_MAX_NDIM], kout[TN_MAX_NDIM];
+    int nk = 0;
+    for (int i = 0; i < self->ndim; i++) {
+        if (i == d)
+            continue;
+        ks[nk] = self->sizes[i];
+        kin[nk] = self->strides[i];
+        kout[nk] = out->strides[i];
+        nk++;
+    }
+    tn_geom gs[2] = {{nk, ks, kout}, {nk, ks, kin}};
+    tn_loop l;
+    tn_loop_build(&l, nk, ks, 2, gs);
+    int64_t n = self->ndim ? self->sizes[d] : 1;
+    int64_t si = self->ndim ? self->strides[d] : 1, so = self->ndim ? out->strides[d] : 1;
+    if (TN_KCHECK(tn_softmax(self->dtype, log, &l, n, si, so, tn_tensor_data(out), tn_tensor_data(self)),
+                  self->dtype) < 0)
+        goto fail;
+    return (PyObject *)out;
+fail:
+    Py_DECREF((PyObject *)out);
+    return NULL;
+}
+
+static PyObject *
+softmax_front(TensorObject *self, int64_t dim, int dtype, int log)
+{
+    if (dtype < 0 || dtype == self->dtype)
+        return softmax_impl(self, dim, log);
+    PyObject *c = to_dtype(self, dtype);
+    if (!c)
+        return NULL;
+    PyObject *r = softmax_impl(TN_T(c), dim, log);
+    Py_DECREF(c);
+    return r;
+}
+
+static int
+check_half_to_float(bool half_to_float)
+{
+    if (half_to_float) {
+        PyErr_SetString(PyExc_RuntimeError, "softmax with half to float conversion is not supported on CPU");
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *
+tn_op__softmax(TensorObject *self, int64_t dim, bool half_to_float)
+{
+    return check_half_to_float(half_to_float) < 0 ? NULL : softmax_impl(self, dim, 0);
+}
+
+PyObject *
+tn_op__log_softmax(TensorObject *self, int64_t dim, bool half_to_float)
+{
+    return check_half_to_float(half_to_float) < 0 ? NULL : softmax_impl(self, dim, 1);
+}
+
+PyObject *
+tn_op_softmax__int(TensorObject *self, int64_t dim, int dtype)
+{
+    return softmax_front(self, dim, dtype, 0);
+}
+
+PyObject *
+tn_op_log_softmax__int(TensorObject *self, int64_t dim, int dtype)
+{
+    return softmax_front(self, dim, dtype, 1);
+}
+
+/* ---- layer norm ---- */
+
+static int
+normalized_rows(TensorObject *input, tn_ints normalized_shape, int64_t *rows, int64_t *n, int *axis)
+{
+    int k = (int)normalized_shape.n;
+    if (k < 1) {
+        PyErr_SetString(PyExc_RuntimeError, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []");
+        return -1;
+    }
+    if (k > input->ndim) {
+        PyErr_SetString(PyExc_RuntimeError, "Given normalized_shape does not match the input size");
+        return -1;
+    }
+    *axis = input->ndim - k;
+    for (int i = 0; i < k; i++) {
+        if (input->sizes[*axis + i] != normalized_shape.v[i]) {
+            char a[256], b[256];
+            tn_format_sizes(a, sizeof a, k, normalized_shape.v);
+            tn_format_sizes(b, sizeof b, input->ndim, input->sizes);
+            PyErr_Format(PyExc_RuntimeError,
+                         "Given normalized_shape=%s, expected input with shape [*, ...], but got input of size%s", a, b);
+            return -1;
+        }
+    }
+    *n = tn_numel(k, normalized_shape.v);
+    *rows = *n ? input->numel / *n : 0;
+    return 0;
+}
+
+PyObject *
+tn_op_native_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias,
+                        double eps)
+{
+    int64_t rows, n;
+    int axis;
+    if (normalized_rows(input, normalized_shape, &rows, &n, &axis) < 0)
+        return NULL;
+    int d = input->dtype;
+    if (!tn_dtype_is_floating(d)) {
+        PyErr_Format(PyExc_RuntimeError, "\"LayerNormKernelImpl\" not implemented for '%s'", tn_dtype_legacy_name(d));
+        return NULL;
+    }
+    int pdtype = d;
+    if ((d == TN_DTYPE_F16 || d == TN_DTYPE_BF16) && ((weight && weight->dtype == TN_DTYPE_F32) ||
+                                                      (bias && bias->dtype == TN_DTYPE_F32)))
+        pdtype = TN_DTYPE_F32;
+    if ((weight && weight->dtype != pdtype) || (bias && bias->dtype != pdtype)) {
+        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(pdtype),
+                     tn_dtype_legacy_name(weight && weight->dtype != pdtype ? weight->dtype : bias->dtype));
+        return NULL;
+    }
+    int64_t stat_shape[TN_MAX_NDIM];
+    for (int i = 0; i < input->ndim; i++)
+        stat_shape[i] = i < axis ? input->sizes[i] : 1;
+    TensorObject *out = tn_tensor_empty(input->ndim, input->sizes, d, input->device);
+    TensorObject *mean = out ? tn_tensor_empty(input->ndim, stat_shape, pdtype, input->device) : NULL;
+    TensorObject *rstd = mean ? tn_tensor_empty(input->ndim, stat_shape, pdtype, input->device) : NULL;
+    PyObject *ci = NULL, *cw = NULL, *cb = NULL;
+    if (!rstd)
+        goto fail;
+    if (input->device != TN_DEVICE_META && rows > 0) {
+        if (tn_check_dtype(tn_current_op, d) < 0)
+            goto fail;
+        ci = contiguous(input);
+        cw = weight ? contiguous(weight) : NULL;
+        cb = bias ? contiguous(bias) : NULL;
+        if (!ci || (weight && !cw) || (bias && !cb))
+            goto fail;
+        tn_status s = tn_layer_norm(d, pdtype, rows, n, tn_tensor_data(TN_T(ci)), cw ? tn_tensor_data(TN_T(cw)) : NULL,
+                                    cb ? tn_tensor_data(TN_T(cb)) : NULL, eps, tn_tensor_data(out),
+                                    tn_tensor_data(mean), tn_tensor_data(rstd));
+        if (TN_KCHECK(s, d) < 0)
+            goto fail;
+    }
+    Py_XDECREF(ci);
+    Py_XDECREF(cw);
+    Py_XDECREF(cb);
+    return Py_BuildValue("(NNN)", (PyObject *)out, (PyObject *)mean, (PyObject *)rstd);
+fail:
+    Py_XDECREF(ci);
+    Py_XDECREF(cw);
+    Py_XDECREF(cb);
+    Py_XDECREF((PyObject *)out);
+    Py_XDECREF((PyObject *)mean);
+    Py_XDECREF((PyObject *)rstd);
+    return NULL;
+}
+
+PyObject *
+tn_op_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias, double eps,
+                 bool cudnn_enable)
+{
+    PyObject *t = tn_op_native_layer_norm(input, normalized_shape, weight, bias, eps);
+    if (!t)
+        return NULL;
+    PyObject *out = Py_NewRef(PyTuple_GetItem(t, 0));
+    Py_DECREF(t);
+    return out;
+}
+
+/* rms_norm(input, normalized_shape, weight=None, eps=None): eps None is the dtype's epsilon */
+PyObject *
+tn_op_rms_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, tn_opt_double eps)
+{
+    int64_t rows, n;
+    int axis;
+    if (normalized_rows(input, normalized_shape, &rows, &n, &axis) < 0)
+        return NULL;
+    int d = input->dtype;
+    if (!tn_dtype_is_floating(d)) {
+        PyErr_Format(PyExc_RuntimeError, "rms_norm: expected a floating point input, got %s", tn_dtype_legacy_name(d));
+        return NULL;
+    }
+    if (weight && weight->dtype != d) {
+        PyErr_Format(PyExc_NotImplementedError,
+                     "aten::rms_norm with a %s weight on a %s input is not implemented in torchnative",
+                     tn_dtype_name(weight->dtype), tn_dtype_name(d));
+        return NULL;
+    }
+    double e = eps.has ? eps.v
+             : d == TN_DTYPE_F64 ? 2.220446049250313e-16
+             : d == TN_DTYPE_F16 ? 0.0009765625
+             : d == TN_DTYPE_BF16 ? 0.0078125
+             : 1.1920928955078125e-07;
+    TensorObject *out = tn_tensor_empty(input->ndim, input->sizes, d, input->device);
+    if (!out || out->device == TN_DEVICE_META || rows == 0)
+        return (PyObject *)out;
+    if (tn_check_dtype(tn_current_op, d) < 0)
+        goto fail;
+    PyObject *ci = contiguous(input), *cw = weight ? contiguous(weight) : NULL;
+    tn_status s = TN_ERR_NOMEM;
+    if (ci && (!weight || cw))
+        s = tn_rms_norm(d, rows, n, tn_tensor_data(TN_T(ci)), cw ? tn_tensor_data(TN_T(cw)) : NULL, e,
+                        tn_tensor_data(out), NULL);
+    Py_XDECREF(ci);
+    Py_XDECREF(cw);
+    if (TN_KCHECK(s, d) < 0)
+        goto fail;
+    return (PyObject *)out;
+fail:
+    Py_DECREF((PyObject *)out);
+    return NULL;
+}

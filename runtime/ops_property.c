@@ -1,0 +1,220 @@
+/* Operators that answer from a tensor's metadata (dtype, geometry, flags) or from dtypes alone.
+ * Upstream registers most of them as CompositeImplicitAutograd and torch._decomp has no
+ * decomposition for them, so they are kernels here. Nothing in this file reads tensor data. */
+#include "ops_common.h"
+#include "dtype.h"
+#include "storage.h"
+#include "tensor.h"
+
+static PyObject *
+flag(int b)
+{
+    return PyBool_FromLong(b);
+}
+
+PyObject *
+tn_op__is_zerotensor(TensorObject *self)
+{
+    return flag(0);  /* ZeroTensor exists only inside upstream's forward AD */
+}
+
+PyObject *
+tn_op_is_conj(TensorObject *self)
+{
+    return flag(self->conj);
+}
+
+PyObject *
+tn_op_is_neg(TensorObject *self)
+{
+    return flag(self->neg);
+}
+
+PyObject *
+tn_op_is_inference(TensorObject *self)
+{
+    return flag(self->inference);
+}
+
+PyObject *
+tn_op_is_floating_point(TensorObject *self)
+{
+    return flag(tn_dtype_is_floating(self->dtype));
+}
+
+PyObject *
+tn_op_is_complex(TensorObject *self)
+{
+    return flag(tn_dtype_is_complex(self->dtype));
+}
+
+/* c10::isSignedType: every floating and complex type, and the signed integers */
+PyObject *
+tn_op_is_signed(TensorObject *self)
+{
+    int d = self->dtype;
+    return flag(d == TN_DTYPE_I8 || d == TN_DTYPE_I16 || d == TN_DTYPE_I32 || d == TN_DTYPE_I64 ||
+                tn_dtype_is_floating(d) || tn_dtype_is_complex(d));
+}
+
+PyObject *
+tn_op_is_same_size(TensorObject *self, TensorObject *other)
+{
+    return flag(self->ndim == other->ndim &&
+                !memcmp(self->sizes, other->sizes, sizeof(int64_t) * (size_t)self->ndim));
+}
+
+PyObject *
+tn_op_is_distributed(TensorObject *self)
+{
+    return flag(0);
+}
+
+/* Pinned memory is a CUDA host allocation; torchnative has none. Upstream deprecates `device`. */
+PyObject *
+tn_op_is_pinned(TensorObject *self, const tn_value *device)
+{
+    return flag(0);
+}
+
+/* is_set_to: same storage, offset, sizes and strides */
+PyObject *
+tn_op_is_set_to(TensorObject *self, TensorObject *tensor)
+{
+    return flag(self->storage == tensor->storage && self->offset == tensor->offset &&
+                self->ndim == tensor->ndim &&
+                !memcmp(self->sizes, tensor->sizes, sizeof(int64_t) * (size_t)self->ndim) &&
+                !memcmp(self->strides, tensor->strides, sizeof(int64_t) * (size_t)self->ndim));
+}
+
+/* Every torchnative tensor has the same TensorImpl type (dense, strided). */
+PyObject *
+tn_op__has_compatible_shallow_copy_type(TensorObject *self, TensorObject *from)
+{
+    return flag(self->device == from->device);
+}
+
+PyObject *
+tn_op__has_same_storage_numel(TensorObject *self, TensorObject *other)
+{
+    return flag(self->storage->nbytes / tn_dtype_size(self->dtype) ==
+                other->storage->nbytes / tn_dtype_size(other->dtype));
+}
+
+/* output_nr: which output of its grad_fn a tensor is; leaves and torchnative's (autograd-free)
+ * results are all output 0. */
+PyObject *
+tn_op_output_nr(TensorObject *self)
+{
+    return PyLong_FromLong(0);
+}
+
+PyObject *
+tn_op__version(TensorObject *self)
+{
+    return PyLong_FromLongLong(self->version->value);
+}
+
+PyObject *
+tn_op_retains_grad(TensorObject *self)
+{
+    return flag(self->retains_grad);
+}
+
+static int
+checked_dim(TensorObject *self, int64_t dim, int64_t *out)
+{
+    if (self->ndim == 0) {
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
+                     (long long)dim);
+        return -1;
+    }
+    return tn_wrap_dim(dim, self->ndim, out);
+}
+
+PyObject *
+tn_op_size__int(TensorObject *self, int64_t dim)
+{
+    int64_t d;
+    if (checked_dim(self, dim, &d) < 0)
+        return NULL;
+    return PyLong_FromLongLong(self->sizes[d]);
+}
+
+PyObject *
+tn_op_stride__int(TensorObject *self, int64_t dim)
+{
+    int64_t d;
+    if (checked_dim(self, dim, &d) < 0)
+        return NULL;
+    return PyLong_FromLongLong(self->strides[d]);
+}
+
+PyObject *
+tn_op_numel(TensorObject *self)
+{
+    return PyLong_FromLongLong(self->numel);
+}
+
+PyObject *
+tn_op_dim(TensorObject *self)
+{
+    return PyLong_FromLong(self->ndim);
+}
+
+PyObject *
+tn_op_is_vulkan_available(void)
+{
+    return flag(0);
+}
+
+/* ---- dtypes ---- */
+
+static PyObject *
+result_type_of(const TensorObject *t1, const TensorObject *t2, const tn_value *s1, const tn_value *s2)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if ((t1 && tn_result_type_update_tensor(&st, t1) < 0) || (t2 && tn_result_type_update_tensor(&st, t2) < 0) ||
+        (s1 && tn_result_type_update_scalar(&st, s1) < 0) || (s2 && tn_result_type_update_scalar(&st, s2) < 0))
+        return NULL;
+    int d = tn_result_type_finish(&st);
+    return d < 0 ? NULL : Py_NewRef(tn_dtype_obj(d));
+}
+
+PyObject *
+tn_op_result_type__Tensor(TensorObject *tensor, TensorObject *other)
+{
+    return result_type_of(tensor, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_result_type__Scalar(TensorObject *tensor, const tn_value *other)
+{
+    return result_type_of(tensor, NULL, other, NULL);
+}
+
+PyObject *
+tn_op_result_type__Scalar_Tensor(const tn_value *scalar, TensorObject *tensor)
+{
+    return result_type_of(tensor, NULL, scalar, NULL);
+}
+
+PyObject *
+tn_op_result_type__Scalar_Scalar(const tn_value *scalar1, const tn_value *scalar2)
+{
+    return result_type_of(NULL, NULL, scalar1, scalar2);
+}
+
+PyObject *
+tn_op_can_cast(int from_, int to)
+{
+    return flag(tn_can_cast(from_, to));
+}
+
+PyObject *
+tn_op_promote_types(int type1, int type2)
+{
+    int d = tn_promote_types(type1, type2);
+    return d < 0 ? NULL : Py_NewRef(tn_dtype_obj(d));
+}

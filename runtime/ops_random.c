@@ -1,0 +1,542 @@
+/* Random ops over kernels/random.c's mt19937: uniform_/normal_/random_/bernoulli_/exponential_,
+ * rand/randn/randint/randperm/normal, their _like forms, multinomial and dropout. After
+ * torch.manual_seed(s) each draws upstream's bits: the kernels visit elements in upstream's
+ * order (memory order of the tensor's own geometry), so the runtime passes geometry untouched.
+ */
+#include "ops_common.h"
+#include "argparse.h"
+#include "device.h"
+#include "dtype.h"
+#include "generator.h"
+#include "generated/op_kernels.h"
+#include "kernels/copy.h"
+#include "kernels/random.h"
+
+#include <math.h>
+#include <string.h>
+
+static tn_loop
+own_loop(TensorObject *t)
+{
+    tn_loop l;
+    l.noperands = 1;
+    l.ndim = t->ndim;
+    for (int i = 0; i < t->ndim; i++) {
+        l.sizes[i] = t->sizes[i];
+        l.strides[0][i] = t->strides[i];
+    }
+    return l;
+}
+
+static PyObject *
+done_inplace(TensorObject *self, tn_status s)
+{
+    if (s == TN_ERR_VALUE) {
+        char q[256];
+        PyErr_Format(PyExc_RuntimeError, "%s: invalid arguments", tn_op_qualname(tn_current_op, q, sizeof q));
+        return NULL;
+    }
+    if (TN_KCHECK(s, self->dtype) < 0)
+        return NULL;
+    tn_tensor_bump_version(self);
+    return Py_NewRef((PyObject *)self);
+}
+
+static int
+meta_or_empty(TensorObject *self)
+{
+    return self->device == TN_DEVICE_META || self->numel == 0;
+}
+
+PyObject *
+tn_op_uniform_(TensorObject *self, double from, double to, PyObject *generator)
+{
+    if (from > to) {
+        PyErr_Format(PyExc_RuntimeError, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
+                     from, to);
+        return NULL;
+    }
+    if (meta_or_empty(self)) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        return NULL;
+    tn_loop l = own_loop(self);
+    return done_inplace(self, tn_random_uniform(tn_generator_of(generator), self->dtype, &l, tn_tensor_data(self),
+                                                from, to));
+}
+
+PyObject *
+tn_op_normal_(TensorObject *self, double mean, double std, PyObject *generator)
+{
+    if (std < 0) {
+        PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %g", std);
+        return NULL;
+    }
+    if (meta_or_empty(self)) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        return NULL;
+    tn_loop l = own_loop(self);
+    return done_inplace(self, tn_random_normal(tn_generator_of(generator), self->dtype, &l, tn_tensor_data(self), mean,
+                                               std, tn_tensor_is_contiguous(self)));
+}
+
+/* the largest value random_ draws for a dtype when `to` is not given */
+static uint64_t
+random_max(int dtype)
+{
+    switch (dtype) {
+    case TN_DTYPE_BOOL: return 1;
+    case TN_DTYPE_U8: return 255;
+    case TN_DTYPE_I8: return 127;
+    case TN_DTYPE_I16: return 32767;
+    case TN_DTYPE_I32: return 2147483647;
+    case TN_DTYPE_I64: return INT64_MAX;
+    case TN_DTYPE_U16: return 65535;
+    case TN_DTYPE_U32: return 4294967295u;
+    case TN_DTYPE_U64: return UINT64_MAX;
+    case TN_DTYPE_F16: return 1ull << 11;
+    case TN_DTYPE_BF16: return 1ull << 8;
+    case TN_DTYPE_F32: return 1ull << 24;
+    default: return 1ull << 53;
+    }
+}
+
+static PyObject *
+random_from_to(TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator)
+{
+    uint64_t range;
+    if (to.has) {
+        if (from >= to.v) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "random_ expects 'from' to be less than 'to', but got from=%lld >= to=%lld",
+                         (long long)from, (long long)to.v);
+            return NULL;
+        }
+        range = (uint64_t)to.v - (uint64_t)from;
+    } else {
+        if (from == INT64_MIN)
+            range = 0;
+        else
+            range = random_max(self->dtype) - (uint64_t)from + 1;
+    }
+    if (meta_or_empty(self)) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        return NULL;
+    tn_loop l = own_loop(self);
+    return done_inplace(self, tn_random_from_to(tn_generator_of(generator), self->dtype, &l, tn_tensor_data(self),
+                                                from, range));
+}
+
+PyObject *
+tn_op_random___from(TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator)
+{
+    return random_from_to(self, from, to, generator);
+}
+
+PyObject *
+tn_op_random___to(TensorObject *self, int64_t to, PyObject *generator)
+{
+    tn_opt_int t = {true, to};
+    return random_from_to(self, 0, t, generator);
+}
+
+PyObject *
+tn_op_random_(TensorObject *self, PyObject *generator)
+{
+    if (meta_or_empty(self)) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        return NULL;
+    tn_loop l = own_loop(self);
+    return done_inplace(self, tn_random_bits(tn_generator_of(generator), self->dtype, &l, tn_tensor_data(self)));
+}
+
+PyObject *
+tn_op_bernoulli___float(TensorObject *self, double p, PyObject *generator)
+{
+    if (!(p >= 0 && p <= 1)) {
+        PyErr_Format(PyExc_RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
+        return NULL;
+    }
+    if (meta_or_empty(self)) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        return NULL;
+    tn_loop l = own_loop(self);
+    return done_inplace(self, tn_random_bernoulli_scalar(tn_generator_of(generator), self->dtype, &l,
+                                                         tn_tensor_data(self), p));
+}
+
+PyObject *
+tn_op_bernoulli___Tensor(TensorObject *self, TensorObject *p, PyObject *generator)
+{
+    if (meta_or_empty(self)) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        return NULL;
+    tn_loop l = own_loop(self);
+    /* p broadcast onto self's own geometry */
+    l.noperands = 2;
+    for (int i = 0; i < self->ndim; i++) {
+        int pd = p->ndim - self->ndim + i;
+        l.strides[1][i] = (pd >= 0 && p->sizes[pd] != 1) ? p->strides[pd] : 0;
+    }
+    return done_inplace(self, tn_random_bernoulli_tensor(tn_generator_of(generator), self->dtype, &l,
+                                                         tn_tensor_data(self), p->dtype, tn_tensor_data(p)));
+}
+
+/* bernoulli(self): each element drawn with probability self */
+PyObject *
+tn_op_bernoulli(TensorObject *self, PyObject *generator)
+{
+    tn_value dev = {.tag = TN_V_NONE};
+    PyObject *out = tn_op_empty_like(self, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
+    if (!out)
+        return NULL;
+    PyObject *r = tn_op_bernoulli___Tensor(TN_T(out), self, generator);
+    Py_DECREF(out);
+    return r;
+}
+
+PyObject *
+tn_op_bernoulli__p(TensorObject *self, double p, PyObject *generator)
+{
+    tn_value dev = {.tag = TN_V_NONE};
+    PyObject *out = tn_op_empty_like(self, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
+    if (!out)
+        return NULL;
+    PyObject *r = tn_op_bernoulli___float(TN_T(out), p, generator);
+    Py_DECREF(out);
+    return r;
+}
+
+PyObject *
+tn_op_exponential_(TensorObject *self, double lambd, PyObject *generator)
+{
+    if (lambd <= 0) {
+        PyErr_Format(PyExc_RuntimeError, "exponential_ expects lambda > 0.0, but found lambda=%g", lambd);
+        return NULL;
+    }
+    if (meta_or_empty(self)) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        return NULL;
+    tn_loop l = own_loop(self);
+    return done_inplace(self, tn_random_exponential(tn_generator_of(generator), self->dtype, &l, tn_tensor_data(self),
+                                                    lambd));
+}
+
+/* ---- factories ---- */
+
+static PyObject *
+filled_random(PyObject *t, PyObject *(*fill)(TensorObject *, PyObject *), PyObject *generator)
+{
+    if (!t)
+        return NULL;
+    PyObject *r = fill(TN_T(t), generator);
+    Py_DECREF(t);
+    return r;
+}
+
+static PyObject *
+uniform01(TensorObject *t, PyObject *g)
+{
+    return tn_op_uniform_(t, 0.0, 1.0, g);
+}
+
+static PyObject *
+normal01(TensorObject *t, PyObject *g)
+{
+    return tn_op_normal_(t, 0.0, 1.0, g);
+}
+
+static int
+floating_factory(int *dtype, const char *name)
+{
+    if (*dtype < 0)
+        *dtype = tn_default_dtype;
+    if (!tn_dtype_is_floating(*dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "\"%s\" not implemented for '%s'", name, tn_dtype_legacy_name(*dtype));
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *
+tn_op_rand(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    if (floating_factory(&dtype, "check_uniform_bounds") < 0)
+        return NULL;
+    return filled_random(tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1), uniform01, NULL);
+}
+
+PyObject *
+tn_op_rand__generator(tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    if (floating_factory(&dtype, "check_uniform_bounds") < 0)
+        return NULL;
+    return filled_random(tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1), uniform01, generator);
+}
+
+PyObject *
+tn_op_randn(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    if (floating_factory(&dtype, "normal_kernel_cpu") < 0)
+        return NULL;
+    return filled_random(tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1), normal01, NULL);
+}
+
+PyObject *
+tn_op_randn__generator(tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    if (floating_factory(&dtype, "normal_kernel_cpu") < 0)
+        return NULL;
+    return filled_random(tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1), normal01, generator);
+}
+
+PyObject *
+tn_op_rand_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format)
+{
+    return filled_random(tn_op_empty_like(self, dtype, layout, device, pin_memory, memory_format), uniform01, NULL);
+}
+
+PyObject *
+tn_op_randn_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format)
+{
+    return filled_random(tn_op_empty_like(self, dtype, layout, device, pin_memory, memory_format), normal01, NULL);
+}
+
+static PyObject *
+randint_impl(int64_t low, int64_t high, tn_ints size, PyObject *generator, int dtype, int layout,
+             const tn_value *device, int pin_memory)
+{
+    if (dtype < 0)
+        dtype = TN_DTYPE_I64;
+    PyObject *t = tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1);
+    if (!t)
+        return NULL;
+    tn_opt_int to = {true, high};
+    PyObject *r = random_from_to(TN_T(t), low, to, generator);
+    Py_DECREF(t);
+    return r;
+}
+
+PyObject *
+tn_op_randint(int64_t high, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    return randint_impl(0, high, size, NULL, dtype, layout, device, pin_memory);
+}
+
+PyObject *
+tn_op_randint__generator(int64_t high, tn_ints size, PyObject *generator, int dtype, int layout,
+                         const tn_value *device, int pin_memory)
+{
+    return randint_impl(0, high, size, generator, dtype, layout, device, pin_memory);
+}
+
+PyObject *
+tn_op_randint__low(int64_t low, int64_t high, tn_ints size, int dtype, int layout, const tn_value *device,
+                   int pin_memory)
+{
+    return randint_impl(low, high, size, NULL, dtype, layout, device, pin_memory);
+}
+
+PyObject *
+tn_op_randint__low_generator(int64_t low, int64_t high, tn_ints size, PyObject *generator, int dtype, int layout,
+                             const tn_value *device, int pin_memory)
+{
+    return randint_impl(low, high, size, generator, dtype, layout, device, pin_memory);
+}
+
+static PyObject *
+randperm_impl(int64_t n, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    if (n < 0) {
+        PyErr_Format(PyExc_RuntimeError, "n must be non-negative, got%lld", (long long)n);
+        return NULL;
+    }
+    if (dtype < 0)
+        dtype = TN_DTYPE_I64;
+    tn_ints size = {&n, 1, false};
+    PyObject *t = tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1);
+    if (!t || TN_T(t)->device == TN_DEVICE_META || n == 0)
+        return t;
+    TensorObject *out = TN_T(t);
+    int64_t *buf = dtype == TN_DTYPE_I64 ? (int64_t *)tn_tensor_data(out) : PyMem_Malloc(sizeof(int64_t) * (size_t)n);
+    if (!buf) {
+        Py_DECREF(t);
+        return PyErr_NoMemory();
+    }
+    tn_status s = tn_randperm(tn_generator_of(generator), n, buf);
+    if (s == TN_OK && dtype != TN_DTYPE_I64) {
+        int es = tn_dtype_size(dtype);
+        for (int64_t i = 0; i < n; i++) {
+            tn_kscalar k = {TN_KSCALAR_INT, buf[i], 0};
+            tn_scalar_to_dtype(dtype, k, tn_tensor_data(out) + i * es);
+        }
+    }
+    if (dtype != TN_DTYPE_I64)
+        PyMem_Free(buf);
+    if (TN_KCHECK(s, dtype) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    return t;
+}
+
+PyObject *
+tn_op_randperm(int64_t n, int dtype, int layout, const tn_value *device, int pin_memory)
+{
+    return randperm_impl(n, NULL, dtype, layout, device, pin_memory);
+}
+
+PyObject *
+tn_op_randperm__generator(int64_t n, PyObject *generator, int dtype, int layout, const tn_value *device,
+                          int pin_memory)
+{
+    return randperm_impl(n, generator, dtype, layout, device, pin_memory);
+}
+
+PyObject *
+tn_op_normal__float_float(double mean, double std, tn_ints size, PyObject *generator, int dtype, int layout,
+                          const tn_value *device, int pin_memory)
+{
+    if (dtype < 0)
+        dtype = tn_default_dtype;
+    PyObject *t = tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1);
+    if (!t)
+        return NULL;
+    PyObject *r = tn_op_normal_(TN_T(t), mean, std, generator);
+    Py_DECREF(t);
+    return r;
+}
+
+/* normal(Tensor mean, float std): normal_(0, 1) * std + mean, as upstream's normal_out does */
+PyObject *
+tn_op_normal__Tensor_float(TensorObject *mean, double std, PyObject *generator)
+{
+    tn_value dev = {.tag = TN_V_NONE};
+    PyObject *out = tn_op_empty_like(mean, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
+    if (!out)
+        return NULL;
+    PyObject *r = tn_op_normal_(TN_T(out), 0.0, std, generator);
+    Py_DECREF(out);
+    if (!r)
+        return NULL;
+    tn_value a[3] = {tn_value_tensor(r), tn_value_tensor((PyObject *)mean), tn_value_int(1)};
+    PyObject *s = tn_call_op("aten::add", "Tensor", a);
+    Py_DECREF(r);
+    return s;
+}
+
+PyObject *
+tn_op_normal__float_Tensor(double mean, TensorObject *std, PyObject *generator)
+{
+    tn_value dev = {.tag = TN_V_NONE};
+    PyObject *out = tn_op_empty_like(std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
+    if (!out)
+        return NULL;
+    PyObject *r = tn_op_normal_(TN_T(out), 0.0, 1.0, generator);
+    Py_DECREF(out);
+    if (!r)
+        return NULL;
+    tn_value m[2] = {tn_value_tensor(r), tn_value_tensor((PyObject *)std)};
+    PyObject *p = tn_call_op("aten::mul", "Tensor", m);
+    Py_DECREF(r);
+    if (!p)
+        return NULL;
+    tn_value a[3] = {tn_value_tensor(p), tn_value_double(mean), tn_value_int(1)};
+    PyObject *s = tn_call_op("aten::add", "Scalar", a);
+    Py_DECREF(p);
+    return s;
+}
+
+PyObject *
+tn_op_multinomial(TensorObject *self, int64_t num_samples, bool replacement, PyObject *generator)
+{
+    if (self->ndim != 1 && self->ndim != 2) {
+        PyErr_SetString(PyExc_RuntimeError, "prob_dist must be 1 or 2 dim");
+        return NULL;
+    }
+    if (!tn_dtype_is_floating(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "multinomial only supports floating-point dtypes for input, got: %s",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    if (num_samples <= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot sample n_sample <= 0 samples");
+        return NULL;
+    }
+    int64_t ncat = self->sizes[self->ndim - 1];
+    if (!replacement && num_samples > ncat) {
+        PyErr_SetString(PyExc_RuntimeError, "cannot sample n_sample > prob_dist.size(-1) samples without replacement");
+        return NULL;
+    }
+    int64_t rows = self->ndim == 2 ? self->sizes[0] : 1;
+    int64_t shape[2] = {rows, num_samples};
+    TensorObject *out = tn_tensor_empty(self->ndim, self->ndim == 2 ? shape : shape + 1, TN_DTYPE_I64, self->device);
+    if (!out || out->device == TN_DEVICE_META)
+        return (PyObject *)out;
+    tn_status s = tn_multinomial(tn_generator_of(generator), self->dtype, tn_tensor_data(self), rows, ncat,
+                                 self->ndim == 2 ? self->strides[0] : 0, self->strides[self->ndim - 1], num_samples,
+                                 replacement, (int64_t *)tn_tensor_data(out));
+    if (s == TN_ERR_VALUE) {
+        PyErr_SetString(PyExc_RuntimeError, "probability tensor contains either `inf`, `nan` or element < 0");
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    if (TN_KCHECK(s, self->dtype) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+/* dropout(input, p, train): eval returns input; training draws bernoulli(1 - p) noise, scales it
+ * by 1/(1 - p) and multiplies, as upstream's CPU _dropout does. */
+PyObject *
+tn_op_dropout(TensorObject *input, double p, bool train)
+{
+    if (p < 0 || p > 1) {
+        PyErr_Format(PyExc_ValueError, "dropout probability has to be between 0 and 1, but got %g", p);
+        return NULL;
+    }
+    if (!train || p == 0)
+        return Py_NewRef((PyObject *)input);
+    tn_value dev = {.tag = TN_V_NONE};
+    if (p == 1) {
+        return tn_op_zeros_like(input, -1, -1, &dev, 0, -1);
+    }
+    PyObject *noise = tn_op_empty_like(input, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
+    if (!noise)
+        return NULL;
+    PyObject *r = tn_op_bernoulli___float(TN_T(noise), 1 - p, NULL);
+    Py_DECREF(noise);
+    if (!r)
+        return NULL;
+    tn_value d[2] = {tn_value_tensor(r), tn_value_double(1 - p)};
+    PyObject *scaled = tn_call_op("aten::div", "Scalar", d);
+    Py_DECREF(r);
+    if (!scaled)
+        return NULL;
+    tn_value m[2] = {tn_value_tensor((PyObject *)input), tn_value_tensor(scaled)};
+    PyObject *out = tn_call_op("aten::mul", "Tensor", m);
+    Py_DECREF(scaled);
+    return out;
+}

@@ -1,0 +1,23 @@
+"""Constant answers of upstream's CPU build: build/device queries whose value on a CPU-only
+wheel is fixed (no MTIA, no MPS capture, ...), measured on upstream 2.13.0. The C core's own
+definitions win; these fill only what it leaves to the placeholders.
+To add one: put the measured value in ANSWERS (a function of its arguments)."""
+
+ANSWERS = {
+    "_mtia_isBuilt": lambda: False,
+    # API-usage telemetry: upstream logs only when a logger is registered, which needs C++.
+    "_log_api_usage_once": lambda event: None,
+    "_log_api_usage_metadata": lambda event, metadata: None,
+}
+
+
+def install(C):
+    placeholders = getattr(C, "_tn_placeholders", set())
+    for name, fn in ANSWERS.items():
+        if name in C.__dict__ and f"torch._C.{name}" not in placeholders:
+            continue
+        placeholders.discard(f"torch._C.{name}")
+        fn.__name__ = fn.__qualname__ = name
+        fn.__module__ = "torch._C"
+        fn.__doc__ = None
+        setattr(C, name, fn)

@@ -1,0 +1,15 @@
+"""Guards (upstream's RAII objects) over machinery torchnative does not have. Each one guards
+state that cannot be entered here, so holding it changes nothing; they exist because torch's
+Python creates them on ordinary paths (tensor printing creates _DisableFuncTorch)."""
+
+
+class _DisableFuncTorch:
+    """torch._C._DisableFuncTorch: suspends functorch transforms (vmap, grad) while alive.
+    torchnative has no functorch transforms (torch._C._functorch refuses), so none is active."""
+
+    __slots__ = ()
+
+
+def install(C):
+    _DisableFuncTorch.__module__ = "torch._C"
+    C._DisableFuncTorch = _DisableFuncTorch

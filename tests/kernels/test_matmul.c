@@ -1,0 +1,685 @@
+/* Criterion tests for kernels/matmul.c: tn_gemm over dtypes × edge shapes × layouts against a
+ * float64 (or exact wrapping integer) reference, plus tn_gemm_f32acc_serial, tn_linear and the
+ * tn_linear_f32 operator cache. To add a case: a Test() that builds operands with make_operand()
+ * and calls check_gemm(); the error bound is in Note [GEMM error bound].
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kernels/matmul.h"
+#include "kernels/parallel.h"
+
+/* Note [GEMM error bound]
+ * A float GEMM element is c = alpha * sum_p a_p b_p + beta * c0. Computed with unit roundoff u in
+ * any summation order, with at most R roundings on any path from a product to the result,
+ * |c_computed - c_exact| <= gamma_R * (|alpha| sum_p |a_p b_p| + |beta| |c0|),
+ * gamma_R = R u / (1 - R u) (Higham, Accuracy and Stability of Numerical Algorithms, 3.1/3.5).
+ * The accumulation costs k roundings, each k block of GEMM_KC adds two (alpha*acc and the add
+ * into C), the last alpha/beta step three: R = k + 2 (k / 256 + 1) + 3, u = 2^-24 for f32, f16
+ * and bf16 (accumulated in f32), 2^-53 for f64. f16/bf16 then round once to the output:
+ * + u_out |c| with u_out = 2^-11 (f16) or 2^-8 (bf16), and half the smallest f16 subnormal
+ * (2^-25) absolute for f16 results near zero; bf16 × bf16 on AVX512-BF16 (vdpbf16ps) flushes
+ * subnormals, (k + 1) 2^-126 absolute. The reference itself is computed in double
+ * (error ~k 2^-53, far below the bound).
+ */
+
+static uint64_t rng_state = 88172645463325252ull;
+
+static uint64_t
+rng_next(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* uniform in [-1, 1) */
+static double
+rng_unit(void)
+{
+    return (double)(rng_next() >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+}
+
+static bool
+is_float_dtype(int dt)
+{
+    return dt == TN_DTYPE_F32 || dt == TN_DTYPE_F64 || dt == TN_DTYPE_F16 || dt == TN_DTYPE_BF16;
+}
+
+static double
+get_elem(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case TN_DTYPE_F32: return ((const float *)p)[i];
+    case TN_DTYPE_F64: return ((const double *)p)[i];
+    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
+    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
+    case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
+    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
+    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
+    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
+    case TN_DTYPE_I64: return (double)((const int64_t *)p)[i];
+    default: return NAN;
+    }
+}
+
+static int64_t
+get_int(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
+    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
+    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
+    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
+    case TN_DTYPE_I64: return ((const int64_t *)p)[i];
+    default: return 0;
+    }
+}
+
+static void
+set_elem(int dt, void *p, int64_t i, double v)
+{
+    switch (dt) {
+    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
+    case TN_DTYPE_F64: ((double *)p)[i] = v; break;
+    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
+    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
+    case TN_DTYPE_U8: ((uint8_t *)p)[i] = (uint8_t)(int64_t)v; break;
+    case TN_DTYPE_I8: ((int8_t *)p)[i] = (int8_t)(int64_t)v; break;
+    case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)(int64_t)v; break;
+    case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)(int64_t)v; break;
+    case TN_DTYPE_I64: ((int64_t *)p)[i] = (int64_t)v; break;
+    default: break;
+    }
+}
+
+/* random element: floats in [-1, 1), integers over the type's whole range (so products wrap) */
+static double
+rand_elem(int dt)
+{
+    switch (dt) {
+    case TN_DTYPE_U8: return (double)(rng_next() % 256);
+    case TN_DTYPE_I8: return (double)((int64_t)(rng_next() % 256) - 128);
+    case TN_DTYPE_I16: return (double)((int64_t)(rng_next() % 65536) - 32768);
+    case TN_DTYPE_I32: return (double)((int64_t)(rng_next() % 4294967296ull) - 2147483648ll);
+    case TN_DTYPE_I64: return (double)((int64_t)(rng_next() % 2000001) - 1000000);
+    default: return rng_unit();
+    }
+}
+
+/* Layout of one batched matrix operand. */
+enum {
+    LAY_ROW = 0,       /* rows contiguous */
+    LAY_COL = 1,       /* transposed: columns contiguous */
+    LAY_STEP = 2,      /* element step 2 along the fast dimension */
+    LAY_PAD = 4,       /* 3 extra elements between rows (or columns) */
+    LAY_BCAST = 8,     /* batch stride 0 */
+};
+
+typedef struct {
+    void *data;
+    int64_t len;                   /* elements in data */
+    int64_t sb, sr, sc;            /* strides: batch, row, col */
+} operand;
+
+static operand
+make_operand(int dt, int64_t batch, int64_t rows, int64_t cols, int lay)
+{
+    operand o;
+    int64_t step = (lay & LAY_STEP) ? 2 : 1, pad = (lay & LAY_PAD) ? 3 : 0;
+    if (lay & LAY_COL) {
+        o.sr = step;
+        o.sc = rows * step + pad;
+    } else {
+        o.sc = step;
+        o.sr = cols * step + pad;
+    }
+    int64_t span = 1 + (rows > 0 ? (rows - 1) * o.sr : 0) + (cols > 0 ? (cols - 1) * o.sc : 0);
+    o.sb = (lay & LAY_BCAST) ? 0 : span + 5;
+    o.len = (lay & LAY_BCAST) ? span : batch * (span + 5);
+    if (o.len < 1)
+        o.len = 1;
+    o.data = calloc((size_t)o.len, 8);
+    for (int64_t i = 0; i < o.len; i++)
+        set_elem(dt, o.data, i, rand_elem(dt));
+    return o;
+}
+
+typedef struct {
+    int dtype;
+    int64_t batch, m, n, k;
+    int lay_a, lay_b, lay_c;
+    double alpha, beta;
+    bool nan_c;  /* fill C with NaN (only meaningful with beta == 0) */
+} gemm_case;
+
+static double
+unit_roundoff_acc(int dt)
+{
+    return dt == TN_DTYPE_F64 ? ldexp(1.0, -53) : ldexp(1.0, -24);
+}
+
+static double
+unit_roundoff_out(int dt)
+{
+    return dt == TN_DTYPE_F16 ? ldexp(1.0, -11) : dt == TN_DTYPE_BF16 ? ldexp(1.0, -8) : 0.0;
+}
+
+/* Runs one case and checks every element of C (and that C's gaps are untouched). Returns the
+ * worst err/bound ratio for floats (must be <= 1) or the count of wrong integers (must be 0). */
+static double
+check_gemm(gemm_case g)
+{
+    int dt = g.dtype;
+    int64_t es = tn_dtype_size(dt);
+    operand a = make_operand(dt, g.batch, g.m, g.k, g.lay_a);
+    operand b = make_operand(dt, g.batch, g.k, g.n, g.lay_b);
+    operand c = make_operand(dt, g.batch, g.m, g.n, g.lay_c & ~LAY_BCAST);
+    if (g.nan_c)
+        for (int64_t i = 0; i < c.len; i++)
+            set_elem(dt, c.data, i, NAN);
+    void *c0 = malloc((size_t)(c.len * es));
+    memcpy(c0, c.data, (size_t)(c.len * es));
+
+    tn_status st = tn_gemm(dt, g.batch, g.m, g.n, g.k, a.data, a.sb, a.sr, a.sc, b.data, b.sb, b.sr,
+                           b.sc, c.data, c.sb, c.sr, c.sc, g.alpha, g.beta);
+    cr_assert_eq(st, TN_OK, "tn_gemm returned %d", st);
+
+    char *touched = calloc((size_t)c.len, 1);
+    double worst = 0.0;
+    int logged = 0;
+    double u = unit_roundoff_acc(dt), uo = unit_roundoff_out(dt);
+    double rounds = (double)g.k + 2.0 * (double)(g.k / 256 + 1) + 3.0;
+    double gamma = rounds * u / (1.0 - rounds * u);
+    /* f16: half its smallest subnormal; bf16: vdpbf16ps flushes f32 subnormals (k of them) */
+    double tiny = dt == TN_DTYPE_F16 ? ldexp(1.0, -25)
+                  : dt == TN_DTYPE_BF16 ? (double)(g.k + 1) * ldexp(1.0, -126) : 1e-300;
+    for (int64_t bi = 0; bi < g.batch; bi++) {
+        for (int64_t i = 0; i < g.m; i++) {
+            for (int64_t j = 0; j < g.n; j++) {
+                int64_t ci = bi * c.sb + i * c.sr + j * c.sc;
+                touched[ci] = 1;
+                if (is_float_dtype(dt)) {
+                    double s = 0.0, sabs = 0.0;
+                    for (int64_t p = 0; p < g.k; p++) {
+                        double x = get_elem(dt, a.data, bi * a.sb + i * a.sr + p * a.sc);
+                        double y = get_elem(dt, b.data, bi * b.sb + p * b.sr + j * b.sc);
+                        s += x * y;
+                        sabs += fabs(x * y);
+                    }
+                    double cin = g.beta == 0.0 ? 0.0 : get_elem(dt, c0, ci);
+                    double ref = g.alpha * s + g.beta * cin;
+                    double bound = gamma * (fabs(g.alpha) * sabs + fabs(g.beta) * fabs(cin)) *
+                                       (1.0 + uo) + uo * fabs(ref) + tiny;
+                    double got = get_elem(dt, c.data, ci);
+                    double ratio = fabs(got - ref) / bound;
+                    if (!(ratio <= worst))  /* NaN counts as the worst */
+                        worst = isnan(ratio) ? INFINITY : ratio;
+                    if (!(ratio <= 1.0) && logged++ < 3)
+                        cr_log_error("dtype %d (b,i,j)=(%ld,%ld,%ld): got %.9g ref %.9g bound %.3g",
+                                     dt, (long)bi, (long)i, (long)j, got, ref, bound);
+                } else {
+                    uint64_t s = 0;
+                    for (int64_t p = 0; p < g.k; p++)
+                        s += (uint64_t)get_int(dt, a.data, bi * a.sb + i * a.sr + p * a.sc) *
+                             (uint64_t)get_int(dt, b.data, bi * b.sb + p * b.sr + j * b.sc);
+                    uint64_t ref = (uint64_t)(int64_t)g.alpha * s;
+                    if (g.beta != 0.0)
+                        ref += (uint64_t)(int64_t)g.beta * (uint64_t)get_int(dt, c0, ci);
+                    void *want = calloc(1, 8);
+                    set_elem(dt, want, 0, 0);
+                    memcpy(want, &ref, (size_t)es);  /* little-endian: low bytes = wrapped value */
+                    if (get_int(dt, want, 0) != get_int(dt, c.data, ci))
+                        worst += 1.0;
+                    free(want);
+                }
+            }
+        }
+    }
+    for (int64_t i = 0; i < c.len; i++)
+        if (!touched[i])
+            cr_assert(memcmp((char *)c.data + i * es, (char *)c0 + i * es, (size_t)es) == 0,
+                      "element %ld outside C was written", (long)i);
+    free(touched);
+    free(c0);
+    free(a.data);
+    free(b.data);
+    free(c.data);
+    return worst;
+}
+
+static const int64_t edge_sizes[] = {0, 1, 7, 16, 17, 100};
+#define N_EDGE 6
+
+/* every m, n, k in edge_sizes for one dtype and layout */
+static void
+sweep_shapes(int dt, int lay_a, int lay_b, int lay_c, double alpha, double beta)
+{
+    for (int x = 0; x < N_EDGE; x++)
+        for (int y = 0; y < N_EDGE; y++)
+            for (int z = 0; z < N_EDGE; z++) {
+                gemm_case g = {dt, 1, edge_sizes[x], edge_sizes[y], edge_sizes[z], lay_a, lay_b,
+                               lay_c, alpha, beta, false};
+                double w = check_gemm(g);
+                cr_assert(w <= 1.0 && (is_float_dtype(dt) || w == 0.0),
+                          "dtype %d m=%ld n=%ld k=%ld layouts %d/%d/%d: worst err/bound %g", dt,
+                          (long)g.m, (long)g.n, (long)g.k, lay_a, lay_b, lay_c, w);
+            }
+}
+
+Test(matmul, gemm_f32_shapes_contiguous) { sweep_shapes(TN_DTYPE_F32, LAY_ROW, LAY_ROW, LAY_ROW, 1, 0); }
+Test(matmul, gemm_f32_transposed_b) { sweep_shapes(TN_DTYPE_F32, LAY_ROW, LAY_COL, LAY_ROW, 1, 0); }
+Test(matmul, gemm_f32_transposed_a) { sweep_shapes(TN_DTYPE_F32, LAY_COL, LAY_ROW, LAY_ROW, 1, 0); }
+Test(matmul, gemm_f32_both_transposed_column_major_c)
+{
+    sweep_shapes(TN_DTYPE_F32, LAY_COL, LAY_COL, LAY_COL, 1, 0);
+}
+Test(matmul, gemm_f32_strided_everything)
+{
+    sweep_shapes(TN_DTYPE_F32, LAY_STEP | LAY_PAD, LAY_COL | LAY_STEP | LAY_PAD, LAY_STEP | LAY_PAD,
+                 1, 0);
+}
+Test(matmul, gemm_f32_alpha_beta) { sweep_shapes(TN_DTYPE_F32, LAY_ROW, LAY_COL, LAY_ROW, 0.75, -1.5); }
+Test(matmul, gemm_f32_alpha_beta_strided_c)
+{
+    sweep_shapes(TN_DTYPE_F32, LAY_ROW, LAY_ROW, LAY_STEP | LAY_PAD, -2.0, 0.5);
+}
+Test(matmul, gemm_f16_shapes) { sweep_shapes(TN_DTYPE_F16, LAY_ROW, LAY_ROW, LAY_ROW, 1, 0); }
+Test(matmul, gemm_f16_transposed_b_beta) { sweep_shapes(TN_DTYPE_F16, LAY_ROW, LAY_COL, LAY_ROW, 1, 1); }
+Test(matmul, gemm_bf16_shapes) { sweep_shapes(TN_DTYPE_BF16, LAY_ROW, LAY_ROW, LAY_ROW, 1, 0); }
+Test(matmul, gemm_bf16_transposed_b_beta)
+{
+    sweep_shapes(TN_DTYPE_BF16, LAY_ROW, LAY_COL, LAY_ROW, 0.5, 1);
+}
+Test(matmul, gemm_bf16_strided_transposed_a)
+{
+    sweep_shapes(TN_DTYPE_BF16, LAY_COL | LAY_PAD, LAY_STEP, LAY_COL, 1, 0);
+}
+Test(matmul, gemm_f64_shapes) { sweep_shapes(TN_DTYPE_F64, LAY_ROW, LAY_COL, LAY_ROW, 1, 0); }
+Test(matmul, gemm_f64_strided_alpha_beta)
+{
+    sweep_shapes(TN_DTYPE_F64, LAY_COL, LAY_STEP, LAY_PAD, 3.0, -1.0);
+}
+
+static void
+check_one(gemm_case g)
+{
+    double w = check_gemm(g);
+    cr_assert(w <= 1.0 && (is_float_dtype(g.dtype) || w == 0.0),
+              "dtype %d batch=%ld m=%ld n=%ld k=%ld: worst %g", g.dtype, (long)g.batch, (long)g.m,
+              (long)g.n, (long)g.k, w);
+}
+
+Test(matmul, gemm_int_wrapping)
+{
+    int dts[] = {TN_DTYPE_U8, TN_DTYPE_I8, TN_DTYPE_I16, TN_DTYPE_I32, TN_DTYPE_I64};
+    for (int d = 0; d < 5; d++) {
+        check_one((gemm_case){dts[d], 2, 7, 17, 100, LAY_ROW, LAY_COL, LAY_ROW, 1, 0, false});
+        check_one((gemm_case){dts[d], 1, 16, 1, 17, LAY_COL, LAY_ROW, LAY_PAD, 3, -2, false});
+        check_one((gemm_case){dts[d], 3, 1, 7, 0, LAY_ROW, LAY_ROW, LAY_ROW, 1, 2, false});
+    }
+}
+
+Test(matmul, gemm_int8_wraps_like_upstream)
+{
+    /* torch.mm(full((2,300),100,int8), full((300,2),3,int8)) is -112 on upstream 2.13 */
+    int8_t a[2 * 300], b[300 * 2], c[4] = {0};
+    memset(a, 100, sizeof a);
+    memset(b, 3, sizeof b);
+    cr_assert_eq(tn_gemm(TN_DTYPE_I8, 1, 2, 2, 300, a, 0, 300, 1, b, 0, 2, 1, c, 0, 2, 1, 1, 0), TN_OK);
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(c[i], -112);
+}
+
+Test(matmul, gemm_batch_broadcast)
+{
+    int dts[] = {TN_DTYPE_F32, TN_DTYPE_BF16, TN_DTYPE_F64, TN_DTYPE_I32};
+    for (int d = 0; d < 4; d++) {
+        check_one((gemm_case){dts[d], 3, 17, 33, 40, LAY_BCAST, LAY_COL, LAY_ROW, 1, 0, false});
+        check_one((gemm_case){dts[d], 3, 17, 33, 40, LAY_ROW, LAY_BCAST | LAY_COL, LAY_ROW, 1, 1, false});
+        check_one((gemm_case){dts[d], 4, 1, 50, 9, LAY_ROW, LAY_BCAST, LAY_ROW, 1, 0, false});
+        check_one((gemm_case){dts[d], 4, 50, 1, 9, LAY_BCAST, LAY_ROW, LAY_ROW, 1, 0, false});
+    }
+}
+
+Test(matmul, gemm_beta_zero_ignores_nan_in_c)
+{
+    int dts[] = {TN_DTYPE_F32, TN_DTYPE_F16, TN_DTYPE_BF16, TN_DTYPE_F64};
+    for (int d = 0; d < 4; d++) {
+        check_one((gemm_case){dts[d], 1, 13, 40, 20, LAY_ROW, LAY_COL, LAY_ROW, 1, 0, true});
+        check_one((gemm_case){dts[d], 1, 1, 40, 20, LAY_ROW, LAY_COL, LAY_ROW, 1, 0, true});
+        check_one((gemm_case){dts[d], 1, 3, 40, 20, LAY_ROW, LAY_ROW, LAY_ROW, 1, 0, true});
+        check_one((gemm_case){dts[d], 1, 13, 40, 0, LAY_ROW, LAY_COL, LAY_ROW, 1, 0, true});
+    }
+}
+
+/* several k blocks, row tiles and column tiles; each thread count gives the same bits */
+Test(matmul, gemm_f32_large_blocks)
+{
+    check_one((gemm_case){TN_DTYPE_F32, 2, 150, 300, 600, LAY_ROW, LAY_COL, LAY_ROW, 1, 0, false});
+    check_one((gemm_case){TN_DTYPE_F32, 1, 200, 520, 530, LAY_COL, LAY_ROW, LAY_ROW, 1.5, 1, false});
+    check_one((gemm_case){TN_DTYPE_BF16, 1, 150, 300, 600, LAY_ROW, LAY_COL, LAY_ROW, 1, 1, false});
+    check_one((gemm_case){TN_DTYPE_F16, 1, 90, 70, 513, LAY_ROW, LAY_COL, LAY_STEP, 1, 0, false});
+}
+
+/* The few-row GEMV kernels: m = 1..5 against B^T rows (dot) and B rows (axpy), k and n with
+ * vector tails, and n == 1 (computed as its transpose). */
+Test(matmul, gemm_small_m_paths)
+{
+    int dts[] = {TN_DTYPE_F32, TN_DTYPE_F16, TN_DTYPE_BF16};
+    int64_t ks[] = {1, 8, 13, 64, 577};
+    int64_t ns[] = {1, 3, 8, 12, 31, 32, 45, 100};
+    for (int d = 0; d < 3; d++)
+        for (int64_t m = 1; m <= 5; m++)
+            for (int ki = 0; ki < 5; ki++)
+                for (int ni = 0; ni < 8; ni++) {
+                    check_one((gemm_case){dts[d], 1, m, ns[ni], ks[ki], LAY_ROW, LAY_COL, LAY_ROW,
+                                          1, 0, false});
+                    check_one((gemm_case){dts[d], 1, m, ns[ni], ks[ki], LAY_ROW, LAY_ROW, LAY_ROW,
+                                          0.5, 2, false});
+                    check_one((gemm_case){dts[d], 2, ns[ni], m, ks[ki], LAY_COL, LAY_ROW, LAY_ROW,
+                                          1, 0, false});
+                }
+}
+
+static void
+fill_f32(float *p, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        p[i] = (float)rng_unit();
+}
+
+static void
+gemm_f32_run(int64_t m, int64_t n, int64_t k, const float *a, const float *b, float *c)
+{
+    cr_assert_eq(tn_gemm(TN_DTYPE_F32, 1, m, n, k, a, 0, k, 1, b, 0, 1, k, c, 0, n, 1, 1, 0), TN_OK);
+}
+
+Test(matmul, gemm_f32_same_bits_for_any_thread_count)
+{
+    int64_t m = 130, n = 700, k = 300;
+    float *a = malloc(sizeof(float) * m * k), *b = malloc(sizeof(float) * n * k);
+    float *c1 = malloc(sizeof(float) * m * n), *c2 = malloc(sizeof(float) * m * n);
+    fill_f32(a, m * k);
+    fill_f32(b, n * k);
+    tn_set_num_threads(1);
+    gemm_f32_run(m, n, k, a, b, c1);
+    tn_set_num_threads(2);
+    gemm_f32_run(m, n, k, a, b, c2);
+    cr_assert(memcmp(c1, c2, sizeof(float) * m * n) == 0);
+    tn_set_num_threads(3);
+    gemm_f32_run(1, n, k, a, b, c2);
+    tn_set_num_threads(1);
+    gemm_f32_run(1, n, k, a, b, c1);
+    cr_assert(memcmp(c1, c2, sizeof(float) * n) == 0);
+    free(a);
+    free(b);
+    free(c1);
+    free(c2);
+}
+
+Test(matmul, gemm_rejects_bad_arguments)
+{
+    float x[4] = {0};
+    cr_assert_eq(tn_gemm(TN_DTYPE_BOOL, 1, 1, 1, 1, x, 0, 1, 1, x, 0, 1, 1, x, 0, 1, 1, 1, 0), TN_ERR_DTYPE);
+    cr_assert_eq(tn_gemm(TN_DTYPE_C64, 1, 1, 1, 1, x, 0, 1, 1, x, 0, 1, 1, x, 0, 1, 1, 1, 0), TN_ERR_DTYPE);
+    cr_assert_eq(tn_gemm(TN_DTYPE_F32, 1, -1, 1, 1, x, 0, 1, 1, x, 0, 1, 1, x, 0, 1, 1, 1, 0), TN_ERR_VALUE);
+    cr_assert_eq(tn_gemm(TN_DTYPE_F32, -1, 1, 1, 1, x, 0, 1, 1, x, 0, 1, 1, x, 0, 1, 1, 1, 0), TN_ERR_VALUE);
+    cr_assert_eq(tn_gemm_f32acc_serial(1, 1, 1, TN_DTYPE_F64, x, 1, 1, TN_DTYPE_F32, x, 1, 1, x, 1, 1, 0),
+                 TN_ERR_DTYPE);
+    cr_assert_eq(tn_linear(TN_DTYPE_F64, 1, 1, 1, x, 1, x, NULL, x, 1), TN_ERR_DTYPE);
+}
+
+Test(matmul, gemm_f32acc_serial_mixed_dtypes)
+{
+    /* bf16 A (strided rows), f32 B transposed, into an f32 C with a row stride > n */
+    int64_t m = 19, n = 37, k = 70, ldc = 40;
+    uint16_t *a = malloc(sizeof(uint16_t) * m * k * 2);
+    float *b = malloc(sizeof(float) * n * k), *c = malloc(sizeof(float) * m * ldc);
+    for (int64_t i = 0; i < m * k * 2; i++)
+        a[i] = tn_f32_to_bf16((float)rng_unit());
+    fill_f32(b, n * k);
+    for (int64_t i = 0; i < m * ldc; i++)
+        c[i] = 1.0f;
+    cr_assert_eq(tn_gemm_f32acc_serial(m, n, k, TN_DTYPE_BF16, a, 2 * k, 2, TN_DTYPE_F32, b, 1, k, c,
+                                       ldc, 0.5f, 2.0f), TN_OK);
+    double gamma = (k + 8) * ldexp(1.0, -24);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double s = 0, sabs = 0;
+            for (int64_t p = 0; p < k; p++) {
+                double t = (double)tn_bf16_to_f32(a[i * 2 * k + 2 * p]) * b[j * k + p];
+                s += t;
+                sabs += fabs(t);
+            }
+            double ref = 0.5 * s + 2.0;
+            cr_assert_leq(fabs(c[i * ldc + j] - ref), gamma * (0.5 * sabs + 2.0) * 1.0001);
+        }
+    for (int64_t i = 0; i < m; i++)
+        cr_assert_eq(c[i * ldc + n], 1.0f, "padding column written");
+    free(a);
+    free(b);
+    free(c);
+}
+
+/* ---- Linear ---- */
+
+/* y = x @ w^T + bias in `dt`, checked against the double reference with the GEMM bound */
+static void
+check_linear(int dt, int64_t m, int64_t in, int64_t out, bool with_bias, bool cached)
+{
+    int es = tn_dtype_size(dt);
+    int64_t xs = in + 3, ys = out + 2;
+    void *x = calloc((size_t)(m * xs + 1), (size_t)es), *w = calloc((size_t)(in * out + 1), (size_t)es);
+    void *bias = calloc((size_t)out + 1, (size_t)es), *y = calloc((size_t)(m * ys + 1), (size_t)es);
+    for (int64_t i = 0; i < m * xs; i++)
+        set_elem(dt, x, i, rng_unit());
+    for (int64_t i = 0; i < in * out; i++)
+        set_elem(dt, w, i, rng_unit());
+    for (int64_t i = 0; i < out; i++)
+        set_elem(dt, bias, i, rng_unit());
+    for (int64_t i = 0; i < m * ys; i++)
+        set_elem(dt, y, i, NAN);
+    tn_status st = cached ? tn_linear_f32(m, in, out, x, xs, w, 1234, 1, with_bias ? bias : NULL, 99,
+                                          y, ys)
+                          : tn_linear(dt, m, in, out, x, xs, w, with_bias ? bias : NULL, y, ys);
+    cr_assert_eq(st, TN_OK);
+    double u = ldexp(1.0, -24), uo = unit_roundoff_out(dt);
+    double gamma = (in + 2.0 * (in / 256 + 1) + 3) * u;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < out; j++) {
+            double s = with_bias ? get_elem(dt, bias, j) : 0.0;
+            double sabs = fabs(s);
+            for (int64_t p = 0; p < in; p++) {
+                double t = get_elem(dt, x, i * xs + p) * get_elem(dt, w, j * in + p);
+                s += t;
+                sabs += fabs(t);
+            }
+            double got = get_elem(dt, y, i * ys + j);
+            double bound = gamma * sabs * (1 + uo) + uo * fabs(s) + ldexp(1.0, -25);
+            cr_assert(fabs(got - s) <= bound, "dtype %d m=%ld in=%ld out=%ld (%ld,%ld): %.9g vs %.9g",
+                      dt, (long)m, (long)in, (long)out, (long)i, (long)j, got, s);
+        }
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = out; j < ys && i * ys + j < m * ys; j++)
+            cr_assert(isnan(get_elem(dt, y, i * ys + j)), "padding of y written");
+    free(x);
+    free(w);
+    free(bias);
+    free(y);
+}
+
+Test(matmul, linear_f32_f16_bf16)
+{
+    int dts[] = {TN_DTYPE_F32, TN_DTYPE_F16, TN_DTYPE_BF16};
+    int64_t ms[] = {1, 2, 3, 6, 100};
+    for (int d = 0; d < 3; d++)
+        for (int mi = 0; mi < 5; mi++) {
+            check_linear(dts[d], ms[mi], 64, 40, true, false);
+            check_linear(dts[d], ms[mi], 17, 9, false, false);
+        }
+}
+
+Test(matmul, linear_f32_cached_matches_reference)
+{
+    int64_t ms[] = {1, 2, 7, 13, 16, 32, 64};
+    for (int mi = 0; mi < 7; mi++) {
+        tn_linear_cache_clear();
+        check_linear(TN_DTYPE_F32, ms[mi], 64, 40, true, true);
+        tn_linear_cache_clear();
+        check_linear(TN_DTYPE_F32, ms[mi], 33, 7, false, true);
+    }
+    tn_linear_cache_clear();
+}
+
+Test(matmul, linear_f32_cache_reuses_and_invalidates)
+{
+    enum { M = 16, IN = 8, OUT = 3 };  /* 13..32 rows: the XNNPACK path (see tn_linear_f32) */
+    float x[M * IN], w[OUT * IN], y[M * OUT];
+    for (int i = 0; i < M * IN; i++)
+        x[i] = 1.0f;
+    for (int i = 0; i < OUT * IN; i++)
+        w[i] = 1.0f;
+    tn_linear_cache_clear();
+    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 1, NULL, 0, y, OUT), TN_OK);
+    cr_assert_eq(y[0], 8.0f);
+    cr_assert_eq(tn_linear_cache_size(), 1);
+    /* modified in place without a new version: the cached packed weights are used */
+    for (int i = 0; i < OUT * IN; i++)
+        w[i] = 2.0f;
+    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 1, NULL, 0, y, OUT), TN_OK);
+    cr_assert_eq(y[0], 8.0f, "cache was not used");
+    cr_assert_eq(tn_linear_cache_size(), 1);
+    /* a new version repacks and replaces the old entry */
+    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 2, NULL, 0, y, OUT), TN_OK);
+    cr_assert_eq(y[0], 16.0f);
+    cr_assert_eq(tn_linear_cache_size(), 1);
+    tn_linear_cache_clear();
+    cr_assert_eq(tn_linear_cache_size(), 0);
+    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 2, NULL, 0, y, OUT), TN_OK);
+    cr_assert_eq(y[M * OUT - 1], 16.0f);
+    tn_linear_cache_clear();
+}
+
+Test(matmul, linear_f32_cache_is_bounded_lru)
+{
+    enum { M = 16, IN = 4, OUT = 4, N = TN_LINEAR_CACHE_SIZE + 10 };
+    float x[M * IN], y[M * OUT];
+    float *w = malloc(sizeof(float) * IN * OUT * N);
+    for (int i = 0; i < M * IN; i++)
+        x[i] = 1.0f;
+    for (int i = 0; i < IN * OUT * N; i++)
+        w[i] = (float)(i / (IN * OUT));
+    tn_linear_cache_clear();
+    for (int e = 0; e < N; e++) {
+        cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w + e * IN * OUT, (uint64_t)e, 0, NULL, 0, y, OUT),
+                     TN_OK);
+        cr_assert_eq(y[0], 4.0f * (float)e);
+        /* keep weight 0 hot so LRU (not FIFO) must keep it */
+        cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 0, 0, NULL, 0, y, OUT), TN_OK);
+    }
+    cr_assert_eq(tn_linear_cache_size(), TN_LINEAR_CACHE_SIZE);
+    /* weight 0 is still cached: change it in place, same version, result must be the stale one */
+    for (int i = 0; i < IN * OUT; i++)
+        w[i] = 5.0f;
+    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 0, 0, NULL, 0, y, OUT), TN_OK);
+    cr_assert_eq(y[0], 0.0f, "LRU evicted the most recently used weight");
+    /* weight 1 was evicted long ago: it is packed again from its current contents */
+    for (int i = 0; i < IN * OUT; i++)
+        w[IN * OUT + i] = 3.0f;
+    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w + IN * OUT, 1, 0, NULL, 0, y, OUT), TN_OK);
+    cr_assert_eq(y[0], 12.0f, "weight 1 should have been evicted");
+    tn_linear_cache_clear();
+    free(w);
+}
+
+Test(matmul, linear_propagates_nan)
+{
+    /* a NaN input must give NaN, not a clamped value, on every path */
+    enum { IN = 16, OUT = 24 };
+    float x[64 * IN], w[OUT * IN], y[64 * OUT];
+    fill_f32(x, 64 * IN);
+    fill_f32(w, OUT * IN);
+    x[5] = NAN;
+    for (int64_t m = 1; m <= 64; m *= 4) {  /* 1, 4, 16 (XNNPACK), 64 */
+        tn_linear_cache_clear();
+        cr_assert_eq(tn_linear_f32(m, IN, OUT, x, IN, w, 1, 0, NULL, 0, y, OUT), TN_OK);
+        for (int j = 0; j < OUT; j++)
+            cr_assert(isnan(y[j]), "m=%ld y[%d] = %g", (long)m, j, y[j]);
+    }
+    tn_linear_cache_clear();
+}
+
+/* ---- every ISA on this machine: Criterion runs each test in its own process, so a test can pick
+ * the kernel set before the first GEMM (TN_GEMM_ISA is read once, at first use) ---- */
+
+static void
+force_isa(const char *isa)
+{
+    setenv("TN_GEMM_ISA", isa, 1);
+}
+
+Test(matmul, isa_scalar_f32_transposed_b)
+{
+    force_isa("scalar");
+    sweep_shapes(TN_DTYPE_F32, LAY_ROW, LAY_COL, LAY_ROW, 1, 0);
+}
+
+Test(matmul, isa_scalar_bf16_f16_strided)
+{
+    force_isa("scalar");
+    sweep_shapes(TN_DTYPE_BF16, LAY_COL | LAY_PAD, LAY_STEP, LAY_ROW, 1, 1);
+    sweep_shapes(TN_DTYPE_F16, LAY_ROW, LAY_COL, LAY_STEP, 1, 0);
+}
+
+Test(matmul, isa_avx2_f32_transposed_b)
+{
+    force_isa("avx2");
+    sweep_shapes(TN_DTYPE_F32, LAY_ROW, LAY_COL, LAY_ROW, 1, 0);
+    sweep_shapes(TN_DTYPE_F32, LAY_COL, LAY_ROW, LAY_ROW, 0.5, 2);
+}
+
+Test(matmul, isa_avx2_bf16_f16)
+{
+    force_isa("avx2");
+    sweep_shapes(TN_DTYPE_BF16, LAY_ROW, LAY_COL, LAY_ROW, 1, 1);
+    sweep_shapes(TN_DTYPE_F16, LAY_ROW, LAY_ROW, LAY_ROW, 1, 0);
+}
+
+Test(matmul, isa_avx512_without_bf16_dot)
+{
+    force_isa("avx512");
+    sweep_shapes(TN_DTYPE_BF16, LAY_ROW, LAY_COL, LAY_ROW, 1, 1);
+    sweep_shapes(TN_DTYPE_F32, LAY_ROW, LAY_COL, LAY_ROW, 1, 0);
+}
+
+Test(matmul, isa_each_small_m_and_large)
+{
+    static const char *isas[] = {"scalar", "avx2", "avx512"};
+    for (int i = 0; i < 3; i++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            force_isa(isas[i]);
+            for (int64_t m = 1; m <= 13; m += 4)
+                for (int d = 0; d < 3; d++) {
+                    int dt = d == 0 ? TN_DTYPE_F32 : d == 1 ? TN_DTYPE_F16 : TN_DTYPE_BF16;
+                    if (check_gemm((gemm_case){dt, 1, m, 45, 77, LAY_ROW, LAY_COL, LAY_ROW, 1, 0, false}) > 1 ||
+                        check_gemm((gemm_case){dt, 1, m, 70, 33, LAY_ROW, LAY_ROW, LAY_ROW, 1, 1, false}) > 1)
+                        _exit(1);
+                }
+            if (check_gemm((gemm_case){TN_DTYPE_F32, 1, 150, 300, 600, LAY_ROW, LAY_COL, LAY_ROW, 1, 0,
+                                       false}) > 1)
+                _exit(1);
+            _exit(0);
+        }
+        int status = 0;
+        waitpid(pid, &status, 0);
+        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "ISA %s failed", isas[i]);
+    }
+}

@@ -1,0 +1,301 @@
+/* Criterion tests for kernels/norm.c: softmax / log_softmax, layer norm, RMS norm.
+ * Sweeps compare with the scalar references norm.c exports (tn_*_ref, double precision);
+ * `*_matches_upstream` tests hold torch 2.13's bits for inputs made by gen().
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/norm.h"
+
+tn_status tn_softmax_ref(int dtype, int log, const tn_loop *outer, int64_t n, int64_t in_stride,
+                         int64_t out_stride, void *out, const void *in);
+tn_status tn_layer_norm_ref(int dtype, int param_dtype, int64_t rows, int64_t n, const void *in,
+                            const void *weight, const void *bias, double eps, void *out,
+                            void *mean, void *rstd);
+tn_status tn_rms_norm_ref(int dtype, int64_t rows, int64_t n, const void *in, const void *weight,
+                          double eps, void *out, void *rstd);
+
+static float
+gen(int64_t i)
+{
+    uint64_t v = ((uint64_t)i * 2654435761u) % 4294967296u % 2001u;
+    return (float)((int64_t)v - 1000) / 137.0f;
+}
+
+static uint32_t
+fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* position-weighted sum of float32 bit patterns: one number that changes with any element */
+static uint64_t
+checksum(const float *y, int64_t n)
+{
+    uint64_t s = 0;
+    for (int64_t i = 0; i < n; i++)
+        s += (uint64_t)fbits(y[i]) * (uint64_t)(i + 1);
+    return s;
+}
+
+static void
+put(int dt, void *p, int64_t i, double v)
+{
+    switch (dt) {
+    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
+    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
+    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
+    default: ((double *)p)[i] = v; break;
+    }
+}
+
+static double
+get(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
+    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
+    case TN_DTYPE_F32: return ((const float *)p)[i];
+    default: return ((const double *)p)[i];
+    }
+}
+
+static const int fdts[] = {TN_DTYPE_F16, TN_DTYPE_BF16, TN_DTYPE_F32, TN_DTYPE_F64};
+
+/* relative tolerance per dtype against a double reference */
+static double
+tol(int dt)
+{
+    return dt == TN_DTYPE_F64 ? 1e-12 : dt == TN_DTYPE_F32 ? 2e-6 : dt == TN_DTYPE_F16 ? 2e-3 : 2e-2;
+}
+
+static tn_loop
+rows_loop(int64_t rows, int64_t os, int64_t is)
+{
+    tn_loop l;
+    memset(&l, 0, sizeof l);
+    l.noperands = 2;
+    if (rows > 0) {
+        l.ndim = 1;
+        l.sizes[0] = rows;
+        l.strides[0][0] = os;
+        l.strides[1][0] = is;
+    }
+    return l;
+}
+
+// softmax
+
+Test(softmax, matches_upstream)
+{
+    float x[150], y[150];
+    for (int i = 0; i < 150; i++)
+        x[i] = gen(i) * 2;
+    tn_loop l = rows_loop(3, 50, 50);
+    cr_assert_eq(tn_softmax(TN_DTYPE_F32, 0, &l, 50, 1, 1, y, x), TN_OK);
+    cr_expect_eq(fbits(y[57]), 0x3d30ffa2u, "softmax = %a", y[57]);
+    cr_assert_eq(tn_softmax(TN_DTYPE_F32, 1, &l, 50, 1, 1, y, x), TN_OK);
+    cr_expect_eq(fbits(y[149]), 0xc1d109a7u, "log_softmax = %a", y[149]);
+}
+
+Test(softmax, sweep_last_dim_and_strided_dim_vs_reference)
+{
+    static const int64_t sizes[] = {1, 7, 8, 9, 33, 1000};
+    char in[8 * 3000], out[8 * 3000], ref[8 * 3000];
+    for (size_t d = 0; d < 4; d++) {
+        int dt = fdts[d];
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            int64_t n = sizes[k];
+            for (int64_t i = 0; i < 3 * n; i++)
+                put(dt, in, i, gen(i) * 3);
+            for (int log_ = 0; log_ < 2; log_++) {
+                for (int strided = 0; strided < 2; strided++) {
+                    /* 3 lines: contiguous rows, or the dim at stride 3 (a softmax over dim 0) */
+                    tn_loop l = strided ? rows_loop(3, 1, 1) : rows_loop(3, n, n);
+                    int64_t st = strided ? 3 : 1;
+                    cr_assert_eq(tn_softmax(dt, log_, &l, n, st, st, out, in), TN_OK);
+                    cr_assert_eq(tn_softmax_ref(dt, log_, &l, n, st, st, ref, in), TN_OK);
+                    for (int64_t i = 0; i < 3 * n; i++) {
+                        /* exp(x - max) inherits the rounding of x - max: relative error grows
+                         * with |x - max| (here below 50), so float32 gets a wider margin */
+                        double a = get(dt, out, i), b = get(dt, ref, i);
+                        double t = dt == TN_DTYPE_F32 ? 2e-5 : tol(dt);
+                        double floor_ = dt == TN_DTYPE_F16 ? 2e-7 : 1e-30;  /* f16 subnormals */
+                        cr_expect(fabs(a - b) <= t * (fabs(b) + (log_ ? 1 : 1e-30)) + floor_,
+                                  "dtype %d n %ld log %d strided %d i %ld: %g vs %g", dt, (long)n,
+                                  log_, strided, (long)i, a, b);
+                    }
+                }
+            }
+        }
+    }
+}
+
+Test(softmax, uniform_row_is_exactly_one_over_n)
+{
+    float x[8] = {3, 3, 3, 3, 3, 3, 3, 3}, y[8];
+    tn_loop l = rows_loop(0, 0, 0);
+    cr_assert_eq(tn_softmax(TN_DTYPE_F32, 0, &l, 8, 1, 1, y, x), TN_OK);
+    for (int i = 0; i < 8; i++)
+        cr_expect_eq(y[i], 0.125f);
+}
+
+Test(softmax, nan_spreads_and_inf_is_handled)
+{
+    float x[4] = {1, NAN, 2, 3}, y[4];
+    tn_loop l = rows_loop(0, 0, 0);
+    cr_assert_eq(tn_softmax(TN_DTYPE_F32, 0, &l, 4, 1, 1, y, x), TN_OK);
+    for (int i = 0; i < 4; i++)
+        cr_expect(isnan(y[i]));
+    float z[3] = {-INFINITY, 0, -INFINITY};
+    cr_assert_eq(tn_softmax(TN_DTYPE_F32, 0, &l, 3, 1, 1, y, z), TN_OK);
+    cr_expect(y[0] == 0 && y[1] == 1 && y[2] == 0);
+    cr_expect_eq(tn_softmax(TN_DTYPE_I32, 0, &l, 3, 1, 1, y, z), TN_ERR_DTYPE);
+}
+
+// layer_norm
+
+Test(layer_norm, matches_upstream)
+{
+    float x[74], w[37], b[37], y[74], mean[2], rstd[2];
+    for (int i = 0; i < 74; i++)
+        x[i] = gen(i);
+    for (int i = 0; i < 37; i++) {
+        w[i] = 1 + gen(i) / 10;
+        b[i] = gen(i) / 10;
+    }
+    cr_assert_eq(tn_layer_norm(TN_DTYPE_F32, TN_DTYPE_F32, 2, 37, x, w, b, 1e-5, y, mean, rstd), TN_OK);
+    cr_expect_eq(fbits(y[0]), 0xbf968f49u, "y[0] = %a", y[0]);
+    cr_expect_eq(fbits(y[73]), 0xbfcd8d45u);
+    cr_expect_eq(fbits(y[17]), 0x4007ca02u);
+    cr_expect_eq(fbits(mean[1]), 0xbe6c5ab0u);
+    cr_expect_eq(fbits(rstd[1]), 0x3e7d894du);
+    cr_expect_eq(checksum(y, 74), 0x5cf5cfbcd54ull, "every element as upstream");
+    /* 300 wide, no affine: the vectorised moments with their chunk cascade */
+    float *x3 = malloc(sizeof(float) * 1200), *y3 = malloc(sizeof(float) * 1200), r3[4];
+    for (int i = 0; i < 1200; i++)
+        x3[i] = gen(i);
+    cr_assert_eq(tn_layer_norm(TN_DTYPE_F32, TN_DTYPE_F32, 4, 300, x3, NULL, NULL, 1e-5, y3, NULL, r3),
+                 TN_OK);
+    cr_expect_eq(fbits(y3[2 * 300 + 123]), 0x3ef10e1bu);
+    cr_expect_eq(fbits(r3[3]), 0x3e7267eau);
+    cr_expect_eq(checksum(y3, 1200), 0x5731cab336de2ull);
+    free(x3);
+    free(y3);
+}
+
+Test(layer_norm, bfloat16_plain_and_mixed_match_upstream)
+{
+    uint16_t x[74], w[37], b[37], y[74], mean[2], rstd[2];
+    float wf[37], bf[37], meanf[2], rstdf[2];
+    for (int i = 0; i < 74; i++)
+        x[i] = tn_f32_to_bf16(gen(i));
+    for (int i = 0; i < 37; i++) {
+        w[i] = tn_f32_to_bf16(1 + gen(i) / 10);
+        b[i] = tn_f32_to_bf16(gen(i) / 10);
+        wf[i] = tn_bf16_to_f32(w[i]);
+        bf[i] = tn_bf16_to_f32(b[i]);
+    }
+    cr_assert_eq(tn_layer_norm(TN_DTYPE_BF16, TN_DTYPE_BF16, 2, 37, x, w, b, 1e-5, y, mean, rstd),
+                 TN_OK);
+    cr_expect_eq(y[37 + 3], 0xbe14);
+    cr_expect_eq(mean[0], 0xbda9, "mean is stored in the parameter dtype");
+    cr_expect_eq(rstd[1], 0x3e7d);
+    cr_assert_eq(tn_layer_norm(TN_DTYPE_BF16, TN_DTYPE_F32, 2, 37, x, wf, bf, 1e-5, y, meanf, rstdf),
+                 TN_OK);
+    cr_expect_eq(y[37 + 3], 0xbe14);
+    cr_expect_eq(fbits(meanf[0]), 0xbda89838u);
+    cr_expect_eq(fbits(rstdf[1]), 0x3e7d7fbdu);
+}
+
+Test(layer_norm, sweep_vs_reference)
+{
+    static const int64_t sizes[] = {1, 7, 8, 9, 16, 17, 100, 1000, 5000};
+    char *in = malloc(8 * 15000), *out = malloc(8 * 15000), *ref = malloc(8 * 15000);
+    char w[8 * 5000], b[8 * 5000], m[24], r[24], rm[24], rr[24];
+    for (size_t d = 0; d < 4; d++) {
+        int dt = fdts[d];
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            int64_t n = sizes[k];
+            for (int64_t i = 0; i < 3 * n; i++)
+                put(dt, in, i, gen(i) + 5);
+            for (int64_t i = 0; i < n; i++) {
+                put(dt, w, i, 1 + gen(i + 7) / 10);
+                put(dt, b, i, gen(i + 3) / 10);
+            }
+            for (int affine = 0; affine < 2; affine++) {
+                const void *wp = affine ? w : NULL, *bp = affine ? b : NULL;
+                cr_assert_eq(tn_layer_norm(dt, dt, 3, n, in, wp, bp, 1e-5, out, m, r), TN_OK);
+                cr_assert_eq(tn_layer_norm_ref(dt, dt, 3, n, in, wp, bp, 1e-5, ref, rm, rr), TN_OK);
+                for (int64_t i = 0; i < 3 * n; i++) {
+                    double a = get(dt, out, i), c = get(dt, ref, i);
+                    cr_expect(fabs(a - c) <= 8 * tol(dt) * (fabs(c) + 1), "dtype %d n %ld i %ld: %g vs %g",
+                              dt, (long)n, (long)i, a, c);
+                }
+                for (int j = 0; j < 3; j++) {
+                    cr_expect(fabs(get(dt, m, j) - get(dt, rm, j)) <= tol(dt) * 8);
+                    cr_expect(fabs(get(dt, r, j) - get(dt, rr, j)) <= tol(dt) * 8 * get(dt, rr, j));
+                }
+            }
+        }
+    }
+    free(in);
+    free(out);
+    free(ref);
+}
+
+// rms_norm
+
+Test(rms_norm, matches_upstream)
+{
+    float x[200], y[200], r[2];
+    for (int i = 0; i < 200; i++)
+        x[i] = gen(i);
+    cr_assert_eq(tn_rms_norm(TN_DTYPE_F32, 2, 100, x, NULL, 1e-5, y, r), TN_OK);
+    cr_expect_eq(fbits(y[199]), 0xbfd743d5u);
+    cr_expect_eq(fbits(r[0]), 0x3e771186u);
+    cr_expect_eq(checksum(y, 200), 0x264ad3a694cdull);
+    uint16_t h[74], hw[37], hy[74];
+    float hr[2];
+    for (int i = 0; i < 74; i++)
+        h[i] = tn_f32_to_f16(gen(i));
+    for (int i = 0; i < 37; i++)
+        hw[i] = tn_f32_to_f16(1 + gen(i) / 10);
+    cr_assert_eq(tn_rms_norm(TN_DTYPE_F16, 2, 37, h, hw, 1e-6, hy, hr), TN_OK);
+    cr_expect_eq(hy[37 + 5], 0xbc52);
+    cr_expect_eq(hy[36], 0x415e);
+    cr_expect_eq(fbits(hr[1]), 0x3e7d1fb8u, "rstd is float32 for half inputs");
+}
+
+Test(rms_norm, sweep_vs_reference)
+{
+    static const int64_t sizes[] = {1, 7, 8, 9, 100, 4097};
+    char *in = malloc(8 * 12300), *out = malloc(8 * 12300), *ref = malloc(8 * 12300);
+    char w[8 * 4097];
+    double r[3], rr[3];
+    for (size_t d = 0; d < 4; d++) {
+        int dt = fdts[d];
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            int64_t n = sizes[k];
+            for (int64_t i = 0; i < 3 * n; i++)
+                put(dt, in, i, gen(i));
+            for (int64_t i = 0; i < n; i++)
+                put(dt, w, i, 1 + gen(i + 1) / 10);
+            cr_assert_eq(tn_rms_norm(dt, 3, n, in, w, 1e-5, out, r), TN_OK);
+            cr_assert_eq(tn_rms_norm_ref(dt, 3, n, in, w, 1e-5, ref, rr), TN_OK);
+            for (int64_t i = 0; i < 3 * n; i++) {
+                double a = get(dt, out, i), c = get(dt, ref, i);
+                cr_expect(fabs(a - c) <= 4 * tol(dt) * (fabs(c) + 1e-3), "dtype %d n %ld: %g vs %g", dt,
+                          (long)n, a, c);
+            }
+        }
+    }
+    cr_expect_eq(tn_rms_norm(TN_DTYPE_I64, 3, 2, in, NULL, 1e-5, out, NULL), TN_ERR_DTYPE);
+    free(in);
+    free(out);
+    free(ref);
+}

@@ -1,0 +1,595 @@
+/* Criterion tests for kernels/unary.c: every op swept over dtypes x edge sizes x layouts with
+ * the fast paths compared against the scalar reference loops (a few ulp allowed where the fast
+ * path is the AVX2 vector math), the vector math checked densely against libm, and hand values
+ * from torch 2.13.
+ * Adding an op: the sweep picks it up from the enum; give it parameters in op_params if it reads
+ * any, and hand checks for its edge cases.
+ */
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/copy.h"
+#include "kernels/unary.h"
+
+static const int all_dtypes[] = {
+    TN_DTYPE_BOOL, TN_DTYPE_U8, TN_DTYPE_I8, TN_DTYPE_I16, TN_DTYPE_I32,
+    TN_DTYPE_I64, TN_DTYPE_F16, TN_DTYPE_BF16, TN_DTYPE_F32, TN_DTYPE_F64,
+};
+#define NUM_DTYPES ((int)(sizeof all_dtypes / sizeof all_dtypes[0]))
+static const int64_t edge_sizes[] = {0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 64, 1000};
+#define NUM_SIZES ((int)(sizeof edge_sizes / sizeof edge_sizes[0]))
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint64_t
+next_u64(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static double
+next_double(void)
+{
+    static const double specials[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -2.5, 0.25,
+                                      INFINITY, -INFINITY, NAN, 1e-30, 1e30, 88.5, -87.5,
+                                      -103.5, 0.625, -0.99, 0.99, 9.0, -20.0};
+    uint64_t r = next_u64();
+    if (r % 5 == 0)
+        return specials[(r >> 8) % (sizeof specials / sizeof specials[0])];
+    double u = (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+    static const double scales[] = {1.0, 10.0, 100.0, 0.01};
+    return u * scales[(r >> 3) % 4];
+}
+
+static void
+fill_random(int dtype, void *buf, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        tn_kscalar s;
+        if (tn_dtype_is_floating(dtype)) {
+            s = (tn_kscalar){TN_KSCALAR_DOUBLE, 0, next_double()};
+        } else {
+            int64_t v = (int64_t)next_u64();
+            if (next_u64() % 2)
+                v = (int64_t)(next_u64() % 23) - 11;
+            s = (tn_kscalar){TN_KSCALAR_INT, v, 0};
+        }
+        tn_scalar_to_dtype(dtype, s, (char *)buf + i * tn_dtype_size(dtype));
+    }
+}
+
+/* Distance in units in the last place between two values of a floating dtype; NaN == NaN,
+ * +0 == -0. Non-floating dtypes: 0 if the bits match, else a large number. */
+static int64_t
+ulp_distance(int dtype, const void *x, const void *y)
+{
+    int64_t a, b;
+    switch (dtype) {
+    case TN_DTYPE_F16:
+    case TN_DTYPE_BF16: {
+        uint16_t u, v;
+        memcpy(&u, x, 2);
+        memcpy(&v, y, 2);
+        float fu = dtype == TN_DTYPE_F16 ? tn_f16_to_f32(u) : tn_bf16_to_f32(u);
+        float fv = dtype == TN_DTYPE_F16 ? tn_f16_to_f32(v) : tn_bf16_to_f32(v);
+        if (isnan(fu) || isnan(fv))
+            return isnan(fu) && isnan(fv) ? 0 : INT64_MAX;
+        a = (u & 0x8000) ? -(int64_t)(u & 0x7fff) : (int64_t)u;
+        b = (v & 0x8000) ? -(int64_t)(v & 0x7fff) : (int64_t)v;
+        break;
+    }
+    case TN_DTYPE_F32: {
+        float fu, fv;
+        uint32_t u, v;
+        memcpy(&fu, x, 4);
+        memcpy(&fv, y, 4);
+        if (isnan(fu) || isnan(fv))
+            return isnan(fu) && isnan(fv) ? 0 : INT64_MAX;
+        memcpy(&u, x, 4);
+        memcpy(&v, y, 4);
+        a = (u & 0x80000000u) ? -(int64_t)(u & 0x7fffffffu) : (int64_t)u;
+        b = (v & 0x80000000u) ? -(int64_t)(v & 0x7fffffffu) : (int64_t)v;
+        break;
+    }
+    case TN_DTYPE_F64: {
+        double fu, fv;
+        uint64_t u, v;
+        memcpy(&fu, x, 8);
+        memcpy(&fv, y, 8);
+        if (isnan(fu) || isnan(fv))
+            return isnan(fu) && isnan(fv) ? 0 : INT64_MAX;
+        memcpy(&u, x, 8);
+        memcpy(&v, y, 8);
+        a = (u >> 63) ? -(int64_t)(u & 0x7fffffffffffffffull) : (int64_t)u;
+        b = (v >> 63) ? -(int64_t)(v & 0x7fffffffffffffffull) : (int64_t)v;
+        break;
+    }
+    default:
+        return memcmp(x, y, (size_t)tn_dtype_size(dtype)) == 0 ? 0 : INT64_MAX;
+    }
+    return a > b ? a - b : b - a;
+}
+
+static int
+out_is_bool(int op)
+{
+    switch (op) {
+    case TN_UN_LOGICAL_NOT: case TN_UN_ISNAN: case TN_UN_ISINF: case TN_UN_ISFINITE:
+    case TN_UN_SIGNBIT: case TN_UN_ISPOSINF: case TN_UN_ISNEGINF:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* How far the fast path may be from the reference: the AVX2 vector math (exp, tanh, sigmoid,
+ * silu, erf, gelu) is a few f32 ulp from glibc, which can move an f16/bf16 result by one. */
+static int
+vector_math_op(int op)
+{
+    return op == TN_UN_EXP || op == TN_UN_TANH || op == TN_UN_SIGMOID || op == TN_UN_SILU ||
+           op == TN_UN_ERF || op == TN_UN_GELU;
+}
+
+static int64_t
+allowed_ulps(int op, int dtype)
+{
+    if (!vector_math_op(op))
+        return 0;
+    return dtype == TN_DTYPE_F32 ? 4 : dtype == TN_DTYPE_F64 ? 0 : 1;
+}
+
+static double
+as_double(int dtype, const void *p)
+{
+    uint16_t h;
+    float f;
+    double d;
+    switch (dtype) {
+    case TN_DTYPE_F16: memcpy(&h, p, 2); return tn_f16_to_f32(h);
+    case TN_DTYPE_BF16: memcpy(&h, p, 2); return tn_bf16_to_f32(h);
+    case TN_DTYPE_F32: memcpy(&f, p, 4); return f;
+    case TN_DTYPE_F64: memcpy(&d, p, 8); return d;
+    default: return 0;
+    }
+}
+
+/* gelu's 1 + erf(x) cancels for negative x, so there the bound is absolute: erf's 2 ulp near 1. */
+static int
+close_enough(int op, int dtype, const void *fast, const void *ref)
+{
+    if (ulp_distance(dtype, fast, ref) <= allowed_ulps(op, dtype))
+        return 1;
+    if (op != TN_UN_GELU || !tn_dtype_is_floating(dtype))
+        return 0;
+    double f = as_double(dtype, fast), r = as_double(dtype, ref);
+    return fabs(f - r) <= 4e-7 * fmax(1.0, fabs(r));
+}
+
+static const double *
+op_params(int op, int variant)
+{
+    static const double none[3] = {0, 0, 0};
+    static const double round_p[2][3] = {{2, 0, 0}, {-1, 0, 0}};
+    static const double softplus_p[3] = {2.3, 1.7, 0};
+    static const double elu_p[3] = {0.7, 1.0507, 1.3};
+    static const double slope[3] = {0.3, 0, 0};
+    static const double hardtanh_p[3] = {-0.3, 2.7, 0};
+    static const double threshold_p[3] = {0.1, 20, 0};
+    static const double nan_to_num_p[3] = {1.5, 100, -100};
+    static const double logit_p[2][3] = {{-1, 0, 0}, {0.1, 0, 0}};
+    static const double lambda_p[3] = {0.5, 0, 0};
+    switch (op) {
+    case TN_UN_ROUND: return variant ? round_p[variant - 1] : none;
+    case TN_UN_SOFTPLUS: return softplus_p;
+    case TN_UN_ELU: return elu_p;
+    case TN_UN_LEAKY_RELU: return slope;
+    case TN_UN_HARDTANH: return hardtanh_p;
+    case TN_UN_THRESHOLD: return threshold_p;
+    case TN_UN_NAN_TO_NUM: return nan_to_num_p;
+    case TN_UN_LOGIT: return logit_p[variant % 2];
+    case TN_UN_HARDSHRINK:
+    case TN_UN_SOFTSHRINK: return lambda_p;
+    default: return none;
+    }
+}
+
+enum { LAYOUT_CONTIG, LAYOUT_BCAST, LAYOUT_TRANSPOSED, NUM_LAYOUTS };
+static const char *const layout_names[] = {"contiguous", "broadcast", "transposed"};
+
+static int64_t
+make_loop(tn_loop *l, int layout, int64_t n)
+{
+    memset(l, 0, sizeof *l);
+    l->noperands = 2;
+    if (layout == LAYOUT_TRANSPOSED) {
+        l->ndim = 2;
+        l->sizes[0] = 3;
+        l->sizes[1] = n;
+        l->strides[0][0] = n;
+        l->strides[0][1] = 1;
+        l->strides[1][0] = 1;
+        l->strides[1][1] = 3;
+        return 3 * n;
+    }
+    l->ndim = 1;
+    l->sizes[0] = n;
+    l->strides[0][0] = 1;
+    l->strides[1][0] = layout == LAYOUT_BCAST ? 0 : 1;
+    return n;
+}
+
+#define GUARD 64
+
+static void
+sweep_unary(tn_unary_op op, int variant)
+{
+    const double *p = op_params(op, variant);
+    for (int di = 0; di < NUM_DTYPES; di++) {
+        int dtype = all_dtypes[di];
+        int out_dtype = out_is_bool(op) ? TN_DTYPE_BOOL : dtype;
+        int isize = tn_dtype_size(dtype), osize = tn_dtype_size(out_dtype);
+        for (int si = 0; si < NUM_SIZES; si++) {
+            for (int layout = 0; layout < NUM_LAYOUTS; layout++) {
+                tn_loop l;
+                int64_t n = edge_sizes[si];
+                int64_t in_n = make_loop(&l, layout, n);
+                int64_t out_n = tn_loop_numel(&l);
+                void *in = malloc((size_t)(in_n * isize) + 1);
+                fill_random(dtype, in, in_n);
+                size_t bytes = (size_t)(out_n * osize) + GUARD;
+                unsigned char *fast = malloc(bytes), *ref = malloc(bytes);
+                memset(fast, 0x5a, bytes);
+                memset(ref, 0x5a, bytes);
+                tn_elementwise_set_reference(0);
+                tn_status st_fast = tn_unary(op, dtype, &l, fast, in, p);
+                tn_elementwise_set_reference(1);
+                tn_status st_ref = tn_unary(op, dtype, &l, ref, in, p);
+                tn_elementwise_set_reference(0);
+                char what[128];
+                snprintf(what, sizeof what, "%s dtype %d n %ld %s", tn_unary_names[op], dtype,
+                         (long)n, layout_names[layout]);
+                cr_assert_eq(st_fast, st_ref, "%s: status %d vs %d", what, st_fast, st_ref);
+                cr_assert(st_fast == TN_OK || st_fast == TN_ERR_DTYPE, "%s: status %d", what,
+                          st_fast);
+                for (size_t i = (size_t)(out_n * osize); i < bytes; i++)
+                    cr_assert_eq(fast[i], 0x5a, "%s: wrote past the output", what);
+                if (st_fast == TN_OK) {
+                    for (int64_t i = 0; i < out_n; i++) {
+                        int64_t d = ulp_distance(out_dtype, fast + i * osize, ref + i * osize);
+                        cr_assert(close_enough(op, out_dtype, fast + i * osize, ref + i * osize),
+                                  "%s: element %ld is %ld ulp from the reference", what, (long)i,
+                                  (long)d);
+                    }
+                }
+                free(in);
+                free(fast);
+                free(ref);
+            }
+        }
+    }
+}
+
+ParameterizedTestParameters(unary, sweep_fast_matches_reference)
+{
+    static int ops[TN_NUM_UNARY];
+    for (int i = 0; i < TN_NUM_UNARY; i++)
+        ops[i] = i;
+    return cr_make_param_array(int, ops, TN_NUM_UNARY);
+}
+
+ParameterizedTest(int *op, unary, sweep_fast_matches_reference)
+{
+    sweep_unary((tn_unary_op)*op, 0);
+}
+
+Test(unary, sweep_parameter_variants)
+{
+    sweep_unary(TN_UN_ROUND, 1);
+    sweep_unary(TN_UN_ROUND, 2);
+    sweep_unary(TN_UN_LOGIT, 1);
+}
+
+Test(unary, large_parallel_matches_reference)
+{
+    const int64_t n = 3 * TN_ELEMENTWISE_GRAIN + 5;
+    float *in = malloc((size_t)n * 4), *fast = malloc((size_t)n * 4), *ref = malloc((size_t)n * 4);
+    fill_random(TN_DTYPE_F32, in, n);
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, n);
+    static const int ops[] = {TN_UN_RELU, TN_UN_NEG, TN_UN_SIGMOID, TN_UN_FLOOR};
+    for (int k = 0; k < 4; k++) {
+        tn_elementwise_set_reference(0);
+        cr_assert_eq(tn_unary(ops[k], TN_DTYPE_F32, &l, fast, in, NULL), TN_OK);
+        tn_elementwise_set_reference(1);
+        cr_assert_eq(tn_unary(ops[k], TN_DTYPE_F32, &l, ref, in, NULL), TN_OK);
+        tn_elementwise_set_reference(0);
+        for (int64_t i = 0; i < n; i++)
+            cr_assert(ulp_distance(TN_DTYPE_F32, fast + i, ref + i) <= allowed_ulps(ops[k], TN_DTYPE_F32),
+                      "%s element %ld", tn_unary_names[ops[k]], (long)i);
+    }
+    free(in);
+    free(fast);
+    free(ref);
+}
+
+/* ---- the f32 vector math against glibc, densely ---- */
+
+/* max_ulp is measured against the correctly rounded value (double libm rounded to f32). */
+static void
+vector_math_against_libm(tn_unary_op op, float lo, float hi, double (*ref)(double), int64_t max_ulp)
+{
+    const int64_t n = 200003;
+    float *x = malloc((size_t)n * 4), *y = malloc((size_t)n * 4);
+    for (int64_t i = 0; i < n; i++)
+        x[i] = lo + (hi - lo) * (float)i / (float)(n - 1);
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, n);
+    cr_assert_eq(tn_unary(op, TN_DTYPE_F32, &l, y, x, NULL), TN_OK);
+    int64_t worst = 0;
+    for (int64_t i = 0; i < n; i++) {
+        float want = (float)ref(x[i]);
+        int64_t d = ulp_distance(TN_DTYPE_F32, &y[i], &want);
+        if (d > worst)
+            worst = d;
+        cr_assert(d <= max_ulp, "%s(%a) = %a, want %a (%ld ulp)", tn_unary_names[op], x[i], y[i],
+                  want, (long)d);
+    }
+    free(x);
+    free(y);
+}
+
+/* True values, except where e^-x overflows f32: there upstream's formula (and ours) gives 0
+ * while the true sigmoid is subnormal. */
+static double ref_sigmoid(double x) { return isinf(expf(-(float)x)) ? 0.0 : 1.0 / (1.0 + exp(-x)); }
+static double ref_silu(double x) { return x / (1.0 + exp(-x)); }
+
+Test(unary, f32_vector_exp_is_close_to_libm)
+{
+    vector_math_against_libm(TN_UN_EXP, -104.0f, 89.0f, exp, 1);
+    vector_math_against_libm(TN_UN_EXP, -1.0f, 1.0f, exp, 1);
+}
+
+Test(unary, f32_vector_tanh_sigmoid_silu_erf_are_close_to_libm)
+{
+    vector_math_against_libm(TN_UN_TANH, -12.0f, 12.0f, tanh, 1);
+    vector_math_against_libm(TN_UN_TANH, -0.7f, 0.7f, tanh, 1);
+    vector_math_against_libm(TN_UN_SIGMOID, -90.0f, 30.0f, ref_sigmoid, 2);
+    vector_math_against_libm(TN_UN_SILU, -80.0f, 80.0f, ref_silu, 2);
+    vector_math_against_libm(TN_UN_ERF, -5.0f, 5.0f, erf, 2);
+    vector_math_against_libm(TN_UN_ERF, -1e-3f, 1e-3f, erf, 2);
+}
+
+Test(unary, f32_vector_math_special_values)
+{
+    float x[9] = {NAN, INFINITY, -INFINITY, 89.0f, -104.0f, 0.0f, -0.0f, 88.72f, -87.5f}, y[9];
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 9);
+    cr_assert_eq(tn_unary(TN_UN_EXP, TN_DTYPE_F32, &l, y, x, NULL), TN_OK);
+    cr_assert(isnan(y[0]) && y[1] == INFINITY && y[2] == 0 && y[3] == INFINITY && y[4] == 0);
+    cr_assert(y[5] == 1 && y[6] == 1 && isfinite(y[7]) && y[8] > 0);
+    cr_assert_eq(tn_unary(TN_UN_TANH, TN_DTYPE_F32, &l, y, x, NULL), TN_OK);
+    cr_assert(isnan(y[0]) && y[1] == 1 && y[2] == -1 && y[5] == 0 && signbit(y[6]));
+    cr_assert_eq(tn_unary(TN_UN_SIGMOID, TN_DTYPE_F32, &l, y, x, NULL), TN_OK);
+    cr_assert(isnan(y[0]) && y[1] == 1 && y[2] == 0 && y[5] == 0.5f);
+    cr_assert_eq(tn_unary(TN_UN_SILU, TN_DTYPE_F32, &l, y, x, NULL), TN_OK);
+    cr_assert(isnan(y[0]) && y[1] == INFINITY && y[5] == 0);
+    cr_assert_eq(tn_unary(TN_UN_ERF, TN_DTYPE_F32, &l, y, x, NULL), TN_OK);
+    cr_assert(isnan(y[0]) && y[1] == 1 && y[2] == -1 && y[3] == 1 && y[5] == 0 && signbit(y[6]));
+    cr_assert_eq(tn_unary(TN_UN_GELU, TN_DTYPE_F32, &l, y, x, NULL), TN_OK);
+    cr_assert(isnan(y[0]) && y[1] == INFINITY && y[5] == 0);
+}
+
+/* ---- hand values (torch 2.13) ---- */
+
+static float
+f32_un(tn_unary_op op, float x, const double *p)
+{
+    float y = 0;
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 1);
+    cr_assert_eq(tn_unary(op, TN_DTYPE_F32, &l, &y, &x, p), TN_OK, "%s", tn_unary_names[op]);
+    return y;
+}
+
+Test(unary, round_half_to_even)
+{
+    cr_assert_eq(f32_un(TN_UN_ROUND, 2.5f, NULL), 2.0f);
+    cr_assert_eq(f32_un(TN_UN_ROUND, 3.5f, NULL), 4.0f);
+    cr_assert_eq(f32_un(TN_UN_ROUND, 0.5f, NULL), 0.0f);
+    cr_assert(signbit(f32_un(TN_UN_ROUND, -0.5f, NULL)));
+    static const double one_decimal[3] = {1, 0, 0}, minus_one[3] = {-1, 0, 0};
+    cr_assert_eq(f32_un(TN_UN_ROUND, 1.25f, one_decimal), 1.2f);
+    cr_assert_eq(f32_un(TN_UN_ROUND, 1.35f, one_decimal), 1.4f);
+    cr_assert_eq(f32_un(TN_UN_ROUND, 25.0f, minus_one), 20.0f);
+    cr_assert_eq(f32_un(TN_UN_ROUND, 35.0f, minus_one), 40.0f);
+    int32_t i = 7, o;
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 1);
+    cr_assert_eq(tn_unary(TN_UN_ROUND, TN_DTYPE_I32, &l, &o, &i, NULL), TN_OK);
+    cr_assert_eq(o, 7);
+    cr_assert_eq(tn_unary(TN_UN_ROUND, TN_DTYPE_I32, &l, &o, &i, one_decimal), TN_ERR_DTYPE);
+}
+
+Test(unary, floor_ceil_trunc_frac_sign)
+{
+    cr_assert_eq(f32_un(TN_UN_FLOOR, -1.5f, NULL), -2.0f);
+    cr_assert_eq(f32_un(TN_UN_CEIL, -1.5f, NULL), -1.0f);
+    cr_assert_eq(f32_un(TN_UN_TRUNC, -1.5f, NULL), -1.0f);
+    cr_assert_eq(f32_un(TN_UN_FRAC, -1.25f, NULL), -0.25f);
+    cr_assert(isnan(f32_un(TN_UN_FRAC, INFINITY, NULL)));
+    /* sign(NaN) is 0 upstream, and sign(-0) is +0 */
+    cr_assert_eq(f32_un(TN_UN_SIGN, NAN, NULL), 0.0f);
+    cr_assert(!signbit(f32_un(TN_UN_SIGN, -0.0f, NULL)));
+    cr_assert_eq(f32_un(TN_UN_SIGN, -3.0f, NULL), -1.0f);
+}
+
+Test(unary, relu_keeps_nan_and_negative_zero)
+{
+    cr_assert(isnan(f32_un(TN_UN_RELU, NAN, NULL)));
+    cr_assert(signbit(f32_un(TN_UN_RELU, -0.0f, NULL)));
+    cr_assert_eq(f32_un(TN_UN_RELU, -2.0f, NULL), 0.0f);
+    int8_t x = -128, o;
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 1);
+    cr_assert_eq(tn_unary(TN_UN_RELU, TN_DTYPE_I8, &l, &o, &x, NULL), TN_OK);
+    cr_assert_eq(o, 0);
+}
+
+Test(unary, integer_neg_abs_wrap)
+{
+    int32_t x = INT32_MIN, o;
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 1);
+    cr_assert_eq(tn_unary(TN_UN_ABS, TN_DTYPE_I32, &l, &o, &x, NULL), TN_OK);
+    cr_assert_eq(o, INT32_MIN);
+    cr_assert_eq(tn_unary(TN_UN_NEG, TN_DTYPE_I32, &l, &o, &x, NULL), TN_OK);
+    cr_assert_eq(o, INT32_MIN);
+    uint8_t u = 3, uo;
+    cr_assert_eq(tn_unary(TN_UN_NEG, TN_DTYPE_U8, &l, &uo, &u, NULL), TN_OK);
+    cr_assert_eq(uo, 253);
+    cr_assert_eq(tn_unary(TN_UN_BITNOT, TN_DTYPE_U8, &l, &uo, &u, NULL), TN_OK);
+    cr_assert_eq(uo, 252);
+}
+
+Test(unary, bool_rules)
+{
+    uint8_t x[2] = {1, 0}, o[2];
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 2);
+    cr_assert_eq(tn_unary(TN_UN_NEG, TN_DTYPE_BOOL, &l, o, x, NULL), TN_ERR_DTYPE);
+    cr_assert_eq(tn_unary(TN_UN_ABS, TN_DTYPE_BOOL, &l, o, x, NULL), TN_ERR_DTYPE);
+    cr_assert_eq(tn_unary(TN_UN_FLOOR, TN_DTYPE_BOOL, &l, o, x, NULL), TN_ERR_DTYPE);
+    cr_assert_eq(tn_unary(TN_UN_RELU, TN_DTYPE_BOOL, &l, o, x, NULL), TN_ERR_DTYPE);
+    cr_assert_eq(tn_unary(TN_UN_BITNOT, TN_DTYPE_BOOL, &l, o, x, NULL), TN_OK);
+    cr_assert(o[0] == 0 && o[1] == 1);
+    cr_assert_eq(tn_unary(TN_UN_SIGN, TN_DTYPE_BOOL, &l, o, x, NULL), TN_OK);
+    cr_assert(o[0] == 1 && o[1] == 0);
+}
+
+Test(unary, float_only_ops_refuse_integers)
+{
+    int64_t x = 2, o;
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 1);
+    static const int ops[] = {TN_UN_EXP, TN_UN_SQRT, TN_UN_SIGMOID, TN_UN_FRAC, TN_UN_RECIPROCAL,
+                              TN_UN_LEAKY_RELU, TN_UN_GELU};
+    for (int i = 0; i < 7; i++)
+        cr_assert_eq(tn_unary(ops[i], TN_DTYPE_I64, &l, &o, &x, NULL), TN_ERR_DTYPE, "%s",
+                     tn_unary_names[ops[i]]);
+    float f = 1, fo;
+    cr_assert_eq(tn_unary(TN_UN_BITNOT, TN_DTYPE_F32, &l, &fo, &f, NULL), TN_ERR_DTYPE);
+    cr_assert_eq(tn_unary(TN_UN_EXP, TN_DTYPE_C64, &l, &fo, &f, NULL), TN_ERR_DTYPE);
+}
+
+Test(unary, classification_outputs_bool)
+{
+    float x[5] = {NAN, INFINITY, -INFINITY, -0.0f, 1.0f};
+    uint8_t o[5];
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 5);
+    cr_assert_eq(tn_unary(TN_UN_ISNAN, TN_DTYPE_F32, &l, o, x, NULL), TN_OK);
+    cr_assert(o[0] == 1 && o[1] == 0 && o[4] == 0);
+    cr_assert_eq(tn_unary(TN_UN_ISINF, TN_DTYPE_F32, &l, o, x, NULL), TN_OK);
+    cr_assert(o[0] == 0 && o[1] == 1 && o[2] == 1 && o[3] == 0);
+    cr_assert_eq(tn_unary(TN_UN_ISFINITE, TN_DTYPE_F32, &l, o, x, NULL), TN_OK);
+    cr_assert(o[0] == 0 && o[1] == 0 && o[3] == 1 && o[4] == 1);
+    cr_assert_eq(tn_unary(TN_UN_SIGNBIT, TN_DTYPE_F32, &l, o, x, NULL), TN_OK);
+    cr_assert(o[2] == 1 && o[3] == 1 && o[4] == 0);
+    cr_assert_eq(tn_unary(TN_UN_ISNEGINF, TN_DTYPE_F32, &l, o, x, NULL), TN_OK);
+    cr_assert(o[2] == 1 && o[1] == 0);
+    int16_t ix[2] = {-3, 4};
+    uint8_t io[2];
+    tn_loop l2;
+    make_loop(&l2, LAYOUT_CONTIG, 2);
+    cr_assert_eq(tn_unary(TN_UN_ISFINITE, TN_DTYPE_I16, &l2, io, ix, NULL), TN_OK);
+    cr_assert(io[0] == 1 && io[1] == 1);
+    cr_assert_eq(tn_unary(TN_UN_SIGNBIT, TN_DTYPE_I16, &l2, io, ix, NULL), TN_OK);
+    cr_assert(io[0] == 1 && io[1] == 0);
+}
+
+Test(unary, activations_hand_values)
+{
+    cr_assert_eq(f32_un(TN_UN_SIGMOID, 0.0f, NULL), 0.5f);
+    cr_assert_float_eq(f32_un(TN_UN_GELU, 1.0f, NULL), 0.8413447f, 1e-6);
+    cr_assert_float_eq(f32_un(TN_UN_GELU_TANH, 1.0f, NULL), 0.8411920f, 1e-6);
+    cr_assert_float_eq(f32_un(TN_UN_SILU, 1.0f, NULL), 0.7310586f, 1e-6);
+    cr_assert_float_eq(f32_un(TN_UN_MISH, 1.0f, NULL), 0.8650984f, 1e-6);
+    cr_assert_float_eq(f32_un(TN_UN_LOGSIGMOID, -1.0f, NULL), -1.3132616f, 1e-6);
+    cr_assert_eq(f32_un(TN_UN_HARDSWISH, 1.0f, NULL), 1.0f * 4.0f / 6.0f);
+    cr_assert_eq(f32_un(TN_UN_HARDSIGMOID, -4.0f, NULL), 0.0f);
+    static const double slope[3] = {0.2, 0, 0}, sp[3] = {1, 20, 0}, elu[3] = {1, 1, 1};
+    static const double ht[3] = {-1, 1, 0}, th[3] = {0.5, -7, 0}, shrink[3] = {0.5, 0, 0};
+    cr_assert_eq(f32_un(TN_UN_LEAKY_RELU, -2.0f, slope), -2.0f * 0.2f);
+    cr_assert_eq(f32_un(TN_UN_SOFTPLUS, 30.0f, sp), 30.0f);
+    cr_assert_float_eq(f32_un(TN_UN_SOFTPLUS, 0.0f, sp), 0.6931472f, 1e-6);
+    cr_assert_eq(f32_un(TN_UN_ELU, -1.0f, elu), expm1f(-1.0f));
+    cr_assert_eq(f32_un(TN_UN_HARDTANH, 3.0f, ht), 1.0f);
+    cr_assert_eq(f32_un(TN_UN_THRESHOLD, 0.5f, th), -7.0f);
+    cr_assert_eq(f32_un(TN_UN_THRESHOLD, 0.75f, th), 0.75f);
+    cr_assert(isnan(f32_un(TN_UN_SOFTSHRINK, NAN, shrink)));
+    cr_assert_eq(f32_un(TN_UN_SOFTSHRINK, 2.0f, shrink), 1.5f);
+    cr_assert_eq(f32_un(TN_UN_HARDSHRINK, 0.25f, shrink), 0.0f);
+}
+
+Test(unary, special_functions_hand_values)
+{
+    cr_assert_float_eq(f32_un(TN_UN_ERFINV, 0.5f, NULL), 0.4769362762f, 1e-6);
+    cr_assert_eq(f32_un(TN_UN_ERFINV, 1.0f, NULL), INFINITY);
+    cr_assert(isnan(f32_un(TN_UN_ERFINV, 1.5f, NULL)));
+    cr_assert_float_eq(f32_un(TN_UN_DIGAMMA, 1.0f, NULL), -0.5772156649f, 1e-6);
+    cr_assert_float_eq(f32_un(TN_UN_DIGAMMA, -0.5f, NULL), 0.03648997f, 1e-6);
+    cr_assert_eq(f32_un(TN_UN_DIGAMMA, 0.0f, NULL), -INFINITY);
+    cr_assert(isnan(f32_un(TN_UN_DIGAMMA, -2.0f, NULL)));
+    cr_assert_float_eq(f32_un(TN_UN_LGAMMA, 0.5f, NULL), 0.5723649f, 1e-6);
+    cr_assert_eq(f32_un(TN_UN_RSQRT, 4.0f, NULL), 0.5f);
+    cr_assert_eq(f32_un(TN_UN_RECIPROCAL, -0.0f, NULL), -INFINITY);
+    static const double none[3] = {-1, 0, 0};
+    cr_assert_eq(f32_un(TN_UN_LOGIT, 1.0f, none), INFINITY);
+}
+
+Test(unary, bfloat16_rsqrt_body_and_tail)
+{
+    /* upstream bf16 rsqrt(0.318359375): 1.7734375 in the vector body (one rounding), 1.78125
+     * in the scalar tail (sqrt rounded to bf16 first). 33 elements: 32 body, 1 tail. */
+    uint16_t x[33], y[33];
+    for (int i = 0; i < 33; i++)
+        x[i] = tn_f32_to_bf16(0.318359375f);
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 33);
+    cr_assert_eq(tn_unary(TN_UN_RSQRT, TN_DTYPE_BF16, &l, y, x, NULL), TN_OK);
+    cr_assert_eq(tn_bf16_to_f32(y[0]), 1.7734375f);
+    cr_assert_eq(tn_bf16_to_f32(y[32]), 1.78125f);
+}
+
+Test(unary, half_logit_rounds_each_step)
+{
+    /* upstream f16 logit(0.499267578125) = -0.0034236907958984375: 1 - x is rounded to f16 */
+    uint16_t x = tn_f32_to_f16(0.499267578125f), y;
+    static const double no_eps[3] = {-1, 0, 0};
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 1);
+    cr_assert_eq(tn_unary(TN_UN_LOGIT, TN_DTYPE_F16, &l, &y, &x, no_eps), TN_OK);
+    cr_assert_eq(tn_f16_to_f32(y), -0.0034236907958984375f);
+}
+
+Test(unary, nan_to_num_and_hardtanh_nan_bound)
+{
+    static const double p[3] = {0, 65504, -65504};
+    uint16_t x[3] = {tn_f32_to_f16(NAN), tn_f32_to_f16(INFINITY), tn_f32_to_f16(-INFINITY)}, y[3];
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 3);
+    cr_assert_eq(tn_unary(TN_UN_NAN_TO_NUM, TN_DTYPE_F16, &l, y, x, p), TN_OK);
+    cr_assert(tn_f16_to_f32(y[0]) == 0 && tn_f16_to_f32(y[1]) == 65504 && tn_f16_to_f32(y[2]) == -65504);
+    static const double nan_bound[3] = {NAN, 1, 0};
+    float fx[3] = {0, 1, 2}, fy[3];
+    cr_assert_eq(tn_unary(TN_UN_HARDTANH, TN_DTYPE_F32, &l, fy, fx, nan_bound), TN_OK);
+    cr_assert(isnan(fy[0]) && isnan(fy[2]));
+}
