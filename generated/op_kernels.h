@@ -167,6 +167,8 @@ PyObject *tn_op_clip(TensorObject *self, const tn_value *min, const tn_value *ma
 PyObject *tn_op_clone(TensorObject *self, int memory_format);
 /* aten::conj(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op_conj(TensorObject *self);
+/* aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor */
+PyObject *tn_op_constant_pad_nd(TensorObject *self, tn_ints pad, const tn_value *value);
 /* aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a) */
 PyObject *tn_op_contiguous(TensorObject *self, int memory_format);
 /* aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
@@ -331,6 +333,12 @@ PyObject *tn_op_is_signed(TensorObject *self);
 PyObject *tn_op_is_vulkan_available(void);
 /* aten::isfinite(Tensor self) -> Tensor */
 PyObject *tn_op_isfinite(TensorObject *self);
+/* aten::isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor */
+PyObject *tn_op_isin__Scalar_Tensor(const tn_value *element, TensorObject *test_elements, bool assume_unique, bool invert);
+/* aten::isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor */
+PyObject *tn_op_isin__Tensor_Scalar(TensorObject *elements, const tn_value *test_element, bool assume_unique, bool invert);
+/* aten::isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor */
+PyObject *tn_op_isin__Tensor_Tensor(TensorObject *elements, TensorObject *test_elements, bool assume_unique, bool invert);
 /* aten::isinf(Tensor self) -> Tensor */
 PyObject *tn_op_isinf(TensorObject *self);
 /* aten::isnan(Tensor self) -> Tensor */
@@ -489,6 +497,8 @@ PyObject *tn_op_ones(tn_ints size, int dtype, int layout, const tn_value *device
 PyObject *tn_op_ones_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::output_nr(Tensor self) -> int */
 PyObject *tn_op_output_nr(TensorObject *self);
+/* aten::pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor */
+PyObject *tn_op_pad(TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value);
 /* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
 PyObject *tn_op_permute(TensorObject *self, tn_ints dims);
 /* aten::positive(Tensor(a) self) -> Tensor(a) */

@@ -924,7 +924,9 @@ binary_run(int op, int dtype, const tn_loop *l, void **base, int float_b, tn_ksc
     }
     if (!fn)
         return TN_ERR_DTYPE;
-    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
+    tn_status st = tn_loop_run_rows(l, 3, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
+    if (st != TN_OK)
+        return st;
     return atomic_load(&c.error) ? TN_ERR_VALUE : TN_OK;
 }
 
@@ -1029,8 +1031,7 @@ tn_where(int dtype, const tn_loop *l, void *out, const void *cond, const void *a
     int size = tn_dtype_size(dtype);
     void *base[4] = {out, (void *)cond, (void *)a, (void *)b};
     int elsize[4] = {size, 1, size, size};
-    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, fn, NULL);
-    return TN_OK;
+    return tn_loop_run_rows(l, 4, base, elsize, TN_ELEMENTWISE_GRAIN, fn, NULL);
 }
 
 /* ---- rows with one input and typed parameters: clamp and pow_scalar ---- */
@@ -1111,8 +1112,7 @@ unary_param_run(int dtype, const tn_loop *l, void *out, const void *in, tn_row_f
     }
     if (!fn)
         return TN_ERR_DTYPE;
-    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
-    return TN_OK;
+    return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
 }
 
 static double
@@ -1210,6 +1210,7 @@ pow_general_f32(void *ctx, char *const *p, const int64_t *s, int64_t n)
 static void
 pow_rsqrt_bf16(void *ctx, char *const *p, const int64_t *s, int64_t n)
 {
+    (void)ctx;
     uint16_t *o = (uint16_t *)p[0];
     const uint16_t *x = (const uint16_t *)p[1];
     int64_t body = s[0] == 1 && (s[1] == 1 || s[1] == 0) ? n - n % 64 : 0;
@@ -1263,8 +1264,7 @@ tn_pow_scalar(int dtype, const tn_loop *l, void *out, const void *in, tn_kscalar
         if (k.mode == POW_RSQRT) {
             void *base[2] = {out, (void *)in};
             int elsize[2] = {2, 2};
-            tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, pow_rsqrt_bf16, &k);
-            return TN_OK;
+            return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN, pow_rsqrt_bf16, &k);
         }
         break;
     case TN_DTYPE_F16:
@@ -1310,6 +1310,7 @@ typedef struct {
     NAME##_op(T a, T b, T c, const tern_params *k)                                        \
     {                                                                                     \
         (void)k;                                                                          \
+        (void)c;                                                                          \
         return (T)(EXPR);                                                                 \
     }                                                                                     \
     TERN_LOOPS(NAME##__base, NAME, T, )                                                   \
@@ -1368,8 +1369,7 @@ ternary_run(int dtype, const tn_loop *l, void **base, int nin, tn_row_fn f32, tn
     }
     if (!fn)
         return TN_ERR_DTYPE;
-    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
-    return TN_OK;
+    return tn_loop_run_rows(l, 4, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
 }
 
 /* The value of a ternary op: f32 for f16/bf16 and f32 (upstream's opmath), else the dtype. */

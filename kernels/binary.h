@@ -82,14 +82,18 @@ tn_status tn_where(int dtype, const tn_loop *l, void *out, const void *cond, con
 /* Clamp to [lo, hi] (either may be absent: has_lo/has_hi); operands 0 out, 1 in. Bounds are
  * converted to dtype. A NaN input stays NaN; a NaN bound makes every output NaN (upstream fills).
  * min(max(x, lo), hi), so lo > hi gives hi. No bool. */
-tn_status tn_clamp(int dtype, const tn_loop *l, void *out, const void *in, int has_lo, tn_kscalar lo,
-                   int has_hi, tn_kscalar hi);
+tn_status tn_clamp(int dtype, const tn_loop *l, void *out, const void *in, int has_lo,
+                   tn_kscalar lo, int has_hi, tn_kscalar hi);
 
-/* out = in ** exponent; operands 0 out, 1 in. f32/f64 (and bf16 for the first three): 0.5 -> sqrt,
- * -0.5 -> 1/sqrt, -1 -> 1/x, 2 -> x*x, 3 -> x*x*x, -2 -> 1/(x*x), otherwise pow(x, e).
- * bf16 converts e to bf16 first; f16 always takes pow(x, (f16)e). Integers: exact integer power
- * of e converted to the dtype (negative e: 1 for 1, +-1 for -1, else 0). No bool. */
-tn_status tn_pow_scalar(int dtype, const tn_loop *l, void *out, const void *in, tn_kscalar exponent);
+/* out = in ** exponent; operands 0 out, 1 in. f32/f64 (and bf16): 0.5 -> sqrt, -0.5 -> 1/sqrt,
+ * -1 -> 1/x, 2 -> x*x, 3 -> x*x*x, -2 -> 1/(x*x), otherwise pow(x, e); bf16 picks the last three
+ * after rounding e to bf16 and rounds between the multiplications, as Vectorized<BFloat16> does.
+ * f16 always takes pow(x, (f16)e). Where upstream's vector body and scalar tail differ (f32
+ * general e, bf16 -0.5) we follow both (Note [Vector body and tail] in binary.c). Integers:
+ * exact integer power of e converted to the dtype (negative e: 1 for 1, +-1 for -1, else 0;
+ * runtime/ raises first, as upstream does). No bool. */
+tn_status tn_pow_scalar(int dtype, const tn_loop *l, void *out, const void *in,
+                        tn_kscalar exponent);
 
 /* lerp: out = start + weight * (end - start), upstream's two-sided form (|w| < 0.5 from start,
  * otherwise from end), fused as upstream's vector path. Floating dtypes only.

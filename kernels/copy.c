@@ -83,6 +83,7 @@ tn_dtype_slot(int dtype)
 
 typedef struct {
     const tn_loop *l;
+    int nops;
     char *base[TN_LOOP_MAX_OPERANDS];
     int64_t elsize[TN_LOOP_MAX_OPERANDS];
     tn_row_fn fn;
@@ -95,7 +96,7 @@ rows_range(void *arg, int64_t begin, int64_t end)
 {
     const rows_job *j = arg;
     const tn_loop *l = j->l;
-    int nd = l->ndim, nop = l->noperands;
+    int nd = l->ndim, nop = j->nops;
     char *ptr[TN_LOOP_MAX_OPERANDS];
     int64_t inner_stride[TN_LOOP_MAX_OPERANDS];
 
@@ -136,15 +137,18 @@ rows_range(void *arg, int64_t begin, int64_t end)
     }
 }
 
-void
-tn_loop_run_rows(const tn_loop *l, void *const *base, const int *elsize, int64_t grain,
+tn_status
+tn_loop_run_rows(const tn_loop *l, int nops, void *const *base, const int *elsize, int64_t grain,
                  tn_row_fn fn, void *ctx)
 {
+    if (nops < 1 || nops > TN_LOOP_MAX_OPERANDS || l->noperands < nops || l->ndim < 0 ||
+        l->ndim > TN_LOOP_MAX_DIMS)
+        return TN_ERR_VALUE;
     int64_t numel = tn_loop_numel(l);
     if (numel <= 0)
-        return;
-    rows_job j = {.l = l, .fn = fn, .ctx = ctx};
-    for (int k = 0; k < l->noperands && k < TN_LOOP_MAX_OPERANDS; k++) {
+        return TN_OK;
+    rows_job j = {.l = l, .nops = nops, .fn = fn, .ctx = ctx};
+    for (int k = 0; k < nops; k++) {
         j.base[k] = base[k];
         j.elsize[k] = elsize[k];
     }
@@ -152,6 +156,7 @@ tn_loop_run_rows(const tn_loop *l, void *const *base, const int *elsize, int64_t
         rows_range(&j, 0, numel);
     else
         tn_parallel_for(numel, grain, rows_range, &j);
+    return TN_OK;
 }
 
 /* ---- element conversions ----
@@ -561,7 +566,7 @@ TILE_COPY(tile_copy_8, uint64_t)
 static int
 copy_transposed(const tn_loop *l, int size, void *dst, const void *src)
 {
-    if (reference_mode || l->ndim != 2 || l->strides[0][1] != 1 || l->strides[1][0] != 1 ||
+    if (reference_mode || l->noperands < 2 || l->ndim != 2 || l->strides[0][1] != 1 || l->strides[1][0] != 1 ||
         l->strides[1][1] == 1 || l->strides[1][1] == 0 || l->sizes[0] < TILE || l->sizes[1] < TILE)
         return 0;
     tile_job j = {l, dst, src};
@@ -583,8 +588,8 @@ tn_copy(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *s
         return TN_OK;
     void *base[2] = {dst, (void *)src};
     int elsize[2] = {tn_dtype_size(dst_dtype), tn_dtype_size(src_dtype)};
-    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, copy_row_for(ds, ss, dst_dtype), NULL);
-    return TN_OK;
+    return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN,
+                            copy_row_for(ds, ss, dst_dtype), NULL);
 }
 
 /* ---- scalars and fill ---- */
@@ -653,8 +658,7 @@ tn_fill(const tn_loop *l, int dtype, void *dst, tn_kscalar value)
     tn_row_fn fn = size == 1 ? fill_1 : size == 2 ? fill_2 : size == 4 ? fill_4 : fill_8;
     void *base[1] = {dst};
     int elsize[1] = {size};
-    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, fn, bits);
-    return TN_OK;
+    return tn_loop_run_rows(l, 1, base, elsize, TN_ELEMENTWISE_GRAIN, fn, bits);
 }
 
 /* ---- contiguous and strided conversions to and from f32 ---- */

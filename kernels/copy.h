@@ -20,13 +20,17 @@ tn_status tn_copy(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, con
 /* Every element of operand 0 = value converted to dtype (the same rules as tn_copy). */
 tn_status tn_fill(const tn_loop *l, int dtype, void *dst, tn_kscalar value);
 
-/* Contiguous conversions used by other kernels: n elements. An unsupported dtype leaves dst alone. */
+/* Contiguous conversions used by other kernels: n elements. An unsupported dtype leaves dst
+ * alone. */
 void tn_convert_to_f32(int src_dtype, const void *src, float *dst, int64_t n);
 void tn_convert_from_f32(int dst_dtype, const float *src, void *dst, int64_t n);
 
-/* The same with element strides (0 broadcasts src); used to widen f16/bf16 rows into f32 blocks. */
-void tn_convert_to_f32_strided(int src_dtype, const void *src, int64_t src_stride, float *dst, int64_t n);
-void tn_convert_from_f32_strided(int dst_dtype, const float *src, void *dst, int64_t dst_stride, int64_t n);
+/* The same with element strides (0 broadcasts src); used to widen f16/bf16 rows into f32
+ * blocks. */
+void tn_convert_to_f32_strided(int src_dtype, const void *src, int64_t src_stride, float *dst,
+                               int64_t n);
+void tn_convert_from_f32_strided(int dst_dtype, const float *src, void *dst, int64_t dst_stride,
+                                 int64_t n);
 
 /* One element of a dtype from a scalar, by c10's Scalar.to<T>() conversion (no overflow check:
  * runtime/ checks ranges before calling). dst must hold tn_dtype_size(dtype) bytes. */
@@ -47,10 +51,12 @@ typedef void (*tn_row_fn)(void *ctx, char *const *ptr, const int64_t *stride, in
 /* Elements per thread below which a loop runs on the calling thread. */
 #define TN_ELEMENTWISE_GRAIN 32768
 
-/* Calls fn over every row of l (base[k], elsize[k]: operand k's data and element size), splitting
- * the flattened index space across the thread pool in pieces of at least grain elements. */
-void tn_loop_run_rows(const tn_loop *l, void *const *base, const int *elsize, int64_t grain,
-                      tn_row_fn fn, void *ctx);
+/* Calls fn over every row of l for its first nops operands (base[k], elsize[k]: operand k's
+ * data and element size), splitting the flattened index space across the thread pool in pieces
+ * of at least grain elements. TN_ERR_VALUE when l has fewer than nops operands or too many
+ * dimensions. */
+tn_status tn_loop_run_rows(const tn_loop *l, int nops, void *const *base, const int *elsize,
+                           int64_t grain, tn_row_fn fn, void *ctx);
 
 /* Running an f32 row worker over f16/bf16 operands (Note [Widened rows] in copy.c): operands
  * 1..ninputs of `dtype` are widened to f32 in blocks, fn runs on the blocks, and operand 0 is

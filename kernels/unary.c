@@ -211,6 +211,7 @@ erfinv_d(double y)
     NAME##_op(T x, const un_params *k)                                                    \
     {                                                                                     \
         (void)k;                                                                          \
+        (void)x;                                                                          \
         return (O)(EXPR);                                                                 \
     }                                                                                     \
     UN_LOOPS(NAME##__base, NAME, T, O, )                                                  \
@@ -541,22 +542,32 @@ AVX2_UNARY_F32(f32_vsilu__avx2_u8, v_silu)
 AVX2_UNARY_F32(f32_verf__avx2_u8, v_erf)
 AVX2_UNARY_F32(f32_vgelu__avx2_u8, v_gelu)
 
-#define AVX2_UNARY_ROW(OP)                                                                \
+/* Row wrappers for contiguous rows. CHUNK 0: the vector math covers the whole row (upstream's
+ * exp, tanh, erf and gelu are vectorised to the last element). Otherwise upstream's scalar tail
+ * (Note [Vector body and tail] in binary.c) applies: sigmoid and silu run glibc's expf on the
+ * last n % 32 elements (AVX512 chunks), so short rows match upstream bit for bit. */
+#define AVX2_UNARY_ROW(OP, CHUNK)                                                         \
     static void                                                                           \
     OP##_f32_avx2row(void *ctx, char *const *p, const int64_t *s, int64_t n)              \
     {                                                                                     \
-        if (s[0] == 1 && s[1] == 1)                                                       \
-            f32_v##OP##__avx2_u8((float *)p[0], (const float *)p[1], n);                  \
-        else                                                                              \
+        if (s[0] == 1 && s[1] == 1) {                                                     \
+            int64_t body = CHUNK ? n - n % (CHUNK ? CHUNK : 1) : n;                       \
+            f32_v##OP##__avx2_u8((float *)p[0], (const float *)p[1], body);               \
+            if (body < n) {                                                               \
+                char *tail[2] = {p[0] + body * 4, p[1] + body * 4};                       \
+                OP##_f32(ctx, tail, s, n - body);                                         \
+            }                                                                             \
+        } else {                                                                          \
             OP##_f32(ctx, p, s, n);                                                       \
+        }                                                                                 \
     }
 
-AVX2_UNARY_ROW(exp)
-AVX2_UNARY_ROW(tanh)
-AVX2_UNARY_ROW(sigmoid)
-AVX2_UNARY_ROW(silu)
-AVX2_UNARY_ROW(erf)
-AVX2_UNARY_ROW(gelu)
+AVX2_UNARY_ROW(exp, 0)
+AVX2_UNARY_ROW(tanh, 0)
+AVX2_UNARY_ROW(sigmoid, 32)
+AVX2_UNARY_ROW(silu, 32)
+AVX2_UNARY_ROW(erf, 0)
+AVX2_UNARY_ROW(gelu, 0)
 #endif
 
 /* f16/bf16 rsqrt keeps upstream's two halves (Note [Vector body and tail] in binary.c): the
@@ -683,6 +694,23 @@ f32_row(int op)
     return unary_table[op][TN_SLOT_F32];
 }
 
+/* How many of p[0..2] an op reads (unary.h lists them); only those are touched. */
+static int
+unary_param_count(int op)
+{
+    switch (op) {
+    case TN_UN_ROUND: case TN_UN_LEAKY_RELU: case TN_UN_LOGIT: case TN_UN_HARDSHRINK:
+    case TN_UN_SOFTSHRINK:
+        return 1;
+    case TN_UN_SOFTPLUS: case TN_UN_HARDTANH: case TN_UN_THRESHOLD:
+        return 2;
+    case TN_UN_ELU: case TN_UN_NAN_TO_NUM:
+        return 3;
+    default:
+        return 0;
+    }
+}
+
 /* A parameter as upstream's Scalar.to<T>() gives it for the dtype (the value a comparison
  * sees); for f16/bf16 that is the rounded value. */
 static double
@@ -718,8 +746,8 @@ tn_unary(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in,
     memset(&c, 0, sizeof c);
     c.avx2 = tn_cpu_has_avx2();
     double pv[3] = {0, 0, 0};
-    if (p)
-        memcpy(pv, p, sizeof pv);
+    for (int j = 0; p && j < unary_param_count(op); j++)
+        pv[j] = p[j];
     /* Which parameters upstream converts to the dtype itself (the rest go to the math type). */
     int reduced = dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16;
     int in_dtype_params = op == TN_UN_HARDTANH || op == TN_UN_NAN_TO_NUM ||
@@ -799,6 +827,5 @@ tn_unary(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in,
     int size = tn_dtype_size(dtype);
     void *base[2] = {out, (void *)in};
     int elsize[2] = {unary_out_is_bool(op) ? 1 : size, size};
-    tn_loop_run_rows(l, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
-    return TN_OK;
+    return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
 }

@@ -77,7 +77,8 @@ typedef enum {
 extern const char *const tn_unary_names[TN_NUM_UNARY];
 
 /* out = f(in); loop operands 0 out, 1 in. in and out have dtype except for the ops marked
- * "out is bool". p carries the parameters listed beside each op (NULL when it reads none);
+ * "out is bool". p carries the parameters listed beside each op (NULL when it reads none; only
+ * the listed entries are read);
  * they are converted as upstream converts its Scalars: to f32 for f16/bf16/f32 math, to the
  * dtype where upstream compares against them (hardtanh, threshold, nan_to_num).
  * Integer and bool inputs: ops upstream only defines for floats return TN_ERR_DTYPE (runtime/

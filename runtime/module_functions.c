@@ -105,8 +105,24 @@ get_tracing_state(PyObject *self, PyObject *unused)
     Py_RETURN_NONE;
 }
 
+/* _mtia_isInBadFork(): whether this process forked after initialising MTIA. torchnative has
+ * no MTIA backend to initialise, so never. */
+static PyObject *
+mtia_is_in_bad_fork(PyObject *self, PyObject *unused)
+{
+    Py_RETURN_FALSE;
+}
+
+static PyObject *
+is_tracing(PyObject *self, PyObject *unused)
+{
+    Py_RETURN_FALSE;
+}
+
 PyMethodDef tn_module_functions[] = {
     {"_get_tracing_state", get_tracing_state, METH_NOARGS, NULL},
+    {"_is_tracing", is_tracing, METH_NOARGS, NULL},
+    {"_mtia_isInBadFork", mtia_is_in_bad_fork, METH_NOARGS, NULL},
     {"_dlpack_exchange_api", dlpack_exchange_api, METH_NOARGS, NULL},
     {"_get_default_device", get_default_device, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},

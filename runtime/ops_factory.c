@@ -342,7 +342,8 @@ arange_impl(const tn_value *start, const tn_value *end, const tn_value *step, in
     if (dtype == TN_DTYPE_I64) {
         int64_t s = tn_scalar_to_int(start), e = tn_scalar_to_int(end), st = tn_scalar_to_int(step);
         int64_t sgn = (st > 0) - (st < 0);
-        size_d = ceil((double)(e - s + st - sgn) / (double)st);
+        /* upstream divides in int64 (truncating), then takes the ceiling of that integer */
+        size_d = (double)((e - s + st - sgn) / st);
     } else {
         size_d = ceil((de - ds) / dst);
     }
@@ -398,8 +399,22 @@ tn_op_arange__start_step(const tn_value *start, const tn_value *end, const tn_va
     return arange_impl(start, end, step, dtype, layout, device);
 }
 
-/* linspace: upstream fills the first half as start + step * i and the second half as
- * end - step * (steps - 1 - i), step = (end - start) / (steps - 1), in the accumulate type. */
+/* linspace element i: upstream's scalar loop (RangeFactoriesKernel linspace_kernel) with
+ * step = (end - start) / (steps - 1) in step_t (the dtype itself, double for integers); the
+ * first half is start + step * i, the second end - step * (steps - 1 - i). Upstream's build
+ * contracts a * b + c into one fused multiply-add for float and double, so we call fma: plain
+ * arithmetic differs in the last bit (linspace(-1, 1, 7)[3] is -2.98e-08 upstream, not 0).
+ * Half and bfloat16 round after every operation (c10::Half arithmetic goes through float and
+ * back, and the index is first converted to the dtype), so nothing fuses there. */
+static float
+round_to(int dtype, float v)
+{
+    char buf[8];
+    tn_convert_from_f32(dtype, &v, buf, 1);
+    tn_convert_to_f32(dtype, buf, &v, 1);
+    return v;
+}
+
 PyObject *
 tn_op_linspace(const tn_value *start, const tn_value *end, int64_t steps, int dtype, int layout,
                const tn_value *device, int pin_memory)
@@ -428,23 +443,32 @@ tn_op_linspace(const tn_value *start, const tn_value *end, int64_t steps, int dt
         tn_scalar_to_dtype(dtype, k, p);
         return (PyObject *)t;
     }
-    int integral = tn_dtype_is_integral(dtype, true);
-    if (dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
-        /* float accumulates in float on CPU (opmath of float is float) */
+    int64_t half = steps / 2;
+    if (dtype == TN_DTYPE_F32) {
         float fs = (float)s, fe = (float)e, step = (fe - fs) / (float)(steps - 1);
-        int64_t half = steps / 2;
+        float *o = (float *)p;
+        for (int64_t i = 0; i < steps; i++)
+            o[i] = i < half ? fmaf(step, (float)i, fs) : fmaf(-step, (float)(steps - i - 1), fe);
+    } else if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
+        float fs = round_to(dtype, (float)s), fe = round_to(dtype, (float)e);
+        float step = round_to(dtype, (fe - fs) / round_to(dtype, (float)(steps - 1)));
         for (int64_t i = 0; i < steps; i++) {
-            float v = i < half ? fs + step * (float)i : fe - step * (float)(steps - i - 1);
-            tn_kscalar k = {TN_KSCALAR_DOUBLE, 0, v};
-            tn_scalar_to_dtype(dtype, k, p + i * es);
+            float v;
+            if (i < half)
+                v = round_to(dtype, fs + round_to(dtype, step * round_to(dtype, (float)i)));
+            else
+                v = round_to(dtype, fe - round_to(dtype, step * round_to(dtype, (float)(steps - i - 1))));
+            tn_convert_from_f32(dtype, &v, p + i * es, 1);
         }
     } else {
+        /* float64, and the integer dtypes: start and end are first converted to the dtype */
+        if (tn_dtype_is_integral(dtype, true)) {
+            s = trunc(s);
+            e = trunc(e);
+        }
         double step = (e - s) / (double)(steps - 1);
-        int64_t half = steps / 2;
         for (int64_t i = 0; i < steps; i++) {
-            double v = i < half ? s + step * (double)i : e - step * (double)(steps - i - 1);
-            if (integral)
-                v = (double)(int64_t)v;
+            double v = i < half ? fma(step, (double)i, s) : fma(-step, (double)(steps - i - 1), e);
             tn_kscalar k = {TN_KSCALAR_DOUBLE, 0, v};
             tn_scalar_to_dtype(dtype, k, p + i * es);
         }
@@ -617,8 +641,12 @@ tn_op_resize_(TensorObject *self, tn_ints size, int memory_format)
     int64_t need = (self->offset + n) * tn_dtype_size(self->dtype);
     if (n > 0 && need > self->storage->nbytes && tn_storage_resize(self->storage, need) < 0)
         return NULL;
+    /* upstream bumps the version only when the sizes actually change */
+    int changed = size.n != self->ndim || memcmp(size.v, self->sizes, sizeof(int64_t) * (size_t)size.n) != 0;
     if (tn_tensor_set_geometry(self, (int)size.n, size.v, NULL) < 0)
         return NULL;
+    if (changed)
+        tn_tensor_bump_version(self);
     return Py_NewRef((PyObject *)self);
 }
 

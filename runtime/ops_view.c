@@ -366,12 +366,15 @@ tn_op_t_(TensorObject *self)
     return tn_op_transpose_(self, 0, self->ndim < 2 ? 0 : 1);
 }
 
-/* In-place geometry changes (t_, transpose_, unsqueeze_, squeeze_): the tensor itself changes shape. */
+/* In-place geometry changes (t_, transpose_, unsqueeze_, squeeze_): the tensor itself changes
+ * shape. Like every op whose schema writes self (Tensor(a!)), they bump the version counter
+ * even when nothing moves (upstream: x.t_() on a 1-D tensor still takes _version to 1). */
 static PyObject *
 restride_inplace(TensorObject *self, int ndim, const int64_t *sizes, const int64_t *strides)
 {
     if (tn_tensor_set_geometry(self, ndim, sizes, strides) < 0)
         return NULL;
+    tn_tensor_bump_version(self);
     return Py_NewRef((PyObject *)self);
 }
 

@@ -615,12 +615,30 @@ torch_frombuffer(PyObject *self, PyObject *args, PyObject *kwds)
 }
 
 static PyObject *
-refuse_sparse(PyObject *self, PyObject *args, PyObject *kwds)
+refuse_sparse(const char *name)
 {
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "sparse tensors are not implemented in torchnative (layouts: strided only)");
+    PyErr_Format(PyExc_NotImplementedError,
+                 "torch.%s: sparse tensors are not implemented in torchnative (layouts: strided only)", name);
     return NULL;
 }
+
+/* One C function per name: CPython compares builtin functions by their C function, and
+ * torch._dynamo keys its rules on these objects, so they must not compare equal. */
+#define SPARSE_REFUSAL(name)                                                    \
+    static PyObject *refuse_##name(PyObject *self, PyObject *args, PyObject *kwds) \
+    {                                                                           \
+        return refuse_sparse(#name);                                            \
+    }
+SPARSE_REFUSAL(sparse_coo_tensor)
+SPARSE_REFUSAL(sparse_csr_tensor)
+SPARSE_REFUSAL(sparse_csc_tensor)
+SPARSE_REFUSAL(sparse_bsr_tensor)
+SPARSE_REFUSAL(sparse_bsc_tensor)
+SPARSE_REFUSAL(sparse_compressed_tensor)
+SPARSE_REFUSAL(dsmm)
+SPARSE_REFUSAL(hsmm)
+SPARSE_REFUSAL(saddmm)
+SPARSE_REFUSAL(spmm)
 
 static PyObject *
 refuse_from_blob(PyObject *self, PyObject *args, PyObject *kwds)
@@ -715,15 +733,15 @@ PyMethodDef tn_torch_manual_functions[] = {
     KW("nonzero", torch_nonzero),
     KW("range", torch_range),
     KW("_from_blob", refuse_from_blob),
-    KW("sparse_coo_tensor", refuse_sparse),
-    KW("sparse_csr_tensor", refuse_sparse),
-    KW("sparse_csc_tensor", refuse_sparse),
-    KW("sparse_bsr_tensor", refuse_sparse),
-    KW("sparse_bsc_tensor", refuse_sparse),
-    KW("sparse_compressed_tensor", refuse_sparse),
-    KW("dsmm", refuse_sparse),
-    KW("hsmm", refuse_sparse),
-    KW("saddmm", refuse_sparse),
-    KW("spmm", refuse_sparse),
+    KW("sparse_coo_tensor", refuse_sparse_coo_tensor),
+    KW("sparse_csr_tensor", refuse_sparse_csr_tensor),
+    KW("sparse_csc_tensor", refuse_sparse_csc_tensor),
+    KW("sparse_bsr_tensor", refuse_sparse_bsr_tensor),
+    KW("sparse_bsc_tensor", refuse_sparse_bsc_tensor),
+    KW("sparse_compressed_tensor", refuse_sparse_compressed_tensor),
+    KW("dsmm", refuse_dsmm),
+    KW("hsmm", refuse_hsmm),
+    KW("saddmm", refuse_saddmm),
+    KW("spmm", refuse_spmm),
     {NULL, NULL, 0, NULL},
 };

@@ -322,6 +322,40 @@ is_torch_function_all_disabled(PyObject *self, PyObject *unused)
     return PyBool_FromLong(tn_tls.tf_state == TN_TF_ALL_DISABLED);
 }
 
+/* _get_torch_function_state() -> torch._C._TorchFunctionState (values equal TN_TF_*) */
+static PyObject *
+get_torch_function_state(PyObject *module, PyObject *unused)
+{
+    PyObject *cls = PyObject_GetAttrString(module, "_TorchFunctionState");
+    if (!cls)
+        return NULL;
+    PyObject *r = PyObject_CallFunction(cls, "i", tn_tls.tf_state);
+    Py_DECREF(cls);
+    return r;
+}
+
+static PyObject *
+set_torch_function_state(PyObject *module, PyObject *state)
+{
+    PyObject *cls = PyObject_GetAttrString(module, "_TorchFunctionState");
+    if (!cls)
+        return NULL;
+    int ok = PyObject_IsInstance(state, cls);
+    Py_DECREF(cls);
+    if (ok <= 0) {
+        if (ok == 0)
+            PyErr_Format(PyExc_TypeError,
+                         "_set_torch_function_state(): incompatible function arguments; expected "
+                         "torch._C._TorchFunctionState, got %s", tn_tpname(state));
+        return NULL;
+    }
+    long v = PyLong_AsLong(state);
+    if (v == -1 && PyErr_Occurred())
+        return NULL;
+    tn_tls.tf_state = (int)v;
+    Py_RETURN_NONE;
+}
+
 static PyObject *
 is_torch_function_mode_enabled(PyObject *self, PyObject *unused)
 {
@@ -816,6 +850,8 @@ static PyMethodDef tls_functions[] = {
     {"_is_torch_function_enabled", is_torch_function_enabled, METH_NOARGS, NULL},
     {"_is_torch_function_all_disabled", is_torch_function_all_disabled, METH_NOARGS, NULL},
     {"_is_torch_function_mode_enabled", is_torch_function_mode_enabled, METH_NOARGS, NULL},
+    {"_get_torch_function_state", get_torch_function_state, METH_NOARGS, NULL},
+    {"_set_torch_function_state", set_torch_function_state, METH_O, NULL},
     {"_push_on_torch_function_stack", push_on_torch_function_stack, METH_O, NULL},
     {"_pop_torch_function_stack", pop_torch_function_stack, METH_NOARGS, NULL},
     {"_len_torch_function_stack", len_torch_function_stack, METH_NOARGS, NULL},

@@ -1,15 +1,10 @@
-"""The parts of torch._C._autograd, torch._C._profiler and torch._C._monitor that hold no tensor
-state, plus _autograd_init and _multiprocessing_init.
-
-Saved-tensor default hooks live here (thread-local, as upstream's TLS); the C core's autograd,
-when it saves tensors, asks torch._C._autograd._top_saved_tensors_default_hooks(False). The
-profiler (Kineto and legacy) is not implemented: kineto_available() is False and enabling a
-profiler refuses by name; record-function scopes are inert, which is what they are upstream
-while no profiler runs. To add a name: define it in its module's builder.
-"""
+"""The tensor-free parts of torch._C._autograd, _profiler and _monitor, plus _autograd_init and
+_multiprocessing_init. Saved-tensor default hooks are thread-local here; the C core asks
+_autograd._top_saved_tensors_default_hooks(False) when it saves a tensor. No profiler exists:
+kineto_available() is False, starting one refuses by name, record-function scopes are inert.
+To add a name: define it in its module's builder."""
 
 import ctypes
-import datetime
 import sys
 import threading
 import time

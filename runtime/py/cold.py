@@ -4,7 +4,18 @@ definitions win; these fill only what it leaves to the placeholders.
 To add one: put the measured value in ANSWERS (a function of its arguments)."""
 
 ANSWERS = {
+    # Devices this build has none of (upstream's Linux CPU wheel answers the same).
     "_mtia_isBuilt": lambda: False,
+    "_mtia_isInBadFork": lambda: False,
+    "_mtia_getDeviceCount": lambda: 0,
+    "_mps_is_available": lambda: False,
+    "_mps_is_in_bad_fork": lambda: False,
+    "_accelerator_getAccelerator": lambda: None,
+    "_accelerator_hooks_device_count": lambda: -1,
+    "_accelerator_hooks_get_current_device": lambda: -1,
+    "_is_flash_attention_available": lambda: False,
+    "_is_ck_sdpa_available": lambda: False,
+    "_is_xnnpack_enabled": lambda: False,
     # API-usage telemetry: upstream logs only when a logger is registered, which needs C++.
     "_log_api_usage_once": lambda event: None,
     "_log_api_usage_metadata": lambda event, metadata: None,

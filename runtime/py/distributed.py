@@ -1,14 +1,14 @@
-"""torch.distributed's native half at world size 1: _c10d_init, the _Dist*Error exceptions, and
-the torch._C._distributed_c10d module (stores, ProcessGroup/Backend/Work, ReduceOp, the *Options,
-FakeProcessGroup, debug level, the process-group registry).
+"""torch.distributed's native half: _c10d_init, the _Dist*Error exceptions, torch._C._distributed
+(placements) and torch._C._distributed_c10d (stores, ProcessGroup/Backend/Work, ReduceOp, options,
+FakeProcessGroup, registry), built inside _c10d_init as upstream does. See Note [No gloo]. To
+add a name: define it in _build() and list it in `exported` at its end."""
 
-Upstream's CPU wheel builds this module inside _c10d_init(); so do we, so that ProcessGroup can
-take OpaqueBaseMeta (torch._opaque_base) as upstream's does. Gloo, NCCL, MPI, UCC and XCCL are
-absent (ImportError at `from torch._C._distributed_c10d import ProcessGroupGloo`), so
-torch.distributed reports them unavailable. Collectives go to the backend registered for the
-tensors' device, as c10d does; nothing here answers a collective by returning its input.
-To add a name: define it in _build() and list it in the set_all() call at the end.
-"""
+# Note [No gloo]
+# Gloo, NCCL, MPI, UCC and XCCL are absent, so `from torch._C._distributed_c10d import
+# ProcessGroupGloo` raises ImportError and torch.distributed reports them unavailable. A
+# ProcessGroup dispatches each collective to the Backend registered for its tensors' device, as
+# c10d does (FakeProcessGroup moves no data, as upstream's); nothing answers a collective by
+# returning its input, and the DDP helpers refuse above world size 1.
 
 import datetime
 import os

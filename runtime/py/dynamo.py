@@ -1,13 +1,8 @@
-"""torch._C._dynamo (eval_frame, guards, utils, compiled_autograd), torch._C._export
-(pt2_archive_constants) and torch._C._functorch, at the depth `import torch._dynamo` and
-transformers need.
-
-torchnative has no PEP 523 frame hook (the limited API has none), so torch.compile cannot run:
-set_eval_frame accepts the "off" callbacks (None, False) that torch._dynamo.disable and
-friends install, and refuses a compile callback by name. functorch transforms (vmap, grad, jvp)
-are refused at their nesting entry points; the predicates answer for plain tensors, which is
-every tensor torchnative makes. To add a name: define it in the builder of its module.
-"""
+"""torch._C._dynamo (eval_frame, guards, utils, compiled_autograd), _export and _functorch. No
+PEP 523 hook exists under the limited API, so set_eval_frame takes the "off" callbacks (None,
+False) torch._dynamo.disable installs and refuses a compile callback by name; functorch refuses
+at its nesting entry points and answers its predicates for plain tensors (all torchnative has).
+To add a name: define it in the builder of its module."""
 
 import opcode
 import os

@@ -325,8 +325,6 @@ BUILD_FLAGS = {
     "_has_cuda": False, "_has_xpu": False, "_has_magma": False, "_has_cudnn": False,
     "_has_cusparselt": False, "_has_eigen_sparse": False, "_GLIBCXX_USE_CXX11_ABI": True,
 }
-UPSTREAM_BUILD_FLAGS = dict(BUILD_FLAGS, has_openmp=True, has_mkl=True, has_lapack=True,
-                            has_spectral=True, _has_mkldnn=True)
 
 # Module-level values of submodules (measured on upstream 2.13.0).
 CONSTANTS = {("torch._C._onnx", "PRODUCER_VERSION"): "2.13.0"}

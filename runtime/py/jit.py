@@ -1,10 +1,7 @@
-"""The TorchScript front end that runs at import: torch._C._jit_tree_views (SourceRange,
-SourceRangeFactory and the 46 AST classes), ErrorReport, CompilationUnit, _jit_init.
-
-`@torch.jit._overload` and torch._sources parse Python source into these objects while torch
-imports; TorchScript compilation itself is not implemented (CompilationUnit.define refuses).
-To add an AST class: add its name to _AST_CLASSES under its base.
-"""
+"""The TorchScript front end that runs while torch imports (torch._sources, @jit._overload):
+torch._C._jit_tree_views (SourceRange, SourceRangeFactory, the AST classes), ErrorReport,
+CompilationUnit, _jit_init. Compiling TorchScript is not implemented (CompilationUnit refuses).
+To add an AST class: add its name to _AST_CLASSES under its base."""
 
 _MOD = "torch._C._jit_tree_views"
 

@@ -1,15 +1,10 @@
-"""TorchScript function schemas and JIT types: parse_schema, FunctionSchema, Argument, _AliasInfo,
-Type and its subclasses (TensorType, ListType, OptionalType, ...), as upstream's torch._C has them.
-
-A port of c10's schema model: torch/csrc/jit/frontend/function_schema_parser.cpp and
-schema_type_parser.cpp (parsing), aten/src/ATen/core/function_schema.{h,cpp} and alias_info.h
-(printing), jit_type.h (type str()/annotation_str). To add a type: give it a kind in _KIND_ORDER,
-its two spellings in _Type.schema_str/_annotation, and a name in the parser's base-type table.
-See Note [Two spellings of a type].
-"""
+"""TorchScript schemas and JIT types as upstream's torch._C has them: parse_schema, FunctionSchema,
+Argument, _AliasInfo, Type and its subclasses. A port of c10's parser (function_schema_parser.cpp,
+schema_type_parser.cpp) and printer (function_schema.h, alias_info.h, jit_type.h). To add a type:
+a kind in _KIND_ORDER, its spellings in _LEAF_SPELLING (Note [Two spellings of a type]), and a
+name in _Parser._BASE_TYPES."""
 
 import math
-import sys
 
 # Note [Two spellings of a type]
 # c10 types print two ways. Type::str() is the schema spelling ("int[]", "Tensor?", "Scalar",

@@ -15,6 +15,18 @@
 
 /* ---- helpers ---- */
 
+static tn_kscalar
+dbl(double v)
+{
+    return (tn_kscalar){TN_KSCALAR_DOUBLE, 0, v};
+}
+
+static tn_kscalar
+integer(int64_t v)
+{
+    return (tn_kscalar){TN_KSCALAR_INT, v, 0};
+}
+
 static const int all_dtypes[] = {
     TN_DTYPE_BOOL, TN_DTYPE_U8, TN_DTYPE_I8, TN_DTYPE_I16, TN_DTYPE_I32,
     TN_DTYPE_I64, TN_DTYPE_F16, TN_DTYPE_BF16, TN_DTYPE_F32, TN_DTYPE_F64,
@@ -54,7 +66,7 @@ fill_random(int dtype, void *buf, int64_t n, int nonzero, int small)
     for (int64_t i = 0; i < n; i++) {
         tn_kscalar s;
         if (tn_dtype_is_floating(dtype)) {
-            s = (tn_kscalar){TN_KSCALAR_DOUBLE, 0, next_double()};
+            s = dbl(next_double());
             if (nonzero && s.d == 0)
                 s.d = 1;
         } else {
@@ -63,7 +75,7 @@ fill_random(int dtype, void *buf, int64_t n, int nonzero, int small)
                 v = (int64_t)(next_u64() % 23) - 11;
             if (nonzero)
                 v |= 1;  /* odd: nonzero in every width */
-            s = (tn_kscalar){TN_KSCALAR_INT, v, 0};
+            s = integer(v);
         }
         tn_scalar_to_dtype(dtype, s, (char *)buf + i * tn_dtype_size(dtype));
     }
@@ -246,13 +258,13 @@ ParameterizedTestParameters(binary, sweep_fast_matches_reference)
 
 ParameterizedTest(int *op, binary, sweep_fast_matches_reference)
 {
-    sweep_binary((tn_binary_op)*op, (tn_kscalar){TN_KSCALAR_INT, 1, 0});
+    sweep_binary((tn_binary_op)*op, integer(1));
 }
 
 Test(binary, sweep_add_sub_with_alpha)
 {
-    sweep_binary(TN_BIN_ADD, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 0.1});
-    sweep_binary(TN_BIN_SUB, (tn_kscalar){TN_KSCALAR_INT, 3, 0});
+    sweep_binary(TN_BIN_ADD, dbl(0.1));
+    sweep_binary(TN_BIN_SUB, integer(3));
 }
 
 Test(binary, large_parallel_matches_reference)
@@ -398,13 +410,13 @@ Test(binary, add_with_alpha)
 {
     int64_t a = 1, b = 2, o;
     tn_loop l = loop1(1, 3);
-    cr_assert_eq(tn_binary(TN_BIN_ADD, TN_DTYPE_I64, &l, &o, &a, &b, (tn_kscalar){0, 3, 0}), TN_OK);
+    cr_assert_eq(tn_binary(TN_BIN_ADD, TN_DTYPE_I64, &l, &o, &a, &b, integer(3)), TN_OK);
     cr_assert_eq(o, 7);
-    cr_assert_eq(tn_binary(TN_BIN_SUB, TN_DTYPE_I64, &l, &o, &a, &b, (tn_kscalar){0, 3, 0}), TN_OK);
+    cr_assert_eq(tn_binary(TN_BIN_SUB, TN_DTYPE_I64, &l, &o, &a, &b, integer(3)), TN_OK);
     cr_assert_eq(o, -5);
     /* f32: upstream fuses a + alpha*b into one fma; 1 + 3 * (1/3 rounded) shows it */
     float fa = 1.0f, fb = 1.0f / 3.0f, fo;
-    cr_assert_eq(tn_binary(TN_BIN_ADD, TN_DTYPE_F32, &l, &fo, &fa, &fb, (tn_kscalar){0, 3, 0}), TN_OK);
+    cr_assert_eq(tn_binary(TN_BIN_ADD, TN_DTYPE_F32, &l, &fo, &fa, &fb, integer(3)), TN_OK);
     cr_assert_eq(fo, fmaf(3.0f, fb, fa));
 }
 
@@ -440,7 +452,7 @@ Test(binary, bfloat16_scalar_multiplier_stays_float)
     uint16_t a = tn_f32_to_bf16(9.0f), o;
     tn_loop l = loop1(1, 2);
     cr_assert_eq(tn_binary_scalar(TN_BIN_MUL, TN_DTYPE_BF16, &l, &o, &a,
-                                  (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 0.1}, one), TN_OK);
+                                  dbl(0.1), one), TN_OK);
     cr_assert_eq(tn_bf16_to_f32(o), 0.8984375f);
 }
 
@@ -490,7 +502,7 @@ Test(binary, backward_ops_hand_values)
     float a = 5.0f, b = 0.5f, o;
     tn_loop l = loop1(1, 3);
     cr_assert_eq(tn_binary(TN_BIN_THRESHOLD_BACKWARD, TN_DTYPE_F32, &l, &o, &a, &b,
-                           (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 0.5}), TN_OK);
+                           dbl(0.5)), TN_OK);
     cr_assert_eq(o, 0.0f);
 }
 
@@ -559,23 +571,23 @@ Test(binary, sweep_where)
 
 Test(binary, sweep_clamp)
 {
-    sweep_tern(T_CLAMP, 2, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, -1.5}, (tn_kscalar){0, 7, 0});
+    sweep_tern(T_CLAMP, 2, dbl(-1.5), integer(7));
 }
 
 Test(binary, sweep_pow_scalar)
 {
     static const double exps[] = {2, 3, 0.5, -0.5, -1, -2, 1.7, 0};
     for (int i = 0; i < 8; i++)
-        sweep_tern(T_POW, 2, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, exps[i]}, one);
+        sweep_tern(T_POW, 2, dbl(exps[i]), one);
 }
 
 Test(binary, sweep_lerp_addcmul_addcdiv)
 {
-    sweep_tern(T_LERP_S, 3, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 0.3}, one);
-    sweep_tern(T_LERP_S, 3, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 0.8}, one);
+    sweep_tern(T_LERP_S, 3, dbl(0.3), one);
+    sweep_tern(T_LERP_S, 3, dbl(0.8), one);
     sweep_tern(T_LERP, 4, one, one);
-    sweep_tern(T_ADDCMUL, 4, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 0.1}, one);
-    sweep_tern(T_ADDCDIV, 4, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, -0.5}, one);
+    sweep_tern(T_ADDCMUL, 4, dbl(0.1), one);
+    sweep_tern(T_ADDCDIV, 4, dbl(-0.5), one);
 }
 
 Test(binary, where_selects_bits)
@@ -611,22 +623,22 @@ Test(binary, pow_scalar_forms)
 {
     float x[3] = {2.0f, 9.0f, -3.0f}, o[3];
     tn_loop l = loop1(3, 2);
-    cr_assert_eq(tn_pow_scalar(TN_DTYPE_F32, &l, o, x, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 0.5}), TN_OK);
+    cr_assert_eq(tn_pow_scalar(TN_DTYPE_F32, &l, o, x, dbl(0.5)), TN_OK);
     cr_assert_eq(o[0], sqrtf(2.0f));
     cr_assert_eq(o[1], 3.0f);
-    cr_assert_eq(tn_pow_scalar(TN_DTYPE_F32, &l, o, x, (tn_kscalar){TN_KSCALAR_INT, 3, 0}), TN_OK);
+    cr_assert_eq(tn_pow_scalar(TN_DTYPE_F32, &l, o, x, integer(3)), TN_OK);
     cr_assert_eq(o[2], -27.0f);
-    cr_assert_eq(tn_pow_scalar(TN_DTYPE_F32, &l, o, x, (tn_kscalar){TN_KSCALAR_INT, -2, 0}), TN_OK);
+    cr_assert_eq(tn_pow_scalar(TN_DTYPE_F32, &l, o, x, integer(-2)), TN_OK);
     cr_assert_eq(o[0], 0.25f);
-    /* a short f32 row is all scalar tail upstream: pow computed in double with the exact exponent */
+    /* a short f32 row is all scalar tail upstream: pow in double with the exact exponent */
     float big = 191847.171875f, ob;
     tn_loop l1 = loop1(1, 2);
-    cr_assert_eq(tn_pow_scalar(TN_DTYPE_F32, &l1, &ob, &big, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 1.7}),
+    cr_assert_eq(tn_pow_scalar(TN_DTYPE_F32, &l1, &ob, &big, dbl(1.7)),
                  TN_OK);
     cr_assert_eq(ob, (float)pow(191847.171875, 1.7));
     int32_t ix[2] = {3, -2}, io[2];
     tn_loop l2 = loop1(2, 2);
-    cr_assert_eq(tn_pow_scalar(TN_DTYPE_I32, &l2, io, ix, (tn_kscalar){TN_KSCALAR_INT, 5, 0}), TN_OK);
+    cr_assert_eq(tn_pow_scalar(TN_DTYPE_I32, &l2, io, ix, integer(5)), TN_OK);
     cr_assert(io[0] == 243 && io[1] == -32);
 }
 
@@ -637,17 +649,17 @@ Test(binary, lerp_and_addc_hand_values)
     cr_assert_eq(tn_lerp(TN_DTYPE_F32, &l, o, s, e, w), TN_OK);
     cr_assert(o[0] == 1 && o[1] == 20);
     tn_loop l3 = loop1(2, 3);
-    cr_assert_eq(tn_lerp_scalar(TN_DTYPE_F32, &l3, o, s, e, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 0.5}),
+    cr_assert_eq(tn_lerp_scalar(TN_DTYPE_F32, &l3, o, s, e, dbl(0.5)),
                  TN_OK);
     cr_assert(o[0] == 2 && o[1] == 15);
     float t1[2] = {2, 3}, t2[2] = {4, 5};
-    cr_assert_eq(tn_addcmul(TN_DTYPE_F32, &l, o, s, t1, t2, (tn_kscalar){TN_KSCALAR_INT, 2, 0}), TN_OK);
+    cr_assert_eq(tn_addcmul(TN_DTYPE_F32, &l, o, s, t1, t2, integer(2)), TN_OK);
     cr_assert(o[0] == 17 && o[1] == 40);
-    cr_assert_eq(tn_addcdiv(TN_DTYPE_F32, &l, o, s, t1, t2, (tn_kscalar){TN_KSCALAR_INT, 2, 0}), TN_OK);
+    cr_assert_eq(tn_addcdiv(TN_DTYPE_F32, &l, o, s, t1, t2, integer(2)), TN_OK);
     cr_assert(o[0] == 2 && o[1] == 10 + 6.0f / 5.0f);
     /* addcmul fuses like upstream: fma(value * t1, t2, self) */
     float fs[2] = {-0.3f, 1.0f}, f1[2] = {0.1f, 1.0f / 3.0f}, f2[2] = {3.0f, 3.0f};
-    cr_assert_eq(tn_addcmul(TN_DTYPE_F32, &l, o, fs, f1, f2, (tn_kscalar){TN_KSCALAR_INT, 1, 0}), TN_OK);
+    cr_assert_eq(tn_addcmul(TN_DTYPE_F32, &l, o, fs, f1, f2, integer(1)), TN_OK);
     cr_assert_eq(o[0], fmaf(f1[0], f2[0], fs[0]));
     cr_assert_neq(o[0], fs[0] + f1[0] * f2[0]);
     int32_t is[2] = {1, 2}, it[2] = {3, 4}, iu[2] = {5, 6}, io[2];

@@ -20,6 +20,18 @@ static const int all_dtypes[] = {
 static const int64_t edge_sizes[] = {0, 1, 7, 8, 9, 15, 16, 17, 33, 1000};
 #define NUM_SIZES ((int)(sizeof edge_sizes / sizeof edge_sizes[0]))
 
+static tn_kscalar
+dbl(double v)
+{
+    return (tn_kscalar){TN_KSCALAR_DOUBLE, 0, v};
+}
+
+static tn_kscalar
+integer(int64_t v)
+{
+    return (tn_kscalar){TN_KSCALAR_INT, v, 0};
+}
+
 static uint64_t rng = 0xd1b54a32d192ed03ull;
 
 static uint64_t
@@ -45,13 +57,13 @@ fill_random(int dtype, void *buf, int64_t n)
         if (tn_dtype_is_floating(dtype)) {
             double v = r % 3 == 0 ? specials[(r >> 8) % (sizeof specials / sizeof specials[0])]
                                   : ((double)(r >> 11) / 9007199254740992.0 - 0.5) * 1000.0;
-            s = (tn_kscalar){TN_KSCALAR_DOUBLE, 0, v};
+            s = dbl(v);
         } else if (dtype == TN_DTYPE_BOOL) {
             /* bool bytes other than 0/1 must read as true */
             ((uint8_t *)buf)[i] = (uint8_t)(r % 3 == 0 ? 0 : r % 3 == 1 ? 1 : 2);
             continue;
         } else {
-            s = (tn_kscalar){TN_KSCALAR_INT, (int64_t)r, 0};
+            s = integer((int64_t)r);
         }
         tn_scalar_to_dtype(dtype, s, (char *)buf + i * tn_dtype_size(dtype));
     }
@@ -175,12 +187,13 @@ Test(copy, transposed_matrix_tiles_match_reference)
             l.strides[1][1] = rows;
             void *src = malloc((size_t)(rows * cols * size));
             fill_random(dd, src, rows * cols);
-            unsigned char *fast = malloc((size_t)(rows * cols * size)), *ref = malloc((size_t)(rows * cols * size));
+            size_t bytes = (size_t)(rows * cols * size);
+            unsigned char *fast = malloc(bytes), *ref = malloc(bytes);
             cr_assert_eq(tn_copy(&l, dd, fast, dd, src), TN_OK);
             tn_elementwise_set_reference(1);
             cr_assert_eq(tn_copy(&l, dd, ref, dd, src), TN_OK);
             tn_elementwise_set_reference(0);
-            cr_assert(memcmp(fast, ref, (size_t)(rows * cols * size)) == 0, "dtype %d %ldx%ld", dd,
+            cr_assert(memcmp(fast, ref, bytes) == 0, "dtype %d %ldx%ld", dd,
                       (long)rows, (long)cols);
             free(src);
             free(fast);
@@ -306,7 +319,7 @@ Test(copy, unsupported_dtype)
     make_loop(&l, LAYOUT_CONTIG, 1);
     cr_assert_eq(tn_copy(&l, TN_DTYPE_C64, &o, TN_DTYPE_F32, &x), TN_ERR_DTYPE);
     cr_assert_eq(tn_copy(&l, TN_DTYPE_F32, &o, TN_DTYPE_QINT8, &x), TN_ERR_DTYPE);
-    cr_assert_eq(tn_fill(&l, TN_DTYPE_U16, &o, (tn_kscalar){TN_KSCALAR_INT, 1, 0}), TN_ERR_DTYPE);
+    cr_assert_eq(tn_fill(&l, TN_DTYPE_U16, &o, integer(1)), TN_ERR_DTYPE);
 }
 
 /* ---- fill ---- */
@@ -334,7 +347,8 @@ Test(copy, fill_converts_and_leaves_gaps_alone)
         for (int i = 0; i < 36; i++) {
             int written = i % 2 == 0;
             if (written)
-                cr_assert(memcmp(buf + i * size, want, (size_t)size) == 0, "dtype %d element %d", dd, i);
+                cr_assert(memcmp(buf + i * size, want, (size_t)size) == 0, "dtype %d element %d",
+                          dd, i);
             else
                 for (int k = 0; k < size; k++)
                     cr_assert_eq(buf[i * size + k], 0x77, "dtype %d gap %d written", dd, i);
@@ -344,15 +358,15 @@ Test(copy, fill_converts_and_leaves_gaps_alone)
     tn_loop l;
     make_loop(&l, LAYOUT_CONTIG, 3);
     l.noperands = 1;
-    cr_assert_eq(tn_fill(&l, TN_DTYPE_I8, o, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 2.5}), TN_OK);
+    cr_assert_eq(tn_fill(&l, TN_DTYPE_I8, o, dbl(2.5)), TN_OK);
     cr_assert(o[0] == 2 && o[2] == 2);
     uint8_t b;
     make_loop(&l, LAYOUT_CONTIG, 1);
     l.noperands = 1;
-    cr_assert_eq(tn_fill(&l, TN_DTYPE_BOOL, &b, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 0.25}), TN_OK);
+    cr_assert_eq(tn_fill(&l, TN_DTYPE_BOOL, &b, dbl(0.25)), TN_OK);
     cr_assert_eq(b, 1);
     uint16_t h;
-    cr_assert_eq(tn_fill(&l, TN_DTYPE_BF16, &h, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, 1.00390625}), TN_OK);
+    cr_assert_eq(tn_fill(&l, TN_DTYPE_BF16, &h, dbl(1.00390625)), TN_OK);
     cr_assert_eq(h, 0x3f80);
 }
 
@@ -421,10 +435,19 @@ Test(copy, row_driver_visits_every_element_once)
     int32_t *buf = calloc((size_t)n, 4);
     void *base[1] = {buf};
     int elsize[1] = {4};
-    tn_loop_run_rows(&l, base, elsize, 1000, count_row, NULL);
+    cr_assert_eq(tn_loop_run_rows(&l, 1, base, elsize, 1000, count_row, NULL), TN_OK);
     for (int64_t i = 0; i < n; i++)
         cr_assert_eq(buf[i], 1, "element %ld visited %d times", (long)i, buf[i]);
     free(buf);
+}
+
+Test(copy, loop_with_too_few_operands_is_refused)
+{
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 4);
+    l.noperands = 1;
+    float x[4] = {1, 2, 3, 4}, o[4];
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_F32, o, TN_DTYPE_F32, x), TN_ERR_VALUE);
 }
 
 Test(copy, zero_dim_loop_is_one_element)

@@ -8,8 +8,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "kernels/matmul.h"
 #include "kernels/parallel.h"
@@ -659,27 +657,33 @@ Test(matmul, isa_avx512_without_bf16_dot)
     sweep_shapes(TN_DTYPE_F32, LAY_ROW, LAY_COL, LAY_ROW, 1, 0);
 }
 
-Test(matmul, isa_each_small_m_and_large)
+/* few-row GEMV kernels, both of their B layouts and every dtype, then a multi-block GEMM */
+static void
+small_m_and_large(void)
 {
-    static const char *isas[] = {"scalar", "avx2", "avx512"};
-    for (int i = 0; i < 3; i++) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            force_isa(isas[i]);
-            for (int64_t m = 1; m <= 13; m += 4)
-                for (int d = 0; d < 3; d++) {
-                    int dt = d == 0 ? TN_DTYPE_F32 : d == 1 ? TN_DTYPE_F16 : TN_DTYPE_BF16;
-                    if (check_gemm((gemm_case){dt, 1, m, 45, 77, LAY_ROW, LAY_COL, LAY_ROW, 1, 0, false}) > 1 ||
-                        check_gemm((gemm_case){dt, 1, m, 70, 33, LAY_ROW, LAY_ROW, LAY_ROW, 1, 1, false}) > 1)
-                        _exit(1);
-                }
-            if (check_gemm((gemm_case){TN_DTYPE_F32, 1, 150, 300, 600, LAY_ROW, LAY_COL, LAY_ROW, 1, 0,
-                                       false}) > 1)
-                _exit(1);
-            _exit(0);
+    int dts[] = {TN_DTYPE_F32, TN_DTYPE_F16, TN_DTYPE_BF16};
+    for (int64_t m = 1; m <= 13; m += 4)
+        for (int d = 0; d < 3; d++) {
+            check_one((gemm_case){dts[d], 1, m, 45, 77, LAY_ROW, LAY_COL, LAY_ROW, 1, 0, false});
+            check_one((gemm_case){dts[d], 1, m, 70, 33, LAY_ROW, LAY_ROW, LAY_ROW, 1, 1, false});
         }
-        int status = 0;
-        waitpid(pid, &status, 0);
-        cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "ISA %s failed", isas[i]);
-    }
+    check_one((gemm_case){TN_DTYPE_F32, 1, 150, 300, 600, LAY_ROW, LAY_COL, LAY_ROW, 1, 0, false});
+}
+
+Test(matmul, isa_scalar_small_m_and_large)
+{
+    force_isa("scalar");
+    small_m_and_large();
+}
+
+Test(matmul, isa_avx2_small_m_and_large)
+{
+    force_isa("avx2");
+    small_m_and_large();
+}
+
+Test(matmul, isa_avx512_small_m_and_large)
+{
+    force_isa("avx512");
+    small_m_and_large();
 }

@@ -10,7 +10,6 @@ Deterministic for a given torch; re-run on a torch version bump.
 """
 import datetime
 import json
-import opcode
 import os
 import sys
 import types
@@ -454,8 +453,19 @@ for d in schemas:
     d["args"] = [intern(a) for a in d["args"]]
     d["rets"] = [intern(a) for a in d["rets"]]
 
+# Constant answers (runtime/py/cold.py): upstream's result for the arguments given.
+COLD_CALLS = {
+    "_mtia_isBuilt": (), "_mtia_isInBadFork": (), "_mtia_getDeviceCount": (),
+    "_mps_is_available": (), "_mps_is_in_bad_fork": (), "_accelerator_getAccelerator": (),
+    "_accelerator_hooks_device_count": (), "_accelerator_hooks_get_current_device": (),
+    "_is_flash_attention_available": (), "_is_ck_sdpa_available": (), "_is_xnnpack_enabled": (),
+    "_log_api_usage_once": ("python.nn_module",), "_log_api_usage_metadata": ("x", {}),
+}
+cold = {n: repr(getattr(C, n)(*args)) for n, args in COLD_CALLS.items()}
+
 facts = {
     "torch_version": torch.__version__,
+    "cold": cold, "cold_calls": COLD_CALLS,
     "arg_table": arg_table,
     "schemas": schemas, "edge_schemas": edge, "edge_typevars_off": edge_typevars_off,
     "types": type_table, "subtypes": subtypes, "dispatch": dispatch, "enums": enums,

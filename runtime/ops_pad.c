@@ -1,0 +1,136 @@
+/* Padding. constant_pad_nd is upstream's composite: a new tensor filled with the value, the
+ * input copied into its interior (negative pads crop the input instead). */
+#include "ops_common.h"
+#include "dtype.h"
+#include "op_kernels.h"
+#include "storage.h"
+#include "tensor.h"
+#include "kernels/copy.h"
+
+#include <string.h>
+
+/* Upstream allocates with suggest_memory_format(self): channels-last stays channels-last. */
+static TensorObject *
+empty_like_format(const TensorObject *self, int ndim, const int64_t *sizes)
+{
+    if (ndim != 4 || !tn_tensor_is_channels_last(self) || tn_tensor_is_contiguous(self))
+        return tn_empty_on(ndim, sizes, self->dtype, self->device);
+    int64_t strides[4];  /* N, C, H, W with C innermost */
+    strides[1] = 1;
+    strides[3] = sizes[1];
+    strides[2] = strides[3] * sizes[3];
+    strides[0] = strides[2] * sizes[2];
+    int64_t n = tn_numel(ndim, sizes);
+    tn_storage *s = tn_storage_new(n * tn_dtype_size(self->dtype), self->device);
+    if (!s)
+        return NULL;
+    TensorObject *t = tn_tensor_from_storage(s, 0, ndim, sizes, strides, self->dtype);
+    tn_storage_release(s);
+    return t;
+}
+
+/* self narrowed along every padded dimension by the (possibly negative) pads */
+static PyObject *
+narrow_by(TensorObject *t, int ndim, const int64_t *lo, const int64_t *hi)
+{
+    PyObject *cur = Py_NewRef((PyObject *)t);
+    for (int d = 0; d < ndim && cur; d++) {
+        if (lo[d] == 0 && hi[d] == 0)
+            continue;
+        TensorObject *c = TN_T(cur);
+        PyObject *next = tn_op_narrow(c, d, lo[d], c->sizes[d] - lo[d] - hi[d]);
+        TN_SETREF(cur, next);
+    }
+    return cur;
+}
+
+PyObject *
+tn_op_constant_pad_nd(TensorObject *self, tn_ints pad, const tn_value *value)
+{
+    int ndim = self->ndim;
+    if (pad.n % 2) {
+        PyErr_Format(PyExc_RuntimeError, "Length of pad must be even but instead it equals %zd", pad.n);
+        return NULL;
+    }
+    if (pad.n / 2 > ndim) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Length of pad should be no more than twice the number of dimensions of the input. "
+                     "Pad length is %zd while the input has %d dimensions.", pad.n, ndim);
+        return NULL;
+    }
+    /* pad lists (left, right) pairs starting from the last dimension */
+    int64_t before[TN_MAX_NDIM] = {0}, after[TN_MAX_NDIM] = {0}, sizes[TN_MAX_NDIM];
+    for (Py_ssize_t k = 0; k < pad.n / 2; k++) {
+        before[ndim - 1 - k] = pad.v[2 * k];
+        after[ndim - 1 - k] = pad.v[2 * k + 1];
+    }
+    for (int d = 0; d < ndim; d++) {
+        sizes[d] = self->sizes[d] + before[d] + after[d];
+        if (sizes[d] < 0) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "The input size %lld, plus negative padding %lld and %lld resulted in a negative "
+                         "output size, which is invalid. Check dimension %d of your input.",
+                         (long long)self->sizes[d], (long long)before[d], (long long)after[d], d);
+            return NULL;
+        }
+    }
+    /* the input region that survives the negative pads, and where it lands in the output */
+    int64_t in_lo[TN_MAX_NDIM], in_hi[TN_MAX_NDIM], out_lo[TN_MAX_NDIM], out_hi[TN_MAX_NDIM];
+    for (int d = 0; d < ndim; d++) {
+        in_lo[d] = before[d] < 0 ? -before[d] : 0;
+        in_hi[d] = after[d] < 0 ? -after[d] : 0;
+        out_lo[d] = before[d] > 0 ? before[d] : 0;
+        out_hi[d] = after[d] > 0 ? after[d] : 0;
+    }
+    TensorObject *out = empty_like_format(self, ndim, sizes);
+    if (!out)
+        return NULL;
+    /* filled in place without a version bump: the tensor is new (upstream's composite fills
+     * below the autograd layer, so its result's _version is 0 too) */
+    if (out->numel > 0) {
+        tn_loop l;
+        tn_geom g = tn_geom_of(out);
+        tn_loop_build(&l, ndim, out->sizes, 1, &g);
+        if (TN_KCHECK(tn_fill(&l, out->dtype, tn_tensor_data(out), tn_kscalar_of(value)), out->dtype) < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    PyObject *src = narrow_by(self, ndim, in_lo, in_hi);
+    PyObject *dst = src ? narrow_by(out, ndim, out_lo, out_hi) : NULL;
+    int r = dst ? tn_copy_into(TN_T(dst), TN_T(src)) : -1;
+    Py_XDECREF(src);
+    Py_XDECREF(dst);
+    if (r < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+/* pad(self, pad, mode, value): upstream's CompositeImplicitAutograd front door. "constant" is
+ * constant_pad_nd; the other modes need the reflection/replication pad kernels, which
+ * torchnative does not have yet, and are refused by name. */
+PyObject *
+tn_op_pad(TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value)
+{
+    if (!strcmp(mode, "constant")) {
+        tn_value v = tn_value_double(value.has ? value.v : 0.0);
+        return tn_op_constant_pad_nd(self, pad, &v);
+    }
+    if (strcmp(mode, "reflect") && strcmp(mode, "replicate") && strcmp(mode, "circular")) {
+        PyErr_Format(PyExc_NotImplementedError, "Unrecognised padding mode %s", mode);
+        return NULL;
+    }
+    if (value.has) {
+        PyErr_Format(PyExc_RuntimeError, "Padding mode \"%s\" doesn't take in value argument", mode);
+        return NULL;
+    }
+    const char *needs = !strcmp(mode, "reflect")     ? "aten::reflection_pad1d/2d/3d"
+                        : !strcmp(mode, "replicate") ? "aten::replication_pad1d/2d/3d"
+                                                     : "aten::_pad_circular";
+    PyErr_Format(PyExc_NotImplementedError,
+                 "aten::pad with mode \"%s\" is not implemented in torchnative: it needs %s kernels "
+                 "(runtime/ops_pad.c)", mode, needs);
+    return NULL;
+}
