@@ -924,7 +924,7 @@ binary_run(int op, int dtype, const tn_loop *l, void **base, int float_b, tn_ksc
     }
     if (!fn)
         return TN_ERR_DTYPE;
-    tn_status st = tn_loop_run_rows(l, 3, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
+    st = tn_loop_run_rows(l, 3, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
     if (st != TN_OK)
         return st;
     return atomic_load(&c.error) ? TN_ERR_VALUE : TN_OK;

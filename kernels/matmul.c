@@ -1468,20 +1468,22 @@ gemm_float(float_job *j, int64_t batch)
     j->task_n = GEMM_NC;
     j->tiles_m = (j->m + j->task_m - 1) / j->task_m;
     int threads = tn_num_threads();
+    double flops = 2.0 * (double)batch * (double)j->m * (double)j->n * (double)j->k;
+    bool parallel = threads > 1 && flops >= 200000.0;
     /* Enough tasks to keep every thread busy: narrower column tiles first (B is then packed
      * in smaller pieces, no extra work), then shorter row tiles (B packed once per row tile). */
-    while (j->task_n > 32 && batch * j->tiles_m * ((j->n + j->task_n - 1) / j->task_n) < 2 * threads)
+    while (parallel && j->task_n > 32 &&
+           batch * j->tiles_m * ((j->n + j->task_n - 1) / j->task_n) < 2 * threads)
         j->task_n /= 2;
-    while (j->task_m > GEMM_MC / 2 && j->m > SMALL_M &&
+    while (parallel && j->task_m > GEMM_MC / 2 && j->m > SMALL_M &&
            batch * ((j->m + j->task_m - 1) / j->task_m) * ((j->n + j->task_n - 1) / j->task_n) <
                2 * threads)
         j->task_m /= 2;
     j->tiles_m = (j->m + j->task_m - 1) / j->task_m;
     j->tiles_n = (j->n + j->task_n - 1) / j->task_n;
     int64_t tasks = batch * j->tiles_m * j->tiles_n;
-    double flops = 2.0 * (double)batch * (double)j->m * (double)j->n * (double)j->k;
     j->failed = 0;
-    if (flops < 200000.0 || tasks == 1)
+    if (!parallel || tasks == 1)
         float_gemm_worker(j, 0, tasks);
     else
         tn_parallel_for(tasks, 1, float_gemm_worker, j);

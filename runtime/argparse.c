@@ -512,6 +512,7 @@ parse_signature_text(const char *text, int is_schema)
             return NULL;
         }
         sig->params[np].target = (int16_t)np;
+        sig->params[np].from_schema = (int8_t)is_schema;
         np++;
     }
     sig->nparams = np;
@@ -781,7 +782,8 @@ check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
         return 1;
     case TN_P_DTYPE:
         return tn_dtype_check(o) || o == (PyObject *)&PyFloat_Type || o == (PyObject *)&PyLong_Type ||
-               o == (PyObject *)&PyBool_Type || o == (PyObject *)&PyComplex_Type;
+               o == (PyObject *)&PyBool_Type || o == (PyObject *)&PyComplex_Type ||
+               (p->from_schema && check_long(o));  /* an IValue ScalarType is an int */
     case TN_P_LAYOUT:
         return Py_TYPE(o) == tn_layout_Type;
     case TN_P_MEMFMT:
@@ -1063,9 +1065,18 @@ convert_param(const tn_param *p, PyObject *o, tn_value *v, tn_arena *arena, owne
         return 0;
     }
     case TN_P_DTYPE: {
-        int d = tn_dtype_from_py(o);
-        if (d < 0)
+        int d;
+        if (p->from_schema && check_long(o)) {
+            long code = PyLong_AsLong(o);
+            if (code < 0 || code >= TN_NUM_DTYPES || !tn_dtype_objs[code]) {
+                if (!PyErr_Occurred())
+                    PyErr_Format(PyExc_RuntimeError, "Unrecognized ScalarType code %ld", code);
+                return -1;
+            }
+            d = (int)code;
+        } else if ((d = tn_dtype_from_py(o)) < 0) {
             return -1;
+        }
         v->tag = TN_V_DTYPE;
         v->u.i = d;
         return 0;

@@ -35,6 +35,7 @@ typedef struct {
     int8_t optional;         /* has a default */
     int8_t kwonly;
     int8_t numbers_as_tensors;
+    int8_t from_schema;       /* a boxed call's parameter: a ScalarType also takes its int code */
     int8_t is_out;           /* schema: an out argument (Tensor(a!) after *) */
     int16_t size;            /* [N] */
     int16_t target;          /* schema argument index, or TN_TARGET_* */

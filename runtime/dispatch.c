@@ -888,6 +888,39 @@ tn_implemented(PyObject *self, PyObject *unused)
     return list;
 }
 
+/* route(qualname_with_overload) -> how tn_dispatch computes the op on CPU tensors, in the
+ * door's order: "python" (a torch.library kernel), "kernel", "functional" (an in-place/out
+ * overload through its functional sibling), "cia-python", "decomposition" (torch._decomp), or
+ * "refuse". Tests and the coverage report use it; keep it in step with tn_dispatch. */
+static PyObject *
+tn_route(PyObject *self, PyObject *arg)
+{
+    tn_op *op = op_from_name(arg);
+    if (!op) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_KeyError, "no such op");
+        return NULL;
+    }
+    const char *route = "refuse";
+    int kind = op->flags & TN_OPK_MASK;
+    if (op->py_kernels && (py_kernel(op, "CPU") || py_kernel(op, "CompositeExplicitAutograd")))
+        route = "python";
+    else if (op->kernel)
+        route = "kernel";
+    else if ((kind == TN_OPK_INPLACE || kind == TN_OPK_OUT) && op->functional >= 0 &&
+             (tn_op_by_id(op->functional)->kernel ||
+              (tn_op_by_id(op->functional)->py_kernels &&
+               (py_kernel(tn_op_by_id(op->functional), "CPU") ||
+                py_kernel(tn_op_by_id(op->functional), "CompositeExplicitAutograd") ||
+                py_kernel(tn_op_by_id(op->functional), "CompositeImplicitAutograd")))))
+        route = "functional";
+    else if (py_kernel(op, "CompositeImplicitAutograd"))
+        route = "cia-python";
+    else if (op->flags & TN_OPF_CIA)
+        route = "decomposition";
+    return PyUnicode_FromString(route);
+}
+
 /* kernel_info(qualname_with_overload) -> (has_kernel, meta_ok, dtypes) for coverage reports */
 static PyObject *
 tn_kernel_info(PyObject *self, PyObject *arg)
@@ -936,6 +969,7 @@ PyMethodDef tn_private_dispatch_functions[] = {
     {"call_native", tn_call_native, METH_VARARGS, NULL},
     {"implemented", tn_implemented, METH_NOARGS, NULL},
     {"kernel_info", tn_kernel_info, METH_O, NULL},
+    {"route", tn_route, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 

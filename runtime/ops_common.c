@@ -5,6 +5,7 @@
 #include "dtype.h"
 #include "kernels/copy.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -556,4 +557,84 @@ tn_wrapped_number_tensor(PyObject *number)
     if (t)
         t->wrapped_number = 1;
     return t;
+}
+
+/* ---- scalar range checks ----
+ * Note [Scalar overflow]
+ * Upstream converts a Scalar argument to the kernel's dtype with c10::checked_convert, which
+ * raises "value cannot be converted to type <T> without overflow" when c10::overflows says so:
+ *   - to bool, or from bool: never;
+ *   - from an int to an integer type: outside [lowest, max], except that an unsigned target
+ *     also takes negatives down to -max (they wrap: full((1,), -1, dtype=uint8) is 255);
+ *   - from an int to a floating type: above max in magnitude (only float16 can be exceeded);
+ *   - from a float: infinity is fine for floating targets, NaN is fine for floating targets
+ *     and overflows integers, anything else outside [lowest, max] overflows (no wrapping, so
+ *     full((1,), -1.0, dtype=uint8) raises and 127.5 overflows int8).
+ * <T> is the C++ type name (uint8_t, int, c10::Half, ...). */
+static const char *
+cpp_type_name(int dtype)
+{
+    switch (dtype) {
+    case TN_DTYPE_BOOL: return "bool";
+    case TN_DTYPE_U8: return "uint8_t";
+    case TN_DTYPE_I8: return "int8_t";
+    case TN_DTYPE_I16: return "int16_t";
+    case TN_DTYPE_I32: return "int";
+    case TN_DTYPE_I64: return "int64_t";
+    case TN_DTYPE_F16: return "c10::Half";
+    case TN_DTYPE_BF16: return "c10::BFloat16";
+    case TN_DTYPE_F32: return "float";
+    case TN_DTYPE_F64: return "double";
+    default: return tn_dtype_name(dtype);
+    }
+}
+
+static int
+dtype_limits(int dtype, double *lo, double *hi)
+{
+    switch (dtype) {
+    case TN_DTYPE_U8: *lo = 0, *hi = 255; return 1;
+    case TN_DTYPE_I8: *lo = -128, *hi = 127; return 1;
+    case TN_DTYPE_I16: *lo = -32768, *hi = 32767; return 1;
+    case TN_DTYPE_I32: *lo = -2147483648.0, *hi = 2147483647.0; return 1;
+    case TN_DTYPE_I64: *lo = -9223372036854775808.0, *hi = 9223372036854775807.0; return 1;
+    case TN_DTYPE_F16: *lo = -65504.0, *hi = 65504.0; return 1;
+    case TN_DTYPE_BF16: *lo = -3.3895313892515355e38, *hi = 3.3895313892515355e38; return 1;
+    case TN_DTYPE_F32: *lo = -(double)FLT_MAX, *hi = (double)FLT_MAX; return 1;
+    default: return 0;
+    }
+}
+
+int
+tn_scalar_overflows(const tn_value *v, int dtype)
+{
+    double lo, hi;
+    if (dtype == TN_DTYPE_BOOL || v->tag == TN_V_BOOL || !dtype_limits(dtype, &lo, &hi))
+        return 0;
+    int integral = tn_dtype_is_integral(dtype, false);
+    if (v->tag == TN_V_INT) {
+        int64_t i = v->u.i;
+        if (!integral)
+            return (double)i > hi || (double)i < lo;
+        if (dtype == TN_DTYPE_U8)
+            return i > 255 || i < -255;
+        if (dtype == TN_DTYPE_I64)
+            return 0;
+        return (double)i < lo || (double)i > hi;
+    }
+    double d = v->u.d;
+    if (isnan(d))
+        return integral;
+    if (isinf(d) && !integral)
+        return 0;
+    return d < lo || d > hi;
+}
+
+int
+tn_check_scalar_fits(const tn_value *v, int dtype)
+{
+    if (!tn_scalar_overflows(v, dtype))
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", cpp_type_name(dtype));
+    return -1;
 }

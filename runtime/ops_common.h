@@ -58,6 +58,11 @@ int tn_result_type_finish(const tn_result_type_state *s);
 int tn_scalar_dtype(const tn_value *v);
 tn_kscalar tn_kscalar_of(const tn_value *v);
 
+/* c10::checked_convert of a Scalar argument to dtype (Note [Scalar overflow] in ops_common.c):
+ * tn_check_scalar_fits raises upstream's RuntimeError when the value would overflow. */
+int tn_scalar_overflows(const tn_value *v, int dtype);
+int tn_check_scalar_fits(const tn_value *v, int dtype);
+
 /* New contiguous tensor of `sizes` on t's device. */
 TensorObject *tn_empty_on(int ndim, const int64_t *sizes, int dtype, int device);
 

@@ -9,6 +9,7 @@
 #include "storage.h"
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
+#include "kernels/parallel.h"
 
 #include <math.h>
 #include <string.h>
@@ -77,10 +78,18 @@ new_tensor(tn_ints size, int dtype, int layout, const tn_value *device, int fall
     return tn_tensor_empty((int)size.n, size.v, dtype, dev);
 }
 
+/* Fill with a Scalar converted as fill_ converts it (Note [Scalar overflow] in ops_common.c):
+ * checked, except that upstream's one-element fast path stores float16 and bfloat16 values
+ * unchecked (full((1,), 1e10, dtype=float16) is inf, with three elements it raises). */
 static int
 fill_scalar(TensorObject *t, const tn_value *value)
 {
-    if (t->numel == 0 || t->device == TN_DEVICE_META)
+    if (t->device == TN_DEVICE_META)
+        return 0;
+    if (!(t->numel == 1 && (t->dtype == TN_DTYPE_F16 || t->dtype == TN_DTYPE_BF16)) &&
+        tn_check_scalar_fits(value, t->dtype) < 0)
+        return -1;
+    if (t->numel == 0)
         return 0;
     if (tn_check_dtype(tn_current_op, t->dtype) < 0)
         return -1;
@@ -312,8 +321,73 @@ is_floating_scalar(const tn_value *v)
     return v->tag == TN_V_DOUBLE || v->tag == TN_V_COMPLEX;
 }
 
-/* at::arange: the length is computed as upstream does (integer arithmetic for int64, double
- * otherwise) and element i is start + step * i in the accumulate type, then converted. */
+/* Note [arange values]
+ * at::arange checks and sizes the range in the accumulate type (int64 for every integer dtype,
+ * double for float and double, float for half and bfloat16); the length is an int64 division
+ * for int64 and a double ceil((end - start) / step) otherwise. Upstream's CPU kernel then fills
+ * in blocks of two vectors (its AVX2 build: 8 floats, 4 doubles, 16 halves) and the tail one by
+ * one: a vector starting at index i is base = start + step * i, then base + j * step; a tail
+ * element is start + step * i. Its compiler fuses a * b + c into one rounding (fma) everywhere
+ * except bfloat16's base + j * step, which rounds the product first. Parallel chunks of at
+ * least 32768 restart the blocking at each chunk's start. Matching this is what makes
+ * torch.arange(-2.25, 7.74, 0.1, dtype=torch.float64)[6] come out -1.6500000000000001. */
+typedef struct {
+    int dtype;
+    int64_t n;
+    char *p;
+    double s, st;
+} arange_fill;
+
+static void
+arange_fill_range(void *ctx, int64_t begin, int64_t end)
+{
+    arange_fill *a = ctx;
+    int es = tn_dtype_size(a->dtype);
+    int v = a->dtype == TN_DTYPE_F64 ? 4 : a->dtype == TN_DTYPE_F32 ? 8 : 16;
+    int64_t i = begin;
+    if (a->dtype == TN_DTYPE_F64 || a->dtype == TN_DTYPE_F32) {
+        for (; i + 2 * v <= end; i += 2 * v) {
+            for (int64_t k = i; k < i + 2 * v; k += v) {
+                double base = fma(a->st, (double)k, a->s);
+                if (a->dtype == TN_DTYPE_F32)
+                    base = (float)base;
+                for (int j = 0; j < v; j++) {
+                    double x = j == 0 ? base : fma((double)j, a->st, base);
+                    if (a->dtype == TN_DTYPE_F32)
+                        ((float *)a->p)[k + j] = (float)x;
+                    else
+                        ((double *)a->p)[k + j] = x;
+                }
+            }
+        }
+        for (; i < end; i++) {
+            double x = fma(a->st, (double)i, a->s);
+            if (a->dtype == TN_DTYPE_F32)
+                ((float *)a->p)[i] = (float)x;
+            else
+                ((double *)a->p)[i] = x;
+        }
+        return;
+    }
+    /* half, bfloat16: accumulate in float */
+    float s = (float)a->s, st = (float)a->st;
+    for (; i + 2 * v <= end; i += 2 * v) {
+        for (int64_t k = i; k < i + 2 * v; k += v) {
+            float base = fmaf(st, (float)k, s);
+            tn_convert_from_f32(a->dtype, &base, a->p + k * es, 1);
+            tn_convert_to_f32(a->dtype, a->p + k * es, &base, 1);
+            for (int j = 1; j < v; j++) {
+                float x = a->dtype == TN_DTYPE_BF16 ? base + (float)j * st : fmaf((float)j, st, base);
+                tn_convert_from_f32(a->dtype, &x, a->p + (k + j) * es, 1);
+            }
+        }
+    }
+    for (; i < end; i++) {
+        float x = fmaf(st, (float)i, s);
+        tn_convert_from_f32(a->dtype, &x, a->p + i * es, 1);
+    }
+}
+
 static PyObject *
 arange_impl(const tn_value *start, const tn_value *end, const tn_value *step, int dtype, int layout,
             const tn_value *device)
@@ -325,25 +399,35 @@ arange_impl(const tn_value *start, const tn_value *end, const tn_value *step, in
     if (check_layout(layout) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
         return NULL;
     int integral = tn_dtype_is_integral(dtype, true);
+    /* the checks run in double on the scalars as given (upstream's arange_check_bounds); int64
+     * then divides by the step truncated to int64, so that must not be 0 (a ValueError). The
+     * values use the accumulate type (see Note [arange values]). */
     double ds = tn_scalar_to_double(start), de = tn_scalar_to_double(end), dst = tn_scalar_to_double(step);
+    int64_t is = tn_scalar_to_int(start), ie = tn_scalar_to_int(end), ist = tn_scalar_to_int(step);
     if (dst == 0) {
         PyErr_SetString(PyExc_RuntimeError, "step must be nonzero");
         return NULL;
     }
     if (!isfinite(ds) || !isfinite(de)) {
-        PyErr_Format(PyExc_RuntimeError, "unsupported range: %g -> %g", ds, de);
+        char a[64], b[64];
+        snprintf(a, sizeof a, "%g", ds);
+        snprintf(b, sizeof b, "%g", de);
+        PyErr_Format(PyExc_RuntimeError, "unsupported range: %s -> %s", a, b);
         return NULL;
     }
     if (!((dst > 0 && de >= ds) || (dst < 0 && de <= ds))) {
-        PyErr_SetString(PyExc_RuntimeError, "upper bound and larger bound inconsistent with step sign");
+        PyErr_SetString(PyExc_RuntimeError, "upper bound and lower bound inconsistent with step sign");
         return NULL;
     }
     double size_d;
     if (dtype == TN_DTYPE_I64) {
-        int64_t s = tn_scalar_to_int(start), e = tn_scalar_to_int(end), st = tn_scalar_to_int(step);
-        int64_t sgn = (st > 0) - (st < 0);
+        if (ist == 0) {
+            PyErr_SetString(PyExc_ValueError, "step must be nonzero");
+            return NULL;
+        }
+        int64_t sgn = (ist > 0) - (ist < 0);
         /* upstream divides in int64 (truncating), then takes the ceiling of that integer */
-        size_d = (double)((e - s + st - sgn) / st);
+        size_d = (double)((ie - is + ist - sgn) / ist);
     } else {
         size_d = ceil((de - ds) / dst);
     }
@@ -362,17 +446,23 @@ arange_impl(const tn_value *start, const tn_value *end, const tn_value *step, in
     }
     char *p = tn_tensor_data(t);
     int es = tn_dtype_size(dtype);
-    if (integral && dtype != TN_DTYPE_BOOL) {
-        int64_t s = tn_scalar_to_int(start), st = tn_scalar_to_int(step);
+    if (integral) {
         for (int64_t i = 0; i < n; i++) {
-            tn_kscalar k = {TN_KSCALAR_INT, s + st * i, 0};
+            tn_kscalar k = {TN_KSCALAR_INT, (int64_t)((uint64_t)is + (uint64_t)ist * (uint64_t)i), 0};
             tn_scalar_to_dtype(dtype, k, p + i * es);
         }
+        return (PyObject *)t;
+    }
+    arange_fill a = {dtype, n, p, ds, dst};
+    /* upstream's at::parallel_for split (Note [arange values]) */
+    int64_t grain = 32768, nthreads = tn_num_threads();
+    if (n < grain || nthreads <= 1) {
+        arange_fill_range(&a, 0, n);
     } else {
-        for (int64_t i = 0; i < n; i++) {
-            tn_kscalar k = {TN_KSCALAR_DOUBLE, 0, ds + dst * (double)i};
-            tn_scalar_to_dtype(dtype, k, p + i * es);
-        }
+        int64_t tasks = nthreads < (n + grain - 1) / grain ? nthreads : (n + grain - 1) / grain;
+        int64_t chunk = (n + tasks - 1) / tasks;
+        for (int64_t b = 0; b < n; b += chunk)
+            arange_fill_range(&a, b, b + chunk < n ? b + chunk : n);
     }
     return (PyObject *)t;
 }
@@ -451,7 +541,7 @@ tn_op_linspace(const tn_value *start, const tn_value *end, int64_t steps, int dt
             o[i] = i < half ? fmaf(step, (float)i, fs) : fmaf(-step, (float)(steps - i - 1), fe);
     } else if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
         float fs = round_to(dtype, (float)s), fe = round_to(dtype, (float)e);
-        float step = round_to(dtype, (fe - fs) / round_to(dtype, (float)(steps - 1)));
+        float step = round_to(dtype, round_to(dtype, fe - fs) / round_to(dtype, (float)(steps - 1)));
         for (int64_t i = 0; i < steps; i++) {
             float v;
             if (i < half)
@@ -602,10 +692,15 @@ tn_op_fill___Tensor(TensorObject *self, TensorObject *value)
                      "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", value->ndim);
         return NULL;
     }
-    tn_value v;
-    if (tn_tensor_item_value(value, &v) < 0)
+    /* upstream copies the value tensor in: converted like copy_, never range-checked */
+    if (self->device == TN_DEVICE_META || self->numel == 0) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    if (tn_copy_into(self, value) < 0)
         return NULL;
-    return tn_op_fill___Scalar(self, &v);
+    tn_tensor_bump_version(self);
+    return Py_NewRef((PyObject *)self);
 }
 
 PyObject *

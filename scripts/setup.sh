@@ -44,8 +44,10 @@ make_venv() {  # make_venv <dir> <lock name>
 }
 make_venv .venv-upstream upstream
 make_venv .venv ours
-if .venv/bin/pip show torch >/dev/null 2>&1; then
-    echo "setup: upstream torch is installed in .venv; refusing" >&2; exit 1
+# The only torch .venv may see is our tree in build/site (its dist-info says 2.13.0).
+torch_at=$(.venv/bin/pip show torch 2>/dev/null | sed -n 's/^Location: //p')
+if [ -n "$torch_at" ] && [ "$torch_at" != "$ROOT/build/site" ]; then
+    echo "setup: a torch other than ours is installed in .venv ($torch_at); refusing" >&2; exit 1
 fi
 
 # -- 3. the vendored torch tree ----------------------------------------------------------

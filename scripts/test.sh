@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Every test, in order of cost; ends with one summary line. Usage: scripts/test.sh
+#   1. setup (idempotent: a no-op when nothing changed)
+#   2. the generator's output is what is checked in (codegen/gen.py --check, codegen/surface.py --check)
+#   3. Criterion tests of kernels/ (meson test)
+#   4. pytest: the Python side against upstream run in .venv-upstream
+set -uo pipefail
+cd "$(dirname "$0")/.."
+failed=()
+step() {  # step <name> <command...>
+    local name=$1; shift
+    printf '\n== %s: %s\n' "$name" "$*"
+    if "$@"; then printf '== %s: ok\n' "$name"; else printf '== %s: FAILED\n' "$name"; failed+=("$name"); fi
+}
+step setup scripts/setup.sh
+if [ ${#failed[@]} -eq 0 ]; then
+    step regen .venv/bin/python codegen/gen.py --check
+    step surface-regen .venv/bin/python codegen/surface.py --check
+    step criterion .venv/bin/meson test -C build/meson --suite kernels --print-errorlogs -q
+    step pytest .venv/bin/python -m pytest tests/python -q -p no:cacheprovider
+fi
+if [ ${#failed[@]} -eq 0 ]; then
+    echo "SUMMARY: all steps passed (setup, regen, surface-regen, criterion, pytest)"
+else
+    echo "SUMMARY: FAILED: ${failed[*]}"
+    exit 1
+fi
