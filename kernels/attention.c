@@ -35,7 +35,8 @@
  *    they multiply V (upstream's qk_reduced buffer); the running sum uses the unrounded values.
  *  - When there are fewer tasks than twice the threads (decode), keys are split across tasks
  *    (flash-decoding): each split keeps its own (m, l, acc) and a second pass merges them with
- *    weights exp(m_split - m_max). Splits start at multiples of KV_BLOCK.
+ *    weights exp(m_split - m_max). Splits start at multiples of KV_BLOCK. Only then does the
+ *    thread count change results (within rounding); otherwise they are bit-identical.
  *  - Causal is top-left aligned (key j <= query i), as torch 2.13's flash kernel: keys past the
  *    last row's limit are never visited. Fully masked rows: m stays -inf, l stays 0, and the
  *    output is 0 with logsumexp 0 (upstream sets max to 0 and sum to 1 for them).
@@ -240,7 +241,12 @@ task_of(const sdpa_job *j, int64_t base)
     t.b = base / (j->Hkv * j->nqb);
     int64_t rem = base % (j->Hkv * j->nqb);
     t.hkv = rem / j->nqb;
-    t.i0 = rem % j->nqb * j->qb;
+    int64_t z = rem % j->nqb;
+    /* Causal: later query blocks see more keys. tn_parallel_for gives each thread a contiguous
+     * range of tasks, so take the blocks zigzag (0, n-1, 1, n-2, ...) to even out the ranges. */
+    if (j->causal)
+        z = z % 2 == 0 ? z / 2 : j->nqb - 1 - z / 2;
+    t.i0 = z * j->qb;
     t.nq = j->L - t.i0 < j->qb ? j->L - t.i0 : j->qb;
     t.rows = j->G * t.nq;
     return t;
@@ -595,7 +601,7 @@ tn_sdpa(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int
     j.nsplit = 1;
     j.split_len = S > 0 ? (S + KV_BLOCK - 1) / KV_BLOCK * KV_BLOCK : KV_BLOCK;
     int64_t kv_blocks = (S + KV_BLOCK - 1) / KV_BLOCK;
-    if (base < 2 * threads && kv_blocks > 1 && work >= 65536.0) {
+    if (threads > 1 && base < 2 * threads && kv_blocks > 1 && work >= 65536.0) {
         int64_t want = (2 * threads + base - 1) / base;
         j.nsplit = want < kv_blocks ? want : kv_blocks;
         j.split_len = (kv_blocks + j.nsplit - 1) / j.nsplit * KV_BLOCK;

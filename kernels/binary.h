@@ -62,8 +62,10 @@ extern const char *const tn_binary_names[TN_NUM_BINARY];
  * converted to dtype (floats fuse it into one fma, as upstream's vectorised add does); alpha is
  * also the threshold of THRESHOLD_BACKWARD and is ignored by the other ops. Integer division by
  * zero in DIV_TRUNC/DIV_FLOOR/REMAINDER/FMOD returns TN_ERR_VALUE (upstream raises
- * ZeroDivisionError). f16/bf16 are widened to f32, computed, and rounded once, except where
- * upstream rounds after each step (see Note [Half precision steps] in binary.c).
+ * ZeroDivisionError); MIN / -1 wraps instead of trapping. f16/bf16 are widened to f32, computed,
+ * and rounded once, except where upstream rounds after each step (Note [Half precision steps]).
+ * maximum/minimum of +0 and -0, and f16/bf16 add/sub with alpha != 1, follow upstream's vector
+ * body and scalar tail position by position (Note [Vector body and tail]).
  * Ops upstream does not define for a dtype (DIV on integers, bit ops on floats, SUB on bool, ...)
  * return TN_ERR_DTYPE. */
 tn_status tn_binary(tn_binary_op op, int dtype, const tn_loop *l, void *out, const void *a,

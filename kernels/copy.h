@@ -1,7 +1,8 @@
 /* Element conversion between the ten dtypes with kernels (c10's rules, see Note [Conversion rules]
  * in copy.c), copy and fill over a tn_loop, and the pieces every elementwise family shares: the row
  * driver (tn_loop_run_rows), CPU feature checks and the reference-loop switch tests use.
- * Adding a dtype: a line in the dtype lists at the top of copy.c and a slot in tn_dtype_slot.
+ * Adding a dtype: a line in KD_SRCS and KD_DSTS in copy.c, its FROM_* macros, and a slot in
+ * tn_dtype_slot.
  */
 #ifndef TN_KERNELS_COPY_H
 #define TN_KERNELS_COPY_H

@@ -24,7 +24,9 @@
 
 /* Note [GEMM blocking]
  * The float GEMM is the BLIS/GotoBLAS scheme. tn_gemm cuts C into tasks of at most TASK_MC rows by
- * GEMM_NC columns (per batch entry) and runs them with tn_parallel_for. Each task, on its thread:
+ * GEMM_NC columns (per batch entry) and runs them with tn_parallel_for; when the work is worth
+ * threads (>= 200k flops) and there are fewer than two tasks per thread, column tiles shrink to
+ * 32, then row tiles to GEMM_MC / 2. Each task, on its thread:
  *   for pc in k by GEMM_KC:  pack B[pc:pc+kc, cols] into NR-wide strips (k-major, zero padded)
  *     for ic in rows by GEMM_MC:  pack A[ic:ic+mc, pc:pc+kc] into MR-tall strips
  *       for each NR strip, each MR strip:  micro-kernel MR×NR over kc, into C
@@ -36,17 +38,25 @@
  * Few rows (m <= SMALL_M) skip packing: dot_* kernels stream each row of B^T (a Linear weight row)
  * once for all rows of A, axpy_* kernels stream rows of a row-major B. n == 1 is turned into m == 1
  * by computing C^T = B^T A^T, so matrix-vector products land there too.
+ * bf16 × bf16 on AVX512-BF16 keeps bf16 all the way: packing pairs consecutive k and vdpbf16ps does
+ * two products per lane (ukr_8x32__avx512bf16, dot_bf16x2__avx512bf16), as oneDNN does upstream.
+ * The thread partition never changes which products a C element sums or in what order, so results
+ * are identical for any thread count.
  */
 
+/* Note [GEMV prefetch]
+ * The few-row dot kernels read 4 or 8 weight rows at a time, each a separate stream from memory;
+ * that is too few streams for the hardware prefetchers to keep DRAM busy (measured: bf16 lm_head,
+ * 49152×576, m = 6: 9 GB/s). While a group is computed, the kernels prefetch the same offsets of
+ * the next group's rows, one line per row per 64 bytes of k, which more than doubled it. */
+
 enum {
-    GEMM_MC = 72,   /* rows of A per packed block: a multiple of every MR (4, 6) */
+    GEMM_MC = 72,   /* rows of A per packed block: a multiple of every MR (4, 6, 8) */
     GEMM_KC = 256,  /* depth of a packed block: an MR×KC and a KC×NR strip fit in L1 */
     GEMM_NC = 256,  /* columns per task and per packed B block (KC×NC floats = 256 KiB, L2) */
     TASK_MC = 576,  /* rows per task at most: B blocks are packed once per task */
-#ifndef SMALL_M_TUNE
-#define SMALL_M_TUNE 12
-#endif
-    SMALL_M = SMALL_M_TUNE, /* at most this many rows: GEMV kernels instead of packing */
+    SMALL_M = 12,   /* at most this many rows: GEMV kernels, no packing (measured crossover,
+                     * in = 576, out = 576/1536, AVX-512: packing W costs more below) */
     MAX_MR = 8,
     MAX_NR = 32,
     XNN_MAX_M = 32,   /* tn_linear_f32 runs XNNPACK for SMALL_M < m <= XNN_MAX_M */
@@ -870,6 +880,9 @@ fold16(__m512 v)
                     __m512 xv = _mm512_loadu_ps(x + p);                                       \
                     for (int r = 0; r < 8; r++)                                               \
                         a[r] = _mm512_fmadd_ps(xv, LD16(w0 + r * w_rs + p), a[r]);            \
+                    if (j + 16 <= nw && (p * sizeof(T)) % 64 == 0)  /* Note [GEMV prefetch] */ \
+                        for (int r = 0; r < 8; r++)                                           \
+                            _mm_prefetch((const char *)(w0 + (8 + r) * w_rs + p), _MM_HINT_T0); \
                 }                                                                             \
                 float s[8];                                                                   \
                 _mm256_storeu_ps(s, hsum8x8(fold16(a[0]), fold16(a[1]), fold16(a[2]),         \
@@ -897,6 +910,9 @@ fold16(__m512 v)
                     __m512 wr[4];                                                             \
                     for (int r = 0; r < 4; r++)                                               \
                         wr[r] = LD16(w0 + r * w_rs + p);                                      \
+                    if (i == 0 && j + 8 <= nw && (p * sizeof(T)) % 64 == 0)  /* GEMV prefetch */ \
+                        for (int r = 0; r < 4; r++)                                           \
+                            _mm_prefetch((const char *)(w0 + (4 + r) * w_rs + p), _MM_HINT_T0); \
                     for (int q = 0; q < 4; q++) {                                             \
                         __m512 xv = _mm512_loadu_ps(xr[q] + p);                               \
                         for (int r = 0; r < 4; r++)                                           \
@@ -1123,6 +1139,9 @@ dot_bf16x2__avx512bf16(int64_t mx, int64_t nw, int64_t k, int64_t xk, const uint
                 __m512bh xv = (__m512bh)_mm512_loadu_si512(x + p);
                 for (int r = 0; r < 8; r++)
                     a[r] = _mm512_dpbf16_ps(a[r], xv, ld32_bf16_masked(w0 + r * w_rs + p, k - p));
+                if (j + 16 <= nw)  /* the next 8 W rows (see Note [GEMV prefetch]) */
+                    for (int r = 0; r < 8; r++)
+                        _mm_prefetch((const char *)(w0 + (8 + r) * w_rs + p), _MM_HINT_T0);
             }
             float s[8];
             _mm256_storeu_ps(s, hsum8x8(fold16(a[0]), fold16(a[1]), fold16(a[2]), fold16(a[3]),
@@ -1148,6 +1167,9 @@ dot_bf16x2__avx512bf16(int64_t mx, int64_t nw, int64_t k, int64_t xk, const uint
                 __m512bh wv[4];
                 for (int r = 0; r < 4; r++)
                     wv[r] = ld32_bf16_masked(wr[r] + p, k - p);
+                if (i == 0 && j + 8 <= nw)  /* the next 4 W rows (see Note [GEMV prefetch]) */
+                    for (int r = 0; r < 4; r++)
+                        _mm_prefetch((const char *)(wr[r] + 4 * w_rs + p), _MM_HINT_T0);
                 for (int q = 0; q < 4; q++) {
                     __m512bh xv = (__m512bh)_mm512_loadu_si512(xr[q] + p);
                     for (int r = 0; r < 4; r++)
@@ -1411,7 +1433,6 @@ typedef struct {
     const char *a, *b;
     char *c;
     int64_t a_sb, a_sm, a_sk, b_sb, b_sk, b_sn, c_sb, c_sm, c_sn;
-    int a_dtype, b_dtype;  /* same as dtype (kept apart for readability of mat setup) */
     float alpha, beta;
     bool direct;           /* f32 C with contiguous columns: micro-kernels write C itself */
     int64_t task_m, task_n, tiles_m, tiles_n;
@@ -1450,9 +1471,8 @@ float_gemm_worker(void *ctx, int64_t begin, int64_t end)
                 continue;
             }
             for (int64_t q = 0; q < nn; q++)
-                get_kernels()->store_row[wide_index(j->dtype)](w + i * nn + q, 1,
-                                                               crow + q * j->c_sn * es, j->alpha,
-                                                               j->beta);
+                kern->store_row[wide_index(j->dtype)](w + i * nn + q, 1, crow + q * j->c_sn * es,
+                                                      j->alpha, j->beta);
         }
     }
 }
@@ -1609,7 +1629,7 @@ tn_gemm(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
     float_job j = {
         .dtype = dtype, .m = m, .n = n, .k = k, .a = a, .b = b, .c = c,
         .a_sb = a_sb, .a_sm = a_sm, .a_sk = a_sk, .b_sb = b_sb, .b_sk = b_sk, .b_sn = b_sn,
-        .c_sb = c_sb, .c_sm = c_sm, .c_sn = c_sn, .a_dtype = dtype, .b_dtype = dtype,
+        .c_sb = c_sb, .c_sm = c_sm, .c_sn = c_sn,
         .alpha = (float)alpha, .beta = (float)beta,
     };
     return gemm_float(&j, batch);

@@ -142,4 +142,10 @@ PyObject *tn_call_op(const char *qualname, const char *overload, tn_value *args)
 
 int tn_argparse_init(PyObject *module);
 
+/* Call `api` through the active __torch_function__ mode or the overloaded arguments' handlers
+ * (upstream's handle_torch_function); nov may be 0 when only modes apply. */
+PyObject *tn_handle_torch_function(PyObject *api, PyObject *const *ov, int nov, PyObject *args, PyObject *kwargs);
+/* torch.* / torch._C._nn.* ... : the object a binding's functions live on (borrowed). */
+PyObject *tn_module_for_binding(int flags);
+
 #endif /* TN_RUNTIME_ARGPARSE_H */

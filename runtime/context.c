@@ -4,7 +4,7 @@
  * Each function follows upstream 2.13.0's accepted types, messages and exception classes as
  * measured on .venv-upstream (tests/python/test_context.py compares them).
  * To add a setting: field + default (context.h, context_defaults), a getter/setter pair, a row
- * in context_functions.
+ * in tn_context_functions.
  */
 #include "context.h"
 #include "device.h"
@@ -58,7 +58,8 @@ context_defaults(void)
     c->cudnn_enabled = true;
     c->mkldnn_enabled = true;
     c->nnpack_enabled = true;
-    c->linalg_backend = check_env("TORCH_LINALG_PREFER_CUSOLVER") == 1 || check_env("TORCH_LINALG_PREFER_HIPSOLVER") == 1;
+    c->linalg_backend =
+        check_env("TORCH_LINALG_PREFER_CUSOLVER") == 1 || check_env("TORCH_LINALG_PREFER_HIPSOLVER") == 1;
     int lt = check_env("TORCH_BLAS_PREFER_CUBLASLT"), hiplt = check_env("TORCH_BLAS_PREFER_HIPBLASLT");
     c->blas_backend = (lt == 1 || hiplt == 1) ? 2 : (lt == 0 || hiplt == 0) ? 1 : 0;
     c->rocm_fa_backend = check_env("TORCH_ROCM_FA_PREFER_CK") == 1 ? 2 : 0;
@@ -76,7 +77,8 @@ thp_typename(PyObject *o, char *buf, size_t n)
 {
     PyTypeObject *tp = Py_TYPE(o);
     PyObject *name = PyType_GetName(tp);
-    PyObject *mod = (PyType_GetFlags(tp) & Py_TPFLAGS_HEAPTYPE) ? NULL : PyObject_GetAttrString((PyObject *)tp, "__module__");
+    int heap = (PyType_GetFlags(tp) & Py_TPFLAGS_HEAPTYPE) != 0;
+    PyObject *mod = heap ? NULL : PyObject_GetAttrString((PyObject *)tp, "__module__");
     if (!mod)
         PyErr_Clear();
     const char *s = name ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
@@ -304,7 +306,8 @@ TN_BOOL_FLAG(get_overrideable_sdp_enabled, set_sdp_use_overrideable, sdp_overrid
              "set_sdp_use_overrideable expects a bool, but got %s")
 TN_BOOL_FLAG(get_cudnn_sdp_enabled, set_sdp_use_cudnn, sdp_cudnn, "set_sdp_use_cudnn expects a bool, but got %%s%s")
 TN_BOOL_FLAG(get_mkldnn_enabled, set_mkldnn_enabled, mkldnn_enabled, "set_enabled_mkldnn expects a bool, but got %s")
-TN_BOOL_FLAG(get_cudnn_benchmark, set_cudnn_benchmark, cudnn_benchmark, "set_benchmark_cudnn expects a bool, but got %s")
+TN_BOOL_FLAG(get_cudnn_benchmark, set_cudnn_benchmark, cudnn_benchmark,
+             "set_benchmark_cudnn expects a bool, but got %s")
 TN_BOOL_FLAG(get_miopen_immediate, set_miopen_immediate, miopen_immediate,
              "set_immediate_miopen expects a bool, but got %s")
 TN_BOOL_FLAG(get_cudnn_deterministic, set_cudnn_deterministic, cudnn_deterministic,
@@ -572,12 +575,12 @@ set_fp32_precision_setter(PyObject *self, PyObject *const *args, Py_ssize_t narg
     int op = lookup_name(fp32_op_names, TN_FP32_NOPS, os);
     int prec = lookup_name(fp32_precision_names, 4, ps);
     PyObject *r = NULL;
-    if (backend < 0)
+    if (prec < 0)  /* upstream converts the precision first */
+        PyErr_Format(PyExc_RuntimeError, "Unknown precision: %s", ps);
+    else if (backend < 0)
         PyErr_Format(PyExc_RuntimeError, "Unknown backend: %s", bs);
     else if (op < 0)
         PyErr_Format(PyExc_RuntimeError, "Unknown op: %s", os);
-    else if (prec < 0)
-        PyErr_Format(PyExc_RuntimeError, "Unknown precision: %s", ps);
     else if (fp32_check_pair(backend, op) < 0)
         ;
     else if (backend == TN_FP32_CUDA && prec == TN_PREC_BF16)
@@ -591,7 +594,8 @@ set_fp32_precision_setter(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return r;
 }
 
-static const char TF32_DOCS[] = "https://pytorch.org/docs/main/notes/cuda.html#tensorfloat-32-tf32-on-ampere-and-later-devices";
+static const char TF32_DOCS[] =
+    "https://pytorch.org/docs/main/notes/cuda.html#tensorfloat-32-tf32-on-ampere-and-later-devices";
 
 /* at::Context::float32MatmulPrecision: refuses states only the new API can express */
 static PyObject *
@@ -600,7 +604,8 @@ get_float32_matmul_precision(PyObject *self, PyObject *unused)
     int cuda = tn_fp32_precision(TN_FP32_CUDA, TN_FP32_MATMUL);
     int mkldnn = tn_fp32_precision(TN_FP32_MKLDNN, TN_FP32_MATMUL);
     int legacy = tn_context.float32_matmul_precision;
-    if ((cuda == TN_PREC_TF32 && legacy == TN_MATMUL_HIGHEST) || (mkldnn == TN_PREC_BF16 && legacy != TN_MATMUL_MEDIUM) ||
+    if ((cuda == TN_PREC_TF32 && legacy == TN_MATMUL_HIGHEST) ||
+        (mkldnn == TN_PREC_BF16 && legacy != TN_MATMUL_MEDIUM) ||
         (mkldnn == TN_PREC_TF32 && legacy != TN_MATMUL_HIGH)) {
         PyErr_Format(PyExc_RuntimeError,
                      "PyTorch is checking the matmul precision without a specific backend name,Current status indicate "
@@ -779,7 +784,8 @@ set_cudnn_depthwise_kernel(PyObject *self, PyObject *arg)
         return NULL;
     int k = lookup_name(depthwise_names, 3, PyBytes_AsString(b));
     if (k < 0)
-        PyErr_Format(PyExc_RuntimeError, "Unknown cuDNN depthwise kernel mode: %s. Expected one of: auto, cudnn, native",
+        PyErr_Format(PyExc_RuntimeError,
+                     "Unknown cuDNN depthwise kernel mode: %s. Expected one of: auto, cudnn, native",
                      PyBytes_AsString(b));
     else
         tn_context.cudnn_depthwise_kernel = k;
@@ -1083,7 +1089,8 @@ set_autograd_fallback_mode(PyObject *self, PyObject *const *args, Py_ssize_t nar
  * has none of those kernel libraries, so it answers as an upstream build without them does:
  * no supported engine, NoQEngine, and every set_qengine refused. */
 static const char *const qengine_names[] = {"NoQEngine", "FBGEMM", "QNNPACK", "ONEDNN", "X86"};
-static const int supported_qengines[1] = {-1};
+/* Engines this build has kernels for, in upstream's order: the first n_supported_qengines. */
+static const int supported_qengines[TN_ARRAY_LEN(qengine_names)];
 static const int n_supported_qengines = 0;
 
 static PyObject *
@@ -1380,7 +1387,7 @@ set_grad_layout_enforcement_enabled(PyObject *self, PyObject *const *args, Py_ss
 #define GET(name, fn) {name, fn, METH_NOARGS, NULL}
 #define SET(name, fn) {name, fn, METH_O, NULL}
 
-static PyMethodDef context_functions[] = {
+PyMethodDef tn_context_functions[] = {
     GET("_get_cudnn_enabled", get_cudnn_enabled),
     SET("_set_cudnn_enabled", set_cudnn_enabled),
     GET("_get_flash_sdp_enabled", get_flash_sdp_enabled),
@@ -1467,7 +1474,8 @@ static PyMethodDef context_functions[] = {
         "_get_blas_preferred_backend() -> torch._C._BlasBackend\n"),
     PYB("_set_blas_preferred_backend", set_blas_preferred_backend,
         "_set_blas_preferred_backend(arg0: torch._C._BlasBackend) -> None\n"),
-    PYB("_get_blas_default_backend", get_blas_default_backend, "_get_blas_default_backend() -> torch._C._BlasBackend\n"),
+    PYB("_get_blas_default_backend", get_blas_default_backend,
+        "_get_blas_default_backend() -> torch._C._BlasBackend\n"),
     PYB("_get_linalg_preferred_backend", get_linalg_preferred_backend,
         "_get_linalg_preferred_backend() -> torch._C._LinalgBackend\n"),
     PYB("_set_linalg_preferred_backend", set_linalg_preferred_backend,
@@ -1476,7 +1484,8 @@ static PyMethodDef context_functions[] = {
         "_get_rocm_fa_preferred_backend() -> torch._C._ROCmFABackend\n"),
     PYB("_set_rocm_fa_preferred_backend", set_rocm_fa_preferred_backend,
         "_set_rocm_fa_preferred_backend(arg0: torch._C._ROCmFABackend) -> None\n"),
-    PYB("_get_sm_carveout_experimental", get_sm_carveout_experimental, "_get_sm_carveout_experimental() -> int | None\n"),
+    PYB("_get_sm_carveout_experimental", get_sm_carveout_experimental,
+        "_get_sm_carveout_experimental() -> int | None\n"),
     PYB("_set_sm_carveout_experimental", set_sm_carveout_experimental,
         "_set_sm_carveout_experimental(arg0: typing.SupportsInt | typing.SupportsIndex | None) -> None\n"),
     PYB("_get_accelerator", get_accelerator, "_get_accelerator(check: bool | None = None) -> torch.device\n"),
@@ -1491,5 +1500,5 @@ tn_context_init(PyObject *module)
 {
     context_defaults();
     the_module = module;
-    return PyModule_AddFunctions(module, context_functions);
+    return PyModule_AddFunctions(module, tn_context_functions);
 }

@@ -113,6 +113,9 @@ TN_INTERNAL int tn_alert_not_deterministic(const char *caller);
  * (ATEN_CPU_CAPABILITY honoured as upstream). */
 TN_INTERNAL const char *tn_cpu_capability(void);
 
+/* The torch._C functions of this file (module-level; _add_docstr can look docs up here). */
+extern PyMethodDef tn_context_functions[];
+
 int tn_context_init(PyObject *module);
 
 #endif /* TN_RUNTIME_CONTEXT_H */

@@ -1011,7 +1011,11 @@ tn_dispatch_init(PyObject *module)
     for (int i = 0; i < TN_NUM_EXTRA_OPS; i++)
         if (!define_op(tn_extra_schemas[i]))
             return -1;
-    PyObject *rt = PyModule_New("torch.return_types");
+    /* torch._C._return_types holds the structseq classes (named torch.return_types.<op>);
+     * torch/return_types.py re-exports them. Like every submodule, it is in sys.modules. */
+    PyObject *rt = PyModule_New("torch._C._return_types");
+    if (!rt || PyDict_SetItemString(PyImport_GetModuleDict(), "torch._C._return_types", rt) < 0)
+        return -1;
     for (int i = 0; i < TN_NUM_STRUCTSEQS; i++) {
         PyStructSequence_Desc desc = tn_structseq_descs[i];
         tn_structseq_types[i] = PyStructSequence_NewType(&desc);

@@ -384,7 +384,7 @@ value_tensor(TensorObject *self, PyObject *value)
         int overflow = 0;
         v.u.i = PyLong_AsLongLongAndOverflow(value, &overflow);
         if (overflow) {
-            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
             return NULL;
         }
     } else if (PyFloat_Check(value)) {
@@ -399,6 +399,10 @@ value_tensor(TensorObject *self, PyObject *value)
                      "can't assign a %s to a %s", tn_tpname(value), "Tensor");
         return NULL;
     }
+    /* upstream fills a one-element tensor: range-checked except float16 and bfloat16
+     * (see fill_scalar in ops_factory.c and Note [Scalar overflow] in ops_common.c) */
+    if (self->dtype != TN_DTYPE_F16 && self->dtype != TN_DTYPE_BF16 && tn_check_scalar_fits(&v, self->dtype) < 0)
+        return NULL;
     return (PyObject *)tn_scalar_tensor(&v, self->dtype, self->device);
 }
 

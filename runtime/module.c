@@ -73,6 +73,7 @@ merge_tables(PyMethodDef *const *tables, PyMethodDef *extra, int add_static)
 }
 
 static PyMethodDef *variable_functions_table;
+static PyObject *variable_functions;  /* borrowed: torch._C._VariableFunctions */
 
 /* torch._C._VariableFunctions: an instance of _VariableFunctionsClass whose static methods
  * are the torch.* operator functions, as upstream has it. */
@@ -97,6 +98,7 @@ init_variable_functions(PyObject *module)
     }
     if (PyModule_AddObject(module, "_VariableFunctionsClass", cls) < 0)
         return -1;
+    variable_functions = inst;
     return PyModule_AddObject(module, "_VariableFunctions", inst);
 }
 
@@ -124,7 +126,7 @@ PyObject *
 tn_module_for_binding(int flags)
 {
     if (flags & TN_BINDING_TORCH)
-        return PyObject_GetAttrString(the_module, "_VariableFunctions") ? the_module : NULL;
+        return variable_functions;
     for (int b = 2; b < 8; b++)
         if (flags & (1 << b))
             return submodules[b];
@@ -458,12 +460,6 @@ init(PyObject *m)
     if (!priv || PyModule_AddFunctions(priv, tn_private_dispatch_functions) < 0 ||
         PyModule_AddFunctions(priv, tn_private_functions) < 0 || PyModule_AddObject(m, "_torchnative", priv) < 0)
         return -1;
-    /* make `import torch._C._nn` and friends work */
-    PyObject *sysmods = PyImport_GetModuleDict();
-    PyObject *name = PyObject_GetAttrString(m, "__name__");
-    (void)name;
-    Py_XDECREF(name);
-    (void)sysmods;
     return run_embedded(m);
 }
 

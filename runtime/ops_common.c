@@ -146,9 +146,16 @@ TensorObject *
 tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs, const tn_geom *inputs)
 {
     int64_t strides[TN_MAX_NDIM];
+    /* upstream's fast path: every operand has the output's shape and is contiguous (a 0-dim
+     * scalar operand or a broadcast input sends it down the sorting path, where the strides of
+     * size-1 dimensions count: (x.permute(1, 0, 2) + 1) keeps x's stride on the size-1 dim) */
     int all_contig = 1;
     for (int k = 0; k < ninputs && all_contig; k++) {
         const tn_geom *g = &inputs[k];
+        if (g->ndim != ndim || (ndim && memcmp(g->sizes, sizes, sizeof(int64_t) * (size_t)ndim))) {
+            all_contig = 0;
+            break;
+        }
         int64_t expected = 1;
         for (int d = g->ndim - 1; d >= 0; d--) {
             if (g->sizes[d] == 1)
@@ -303,6 +310,13 @@ tn_kernel_error(tn_status s, int dtype)
         tn_op_qualname(tn_current_op, q, sizeof q);
     switch (s) {
     case TN_ERR_DTYPE:
+        if (tn_current_op && dtype >= 0 && dtype < 64 && ((tn_current_op->dtype_mask >> dtype) & 1)) {
+            /* the op takes the dtype, but the element kernel it calls under kernels/ does not */
+            PyErr_Format(PyExc_NotImplementedError,
+                         "%s has no kernel in torchnative for %s: the op accepts it, but its element kernel "
+                         "(kernels/) does not handle %s yet", q, tn_dtype_name(dtype), tn_dtype_name(dtype));
+            break;
+        }
         PyErr_Format(PyExc_NotImplementedError, "%s has no kernel in torchnative for %s%s%s", q,
                      tn_dtype_name(dtype), tn_current_op && tn_current_op->dtype_names ? " (supported: " : "",
                      tn_current_op && tn_current_op->dtype_names ? tn_current_op->dtype_names : "");
@@ -398,6 +412,8 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
     } else if (tn_resize_output(dst, r->ndim, r->sizes) < 0) {
         return -1;
     }
+    if (tn_check_no_internal_overlap(dst) < 0)
+        return -1;
     (void)q;
     const tn_op *saved = tn_current_op;
     tn_current_op = op;
@@ -637,4 +653,45 @@ tn_check_scalar_fits(const tn_value *v, int dtype)
         return 0;
     PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", cpp_type_name(dtype));
     return -1;
+}
+
+/* ---- memory overlap (upstream's assert_no_internal_overlap / assert_no_partial_overlap) ---- */
+
+int
+tn_check_no_internal_overlap(const TensorObject *t)
+{
+    if (tn_tensor_is_non_overlapping_and_dense(t))
+        return 0;
+    for (int i = 0; i < t->ndim; i++) {
+        if (t->strides[i] == 0 && t->sizes[i] > 1) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "unsupported operation: more than one element of the written-to tensor refers to a "
+                            "single memory location. Please clone() the tensor before performing the operation.");
+            return -1;
+        }
+    }
+    return 0;  /* too hard to tell: upstream lets it through */
+}
+
+int
+tn_check_no_partial_overlap(const TensorObject *out, const TensorObject *in)
+{
+    if (out == in || out->numel == 0 || in->numel == 0 || out->storage != in->storage)
+        return 0;
+    if (!tn_tensor_is_non_overlapping_and_dense(out) || !tn_tensor_is_non_overlapping_and_dense(in))
+        return 0;
+    int64_t ob = out->offset * tn_dtype_size(out->dtype), oe = ob + out->numel * tn_dtype_size(out->dtype);
+    int64_t ib = in->offset * tn_dtype_size(in->dtype), ie = ib + in->numel * tn_dtype_size(in->dtype);
+    int partial;
+    if (ob == ib && oe == ie)
+        partial = out->ndim != in->ndim || memcmp(out->strides, in->strides, sizeof(int64_t) * (size_t)out->ndim);
+    else
+        partial = ob < ie && ib < oe;
+    if (partial) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "unsupported operation: some elements of the input tensor and the written-to tensor refer to "
+                        "a single memory location. Please clone() the tensor before performing the operation.");
+        return -1;
+    }
+    return 0;
 }

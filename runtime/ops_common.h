@@ -63,6 +63,12 @@ tn_kscalar tn_kscalar_of(const tn_value *v);
 int tn_scalar_overflows(const tn_value *v, int dtype);
 int tn_check_scalar_fits(const tn_value *v, int dtype);
 
+/* Upstream's TensorIterator overlap checks for a written-to tensor: RuntimeError when `t` has
+ * several elements at one address (a 0 stride over a dimension of size > 1), or when `out` and
+ * `in` share storage without being the same elements in the same order. */
+int tn_check_no_internal_overlap(const TensorObject *t);
+int tn_check_no_partial_overlap(const TensorObject *out, const TensorObject *in);
+
 /* New contiguous tensor of `sizes` on t's device. */
 TensorObject *tn_empty_on(int ndim, const int64_t *sizes, int dtype, int device);
 

@@ -656,6 +656,8 @@ tn_op_copy_(TensorObject *self, TensorObject *src, bool non_blocking)
         PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
         return NULL;
     }
+    if (self != src && (tn_check_no_internal_overlap(self) < 0 || tn_check_no_partial_overlap(self, src) < 0))
+        return NULL;
     if (self->numel > 0 && (tn_check_dtype(tn_current_op, self->dtype) < 0 || tn_check_dtype(tn_current_op, src->dtype) < 0))
         return NULL;
     /* copying a tensor onto an overlapping view of itself must read before it writes */

@@ -266,10 +266,17 @@ fail:
     return NULL;
 }
 
-/* index_put_: self[indices] = values (broadcast), or += with accumulate. */
-PyObject *
-tn_op_index_put_(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate)
+/* index_put_: self[indices] = values (broadcast), or += with accumulate. `bump` is 0 when
+ * index_put works on its own fresh copy (no caller sees that write as in-place). */
+static PyObject *
+index_put_impl(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate, int bump)
 {
+    if (values->dtype != self->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Index put requires the source and destination dtypes match, got %s for the destination and %s "
+                     "for the source.", tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(values->dtype));
+        return NULL;
+    }
     adv_index a;
     if (adv_prepare(self, indices, &a) < 0)
         return NULL;
@@ -280,7 +287,8 @@ tn_op_index_put_(TensorObject *self, tn_tensors indices, TensorObject *values, b
     int64_t *off = NULL, *full = NULL;
     if (self->device == TN_DEVICE_META) {
         adv_free(&a);
-        tn_tensor_bump_version(self);
+        if (bump)
+            tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
     /* values broadcast to the result shape, in self's dtype, contiguous */
@@ -354,7 +362,8 @@ tn_op_index_put_(TensorObject *self, tn_tensors indices, TensorObject *values, b
     PyMem_Free(full);
     Py_DECREF(vals);
     adv_free(&a);
-    tn_tensor_bump_version(self);
+    if (bump)
+        tn_tensor_bump_version(self);
     return Py_NewRef((PyObject *)self);
 fail:
     PyMem_Free(off);
@@ -365,6 +374,12 @@ fail:
 }
 
 PyObject *
+tn_op_index_put_(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate)
+{
+    return index_put_impl(self, indices, values, accumulate, 1);
+}
+
+PyObject *
 tn_op_index_put(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate)
 {
     tn_value c[2] = {tn_value_tensor((PyObject *)self)};
@@ -372,7 +387,7 @@ tn_op_index_put(TensorObject *self, tn_tensors indices, TensorObject *values, bo
     PyObject *copy = tn_call_op("aten::clone", "", c);
     if (!copy)
         return NULL;
-    PyObject *r = tn_op_index_put_(TN_T(copy), indices, values, accumulate);
+    PyObject *r = index_put_impl(TN_T(copy), indices, values, accumulate, 0);
     Py_DECREF(copy);
     return r;
 }
@@ -555,6 +570,9 @@ scatter_impl(TensorObject *self, int64_t dim, TensorObject *index, TensorObject 
         return target;
     PyObject *srct = NULL;
     if (!src) {
+        /* the value is converted to self's dtype, checked (Note [Scalar overflow] in ops_common.c) */
+        if (tn_check_scalar_fits(value, self->dtype) < 0)
+            goto fail;
         srct = (PyObject *)tn_scalar_tensor(value, self->dtype, TN_DEVICE_CPU);
         if (!srct)
             goto fail;
@@ -581,7 +599,8 @@ scatter_impl(TensorObject *self, int64_t dim, TensorObject *index, TensorObject 
     }
     if (TN_KCHECK(s, self->dtype) < 0)
         goto fail;
-    tn_tensor_bump_version(t);
+    if (inplace)
+        tn_tensor_bump_version(t);
     return target;
 fail:
     Py_XDECREF(srct);
@@ -642,6 +661,9 @@ tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value
                      tn_dtype_name(mask->dtype));
         return NULL;
     }
+    /* the value is converted to self's dtype, checked (Note [Scalar overflow] in ops_common.c) */
+    if (self->device != TN_DEVICE_META && tn_check_scalar_fits(value, self->dtype) < 0)
+        return NULL;
     TensorObject *v = tn_scalar_tensor(value, self->dtype, self->device);
     if (!v)
         return NULL;
@@ -714,15 +736,24 @@ tn_op_nonzero(TensorObject *self)
     if (TN_KCHECK(tn_nonzero_count(self->dtype, self->ndim, self->sizes, self->strides, tn_tensor_data(self), &count),
                   self->dtype) < 0)
         return NULL;
-    int64_t shape[2] = {count, self->ndim};
-    TensorObject *out = tn_tensor_empty(2, shape, TN_DTYPE_I64, TN_DEVICE_CPU);
-    if (!out || count == 0)
+    /* upstream's CPU nonzero returns the (count, ndim) matrix column-major: strides (1, count) */
+    int64_t shape[2] = {count, self->ndim}, strides[2] = {1, count};
+    tn_storage *st = tn_storage_new(count * self->ndim * (int64_t)sizeof(int64_t), TN_DEVICE_CPU);
+    if (!st)
+        return NULL;
+    TensorObject *out = tn_tensor_from_storage(st, 0, 2, shape, strides, TN_DTYPE_I64);
+    tn_storage_release(st);
+    if (!out || count == 0 || self->ndim == 0)
         return (PyObject *)out;
-    if (TN_KCHECK(tn_nonzero(self->dtype, self->ndim, self->sizes, self->strides, tn_tensor_data(self),
-                             (int64_t *)tn_tensor_data(out), count), self->dtype) < 0) {
+    TensorObject *rows = tn_tensor_empty(2, shape, TN_DTYPE_I64, TN_DEVICE_CPU);
+    if (!rows || TN_KCHECK(tn_nonzero(self->dtype, self->ndim, self->sizes, self->strides, tn_tensor_data(self),
+                                      (int64_t *)tn_tensor_data(rows), count), self->dtype) < 0 ||
+        tn_copy_into(out, rows) < 0) {
+        Py_XDECREF((PyObject *)rows);
         Py_DECREF((PyObject *)out);
         return NULL;
     }
+    Py_DECREF((PyObject *)rows);
     return (PyObject *)out;
 }
 

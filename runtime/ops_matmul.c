@@ -441,9 +441,24 @@ fail:
 
 /* ---- attention ---- */
 
+/* Note [Attention output layout]
+ * Upstream's scaled_dot_product_attention on CPU takes its flash kernel when the inputs are 4-D
+ * with one head size, unit last-dim strides, non-empty sequences, a 2-D or 4-D mask (or none)
+ * and no dropout; that kernel allocates the output empty_like(query), so a [B, L, H, E] query
+ * memory order gives a [B, L, H, E] output. Otherwise its math path gives a contiguous output.
+ * _scaled_dot_product_flash_attention_for_cpu itself always lays out like the query and
+ * refuses different head sizes. The numbers come from one kernel either way. */
+static int
+flash_eligible(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, double dropout_p)
+{
+    return q->ndim == 4 && k->ndim == 4 && v->ndim == 4 && q->sizes[3] == k->sizes[3] &&
+           q->sizes[3] == v->sizes[3] && q->strides[3] == 1 && k->strides[3] == 1 && v->strides[3] == 1 &&
+           q->sizes[2] > 0 && k->sizes[2] > 0 && (!mask || mask->ndim == 2 || mask->ndim == 4) && dropout_p == 0.0;
+}
+
 static PyObject *
 sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, double dropout_p, bool is_causal,
-     tn_opt_double scale, int enable_gqa, int want_lse)
+     tn_opt_double scale, int enable_gqa, int want_lse, int like_query)
 {
     if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4) {
         PyErr_Format(PyExc_NotImplementedError,
@@ -476,8 +491,10 @@ sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, doub
                      "query heads a multiple of key heads), got %lld and %lld", (long long)Hq, (long long)Hkv);
         return NULL;
     }
-    /* upstream lays the output out as [B, L, Hq, Ev] and returns it transposed to [B, Hq, L, Ev] */
-    int64_t osz[4] = {B, Hq, L, Ev}, ost[4] = {L * Hq * Ev, Ev, Hq * Ev, 1};
+    /* See Note [Attention output layout] */
+    int64_t osz[4] = {B, Hq, L, Ev}, ost[4] = {Hq * L * Ev, L * Ev, Ev, 1};
+    if (like_query && tn_tensor_is_non_overlapping_and_dense(q))
+        memcpy(ost, q->strides, sizeof ost);
     int meta = q->device == TN_DEVICE_META || k->device == TN_DEVICE_META || v->device == TN_DEVICE_META;
     tn_storage *st = tn_storage_new(B * L * Hq * Ev * tn_dtype_size(q->dtype), meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!st)
@@ -544,7 +561,13 @@ tn_op__scaled_dot_product_flash_attention_for_cpu(TensorObject *query, TensorObj
                                                   double dropout_p, bool is_causal, TensorObject *attn_mask,
                                                   tn_opt_double scale)
 {
-    return sdpa(query, key, value, attn_mask, dropout_p, is_causal, scale, 1, 1);
+    if (query->ndim == 4 && key->ndim == 4 && value->ndim == 4 &&
+        (query->sizes[3] != key->sizes[3] || query->sizes[3] != value->sizes[3])) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "scaled_dot_product_attention_flash_attention: Q/K/V should have the same head size");
+        return NULL;
+    }
+    return sdpa(query, key, value, attn_mask, dropout_p, is_causal, scale, 1, 1, 1);
 }
 
 PyObject *
@@ -556,5 +579,35 @@ tn_op_scaled_dot_product_attention(TensorObject *query, TensorObject *key, Tenso
         PyErr_SetString(PyExc_RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
         return NULL;
     }
-    return sdpa(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, 0);
+    int nd = query->ndim;
+    if ((nd == 2 || nd == 3) && key->ndim == nd && value->ndim == nd) {
+        /* the math path batches any leading dims; we compute it as [1, (1,) L, E] */
+        PyObject *t[3] = {Py_NewRef((PyObject *)query), Py_NewRef((PyObject *)key), Py_NewRef((PyObject *)value)};
+        PyObject *r = NULL;
+        for (int i = 0; i < 3; i++) {
+            for (int j = nd; j < 4 && t[i]; j++) {
+                PyObject *u = tn_op_unsqueeze(TN_T(t[i]), 0);
+                Py_DECREF(t[i]);
+                t[i] = u;
+            }
+        }
+        if (t[0] && t[1] && t[2])
+            r = sdpa(TN_T(t[0]), TN_T(t[1]), TN_T(t[2]), attn_mask, dropout_p, is_causal, scale, enable_gqa, 0, 0);
+        for (int i = 0; i < 3; i++)
+            Py_XDECREF(t[i]);
+        if (!r)
+            return NULL;
+        /* r is our own fresh tensor: drop the leading size-1 dims in place */
+        TensorObject *o = TN_T(r);
+        int64_t sz[4], st[4];
+        memcpy(sz, o->sizes, sizeof sz);
+        memcpy(st, o->strides, sizeof st);
+        if (tn_tensor_set_geometry(o, nd, sz + (4 - nd), st + (4 - nd)) < 0) {
+            Py_DECREF(r);
+            return NULL;
+        }
+        return r;
+    }
+    return sdpa(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, 0,
+                flash_eligible(query, key, value, attn_mask, dropout_p));
 }

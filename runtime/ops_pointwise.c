@@ -59,11 +59,16 @@ compute_dtype_of(int kind, int result)
     }
 }
 
+/* Upstream's dispatch macro refuses a float dtype for bitwise ops (and bool for shifts) with a
+ * c10::NotImplementedError naming its CPU kernel. */
 static int
-check_bitwise(int dtype, const char *name)
+check_bitwise(int dtype, tn_binary_op op)
 {
-    if (!tn_dtype_is_integral(dtype, true)) {
-        PyErr_Format(PyExc_RuntimeError, "\"%s_cpu\" not implemented for '%s'", name, tn_dtype_legacy_name(dtype));
+    int shift = op == TN_BIN_LSHIFT || op == TN_BIN_RSHIFT;
+    if (!tn_dtype_is_integral(dtype, !shift)) {
+        const char *name = op == TN_BIN_LSHIFT ? "lshift" : op == TN_BIN_RSHIFT ? "rshift" : tn_binary_names[op];
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_cpu\" not implemented for '%s'", name,
+                     tn_dtype_legacy_name(dtype));
         return -1;
     }
     return 0;
@@ -87,12 +92,6 @@ check_sub_bool(int a, int b)
     return 0;
 }
 
-static const char *
-binary_name(tn_binary_op op)
-{
-    return tn_binary_names[op];
-}
-
 /* The binary driver. b is a tensor, or NULL with `scalar` holding a Python number. */
 static PyObject *
 binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_value *scalar, const tn_value *alpha)
@@ -105,7 +104,7 @@ binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_val
         return NULL;
     int result = tn_result_type_finish(&st);
     int compute = compute_dtype_of(kind, result);
-    if (kind == BK_BITWISE && check_bitwise(compute, binary_name(op)) < 0)
+    if (kind == BK_BITWISE && check_bitwise(compute, op) < 0)
         return NULL;
     if (op == TN_BIN_SUB && check_sub_bool(a->dtype, b ? b->dtype : tn_scalar_dtype(scalar)) < 0)
         return NULL;
@@ -130,11 +129,15 @@ binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_val
         return NULL;
     }
     int device = (a->device == TN_DEVICE_META || (b && b->device == TN_DEVICE_META)) ? TN_DEVICE_META : TN_DEVICE_CPU;
-    tn_geom ins[2] = {tn_geom_of(a), b ? tn_geom_of(b) : tn_geom_of(a)};
-    TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, use_scalar ? 1 : 2, ins);
+    /* a Python number is a 0-dim operand to upstream's TensorIterator too (it decides the layout) */
+    tn_geom ins[2] = {tn_geom_of(a), b ? tn_geom_of(b) : (tn_geom){0, NULL, NULL}};
+    TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
     if (tn_check_dtype(tn_current_op, compute) < 0)
+        goto fail;
+    /* alpha is converted to the computation type, checked (Note [Scalar overflow]) */
+    if (alpha && tn_check_scalar_fits(alpha, compute) < 0)
         goto fail;
     TensorObject *ac = as_dtype(a, compute);
     if (!ac)
@@ -511,6 +514,10 @@ tn_op_pow__Tensor_Scalar(TensorObject *self, const tn_value *exponent)
         return (PyObject *)out;
     if (tn_check_dtype(tn_current_op, dtype) < 0)
         goto fail;
+    /* the exponent is read as a double for float and double, else converted to the dtype,
+     * checked (Note [Scalar overflow]): int8 ** 200 raises, float32 ** 1e300 does not */
+    if (dtype != TN_DTYPE_F32 && dtype != TN_DTYPE_F64 && tn_check_scalar_fits(exponent, dtype) < 0)
+        goto fail;
     TensorObject *in = as_dtype(self, dtype);
     if (!in)
         goto fail;
@@ -567,6 +574,13 @@ tn_op_where__self(TensorObject *condition, TensorObject *self, TensorObject *oth
         return (PyObject *)out;
     if (tn_check_dtype(tn_current_op, dtype) < 0)
         goto fail;
+    /* a Python number operand is converted to the result dtype, checked (Note [Scalar overflow]) */
+    for (int k = 0; k < 2; k++) {
+        TensorObject *w = k ? other : self;
+        tn_value wv;
+        if (w->wrapped_number && (tn_tensor_item_value(w, &wv) < 0 || tn_check_scalar_fits(&wv, dtype) < 0))
+            goto fail;
+    }
     TensorObject *a = as_dtype(self, dtype), *b = a ? as_dtype(other, dtype) : NULL;
     TensorObject *c = b ? as_dtype(condition, TN_DTYPE_BOOL) : NULL;
     tn_status s = TN_ERR_NOMEM;
@@ -654,6 +668,8 @@ tn_op_clamp(TensorObject *self, const tn_value *min, const tn_value *max)
         return (PyObject *)out;
     if (tn_check_dtype(tn_current_op, dtype) < 0)
         goto fail;
+    if ((has_lo && tn_check_scalar_fits(min, dtype) < 0) || (has_hi && tn_check_scalar_fits(max, dtype) < 0))
+        goto fail;
     TensorObject *in = as_dtype(self, dtype);
     if (!in)
         goto fail;
@@ -709,6 +725,12 @@ tn_op_clamp__Tensor(TensorObject *self, TensorObject *min, TensorObject *max)
     return r;
 }
 
+static int
+opmath_of(int dtype)
+{
+    return dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16 ? TN_DTYPE_F32 : dtype;
+}
+
 static PyObject *
 ternary(int which, TensorObject *self, TensorObject *t1, TensorObject *t2, const tn_value *scalar)
 {
@@ -736,6 +758,9 @@ ternary(int which, TensorObject *self, TensorObject *t1, TensorObject *t2, const
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
     if (tn_check_dtype(tn_current_op, dtype) < 0)
+        goto fail;
+    /* addcmul/addcdiv's value is converted to the op math type (float for float16/bfloat16) */
+    if ((which == 0 || which == 1) && tn_check_scalar_fits(scalar, opmath_of(dtype)) < 0)
         goto fail;
     TensorObject *a = as_dtype(self, dtype), *b = a ? as_dtype(t1, dtype) : NULL;
     TensorObject *c = (b && t2) ? as_dtype(t2, dtype) : NULL;
@@ -973,6 +998,9 @@ tn_op_leaky_relu(TensorObject *self, const tn_value *negative_slope)
 PyObject *
 tn_op_hardtanh(TensorObject *self, const tn_value *min_val, const tn_value *max_val)
 {
+    if (self->device != TN_DEVICE_META &&
+        (tn_check_scalar_fits(min_val, self->dtype) < 0 || tn_check_scalar_fits(max_val, self->dtype) < 0))
+        return NULL;
     double p[2] = {tn_scalar_to_double(min_val), tn_scalar_to_double(max_val)};
     return unary(TN_UN_HARDTANH, UK_SAME, self, p);
 }
@@ -980,6 +1008,10 @@ tn_op_hardtanh(TensorObject *self, const tn_value *min_val, const tn_value *max_
 PyObject *
 tn_op_threshold(TensorObject *self, const tn_value *threshold, const tn_value *value)
 {
+    /* threshold is compared in the op math type, value is stored in the dtype (both checked) */
+    if (self->device != TN_DEVICE_META && (tn_check_scalar_fits(threshold, opmath_of(self->dtype)) < 0 ||
+                                           tn_check_scalar_fits(value, self->dtype) < 0))
+        return NULL;
     double p[2] = {tn_scalar_to_double(threshold), tn_scalar_to_double(value)};
     return unary(TN_UN_THRESHOLD, UK_SAME, self, p);
 }

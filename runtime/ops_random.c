@@ -42,10 +42,27 @@ done_inplace(TensorObject *self, tn_status s)
     return Py_NewRef((PyObject *)self);
 }
 
+/* A tensor this op just created and filled in place: the fill is not an in-place write anyone
+ * saw, so its version stays 0 (upstream: torch.randn(3)._version == 0). */
+static PyObject *
+fresh(PyObject *t)
+{
+    if (t)
+        TN_T(t)->version->value = 0;
+    return t;
+}
+
+/* Also refuses, as upstream does, to draw into a tensor with several elements at one address. */
 static int
 meta_or_empty(TensorObject *self)
 {
     return self->device == TN_DEVICE_META || self->numel == 0;
+}
+
+static int
+check_writable(TensorObject *self)
+{
+    return self->device == TN_DEVICE_META ? 0 : tn_check_no_internal_overlap(self);
 }
 
 PyObject *
@@ -56,6 +73,8 @@ tn_op_uniform_(TensorObject *self, double from, double to, PyObject *generator)
                      from, to);
         return NULL;
     }
+    if (check_writable(self) < 0)
+        return NULL;
     if (meta_or_empty(self)) {
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
@@ -74,6 +93,8 @@ tn_op_normal_(TensorObject *self, double mean, double std, PyObject *generator)
         PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %g", std);
         return NULL;
     }
+    if (check_writable(self) < 0)
+        return NULL;
     if (meta_or_empty(self)) {
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
@@ -124,6 +145,8 @@ random_from_to(TensorObject *self, int64_t from, tn_opt_int to, PyObject *genera
         else
             range = random_max(self->dtype) - (uint64_t)from + 1;
     }
+    if (check_writable(self) < 0)
+        return NULL;
     if (meta_or_empty(self)) {
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
@@ -151,6 +174,8 @@ tn_op_random___to(TensorObject *self, int64_t to, PyObject *generator)
 PyObject *
 tn_op_random_(TensorObject *self, PyObject *generator)
 {
+    if (check_writable(self) < 0)
+        return NULL;
     if (meta_or_empty(self)) {
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
@@ -168,6 +193,8 @@ tn_op_bernoulli___float(TensorObject *self, double p, PyObject *generator)
         PyErr_Format(PyExc_RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
         return NULL;
     }
+    if (check_writable(self) < 0)
+        return NULL;
     if (meta_or_empty(self)) {
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
@@ -182,6 +209,8 @@ tn_op_bernoulli___float(TensorObject *self, double p, PyObject *generator)
 PyObject *
 tn_op_bernoulli___Tensor(TensorObject *self, TensorObject *p, PyObject *generator)
 {
+    if (check_writable(self) < 0)
+        return NULL;
     if (meta_or_empty(self)) {
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
@@ -209,7 +238,7 @@ tn_op_bernoulli(TensorObject *self, PyObject *generator)
         return NULL;
     PyObject *r = tn_op_bernoulli___Tensor(TN_T(out), self, generator);
     Py_DECREF(out);
-    return r;
+    return fresh(r);
 }
 
 PyObject *
@@ -221,7 +250,7 @@ tn_op_bernoulli__p(TensorObject *self, double p, PyObject *generator)
         return NULL;
     PyObject *r = tn_op_bernoulli___float(TN_T(out), p, generator);
     Py_DECREF(out);
-    return r;
+    return fresh(r);
 }
 
 PyObject *
@@ -231,6 +260,8 @@ tn_op_exponential_(TensorObject *self, double lambd, PyObject *generator)
         PyErr_Format(PyExc_RuntimeError, "exponential_ expects lambda > 0.0, but found lambda=%g", lambd);
         return NULL;
     }
+    if (check_writable(self) < 0)
+        return NULL;
     if (meta_or_empty(self)) {
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
@@ -251,7 +282,7 @@ filled_random(PyObject *t, PyObject *(*fill)(TensorObject *, PyObject *), PyObje
         return NULL;
     PyObject *r = fill(TN_T(t), generator);
     Py_DECREF(t);
-    return r;
+    return fresh(r);
 }
 
 static PyObject *
@@ -334,7 +365,7 @@ randint_impl(int64_t low, int64_t high, tn_ints size, PyObject *generator, int d
     tn_opt_int to = {true, high};
     PyObject *r = random_from_to(TN_T(t), low, to, generator);
     Py_DECREF(t);
-    return r;
+    return fresh(r);
 }
 
 PyObject *
@@ -424,7 +455,7 @@ tn_op_normal__float_float(double mean, double std, tn_ints size, PyObject *gener
         return NULL;
     PyObject *r = tn_op_normal_(TN_T(t), mean, std, generator);
     Py_DECREF(t);
-    return r;
+    return fresh(r);
 }
 
 /* normal(Tensor mean, float std): normal_(0, 1) * std + mean, as upstream's normal_out does */

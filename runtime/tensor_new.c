@@ -11,6 +11,7 @@
 #include "ops_common.h"
 #include "storage.h"
 #include "tensor.h"
+#include "tls.h"
 #include "kernels/copy.h"
 
 #include <string.h>
@@ -236,7 +237,11 @@ measure(PyObject *o, int dim, data_info *info)
     }
     int d = scalar_dtype_of(o);
     if (d < 0) {
-        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", tn_tpname(o));
+        /* upstream: strings and bytes are a TypeError, anything else it cannot type a RuntimeError */
+        if (PyUnicode_Check(o) || PyBytes_Check(o))
+            PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", tn_tpname(o));
+        else
+            PyErr_Format(PyExc_RuntimeError, "Could not infer dtype of %s", tn_tpname(o));
         return -1;
     }
     info->dtype = info->dtype < 0 ? d : (kind_rank(d) > kind_rank(info->dtype) ? d : info->dtype);
@@ -270,7 +275,7 @@ write_scalar(PyObject *o, int dtype, char *p)
                 *(uint64_t *)p = PyLong_AsUnsignedLongLong(o);
                 return PyErr_Occurred() ? -1 : 0;
             }
-            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
             return -1;
         }
     } else if (PyComplex_Check(o)) {
@@ -304,6 +309,13 @@ write_scalar(PyObject *o, int dtype, char *p)
             ((float *)p)[1] = (float)im;
         }
         return 0;
+    }
+    /* Python numbers stored into an integer dtype are range-checked as upstream's unpackIntegral
+     * does (c10::checked_convert, Note [Scalar overflow] in ops_common.c), with its own names */
+    if (!tn_tensor_check(o) && tn_dtype_is_integral(dtype, false) && tn_scalar_overflows(&v, dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                     tn_dtype_name(dtype));
+        return -1;
     }
     if (tn_scalar_to_dtype(dtype, tn_kscalar_of(&v), p) != TN_OK) {
         PyErr_Format(PyExc_TypeError, "torchnative cannot store %s elements", tn_dtype_name(dtype));
@@ -414,9 +426,37 @@ parse_device_arg(PyObject *o, int *device)
     return 0;
 }
 
+/* Upstream parses these with PythonArgParser, so an active __torch_function__ mode (such as
+ * `with torch.device("meta")`) sees the call first; their arguments are not tensors, so only
+ * modes apply. Returns NULL with *handled = 0 when no mode is active. */
+static PyObject *
+through_torch_function_mode(const char *name, PyObject *args, PyObject *kwds, int *handled)
+{
+    extern PyObject *tn_module_for_binding(int flags);
+    *handled = 0;
+    if (!tn_torch_function_mode_active())
+        return NULL;
+    *handled = 1;
+    PyObject *api = PyObject_GetAttrString(tn_module_for_binding(TN_BINDING_TORCH), name);
+    if (!api)
+        return NULL;
+    PyObject *r = tn_handle_torch_function(api, NULL, 0, args, kwds);
+    Py_DECREF(api);
+    return r;
+}
+
+#define TORCH_FUNCTION_MODE(name)                                                  \
+    do {                                                                           \
+        int handled_;                                                              \
+        PyObject *r_ = through_torch_function_mode(name, args, kwds, &handled_);  \
+        if (handled_)                                                              \
+            return r_;                                                             \
+    } while (0)
+
 static PyObject *
 torch_tensor(PyObject *self, PyObject *args, PyObject *kwds)
 {
+    TORCH_FUNCTION_MODE("tensor");
     static char *kwlist[] = {"data", "dtype", "device", "requires_grad", "pin_memory", "names", NULL};
     PyObject *data, *dt = NULL, *dev = NULL, *names = NULL;
     int requires_grad = 0, pin = 0;
@@ -479,6 +519,7 @@ is_numpy_array(PyObject *o)
 static PyObject *
 torch_as_tensor(PyObject *self, PyObject *args, PyObject *kwds)
 {
+    TORCH_FUNCTION_MODE("as_tensor");
     static char *kwlist[] = {"data", "dtype", "device", NULL};
     PyObject *data, *dt = NULL, *dev = NULL;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "O|$OO:as_tensor", kwlist, &data, &dt, &dev))
@@ -507,6 +548,7 @@ torch_as_tensor(PyObject *self, PyObject *args, PyObject *kwds)
 static PyObject *
 torch_asarray(PyObject *self, PyObject *args, PyObject *kwds)
 {
+    TORCH_FUNCTION_MODE("asarray");
     static char *kwlist[] = {"obj", "dtype", "device", "copy", "requires_grad", NULL};
     PyObject *obj, *dt = NULL, *dev = NULL, *copyo = Py_None;
     int requires_grad = 0;
@@ -561,6 +603,7 @@ torch_from_numpy(PyObject *self, PyObject *arg)
 static PyObject *
 torch_frombuffer(PyObject *self, PyObject *args, PyObject *kwds)
 {
+    TORCH_FUNCTION_MODE("frombuffer");
     static char *kwlist[] = {"buffer", "dtype", "count", "offset", "requires_grad", NULL};
     PyObject *buf, *dt = NULL;
     Py_ssize_t count = -1, offset = 0;
@@ -699,6 +742,7 @@ torch_nonzero(PyObject *self, PyObject *args, PyObject *kwds)
 static PyObject *
 torch_range(PyObject *self, PyObject *args, PyObject *kwds)
 {
+    TORCH_FUNCTION_MODE("range");
     static char *kwlist[] = {"start", "end", "step", "out", "dtype", "layout", "device", "pin_memory",
                              "requires_grad", NULL};
     PyObject *start, *end, *step = NULL, *out = NULL, *dt = NULL, *layout = NULL, *dev = NULL;

@@ -191,27 +191,23 @@ def tensor_to_numpy(self, force=False):
         raise TypeError(f"Got unsupported ScalarType {str(self.dtype).split('.')[-1].capitalize()}")
     itemsize = self.element_size()
     storage = self.untyped_storage()
-    base = numpy.frombuffer(memoryview(_StorageBuffer(storage)), dtype=numpy.uint8)
+    base = numpy.frombuffer(_storage_bytes(storage), dtype=numpy.uint8)
     return numpy.lib.stride_tricks.as_strided(
         base[self.storage_offset() * itemsize:].view(np_dtype),
         shape=tuple(self.shape), strides=tuple(s * itemsize for s in self.stride()))
 
 
-class _StorageBuffer:
-    """A writable buffer over a storage's bytes (numpy() shares memory, as upstream)."""
+def _storage_bytes(storage):
+    """A writable memoryview over a storage's bytes (numpy() shares memory, as upstream); the
+    ctypes array it views keeps the storage alive."""
+    import ctypes
 
-    def __init__(self, storage):
-        self.storage = storage
-
-    def __buffer__(self, flags):
-        import ctypes
-
-        n = self.storage.nbytes()
-        if n == 0:
-            return memoryview(bytearray(0))
-        arr = (ctypes.c_uint8 * n).from_address(self.storage.data_ptr())
-        arr._tn_keepalive = self.storage
-        return memoryview(arr).cast("B")
+    n = storage.nbytes()
+    if n == 0:
+        return memoryview(bytearray(0))
+    arr = (ctypes.c_uint8 * n).from_address(storage.data_ptr())
+    arr._tn_keepalive = storage
+    return memoryview(arr).cast("B")
 
 
 def torch_range(start, end, step=1, *, out=None, dtype=None, layout=None, device=None, pin_memory=False,
