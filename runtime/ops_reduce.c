@@ -367,7 +367,7 @@ arg_reduce(TensorObject *self, int is_max, int64_t dim, int keepdim, int with_va
     TensorObject *idx = tn_tensor_empty(nd, shape, TN_DTYPE_I64, self->device);
     if ((with_values && !vals) || !idx)
         goto fail;
-    if (self->device != TN_DEVICE_META) {
+    if (self->device != TN_DEVICE_META && idx->numel > 0) {
         if (tn_check_dtype(tn_current_op, self->dtype) < 0)
             goto fail;
         /* outer loop over kept dims: operands 0 values, 1 indices, 2 input */
@@ -419,10 +419,14 @@ tn_op_min__dim(TensorObject *self, int64_t dim, bool keepdim)
 static PyObject *
 argmax_impl(TensorObject *self, tn_opt_int dim, bool keepdim, int is_max)
 {
+    if (self->dtype == TN_DTYPE_BOOL) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): does not support bool input", is_max ? "argmax" : "argmin");
+        return NULL;
+    }
     if (dim.has)
         return arg_reduce(self, is_max, dim.v, keepdim, 0, is_max ? "argmax" : "argmin");
     if (self->numel == 0) {
-        PyErr_Format(PyExc_RuntimeError, "%s(): Expected reduction dim to be specified for input.numel() == 0.",
+        PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim to be specified for input.numel() == 0.",
                      is_max ? "argmax" : "argmin");
         return NULL;
     }

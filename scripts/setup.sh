@@ -49,7 +49,7 @@ make_venv() {  # make_venv <dir> <lock name>
 make_venv .venv-upstream upstream
 make_venv .venv ours
 # The only torch .venv may see is our tree in build/site (its dist-info says 2.13.0).
-torch_at=$(.venv/bin/pip show torch 2>/dev/null | sed -n 's/^Location: //p')
+torch_at=$(.venv/bin/pip show torch 2>/dev/null | sed -n 's/^Location: //p' || true)
 if [ -n "$torch_at" ] && [ "$torch_at" != "$ROOT/build/site" ]; then
     echo "setup: a torch other than ours is installed in .venv ($torch_at); refusing" >&2; exit 1
 fi

@@ -108,7 +108,6 @@ CASES.update({
     "max_empty_dim_error": "out = torch.zeros(0, 3).max(0)",
     "max_empty_other_dim": "out = torch.zeros(0, 3).max(1)",
     "max_0dim": "out = torch.tensor(2.5).max(0)",
-    "max_binary": "out = torch.max(arange(3), torch.tensor([2.0, 0.0, 5.0]))",
     "max_f16": "out = torch.tensor([[1.5, -2.0], [0.1, 0.2]], dtype=torch.float16).max(0)",
     "max_names": "r = arange(2, 3).max(1); out = (r.values, r.indices, type(r).__name__)",
     "amax": f"out = torch.amax({X}, (0, 2))",
@@ -125,6 +124,10 @@ CASES.update({
     "argmin_noncontig": f"out = {XT}.argmin(1)",
     "argmax_bool": "out = torch.tensor([False, True, True]).argmax()",
     "argmax_empty_error": "out = torch.zeros(0).argmax()",
+    "argmax_empty_other_dim": "out = torch.zeros(0, 3).argmax(1)",
+    "argmax_empty_keepdim": "out = torch.zeros(3, 0).argmax(0, keepdim=True)",
+    "argmin_bool_error": "out = torch.tensor([False, True]).argmin(0)",
+    "min_empty_other_dim": "out = torch.zeros(3, 0).min(0)",
     # any / all / count_nonzero
     "any": "out = torch.tensor([[0.0, 1.0], [0.0, 0.0]]).any()",
     "any_dim": "out = torch.tensor([[0.0, 1.0], [0.0, 0.0]]).any(1)",
