@@ -205,6 +205,33 @@ apply_slicing(PyObject *self, PyObject *tuple, PyObject **tensors, int *ntensors
                 *has_tensor = 1;
             }
             dim++;
+        } else if (tn_tensor_check(o) && TN_T(o)->ndim == 0 && tn_dtype_is_integral(TN_T(o)->dtype, true)) {
+            /* upstream: a 0-dim integer tensor indexes like an int (a view); a 0-dim bool or
+             * uint8 tensor like True/False */
+            tn_value iv;
+            if (tn_tensor_item_value(TN_T(o), &iv) < 0)
+                goto fail;
+            int64_t v = iv.u.i;
+            if (TN_T(o)->dtype != TN_DTYPE_BOOL && TN_T(o)->dtype != TN_DTYPE_U8) {
+                if (TN_T(result)->ndim == 0) {
+                    PyErr_SetString(PyExc_IndexError,
+                                    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                                    "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+                    goto fail;
+                }
+                next = op_select(result, dim, v);
+            } else {
+                next = op_unsqueeze(result, dim);
+                if (next) {
+                    if (dim >= MAX_INDICES)
+                        goto too_many;
+                    while (*ntensors < dim)
+                        tensors[(*ntensors)++] = NULL;
+                    tensors[(*ntensors)++] = bool_index_tensor(v != 0);
+                    *has_tensor = 1;
+                }
+                dim++;
+            }
         } else {
             PyObject *it = NULL;
             if (tn_tensor_check(o)) {
@@ -457,6 +484,11 @@ tn_tensor_mp_ass_subscript(PyObject *self, PyObject *index, PyObject *value)
     PyObject *vt = value_tensor(t, value);
     if (!vt)
         return -1;
+    if (index == Py_False) {
+        /* upstream writes nothing (and bumps no version) for x[False] = v */
+        Py_DECREF(vt);
+        return 0;
+    }
     PyObject *tuple = index_tuple(index);
     if (!tuple) {
         Py_DECREF(vt);

@@ -405,7 +405,12 @@ tn_op_index_select(TensorObject *self, int64_t dim, TensorObject *index)
         return NULL;
     }
     if (index->dtype != TN_DTYPE_I64 && index->dtype != TN_DTYPE_I32) {
-        PyErr_SetString(PyExc_IndexError, "index_select(): Expected dtype int32 or int64 for index");
+        PyErr_SetString(PyExc_RuntimeError, "index_select(): Expected dtype int32 or int64 for index");
+        return NULL;
+    }
+    if (self->ndim == 0 && index->numel != 1) {
+        PyErr_Format(PyExc_RuntimeError, "index_select(): Index to scalar can have only 1 value, got %lld value(s)",
+                     (long long)index->numel);
         return NULL;
     }
     int64_t n = index->numel;
@@ -504,29 +509,112 @@ tn_op_embedding(TensorObject *weight, TensorObject *indices, int64_t padding_idx
     return r;
 }
 
-static int
-check_index_tensor(TensorObject *index, const char *op)
+/* gather and scatter take int64 or int32 indices; an int32 index is widened for the kernels
+ * (*owned then holds the copy). */
+static TensorObject *
+index_as_int64(TensorObject *index, const char *op, PyObject **owned)
 {
-    if (index->dtype != TN_DTYPE_I64) {
-        PyErr_Format(PyExc_RuntimeError, "%s(): Expected dtype int64 for index", op);
+    *owned = NULL;
+    if (index->dtype == TN_DTYPE_I64)
+        return index;
+    if (index->dtype != TN_DTYPE_I32) {
+        PyErr_Format(PyExc_RuntimeError, "%s(): Expected dtype int32/int64 for index", op);
+        return NULL;
+    }
+    TensorObject *w = tn_tensor_empty(index->ndim, index->sizes, TN_DTYPE_I64, index->device);
+    if (!w)
+        return NULL;
+    if (index->device != TN_DEVICE_META && index->numel > 0 && tn_copy_into(w, index) < 0) {
+        Py_DECREF((PyObject *)w);
+        return NULL;
+    }
+    *owned = (PyObject *)w;
+    return w;
+}
+
+/* upstream's gather/scatter shape rule: outside `dim` the index is no larger than self, and
+ * nowhere larger than src */
+static int
+check_gather_scatter_shape(const char *op, TensorObject *self, int64_t d, TensorObject *index, TensorObject *src)
+{
+    if (index->ndim != self->ndim && !(index->ndim <= 1 && self->ndim <= 1)) {
+        PyErr_Format(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as %s tensor",
+                     !strcmp(op, "gather") ? "input" : "self");
+        return -1;
+    }
+    if (src && index->ndim != src->ndim && !(index->ndim <= 1 && src->ndim <= 1)) {
+        PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as src tensor");
+        return -1;
+    }
+    if (index->numel == 0)
+        return 0;
+    for (int i = 0; i < index->ndim && i < self->ndim; i++) {
+        int bad_self = i != d && index->sizes[i] > self->sizes[i];
+        int bad_src = src && i < src->ndim && index->sizes[i] > src->sizes[i];
+        if (!bad_self && !bad_src)
+            continue;
+        char a[256], b[256], c[256];
+        tn_format_sizes(a, sizeof a, index->ndim, index->sizes);
+        tn_format_sizes(b, sizeof b, self->ndim, self->sizes);
+        if (!strcmp(op, "gather")) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Size does not match at dimension %d expected index %s to be no larger than self %s apart "
+                         "from dimension %lld", i, a, b, (long long)d);
+        } else if (src) {
+            tn_format_sizes(c, sizeof c, src->ndim, src->sizes);
+            PyErr_Format(PyExc_RuntimeError,
+                         "Expected index %s to be no larger than self %s apart from dimension %lld and to be no "
+                         "larger size than src %s", a, b, (long long)d, c);
+        } else {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Expected index %s to be no larger than self %s apart from dimension %lld", a, b,
+                         (long long)d);
+        }
         return -1;
     }
     return 0;
+}
+
+/* The kernels report an index out of range without saying which: find it for the message. */
+static void
+index_out_of_bounds(TensorObject *index, int64_t d, int64_t size)
+{
+    int64_t pos[TN_MAX_NDIM] = {0}, bad = 0;
+    const int64_t *p = (const int64_t *)tn_tensor_data(index);
+    for (int64_t k = 0; k < index->numel; k++) {
+        int64_t off = 0;
+        for (int i = 0; i < index->ndim; i++)
+            off += pos[i] * index->strides[i];
+        if (p[off] < 0 || p[off] >= size) {
+            bad = p[off];
+            break;
+        }
+        for (int i = index->ndim - 1; i >= 0; i--) {
+            if (++pos[i] < index->sizes[i])
+                break;
+            pos[i] = 0;
+        }
+    }
+    PyErr_Format(PyExc_RuntimeError, "index %lld is out of bounds for dimension %lld with size %lld", (long long)bad,
+                 (long long)d, (long long)size);
 }
 
 PyObject *
 tn_op_gather(TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad)
 {
     int64_t d;
-    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || check_index_tensor(index, "gather") < 0)
+    PyObject *owned;
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || !(index = index_as_int64(index, "gather", &owned)))
         return NULL;
-    if (index->ndim != self->ndim && !(index->ndim <= 1 && self->ndim <= 1)) {
-        PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as input tensor");
+    if (check_gather_scatter_shape("gather", self, d, index, NULL) < 0) {
+        Py_XDECREF(owned);
         return NULL;
     }
     TensorObject *out = tn_tensor_empty(index->ndim, index->sizes, self->dtype, self->device);
-    if (!out || out->device == TN_DEVICE_META || out->numel == 0)
+    if (!out || out->device == TN_DEVICE_META || out->numel == 0) {
+        Py_XDECREF(owned);
         return (PyObject *)out;
+    }
     int64_t src_str[TN_MAX_NDIM];
     for (int i = 0; i < index->ndim; i++)
         src_str[i] = (i == d) ? 0 : self->strides[i];
@@ -535,32 +623,46 @@ tn_op_gather(TensorObject *self, int64_t dim, TensorObject *index, bool sparse_g
     tn_loop_build(&l, index->ndim, index->sizes, 3, g);
     tn_status s = tn_gather(self->dtype, &l, self->ndim ? self->sizes[d] : 1, self->ndim ? self->strides[d] : 0,
                             tn_tensor_data(out), tn_tensor_data(self), (const int64_t *)tn_tensor_data(index));
-    if (s == TN_ERR_VALUE) {
-        PyErr_Format(PyExc_RuntimeError, "index %s is out of bounds for dimension %lld with size %lld", "",
-                     (long long)d, (long long)(self->ndim ? self->sizes[d] : 1));
-        Py_DECREF((PyObject *)out);
-        return NULL;
-    }
-    if (TN_KCHECK(s, self->dtype) < 0) {
+    if (s == TN_ERR_VALUE)
+        index_out_of_bounds(index, d, self->ndim ? self->sizes[d] : 1);
+    Py_XDECREF(owned);
+    if (s == TN_ERR_VALUE || TN_KCHECK(s, self->dtype) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
     }
     return (PyObject *)out;
 }
 
+static PyObject *scatter_run(TensorObject *self, int64_t d, TensorObject *index, TensorObject *src,
+                             const tn_value *value, int reduce, int include_self, int inplace);
+
 static PyObject *
 scatter_impl(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src, const tn_value *value,
              int reduce, int include_self, int inplace)
 {
     int64_t d;
-    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || check_index_tensor(index, "scatter") < 0)
+    PyObject *owned;
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || !(index = index_as_int64(index, "scatter", &owned)))
         return NULL;
+    if (check_gather_scatter_shape("scatter", self, d, index, src) < 0) {
+        Py_XDECREF(owned);
+        return NULL;
+    }
+    PyObject *r = scatter_run(self, d, index, src, value, reduce, include_self, inplace);
+    Py_XDECREF(owned);
+    return r;
+}
+
+static PyObject *
+scatter_run(TensorObject *self, int64_t d, TensorObject *index, TensorObject *src, const tn_value *value,
+            int reduce, int include_self, int inplace)
+{
     PyObject *target;
     if (inplace) {
         target = Py_NewRef((PyObject *)self);
     } else {
-        tn_value c[2] = {tn_value_tensor((PyObject *)self)};
-        c[1].tag = TN_V_NONE;
+        /* upstream's functional scatter starts from a contiguous copy of self */
+        tn_value c[2] = {tn_value_tensor((PyObject *)self), tn_value_int(TN_MEMFMT_CONTIGUOUS)};
         target = tn_call_op("aten::clone", "", c);
         if (!target)
             return NULL;
@@ -594,7 +696,7 @@ scatter_impl(TensorObject *self, int64_t dim, TensorObject *index, TensorObject 
     Py_XDECREF(srct);
     srct = NULL;
     if (s == TN_ERR_VALUE) {
-        PyErr_SetString(PyExc_RuntimeError, "index out of bounds in scatter");
+        index_out_of_bounds(index, d, t->ndim ? t->sizes[d] : 1);
         goto fail;
     }
     if (TN_KCHECK(s, self->dtype) < 0)
@@ -677,6 +779,13 @@ tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value
     tn_value a[3] = {tn_value_tensor((PyObject *)mask), tn_value_tensor((PyObject *)v), tn_value_tensor((PyObject *)self)};
     PyObject *r = tn_call_op("aten::where", "self", a);
     Py_DECREF((PyObject *)v);
+    /* upstream's functional masked_fill fills a contiguous copy of self */
+    if (r && !tn_tensor_is_contiguous(TN_T(r))) {
+        tn_value c[2] = {tn_value_tensor(r), tn_value_int(TN_MEMFMT_CONTIGUOUS)};
+        PyObject *cr = tn_call_op("aten::clone", "", c);
+        Py_DECREF(r);
+        r = cr;
+    }
     return r;
 }
 
@@ -793,7 +902,7 @@ PyObject *
 tn_op_cat(tn_tensors tensors, int64_t dim)
 {
     if (tensors.n == 0) {
-        PyErr_SetString(PyExc_RuntimeError, "torch.cat(): expected a non-empty list of Tensors");
+        PyErr_SetString(PyExc_ValueError, "torch.cat(): expected a non-empty list of Tensors");
         return NULL;
     }
     /* upstream skips 1-D empty tensors (legacy) when choosing the shape */
@@ -968,11 +1077,13 @@ tn_op_flip(TensorObject *self, tn_ints dims)
             off += (self->sizes[d] - 1) * strides[d];
         strides[d] = -strides[d];
     }
-    /* a negatively strided alias, copied out into a fresh (non-aliasing) tensor */
+    /* a negatively strided alias, copied out into a fresh (non-aliasing) tensor laid out like
+     * self (upstream: empty_like, preserve format) */
     TensorObject *alias = tn_tensor_from_storage(self->storage, off, self->ndim, self->sizes, strides, self->dtype);
     if (!alias)
         return NULL;
-    TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, self->dtype, self->device);
+    tn_value nodev = {.tag = TN_V_NONE};
+    TensorObject *out = (TensorObject *)tn_op_empty_like(self, -1, -1, &nodev, 0, TN_MEMFMT_PRESERVE);
     if (out && out->device != TN_DEVICE_META && tn_copy_into(out, alias) < 0)
         Py_CLEAR(out);
     Py_DECREF((PyObject *)alias);
@@ -1073,6 +1184,15 @@ tn_op_repeat(TensorObject *self, tn_ints repeats)
 
 /* ---- sort / topk ---- */
 
+/* A new tensor shaped and laid out like self (empty_like with the preserve format): sort's
+ * results and flip's keep a permuted input's memory order, as upstream's do. */
+static TensorObject *
+empty_like_preserve(TensorObject *self, int dtype)
+{
+    tn_value dev = {.tag = TN_V_NONE};
+    return (TensorObject *)tn_op_empty_like(self, dtype, -1, &dev, 0, TN_MEMFMT_PRESERVE);
+}
+
 static PyObject *
 sort_impl(TensorObject *self, int stable, int64_t dim, int descending, int want_values)
 {
@@ -1080,8 +1200,8 @@ sort_impl(TensorObject *self, int stable, int64_t dim, int descending, int want_
     int nd0 = self->ndim ? self->ndim : 1;
     if (tn_wrap_dim(dim, nd0, &d) < 0)
         return NULL;
-    TensorObject *vals = want_values ? tn_tensor_empty(self->ndim, self->sizes, self->dtype, self->device) : NULL;
-    TensorObject *idx = tn_tensor_empty(self->ndim, self->sizes, TN_DTYPE_I64, self->device);
+    TensorObject *vals = want_values ? empty_like_preserve(self, self->dtype) : NULL;
+    TensorObject *idx = empty_like_preserve(self, TN_DTYPE_I64);
     if ((want_values && !vals) || !idx)
         goto fail;
     if (self->device != TN_DEVICE_META && self->numel > 0) {

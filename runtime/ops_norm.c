@@ -39,15 +39,15 @@ static PyObject *
 softmax_impl(TensorObject *self, int64_t dim, int log)
 {
     if (!tn_dtype_is_floating(self->dtype)) {
-        PyErr_Format(PyExc_RuntimeError, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
                      log ? "log_softmax" : "softmax", tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
     int64_t d;
     if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
         return NULL;
-    tn_geom g = tn_geom_of(self);
-    TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, self->dtype, self->device, 1, &g);
+    /* upstream's softmax output is contiguous whatever the input's layout */
+    TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, self->dtype, self->device);
     if (!out || out->device == TN_DEVICE_META || out->numel == 0)
         return (PyObject *)out;
     if (tn_check_dtype(tn_current_op, self->dtype) < 0)
@@ -153,17 +153,36 @@ normalized_rows(TensorObject *input, tn_ints normalized_shape, int64_t *rows, in
     return 0;
 }
 
+/* weight and bias must have exactly normalized_shape */
+static int
+check_param_shape(const char *what, TensorObject *p, tn_ints normalized_shape)
+{
+    if (!p || (p->ndim == normalized_shape.n &&
+               !memcmp(p->sizes, normalized_shape.v, sizeof(int64_t) * (size_t)normalized_shape.n)))
+        return 0;
+    char a[256], b[256];
+    tn_format_sizes(a, sizeof a, p->ndim, p->sizes);
+    tn_format_sizes(b, sizeof b, (int)normalized_shape.n, normalized_shape.v);
+    PyErr_Format(PyExc_RuntimeError,
+                 "Expected %s to be of same shape as normalized_shape, but got %s of shape %s and normalized_shape = %s",
+                 what, what, a, b);
+    return -1;
+}
+
 PyObject *
 tn_op_native_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias,
                         double eps)
 {
     int64_t rows, n;
     int axis;
-    if (normalized_rows(input, normalized_shape, &rows, &n, &axis) < 0)
+    if (check_param_shape("weight", weight, normalized_shape) < 0 ||
+        check_param_shape("bias", bias, normalized_shape) < 0 ||
+        normalized_rows(input, normalized_shape, &rows, &n, &axis) < 0)
         return NULL;
     int d = input->dtype;
     if (!tn_dtype_is_floating(d)) {
-        PyErr_Format(PyExc_RuntimeError, "\"LayerNormKernelImpl\" not implemented for '%s'", tn_dtype_legacy_name(d));
+        PyErr_Format(PyExc_NotImplementedError, "\"LayerNormKernelImpl\" not implemented for '%s'",
+                     tn_dtype_legacy_name(d));
         return NULL;
     }
     int pdtype = d;
@@ -224,17 +243,19 @@ tn_op_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *we
     return out;
 }
 
-/* rms_norm(input, normalized_shape, weight=None, eps=None): eps None is the dtype's epsilon */
+/* rms_norm(input, normalized_shape, weight=None, eps=None): eps None is the epsilon of the op
+ * math type (float's for float16 and bfloat16, which compute in float) */
 PyObject *
 tn_op_rms_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, tn_opt_double eps)
 {
     int64_t rows, n;
     int axis;
-    if (normalized_rows(input, normalized_shape, &rows, &n, &axis) < 0)
+    if (check_param_shape("weight", weight, normalized_shape) < 0 ||
+        normalized_rows(input, normalized_shape, &rows, &n, &axis) < 0)
         return NULL;
     int d = input->dtype;
     if (!tn_dtype_is_floating(d)) {
-        PyErr_Format(PyExc_RuntimeError, "rms_norm: expected a floating point input, got %s", tn_dtype_legacy_name(d));
+        PyErr_Format(PyExc_NotImplementedError, "\"rms_norm\" not implemented for '%s'", tn_dtype_legacy_name(d));
         return NULL;
     }
     if (weight && weight->dtype != d) {
@@ -243,11 +264,7 @@ tn_op_rms_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weig
                      tn_dtype_name(weight->dtype), tn_dtype_name(d));
         return NULL;
     }
-    double e = eps.has ? eps.v
-             : d == TN_DTYPE_F64 ? 2.220446049250313e-16
-             : d == TN_DTYPE_F16 ? 0.0009765625
-             : d == TN_DTYPE_BF16 ? 0.0078125
-             : 1.1920928955078125e-07;
+    double e = eps.has ? eps.v : d == TN_DTYPE_F64 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
     TensorObject *out = tn_tensor_empty(input->ndim, input->sizes, d, input->device);
     if (!out || out->device == TN_DEVICE_META || rows == 0)
         return (PyObject *)out;

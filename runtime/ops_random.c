@@ -228,12 +228,13 @@ tn_op_bernoulli___Tensor(TensorObject *self, TensorObject *p, PyObject *generato
                                                          tn_tensor_data(self), p->dtype, tn_tensor_data(p)));
 }
 
-/* bernoulli(self): each element drawn with probability self */
+/* bernoulli(self): each element drawn with probability self; like bernoulli(self, p), upstream
+ * draws into a contiguous tensor whatever self's layout */
 PyObject *
 tn_op_bernoulli(TensorObject *self, PyObject *generator)
 {
     tn_value dev = {.tag = TN_V_NONE};
-    PyObject *out = tn_op_empty_like(self, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
+    PyObject *out = tn_op_empty_like(self, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
         return NULL;
     PyObject *r = tn_op_bernoulli___Tensor(TN_T(out), self, generator);
@@ -245,7 +246,7 @@ PyObject *
 tn_op_bernoulli__p(TensorObject *self, double p, PyObject *generator)
 {
     tn_value dev = {.tag = TN_V_NONE};
-    PyObject *out = tn_op_empty_like(self, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
+    PyObject *out = tn_op_empty_like(self, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
         return NULL;
     PyObject *r = tn_op_bernoulli___float(TN_T(out), p, generator);
@@ -303,7 +304,8 @@ floating_factory(int *dtype, const char *name)
     if (*dtype < 0)
         *dtype = tn_default_dtype;
     if (!tn_dtype_is_floating(*dtype)) {
-        PyErr_Format(PyExc_RuntimeError, "\"%s\" not implemented for '%s'", name, tn_dtype_legacy_name(*dtype));
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", name,
+                     tn_dtype_legacy_name(*dtype));
         return -1;
     }
     return 0;

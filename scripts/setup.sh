@@ -4,6 +4,7 @@
 #   2. .venv-upstream (torch==2.13.0, the oracle) and .venv (ours), from requirements/*.txt
 #   3. the vendored torch tree in build/site (vendor/assemble.py), no upstream native file
 #   4. the meson build of _C.abi3.so, linked into the tree, and the tree put on .venv's path
+#   5. the real checkpoints (SmolLM2 GGUF converted once, MiniLM) in the cache (tools/models.py)
 # Usage: scripts/setup.sh        (everything)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -77,3 +78,6 @@ $ROOT/build/site
 import os; os.environ.setdefault("TORCH_USE_RTLD_GLOBAL", "1")
 EOF
 .venv/bin/python vendor/assemble.py --check --wheel "$WHEEL" --out build/site >/dev/null
+
+# -- 5. models ----------------------------------------------------------------------------
+TN_CACHE="$CACHE" .venv-upstream/bin/python tools/models.py >/dev/null 2>&1 || TN_CACHE="$CACHE" .venv-upstream/bin/python tools/models.py

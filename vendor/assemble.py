@@ -11,6 +11,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import zipfile
@@ -18,9 +19,9 @@ from pathlib import Path
 
 TORCH_VERSION = "2.13.0"
 STAMP = ".assembled.json"
-ASSEMBLER_VERSION = 2  # bump when the assembled tree changes shape
+ASSEMBLER_VERSION = 3  # bump when the assembled tree changes shape
 # Suffixes of native files; any file whose name contains one of these is dropped.
-NATIVE_MARKERS = (".so", ".dylib", ".dll", ".pyd", ".a", ".lib")
+NATIVE_SUFFIX = re.compile(r"\.(so|dylib|dll|pyd|a|lib)(\.\d+)*$")
 # Directories of native payload (libraries, headers, binaries) with nothing importable.
 DROPPED_DIRS = ("torch/lib", "torch/include", "torch/bin", "torch/share")
 
@@ -34,8 +35,9 @@ def sha256(path: Path) -> str:
 
 
 def is_native(name: str) -> bool:
+    """A shared or static library by its suffix, versioned (libgomp.so.1) or not."""
     base = name.rsplit("/", 1)[-1]
-    return any(m in base for m in NATIVE_MARKERS) and not base.endswith((".py", ".pyi"))
+    return NATIVE_SUFFIX.search(base) is not None
 
 
 def dist_info_dir(names: list[str]) -> str:
