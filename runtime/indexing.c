@@ -98,7 +98,7 @@ treat_sequence_as_tuple(PyObject *index)
         return 1;
     if (tn_tensor_check(index))
         return 0;
-    if (!PySequence_Check(index) || PyUnicode_Check(index) || PyBytes_Check(index))
+    if (!PySequence_Check(index))
         return 0;
     Py_ssize_t n = PySequence_Size(index);
     if (n < 0) {
@@ -236,7 +236,8 @@ apply_slicing(PyObject *self, PyObject *tuple, PyObject **tensors, int *ntensors
             PyObject *it = NULL;
             if (tn_tensor_check(o)) {
                 it = Py_NewRef(o);
-            } else if (PySequence_Check(o) && !PyUnicode_Check(o)) {
+            } else if (PySequence_Check(o)) {
+                /* upstream hands any sequence, a str too, to torch.tensor (which refuses a str) */
                 it = sequence_to_tensor(o);
                 if (!it)
                     goto fail;

@@ -737,9 +737,10 @@ scatter_reduce_kind(const char *reduce)
         return TN_SCATTER_PROD;
     if (!strcmp(reduce, "mean"))
         return TN_SCATTER_MEAN;
-    if (!strcmp(reduce, "amax"))
+    /* upstream's reduction-name table also takes "max" and "min" */
+    if (!strcmp(reduce, "amax") || !strcmp(reduce, "max"))
         return TN_SCATTER_AMAX;
-    if (!strcmp(reduce, "amin"))
+    if (!strcmp(reduce, "amin") || !strcmp(reduce, "min"))
         return TN_SCATTER_AMIN;
     PyErr_Format(PyExc_RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got %s", reduce);
     return -1;
@@ -1173,9 +1174,10 @@ tn_op_repeat(TensorObject *self, tn_ints repeats)
     TensorObject *src = tn_tensor_view(self, 2 * nd, xs, xst, self->offset);
     TensorObject *tmp = src ? tn_tensor_empty(2 * nd, xs, self->dtype, self->device) : NULL;
     PyObject *r = NULL;
-    if (tmp && (self->device == TN_DEVICE_META || tn_copy_into(tmp, src) == 0)) {
-        tn_ints sh = {out_shape, nd, false};
-        r = tn_op_view(tmp, sh);
+    if (tmp && (self->device == TN_DEVICE_META || tn_copy_into(tmp, src) == 0) &&
+        tn_tensor_set_geometry(tmp, nd, out_shape, NULL) == 0) {
+        /* tmp is our own contiguous tensor: reshaped in place, so the result is no view */
+        r = Py_NewRef((PyObject *)tmp);
     }
     Py_XDECREF((PyObject *)src);
     Py_XDECREF((PyObject *)tmp);

@@ -280,7 +280,7 @@ div_mode_op(const char *mode, tn_binary_op *op, int *kind)
         *op = TN_BIN_DIV_FLOOR;
         *kind = BK_ARITH;
     } else {
-        PyErr_Format(PyExc_ValueError,
+        PyErr_Format(PyExc_RuntimeError,
                      "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '%s'", mode);
         return -1;
     }

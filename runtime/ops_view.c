@@ -158,13 +158,25 @@ tn_op__unsafe_view(TensorObject *self, tn_ints size)
     return view_impl(self, size, 0);
 }
 
+/* view(dtype) shares storage and version counter but upstream does not record it as a view for
+ * autograd: x.view(torch.int32)._is_view() is False and its _base is None. */
+static PyObject *
+dtype_alias(TensorObject *self, const int64_t *sizes, const int64_t *strides, int64_t offset, int dtype)
+{
+    TensorObject *t = tn_tensor_view_dtype(self, self->ndim, sizes, strides, offset, dtype);
+    if (t) {
+        t->is_view = 0;
+        Py_CLEAR(t->base);
+    }
+    return (PyObject *)t;
+}
+
 PyObject *
 tn_op_view__dtype(TensorObject *self, int dtype)
 {
     int old = tn_dtype_size(self->dtype), new = tn_dtype_size(dtype);
-    if (old == new) {
-        return (PyObject *)tn_tensor_view_dtype(self, self->ndim, self->sizes, self->strides, self->offset, dtype);
-    }
+    if (old == new)
+        return dtype_alias(self, self->sizes, self->strides, self->offset, dtype);
     if (self->ndim == 0) {
         PyErr_Format(PyExc_RuntimeError,
                      "self.dim() cannot be 0 to view %s as %s (different element sizes)",
@@ -212,7 +224,7 @@ tn_op_view__dtype(TensorObject *self, int dtype)
         sizes[last] /= r;
         offset = self->offset / r;
     }
-    return (PyObject *)tn_tensor_view_dtype(self, self->ndim, sizes, strides, offset, dtype);
+    return dtype_alias(self, sizes, strides, offset, dtype);
 }
 
 PyObject *
@@ -409,6 +421,11 @@ expand_geometry(TensorObject *self, tn_ints size, int64_t *sizes, int64_t *strid
             int64_t have = self->sizes[d];
             if (want == -1)
                 want = have;
+            if (want < 0) {
+                /* upstream lets it through to the numel computation, which refuses */
+                PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
+                return -1;
+            }
             if (have == want) {
                 sizes[i] = want;
                 strides[i] = self->strides[d];

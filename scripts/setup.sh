@@ -63,6 +63,9 @@ if [ -z "$WHEEL" ]; then
     WHEEL=$(ls "$CACHE"/wheels/torch-2.13.0*.whl | head -1)
 fi
 .venv/bin/python vendor/assemble.py --wheel "$WHEEL" --out build/site >/dev/null
+# Byte-compile the tree as pip does at install time (the environment may forbid writing .pyc
+# at import, PYTHONDONTWRITEBYTECODE); up-to-date files are skipped.
+.venv/bin/python -m compileall -q -j 0 build/site >/dev/null
 
 # -- 4. build and link -------------------------------------------------------------------
 if [ ! -f build/meson/build.ninja ]; then

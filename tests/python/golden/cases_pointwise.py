@@ -386,3 +386,37 @@ for dt in ["uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "f
 for dt in ["float16", "bfloat16", "float64"]:
     CASES[f"div_{dt}"] = f"out = randn(3, 4, seed=1, dtype=torch.{dt}) / randn(3, 4, seed=2, dtype=torch.{dt})"
     CASES[f"sub_{dt}"] = f"out = randn(3, 4, seed=1, dtype=torch.{dt}) - randn(3, 4, seed=2, dtype=torch.{dt})"
+
+# unary ops over the integer and bool dtypes their kernels claim
+for dt in ["uint8", "int8", "int16", "int32", "int64"]:
+    src = f"(arange(2, 3, dtype=torch.int64) - 2).to(torch.{dt})"
+    for op in ["abs", "neg", "sign", "square", "relu", "floor", "ceil", "round", "trunc", "bitwise_not", "logical_not",
+               "isnan", "isinf", "isfinite", "signbit", "positive"]:
+        CASES[f"int_unary_{op}_{dt}"] = f"out = torch.{op}({src})"
+    CASES[f"int_clamp_{dt}"] = f"out = torch.clamp({src}, 0, 2)"
+    CASES[f"int_where_scalar_{dt}"] = f"out = torch.where({src} > 0, {src}, 1)"
+    CASES[f"int_floor_divide_{dt}"] = f"out = {src} // 2"
+    CASES[f"int_remainder_{dt}"] = f"out = {src} % 3"
+    CASES[f"int_bitwise_and_{dt}"] = f"out = {src} & 6"
+    CASES[f"int_shift_{dt}"] = f"out = {src} << 2"
+for dt in ["float16", "bfloat16"]:
+    src = f"randn(3, 5, seed=7, dtype=torch.{dt})"
+    for op in ["abs", "neg", "sign", "floor", "ceil", "round", "trunc", "frac", "relu", "square", "reciprocal", "rsqrt",
+               "expm1", "log1p", "exp2", "log2", "tan", "atan", "sinh", "asinh", "erfc", "erfinv"]:
+        arg = f"({src}.abs() + 0.5)" if op in ("rsqrt", "log1p", "log2") else (f"({src}.tanh() * 0.9)" if op == "erfinv" else src)
+        CASES[f"half_unary_{op}_{dt}"] = {"code": f"out = torch.{op}({arg})", "tol": "derived"}
+    CASES[f"half_maximum_{dt}"] = f"out = torch.maximum({src}, randn(3, 5, seed=8, dtype=torch.{dt}))"
+    CASES[f"half_lt_{dt}"] = f"out = {src} < randn(3, 5, seed=8, dtype=torch.{dt})"
+    CASES[f"half_clamp_{dt}"] = f"out = {src}.clamp(-0.5, 0.5)"
+    CASES[f"half_pow2_{dt}"] = {"code": f"out = {src} ** 2", "tol": "derived"}
+    CASES[f"half_addcmul_{dt}"] = {"code": f"out = torch.addcmul({src}, {src}, {src}, value=0.5)", "tol": "derived"}
+    CASES[f"half_lerp_{dt}"] = {"code": f"out = torch.lerp({src}, {src} * 2, 0.25)", "tol": "derived"}
+    CASES[f"half_atan2_{dt}"] = {"code": f"out = torch.atan2({src}, randn(3, 5, seed=8, dtype=torch.{dt}))", "tol": "derived"}
+    CASES[f"half_where_{dt}"] = f"out = torch.where({src} > 0, {src}, 0.5)"
+CASES.update({
+    "meta_add": "x = torch.empty(2, 3, device='meta') + torch.empty(3, device='meta'); out = (x.shape, x.stride(), x.dtype, str(x.device))",
+    "meta_add_transposed": "x = torch.empty(3, 2, device='meta').t() + 1; out = (x.shape, x.stride())",
+    "meta_exp": "x = torch.empty(2, 3, device='meta', dtype=torch.float16).exp(); out = (x.shape, x.dtype)",
+    "meta_promote": "x = torch.empty(2, device='meta', dtype=torch.int32) * 1.5; out = x.dtype",
+    "meta_shape_error": "x = torch.empty(2, 3, device='meta') + torch.empty(2, device='meta')",
+})

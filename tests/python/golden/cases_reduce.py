@@ -159,3 +159,55 @@ CASES.update({
     "cumsum_transposed_layout": "out = arange(3, 4).t().cumsum(1)",
     "cumsum_f32_exact_ints": "out = arange(100).cumsum(0)",
 })
+
+# dtype sweeps (exact where no rounding happens; derived for float sums)
+ALL = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"]
+for dt in ALL:
+    src = f"(arange(3, 4, dtype=torch.int64) % 5 - 2).to(torch.{dt})" if dt != "bool" else "(arange(3, 4) % 3 == 0)"
+    CASES[f"sweep_sum_{dt}"] = f"out = {src}.sum(1)"
+    CASES[f"sweep_sum_all_{dt}"] = f"out = {src}.sum()"
+    CASES[f"sweep_prod_{dt}"] = f"out = {src}.prod(0)"
+    CASES[f"sweep_amax_{dt}"] = f"out = {src}.amax(1)"
+    CASES[f"sweep_amin_{dt}"] = f"out = {src}.amin(0)"
+    CASES[f"sweep_max_dim_{dt}"] = f"out = {src}.max(1)"
+    CASES[f"sweep_min_all_{dt}"] = f"out = {src}.min()"
+    CASES[f"sweep_cumsum_{dt}"] = f"out = {src}.cumsum(1)"
+    CASES[f"sweep_cumprod_{dt}"] = f"out = {src}.cumprod(0)"
+    CASES[f"sweep_cummax_{dt}"] = f"out = {src}.cummax(1)"
+    CASES[f"sweep_any_{dt}"] = f"out = {src}.any(1)"
+    CASES[f"sweep_all_{dt}"] = f"out = {src}.all(0)"
+    CASES[f"sweep_count_nonzero_{dt}"] = f"out = torch.count_nonzero({src}, 1)"
+    if dt != "bool":
+        CASES[f"sweep_argmax_{dt}"] = f"out = {src}.argmax(1)"
+        CASES[f"sweep_argmin_all_{dt}"] = f"out = {src}.argmin()"
+for dt in ["float16", "bfloat16", "float64"]:
+    CASES[f"sweep_mean_{dt}"] = {"code": f"out = randn(3, 7, seed=2, dtype=torch.{dt}).mean(1)", **D}
+    CASES[f"sweep_var_{dt}"] = {"code": f"out = torch.var(randn(3, 7, seed=2, dtype=torch.{dt}), dim=1, correction=1)", **D}
+    CASES[f"sweep_std_{dt}"] = {"code": f"out = torch.std(randn(3, 7, seed=2, dtype=torch.{dt}), dim=0, correction=0)", **D}
+    CASES[f"sweep_logsumexp_{dt}"] = {"code": f"out = torch.logsumexp(randn(3, 7, seed=2, dtype=torch.{dt}), 1)", **D}
+    CASES[f"sweep_norm_{dt}"] = {"code": f"out = torch.linalg.vector_norm(randn(3, 7, seed=2, dtype=torch.{dt}), dim=1)", **D}
+    CASES[f"sweep_sum_float_{dt}"] = {"code": f"out = randn(3, 70, seed=2, dtype=torch.{dt}).sum(1)", **D}
+    CASES[f"sweep_cumsum_float_{dt}"] = {"code": f"out = randn(3, 7, seed=2, dtype=torch.{dt}).cumsum(1)", **D}
+CASES.update({
+    "var_correction_dim_kw": {"code": f"out = torch.var({X}, dim=1, correction=1)", **D},
+    "std_correction_keepdim": {"code": f"out = torch.std({X}, dim=(0, 2), correction=0, keepdim=True)", **D},
+    "var_mean_correction": {"code": f"out = torch.var_mean({X}, dim=2, correction=1)", **D},
+    "std_mean_correction": {"code": f"out = torch.std_mean({X}, dim=[0], correction=2)", **D},
+    "var_correction_all": {"code": f"out = torch.var({X}, correction=0)", **D},
+    "reduce_keepdim_permuted_layout": "out = arange(2, 3, 4).permute(2, 0, 1).amax(2, keepdim=True)",
+    "reduce_dim_permuted_layout": "out = arange(2, 3, 4).permute(2, 0, 1).sum(1)",
+    "reduce_keepdim_transposed": "out = arange(3, 4).t().sum(0, keepdim=True)",
+    "cumsum_permuted_layout": "out = arange(2, 3, 4).permute(2, 0, 1).cumsum(1)",
+    "sum_expanded": "out = arange(3, 1).expand(3, 5).sum(1)",
+    "amax_expanded": "out = arange(3, 1).expand(3, 5).amax(0)",
+    "mean_kw_dim": {"code": f"out = torch.mean({X}, dim=[1, 2], keepdim=False)", **D},
+    "sum_kw_input": "out = torch.sum(input=arange(3, 4), dim=0)",
+    "max_kw": "out = torch.max(arange(3, 4), dim=1, keepdim=True)",
+    "logsumexp_empty_dim": "out = torch.logsumexp(torch.zeros(2, 0), 1)",
+    "norm_empty": "out = torch.linalg.vector_norm(torch.zeros(0))",
+    "prod_dim_keepdim": "out = torch.tensor([[1, 2, 3], [4, 5, 6]]).prod(1, keepdim=True)",
+    "amax_bool": "out = torch.tensor([[True, False], [False, False]]).amax(1)",
+    "cumsum_int8_promotes": "out = torch.tensor([100, 100, 100], dtype=torch.int8).cumsum(0)",
+    "cumsum_int8_dtype_wraps": "out = torch.tensor([100, 100, 100], dtype=torch.int8).cumsum(0, dtype=torch.int8)",
+    "sum_uint8_dtype_wraps": "out = torch.tensor([200, 100], dtype=torch.uint8).sum(dtype=torch.uint8)",
+})

@@ -156,3 +156,26 @@ CASES = {
     "complex_view": "x = torch.empty(2, 3, dtype=torch.complex64).t(); out = (x.shape, x.stride(), x.dtype)",
     "uint16_view": "x = torch.empty(6, dtype=torch.uint16).view(2, 3)[:, 1:]; out = (x.shape, x.stride(), x.storage_offset())",
 }
+
+CASES.update({
+    "meta_view": "x = torch.empty(2, 3, 4, device='meta').permute(2, 0, 1)[1:]; out = (x.shape, x.stride(), x.storage_offset(), str(x.device))",
+    "meta_reshape": "x = torch.empty(2, 3, device='meta').t().reshape(6); out = (x.shape, x.stride())",
+    "meta_expand": "x = torch.empty(3, 1, device='meta').expand(3, 4); out = (x.shape, x.stride())",
+    "view_expand_view": "out = arange(3, 1).expand(3, 4).view(3, 2, 2)",
+    "view_expand_error": "out = arange(3, 1).expand(3, 4).view(12)",
+    "reshape_size1_dims": "out = arange(1, 3, 1, 4).reshape(3, 4)",
+    "view_size1_strides": "out = arange(3, 1, 4).permute(1, 0, 2).view(3, 4)",
+    "squeeze_dims_noop_dims": "out = arange(2, 1, 3).squeeze((0, 1))",
+    "unflatten_neg_dim": "out = arange(2, 12).unflatten(-1, (3, 4))",
+    "flatten_single_dim": "out = arange(2, 3, 4).flatten(1, 1)",
+    "transpose_expanded": "out = arange(3, 1).expand(3, 4).t()",
+    "diagonal_of_transposed": "out = arange(3, 4).t().diagonal(1)",
+    "select_of_expanded": "out = arange(3, 1).expand(3, 4).select(1, 2)",
+    "split_dim1_strides": "out = arange(2, 7).split(3, 1)[1]",
+    "chunk_uneven_last": "out = arange(10).chunk(4)[-1]",
+    "as_strided_overlapping": "out = arange(6).as_strided((3, 3), (1, 1))",
+    "movedim_neg": "out = arange(2, 3, 4).movedim(-1, 0)",
+    "int8_views": "out = arange(2, 3, 4, dtype=torch.int8).permute(1, 0, 2)[:, 1]",
+    "bool_views": "out = (arange(2, 3) > 2).t().unsqueeze(0)",
+    "f64_expand": "out = arange(3, dtype=torch.float64).expand(2, 3)",
+})
