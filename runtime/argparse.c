@@ -542,6 +542,10 @@ parse_signature_text(const char *text, int is_schema)
                 sig->nreturns = split_params(r + 1, (size_t)(end - r - 1), st, ln, MAX_PARAMS);
             } else {
                 sig->nreturns = 1;
+                /* "Tensor[]", "Tensor(a)[]", "Tensor(a)[] name" */
+                const char *sp = strchr(r, ' ');
+                size_t tl = sp ? (size_t)(sp - r) : strlen(r);
+                sig->returns_list = tl >= 2 && r[tl - 2] == '[' && r[tl - 1] == ']';
             }
         }
     }
@@ -1692,6 +1696,8 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
         }
     }
     result = tn_dispatch(op, vals);
+    if (result && PyList_Check(result))  /* upstream's bindings wrap a TensorList as a tuple */
+        TN_SETREF(result, PyList_AsTuple(result));
     if (result) {
         set_requires_grad_result(result, requires_grad);
         int seq = use_out ? d->structseq_out : d->structseq;
@@ -1757,6 +1763,8 @@ tn_call_boxed(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
         }
     }
     result = tn_dispatch(op, vals);
+    if (result && schema->returns_list && PyTuple_Check(result))  /* an IValue list is a list */
+        TN_SETREF(result, PySequence_List(result));
 done:
     owned_release(&owned);
     tn_arena_free(&arena);

@@ -51,6 +51,7 @@ typedef struct tn_schema {
     int deprecated;
     int hidden;
     int nreturns;
+    int returns_list;  /* one return of list type (Tensor[]): torch.ops gives a list */
     tn_param *params;
 } tn_schema;
 
