@@ -316,8 +316,10 @@ tn_dispatch(tn_op *op, tn_value *args)
     int device = dispatch_device(op, args, s->nparams);
     PyObject *entry;
     if (TN_UNLIKELY(device == TN_DEVICE_META)) {
-        if (op->kernel && op->meta_ok)
+        if (op->kernel && op->meta_ok) {
+            op->kernel_calls++;
             return op->kernel(args);
+        }
         if ((entry = py_kernel(op, "Meta")))
             return call_python_kernel(op, entry, args);
         int kind = op->flags & TN_OPK_MASK;
@@ -336,8 +338,10 @@ tn_dispatch(tn_op *op, tn_value *args)
         if ((entry = py_kernel(op, "CPU")) || (entry = py_kernel(op, "CompositeExplicitAutograd")))
             return call_python_kernel(op, entry, args);
     }
-    if (TN_LIKELY(op->kernel != NULL))
+    if (TN_LIKELY(op->kernel != NULL)) {
+        op->kernel_calls++;
         return op->kernel(args);
+    }
     int kind = op->flags & TN_OPK_MASK;
     if ((kind == TN_OPK_INPLACE || kind == TN_OPK_OUT) && op->functional >= 0) {
         tn_op *f = tn_op_by_id(op->functional);
@@ -921,6 +925,30 @@ tn_route(PyObject *self, PyObject *arg)
     return PyUnicode_FromString(route);
 }
 
+/* kernel_calls(reset) -> {"aten::name.overload": n} for every op whose C kernel ran since the
+ * last reset: the golden suite uses it to name implemented kernels no case exercised. */
+static PyObject *
+tn_kernel_calls(PyObject *self, PyObject *arg)
+{
+    int reset = PyObject_IsTrue(arg);
+    if (reset < 0)
+        return NULL;
+    PyObject *d = PyDict_New();
+    for (int i = 0; d && i < TN_NUM_ATEN_OPS; i++) {
+        tn_op *op = &tn_ops[i];
+        if (!op->kernel_calls)
+            continue;
+        char q[256];
+        PyObject *n = PyLong_FromUnsignedLongLong(op->kernel_calls);
+        if (!n || PyDict_SetItemString(d, tn_op_qualname(op, q, sizeof q), n) < 0)
+            Py_CLEAR(d);
+        Py_XDECREF(n);
+        if (reset)
+            op->kernel_calls = 0;
+    }
+    return d;
+}
+
 /* kernel_info(qualname_with_overload) -> (has_kernel, meta_ok, dtypes) for coverage reports */
 static PyObject *
 tn_kernel_info(PyObject *self, PyObject *arg)
@@ -970,6 +998,7 @@ PyMethodDef tn_private_dispatch_functions[] = {
     {"implemented", tn_implemented, METH_NOARGS, NULL},
     {"kernel_info", tn_kernel_info, METH_O, NULL},
     {"route", tn_route, METH_O, NULL},
+    {"kernel_calls", tn_kernel_calls, METH_O, NULL},
     {NULL, NULL, 0, NULL},
 };
 

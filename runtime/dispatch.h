@@ -44,6 +44,7 @@ typedef struct tn_op {
     PyObject *py_overload;     /* torch.ops.<ns>.<name>.<overload>, for __torch_dispatch__ */
     int id;
     const char *ns;            /* NULL means "aten" */
+    uint64_t kernel_calls;     /* times its C kernel ran: which kernels the tests exercised */
 } tn_op;
 
 extern tn_op tn_ops[TN_NUM_ATEN_OPS];

@@ -205,3 +205,25 @@ CASES = {
     "set_dtype_mismatch": "x = torch.zeros(2); x.set_(arange(2, dtype=torch.int64))",
     "detach_": "x = arange(2).requires_grad_(); x.detach_(); out = (x, x._version)",
 }
+
+CASES.update({
+    "clone_channels_last": "out = arange(2, 3, 4, 5).clone(memory_format=torch.channels_last)",
+    "clone_channels_last_preserved": "out = arange(2, 3, 4, 5).contiguous(memory_format=torch.channels_last).clone()",
+    "empty_like_channels_last": "x = torch.empty_like(arange(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)); out = (x.shape, x.stride())",
+    "empty_channels_last": "x = torch.empty(2, 3, 4, 5, memory_format=torch.channels_last); out = x.stride()",
+    "zeros_like_channels_last_fmt": "out = torch.zeros_like(arange(2, 3, 4, 5), memory_format=torch.channels_last)",
+    "to_memory_format": "out = arange(2, 3, 4, 5).to(memory_format=torch.channels_last)",
+    "contiguous_channels_last": "out = arange(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)",
+    "is_contiguous_channels_last": "x = arange(2, 3, 4, 5).contiguous(memory_format=torch.channels_last); out = (x.is_contiguous(), x.is_contiguous(memory_format=torch.channels_last))",
+    "linspace_tensor_args": "out = torch.linspace(torch.tensor(0.0), torch.tensor(1.0), 5)",
+    "full_bool_from_float": "out = torch.full((2,), 0.5, dtype=torch.bool)",
+    "tensor_nested_tensors_mixed": "out = torch.tensor([torch.tensor(1), torch.tensor(2.5)])",
+    "tensor_from_0dim_bool": "out = torch.tensor([torch.tensor(True), torch.tensor(False)])",
+    "copy_from_f64_to_f16": "x = torch.zeros(3, dtype=torch.float16); x.copy_(torch.tensor([0.1, 70000.0, -1e-9], dtype=torch.float64)); out = x",
+    "copy_from_int64_to_f32_rounding": "x = torch.zeros(2); x.copy_(torch.tensor([2**24 + 1, 2**53 + 1])); out = x",
+    "to_int64_from_huge_float": "out = torch.tensor([1e30, -1e30, float('nan')]).to(torch.int64)",
+    "to_int32_from_huge_float": "out = torch.tensor([1e30, -1e30, 3e9]).to(torch.int32)",
+    "to_uint8_from_negative_float": "out = torch.tensor([-1.0, -200.5, 300.0]).to(torch.uint8)",
+    "to_bool_from_int": "out = torch.tensor([0, -3, 256]).to(torch.bool)",
+    "to_int8_from_int64_wrap": "out = torch.tensor([2**40 + 5, -129]).to(torch.int8)",
+})

@@ -220,3 +220,31 @@ for dt in ["uint8", "int8", "int32", "float16", "bfloat16", "float64", "bool"]:
     CASES[f"cat_{dt}"] = f"out = torch.cat([{src}, {src}], 1)"
     CASES[f"flip_{dt}"] = f"out = {src}.flip(1)"
     CASES[f"masked_fill_{dt}"] = f"out = {src}.masked_fill(torch.tensor([True, False, True, False]), 1)"
+
+CASES.update({
+    "index_put_bcast_indices": "x = torch.zeros(3, 4); x.index_put_((torch.tensor([[0], [2]]), torch.tensor([1, 3])), torch.tensor(1.0)); out = x",
+    "index_put_noncontig_self": "x = torch.zeros(4, 3).t(); x.index_put_((torch.tensor([0, 2]),), torch.tensor([1.0, 2.0, 3.0, 4.0])); out = (x, x.stride())",
+    "where_0dim_cond": "out = torch.where(torch.tensor(True), arange(2, 3), -1.0)",
+    "gather_sparse_grad_kw": "out = arange(3, 4).gather(1, torch.tensor([[0], [1], [2]]), sparse_grad=False)",
+    "cat_out_noncontig": "o = torch.zeros(3, 4).t(); torch.cat([arange(2, 3), arange(2, 3)], out=o); out = (o, o.stride())",
+    "stack_out": "o = torch.empty(2, 3); torch.stack([arange(3), arange(3)], out=o); out = o",
+    "cat_bool_int_mixed": "out = torch.cat([torch.tensor([True, False]), torch.tensor([2, 3])])",
+    "cat_f16_f32": "out = torch.cat([torch.tensor([1.5], dtype=torch.float16), torch.tensor([2.25])])",
+    "cat_many": "out = torch.cat([arange(1, 2) + i for i in range(20)], 0)",
+    "stack_views": "x = arange(3, 4); out = torch.stack([x[:, 0], x[:, 2], x.t()[1]], 1)",
+    "flip_0dim": "out = torch.tensor(3.0).flip(0)",
+    "roll_empty": "out = torch.zeros(0, 3).roll(1, 0)",
+    "repeat_0dim": "out = torch.tensor(2.0).repeat(3, 2)",
+    "masked_select_f16": "out = arange(3, 4, dtype=torch.float16).masked_select(arange(3, 4) > 5)",
+    "nonzero_f16": "out = torch.tensor([0.0, 1.0, 0.0], dtype=torch.float16).nonzero()",
+    "index_select_bool": "out = torch.tensor([True, False, True]).index_select(0, torch.tensor([2, 1]))",
+    "embedding_2d_weight_noncontig": "out = torch.nn.functional.embedding(torch.tensor([1, 0]), arange(3, 4).t())",
+    "getitem_neg_step_error": "out = arange(5)[::-1]",
+    "getitem_slice_zero_step": "out = arange(5)[::0]",
+    "getitem_many_ellipsis": "out = arange(2, 3)[..., ...]",
+    "setitem_broadcast_row": "x = torch.zeros(3, 4); x[:] = torch.arange(4.0); out = x",
+    "setitem_int_tensor_into_float_basic": "x = torch.zeros(3); x[:] = torch.tensor([1, 2, 3]); out = x",
+    "setitem_adv_scalar_into_bool": "x = torch.zeros(3, dtype=torch.bool); x[[0, 2]] = True; out = x",
+    "tril_diagonal_large": "out = arange(3, 4).tril(10)",
+    "triu_diagonal_very_neg": "out = arange(3, 4).triu(-10)",
+})
