@@ -24,7 +24,8 @@ enum {
     BK_COMPARE,   /* compute in the result type, output bool */
     BK_LOGICAL,   /* compute in the result type, output bool */
     BK_BITWISE,   /* integral and bool only */
-    BK_FLOATONLY, /* integer result types are promoted to float (atan2, hypot, xlogy...) */
+    BK_FLOATONLY, /* integer result types are promoted to float (atan2, copysign, xlogy) */
+    BK_FLOATIN,   /* floating result types only: upstream refuses integer ones (hypot, logaddexp) */
 };
 
 /* A tensor converted to dtype (a new contiguous copy), or a new reference to itself. */
@@ -103,6 +104,11 @@ binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_val
     if (b ? tn_result_type_update_tensor(&st, b) < 0 : tn_result_type_update_scalar(&st, scalar) < 0)
         return NULL;
     int result = tn_result_type_finish(&st);
+    if (kind == BK_FLOATIN && tn_dtype_is_integral(result, true)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_cpu\" not implemented for '%s'", tn_binary_names[op],
+                     tn_dtype_legacy_name(result));
+        return NULL;
+    }
     int compute = compute_dtype_of(kind, result);
     if (kind == BK_BITWISE && check_bitwise(compute, op) < 0)
         return NULL;
@@ -370,7 +376,7 @@ tn_op_atan2(TensorObject *self, TensorObject *other)
 PyObject *
 tn_op_hypot(TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_HYPOT, BK_FLOATONLY, self, other, NULL, NULL);
+    return binary(TN_BIN_HYPOT, BK_FLOATIN, self, other, NULL, NULL);
 }
 
 PyObject *
@@ -382,7 +388,7 @@ tn_op_xlogy__Tensor(TensorObject *self, TensorObject *other)
 PyObject *
 tn_op_logaddexp(TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_LOGADDEXP, BK_FLOATONLY, self, other, NULL, NULL);
+    return binary(TN_BIN_LOGADDEXP, BK_FLOATIN, self, other, NULL, NULL);
 }
 
 PyObject *
@@ -849,7 +855,19 @@ unary(tn_unary_op op, int kind, TensorObject *self, const double *p)
     if (kind == UK_FLOAT && tn_dtype_is_integral(in, true))
         compute = tn_default_dtype;
     if (kind == UK_INTEGRAL && !tn_dtype_is_integral(in, true)) {
-        PyErr_Format(PyExc_RuntimeError, "\"bitwise_not_cpu\" not implemented for '%s'", tn_dtype_legacy_name(in));
+        PyErr_Format(PyExc_NotImplementedError, "\"bitwise_not_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(in));
+        return NULL;
+    }
+    if (kind == UK_ROUNDING && in == TN_DTYPE_BOOL) {
+        /* upstream's rounding kernels copy integers but refuse bool */
+        const char *n = op == TN_UN_FLOOR ? "floor" : op == TN_UN_CEIL ? "ceil" : op == TN_UN_ROUND ? "round" : "trunc";
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_vml_cpu\" not implemented for 'Bool'", n);
+        return NULL;
+    }
+    if ((op == TN_UN_RELU || op == TN_UN_HARDTANH) && in == TN_DTYPE_BOOL) {
+        PyErr_Format(PyExc_RuntimeError, "%s inputs not supported for %s", op == TN_UN_RELU ? "Boolean" : "Bool",
+                     op == TN_UN_RELU ? "relu" : "hardtanh");
         return NULL;
     }
     if (op == TN_UN_NEG && in == TN_DTYPE_BOOL) {
@@ -944,7 +962,19 @@ UNARY(isinf, TN_UN_ISINF, UK_BOOL_OUT)
 UNARY(isfinite, TN_UN_ISFINITE, UK_BOOL_OUT)
 UNARY(isposinf, TN_UN_ISPOSINF, UK_BOOL_OUT)
 UNARY(isneginf, TN_UN_ISNEGINF, UK_BOOL_OUT)
-UNARY(signbit, TN_UN_SIGNBIT, UK_BOOL_OUT)
+
+/* signbit: a bool is never negative, so upstream answers all False for it */
+PyObject *
+tn_op_signbit(TensorObject *self)
+{
+    if (self->dtype == TN_DTYPE_BOOL) {
+        tn_value a[6] = {tn_value_tensor((PyObject *)self)};
+        for (int i = 1; i < 6; i++)
+            a[i].tag = TN_V_NONE;
+        return tn_call_op("aten::zeros_like", "", a);
+    }
+    return unary(TN_UN_SIGNBIT, UK_BOOL_OUT, self, NULL);
+}
 
 PyObject *
 tn_op_round(TensorObject *self)
@@ -957,7 +987,8 @@ tn_op_round__decimals(TensorObject *self, int64_t decimals)
 {
     double p[1] = {(double)decimals};
     if (decimals != 0 && tn_dtype_is_integral(self->dtype, true)) {
-        PyErr_SetString(PyExc_RuntimeError, "round_vec_kernel: \"round_cpu\" not implemented for integer inputs with decimals != 0");
+        PyErr_Format(PyExc_NotImplementedError, "\"round_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
     return unary(TN_UN_ROUND, UK_ROUNDING, self, p);

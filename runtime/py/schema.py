@@ -5,6 +5,7 @@ a kind in _KIND_ORDER, its spellings in _LEAF_SPELLING (Note [Two spellings of a
 name in _Parser._BASE_TYPES."""
 
 import math
+import re
 
 # Note [Two spellings of a type]
 # c10 types print two ways. Type::str() is the schema spelling ("int[]", "Tensor?", "Scalar",
@@ -1086,49 +1087,53 @@ def _string_len(s, i):
     return -1
 
 
+# The lexer's fast path: whitespace, then an identifier/keyword, "->" or a one-character token.
+_SPACE_RE = re.compile(r"[ \t\n\r\f\v]*")
+_WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 def _lex(s):
     toks = []
+    append = toks.append
     i, n = 0, len(s)
+    space, word_at = _SPACE_RE.match, _WORD_RE.match
     while True:
-        while i < n and s[i] in " \t\n\r\f\v":
-            i += 1
+        i = space(s, i).end()
         if i >= n:
-            toks.append(_Tok("eof", "", i))
+            append(_Tok("eof", "", i))
             return toks
         c = s[i]
-        if c not in "+-" and not c.isalpha():
-            ln = _strtod_len(s, i)
+        m = word_at(s, i)
+        if m is not None:
+            word = m.group()
+            append(_Tok(word if word in _KEYWORDS else "ident", word, i))
+            i = m.end()
+            continue
+        if c not in "+-":  # a number starts with a digit or '.' (strtod's rules)
+            ln = _strtod_len(s, i) if (c.isdigit() or c == ".") else 0
             if ln > 0:
                 if i + ln < n and s[i + ln] == "j":
                     ln += 1
-                toks.append(_Tok("number", s[i:i + ln], i))
+                append(_Tok("number", s[i:i + ln], i))
                 i += ln
                 continue
         if c in "'\"":
             ln = _string_len(s, i)
             if ln < 0:
                 raise _error(s, i, "unterminated string literal")
-            toks.append(_Tok("string", s[i:i + ln], i))
+            append(_Tok("string", s[i:i + ln], i))
             i += ln
             continue
-        if c.isalpha() or c == "_":
-            j = i + 1
-            while j < n and (s[j].isalnum() or s[j] == "_"):
-                j += 1
-            word = s[i:j]
-            toks.append(_Tok(word if word in _KEYWORDS else "ident", word, i))
-            i = j
-            continue
         if s.startswith("->", i):
-            toks.append(_Tok("->", "->", i))
+            append(_Tok("->", "->", i))
             i += 2
             continue
         if s.startswith("...", i):
-            toks.append(_Tok("...", "...", i))
+            append(_Tok("...", "...", i))
             i += 3
             continue
         if c in _SINGLE:
-            toks.append(_Tok(c, c, i))
+            append(_Tok(c, c, i))
             i += 1
             continue
         raise _error(s, i, f"invalid token '{c}'")
