@@ -1494,6 +1494,8 @@ prepare_binding(tn_binding *b)
             PyErr_Format(PyExc_RuntimeError, "torchnative: cannot parse signature %s", d->text);
             return -1;
         }
+        d->out_param = (int16_t)find_param(d->sig, "out");
+        d->requires_grad_param = (int16_t)find_param(d->sig, "requires_grad");
         d->map_functional = build_map(b, d, d->functional, 0);
         if (!d->map_functional)
             return -1;
@@ -1621,7 +1623,7 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
     }
 
     /* which overload: out= given selects the out op */
-    int out_idx = find_param(d->sig, "out");
+    int out_idx = d->out_param;
     PyObject *out_obj = out_idx >= 0 ? raw[out_idx] : NULL;
     if (out_obj == Py_None)
         out_obj = NULL;
@@ -1637,7 +1639,7 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
     arena.nblocks = 0;
     arena.used = 0;
     owned_refs owned = {.n = 0};
-    int rg = find_param(d->sig, "requires_grad");
+    int rg = d->requires_grad_param;
     int requires_grad = rg >= 0 && raw[rg] == Py_True;
     PyObject *result = NULL;
     for (int j = 0; j < schema->nparams; j++) {

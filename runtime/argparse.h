@@ -67,6 +67,8 @@ typedef struct {
     tn_schema *sig;
     int16_t *map_functional; /* for each schema arg of the functional op: param index or const */
     int16_t *map_out;
+    int16_t out_param;       /* index of `out` in sig, or -1 */
+    int16_t requires_grad_param;
 } tn_sigdef;
 
 enum {

@@ -95,13 +95,49 @@ refuse_no_kernel(const tn_op *op, int device)
 
 /* ---- Python kernels (torch.library impl) ---- */
 
-/* op->py_kernels maps dispatch-key name -> (callable, with_keyset) */
+/* op->py_kernels maps dispatch-key name -> (callable, with_keyset). The keys the door asks for
+ * on every call also have a bit in op->py_keys, so an op without such a kernel costs no
+ * string hashing (torch's Python registers Meta kernels for most ops). */
+enum {
+    TN_PYK_CPU = 1 << 0,
+    TN_PYK_CEA = 1 << 1,  /* CompositeExplicitAutograd */
+    TN_PYK_CIA = 1 << 2,  /* CompositeImplicitAutograd */
+    TN_PYK_META = 1 << 3,
+    TN_PYK_OTHER = 1 << 4,
+};
+
+static unsigned
+py_key_bit(const char *key)
+{
+    return !strcmp(key, "CPU")                         ? TN_PYK_CPU
+           : !strcmp(key, "CompositeExplicitAutograd") ? TN_PYK_CEA
+           : !strcmp(key, "CompositeImplicitAutograd") ? TN_PYK_CIA
+           : !strcmp(key, "Meta")                      ? TN_PYK_META
+                                                       : TN_PYK_OTHER;
+}
+
 static PyObject *
 py_kernel(const tn_op *op, const char *key)
 {
-    if (!op->py_kernels)
+    if (!op->py_keys || !(op->py_keys & py_key_bit(key)))
         return NULL;
     return PyDict_GetItemString(op->py_kernels, key);  /* borrowed */
+}
+
+/* recompute op->py_keys from op->py_kernels after a registration changed */
+static void
+update_py_keys(tn_op *op)
+{
+    op->py_keys = 0;
+    PyObject *k, *v;
+    Py_ssize_t pos = 0;
+    while (op->py_kernels && PyDict_Next(op->py_kernels, &pos, &k, &v)) {
+        const char *key = PyUnicode_AsUTF8AndSize(k, NULL);
+        if (key)
+            op->py_keys |= py_key_bit(key);
+        else
+            PyErr_Clear();
+    }
 }
 
 static PyObject *
@@ -334,7 +370,7 @@ tn_dispatch(tn_op *op, tn_value *args)
             return call_decomposition(op, args);
         return refuse_no_kernel(op, device);
     }
-    if (TN_UNLIKELY(op->py_kernels != NULL)) {
+    if (TN_UNLIKELY(op->py_keys & (TN_PYK_CPU | TN_PYK_CEA))) {
         if ((entry = py_kernel(op, "CPU")) || (entry = py_kernel(op, "CompositeExplicitAutograd")))
             return call_python_kernel(op, entry, args);
     }
@@ -755,6 +791,7 @@ tn_register_impl(PyObject *self, PyObject *args)
         return NULL;
     }
     Py_DECREF(entry);
+    update_py_keys(op);
     Py_RETURN_NONE;
 }
 
@@ -765,8 +802,10 @@ tn_deregister_impl(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "sss", &q, &ov, &key))
         return NULL;
     tn_op *op = tn_find_op(q, ov);
-    if (op && op->py_kernels && PyDict_GetItemString(op->py_kernels, key))
+    if (op && op->py_kernels && PyDict_GetItemString(op->py_kernels, key)) {
         PyDict_DelItemString(op->py_kernels, key);
+        update_py_keys(op);
+    }
     Py_RETURN_NONE;
 }
 
@@ -867,9 +906,12 @@ tn_call_native(PyObject *self, PyObject *args)
         return NULL;
     }
     PyObject *hidden = op->py_kernels;
+    unsigned hidden_keys = op->py_keys;
     op->py_kernels = NULL;
+    op->py_keys = 0;
     PyObject *r = tn_call_boxed_tuple(op, pargs, kwargs == Py_None ? NULL : kwargs);
     op->py_kernels = hidden;
+    op->py_keys = hidden_keys;
     return r;
 }
 

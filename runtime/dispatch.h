@@ -41,6 +41,7 @@ typedef struct tn_op {
     /* filled lazily */
     struct tn_schema *parsed;  /* the schema parsed into parameters, for boxed calls */
     PyObject *py_kernels;      /* dict: dispatch key name -> Python callable (torch.library) */
+    unsigned py_keys;          /* TN_PYK_* bits: which of the door's keys py_kernels holds */
     PyObject *py_overload;     /* torch.ops.<ns>.<name>.<overload>, for __torch_dispatch__ */
     int id;
     const char *ns;            /* NULL means "aten" */

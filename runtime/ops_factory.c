@@ -633,6 +633,20 @@ tn_op__to_copy(TensorObject *self, int dtype, int layout, const tn_value *device
     return copy_into_new(self, dtype < 0 ? self->dtype : dtype, dev, memory_format);
 }
 
+/* type_as: upstream's self.to(other.options()): self itself when dtype and device already
+ * match, else a copy converted to them (memory format preserved). */
+PyObject *
+tn_op_type_as(TensorObject *self, TensorObject *other)
+{
+    if (self->dtype == other->dtype && self->device == other->device)
+        return Py_NewRef((PyObject *)self);
+    if (self->device == TN_DEVICE_META && other->device != TN_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
+        return NULL;
+    }
+    return copy_into_new(self, other->dtype, other->device, TN_MEMFMT_PRESERVE);
+}
+
 /* copy_: src broadcast to self's shape, converted to self's dtype, written in place. */
 PyObject *
 tn_op_copy_(TensorObject *self, TensorObject *src, bool non_blocking)

@@ -408,6 +408,10 @@ tn_op_index_select(TensorObject *self, int64_t dim, TensorObject *index)
         PyErr_SetString(PyExc_RuntimeError, "index_select(): Expected dtype int32 or int64 for index");
         return NULL;
     }
+    if (self->ndim > 0 && self->sizes[d] == 0 && index->numel > 0) {
+        PyErr_SetString(PyExc_RuntimeError, "index_select(): self indexing axis dim should be positive");
+        return NULL;
+    }
     if (self->ndim == 0 && index->numel != 1) {
         PyErr_Format(PyExc_RuntimeError, "index_select(): Index to scalar can have only 1 value, got %lld value(s)",
                      (long long)index->numel);
@@ -780,8 +784,17 @@ tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value
     tn_value a[3] = {tn_value_tensor((PyObject *)mask), tn_value_tensor((PyObject *)v), tn_value_tensor((PyObject *)self)};
     PyObject *r = tn_call_op("aten::where", "self", a);
     Py_DECREF((PyObject *)v);
-    /* upstream's functional masked_fill fills a contiguous copy of self */
-    if (r && !tn_tensor_is_contiguous(TN_T(r))) {
+    /* upstream's functional masked_fill fills a contiguous copy of self (canonical strides, size-1
+     * dims included) */
+    int64_t canon[TN_MAX_NDIM];
+    if (r) {
+        int64_t st = 1;
+        for (int i = TN_T(r)->ndim - 1; i >= 0; i--) {
+            canon[i] = st;
+            st *= TN_T(r)->sizes[i] > 1 ? TN_T(r)->sizes[i] : 1;
+        }
+    }
+    if (r && memcmp(canon, TN_T(r)->strides, sizeof(int64_t) * (size_t)TN_T(r)->ndim)) {
         tn_value c[2] = {tn_value_tensor(r), tn_value_int(TN_MEMFMT_CONTIGUOUS)};
         PyObject *cr = tn_call_op("aten::clone", "", c);
         Py_DECREF(r);
@@ -1107,10 +1120,15 @@ tn_op_roll(TensorObject *self, tn_ints shifts, tn_ints dims)
         Py_DECREF(flat);
         if (!r)
             return NULL;
-        tn_ints sh = {self->sizes, self->ndim, false};
-        PyObject *out = tn_op_view(TN_T(r), sh);
-        Py_DECREF(r);
-        return out;
+        /* r is a fresh contiguous tensor: give it self's shape in place (the result is no view) */
+        if (tn_tensor_set_geometry(TN_T(r), self->ndim, self->sizes, NULL) < 0)
+            Py_CLEAR(r);
+        return r;
+    }
+    if (self->ndim == 0) {
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
+                     (long long)dims.v[0]);
+        return NULL;
     }
     if (shifts.n != dims.n) {
         PyErr_Format(PyExc_RuntimeError, "shifts and dimensions must align. shifts: %zd, dims:%zd", shifts.n, dims.n);
@@ -1139,6 +1157,12 @@ tn_op_roll(TensorObject *self, tn_ints shifts, tn_ints dims)
         if (!r)
             return NULL;
         cur = r;
+    }
+    if (cur == (PyObject *)self) {
+        /* nothing moved (empty dims): still a new tensor, as upstream's roll returns */
+        Py_DECREF(cur);
+        tn_value c[2] = {tn_value_tensor((PyObject *)self), tn_value_int(TN_MEMFMT_CONTIGUOUS)};
+        cur = tn_call_op("aten::clone", "", c);
     }
     return cur;
 }
@@ -1206,8 +1230,10 @@ sort_impl(TensorObject *self, int stable, int64_t dim, int descending, int want_
     TensorObject *idx = empty_like_preserve(self, TN_DTYPE_I64);
     if ((want_values && !vals) || !idx)
         goto fail;
+    /* bools sort as the bytes 0 and 1 they are stored as */
+    int kdtype = self->dtype == TN_DTYPE_BOOL ? TN_DTYPE_U8 : self->dtype;
     if (self->device != TN_DEVICE_META && self->numel > 0) {
-        if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        if (tn_check_dtype(tn_current_op, kdtype) < 0)
             goto fail;
         int64_t ks[TN_MAX_NDIM], kv[TN_MAX_NDIM], ki[TN_MAX_NDIM], kin[TN_MAX_NDIM];
         int nk = 0;
@@ -1225,9 +1251,9 @@ sort_impl(TensorObject *self, int stable, int64_t dim, int descending, int want_
         tn_loop_build(&l, nk, ks, 3, g);
         int64_t n = self->ndim ? self->sizes[d] : 1, st = self->ndim ? self->strides[d] : 1;
         int64_t os = self->ndim ? idx->strides[d] : 1;
-        tn_status s = tn_sort(self->dtype, &l, n, st, os, os, vals ? tn_tensor_data(vals) : NULL,
+        tn_status s = tn_sort(kdtype, &l, n, st, os, os, vals ? tn_tensor_data(vals) : NULL,
                               (int64_t *)tn_tensor_data(idx), tn_tensor_data(self), descending, stable);
-        if (TN_KCHECK(s, self->dtype) < 0)
+        if (TN_KCHECK(s, kdtype) < 0)
             goto fail;
     }
     if (!want_values)
@@ -1266,6 +1292,10 @@ tn_op_argsort__stable(TensorObject *self, bool stable, int64_t dim, bool descend
 PyObject *
 tn_op_topk(TensorObject *self, int64_t k, int64_t dim, bool largest, bool sorted)
 {
+    if (self->dtype == TN_DTYPE_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError, "topk does not support bool dtypes on CPU");
+        return NULL;
+    }
     int64_t d;
     int nd0 = self->ndim ? self->ndim : 1;
     if (tn_wrap_dim(dim, nd0, &d) < 0)

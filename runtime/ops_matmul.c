@@ -449,8 +449,15 @@ fail:
  * _scaled_dot_product_flash_attention_for_cpu itself always lays out like the query and
  * refuses different head sizes. The numbers come from one kernel either way. */
 static int
-flash_eligible(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, double dropout_p)
+flash_eligible(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, double dropout_p,
+               int enable_gqa)
 {
+    /* one batch size; one head count, or query heads a multiple of kv heads under enable_gqa
+     * (broadcasting a size-1 batch or head dimension is the math path's) */
+    if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4 || k->sizes[0] != q->sizes[0] || v->sizes[0] != q->sizes[0] ||
+        k->sizes[1] != v->sizes[1] ||
+        (k->sizes[1] != q->sizes[1] && (!enable_gqa || k->sizes[1] == 0 || q->sizes[1] % k->sizes[1])))
+        return 0;
     return q->ndim == 4 && k->ndim == 4 && v->ndim == 4 && q->sizes[3] == k->sizes[3] &&
            q->sizes[3] == v->sizes[3] && q->strides[3] == 1 && k->strides[3] == 1 && v->strides[3] == 1 &&
            q->sizes[2] > 0 && k->sizes[2] > 0 && (!mask || mask->ndim == 2 || mask->ndim == 4) && dropout_p == 0.0;
@@ -481,19 +488,47 @@ sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, doub
     }
     int64_t B = q->sizes[0], Hq = q->sizes[1], L = q->sizes[2], E = q->sizes[3];
     int64_t Hkv = k->sizes[1], S = k->sizes[2], Ev = v->sizes[3];
-    if (k->sizes[0] != B || v->sizes[0] != B || v->sizes[2] != S || k->sizes[3] != E || v->sizes[1] != Hkv) {
+    if (v->sizes[2] != S || k->sizes[3] != E) {
         PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention: query, key and value shapes do not match");
         return NULL;
     }
-    if (Hq != Hkv && (!enable_gqa || Hkv == 0 || Hq % Hkv)) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "Expected query, key, and value to have the same size at dimension 1 (or enable_gqa=True with "
-                     "query heads a multiple of key heads), got %lld and %lld", (long long)Hq, (long long)Hkv);
-        return NULL;
+    /* Batch and head dimensions: grouped-query attention (enable_gqa, kv heads dividing query
+     * heads, one batch size) or, as upstream's math path (two matmuls), broadcasting: size-1
+     * dimensions stretch to the others' (zero strides), giving [B, H] of the broadcast. */
+    int64_t qs[4], ks[4], vs[4];
+    memcpy(qs, q->strides, sizeof qs);
+    memcpy(ks, k->strides, sizeof ks);
+    memcpy(vs, v->strides, sizeof vs);
+    int gqa = enable_gqa && Hq != Hkv && Hkv > 0 && Hq % Hkv == 0 && k->sizes[0] == B && v->sizes[0] == B &&
+              v->sizes[1] == Hkv;
+    if (!gqa) {
+        TensorObject *opnd[3] = {q, k, v};
+        int64_t *st[3] = {qs, ks, vs};
+        for (int d = 0; d < 2; d++) {
+            int64_t n = 1;
+            for (int i = 0; i < 3; i++) {
+                int64_t m = opnd[i]->sizes[d];
+                if (m != 1 && n != 1 && m != n) {
+                    PyErr_Format(PyExc_RuntimeError,
+                                 "The size of tensor a (%lld) must match the size of tensor b (%lld) at "
+                                 "non-singleton dimension %d", (long long)n, (long long)m, d);
+                    return NULL;
+                }
+                if (m != 1)
+                    n = m;
+            }
+            for (int i = 0; i < 3; i++)
+                if (opnd[i]->sizes[d] != n)
+                    st[i][d] = 0;
+            if (d == 0)
+                B = n;
+            else
+                Hq = Hkv = n;
+        }
     }
     /* See Note [Attention output layout] */
     int64_t osz[4] = {B, Hq, L, Ev}, ost[4] = {Hq * L * Ev, L * Ev, Ev, 1};
-    if (like_query && tn_tensor_is_non_overlapping_and_dense(q))
+    if (like_query && q->sizes[0] == B && q->sizes[1] == Hq && tn_tensor_is_non_overlapping_and_dense(q))
         memcpy(ost, q->strides, sizeof ost);
     int meta = q->device == TN_DEVICE_META || k->device == TN_DEVICE_META || v->device == TN_DEVICE_META;
     tn_storage *st = tn_storage_new(B * L * Hq * Ev * tn_dtype_size(q->dtype), meta ? TN_DEVICE_META : TN_DEVICE_CPU);
@@ -537,10 +572,7 @@ sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, doub
             mdtype = mask->dtype;
         }
         double sc = scale.has ? scale.v : 1.0 / sqrt((double)E);
-        int64_t qs[4], ks[4], vs[4], lses[3] = {Hq * L, 1, Hq};
-        memcpy(qs, q->strides, sizeof qs);
-        memcpy(ks, k->strides, sizeof ks);
-        memcpy(vs, v->strides, sizeof vs);
+        int64_t lses[3] = {Hq * L, 1, Hq};
         tn_status s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
                               tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
                               lse ? tn_tensor_data(lse) : NULL, lses);
@@ -609,5 +641,5 @@ tn_op_scaled_dot_product_attention(TensorObject *query, TensorObject *key, Tenso
         return r;
     }
     return sdpa(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, 0,
-                flash_eligible(query, key, value, attn_mask, dropout_p));
+                flash_eligible(query, key, value, attn_mask, dropout_p, enable_gqa));
 }

@@ -87,7 +87,7 @@ tn_op_constant_pad_nd(TensorObject *self, tn_ints pad, const tn_value *value)
         return NULL;
     /* filled in place without a version bump: the tensor is new (upstream's composite fills
      * below the autograd layer, so its result's _version is 0 too) */
-    if (out->numel > 0) {
+    if (out->numel > 0 && out->device != TN_DEVICE_META) {
         tn_loop l;
         tn_geom g = tn_geom_of(out);
         tn_loop_build(&l, ndim, out->sizes, 1, &g);

@@ -986,9 +986,10 @@ PyObject *
 tn_op_round__decimals(TensorObject *self, int64_t decimals)
 {
     double p[1] = {(double)decimals};
-    if (decimals != 0 && tn_dtype_is_integral(self->dtype, true)) {
-        PyErr_Format(PyExc_NotImplementedError, "\"round_cpu\" not implemented for '%s'",
-                     tn_dtype_legacy_name(self->dtype));
+    /* round.decimals refuses integers even for decimals=0 (plain round copies them) */
+    if (tn_dtype_is_integral(self->dtype, true)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
+                     decimals ? "round_cpu" : "round_vml_cpu", tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
     return unary(TN_UN_ROUND, UK_ROUNDING, self, p);

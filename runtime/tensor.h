@@ -31,6 +31,7 @@ typedef struct tn_storage {
     int device;
     int kind;
     int resizable;
+    int inline_data;    /* MALLOC kind: data lives in the same block as this struct */
     uint64_t id;        /* unique for the process lifetime: caches key on it (never reused) */
     PyObject *owner;    /* keeps EXTERNAL memory alive */
     void (*release)(struct tn_storage *);  /* EXTERNAL: frees data (munmap, buffer release) */
