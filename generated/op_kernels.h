@@ -701,6 +701,8 @@ PyObject *tn_op_triu(TensorObject *self, int64_t diagonal);
 PyObject *tn_op_true_divide__Tensor(TensorObject *self, TensorObject *other);
 /* aten::trunc(Tensor self) -> Tensor */
 PyObject *tn_op_trunc(TensorObject *self);
+/* aten::type_as(Tensor self, Tensor other) -> Tensor */
+PyObject *tn_op_type_as(TensorObject *self, TensorObject *other);
 /* aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] */
 PyObject *tn_op_unbind__int(TensorObject *self, int64_t dim);
 /* aten::unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a) */

@@ -230,4 +230,89 @@ tn_f32_to_f16(float f)
     return (uint16_t)(sign | h);
 }
 
+/* ---- one element through double or int64, for kernels that compute in them ----
+ * Element i (an element index, not bytes) of an array of dtype dt. Float stores round once to
+ * nearest even, f16/bf16 through f32 as c10's Half(float) does. Integer stores wrap to the width.
+ * How a double becomes an integer is each kernel's own rule (see reduce.c), so there is no
+ * double -> integer store here. */
+
+/* f16, bf16, f32, f64: the floating dtypes with kernels. */
+static inline bool
+tn_dtype_is_kernel_float(int d)
+{
+    return d == TN_DTYPE_F16 || d == TN_DTYPE_BF16 || d == TN_DTYPE_F32 || d == TN_DTYPE_F64;
+}
+
+/* Any kernel dtype as a double: floats exactly, integers by value, bool as 0/1 (0 for a dtype
+ * without kernels). */
+static inline double
+tn_load_f64(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case TN_DTYPE_BOOL: return ((const uint8_t *)p)[i] != 0;
+    case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
+    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
+    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
+    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
+    case TN_DTYPE_I64: return (double)((const int64_t *)p)[i];
+    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
+    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
+    case TN_DTYPE_F32: return ((const float *)p)[i];
+    case TN_DTYPE_F64: return ((const double *)p)[i];
+    default: return 0;
+    }
+}
+
+/* An integer or bool dtype as int64 (bool as 0/1; any other dt is read as int64). */
+static inline int64_t
+tn_load_i64(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case TN_DTYPE_BOOL: return ((const uint8_t *)p)[i] != 0;
+    case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
+    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
+    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
+    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
+    default: return ((const int64_t *)p)[i];
+    }
+}
+
+/* v into a float dtype (any other dt is written as f64). */
+static inline void
+tn_store_float(int dt, void *p, int64_t i, double v)
+{
+    switch (dt) {
+    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
+    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
+    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
+    default: ((double *)p)[i] = v; break;
+    }
+}
+
+/* v into an integer or bool dtype, bool as v != 0 (any other dt is written as int64). */
+static inline void
+tn_store_i64(int dt, void *p, int64_t i, int64_t v)
+{
+    switch (dt) {
+    case TN_DTYPE_BOOL: ((uint8_t *)p)[i] = v != 0; break;
+    case TN_DTYPE_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
+    case TN_DTYPE_I8: ((int8_t *)p)[i] = (int8_t)v; break;
+    case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)v; break;
+    case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)v; break;
+    default: ((int64_t *)p)[i] = v; break;
+    }
+}
+
+/* v rounded to what float dtype dt holds, kept as a double (f64 and any other dt: v itself). */
+static inline double
+tn_round_to_dtype(int dt, double v)
+{
+    switch (dt) {
+    case TN_DTYPE_F16: return tn_f16_to_f32(tn_f32_to_f16((float)v));
+    case TN_DTYPE_BF16: return tn_bf16_to_f32(tn_f32_to_bf16((float)v));
+    case TN_DTYPE_F32: return (float)v;
+    default: return v;
+    }
+}
+
 #endif /* TN_KERNELS_DTYPE_H */

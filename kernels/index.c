@@ -13,66 +13,6 @@
 
 #define GRAIN 32768
 
-static inline int
-is_float(int dt)
-{
-    return dt == TN_DTYPE_F16 || dt == TN_DTYPE_BF16 || dt == TN_DTYPE_F32 || dt == TN_DTYPE_F64;
-}
-
-static inline double
-ld_f64(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_F32: return ((const float *)p)[i];
-    case TN_DTYPE_F64: return ((const double *)p)[i];
-    case TN_DTYPE_BOOL: return ((const uint8_t *)p)[i] != 0;
-    case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
-    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
-    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
-    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
-    default: return (double)((const int64_t *)p)[i];
-    }
-}
-
-static inline void
-st_f64(int dt, void *p, int64_t i, double v)
-{
-    switch (dt) {
-    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
-    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
-    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
-    default: ((double *)p)[i] = v; break;
-    }
-}
-
-static inline int64_t
-ld_i64(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_BOOL: return ((const uint8_t *)p)[i] != 0;
-    case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
-    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
-    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
-    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
-    default: return ((const int64_t *)p)[i];
-    }
-}
-
-static inline void
-st_i64(int dt, void *p, int64_t i, int64_t v)
-{
-    switch (dt) {
-    case TN_DTYPE_BOOL: ((uint8_t *)p)[i] = v != 0; break;
-    case TN_DTYPE_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case TN_DTYPE_I8: ((int8_t *)p)[i] = (int8_t)v; break;
-    case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)v; break;
-    case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)v; break;
-    default: ((int64_t *)p)[i] = v; break;
-    }
-}
-
 /* Copy one element of es bytes from src[si] to dst[di] (element indices). */
 static inline void
 copy_elem(size_t es, void *dst, int64_t di, const void *src, int64_t si)
@@ -83,28 +23,6 @@ copy_elem(size_t es, void *dst, int64_t di, const void *src, int64_t si)
     case 4: ((uint32_t *)dst)[di] = ((const uint32_t *)src)[si]; break;
     default: ((uint64_t *)dst)[di] = ((const uint64_t *)src)[si]; break;
     }
-}
-
-static void
-row_offsets(const tn_loop *l, int64_t row, int64_t *off)
-{
-    for (int k = 0; k < l->noperands; k++)
-        off[k] = 0;
-    for (int d = l->ndim - 2; d >= 0; d--) {
-        int64_t i = row % l->sizes[d];
-        row /= l->sizes[d];
-        for (int k = 0; k < l->noperands; k++)
-            off[k] += i * l->strides[k][d];
-    }
-}
-
-static inline int64_t
-outer_rows(const tn_loop *l)
-{
-    int64_t n = 1;
-    for (int d = 0; d + 1 < l->ndim; d++)
-        n *= l->sizes[d];
-    return n;
 }
 
 // index_select
@@ -124,12 +42,12 @@ isel_task(void *ctx, int64_t begin, int64_t end)
 {
     const isel_plan *p = ctx;
     const tn_loop *l = p->outer;
-    int64_t rows = outer_rows(l), m = tn_loop_inner(l);
+    int64_t rows = tn_loop_outer_rows(l), m = tn_loop_inner(l);
     int64_t s0 = tn_loop_inner_stride(l, 0), s1 = tn_loop_inner_stride(l, 1);
     for (int64_t t = begin; t < end; t++) {
         int64_t j = t / rows, row = t % rows;
         int64_t off[TN_LOOP_MAX_OPERANDS];
-        row_offsets(l, row, off);
+        tn_loop_row_offsets(l, row, off);
         int64_t ob = off[0] + j * p->out_stride;
         int64_t sb = off[1] + p->index[j * p->index_stride] * p->src_stride;
         if (s0 == 1 && s1 == 1) {
@@ -162,7 +80,7 @@ tn_index_select(int dtype, const tn_loop *outer, int64_t n_index, const int64_t 
     isel_plan p = {(size_t)tn_dtype_size(dtype), outer, n_index, index_stride, src_stride,
                    out_stride, index, out, src};
     int64_t m = tn_loop_inner(outer);
-    tn_parallel_for(n_index * outer_rows(outer), m >= GRAIN ? 1 : GRAIN / m, isel_task, &p);
+    tn_parallel_for(n_index * tn_loop_outer_rows(outer), m >= GRAIN ? 1 : GRAIN / m, isel_task, &p);
     return TN_OK;
 }
 
@@ -204,7 +122,7 @@ gather_task(void *ctx, int64_t begin, int64_t end)
     int64_t s2 = tn_loop_inner_stride(l, 2);
     for (int64_t row = begin; row < end; row++) {
         int64_t off[TN_LOOP_MAX_OPERANDS];
-        row_offsets(l, row, off);
+        tn_loop_row_offsets(l, row, off);
         for (int64_t i = 0; i < m; i++) {
             int64_t idx = p->index[off[2] + i * s2];
             copy_elem(p->es, p->out, off[0] + i * s0, p->src, off[1] + i * s1 + idx * p->dim_stride);
@@ -226,7 +144,7 @@ tn_gather(int dtype, const tn_loop *loop, int64_t src_dim_size, int64_t src_dim_
         return TN_ERR_VALUE;
     gather_plan p = {(size_t)tn_dtype_size(dtype), loop, src_dim_stride, out, src, index};
     int64_t m = tn_loop_inner(loop);
-    tn_parallel_for(outer_rows(loop), m >= GRAIN ? 1 : GRAIN / m, gather_task, &p);
+    tn_parallel_for(tn_loop_outer_rows(loop), m >= GRAIN ? 1 : GRAIN / m, gather_task, &p);
     return TN_OK;
 }
 
@@ -269,7 +187,7 @@ scatter_identity_i(int dt, int reduce)
 static inline void
 combine_f(int dt, int reduce, void *self, int64_t at, double v)
 {
-    double s = ld_f64(dt, self, at);
+    double s = tn_load_f64(dt, self, at);
     int f64 = dt == TN_DTYPE_F64;
     switch (reduce) {
     case TN_SCATTER_ASSIGN: s = v; break;
@@ -278,13 +196,13 @@ combine_f(int dt, int reduce, void *self, int64_t at, double v)
     case TN_SCATTER_AMAX: s = v != v ? v : (s < v ? v : s); break;
     default: s = v != v ? v : (v < s ? v : s); break;
     }
-    st_f64(dt, self, at, s);
+    tn_store_float(dt, self, at, s);
 }
 
 static inline void
 combine_i(int dt, int reduce, void *self, int64_t at, int64_t v)
 {
-    int64_t s = ld_i64(dt, self, at);
+    int64_t s = tn_load_i64(dt, self, at);
     switch (reduce) {
     case TN_SCATTER_ASSIGN: s = v; break;
     case TN_SCATTER_SUM: case TN_SCATTER_MEAN: s = (int64_t)((uint64_t)s + (uint64_t)v); break;
@@ -294,7 +212,7 @@ combine_i(int dt, int reduce, void *self, int64_t at, int64_t v)
     }
     if (dt == TN_DTYPE_BOOL && (reduce == TN_SCATTER_SUM || reduce == TN_SCATTER_MEAN))
         s = s != 0;
-    st_i64(dt, self, at, s);
+    tn_store_i64(dt, self, at, s);
 }
 
 tn_status
@@ -310,7 +228,7 @@ tn_scatter(int dtype, int reduce, const tn_loop *loop, int64_t self_dim_size,
         return TN_OK;
     if (!index_in_range(loop, 2, index, self_dim_size))
         return TN_ERR_VALUE;
-    const int fl = is_float(dtype);
+    const int fl = tn_dtype_is_kernel_float(dtype);
     const size_t es = (size_t)tn_dtype_size(dtype);
     int64_t m = tn_loop_inner(loop);
     int64_t s0 = tn_loop_inner_stride(loop, 0), s1 = tn_loop_inner_stride(loop, 1);
@@ -323,9 +241,9 @@ tn_scatter(int dtype, int reduce, const tn_loop *loop, int64_t self_dim_size,
             for (int64_t i = 0; i < m; i++) {
                 int64_t at = pos.offset[0] + i * s0 + index[pos.offset[2] + i * s2] * self_dim_stride;
                 if (fl)
-                    st_f64(dtype, self, at, scatter_identity_f(reduce));
+                    tn_store_float(dtype, self, at, scatter_identity_f(reduce));
                 else
-                    st_i64(dtype, self, at, scatter_identity_i(dtype, reduce));
+                    tn_store_i64(dtype, self, at, scatter_identity_i(dtype, reduce));
             }
         } while (tn_loop_next(loop, &pos));
     }
@@ -360,7 +278,7 @@ tn_scatter(int dtype, int reduce, const tn_loop *loop, int64_t self_dim_size,
         }
         if (shadow)
             for (int64_t k = 0; k < span; k++)
-                acc[k] = (float)ld_f64(dtype, self, lo + k);
+                acc[k] = (float)tn_load_f64(dtype, self, lo + k);
     }
     tn_loop_start(loop, &pos);
     do {
@@ -369,13 +287,14 @@ tn_scatter(int dtype, int reduce, const tn_loop *loop, int64_t self_dim_size,
             int64_t si = pos.offset[1] + i * s1;
             if (reduce == TN_SCATTER_ASSIGN)
                 copy_elem(es, self, at, src, si);
-            else if (shadow)
-                acc[at - lo] = reduce == TN_SCATTER_PROD ? acc[at - lo] * (float)ld_f64(dtype, src, si)
-                                                         : acc[at - lo] + (float)ld_f64(dtype, src, si);
+            else if (shadow) {
+                float v = (float)tn_load_f64(dtype, src, si);
+                acc[at - lo] = reduce == TN_SCATTER_PROD ? acc[at - lo] * v : acc[at - lo] + v;
+            }
             else if (fl)
-                combine_f(dtype, reduce, self, at, ld_f64(dtype, src, si));
+                combine_f(dtype, reduce, self, at, tn_load_f64(dtype, src, si));
             else
-                combine_i(dtype, reduce, self, at, ld_i64(dtype, src, si));
+                combine_i(dtype, reduce, self, at, tn_load_i64(dtype, src, si));
             if (count)
                 count[at - lo]++;
         }
@@ -385,18 +304,19 @@ tn_scatter(int dtype, int reduce, const tn_loop *loop, int64_t self_dim_size,
             if (!count[k])
                 continue;
             if (shadow)
-                st_f64(dtype, self, lo + k, acc[k]);
+                tn_store_float(dtype, self, lo + k, acc[k]);
             if (reduce != TN_SCATTER_MEAN)
                 continue;
             int64_t c = count[k] + (include_self ? 1 : 0), at = lo + k;
             if (fl) {
-                st_f64(dtype, self, at, dtype == TN_DTYPE_F64 ? ld_f64(dtype, self, at) / (double)c
-                                        : (float)ld_f64(dtype, self, at) / (float)c);
+                double s = tn_load_f64(dtype, self, at);
+                tn_store_float(dtype, self, at, dtype == TN_DTYPE_F64 ? s / (double)c
+                                                                      : (float)s / (float)c);
             } else {
-                int64_t s = ld_i64(dtype, self, at), q = s / c;
+                int64_t s = tn_load_i64(dtype, self, at), q = s / c;
                 if ((s % c != 0) && ((s < 0) != (c < 0)))
                     q--;  /* floor division */
-                st_i64(dtype, self, at, q);
+                tn_store_i64(dtype, self, at, q);
             }
         }
         free(count);
@@ -427,14 +347,16 @@ tn_index_put(int dtype, int64_t n, const int64_t *offsets, const void *values,
         if (offsets[i] < lo || offsets[i] > hi)
             return TN_ERR_VALUE;
     size_t es = (size_t)tn_dtype_size(dtype);
-    int fl = is_float(dtype);
+    int fl = tn_dtype_is_kernel_float(dtype);
     for (int64_t i = 0; i < n; i++) {
         if (!accumulate)
             copy_elem(es, self, offsets[i], values, i * values_stride);
         else if (fl)
-            combine_f(dtype, TN_SCATTER_SUM, self, offsets[i], ld_f64(dtype, values, i * values_stride));
+            combine_f(dtype, TN_SCATTER_SUM, self, offsets[i],
+                      tn_load_f64(dtype, values, i * values_stride));
         else
-            combine_i(dtype, TN_SCATTER_SUM, self, offsets[i], ld_i64(dtype, values, i * values_stride));
+            combine_i(dtype, TN_SCATTER_SUM, self, offsets[i],
+                      tn_load_i64(dtype, values, i * values_stride));
     }
     return TN_OK;
 }
@@ -506,7 +428,7 @@ nonzero_at(int dt, const void *p, int64_t i)
     case TN_DTYPE_BF16: return (((const uint16_t *)p)[i] & 0x7fffu) != 0;
     case TN_DTYPE_F32: return ((const float *)p)[i] != 0;  /* NaN != 0 holds */
     case TN_DTYPE_F64: return ((const double *)p)[i] != 0;
-    default: return ld_i64(dt, p, i) != 0;
+    default: return tn_load_i64(dt, p, i) != 0;
     }
 }
 
@@ -611,12 +533,10 @@ tri_task(void *ctx, int64_t begin, int64_t end)
 {
     const tri_plan *p = ctx;
     const tn_loop *l = p->batch;
-    int64_t m = tn_loop_inner(l);
     for (int64_t t = begin; t < end; t++) {
-        int64_t off[TN_LOOP_MAX_OPERANDS] = {0};
-        row_offsets(l, t / m, off);
-        int64_t ob = off[0] + (t % m) * tn_loop_inner_stride(l, 0);
-        int64_t ib = off[1] + (t % m) * tn_loop_inner_stride(l, 1);
+        int64_t off[TN_LOOP_MAX_OPERANDS];
+        tn_loop_elem_offsets(l, t, off);
+        int64_t ob = off[0], ib = off[1];
         for (int64_t i = 0; i < p->rows; i++) {
             for (int64_t j = 0; j < p->cols; j++) {
                 int keep = p->upper ? j - i >= p->diagonal : j - i <= p->diagonal;

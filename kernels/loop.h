@@ -73,4 +73,40 @@ tn_loop_inner_stride(const tn_loop *l, int k)
     return l->ndim ? l->strides[k][l->ndim - 1] : 0;
 }
 
+/* Random access, for kernels that split a loop across threads by index. */
+
+/* Rows: the product of all but the innermost size (1 for a 0- or 1-dim loop). */
+static inline int64_t
+tn_loop_outer_rows(const tn_loop *l)
+{
+    int64_t n = 1;
+    for (int d = 0; d + 1 < l->ndim; d++)
+        n *= l->sizes[d];
+    return n;
+}
+
+/* off[k] = element offset of row `row` (row-major over all but the innermost dim), operand k. */
+static inline void
+tn_loop_row_offsets(const tn_loop *l, int64_t row, int64_t *off)
+{
+    for (int k = 0; k < l->noperands; k++)
+        off[k] = 0;
+    for (int d = l->ndim - 2; d >= 0; d--) {
+        int64_t i = row % l->sizes[d];
+        row /= l->sizes[d];
+        for (int k = 0; k < l->noperands; k++)
+            off[k] += i * l->strides[k][d];
+    }
+}
+
+/* off[k] = element offset of element t (row-major over every dim), operand k. */
+static inline void
+tn_loop_elem_offsets(const tn_loop *l, int64_t t, int64_t *off)
+{
+    int64_t m = tn_loop_inner(l);
+    tn_loop_row_offsets(l, t / m, off);
+    for (int k = 0; k < l->noperands; k++)
+        off[k] += (t % m) * tn_loop_inner_stride(l, k);
+}
+
 #endif /* TN_KERNELS_LOOP_H */

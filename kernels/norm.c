@@ -10,38 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "copy.h"
 #include "parallel.h"
 #include "reduce.h"
 
 #define GRAIN 32768
-
-static inline int
-is_float(int dt)
-{
-    return dt == TN_DTYPE_F16 || dt == TN_DTYPE_BF16 || dt == TN_DTYPE_F32 || dt == TN_DTYPE_F64;
-}
-
-static inline double
-ldf(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_F32: return ((const float *)p)[i];
-    default: return ((const double *)p)[i];
-    }
-}
-
-static inline void
-stf(int dt, void *p, int64_t i, double v)
-{
-    switch (dt) {
-    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
-    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
-    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
-    default: ((double *)p)[i] = v; break;
-    }
-}
 
 /* Vector width of upstream's AVX2 build of the norm kernels (see Note [Sum order] in
  * reduce.c): 32 bytes, so 8 float lanes, 4 double lanes. */
@@ -68,20 +41,6 @@ softmax_vector_bytes(void)
         vb = bytes;
     }
     return vb;
-}
-
-/* Offsets of row `row` of an outer loop (all dims but the innermost) for each operand. */
-static void
-row_offsets(const tn_loop *l, int64_t row, int64_t *off)
-{
-    for (int k = 0; k < l->noperands; k++)
-        off[k] = 0;
-    for (int d = l->ndim - 2; d >= 0; d--) {
-        int64_t i = row % l->sizes[d];
-        row /= l->sizes[d];
-        for (int k = 0; k < l->noperands; k++)
-            off[k] += i * l->strides[k][d];
-    }
 }
 
 // softmax
@@ -120,17 +79,6 @@ lane_sum(const double *v, int64_t n, int L, int f32)
         memcpy(acc, nx, sizeof(double) * (size_t)L);
     }
     return acc[0];
-}
-
-static inline double
-rnd_dt(int dt, double v)
-{
-    switch (dt) {
-    case TN_DTYPE_F16: return tn_f16_to_f32(tn_f32_to_f16((float)v));
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(tn_f32_to_bf16((float)v));
-    case TN_DTYPE_F32: return (float)v;
-    default: return v;
-    }
 }
 
 static inline double
@@ -190,23 +138,13 @@ half_lane_sum(const double *e, int64_t n, int L)
 /* Fast float32 paths (32-byte lanes fixed at compile time): the same operations in the same
  * order as the generic code above, on float data, so the compiler keeps lanes in registers.
  * Each hot body is compiled twice, plain and with AVX2+FMA (picked at run time by
- * __builtin_cpu_supports); with -ffp-contract=off (the kernels' build flag) the FMA copy
+ * tn_cpu_has_avx2); with -ffp-contract=off (the kernels' build flag) the FMA copy
  * fuses nothing but the explicit fmaf calls, so both give the same bits. */
 #define INL static inline __attribute__((always_inline))
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_ISA_VARIANT 1
 #define AVX2_FMA __attribute__((target("avx2,fma")))
-static int
-cpu_avx2_fma(void)
-{
-    static int have = -1;
-    if (have < 0) {
-        __builtin_cpu_init();
-        have = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }
-    return have;
-}
 #endif
 
 #define L8 (VB / 4)
@@ -282,7 +220,7 @@ static void
 softmax_row_f32(const float *x, float *y, int64_t n, int log_, float *e)
 {
 #ifdef HAVE_ISA_VARIANT
-    if (cpu_avx2_fma()) {
+    if (tn_cpu_has_avx2()) {
         softmax_row_f32_avx2(x, y, n, log_, e);
         return;
     }
@@ -297,17 +235,17 @@ softmax_ref_line(int dt, int log_, int64_t n, const void *in, int64_t ib, int64_
 {
     double mx = -INFINITY;
     for (int64_t i = 0; i < n; i++) {
-        double v = ldf(dt, in, ib + i * is);
+        double v = tn_load_f64(dt, in, ib + i * is);
         mx = (v != v || v > mx) ? v : mx;
         if (v != v)
             break;
     }
     double s = 0;
     for (int64_t i = 0; i < n; i++)
-        s += exp(ldf(dt, in, ib + i * is) - mx);
+        s += exp(tn_load_f64(dt, in, ib + i * is) - mx);
     for (int64_t i = 0; i < n; i++) {
-        double x = ldf(dt, in, ib + i * is) - mx;
-        stf(dt, out, ob + i * os, log_ ? x - log(s) : exp(x) / s);
+        double x = tn_load_f64(dt, in, ib + i * is) - mx;
+        tn_store_float(dt, out, ob + i * os, log_ ? x - log(s) : exp(x) / s);
     }
 }
 
@@ -332,7 +270,7 @@ softmax_line(const softmax_plan *p, int64_t ib, int64_t ob, double *buf)
     double mx = -INFINITY;
     int nan = 0;
     for (int64_t i = 0; i < n; i++) {
-        double v = ldf(dt, p->in, ib + i * is);
+        double v = tn_load_f64(dt, p->in, ib + i * is);
         buf[i] = v;
         if (v != v)
             nan = 1;
@@ -348,10 +286,10 @@ softmax_line(const softmax_plan *p, int64_t ib, int64_t ob, double *buf)
         for (int64_t i = 0; i < n; i++) {
             float e = expf((float)buf[i] - (float)mx);
             sum += e;
-            buf[i] = rnd_dt(dt, e);
+            buf[i] = tn_round_to_dtype(dt, e);
         }
         for (int64_t i = 0; i < n; i++)
-            stf(dt, p->out, ob + i * os, (float)buf[i] / sum);
+            tn_store_float(dt, p->out, ob + i * os, (float)buf[i] / sum);
         return;
     }
     if (os != 1) {
@@ -366,11 +304,12 @@ softmax_line(const softmax_plan *p, int64_t ib, int64_t ob, double *buf)
         if (p->log_) {
             double ls = f64 ? log(s) : logf((float)s);
             for (int64_t i = 0; i < n; i++)
-                stf(dt, p->out, ob + i * os,
+                tn_store_float(dt, p->out, ob + i * os,
                     f64 ? buf[i] - mx - ls : (float)((float)buf[i] - (float)mx) - (float)ls);
         } else {
             for (int64_t i = 0; i < n; i++)
-                stf(dt, p->out, ob + i * os, f64 ? buf[i] / s : (float)buf[i] / (float)s);
+                tn_store_float(dt, p->out, ob + i * os,
+                               f64 ? buf[i] / s : (float)buf[i] / (float)s);
         }
         return;
     }
@@ -394,19 +333,19 @@ softmax_line(const softmax_plan *p, int64_t ib, int64_t ob, double *buf)
     }
     if (p->log_ && half) {
         /* the sum and its log are stored in the half type between steps */
-        double sh = rnd_dt(dt, half_lane_sum(e, n, L));
-        double ls = rnd_dt(dt, logf((float)sh));
+        double sh = tn_round_to_dtype(dt, half_lane_sum(e, n, L));
+        double ls = tn_round_to_dtype(dt, logf((float)sh));
         for (int64_t i = 0; i < n; i++)
-            stf(dt, p->out, ob + i, (float)((float)buf[i] - (float)mx) - (float)ls);
+            tn_store_float(dt, p->out, ob + i, (float)((float)buf[i] - (float)mx) - (float)ls);
     } else if (p->log_) {
         double ls = f64 ? log(s) : logf((float)s);
         for (int64_t i = 0; i < n; i++)
-            stf(dt, p->out, ob + i,
+            tn_store_float(dt, p->out, ob + i,
                 f64 ? buf[i] - mx - ls : (float)((float)buf[i] - (float)mx) - (float)ls);
     } else {
         double r = f64 ? 1 / s : 1.0f / (float)s;
         for (int64_t i = 0; i < n; i++)
-            stf(dt, p->out, ob + i, f64 ? e[i] * r : (float)e[i] * (float)r);
+            tn_store_float(dt, p->out, ob + i, f64 ? e[i] * r : (float)e[i] * (float)r);
     }
 }
 
@@ -414,24 +353,19 @@ static void
 softmax_task(void *ctx, int64_t begin, int64_t end)
 {
     const softmax_plan *p = ctx;
-    const tn_loop *l = p->outer;
-    int64_t m = tn_loop_inner(l);
-    int64_t s0 = tn_loop_inner_stride(l, 0), s1 = tn_loop_inner_stride(l, 1);
     double *buf = p->ref ? NULL : malloc(sizeof(double) * 2 * (size_t)p->n);
     if (!p->ref && !buf)
         return;
     for (int64_t t = begin; t < end; t++) {
         int64_t off[TN_LOOP_MAX_OPERANDS];
-        row_offsets(l, t / m, off);
-        int64_t j = t % m;
+        tn_loop_elem_offsets(p->outer, t, off);
         if (p->ref)
-            softmax_ref_line(p->dt, p->log_, p->n, p->in, off[1] + j * s1, p->is, p->out,
-                             off[0] + j * s0, p->os);
+            softmax_ref_line(p->dt, p->log_, p->n, p->in, off[1], p->is, p->out, off[0], p->os);
         else if (p->dt == TN_DTYPE_F32 && p->is == 1 && p->os == 1)
-            softmax_row_f32((const float *)p->in + off[1] + j * s1,
-                            (float *)p->out + off[0] + j * s0, p->n, p->log_, (float *)buf);
+            softmax_row_f32((const float *)p->in + off[1], (float *)p->out + off[0], p->n,
+                            p->log_, (float *)buf);
         else
-            softmax_line(p, off[1] + j * s1, off[0] + j * s0, buf);
+            softmax_line(p, off[1], off[0], buf);
     }
     free(buf);
 }
@@ -440,7 +374,7 @@ static tn_status
 softmax_run(int dtype, int log_, const tn_loop *outer, int64_t n, int64_t in_stride,
             int64_t out_stride, void *out, const void *in, int ref)
 {
-    if (!is_float(dtype))
+    if (!tn_dtype_is_kernel_float(dtype))
         return TN_ERR_DTYPE;
     if (!outer || outer->noperands < 2 || n < 0)
         return TN_ERR_VALUE;
@@ -566,7 +500,7 @@ row_moments(int dt, const void *x, int64_t base, int64_t N, double *mean, double
             for (int64_t j = 0; j < m0; j++) {
                 double c = divr(f64, 1.0, (double)(j + 1));
                 for (int l = 0; l < L; l++) {
-                    double xv = ldf(dt, x, xb + j * W + part * L + l);
+                    double xv = tn_load_f64(dt, x, xb + j * W + part * L + l);
                     double delta = subr(f64, xv, m1v[l]);
                     m1v[l] = fmad(f64, c, delta, m1v[l]);
                     double d2 = subr(f64, xv, m1v[l]);
@@ -589,7 +523,7 @@ row_moments(int dt, const void *x, int64_t base, int64_t N, double *mean, double
     int64_t m0 = 0;
     double m1 = 0, m2 = 0;
     for (int64_t i = n * W; i < N; i++) {
-        double xv = ldf(dt, x, base + i);
+        double xv = tn_load_f64(dt, x, base + i);
         double delta = subr(f64, xv, m1);
         m0++;
         m1 = addr(f64, m1, divr(f64, delta, (double)m0));
@@ -728,7 +662,7 @@ ln_row_f32(const float *x, const float *w, const float *b, float *y, int64_t n, 
            float *mean, float *rstd)
 {
 #ifdef HAVE_ISA_VARIANT
-    if (cpu_avx2_fma()) {
+    if (tn_cpu_has_avx2()) {
         ln_row_f32_avx2(x, w, b, y, n, eps, mean, rstd);
         return;
     }
@@ -753,25 +687,25 @@ ln_row(const ln_plan *p, int64_t r)
     if (p->ref) {
         double s = 0, q = 0;
         for (int64_t j = 0; j < n; j++)
-            s += ldf(dt, p->in, base + j);
+            s += tn_load_f64(dt, p->in, base + j);
         double mean = s / (double)n;
         for (int64_t j = 0; j < n; j++) {
-            double d = ldf(dt, p->in, base + j) - mean;
+            double d = tn_load_f64(dt, p->in, base + j) - mean;
             q += d * d;
         }
         double rstd = 1 / sqrt(q / (double)n + p->eps);
         for (int64_t j = 0; j < n; j++) {
-            double y = (ldf(dt, p->in, base + j) - mean) * rstd;
+            double y = (tn_load_f64(dt, p->in, base + j) - mean) * rstd;
             if (p->w)
-                y *= ldf(pdt, p->w, j);
+                y *= tn_load_f64(pdt, p->w, j);
             if (p->b)
-                y += ldf(pdt, p->b, j);
-            stf(dt, p->out, base + j, y);
+                y += tn_load_f64(pdt, p->b, j);
+            tn_store_float(dt, p->out, base + j, y);
         }
         if (p->mean)
-            stf(pdt, p->mean, r, mean);
+            tn_store_float(pdt, p->mean, r, mean);
         if (p->rstd)
-            stf(pdt, p->rstd, r, rstd);
+            tn_store_float(pdt, p->rstd, r, rstd);
         return;
     }
     const int f64 = dt == TN_DTYPE_F64;
@@ -792,24 +726,25 @@ ln_row(const ln_plan *p, int64_t r)
         /* (x + (-mean)) * rstd * w + b, the last multiply-add fused as upstream's build
          * fuses it */
         for (int64_t j = 0; j < n; j++) {
-            double y = mulr(f64, addr(f64, ldf(dt, p->in, base + j), -mean), rstd);
-            y = fmad(f64, y, p->w ? ldf(pdt, p->w, j) : 1, p->b ? ldf(pdt, p->b, j) : 0);
-            stf(dt, p->out, base + j, y);
+            double y = mulr(f64, addr(f64, tn_load_f64(dt, p->in, base + j), -mean), rstd);
+            y = fmad(f64, y, p->w ? tn_load_f64(pdt, p->w, j) : 1,
+                     p->b ? tn_load_f64(pdt, p->b, j) : 0);
+            tn_store_float(dt, p->out, base + j, y);
         }
     } else {
         /* half types: (x * rstd + (-rstd * mean)) * w + b in float, both fused */
         float scale = (float)rstd, bias = -(float)rstd * (float)mean;
         for (int64_t j = 0; j < n; j++) {
-            float x = (float)ldf(dt, p->in, base + j);
-            float g = p->w ? (float)ldf(pdt, p->w, j) : 1.0f;
-            float bb = p->b ? (float)ldf(pdt, p->b, j) : 0.0f;
-            stf(dt, p->out, base + j, fmaf(fmaf(x, scale, bias), g, bb));
+            float x = (float)tn_load_f64(dt, p->in, base + j);
+            float g = p->w ? (float)tn_load_f64(pdt, p->w, j) : 1.0f;
+            float bb = p->b ? (float)tn_load_f64(pdt, p->b, j) : 0.0f;
+            tn_store_float(dt, p->out, base + j, fmaf(fmaf(x, scale, bias), g, bb));
         }
     }
     if (p->mean)
-        stf(pdt, p->mean, r, mean);
+        tn_store_float(pdt, p->mean, r, mean);
     if (p->rstd)
-        stf(pdt, p->rstd, r, rstd);
+        tn_store_float(pdt, p->rstd, r, rstd);
 }
 
 static void
@@ -824,7 +759,7 @@ layer_norm_run(int dtype, int param_dtype, int64_t rows, int64_t n, const void *
                const void *weight, const void *bias, double eps, void *out, void *mean,
                void *rstd, int ref)
 {
-    if (!is_float(dtype) || !is_float(param_dtype))
+    if (!tn_dtype_is_kernel_float(dtype) || !tn_dtype_is_kernel_float(param_dtype))
         return TN_ERR_DTYPE;
     if (param_dtype != dtype && param_dtype != TN_DTYPE_F32)
         return TN_ERR_VALUE;
@@ -836,9 +771,9 @@ layer_norm_run(int dtype, int param_dtype, int64_t rows, int64_t n, const void *
         /* as upstream: an empty row's mean stays 0, its variance is 0/0 */
         for (int64_t r = 0; r < rows; r++) {
             if (mean)
-                stf(param_dtype, mean, r, 0);
+                tn_store_float(param_dtype, mean, r, 0);
             if (rstd)
-                stf(param_dtype, rstd, r, NAN);
+                tn_store_float(param_dtype, rstd, r, NAN);
         }
         return TN_OK;
     }
@@ -900,12 +835,12 @@ rms_task(void *ctx, int64_t begin, int64_t end)
         if (p->ref) {
             double s = 0;
             for (int64_t j = 0; j < p->n; j++) {
-                double x = ldf(dt, p->in, base + j);
+                double x = tn_load_f64(dt, p->in, base + j);
                 s += x * x;
             }
             rs = 1 / sqrt(s / (double)p->n + p->eps);
         } else {
-            double ms = ldf(acc_dt, p->ms, r);
+            double ms = tn_load_f64(acc_dt, p->ms, r);
             rs = f64 ? 1 / sqrt(ms + p->eps) : 1.0f / sqrtf((float)ms + (float)p->eps);
         }
         if (dt == TN_DTYPE_F32) {
@@ -923,14 +858,14 @@ rms_task(void *ctx, int64_t begin, int64_t end)
             continue;
         }
         for (int64_t j = 0; j < p->n; j++) {
-            double x = ldf(dt, p->in, base + j);
+            double x = tn_load_f64(dt, p->in, base + j);
             double y = f64 ? x * rs : (float)x * (float)rs;
             if (p->w)
-                y = f64 ? y * ldf(dt, p->w, j) : (float)y * (float)ldf(dt, p->w, j);
-            stf(dt, p->out, base + j, y);
+                y = f64 ? y * tn_load_f64(dt, p->w, j) : (float)y * (float)tn_load_f64(dt, p->w, j);
+            tn_store_float(dt, p->out, base + j, y);
         }
         if (p->rstd)
-            stf(acc_dt, p->rstd, r, rs);
+            tn_store_float(acc_dt, p->rstd, r, rs);
     }
 }
 
@@ -938,7 +873,7 @@ static tn_status
 rms_norm_run(int dtype, int64_t rows, int64_t n, const void *in, const void *weight, double eps,
              void *out, void *rstd, int ref)
 {
-    if (!is_float(dtype))
+    if (!tn_dtype_is_kernel_float(dtype))
         return TN_ERR_DTYPE;
     if (rows < 0 || n < 0)
         return TN_ERR_VALUE;
@@ -963,8 +898,8 @@ rms_norm_run(int dtype, int64_t rows, int64_t n, const void *in, const void *wei
                 ((float *)sq)[i] = x[i] * x[i];
         } else {
             for (int64_t i = 0; i < rows * n; i++) {
-                double x = ldf(dtype, in, i);
-                stf(acc_dt, sq, i, f64 ? x * x : (float)x * (float)x);
+                double x = tn_load_f64(dtype, in, i);
+                tn_store_float(acc_dt, sq, i, f64 ? x * x : (float)x * (float)x);
             }
         }
         tn_loop outer;

@@ -379,22 +379,11 @@ random_walk2_next(random_walk2 *w, int64_t *o0, int64_t *o1)
     return 1;
 }
 
-/* ---- stores: c10's conversions into each element type ---- */
+/* ---- stores: c10's conversions into each element type ----
+ * static_cast<scalar_t>(double) for the floating dtypes is tn_store_float (dtype.h). */
 
-/* c10::Half / BFloat16 have only a float constructor: a double goes through float first. */
-static inline uint16_t
-half_from_double(double v)
-{
-    return tn_f32_to_f16((float)v);
-}
-
-static inline uint16_t
-bf16_from_double(double v)
-{
-    return tn_f32_to_bf16((float)v);
-}
-
-/* static_cast<scalar_t>(int64) for every dtype random_ supports. */
+/* static_cast<scalar_t>(int64) for every dtype random_ supports: an int64 becomes a float in one
+ * rounding (not through double), and the unsigned 16..64-bit dtypes have stores here too. */
 static inline void
 store_i64(int dtype, void *out, int64_t off, int64_t v)
 {
@@ -416,26 +405,6 @@ store_i64(int dtype, void *out, int64_t off, int64_t v)
     }
 }
 
-/* static_cast<scalar_t>(double) for the floating dtypes. */
-static inline void
-store_f64(int dtype, void *out, int64_t off, double v)
-{
-    switch (dtype) {
-    case TN_DTYPE_F32: ((float *)out)[off] = (float)v; break;
-    case TN_DTYPE_F64: ((double *)out)[off] = v; break;
-    case TN_DTYPE_F16: ((uint16_t *)out)[off] = half_from_double(v); break;
-    case TN_DTYPE_BF16: ((uint16_t *)out)[off] = bf16_from_double(v); break;
-    default: break;
-    }
-}
-
-static inline int
-is_float_dtype(int dtype)
-{
-    return dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_F64 || dtype == TN_DTYPE_F16 ||
-           dtype == TN_DTYPE_BF16;
-}
-
 static inline float
 load_reduced(int dtype, uint16_t h)
 {
@@ -453,7 +422,7 @@ store_reduced(int dtype, float v)
 tn_status
 tn_random_uniform(tn_generator *g, int dtype, const tn_loop *l, void *out, double from, double to)
 {
-    if (!is_float_dtype(dtype))
+    if (!tn_dtype_is_kernel_float(dtype))
         return TN_ERR_DTYPE;
     if (!(from <= to))
         return TN_ERR_VALUE;
@@ -690,7 +659,7 @@ tn_status
 tn_random_normal(tn_generator *g, int dtype, const tn_loop *l, void *out, double mean, double std,
                  int contiguous)
 {
-    if (!is_float_dtype(dtype))
+    if (!tn_dtype_is_kernel_float(dtype))
         return TN_ERR_DTYPE;
     if (!(std >= 0.0))
         return TN_ERR_VALUE;
@@ -701,7 +670,7 @@ tn_random_normal(tn_generator *g, int dtype, const tn_loop *l, void *out, double
     random_walk_start(&w, l, 0);
     int64_t off;
     while ((off = random_walk_next(&w)) >= 0)
-        store_f64(dtype, out, off, madd_f64(tn_generator_normal_f64(g), std, mean));
+        tn_store_float(dtype, out, off, madd_f64(tn_generator_normal_f64(g), std, mean));
     return TN_OK;
 }
 
@@ -791,7 +760,7 @@ tn_status
 tn_random_bernoulli_tensor(tn_generator *g, int dtype, const tn_loop *l, void *out, int p_dtype,
                            const void *p)
 {
-    if (!tn_dtype_has_kernels(dtype) || !is_float_dtype(p_dtype))
+    if (!tn_dtype_has_kernels(dtype) || !tn_dtype_is_kernel_float(p_dtype))
         return TN_ERR_DTYPE;
     random_walk2 w;
     random_walk2_start(&w, l);
@@ -826,7 +795,7 @@ draw_exponential(tn_generator *g, double lambd)
 tn_status
 tn_random_exponential(tn_generator *g, int dtype, const tn_loop *l, void *out, double lambd)
 {
-    if (!is_float_dtype(dtype))
+    if (!tn_dtype_is_kernel_float(dtype))
         return TN_ERR_DTYPE;
     if (!(lambd > 0.0))
         return TN_ERR_VALUE;
@@ -834,7 +803,7 @@ tn_random_exponential(tn_generator *g, int dtype, const tn_loop *l, void *out, d
     random_walk_start(&w, l, 0);
     int64_t off;
     while ((off = random_walk_next(&w)) >= 0)
-        store_f64(dtype, out, off, draw_exponential(g, lambd));
+        tn_store_float(dtype, out, off, draw_exponential(g, lambd));
     return TN_OK;
 }
 
@@ -866,16 +835,6 @@ tn_randperm(tn_generator *g, int64_t n, int64_t *out)
 
 // multinomial
 
-static inline double
-load_prob(int dtype, const void *p, int64_t off)
-{
-    switch (dtype) {
-    case TN_DTYPE_F32: return ((const float *)p)[off];
-    case TN_DTYPE_F64: return ((const double *)p)[off];
-    default: return load_reduced(dtype, ((const uint16_t *)p)[off]);
-    }
-}
-
 /* With replacement: the cumulative distribution in the probs dtype (float for f16/bf16),
  * normalised, last bucket forced to 1, then a lower-bound search per double uniform. */
 static tn_status
@@ -892,7 +851,7 @@ multinomial_replacement(tn_generator *g, int dtype, const void *probs, int64_t r
         double sumd = 0.0;
         float sumf = 0.0f;
         for (int64_t j = 0; j < ncat; j++) {
-            double v = load_prob(dtype, probs, i * rs + j * cs);
+            double v = tn_load_f64(dtype, probs, i * rs + j * cs);
             if (!(v >= 0.0) || !isfinite(v)) {
                 free(cum);
                 return TN_ERR_VALUE;
@@ -1208,7 +1167,7 @@ multinomial_race(tn_generator *g, int dtype, const void *probs, int64_t rows, in
     for (int64_t i = 0; i < rows; i++) {
         double sum = 0.0;
         for (int64_t j = 0; j < ncat; j++) {
-            double v = load_prob(dtype, probs, i * rs + j * cs);
+            double v = tn_load_f64(dtype, probs, i * rs + j * cs);
             if (!(v >= 0.0) || !isfinite(v))
                 return TN_ERR_VALUE;
             sum += v;
@@ -1234,7 +1193,7 @@ multinomial_race(tn_generator *g, int dtype, const void *probs, int64_t rows, in
     }
     for (int64_t i = 0; i < rows; i++) {
         for (int64_t j = 0; j < ncat; j++) {
-            double p = load_prob(dtype, probs, i * rs + j * cs);
+            double p = tn_load_f64(dtype, probs, i * rs + j * cs);
             double e = q[i * ncat + j];
             double key;
             switch (dtype) {
@@ -1271,7 +1230,7 @@ tn_multinomial(tn_generator *g, int dtype, const void *probs, int64_t rows, int6
                int64_t row_stride, int64_t col_stride, int64_t nsample, int replacement,
                int64_t *out)
 {
-    if (!is_float_dtype(dtype))
+    if (!tn_dtype_is_kernel_float(dtype))
         return TN_ERR_DTYPE;
     if (rows < 0 || ncat <= 0 || nsample < 0 || (!replacement && nsample > ncat))
         return TN_ERR_VALUE;

@@ -43,25 +43,9 @@ tn_reduce_set_vector_bytes(int bytes)
     vector_bytes_override = (bytes == 32 || bytes == 64) ? bytes : 0;
 }
 
-/* ---- element access in any kernel dtype ---- */
-
-static inline double
-ld_f64(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_BOOL: return ((const uint8_t *)p)[i] != 0;
-    case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
-    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
-    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
-    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
-    case TN_DTYPE_I64: return (double)((const int64_t *)p)[i];
-    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_F32: return ((const float *)p)[i];
-    case TN_DTYPE_F64: return ((const double *)p)[i];
-    default: return 0;
-    }
-}
+/* ---- element access in any kernel dtype ----
+ * Loads and float stores are dtype.h's; a double or float source becomes an integer by
+ * f64_to_i64 (x86 truncation) and then wraps to the width. */
 
 /* float -> integer as x86 truncation does it (out of range and NaN give INT64_MIN). */
 static inline int64_t
@@ -75,59 +59,35 @@ f64_to_i64(double v)
 static inline int64_t
 ld_i64(int dt, const void *p, int64_t i)
 {
-    switch (dt) {
-    case TN_DTYPE_BOOL: return ((const uint8_t *)p)[i] != 0;
-    case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
-    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
-    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
-    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
-    case TN_DTYPE_I64: return ((const int64_t *)p)[i];
-    default: return f64_to_i64(ld_f64(dt, p, i));
-    }
+    if (tn_dtype_is_kernel_float(dt))
+        return f64_to_i64(tn_load_f64(dt, p, i));
+    return tn_load_i64(dt, p, i);
 }
 
 static inline void
 st_f64(int dt, void *p, int64_t i, double v)
 {
-    switch (dt) {
-    case TN_DTYPE_BOOL: ((uint8_t *)p)[i] = v != 0; break;
-    case TN_DTYPE_U8: ((uint8_t *)p)[i] = (uint8_t)f64_to_i64(v); break;
-    case TN_DTYPE_I8: ((int8_t *)p)[i] = (int8_t)f64_to_i64(v); break;
-    case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)f64_to_i64(v); break;
-    case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)f64_to_i64(v); break;
-    case TN_DTYPE_I64: ((int64_t *)p)[i] = f64_to_i64(v); break;
-    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
-    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
-    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
-    case TN_DTYPE_F64: ((double *)p)[i] = v; break;
-    default: break;
-    }
+    if (tn_dtype_is_kernel_float(dt))
+        tn_store_float(dt, p, i, v);
+    else
+        tn_store_i64(dt, p, i, dt == TN_DTYPE_BOOL ? v != 0 : f64_to_i64(v));
 }
 
 static inline void
 st_i64(int dt, void *p, int64_t i, int64_t v)
 {
-    switch (dt) {
-    case TN_DTYPE_BOOL: ((uint8_t *)p)[i] = v != 0; break;
-    case TN_DTYPE_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case TN_DTYPE_I8: ((int8_t *)p)[i] = (int8_t)v; break;
-    case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)v; break;
-    case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)v; break;
-    case TN_DTYPE_I64: ((int64_t *)p)[i] = v; break;
-    default: st_f64(dt, p, i, (double)v); break;
-    }
+    if (tn_dtype_is_kernel_float(dt))
+        tn_store_float(dt, p, i, (double)v);
+    else
+        tn_store_i64(dt, p, i, v);
 }
 
-/* Round a value to what dtype dt can hold (float dtypes only; others pass through). */
+/* Round a value to what dtype dt can hold (float dtypes only; others pass through). A short name:
+ * the upstream-order arithmetic below rounds at almost every step. */
 static inline double
 rnd(int dt, double v)
 {
-    switch (dt) {
-    case TN_DTYPE_F16: return tn_f16_to_f32(tn_f32_to_f16((float)v));
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(tn_f32_to_bf16((float)v));
-    case TN_DTYPE_F32: return (float)v;
-    default: return v;
-    }
+    return tn_round_to_dtype(dt, v);
 }
 
 /* float16 -> float32 without branches (exact, NaN/inf/subnormal included), so loops over
@@ -191,21 +151,6 @@ h2f_n(const uint16_t *x, float *out, int64_t n)
     h2f_n_impl(x, out, n);
 }
 
-static inline float
-bf2f(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline int
-is_float(int dt)
-{
-    return dt == TN_DTYPE_F16 || dt == TN_DTYPE_BF16 || dt == TN_DTYPE_F32 || dt == TN_DTYPE_F64;
-}
-
 /* ---- geometry ---- */
 
 /* The reduced region, size-1 dims dropped, ordered by stride (dim 0 innermost, as
@@ -263,29 +208,6 @@ region_make(region *r, int rdim, const int64_t *sizes, const int64_t *strides)
     return 0;
 }
 
-/* Offsets of row `row` (all outer dims but the innermost) for each operand. */
-static void
-outer_row_offsets(const tn_loop *l, int64_t row, int64_t *off)
-{
-    for (int k = 0; k < l->noperands; k++)
-        off[k] = 0;
-    for (int d = l->ndim - 2; d >= 0; d--) {
-        int64_t i = row % l->sizes[d];
-        row /= l->sizes[d];
-        for (int k = 0; k < l->noperands; k++)
-            off[k] += i * l->strides[k][d];
-    }
-}
-
-static inline int64_t
-outer_rows(const tn_loop *l)
-{
-    int64_t n = 1;
-    for (int d = 0; d + 1 < l->ndim; d++)
-        n *= l->sizes[d];
-    return n;
-}
-
 /* Work items for tn_parallel_for: each outer row cut into blocks of COL_BLOCK outputs, so a
  * single long row still spreads over threads. */
 #define COL_BLOCK 256
@@ -294,7 +216,7 @@ static inline int64_t
 outer_items(const tn_loop *l)
 {
     int64_t m = tn_loop_inner(l);
-    return outer_rows(l) * ((m + COL_BLOCK - 1) / COL_BLOCK);
+    return tn_loop_outer_rows(l) * ((m + COL_BLOCK - 1) / COL_BLOCK);
 }
 
 /* Item t -> its row's operand offsets and its column range [*c0, *c1). */
@@ -303,7 +225,7 @@ outer_item(const tn_loop *l, int64_t t, int64_t *off, int64_t *c0, int64_t *c1)
 {
     int64_t m = tn_loop_inner(l);
     int64_t blocks = (m + COL_BLOCK - 1) / COL_BLOCK;
-    outer_row_offsets(l, t / blocks, off);
+    tn_loop_row_offsets(l, t / blocks, off);
     *c0 = (t % blocks) * COL_BLOCK;
     *c1 = *c0 + COL_BLOCK < m ? *c0 + COL_BLOCK : m;
 }
@@ -467,7 +389,7 @@ typedef struct {
 static inline double
 ld_gen(const sum_src *s, int64_t i)
 {
-    double v = ld_f64(s->in_dt, s->p, i);
+    double v = tn_load_f64(s->in_dt, s->p, i);
     if (s->in_dt != s->sdt)
         v = rnd(s->sdt, v);
     if (s->mode == LD_NANZERO && v != v)
@@ -673,13 +595,14 @@ INSTANTIATE_ENGINE(gend, double, LD_GEND)
         const uint16_t *r_ = x + (i) * 64;                                      \
         for (int q_ = 0; q_ < 4; q_++)                                          \
             for (int l_ = 0; l_ < 8; l_++)                                      \
-                buf[q_ * 8 + l_] = bf2f(r_[q_ * 16 + l_]) + bf2f(r_[q_ * 16 + 8 + l_]); \
+                buf[q_ * 8 + l_] = tn_bf16_to_f32(r_[q_ * 16 + l_]) +          \
+                                   tn_bf16_to_f32(r_[q_ * 16 + 8 + l_]);        \
         for (int k_ = 0; k_ < 32; k_++)                                         \
             a[k_] += buf[k_];                                                   \
     } while (0)
 #define FOLD8_BF16(xv, lane)                                                    \
     for (int l_ = 0; l_ < 8; l_++)                                              \
-    lane[l_] = bf2f(xv[l_]) + bf2f(xv[8 + l_])
+    lane[l_] = tn_bf16_to_f32(xv[l_]) + tn_bf16_to_f32(xv[8 + l_])
 #define LD1_F32(v) (v)
 
 #define FOLD8 FOLD8_F32
@@ -689,7 +612,7 @@ FAST_ROWSUM(rowsum_f32x8, float, STEP_F32, LD1_F32)
 FAST_ROWSUM(rowsum_f16x8, uint16_t, STEP_F16, h2f)
 #undef FOLD8
 #define FOLD8 FOLD8_BF16
-FAST_ROWSUM(rowsum_bf16x8, uint16_t, STEP_BF16, bf2f)
+FAST_ROWSUM(rowsum_bf16x8, uint16_t, STEP_BF16, tn_bf16_to_f32)
 #undef FOLD8
 
 #define STEP_F64(a, i)                                                          \
@@ -753,7 +676,7 @@ colsum_f16_c1(const uint16_t *x, int64_t n, int64_t rs, int w, float *res)
     CASCADE(float, n, w, res, COLSTEP_F16);
 }
 #undef LDC
-#define LDC(v) bf2f(v)
+#define LDC(v) tn_bf16_to_f32(v)
 HOT static void
 colsum_bf16_c1(const uint16_t *x, int64_t n, int64_t rs, int w, float *res)
 {
@@ -918,7 +841,7 @@ fsum_task(void *ctx, int64_t begin, int64_t end)
         int64_t c0 = (t % p->blocks) * COL_BLOCK;
         int64_t c1 = c0 + COL_BLOCK < p->m ? c0 + COL_BLOCK : p->m;
         int64_t off[TN_LOOP_MAX_OPERANDS];
-        outer_row_offsets(l, row, off);
+        tn_loop_row_offsets(l, row, off);
         if (!p->outer_mode) {
             for (int64_t j = c0; j < c1; j++)
                 fsum_output(p, off[0] + j * os, off[1] + j * is);
@@ -1056,7 +979,7 @@ float_sum(int op, int in_dt, int out_dt, const tn_loop *outer, const region *reg
             p.nsingle = p.m / 4 * 4;
     }
     p.blocks = (p.m + COL_BLOCK - 1) / COL_BLOCK;
-    int64_t tasks = outer_rows(outer) * p.blocks;
+    int64_t tasks = tn_loop_outer_rows(outer) * p.blocks;
     int64_t per_task = reg->numel * (p.m < COL_BLOCK ? p.m : COL_BLOCK);
     int64_t grain = per_task >= GRAIN ? 1 : GRAIN / (per_task ? per_task : 1);
     tn_parallel_for(tasks, grain, fsum_task, &p);
@@ -1213,7 +1136,7 @@ region_max_f64(const region *r, int dt, const void *in, int64_t base, int is_max
     int64_t off, len;
     int64_t st = r->ndim ? r->stride[0] : 1;
     walk_start(&w, r, 0, r->numel);
-    if (is_float(dt)) {
+    if (tn_dtype_is_kernel_float(dt)) {
         double acc = is_max ? -INFINITY : INFINITY;
         while (walk_next(&w, &off, &len)) {
             acc = float_row_max(dt, in, base + off, len, st, is_max, acc);
@@ -1241,12 +1164,12 @@ prod_row_vec(const gen_plan *g, int64_t base, int64_t n, double acc)
     if (count > 0) {
         for (int q = 0; q < 4; q++)
             for (int l = 0; l < W; l++)
-                a[q][l] = rnd(dt, ld_f64(g->in_dt, g->in, base + q * W + l));
+                a[q][l] = rnd(dt, tn_load_f64(g->in_dt, g->in, base + q * W + l));
         for (int64_t i = 1; i < count; i++)
             for (int q = 0; q < 4; q++)
                 for (int l = 0; l < W; l++)
                     a[q][l] = rnd(dt, a[q][l] *
-                                          rnd(dt, ld_f64(g->in_dt, g->in,
+                                          rnd(dt, tn_load_f64(g->in_dt, g->in,
                                                          base + i * 4 * W + q * W + l)));
         double b = 0;
         for (int l = 0; l < W; l++) {
@@ -1258,7 +1181,7 @@ prod_row_vec(const gen_plan *g, int64_t base, int64_t n, double acc)
         acc = rnd(dt, acc * b);
     }
     for (int64_t i = count * 4 * W; i < n; i++)
-        acc = rnd(dt, acc * rnd(dt, ld_f64(g->in_dt, g->in, base + i)));
+        acc = rnd(dt, acc * rnd(dt, tn_load_f64(g->in_dt, g->in, base + i)));
     return acc;
 }
 
@@ -1267,7 +1190,7 @@ norm_row(const gen_plan *g, int64_t base, int64_t n, int64_t st, double acc, int
 {
     double p = g->p;
     for (int64_t i = 0; i < n; i++) {
-        double v = fabs(ld_f64(g->in_dt, g->in, base + i * st));
+        double v = fabs(tn_load_f64(g->in_dt, g->in, base + i * st));
         if (f32acc)
             v = (float)v;
         if (p == 0) {
@@ -1305,7 +1228,7 @@ norm2_row_vec(const gen_plan *g, int64_t base, int64_t n)
     int64_t d = 0;
     for (; d < n - (n % W); d += W) {
         for (int l = 0; l < W; l++) {
-            double x = ld_f64(g->in_dt, g->in, base + d + l);
+            double x = tn_load_f64(g->in_dt, g->in, base + d + l);
             int lane = l % L;
             if (f64)
                 acc[lane] = acc[lane] + x * x;
@@ -1317,7 +1240,7 @@ norm2_row_vec(const gen_plan *g, int64_t base, int64_t n)
     for (int l = 1; l < L; l++)
         b = f64 ? b + acc[l] : (float)((float)b + (float)acc[l]);
     for (; d < n; d++) {
-        double x = ld_f64(g->in_dt, g->in, base + d);
+        double x = tn_load_f64(g->in_dt, g->in, base + d);
         b = f64 ? b + x * x : (float)((float)b + (float)x * (float)x);
     }
     return f64 ? sqrt(b) : sqrtf((float)b);
@@ -1338,9 +1261,10 @@ gen_range(const gen_plan *g, int64_t in_off, int64_t b, int64_t e, double acc)
         } else if (st == 1 && g->prod_vec) {
             acc = prod_row_vec(g, in_off + off, len, acc);
         } else {
-            for (int64_t i = 0; i < len; i++)
-                acc = rnd(g->out_dt, acc * rnd(g->out_dt,
-                                               ld_f64(g->in_dt, g->in, in_off + off + i * st)));
+            for (int64_t i = 0; i < len; i++) {
+                double x = tn_load_f64(g->in_dt, g->in, in_off + off + i * st);
+                acc = rnd(g->out_dt, acc * rnd(g->out_dt, x));
+            }
         }
     }
     return acc;
@@ -1422,7 +1346,7 @@ gen_output(const gen_plan *g, int64_t out_off, int64_t in_off)
     switch (g->op) {
     case TN_RED_MAX: case TN_RED_MIN: case TN_RED_AMAX: case TN_RED_AMIN: {
         int is_max = g->op == TN_RED_MAX || g->op == TN_RED_AMAX;
-        if (is_float(g->in_dt)) {
+        if (tn_dtype_is_kernel_float(g->in_dt)) {
             st_f64(g->out_dt, g->out, out_off, region_max_f64(r, g->in_dt, g->in, in_off, is_max));
         } else {
             int64_t acc = is_max ? INT64_MIN : INT64_MAX;
@@ -1436,7 +1360,7 @@ gen_output(const gen_plan *g, int64_t out_off, int64_t in_off)
         int64_t nz = 0;
         while (walk_next(&w, &off, &len)) {
             for (int64_t i = 0; i < len; i++)
-                nz += ld_f64(g->in_dt, g->in, in_off + off + i * st) != 0;
+                nz += tn_load_f64(g->in_dt, g->in, in_off + off + i * st) != 0;
         }
         int64_t v = g->op == TN_RED_ANY ? nz > 0 : g->op == TN_RED_ALL ? nz == r->numel : nz;
         st_i64(g->out_dt, g->out, out_off, v);
@@ -1445,7 +1369,7 @@ gen_output(const gen_plan *g, int64_t out_off, int64_t in_off)
     case TN_RED_SUM: {
         uint64_t acc = 0;
         while (walk_next(&w, &off, &len)) {
-            if (!is_float(g->in_dt)) {
+            if (!tn_dtype_is_kernel_float(g->in_dt)) {
                 acc += int_row_sum(g->in_dt, g->in, in_off + off, len, st);
             } else {
                 for (int64_t i = 0; i < len; i++)
@@ -1456,9 +1380,9 @@ gen_output(const gen_plan *g, int64_t out_off, int64_t in_off)
         return;
     }
     case TN_RED_PROD: {
-        if (!is_float(g->out_dt)) {
+        if (!tn_dtype_is_kernel_float(g->out_dt)) {
             uint64_t acc = 1;
-            int in_int = !is_float(g->in_dt);
+            int in_int = !tn_dtype_is_kernel_float(g->in_dt);
             while (walk_next(&w, &off, &len)) {
                 if (in_int) {
                     acc = int_row_prod(g->in_dt, g->in, in_off + off, len, st, acc);
@@ -1517,14 +1441,15 @@ generic_reduce(int op, int in_dt, int out_dt, const tn_loop *outer, const region
     g.reg = *reg;
     g.in = in;
     g.out = out;
-    if (op == TN_RED_PROD && is_float(out_dt)) {
+    if (op == TN_RED_PROD && tn_dtype_is_kernel_float(out_dt)) {
         int lanes = tn_reduce_vector_bytes() / tn_dtype_size(out_dt);
         g.prod_vec = lanes <= 64 ? lanes : 0;
     }
     int lastdim_norm2 = op == TN_RED_NORM && p == 2 && reg->ndim == 1 && reg->stride[0] == 1 &&
                         in_dt == out_dt && in_dt != TN_DTYPE_F16;
-    if ((op == TN_RED_NORM || (op == TN_RED_PROD && is_float(out_dt))) && !lastdim_norm2 &&
-        tn_loop_numel(outer) == 1 && reg->numel >= GRAIN && tn_num_threads() > 1) {
+    if ((op == TN_RED_NORM || (op == TN_RED_PROD && tn_dtype_is_kernel_float(out_dt))) &&
+        !lastdim_norm2 && tn_loop_numel(outer) == 1 && reg->numel >= GRAIN &&
+        tn_num_threads() > 1) {
         gen_full(&g);
         return TN_OK;
     }
@@ -1545,7 +1470,7 @@ count_notnan(const region *r, int in_dt, const void *in, int64_t base)
     walk_start(&w, r, 0, r->numel);
     while (walk_next(&w, &off, &len)) {
         for (int64_t i = 0; i < len; i++) {
-            double v = ld_f64(in_dt, in, base + off + i * st);
+            double v = tn_load_f64(in_dt, in, base + off + i * st);
             c += v == v;
         }
     }
@@ -1568,7 +1493,7 @@ nanmean_reduce(int in_dt, int out_dt, const tn_loop *outer, const region *reg, v
         for (int64_t j = 0; j < m; j++) {
             int64_t o = pos.offset[0] + j * os;
             int64_t c = count_notnan(reg, in_dt, in, pos.offset[1] + j * is);
-            double s = ld_f64(out_dt, out, o);
+            double s = tn_load_f64(out_dt, out, o);
             st_f64(out_dt, out, o, out_dt == TN_DTYPE_F64 ? s / (double)c : (float)s / (float)c);
         }
     } while (tn_loop_next(outer, &pos));
@@ -1643,7 +1568,7 @@ lse_reduce(int in_dt, int out_dt, const tn_loop *outer, const region *reg, void 
             while (walk_next(&w, &off, &len)) {
                 for (int64_t i = 0; i < len; i++) {
                     int64_t at = base + off + i * st;
-                    double x = rnd(out_dt, ld_f64(in_dt, in, at));
+                    double x = rnd(out_dt, tn_load_f64(in_dt, in, at));
                     double e = f64 ? exp(x - mx) : rnd(out_dt, expf((float)rnd(out_dt, x - mx)));
                     st_f64(out_dt, tmp, at - lo, e);
                 }
@@ -1658,7 +1583,7 @@ lse_reduce(int in_dt, int out_dt, const tn_loop *outer, const region *reg, void 
         tn_loop_start(outer, &pos);
         do {
             for (int64_t j = 0; j < m; j++, o++) {
-                double sm = ld_f64(out_dt, sums, o), v;
+                double sm = tn_load_f64(out_dt, sums, o), v;
                 if (f64)
                     v = log(sm) + maxes[o];
                 else
@@ -1693,20 +1618,20 @@ tn_reduce(tn_reduce_op op, int in_dtype, int out_dtype, const tn_loop *outer, in
         return TN_OK;
     switch (op) {
     case TN_RED_SUM: case TN_RED_NANSUM:
-        if (is_float(out_dtype))
+        if (tn_dtype_is_kernel_float(out_dtype))
             return float_sum(op, in_dtype, out_dtype, outer, &reg, out, in);
         /* integer sum; nansum of integers is sum */
         return generic_reduce(TN_RED_SUM, in_dtype, out_dtype, outer, &reg, out, in, param);
     case TN_RED_MEAN:
-        if (!is_float(out_dtype))
+        if (!tn_dtype_is_kernel_float(out_dtype))
             return TN_ERR_DTYPE;
         return float_sum(op, in_dtype, out_dtype, outer, &reg, out, in);
     case TN_RED_NANMEAN:
-        if (!is_float(out_dtype) || !is_float(in_dtype))
+        if (!tn_dtype_is_kernel_float(out_dtype) || !tn_dtype_is_kernel_float(in_dtype))
             return TN_ERR_DTYPE;
         return nanmean_reduce(in_dtype, out_dtype, outer, &reg, out, in);
     case TN_RED_LOGSUMEXP:
-        if (!is_float(out_dtype))
+        if (!tn_dtype_is_kernel_float(out_dtype))
             return TN_ERR_DTYPE;
         return lse_reduce(in_dtype, out_dtype, outer, &reg, out, in);
     case TN_RED_MAX: case TN_RED_MIN: case TN_RED_AMAX: case TN_RED_AMIN:
@@ -1724,7 +1649,7 @@ tn_reduce(tn_reduce_op op, int in_dtype, int out_dtype, const tn_loop *outer, in
     case TN_RED_PROD:
         return generic_reduce(op, in_dtype, out_dtype, outer, &reg, out, in, param);
     case TN_RED_NORM:
-        if (!is_float(in_dtype) || !is_float(out_dtype))
+        if (!tn_dtype_is_kernel_float(in_dtype) || !tn_dtype_is_kernel_float(out_dtype))
             return TN_ERR_DTYPE;
         if (reg.numel == 0) {
             tn_loop_pos pos;
@@ -2010,7 +1935,7 @@ dx2_range(const dx2_plan *p, int64_t b, int64_t e)
         double local = 0;
         for (int64_t j = 0; j < step1; j++)
             for (int64_t i = 0; i < step0; i++) {
-                double dx = ld_f64(p->dt, p->in, off + j * s1 + i * st) - p->mean;
+                double dx = tn_load_f64(p->dt, p->in, off + j * s1 + i * st) - p->mean;
                 local += dx * dx;
             }
         total += local;
@@ -2066,7 +1991,7 @@ tn_reduce_var(int dtype, const tn_loop *outer, int rdim, const int64_t *rsizes,
               const int64_t *rstrides, void *out, void *mean_out, const void *in,
               double correction, int take_sqrt)
 {
-    if (!is_float(dtype))
+    if (!tn_dtype_is_kernel_float(dtype))
         return TN_ERR_DTYPE;
     if (!outer || outer->noperands < 2)
         return TN_ERR_VALUE;
@@ -2142,7 +2067,7 @@ scan_line(const scan_plan *p, int64_t oo, int64_t ii, int64_t xo)
     switch (p->op) {
     case TN_SCAN_CUMSUM: case TN_SCAN_CUMPROD: {
         int prod = p->op == TN_SCAN_CUMPROD;
-        if (!is_float(odt)) {
+        if (!tn_dtype_is_kernel_float(odt)) {
             uint64_t acc = prod ? 1 : 0;
             for (int64_t i = 0; i < n; i++) {
                 uint64_t v = (uint64_t)ld_i64(p->in_dt, p->in, ii + i * is);
@@ -2157,7 +2082,7 @@ scan_line(const scan_plan *p, int64_t oo, int64_t ii, int64_t xo)
         int dacc = odt == TN_DTYPE_F32 || odt == TN_DTYPE_F64;
         double acc = prod ? 1 : 0;
         for (int64_t i = 0; i < n; i++) {
-            double v = rnd(odt, ld_f64(p->in_dt, p->in, ii + i * is));
+            double v = rnd(odt, tn_load_f64(p->in_dt, p->in, ii + i * is));
             if (dacc)
                 acc = prod ? acc * v : acc + v;
             else
@@ -2170,7 +2095,7 @@ scan_line(const scan_plan *p, int64_t oo, int64_t ii, int64_t xo)
         int dacc = odt == TN_DTYPE_F32 || odt == TN_DTYPE_F64;
         double acc = -INFINITY;
         for (int64_t i = 0; i < n; i++) {
-            double v = rnd(odt, ld_f64(p->in_dt, p->in, ii + i * is));
+            double v = rnd(odt, tn_load_f64(p->in_dt, p->in, ii + i * is));
             acc = log_add_exp(v, acc, dacc);
             st_f64(odt, p->out, oo + i * os, acc);
         }
@@ -2180,11 +2105,11 @@ scan_line(const scan_plan *p, int64_t oo, int64_t ii, int64_t xo)
         /* cummax / cummin: a NaN or a new extreme (ties included) moves the index */
         int is_max = p->op == TN_SCAN_CUMMAX;
         size_t es = (size_t)tn_dtype_size(p->in_dt);
-        if (is_float(p->in_dt)) {
-            double best = ld_f64(p->in_dt, p->in, ii);
+        if (tn_dtype_is_kernel_float(p->in_dt)) {
+            double best = tn_load_f64(p->in_dt, p->in, ii);
             int64_t bi = 0, bsrc = ii;
             for (int64_t i = 0; i < n; i++) {
-                double v = ld_f64(p->in_dt, p->in, ii + i * is);
+                double v = tn_load_f64(p->in_dt, p->in, ii + i * is);
                 if (v != v || (best == best && (is_max ? v >= best : v <= best))) {
                     best = v;
                     bi = i;
@@ -2239,7 +2164,7 @@ tn_scan(int op, int in_dtype, int out_dtype, const tn_loop *outer, int64_t n, in
         if (in_dtype != out_dtype || !indices)
             return TN_ERR_VALUE;
     }
-    if (op == TN_SCAN_LOGCUMSUMEXP && !is_float(out_dtype))
+    if (op == TN_SCAN_LOGCUMSUMEXP && !tn_dtype_is_kernel_float(out_dtype))
         return TN_ERR_DTYPE;
     if (n == 0 || tn_loop_numel(outer) == 0)
         return TN_OK;

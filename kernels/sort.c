@@ -14,37 +14,6 @@
 
 #define GRAIN 32768
 
-static inline int
-is_float(int dt)
-{
-    return dt == TN_DTYPE_F16 || dt == TN_DTYPE_BF16 || dt == TN_DTYPE_F32 || dt == TN_DTYPE_F64;
-}
-
-static inline double
-ld_f64(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_F32: return ((const float *)p)[i];
-    case TN_DTYPE_F64: return ((const double *)p)[i];
-    default: return 0;
-    }
-}
-
-static inline int64_t
-ld_i64(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_BOOL: case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
-    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
-    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
-    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
-    case TN_DTYPE_I64: return ((const int64_t *)p)[i];
-    default: return 0;
-    }
-}
-
 /* Note [Tie order]
  * Unstable sorts and topk give equal keys an order that depends on the algorithm. Upstream's
  * (SortingKernel.cpp, TopKImpl.h) are the C++ library's std::sort (introsort: median-of-three
@@ -323,52 +292,18 @@ floor_log2(int64_t n)
 SORT_IMPL(fk, double, FLESS)
 SORT_IMPL(ik, int64_t, ILESS)
 
-/* Store a float key back in dtype dt (exact: the key came from dt). */
-static inline void
-st_key_f(int dt, void *p, int64_t i, double v)
+/* Integer keys are read and written as int64; bool keys as their byte (U8), so a key goes
+ * back into values exactly as it came (a float key is exact in double). */
+static inline int64_t
+ld_key_i(int dt, const void *p, int64_t i)
 {
-    switch (dt) {
-    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
-    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
-    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
-    default: ((double *)p)[i] = v; break;
-    }
+    return tn_load_i64(dt == TN_DTYPE_BOOL ? TN_DTYPE_U8 : dt, p, i);
 }
 
 static inline void
 st_key_i(int dt, void *p, int64_t i, int64_t v)
 {
-    switch (dt) {
-    case TN_DTYPE_BOOL: case TN_DTYPE_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case TN_DTYPE_I8: ((int8_t *)p)[i] = (int8_t)v; break;
-    case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)v; break;
-    case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)v; break;
-    default: ((int64_t *)p)[i] = v; break;
-    }
-}
-
-/* Offsets of line `row` of the outer loop (all dims but the innermost) for each operand. */
-static void
-row_offsets(const tn_loop *l, int64_t row, int64_t *off)
-{
-    for (int k = 0; k < l->noperands; k++)
-        off[k] = 0;
-    for (int d = l->ndim - 2; d >= 0; d--) {
-        int64_t i = row % l->sizes[d];
-        row /= l->sizes[d];
-        for (int k = 0; k < l->noperands; k++)
-            off[k] += i * l->strides[k][d];
-    }
-}
-
-/* Line t of the outer loop -> element offsets of each operand. */
-static void
-line_offsets(const tn_loop *l, int64_t t, int64_t *off)
-{
-    int64_t m = tn_loop_inner(l);
-    row_offsets(l, t / m, off);
-    for (int k = 0; k < l->noperands; k++)
-        off[k] += (t % m) * tn_loop_inner_stride(l, k);
+    tn_store_i64(dt == TN_DTYPE_BOOL ? TN_DTYPE_U8 : dt, p, i, v);
 }
 
 // sort
@@ -425,7 +360,7 @@ sort_task(void *ctx, int64_t begin, int64_t end)
 {
     const sort_plan *p = ctx;
     const int64_t n = p->n;
-    const int fl = is_float(p->dt);
+    const int fl = tn_dtype_is_kernel_float(p->dt);
     const int64_t out_n = (p->mode == MODE_TOPK || p->mode == MODE_TOPK_REF) ? p->k : n;
     size_t psz = fl ? sizeof(fk_pair) : sizeof(ik_pair);
     char *buf = malloc(psz * (size_t)(2 * n + 1));
@@ -433,23 +368,23 @@ sort_task(void *ctx, int64_t begin, int64_t end)
         return;
     for (int64_t t = begin; t < end; t++) {
         int64_t off[TN_LOOP_MAX_OPERANDS];
-        line_offsets(p->outer, t, off);
+        tn_loop_elem_offsets(p->outer, t, off);
         if (fl) {
             fk_pair *f = (fk_pair *)buf, *tmp = f + n;
             for (int64_t j = 0; j < n; j++) {
-                f[j].k = ld_f64(p->dt, p->in, off[2] + j * p->is);
+                f[j].k = tn_load_f64(p->dt, p->in, off[2] + j * p->is);
                 f[j].i = j;
             }
             ORDER_LINE(fk, f, tmp);
             for (int64_t j = 0; j < out_n; j++) {
                 if (p->values)
-                    st_key_f(p->dt, p->values, off[0] + j * p->vs, f[j].k);
+                    tn_store_float(p->dt, p->values, off[0] + j * p->vs, f[j].k);
                 p->indices[off[1] + j * p->xs] = f[j].i;
             }
         } else {
             ik_pair *f = (ik_pair *)buf, *tmp = f + n;
             for (int64_t j = 0; j < n; j++) {
-                f[j].k = ld_i64(p->dt, p->in, off[2] + j * p->is);
+                f[j].k = ld_key_i(p->dt, p->in, off[2] + j * p->is);
                 f[j].i = j;
             }
             ORDER_LINE(ik, f, tmp);
@@ -491,8 +426,8 @@ tn_sort(int dtype, const tn_loop *outer, int64_t n, int64_t in_stride, int64_t v
     case TN_DTYPE_I32: case TN_DTYPE_I64: case TN_DTYPE_F16: case TN_DTYPE_BF16:
     case TN_DTYPE_F32: case TN_DTYPE_F64: {
         /* upstream radix-sorts a long 1-d ascending integer tensor (fbgemm): stable */
-        int radix = dtype != TN_DTYPE_BOOL && !is_float(dtype) && !descending && n >= GRAIN &&
-                    outer && tn_loop_numel(outer) == 1;
+        int radix = dtype != TN_DTYPE_BOOL && !tn_dtype_is_kernel_float(dtype) && !descending &&
+                    n >= GRAIN && outer && tn_loop_numel(outer) == 1;
         sort_plan p = {dtype, stable || radix ? MODE_SORT_STABLE : MODE_SORT, descending != 0, 1,
                        outer, n, 0, in_stride, val_stride, idx_stride, values, indices, in};
         return sort_run(&p);
@@ -569,28 +504,28 @@ static void
 ss_task(void *ctx, int64_t begin, int64_t end)
 {
     const ss_plan *p = ctx;
-    const int fl = is_float(p->dt);
+    const int fl = tn_dtype_is_kernel_float(p->dt);
     for (int64_t t = begin; t < end; t++) {
         int64_t off[TN_LOOP_MAX_OPERANDS];
-        line_offsets(p->outer, t, off);
+        tn_loop_elem_offsets(p->outer, t, off);
         int64_t lo = 0, hi = p->n;
         if (fl) {
-            double v = ld_f64(p->dt, p->vals, off[1]);
+            double v = tn_load_f64(p->dt, p->vals, off[1]);
             while (lo < hi) {
                 int64_t mid = lo + ((hi - lo) >> 1);
                 int64_t at = p->sorter ? p->sorter[off[3] + mid * p->sos] : mid;
-                double b = ld_f64(p->dt, p->bd, off[2] + at * p->ss);
+                double b = tn_load_f64(p->dt, p->bd, off[2] + at * p->ss);
                 if (p->right ? !(b > v) : !(b >= v))
                     lo = mid + 1;
                 else
                     hi = mid;
             }
         } else {
-            int64_t v = ld_i64(p->dt, p->vals, off[1]);
+            int64_t v = ld_key_i(p->dt, p->vals, off[1]);
             while (lo < hi) {
                 int64_t mid = lo + ((hi - lo) >> 1);
                 int64_t at = p->sorter ? p->sorter[off[3] + mid * p->sos] : mid;
-                int64_t b = ld_i64(p->dt, p->bd, off[2] + at * p->ss);
+                int64_t b = ld_key_i(p->dt, p->bd, off[2] + at * p->ss);
                 if (p->right ? !(b > v) : !(b >= v))
                     lo = mid + 1;
                 else

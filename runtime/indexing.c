@@ -121,11 +121,26 @@ treat_sequence_as_tuple(PyObject *index)
     return 0;
 }
 
+/* upstream's indexing_tensor_from_data: a bool or uint8 list stays a mask, anything else
+ * (an empty list, floats) becomes an int64 index */
 static PyObject *
 sequence_to_tensor(PyObject *seq)
 {
     PyObject *torch = PyImport_ImportModule("torch");
     PyObject *r = torch ? PyObject_CallMethod(torch, "tensor", "O", seq) : NULL;
+    if (r && TN_T(r)->dtype != TN_DTYPE_BOOL && TN_T(r)->dtype != TN_DTYPE_U8 && TN_T(r)->dtype != TN_DTYPE_I64) {
+        PyObject *i64 = PyObject_GetAttrString(torch, "int64");
+        PyObject *kw = i64 ? Py_BuildValue("{s:O}", "dtype", i64) : NULL;
+        PyObject *fn = PyObject_GetAttrString(torch, "tensor");
+        PyObject *args = PyTuple_Pack(1, seq);
+        Py_CLEAR(r);
+        if (kw && fn && args)
+            r = PyObject_Call(fn, args, kw);
+        Py_XDECREF(i64);
+        Py_XDECREF(kw);
+        Py_XDECREF(fn);
+        Py_XDECREF(args);
+    }
     Py_XDECREF(torch);
     return r;
 }

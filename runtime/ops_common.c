@@ -134,11 +134,13 @@ tn_output_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *in
             }
         }
     }
+    /* TensorIterator's compatible_stride: a running product of the sizes in iteration order,
+     * 0 included (an empty dim makes the dims outside it stride 0) */
     int64_t s = 1;
     for (int i = 0; i < ndim; i++) {
         int d = perm[i];
         strides[d] = s;
-        s *= sizes[d] > 1 ? sizes[d] : 1;
+        s *= sizes[d];
     }
 }
 
@@ -150,12 +152,15 @@ tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int 
      * scalar operand or a broadcast input sends it down the sorting path, where the strides of
      * size-1 dimensions count: (x.permute(1, 0, 2) + 1) keeps x's stride on the size-1 dim) */
     int all_contig = 1;
+    int64_t numel = tn_numel(ndim, sizes);
     for (int k = 0; k < ninputs && all_contig; k++) {
         const tn_geom *g = &inputs[k];
         if (g->ndim != ndim || (ndim && memcmp(g->sizes, sizes, sizeof(int64_t) * (size_t)ndim))) {
             all_contig = 0;
             break;
         }
+        if (numel == 0)
+            continue;  /* an empty tensor is contiguous whatever its strides */
         int64_t expected = 1;
         for (int d = g->ndim - 1; d >= 0; d--) {
             if (g->sizes[d] == 1)

@@ -210,6 +210,57 @@ adv_offsets(TensorObject *self, const adv_index *a, int64_t *count)
     return off;
 }
 
+/* Note [Advanced index output layout]
+ * Upstream's index runs a TensorIterator over (out, src, index...) where src is self restrided
+ * to the result shape (0 strides over the indexed part, self's strides elsewhere) and each
+ * index is expanded to the broadcast index shape and reshaped to [1]*before + shape + [1]*after.
+ * The output takes the layout that iterator sorts out of those operands (Note [Output layout]
+ * in ops_common.c), so x.t()[..., True] is laid out like x.t(). We build the same operands. */
+static TensorObject *
+adv_output(TensorObject *self, const adv_index *a, int nd, const int64_t *shape, const int *kept, int nkept)
+{
+    int before = a->adjacent ? a->first : 0, nb = 0;
+    for (int k = 0; k < nkept && kept[k] < before; k++)
+        nb++;
+    int64_t src_str[TN_MAX_NDIM];
+    int o = 0;
+    for (int k = 0; k < nb; k++)
+        src_str[o++] = self->strides[kept[k]];
+    for (int i = 0; i < a->bnd; i++)
+        src_str[o++] = 0;
+    for (int k = nb; k < nkept; k++)
+        src_str[o++] = self->strides[kept[k]];
+    tn_geom g[1 + TN_MAX_NDIM];
+    PyObject *held[TN_MAX_NDIM];
+    int ng = 0;
+    g[ng++] = (tn_geom){nd, shape, src_str};
+    int64_t rshape[TN_MAX_NDIM];
+    int r = 0;
+    for (int k = 0; k < nb; k++)
+        rshape[r++] = 1;
+    for (int i = 0; i < a->bnd; i++)
+        rshape[r++] = a->bshape[i];
+    for (int k = nb; k < nkept; k++)
+        rshape[r++] = 1;
+    TensorObject *out = NULL;
+    int nheld = 0;
+    for (int i = 0; i < a->nidx; i++) {
+        tn_ints bs = {(int64_t *)a->bshape, a->bnd, false}, rs = {rshape, r, false};
+        PyObject *ex = tn_op_expand(TN_T(a->idx[i]), bs, false);
+        PyObject *rv = ex ? tn_op_reshape(TN_T(ex), rs) : NULL;
+        Py_XDECREF(ex);
+        if (!rv)
+            goto done;
+        held[nheld++] = rv;
+        g[ng++] = tn_geom_of(TN_T(rv));
+    }
+    out = tn_empty_elementwise(nd, shape, self->dtype, self->device, ng, g);
+done:
+    for (int i = 0; i < nheld; i++)
+        Py_DECREF(held[i]);
+    return out;
+}
+
 PyObject *
 tn_op_index__Tensor(TensorObject *self, tn_tensors indices)
 {
@@ -219,7 +270,8 @@ tn_op_index__Tensor(TensorObject *self, tn_tensors indices)
     int64_t shape[TN_MAX_NDIM];
     int kept[TN_MAX_NDIM], nkept;
     int nd = adv_result_shape(self, &a, shape, kept, &nkept);
-    TensorObject *out = tn_tensor_empty(nd, shape, self->dtype, self->device);
+    /* See Note [Advanced index output layout] */
+    TensorObject *out = adv_output(self, &a, nd, shape, kept, nkept);
     if (!out || out->device == TN_DEVICE_META || out->numel == 0) {
         adv_free(&a);
         return (PyObject *)out;
@@ -974,16 +1026,20 @@ tn_op_cat(tn_tensors tensors, int64_t dim)
         TensorObject *t = TN_T(tensors.v[i]);
         if (t->ndim == 1 && t->sizes[0] == 0 && ref->ndim != 1)
             continue;
+        /* copy straight into out's slot along d: no view object per input */
         int64_t sz[TN_MAX_NDIM];
         memcpy(sz, out->sizes, sizeof(int64_t) * (size_t)out->ndim);
         sz[d] = t->sizes[d];
-        TensorObject *slot = tn_tensor_view(out, out->ndim, sz, out->strides, out->offset + off * out->strides[d]);
-        if (!slot || tn_copy_into(slot, t) < 0) {
-            Py_XDECREF((PyObject *)slot);
-            Py_DECREF((PyObject *)out);
-            return NULL;
+        if (t->numel > 0) {
+            tn_loop l;
+            tn_geom g[2] = {{out->ndim, sz, out->strides}, tn_geom_of(t)};
+            tn_loop_build(&l, out->ndim, sz, 2, g);
+            char *slot = (char *)tn_tensor_data(out) + off * out->strides[d] * tn_dtype_size(out->dtype);
+            if (TN_KCHECK(tn_copy(&l, out->dtype, slot, t->dtype, tn_tensor_data(t)), out->dtype) < 0) {
+                Py_DECREF((PyObject *)out);
+                return NULL;
+            }
         }
-        Py_DECREF((PyObject *)slot);
         off += t->sizes[d];
     }
     return (PyObject *)out;

@@ -465,6 +465,43 @@ flash_eligible(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *
 
 static PyObject *
 sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, double dropout_p, bool is_causal,
+     tn_opt_double scale, int enable_gqa, int want_lse, int like_query);
+
+/* a new contiguous float32 copy of t */
+static TensorObject *
+as_f32(TensorObject *t)
+{
+    TensorObject *c = tn_empty_on(t->ndim, t->sizes, TN_DTYPE_F32, t->device);
+    if (c && tn_copy_into(c, t) < 0)
+        Py_CLEAR(c);
+    return c;
+}
+
+/* Note [Attention math path in half precision]
+ * Upstream's math path (the inputs the flash kernel does not take, see Note [Attention output
+ * layout]) computes float16/bfloat16 attention in float32 and rounds the output once; the flash
+ * kernel instead rounds the softmax probabilities to the input dtype before they multiply v. So
+ * the math path upcasts q, k, v, runs the float32 kernel and converts the result back. */
+static PyObject *
+sdpa_math_half(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, bool is_causal,
+               tn_opt_double scale, int enable_gqa)
+{
+    TensorObject *q32 = as_f32(q), *k32 = q32 ? as_f32(k) : NULL, *v32 = k32 ? as_f32(v) : NULL;
+    PyObject *r32 = v32 ? sdpa(q32, k32, v32, mask, 0.0, is_causal, scale, enable_gqa, 0, 0) : NULL;
+    Py_XDECREF((PyObject *)q32);
+    Py_XDECREF((PyObject *)k32);
+    Py_XDECREF((PyObject *)v32);
+    if (!r32)
+        return NULL;
+    TensorObject *o32 = TN_T(r32), *out = tn_empty_on(o32->ndim, o32->sizes, q->dtype, o32->device);
+    if (out && tn_copy_into(out, o32) < 0)
+        Py_CLEAR(out);
+    Py_DECREF(r32);
+    return (PyObject *)out;
+}
+
+static PyObject *
+sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, double dropout_p, bool is_causal,
      tn_opt_double scale, int enable_gqa, int want_lse, int like_query)
 {
     if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4) {
@@ -491,6 +528,13 @@ sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, doub
     if (v->sizes[2] != S || k->sizes[3] != E) {
         PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention: query, key and value shapes do not match");
         return NULL;
+    }
+    int half = q->dtype == TN_DTYPE_F16 || q->dtype == TN_DTYPE_BF16;
+    if (half && !like_query && !want_lse && q->device != TN_DEVICE_META && k->device != TN_DEVICE_META &&
+        v->device != TN_DEVICE_META && k->dtype == q->dtype && v->dtype == q->dtype) {
+        if (tn_check_dtype(tn_current_op, q->dtype) < 0)
+            return NULL;
+        return sdpa_math_half(q, k, v, mask, is_causal, scale, enable_gqa);  /* See Note [Attention math path in half precision] */
     }
     /* Batch and head dimensions: grouped-query attention (enable_gqa, kv heads dividing query
      * heads, one batch size) or, as upstream's math path (two matmuls), broadcasting: size-1

@@ -248,3 +248,14 @@ CASES.update({
     "tril_diagonal_large": "out = arange(3, 4).tril(10)",
     "triu_diagonal_very_neg": "out = arange(3, 4).triu(-10)",
 })
+
+CASES.update({
+    "roll_0dim_dim_error": "out = torch.tensor(2).roll(1, 0)",
+    "roll_0dim_flat": "out = torch.tensor(2).roll(1)",
+    "roll_empty_new_tensor": "x = torch.zeros(0, 3); y = x.roll(1, 0); out = (y is x, y._is_view(), y.shape)",
+    "roll_flat_not_view": "out = arange(2, 3).roll(1)._is_view()",
+    "roll_transposed_layout": "out = arange(2, 3).t().roll(1, 0)",
+    "index_select_empty_axis_error": "out = torch.zeros(0, 2).index_select(0, torch.tensor([0]))",
+    "index_select_empty_axis_empty_index": "out = torch.zeros(0, 2).index_select(0, torch.tensor([], dtype=torch.int64))",
+    "masked_fill_size1_permuted_canonical": "x = arange(1, 4, 4).permute(1, 0, 2); out = x.masked_fill(x > 5, 1.0)",
+})

@@ -420,3 +420,13 @@ CASES.update({
     "meta_promote": "x = torch.empty(2, device='meta', dtype=torch.int32) * 1.5; out = x.dtype",
     "meta_shape_error": "x = torch.empty(2, 3, device='meta') + torch.empty(2, device='meta')",
 })
+
+CASES.update({
+    "signbit_bool": "out = torch.signbit(torch.tensor([True, False]))",
+    "hypot_f16": {"code": "out = torch.hypot(randn(4, seed=1, dtype=torch.float16), randn(4, seed=2, dtype=torch.float16))", "tol": "derived"},
+    "logaddexp_f64": {"code": "out = torch.logaddexp(randn(4, seed=1).double(), randn(4, seed=2).double())", "tol": "derived"},
+    "copysign_int_promotes": "out = torch.copysign(torch.tensor([1, 2], dtype=torch.int32), torch.tensor([-1, 1], dtype=torch.int32))",
+    "xlogy_int_promotes": {"code": "out = torch.xlogy(torch.tensor([0, 2]), torch.tensor([0, 3]))", "tol": "derived"},
+    "floor_int_copies": "out = torch.floor(torch.tensor([1, -2], dtype=torch.int8))",
+    "round_int_decimals0_error": "out = torch.round(torch.tensor([1, 2]), decimals=0)",
+})

@@ -49,3 +49,10 @@ CASES.update({
     "sort_transposed_layout": "out = arange(3, 4).t().sort(0)",
     "sort_indices_dtype": f"out = {V}.sort()[1].dtype",
 })
+
+CASES.update({
+    "sort_bool": "out = torch.tensor([True, False, True, False]).sort(stable=True)",
+    "sort_bool_desc": "out = torch.tensor([[True, False, True], [False, False, True]]).sort(1, descending=True, stable=True)",
+    "argsort_bool": "out = torch.tensor([True, False, True, False]).argsort(stable=True)",
+    "topk_bool_error": "out = torch.tensor([True, False]).topk(1)",
+})
