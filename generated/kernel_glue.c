@@ -183,6 +183,18 @@ glue__reshape_alias(tn_value *a)
     );
 }
 
+/* aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+static PyObject *
+glue__safe_softmax(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__safe_softmax];
+    return tn_op__safe_softmax(
+        TN_T(a[0].u.t),
+        a[1].u.i,
+        (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i)
+    );
+}
+
 /* aten::_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp) */
 static PyObject *
 glue__scaled_dot_product_flash_attention_for_cpu(tn_value *a)
@@ -4265,6 +4277,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP__local_scalar_dense, glue__local_scalar_dense, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__log_softmax, glue__log_softmax, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__reshape_alias, glue__reshape_alias, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__safe_softmax, glue__safe_softmax, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__scaled_dot_product_flash_attention_for_cpu, glue__scaled_dot_product_flash_attention_for_cpu, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__softmax, glue__softmax, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__to_copy, glue__to_copy, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},

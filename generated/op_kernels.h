@@ -43,6 +43,8 @@ PyObject *tn_op__local_scalar_dense(TensorObject *self);
 PyObject *tn_op__log_softmax(TensorObject *self, int64_t dim, bool half_to_float);
 /* aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) */
 PyObject *tn_op__reshape_alias(TensorObject *self, tn_ints size, tn_ints stride);
+/* aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
+PyObject *tn_op__safe_softmax(TensorObject *self, int64_t dim, int dtype);
 /* aten::_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp) */
 PyObject *tn_op__scaled_dot_product_flash_attention_for_cpu(TensorObject *query, TensorObject *key, TensorObject *value, double dropout_p, bool is_causal, TensorObject *attn_mask, tn_opt_double scale);
 /* aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */

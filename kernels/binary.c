@@ -1091,20 +1091,20 @@ UNARY_PARAM_ROW(clamp_i16, int16_t, CLAMP_EXPR(lo_i, hi_i))
 UNARY_PARAM_ROW(clamp_i32, int32_t, CLAMP_EXPR(lo_i, hi_i))
 UNARY_PARAM_ROW(clamp_i64, int64_t, CLAMP_EXPR(lo_i, hi_i))
 
-/* Runs a one-input row over l, widening f16/bf16 to the f32 row. */
+/* Runs a row over the first nops operands of l (the output, then nops - 1 inputs, all of
+ * dtype): `other` for f32/f64/integers, the f32 row widened for f16/bf16. */
 static tn_status
-unary_param_run(int dtype, const tn_loop *l, void *out, const void *in, tn_row_fn f32,
-                tn_row_fn other, void *ctx)
+param_run(int dtype, const tn_loop *l, int nops, void **base, tn_row_fn f32, tn_row_fn other,
+          void *ctx)
 {
     int size = tn_dtype_size(dtype);
-    void *base[2] = {out, (void *)in};
-    int elsize[2] = {size, size};
+    int elsize[TN_LOOP_MAX_OPERANDS] = {size, size, size, size};
     tn_widen w;
     tn_row_fn fn = other;
     if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
         memset(&w, 0, sizeof w);
         w.dtype = dtype;
-        w.ninputs = 1;
+        w.ninputs = nops - 1;
         w.fn = f32;
         w.ctx = ctx;
         fn = tn_widen_row;
@@ -1112,7 +1112,16 @@ unary_param_run(int dtype, const tn_loop *l, void *out, const void *in, tn_row_f
     }
     if (!fn)
         return TN_ERR_DTYPE;
-    return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
+    return tn_loop_run_rows(l, nops, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
+}
+
+/* One input and typed parameters (clamp, pow_scalar). */
+static tn_status
+unary_param_run(int dtype, const tn_loop *l, void *out, const void *in, tn_row_fn f32,
+                tn_row_fn other, void *ctx)
+{
+    void *base[2] = {out, (void *)in};
+    return param_run(dtype, l, 2, base, f32, other, ctx);
 }
 
 static double
@@ -1349,29 +1358,6 @@ TERN_ROW(addcmul_i64, int64_t, (uint64_t)a + k->v_w * (uint64_t)b * (uint64_t)c)
 TERN_ROW(addcdiv_f32, float, a + k->v_f * b / c)
 TERN_ROW(addcdiv_f64, double, a + k->v_d * b / c)
 
-static tn_status
-ternary_run(int dtype, const tn_loop *l, void **base, int nin, tn_row_fn f32, tn_row_fn other,
-            tern_params *k)
-{
-    int size = tn_dtype_size(dtype);
-    int elsize[4] = {size, size, size, size};
-    tn_widen w;
-    tn_row_fn fn = other;
-    void *ctx = k;
-    if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
-        memset(&w, 0, sizeof w);
-        w.dtype = dtype;
-        w.ninputs = nin;
-        w.fn = f32;
-        w.ctx = k;
-        fn = tn_widen_row;
-        ctx = &w;
-    }
-    if (!fn)
-        return TN_ERR_DTYPE;
-    return tn_loop_run_rows(l, 4, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
-}
-
 /* The value of a ternary op: f32 for f16/bf16 and f32 (upstream's opmath), else the dtype. */
 static tn_status
 tern_value(int dtype, tn_kscalar v, tern_params *k)
@@ -1406,7 +1392,7 @@ tn_lerp_scalar(int dtype, const tn_loop *l, void *out, const void *start, const 
     tn_loop l4;
     loop_with_scalar(l, &l4, 4);
     void *base[4] = {out, (void *)start, (void *)end, (void *)start};
-    return ternary_run(dtype, &l4, base, 3, lerp_scalar_f32,
+    return param_run(dtype, &l4, 4, base, lerp_scalar_f32,
                        float_row(dtype, lerp_scalar_f32, lerp_scalar_f64), &k);
 }
 
@@ -1417,7 +1403,7 @@ tn_lerp(int dtype, const tn_loop *l, void *out, const void *start, const void *e
     tern_params k;
     memset(&k, 0, sizeof k);
     void *base[4] = {out, (void *)start, (void *)end, (void *)weight};
-    return ternary_run(dtype, l, base, 3, lerp_f32, float_row(dtype, lerp_f32, lerp_f64), &k);
+    return param_run(dtype, l, 4, base, lerp_f32, float_row(dtype, lerp_f32, lerp_f64), &k);
 }
 
 tn_status
@@ -1440,7 +1426,7 @@ tn_addcmul(int dtype, const tn_loop *l, void *out, const void *self, const void 
     if (st != TN_OK)
         return st;
     void *base[4] = {out, (void *)self, (void *)t1, (void *)t2};
-    return ternary_run(dtype, l, base, 3, addcmul_f32, fn, &k);
+    return param_run(dtype, l, 4, base, addcmul_f32, fn, &k);
 }
 
 tn_status
@@ -1455,5 +1441,5 @@ tn_addcdiv(int dtype, const tn_loop *l, void *out, const void *self, const void 
     if (st != TN_OK)
         return st;
     void *base[4] = {out, (void *)self, (void *)t1, (void *)t2};
-    return ternary_run(dtype, l, base, 3, addcdiv_f32, fn, &k);
+    return param_run(dtype, l, 4, base, addcdiv_f32, fn, &k);
 }

@@ -359,52 +359,30 @@ f32_to_bf16__avx2(const float *src, uint16_t *dst, int64_t n)
 }
 #endif
 
+/* n contiguous f16 (bf = 0) or bf16 (bf = 1) values to and from f32: the vector converters when
+ * the CPU has them (F16C for f16, AVX2 for bf16) and tests are not asking for the reference. */
 static void
-f16_to_f32_fast(const uint16_t *src, float *dst, int64_t n)
+half_to_f32_fast(int bf, const uint16_t *src, float *dst, int64_t n)
 {
 #ifdef TN_X86
-    if (!reference_mode && tn_cpu_has_f16c()) {
-        f16_to_f32__f16c(src, dst, n);
+    if (!reference_mode && (bf ? tn_cpu_has_avx2() : tn_cpu_has_f16c())) {
+        (bf ? bf16_to_f32__avx2 : f16_to_f32__f16c)(src, dst, n);
         return;
     }
 #endif
-    f16_to_f32_scalar(src, 1, dst, n);
+    (bf ? bf16_to_f32_scalar : f16_to_f32_scalar)(src, 1, dst, n);
 }
 
 static void
-bf16_to_f32_fast(const uint16_t *src, float *dst, int64_t n)
+f32_to_half_fast(int bf, const float *src, uint16_t *dst, int64_t n)
 {
 #ifdef TN_X86
-    if (!reference_mode && tn_cpu_has_avx2()) {
-        bf16_to_f32__avx2(src, dst, n);
+    if (!reference_mode && (bf ? tn_cpu_has_avx2() : tn_cpu_has_f16c())) {
+        (bf ? f32_to_bf16__avx2 : f32_to_f16__f16c)(src, dst, n);
         return;
     }
 #endif
-    bf16_to_f32_scalar(src, 1, dst, n);
-}
-
-static void
-f32_to_f16_fast(const float *src, uint16_t *dst, int64_t n)
-{
-#ifdef TN_X86
-    if (!reference_mode && tn_cpu_has_f16c()) {
-        f32_to_f16__f16c(src, dst, n);
-        return;
-    }
-#endif
-    f32_to_f16_scalar(src, dst, 1, n);
-}
-
-static void
-f32_to_bf16_fast(const float *src, uint16_t *dst, int64_t n)
-{
-#ifdef TN_X86
-    if (!reference_mode && tn_cpu_has_avx2()) {
-        f32_to_bf16__avx2(src, dst, n);
-        return;
-    }
-#endif
-    f32_to_bf16_scalar(src, dst, 1, n);
+    (bf ? f32_to_bf16_scalar : f32_to_f16_scalar)(src, dst, 1, n);
 }
 
 /* ---- copy row workers: copy_<src>_to_<dst> ---- */
@@ -437,14 +415,19 @@ static const tn_row_fn copy_table[TN_NUM_SLOTS][TN_NUM_SLOTS] = {KD_SRCS(COPY_TA
 static void
 copy_f32_to_half(void *ctx, char *const *p, const int64_t *s, int64_t n, int bf)
 {
-    if (!reference_mode && s[0] == 1 && s[1] == 1) {
-        if (bf)
-            f32_to_bf16_fast((const float *)p[1], (uint16_t *)p[0], n);
-        else
-            f32_to_f16_fast((const float *)p[1], (uint16_t *)p[0], n);
-    } else {
+    if (!reference_mode && s[0] == 1 && s[1] == 1)
+        f32_to_half_fast(bf, (const float *)p[1], (uint16_t *)p[0], n);
+    else
         (bf ? copy_f32_to_bf16 : copy_f32_to_f16)(ctx, p, s, n);
-    }
+}
+
+static void
+copy_half_to_f32(void *ctx, char *const *p, const int64_t *s, int64_t n, int bf)
+{
+    if (!reference_mode && s[0] == 1 && s[1] == 1)
+        half_to_f32_fast(bf, (const uint16_t *)p[1], (float *)p[0], n);
+    else
+        (bf ? copy_bf16_to_f32 : copy_f16_to_f32)(ctx, p, s, n);
 }
 
 static void
@@ -462,19 +445,13 @@ copy_f32_to_bf16_fast(void *ctx, char *const *p, const int64_t *s, int64_t n)
 static void
 copy_f16_to_f32_fast(void *ctx, char *const *p, const int64_t *s, int64_t n)
 {
-    if (!reference_mode && s[0] == 1 && s[1] == 1)
-        f16_to_f32_fast((const uint16_t *)p[1], (float *)p[0], n);
-    else
-        copy_f16_to_f32(ctx, p, s, n);
+    copy_half_to_f32(ctx, p, s, n, 0);
 }
 
 static void
 copy_bf16_to_f32_fast(void *ctx, char *const *p, const int64_t *s, int64_t n)
 {
-    if (!reference_mode && s[0] == 1 && s[1] == 1)
-        bf16_to_f32_fast((const uint16_t *)p[1], (float *)p[0], n);
-    else
-        copy_bf16_to_f32(ctx, p, s, n);
+    copy_half_to_f32(ctx, p, s, n, 1);
 }
 
 /* Same dtype: move bits (NaN payloads and -0 survive), by element size. */
@@ -669,10 +646,8 @@ tn_convert_to_f32_strided(int src_dtype, const void *src, int64_t ss, float *dst
     if (ss == 1) {
         switch (src_dtype) {
         case TN_DTYPE_F16:
-            f16_to_f32_fast(src, dst, n);
-            return;
         case TN_DTYPE_BF16:
-            bf16_to_f32_fast(src, dst, n);
+            half_to_f32_fast(src_dtype == TN_DTYPE_BF16, src, dst, n);
             return;
         case TN_DTYPE_F32:
             memmove(dst, src, (size_t)n * sizeof(float));
@@ -708,10 +683,8 @@ tn_convert_from_f32_strided(int dst_dtype, const float *src, void *dst, int64_t 
     if (ds == 1) {
         switch (dst_dtype) {
         case TN_DTYPE_F16:
-            f32_to_f16_fast(src, dst, n);
-            return;
         case TN_DTYPE_BF16:
-            f32_to_bf16_fast(src, dst, n);
+            f32_to_half_fast(dst_dtype == TN_DTYPE_BF16, src, dst, n);
             return;
         case TN_DTYPE_F32:
             memmove(dst, src, (size_t)n * sizeof(float));

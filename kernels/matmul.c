@@ -1006,11 +1006,12 @@ DEFINE_AXPY_AVX512(bf16, uint16_t, ld16_bf16)
 
 #define TN_AVX512BF16 __attribute__((target("avx512bf16,avx512f,avx512bw,avx512vl,avx2,fma,f16c")))
 
-/* 32-bit loads of a bf16 pair at element offset p (p + 1 may be past kc: then read as zero). */
+/* The bf16 pair (k = p, p + 1) of a row whose k step is `step`, as one packed 32-bit element
+ * (k = p in the low half); p + 1 past kc reads as zero. */
 static inline uint32_t
-bf16_pair(const uint16_t *row, int64_t p, int64_t kc)
+bf16_pair(const uint16_t *row, int64_t step, int64_t p, int64_t kc)
 {
-    uint32_t lo = row[p], hi = p + 1 < kc ? row[p + 1] : 0;
+    uint32_t lo = row[p * step], hi = p + 1 < kc ? row[(p + 1) * step] : 0;
     return lo | hi << 16;
 }
 
@@ -1034,16 +1035,8 @@ pack_a_bf16x2(const uint16_t *a, int64_t rs, int64_t cs, int64_t mc, int64_t kc,
             }
         }
         for (; pp < kp; pp++)
-            for (int64_t r = 0; r < mr; r++) {
-                uint32_t v = 0;
-                if (r < rows) {
-                    const uint16_t *row = a + (i0 + r) * rs;
-                    uint32_t lo = row[2 * pp * cs];
-                    uint32_t hi = 2 * pp + 1 < kc ? row[(2 * pp + 1) * cs] : 0;
-                    v = lo | hi << 16;
-                }
-                dst[pp * mr + r] = v;
-            }
+            for (int64_t r = 0; r < mr; r++)
+                dst[pp * mr + r] = r < rows ? bf16_pair(a + (i0 + r) * rs, cs, 2 * pp, kc) : 0;
         dst += mr * kp;
     }
 }
@@ -1072,20 +1065,12 @@ pack_b_bf16x2(const uint16_t *b, int64_t rs, int64_t cs, int64_t kc, int64_t nc,
                 }
                 for (; pp < kp; pp++)
                     for (int q = 0; q < 8; q++)
-                        dst[pp * nr + c0 + q] = bf16_pair(src + q * cs, 2 * pp, kc);
+                        dst[pp * nr + c0 + q] = bf16_pair(src + q * cs, 1, 2 * pp, kc);
             }
         }
         for (int64_t pp = 0; pp < kp; pp++)
-            for (int64_t c = c0; c < nr; c++) {
-                uint32_t v = 0;
-                if (c < cols) {
-                    const uint16_t *col = b + (j0 + c) * cs;
-                    uint32_t lo = col[2 * pp * rs];
-                    uint32_t hi = 2 * pp + 1 < kc ? col[(2 * pp + 1) * rs] : 0;
-                    v = lo | hi << 16;
-                }
-                dst[pp * nr + c] = v;
-            }
+            for (int64_t c = c0; c < nr; c++)
+                dst[pp * nr + c] = c < cols ? bf16_pair(b + (j0 + c) * cs, rs, 2 * pp, kc) : 0;
         dst += nr * kp;
     }
 }
@@ -1263,6 +1248,19 @@ get_kernels(void)
 
 /* ---- one f32-accumulating GEMM on the calling thread ---- */
 
+/* An edge block: the micro-kernel wrote its full MR×NR result to tile (row stride ld_tile);
+ * the mm×nn that exist go into C as C = tile + bet*C. */
+static void
+add_edge_tile(const float *tile, int64_t ld_tile, int64_t mm, int64_t nn, float *c, int64_t ldc,
+              float bet)
+{
+    for (int64_t r = 0; r < mm; r++)
+        for (int64_t q = 0; q < nn; q++) {
+            float *e = c + r * ldc + q;
+            *e = bet == 0.0f ? tile[r * ld_tile + q] : tile[r * ld_tile + q] + bet * *e;
+        }
+}
+
 #if TN_X86
 /* gemm_block's packed loop for bf16 × bf16 on the vdpbf16ps kernel (MR = 8, NR = 32). */
 static bool
@@ -1300,11 +1298,7 @@ gemm_block_bf16(const gemm_kernels *kern, int64_t m, int64_t n, int64_t k, const
                             continue;
                         }
                         kern->ukr_bf16(kp, sa, sb, tile, NR, alpha, 0.0f);
-                        for (int64_t r = 0; r < mm; r++)
-                            for (int64_t q = 0; q < nn; q++) {
-                                float *e = cij + r * ldc + q;
-                                *e = bet == 0.0f ? tile[r * NR + q] : tile[r * NR + q] + bet * *e;
-                            }
+                        add_edge_tile(tile, NR, mm, nn, cij, ldc, bet);
                     }
                 }
             }
@@ -1392,11 +1386,7 @@ gemm_block(int64_t m, int64_t n, int64_t k, const mat *a, const mat *b, float *c
                             continue;
                         }
                         kern->ukr(kc, sa, sb, tile, nr, alpha, 0.0f);
-                        for (int64_t r = 0; r < mm; r++)
-                            for (int64_t q = 0; q < nn; q++) {
-                                float *e = cij + r * ldc + q;
-                                *e = bet == 0.0f ? tile[r * nr + q] : tile[r * nr + q] + bet * *e;
-                            }
+                        add_edge_tile(tile, nr, mm, nn, cij, ldc, bet);
                     }
                 }
             }

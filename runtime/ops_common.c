@@ -134,13 +134,17 @@ tn_output_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *in
             }
         }
     }
-    /* TensorIterator's compatible_stride: a running product of the sizes in iteration order,
-     * 0 included (an empty dim makes the dims outside it stride 0) */
+    /* An unchanged (inverted) order gives plain contiguous strides; any other order gives
+     * TensorIterator's compatible_stride, a running product of the sizes in iteration order
+     * with 0 included (an empty dim makes the dims outside it stride 0). */
+    int inverted = 1;
+    for (int i = 0; i < ndim; i++)
+        inverted &= perm[i] == ndim - 1 - i;
     int64_t s = 1;
     for (int i = 0; i < ndim; i++) {
         int d = perm[i];
         strides[d] = s;
-        s *= sizes[d];
+        s *= inverted ? (sizes[d] > 1 ? sizes[d] : 1) : sizes[d];
     }
 }
 

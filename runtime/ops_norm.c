@@ -123,6 +123,41 @@ tn_op_log_softmax__int(TensorObject *self, int64_t dim, int dtype)
     return softmax_front(self, dim, dtype, 1);
 }
 
+/* _safe_softmax: softmax whose rows of all -inf give 0 instead of NaN (upstream's math attention
+ * path calls it). Upstream's composite: where(all(self == -inf, dim, keepdim), 0, softmax). */
+PyObject *
+tn_op__safe_softmax(TensorObject *self, int64_t dim, int dtype)
+{
+    PyObject *out = softmax_front(self, dim, dtype, 0);
+    if (!out)
+        return NULL;
+    tn_value a[3] = {tn_value_tensor((PyObject *)self), tn_value_double(-INFINITY)};
+    PyObject *masked = tn_call_op("aten::eq", "Scalar", a);
+    PyObject *rows = NULL, *zero = NULL, *r = NULL;
+    if (masked) {
+        a[0] = tn_value_tensor(masked);
+        a[1] = tn_value_int(dim);
+        a[2].tag = TN_V_BOOL;
+        a[2].u.i = 1;
+        rows = tn_call_op("aten::all", "dim", a);
+    }
+    if (rows) {
+        tn_value z = tn_value_double(0.0);
+        zero = (PyObject *)tn_scalar_tensor(&z, TN_T(out)->dtype, TN_T(out)->device);
+    }
+    if (zero) {
+        a[0] = tn_value_tensor(rows);
+        a[1] = tn_value_tensor(zero);
+        a[2] = tn_value_tensor(out);
+        r = tn_call_op("aten::where", "self", a);
+    }
+    Py_XDECREF(masked);
+    Py_XDECREF(rows);
+    Py_XDECREF(zero);
+    Py_DECREF(out);
+    return r;
+}
+
 /* ---- layer norm ---- */
 
 static int

@@ -280,14 +280,23 @@ def _build_dynamo(C, support):
     def _guard_refusal(name):
         return support.refusing(f"torch._C._dynamo.guards.{name}", _NO_COMPILE)
 
-    support.set_all(guards, locals(), ("check_obj_id", "check_type_id"))
+    # TorchDispatchMode.__enter__/__exit__ report whether a mode without ignore_compile_internals
+    # is active; upstream keeps the flag for dynamo's frame evaluation. torchnative has no
+    # dynamo to read it, so the flag is only kept (dispatch modes themselves work).
+    mode_flag = {"in_mode_without_ignore_compile_internals": False}
+
+    def set_is_in_mode_without_ignore_compile_internals(value):
+        mode_flag["in_mode_without_ignore_compile_internals"] = bool(value)
+
+    support.set_all(guards, locals(), ("check_obj_id", "check_type_id",
+                                       "set_is_in_mode_without_ignore_compile_internals"))
     for name in ("dict_version", "install_no_tensor_aliasing_guard",
                  "install_object_aliasing_guard", "install_storage_overlapping_guard",
                  "install_symbolic_shape_guard", "compute_overlapping_tensors",
                  "profile_guard_manager", "assert_size_stride", "assert_alignment",
                  "copy_if_misaligned", "_reinterpret_tensor", "_empty_strided_cpu",
                  "_empty_strided_cpu_pinned", "_empty_strided_cuda", "_empty_strided_xpu",
-                 "_empty_strided_mtia", "set_is_in_mode_without_ignore_compile_internals"):
+                 "_empty_strided_mtia"):
         setattr(guards, name, _guard_refusal(name))
 
     # ---- utils, compiled autograd -----------------------------------------------------------

@@ -259,3 +259,29 @@ CASES.update({
     "index_select_empty_axis_empty_index": "out = torch.zeros(0, 2).index_select(0, torch.tensor([], dtype=torch.int64))",
     "masked_fill_size1_permuted_canonical": "x = arange(1, 4, 4).permute(1, 0, 2); out = x.masked_fill(x > 5, 1.0)",
 })
+
+# Advanced-index result layouts (Note [Advanced index output layout] in ops_index.c)
+for name, expr in {
+    "ellipsis_true_transposed": "arange(4, 4).t()[..., True]",
+    "rows_transposed": "arange(4, 4).t()[[0, 1]]",
+    "cols_transposed": "arange(4, 4).t()[:, [0, 1]]",
+    "permuted_dim0": "arange(2, 3, 4).permute(2, 0, 1)[[0, 1]]",
+    "permuted_dim1": "arange(2, 3, 4).permute(2, 0, 1)[:, [1, 0]]",
+    "permuted_dim2": "arange(2, 3, 4).permute(2, 0, 1)[:, :, [1, 0]]",
+    "adjacent_pair": "arange(2, 3, 4)[:, [0, 2], [1, 3]]",
+    "split_pair": "arange(2, 3, 4)[[0, 1], :, [1, 3]]",
+    "split_pair_permuted_bcast": "arange(2, 3, 4).permute(1, 2, 0)[[[0], [1]], :, [1, 0]]",
+    "empty_list": "arange(3, 4)[[]]",
+    "empty_list_dim1": "arange(3, 4)[:, []]",
+    "empty_list_transposed": "arange(3, 4).t()[[]]",
+    "empty_with_false": "arange(1, 1, 4)[[-1], False]",
+    "false_only": "arange(3, 4)[False]",
+    "bool_rows": "arange(3, 4)[torch.tensor([True, False, True])]",
+    "bool_rows_transposed": "arange(3, 4).t()[torch.tensor([True, False, True, True])]",
+    "bool_mask_2d": "arange(3, 4)[arange(3, 4) > 4]",
+    "bool_dim1_3d": "arange(2, 3, 4)[:, torch.tensor([True, False, True])]",
+    "float_list_becomes_long": "arange(4)[[1.0, 2.0]]",
+    "empty_list_setitem": "arange(3, 4).index_put((torch.tensor([], dtype=torch.int64),), torch.tensor(1.0))",
+}.items():
+    CASES[f"layout_{name}"] = f"r = {expr}; out = (r, r.stride())"
+CASES["setitem_empty_list"] = "x = arange(3, 4); x[[]] = 2.0; out = (x, x._version)"

@@ -362,7 +362,6 @@ CASES.update({
     "logical_not_inplace": "x = torch.tensor([0.0, 2.0]); x.logical_not_(); out = x",
     "bitwise_and_inplace": "x = torch.tensor([12, 5]); x &= 6; out = x",
     "pow_inplace": "x = torch.tensor([2.0, 3.0]); x.pow_(2); out = x",
-    "masked_where_inplace_internal_overlap": "x = arange(4); x[1:].add_(x[:3]); out = x",
     "add_self_overlap_out": "x = arange(4); torch.add(x, 1, out=x); out = x",
     "sigmoid_inplace": {"code": f"x = {X}; x.sigmoid_(); out = x", **D},
     "where_inplace_method": "x = arange(4); out = x.where(x > 1, torch.tensor(-1.0))",
@@ -430,3 +429,15 @@ CASES.update({
     "floor_int_copies": "out = torch.floor(torch.tensor([1, -2], dtype=torch.int8))",
     "round_int_decimals0_error": "out = torch.round(torch.tensor([1, 2]), decimals=0)",
 })
+
+# empty results: contiguous when nothing reorders, else TensorIterator's running product with 0
+for name, expr in {
+    "t_0x3_scalar": "torch.zeros(3, 0).t() + 1",
+    "t_3x0_scalar": "torch.zeros(0, 3).t() + 1",
+    "permuted_scalar": "torch.zeros(2, 0, 3).permute(2, 0, 1) + 1",
+    "permuted_mul": "torch.zeros(2, 0, 3).permute(1, 2, 0) * 2",
+    "permuted_unary_fast": "torch.zeros(2, 0, 3).permute(1, 2, 0).exp()",
+    "t_unary": "torch.zeros(0, 3).t().exp()",
+    "sliced_empty": "torch.zeros(2, 3)[:, :0].t() + 1",
+}.items():
+    CASES[f"empty_layout_{name}"] = f"r = {expr}; out = (r.shape, r.stride())"

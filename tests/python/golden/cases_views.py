@@ -179,3 +179,9 @@ CASES.update({
     "bool_views": "out = (arange(2, 3) > 2).t().unsqueeze(0)",
     "f64_expand": "out = arange(3, dtype=torch.float64).expand(2, 3)",
 })
+
+CASES.update({
+    "ops_split_is_list": "out = (type(torch.ops.aten.split.Tensor(arange(6), 2)).__name__, type(arange(6).split(2)).__name__)",
+    "ops_unbind_is_list": "out = (type(torch.ops.aten.unbind.int(arange(2, 3))).__name__, type(arange(2, 3).unbind()).__name__)",
+    "ops_chunk_is_list": "out = (type(torch.ops.aten.chunk(arange(6), 3)).__name__, type(torch.chunk(arange(6), 3)).__name__)",
+})
