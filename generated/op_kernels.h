@@ -107,6 +107,8 @@ PyObject *tn_op_argsort(TensorObject *self, int64_t dim, bool descending);
 PyObject *tn_op_argsort__stable(TensorObject *self, bool stable, int64_t dim, bool descending);
 /* aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a) */
 PyObject *tn_op_as_strided(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
+/* aten::as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!) */
+PyObject *tn_op_as_strided_(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
 /* aten::asin(Tensor self) -> Tensor */
 PyObject *tn_op_asin(TensorObject *self);
 /* aten::asinh(Tensor self) -> Tensor */
@@ -659,10 +661,18 @@ PyObject *tn_op_squeeze_(TensorObject *self);
 PyObject *tn_op_squeeze___dim(TensorObject *self, int64_t dim);
 /* aten::stack(Tensor[] tensors, int dim=0) -> Tensor */
 PyObject *tn_op_stack(tn_tensors tensors, int64_t dim);
+/* aten::std(Tensor self, bool unbiased=True) -> Tensor */
+PyObject *tn_op_std(TensorObject *self, bool unbiased);
 /* aten::std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
 PyObject *tn_op_std__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
+/* aten::std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+PyObject *tn_op_std__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
+/* aten::std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
+PyObject *tn_op_std_mean(TensorObject *self, bool unbiased);
 /* aten::std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
 PyObject *tn_op_std_mean__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
+/* aten::std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
+PyObject *tn_op_std_mean__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
 /* aten::stride.int(Tensor self, int dim) -> int */
 PyObject *tn_op_stride__int(TensorObject *self, int64_t dim);
 /* aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
@@ -715,10 +725,18 @@ PyObject *tn_op_uniform_(TensorObject *self, double from, double to, PyObject *g
 PyObject *tn_op_unsqueeze(TensorObject *self, int64_t dim);
 /* aten::unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!) */
 PyObject *tn_op_unsqueeze_(TensorObject *self, int64_t dim);
+/* aten::var(Tensor self, bool unbiased=True) -> Tensor */
+PyObject *tn_op_var(TensorObject *self, bool unbiased);
 /* aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
 PyObject *tn_op_var__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
+/* aten::var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
+PyObject *tn_op_var__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
+/* aten::var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
+PyObject *tn_op_var_mean(TensorObject *self, bool unbiased);
 /* aten::var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
 PyObject *tn_op_var_mean__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
+/* aten::var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
+PyObject *tn_op_var_mean__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
 /* aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a) */
 PyObject *tn_op_view(TensorObject *self, tn_ints size);
 /* aten::view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a) */

@@ -243,26 +243,6 @@ tn_dtype_is_kernel_float(int d)
     return d == TN_DTYPE_F16 || d == TN_DTYPE_BF16 || d == TN_DTYPE_F32 || d == TN_DTYPE_F64;
 }
 
-/* Any kernel dtype as a double: floats exactly, integers by value, bool as 0/1 (0 for a dtype
- * without kernels). */
-static inline double
-tn_load_f64(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_BOOL: return ((const uint8_t *)p)[i] != 0;
-    case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
-    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
-    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
-    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
-    case TN_DTYPE_I64: return (double)((const int64_t *)p)[i];
-    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_F32: return ((const float *)p)[i];
-    case TN_DTYPE_F64: return ((const double *)p)[i];
-    default: return 0;
-    }
-}
-
 /* An integer or bool dtype as int64 (bool as 0/1; any other dt is read as int64). */
 static inline int64_t
 tn_load_i64(int dt, const void *p, int64_t i)
@@ -274,6 +254,19 @@ tn_load_i64(int dt, const void *p, int64_t i)
     case TN_DTYPE_I16: return ((const int16_t *)p)[i];
     case TN_DTYPE_I32: return ((const int32_t *)p)[i];
     default: return ((const int64_t *)p)[i];
+    }
+}
+
+/* Any kernel dtype as a double: floats exactly, integers and bool through tn_load_i64. */
+static inline double
+tn_load_f64(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
+    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
+    case TN_DTYPE_F32: return ((const float *)p)[i];
+    case TN_DTYPE_F64: return ((const double *)p)[i];
+    default: return (double)tn_load_i64(dt, p, i);
     }
 }
 

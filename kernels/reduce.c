@@ -304,6 +304,45 @@ upstream_chunks(int64_t n, int threads, int64_t *chunk)
     return t;
 }
 
+/* One output, many elements, as upstream's two-pass reductions run it: a buffer of one partial
+ * per thread (at most 256), every slot starting at ident, and chunk k of upstream_chunks'
+ * split writing part(plan, begin, end) into slot k. Returns the slot count; the caller combines
+ * the slots in its own way. */
+typedef double (*partial_fn)(const void *plan, int64_t begin, int64_t end);
+
+typedef struct {
+    partial_fn part;
+    const void *plan;
+    int64_t numel, chunk;
+    double *parts;
+} partials_job;
+
+static void
+partials_task(void *ctx, int64_t begin, int64_t end)
+{
+    const partials_job *j = ctx;
+    for (int64_t k = begin; k < end; k++) {
+        int64_t b = k * j->chunk, e = b + j->chunk;
+        if (e > j->numel)
+            e = j->numel;
+        j->parts[k] = j->part(j->plan, b, e);
+    }
+}
+
+static int
+split_partials(int64_t numel, double ident, partial_fn part, const void *plan, double parts[256])
+{
+    int threads = tn_num_threads();
+    if (threads > 256)
+        threads = 256;
+    for (int k = 0; k < threads; k++)
+        parts[k] = ident;
+    partials_job j = {part, plan, numel, 0, parts};
+    int64_t nchunks = upstream_chunks(numel, threads, &j.chunk);
+    tn_parallel_for(nchunks, 1, partials_task, &j);
+    return threads;
+}
+
 /* Note [Sum order]
  * Upstream sums floats with a cascade (aten/src/ATen/native/cpu/SumKernel.cpp): a running sum
  * over blocks of 2^lp elements feeding 4 levels of partial sums, lp = max(4, ceil_log2(n)/4).
@@ -870,38 +909,20 @@ fsum_task(void *ctx, int64_t begin, int64_t end)
     }
 }
 
-typedef struct {
-    const fsum_plan *p;
-    int64_t chunk;
-    double *parts;
-} fsum_split;
-
-static void
-fsum_split_task(void *ctx, int64_t begin, int64_t end)
+/* A chunk's sum, rounded to the partials buffer's dtype. */
+static double
+fsum_partial(const void *plan, int64_t begin, int64_t end)
 {
-    const fsum_split *sp = ctx;
-    for (int64_t k = begin; k < end; k++) {
-        int64_t b = k * sp->chunk, e = b + sp->chunk;
-        if (e > sp->p->reg.numel)
-            e = sp->p->reg.numel;
-        sp->parts[k] = rnd(sp->p->part_dt, fsum_region(sp->p, &sp->p->src, 0, b, e));
-    }
+    const fsum_plan *p = plan;
+    return rnd(p->part_dt, fsum_region(p, &p->src, 0, begin, end));
 }
 
 /* One output, many elements: chunk sums as upstream's two-pass reduction makes them. */
 static tn_status
 fsum_full(fsum_plan *p)
 {
-    int threads = tn_num_threads();
-    if (threads > 256)
-        threads = 256;
-    int64_t chunk;
-    int64_t nchunks = upstream_chunks(p->reg.numel, threads, &chunk);
     double parts_d[256];
-    for (int k = 0; k < threads; k++)
-        parts_d[k] = 0;
-    fsum_split sp = {p, chunk, parts_d};
-    tn_parallel_for(nchunks, 1, fsum_split_task, &sp);
+    int threads = split_partials(p->reg.numel, 0, fsum_partial, p, parts_d);
     /* the partials buffer (threads entries, part_dt) summed as a contiguous row */
     union {
         float f[256];
@@ -1282,41 +1303,29 @@ norm_project(const gen_plan *g, double acc)
     return f32acc ? powf((float)acc, 1.0f / (float)p) : pow(acc, 1.0 / p);
 }
 
-/* Partials of a one-output prod or norm, split as upstream's reductions split it. */
-typedef struct {
-    const gen_plan *g;
-    int64_t chunk;
-    double ident;
-    double *parts;
-} gen_split;
-
-static void
-gen_split_task(void *ctx, int64_t begin, int64_t end)
+/* The identity a one-output prod or norm starts every partial from. */
+static double
+gen_ident(const gen_plan *g)
 {
-    const gen_split *sp = ctx;
-    for (int64_t k = begin; k < end; k++) {
-        int64_t b = k * sp->chunk, e = b + sp->chunk;
-        if (e > sp->g->reg.numel)
-            e = sp->g->reg.numel;
-        sp->parts[k] = gen_range(sp->g, 0, b, e, sp->ident);
-    }
+    return g->op == TN_RED_PROD ? 1 : (isinf(g->p) && g->p < 0 ? INFINITY : 0);
+}
+
+/* A chunk's partial of a one-output prod or norm. */
+static double
+gen_partial(const void *plan, int64_t begin, int64_t end)
+{
+    const gen_plan *g = plan;
+    return gen_range(g, 0, begin, end, gen_ident(g));
 }
 
 static void
 gen_full(const gen_plan *g)
 {
-    int threads = tn_num_threads();
-    if (threads > 256)
-        threads = 256;
     double parts[256];
     double p = g->p;
     int is_prod = g->op == TN_RED_PROD;
-    double ident = is_prod ? 1 : (isinf(p) && p < 0 ? INFINITY : 0);
-    for (int k = 0; k < threads; k++)
-        parts[k] = ident;
-    gen_split sp = {g, 0, ident, parts};
-    int64_t nchunks = upstream_chunks(g->reg.numel, threads, &sp.chunk);
-    tn_parallel_for(nchunks, 1, gen_split_task, &sp);
+    double ident = gen_ident(g);
+    int threads = split_partials(g->reg.numel, ident, gen_partial, g, parts);
     double acc = ident;
     for (int k = 0; k < threads; k++) {
         if (is_prod) {
@@ -1404,7 +1413,7 @@ gen_output(const gen_plan *g, int64_t out_off, int64_t in_off)
             st_f64(g->out_dt, g->out, out_off, norm2_row_vec(g, in_off, r->numel));
             return;
         }
-        double acc = gen_range(g, in_off, 0, r->numel, isinf(p) && p < 0 ? INFINITY : 0);
+        double acc = gen_range(g, in_off, 0, r->numel, gen_ident(g));
         st_f64(g->out_dt, g->out, out_off, norm_project(g, acc));
         return;
     }

@@ -140,51 +140,30 @@ update_py_keys(tn_op *op)
     }
 }
 
+static int values_to_args(tn_op *op, tn_value *args, PyObject *lead, PyObject **pargs_out, PyObject **kwargs_out);
+
 static PyObject *
 call_python_kernel(tn_op *op, PyObject *entry, tn_value *args)
 {
-    tn_schema *s = tn_op_schema(op);
-    if (!s)
-        return NULL;
     PyObject *fn = PyTuple_GetItem(entry, 0);
     int with_keyset = PyObject_IsTrue(PyTuple_GetItem(entry, 1));
-    int npos = 0;
-    for (int i = 0; i < s->nparams; i++)
-        if (!s->params[i].kwonly)
-            npos++;
-    PyObject *pargs = PyTuple_New(npos + with_keyset);
-    PyObject *kwargs = PyDict_New();
-    if (!pargs || !kwargs)
-        goto fail;
+    PyObject *keyset = NULL;
     if (with_keyset) {
         PyObject *C = PyImport_ImportModule("torch._C");
-        PyObject *full = C ? PyObject_CallMethod(C, "_dispatch_keyset_full", NULL) : NULL;
+        keyset = C ? PyObject_CallMethod(C, "_dispatch_keyset_full", NULL) : NULL;
         Py_XDECREF(C);
-        if (!full)
-            goto fail;
-        PyTuple_SetItem(pargs, 0, full);
+        if (!keyset)
+            return NULL;
     }
-    for (int i = 0, k = with_keyset; i < s->nparams; i++) {
-        PyObject *v = tn_value_to_py(&args[i]);
-        if (!v)
-            goto fail;
-        if (!s->params[i].kwonly) {
-            PyTuple_SetItem(pargs, k++, v);
-        } else {
-            int r = PyDict_SetItem(kwargs, s->params[i].name, v);
-            Py_DECREF(v);
-            if (r < 0)
-                goto fail;
-        }
-    }
-    PyObject *r = PyObject_Call(fn, pargs, kwargs);
+    PyObject *pargs, *kwargs;
+    int r = values_to_args(op, args, keyset, &pargs, &kwargs);
+    Py_XDECREF(keyset);
+    if (r < 0)
+        return NULL;
+    PyObject *result = PyObject_Call(fn, pargs, kwargs);
     Py_DECREF(pargs);
     Py_DECREF(kwargs);
-    return r;
-fail:
-    Py_XDECREF(pargs);
-    Py_XDECREF(kwargs);
-    return NULL;
+    return result;
 }
 
 /* ---- the OpOverload object of an op (what modes and decompositions key on) ---- */
@@ -228,31 +207,79 @@ call_private(const char *name, PyObject *a, PyObject *b, PyObject *c)
     return r;
 }
 
-/* Boxed values as (args tuple, kwargs dict) by the schema's positional/keyword split. */
+/* Does a boxed value equal the parameter's default (c10's IValue equality; numbers compare by
+ * value)? Tensors are never defaults. */
 static int
-values_to_args(tn_op *op, tn_value *args, PyObject **pargs_out, PyObject **kwargs_out)
+is_default(const tn_param *p, const tn_value *v)
+{
+    if (!p->optional)
+        return 0;
+    const tn_value *d = &p->dflt;
+    int dnum = d->tag == TN_V_INT || d->tag == TN_V_DOUBLE || d->tag == TN_V_BOOL;
+    int vnum = v->tag == TN_V_INT || v->tag == TN_V_DOUBLE || v->tag == TN_V_BOOL;
+    if (dnum && vnum && (d->tag == TN_V_BOOL) == (v->tag == TN_V_BOOL))
+        return tn_scalar_to_double(d) == tn_scalar_to_double(v);
+    if (d->tag != v->tag)
+        return 0;
+    switch (d->tag) {
+    case TN_V_NONE:
+        return 1;
+    case TN_V_DTYPE: case TN_V_LAYOUT: case TN_V_MEMFMT: case TN_V_QSCHEME:
+        return d->u.i == v->u.i;
+    case TN_V_DEVICE:
+        return d->u.i == v->u.i && d->dev_index == v->dev_index;
+    case TN_V_COMPLEX:
+        return d->u.d == v->u.d && d->im == v->im;
+    case TN_V_STRING:
+        return !strcmp(d->u.s, v->u.s);
+    case TN_V_INTLIST: case TN_V_BOOLLIST:
+        return d->n == v->n && (d->n == 0 || !memcmp(d->u.ints, v->u.ints, sizeof(int64_t) * (size_t)d->n));
+    case TN_V_DOUBLELIST:
+        return d->n == v->n && (d->n == 0 || !memcmp(d->u.doubles, v->u.doubles, sizeof(double) * (size_t)d->n));
+    default:
+        return 0;
+    }
+}
+
+/* Boxed values as (args tuple, kwargs dict), the way upstream hands them to Python
+ * (parseIValuesToPyArgsKwargs): positional arguments up to the last one that differs from its
+ * default, and keyword-only arguments only where they differ from their defaults. A Python
+ * kernel written for fewer arguments (prims' meta functions) then still accepts the call.
+ * `lead` is put before the arguments (the keyset of with_keyset kernels), or NULL. */
+static int
+values_to_args(tn_op *op, tn_value *args, PyObject *lead, PyObject **pargs_out, PyObject **kwargs_out)
 {
     tn_schema *s = tn_op_schema(op);
     if (!s)
         return -1;
-    PyObject *pargs = PyList_New(0), *kwargs = PyDict_New();
+    int npos = 0;
+    while (npos < s->nparams && !s->params[npos].kwonly)
+        npos++;
+    int last = npos;
+    while (last > 0 && is_default(&s->params[last - 1], &args[last - 1]))
+        last--;
+    PyObject *pargs = PyTuple_New(last + (lead != NULL)), *kwargs = PyDict_New();
     if (!pargs || !kwargs)
         goto fail;
+    if (lead)
+        PyTuple_SetItem(pargs, 0, Py_NewRef(lead));
     for (int i = 0; i < s->nparams; i++) {
+        int kw = i >= npos;
+        if ((!kw && i >= last) || (kw && is_default(&s->params[i], &args[i])))
+            continue;
         PyObject *v = tn_value_to_py(&args[i]);
         if (!v)
             goto fail;
-        int r = s->params[i].kwonly ? PyDict_SetItem(kwargs, s->params[i].name, v) : PyList_Append(pargs, v);
-        Py_DECREF(v);
-        if (r < 0)
-            goto fail;
+        if (!kw) {
+            PyTuple_SetItem(pargs, i + (lead != NULL), v);
+        } else {
+            int r = PyDict_SetItem(kwargs, s->params[i].name, v);
+            Py_DECREF(v);
+            if (r < 0)
+                goto fail;
+        }
     }
-    *pargs_out = PyList_AsTuple(pargs);
-    Py_DECREF(pargs);
-    if (!*pargs_out) {
-        Py_DECREF(kwargs);
-        return -1;
-    }
+    *pargs_out = pargs;
     *kwargs_out = kwargs;
     return 0;
 fail:
@@ -261,8 +288,6 @@ fail:
     return -1;
 }
 
-/* A CompositeImplicitAutograd op without a C kernel runs upstream's own decomposition of it
- * (torch._decomp's table, the one torch.export uses), as upstream runs its C++ CIA body. */
 static PyObject *
 call_decomposition(tn_op *op, tn_value *args)
 {
@@ -270,7 +295,7 @@ call_decomposition(tn_op *op, tn_value *args)
     if (!overload)
         return NULL;
     PyObject *pargs, *kwargs;
-    if (values_to_args(op, args, &pargs, &kwargs) < 0) {
+    if (values_to_args(op, args, NULL, &pargs, &kwargs) < 0) {
         Py_DECREF(overload);
         return NULL;
     }
@@ -289,28 +314,15 @@ dispatch_to_python_mode(tn_op *op, tn_value *args)
     PyObject *overload = tn_op_overload_object(op);
     if (!overload)
         return NULL;
-    tn_schema *s = tn_op_schema(op);
-    PyObject *pargs = PyList_New(0), *kwargs = PyDict_New();
-    PyObject *r = NULL;
-    if (!pargs || !kwargs || !s)
-        goto done;
-    for (int i = 0; i < s->nparams; i++) {
-        PyObject *v = tn_value_to_py(&args[i]);
-        if (!v)
-            goto done;
-        int rr = s->params[i].kwonly ? PyDict_SetItem(kwargs, s->params[i].name, v) : PyList_Append(pargs, v);
-        Py_DECREF(v);
-        if (rr < 0)
-            goto done;
+    PyObject *pargs, *kwargs;
+    if (values_to_args(op, args, NULL, &pargs, &kwargs) < 0) {
+        Py_DECREF(overload);
+        return NULL;
     }
     /* torch.utils._python_dispatch does the mode-stack bookkeeping in Python */
-    PyObject *tuple = PyList_AsTuple(pargs);
-    if (tuple)
-        r = call_private("dispatch_to_mode", overload, tuple, kwargs);
-    Py_XDECREF(tuple);
-done:
-    Py_XDECREF(pargs);
-    Py_XDECREF(kwargs);
+    PyObject *r = call_private("dispatch_to_mode", overload, pargs, kwargs);
+    Py_DECREF(pargs);
+    Py_DECREF(kwargs);
     Py_DECREF(overload);
     return r;
 }
@@ -402,20 +414,47 @@ via_functional(tn_op *op, tn_value *args)
     if (!s || !fs)
         return NULL;
     int kind = op->flags & TN_OPK_MASK;
-    /* the functional op takes the non-out arguments, in the same order */
-    tn_value fargs[64];
-    int nf = 0;
     int outs[8], nout = 0;
-    for (int i = 0; i < s->nparams; i++) {
-        if (s->params[i].is_out) {
-            if (nout < 8)
-                outs[nout++] = i;
-        } else if (nf < 64) {
-            fargs[nf++] = args[i];
+    for (int i = 0; i < s->nparams && nout < 8; i++)
+        if (s->params[i].is_out)
+            outs[nout++] = i;
+    /* The functional op's arguments by name. An out= overload may lack the functional's
+     * tensor options (arange.out has no dtype): the dtype is out's, the others their defaults. */
+    tn_value fargs[64];
+    int used = 0;
+    if (fs->nparams > 64)
+        return tn_refuse(op, "cannot be computed through its functional overload (too many arguments)");
+    for (int j = 0; j < fs->nparams; j++) {
+        const tn_param *fp = &fs->params[j];
+        int i = 0;
+        while (i < s->nparams && (s->params[i].is_out || strcmp(s->params[i].cname, fp->cname)))
+            i++;
+        if (i < s->nparams) {
+            fargs[j] = args[i];
+            used++;
+        } else if (!strcmp(fp->cname, "dtype") && kind == TN_OPK_OUT && nout == 1) {
+            fargs[j].tag = TN_V_DTYPE;
+            fargs[j].u.i = TN_T(args[outs[0]].u.t)->dtype;
+        } else if (fp->optional || fp->allow_none) {
+            fargs[j] = fp->dflt;
+        } else {
+            return tn_refuse(op, "cannot be computed through its functional overload (argument mismatch)");
         }
     }
-    if (nf != fs->nparams)
+    if (used != s->nparams - nout)
         return tn_refuse(op, "cannot be computed through its functional overload (argument mismatch)");
+    /* elementwise ops check what TensorIterator checks before writing */
+    if (f->tags & TN_TAG_pointwise) {
+        TensorObject *dst = kind == TN_OPK_INPLACE ? TN_T(args[0].u.t)
+                            : nout == 1           ? TN_T(args[outs[0]].u.t)
+                                                  : NULL;
+        if (dst && tn_check_no_internal_overlap(dst) < 0)
+            return NULL;
+        for (int j = 0; dst && j < fs->nparams; j++)
+            if (fargs[j].tag == TN_V_TENSOR && fargs[j].u.t != (PyObject *)dst &&
+                tn_check_no_partial_overlap(dst, TN_T(fargs[j].u.t)) < 0)
+                return NULL;
+    }
     PyObject *result = tn_dispatch(f, fargs);
     if (!result)
         return NULL;

@@ -153,13 +153,32 @@ tn_promote_types(int a, int b)
         return a;
     if (a < 0 || b < 0 || a >= TN_NUM_DTYPES || b >= TN_NUM_DTYPES)
         goto refuse;
-    if (is_bits_or_quantized(a) || is_bits_or_quantized(b) || is_float8(a) || is_float8(b))
-        goto refuse;
+    if ((a >= TN_DTYPE_QINT8 && a <= TN_DTYPE_QINT32) || (b >= TN_DTYPE_QINT8 && b <= TN_DTYPE_QINT32) ||
+        a == TN_DTYPE_QUINT4X2 || b == TN_DTYPE_QUINT4X2 || a == TN_DTYPE_QUINT2X4 || b == TN_DTYPE_QUINT2X4) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "promoteTypes with quantized numbers is not handled yet; figure out what the correct rules "
+                     "should be, offending types: %s %s", tn_dtype_legacy_name(a), tn_dtype_legacy_name(b));
+        return -1;
+    }
+    if (is_bits_or_quantized(a) || is_bits_or_quantized(b)) {
+        PyErr_Format(PyExc_RuntimeError, "Promotion from %s and %s is unsupported.", tn_dtype_legacy_name(a),
+                     tn_dtype_legacy_name(b));
+        return -1;
+    }
+    if (is_float8(a) || is_float8(b)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Promotion for Float8 Types is not supported, attempted to promote %s and %s",
+                     tn_dtype_legacy_name(a), tn_dtype_legacy_name(b));
+        return -1;
+    }
     if (is_unsigned_wide(a) || is_unsigned_wide(b)) {
         int other = is_unsigned_wide(a) ? b : a;
         if (float_bits(other))
             return other;
-        goto refuse;
+        PyErr_Format(PyExc_RuntimeError,
+                     "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote %s and %s",
+                     tn_dtype_legacy_name(a), tn_dtype_legacy_name(b));
+        return -1;
     }
     if (a == TN_DTYPE_BOOL)
         return b;

@@ -610,3 +610,70 @@ tn_op_logcumsumexp(TensorObject *self, int64_t dim)
     int d = tn_dtype_is_integral(self->dtype, true) ? tn_default_dtype : self->dtype;
     return scan(TN_SCAN_LOGCUMSUMEXP, self, dim, d, 0);
 }
+
+/* ---- var/std spellings without `correction`: upstream's C++ composites, which call the
+ * correction overloads with correction = unbiased ? 1 : 0 (no dim: every dimension) ---- */
+
+static const tn_ints all_dims = {NULL, 0, true};
+
+static tn_value
+correction_of(bool unbiased)
+{
+    return tn_value_int(unbiased ? 1 : 0);
+}
+
+PyObject *
+tn_op_var(TensorObject *self, bool unbiased)
+{
+    tn_value c = correction_of(unbiased);
+    return tn_op_var__correction(self, all_dims, &c, false);
+}
+
+PyObject *
+tn_op_var__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
+{
+    tn_value c = correction_of(unbiased);
+    return tn_op_var__correction(self, dim, &c, keepdim);
+}
+
+PyObject *
+tn_op_std(TensorObject *self, bool unbiased)
+{
+    tn_value c = correction_of(unbiased);
+    return tn_op_std__correction(self, all_dims, &c, false);
+}
+
+PyObject *
+tn_op_std__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
+{
+    tn_value c = correction_of(unbiased);
+    return tn_op_std__correction(self, dim, &c, keepdim);
+}
+
+PyObject *
+tn_op_var_mean(TensorObject *self, bool unbiased)
+{
+    tn_value c = correction_of(unbiased);
+    return tn_op_var_mean__correction(self, all_dims, &c, false);
+}
+
+PyObject *
+tn_op_var_mean__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
+{
+    tn_value c = correction_of(unbiased);
+    return tn_op_var_mean__correction(self, dim, &c, keepdim);
+}
+
+PyObject *
+tn_op_std_mean(TensorObject *self, bool unbiased)
+{
+    tn_value c = correction_of(unbiased);
+    return tn_op_std_mean__correction(self, all_dims, &c, false);
+}
+
+PyObject *
+tn_op_std_mean__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
+{
+    tn_value c = correction_of(unbiased);
+    return tn_op_std_mean__correction(self, dim, &c, keepdim);
+}

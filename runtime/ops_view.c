@@ -399,6 +399,19 @@ tn_op_transpose_(TensorObject *self, int64_t dim0, int64_t dim1)
     return restride_inplace(self, self->ndim, sizes, strides);
 }
 
+/* as_strided_: self takes the geometry as_strided would give its view (same checks) */
+PyObject *
+tn_op_as_strided_(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset)
+{
+    PyObject *v = tn_op_as_strided(self, size, stride, storage_offset);
+    if (!v)
+        return NULL;
+    self->offset = TN_T(v)->offset;
+    PyObject *r = restride_inplace(self, TN_T(v)->ndim, TN_T(v)->sizes, TN_T(v)->strides);
+    Py_DECREF(v);
+    return r;
+}
+
 /* broadcast `size` (with -1 keeping the old size) onto self's shape: the expand rule */
 static int
 expand_geometry(TensorObject *self, tn_ints size, int64_t *sizes, int64_t *strides)

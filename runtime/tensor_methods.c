@@ -177,11 +177,12 @@ m_item(PyObject *self, PyObject *unused)
     return tn_tensor_item(TN_T(self));
 }
 
+/* int()/float()/complex() of a tensor: ValueError unless it has one element (as upstream) */
 static int
-single_element(TensorObject *t, const char *what)
+single_element(TensorObject *t)
 {
     if (t->numel != 1) {
-        PyErr_SetString(PyExc_RuntimeError, what);
+        PyErr_SetString(PyExc_ValueError, "only one element tensors can be converted to Python scalars");
         return -1;
     }
     return 0;
@@ -209,7 +210,7 @@ m_bool(PyObject *self, PyObject *unused)
 static PyObject *
 m_float_scalar(PyObject *self, PyObject *unused)
 {
-    if (single_element(TN_T(self), "only one element tensors can be converted to Python scalars") < 0)
+    if (single_element(TN_T(self)) < 0)
         return NULL;
     tn_value v;
     if (tn_tensor_item_value(TN_T(self), &v) < 0)
@@ -220,7 +221,7 @@ m_float_scalar(PyObject *self, PyObject *unused)
 static PyObject *
 m_complex_scalar(PyObject *self, PyObject *unused)
 {
-    if (single_element(TN_T(self), "only one element tensors can be converted to Python scalars") < 0)
+    if (single_element(TN_T(self)) < 0)
         return NULL;
     tn_value v;
     if (tn_tensor_item_value(TN_T(self), &v) < 0)
@@ -231,7 +232,7 @@ m_complex_scalar(PyObject *self, PyObject *unused)
 static PyObject *
 m_int_scalar(PyObject *self, PyObject *unused)
 {
-    if (single_element(TN_T(self), "only one element tensors can be converted to Python scalars") < 0)
+    if (single_element(TN_T(self)) < 0)
         return NULL;
     tn_value v;
     if (tn_tensor_item_value(TN_T(self), &v) < 0)

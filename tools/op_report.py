@@ -129,10 +129,11 @@ def run(python: Path, *args) -> dict:
 
 
 def route_text(name: str, entry: dict, rt: dict) -> str:
-    r = rt[name]["cpu"]
+    """The route of the cpu calls, then "meta: <route>" when some calls had meta tensors."""
+    parts = [rt[name]["cpu"]] if entry["calls"] > entry["meta"] else []
     if entry["meta"]:
-        r += f"; meta: {rt[name]['meta']}" if entry["meta"] == entry["calls"] else f" (meta: {rt[name]['meta']})"
-    return r
+        parts.append(f"meta: {rt[name]['meta']}")
+    return "; ".join(parts)
 
 
 def refused(name: str, entry: dict, rt: dict) -> bool:
@@ -197,21 +198,26 @@ def report(archs: list[str]) -> str:
             cells.append(mark)
         flag = " **refused**" if refused(name, entry_any, rt) else ""
         lines.append(f"| `{name}` | {route_text(name, entry_any, rt)}{flag} | " + " | ".join(cells) + " |")
+    lines += ["", "## Per architecture", "",
+              "Overloads by phase; the route follows in parentheses when it is not a plain cpu `kernel`;",
+              "refused ones are in bold.", ""]
     for arch in archs:
-        lines += ["", f"## {arch}", ""]
-        for side, title in (("upstream", "upstream trace"), ("ours", "torchnative's door")):
+        lines += [f"### {arch}", "", "| phase | side | overloads |", "|---|---|---|"]
+        for side, title in (("upstream", "upstream"), ("ours", "door")):
             d = docs[arch][side]
             if "crashed" in d:
-                lines.append(f"- {title}: crashed ({d['crashed']})")
+                lines.append(f"| - | {title} | crashed ({d['crashed']}) |")
                 continue
             for phase, seen in d["phases"].items():
-                by_route: dict = {}
+                cells = []
                 for n in sorted(seen):
-                    by_route.setdefault(route_text(n, seen[n], rt), []).append(n)
-                parts = "; ".join(f"{r}: " + ", ".join(f"`{n}`" for n in ns) for r, ns in sorted(by_route.items()))
-                lines.append(f"- {title}, {phase} ({len(seen)}): {parts}")
+                    r = route_text(n, seen[n], rt)
+                    cell = f"`{n}`" + ("" if r == "kernel" else f" ({r})")
+                    cells.append(f"**{cell}**" if refused(n, seen[n], rt) else cell)
+                lines.append(f"| {phase} | {title} | {', '.join(cells)} |")
             for phase, text in (d.get("refused") or {}).items():
-                lines.append(f"- {title}, {phase} **refused**: {text}")
+                lines.append(f"| {phase} | {title} | **refused**: {text.replace('|', '/')} |")
+        lines.append("")
     return "\n".join(lines) + "\n"
 
 

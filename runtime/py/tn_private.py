@@ -60,8 +60,8 @@ def prctl_pr_set_pdeathsig(signum):
 
 
 def _sizes_from(args):
-    if len(args) == 1 and isinstance(args[0], (tuple, list)) and all(isinstance(a, int) for a in args[0]):
-        return list(args[0])
+    """Sizes for the legacy constructors: int varargs or one torch.Size. A list or tuple is
+    data, as upstream's legacy_tensor_ctor reads it."""
     if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
         return list(args)
     import torch

@@ -14,6 +14,7 @@
 
 #include "kernels/attention.h"
 #include "kernels/parallel.h"
+#include "tests/kernels/helpers.h"
 
 /* Note [SDPA error bound]
  * Per query row, with exact scores s_j (scaled q·k plus mask), weights w_j = softmax(s)_j and
@@ -41,36 +42,7 @@ static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 static double
 rng_unit(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (double)(rng_state >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
-
-static double
-get_elem(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_F32: return ((const float *)p)[i];
-    case TN_DTYPE_F64: return ((const double *)p)[i];
-    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_BOOL: return ((const uint8_t *)p)[i];
-    default: return NAN;
-    }
-}
-
-static void
-set_elem(int dt, void *p, int64_t i, double v)
-{
-    switch (dt) {
-    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
-    case TN_DTYPE_F64: ((double *)p)[i] = v; break;
-    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
-    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
-    case TN_DTYPE_BOOL: ((uint8_t *)p)[i] = v != 0.0; break;
-    default: break;
-    }
+    return unit_from_bits(xorshift64(&rng_state));
 }
 
 /* Layouts of a 4-d [d0, d1, d2, d3] tensor (batch, heads, sequence, features). */
@@ -126,7 +98,7 @@ make_tens(int dt, int64_t d0, int64_t d1, int64_t d2, int64_t d3, int lay, doubl
     t.len = span;
     t.data = calloc((size_t)span + 1, 8);
     for (int64_t i = 0; i < span; i++)
-        set_elem(dt, t.data, i, amp * rng_unit());
+        put_elem(dt, t.data, i, amp * rng_unit());
     return t;
 }
 
@@ -173,16 +145,16 @@ check_sdpa(sdpa_case c)
     tens v = make_tens(dt, c.B, c.Hkv, c.S, c.Ev, c.lay_v, 1.0);
     tens o = make_tens(dt, c.B, c.Hq, c.L, c.Ev, c.lay_o, 0.0);
     for (int64_t i = 0; i < o.len; i++)
-        set_elem(dt, o.data, i, NAN);
+        put_elem(dt, o.data, i, NAN);
     tens m = {0};
     if (c.mask_dtype != 0) {
         m = make_tens(c.mask_dtype, c.B, c.Hq, c.L, c.S, c.mask_lay, 1.0);
         for (int64_t i = 0; i < m.len; i++) {
             bool drop = (rng_unit() + 1.0) / 2.0 < c.mask_inf_frac;
             if (c.mask_dtype == TN_DTYPE_BOOL)
-                set_elem(TN_DTYPE_BOOL, m.data, i, drop ? 0.0 : 1.0);
+                put_elem(TN_DTYPE_BOOL, m.data, i, drop ? 0.0 : 1.0);
             else if (drop)
-                set_elem(c.mask_dtype, m.data, i, -INFINITY);
+                put_elem(c.mask_dtype, m.data, i, -INFINITY);
         }
     }
     int64_t lst[3] = {c.Hq * c.L, 1, c.Hq};
@@ -424,10 +396,10 @@ Test(attention, sdpa_fully_masked_rows_give_zero)
         uint8_t mask[L * S];
         double lse[L];
         for (int i = 0; i < L * E; i++)
-            set_elem(dt, q, i, rng_unit());
+            put_elem(dt, q, i, rng_unit());
         for (int i = 0; i < S * E; i++) {
-            set_elem(dt, k, i, rng_unit());
-            set_elem(dt, v, i, rng_unit());
+            put_elem(dt, k, i, rng_unit());
+            put_elem(dt, v, i, rng_unit());
         }
         for (int i = 0; i < L * S; i++)
             mask[i] = i / S != 1;  /* row 1 fully masked */

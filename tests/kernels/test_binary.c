@@ -12,49 +12,24 @@
 
 #include "kernels/binary.h"
 #include "kernels/copy.h"
+#include "tests/kernels/helpers.h"
 
 /* ---- helpers ---- */
 
-static tn_kscalar
-dbl(double v)
-{
-    return (tn_kscalar){TN_KSCALAR_DOUBLE, 0, v};
-}
-
-static tn_kscalar
-integer(int64_t v)
-{
-    return (tn_kscalar){TN_KSCALAR_INT, v, 0};
-}
-
-static const int all_dtypes[] = {
-    TN_DTYPE_BOOL, TN_DTYPE_U8, TN_DTYPE_I8, TN_DTYPE_I16, TN_DTYPE_I32,
-    TN_DTYPE_I64, TN_DTYPE_F16, TN_DTYPE_BF16, TN_DTYPE_F32, TN_DTYPE_F64,
-};
-#define NUM_DTYPES ((int)(sizeof all_dtypes / sizeof all_dtypes[0]))
 static const int64_t edge_sizes[] = {0, 1, 7, 8, 9, 15, 16, 17, 31, 33, 64, 1000};
 #define NUM_SIZES ((int)(sizeof edge_sizes / sizeof edge_sizes[0]))
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t
-next_u64(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
 
 static double
 next_double(void)
 {
     static const double specials[] = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, -3.0, 2.5, -2.5,
                                       INFINITY, -INFINITY, NAN, 1e-30, 1e30, 0.1, 7.0, 65504.0};
-    uint64_t r = next_u64();
+    uint64_t r = xorshift64(&rng);
     if (r % 5 == 0)
         return specials[(r >> 8) % (sizeof specials / sizeof specials[0])];
-    double u = (double)(r >> 11) / 9007199254740992.0 * 2.0 - 1.0;
+    double u = unit_from_bits(r);
     static const double scales[] = {1.0, 10.0, 1000.0, 0.01};
     return u * scales[(r >> 3) % 4];
 }
@@ -70,94 +45,15 @@ fill_random(int dtype, void *buf, int64_t n, int nonzero, int small)
             if (nonzero && s.d == 0)
                 s.d = 1;
         } else {
-            int64_t v = (int64_t)next_u64();
-            if (small || next_u64() % 2)
-                v = (int64_t)(next_u64() % 23) - 11;
+            int64_t v = (int64_t)xorshift64(&rng);
+            if (small || xorshift64(&rng) % 2)
+                v = (int64_t)(xorshift64(&rng) % 23) - 11;
             if (nonzero)
                 v |= 1;  /* odd: nonzero in every width */
             s = integer(v);
         }
         tn_scalar_to_dtype(dtype, s, (char *)buf + i * tn_dtype_size(dtype));
     }
-}
-
-/* Bit-equal, except that any two NaNs are equal (the F16C and scalar converters may produce
- * different NaN payloads). */
-static int
-elements_equal(int dtype, const void *x, const void *y)
-{
-    int size = tn_dtype_size(dtype);
-    if (memcmp(x, y, (size_t)size) == 0)
-        return 1;
-    double a, b;
-    switch (dtype) {
-    case TN_DTYPE_F16: {
-        uint16_t u, v;
-        memcpy(&u, x, 2);
-        memcpy(&v, y, 2);
-        a = tn_f16_to_f32(u);
-        b = tn_f16_to_f32(v);
-        break;
-    }
-    case TN_DTYPE_BF16: {
-        uint16_t u, v;
-        memcpy(&u, x, 2);
-        memcpy(&v, y, 2);
-        a = tn_bf16_to_f32(u);
-        b = tn_bf16_to_f32(v);
-        break;
-    }
-    case TN_DTYPE_F32: {
-        float u, v;
-        memcpy(&u, x, 4);
-        memcpy(&v, y, 4);
-        a = u;
-        b = v;
-        break;
-    }
-    case TN_DTYPE_F64:
-        memcpy(&a, x, 8);
-        memcpy(&b, y, 8);
-        break;
-    default:
-        return 0;
-    }
-    return isnan(a) && isnan(b);
-}
-
-/* Layouts of a 3-operand loop over `n` inner elements: contiguous, b broadcast, a broadcast,
- * and transposed (3 rows, inputs stepping by 3 along the inner dimension). Returns the
- * number of elements each input buffer must hold. */
-enum { LAYOUT_CONTIG, LAYOUT_B_BCAST, LAYOUT_A_BCAST, LAYOUT_TRANSPOSED, NUM_LAYOUTS };
-static const char *const layout_names[] = {"contiguous", "b-broadcast", "a-broadcast",
-                                           "transposed"};
-
-static int64_t
-make_loop(tn_loop *l, int layout, int64_t n, int nops)
-{
-    memset(l, 0, sizeof *l);
-    l->noperands = nops;
-    if (layout == LAYOUT_TRANSPOSED) {
-        l->ndim = 2;
-        l->sizes[0] = 3;
-        l->sizes[1] = n;
-        l->strides[0][0] = n;
-        l->strides[0][1] = 1;
-        for (int k = 1; k < nops; k++) {
-            l->strides[k][0] = 1;
-            l->strides[k][1] = 3;
-        }
-        return 3 * n;
-    }
-    l->ndim = 1;
-    l->sizes[0] = n;
-    for (int k = 0; k < nops; k++)
-        l->strides[k][0] = 1;
-    if (layout == LAYOUT_B_BCAST)
-        l->strides[2][0] = 0;
-    if (layout == LAYOUT_A_BCAST)
-        l->strides[1][0] = 0;
-    return n;
 }
 
 #define GUARD 64

@@ -8,45 +8,7 @@
 #include <string.h>
 
 #include "kernels/index.h"
-
-static void
-put(int dt, void *p, int64_t i, double v)
-{
-    switch (dt) {
-    case TN_DTYPE_BOOL: ((uint8_t *)p)[i] = v != 0; break;
-    case TN_DTYPE_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case TN_DTYPE_I8: ((int8_t *)p)[i] = (int8_t)v; break;
-    case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)v; break;
-    case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)v; break;
-    case TN_DTYPE_I64: ((int64_t *)p)[i] = (int64_t)v; break;
-    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
-    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
-    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
-    default: ((double *)p)[i] = v; break;
-    }
-}
-
-static double
-get(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_BOOL: case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
-    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
-    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
-    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
-    case TN_DTYPE_I64: return (double)((const int64_t *)p)[i];
-    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_F32: return ((const float *)p)[i];
-    default: return ((const double *)p)[i];
-    }
-}
-
-static const int all_dtypes[] = {
-    TN_DTYPE_BOOL, TN_DTYPE_U8, TN_DTYPE_I8, TN_DTYPE_I16, TN_DTYPE_I32,
-    TN_DTYPE_I64, TN_DTYPE_F16, TN_DTYPE_BF16, TN_DTYPE_F32, TN_DTYPE_F64,
-};
-#define NDT ((int)(sizeof all_dtypes / sizeof all_dtypes[0]))
+#include "tests/kernels/helpers.h"
 
 static double
 val(int dt, int64_t i)
@@ -80,22 +42,22 @@ Test(index_select, dtype_sweep_rows_and_columns_vs_reference)
     /* src is (10, 7) row-major; select 9 rows (dim 0) and 9 columns (dim 1) */
     int64_t index[9] = {3, 0, 9, 9, 1, 5, 2, 8, 4}, colidx[9] = {6, 0, 3, 3, 1, 5, 2, 4, 0};
     char src[8 * 70], out[8 * 90];
-    for (int d = 0; d < NDT; d++) {
+    for (int d = 0; d < NUM_DTYPES; d++) {
         int dt = all_dtypes[d];
         for (int i = 0; i < 70; i++)
-            put(dt, src, i, val(dt, i));
+            put_elem(dt, src, i, val(dt, i));
         const int64_t rs[3][2] = {{0, 1}, {0, 1}, {0, 0}};
         tn_loop l = loop2(1, 7, rs);
         cr_assert_eq(tn_index_select(dt, &l, 9, index, 1, 10, 7, 7, out, src), TN_OK);
         for (int j = 0; j < 9; j++)
             for (int c = 0; c < 7; c++)
-                cr_expect_eq(get(dt, out, j * 7 + c), get(dt, src, index[j] * 7 + c), "dtype %d", dt);
+                cr_expect_eq(get_elem(dt, out, j * 7 + c), get_elem(dt, src, index[j] * 7 + c), "dtype %d", dt);
         const int64_t cs[3][2] = {{0, 9}, {0, 7}, {0, 0}};
         tn_loop l2 = loop2(1, 10, cs);
         cr_assert_eq(tn_index_select(dt, &l2, 9, colidx, 1, 7, 1, 1, out, src), TN_OK);
         for (int r = 0; r < 10; r++)
             for (int j = 0; j < 9; j++)
-                cr_expect_eq(get(dt, out, r * 9 + j), get(dt, src, r * 7 + colidx[j]));
+                cr_expect_eq(get_elem(dt, out, r * 9 + j), get_elem(dt, src, r * 7 + colidx[j]));
     }
 }
 
@@ -118,16 +80,16 @@ Test(gather, dim1_vs_reference)
     /* src (4, 6); index (4, 3) along dim 1 */
     int64_t index[12] = {5, 0, 0, 1, 1, 4, 3, 2, 5, 0, 5, 5};
     char src[8 * 24], out[8 * 12];
-    for (int d = 0; d < NDT; d++) {
+    for (int d = 0; d < NUM_DTYPES; d++) {
         int dt = all_dtypes[d];
         for (int i = 0; i < 24; i++)
-            put(dt, src, i, val(dt, i));
+            put_elem(dt, src, i, val(dt, i));
         const int64_t s[3][2] = {{3, 1}, {6, 0}, {3, 1}};
         tn_loop l = loop2(4, 3, s);
         cr_assert_eq(tn_gather(dt, &l, 6, 1, out, src, index), TN_OK);
         for (int r = 0; r < 4; r++)
             for (int j = 0; j < 3; j++)
-                cr_expect_eq(get(dt, out, r * 3 + j), get(dt, src, r * 6 + index[r * 3 + j]));
+                cr_expect_eq(get_elem(dt, out, r * 3 + j), get_elem(dt, src, r * 6 + index[r * 3 + j]));
     }
     int64_t bad[12] = {6};
     const int64_t s[3][2] = {{3, 1}, {6, 0}, {3, 1}};
@@ -172,7 +134,7 @@ Test(scatter, reductions_dtype_sweep_vs_reference)
 {
     int64_t index[12] = {5, 0, 0, 1, 1, 4, 3, 2, 5, 0, 5, 5};
     char self[8 * 24], src[8 * 12];
-    for (int d = 1; d < NDT; d++) {  /* bool has no arithmetic reductions */
+    for (int d = 1; d < NUM_DTYPES; d++) {  /* bool has no arithmetic reductions */
         int dt = all_dtypes[d];
         int integral = dt != TN_DTYPE_F16 && dt != TN_DTYPE_BF16 && dt != TN_DTYPE_F32 &&
                        dt != TN_DTYPE_F64;
@@ -180,12 +142,12 @@ Test(scatter, reductions_dtype_sweep_vs_reference)
             for (int incl = 0; incl < 2; incl++) {
                 double rs[24], rsrc[12];
                 for (int i = 0; i < 24; i++) {
-                    put(dt, self, i, val(dt, i) / (reduce == TN_SCATTER_PROD ? 4 : 1));
-                    rs[i] = get(dt, self, i);
+                    put_elem(dt, self, i, val(dt, i) / (reduce == TN_SCATTER_PROD ? 4 : 1));
+                    rs[i] = get_elem(dt, self, i);
                 }
                 for (int i = 0; i < 12; i++) {
-                    put(dt, src, i, val(dt, i * 3 + 1) / (reduce == TN_SCATTER_PROD ? 4 : 1));
-                    rsrc[i] = get(dt, src, i);
+                    put_elem(dt, src, i, val(dt, i * 3 + 1) / (reduce == TN_SCATTER_PROD ? 4 : 1));
+                    rsrc[i] = get_elem(dt, src, i);
                 }
                 scatter_ref(reduce, incl || reduce == TN_SCATTER_ASSIGN, rs, rsrc, index, integral);
                 const int64_t s[3][2] = {{6, 0}, {3, 1}, {3, 1}};
@@ -193,10 +155,10 @@ Test(scatter, reductions_dtype_sweep_vs_reference)
                 cr_assert_eq(tn_scatter(dt, reduce, &l, 6, 1, self, src, index, incl), TN_OK);
                 for (int i = 0; i < 24; i++) {
                     char tmp[8];
-                    double got = get(dt, self, i), want = rs[i];
+                    double got = get_elem(dt, self, i), want = rs[i];
                     if (dt == TN_DTYPE_U8 || dt == TN_DTYPE_I8) {
-                        put(dt, tmp, 0, want);  /* wrap like the dtype */
-                        want = get(dt, tmp, 0);
+                        put_elem(dt, tmp, 0, want);  /* wrap like the dtype */
+                        want = get_elem(dt, tmp, 0);
                     }
                     cr_expect(fabs(got - want) <= 0.02 * fabs(want) + (integral ? 0 : 1e-6),
                               "dtype %d reduce %d incl %d at %d: %g vs %g", dt, reduce, incl, i,
@@ -294,10 +256,10 @@ Test(masked_select, broadcast_mask_row_major)
 Test(nonzero, row_major_coordinates_noncontiguous_every_dtype)
 {
     char in[8 * 24];
-    for (int d = 0; d < NDT; d++) {
+    for (int d = 0; d < NUM_DTYPES; d++) {
         int dt = all_dtypes[d];
         for (int i = 0; i < 24; i++)
-            put(dt, in, i, i % 4 == 1 ? 0 : val(dt, i) == 0 ? 1 : val(dt, i));
+            put_elem(dt, in, i, i % 4 == 1 ? 0 : val(dt, i) == 0 ? 1 : val(dt, i));
         /* view (2, 3, 4) transposed to (4, 3, 2) */
         int64_t sizes[3] = {4, 3, 2}, strides[3] = {1, 4, 12}, count;
         cr_assert_eq(tn_nonzero_count(dt, 3, sizes, strides, in, &count), TN_OK);
@@ -307,7 +269,7 @@ Test(nonzero, row_major_coordinates_noncontiguous_every_dtype)
         for (int a = 0; a < 4; a++)
             for (int b = 0; b < 3; b++)
                 for (int c = 0; c < 2; c++) {
-                    if (get(dt, in, a + b * 4 + c * 12) == 0)
+                    if (get_elem(dt, in, a + b * 4 + c * 12) == 0)
                         continue;
                     cr_assert_lt(k, count);
                     cr_expect(coords[k * 3] == a && coords[k * 3 + 1] == b && coords[k * 3 + 2] == c,
@@ -335,10 +297,10 @@ Test(tril_triu, diagonals_batched_and_in_place)
 {
     static const int64_t diags[] = {-7, -2, 0, 1, 3, 8};
     char in[8 * 90], out[8 * 90];
-    for (int d = 0; d < NDT; d++) {
+    for (int d = 0; d < NUM_DTYPES; d++) {
         int dt = all_dtypes[d];
         for (int i = 0; i < 90; i++)
-            put(dt, in, i, val(dt, i) == 0 ? 1 : val(dt, i));
+            put_elem(dt, in, i, val(dt, i) == 0 ? 1 : val(dt, i));
         for (int upper = 0; upper < 2; upper++) {
             for (size_t k = 0; k < sizeof diags / sizeof diags[0]; k++) {
                 tn_loop b;
@@ -353,8 +315,8 @@ Test(tril_triu, diagonals_batched_and_in_place)
                     for (int i = 0; i < 5; i++)
                         for (int j = 0; j < 6; j++) {
                             int keep = upper ? j - i >= diags[k] : j - i <= diags[k];
-                            double want = keep ? get(dt, in, m * 30 + i * 6 + j) : 0;
-                            cr_expect_eq(get(dt, out, m * 30 + i * 6 + j), want,
+                            double want = keep ? get_elem(dt, in, m * 30 + i * 6 + j) : 0;
+                            cr_expect_eq(get_elem(dt, out, m * 30 + i * 6 + j), want,
                                          "dtype %d upper %d diag %ld", dt, upper, (long)diags[k]);
                         }
             }

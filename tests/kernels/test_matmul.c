@@ -11,6 +11,7 @@
 
 #include "kernels/matmul.h"
 #include "kernels/parallel.h"
+#include "tests/kernels/helpers.h"
 
 /* Note [GEMM error bound]
  * A float GEMM element is c = alpha * sum_p a_p b_p + beta * c0. Computed with unit roundoff u in
@@ -31,40 +32,14 @@ static uint64_t rng_state = 88172645463325252ull;
 static uint64_t
 rng_next(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return xorshift64(&rng_state);
 }
 
 /* uniform in [-1, 1) */
 static double
 rng_unit(void)
 {
-    return (double)(rng_next() >> 11) / 9007199254740992.0 * 2.0 - 1.0;
-}
-
-static bool
-is_float_dtype(int dt)
-{
-    return dt == TN_DTYPE_F32 || dt == TN_DTYPE_F64 || dt == TN_DTYPE_F16 || dt == TN_DTYPE_BF16;
-}
-
-static double
-get_elem(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_F32: return ((const float *)p)[i];
-    case TN_DTYPE_F64: return ((const double *)p)[i];
-    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
-    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
-    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
-    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
-    case TN_DTYPE_I64: return (double)((const int64_t *)p)[i];
-    default: return NAN;
-    }
+    return unit_from_bits(rng_next());
 }
 
 static int64_t
@@ -77,23 +52,6 @@ get_int(int dt, const void *p, int64_t i)
     case TN_DTYPE_I32: return ((const int32_t *)p)[i];
     case TN_DTYPE_I64: return ((const int64_t *)p)[i];
     default: return 0;
-    }
-}
-
-static void
-set_elem(int dt, void *p, int64_t i, double v)
-{
-    switch (dt) {
-    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
-    case TN_DTYPE_F64: ((double *)p)[i] = v; break;
-    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
-    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
-    case TN_DTYPE_U8: ((uint8_t *)p)[i] = (uint8_t)(int64_t)v; break;
-    case TN_DTYPE_I8: ((int8_t *)p)[i] = (int8_t)(int64_t)v; break;
-    case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)(int64_t)v; break;
-    case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)(int64_t)v; break;
-    case TN_DTYPE_I64: ((int64_t *)p)[i] = (int64_t)v; break;
-    default: break;
     }
 }
 
@@ -146,7 +104,7 @@ make_operand(int dt, int64_t batch, int64_t rows, int64_t cols, int lay)
     o.data = calloc((size_t)o.len, 8);
     /* elements outside the matrix are NaN (floats): a kernel that reads them makes NaN */
     for (int64_t i = 0; i < o.len; i++)
-        set_elem(dt, o.data, i, is_float_dtype(dt) ? NAN : rand_elem(dt));
+        put_elem(dt, o.data, i, tn_dtype_is_kernel_float(dt) ? NAN : rand_elem(dt));
     int64_t nb = (lay & LAY_BCAST) ? 1 : batch;
     for (int64_t bi = 0; bi < nb; bi++)
         for (int64_t r = 0; r < rows; r++)
@@ -155,7 +113,7 @@ make_operand(int dt, int64_t batch, int64_t rows, int64_t cols, int lay)
                 if (dt == TN_DTYPE_I64)  /* full 64-bit range, so sums wrap */
                     ((int64_t *)o.data)[at] = (int64_t)rng_next();
                 else
-                    set_elem(dt, o.data, at, rand_elem(dt));
+                    put_elem(dt, o.data, at, rand_elem(dt));
             }
     return o;
 }
@@ -192,7 +150,7 @@ check_gemm(gemm_case g)
     operand c = make_operand(dt, g.batch, g.m, g.n, g.lay_c & ~LAY_BCAST);
     if (g.nan_c)
         for (int64_t i = 0; i < c.len; i++)
-            set_elem(dt, c.data, i, NAN);
+            put_elem(dt, c.data, i, NAN);
     void *c0 = malloc((size_t)(c.len * es));
     memcpy(c0, c.data, (size_t)(c.len * es));
 
@@ -214,7 +172,7 @@ check_gemm(gemm_case g)
             for (int64_t j = 0; j < g.n; j++) {
                 int64_t ci = bi * c.sb + i * c.sr + j * c.sc;
                 touched[ci] = 1;
-                if (is_float_dtype(dt)) {
+                if (tn_dtype_is_kernel_float(dt)) {
                     double s = 0.0, sabs = 0.0;
                     for (int64_t p = 0; p < g.k; p++) {
                         double x = get_elem(dt, a.data, bi * a.sb + i * a.sr + p * a.sc);
@@ -242,7 +200,7 @@ check_gemm(gemm_case g)
                     if (g.beta != 0.0)
                         ref += (uint64_t)(int64_t)g.beta * (uint64_t)get_int(dt, c0, ci);
                     void *want = calloc(1, 8);
-                    set_elem(dt, want, 0, 0);
+                    put_elem(dt, want, 0, 0);
                     memcpy(want, &ref, (size_t)es);  /* little-endian: low bytes = wrapped value */
                     if (get_int(dt, want, 0) != get_int(dt, c.data, ci))
                         worst += 1.0;
@@ -276,7 +234,7 @@ sweep_shapes(int dt, int lay_a, int lay_b, int lay_c, double alpha, double beta)
                 gemm_case g = {dt, 1, edge_sizes[x], edge_sizes[y], edge_sizes[z], lay_a, lay_b,
                                lay_c, alpha, beta, false};
                 double w = check_gemm(g);
-                cr_assert(w <= 1.0 && (is_float_dtype(dt) || w == 0.0),
+                cr_assert(w <= 1.0 && (tn_dtype_is_kernel_float(dt) || w == 0.0),
                           "dtype %d m=%ld n=%ld k=%ld layouts %d/%d/%d: worst err/bound %g", dt,
                           (long)g.m, (long)g.n, (long)g.k, lay_a, lay_b, lay_c, w);
             }
@@ -320,7 +278,7 @@ static void
 check_one(gemm_case g)
 {
     double w = check_gemm(g);
-    cr_assert(w <= 1.0 && (is_float_dtype(g.dtype) || w == 0.0),
+    cr_assert(w <= 1.0 && (tn_dtype_is_kernel_float(g.dtype) || w == 0.0),
               "dtype %d batch=%ld m=%ld n=%ld k=%ld: worst %g", g.dtype, (long)g.batch, (long)g.m,
               (long)g.n, (long)g.k, w);
 }
@@ -508,13 +466,13 @@ check_linear(int dt, int64_t m, int64_t in, int64_t out, bool with_bias, bool ca
     void *x = calloc((size_t)(m * xs + 1), (size_t)es), *w = calloc((size_t)(in * out + 1), (size_t)es);
     void *bias = calloc((size_t)out + 1, (size_t)es), *y = calloc((size_t)(m * ys + 1), (size_t)es);
     for (int64_t i = 0; i < m * xs; i++)
-        set_elem(dt, x, i, rng_unit());
+        put_elem(dt, x, i, rng_unit());
     for (int64_t i = 0; i < in * out; i++)
-        set_elem(dt, w, i, rng_unit());
+        put_elem(dt, w, i, rng_unit());
     for (int64_t i = 0; i < out; i++)
-        set_elem(dt, bias, i, rng_unit());
+        put_elem(dt, bias, i, rng_unit());
     for (int64_t i = 0; i < m * ys; i++)
-        set_elem(dt, y, i, NAN);
+        put_elem(dt, y, i, NAN);
     tn_status st = cached ? tn_linear_f32(m, in, out, x, xs, w, 1234, 1, with_bias ? bias : NULL, 99,
                                           y, ys)
                           : tn_linear(dt, m, in, out, x, xs, w, with_bias ? bias : NULL, y, ys);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels/norm.h"
+#include "tests/kernels/helpers.h"
 
 tn_status tn_softmax_ref(int dtype, int log, const tn_loop *outer, int64_t n, int64_t in_stride,
                          int64_t out_stride, void *out, const void *in);
@@ -16,21 +17,6 @@ tn_status tn_layer_norm_ref(int dtype, int param_dtype, int64_t rows, int64_t n,
                             void *mean, void *rstd);
 tn_status tn_rms_norm_ref(int dtype, int64_t rows, int64_t n, const void *in, const void *weight,
                           double eps, void *out, void *rstd);
-
-static float
-gen(int64_t i)
-{
-    uint64_t v = ((uint64_t)i * 2654435761u) % 4294967296u % 2001u;
-    return (float)((int64_t)v - 1000) / 137.0f;
-}
-
-static uint32_t
-fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
 
 /* position-weighted sum of float32 bit patterns: one number that changes with any element */
 static uint64_t
@@ -42,28 +28,6 @@ checksum(const float *y, int64_t n)
     return s;
 }
 
-static void
-put(int dt, void *p, int64_t i, double v)
-{
-    switch (dt) {
-    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
-    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
-    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
-    default: ((double *)p)[i] = v; break;
-    }
-}
-
-static double
-get(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_F32: return ((const float *)p)[i];
-    default: return ((const double *)p)[i];
-    }
-}
-
 static const int fdts[] = {TN_DTYPE_F16, TN_DTYPE_BF16, TN_DTYPE_F32, TN_DTYPE_F64};
 
 /* relative tolerance per dtype against a double reference */
@@ -73,21 +37,6 @@ tol(int dt)
     return dt == TN_DTYPE_F64 ? 1e-12 : dt == TN_DTYPE_F32 ? 2e-6 : dt == TN_DTYPE_F16 ? 2e-3 : 2e-2;
 }
 
-static tn_loop
-rows_loop(int64_t rows, int64_t os, int64_t is)
-{
-    tn_loop l;
-    memset(&l, 0, sizeof l);
-    l.noperands = 2;
-    if (rows > 0) {
-        l.ndim = 1;
-        l.sizes[0] = rows;
-        l.strides[0][0] = os;
-        l.strides[1][0] = is;
-    }
-    return l;
-}
-
 // softmax
 
 Test(softmax, matches_upstream)
@@ -95,7 +44,7 @@ Test(softmax, matches_upstream)
     float x[150], y[150];
     for (int i = 0; i < 150; i++)
         x[i] = gen(i) * 2;
-    tn_loop l = rows_loop(3, 50, 50);
+    tn_loop l = outer_loop(2, 3, 50, 50, 0);
     cr_assert_eq(tn_softmax(TN_DTYPE_F32, 0, &l, 50, 1, 1, y, x), TN_OK);
     cr_expect_eq(fbits(y[57]), 0x3d30ffa2u, "softmax = %a", y[57]);
     cr_assert_eq(tn_softmax(TN_DTYPE_F32, 1, &l, 50, 1, 1, y, x), TN_OK);
@@ -111,18 +60,18 @@ Test(softmax, sweep_last_dim_and_strided_dim_vs_reference)
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             int64_t n = sizes[k];
             for (int64_t i = 0; i < 3 * n; i++)
-                put(dt, in, i, gen(i) * 3);
+                put_elem(dt, in, i, gen(i) * 3);
             for (int log_ = 0; log_ < 2; log_++) {
                 for (int strided = 0; strided < 2; strided++) {
                     /* 3 lines: contiguous rows, or the dim at stride 3 (a softmax over dim 0) */
-                    tn_loop l = strided ? rows_loop(3, 1, 1) : rows_loop(3, n, n);
+                    tn_loop l = strided ? outer_loop(2, 3, 1, 1, 0) : outer_loop(2, 3, n, n, 0);
                     int64_t st = strided ? 3 : 1;
                     cr_assert_eq(tn_softmax(dt, log_, &l, n, st, st, out, in), TN_OK);
                     cr_assert_eq(tn_softmax_ref(dt, log_, &l, n, st, st, ref, in), TN_OK);
                     for (int64_t i = 0; i < 3 * n; i++) {
                         /* exp(x - max) inherits the rounding of x - max: relative error grows
                          * with |x - max| (here below 50), so float32 gets a wider margin */
-                        double a = get(dt, out, i), b = get(dt, ref, i);
+                        double a = get_elem(dt, out, i), b = get_elem(dt, ref, i);
                         double t = dt == TN_DTYPE_F32 ? 2e-5 : tol(dt);
                         double floor_ = dt == TN_DTYPE_F16 ? 2e-7 : 1e-30;  /* f16 subnormals */
                         cr_expect(fabs(a - b) <= t * (fabs(b) + (log_ ? 1 : 1e-30)) + floor_,
@@ -138,7 +87,7 @@ Test(softmax, sweep_last_dim_and_strided_dim_vs_reference)
 Test(softmax, uniform_row_is_exactly_one_over_n)
 {
     float x[8] = {3, 3, 3, 3, 3, 3, 3, 3}, y[8];
-    tn_loop l = rows_loop(0, 0, 0);
+    tn_loop l = outer_loop(2, 0, 0, 0, 0);
     cr_assert_eq(tn_softmax(TN_DTYPE_F32, 0, &l, 8, 1, 1, y, x), TN_OK);
     for (int i = 0; i < 8; i++)
         cr_expect_eq(y[i], 0.125f);
@@ -147,7 +96,7 @@ Test(softmax, uniform_row_is_exactly_one_over_n)
 Test(softmax, nan_spreads_and_inf_is_handled)
 {
     float x[4] = {1, NAN, 2, 3}, y[4];
-    tn_loop l = rows_loop(0, 0, 0);
+    tn_loop l = outer_loop(2, 0, 0, 0, 0);
     cr_assert_eq(tn_softmax(TN_DTYPE_F32, 0, &l, 4, 1, 1, y, x), TN_OK);
     for (int i = 0; i < 4; i++)
         cr_expect(isnan(y[i]));
@@ -222,23 +171,23 @@ Test(layer_norm, sweep_vs_reference)
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             int64_t n = sizes[k];
             for (int64_t i = 0; i < 3 * n; i++)
-                put(dt, in, i, gen(i) + 5);
+                put_elem(dt, in, i, gen(i) + 5);
             for (int64_t i = 0; i < n; i++) {
-                put(dt, w, i, 1 + gen(i + 7) / 10);
-                put(dt, b, i, gen(i + 3) / 10);
+                put_elem(dt, w, i, 1 + gen(i + 7) / 10);
+                put_elem(dt, b, i, gen(i + 3) / 10);
             }
             for (int affine = 0; affine < 2; affine++) {
                 const void *wp = affine ? w : NULL, *bp = affine ? b : NULL;
                 cr_assert_eq(tn_layer_norm(dt, dt, 3, n, in, wp, bp, 1e-5, out, m, r), TN_OK);
                 cr_assert_eq(tn_layer_norm_ref(dt, dt, 3, n, in, wp, bp, 1e-5, ref, rm, rr), TN_OK);
                 for (int64_t i = 0; i < 3 * n; i++) {
-                    double a = get(dt, out, i), c = get(dt, ref, i);
+                    double a = get_elem(dt, out, i), c = get_elem(dt, ref, i);
                     cr_expect(fabs(a - c) <= 8 * tol(dt) * (fabs(c) + 1), "dtype %d n %ld i %ld: %g vs %g",
                               dt, (long)n, (long)i, a, c);
                 }
                 for (int j = 0; j < 3; j++) {
-                    cr_expect(fabs(get(dt, m, j) - get(dt, rm, j)) <= tol(dt) * 8);
-                    cr_expect(fabs(get(dt, r, j) - get(dt, rr, j)) <= tol(dt) * 8 * get(dt, rr, j));
+                    cr_expect(fabs(get_elem(dt, m, j) - get_elem(dt, rm, j)) <= tol(dt) * 8);
+                    cr_expect(fabs(get_elem(dt, r, j) - get_elem(dt, rr, j)) <= tol(dt) * 8 * get_elem(dt, rr, j));
                 }
             }
         }
@@ -282,13 +231,13 @@ Test(rms_norm, sweep_vs_reference)
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             int64_t n = sizes[k];
             for (int64_t i = 0; i < 3 * n; i++)
-                put(dt, in, i, gen(i));
+                put_elem(dt, in, i, gen(i));
             for (int64_t i = 0; i < n; i++)
-                put(dt, w, i, 1 + gen(i + 1) / 10);
+                put_elem(dt, w, i, 1 + gen(i + 1) / 10);
             cr_assert_eq(tn_rms_norm(dt, 3, n, in, w, 1e-5, out, r), TN_OK);
             cr_assert_eq(tn_rms_norm_ref(dt, 3, n, in, w, 1e-5, ref, rr), TN_OK);
             for (int64_t i = 0; i < 3 * n; i++) {
-                double a = get(dt, out, i), c = get(dt, ref, i);
+                double a = get_elem(dt, out, i), c = get_elem(dt, ref, i);
                 cr_expect(fabs(a - c) <= 4 * tol(dt) * (fabs(c) + 1e-3), "dtype %d n %ld: %g vs %g", dt,
                           (long)n, a, c);
             }

@@ -10,30 +10,7 @@
 
 #include "kernels/parallel.h"
 #include "kernels/reduce.h"
-
-/* The deterministic input the upstream bit patterns were made from. */
-static float
-gen(int64_t i)
-{
-    uint64_t v = ((uint64_t)i * 2654435761u) % 4294967296u % 2001u;
-    return (float)((int64_t)v - 1000) / 137.0f;
-}
-
-static uint32_t
-fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static uint64_t
-dbits(double f)
-{
-    uint64_t u;
-    memcpy(&u, &f, 8);
-    return u;
-}
+#include "tests/kernels/helpers.h"
 
 static float *
 gen_f32(int64_t n)
@@ -44,73 +21,10 @@ gen_f32(int64_t n)
     return x;
 }
 
-/* outer loop over one dim (or none when n == 0) with operand strides */
-static tn_loop
-loop1(int64_t n, int64_t s0, int64_t s1, int64_t s2)
-{
-    tn_loop l;
-    memset(&l, 0, sizeof l);
-    l.noperands = 3;
-    if (n > 0) {
-        l.ndim = 1;
-        l.sizes[0] = n;
-        l.strides[0][0] = s0;
-        l.strides[1][0] = s1;
-        l.strides[2][0] = s2;
-    }
-    return l;
-}
-
 static tn_loop
 scalar_out(void)
 {
-    return loop1(0, 0, 0, 0);
-}
-
-/* store/load any kernel dtype through double (test-side helpers) */
-static void
-put(int dt, void *p, int64_t i, double v)
-{
-    switch (dt) {
-    case TN_DTYPE_BOOL: ((uint8_t *)p)[i] = v != 0; break;
-    case TN_DTYPE_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case TN_DTYPE_I8: ((int8_t *)p)[i] = (int8_t)v; break;
-    case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)v; break;
-    case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)v; break;
-    case TN_DTYPE_I64: ((int64_t *)p)[i] = (int64_t)v; break;
-    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
-    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
-    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
-    default: ((double *)p)[i] = v; break;
-    }
-}
-
-static double
-get(int dt, const void *p, int64_t i)
-{
-    switch (dt) {
-    case TN_DTYPE_BOOL: case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
-    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
-    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
-    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
-    case TN_DTYPE_I64: return (double)((const int64_t *)p)[i];
-    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
-    case TN_DTYPE_F32: return ((const float *)p)[i];
-    default: return ((const double *)p)[i];
-    }
-}
-
-static const int all_dtypes[] = {
-    TN_DTYPE_BOOL, TN_DTYPE_U8, TN_DTYPE_I8, TN_DTYPE_I16, TN_DTYPE_I32,
-    TN_DTYPE_I64, TN_DTYPE_F16, TN_DTYPE_BF16, TN_DTYPE_F32, TN_DTYPE_F64,
-};
-#define NDT ((int)(sizeof all_dtypes / sizeof all_dtypes[0]))
-
-static int
-is_fl(int dt)
-{
-    return dt == TN_DTYPE_F16 || dt == TN_DTYPE_BF16 || dt == TN_DTYPE_F32 || dt == TN_DTYPE_F64;
+    return outer_loop(3, 0, 0, 0, 0);
 }
 
 /* small integer-valued data so every dtype holds it exactly */
@@ -154,7 +68,7 @@ Test(reduce, sum_f32_outer_dim_matches_upstream)
 {
     /* (300, 70) summed over dim 0: columns as single cascades */
     float *x = gen_f32(300 * 70), out[70];
-    tn_loop o = loop1(70, 1, 1, 0);
+    tn_loop o = outer_loop(3, 70, 1, 1, 0);
     int64_t n = 300, s = 70;
     cr_assert_eq(tn_reduce(TN_RED_SUM, TN_DTYPE_F32, TN_DTYPE_F32, &o, 1, &n, &s, out, x, 0), TN_OK);
     cr_expect_eq(fbits(out[0]), 0xc1dbadc4u);
@@ -166,7 +80,7 @@ Test(reduce, sum_f32_outer_dim_matches_upstream)
 Test(reduce, sum_f32_inner_dim_matches_upstream)
 {
     float *x = gen_f32(70 * 300), out[70];
-    tn_loop o = loop1(70, 1, 300, 0);
+    tn_loop o = outer_loop(3, 70, 1, 300, 0);
     int64_t n = 300, s = 1;
     cr_assert_eq(tn_reduce(TN_RED_SUM, TN_DTYPE_F32, TN_DTYPE_F32, &o, 1, &n, &s, out, x, 0), TN_OK);
     cr_expect_eq(fbits(out[0]), 0x4102cd8cu);
@@ -217,7 +131,7 @@ Test(reduce, sum_over_two_dims_noncontiguous_vs_reference)
 {
     /* x is (4, 6, 5) contiguous; reduce dims 0 and 2 -> 6 outputs */
     float *x = gen_f32(120), out[6];
-    tn_loop o = loop1(6, 1, 5, 0);
+    tn_loop o = outer_loop(3, 6, 1, 5, 0);
     int64_t rs[2] = {4, 5}, rst[2] = {30, 1};
     cr_assert_eq(tn_reduce(TN_RED_SUM, TN_DTYPE_F32, TN_DTYPE_F32, &o, 2, rs, rst, out, x, 0), TN_OK);
     for (int j = 0; j < 6; j++) {
@@ -234,21 +148,21 @@ Test(reduce, sum_dtype_sweep_vs_reference)
 {
     static const int64_t sizes[] = {0, 1, 7, 8, 9, 1000};
     char in[8 * 1000], out[8];
-    for (int d = 0; d < NDT; d++) {
+    for (int d = 0; d < NUM_DTYPES; d++) {
         int dt = all_dtypes[d];
-        int odt = is_fl(dt) ? dt : TN_DTYPE_I64;  /* the runtime promotes integer sums */
+        int odt = tn_dtype_is_kernel_float(dt) ? dt : TN_DTYPE_I64;  /* the runtime promotes integer sums */
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             int64_t n = sizes[k], st = 1;
             double ref = 0;
             for (int64_t i = 0; i < n; i++) {
-                put(dt, in, i, small(dt, i));
-                ref += get(dt, in, i);
+                put_elem(dt, in, i, small(dt, i));
+                ref += get_elem(dt, in, i);
             }
             tn_loop o = scalar_out();
             cr_assert_eq(tn_reduce(TN_RED_SUM, dt, odt, &o, 1, &n, &st, out, in, 0), TN_OK);
             double tol = dt == TN_DTYPE_BF16 ? 0.01 * fabs(ref) + 1 : 1e-3 * fabs(ref) + 1e-9;
-            cr_expect(fabs(get(odt, out, 0) - ref) <= tol, "dtype %d n %ld: %g vs %g", dt,
-                      (long)n, get(odt, out, 0), ref);
+            cr_expect(fabs(get_elem(odt, out, 0) - ref) <= tol, "dtype %d n %ld: %g vs %g", dt,
+                      (long)n, get_elem(odt, out, 0), ref);
         }
     }
 }
@@ -320,19 +234,19 @@ Test(reduce, prod_f32_matches_upstream)
 Test(reduce, prod_dtype_sweep_vs_reference)
 {
     char in[8 * 16], out[8];
-    for (int d = 0; d < NDT; d++) {
+    for (int d = 0; d < NUM_DTYPES; d++) {
         int dt = all_dtypes[d];
-        int odt = is_fl(dt) ? dt : TN_DTYPE_I64;
+        int odt = tn_dtype_is_kernel_float(dt) ? dt : TN_DTYPE_I64;
         int64_t n = 9, st = 1;
         double ref = 1;
         for (int64_t i = 0; i < n; i++) {
-            put(dt, in, i, dt == TN_DTYPE_BOOL ? 1 : small(dt, i) == 0 ? 1 : small(dt, i) / 2);
-            ref *= get(dt, in, i);
+            put_elem(dt, in, i, dt == TN_DTYPE_BOOL ? 1 : small(dt, i) == 0 ? 1 : small(dt, i) / 2);
+            ref *= get_elem(dt, in, i);
         }
         tn_loop o = scalar_out();
         cr_assert_eq(tn_reduce(TN_RED_PROD, dt, odt, &o, 1, &n, &st, out, in, 0), TN_OK);
-        cr_expect(fabs(get(odt, out, 0) - ref) <= 1e-2 * fabs(ref), "dtype %d: %g vs %g", dt,
-                  get(odt, out, 0), ref);
+        cr_expect(fabs(get_elem(odt, out, 0) - ref) <= 1e-2 * fabs(ref), "dtype %d: %g vs %g", dt,
+                  get_elem(odt, out, 0), ref);
     }
 }
 
@@ -356,21 +270,21 @@ Test(reduce, max_min_dtype_sweep_vs_reference)
 {
     static const int64_t sizes[] = {1, 7, 8, 9, 1000};
     char in[8 * 1000], out[8];
-    for (int d = 0; d < NDT; d++) {
+    for (int d = 0; d < NUM_DTYPES; d++) {
         int dt = all_dtypes[d];
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             int64_t n = sizes[k], st = 1;
             double mx = -INFINITY, mn = INFINITY;
             for (int64_t i = 0; i < n; i++) {
-                put(dt, in, i, small(dt, i * 3 + 1));
-                mx = fmax(mx, get(dt, in, i));
-                mn = fmin(mn, get(dt, in, i));
+                put_elem(dt, in, i, small(dt, i * 3 + 1));
+                mx = fmax(mx, get_elem(dt, in, i));
+                mn = fmin(mn, get_elem(dt, in, i));
             }
             tn_loop o = scalar_out();
             cr_assert_eq(tn_reduce(TN_RED_AMAX, dt, dt, &o, 1, &n, &st, out, in, 0), TN_OK);
-            cr_expect_eq(get(dt, out, 0), mx, "dtype %d n %ld", dt, (long)n);
+            cr_expect_eq(get_elem(dt, out, 0), mx, "dtype %d n %ld", dt, (long)n);
             cr_assert_eq(tn_reduce(TN_RED_MIN, dt, dt, &o, 1, &n, &st, out, in, 0), TN_OK);
-            cr_expect_eq(get(dt, out, 0), mn, "dtype %d n %ld", dt, (long)n);
+            cr_expect_eq(get_elem(dt, out, 0), mn, "dtype %d n %ld", dt, (long)n);
         }
     }
 }
@@ -397,7 +311,7 @@ Test(reduce, any_all_count_nonzero)
 Test(reduce, norm_p2_matches_upstream)
 {
     float *x = gen_f32(500), out[5];
-    tn_loop o = loop1(5, 1, 100, 0);
+    tn_loop o = outer_loop(3, 5, 1, 100, 0);
     int64_t n = 100, s = 1;
     cr_assert_eq(tn_reduce(TN_RED_NORM, TN_DTYPE_F32, TN_DTYPE_F32, &o, 1, &n, &s, out, x, 2.0), TN_OK);
     cr_expect_eq(fbits(out[3]), 0x4227f2a6u, "norm = %a", out[3]);
@@ -478,22 +392,22 @@ Test(reduce, argmax_takes_first_of_ties_and_first_nan)
 Test(reduce, argmin_dtype_sweep_strided)
 {
     char in[8 * 64];
-    for (int d = 0; d < NDT; d++) {
+    for (int d = 0; d < NUM_DTYPES; d++) {
         int dt = all_dtypes[d];
         /* 4 lines of 8 along a stride-4 dim (the transposed layout) */
         for (int64_t i = 0; i < 32; i++)
-            put(dt, in, i, small(dt, i * 5 + 2));
+            put_elem(dt, in, i, small(dt, i * 5 + 2));
         int64_t idx[4];
         char vals[8 * 4];
-        tn_loop o = loop1(4, 1, 1, 1);
+        tn_loop o = outer_loop(3, 4, 1, 1, 1);
         cr_assert_eq(tn_reduce_arg(0, dt, &o, 8, 4, vals, idx, in), TN_OK);
         for (int j = 0; j < 4; j++) {
             int64_t best = 0;
             for (int64_t i = 1; i < 8; i++)
-                if (get(dt, in, j + i * 4) < get(dt, in, j + best * 4))
+                if (get_elem(dt, in, j + i * 4) < get_elem(dt, in, j + best * 4))
                     best = i;
             cr_expect_eq(idx[j], best, "dtype %d line %d", dt, j);
-            cr_expect_eq(get(dt, vals, j), get(dt, in, j + best * 4));
+            cr_expect_eq(get_elem(dt, vals, j), get_elem(dt, in, j + best * 4));
         }
     }
 }
@@ -514,7 +428,7 @@ Test(reduce, var_std_match_upstream)
     cr_expect_eq(dbits(outd), 0x4010d7c993ee5352ull, "std = %a", outd);
     /* var_mean over rows of (5, 1000) */
     float v[5], m[5];
-    tn_loop o2 = loop1(5, 1, 1000, 1);
+    tn_loop o2 = outer_loop(3, 5, 1, 1000, 1);
     cr_assert_eq(tn_reduce_var(TN_DTYPE_F32, &o2, 1, &n, &s, v, m, x, 1, 0), TN_OK);
     cr_expect_eq(fbits(v[1]), 0x418ef5dau);
     cr_expect_eq(fbits(m[1]), 0x3c8453e5u);
@@ -539,7 +453,7 @@ Test(reduce, var_f64_over_outer_dim_matches_upstream)
     double *x = malloc(sizeof(double) * 300 * 70), v[70];
     for (int i = 0; i < 300 * 70; i++)
         x[i] = gen(i);
-    tn_loop o = loop1(70, 1, 1, 1);
+    tn_loop o = outer_loop(3, 70, 1, 1, 1);
     int64_t n = 300, s = 70;
     cr_assert_eq(tn_reduce_var(TN_DTYPE_F64, &o, 1, &n, &s, v, NULL, x, 1, 0), TN_OK);
     for (int j = 0; j < 8; j++)
@@ -558,22 +472,22 @@ Test(reduce, var_sweep_vs_two_pass_reference)
             int64_t n = sizes[k], s = 1;
             double mean = 0, q = 0;
             for (int64_t i = 0; i < n; i++) {
-                put(dt, in, i, gen(i));
-                mean += get(dt, in, i);
+                put_elem(dt, in, i, gen(i));
+                mean += get_elem(dt, in, i);
             }
             mean /= (double)n;
             for (int64_t i = 0; i < n; i++)
-                q += (get(dt, in, i) - mean) * (get(dt, in, i) - mean);
+                q += (get_elem(dt, in, i) - mean) * (get_elem(dt, in, i) - mean);
             double ref = n > 1 ? q / (double)(n - 1) : NAN;
-            tn_loop o = loop1(0, 0, 0, 0);
+            tn_loop o = outer_loop(3, 0, 0, 0, 0);
             cr_assert_eq(tn_reduce_var(dt, &o, 1, &n, &s, out, mo, in, 1, 0), TN_OK);
-            double got = get(dt, out, 0);
+            double got = get_elem(dt, out, 0);
             if (isnan(ref))
                 cr_expect(isnan(got), "n=1 with correction 1 is NaN");
             else
                 cr_expect(fabs(got - ref) <= 1e-2 * ref, "dtype %d n %ld: %g vs %g", dt, (long)n,
                           got, ref);
-            cr_expect(fabs(get(dt, mo, 0) - mean) <= 1e-2 * fabs(mean) + 1e-3);
+            cr_expect(fabs(get_elem(dt, mo, 0) - mean) <= 1e-2 * fabs(mean) + 1e-3);
         }
     }
 }
@@ -634,22 +548,22 @@ Test(scan, cummin_int_takes_last_of_ties)
 Test(scan, cumsum_cumprod_dtype_sweep_strided)
 {
     char in[8 * 40], out[8 * 40];
-    for (int d = 0; d < NDT; d++) {
+    for (int d = 0; d < NUM_DTYPES; d++) {
         int dt = all_dtypes[d];
-        int odt = is_fl(dt) ? dt : TN_DTYPE_I64;
+        int odt = tn_dtype_is_kernel_float(dt) ? dt : TN_DTYPE_I64;
         for (int64_t i = 0; i < 40; i++)
-            put(dt, in, i, small(dt, i) == 0 ? 1 : small(dt, i));
+            put_elem(dt, in, i, small(dt, i) == 0 ? 1 : small(dt, i));
         /* 5 lines of 8 along a stride-5 dim, outputs contiguous per line */
-        tn_loop o = loop1(5, 8, 1, 0);
+        tn_loop o = outer_loop(3, 5, 8, 1, 0);
         for (int op = TN_SCAN_CUMSUM; op <= TN_SCAN_CUMPROD; op++) {
             cr_assert_eq(tn_scan(op, dt, odt, &o, 8, 5, 1, out, NULL, in), TN_OK);
             for (int j = 0; j < 5; j++) {
                 double acc = op == TN_SCAN_CUMSUM ? 0 : 1;
                 for (int i = 0; i < 8; i++) {
-                    double v = get(dt, in, j + i * 5);
+                    double v = get_elem(dt, in, j + i * 5);
                     acc = op == TN_SCAN_CUMSUM ? acc + v : acc * v;
                     double want = dt == TN_DTYPE_BOOL ? acc : acc;
-                    cr_expect(fabs(get(odt, out, j * 8 + i) - want) <= 1e-2 * fabs(want),
+                    cr_expect(fabs(get_elem(odt, out, j * 8 + i) - want) <= 1e-2 * fabs(want),
                               "dtype %d op %d line %d i %d", dt, op, j, i);
                 }
             }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels/sort.h"
+#include "tests/kernels/helpers.h"
 
 tn_status tn_sort_ref(int dtype, const tn_loop *outer, int64_t n, int64_t in_stride,
                       int64_t val_stride, int64_t idx_stride, void *values, int64_t *indices,
@@ -15,45 +16,6 @@ tn_status tn_sort_ref(int dtype, const tn_loop *outer, int64_t n, int64_t in_str
 tn_status tn_topk_ref(int dtype, const tn_loop *outer, int64_t n, int64_t k, int largest,
                       int64_t in_stride, int64_t val_stride, int64_t idx_stride, void *values,
                       int64_t *indices, const void *in);
-
-static tn_loop
-lines(int64_t count, int64_t s0, int64_t s1, int64_t s2)
-{
-    tn_loop l;
-    memset(&l, 0, sizeof l);
-    l.noperands = 3;
-    if (count > 0) {
-        l.ndim = 1;
-        l.sizes[0] = count;
-        l.strides[0][0] = s0;
-        l.strides[1][0] = s1;
-        l.strides[2][0] = s2;
-    }
-    return l;
-}
-
-static void
-put(int dt, void *p, int64_t i, double v)
-{
-    switch (dt) {
-    case TN_DTYPE_BOOL: ((uint8_t *)p)[i] = v != 0; break;
-    case TN_DTYPE_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case TN_DTYPE_I8: ((int8_t *)p)[i] = (int8_t)v; break;
-    case TN_DTYPE_I16: ((int16_t *)p)[i] = (int16_t)v; break;
-    case TN_DTYPE_I32: ((int32_t *)p)[i] = (int32_t)v; break;
-    case TN_DTYPE_I64: ((int64_t *)p)[i] = (int64_t)v; break;
-    case TN_DTYPE_F16: ((uint16_t *)p)[i] = tn_f32_to_f16((float)v); break;
-    case TN_DTYPE_BF16: ((uint16_t *)p)[i] = tn_f32_to_bf16((float)v); break;
-    case TN_DTYPE_F32: ((float *)p)[i] = (float)v; break;
-    default: ((double *)p)[i] = v; break;
-    }
-}
-
-static const int all_dtypes[] = {
-    TN_DTYPE_BOOL, TN_DTYPE_U8, TN_DTYPE_I8, TN_DTYPE_I16, TN_DTYPE_I32,
-    TN_DTYPE_I64, TN_DTYPE_F16, TN_DTYPE_BF16, TN_DTYPE_F32, TN_DTYPE_F64,
-};
-#define NDT ((int)(sizeof all_dtypes / sizeof all_dtypes[0]))
 
 /* keys with many ties: (i * 7) % 3 */
 static void
@@ -76,7 +38,7 @@ Test(sort, unstable_tie_order_matches_upstream)
     float x[40], v[40];
     int64_t idx[40];
     ties(x, 40);
-    tn_loop l = lines(0, 0, 0, 0);
+    tn_loop l = outer_loop(3, 0, 0, 0, 0);
     cr_assert_eq(tn_sort(TN_DTYPE_F32, &l, 40, 1, 1, 1, v, idx, x, 0, 0), TN_OK);
     for (int i = 0; i < 40; i++)
         cr_expect_eq(idx[i], asc[i], "asc %d", i);
@@ -90,15 +52,15 @@ Test(sort, stable_dtype_sweep_vs_reference)
     static const int64_t sizes[] = {0, 1, 7, 16, 17, 33, 1000};
     char in[8 * 3000], v[8 * 3000], rv[8 * 3000];
     int64_t idx[3000], ridx[3000];
-    for (int d = 0; d < NDT; d++) {
+    for (int d = 0; d < NUM_DTYPES; d++) {
         int dt = all_dtypes[d];
         size_t es = (size_t)tn_dtype_size(dt);
         for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
             int64_t n = sizes[k];
             /* 3 lines, dim strided by 3 (the transposed layout) */
             for (int64_t i = 0; i < 3 * n; i++)
-                put(dt, in, i, (double)((i * 37) % 11) - 5);
-            tn_loop l = lines(3, n, n, 1);
+                put_elem(dt, in, i, (double)((i * 37) % 11) - 5);
+            tn_loop l = outer_loop(3, 3, n, n, 1);
             for (int desc = 0; desc < 2; desc++) {
                 cr_assert_eq(tn_sort(dt, &l, n, 3, 1, 1, v, idx, in, desc, 1), TN_OK);
                 cr_assert_eq(tn_sort_ref(dt, &l, n, 3, 1, 1, rv, ridx, in, desc), TN_OK);
@@ -114,13 +76,13 @@ Test(sort, unstable_sorts_correctly_every_dtype)
 {
     char in[8 * 2000], v[8 * 2000], rv[8 * 2000];
     int64_t idx[2000], ridx[2000];
-    for (int d = 0; d < NDT; d++) {
+    for (int d = 0; d < NUM_DTYPES; d++) {
         int dt = all_dtypes[d];
         size_t es = (size_t)tn_dtype_size(dt);
         int64_t n = 2000;
         for (int64_t i = 0; i < n; i++)
-            put(dt, in, i, (double)((i * 37) % 11) - 5);
-        tn_loop l = lines(0, 0, 0, 0);
+            put_elem(dt, in, i, (double)((i * 37) % 11) - 5);
+        tn_loop l = outer_loop(3, 0, 0, 0, 0);
         cr_assert_eq(tn_sort(dt, &l, n, 1, 1, 1, v, idx, in, 0, 0), TN_OK);
         cr_assert_eq(tn_sort_ref(dt, &l, n, 1, 1, 1, rv, ridx, in, 0), TN_OK);
         /* the same sorted values; indices a permutation pointing at them */
@@ -138,7 +100,7 @@ Test(sort, nan_sorts_last_ascending_first_descending)
 {
     float x[5] = {2, NAN, -1, NAN, 0}, v[5];
     int64_t idx[5];
-    tn_loop l = lines(0, 0, 0, 0);
+    tn_loop l = outer_loop(3, 0, 0, 0, 0);
     cr_assert_eq(tn_sort(TN_DTYPE_F32, &l, 5, 1, 1, 1, v, idx, x, 0, 1), TN_OK);
     cr_expect_eq(idx[0], 2);
     cr_expect_eq(idx[2], 0);
@@ -154,7 +116,7 @@ Test(sort, unsupported_dtype_returns_status)
 {
     float x[2] = {0}, v[2];
     int64_t idx[2];
-    tn_loop l = lines(0, 0, 0, 0);
+    tn_loop l = outer_loop(3, 0, 0, 0, 0);
     cr_expect_eq(tn_sort(TN_DTYPE_C64, &l, 2, 1, 1, 1, v, idx, x, 0, 0), TN_ERR_DTYPE);
     cr_expect_eq(tn_topk(TN_DTYPE_BOOL, &l, 2, 1, 1, 1, 1, 1, 1, v, idx, x), TN_ERR_DTYPE);
     cr_expect_eq(tn_topk(TN_DTYPE_F32, &l, 2, 3, 1, 1, 1, 1, 1, v, idx, x), TN_ERR_VALUE, "k > n");
@@ -170,7 +132,7 @@ Test(topk, tie_order_matches_upstream)
     float x[300], v[300];
     int64_t idx[300];
     ties(x, 300);
-    tn_loop l = lines(0, 0, 0, 0);
+    tn_loop l = outer_loop(3, 0, 0, 0, 0);
     /* k * 64 > n: nth_element then sort */
     cr_assert_eq(tn_topk(TN_DTYPE_F32, &l, 40, 5, 1, 1, 1, 1, 1, v, idx, x), TN_OK);
     for (int i = 0; i < 5; i++)
@@ -192,13 +154,13 @@ Test(topk, dtype_sweep_values_vs_reference)
     static const int64_t ks[] = {0, 1, 3, 10, 64};
     char in[8 * 640], v[8 * 64], rv[8 * 64];
     int64_t idx[64], ridx[64];
-    for (int d = 1; d < NDT; d++) {  /* no bool */
+    for (int d = 1; d < NUM_DTYPES; d++) {  /* no bool */
         int dt = all_dtypes[d];
         size_t es = (size_t)tn_dtype_size(dt);
         int64_t n = 640;
         for (int64_t i = 0; i < n; i++)
-            put(dt, in, i, (double)((i * 37) % 101) - 50);
-        tn_loop l = lines(0, 0, 0, 0);
+            put_elem(dt, in, i, (double)((i * 37) % 101) - 50);
+        tn_loop l = outer_loop(3, 0, 0, 0, 0);
         for (size_t kk = 0; kk < sizeof ks / sizeof ks[0]; kk++) {
             int64_t k = ks[kk];
             for (int largest = 0; largest < 2; largest++) {
@@ -217,7 +179,7 @@ Test(topk, nan_counts_as_largest)
 {
     float x[6] = {1, NAN, 5, 3, NAN, 4}, v[2];
     int64_t idx[2];
-    tn_loop l = lines(0, 0, 0, 0);
+    tn_loop l = outer_loop(3, 0, 0, 0, 0);
     cr_assert_eq(tn_topk(TN_DTYPE_F32, &l, 6, 2, 1, 1, 1, 1, 1, v, idx, x), TN_OK);
     cr_expect(isnan(v[0]) && isnan(v[1]));
     cr_assert_eq(tn_topk(TN_DTYPE_F32, &l, 6, 2, 0, 1, 1, 1, 1, v, idx, x), TN_OK);
