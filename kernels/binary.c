@@ -354,6 +354,18 @@ INT_HELPERS(i64, int64_t, uint64_t, NEG_S, 64, 1)
 #define ALPHA_f32(k) ((k)->alpha_f)
 #define ALPHA_f64(k) ((k)->alpha_d)
 
+/* Logical ops and comparisons read the same for floats and integers (bool has its own). */
+#define COMPARE_ROWS(SN, T)                                                                   \
+    BIN_ROW(logical_and_##SN, T, uint8_t, (a != 0) & (b != 0))                                \
+    BIN_ROW(logical_or_##SN, T, uint8_t, (a != 0) | (b != 0))                                 \
+    BIN_ROW(logical_xor_##SN, T, uint8_t, (a != 0) ^ (b != 0))                                \
+    BIN_ROW(eq_##SN, T, uint8_t, a == b)                                                      \
+    BIN_ROW(ne_##SN, T, uint8_t, a != b)                                                      \
+    BIN_ROW(lt_##SN, T, uint8_t, a < b)                                                       \
+    BIN_ROW(le_##SN, T, uint8_t, a <= b)                                                      \
+    BIN_ROW(gt_##SN, T, uint8_t, a > b)                                                       \
+    BIN_ROW(ge_##SN, T, uint8_t, a >= b)
+
 #define FLOAT_BINARY_ROWS(SN, T, M)                                                           \
     BIN_ROW(add_##SN, T, T, a + b)                                                            \
     BIN_ROW(sub_##SN, T, T, a - b)                                                            \
@@ -370,15 +382,7 @@ INT_HELPERS(i64, int64_t, uint64_t, NEG_S, 64, 1)
     /* fmax/fmin ignore one NaN; equal operands (+0, -0) give a, as upstream's scalar loop */ \
     BIN_ROW(fmax_##SN, T, T, a != a ? b : (b != b || !(a < b)) ? a : b)                       \
     BIN_ROW(fmin_##SN, T, T, a != a ? b : (b != b || !(b < a)) ? a : b)                       \
-    BIN_ROW(logical_and_##SN, T, uint8_t, (a != 0) & (b != 0))                                \
-    BIN_ROW(logical_or_##SN, T, uint8_t, (a != 0) | (b != 0))                                 \
-    BIN_ROW(logical_xor_##SN, T, uint8_t, (a != 0) ^ (b != 0))                                \
-    BIN_ROW(eq_##SN, T, uint8_t, a == b)                                                      \
-    BIN_ROW(ne_##SN, T, uint8_t, a != b)                                                      \
-    BIN_ROW(lt_##SN, T, uint8_t, a < b)                                                       \
-    BIN_ROW(le_##SN, T, uint8_t, a <= b)                                                      \
-    BIN_ROW(gt_##SN, T, uint8_t, a > b)                                                       \
-    BIN_ROW(ge_##SN, T, uint8_t, a >= b)                                                      \
+    COMPARE_ROWS(SN, T)                                                                       \
     BIN_ROW(hypot_##SN, T, T, M(hypot)(a, b))                                                 \
     BIN_ROW(copysign_##SN, T, T, M(copysign)(a, b))                                           \
     BIN_ROW(xlogy_##SN, T, T, xlogy_##SN##_s(a, b))                                           \
@@ -551,15 +555,7 @@ sub_alpha_half(void *ctx, char *const *p, const int64_t *s, int64_t n)
     BIN_ROW(bitxor_##SN, T, T, a ^ b)                                                     \
     BIN_ROW(lshift_##SN, T, T, lshift_##SN##_s(a, b))                                     \
     BIN_ROW(rshift_##SN, T, T, rshift_##SN##_s(a, b))                                     \
-    BIN_ROW(logical_and_##SN, T, uint8_t, (a != 0) & (b != 0))                            \
-    BIN_ROW(logical_or_##SN, T, uint8_t, (a != 0) | (b != 0))                             \
-    BIN_ROW(logical_xor_##SN, T, uint8_t, (a != 0) ^ (b != 0))                            \
-    BIN_ROW(eq_##SN, T, uint8_t, a == b)                                                  \
-    BIN_ROW(ne_##SN, T, uint8_t, a != b)                                                  \
-    BIN_ROW(lt_##SN, T, uint8_t, a < b)                                                   \
-    BIN_ROW(le_##SN, T, uint8_t, a <= b)                                                  \
-    BIN_ROW(gt_##SN, T, uint8_t, a > b)                                                   \
-    BIN_ROW(ge_##SN, T, uint8_t, a >= b)                                                  \
+    COMPARE_ROWS(SN, T)                                                                   \
     BIN_ROW(heaviside_##SN, T, T, a == 0 ? b : (T)(a > 0))                                \
     BIN_ROW(threshold_backward_##SN, T, T, b <= (T)k->alpha_w ? (T)0 : a)
 

@@ -257,16 +257,35 @@ tn_load_i64(int dt, const void *p, int64_t i)
     }
 }
 
-/* Any kernel dtype as a double: floats exactly, integers and bool through tn_load_i64. */
+/* A float dtype as a double, exactly (any other dt is read as f64). */
 static inline double
-tn_load_f64(int dt, const void *p, int64_t i)
+tn_load_float(int dt, const void *p, int64_t i)
 {
     switch (dt) {
     case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
     case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
     case TN_DTYPE_F32: return ((const float *)p)[i];
+    default: return ((const double *)p)[i];
+    }
+}
+
+/* Any kernel dtype as a double: floats exactly, integers by value, bool as 0/1 (0 for a dtype
+ * without kernels). One flat switch, not the two above: reductions call it per element. */
+static inline double
+tn_load_f64(int dt, const void *p, int64_t i)
+{
+    switch (dt) {
+    case TN_DTYPE_BOOL: return ((const uint8_t *)p)[i] != 0;
+    case TN_DTYPE_U8: return ((const uint8_t *)p)[i];
+    case TN_DTYPE_I8: return ((const int8_t *)p)[i];
+    case TN_DTYPE_I16: return ((const int16_t *)p)[i];
+    case TN_DTYPE_I32: return ((const int32_t *)p)[i];
+    case TN_DTYPE_I64: return (double)((const int64_t *)p)[i];
+    case TN_DTYPE_F16: return tn_f16_to_f32(((const uint16_t *)p)[i]);
+    case TN_DTYPE_BF16: return tn_bf16_to_f32(((const uint16_t *)p)[i]);
+    case TN_DTYPE_F32: return ((const float *)p)[i];
     case TN_DTYPE_F64: return ((const double *)p)[i];
-    default: return (double)tn_load_i64(dt, p, i);
+    default: return 0;
     }
 }
 

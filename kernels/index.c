@@ -187,7 +187,7 @@ scatter_identity_i(int dt, int reduce)
 static inline void
 combine_f(int dt, int reduce, void *self, int64_t at, double v)
 {
-    double s = tn_load_f64(dt, self, at);
+    double s = tn_load_float(dt, self, at);
     int f64 = dt == TN_DTYPE_F64;
     switch (reduce) {
     case TN_SCATTER_ASSIGN: s = v; break;
@@ -278,7 +278,7 @@ tn_scatter(int dtype, int reduce, const tn_loop *loop, int64_t self_dim_size,
         }
         if (shadow)
             for (int64_t k = 0; k < span; k++)
-                acc[k] = (float)tn_load_f64(dtype, self, lo + k);
+                acc[k] = (float)tn_load_float(dtype, self, lo + k);
     }
     tn_loop_start(loop, &pos);
     do {
@@ -288,11 +288,11 @@ tn_scatter(int dtype, int reduce, const tn_loop *loop, int64_t self_dim_size,
             if (reduce == TN_SCATTER_ASSIGN)
                 copy_elem(es, self, at, src, si);
             else if (shadow) {
-                float v = (float)tn_load_f64(dtype, src, si);
+                float v = (float)tn_load_float(dtype, src, si);
                 acc[at - lo] = reduce == TN_SCATTER_PROD ? acc[at - lo] * v : acc[at - lo] + v;
             }
             else if (fl)
-                combine_f(dtype, reduce, self, at, tn_load_f64(dtype, src, si));
+                combine_f(dtype, reduce, self, at, tn_load_float(dtype, src, si));
             else
                 combine_i(dtype, reduce, self, at, tn_load_i64(dtype, src, si));
             if (count)
@@ -309,7 +309,7 @@ tn_scatter(int dtype, int reduce, const tn_loop *loop, int64_t self_dim_size,
                 continue;
             int64_t c = count[k] + (include_self ? 1 : 0), at = lo + k;
             if (fl) {
-                double s = tn_load_f64(dtype, self, at);
+                double s = tn_load_float(dtype, self, at);
                 tn_store_float(dtype, self, at, dtype == TN_DTYPE_F64 ? s / (double)c
                                                                       : (float)s / (float)c);
             } else {
@@ -353,7 +353,7 @@ tn_index_put(int dtype, int64_t n, const int64_t *offsets, const void *values,
             copy_elem(es, self, offsets[i], values, i * values_stride);
         else if (fl)
             combine_f(dtype, TN_SCATTER_SUM, self, offsets[i],
-                      tn_load_f64(dtype, values, i * values_stride));
+                      tn_load_float(dtype, values, i * values_stride));
         else
             combine_i(dtype, TN_SCATTER_SUM, self, offsets[i],
                       tn_load_i64(dtype, values, i * values_stride));

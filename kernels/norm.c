@@ -235,16 +235,16 @@ softmax_ref_line(int dt, int log_, int64_t n, const void *in, int64_t ib, int64_
 {
     double mx = -INFINITY;
     for (int64_t i = 0; i < n; i++) {
-        double v = tn_load_f64(dt, in, ib + i * is);
+        double v = tn_load_float(dt, in, ib + i * is);
         mx = (v != v || v > mx) ? v : mx;
         if (v != v)
             break;
     }
     double s = 0;
     for (int64_t i = 0; i < n; i++)
-        s += exp(tn_load_f64(dt, in, ib + i * is) - mx);
+        s += exp(tn_load_float(dt, in, ib + i * is) - mx);
     for (int64_t i = 0; i < n; i++) {
-        double x = tn_load_f64(dt, in, ib + i * is) - mx;
+        double x = tn_load_float(dt, in, ib + i * is) - mx;
         tn_store_float(dt, out, ob + i * os, log_ ? x - log(s) : exp(x) / s);
     }
 }
@@ -270,7 +270,7 @@ softmax_line(const softmax_plan *p, int64_t ib, int64_t ob, double *buf)
     double mx = -INFINITY;
     int nan = 0;
     for (int64_t i = 0; i < n; i++) {
-        double v = tn_load_f64(dt, p->in, ib + i * is);
+        double v = tn_load_float(dt, p->in, ib + i * is);
         buf[i] = v;
         if (v != v)
             nan = 1;
@@ -500,7 +500,7 @@ row_moments(int dt, const void *x, int64_t base, int64_t N, double *mean, double
             for (int64_t j = 0; j < m0; j++) {
                 double c = divr(f64, 1.0, (double)(j + 1));
                 for (int l = 0; l < L; l++) {
-                    double xv = tn_load_f64(dt, x, xb + j * W + part * L + l);
+                    double xv = tn_load_float(dt, x, xb + j * W + part * L + l);
                     double delta = subr(f64, xv, m1v[l]);
                     m1v[l] = fmad(f64, c, delta, m1v[l]);
                     double d2 = subr(f64, xv, m1v[l]);
@@ -523,7 +523,7 @@ row_moments(int dt, const void *x, int64_t base, int64_t N, double *mean, double
     int64_t m0 = 0;
     double m1 = 0, m2 = 0;
     for (int64_t i = n * W; i < N; i++) {
-        double xv = tn_load_f64(dt, x, base + i);
+        double xv = tn_load_float(dt, x, base + i);
         double delta = subr(f64, xv, m1);
         m0++;
         m1 = addr(f64, m1, divr(f64, delta, (double)m0));
@@ -687,19 +687,19 @@ ln_row(const ln_plan *p, int64_t r)
     if (p->ref) {
         double s = 0, q = 0;
         for (int64_t j = 0; j < n; j++)
-            s += tn_load_f64(dt, p->in, base + j);
+            s += tn_load_float(dt, p->in, base + j);
         double mean = s / (double)n;
         for (int64_t j = 0; j < n; j++) {
-            double d = tn_load_f64(dt, p->in, base + j) - mean;
+            double d = tn_load_float(dt, p->in, base + j) - mean;
             q += d * d;
         }
         double rstd = 1 / sqrt(q / (double)n + p->eps);
         for (int64_t j = 0; j < n; j++) {
-            double y = (tn_load_f64(dt, p->in, base + j) - mean) * rstd;
+            double y = (tn_load_float(dt, p->in, base + j) - mean) * rstd;
             if (p->w)
-                y *= tn_load_f64(pdt, p->w, j);
+                y *= tn_load_float(pdt, p->w, j);
             if (p->b)
-                y += tn_load_f64(pdt, p->b, j);
+                y += tn_load_float(pdt, p->b, j);
             tn_store_float(dt, p->out, base + j, y);
         }
         if (p->mean)
@@ -726,18 +726,18 @@ ln_row(const ln_plan *p, int64_t r)
         /* (x + (-mean)) * rstd * w + b, the last multiply-add fused as upstream's build
          * fuses it */
         for (int64_t j = 0; j < n; j++) {
-            double y = mulr(f64, addr(f64, tn_load_f64(dt, p->in, base + j), -mean), rstd);
-            y = fmad(f64, y, p->w ? tn_load_f64(pdt, p->w, j) : 1,
-                     p->b ? tn_load_f64(pdt, p->b, j) : 0);
+            double y = mulr(f64, addr(f64, tn_load_float(dt, p->in, base + j), -mean), rstd);
+            y = fmad(f64, y, p->w ? tn_load_float(pdt, p->w, j) : 1,
+                     p->b ? tn_load_float(pdt, p->b, j) : 0);
             tn_store_float(dt, p->out, base + j, y);
         }
     } else {
         /* half types: (x * rstd + (-rstd * mean)) * w + b in float, both fused */
         float scale = (float)rstd, bias = -(float)rstd * (float)mean;
         for (int64_t j = 0; j < n; j++) {
-            float x = (float)tn_load_f64(dt, p->in, base + j);
-            float g = p->w ? (float)tn_load_f64(pdt, p->w, j) : 1.0f;
-            float bb = p->b ? (float)tn_load_f64(pdt, p->b, j) : 0.0f;
+            float x = (float)tn_load_float(dt, p->in, base + j);
+            float g = p->w ? (float)tn_load_float(pdt, p->w, j) : 1.0f;
+            float bb = p->b ? (float)tn_load_float(pdt, p->b, j) : 0.0f;
             tn_store_float(dt, p->out, base + j, fmaf(fmaf(x, scale, bias), g, bb));
         }
     }
@@ -835,12 +835,12 @@ rms_task(void *ctx, int64_t begin, int64_t end)
         if (p->ref) {
             double s = 0;
             for (int64_t j = 0; j < p->n; j++) {
-                double x = tn_load_f64(dt, p->in, base + j);
+                double x = tn_load_float(dt, p->in, base + j);
                 s += x * x;
             }
             rs = 1 / sqrt(s / (double)p->n + p->eps);
         } else {
-            double ms = tn_load_f64(acc_dt, p->ms, r);
+            double ms = tn_load_float(acc_dt, p->ms, r);
             rs = f64 ? 1 / sqrt(ms + p->eps) : 1.0f / sqrtf((float)ms + (float)p->eps);
         }
         if (dt == TN_DTYPE_F32) {
@@ -858,10 +858,10 @@ rms_task(void *ctx, int64_t begin, int64_t end)
             continue;
         }
         for (int64_t j = 0; j < p->n; j++) {
-            double x = tn_load_f64(dt, p->in, base + j);
+            double x = tn_load_float(dt, p->in, base + j);
             double y = f64 ? x * rs : (float)x * (float)rs;
             if (p->w)
-                y = f64 ? y * tn_load_f64(dt, p->w, j) : (float)y * (float)tn_load_f64(dt, p->w, j);
+                y = f64 ? y * tn_load_float(dt, p->w, j) : (float)y * (float)tn_load_float(dt, p->w, j);
             tn_store_float(dt, p->out, base + j, y);
         }
         if (p->rstd)
@@ -898,7 +898,7 @@ rms_norm_run(int dtype, int64_t rows, int64_t n, const void *in, const void *wei
                 ((float *)sq)[i] = x[i] * x[i];
         } else {
             for (int64_t i = 0; i < rows * n; i++) {
-                double x = tn_load_f64(dtype, in, i);
+                double x = tn_load_float(dtype, in, i);
                 tn_store_float(acc_dt, sq, i, f64 ? x * x : (float)x * (float)x);
             }
         }

@@ -851,7 +851,7 @@ multinomial_replacement(tn_generator *g, int dtype, const void *probs, int64_t r
         double sumd = 0.0;
         float sumf = 0.0f;
         for (int64_t j = 0; j < ncat; j++) {
-            double v = tn_load_f64(dtype, probs, i * rs + j * cs);
+            double v = tn_load_float(dtype, probs, i * rs + j * cs);
             if (!(v >= 0.0) || !isfinite(v)) {
                 free(cum);
                 return TN_ERR_VALUE;
@@ -1167,7 +1167,7 @@ multinomial_race(tn_generator *g, int dtype, const void *probs, int64_t rows, in
     for (int64_t i = 0; i < rows; i++) {
         double sum = 0.0;
         for (int64_t j = 0; j < ncat; j++) {
-            double v = tn_load_f64(dtype, probs, i * rs + j * cs);
+            double v = tn_load_float(dtype, probs, i * rs + j * cs);
             if (!(v >= 0.0) || !isfinite(v))
                 return TN_ERR_VALUE;
             sum += v;
@@ -1193,7 +1193,7 @@ multinomial_race(tn_generator *g, int dtype, const void *probs, int64_t rows, in
     }
     for (int64_t i = 0; i < rows; i++) {
         for (int64_t j = 0; j < ncat; j++) {
-            double p = tn_load_f64(dtype, probs, i * rs + j * cs);
+            double p = tn_load_float(dtype, probs, i * rs + j * cs);
             double e = q[i * ncat + j];
             double key;
             switch (dtype) {

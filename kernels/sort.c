@@ -372,7 +372,7 @@ sort_task(void *ctx, int64_t begin, int64_t end)
         if (fl) {
             fk_pair *f = (fk_pair *)buf, *tmp = f + n;
             for (int64_t j = 0; j < n; j++) {
-                f[j].k = tn_load_f64(p->dt, p->in, off[2] + j * p->is);
+                f[j].k = tn_load_float(p->dt, p->in, off[2] + j * p->is);
                 f[j].i = j;
             }
             ORDER_LINE(fk, f, tmp);
@@ -510,11 +510,11 @@ ss_task(void *ctx, int64_t begin, int64_t end)
         tn_loop_elem_offsets(p->outer, t, off);
         int64_t lo = 0, hi = p->n;
         if (fl) {
-            double v = tn_load_f64(p->dt, p->vals, off[1]);
+            double v = tn_load_float(p->dt, p->vals, off[1]);
             while (lo < hi) {
                 int64_t mid = lo + ((hi - lo) >> 1);
                 int64_t at = p->sorter ? p->sorter[off[3] + mid * p->sos] : mid;
-                double b = tn_load_f64(p->dt, p->bd, off[2] + at * p->ss);
+                double b = tn_load_float(p->dt, p->bd, off[2] + at * p->ss);
                 if (p->right ? !(b > v) : !(b >= v))
                     lo = mid + 1;
                 else

@@ -178,13 +178,7 @@ Test(scatter, half_sums_round_once_like_upstream)
     for (int i = 0; i < 3; i++)
         src[i] = tn_f32_to_f16(1);
     int64_t index[3] = {0, 0, 0};
-    tn_loop l;
-    memset(&l, 0, sizeof l);
-    l.ndim = 1;
-    l.noperands = 3;
-    l.sizes[0] = 3;
-    l.strides[1][0] = 1;
-    l.strides[2][0] = 1;
+    tn_loop l = outer_loop(3, 3, 0, 1, 1);
     cr_assert_eq(tn_scatter_add(TN_DTYPE_F16, &l, 1, 1, self, src, index), TN_OK);
     cr_expect_eq(tn_f16_to_f32(self[0]), 2052.0f);
 }
@@ -193,13 +187,7 @@ Test(scatter, amax_propagates_nan_and_assign_takes_last)
 {
     float self[2] = {1, 1}, src[3] = {NAN, 5, 7};
     int64_t index[3] = {0, 0, 1};
-    tn_loop l;
-    memset(&l, 0, sizeof l);
-    l.ndim = 1;
-    l.noperands = 3;
-    l.sizes[0] = 3;
-    l.strides[1][0] = 1;
-    l.strides[2][0] = 1;
+    tn_loop l = outer_loop(3, 3, 0, 1, 1);
     cr_assert_eq(tn_scatter(TN_DTYPE_F32, TN_SCATTER_AMAX, &l, 2, 1, self, src, index, 1), TN_OK);
     cr_expect(isnan(self[0]));
     cr_expect_eq(self[1], 7.0f);
@@ -303,13 +291,7 @@ Test(tril_triu, diagonals_batched_and_in_place)
             put_elem(dt, in, i, val(dt, i) == 0 ? 1 : val(dt, i));
         for (int upper = 0; upper < 2; upper++) {
             for (size_t k = 0; k < sizeof diags / sizeof diags[0]; k++) {
-                tn_loop b;
-                memset(&b, 0, sizeof b);
-                b.ndim = 1;
-                b.noperands = 2;
-                b.sizes[0] = 3;
-                b.strides[0][0] = 30;
-                b.strides[1][0] = 30;
+                tn_loop b = outer_loop(2, 3, 30, 30, 0);
                 cr_assert_eq(tn_tril_triu(dt, upper, diags[k], &b, 5, 6, 6, 1, 6, 1, out, in), TN_OK);
                 for (int m = 0; m < 3; m++)
                     for (int i = 0; i < 5; i++)

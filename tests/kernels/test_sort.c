@@ -193,14 +193,7 @@ Test(searchsorted, left_right_nan_and_sorter)
 {
     float bd[6] = {1, 2, 2, 3, 5, NAN}, vals[5] = {0, 2, 4, 9, NAN};
     int64_t out[5];
-    tn_loop l;
-    memset(&l, 0, sizeof l);
-    l.ndim = 1;
-    l.noperands = 3;
-    l.sizes[0] = 5;
-    l.strides[0][0] = 1;
-    l.strides[1][0] = 1;
-    l.strides[2][0] = 0;
+    tn_loop l = outer_loop(3, 5, 1, 1, 0);
     cr_assert_eq(tn_searchsorted(TN_DTYPE_F32, &l, 6, 1, bd, vals, NULL, 0, 0, 0, out), TN_OK);
     int64_t left[5] = {0, 1, 6, 6, 6};  /* upstream: a NaN boundary derails the bisection */
     for (int i = 0; i < 5; i++)

@@ -57,50 +57,18 @@ fill_random(int dtype, void *buf, int64_t n)
 static int64_t
 ulp_distance(int dtype, const void *x, const void *y)
 {
-    int64_t a, b;
-    switch (dtype) {
-    case TN_DTYPE_F16:
-    case TN_DTYPE_BF16: {
-        uint16_t u, v;
-        memcpy(&u, x, 2);
-        memcpy(&v, y, 2);
-        float fu = dtype == TN_DTYPE_F16 ? tn_f16_to_f32(u) : tn_bf16_to_f32(u);
-        float fv = dtype == TN_DTYPE_F16 ? tn_f16_to_f32(v) : tn_bf16_to_f32(v);
-        if (isnan(fu) || isnan(fv))
-            return isnan(fu) && isnan(fv) ? 0 : INT64_MAX;
-        a = (u & 0x8000) ? -(int64_t)(u & 0x7fff) : (int64_t)u;
-        b = (v & 0x8000) ? -(int64_t)(v & 0x7fff) : (int64_t)v;
-        break;
-    }
-    case TN_DTYPE_F32: {
-        float fu, fv;
-        uint32_t u, v;
-        memcpy(&fu, x, 4);
-        memcpy(&fv, y, 4);
-        if (isnan(fu) || isnan(fv))
-            return isnan(fu) && isnan(fv) ? 0 : INT64_MAX;
-        memcpy(&u, x, 4);
-        memcpy(&v, y, 4);
-        a = (u & 0x80000000u) ? -(int64_t)(u & 0x7fffffffu) : (int64_t)u;
-        b = (v & 0x80000000u) ? -(int64_t)(v & 0x7fffffffu) : (int64_t)v;
-        break;
-    }
-    case TN_DTYPE_F64: {
-        double fu, fv;
-        uint64_t u, v;
-        memcpy(&fu, x, 8);
-        memcpy(&fv, y, 8);
-        if (isnan(fu) || isnan(fv))
-            return isnan(fu) && isnan(fv) ? 0 : INT64_MAX;
-        memcpy(&u, x, 8);
-        memcpy(&v, y, 8);
-        a = (u >> 63) ? -(int64_t)(u & 0x7fffffffffffffffull) : (int64_t)u;
-        b = (v >> 63) ? -(int64_t)(v & 0x7fffffffffffffffull) : (int64_t)v;
-        break;
-    }
-    default:
-        return memcmp(x, y, (size_t)tn_dtype_size(dtype)) == 0 ? 0 : INT64_MAX;
-    }
+    size_t size = (size_t)tn_dtype_size(dtype);
+    if (!tn_dtype_is_kernel_float(dtype))
+        return memcmp(x, y, size) == 0 ? 0 : INT64_MAX;
+    double fu = get_elem(dtype, x, 0), fv = get_elem(dtype, y, 0);
+    if (isnan(fu) || isnan(fv))
+        return isnan(fu) && isnan(fv) ? 0 : INT64_MAX;
+    /* sign-magnitude bits to a line where adjacent values differ by 1 (little-endian) */
+    uint64_t u = 0, v = 0, sign = 1ull << (8 * size - 1);
+    memcpy(&u, x, size);
+    memcpy(&v, y, size);
+    int64_t a = (u & sign) ? -(int64_t)(u & (sign - 1)) : (int64_t)u;
+    int64_t b = (v & sign) ? -(int64_t)(v & (sign - 1)) : (int64_t)v;
     return a > b ? a - b : b - a;
 }
 
