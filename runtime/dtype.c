@@ -1,6 +1,6 @@
 /* torch.dtype, torch.layout, torch.memory_format, torch.qscheme, finfo, iinfo, and promotion.
  * Adding a dtype: its row in dtype_info below (name, legacy name, abbr) and its promotion
- * category in promotion_category(); storage and kernels are separate (kernels/dtype.h).
+ * place in Note [Promotion] (tn_promote_types); storage and kernels are separate (kernels/dtype.h).
  */
 #include "dtype.h"
 
@@ -85,12 +85,23 @@ tn_dtype_legacy_name(int d)
     return (d >= 0 && d < TN_NUM_DTYPES) ? dtype_infos[d].legacy : "Undefined";
 }
 
+/* ---- Note [Promotion] ----
+ * c10::promoteTypes, in its order: equal types promote to themselves; quantized, bits and
+ * float8 types refuse; the "barebones" unsigned types (uint1..7, uint16..64) promote only
+ * with a floating type (which wins); the remaining standard types use the lookup below
+ * (smallest type of the higher category holding both: uint8 with int8 is int16, float16 with
+ * bfloat16 is float32, a complex with a wider float widens); anything else (int1..7, float4)
+ * is outside the table and refuses. tests/runtime/test_rules.c checks every pair. */
 static int
-is_bits_or_quantized(int d)
+is_quantized(int d)
 {
-    return (d >= TN_DTYPE_QINT8 && d <= TN_DTYPE_QINT32) ||
-           (d >= TN_DTYPE_QUINT4X2 && d <= TN_DTYPE_BITS16) || (d >= 30 && d <= 43) ||
-           d == TN_DTYPE_F4E2M1FNX2;
+    return (d >= TN_DTYPE_QINT8 && d <= TN_DTYPE_QINT32) || d == TN_DTYPE_QUINT4X2 || d == TN_DTYPE_QUINT2X4;
+}
+
+static int
+is_bits(int d)
+{
+    return d >= TN_DTYPE_BITS1X8 && d <= TN_DTYPE_BITS16;
 }
 
 static int
@@ -100,17 +111,26 @@ is_float8(int d)
 }
 
 static int
-is_unsigned_wide(int d)
+is_barebones_unsigned(int d)
 {
-    return d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64;
+    return (d >= TN_DTYPE_U16 && d <= TN_DTYPE_U64) || (d >= 30 && d <= 36);  /* uint16..64, uint1..7 */
 }
 
-/* ---- Note [Promotion] ----
- * c10::promoteTypes orders categories bool < integral < floating < complex. Within integers the
- * result is the smallest signed type holding both (uint8 with int8 is int16); float16 with
- * bfloat16 is float32; a complex with a wider float widens the complex. The wide unsigned types,
- * float8, bits and quantized types only promote with themselves (uint16..64 also with the
- * standard floats); everything else raises, as upstream does. */
+/* c10::isFloatingType */
+static int
+is_floating(int d)
+{
+    return d == TN_DTYPE_F16 || d == TN_DTYPE_F32 || d == TN_DTYPE_F64 || d == TN_DTYPE_BF16 || is_float8(d) ||
+           d == TN_DTYPE_F4E2M1FNX2;
+}
+
+/* c10::isIntegralType(t, includeBool=false) */
+static int
+is_integral(int d)
+{
+    return (d >= TN_DTYPE_U8 && d <= TN_DTYPE_I64) || (d >= TN_DTYPE_U16 && d <= TN_DTYPE_U64);
+}
+
 static int
 int_rank(int d)
 {
@@ -146,40 +166,44 @@ complex_bits(int d)
     return d == TN_DTYPE_C32 ? 16 : d == TN_DTYPE_C64 ? 32 : 64;
 }
 
+/* the 13 types of c10's lookup table */
+static int
+in_table(int d)
+{
+    return (d >= TN_DTYPE_U8 && d <= TN_DTYPE_BOOL) || d == TN_DTYPE_BF16;
+}
+
+static int
+promotion_error(const char *fmt, int a, int b)
+{
+    PyErr_Format(PyExc_RuntimeError, fmt, tn_dtype_legacy_name(a), tn_dtype_legacy_name(b));
+    return -1;
+}
+
 int
 tn_promote_types(int a, int b)
 {
+    if (a < 0 || b < 0 || a >= TN_NUM_DTYPES || b >= TN_NUM_DTYPES)
+        return promotion_error("Promotion from %s and %s is unsupported.", a, b);
     if (a == b)
         return a;
-    if (a < 0 || b < 0 || a >= TN_NUM_DTYPES || b >= TN_NUM_DTYPES)
-        goto refuse;
-    if ((a >= TN_DTYPE_QINT8 && a <= TN_DTYPE_QINT32) || (b >= TN_DTYPE_QINT8 && b <= TN_DTYPE_QINT32) ||
-        a == TN_DTYPE_QUINT4X2 || b == TN_DTYPE_QUINT4X2 || a == TN_DTYPE_QUINT2X4 || b == TN_DTYPE_QUINT2X4) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "promoteTypes with quantized numbers is not handled yet; figure out what the correct rules "
-                     "should be, offending types: %s %s", tn_dtype_legacy_name(a), tn_dtype_legacy_name(b));
-        return -1;
+    if (is_quantized(a) || is_quantized(b))
+        return promotion_error("promoteTypes with quantized numbers is not handled yet; figure out what the "
+                               "correct rules should be, offending types: %s %s", a, b);
+    if (is_bits(a) || is_bits(b))
+        return promotion_error("Promotion from %s and %s is unsupported.", a, b);
+    if (is_float8(a) || is_float8(b))
+        return promotion_error("Promotion for Float8 Types is not supported, attempted to promote %s and %s", a, b);
+    if (is_barebones_unsigned(a) || is_barebones_unsigned(b)) {
+        if (is_floating(a))
+            return a;
+        if (is_floating(b))
+            return b;
+        return promotion_error("Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+                               "promote %s and %s", a, b);
     }
-    if (is_bits_or_quantized(a) || is_bits_or_quantized(b)) {
-        PyErr_Format(PyExc_RuntimeError, "Promotion from %s and %s is unsupported.", tn_dtype_legacy_name(a),
-                     tn_dtype_legacy_name(b));
-        return -1;
-    }
-    if (is_float8(a) || is_float8(b)) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "Promotion for Float8 Types is not supported, attempted to promote %s and %s",
-                     tn_dtype_legacy_name(a), tn_dtype_legacy_name(b));
-        return -1;
-    }
-    if (is_unsigned_wide(a) || is_unsigned_wide(b)) {
-        int other = is_unsigned_wide(a) ? b : a;
-        if (float_bits(other))
-            return other;
-        PyErr_Format(PyExc_RuntimeError,
-                     "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote %s and %s",
-                     tn_dtype_legacy_name(a), tn_dtype_legacy_name(b));
-        return -1;
-    }
+    if (!in_table(a) || !in_table(b))
+        return promotion_error("Promotion for %s and %s is not supported (outside c10's promotion table)", a, b);
     if (a == TN_DTYPE_BOOL)
         return b;
     if (b == TN_DTYPE_BOOL)
@@ -190,7 +214,8 @@ tn_promote_types(int a, int b)
             bits = complex_bits(a);
         if (tn_dtype_is_complex(b) && complex_bits(b) > bits)
             bits = complex_bits(b);
-        int fa = float_bits(a), fb = float_bits(b);
+        /* no complex bfloat16: bfloat16 with a complex needs complex64 */
+        int fa = a == TN_DTYPE_BF16 ? 32 : float_bits(a), fb = b == TN_DTYPE_BF16 ? 32 : float_bits(b);
         if (fa > bits)
             bits = fa;
         if (fb > bits)
@@ -212,30 +237,19 @@ tn_promote_types(int a, int b)
         return int_rank(other) <= 1 ? TN_DTYPE_I16 : other;
     }
     return int_rank(a) > int_rank(b) ? a : b;
-refuse:
-    PyErr_Format(PyExc_TypeError, "Promotion for %s types is not supported, attempted to promote %s and %s",
-                 is_float8(a) || is_float8(b) ? "Float8" : "these", tn_dtype_legacy_name(a),
-                 tn_dtype_legacy_name(b));
-    return -1;
 }
 
-static int
-category(int d)
-{
-    if (d == TN_DTYPE_BOOL)
-        return 0;
-    if (tn_dtype_is_integral(d, false))
-        return 1;
-    if (tn_dtype_is_complex(d))
-        return 3;
-    return 2;
-}
-
-/* c10::canCast: no cast to a lower category (complex -> float, float -> int, non-bool -> bool). */
+/* c10::canCast: no complex -> non-complex, no floating -> integral, no non-bool -> bool. */
 int
 tn_can_cast(int from, int to)
 {
-    return category(from) <= category(to);
+    if (tn_dtype_is_complex(from) && !tn_dtype_is_complex(to))
+        return 0;
+    if (is_floating(from) && is_integral(to))
+        return 0;
+    if (from != TN_DTYPE_BOOL && to == TN_DTYPE_BOOL)
+        return 0;
+    return 1;
 }
 
 /* ---- torch.dtype ---- */

@@ -16,7 +16,7 @@ step setup scripts/setup.sh
 if [ ${#failed[@]} -eq 0 ]; then
     step regen .venv/bin/python codegen/gen.py --check
     step surface-regen .venv/bin/python codegen/surface.py --check
-    step criterion .venv/bin/meson test -C build/meson --suite kernels --print-errorlogs -q
+    step criterion .venv/bin/meson test -C build/meson --suite kernels --suite runtime --print-errorlogs -q
     step pytest .venv/bin/python -m pytest tests/python -q -p no:cacheprovider
 fi
 if [ ${#failed[@]} -eq 0 ]; then
