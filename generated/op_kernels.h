@@ -699,6 +699,14 @@ PyObject *tn_op_tan(TensorObject *self);
 PyObject *tn_op_tanh(TensorObject *self);
 /* aten::threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor */
 PyObject *tn_op_threshold(TensorObject *self, const tn_value *threshold, const tn_value *value);
+/* aten::to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
+PyObject *tn_op_to__device(TensorObject *self, const tn_value *device, int dtype, bool non_blocking, bool copy, int memory_format);
+/* aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
+PyObject *tn_op_to__dtype(TensorObject *self, int dtype, bool non_blocking, bool copy, int memory_format);
+/* aten::to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
+PyObject *tn_op_to__dtype_layout(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, bool non_blocking, bool copy, int memory_format);
+/* aten::to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
+PyObject *tn_op_to__other(TensorObject *self, TensorObject *other, bool non_blocking, bool copy, int memory_format);
 /* aten::topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_topk(TensorObject *self, int64_t k, int64_t dim, bool largest, bool sorted);
 /* aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */

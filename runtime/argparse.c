@@ -788,10 +788,10 @@ check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
         return tn_dtype_check(o) || o == (PyObject *)&PyFloat_Type || o == (PyObject *)&PyLong_Type ||
                o == (PyObject *)&PyBool_Type || o == (PyObject *)&PyComplex_Type ||
                (p->from_schema && check_long(o));  /* an IValue ScalarType is an int */
-    case TN_P_LAYOUT:
-        return Py_TYPE(o) == tn_layout_Type;
+    case TN_P_LAYOUT:  /* in a boxed call, as an IValue, also its int code */
+        return Py_TYPE(o) == tn_layout_Type || (p->from_schema && check_long(o));
     case TN_P_MEMFMT:
-        return Py_TYPE(o) == tn_memfmt_Type;
+        return Py_TYPE(o) == tn_memfmt_Type || (p->from_schema && check_long(o));
     case TN_P_QSCHEME:
         return Py_TYPE(o) == tn_qscheme_Type;
     case TN_P_DEVICE:
@@ -1087,11 +1087,11 @@ convert_param(const tn_param *p, PyObject *o, tn_value *v, tn_arena *arena, owne
     }
     case TN_P_LAYOUT:
         v->tag = TN_V_LAYOUT;
-        v->u.i = ((EnumValueObject *)o)->value;
+        v->u.i = check_long(o) ? PyLong_AsLong(o) : ((EnumValueObject *)o)->value;
         return 0;
     case TN_P_MEMFMT:
         v->tag = TN_V_MEMFMT;
-        v->u.i = ((EnumValueObject *)o)->value;
+        v->u.i = check_long(o) ? PyLong_AsLong(o) : ((EnumValueObject *)o)->value;
         return 0;
     case TN_P_QSCHEME:
         v->tag = TN_V_QSCHEME;
@@ -1724,6 +1724,16 @@ error:
 PyObject *
 tn_call_boxed(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
+    return tn_call_boxed_matched(op, args, nargs, kwnames, NULL);
+}
+
+/* As tn_call_boxed; *matched (if given) becomes 1 once the arguments fit the schema and the op
+ * runs, so a caller trying overloads can tell a mismatch from the op's own error. */
+PyObject *
+tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int *matched)
+{
+    if (matched)
+        *matched = 0;
     tn_schema *schema = tn_op_schema(op);
     if (!schema)
         return NULL;
@@ -1764,6 +1774,8 @@ tn_call_boxed(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
             goto done;
         }
     }
+    if (matched)
+        *matched = 1;
     result = tn_dispatch(op, vals);
     if (result && schema->returns_list && PyTuple_Check(result))  /* an IValue list is a list */
         TN_SETREF(result, PySequence_List(result));

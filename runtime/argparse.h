@@ -103,6 +103,8 @@ PyObject *tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args,
 
 /* Boxed call by schema: torch.ops.aten.X.Y(*args, **kwargs). */
 PyObject *tn_call_boxed(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames);
+PyObject *tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                                int *matched);
 PyObject *tn_call_boxed_tuple(tn_op *op, PyObject *args, PyObject *kwargs);
 
 /* Parse an ATen schema string ("aten::add.Tensor(Tensor self, ...) -> Tensor"). */

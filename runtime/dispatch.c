@@ -570,7 +570,8 @@ op_dk_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
     return tn_call_boxed(op, args + 1, nargs - 1, kwnames);
 }
 
-/* The packet callable: first overload whose schema accepts the arguments. */
+/* The packet callable: the first overload whose schema accepts the arguments runs; its own
+ * errors propagate (upstream matches schemas first, then calls). */
 static PyObject *
 packet_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -582,10 +583,11 @@ packet_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
     PyObject *first_error = NULL;
     for (Py_ssize_t i = 0; i < PyList_Size(list); i++) {
         tn_op *op = PyCapsule_GetPointer(PyList_GetItem(list, i), "tn_op");
-        PyObject *r = tn_call_boxed(op, args, nargs, kwnames);
+        int matched;
+        PyObject *r = tn_call_boxed_matched(op, args, nargs, kwnames, &matched);
         if (r)
             return r;
-        if (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_RuntimeError)) {
+        if (matched || (!PyErr_ExceptionMatches(PyExc_TypeError) && !PyErr_ExceptionMatches(PyExc_RuntimeError))) {
             Py_XDECREF(first_error);
             return NULL;
         }
@@ -1001,8 +1003,16 @@ tn_route(PyObject *self, PyObject *arg)
         route = "functional";
     else if (py_kernel(op, "CompositeImplicitAutograd"))
         route = "cia-python";
-    else if (op->flags & TN_OPF_CIA)
-        route = "decomposition";
+    else if (op->flags & TN_OPF_CIA) {
+        /* the door asks torch._decomp at call time; so does this */
+        PyObject *overload = tn_op_overload_object(op);
+        PyObject *has = overload ? call_private("has_decomposition", overload, NULL, NULL) : NULL;
+        Py_XDECREF(overload);
+        if (!has)
+            return NULL;
+        route = PyObject_IsTrue(has) ? "decomposition" : "refuse";
+        Py_DECREF(has);
+    }
     return PyUnicode_FromString(route);
 }
 

@@ -708,7 +708,10 @@ tn_op_fill___Tensor(TensorObject *self, TensorObject *value)
                      "fill_ only supports 0-dimension value tensor but got tensor with %d dimensions.", value->ndim);
         return NULL;
     }
-    /* upstream copies the value tensor in: converted like copy_, never range-checked */
+    /* upstream copies the value tensor in: converted like copy_ (with copy_'s overlap check),
+     * never range-checked */
+    if (self->device != TN_DEVICE_META && tn_check_no_internal_overlap(self) < 0)
+        return NULL;
     if (self->device == TN_DEVICE_META || self->numel == 0) {
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
@@ -730,12 +733,28 @@ PyObject *
 tn_op__local_scalar_dense(TensorObject *self)
 {
     PyObject *tn_tensor_item(TensorObject *t);
+    if (self->numel > 1) {
+        /* upstream reads the first element whatever the numel (item() checks it first) */
+        TensorObject *first = tn_tensor_view(self, 0, NULL, NULL, self->offset);
+        PyObject *r = first ? tn_tensor_item(first) : NULL;
+        Py_XDECREF((PyObject *)first);
+        return r;
+    }
     return tn_tensor_item(self);
 }
 
 PyObject *
 tn_op_detach_(TensorObject *self)
 {
+    /* upstream refuses differentiable views (_is_view(); detach and view(dtype) make none) */
+    if (self->is_view) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                        "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+                        "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+                        "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution.");
+        return NULL;
+    }
     self->requires_grad = 0;
     Py_CLEAR(self->grad_fn);
     return Py_NewRef((PyObject *)self);

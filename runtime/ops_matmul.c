@@ -145,40 +145,50 @@ tn_op_addmm(TensorObject *self, TensorObject *mat1, TensorObject *mat2, const tn
     return (PyObject *)out;
 }
 
+/* beta*self + alpha*(batch1 @ batch2), as addmm: self broadcast into a fresh contiguous output
+ * (upstream's layout whatever self's), the scalars in the dtype's own arithmetic. */
 PyObject *
 tn_op_baddbmm(TensorObject *self, TensorObject *batch1, TensorObject *batch2, const tn_value *beta,
               const tn_value *alpha)
 {
-    PyObject *prod = tn_op_bmm(batch1, batch2);
-    if (!prod)
+    if (batch1->ndim != 3 || batch2->ndim != 3) {
+        PyErr_Format(PyExc_RuntimeError, "batch1 must be a 3D tensor");
         return NULL;
-    TensorObject *p = TN_T(prod);
-    if (p->device == TN_DEVICE_META)
-        return prod;
+    }
+    if (batch1->sizes[0] != batch2->sizes[0] || batch1->sizes[2] != batch2->sizes[1]) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: [%lld, %lld].",
+                     (long long)batch1->sizes[0], (long long)batch1->sizes[2], (long long)batch2->sizes[0],
+                     (long long)batch2->sizes[1]);
+        return NULL;
+    }
+    if (same_dtype(batch1, batch2, "batch1 and batch2") < 0 || same_dtype(self, batch1, "self and batch1") < 0)
+        return NULL;
+    int64_t shape[3] = {batch1->sizes[0], batch1->sizes[1], batch2->sizes[2]};
+    int meta = any_meta(batch1, batch2) || self->device == TN_DEVICE_META;
+    TensorObject *out = tn_tensor_empty(3, shape, batch1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (!out)
+        return NULL;
     double b = tn_scalar_to_double(beta), a = tn_scalar_to_double(alpha);
-    /* out = beta*self + alpha*prod: through the door's add/mul so promotion and broadcasting hold */
-    tn_value args[3] = {tn_value_tensor(prod), tn_value_tensor((PyObject *)self)};
-    PyObject *r;
-    if (b == 0.0) {
-        if (a == 1.0)
-            return prod;
-        tn_value m[2] = {tn_value_tensor(prod), *alpha};
-        r = tn_call_op("aten::mul", "Scalar", m);
-    } else {
-        tn_value sm[2] = {tn_value_tensor((PyObject *)self), *beta};
-        PyObject *scaled = b == 1.0 ? Py_NewRef((PyObject *)self) : tn_call_op("aten::mul", "Scalar", sm);
-        if (!scaled) {
-            Py_DECREF(prod);
+    if (b != 0.0 || meta) {
+        /* self must broadcast to the result (expand's errors), also on the meta device */
+        PyObject *expanded = tn_op_expand(self, (tn_ints){shape, 3, false}, false);
+        if (!expanded || (!meta && tn_copy_into(out, TN_T(expanded)) < 0)) {
+            Py_XDECREF(expanded);
+            Py_DECREF((PyObject *)out);
             return NULL;
         }
-        args[0] = tn_value_tensor(scaled);
-        args[1] = tn_value_tensor(prod);
-        args[2] = *alpha;
-        r = tn_call_op("aten::add", "Tensor", args);
-        Py_DECREF(scaled);
+        Py_DECREF(expanded);
     }
-    Py_DECREF(prod);
-    return r;
+    if (meta)
+        return (PyObject *)out;
+    if (gemm(out, shape[0], shape[1], shape[2], batch1->sizes[2], batch1, batch1->strides[0], batch1->strides[1],
+             batch1->strides[2], batch2, batch2->strides[0], batch2->strides[1], batch2->strides[2], out->strides[0],
+             out->strides[1], out->strides[2], a, b) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
 }
 
 PyObject *

@@ -285,8 +285,15 @@ tn_op_rms_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weig
 {
     int64_t rows, n;
     int axis;
-    if (check_param_shape("weight", weight, normalized_shape) < 0 ||
-        normalized_rows(input, normalized_shape, &rows, &n, &axis) < 0)
+    if (check_param_shape("weight", weight, normalized_shape) < 0)
+        return NULL;
+    if (normalized_shape.n >= 1 && input->ndim < normalized_shape.n) {
+        /* upstream checks the rank before the shape, as a ValueError */
+        PyErr_Format(PyExc_ValueError, "Input tensor must have at least %zd dimensions, but got %d",
+                     normalized_shape.n, input->ndim);
+        return NULL;
+    }
+    if (normalized_rows(input, normalized_shape, &rows, &n, &axis) < 0)
         return NULL;
     int d = input->dtype;
     if (!tn_dtype_is_floating(d)) {

@@ -154,7 +154,14 @@ binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_val
     if (use_scalar) {
         tn_geom g[2] = {tn_geom_of(out), tn_geom_of(ac)};
         tn_loop_build(&l, nd, shape, 2, g);
-        s = tn_binary_scalar(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), tn_kscalar_of(scalar), kalpha);
+        tn_kscalar kb = tn_kscalar_of(scalar);
+        /* upstream's CPU-scalar add/sub rounds alpha*b to the dtype first, then adds (no fma) */
+        if (alpha && (op == TN_BIN_ADD || op == TN_BIN_SUB) && (compute == TN_DTYPE_F32 || compute == TN_DTYPE_F64)) {
+            double prod = tn_kscalar_double(kb) * tn_kscalar_double(kalpha);
+            kb = (tn_kscalar){TN_KSCALAR_DOUBLE, 0, compute == TN_DTYPE_F32 ? (double)(float)prod : prod};
+            kalpha = (tn_kscalar){TN_KSCALAR_INT, 1, 0};
+        }
+        s = tn_binary_scalar(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), kb, kalpha);
     } else {
         TensorObject *bc = as_dtype(b, compute);
         if (!bc) {
@@ -549,6 +556,15 @@ tn_op_pow__Scalar(const tn_value *self, TensorObject *exponent)
     base->wrapped_number = 1;
     PyObject *r = binary(TN_BIN_POW, BK_ARITH, base, exponent, NULL, NULL);
     Py_DECREF(base);
+    /* upstream's pow.Scalar meta allocates a contiguous result whatever exponent's layout */
+    TensorObject *rt = (TensorObject *)r;
+    if (r && !tn_tensor_is_contiguous(rt)) {
+        TensorObject *c = tn_empty_on(rt->ndim, rt->sizes, rt->dtype, rt->device);
+        if (c && rt->device != TN_DEVICE_META && tn_copy_into(c, rt) < 0)
+            Py_CLEAR(c);
+        Py_DECREF(r);
+        r = (PyObject *)c;
+    }
     return r;
 }
 
@@ -1030,6 +1046,23 @@ tn_op_leaky_relu(TensorObject *self, const tn_value *negative_slope)
 PyObject *
 tn_op_hardtanh(TensorObject *self, const tn_value *min_val, const tn_value *max_val)
 {
+    /* upstream keeps integer inputs integer: the limits are truncated to int64 (Scalar::toLong),
+     * and uint8 refuses negative ones */
+    tn_value lo, hi;
+    if (tn_dtype_is_integral(self->dtype, false)) {
+        lo = (tn_value){.tag = TN_V_INT, .u.i = (int64_t)tn_scalar_to_double(min_val)};
+        hi = (tn_value){.tag = TN_V_INT, .u.i = (int64_t)tn_scalar_to_double(max_val)};
+        if (min_val->tag == TN_V_INT)
+            lo.u.i = min_val->u.i;
+        if (max_val->tag == TN_V_INT)
+            hi.u.i = max_val->u.i;
+        if (self->dtype == TN_DTYPE_U8 && (lo.u.i < 0 || hi.u.i < 0)) {
+            PyErr_SetString(PyExc_RuntimeError, "cannot do hardtanh on an unsigned type with negative limits");
+            return NULL;
+        }
+        min_val = &lo;
+        max_val = &hi;
+    }
     if (self->device != TN_DEVICE_META &&
         (tn_check_scalar_fits(min_val, self->dtype) < 0 || tn_check_scalar_fits(max_val, self->dtype) < 0))
         return NULL;

@@ -127,6 +127,31 @@ random_max(int dtype)
     }
 }
 
+/* upstream's check_from_to_in_range: `from` and `to - 1` must be values of the dtype (named as
+ * c10's TypeMeta prints the C++ type) */
+static int
+check_random_bound(int dtype, int64_t v, const char *what)
+{
+    int64_t lo, hi;
+    const char *name;
+    switch (dtype) {
+    case TN_DTYPE_BOOL: lo = 0; hi = 1; name = "bool"; break;
+    case TN_DTYPE_U8: lo = 0; hi = UINT8_MAX; name = "unsigned char"; break;
+    case TN_DTYPE_I8: lo = INT8_MIN; hi = INT8_MAX; name = "signed char"; break;
+    case TN_DTYPE_I16: lo = INT16_MIN; hi = INT16_MAX; name = "short int"; break;
+    case TN_DTYPE_I32: lo = INT32_MIN; hi = INT32_MAX; name = "int"; break;
+    case TN_DTYPE_U16: lo = 0; hi = UINT16_MAX; name = "short unsigned int"; break;
+    case TN_DTYPE_U32: lo = 0; hi = UINT32_MAX; name = "unsigned int"; break;
+    case TN_DTYPE_F16: lo = -65504; hi = 65504; name = "c10::Half"; break;
+    default: return 0;
+    }
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_RuntimeError, "%s is out of bounds for %s", what, name);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *
 random_from_to(TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator)
 {
@@ -138,8 +163,12 @@ random_from_to(TensorObject *self, int64_t from, tn_opt_int to, PyObject *genera
                          (long long)from, (long long)to.v);
             return NULL;
         }
+        if (check_random_bound(self->dtype, from, "from") < 0 || check_random_bound(self->dtype, to.v - 1, "to - 1") < 0)
+            return NULL;
         range = (uint64_t)to.v - (uint64_t)from;
     } else {
+        if (check_random_bound(self->dtype, from, "from") < 0)
+            return NULL;
         if (from == INT64_MIN)
             range = 0;
         else
@@ -217,15 +246,18 @@ tn_op_bernoulli___Tensor(TensorObject *self, TensorObject *p, PyObject *generato
     }
     if (tn_check_dtype(tn_current_op, self->dtype) < 0)
         return NULL;
+    /* p is expanded to self's shape as upstream does (with expand's errors) */
+    TensorObject *pe = (TensorObject *)tn_op_expand(p, (tn_ints){self->sizes, self->ndim, false}, false);
+    if (!pe)
+        return NULL;
     tn_loop l = own_loop(self);
-    /* p broadcast onto self's own geometry */
     l.noperands = 2;
-    for (int i = 0; i < self->ndim; i++) {
-        int pd = p->ndim - self->ndim + i;
-        l.strides[1][i] = (pd >= 0 && p->sizes[pd] != 1) ? p->strides[pd] : 0;
-    }
-    return done_inplace(self, tn_random_bernoulli_tensor(tn_generator_of(generator), self->dtype, &l,
-                                                         tn_tensor_data(self), p->dtype, tn_tensor_data(p)));
+    for (int i = 0; i < self->ndim; i++)
+        l.strides[1][i] = pe->sizes[i] != 1 ? pe->strides[i] : 0;
+    PyObject *r = done_inplace(self, tn_random_bernoulli_tensor(tn_generator_of(generator), self->dtype, &l,
+                                                                tn_tensor_data(self), p->dtype, tn_tensor_data(pe)));
+    Py_DECREF(pe);
+    return r;
 }
 
 /* bernoulli(self): each element drawn with probability self; like bernoulli(self, p), upstream
@@ -554,7 +586,9 @@ tn_op_dropout(TensorObject *input, double p, bool train)
         return Py_NewRef((PyObject *)input);
     tn_value dev = {.tag = TN_V_NONE};
     if (p == 1) {
-        return tn_op_zeros_like(input, -1, -1, &dev, 0, -1);
+        /* upstream multiplies by zero: -0.0 for negative elements, NaN stays NaN */
+        tn_value z[2] = {tn_value_tensor((PyObject *)input), tn_value_int(0)};
+        return tn_call_op("aten::mul", "Scalar", z);
     }
     PyObject *noise = tn_op_empty_like(input, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
     if (!noise)

@@ -322,6 +322,23 @@ tn_op_linalg_vector_norm(TensorObject *self, const tn_value *ord, tn_ints dim, b
                      tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
+    if (d != self->dtype) {
+        /* upstream casts the input to dtype first, then computes the norm in dtype */
+        tn_value a[7];
+        memset(a, 0, sizeof a);
+        a[0] = tn_value_tensor((PyObject *)self);
+        a[1].tag = TN_V_DTYPE;
+        a[1].u.i = d;
+        for (int i = 2; i < 7; i++)
+            a[i].tag = TN_V_NONE;
+        a[5].tag = TN_V_BOOL;
+        PyObject *c = tn_call_op("aten::_to_copy", "", a);
+        if (!c)
+            return NULL;
+        PyObject *r = reduce(TN_RED_NORM, TN_T(c), dim, keepdim, d, tn_scalar_to_double(ord));
+        Py_DECREF(c);
+        return r;
+    }
     return reduce(TN_RED_NORM, self, dim, keepdim, d, tn_scalar_to_double(ord));
 }
 
@@ -500,6 +517,15 @@ var_impl(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepd
                                     mean ? tn_tensor_data(mean) : NULL, tn_tensor_data(self), corr, take_sqrt);
         if (TN_KCHECK(s, d) < 0)
             goto fail;
+        /* the mean of no elements is NaN upstream */
+        if (mean && self->numel == 0 && mean->numel > 0) {
+            tn_value nan = {.tag = TN_V_DOUBLE, .u.d = NAN};
+            PyObject *f = tn_op_fill___Scalar(mean, &nan);
+            if (!f)
+                goto fail;
+            Py_DECREF(f);
+            mean->version->value = 0;
+        }
     }
     if (!with_mean)
         return (PyObject *)out;

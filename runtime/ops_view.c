@@ -360,6 +360,9 @@ tn_op_numpy_T(TensorObject *self)
 PyObject *
 tn_op_mT(TensorObject *self)
 {
+    /* upstream: deprecated identity on 0-D tensors (the tensor itself, not a view) */
+    if (self->ndim == 0)
+        return Py_NewRef((PyObject *)self);
     if (self->ndim < 2) {
         PyErr_Format(PyExc_RuntimeError,
                      "tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor.", self->ndim);
@@ -493,7 +496,7 @@ PyObject *
 tn_op_slice__Tensor(TensorObject *self, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step)
 {
     if (self->ndim == 0) {
-        PyErr_SetString(PyExc_RuntimeError, "slice() cannot be applied to a 0-dim tensor.");
+        PyErr_SetString(PyExc_IndexError, "slice() cannot be applied to a 0-dim tensor.");
         return NULL;
     }
     int64_t d;

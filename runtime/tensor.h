@@ -143,4 +143,8 @@ int tn_wrap_dim(int64_t dim, int64_t ndim, int64_t *out);
 /* Module init */
 int tn_tensor_type_init(PyObject *module);
 
+/* self.to(dtype, device type, copy, memory format): self itself when nothing changes, else
+ * aten::_to_copy (runtime/tensor_methods.c). -1 leaves dtype / device / format as they are. */
+PyObject *tn_tensor_to(PyObject *self, int dtype, int device_type, int copy, int memfmt);
+
 #endif /* TN_RUNTIME_TENSOR_H */

@@ -314,8 +314,8 @@ m_tolist(PyObject *self, PyObject *unused)
 
 /* self.to(dtype/device, copy, memory_format) through aten::_to_copy, returning self when
  * nothing changes (upstream's dispatch_to short-circuit). */
-static PyObject *
-to_impl(PyObject *self, int dtype, int device_type, int copy, int memfmt)
+PyObject *
+tn_tensor_to(PyObject *self, int dtype, int device_type, int copy, int memfmt)
 {
     TensorObject *t = TN_T(self);
     int target_device = t->device;
@@ -413,7 +413,7 @@ m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
         copy = raw[2] == Py_True;
         memfmt = memfmt_of(raw[3]);
     }
-    return to_impl(self, dtype, devtype, copy, memfmt);
+    return tn_tensor_to(self, dtype, devtype, copy, memfmt);
 }
 
 #define DTYPE_SHORTHAND(fn, name, d)                                                              \
@@ -421,7 +421,7 @@ m_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
     static PyObject *fn(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) \
     {                                                                                            \
         PARSE(fn##_sigs, self, raw, k);                                                          \
-        return to_impl(self, d, -1, 0, memfmt_of(raw[0]));                                       \
+        return tn_tensor_to(self, d, -1, 0, memfmt_of(raw[0]));                                       \
     }
 DTYPE_SHORTHAND(m_byte, "byte", TN_DTYPE_U8)
 DTYPE_SHORTHAND(m_char, "char", TN_DTYPE_I8)
@@ -442,14 +442,14 @@ static PyObject *
 m_cpu(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     PARSE(cpu_sigs, self, raw, k);
-    return to_impl(self, -1, TN_DEVTYPE_CPU, 0, memfmt_of(raw[0]));
+    return tn_tensor_to(self, -1, TN_DEVTYPE_CPU, 0, memfmt_of(raw[0]));
 }
 
 static PyObject *
 device_method(PyObject *self, const char *name, int devtype)
 {
     (void)self;
-    return to_impl(self, -1, devtype, 0, -1);
+    return tn_tensor_to(self, -1, devtype, 0, -1);
     (void)name;
 }
 
@@ -546,7 +546,7 @@ m_type(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
         if (dtype < 0)
             return NULL;
     }
-    return to_impl(self, dtype, -1, 0, memfmt_of(raw[2]));
+    return tn_tensor_to(self, dtype, -1, 0, memfmt_of(raw[2]));
 }
 
 /* ---- nonzero / numpy / new / set_ / apply_ / map_ ---- */
