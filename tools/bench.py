@@ -757,7 +757,7 @@ def render_md(run, S, png: Path) -> str:
             "",
         ]
         if ceil and wb:
-            lines += [f"Ceiling: {S['bandwidth'][str(d['ceiling_threads'])]['median']:.1f} GB/s ({d['ceiling_threads']} threads) "
+            lines += [f"Ceiling: {S['bandwidth'][str(d['ceiling_threads'])]['median']:.1f} GB/s ({d['ceiling_threads']} thread{'s' if d['ceiling_threads'] > 1 else ''}) "
                       f"/ {wb / 1e6:.1f} MB per token = **{ceil:.1f} tokens/s**. Bytes per token = every parameter once "
                       f"({np_ / 1e6:.1f} M × {wb // np_} B): the 30 layers' projections and norms, the final norm, and the",
                       "tied embedding/lm_head matrix (49152 × 576) counted once, since lm_head reads all of it each",
