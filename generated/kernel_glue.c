@@ -2688,6 +2688,17 @@ glue_nonzero(tn_value *a)
     );
 }
 
+/* aten::nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+static PyObject *
+glue_nonzero__out(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_nonzero__out];
+    return tn_op_nonzero__out(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
 /* aten::nonzero_numpy(Tensor self) -> Tensor[] */
 static PyObject *
 glue_nonzero_numpy(tn_value *a)
@@ -2731,6 +2742,19 @@ glue_normal__Tensor_float(tn_value *a)
         TN_T(a[0].u.t),
         a[1].u.d,
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj)
+    );
+}
+
+/* aten::normal.Tensor_float_out(Tensor mean, float std=1., *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!) */
+static PyObject *
+glue_normal__Tensor_float_out(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_normal__Tensor_float_out];
+    return tn_op_normal__Tensor_float_out(
+        TN_T(a[0].u.t),
+        a[1].u.d,
+        (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj),
+        TN_T(a[3].u.t)
     );
 }
 
@@ -3782,6 +3806,17 @@ glue_squeeze___dim(tn_value *a)
     );
 }
 
+/* aten::squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!) */
+static PyObject *
+glue_squeeze___dims(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_squeeze___dims];
+    return tn_op_squeeze___dims(
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
+    );
+}
+
 /* aten::stack(Tensor[] tensors, int dim=0) -> Tensor */
 static PyObject *
 glue_stack(tn_value *a)
@@ -3950,12 +3985,36 @@ glue_swapaxes(tn_value *a)
     );
 }
 
+/* aten::swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!) */
+static PyObject *
+glue_swapaxes_(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_swapaxes_];
+    return tn_op_swapaxes_(
+        TN_T(a[0].u.t),
+        a[1].u.i,
+        a[2].u.i
+    );
+}
+
 /* aten::swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
 static PyObject *
 glue_swapdims(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_swapdims];
     return tn_op_swapdims(
+        TN_T(a[0].u.t),
+        a[1].u.i,
+        a[2].u.i
+    );
+}
+
+/* aten::swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!) */
+static PyObject *
+glue_swapdims_(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_swapdims_];
+    return tn_op_swapdims_(
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -4556,7 +4615,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_fill___Tensor, glue_fill___Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_fix, glue_fix, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_flatten__using_ints, glue_flatten__using_ints, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
-    {TN_OP_flip, glue_flip, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_flip, glue_flip, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
     {TN_OP_floor, glue_floor, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_floor_divide, glue_floor_divide, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_floor_divide__Scalar, glue_floor_divide__Scalar, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -4663,10 +4722,12 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_new_ones, glue_new_ones, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_new_zeros, glue_new_zeros, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_nonzero, glue_nonzero, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_nonzero__out, glue_nonzero__out, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_nonzero_numpy, glue_nonzero_numpy, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_norm__Scalar, glue_norm__Scalar, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_norm__ScalarOpt_dim, glue_norm__ScalarOpt_dim, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_normal__Tensor_float, glue_normal__Tensor_float, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_normal__Tensor_float_out, glue_normal__Tensor_float_out, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_normal__float_Tensor, glue_normal__float_Tensor, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_normal__float_float, glue_normal__float_float, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_normal_, glue_normal_, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -4754,6 +4815,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_squeeze__dims, glue_squeeze__dims, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_squeeze_, glue_squeeze_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_squeeze___dim, glue_squeeze___dim, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_squeeze___dims, glue_squeeze___dims, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_stack, glue_stack, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_std, glue_std, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_std__correction, glue_std__correction, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -4768,7 +4830,9 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_sum, glue_sum, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_sum__dim_IntList, glue_sum__dim_IntList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_swapaxes, glue_swapaxes, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_swapaxes_, glue_swapaxes_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_swapdims, glue_swapdims, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_swapdims_, glue_swapdims_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_t, glue_t, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_t_, glue_t_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_tan, glue_tan, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

@@ -477,6 +477,8 @@ PyObject *tn_op_new_ones(TensorObject *self, tn_ints size, int dtype, int layout
 PyObject *tn_op_new_zeros(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::nonzero(Tensor self) -> Tensor */
 PyObject *tn_op_nonzero(TensorObject *self);
+/* aten::nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
+PyObject *tn_op_nonzero__out(TensorObject *self, TensorObject *out);
 /* aten::nonzero_numpy(Tensor self) -> Tensor[] */
 PyObject *tn_op_nonzero_numpy(TensorObject *self);
 /* aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
@@ -485,6 +487,8 @@ PyObject *tn_op_norm__Scalar(TensorObject *self, const tn_value *p);
 PyObject *tn_op_norm__ScalarOpt_dim(TensorObject *self, const tn_value *p, tn_ints dim, bool keepdim);
 /* aten::normal.Tensor_float(Tensor mean, float std=1., *, Generator? generator=None) -> Tensor */
 PyObject *tn_op_normal__Tensor_float(TensorObject *mean, double std, PyObject *generator);
+/* aten::normal.Tensor_float_out(Tensor mean, float std=1., *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!) */
+PyObject *tn_op_normal__Tensor_float_out(TensorObject *mean, double std, PyObject *generator, TensorObject *out);
 /* aten::normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
 PyObject *tn_op_normal__float_Tensor(double mean, TensorObject *std, PyObject *generator);
 /* aten::normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
@@ -659,6 +663,8 @@ PyObject *tn_op_squeeze__dims(TensorObject *self, tn_ints dim);
 PyObject *tn_op_squeeze_(TensorObject *self);
 /* aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!) */
 PyObject *tn_op_squeeze___dim(TensorObject *self, int64_t dim);
+/* aten::squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!) */
+PyObject *tn_op_squeeze___dims(TensorObject *self, tn_ints dim);
 /* aten::stack(Tensor[] tensors, int dim=0) -> Tensor */
 PyObject *tn_op_stack(tn_tensors tensors, int64_t dim);
 /* aten::std(Tensor self, bool unbiased=True) -> Tensor */
@@ -687,8 +693,12 @@ PyObject *tn_op_sum(TensorObject *self, int dtype);
 PyObject *tn_op_sum__dim_IntList(TensorObject *self, tn_ints dim, bool keepdim, int dtype);
 /* aten::swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a) */
 PyObject *tn_op_swapaxes(TensorObject *self, int64_t axis0, int64_t axis1);
+/* aten::swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!) */
+PyObject *tn_op_swapaxes_(TensorObject *self, int64_t axis0, int64_t axis1);
 /* aten::swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
 PyObject *tn_op_swapdims(TensorObject *self, int64_t dim0, int64_t dim1);
+/* aten::swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!) */
+PyObject *tn_op_swapdims_(TensorObject *self, int64_t dim0, int64_t dim1);
 /* aten::t(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op_t(TensorObject *self);
 /* aten::t_(Tensor(a!) self) -> Tensor(a!) */

@@ -555,10 +555,38 @@ copy_transposed(const tn_loop *l, int size, void *dst, const void *src)
     return 1;
 }
 
+/* Same-dtype copy of dtypes this file has no arithmetic for (complex, uint16..64): element
+ * bytes moved as they are, which is all clone/cat/index/flip need. ctx: the element size. */
+static void
+bytes_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    size_t es = (size_t)*(const int *)ctx;
+    char *d = p[0];
+    const char *q = p[1];
+    if (s[0] == 1 && s[1] == 1) {
+        memcpy(d, q, es * (size_t)n);
+        return;
+    }
+    for (int64_t i = 0; i < n; i++)
+        memcpy(d + (size_t)(i * s[0]) * es, q + (size_t)(i * s[1]) * es, es);
+}
+
+static int
+bytes_copyable(int dtype)
+{
+    return tn_dtype_is_complex(dtype) || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64;
+}
+
 tn_status
 tn_copy(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *src)
 {
     int ds = tn_dtype_slot(dst_dtype), ss = tn_dtype_slot(src_dtype);
+    if ((ds < 0 || ss < 0) && dst_dtype == src_dtype && bytes_copyable(dst_dtype)) {
+        int es = tn_dtype_size(dst_dtype);
+        void *base[2] = {dst, (void *)src};
+        int elsize[2] = {es, es};
+        return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN, bytes_row, &es);
+    }
     if (ds < 0 || ss < 0)
         return TN_ERR_DTYPE;
     if (ds == ss && ds != TN_SLOT_BOOL && copy_transposed(l, tn_dtype_size(dst_dtype), dst, src))

@@ -4,12 +4,15 @@
  * select_kernels(). To add a dtype: a case in tn_gemm and, for a float type, pack/GEMV loaders.
  * See Note [GEMM blocking] for how the pieces fit.
  */
+#define _POSIX_C_SOURCE 200809L  /* clock_gettime */
 #include "matmul.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <xnnpack.h>
 
@@ -862,6 +865,11 @@ fold16(__m512 v)
     return _mm256_add_ps(_mm512_castps512_ps256(v), hi);
 }
 
+/* dot kernels, AVX-512. One x row (decode's m == 1): 8 W rows per pass, each its own accumulator,
+ * addressed from three base pointers so the loop needs no spilled pointers; no software prefetch
+ * (see Note [GEMV prefetch]). Several x rows: 4 W rows × 4 x rows. Every output is the same sum
+ * in the same order whichever pass computes it (lane FMAs along k, fold16 + hsum8x8, the k tail
+ * added in order), so how the rows are split between threads never changes a bit. */
 #define DEFINE_DOT_AVX512(NAME, T, LD16, LOAD)                                                 \
     TN_AVX512 static void                                                                      \
     dot_##NAME##__avx512(int64_t mx, int64_t nw, int64_t k, const float *x, const void *wv,    \
@@ -871,23 +879,27 @@ fold16(__m512 v)
         int64_t k16 = k & ~(int64_t)15;                                                       \
         int64_t j = 0;                                                                        \
         if (mx == 1) {                                                                        \
+            const int64_t R = w_rs * (int64_t)sizeof(T);  /* bytes from one W row to the next */ \
             for (; j + 8 <= nw; j += 8) {                                                     \
-                const T *w0 = w + j * w_rs;                                                   \
-                __m512 a[8];                                                                  \
-                for (int r = 0; r < 8; r++)                                                   \
-                    a[r] = _mm512_setzero_ps();                                               \
+                const char *b0 = (const char *)(w + j * w_rs), *b3 = b0 + 3 * R, *b6 = b0 + 6 * R; \
+                __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;                   \
+                __m512 a4 = a0, a5 = a0, a6 = a0, a7 = a0;                                    \
                 for (int64_t p = 0; p < k16; p += 16) {                                       \
+                    const int64_t o = p * (int64_t)sizeof(T);                                 \
                     __m512 xv = _mm512_loadu_ps(x + p);                                       \
-                    for (int r = 0; r < 8; r++)                                               \
-                        a[r] = _mm512_fmadd_ps(xv, LD16(w0 + r * w_rs + p), a[r]);            \
-                    if (j + 16 <= nw && (p * sizeof(T)) % 64 == 0)  /* Note [GEMV prefetch] */ \
-                        for (int r = 0; r < 8; r++)                                           \
-                            _mm_prefetch((const char *)(w0 + (8 + r) * w_rs + p), _MM_HINT_T0); \
+                    a0 = _mm512_fmadd_ps(xv, LD16(b0 + o), a0);                               \
+                    a1 = _mm512_fmadd_ps(xv, LD16(b0 + R + o), a1);                           \
+                    a2 = _mm512_fmadd_ps(xv, LD16(b0 + 2 * R + o), a2);                       \
+                    a3 = _mm512_fmadd_ps(xv, LD16(b3 + o), a3);                               \
+                    a4 = _mm512_fmadd_ps(xv, LD16(b0 + 4 * R + o), a4);                       \
+                    a5 = _mm512_fmadd_ps(xv, LD16(b3 + 2 * R + o), a5);                       \
+                    a6 = _mm512_fmadd_ps(xv, LD16(b6 + o), a6);                               \
+                    a7 = _mm512_fmadd_ps(xv, LD16(b6 + R + o), a7);                           \
                 }                                                                             \
                 float s[8];                                                                   \
-                _mm256_storeu_ps(s, hsum8x8(fold16(a[0]), fold16(a[1]), fold16(a[2]),         \
-                                            fold16(a[3]), fold16(a[4]), fold16(a[5]),         \
-                                            fold16(a[6]), fold16(a[7])));                     \
+                _mm256_storeu_ps(s, hsum8x8(fold16(a0), fold16(a1), fold16(a2), fold16(a3),   \
+                                            fold16(a4), fold16(a5), fold16(a6), fold16(a7))); \
+                const T *w0 = w + j * w_rs;                                                   \
                 for (int r = 0; r < 8; r++) {                                                 \
                     for (int64_t p = k16; p < k; p++)                                         \
                         s[r] += x[p] * LOAD(w0 + r * w_rs + p);                               \
@@ -910,9 +922,6 @@ fold16(__m512 v)
                     __m512 wr[4];                                                             \
                     for (int r = 0; r < 4; r++)                                               \
                         wr[r] = LD16(w0 + r * w_rs + p);                                      \
-                    if (i == 0 && j + 8 <= nw && (p * sizeof(T)) % 64 == 0)  /* GEMV prefetch */ \
-                        for (int r = 0; r < 4; r++)                                           \
-                            _mm_prefetch((const char *)(w0 + (4 + r) * w_rs + p), _MM_HINT_T0); \
                     for (int q = 0; q < 4; q++) {                                             \
                         __m512 xv = _mm512_loadu_ps(xr[q] + p);                               \
                         for (int r = 0; r < 4; r++)                                           \
@@ -1108,29 +1117,53 @@ ld32_bf16_masked(const uint16_t *p, int64_t left)
     return (__m512bh)_mm512_maskz_loadu_epi16(mk, p);
 }
 
+/* dot_bf16x2: 32 k per vdpbf16ps. Full-width loads while 32 k remain and one masked load for the
+ * tail: a masked load in the main loop halves the streaming rate (measured, Zen 5). One x row:
+ * 8 W rows per pass, no software prefetch (see Note [GEMV prefetch]); several: 4 W × 4 x rows. As
+ * in the f32 dot kernels, an output's sum does not depend on the pass that computes it. */
 TN_AVX512BF16 static void
 dot_bf16x2__avx512bf16(int64_t mx, int64_t nw, int64_t k, int64_t xk, const uint16_t *x,
                        const uint16_t *w, int64_t w_rs, float *c, int64_t ldc, float alpha,
                        float beta)
 {
+    int64_t k32 = k & ~(int64_t)31;
     int64_t j = 0;
     if (mx == 1) {
+        const int64_t R = w_rs * 2;  /* bytes from one W row to the next */
         for (; j + 8 <= nw; j += 8) {
-            const uint16_t *w0 = w + j * w_rs;
-            __m512 a[8];
-            for (int r = 0; r < 8; r++)
-                a[r] = _mm512_setzero_ps();
-            for (int64_t p = 0; p < k; p += 32) {
+            const char *b0 = (const char *)(w + j * w_rs), *b3 = b0 + 3 * R, *b6 = b0 + 6 * R;
+            __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+            __m512 a4 = a0, a5 = a0, a6 = a0, a7 = a0;
+            int64_t p = 0;
+#define TN_DP(acc, ptr) acc = _mm512_dpbf16_ps(acc, xv, (__m512bh)_mm512_loadu_si512(ptr))
+            for (; p < k32; p += 32) {
+                const int64_t o = 2 * p;
                 __m512bh xv = (__m512bh)_mm512_loadu_si512(x + p);
-                for (int r = 0; r < 8; r++)
-                    a[r] = _mm512_dpbf16_ps(a[r], xv, ld32_bf16_masked(w0 + r * w_rs + p, k - p));
-                if (j + 16 <= nw)  /* the next 8 W rows (see Note [GEMV prefetch]) */
-                    for (int r = 0; r < 8; r++)
-                        _mm_prefetch((const char *)(w0 + (8 + r) * w_rs + p), _MM_HINT_T0);
+                TN_DP(a0, b0 + o);
+                TN_DP(a1, b0 + R + o);
+                TN_DP(a2, b0 + 2 * R + o);
+                TN_DP(a3, b3 + o);
+                TN_DP(a4, b0 + 4 * R + o);
+                TN_DP(a5, b3 + 2 * R + o);
+                TN_DP(a6, b6 + o);
+                TN_DP(a7, b6 + R + o);
+            }
+#undef TN_DP
+            if (p < k) {
+                __m512bh xv = (__m512bh)_mm512_loadu_si512(x + p);
+                const uint16_t *w0 = w + j * w_rs + p;
+                a0 = _mm512_dpbf16_ps(a0, xv, ld32_bf16_masked(w0, k - p));
+                a1 = _mm512_dpbf16_ps(a1, xv, ld32_bf16_masked(w0 + w_rs, k - p));
+                a2 = _mm512_dpbf16_ps(a2, xv, ld32_bf16_masked(w0 + 2 * w_rs, k - p));
+                a3 = _mm512_dpbf16_ps(a3, xv, ld32_bf16_masked(w0 + 3 * w_rs, k - p));
+                a4 = _mm512_dpbf16_ps(a4, xv, ld32_bf16_masked(w0 + 4 * w_rs, k - p));
+                a5 = _mm512_dpbf16_ps(a5, xv, ld32_bf16_masked(w0 + 5 * w_rs, k - p));
+                a6 = _mm512_dpbf16_ps(a6, xv, ld32_bf16_masked(w0 + 6 * w_rs, k - p));
+                a7 = _mm512_dpbf16_ps(a7, xv, ld32_bf16_masked(w0 + 7 * w_rs, k - p));
             }
             float s[8];
-            _mm256_storeu_ps(s, hsum8x8(fold16(a[0]), fold16(a[1]), fold16(a[2]), fold16(a[3]),
-                                        fold16(a[4]), fold16(a[5]), fold16(a[6]), fold16(a[7])));
+            _mm256_storeu_ps(s, hsum8x8(fold16(a0), fold16(a1), fold16(a2), fold16(a3),
+                                        fold16(a4), fold16(a5), fold16(a6), fold16(a7)));
             for (int r = 0; r < 8; r++)
                 store_out(c + j + r, s[r], alpha, beta);
         }
@@ -1151,10 +1184,8 @@ dot_bf16x2__avx512bf16(int64_t mx, int64_t nw, int64_t k, int64_t xk, const uint
             for (int64_t p = 0; p < k; p += 32) {
                 __m512bh wv[4];
                 for (int r = 0; r < 4; r++)
-                    wv[r] = ld32_bf16_masked(wr[r] + p, k - p);
-                if (i == 0 && j + 8 <= nw)  /* the next 4 W rows (see Note [GEMV prefetch]) */
-                    for (int r = 0; r < 4; r++)
-                        _mm_prefetch((const char *)(wr[r] + 4 * w_rs + p), _MM_HINT_T0);
+                    wv[r] = p < k32 ? (__m512bh)_mm512_loadu_si512(wr[r] + p)
+                                    : ld32_bf16_masked(wr[r] + p, k - p);
                 for (int q = 0; q < 4; q++) {
                     __m512bh xv = (__m512bh)_mm512_loadu_si512(xr[q] + p);
                     for (int r = 0; r < 4; r++)
@@ -1467,10 +1498,174 @@ float_gemm_worker(void *ctx, int64_t begin, int64_t end)
     }
 }
 
+/* ---- few-row products against W rows (GEMV) ---- */
+
+/* Note [GEMV threads]
+ * A product of at most SMALL_M rows of x with a W whose rows run along k (Linear's weight, and
+ * A @ B^T generally) reads each W element once: it is bound by memory, and one core of this
+ * machine streams ~40 GB/s where two stream ~80 (Zen 5, measured), so a large W is split into
+ * chunks of GEMV_ITEM_BYTES (a multiple of 16 rows) that tn_threadpool() runs. Two things make the
+ * pool a loss, and the calling thread then does all the work:
+ *  - small W: below GEMV_PAR_BYTES waking a worker costs about what it saves;
+ *  - a busy machine: pthreadpool returns only after every worker has run, so when another process
+ *    holds the other core the call waits for the scheduler (measured: 576x576 f32 calls of 35 us
+ *    took 4 to 20 ms; decode fell from 53 to 3 tokens/s). A threaded call whose caller, done
+ *    with its own chunks, waited more than GEMV_STALL_NS for the worker marks the pool
+ *    contended: GEMVs run on the calling thread for the next 16 ms, doubling on each further
+ *    stall up to 1 s, and back to 16 ms after a threaded call that did not stall.
+ * The dot kernels compute every output the same way whichever pass takes it, so the split never
+ * changes a bit (gemm_f32_same_bits_for_any_thread_count).
+ */
+enum {
+    GEMV_ITEM_BYTES = 256 << 10,  /* W bytes per pool item */
+    GEMV_PAR_BYTES = 1 << 20,     /* W bytes from which a GEMV is split between threads */
+};
+#define GEMV_STALL_NS 250000LL            /* a worker this late was not running */
+#define GEMV_SOLO_MIN_NS 16000000LL       /* first solo period after a stall */
+#define GEMV_SOLO_MAX_NS 1000000000LL
+
+static _Atomic int64_t gemv_solo_until;   /* CLOCK_MONOTONIC ns: GEMVs before it run solo */
+static _Atomic int64_t gemv_solo_period = GEMV_SOLO_MIN_NS;
+static _Atomic int64_t gemv_threaded;     /* tn_gemv_threaded_count */
+
+int64_t
+tn_gemv_threaded_count(void)
+{
+    return atomic_load(&gemv_threaded);
+}
+
+static int64_t
+now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+typedef struct {
+    const gemm_kernels *kern;
+    int dtype, es;
+    int64_t m, n, k;
+    const void *x;      /* f32 rows with row stride k, or (xk > 0) bf16 rows zero padded to xk */
+    int64_t xk;
+    const char *w;      /* W row j starts at w + j * w_rs elements */
+    int64_t w_rs;
+    char *c;
+    int64_t c_sm, c_sn;
+    float *work;        /* f32 m × n staging when C is not f32 with contiguous columns, else NULL */
+    float alpha, beta;
+    int64_t rows;       /* W rows per item */
+    pthread_t caller;
+    int64_t caller_done;  /* when the calling thread finished its last item (now_ns) */
+} gemv_job;
+
+static void
+gemv_item(void *ctx, size_t item)
+{
+    gemv_job *g = ctx;
+    int64_t j0 = (int64_t)item * g->rows;
+    int64_t nn = g->n - j0 < g->rows ? g->n - j0 : g->rows;
+    const char *w = g->w + j0 * g->w_rs * g->es;
+    float *out = g->work ? g->work + j0 : (float *)g->c + j0;
+    int64_t ldo = g->work ? g->n : g->c_sm;
+    float al = g->work ? 1.0f : g->alpha, be = g->work ? 0.0f : g->beta;
+    if (g->xk)
+        g->kern->dot_bf16(g->m, nn, g->k, g->xk, g->x, (const uint16_t *)w, g->w_rs, out, ldo, al,
+                          be);
+    else
+        g->kern->dot[wide_index(g->dtype)](g->m, nn, g->k, g->x, w, g->w_rs, out, ldo, al, be);
+    if (g->work) {
+        store_row_fn store = g->kern->store_row[wide_index(g->dtype)];
+        for (int64_t i = 0; i < g->m; i++) {
+            char *crow = g->c + (i * g->c_sm + j0 * g->c_sn) * g->es;
+            if (g->c_sn == 1) {
+                store(g->work + i * g->n + j0, nn, crow, g->alpha, g->beta);
+                continue;
+            }
+            for (int64_t q = 0; q < nn; q++)
+                store(g->work + i * g->n + j0 + q, 1, crow + q * g->c_sn * g->es, g->alpha, g->beta);
+        }
+    }
+    if (pthread_equal(pthread_self(), g->caller))
+        g->caller_done = now_ns();
+}
+
+/* C = alpha * A @ B + beta * C for one batch entry with m <= SMALL_M, k > 0 and B^T rows contiguous
+ * (b_sk == 1): x is prepared once, W rows are split per Note [GEMV threads]. */
+static tn_status
+gemv_float(const float_job *j)
+{
+    const gemm_kernels *kern = get_kernels();
+    int es = tn_dtype_size(j->dtype);
+    gemv_job g = {
+        .kern = kern, .dtype = j->dtype, .es = es, .m = j->m, .n = j->n, .k = j->k,
+        .w = j->b, .w_rs = j->b_sn, .c = j->c, .c_sm = j->c_sm, .c_sn = j->c_sn,
+        .alpha = j->alpha, .beta = j->beta,
+    };
+    mat a = {j->dtype, j->a, j->a_sm, j->a_sk};
+#if TN_X86
+    if (kern->dot_bf16 && j->dtype == TN_DTYPE_BF16) {
+        g.xk = (j->k + 31) & ~(int64_t)31;
+        uint16_t *x = (uint16_t *)scratch_get(&tls_pack, (size_t)(j->m * g.xk / 2 + 16));
+        if (!x)
+            return TN_ERR_NOMEM;
+        for (int64_t i = 0; i < j->m; i++) {
+            const uint16_t *src = mat_at(&a, i, 0);
+            for (int64_t p = 0; p < g.xk; p++)
+                x[i * g.xk + p] = p < j->k ? src[p * a.cs] : 0;
+        }
+        g.x = x;
+    }
+#endif
+    if (!g.xk) {
+        float *x = scratch_get(&tls_pack, (size_t)(j->m * j->k));
+        if (!x)
+            return TN_ERR_NOMEM;
+        widen_rows(&a, j->m, j->k, x);
+        g.x = x;
+    }
+    if (!j->direct) {
+        g.work = scratch_get(&tls_work, (size_t)(j->m * j->n));
+        if (!g.work)
+            return TN_ERR_NOMEM;
+    }
+    int64_t row_bytes = j->k * es;
+    g.rows = (GEMV_ITEM_BYTES / row_bytes + 15) & ~(int64_t)15;
+    if (g.rows < 16)
+        g.rows = 16;
+    int64_t items = (j->n + g.rows - 1) / g.rows;
+    pthreadpool_t pool = tn_num_threads() > 1 ? tn_threadpool() : NULL;
+    int64_t t0 = 0;
+    bool threaded = pool && items > 1 && (double)row_bytes * (double)j->n >= GEMV_PAR_BYTES &&
+                    (t0 = now_ns()) >= atomic_load_explicit(&gemv_solo_until, memory_order_relaxed);
+    if (!threaded) {
+        for (int64_t t = 0; t < items; t++)
+            gemv_item(&g, (size_t)t);
+        return TN_OK;
+    }
+    g.caller = pthread_self();
+    g.caller_done = t0;
+    atomic_fetch_add_explicit(&gemv_threaded, 1, memory_order_relaxed);
+    pthreadpool_parallelize_1d(pool, gemv_item, &g, (size_t)items, 0);
+    int64_t t1 = now_ns();
+    if (t1 - g.caller_done > GEMV_STALL_NS) {
+        int64_t period = atomic_load_explicit(&gemv_solo_period, memory_order_relaxed);
+        atomic_store_explicit(&gemv_solo_until, t1 + period, memory_order_relaxed);
+        atomic_store_explicit(&gemv_solo_period,
+                              period * 2 < GEMV_SOLO_MAX_NS ? period * 2 : GEMV_SOLO_MAX_NS,
+                              memory_order_relaxed);
+    } else {
+        atomic_store_explicit(&gemv_solo_period, GEMV_SOLO_MIN_NS, memory_order_relaxed);
+    }
+    return TN_OK;
+}
+
 static tn_status
 gemm_float(float_job *j, int64_t batch)
 {
     j->direct = j->dtype == TN_DTYPE_F32 && j->c_sn == 1;
+    if (batch == 1 && j->m <= SMALL_M && j->k > 0 && j->b_sk == 1)
+        return gemv_float(j);
     /* Row tiles as tall as possible (B blocks are packed once per row tile), up to TASK_MC. */
     j->task_m = j->m <= SMALL_M ? j->m : (j->m + GEMM_MC - 1) / GEMM_MC * GEMM_MC;
     if (j->task_m > TASK_MC)

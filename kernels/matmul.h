@@ -54,6 +54,11 @@ void tn_linear_cache_clear(void);
 /* Operators currently cached by tn_linear_f32 (for tests and memory accounting). */
 int64_t tn_linear_cache_size(void);
 
+/* Few-row products (GEMVs) that have run split between threads, since the process started (for
+ * tests: small W, one thread and a busy machine keep a GEMV on the calling thread; see
+ * Note [GEMV threads] in matmul.c). */
+int64_t tn_gemv_threaded_count(void);
+
 /* y[m][out] = x[m][in] @ W^T + bias for dtype float32, float16 or bfloat16, x, W, bias and y all of
  * that dtype; W [out][in] row-major contiguous is read in place (no transposed or widened copy):
  * small m streams W once through a GEMV multithreaded over output rows; larger m packs W blocks

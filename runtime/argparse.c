@@ -140,6 +140,7 @@ type_display(int t)
     case TN_P_BOOL: return "bool";
     case TN_P_STORAGE: return "torch.Storage";
     case TN_P_PYOBJECT: case TN_P_ANY: return "object";
+    case TN_P_ANYLIST: return "list";
     case TN_P_DTYPE: return "torch.dtype";
     case TN_P_LAYOUT: return "torch.layout";
     case TN_P_MEMFMT: return "torch.memory_format";
@@ -222,15 +223,16 @@ parse_type(const char *s, size_t n, tn_param *p)
                 case TN_P_DIMNAME: ty = TN_P_DIMNAMELIST; break;
                 case TN_P_TENSORLIST: case TN_P_INTLIST: case TN_P_SYMINTLIST: case TN_P_OPT_TENSORLIST:
                     break;
-                default: ty = TN_P_ANY; break;
+                default: ty = TN_P_ANYLIST; break;
                 }
             }
             p->type = (int8_t)ty;
             return 0;
         }
     }
-    /* Dict(...), Tuple, t, and other TorchScript types: passed through as objects */
-    p->type = TN_P_ANY;
+    /* t[], Any[] ...: a list of TorchScript values; Dict(...), Tuple, t and other TorchScript
+     * types: passed through as objects */
+    p->type = is_list ? TN_P_ANYLIST : TN_P_ANY;
     return 0;
 }
 
@@ -546,6 +548,7 @@ parse_signature_text(const char *text, int is_schema)
                 const char *sp = strchr(r, ' ');
                 size_t tl = sp ? (size_t)(sp - r) : strlen(r);
                 sig->returns_list = tl >= 2 && r[tl - 2] == '[' && r[tl - 1] == ']';
+                sig->returns_scalartype = tl == 10 && !strncmp(r, "ScalarType", 10);
             }
         }
     }
@@ -782,6 +785,8 @@ check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
         return PyBool_Check(o);
     case TN_P_STORAGE:
         return tn_storage_check(o) || PyObject_HasAttrString(o, "_untyped_storage");
+    case TN_P_ANYLIST:
+        return PyList_Check(o) || PyTuple_Check(o);
     case TN_P_PYOBJECT: case TN_P_ANY:
         return 1;
     case TN_P_DTYPE:
@@ -1744,10 +1749,11 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
     int r = match_signature(schema, NULL, &c, raw, &ov, 1);
     if (r <= 0) {
         if (r == 0 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
-            /* upstream raises RuntimeError from the boxed call path */
+            /* upstream raises RuntimeError from the boxed call path (c10::Error from
+             * createStackForSchema), naming the schema */
             PyObject *type, *value, *tb;
             PyErr_Fetch(&type, &value, &tb);
-            PyErr_Format(PyExc_TypeError, "%s: %S", op->schema, value ? value : Py_None);
+            PyErr_Format(PyExc_RuntimeError, "%S. Declaration: %s", value ? value : Py_None, op->schema);
             Py_XDECREF(type);
             Py_XDECREF(value);
             Py_XDECREF(tb);
@@ -1779,6 +1785,8 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
     result = tn_dispatch(op, vals);
     if (result && schema->returns_list && PyTuple_Check(result))  /* an IValue list is a list */
         TN_SETREF(result, PySequence_List(result));
+    if (result && schema->returns_scalartype && tn_dtype_check(result))
+        TN_SETREF(result, PyLong_FromLong(tn_dtype_from_py(result)));
 done:
     owned_release(&owned);
     tn_arena_free(&arena);

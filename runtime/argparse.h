@@ -17,6 +17,7 @@ typedef enum {
     TN_P_BOOLLIST, TN_P_SCALARLIST, TN_P_GENERATOR, TN_P_STORAGE, TN_P_PYOBJECT,
     TN_P_DTYPE, TN_P_LAYOUT, TN_P_MEMFMT, TN_P_QSCHEME, TN_P_DEVICE, TN_P_STREAM,
     TN_P_STRING, TN_P_STRINGLIST, TN_P_DIMNAME, TN_P_DIMNAMELIST, TN_P_ANY,
+    TN_P_ANYLIST,  /* t[]: any list or tuple, passed through */
 } tn_ptype;
 
 /* Where a Python-signature parameter goes in the op's schema arguments. */
@@ -52,6 +53,7 @@ typedef struct tn_schema {
     int hidden;
     int nreturns;
     int returns_list;  /* one return of list type (Tensor[]): torch.ops gives a list */
+    int returns_scalartype;  /* one ScalarType return: torch.ops gives its int code (an IValue) */
     tn_param *params;
 } tn_schema;
 

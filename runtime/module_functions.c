@@ -189,8 +189,22 @@ tn_embedded_source(PyObject *self, PyObject *arg)
     return NULL;
 }
 
+/* freeze_storage(tensor): the tensor's storage can no longer be resized, as upstream makes it
+ * once NumPy shares it (tensor.numpy()): NumPy keeps the data pointer. */
+static PyObject *
+tn_freeze_storage(PyObject *self, PyObject *arg)
+{
+    if (!tn_tensor_check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "freeze_storage expects a tensor");
+        return NULL;
+    }
+    TN_T(arg)->storage->resizable = 0;
+    Py_RETURN_NONE;
+}
+
 PyMethodDef tn_private_functions[] = {
     {"build_info", tn_build_info, METH_NOARGS, NULL},
+    {"freeze_storage", tn_freeze_storage, METH_O, NULL},
     {"embedded_source", tn_embedded_source, METH_O, NULL},
     {"set_geometry", tn_set_geometry, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},

@@ -932,6 +932,37 @@ tn_op_nonzero(TensorObject *self)
     return (PyObject *)out;
 }
 
+/* nonzero(out=): an out already of the result's shape keeps its layout; any other is resized to
+ * (ndim, count) and becomes its transpose, column-major like the functional result (upstream's
+ * nonzero_out_cpu). */
+PyObject *
+tn_op_nonzero__out(TensorObject *self, TensorObject *out)
+{
+    if (out->dtype != TN_DTYPE_I64) {
+        PyErr_Format(PyExc_RuntimeError, "nonzero: Expected out tensor to have scalar type Long but got scalar type%s",
+                     tn_dtype_legacy_name(out->dtype));
+        return NULL;
+    }
+    PyObject *r = tn_op_nonzero(self);
+    if (!r)
+        return NULL;
+    TensorObject *rt = TN_T(r);
+    int64_t n = rt->sizes[0], nd = rt->sizes[1];
+    if (!(out->ndim == 2 && out->sizes[0] == n && out->sizes[1] == nd)) {
+        int64_t flipped[2] = {nd, n}, sizes[2] = {n, nd}, strides[2] = {1, n};
+        if (tn_resize_output(out, 2, flipped) < 0 || tn_tensor_set_geometry(out, 2, sizes, strides) < 0) {
+            Py_DECREF(r);
+            return NULL;
+        }
+    }
+    int rc = tn_copy_into(out, rt);
+    Py_DECREF(r);
+    if (rc < 0)
+        return NULL;
+    tn_tensor_bump_version(out);
+    return Py_NewRef((PyObject *)out);
+}
+
 PyObject *
 tn_op_nonzero_numpy(TensorObject *self)
 {

@@ -157,8 +157,9 @@ binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_val
         tn_kscalar kb = tn_kscalar_of(scalar);
         /* upstream's CPU-scalar add/sub rounds alpha*b to the dtype first, then adds (no fma) */
         if (alpha && (op == TN_BIN_ADD || op == TN_BIN_SUB) && (compute == TN_DTYPE_F32 || compute == TN_DTYPE_F64)) {
-            double prod = tn_kscalar_double(kb) * tn_kscalar_double(kalpha);
-            kb = (tn_kscalar){TN_KSCALAR_DOUBLE, 0, compute == TN_DTYPE_F32 ? (double)(float)prod : prod};
+            double b = tn_kscalar_double(kb), a = tn_kscalar_double(kalpha);
+            double prod = compute == TN_DTYPE_F32 ? (double)((float)b * (float)a) : b * a;
+            kb = (tn_kscalar){TN_KSCALAR_DOUBLE, 0, prod};
             kalpha = (tn_kscalar){TN_KSCALAR_INT, 1, 0};
         }
         s = tn_binary_scalar(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), kb, kalpha);

@@ -510,6 +510,25 @@ tn_op_normal__Tensor_float(TensorObject *mean, double std, PyObject *generator)
     return s;
 }
 
+/* normal(mean, std, out=): upstream broadcasts mean with out's current shape (an empty out of
+ * another shape is an error, not resized away), resizes out to that, draws N(0, std) into it
+ * and adds mean in place. */
+PyObject *
+tn_op_normal__Tensor_float_out(TensorObject *mean, double std, PyObject *generator, TensorObject *out)
+{
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(mean->ndim, mean->sizes, out->ndim, out->sizes, &nd, shape) < 0 ||
+        tn_resize_output(out, nd, shape) < 0)
+        return NULL;
+    PyObject *r = tn_op_normal_(out, 0.0, std, generator);
+    if (!r)
+        return NULL;
+    Py_DECREF(r);
+    tn_value a[3] = {tn_value_tensor((PyObject *)out), tn_value_tensor((PyObject *)mean), tn_value_int(1)};
+    return tn_call_op("aten::add_", "Tensor", a);
+}
+
 PyObject *
 tn_op_normal__float_Tensor(double mean, TensorObject *std, PyObject *generator)
 {

@@ -402,6 +402,18 @@ tn_op_transpose_(TensorObject *self, int64_t dim0, int64_t dim1)
     return restride_inplace(self, self->ndim, sizes, strides);
 }
 
+PyObject *
+tn_op_swapaxes_(TensorObject *self, int64_t axis0, int64_t axis1)
+{
+    return tn_op_transpose_(self, axis0, axis1);
+}
+
+PyObject *
+tn_op_swapdims_(TensorObject *self, int64_t dim0, int64_t dim1)
+{
+    return tn_op_transpose_(self, dim0, dim1);
+}
+
 /* as_strided_: self takes the geometry as_strided would give its view (same checks) */
 PyObject *
 tn_op_as_strided_(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset)
@@ -702,6 +714,12 @@ PyObject *
 tn_op_squeeze__dims(TensorObject *self, tn_ints dim)
 {
     return squeeze_dims(self, dim.v, dim.n, 0);
+}
+
+PyObject *
+tn_op_squeeze___dims(TensorObject *self, tn_ints dim)
+{
+    return squeeze_dims(self, dim.v, dim.n, 1);
 }
 
 PyObject *

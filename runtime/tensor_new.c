@@ -310,6 +310,33 @@ write_scalar(PyObject *o, int dtype, char *p)
         }
         return 0;
     }
+    if (dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64) {
+        /* the wide unsigned types: uint64 unpacks Python ints as unsigned (a negative one is an
+         * OverflowError); uint16/uint32 take what c10::checked_convert allows, including
+         * negatives down to -max, which wrap; floats truncate */
+        uint64_t u;
+        if (dtype == TN_DTYPE_U64 && PyLong_Check(o) && !PyBool_Check(o)) {
+            u = PyLong_AsUnsignedLongLong(o);
+            if (PyErr_Occurred())
+                return -1;
+        } else {
+            int64_t i = v.tag == TN_V_DOUBLE ? (int64_t)v.u.d : v.u.i;
+            uint64_t max = dtype == TN_DTYPE_U16 ? 0xffffu : dtype == TN_DTYPE_U32 ? 0xffffffffu : UINT64_MAX;
+            if (dtype != TN_DTYPE_U64 && (i > (int64_t)max || (i < 0 && (uint64_t)(-i) > max))) {
+                PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
+                             tn_dtype_name(dtype));
+                return -1;
+            }
+            u = (uint64_t)i;
+        }
+        if (dtype == TN_DTYPE_U16)
+            *(uint16_t *)p = (uint16_t)u;
+        else if (dtype == TN_DTYPE_U32)
+            *(uint32_t *)p = (uint32_t)u;
+        else
+            *(uint64_t *)p = u;
+        return 0;
+    }
     /* Python numbers stored into an integer dtype are range-checked as upstream's unpackIntegral
      * does (c10::checked_convert, Note [Scalar overflow] in ops_common.c), with its own names */
     if (!tn_tensor_check(o) && tn_dtype_is_integral(dtype, false) && tn_scalar_overflows(&v, dtype)) {
@@ -691,9 +718,42 @@ refuse_from_blob(PyObject *self, PyObject *args, PyObject *kwds)
     return NULL;
 }
 
+/* The one argument `input` of torch.numel / torch.get_device, positionally or by keyword, with
+ * upstream's TypeErrors for a missing, extra or unknown argument. */
 static PyObject *
-torch_numel(PyObject *self, PyObject *arg)
+input_arg(const char *fn, PyObject *args, PyObject *kwds)
 {
+    Py_ssize_t n = PyTuple_Size(args);
+    PyObject *input = n >= 1 ? PyTuple_GetItem(args, 0) : NULL;
+    if (n > 1) {
+        PyErr_Format(PyExc_TypeError, "%s() takes 1 positional argument but %zd were given", fn, n);
+        return NULL;
+    }
+    if (kwds) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        while (PyDict_Next(kwds, &pos, &key, &value)) {
+            if (input || PyUnicode_CompareWithASCIIString(key, "input") != 0) {
+                PyErr_Format(PyExc_TypeError, "%s() got %s keyword argument '%U'", fn,
+                             input && PyUnicode_CompareWithASCIIString(key, "input") == 0 ? "multiple values for"
+                                                                                          : "an unexpected",
+                             key);
+                return NULL;
+            }
+            input = value;
+        }
+    }
+    if (!input)
+        PyErr_Format(PyExc_TypeError, "%s() missing 1 required positional arguments: \"input\"", fn);
+    return input;
+}
+
+static PyObject *
+torch_numel(PyObject *self, PyObject *args, PyObject *kwds)
+{
+    PyObject *arg = input_arg("numel", args, kwds);
+    if (!arg)
+        return NULL;
     if (!tn_tensor_check(arg)) {
         PyErr_Format(PyExc_TypeError, "numel(): argument 'input' (position 1) must be Tensor, not %s",
                      tn_tpname(arg));
@@ -703,8 +763,11 @@ torch_numel(PyObject *self, PyObject *arg)
 }
 
 static PyObject *
-torch_get_device(PyObject *self, PyObject *arg)
+torch_get_device(PyObject *self, PyObject *args, PyObject *kwds)
 {
+    PyObject *arg = input_arg("get_device", args, kwds);
+    if (!arg)
+        return NULL;
     if (!tn_tensor_check(arg)) {
         PyErr_Format(PyExc_TypeError, "get_device(): argument 'input' (position 1) must be Tensor, not %s",
                      tn_tpname(arg));
@@ -772,8 +835,8 @@ PyMethodDef tn_torch_manual_functions[] = {
     KW("asarray", torch_asarray),
     {"from_numpy", torch_from_numpy, METH_O, NULL},
     KW("frombuffer", torch_frombuffer),
-    {"numel", torch_numel, METH_O, NULL},
-    {"get_device", torch_get_device, METH_O, NULL},
+    KW("numel", torch_numel),
+    KW("get_device", torch_get_device),
     KW("nonzero", torch_nonzero),
     KW("range", torch_range),
     KW("_from_blob", refuse_from_blob),

@@ -12,6 +12,7 @@ step() {  # step <name> <command...>
     printf '\n== %s: %s\n' "$name" "$*"
     if "$@"; then printf '== %s: ok\n' "$name"; else printf '== %s: FAILED\n' "$name"; failed+=("$name"); fi
 }
+rm -f build/golden/summary-*.txt  # written by test_golden.py, test_surface_dirs.py: exact counts
 step setup scripts/setup.sh
 if [ ${#failed[@]} -eq 0 ]; then
     step regen .venv/bin/python codegen/gen.py --check
@@ -19,9 +20,13 @@ if [ ${#failed[@]} -eq 0 ]; then
     step criterion .venv/bin/meson test -C build/meson --suite kernels --suite runtime --print-errorlogs -q
     step pytest .venv/bin/python -m pytest tests/python -q -p no:cacheprovider
 fi
+golden=""
+for f in build/golden/summary-*.txt; do
+    [ -f "$f" ] && while IFS= read -r line; do golden="$golden; $line"; done < "$f"
+done
 if [ ${#failed[@]} -eq 0 ]; then
-    echo "SUMMARY: all steps passed (setup, regen, surface-regen, criterion, pytest)"
+    echo "SUMMARY: all steps passed (setup, regen, surface-regen, criterion, pytest)$golden"
 else
-    echo "SUMMARY: FAILED: ${failed[*]}"
+    echo "SUMMARY: FAILED: ${failed[*]}$golden"
     exit 1
 fi

@@ -360,7 +360,15 @@ def sweep(archs, cache_dir: Path | None = None, python: Path = OURS_PY, jobs: in
         except Exception as e:
             return {"arch": arch, "float32": f"oracle failed: {e}", "agrees": False, "bf16_ok": False,
                     "bf16": "-", "generate": "-", "control": "-"}
-        row = judge(arch, run_worker(python, arch, "candidate"), up)
+        bad = [f"{k}: {up['oracle'][k]['error']}" for k in ("float32", "float64", "bfloat16") if "error" in up["oracle"][k]]
+        if bad:
+            return {"arch": arch, "float32": f"upstream failed: {'; '.join(bad)}", "agrees": False, "bf16_ok": False,
+                    "bf16": "-", "generate": "-", "control": "-"}
+        try:
+            row = judge(arch, run_worker(python, arch, "candidate"), up)
+        except Exception as e:  # a malformed result is a disagreement of this architecture only
+            return {"arch": arch, "float32": f"comparison failed: {type(e).__name__}: {e}", "agrees": False,
+                    "bf16_ok": False, "bf16": "-", "generate": "-", "control": "-"}
         row["control"] = control_row(arch, up)
         return row
 

@@ -172,6 +172,7 @@ def tensor_map2_(self, x, y, fn):
 
 def tensor_to_numpy(self, force=False):
     import numpy
+    import torch
 
     if self.device.type != "cpu":
         raise TypeError(f"can't convert {self.device.type} device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.")
@@ -191,6 +192,7 @@ def tensor_to_numpy(self, force=False):
         raise TypeError(f"Got unsupported ScalarType {str(self.dtype).split('.')[-1].capitalize()}")
     itemsize = self.element_size()
     storage = self.untyped_storage()
+    torch._C._torchnative.freeze_storage(self)  # NumPy now holds the data pointer
     base = numpy.frombuffer(_storage_bytes(storage), dtype=numpy.uint8)
     return numpy.lib.stride_tricks.as_strided(
         base[self.storage_offset() * itemsize:].view(np_dtype),

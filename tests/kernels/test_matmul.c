@@ -411,6 +411,45 @@ Test(matmul, gemm_f32_same_bits_for_any_thread_count)
     free(c2);
 }
 
+/* GEMVs big enough to be split between threads (W >= 1 MiB, see Note [GEMV threads] in matmul.c):
+ * W rows not a multiple of the 16-row chunks, k with a vector tail. The first call of the test's
+ * process is threaded (a stall seen later may keep the rest on one thread); a one-thread run then
+ * gives the same bits, and both are within the bound. */
+static void
+gemv_threaded_case(int dt, int64_t m, int lay_c, double beta)
+{
+    int64_t n = 1000, k = 577, es = tn_dtype_size(dt);
+    operand a = make_operand(dt, 1, m, k, LAY_ROW), b = make_operand(dt, 1, k, n, LAY_COL);
+    operand c1 = make_operand(dt, 1, m, n, lay_c), c2 = make_operand(dt, 1, m, n, lay_c);
+    memcpy(c2.data, c1.data, (size_t)(c1.len * es));
+    tn_set_num_threads(2);
+    int64_t before = tn_gemv_threaded_count();
+    cr_assert_eq(tn_gemm(dt, 1, m, n, k, a.data, 0, a.sr, a.sc, b.data, 0, b.sr, b.sc, c2.data, 0,
+                         c2.sr, c2.sc, 1.0, beta), TN_OK);
+    cr_assert_eq(tn_gemv_threaded_count(), before + 1, "the GEMV did not run threaded");
+    tn_set_num_threads(1);
+    cr_assert_eq(tn_gemm(dt, 1, m, n, k, a.data, 0, a.sr, a.sc, b.data, 0, b.sr, b.sc, c1.data, 0,
+                         c1.sr, c1.sc, 1.0, beta), TN_OK);
+    cr_assert(memcmp(c1.data, c2.data, (size_t)(c1.len * es)) == 0,
+              "dtype %d m=%ld: threads changed the result", dt, (long)m);
+    check_one((gemm_case){dt, 1, m, n, k, LAY_ROW, LAY_COL, lay_c, 1.0, beta, false});
+    free(a.data);
+    free(b.data);
+    free(c1.data);
+    free(c2.data);
+}
+
+Test(matmul, gemv_threaded_f32_one_row) { gemv_threaded_case(TN_DTYPE_F32, 1, LAY_ROW, 0); }
+Test(matmul, gemv_threaded_f32_12_rows_strided_c) { gemv_threaded_case(TN_DTYPE_F32, 12, LAY_STEP | LAY_PAD, 0.5); }
+Test(matmul, gemv_threaded_bf16_one_row) { gemv_threaded_case(TN_DTYPE_BF16, 1, LAY_ROW, 1); }
+Test(matmul, gemv_threaded_bf16_7_rows) { gemv_threaded_case(TN_DTYPE_BF16, 7, LAY_ROW, 0); }
+Test(matmul, gemv_threaded_f16_strided_c) { gemv_threaded_case(TN_DTYPE_F16, 2, LAY_STEP | LAY_PAD, 1); }
+Test(matmul, isa_avx512_gemv_threaded_bf16)
+{
+    setenv("TN_GEMM_ISA", "avx512", 1);  /* bf16 W widened to f32 instead of vdpbf16ps */
+    gemv_threaded_case(TN_DTYPE_BF16, 1, LAY_ROW, 0);
+}
+
 Test(matmul, gemm_rejects_bad_arguments)
 {
     float x[4] = {0};

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,19 @@ SITE = ROOT / "build" / "site"
 
 def pytest_report_header(config):
     return f"torchnative tree: {SITE}"
+
+
+_SESSION_START = time.time()
+SUMMARIES = ROOT / "build" / "golden"
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Exact counts the harness tests wrote this session (build/golden/summary-*.txt, from
+    test_golden.py and test_surface_dirs.py; scripts/test.sh puts them on its SUMMARY line)."""
+    for f in sorted(SUMMARIES.glob("summary-*.txt")):
+        if f.stat().st_mtime >= _SESSION_START:
+            for line in f.read_text().splitlines():
+                terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="session")

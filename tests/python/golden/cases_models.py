@@ -21,7 +21,7 @@ for name, code in {
     "type_as_0dim": "out = torch.tensor(2.5).type_as(torch.zeros(2, dtype=torch.int32))",
     "type_as_new_tensor": "x = randn(3); y = x.type_as(torch.zeros(1, dtype=torch.float64)); y[0] = 7; out = x",
     "type_as_method_torch_ops": "out = torch.ops.aten.type_as(arange(4), torch.zeros(1, dtype=torch.float16))",
-    "type_as_meta": "y = torch.empty(2, 3, device='meta').type_as(torch.zeros(1, dtype=torch.float16)); "
+    "type_as_meta": "y = torch.empty(2, 3, device='meta').type_as(torch.empty(1, device='meta', dtype=torch.float16)); "
                     "out = (list(y.shape), y.stride(), y.dtype, str(y.device))",
     "type_as_to_meta": "y = randn(2, 3).type_as(torch.empty(1, device='meta', dtype=torch.float64)); "
                        "out = (list(y.shape), y.dtype, str(y.device))",

@@ -16,9 +16,9 @@ import collections
 import importlib
 import json
 import math
-import os
 import pkgutil
 import sys
+import warnings
 from pathlib import Path
 
 import torch
@@ -174,6 +174,11 @@ def make(shape, dtype=torch.float32, seed: int = 0, role: str = "any", layout: s
     return _input(f"make({shape}, {dtype}, seed={seed}, role={role}, layout={layout}, high={high})", build)
 
 
+def literal(data, dtype=torch.float32):
+    """torch.tensor(data, dtype=dtype) as a recorded input (special values: nan, inf, -0.0)."""
+    return _input(f"literal({data!r}, {dtype})", lambda: _widen(torch.tensor(data, dtype=dtype)))
+
+
 def values(shape, dtype, role, g, high):
     """Contiguous values of `role` (see ROLES) for dtype, from generator g."""
     n = list(shape)
@@ -327,8 +332,8 @@ def encode(x):
 
 # ---- running a case ------------------------------------------------------------------------------
 
-NAMESPACE = {"torch": torch, "randn": randn, "arange": arange, "make": make, "gen": gen, "math": math,
-             "empty_out": empty_out}
+NAMESPACE = {"torch": torch, "randn": randn, "arange": arange, "make": make, "literal": literal, "gen": gen,
+             "math": math, "empty_out": empty_out, "nan": math.nan, "inf": math.inf}
 
 
 def run_case(code: str, mode: str = "plain", records: list | None = None, float64: bool = False) -> tuple[dict, Context]:
@@ -342,7 +347,9 @@ def run_case(code: str, mode: str = "plain", records: list | None = None, float6
         torch.manual_seed(0)
         _discard()
         try:
-            exec(compile(code, "<golden case>", "exec"), ns)
+            with warnings.catch_warnings():  # warnings are not compared; keep the test log quiet
+                warnings.simplefilter("ignore")
+                exec(compile(code, "<golden case>", "exec"), ns)
         except CaseError:
             raise
         except CASE_BUGS as e:
@@ -353,7 +360,12 @@ def run_case(code: str, mode: str = "plain", records: list | None = None, float6
         _harvest()
         if "out" not in ns:
             raise CaseError(f"golden case did not set `out`: {code!r}")
-        desc = Describer(ctx, ns)(ns["out"])
+        try:
+            desc = Describer(ctx, ns)(ns["out"])
+        except CaseError:
+            raise
+        except Exception as e:
+            raise CaseError(f"cannot read the case's result: {type(e).__name__}: {e}") from e
         _discard()
         return desc, ctx
     finally:

@@ -1,0 +1,63 @@
+"""View and shape kernels (runtime/ops_view.c), expanded by spell.py: every spelling, every
+claimed dtype (geometry only, so all fifteen), non-contiguous/empty/0-dim inputs. Results must
+match upstream's shape, strides, offset and aliasing exactly (values are exact by nature)."""
+from spell import C, Op, T, expand_all
+
+X3 = T((2, 3, 4))
+OPS = [
+    Op("view", T(), [4, 3], extra={"infer": ((T(), [-1]), None), "split_dim": ((T(), [3, 2, 2]), None),
+                                   "noncontig_ok": ((T((4, 6)), [2, 2, 6]), None)}),
+    Op("view.dtype", T(), C("torch.uint8"), extra={"to_int32": ((T(dtype="float32"), C("torch.int32")), None),
+                                                   "to_int16": ((T(dtype="float32"), C("torch.int16")), None),
+                                                   "to_float64": ((T((3, 4), dtype="int32"), C("torch.float64")), None)}),
+    Op("_unsafe_view", T(), [12], extra={"split": ((T(), [2, 6]), None)}),
+    Op("reshape", T(), [4, 3], extra={"infer": ((T(), [-1, 2]), None), "flat": ((T(), [-1]), None)}),
+    # an unchecked view: geometry past the end of an expanded, empty or 0-dim input is undefined
+    Op("_reshape_alias", T(), [4, 3], [3, 1], extra={"strided": ((T(), [2, 3], [1, 2]), None),
+                                                     "transposed": ((T((3, 4), vary=False), [4, 3], [1, 4]), None)},
+       layouts=False, empty=False, zerodim=False),
+    Op("permute", X3, [2, 0, 1], extra={"negative": ((X3, [-1, 0, -2]), None)}),
+    Op("transpose.int", X3, 0, 2, extra={"negative": ((X3, -1, 0), None), "same": ((X3, 1, 1), None)}),
+    Op("t", T(), extra={"one_d": ((T((4,)),), None)}),
+    Op("numpy_T", X3, spell_extra={"property": "{0}.T"}),
+    Op("mT", X3, spell_extra={"property": "{0}.mT"}),
+    Op("expand", T((3, 1)), [3, 4], extra={"keep": ((T((3, 1)), [-1, 4]), None), "new_dims": ((T((3, 1)), [2, 3, 4]), None),
+                                           "implicit": ((T((3, 1)), [3, 4]), {"implicit": True})}),
+    Op("expand_as", T((3, 1)), T((2, 3, 4), vary=False)),
+    Op("slice.Tensor", T((4, 6)), 1, 1, 5, 2, extra={"negative": ((T((4, 6)), 0, -3, -1), None),
+                                                      "past_end": ((T((4, 6)), 1, 2, 100), None),
+                                                      "defaults": ((T((4, 6)),), None),
+                                                      "empty_range": ((T((4, 6)), 1, 4, 2), None)}),
+    Op("narrow", T((4, 6)), 1, 1, 3, extra={"negative_start": ((T((4, 6)), 0, -2, 2), None)}),
+    Op("select.int", T(), 1, -1, extra={"dim0": ((T(), 0, 2), None), "out_of_range": ((T(), 0, 5), None)}),
+    Op("unsqueeze", T(), 1, extra={"last": ((T(), -1), None), "first": ((T(), 0), None)}),
+    Op("squeeze", T((3, 1, 4, 1))),
+    Op("squeeze.dim", T((3, 1, 4)), 1, extra={"not_one": ((T((3, 1, 4)), 0), None)}),
+    Op("squeeze.dims", T((3, 1, 4, 1)), [1, 3], extra={"mixed": ((T((3, 1, 4, 1)), [0, -1]), None)}),
+    Op("as_strided", T(), [2, 2], [1, 2], 1, extra={"no_offset": ((T(), [3, 2], [2, 1]), None)}),
+    Op("as_strided_", T(), [2, 2], [1, 2], 1),
+    Op("alias", T()),
+    Op("detach", T()),
+    Op("detach_", T()),
+    Op("flatten.using_ints", X3, 1, 2, extra={"all": ((X3,), None), "one_dim": ((X3, 1, 1), None)}),
+    Op("unflatten.int", T(), 1, [2, 2], extra={"infer": ((T(), 1, [-1, 2]), None)}),
+    Op("split.Tensor", T((5, 4)), 2, extra={"dim1": ((T((5, 4)), 3, 1), None)}),
+    Op("split_with_sizes", T((5, 4)), [2, 3], extra={"dim1": ((T((5, 4)), [1, 3], 1), None)}),
+    Op("chunk", T((5, 4)), 2, extra={"dim1": ((T((5, 4)), 3, 1), None), "more_than_size": ((T((5, 4)), 8), None)}),
+    Op("unbind.int", T(), 1, extra={"dim0": ((T(),), None)}),
+    Op("movedim.int", X3, 0, 2),
+    Op("movedim.intlist", X3, [0, 1], [2, 0]),
+    Op("swapaxes", X3, 0, 2),
+    Op("swapdims", X3, 0, 2),
+    Op("diagonal", T(), 1, extra={"3d": ((X3, 0, 1, 2), None), "negative": ((T(), -1), None)}),
+    Op("view_as", T(), T((4, 3), vary=False)),
+    Op("contiguous", T()),
+    Op("lift_fresh", T()),
+    Op("t_", T()),
+    Op("transpose_", X3, 0, 1),
+    Op("unsqueeze_", T(), 0),
+    Op("squeeze_", T((3, 1, 4))),
+    Op("squeeze_.dim", T((3, 1, 4)), 1),
+]
+
+CASES = expand_all(OPS)

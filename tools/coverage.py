@@ -1,0 +1,167 @@
+"""Coverage report: every ATen overload (native_functions.yaml with its autogen variants, as
+codegen/model.py loads it), how many have a C kernel, and how many of those a passing golden
+case verified, by op family and against the `core` tag. Writes docs/coverage.md.
+
+    .venv/bin/python tools/coverage.py                  # print the totals, write docs/coverage.md
+    .venv/bin/python tools/coverage.py --out /tmp/c.md  # elsewhere
+
+- with a C kernel: torch._C._torchnative.implemented() (schemas/kernels.yaml).
+- golden-verified: the kernel ran (torch._C._torchnative.kernel_calls) in at least one golden
+  case that agrees with upstream (tests/python/golden/harness.py; refusals do not count).
+- route: how the dispatcher computes the overload today (torch._C._torchnative.route):
+  kernel, functional (an in-place/out= form through its functional kernel), decomposition,
+  python, cia-python, refuse.
+- family: the runtime/ops_<family>.c file of the kernels.yaml section that lists the op's name
+  (any overload); for a name with no kernel at all, a class from its name and tags (FAMILY_RULES).
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "codegen"))
+sys.path.insert(0, str(ROOT / "tests" / "python" / "golden"))
+COMMAND = ".venv/bin/python tools/coverage.py"
+
+# (family, test on (name, tags)) for overloads whose name has no kernel; first match wins
+FAMILY_RULES = [
+    ("backward", lambda n, t: "backward" in n),
+    ("foreach", lambda n, t: n.startswith("_foreach_")),
+    ("backend-specific", lambda n, t: re.search(r"cudnn|miopen|mkldnn|mps|vulkan|nnpack|xnnpack|cuda|cufft|_amp_|"
+                                                r"fbgemm|onednn|cslt|_mkl", n) is not None),
+    ("sparse", lambda n, t: re.search(r"sparse|coo|csr|csc|bsr|bsc|_nnz|to_dense|_indices|_values|crow|ccol", n) is not None),
+    ("quantized", lambda n, t: re.search(r"quantize|^q_|_fake_quant|int_repr|qscheme|qint|qparams", n) is not None),
+    ("nested", lambda n, t: "nested" in n),
+    ("fft", lambda n, t: n.startswith(("fft_", "_fft"))),
+    ("linalg", lambda n, t: n.startswith(("linalg_", "_linalg")) or n in {
+        "cholesky", "cholesky_inverse", "cholesky_solve", "det", "logdet", "slogdet", "inverse", "lu_solve", "lu_unpack",
+        "qr", "svd", "triangular_solve", "geqrf", "orgqr", "ormqr", "pinverse", "matrix_power", "matrix_exp", "_lu_with_info"}),
+    ("convolution", lambda n, t: "conv" in n),
+    ("pooling", lambda n, t: "pool" in n),
+    ("norm", lambda n, t: "norm" in n or "softmax" in n),
+    ("random", lambda n, t: "nondeterministic_seeded" in t),
+    ("pointwise", lambda n, t: "pointwise" in t),
+    ("reduce", lambda n, t: "reduction" in t),
+    ("other", lambda n, t: True),
+]
+
+
+def kernel_families() -> dict[str, str]:
+    """op name (no overload) -> family, from the section comments of schemas/kernels.yaml."""
+    fam, out = "unsectioned", {}
+    for line in (ROOT / "schemas" / "kernels.yaml").read_text().splitlines():
+        m = re.match(r"\s*# -- .*?runtime/ops_(\w+)\.c", line)
+        if m:
+            fam = m.group(1)
+            continue
+        m = re.match(r"  ([\w.]+): \{", line)
+        if m:
+            out.setdefault(m.group(1).split(".")[0], fam)
+    return out
+
+
+def family_of(name: str, tags: list[str], kfam: dict[str, str]) -> str:
+    base = name.rstrip("_")
+    for cand in (name, base):
+        if cand in kfam:
+            return kfam[cand]
+    return next(f for f, test in FAMILY_RULES if test(name, tags))
+
+
+def collect() -> dict:
+    import harness
+    import model
+    import runner
+
+    m = model.Model()
+    native = runner._NATIVE
+    suite = harness.Suite()
+    verified: set[str] = set()
+    for key in suite.cases:
+        suite.run(key)
+        if suite.verdict(key) and not suite.refused(key):
+            verified.update(suite.kernels[key])
+    implemented = set(native.implemented())
+    kfam = kernel_families()
+    rows = []
+    for op in m.ops:
+        q = f"aten::{op.qualified}"
+        rows.append({"overload": op.qualified, "family": family_of(op.name, op.tags, kfam), "core": "core" in op.tags,
+                     "kernel": q in implemented, "verified": q in verified and q in implemented,
+                     "route": native.route(q)})
+    return {"rows": rows, "cases": len(suite.cases)}
+
+
+def table(rows, key) -> list[tuple]:
+    groups = collections.defaultdict(list)
+    for r in rows:
+        groups[key(r)].append(r)
+    out = []
+    for g in sorted(groups, key=lambda g: (-sum(r["kernel"] for r in groups[g]), g)):
+        rs = groups[g]
+        out.append((g, len(rs), sum(r["core"] for r in rs), sum(r["kernel"] for r in rs),
+                    sum(r["verified"] for r in rs), sum(r["core"] and r["kernel"] for r in rs)))
+    return out
+
+
+def render(doc: dict) -> str:
+    rows = doc["rows"]
+    n, k, v = len(rows), sum(r["kernel"] for r in rows), sum(r["verified"] for r in rows)
+    core = [r for r in rows if r["core"]]
+    routes = collections.Counter(r["route"] for r in rows)
+    lines = [
+        f"<!-- @generated by tools/coverage.py; regenerate: {COMMAND} -->",
+        "# Operator coverage",
+        "",
+        "Every ATen overload of torch 2.13.0 (native_functions.yaml with its autogen variants), whether",
+        "torchnative has a C kernel for it, and whether a golden case that agrees with upstream ran that",
+        f"kernel ({doc['cases']} golden cases, tests/python/golden/). See tools/coverage.py for the definitions.",
+        "",
+        "| | overloads | with a C kernel | golden-verified |",
+        "|---|---:|---:|---:|",
+        f"| all | {n} | {k} | {v} |",
+        f"| tagged `core` | {len(core)} | {sum(r['kernel'] for r in core)} | {sum(r['verified'] for r in core)} |",
+        "",
+        "How each overload is computed today (`torch._C._torchnative.route`):",
+        "",
+        "| route | overloads | of them `core` |",
+        "|---|---:|---:|",
+    ]
+    for route, cnt in routes.most_common():
+        lines.append(f"| {route} | {cnt} | {sum(1 for r in core if r['route'] == route)} |")
+    lines += ["", "## By op family", "",
+              "| family | overloads | `core` | with a C kernel | golden-verified | `core` with a kernel |",
+              "|---|---:|---:|---:|---:|---:|"]
+    for g, total, c, kk, vv, ck in table(rows, lambda r: r["family"]):
+        lines.append(f"| {g} | {total} | {c} | {kk} | {vv} | {ck} |")
+    unverified = sorted(r["overload"] for r in rows if r["kernel"] and not r["verified"])
+    lines += ["", f"## Kernels without an agreeing golden case ({len(unverified)})", ""]
+    lines += [f"- `aten::{o}`" for o in unverified] or ["None."]
+    missing_core = sorted((r["overload"], r["route"]) for r in core if not r["kernel"])
+    lines += ["", f"## `core` overloads without a C kernel ({len(missing_core)})", "",
+              "| overload | route |", "|---|---|"]
+    lines += [f"| `aten::{o}` | {route} |" for o, route in missing_core]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=str(ROOT / "docs" / "coverage.md"))
+    args = ap.parse_args()
+    doc = collect()
+    text = render(doc)
+    Path(args.out).write_text(text)
+    rows = doc["rows"]
+    core = [r for r in rows if r["core"]]
+    print(f"overloads: {len(rows)} total, {sum(r['kernel'] for r in rows)} with a C kernel, "
+          f"{sum(r['verified'] for r in rows)} golden-verified; core: {len(core)} total, "
+          f"{sum(r['kernel'] for r in core)} with a kernel, {sum(r['verified'] for r in core)} verified -> {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
