@@ -397,6 +397,29 @@ tn_tensor_view_dtype(TensorObject *src, int ndim, const int64_t *sizes, const in
 }
 
 /* Make `cls` instance sharing `data`'s storage (nn.Parameter's _make_subclass). */
+/* A new tensor of class `cls` on src's storage, geometry and version counter (not a view for
+ * autograd): what _make_subclass and as_subclass hand back. */
+static TensorObject *
+alias_as(PyTypeObject *cls, TensorObject *src, int requires_grad)
+{
+    TensorObject *t = tensor_alloc(cls);
+    if (!t)
+        return NULL;
+    if (tn_tensor_set_geometry(t, src->ndim, src->sizes, src->strides) < 0) {
+        Py_DECREF(t);
+        return NULL;
+    }
+    tn_storage_retain(src->storage);
+    t->storage = src->storage;
+    t->offset = src->offset;
+    t->dtype = src->dtype;
+    t->device = src->device;
+    t->version = src->version;
+    t->version->refcnt++;
+    t->requires_grad = (uint8_t)requires_grad;
+    return t;
+}
+
 /* Upstream gives tensors of a class that overrides __torch_dispatch__ the Python dispatch key,
  * so every op on them calls back into the class. torchnative's door only knows dispatch
  * modes, so such classes are refused rather than silently computed as plain tensors. */
@@ -446,23 +469,8 @@ tensor_make_subclass(PyObject *unused, PyObject *args, PyObject *kwds)
                         "Only Tensors of floating point and complex dtype can require gradients");
         return NULL;
     }
-    TensorObject *t = tensor_alloc((PyTypeObject *)cls);
-    if (!t)
-        return NULL;
-    if (tn_tensor_set_geometry(t, src->ndim, src->sizes, src->strides) < 0) {
-        Py_DECREF(t);
-        return NULL;
-    }
     /* upstream detaches: same storage, fresh autograd meta, shared version counter */
-    tn_storage_retain(src->storage);
-    t->storage = src->storage;
-    t->offset = src->offset;
-    t->dtype = src->dtype;
-    t->device = src->device;
-    t->version = src->version;
-    t->version->refcnt++;
-    t->requires_grad = (uint8_t)require_grad;
-    return (PyObject *)t;
+    return (PyObject *)alias_as((PyTypeObject *)cls, src, require_grad);
 }
 
 /* ---- GC and dealloc ---- */
@@ -939,23 +947,7 @@ tensor_as_subclass(PyObject *self, PyObject *cls)
     }
     if (refuse_python_dispatch_class((PyTypeObject *)cls, "as_subclass") < 0)
         return NULL;
-    TensorObject *src = TN_T(self);
-    TensorObject *t = tensor_alloc((PyTypeObject *)cls);
-    if (!t)
-        return NULL;
-    if (tn_tensor_set_geometry(t, src->ndim, src->sizes, src->strides) < 0) {
-        Py_DECREF(t);
-        return NULL;
-    }
-    tn_storage_retain(src->storage);
-    t->storage = src->storage;
-    t->offset = src->offset;
-    t->dtype = src->dtype;
-    t->device = src->device;
-    t->version = src->version;
-    t->version->refcnt++;
-    t->requires_grad = src->requires_grad;
-    return (PyObject *)t;
+    return (PyObject *)alias_as((PyTypeObject *)cls, TN_T(self), TN_T(self)->requires_grad);
 }
 
 /* Upstream re-wraps the C++ tensor to repair a resurrected weakref; a TensorObject is its own
