@@ -6,8 +6,9 @@
 
 Inputs: build/site/torch/_C/**/*.pyi (ast; _VariableFunctions.pyi is skipped, the generated C
 bindings own it), a scan of build/site/{torch,functorch}/**/*.py for `torch._C.X`, `_C.X`,
-`from torch._C[._m] import X` and `hasattr/getattr(torch._C[._m], "X")`, and the hand list
-schemas/surface_absent.yaml. Output: generated/surface_manifest.py, one Python literal that
+`from torch._C[._m] import X` and `hasattr/getattr(torch._C[._m], "X")`, and the hand lists
+schemas/surface_absent.yaml (names removed) and schemas/surface_extra.yaml (names upstream has
+that neither stubs nor tree mention). Output: generated/surface_manifest.py, one Python literal that
 runtime/py/surface.py reads at _C init to fill every name the C core and the other runtime/py
 files did not define with a refusing placeholder. See Note [Surface manifest] below.
 """
@@ -27,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("TN_SITE", ROOT / "build" / "site"))
 STUBS = SITE / "torch" / "_C"
 ABSENT = ROOT / "schemas" / "surface_absent.yaml"
+EXTRA = ROOT / "schemas" / "surface_extra.yaml"
 TAGS_YAML = SITE / "torchgen" / "packaged" / "ATen" / "native" / "tags.yaml"
 OUT = ROOT / "generated" / "surface_manifest.py"
 REGEN = ".venv/bin/python codegen/surface.py"
@@ -277,6 +279,7 @@ def load_absent() -> tuple[dict, dict]:
 
 def build() -> tuple[dict, dict, dict, list]:
     absent_names, absent_modules = load_absent()
+    extra = yaml.safe_load(EXTRA.read_text()) or {}
     stub_files = sorted(p for p in STUBS.rglob("*.pyi") if p.name not in SKIP_STUBS)
     stubbed: dict[str, dict] = {}
     imported: dict[str, set] = {}
@@ -299,6 +302,13 @@ def build() -> tuple[dict, dict, dict, list]:
         for (m, name) in typed:
             if m == mod and name in entries and entries[name][0] == "class":
                 entries[name] = entries[name][:4] + ("distinct",)
+        for name, spec in (extra.get(mod) or {}).items():
+            if name in entries:
+                raise SystemExit(f"schemas/surface_extra.yaml: {mod}.{name} is already declared; remove it")
+            if spec["kind"] == "class":
+                entries[name] = ("class", tuple(spec.get("bases", ())), tuple(spec.get("members", ())), (), "type")
+            else:
+                entries[name] = ("function",)
     # Submodule entries: each module is an attribute of its parent.
     for mod in modules:
         parent, _, leaf = mod.rpartition(".")
@@ -339,6 +349,7 @@ def render(manifest: dict, probes: dict) -> str:
         f"{len(stub_files)} files, sha256 {digest.hexdigest()[:16]}),",
         "#         a scan of build/site/{torch,functorch}/**/*.py, "
         f"schemas/surface_absent.yaml (sha256 {sha(ABSENT)}),",
+        f"#         schemas/surface_extra.yaml (sha256 {sha(EXTRA)}),",
         f"#         torchgen/packaged/ATen/native/tags.yaml (sha256 {sha(TAGS_YAML)})",
         f"# Do not edit. Regenerate: {REGEN}",
         "# See Note [Surface manifest] in codegen/surface.py for the entry shapes.",

@@ -39,7 +39,8 @@
  * contiguous (beta = 1 after the first k block); other C (f16/bf16, strided columns) goes through an
  * f32 workspace per task that is rounded into C once at the end.
  * Few rows (m <= SMALL_M) skip packing: dot_* kernels stream each row of B^T (a Linear weight row)
- * once for all rows of A, axpy_* kernels stream rows of a row-major B. n == 1 is turned into m == 1
+ * once for all rows of A (threads: see Note [GEMV threads]), axpy_* kernels stream rows of a
+ * row-major B. n == 1 is turned into m == 1
  * by computing C^T = B^T A^T, so matrix-vector products land there too.
  * bf16 × bf16 on AVX512-BF16 keeps bf16 all the way: packing pairs consecutive k and vdpbf16ps does
  * two products per lane (ukr_8x32__avx512bf16, dot_bf16x2__avx512bf16), as oneDNN does upstream.
@@ -48,10 +49,14 @@
  */
 
 /* Note [GEMV prefetch]
- * The few-row dot kernels read 4 or 8 weight rows at a time, each a separate stream from memory;
- * that is too few streams for the hardware prefetchers to keep DRAM busy (measured: bf16 lm_head,
- * 49152×576, m = 6: 9 GB/s). While a group is computed, the kernels prefetch the same offsets of
- * the next group's rows, one line per row per 64 bytes of k, which more than doubled it. */
+ * The few-row dot kernels stream W rows from memory, one stream per W row in flight. With one x
+ * row (decode) they read 8 W rows at a time and issue no software prefetch: Zen 5's hardware
+ * prefetchers keep 8 streams busy, and prefetching the next 8 rows as well made the decode
+ * sequence of SmolLM2-135M GEMVs ~12% slower (35.7 vs 40 GB/s on one core, f32; the bf16
+ * vdpbf16ps kernel went from 28 to 35 GB/s once its masked loads were kept to the k tail).
+ * With several x rows they read 4 W rows at a time, too few streams: while the first x-row group
+ * is computed they prefetch the same offsets of the next 4 W rows, one line per row per 64 bytes
+ * of k (without it: m = 2 at 18 instead of 27 GB/s, bf16 lm_head m = 6 at 9 GB/s). */
 
 enum {
     GEMM_MC = 72,   /* rows of A per packed block: a multiple of every MR (4, 6, 8) */
@@ -922,6 +927,9 @@ fold16(__m512 v)
                     __m512 wr[4];                                                             \
                     for (int r = 0; r < 4; r++)                                               \
                         wr[r] = LD16(w0 + r * w_rs + p);                                      \
+                    if (i == 0 && j + 8 <= nw && (p * sizeof(T)) % 64 == 0)  /* GEMV prefetch */ \
+                        for (int r = 0; r < 4; r++)                                           \
+                            _mm_prefetch((const char *)(w0 + (4 + r) * w_rs + p), _MM_HINT_T0); \
                     for (int q = 0; q < 4; q++) {                                             \
                         __m512 xv = _mm512_loadu_ps(xr[q] + p);                               \
                         for (int r = 0; r < 4; r++)                                           \
@@ -1186,6 +1194,9 @@ dot_bf16x2__avx512bf16(int64_t mx, int64_t nw, int64_t k, int64_t xk, const uint
                 for (int r = 0; r < 4; r++)
                     wv[r] = p < k32 ? (__m512bh)_mm512_loadu_si512(wr[r] + p)
                                     : ld32_bf16_masked(wr[r] + p, k - p);
+                if (i == 0 && j + 8 <= nw)  /* the next 4 W rows (see Note [GEMV prefetch]) */
+                    for (int r = 0; r < 4; r++)
+                        _mm_prefetch((const char *)(wr[r] + 4 * w_rs + p), _MM_HINT_T0);
                 for (int q = 0; q < 4; q++) {
                     __m512bh xv = (__m512bh)_mm512_loadu_si512(xr[q] + p);
                     for (int r = 0; r < 4; r++)
@@ -1503,22 +1514,24 @@ float_gemm_worker(void *ctx, int64_t begin, int64_t end)
 /* Note [GEMV threads]
  * A product of at most SMALL_M rows of x with a W whose rows run along k (Linear's weight, and
  * A @ B^T generally) reads each W element once: it is bound by memory, and one core of this
- * machine streams ~40 GB/s where two stream ~80 (Zen 5, measured), so a large W is split into
- * chunks of GEMV_ITEM_BYTES (a multiple of 16 rows) that tn_threadpool() runs. Two things make the
- * pool a loss, and the calling thread then does all the work:
- *  - small W: below GEMV_PAR_BYTES waking a worker costs about what it saves;
- *  - a busy machine: pthreadpool returns only after every worker has run, so when another process
- *    holds the other core the call waits for the scheduler (measured: 576x576 f32 calls of 35 us
- *    took 4 to 20 ms; decode fell from 53 to 3 tokens/s). A threaded call whose caller, done
- *    with its own chunks, waited more than GEMV_STALL_NS for the worker marks the pool
- *    contended: GEMVs run on the calling thread for the next 16 ms, doubling on each further
- *    stall up to 1 s, and back to 16 ms after a threaded call that did not stall.
- * The dot kernels compute every output the same way whichever pass takes it, so the split never
- * changes a bit (gemm_f32_same_bits_for_any_thread_count).
+ * machine streams ~40 GB/s where two stream 50-57 (Zen 5, SmolLM2 shapes from DRAM), so W is split
+ * into GEMV_ITEMS_PER_THREAD chunks per thread (a multiple of 16 rows each) that tn_threadpool()
+ * runs; a thread that finishes early takes chunks from the other. Measured on an idle machine,
+ * two threads win from the smallest decode W (576x192 bf16, 221 KiB: 8.0 -> 6.5 us); below
+ * GEMV_PAR_BYTES the calling thread does all the work. It also does when the machine is busy:
+ * pthreadpool returns only after every worker has run, so when another process holds the other
+ * core a call waits for the scheduler (measured with the pool always used: 576x576 calls of
+ * 35 us took ~8 ms, and bf16 decode fell from ~85 to 3 tokens/s). A threaded call whose caller,
+ * done with its own chunks, waited more than GEMV_STALL_NS for the worker marks the pool
+ * contended: GEMVs then run on the calling thread for 16 ms, doubling on each further stall up
+ * to 1 s, and back to 16 ms after a threaded call that did not stall.
+ * Chunks start at multiples of 16 rows and the dot kernels compute every output the same way
+ * whichever pass takes it, so the split never changes a bit (gemv_threaded_*,
+ * gemm_f32_same_bits_for_any_thread_count).
  */
 enum {
-    GEMV_ITEM_BYTES = 256 << 10,  /* W bytes per pool item */
-    GEMV_PAR_BYTES = 1 << 20,     /* W bytes from which a GEMV is split between threads */
+    GEMV_ITEMS_PER_THREAD = 8,    /* pool items (a multiple of 16 W rows each) per thread */
+    GEMV_PAR_BYTES = 128 << 10,   /* W bytes from which a GEMV is split between threads */
 };
 #define GEMV_STALL_NS 250000LL            /* a worker this late was not running */
 #define GEMV_SOLO_MIN_NS 16000000LL       /* first solo period after a stall */
@@ -1629,14 +1642,13 @@ gemv_float(const float_job *j)
         if (!g.work)
             return TN_ERR_NOMEM;
     }
-    int64_t row_bytes = j->k * es;
-    g.rows = (GEMV_ITEM_BYTES / row_bytes + 15) & ~(int64_t)15;
-    if (g.rows < 16)
-        g.rows = 16;
+    int threads = tn_num_threads();
+    int64_t per = (j->n + GEMV_ITEMS_PER_THREAD * threads - 1) / (GEMV_ITEMS_PER_THREAD * threads);
+    g.rows = per < 16 ? 16 : (per + 15) & ~(int64_t)15;
     int64_t items = (j->n + g.rows - 1) / g.rows;
-    pthreadpool_t pool = tn_num_threads() > 1 ? tn_threadpool() : NULL;
+    pthreadpool_t pool = threads > 1 ? tn_threadpool() : NULL;
     int64_t t0 = 0;
-    bool threaded = pool && items > 1 && (double)row_bytes * (double)j->n >= GEMV_PAR_BYTES &&
+    bool threaded = pool && items > 1 && (double)j->k * es * (double)j->n >= GEMV_PAR_BYTES &&
                     (t0 = now_ns()) >= atomic_load_explicit(&gemv_solo_until, memory_order_relaxed);
     if (!threaded) {
         for (int64_t t = 0; t < items; t++)

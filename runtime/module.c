@@ -174,6 +174,8 @@ run_embedded(PyObject *module)
 
 /* ---- module-level functions upstream's import calls ---- */
 
+static int update_torch_storage(void);
+
 static PyObject *
 init_extension(PyObject *self, PyObject *arg)
 {
@@ -202,7 +204,7 @@ init_extension(PyObject *self, PyObject *arg)
         Py_XDECREF(res);
     }
     Py_DECREF(torch);
-    if (r < 0)
+    if (r < 0 || update_torch_storage() < 0)
         return NULL;
     Py_RETURN_NONE;
 }
@@ -340,6 +342,31 @@ get_default_dtype(PyObject *self, PyObject *unused)
     return Py_NewRef(tn_dtype_objs[tn_default_dtype]);
 }
 
+/* torch.Storage is the legacy storage class of the default dtype (torch.FloatStorage unless
+ * changed); upstream's set_default_dtype/set_default_tensor_type move it. Before torch has
+ * that class (early in its import) there is nothing to set. */
+static int
+update_torch_storage(void)
+{
+    PyObject *modname = PyUnicode_FromString("torch");
+    PyObject *torch = modname ? PyImport_GetModule(modname) : NULL;
+    Py_XDECREF(modname);
+    PyErr_Clear();
+    if (!torch)
+        return 0;
+    char name[64];
+    snprintf(name, sizeof name, "%sStorage", tn_dtype_legacy_name(tn_default_dtype));
+    PyObject *cls = PyObject_GetAttrString(torch, name);
+    int r = 0;
+    if (cls)
+        r = PyObject_SetAttrString(torch, "Storage", cls);
+    else
+        PyErr_Clear();
+    Py_XDECREF(cls);
+    Py_DECREF(torch);
+    return r;
+}
+
 static PyObject *
 set_default_dtype(PyObject *self, PyObject *arg)
 {
@@ -351,6 +378,8 @@ set_default_dtype(PyObject *self, PyObject *arg)
         return NULL;
     }
     tn_default_dtype = d;
+    if (update_torch_storage() < 0)
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -385,6 +414,8 @@ set_default_tensor_type(PyObject *self, PyObject *arg)
         return NULL;
     }
     tn_default_dtype = d;
+    if (update_torch_storage() < 0)
+        return NULL;
     Py_RETURN_NONE;
 }
 

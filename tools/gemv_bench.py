@@ -25,7 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHONS = {"ours": ROOT / ".venv/bin/python", "upstream": ROOT / ".venv-upstream/bin/python"}
-SHAPES = [(576, 576), (576, 1536), (1536, 576), (576, 49152)]  # (in, out)
+SHAPES = [(576, 192), (576, 576), (576, 1536), (1536, 576), (576, 49152)]  # (in, out): k/v, q/o, gate/up, down, lm_head
 COLD_BYTES = 128 << 20
 
 
