@@ -1524,7 +1524,9 @@ float_gemm_worker(void *ctx, int64_t begin, int64_t end)
  * 35 us took ~8 ms, and bf16 decode fell from ~85 to 3 tokens/s). A threaded call whose caller,
  * done with its own chunks, waited more than GEMV_STALL_NS for the worker marks the pool
  * contended: GEMVs then run on the calling thread for 16 ms, doubling on each further stall up
- * to 1 s, and back to 16 ms after a threaded call that did not stall.
+ * to 1 s, and back to 16 ms after a threaded call that did not stall. (A worker that has slept
+ * for 50 ms or more also takes 6-8 ms to wake on this VM, which counts as a stall too; during
+ * decode the pool's other users keep it awake.)
  * Chunks start at multiples of 16 rows and the dot kernels compute every output the same way
  * whichever pass takes it, so the split never changes a bit (gemv_threaded_*,
  * gemm_f32_same_bits_for_any_thread_count).
