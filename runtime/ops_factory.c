@@ -446,6 +446,13 @@ arange_impl(const tn_value *start, const tn_value *end, const tn_value *step, in
     }
     char *p = tn_tensor_data(t);
     int es = tn_dtype_size(dtype);
+    if (dtype == TN_DTYPE_I64) {
+        /* wraps like upstream's int64 arithmetic; the common case gets a plain loop */
+        int64_t *q = (int64_t *)p;
+        for (int64_t i = 0; i < n; i++)
+            q[i] = (int64_t)((uint64_t)is + (uint64_t)ist * (uint64_t)i);
+        return (PyObject *)t;
+    }
     if (integral) {
         for (int64_t i = 0; i < n; i++) {
             tn_kscalar k = {TN_KSCALAR_INT, (int64_t)((uint64_t)is + (uint64_t)ist * (uint64_t)i), 0};
