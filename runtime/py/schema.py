@@ -495,6 +495,7 @@ _CUSTOM_CLASSES = {
 
 def _register_custom_class(qualname, methods=()):
     _CUSTOM_CLASSES[qualname] = tuple(methods)
+    _ARG_MEMO.clear()
 
 
 def _is_subtype(a, b):
@@ -1596,6 +1597,7 @@ def _register_opaque_type(type_name):
     if type_name in _OPAQUE_TYPES:
         raise RuntimeError(f"Type '{type_name}' is already registered as an opaque type")
     _OPAQUE_TYPES.add(type_name)
+    _ARG_MEMO.clear()
 
 
 def _is_opaque_type_registered(type_name):
@@ -1604,16 +1606,96 @@ def _is_opaque_type_registered(type_name):
 
 def _unregister_opaque_type(type_name):
     _OPAQUE_TYPES.discard(type_name)
+    _ARG_MEMO.clear()
 
 
-def _parse(schema, allow_typevars):
-    if schema.startswith(("aten::", "prim::")):
-        allow_typevars = True
+# Note [schema fast path]
+# `import torch` parses ~4,300 schemas (every OpOverload the tree touches reads its schema), but
+# they repeat themselves: 10,200 arguments in native_functions.yaml are 1,113 distinct texts. A
+# well-formed `ns::name[.overload](args) -> returns` without quotes or varargs is split at its
+# top-level commas and each argument is parsed once per (text, kwarg-only, return, typevars) and
+# shared afterwards (Arguments are immutable). Anything else, any argument whose meaning depends
+# on its position (a bare `!` takes the next fresh alias set), and any error go to the full
+# parser, so results and messages are the full parser's. Registering an opaque type or a custom
+# class changes what a text means and clears the memo.
+_FAST_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?"
+                      r"\((.*)\) -> (.+)\Z", re.S)
+_TOP_LEVEL_RE = re.compile(r"(?:[^,()\[\]]|\([^()]*\)|\[[^\[\]]*\])+")
+_PARENS_RE = re.compile(r"\([^()]*\)")
+_ARG_MEMO = {}
+
+
+def _memo_arg(text, is_return, kwarg_only, allow_typevars):
+    key = (text, is_return, kwarg_only, allow_typevars)
+    a = _ARG_MEMO.get(key)
+    if a is None:
+        if "!" in _PARENS_RE.sub("", text):
+            return None
+        p = _Parser(text, allow_typevars)
+        a = p.parse_argument(is_return, kwarg_only)
+        p.expect("eof")
+        _ARG_MEMO[key] = a
+    return a
+
+
+def _split_top_level(text):
+    """`text` split at its top-level commas, or None when the pattern cannot take it exactly."""
+    raw = _TOP_LEVEL_RE.findall(text)
+    return [t.strip() for t in raw] if ",".join(raw) == text else None
+
+
+def _parse_fast(schema, allow_typevars):
+    m = _FAST_RE.match(schema)
+    if m is None or "'" in schema or '"' in schema or "..." in schema:
+        return None
+    name, overload, args, rets = m.groups()
+    overload = overload or ""
+    if overload == "default" or overload.startswith("__"):
+        return None
+    pieces = _split_top_level(args)
+    rets = rets.strip()
+    if rets.startswith("("):
+        ret_pieces = _split_top_level(rets[1:-1]) if rets.endswith(")") else None
+    elif "," in _PARENS_RE.sub("", rets):
+        return None
+    else:
+        ret_pieces = [rets]
+    if pieces is None or ret_pieces is None:
+        return None
+    arguments, returns = [], []
+    kwarg_only = False
+    for text in pieces:
+        if text == "*":
+            kwarg_only = True
+            continue
+        a = _memo_arg(text, False, kwarg_only, allow_typevars)
+        if a is None:
+            return None
+        arguments.append(a)
+    for text in ret_pieces:
+        a = _memo_arg(text, True, False, allow_typevars)
+        if a is None:
+            return None
+        returns.append(a)
+    return object.__new__(FunctionSchema)._init(name, overload, arguments, returns, False, False)
+
+
+def _parse_full(schema, allow_typevars):
     p = _Parser(schema, allow_typevars)
     result = p.parse_declaration()
     p.next_if("newline")
     p.expect("eof")
     return result
+
+
+def _parse(schema, allow_typevars):
+    if schema.startswith(("aten::", "prim::")):
+        allow_typevars = True
+    try:
+        result = _parse_fast(schema, allow_typevars)
+    except RuntimeError:
+        result = None
+    return result if result is not None else _parse_full(schema, allow_typevars)
 
 
 def parse_schema(schema, allow_typevars=True):

@@ -202,6 +202,31 @@ def test_schema_edge_cases(C):
     assert mismatches == []
 
 
+def test_schema_fast_path_agrees_with_the_full_parser(C):
+    # Note [schema fast path] in runtime/py/schema.py: where the memoised path answers, it must
+    # give what the full parser gives (printed form, every argument's facts, flags); where it
+    # declines (quotes, varargs, bare `!`, errors) the full parser runs.
+    g = C.parse_schema.__globals__
+    fast, full = g["_parse_fast"], g["_parse_full"]
+    answered = 0
+    for text in [d["s"] for d in DATA["schemas"]] + list(DATA["edge_schemas"]):
+        try:
+            want = full(text, True)
+        except RuntimeError:
+            want = None
+        try:
+            got = fast(text, True)
+        except RuntimeError:
+            got = None
+        if got is None:
+            continue
+        answered += 1
+        assert want is not None, text
+        assert (str(got), got._key(), [_arg_facts(a) for a in got.arguments + got.returns]) == (
+            str(want), want._key(), [_arg_facts(a) for a in want.arguments + want.returns]), text
+    assert answered == 4357
+
+
 def test_typevars_only_with_allow_typevars_or_aten_prim(C):
     for text, want in DATA["edge_typevars_off"].items():
         try:
