@@ -135,41 +135,60 @@ tn_module_for_binding(int flags)
 
 /* ---- embedded Python ---- */
 
+/* The code of one embedded file: compiled from its source, or, once codecache.py (first in
+ * ORDER) has run, from its bytecode cache. */
+static PyObject *
+embedded_code(const tn_embedded_file *f, PyObject *loader)
+{
+    if (loader)
+        return PyObject_CallFunction(loader, "ss", f->name, f->source);
+    char filename[128];
+    snprintf(filename, sizeof filename, "<torchnative runtime/py/%s>", f->name);
+    return Py_CompileString(f->source, filename, Py_file_input);
+}
+
 static int
 run_embedded(PyObject *module)
 {
     PyObject *builtins = PyEval_GetBuiltins();
+    PyObject *loader = NULL;
+    int rc = -1;
     for (const tn_embedded_file *f = tn_embedded_py; f->name; f++) {
-        char filename[128];
-        snprintf(filename, sizeof filename, "<torchnative runtime/py/%s>", f->name);
-        PyObject *code = Py_CompileString(f->source, filename, Py_file_input);
+        PyObject *code = embedded_code(f, loader);
         if (!code)
-            return -1;
+            goto done;
         PyObject *ns = Py_BuildValue("{s:s,s:O}", "__name__", "torch._C", "__builtins__", builtins);
         if (!ns) {
             Py_DECREF(code);
-            return -1;
+            goto done;
         }
         PyObject *r = PyEval_EvalCode(code, ns, ns);
         Py_DECREF(code);
         if (!r) {
             Py_DECREF(ns);
-            return -1;
+            goto done;
         }
         Py_DECREF(r);
+        if (!loader && strcmp(f->name, "codecache.py") == 0) {
+            loader = PyDict_GetItemString(ns, "load");
+            Py_XINCREF(loader);
+        }
         PyObject *install = PyDict_GetItemString(ns, "install");
         if (!install) {
             PyErr_Format(PyExc_RuntimeError, "torchnative: runtime/py/%s defines no install()", f->name);
             Py_DECREF(ns);
-            return -1;
+            goto done;
         }
         r = PyObject_CallFunctionObjArgs(install, module, NULL);
         Py_DECREF(ns);
         if (!r)
-            return -1;
+            goto done;
         Py_DECREF(r);
     }
-    return 0;
+    rc = 0;
+done:
+    Py_XDECREF(loader);
+    return rc;
 }
 
 /* ---- module-level functions upstream's import calls ---- */

@@ -82,6 +82,9 @@ $ROOT/build/site
 import os; os.environ.setdefault("TORCH_USE_RTLD_GLOBAL", "1")
 EOF
 .venv/bin/python vendor/assemble.py --check --wheel "$WHEEL" --out build/site >/dev/null
+# Likewise _C's embedded runtime files: the first import allowed to write bytecode caches their
+# compiled code in build/site/torch/__pycache__ (runtime/py/codecache.py); stale entries rewrite.
+env -u PYTHONDONTWRITEBYTECODE .venv/bin/python -c "import torch" >/dev/null
 
 # -- 5. models ----------------------------------------------------------------------------
 TN_CACHE="$CACHE" .venv-upstream/bin/python tools/models.py >/dev/null 2>&1 || TN_CACHE="$CACHE" .venv-upstream/bin/python tools/models.py

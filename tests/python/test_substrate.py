@@ -38,3 +38,35 @@ def test_transformers_imports_in_a_fresh_interpreter():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
     assert out.returncode == 0, out.stderr[-2000:]
     assert Path(out.stdout.strip()).resolve().is_relative_to(ROOT / "build")
+
+
+def test_embedded_code_cache(torch, tmp_path):
+    # runtime/py/codecache.py: _C's embedded files are compiled once and their code cached as a
+    # hash-checked .pyc; a changed source or a damaged file is recompiled and rewritten.
+    load = torch._C._torchnative.code_cache
+
+    def run(code):
+        ns = {}
+        exec(code, ns)
+        return ns["X"]
+
+    assert run(load("probe.py", "X = 1\n", tmp_path, write=True)) == 1
+    (cached,) = (tmp_path / "__pycache__").glob("_C_probe.*.pyc")
+    # the cache is what gets read: swap in other code under the same header
+    blob = cached.read_bytes()
+    other = compile("X = 'from the cache'\n", "probe", "exec")
+    import marshal
+    cached.write_bytes(blob[:16] + marshal.dumps(other))
+    assert run(load("probe.py", "X = 1\n", tmp_path, write=True)) == "from the cache"
+    # another source (another hash) is recompiled and rewritten
+    assert run(load("probe.py", "X = 2\n", tmp_path, write=True)) == 2
+    assert cached.read_bytes()[16:] != blob[16:]
+    assert run(load("probe.py", "X = 2\n", tmp_path, write=False)) == 2
+    # a damaged body is recompiled; nothing is written when writing is off
+    cached.write_bytes(cached.read_bytes()[:20])
+    assert run(load("probe.py", "X = 2\n", tmp_path, write=False)) == 2
+    assert len(cached.read_bytes()) == 20
+    assert run(load("probe.py", "X = 2\n", tmp_path, write=True)) == 2
+    assert len(cached.read_bytes()) > 20
+    # the runtime's own files are cached beside the tree once an import may write
+    assert sorted((Path(torch.__file__).parent / "__pycache__").glob("_C_schema.*.pyc"))
