@@ -7,6 +7,7 @@
 #include "dtype.h"
 #include "device.h"
 #include "tensor.h"
+#include "kernels/matmul.h"
 #include "kernels/parallel.h"
 
 #include <string.h>
@@ -202,7 +203,16 @@ tn_freeze_storage(PyObject *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* gemv_threaded_count(): GEMVs split between threads so far (Note [GEMV threads]); with the
+ * number of linear calls it shows how often decode ran its GEMVs on one thread. */
+static PyObject *
+tn_gemv_threaded(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLongLong(tn_gemv_threaded_count());
+}
+
 PyMethodDef tn_private_functions[] = {
+    {"gemv_threaded_count", tn_gemv_threaded, METH_NOARGS, NULL},
     {"build_info", tn_build_info, METH_NOARGS, NULL},
     {"freeze_storage", tn_freeze_storage, METH_O, NULL},
     {"embedded_source", tn_embedded_source, METH_O, NULL},

@@ -353,6 +353,24 @@ tn_kernel_error(tn_status s, int dtype)
     return -1;
 }
 
+/* tn_copy with the refusal naming the conversion: kernels/copy.c converts between the ten
+ * storage dtypes and copies any dtype to itself; other pairs (complex, uint16..64) refuse. */
+int
+tn_copy_checked(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *src)
+{
+    tn_status s = tn_copy(l, dst_dtype, dst, src_dtype, src);
+    if (s != TN_ERR_DTYPE || dst_dtype == src_dtype)
+        return tn_kernel_error(s, dst_dtype);
+    char q[256] = "torchnative";
+    if (tn_current_op)
+        tn_op_qualname(tn_current_op, q, sizeof q);
+    PyErr_Format(PyExc_NotImplementedError,
+                 "%s: converting %s to %s is not implemented in torchnative (kernels/copy.c converts "
+                 "between bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32 and float64, "
+                 "and copies any dtype to itself)", q, tn_dtype_name(src_dtype), tn_dtype_name(dst_dtype));
+    return -1;
+}
+
 int
 tn_copy_into(TensorObject *dst, TensorObject *src)
 {
@@ -368,8 +386,7 @@ tn_copy_into(TensorObject *dst, TensorObject *src)
     tn_loop l;
     tn_geom g[2] = {tn_geom_of(dst), tn_geom_of(src)};
     tn_loop_build(&l, dst->ndim, dst->sizes, 2, g);
-    return TN_KCHECK(tn_copy(&l, dst->dtype, tn_tensor_data(dst), src->dtype, tn_tensor_data(src)),
-                     dst->dtype);
+    return tn_copy_checked(&l, dst->dtype, tn_tensor_data(dst), src->dtype, tn_tensor_data(src));
 }
 
 int

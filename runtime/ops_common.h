@@ -88,6 +88,7 @@ TensorObject *tn_scalar_tensor(const tn_value *v, int dtype, int device);
 
 /* Kernel status -> Python exception naming the current op; returns -1 unless TN_OK. */
 int tn_kernel_error(tn_status s, int dtype);
+int tn_copy_checked(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *src);
 #define TN_KCHECK(call, dtype) (tn_kernel_error((call), (dtype)))
 
 /* "[2, 3]" for messages. */

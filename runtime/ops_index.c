@@ -1066,7 +1066,7 @@ tn_op_cat(tn_tensors tensors, int64_t dim)
             tn_geom g[2] = {{out->ndim, sz, out->strides}, tn_geom_of(t)};
             tn_loop_build(&l, out->ndim, sz, 2, g);
             char *slot = (char *)tn_tensor_data(out) + off * out->strides[d] * tn_dtype_size(out->dtype);
-            if (TN_KCHECK(tn_copy(&l, out->dtype, slot, t->dtype, tn_tensor_data(t)), out->dtype) < 0) {
+            if (tn_copy_checked(&l, out->dtype, slot, t->dtype, tn_tensor_data(t)) < 0) {
                 Py_DECREF((PyObject *)out);
                 return NULL;
             }

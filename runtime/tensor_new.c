@@ -363,7 +363,7 @@ fill(PyObject *o, int dim, const data_info *info, int dtype, char *p, const int6
         tn_loop l;
         tn_geom g[2] = {{src->ndim, info->sizes + dim, strides + dim}, tn_geom_of(src)};
         tn_loop_build(&l, src->ndim, src->sizes, 2, g);
-        return TN_KCHECK(tn_copy(&l, dtype, p, src->dtype, tn_tensor_data(src)), dtype);
+        return tn_copy_checked(&l, dtype, p, src->dtype, tn_tensor_data(src));
     }
     if (dim == info->ndim)
         return write_scalar(o, dtype, p);
