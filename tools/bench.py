@@ -194,6 +194,17 @@ def worker_decode(torch, p):
         t0 = time.perf_counter()
         ids = model.generate(**inputs, max_new_tokens=n, min_new_tokens=n, streamer=clock, **kw)
         t_end = time.perf_counter()
+        # The step split in two: the model's Linear layers alone, in model order on one-token
+        # inputs (what a decode step streams from memory), and the rest of the step.
+        lins = [m for m in model.modules() if isinstance(m, torch.nn.Linear)]
+        xs = {k: torch.randn(1, 1, k, dtype=model.dtype) for k in {m.in_features for m in lins}}
+        linear_s = float("inf")
+        for _ in range(6):
+            t = time.perf_counter()
+            for m in lins:
+                m(xs[m.in_features])
+            linear_s = min(linear_s, time.perf_counter() - t)
+        linear_bytes = sum(m.weight.numel() * m.weight.element_size() for m in lins)
     got = ids.shape[1] - inputs["input_ids"].shape[1]
     if got != n or len(clock.times) != n:
         raise RuntimeError(f"asked for {n} new tokens, generate gave {got} ({len(clock.times)} streamed)")
@@ -209,6 +220,10 @@ def worker_decode(torch, p):
         "rss_loaded_kib": rss_loaded,
         "peak_rss_generate_kib": status_kib("VmHWM"),
         "text_head": tok.decode(ids[0, inputs["input_ids"].shape[1]:][:12]),
+        "linear_s": linear_s,
+        "linear_count": len(lins),
+        "linear_bytes": linear_bytes,
+        "other_s": (last - first) / (n - 1) - linear_s,
     }
 
 
@@ -601,7 +616,8 @@ def summarise(run) -> dict:
         if key not in run["samples"]:
             continue
         d = {name: both(key, lambda x, name=name: x[name])
-             for name in ("decode_tps", "ttft", "weight_bytes", "n_params", "peak_rss_generate_kib", "rss_loaded_kib")}
+             for name in ("decode_tps", "ttft", "weight_bytes", "n_params", "peak_rss_generate_kib", "rss_loaded_kib",
+                          "linear_s", "other_s", "linear_bytes", "linear_count")}
         wb = [v["median"] for v in d["weight_bytes"].values() if v["median"]]
         if wb and S.get("bandwidth"):
             # the best of the thread counts measured: the highest bandwidth this machine showed
@@ -754,15 +770,29 @@ def render_md(run, S, png: Path) -> str:
             f"| decode as % of ceiling | {'—' if po is None else f'{po * 100:.0f}%'} | {'—' if pu is None else f'{pu * 100:.0f}%'} | — | ≥ {TARGET_DECODE_CEILING * 100:.0f}% | {met(ok_ceiling)} |",
             f"| time to first token | {cell(d['ttft']['ours'], fmt_time)} | {cell(d['ttft']['upstream'], fmt_time)} | {fmt_ratio(ratio(d['ttft']['ours'], d['ttft']['upstream']))} | — | — |",
             f"| peak RSS during generate (VmHWM) | {cell(d['peak_rss_generate_kib']['ours'], lambda v: fmt_bytes(v * 1024))} | {cell(d['peak_rss_generate_kib']['upstream'], lambda v: fmt_bytes(v * 1024))} | {fmt_ratio(ratio(d['peak_rss_generate_kib']['ours'], d['peak_rss_generate_kib']['upstream']))} | — | — |",
-            "",
         ]
+        if d["linear_s"]["ours"]["median"] is not None:
+            lb = d["linear_bytes"]["ours"]["median"] or d["linear_bytes"]["upstream"]["median"]
+            gbs = lambda st: st if st["median"] is None else {**st, "median": lb / st["median"] / 1e9}  # noqa: E731
+            lc = int(d["linear_count"]["ours"]["median"] or d["linear_count"]["upstream"]["median"])
+            lines += [
+                f"| per token: the {lc} Linear layers alone | {cell(d['linear_s']['ours'], fmt_time)} | {cell(d['linear_s']['upstream'], fmt_time)} | {fmt_ratio(ratio(d['linear_s']['ours'], d['linear_s']['upstream']))} | — | — |",
+                f"| their read bandwidth ({lb / 1e6:.0f} MB of weights) | {cell(gbs(d['linear_s']['ours']), lambda v: f'{v:.1f} GB/s')} | {cell(gbs(d['linear_s']['upstream']), lambda v: f'{v:.1f} GB/s')} | — | — | — |",
+                f"| per token: the rest of the step (decode step − Linear layers) | {cell(d['other_s']['ours'], fmt_time)} | {cell(d['other_s']['upstream'], fmt_time)} | {fmt_ratio(ratio(d['other_s']['ours'], d['other_s']['upstream']))} | — | — |",
+            ]
+        lines += [""]
         if ceil and wb:
             lines += [f"Ceiling: {S['bandwidth'][str(d['ceiling_threads'])]['median']:.1f} GB/s ({d['ceiling_threads']} thread{'s' if d['ceiling_threads'] > 1 else ''}) "
                       f"/ {wb / 1e6:.1f} MB per token = **{ceil:.1f} tokens/s**. Bytes per token = every parameter once "
-                      f"({np_ / 1e6:.1f} M × {wb // np_} B): the 30 layers' projections and norms, the final norm, and the",
+                      f"({np_ / 1e6:.1f} M × {int(wb // np_)} B): the 30 layers' projections and norms, the final norm, and the",
                       "tied embedding/lm_head matrix (49152 × 576) counted once, since lm_head reads all of it each",
                       "step and the embedding lookup reads one row. KV-cache reads (46 KB per cached position in f32)",
-                      "and activations are not counted: under 1% at these lengths.", ""]
+                      "and activations are not counted: under 1% at these lengths.", "",
+                      "The Linear layers alone are the model's own modules called in model order on one-token inputs",
+                      "after the generate (best of 6 passes); the rest of the step is everything else a decode step",
+                      "does: transformers' Python (module calls, cache update, rotary, masks, logits processors),",
+                      "attention, norms and sampling. Reaching the ceiling needs the whole step at read bandwidth,",
+                      "so the rest of the step alone caps how close decode can come to it.", ""]
         prompt = (series(run, key, "ours", lambda x: x["prompt_tokens"]) + series(run, key, "upstream", lambda x: x["prompt_tokens"]) + ["?"])[0]
         lines += [f"Greedy, the model's chat template around a fixed prompt ({prompt} tokens), "
                   f"max_new_tokens = min_new_tokens = {run['new_tokens']}, after a 4-token warm-up generate. Peak RSS is reset",
