@@ -577,6 +577,143 @@ bytes_copyable(int dtype)
     return tn_dtype_is_complex(dtype) || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64;
 }
 
+/* ---- conversions to and from complex64/128 and uint16/32/64 ----
+ * Note [Wide conversions]
+ * These dtypes have no arithmetic here, only conversions, so they go one element at a time
+ * through a wide value: an int64, a uint64 (uint64 sources keep every bit) or a double pair
+ * (floating and complex sources; every float value is exact in a double). The stores follow
+ * Note [Conversion rules] and c10, checked against torch 2.13:
+ *   complex -> real takes the real part (the runtime warns, as upstream); complex -> bool is
+ *   re != 0 || im != 0; real -> complex has imaginary part 0; complex64 targets round each
+ *   part once from the source value (uint64 -> float directly, not through double);
+ *   integer -> uint16/32/64 wraps modulo 2^N;
+ *   float -> uint16: through int32 (cvttss2si), so 70000.5 -> 4464 and NaN, inf, 5e9 -> 0;
+ *   float -> uint32: through int64, then the low 32 bits (-1.5 -> 4294967295);
+ *   float -> uint64: below 2^63 through int64, from 2^63 up as (x - 2^63) through int64 with
+ *   the top bit flipped, so NaN -> 2^63 and inf, 1e20 -> 0.
+ * Upstream's vectorised loop differs from these (its scalar tail's) only where C leaves the
+ * result undefined: a float beyond uint32's range or NaN converted to uint32 gives 0 or 2^31
+ * there, depending on where the element falls in its vector. */
+enum { WIDE_INT, WIDE_U64, WIDE_FLT };
+typedef struct {
+    int kind;
+    int64_t i;
+    uint64_t u;
+    double re, im;
+} wide;
+
+static int
+wide_convertible(int dtype)
+{
+    return tn_dtype_slot(dtype) >= 0 || dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64 ||
+           dtype == TN_DTYPE_C64 || dtype == TN_DTYPE_C128;
+}
+
+static wide
+wide_load(int dtype, const char *p)
+{
+    wide w = {WIDE_INT, 0, 0, 0.0, 0.0};
+    switch (dtype) {
+    case TN_DTYPE_BOOL: w.i = *(const uint8_t *)p != 0; break;
+    case TN_DTYPE_U8: w.i = *(const uint8_t *)p; break;
+    case TN_DTYPE_I8: w.i = *(const int8_t *)p; break;
+    case TN_DTYPE_I16: w.i = *(const int16_t *)p; break;
+    case TN_DTYPE_I32: w.i = *(const int32_t *)p; break;
+    case TN_DTYPE_I64: w.i = *(const int64_t *)p; break;
+    case TN_DTYPE_U16: w.i = *(const uint16_t *)p; break;
+    case TN_DTYPE_U32: w.i = *(const uint32_t *)p; break;
+    case TN_DTYPE_U64: w.kind = WIDE_U64; w.u = *(const uint64_t *)p; break;
+    default:
+        w.kind = WIDE_FLT;
+        switch (dtype) {
+        case TN_DTYPE_F16: w.re = tn_f16_to_f32(*(const uint16_t *)p); break;
+        case TN_DTYPE_BF16: w.re = tn_bf16_to_f32(*(const uint16_t *)p); break;
+        case TN_DTYPE_F32: w.re = *(const float *)p; break;
+        case TN_DTYPE_F64: w.re = *(const double *)p; break;
+        case TN_DTYPE_C64: w.re = ((const float *)p)[0]; w.im = ((const float *)p)[1]; break;
+        default: w.re = ((const double *)p)[0]; w.im = ((const double *)p)[1]; break;
+        }
+    }
+    return w;
+}
+
+static float
+wide_f32(wide w)
+{
+    return w.kind == WIDE_INT ? (float)w.i : w.kind == WIDE_U64 ? (float)w.u : (float)w.re;
+}
+
+static double
+wide_f64(wide w)
+{
+    return w.kind == WIDE_INT ? (double)w.i : w.kind == WIDE_U64 ? (double)w.u : w.re;
+}
+
+/* the integer a store to an integer dtype keeps the low bits of (Note [Wide conversions]) */
+static uint64_t
+wide_bits(wide w, int dtype)
+{
+    if (w.kind == WIDE_INT)
+        return (uint64_t)w.i;
+    if (w.kind == WIDE_U64)
+        return w.u;
+    switch (dtype) {
+    case TN_DTYPE_I8:
+    case TN_DTYPE_I16:
+    case TN_DTYPE_I32:
+    case TN_DTYPE_U16:
+        return (uint64_t)(int64_t)f64_to_i32(w.re);
+    case TN_DTYPE_U64:
+        return w.re >= 9223372036854775808.0 ? (uint64_t)f64_to_i64(w.re - 9223372036854775808.0) ^ (1ULL << 63)
+                                             : (uint64_t)f64_to_i64(w.re);
+    default:
+        return (uint64_t)f64_to_i64(w.re);
+    }
+}
+
+static void
+wide_store(int dtype, wide w, char *p)
+{
+    switch (dtype) {
+    case TN_DTYPE_BOOL:
+        *(uint8_t *)p = w.kind == WIDE_INT ? w.i != 0 : w.kind == WIDE_U64 ? w.u != 0 : (w.re != 0 || w.im != 0);
+        break;
+    case TN_DTYPE_U8: *(uint8_t *)p = (uint8_t)wide_bits(w, dtype); break;
+    case TN_DTYPE_I8: *(int8_t *)p = (int8_t)wide_bits(w, dtype); break;
+    case TN_DTYPE_I16: *(int16_t *)p = (int16_t)wide_bits(w, dtype); break;
+    case TN_DTYPE_I32: *(int32_t *)p = (int32_t)wide_bits(w, dtype); break;
+    case TN_DTYPE_I64: *(int64_t *)p = (int64_t)wide_bits(w, dtype); break;
+    case TN_DTYPE_U16: *(uint16_t *)p = (uint16_t)wide_bits(w, dtype); break;
+    case TN_DTYPE_U32: *(uint32_t *)p = (uint32_t)wide_bits(w, dtype); break;
+    case TN_DTYPE_U64: *(uint64_t *)p = wide_bits(w, dtype); break;
+    case TN_DTYPE_F16: *(uint16_t *)p = tn_f32_to_f16(wide_f32(w)); break;
+    case TN_DTYPE_BF16: *(uint16_t *)p = tn_f32_to_bf16(wide_f32(w)); break;
+    case TN_DTYPE_F32: *(float *)p = wide_f32(w); break;
+    case TN_DTYPE_F64: *(double *)p = wide_f64(w); break;
+    case TN_DTYPE_C64:
+        ((float *)p)[0] = wide_f32(w);
+        ((float *)p)[1] = (float)w.im;
+        break;
+    default:
+        ((double *)p)[0] = wide_f64(w);
+        ((double *)p)[1] = w.im;
+        break;
+    }
+}
+
+typedef struct {
+    int dst_dtype, src_dtype, dst_size, src_size;
+} wide_job;
+
+static void
+wide_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    const wide_job *j = ctx;
+    for (int64_t i = 0; i < n; i++)
+        wide_store(j->dst_dtype, wide_load(j->src_dtype, p[1] + i * s[1] * j->src_size),
+                   p[0] + i * s[0] * j->dst_size);
+}
+
 tn_status
 tn_copy(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *src)
 {
@@ -586,6 +723,12 @@ tn_copy(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *s
         void *base[2] = {dst, (void *)src};
         int elsize[2] = {es, es};
         return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN, bytes_row, &es);
+    }
+    if ((ds < 0 || ss < 0) && wide_convertible(dst_dtype) && wide_convertible(src_dtype)) {
+        wide_job j = {dst_dtype, src_dtype, tn_dtype_size(dst_dtype), tn_dtype_size(src_dtype)};
+        void *base[2] = {dst, (void *)src};
+        int elsize[2] = {j.dst_size, j.src_size};
+        return tn_loop_run_rows(l, 2, base, elsize, TN_ELEMENTWISE_GRAIN, wide_row, &j);
     }
     if (ds < 0 || ss < 0)
         return TN_ERR_DTYPE;

@@ -95,6 +95,14 @@ tn_dtype_has_kernels(int d)
     }
 }
 
+/* Kernels that only move elements (gather, index_select) also take uint16/32/64 and complex. */
+static inline bool
+tn_dtype_movable(int d)
+{
+    return tn_dtype_has_kernels(d) || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64 ||
+           d == TN_DTYPE_C64 || d == TN_DTYPE_C128;
+}
+
 static inline int
 tn_dtype_size(int d)
 {

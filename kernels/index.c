@@ -21,7 +21,8 @@ copy_elem(size_t es, void *dst, int64_t di, const void *src, int64_t si)
     case 1: ((uint8_t *)dst)[di] = ((const uint8_t *)src)[si]; break;
     case 2: ((uint16_t *)dst)[di] = ((const uint16_t *)src)[si]; break;
     case 4: ((uint32_t *)dst)[di] = ((const uint32_t *)src)[si]; break;
-    default: ((uint64_t *)dst)[di] = ((const uint64_t *)src)[si]; break;
+    case 8: ((uint64_t *)dst)[di] = ((const uint64_t *)src)[si]; break;
+    default: memcpy((char *)dst + di * (int64_t)es, (const char *)src + si * (int64_t)es, es); break;
     }
 }
 
@@ -65,7 +66,7 @@ tn_index_select(int dtype, const tn_loop *outer, int64_t n_index, const int64_t 
                 int64_t index_stride, int64_t src_size, int64_t src_stride, int64_t out_stride,
                 void *out, const void *src)
 {
-    if (!tn_dtype_has_kernels(dtype))
+    if (!tn_dtype_movable(dtype))
         return TN_ERR_DTYPE;
     if (!outer || outer->noperands < 2 || n_index < 0)
         return TN_ERR_VALUE;
@@ -134,7 +135,7 @@ tn_status
 tn_gather(int dtype, const tn_loop *loop, int64_t src_dim_size, int64_t src_dim_stride,
           void *out, const void *src, const int64_t *index)
 {
-    if (!tn_dtype_has_kernels(dtype))
+    if (!tn_dtype_movable(dtype))
         return TN_ERR_DTYPE;
     if (!loop || loop->noperands < 3)
         return TN_ERR_VALUE;

@@ -353,11 +353,14 @@ tn_kernel_error(tn_status s, int dtype)
     return -1;
 }
 
-/* tn_copy with the refusal naming the conversion: kernels/copy.c converts between the ten
- * storage dtypes and copies any dtype to itself; other pairs (complex, uint16..64) refuse. */
+/* tn_copy with upstream's warning for complex -> real and a refusal naming the conversion for
+ * the pairs kernels/copy.c lacks (complex32, the quantized and float8 dtypes). */
 int
 tn_copy_checked(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *src)
 {
+    if (tn_dtype_is_complex(src_dtype) && !tn_dtype_is_complex(dst_dtype) &&
+        PyErr_WarnEx(PyExc_UserWarning, "Casting complex values to real discards the imaginary part", 1) < 0)
+        return -1;
     tn_status s = tn_copy(l, dst_dtype, dst, src_dtype, src);
     if (s != TN_ERR_DTYPE || dst_dtype == src_dtype)
         return tn_kernel_error(s, dst_dtype);
@@ -366,8 +369,8 @@ tn_copy_checked(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const
         tn_op_qualname(tn_current_op, q, sizeof q);
     PyErr_Format(PyExc_NotImplementedError,
                  "%s: converting %s to %s is not implemented in torchnative (kernels/copy.c converts "
-                 "between bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32 and float64, "
-                 "and copies any dtype to itself)", q, tn_dtype_name(src_dtype), tn_dtype_name(dst_dtype));
+                 "between bool, uint8..64, int8..64, float16, bfloat16, float32, float64, complex64 and "
+                 "complex128, and copies any dtype to itself)", q, tn_dtype_name(src_dtype), tn_dtype_name(dst_dtype));
     return -1;
 }
 

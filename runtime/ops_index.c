@@ -17,13 +17,6 @@
 
 #include <string.h>
 
-static PyObject *
-call2(const char *q, const char *ov, PyObject *a, PyObject *b)
-{
-    tn_value v[2] = {tn_value_tensor(a), tn_value_tensor(b)};
-    return tn_call_op(q, ov, v);
-}
-
 /* ---- advanced indexing ---- */
 
 typedef struct {

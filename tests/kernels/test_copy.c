@@ -236,9 +236,65 @@ Test(copy, unsupported_dtype)
     float x = 1, o;
     tn_loop l;
     make_loop(&l, LAYOUT_CONTIG, 1, 2);
-    cr_assert_eq(tn_copy(&l, TN_DTYPE_C64, &o, TN_DTYPE_F32, &x), TN_ERR_DTYPE);
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_C32, &o, TN_DTYPE_F32, &x), TN_ERR_DTYPE);
     cr_assert_eq(tn_copy(&l, TN_DTYPE_F32, &o, TN_DTYPE_QINT8, &x), TN_ERR_DTYPE);
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_U64, &o, TN_DTYPE_F8E5M2, &x), TN_ERR_DTYPE);
     cr_assert_eq(tn_fill(&l, TN_DTYPE_U16, &o, integer(1)), TN_ERR_DTYPE);
+}
+
+/* Note [Wide conversions] in kernels/copy.c: complex64/128 and uint16/32/64, values measured on
+ * torch 2.13 (scalar-path results where its vector lanes differ). */
+Test(copy, wide_conversions_like_upstream)
+{
+    tn_loop l;
+    make_loop(&l, LAYOUT_CONTIG, 6, 2);
+    float f[6] = {70000.0f, -70000.0f, 5e9f, NAN, -1.0f, 3.7f};
+    uint16_t u16[6];
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_U16, u16, TN_DTYPE_F32, f), TN_OK);
+    cr_assert(u16[0] == 4464 && u16[1] == 61072 && u16[2] == 0 && u16[3] == 0 && u16[4] == 65535 && u16[5] == 3);
+    uint32_t u32[6];
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_U32, u32, TN_DTYPE_F32, f), TN_OK);
+    cr_assert(u32[0] == 70000 && u32[1] == 4294897296u && u32[2] == 705032704u && u32[3] == 0 &&
+              u32[4] == 4294967295u && u32[5] == 3);
+    double d[6] = {-5e9, 1e20, NAN, INFINITY, 5e9, 9223372036854775808.0};
+    uint64_t u64[6];
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_U64, u64, TN_DTYPE_F64, d), TN_OK);
+    cr_assert(u64[0] == 18446744068709551616ull && u64[1] == 0 && u64[2] == 9223372036854775808ull &&
+              u64[3] == 0 && u64[4] == 5000000000ull && u64[5] == 9223372036854775808ull);
+    /* uint64 sources keep every bit: float directly (one rounding), int8 the low byte, f16 via f32 */
+    uint64_t big[6] = {18446744073709551615ull, 9007199254740993ull, 9223372036854775808ull, 5, 0, 256};
+    float bf[6];
+    int8_t bi[6];
+    uint16_t bh[6];
+    uint8_t bb[6];
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_F32, bf, TN_DTYPE_U64, big), TN_OK);
+    cr_assert(bf[0] == 18446744073709551616.0f && bf[1] == 9007199254740992.0f && bf[3] == 5.0f);
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_I8, bi, TN_DTYPE_U64, big), TN_OK);
+    cr_assert(bi[0] == -1 && bi[1] == 1 && bi[2] == 0 && bi[5] == 0);
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_F16, bh, TN_DTYPE_U64, big), TN_OK);
+    cr_assert(isinf(tn_f16_to_f32(bh[0])) && tn_f16_to_f32(bh[3]) == 5.0f);
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_BOOL, bb, TN_DTYPE_U64, big), TN_OK);
+    cr_assert(bb[0] == 1 && bb[4] == 0 && bb[5] == 1);
+    int64_t neg[6] = {-3, 70000, -1, 0, 1, 65536};
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_U16, u16, TN_DTYPE_I64, neg), TN_OK);
+    cr_assert(u16[0] == 65533 && u16[1] == 4464 && u16[2] == 65535 && u16[5] == 0);
+    /* complex: real part to reals, re || im to bool, imaginary 0 from reals, c128 -> c64 per part */
+    float c[12] = {0, 1, 0, 0, 1.5f, -2, -0.0f, 0, 2.5f, 7, -3.5f, 1};
+    uint8_t cb[6];
+    int32_t ci[6];
+    double cd[12];
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_BOOL, cb, TN_DTYPE_C64, c), TN_OK);
+    cr_assert(cb[0] == 1 && cb[1] == 0 && cb[2] == 1 && cb[3] == 0);
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_I32, ci, TN_DTYPE_C64, c), TN_OK);
+    cr_assert(ci[2] == 1 && ci[4] == 2 && ci[5] == -3);
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_C128, cd, TN_DTYPE_C64, c), TN_OK);
+    cr_assert(cd[4] == 1.5 && cd[5] == -2.0 && cd[11] == 1.0);
+    double wide[12] = {1e40, 1, 0.1, -0.1, 0, 0, 0, 0, 0, 0, 0, 0};
+    float narrow[12];
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_C64, narrow, TN_DTYPE_C128, wide), TN_OK);
+    cr_assert(isinf(narrow[0]) && narrow[1] == 1.0f && narrow[2] == 0.1f && narrow[3] == -0.1f);
+    cr_assert_eq(tn_copy(&l, TN_DTYPE_C64, narrow, TN_DTYPE_F32, f), TN_OK);
+    cr_assert(narrow[0] == 70000.0f && narrow[1] == 0.0f && isnan(narrow[6]) && narrow[7] == 0.0f);
 }
 
 /* ---- fill ---- */

@@ -70,7 +70,22 @@ Test(index_select, out_of_range_index_is_refused)
     cr_expect_eq(tn_index_select(TN_DTYPE_F32, &l, 2, bad, 1, 3, 2, 2, out, src), TN_ERR_VALUE);
     cr_expect_eq(tn_index_select(TN_DTYPE_F32, &l, 1, neg, 1, 3, 2, 2, out, src), TN_ERR_VALUE);
     cr_expect_eq(out[0], 0.0f, "nothing written");
-    cr_expect_eq(tn_index_select(TN_DTYPE_C64, &l, 1, bad, 1, 3, 2, 2, out, src), TN_ERR_DTYPE);
+    cr_expect_eq(tn_index_select(TN_DTYPE_C32, &l, 1, bad, 1, 3, 2, 2, out, src), TN_ERR_DTYPE);
+}
+
+Test(index_select, moves_uint_and_complex_elements_whole)
+{
+    /* movement-only dtypes (tn_dtype_movable): 16-byte complex128 elements and uint64 bit patterns */
+    double src[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, out[12] = {0};
+    int64_t index[3] = {5, 0, 2};
+    const int64_t s[3][2] = {{0, 1}, {0, 1}, {0, 0}};
+    tn_loop l = loop2(1, 1, s);
+    cr_assert_eq(tn_index_select(TN_DTYPE_C128, &l, 3, index, 1, 6, 1, 1, out, src), TN_OK);
+    cr_expect(out[0] == 10 && out[1] == 11 && out[2] == 0 && out[3] == 1 && out[4] == 4 && out[5] == 5);
+    uint64_t u[3] = {18446744073709551615ull, 1, 9223372036854775808ull}, uo[3];
+    int64_t ui[3] = {2, 2, 0};
+    cr_assert_eq(tn_index_select(TN_DTYPE_U64, &l, 3, ui, 1, 3, 1, 1, uo, u), TN_OK);
+    cr_expect(uo[0] == u[2] && uo[1] == u[2] && uo[2] == u[0]);
 }
 
 // gather / scatter
