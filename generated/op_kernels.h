@@ -175,6 +175,20 @@ PyObject *tn_op_conj(TensorObject *self);
 PyObject *tn_op_constant_pad_nd(TensorObject *self, tn_ints pad, const tn_value *value);
 /* aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a) */
 PyObject *tn_op_contiguous(TensorObject *self, int memory_format);
+/* aten::conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], SymInt[1] padding=[0], SymInt[1] dilation=[1], SymInt groups=1) -> Tensor */
+PyObject *tn_op_conv1d(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, int64_t groups);
+/* aten::conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], str padding="valid", SymInt[1] dilation=[1], SymInt groups=1) -> Tensor */
+PyObject *tn_op_conv1d__padding(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, const char *padding, tn_ints dilation, int64_t groups);
+/* aten::conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, 1], SymInt[2] padding=[0, 0], SymInt[2] dilation=[1, 1], SymInt groups=1) -> Tensor */
+PyObject *tn_op_conv2d(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, int64_t groups);
+/* aten::conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, 1], str padding="valid", SymInt[2] dilation=[1, 1], SymInt groups=1) -> Tensor */
+PyObject *tn_op_conv2d__padding(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, const char *padding, tn_ints dilation, int64_t groups);
+/* aten::conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=[1, 1, 1], SymInt[3] padding=[0, 0, 0], SymInt[3] dilation=[1, 1, 1], SymInt groups=1) -> Tensor */
+PyObject *tn_op_conv3d(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, int64_t groups);
+/* aten::conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=[1, 1, 1], str padding="valid", SymInt[3] dilation=[1, 1, 1], SymInt groups=1) -> Tensor */
+PyObject *tn_op_conv3d__padding(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, const char *padding, tn_ints dilation, int64_t groups);
+/* aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor */
+PyObject *tn_op_convolution(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups);
 /* aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
 PyObject *tn_op_copy_(TensorObject *self, TensorObject *src, bool non_blocking);
 /* aten::copysign.Tensor(Tensor self, Tensor other) -> Tensor */

@@ -1,0 +1,440 @@
+/* Convolutions: convolution, conv1d/2d/3d and their padding="same"/"valid" spellings, forward
+ * only and not transposed. For each batch entry and group the input patches are gathered into a
+ * column matrix (im2col: one row per input channel and kernel offset, one column per output
+ * position, zeros where the window hangs over the padding), and one GEMM of kernels/matmul.c
+ * multiplies the group's weight rows by it straight into the output. bfloat16/float16 widen to
+ * float32 inside the GEMM and round once, like upstream's CPU convolution; the bias is the GEMM's
+ * beta * C term, so it is added before that rounding too.
+ * Argument checks and their messages follow ATen's ConvUtils.h / Convolution.cpp.
+ */
+#include "ops_common.h"
+#include "argparse.h"
+#include "dtype.h"
+#include "generated/op_kernels.h"
+#include "kernels/matmul.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CONV_MAX_DIMS 3
+
+typedef struct {
+    int d;                            /* spatial dims */
+    int64_t stride[CONV_MAX_DIMS], pad[CONV_MAX_DIMS], dil[CONV_MAX_DIMS];
+    int64_t in[CONV_MAX_DIMS], k[CONV_MAX_DIMS], out[CONV_MAX_DIMS];
+    int64_t groups;
+} conv_geom;
+
+static void
+fmt_sizes(char *buf, size_t cap, const int64_t *v, int n, const char *sep)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && used < cap; i++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%lld", i ? sep : "", (long long)v[i]);
+}
+
+/* a parameter list of one value or one per spatial dim (ConvUtils' expand_param_if_needed) */
+static int
+expand_param(tn_ints p, const char *name, int d, int64_t *out)
+{
+    if (p.n != 1 && p.n != d) {
+        char got[128];
+        fmt_sizes(got, sizeof got, p.v, (int)p.n, ", ");
+        PyErr_Format(PyExc_RuntimeError,
+                     "expected %s to be a single integer value or a list of %d values to match the convolution "
+                     "dimensions, but got %s=[%s]", name, d, name, got);
+        return -1;
+    }
+    for (int i = 0; i < d; i++)
+        out[i] = p.v[p.n == 1 ? 0 : i];
+    return 0;
+}
+
+static int
+conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding,
+           tn_ints dilation, int64_t groups, conv_geom *g)
+{
+    char ws[128], is[128];
+    fmt_sizes(ws, sizeof ws, weight->sizes, weight->ndim, ", ");
+    fmt_sizes(is, sizeof is, input->sizes, input->ndim, ", ");
+    if (weight->ndim < 3 || weight->ndim > 2 + CONV_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "weight should have at least three dimensions, got weight of size [%s]", ws);
+        return -1;
+    }
+    g->d = weight->ndim - 2;
+    if (input->ndim != weight->ndim) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected %d-dimensional input for %d-dimensional weight [%s], but got %d-dimensional input of "
+                     "size [%s] instead", weight->ndim, weight->ndim, ws, input->ndim, is);
+        return -1;
+    }
+    if (expand_param(stride, "stride", g->d, g->stride) < 0 || expand_param(padding, "padding", g->d, g->pad) < 0 ||
+        expand_param(dilation, "dilation", g->d, g->dil) < 0)
+        return -1;
+    for (int i = 0; i < g->d; i++) {
+        const char *bad = g->stride[i] <= 0 ? "non-positive stride is not supported"
+                        : g->pad[i] < 0     ? "negative padding is not supported"
+                        : g->dil[i] <= 0    ? "dilation should be greater than zero"
+                                            : NULL;
+        if (bad) {
+            PyErr_SetString(PyExc_RuntimeError, bad);
+            return -1;
+        }
+    }
+    if (groups <= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "non-positive groups is not supported");
+        return -1;
+    }
+    g->groups = groups;
+    if (weight->sizes[0] < groups) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Given groups=%lld, expected weight to be at least %lld at dimension 0, but got weight of size "
+                     "[%s] instead", (long long)groups, (long long)groups, ws);
+        return -1;
+    }
+    if (weight->sizes[0] % groups != 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Given groups=%lld, expected weight to be divisible by %lld at dimension 0, but got weight of "
+                     "size [%s] instead", (long long)groups, (long long)groups, ws);
+        return -1;
+    }
+    if (input->sizes[1] != weight->sizes[1] * groups) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Given groups=%lld, weight of size [%s], expected input[%s] to have %lld channels, but got %lld "
+                     "channels instead", (long long)groups, ws, is, (long long)(weight->sizes[1] * groups),
+                     (long long)input->sizes[1]);
+        return -1;
+    }
+    if (bias && (bias->ndim != 1 || bias->sizes[0] != weight->sizes[0])) {
+        char bs[128];
+        fmt_sizes(bs, sizeof bs, bias->sizes, bias->ndim, ", ");
+        PyErr_Format(PyExc_RuntimeError,
+                     "Given weight of size [%s], expected bias to be 1-dimensional with %lld elements, but got bias "
+                     "of size [%s] instead", ws, (long long)weight->sizes[0], bs);
+        return -1;
+    }
+    int64_t padded[CONV_MAX_DIMS], extent[CONV_MAX_DIMS];
+    int too_big = 0;
+    for (int i = 0; i < g->d; i++) {
+        g->in[i] = input->sizes[2 + i];
+        g->k[i] = weight->sizes[2 + i];
+        padded[i] = g->in[i] + 2 * g->pad[i];
+        extent[i] = g->dil[i] * (g->k[i] - 1) + 1;
+        too_big |= padded[i] < extent[i];
+        g->out[i] = padded[i] < extent[i] ? 0 : (padded[i] - extent[i]) / g->stride[i] + 1;
+    }
+    if (too_big) {
+        char ps[96], ks[96];
+        fmt_sizes(ps, sizeof ps, padded, g->d, " x ");
+        fmt_sizes(ks, sizeof ks, extent, g->d, " x ");
+        PyErr_Format(PyExc_RuntimeError,
+                     "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size can't be greater "
+                     "than actual input size", ps, ks);
+        return -1;
+    }
+    const char *other = NULL;
+    if (weight->dtype != input->dtype)
+        other = tn_dtype_name(weight->dtype);
+    else if (bias && bias->dtype != input->dtype)
+        other = tn_dtype_name(bias->dtype);
+    if (other) {
+        PyErr_Format(PyExc_RuntimeError, "Input type (%s) and weight/bias type (%s) should be the same",
+                     tn_dtype_name(input->dtype), other);
+        return -1;
+    }
+    return 0;
+}
+
+/* n elements of es bytes from src (every `step` elements) to contiguous dst */
+static void
+row_copy(char *dst, const char *src, int64_t n, int64_t step, int es)
+{
+    if (step == 1) {
+        memcpy(dst, src, (size_t)(n * es));
+        return;
+    }
+#define ROW_COPY(T)                                                                                              \
+    for (int64_t i = 0; i < n; i++)                                                                              \
+        ((T *)dst)[i] = ((const T *)src)[i * step];                                                              \
+    return;
+    switch (es) {
+    case 2: ROW_COPY(uint16_t)
+    case 4: ROW_COPY(uint32_t)
+    default: ROW_COPY(uint64_t)
+    }
+#undef ROW_COPY
+}
+
+/* Columns for batch entry `n`, channels [c0, c0 + cg): row (c, kernel offset), column output
+ * position; es-byte elements, zero where the window reads padding. */
+static void
+im2col(const conv_geom *g, const TensorObject *input, int64_t n, int64_t c0, int64_t cg, char *cols)
+{
+    int es = tn_dtype_size(input->dtype);
+    const char *base = (const char *)tn_tensor_data((TensorObject *)input) + n * input->strides[0] * es;
+    int64_t k[3] = {1, 1, 1}, o[3] = {1, 1, 1}, st[3] = {0, 0, 0}, sp[3] = {1, 1, 1}, pd[3] = {0, 0, 0},
+            dl[3] = {1, 1, 1}, in[3] = {1, 1, 1};
+    int off = 3 - g->d;  /* missing leading dims are size 1 */
+    for (int i = 0; i < g->d; i++) {
+        k[off + i] = g->k[i];
+        o[off + i] = g->out[i];
+        st[off + i] = input->strides[2 + i];
+        sp[off + i] = g->stride[i];
+        pd[off + i] = g->pad[i];
+        dl[off + i] = g->dil[i];
+        in[off + i] = g->in[i];
+    }
+    int64_t L = o[0] * o[1] * o[2];
+    char *row = cols;
+    for (int64_t c = c0; c < c0 + cg; c++) {
+        const char *plane = base + c * input->strides[1] * es;
+        for (int64_t k0 = 0; k0 < k[0]; k0++)
+            for (int64_t k1 = 0; k1 < k[1]; k1++)
+                for (int64_t k2 = 0; k2 < k[2]; k2++, row += L * es) {
+                    char *dst = row;
+                    for (int64_t o0 = 0; o0 < o[0]; o0++) {
+                        int64_t i0 = o0 * sp[0] - pd[0] + k0 * dl[0];
+                        for (int64_t o1 = 0; o1 < o[1]; o1++) {
+                            int64_t i1 = o1 * sp[1] - pd[1] + k1 * dl[1];
+                            if (!(i0 >= 0 && i0 < in[0] && i1 >= 0 && i1 < in[1])) {
+                                memset(dst, 0, (size_t)(o[2] * es));
+                                dst += o[2] * es;
+                                continue;
+                            }
+                            /* the output positions whose input column i2 lies inside [0, in[2]) */
+                            int64_t first = k2 * dl[2] - pd[2];  /* i2 at o2 = 0 */
+                            int64_t lo = first >= 0 ? 0 : (-first + sp[2] - 1) / sp[2];
+                            int64_t hi = in[2] - 1 - first < 0 ? 0 : (in[2] - 1 - first) / sp[2] + 1;
+                            if (lo > o[2])
+                                lo = o[2];
+                            if (hi > o[2])
+                                hi = o[2];
+                            if (hi < lo)
+                                hi = lo;
+                            const char *line = plane + (i0 * st[0] + i1 * st[1]) * es;
+                            memset(dst, 0, (size_t)(lo * es));
+                            row_copy(dst + lo * es, line + (first + lo * sp[2]) * st[2] * es, hi - lo, sp[2] * st[2], es);
+                            memset(dst + hi * es, 0, (size_t)((o[2] - hi) * es));
+                            dst += o[2] * es;
+                        }
+                    }
+                }
+    }
+}
+
+/* Does t's layout ask for channels-last (C innermost, then the spatial dims in order, N
+ * outermost; size-1 dims ignored) while not being contiguous? That is suggest_memory_format's
+ * answer for the dense layouts convolutions meet. */
+static int
+suggests_channels_last(const TensorObject *t)
+{
+    if (t->ndim < 3 || t->numel < 2 || tn_tensor_is_contiguous(t))
+        return 0;
+    int64_t expected = 1;
+    for (int k = 0; k < t->ndim; k++) {
+        int d = k == 0 ? 1 : k == t->ndim - 1 ? 0 : t->ndim - k;  /* C, last spatial ... first, N */
+        if (t->sizes[d] == 1)
+            continue;
+        if (t->strides[d] != expected)
+            return 0;
+        expected *= t->sizes[d];
+    }
+    return 1;
+}
+
+/* The output: channels-last when the input or the weight suggests it, as upstream's CPU
+ * convolution (mkldnn) picks; conv1d counts its weight only, upstream making the input
+ * contiguous before it views both as 2-d. */
+static TensorObject *
+conv_output(TensorObject *input, TensorObject *weight, int ndim, const int64_t *shape, int device)
+{
+    int cl = suggests_channels_last(weight) || (ndim > 3 && suggests_channels_last(input));
+    if (!cl)
+        return tn_tensor_empty(ndim, shape, input->dtype, device);
+    int64_t strides[2 + CONV_MAX_DIMS], step = shape[1];
+    strides[1] = 1;
+    for (int i = ndim - 1; i >= 2; i--) {
+        strides[i] = step;
+        step *= shape[i];
+    }
+    strides[0] = step;
+    tn_storage *st = tn_storage_new(tn_numel(ndim, shape) * tn_dtype_size(input->dtype), device);
+    if (!st)
+        return NULL;
+    TensorObject *t = tn_tensor_from_storage(st, 0, ndim, shape, strides, input->dtype);
+    tn_storage_release(st);
+    return t;
+}
+
+static PyObject *
+conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, const conv_geom *g)
+{
+    int64_t shape[2 + CONV_MAX_DIMS] = {input->sizes[0], weight->sizes[0]};
+    int64_t L = 1;
+    for (int i = 0; i < g->d; i++) {
+        shape[2 + i] = g->out[i];
+        L *= g->out[i];
+    }
+    int meta = input->device == TN_DEVICE_META || weight->device == TN_DEVICE_META ||
+               (bias && bias->device == TN_DEVICE_META);
+    TensorObject *out = conv_output(input, weight, 2 + g->d, shape, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (!out || meta || out->numel == 0)
+        return (PyObject *)out;
+    if (tn_check_dtype(tn_current_op, input->dtype) < 0)
+        goto fail;
+    /* the weight as (C_out, C_in/groups * prod(kernel)) rows needs its inner dims contiguous */
+    PyObject *wc = tn_op_contiguous(weight, TN_MEMFMT_CONTIGUOUS);
+    if (!wc)
+        goto fail;
+    int es = tn_dtype_size(input->dtype);
+    int64_t cout_g = weight->sizes[0] / g->groups, cin_g = weight->sizes[1], K = TN_T(wc)->numel / weight->sizes[0];
+    char *cols = K > 0 ? malloc((size_t)(K * L) * (size_t)es) : NULL;
+    if (K > 0 && !cols) {
+        Py_DECREF(wc);
+        PyErr_NoMemory();
+        goto fail;
+    }
+    char *w = tn_tensor_data(TN_T(wc)), *o = tn_tensor_data(out);
+    const char *b = bias ? tn_tensor_data(bias) : NULL;
+    /* output positions flatten with the last spatial dim's stride (contiguous or channels-last) */
+    int64_t oc = out->strides[1], oj = out->strides[out->ndim - 1];
+    int rc = 0;
+    for (int64_t n = 0; n < shape[0] && rc == 0; n++) {
+        for (int64_t gi = 0; gi < g->groups && rc == 0; gi++) {
+            char *og = o + (n * out->strides[0] + gi * cout_g * oc) * es;
+            for (int64_t c = 0; c < cout_g; c++) {
+                for (int64_t j = 0; j < L; j++) {
+                    char *dst = og + (c * oc + j * oj) * es;
+                    if (b)
+                        memcpy(dst, b + (gi * cout_g + c) * bias->strides[0] * es, (size_t)es);
+                    else if (K == 0)
+                        memset(dst, 0, (size_t)es);
+                }
+            }
+            if (K == 0)
+                continue;
+            im2col(g, input, n, gi * cin_g, cin_g, cols);
+            tn_status s = tn_gemm(input->dtype, 1, cout_g, L, K, w + gi * cout_g * K * es, 0, K, 1, cols, 0, L, 1, og,
+                                  0, oc, oj, 1.0, b ? 1.0 : 0.0);
+            rc = TN_KCHECK(s, input->dtype);
+        }
+    }
+    free(cols);
+    Py_DECREF(wc);
+    if (rc == 0)
+        return (PyObject *)out;
+fail:
+    Py_DECREF((PyObject *)out);
+    return NULL;
+}
+
+PyObject *
+tn_op_convolution(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding,
+                  tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups)
+{
+    (void)output_padding;
+    if (transposed) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "aten::convolution with transposed=True (conv_transpose1d/2d/3d) is not implemented in "
+                        "torchnative; a transposed-convolution kernel in runtime/ops_conv.c would make it work");
+        return NULL;
+    }
+    conv_geom g;
+    if (conv_check(input, weight, bias, stride, padding, dilation, groups, &g) < 0)
+        return NULL;
+    return conv_forward(input, weight, bias, &g);
+}
+
+/* conv1d/2d/3d: an unbatched input (one dim fewer) runs as a batch of one (ATen's batchify). */
+static PyObject *
+conv_nd(int d, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding,
+        tn_ints dilation, int64_t groups)
+{
+    if (input->ndim != d + 1 && input->ndim != d + 2) {
+        char is[128];
+        fmt_sizes(is, sizeof is, input->sizes, input->ndim, ", ");
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected %dD (unbatched) or %dD (batched) input to conv%dd, but got input of size: [%s]", d + 1,
+                     d + 2, d, is);
+        return NULL;
+    }
+    int unbatched = input->ndim == d + 1;
+    PyObject *x = unbatched ? tn_op_unsqueeze(input, 0) : (Py_INCREF((PyObject *)input), (PyObject *)input);
+    if (!x)
+        return NULL;
+    int64_t zero = 0;
+    tn_ints none = {&zero, 1, false};
+    PyObject *r = tn_op_convolution(TN_T(x), weight, bias, stride, padding, dilation, false, none, groups);
+    Py_DECREF(x);
+    if (r && unbatched) {
+        PyObject *s = tn_op_squeeze__dim(TN_T(r), 0);
+        Py_DECREF(r);
+        r = s;
+    }
+    return r;
+}
+
+/* padding="valid" is no padding; "same" keeps the input size at stride 1, putting the odd
+ * element of an uneven total on the right by padding the input first (as ATen's
+ * _convolution_mode). */
+static PyObject *
+conv_nd_padding(int d, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride,
+                const char *padding, tn_ints dilation, int64_t groups)
+{
+    int64_t pad[CONV_MAX_DIMS] = {0, 0, 0};
+    tn_ints p = {pad, d, false};
+    if (!strcmp(padding, "valid"))
+        return conv_nd(d, input, weight, bias, stride, p, dilation, groups);
+    if (strcmp(padding, "same")) {
+        PyErr_Format(PyExc_RuntimeError, "Invalid padding string: '%s'", padding);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < stride.n; i++) {
+        if (stride.v[i] != 1) {
+            PyErr_SetString(PyExc_RuntimeError, "padding='same' is not supported for strided convolutions");
+            return NULL;
+        }
+    }
+    if (weight->ndim != d + 2 || (dilation.n != 1 && dilation.n != d))
+        return conv_nd(d, input, weight, bias, stride, p, dilation, groups);  /* its checks report it */
+    int64_t extra[2 * CONV_MAX_DIMS] = {0};
+    int uneven = 0;
+    for (int i = 0; i < d; i++) {
+        int64_t total = dilation.v[dilation.n == 1 ? 0 : i] * (weight->sizes[2 + i] - 1);
+        pad[i] = total / 2;
+        /* constant_pad_nd lists (left, right) pairs from the last dim backwards */
+        extra[2 * (d - 1 - i) + 1] = total - 2 * pad[i];
+        uneven |= total % 2 != 0;
+    }
+    if (!uneven)
+        return conv_nd(d, input, weight, bias, stride, p, dilation, groups);
+    if (PyErr_WarnEx(PyExc_UserWarning,
+                     "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
+                     "of the input be created", 1) < 0)
+        return NULL;
+    tn_ints e = {extra, 2 * d, false};
+    tn_value zero = tn_value_int(0);
+    PyObject *padded = tn_op_constant_pad_nd(input, e, &zero);
+    if (!padded)
+        return NULL;
+    PyObject *r = conv_nd(d, TN_T(padded), weight, bias, stride, p, dilation, groups);
+    Py_DECREF(padded);
+    return r;
+}
+
+#define CONV_ND(D)                                                                                               \
+    PyObject *tn_op_conv##D##d(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride,   \
+                               tn_ints padding, tn_ints dilation, int64_t groups)                               \
+    {                                                                                                            \
+        return conv_nd(D, input, weight, bias, stride, padding, dilation, groups);                               \
+    }                                                                                                            \
+    PyObject *tn_op_conv##D##d__padding(TensorObject *input, TensorObject *weight, TensorObject *bias,          \
+                                        tn_ints stride, const char *padding, tn_ints dilation, int64_t groups)  \
+    {                                                                                                            \
+        return conv_nd_padding(D, input, weight, bias, stride, padding, dilation, groups);                       \
+    }
+
+CONV_ND(1)
+CONV_ND(2)
+CONV_ND(3)

@@ -1,0 +1,49 @@
+"""Convolution kernels (runtime/ops_conv.c), expanded by spell.py: every spelling, claimed dtype
+and layout (a transposed or sliced weight or input reaches im2col with other strides), groups,
+stride/padding/dilation, padding="same"/"valid", unbatched inputs, bias, and the argument errors.
+Float results are derived (upstream's CPU convolution sums in its own order)."""
+from spell import C, Op, T, expand_all
+
+D = "derived"
+X1, W1 = T((2, 4, 9)), T((6, 2, 3))
+X2, W2 = T((2, 4, 7, 8)), T((6, 2, 3, 2))
+X3, W3 = T((1, 2, 5, 4, 6)), T((3, 2, 2, 3, 2))
+OPS = [
+    Op("convolution", X2, W2, T((6,)), [2, 1], [1, 0], [1, 2], False, [0, 0], 2, tol=D, zerodim=False,
+       extra={"no_bias": ((X2, T((3, 4, 3, 3)), None, [1], [1], [1], False, [0], 1), None),
+              "conv1d": ((X1, W1, None, [2], [0], [1], False, [0], 2), None),
+              "conv3d": ((X3, W3, None, [1, 2, 1], [1, 0, 0], [1, 1, 2], False, [0, 0, 0], 1), None),
+              "transposed": ((X2, T((4, 3, 3, 3)), None, [1], [0], [1], True, [0], 1), None),
+              "unbatched": ((T((4, 7, 8)), W2, None, [1], [0], [1], False, [0], 2), None),
+              "stride_list": ((X2, W2, None, [1, 1, 1], [0], [1], False, [0], 2), None),
+              "stride_zero": ((X2, W2, None, [0], [0], [1], False, [0], 2), None),
+              "negative_pad": ((X2, W2, None, [1], [-1], [1], False, [0], 2), None),
+              "groups_zero": ((X2, W2, None, [1], [0], [1], False, [0], 0), None)}),
+    Op("conv1d", X1, W1, T((6,)), [1], [1], [2], 2, tol=D, zerodim=False,
+       extra={"defaults": ((X1, T((3, 4, 3))), None), "unbatched": ((T((4, 9)), W1, None, [2], [0], [1], 2), None),
+              "channels": ((X1, T((3, 3, 3))), None), "kernel_too_big": ((X1, T((3, 4, 12))), None),
+              "bias_size": ((X1, T((3, 4, 3)), T((4,))), None), "input_4d": ((X2, W1), None)}),
+    Op("conv2d", X2, W2, T((6,)), [2, 1], [1, 0], [1, 2], 2, tol=D, zerodim=False,
+       extra={"defaults": ((X2, T((3, 4, 3, 3))), None), "pointwise": ((X2, T((5, 4, 1, 1)), T((5,))), None),
+              "patches": ((T((1, 3, 8, 8)), T((5, 3, 4, 4)), T((5,)), [4, 4]), None),
+              "depthwise": ((X2, T((4, 1, 3, 3)), None, [1], [1], [1], 4), None),
+              "unbatched": ((T((4, 7, 8)), T((3, 4, 2, 2))), None),
+              "weight_3d": ((X2, W1), None),
+              "channels_last": ((C("make((2, 4, 7, 8), torch.{dtype}, seed=1).contiguous(memory_format=torch.channels_last)"),
+                                 W2, T((6,)), [1], [1], [1], 2), None),
+              "channels_last_weight": ((X2, C("make((3, 4, 3, 3), torch.{dtype}, seed=2).contiguous(memory_format=torch.channels_last)")), None), "groups_divide": ((X2, T((5, 2, 3, 3)), None, [1], [0], [1], 2), None)}),
+    Op("conv3d", X3, W3, T((3,)), [1, 2, 1], [1, 0, 0], [1, 1, 2], 1, tol=D, zerodim=False,
+       extra={"defaults": ((X3, T((4, 2, 1, 2, 3))), None), "unbatched": ((T((2, 5, 4, 6)), W3), None)}),
+    Op("conv1d.padding", X1, T((3, 4, 4)), T((3,)), [1], "same", [1], 1, tol=D, zerodim=False,
+       extra={"valid": ((X1, W1, None, [1], "valid", [1], 2), None),
+              "same_odd": ((X1, W1, None, [1], "same", [2], 2), None),
+              "same_strided": ((X1, W1, None, [2], "same", [1], 2), None),
+              "bad_string": ((X1, W1, None, [1], "full", [1], 2), None)}),
+    Op("conv2d.padding", X2, T((3, 4, 4, 3)), T((3,)), [1, 1], "same", [1, 2], 1, tol=D, zerodim=False,
+       extra={"valid": ((X2, W2, None, [1], "valid", [1], 2), None),
+              "same_even_dilated": ((X2, T((3, 4, 2, 2)), None, [1], "same", [2], 1), None)}),
+    Op("conv3d.padding", X3, W3, None, [1, 1, 1], "same", [1, 1, 1], 1, tol=D, zerodim=False,
+       extra={"valid": ((X3, W3, None, [1], "valid", [1], 1), None)}),
+]
+
+CASES = expand_all(OPS)
