@@ -70,9 +70,8 @@ def trace(arch: str) -> dict:
 
     def forward():
         m = state["model"]
-        ids, mask = sweep.fixed_input(torch, arch, m.config.vocab_size)
         with torch.no_grad():
-            m(input_ids=ids, attention_mask=mask, use_cache=False)
+            m(**sweep.model_inputs(torch, arch, m))
 
     def generate():
         sweep.run_generate(torch, state["model"], arch)

@@ -1,11 +1,12 @@
-"""Architecture sweep: ten transformers architectures, tiny and randomly initialised, run on
+"""Architecture sweep: eleven transformers architectures, tiny and randomly initialised, run on
 torchnative and on upstream torch 2.13.0 and compared module by module.
 
-    .venv/bin/python tools/sweep.py                 # all ten; prints the table
+    .venv/bin/python tools/sweep.py                 # all eleven; prints the table
     .venv/bin/python tools/sweep.py gpt2 bert       # some of them
     .venv/bin/python tools/sweep.py --json out.json # also write every row as JSON
 
-Architectures: llama, qwen2, mistral, gemma, phi, gpt2, gpt_neox, opt, falcon, bert.
+Architectures: llama, qwen2, mistral, gemma, phi, gpt2, gpt_neox, opt, falcon, bert, and vit (a
+convolutional front end).
 
 Per architecture:
 1. Weights. A tiny config (AutoConfig.for_model, shrunk: hidden 32-64, 2 layers, 2-4 heads,
@@ -79,6 +80,9 @@ ARCHS: dict[str, tuple[str, dict]] = {
     "bert": ("AutoModelForMaskedLM", dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
                                           num_attention_heads=4, vocab_size=192, max_position_embeddings=64,
                                           type_vocab_size=2)),
+    # beyond the ten: a convolutional front end (ViT's patch embedding is a strided conv2d)
+    "vit": ("AutoModel", dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+                              image_size=32, patch_size=8)),
 }
 CAUSAL = {a for a, (cls, _) in ARCHS.items() if cls == "AutoModelForCausalLM"}
 
@@ -106,6 +110,17 @@ def fixed_input(torch, arch: str, vocab: int):
         mask[1, -2:] = 0
         ids[1, -2:] = TOKENS["pad_token_id"]
     return ids, mask
+
+
+def model_inputs(torch, arch: str, model) -> dict:
+    """The forward's keyword arguments: the fixed tokens, or for ViT seeded images in the model's
+    dtype."""
+    ids, mask = fixed_input(torch, arch, model.config.vocab_size if hasattr(model.config, "vocab_size") else 192)
+    gen = torch.Generator().manual_seed(SEED + 2)
+    if arch == "vit":
+        size = model.config.image_size
+        return {"pixel_values": torch.randn(2, 3, size, size, generator=gen).to(model.dtype)}
+    return {"input_ids": ids, "attention_mask": mask, "use_cache": False}
 
 
 def make_weights(arch: str, out: Path) -> None:
@@ -152,7 +167,7 @@ def describe(t) -> dict:
 
 
 def run_forward(torch, model, arch, hooks: bool) -> dict:
-    ids, mask = fixed_input(torch, arch, model.config.vocab_size)
+    inputs = model_inputs(torch, arch, model)
     seen: list = []
     calls: dict[str, int] = {}
     handles = []
@@ -167,7 +182,7 @@ def run_forward(torch, model, arch, hooks: bool) -> dict:
         handles = [m.register_forward_hook(hook(name)) for name, m in model.named_modules()]
     try:
         with torch.no_grad():
-            out = model(input_ids=ids, attention_mask=mask, use_cache=False)
+            out = model(**inputs)
     finally:
         for h in handles:
             h.remove()

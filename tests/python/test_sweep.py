@@ -1,4 +1,4 @@
-"""The architecture sweep (tools/sweep.py, issue #4): ten tiny randomly initialised
+"""The architecture sweep (tools/sweep.py, issue #4): ten (and ViT) tiny randomly initialised
 transformers architectures agree with upstream module by module in float32 (compare.py's
 derived tolerance), generate the same 5 greedy tokens, and run in bfloat16.
 
