@@ -201,6 +201,8 @@ PyObject *tn_op_cosh(TensorObject *self);
 PyObject *tn_op_count_nonzero(TensorObject *self, tn_opt_int dim);
 /* aten::count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor */
 PyObject *tn_op_count_nonzero__dim_IntList(TensorObject *self, tn_ints dim);
+/* aten::cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.) -> Tensor */
+PyObject *tn_op_cross_entropy_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, double label_smoothing);
 /* aten::cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_cummax(TensorObject *self, int64_t dim);
 /* aten::cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
@@ -215,6 +217,8 @@ PyObject *tn_op_detach(TensorObject *self);
 PyObject *tn_op_detach_(TensorObject *self);
 /* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
 PyObject *tn_op_diagonal(TensorObject *self, int64_t offset, int64_t dim1, int64_t dim2);
+/* aten::diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor */
+PyObject *tn_op_diff(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append);
 /* aten::digamma(Tensor self) -> Tensor */
 PyObject *tn_op_digamma(TensorObject *self);
 /* aten::dim(Tensor self) -> int */
@@ -489,6 +493,12 @@ PyObject *tn_op_new_full(TensorObject *self, tn_ints size, const tn_value *fill_
 PyObject *tn_op_new_ones(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 PyObject *tn_op_new_zeros(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
+/* aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
+PyObject *tn_op_nll_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+/* aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight) */
+PyObject *tn_op_nll_loss_forward(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+/* aten::nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
+PyObject *tn_op_nll_loss_nd(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
 /* aten::nonzero(Tensor self) -> Tensor */
 PyObject *tn_op_nonzero(TensorObject *self);
 /* aten::nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
@@ -577,6 +587,8 @@ PyObject *tn_op_remainder__Scalar(TensorObject *self, const tn_value *other);
 PyObject *tn_op_remainder__Tensor(TensorObject *self, TensorObject *other);
 /* aten::repeat(Tensor self, SymInt[] repeats) -> Tensor */
 PyObject *tn_op_repeat(TensorObject *self, tn_ints repeats);
+/* aten::repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor */
+PyObject *tn_op_repeat_interleave__self_int(TensorObject *self, int64_t repeats, tn_opt_int dim, tn_opt_int output_size);
 /* aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a) */
 PyObject *tn_op_reshape(TensorObject *self, tn_ints shape);
 /* aten::resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!) */
@@ -717,6 +729,8 @@ PyObject *tn_op_swapdims_(TensorObject *self, int64_t dim0, int64_t dim1);
 PyObject *tn_op_t(TensorObject *self);
 /* aten::t_(Tensor(a!) self) -> Tensor(a!) */
 PyObject *tn_op_t_(TensorObject *self);
+/* aten::take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor */
+PyObject *tn_op_take_along_dim(TensorObject *self, TensorObject *indices, tn_opt_int dim);
 /* aten::tan(Tensor self) -> Tensor */
 PyObject *tn_op_tan(TensorObject *self);
 /* aten::tanh(Tensor self) -> Tensor */
@@ -751,6 +765,8 @@ PyObject *tn_op_type_as(TensorObject *self, TensorObject *other);
 PyObject *tn_op_unbind__int(TensorObject *self, int64_t dim);
 /* aten::unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a) */
 PyObject *tn_op_unflatten__int(TensorObject *self, int64_t dim, tn_ints sizes);
+/* aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) */
+PyObject *tn_op_unfold(TensorObject *self, int64_t dimension, int64_t size, int64_t step);
 /* aten::uniform_(Tensor(a!) self, float from=0., float to=1., *, Generator? generator=None) -> Tensor(a!) */
 PyObject *tn_op_uniform_(TensorObject *self, double from, double to, PyObject *generator);
 /* aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */

@@ -270,9 +270,12 @@ parse_default(const char *s, size_t n, tn_param *p)
         return 0;
     case TN_P_INT: case TN_P_SYMINT:
         v->tag = TN_V_INT;
-        if (!strcmp(buf, "at::Reduction::Mean") || !strcmp(buf, "Mean"))
+        /* A schema's Mean/Sum are 1/2. A Python binding's default goes through atol in
+         * upstream's python_arg_parser, so "at::Reduction::Mean" is 0 there: the bare
+         * torch._C._nn.nll_loss(x, t) does not reduce (F.nll_loss always passes reduction). */
+        if (!strcmp(buf, "Mean"))
             v->u.i = 1;
-        else if (!strcmp(buf, "at::Reduction::Sum") || !strcmp(buf, "Sum"))
+        else if (!strcmp(buf, "Sum"))
             v->u.i = 2;
         else
             v->u.i = strtoll(buf, NULL, 10);

@@ -1078,3 +1078,42 @@ tn_op_contiguous(TensorObject *self, int memory_format)
     a[1].u.i = memory_format < 0 ? TN_MEMFMT_CONTIGUOUS : memory_format;
     return tn_call_op("aten::clone", "", a);
 }
+
+/* unfold(dimension, size, step): every `step`-th window of `size` along `dimension`, as a view
+ * with the window appended as a new last dim (a 0-dim tensor counts as one element). */
+PyObject *
+tn_op_unfold(TensorObject *self, int64_t dimension, int64_t size, int64_t step)
+{
+    int nd = self->ndim;
+    int64_t d = 0;
+    if (tn_wrap_dim(dimension, nd ? nd : 1, &d) < 0)
+        return NULL;
+    int64_t len = nd ? self->sizes[d] : 1, stride = nd ? self->strides[d] : 1;
+    if (size > len) {
+        PyErr_Format(PyExc_RuntimeError, "maximum size for tensor at dimension %lld is %lld but size is %lld",
+                     (long long)d, (long long)len, (long long)size);
+        return NULL;
+    }
+    if (step <= 0) {
+        PyErr_Format(PyExc_RuntimeError, "step is %lld but must be > 0", (long long)step);
+        return NULL;
+    }
+    if (size < 0) {
+        PyErr_Format(PyExc_RuntimeError, "size is %lld but must be >= 0", (long long)size);
+        return NULL;
+    }
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    if (nd + 1 > TN_MAX_NDIM) {
+        PyErr_SetString(PyExc_RuntimeError, "unfold: too many dimensions for torchnative");
+        return NULL;
+    }
+    memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)nd);
+    memcpy(strides, self->strides, sizeof(int64_t) * (size_t)nd);
+    if (nd) {
+        sizes[d] = (len - size) / step + 1;
+        strides[d] = step * stride;
+    }
+    sizes[nd] = size;
+    strides[nd] = stride;
+    return make_view(self, nd + 1, sizes, strides, self->offset);
+}

@@ -1,0 +1,181 @@
+/* Composite ops ATen writes in C++ over other ops (CompositeImplicitAutograd), composed here
+ * the same way over our kernels: diff, repeat_interleave.self_int and take_along_dim.
+ * transformers reaches them from a plain forward without an attention mask (diff, in
+ * find_packed_sequence_indices) and from beam search (repeat_interleave, take_along_dim).
+ */
+#include "ops_common.h"
+#include "argparse.h"
+#include "dtype.h"
+#include "generated/op_kernels.h"
+
+#include <string.h>
+
+/* prepend/append must match self except along the differencing dim (ATen's diff_check) */
+static int
+diff_check_other(TensorObject *self, TensorObject *other, int64_t dim)
+{
+    if (!other)
+        return 0;
+    if (other->ndim != self->ndim) {
+        PyErr_SetString(PyExc_RuntimeError, "diff expects prepend or append to be the same dimension as input");
+        return -1;
+    }
+    for (int i = 0; i < other->ndim; i++) {
+        if (i != dim && other->sizes[i] != self->sizes[i]) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "diff expects the shape of tensor to prepend or append to match that of input except along "
+                         "the differencing dimension; input.size(%d) = %lld, but got tensor.size(%d) = %lld", i,
+                         (long long)self->sizes[i], i, (long long)other->sizes[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* n-th forward difference along dim: narrow(1..) - narrow(..-1) n times (logical_xor for bool);
+ * n = 0 is a copy of self, as upstream's. */
+PyObject *
+tn_op_diff(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append)
+{
+    if (self->ndim < 1) {
+        PyErr_SetString(PyExc_RuntimeError, "diff expects input to be at least one-dimensional");
+        return NULL;
+    }
+    if (n < 0) {
+        PyErr_Format(PyExc_RuntimeError, "order must be non-negative but got %lld", (long long)n);
+        return NULL;
+    }
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || diff_check_other(self, prepend, d) < 0 ||
+        diff_check_other(self, append, d) < 0)
+        return NULL;
+    if (n == 0)
+        return tn_op_clone(self, TN_MEMFMT_PRESERVE);  /* upstream 2.13 copies here */
+    PyObject *cur;
+    if (prepend || append) {
+        PyObject *parts[3];
+        int k = 0;
+        if (prepend)
+            parts[k++] = (PyObject *)prepend;
+        parts[k++] = (PyObject *)self;
+        if (append)
+            parts[k++] = (PyObject *)append;
+        tn_tensors list = {parts, k};
+        cur = tn_op_cat(list, d);
+    } else {
+        cur = Py_NewRef((PyObject *)self);
+    }
+    if (!cur)
+        return NULL;
+    int64_t len = TN_T(cur)->sizes[d];
+    if (n > len)
+        n = len;
+    for (int64_t i = 0; i < n && cur; i++) {
+        int64_t out_len = len - 1 - i;
+        PyObject *hi = tn_op_narrow(TN_T(cur), d, 1, out_len);
+        PyObject *lo = hi ? tn_op_narrow(TN_T(cur), d, 0, out_len) : NULL;
+        PyObject *next = NULL;
+        if (lo) {
+            if (TN_T(cur)->dtype == TN_DTYPE_BOOL) {
+                next = tn_op_logical_xor(TN_T(hi), TN_T(lo));
+            } else {
+                tn_value one = tn_value_int(1);
+                next = tn_op_sub__Tensor(TN_T(hi), TN_T(lo), &one);
+            }
+        }
+        Py_XDECREF(hi);
+        Py_XDECREF(lo);
+        Py_DECREF(cur);
+        cur = next;
+    }
+    return cur;
+}
+
+/* repeat_interleave(repeats: int): each element `repeats` times along dim (the flattened tensor
+ * when dim is None): unsqueeze, expand, a contiguous copy, flatten, as ATen's. */
+PyObject *
+tn_op_repeat_interleave__self_int(TensorObject *self, int64_t repeats, tn_opt_int dim, tn_opt_int output_size)
+{
+    int64_t d = 0;
+    if (tn_wrap_dim(dim.has ? dim.v : 0, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
+    if (repeats < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Repeats can not be negative");
+        return NULL;
+    }
+    PyObject *input = dim.has ? Py_NewRef((PyObject *)self) : tn_op_flatten__using_ints(self, 0, -1);
+    if (!input)
+        return NULL;
+    PyObject *u = tn_op_unsqueeze(TN_T(input), d + 1);
+    Py_DECREF(input);
+    if (!u)
+        return NULL;
+    int nd = TN_T(u)->ndim;
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, TN_T(u)->sizes, sizeof(int64_t) * (size_t)nd);
+    shape[d + 1] = repeats;
+    if (output_size.has && output_size.v != repeats * shape[d]) {
+        Py_DECREF(u);
+        PyErr_Format(PyExc_RuntimeError, "repeat_interleave: Invalid output_size, expected %lld but got %lld",
+                     (long long)(repeats * shape[d]), (long long)output_size.v);
+        return NULL;
+    }
+    tn_ints s = {shape, nd, false};
+    PyObject *e = tn_op_expand(TN_T(u), s, false);
+    Py_DECREF(u);
+    PyObject *c = e ? tn_op_clone(TN_T(e), TN_MEMFMT_CONTIGUOUS) : NULL;
+    Py_XDECREF(e);
+    PyObject *r = c ? tn_op_flatten__using_ints(TN_T(c), d, d + 1) : NULL;
+    Py_XDECREF(c);
+    return r;
+}
+
+/* take_along_dim: gather after broadcasting self and indices against each other everywhere but
+ * along dim (ATen's _take_along_dim_helper); without a dim, over the flattened tensors. */
+PyObject *
+tn_op_take_along_dim(TensorObject *self, TensorObject *indices, tn_opt_int dim)
+{
+    if (!dim.has) {
+        int64_t flat[1] = {-1};
+        tn_ints s = {flat, 1, false};
+        PyObject *x = tn_op_view(self, s);
+        PyObject *i = x ? tn_op_view(indices, s) : NULL;
+        PyObject *r = i ? tn_op_gather(TN_T(x), 0, TN_T(i), false) : NULL;
+        Py_XDECREF(x);
+        Py_XDECREF(i);
+        return r;
+    }
+    if (self->ndim != indices->ndim) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+                     "%d dimensions for input, and %d dimensions for indices", self->ndim, indices->ndim);
+        return NULL;
+    }
+    if (indices->dtype != TN_DTYPE_I64) {
+        PyErr_Format(PyExc_RuntimeError, "torch.take_along_dim(): dtype of indices should be Long but got %s",
+                     tn_dtype_name(indices->dtype));
+        return NULL;
+    }
+    int64_t d;
+    if (tn_wrap_dim(dim.v, self->ndim, &d) < 0)
+        return NULL;
+    int nd = self->ndim, n1, n2;
+    int64_t want[TN_MAX_NDIM], ishape[TN_MAX_NDIM], sshape[TN_MAX_NDIM];
+    memcpy(want, self->sizes, sizeof(int64_t) * (size_t)nd);
+    if (nd)
+        want[d] = indices->sizes[d];
+    if (tn_broadcast_shapes(nd, want, nd, indices->sizes, &n1, ishape) < 0)
+        return NULL;
+    memcpy(want, indices->sizes, sizeof(int64_t) * (size_t)nd);
+    if (nd)
+        want[d] = self->sizes[d];
+    if (tn_broadcast_shapes(nd, want, nd, self->sizes, &n2, sshape) < 0)
+        return NULL;
+    tn_ints is = {ishape, n1, false}, ss = {sshape, n2, false};
+    PyObject *ib = tn_op_expand(indices, is, false);
+    PyObject *sb = ib ? tn_op_expand(self, ss, false) : NULL;
+    PyObject *r = sb ? tn_op_gather(TN_T(sb), d, TN_T(ib), false) : NULL;
+    Py_XDECREF(ib);
+    Py_XDECREF(sb);
+    return r;
+}

@@ -1,0 +1,265 @@
+/* Losses: nll_loss_forward as a kernel, and the composites above it as ATen composes them
+ * (nll_loss, nll_loss_nd, cross_entropy_loss with class-index targets). transformers computes
+ * every causal-LM loss as cross_entropy(logits.view(-1, V), labels.view(-1), ignore_index=-100).
+ * Sums accumulate in double and round once (upstream sums in the input's type in a cascade; the
+ * golden cases compare with its float64 rerun, Note in docs/TESTING.md).
+ */
+#include "ops_common.h"
+#include "argparse.h"
+#include "dtype.h"
+#include "generated/op_kernels.h"
+#include "kernels/dtype.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { REDUCE_NONE = 0, REDUCE_MEAN = 1, REDUCE_SUM = 2 };
+
+static void
+fmt_shape(char *buf, size_t cap, const TensorObject *t)
+{
+    size_t used = (size_t)snprintf(buf, cap, "[");
+    for (int i = 0; i < t->ndim && used < cap; i++)
+        used += (size_t)snprintf(buf + used, cap - used, "%s%lld", i ? ", " : "", (long long)t->sizes[i]);
+    if (used < cap)
+        snprintf(buf + used, cap - used, "]");
+}
+
+static double
+load_f(int dtype, const char *p)
+{
+    switch (dtype) {
+    case TN_DTYPE_F16: return tn_f16_to_f32(*(const uint16_t *)p);
+    case TN_DTYPE_BF16: return tn_bf16_to_f32(*(const uint16_t *)p);
+    case TN_DTYPE_F32: return *(const float *)p;
+    default: return *(const double *)p;
+    }
+}
+
+static void
+store_f(int dtype, char *p, double v)
+{
+    switch (dtype) {
+    case TN_DTYPE_F16: *(uint16_t *)p = tn_f32_to_f16((float)v); break;
+    case TN_DTYPE_BF16: *(uint16_t *)p = tn_f32_to_bf16((float)v); break;
+    case TN_DTYPE_F32: *(float *)p = (float)v; break;
+    default: *(double *)p = v; break;
+    }
+}
+
+static int64_t
+load_target(const TensorObject *t, int64_t i)
+{
+    const char *p = (const char *)tn_tensor_data((TensorObject *)t) + i * (t->ndim ? t->strides[0] : 0) * tn_dtype_size(t->dtype);
+    return t->dtype == TN_DTYPE_U8 ? *(const uint8_t *)p : *(const int64_t *)p;
+}
+
+/* aten::nll_loss_forward -> (output, total_weight); ATen's LossNLL.cpp checks and results. */
+PyObject *
+tn_op_nll_loss_forward(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
+                       int64_t ignore_index)
+{
+    char a[96], b[96];
+    if (self->ndim < 1 || self->ndim > 2) {
+        PyErr_SetString(PyExc_RuntimeError, "input tensor should be 1D or 2D");
+        return NULL;
+    }
+    if (target->ndim > 1) {
+        PyErr_SetString(PyExc_RuntimeError, "0D or 1D target tensor expected, multi-target not supported");
+        return NULL;
+    }
+    int no_batch = self->ndim == 1 && target->ndim == 0;
+    if (!no_batch && (target->ndim == 0 || self->sizes[0] != target->sizes[0])) {
+        fmt_shape(a, sizeof a, self);
+        fmt_shape(b, sizeof b, target);
+        PyErr_Format(PyExc_RuntimeError, "size mismatch (got input: %s, target: %s)", a, b);
+        return NULL;
+    }
+    int64_t classes = self->sizes[self->ndim - 1];
+    if (weight && (weight->ndim != 1 || weight->numel != classes)) {
+        fmt_shape(a, sizeof a, weight);
+        PyErr_Format(PyExc_RuntimeError,
+                     "weight tensor should be defined either for all %lld classes or no classes but got weight "
+                     "tensor of shape: %s", (long long)classes, a);
+        return NULL;
+    }
+    if (target->dtype != TN_DTYPE_I64 && target->dtype != TN_DTYPE_U8) {
+        PyErr_Format(PyExc_RuntimeError, "expected target dtype to be Long or Byte, but got %s",
+                     tn_dtype_name(target->dtype));
+        return NULL;
+    }
+    if (weight && weight->dtype != self->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_name(self->dtype),
+                     tn_dtype_name(weight->dtype));
+        return NULL;
+    }
+    int per_sample = reduction == REDUCE_NONE && self->ndim == 2;
+    int64_t batch = self->ndim == 2 ? self->sizes[0] : 1;
+    int meta = self->device == TN_DEVICE_META || target->device == TN_DEVICE_META;
+    int dev = meta ? TN_DEVICE_META : TN_DEVICE_CPU;
+    TensorObject *out = tn_tensor_empty(per_sample ? 1 : 0, &batch, self->dtype, dev);
+    TensorObject *tw = out ? tn_tensor_empty(0, NULL, self->dtype, dev) : NULL;
+    if (!tw) {
+        Py_XDECREF((PyObject *)out);
+        return NULL;
+    }
+    if (meta)
+        return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)tw);
+    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        goto fail;
+    int es = tn_dtype_size(self->dtype);
+    const char *x = tn_tensor_data(self), *w = weight ? tn_tensor_data(weight) : NULL;
+    int64_t sb = self->ndim == 2 ? self->strides[0] : 0, sc = self->strides[self->ndim - 1];
+    /* Sums in ATen's order (nll_loss_out_frame's cascade: 8 levels, level_step elements per
+     * flush, the first element straight to the top), in double: float64 then agrees bit for bit
+     * and the narrower types round once. */
+    enum { LEVELS = 8 };
+    double loss_part[LEVELS] = {0}, w_part[LEVELS] = {0};
+    int64_t power = 0;
+    while ((1LL << power) < batch)
+        power++;
+    power = power / LEVELS > 4 ? power / LEVELS : 4;
+    int64_t level_mask = (1LL << power) - 1, ignored = 0;
+    for (int64_t i = 0; i < batch; i++) {
+        int64_t t = load_target(target, i);
+        if (t == ignore_index) {
+            ignored++;
+            if (per_sample)
+                store_f(self->dtype, (char *)tn_tensor_data(out) + i * out->strides[0] * es, 0.0);
+            continue;
+        }
+        if (t < 0 || t >= classes) {
+            PyErr_Format(PyExc_IndexError, "Target %lld is out of bounds.", (long long)t);
+            goto fail;
+        }
+        double wi = w ? load_f(self->dtype, w + t * weight->strides[0] * es) : 1.0;
+        double xi = load_f(self->dtype, x + (i * sb + t * sc) * es);
+        if (per_sample) {
+            store_f(self->dtype, (char *)tn_tensor_data(out) + i * out->strides[0] * es, -xi * wi);
+            continue;
+        }
+        loss_part[0] -= w ? xi * wi : xi;
+        w_part[0] += wi;
+        for (int j = 0; j + 1 < LEVELS; j++) {
+            if ((i & (level_mask << (j * power))) != 0)
+                break;
+            loss_part[j + 1] += loss_part[j];
+            w_part[j + 1] += w_part[j];
+            loss_part[j] = w_part[j] = 0;
+        }
+    }
+    double loss = 0.0, total = w ? 0.0 : (double)(batch - ignored);
+    for (int j = 0; j < LEVELS; j++) {
+        loss += loss_part[j];
+        if (w)
+            total += w_part[j];
+    }
+    if (!per_sample) {
+        /* ATen rounds the sums to the input's type before the mean divides them */
+        char *o = tn_tensor_data(out), *wt = tn_tensor_data(tw);
+        store_f(self->dtype, o, loss);
+        store_f(self->dtype, wt, total);
+        if (reduction == REDUCE_MEAN)
+            store_f(self->dtype, o, load_f(self->dtype, o) / load_f(self->dtype, wt));
+    } else {
+        store_f(self->dtype, tn_tensor_data(tw), 0.0);
+    }
+    return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)tw);
+fail:
+    Py_DECREF((PyObject *)out);
+    Py_DECREF((PyObject *)tw);
+    return NULL;
+}
+
+PyObject *
+tn_op_nll_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
+               int64_t ignore_index)
+{
+    PyObject *pair = tn_op_nll_loss_forward(self, target, weight, reduction, ignore_index);
+    if (!pair)
+        return NULL;
+    PyObject *out = Py_NewRef(PyTuple_GetItem(pair, 0));
+    Py_DECREF(pair);
+    return out;
+}
+
+/* Inputs of more than two dims (N, C, d1, ...): the class dim moved last and everything else
+ * flattened into the batch; 'none' gives the loss back in the target's shape. */
+PyObject *
+tn_op_nll_loss_nd(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
+                  int64_t ignore_index)
+{
+    if (self->ndim < 1) {
+        PyErr_Format(PyExc_ValueError, "Expected 1 or more dimensions (got %d)", self->ndim);
+        return NULL;
+    }
+    if (self->ndim != 1 && self->sizes[0] != (target->ndim ? target->sizes[0] : -1)) {
+        PyErr_Format(PyExc_ValueError, "Expected input batch_size (%lld) to match target batch_size (%lld).",
+                     (long long)self->sizes[0], (long long)(target->ndim ? target->sizes[0] : 0));
+        return NULL;
+    }
+    if (self->ndim <= 2)
+        return tn_op_nll_loss(self, target, weight, reduction, ignore_index);
+    if (target->ndim != self->ndim - 1) {
+        char a[96], b[96];
+        fmt_shape(a, sizeof a, self);
+        fmt_shape(b, sizeof b, target);
+        PyErr_Format(PyExc_RuntimeError, "Expected target size %s, got %s", a, b);
+        return NULL;
+    }
+    for (int i = 2; i < self->ndim; i++) {
+        if (target->sizes[i - 1] != self->sizes[i]) {
+            char a[96], b[96];
+            fmt_shape(a, sizeof a, self);
+            fmt_shape(b, sizeof b, target);
+            PyErr_Format(PyExc_RuntimeError, "Expected target size %s, got %s", a, b);
+            return NULL;
+        }
+    }
+    PyObject *moved = tn_op_movedim__int(self, 1, -1);
+    int64_t flat2[2] = {-1, self->sizes[1]}, flat1[1] = {-1};
+    tn_ints s2 = {flat2, 2, false}, s1 = {flat1, 1, false};
+    PyObject *x = moved ? tn_op_reshape(TN_T(moved), s2) : NULL;
+    PyObject *t = x ? tn_op_reshape(target, s1) : NULL;
+    Py_XDECREF(moved);
+    PyObject *r = t ? tn_op_nll_loss(TN_T(x), TN_T(t), weight, reduction, ignore_index) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(t);
+    if (r && reduction == REDUCE_NONE) {
+        tn_ints shape = {target->sizes, target->ndim, false};
+        PyObject *v = tn_op_reshape(TN_T(r), shape);
+        Py_DECREF(r);
+        r = v;
+    }
+    return r;
+}
+
+/* Class-index targets: nll_loss_nd(log_softmax(self, class dim)). Probability targets and label
+ * smoothing are refused by name. */
+PyObject *
+tn_op_cross_entropy_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
+                         int64_t ignore_index, double label_smoothing)
+{
+    if (label_smoothing < 0.0 || label_smoothing > 1.0) {
+        PyErr_Format(PyExc_RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: %g", label_smoothing);
+        return NULL;
+    }
+    if (tn_dtype_is_floating(target->dtype)) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "aten::cross_entropy_loss with class-probability (floating) targets is not implemented in "
+                        "torchnative; class-index targets are");
+        return NULL;
+    }
+    if (label_smoothing > 0.0) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "aten::cross_entropy_loss with label_smoothing > 0 is not implemented in torchnative");
+        return NULL;
+    }
+    /* the class dim is 1, or 0 for an unbatched input (a 0-dim input fails its wrap, as upstream) */
+    PyObject *logp = tn_op_log_softmax__int(self, self->ndim == 1 ? 0 : 1, -1);
+    if (!logp)
+        return NULL;
+    PyObject *r = tn_op_nll_loss_nd(TN_T(logp), target, weight, reduction, ignore_index);
+    Py_DECREF(logp);
+    return r;
+}
