@@ -11,6 +11,7 @@
 #include "argparse.h"
 #include "dtype.h"
 #include "generated/op_kernels.h"
+#include "kernels/copy.h"
 #include "kernels/matmul.h"
 
 #include <stdlib.h>
@@ -267,6 +268,96 @@ conv_output(TensorObject *input, TensorObject *weight, int ndim, const int64_t *
     return t;
 }
 
+/* One input channel per group (depthwise: MobileNet blocks, Mamba's causal conv1d): a GEMM per
+ * group would be (multiplier x K) by (K x L) with K the kernel's size, all call overhead, and
+ * im2col would write K x L elements per channel. Instead each output row accumulates, kernel
+ * offset by kernel offset, w[k] times the input line that offset reads (widened to float, or
+ * double for float64) into a row started from the bias, and is rounded once. */
+static void
+depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObject *bias, int64_t n, int64_t ci,
+                  int64_t c0, int64_t mult, const char *w, char *og, int64_t oc, int64_t oj, void *acc, void *line)
+{
+    int dtype = input->dtype, es = tn_dtype_size(dtype), f64 = dtype == TN_DTYPE_F64;
+    const char *plane = (const char *)tn_tensor_data((TensorObject *)input) +
+                        (n * input->strides[0] + ci * input->strides[1]) * es;
+    int64_t k[3] = {1, 1, 1}, o[3] = {1, 1, 1}, st[3] = {0, 0, 0}, sp[3] = {1, 1, 1}, pd[3] = {0, 0, 0},
+            dl[3] = {1, 1, 1}, in[3] = {1, 1, 1};
+    int off = 3 - g->d;
+    for (int i = 0; i < g->d; i++) {
+        k[off + i] = g->k[i];
+        o[off + i] = g->out[i];
+        st[off + i] = input->strides[2 + i];
+        sp[off + i] = g->stride[i];
+        pd[off + i] = g->pad[i];
+        dl[off + i] = g->dil[i];
+        in[off + i] = g->in[i];
+    }
+    int64_t L = o[0] * o[1] * o[2], K = k[0] * k[1] * k[2];
+    for (int64_t j = 0; j < mult; j++) {
+        int64_t c = c0 + j;
+        double b = 0.0;
+        if (bias) {
+            const char *bp = (const char *)tn_tensor_data((TensorObject *)bias) + c * bias->strides[0] * es;
+            float bf = 0.0f;
+            if (!f64)
+                tn_convert_to_f32_strided(dtype, bp, 1, &bf, 1);
+            b = f64 ? *(const double *)bp : bf;
+        }
+        for (int64_t i = 0; i < L; i++) {
+            if (f64)
+                ((double *)acc)[i] = b;
+            else
+                ((float *)acc)[i] = (float)b;
+        }
+        const char *wc = w + c * K * es;
+        int64_t kk = 0;
+        for (int64_t k0 = 0; k0 < k[0]; k0++)
+            for (int64_t k1 = 0; k1 < k[1]; k1++)
+                for (int64_t k2 = 0; k2 < k[2]; k2++, kk++) {
+                    float wf = 0.0f;
+                    if (!f64)
+                        tn_convert_to_f32_strided(dtype, wc + kk * es, 1, &wf, 1);
+                    double wd = f64 ? ((const double *)wc)[kk] : wf;
+                    int64_t first = k2 * dl[2] - pd[2];
+                    int64_t lo = first >= 0 ? 0 : (-first + sp[2] - 1) / sp[2];
+                    int64_t hi = in[2] - 1 - first < 0 ? 0 : (in[2] - 1 - first) / sp[2] + 1;
+                    lo = lo < o[2] ? lo : o[2];
+                    hi = hi < o[2] ? hi : o[2];
+                    if (hi <= lo)
+                        continue;
+                    for (int64_t o0 = 0; o0 < o[0]; o0++) {
+                        int64_t i0 = o0 * sp[0] - pd[0] + k0 * dl[0];
+                        if (i0 < 0 || i0 >= in[0])
+                            continue;
+                        for (int64_t o1 = 0; o1 < o[1]; o1++) {
+                            int64_t i1 = o1 * sp[1] - pd[1] + k1 * dl[1];
+                            if (i1 < 0 || i1 >= in[1])
+                                continue;
+                            const char *src = plane + (i0 * st[0] + i1 * st[1] + (first + lo * sp[2]) * st[2]) * es;
+                            int64_t at = (o0 * o[1] + o1) * o[2] + lo, m = hi - lo, step = sp[2] * st[2];
+                            if (f64) {
+                                double *a = (double *)acc + at;
+                                for (int64_t i = 0; i < m; i++)
+                                    a[i] += wd * ((const double *)src)[i * step];
+                            } else {
+                                float *a = (float *)acc + at, *x = line;
+                                tn_convert_to_f32_strided(dtype, src, step, x, m);
+                                for (int64_t i = 0; i < m; i++)
+                                    a[i] += wf * x[i];
+                            }
+                        }
+                    }
+                }
+        char *dst = og + j * oc * es;
+        if (f64) {
+            for (int64_t i = 0; i < L; i++)
+                ((double *)dst)[i * oj] = ((double *)acc)[i];
+        } else {
+            tn_convert_from_f32_strided(dtype, acc, dst, oj, L);
+        }
+    }
+}
+
 static PyObject *
 conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, const conv_geom *g)
 {
@@ -289,11 +380,25 @@ conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, cons
         goto fail;
     int es = tn_dtype_size(input->dtype);
     int64_t cout_g = weight->sizes[0] / g->groups, cin_g = weight->sizes[1], K = TN_T(wc)->numel / weight->sizes[0];
-    char *cols = K > 0 ? malloc((size_t)(K * L) * (size_t)es) : NULL;
-    if (K > 0 && !cols) {
+    char *cols = K > 0 && cin_g != 1 ? malloc((size_t)(K * L) * (size_t)es) : NULL;
+    if (K > 0 && cin_g != 1 && !cols) {
         Py_DECREF(wc);
         PyErr_NoMemory();
         goto fail;
+    }
+    /* depthwise scratch: an accumulator row and a widened column row (8 bytes each element) */
+    void *acc = NULL, *row = NULL;
+    if (cin_g == 1 && K > 0) {
+        acc = malloc((size_t)L * 8);
+        row = malloc((size_t)L * 8);
+        if (!acc || !row) {
+            free(acc);
+            free(row);
+            free(cols);
+            Py_DECREF(wc);
+            PyErr_NoMemory();
+            goto fail;
+        }
     }
     char *w = tn_tensor_data(TN_T(wc)), *o = tn_tensor_data(out);
     const char *b = bias ? tn_tensor_data(bias) : NULL;
@@ -303,6 +408,10 @@ conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, cons
     for (int64_t n = 0; n < shape[0] && rc == 0; n++) {
         for (int64_t gi = 0; gi < g->groups && rc == 0; gi++) {
             char *og = o + (n * out->strides[0] + gi * cout_g * oc) * es;
+            if (acc) {
+                depthwise_channel(g, input, bias, n, gi, gi * cout_g, cout_g, w, og, oc, oj, acc, row);
+                continue;
+            }
             for (int64_t c = 0; c < cout_g; c++) {
                 for (int64_t j = 0; j < L; j++) {
                     char *dst = og + (c * oc + j * oj) * es;
@@ -321,6 +430,8 @@ conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, cons
         }
     }
     free(cols);
+    free(acc);
+    free(row);
     Py_DECREF(wc);
     if (rc == 0)
         return (PyObject *)out;
