@@ -13,6 +13,7 @@
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
 #include "kernels/matmul.h"
+#include "kernels/parallel.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -340,8 +341,12 @@ depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObj
                                 for (int64_t i = 0; i < m; i++)
                                     a[i] += wd * ((const double *)src)[i * step];
                             } else {
-                                float *a = (float *)acc + at, *x = line;
-                                tn_convert_to_f32_strided(dtype, src, step, x, m);
+                                float *a = (float *)acc + at;
+                                const float *x = (const float *)src;
+                                if (dtype != TN_DTYPE_F32 || step != 1) {
+                                    tn_convert_to_f32_strided(dtype, src, step, line, m);
+                                    x = line;
+                                }
                                 for (int64_t i = 0; i < m; i++)
                                     a[i] += wf * x[i];
                             }
@@ -356,6 +361,37 @@ depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObj
             tn_convert_from_f32_strided(dtype, acc, dst, oj, L);
         }
     }
+}
+
+typedef struct {
+    const conv_geom *g;
+    const TensorObject *input, *bias, *out;
+    const char *w;
+    int64_t groups, mult, L;
+    int failed;  /* a task could not get its scratch rows */
+} depthwise_job;
+
+/* (batch entry, group) items [begin, end), each with its own accumulator and line rows */
+static void
+depthwise_range(void *ctx, int64_t begin, int64_t end)
+{
+    depthwise_job *j = ctx;
+    void *acc = malloc((size_t)j->L * 8), *line = malloc((size_t)j->L * 8);
+    if (!acc || !line) {
+        j->failed = 1;
+        free(acc);
+        free(line);
+        return;
+    }
+    int es = tn_dtype_size(j->input->dtype);
+    int64_t oc = j->out->strides[1], oj = j->out->strides[j->out->ndim - 1];
+    for (int64_t it = begin; it < end; it++) {
+        int64_t n = it / j->groups, gi = it % j->groups;
+        char *og = (char *)tn_tensor_data((TensorObject *)j->out) + (n * j->out->strides[0] + gi * j->mult * oc) * es;
+        depthwise_channel(j->g, j->input, j->bias, n, gi, gi * j->mult, j->mult, j->w, og, oc, oj, acc, line);
+    }
+    free(acc);
+    free(line);
 }
 
 static PyObject *
@@ -380,27 +416,23 @@ conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, cons
         goto fail;
     int es = tn_dtype_size(input->dtype);
     int64_t cout_g = weight->sizes[0] / g->groups, cin_g = weight->sizes[1], K = TN_T(wc)->numel / weight->sizes[0];
-    char *cols = K > 0 && cin_g != 1 ? malloc((size_t)(K * L) * (size_t)es) : NULL;
-    if (K > 0 && cin_g != 1 && !cols) {
+    char *w = tn_tensor_data(TN_T(wc)), *o = tn_tensor_data(out);
+    if (cin_g == 1 && K > 0) {
+        depthwise_job job = {g, input, bias, out, w, g->groups, cout_g, L, 0};
+        int64_t work = K * L * cout_g;  /* multiply-adds per item */
+        tn_parallel_for(shape[0] * g->groups, work >= 32768 ? 1 : 32768 / work + 1, depthwise_range, &job);
+        Py_DECREF(wc);
+        if (!job.failed)
+            return (PyObject *)out;
+        PyErr_NoMemory();
+        goto fail;
+    }
+    char *cols = K > 0 ? malloc((size_t)(K * L) * (size_t)es) : NULL;
+    if (K > 0 && !cols) {
         Py_DECREF(wc);
         PyErr_NoMemory();
         goto fail;
     }
-    /* depthwise scratch: an accumulator row and a widened column row (8 bytes each element) */
-    void *acc = NULL, *row = NULL;
-    if (cin_g == 1 && K > 0) {
-        acc = malloc((size_t)L * 8);
-        row = malloc((size_t)L * 8);
-        if (!acc || !row) {
-            free(acc);
-            free(row);
-            free(cols);
-            Py_DECREF(wc);
-            PyErr_NoMemory();
-            goto fail;
-        }
-    }
-    char *w = tn_tensor_data(TN_T(wc)), *o = tn_tensor_data(out);
     const char *b = bias ? tn_tensor_data(bias) : NULL;
     /* output positions flatten with the last spatial dim's stride (contiguous or channels-last) */
     int64_t oc = out->strides[1], oj = out->strides[out->ndim - 1];
@@ -408,10 +440,6 @@ conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, cons
     for (int64_t n = 0; n < shape[0] && rc == 0; n++) {
         for (int64_t gi = 0; gi < g->groups && rc == 0; gi++) {
             char *og = o + (n * out->strides[0] + gi * cout_g * oc) * es;
-            if (acc) {
-                depthwise_channel(g, input, bias, n, gi, gi * cout_g, cout_g, w, og, oc, oj, acc, row);
-                continue;
-            }
             for (int64_t c = 0; c < cout_g; c++) {
                 for (int64_t j = 0; j < L; j++) {
                     char *dst = og + (c * oc + j * oj) * es;
@@ -430,8 +458,6 @@ conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, cons
         }
     }
     free(cols);
-    free(acc);
-    free(row);
     Py_DECREF(wc);
     if (rc == 0)
         return (PyObject *)out;
