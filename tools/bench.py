@@ -75,6 +75,18 @@ OPS = {
     "F.linear 1x576 @ 576x576": ("x = torch.randn(1, 576); w = torch.randn(576, 576)", "F.linear(x, w)"),
 }
 
+# Larger kernels, for context (no target): the convolutions vision and speech models start with.
+KERNELS = {
+    "F.conv2d 1x64x56x56, 64x64x3x3, padding 1": ("x = torch.randn(1, 64, 56, 56); w = torch.randn(64, 64, 3, 3)",
+                                                 "F.conv2d(x, w, padding=1)"),
+    "F.conv2d 1x3x224x224, 768x3x16x16, stride 16 (ViT patches)": (
+        "x = torch.randn(1, 3, 224, 224); w = torch.randn(768, 3, 16, 16)", "F.conv2d(x, w, stride=16)"),
+    "F.conv2d depthwise 1x128x56x56, 128x1x3x3, padding 1": (
+        "x = torch.randn(1, 128, 56, 56); w = torch.randn(128, 1, 3, 3)", "F.conv2d(x, w, padding=1, groups=128)"),
+    "F.conv1d 1x80x3000, 384x80x3, padding 1 (Whisper stem)": (
+        "x = torch.randn(1, 80, 3000); w = torch.randn(384, 80, 3)", "F.conv1d(x, w, padding=1)"),
+}
+
 # Targets: (what, test on the ratio ours/upstream or on the value).
 TARGET_OP_RATIO = 0.4
 TARGET_PREFILL_RATIO = 1.0
@@ -117,7 +129,7 @@ def worker_ops(torch, p):
     import torch.nn.functional as F
 
     out = {}
-    for label, (setup, stmt) in OPS.items():
+    for label, (setup, stmt) in {**OPS, **KERNELS}.items():
         env = {"torch": torch, "F": F}
         exec(setup, env)
         timer = timeit.Timer(stmt, globals=env)
@@ -598,6 +610,7 @@ def summarise(run) -> dict:
         S["rss_import"] = both("import", lambda d: d["rss_kib"] * 1024)
     if "ops" in run["samples"]:
         S["ops"] = {label: both("ops", lambda d, label=label: d[label]) for label in OPS}
+        S["kernels"] = {label: both("ops", lambda d, label=label: d[label]) for label in KERNELS}
     for dt in run["prefill_dtypes"]:
         if f"prefill-{dt}" in run["samples"]:
             S[f"prefill-{dt}"] = {str(s): both(f"prefill-{dt}", lambda d, s=s: d[str(s)])
@@ -738,6 +751,14 @@ def render_md(run, S, png: Path) -> str:
                   "F.linear has no bias. Each worker takes the best of several autoranged loops.", ""]
         targets.append((f"per-op cost ≤ {TARGET_OP_RATIO}× upstream (every op)", f"worst {fmt_ratio(worst)}", all_ok,
                         worst and worst / TARGET_OP_RATIO))
+
+    if S.get("kernels"):
+        lines += ["## Larger kernels (context, no target)", "",
+                  "| op | ours | upstream | ratio |", "|---|---|---|---|"]
+        for label, st in S["kernels"].items():
+            lines.append(f"| `{label}` | {cell(st['ours'], fmt_time)} | {cell(st['upstream'], fmt_time)} | "
+                         f"{fmt_ratio(ratio(st['ours'], st['upstream']))} |")
+        lines += ["", "float32, no bias, torch's default threads; measured like the per-op rows.", ""]
 
     if "bandwidth" in S:
         lines += ["## Memory read bandwidth (this machine)", "", "| threads | read bandwidth |", "|---|---|"]
