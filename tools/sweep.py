@@ -1,12 +1,12 @@
-"""Architecture sweep: eleven transformers architectures, tiny and randomly initialised, run on
+"""Architecture sweep: twelve transformers architectures, tiny and randomly initialised, run on
 torchnative and on upstream torch 2.13.0 and compared module by module.
 
-    .venv/bin/python tools/sweep.py                 # all eleven; prints the table
+    .venv/bin/python tools/sweep.py                 # all twelve; prints the table
     .venv/bin/python tools/sweep.py gpt2 bert       # some of them
     .venv/bin/python tools/sweep.py --json out.json # also write every row as JSON
 
-Architectures: llama, qwen2, mistral, gemma, phi, gpt2, gpt_neox, opt, falcon, bert, and vit (a
-convolutional front end).
+Architectures: llama, qwen2, mistral, gemma, phi, gpt2, gpt_neox, opt, falcon, bert, and two with
+convolutional front ends: vit and whisper.
 
 Per architecture:
 1. Weights. A tiny config (AutoConfig.for_model, shrunk: hidden 32-64, 2 layers, 2-4 heads,
@@ -80,9 +80,14 @@ ARCHS: dict[str, tuple[str, dict]] = {
     "bert": ("AutoModelForMaskedLM", dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
                                           num_attention_heads=4, vocab_size=192, max_position_embeddings=64,
                                           type_vocab_size=2)),
-    # beyond the ten: a convolutional front end (ViT's patch embedding is a strided conv2d)
+    # beyond the ten: convolutional front ends (ViT's patch embedding is a strided conv2d,
+    # Whisper's encoder starts with two conv1d)
     "vit": ("AutoModel", dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
                               image_size=32, patch_size=8)),
+    "whisper": ("AutoModel", dict(d_model=64, encoder_ffn_dim=128, decoder_ffn_dim=128, encoder_layers=2,
+                                  decoder_layers=2, encoder_attention_heads=4, decoder_attention_heads=4,
+                                  num_mel_bins=16, max_source_positions=32, max_target_positions=32,
+                                  vocab_size=192, decoder_start_token_id=1)),
 }
 CAUSAL = {a for a, (cls, _) in ARCHS.items() if cls == "AutoModelForCausalLM"}
 
@@ -113,13 +118,17 @@ def fixed_input(torch, arch: str, vocab: int):
 
 
 def model_inputs(torch, arch: str, model) -> dict:
-    """The forward's keyword arguments: the fixed tokens, or for ViT seeded images in the model's
-    dtype."""
+    """The forward's keyword arguments: the fixed tokens, or for ViT seeded images and for Whisper
+    seeded log-mel frames (its decoder takes the tokens), in the model's dtype."""
     ids, mask = fixed_input(torch, arch, model.config.vocab_size if hasattr(model.config, "vocab_size") else 192)
     gen = torch.Generator().manual_seed(SEED + 2)
     if arch == "vit":
         size = model.config.image_size
         return {"pixel_values": torch.randn(2, 3, size, size, generator=gen).to(model.dtype)}
+    if arch == "whisper":
+        frames = 2 * model.config.max_source_positions
+        feats = torch.randn(2, model.config.num_mel_bins, frames, generator=gen).to(model.dtype)
+        return {"input_features": feats, "decoder_input_ids": ids, "decoder_attention_mask": mask, "use_cache": False}
     return {"input_ids": ids, "attention_mask": mask, "use_cache": False}
 
 

@@ -1,5 +1,5 @@
-"""The architecture sweep (tools/sweep.py, issue #4): ten (and ViT) tiny randomly initialised
-transformers architectures agree with upstream module by module in float32 (compare.py's
+"""The architecture sweep (tools/sweep.py, issue #4): ten tiny randomly initialised transformers
+architectures (plus ViT and Whisper) agree with upstream module by module in float32 (compare.py's
 derived tolerance), generate the same 5 greedy tokens, and run in bfloat16.
 
 Upstream's runs are cached in build/sweep by a hash of tools/sweep.py (weights in
