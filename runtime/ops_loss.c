@@ -1,6 +1,7 @@
 /* Losses: nll_loss_forward as a kernel, and the composites above it as ATen composes them
- * (nll_loss, nll_loss_nd, cross_entropy_loss with class-index targets). transformers computes
- * every causal-LM loss as cross_entropy(logits.view(-1, V), labels.view(-1), ignore_index=-100).
+ * (nll_loss, nll_loss_nd, cross_entropy_loss with class-index targets and label smoothing).
+ * transformers computes every causal-LM loss as
+ * cross_entropy(logits.view(-1, V), labels.view(-1), ignore_index=-100).
  * Sums accumulate in double and round once (upstream sums in the input's type in a cascade; the
  * golden cases compare with its float64 rerun, Note in docs/TESTING.md).
  */
@@ -234,8 +235,129 @@ tn_op_nll_loss_nd(TensorObject *self, TensorObject *target, TensorObject *weight
     return r;
 }
 
-/* Class-index targets: nll_loss_nd(log_softmax(self, class dim)). Probability targets and label
- * smoothing are refused by name. */
+/* Boxed values for the door (the steps below act on the integer target and bool masks too, so
+ * they go through tn_call_op rather than calling float-only kernels directly). */
+static tn_value
+tv(PyObject *t)
+{
+    return tn_value_tensor(t);
+}
+
+static tn_value
+tv_ints(int64_t *v, Py_ssize_t n)
+{
+    tn_value x = {.tag = TN_V_INTLIST, .n = n};
+    x.u.ints = v;
+    return x;
+}
+
+static tn_value
+tv_bool(int b)
+{
+    tn_value x = {.tag = TN_V_BOOL};
+    x.u.i = b;
+    return x;
+}
+
+static const tn_value tv_none = {.tag = TN_V_NONE};
+
+/* ATen's cross_entropy_loss_label_smoothing for class-index targets, op for op:
+ * (1 - e) * nll + e / C * smooth, where smooth is -sum over classes of logp (times the weights),
+ * 0 at ignored targets, and for 'mean' divided by the count (or the weights) of the targets
+ * kept. A NULL anywhere unwinds. */
+static PyObject *
+label_smoothed(TensorObject *logp, TensorObject *target, TensorObject *weight, int64_t reduction,
+               int64_t ignore_index, double eps, int64_t class_dim)
+{
+    PyObject *nll = NULL, *ignore = NULL, *keep = NULL, *wv = NULL, *prod = NULL, *s = NULL, *neg = NULL,
+             *smooth = NULL, *total = NULL, *den = NULL, *kept = NULL, *kflat = NULL, *wk = NULL, *ret = NULL,
+             *a = NULL, *b = NULL, *out = NULL;
+    PyObject *lp = (PyObject *)logp, *tg = (PyObject *)target, *wt = (PyObject *)weight;
+    int64_t cd[1] = {class_dim}, flat[1] = {-1}, shape[TN_MAX_NDIM];
+    nll = tn_op_nll_loss_nd(logp, target, weight, reduction, ignore_index);
+    if (!nll)
+        goto done;
+    tn_value eq[2] = {tv(tg), tn_value_int(ignore_index)};
+    if (!(ignore = tn_call_op("aten::eq", "Scalar", eq)))
+        goto done;
+    if (weight) {
+        for (int i = 0; i < logp->ndim; i++)
+            shape[i] = i == class_dim ? weight->sizes[0] : 1;
+        tn_value v[2] = {tv(wt), tv_ints(shape, logp->ndim)};
+        if (!(wv = tn_call_op("aten::view", "", v)))
+            goto done;
+        tn_value m[2] = {tv(lp), tv(wv)};
+        if (!(prod = tn_call_op("aten::mul", "Tensor", m)))
+            goto done;
+    }
+    tn_value sd[4] = {tv(prod ? prod : lp), tv_ints(cd, 1), tv_bool(0), tv_none};
+    if (!(s = tn_call_op("aten::sum", "dim_IntList", sd)))
+        goto done;
+    tn_value ng[1] = {tv(s)};
+    if (!(neg = tn_call_op("aten::neg", "", ng)))
+        goto done;
+    tn_value mf[3] = {tv(neg), tv(ignore), tn_value_double(0.0)};
+    if (!(smooth = tn_call_op("aten::masked_fill", "Scalar", mf)))
+        goto done;
+    if (reduction == REDUCE_NONE) {
+        ret = Py_NewRef(smooth);
+    } else {
+        tn_value su[2] = {tv(smooth), tv_none};
+        if (!(total = tn_call_op("aten::sum", "", su)))
+            goto done;
+        if (reduction == REDUCE_SUM) {
+            ret = Py_NewRef(total);
+        } else {
+            tn_value ln[1] = {tv(ignore)};
+            if (!(keep = tn_call_op("aten::logical_not", "", ln)))
+                goto done;
+            if (weight) {
+                tn_value ms[2] = {tv(tg), tv(keep)};
+                if (!(kept = tn_call_op("aten::masked_select", "", ms)))
+                    goto done;
+                tn_value vf[2] = {tv(kept), tv_ints(flat, 1)};
+                if (!(kflat = tn_call_op("aten::view", "", vf)))
+                    goto done;
+                tn_value ga[4] = {tv(wt), tn_value_int(0), tv(kflat), tv_bool(0)};
+                if (!(wk = tn_call_op("aten::gather", "", ga)))
+                    goto done;
+            }
+            tn_value sk[2] = {tv(weight ? wk : keep), tv_none};
+            if (!(den = tn_call_op("aten::sum", "", sk)))
+                goto done;
+            tn_value dv[2] = {tv(total), tv(den)};
+            if (!(ret = tn_call_op("aten::div", "Tensor", dv)))
+                goto done;
+        }
+    }
+    tn_value ma[2] = {tv(nll), tn_value_double(1.0 - eps)};
+    tn_value mb[2] = {tv(ret), tn_value_double(eps / (double)logp->sizes[class_dim])};
+    if (!(a = tn_call_op("aten::mul", "Scalar", ma)) || !(b = tn_call_op("aten::mul", "Scalar", mb)))
+        goto done;
+    tn_value ad[3] = {tv(a), tv(b), tn_value_int(1)};
+    out = tn_call_op("aten::add", "Tensor", ad);
+done:
+    Py_XDECREF(nll);
+    Py_XDECREF(ignore);
+    Py_XDECREF(keep);
+    Py_XDECREF(wv);
+    Py_XDECREF(prod);
+    Py_XDECREF(s);
+    Py_XDECREF(neg);
+    Py_XDECREF(smooth);
+    Py_XDECREF(total);
+    Py_XDECREF(den);
+    Py_XDECREF(kept);
+    Py_XDECREF(kflat);
+    Py_XDECREF(wk);
+    Py_XDECREF(ret);
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    return out;
+}
+
+/* Class-index targets: nll_loss_nd(log_softmax(self, class dim)), with ATen's label smoothing.
+ * Probability (floating) targets are refused by name. */
 PyObject *
 tn_op_cross_entropy_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
                          int64_t ignore_index, double label_smoothing)
@@ -250,15 +372,16 @@ tn_op_cross_entropy_loss(TensorObject *self, TensorObject *target, TensorObject 
                         "torchnative; class-index targets are");
         return NULL;
     }
-    if (label_smoothing > 0.0) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "aten::cross_entropy_loss with label_smoothing > 0 is not implemented in torchnative");
-        return NULL;
-    }
     /* the class dim is 1, or 0 for an unbatched input (a 0-dim input fails its wrap, as upstream) */
-    PyObject *logp = tn_op_log_softmax__int(self, self->ndim == 1 ? 0 : 1, -1);
+    int64_t class_dim = self->ndim == 1 ? 0 : 1;
+    PyObject *logp = tn_op_log_softmax__int(self, class_dim, -1);
     if (!logp)
         return NULL;
+    if (label_smoothing > 0.0) {
+        PyObject *r = label_smoothed(TN_T(logp), target, weight, reduction, ignore_index, label_smoothing, class_dim);
+        Py_DECREF(logp);
+        return r;
+    }
     PyObject *r = tn_op_nll_loss_nd(TN_T(logp), target, weight, reduction, ignore_index);
     Py_DECREF(logp);
     return r;

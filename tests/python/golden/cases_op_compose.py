@@ -42,7 +42,12 @@ OPS = [
        extra={"ignore_sum": ((X, IGN, None, 2), None), "weight": ((X, IGN, T((5,), role="pos")), None),
               "spatial_none": ((T((2, 3, 4)), T((2, 4), role="index", dtype="int64", high=3, vary=False), None, 0), None),
               "unbatched": ((T((5,)), C("literal(2, torch.int64)")), None),
-              "smoothing": ((X, TGT, None, 1, -100, 0.1), None), "bad_smoothing": ((X, TGT, None, 1, -100, 1.5), None)},
+              "smoothing": ((X, IGN, None, 1, -100, 0.1), None), "bad_smoothing": ((X, TGT, None, 1, -100, 1.5), None),
+              "smoothing_weight": ((X, IGN, T((5,), role="pos"), 1, -100, 0.2), None),
+              "smoothing_sum": ((X, IGN, T((5,), role="pos"), 2, -100, 0.2), None),
+              "smoothing_none": ((X, IGN, None, 0, -100, 0.3), None),
+              "smoothing_spatial": ((T((2, 3, 4)), T((2, 4), role="index", dtype="int64", high=3, vary=False), None, 1, -100, 0.1), None),
+              "probability_target": ((X, T((4, 5), role="prob")), None)},
        spell_extra={"F": "torch.nn.functional.cross_entropy({0}, {1})"}),
 ]
 
