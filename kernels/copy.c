@@ -613,25 +613,26 @@ static wide
 wide_load(int dtype, const char *p)
 {
     wide w = {WIDE_INT, 0, 0, 0.0, 0.0};
-    switch (dtype) {
-    case TN_DTYPE_BOOL: w.i = *(const uint8_t *)p != 0; break;
-    case TN_DTYPE_U8: w.i = *(const uint8_t *)p; break;
-    case TN_DTYPE_I8: w.i = *(const int8_t *)p; break;
-    case TN_DTYPE_I16: w.i = *(const int16_t *)p; break;
-    case TN_DTYPE_I32: w.i = *(const int32_t *)p; break;
-    case TN_DTYPE_I64: w.i = *(const int64_t *)p; break;
-    case TN_DTYPE_U16: w.i = *(const uint16_t *)p; break;
-    case TN_DTYPE_U32: w.i = *(const uint32_t *)p; break;
-    case TN_DTYPE_U64: w.kind = WIDE_U64; w.u = *(const uint64_t *)p; break;
-    default:
+    if (tn_dtype_is_kernel_float(dtype)) {
         w.kind = WIDE_FLT;
-        switch (dtype) {
-        case TN_DTYPE_F16: w.re = tn_f16_to_f32(*(const uint16_t *)p); break;
-        case TN_DTYPE_BF16: w.re = tn_bf16_to_f32(*(const uint16_t *)p); break;
-        case TN_DTYPE_F32: w.re = *(const float *)p; break;
-        case TN_DTYPE_F64: w.re = *(const double *)p; break;
-        case TN_DTYPE_C64: w.re = ((const float *)p)[0]; w.im = ((const float *)p)[1]; break;
-        default: w.re = ((const double *)p)[0]; w.im = ((const double *)p)[1]; break;
+        w.re = tn_load_float(dtype, p, 0);
+    } else if (tn_dtype_has_kernels(dtype)) {
+        w.i = tn_load_i64(dtype, p, 0);
+    } else if (dtype == TN_DTYPE_U16) {
+        w.i = *(const uint16_t *)p;
+    } else if (dtype == TN_DTYPE_U32) {
+        w.i = *(const uint32_t *)p;
+    } else if (dtype == TN_DTYPE_U64) {
+        w.kind = WIDE_U64;
+        w.u = *(const uint64_t *)p;
+    } else {
+        w.kind = WIDE_FLT;
+        if (dtype == TN_DTYPE_C64) {
+            w.re = ((const float *)p)[0];
+            w.im = ((const float *)p)[1];
+        } else {
+            w.re = ((const double *)p)[0];
+            w.im = ((const double *)p)[1];
         }
     }
     return w;

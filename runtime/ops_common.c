@@ -15,12 +15,32 @@ _Thread_local const tn_op *tn_current_op;
 void
 tn_format_sizes(char *buf, size_t n, int ndim, const int64_t *sizes)
 {
+    if (n < 3) {
+        buf[0] = 0;
+        return;
+    }
+    buf[0] = '[';
+    tn_format_ints(buf + 1, n - 2, ndim, sizes, ", ");
+    strcat(buf, "]");
+}
+
+PyObject *
+tn_first_of(PyObject *tuple)
+{
+    if (!tuple)
+        return NULL;
+    PyObject *first = Py_NewRef(PyTuple_GetItem(tuple, 0));
+    Py_DECREF(tuple);
+    return first;
+}
+
+void
+tn_format_ints(char *buf, size_t n, int count, const int64_t *v, const char *sep)
+{
     size_t k = 0;
-    k += (size_t)snprintf(buf + k, n - k, "[");
-    for (int i = 0; i < ndim && k < n; i++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? ", " : "", (long long)sizes[i]);
-    if (k < n)
-        snprintf(buf + k, n - k, "]");
+    buf[0] = 0;
+    for (int i = 0; i < count && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? sep : "", (long long)v[i]);
 }
 
 int

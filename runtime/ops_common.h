@@ -92,6 +92,9 @@ int tn_copy_checked(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, c
 #define TN_KCHECK(call, dtype) (tn_kernel_error((call), (dtype)))
 
 /* "[2, 3]" for messages. */
-void tn_format_sizes(char *buf, size_t n, int ndim, const int64_t *sizes);
+void tn_format_sizes(char *buf, size_t n, int ndim, const int64_t *sizes);   /* "[2, 3]" */
+void tn_format_ints(char *buf, size_t n, int count, const int64_t *v, const char *sep);  /* "2 x 3" */
+/* item 0 of a result tuple, the tuple released (NULL passes through) */
+PyObject *tn_first_of(PyObject *tuple);
 
 #endif /* TN_RUNTIME_OPS_COMMON_H */

@@ -27,22 +27,13 @@ typedef struct {
     int64_t groups;
 } conv_geom;
 
-static void
-fmt_sizes(char *buf, size_t cap, const int64_t *v, int n, const char *sep)
-{
-    size_t used = 0;
-    buf[0] = 0;
-    for (int i = 0; i < n && used < cap; i++)
-        used += (size_t)snprintf(buf + used, cap - used, "%s%lld", i ? sep : "", (long long)v[i]);
-}
-
 /* a parameter list of one value or one per spatial dim (ConvUtils' expand_param_if_needed) */
 static int
 expand_param(tn_ints p, const char *name, int d, int64_t *out)
 {
     if (p.n != 1 && p.n != d) {
         char got[128];
-        fmt_sizes(got, sizeof got, p.v, (int)p.n, ", ");
+        tn_format_ints(got, sizeof got, (int)p.n, p.v, ", ");
         PyErr_Format(PyExc_RuntimeError,
                      "expected %s to be a single integer value or a list of %d values to match the convolution "
                      "dimensions, but got %s=[%s]", name, d, name, got);
@@ -58,8 +49,8 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
            tn_ints dilation, int64_t groups, conv_geom *g)
 {
     char ws[128], is[128];
-    fmt_sizes(ws, sizeof ws, weight->sizes, weight->ndim, ", ");
-    fmt_sizes(is, sizeof is, input->sizes, input->ndim, ", ");
+    tn_format_ints(ws, sizeof ws, weight->ndim, weight->sizes, ", ");
+    tn_format_ints(is, sizeof is, input->ndim, input->sizes, ", ");
     if (weight->ndim < 3 || weight->ndim > 2 + CONV_MAX_DIMS) {
         PyErr_Format(PyExc_RuntimeError, "weight should have at least three dimensions, got weight of size [%s]", ws);
         return -1;
@@ -110,7 +101,7 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
     }
     if (bias && (bias->ndim != 1 || bias->sizes[0] != weight->sizes[0])) {
         char bs[128];
-        fmt_sizes(bs, sizeof bs, bias->sizes, bias->ndim, ", ");
+        tn_format_ints(bs, sizeof bs, bias->ndim, bias->sizes, ", ");
         PyErr_Format(PyExc_RuntimeError,
                      "Given weight of size [%s], expected bias to be 1-dimensional with %lld elements, but got bias "
                      "of size [%s] instead", ws, (long long)weight->sizes[0], bs);
@@ -128,8 +119,8 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
     }
     if (too_big) {
         char ps[96], ks[96];
-        fmt_sizes(ps, sizeof ps, padded, g->d, " x ");
-        fmt_sizes(ks, sizeof ks, extent, g->d, " x ");
+        tn_format_ints(ps, sizeof ps, g->d, padded, " x ");
+        tn_format_ints(ks, sizeof ks, g->d, extent, " x ");
         PyErr_Format(PyExc_RuntimeError,
                      "Calculated padded input size per channel: (%s). Kernel size: (%s). Kernel size can't be greater "
                      "than actual input size", ps, ks);
@@ -146,6 +137,42 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
         return -1;
     }
     return 0;
+}
+
+/* The window geometry as three spatial dims, missing leading ones of size 1 (so conv1d/2d/3d
+ * share one loop nest): kernel, output, input strides, stride, padding, dilation, input. */
+typedef struct {
+    int64_t k[3], o[3], st[3], sp[3], pd[3], dl[3], in[3];
+} window3;
+
+static window3
+window_of(const conv_geom *g, const TensorObject *input)
+{
+    window3 w = {{1, 1, 1}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1}, {1, 1, 1}};
+    int off = 3 - g->d;
+    for (int i = 0; i < g->d; i++) {
+        w.k[off + i] = g->k[i];
+        w.o[off + i] = g->out[i];
+        w.st[off + i] = input->strides[2 + i];
+        w.sp[off + i] = g->stride[i];
+        w.pd[off + i] = g->pad[i];
+        w.dl[off + i] = g->dil[i];
+        w.in[off + i] = g->in[i];
+    }
+    return w;
+}
+
+/* The output positions [lo, hi) along the last dim whose input column, first + o * step, lies in
+ * [0, n_in). */
+static void
+inside_range(int64_t first, int64_t step, int64_t n_in, int64_t n_out, int64_t *lo, int64_t *hi)
+{
+    int64_t l = first >= 0 ? 0 : (-first + step - 1) / step;
+    int64_t h = n_in - 1 - first < 0 ? 0 : (n_in - 1 - first) / step + 1;
+    l = l < n_out ? l : n_out;
+    h = h < n_out ? h : n_out;
+    *lo = l;
+    *hi = h < l ? l : h;
 }
 
 /* n elements of es bytes from src (every `step` elements) to contiguous dst */
@@ -175,18 +202,8 @@ im2col(const conv_geom *g, const TensorObject *input, int64_t n, int64_t c0, int
 {
     int es = tn_dtype_size(input->dtype);
     const char *base = (const char *)tn_tensor_data((TensorObject *)input) + n * input->strides[0] * es;
-    int64_t k[3] = {1, 1, 1}, o[3] = {1, 1, 1}, st[3] = {0, 0, 0}, sp[3] = {1, 1, 1}, pd[3] = {0, 0, 0},
-            dl[3] = {1, 1, 1}, in[3] = {1, 1, 1};
-    int off = 3 - g->d;  /* missing leading dims are size 1 */
-    for (int i = 0; i < g->d; i++) {
-        k[off + i] = g->k[i];
-        o[off + i] = g->out[i];
-        st[off + i] = input->strides[2 + i];
-        sp[off + i] = g->stride[i];
-        pd[off + i] = g->pad[i];
-        dl[off + i] = g->dil[i];
-        in[off + i] = g->in[i];
-    }
+    window3 W = window_of(g, input);
+    const int64_t *k = W.k, *o = W.o, *st = W.st, *sp = W.sp, *pd = W.pd, *dl = W.dl, *in = W.in;
     int64_t L = o[0] * o[1] * o[2];
     char *row = cols;
     for (int64_t c = c0; c < c0 + cg; c++) {
@@ -204,16 +221,8 @@ im2col(const conv_geom *g, const TensorObject *input, int64_t n, int64_t c0, int
                                 dst += o[2] * es;
                                 continue;
                             }
-                            /* the output positions whose input column i2 lies inside [0, in[2]) */
-                            int64_t first = k2 * dl[2] - pd[2];  /* i2 at o2 = 0 */
-                            int64_t lo = first >= 0 ? 0 : (-first + sp[2] - 1) / sp[2];
-                            int64_t hi = in[2] - 1 - first < 0 ? 0 : (in[2] - 1 - first) / sp[2] + 1;
-                            if (lo > o[2])
-                                lo = o[2];
-                            if (hi > o[2])
-                                hi = o[2];
-                            if (hi < lo)
-                                hi = lo;
+                            int64_t first = k2 * dl[2] - pd[2], lo, hi;  /* i2 at o2 = 0 */
+                            inside_range(first, sp[2], in[2], o[2], &lo, &hi);
                             const char *line = plane + (i0 * st[0] + i1 * st[1]) * es;
                             memset(dst, 0, (size_t)(lo * es));
                             row_copy(dst + lo * es, line + (first + lo * sp[2]) * st[2] * es, hi - lo, sp[2] * st[2], es);
@@ -231,18 +240,7 @@ im2col(const conv_geom *g, const TensorObject *input, int64_t n, int64_t c0, int
 static int
 suggests_channels_last(const TensorObject *t)
 {
-    if (t->ndim < 3 || t->numel < 2 || tn_tensor_is_contiguous(t))
-        return 0;
-    int64_t expected = 1;
-    for (int k = 0; k < t->ndim; k++) {
-        int d = k == 0 ? 1 : k == t->ndim - 1 ? 0 : t->ndim - k;  /* C, last spatial ... first, N */
-        if (t->sizes[d] == 1)
-            continue;
-        if (t->strides[d] != expected)
-            return 0;
-        expected *= t->sizes[d];
-    }
-    return 1;
+    return !tn_tensor_is_contiguous(t) && tn_tensor_is_channels_last_nd(t);
 }
 
 /* The output: channels-last when the input or the weight suggests it, as upstream's CPU
@@ -281,29 +279,12 @@ depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObj
     int dtype = input->dtype, es = tn_dtype_size(dtype), f64 = dtype == TN_DTYPE_F64;
     const char *plane = (const char *)tn_tensor_data((TensorObject *)input) +
                         (n * input->strides[0] + ci * input->strides[1]) * es;
-    int64_t k[3] = {1, 1, 1}, o[3] = {1, 1, 1}, st[3] = {0, 0, 0}, sp[3] = {1, 1, 1}, pd[3] = {0, 0, 0},
-            dl[3] = {1, 1, 1}, in[3] = {1, 1, 1};
-    int off = 3 - g->d;
-    for (int i = 0; i < g->d; i++) {
-        k[off + i] = g->k[i];
-        o[off + i] = g->out[i];
-        st[off + i] = input->strides[2 + i];
-        sp[off + i] = g->stride[i];
-        pd[off + i] = g->pad[i];
-        dl[off + i] = g->dil[i];
-        in[off + i] = g->in[i];
-    }
+    window3 W = window_of(g, input);
+    const int64_t *k = W.k, *o = W.o, *st = W.st, *sp = W.sp, *pd = W.pd, *dl = W.dl, *in = W.in;
     int64_t L = o[0] * o[1] * o[2], K = k[0] * k[1] * k[2];
     for (int64_t j = 0; j < mult; j++) {
         int64_t c = c0 + j;
-        double b = 0.0;
-        if (bias) {
-            const char *bp = (const char *)tn_tensor_data((TensorObject *)bias) + c * bias->strides[0] * es;
-            float bf = 0.0f;
-            if (!f64)
-                tn_convert_to_f32_strided(dtype, bp, 1, &bf, 1);
-            b = f64 ? *(const double *)bp : bf;
-        }
+        double b = bias ? tn_load_float(dtype, tn_tensor_data((TensorObject *)bias), c * bias->strides[0]) : 0.0;
         for (int64_t i = 0; i < L; i++) {
             if (f64)
                 ((double *)acc)[i] = b;
@@ -315,16 +296,11 @@ depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObj
         for (int64_t k0 = 0; k0 < k[0]; k0++)
             for (int64_t k1 = 0; k1 < k[1]; k1++)
                 for (int64_t k2 = 0; k2 < k[2]; k2++, kk++) {
-                    float wf = 0.0f;
-                    if (!f64)
-                        tn_convert_to_f32_strided(dtype, wc + kk * es, 1, &wf, 1);
-                    double wd = f64 ? ((const double *)wc)[kk] : wf;
-                    int64_t first = k2 * dl[2] - pd[2];
-                    int64_t lo = first >= 0 ? 0 : (-first + sp[2] - 1) / sp[2];
-                    int64_t hi = in[2] - 1 - first < 0 ? 0 : (in[2] - 1 - first) / sp[2] + 1;
-                    lo = lo < o[2] ? lo : o[2];
-                    hi = hi < o[2] ? hi : o[2];
-                    if (hi <= lo)
+                    double wd = tn_load_float(dtype, wc, kk);
+                    float wf = (float)wd;
+                    int64_t first = k2 * dl[2] - pd[2], lo, hi;
+                    inside_range(first, sp[2], in[2], o[2], &lo, &hi);
+                    if (hi == lo)
                         continue;
                     for (int64_t o0 = 0; o0 < o[0]; o0++) {
                         int64_t i0 = o0 * sp[0] - pd[0] + k0 * dl[0];
@@ -369,9 +345,10 @@ depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObj
  * is ~2.4x closer to float64 in max error at K = 192, enough for conv-heavy models to leave
  * the derived tolerance. So from K >= 32 the products are split into P = min(8, K / 16)
  * consecutive chunks; each chunk's GEMM writes a float32 partial that is added to the running
- * float32 sum, then the bias, with one rounding to the output dtype (mean max error at K = 192:
- * 4.7e-6 vs upstream's 5.9e-6 and a single GEMM's 1.4e-5). Smaller K (and float64, which
- * upstream also sums in one GEMM) keep the single GEMM. */
+ * float32 sum, then the bias, with one rounding to the output dtype. At K = 192 this is closer
+ * to float64 than upstream and a single GEMM is 2.4x further: tests/python/test_conv_accuracy.py
+ * measures both (`pytest -s` prints them) and fails if ours is the larger. Smaller K (and
+ * float64, which upstream also sums in one GEMM) keep the single GEMM. */
 static int
 conv_chunks(int dtype, int64_t K)
 {
@@ -413,9 +390,7 @@ conv_group_split(int dtype, int64_t cout_g, int64_t K, int64_t L, int P, const c
         for (int64_t c = 0; c < cout_g; c++) {
             float *row = acc + c * lt;
             if (bias) {
-                float bv;
-                tn_convert_to_f32_strided(dtype, (const char *)tn_tensor_data((TensorObject *)bias) +
-                                                     (c0 + c) * bias->strides[0] * es, 1, &bv, 1);
+                float bv = (float)tn_load_float(dtype, tn_tensor_data((TensorObject *)bias), (c0 + c) * bias->strides[0]);
                 for (int64_t j = 0; j < lt; j++)
                     row[j] += bv;
             }
@@ -576,7 +551,7 @@ conv_nd(int d, TensorObject *input, TensorObject *weight, TensorObject *bias, tn
 {
     if (input->ndim != d + 1 && input->ndim != d + 2) {
         char is[128];
-        fmt_sizes(is, sizeof is, input->sizes, input->ndim, ", ");
+        tn_format_ints(is, sizeof is, input->ndim, input->sizes, ", ");
         PyErr_Format(PyExc_RuntimeError,
                      "Expected %dD (unbatched) or %dD (batched) input to conv%dd, but got input of size: [%s]", d + 1,
                      d + 2, d, is);

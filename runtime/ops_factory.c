@@ -445,18 +445,15 @@ arange_impl(const tn_value *start, const tn_value *end, const tn_value *step, in
         return NULL;
     }
     char *p = tn_tensor_data(t);
-    int es = tn_dtype_size(dtype);
-    if (dtype == TN_DTYPE_I64) {
-        /* wraps like upstream's int64 arithmetic; the common case gets a plain loop */
-        int64_t *q = (int64_t *)p;
-        for (int64_t i = 0; i < n; i++)
-            q[i] = (int64_t)((uint64_t)is + (uint64_t)ist * (uint64_t)i);
-        return (PyObject *)t;
-    }
     if (integral) {
+        /* int64 arithmetic that wraps like upstream's, stored by the integer conversion (int64,
+         * the common case, without the per-element dtype switch) */
         for (int64_t i = 0; i < n; i++) {
-            tn_kscalar k = {TN_KSCALAR_INT, (int64_t)((uint64_t)is + (uint64_t)ist * (uint64_t)i), 0};
-            tn_scalar_to_dtype(dtype, k, p + i * es);
+            int64_t v = (int64_t)((uint64_t)is + (uint64_t)ist * (uint64_t)i);
+            if (dtype == TN_DTYPE_I64)
+                ((int64_t *)p)[i] = v;
+            else
+                tn_store_i64(dtype, p, i, v);
         }
         return (PyObject *)t;
     }

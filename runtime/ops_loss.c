@@ -16,43 +16,11 @@
 
 enum { REDUCE_NONE = 0, REDUCE_MEAN = 1, REDUCE_SUM = 2 };
 
-static void
-fmt_shape(char *buf, size_t cap, const TensorObject *t)
-{
-    size_t used = (size_t)snprintf(buf, cap, "[");
-    for (int i = 0; i < t->ndim && used < cap; i++)
-        used += (size_t)snprintf(buf + used, cap - used, "%s%lld", i ? ", " : "", (long long)t->sizes[i]);
-    if (used < cap)
-        snprintf(buf + used, cap - used, "]");
-}
-
-static double
-load_f(int dtype, const char *p)
-{
-    switch (dtype) {
-    case TN_DTYPE_F16: return tn_f16_to_f32(*(const uint16_t *)p);
-    case TN_DTYPE_BF16: return tn_bf16_to_f32(*(const uint16_t *)p);
-    case TN_DTYPE_F32: return *(const float *)p;
-    default: return *(const double *)p;
-    }
-}
-
-static void
-store_f(int dtype, char *p, double v)
-{
-    switch (dtype) {
-    case TN_DTYPE_F16: *(uint16_t *)p = tn_f32_to_f16((float)v); break;
-    case TN_DTYPE_BF16: *(uint16_t *)p = tn_f32_to_bf16((float)v); break;
-    case TN_DTYPE_F32: *(float *)p = (float)v; break;
-    default: *(double *)p = v; break;
-    }
-}
-
+/* target[i] of a uint8 or int64 target (0-dim or 1-d) */
 static int64_t
 load_target(const TensorObject *t, int64_t i)
 {
-    const char *p = (const char *)tn_tensor_data((TensorObject *)t) + i * (t->ndim ? t->strides[0] : 0) * tn_dtype_size(t->dtype);
-    return t->dtype == TN_DTYPE_U8 ? *(const uint8_t *)p : *(const int64_t *)p;
+    return tn_load_i64(t->dtype, tn_tensor_data((TensorObject *)t), i * (t->ndim ? t->strides[0] : 0));
 }
 
 /* aten::nll_loss_forward -> (output, total_weight); ATen's LossNLL.cpp checks and results. */
@@ -71,14 +39,14 @@ tn_op_nll_loss_forward(TensorObject *self, TensorObject *target, TensorObject *w
     }
     int no_batch = self->ndim == 1 && target->ndim == 0;
     if (!no_batch && (target->ndim == 0 || self->sizes[0] != target->sizes[0])) {
-        fmt_shape(a, sizeof a, self);
-        fmt_shape(b, sizeof b, target);
+        tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
+        tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
         PyErr_Format(PyExc_RuntimeError, "size mismatch (got input: %s, target: %s)", a, b);
         return NULL;
     }
     int64_t classes = self->sizes[self->ndim - 1];
     if (weight && (weight->ndim != 1 || weight->numel != classes)) {
-        fmt_shape(a, sizeof a, weight);
+        tn_format_sizes(a, sizeof a, weight->ndim, weight->sizes);
         PyErr_Format(PyExc_RuntimeError,
                      "weight tensor should be defined either for all %lld classes or no classes but got weight "
                      "tensor of shape: %s", (long long)classes, a);
@@ -108,7 +76,6 @@ tn_op_nll_loss_forward(TensorObject *self, TensorObject *target, TensorObject *w
         return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)tw);
     if (tn_check_dtype(tn_current_op, self->dtype) < 0)
         goto fail;
-    int es = tn_dtype_size(self->dtype);
     const char *x = tn_tensor_data(self), *w = weight ? tn_tensor_data(weight) : NULL;
     int64_t sb = self->ndim == 2 ? self->strides[0] : 0, sc = self->strides[self->ndim - 1];
     /* Sums in ATen's order (nll_loss_out_frame's cascade: 8 levels, level_step elements per
@@ -126,17 +93,17 @@ tn_op_nll_loss_forward(TensorObject *self, TensorObject *target, TensorObject *w
         if (t == ignore_index) {
             ignored++;
             if (per_sample)
-                store_f(self->dtype, (char *)tn_tensor_data(out) + i * out->strides[0] * es, 0.0);
+                tn_store_float(self->dtype, tn_tensor_data(out), i * out->strides[0], 0.0);
             continue;
         }
         if (t < 0 || t >= classes) {
             PyErr_Format(PyExc_IndexError, "Target %lld is out of bounds.", (long long)t);
             goto fail;
         }
-        double wi = w ? load_f(self->dtype, w + t * weight->strides[0] * es) : 1.0;
-        double xi = load_f(self->dtype, x + (i * sb + t * sc) * es);
+        double wi = w ? tn_load_float(self->dtype, w, t * weight->strides[0]) : 1.0;
+        double xi = tn_load_float(self->dtype, x, i * sb + t * sc);
         if (per_sample) {
-            store_f(self->dtype, (char *)tn_tensor_data(out) + i * out->strides[0] * es, -xi * wi);
+            tn_store_float(self->dtype, tn_tensor_data(out), i * out->strides[0], -xi * wi);
             continue;
         }
         loss_part[0] -= w ? xi * wi : xi;
@@ -157,13 +124,11 @@ tn_op_nll_loss_forward(TensorObject *self, TensorObject *target, TensorObject *w
     }
     if (!per_sample) {
         /* ATen rounds the sums to the input's type before the mean divides them */
-        char *o = tn_tensor_data(out), *wt = tn_tensor_data(tw);
-        store_f(self->dtype, o, loss);
-        store_f(self->dtype, wt, total);
-        if (reduction == REDUCE_MEAN)
-            store_f(self->dtype, o, load_f(self->dtype, o) / load_f(self->dtype, wt));
+        double sum = tn_round_to_dtype(self->dtype, loss), tot = tn_round_to_dtype(self->dtype, total);
+        tn_store_float(self->dtype, tn_tensor_data(out), 0, reduction == REDUCE_MEAN ? sum / tot : sum);
+        tn_store_float(self->dtype, tn_tensor_data(tw), 0, tot);
     } else {
-        store_f(self->dtype, tn_tensor_data(tw), 0.0);
+        tn_store_float(self->dtype, tn_tensor_data(tw), 0, 0.0);
     }
     return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)tw);
 fail:
@@ -176,12 +141,7 @@ PyObject *
 tn_op_nll_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
                int64_t ignore_index)
 {
-    PyObject *pair = tn_op_nll_loss_forward(self, target, weight, reduction, ignore_index);
-    if (!pair)
-        return NULL;
-    PyObject *out = Py_NewRef(PyTuple_GetItem(pair, 0));
-    Py_DECREF(pair);
-    return out;
+    return tn_first_of(tn_op_nll_loss_forward(self, target, weight, reduction, ignore_index));
 }
 
 /* Inputs of more than two dims (N, C, d1, ...): the class dim moved last and everything else
@@ -203,16 +163,16 @@ tn_op_nll_loss_nd(TensorObject *self, TensorObject *target, TensorObject *weight
         return tn_op_nll_loss(self, target, weight, reduction, ignore_index);
     if (target->ndim != self->ndim - 1) {
         char a[96], b[96];
-        fmt_shape(a, sizeof a, self);
-        fmt_shape(b, sizeof b, target);
+        tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
+        tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
         PyErr_Format(PyExc_RuntimeError, "Expected target size %s, got %s", a, b);
         return NULL;
     }
     for (int i = 2; i < self->ndim; i++) {
         if (target->sizes[i - 1] != self->sizes[i]) {
             char a[96], b[96];
-            fmt_shape(a, sizeof a, self);
-            fmt_shape(b, sizeof b, target);
+            tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
+            tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
             PyErr_Format(PyExc_RuntimeError, "Expected target size %s, got %s", a, b);
             return NULL;
         }

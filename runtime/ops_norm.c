@@ -270,12 +270,7 @@ PyObject *
 tn_op_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias, double eps,
                  bool cudnn_enable)
 {
-    PyObject *t = tn_op_native_layer_norm(input, normalized_shape, weight, bias, eps);
-    if (!t)
-        return NULL;
-    PyObject *out = Py_NewRef(PyTuple_GetItem(t, 0));
-    Py_DECREF(t);
-    return out;
+    return tn_first_of(tn_op_native_layer_norm(input, normalized_shape, weight, bias, eps));
 }
 
 /* rms_norm(input, normalized_shape, weight=None, eps=None): eps None is the epsilon of the op

@@ -227,15 +227,14 @@ tn_tensor_is_contiguous(const TensorObject *t)
 }
 
 int
-tn_tensor_is_channels_last(const TensorObject *t)
+tn_tensor_is_channels_last_nd(const TensorObject *t)
 {
-    if (t->ndim != 4 || t->numel < 2)
+    if (t->ndim < 3 || t->numel < 2)
         return 0;
-    /* NHWC order: C fastest, then W, H, N */
-    static const int order[4] = {1, 3, 2, 0};
+    /* C fastest, then the spatial dims from the last to the first, then N (NHWC for 4-d) */
     int64_t expected = 1;
-    for (int k = 0; k < 4; k++) {
-        int d = order[k];
+    for (int k = 0; k < t->ndim; k++) {
+        int d = k == 0 ? 1 : k == t->ndim - 1 ? 0 : t->ndim - k;
         if (t->sizes[d] == 1)
             continue;
         if (t->strides[d] != expected)
@@ -243,6 +242,12 @@ tn_tensor_is_channels_last(const TensorObject *t)
         expected *= t->sizes[d];
     }
     return 1;
+}
+
+int
+tn_tensor_is_channels_last(const TensorObject *t)
+{
+    return t->ndim == 4 && tn_tensor_is_channels_last_nd(t);
 }
 
 int

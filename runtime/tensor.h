@@ -119,7 +119,8 @@ TensorObject *tn_tensor_scalar(const struct tn_value *v, int dtype);
 int tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides);
 void tn_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
 int tn_tensor_is_contiguous(const TensorObject *t);
-int tn_tensor_is_channels_last(const TensorObject *t);
+int tn_tensor_is_channels_last(const TensorObject *t);     /* 4-d NHWC strides (size-1 dims free) */
+int tn_tensor_is_channels_last_nd(const TensorObject *t);  /* the same order for 3..N dims */
 /* Non-overlapping and dense: the elements fill a contiguous block in some order. */
 int tn_tensor_is_non_overlapping_and_dense(const TensorObject *t);
 int64_t tn_numel(int ndim, const int64_t *sizes);
