@@ -2,8 +2,9 @@
 first, then gets every other file's code object from load() instead of compiling its source.
 
 The sources are embedded as text because one abi3 module serves every CPython >= 3.11 and
-bytecode is per version. Compiling them (~6,000 lines and the 200 KB surface manifest) took
-~40 ms of every `import torch`; the cache makes it a file read. A cache file is
+bytecode is per version. Compiling them (~6,000 lines and the 200 KB surface manifest) at every
+`import torch` was most of torch._C's own import time (its row in
+`python -X importtime -c "import torch"`); the cache makes it a file read. A cache file is
 `torch/__pycache__/_C_<name>.<cache_tag>.pyc` in PEP 552's hash-checked layout: the
 interpreter's magic number, flags, the source hash importlib itself uses, then the marshalled
 code. A file whose magic or hash differs (another Python, another build) is recompiled and

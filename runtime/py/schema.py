@@ -1610,8 +1610,9 @@ def _unregister_opaque_type(type_name):
 
 
 # Note [schema fast path]
-# `import torch` parses ~4,300 schemas (every OpOverload the tree touches reads its schema), but
-# they repeat themselves: 10,200 arguments in native_functions.yaml are 1,113 distinct texts. A
+# `import torch` parses thousands of schemas (every OpOverload the tree touches reads its schema),
+# but they repeat themselves: native_functions.yaml's ~10,000 argument texts are ~1,100 distinct
+# ones (count the `func:` argument lists). A
 # well-formed `ns::name[.overload](args) -> returns` without quotes or varargs is split at its
 # top-level commas and each argument is parsed once per (text, kwarg-only, return, typevars) and
 # shared afterwards (Arguments are immutable). Anything else, any argument whose meaning depends
