@@ -4,7 +4,8 @@
  */
 /* Unboxing glue: the dispatcher calls these with arguments in schema order. */
 #include "runtime/dispatch.h"
-#include "runtime/ops_common.h"
+#include "runtime/op.h"
+#include "runtime/value.h"
 #include "generated/op_kernels.h"
 
 /* aten::__and__.Scalar(Tensor self, Scalar other) -> Tensor */

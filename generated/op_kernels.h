@@ -4,7 +4,7 @@
  */
 /* Prototypes of the hand-written kernels, one per overload in schemas/kernels.yaml.
  * Each takes its schema's arguments in schema order, typed, and returns a new reference
- * (NULL with an exception set on error). Implementations live in runtime/ops_<family>.c. */
+ * (NULL with an exception set on error). Implementations live in ops/<family>.c. */
 #ifndef TN_GENERATED_OP_KERNELS_H
 #define TN_GENERATED_OP_KERNELS_H
 

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "dtype.h"
+#include "element.h"
 
 /* out = softmax(scale * q @ k^T + mask) @ v, per batch b and query head h.
  * q [B, Hq, L, E], k [B, Hkv, S, E], v [B, Hkv, S, Ev], out [B, Hq, L, Ev]: each given by a pointer

@@ -6,7 +6,7 @@
 #ifndef TN_KERNELS_BINARY_H
 #define TN_KERNELS_BINARY_H
 
-#include "dtype.h"
+#include "element.h"
 #include "loop.h"
 
 typedef enum {

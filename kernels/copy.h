@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "dtype.h"
+#include "element.h"
 #include "loop.h"
 
 /* dst = convert(src) elementwise; loop operand 0 = dst, 1 = src. All ten dtypes to all ten:

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "dtype.h"
+#include "element.h"
 #include "loop.h"
 
 /* out[.., j, ..] = src[.., index[j], ..] along one dim. outer walks every other dim

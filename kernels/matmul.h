@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "dtype.h"
+#include "element.h"
 
 /* C[b] = beta*C[b] + alpha * A[b] @ B[b] for b in [0, batch). A is m×k, B is k×n, C is m×n, each with
  * its own element strides (batch, row, col): any value, including transposed operands (col stride != 1)

@@ -401,9 +401,6 @@ tn_softmax(int dtype, int log, const tn_loop *outer, int64_t n, int64_t in_strid
 
 /* The scalar reference the tests compare tn_softmax with (not in norm.h on purpose: tests
  * declare it). */
-tn_status tn_softmax_ref(int dtype, int log, const tn_loop *outer, int64_t n, int64_t in_stride,
-                         int64_t out_stride, void *out, const void *in);
-
 tn_status
 tn_softmax_ref(int dtype, int log, const tn_loop *outer, int64_t n, int64_t in_stride,
                int64_t out_stride, void *out, const void *in)
@@ -796,10 +793,6 @@ tn_layer_norm(int dtype, int param_dtype, int64_t rows, int64_t n, const void *i
     }
 }
 
-tn_status tn_layer_norm_ref(int dtype, int param_dtype, int64_t rows, int64_t n, const void *in,
-                            const void *weight, const void *bias, double eps, void *out,
-                            void *mean, void *rstd);
-
 tn_status
 tn_layer_norm_ref(int dtype, int param_dtype, int64_t rows, int64_t n, const void *in,
                   const void *weight, const void *bias, double eps, void *out, void *mean,
@@ -936,9 +929,6 @@ tn_rms_norm(int dtype, int64_t rows, int64_t n, const void *in, const void *weig
         return TN_ERR_DTYPE;
     }
 }
-
-tn_status tn_rms_norm_ref(int dtype, int64_t rows, int64_t n, const void *in, const void *weight,
-                          double eps, void *out, void *rstd);
 
 tn_status
 tn_rms_norm_ref(int dtype, int64_t rows, int64_t n, const void *in, const void *weight,

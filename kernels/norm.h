@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "dtype.h"
+#include "element.h"
 #include "loop.h"
 
 /* softmax (log == 0) or log_softmax (log != 0) along one dim of n elements. outer: operand 0 =
@@ -36,5 +36,14 @@ tn_status tn_layer_norm(int dtype, int param_dtype, int64_t rows, int64_t n, con
  */
 tn_status tn_rms_norm(int dtype, int64_t rows, int64_t n, const void *in, const void *weight,
                       double eps, void *out, void *rstd);
+
+/* The plain scalar reference loops the tests compare the fast paths with. */
+tn_status tn_softmax_ref(int dtype, int log, const tn_loop *outer, int64_t n, int64_t in_stride,
+                         int64_t out_stride, void *out, const void *in);
+tn_status tn_layer_norm_ref(int dtype, int param_dtype, int64_t rows, int64_t n, const void *in,
+                            const void *weight, const void *bias, double eps, void *out,
+                            void *mean, void *rstd);
+tn_status tn_rms_norm_ref(int dtype, int64_t rows, int64_t n, const void *in, const void *weight,
+                          double eps, void *out, void *rstd);
 
 #endif /* TN_KERNELS_NORM_H */

@@ -380,7 +380,7 @@ random_walk2_next(random_walk2 *w, int64_t *o0, int64_t *o1)
 }
 
 /* ---- stores: c10's conversions into each element type ----
- * static_cast<scalar_t>(double) for the floating dtypes is tn_store_float (dtype.h). */
+ * static_cast<scalar_t>(double) for the floating dtypes is tn_store_float (element.h). */
 
 /* static_cast<scalar_t>(int64) for every dtype random_ supports: an int64 becomes a float in one
  * rounding (not through double), and the unsigned 16..64-bit dtypes have stores here too. */

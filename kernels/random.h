@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dtype.h"
+#include "element.h"
 #include "loop.h"
 
 #define TN_MT_N 624

@@ -44,7 +44,7 @@ tn_reduce_set_vector_bytes(int bytes)
 }
 
 /* ---- element access in any kernel dtype ----
- * Loads and float stores are dtype.h's; a double or float source becomes an integer by
+ * Loads and float stores are element.h's; a double or float source becomes an integer by
  * f64_to_i64 (x86 truncation) and then wraps to the width. */
 
 /* float -> integer as x86 truncation does it (out of range and NaN give INT64_MIN). */

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "dtype.h"
+#include "element.h"
 #include "loop.h"
 
 typedef enum {

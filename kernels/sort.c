@@ -459,13 +459,6 @@ tn_topk(int dtype, const tn_loop *outer, int64_t n, int64_t k, int largest, int 
 
 /* References for the tests (not in sort.h: tests declare them). topk_ref returns the
  * stable order's first k, which is upstream's set but not necessarily its tie order. */
-tn_status tn_sort_ref(int dtype, const tn_loop *outer, int64_t n, int64_t in_stride,
-                      int64_t val_stride, int64_t idx_stride, void *values, int64_t *indices,
-                      const void *in, int descending);
-tn_status tn_topk_ref(int dtype, const tn_loop *outer, int64_t n, int64_t k, int largest,
-                      int64_t in_stride, int64_t val_stride, int64_t idx_stride, void *values,
-                      int64_t *indices, const void *in);
-
 tn_status
 tn_sort_ref(int dtype, const tn_loop *outer, int64_t n, int64_t in_stride, int64_t val_stride,
             int64_t idx_stride, void *values, int64_t *indices, const void *in, int descending)

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "dtype.h"
+#include "element.h"
 #include "loop.h"
 
 /* Sort each line of n elements. outer: operand 0 = values base, 1 = indices base, 2 = input
@@ -39,5 +39,13 @@ tn_status tn_topk(int dtype, const tn_loop *outer, int64_t n, int64_t k, int lar
 tn_status tn_searchsorted(int dtype, const tn_loop *outer, int64_t n, int64_t seq_stride,
                           const void *boundaries, const void *values, const int64_t *sorter,
                           int64_t sorter_stride, int right, int out_int32, void *out);
+
+/* The plain scalar reference loops the tests compare the fast paths with. */
+tn_status tn_sort_ref(int dtype, const tn_loop *outer, int64_t n, int64_t in_stride,
+                      int64_t val_stride, int64_t idx_stride, void *values, int64_t *indices,
+                      const void *in, int descending);
+tn_status tn_topk_ref(int dtype, const tn_loop *outer, int64_t n, int64_t k, int largest,
+                      int64_t in_stride, int64_t val_stride, int64_t idx_stride, void *values,
+                      int64_t *indices, const void *in);
 
 #endif /* TN_KERNELS_SORT_H */

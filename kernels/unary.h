@@ -5,7 +5,7 @@
 #ifndef TN_KERNELS_UNARY_H
 #define TN_KERNELS_UNARY_H
 
-#include "dtype.h"
+#include "element.h"
 #include "loop.h"
 
 typedef enum {

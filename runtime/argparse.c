@@ -20,12 +20,13 @@
 #include "storage.h"
 #include "tls.h"
 #include "generator.h"
+#include "op_registry.h"
+#include "scalar.h"
+#include "torch_function.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_PARAMS 64
 
 /* ---- arena: per-call scratch for lists ---- */
 
@@ -58,521 +59,6 @@ tn_arena_free(tn_arena *a)
         free(a->blocks[i]);
     a->nblocks = 0;
     a->used = 0;
-}
-
-/* ---- interned names and NumPy aliases ---- */
-
-static PyObject *
-intern(const char *s)
-{
-    PyObject *o = PyUnicode_InternFromString(s);
-    return o;
-}
-
-static void
-set_numpy_aliases(tn_param *p, const char *name)
-{
-    const char *al[3] = {NULL, NULL, NULL};
-    if (!strcmp(name, "dim"))
-        al[0] = "axis";
-    else if (!strcmp(name, "keepdim"))
-        al[0] = "keepdims";
-    else if (!strcmp(name, "input"))
-        al[0] = "x", al[1] = "a", al[2] = "x1";
-    else if (!strcmp(name, "other"))
-        al[0] = "x2";
-    for (int i = 0; i < 3; i++)
-        p->aliases[i] = al[i] ? intern(al[i]) : NULL;
-}
-
-static int
-allow_numbers_as_tensors(const char *name, size_t n)
-{
-    static const char *const allowed[] = {
-        "add", "add_", "add_out", "div", "div_", "div_out", "divide", "divide_", "divide_out",
-        "mul", "mul_", "mul_out", "multiply", "multiply_", "multiply_out", "sub", "sub_", "sub_out",
-        "subtract", "subtract_", "subtract_out", "true_divide", "true_divide_", "true_divide_out",
-        "to", "_to_copy", "copy_", "floor_divide", "floor_divide_", "floor_divide_out", NULL,
-    };
-    for (int i = 0; allowed[i]; i++)
-        if (strlen(allowed[i]) == n && !strncmp(allowed[i], name, n))
-            return 1;
-    return 0;
-}
-
-/* ---- type strings ---- */
-
-typedef struct {
-    const char *text;
-    int type;
-} type_name;
-
-/* Python-signature spellings (torchgen's argument_type_str) and schema spellings. */
-static const type_name type_names[] = {
-    {"Tensor", TN_P_TENSOR}, {"Scalar", TN_P_SCALAR}, {"int64_t", TN_P_INT}, {"int", TN_P_INT},
-    {"SymInt", TN_P_SYMINT}, {"DeviceIndex", TN_P_INT}, {"double", TN_P_DOUBLE}, {"float", TN_P_DOUBLE},
-    {"complex", TN_P_COMPLEX}, {"bool", TN_P_BOOL}, {"TensorList", TN_P_TENSORLIST},
-    {"c10::List<::std::optional<Tensor>>", TN_P_OPT_TENSORLIST},
-    {"IntArrayRef", TN_P_INTLIST}, {"SymIntArrayRef", TN_P_SYMINTLIST},
-    {"ArrayRef<double>", TN_P_DOUBLELIST}, {"ScalarList", TN_P_SCALARLIST},
-    {"Generator", TN_P_GENERATOR}, {"Storage", TN_P_STORAGE}, {"PyObject*", TN_P_PYOBJECT},
-    {"ScalarType", TN_P_DTYPE}, {"Layout", TN_P_LAYOUT}, {"MemoryFormat", TN_P_MEMFMT},
-    {"QScheme", TN_P_QSCHEME}, {"Device", TN_P_DEVICE}, {"Stream", TN_P_STREAM},
-    {"c10::string_view", TN_P_STRING}, {"std::string", TN_P_STRING}, {"str", TN_P_STRING},
-    {"Dimname", TN_P_DIMNAME}, {"DimnameList", TN_P_DIMNAMELIST}, {"Any", TN_P_ANY},
-    {NULL, 0},
-};
-
-static const char *
-type_display(int t)
-{
-    switch (t) {
-    case TN_P_TENSOR: return "Tensor";
-    case TN_P_SCALAR: return "Number";
-    case TN_P_INT: case TN_P_SYMINT: return "int";
-    case TN_P_DOUBLE: return "float";
-    case TN_P_COMPLEX: return "complex";
-    case TN_P_TENSORLIST: case TN_P_OPT_TENSORLIST: return "tuple of Tensors";
-    case TN_P_INTLIST: case TN_P_SYMINTLIST: return "tuple of ints";
-    case TN_P_DOUBLELIST: return "tuple of floats";
-    case TN_P_BOOLLIST: return "tuple of bools";
-    case TN_P_GENERATOR: return "torch.Generator";
-    case TN_P_BOOL: return "bool";
-    case TN_P_STORAGE: return "torch.Storage";
-    case TN_P_PYOBJECT: case TN_P_ANY: return "object";
-    case TN_P_ANYLIST: return "list";
-    case TN_P_DTYPE: return "torch.dtype";
-    case TN_P_LAYOUT: return "torch.layout";
-    case TN_P_MEMFMT: return "torch.memory_format";
-    case TN_P_QSCHEME: return "torch.qscheme";
-    case TN_P_DEVICE: return "torch.device";
-    case TN_P_STREAM: return "torch.Stream";
-    case TN_P_STRING: return "str";
-    case TN_P_STRINGLIST: return "tuple of str";
-    case TN_P_DIMNAME: return "name";
-    case TN_P_DIMNAMELIST: return "tuple of names";
-    case TN_P_SCALARLIST: return "tuple of Scalars";
-    default: return "?";
-    }
-}
-
-/* Parse "Type" (python or schema spelling) into p->type, p->size, p->allow_none. */
-static int
-parse_type(const char *s, size_t n, tn_param *p)
-{
-    char buf[128];
-    if (n >= sizeof buf)
-        return -1;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    /* strip alias annotations: Tensor(a!) / Tensor(a -> *) / Tensor?(a!) / Tensor(a!)[] */
-    char clean[128];
-    size_t k = 0;
-    int depth = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (buf[i] == '(' && !strncmp(buf, "Tensor", 6) && depth == 0 && i >= 6) {
-            depth = 1;
-            continue;
-        }
-        if (depth) {
-            if (buf[i] == ')')
-                depth = 0;
-            continue;
-        }
-        clean[k++] = buf[i];
-    }
-    clean[k] = 0;
-    char *t = clean;
-    size_t len = strlen(t);
-    if (len && t[len - 1] == '?') {
-        p->allow_none = 1;
-        t[--len] = 0;
-    }
-    int is_list = 0;
-    if (len >= 2 && t[len - 1] == ']') {
-        char *br = strrchr(t, '[');
-        if (!br)
-            return -1;
-        p->size = (int16_t)atoi(br + 1);
-        *br = 0;
-        len = strlen(t);
-        is_list = 1;
-        /* Tensor?[] arrives here as "Tensor?" */
-        if (len && t[len - 1] == '?') {
-            t[--len] = 0;
-            p->type = TN_P_OPT_TENSORLIST;
-            return 0;
-        }
-    }
-    if (!strcmp(t, "::std::array<bool,3>") || !strncmp(t, "::std::array<bool", 17)) {
-        p->type = TN_P_BOOLLIST;
-        return 0;
-    }
-    for (int i = 0; type_names[i].text; i++) {
-        if (!strcmp(t, type_names[i].text)) {
-            int ty = type_names[i].type;
-            if (is_list) {
-                switch (ty) {
-                case TN_P_TENSOR: ty = TN_P_TENSORLIST; break;
-                case TN_P_INT: ty = TN_P_INTLIST; break;
-                case TN_P_SYMINT: ty = TN_P_SYMINTLIST; break;
-                case TN_P_DOUBLE: ty = TN_P_DOUBLELIST; break;
-                case TN_P_BOOL: ty = TN_P_BOOLLIST; break;
-                case TN_P_SCALAR: ty = TN_P_SCALARLIST; break;
-                case TN_P_STRING: ty = TN_P_STRINGLIST; break;
-                case TN_P_DIMNAME: ty = TN_P_DIMNAMELIST; break;
-                case TN_P_TENSORLIST: case TN_P_INTLIST: case TN_P_SYMINTLIST: case TN_P_OPT_TENSORLIST:
-                    break;
-                default: ty = TN_P_ANYLIST; break;
-                }
-            }
-            p->type = (int8_t)ty;
-            return 0;
-        }
-    }
-    /* t[], Any[] ...: a list of TorchScript values; Dict(...), Tuple, t and other TorchScript
-     * types: passed through as objects */
-    p->type = is_list ? TN_P_ANYLIST : TN_P_ANY;
-    return 0;
-}
-
-/* ---- defaults ---- */
-
-static int64_t *
-persistent_ints(Py_ssize_t n)
-{
-    return calloc((size_t)(n > 0 ? n : 1), sizeof(int64_t));
-}
-
-static int
-parse_default(const char *s, size_t n, tn_param *p)
-{
-    char buf[128];
-    if (n >= sizeof buf)
-        n = sizeof buf - 1;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    p->optional = 1;
-    tn_value *v = &p->dflt;
-    memset(v, 0, sizeof *v);
-    v->dev_index = -1;
-    if (!strcmp(buf, "None") || !strcmp(buf, "nullptr") || !strcmp(buf, "{}") ||
-        !strcmp(buf, "::std::nullopt")) {
-        p->allow_none = 1;
-        v->tag = TN_V_NONE;
-        /* an int list "None" default on a non-optional list means: empty list */
-        return 0;
-    }
-    switch (p->type) {
-    case TN_P_BOOL:
-        v->tag = TN_V_BOOL;
-        v->u.i = !strcmp(buf, "True") || !strcmp(buf, "true");
-        return 0;
-    case TN_P_INT: case TN_P_SYMINT:
-        v->tag = TN_V_INT;
-        /* A schema's Mean/Sum are 1/2. A Python binding's default goes through atol in
-         * upstream's python_arg_parser, so "at::Reduction::Mean" is 0 there: the bare
-         * torch._C._nn.nll_loss(x, t) does not reduce (F.nll_loss always passes reduction). */
-        if (!strcmp(buf, "Mean"))
-            v->u.i = 1;
-        else if (!strcmp(buf, "Sum"))
-            v->u.i = 2;
-        else
-            v->u.i = strtoll(buf, NULL, 10);
-        return 0;
-    case TN_P_DOUBLE:
-        v->tag = TN_V_DOUBLE;
-        v->u.d = !strcmp(buf, "inf") ? INFINITY : !strcmp(buf, "-inf") ? -INFINITY : strtod(buf, NULL);
-        return 0;
-    case TN_P_COMPLEX:
-        v->tag = TN_V_COMPLEX;
-        v->u.d = strtod(buf, NULL);
-        return 0;
-    case TN_P_SCALAR: {
-        char *end;
-        long long i = strtoll(buf, &end, 10);
-        if (*end == 0) {
-            v->tag = TN_V_INT;
-            v->u.i = i;
-        } else if (!strcmp(buf, "True") || !strcmp(buf, "False")) {
-            v->tag = TN_V_BOOL;
-            v->u.i = buf[0] == 'T';
-        } else {
-            v->tag = TN_V_DOUBLE;
-            v->u.d = !strcmp(buf, "inf") ? INFINITY : !strcmp(buf, "-inf") ? -INFINITY : strtod(buf, NULL);
-        }
-        return 0;
-    }
-    case TN_P_INTLIST: case TN_P_SYMINTLIST: case TN_P_BOOLLIST: {
-        v->tag = p->type == TN_P_BOOLLIST ? TN_V_BOOLLIST : TN_V_INTLIST;
-        if (buf[0] == '[' || buf[0] == '{') {
-            Py_ssize_t count = 0;
-            int64_t tmp[64];
-            char *q = buf + 1;
-            while (*q && *q != ']' && *q != '}' && count < 64) {
-                while (*q == ' ' || *q == ',')
-                    q++;
-                if (*q == ']' || *q == '}')
-                    break;
-                if (!strncmp(q, "True", 4) || !strncmp(q, "False", 5)) {
-                    tmp[count++] = q[0] == 'T';
-                    q += q[0] == 'T' ? 4 : 5;
-                    continue;
-                }
-                char *e;
-                tmp[count++] = strtoll(q, &e, 10);
-                if (e == q)
-                    break;
-                q = e;
-            }
-            v->u.ints = persistent_ints(count);
-            memcpy(v->u.ints, tmp, sizeof(int64_t) * (size_t)count);
-            v->n = count;
-        } else {
-            Py_ssize_t count = p->size > 0 ? p->size : 1;
-            v->u.ints = persistent_ints(count);
-            int64_t val = (!strcmp(buf, "True")) ? 1 : (!strcmp(buf, "False")) ? 0 : strtoll(buf, NULL, 10);
-            for (Py_ssize_t i = 0; i < count; i++)
-                v->u.ints[i] = val;
-            v->n = count;
-        }
-        return 0;
-    }
-    case TN_P_DOUBLELIST:
-        v->tag = TN_V_DOUBLELIST;
-        v->n = 0;
-        v->u.doubles = NULL;
-        return 0;
-    case TN_P_STRING: {
-        v->tag = TN_V_STRING;
-        if (buf[0] == '"' || buf[0] == '\'') {
-            char *out = malloc(n + 1);
-            size_t j = 0;
-            for (size_t i = 1; i + 1 < n; i++) {
-                if (buf[i] == '\\' && i + 2 < n) {
-                    i++;
-                    char c = buf[i];
-                    out[j++] = c == 'n' ? '\n' : c == 't' ? '\t' : c;
-                } else {
-                    out[j++] = buf[i];
-                }
-            }
-            out[j] = 0;
-            v->u.s = out;
-        } else {
-            v->u.s = strdup(buf);
-        }
-        return 0;
-    }
-    case TN_P_DTYPE:
-        v->tag = TN_V_DTYPE;
-        v->u.i = (!strcmp(buf, "torch.int64") || !strcmp(buf, "long")) ? TN_DTYPE_I64
-               : (!strcmp(buf, "torch.float32") || !strcmp(buf, "float")) ? TN_DTYPE_F32
-               : strtoll(buf, NULL, 10);
-        return 0;
-    case TN_P_LAYOUT:
-        v->tag = TN_V_LAYOUT;
-        v->u.i = !strcmp(buf, "torch.sparse_coo") ? TN_LAYOUT_SPARSE : TN_LAYOUT_STRIDED;
-        return 0;
-    case TN_P_MEMFMT:
-        v->tag = TN_V_MEMFMT;
-        v->u.i = (!strcmp(buf, "c10::MemoryFormat::Contiguous") || !strcmp(buf, "contiguous_format") ||
-                  !strcmp(buf, "torch.contiguous_format")) ? TN_MEMFMT_CONTIGUOUS
-               : (!strcmp(buf, "preserve_format") || !strcmp(buf, "torch.preserve_format")) ? TN_MEMFMT_PRESERVE
-               : strtoll(buf, NULL, 10);
-        return 0;
-    case TN_P_QSCHEME:
-        v->tag = TN_V_QSCHEME;
-        v->u.i = 0;
-        return 0;
-    default:
-        /* Tensor/TensorList/Generator/... defaults other than None do not occur */
-        v->tag = TN_V_NONE;
-        p->allow_none = 1;
-        return 0;
-    }
-}
-
-/* ---- signature and schema parsing ---- */
-
-/* Split at ", " outside brackets; returns the number of pieces. */
-static int
-split_params(const char *s, size_t n, const char **starts, size_t *lens, int max)
-{
-    int count = 0, depth = 0;
-    size_t start = 0;
-    if (n == 0)
-        return 0;
-    for (size_t i = 0; i <= n; i++) {
-        char c = i < n ? s[i] : 0;
-        if (c == '(' || c == '[' || c == '<')
-            depth++;
-        else if (c == ')' || c == ']' || (c == '>' && !(i > 0 && s[i - 1] == '-')))
-            depth--;  /* the '>' of an alias arrow, Tensor(a -> *), closes nothing */
-        if (i == n || (c == ',' && depth == 0)) {
-            if (count == max)
-                return -1;
-            size_t b = start, e = i;
-            while (b < e && s[b] == ' ')
-                b++;
-            while (e > b && s[e - 1] == ' ')
-                e--;
-            starts[count] = s + b;
-            lens[count] = e - b;
-            count++;
-            start = i + 1;
-        }
-    }
-    return count;
-}
-
-/* One parameter: "Type name=default" in either spelling. */
-static int
-parse_param(const char *s, size_t n, tn_param *p, int kwonly, int numbers_as_tensors)
-{
-    memset(p, 0, sizeof *p);
-    p->target = TN_TARGET_DROP;
-    /* the type ends at the last space before the name (types may contain spaces: Dict(str, Tensor)) */
-    const char *eq = memchr(s, '=', n);
-    size_t decl = eq ? (size_t)(eq - s) : n;
-    size_t sp = decl;
-    while (sp > 0 && s[sp - 1] != ' ')
-        sp--;
-    if (sp == 0)
-        return -1;
-    if (parse_type(s, sp - 1, p) < 0)
-        return -1;
-    if (p->type == TN_P_TENSOR && memchr(s, '!', sp) && kwonly)
-        p->is_out = 1;
-    char name[64];
-    size_t nl = decl - sp;
-    if (nl >= sizeof name)
-        return -1;
-    memcpy(name, s + sp, nl);
-    name[nl] = 0;
-    p->cname = strdup(name);
-    p->name = intern(name);
-    set_numpy_aliases(p, name);
-    p->kwonly = (int8_t)kwonly;
-    p->numbers_as_tensors = (int8_t)numbers_as_tensors;
-    if (eq && parse_default(eq + 1, n - decl - 1, p) < 0)
-        return -1;
-    return 0;
-}
-
-static tn_schema *
-parse_signature_text(const char *text, int is_schema)
-{
-    const char *open = strchr(text, '(');
-    if (!open)
-        return NULL;
-    /* find the matching close paren */
-    int depth = 0;
-    const char *close = NULL;
-    for (const char *q = open; *q; q++) {
-        if (*q == '(')
-            depth++;
-        else if (*q == ')' && --depth == 0) {
-            close = q;
-            break;
-        }
-    }
-    if (!close)
-        return NULL;
-    tn_schema *sig = calloc(1, sizeof *sig);
-    const char *name_start = text;
-    if (is_schema) {
-        const char *colons = strstr(text, "::");
-        if (colons && colons < open)
-            name_start = colons + 2;
-    }
-    size_t name_len = (size_t)(open - name_start);
-    const char *dot = is_schema ? memchr(name_start, '.', name_len) : NULL;
-    size_t base_len = dot ? (size_t)(dot - name_start) : name_len;
-    char *name = malloc(base_len + 1);
-    memcpy(name, name_start, base_len);
-    name[base_len] = 0;
-    sig->name = name;
-    int numbers = !is_schema && allow_numbers_as_tensors(name, base_len);
-
-    const char *starts[MAX_PARAMS];
-    size_t lens[MAX_PARAMS];
-    int count = split_params(open + 1, (size_t)(close - open - 1), starts, lens, MAX_PARAMS);
-    if (count < 0) {
-        free(sig);
-        return NULL;
-    }
-    sig->params = calloc((size_t)(count > 0 ? count : 1), sizeof(tn_param));
-    int kwonly = 0, np = 0;
-    for (int i = 0; i < count; i++) {
-        if (lens[i] == 1 && starts[i][0] == '*') {
-            kwonly = 1;
-            continue;
-        }
-        if (lens[i] == 3 && !strncmp(starts[i], "...", 3))
-            continue;  /* schema varargs: not callable from Python here */
-        if (parse_param(starts[i], lens[i], &sig->params[np], kwonly, numbers) < 0) {
-            free(sig->params);
-            free(sig);
-            return NULL;
-        }
-        sig->params[np].target = (int16_t)np;
-        sig->params[np].from_schema = (int8_t)is_schema;
-        np++;
-    }
-    sig->nparams = np;
-    for (int i = 0; i < np; i++) {
-        if (!sig->params[i].kwonly)
-            sig->max_pos++;
-        if (!sig->params[i].optional)
-            sig->min_args++;
-    }
-    const char *rest = close + 1;
-    if (!strcmp(rest, "|deprecated"))
-        sig->deprecated = sig->hidden = 1;
-    else if (!strcmp(rest, "|hidden"))
-        sig->hidden = 1;
-    if (is_schema) {
-        const char *arrow = strstr(rest, "->");
-        if (arrow) {
-            const char *r = arrow + 2;
-            while (*r == ' ')
-                r++;
-            if (!strncmp(r, "()", 2))
-                sig->nreturns = 0;
-            else if (*r == '(') {
-                const char *st[MAX_PARAMS];
-                size_t ln[MAX_PARAMS];
-                const char *end = strrchr(r, ')');
-                sig->nreturns = split_params(r + 1, (size_t)(end - r - 1), st, ln, MAX_PARAMS);
-            } else {
-                sig->nreturns = 1;
-                /* "Tensor[]", "Tensor(a)[]", "Tensor(a)[] name" */
-                const char *sp = strchr(r, ' ');
-                size_t tl = sp ? (size_t)(sp - r) : strlen(r);
-                sig->returns_list = tl >= 2 && r[tl - 2] == '[' && r[tl - 1] == ']';
-                sig->returns_scalartype = tl == 10 && !strncmp(r, "ScalarType", 10);
-            }
-        }
-    }
-    return sig;
-}
-
-tn_schema *
-tn_schema_parse(const char *text)
-{
-    return parse_signature_text(text, 1);
-}
-
-tn_schema *
-tn_op_schema(tn_op *op)
-{
-    if (!op->parsed) {
-        op->parsed = tn_schema_parse(op->schema);
-        if (!op->parsed)
-            PyErr_Format(PyExc_RuntimeError, "torchnative: cannot parse schema %s", op->schema);
-    }
-    return op->parsed;
 }
 
 /* ---- checks (upstream's FunctionParameter::check) ---- */
@@ -673,8 +159,6 @@ append_overloaded(overloaded_args *ov, PyObject *obj)
     ov->items[at] = obj;
     ov->n++;
 }
-
-int tn_has_torch_function_obj(PyObject *obj);
 
 /* is_tensor_and_append_overloaded */
 static int
@@ -845,8 +329,6 @@ unpack_index(PyObject *o, int64_t *out)
     return r;
 }
 
-int tn_tensor_item_value(TensorObject *t, tn_value *out);
-
 /* A Python number (or NumPy scalar) as a Scalar value. */
 static int
 scalar_from_py(PyObject *o, tn_value *v)
@@ -960,8 +442,6 @@ owned_release(owned_refs *o)
         Py_DECREF(o->objs[i]);
     o->n = 0;
 }
-
-TensorObject *tn_wrapped_number_tensor(PyObject *number);
 
 static int
 convert_param(const tn_param *p, PyObject *o, tn_value *v, tn_arena *arena, owned_refs *owned)
@@ -1265,10 +745,10 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
                 if (raise) {
                     if (is_kw)
                         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", sig->name, p->cname,
-                                     type_display(p->type), tn_tpname(o));
+                                     tn_param_type_name(p->type), tn_tpname(o));
                     else
                         PyErr_Format(PyExc_TypeError, "%s(): argument '%s' (position %zd) must be %s, not %s",
-                                     sig->name, p->cname, pos + 1, type_display(p->type), tn_tpname(o));
+                                     sig->name, p->cname, pos + 1, tn_param_type_name(p->type), tn_tpname(o));
                 }
                 return 0;
             }
@@ -1323,74 +803,32 @@ kwargs_dict_of(const call_args *c)
     return d;
 }
 
-PyObject *tn_handle_torch_function(PyObject *api, PyObject *const *ov, int nov, PyObject *args,
-                                   PyObject *kwargs);
+/* Where each binding's functions live, as module init made them (indexed by TN_BINDING_* bit). */
+static PyObject *binding_modules[9];
+
+void
+tn_set_module_for_binding(int flags, PyObject *module)
+{
+    for (int b = 0; b < TN_ARRAY_LEN(binding_modules); b++)
+        if (flags & (1 << b))
+            binding_modules[b] = module;
+}
 
 PyObject *
-tn_handle_torch_function(PyObject *api, PyObject *const *ov, int nov, PyObject *args, PyObject *kwargs)
+tn_module_for_binding(int flags)
 {
-    PyObject *types = PyTuple_New(nov);
-    if (!types)
-        return NULL;
-    for (int i = 0; i < nov; i++)
-        PyTuple_SetItem(types, i, Py_NewRef((PyObject *)Py_TYPE(ov[i])));
-    PyObject *ret = NULL;
-    if (!kwargs) {
-        kwargs = PyDict_New();
-        if (!kwargs) {
-            Py_DECREF(types);
-            return NULL;
-        }
-    } else {
-        Py_INCREF(kwargs);
-    }
-    if (tn_torch_function_mode_active()) {
-        PyObject *mode = tn_torch_function_stack_pop();
-        if (!mode)
-            goto done;
-        ret = PyObject_CallMethod(mode, "__torch_function__", "OOOO", api, types, args, kwargs);
-        int r = tn_torch_function_stack_push(mode);
-        Py_DECREF(mode);
-        if (r < 0) {
-            Py_CLEAR(ret);
-            goto done;
-        }
-        if (!ret)
-            goto done;
-        if (ret != Py_NotImplemented)
-            goto done;
-        Py_CLEAR(ret);
-    }
-    for (int i = 0; i < nov; i++) {
-        PyObject *fn = PyObject_GetAttrString(ov[i], "__torch_function__");
-        if (!fn)
-            goto done;
-        ret = PyObject_CallFunctionObjArgs(fn, api, types, args, kwargs, NULL);
-        Py_DECREF(fn);
-        if (!ret || ret != Py_NotImplemented)
-            goto done;
-        Py_CLEAR(ret);
-    }
-    {
-        PyObject *name = PyObject_GetAttrString(api, "__name__");
-        if (!name)
-            PyErr_Clear();
-        PyErr_Format(PyExc_TypeError,
-                     "Multiple dispatch failed for '%S'; all __torch_function__ handlers returned NotImplemented",
-                     name ? name : Py_None);
-        Py_XDECREF(name);
-    }
-done:
-    Py_DECREF(types);
-    Py_DECREF(kwargs);
-    return ret;
+    if (flags & TN_BINDING_TORCH)
+        return binding_modules[1];
+    for (int b = 2; b < 8; b++)
+        if (flags & (1 << b))
+            return binding_modules[b];
+    return NULL;
 }
 
 /* The public function for a binding: torch.<name>, torch.Tensor.<name>, torch._C._nn.<name> ... */
 static PyObject *
 binding_api_function(const tn_binding *b, PyObject *self)
 {
-    extern PyObject *tn_module_for_binding(int flags);
     if (b->flags & TN_BINDING_TENSOR)
         return PyObject_GetAttrString((PyObject *)(tn_tensor_class ? tn_tensor_class : tn_TensorBase_Type), b->name);
     PyObject *mod = tn_module_for_binding(b->flags);
@@ -1445,13 +883,13 @@ build_map(const tn_binding *b, tn_sigdef *d, int op_id, int for_out)
     int16_t *map = calloc((size_t)(schema->nparams > 0 ? schema->nparams : 1), sizeof(int16_t));
     int is_method = (b->flags & TN_BINDING_TENSOR) != 0;
     int out_k = 0;
-    const char *dep[MAX_PARAMS];
-    size_t deplen[MAX_PARAMS];
+    const char *dep[TN_MAX_PARAMS];
+    size_t deplen[TN_MAX_PARAMS];
     int ndep = 0;
     if (d->deprecated_args) {
-        const char *all[MAX_PARAMS];
-        size_t alllen[MAX_PARAMS];
-        int n = split_params(d->deprecated_args, strlen(d->deprecated_args), all, alllen, MAX_PARAMS);
+        const char *all[TN_MAX_PARAMS];
+        size_t alllen[TN_MAX_PARAMS];
+        int n = tn_split_params(d->deprecated_args, strlen(d->deprecated_args), all, alllen, TN_MAX_PARAMS);
         for (int i = 0; i < n; i++) {
             if (!for_out && alllen[i] == 3 && !strncmp(all[i], "out", 3))
                 continue;
@@ -1497,7 +935,7 @@ prepare_binding(tn_binding *b)
 {
     for (int s = 0; s < b->nsigs; s++) {
         tn_sigdef *d = &b->sigs[s];
-        d->sig = parse_signature_text(d->text, 0);
+        d->sig = tn_signature_parse(d->text, 0);
         if (!d->sig) {
             PyErr_Format(PyExc_RuntimeError, "torchnative: cannot parse signature %s", d->text);
             return -1;
@@ -1541,8 +979,6 @@ invalid_arguments(const tn_binding *b, const call_args *c)
     return NULL;
 }
 
-PyObject *tn_wrap_structseq(int which, PyObject *result);
-
 static int
 check_out_options(const tn_schema *sig, PyObject **raw, PyObject *out)
 {
@@ -1578,7 +1014,7 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
     if (!(b->flags & TN_BINDING_TENSOR))
         self = NULL;
     call_args c = {args, nargs, kwnames, args + nargs, kwnames ? PyTuple_Size(kwnames) : 0};
-    PyObject *raw[MAX_PARAMS];
+    PyObject *raw[TN_MAX_PARAMS];
     overloaded_args ov;
     tn_sigdef *d = NULL;
     int single = b->nsigs == 1;
@@ -1642,7 +1078,7 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
     if (use_out && check_out_options(d->sig, raw, out_obj) < 0)
         goto error;
 
-    tn_value vals[MAX_PARAMS];
+    tn_value vals[TN_MAX_PARAMS];
     tn_arena arena;
     arena.nblocks = 0;
     arena.used = 0;
@@ -1746,7 +1182,7 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
     if (!schema)
         return NULL;
     call_args c = {args, nargs, kwnames, args + nargs, kwnames ? PyTuple_Size(kwnames) : 0};
-    PyObject *raw[MAX_PARAMS];
+    PyObject *raw[TN_MAX_PARAMS];
     overloaded_args ov;
     /* upstream's boxed path accepts every argument positionally or by keyword */
     int r = match_signature(schema, NULL, &c, raw, &ov, 1);
@@ -1763,7 +1199,7 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
         }
         return NULL;
     }
-    tn_value vals[MAX_PARAMS];
+    tn_value vals[TN_MAX_PARAMS];
     tn_arena arena;
     arena.nblocks = 0;
     arena.used = 0;
@@ -1823,56 +1259,6 @@ tn_call_boxed_tuple(tn_op *op, PyObject *args, PyObject *kwargs)
     return r;
 }
 
-/* ---- values back to Python (Python-registered kernels receive these) ---- */
-
-PyObject *
-tn_value_to_py(const tn_value *v)
-{
-    switch (v->tag) {
-    case TN_V_NONE: Py_RETURN_NONE;
-    case TN_V_TENSOR: return Py_NewRef(v->u.t);
-    case TN_V_INT: return PyLong_FromLongLong(v->u.i);
-    case TN_V_DOUBLE: return PyFloat_FromDouble(v->u.d);
-    case TN_V_BOOL: return PyBool_FromLong((long)v->u.i);
-    case TN_V_COMPLEX: return PyComplex_FromDoubles(v->u.d, v->im);
-    case TN_V_STRING: return PyUnicode_FromString(v->u.s);
-    case TN_V_DTYPE: return Py_NewRef(tn_dtype_objs[v->u.i]);
-    case TN_V_LAYOUT: return Py_NewRef(tn_layout_objs[v->u.i]);
-    case TN_V_MEMFMT: return Py_NewRef(tn_memfmt_objs[v->u.i]);
-    case TN_V_QSCHEME: return Py_NewRef(tn_qscheme_objs[v->u.i]);
-    case TN_V_DEVICE: return tn_device_new((int)v->u.i, v->dev_index);
-    case TN_V_OBJECT: return Py_NewRef(v->u.obj);
-    case TN_V_INTLIST: case TN_V_BOOLLIST: {
-        PyObject *l = PyList_New(v->n);
-        for (Py_ssize_t i = 0; l && i < v->n; i++)
-            PyList_SetItem(l, i, v->tag == TN_V_BOOLLIST ? PyBool_FromLong((long)v->u.ints[i])
-                                                         : PyLong_FromLongLong(v->u.ints[i]));
-        return l;
-    }
-    case TN_V_DOUBLELIST: {
-        PyObject *l = PyList_New(v->n);
-        for (Py_ssize_t i = 0; l && i < v->n; i++)
-            PyList_SetItem(l, i, PyFloat_FromDouble(v->u.doubles[i]));
-        return l;
-    }
-    case TN_V_TENSORLIST: {
-        PyObject *l = PyList_New(v->n);
-        for (Py_ssize_t i = 0; l && i < v->n; i++)
-            PyList_SetItem(l, i, Py_NewRef(v->u.tensors[i] ? v->u.tensors[i] : Py_None));
-        return l;
-    }
-    case TN_V_SCALARLIST: {
-        PyObject *l = PyList_New(v->n);
-        for (Py_ssize_t i = 0; l && i < v->n; i++)
-            PyList_SetItem(l, i, tn_value_to_py(&v->u.scalars[i]));
-        return l;
-    }
-    default:
-        PyErr_SetString(PyExc_RuntimeError, "torchnative: unknown value tag");
-        return NULL;
-    }
-}
-
 /* ---- hand-written bindings ---- */
 
 static _Thread_local PyObject *manual_varargs;
@@ -1884,7 +1270,7 @@ tn_manual_parse(tn_manual_sigs *m, PyObject *self, PyObject *const *args, Py_ssi
     if (!m->sigs) {
         tn_schema **sigs = calloc((size_t)m->n, sizeof *sigs);
         for (int i = 0; i < m->n; i++) {
-            sigs[i] = parse_signature_text(m->texts[i], 0);
+            sigs[i] = tn_signature_parse(m->texts[i], 0);
             if (!sigs[i]) {
                 PyErr_Format(PyExc_RuntimeError, "torchnative: cannot parse signature %s", m->texts[i]);
                 return -1;
@@ -1977,9 +1363,3 @@ tn_call_op(const char *qualname, const char *overload, tn_value *args)
     return tn_dispatch(op, args);
 }
 
-int
-tn_argparse_init(PyObject *module)
-{
-    (void)module;
-    return 0;
-}

@@ -10,52 +10,7 @@
 #include "pyapi.h"
 #include "value.h"
 #include "dispatch.h"
-
-typedef enum {
-    TN_P_TENSOR, TN_P_SCALAR, TN_P_INT, TN_P_SYMINT, TN_P_DOUBLE, TN_P_COMPLEX, TN_P_BOOL,
-    TN_P_TENSORLIST, TN_P_OPT_TENSORLIST, TN_P_INTLIST, TN_P_SYMINTLIST, TN_P_DOUBLELIST,
-    TN_P_BOOLLIST, TN_P_SCALARLIST, TN_P_GENERATOR, TN_P_STORAGE, TN_P_PYOBJECT,
-    TN_P_DTYPE, TN_P_LAYOUT, TN_P_MEMFMT, TN_P_QSCHEME, TN_P_DEVICE, TN_P_STREAM,
-    TN_P_STRING, TN_P_STRINGLIST, TN_P_DIMNAME, TN_P_DIMNAMELIST, TN_P_ANY,
-    TN_P_ANYLIST,  /* t[]: any list or tuple, passed through */
-} tn_ptype;
-
-/* Where a Python-signature parameter goes in the op's schema arguments. */
-enum {
-    TN_TARGET_DROP = -1,          /* python-only, ignored (pin_memory without a schema slot) */
-    TN_TARGET_REQUIRES_GRAD = -2, /* applied to the result */
-    TN_TARGET_OUT = -3,           /* the out= tensor(s) */
-    TN_TARGET_CHECK_OUT = -4,     /* dtype/layout/device given with out=: must match out */
-};
-
-typedef struct {
-    PyObject *name;          /* interned */
-    PyObject *aliases[3];    /* NumPy spellings (dim -> axis, ...), interned */
-    int8_t type;
-    int8_t allow_none;
-    int8_t optional;         /* has a default */
-    int8_t kwonly;
-    int8_t numbers_as_tensors;
-    int8_t from_schema;       /* a boxed call's parameter: a ScalarType also takes its int code */
-    int8_t is_out;           /* schema: an out argument (Tensor(a!) after *) */
-    int16_t size;            /* [N] */
-    int16_t target;          /* schema argument index, or TN_TARGET_* */
-    tn_value dflt;           /* the default, when optional and not None */
-    const char *cname;       /* name for messages */
-} tn_param;
-
-typedef struct tn_schema {
-    const char *name;        /* function name for messages */
-    int nparams;
-    int max_pos;
-    int min_args;
-    int deprecated;
-    int hidden;
-    int nreturns;
-    int returns_list;  /* one return of list type (Tensor[]): torch.ops gives a list */
-    int returns_scalartype;  /* one ScalarType return: torch.ops gives its int code (an IValue) */
-    tn_param *params;
-} tn_schema;
+#include "schema.h"
 
 /* One Python signature of a binding: generated. */
 typedef struct {
@@ -109,10 +64,6 @@ PyObject *tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nar
                                 int *matched);
 PyObject *tn_call_boxed_tuple(tn_op *op, PyObject *args, PyObject *kwargs);
 
-/* Parse an ATen schema string ("aten::add.Tensor(Tensor self, ...) -> Tensor"). */
-tn_schema *tn_schema_parse(const char *text);
-tn_schema *tn_op_schema(tn_op *op);
-
 /* Convert one Python object to a boxed value of a parameter's type (the parser's converter,
  * exposed for the hand-written methods). Lists live in `arena` until tn_arena_free. */
 typedef struct tn_arena {
@@ -125,7 +76,6 @@ typedef struct tn_arena {
 void *tn_arena_alloc(tn_arena *a, size_t n);
 void tn_arena_free(tn_arena *a);
 int tn_convert(const tn_param *p, PyObject *obj, tn_value *out, tn_arena *arena);
-PyObject *tn_value_to_py(const tn_value *v);
 
 /* Hand-written bindings (size, to, tensor, ...) parse with the same engine: upstream's
  * signature strings for that function, matched in order. */
@@ -147,12 +97,9 @@ int tn_manual_value(tn_manual_sigs *m, int k, int i, PyObject *raw, tn_value *ou
 /* Call an ATen overload by name with boxed values (hand-written code reaching the door). */
 PyObject *tn_call_op(const char *qualname, const char *overload, tn_value *args);
 
-int tn_argparse_init(PyObject *module);
-
-/* Call `api` through the active __torch_function__ mode or the overloaded arguments' handlers
- * (upstream's handle_torch_function); nov may be 0 when only modes apply. */
-PyObject *tn_handle_torch_function(PyObject *api, PyObject *const *ov, int nov, PyObject *args, PyObject *kwargs);
-/* torch.* / torch._C._nn.* ... : the object a binding's functions live on (borrowed). */
+/* torch.* / torch._C._nn.* ... : the object a binding's functions live on (borrowed); module
+ * init tells the parser where each binding's functions went (flags: one TN_BINDING_*). */
 PyObject *tn_module_for_binding(int flags);
+void tn_set_module_for_binding(int flags, PyObject *module);
 
 #endif /* TN_RUNTIME_ARGPARSE_H */

@@ -9,6 +9,7 @@
 #include "context.h"
 #include "device.h"
 #include "tls.h"
+#include "torch_function.h"
 
 #include <string.h>
 
@@ -21,7 +22,6 @@
 #include <sys/prctl.h>
 #endif
 
-PyObject *tn_handle_torch_function(PyObject *api, PyObject *const *ov, int nov, PyObject *args, PyObject *kwargs);
 
 TN_INTERNAL tn_context_state tn_context;
 TN_INTERNAL _Thread_local tn_context_tls_state tn_context_tls;

@@ -2,7 +2,7 @@
  * next to it: warnAlways, the backcompat warnings, the autograd fallback mode), with upstream's
  * defaults, and the torch._C functions that get and set them (runtime/context.c).
  * To add a setting: a field in tn_context_state, its default in context.c, a getter/setter.
- * Kernel glue (runtime/ops_*.c) reads tn_context; see Note [Settings kernels must honour].
+ * The ops (ops/<family>.c) read tn_context; see Note [Settings kernels must honour].
  */
 #ifndef TN_RUNTIME_CONTEXT_H
 #define TN_RUNTIME_CONTEXT_H

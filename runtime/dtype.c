@@ -1,6 +1,6 @@
 /* torch.dtype, torch.layout, torch.memory_format, torch.qscheme, finfo, iinfo, and promotion.
  * Adding a dtype: its row in dtype_info below (name, legacy name, abbr) and its promotion
- * place in Note [Promotion] (tn_promote_types); storage and kernels are separate (kernels/dtype.h).
+ * place in Note [Promotion] (tn_promote_types); storage and kernels are separate (kernels/element.h).
  */
 #include "dtype.h"
 
@@ -786,8 +786,6 @@ tn_dtype_types_init(PyObject *module)
 }
 
 /* Called by _initExtension: put every dtype, layout, memory format and qscheme into `torch`. */
-int tn_dtype_inject(PyObject *torch);
-
 int
 tn_dtype_inject(PyObject *torch)
 {

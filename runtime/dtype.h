@@ -6,7 +6,7 @@
 #define TN_RUNTIME_DTYPE_H
 
 #include "pyapi.h"
-#include "kernels/dtype.h"
+#include "kernels/element.h"
 
 typedef enum {
     TN_LAYOUT_STRIDED = 0,
@@ -75,5 +75,7 @@ int tn_can_cast(int from, int to);
 int tn_dtype_of_pynumber(PyObject *o);
 
 int tn_dtype_types_init(PyObject *module);
+/* _initExtension: the dtype objects and their aliases into the torch module. */
+int tn_dtype_inject(PyObject *torch);
 
 #endif /* TN_RUNTIME_DTYPE_H */

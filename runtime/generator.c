@@ -95,8 +95,6 @@ generator_initial_seed(PyObject *self, PyObject *unused)
     return PyLong_FromUnsignedLongLong(tn_generator_initial_seed(&((GeneratorObject *)self)->gen));
 }
 
-PyObject *tn_tensor_from_bytes(const void *data, int64_t nbytes);
-
 static PyObject *
 generator_get_state(PyObject *self, PyObject *unused)
 {

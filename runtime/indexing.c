@@ -6,16 +6,16 @@
 #include "argparse.h"
 #include "dispatch.h"
 #include "dtype.h"
-#include "ops_common.h"
+#include "indexing.h"
+#include "scalar.h"
 #include "tensor.h"
 #include "tls.h"
+#include "torch_function.h"
 
 #include <string.h>
 
 #define MAX_INDICES 64
 
-PyObject *tn_handle_torch_function(PyObject *api, PyObject *const *ov, int nov, PyObject *args, PyObject *kwargs);
-int tn_has_torch_function_obj(PyObject *obj);
 
 static PyObject *
 op_select(PyObject *t, int64_t dim, int64_t index)
@@ -443,7 +443,7 @@ value_tensor(TensorObject *self, PyObject *value)
         return NULL;
     }
     /* upstream fills a one-element tensor: range-checked except float16 and bfloat16
-     * (see fill_scalar in ops_factory.c and Note [Scalar overflow] in ops_common.c) */
+     * (see fill_scalar in ops/factory.c and Note [Scalar overflow] in runtime/scalar.c) */
     if (self->dtype != TN_DTYPE_F16 && self->dtype != TN_DTYPE_BF16 && tn_check_scalar_fits(&v, self->dtype) < 0)
         return NULL;
     return (PyObject *)tn_scalar_tensor(&v, self->dtype, self->device);

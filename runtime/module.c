@@ -14,23 +14,18 @@
 #include "storage.h"
 #include "tensor.h"
 #include "tls.h"
+#include "embedded.h"
+#include "indexing.h"
+#include "module_functions.h"
+#include "op_registry.h"
+#include "size.h"
+#include "tensor_methods.h"
+#include "tensor_new.h"
+#include "torch_function.h"
+#include "torch_ops.h"
 
 #include <string.h>
 
-int tn_size_type_init(PyObject *module);
-int tn_dtype_inject(PyObject *torch);
-extern PyMethodDef tn_torch_manual_functions[];
-extern PyMethodDef tn_nn_manual_functions[];
-extern PyMethodDef tn_private_dispatch_functions[];
-extern PyMethodDef tn_private_functions[];
-extern PyMethodDef tn_module_functions[];
-extern PyMethodDef *tn_tensor_methods_merged;
-
-typedef struct {
-    const char *name;
-    const char *source;
-} tn_embedded_file;
-extern const tn_embedded_file tn_embedded_py[];
 
 static PyObject *the_module;
 static PyObject *submodules[8];  /* indexed like the TN_BINDING_* module bits */
@@ -73,7 +68,6 @@ merge_tables(PyMethodDef *const *tables, PyMethodDef *extra, int add_static)
 }
 
 static PyMethodDef *variable_functions_table;
-static PyObject *variable_functions;  /* borrowed: torch._C._VariableFunctions */
 
 /* torch._C._VariableFunctions: an instance of _VariableFunctionsClass whose static methods
  * are the torch.* operator functions, as upstream has it. */
@@ -98,7 +92,7 @@ init_variable_functions(PyObject *module)
     }
     if (PyModule_AddObject(module, "_VariableFunctionsClass", cls) < 0)
         return -1;
-    variable_functions = inst;
+    tn_set_module_for_binding(TN_BINDING_TORCH, inst);
     return PyModule_AddObject(module, "_VariableFunctions", inst);
 }
 
@@ -120,17 +114,6 @@ make_submodule(PyObject *module, const char *attr, const char *bindings, PyMetho
         return NULL;
     }
     return m;  /* new reference kept in submodules[] */
-}
-
-PyObject *
-tn_module_for_binding(int flags)
-{
-    if (flags & TN_BINDING_TORCH)
-        return variable_functions;
-    for (int b = 2; b < 8; b++)
-        if (flags & (1 << b))
-            return submodules[b];
-    return NULL;
 }
 
 /* ---- embedded Python ---- */
@@ -483,9 +466,21 @@ static struct PyModuleDef module_def = {
 static int
 init(PyObject *m)
 {
+    /* TensorBase's slots that call into higher floors are handed to it here */
+    tn_tensor_type_parts tensor_parts = {
+        .method_tables = tn_tensor_method_tables,
+        .getset = tn_tensor_op_getset,
+        .tp_new = tn_tensor_legacy_new,
+        .mp_subscript = tn_tensor_mp_subscript,
+        .mp_ass_subscript = tn_tensor_mp_ass_subscript,
+        .mp_length = tn_tensor_mp_length,
+    };
+    if (tn_tensor_check_manual(tn_tensor_manual_names) < 0)
+        return -1;
     if (tn_dtype_types_init(m) < 0 || tn_device_type_init(m) < 0 || tn_size_type_init(m) < 0 ||
-        tn_storage_type_init(m) < 0 || tn_tensor_type_init(m) < 0 || tn_generator_type_init(m) < 0 ||
-        tn_tls_init(m) < 0 || tn_context_init(m) < 0 || tn_dispatch_init(m) < 0 || tn_argparse_init(m) < 0)
+        tn_storage_type_init(m) < 0 || tn_tensor_type_init(m, &tensor_parts) < 0 || tn_generator_type_init(m) < 0 ||
+        tn_tls_init(m) < 0 || tn_torch_function_init(m) < 0 || tn_context_init(m) < 0 ||
+        tn_dispatch_init(m, tn_kernel_table) < 0 || tn_op_registry_init() < 0 || tn_torch_ops_init(m) < 0)
         return -1;
     if (PyModule_AddFunctions(m, module_functions) < 0 || PyModule_AddFunctions(m, tn_module_functions) < 0)
         return -1;
@@ -505,6 +500,7 @@ init(PyObject *m)
         PyMethodDef *extra = subs[i].bit == 2 ? tn_nn_manual_functions : NULL;
         if (!(submodules[subs[i].bit] = make_submodule(m, subs[i].attr, subs[i].bindings, extra)))
             return -1;
+        tn_set_module_for_binding(1 << subs[i].bit, submodules[subs[i].bit]);
     }
     PyObject *priv = PyModule_New("torch._C._torchnative");
     if (!priv || PyModule_AddFunctions(priv, tn_private_dispatch_functions) < 0 ||

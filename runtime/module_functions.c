@@ -7,6 +7,8 @@
 #include "dtype.h"
 #include "device.h"
 #include "tensor.h"
+#include "embedded.h"
+#include "module_functions.h"
 #include "kernels/matmul.h"
 #include "kernels/parallel.h"
 
@@ -170,11 +172,6 @@ tn_set_geometry(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-typedef struct {
-    const char *name;
-    const char *source;
-} tn_embedded_file;
-extern const tn_embedded_file tn_embedded_data[];
 
 /* embedded_source(name): the source of an embedded data module (generated/surface_manifest.py). */
 static PyObject *
@@ -219,18 +216,3 @@ PyMethodDef tn_private_functions[] = {
     {"set_geometry", tn_set_geometry, METH_VARARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
-
-const char *
-tn_tpname(PyObject *o)
-{
-    static _Thread_local char ring[8][128];
-    static _Thread_local int next;
-    char *buf = ring[next++ & 7];
-    PyObject *name = PyType_GetName(Py_TYPE(o));
-    const char *s = name ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
-    snprintf(buf, 128, "%s", s ? s : "?");
-    Py_XDECREF(name);
-    if (!s)
-        PyErr_Clear();
-    return buf;
-}

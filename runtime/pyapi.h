@@ -27,6 +27,9 @@
  * per-thread ring of buffers (valid for the next few calls; for error messages). */
 const char *tn_tpname(PyObject *o);
 
+/* Item 0 of a result tuple, the tuple released (NULL passes through). */
+PyObject *tn_first_of(PyObject *tuple);
+
 /* Py_SETREF / Py_XSETREF are not in the limited API of 3.11. */
 #define TN_SETREF(dst, src)             \
     do {                                \

@@ -1,6 +1,7 @@
 /* torch.Size: a tuple subclass of ints; slicing, + and * keep the type, repr is torch.Size([...]).
+ * Also sizes as text for messages ("[2, 3]", "2 x 3").
  */
-#include "pyapi.h"
+#include "size.h"
 
 static PyTypeObject *size_Type;
 static newfunc tuple_new;
@@ -193,4 +194,27 @@ tn_size_type_init(PyObject *module)
     tuple_add = (binaryfunc)PyType_GetSlot(&PyTuple_Type, Py_sq_concat);
     tuple_repeat = (ssizeargfunc)PyType_GetSlot(&PyTuple_Type, Py_sq_repeat);
     return PyModule_AddObjectRef(module, "Size", (PyObject *)size_Type);
+}
+
+/* ---- sizes in messages ---- */
+
+void
+tn_format_sizes(char *buf, size_t n, int ndim, const int64_t *sizes)
+{
+    if (n < 3) {
+        buf[0] = 0;
+        return;
+    }
+    buf[0] = '[';
+    tn_format_ints(buf + 1, n - 2, ndim, sizes, ", ");
+    strcat(buf, "]");
+}
+
+void
+tn_format_ints(char *buf, size_t n, int count, const int64_t *v, const char *sep)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; i < count && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? sep : "", (long long)v[i]);
 }

@@ -14,6 +14,7 @@
 #include "device.h"
 #include "storage.h"
 #include "value.h"
+#include "size.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -536,8 +537,6 @@ tn_set_parameter_class(PyTypeObject *tp)
 
 /* ---- attributes ---- */
 
-PyObject *tn_size_new(int ndim, const int64_t *sizes);
-
 static PyObject *
 get_shape(PyObject *self, void *c)
 {
@@ -826,44 +825,6 @@ set_data(PyObject *self, PyObject *value, void *c)
     return 0;
 }
 
-PyObject *tn_tensor_getset_op(PyObject *self, const char *op);
-
-static PyObject *
-get_T(PyObject *self, void *c)
-{
-    return tn_tensor_getset_op(self, "T");
-}
-
-static PyObject *
-get_mT(PyObject *self, void *c)
-{
-    return tn_tensor_getset_op(self, "mT");
-}
-
-static PyObject *
-get_H(PyObject *self, void *c)
-{
-    return tn_tensor_getset_op(self, "H");
-}
-
-static PyObject *
-get_mH(PyObject *self, void *c)
-{
-    return tn_tensor_getset_op(self, "mH");
-}
-
-static PyObject *
-get_real(PyObject *self, void *c)
-{
-    return tn_tensor_getset_op(self, "real");
-}
-
-static PyObject *
-get_imag(PyObject *self, void *c)
-{
-    return tn_tensor_getset_op(self, "imag");
-}
-
 static PyGetSetDef tensor_getset[] = {
     {"shape", get_shape, NULL, NULL, NULL},
     {"dtype", get_dtype, NULL, NULL, NULL},
@@ -906,20 +867,8 @@ static PyGetSetDef tensor_getset[] = {
     {"_has_symbolic_sizes_strides", get_false, NULL, NULL, NULL},
     {"itemsize", get_itemsize, NULL, NULL, NULL},
     {"nbytes", get_nbytes, NULL, NULL, NULL},
-    {"T", get_T, NULL, NULL, NULL},
-    {"mT", get_mT, NULL, NULL, NULL},
-    {"H", get_H, NULL, NULL, NULL},
-    {"mH", get_mH, NULL, NULL, NULL},
-    {"real", get_real, NULL, NULL, NULL},
-    {"imag", get_imag, NULL, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
-
-extern PyMethodDef tn_tensor_manual_methods[];
-PyObject *tn_tensor_legacy_new(PyTypeObject *tp, PyObject *args, PyObject *kwds);
-int tn_tensor_mp_ass_subscript(PyObject *self, PyObject *index, PyObject *value);
-PyObject *tn_tensor_mp_subscript(PyObject *self, PyObject *index);
-Py_ssize_t tn_tensor_mp_length(PyObject *self);
 
 /* Wrapper subclasses (FakeTensor, DTensor, functional tensors) have no storage of their own
  * and live on the Python dispatch key; see refuse_python_dispatch_class. */
@@ -995,20 +944,20 @@ static PyMethodDef tensor_own_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* TensorBase collects its methods from several tables: the hand-written ones, the generated
- * operator methods, the dunder aliases. PyType_Spec takes one table, so they are merged here
- * into one heap block that lives as long as the type (and _add_docstr may set ml_doc in it). */
-extern PyMethodDef *tn_tensor_method_tables[];
+/* TensorBase collects its methods from several tables: its own, then the caller's (the
+ * generated operator methods, the hand-written ones, the dunder aliases); its properties
+ * likewise. PyType_Spec takes one table of each, so they are merged here into heap blocks
+ * that live as long as the type (and _add_docstr may set ml_doc in them). */
 PyMethodDef *tn_tensor_methods_merged;
 
 static PyMethodDef *
-merge_method_tables(void)
+merge_method_tables(PyMethodDef *const *tables)
 {
     size_t n = 0;
     for (PyMethodDef *d = tensor_own_methods; d->ml_name; d++)
         n++;
-    for (int k = 0; tn_tensor_method_tables[k]; k++)
-        for (PyMethodDef *d = tn_tensor_method_tables[k]; d->ml_name; d++)
+    for (int k = 0; tables[k]; k++)
+        for (PyMethodDef *d = tables[k]; d->ml_name; d++)
             n++;
     PyMethodDef *all = calloc(n + 1, sizeof *all);
     if (!all) {
@@ -1018,28 +967,48 @@ merge_method_tables(void)
     size_t i = 0;
     for (PyMethodDef *d = tensor_own_methods; d->ml_name; d++)
         all[i++] = *d;
-    for (int k = 0; tn_tensor_method_tables[k]; k++)
-        for (PyMethodDef *d = tn_tensor_method_tables[k]; d->ml_name; d++)
+    for (int k = 0; tables[k]; k++)
+        for (PyMethodDef *d = tables[k]; d->ml_name; d++)
             all[i++] = *d;
     return all;
 }
 
-int
-tn_tensor_type_init(PyObject *module)
+static PyGetSetDef *
+merge_getset(const PyGetSetDef *extra)
 {
-    tn_tensor_methods_merged = merge_method_tables();
-    if (!tn_tensor_methods_merged)
+    size_t n = 0, m = 0;
+    for (PyGetSetDef *d = tensor_getset; d->name; d++)
+        n++;
+    for (const PyGetSetDef *d = extra; d && d->name; d++)
+        m++;
+    PyGetSetDef *all = calloc(n + m + 1, sizeof *all);
+    if (!all) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(all, tensor_getset, n * sizeof *all);
+    if (m)
+        memcpy(all + n, extra, m * sizeof *all);
+    return all;
+}
+
+int
+tn_tensor_type_init(PyObject *module, const tn_tensor_type_parts *parts)
+{
+    tn_tensor_methods_merged = merge_method_tables(parts->method_tables);
+    PyGetSetDef *getset = merge_getset(parts->getset);
+    if (!tn_tensor_methods_merged || !getset)
         return -1;
     PyType_Slot slots[] = {
         {Py_tp_dealloc, tensor_dealloc},
         {Py_tp_traverse, tensor_traverse},
         {Py_tp_clear, tensor_clear},
-        {Py_tp_getset, tensor_getset},
+        {Py_tp_getset, getset},
         {Py_tp_methods, tn_tensor_methods_merged},
-        {Py_tp_new, tn_tensor_legacy_new},
-        {Py_mp_subscript, tn_tensor_mp_subscript},
-        {Py_mp_ass_subscript, tn_tensor_mp_ass_subscript},
-        {Py_mp_length, tn_tensor_mp_length},
+        {Py_tp_new, parts->tp_new},
+        {Py_mp_subscript, parts->mp_subscript},
+        {Py_mp_ass_subscript, parts->mp_ass_subscript},
+        {Py_mp_length, parts->mp_length},
         {0, NULL},
     };
     PyType_Spec spec = {

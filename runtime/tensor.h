@@ -7,7 +7,7 @@
 #define TN_RUNTIME_TENSOR_H
 
 #include "pyapi.h"
-#include "kernels/dtype.h"
+#include "kernels/element.h"
 
 #define TN_MAX_NDIM 64
 #define TN_SMALL_NDIM 5
@@ -111,9 +111,6 @@ TensorObject *tn_tensor_view(TensorObject *src, int ndim, const int64_t *sizes,
 /* Same as tn_tensor_view but reinterpreting the element type (view(dtype)). */
 TensorObject *tn_tensor_view_dtype(TensorObject *src, int ndim, const int64_t *sizes,
                                    const int64_t *strides, int64_t offset, int dtype);
-/* A 0-dim tensor holding a scalar value converted to dtype. */
-struct tn_value;
-TensorObject *tn_tensor_scalar(const struct tn_value *v, int dtype);
 
 /* ---- geometry ---- */
 int tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides);
@@ -141,11 +138,20 @@ tn_tensor_bump_version(TensorObject *t)
 /* Wrap a dimension index the way c10::maybe_wrap_dim does; raises IndexError. */
 int tn_wrap_dim(int64_t dim, int64_t ndim, int64_t *out);
 
-/* Module init */
-int tn_tensor_type_init(PyObject *module);
+/* Module init. TensorBase's own slots are here; the parts that call into higher floors
+ * (operator methods, properties computed by ops, indexing, the legacy constructor) are
+ * handed in by module init (runtime/module.c). */
+typedef struct {
+    PyMethodDef *const *method_tables;  /* NULL-terminated list of method tables */
+    const PyGetSetDef *getset;          /* extra properties, NULL-terminated */
+    newfunc tp_new;
+    binaryfunc mp_subscript;
+    objobjargproc mp_ass_subscript;
+    lenfunc mp_length;
+} tn_tensor_type_parts;
 
-/* self.to(dtype, device type, copy, memory format): self itself when nothing changes, else
- * aten::_to_copy (runtime/tensor_methods.c). -1 leaves dtype / device / format as they are. */
-PyObject *tn_tensor_to(PyObject *self, int dtype, int device_type, int copy, int memfmt);
+int tn_tensor_type_init(PyObject *module, const tn_tensor_type_parts *parts);
+/* TensorBase's merged method table (_add_docstr writes docs into it). */
+extern PyMethodDef *tn_tensor_methods_merged;
 
 #endif /* TN_RUNTIME_TENSOR_H */

@@ -7,9 +7,11 @@
 #include "dispatch.h"
 #include "dtype.h"
 #include "device.h"
-#include "ops_common.h"
+#include "scalar.h"
 #include "storage.h"
 #include "tensor.h"
+#include "tensor_methods.h"
+#include "size.h"
 
 #include <string.h>
 
@@ -29,8 +31,6 @@
 typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
 
 /* ---- size / stride / dim / numel ---- */
-
-PyObject *tn_size_new(int ndim, const int64_t *sizes);
 
 SIGS(size_sigs, "size", 1, "size(int64_t? dim=None)");
 
@@ -648,8 +648,8 @@ tn_tensor_legacy_new(PyTypeObject *tp, PyObject *args, PyObject *kwds)
 }
 
 /* x.T, x.mT, x.H, x.mH, x.real, x.imag */
-PyObject *
-tn_tensor_getset_op(PyObject *self, const char *what)
+static PyObject *
+getset_op(PyObject *self, const char *what)
 {
     TensorObject *t = TN_T(self);
     if (!strcmp(what, "real")) {
@@ -673,6 +673,52 @@ tn_tensor_getset_op(PyObject *self, const char *what)
     }
     return call_unary_op(self, !strcmp(what, "mT") ? "aten::mT" : "aten::mH", "");
 }
+
+static PyObject *
+get_T(PyObject *self, void *c)
+{
+    return getset_op(self, "T");
+}
+
+static PyObject *
+get_mT(PyObject *self, void *c)
+{
+    return getset_op(self, "mT");
+}
+
+static PyObject *
+get_H(PyObject *self, void *c)
+{
+    return getset_op(self, "H");
+}
+
+static PyObject *
+get_mH(PyObject *self, void *c)
+{
+    return getset_op(self, "mH");
+}
+
+static PyObject *
+get_real(PyObject *self, void *c)
+{
+    return getset_op(self, "real");
+}
+
+static PyObject *
+get_imag(PyObject *self, void *c)
+{
+    return getset_op(self, "imag");
+}
+
+PyGetSetDef tn_tensor_op_getset[] = {
+    {"T", get_T, NULL, NULL, NULL},
+    {"mT", get_mT, NULL, NULL, NULL},
+    {"H", get_H, NULL, NULL, NULL},
+    {"mH", get_mH, NULL, NULL, NULL},
+    {"real", get_real, NULL, NULL, NULL},
+    {"imag", get_imag, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
 
 static PyObject *
 m_nelement(PyObject *self, PyObject *unused)
@@ -739,21 +785,17 @@ PyMethodDef tn_tensor_manual_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* Every hand-written name upstream's table has is defined above (checked at init). */
-extern const char *const tn_tensor_manual_names[];
-
-int tn_tensor_check_manual(void);
-
+/* Every hand-written name upstream's table has is defined above (module init checks). */
 int
-tn_tensor_check_manual(void)
+tn_tensor_check_manual(const char *const *names)
 {
-    for (int i = 0; tn_tensor_manual_names[i]; i++) {
+    for (int i = 0; names[i]; i++) {
         int found = 0;
         for (PyMethodDef *d = tn_tensor_manual_methods; d->ml_name && !found; d++)
-            found = !strcmp(d->ml_name, tn_tensor_manual_names[i]);
+            found = !strcmp(d->ml_name, names[i]);
         if (!found) {
             PyErr_Format(PyExc_RuntimeError, "torchnative: TensorBase.%s (hand-written upstream) is missing",
-                         tn_tensor_manual_names[i]);
+                         names[i]);
             return -1;
         }
     }

@@ -8,7 +8,10 @@
 #include "dispatch.h"
 #include "dtype.h"
 #include "device.h"
-#include "ops_common.h"
+#include "scalar.h"
+#include "tensor_iter.h"
+#include "tensor_new.h"
+#include "torch_function.h"
 #include "storage.h"
 #include "tensor.h"
 #include "tls.h"
@@ -338,7 +341,7 @@ write_scalar(PyObject *o, int dtype, char *p)
         return 0;
     }
     /* Python numbers stored into an integer dtype are range-checked as upstream's unpackIntegral
-     * does (c10::checked_convert, Note [Scalar overflow] in ops_common.c), with its own names */
+     * does (c10::checked_convert, Note [Scalar overflow] in runtime/scalar.c), with its own names */
     if (!tn_tensor_check(o) && tn_dtype_is_integral(dtype, false) && tn_scalar_overflows(&v, dtype)) {
         PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow",
                      tn_dtype_name(dtype));
@@ -459,7 +462,6 @@ parse_device_arg(PyObject *o, int *device)
 static PyObject *
 through_torch_function_mode(const char *name, PyObject *args, PyObject *kwds, int *handled)
 {
-    extern PyObject *tn_module_for_binding(int flags);
     *handled = 0;
     if (!tn_torch_function_mode_active())
         return NULL;

@@ -3,7 +3,6 @@
  * Adding a flag: a field in tn_tls_state (tls.h), a getter/setter pair here.
  */
 #include "tls.h"
-#include "tensor.h"
 #include "dtype.h"
 #include "kernels/parallel.h"
 
@@ -402,64 +401,6 @@ get_function_stack_at(PyObject *self, PyObject *arg)
     return stack_at(tn_tls.tf_stack, arg);
 }
 
-/* Does obj take part in __torch_function__ (upstream's check_has_torch_function, ignoring modes)? */
-int tn_has_torch_function_obj(PyObject *obj);
-
-int
-tn_has_torch_function_obj(PyObject *obj)
-{
-    PyTypeObject *tp = Py_TYPE(obj);
-    if (tp == tn_tensor_class || tp == tn_TensorBase_Type || tp == tn_parameter_class)
-        return 0;
-    if (tn_tls.tf_state != TN_TF_ENABLED)
-        return 0;
-    if (PyLong_CheckExact(obj) || PyFloat_CheckExact(obj) || PyUnicode_CheckExact(obj) ||
-        PyBool_Check(obj) || obj == Py_None || PyTuple_CheckExact(obj) || PyList_CheckExact(obj) ||
-        PyDict_CheckExact(obj) || PyComplex_CheckExact(obj) || PyBytes_CheckExact(obj))
-        return 0;
-    PyObject *attr = PyObject_GetAttrString(obj, "__torch_function__");
-    if (!attr) {
-        PyErr_Clear();
-        return 0;
-    }
-    int r = attr != tn_disabled_torch_function;
-    /* a bound classmethod of the disabled impl compares by its __func__ */
-    Py_DECREF(attr);
-    return r;
-}
-
-static PyObject *
-has_torch_function(PyObject *self, PyObject *arg)
-{
-    if (tn_torch_function_mode_active())
-        Py_RETURN_TRUE;
-    PyObject *seq = PySequence_Tuple(arg);
-    if (!seq)
-        return NULL;
-    int found = 0;
-    for (Py_ssize_t i = 0; i < PyTuple_Size(seq) && !found; i++)
-        found = tn_has_torch_function_obj(PyTuple_GetItem(seq, i));
-    Py_DECREF(seq);
-    return PyBool_FromLong(found);
-}
-
-static PyObject *
-has_torch_function_unary(PyObject *self, PyObject *arg)
-{
-    return PyBool_FromLong(tn_torch_function_mode_active() || tn_has_torch_function_obj(arg));
-}
-
-static PyObject *
-has_torch_function_variadic(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (tn_torch_function_mode_active())
-        Py_RETURN_TRUE;
-    for (Py_ssize_t i = 0; i < nargs; i++)
-        if (tn_has_torch_function_obj(args[i]))
-            Py_RETURN_TRUE;
-    Py_RETURN_FALSE;
-}
-
 /* ---- torch dispatch mode stack ---- */
 
 static PyObject *
@@ -856,9 +797,6 @@ static PyMethodDef tls_functions[] = {
     {"_pop_torch_function_stack", pop_torch_function_stack, METH_NOARGS, NULL},
     {"_len_torch_function_stack", len_torch_function_stack, METH_NOARGS, NULL},
     {"_get_function_stack_at", get_function_stack_at, METH_O, NULL},
-    {"_has_torch_function", has_torch_function, METH_O, NULL},
-    {"_has_torch_function_unary", has_torch_function_unary, METH_O, NULL},
-    FC("_has_torch_function_variadic", has_torch_function_variadic),
     {"_push_on_torch_dispatch_stack", push_on_torch_dispatch_stack, METH_O, NULL},
     FC("_pop_torch_dispatch_stack", pop_torch_dispatch_stack),
     {"_len_torch_dispatch_stack", len_torch_dispatch_stack, METH_NOARGS, NULL},

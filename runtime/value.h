@@ -95,6 +95,10 @@ tn_value_tensor(PyObject *t)
     return v;
 }
 
+/* A boxed value as a Python object (new reference; runtime/value.c): what Python kernels,
+ * torch_dispatch modes and decompositions receive. */
+PyObject *tn_value_to_py(const tn_value *v);
+
 /* Typed views used by the generated glue's prototypes (see generated/op_kernels.h). */
 typedef struct { const int64_t *v; Py_ssize_t n; bool none; } tn_ints;
 typedef struct { const double *v; Py_ssize_t n; bool none; } tn_doubles;

@@ -11,7 +11,7 @@ case verified, by op family and against the `core` tag. Writes docs/coverage.md.
 - route: how the dispatcher computes the overload today (torch._C._torchnative.route):
   kernel, functional (an in-place/out= form through its functional kernel), decomposition,
   python, cia-python, refuse.
-- family: the runtime/ops_<family>.c file of the kernels.yaml section that lists the op's name
+- family: the ops/<family>.c file of the kernels.yaml section that lists the op's name
   (any overload); for a name with no kernel at all, a class from its name and tags (FAMILY_RULES).
 """
 from __future__ import annotations
@@ -54,7 +54,7 @@ def kernel_families() -> dict[str, str]:
     """op name (no overload) -> family, from the section comments of schemas/kernels.yaml."""
     fam, out = "unsectioned", {}
     for line in (ROOT / "schemas" / "kernels.yaml").read_text().splitlines():
-        m = re.match(r"\s*# -- .*?runtime/ops_(\w+)\.c", line)
+        m = re.match(r"\s*# -- .*?ops/(\w+)\.c", line)
         if m:
             fam = m.group(1)
             continue

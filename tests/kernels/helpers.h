@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kernels/dtype.h"
+#include "kernels/element.h"
 #include "kernels/loop.h"
 
 /* ---- random numbers ---- */

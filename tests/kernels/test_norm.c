@@ -10,14 +10,6 @@
 #include "kernels/norm.h"
 #include "tests/kernels/helpers.h"
 
-tn_status tn_softmax_ref(int dtype, int log, const tn_loop *outer, int64_t n, int64_t in_stride,
-                         int64_t out_stride, void *out, const void *in);
-tn_status tn_layer_norm_ref(int dtype, int param_dtype, int64_t rows, int64_t n, const void *in,
-                            const void *weight, const void *bias, double eps, void *out,
-                            void *mean, void *rstd);
-tn_status tn_rms_norm_ref(int dtype, int64_t rows, int64_t n, const void *in, const void *weight,
-                          double eps, void *out, void *rstd);
-
 /* position-weighted sum of float32 bit patterns: one number that changes with any element */
 static uint64_t
 checksum(const float *y, int64_t n)

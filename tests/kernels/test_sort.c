@@ -10,13 +10,6 @@
 #include "kernels/sort.h"
 #include "tests/kernels/helpers.h"
 
-tn_status tn_sort_ref(int dtype, const tn_loop *outer, int64_t n, int64_t in_stride,
-                      int64_t val_stride, int64_t idx_stride, void *values, int64_t *indices,
-                      const void *in, int descending);
-tn_status tn_topk_ref(int dtype, const tn_loop *outer, int64_t n, int64_t k, int largest,
-                      int64_t in_stride, int64_t val_stride, int64_t idx_stride, void *values,
-                      int64_t *indices, const void *in);
-
 /* keys with many ties: (i * 7) % 3 */
 static void
 ties(float *x, int n)

@@ -1,5 +1,5 @@
 """Our float32 convolution is at least as close to float64 as upstream's (Note [Convolution
-sums] in runtime/ops_conv.c): the mean over 10 seeded draws of the max |out32 - out64| of a
+sums] in ops/conv.c): the mean over 10 seeded draws of the max |out32 - out64| of a
 padded, batched conv1d with K = 192, both sides measured against upstream's float64 result
 (tests/python/models/conv_error.py). A single GEMM over K was 2.4x upstream's error here."""
 from __future__ import annotations

@@ -6,7 +6,7 @@
 #include <criterion/criterion.h>
 
 #include "runtime/dtype.h"
-#include "runtime/ops_common.h"
+#include "runtime/tensor_iter.h"
 #include "upstream_facts.h"
 
 static void

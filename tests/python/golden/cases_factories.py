@@ -1,4 +1,4 @@
-"""Copies and factories (runtime/ops_factory.c, runtime/tensor_new.c): values, dtype inference,
+"""Copies and factories (ops/factory.c, runtime/tensor_new.c): values, dtype inference,
 strides (the *_like and clone of permuted inputs keep the input's layout)."""
 CASES = {
     # torch.tensor and friends (tensor_new.c)

@@ -1,4 +1,4 @@
-"""Indexing and data movement (runtime/ops_index.c, runtime/indexing.c over kernels/index.c):
+"""Indexing and data movement (ops/index.c, runtime/indexing.c over kernels/index.c):
 Python indexing, index_select/gather/scatter/index_put_/masked_*/nonzero/tril/triu/cat/stack/
 flip/roll/repeat/embedding, errors, and in-place forms."""
 CASES = {}
@@ -260,7 +260,7 @@ CASES.update({
     "masked_fill_size1_permuted_canonical": "x = arange(1, 4, 4).permute(1, 0, 2); out = x.masked_fill(x > 5, 1.0)",
 })
 
-# Advanced-index result layouts (Note [Advanced index output layout] in ops_index.c)
+# Advanced-index result layouts (Note [Advanced index output layout] in ops/index.c)
 for name, expr in {
     "ellipsis_true_transposed": "arange(4, 4).t()[..., True]",
     "rows_transposed": "arange(4, 4).t()[[0, 1]]",

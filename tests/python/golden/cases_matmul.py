@@ -1,4 +1,4 @@
-"""Matrix products and attention (runtime/ops_matmul.c over kernels/matmul.c, attention.c):
+"""Matrix products and attention (ops/matmul.c over kernels/matmul.c, attention.c):
 shapes, broadcasting, transposed operands, integer products (exact), float products (derived)."""
 CASES = {}
 D = {"tol": "derived"}

@@ -9,7 +9,7 @@ D = {"tol": "derived"}
 SDPA = "torch.nn.functional.scaled_dot_product_attention"
 
 for name, code in {
-    # -- type_as (runtime/ops_factory.c): self when dtype and device match, else a converted copy
+    # -- type_as (ops/factory.c): self when dtype and device match, else a converted copy
     "type_as_same_is_self": "x = randn(3, 4); out = x.type_as(randn(2)) is x",
     "type_as_to_float64": "out = randn(3, 4).type_as(torch.zeros(1, dtype=torch.float64))",
     "type_as_to_half": "out = randn(3, 4).type_as(torch.zeros(1, dtype=torch.float16))",
@@ -26,7 +26,7 @@ for name, code in {
     "type_as_to_meta": "y = randn(2, 3).type_as(torch.empty(1, device='meta', dtype=torch.float64)); "
                        "out = (list(y.shape), y.dtype, str(y.device))",
     "type_as_meta_to_cpu_error": "out = torch.empty(2, device='meta').type_as(torch.zeros(1))",
-    # -- padding on the meta device (runtime/ops_pad.c): geometry only
+    # -- padding on the meta device (ops/pad.c): geometry only
     "pad_meta": "y = torch.nn.functional.pad(torch.empty(5, 3, device='meta'), (0, 2)); "
                 "out = (list(y.shape), y.stride(), y.dtype, str(y.device))",
     "pad_meta_zero": "y = torch.nn.functional.pad(torch.empty(5, device='meta'), (0, 0), 'constant', 0); "
@@ -45,7 +45,7 @@ for name, code in {
     CASES[name] = code
 
 for name, code in {
-    # -- scaled_dot_product_attention broadcasting (runtime/ops_matmul.c)
+    # -- scaled_dot_product_attention broadcasting (ops/matmul.c)
     "sdpa_one_kv_head": f"out = {SDPA}(randn(2, 4, 5, 8, seed=1), randn(2, 1, 6, 8, seed=2), randn(2, 1, 6, 8, seed=3))",
     "sdpa_one_kv_head_blhe": f"out = {SDPA}(randn(2, 5, 4, 8, seed=1).transpose(1, 2), "
                              f"randn(2, 6, 1, 8, seed=2).transpose(1, 2), randn(2, 6, 1, 8, seed=3).transpose(1, 2))",
@@ -82,7 +82,7 @@ for name, code in {
 SAFE = "torch.ops.aten._safe_softmax"
 NEG = "float('-inf')"
 for name, code in {
-    # -- _safe_softmax (runtime/ops_norm.c): the math attention path's softmax; Falcon's trace
+    # -- _safe_softmax (ops/norm.c): the math attention path's softmax; Falcon's trace
     "safe_softmax": f"out = {SAFE}(randn(3, 4, 5, seed=1), -1)",
     "safe_softmax_dim0": f"out = {SAFE}(randn(3, 4, 5, seed=1), 0)",
     "safe_softmax_masked_rows": f"x = randn(3, 4, seed=1); x[1] = {NEG}; x[2, :2] = {NEG}; out = {SAFE}(x, 1)",

@@ -1,4 +1,4 @@
-"""softmax / log_softmax / layer_norm / rms_norm (runtime/ops_norm.c over kernels/norm.c): float
+"""softmax / log_softmax / layer_norm / rms_norm (ops/norm.c over kernels/norm.c): float
 results "derived"; shapes, layouts, dtype=, half/bfloat16, errors exact."""
 CASES = {}
 D = {"tol": "derived"}

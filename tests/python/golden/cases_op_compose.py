@@ -1,5 +1,5 @@
-"""Composites over other kernels (runtime/ops_compose.c: diff, repeat_interleave.self_int,
-take_along_dim), the unfold view (runtime/ops_view.c) and the losses (runtime/ops_loss.c:
+"""Composites over other kernels (ops/compose.c: diff, repeat_interleave.self_int,
+take_along_dim), the unfold view (ops/view.c) and the losses (ops/loss.c:
 nll_loss_forward, nll_loss, nll_loss_nd, cross_entropy_loss), expanded by spell.py. Loss values
 are derived (upstream sums in its input type in a cascade); the rest is exact."""
 from spell import SPELLINGS, C, Op, T, expand_all

@@ -1,4 +1,4 @@
-"""Convolution kernels (runtime/ops_conv.c), expanded by spell.py: every spelling, claimed dtype
+"""Convolution kernels (ops/conv.c), expanded by spell.py: every spelling, claimed dtype
 and layout (a transposed or sliced weight or input reaches im2col with other strides), groups,
 stride/padding/dilation, padding="same"/"valid", unbatched inputs, bias, and the argument errors.
 Float results are derived (upstream's CPU convolution sums in its own order)."""

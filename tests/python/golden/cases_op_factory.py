@@ -1,4 +1,4 @@
-"""Copy and factory kernels (runtime/ops_factory.c), expanded by spell.py. Factories sweep the
+"""Copy and factory kernels (ops/factory.c), expanded by spell.py. Factories sweep the
 dtype= argument over the claimed dtypes; uninitialised results (empty*, new_empty*, a grown
 resize_) are compared by geometry and dtype only (spell.META)."""
 from spell import META, C, Op, S, T, expand_all

@@ -1,5 +1,5 @@
-"""Indexing, data-movement, sort, padding and set kernels (runtime/ops_index.c, ops_pad.c,
-ops_set.c), expanded by spell.py: every spelling, claimed dtype and layout. Index tensors are
+"""Indexing, data-movement, sort, padding and set kernels (ops/index.c, ops/pad.c,
+ops/set.c), expanded by spell.py: every spelling, claimed dtype and layout. Index tensors are
 int64 in range (role "index") unless a case is about a bad index."""
 from spell import C, L, Op, S, T, expand_all
 

@@ -1,4 +1,4 @@
-"""Matrix-product, attention and normalisation kernels (runtime/ops_matmul.c, runtime/ops_norm.c),
+"""Matrix-product, attention and normalisation kernels (ops/matmul.c, ops/norm.c),
 expanded by spell.py: every spelling, claimed dtype and layout (transposed and sliced operands
 reach the GEMM with other strides), batch broadcasting. Float results are derived."""
 from spell import C, Op, T, expand_all

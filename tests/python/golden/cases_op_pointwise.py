@@ -1,4 +1,4 @@
-"""Pointwise kernels (runtime/ops_pointwise.c), expanded by spell.py into every spelling, every
+"""Pointwise kernels (ops/pointwise.c), expanded by spell.py into every spelling, every
 claimed dtype, non-contiguous/empty/0-dim inputs, broadcasting, and scalars as Python numbers and
 0-dim tensors. Ops whose result upstream rounds once, correctly (+ - * /, sqrt, min/max,
 comparisons, rounding to integers) are exact; transcendentals are derived (compare.py)."""

@@ -1,4 +1,4 @@
-"""Property kernels (runtime/ops_property.c): answers from metadata, for every spelling (the
+"""Property kernels (ops/property.c): answers from metadata, for every spelling (the
 Python properties and methods users reach them by) and every dtype."""
 from spell import C, Op, T, expand_all
 

@@ -1,4 +1,4 @@
-"""Random kernels (runtime/ops_random.c), expanded by spell.py: bit-exact with upstream after
+"""Random kernels (ops/random.c), expanded by spell.py: bit-exact with upstream after
 the runner's manual_seed(0) or with an explicit generator, for every spelling, claimed dtype
 and layout (in-place fills of non-contiguous tensors draw in upstream's element order)."""
 from spell import C, Op, T, expand_all

@@ -1,4 +1,4 @@
-"""Reduction and scan kernels (runtime/ops_reduce.c), expanded by spell.py: every spelling,
+"""Reduction and scan kernels (ops/reduce.c), expanded by spell.py: every spelling,
 claimed dtype and layout; dim lists, keepdim, dtype=, empty and 0-dim inputs. Float results
 are derived (the order of summation is the kernel's); integer and bool results are exact."""
 from spell import C, Op, T, expand_all

@@ -1,4 +1,4 @@
-"""View and shape kernels (runtime/ops_view.c), expanded by spell.py: every spelling, every
+"""View and shape kernels (ops/view.c), expanded by spell.py: every spelling, every
 claimed dtype (geometry only, so all fifteen), non-contiguous/empty/0-dim inputs. Results must
 match upstream's shape, strides, offset and aliasing exactly (values are exact by nature)."""
 from spell import C, Op, T, expand_all

@@ -1,4 +1,4 @@
-"""Pointwise ops (runtime/ops_pointwise.c over kernels/binary.c, kernels/unary.c): broadcasting,
+"""Pointwise ops (ops/pointwise.c over kernels/binary.c, kernels/unary.c): broadcasting,
 output layout from the inputs' memory order, dtypes, out= and in-place forms, Scalar range
 checks. Transcendentals are "derived"; exact arithmetic, comparisons and rounding ops are exact."""
 CASES = {}

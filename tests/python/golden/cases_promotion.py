@@ -1,4 +1,4 @@
-"""Type promotion (runtime/ops_common.c result type, dtype.c tables): tensor x tensor, dims vs
+"""Type promotion (ops/common.c result type, dtype.c tables): tensor x tensor, dims vs
 0-dim vs Python scalars, categories, and the property ops result_type/can_cast/promote_types."""
 CASES = {}
 DT = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16", "float32", "float64"]

@@ -1,4 +1,4 @@
-"""Random ops (runtime/ops_random.c over kernels/random.c): bit-exact with upstream after
+"""Random ops (ops/random.c over kernels/random.c): bit-exact with upstream after
 manual_seed (the runner seeds 0 before every case) or with an explicit generator."""
 CASES = {}
 for dt in ["float32", "float64", "float16", "bfloat16"]:

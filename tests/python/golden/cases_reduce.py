@@ -1,4 +1,4 @@
-"""Reductions and scans (runtime/ops_reduce.c over kernels/reduce.c): dims, keepdim, dtype=,
+"""Reductions and scans (ops/reduce.c over kernels/reduce.c): dims, keepdim, dtype=,
 empty inputs, non-contiguous inputs, structseq returns, NaN handling, int/bool promotion."""
 CASES = {}
 D = {"tol": "derived"}

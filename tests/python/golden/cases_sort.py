@@ -1,4 +1,4 @@
-"""sort / argsort / topk (runtime/ops_index.c over kernels/sort.c): values and indices exact,
+"""sort / argsort / topk (ops/index.c over kernels/sort.c): values and indices exact,
 ties (stable and not), NaN ordering, descending, dims, layouts, dtypes, errors."""
 CASES = {}
 V = "torch.tensor([[3.0, 1.0, 2.0, 1.0], [-1.0, 5.0, 5.0, 0.0], [2.0, 2.0, 2.0, 2.0]])"

@@ -1,4 +1,4 @@
-"""Views and shape ops (runtime/ops_view.c): shape, strides and storage offset must match
+"""Views and shape ops (ops/view.c): shape, strides and storage offset must match
 upstream exactly; `shares` cases check (by the alias comparator) that the result shares its input's storage."""
 
 CASES = {

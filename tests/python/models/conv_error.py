@@ -1,4 +1,4 @@
-"""Convolution rounding error against float64 (Note [Convolution sums] in runtime/ops_conv.c):
+"""Convolution rounding error against float64 (Note [Convolution sums] in ops/conv.c):
 the max |out - out64| of a padded, batched conv1d with K = C_in * kernel = 192 products per
 output, averaged over 10 seeded draws. Prints JSON {"f32": [...], "f64": [...]} of the outputs
 when --outputs is given (the oracle side), else {"err": ...} for this interpreter's float32.

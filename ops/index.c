@@ -7,9 +7,12 @@
  * indexed element is addressed by a linear element offset computed once, then a gather (get)
  * or a put (set) moves the data.
  */
-#include "ops_common.h"
-#include "argparse.h"
-#include "dtype.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
 #include "kernels/index.h"
@@ -208,7 +211,7 @@ adv_offsets(TensorObject *self, const adv_index *a, int64_t *count)
  * to the result shape (0 strides over the indexed part, self's strides elsewhere) and each
  * index is expanded to the broadcast index shape and reshaped to [1]*before + shape + [1]*after.
  * The output takes the layout that iterator sorts out of those operands (Note [Output layout]
- * in ops_common.c), so x.t()[..., True] is laid out like x.t(). We build the same operands. */
+ * in runtime/tensor_iter.c), so x.t()[..., True] is laid out like x.t(). We build the same operands. */
 static TensorObject *
 adv_output(TensorObject *self, const adv_index *a, int nd, const int64_t *shape, const int *kept, int nkept)
 {
@@ -721,7 +724,7 @@ scatter_run(TensorObject *self, int64_t d, TensorObject *index, TensorObject *sr
         return target;
     PyObject *srct = NULL;
     if (!src) {
-        /* the value is converted to self's dtype, checked (Note [Scalar overflow] in ops_common.c) */
+        /* the value is converted to self's dtype, checked (Note [Scalar overflow] in runtime/scalar.c) */
         if (tn_check_scalar_fits(value, self->dtype) < 0)
             goto fail;
         srct = (PyObject *)tn_scalar_tensor(value, self->dtype, TN_DEVICE_CPU);
@@ -813,7 +816,7 @@ tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value
                      tn_dtype_name(mask->dtype));
         return NULL;
     }
-    /* the value is converted to self's dtype, checked (Note [Scalar overflow] in ops_common.c) */
+    /* the value is converted to self's dtype, checked (Note [Scalar overflow] in runtime/scalar.c) */
     if (self->device != TN_DEVICE_META && tn_check_scalar_fits(value, self->dtype) < 0)
         return NULL;
     TensorObject *v = tn_scalar_tensor(value, self->dtype, self->device);

@@ -4,9 +4,12 @@
  * Adding one: its overload in schemas/kernels.yaml, a tn_op_<name> below with the prototype
  * generated/op_kernels.h gives it, and golden cases.
  */
-#include "ops_common.h"
-#include "argparse.h"
-#include "dtype.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 
 #include <string.h>

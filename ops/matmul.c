@@ -2,9 +2,12 @@
  * scaled-dot-product attention, over kernels/matmul.c and kernels/attention.c. Operands are
  * passed with their strides: a transposed weight is read in place, never copied.
  */
-#include "ops_common.h"
-#include "argparse.h"
-#include "dtype.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "kernels/attention.h"
 #include "kernels/matmul.h"

@@ -5,11 +5,14 @@
  * Sums accumulate in double and round once (upstream sums in the input's type in a cascade; the
  * golden cases compare with its float64 rerun, Note in docs/TESTING.md).
  */
-#include "ops_common.h"
-#include "argparse.h"
-#include "dtype.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/dtype.h"
 #include "generated/op_kernels.h"
-#include "kernels/dtype.h"
+#include "kernels/element.h"
 
 #include <math.h>
 #include <string.h>

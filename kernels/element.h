@@ -1,9 +1,10 @@
-/* Element types, numbered as c10::ScalarType numbers them, and their storage helpers.
- * Shared by kernels/ and runtime/; no Python here. Adding a dtype with storage means a
- * TN_DTYPE_* entry, its size in tn_dtype_size, and the conversions in kernels/convert.h.
+/* Element types, numbered as c10::ScalarType numbers them, and how one element is loaded,
+ * stored and converted. Shared by kernels/ and runtime/; no Python here (torch.dtype objects
+ * are runtime/dtype.h's). Adding a dtype with storage means a TN_DTYPE_* entry, its size in
+ * tn_dtype_size, and its conversions in kernels/copy.c.
  */
-#ifndef TN_KERNELS_DTYPE_H
-#define TN_KERNELS_DTYPE_H
+#ifndef TN_KERNELS_ELEMENT_H
+#define TN_KERNELS_ELEMENT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -335,4 +336,4 @@ tn_round_to_dtype(int dt, double v)
     }
 }
 
-#endif /* TN_KERNELS_DTYPE_H */
+#endif /* TN_KERNELS_ELEMENT_H */

@@ -1,10 +1,13 @@
 /* Padding. constant_pad_nd is upstream's composite: a new tensor filled with the value, the
  * input copied into its interior (negative pads crop the input instead). */
-#include "ops_common.h"
-#include "dtype.h"
-#include "op_kernels.h"
-#include "storage.h"
-#include "tensor.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/dtype.h"
+#include "generated/op_kernels.h"
+#include "runtime/storage.h"
+#include "runtime/tensor.h"
 #include "kernels/copy.h"
 
 #include <string.h>
@@ -131,6 +134,6 @@ tn_op_pad(TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value
                                                      : "aten::_pad_circular";
     PyErr_Format(PyExc_NotImplementedError,
                  "aten::pad with mode \"%s\" is not implemented in torchnative: it needs %s kernels "
-                 "(runtime/ops_pad.c)", mode, needs);
+                 "(ops/pad.c)", mode, needs);
     return NULL;
 }

@@ -6,9 +6,12 @@
  * Adding one: an entry in the table it belongs to (binary_ops / unary_ops), its overloads in
  * schemas/kernels.yaml, and golden cases.
  */
-#include "ops_common.h"
-#include "argparse.h"
-#include "dtype.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "kernels/binary.h"
 #include "kernels/copy.h"

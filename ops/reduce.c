@@ -3,9 +3,12 @@
  * Output dtypes follow upstream: integer sums are int64, mean needs a floating input, any/all
  * give bool (uint8 stays uint8).
  */
-#include "ops_common.h"
-#include "argparse.h"
-#include "dtype.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "kernels/reduce.h"
 

@@ -1,47 +1,16 @@
-/* Shared helpers for the op implementations: broadcasting, promotion, loop geometry, copies
- * into self/out, scalars and element access. See ops_common.h.
+/* TensorIterator's work in pieces: broadcasting, promotion, loop geometry, output layout,
+ * overlap checks, copies into self/out. See tensor_iter.h.
  */
-#include "ops_common.h"
+#include "tensor_iter.h"
 #include "dtype.h"
+#include "scalar.h"
+#include "size.h"
 #include "kernels/copy.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-_Thread_local const tn_op *tn_current_op;
-
-void
-tn_format_sizes(char *buf, size_t n, int ndim, const int64_t *sizes)
-{
-    if (n < 3) {
-        buf[0] = 0;
-        return;
-    }
-    buf[0] = '[';
-    tn_format_ints(buf + 1, n - 2, ndim, sizes, ", ");
-    strcat(buf, "]");
-}
-
-PyObject *
-tn_first_of(PyObject *tuple)
-{
-    if (!tuple)
-        return NULL;
-    PyObject *first = Py_NewRef(PyTuple_GetItem(tuple, 0));
-    Py_DECREF(tuple);
-    return first;
-}
-
-void
-tn_format_ints(char *buf, size_t n, int count, const int64_t *v, const char *sep)
-{
-    size_t k = 0;
-    buf[0] = 0;
-    for (int i = 0; i < count && k < n; i++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? sep : "", (long long)v[i]);
-}
 
 int
 tn_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out)
@@ -255,17 +224,6 @@ tn_result_type_update_tensor(tn_result_type_state *s, const TensorObject *t)
 }
 
 int
-tn_scalar_dtype(const tn_value *v)
-{
-    switch (v->tag) {
-    case TN_V_BOOL: return TN_DTYPE_BOOL;
-    case TN_V_INT: return TN_DTYPE_I64;
-    case TN_V_COMPLEX: return TN_DTYPE_C128;
-    default: return TN_DTYPE_F64;
-    }
-}
-
-int
 tn_result_type_update_scalar(tn_result_type_state *s, const tn_value *scalar)
 {
     int r = promote_skip_undefined(s->wrapped_result, wrapped_type(tn_scalar_dtype(scalar)));
@@ -300,77 +258,12 @@ tn_result_type_finish(const tn_result_type_state *s)
     return combine_categories(s->dim_result, combine_categories(s->zero_result, s->wrapped_result));
 }
 
-tn_kscalar
-tn_kscalar_of(const tn_value *v)
-{
-    tn_kscalar k = {TN_KSCALAR_INT, 0, 0.0};
-    switch (v->tag) {
-    case TN_V_BOOL:
-        k.kind = TN_KSCALAR_BOOL;
-        k.i = v->u.i != 0;
-        break;
-    case TN_V_INT:
-        k.kind = TN_KSCALAR_INT;
-        k.i = v->u.i;
-        break;
-    default:
-        k.kind = TN_KSCALAR_DOUBLE;
-        k.d = v->u.d;
-        break;
-    }
-    return k;
-}
-
 /* ---- tensors ---- */
 
 TensorObject *
 tn_empty_on(int ndim, const int64_t *sizes, int dtype, int device)
 {
     return tn_tensor_empty(ndim, sizes, dtype, device);
-}
-
-int
-tn_kernel_error(tn_status s, int dtype)
-{
-    if (s == TN_OK)
-        return 0;
-    char q[256] = "torchnative";
-    if (tn_current_op)
-        tn_op_qualname(tn_current_op, q, sizeof q);
-    switch (s) {
-    case TN_ERR_DTYPE:
-        if (tn_current_op && dtype >= 0 && dtype < 64 && ((tn_current_op->dtype_mask >> dtype) & 1)) {
-            /* the op takes the dtype, but the element kernel it calls under kernels/ does not */
-            PyErr_Format(PyExc_NotImplementedError,
-                         "%s has no kernel in torchnative for %s: the op accepts it, but its element kernel "
-                         "(kernels/) does not handle %s yet", q, tn_dtype_name(dtype), tn_dtype_name(dtype));
-            break;
-        }
-        PyErr_Format(PyExc_NotImplementedError, "%s has no kernel in torchnative for %s%s%s", q,
-                     tn_dtype_name(dtype), tn_current_op && tn_current_op->dtype_names ? " (supported: " : "",
-                     tn_current_op && tn_current_op->dtype_names ? tn_current_op->dtype_names : "");
-        if (tn_current_op && tn_current_op->dtype_names) {
-            PyObject *t, *v, *tb;
-            PyErr_Fetch(&t, &v, &tb);
-            PyObject *msg = PyUnicode_FromFormat("%S)", v);
-            PyErr_SetObject(t, msg);
-            Py_XDECREF(msg);
-            Py_XDECREF(v);
-            Py_XDECREF(t);
-            Py_XDECREF(tb);
-        }
-        break;
-    case TN_ERR_NOMEM:
-        PyErr_NoMemory();
-        break;
-    case TN_ERR_VALUE:
-        PyErr_Format(PyExc_RuntimeError, "%s: invalid argument value", q);
-        break;
-    default:
-        PyErr_Format(PyExc_RuntimeError, "%s: the kernel backend failed", q);
-        break;
-    }
-    return -1;
 }
 
 /* tn_copy with upstream's warning for complex -> real and a refusal naming the conversion for
@@ -473,238 +366,6 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
     tn_tensor_bump_version(dst);
     return 0;
 }
-
-/* ---- scalars and elements ---- */
-
-PyObject *
-tn_element_to_py(int dtype, const char *p)
-{
-    switch (dtype) {
-    case TN_DTYPE_BOOL: return PyBool_FromLong(*(const uint8_t *)p != 0);
-    case TN_DTYPE_U8: return PyLong_FromLong(*(const uint8_t *)p);
-    case TN_DTYPE_I8: return PyLong_FromLong(*(const int8_t *)p);
-    case TN_DTYPE_I16: return PyLong_FromLong(*(const int16_t *)p);
-    case TN_DTYPE_I32: return PyLong_FromLong(*(const int32_t *)p);
-    case TN_DTYPE_I64: return PyLong_FromLongLong(*(const int64_t *)p);
-    case TN_DTYPE_U16: return PyLong_FromUnsignedLong(*(const uint16_t *)p);
-    case TN_DTYPE_U32: return PyLong_FromUnsignedLong(*(const uint32_t *)p);
-    case TN_DTYPE_U64: return PyLong_FromUnsignedLongLong(*(const uint64_t *)p);
-    case TN_DTYPE_F16: return PyFloat_FromDouble(tn_f16_to_f32(*(const uint16_t *)p));
-    case TN_DTYPE_BF16: return PyFloat_FromDouble(tn_bf16_to_f32(*(const uint16_t *)p));
-    case TN_DTYPE_F32: return PyFloat_FromDouble(*(const float *)p);
-    case TN_DTYPE_F64: return PyFloat_FromDouble(*(const double *)p);
-    case TN_DTYPE_C64: return PyComplex_FromDoubles(((const float *)p)[0], ((const float *)p)[1]);
-    case TN_DTYPE_C128: return PyComplex_FromDoubles(((const double *)p)[0], ((const double *)p)[1]);
-    default:
-        PyErr_Format(PyExc_NotImplementedError, "reading %s elements is not implemented in torchnative",
-                     tn_dtype_name(dtype));
-        return NULL;
-    }
-}
-
-int
-tn_tensor_item_value(TensorObject *t, tn_value *out)
-{
-    if (t->numel != 1) {
-        PyErr_Format(PyExc_RuntimeError, "a Tensor with %lld elements cannot be converted to Scalar",
-                     (long long)t->numel);
-        return -1;
-    }
-    if (t->device == TN_DEVICE_META) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "Tensor.item() cannot be called on meta tensors");
-        return -1;
-    }
-    const char *p = tn_tensor_data(t);
-    memset(out, 0, sizeof *out);
-    out->dev_index = -1;
-    switch (t->dtype) {
-    case TN_DTYPE_BOOL:
-        out->tag = TN_V_BOOL;
-        out->u.i = *(const uint8_t *)p != 0;
-        return 0;
-    case TN_DTYPE_U8: out->tag = TN_V_INT; out->u.i = *(const uint8_t *)p; return 0;
-    case TN_DTYPE_I8: out->tag = TN_V_INT; out->u.i = *(const int8_t *)p; return 0;
-    case TN_DTYPE_I16: out->tag = TN_V_INT; out->u.i = *(const int16_t *)p; return 0;
-    case TN_DTYPE_I32: out->tag = TN_V_INT; out->u.i = *(const int32_t *)p; return 0;
-    case TN_DTYPE_I64: out->tag = TN_V_INT; out->u.i = *(const int64_t *)p; return 0;
-    case TN_DTYPE_U16: out->tag = TN_V_INT; out->u.i = *(const uint16_t *)p; return 0;
-    case TN_DTYPE_U32: out->tag = TN_V_INT; out->u.i = *(const uint32_t *)p; return 0;
-    case TN_DTYPE_U64: out->tag = TN_V_INT; out->u.i = (int64_t)*(const uint64_t *)p; return 0;
-    case TN_DTYPE_F16: out->tag = TN_V_DOUBLE; out->u.d = tn_f16_to_f32(*(const uint16_t *)p); return 0;
-    case TN_DTYPE_BF16: out->tag = TN_V_DOUBLE; out->u.d = tn_bf16_to_f32(*(const uint16_t *)p); return 0;
-    case TN_DTYPE_F32: out->tag = TN_V_DOUBLE; out->u.d = *(const float *)p; return 0;
-    case TN_DTYPE_F64: out->tag = TN_V_DOUBLE; out->u.d = *(const double *)p; return 0;
-    case TN_DTYPE_C64:
-        out->tag = TN_V_COMPLEX;
-        out->u.d = ((const float *)p)[0];
-        out->im = ((const float *)p)[1];
-        return 0;
-    case TN_DTYPE_C128:
-        out->tag = TN_V_COMPLEX;
-        out->u.d = ((const double *)p)[0];
-        out->im = ((const double *)p)[1];
-        return 0;
-    default:
-        PyErr_Format(PyExc_NotImplementedError, "item() of %s tensors is not implemented in torchnative",
-                     tn_dtype_name(t->dtype));
-        return -1;
-    }
-}
-
-TensorObject *
-tn_scalar_tensor(const tn_value *v, int dtype, int device)
-{
-    TensorObject *t = tn_tensor_empty(0, NULL, dtype, device);
-    if (!t || device == TN_DEVICE_META)
-        return t;
-    if (v->tag == TN_V_COMPLEX) {
-        char *p = tn_tensor_data(t);
-        if (dtype == TN_DTYPE_C128) {
-            ((double *)p)[0] = v->u.d;
-            ((double *)p)[1] = v->im;
-        } else if (dtype == TN_DTYPE_C64) {
-            ((float *)p)[0] = (float)v->u.d;
-            ((float *)p)[1] = (float)v->im;
-        } else {
-            Py_DECREF(t);
-            PyErr_Format(PyExc_NotImplementedError, "complex scalars as %s are not implemented in torchnative",
-                         tn_dtype_name(dtype));
-            return NULL;
-        }
-        return t;
-    }
-    if (tn_scalar_to_dtype(dtype, tn_kscalar_of(v), tn_tensor_data(t)) != TN_OK) {
-        Py_DECREF(t);
-        PyErr_Format(PyExc_NotImplementedError, "%s scalars are not implemented in torchnative",
-                     tn_dtype_name(dtype));
-        return NULL;
-    }
-    return t;
-}
-
-TensorObject *
-tn_tensor_scalar(const tn_value *v, int dtype)
-{
-    return tn_scalar_tensor(v, dtype, TN_DEVICE_CPU);
-}
-
-/* A Python number bound to a Tensor parameter (add/sub/mul/div only): a 0-dim tensor of the
- * number's own type (int64, float64, bool, complex128) marked as a wrapped number, so that
- * promotion treats it as a scalar (upstream's scalar_to_tensor + set_wrapped_number). */
-TensorObject *
-tn_wrapped_number_tensor(PyObject *number)
-{
-    tn_value v;
-    memset(&v, 0, sizeof v);
-    if (PyBool_Check(number)) {
-        v.tag = TN_V_BOOL;
-        v.u.i = number == Py_True;
-    } else if (PyLong_Check(number)) {
-        v.tag = TN_V_INT;
-        int overflow = 0;
-        v.u.i = PyLong_AsLongLongAndOverflow(number, &overflow);
-        if (overflow) {
-            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-            return NULL;
-        }
-    } else if (PyComplex_Check(number)) {
-        v.tag = TN_V_COMPLEX;
-        v.u.d = PyComplex_RealAsDouble(number);
-        v.im = PyComplex_ImagAsDouble(number);
-    } else {
-        v.tag = TN_V_DOUBLE;
-        v.u.d = PyFloat_AsDouble(number);
-        if (v.u.d == -1.0 && PyErr_Occurred())
-            return NULL;
-    }
-    TensorObject *t = tn_scalar_tensor(&v, tn_scalar_dtype(&v), TN_DEVICE_CPU);
-    if (t)
-        t->wrapped_number = 1;
-    return t;
-}
-
-/* ---- scalar range checks ----
- * Note [Scalar overflow]
- * Upstream converts a Scalar argument to the kernel's dtype with c10::checked_convert, which
- * raises "value cannot be converted to type <T> without overflow" when c10::overflows says so:
- *   - to bool, or from bool: never;
- *   - from an int to an integer type: outside [lowest, max], except that an unsigned target
- *     also takes negatives down to -max (they wrap: full((1,), -1, dtype=uint8) is 255);
- *   - from an int to a floating type: above max in magnitude (only float16 can be exceeded);
- *   - from a float: infinity is fine for floating targets, NaN is fine for floating targets
- *     and overflows integers, anything else outside [lowest, max] overflows (no wrapping, so
- *     full((1,), -1.0, dtype=uint8) raises and 127.5 overflows int8).
- * <T> is the C++ type name (uint8_t, int, c10::Half, ...). */
-static const char *
-cpp_type_name(int dtype)
-{
-    switch (dtype) {
-    case TN_DTYPE_BOOL: return "bool";
-    case TN_DTYPE_U8: return "uint8_t";
-    case TN_DTYPE_I8: return "int8_t";
-    case TN_DTYPE_I16: return "int16_t";
-    case TN_DTYPE_I32: return "int";
-    case TN_DTYPE_I64: return "int64_t";
-    case TN_DTYPE_F16: return "c10::Half";
-    case TN_DTYPE_BF16: return "c10::BFloat16";
-    case TN_DTYPE_F32: return "float";
-    case TN_DTYPE_F64: return "double";
-    default: return tn_dtype_name(dtype);
-    }
-}
-
-static int
-dtype_limits(int dtype, double *lo, double *hi)
-{
-    switch (dtype) {
-    case TN_DTYPE_U8: *lo = 0, *hi = 255; return 1;
-    case TN_DTYPE_I8: *lo = -128, *hi = 127; return 1;
-    case TN_DTYPE_I16: *lo = -32768, *hi = 32767; return 1;
-    case TN_DTYPE_I32: *lo = -2147483648.0, *hi = 2147483647.0; return 1;
-    case TN_DTYPE_I64: *lo = -9223372036854775808.0, *hi = 9223372036854775807.0; return 1;
-    case TN_DTYPE_F16: *lo = -65504.0, *hi = 65504.0; return 1;
-    case TN_DTYPE_BF16: *lo = -3.3895313892515355e38, *hi = 3.3895313892515355e38; return 1;
-    case TN_DTYPE_F32: *lo = -(double)FLT_MAX, *hi = (double)FLT_MAX; return 1;
-    default: return 0;
-    }
-}
-
-int
-tn_scalar_overflows(const tn_value *v, int dtype)
-{
-    double lo, hi;
-    if (dtype == TN_DTYPE_BOOL || v->tag == TN_V_BOOL || !dtype_limits(dtype, &lo, &hi))
-        return 0;
-    int integral = tn_dtype_is_integral(dtype, false);
-    if (v->tag == TN_V_INT) {
-        int64_t i = v->u.i;
-        if (!integral)
-            return (double)i > hi || (double)i < lo;
-        if (dtype == TN_DTYPE_U8)
-            return i > 255 || i < -255;
-        if (dtype == TN_DTYPE_I64)
-            return 0;
-        return (double)i < lo || (double)i > hi;
-    }
-    double d = v->u.d;
-    if (isnan(d))
-        return integral;
-    if (isinf(d) && !integral)
-        return 0;
-    return d < lo || d > hi;
-}
-
-int
-tn_check_scalar_fits(const tn_value *v, int dtype)
-{
-    if (!tn_scalar_overflows(v, dtype))
-        return 0;
-    PyErr_Format(PyExc_RuntimeError, "value cannot be converted to type %s without overflow", cpp_type_name(dtype));
-    return -1;
-}
-
-/* ---- memory overlap (upstream's assert_no_internal_overlap / assert_no_partial_overlap) ---- */
 
 int
 tn_check_no_internal_overlap(const TensorObject *t)

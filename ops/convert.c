@@ -1,9 +1,13 @@
 /* Tensor.to's overloads as operators (torch.ops.aten.to.*), for code that calls them by name:
  * the same rule as the Tensor.to method (tn_tensor_to), self when nothing changes. */
-#include "ops_common.h"
-#include "device.h"
-#include "op_kernels.h"
-#include "tensor.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/device.h"
+#include "generated/op_kernels.h"
+#include "runtime/tensor.h"
+#include "runtime/tensor_methods.h"
 
 PyObject *
 tn_op_to__dtype(TensorObject *self, int dtype, bool non_blocking, bool copy, int memory_format)

@@ -3,11 +3,14 @@
  * torch.manual_seed(s) each draws upstream's bits: the kernels visit elements in upstream's
  * order (memory order of the tensor's own geometry), so the runtime passes geometry untouched.
  */
-#include "ops_common.h"
-#include "argparse.h"
-#include "device.h"
-#include "dtype.h"
-#include "generator.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/device.h"
+#include "runtime/dtype.h"
+#include "runtime/generator.h"
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
 #include "kernels/random.h"

@@ -1,10 +1,13 @@
 /* Operators that answer from a tensor's metadata (dtype, geometry, flags) or from dtypes alone.
  * Upstream registers most of them as CompositeImplicitAutograd and torch._decomp has no
  * decomposition for them, so they are kernels here. Nothing in this file reads tensor data. */
-#include "ops_common.h"
-#include "dtype.h"
-#include "storage.h"
-#include "tensor.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/dtype.h"
+#include "runtime/storage.h"
+#include "runtime/tensor.h"
 
 static PyObject *
 flag(int b)

@@ -2,11 +2,15 @@
  * forms, clone, _to_copy, copy_, fill_, zero_, resize_, set_. On the meta device they only
  * compute geometry (meta: true in schemas/kernels.yaml).
  */
-#include "ops_common.h"
-#include "argparse.h"
-#include "device.h"
-#include "dtype.h"
-#include "storage.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/device.h"
+#include "runtime/dtype.h"
+#include "runtime/storage.h"
+#include "runtime/tensor_methods.h"
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
 #include "kernels/parallel.h"
@@ -78,7 +82,7 @@ new_tensor(tn_ints size, int dtype, int layout, const tn_value *device, int fall
     return tn_tensor_empty((int)size.n, size.v, dtype, dev);
 }
 
-/* Fill with a Scalar converted as fill_ converts it (Note [Scalar overflow] in ops_common.c):
+/* Fill with a Scalar converted as fill_ converts it (Note [Scalar overflow] in runtime/scalar.c):
  * checked, except that upstream's one-element fast path stores float16 and bfloat16 values
  * unchecked (full((1,), 1e10, dtype=float16) is inf, with three elements it raises). */
 static int
@@ -736,7 +740,6 @@ tn_op_zero_(TensorObject *self)
 PyObject *
 tn_op__local_scalar_dense(TensorObject *self)
 {
-    PyObject *tn_tensor_item(TensorObject *t);
     if (self->numel > 1) {
         /* upstream reads the first element whatever the numel (item() checks it first) */
         TensorObject *first = tn_tensor_view(self, 0, NULL, NULL, self->offset);

@@ -7,9 +7,12 @@
  * beta * C term, so it is added before that rounding too.
  * Argument checks and their messages follow ATen's ConvUtils.h / Convolution.cpp.
  */
-#include "ops_common.h"
-#include "argparse.h"
-#include "dtype.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
 #include "kernels/matmul.h"
@@ -535,7 +538,7 @@ tn_op_convolution(TensorObject *input, TensorObject *weight, TensorObject *bias,
     if (transposed) {
         PyErr_SetString(PyExc_NotImplementedError,
                         "aten::convolution with transposed=True (conv_transpose1d/2d/3d) is not implemented in "
-                        "torchnative; a transposed-convolution kernel in runtime/ops_conv.c would make it work");
+                        "torchnative; a transposed-convolution kernel in ops/conv.c would make it work");
         return NULL;
     }
     conv_geom g;

@@ -1,9 +1,12 @@
 /* Normalisations: softmax/log_softmax (and their dtype-taking front ends), layer norm, RMS norm,
  * over kernels/norm.c. Half-precision inputs compute in float32 inside the kernel.
  */
-#include "ops_common.h"
-#include "argparse.h"
-#include "dtype.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "kernels/norm.h"
 

@@ -1,10 +1,13 @@
 /* Set membership: isin. Values are compared in the promoted dtype of both inputs (so the
  * rounding of a conversion matches upstream's; Python numbers promote as scalars), through a sorted copy of test_elements. The
  * result is a contiguous bool tensor of elements' shape; NaN is in no set. */
-#include "ops_common.h"
-#include "dtype.h"
-#include "op_kernels.h"
-#include "tensor.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/dtype.h"
+#include "generated/op_kernels.h"
+#include "runtime/tensor.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -3,9 +3,12 @@
  * transformers reaches them from a plain forward without an attention mask (diff, in
  * find_packed_sequence_indices) and from beam search (repeat_interleave, take_along_dim).
  */
-#include "ops_common.h"
-#include "argparse.h"
-#include "dtype.h"
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 
 #include <string.h>

@@ -1,0 +1,100 @@
+/* The names of ops in messages and the errors that carry them: refusals, dtype checks,
+ * kernel statuses. See op.h. */
+#include "op.h"
+#include "dtype.h"
+
+#include <stdio.h>
+#include <string.h>
+
+_Thread_local const tn_op *tn_current_op;
+
+const char *
+tn_op_qualname(const tn_op *op, char *buf, size_t n)
+{
+    const char *ns = op->ns ? op->ns : "aten";
+    if (op->overload[0])
+        snprintf(buf, n, "%s::%s.%s", ns, op->name, op->overload);
+    else
+        snprintf(buf, n, "%s::%s", ns, op->name);
+    return buf;
+}
+
+PyObject *
+tn_refuse(const tn_op *op, const char *why)
+{
+    char q[256];
+    tn_op_qualname(op, q, sizeof q);
+    PyErr_Format(PyExc_NotImplementedError, "%s %s", q, why);
+    return NULL;
+}
+
+static const char *
+dtype_list_text(const tn_op *op)
+{
+    return op->dtype_names ? op->dtype_names : "";
+}
+
+PyObject *
+tn_refuse_dtype(const tn_op *op, int dtype)
+{
+    char q[256];
+    tn_op_qualname(op, q, sizeof q);
+    PyErr_Format(PyExc_NotImplementedError,
+                 "%s has no kernel in torchnative for %s (supported: %s); a kernel for it would make this work",
+                 q, tn_dtype_name(dtype), dtype_list_text(op));
+    return NULL;
+}
+
+int
+tn_check_dtype(const tn_op *op, int dtype)
+{
+    if (dtype >= 0 && dtype < 64 && (op->dtype_mask >> dtype) & 1)
+        return 0;
+    tn_refuse_dtype(op, dtype);
+    return -1;
+}
+
+int
+tn_kernel_error(tn_status s, int dtype)
+{
+    if (s == TN_OK)
+        return 0;
+    char q[256] = "torchnative";
+    if (tn_current_op)
+        tn_op_qualname(tn_current_op, q, sizeof q);
+    switch (s) {
+    case TN_ERR_DTYPE:
+        if (tn_current_op && dtype >= 0 && dtype < 64 && ((tn_current_op->dtype_mask >> dtype) & 1)) {
+            /* the op takes the dtype, but the element kernel it calls under kernels/ does not */
+            PyErr_Format(PyExc_NotImplementedError,
+                         "%s has no kernel in torchnative for %s: the op accepts it, but its element kernel "
+                         "(kernels/) does not handle %s yet", q, tn_dtype_name(dtype), tn_dtype_name(dtype));
+            break;
+        }
+        PyErr_Format(PyExc_NotImplementedError, "%s has no kernel in torchnative for %s%s%s", q,
+                     tn_dtype_name(dtype), tn_current_op && tn_current_op->dtype_names ? " (supported: " : "",
+                     tn_current_op && tn_current_op->dtype_names ? tn_current_op->dtype_names : "");
+        if (tn_current_op && tn_current_op->dtype_names) {
+            PyObject *t, *v, *tb;
+            PyErr_Fetch(&t, &v, &tb);
+            PyObject *msg = PyUnicode_FromFormat("%S)", v);
+            PyErr_SetObject(t, msg);
+            Py_XDECREF(msg);
+            Py_XDECREF(v);
+            Py_XDECREF(t);
+            Py_XDECREF(tb);
+        }
+        break;
+    case TN_ERR_NOMEM:
+        PyErr_NoMemory();
+        break;
+    case TN_ERR_VALUE:
+        PyErr_Format(PyExc_RuntimeError, "%s: invalid argument value", q);
+        break;
+    default:
+        PyErr_Format(PyExc_RuntimeError, "%s: the kernel backend failed", q);
+        break;
+    }
+    return -1;
+}
+

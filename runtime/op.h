@@ -1,0 +1,79 @@
+/* tn_op: one entry of the op table (every ATen overload, generated/ops_table.c, plus ops
+ * Python defines at run time), and the errors that name an op: refusals, the dtype check
+ * against schemas/kernels.yaml, and kernel statuses turned into Python exceptions.
+ */
+#ifndef TN_RUNTIME_OP_H
+#define TN_RUNTIME_OP_H
+
+#include "pyapi.h"
+#include "value.h"
+#include "kernels/element.h"
+#include "generated/ops.h"
+
+/* Schema kinds, as torchgen's SchemaKind names them. */
+enum {
+    TN_OPK_FUNCTIONAL = 1,
+    TN_OPK_INPLACE = 2,
+    TN_OPK_OUT = 3,
+    TN_OPK_MUTABLE = 4,
+    TN_OPK_SCRATCH = 5,
+    TN_OPK_MASK = 0x7,
+    TN_OPF_VIEW = 1 << 4,   /* returns an alias of an input */
+    TN_OPF_CIA = 1 << 5,    /* CompositeImplicitAutograd upstream: a decomposition, no kernel */
+};
+
+typedef PyObject *(*tn_kernel_fn)(tn_value *args);
+
+struct tn_schema;
+
+typedef struct tn_op {
+    const char *name;      /* "add" */
+    const char *overload;  /* "Tensor", or "" for the default overload */
+    const char *schema;    /* upstream's printed schema, "aten::add.Tensor(...) -> Tensor" */
+    unsigned flags;
+    unsigned tags;         /* TN_TAG_* bits */
+    int functional;        /* id of the functional sibling of an inplace/out op, or -1 */
+    /* filled at init from generated/kernel_glue.c */
+    tn_kernel_fn kernel;
+    int meta_ok;           /* the kernel computes geometry only; it also serves meta tensors */
+    const char *dtype_names;
+    uint64_t dtype_mask;
+    /* filled lazily */
+    struct tn_schema *parsed;  /* the schema parsed into parameters, for boxed calls */
+    PyObject *py_kernels;      /* dict: dispatch key name -> Python callable (torch.library) */
+    unsigned py_keys;          /* TN_PYK_* bits: which of the door's keys py_kernels holds */
+    PyObject *py_overload;     /* torch.ops.<ns>.<name>.<overload>, for __torch_dispatch__ */
+    int id;
+    const char *ns;            /* NULL means "aten" */
+    uint64_t kernel_calls;     /* times its C kernel ran: which kernels the tests exercised */
+} tn_op;
+
+extern tn_op tn_ops[TN_NUM_ATEN_OPS];
+/* Full schemas of ops upstream registers outside native_functions.yaml (schemas/extra_ops.yaml). */
+extern const char *const tn_extra_schemas[TN_NUM_EXTRA_OPS];
+
+/* Look up an op by id (aten) or by pointer for dynamic ops. */
+static inline tn_op *
+tn_op_by_id(int id)
+{
+    return &tn_ops[id];
+}
+
+/* "aten::add.Tensor" into buf; returns buf. */
+const char *tn_op_qualname(const tn_op *op, char *buf, size_t n);
+
+/* Raise NotImplementedError naming the op and what would make it work. Returns NULL. */
+PyObject *tn_refuse(const tn_op *op, const char *why);
+/* Raise the dtype refusal: "aten::add.Tensor has no kernel in torchnative for float16 (...)" */
+PyObject *tn_refuse_dtype(const tn_op *op, int dtype);
+/* A kernel calls this with the dtype it will compute in; raises and returns -1 if refused. */
+int tn_check_dtype(const tn_op *op, int dtype);
+
+/* The op being computed, for messages: each generated glue call sets it. */
+extern _Thread_local const tn_op *tn_current_op;
+
+/* Kernel status -> Python exception naming the current op; returns -1 unless TN_OK. */
+int tn_kernel_error(tn_status s, int dtype);
+#define TN_KCHECK(call, dtype) (tn_kernel_error((call), (dtype)))
+
+#endif /* TN_RUNTIME_OP_H */

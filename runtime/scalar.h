@@ -1,0 +1,30 @@
+/* Scalars (tn_value tagged INT, DOUBLE, BOOL or COMPLEX): their dtype as wrapped numbers,
+ * their kernel form, 0-dim tensors holding them, elements back to Python numbers, and
+ * c10::checked_convert's overflow check (Note [Scalar overflow] in scalar.c).
+ */
+#ifndef TN_RUNTIME_SCALAR_H
+#define TN_RUNTIME_SCALAR_H
+
+#include "pyapi.h"
+#include "tensor.h"
+#include "value.h"
+
+/* The dtype of a scalar value as a wrapped number (int64 / double / bool / complex128). */
+int tn_scalar_dtype(const tn_value *v);
+tn_kscalar tn_kscalar_of(const tn_value *v);
+
+/* c10::checked_convert of a Scalar argument to dtype: tn_check_scalar_fits raises upstream's
+ * RuntimeError when the value would overflow. */
+int tn_scalar_overflows(const tn_value *v, int dtype);
+int tn_check_scalar_fits(const tn_value *v, int dtype);
+
+/* Element access. */
+PyObject *tn_element_to_py(int dtype, const char *p);
+int tn_tensor_item_value(TensorObject *t, tn_value *out);
+/* A Python number bound to a Tensor parameter: a 0-dim wrapped-number tensor. */
+TensorObject *tn_wrapped_number_tensor(PyObject *number);
+/* A 0-dim tensor holding a scalar value converted to dtype, on device (tn_tensor_scalar: CPU). */
+TensorObject *tn_scalar_tensor(const tn_value *v, int dtype, int device);
+TensorObject *tn_tensor_scalar(const tn_value *v, int dtype);
+
+#endif /* TN_RUNTIME_SCALAR_H */
