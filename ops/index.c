@@ -72,12 +72,12 @@ adv_prepare(TensorObject *self, tn_tensors indices, adv_index *a)
             }
             /* mask -> nonzero coordinates, one int64 index per mask dim */
             tn_value a1[1] = {tn_value_tensor(o)};
-            PyObject *nz = tn_call_op("aten::nonzero", "", a1);
+            PyObject *nz = tn_call(TN_OP_nonzero, a1);
             if (!nz)
                 goto fail;
             for (int k = 0; k < t->ndim; k++) {
                 tn_value s[3] = {tn_value_tensor(nz), tn_value_int(1), tn_value_int(k)};
-                PyObject *col = tn_call_op("aten::select", "int", s);
+                PyObject *col = tn_call(TN_OP_select__int, s);
                 if (!col) {
                     Py_DECREF(nz);
                     goto fail;
@@ -100,7 +100,7 @@ adv_prepare(TensorObject *self, tn_tensors indices, adv_index *a)
                 c[1].u.i = TN_DTYPE_I64;
                 c[5].tag = TN_V_BOOL;
                 Py_DECREF(li);
-                li = tn_call_op("aten::_to_copy", "", c);
+                li = tn_call(TN_OP__to_copy, c);
                 if (!li)
                     goto fail;
             }
@@ -432,7 +432,7 @@ tn_op_index_put(TensorObject *self, tn_tensors indices, TensorObject *values, bo
 {
     tn_value c[2] = {tn_value_tensor((PyObject *)self)};
     c[1].tag = TN_V_NONE;
-    PyObject *copy = tn_call_op("aten::clone", "", c);
+    PyObject *copy = tn_call(TN_OP_clone, c);
     if (!copy)
         return NULL;
     PyObject *r = index_put_impl(TN_T(copy), indices, values, accumulate, 0);
@@ -715,7 +715,7 @@ scatter_run(TensorObject *self, int64_t d, TensorObject *index, TensorObject *sr
     } else {
         /* upstream's functional scatter starts from a contiguous copy of self */
         tn_value c[2] = {tn_value_tensor((PyObject *)self), tn_value_int(TN_MEMFMT_CONTIGUOUS)};
-        target = tn_call_op("aten::clone", "", c);
+        target = tn_call(TN_OP_clone, c);
         if (!target)
             return NULL;
     }
@@ -830,7 +830,7 @@ tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value
         return NULL;
     }
     tn_value a[3] = {tn_value_tensor((PyObject *)mask), tn_value_tensor((PyObject *)v), tn_value_tensor((PyObject *)self)};
-    PyObject *r = tn_call_op("aten::where", "self", a);
+    PyObject *r = tn_call(TN_OP_where__self, a);
     Py_DECREF((PyObject *)v);
     /* upstream's functional masked_fill fills a contiguous copy of self (canonical strides, size-1
      * dims included) */
@@ -844,7 +844,7 @@ tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value
     }
     if (r && memcmp(canon, TN_T(r)->strides, sizeof(int64_t) * (size_t)TN_T(r)->ndim)) {
         tn_value c[2] = {tn_value_tensor(r), tn_value_int(TN_MEMFMT_CONTIGUOUS)};
-        PyObject *cr = tn_call_op("aten::clone", "", c);
+        PyObject *cr = tn_call(TN_OP_clone, c);
         Py_DECREF(r);
         r = cr;
     }
@@ -1245,7 +1245,7 @@ tn_op_roll(TensorObject *self, tn_ints shifts, tn_ints dims)
         /* nothing moved (empty dims): still a new tensor, as upstream's roll returns */
         Py_DECREF(cur);
         tn_value c[2] = {tn_value_tensor((PyObject *)self), tn_value_int(TN_MEMFMT_CONTIGUOUS)};
-        cur = tn_call_op("aten::clone", "", c);
+        cur = tn_call(TN_OP_clone, c);
     }
     return cur;
 }

@@ -199,7 +199,7 @@ tn_op_nll_loss_nd(TensorObject *self, TensorObject *target, TensorObject *weight
 }
 
 /* Boxed values for the door (the steps below act on the integer target and bool masks too, so
- * they go through tn_call_op rather than calling float-only kernels directly). */
+ * they go through tn_call rather than calling float-only kernels directly). */
 static tn_value
 tv(PyObject *t)
 {
@@ -241,64 +241,64 @@ label_smoothed(TensorObject *logp, TensorObject *target, TensorObject *weight, i
     if (!nll)
         goto done;
     tn_value eq[2] = {tv(tg), tn_value_int(ignore_index)};
-    if (!(ignore = tn_call_op("aten::eq", "Scalar", eq)))
+    if (!(ignore = tn_call(TN_OP_eq__Scalar, eq)))
         goto done;
     if (weight) {
         for (int i = 0; i < logp->ndim; i++)
             shape[i] = i == class_dim ? weight->sizes[0] : 1;
         tn_value v[2] = {tv(wt), tv_ints(shape, logp->ndim)};
-        if (!(wv = tn_call_op("aten::view", "", v)))
+        if (!(wv = tn_call(TN_OP_view, v)))
             goto done;
         tn_value m[2] = {tv(lp), tv(wv)};
-        if (!(prod = tn_call_op("aten::mul", "Tensor", m)))
+        if (!(prod = tn_call(TN_OP_mul__Tensor, m)))
             goto done;
     }
     tn_value sd[4] = {tv(prod ? prod : lp), tv_ints(cd, 1), tv_bool(0), tv_none};
-    if (!(s = tn_call_op("aten::sum", "dim_IntList", sd)))
+    if (!(s = tn_call(TN_OP_sum__dim_IntList, sd)))
         goto done;
     tn_value ng[1] = {tv(s)};
-    if (!(neg = tn_call_op("aten::neg", "", ng)))
+    if (!(neg = tn_call(TN_OP_neg, ng)))
         goto done;
     tn_value mf[3] = {tv(neg), tv(ignore), tn_value_double(0.0)};
-    if (!(smooth = tn_call_op("aten::masked_fill", "Scalar", mf)))
+    if (!(smooth = tn_call(TN_OP_masked_fill__Scalar, mf)))
         goto done;
     if (reduction == REDUCE_NONE) {
         ret = Py_NewRef(smooth);
     } else {
         tn_value su[2] = {tv(smooth), tv_none};
-        if (!(total = tn_call_op("aten::sum", "", su)))
+        if (!(total = tn_call(TN_OP_sum, su)))
             goto done;
         if (reduction == REDUCE_SUM) {
             ret = Py_NewRef(total);
         } else {
             tn_value ln[1] = {tv(ignore)};
-            if (!(keep = tn_call_op("aten::logical_not", "", ln)))
+            if (!(keep = tn_call(TN_OP_logical_not, ln)))
                 goto done;
             if (weight) {
                 tn_value ms[2] = {tv(tg), tv(keep)};
-                if (!(kept = tn_call_op("aten::masked_select", "", ms)))
+                if (!(kept = tn_call(TN_OP_masked_select, ms)))
                     goto done;
                 tn_value vf[2] = {tv(kept), tv_ints(flat, 1)};
-                if (!(kflat = tn_call_op("aten::view", "", vf)))
+                if (!(kflat = tn_call(TN_OP_view, vf)))
                     goto done;
                 tn_value ga[4] = {tv(wt), tn_value_int(0), tv(kflat), tv_bool(0)};
-                if (!(wk = tn_call_op("aten::gather", "", ga)))
+                if (!(wk = tn_call(TN_OP_gather, ga)))
                     goto done;
             }
             tn_value sk[2] = {tv(weight ? wk : keep), tv_none};
-            if (!(den = tn_call_op("aten::sum", "", sk)))
+            if (!(den = tn_call(TN_OP_sum, sk)))
                 goto done;
             tn_value dv[2] = {tv(total), tv(den)};
-            if (!(ret = tn_call_op("aten::div", "Tensor", dv)))
+            if (!(ret = tn_call(TN_OP_div__Tensor, dv)))
                 goto done;
         }
     }
     tn_value ma[2] = {tv(nll), tn_value_double(1.0 - eps)};
     tn_value mb[2] = {tv(ret), tn_value_double(eps / (double)logp->sizes[class_dim])};
-    if (!(a = tn_call_op("aten::mul", "Scalar", ma)) || !(b = tn_call_op("aten::mul", "Scalar", mb)))
+    if (!(a = tn_call(TN_OP_mul__Scalar, ma)) || !(b = tn_call(TN_OP_mul__Scalar, mb)))
         goto done;
     tn_value ad[3] = {tv(a), tv(b), tn_value_int(1)};
-    out = tn_call_op("aten::add", "Tensor", ad);
+    out = tn_call(TN_OP_add__Tensor, ad);
 done:
     Py_XDECREF(nll);
     Py_XDECREF(ignore);

@@ -362,7 +362,7 @@ tn_op_linear(TensorObject *input, TensorObject *weight, TensorObject *bias)
         Py_DECREF(wt);
         if (r && bias) {
             tn_value a[3] = {tn_value_tensor(r), tn_value_tensor((PyObject *)bias), tn_value_int(1)};
-            PyObject *s = tn_call_op("aten::add", "Tensor", a);
+            PyObject *s = tn_call(TN_OP_add__Tensor, a);
             Py_DECREF(r);
             r = s;
         }

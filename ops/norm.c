@@ -24,7 +24,7 @@ to_dtype(TensorObject *t, int dtype)
     for (int i = 2; i < 7; i++)
         a[i].tag = TN_V_NONE;
     a[5].tag = TN_V_BOOL;
-    return tn_call_op("aten::_to_copy", "", a);
+    return tn_call(TN_OP__to_copy, a);
 }
 
 static PyObject *
@@ -35,7 +35,7 @@ contiguous(TensorObject *t)
     tn_value a[2] = {tn_value_tensor((PyObject *)t)};
     a[1].tag = TN_V_MEMFMT;
     a[1].u.i = TN_MEMFMT_CONTIGUOUS;
-    return tn_call_op("aten::clone", "", a);
+    return tn_call(TN_OP_clone, a);
 }
 
 static PyObject *
@@ -135,14 +135,14 @@ tn_op__safe_softmax(TensorObject *self, int64_t dim, int dtype)
     if (!out)
         return NULL;
     tn_value a[3] = {tn_value_tensor((PyObject *)self), tn_value_double(-INFINITY)};
-    PyObject *masked = tn_call_op("aten::eq", "Scalar", a);
+    PyObject *masked = tn_call(TN_OP_eq__Scalar, a);
     PyObject *rows = NULL, *zero = NULL, *r = NULL;
     if (masked) {
         a[0] = tn_value_tensor(masked);
         a[1] = tn_value_int(dim);
         a[2].tag = TN_V_BOOL;
         a[2].u.i = 1;
-        rows = tn_call_op("aten::all", "dim", a);
+        rows = tn_call(TN_OP_all__dim, a);
     }
     if (rows) {
         tn_value z = tn_value_double(0.0);
@@ -152,7 +152,7 @@ tn_op__safe_softmax(TensorObject *self, int64_t dim, int dtype)
         a[0] = tn_value_tensor(rows);
         a[1] = tn_value_tensor(zero);
         a[2] = tn_value_tensor(out);
-        r = tn_call_op("aten::where", "self", a);
+        r = tn_call(TN_OP_where__self, a);
     }
     Py_XDECREF(masked);
     Py_XDECREF(rows);

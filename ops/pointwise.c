@@ -991,7 +991,7 @@ tn_op_signbit(TensorObject *self)
         tn_value a[6] = {tn_value_tensor((PyObject *)self)};
         for (int i = 1; i < 6; i++)
             a[i].tag = TN_V_NONE;
-        return tn_call_op("aten::zeros_like", "", a);
+        return tn_call(TN_OP_zeros_like, a);
     }
     return unary(TN_UN_SIGNBIT, UK_BOOL_OUT, self, NULL);
 }
@@ -1098,7 +1098,7 @@ tn_op_nan_to_num(TensorObject *self, tn_opt_double nan, tn_opt_double posinf, tn
     if (tn_dtype_is_integral(self->dtype, true)) {
         tn_value a[2] = {tn_value_tensor((PyObject *)self)};
         a[1].tag = TN_V_NONE;
-        return tn_call_op("aten::clone", "", a);
+        return tn_call(TN_OP_clone, a);
     }
     double big, small;
     switch (self->dtype) {

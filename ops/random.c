@@ -508,7 +508,7 @@ tn_op_normal__Tensor_float(TensorObject *mean, double std, PyObject *generator)
     if (!r)
         return NULL;
     tn_value a[3] = {tn_value_tensor(r), tn_value_tensor((PyObject *)mean), tn_value_int(1)};
-    PyObject *s = tn_call_op("aten::add", "Tensor", a);
+    PyObject *s = tn_call(TN_OP_add__Tensor, a);
     Py_DECREF(r);
     return s;
 }
@@ -529,7 +529,7 @@ tn_op_normal__Tensor_float_out(TensorObject *mean, double std, PyObject *generat
         return NULL;
     Py_DECREF(r);
     tn_value a[3] = {tn_value_tensor((PyObject *)out), tn_value_tensor((PyObject *)mean), tn_value_int(1)};
-    return tn_call_op("aten::add_", "Tensor", a);
+    return tn_call(TN_OP_add___Tensor, a);
 }
 
 PyObject *
@@ -544,12 +544,12 @@ tn_op_normal__float_Tensor(double mean, TensorObject *std, PyObject *generator)
     if (!r)
         return NULL;
     tn_value m[2] = {tn_value_tensor(r), tn_value_tensor((PyObject *)std)};
-    PyObject *p = tn_call_op("aten::mul", "Tensor", m);
+    PyObject *p = tn_call(TN_OP_mul__Tensor, m);
     Py_DECREF(r);
     if (!p)
         return NULL;
     tn_value a[3] = {tn_value_tensor(p), tn_value_double(mean), tn_value_int(1)};
-    PyObject *s = tn_call_op("aten::add", "Scalar", a);
+    PyObject *s = tn_call(TN_OP_add__Scalar, a);
     Py_DECREF(p);
     return s;
 }
@@ -610,7 +610,7 @@ tn_op_dropout(TensorObject *input, double p, bool train)
     if (p == 1) {
         /* upstream multiplies by zero: -0.0 for negative elements, NaN stays NaN */
         tn_value z[2] = {tn_value_tensor((PyObject *)input), tn_value_int(0)};
-        return tn_call_op("aten::mul", "Scalar", z);
+        return tn_call(TN_OP_mul__Scalar, z);
     }
     PyObject *noise = tn_op_empty_like(input, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
     if (!noise)
@@ -620,12 +620,12 @@ tn_op_dropout(TensorObject *input, double p, bool train)
     if (!r)
         return NULL;
     tn_value d[2] = {tn_value_tensor(r), tn_value_double(1 - p)};
-    PyObject *scaled = tn_call_op("aten::div", "Scalar", d);
+    PyObject *scaled = tn_call(TN_OP_div__Scalar, d);
     Py_DECREF(r);
     if (!scaled)
         return NULL;
     tn_value m[2] = {tn_value_tensor((PyObject *)input), tn_value_tensor(scaled)};
-    PyObject *out = tn_call_op("aten::mul", "Tensor", m);
+    PyObject *out = tn_call(TN_OP_mul__Tensor, m);
     Py_DECREF(scaled);
     return out;
 }

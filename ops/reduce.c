@@ -289,7 +289,7 @@ tn_op_logsumexp(TensorObject *self, tn_ints dim, bool keepdim)
         for (int i = 2; i < 7; i++)
             a[i].tag = TN_V_NONE;
         a[5].tag = TN_V_BOOL;
-        PyObject *c = tn_call_op("aten::_to_copy", "", a);
+        PyObject *c = tn_call(TN_OP__to_copy, a);
         if (!c)
             return NULL;
         PyObject *r = reduce(TN_RED_LOGSUMEXP, TN_T(c), dim, keepdim, d, 0);
@@ -335,7 +335,7 @@ tn_op_linalg_vector_norm(TensorObject *self, const tn_value *ord, tn_ints dim, b
         for (int i = 2; i < 7; i++)
             a[i].tag = TN_V_NONE;
         a[5].tag = TN_V_BOOL;
-        PyObject *c = tn_call_op("aten::_to_copy", "", a);
+        PyObject *c = tn_call(TN_OP__to_copy, a);
         if (!c)
             return NULL;
         PyObject *r = reduce(TN_RED_NORM, TN_T(c), dim, keepdim, d, tn_scalar_to_double(ord));
@@ -456,7 +456,7 @@ argmax_impl(TensorObject *self, tn_opt_int dim, bool keepdim, int is_max)
     a[1].tag = TN_V_INTLIST;
     a[1].u.ints = &m1;
     a[1].n = 1;
-    PyObject *flat = tn_call_op("aten::reshape", "", a);
+    PyObject *flat = tn_call(TN_OP_reshape, a);
     (void)shape;
     if (!flat)
         return NULL;
@@ -471,7 +471,7 @@ argmax_impl(TensorObject *self, tn_opt_int dim, bool keepdim, int is_max)
         b[1].tag = TN_V_INTLIST;
         b[1].u.ints = ones;
         b[1].n = self->ndim;
-        PyObject *k = tn_call_op("aten::reshape", "", b);
+        PyObject *k = tn_call(TN_OP_reshape, b);
         Py_DECREF(r);
         r = k;
     }

@@ -246,7 +246,7 @@ tn_op_reshape(TensorObject *self, tn_ints shape)
     tn_value a[2] = {tn_value_tensor((PyObject *)self)};
     a[1].tag = TN_V_MEMFMT;
     a[1].u.i = 0;
-    PyObject *c = tn_call_op("aten::clone", "", a);
+    PyObject *c = tn_call(TN_OP_clone, a);
     if (!c)
         return NULL;
     tn_ints s2 = {sizes, shape.n, false};
@@ -1079,7 +1079,7 @@ tn_op_contiguous(TensorObject *self, int memory_format)
     tn_value a[2] = {tn_value_tensor((PyObject *)self)};
     a[1].tag = TN_V_MEMFMT;
     a[1].u.i = memory_format < 0 ? TN_MEMFMT_CONTIGUOUS : memory_format;
-    return tn_call_op("aten::clone", "", a);
+    return tn_call(TN_OP_clone, a);
 }
 
 /* unfold(dimension, size, step): every `step`-th window of `size` along `dimension`, as a view

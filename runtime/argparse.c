@@ -20,7 +20,6 @@
 #include "storage.h"
 #include "tls.h"
 #include "generator.h"
-#include "op_registry.h"
 #include "scalar.h"
 #include "torch_function.h"
 
@@ -1351,15 +1350,3 @@ tn_manual_value(tn_manual_sigs *m, int k, int i, PyObject *raw, tn_value *out, t
     }
     return tn_convert(p, raw, out, arena);
 }
-
-PyObject *
-tn_call_op(const char *qualname, const char *overload, tn_value *args)
-{
-    tn_op *op = tn_find_op(qualname, overload);
-    if (!op) {
-        PyErr_Format(PyExc_RuntimeError, "torchnative: no operator %s.%s", qualname, overload);
-        return NULL;
-    }
-    return tn_dispatch(op, args);
-}
-

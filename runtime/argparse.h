@@ -94,9 +94,6 @@ int tn_manual_parse(tn_manual_sigs *m, PyObject *self, PyObject *const *args, Py
 /* raw[i] (or the default) of signature k as a value. */
 int tn_manual_value(tn_manual_sigs *m, int k, int i, PyObject *raw, tn_value *out, tn_arena *arena);
 
-/* Call an ATen overload by name with boxed values (hand-written code reaching the door). */
-PyObject *tn_call_op(const char *qualname, const char *overload, tn_value *args);
-
 /* torch.* / torch._C._nn.* ... : the object a binding's functions live on (borrowed); module
  * init tells the parser where each binding's functions went (flags: one TN_BINDING_*). */
 PyObject *tn_module_for_binding(int flags);

@@ -27,6 +27,14 @@ extern PyTypeObject *tn_structseq_types[TN_NUM_STRUCTSEQS];
 /* The door. args are in schema order (flat_all: positional, kwarg-only, out). */
 PyObject *tn_dispatch(tn_op *op, tn_value *args);
 
+/* Call an ATen overload by its generated id (TN_OP_<name>__<overload>, generated/ops.h) with
+ * boxed values in schema order: how hand-written code reaches the door. */
+static inline PyObject *
+tn_call(int op_id, tn_value *args)
+{
+    return tn_dispatch(tn_op_by_id(op_id), args);
+}
+
 /* Install the generated kernel table into the op table; make torch._C._return_types. */
 int tn_dispatch_init(PyObject *module, const tn_kernel_entry *kernels);
 

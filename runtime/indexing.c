@@ -21,21 +21,21 @@ static PyObject *
 op_select(PyObject *t, int64_t dim, int64_t index)
 {
     tn_value a[3] = {tn_value_tensor(t), tn_value_int(dim), tn_value_int(index)};
-    return tn_call_op("aten::select", "int", a);
+    return tn_call(TN_OP_select__int, a);
 }
 
 static PyObject *
 op_unsqueeze(PyObject *t, int64_t dim)
 {
     tn_value a[2] = {tn_value_tensor(t), tn_value_int(dim)};
-    return tn_call_op("aten::unsqueeze", "", a);
+    return tn_call(TN_OP_unsqueeze, a);
 }
 
 static PyObject *
 op_alias(PyObject *t)
 {
     tn_value a[1] = {tn_value_tensor(t)};
-    return tn_call_op("aten::alias", "", a);
+    return tn_call(TN_OP_alias, a);
 }
 
 /* slice(Tensor self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) */
@@ -75,7 +75,7 @@ op_slice(PyObject *t, int64_t dim, PyObject *slice)
         PyErr_SetString(PyExc_ValueError, "step must be greater than zero");
         goto done;
     }
-    r = tn_call_op("aten::slice", "Tensor", a);
+    r = tn_call(TN_OP_slice__Tensor, a);
 done:
     Py_XDECREF(start);
     Py_XDECREF(stop);
@@ -404,7 +404,7 @@ tn_tensor_mp_subscript(PyObject *self, PyObject *index)
     a[1].tag = TN_V_TENSORLIST;
     a[1].u.tensors = tensors;
     a[1].n = ntensors;
-    PyObject *r = tn_call_op("aten::index", "Tensor", a);
+    PyObject *r = tn_call(TN_OP_index__Tensor, a);
     for (int i = 0; i < ntensors; i++)
         Py_XDECREF(tensors[i]);
     Py_DECREF(sliced);
@@ -469,7 +469,7 @@ copy_to(PyObject *dst, PyObject *value)
     tn_value a[3] = {tn_value_tensor(dst), tn_value_tensor(src)};
     a[2].tag = TN_V_BOOL;
     a[2].u.i = 0;
-    PyObject *r = tn_call_op("aten::copy_", "", a);
+    PyObject *r = tn_call(TN_OP_copy_, a);
     Py_XDECREF(stripped);
     if (!r)
         return -1;
@@ -532,7 +532,7 @@ tn_tensor_mp_ass_subscript(PyObject *self, PyObject *index, PyObject *value)
         a[2] = tn_value_tensor(vt);
         a[3].tag = TN_V_BOOL;
         a[3].u.i = 0;
-        PyObject *r = tn_call_op("aten::index_put_", "", a);
+        PyObject *r = tn_call(TN_OP_index_put_, a);
         rc = r ? 0 : -1;
         Py_XDECREF(r);
         for (int i = 0; i < ntensors; i++)

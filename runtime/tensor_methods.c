@@ -261,10 +261,10 @@ m_index_scalar(PyObject *self, PyObject *unused)
 }
 
 static PyObject *
-call_unary_op(PyObject *self, const char *qual, const char *overload)
+call_unary_op(PyObject *self, int op_id)
 {
     tn_value a[1] = {tn_value_tensor(self)};
-    return tn_call_op(qual, overload, a);
+    return tn_call(op_id, a);
 }
 
 static PyObject *
@@ -276,7 +276,7 @@ m_invert(PyObject *self, PyObject *unused)
                         "~ (operator.invert) is only implemented on integer and Boolean-type tensors");
         return NULL;
     }
-    return call_unary_op(self, "aten::bitwise_not", "");
+    return call_unary_op(self, TN_OP_bitwise_not);
 }
 
 /* ---- tolist ---- */
@@ -372,7 +372,7 @@ tn_tensor_to(PyObject *self, int dtype, int device_type, int copy, int memfmt)
         a[6].tag = TN_V_MEMFMT;
         a[6].u.i = memfmt;
     }
-    return tn_call_op("aten::_to_copy", "", a);
+    return tn_call(TN_OP__to_copy, a);
 }
 
 static int
@@ -483,7 +483,7 @@ m_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     tn_value a[2] = {tn_value_tensor(self)};
     a[1].tag = TN_V_MEMFMT;
     a[1].u.i = fmt;
-    return tn_call_op("aten::clone", "", a);
+    return tn_call(TN_OP_clone, a);
 }
 
 SIGS(copy_sigs, "copy_", 1, "copy_(Tensor other, bool non_blocking=False)",
@@ -507,7 +507,7 @@ m_copy_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
     }
     a[2].tag = TN_V_BOOL;
     a[2].u.i = raw[1] == Py_True;
-    PyObject *r = tn_call_op("aten::copy_", "", a);
+    PyObject *r = tn_call(TN_OP_copy_, a);
     Py_XDECREF((PyObject *)tmp);
     return r;
 }
@@ -558,8 +558,8 @@ m_nonzero(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 {
     PARSE(nonzero_sigs, self, raw, k);
     if (k == 1 && raw[0] == Py_True)
-        return call_unary_op(self, "aten::nonzero_numpy", "");
-    return call_unary_op(self, "aten::nonzero", "");
+        return call_unary_op(self, TN_OP_nonzero_numpy);
+    return call_unary_op(self, TN_OP_nonzero);
 }
 
 SIGS(numpy_sigs, "numpy", 1, "numpy(*, bool force=False)");
@@ -655,23 +655,23 @@ getset_op(PyObject *self, const char *what)
     if (!strcmp(what, "real")) {
         if (!tn_dtype_is_complex(t->dtype))
             return Py_NewRef(self);
-        return call_unary_op(self, "aten::real", "");
+        return call_unary_op(self, TN_OP_real);
     }
     if (!strcmp(what, "imag")) {
         if (!tn_dtype_is_complex(t->dtype)) {
             PyErr_SetString(PyExc_RuntimeError, "imag is not implemented for tensors with non-complex dtypes.");
             return NULL;
         }
-        return call_unary_op(self, "aten::imag", "");
+        return call_unary_op(self, TN_OP_imag);
     }
     if (!strcmp(what, "T") || !strcmp(what, "H")) {
         if (t->ndim != 2 && t->ndim != 0 && !strcmp(what, "H")) {
             PyErr_SetString(PyExc_RuntimeError, "tensor.H is only supported on matrices (2-D tensors).");
             return NULL;
         }
-        return call_unary_op(self, !strcmp(what, "T") ? "aten::numpy_T" : "aten::matrix_H", "");
+        return call_unary_op(self, !strcmp(what, "T") ? TN_OP_numpy_T : TN_OP_matrix_H);
     }
-    return call_unary_op(self, !strcmp(what, "mT") ? "aten::mT" : "aten::mH", "");
+    return call_unary_op(self, !strcmp(what, "mT") ? TN_OP_mT : TN_OP_mH);
 }
 
 static PyObject *

@@ -793,14 +793,14 @@ torch_nonzero(PyObject *self, PyObject *args, PyObject *kwds)
     }
     if (as_tuple) {
         tn_value a[1] = {tn_value_tensor(input)};
-        return tn_call_op("aten::nonzero_numpy", "", a);
+        return tn_call(TN_OP_nonzero_numpy, a);
     }
     if (out && out != Py_None) {
         tn_value a[2] = {tn_value_tensor(input), tn_value_tensor(out)};
-        return tn_call_op("aten::nonzero", "out", a);
+        return tn_call(TN_OP_nonzero__out, a);
     }
     tn_value a[1] = {tn_value_tensor(input)};
-    return tn_call_op("aten::nonzero", "", a);
+    return tn_call(TN_OP_nonzero, a);
 }
 
 /* torch.range(start, end, step=1): deprecated; end inclusive; through aten::range. */
