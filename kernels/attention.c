@@ -11,15 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "matmul.h"
 #include "parallel.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#define TN_X86 1
-#include <immintrin.h>
-#else
-#define TN_X86 0
-#endif
 
 /* Note [Flash attention on the CPU]
  * Upstream (aten/src/ATen/native/cpu/FlashAttentionKernel.cpp) walks keys in blocks of 512 and
@@ -74,11 +69,10 @@ exp_sum__scalar(const float *s, float *p, int64_t n, float m)
 }
 
 #if TN_X86
-#define TN_AVX2 __attribute__((target("avx2,fma")))
 
 /* exp for 8 floats: Cephes' expf (range reduction by ln 2 in two parts, degree-6 polynomial),
  * max relative error about 2 ulp; x below -87.3 (and -inf) gives 0, NaN stays NaN. */
-TN_AVX2 static inline __m256
+TN_TARGET_AVX2 static inline __m256
 exp8(__m256 x)
 {
     const __m256 lo = _mm256_set1_ps(-87.33654f), hi = _mm256_set1_ps(88.3762626647949f);
@@ -101,7 +95,7 @@ exp8(__m256 x)
     return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
 }
 
-TN_AVX2 static float
+TN_TARGET_AVX2 static float
 row_max__avx2(const float *s, int64_t n)
 {
     __m256 m = _mm256_set1_ps(-INFINITY);
@@ -116,7 +110,7 @@ row_max__avx2(const float *s, int64_t n)
     return r;
 }
 
-TN_AVX2 static float
+TN_TARGET_AVX2 static float
 exp_sum__avx2(const float *s, float *p, int64_t n, float m)
 {
     __m256 vm = _mm256_set1_ps(m), acc = _mm256_setzero_ps();
@@ -152,9 +146,7 @@ select_rows(void)
 {
 #if TN_X86
     const char *force = getenv("TN_GEMM_ISA");
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-        !(force && strcmp(force, "scalar") == 0)) {
+    if (tn_cpu_has_avx2() && !(force && strcmp(force, "scalar") == 0)) {
         row_max = row_max__avx2;
         exp_sum = exp_sum__avx2;
     }

@@ -11,11 +11,8 @@
 #include <string.h>
 
 #include "copy.h"
+#include "cpu.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define TN_X86 1
-#endif
 
 const char *const tn_binary_names[TN_NUM_BINARY] = {
     [TN_BIN_ADD] = "add",
@@ -286,11 +283,6 @@ INT_HELPERS(i64, int64_t, uint64_t, NEG_S, 64, 1)
  * and rows with one broadcast input get loops the compiler can vectorise, compiled twice: for
  * the baseline ISA and for AVX2+FMA (chosen at run time). Everything else, and every row in
  * reference mode, runs the plain strided loop. */
-#ifdef TN_X86
-#define TN_AVX2_TARGET __attribute__((target("avx2,fma")))
-#else
-#define TN_AVX2_TARGET
-#endif
 
 #define BIN_LOOPS(FN, NAME, T, O, ATTR)                                                   \
     ATTR static void                                                                      \
@@ -326,7 +318,7 @@ INT_HELPERS(i64, int64_t, uint64_t, NEG_S, 64, 1)
         return (O)(EXPR);                                                                 \
     }                                                                                     \
     BIN_LOOPS(NAME##__base, NAME, T, O, )                                                 \
-    BIN_LOOPS(NAME##__avx2, NAME, T, O, TN_AVX2_TARGET)                                   \
+    BIN_LOOPS(NAME##__avx2, NAME, T, O, TN_TARGET_AVX2)                                   \
     static void                                                                           \
     NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
     {                                                                                     \
@@ -444,7 +436,7 @@ vector_body(const int64_t *s, int64_t n, int64_t chunk)
 
 #define MINMAX_ROW(NAME, T, CHUNK, WINS)                                                  \
     MINMAX_FAST(NAME##__base, T, WINS, )                                                  \
-    MINMAX_FAST(NAME##__avx2, T, WINS, TN_AVX2_TARGET)                                    \
+    MINMAX_FAST(NAME##__avx2, T, WINS, TN_TARGET_AVX2)                                    \
     static void                                                                           \
     NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
     {                                                                                     \
@@ -655,9 +647,9 @@ BIN_ROW(nextafter_f16, uint16_t, uint16_t, nextafter_h16_s(a, b, 0))
 BIN_ROW(nextafter_bf16, uint16_t, uint16_t, nextafter_h16_s(a, b, 1))
 
 /* ---- AVX2 rows for f32 add/sub/mul/div ---- */
-#ifdef TN_X86
+#if TN_X86
 #define AVX2_BIN_F32(NAME, VEXPR, SEXPR)                                                  \
-    __attribute__((target("avx2,fma"))) static void                                       \
+    TN_TARGET_AVX2 static void                                       \
     NAME(float *o, const float *x, int64_t sx, const float *y, int64_t sy, int64_t n,     \
          float al)                                                                        \
     {                                                                                     \
@@ -791,7 +783,7 @@ binary_out_is_bool(int op)
 static tn_row_fn
 f32_row(int row)
 {
-#ifdef TN_X86
+#if TN_X86
     if (!tn_elementwise_reference() && tn_cpu_has_avx2()) {
         switch (row) {
         case TN_BIN_ADD: return add_f32_avx2row;
@@ -1061,7 +1053,7 @@ typedef struct {
         return (T)(EXPR);                                                                 \
     }                                                                                     \
     UNARY_PARAM_LOOPS(NAME##__base, NAME, T, )                                            \
-    UNARY_PARAM_LOOPS(NAME##__avx2, NAME, T, TN_AVX2_TARGET)                              \
+    UNARY_PARAM_LOOPS(NAME##__avx2, NAME, T, TN_TARGET_AVX2)                              \
     static void                                                                           \
     NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
     {                                                                                     \
@@ -1319,7 +1311,7 @@ typedef struct {
         return (T)(EXPR);                                                                 \
     }                                                                                     \
     TERN_LOOPS(NAME##__base, NAME, T, )                                                   \
-    TERN_LOOPS(NAME##__avx2, NAME, T, TN_AVX2_TARGET)                                     \
+    TERN_LOOPS(NAME##__avx2, NAME, T, TN_TARGET_AVX2)                                     \
     static void                                                                           \
     NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
     {                                                                                     \

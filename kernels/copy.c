@@ -1,6 +1,6 @@
-/* Copy, fill and dtype conversion over a tn_loop, plus the row driver and CPU checks shared by the
- * elementwise families (binary.c, unary.c). Conversions come from one table of 10 x 10 row workers
- * generated from the dtype lists below; f32 <-> f16/bf16 have AVX2/F16C paths.
+/* Copy, fill and dtype conversion over a tn_loop (the row driver is loop.c). Conversions come
+ * from one table of 10 x 10 row workers generated from the dtype lists below; f32 <-> f16/bf16
+ * have AVX2/F16C paths.
  * Adding a dtype: a line in KD_SRCS and KD_DSTS, its FROM_* macros, and a slot in tn_dtype_slot.
  */
 #include "copy.h"
@@ -8,58 +8,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "parallel.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define TN_X86 1
-#endif
-
-/* ---- switches shared by the elementwise families ---- */
-
-static int reference_mode;
-
-void
-tn_elementwise_set_reference(int on)
-{
-    reference_mode = on;
-}
-
-int
-tn_elementwise_reference(void)
-{
-    return reference_mode;
-}
-
-int
-tn_cpu_has_avx2(void)
-{
-#ifdef TN_X86
-    static int cached = -1;
-    if (cached < 0) {
-        __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    }
-    return cached;
-#else
-    return 0;
-#endif
-}
-
-int
-tn_cpu_has_f16c(void)
-{
-#ifdef TN_X86
-    static int cached = -1;
-    if (cached < 0) {
-        __builtin_cpu_init();
-        cached = tn_cpu_has_avx2() && __builtin_cpu_supports("f16c");
-    }
-    return cached;
-#else
-    return 0;
-#endif
-}
 
 int
 tn_dtype_slot(int dtype)
@@ -77,86 +28,6 @@ tn_dtype_slot(int dtype)
     case TN_DTYPE_F64: return TN_SLOT_F64;
     default: return -1;
     }
-}
-
-/* ---- the row driver ---- */
-
-typedef struct {
-    const tn_loop *l;
-    int nops;
-    char *base[TN_LOOP_MAX_OPERANDS];
-    int64_t elsize[TN_LOOP_MAX_OPERANDS];
-    tn_row_fn fn;
-    void *ctx;
-} rows_job;
-
-/* Runs the flattened elements [begin, end): find the row holding begin, then walk rows. */
-static void
-rows_range(void *arg, int64_t begin, int64_t end)
-{
-    const rows_job *j = arg;
-    const tn_loop *l = j->l;
-    int nd = l->ndim, nop = j->nops;
-    char *ptr[TN_LOOP_MAX_OPERANDS];
-    int64_t inner_stride[TN_LOOP_MAX_OPERANDS];
-
-    if (nd == 0) {
-        for (int k = 0; k < nop; k++) {
-            ptr[k] = j->base[k];
-            inner_stride[k] = 0;
-        }
-        j->fn(j->ctx, ptr, inner_stride, 1);
-        return;
-    }
-    int64_t inner = l->sizes[nd - 1];
-    for (int k = 0; k < nop; k++)
-        inner_stride[k] = l->strides[k][nd - 1];
-
-    tn_loop_pos pos;
-    int64_t row = begin / inner, col = begin % inner;
-    for (int d = nd - 2; d >= 0; d--) {
-        pos.index[d] = row % l->sizes[d];
-        row /= l->sizes[d];
-    }
-    for (int k = 0; k < nop; k++) {
-        int64_t off = 0;
-        for (int d = 0; d < nd - 1; d++)
-            off += pos.index[d] * l->strides[k][d];
-        pos.offset[k] = off;
-    }
-    int64_t left = end - begin;
-    for (;;) {
-        int64_t len = inner - col < left ? inner - col : left;
-        for (int k = 0; k < nop; k++)
-            ptr[k] = j->base[k] + (pos.offset[k] + col * inner_stride[k]) * j->elsize[k];
-        j->fn(j->ctx, ptr, inner_stride, len);
-        left -= len;
-        if (left <= 0 || !tn_loop_next(l, &pos))
-            break;
-        col = 0;
-    }
-}
-
-tn_status
-tn_loop_run_rows(const tn_loop *l, int nops, void *const *base, const int *elsize, int64_t grain,
-                 tn_row_fn fn, void *ctx)
-{
-    if (nops < 1 || nops > TN_LOOP_MAX_OPERANDS || l->noperands < nops || l->ndim < 0 ||
-        l->ndim > TN_LOOP_MAX_DIMS)
-        return TN_ERR_VALUE;
-    int64_t numel = tn_loop_numel(l);
-    if (numel <= 0)
-        return TN_OK;
-    rows_job j = {.l = l, .nops = nops, .fn = fn, .ctx = ctx};
-    for (int k = 0; k < nops; k++) {
-        j.base[k] = base[k];
-        j.elsize[k] = elsize[k];
-    }
-    if (reference_mode || numel <= grain)
-        rows_range(&j, 0, numel);
-    else
-        tn_parallel_for(numel, grain, rows_range, &j);
-    return TN_OK;
 }
 
 /* ---- element conversions ----
@@ -301,8 +172,8 @@ f32_to_bf16_scalar(const float *src, uint16_t *dst, int64_t ds, int64_t n)
         dst[i * ds] = tn_f32_to_bf16(src[i]);
 }
 
-#ifdef TN_X86
-__attribute__((target("avx2,fma,f16c"))) static void
+#if TN_X86
+TN_TARGET_AVX2 static void
 f16_to_f32__f16c(const uint16_t *src, float *dst, int64_t n)
 {
     int64_t i = 0;
@@ -311,7 +182,7 @@ f16_to_f32__f16c(const uint16_t *src, float *dst, int64_t n)
     f16_to_f32_scalar(src + i, 1, dst + i, n - i);
 }
 
-__attribute__((target("avx2,fma,f16c"))) static void
+TN_TARGET_AVX2 static void
 f32_to_f16__f16c(const float *src, uint16_t *dst, int64_t n)
 {
     int64_t i = 0;
@@ -321,7 +192,7 @@ f32_to_f16__f16c(const float *src, uint16_t *dst, int64_t n)
     f32_to_f16_scalar(src + i, dst + i, 1, n - i);
 }
 
-__attribute__((target("avx2,fma"))) static void
+TN_TARGET_AVX2 static void
 bf16_to_f32__avx2(const uint16_t *src, float *dst, int64_t n)
 {
     int64_t i = 0;
@@ -333,7 +204,7 @@ bf16_to_f32__avx2(const uint16_t *src, float *dst, int64_t n)
 }
 
 /* Round to nearest even as tn_f32_to_bf16 does; NaN becomes 0x7fc0. Result in each 32-bit lane. */
-__attribute__((target("avx2,fma"))) static inline __m256i
+TN_TARGET_AVX2 static inline __m256i
 round_bf16__avx2(__m256 x)
 {
     __m256i u = _mm256_castps_si256(x);
@@ -344,7 +215,7 @@ round_bf16__avx2(__m256 x)
     return _mm256_blendv_epi8(r, _mm256_set1_epi32(0x7fc0), nan);
 }
 
-__attribute__((target("avx2,fma"))) static void
+TN_TARGET_AVX2 static void
 f32_to_bf16__avx2(const float *src, uint16_t *dst, int64_t n)
 {
     int64_t i = 0;
@@ -364,8 +235,8 @@ f32_to_bf16__avx2(const float *src, uint16_t *dst, int64_t n)
 static void
 half_to_f32_fast(int bf, const uint16_t *src, float *dst, int64_t n)
 {
-#ifdef TN_X86
-    if (!reference_mode && (bf ? tn_cpu_has_avx2() : tn_cpu_has_f16c())) {
+#if TN_X86
+    if (!tn_elementwise_reference() && (bf ? tn_cpu_has_avx2() : tn_cpu_has_avx2())) {
         (bf ? bf16_to_f32__avx2 : f16_to_f32__f16c)(src, dst, n);
         return;
     }
@@ -376,8 +247,8 @@ half_to_f32_fast(int bf, const uint16_t *src, float *dst, int64_t n)
 static void
 f32_to_half_fast(int bf, const float *src, uint16_t *dst, int64_t n)
 {
-#ifdef TN_X86
-    if (!reference_mode && (bf ? tn_cpu_has_avx2() : tn_cpu_has_f16c())) {
+#if TN_X86
+    if (!tn_elementwise_reference() && (bf ? tn_cpu_has_avx2() : tn_cpu_has_avx2())) {
         (bf ? f32_to_bf16__avx2 : f32_to_f16__f16c)(src, dst, n);
         return;
     }
@@ -394,7 +265,7 @@ f32_to_half_fast(int bf, const float *src, uint16_t *dst, int64_t n)
         (void)ctx;                                                                        \
         DT *o = (DT *)p[0];                                                               \
         const ST *x = (const ST *)p[1];                                                   \
-        if (!reference_mode && s[0] == 1 && s[1] == 1) {                                  \
+        if (!tn_elementwise_reference() && s[0] == 1 && s[1] == 1) {                                  \
             for (int64_t i = 0; i < n; i++)                                               \
                 o[i] = FROM_##SK##_##DN(LD(x[i]));                                        \
         } else {                                                                          \
@@ -415,7 +286,7 @@ static const tn_row_fn copy_table[TN_NUM_SLOTS][TN_NUM_SLOTS] = {KD_SRCS(COPY_TA
 static void
 copy_f32_to_half(void *ctx, char *const *p, const int64_t *s, int64_t n, int bf)
 {
-    if (!reference_mode && s[0] == 1 && s[1] == 1)
+    if (!tn_elementwise_reference() && s[0] == 1 && s[1] == 1)
         f32_to_half_fast(bf, (const float *)p[1], (uint16_t *)p[0], n);
     else
         (bf ? copy_f32_to_bf16 : copy_f32_to_f16)(ctx, p, s, n);
@@ -424,7 +295,7 @@ copy_f32_to_half(void *ctx, char *const *p, const int64_t *s, int64_t n, int bf)
 static void
 copy_half_to_f32(void *ctx, char *const *p, const int64_t *s, int64_t n, int bf)
 {
-    if (!reference_mode && s[0] == 1 && s[1] == 1)
+    if (!tn_elementwise_reference() && s[0] == 1 && s[1] == 1)
         half_to_f32_fast(bf, (const uint16_t *)p[1], (float *)p[0], n);
     else
         (bf ? copy_bf16_to_f32 : copy_f16_to_f32)(ctx, p, s, n);
@@ -462,9 +333,9 @@ copy_bf16_to_f32_fast(void *ctx, char *const *p, const int64_t *s, int64_t n)
         (void)ctx;                                                                        \
         T *o = (T *)p[0];                                                                 \
         const T *x = (const T *)p[1];                                                     \
-        if (!reference_mode && s[0] == 1 && s[1] == 1) {                                  \
+        if (!tn_elementwise_reference() && s[0] == 1 && s[1] == 1) {                                  \
             memmove(o, x, (size_t)n * sizeof(T));                                         \
-        } else if (!reference_mode && s[0] == 1 && s[1] == 0) {                           \
+        } else if (!tn_elementwise_reference() && s[0] == 1 && s[1] == 0) {                           \
             T v = x[0];                                                                   \
             for (int64_t i = 0; i < n; i++)                                               \
                 o[i] = v;                                                                 \
@@ -543,7 +414,7 @@ TILE_COPY(tile_copy_8, uint64_t)
 static int
 copy_transposed(const tn_loop *l, int size, void *dst, const void *src)
 {
-    if (reference_mode || l->noperands < 2 || l->ndim != 2 || l->strides[0][1] != 1 || l->strides[1][0] != 1 ||
+    if (tn_elementwise_reference() || l->noperands < 2 || l->ndim != 2 || l->strides[0][1] != 1 || l->strides[1][0] != 1 ||
         l->strides[1][1] == 1 || l->strides[1][1] == 0 || l->sizes[0] < TILE || l->sizes[1] < TILE)
         return 0;
     tile_job j = {l, dst, src};
@@ -782,7 +653,7 @@ tn_scalar_to_dtype(int dtype, tn_kscalar v, void *dst)
         T v;                                                                              \
         memcpy(&v, ctx, sizeof v);                                                        \
         T *o = (T *)p[0];                                                                 \
-        if (!reference_mode && s[0] == 1) {                                               \
+        if (!tn_elementwise_reference() && s[0] == 1) {                                               \
             for (int64_t i = 0; i < n; i++)                                               \
                 o[i] = v;                                                                 \
         } else {                                                                          \

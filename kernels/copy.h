@@ -1,6 +1,6 @@
 /* Element conversion between the ten dtypes with kernels (c10's rules, see Note [Conversion rules]
- * in copy.c), copy and fill over a tn_loop, and the pieces every elementwise family shares: the row
- * driver (tn_loop_run_rows), CPU feature checks and the reference-loop switch tests use.
+ * in copy.c), copy and fill over a tn_loop, and widened rows (f16/bf16 operands through f32
+ * row workers). The row driver is loop.h's, the CPU checks cpu.h's.
  * Adding a dtype: a line in KD_SRCS and KD_DSTS in copy.c, its FROM_* macros, and a slot in
  * tn_dtype_slot.
  */
@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "element.h"
+#include "cpu.h"
 #include "loop.h"
 
 /* dst = convert(src) elementwise; loop operand 0 = dst, 1 = src. All ten dtypes to all ten:
@@ -44,21 +45,6 @@ enum {
 };
 int tn_dtype_slot(int dtype);
 
-/* ---- the row driver shared by copy.c, binary.c and unary.c ----
- * A row function handles n elements of the innermost dimension: ptr[k] is operand k's first
- * element (a byte address) and stride[k] its step in elements (0 = broadcast). */
-typedef void (*tn_row_fn)(void *ctx, char *const *ptr, const int64_t *stride, int64_t n);
-
-/* Elements per thread below which a loop runs on the calling thread. */
-#define TN_ELEMENTWISE_GRAIN 32768
-
-/* Calls fn over every row of l for its first nops operands (base[k], elsize[k]: operand k's
- * data and element size), splitting the flattened index space across the thread pool in pieces
- * of at least grain elements. TN_ERR_VALUE when l has fewer than nops operands or too many
- * dimensions. */
-tn_status tn_loop_run_rows(const tn_loop *l, int nops, void *const *base, const int *elsize,
-                           int64_t grain, tn_row_fn fn, void *ctx);
-
 /* Running an f32 row worker over f16/bf16 operands (Note [Widened rows] in copy.c): operands
  * 1..ninputs of `dtype` are widened to f32 in blocks, fn runs on the blocks, and operand 0 is
  * narrowed back (or written directly when out_keep). An operand with keep[k] set is handed to
@@ -77,16 +63,5 @@ typedef struct {
 #define TN_WIDEN_BLOCK 256
 
 void tn_widen_row(void *widen, char *const *ptr, const int64_t *stride, int64_t n);
-
-/* AVX2 and FMA both present (checked once). Kernels pick their AVX2 paths with it. */
-int tn_cpu_has_avx2(void);
-/* F16C present as well (f16 <-> f32 conversion instructions). */
-int tn_cpu_has_f16c(void);
-
-/* Tests only: when on, every kernel in copy.c, binary.c and unary.c runs its plain scalar
- * reference loop (one thread, element by element, no SIMD) so results can be compared with the
- * fast paths. Not thread-safe; flip it only between kernel calls. */
-void tn_elementwise_set_reference(int on);
-int tn_elementwise_reference(void);
 
 #endif /* TN_KERNELS_COPY_H */

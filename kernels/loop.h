@@ -2,12 +2,15 @@
  * share one shape. Strides are in elements (not bytes); a 0 stride broadcasts. runtime/ builds
  * it (broadcasting, coalescing contiguous dims, dropping size-1 dims) so kernels see the
  * fewest, largest dimensions; operand 0 is the output by convention.
- * tn_loop_next() walks all but the innermost dimension; kernels run the innermost one.
+ * tn_loop_next() walks all but the innermost dimension; kernels run the innermost one, or hand
+ * a row function to the row driver (tn_loop_run_rows, loop.c) which also spreads rows over threads.
  */
 #ifndef TN_KERNELS_LOOP_H
 #define TN_KERNELS_LOOP_H
 
 #include <stdint.h>
+
+#include "element.h"
 
 #define TN_LOOP_MAX_DIMS 64
 #define TN_LOOP_MAX_OPERANDS 4
@@ -108,5 +111,20 @@ tn_loop_elem_offsets(const tn_loop *l, int64_t t, int64_t *off)
     for (int k = 0; k < l->noperands; k++)
         off[k] += (t % m) * tn_loop_inner_stride(l, k);
 }
+
+/* ---- the row driver (loop.c), shared by copy.c, binary.c and unary.c ----
+ * A row function handles n elements of the innermost dimension: ptr[k] is operand k's first
+ * element (a byte address) and stride[k] its step in elements (0 = broadcast). */
+typedef void (*tn_row_fn)(void *ctx, char *const *ptr, const int64_t *stride, int64_t n);
+
+/* Elements per thread below which a loop runs on the calling thread. */
+#define TN_ELEMENTWISE_GRAIN 32768
+
+/* Calls fn over every row of l for its first nops operands (base[k], elsize[k]: operand k's
+ * data and element size), splitting the flattened index space across the thread pool in pieces
+ * of at least grain elements. TN_ERR_VALUE when l has fewer than nops operands or too many
+ * dimensions. */
+tn_status tn_loop_run_rows(const tn_loop *l, int nops, void *const *base, const int *elsize,
+                           int64_t grain, tn_row_fn fn, void *ctx);
 
 #endif /* TN_KERNELS_LOOP_H */

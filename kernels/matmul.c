@@ -16,14 +16,9 @@
 
 #include <xnnpack.h>
 
+#include "cpu.h"
 #include "parallel.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#define TN_X86 1
-#include <immintrin.h>
-#else
-#define TN_X86 0
-#endif
 
 /* Note [GEMM blocking]
  * The float GEMM is the BLIS/GotoBLAS scheme. tn_gemm cuts C into tasks of at most TASK_MC rows by
@@ -375,29 +370,28 @@ store_row_bf16__scalar(const float *w, int64_t n, void *cv, float alpha, float b
 #if TN_X86
 /* ---- AVX2 + FMA (+ F16C for f16 loads) ---- */
 
-#define TN_AVX2 __attribute__((target("avx2,fma,f16c")))
 
-TN_AVX2 static inline __m256
+TN_TARGET_AVX2 static inline __m256
 ld8_f32(const void *p)
 {
     return _mm256_loadu_ps(p);
 }
 
-TN_AVX2 static inline __m256
+TN_TARGET_AVX2 static inline __m256
 ld8_bf16(const void *p)
 {
     __m128i h = _mm_loadu_si128(p);
     return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
 }
 
-TN_AVX2 static inline __m256
+TN_TARGET_AVX2 static inline __m256
 ld8_f16(const void *p)
 {
     return _mm256_cvtph_ps(_mm_loadu_si128(p));
 }
 
 /* Stores alpha*acc (+ beta*c) to 8 floats. */
-TN_AVX2 static inline void
+TN_TARGET_AVX2 static inline void
 st8_out(float *c, __m256 acc, __m256 va, __m256 vb, float beta)
 {
     __m256 r = _mm256_mul_ps(va, acc);
@@ -406,7 +400,7 @@ st8_out(float *c, __m256 acc, __m256 va, __m256 vb, float beta)
     _mm256_storeu_ps(c, r);
 }
 
-TN_AVX2 static void
+TN_TARGET_AVX2 static void
 ukr_6x16__avx2(int64_t kc, const float *pa, const float *pb, float *c, int64_t ldc, float alpha,
                float beta)
 {
@@ -457,7 +451,7 @@ ukr_6x16__avx2(int64_t kc, const float *pa, const float *pb, float *c, int64_t l
 }
 
 /* 8 row sums of a0..a7 into one vector. */
-TN_AVX2 static inline __m256
+TN_TARGET_AVX2 static inline __m256
 hsum8x8(__m256 a0, __m256 a1, __m256 a2, __m256 a3, __m256 a4, __m256 a5, __m256 a6, __m256 a7)
 {
     __m256 t0 = _mm256_hadd_ps(a0, a1), t1 = _mm256_hadd_ps(a2, a3);
@@ -467,7 +461,7 @@ hsum8x8(__m256 a0, __m256 a1, __m256 a2, __m256 a3, __m256 a4, __m256 a5, __m256
 }
 
 /* 4 row sums of a0..a3. */
-TN_AVX2 static inline __m128
+TN_TARGET_AVX2 static inline __m128
 hsum4x8(__m256 a0, __m256 a1, __m256 a2, __m256 a3)
 {
     __m256 u = _mm256_hadd_ps(_mm256_hadd_ps(a0, a1), _mm256_hadd_ps(a2, a3));
@@ -483,7 +477,7 @@ store_out(float *c, float s, float alpha, float beta)
 /* dot kernels: one x row against 8 W rows at a time (m == 1, the decode GEMV), then two x rows
  * against 4 W rows. W rows stream from memory once; x stays in L1. */
 #define DEFINE_DOT_AVX2(NAME, T, LD8, LOAD)                                                    \
-    TN_AVX2 static void                                                                        \
+    TN_TARGET_AVX2 static void                                                                        \
     dot_##NAME##__avx2(int64_t mx, int64_t nw, int64_t k, const float *x, const void *wv,      \
                        int64_t w_rs, float *c, int64_t ldc, float alpha, float beta)           \
     {                                                                                         \
@@ -578,7 +572,7 @@ store_out(float *c, float s, float alpha, float beta)
 
 /* axpy kernels: two x rows × 32 columns of B per pass, B rows streamed once per row pair. */
 #define DEFINE_AXPY_AVX2(NAME, T, LD8)                                                         \
-    TN_AVX2 static void                                                                        \
+    TN_TARGET_AVX2 static void                                                                        \
     axpy_##NAME##__avx2(int64_t mx, int64_t n, int64_t k, const float *x, const void *bv,      \
                         int64_t b_rs, float *c, int64_t ldc, float alpha, float beta)          \
     {                                                                                         \
@@ -647,7 +641,7 @@ DEFINE_AXPY_AVX2(f16, uint16_t, ld8_f16)
 DEFINE_AXPY_AVX2(bf16, uint16_t, ld8_bf16)
 
 /* f32 -> bf16, round to nearest even, NaN -> 0x7fc0 (tn_f32_to_bf16, 8 at a time) */
-TN_AVX2 static inline __m128i
+TN_TARGET_AVX2 static inline __m128i
 cvt8_bf16(__m256 v)
 {
     __m256i u = _mm256_castps_si256(v);
@@ -658,7 +652,7 @@ cvt8_bf16(__m256 v)
     return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
 }
 
-TN_AVX2 static void
+TN_TARGET_AVX2 static void
 store_row_f32__avx2(const float *w, int64_t n, void *cv, float alpha, float beta)
 {
     float *c = cv;
@@ -669,7 +663,7 @@ store_row_f32__avx2(const float *w, int64_t n, void *cv, float alpha, float beta
     store_row_f32__scalar(w + j, n - j, c + j, alpha, beta);
 }
 
-TN_AVX2 static void
+TN_TARGET_AVX2 static void
 store_row_f16__avx2(const float *w, int64_t n, void *cv, float alpha, float beta)
 {
     uint16_t *c = cv;
@@ -684,7 +678,7 @@ store_row_f16__avx2(const float *w, int64_t n, void *cv, float alpha, float beta
     store_row_f16__scalar(w + j, n - j, c + j, alpha, beta);
 }
 
-TN_AVX2 static void
+TN_TARGET_AVX2 static void
 store_row_bf16__avx2(const float *w, int64_t n, void *cv, float alpha, float beta)
 {
     uint16_t *c = cv;
@@ -700,7 +694,7 @@ store_row_bf16__avx2(const float *w, int64_t n, void *cv, float alpha, float bet
 }
 
 /* 8×8 transpose: r[q] becomes column q of the input rows. */
-TN_AVX2 static inline void
+TN_TARGET_AVX2 static inline void
 transpose8(__m256 r[8])
 {
     __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
@@ -725,7 +719,7 @@ transpose8(__m256 r[8])
  * time and transposed in registers. With MR = 6 each 8-float store runs 2 floats into the next
  * k slot, which the next store overwrites (the buffers carry PACK_SLACK floats for the last). */
 #define DEFINE_PACK_AVX2(NAME, T, LD8, LOAD)                                                   \
-    TN_AVX2 static void                                                                        \
+    TN_TARGET_AVX2 static void                                                                        \
     pack_a_##NAME##__avx2(const void *av, int64_t rs, int64_t cs, int64_t mc, int64_t kc,      \
                           int mr, float *dst)                                                  \
     {                                                                                         \
@@ -754,7 +748,7 @@ transpose8(__m256 r[8])
         }                                                                                     \
     }                                                                                         \
                                                                                               \
-    TN_AVX2 static void                                                                        \
+    TN_TARGET_AVX2 static void                                                                        \
     pack_b_##NAME##__avx2(const void *bv, int64_t rs, int64_t cs, int64_t kc, int64_t nc,      \
                           int nr, float *dst)                                                  \
     {                                                                                         \
@@ -808,28 +802,27 @@ DEFINE_PACK_AVX2(bf16, uint16_t, ld8_bf16, load_bf16)
 
 /* ---- AVX-512 (F, BW, VL): 16 floats a vector, 32 registers ---- */
 
-#define TN_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx2,fma,f16c")))
 
-TN_AVX512 static inline __m512
+TN_TARGET_AVX512 static inline __m512
 ld16_f32(const void *p)
 {
     return _mm512_loadu_ps(p);
 }
 
-TN_AVX512 static inline __m512
+TN_TARGET_AVX512 static inline __m512
 ld16_bf16(const void *p)
 {
     __m256i h = _mm256_loadu_si256(p);
     return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(h), 16));
 }
 
-TN_AVX512 static inline __m512
+TN_TARGET_AVX512 static inline __m512
 ld16_f16(const void *p)
 {
     return _mm512_cvtph_ps(_mm256_loadu_si256(p));
 }
 
-TN_AVX512 static inline void
+TN_TARGET_AVX512 static inline void
 st16_out(float *c, __m512 acc, __m512 va, __m512 vb, float beta)
 {
     __m512 r = _mm512_mul_ps(va, acc);
@@ -838,7 +831,7 @@ st16_out(float *c, __m512 acc, __m512 va, __m512 vb, float beta)
     _mm512_storeu_ps(c, r);
 }
 
-TN_AVX512 static void
+TN_TARGET_AVX512 static void
 ukr_8x32__avx512(int64_t kc, const float *pa, const float *pb, float *c, int64_t ldc, float alpha,
                  float beta)
 {
@@ -863,7 +856,7 @@ ukr_8x32__avx512(int64_t kc, const float *pa, const float *pb, float *c, int64_t
 }
 
 /* 16 lanes to 8 (lane i + lane i+8), so the AVX2 horizontal sums finish the job */
-TN_AVX512 static inline __m256
+TN_TARGET_AVX512 static inline __m256
 fold16(__m512 v)
 {
     __m256 hi = _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1));
@@ -876,7 +869,7 @@ fold16(__m512 v)
  * in the same order whichever pass computes it (lane FMAs along k, fold16 + hsum8x8, the k tail
  * added in order), so how the rows are split between threads never changes a bit. */
 #define DEFINE_DOT_AVX512(NAME, T, LD16, LOAD)                                                 \
-    TN_AVX512 static void                                                                      \
+    TN_TARGET_AVX512 static void                                                                      \
     dot_##NAME##__avx512(int64_t mx, int64_t nw, int64_t k, const float *x, const void *wv,    \
                          int64_t w_rs, float *c, int64_t ldc, float alpha, float beta)         \
     {                                                                                         \
@@ -959,7 +952,7 @@ fold16(__m512 v)
     }
 
 #define DEFINE_AXPY_AVX512(NAME, T, LD16)                                                      \
-    TN_AVX512 static void                                                                      \
+    TN_TARGET_AVX512 static void                                                                      \
     axpy_##NAME##__avx512(int64_t mx, int64_t n, int64_t k, const float *x, const void *bv,    \
                           int64_t b_rs, float *c, int64_t ldc, float alpha, float beta)        \
     {                                                                                         \
@@ -1021,7 +1014,6 @@ DEFINE_AXPY_AVX512(bf16, uint16_t, ld16_bf16)
  * vdpbf16ps forms each bf16×bf16 product exactly in f32 and adds it with round-to-nearest, as an
  * FMA would, but treats f32/bf16 subnormals as zero (DAZ/FTZ) -- as oneDNN's kernels do upstream. */
 
-#define TN_AVX512BF16 __attribute__((target("avx512bf16,avx512f,avx512bw,avx512vl,avx2,fma,f16c")))
 
 /* The bf16 pair (k = p, p + 1) of a row whose k step is `step`, as one packed 32-bit element
  * (k = p in the low half); p + 1 past kc reads as zero. */
@@ -1033,7 +1025,7 @@ bf16_pair(const uint16_t *row, int64_t step, int64_t p, int64_t kc)
 }
 
 /* A strip of MR rows: dst32[strip][p/2][r]. */
-TN_AVX2 static void
+TN_TARGET_AVX2 static void
 pack_a_bf16x2(const uint16_t *a, int64_t rs, int64_t cs, int64_t mc, int64_t kc, int mr,
               uint32_t *dst)
 {
@@ -1059,7 +1051,7 @@ pack_a_bf16x2(const uint16_t *a, int64_t rs, int64_t cs, int64_t mc, int64_t kc,
 }
 
 /* A strip of NR columns: dst32[strip][p/2][c]. */
-TN_AVX2 static void
+TN_TARGET_AVX2 static void
 pack_b_bf16x2(const uint16_t *b, int64_t rs, int64_t cs, int64_t kc, int64_t nc, int nr,
               uint32_t *dst)
 {
@@ -1092,7 +1084,7 @@ pack_b_bf16x2(const uint16_t *b, int64_t rs, int64_t cs, int64_t kc, int64_t nc,
     }
 }
 
-TN_AVX512BF16 static void
+TN_TARGET_AVX512BF16 static void
 ukr_8x32__avx512bf16(int64_t kp, const uint32_t *pa, const uint32_t *pb, float *c, int64_t ldc,
                      float alpha, float beta)
 {
@@ -1118,7 +1110,7 @@ ukr_8x32__avx512bf16(int64_t kp, const uint32_t *pa, const uint32_t *pb, float *
 
 /* bf16 × bf16 dot kernel for few rows: x rows are bf16, zero padded to a multiple of 32 (xk);
  * each vdpbf16ps takes 32 k. The W tail past k is loaded masked (zeros). */
-TN_AVX512BF16 static inline __m512bh
+TN_TARGET_AVX512BF16 static inline __m512bh
 ld32_bf16_masked(const uint16_t *p, int64_t left)
 {
     __mmask32 mk = left >= 32 ? 0xffffffffu : (__mmask32)((1ull << left) - 1);
@@ -1129,7 +1121,7 @@ ld32_bf16_masked(const uint16_t *p, int64_t left)
  * tail: a masked load in the main loop halves the streaming rate (measured, Zen 5). One x row:
  * 8 W rows per pass, no software prefetch (see Note [GEMV prefetch]); several: 4 W × 4 x rows. As
  * in the f32 dot kernels, an output's sum does not depend on the pass that computes it. */
-TN_AVX512BF16 static void
+TN_TARGET_AVX512BF16 static void
 dot_bf16x2__avx512bf16(int64_t mx, int64_t nw, int64_t k, int64_t xk, const uint16_t *x,
                        const uint16_t *w, int64_t w_rs, float *c, int64_t ldc, float alpha,
                        float beta)
@@ -1236,12 +1228,7 @@ select_kernels(void)
         .store_row = {store_row_f32__scalar, store_row_f16__scalar, store_row_bf16__scalar},
     };
 #if TN_X86
-    __builtin_cpu_init();
-    bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                __builtin_cpu_supports("f16c");
-    bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                  __builtin_cpu_supports("avx512vl");
-    bool avx512bf16 = avx512 && __builtin_cpu_supports("avx512bf16");
+    bool avx2 = tn_cpu_has_avx2(), avx512 = tn_cpu_has_avx512(), avx512bf16 = tn_cpu_has_avx512bf16();
     if (force && strcmp(force, "avx512") == 0)
         avx512bf16 = false;
     if (force && strcmp(force, "scalar") == 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "copy.h"
+#include "cpu.h"
 #include "parallel.h"
 #include "reduce.h"
 
@@ -29,12 +30,8 @@ softmax_vector_bytes(void)
     static int vb;
     if (!vb) {
         int bytes = 32;
-#if defined(__x86_64__) && defined(__GNUC__)
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq"))
+        if (tn_cpu_has_avx512())
             bytes = 64;
-#endif
         const char *cap = getenv("ATEN_CPU_CAPABILITY");
         if (cap && (strcmp(cap, "avx2") == 0 || strcmp(cap, "default") == 0))
             bytes = 32;
@@ -142,11 +139,6 @@ half_lane_sum(const double *e, int64_t n, int L)
  * fuses nothing but the explicit fmaf calls, so both give the same bits. */
 #define INL static inline __attribute__((always_inline))
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define HAVE_ISA_VARIANT 1
-#define AVX2_FMA __attribute__((target("avx2,fma")))
-#endif
-
 #define L8 (VB / 4)
 
 INL float
@@ -208,8 +200,8 @@ softmax_row_f32_plain(const float *x, float *y, int64_t n, int log_, float *e)
     softmax_row_f32_body(x, y, n, log_, e);
 }
 
-#ifdef HAVE_ISA_VARIANT
-AVX2_FMA static void
+#if TN_X86
+TN_TARGET_AVX2 static void
 softmax_row_f32_avx2(const float *x, float *y, int64_t n, int log_, float *e)
 {
     softmax_row_f32_body(x, y, n, log_, e);
@@ -219,7 +211,7 @@ softmax_row_f32_avx2(const float *x, float *y, int64_t n, int log_, float *e)
 static void
 softmax_row_f32(const float *x, float *y, int64_t n, int log_, float *e)
 {
-#ifdef HAVE_ISA_VARIANT
+#if TN_X86
     if (tn_cpu_has_avx2()) {
         softmax_row_f32_avx2(x, y, n, log_, e);
         return;
@@ -645,8 +637,8 @@ ln_row_f32_plain(const float *x, const float *w, const float *b, float *y, int64
     ln_row_f32_body(x, w, b, y, n, eps, mean, rstd);
 }
 
-#ifdef HAVE_ISA_VARIANT
-AVX2_FMA static void
+#if TN_X86
+TN_TARGET_AVX2 static void
 ln_row_f32_avx2(const float *x, const float *w, const float *b, float *y, int64_t n, float eps,
                 float *mean, float *rstd)
 {
@@ -658,7 +650,7 @@ static void
 ln_row_f32(const float *x, const float *w, const float *b, float *y, int64_t n, float eps,
            float *mean, float *rstd)
 {
-#ifdef HAVE_ISA_VARIANT
+#if TN_X86
     if (tn_cpu_has_avx2()) {
         ln_row_f32_avx2(x, w, b, y, n, eps, mean, rstd);
         return;

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE  /* sincosf / sincos */
 #include "random.h"
+#include "cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -42,14 +43,7 @@ int
 tn_random_get_path(void)
 {
     if (random_path < 0) {
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-        __builtin_cpu_init();
-        random_path = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
-                          ? TN_RANDOM_PATH_AVX2
-                          : TN_RANDOM_PATH_DEFAULT;
-#else
-        random_path = TN_RANDOM_PATH_DEFAULT;
-#endif
+        random_path = tn_cpu_has_avx2() ? TN_RANDOM_PATH_AVX2 : TN_RANDOM_PATH_DEFAULT;
     }
     return random_path;
 }

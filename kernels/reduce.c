@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "parallel.h"
 
 #define GRAIN 32768  /* at::internal::GRAIN_SIZE: upstream's split points depend on it */
@@ -115,9 +116,8 @@ h2f(uint16_t h)
 }
 
 /* n halves to floats: F16C when the CPU has it (same values, one instruction per 8). */
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-__attribute__((target("avx2,f16c"))) static void
+#if TN_X86
+TN_TARGET_AVX2 static void
 h2f_n_f16c(const uint16_t *x, float *out, int64_t n)
 {
     int64_t i = 0;
@@ -142,9 +142,8 @@ h2f_n(const uint16_t *x, float *out, int64_t n)
 {
     if (!h2f_n_impl) {
         h2f_n_impl = h2f_n_plain;
-#if defined(__x86_64__) && defined(__GNUC__)
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c"))
+#if TN_X86
+        if (tn_cpu_has_avx2())
             h2f_n_impl = h2f_n_f16c;
 #endif
     }

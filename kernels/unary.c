@@ -10,14 +10,8 @@
 #include <string.h>
 
 #include "copy.h"
+#include "cpu.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define TN_X86 1
-#define TN_AVX2_TARGET __attribute__((target("avx2,fma")))
-#else
-#define TN_AVX2_TARGET
-#endif
 
 const char *const tn_unary_names[TN_NUM_UNARY] = {
     [TN_UN_NEG] = "neg",
@@ -215,7 +209,7 @@ erfinv_d(double y)
         return (O)(EXPR);                                                                 \
     }                                                                                     \
     UN_LOOPS(NAME##__base, NAME, T, O, )                                                  \
-    UN_LOOPS(NAME##__avx2, NAME, T, O, TN_AVX2_TARGET)                                    \
+    UN_LOOPS(NAME##__avx2, NAME, T, O, TN_TARGET_AVX2)                                    \
     static void                                                                           \
     NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
     {                                                                                     \
@@ -403,8 +397,8 @@ UN_ROW(always_b8, uint8_t, uint8_t, 1)
  * tanh: for |x| < 0.625 the odd polynomial of Cephes tanhf, else 1 - 2/(e^{2|x|} + 1) with the
  * sign restored. sigmoid = 1/(1 + e^-x) and silu = x/(1 + e^-x) as upstream writes them.
  * All within a few ulp of glibc; the scalar rows (expf, tanhf) stay the reference. */
-#ifdef TN_X86
-TN_AVX2_TARGET static inline __m256
+#if TN_X86
+TN_TARGET_AVX2 static inline __m256
 v_exp(__m256 x)
 {
     const __m256 lo = _mm256_set1_ps(-104.0f), hi = _mm256_set1_ps(89.0f);
@@ -431,7 +425,7 @@ v_exp(__m256 x)
     return _mm256_blendv_ps(res, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
 }
 
-TN_AVX2_TARGET static inline __m256
+TN_TARGET_AVX2 static inline __m256
 v_tanh(__m256 x)
 {
     const __m256 sign = _mm256_set1_ps(-0.0f), one = _mm256_set1_ps(1.0f);
@@ -455,7 +449,7 @@ v_tanh(__m256 x)
  * weights); 1 <= |x|: 1 - e^{-x^2} Q(|x| - 2.5), Q a degree-12 fit of erfc(x) e^{x^2} on [1, 4]
  * (|x| clamped to 4, where erf rounds to 1), with x^2 = hi + lo split by fma so e^{-x^2} keeps
  * its precision. About 2 ulp from glibc's erff. */
-TN_AVX2_TARGET static inline __m256
+TN_TARGET_AVX2 static inline __m256
 v_erf(__m256 x)
 {
     static const float pa[8] = {1.128379226e+00f, -3.761263788e-01f, 1.128378361e-01f,
@@ -490,7 +484,7 @@ v_erf(__m256 x)
 }
 
 /* gelu as upstream writes it: x * 0.5 * (1 + erf(x / sqrt(2))) */
-TN_AVX2_TARGET static inline __m256
+TN_TARGET_AVX2 static inline __m256
 v_gelu(__m256 x)
 {
     __m256 e = v_erf(_mm256_mul_ps(x, _mm256_set1_ps((float)SQRT1_2)));
@@ -498,7 +492,7 @@ v_gelu(__m256 x)
     return _mm256_mul_ps(h, _mm256_add_ps(_mm256_set1_ps(1.0f), e));
 }
 
-TN_AVX2_TARGET static inline __m256
+TN_TARGET_AVX2 static inline __m256
 v_sigmoid(__m256 x)
 {
     const __m256 one = _mm256_set1_ps(1.0f);
@@ -506,7 +500,7 @@ v_sigmoid(__m256 x)
     return _mm256_div_ps(one, _mm256_add_ps(one, e));
 }
 
-TN_AVX2_TARGET static inline __m256
+TN_TARGET_AVX2 static inline __m256
 v_silu(__m256 x)
 {
     const __m256 one = _mm256_set1_ps(1.0f);
@@ -516,7 +510,7 @@ v_silu(__m256 x)
 
 /* The tail goes through a zero-padded vector so every element sees the same approximation. */
 #define AVX2_UNARY_F32(NAME, VF)                                                          \
-    TN_AVX2_TARGET static void                                                            \
+    TN_TARGET_AVX2 static void                                                            \
     NAME(float *o, const float *x, int64_t n)                                             \
     {                                                                                     \
         int64_t i = 0;                                                                    \
@@ -678,7 +672,7 @@ unary_out_is_bool(int op)
 static tn_row_fn
 f32_row(int op)
 {
-#ifdef TN_X86
+#if TN_X86
     if (!tn_elementwise_reference() && tn_cpu_has_avx2()) {
         switch (op) {
         case TN_UN_EXP: return exp_f32_avx2row;
