@@ -14,6 +14,7 @@
 #include "cpu.h"
 #include "matmul.h"
 #include "parallel.h"
+#include "vmath.h"
 
 
 /* Note [Flash attention on the CPU]
@@ -70,31 +71,6 @@ exp_sum__scalar(const float *s, float *p, int64_t n, float m)
 
 #if TN_X86
 
-/* exp for 8 floats: Cephes' expf (range reduction by ln 2 in two parts, degree-6 polynomial),
- * max relative error about 2 ulp; x below -87.3 (and -inf) gives 0, NaN stays NaN. */
-TN_TARGET_AVX2 static inline __m256
-exp8(__m256 x)
-{
-    const __m256 lo = _mm256_set1_ps(-87.33654f), hi = _mm256_set1_ps(88.3762626647949f);
-    __m256 xc = _mm256_min_ps(_mm256_max_ps(x, lo), hi);
-    __m256 n = _mm256_round_ps(_mm256_mul_ps(xc, _mm256_set1_ps(1.44269504088896341f)),
-                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), xc);
-    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-    __m256 y = _mm256_set1_ps(1.9875691500e-4f);
-    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(1.3981999507e-3f));
-    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(8.3334519073e-3f));
-    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(4.1665795894e-2f));
-    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(1.6666665459e-1f));
-    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(5.0000001201e-1f));
-    y = _mm256_fmadd_ps(y, _mm256_mul_ps(r, r), r);
-    y = _mm256_add_ps(y, _mm256_set1_ps(1.0f));
-    __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-    y = _mm256_mul_ps(y, _mm256_castsi256_ps(e));
-    y = _mm256_blendv_ps(y, _mm256_setzero_ps(), _mm256_cmp_ps(x, lo, _CMP_LT_OQ));
-    return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
-}
-
 TN_TARGET_AVX2 static float
 row_max__avx2(const float *s, int64_t n)
 {
@@ -116,7 +92,7 @@ exp_sum__avx2(const float *s, float *p, int64_t n, float m)
     __m256 vm = _mm256_set1_ps(m), acc = _mm256_setzero_ps();
     int64_t j = 0;
     for (; j + 8 <= n; j += 8) {
-        __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(s + j), vm));
+        __m256 e = tn_f32_vexp__avx2(_mm256_sub_ps(_mm256_loadu_ps(s + j), vm));
         _mm256_storeu_ps(p + j, e);
         acc = _mm256_add_ps(acc, e);
     }
@@ -124,7 +100,7 @@ exp_sum__avx2(const float *s, float *p, int64_t n, float m)
         float tin[8], tout[8];
         for (int q = 0; q < 8; q++)
             tin[q] = j + q < n ? s[j + q] - m : -INFINITY;
-        __m256 e = exp8(_mm256_loadu_ps(tin));
+        __m256 e = tn_f32_vexp__avx2(_mm256_loadu_ps(tin));
         _mm256_storeu_ps(tout, e);
         acc = _mm256_add_ps(acc, e);
         for (int64_t q = 0; j + q < n; q++)

@@ -11,6 +11,7 @@
 
 #include "copy.h"
 #include "cpu.h"
+#include "vmath.h"
 
 
 const char *const tn_unary_names[TN_NUM_UNARY] = {
@@ -391,40 +392,11 @@ UN_ROW(always_b8, uint8_t, uint8_t, 1)
 
 /* ---- AVX2 vector math for f32 exp, tanh, sigmoid, silu ----
  * Note [f32 vector math]
- * exp: x = n ln2 + r with |r| <= ln2/2 (ln2 split in two for exact reduction), e^r from the
- * degree-7 Taylor-like minimax polynomial of Cephes expf, then 2^n applied in two halves so
- * results down to the subnormal range round once. NaN passes through. About 1 ulp.
+ * exp: tn_f32_vexp__avx2 (vmath.h).
  * tanh: for |x| < 0.625 the odd polynomial of Cephes tanhf, else 1 - 2/(e^{2|x|} + 1) with the
  * sign restored. sigmoid = 1/(1 + e^-x) and silu = x/(1 + e^-x) as upstream writes them.
  * All within a few ulp of glibc; the scalar rows (expf, tanhf) stay the reference. */
 #if TN_X86
-TN_TARGET_AVX2 static inline __m256
-v_exp(__m256 x)
-{
-    const __m256 lo = _mm256_set1_ps(-104.0f), hi = _mm256_set1_ps(89.0f);
-    __m256 xc = _mm256_min_ps(_mm256_max_ps(x, lo), hi);
-    __m256 n = _mm256_round_ps(_mm256_mul_ps(xc, _mm256_set1_ps(1.44269504088896341f)),
-                               _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), xc);
-    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
-    __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
-    p = _mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r);
-    p = _mm256_add_ps(p, _mm256_set1_ps(1.0f));
-    __m256i ni = _mm256_cvtps_epi32(n);
-    __m256i n1 = _mm256_srai_epi32(ni, 1);
-    __m256i n2 = _mm256_sub_epi32(ni, n1);
-    const __m256i bias = _mm256_set1_epi32(127);
-    __m256 s1 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n1, bias), 23));
-    __m256 s2 = _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n2, bias), 23));
-    __m256 res = _mm256_mul_ps(_mm256_mul_ps(p, s1), s2);
-    return _mm256_blendv_ps(res, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
-}
-
 TN_TARGET_AVX2 static inline __m256
 v_tanh(__m256 x)
 {
@@ -439,7 +411,7 @@ v_tanh(__m256 x)
     /* odd polynomial on |x| with the sign put back, so tanh(-0) = -0 */
     __m256 small = _mm256_fmadd_ps(_mm256_mul_ps(p, z), ax, ax);
     small = _mm256_or_ps(small, _mm256_and_ps(sign, x));
-    __m256 e = v_exp(_mm256_add_ps(ax, ax));
+    __m256 e = tn_f32_vexp__avx2(_mm256_add_ps(ax, ax));
     __m256 big = _mm256_sub_ps(one, _mm256_div_ps(_mm256_set1_ps(2.0f), _mm256_add_ps(e, one)));
     big = _mm256_or_ps(big, _mm256_and_ps(sign, x));
     return _mm256_blendv_ps(big, small, _mm256_cmp_ps(ax, _mm256_set1_ps(0.625f), _CMP_LT_OQ));
@@ -475,7 +447,7 @@ v_erf(__m256 x)
         q = _mm256_fmadd_ps(q, t, _mm256_set1_ps(qb[k]));
     __m256 hi = _mm256_mul_ps(ac, ac);
     __m256 lo = _mm256_fmsub_ps(ac, ac, hi);
-    __m256 e = _mm256_mul_ps(v_exp(_mm256_sub_ps(_mm256_setzero_ps(), hi)), _mm256_sub_ps(one, lo));
+    __m256 e = _mm256_mul_ps(tn_f32_vexp__avx2(_mm256_sub_ps(_mm256_setzero_ps(), hi)), _mm256_sub_ps(one, lo));
     __m256 big = _mm256_fnmadd_ps(e, q, one);
     big = _mm256_or_ps(big, _mm256_and_ps(sign, x));
 
@@ -496,7 +468,7 @@ TN_TARGET_AVX2 static inline __m256
 v_sigmoid(__m256 x)
 {
     const __m256 one = _mm256_set1_ps(1.0f);
-    __m256 e = v_exp(_mm256_sub_ps(_mm256_setzero_ps(), x));
+    __m256 e = tn_f32_vexp__avx2(_mm256_sub_ps(_mm256_setzero_ps(), x));
     return _mm256_div_ps(one, _mm256_add_ps(one, e));
 }
 
@@ -504,7 +476,7 @@ TN_TARGET_AVX2 static inline __m256
 v_silu(__m256 x)
 {
     const __m256 one = _mm256_set1_ps(1.0f);
-    __m256 e = v_exp(_mm256_sub_ps(_mm256_setzero_ps(), x));
+    __m256 e = tn_f32_vexp__avx2(_mm256_sub_ps(_mm256_setzero_ps(), x));
     return _mm256_div_ps(x, _mm256_add_ps(one, e));
 }
 
@@ -529,7 +501,7 @@ v_silu(__m256 x)
         }                                                                                 \
     }
 
-AVX2_UNARY_F32(f32_vexp__avx2_u8, v_exp)
+AVX2_UNARY_F32(f32_vexp__avx2_u8, tn_f32_vexp__avx2)
 AVX2_UNARY_F32(f32_vtanh__avx2_u8, v_tanh)
 AVX2_UNARY_F32(f32_vsigmoid__avx2_u8, v_sigmoid)
 AVX2_UNARY_F32(f32_vsilu__avx2_u8, v_silu)
