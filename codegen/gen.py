@@ -21,6 +21,7 @@ import jinja2
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from model import ROOT, Model  # noqa: E402
+from autograd import AutogradModel, Renderer  # noqa: E402
 
 OUT = ROOT / "generated"
 TEMPLATES = ROOT / "templates"
@@ -142,6 +143,10 @@ def render_all(model: Model) -> dict[str, str]:
         (module, [f"{module}_{k}" if len(shard(b, BINDING_SHARDS.get(module, 1))) > 1 else module
                   for k in range(len(shard(b, BINDING_SHARDS.get(module, 1))))])
         for module, b in model.bindings.items()])
+    am = AutogradModel(model)
+    for name, text in Renderer(am).files(lambda template: banner(template + ".py").replace(
+            "templates/autograd.py", "codegen/autograd.py (derivatives.yaml, schemas/autograd_helpers.yaml)")).items():
+        files[name] = text
     files["meson.build"] = meson_build(sorted(n for n in files if n.endswith(".c")))
     return files
 

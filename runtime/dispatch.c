@@ -24,6 +24,7 @@
 #include "dtype.h"
 #include "device.h"
 #include "tls.h"
+#include "autograd_node.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -312,14 +313,29 @@ dispatch_device(const tn_op *op, const tn_value *args, int n)
 
 static PyObject *via_functional(tn_op *op, tn_value *args);
 
+/* A CompositeImplicitAutograd op differentiated through torch's Python decomposition of it
+ * (see Note [Autograd at the door] in autograd.c). */
+PyObject *
+tn_dispatch_cia_python(tn_op *op, tn_value *args)
+{
+    PyObject *entry = py_kernel(op, "CompositeImplicitAutograd");
+    if (entry)
+        return call_python_kernel(op, entry, args);
+    return call_decomposition(op, args);
+}
+
 PyObject *
 tn_dispatch(tn_op *op, tn_value *args)
 {
-    if (TN_UNLIKELY(tn_torch_dispatch_active()))
-        return dispatch_to_python_mode(op, args);
     tn_schema *s = op->parsed ? op->parsed : tn_op_schema(op);
     if (!s)
         return NULL;
+    /* autograd sits above every other key (Note [Autograd at the door]) */
+    if (TN_UNLIKELY(op->ag_record != NULL) && !tn_tls.grad_disabled && !tn_tls.below_autograd &&
+        tn_args_require_grad(args, s->nparams))
+        return op->ag_record(op, args);
+    if (TN_UNLIKELY(tn_torch_dispatch_active()))
+        return dispatch_to_python_mode(op, args);
     int device = dispatch_device(op, args, s->nparams);
     PyObject *entry;
     if (TN_UNLIKELY(device == TN_DEVICE_META)) {

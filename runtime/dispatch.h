@@ -47,6 +47,9 @@ void tn_op_py_kernels_changed(tn_op *op);
 PyObject *tn_wrap_structseq(int which, PyObject *result);
 /* torch._C._torchnative.<name>(a, b, c) (the embedded Python's helpers; NULLs end the arguments). */
 PyObject *tn_call_private(const char *name, PyObject *a, PyObject *b, PyObject *c);
+/* A CompositeImplicitAutograd op differentiated through torch's Python decomposition of it
+ * (Note [Autograd at the door] in autograd.c). */
+PyObject *tn_dispatch_cia_python(tn_op *op, tn_value *args);
 /* The OpOverload object torch.ops.<ns>.<name>.<overload> of op (new reference). */
 PyObject *tn_op_overload_object(tn_op *op);
 

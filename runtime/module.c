@@ -23,6 +23,7 @@
 #include "tensor_new.h"
 #include "torch_function.h"
 #include "torch_ops.h"
+#include "autograd.h"
 
 #include <string.h>
 
@@ -483,6 +484,13 @@ init(PyObject *m)
         tn_dispatch_init(m, tn_kernel_table) < 0 || tn_op_registry_init() < 0 || tn_torch_ops_init(m) < 0)
         return -1;
     if (PyModule_AddFunctions(m, module_functions) < 0 || PyModule_AddFunctions(m, tn_module_functions) < 0)
+        return -1;
+    /* torch._C._functions holds every grad_fn class (not in sys.modules, as upstream) */
+    PyObject *functions = PyModule_New("torch._C._functions");
+    if (!functions || PyModule_AddObject(m, "_functions", functions) < 0)
+        return -1;
+    if (tn_autograd_node_init(functions) < 0 || tn_autograd_engine_init(m, functions) < 0 ||
+        tn_autograd_install(tn_autograd_table) < 0)
         return -1;
     /* _TensorMeta: `type` (see DESIGN.md: a C type cannot carry a metaclass under the 3.11 limited API) */
     if (PyModule_AddObjectRef(m, "_TensorMeta", (PyObject *)&PyType_Type) < 0)

@@ -46,6 +46,10 @@ typedef struct tn_op {
     int id;
     const char *ns;            /* NULL means "aten" */
     uint64_t kernel_calls;     /* times its C kernel ran: which kernels the tests exercised */
+    /* autograd (generated/autograd_table.c): what the door does when an argument requires
+     * grad; see Note [Autograd at the door] in autograd.c */
+    int ag_mode;
+    PyObject *(*ag_record)(struct tn_op *op, tn_value *args);
 } tn_op;
 
 extern tn_op tn_ops[TN_NUM_ATEN_OPS];

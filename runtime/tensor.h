@@ -58,6 +58,8 @@ typedef struct {
     PyObject *grad_fn;
     PyObject *backward_hooks;
     PyObject *post_accumulate_grad_hooks;
+    PyObject *grad_acc;     /* borrowed: this leaf's AccumulateGrad node, cleared when it dies */
+    int32_t output_nr;      /* which output of grad_fn this tensor is */
     int32_t ndim;
     int8_t dtype;
     int8_t device;
@@ -69,8 +71,19 @@ typedef struct {
     uint8_t neg;
     int8_t grad_dtype;      /* 0: the tensor's dtype; -1: any (None); d + 1: dtype d */
     uint8_t inference;      /* made under inference_mode (or a view of such a tensor) */
+    uint8_t view_meta;      /* TN_VIEW_*: how autograd treats in-place writes to this view */
     int64_t small[2 * TN_SMALL_NDIM];
 } TensorObject;
+
+/* How a view was made (upstream's CreationMeta): in-place writes through a view made in
+ * no_grad / inference mode or by a multi-output op are refused while grad mode records. */
+enum {
+    TN_VIEW_DEFAULT = 0,
+    TN_VIEW_NO_GRAD = 1,
+    TN_VIEW_INFERENCE = 2,
+    TN_VIEW_MULTI_OUTPUT = 3,
+    TN_VIEW_CUSTOM_FUNCTION = 4,
+};
 
 extern PyTypeObject *tn_TensorBase_Type;
 /* The class new tensors are made as: torch.Tensor once _autograd_init ran, else TensorBase. */

@@ -24,6 +24,7 @@ typedef struct {
     PyObject *td_infra[3];   /* FAKE, PROXY, FUNCTIONAL infra-mode slots */
     PyObject *stash;         /* dict for _stash_obj_in_tls */
     int dispatch_disabled;   /* _DisableTorchDispatch */
+    int below_autograd;      /* inside an op autograd already recorded: nested calls record nothing */
 } tn_tls_state;
 
 extern _Thread_local tn_tls_state tn_tls;

@@ -124,6 +124,6 @@ def install(C):
     # grad_fn node classes it holds are placeholders until autograd records graphs.
     if "_functions" not in C.__dict__:
         C._functions = types.ModuleType("torch._C._functions")
-    for cls in (_ImperativeEngine, _FunctionBase, _LegacyVariableBase, _NodeBase):
+    for cls in (_FunctionBase, _LegacyVariableBase, _NodeBase):
         cls.__module__ = "torch._C"
         setattr(C, cls.__name__, cls)

@@ -33,7 +33,8 @@ import spell  # noqa: E402
 
 
 def oracle_inputs() -> list[Path]:
-    files = [HERE / "runner.py", HERE / "spell.py", spell.KERNELS_YAML, spell.NATIVE_YAML]
+    files = [HERE / "runner.py", HERE / "spell.py", spell.KERNELS_YAML, spell.NATIVE_YAML,
+             ROOT / "generated" / "autograd_table.c"]  # which overloads get backward cases
     return files + sorted(HERE.glob("cases_*.py"))
 
 

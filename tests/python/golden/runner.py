@@ -330,10 +330,52 @@ def encode(x):
     return x
 
 
+def _tensors_in(r):
+    if isinstance(r, torch.Tensor):
+        return [r]
+    if isinstance(r, (tuple, list)):
+        return [t for x in r for t in _tensors_in(x)]
+    return []
+
+
+def cotangent(like: torch.Tensor, k: int) -> torch.Tensor:
+    """A deterministic, irregular cotangent of like's shape and dtype: frac(j * 0.618034 + k / 7)
+    + 0.5 for element j, computed in float64 (exact on both sides) and rounded once. Positive, so
+    the sums backward makes (broadcast reduction, sum_to) do not cancel: the derived tolerance
+    bounds errors relative to the result, which a cancelling sum would make meaningless."""
+    n = like.numel()
+    j = torch.arange(n, dtype=torch.float64)
+    v = torch.remainder(j * 0.618034 + k / 7.0, 1.0) + 0.5
+    return v.reshape(like.shape).to(like.dtype)
+
+
+def vjp(r, inputs):
+    """A backward case's answer: gradients of r's outputs that require grad with respect to the
+    inputs that require grad, for deterministic cotangents; None where an input is not reached.
+    What upstream's torch.autograd.grad computes is the oracle."""
+    outs = [t for t in _tensors_in(r) if t.requires_grad]
+    ins = [t for t in inputs if isinstance(t, torch.Tensor) and t.requires_grad]
+    if not outs or not ins:
+        return ("no gradient", [t.requires_grad for t in _tensors_in(r)])
+    cots = [cotangent(o, i) for i, o in enumerate(outs)]
+    grads = torch.autograd.grad(outs, ins, cots, allow_unused=True)
+    # upstream answers some gradients (sgn's) with an efficient zero tensor, which has no storage
+    # to read: compared as the zeros it stands for
+    return tuple(torch.zeros(g.shape, dtype=g.dtype) if g is not None and g._is_zerotensor() else g for g in grads)
+
+
+def requires_grad(*ts):
+    """Marks the floating-point inputs of a backward case as requiring grad."""
+    for t in ts:
+        if isinstance(t, torch.Tensor) and (t.dtype.is_floating_point or t.dtype.is_complex):
+            t.requires_grad_()
+
+
 # ---- running a case ------------------------------------------------------------------------------
 
 NAMESPACE = {"torch": torch, "randn": randn, "arange": arange, "make": make, "literal": literal, "gen": gen,
-             "math": math, "empty_out": empty_out, "nan": math.nan, "inf": math.inf}
+             "math": math, "empty_out": empty_out, "nan": math.nan, "inf": math.inf, "vjp": vjp,
+             "requires_grad": requires_grad}
 
 
 def run_case(code: str, mode: str = "plain", records: list | None = None, float64: bool = False) -> tuple[dict, Context]:

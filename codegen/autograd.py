@@ -1,0 +1,1249 @@
+"""Autograd from upstream's own tables: node kinds and recorders generated from derivatives.yaml.
+
+torchgen's load_derivatives() reads derivatives.yaml (shipped in the wheel); its
+match_differentiability_info() pairs every overload with the formulas it uses (in-place and out=
+variants share the functional's). From that this module decides, per overload, what the door does
+when an argument requires grad (the autograd "mode"), and emits:
+
+  autograd.h                 node structs are private; this declares the recorder table
+  autograd_nodes_<k>.c       one node kind per DifferentiabilityInfo (MulBackward0, ...): the
+                             saved fields, _saved_<name> getters, and apply(): the formulas,
+                             translated by codegen/formula.py into calls through the door
+  autograd_<k>.c (too)        one recorder per overload: make the node, save inputs, run the
+                             kernel below autograd, give outputs their history, save outputs
+  autograd_helpers.h         prototypes of the FunctionsManual helpers the formulas call, from
+                             our hand list schemas/autograd_helpers.yaml (bodies: ops/autograd_manual.c)
+
+A formula that cannot be translated (or calls a helper not in the list) becomes an apply() that
+raises "derivative for aten::<op> is not implemented" when that gradient is needed.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import yaml
+
+from formula import Emitter, Parser, Untranslatable, Val
+
+ROOT = Path(__file__).resolve().parent.parent
+HELPERS = ROOT / "schemas" / "autograd_helpers.yaml"
+COMPOSITIONS = ROOT / "schemas" / "autograd_compositions.yaml"
+
+# the door's autograd modes (runtime/autograd.h TN_AG_*)
+MODE_NONE, MODE_RECORD, MODE_CIA, MODE_NOTIMPL, MODE_OUT = 0, 1, 2, 3, 4
+
+C_KEYWORDS = {"default", "int", "float", "double", "char", "short", "long", "signed", "unsigned",
+              "register", "return", "struct", "union", "switch", "case", "break", "continue", "do",
+              "while", "for", "if", "else", "goto", "sizeof", "static", "extern", "const", "void",
+              "volatile", "inline", "restrict", "enum", "typedef", "auto", "bool", "true", "false"}
+
+
+def cname(name: str) -> str:
+    return name + "_" if name in C_KEYWORDS else name
+
+
+# ---- C++ types of saved fields and helper parameters ---------------------------------------
+
+def norm_cpp(t: str) -> str:
+    """A C++ type spelled canonically: no const/&/namespaces, SymInt as int."""
+    t = t.replace("const ", "").replace("&", "").strip()
+    t = re.sub(r"\b(at|c10|std|torch|autograd|generated)::", "", t)
+    t = re.sub(r"(^|(?<=[<, ]))::", "", t)
+    t = t.replace("SymIntArrayRef", "IntArrayRef").replace("SymInt", "int64_t")
+    t = t.replace("OptionalIntArrayRef", "optional<IntArrayRef>")
+    t = t.replace("string_view", "string").replace("Variable", "Tensor").replace("variable_list", "vector<Tensor>")
+    t = t.replace("TensorList", "vector<Tensor>").replace("ArrayRef<Tensor>", "vector<Tensor>")
+    t = t.replace("IntArrayRef", "IntList")
+    t = re.sub(r"\s+", " ", t).replace("< ", "<").replace(" >", ">").replace(", ", ",")
+    if t == "int":
+        t = "int64_t"
+    return t
+
+
+# formula type of each canonical C++ type
+CPP_TO_TY = {
+    "Tensor": "T", "optional<Tensor>": "T", "Scalar": "S", "optional<Scalar>": "S",
+    "int64_t": "I", "optional<int64_t>": "OI", "double": "D", "optional<double>": "OD",
+    "bool": "B", "optional<bool>": "OB", "ScalarType": "ST", "optional<ScalarType>": "ST",
+    "IntList": "IA", "optional<IntList>": "IA", "Layout": "L", "TensorOptions": "TO",
+    "string": "STR", "optional<string>": "STR", "TypeAndSize": "TAS", "TensorGeometry": "TG",
+    "vector<Tensor>": "TL", "List<optional<Tensor>>": "TL", "vector<ScalarType>": "VST",
+    "vector<vector<int64_t>>": "VVI", "ArrayRef<Scalar>": "SL",
+}
+
+# C storage of saved fields, by canonical C++ type
+SAVED_C = {
+    "Tensor": "tn_saved", "optional<Tensor>": "tn_saved", "vector<Tensor>": "tn_saved_list",
+    "List<optional<Tensor>>": "tn_saved_list", "Scalar": "tn_value", "optional<Scalar>": "tn_value",
+    "int64_t": "int64_t", "optional<int64_t>": "tn_opt_int", "double": "double",
+    "optional<double>": "tn_opt_double", "bool": "int", "optional<bool>": "int", "ScalarType": "int",
+    "optional<ScalarType>": "int", "IntList": "tn_ag_ints", "optional<IntList>": "tn_ag_ints",
+    "Layout": "int", "TensorOptions": "tn_ag_options", "string": "char *", "optional<string>": "char *",
+    "TypeAndSize": "tn_ag_type_and_size", "TensorGeometry": "tn_ag_geometry",
+    "vector<ScalarType>": "tn_ag_dtypes", "vector<vector<int64_t>>": "tn_ag_sizes_list",
+    "ArrayRef<Scalar>": "tn_ag_scalars",
+}
+
+# how a saved field reads in a formula: (type, C expression with {f} = n->field)
+SAVED_READ = {
+    "Scalar": ("S", "{f}"), "optional<Scalar>": ("S", "{f}"), "int64_t": ("I", "{f}"),
+    "optional<int64_t>": ("OI", "{f}"), "double": ("D", "{f}"), "optional<double>": ("OD", "{f}"),
+    "bool": ("B", "{f}"), "optional<bool>": ("OB", "{f}"), "ScalarType": ("ST", "{f}"),
+    "optional<ScalarType>": ("ST", "{f}"), "IntList": ("IA", "tn_ag_ints_view(&{f})"),
+    "optional<IntList>": ("IA", "tn_ag_ints_view(&{f})"), "Layout": ("L", "{f}"),
+    "TensorOptions": ("TO", "{f}"), "string": ("STR", "{f}"), "optional<string>": ("STR", "{f}"),
+    "TypeAndSize": ("TAS", "{f}"), "TensorGeometry": ("TG", "{f}"), "vector<ScalarType>": ("VST", "{f}"),
+    "vector<vector<int64_t>>": ("VVI", "{f}"), "ArrayRef<Scalar>": ("SL", "{f}"),
+}
+
+# Python getter (_saved_<name>) of saved non-tensor fields, as upstream exposes them
+SAVED_GETTER = {
+    "Scalar": "tn_ag_scalar_to_py(&{f})", "optional<Scalar>": "tn_ag_scalar_to_py(&{f})",
+    "int64_t": "PyLong_FromLongLong({f})", "optional<int64_t>": "tn_ag_opt_int_to_py({f})",
+    "double": "PyFloat_FromDouble({f})", "optional<double>": "tn_ag_opt_double_to_py({f})",
+    "bool": "PyBool_FromLong({f})", "optional<bool>": "tn_ag_opt_bool_to_py({f})",
+    "IntList": "tn_ag_ints_to_py(&{f})", "optional<IntList>": "tn_ag_ints_to_py(&{f})",
+    "string": "tn_ag_str_to_py({f})", "optional<string>": "tn_ag_str_to_py({f})",
+}
+
+
+# ---- the helper list -------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class HelperSig:
+    name: str
+    cname: str
+    ret: str                   # canonical C++ return type
+    params: list[tuple[str, str]]  # (canonical type, name)
+    text: str
+
+
+def parse_cpp_sig(text: str) -> tuple[str, str, list[tuple[str, str]]]:
+    m = re.match(r"\s*(.+?)\s+(\w+)\s*\((.*)\)\s*;?\s*$", text, re.S)
+    if not m:
+        raise SystemExit(f"codegen: cannot parse helper signature {text!r}")
+    ret, name, params = m.groups()
+    out, depth, cur = [], 0, ""
+    for ch in params:
+        if ch == "<":
+            depth += 1
+        elif ch == ">":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur)
+    plist = []
+    for p in out:
+        p = re.sub(r"/\*.*?\*/", "", p).split("=")[0].strip()
+        pm = re.match(r"(.+?)\s*([A-Za-z_]\w*)$", p)
+        if not pm:
+            raise SystemExit(f"codegen: cannot parse parameter {p!r} of {name}")
+        plist.append((norm_cpp(pm.group(1)), pm.group(2)))
+    return norm_cpp(ret), name, plist
+
+
+def load_helpers() -> dict[str, list[HelperSig]]:
+    doc = yaml.safe_load(HELPERS.read_text()) or {}
+    out: dict[str, list[HelperSig]] = {}
+    for name, sigs in (doc.get("helpers") or {}).items():
+        sigs = sigs if isinstance(sigs, list) else [sigs]
+        for k, text in enumerate(sigs):
+            ret, n, params = parse_cpp_sig(text)
+            if n != name:
+                raise SystemExit(f"codegen: helper {name}: signature names {n}")
+            out.setdefault(name, []).append(HelperSig(
+                name=name, cname=f"tn_fm_{name}" + (f"_{k}" if k else ""), ret=ret, params=params,
+                text=" ".join(text.split())))
+    return out
+
+
+# C parameter types of helper prototypes, by canonical C++ type
+HELPER_C = {
+    "Tensor": "PyObject *", "optional<Tensor>": "PyObject *", "Scalar": "const tn_value *",
+    "optional<Scalar>": "const tn_value *", "int64_t": "int64_t", "optional<int64_t>": "tn_opt_int",
+    "double": "double", "optional<double>": "tn_opt_double", "bool": "int", "optional<bool>": "int",
+    "ScalarType": "int", "optional<ScalarType>": "int", "IntList": "tn_ints", "optional<IntList>": "tn_ints",
+    "Layout": "int", "TensorOptions": "tn_ag_options", "string": "const char *",
+    "optional<string>": "const char *", "TensorGeometry": "const tn_ag_geometry *",
+    "vector<Tensor>": "tn_tensors", "List<optional<Tensor>>": "tn_tensors",
+    "vector<ScalarType>": "const tn_ag_dtypes *", "vector<vector<int64_t>>": "const tn_ag_sizes_list *",
+    "TypeAndSize": "const tn_ag_type_and_size *",
+}
+
+
+def helper_prototype(h: HelperSig) -> str:
+    params = []
+    if h.ret.startswith("tuple<"):
+        params.append("PyObject **out")
+    elif h.ret == "vector<Tensor>":
+        params.append("PyObject **out, Py_ssize_t nout")
+    for t, n in h.params:
+        if t.startswith("array<bool"):
+            params.append(f"const int64_t *{n}")
+            continue
+        ct = HELPER_C.get(t)
+        if ct is None:
+            raise SystemExit(f"codegen: helper {h.name}: no C type for {t}")
+        params.append(f"{ct}{'' if ct.endswith('*') else ' '}{n}")
+    ret = "PyObject *" if h.ret == "Tensor" else "int "
+    return f"{ret}{h.cname}({', '.join(params)})"
+
+
+# ---- the model ---------------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class SavedField:
+    name: str        # C field name ("self_", "other_scalar_type")
+    pyname: str      # _saved_<pyname>
+    cpp: str         # canonical C++ type
+    expr: str        # torchgen's expression at save time
+    is_output: bool
+
+
+@dataclasses.dataclass
+class Kind:
+    op: str                      # "MulBackward0"
+    info: object
+    fields: list[SavedField]
+    list_args: list[str]         # TensorList args with derivatives: their sizes are saved
+    edges: list[tuple[str, bool]]  # args_with_derivatives: (name, is_list)
+    apply_body: str = ""
+    ntemp: int = 0
+    nvecs: int = 0
+    locals: list[str] = dataclasses.field(default_factory=list)
+    untranslated: list[str] = dataclasses.field(default_factory=list)
+    qualname: str = ""
+
+
+def torchgen_locals():
+    from torchgen import local
+    return local.parametrize(use_const_ref_for_mutable_tensors=False, use_ilistref_for_tensor_lists=False)
+
+
+class AutogradModel:
+    def __init__(self, model):
+        with torchgen_locals():
+            self.build(model)
+
+    def build(self, model):
+        from torchgen.api.autograd import match_differentiability_info
+        from torchgen.packaged.autograd.load_derivatives import load_derivatives
+
+        self.model = model
+        self.helpers = load_helpers()
+        comp = yaml.safe_load(COMPOSITIONS.read_text()) or {}
+        self.compositions = set(comp.get("compositions") or [])
+        self.cia_nondiff = set(comp.get("nondifferentiable") or [])
+        self.manual = set(comp.get("manual") or [])
+        unknown = sorted((self.compositions | self.cia_nondiff | self.manual) - set(model.by_qual))
+        if unknown:
+            raise SystemExit(f"codegen: schemas/autograd_compositions.yaml names unknown overloads: {unknown}")
+        deriv = model.native_yaml.parent.parent.parent / "autograd" / "derivatives.yaml"
+        infos, _ = load_derivatives(str(deriv), str(model.native_yaml), str(model.tags_yaml))
+        self.fns = {str(f.func.func.name): f for f in match_differentiability_info(model.natives, infos)}
+        self.natives = {str(f.func.name): f for f in model.natives}
+        self.by_cpp_name = self.cpp_overloads()
+        self.kinds: dict[str, Kind] = {}
+        self.modes: dict[str, tuple[int, str | None]] = {}
+        self.used_helpers: set[str] = set()
+        for op in model.ops:
+            self.modes[op.qualified] = self.decide(op)
+        for kind in self.kinds.values():
+            self.translate(kind)
+
+    # -- which ops record what --
+
+    def decide(self, op):
+        from torchgen.api.autograd import gen_differentiable_outputs
+        from torchgen.packaged.autograd.gen_variable_type import DONT_REQUIRE_DERIVATIVE
+        from torchgen.model import SchemaKind
+
+        fn = self.fns.get(op.qualified)
+        from torchgen.packaged.autograd.gen_trace_type import MANUAL_AUTOGRAD
+
+        f = self.natives[op.qualified]
+        if op.qualified in self.manual:
+            return (MODE_RECORD, "manual")
+        if str(f.func.name.name) in MANUAL_AUTOGRAD:
+            return (MODE_NONE, None)   # upstream's hand-written kernel records nothing
+        if f.func.kind() == SchemaKind.out:
+            return (MODE_OUT, None)
+        if op.cia:
+            if op.qualified in self.cia_nondiff:
+                return (MODE_NONE, None)
+            return (MODE_CIA, None)
+        if fn is None:
+            return (MODE_NONE, None)
+        info = fn.info.get("Default") if fn.info else None
+        diff_inputs = [a for a in f.func.arguments.flat_non_out
+                       if a.type.is_tensor_like() and (info is None or a.name not in info.non_differentiable_arg_names)]
+        diff_outputs = gen_differentiable_outputs(fn, "Default")
+        base = f.func.name.name.base
+        if base in DONT_REQUIRE_DERIVATIVE or str(f.func.name.name) in DONT_REQUIRE_DERIVATIVE:
+            return (MODE_NONE, None)
+        if not diff_inputs or not diff_outputs:
+            return (MODE_NONE, None)
+        if info is None or not info.has_derivatives:
+            return (MODE_NOTIMPL, None)
+        if not self.runs_here(op):
+            # no C kernel computes it (nor its functional sibling): the door refuses the forward
+            # call anyway, so no node kind is generated for it
+            return (MODE_NOTIMPL, None)
+        kind = self.kinds.get(info.op)
+        if kind is None:
+            kind = self.make_kind(info)
+            if kind is None:
+                return (MODE_NOTIMPL, None)
+            self.kinds[info.op] = kind
+        return (MODE_RECORD, info.op)
+
+    def runs_here(self, op) -> bool:
+        if op.kernel is not None:
+            return True
+        f = self.model.by_cname.get(op.functional) if op.functional else None
+        return f is not None and f.kernel is not None
+
+    def make_kind(self, info) -> Kind | None:
+        fields = []
+        for sa, is_out in [(s, False) for s in info.all_saved_inputs] + [(s, True) for s in info.all_saved_outputs]:
+            name = str(sa.nctype.name.name if hasattr(sa.nctype.name, "name") else sa.nctype.name)
+            cpp = norm_cpp(sa.nctype.type.cpp_type())
+            if cpp not in SAVED_C:
+                return None
+            fields.append(SavedField(name=cname(name) + ("_" if cpp in ("Tensor", "optional<Tensor>") else ""),
+                                     pyname=name, cpp=cpp, expr=sa.expr, is_output=is_out))
+        edges = []
+        for a in info.args_with_derivatives:
+            arg = getattr(a, "argument", a)
+            is_list = str(getattr(arg, "type", "")) in ("Tensor[]", "Tensor?[]")
+            edges.append((a.name, is_list))
+        qual = str(info.func.func.name)
+        return Kind(op=info.op, info=info, fields=fields, edges=edges,
+                    list_args=[n for n, is_list in edges if is_list], qualname=f"aten::{qual}")
+
+    # -- C++ API overloads, for formula calls --
+
+    def cpp_overloads(self):
+        from torchgen import local
+        from torchgen.api import cpp
+        from torchgen.api.types import CppSignatureGroup
+        from torchgen.model import SchemaKind
+
+        table: dict[tuple[str, bool], list] = {}
+        if True:
+            for f in self.model.natives:
+                if f.func.kind() == SchemaKind.out:
+                    continue
+                from torchgen.model import Variant
+                for method in (False, True):
+                    selfs = [a for a in f.func.arguments.flat_positional if a.name == "self"]
+                    if method and (Variant.method not in f.variants or not selfs
+                                   or not str(selfs[0].type).startswith("Tensor")):
+                        continue
+                    g = CppSignatureGroup.from_native_function(f, method=method)
+                    sig = g.signature
+                    binds = []
+                    for b in sig.arguments():
+                        arg = b.argument
+                        binds.append(arg)
+                    table.setdefault((cpp.name(f.func), method), []).append((f, binds))
+        return table
+
+    # -- translation --
+
+    def translate(self, kind: Kind) -> None:
+        info = kind.info
+        em = Emitter(FormulaContext(self, kind))
+        # saved tensors are unpacked first (upstream's apply does the same), which is also where
+        # version-counter errors surface
+        for fld in kind.fields:
+            if fld.cpp in ("Tensor", "optional<Tensor>"):
+                var = fld.name[:-1]
+                t = em.temp()
+                em.line(f"PyObject *{var} = {t} = tn_saved_unpack(&n->{fld.name}, n_);")
+                em.line(f"if (!{var} && PyErr_Occurred()) goto fail_;")
+            elif fld.cpp in ("vector<Tensor>", "List<optional<Tensor>>"):
+                var = fld.name
+                v = em.local("tn_ag_vec")
+                em.line(f"vecs_[nvecs_++] = &{v};")
+                em.line(f"if (tn_ag_vec_unpack(&{v}, &n->{fld.name}, n_) < 0) goto fail_;")
+                em.line(f"tn_tensors {var} = {{{v}.v, {v}.n}};")
+                em.nvecs += 1
+        em.line("int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);")
+        for d in info.derivatives:
+            idxs = [self.edge_index_expr(kind, v) for v in d.var_names]
+            needs = " || ".join(f"tn_ag_needs(n_, {ix})" for ix, _ in idxs)
+            em.line(f"if ({needs}) {{")
+            em.indent += 1
+            em.line("if (any_grad_defined_) {")
+            em.indent += 1
+            mark = len(em.lines)
+            ntemp0 = em.ntemp
+            indent0 = em.indent
+            try:
+                if len(d.var_names) > 1:
+                    em.line(f"int64_t grad_input_mask[{len(d.var_names)}] = {{"
+                            + ", ".join(f"tn_ag_needs(n_, {ix})" for ix, _ in idxs) + "};")
+                    em.line("(void)grad_input_mask;")
+                formula = FORMULA_OVERRIDES.get(d.formula, d.formula)
+                tree = Parser(formula).parse()
+                v = em.emit(tree)
+                self.assign_result(em, kind, d, idxs, v)
+            except Untranslatable as e:
+                del em.lines[mark:]
+                em.indent = indent0
+                em.ntemp = max(em.ntemp, ntemp0)
+                kind.untranslated.append(f"{','.join(d.var_names)}: {d.formula} ({e})")
+                msg = f"derivative for {kind.qualname} is not implemented in torchnative"
+                em.line(f'tn_ag_refuse("{msg}", "{c_escape(str(e))}");')
+                em.line("goto fail_;")
+            em.indent -= 1
+            em.line("}")
+            em.indent -= 1
+            em.line("}")
+        kind.apply_body = "\n".join(em.lines)
+        kind.ntemp = em.ntemp
+        kind.nvecs = em.nvecs
+        kind.locals = em.locals
+
+    def edge_index_expr(self, kind: Kind, var: str):
+        """(C expression of the first edge index of `var`, is_list)"""
+        pos = []
+        for name, is_list in kind.edges:
+            if name == var:
+                base = " + ".join(pos) if pos else "0"
+                return base, is_list
+            pos.append(f"(int)n->{name}_size_" if is_list else "1")
+        raise Untranslatable(f"{var} has no edge")
+
+    def assign_result(self, em: Emitter, kind: Kind, d, idxs, v: Val) -> None:
+        if len(d.var_names) == 1:
+            ix, is_list = idxs[0]
+            if is_list:
+                if v.ty != "VT":
+                    raise Untranslatable("list gradient")
+                em.line(f"for (Py_ssize_t i_ = 0; i_ < {v.c}.n; i_++)")
+                em.line(f"    if (tn_ag_needs(n_, {ix} + (int)i_)) out_[{ix} + i_] = Py_XNewRef({v.c}.v[i_]);")
+                return
+            if v.ty == "NONE":
+                return
+            if v.ty != "T":
+                raise Untranslatable(f"result of type {v.ty}")
+            em.line(f"out_[{ix}] = Py_XNewRef({v.c});")
+            return
+        if v.ty != "TUP" or v.n != len(d.var_names):
+            raise Untranslatable(f"multi-output result of type {v.ty}")
+        items = v.c.strip("{}").split(", ")
+        for (ix, is_list), item in zip(idxs, items):
+            if is_list:
+                raise Untranslatable("list in a tuple result")
+            em.line(f"if (tn_ag_needs(n_, {ix})) out_[{ix}] = Py_XNewRef({item});")
+
+
+def c_escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+# Formulas whose C++ needs more than the translator's grammar, spelled with helpers we have.
+FORMULA_OVERRIDES = {
+    # roll: grad.roll_symint(fmap(reverse_list_symint(shifts), [](c10::SymInt i){return -i;}), reverse_list(dims))
+    "grad.roll_symint(fmap(reverse_list_symint(shifts), [](c10::SymInt i){return -i;}), reverse_list(dims))":
+        "grad.roll(negate_list(reverse_list(shifts)), reverse_list(dims))",
+}
+
+
+class FormulaContext:
+    """Names, ATen calls and helper calls for formulas of one node kind."""
+
+    def __init__(self, am: AutogradModel, kind: Kind):
+        self.am = am
+        self.kind = kind
+        self.fields = {f.pyname: f for f in kind.fields}
+
+    def lookup(self, name: str) -> Val | None:
+        if name == "grad":
+            return Val("T", "tn_ag_grad_at(grads_, n_->num_inputs, 0)")
+        if name == "grads":
+            return Val("TL", "(tn_tensors){grads_, n_->num_inputs}")
+        if name == "grad_input_mask":
+            return Val("MASK", "grad_input_mask")
+        f = self.fields.get(name)
+        if f is None:
+            return None
+        if f.cpp in ("Tensor", "optional<Tensor>"):
+            return Val("T", f.name[:-1])
+        if f.cpp in ("vector<Tensor>", "List<optional<Tensor>>"):
+            return Val("TL", f.name)
+        ty, expr = SAVED_READ[f.cpp]
+        return Val(ty, expr.format(f=f"n->{f.name}"))
+
+    def is_helper(self, name: str) -> bool:
+        return name in self.am.helpers or name in MANUAL_NAMES
+
+    # -- helpers --
+
+    def helper_call(self, em: Emitter, name: str, vals: list[Val]) -> Val:
+        if name in ("reverse_list", "negate_list") and len(vals) == 1 and vals[0].ty == "IA":
+            buf = em.local("int64_t", None)
+            em.locals[-1] = f"int64_t {buf}[TN_MAX_NDIM];"
+            ia = em.local("tn_ints")
+            em.line(f"{ia} = tn_ag_{name}({vals[0].c}, {buf});")
+            return Val("IA", ia)
+        sigs = self.am.helpers.get(name)
+        if not sigs:
+            raise Untranslatable(f"helper {name} is not in schemas/autograd_helpers.yaml")
+        best = None
+        for h in sigs:
+            if len(vals) != len(h.params):
+                continue
+            cost = 0
+            for v, (t, _) in zip(vals, h.params):
+                c = helper_arg_cost(v, t)
+                if c is None:
+                    cost = None
+                    break
+                cost += c
+            if cost is not None and (best is None or cost < best[0]):
+                best = (cost, h)
+        if best is None:
+            raise Untranslatable(f"no overload of {name} takes ({', '.join(v.ty for v in vals)})")
+        h = best[1]
+        self.am.used_helpers.add(h.cname)
+        cargs = [helper_arg(em, v, t) for v, (t, _) in zip(vals, h.params)]
+        if h.ret == "Tensor":
+            return em.tensor_call(f"{h.cname}({', '.join(cargs)})")
+        if h.ret.startswith("tuple<"):
+            n = h.ret.count("Tensor")
+            outs = [em.temp() for _ in range(n)]
+            arr = em.local(f"PyObject *", None)
+            em.locals[-1] = f"PyObject *{arr}[{n}];"
+            em.line(f"if ({h.cname}({', '.join([arr] + cargs)}) < 0) goto fail_;")
+            for k, o in enumerate(outs):
+                em.line(f"{o} = {arr}[{k}];")
+            return Val("TUP", "{" + ", ".join(outs) + "}", n=n)
+        if h.ret == "vector<Tensor>":
+            # one gradient per element of the node's list argument
+            lst = self.kind.list_args[0] if self.kind.list_args else None
+            if lst is None:
+                raise Untranslatable("vector result without a list argument")
+            v = em.local("tn_ag_vec")
+            em.line(f"if (tn_ag_vec_alloc(&{v}, (Py_ssize_t)n->{lst}_size_) < 0) goto fail_;")
+            em.line(f"vecs_[nvecs_++] = &{v};")
+            em.nvecs += 1
+            em.line(f"if ({h.cname}({', '.join([v + '.v', v + '.n'] + cargs)}) < 0) goto fail_;")
+            return Val("VT", v)
+        raise Untranslatable(f"helper {name} returns {h.ret}")
+
+    # -- ATen calls --
+
+    def op_call(self, em: Emitter, name: str, vals: list[Val], method: bool) -> Val:
+        cands = self.am.by_cpp_name.get((name, method), [])
+        if method and not cands:
+            cands = []
+        best = None
+        for f, binds in cands:
+            args = vals[1:] if method else vals
+            if len(args) > len(binds):
+                continue
+            cost = 0
+            ok = True
+            for k, b in enumerate(binds):
+                if k < len(args):
+                    c = aten_arg_cost(args[k], b)
+                    if c is None:
+                        ok = False
+                        break
+                    cost += c
+                elif not has_default(b):
+                    ok = False
+                    break
+            if ok and (best is None or cost < best[0]):
+                best = (cost, f, binds)
+        if best is None:
+            raise Untranslatable(f"no ATen overload {name}({', '.join(v.ty for v in vals)})")
+        _, f, binds = best
+        return emit_aten_call(em, f, binds, vals[1:] if method else vals, vals[0] if method else None)
+
+
+# names the translator treats as helpers even without a C body yet (they then refuse by name)
+MANUAL_NAMES = {
+    "handle_r_to_c", "maybe_multiply", "mul_tensor_backward", "div_tensor_self_backward",
+    "div_tensor_other_backward", "pow_backward", "pow_backward_self", "pow_backward_exponent",
+    "sum_backward", "mean_backward", "restore_reduced_dims", "scale_grad_by_count", "logsumexp_backward",
+    "mm_mat1_backward", "mm_mat2_backward", "permute_backwards", "unsqueeze_to", "slice_backward_wrapper",
+    "cat_tensors_backward", "stack_tensors_backward", "split_backward", "split_with_sizes_backward",
+    "unbind_backward", "_to_copy_backward", "masked_fill_backward", "index_backward", "as_strided_backward",
+    "evenly_distribute_backward", "clamp_backward", "clamp_backward_min_max", "var_backward", "std_backward",
+    "var_mean_backward", "std_mean_backward", "norm_backward", "linalg_vector_norm_backward", "prod_backward",
+    "cumsum_backward", "cumprod_backward", "logcumsumexp_backward", "repeat_backward", "sgn_backward",
+    "atan2_backward", "copysign_tensor_self_backward", "log1p_backward", "nansum_backward",
+    "infinitely_differentiable_silu_backward", "infinitely_differentiable_mish_backward",
+    "infinitely_differentiable_logit_backward", "constant_pad_nd_backward",
+    "scatter_reduce_backward", "reverse_list", "negate_list", "to_args_sizes", "to_args_scalartypes",
+}
+
+
+def has_default(arg) -> bool:
+    from torchgen.model import TensorOptionsArguments
+    if isinstance(arg, TensorOptionsArguments):
+        return True
+    return arg.default is not None
+
+
+def helper_arg_cost(v: Val, t: str) -> int | None:
+    want = CPP_TO_TY.get(t)
+    if t.startswith("array<bool"):
+        return 0 if v.ty == "MASK" else None
+    if want is None:
+        return None
+    if v.ty == want:
+        return 0
+    if v.ty == "NONE" and t.startswith("optional<"):
+        return 0
+    if want == "S" and v.ty in ("I", "D", "B"):
+        return 1
+    if want == "D" and v.ty == "I":
+        return 2
+    if want == "OD" and v.ty in ("D", "I"):
+        return 1
+    if want == "OI" and v.ty == "I":
+        return 1
+    if want == "I" and v.ty == "B":
+        return 3
+    return None
+
+
+def helper_arg(em: Emitter, v: Val, t: str) -> str:
+    if t.startswith("array<bool"):
+        return v.c
+    want = CPP_TO_TY[t]
+    if want == "T":
+        return "NULL" if v.ty == "NONE" else v.c
+    if want == "S":
+        if v.ty == "NONE":
+            return "NULL"
+        if v.ty == "S":
+            return f"&{v.c}"
+        loc = em.local("tn_value")
+        em.line(f"{loc} = {em.scalar_of(v)};")
+        return f"&{loc}"
+    if want == "OI":
+        if v.ty == "NONE":
+            return "(tn_opt_int){0, 0}"
+        return v.c if v.ty == "OI" else f"(tn_opt_int){{1, {v.c}}}"
+    if want == "OD":
+        if v.ty == "NONE":
+            return "(tn_opt_double){0, 0}"
+        return v.c if v.ty == "OD" else f"(tn_opt_double){{1, (double){v.c}}}"
+    if want == "IA":
+        return "tn_ag_ints_none()" if v.ty == "NONE" else v.c
+    if want == "STR":
+        return "NULL" if v.ty == "NONE" else v.c
+    if want in ("TG", "VST", "VVI", "TAS"):
+        return f"&{v.c}"
+    if want == "OB":
+        return "-1" if v.ty == "NONE" else v.c
+    return v.c
+
+
+def schema_ty(arg) -> str:
+    t = str(arg.type)
+    return t
+
+
+def aten_arg_cost(v: Val, arg) -> int | None:
+    from torchgen.model import TensorOptionsArguments, SelfArgument
+    if isinstance(arg, SelfArgument):
+        arg = arg.argument
+    if isinstance(arg, TensorOptionsArguments):
+        return {"TO": 0, "ST": 1}.get(v.ty)
+    t = str(arg.type)
+    opt = t.endswith("?")
+    core = t[:-1] if opt else t
+    if v.ty == "NONE":
+        return 0 if opt else None
+    if core.startswith("Tensor(") or core == "Tensor":
+        return 0 if v.ty == "T" else None
+    if core == "Scalar":
+        return {"S": 0, "I": 1, "D": 1, "B": 1}.get(v.ty)
+    if core in ("int", "SymInt"):
+        return {"I": 0, "B": 3, "OI": 0 if opt else None}.get(v.ty)
+    if core == "float":
+        return {"D": 0, "I": 2, "OD": 0 if opt else None}.get(v.ty)
+    if core == "bool":
+        return {"B": 0, "OB": 0 if opt else None}.get(v.ty)
+    if re.match(r"(Sym)?[Ii]nt\[\d*\]", core):
+        return {"IA": 0, "I": 3}.get(v.ty)
+    if core == "ScalarType":
+        return 0 if v.ty == "ST" else None
+    if core == "str":
+        return 0 if v.ty == "STR" else None
+    if core in ("Tensor[]", "Tensor?[]"):
+        return 0 if v.ty == "TL" else None
+    if core.startswith("bool["):
+        return 0 if v.ty == "MASK" else None
+    if core == "Layout":
+        return 0 if v.ty == "L" else None
+    return None
+
+
+def default_value(arg) -> str:
+    """tn_value C expression of a schema default."""
+    t = str(arg.type)
+    d = arg.default
+    opt = t.endswith("?")
+    core = t[:-1] if opt else t
+    if d == "None":
+        return "(tn_value){0}"
+    if core == "bool":
+        return f"tn_ag_value_bool({1 if d == 'True' else 0})"
+    if core in ("int", "SymInt"):
+        if d == "Mean":
+            return "tn_value_int(1)"
+        if d == "Sum":
+            return "tn_value_int(2)"
+        return f"tn_value_int({int(d)})"
+    if core == "float":
+        return f"tn_value_double({float(d)!r})"
+    if core == "Scalar":
+        if re.fullmatch(r"-?\d+", d):
+            return f"tn_value_int({int(d)})"
+        return f"tn_value_double({float(d)!r})"
+    if re.match(r"(Sym)?[Ii]nt\[(\d*)\]", core):
+        m = re.match(r"(Sym)?[Ii]nt\[(\d*)\]", core)
+        if d.startswith("["):
+            vals = [int(x) for x in d.strip("[]").split(",") if x.strip()]
+        else:
+            n = int(m.group(2) or 1)
+            vals = [int(d)] * n
+        if not vals:
+            return "tn_ag_value_ints_lit(NULL, 0)"
+        return f"tn_ag_value_ints_lit((int64_t[]){{{', '.join(map(str, vals))}}}, {len(vals)})"
+    if core == "str":
+        return f'tn_ag_value_str("{d.strip(chr(39)).strip(chr(34))}")'
+    if core == "MemoryFormat" and d == "contiguous_format":
+        return "tn_ag_value_memfmt(0)"
+    if core == "ScalarType" and d == "long":
+        return "tn_ag_value_dtype(TN_DTYPE_I64)"
+    raise Untranslatable(f"default {d!r} of {t}")
+
+
+def value_of(em: Emitter, v: Val, arg) -> list[str]:
+    """tn_value expressions for one C++ argument (TensorOptions expands to four)."""
+    from torchgen.model import TensorOptionsArguments, SelfArgument
+    if isinstance(arg, SelfArgument):
+        arg = arg.argument
+    if isinstance(arg, TensorOptionsArguments):
+        if v is None:
+            return ["(tn_value){0}"] * 4
+        if v.ty == "ST":
+            return [f"tn_ag_value_dtype({v.c})", "(tn_value){0}", "(tn_value){0}", "(tn_value){0}"]
+        return [f"tn_ag_value_dtype({v.c}.dtype)", "(tn_value){0}", f"tn_ag_value_device({v.c}.device)",
+                "(tn_value){0}"]
+    if v is None:
+        return [default_value(arg)]
+    if v.ty == "NONE":
+        return ["(tn_value){0}"]
+    t = str(arg.type)
+    core = t[:-1] if t.endswith("?") else t
+    if v.ty == "T":
+        return [f"tn_value_tensor({v.c})"]
+    if v.ty == "OD":
+        return [f"({v.c}.has ? tn_value_double({v.c}.v) : (tn_value){{0}})"]
+    if v.ty == "OI":
+        return [f"({v.c}.has ? tn_value_int({v.c}.v) : (tn_value){{0}})"]
+    if v.ty == "OB":
+        return [f"({v.c} < 0 ? (tn_value){{0}} : tn_ag_value_bool({v.c}))"]
+    if core == "Scalar":
+        return [em.scalar_of(v)]
+    if core in ("int", "SymInt"):
+        return [f"tn_value_int({v.c})"]
+    if core == "float":
+        return [f"tn_value_double({v.c})"]
+    if core == "bool":
+        return [f"tn_ag_value_bool({v.c})"]
+    if v.ty == "IA":
+        return [f"tn_ag_value_ints({v.c})"]
+    if v.ty == "I" and re.match(r"(Sym)?[Ii]nt\[", core):
+        loc = em.local("int64_t")
+        em.line(f"{loc} = {v.c};")
+        return [f"tn_ag_value_ints_lit(&{loc}, 1)"]
+    if v.ty == "ST":
+        return [f"tn_ag_value_dtype({v.c})"]
+    if v.ty == "STR":
+        return [f"tn_ag_value_str({v.c})"]
+    if v.ty == "TL":
+        return [f"tn_ag_value_tensors({v.c})"]
+    if v.ty == "MASK":
+        n = re.match(r"bool\[(\d+)\]", core).group(1)
+        return [f"tn_ag_value_bools({v.c}, {n})"]
+    if v.ty == "L":
+        return ["(tn_value){0}"]
+    raise Untranslatable(f"{v.ty} for {t}")
+
+
+def emit_aten_call(em: Emitter, f, binds, args: list[Val], self_val: Val | None) -> Val:
+    from torchgen.model import SelfArgument, TensorOptionsArguments
+    from torchgen.api import cpp
+
+    # values in schema order (flat_all), the C++ binding order differs only by TensorOptions
+    by_name: dict[str, list[str]] = {}
+    if self_val is not None:
+        by_name["self"] = [f"tn_value_tensor({self_val.c})"]
+    for k, b in enumerate(binds):
+        v = args[k] if k < len(args) else None
+        exprs = value_of(em, v, b)
+        if isinstance(b, TensorOptionsArguments):
+            for name, e in zip(("dtype", "layout", "device", "pin_memory"), exprs):
+                by_name[name] = [e]
+        else:
+            a = b.argument if isinstance(b, SelfArgument) else b
+            by_name[a.name] = exprs
+    values = []
+    for a in f.func.arguments.flat_all:
+        if a.name not in by_name:
+            raise Untranslatable(f"argument {a.name} of {f.func.name} unbound")
+        values += by_name[a.name]
+    opid = "TN_OP_" + c_ident(str(f.func.name))
+    call = f"tn_ag_op({opid}, (tn_value[]){{{', '.join(values) if values else '{0}'}}})"
+    rets = f.func.returns
+    if len(rets) == 1 and str(rets[0].type) == "Tensor":
+        return em.tensor_call(call)
+    if len(rets) > 1 and all(str(r.type) == "Tensor" for r in rets):
+        tup = em.tensor_call(call)
+        outs = [em.temp() for _ in rets]
+        for k, o in enumerate(outs):
+            em.line(f"{o} = tn_ag_tuple_item({tup.c}, {k});")
+            em.line(f"if (!{o}) goto fail_;")
+        return Val("TUP", "{" + ", ".join(outs) + "}", n=len(rets))
+    raise Untranslatable(f"{f.func.name} returns {', '.join(str(r.type) for r in rets)}")
+
+
+def c_ident(name: str) -> str:
+    base, _, overload = name.partition(".")
+    return f"{base}__{overload}" if overload else base
+
+
+# ---- rendering ---------------------------------------------------------------------------------
+
+SHARDS = 6
+
+
+def saved_input_stmt(field: SavedField, f, inplace: bool, arg_index: dict[str, int], tensor_vars: set) -> str:
+    """C statement saving one field at record time (before the kernel runs)."""
+    e = field.expr
+    dst = f"n->{field.name}"
+    m = re.fullmatch(r"(\w+)", e)
+    if m and m.group(1) in arg_index:
+        a = m.group(1)
+        i = arg_index[a]
+        cpp = field.cpp
+        if cpp in ("Tensor", "optional<Tensor>"):
+            if inplace and a == "self":
+                return f"if (tn_ag_save_original_self(&{dst}, {a}, n_) < 0) goto fail_;"
+            return f"if (tn_saved_save(&{dst}, {a}, n_, 0) < 0) goto fail_;"
+        if cpp in ("vector<Tensor>", "List<optional<Tensor>>"):
+            return f"if (tn_saved_list_save(&{dst}, &a_[{i}], n_) < 0) goto fail_;"
+        if cpp in ("Scalar", "optional<Scalar>"):
+            return f"{dst} = a_[{i}];"
+        if cpp in ("int64_t", "Layout"):
+            return f"{dst} = a_[{i}].u.i;"
+        if cpp == "bool":
+            return f"{dst} = (int)a_[{i}].u.i;"
+        if cpp == "optional<bool>":
+            return f"{dst} = a_[{i}].tag == TN_V_NONE ? -1 : (int)a_[{i}].u.i;"
+        if cpp == "double":
+            return f"{dst} = a_[{i}].u.d;"
+        if cpp == "optional<int64_t>":
+            return f"{dst} = (tn_opt_int){{a_[{i}].tag != TN_V_NONE, a_[{i}].u.i}};"
+        if cpp == "optional<double>":
+            return f"{dst} = (tn_opt_double){{a_[{i}].tag != TN_V_NONE, a_[{i}].u.d}};"
+        if cpp in ("ScalarType", "optional<ScalarType>"):
+            return f"{dst} = a_[{i}].tag == TN_V_NONE ? -1 : (int)a_[{i}].u.i;"
+        if cpp in ("IntList", "optional<IntList>"):
+            return f"if (tn_ag_ints_save(&{dst}, &a_[{i}]) < 0) goto fail_;"
+        if cpp in ("string", "optional<string>"):
+            return f"if (tn_ag_str_save(&{dst}, &a_[{i}]) < 0) goto fail_;"
+        if cpp == "TypeAndSize":
+            return f"if (tn_ag_type_and_size_save(&{dst}, {a}) < 0) goto fail_;"
+        if cpp == "ArrayRef<Scalar>":
+            return f"if (tn_ag_scalars_save(&{dst}, &a_[{i}]) < 0) goto fail_;"
+        raise Untranslatable(f"saving {cpp} {e}")
+    m = re.fullmatch(r"(\w+)\.(sym_sizes|sizes)\(\)(\.vec\(\))?", e)
+    if m:
+        return f"if (tn_ag_ints_save_sizes(&{dst}, {m.group(1)}) < 0) goto fail_;"
+    m = re.fullmatch(r"(\w+)\.scalar_type\(\)", e)
+    if m:
+        return f"{dst} = TN_T({m.group(1)})->dtype;"
+    m = re.fullmatch(r"(\w+)\.layout\(\)", e)
+    if m:
+        return f"{dst} = 0;"
+    m = re.fullmatch(r"(\w+)\.options\(\)", e)
+    if m:
+        return f"{dst} = tn_ag_options_of({m.group(1)});"
+    m = re.fullmatch(r"(\w+)\.has_value\(\) \? std::optional<c10::SymIntArrayRef>\(\w+->sym_sizes\(\)\) : std::nullopt", e)
+    if m:
+        return f"if (tn_ag_ints_save_sizes_opt(&{dst}, {m.group(1)}) < 0) goto fail_;"
+    m = re.fullmatch(r"(\w+)\.sym_size\((-?\d+)\)", e)
+    if m:
+        return f"{dst} = tn_ag_size_at({m.group(1)}, {m.group(2)});"
+    m = re.fullmatch(r"strides_or_error\((\w+), \"\w+\"\)(\.vec\(\))?", e)
+    if m:
+        return f"if (tn_ag_ints_save_strides(&{dst}, {m.group(1)}) < 0) goto fail_;"
+    m = re.fullmatch(r"TensorGeometry\((\w+)\)", e)
+    if m:
+        return f"if (tn_ag_geometry_save(&{dst}, {m.group(1)}) < 0) goto fail_;"
+    m = re.fullmatch(r"to_args_scalartypes\((\w+)\)", e)
+    if m:
+        return f"if (tn_ag_dtypes_save(&{dst}, &a_[{arg_index[m.group(1)]}]) < 0) goto fail_;"
+    m = re.fullmatch(r"to_args_sizes(_symint)?\((\w+)\)", e)
+    if m:
+        return f"if (tn_ag_sizes_list_save(&{dst}, &a_[{arg_index[m.group(2)]}]) < 0) goto fail_;"
+    m = re.fullmatch(r"(\w+)\.dim\(\)", e)
+    if m:
+        return f"{dst} = TN_T({m.group(1)})->ndim;"
+    m = re.fullmatch(r"(\w+)\.sym_numel\(\)", e)
+    if m:
+        return f"{dst} = TN_T({m.group(1)})->numel;"
+    raise Untranslatable(f"saving {field.cpp} = {e}")
+
+
+class Renderer:
+    def __init__(self, am: AutogradModel):
+        self.am = am
+        self.unrecorded: list[str] = []
+
+    def kind_code(self, kind: Kind) -> list[str]:
+        k = kind.op
+        info = kind.info
+        out = []
+        out.append(f"/* {k}: {kind.qualname}")
+        for d in info.derivatives:
+            out.append(f" *   {', '.join(d.var_names)}: {d.original_formula}".replace("*/", "* /").replace("/*", "/ *"))
+        out.append(" */")
+        out.append("typedef struct {")
+        out.append("    tn_node base;")
+        for fld in kind.fields:
+            out.append(f"    {SAVED_C[fld.cpp]}{'' if SAVED_C[fld.cpp].endswith('*') else ' '}{fld.name};")
+        for la in kind.list_args:
+            out.append(f"    Py_ssize_t {la}_size_;")
+        out.append(f"}} {k};")
+        out.append("")
+        # apply
+        out.append("static int")
+        out.append(f"{k}_apply(tn_node *n_, PyObject **grads_, PyObject **out_)")
+        out.append("{")
+        out.append(f"    {k} *n = ({k} *)n_;")
+        out.append(f"    PyObject *t_[{max(kind.ntemp, 1)}] = {{0}};")
+        if kind.nvecs:
+            out.append(f"    tn_ag_vec *vecs_[{kind.nvecs}];")
+            out.append("    int nvecs_ = 0;")
+        for loc in kind.locals:
+            out.append(f"    {loc}")
+        out.append("    int rc_ = -1;")
+        out.append(kind.apply_body)
+        out.append("    rc_ = 0;")
+        out.append("fail_: __attribute__((unused));")
+        out.append(f"    tn_ag_release_temps(t_, {max(kind.ntemp, 1)});")
+        if kind.nvecs:
+            out.append("    for (int i_ = 0; i_ < nvecs_; i_++)")
+            out.append("        tn_ag_vec_free(vecs_[i_]);")
+        out.append("    (void)n;")
+        out.append("    return rc_;")
+        out.append("}")
+        out.append("")
+        tensors = [f for f in kind.fields if f.cpp in ("Tensor", "optional<Tensor>")]
+        lists = [f for f in kind.fields if f.cpp in ("vector<Tensor>", "List<optional<Tensor>>")]
+        owned = [f for f in kind.fields if f.cpp in ("IntList", "optional<IntList>", "string", "optional<string>",
+                                                     "TypeAndSize", "TensorGeometry", "vector<ScalarType>",
+                                                     "vector<vector<int64_t>>", "ArrayRef<Scalar>")]
+        out.append("static void")
+        out.append(f"{k}_release(tn_node *n_)")
+        out.append("{")
+        out.append(f"    {k} *n = ({k} *)n_;")
+        for fld in tensors:
+            out.append(f"    tn_saved_release(&n->{fld.name});")
+        for fld in lists:
+            out.append(f"    tn_saved_list_release(&n->{fld.name});")
+        out.append("    (void)n;")
+        out.append("}")
+        out.append("")
+        out.append("static void")
+        out.append(f"{k}_finalize(tn_node *n_)")
+        out.append("{")
+        out.append(f"    {k} *n = ({k} *)n_;")
+        for fld in owned:
+            out.append(f"    tn_ag_free_{SAVED_C[fld.cpp].replace('char *', 'str').replace('tn_ag_', '')}(&n->{fld.name});")
+        out.append("    (void)n;")
+        out.append("}")
+        out.append("")
+        out.append("static int")
+        out.append(f"{k}_traverse(tn_node *n_, visitproc visit, void *arg)")
+        out.append("{")
+        out.append(f"    {k} *n = ({k} *)n_;")
+        for fld in tensors:
+            out.append(f"    if (tn_saved_traverse(&n->{fld.name}, visit, arg))")
+            out.append("        return -1;")
+        for fld in lists:
+            out.append(f"    for (Py_ssize_t i_ = 0; i_ < n->{fld.name}.n; i_++)")
+            out.append(f"        if (tn_saved_traverse(&n->{fld.name}.items[i_], visit, arg))")
+            out.append("            return -1;")
+        out.append("    (void)n;")
+        out.append("    return 0;")
+        out.append("}")
+        out.append("")
+        getters = []
+        for fld in kind.fields:
+            g = f"{k}_get_{fld.pyname}"
+            if fld.cpp in ("Tensor", "optional<Tensor>"):
+                body = f"tn_saved_to_py(&(({k} *)self)->{fld.name}, TN_NODE(self))"
+            elif fld.cpp in ("vector<Tensor>", "List<optional<Tensor>>"):
+                body = f"tn_ag_saved_list_to_py(&(({k} *)self)->{fld.name}, TN_NODE(self))"
+            elif fld.cpp in SAVED_GETTER:
+                body = SAVED_GETTER[fld.cpp].format(f=f"(({k} *)self)->{fld.name}")
+            else:
+                continue
+            out.append("static PyObject *")
+            out.append(f"{g}(PyObject *self, void *c)")
+            out.append("{")
+            out.append(f"    return {body};")
+            out.append("}")
+            out.append("")
+            getters.append((fld.pyname, g))
+        out.append(f"static PyGetSetDef {k}_getset[] = {{")
+        for py, g in getters:
+            out.append(f'    {{"_saved_{py}", {g}, NULL, NULL, NULL}},')
+        out.append("    {NULL},")
+        out.append("};")
+        out.append("")
+        out.append(f"tn_node_kind tn_kind_{k} = {{")
+        out.append(f'    .name = "{k}",')
+        out.append(f"    .basicsize = sizeof({k}),")
+        out.append(f"    .apply = {k}_apply,")
+        out.append(f"    .release = {k}_release,")
+        out.append(f"    .finalize = {k}_finalize,")
+        out.append(f"    .traverse = {k}_traverse,")
+        out.append(f"    .getset = {k}_getset,")
+        out.append(f'    .op = "{kind.qualname}",')
+        out.append("};")
+        out.append("")
+        return out
+
+    def recorder_code(self, op, kind: Kind) -> list[str]:
+        from torchgen.api import cpp
+        from torchgen.api.autograd import gen_differentiable_outputs
+        from torchgen.model import SchemaKind
+
+        am = self.am
+        f = am.natives[op.qualified]
+        fn = am.fns[op.qualified]
+        info = fn.info["Default"]
+        inplace = f.func.kind() == SchemaKind.inplace
+        args = list(f.func.arguments.flat_all)
+        arg_index = {a.name: i for i, a in enumerate(args)}
+        edge_names = [n for n, _ in kind.edges]
+        out = [f"/* {op.schema} */", "PyObject *", f"tn_ag_record_{op.cname}(tn_op *op_, tn_value *a_)", "{"]
+        tensor_vars = set()
+        for i, a in enumerate(args):
+            t = str(a.type)
+            if t.startswith("Tensor") and not t.startswith("Tensor[") and not t.startswith("Tensor?["):
+                out.append(f"    PyObject *{cname(a.name)} = tn_ag_arg_tensor(&a_[{i}]);")
+                tensor_vars.add(a.name)
+        req = []
+        for name, is_list in kind.edges:
+            i = arg_index.get(name)
+            if i is None:
+                raise Untranslatable(f"edge {name} not an argument")
+            req.append(f"tn_value_requires_grad(&a_[{i}])")
+        out.append(f"    if (!({' || '.join(req)}))")
+        out.append("        return tn_autograd_redispatch(op_, a_);")
+        # inputs the op is not differentiable in must not require grad (check_no_requires_grad)
+        base = f.func.name.name.base + ("_" if f.func.name.name.inplace else "")
+        for i, a in enumerate(args):
+            if not a.type.is_tensor_like() or a.is_write or a.name in edge_names or a.name == "output":
+                continue
+            if a.name in info.non_differentiable_arg_names:
+                continue
+            if f.func.arguments.out and a in f.func.arguments.out:
+                continue
+            out.append(f'    if (tn_ag_check_no_requires_grad(&a_[{i}], "{a.name}", "{base}") < 0)')
+            out.append("        return NULL;")
+        if inplace:
+            out.append("    if (tn_autograd_check_inplace(self, 1) < 0)")
+            out.append("        return NULL;")
+        nnext = " + ".join(f"(int)a_[{arg_index[n]}].n" if is_list else "1" for n, is_list in kind.edges)
+        out.append(f"    int nnext_ = {nnext};")
+        out.append(f"    {kind.op} *n = ({kind.op} *)tn_node_new(&tn_kind_{kind.op}, nnext_, 0);")
+        out.append("    if (!n)")
+        out.append("        return NULL;")
+        out.append("    tn_node *n_ = &n->base;")
+        out.append("    PyObject *r_ = NULL;")
+        pos = []
+        for name, is_list in kind.edges:
+            base = " + ".join(pos) if pos else "0"
+            i = arg_index[name]
+            if is_list:
+                out.append(f"    n->{name}_size_ = a_[{i}].n;")
+                out.append(f"    for (Py_ssize_t i_ = 0; i_ < a_[{i}].n; i_++)")
+                out.append(f"        if (tn_node_set_next_edge(n_, {base} + (int)i_, a_[{i}].u.tensors[i_]) < 0)")
+                out.append("            goto fail_;")
+                pos.append(f"(int)a_[{i}].n")
+            else:
+                out.append(f"    if (tn_node_set_next_edge(n_, {base}, {cname(name)}) < 0)")
+                out.append("        goto fail_;")
+                pos.append("1")
+        # saved inputs, guarded as upstream guards them
+        has_list = bool(kind.list_args)
+        for fld in kind.fields:
+            if fld.is_output:
+                continue
+            stmt = saved_input_stmt(fld, f, inplace, arg_index, tensor_vars)
+            guard = None
+            if (not has_list and "backward" not in info.name and len(kind.edges) > 1
+                    and fld.cpp == "Tensor"):
+                used = [d for d in info.derivatives if fld.pyname in {str(x.nctype.name) for x in d.saved_inputs}]
+                if len(used) == 1 and len(used[0].var_names) == 1:
+                    guard = f"tn_node_needs(n_, {edge_names.index(used[0].var_names[0])})"
+            if guard:
+                out.append(f"    if ({guard}) {{")
+                out.append(f"        {stmt}")
+                out.append("    }")
+            else:
+                out.append(f"    {stmt}")
+        out.append("    r_ = tn_autograd_redispatch(op_, a_);")
+        out.append("    if (!r_)")
+        out.append("        goto fail_;")
+        ret_names = cpp.return_names(f)
+        if inplace:
+            out.append("    if (tn_autograd_rebase_history(self, n_) < 0)")
+            out.append("        goto fail_;")
+        else:
+            diff = [d.name for d in gen_differentiable_outputs(fn, "Default")]
+            nret = len(f.func.returns)
+            out.append("    int nr_ = 0;")
+            for k2, (rname, r) in enumerate(zip(ret_names, f.func.returns)):
+                if rname not in diff:
+                    continue
+                item = "r_" if nret == 1 else f"tn_ag_result_item(r_, {k2})"
+                if str(r.type) == "Tensor[]":
+                    out.append(f"    if (tn_ag_set_history_list({item}, n_, &nr_) < 0)")
+                else:
+                    out.append(f"    if (tn_autograd_set_history({item}, n_, nr_++) < 0)")
+                out.append("        goto fail_;")
+        for fld in kind.fields:
+            if not fld.is_output:
+                continue
+            if inplace:
+                src = "self"
+            else:
+                if fld.pyname in ret_names:
+                    k2 = ret_names.index(fld.pyname)
+                elif fld.pyname == "result":
+                    k2 = 0
+                elif re.fullmatch(r"result\d+", fld.pyname):
+                    k2 = int(fld.pyname[6:])
+                else:
+                    raise Untranslatable(f"saved output {fld.pyname}")
+                src = "r_" if len(f.func.returns) == 1 else f"tn_ag_result_item(r_, {k2})"
+            if fld.cpp in ("Tensor", "optional<Tensor>"):
+                out.append(f"    if (tn_saved_save(&n->{fld.name}, {src}, n_, 1) < 0)")
+                out.append("        goto fail_;")
+            elif fld.cpp == "vector<Tensor>":
+                out.append(f"    if (tn_ag_saved_list_save_outputs(&n->{fld.name}, {src}, n_) < 0)")
+                out.append("        goto fail_;")
+            elif fld.cpp == "Scalar":
+                out.append(f"    if (tn_ag_scalar_of_tensor(&n->{fld.name}, {src}) < 0)")
+                out.append("        goto fail_;")
+            else:
+                raise Untranslatable(f"saved output of type {fld.cpp}")
+        out += ["    Py_DECREF(n);", "    return r_;", "fail_:", "    Py_XDECREF(r_);", "    Py_DECREF(n);",
+                "    return NULL;", "}", ""]
+        return out
+
+    def files(self, banner) -> dict[str, str]:
+        with torchgen_locals():
+            return self.render_files(banner)
+
+    def render_files(self, banner) -> dict[str, str]:
+        am = self.am
+        kinds = sorted(am.kinds.values(), key=lambda k: k.op)
+        ops_by_kind: dict[str, list] = {}
+        for op in am.model.ops:
+            mode, k = am.modes[op.qualified]
+            if mode == MODE_RECORD:
+                ops_by_kind.setdefault(k, []).append(op)
+        recorded = {}
+        shards: list[list[str]] = [[] for _ in range(SHARDS)]
+        for i, kind in enumerate(kinds):
+            code = self.kind_code(kind)
+            for op in ops_by_kind.get(kind.op, []):
+                try:
+                    code += self.recorder_code(op, kind)
+                    recorded[op.qualified] = True
+                except Untranslatable as e:
+                    am.modes[op.qualified] = (MODE_NOTIMPL, None)
+                    self.unrecorded.append(f"{op.qualified}: {e}")
+            shards[i * SHARDS // max(len(kinds), 1)].extend(code)
+        files = {}
+        head = ['#include "runtime/autograd.h"', '#include "generated/autograd.h"',
+                '#include "generated/autograd_helpers.h"', "", "#include <math.h>", ""]
+        for s, body in enumerate(shards):
+            files[f"autograd_{s}.c"] = banner("autograd") + "\n" + "\n".join(head + body) + "\n"
+        # the table the door reads
+        hdr = [banner("autograd"), "#ifndef TN_GENERATED_AUTOGRAD_H", "#define TN_GENERATED_AUTOGRAD_H", "",
+               '#include "runtime/autograd.h"', "",
+               "/* One recorder per overload whose derivative is generated (see codegen/autograd.py). */"]
+        table = []
+        ops_protos: list[str] = []
+        for op in am.model.ops:
+            mode, k = am.modes[op.qualified]
+            if mode == MODE_NONE:
+                continue
+            if mode == MODE_RECORD and k == "manual":
+                ops_protos.append(f"PyObject *tn_manual_{op.cname}(tn_op *op, tn_value *a);")
+                table.append(f"    {{TN_OP_{op.cname}, TN_AG_RECORD, tn_manual_{op.cname}}},")
+            elif mode == MODE_RECORD:
+                hdr.append(f"PyObject *tn_ag_record_{op.cname}(tn_op *op_, tn_value *a_);")
+                table.append(f"    {{TN_OP_{op.cname}, TN_AG_RECORD, tn_ag_record_{op.cname}}},")
+            elif mode == MODE_CIA and op.qualified in am.compositions:
+                ops_protos.append(f"PyObject *tn_compose_{op.cname}(tn_op *op, tn_value *a);")
+                table.append(f"    {{TN_OP_{op.cname}, TN_AG_CIA, tn_compose_{op.cname}}},")
+            else:
+                name = {MODE_CIA: "TN_AG_CIA", MODE_NOTIMPL: "TN_AG_NOTIMPL", MODE_OUT: "TN_AG_OUT"}[mode]
+                table.append(f"    {{TN_OP_{op.cname}, {name}, NULL}},")
+        for kind in kinds:
+            hdr.append(f"extern tn_node_kind tn_kind_{kind.op};")
+        hdr += ["", "#endif /* TN_GENERATED_AUTOGRAD_H */", ""]
+        files["autograd.h"] = "\n".join(hdr)
+        files["autograd_table.c"] = "\n".join(
+            [banner("autograd"), '#include "generated/autograd.h"', '#include "generated/autograd_helpers.h"', "",
+             "/* every overload an argument requiring grad changes the door's path for; ends with mode 0 */",
+             "const tn_autograd_entry tn_autograd_table[] = {"] + table + ["    {0, 0, NULL},", "};", ""])
+        hh = [banner("autograd"), "#ifndef TN_GENERATED_AUTOGRAD_HELPERS_H", "#define TN_GENERATED_AUTOGRAD_HELPERS_H",
+              "", '#include "runtime/autograd.h"', "",
+              "/* FunctionsManual helpers (schemas/autograd_helpers.yaml), written in ops/autograd_manual.c.",
+              " * Tensors: NULL without an exception is an undefined tensor. */"]
+        for name in sorted(am.helpers):
+            for h in am.helpers[name]:
+                hh.append(f"/* {h.text} */")
+                hh.append(helper_prototype(h) + ";")
+        hh += ["", "/* C decompositions of CompositeImplicitAutograd ops (ops/compositions.c) and ops upstream",
+               " * differentiates by hand (ops/autograd_manual.c): schemas/autograd_compositions.yaml */"]
+        hh += ops_protos
+        hh += ["", "#endif", ""]
+        files["autograd_helpers.h"] = "\n".join(hh)
+        return files
+
+    def report(self) -> str:
+        am = self.am
+        lines = []
+        for kind in sorted(am.kinds.values(), key=lambda k: k.op):
+            for u in kind.untranslated:
+                lines.append(f"{kind.op}: {u}")
+        return "\n".join(lines)

@@ -1,0 +1,1087 @@
+/* CompositeImplicitAutograd ops, decomposed as ATen's C++ decomposes them, for autograd.
+ * Upstream never records these ops themselves: their parts record (linear -> t, addmm; softmax
+ * -> _softmax; ...). Our C kernels for them are the inference fast path; when an argument
+ * requires grad the door runs the composition here instead (Note [Autograd at the door]), which
+ * calls the parts through the door so each records its node, with upstream's graph and upstream's
+ * rounding. The hand list is schemas/autograd_compositions.yaml; each entry is
+ * tn_compose_<cname>(op, args) with args in schema order.
+ */
+#include "runtime/autograd.h"
+#include "runtime/dtype.h"
+#include "runtime/device.h"
+#include "generated/autograd_helpers.h"
+#include "ops/aten_calls.h"
+
+#include <math.h>
+#include <string.h>
+
+#define T(i) (a[i].u.t)
+#define OPT_T(i) tn_ag_arg_tensor(&a[i])
+
+static PyObject *
+call(int id, tn_value *args)
+{
+    return tn_ag_op(id, args);
+}
+
+/* the op itself under another name (aliases: absolute -> abs, ...) */
+static PyObject *
+forward_to(int id, tn_value *a)
+{
+    return call(id, a);
+}
+
+/* ---- aliases ---- */
+
+PyObject *tn_compose_absolute(tn_op *op, tn_value *a) { return forward_to(TN_OP_abs, a); }
+PyObject *tn_compose_negative(tn_op *op, tn_value *a) { return forward_to(TN_OP_neg, a); }
+PyObject *tn_compose_fix(tn_op *op, tn_value *a) { return forward_to(TN_OP_trunc, a); }
+PyObject *tn_compose_clip(tn_op *op, tn_value *a) { return forward_to(TN_OP_clamp, a); }
+PyObject *tn_compose_multiply__Tensor(tn_op *op, tn_value *a) { return forward_to(TN_OP_mul__Tensor, a); }
+PyObject *tn_compose_divide__Tensor(tn_op *op, tn_value *a) { return forward_to(TN_OP_div__Tensor, a); }
+PyObject *tn_compose_true_divide__Tensor(tn_op *op, tn_value *a) { return forward_to(TN_OP_div__Tensor, a); }
+PyObject *tn_compose_subtract__Tensor(tn_op *op, tn_value *a) { return forward_to(TN_OP_sub__Tensor, a); }
+PyObject *tn_compose_swapaxes(tn_op *op, tn_value *a) { return forward_to(TN_OP_transpose__int, a); }
+PyObject *tn_compose_swapdims(tn_op *op, tn_value *a) { return forward_to(TN_OP_transpose__int, a); }
+
+/* returns self itself for real dtypes (no node, as upstream) */
+static PyObject *
+self_itself(tn_value *a)
+{
+    if (tn_dtype_is_complex(TN_T(T(0))->dtype)) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "torchnative: autograd through complex tensors (conj / neg bits) is not implemented");
+        return NULL;
+    }
+    return Py_NewRef(T(0));
+}
+
+PyObject *tn_compose_positive(tn_op *op, tn_value *a) { return self_itself(a); }
+PyObject *tn_compose_resolve_conj(tn_op *op, tn_value *a) { return self_itself(a); }
+PyObject *tn_compose_resolve_neg(tn_op *op, tn_value *a) { return self_itself(a); }
+PyObject *tn_compose_conj(tn_op *op, tn_value *a) { return self_itself(a); }
+
+PyObject *
+tn_compose_square(tn_op *op, tn_value *a)
+{
+    return at_ts(TN_OP_pow__Tensor_Scalar, T(0), tn_value_int(2));
+}
+
+/* ---- views ---- */
+
+PyObject *
+tn_compose_mT(tn_op *op, tn_value *a)
+{
+    if (TN_T(T(0))->ndim < 2) {
+        PyErr_Format(PyExc_RuntimeError, "tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor.",
+                     TN_T(T(0))->ndim);
+        return NULL;
+    }
+    return call(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(T(0)), tn_value_int(-2), tn_value_int(-1)});
+}
+
+PyObject *
+tn_compose_numpy_T(tn_op *op, tn_value *a)
+{
+    int n = TN_T(T(0))->ndim;
+    int64_t dims[TN_MAX_NDIM];
+    for (int i = 0; i < n; i++)
+        dims[i] = n - 1 - i;
+    return call(TN_OP_permute, (tn_value[]){tn_value_tensor(T(0)), tn_ag_value_ints_lit(dims, n)});
+}
+
+PyObject *
+tn_compose_expand_as(tn_op *op, tn_value *a)
+{
+    return at_expand(T(0), tn_ag_sizes(T(1)));
+}
+
+PyObject *
+tn_compose_view_as(tn_op *op, tn_value *a)
+{
+    return call(TN_OP_view, (tn_value[]){tn_value_tensor(T(0)), tn_ag_value_ints(tn_ag_sizes(T(1)))});
+}
+
+/* at::detail::computeStride: strides viewing `t` as `shape` without a copy, if any */
+static int
+view_strides(const TensorObject *t, int n, const int64_t *shape, int64_t *out)
+{
+    if (t->numel == 0) {
+        /* any strides do; contiguous ones, as upstream */
+        int64_t s = 1;
+        for (int i = n - 1; i >= 0; i--) {
+            out[i] = s;
+            s *= shape[i] > 1 ? shape[i] : 1;
+        }
+        return 1;
+    }
+    int view_d = n - 1;
+    int64_t chunk_base_stride = t->ndim ? t->strides[t->ndim - 1] : 1;
+    int64_t tensor_numel = 1, view_numel = 1;
+    for (int tensor_d = t->ndim - 1; tensor_d >= 0; tensor_d--) {
+        tensor_numel *= t->sizes[tensor_d];
+        if (tensor_d == 0 || (t->sizes[tensor_d - 1] != 1 &&
+                              t->strides[tensor_d - 1] != tensor_numel * chunk_base_stride)) {
+            while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
+                out[view_d] = view_numel * chunk_base_stride;
+                view_numel *= shape[view_d];
+                view_d--;
+            }
+            if (view_numel != tensor_numel)
+                return 0;
+            if (tensor_d > 0) {
+                chunk_base_stride = t->strides[tensor_d - 1];
+                tensor_numel = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    return view_d == -1;
+}
+
+/* infer_size: one -1 entry takes what is left */
+static int
+infer_shape(const TensorObject *t, tn_ints proposed, int64_t *shape)
+{
+    int64_t known = 1;
+    int infer = -1;
+    for (Py_ssize_t i = 0; i < proposed.n; i++) {
+        shape[i] = proposed.v[i];
+        if (proposed.v[i] == -1) {
+            if (infer >= 0) {
+                PyErr_SetString(PyExc_RuntimeError, "only one dimension can be inferred");
+                return -1;
+            }
+            infer = (int)i;
+        } else {
+            known *= proposed.v[i];
+        }
+    }
+    if (infer >= 0) {
+        if (known == 0 || t->numel % known) {
+            char buf[256];
+            int k = snprintf(buf, sizeof buf, "[");
+            for (Py_ssize_t i = 0; i < proposed.n && k < (int)sizeof buf - 24; i++)
+                k += snprintf(buf + k, sizeof buf - (size_t)k, i ? ", %lld" : "%lld", (long long)proposed.v[i]);
+            PyErr_Format(PyExc_RuntimeError, "shape '%s]' is invalid for input of size %lld", buf, (long long)t->numel);
+            return -1;
+        }
+        shape[infer] = t->numel / known;
+    }
+    return 0;
+}
+
+static PyObject *
+reshape_to(PyObject *self, tn_ints proposed)
+{
+    TensorObject *t = TN_T(self);
+    int64_t shape[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    if (proposed.n > TN_MAX_NDIM || infer_shape(t, proposed, shape) < 0)
+        return proposed.n > TN_MAX_NDIM ? call(TN_OP_view, (tn_value[]){tn_value_tensor(self), tn_ag_value_ints(proposed)})
+                                        : NULL;
+    int n = (int)proposed.n;
+    if (view_strides(t, n, shape, strides))
+        return call(TN_OP_view, (tn_value[]){tn_value_tensor(self), tn_ag_value_ints_lit(shape, n)});
+    PyObject *c = call(TN_OP_clone, (tn_value[]){tn_value_tensor(self), tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)});
+    if (!c)
+        return NULL;
+    PyObject *r = call(TN_OP__unsafe_view, (tn_value[]){tn_value_tensor(c), tn_ag_value_ints_lit(shape, n)});
+    Py_DECREF(c);
+    return r;
+}
+
+PyObject *
+tn_compose_reshape(tn_op *op, tn_value *a)
+{
+    return reshape_to(T(0), (tn_ints){a[1].u.ints, a[1].n, false});
+}
+
+PyObject *
+tn_compose_flatten__using_ints(tn_op *op, tn_value *a)
+{
+    TensorObject *t = TN_T(T(0));
+    int nd = t->ndim;
+    int64_t s, e;
+    if (tn_wrap_dim(a[1].u.i, nd, &s) < 0 || tn_wrap_dim(a[2].u.i, nd, &e) < 0)
+        return NULL;
+    if (s > e) {
+        PyErr_SetString(PyExc_RuntimeError, "flatten() has invalid args: start_dim cannot come after end_dim");
+        return NULL;
+    }
+    if (nd == 0) {
+        int64_t one = 1;
+        return reshape_to(T(0), (tn_ints){&one, 1, false});
+    }
+    if (s == e)
+        return Py_NewRef(T(0));
+    int64_t shape[TN_MAX_NDIM];
+    int k = 0;
+    for (int i = 0; i < s; i++)
+        shape[k++] = t->sizes[i];
+    int64_t prod = 1;
+    for (int64_t i = s; i <= e; i++)
+        prod *= t->sizes[i];
+    shape[k++] = prod;
+    for (int i = (int)e + 1; i < nd; i++)
+        shape[k++] = t->sizes[i];
+    return reshape_to(T(0), (tn_ints){shape, k, false});
+}
+
+PyObject *
+tn_compose_unflatten__int(tn_op *op, tn_value *a)
+{
+    TensorObject *t = TN_T(T(0));
+    int64_t d;
+    if (tn_wrap_dim(a[1].u.i, t->ndim, &d) < 0)
+        return NULL;
+    int64_t shape[TN_MAX_NDIM], inner[TN_MAX_NDIM];
+    tn_ints sizes = {a[2].u.ints, a[2].n, false};
+    /* the sizes' -1 is inferred against the unflattened dim */
+    TensorObject fake = *t;
+    fake.numel = t->sizes[d];
+    if (infer_shape(&fake, sizes, inner) < 0)
+        return NULL;
+    int k = 0;
+    for (int i = 0; i < d; i++)
+        shape[k++] = t->sizes[i];
+    for (Py_ssize_t i = 0; i < sizes.n; i++)
+        shape[k++] = inner[i];
+    for (int i = (int)d + 1; i < t->ndim; i++)
+        shape[k++] = t->sizes[i];
+    return call(TN_OP_view, (tn_value[]){tn_value_tensor(T(0)), tn_ag_value_ints_lit(shape, k)});
+}
+
+PyObject *
+tn_compose_narrow(tn_op *op, tn_value *a)
+{
+    TensorObject *t = TN_T(T(0));
+    int64_t d;
+    if (tn_wrap_dim(a[1].u.i, t->ndim, &d) < 0)
+        return NULL;
+    int64_t start = a[2].u.i, len = a[3].u.i;
+    int64_t cur = t->sizes[d];
+    if (start < 0)
+        start += cur;
+    tn_value v[5] = {tn_value_tensor(T(0)), tn_value_int(d), tn_value_int(start), tn_value_int(start + len),
+                     tn_value_int(1)};
+    return call(TN_OP_slice__Tensor, v);
+}
+
+PyObject *
+tn_compose_chunk(tn_op *op, tn_value *a)
+{
+    TensorObject *t = TN_T(T(0));
+    int64_t chunks = a[1].u.i, d;
+    if (chunks <= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "chunk expects `chunks` to be greater than 0");
+        return NULL;
+    }
+    if (tn_wrap_dim(a[2].u.i, t->ndim, &d) < 0)
+        return NULL;
+    int64_t size = t->sizes[d];
+    int64_t split = (size + chunks - 1) / chunks;
+    if (split == 0 && size == 0) {
+        int64_t sizes[TN_MAX_NDIM * 4];
+        int64_t n = chunks;
+        for (int64_t i = 0; i < n; i++)
+            sizes[i] = 0;
+        return call(TN_OP_split_with_sizes, (tn_value[]){tn_value_tensor(T(0)), tn_ag_value_ints_lit(sizes, n),
+                                                        tn_value_int(d)});
+    }
+    return call(TN_OP_split__Tensor, (tn_value[]){tn_value_tensor(T(0)), tn_value_int(split), tn_value_int(d)});
+}
+
+static PyObject *
+movedim(PyObject *self, const int64_t *src, const int64_t *dst, Py_ssize_t n)
+{
+    TensorObject *t = TN_T(self);
+    int nd = t->ndim;
+    int64_t perm[TN_MAX_NDIM], used_s[TN_MAX_NDIM] = {0}, used_d[TN_MAX_NDIM] = {0};
+    for (int i = 0; i < nd; i++)
+        perm[i] = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int64_t s, d;
+        if (tn_wrap_dim(src[i], nd, &s) < 0 || tn_wrap_dim(dst[i], nd, &d) < 0)
+            return NULL;
+        perm[d] = s;
+        used_s[s] = 1;
+        used_d[d] = 1;
+    }
+    int64_t rest = 0;
+    for (int i = 0; i < nd; i++) {
+        if (perm[i] >= 0)
+            continue;
+        while (used_s[rest])
+            rest++;
+        perm[i] = rest++;
+    }
+    (void)used_d;
+    return call(TN_OP_permute, (tn_value[]){tn_value_tensor(self), tn_ag_value_ints_lit(perm, nd)});
+}
+
+PyObject *
+tn_compose_movedim__int(tn_op *op, tn_value *a)
+{
+    return movedim(T(0), &a[1].u.i, &a[2].u.i, 1);
+}
+
+PyObject *
+tn_compose_movedim__intlist(tn_op *op, tn_value *a)
+{
+    if (a[1].n != a[2].n) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "movedim: Invalid source or destination dims: source (%zd dims) should contain the same number "
+                     "of dims as destination (%zd dims)", a[1].n, a[2].n);
+        return NULL;
+    }
+    return movedim(T(0), a[1].u.ints, a[2].u.ints, a[1].n);
+}
+
+PyObject *
+tn_compose_contiguous(tn_op *op, tn_value *a)
+{
+    TensorObject *t = TN_T(T(0));
+    int fmt = a[1].tag == TN_V_NONE ? TN_MEMFMT_CONTIGUOUS : (int)a[1].u.i;
+    int already = fmt == TN_MEMFMT_CHANNELS_LAST ? tn_tensor_is_channels_last(t)
+                  : fmt == TN_MEMFMT_CHANNELS_LAST_3D ? tn_tensor_is_channels_last_nd(t)
+                                                       : tn_tensor_is_contiguous(t);
+    if (already)
+        return Py_NewRef(T(0));
+    return call(TN_OP_clone, (tn_value[]){tn_value_tensor(T(0)), tn_ag_value_memfmt(fmt)});
+}
+
+/* ---- conversions: to(...) is self when nothing changes, else _to_copy ---- */
+
+static PyObject *
+to_impl(PyObject *self, int dtype, int copy, tn_value memfmt, tn_value device)
+{
+    TensorObject *t = TN_T(self);
+    int same_dtype = dtype < 0 || dtype == t->dtype;
+    int fmt = memfmt.tag == TN_V_NONE ? TN_MEMFMT_PRESERVE : (int)memfmt.u.i;
+    int same_fmt = fmt == TN_MEMFMT_PRESERVE || (fmt == TN_MEMFMT_CONTIGUOUS && tn_tensor_is_contiguous(t));
+    int same_dev = device.tag != TN_V_DEVICE ||
+                   (device.u.i == TN_DEVTYPE_META) == (t->device == TN_DEVICE_META);
+    if (!copy && same_dtype && same_fmt && same_dev)
+        return Py_NewRef(self);
+    tn_value v[8] = {tn_value_tensor(self), tn_ag_value_dtype(dtype < 0 ? t->dtype : dtype), NONE_V, device,
+                     NONE_V, tn_ag_value_bool(0), memfmt};
+    v[7] = NONE_V;
+    return call(TN_OP__to_copy, v);
+}
+
+PyObject *
+tn_compose_to__dtype(tn_op *op, tn_value *a)
+{
+    return to_impl(T(0), (int)a[1].u.i, (int)a[3].u.i, a[4], NONE_V);
+}
+
+PyObject *
+tn_compose_to__device(tn_op *op, tn_value *a)
+{
+    return to_impl(T(0), (int)a[2].u.i, (int)a[4].u.i, a[5], a[1]);
+}
+
+PyObject *
+tn_compose_to__other(tn_op *op, tn_value *a)
+{
+    tn_value dev = tn_ag_value_device(TN_T(T(1))->device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU);
+    return to_impl(T(0), TN_T(T(1))->dtype, (int)a[3].u.i, a[4], dev);
+}
+
+PyObject *
+tn_compose_to__dtype_layout(tn_op *op, tn_value *a)
+{
+    return to_impl(T(0), a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i, (int)a[6].u.i, a[7], a[3]);
+}
+
+PyObject *
+tn_compose_type_as(tn_op *op, tn_value *a)
+{
+    return to_impl(T(0), TN_T(T(1))->dtype, 0, NONE_V, NONE_V);
+}
+
+/* ---- matmul and linear (ATen's _matmul_impl and linear) ---- */
+
+static PyObject *
+unsafe_view(PyObject *t, const int64_t *shape, int n)
+{
+    return call(TN_OP__unsafe_view, (tn_value[]){tn_value_tensor(t), tn_ag_value_ints_lit((int64_t *)shape, n)});
+}
+
+/* should_fold: mm instead of bmm when the larger operand folds into a matrix without a copy,
+ * or when the smaller operand requires grad (its gradient would otherwise be a batch) */
+static int
+should_fold(TensorObject *t1_, TensorObject *t2_)
+{
+    int larger1 = t1_->ndim >= t2_->ndim;
+    TensorObject *big = larger1 ? t1_ : t2_;
+    int dim_t1 = big->ndim, dim_t2 = larger1 ? t2_->ndim : t1_->ndim;
+    if (!(dim_t1 >= 3 && dim_t2 <= 2))
+        return 0;
+    PyObject *small = larger1 ? (PyObject *)t2_ : (PyObject *)t1_;
+    if (tn_requires_grad(small))
+        return 1;
+    if (t1_->ndim == 2)
+        return 0;
+    if (big->numel == 0)
+        return 1;
+    /* big is t1, or t2.mT(): for t2 the folded dims are its leading ones after the transpose */
+    int64_t sz[TN_MAX_NDIM], st[TN_MAX_NDIM];
+    memcpy(sz, big->sizes, sizeof(int64_t) * (size_t)dim_t1);
+    memcpy(st, big->strides, sizeof(int64_t) * (size_t)dim_t1);
+    if (!larger1) {
+        int64_t x = sz[dim_t1 - 1];
+        sz[dim_t1 - 1] = sz[dim_t1 - 2];
+        sz[dim_t1 - 2] = x;
+        x = st[dim_t1 - 1];
+        st[dim_t1 - 1] = st[dim_t1 - 2];
+        st[dim_t1 - 2] = x;
+    }
+    for (int i = 0; i < dim_t1 - 2; i++)
+        if (st[i] != st[i + 1] * sz[i + 1])
+            return 0;
+    return 1;
+}
+
+static PyObject *
+matmul(PyObject *tensor1, PyObject *tensor2)
+{
+    TensorObject *x = TN_T(tensor1), *y = TN_T(tensor2);
+    int d1 = x->ndim, d2 = y->ndim;
+    if (d1 == 0 || d2 == 0) {
+        PyErr_Format(PyExc_RuntimeError, "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
+                     d1, d2);
+        return NULL;
+    }
+    if (d1 == 1 && d2 == 1)
+        return at_2(TN_OP_dot, tensor1, tensor2);
+    if (d1 == 2 && d2 == 1)
+        return at_2(TN_OP_mv, tensor1, tensor2);
+    if (d1 == 1 && d2 == 2) {
+        PyObject *u = at_unsqueeze(tensor1, 0);
+        PyObject *m = u ? at_mm(u, tensor2) : NULL;
+        Py_XDECREF(u);
+        if (!m)
+            return NULL;
+        PyObject *r = call(TN_OP_squeeze___dim, (tn_value[]){tn_value_tensor(m), tn_value_int(0)});
+        Py_DECREF(m);
+        return r;
+    }
+    if (d1 == 2 && d2 == 2)
+        return at_mm(tensor1, tensor2);
+    if (should_fold(x, y)) {
+        int transpose = d2 > d1;
+        PyObject *t1 = transpose ? call(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(tensor2), tn_value_int(-2),
+                                                                          tn_value_int(-1)})
+                                 : Py_NewRef(tensor1);
+        PyObject *t2 = !transpose ? Py_NewRef(tensor2) : d1 == 2 ? at_t(tensor1) : Py_NewRef(tensor1);
+        PyObject *r = NULL, *folded = NULL, *prod = NULL;
+        if (!t1 || !t2)
+            goto fold_done;
+        TensorObject *T1 = TN_T(t1);
+        int64_t oshape[TN_MAX_NDIM];
+        int on = T1->ndim - 1;
+        int64_t folded_dim1 = 1;
+        for (int i = 0; i < on; i++) {
+            oshape[i] = T1->sizes[i];
+            folded_dim1 *= T1->sizes[i];
+        }
+        int t2_matrix = TN_T(t2)->ndim == 2;
+        if (t2_matrix)
+            oshape[on++] = TN_T(t2)->sizes[1];
+        int64_t fshape[2] = {folded_dim1, T1->sizes[T1->ndim - 1]};
+        folded = reshape_to(t1, (tn_ints){fshape, 2, false});
+        if (!folded)
+            goto fold_done;
+        prod = t2_matrix ? at_mm(folded, t2) : at_2(TN_OP_mv, folded, t2);
+        if (!prod)
+            goto fold_done;
+        r = unsafe_view(prod, oshape, on);
+        if (r && transpose && t2_matrix) {
+            PyObject *mt = call(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(r), tn_value_int(-2), tn_value_int(-1)});
+            Py_DECREF(r);
+            r = mt ? call(TN_OP_contiguous, (tn_value[]){tn_value_tensor(mt), tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)}) : NULL;
+            Py_XDECREF(mt);
+        }
+    fold_done:
+        Py_XDECREF(t1);
+        Py_XDECREF(t2);
+        Py_XDECREF(folded);
+        Py_XDECREF(prod);
+        return r;
+    }
+    /* batched: expand the batch dims and bmm */
+    int64_t n = d1 > 1 ? x->sizes[d1 - 2] : 1, m1 = x->sizes[d1 - 1];
+    int64_t m2 = d2 > 1 ? y->sizes[d2 - 2] : y->sizes[0], p = d2 > 1 ? y->sizes[d2 - 1] : 1;
+    int nb1 = d1 > 2 ? d1 - 2 : 0, nb2 = d2 > 2 ? d2 - 2 : 0;
+    int64_t batch[TN_MAX_NDIM];
+    int nb = nb1 > nb2 ? nb1 : nb2;
+    for (int i = 0; i < nb; i++) {
+        int i1 = nb1 - nb + i, i2 = nb2 - nb + i;
+        int64_t s1 = i1 >= 0 ? x->sizes[i1] : 1, s2 = i2 >= 0 ? y->sizes[i2] : 1;
+        if (s1 != s2 && s1 != 1 && s2 != 1) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "The size of tensor a (%lld) must match the size of tensor b (%lld) at non-singleton dimension %d",
+                         (long long)s1, (long long)s2, i);
+            return NULL;
+        }
+        batch[i] = s1 == 1 ? s2 : s1;
+    }
+    int64_t bprod = 1;
+    for (int i = 0; i < nb; i++)
+        bprod *= batch[i];
+    int64_t e1[TN_MAX_NDIM], e2[TN_MAX_NDIM];
+    memcpy(e1, batch, sizeof(int64_t) * (size_t)nb);
+    memcpy(e2, batch, sizeof(int64_t) * (size_t)nb);
+    e1[nb] = n;
+    e1[nb + 1] = m1;
+    e2[nb] = m2;
+    e2[nb + 1] = p;
+    int64_t v1[3] = {bprod, n, m1}, v2[3] = {bprod, m2, p};
+    /* a 1-D operand is unsqueezed by expand (its missing dims are new leading dims) */
+    PyObject *x1 = d1 == 1 ? at_unsqueeze(tensor1, 0) : Py_NewRef(tensor1);
+    PyObject *y1 = x1 ? (d2 == 1 ? at_unsqueeze(tensor2, -1) : Py_NewRef(tensor2)) : NULL;
+    PyObject *xe = y1 ? at_expand(x1, (tn_ints){e1, nb + 2, false}) : NULL;
+    PyObject *xr = xe ? reshape_to(xe, (tn_ints){v1, 3, false}) : NULL;
+    PyObject *ye = xr ? at_expand(y1, (tn_ints){e2, nb + 2, false}) : NULL;
+    PyObject *yr = ye ? reshape_to(ye, (tn_ints){v2, 3, false}) : NULL;
+    PyObject *b = yr ? at_2(TN_OP_bmm, xr, yr) : NULL;
+    PyObject *r = NULL;
+    if (b) {
+        int64_t oshape[TN_MAX_NDIM];
+        int on = nb;
+        memcpy(oshape, batch, sizeof(int64_t) * (size_t)nb);
+        if (d1 > 1)
+            oshape[on++] = n;
+        if (d2 > 1)
+            oshape[on++] = p;
+        r = unsafe_view(b, oshape, on);
+    }
+    Py_XDECREF(x1);
+    Py_XDECREF(y1);
+    Py_XDECREF(xe);
+    Py_XDECREF(xr);
+    Py_XDECREF(ye);
+    Py_XDECREF(yr);
+    Py_XDECREF(b);
+    return r;
+}
+
+PyObject *
+tn_compose_matmul(tn_op *op, tn_value *a)
+{
+    return matmul(T(0), T(1));
+}
+
+static PyObject *
+addmm(PyObject *bias, PyObject *m1, PyObject *m2)
+{
+    return call(TN_OP_addmm, (tn_value[]){tn_value_tensor(bias), tn_value_tensor(m1), tn_value_tensor(m2),
+                                          tn_value_int(1), tn_value_int(1)});
+}
+
+static PyObject *
+flatten_nd_linear(PyObject *input, PyObject *weight, PyObject *bias)
+{
+    TensorObject *in = TN_T(input);
+    int64_t d0 = 1;
+    for (int i = 0; i < in->ndim - 1; i++)
+        d0 *= in->sizes[i];
+    int64_t shape[2] = {d0, in->sizes[in->ndim - 1]};
+    PyObject *flat = reshape_to(input, (tn_ints){shape, 2, false});
+    PyObject *wt = flat ? at_t(weight) : NULL;
+    PyObject *res = wt ? addmm(bias, flat, wt) : NULL;
+    PyObject *r = NULL;
+    if (res) {
+        int64_t out[TN_MAX_NDIM];
+        memcpy(out, in->sizes, sizeof(int64_t) * (size_t)(in->ndim - 1));
+        out[in->ndim - 1] = TN_T(res)->sizes[1];
+        r = call(TN_OP_view, (tn_value[]){tn_value_tensor(res), tn_ag_value_ints_lit(out, in->ndim)});
+    }
+    Py_XDECREF(flat);
+    Py_XDECREF(wt);
+    Py_XDECREF(res);
+    return r;
+}
+
+PyObject *
+tn_compose_linear(tn_op *op, tn_value *a)
+{
+    PyObject *input = T(0), *weight = T(1), *bias = OPT_T(2);
+    TensorObject *in = TN_T(input), *w = TN_T(weight);
+    if (in->ndim == 0 || w->ndim == 0) {
+        PyErr_Format(PyExc_RuntimeError, "both arguments to linear need to be at least 1D, but they are %dD and %dD",
+                     in->ndim, w->ndim);
+        return NULL;
+    }
+    if (in->ndim == 2 && bias) {
+        PyObject *wt = at_t(weight);
+        PyObject *r = wt ? addmm(bias, input, wt) : NULL;
+        Py_XDECREF(wt);
+        return r;
+    }
+    if (bias && tn_tensor_is_contiguous(in) && (in->ndim == 3 || TN_T(bias)->ndim == 1))
+        return flatten_nd_linear(input, weight, bias);
+    PyObject *wt = at_t(weight);
+    PyObject *out = wt ? matmul(input, wt) : NULL;
+    Py_XDECREF(wt);
+    if (out && bias) {
+        PyObject *r = call(TN_OP_add___Tensor, (tn_value[]){tn_value_tensor(out), tn_value_tensor(bias), tn_value_int(1)});
+        Py_DECREF(out);
+        return r;
+    }
+    return out;
+}
+
+/* ---- softmax, norms, losses ---- */
+
+static PyObject *
+softmax_like(int id, tn_value *a)
+{
+    PyObject *x = T(0);
+    PyObject *conv = a[2].tag == TN_V_NONE ? Py_NewRef(x) : to_impl(x, (int)a[2].u.i, 0, NONE_V, NONE_V);
+    if (!conv)
+        return NULL;
+    PyObject *r = call(id, (tn_value[]){tn_value_tensor(conv), a[1], tn_ag_value_bool(0)});
+    Py_DECREF(conv);
+    return r;
+}
+
+PyObject *tn_compose_softmax__int(tn_op *op, tn_value *a) { return softmax_like(TN_OP__softmax, a); }
+PyObject *tn_compose_log_softmax__int(tn_op *op, tn_value *a) { return softmax_like(TN_OP__log_softmax, a); }
+
+PyObject *
+tn_compose_layer_norm(tn_op *op, tn_value *a)
+{
+    PyObject *r = call(TN_OP_native_layer_norm, (tn_value[]){a[0], a[1], a[2], a[3], a[4]});
+    if (!r)
+        return NULL;
+    PyObject *out = PySequence_GetItem(r, 0);
+    Py_DECREF(r);
+    return out;
+}
+
+/* rms_norm on CPU: upcast to the op math type, x * rsqrt(mean(x^2) + eps), cast back, * weight */
+PyObject *
+tn_compose_rms_norm(tn_op *op, tn_value *a)
+{
+    PyObject *input = T(0), *weight = OPT_T(2);
+    TensorObject *in = TN_T(input);
+    int d = in->dtype;
+    int opmath = (d == TN_DTYPE_F16 || d == TN_DTYPE_BF16) ? TN_DTYPE_F32 : d;
+    double eps = a[3].tag != TN_V_NONE ? a[3].u.d : opmath == TN_DTYPE_F64 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
+    Py_ssize_t nn = a[1].n;
+    int64_t dims[TN_MAX_NDIM];
+    for (Py_ssize_t i = 0; i < nn; i++)
+        dims[i] = in->ndim - nn + i;
+    PyObject *up = to_impl(input, opmath, 0, NONE_V, NONE_V);
+    PyObject *sq = up ? at_ts(TN_OP_pow__Tensor_Scalar, up, tn_value_int(2)) : NULL;
+    PyObject *mean = sq ? call(TN_OP_mean__dim, (tn_value[]){tn_value_tensor(sq), tn_ag_value_ints_lit(dims, nn),
+                                                              tn_ag_value_bool(1), NONE_V})
+                        : NULL;
+    PyObject *me = mean ? call(TN_OP_add___Scalar, (tn_value[]){tn_value_tensor(mean), tn_value_double(eps),
+                                                                 tn_value_int(1)})
+                        : NULL;
+    PyObject *rs = me ? at_1(TN_OP_rsqrt, mean) : NULL;
+    PyObject *prod = rs ? at_mul(up, rs) : NULL;
+    PyObject *res = prod ? to_impl(prod, d, 0, NONE_V, NONE_V) : NULL;
+    if (res && weight)
+        TN_SETREF(res, at_mul(res, weight));
+    Py_XDECREF(up);
+    Py_XDECREF(sq);
+    Py_XDECREF(mean);
+    Py_XDECREF(me);
+    Py_XDECREF(rs);
+    Py_XDECREF(prod);
+    return res;
+}
+
+PyObject *
+tn_compose_nll_loss(tn_op *op, tn_value *a)
+{
+    PyObject *r = call(TN_OP_nll_loss_forward, (tn_value[]){a[0], a[1], a[2], a[3], a[4]});
+    if (!r)
+        return NULL;
+    PyObject *out = PySequence_GetItem(r, 0);
+    Py_DECREF(r);
+    return out;
+}
+
+PyObject *
+tn_compose_nll_loss_nd(tn_op *op, tn_value *a)
+{
+    TensorObject *self = TN_T(T(0)), *target = TN_T(T(1));
+    if (self->ndim < 1) {
+        PyErr_Format(PyExc_ValueError, "Expected 1 or more dimensions (got %d)", self->ndim);
+        return NULL;
+    }
+    if (self->ndim != 1 && self->sizes[0] != target->sizes[0]) {
+        PyErr_Format(PyExc_ValueError, "Expected input batch_size (%lld) to match target batch_size (%lld).",
+                     (long long)self->sizes[0], (long long)target->sizes[0]);
+        return NULL;
+    }
+    if (self->ndim <= 2)
+        return call(TN_OP_nll_loss, (tn_value[]){a[0], a[1], a[2], a[3], a[4]});
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "torchnative: nll_loss over more than 2 dimensions (aten::nll_loss2d) with autograd is not "
+                    "implemented; flatten the input to (N, C) and the target to (N,)");
+    return NULL;
+}
+
+/* cross_entropy with class indices and label smoothing (ATen's
+ * cross_entropy_loss_label_smoothing) */
+static PyObject *
+label_smoothing(PyObject *input, tn_value *a, int64_t class_dim, double ls)
+{
+    PyObject *target = T(1), *weight = OPT_T(2);
+    int64_t reduction = a[3].u.i;
+    PyObject *nll = call(TN_OP_nll_loss_nd, (tn_value[]){tn_value_tensor(input), a[1], a[2], a[3], a[4]});
+    if (!nll)
+        return NULL;
+    int64_t n_classes = tn_ag_size_at(input, class_dim);
+    PyObject *ignore = at_ts(TN_OP_eq__Scalar, target, a[4]);
+    PyObject *smooth = NULL, *ret = NULL, *res = NULL;
+    if (!ignore)
+        goto done;
+    int64_t cd = class_dim;
+    if (weight) {
+        int64_t shape[TN_MAX_NDIM];
+        int nd = TN_T(input)->ndim;
+        for (int i = 0; i < nd; i++)
+            shape[i] = 1;
+        shape[class_dim] = TN_T(weight)->sizes[0];
+        PyObject *wv = call(TN_OP_view, (tn_value[]){tn_value_tensor(weight), tn_ag_value_ints_lit(shape, nd)});
+        PyObject *iw = wv ? at_mul(input, wv) : NULL;
+        PyObject *sm = iw ? at_sum_dims(iw, &cd, 1, 0) : NULL;
+        smooth = sm ? at_1(TN_OP_neg, sm) : NULL;
+        Py_XDECREF(wv);
+        Py_XDECREF(iw);
+        Py_XDECREF(sm);
+    } else {
+        PyObject *sm = at_sum_dims(input, &cd, 1, 0);
+        smooth = sm ? at_1(TN_OP_neg, sm) : NULL;
+        Py_XDECREF(sm);
+    }
+    if (!smooth)
+        goto done;
+    PyObject *mf = call(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(smooth), tn_value_tensor(ignore),
+                                                                  tn_value_double(0.0)});
+    if (!mf)
+        goto done;
+    Py_DECREF(mf);
+    if (reduction == 1) {
+        PyObject *total = at_sum_all(smooth), *den = NULL;
+        PyObject *keep = total ? at_1(TN_OP_bitwise_not, ignore) : NULL;
+        if (keep && weight) {
+            PyObject *sel = at_2(TN_OP_masked_select, target, keep);
+            PyObject *fl = sel ? call(TN_OP_flatten__using_ints, (tn_value[]){tn_value_tensor(sel), tn_value_int(0),
+                                                                               tn_value_int(-1)})
+                               : NULL;
+            PyObject *g = fl ? call(TN_OP_gather, (tn_value[]){tn_value_tensor(weight), tn_value_int(0),
+                                                               tn_value_tensor(fl), tn_ag_value_bool(0)})
+                             : NULL;
+            den = g ? at_sum_all(g) : NULL;
+            Py_XDECREF(sel);
+            Py_XDECREF(fl);
+            Py_XDECREF(g);
+        } else if (keep) {
+            den = at_sum_all(keep);
+        }
+        ret = den ? at_div(total, den) : NULL;
+        Py_XDECREF(total);
+        Py_XDECREF(keep);
+        Py_XDECREF(den);
+    } else if (reduction == 2) {
+        ret = at_sum_all(smooth);
+    } else if (reduction == 0) {
+        ret = Py_NewRef(smooth);
+    } else {
+        PyErr_Format(PyExc_RuntimeError, "Invalid reduction type encountered in cross_entropy: %lld", (long long)reduction);
+    }
+    if (!ret)
+        goto done;
+    /* (1 - label_smoothing) * nllloss + ret * (label_smoothing / n_classes) */
+    PyObject *x = at_mul_scalar(nll, tn_value_double(1 - ls));
+    PyObject *y = x ? at_mul_scalar(ret, tn_value_double(ls / (double)n_classes)) : NULL;
+    res = y ? at_add(x, y) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+done:
+    Py_XDECREF(nll);
+    Py_XDECREF(ignore);
+    Py_XDECREF(smooth);
+    Py_XDECREF(ret);
+    return res;
+}
+
+PyObject *
+tn_compose_cross_entropy_loss(tn_op *op, tn_value *a)
+{
+    TensorObject *self = TN_T(T(0)), *target = TN_T(T(1));
+    double smoothing = a[5].u.d;
+    if (smoothing < 0.0 || smoothing > 1.0) {
+        PyErr_Format(PyExc_RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: %g", smoothing);
+        return NULL;
+    }
+    if (tn_dtype_is_floating(target->dtype)) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "torchnative: cross_entropy with class-probability targets under autograd is not implemented; "
+                        "class-index targets are");
+        return NULL;
+    }
+    int64_t class_dim = self->ndim == 1 ? 0 : 1;
+    PyObject *ls = call(TN_OP_log_softmax__int, (tn_value[]){tn_value_tensor(T(0)), tn_value_int(class_dim),
+                                                               tn_ag_value_dtype(self->dtype)});
+    if (!ls)
+        return NULL;
+    PyObject *r = smoothing > 0.0 ? label_smoothing(ls, a, class_dim, smoothing)
+                                  : call(TN_OP_nll_loss_nd, (tn_value[]){tn_value_tensor(ls), a[1], a[2], a[3], a[4]});
+    Py_DECREF(ls);
+    return r;
+}
+
+/* ---- attention, dropout ---- */
+
+/* convert_boolean_attn_mask: a bool mask becomes 0 / -inf in the query's dtype */
+static PyObject *
+float_mask(PyObject *mask, int dtype)
+{
+    if (!mask || TN_T(mask)->dtype != TN_DTYPE_BOOL)
+        return Py_XNewRef(mask);
+    PyObject *inv = at_1(TN_OP_logical_not, mask);
+    PyObject *zero = inv ? tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(dtype),
+                                                                      NONE_V, NONE_V, NONE_V})
+                         : NULL;
+    PyObject *r = zero ? tn_ag_op(TN_OP_where__ScalarSelf, (tn_value[]){tn_value_tensor(inv), tn_value_double(-INFINITY),
+                                                                        tn_value_tensor(zero)})
+                       : NULL;
+    Py_XDECREF(inv);
+    Py_XDECREF(zero);
+    return r;
+}
+
+/* _scaled_dot_product_attention_math: q and k scaled by sqrt(scale) each, matmul, mask added,
+ * _safe_softmax, matmul with v; half types computed in float32 */
+static PyObject *
+sdpa_math(tn_value *a, PyObject *mask_in)
+{
+    PyObject *q0 = T(0), *k0 = T(1), *v0 = T(2);
+    int odt = TN_T(q0)->dtype;
+    int half = odt == TN_DTYPE_F16 || odt == TN_DTYPE_BF16;
+    int causal = (int)a[5].u.i, gqa = (int)a[7].u.i;
+    PyObject *q = half ? to_impl(q0, TN_DTYPE_F32, 0, NONE_V, NONE_V) : Py_NewRef(q0);
+    PyObject *k = half ? to_impl(k0, TN_DTYPE_F32, 0, NONE_V, NONE_V) : Py_NewRef(k0);
+    PyObject *v = half ? to_impl(v0, TN_DTYPE_F32, 0, NONE_V, NONE_V) : Py_NewRef(v0);
+    PyObject *mask = float_mask(mask_in, TN_T(q0)->dtype), *qs = NULL, *ke = NULL, *ve = NULL, *kt = NULL;
+    PyObject *kts = NULL, *attn = NULL, *sm = NULL, *o = NULL, *r = NULL;
+    if (!q || !k || !v || (mask_in && !mask))
+        goto done;
+    int neg = a[6].tag != TN_V_NONE && a[6].u.d < 0;
+    double sc = a[6].tag != TN_V_NONE ? fabs(a[6].u.d) : 1.0 / sqrt((double)tn_ag_size_at(q, -1));
+    double sf = sqrt(sc);
+    qs = at_mul_scalar(q, tn_value_double(neg ? 0.0 - sf : sf));
+    if (!qs)
+        goto done;
+    if (causal) {
+        if (mask) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+            goto done;
+        }
+        int64_t ls[2] = {tn_ag_size_at(qs, -2), tn_ag_size_at(k, -2)};
+        PyObject *ones = tn_ag_op(TN_OP_ones, (tn_value[]){tn_ag_value_ints_lit(ls, 2), tn_ag_value_dtype(TN_DTYPE_BOOL),
+                                                            NONE_V, NONE_V, NONE_V});
+        PyObject *tr = ones ? tn_ag_op(TN_OP_tril, (tn_value[]){tn_value_tensor(ones), tn_value_int(0)}) : NULL;
+        mask = tr ? float_mask(tr, TN_T(qs)->dtype) : NULL;
+        Py_XDECREF(ones);
+        Py_XDECREF(tr);
+        if (!mask)
+            goto done;
+    }
+    /* pre_process_group_query_attention_input */
+    int64_t hq = tn_ag_size_at(qs, -3), hk = tn_ag_size_at(k, -3);
+    if (gqa && hq != hk && hk > 0) {
+        tn_value rep[4] = {tn_value_tensor(k), tn_value_int(hq / hk), tn_value_int(-3), NONE_V};
+        ke = call(TN_OP_repeat_interleave__self_int, rep);
+        rep[0] = tn_value_tensor(v);
+        ve = ke ? call(TN_OP_repeat_interleave__self_int, rep) : NULL;
+    } else {
+        ke = Py_NewRef(k);
+        ve = Py_NewRef(v);
+    }
+    if (!ke || !ve)
+        goto done;
+    kt = call(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(ke), tn_value_int(-2), tn_value_int(-1)});
+    kts = kt ? at_mul_scalar(kt, tn_value_double(sf)) : NULL;
+    attn = kts ? matmul(qs, kts) : NULL;
+    if (!attn)
+        goto done;
+    if (mask) {
+        PyObject *ad = call(TN_OP_add___Tensor, (tn_value[]){tn_value_tensor(attn), tn_value_tensor(mask), tn_value_int(1)});
+        if (!ad)
+            goto done;
+        Py_DECREF(ad);
+    }
+    sm = call(TN_OP__safe_softmax, (tn_value[]){tn_value_tensor(attn), tn_value_int(-1), NONE_V});
+    if (a[4].u.d > 0.0) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "torchnative: scaled_dot_product_attention with dropout_p > 0 under autograd (the math "
+                        "path's dropout) is not implemented");
+        goto done;
+    }
+    o = sm ? matmul(sm, ve) : NULL;
+    r = o ? to_impl(o, odt, 0, NONE_V, NONE_V) : NULL;
+done:
+    Py_XDECREF(q);
+    Py_XDECREF(k);
+    Py_XDECREF(v);
+    Py_XDECREF(mask);
+    Py_XDECREF(qs);
+    Py_XDECREF(ke);
+    Py_XDECREF(ve);
+    Py_XDECREF(kt);
+    Py_XDECREF(kts);
+    Py_XDECREF(attn);
+    Py_XDECREF(sm);
+    Py_XDECREF(o);
+    return r;
+}
+
+PyObject *
+tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
+{
+    TensorObject *q = TN_T(T(0)), *k = TN_T(T(1)), *v = TN_T(T(2));
+    PyObject *mask = OPT_T(3);
+    double dropout_p = a[4].u.d;
+    int gqa = (int)a[7].u.i;
+    if (mask && a[5].u.i) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+        return NULL;
+    }
+    /* upstream's CPU choice (sdp_utils_cpp): the flash kernel when its constraints hold, else
+     * the math composition; a mask that requires grad needs the math path's gradient */
+    int eligible = q->ndim == 4 && k->ndim == 4 && v->ndim == 4 && k->sizes[0] == q->sizes[0] &&
+                   v->sizes[0] == q->sizes[0] && k->sizes[1] == v->sizes[1] &&
+                   (k->sizes[1] == q->sizes[1] || (gqa && k->sizes[1] && q->sizes[1] % k->sizes[1] == 0)) &&
+                   q->sizes[3] == k->sizes[3] && q->sizes[3] == v->sizes[3] && q->strides[3] == 1 &&
+                   k->strides[3] == 1 && v->strides[3] == 1 && q->sizes[2] > 0 && k->sizes[2] > 0 &&
+                   (!mask || TN_T(mask)->ndim == 2 || TN_T(mask)->ndim == 4) && dropout_p == 0.0 &&
+                   !(mask && tn_requires_grad(mask));
+    if (!eligible)
+        return sdpa_math(a, mask);
+    PyObject *r = call(TN_OP__scaled_dot_product_flash_attention_for_cpu,
+                       (tn_value[]){a[0], a[1], a[2], a[4], a[5], a[3], a[6]});
+    if (!r)
+        return NULL;
+    PyObject *out = PySequence_GetItem(r, 0);
+    Py_DECREF(r);
+    return out;
+}
+
+PyObject *
+tn_compose_dropout(tn_op *op, tn_value *a)
+{
+    PyObject *input = T(0);
+    double p = a[1].u.d;
+    int train = (int)a[2].u.i;
+    if (p < 0 || p > 1) {
+        PyErr_Format(PyExc_RuntimeError, "dropout probability has to be between 0 and 1, but got %g", p);
+        return NULL;
+    }
+    if (p == 0 || !train || TN_T(input)->numel == 0)
+        return Py_NewRef(input);
+    if (p == 1) {
+        /* upstream: input * zeros_like(input) */
+        PyObject *z = at_zeros_like(input, -1);
+        PyObject *r = z ? at_mul(input, z) : NULL;
+        Py_XDECREF(z);
+        return r;
+    }
+    /* noise = empty_like(input).bernoulli_(1 - p); noise.div_(1 - p); input * noise */
+    PyObject *noise = call(TN_OP_empty_like, (tn_value[]){tn_value_tensor(input), NONE_V, NONE_V, NONE_V, NONE_V,
+                                                          NONE_V});
+    PyObject *b = noise ? call(TN_OP_bernoulli___float, (tn_value[]){tn_value_tensor(noise), tn_value_double(1 - p),
+                                                                     NONE_V})
+                        : NULL;
+    PyObject *dv = b ? call(TN_OP_div___Scalar, (tn_value[]){tn_value_tensor(noise), tn_value_double(1 - p)}) : NULL;
+    PyObject *r = dv ? at_mul(input, noise) : NULL;
+    Py_XDECREF(noise);
+    Py_XDECREF(b);
+    Py_XDECREF(dv);
+    return r;
+}
+
+/* ---- convolution ---- */
+
+static PyObject *
+conv_nd(tn_value *a, int nd)
+{
+    /* conv{1,2,3}d(input, weight, bias, stride, padding, dilation, groups) -> convolution */
+    int64_t zeros[3] = {0, 0, 0};
+    tn_value v[9] = {a[0], a[1], a[2], a[3], a[4], a[5], tn_ag_value_bool(0),
+                     tn_ag_value_ints_lit(zeros, nd), a[6]};
+    PyObject *input = T(0);
+    TensorObject *in = TN_T(input);
+    int batched = in->ndim == nd + 2;
+    if (!batched) {
+        PyObject *u = at_unsqueeze(input, 0);
+        if (!u)
+            return NULL;
+        v[0] = tn_value_tensor(u);
+        PyObject *r = call(TN_OP_convolution, v);
+        Py_DECREF(u);
+        if (!r)
+            return NULL;
+        PyObject *s = call(TN_OP_squeeze__dim, (tn_value[]){tn_value_tensor(r), tn_value_int(0)});
+        Py_DECREF(r);
+        return s;
+    }
+    return call(TN_OP_convolution, v);
+}
+
+PyObject *tn_compose_conv1d(tn_op *op, tn_value *a) { return conv_nd(a, 1); }
+PyObject *tn_compose_conv2d(tn_op *op, tn_value *a) { return conv_nd(a, 2); }
+PyObject *tn_compose_conv3d(tn_op *op, tn_value *a) { return conv_nd(a, 3); }
+
+/* ---- beam search and diff helpers (ATen's compositions, as the kernels in ops_compose.c) ---- */
+
+PyObject *
+tn_compose_repeat_interleave__self_int(tn_op *op, tn_value *a)
+{
+    PyObject *self = T(0);
+    int64_t repeats = a[1].u.i, d;
+    int has_dim = a[2].tag != TN_V_NONE;
+    if (tn_wrap_dim(has_dim ? a[2].u.i : 0, TN_T(self)->ndim ? TN_T(self)->ndim : 1, &d) < 0)
+        return NULL;
+    if (repeats < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Repeats can not be negative");
+        return NULL;
+    }
+    PyObject *input = has_dim ? Py_NewRef(self)
+                              : call(TN_OP_flatten__using_ints, (tn_value[]){tn_value_tensor(self), tn_value_int(0),
+                                                                             tn_value_int(-1)});
+    PyObject *u = input ? at_unsqueeze(input, d + 1) : NULL;
+    Py_XDECREF(input);
+    if (!u)
+        return NULL;
+    int nd = TN_T(u)->ndim;
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, TN_T(u)->sizes, sizeof(int64_t) * (size_t)nd);
+    shape[d + 1] = repeats;
+    if (a[3].tag != TN_V_NONE && a[3].u.i != repeats * shape[d]) {
+        Py_DECREF(u);
+        PyErr_Format(PyExc_RuntimeError, "repeat_interleave: Invalid output_size, expected %lld but got %lld",
+                     (long long)(repeats * shape[d]), (long long)a[3].u.i);
+        return NULL;
+    }
+    PyObject *e = at_expand(u, (tn_ints){shape, nd, false});
+    Py_DECREF(u);
+    PyObject *c = e ? call(TN_OP_clone, (tn_value[]){tn_value_tensor(e), tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)}) : NULL;
+    Py_XDECREF(e);
+    PyObject *r = c ? call(TN_OP_flatten__using_ints, (tn_value[]){tn_value_tensor(c), tn_value_int(d),
+                                                                    tn_value_int(d + 1)})
+                    : NULL;
+    Py_XDECREF(c);
+    return r;
+}
