@@ -79,6 +79,7 @@ SITE=$(.venv/bin/python -c 'import sysconfig; print(sysconfig.get_paths()["purel
 # for libtorch_global_deps.so, an upstream native library the tree does not carry.
 cat > "$SITE/torchnative.pth" <<EOF
 $ROOT/build/site
+$ROOT/python
 import os; os.environ.setdefault("TORCH_USE_RTLD_GLOBAL", "1")
 EOF
 .venv/bin/python vendor/assemble.py --check --wheel "$WHEEL" --out build/site >/dev/null
