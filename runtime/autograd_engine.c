@@ -382,9 +382,9 @@ tn_accumulate_grad(PyObject *variable, PyObject *new_grad, int grad_mode)
 {
     TensorObject *v = TN_T(variable);
     if (!v->grad) {
-        /* steal the buffer's tensor when nothing else can see it (the engine's buffer holds
-         * one reference, the caller's array another) */
-        if (!grad_mode && Py_REFCNT(new_grad) <= 2 && !TN_T(new_grad)->grad_fn &&
+        /* steal the buffer's tensor when nothing else can see it (the engine's input buffer
+         * holds the only reference) */
+        if (!grad_mode && Py_REFCNT(new_grad) == 1 && !TN_T(new_grad)->grad_fn &&
             !TN_T(new_grad)->requires_grad && obeys_layout_contract(TN_T(new_grad), v)) {
             v->grad = Py_NewRef(new_grad);
         } else {

@@ -110,6 +110,12 @@ tn_node_new(const tn_node_kind *kind, int num_next, int num_inputs)
     tn_node *n = (tn_node *)alloc(tp, 0);
     if (!n)
         return NULL;
+    /* Note [Untracked nodes]: a graph cannot form a reference cycle through nodes alone (saved
+     * outputs are kept without their grad_fn, leaves point at their accumulator weakly), so
+     * nodes stay out of the cyclic GC until Python objects are attached to them (hooks,
+     * metadata, an instance dict), which tn_node_track calls for. Training graphs make
+     * thousands of nodes a step; upstream's are C++ objects the GC never sees either. */
+    PyObject_GC_UnTrack(n);
     n->kind = kind;
     n->seq_nr = next_seq_nr++;
     n->num_next = num_next;
@@ -269,6 +275,7 @@ static PyObject *
 node_metadata(PyObject *self, void *c)
 {
     tn_node *n = TN_NODE(self);
+    tn_node_track(n);
     if (!n->metadata && !(n->metadata = PyDict_New()))
         return NULL;
     return Py_NewRef(n->metadata);
@@ -292,6 +299,13 @@ node_set_sequence_nr(PyObject *self, PyObject *arg)
 
 /* register_hook / register_prehook: the hook goes in a dict keyed by a RemovableHandle's id,
  * as upstream's registerFunctionHook does; removing the handle removes the entry. */
+void
+tn_node_track(tn_node *n)
+{
+    if (!PyObject_GC_IsTracked((PyObject *)n))
+        PyObject_GC_Track(n);
+}
+
 static PyObject *
 register_in_dict(PyObject **dict, PyObject *hook)
 {
@@ -315,12 +329,14 @@ register_in_dict(PyObject **dict, PyObject *hook)
 static PyObject *
 node_register_hook(PyObject *self, PyObject *hook)
 {
+    tn_node_track(TN_NODE(self));
     return register_in_dict(&TN_NODE(self)->post_hooks, hook);
 }
 
 static PyObject *
 node_register_prehook(PyObject *self, PyObject *hook)
 {
+    tn_node_track(TN_NODE(self));
     return register_in_dict(&TN_NODE(self)->pre_hooks, hook);
 }
 
@@ -339,6 +355,7 @@ node_register_hook_dict(PyObject *self, PyObject *tensor)
         PyErr_SetString(PyExc_RuntimeError, "_register_hook_dict: the tensor has no _backward_hooks dict");
         return NULL;
     }
+    tn_node_track(n);
     if (!n->tensor_pre_hooks && !(n->tensor_pre_hooks = PyList_New(0)))
         return NULL;
     PyObject *entry = Py_BuildValue("(Oi)", t->backward_hooks, t->output_nr);
@@ -415,6 +432,13 @@ node_repr(PyObject *self)
     return PyUnicode_FromFormat("<%s object at %p>", TN_NODE(self)->kind->name, self);
 }
 
+static PyObject *
+node_get_dict(PyObject *self, void *c)
+{
+    tn_node_track(TN_NODE(self));
+    return PyObject_GenericGetDict(self, c);
+}
+
 static PyMethodDef node_methods[] = {
     {"name", node_name, METH_NOARGS, NULL},
     {"register_hook", node_register_hook, METH_O, NULL},
@@ -430,7 +454,7 @@ static PyGetSetDef node_getset[] = {
     {"requires_grad", node_requires_grad, NULL, NULL, NULL},
     {"metadata", node_metadata, NULL, NULL, NULL},
     {"_input_metadata", node_input_metadata, NULL, NULL, NULL},
-    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
+    {"__dict__", node_get_dict, PyObject_GenericSetDict, NULL, NULL},
     {NULL},
 };
 

@@ -91,6 +91,8 @@ int tn_node_check(PyObject *o);
 /* A new node of `kind` with room for num_next edges and num_inputs input metadata; next
  * edges start empty, metadata undefined. A new sequence number is taken (Node's ctor). */
 tn_node *tn_node_new(const tn_node_kind *kind, int num_next, int num_inputs);
+/* Puts n under the cyclic GC once Python objects hang off it (Note [Untracked nodes]). */
+void tn_node_track(tn_node *n);
 /* The Python type of a kind, created (and put in torch._C._functions) on first use. */
 PyTypeObject *tn_node_type(const tn_node_kind *kind);
 /* should_compute_output(j): edge j leads somewhere. */
