@@ -37,6 +37,8 @@ def main() -> int:
     ap.add_argument("--sign", type=float, default=1.0, help="-1 maximises the objective (a control)")
     ap.add_argument("--float64", action="store_true", help="run the model in float64 (the oracle's reference)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--arch", help="a tiny architecture of tools/sweep.py (gpt2, bert, ...) instead of SmolLM2, "
+                                   "on the sweep's fixed token batch")
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
 
@@ -47,15 +49,25 @@ def main() -> int:
     from torchnative import adapt
 
     torch.set_num_threads(args.threads)
-    where = models.smollm2()
-    tok = AutoTokenizer.from_pretrained(where)
-    model = AutoModelForCausalLM.from_pretrained(where, dtype=torch.float32).eval()
+    if args.arch:
+        import sweep
+        import transformers
+        sweep.ensure_weights(args.arch)
+        cls = getattr(transformers, sweep.ARCHS[args.arch][0])
+        model = cls.from_pretrained(sweep.weights_dir(args.arch), dtype=torch.float32).eval()
+        ids, mask = sweep.fixed_input(torch, args.arch, model.config.vocab_size)
+        batch = {"input_ids": ids, "attention_mask": mask}
+        probe = {"input_ids": (ids * 3 + 1) % model.config.vocab_size, "attention_mask": mask}
+    else:
+        where = models.smollm2()
+        tok = AutoTokenizer.from_pretrained(where)
+        model = AutoModelForCausalLM.from_pretrained(where, dtype=torch.float32).eval()
+        text = tok(args.text, return_tensors="pt")
+        held = tok(args.held_out, return_tensors="pt")
+        batch = {"input_ids": text.input_ids, "attention_mask": text.attention_mask}
+        probe = {"input_ids": held.input_ids, "attention_mask": held.attention_mask}
     if args.float64:
         model = model.double()
-    text = tok(args.text, return_tensors="pt")
-    held = tok(args.held_out, return_tensors="pt")
-    batch = {"input_ids": text.input_ids, "attention_mask": text.attention_mask}
-    probe = {"input_ids": held.input_ids, "attention_mask": held.attention_mask}
 
     method = adapt.Tent(sign=args.sign) if args.method == "tent" else adapt.LowRank()
     measure = method.objective if args.method == "lowrank" else (
@@ -72,6 +84,7 @@ def main() -> int:
         after = measure(model, batch).item()
         after_held = measure(model, probe).item()
     adapted = {n: p.detach().double().reshape(-1).tolist() for n, p in model.named_parameters() if n in a.names}
+    base = {n: t.double().reshape(-1).tolist() for n, t in a.delta.base.items()}
     base_kib = a.base_nbytes() / 1024
     model_mib = sum(p.numel() * p.element_size() for p in model.parameters()) / 2 ** 20
     a.revert()
@@ -88,7 +101,8 @@ def main() -> int:
         args.json.write_text(json.dumps({"torch_file": torch.__file__, "method": method.name, "steps": trace,
                                          "before": before, "after": after, "held_before": before_held,
                                          "held_after": after_held, "reverted": reverted, "seconds_per_step": secs,
-                                         "base_kib": base_kib, "model_mib": model_mib, "adapted": adapted}))
+                                         "base_kib": base_kib, "model_mib": model_mib, "adapted": adapted,
+                                         "base": base}))
     return 0
 
 
