@@ -239,6 +239,8 @@ PyObject *tn_op_dot(TensorObject *self, TensorObject *tensor);
 PyObject *tn_op_dropout(TensorObject *input, double p, bool train);
 /* aten::elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor */
 PyObject *tn_op_elu(TensorObject *self, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale);
+/* aten::elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor */
+PyObject *tn_op_elu_backward(TensorObject *grad_output, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale, bool is_result, TensorObject *self_or_result);
 /* aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
 PyObject *tn_op_embedding(TensorObject *weight, TensorObject *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
 /* aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
@@ -311,16 +313,24 @@ PyObject *tn_op_ge__Scalar(TensorObject *self, const tn_value *other);
 PyObject *tn_op_ge__Tensor(TensorObject *self, TensorObject *other);
 /* aten::gelu(Tensor self, *, str approximate="none") -> Tensor */
 PyObject *tn_op_gelu(TensorObject *self, const char *approximate);
+/* aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor */
+PyObject *tn_op_gelu_backward(TensorObject *grad_output, TensorObject *self, const char *approximate);
 /* aten::gt.Scalar(Tensor self, Scalar other) -> Tensor */
 PyObject *tn_op_gt__Scalar(TensorObject *self, const tn_value *other);
 /* aten::gt.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_gt__Tensor(TensorObject *self, TensorObject *other);
 /* aten::hardsigmoid(Tensor self) -> Tensor */
 PyObject *tn_op_hardsigmoid(TensorObject *self);
+/* aten::hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *tn_op_hardsigmoid_backward(TensorObject *grad_output, TensorObject *self);
 /* aten::hardswish(Tensor self) -> Tensor */
 PyObject *tn_op_hardswish(TensorObject *self);
+/* aten::hardswish_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *tn_op_hardswish_backward(TensorObject *grad_output, TensorObject *self);
 /* aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor */
 PyObject *tn_op_hardtanh(TensorObject *self, const tn_value *min_val, const tn_value *max_val);
+/* aten::hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor */
+PyObject *tn_op_hardtanh_backward(TensorObject *grad_output, TensorObject *self, const tn_value *min_val, const tn_value *max_val);
 /* aten::hypot(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_hypot(TensorObject *self, TensorObject *other);
 /* aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor */
@@ -377,6 +387,8 @@ PyObject *tn_op_le__Scalar(TensorObject *self, const tn_value *other);
 PyObject *tn_op_le__Tensor(TensorObject *self, TensorObject *other);
 /* aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor */
 PyObject *tn_op_leaky_relu(TensorObject *self, const tn_value *negative_slope);
+/* aten::leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor */
+PyObject *tn_op_leaky_relu_backward(TensorObject *grad_output, TensorObject *self, const tn_value *negative_slope, bool self_is_result);
 /* aten::lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
 PyObject *tn_op_lerp__Scalar(TensorObject *self, TensorObject *end, const tn_value *weight);
 /* aten::lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
@@ -415,6 +427,8 @@ PyObject *tn_op_logical_or(TensorObject *self, TensorObject *other);
 PyObject *tn_op_logical_xor(TensorObject *self, TensorObject *other);
 /* aten::logit(Tensor self, float? eps=None) -> Tensor */
 PyObject *tn_op_logit(TensorObject *self, tn_opt_double eps);
+/* aten::logit_backward(Tensor grad_output, Tensor self, float? eps=None) -> Tensor */
+PyObject *tn_op_logit_backward(TensorObject *grad_output, TensorObject *self, tn_opt_double eps);
 /* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
 PyObject *tn_op_logsumexp(TensorObject *self, tn_ints dim, bool keepdim);
 /* aten::lt.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -449,6 +463,8 @@ PyObject *tn_op_min__dim(TensorObject *self, int64_t dim, bool keepdim);
 PyObject *tn_op_minimum(TensorObject *self, TensorObject *other);
 /* aten::mish(Tensor self) -> Tensor */
 PyObject *tn_op_mish(TensorObject *self);
+/* aten::mish_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *tn_op_mish_backward(TensorObject *grad_output, TensorObject *self);
 /* aten::mm(Tensor self, Tensor mat2) -> Tensor */
 PyObject *tn_op_mm(TensorObject *self, TensorObject *mat2);
 /* aten::movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a) */
@@ -649,12 +665,16 @@ PyObject *tn_op_set___source_Tensor_storage_offset(TensorObject *self, TensorObj
 PyObject *tn_op_sgn(TensorObject *self);
 /* aten::sigmoid(Tensor self) -> Tensor */
 PyObject *tn_op_sigmoid(TensorObject *self);
+/* aten::sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor */
+PyObject *tn_op_sigmoid_backward(TensorObject *grad_output, TensorObject *output);
 /* aten::sign(Tensor self) -> Tensor */
 PyObject *tn_op_sign(TensorObject *self);
 /* aten::signbit(Tensor self) -> Tensor */
 PyObject *tn_op_signbit(TensorObject *self);
 /* aten::silu(Tensor self) -> Tensor */
 PyObject *tn_op_silu(TensorObject *self);
+/* aten::silu_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *tn_op_silu_backward(TensorObject *grad_output, TensorObject *self);
 /* aten::sin(Tensor self) -> Tensor */
 PyObject *tn_op_sin(TensorObject *self);
 /* aten::sinh(Tensor self) -> Tensor */
@@ -667,6 +687,8 @@ PyObject *tn_op_slice__Tensor(TensorObject *self, int64_t dim, tn_opt_int start,
 PyObject *tn_op_softmax__int(TensorObject *self, int64_t dim, int dtype);
 /* aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
 PyObject *tn_op_softplus(TensorObject *self, const tn_value *beta, const tn_value *threshold);
+/* aten::softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor */
+PyObject *tn_op_softplus_backward(TensorObject *grad_output, TensorObject *self, const tn_value *beta, const tn_value *threshold);
 /* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_sort(TensorObject *self, int64_t dim, bool descending);
 /* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
@@ -735,8 +757,12 @@ PyObject *tn_op_take_along_dim(TensorObject *self, TensorObject *indices, tn_opt
 PyObject *tn_op_tan(TensorObject *self);
 /* aten::tanh(Tensor self) -> Tensor */
 PyObject *tn_op_tanh(TensorObject *self);
+/* aten::tanh_backward(Tensor grad_output, Tensor output) -> Tensor */
+PyObject *tn_op_tanh_backward(TensorObject *grad_output, TensorObject *output);
 /* aten::threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor */
 PyObject *tn_op_threshold(TensorObject *self, const tn_value *threshold, const tn_value *value);
+/* aten::threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
+PyObject *tn_op_threshold_backward(TensorObject *grad_output, TensorObject *self, const tn_value *threshold);
 /* aten::to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
 PyObject *tn_op_to__device(TensorObject *self, const tn_value *device, int dtype, bool non_blocking, bool copy, int memory_format);
 /* aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
