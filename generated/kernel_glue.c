@@ -172,6 +172,19 @@ glue__log_softmax(tn_value *a)
     );
 }
 
+/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
+static PyObject *
+glue__log_softmax_backward_data(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__log_softmax_backward_data];
+    return tn_op__log_softmax_backward_data(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        a[2].u.i,
+        (a[3].tag == TN_V_NONE ? -1 : (int)a[3].u.i)
+    );
+}
+
 /* aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) */
 static PyObject *
 glue__reshape_alias(tn_value *a)
@@ -212,6 +225,25 @@ glue__scaled_dot_product_flash_attention_for_cpu(tn_value *a)
     );
 }
 
+/* aten::_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value) */
+static PyObject *
+glue__scaled_dot_product_flash_attention_for_cpu_backward(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__scaled_dot_product_flash_attention_for_cpu_backward];
+    return tn_op__scaled_dot_product_flash_attention_for_cpu_backward(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t),
+        TN_T(a[3].u.t),
+        TN_T(a[4].u.t),
+        TN_T(a[5].u.t),
+        a[6].u.d,
+        (a[7].u.i != 0),
+        (a[8].tag == TN_V_NONE ? NULL : TN_T(a[8].u.t)),
+        (tn_opt_double){a[9].tag != TN_V_NONE, a[9].u.d}
+    );
+}
+
 /* aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
 static PyObject *
 glue__softmax(tn_value *a)
@@ -221,6 +253,19 @@ glue__softmax(tn_value *a)
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].u.i != 0)
+    );
+}
+
+/* aten::_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
+static PyObject *
+glue__softmax_backward_data(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__softmax_backward_data];
+    return tn_op__softmax_backward_data(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        a[2].u.i,
+        (a[3].tag == TN_V_NONE ? -1 : (int)a[3].u.i)
     );
 }
 
@@ -808,6 +853,16 @@ glue_bmm(tn_value *a)
     );
 }
 
+/* aten::broadcast_tensors(Tensor[] tensors) -> Tensor[] */
+static PyObject *
+glue_broadcast_tensors(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_broadcast_tensors];
+    return tn_op_broadcast_tensors(
+        (tn_tensors){a[0].u.tensors, a[0].n}
+    );
+}
+
 /* aten::can_cast(ScalarType from_, ScalarType to) -> bool */
 static PyObject *
 glue_can_cast(tn_value *a)
@@ -1065,6 +1120,26 @@ glue_convolution(tn_value *a)
         (a[6].u.i != 0),
         (tn_ints){a[7].u.ints, a[7].n, a[7].tag == TN_V_NONE},
         a[8].u.i
+    );
+}
+
+/* aten::convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
+static PyObject *
+glue_convolution_backward(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_convolution_backward];
+    return tn_op_convolution_backward(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t),
+        (tn_ints){a[3].u.ints, a[3].n, a[3].tag == TN_V_NONE},
+        (tn_ints){a[4].u.ints, a[4].n, a[4].tag == TN_V_NONE},
+        (tn_ints){a[5].u.ints, a[5].n, a[5].tag == TN_V_NONE},
+        (tn_ints){a[6].u.ints, a[6].n, a[6].tag == TN_V_NONE},
+        (a[7].u.i != 0),
+        (tn_ints){a[8].u.ints, a[8].n, a[8].tag == TN_V_NONE},
+        a[9].u.i,
+        (tn_ints){a[10].u.ints, a[10].n, a[10].tag == TN_V_NONE}
     );
 }
 
@@ -1379,6 +1454,35 @@ glue_embedding(tn_value *a)
         TN_T(a[1].u.t),
         a[2].u.i,
         (a[3].u.i != 0),
+        (a[4].u.i != 0)
+    );
+}
+
+/* aten::embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq, bool sparse) -> Tensor */
+static PyObject *
+glue_embedding_backward(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_embedding_backward];
+    return tn_op_embedding_backward(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        a[2].u.i,
+        a[3].u.i,
+        (a[4].u.i != 0),
+        (a[5].u.i != 0)
+    );
+}
+
+/* aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor */
+static PyObject *
+glue_embedding_dense_backward(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_embedding_dense_backward];
+    return tn_op_embedding_dense_backward(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        a[2].u.i,
+        a[3].u.i,
         (a[4].u.i != 0)
     );
 }
@@ -2678,6 +2782,31 @@ glue_movedim__intlist(tn_value *a)
     );
 }
 
+/* aten::mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+static PyObject *
+glue_mse_loss(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_mse_loss];
+    return tn_op_mse_loss(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        a[2].u.i
+    );
+}
+
+/* aten::mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor */
+static PyObject *
+glue_mse_loss_backward(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_mse_loss_backward];
+    return tn_op_mse_loss_backward(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t),
+        a[3].u.i
+    );
+}
+
 /* aten::mul.Scalar(Tensor self, Scalar other) -> Tensor */
 static PyObject *
 glue_mul__Scalar(tn_value *a)
@@ -2787,6 +2916,30 @@ glue_narrow(tn_value *a)
     );
 }
 
+/* aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor) */
+static PyObject *
+glue_native_dropout(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_native_dropout];
+    return tn_op_native_dropout(
+        TN_T(a[0].u.t),
+        a[1].u.d,
+        (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i)
+    );
+}
+
+/* aten::native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
+static PyObject *
+glue_native_dropout_backward(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_native_dropout_backward];
+    return tn_op_native_dropout_backward(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        a[2].u.d
+    );
+}
+
 /* aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) */
 static PyObject *
 glue_native_layer_norm(tn_value *a)
@@ -2798,6 +2951,23 @@ glue_native_layer_norm(tn_value *a)
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
         (a[3].tag == TN_V_NONE ? NULL : TN_T(a[3].u.t)),
         a[4].u.d
+    );
+}
+
+/* aten::native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
+static PyObject *
+glue_native_layer_norm_backward(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_native_layer_norm_backward];
+    return tn_op_native_layer_norm_backward(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
+        TN_T(a[3].u.t),
+        TN_T(a[4].u.t),
+        (a[5].tag == TN_V_NONE ? NULL : TN_T(a[5].u.t)),
+        (a[6].tag == TN_V_NONE ? NULL : TN_T(a[6].u.t)),
+        (tn_ints){a[7].u.ints, a[7].n, a[7].tag == TN_V_NONE}
     );
 }
 
@@ -2931,6 +3101,66 @@ glue_nll_loss(tn_value *a)
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
         a[3].u.i,
         a[4].u.i
+    );
+}
+
+/* aten::nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
+static PyObject *
+glue_nll_loss2d(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_nll_loss2d];
+    return tn_op_nll_loss2d(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
+        a[3].u.i,
+        a[4].u.i
+    );
+}
+
+/* aten::nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
+static PyObject *
+glue_nll_loss2d_backward(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_nll_loss2d_backward];
+    return tn_op_nll_loss2d_backward(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t),
+        (a[3].tag == TN_V_NONE ? NULL : TN_T(a[3].u.t)),
+        a[4].u.i,
+        a[5].u.i,
+        TN_T(a[6].u.t)
+    );
+}
+
+/* aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight) */
+static PyObject *
+glue_nll_loss2d_forward(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_nll_loss2d_forward];
+    return tn_op_nll_loss2d_forward(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
+        a[3].u.i,
+        a[4].u.i
+    );
+}
+
+/* aten::nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
+static PyObject *
+glue_nll_loss_backward(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_nll_loss_backward];
+    return tn_op_nll_loss_backward(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t),
+        (a[3].tag == TN_V_NONE ? NULL : TN_T(a[3].u.t)),
+        a[4].u.i,
+        a[5].u.i,
+        TN_T(a[6].u.t)
     );
 }
 
@@ -4884,10 +5114,13 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP__is_zerotensor, glue__is_zerotensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__local_scalar_dense, glue__local_scalar_dense, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__log_softmax, glue__log_softmax, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP__log_softmax_backward_data, glue__log_softmax_backward_data, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__reshape_alias, glue__reshape_alias, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__safe_softmax, glue__safe_softmax, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__scaled_dot_product_flash_attention_for_cpu, glue__scaled_dot_product_flash_attention_for_cpu, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP__scaled_dot_product_flash_attention_for_cpu_backward, glue__scaled_dot_product_flash_attention_for_cpu_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__softmax, glue__softmax, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP__softmax_backward_data, glue__softmax_backward_data, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__to_copy, glue__to_copy, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__unsafe_view, glue__unsafe_view, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__version, glue__version, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
@@ -4938,6 +5171,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_bitwise_xor__Scalar, glue_bitwise_xor__Scalar, 1, "bool,uint8,int8,int16,int32,int64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64)},
     {TN_OP_bitwise_xor__Tensor, glue_bitwise_xor__Tensor, 1, "bool,uint8,int8,int16,int32,int64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64)},
     {TN_OP_bmm, glue_bmm, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_broadcast_tensors, glue_broadcast_tensors, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_can_cast, glue_can_cast, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_cat, glue_cat, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_ceil, glue_ceil, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -4958,6 +5192,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_conv3d, glue_conv3d, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_conv3d__padding, glue_conv3d__padding, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_convolution, glue_convolution, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_convolution_backward, glue_convolution_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_copy_, glue_copy_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_copysign__Tensor, glue_copysign__Tensor, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_cos, glue_cos, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -4985,6 +5220,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_elu, glue_elu, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_elu_backward, glue_elu_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_embedding, glue_embedding, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_embedding_backward, glue_embedding_backward, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_embedding_dense_backward, glue_embedding_dense_backward, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_empty__memory_format, glue_empty__memory_format, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_empty_like, glue_empty_like, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_empty_strided, glue_empty_strided, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
@@ -5099,6 +5336,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_mm, glue_mm, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_movedim__int, glue_movedim__int, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_movedim__intlist, glue_movedim__intlist, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_mse_loss, glue_mse_loss, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_mse_loss_backward, glue_mse_loss_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_mul__Scalar, glue_mul__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_mul__Tensor, glue_mul__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_multinomial, glue_multinomial, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -5108,7 +5347,10 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_nanmean, glue_nanmean, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_nansum, glue_nansum, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_narrow, glue_narrow, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_native_dropout, glue_native_dropout, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_native_dropout_backward, glue_native_dropout_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_native_layer_norm, glue_native_layer_norm, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_native_layer_norm_backward, glue_native_layer_norm_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_ne__Scalar, glue_ne__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_ne__Tensor, glue_ne__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_neg, glue_neg, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -5119,6 +5361,10 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_new_ones, glue_new_ones, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_new_zeros, glue_new_zeros, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_nll_loss, glue_nll_loss, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_nll_loss2d, glue_nll_loss2d, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_nll_loss2d_backward, glue_nll_loss2d_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_nll_loss2d_forward, glue_nll_loss2d_forward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_nll_loss_backward, glue_nll_loss_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_nll_loss_forward, glue_nll_loss_forward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_nll_loss_nd, glue_nll_loss_nd, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_nonzero, glue_nonzero, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

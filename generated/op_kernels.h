@@ -41,14 +41,20 @@ PyObject *tn_op__is_zerotensor(TensorObject *self);
 PyObject *tn_op__local_scalar_dense(TensorObject *self);
 /* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
 PyObject *tn_op__log_softmax(TensorObject *self, int64_t dim, bool half_to_float);
+/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
+PyObject *tn_op__log_softmax_backward_data(TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype);
 /* aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) */
 PyObject *tn_op__reshape_alias(TensorObject *self, tn_ints size, tn_ints stride);
 /* aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op__safe_softmax(TensorObject *self, int64_t dim, int dtype);
 /* aten::_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp) */
 PyObject *tn_op__scaled_dot_product_flash_attention_for_cpu(TensorObject *query, TensorObject *key, TensorObject *value, double dropout_p, bool is_causal, TensorObject *attn_mask, tn_opt_double scale);
+/* aten::_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value) */
+PyObject *tn_op__scaled_dot_product_flash_attention_for_cpu_backward(TensorObject *grad_out, TensorObject *query, TensorObject *key, TensorObject *value, TensorObject *out, TensorObject *logsumexp, double dropout_p, bool is_causal, TensorObject *attn_mask, tn_opt_double scale);
 /* aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
 PyObject *tn_op__softmax(TensorObject *self, int64_t dim, bool half_to_float);
+/* aten::_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
+PyObject *tn_op__softmax_backward_data(TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype);
 /* aten::_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor */
 PyObject *tn_op__to_copy(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, bool non_blocking, int memory_format);
 /* aten::_unsafe_view(Tensor self, SymInt[] size) -> Tensor */
@@ -149,6 +155,8 @@ PyObject *tn_op_bitwise_xor__Scalar(TensorObject *self, const tn_value *other);
 PyObject *tn_op_bitwise_xor__Tensor(TensorObject *self, TensorObject *other);
 /* aten::bmm(Tensor self, Tensor mat2) -> Tensor */
 PyObject *tn_op_bmm(TensorObject *self, TensorObject *mat2);
+/* aten::broadcast_tensors(Tensor[] tensors) -> Tensor[] */
+PyObject *tn_op_broadcast_tensors(tn_tensors tensors);
 /* aten::can_cast(ScalarType from_, ScalarType to) -> bool */
 PyObject *tn_op_can_cast(int from_, int to);
 /* aten::cat(Tensor[] tensors, int dim=0) -> Tensor */
@@ -189,6 +197,8 @@ PyObject *tn_op_conv3d(TensorObject *input, TensorObject *weight, TensorObject *
 PyObject *tn_op_conv3d__padding(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, const char *padding, tn_ints dilation, int64_t groups);
 /* aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor */
 PyObject *tn_op_convolution(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups);
+/* aten::convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
+PyObject *tn_op_convolution_backward(TensorObject *grad_output, TensorObject *input, TensorObject *weight, tn_ints bias_sizes, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups, tn_ints output_mask);
 /* aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
 PyObject *tn_op_copy_(TensorObject *self, TensorObject *src, bool non_blocking);
 /* aten::copysign.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -243,6 +253,10 @@ PyObject *tn_op_elu(TensorObject *self, const tn_value *alpha, const tn_value *s
 PyObject *tn_op_elu_backward(TensorObject *grad_output, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale, bool is_result, TensorObject *self_or_result);
 /* aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
 PyObject *tn_op_embedding(TensorObject *weight, TensorObject *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* aten::embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq, bool sparse) -> Tensor */
+PyObject *tn_op_embedding_backward(TensorObject *grad, TensorObject *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor */
+PyObject *tn_op_embedding_dense_backward(TensorObject *grad_output, TensorObject *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
 /* aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
 PyObject *tn_op_empty__memory_format(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
@@ -471,6 +485,10 @@ PyObject *tn_op_mm(TensorObject *self, TensorObject *mat2);
 PyObject *tn_op_movedim__int(TensorObject *self, int64_t source, int64_t destination);
 /* aten::movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a) */
 PyObject *tn_op_movedim__intlist(TensorObject *self, tn_ints source, tn_ints destination);
+/* aten::mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+PyObject *tn_op_mse_loss(TensorObject *self, TensorObject *target, int64_t reduction);
+/* aten::mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor */
+PyObject *tn_op_mse_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, int64_t reduction);
 /* aten::mul.Scalar(Tensor self, Scalar other) -> Tensor */
 PyObject *tn_op_mul__Scalar(TensorObject *self, const tn_value *other);
 /* aten::mul.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -489,8 +507,14 @@ PyObject *tn_op_nanmean(TensorObject *self, tn_ints dim, bool keepdim, int dtype
 PyObject *tn_op_nansum(TensorObject *self, tn_ints dim, bool keepdim, int dtype);
 /* aten::narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a) */
 PyObject *tn_op_narrow(TensorObject *self, int64_t dim, int64_t start, int64_t length);
+/* aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor) */
+PyObject *tn_op_native_dropout(TensorObject *input, double p, int train);
+/* aten::native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
+PyObject *tn_op_native_dropout_backward(TensorObject *grad_output, TensorObject *mask, double scale);
 /* aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) */
 PyObject *tn_op_native_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias, double eps);
+/* aten::native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
+PyObject *tn_op_native_layer_norm_backward(TensorObject *grad_out, TensorObject *input, tn_ints normalized_shape, TensorObject *mean, TensorObject *rstd, TensorObject *weight, TensorObject *bias, tn_ints output_mask);
 /* aten::ne.Scalar(Tensor self, Scalar other) -> Tensor */
 PyObject *tn_op_ne__Scalar(TensorObject *self, const tn_value *other);
 /* aten::ne.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -511,6 +535,14 @@ PyObject *tn_op_new_ones(TensorObject *self, tn_ints size, int dtype, int layout
 PyObject *tn_op_new_zeros(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
 PyObject *tn_op_nll_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+/* aten::nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
+PyObject *tn_op_nll_loss2d(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+/* aten::nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
+PyObject *tn_op_nll_loss2d_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, TensorObject *total_weight);
+/* aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight) */
+PyObject *tn_op_nll_loss2d_forward(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+/* aten::nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
+PyObject *tn_op_nll_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, TensorObject *total_weight);
 /* aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight) */
 PyObject *tn_op_nll_loss_forward(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
 /* aten::nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
