@@ -115,6 +115,8 @@ PyObject *tn_op_argsort__stable(TensorObject *self, bool stable, int64_t dim, bo
 PyObject *tn_op_as_strided(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
 /* aten::as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!) */
 PyObject *tn_op_as_strided_(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
+/* aten::as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor */
+PyObject *tn_op_as_strided_scatter(TensorObject *self, TensorObject *src, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
 /* aten::asin(Tensor self) -> Tensor */
 PyObject *tn_op_asin(TensorObject *self);
 /* aten::asinh(Tensor self) -> Tensor */
@@ -215,6 +217,8 @@ PyObject *tn_op_count_nonzero__dim_IntList(TensorObject *self, tn_ints dim);
 PyObject *tn_op_cross_entropy_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, double label_smoothing);
 /* aten::cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_cummax(TensorObject *self, int64_t dim);
+/* aten::cummaxmin_backward(Tensor grad, Tensor input, Tensor indices, int dim) -> Tensor */
+PyObject *tn_op_cummaxmin_backward(TensorObject *grad, TensorObject *input, TensorObject *indices, int64_t dim);
 /* aten::cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_cummin(TensorObject *self, int64_t dim);
 /* aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
@@ -227,6 +231,10 @@ PyObject *tn_op_detach(TensorObject *self);
 PyObject *tn_op_detach_(TensorObject *self);
 /* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
 PyObject *tn_op_diagonal(TensorObject *self, int64_t offset, int64_t dim1, int64_t dim2);
+/* aten::diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
+PyObject *tn_op_diagonal_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t offset, int64_t dim1, int64_t dim2);
+/* aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
+PyObject *tn_op_diagonal_scatter(TensorObject *self, TensorObject *src, int64_t offset, int64_t dim1, int64_t dim2);
 /* aten::diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor */
 PyObject *tn_op_diff(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append);
 /* aten::digamma(Tensor self) -> Tensor */
@@ -321,6 +329,8 @@ PyObject *tn_op_full(tn_ints size, const tn_value *fill_value, int dtype, int la
 PyObject *tn_op_full_like(TensorObject *self, const tn_value *fill_value, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
 PyObject *tn_op_gather(TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad);
+/* aten::gather_backward(Tensor grad, Tensor self, int dim, Tensor index, bool sparse_grad) -> Tensor */
+PyObject *tn_op_gather_backward(TensorObject *grad, TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad);
 /* aten::ge.Scalar(Tensor self, Scalar other) -> Tensor */
 PyObject *tn_op_ge__Scalar(TensorObject *self, const tn_value *other);
 /* aten::ge.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -329,6 +339,8 @@ PyObject *tn_op_ge__Tensor(TensorObject *self, TensorObject *other);
 PyObject *tn_op_gelu(TensorObject *self, const char *approximate);
 /* aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor */
 PyObject *tn_op_gelu_backward(TensorObject *grad_output, TensorObject *self, const char *approximate);
+/* aten::ger(Tensor self, Tensor vec2) -> Tensor */
+PyObject *tn_op_ger(TensorObject *self, TensorObject *vec2);
 /* aten::gt.Scalar(Tensor self, Scalar other) -> Tensor */
 PyObject *tn_op_gt__Scalar(TensorObject *self, const tn_value *other);
 /* aten::gt.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -349,12 +361,16 @@ PyObject *tn_op_hardtanh_backward(TensorObject *grad_output, TensorObject *self,
 PyObject *tn_op_hypot(TensorObject *self, TensorObject *other);
 /* aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor */
 PyObject *tn_op_index__Tensor(TensorObject *self, tn_tensors indices);
+/* aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
+PyObject *tn_op_index_add(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *source, const tn_value *alpha);
 /* aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor */
 PyObject *tn_op_index_put(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate);
 /* aten::index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
 PyObject *tn_op_index_put_(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate);
 /* aten::index_select(Tensor self, int dim, Tensor index) -> Tensor */
 PyObject *tn_op_index_select(TensorObject *self, int64_t dim, TensorObject *index);
+/* aten::index_select_backward(Tensor grad, SymInt[] self_sizes, int dim, Tensor index) -> Tensor */
+PyObject *tn_op_index_select_backward(TensorObject *grad, tn_ints self_sizes, int64_t dim, TensorObject *index);
 /* aten::is_complex(Tensor self) -> bool */
 PyObject *tn_op_is_complex(TensorObject *self);
 /* aten::is_conj(Tensor self) -> bool */
@@ -455,8 +471,12 @@ PyObject *tn_op_mT(TensorObject *self);
 PyObject *tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value *value);
 /* aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
 PyObject *tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value);
+/* aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor */
+PyObject *tn_op_masked_scatter(TensorObject *self, TensorObject *mask, TensorObject *source);
 /* aten::masked_select(Tensor self, Tensor mask) -> Tensor */
 PyObject *tn_op_masked_select(TensorObject *self, TensorObject *mask);
+/* aten::masked_select_backward(Tensor grad, Tensor input, Tensor mask) -> Tensor */
+PyObject *tn_op_masked_select_backward(TensorObject *grad, TensorObject *input, TensorObject *mask);
 /* aten::matmul(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_matmul(TensorObject *self, TensorObject *other);
 /* aten::max(Tensor self) -> Tensor */
@@ -575,12 +595,16 @@ PyObject *tn_op_numpy_T(TensorObject *self);
 PyObject *tn_op_ones(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
 PyObject *tn_op_ones_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
+/* aten::outer(Tensor self, Tensor vec2) -> Tensor */
+PyObject *tn_op_outer(TensorObject *self, TensorObject *vec2);
 /* aten::output_nr(Tensor self) -> int */
 PyObject *tn_op_output_nr(TensorObject *self);
 /* aten::pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor */
 PyObject *tn_op_pad(TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value);
 /* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
 PyObject *tn_op_permute(TensorObject *self, tn_ints dims);
+/* aten::polygamma(int n, Tensor self) -> Tensor */
+PyObject *tn_op_polygamma(int64_t n, TensorObject *self);
 /* aten::positive(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op_positive(TensorObject *self);
 /* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
@@ -683,6 +707,10 @@ PyObject *tn_op_scatter_add(TensorObject *self, int64_t dim, TensorObject *index
 PyObject *tn_op_scatter_reduce__two(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src, const char *reduce, bool include_self);
 /* aten::select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a) */
 PyObject *tn_op_select__int(TensorObject *self, int64_t dim, int64_t index);
+/* aten::select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor */
+PyObject *tn_op_select_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t index);
+/* aten::select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor */
+PyObject *tn_op_select_scatter(TensorObject *self, TensorObject *src, int64_t dim, int64_t index);
 /* aten::set_(Tensor(a!) self) -> Tensor(a!) */
 PyObject *tn_op_set_(TensorObject *self);
 /* aten::set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!) */
@@ -715,6 +743,10 @@ PyObject *tn_op_sinh(TensorObject *self);
 PyObject *tn_op_size__int(TensorObject *self, int64_t dim);
 /* aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) */
 PyObject *tn_op_slice__Tensor(TensorObject *self, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
+/* aten::slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step) -> Tensor */
+PyObject *tn_op_slice_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
+/* aten::slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor */
+PyObject *tn_op_slice_scatter(TensorObject *self, TensorObject *src, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
 /* aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op_softmax__int(TensorObject *self, int64_t dim, int dtype);
 /* aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
@@ -825,12 +857,16 @@ PyObject *tn_op_unbind__int(TensorObject *self, int64_t dim);
 PyObject *tn_op_unflatten__int(TensorObject *self, int64_t dim, tn_ints sizes);
 /* aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) */
 PyObject *tn_op_unfold(TensorObject *self, int64_t dimension, int64_t size, int64_t step);
+/* aten::unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor */
+PyObject *tn_op_unfold_backward(TensorObject *grad_in, tn_ints input_sizes, int64_t dim, int64_t size, int64_t step);
 /* aten::uniform_(Tensor(a!) self, float from=0., float to=1., *, Generator? generator=None) -> Tensor(a!) */
 PyObject *tn_op_uniform_(TensorObject *self, double from, double to, PyObject *generator);
 /* aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
 PyObject *tn_op_unsqueeze(TensorObject *self, int64_t dim);
 /* aten::unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!) */
 PyObject *tn_op_unsqueeze_(TensorObject *self, int64_t dim);
+/* aten::value_selecting_reduction_backward(Tensor grad, int dim, Tensor indices, SymInt[] sizes, bool keepdim) -> Tensor */
+PyObject *tn_op_value_selecting_reduction_backward(TensorObject *grad, int64_t dim, TensorObject *indices, tn_ints sizes, bool keepdim);
 /* aten::var(Tensor self, bool unbiased=True) -> Tensor */
 PyObject *tn_op_var(TensorObject *self, bool unbiased);
 /* aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */

@@ -801,3 +801,32 @@ fail:
     Py_XDECREF((PyObject *)gv);
     return NULL;
 }
+
+/* outer(self, vec2) = self.reshape(n, 1) * vec2, as ATen writes it; ger is its older name. mv's
+ * backward formula calls ger. */
+PyObject *
+tn_op_outer(TensorObject *self, TensorObject *vec2)
+{
+    for (int k = 0; k < 2; k++) {
+        TensorObject *t = k ? vec2 : self;
+        if (t->ndim != 1) {
+            PyErr_Format(PyExc_RuntimeError, "outer: Expected 1-D argument %s, but got %d-D", k ? "vec2" : "self",
+                         t->ndim);
+            return NULL;
+        }
+    }
+    int64_t shape[2] = {self->sizes[0], 1};
+    PyObject *col = tn_op_reshape(self, (tn_ints){shape, 2, false});
+    if (!col)
+        return NULL;
+    tn_value a[2] = {tn_value_tensor(col), tn_value_tensor((PyObject *)vec2)};
+    PyObject *r = tn_call_op("aten::mul", "Tensor", a);
+    Py_DECREF(col);
+    return r;
+}
+
+PyObject *
+tn_op_ger(TensorObject *self, TensorObject *vec2)
+{
+    return tn_op_outer(self, vec2);
+}

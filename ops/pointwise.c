@@ -997,6 +997,21 @@ tn_op_signbit(TensorObject *self)
     return unary(TN_UN_SIGNBIT, UK_BOOL_OUT, self, NULL);
 }
 
+/* polygamma(n, x): digamma for n = 0, then the n-th derivative (integers compute in the default
+ * float dtype, as a unary float op) */
+PyObject *
+tn_op_polygamma(int64_t n, TensorObject *self)
+{
+    if (n < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "polygamma(n, x) does not support negative n.");
+        return NULL;
+    }
+    if (n == 0)
+        return unary(TN_UN_DIGAMMA, UK_FLOAT, self, NULL);
+    double p[1] = {(double)n};
+    return unary(TN_UN_POLYGAMMA, UK_FLOAT, self, p);
+}
+
 PyObject *
 tn_op_round(TensorObject *self)
 {
