@@ -473,6 +473,8 @@ PyObject *tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, cons
 PyObject *tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value);
 /* aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor */
 PyObject *tn_op_masked_scatter(TensorObject *self, TensorObject *mask, TensorObject *source);
+/* aten::masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes) -> Tensor */
+PyObject *tn_op_masked_scatter_backward(TensorObject *grad_output, TensorObject *mask, tn_ints sizes);
 /* aten::masked_select(Tensor self, Tensor mask) -> Tensor */
 PyObject *tn_op_masked_select(TensorObject *self, TensorObject *mask);
 /* aten::masked_select_backward(Tensor grad, Tensor input, Tensor mask) -> Tensor */
@@ -757,6 +759,8 @@ PyObject *tn_op_softplus_backward(TensorObject *grad_output, TensorObject *self,
 PyObject *tn_op_sort(TensorObject *self, int64_t dim, bool descending);
 /* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_sort__stable(TensorObject *self, int stable, int64_t dim, bool descending);
+/* aten::special_polygamma(int n, Tensor self) -> Tensor */
+PyObject *tn_op_special_polygamma(int64_t n, TensorObject *self);
 /* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
 PyObject *tn_op_split__Tensor(TensorObject *self, int64_t split_size, int64_t dim);
 /* aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[] */

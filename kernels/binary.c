@@ -1459,7 +1459,7 @@ typedef struct {
         return (T)(EXPR);                                                                 \
     }                                                                                     \
     ACT_LOOPS(NAME##__base, NAME, T, )                                                    \
-    ACT_LOOPS(NAME##__avx2, NAME, T, TN_AVX2_TARGET)                                      \
+    ACT_LOOPS(NAME##__avx2, NAME, T, TN_TARGET_AVX2)                                      \
     static void                                                                           \
     NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
     {                                                                                     \

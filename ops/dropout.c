@@ -31,7 +31,7 @@ tn_op_native_dropout(TensorObject *input, double p, int train)
     tn_value like[6] = {tv((PyObject *)input), {.tag = TN_V_DTYPE}, none, none, none, none};
     like[1].u.i = TN_DTYPE_BOOL;
     if (train == 0) {
-        PyObject *mask = tn_call_op("aten::ones_like", "", like);
+        PyObject *mask = tn_call(TN_OP_ones_like, like);
         PyObject *out = mask ? tn_op_clone(input, -1) : NULL;
         if (!out) {
             Py_XDECREF(mask);
@@ -40,18 +40,18 @@ tn_op_native_dropout(TensorObject *input, double p, int train)
         return Py_BuildValue("(NN)", out, mask);
     }
     double p1m = 1.0 - p, scale = p1m == 0 ? 0.0 : 1.0 / p1m;
-    PyObject *mask = tn_call_op("aten::empty_like", "", like), *done = NULL, *masked = NULL, *out = NULL;
+    PyObject *mask = tn_call(TN_OP_empty_like, like), *done = NULL, *masked = NULL, *out = NULL;
     if (mask) {
         tn_value b[3] = {tv(mask), tn_value_double(p1m), none};
-        done = tn_call_op("aten::bernoulli_", "float", b);
+        done = tn_call(TN_OP_bernoulli___float, b);
     }
     if (done) {
         tn_value m[2] = {tv((PyObject *)input), tv(mask)};
-        masked = tn_call_op("aten::mul", "Tensor", m);
+        masked = tn_call(TN_OP_mul__Tensor, m);
     }
     if (masked) {
         tn_value s[2] = {tv(masked), tn_value_double(scale)};
-        out = tn_call_op("aten::mul_", "Scalar", s);
+        out = tn_call(TN_OP_mul___Scalar, s);
     }
     Py_XDECREF(done);
     Py_XDECREF(masked);
@@ -66,11 +66,11 @@ PyObject *
 tn_op_native_dropout_backward(TensorObject *grad_output, TensorObject *mask, double scale)
 {
     tn_value m[2] = {tv((PyObject *)grad_output), tv((PyObject *)mask)};
-    PyObject *masked = tn_call_op("aten::mul", "Tensor", m);
+    PyObject *masked = tn_call(TN_OP_mul__Tensor, m);
     if (!masked)
         return NULL;
     tn_value s[2] = {tv(masked), tn_value_double(scale)};
-    PyObject *r = tn_call_op("aten::mul", "Scalar", s);
+    PyObject *r = tn_call(TN_OP_mul__Scalar, s);
     Py_DECREF(masked);
     return r;
 }

@@ -134,9 +134,9 @@ tv(PyObject *t)
 
 /* a boxed in-place call (op_(self, ...)), its reference dropped: 0 or -1 */
 static int
-inplace(const char *qual, const char *ov, tn_value *args)
+inplace(int op, tn_value *args)
 {
-    PyObject *r = tn_call_op(qual, ov, args);
+    PyObject *r = tn_call(op, args);
     Py_XDECREF(r);
     return r ? 0 : -1;
 }
@@ -403,7 +403,7 @@ tn_op_value_selecting_reduction_backward(TensorObject *grad, int64_t dim, Tensor
     int rc = -1;
     if (g) {
         tn_value a[4] = {tv(z), tn_value_int(dim), tv(ix), tv(g)};
-        rc = inplace("aten::scatter_", "src", a);
+        rc = inplace(TN_OP_scatter___src, a);
     }
     Py_XDECREF(ix);
     Py_XDECREF(g);
@@ -426,7 +426,7 @@ tn_op_gather_backward(TensorObject *grad, TensorObject *self, int64_t dim, Tenso
     if (!z)
         return NULL;
     tn_value a[4] = {tv(z), tn_value_int(dim), tv((PyObject *)index), tv((PyObject *)grad)};
-    if (inplace("aten::scatter_add_", "", a) < 0)
+    if (inplace(TN_OP_scatter_add_, a) < 0)
         Py_CLEAR(z);
     return z;
 }
@@ -441,7 +441,7 @@ tn_op_cummaxmin_backward(TensorObject *grad, TensorObject *input, TensorObject *
     if (!z)
         return NULL;
     tn_value a[4] = {tv(z), tn_value_int(dim), tv((PyObject *)indices), tv((PyObject *)grad)};
-    if (inplace("aten::scatter_add_", "", a) < 0)
+    if (inplace(TN_OP_scatter_add_, a) < 0)
         Py_CLEAR(z);
     return z;
 }
@@ -520,7 +520,34 @@ tn_op_masked_select_backward(TensorObject *grad, TensorObject *input, TensorObje
     if (!z)
         return NULL;
     tn_value a[3] = {tv(z), tv((PyObject *)mask), tv((PyObject *)grad)};
-    if (inplace("aten::masked_scatter_", "", a) < 0)
+    if (inplace(TN_OP_masked_scatter_, a) < 0)
         Py_CLEAR(z);
     return z;
+}
+
+/* masked_scatter_backward (the source's gradient): grad's elements where mask is true, in
+ * order, zero-filled to prod(sizes) and viewed as sizes */
+PyObject *
+tn_op_masked_scatter_backward(TensorObject *grad_output, TensorObject *mask, tn_ints sizes)
+{
+    int64_t numel = 1;
+    for (Py_ssize_t i = 0; i < sizes.n; i++)
+        numel *= sizes.v[i];
+    tn_value a[2] = {tv((PyObject *)grad_output), tv((PyObject *)mask)};
+    PyObject *sel = tn_call(TN_OP_masked_select, a);
+    if (!sel)
+        return NULL;
+    int64_t diff = numel - TN_T(sel)->numel;
+    if (diff > 0) {
+        PyObject *z = zeros_dtype((tn_ints){&diff, 1, false}, grad_output->dtype);
+        PyObject *parts[2] = {sel, z};
+        PyObject *cat = z ? tn_op_cat((tn_tensors){parts, 2}, 0) : NULL;
+        Py_XDECREF(z);
+        Py_DECREF(sel);
+        if (!(sel = cat))
+            return NULL;
+    }
+    PyObject *r = tn_op_view(TN_T(sel), sizes);
+    Py_DECREF(sel);
+    return r;
 }

@@ -377,16 +377,16 @@ PyObject *
 tn_op_mse_loss(TensorObject *self, TensorObject *target, int64_t reduction)
 {
     tn_value s[3] = {tv((PyObject *)self), tv((PyObject *)target), tn_value_int(1)};
-    PyObject *diff = tn_call_op("aten::sub", "Tensor", s);
+    PyObject *diff = tn_call(TN_OP_sub__Tensor, s);
     if (!diff)
         return NULL;
     tn_value m[2] = {tv(diff), tv(diff)};
-    PyObject *sq = tn_call_op("aten::mul", "Tensor", m);
+    PyObject *sq = tn_call(TN_OP_mul__Tensor, m);
     Py_DECREF(diff);
     if (!sq || reduction == REDUCE_NONE)
         return sq;
     tn_value r[2] = {tv(sq), {.tag = TN_V_NONE}};
-    PyObject *out = tn_call_op(reduction == REDUCE_MEAN ? "aten::mean" : "aten::sum", "", r);
+    PyObject *out = tn_call(reduction == REDUCE_MEAN ? TN_OP_mean : TN_OP_sum, r);
     Py_DECREF(sq);
     return out;
 }
@@ -429,16 +429,16 @@ tn_op_mse_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObj
     }
     double norm = tn_round_to_dtype(compute, reduction == REDUCE_MEAN ? 2.0 / (double)self->numel : 2.0);
     tn_value s[3] = {tv((PyObject *)self), tv((PyObject *)target), tn_value_int(1)};
-    PyObject *diff = tn_call_op("aten::sub", "Tensor", s);
+    PyObject *diff = tn_call(TN_OP_sub__Tensor, s);
     if (!diff)
         return NULL;
     tn_value sc[2] = {tv(diff), tn_value_double(norm)};
-    PyObject *scaled = tn_call_op("aten::mul", "Scalar", sc);
+    PyObject *scaled = tn_call(TN_OP_mul__Scalar, sc);
     Py_DECREF(diff);
     if (!scaled)
         return NULL;
     tn_value m[2] = {tv(scaled), tv((PyObject *)grad_output)};
-    PyObject *r = tn_call_op("aten::mul", "Tensor", m);
+    PyObject *r = tn_call(TN_OP_mul__Tensor, m);
     Py_DECREF(scaled);
     if (!r)
         return NULL;

@@ -820,7 +820,7 @@ tn_op_outer(TensorObject *self, TensorObject *vec2)
     if (!col)
         return NULL;
     tn_value a[2] = {tn_value_tensor(col), tn_value_tensor((PyObject *)vec2)};
-    PyObject *r = tn_call_op("aten::mul", "Tensor", a);
+    PyObject *r = tn_call(TN_OP_mul__Tensor, a);
     Py_DECREF(col);
     return r;
 }

@@ -1013,6 +1013,12 @@ tn_op_polygamma(int64_t n, TensorObject *self)
 }
 
 PyObject *
+tn_op_special_polygamma(int64_t n, TensorObject *self)
+{
+    return tn_op_polygamma(n, self);
+}
+
+PyObject *
 tn_op_round(TensorObject *self)
 {
     return unary(TN_UN_ROUND, UK_ROUNDING, self, NULL);

@@ -35,7 +35,7 @@ static int
 copy_into_view(PyObject *dst, PyObject *src)
 {
     tn_value a[3] = {tv(dst), tv(src), {.tag = TN_V_BOOL}};
-    PyObject *r = tn_call_op("aten::copy_", "", a);
+    PyObject *r = tn_call(TN_OP_copy_, a);
     Py_XDECREF(r);
     return r ? 0 : -1;
 }
@@ -115,7 +115,7 @@ tn_op_unfold_backward(TensorObject *grad_in, tn_ints input_sizes, int64_t dim, i
         PyObject *r = NULL;
         if (src) {
             tn_value a[3] = {tv(dst), tv(src), tn_value_int(1)};
-            r = tn_call_op("aten::add_", "Tensor", a);
+            r = tn_call(TN_OP_add___Tensor, a);
         }
         Py_XDECREF(dst);
         Py_XDECREF(src);

@@ -180,3 +180,9 @@ for fn in ("outer", "ger"):
     CASES[f"{fn}/not_1d"] = f"out = torch.{fn}(torch.ones(3, 1), torch.ones(4))"
     CASES[f"{fn}/out"] = (f"o = torch.empty(0); r = torch.{fn}(make((3,), torch.float32, seed=1), "
                           "make((4,), torch.float32, seed=2), out=o); out = (o, r)")
+CASES["masked_scatter_backward/fill"] = (f"out = {A}.masked_scatter_backward(make((3, 4), torch.float32, seed=1), {M}, "
+                                         "[4, 5])")
+CASES["masked_scatter_backward/exact"] = (f"out = {A}.masked_scatter_backward(make((3, 4), torch.float64, seed=1), "
+                                          "torch.ones(3, 4, dtype=torch.bool), [2, 6])")
+CASES["masked_scatter_backward/bcast_mask"] = (f"out = {A}.masked_scatter_backward(make((3, 4), torch.bfloat16, seed=1), "
+                                               "make((4,), torch.bool, seed=3, role='mask'), [12])")
