@@ -118,6 +118,656 @@ glue___xor____Tensor(tn_value *a)
     );
 }
 
+/* aten::_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
+static PyObject *
+glue__foreach_add__List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_add__List];
+    return tn_op__foreach_add__List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        &a[2]
+    );
+}
+
+/* aten::_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+static PyObject *
+glue__foreach_add__Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_add__Scalar];
+    return tn_op__foreach_add__Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_add.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+static PyObject *
+glue__foreach_add__ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_add__ScalarList];
+    return tn_op__foreach_add__ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_add.Tensor(Tensor[] self, Tensor other, *, Scalar alpha=1) -> Tensor[] */
+static PyObject *
+glue__foreach_add__Tensor(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_add__Tensor];
+    return tn_op__foreach_add__Tensor(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        TN_T(a[1].u.t),
+        &a[2]
+    );
+}
+
+/* aten::_foreach_add_.List(Tensor(a!)[] self, Tensor[] other, *, Scalar alpha=1) -> () */
+static PyObject *
+glue__foreach_add___List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_add___List];
+    return tn_op__foreach_add___List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        &a[2]
+    );
+}
+
+/* aten::_foreach_add_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+static PyObject *
+glue__foreach_add___Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_add___Scalar];
+    return tn_op__foreach_add___Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_add_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+static PyObject *
+glue__foreach_add___ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_add___ScalarList];
+    return tn_op__foreach_add___ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_add_.Tensor(Tensor(a!)[] self, Tensor other, *, Scalar alpha=1) -> () */
+static PyObject *
+glue__foreach_add___Tensor(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_add___Tensor];
+    return tn_op__foreach_add___Tensor(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        TN_T(a[1].u.t),
+        &a[2]
+    );
+}
+
+/* aten::_foreach_addcdiv.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
+static PyObject *
+glue__foreach_addcdiv__Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_addcdiv__Scalar];
+    return tn_op__foreach_addcdiv__Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        (tn_tensors){a[2].u.tensors, a[2].n},
+        &a[3]
+    );
+}
+
+/* aten::_foreach_addcdiv.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
+static PyObject *
+glue__foreach_addcdiv__ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_addcdiv__ScalarList];
+    return tn_op__foreach_addcdiv__ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        (tn_tensors){a[2].u.tensors, a[2].n},
+        &a[3]
+    );
+}
+
+/* aten::_foreach_addcdiv_.Scalar(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> () */
+static PyObject *
+glue__foreach_addcdiv___Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_addcdiv___Scalar];
+    return tn_op__foreach_addcdiv___Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        (tn_tensors){a[2].u.tensors, a[2].n},
+        &a[3]
+    );
+}
+
+/* aten::_foreach_addcdiv_.ScalarList(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> () */
+static PyObject *
+glue__foreach_addcdiv___ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_addcdiv___ScalarList];
+    return tn_op__foreach_addcdiv___ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        (tn_tensors){a[2].u.tensors, a[2].n},
+        &a[3]
+    );
+}
+
+/* aten::_foreach_addcmul.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
+static PyObject *
+glue__foreach_addcmul__Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_addcmul__Scalar];
+    return tn_op__foreach_addcmul__Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        (tn_tensors){a[2].u.tensors, a[2].n},
+        &a[3]
+    );
+}
+
+/* aten::_foreach_addcmul.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
+static PyObject *
+glue__foreach_addcmul__ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_addcmul__ScalarList];
+    return tn_op__foreach_addcmul__ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        (tn_tensors){a[2].u.tensors, a[2].n},
+        &a[3]
+    );
+}
+
+/* aten::_foreach_addcmul_.Scalar(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> () */
+static PyObject *
+glue__foreach_addcmul___Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_addcmul___Scalar];
+    return tn_op__foreach_addcmul___Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        (tn_tensors){a[2].u.tensors, a[2].n},
+        &a[3]
+    );
+}
+
+/* aten::_foreach_addcmul_.ScalarList(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> () */
+static PyObject *
+glue__foreach_addcmul___ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_addcmul___ScalarList];
+    return tn_op__foreach_addcmul___ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        (tn_tensors){a[2].u.tensors, a[2].n},
+        &a[3]
+    );
+}
+
+/* aten::_foreach_clamp_max.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+static PyObject *
+glue__foreach_clamp_max__Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_clamp_max__Scalar];
+    return tn_op__foreach_clamp_max__Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_clamp_max_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+static PyObject *
+glue__foreach_clamp_max___Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_clamp_max___Scalar];
+    return tn_op__foreach_clamp_max___Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_clamp_min.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+static PyObject *
+glue__foreach_clamp_min__Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_clamp_min__Scalar];
+    return tn_op__foreach_clamp_min__Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_clamp_min_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+static PyObject *
+glue__foreach_clamp_min___Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_clamp_min___Scalar];
+    return tn_op__foreach_clamp_min___Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> () */
+static PyObject *
+glue__foreach_copy_(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_copy_];
+    return tn_op__foreach_copy_(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        (a[2].u.i != 0)
+    );
+}
+
+/* aten::_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+static PyObject *
+glue__foreach_div__List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_div__List];
+    return tn_op__foreach_div__List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n}
+    );
+}
+
+/* aten::_foreach_div.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+static PyObject *
+glue__foreach_div__Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_div__Scalar];
+    return tn_op__foreach_div__Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_div.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+static PyObject *
+glue__foreach_div__ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_div__ScalarList];
+    return tn_op__foreach_div__ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
+static PyObject *
+glue__foreach_div__Tensor(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_div__Tensor];
+    return tn_op__foreach_div__Tensor(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::_foreach_div_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+static PyObject *
+glue__foreach_div___List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_div___List];
+    return tn_op__foreach_div___List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n}
+    );
+}
+
+/* aten::_foreach_div_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+static PyObject *
+glue__foreach_div___Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_div___Scalar];
+    return tn_op__foreach_div___Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_div_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+static PyObject *
+glue__foreach_div___ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_div___ScalarList];
+    return tn_op__foreach_div___ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_div_.Tensor(Tensor(a!)[] self, Tensor other) -> () */
+static PyObject *
+glue__foreach_div___Tensor(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_div___Tensor];
+    return tn_op__foreach_div___Tensor(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[] */
+static PyObject *
+glue__foreach_lerp__List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_lerp__List];
+    return tn_op__foreach_lerp__List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        (tn_tensors){a[2].u.tensors, a[2].n}
+    );
+}
+
+/* aten::_foreach_lerp.Scalar(Tensor[] self, Tensor[] tensors1, Scalar weight) -> Tensor[] */
+static PyObject *
+glue__foreach_lerp__Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_lerp__Scalar];
+    return tn_op__foreach_lerp__Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        &a[2]
+    );
+}
+
+/* aten::_foreach_lerp_.List(Tensor(a!)[] self, Tensor[] tensors1, Tensor[] weights) -> () */
+static PyObject *
+glue__foreach_lerp___List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_lerp___List];
+    return tn_op__foreach_lerp___List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        (tn_tensors){a[2].u.tensors, a[2].n}
+    );
+}
+
+/* aten::_foreach_lerp_.Scalar(Tensor(a!)[] self, Tensor[] tensors1, Scalar weight) -> () */
+static PyObject *
+glue__foreach_lerp___Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_lerp___Scalar];
+    return tn_op__foreach_lerp___Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        &a[2]
+    );
+}
+
+/* aten::_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+static PyObject *
+glue__foreach_maximum__List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_maximum__List];
+    return tn_op__foreach_maximum__List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n}
+    );
+}
+
+/* aten::_foreach_maximum_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+static PyObject *
+glue__foreach_maximum___List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_maximum___List];
+    return tn_op__foreach_maximum___List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n}
+    );
+}
+
+/* aten::_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+static PyObject *
+glue__foreach_minimum__List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_minimum__List];
+    return tn_op__foreach_minimum__List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n}
+    );
+}
+
+/* aten::_foreach_minimum_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+static PyObject *
+glue__foreach_minimum___List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_minimum___List];
+    return tn_op__foreach_minimum___List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n}
+    );
+}
+
+/* aten::_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+static PyObject *
+glue__foreach_mul__List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_mul__List];
+    return tn_op__foreach_mul__List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n}
+    );
+}
+
+/* aten::_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+static PyObject *
+glue__foreach_mul__Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_mul__Scalar];
+    return tn_op__foreach_mul__Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+static PyObject *
+glue__foreach_mul__ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_mul__ScalarList];
+    return tn_op__foreach_mul__ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
+static PyObject *
+glue__foreach_mul__Tensor(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_mul__Tensor];
+    return tn_op__foreach_mul__Tensor(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::_foreach_mul_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+static PyObject *
+glue__foreach_mul___List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_mul___List];
+    return tn_op__foreach_mul___List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n}
+    );
+}
+
+/* aten::_foreach_mul_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+static PyObject *
+glue__foreach_mul___Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_mul___Scalar];
+    return tn_op__foreach_mul___Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_mul_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+static PyObject *
+glue__foreach_mul___ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_mul___ScalarList];
+    return tn_op__foreach_mul___ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_mul_.Tensor(Tensor(a!)[] self, Tensor other) -> () */
+static PyObject *
+glue__foreach_mul___Tensor(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_mul___Tensor];
+    return tn_op__foreach_mul___Tensor(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::_foreach_neg(Tensor[] self) -> Tensor[] */
+static PyObject *
+glue__foreach_neg(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_neg];
+    return tn_op__foreach_neg(
+        (tn_tensors){a[0].u.tensors, a[0].n}
+    );
+}
+
+/* aten::_foreach_neg_(Tensor(a!)[] self) -> () */
+static PyObject *
+glue__foreach_neg_(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_neg_];
+    return tn_op__foreach_neg_(
+        (tn_tensors){a[0].u.tensors, a[0].n}
+    );
+}
+
+/* aten::_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[] */
+static PyObject *
+glue__foreach_norm__Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_norm__Scalar];
+    return tn_op__foreach_norm__Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1],
+        (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i)
+    );
+}
+
+/* aten::_foreach_sqrt(Tensor[] self) -> Tensor[] */
+static PyObject *
+glue__foreach_sqrt(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_sqrt];
+    return tn_op__foreach_sqrt(
+        (tn_tensors){a[0].u.tensors, a[0].n}
+    );
+}
+
+/* aten::_foreach_sqrt_(Tensor(a!)[] self) -> () */
+static PyObject *
+glue__foreach_sqrt_(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_sqrt_];
+    return tn_op__foreach_sqrt_(
+        (tn_tensors){a[0].u.tensors, a[0].n}
+    );
+}
+
+/* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
+static PyObject *
+glue__foreach_sub__List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_sub__List];
+    return tn_op__foreach_sub__List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        &a[2]
+    );
+}
+
+/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+static PyObject *
+glue__foreach_sub__Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_sub__Scalar];
+    return tn_op__foreach_sub__Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+static PyObject *
+glue__foreach_sub__ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_sub__ScalarList];
+    return tn_op__foreach_sub__ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_sub_.List(Tensor(a!)[] self, Tensor[] other, *, Scalar alpha=1) -> () */
+static PyObject *
+glue__foreach_sub___List(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_sub___List];
+    return tn_op__foreach_sub___List(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        (tn_tensors){a[1].u.tensors, a[1].n},
+        &a[2]
+    );
+}
+
+/* aten::_foreach_sub_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+static PyObject *
+glue__foreach_sub___Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_sub___Scalar];
+    return tn_op__foreach_sub___Scalar(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_sub_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+static PyObject *
+glue__foreach_sub___ScalarList(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_sub___ScalarList];
+    return tn_op__foreach_sub___ScalarList(
+        (tn_tensors){a[0].u.tensors, a[0].n},
+        &a[1]
+    );
+}
+
+/* aten::_foreach_zero_(Tensor(a!)[] self) -> () */
+static PyObject *
+glue__foreach_zero_(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__foreach_zero_];
+    return tn_op__foreach_zero_(
+        (tn_tensors){a[0].u.tensors, a[0].n}
+    );
+}
+
 /* aten::_has_compatible_shallow_copy_type(Tensor self, Tensor from) -> bool */
 static PyObject *
 glue__has_compatible_shallow_copy_type(tn_value *a)
@@ -5369,6 +6019,63 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP___rshift____Tensor, glue___rshift____Tensor, 1, "bool,uint8,int8,int16,int32,int64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64)},
     {TN_OP___xor____Scalar, glue___xor____Scalar, 1, "bool,uint8,int8,int16,int32,int64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64)},
     {TN_OP___xor____Tensor, glue___xor____Tensor, 1, "bool,uint8,int8,int16,int32,int64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64)},
+    {TN_OP__foreach_add__List, glue__foreach_add__List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_add__Scalar, glue__foreach_add__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_add__ScalarList, glue__foreach_add__ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_add__Tensor, glue__foreach_add__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_add___List, glue__foreach_add___List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_add___Scalar, glue__foreach_add___Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_add___ScalarList, glue__foreach_add___ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_add___Tensor, glue__foreach_add___Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_addcdiv__Scalar, glue__foreach_addcdiv__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_addcdiv__ScalarList, glue__foreach_addcdiv__ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_addcdiv___Scalar, glue__foreach_addcdiv___Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_addcdiv___ScalarList, glue__foreach_addcdiv___ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_addcmul__Scalar, glue__foreach_addcmul__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_addcmul__ScalarList, glue__foreach_addcmul__ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_addcmul___Scalar, glue__foreach_addcmul___Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_addcmul___ScalarList, glue__foreach_addcmul___ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_clamp_max__Scalar, glue__foreach_clamp_max__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_clamp_max___Scalar, glue__foreach_clamp_max___Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_clamp_min__Scalar, glue__foreach_clamp_min__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_clamp_min___Scalar, glue__foreach_clamp_min___Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_copy_, glue__foreach_copy_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_div__List, glue__foreach_div__List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_div__Scalar, glue__foreach_div__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_div__ScalarList, glue__foreach_div__ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_div__Tensor, glue__foreach_div__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_div___List, glue__foreach_div___List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_div___Scalar, glue__foreach_div___Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_div___ScalarList, glue__foreach_div___ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_div___Tensor, glue__foreach_div___Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_lerp__List, glue__foreach_lerp__List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_lerp__Scalar, glue__foreach_lerp__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_lerp___List, glue__foreach_lerp___List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_lerp___Scalar, glue__foreach_lerp___Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_maximum__List, glue__foreach_maximum__List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_maximum___List, glue__foreach_maximum___List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_minimum__List, glue__foreach_minimum__List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_minimum___List, glue__foreach_minimum___List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_mul__List, glue__foreach_mul__List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_mul__Scalar, glue__foreach_mul__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_mul__ScalarList, glue__foreach_mul__ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_mul__Tensor, glue__foreach_mul__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_mul___List, glue__foreach_mul___List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_mul___Scalar, glue__foreach_mul___Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_mul___ScalarList, glue__foreach_mul___ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_mul___Tensor, glue__foreach_mul___Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_neg, glue__foreach_neg, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_neg_, glue__foreach_neg_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_norm__Scalar, glue__foreach_norm__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_sqrt, glue__foreach_sqrt, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_sqrt_, glue__foreach_sqrt_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_sub__List, glue__foreach_sub__List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_sub__Scalar, glue__foreach_sub__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_sub__ScalarList, glue__foreach_sub__ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_sub___List, glue__foreach_sub___List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_sub___Scalar, glue__foreach_sub___Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_sub___ScalarList, glue__foreach_sub___ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__foreach_zero_, glue__foreach_zero_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__has_compatible_shallow_copy_type, glue__has_compatible_shallow_copy_type, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__has_same_storage_numel, glue__has_same_storage_numel, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__is_zerotensor, glue__is_zerotensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},

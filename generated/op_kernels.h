@@ -31,6 +31,120 @@ PyObject *tn_op___rshift____Tensor(TensorObject *self, TensorObject *other);
 PyObject *tn_op___xor____Scalar(TensorObject *self, const tn_value *other);
 /* aten::__xor__.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op___xor____Tensor(TensorObject *self, TensorObject *other);
+/* aten::_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *tn_op__foreach_add__List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+/* aten::_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_add__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_add.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_add__ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_add.Tensor(Tensor[] self, Tensor other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *tn_op__foreach_add__Tensor(tn_tensors self, TensorObject *other, const tn_value *alpha);
+/* aten::_foreach_add_.List(Tensor(a!)[] self, Tensor[] other, *, Scalar alpha=1) -> () */
+PyObject *tn_op__foreach_add___List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+/* aten::_foreach_add_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_add___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_add_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_add___ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_add_.Tensor(Tensor(a!)[] self, Tensor other, *, Scalar alpha=1) -> () */
+PyObject *tn_op__foreach_add___Tensor(tn_tensors self, TensorObject *other, const tn_value *alpha);
+/* aten::_foreach_addcdiv.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
+PyObject *tn_op__foreach_addcdiv__Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+/* aten::_foreach_addcdiv.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_addcdiv__ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+/* aten::_foreach_addcdiv_.Scalar(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> () */
+PyObject *tn_op__foreach_addcdiv___Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+/* aten::_foreach_addcdiv_.ScalarList(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_addcdiv___ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+/* aten::_foreach_addcmul.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
+PyObject *tn_op__foreach_addcmul__Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+/* aten::_foreach_addcmul.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_addcmul__ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+/* aten::_foreach_addcmul_.Scalar(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> () */
+PyObject *tn_op__foreach_addcmul___Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+/* aten::_foreach_addcmul_.ScalarList(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_addcmul___ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+/* aten::_foreach_clamp_max.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_clamp_max__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_clamp_max_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_clamp_max___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_clamp_min.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_clamp_min__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_clamp_min_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_clamp_min___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> () */
+PyObject *tn_op__foreach_copy_(tn_tensors self, tn_tensors src, bool non_blocking);
+/* aten::_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *tn_op__foreach_div__List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_div.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_div__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_div.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_div__ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
+PyObject *tn_op__foreach_div__Tensor(tn_tensors self, TensorObject *other);
+/* aten::_foreach_div_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+PyObject *tn_op__foreach_div___List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_div_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_div___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_div_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_div___ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_div_.Tensor(Tensor(a!)[] self, Tensor other) -> () */
+PyObject *tn_op__foreach_div___Tensor(tn_tensors self, TensorObject *other);
+/* aten::_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[] */
+PyObject *tn_op__foreach_lerp__List(tn_tensors self, tn_tensors tensors1, tn_tensors weights);
+/* aten::_foreach_lerp.Scalar(Tensor[] self, Tensor[] tensors1, Scalar weight) -> Tensor[] */
+PyObject *tn_op__foreach_lerp__Scalar(tn_tensors self, tn_tensors tensors1, const tn_value *weight);
+/* aten::_foreach_lerp_.List(Tensor(a!)[] self, Tensor[] tensors1, Tensor[] weights) -> () */
+PyObject *tn_op__foreach_lerp___List(tn_tensors self, tn_tensors tensors1, tn_tensors weights);
+/* aten::_foreach_lerp_.Scalar(Tensor(a!)[] self, Tensor[] tensors1, Scalar weight) -> () */
+PyObject *tn_op__foreach_lerp___Scalar(tn_tensors self, tn_tensors tensors1, const tn_value *weight);
+/* aten::_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *tn_op__foreach_maximum__List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_maximum_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+PyObject *tn_op__foreach_maximum___List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *tn_op__foreach_minimum__List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_minimum_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+PyObject *tn_op__foreach_minimum___List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *tn_op__foreach_mul__List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_mul__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_mul__ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
+PyObject *tn_op__foreach_mul__Tensor(tn_tensors self, TensorObject *other);
+/* aten::_foreach_mul_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+PyObject *tn_op__foreach_mul___List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_mul_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_mul___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_mul_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_mul___ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_mul_.Tensor(Tensor(a!)[] self, Tensor other) -> () */
+PyObject *tn_op__foreach_mul___Tensor(tn_tensors self, TensorObject *other);
+/* aten::_foreach_neg(Tensor[] self) -> Tensor[] */
+PyObject *tn_op__foreach_neg(tn_tensors self);
+/* aten::_foreach_neg_(Tensor(a!)[] self) -> () */
+PyObject *tn_op__foreach_neg_(tn_tensors self);
+/* aten::_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[] */
+PyObject *tn_op__foreach_norm__Scalar(tn_tensors self, const tn_value *ord, int dtype);
+/* aten::_foreach_sqrt(Tensor[] self) -> Tensor[] */
+PyObject *tn_op__foreach_sqrt(tn_tensors self);
+/* aten::_foreach_sqrt_(Tensor(a!)[] self) -> () */
+PyObject *tn_op__foreach_sqrt_(tn_tensors self);
+/* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *tn_op__foreach_sub__List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_sub__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_sub__ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_sub_.List(Tensor(a!)[] self, Tensor[] other, *, Scalar alpha=1) -> () */
+PyObject *tn_op__foreach_sub___List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+/* aten::_foreach_sub_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_sub___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_sub_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_sub___ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_zero_(Tensor(a!)[] self) -> () */
+PyObject *tn_op__foreach_zero_(tn_tensors self);
 /* aten::_has_compatible_shallow_copy_type(Tensor self, Tensor from) -> bool */
 PyObject *tn_op__has_compatible_shallow_copy_type(TensorObject *self, TensorObject *from);
 /* aten::_has_same_storage_numel(Tensor self, Tensor other) -> bool */
