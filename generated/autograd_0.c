@@ -2141,6 +2141,147 @@ fail_:
     return NULL;
 }
 
+/* AsStridedScatterBackward0: aten::as_strided_scatter
+ *   self: as_strided_scatter_backward(grad, TensorGeometry(self), TensorGeometry(src), size, stride, storage_offset)
+ *   src: grad.contiguous().as_strided_symint(size, stride, storage_offset)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_geometry self_geometry;
+    tn_ag_geometry src_geometry;
+    tn_ag_ints size;
+    tn_ag_ints stride;
+    tn_opt_int storage_offset;
+} AsStridedScatterBackward0;
+
+static int
+AsStridedScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AsStridedScatterBackward0 *n = (AsStridedScatterBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::as_strided_scatter is not implemented in torchnative", "no ATen overload as_strided_scatter_backward(T, TG, TG, IA, IA, OI)");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_memfmt(0)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_as_strided, (tn_value[]){tn_value_tensor(t_[0]), tn_ag_value_ints(tn_ag_ints_view(&n->size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), (n->storage_offset.has ? tn_value_int(n->storage_offset.v) : (tn_value){0})});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+AsStridedScatterBackward0_release(tn_node *n_)
+{
+    AsStridedScatterBackward0 *n = (AsStridedScatterBackward0 *)n_;
+    (void)n;
+}
+
+static void
+AsStridedScatterBackward0_finalize(tn_node *n_)
+{
+    AsStridedScatterBackward0 *n = (AsStridedScatterBackward0 *)n_;
+    tn_ag_free_geometry(&n->self_geometry);
+    tn_ag_free_geometry(&n->src_geometry);
+    tn_ag_free_ints(&n->size);
+    tn_ag_free_ints(&n->stride);
+    (void)n;
+}
+
+static int
+AsStridedScatterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AsStridedScatterBackward0 *n = (AsStridedScatterBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AsStridedScatterBackward0_get_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AsStridedScatterBackward0 *)self)->size);
+}
+
+static PyObject *
+AsStridedScatterBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AsStridedScatterBackward0 *)self)->stride);
+}
+
+static PyObject *
+AsStridedScatterBackward0_get_storage_offset(PyObject *self, void *c)
+{
+    return tn_ag_opt_int_to_py(((AsStridedScatterBackward0 *)self)->storage_offset);
+}
+
+static PyGetSetDef AsStridedScatterBackward0_getset[] = {
+    {"_saved_size", AsStridedScatterBackward0_get_size, NULL, NULL, NULL},
+    {"_saved_stride", AsStridedScatterBackward0_get_stride, NULL, NULL, NULL},
+    {"_saved_storage_offset", AsStridedScatterBackward0_get_storage_offset, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AsStridedScatterBackward0 = {
+    .name = "AsStridedScatterBackward0",
+    .basicsize = sizeof(AsStridedScatterBackward0),
+    .apply = AsStridedScatterBackward0_apply,
+    .release = AsStridedScatterBackward0_release,
+    .finalize = AsStridedScatterBackward0_finalize,
+    .traverse = AsStridedScatterBackward0_traverse,
+    .getset = AsStridedScatterBackward0_getset,
+    .op = "aten::as_strided_scatter",
+};
+
+/* aten::as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor */
+PyObject *
+tn_ag_record_as_strided_scatter(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *src = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    AsStridedScatterBackward0 *n = (AsStridedScatterBackward0 *)tn_node_new(&tn_kind_AsStridedScatterBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, src) < 0)
+        goto fail_;
+    if (tn_ag_geometry_save(&n->self_geometry, self) < 0) goto fail_;
+    if (tn_ag_geometry_save(&n->src_geometry, src) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->size, &a_[2]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[3]) < 0) goto fail_;
+    n->storage_offset = (tn_opt_int){a_[4].tag != TN_V_NONE, a_[4].u.i};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AsinBackward0: aten::asin
  *   self: grad * (-self * self + 1).rsqrt().conj()
  */
@@ -4968,6 +5109,220 @@ fail_:
     return NULL;
 }
 
+/* ConvolutionBackwardBackward0: aten::convolution_backward
+ *   grad_output, input, weight: _convolution_double_backward_symint(grads[0], grads[1], grads[2], grad_output, weight, input, stride, padding, dilation, transposed, output_padding, groups, grad_input_mask)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved grad_output_;
+    tn_saved input_;
+    tn_saved weight_;
+    tn_ag_ints stride;
+    tn_ag_ints padding;
+    tn_ag_ints dilation;
+    int transposed;
+    tn_ag_ints output_padding;
+    int64_t groups;
+} ConvolutionBackwardBackward0;
+
+static int
+ConvolutionBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ConvolutionBackwardBackward0 *n = (ConvolutionBackwardBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *grad_output = t_[0] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    PyObject *input = t_[1] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[2] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            t_[3] = tn_ag_op(TN_OP__convolution_double_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0))), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(1))), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(2))), tn_value_tensor(grad_output), tn_value_tensor(weight), tn_value_tensor(input), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_ints(tn_ag_ints_view(&n->dilation)), tn_ag_value_bool(n->transposed), tn_ag_value_ints(tn_ag_ints_view(&n->output_padding)), tn_value_int(n->groups), tn_ag_value_bools(grad_input_mask, 3)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_tuple_item(t_[3], 0);
+            if (!t_[4]) goto fail_;
+            t_[5] = tn_ag_tuple_item(t_[3], 1);
+            if (!t_[5]) goto fail_;
+            t_[6] = tn_ag_tuple_item(t_[3], 2);
+            if (!t_[6]) goto fail_;
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[4]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[5]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+ConvolutionBackwardBackward0_release(tn_node *n_)
+{
+    ConvolutionBackwardBackward0 *n = (ConvolutionBackwardBackward0 *)n_;
+    tn_saved_release(&n->grad_output_);
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    (void)n;
+}
+
+static void
+ConvolutionBackwardBackward0_finalize(tn_node *n_)
+{
+    ConvolutionBackwardBackward0 *n = (ConvolutionBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->stride);
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_ints(&n->dilation);
+    tn_ag_free_ints(&n->output_padding);
+    (void)n;
+}
+
+static int
+ConvolutionBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ConvolutionBackwardBackward0 *n = (ConvolutionBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ConvolutionBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ConvolutionBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyObject *
+ConvolutionBackwardBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ConvolutionBackwardBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+ConvolutionBackwardBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ConvolutionBackwardBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+ConvolutionBackwardBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ConvolutionBackwardBackward0 *)self)->stride);
+}
+
+static PyObject *
+ConvolutionBackwardBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ConvolutionBackwardBackward0 *)self)->padding);
+}
+
+static PyObject *
+ConvolutionBackwardBackward0_get_dilation(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ConvolutionBackwardBackward0 *)self)->dilation);
+}
+
+static PyObject *
+ConvolutionBackwardBackward0_get_transposed(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((ConvolutionBackwardBackward0 *)self)->transposed);
+}
+
+static PyObject *
+ConvolutionBackwardBackward0_get_output_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ConvolutionBackwardBackward0 *)self)->output_padding);
+}
+
+static PyObject *
+ConvolutionBackwardBackward0_get_groups(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((ConvolutionBackwardBackward0 *)self)->groups);
+}
+
+static PyGetSetDef ConvolutionBackwardBackward0_getset[] = {
+    {"_saved_grad_output", ConvolutionBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {"_saved_input", ConvolutionBackwardBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_weight", ConvolutionBackwardBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_stride", ConvolutionBackwardBackward0_get_stride, NULL, NULL, NULL},
+    {"_saved_padding", ConvolutionBackwardBackward0_get_padding, NULL, NULL, NULL},
+    {"_saved_dilation", ConvolutionBackwardBackward0_get_dilation, NULL, NULL, NULL},
+    {"_saved_transposed", ConvolutionBackwardBackward0_get_transposed, NULL, NULL, NULL},
+    {"_saved_output_padding", ConvolutionBackwardBackward0_get_output_padding, NULL, NULL, NULL},
+    {"_saved_groups", ConvolutionBackwardBackward0_get_groups, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ConvolutionBackwardBackward0 = {
+    .name = "ConvolutionBackwardBackward0",
+    .basicsize = sizeof(ConvolutionBackwardBackward0),
+    .apply = ConvolutionBackwardBackward0_apply,
+    .release = ConvolutionBackwardBackward0_release,
+    .finalize = ConvolutionBackwardBackward0_finalize,
+    .traverse = ConvolutionBackwardBackward0_traverse,
+    .getset = ConvolutionBackwardBackward0_getset,
+    .op = "aten::convolution_backward",
+};
+
+/* aten::convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record_convolution_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *input = tn_ag_arg_tensor(&a_[1]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    ConvolutionBackwardBackward0 *n = (ConvolutionBackwardBackward0 *)tn_node_new(&tn_kind_ConvolutionBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, weight) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[4]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[5]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dilation, &a_[6]) < 0) goto fail_;
+    n->transposed = (int)a_[7].u.i;
+    if (tn_ag_ints_save(&n->output_padding, &a_[8]) < 0) goto fail_;
+    n->groups = a_[9].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 2), n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* CopysignBackward0: aten::copysign.Tensor
  *   other: zeros_like(other)
  *   self: copysign_tensor_self_backward(grad, self, result)
@@ -5136,6 +5491,1113 @@ tn_ag_record_copysign___Tensor(tn_op *op_, tn_value *a_)
     if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CosBackward0: aten::cos
+ *   self: grad * -self.sin().conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} CosBackward0;
+
+static int
+CosBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_sin, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+CosBackward0_release(tn_node *n_)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+CosBackward0_finalize(tn_node *n_)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CosBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CosBackward0 *n = (CosBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CosBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CosBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef CosBackward0_getset[] = {
+    {"_saved_self", CosBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CosBackward0 = {
+    .name = "CosBackward0",
+    .basicsize = sizeof(CosBackward0),
+    .apply = CosBackward0_apply,
+    .release = CosBackward0_release,
+    .finalize = CosBackward0_finalize,
+    .traverse = CosBackward0_traverse,
+    .getset = CosBackward0_getset,
+    .op = "aten::cos",
+};
+
+/* aten::cos(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_cos(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::cos_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_cos_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CoshBackward0: aten::cosh
+ *   self: grad * self.sinh().conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} CoshBackward0;
+
+static int
+CoshBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CoshBackward0 *n = (CoshBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_sinh, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+CoshBackward0_release(tn_node *n_)
+{
+    CoshBackward0 *n = (CoshBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+CoshBackward0_finalize(tn_node *n_)
+{
+    CoshBackward0 *n = (CoshBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CoshBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CoshBackward0 *n = (CoshBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CoshBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CoshBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef CoshBackward0_getset[] = {
+    {"_saved_self", CoshBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CoshBackward0 = {
+    .name = "CoshBackward0",
+    .basicsize = sizeof(CoshBackward0),
+    .apply = CoshBackward0_apply,
+    .release = CoshBackward0_release,
+    .finalize = CoshBackward0_finalize,
+    .traverse = CoshBackward0_traverse,
+    .getset = CoshBackward0_getset,
+    .op = "aten::cosh",
+};
+
+/* aten::cosh(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_cosh(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CoshBackward0 *n = (CoshBackward0 *)tn_node_new(&tn_kind_CoshBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::cosh_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_cosh_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    CoshBackward0 *n = (CoshBackward0 *)tn_node_new(&tn_kind_CoshBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CummaxBackward0: aten::cummax
+ *   self: cummaxmin_backward(grad, self, indices, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved indices_;
+} CummaxBackward0;
+
+static int
+CummaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CummaxBackward0 *n = (CummaxBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *indices = t_[1] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_cummaxmin_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(indices), tn_value_int(n->dim)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+CummaxBackward0_release(tn_node *n_)
+{
+    CummaxBackward0 *n = (CummaxBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+CummaxBackward0_finalize(tn_node *n_)
+{
+    CummaxBackward0 *n = (CummaxBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CummaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CummaxBackward0 *n = (CummaxBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CummaxBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CummaxBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CummaxBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((CummaxBackward0 *)self)->dim);
+}
+
+static PyObject *
+CummaxBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CummaxBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef CummaxBackward0_getset[] = {
+    {"_saved_self", CummaxBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", CummaxBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_indices", CummaxBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CummaxBackward0 = {
+    .name = "CummaxBackward0",
+    .basicsize = sizeof(CummaxBackward0),
+    .apply = CummaxBackward0_apply,
+    .release = CummaxBackward0_release,
+    .finalize = CummaxBackward0_finalize,
+    .traverse = CummaxBackward0_traverse,
+    .getset = CummaxBackward0_getset,
+    .op = "aten::cummax",
+};
+
+/* aten::cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_cummax(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CummaxBackward0 *n = (CummaxBackward0 *)tn_node_new(&tn_kind_CummaxBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CumminBackward0: aten::cummin
+ *   self: cummaxmin_backward(grad, self, indices, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved indices_;
+} CumminBackward0;
+
+static int
+CumminBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *indices = t_[1] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_cummaxmin_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(indices), tn_value_int(n->dim)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+CumminBackward0_release(tn_node *n_)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+CumminBackward0_finalize(tn_node *n_)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CumminBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CumminBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CumminBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CumminBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((CumminBackward0 *)self)->dim);
+}
+
+static PyObject *
+CumminBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CumminBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef CumminBackward0_getset[] = {
+    {"_saved_self", CumminBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", CumminBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_indices", CumminBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CumminBackward0 = {
+    .name = "CumminBackward0",
+    .basicsize = sizeof(CumminBackward0),
+    .apply = CumminBackward0_apply,
+    .release = CumminBackward0_release,
+    .finalize = CumminBackward0_finalize,
+    .traverse = CumminBackward0_traverse,
+    .getset = CumminBackward0_getset,
+    .op = "aten::cummin",
+};
+
+/* aten::cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_cummin(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CumminBackward0 *n = (CumminBackward0 *)tn_node_new(&tn_kind_CumminBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CumprodBackward0: aten::cumprod
+ *   self: cumprod_backward(grad.to(self.scalar_type()), self, dim, result)
+ */
+typedef struct {
+    tn_node base;
+    int self_scalar_type;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved result_;
+} CumprodBackward0;
+
+static int
+CumprodBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CumprodBackward0 *n = (CumprodBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::cumprod is not implemented in torchnative", "helper cumprod_backward is not in schemas/autograd_helpers.yaml");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+CumprodBackward0_release(tn_node *n_)
+{
+    CumprodBackward0 *n = (CumprodBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CumprodBackward0_finalize(tn_node *n_)
+{
+    CumprodBackward0 *n = (CumprodBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CumprodBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CumprodBackward0 *n = (CumprodBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CumprodBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CumprodBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CumprodBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((CumprodBackward0 *)self)->dim);
+}
+
+static PyObject *
+CumprodBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CumprodBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CumprodBackward0_getset[] = {
+    {"_saved_self", CumprodBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", CumprodBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", CumprodBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CumprodBackward0 = {
+    .name = "CumprodBackward0",
+    .basicsize = sizeof(CumprodBackward0),
+    .apply = CumprodBackward0_apply,
+    .release = CumprodBackward0_release,
+    .finalize = CumprodBackward0_finalize,
+    .traverse = CumprodBackward0_traverse,
+    .getset = CumprodBackward0_getset,
+    .op = "aten::cumprod",
+};
+
+/* aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+PyObject *
+tn_ag_record_cumprod(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CumprodBackward0 *n = (CumprodBackward0 *)tn_node_new(&tn_kind_CumprodBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_cumprod_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    CumprodBackward0 *n = (CumprodBackward0 *)tn_node_new(&tn_kind_CumprodBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CumsumBackward0: aten::cumsum
+ *   self: cumsum_backward(grad.to(self.scalar_type()), dim)
+ */
+typedef struct {
+    tn_node base;
+    int self_scalar_type;
+    int64_t dim;
+} CumsumBackward0;
+
+static int
+CumsumBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CumsumBackward0 *n = (CumsumBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(n->self_scalar_type), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_fm_cumsum_backward(t_[0], n->dim);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+CumsumBackward0_release(tn_node *n_)
+{
+    CumsumBackward0 *n = (CumsumBackward0 *)n_;
+    (void)n;
+}
+
+static void
+CumsumBackward0_finalize(tn_node *n_)
+{
+    CumsumBackward0 *n = (CumsumBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CumsumBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CumsumBackward0 *n = (CumsumBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CumsumBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((CumsumBackward0 *)self)->dim);
+}
+
+static PyGetSetDef CumsumBackward0_getset[] = {
+    {"_saved_dim", CumsumBackward0_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CumsumBackward0 = {
+    .name = "CumsumBackward0",
+    .basicsize = sizeof(CumsumBackward0),
+    .apply = CumsumBackward0_apply,
+    .release = CumsumBackward0_release,
+    .finalize = CumsumBackward0_finalize,
+    .traverse = CumsumBackward0_traverse,
+    .getset = CumsumBackward0_getset,
+    .op = "aten::cumsum",
+};
+
+/* aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+PyObject *
+tn_ag_record_cumsum(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CumsumBackward0 *n = (CumsumBackward0 *)tn_node_new(&tn_kind_CumsumBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_cumsum_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    CumsumBackward0 *n = (CumsumBackward0 *)tn_node_new(&tn_kind_CumsumBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* DiagonalBackward0: aten::diagonal
+ *   self: diagonal_backward_symint(grad, self.sym_sizes(), offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalBackward0;
+
+static int
+DiagonalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_diagonal_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalBackward0_release(tn_node *n_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagonalBackward0_finalize(tn_node *n_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+DiagonalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((DiagonalBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+DiagonalBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagonalBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagonalBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalBackward0_getset[] = {
+    {"_saved_self_sym_sizes", DiagonalBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_offset", DiagonalBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalBackward0 = {
+    .name = "DiagonalBackward0",
+    .basicsize = sizeof(DiagonalBackward0),
+    .apply = DiagonalBackward0_apply,
+    .release = DiagonalBackward0_release,
+    .finalize = DiagonalBackward0_finalize,
+    .traverse = DiagonalBackward0_traverse,
+    .getset = DiagonalBackward0_getset,
+    .op = "aten::diagonal",
+};
+
+/* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
+PyObject *
+tn_ag_record_diagonal(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DiagonalBackward0 *n = (DiagonalBackward0 *)tn_node_new(&tn_kind_DiagonalBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->offset = a_[1].u.i;
+    n->dim1 = a_[2].u.i;
+    n->dim2 = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* DiagonalBackwardBackward0: aten::diagonal_backward
+ *   grad_output: grad.diagonal(offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalBackwardBackward0;
+
+static int
+DiagonalBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalBackwardBackward0_release(tn_node *n_)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagonalBackwardBackward0_finalize(tn_node *n_)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+DiagonalBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalBackwardBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagonalBackwardBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagonalBackwardBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalBackwardBackward0_getset[] = {
+    {"_saved_offset", DiagonalBackwardBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalBackwardBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalBackwardBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalBackwardBackward0 = {
+    .name = "DiagonalBackwardBackward0",
+    .basicsize = sizeof(DiagonalBackwardBackward0),
+    .apply = DiagonalBackwardBackward0_apply,
+    .release = DiagonalBackwardBackward0_release,
+    .finalize = DiagonalBackwardBackward0_finalize,
+    .traverse = DiagonalBackwardBackward0_traverse,
+    .getset = DiagonalBackwardBackward0_getset,
+    .op = "aten::diagonal_backward",
+};
+
+/* aten::diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
+PyObject *
+tn_ag_record_diagonal_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)tn_node_new(&tn_kind_DiagonalBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    n->offset = a_[2].u.i;
+    n->dim1 = a_[3].u.i;
+    n->dim2 = a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

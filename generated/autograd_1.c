@@ -8,978 +8,129 @@
 
 #include <math.h>
 
-/* CosBackward0: aten::cos
- *   self: grad * -self.sin().conj()
+/* DiagonalScatterBackward0: aten::diagonal_scatter
+ *   self: diagonal_scatter(grad, zeros_like(src), offset, dim1, dim2)
+ *   src: grad.diagonal(offset, dim1, dim2)
  */
 typedef struct {
     tn_node base;
-    tn_saved self_;
-} CosBackward0;
+    tn_ag_type_and_size src_info;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalScatterBackward0;
 
 static int
-CosBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+DiagonalScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
-    CosBackward0 *n = (CosBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_sin, (tn_value[]){tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-CosBackward0_release(tn_node *n_)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-CosBackward0_finalize(tn_node *n_)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CosBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CosBackward0 *n = (CosBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CosBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CosBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef CosBackward0_getset[] = {
-    {"_saved_self", CosBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CosBackward0 = {
-    .name = "CosBackward0",
-    .basicsize = sizeof(CosBackward0),
-    .apply = CosBackward0_apply,
-    .release = CosBackward0_release,
-    .finalize = CosBackward0_finalize,
-    .traverse = CosBackward0_traverse,
-    .getset = CosBackward0_getset,
-    .op = "aten::cos",
-};
-
-/* aten::cos(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_cos(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::cos_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_cos_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    CosBackward0 *n = (CosBackward0 *)tn_node_new(&tn_kind_CosBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CoshBackward0: aten::cosh
- *   self: grad * self.sinh().conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} CoshBackward0;
-
-static int
-CoshBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
     PyObject *t_[3] = {0};
     int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_sinh, (tn_value[]){tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-CoshBackward0_release(tn_node *n_)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-CoshBackward0_finalize(tn_node *n_)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CoshBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CoshBackward0 *n = (CoshBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CoshBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CoshBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef CoshBackward0_getset[] = {
-    {"_saved_self", CoshBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CoshBackward0 = {
-    .name = "CoshBackward0",
-    .basicsize = sizeof(CoshBackward0),
-    .apply = CoshBackward0_apply,
-    .release = CoshBackward0_release,
-    .finalize = CoshBackward0_finalize,
-    .traverse = CoshBackward0_traverse,
-    .getset = CoshBackward0_getset,
-    .op = "aten::cosh",
-};
-
-/* aten::cosh(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_cosh(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CoshBackward0 *n = (CoshBackward0 *)tn_node_new(&tn_kind_CoshBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::cosh_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_cosh_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    CoshBackward0 *n = (CoshBackward0 *)tn_node_new(&tn_kind_CoshBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CummaxBackward0: aten::cummax
- *   self: cummaxmin_backward(grad, self, indices, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved indices_;
-} CummaxBackward0;
-
-static int
-CummaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *indices = t_[1] = tn_saved_unpack(&n->indices_, n_);
-    if (!indices && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_cummaxmin_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(indices), tn_value_int(n->dim)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-CummaxBackward0_release(tn_node *n_)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->indices_);
-    (void)n;
-}
-
-static void
-CummaxBackward0_finalize(tn_node *n_)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CummaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CummaxBackward0 *n = (CummaxBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->indices_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CummaxBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CummaxBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-CummaxBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((CummaxBackward0 *)self)->dim);
-}
-
-static PyObject *
-CummaxBackward0_get_indices(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CummaxBackward0 *)self)->indices_, TN_NODE(self));
-}
-
-static PyGetSetDef CummaxBackward0_getset[] = {
-    {"_saved_self", CummaxBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", CummaxBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_indices", CummaxBackward0_get_indices, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CummaxBackward0 = {
-    .name = "CummaxBackward0",
-    .basicsize = sizeof(CummaxBackward0),
-    .apply = CummaxBackward0_apply,
-    .release = CummaxBackward0_release,
-    .finalize = CummaxBackward0_finalize,
-    .traverse = CummaxBackward0_traverse,
-    .getset = CummaxBackward0_getset,
-    .op = "aten::cummax",
-};
-
-/* aten::cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
-PyObject *
-tn_ag_record_cummax(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CummaxBackward0 *n = (CummaxBackward0 *)tn_node_new(&tn_kind_CummaxBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CumminBackward0: aten::cummin
- *   self: cummaxmin_backward(grad, self, indices, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved indices_;
-} CumminBackward0;
-
-static int
-CumminBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CumminBackward0 *n = (CumminBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *indices = t_[1] = tn_saved_unpack(&n->indices_, n_);
-    if (!indices && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_cummaxmin_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(indices), tn_value_int(n->dim)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-CumminBackward0_release(tn_node *n_)
-{
-    CumminBackward0 *n = (CumminBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->indices_);
-    (void)n;
-}
-
-static void
-CumminBackward0_finalize(tn_node *n_)
-{
-    CumminBackward0 *n = (CumminBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CumminBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CumminBackward0 *n = (CumminBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->indices_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CumminBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CumminBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-CumminBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((CumminBackward0 *)self)->dim);
-}
-
-static PyObject *
-CumminBackward0_get_indices(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CumminBackward0 *)self)->indices_, TN_NODE(self));
-}
-
-static PyGetSetDef CumminBackward0_getset[] = {
-    {"_saved_self", CumminBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", CumminBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_indices", CumminBackward0_get_indices, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CumminBackward0 = {
-    .name = "CumminBackward0",
-    .basicsize = sizeof(CumminBackward0),
-    .apply = CumminBackward0_apply,
-    .release = CumminBackward0_release,
-    .finalize = CumminBackward0_finalize,
-    .traverse = CumminBackward0_traverse,
-    .getset = CumminBackward0_getset,
-    .op = "aten::cummin",
-};
-
-/* aten::cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
-PyObject *
-tn_ag_record_cummin(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CumminBackward0 *n = (CumminBackward0 *)tn_node_new(&tn_kind_CumminBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CumprodBackward0: aten::cumprod
- *   self: cumprod_backward(grad.to(self.scalar_type()), self, dim, result)
- */
-typedef struct {
-    tn_node base;
-    int self_scalar_type;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved result_;
-} CumprodBackward0;
-
-static int
-CumprodBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CumprodBackward0 *n = (CumprodBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::cumprod is not implemented in torchnative", "helper cumprod_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-CumprodBackward0_release(tn_node *n_)
-{
-    CumprodBackward0 *n = (CumprodBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-CumprodBackward0_finalize(tn_node *n_)
-{
-    CumprodBackward0 *n = (CumprodBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CumprodBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CumprodBackward0 *n = (CumprodBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CumprodBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CumprodBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-CumprodBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((CumprodBackward0 *)self)->dim);
-}
-
-static PyObject *
-CumprodBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CumprodBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef CumprodBackward0_getset[] = {
-    {"_saved_self", CumprodBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", CumprodBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", CumprodBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CumprodBackward0 = {
-    .name = "CumprodBackward0",
-    .basicsize = sizeof(CumprodBackward0),
-    .apply = CumprodBackward0_apply,
-    .release = CumprodBackward0_release,
-    .finalize = CumprodBackward0_finalize,
-    .traverse = CumprodBackward0_traverse,
-    .getset = CumprodBackward0_getset,
-    .op = "aten::cumprod",
-};
-
-/* aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_cumprod(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CumprodBackward0 *n = (CumprodBackward0 *)tn_node_new(&tn_kind_CumprodBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_cumprod_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    CumprodBackward0 *n = (CumprodBackward0 *)tn_node_new(&tn_kind_CumprodBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CumsumBackward0: aten::cumsum
- *   self: cumsum_backward(grad.to(self.scalar_type()), dim)
- */
-typedef struct {
-    tn_node base;
-    int self_scalar_type;
-    int64_t dim;
-} CumsumBackward0;
-
-static int
-CumsumBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CumsumBackward0 *n = (CumsumBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(n->self_scalar_type), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            t_[0] = tn_ag_type_and_size_zeros(&n->src_info);
             if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_fm_cumsum_backward(t_[0], n->dim);
+            t_[1] = tn_ag_op(TN_OP_diagonal_scatter, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[0]), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
             out_[0] = Py_XNewRef(t_[1]);
         }
     }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-CumsumBackward0_release(tn_node *n_)
-{
-    CumsumBackward0 *n = (CumsumBackward0 *)n_;
-    (void)n;
-}
-
-static void
-CumsumBackward0_finalize(tn_node *n_)
-{
-    CumsumBackward0 *n = (CumsumBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CumsumBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CumsumBackward0 *n = (CumsumBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CumsumBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((CumsumBackward0 *)self)->dim);
-}
-
-static PyGetSetDef CumsumBackward0_getset[] = {
-    {"_saved_dim", CumsumBackward0_get_dim, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CumsumBackward0 = {
-    .name = "CumsumBackward0",
-    .basicsize = sizeof(CumsumBackward0),
-    .apply = CumsumBackward0_apply,
-    .release = CumsumBackward0_release,
-    .finalize = CumsumBackward0_finalize,
-    .traverse = CumsumBackward0_traverse,
-    .getset = CumsumBackward0_getset,
-    .op = "aten::cumsum",
-};
-
-/* aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_cumsum(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CumsumBackward0 *n = (CumsumBackward0 *)tn_node_new(&tn_kind_CumsumBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_cumsum_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    CumsumBackward0 *n = (CumsumBackward0 *)tn_node_new(&tn_kind_CumsumBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* DiagonalBackward0: aten::diagonal
- *   self: diagonal_backward_symint(grad, self.sym_sizes(), offset, dim1, dim2)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    int64_t offset;
-    int64_t dim1;
-    int64_t dim2;
-} DiagonalBackward0;
-
-static int
-DiagonalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_diagonal_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
+            t_[2] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }
 
 static void
-DiagonalBackward0_release(tn_node *n_)
+DiagonalScatterBackward0_release(tn_node *n_)
 {
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
     (void)n;
 }
 
 static void
-DiagonalBackward0_finalize(tn_node *n_)
+DiagonalScatterBackward0_finalize(tn_node *n_)
 {
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->src_info);
     (void)n;
 }
 
 static int
-DiagonalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+DiagonalScatterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
 {
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
     (void)n;
     return 0;
 }
 
 static PyObject *
-DiagonalBackward0_get_self_sym_sizes(PyObject *self, void *c)
+DiagonalScatterBackward0_get_offset(PyObject *self, void *c)
 {
-    return tn_ag_ints_to_py(&((DiagonalBackward0 *)self)->self_sym_sizes);
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->offset);
 }
 
 static PyObject *
-DiagonalBackward0_get_offset(PyObject *self, void *c)
+DiagonalScatterBackward0_get_dim1(PyObject *self, void *c)
 {
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->offset);
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim1);
 }
 
 static PyObject *
-DiagonalBackward0_get_dim1(PyObject *self, void *c)
+DiagonalScatterBackward0_get_dim2(PyObject *self, void *c)
 {
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim1);
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim2);
 }
 
-static PyObject *
-DiagonalBackward0_get_dim2(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim2);
-}
-
-static PyGetSetDef DiagonalBackward0_getset[] = {
-    {"_saved_self_sym_sizes", DiagonalBackward0_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_offset", DiagonalBackward0_get_offset, NULL, NULL, NULL},
-    {"_saved_dim1", DiagonalBackward0_get_dim1, NULL, NULL, NULL},
-    {"_saved_dim2", DiagonalBackward0_get_dim2, NULL, NULL, NULL},
+static PyGetSetDef DiagonalScatterBackward0_getset[] = {
+    {"_saved_offset", DiagonalScatterBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalScatterBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalScatterBackward0_get_dim2, NULL, NULL, NULL},
     {NULL},
 };
 
-tn_node_kind tn_kind_DiagonalBackward0 = {
-    .name = "DiagonalBackward0",
-    .basicsize = sizeof(DiagonalBackward0),
-    .apply = DiagonalBackward0_apply,
-    .release = DiagonalBackward0_release,
-    .finalize = DiagonalBackward0_finalize,
-    .traverse = DiagonalBackward0_traverse,
-    .getset = DiagonalBackward0_getset,
-    .op = "aten::diagonal",
+tn_node_kind tn_kind_DiagonalScatterBackward0 = {
+    .name = "DiagonalScatterBackward0",
+    .basicsize = sizeof(DiagonalScatterBackward0),
+    .apply = DiagonalScatterBackward0_apply,
+    .release = DiagonalScatterBackward0_release,
+    .finalize = DiagonalScatterBackward0_finalize,
+    .traverse = DiagonalScatterBackward0_traverse,
+    .getset = DiagonalScatterBackward0_getset,
+    .op = "aten::diagonal_scatter",
 };
 
-/* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
+/* aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
 PyObject *
-tn_ag_record_diagonal(tn_op *op_, tn_value *a_)
+tn_ag_record_diagonal_scatter(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
+    PyObject *src = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
         return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    DiagonalBackward0 *n = (DiagonalBackward0 *)tn_node_new(&tn_kind_DiagonalBackward0, nnext_, 0);
+    int nnext_ = 1 + 1;
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)tn_node_new(&tn_kind_DiagonalScatterBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->offset = a_[1].u.i;
-    n->dim1 = a_[2].u.i;
-    n->dim2 = a_[3].u.i;
+    if (tn_node_set_next_edge(n_, 1, src) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->src_info, src) < 0) goto fail_;
+    n->offset = a_[2].u.i;
+    n->dim1 = a_[3].u.i;
+    n->dim2 = a_[4].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -2208,6 +1359,174 @@ fail_:
     return NULL;
 }
 
+/* EluBackwardBackward0: aten::elu_backward
+ *   grad_output: elu_backward(grad, alpha, scale, input_scale, is_result, self_or_result)
+ *   self_or_result: elu_double_backward(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result)
+ */
+typedef struct {
+    tn_node base;
+    tn_value alpha;
+    tn_value scale;
+    tn_value input_scale;
+    int is_result;
+    tn_saved self_or_result_;
+    tn_saved grad_output_;
+} EluBackwardBackward0;
+
+static int
+EluBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    EluBackwardBackward0 *n = (EluBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self_or_result = t_[0] = tn_saved_unpack(&n->self_or_result_, n_);
+    if (!self_or_result && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_elu_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), n->alpha, n->scale, n->input_scale, tn_ag_value_bool(n->is_result), tn_value_tensor(self_or_result)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::elu_backward is not implemented in torchnative", "no ATen overload elu_double_backward(T, T, S, S, S, B, T)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+EluBackwardBackward0_release(tn_node *n_)
+{
+    EluBackwardBackward0 *n = (EluBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_or_result_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+EluBackwardBackward0_finalize(tn_node *n_)
+{
+    EluBackwardBackward0 *n = (EluBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+EluBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    EluBackwardBackward0 *n = (EluBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_or_result_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+EluBackwardBackward0_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((EluBackwardBackward0 *)self)->alpha);
+}
+
+static PyObject *
+EluBackwardBackward0_get_scale(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((EluBackwardBackward0 *)self)->scale);
+}
+
+static PyObject *
+EluBackwardBackward0_get_input_scale(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((EluBackwardBackward0 *)self)->input_scale);
+}
+
+static PyObject *
+EluBackwardBackward0_get_is_result(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((EluBackwardBackward0 *)self)->is_result);
+}
+
+static PyObject *
+EluBackwardBackward0_get_self_or_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EluBackwardBackward0 *)self)->self_or_result_, TN_NODE(self));
+}
+
+static PyObject *
+EluBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EluBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef EluBackwardBackward0_getset[] = {
+    {"_saved_alpha", EluBackwardBackward0_get_alpha, NULL, NULL, NULL},
+    {"_saved_scale", EluBackwardBackward0_get_scale, NULL, NULL, NULL},
+    {"_saved_input_scale", EluBackwardBackward0_get_input_scale, NULL, NULL, NULL},
+    {"_saved_is_result", EluBackwardBackward0_get_is_result, NULL, NULL, NULL},
+    {"_saved_self_or_result", EluBackwardBackward0_get_self_or_result, NULL, NULL, NULL},
+    {"_saved_grad_output", EluBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_EluBackwardBackward0 = {
+    .name = "EluBackwardBackward0",
+    .basicsize = sizeof(EluBackwardBackward0),
+    .apply = EluBackwardBackward0_apply,
+    .release = EluBackwardBackward0_release,
+    .finalize = EluBackwardBackward0_finalize,
+    .traverse = EluBackwardBackward0_traverse,
+    .getset = EluBackwardBackward0_getset,
+    .op = "aten::elu_backward",
+};
+
+/* aten::elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor */
+PyObject *
+tn_ag_record_elu_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self_or_result = tn_ag_arg_tensor(&a_[5]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[5])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    EluBackwardBackward0 *n = (EluBackwardBackward0 *)tn_node_new(&tn_kind_EluBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self_or_result) < 0)
+        goto fail_;
+    n->alpha = a_[1];
+    n->scale = a_[2];
+    n->input_scale = a_[3];
+    n->is_result = (int)a_[4].u.i;
+    if (tn_saved_save(&n->self_or_result_, self_or_result, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* EmbeddingBackward0: aten::embedding
  *   weight: embedding_backward_symint(grad, indices, weight.sym_size(0), padding_idx, scale_grad_by_freq, sparse)
  */
@@ -2339,6 +1658,123 @@ tn_ag_record_embedding(tn_op *op_, tn_value *a_)
     n->padding_idx = a_[2].u.i;
     n->scale_grad_by_freq = (int)a_[3].u.i;
     n->sparse = (int)a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* EmbeddingDenseBackwardBackward0: aten::embedding_dense_backward
+ *   grad_output: embedding_dense_double_backward_symint(grad, indices, padding_idx)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    int64_t padding_idx;
+} EmbeddingDenseBackwardBackward0;
+
+static int
+EmbeddingDenseBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    EmbeddingDenseBackwardBackward0 *n = (EmbeddingDenseBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::embedding_dense_backward is not implemented in torchnative", "no ATen overload embedding_dense_double_backward(T, T, I)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+EmbeddingDenseBackwardBackward0_release(tn_node *n_)
+{
+    EmbeddingDenseBackwardBackward0 *n = (EmbeddingDenseBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+EmbeddingDenseBackwardBackward0_finalize(tn_node *n_)
+{
+    EmbeddingDenseBackwardBackward0 *n = (EmbeddingDenseBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+EmbeddingDenseBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    EmbeddingDenseBackwardBackward0 *n = (EmbeddingDenseBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+EmbeddingDenseBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EmbeddingDenseBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyObject *
+EmbeddingDenseBackwardBackward0_get_padding_idx(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((EmbeddingDenseBackwardBackward0 *)self)->padding_idx);
+}
+
+static PyGetSetDef EmbeddingDenseBackwardBackward0_getset[] = {
+    {"_saved_indices", EmbeddingDenseBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {"_saved_padding_idx", EmbeddingDenseBackwardBackward0_get_padding_idx, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_EmbeddingDenseBackwardBackward0 = {
+    .name = "EmbeddingDenseBackwardBackward0",
+    .basicsize = sizeof(EmbeddingDenseBackwardBackward0),
+    .apply = EmbeddingDenseBackwardBackward0_apply,
+    .release = EmbeddingDenseBackwardBackward0_release,
+    .finalize = EmbeddingDenseBackwardBackward0_finalize,
+    .traverse = EmbeddingDenseBackwardBackward0_traverse,
+    .getset = EmbeddingDenseBackwardBackward0_getset,
+    .op = "aten::embedding_dense_backward",
+};
+
+/* aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor */
+PyObject *
+tn_ag_record_embedding_dense_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    EmbeddingDenseBackwardBackward0 *n = (EmbeddingDenseBackwardBackward0 *)tn_node_new(&tn_kind_EmbeddingDenseBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    n->padding_idx = a_[3].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -4653,23 +4089,2068 @@ fail_:
     return NULL;
 }
 
-/* FracBackward0: aten::frac
- *   self: grad
+/* ForeachAddBackward0List: aten::_foreach_add.List
+ *   other: handle_r_to_c(other_scalar_type, maybe_multiply(grad, alpha.conj()))
+ *   self: handle_r_to_c(self_scalar_type, grad)
  */
 typedef struct {
     tn_node base;
-} FracBackward0;
+    tn_value alpha;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachAddBackward0List;
 
 static int
-FracBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+ForeachAddBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
-    FracBackward0 *n = (FracBackward0 *)n_;
+    ForeachAddBackward0List *n = (ForeachAddBackward0List *)n_;
     PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_add.List is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_add.List is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachAddBackward0List_release(tn_node *n_)
+{
+    ForeachAddBackward0List *n = (ForeachAddBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachAddBackward0List_finalize(tn_node *n_)
+{
+    ForeachAddBackward0List *n = (ForeachAddBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachAddBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachAddBackward0List *n = (ForeachAddBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachAddBackward0List_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachAddBackward0List *)self)->alpha);
+}
+
+static PyObject *
+ForeachAddBackward0List_get_other(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddBackward0List *)self)->other, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddBackward0List_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddBackward0List *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachAddBackward0List_getset[] = {
+    {"_saved_alpha", ForeachAddBackward0List_get_alpha, NULL, NULL, NULL},
+    {"_saved_other", ForeachAddBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachAddBackward0List_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachAddBackward0List = {
+    .name = "ForeachAddBackward0List",
+    .basicsize = sizeof(ForeachAddBackward0List),
+    .apply = ForeachAddBackward0List_apply,
+    .release = ForeachAddBackward0List_release,
+    .finalize = ForeachAddBackward0List_finalize,
+    .traverse = ForeachAddBackward0List_traverse,
+    .getset = ForeachAddBackward0List_getset,
+    .op = "aten::_foreach_add.List",
+};
+
+/* aten::_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_add__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachAddBackward0List *n = (ForeachAddBackward0List *)tn_node_new(&tn_kind_ForeachAddBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->alpha = a_[2];
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachAddBackward0Tensor: aten::_foreach_add.Tensor
+ *   other: handle_r_to_c(other_scalar_type, maybe_multiply(grad, alpha.conj()))
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_value alpha;
+    tn_saved_list self;
+    tn_saved other_;
+    Py_ssize_t self_size_;
+} ForeachAddBackward0Tensor;
+
+static int
+ForeachAddBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachAddBackward0Tensor *n = (ForeachAddBackward0Tensor *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_add.Tensor is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_add.Tensor is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachAddBackward0Tensor_release(tn_node *n_)
+{
+    ForeachAddBackward0Tensor *n = (ForeachAddBackward0Tensor *)n_;
+    tn_saved_release(&n->other_);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachAddBackward0Tensor_finalize(tn_node *n_)
+{
+    ForeachAddBackward0Tensor *n = (ForeachAddBackward0Tensor *)n_;
+    (void)n;
+}
+
+static int
+ForeachAddBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachAddBackward0Tensor *n = (ForeachAddBackward0Tensor *)n_;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachAddBackward0Tensor_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachAddBackward0Tensor *)self)->alpha);
+}
+
+static PyObject *
+ForeachAddBackward0Tensor_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddBackward0Tensor *)self)->self, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddBackward0Tensor_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ForeachAddBackward0Tensor *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachAddBackward0Tensor_getset[] = {
+    {"_saved_alpha", ForeachAddBackward0Tensor_get_alpha, NULL, NULL, NULL},
+    {"_saved_self", ForeachAddBackward0Tensor_get_self, NULL, NULL, NULL},
+    {"_saved_other", ForeachAddBackward0Tensor_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachAddBackward0Tensor = {
+    .name = "ForeachAddBackward0Tensor",
+    .basicsize = sizeof(ForeachAddBackward0Tensor),
+    .apply = ForeachAddBackward0Tensor_apply,
+    .release = ForeachAddBackward0Tensor_release,
+    .finalize = ForeachAddBackward0Tensor_finalize,
+    .traverse = ForeachAddBackward0Tensor_traverse,
+    .getset = ForeachAddBackward0Tensor_getset,
+    .op = "aten::_foreach_add.Tensor",
+};
+
+/* aten::_foreach_add.Tensor(Tensor[] self, Tensor other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_add__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + 1;
+    ForeachAddBackward0Tensor *n = (ForeachAddBackward0Tensor *)tn_node_new(&tn_kind_ForeachAddBackward0Tensor, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_node_set_next_edge(n_, (int)a_[0].n, other) < 0)
+        goto fail_;
+    n->alpha = a_[2];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachAddBackward1Scalar: aten::_foreach_add.Scalar
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachAddBackward1Scalar;
+
+static int
+ForeachAddBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachAddBackward1Scalar *n = (ForeachAddBackward1Scalar *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+            tn_ag_refuse("derivative for aten::_foreach_add.Scalar is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachAddBackward1Scalar_release(tn_node *n_)
+{
+    ForeachAddBackward1Scalar *n = (ForeachAddBackward1Scalar *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachAddBackward1Scalar_finalize(tn_node *n_)
+{
+    ForeachAddBackward1Scalar *n = (ForeachAddBackward1Scalar *)n_;
+    (void)n;
+}
+
+static int
+ForeachAddBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachAddBackward1Scalar *n = (ForeachAddBackward1Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachAddBackward1Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddBackward1Scalar *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachAddBackward1Scalar_getset[] = {
+    {"_saved_self", ForeachAddBackward1Scalar_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachAddBackward1Scalar = {
+    .name = "ForeachAddBackward1Scalar",
+    .basicsize = sizeof(ForeachAddBackward1Scalar),
+    .apply = ForeachAddBackward1Scalar_apply,
+    .release = ForeachAddBackward1Scalar_release,
+    .finalize = ForeachAddBackward1Scalar_finalize,
+    .traverse = ForeachAddBackward1Scalar_traverse,
+    .getset = ForeachAddBackward1Scalar_getset,
+    .op = "aten::_foreach_add.Scalar",
+};
+
+/* aten::_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_add__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachAddBackward1Scalar *n = (ForeachAddBackward1Scalar *)tn_node_new(&tn_kind_ForeachAddBackward1Scalar, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachAddBackward1ScalarList: aten::_foreach_add.ScalarList
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachAddBackward1ScalarList;
+
+static int
+ForeachAddBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachAddBackward1ScalarList *n = (ForeachAddBackward1ScalarList *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_add.ScalarList is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachAddBackward1ScalarList_release(tn_node *n_)
+{
+    ForeachAddBackward1ScalarList *n = (ForeachAddBackward1ScalarList *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachAddBackward1ScalarList_finalize(tn_node *n_)
+{
+    ForeachAddBackward1ScalarList *n = (ForeachAddBackward1ScalarList *)n_;
+    (void)n;
+}
+
+static int
+ForeachAddBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachAddBackward1ScalarList *n = (ForeachAddBackward1ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachAddBackward1ScalarList_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddBackward1ScalarList *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachAddBackward1ScalarList_getset[] = {
+    {"_saved_self", ForeachAddBackward1ScalarList_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachAddBackward1ScalarList = {
+    .name = "ForeachAddBackward1ScalarList",
+    .basicsize = sizeof(ForeachAddBackward1ScalarList),
+    .apply = ForeachAddBackward1ScalarList_apply,
+    .release = ForeachAddBackward1ScalarList_release,
+    .finalize = ForeachAddBackward1ScalarList_finalize,
+    .traverse = ForeachAddBackward1ScalarList_traverse,
+    .getset = ForeachAddBackward1ScalarList_getset,
+    .op = "aten::_foreach_add.ScalarList",
+};
+
+/* aten::_foreach_add.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_add__ScalarList(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachAddBackward1ScalarList *n = (ForeachAddBackward1ScalarList *)tn_node_new(&tn_kind_ForeachAddBackward1ScalarList, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachAddcdivBackward0Scalar: aten::_foreach_addcdiv.Scalar
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ *   tensor1: handle_r_to_c(tensor1_scalar_type, grad * (value / tensor2).conj())
+ *   tensor2: handle_r_to_c(tensor2_scalar_type, -grad * (value * tensor1 / (tensor2 * tensor2)).conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list tensor2;
+    tn_saved_list tensor1;
+    tn_saved_list self;
+    tn_value value;
+    Py_ssize_t self_size_;
+    Py_ssize_t tensor1_size_;
+    Py_ssize_t tensor2_size_;
+} ForeachAddcdivBackward0Scalar;
+
+static int
+ForeachAddcdivBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[3];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
+    vecs_[nvecs_++] = &v2_;
+    if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v2_.v, v2_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachAddcdivBackward0Scalar_release(tn_node *n_)
+{
+    ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)n_;
+    tn_saved_list_release(&n->tensor2);
+    tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachAddcdivBackward0Scalar_finalize(tn_node *n_)
+{
+    ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)n_;
+    (void)n;
+}
+
+static int
+ForeachAddcdivBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
+        if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachAddcdivBackward0Scalar_get_tensor2(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->tensor2, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcdivBackward0Scalar_get_tensor1(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->tensor1, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcdivBackward0Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->self, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcdivBackward0Scalar_get_value(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachAddcdivBackward0Scalar *)self)->value);
+}
+
+static PyGetSetDef ForeachAddcdivBackward0Scalar_getset[] = {
+    {"_saved_tensor2", ForeachAddcdivBackward0Scalar_get_tensor2, NULL, NULL, NULL},
+    {"_saved_tensor1", ForeachAddcdivBackward0Scalar_get_tensor1, NULL, NULL, NULL},
+    {"_saved_self", ForeachAddcdivBackward0Scalar_get_self, NULL, NULL, NULL},
+    {"_saved_value", ForeachAddcdivBackward0Scalar_get_value, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachAddcdivBackward0Scalar = {
+    .name = "ForeachAddcdivBackward0Scalar",
+    .basicsize = sizeof(ForeachAddcdivBackward0Scalar),
+    .apply = ForeachAddcdivBackward0Scalar_apply,
+    .release = ForeachAddcdivBackward0Scalar_release,
+    .finalize = ForeachAddcdivBackward0Scalar_finalize,
+    .traverse = ForeachAddcdivBackward0Scalar_traverse,
+    .getset = ForeachAddcdivBackward0Scalar_getset,
+    .op = "aten::_foreach_addcdiv.Scalar",
+};
+
+/* aten::_foreach_addcdiv.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_addcdiv__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n + (int)a_[2].n;
+    ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)tn_node_new(&tn_kind_ForeachAddcdivBackward0Scalar, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->tensor1_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->tensor2_size_ = a_[2].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    n->value = a_[3];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachAddcdivBackward0ScalarList: aten::_foreach_addcdiv.ScalarList
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ *   tensor1: handle_r_to_c(tensor1_scalar_type, grad * (value / tensor2).conj())
+ *   tensor2: handle_r_to_c(tensor2_scalar_type, -grad * (value * tensor1 / (tensor2 * tensor2)).conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list tensor2;
+    tn_saved_list tensor1;
+    tn_ag_scalars scalars;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t tensor1_size_;
+    Py_ssize_t tensor2_size_;
+} ForeachAddcdivBackward0ScalarList;
+
+static int
+ForeachAddcdivBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[3];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
+    vecs_[nvecs_++] = &v2_;
+    if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v2_.v, v2_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachAddcdivBackward0ScalarList_release(tn_node *n_)
+{
+    ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)n_;
+    tn_saved_list_release(&n->tensor2);
+    tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachAddcdivBackward0ScalarList_finalize(tn_node *n_)
+{
+    ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)n_;
+    tn_ag_free_scalars(&n->scalars);
+    (void)n;
+}
+
+static int
+ForeachAddcdivBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
+        if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachAddcdivBackward0ScalarList_get_tensor2(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->tensor2, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcdivBackward0ScalarList_get_tensor1(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->tensor1, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcdivBackward0ScalarList_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachAddcdivBackward0ScalarList_getset[] = {
+    {"_saved_tensor2", ForeachAddcdivBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
+    {"_saved_tensor1", ForeachAddcdivBackward0ScalarList_get_tensor1, NULL, NULL, NULL},
+    {"_saved_self", ForeachAddcdivBackward0ScalarList_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachAddcdivBackward0ScalarList = {
+    .name = "ForeachAddcdivBackward0ScalarList",
+    .basicsize = sizeof(ForeachAddcdivBackward0ScalarList),
+    .apply = ForeachAddcdivBackward0ScalarList_apply,
+    .release = ForeachAddcdivBackward0ScalarList_release,
+    .finalize = ForeachAddcdivBackward0ScalarList_finalize,
+    .traverse = ForeachAddcdivBackward0ScalarList_traverse,
+    .getset = ForeachAddcdivBackward0ScalarList_getset,
+    .op = "aten::_foreach_addcdiv.ScalarList",
+};
+
+/* aten::_foreach_addcdiv.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_addcdiv__ScalarList(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n + (int)a_[2].n;
+    ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)tn_node_new(&tn_kind_ForeachAddcdivBackward0ScalarList, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->tensor1_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->tensor2_size_ = a_[2].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachAddcmulBackward0Scalar: aten::_foreach_addcmul.Scalar
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ *   tensor1: handle_r_to_c(tensor1_scalar_type, grad * (tensor2 * value).conj())
+ *   tensor2: handle_r_to_c(tensor2_scalar_type, grad * (tensor1 * value).conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list tensor2;
+    tn_saved_list tensor1;
+    tn_saved_list self;
+    tn_value value;
+    Py_ssize_t self_size_;
+    Py_ssize_t tensor1_size_;
+    Py_ssize_t tensor2_size_;
+} ForeachAddcmulBackward0Scalar;
+
+static int
+ForeachAddcmulBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[3];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
+    vecs_[nvecs_++] = &v2_;
+    if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v2_.v, v2_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachAddcmulBackward0Scalar_release(tn_node *n_)
+{
+    ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)n_;
+    tn_saved_list_release(&n->tensor2);
+    tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachAddcmulBackward0Scalar_finalize(tn_node *n_)
+{
+    ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)n_;
+    (void)n;
+}
+
+static int
+ForeachAddcmulBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
+        if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachAddcmulBackward0Scalar_get_tensor2(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->tensor2, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcmulBackward0Scalar_get_tensor1(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->tensor1, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcmulBackward0Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->self, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcmulBackward0Scalar_get_value(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachAddcmulBackward0Scalar *)self)->value);
+}
+
+static PyGetSetDef ForeachAddcmulBackward0Scalar_getset[] = {
+    {"_saved_tensor2", ForeachAddcmulBackward0Scalar_get_tensor2, NULL, NULL, NULL},
+    {"_saved_tensor1", ForeachAddcmulBackward0Scalar_get_tensor1, NULL, NULL, NULL},
+    {"_saved_self", ForeachAddcmulBackward0Scalar_get_self, NULL, NULL, NULL},
+    {"_saved_value", ForeachAddcmulBackward0Scalar_get_value, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachAddcmulBackward0Scalar = {
+    .name = "ForeachAddcmulBackward0Scalar",
+    .basicsize = sizeof(ForeachAddcmulBackward0Scalar),
+    .apply = ForeachAddcmulBackward0Scalar_apply,
+    .release = ForeachAddcmulBackward0Scalar_release,
+    .finalize = ForeachAddcmulBackward0Scalar_finalize,
+    .traverse = ForeachAddcmulBackward0Scalar_traverse,
+    .getset = ForeachAddcmulBackward0Scalar_getset,
+    .op = "aten::_foreach_addcmul.Scalar",
+};
+
+/* aten::_foreach_addcmul.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_addcmul__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n + (int)a_[2].n;
+    ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)tn_node_new(&tn_kind_ForeachAddcmulBackward0Scalar, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->tensor1_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->tensor2_size_ = a_[2].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    n->value = a_[3];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachAddcmulBackward0ScalarList: aten::_foreach_addcmul.ScalarList
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ *   tensor1: handle_r_to_c(tensor1_scalar_type, grad * (tensor2 * value).conj())
+ *   tensor2: handle_r_to_c(tensor2_scalar_type, grad * (tensor1 * value).conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list tensor2;
+    tn_saved_list tensor1;
+    tn_ag_scalars scalars;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t tensor1_size_;
+    Py_ssize_t tensor2_size_;
+} ForeachAddcmulBackward0ScalarList;
+
+static int
+ForeachAddcmulBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[3];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
+    vecs_[nvecs_++] = &v2_;
+    if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v2_.v, v2_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachAddcmulBackward0ScalarList_release(tn_node *n_)
+{
+    ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)n_;
+    tn_saved_list_release(&n->tensor2);
+    tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachAddcmulBackward0ScalarList_finalize(tn_node *n_)
+{
+    ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)n_;
+    tn_ag_free_scalars(&n->scalars);
+    (void)n;
+}
+
+static int
+ForeachAddcmulBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
+        if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachAddcmulBackward0ScalarList_get_tensor2(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->tensor2, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcmulBackward0ScalarList_get_tensor1(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->tensor1, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcmulBackward0ScalarList_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachAddcmulBackward0ScalarList_getset[] = {
+    {"_saved_tensor2", ForeachAddcmulBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
+    {"_saved_tensor1", ForeachAddcmulBackward0ScalarList_get_tensor1, NULL, NULL, NULL},
+    {"_saved_self", ForeachAddcmulBackward0ScalarList_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachAddcmulBackward0ScalarList = {
+    .name = "ForeachAddcmulBackward0ScalarList",
+    .basicsize = sizeof(ForeachAddcmulBackward0ScalarList),
+    .apply = ForeachAddcmulBackward0ScalarList_apply,
+    .release = ForeachAddcmulBackward0ScalarList_release,
+    .finalize = ForeachAddcmulBackward0ScalarList_finalize,
+    .traverse = ForeachAddcmulBackward0ScalarList_traverse,
+    .getset = ForeachAddcmulBackward0ScalarList_getset,
+    .op = "aten::_foreach_addcmul.ScalarList",
+};
+
+/* aten::_foreach_addcmul.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_addcmul__ScalarList(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n + (int)a_[2].n;
+    ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)tn_node_new(&tn_kind_ForeachAddcmulBackward0ScalarList, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->tensor1_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->tensor2_size_ = a_[2].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachClampMaxBackward0Scalar: aten::_foreach_clamp_max.Scalar
+ *   self: where(self <= max, grad, at::scalar_tensor(0., grad.options()))
+ */
+typedef struct {
+    tn_node base;
+    tn_value scalar;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachClampMaxBackward0Scalar;
+
+static int
+ForeachClampMaxBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachClampMaxBackward0Scalar *n = (ForeachClampMaxBackward0Scalar *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_clamp_max.Scalar is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachClampMaxBackward0Scalar_release(tn_node *n_)
+{
+    ForeachClampMaxBackward0Scalar *n = (ForeachClampMaxBackward0Scalar *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachClampMaxBackward0Scalar_finalize(tn_node *n_)
+{
+    ForeachClampMaxBackward0Scalar *n = (ForeachClampMaxBackward0Scalar *)n_;
+    (void)n;
+}
+
+static int
+ForeachClampMaxBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachClampMaxBackward0Scalar *n = (ForeachClampMaxBackward0Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachClampMaxBackward0Scalar_get_scalar(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachClampMaxBackward0Scalar *)self)->scalar);
+}
+
+static PyObject *
+ForeachClampMaxBackward0Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachClampMaxBackward0Scalar *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachClampMaxBackward0Scalar_getset[] = {
+    {"_saved_scalar", ForeachClampMaxBackward0Scalar_get_scalar, NULL, NULL, NULL},
+    {"_saved_self", ForeachClampMaxBackward0Scalar_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachClampMaxBackward0Scalar = {
+    .name = "ForeachClampMaxBackward0Scalar",
+    .basicsize = sizeof(ForeachClampMaxBackward0Scalar),
+    .apply = ForeachClampMaxBackward0Scalar_apply,
+    .release = ForeachClampMaxBackward0Scalar_release,
+    .finalize = ForeachClampMaxBackward0Scalar_finalize,
+    .traverse = ForeachClampMaxBackward0Scalar_traverse,
+    .getset = ForeachClampMaxBackward0Scalar_getset,
+    .op = "aten::_foreach_clamp_max.Scalar",
+};
+
+/* aten::_foreach_clamp_max.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_clamp_max__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachClampMaxBackward0Scalar *n = (ForeachClampMaxBackward0Scalar *)tn_node_new(&tn_kind_ForeachClampMaxBackward0Scalar, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->scalar = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachClampMinBackward0Scalar: aten::_foreach_clamp_min.Scalar
+ *   self: where(self >= min, grad, at::scalar_tensor(0., grad.options()))
+ */
+typedef struct {
+    tn_node base;
+    tn_value scalar;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachClampMinBackward0Scalar;
+
+static int
+ForeachClampMinBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachClampMinBackward0Scalar *n = (ForeachClampMinBackward0Scalar *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_clamp_min.Scalar is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachClampMinBackward0Scalar_release(tn_node *n_)
+{
+    ForeachClampMinBackward0Scalar *n = (ForeachClampMinBackward0Scalar *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachClampMinBackward0Scalar_finalize(tn_node *n_)
+{
+    ForeachClampMinBackward0Scalar *n = (ForeachClampMinBackward0Scalar *)n_;
+    (void)n;
+}
+
+static int
+ForeachClampMinBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachClampMinBackward0Scalar *n = (ForeachClampMinBackward0Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachClampMinBackward0Scalar_get_scalar(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachClampMinBackward0Scalar *)self)->scalar);
+}
+
+static PyObject *
+ForeachClampMinBackward0Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachClampMinBackward0Scalar *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachClampMinBackward0Scalar_getset[] = {
+    {"_saved_scalar", ForeachClampMinBackward0Scalar_get_scalar, NULL, NULL, NULL},
+    {"_saved_self", ForeachClampMinBackward0Scalar_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachClampMinBackward0Scalar = {
+    .name = "ForeachClampMinBackward0Scalar",
+    .basicsize = sizeof(ForeachClampMinBackward0Scalar),
+    .apply = ForeachClampMinBackward0Scalar_apply,
+    .release = ForeachClampMinBackward0Scalar_release,
+    .finalize = ForeachClampMinBackward0Scalar_finalize,
+    .traverse = ForeachClampMinBackward0Scalar_traverse,
+    .getset = ForeachClampMinBackward0Scalar_getset,
+    .op = "aten::_foreach_clamp_min.Scalar",
+};
+
+/* aten::_foreach_clamp_min.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_clamp_min__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachClampMinBackward0Scalar *n = (ForeachClampMinBackward0Scalar *)tn_node_new(&tn_kind_ForeachClampMinBackward0Scalar, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->scalar = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachDivBackward0: aten::_foreach_div.List
+ *   other: div_tensor_other_backward(grads[i], self[i], other[i])
+ *   self: div_tensor_self_backward(grads[i], other[i], self[i].scalar_type())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    tn_saved_list other;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachDivBackward0;
+
+static int
+ForeachDivBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachDivBackward0 *n = (ForeachDivBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v1_.v, v1_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_div.List is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_div.List is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachDivBackward0_release(tn_node *n_)
+{
+    ForeachDivBackward0 *n = (ForeachDivBackward0 *)n_;
+    tn_saved_list_release(&n->self);
+    tn_saved_list_release(&n->other);
+    (void)n;
+}
+
+static void
+ForeachDivBackward0_finalize(tn_node *n_)
+{
+    ForeachDivBackward0 *n = (ForeachDivBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ForeachDivBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachDivBackward0 *n = (ForeachDivBackward0 *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachDivBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachDivBackward0 *)self)->self, TN_NODE(self));
+}
+
+static PyObject *
+ForeachDivBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachDivBackward0 *)self)->other, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachDivBackward0_getset[] = {
+    {"_saved_self", ForeachDivBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", ForeachDivBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachDivBackward0 = {
+    .name = "ForeachDivBackward0",
+    .basicsize = sizeof(ForeachDivBackward0),
+    .apply = ForeachDivBackward0_apply,
+    .release = ForeachDivBackward0_release,
+    .finalize = ForeachDivBackward0_finalize,
+    .traverse = ForeachDivBackward0_traverse,
+    .getset = ForeachDivBackward0_getset,
+    .op = "aten::_foreach_div.List",
+};
+
+/* aten::_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_div__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachDivBackward0 *n = (ForeachDivBackward0 *)tn_node_new(&tn_kind_ForeachDivBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachDivBackward0Tensor: aten::_foreach_div.Tensor
+ *   other: div_tensor_other_backward(grad, self, other)
+ *   self: div_tensor_self_backward(grad, other, self_scalar_type)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved other_;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachDivBackward0Tensor;
+
+static int
+ForeachDivBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachDivBackward0Tensor *n = (ForeachDivBackward0Tensor *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_div.Tensor is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_div.Tensor is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachDivBackward0Tensor_release(tn_node *n_)
+{
+    ForeachDivBackward0Tensor *n = (ForeachDivBackward0Tensor *)n_;
+    tn_saved_release(&n->other_);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachDivBackward0Tensor_finalize(tn_node *n_)
+{
+    ForeachDivBackward0Tensor *n = (ForeachDivBackward0Tensor *)n_;
+    (void)n;
+}
+
+static int
+ForeachDivBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachDivBackward0Tensor *n = (ForeachDivBackward0Tensor *)n_;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachDivBackward0Tensor_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ForeachDivBackward0Tensor *)self)->other_, TN_NODE(self));
+}
+
+static PyObject *
+ForeachDivBackward0Tensor_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachDivBackward0Tensor *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachDivBackward0Tensor_getset[] = {
+    {"_saved_other", ForeachDivBackward0Tensor_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachDivBackward0Tensor_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachDivBackward0Tensor = {
+    .name = "ForeachDivBackward0Tensor",
+    .basicsize = sizeof(ForeachDivBackward0Tensor),
+    .apply = ForeachDivBackward0Tensor_apply,
+    .release = ForeachDivBackward0Tensor_release,
+    .finalize = ForeachDivBackward0Tensor_finalize,
+    .traverse = ForeachDivBackward0Tensor_traverse,
+    .getset = ForeachDivBackward0Tensor_getset,
+    .op = "aten::_foreach_div.Tensor",
+};
+
+/* aten::_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_div__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + 1;
+    ForeachDivBackward0Tensor *n = (ForeachDivBackward0Tensor *)tn_node_new(&tn_kind_ForeachDivBackward0Tensor, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_node_set_next_edge(n_, (int)a_[0].n, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachDivBackward1Scalar: aten::_foreach_div.Scalar
+ *   self: div_tensor_self_backward(grad, other, self_scalar_type)
+ */
+typedef struct {
+    tn_node base;
+    tn_value scalar;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachDivBackward1Scalar;
+
+static int
+ForeachDivBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachDivBackward1Scalar *n = (ForeachDivBackward1Scalar *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_div.Scalar is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachDivBackward1Scalar_release(tn_node *n_)
+{
+    ForeachDivBackward1Scalar *n = (ForeachDivBackward1Scalar *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachDivBackward1Scalar_finalize(tn_node *n_)
+{
+    ForeachDivBackward1Scalar *n = (ForeachDivBackward1Scalar *)n_;
+    (void)n;
+}
+
+static int
+ForeachDivBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachDivBackward1Scalar *n = (ForeachDivBackward1Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachDivBackward1Scalar_get_scalar(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachDivBackward1Scalar *)self)->scalar);
+}
+
+static PyObject *
+ForeachDivBackward1Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachDivBackward1Scalar *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachDivBackward1Scalar_getset[] = {
+    {"_saved_scalar", ForeachDivBackward1Scalar_get_scalar, NULL, NULL, NULL},
+    {"_saved_self", ForeachDivBackward1Scalar_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachDivBackward1Scalar = {
+    .name = "ForeachDivBackward1Scalar",
+    .basicsize = sizeof(ForeachDivBackward1Scalar),
+    .apply = ForeachDivBackward1Scalar_apply,
+    .release = ForeachDivBackward1Scalar_release,
+    .finalize = ForeachDivBackward1Scalar_finalize,
+    .traverse = ForeachDivBackward1Scalar_traverse,
+    .getset = ForeachDivBackward1Scalar_getset,
+    .op = "aten::_foreach_div.Scalar",
+};
+
+/* aten::_foreach_div.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_div__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachDivBackward1Scalar *n = (ForeachDivBackward1Scalar *)tn_node_new(&tn_kind_ForeachDivBackward1Scalar, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->scalar = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachDivBackward1ScalarList: aten::_foreach_div.ScalarList
+ *   self: div_tensor_self_backward(grad, other, self_scalar_type)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_scalars scalars;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachDivBackward1ScalarList;
+
+static int
+ForeachDivBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachDivBackward1ScalarList *n = (ForeachDivBackward1ScalarList *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_div.ScalarList is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachDivBackward1ScalarList_release(tn_node *n_)
+{
+    ForeachDivBackward1ScalarList *n = (ForeachDivBackward1ScalarList *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachDivBackward1ScalarList_finalize(tn_node *n_)
+{
+    ForeachDivBackward1ScalarList *n = (ForeachDivBackward1ScalarList *)n_;
+    tn_ag_free_scalars(&n->scalars);
+    (void)n;
+}
+
+static int
+ForeachDivBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachDivBackward1ScalarList *n = (ForeachDivBackward1ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachDivBackward1ScalarList_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachDivBackward1ScalarList *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachDivBackward1ScalarList_getset[] = {
+    {"_saved_self", ForeachDivBackward1ScalarList_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachDivBackward1ScalarList = {
+    .name = "ForeachDivBackward1ScalarList",
+    .basicsize = sizeof(ForeachDivBackward1ScalarList),
+    .apply = ForeachDivBackward1ScalarList_apply,
+    .release = ForeachDivBackward1ScalarList_release,
+    .finalize = ForeachDivBackward1ScalarList_finalize,
+    .traverse = ForeachDivBackward1ScalarList_traverse,
+    .getset = ForeachDivBackward1ScalarList_getset,
+    .op = "aten::_foreach_div.ScalarList",
+};
+
+/* aten::_foreach_div.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_div__ScalarList(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachDivBackward1ScalarList *n = (ForeachDivBackward1ScalarList *)tn_node_new(&tn_kind_ForeachDivBackward1ScalarList, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_ag_scalars_save(&n->scalars, &a_[1]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachLerpBackward0Scalar: aten::_foreach_lerp.Scalar
+ *   tensors1: grad * weight.conj()
+ *   self: weight.isComplex() ? grad * (1 - weight.conj().toComplexDouble()) : grad * (1 - weight.toDouble())
+ */
+typedef struct {
+    tn_node base;
+    tn_value weight;
+    Py_ssize_t self_size_;
+    Py_ssize_t tensors1_size_;
+} ForeachLerpBackward0Scalar;
+
+static int
+ForeachLerpBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachLerpBackward0Scalar *n = (ForeachLerpBackward0Scalar *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_lerp.Scalar is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_lerp.Scalar is not implemented in torchnative", "unknown name i");
+            goto fail_;
         }
     }
     rc_ = 0;
@@ -4680,92 +6161,75 @@ fail_: __attribute__((unused));
 }
 
 static void
-FracBackward0_release(tn_node *n_)
+ForeachLerpBackward0Scalar_release(tn_node *n_)
 {
-    FracBackward0 *n = (FracBackward0 *)n_;
+    ForeachLerpBackward0Scalar *n = (ForeachLerpBackward0Scalar *)n_;
     (void)n;
 }
 
 static void
-FracBackward0_finalize(tn_node *n_)
+ForeachLerpBackward0Scalar_finalize(tn_node *n_)
 {
-    FracBackward0 *n = (FracBackward0 *)n_;
+    ForeachLerpBackward0Scalar *n = (ForeachLerpBackward0Scalar *)n_;
     (void)n;
 }
 
 static int
-FracBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+ForeachLerpBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
 {
-    FracBackward0 *n = (FracBackward0 *)n_;
+    ForeachLerpBackward0Scalar *n = (ForeachLerpBackward0Scalar *)n_;
     (void)n;
     return 0;
 }
 
-static PyGetSetDef FracBackward0_getset[] = {
+static PyObject *
+ForeachLerpBackward0Scalar_get_weight(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachLerpBackward0Scalar *)self)->weight);
+}
+
+static PyGetSetDef ForeachLerpBackward0Scalar_getset[] = {
+    {"_saved_weight", ForeachLerpBackward0Scalar_get_weight, NULL, NULL, NULL},
     {NULL},
 };
 
-tn_node_kind tn_kind_FracBackward0 = {
-    .name = "FracBackward0",
-    .basicsize = sizeof(FracBackward0),
-    .apply = FracBackward0_apply,
-    .release = FracBackward0_release,
-    .finalize = FracBackward0_finalize,
-    .traverse = FracBackward0_traverse,
-    .getset = FracBackward0_getset,
-    .op = "aten::frac",
+tn_node_kind tn_kind_ForeachLerpBackward0Scalar = {
+    .name = "ForeachLerpBackward0Scalar",
+    .basicsize = sizeof(ForeachLerpBackward0Scalar),
+    .apply = ForeachLerpBackward0Scalar_apply,
+    .release = ForeachLerpBackward0Scalar_release,
+    .finalize = ForeachLerpBackward0Scalar_finalize,
+    .traverse = ForeachLerpBackward0Scalar_traverse,
+    .getset = ForeachLerpBackward0Scalar_getset,
+    .op = "aten::_foreach_lerp.Scalar",
 };
 
-/* aten::frac(Tensor self) -> Tensor */
+/* aten::_foreach_lerp.Scalar(Tensor[] self, Tensor[] tensors1, Scalar weight) -> Tensor[] */
 PyObject *
-tn_ag_record_frac(tn_op *op_, tn_value *a_)
+tn_ag_record__foreach_lerp__Scalar(tn_op *op_, tn_value *a_)
 {
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
         return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachLerpBackward0Scalar *n = (ForeachLerpBackward0Scalar *)tn_node_new(&tn_kind_ForeachLerpBackward0Scalar, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
     PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->tensors1_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->weight = a_[2];
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
     int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::frac_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_frac_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -8,6 +8,1862 @@
 
 #include <math.h>
 
+/* ForeachLerpBackward1List: aten::_foreach_lerp.List
+ *   tensors1: grad * weight.conj()
+ *   self: grad * (1 - weight).conj()
+ *   weights: grad * (end - self).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list tensors1;
+    tn_saved_list self;
+    tn_saved_list weights;
+    Py_ssize_t self_size_;
+    Py_ssize_t tensors1_size_;
+    Py_ssize_t weights_size_;
+} ForeachLerpBackward1List;
+
+static int
+ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[3];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->tensors1, n_) < 0) goto fail_;
+    tn_tensors tensors1 = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    vecs_[nvecs_++] = &v2_;
+    if (tn_ag_vec_unpack(&v2_, &n->weights, n_) < 0) goto fail_;
+    tn_tensors weights = {v2_.v, v2_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensors1_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachLerpBackward1List_release(tn_node *n_)
+{
+    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
+    tn_saved_list_release(&n->tensors1);
+    tn_saved_list_release(&n->self);
+    tn_saved_list_release(&n->weights);
+    (void)n;
+}
+
+static void
+ForeachLerpBackward1List_finalize(tn_node *n_)
+{
+    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
+    (void)n;
+}
+
+static int
+ForeachLerpBackward1List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->tensors1.n; i_++)
+        if (tn_saved_traverse(&n->tensors1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->weights.n; i_++)
+        if (tn_saved_traverse(&n->weights.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachLerpBackward1List_get_tensors1(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->tensors1, TN_NODE(self));
+}
+
+static PyObject *
+ForeachLerpBackward1List_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->self, TN_NODE(self));
+}
+
+static PyObject *
+ForeachLerpBackward1List_get_weights(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->weights, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachLerpBackward1List_getset[] = {
+    {"_saved_tensors1", ForeachLerpBackward1List_get_tensors1, NULL, NULL, NULL},
+    {"_saved_self", ForeachLerpBackward1List_get_self, NULL, NULL, NULL},
+    {"_saved_weights", ForeachLerpBackward1List_get_weights, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachLerpBackward1List = {
+    .name = "ForeachLerpBackward1List",
+    .basicsize = sizeof(ForeachLerpBackward1List),
+    .apply = ForeachLerpBackward1List_apply,
+    .release = ForeachLerpBackward1List_release,
+    .finalize = ForeachLerpBackward1List_finalize,
+    .traverse = ForeachLerpBackward1List_traverse,
+    .getset = ForeachLerpBackward1List_getset,
+    .op = "aten::_foreach_lerp.List",
+};
+
+/* aten::_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_lerp__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n + (int)a_[2].n;
+    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)tn_node_new(&tn_kind_ForeachLerpBackward1List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->tensors1_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->weights_size_ = a_[2].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->tensors1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->weights, &a_[2], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachMaximumBackward0List: aten::_foreach_maximum.List
+ *   other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
+ *   self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachMaximumBackward0List;
+
+static int
+ForeachMaximumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_maximum.List is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_maximum.List is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMaximumBackward0List_release(tn_node *n_)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMaximumBackward0List_finalize(tn_node *n_)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachMaximumBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachMaximumBackward0List_get_other(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMaximumBackward0List *)self)->other, TN_NODE(self));
+}
+
+static PyObject *
+ForeachMaximumBackward0List_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMaximumBackward0List *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachMaximumBackward0List_getset[] = {
+    {"_saved_other", ForeachMaximumBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachMaximumBackward0List_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMaximumBackward0List = {
+    .name = "ForeachMaximumBackward0List",
+    .basicsize = sizeof(ForeachMaximumBackward0List),
+    .apply = ForeachMaximumBackward0List_apply,
+    .release = ForeachMaximumBackward0List_release,
+    .finalize = ForeachMaximumBackward0List_finalize,
+    .traverse = ForeachMaximumBackward0List_traverse,
+    .getset = ForeachMaximumBackward0List_getset,
+    .op = "aten::_foreach_maximum.List",
+};
+
+/* aten::_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_maximum__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)tn_node_new(&tn_kind_ForeachMaximumBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachMinimumBackward0List: aten::_foreach_minimum.List
+ *   other: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
+ *   self: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachMinimumBackward0List;
+
+static int
+ForeachMinimumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_minimum.List is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_minimum.List is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMinimumBackward0List_release(tn_node *n_)
+{
+    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMinimumBackward0List_finalize(tn_node *n_)
+{
+    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachMinimumBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachMinimumBackward0List_get_other(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMinimumBackward0List *)self)->other, TN_NODE(self));
+}
+
+static PyObject *
+ForeachMinimumBackward0List_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMinimumBackward0List *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachMinimumBackward0List_getset[] = {
+    {"_saved_other", ForeachMinimumBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachMinimumBackward0List_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMinimumBackward0List = {
+    .name = "ForeachMinimumBackward0List",
+    .basicsize = sizeof(ForeachMinimumBackward0List),
+    .apply = ForeachMinimumBackward0List_apply,
+    .release = ForeachMinimumBackward0List_release,
+    .finalize = ForeachMinimumBackward0List_finalize,
+    .traverse = ForeachMinimumBackward0List_traverse,
+    .getset = ForeachMinimumBackward0List_getset,
+    .op = "aten::_foreach_minimum.List",
+};
+
+/* aten::_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_minimum__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)tn_node_new(&tn_kind_ForeachMinimumBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachMulBackward0List: aten::_foreach_mul.List
+ *   other: mul_tensor_backward(grad, self, other_scalar_type)
+ *   self: mul_tensor_backward(grad, other, self_scalar_type)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachMulBackward0List;
+
+static int
+ForeachMulBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_mul.List is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_mul.List is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMulBackward0List_release(tn_node *n_)
+{
+    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMulBackward0List_finalize(tn_node *n_)
+{
+    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachMulBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachMulBackward0List_get_other(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMulBackward0List *)self)->other, TN_NODE(self));
+}
+
+static PyObject *
+ForeachMulBackward0List_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMulBackward0List *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachMulBackward0List_getset[] = {
+    {"_saved_other", ForeachMulBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachMulBackward0List_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMulBackward0List = {
+    .name = "ForeachMulBackward0List",
+    .basicsize = sizeof(ForeachMulBackward0List),
+    .apply = ForeachMulBackward0List_apply,
+    .release = ForeachMulBackward0List_release,
+    .finalize = ForeachMulBackward0List_finalize,
+    .traverse = ForeachMulBackward0List_traverse,
+    .getset = ForeachMulBackward0List_getset,
+    .op = "aten::_foreach_mul.List",
+};
+
+/* aten::_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_mul__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachMulBackward0List *n = (ForeachMulBackward0List *)tn_node_new(&tn_kind_ForeachMulBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachMulBackward0Tensor: aten::_foreach_mul.Tensor
+ *   other: mul_tensor_backward(grad, self, other_scalar_type)
+ *   self: mul_tensor_backward(grad, other, self_scalar_type)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved other_;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachMulBackward0Tensor;
+
+static int
+ForeachMulBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_mul.Tensor is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_mul.Tensor is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMulBackward0Tensor_release(tn_node *n_)
+{
+    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
+    tn_saved_release(&n->other_);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMulBackward0Tensor_finalize(tn_node *n_)
+{
+    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
+    (void)n;
+}
+
+static int
+ForeachMulBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachMulBackward0Tensor_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ForeachMulBackward0Tensor *)self)->other_, TN_NODE(self));
+}
+
+static PyObject *
+ForeachMulBackward0Tensor_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMulBackward0Tensor *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachMulBackward0Tensor_getset[] = {
+    {"_saved_other", ForeachMulBackward0Tensor_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachMulBackward0Tensor_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMulBackward0Tensor = {
+    .name = "ForeachMulBackward0Tensor",
+    .basicsize = sizeof(ForeachMulBackward0Tensor),
+    .apply = ForeachMulBackward0Tensor_apply,
+    .release = ForeachMulBackward0Tensor_release,
+    .finalize = ForeachMulBackward0Tensor_finalize,
+    .traverse = ForeachMulBackward0Tensor_traverse,
+    .getset = ForeachMulBackward0Tensor_getset,
+    .op = "aten::_foreach_mul.Tensor",
+};
+
+/* aten::_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_mul__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + 1;
+    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)tn_node_new(&tn_kind_ForeachMulBackward0Tensor, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_node_set_next_edge(n_, (int)a_[0].n, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachMulBackward1Scalar: aten::_foreach_mul.Scalar
+ *   self: mul_tensor_backward(grad, other, self_scalar_type)
+ */
+typedef struct {
+    tn_node base;
+    tn_value scalar;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachMulBackward1Scalar;
+
+static int
+ForeachMulBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_mul.Scalar is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMulBackward1Scalar_release(tn_node *n_)
+{
+    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMulBackward1Scalar_finalize(tn_node *n_)
+{
+    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
+    (void)n;
+}
+
+static int
+ForeachMulBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachMulBackward1Scalar_get_scalar(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachMulBackward1Scalar *)self)->scalar);
+}
+
+static PyObject *
+ForeachMulBackward1Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMulBackward1Scalar *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachMulBackward1Scalar_getset[] = {
+    {"_saved_scalar", ForeachMulBackward1Scalar_get_scalar, NULL, NULL, NULL},
+    {"_saved_self", ForeachMulBackward1Scalar_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMulBackward1Scalar = {
+    .name = "ForeachMulBackward1Scalar",
+    .basicsize = sizeof(ForeachMulBackward1Scalar),
+    .apply = ForeachMulBackward1Scalar_apply,
+    .release = ForeachMulBackward1Scalar_release,
+    .finalize = ForeachMulBackward1Scalar_finalize,
+    .traverse = ForeachMulBackward1Scalar_traverse,
+    .getset = ForeachMulBackward1Scalar_getset,
+    .op = "aten::_foreach_mul.Scalar",
+};
+
+/* aten::_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_mul__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)tn_node_new(&tn_kind_ForeachMulBackward1Scalar, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->scalar = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachMulBackward1ScalarList: aten::_foreach_mul.ScalarList
+ *   self: mul_tensor_backward(grad, other, self_scalar_type)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_scalars scalars;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachMulBackward1ScalarList;
+
+static int
+ForeachMulBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_mul.ScalarList is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMulBackward1ScalarList_release(tn_node *n_)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMulBackward1ScalarList_finalize(tn_node *n_)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    tn_ag_free_scalars(&n->scalars);
+    (void)n;
+}
+
+static int
+ForeachMulBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachMulBackward1ScalarList_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMulBackward1ScalarList *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachMulBackward1ScalarList_getset[] = {
+    {"_saved_self", ForeachMulBackward1ScalarList_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMulBackward1ScalarList = {
+    .name = "ForeachMulBackward1ScalarList",
+    .basicsize = sizeof(ForeachMulBackward1ScalarList),
+    .apply = ForeachMulBackward1ScalarList_apply,
+    .release = ForeachMulBackward1ScalarList_release,
+    .finalize = ForeachMulBackward1ScalarList_finalize,
+    .traverse = ForeachMulBackward1ScalarList_traverse,
+    .getset = ForeachMulBackward1ScalarList_getset,
+    .op = "aten::_foreach_mul.ScalarList",
+};
+
+/* aten::_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_mul__ScalarList(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)tn_node_new(&tn_kind_ForeachMulBackward1ScalarList, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_ag_scalars_save(&n->scalars, &a_[1]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachNegBackward0: aten::_foreach_neg
+ *   self: grad.neg()
+ */
+typedef struct {
+    tn_node base;
+    Py_ssize_t self_size_;
+} ForeachNegBackward0;
+
+static int
+ForeachNegBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_neg is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachNegBackward0_release(tn_node *n_)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ForeachNegBackward0_finalize(tn_node *n_)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ForeachNegBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachNegBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachNegBackward0 = {
+    .name = "ForeachNegBackward0",
+    .basicsize = sizeof(ForeachNegBackward0),
+    .apply = ForeachNegBackward0_apply,
+    .release = ForeachNegBackward0_release,
+    .finalize = ForeachNegBackward0_finalize,
+    .traverse = ForeachNegBackward0_traverse,
+    .getset = ForeachNegBackward0_getset,
+    .op = "aten::_foreach_neg",
+};
+
+/* aten::_foreach_neg(Tensor[] self) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_neg(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)tn_node_new(&tn_kind_ForeachNegBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachNormBackward0: aten::_foreach_norm.Scalar
+ *   self: norm_backward(grads[i], self[i], ord, result[i])
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    tn_value ord;
+    tn_saved_list result;
+    Py_ssize_t self_size_;
+} ForeachNormBackward0;
+
+static int
+ForeachNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->result, n_) < 0) goto fail_;
+    tn_tensors result = {v1_.v, v1_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_norm.Scalar is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachNormBackward0_release(tn_node *n_)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    tn_saved_list_release(&n->self);
+    tn_saved_list_release(&n->result);
+    (void)n;
+}
+
+static void
+ForeachNormBackward0_finalize(tn_node *n_)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ForeachNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->result.n; i_++)
+        if (tn_saved_traverse(&n->result.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachNormBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->self, TN_NODE(self));
+}
+
+static PyObject *
+ForeachNormBackward0_get_ord(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachNormBackward0 *)self)->ord);
+}
+
+static PyObject *
+ForeachNormBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->result, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachNormBackward0_getset[] = {
+    {"_saved_self", ForeachNormBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_ord", ForeachNormBackward0_get_ord, NULL, NULL, NULL},
+    {"_saved_result", ForeachNormBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachNormBackward0 = {
+    .name = "ForeachNormBackward0",
+    .basicsize = sizeof(ForeachNormBackward0),
+    .apply = ForeachNormBackward0_apply,
+    .release = ForeachNormBackward0_release,
+    .finalize = ForeachNormBackward0_finalize,
+    .traverse = ForeachNormBackward0_traverse,
+    .getset = ForeachNormBackward0_getset,
+    .op = "aten::_foreach_norm.Scalar",
+};
+
+/* aten::_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_norm__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)tn_node_new(&tn_kind_ForeachNormBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    n->ord = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    if (tn_ag_saved_list_save_outputs(&n->result, r_, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSqrtBackward0: aten::_foreach_sqrt
+ *   self: grad / (2 * result.conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list result;
+    Py_ssize_t self_size_;
+} ForeachSqrtBackward0;
+
+static int
+ForeachSqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->result, n_) < 0) goto fail_;
+    tn_tensors result = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_sqrt is not implemented in torchnative", "unknown name i");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSqrtBackward0_release(tn_node *n_)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    tn_saved_list_release(&n->result);
+    (void)n;
+}
+
+static void
+ForeachSqrtBackward0_finalize(tn_node *n_)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ForeachSqrtBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->result.n; i_++)
+        if (tn_saved_traverse(&n->result.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachSqrtBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachSqrtBackward0 *)self)->result, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachSqrtBackward0_getset[] = {
+    {"_saved_result", ForeachSqrtBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSqrtBackward0 = {
+    .name = "ForeachSqrtBackward0",
+    .basicsize = sizeof(ForeachSqrtBackward0),
+    .apply = ForeachSqrtBackward0_apply,
+    .release = ForeachSqrtBackward0_release,
+    .finalize = ForeachSqrtBackward0_finalize,
+    .traverse = ForeachSqrtBackward0_traverse,
+    .getset = ForeachSqrtBackward0_getset,
+    .op = "aten::_foreach_sqrt",
+};
+
+/* aten::_foreach_sqrt(Tensor[] self) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sqrt(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)tn_node_new(&tn_kind_ForeachSqrtBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    if (tn_ag_saved_list_save_outputs(&n->result, r_, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSubBackward0List: aten::_foreach_sub.List
+ *   other: handle_r_to_c(other_scalar_type, maybe_multiply(-grad, alpha.conj()))
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_value alpha;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachSubBackward0List;
+
+static int
+ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_sub.List is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_sub.List is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward0List_release(tn_node *n_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward0List_finalize(tn_node *n_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachSubBackward0List_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachSubBackward0List *)self)->alpha);
+}
+
+static PyObject *
+ForeachSubBackward0List_get_other(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->other, TN_NODE(self));
+}
+
+static PyObject *
+ForeachSubBackward0List_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachSubBackward0List_getset[] = {
+    {"_saved_alpha", ForeachSubBackward0List_get_alpha, NULL, NULL, NULL},
+    {"_saved_other", ForeachSubBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachSubBackward0List_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward0List = {
+    .name = "ForeachSubBackward0List",
+    .basicsize = sizeof(ForeachSubBackward0List),
+    .apply = ForeachSubBackward0List_apply,
+    .release = ForeachSubBackward0List_release,
+    .finalize = ForeachSubBackward0List_finalize,
+    .traverse = ForeachSubBackward0List_traverse,
+    .getset = ForeachSubBackward0List_getset,
+    .op = "aten::_foreach_sub.List",
+};
+
+/* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)tn_node_new(&tn_kind_ForeachSubBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->alpha = a_[2];
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSubBackward1Scalar: aten::_foreach_sub.Scalar
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachSubBackward1Scalar;
+
+static int
+ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_sub.Scalar is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward1Scalar_release(tn_node *n_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward1Scalar_finalize(tn_node *n_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachSubBackward1Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachSubBackward1Scalar *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachSubBackward1Scalar_getset[] = {
+    {"_saved_self", ForeachSubBackward1Scalar_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward1Scalar = {
+    .name = "ForeachSubBackward1Scalar",
+    .basicsize = sizeof(ForeachSubBackward1Scalar),
+    .apply = ForeachSubBackward1Scalar_apply,
+    .release = ForeachSubBackward1Scalar_release,
+    .finalize = ForeachSubBackward1Scalar_finalize,
+    .traverse = ForeachSubBackward1Scalar_traverse,
+    .getset = ForeachSubBackward1Scalar_getset,
+    .op = "aten::_foreach_sub.Scalar",
+};
+
+/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)tn_node_new(&tn_kind_ForeachSubBackward1Scalar, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSubBackward1ScalarList: aten::_foreach_sub.ScalarList
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachSubBackward1ScalarList;
+
+static int
+ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_foreach_sub.ScalarList is not implemented in torchnative", "indexing");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward1ScalarList_release(tn_node *n_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward1ScalarList_finalize(tn_node *n_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachSubBackward1ScalarList_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachSubBackward1ScalarList *)self)->self, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachSubBackward1ScalarList_getset[] = {
+    {"_saved_self", ForeachSubBackward1ScalarList_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward1ScalarList = {
+    .name = "ForeachSubBackward1ScalarList",
+    .basicsize = sizeof(ForeachSubBackward1ScalarList),
+    .apply = ForeachSubBackward1ScalarList_apply,
+    .release = ForeachSubBackward1ScalarList_release,
+    .finalize = ForeachSubBackward1ScalarList_finalize,
+    .traverse = ForeachSubBackward1ScalarList_traverse,
+    .getset = ForeachSubBackward1ScalarList_getset,
+    .op = "aten::_foreach_sub.ScalarList",
+};
+
+/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__ScalarList(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)tn_node_new(&tn_kind_ForeachSubBackward1ScalarList, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FracBackward0: aten::frac
+ *   self: grad
+ */
+typedef struct {
+    tn_node base;
+} FracBackward0;
+
+static int
+FracBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FracBackward0 *n = (FracBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+FracBackward0_release(tn_node *n_)
+{
+    FracBackward0 *n = (FracBackward0 *)n_;
+    (void)n;
+}
+
+static void
+FracBackward0_finalize(tn_node *n_)
+{
+    FracBackward0 *n = (FracBackward0 *)n_;
+    (void)n;
+}
+
+static int
+FracBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FracBackward0 *n = (FracBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef FracBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_FracBackward0 = {
+    .name = "FracBackward0",
+    .basicsize = sizeof(FracBackward0),
+    .apply = FracBackward0_apply,
+    .release = FracBackward0_release,
+    .finalize = FracBackward0_finalize,
+    .traverse = FracBackward0_traverse,
+    .getset = FracBackward0_getset,
+    .op = "aten::frac",
+};
+
+/* aten::frac(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_frac(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::frac_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_frac_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* GatherBackward0: aten::gather
  *   self: gather_backward(grad, self, dim, index, sparse_grad)
  */
@@ -509,6 +2365,148 @@ fail_:
     return NULL;
 }
 
+/* GeluBackwardBackward0: aten::gelu_backward
+ *   grad_output: gelu_backward(grad, self, approximate)
+ *   self: gelu_double_backward(grad, grad_output, self, approximate)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    char *approximate;
+    tn_saved grad_output_;
+} GeluBackwardBackward0;
+
+static int
+GeluBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    GeluBackwardBackward0 *n = (GeluBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_gelu_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_str(n->approximate)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::gelu_backward is not implemented in torchnative", "no ATen overload gelu_double_backward(T, T, T, STR)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+GeluBackwardBackward0_release(tn_node *n_)
+{
+    GeluBackwardBackward0 *n = (GeluBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+GeluBackwardBackward0_finalize(tn_node *n_)
+{
+    GeluBackwardBackward0 *n = (GeluBackwardBackward0 *)n_;
+    tn_ag_free_str(&n->approximate);
+    (void)n;
+}
+
+static int
+GeluBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    GeluBackwardBackward0 *n = (GeluBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+GeluBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GeluBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+GeluBackwardBackward0_get_approximate(PyObject *self, void *c)
+{
+    return tn_ag_str_to_py(((GeluBackwardBackward0 *)self)->approximate);
+}
+
+static PyObject *
+GeluBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GeluBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef GeluBackwardBackward0_getset[] = {
+    {"_saved_self", GeluBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_approximate", GeluBackwardBackward0_get_approximate, NULL, NULL, NULL},
+    {"_saved_grad_output", GeluBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_GeluBackwardBackward0 = {
+    .name = "GeluBackwardBackward0",
+    .basicsize = sizeof(GeluBackwardBackward0),
+    .apply = GeluBackwardBackward0_apply,
+    .release = GeluBackwardBackward0_release,
+    .finalize = GeluBackwardBackward0_finalize,
+    .traverse = GeluBackwardBackward0_traverse,
+    .getset = GeluBackwardBackward0_getset,
+    .op = "aten::gelu_backward",
+};
+
+/* aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor */
+PyObject *
+tn_ag_record_gelu_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    GeluBackwardBackward0 *n = (GeluBackwardBackward0 *)tn_node_new(&tn_kind_GeluBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_str_save(&n->approximate, &a_[2]) < 0) goto fail_;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* GtBackward0: aten::gt_.Scalar
  *   self: zeros_like(self)
  */
@@ -997,6 +2995,140 @@ fail_:
     return NULL;
 }
 
+/* HardswishBackwardBackward0: aten::hardswish_backward
+ *   grad_output: hardswish_backward(grad, self)
+ *   self: at::where(at::logical_and(-3.0 < self, self < 3.0), grad * grad_output / 3.0, at::zeros({}, self.options()))
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved grad_output_;
+    tn_ag_options self_options;
+} HardswishBackwardBackward0;
+
+static int
+HardswishBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    HardswishBackwardBackward0 *n = (HardswishBackwardBackward0 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_hardswish_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::hardswish_backward is not implemented in torchnative", "brace initialiser");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+HardswishBackwardBackward0_release(tn_node *n_)
+{
+    HardswishBackwardBackward0 *n = (HardswishBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+HardswishBackwardBackward0_finalize(tn_node *n_)
+{
+    HardswishBackwardBackward0 *n = (HardswishBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+HardswishBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    HardswishBackwardBackward0 *n = (HardswishBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+HardswishBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HardswishBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+HardswishBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HardswishBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef HardswishBackwardBackward0_getset[] = {
+    {"_saved_self", HardswishBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_grad_output", HardswishBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_HardswishBackwardBackward0 = {
+    .name = "HardswishBackwardBackward0",
+    .basicsize = sizeof(HardswishBackwardBackward0),
+    .apply = HardswishBackwardBackward0_apply,
+    .release = HardswishBackwardBackward0_release,
+    .finalize = HardswishBackwardBackward0_finalize,
+    .traverse = HardswishBackwardBackward0_traverse,
+    .getset = HardswishBackwardBackward0_getset,
+    .op = "aten::hardswish_backward",
+};
+
+/* aten::hardswish_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_hardswish_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    HardswishBackwardBackward0 *n = (HardswishBackwardBackward0 *)tn_node_new(&tn_kind_HardswishBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    n->self_options = tn_ag_options_of(self);
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* HardtanhBackward0: aten::hardtanh
  *   self: hardtanh_backward(grad, self, min_val, max_val)
  */
@@ -1147,6 +3279,143 @@ tn_ag_record_hardtanh_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* HardtanhBackwardBackward0: aten::hardtanh_backward
+ *   grad_output: hardtanh_backward(grad, self, min_val, max_val)
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value min_val;
+    tn_value max_val;
+} HardtanhBackwardBackward0;
+
+static int
+HardtanhBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    HardtanhBackwardBackward0 *n = (HardtanhBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_hardtanh_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), n->min_val, n->max_val});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+HardtanhBackwardBackward0_release(tn_node *n_)
+{
+    HardtanhBackwardBackward0 *n = (HardtanhBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+HardtanhBackwardBackward0_finalize(tn_node *n_)
+{
+    HardtanhBackwardBackward0 *n = (HardtanhBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+HardtanhBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    HardtanhBackwardBackward0 *n = (HardtanhBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+HardtanhBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HardtanhBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+HardtanhBackwardBackward0_get_min_val(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((HardtanhBackwardBackward0 *)self)->min_val);
+}
+
+static PyObject *
+HardtanhBackwardBackward0_get_max_val(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((HardtanhBackwardBackward0 *)self)->max_val);
+}
+
+static PyGetSetDef HardtanhBackwardBackward0_getset[] = {
+    {"_saved_self", HardtanhBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_min_val", HardtanhBackwardBackward0_get_min_val, NULL, NULL, NULL},
+    {"_saved_max_val", HardtanhBackwardBackward0_get_max_val, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_HardtanhBackwardBackward0 = {
+    .name = "HardtanhBackwardBackward0",
+    .basicsize = sizeof(HardtanhBackwardBackward0),
+    .apply = HardtanhBackwardBackward0_apply,
+    .release = HardtanhBackwardBackward0_release,
+    .finalize = HardtanhBackwardBackward0_finalize,
+    .traverse = HardtanhBackwardBackward0_traverse,
+    .getset = HardtanhBackwardBackward0_getset,
+    .op = "aten::hardtanh_backward",
+};
+
+/* aten::hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor */
+PyObject *
+tn_ag_record_hardtanh_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    HardtanhBackwardBackward0 *n = (HardtanhBackwardBackward0 *)tn_node_new(&tn_kind_HardtanhBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->min_val = a_[2];
+    n->max_val = a_[3];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -1344,6 +3613,225 @@ tn_ag_record_hypot_(tn_op *op_, tn_value *a_)
     if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* IndexAddBackward0: aten::index_add
+ *   self: grad
+ *   source: maybe_multiply(source.dim() > 0 ? grad.index_select(dim, index).expand_as(source) : grad.index_select(dim, index.squeeze(0)), alpha)
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+    tn_saved index_;
+    int64_t source_dim;
+    tn_saved source_;
+    tn_value alpha;
+} IndexAddBackward0;
+
+static int
+IndexAddBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    IndexAddBackward0 *n = (IndexAddBackward0 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *index = t_[0] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    PyObject *source = t_[1] = tn_saved_unpack(&n->source_, n_);
+    if (!source && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            if ((n->source_dim > INT64_C(0))) {
+                t_[2] = tn_ag_op(TN_OP_index_select, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(index)});
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = tn_ag_op(TN_OP_expand_as, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(source)});
+                if (!t_[3] && PyErr_Occurred()) goto fail_;
+                t_[6] = Py_XNewRef(t_[3]);
+            } else {
+                t_[4] = tn_ag_op(TN_OP_squeeze__dim, (tn_value[]){tn_value_tensor(index), tn_value_int(INT64_C(0))});
+                if (!t_[4] && PyErr_Occurred()) goto fail_;
+                t_[5] = tn_ag_op(TN_OP_index_select, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(t_[4])});
+                if (!t_[5] && PyErr_Occurred()) goto fail_;
+                t_[6] = Py_XNewRef(t_[5]);
+            }
+            t_[7] = tn_fm_maybe_multiply(t_[6], &n->alpha);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[7]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+IndexAddBackward0_release(tn_node *n_)
+{
+    IndexAddBackward0 *n = (IndexAddBackward0 *)n_;
+    tn_saved_release(&n->index_);
+    tn_saved_release(&n->source_);
+    (void)n;
+}
+
+static void
+IndexAddBackward0_finalize(tn_node *n_)
+{
+    IndexAddBackward0 *n = (IndexAddBackward0 *)n_;
+    (void)n;
+}
+
+static int
+IndexAddBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    IndexAddBackward0 *n = (IndexAddBackward0 *)n_;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->source_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+IndexAddBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexAddBackward0 *)self)->dim);
+}
+
+static PyObject *
+IndexAddBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexAddBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyObject *
+IndexAddBackward0_get_source_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexAddBackward0 *)self)->source_dim);
+}
+
+static PyObject *
+IndexAddBackward0_get_source(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexAddBackward0 *)self)->source_, TN_NODE(self));
+}
+
+static PyObject *
+IndexAddBackward0_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((IndexAddBackward0 *)self)->alpha);
+}
+
+static PyGetSetDef IndexAddBackward0_getset[] = {
+    {"_saved_dim", IndexAddBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_index", IndexAddBackward0_get_index, NULL, NULL, NULL},
+    {"_saved_source_dim", IndexAddBackward0_get_source_dim, NULL, NULL, NULL},
+    {"_saved_source", IndexAddBackward0_get_source, NULL, NULL, NULL},
+    {"_saved_alpha", IndexAddBackward0_get_alpha, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_IndexAddBackward0 = {
+    .name = "IndexAddBackward0",
+    .basicsize = sizeof(IndexAddBackward0),
+    .apply = IndexAddBackward0_apply,
+    .release = IndexAddBackward0_release,
+    .finalize = IndexAddBackward0_finalize,
+    .traverse = IndexAddBackward0_traverse,
+    .getset = IndexAddBackward0_getset,
+    .op = "aten::index_add",
+};
+
+/* aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
+PyObject *
+tn_ag_record_index_add(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    PyObject *source = tn_ag_arg_tensor(&a_[3]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[3])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    IndexAddBackward0 *n = (IndexAddBackward0 *)tn_node_new(&tn_kind_IndexAddBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    }
+    n->source_dim = TN_T(source)->ndim;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    }
+    n->alpha = a_[4];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::index_add_(Tensor(a!) self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor(a!) */
+PyObject *
+tn_ag_record_index_add_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    PyObject *source = tn_ag_arg_tensor(&a_[3]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[3])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    IndexAddBackward0 *n = (IndexAddBackward0 *)tn_node_new(&tn_kind_IndexAddBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    }
+    n->source_dim = TN_T(source)->ndim;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    }
+    n->alpha = a_[4];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -2234,6 +4722,134 @@ tn_ag_record_leaky_relu_(tn_op *op_, tn_value *a_)
     if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LeakyReluBackwardBackward0: aten::leaky_relu_backward
+ *   grad_output: leaky_relu_backward(grad, self, negative_slope, false)
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value negative_slope;
+} LeakyReluBackwardBackward0;
+
+static int
+LeakyReluBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LeakyReluBackwardBackward0 *n = (LeakyReluBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_leaky_relu_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), n->negative_slope, tn_ag_value_bool(0)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LeakyReluBackwardBackward0_release(tn_node *n_)
+{
+    LeakyReluBackwardBackward0 *n = (LeakyReluBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+LeakyReluBackwardBackward0_finalize(tn_node *n_)
+{
+    LeakyReluBackwardBackward0 *n = (LeakyReluBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LeakyReluBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LeakyReluBackwardBackward0 *n = (LeakyReluBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LeakyReluBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LeakyReluBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LeakyReluBackwardBackward0_get_negative_slope(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((LeakyReluBackwardBackward0 *)self)->negative_slope);
+}
+
+static PyGetSetDef LeakyReluBackwardBackward0_getset[] = {
+    {"_saved_self", LeakyReluBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_negative_slope", LeakyReluBackwardBackward0_get_negative_slope, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LeakyReluBackwardBackward0 = {
+    .name = "LeakyReluBackwardBackward0",
+    .basicsize = sizeof(LeakyReluBackwardBackward0),
+    .apply = LeakyReluBackwardBackward0_apply,
+    .release = LeakyReluBackwardBackward0_release,
+    .finalize = LeakyReluBackwardBackward0_finalize,
+    .traverse = LeakyReluBackwardBackward0_traverse,
+    .getset = LeakyReluBackwardBackward0_getset,
+    .op = "aten::leaky_relu_backward",
+};
+
+/* aten::leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor */
+PyObject *
+tn_ag_record_leaky_relu_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LeakyReluBackwardBackward0 *n = (LeakyReluBackwardBackward0 *)tn_node_new(&tn_kind_LeakyReluBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->negative_slope = a_[2];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3663,1078 +6279,6 @@ tn_ag_record__log_softmax(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogaddexpBackward0: aten::logaddexp
- *   other: grad / (1 + exp(self - other)).conj()
- *   self: grad / (1 + exp(other - self)).conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved other_;
-} LogaddexpBackward0;
-
-static int
-LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    PyObject *t_[10] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[5]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[8])});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[9]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 10);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogaddexpBackward0_release(tn_node *n_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-LogaddexpBackward0_finalize(tn_node *n_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogaddexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogaddexpBackward0_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef LogaddexpBackward0_getset[] = {
-    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogaddexpBackward0 = {
-    .name = "LogaddexpBackward0",
-    .basicsize = sizeof(LogaddexpBackward0),
-    .apply = LogaddexpBackward0_apply,
-    .release = LogaddexpBackward0_release,
-    .finalize = LogaddexpBackward0_finalize,
-    .traverse = LogaddexpBackward0_traverse,
-    .getset = LogaddexpBackward0_getset,
-    .op = "aten::logaddexp",
-};
-
-/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogcumsumexpBackward0: aten::logcumsumexp
- *   self: logcumsumexp_backward(grad, self, result, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved result_;
-} LogcumsumexpBackward0;
-
-static int
-LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::logcumsumexp is not implemented in torchnative", "helper logcumsumexp_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogcumsumexpBackward0_release(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogcumsumexpBackward0_finalize(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogcumsumexpBackward0_getset[] = {
-    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogcumsumexpBackward0 = {
-    .name = "LogcumsumexpBackward0",
-    .basicsize = sizeof(LogcumsumexpBackward0),
-    .apply = LogcumsumexpBackward0_apply,
-    .release = LogcumsumexpBackward0_release,
-    .finalize = LogcumsumexpBackward0_finalize,
-    .traverse = LogcumsumexpBackward0_traverse,
-    .getset = LogcumsumexpBackward0_getset,
-    .op = "aten::logcumsumexp",
-};
-
-/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
-PyObject *
-tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogitBackward0: aten::logit
- *   self: GradMode::is_enabled() ? infinitely_differentiable_logit_backward(grad, self, eps) : logit_backward(grad, self, eps)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_opt_double eps;
-} LogitBackward0;
-
-static int
-LogitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::logit is not implemented in torchnative", "helper infinitely_differentiable_logit_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogitBackward0_release(tn_node *n_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-LogitBackward0_finalize(tn_node *n_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogitBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogitBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogitBackward0_get_eps(PyObject *self, void *c)
-{
-    return tn_ag_opt_double_to_py(((LogitBackward0 *)self)->eps);
-}
-
-static PyGetSetDef LogitBackward0_getset[] = {
-    {"_saved_self", LogitBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_eps", LogitBackward0_get_eps, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogitBackward0 = {
-    .name = "LogitBackward0",
-    .basicsize = sizeof(LogitBackward0),
-    .apply = LogitBackward0_apply,
-    .release = LogitBackward0_release,
-    .finalize = LogitBackward0_finalize,
-    .traverse = LogitBackward0_traverse,
-    .getset = LogitBackward0_getset,
-    .op = "aten::logit",
-};
-
-/* aten::logit(Tensor self, float? eps=None) -> Tensor */
-PyObject *
-tn_ag_record_logit(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_logit_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogsumexpBackward0: aten::logsumexp
- *   self: logsumexp_backward(grad, self, result, dim, keepdim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_ag_ints dim;
-    int keepdim;
-    tn_saved result_;
-} LogsumexpBackward0;
-
-static int
-LogsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_logsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, tn_ag_ints_view(&n->dim), n->keepdim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogsumexpBackward0_release(tn_node *n_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogsumexpBackward0_finalize(tn_node *n_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    tn_ag_free_ints(&n->dim);
-    (void)n;
-}
-
-static int
-LogsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((LogsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogsumexpBackward0_get_keepdim(PyObject *self, void *c)
-{
-    return PyBool_FromLong(((LogsumexpBackward0 *)self)->keepdim);
-}
-
-static PyObject *
-LogsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogsumexpBackward0_getset[] = {
-    {"_saved_self", LogsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_keepdim", LogsumexpBackward0_get_keepdim, NULL, NULL, NULL},
-    {"_saved_result", LogsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogsumexpBackward0 = {
-    .name = "LogsumexpBackward0",
-    .basicsize = sizeof(LogsumexpBackward0),
-    .apply = LogsumexpBackward0_apply,
-    .release = LogsumexpBackward0_release,
-    .finalize = LogsumexpBackward0_finalize,
-    .traverse = LogsumexpBackward0_traverse,
-    .getset = LogsumexpBackward0_getset,
-    .op = "aten::logsumexp",
-};
-
-/* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
-PyObject *
-tn_ag_record_logsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)tn_node_new(&tn_kind_LogsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
-    n->keepdim = (int)a_[2].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LtBackward0: aten::lt_.Scalar
- *   self: zeros_like(self)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_type_and_size self_info;
-} LtBackward0;
-
-static int
-LtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LtBackward0 *n = (LtBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_type_and_size_zeros(&n->self_info);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-LtBackward0_release(tn_node *n_)
-{
-    LtBackward0 *n = (LtBackward0 *)n_;
-    (void)n;
-}
-
-static void
-LtBackward0_finalize(tn_node *n_)
-{
-    LtBackward0 *n = (LtBackward0 *)n_;
-    tn_ag_free_type_and_size(&n->self_info);
-    (void)n;
-}
-
-static int
-LtBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LtBackward0 *n = (LtBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef LtBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_LtBackward0 = {
-    .name = "LtBackward0",
-    .basicsize = sizeof(LtBackward0),
-    .apply = LtBackward0_apply,
-    .release = LtBackward0_release,
-    .finalize = LtBackward0_finalize,
-    .traverse = LtBackward0_traverse,
-    .getset = LtBackward0_getset,
-    .op = "aten::lt_.Scalar",
-};
-
-/* aten::lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
-PyObject *
-tn_ag_record_lt___Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LtBackward0 *n = (LtBackward0 *)tn_node_new(&tn_kind_LtBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LtBackward1: aten::lt_.Tensor
- *   other: zeros_like(other)
- *   self: zeros_like(self)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_type_and_size other_info;
-    tn_ag_type_and_size self_info;
-} LtBackward1;
-
-static int
-LtBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LtBackward1 *n = (LtBackward1 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_type_and_size_zeros(&n->other_info);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[0]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-LtBackward1_release(tn_node *n_)
-{
-    LtBackward1 *n = (LtBackward1 *)n_;
-    (void)n;
-}
-
-static void
-LtBackward1_finalize(tn_node *n_)
-{
-    LtBackward1 *n = (LtBackward1 *)n_;
-    tn_ag_free_type_and_size(&n->other_info);
-    tn_ag_free_type_and_size(&n->self_info);
-    (void)n;
-}
-
-static int
-LtBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LtBackward1 *n = (LtBackward1 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef LtBackward1_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_LtBackward1 = {
-    .name = "LtBackward1",
-    .basicsize = sizeof(LtBackward1),
-    .apply = LtBackward1_apply,
-    .release = LtBackward1_release,
-    .finalize = LtBackward1_finalize,
-    .traverse = LtBackward1_traverse,
-    .getset = LtBackward1_getset,
-    .op = "aten::lt_.Tensor",
-};
-
-/* aten::lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-PyObject *
-tn_ag_record_lt___Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1 + 1;
-    LtBackward1 *n = (LtBackward1 *)tn_node_new(&tn_kind_LtBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_ag_type_and_size_save(&n->other_info, other) < 0) goto fail_;
-    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* MaskedFillBackward0: aten::masked_fill.Scalar
- *   self: grad.masked_fill(mask, 0)
- */
-typedef struct {
-    tn_node base;
-    tn_saved mask_;
-} MaskedFillBackward0;
-
-static int
-MaskedFillBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    MaskedFillBackward0 *n = (MaskedFillBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *mask = t_[0] = tn_saved_unpack(&n->mask_, n_);
-    if (!mask && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(mask), tn_value_int(INT64_C(0))});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-MaskedFillBackward0_release(tn_node *n_)
-{
-    MaskedFillBackward0 *n = (MaskedFillBackward0 *)n_;
-    tn_saved_release(&n->mask_);
-    (void)n;
-}
-
-static void
-MaskedFillBackward0_finalize(tn_node *n_)
-{
-    MaskedFillBackward0 *n = (MaskedFillBackward0 *)n_;
-    (void)n;
-}
-
-static int
-MaskedFillBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    MaskedFillBackward0 *n = (MaskedFillBackward0 *)n_;
-    if (tn_saved_traverse(&n->mask_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-MaskedFillBackward0_get_mask(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((MaskedFillBackward0 *)self)->mask_, TN_NODE(self));
-}
-
-static PyGetSetDef MaskedFillBackward0_getset[] = {
-    {"_saved_mask", MaskedFillBackward0_get_mask, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_MaskedFillBackward0 = {
-    .name = "MaskedFillBackward0",
-    .basicsize = sizeof(MaskedFillBackward0),
-    .apply = MaskedFillBackward0_apply,
-    .release = MaskedFillBackward0_release,
-    .finalize = MaskedFillBackward0_finalize,
-    .traverse = MaskedFillBackward0_traverse,
-    .getset = MaskedFillBackward0_getset,
-    .op = "aten::masked_fill.Scalar",
-};
-
-/* aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
-PyObject *
-tn_ag_record_masked_fill__Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    MaskedFillBackward0 *n = (MaskedFillBackward0 *)tn_node_new(&tn_kind_MaskedFillBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
-PyObject *
-tn_ag_record_masked_fill___Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    MaskedFillBackward0 *n = (MaskedFillBackward0 *)tn_node_new(&tn_kind_MaskedFillBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* MaskedFillBackward1: aten::masked_fill.Tensor
- *   self: grad.masked_fill(mask, 0)
- *   value: masked_fill_backward(grad, mask)
- */
-typedef struct {
-    tn_node base;
-    tn_saved mask_;
-} MaskedFillBackward1;
-
-static int
-MaskedFillBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    MaskedFillBackward1 *n = (MaskedFillBackward1 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *mask = t_[0] = tn_saved_unpack(&n->mask_, n_);
-    if (!mask && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(mask), tn_value_int(INT64_C(0))});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_masked_fill_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), mask);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-MaskedFillBackward1_release(tn_node *n_)
-{
-    MaskedFillBackward1 *n = (MaskedFillBackward1 *)n_;
-    tn_saved_release(&n->mask_);
-    (void)n;
-}
-
-static void
-MaskedFillBackward1_finalize(tn_node *n_)
-{
-    MaskedFillBackward1 *n = (MaskedFillBackward1 *)n_;
-    (void)n;
-}
-
-static int
-MaskedFillBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    MaskedFillBackward1 *n = (MaskedFillBackward1 *)n_;
-    if (tn_saved_traverse(&n->mask_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-MaskedFillBackward1_get_mask(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((MaskedFillBackward1 *)self)->mask_, TN_NODE(self));
-}
-
-static PyGetSetDef MaskedFillBackward1_getset[] = {
-    {"_saved_mask", MaskedFillBackward1_get_mask, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_MaskedFillBackward1 = {
-    .name = "MaskedFillBackward1",
-    .basicsize = sizeof(MaskedFillBackward1),
-    .apply = MaskedFillBackward1_apply,
-    .release = MaskedFillBackward1_release,
-    .finalize = MaskedFillBackward1_finalize,
-    .traverse = MaskedFillBackward1_traverse,
-    .getset = MaskedFillBackward1_getset,
-    .op = "aten::masked_fill.Tensor",
-};
-
-/* aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
-PyObject *
-tn_ag_record_masked_fill__Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
-    PyObject *value = tn_ag_arg_tensor(&a_[2]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    MaskedFillBackward1 *n = (MaskedFillBackward1 *)tn_node_new(&tn_kind_MaskedFillBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, value) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
-PyObject *
-tn_ag_record_masked_fill___Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
-    PyObject *value = tn_ag_arg_tensor(&a_[2]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1 + 1;
-    MaskedFillBackward1 *n = (MaskedFillBackward1 *)tn_node_new(&tn_kind_MaskedFillBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, value) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -8,6 +8,1499 @@
 
 #include <math.h>
 
+/* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
+ *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
+ *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved output_;
+    int64_t dim;
+    tn_saved grad_output_;
+} LogSoftmaxBackwardDataBackward0;
+
+static int
+LogSoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int64_t v0_;
+    int rc_ = -1;
+    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
+    if (!output && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_log_softmax_backward_data is not implemented in torchnative", "no ATen overload dtype(T)");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_log_softmax_backward_data is not implemented in torchnative", "no ATen overload dtype(T)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogSoftmaxBackwardDataBackward0_release(tn_node *n_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    tn_saved_release(&n->output_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+LogSoftmaxBackwardDataBackward0_finalize(tn_node *n_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogSoftmaxBackwardDataBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    if (tn_saved_traverse(&n->output_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->output_, TN_NODE(self));
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogSoftmaxBackwardDataBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef LogSoftmaxBackwardDataBackward0_getset[] = {
+    {"_saved_output", LogSoftmaxBackwardDataBackward0_get_output, NULL, NULL, NULL},
+    {"_saved_dim", LogSoftmaxBackwardDataBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_grad_output", LogSoftmaxBackwardDataBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogSoftmaxBackwardDataBackward0 = {
+    .name = "LogSoftmaxBackwardDataBackward0",
+    .basicsize = sizeof(LogSoftmaxBackwardDataBackward0),
+    .apply = LogSoftmaxBackwardDataBackward0_apply,
+    .release = LogSoftmaxBackwardDataBackward0_release,
+    .finalize = LogSoftmaxBackwardDataBackward0_finalize,
+    .traverse = LogSoftmaxBackwardDataBackward0_traverse,
+    .getset = LogSoftmaxBackwardDataBackward0_getset,
+    .op = "aten::_log_softmax_backward_data",
+};
+
+/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
+PyObject *
+tn_ag_record__log_softmax_backward_data(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *output = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackwardDataBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, output) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogaddexpBackward0: aten::logaddexp
+ *   other: grad / (1 + exp(self - other)).conj()
+ *   self: grad / (1 + exp(other - self)).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} LogaddexpBackward0;
+
+static int
+LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogaddexpBackward0_release(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+LogaddexpBackward0_finalize(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogaddexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogaddexpBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef LogaddexpBackward0_getset[] = {
+    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogaddexpBackward0 = {
+    .name = "LogaddexpBackward0",
+    .basicsize = sizeof(LogaddexpBackward0),
+    .apply = LogaddexpBackward0_apply,
+    .release = LogaddexpBackward0_release,
+    .finalize = LogaddexpBackward0_finalize,
+    .traverse = LogaddexpBackward0_traverse,
+    .getset = LogaddexpBackward0_getset,
+    .op = "aten::logaddexp",
+};
+
+/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogcumsumexpBackward0: aten::logcumsumexp
+ *   self: logcumsumexp_backward(grad, self, result, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved result_;
+} LogcumsumexpBackward0;
+
+static int
+LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::logcumsumexp is not implemented in torchnative", "helper logcumsumexp_backward is not in schemas/autograd_helpers.yaml");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogcumsumexpBackward0_release(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogcumsumexpBackward0_finalize(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogcumsumexpBackward0_getset[] = {
+    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogcumsumexpBackward0 = {
+    .name = "LogcumsumexpBackward0",
+    .basicsize = sizeof(LogcumsumexpBackward0),
+    .apply = LogcumsumexpBackward0_apply,
+    .release = LogcumsumexpBackward0_release,
+    .finalize = LogcumsumexpBackward0_finalize,
+    .traverse = LogcumsumexpBackward0_traverse,
+    .getset = LogcumsumexpBackward0_getset,
+    .op = "aten::logcumsumexp",
+};
+
+/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
+PyObject *
+tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogitBackward0: aten::logit
+ *   self: GradMode::is_enabled() ? infinitely_differentiable_logit_backward(grad, self, eps) : logit_backward(grad, self, eps)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_opt_double eps;
+} LogitBackward0;
+
+static int
+LogitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::logit is not implemented in torchnative", "helper infinitely_differentiable_logit_backward is not in schemas/autograd_helpers.yaml");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogitBackward0_release(tn_node *n_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+LogitBackward0_finalize(tn_node *n_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogitBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogitBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogitBackward0_get_eps(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((LogitBackward0 *)self)->eps);
+}
+
+static PyGetSetDef LogitBackward0_getset[] = {
+    {"_saved_self", LogitBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_eps", LogitBackward0_get_eps, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogitBackward0 = {
+    .name = "LogitBackward0",
+    .basicsize = sizeof(LogitBackward0),
+    .apply = LogitBackward0_apply,
+    .release = LogitBackward0_release,
+    .finalize = LogitBackward0_finalize,
+    .traverse = LogitBackward0_traverse,
+    .getset = LogitBackward0_getset,
+    .op = "aten::logit",
+};
+
+/* aten::logit(Tensor self, float? eps=None) -> Tensor */
+PyObject *
+tn_ag_record_logit(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_logit_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogsumexpBackward0: aten::logsumexp
+ *   self: logsumexp_backward(grad, self, result, dim, keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints dim;
+    int keepdim;
+    tn_saved result_;
+} LogsumexpBackward0;
+
+static int
+LogsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_logsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, tn_ag_ints_view(&n->dim), n->keepdim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogsumexpBackward0_release(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogsumexpBackward0_finalize(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_ag_free_ints(&n->dim);
+    (void)n;
+}
+
+static int
+LogsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((LogsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LogsumexpBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogsumexpBackward0_getset[] = {
+    {"_saved_self", LogsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", LogsumexpBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_result", LogsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogsumexpBackward0 = {
+    .name = "LogsumexpBackward0",
+    .basicsize = sizeof(LogsumexpBackward0),
+    .apply = LogsumexpBackward0_apply,
+    .release = LogsumexpBackward0_release,
+    .finalize = LogsumexpBackward0_finalize,
+    .traverse = LogsumexpBackward0_traverse,
+    .getset = LogsumexpBackward0_getset,
+    .op = "aten::logsumexp",
+};
+
+/* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
+PyObject *
+tn_ag_record_logsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)tn_node_new(&tn_kind_LogsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LtBackward0: aten::lt_.Scalar
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_type_and_size self_info;
+} LtBackward0;
+
+static int
+LtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LtBackward0 *n = (LtBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+LtBackward0_release(tn_node *n_)
+{
+    LtBackward0 *n = (LtBackward0 *)n_;
+    (void)n;
+}
+
+static void
+LtBackward0_finalize(tn_node *n_)
+{
+    LtBackward0 *n = (LtBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+LtBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LtBackward0 *n = (LtBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef LtBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_LtBackward0 = {
+    .name = "LtBackward0",
+    .basicsize = sizeof(LtBackward0),
+    .apply = LtBackward0_apply,
+    .release = LtBackward0_release,
+    .finalize = LtBackward0_finalize,
+    .traverse = LtBackward0_traverse,
+    .getset = LtBackward0_getset,
+    .op = "aten::lt_.Scalar",
+};
+
+/* aten::lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+PyObject *
+tn_ag_record_lt___Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    LtBackward0 *n = (LtBackward0 *)tn_node_new(&tn_kind_LtBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LtBackward1: aten::lt_.Tensor
+ *   other: zeros_like(other)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_type_and_size other_info;
+    tn_ag_type_and_size self_info;
+} LtBackward1;
+
+static int
+LtBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LtBackward1 *n = (LtBackward1 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_type_and_size_zeros(&n->other_info);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[0]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+LtBackward1_release(tn_node *n_)
+{
+    LtBackward1 *n = (LtBackward1 *)n_;
+    (void)n;
+}
+
+static void
+LtBackward1_finalize(tn_node *n_)
+{
+    LtBackward1 *n = (LtBackward1 *)n_;
+    tn_ag_free_type_and_size(&n->other_info);
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+LtBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LtBackward1 *n = (LtBackward1 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef LtBackward1_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_LtBackward1 = {
+    .name = "LtBackward1",
+    .basicsize = sizeof(LtBackward1),
+    .apply = LtBackward1_apply,
+    .release = LtBackward1_release,
+    .finalize = LtBackward1_finalize,
+    .traverse = LtBackward1_traverse,
+    .getset = LtBackward1_getset,
+    .op = "aten::lt_.Tensor",
+};
+
+/* aten::lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+PyObject *
+tn_ag_record_lt___Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    LtBackward1 *n = (LtBackward1 *)tn_node_new(&tn_kind_LtBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->other_info, other) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MaskedFillBackward0: aten::masked_fill.Scalar
+ *   self: grad.masked_fill(mask, 0)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved mask_;
+} MaskedFillBackward0;
+
+static int
+MaskedFillBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaskedFillBackward0 *n = (MaskedFillBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *mask = t_[0] = tn_saved_unpack(&n->mask_, n_);
+    if (!mask && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(mask), tn_value_int(INT64_C(0))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaskedFillBackward0_release(tn_node *n_)
+{
+    MaskedFillBackward0 *n = (MaskedFillBackward0 *)n_;
+    tn_saved_release(&n->mask_);
+    (void)n;
+}
+
+static void
+MaskedFillBackward0_finalize(tn_node *n_)
+{
+    MaskedFillBackward0 *n = (MaskedFillBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MaskedFillBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaskedFillBackward0 *n = (MaskedFillBackward0 *)n_;
+    if (tn_saved_traverse(&n->mask_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaskedFillBackward0_get_mask(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaskedFillBackward0 *)self)->mask_, TN_NODE(self));
+}
+
+static PyGetSetDef MaskedFillBackward0_getset[] = {
+    {"_saved_mask", MaskedFillBackward0_get_mask, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaskedFillBackward0 = {
+    .name = "MaskedFillBackward0",
+    .basicsize = sizeof(MaskedFillBackward0),
+    .apply = MaskedFillBackward0_apply,
+    .release = MaskedFillBackward0_release,
+    .finalize = MaskedFillBackward0_finalize,
+    .traverse = MaskedFillBackward0_traverse,
+    .getset = MaskedFillBackward0_getset,
+    .op = "aten::masked_fill.Scalar",
+};
+
+/* aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
+PyObject *
+tn_ag_record_masked_fill__Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MaskedFillBackward0 *n = (MaskedFillBackward0 *)tn_node_new(&tn_kind_MaskedFillBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+PyObject *
+tn_ag_record_masked_fill___Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    MaskedFillBackward0 *n = (MaskedFillBackward0 *)tn_node_new(&tn_kind_MaskedFillBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MaskedFillBackward1: aten::masked_fill.Tensor
+ *   self: grad.masked_fill(mask, 0)
+ *   value: masked_fill_backward(grad, mask)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved mask_;
+} MaskedFillBackward1;
+
+static int
+MaskedFillBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaskedFillBackward1 *n = (MaskedFillBackward1 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *mask = t_[0] = tn_saved_unpack(&n->mask_, n_);
+    if (!mask && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(mask), tn_value_int(INT64_C(0))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_masked_fill_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), mask);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaskedFillBackward1_release(tn_node *n_)
+{
+    MaskedFillBackward1 *n = (MaskedFillBackward1 *)n_;
+    tn_saved_release(&n->mask_);
+    (void)n;
+}
+
+static void
+MaskedFillBackward1_finalize(tn_node *n_)
+{
+    MaskedFillBackward1 *n = (MaskedFillBackward1 *)n_;
+    (void)n;
+}
+
+static int
+MaskedFillBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaskedFillBackward1 *n = (MaskedFillBackward1 *)n_;
+    if (tn_saved_traverse(&n->mask_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaskedFillBackward1_get_mask(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaskedFillBackward1 *)self)->mask_, TN_NODE(self));
+}
+
+static PyGetSetDef MaskedFillBackward1_getset[] = {
+    {"_saved_mask", MaskedFillBackward1_get_mask, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaskedFillBackward1 = {
+    .name = "MaskedFillBackward1",
+    .basicsize = sizeof(MaskedFillBackward1),
+    .apply = MaskedFillBackward1_apply,
+    .release = MaskedFillBackward1_release,
+    .finalize = MaskedFillBackward1_finalize,
+    .traverse = MaskedFillBackward1_traverse,
+    .getset = MaskedFillBackward1_getset,
+    .op = "aten::masked_fill.Tensor",
+};
+
+/* aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
+PyObject *
+tn_ag_record_masked_fill__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
+    PyObject *value = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    MaskedFillBackward1 *n = (MaskedFillBackward1 *)tn_node_new(&tn_kind_MaskedFillBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, value) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+PyObject *
+tn_ag_record_masked_fill___Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
+    PyObject *value = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    MaskedFillBackward1 *n = (MaskedFillBackward1 *)tn_node_new(&tn_kind_MaskedFillBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, value) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MaskedScatterBackward0: aten::masked_scatter
+ *   self: grad.masked_fill(mask, 0)
+ *   source: masked_scatter_backward_symint(grad, mask, source.sym_sizes())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved mask_;
+    tn_ag_ints source_sym_sizes;
+} MaskedScatterBackward0;
+
+static int
+MaskedScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaskedScatterBackward0 *n = (MaskedScatterBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *mask = t_[0] = tn_saved_unpack(&n->mask_, n_);
+    if (!mask && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(mask), tn_value_int(INT64_C(0))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_masked_scatter_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(mask), tn_ag_value_ints(tn_ag_ints_view(&n->source_sym_sizes))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaskedScatterBackward0_release(tn_node *n_)
+{
+    MaskedScatterBackward0 *n = (MaskedScatterBackward0 *)n_;
+    tn_saved_release(&n->mask_);
+    (void)n;
+}
+
+static void
+MaskedScatterBackward0_finalize(tn_node *n_)
+{
+    MaskedScatterBackward0 *n = (MaskedScatterBackward0 *)n_;
+    tn_ag_free_ints(&n->source_sym_sizes);
+    (void)n;
+}
+
+static int
+MaskedScatterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaskedScatterBackward0 *n = (MaskedScatterBackward0 *)n_;
+    if (tn_saved_traverse(&n->mask_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaskedScatterBackward0_get_mask(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaskedScatterBackward0 *)self)->mask_, TN_NODE(self));
+}
+
+static PyObject *
+MaskedScatterBackward0_get_source_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaskedScatterBackward0 *)self)->source_sym_sizes);
+}
+
+static PyGetSetDef MaskedScatterBackward0_getset[] = {
+    {"_saved_mask", MaskedScatterBackward0_get_mask, NULL, NULL, NULL},
+    {"_saved_source_sym_sizes", MaskedScatterBackward0_get_source_sym_sizes, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaskedScatterBackward0 = {
+    .name = "MaskedScatterBackward0",
+    .basicsize = sizeof(MaskedScatterBackward0),
+    .apply = MaskedScatterBackward0_apply,
+    .release = MaskedScatterBackward0_release,
+    .finalize = MaskedScatterBackward0_finalize,
+    .traverse = MaskedScatterBackward0_traverse,
+    .getset = MaskedScatterBackward0_getset,
+    .op = "aten::masked_scatter",
+};
+
+/* aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor */
+PyObject *
+tn_ag_record_masked_scatter(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
+    PyObject *source = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    MaskedScatterBackward0 *n = (MaskedScatterBackward0 *)tn_node_new(&tn_kind_MaskedScatterBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save_sizes(&n->source_sym_sizes, source) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!) */
+PyObject *
+tn_ag_record_masked_scatter_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
+    PyObject *source = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    MaskedScatterBackward0 *n = (MaskedScatterBackward0 *)tn_node_new(&tn_kind_MaskedScatterBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save_sizes(&n->source_sym_sizes, source) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MaskedScatterBackwardBackward0: aten::masked_scatter_backward
+ *   grad_output: zeros_like(grad_output).masked_scatter(mask, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_type_and_size grad_output_info;
+    tn_saved mask_;
+} MaskedScatterBackwardBackward0;
+
+static int
+MaskedScatterBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaskedScatterBackwardBackward0 *n = (MaskedScatterBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *mask = t_[0] = tn_saved_unpack(&n->mask_, n_);
+    if (!mask && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->grad_output_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_masked_scatter, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(mask), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaskedScatterBackwardBackward0_release(tn_node *n_)
+{
+    MaskedScatterBackwardBackward0 *n = (MaskedScatterBackwardBackward0 *)n_;
+    tn_saved_release(&n->mask_);
+    (void)n;
+}
+
+static void
+MaskedScatterBackwardBackward0_finalize(tn_node *n_)
+{
+    MaskedScatterBackwardBackward0 *n = (MaskedScatterBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->grad_output_info);
+    (void)n;
+}
+
+static int
+MaskedScatterBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaskedScatterBackwardBackward0 *n = (MaskedScatterBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->mask_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaskedScatterBackwardBackward0_get_mask(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaskedScatterBackwardBackward0 *)self)->mask_, TN_NODE(self));
+}
+
+static PyGetSetDef MaskedScatterBackwardBackward0_getset[] = {
+    {"_saved_mask", MaskedScatterBackwardBackward0_get_mask, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaskedScatterBackwardBackward0 = {
+    .name = "MaskedScatterBackwardBackward0",
+    .basicsize = sizeof(MaskedScatterBackwardBackward0),
+    .apply = MaskedScatterBackwardBackward0_apply,
+    .release = MaskedScatterBackwardBackward0_release,
+    .finalize = MaskedScatterBackwardBackward0_finalize,
+    .traverse = MaskedScatterBackwardBackward0_traverse,
+    .getset = MaskedScatterBackwardBackward0_getset,
+    .op = "aten::masked_scatter_backward",
+};
+
+/* aten::masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes) -> Tensor */
+PyObject *
+tn_ag_record_masked_scatter_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MaskedScatterBackwardBackward0 *n = (MaskedScatterBackwardBackward0 *)tn_node_new(&tn_kind_MaskedScatterBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->grad_output_info, grad_output) < 0) goto fail_;
+    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* MaskedSelectBackward0: aten::masked_select
  *   self: masked_select_backward(grad, self, mask)
  */
@@ -1517,6 +3010,313 @@ fail_:
     return NULL;
 }
 
+/* MseLossBackward0: aten::mse_loss
+ *   self: mse_loss_backward(grad, self, target, reduction)
+ *   target: mse_loss_backward(grad, target, self, reduction)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    int64_t reduction;
+} MseLossBackward0;
+
+static int
+MseLossBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MseLossBackward0 *n = (MseLossBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_mse_loss_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(target), tn_value_int(n->reduction)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_mse_loss_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(target), tn_value_tensor(self), tn_value_int(n->reduction)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+MseLossBackward0_release(tn_node *n_)
+{
+    MseLossBackward0 *n = (MseLossBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    (void)n;
+}
+
+static void
+MseLossBackward0_finalize(tn_node *n_)
+{
+    MseLossBackward0 *n = (MseLossBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MseLossBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MseLossBackward0 *n = (MseLossBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MseLossBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MseLossBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MseLossBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MseLossBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+MseLossBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((MseLossBackward0 *)self)->reduction);
+}
+
+static PyGetSetDef MseLossBackward0_getset[] = {
+    {"_saved_self", MseLossBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", MseLossBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_reduction", MseLossBackward0_get_reduction, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MseLossBackward0 = {
+    .name = "MseLossBackward0",
+    .basicsize = sizeof(MseLossBackward0),
+    .apply = MseLossBackward0_apply,
+    .release = MseLossBackward0_release,
+    .finalize = MseLossBackward0_finalize,
+    .traverse = MseLossBackward0_traverse,
+    .getset = MseLossBackward0_getset,
+    .op = "aten::mse_loss",
+};
+
+/* aten::mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+PyObject *
+tn_ag_record_mse_loss(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    MseLossBackward0 *n = (MseLossBackward0 *)tn_node_new(&tn_kind_MseLossBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    n->reduction = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MseLossBackwardBackward0: aten::mse_loss_backward
+ *   grad_output: mse_loss_backward(grad, self, target, reduction)
+ *   self: mse_loss_double_backward(grad * grad_output, self, reduction)
+ *   target: -mse_loss_double_backward(grad * grad_output, target, reduction)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    int64_t reduction;
+    tn_saved grad_output_;
+} MseLossBackwardBackward0;
+
+static int
+MseLossBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MseLossBackwardBackward0 *n = (MseLossBackwardBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[2] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_mse_loss_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(target), tn_value_int(n->reduction)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::mse_loss_backward is not implemented in torchnative", "no ATen overload mse_loss_double_backward(T, T, I)");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::mse_loss_backward is not implemented in torchnative", "no ATen overload mse_loss_double_backward(T, T, I)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+MseLossBackwardBackward0_release(tn_node *n_)
+{
+    MseLossBackwardBackward0 *n = (MseLossBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+MseLossBackwardBackward0_finalize(tn_node *n_)
+{
+    MseLossBackwardBackward0 *n = (MseLossBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MseLossBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MseLossBackwardBackward0 *n = (MseLossBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MseLossBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MseLossBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MseLossBackwardBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MseLossBackwardBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+MseLossBackwardBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((MseLossBackwardBackward0 *)self)->reduction);
+}
+
+static PyObject *
+MseLossBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MseLossBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef MseLossBackwardBackward0_getset[] = {
+    {"_saved_self", MseLossBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", MseLossBackwardBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_reduction", MseLossBackwardBackward0_get_reduction, NULL, NULL, NULL},
+    {"_saved_grad_output", MseLossBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MseLossBackwardBackward0 = {
+    .name = "MseLossBackwardBackward0",
+    .basicsize = sizeof(MseLossBackwardBackward0),
+    .apply = MseLossBackwardBackward0_apply,
+    .release = MseLossBackwardBackward0_release,
+    .finalize = MseLossBackwardBackward0_finalize,
+    .traverse = MseLossBackwardBackward0_traverse,
+    .getset = MseLossBackwardBackward0_getset,
+    .op = "aten::mse_loss_backward",
+};
+
+/* aten::mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor */
+PyObject *
+tn_ag_record_mse_loss_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *target = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    MseLossBackwardBackward0 *n = (MseLossBackwardBackward0 *)tn_node_new(&tn_kind_MseLossBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    n->reduction = a_[3].u.i;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* MulBackward0: aten::mul.Tensor
  *   other: mul_tensor_backward(grad, self, other.scalar_type())
  *   self: mul_tensor_backward(grad, other, self.scalar_type())
@@ -2244,6 +4044,272 @@ fail_:
     return NULL;
 }
 
+/* NativeDropoutBackward0: aten::native_dropout
+ *   input: GradMode::is_enabled() ? infinitely_differentiable_native_dropout_backward(grad, result1, (!train.has_value() || !train.value() ? 1 : (p == 1 ? 0.0 : 1.0 / (1.0 - p)))) : native_dropout_backward(grad, result1, (!train.has_value() || !train.value() ? 1 : (p == 1 ? 0.0 : 1.0 / (1.0 - p))))
+ */
+typedef struct {
+    tn_node base;
+    double p;
+    int train;
+    tn_saved result1_;
+} NativeDropoutBackward0;
+
+static int
+NativeDropoutBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeDropoutBackward0 *n = (NativeDropoutBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    PyObject *result1 = t_[0] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::native_dropout is not implemented in torchnative", ".has_value on OB");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeDropoutBackward0_release(tn_node *n_)
+{
+    NativeDropoutBackward0 *n = (NativeDropoutBackward0 *)n_;
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+NativeDropoutBackward0_finalize(tn_node *n_)
+{
+    NativeDropoutBackward0 *n = (NativeDropoutBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NativeDropoutBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeDropoutBackward0 *n = (NativeDropoutBackward0 *)n_;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeDropoutBackward0_get_p(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((NativeDropoutBackward0 *)self)->p);
+}
+
+static PyObject *
+NativeDropoutBackward0_get_train(PyObject *self, void *c)
+{
+    return tn_ag_opt_bool_to_py(((NativeDropoutBackward0 *)self)->train);
+}
+
+static PyObject *
+NativeDropoutBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeDropoutBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef NativeDropoutBackward0_getset[] = {
+    {"_saved_p", NativeDropoutBackward0_get_p, NULL, NULL, NULL},
+    {"_saved_train", NativeDropoutBackward0_get_train, NULL, NULL, NULL},
+    {"_saved_result1", NativeDropoutBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeDropoutBackward0 = {
+    .name = "NativeDropoutBackward0",
+    .basicsize = sizeof(NativeDropoutBackward0),
+    .apply = NativeDropoutBackward0_apply,
+    .release = NativeDropoutBackward0_release,
+    .finalize = NativeDropoutBackward0_finalize,
+    .traverse = NativeDropoutBackward0_traverse,
+    .getset = NativeDropoutBackward0_getset,
+    .op = "aten::native_dropout",
+};
+
+/* aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_native_dropout(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    NativeDropoutBackward0 *n = (NativeDropoutBackward0 *)tn_node_new(&tn_kind_NativeDropoutBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    n->p = a_[1].u.d;
+    n->train = a_[2].tag == TN_V_NONE ? -1 : (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NativeDropoutBackwardBackward0: aten::native_dropout_backward
+ *   grad_output: native_dropout_double_backward(grad, grad_output, mask, scale)
+ *   mask: not_implemented("native_dropout_backward: mask")
+ */
+typedef struct {
+    tn_node base;
+    tn_saved grad_output_;
+    tn_saved mask_;
+    double scale;
+} NativeDropoutBackwardBackward0;
+
+static int
+NativeDropoutBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeDropoutBackwardBackward0 *n = (NativeDropoutBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *grad_output = t_[0] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    PyObject *mask = t_[1] = tn_saved_unpack(&n->mask_, n_);
+    if (!mask && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::native_dropout_backward is not implemented in torchnative", "no ATen overload native_dropout_double_backward(T, T, T, D)");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'native_dropout_backward: mask' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeDropoutBackwardBackward0_release(tn_node *n_)
+{
+    NativeDropoutBackwardBackward0 *n = (NativeDropoutBackwardBackward0 *)n_;
+    tn_saved_release(&n->grad_output_);
+    tn_saved_release(&n->mask_);
+    (void)n;
+}
+
+static void
+NativeDropoutBackwardBackward0_finalize(tn_node *n_)
+{
+    NativeDropoutBackwardBackward0 *n = (NativeDropoutBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NativeDropoutBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeDropoutBackwardBackward0 *n = (NativeDropoutBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->mask_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeDropoutBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeDropoutBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyObject *
+NativeDropoutBackwardBackward0_get_mask(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeDropoutBackwardBackward0 *)self)->mask_, TN_NODE(self));
+}
+
+static PyObject *
+NativeDropoutBackwardBackward0_get_scale(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((NativeDropoutBackwardBackward0 *)self)->scale);
+}
+
+static PyGetSetDef NativeDropoutBackwardBackward0_getset[] = {
+    {"_saved_grad_output", NativeDropoutBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {"_saved_mask", NativeDropoutBackwardBackward0_get_mask, NULL, NULL, NULL},
+    {"_saved_scale", NativeDropoutBackwardBackward0_get_scale, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeDropoutBackwardBackward0 = {
+    .name = "NativeDropoutBackwardBackward0",
+    .basicsize = sizeof(NativeDropoutBackwardBackward0),
+    .apply = NativeDropoutBackwardBackward0_apply,
+    .release = NativeDropoutBackwardBackward0_release,
+    .finalize = NativeDropoutBackwardBackward0_finalize,
+    .traverse = NativeDropoutBackwardBackward0_traverse,
+    .getset = NativeDropoutBackwardBackward0_getset,
+    .op = "aten::native_dropout_backward",
+};
+
+/* aten::native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
+PyObject *
+tn_ag_record_native_dropout_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    NativeDropoutBackwardBackward0 *n = (NativeDropoutBackwardBackward0 *)tn_node_new(&tn_kind_NativeDropoutBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, mask) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
+    n->scale = a_[2].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NativeLayerNormBackward0: aten::native_layer_norm
  *   input, weight, bias: grad.defined() ? native_layer_norm_backward_symint(grad, input, normalized_shape, result1, result2, weight, bias, grad_input_mask) : std::tuple<Tensor, Tensor, Tensor>()
  */
@@ -2436,6 +4502,219 @@ tn_ag_record_native_layer_norm(tn_op *op_, tn_value *a_)
     if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NativeLayerNormBackwardBackward0: aten::native_layer_norm_backward
+ *   bias: Tensor()
+ *   input, weight, grad_out: layer_norm_double_backward(input, weight, grads[0], grads[1], grads[2], grad_out, mean, rstd, normalized_shape, grad_input_mask)
+ *   mean: not_implemented("native_layer_norm_backward mean")
+ *   rstd: not_implemented("native_layer_norm_backward rstd")
+ */
+typedef struct {
+    tn_node base;
+    tn_saved grad_out_;
+    tn_saved input_;
+    tn_ag_ints normalized_shape;
+    tn_saved mean_;
+    tn_saved rstd_;
+    tn_saved weight_;
+} NativeLayerNormBackwardBackward0;
+
+static int
+NativeLayerNormBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeLayerNormBackwardBackward0 *n = (NativeLayerNormBackwardBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *grad_out = t_[0] = tn_saved_unpack(&n->grad_out_, n_);
+    if (!grad_out && PyErr_Occurred()) goto fail_;
+    PyObject *input = t_[1] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *mean = t_[2] = tn_saved_unpack(&n->mean_, n_);
+    if (!mean && PyErr_Occurred()) goto fail_;
+    PyObject *rstd = t_[3] = tn_saved_unpack(&n->rstd_, n_);
+    if (!rstd && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[4] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1 + 1 + 1 + 1 + 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::native_layer_norm_backward is not implemented in torchnative", "no ATen overload Tensor()");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1 + 1 + 1) || tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::native_layer_norm_backward is not implemented in torchnative", "no ATen overload layer_norm_double_backward(T, T, T, T, T, T, T, T, IA, MASK)");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'native_layer_norm_backward mean' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1 + 1)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'native_layer_norm_backward rstd' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeLayerNormBackwardBackward0_release(tn_node *n_)
+{
+    NativeLayerNormBackwardBackward0 *n = (NativeLayerNormBackwardBackward0 *)n_;
+    tn_saved_release(&n->grad_out_);
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->mean_);
+    tn_saved_release(&n->rstd_);
+    tn_saved_release(&n->weight_);
+    (void)n;
+}
+
+static void
+NativeLayerNormBackwardBackward0_finalize(tn_node *n_)
+{
+    NativeLayerNormBackwardBackward0 *n = (NativeLayerNormBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->normalized_shape);
+    (void)n;
+}
+
+static int
+NativeLayerNormBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeLayerNormBackwardBackward0 *n = (NativeLayerNormBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->grad_out_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->mean_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->rstd_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeLayerNormBackwardBackward0_get_grad_out(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeLayerNormBackwardBackward0 *)self)->grad_out_, TN_NODE(self));
+}
+
+static PyObject *
+NativeLayerNormBackwardBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeLayerNormBackwardBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+NativeLayerNormBackwardBackward0_get_normalized_shape(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((NativeLayerNormBackwardBackward0 *)self)->normalized_shape);
+}
+
+static PyObject *
+NativeLayerNormBackwardBackward0_get_mean(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeLayerNormBackwardBackward0 *)self)->mean_, TN_NODE(self));
+}
+
+static PyObject *
+NativeLayerNormBackwardBackward0_get_rstd(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeLayerNormBackwardBackward0 *)self)->rstd_, TN_NODE(self));
+}
+
+static PyObject *
+NativeLayerNormBackwardBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeLayerNormBackwardBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyGetSetDef NativeLayerNormBackwardBackward0_getset[] = {
+    {"_saved_grad_out", NativeLayerNormBackwardBackward0_get_grad_out, NULL, NULL, NULL},
+    {"_saved_input", NativeLayerNormBackwardBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_normalized_shape", NativeLayerNormBackwardBackward0_get_normalized_shape, NULL, NULL, NULL},
+    {"_saved_mean", NativeLayerNormBackwardBackward0_get_mean, NULL, NULL, NULL},
+    {"_saved_rstd", NativeLayerNormBackwardBackward0_get_rstd, NULL, NULL, NULL},
+    {"_saved_weight", NativeLayerNormBackwardBackward0_get_weight, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeLayerNormBackwardBackward0 = {
+    .name = "NativeLayerNormBackwardBackward0",
+    .basicsize = sizeof(NativeLayerNormBackwardBackward0),
+    .apply = NativeLayerNormBackwardBackward0_apply,
+    .release = NativeLayerNormBackwardBackward0_release,
+    .finalize = NativeLayerNormBackwardBackward0_finalize,
+    .traverse = NativeLayerNormBackwardBackward0_traverse,
+    .getset = NativeLayerNormBackwardBackward0_getset,
+    .op = "aten::native_layer_norm_backward",
+};
+
+/* aten::native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record_native_layer_norm_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_out = tn_ag_arg_tensor(&a_[0]);
+    PyObject *input = tn_ag_arg_tensor(&a_[1]);
+    PyObject *mean = tn_ag_arg_tensor(&a_[3]);
+    PyObject *rstd = tn_ag_arg_tensor(&a_[4]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[5]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[6]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[3]) || tn_value_requires_grad(&a_[4]) || tn_value_requires_grad(&a_[5]) || tn_value_requires_grad(&a_[6])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1 + 1 + 1 + 1;
+    NativeLayerNormBackwardBackward0 *n = (NativeLayerNormBackwardBackward0 *)tn_node_new(&tn_kind_NativeLayerNormBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_out) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, mean) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1 + 1, rstd) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1 + 1 + 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1 + 1 + 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->grad_out_, grad_out, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->normalized_shape, &a_[2]) < 0) goto fail_;
+    if (tn_saved_save(&n->mean_, mean, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->rstd_, rstd, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 2), n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -2779,6 +5058,337 @@ fail_:
     return NULL;
 }
 
+/* NllLoss2DBackward0: aten::nll_loss2d_forward
+ *   self: nll_loss2d_backward_symint(grad, self, target, weight, reduction, ignore_index, total_weight)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    tn_saved weight_;
+    int64_t reduction;
+    int64_t ignore_index;
+    tn_saved total_weight_;
+} NllLoss2DBackward0;
+
+static int
+NllLoss2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NllLoss2DBackward0 *n = (NllLoss2DBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[2] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *total_weight = t_[3] = tn_saved_unpack(&n->total_weight_, n_);
+    if (!total_weight && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_ag_op(TN_OP_nll_loss2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(target), tn_value_tensor(weight), tn_value_int(n->reduction), tn_value_int(n->ignore_index), tn_value_tensor(total_weight)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+NllLoss2DBackward0_release(tn_node *n_)
+{
+    NllLoss2DBackward0 *n = (NllLoss2DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->total_weight_);
+    (void)n;
+}
+
+static void
+NllLoss2DBackward0_finalize(tn_node *n_)
+{
+    NllLoss2DBackward0 *n = (NllLoss2DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NllLoss2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NllLoss2DBackward0 *n = (NllLoss2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->total_weight_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NllLoss2DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NllLoss2DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+NllLoss2DBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NllLoss2DBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+NllLoss2DBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NllLoss2DBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NllLoss2DBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NllLoss2DBackward0 *)self)->reduction);
+}
+
+static PyObject *
+NllLoss2DBackward0_get_ignore_index(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NllLoss2DBackward0 *)self)->ignore_index);
+}
+
+static PyObject *
+NllLoss2DBackward0_get_total_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NllLoss2DBackward0 *)self)->total_weight_, TN_NODE(self));
+}
+
+static PyGetSetDef NllLoss2DBackward0_getset[] = {
+    {"_saved_self", NllLoss2DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", NllLoss2DBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_weight", NllLoss2DBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_reduction", NllLoss2DBackward0_get_reduction, NULL, NULL, NULL},
+    {"_saved_ignore_index", NllLoss2DBackward0_get_ignore_index, NULL, NULL, NULL},
+    {"_saved_total_weight", NllLoss2DBackward0_get_total_weight, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NllLoss2DBackward0 = {
+    .name = "NllLoss2DBackward0",
+    .basicsize = sizeof(NllLoss2DBackward0),
+    .apply = NllLoss2DBackward0_apply,
+    .release = NllLoss2DBackward0_release,
+    .finalize = NllLoss2DBackward0_finalize,
+    .traverse = NllLoss2DBackward0_traverse,
+    .getset = NllLoss2DBackward0_getset,
+    .op = "aten::nll_loss2d_forward",
+};
+
+/* aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight) */
+PyObject *
+tn_ag_record_nll_loss2d_forward(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_ag_check_no_requires_grad(&a_[2], "weight", "nll_loss2d_forward") < 0)
+        return NULL;
+    int nnext_ = 1;
+    NllLoss2DBackward0 *n = (NllLoss2DBackward0 *)tn_node_new(&tn_kind_NllLoss2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->reduction = a_[3].u.i;
+    n->ignore_index = a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->total_weight_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NllLoss2DBackwardBackward0: aten::nll_loss2d_backward
+ *   grad_output: nll_loss2d_symint(grad, target, weight, reduction, ignore_index)
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved target_;
+    tn_saved weight_;
+    int64_t reduction;
+    int64_t ignore_index;
+} NllLoss2DBackwardBackward0;
+
+static int
+NllLoss2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NllLoss2DBackwardBackward0 *n = (NllLoss2DBackwardBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *target = t_[0] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_nll_loss2d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(target), tn_value_tensor(weight), tn_value_int(n->reduction), tn_value_int(n->ignore_index)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+NllLoss2DBackwardBackward0_release(tn_node *n_)
+{
+    NllLoss2DBackwardBackward0 *n = (NllLoss2DBackwardBackward0 *)n_;
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->weight_);
+    (void)n;
+}
+
+static void
+NllLoss2DBackwardBackward0_finalize(tn_node *n_)
+{
+    NllLoss2DBackwardBackward0 *n = (NllLoss2DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NllLoss2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NllLoss2DBackwardBackward0 *n = (NllLoss2DBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NllLoss2DBackwardBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NllLoss2DBackwardBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+NllLoss2DBackwardBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NllLoss2DBackwardBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NllLoss2DBackwardBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NllLoss2DBackwardBackward0 *)self)->reduction);
+}
+
+static PyObject *
+NllLoss2DBackwardBackward0_get_ignore_index(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NllLoss2DBackwardBackward0 *)self)->ignore_index);
+}
+
+static PyGetSetDef NllLoss2DBackwardBackward0_getset[] = {
+    {"_saved_target", NllLoss2DBackwardBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_weight", NllLoss2DBackwardBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_reduction", NllLoss2DBackwardBackward0_get_reduction, NULL, NULL, NULL},
+    {"_saved_ignore_index", NllLoss2DBackwardBackward0_get_ignore_index, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NllLoss2DBackwardBackward0 = {
+    .name = "NllLoss2DBackwardBackward0",
+    .basicsize = sizeof(NllLoss2DBackwardBackward0),
+    .apply = NllLoss2DBackwardBackward0_apply,
+    .release = NllLoss2DBackwardBackward0_release,
+    .finalize = NllLoss2DBackwardBackward0_finalize,
+    .traverse = NllLoss2DBackwardBackward0_traverse,
+    .getset = NllLoss2DBackwardBackward0_getset,
+    .op = "aten::nll_loss2d_backward",
+};
+
+/* aten::nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
+PyObject *
+tn_ag_record_nll_loss2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *target = tn_ag_arg_tensor(&a_[2]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[3]);
+    PyObject *total_weight = tn_ag_arg_tensor(&a_[6]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_ag_check_no_requires_grad(&a_[3], "weight", "nll_loss2d_backward") < 0)
+        return NULL;
+    if (tn_ag_check_no_requires_grad(&a_[6], "total_weight", "nll_loss2d_backward") < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    NllLoss2DBackwardBackward0 *n = (NllLoss2DBackwardBackward0 *)tn_node_new(&tn_kind_NllLoss2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->reduction = a_[4].u.i;
+    n->ignore_index = a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NllLossBackward0: aten::nll_loss_forward
  *   self: nll_loss_backward_symint(grad, self, target, weight, reduction, ignore_index, total_weight)
  */
@@ -2943,6 +5553,164 @@ tn_ag_record_nll_loss_forward(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->total_weight_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NllLossBackwardBackward0: aten::nll_loss_backward
+ *   grad_output: nll_loss_symint(grad, target, weight, reduction, ignore_index)
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved target_;
+    tn_saved weight_;
+    int64_t reduction;
+    int64_t ignore_index;
+} NllLossBackwardBackward0;
+
+static int
+NllLossBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NllLossBackwardBackward0 *n = (NllLossBackwardBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *target = t_[0] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_nll_loss, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(target), tn_value_tensor(weight), tn_value_int(n->reduction), tn_value_int(n->ignore_index)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+NllLossBackwardBackward0_release(tn_node *n_)
+{
+    NllLossBackwardBackward0 *n = (NllLossBackwardBackward0 *)n_;
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->weight_);
+    (void)n;
+}
+
+static void
+NllLossBackwardBackward0_finalize(tn_node *n_)
+{
+    NllLossBackwardBackward0 *n = (NllLossBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NllLossBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NllLossBackwardBackward0 *n = (NllLossBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NllLossBackwardBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NllLossBackwardBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+NllLossBackwardBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NllLossBackwardBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NllLossBackwardBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NllLossBackwardBackward0 *)self)->reduction);
+}
+
+static PyObject *
+NllLossBackwardBackward0_get_ignore_index(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NllLossBackwardBackward0 *)self)->ignore_index);
+}
+
+static PyGetSetDef NllLossBackwardBackward0_getset[] = {
+    {"_saved_target", NllLossBackwardBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_weight", NllLossBackwardBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_reduction", NllLossBackwardBackward0_get_reduction, NULL, NULL, NULL},
+    {"_saved_ignore_index", NllLossBackwardBackward0_get_ignore_index, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NllLossBackwardBackward0 = {
+    .name = "NllLossBackwardBackward0",
+    .basicsize = sizeof(NllLossBackwardBackward0),
+    .apply = NllLossBackwardBackward0_apply,
+    .release = NllLossBackwardBackward0_release,
+    .finalize = NllLossBackwardBackward0_finalize,
+    .traverse = NllLossBackwardBackward0_traverse,
+    .getset = NllLossBackwardBackward0_getset,
+    .op = "aten::nll_loss_backward",
+};
+
+/* aten::nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
+PyObject *
+tn_ag_record_nll_loss_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *target = tn_ag_arg_tensor(&a_[2]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[3]);
+    PyObject *total_weight = tn_ag_arg_tensor(&a_[6]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_ag_check_no_requires_grad(&a_[3], "weight", "nll_loss_backward") < 0)
+        return NULL;
+    if (tn_ag_check_no_requires_grad(&a_[6], "total_weight", "nll_loss_backward") < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    NllLossBackwardBackward0 *n = (NllLossBackwardBackward0 *)tn_node_new(&tn_kind_NllLossBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->reduction = a_[4].u.i;
+    n->ignore_index = a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3527,1268 +6295,6 @@ tn_ag_record_normal__float_Tensor(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PermuteBackward0: aten::permute
- *   self: permute_backwards(grad, dims)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints dims;
-} PermuteBackward0;
-
-static int
-PermuteBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-PermuteBackward0_release(tn_node *n_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    (void)n;
-}
-
-static void
-PermuteBackward0_finalize(tn_node *n_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    tn_ag_free_ints(&n->dims);
-    (void)n;
-}
-
-static int
-PermuteBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PermuteBackward0_get_dims(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((PermuteBackward0 *)self)->dims);
-}
-
-static PyGetSetDef PermuteBackward0_getset[] = {
-    {"_saved_dims", PermuteBackward0_get_dims, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PermuteBackward0 = {
-    .name = "PermuteBackward0",
-    .basicsize = sizeof(PermuteBackward0),
-    .apply = PermuteBackward0_apply,
-    .release = PermuteBackward0_release,
-    .finalize = PermuteBackward0_finalize,
-    .traverse = PermuteBackward0_traverse,
-    .getset = PermuteBackward0_getset,
-    .op = "aten::permute",
-};
-
-/* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
-PyObject *
-tn_ag_record_permute(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PermuteBackward0 *n = (PermuteBackward0 *)tn_node_new(&tn_kind_PermuteBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward0: aten::pow.Tensor_Scalar
- *   self: pow_backward(grad, self, exponent)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_value exponent;
-} PowBackward0;
-
-static int
-PowBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_fm_pow_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, &n->exponent);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward0_release(tn_node *n_)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-PowBackward0_finalize(tn_node *n_)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward0_get_exponent(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((PowBackward0 *)self)->exponent);
-}
-
-static PyGetSetDef PowBackward0_getset[] = {
-    {"_saved_self", PowBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward0_get_exponent, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward0 = {
-    .name = "PowBackward0",
-    .basicsize = sizeof(PowBackward0),
-    .apply = PowBackward0_apply,
-    .release = PowBackward0_release,
-    .finalize = PowBackward0_finalize,
-    .traverse = PowBackward0_traverse,
-    .getset = PowBackward0_getset,
-    .op = "aten::pow.Tensor_Scalar",
-};
-
-/* aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Tensor_Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->exponent = a_[1];
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
-PyObject *
-tn_ag_record_pow___Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    n->exponent = a_[1];
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward1: aten::pow.Tensor_Tensor
- *   exponent: pow_backward_exponent(grad, self, exponent, result)
- *   self: pow_backward_self(grad, self, exponent)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved exponent_;
-    tn_saved result_;
-} PowBackward1;
-
-static int
-PowBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    PyObject *t_[5] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *exponent = t_[1] = tn_saved_unpack(&n->exponent_, n_);
-    if (!exponent && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[3] = tn_fm_pow_backward_exponent(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent, result);
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[3]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[4] = tn_fm_pow_backward_self(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent);
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[4]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward1_release(tn_node *n_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->exponent_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PowBackward1_finalize(tn_node *n_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->exponent_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward1_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward1_get_exponent(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->exponent_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward1_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PowBackward1_getset[] = {
-    {"_saved_self", PowBackward1_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward1_get_exponent, NULL, NULL, NULL},
-    {"_saved_result", PowBackward1_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward1 = {
-    .name = "PowBackward1",
-    .basicsize = sizeof(PowBackward1),
-    .apply = PowBackward1_apply,
-    .release = PowBackward1_release,
-    .finalize = PowBackward1_finalize,
-    .traverse = PowBackward1_traverse,
-    .getset = PowBackward1_getset,
-    .op = "aten::pow.Tensor_Tensor",
-};
-
-/* aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Tensor_Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
-PyObject *
-tn_ag_record_pow___Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1 + 1;
-    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward2: aten::pow.Scalar
- *   exponent: pow_backward_exponent(grad, self, exponent, result)
- */
-typedef struct {
-    tn_node base;
-    tn_value self;
-    tn_saved exponent_;
-    tn_saved result_;
-} PowBackward2;
-
-static int
-PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
-    if (!exponent && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward2_release(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    tn_saved_release(&n->exponent_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PowBackward2_finalize(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    if (tn_saved_traverse(&n->exponent_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward2_get_self(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
-}
-
-static PyObject *
-PowBackward2_get_exponent(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward2_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PowBackward2_getset[] = {
-    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
-    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward2 = {
-    .name = "PowBackward2",
-    .basicsize = sizeof(PowBackward2),
-    .apply = PowBackward2_apply,
-    .release = PowBackward2_release,
-    .finalize = PowBackward2_finalize,
-    .traverse = PowBackward2_traverse,
-    .getset = PowBackward2_getset,
-    .op = "aten::pow.Scalar",
-};
-
-/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
-        goto fail_;
-    n->self = a_[0];
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ProdBackward0: aten::prod
- *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved result_;
-} ProdBackward0;
-
-static int
-ProdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::prod is not implemented in torchnative", "helper prod_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-ProdBackward0_release(tn_node *n_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-ProdBackward0_finalize(tn_node *n_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    (void)n;
-}
-
-static int
-ProdBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-ProdBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-ProdBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef ProdBackward0_getset[] = {
-    {"_saved_self", ProdBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", ProdBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_ProdBackward0 = {
-    .name = "ProdBackward0",
-    .basicsize = sizeof(ProdBackward0),
-    .apply = ProdBackward0_apply,
-    .release = ProdBackward0_release,
-    .finalize = ProdBackward0_finalize,
-    .traverse = ProdBackward0_traverse,
-    .getset = ProdBackward0_getset,
-    .op = "aten::prod",
-};
-
-/* aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_prod(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    ProdBackward0 *n = (ProdBackward0 *)tn_node_new(&tn_kind_ProdBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ProdBackward1: aten::prod.dim_int
- *   self: prod_backward(grad, self.to(grad.scalar_type()), result, dim, keepdim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    int keepdim;
-    tn_saved result_;
-} ProdBackward1;
-
-static int
-ProdBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ProdBackward1 *n = (ProdBackward1 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::prod.dim_int is not implemented in torchnative", "helper prod_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-ProdBackward1_release(tn_node *n_)
-{
-    ProdBackward1 *n = (ProdBackward1 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-ProdBackward1_finalize(tn_node *n_)
-{
-    ProdBackward1 *n = (ProdBackward1 *)n_;
-    (void)n;
-}
-
-static int
-ProdBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ProdBackward1 *n = (ProdBackward1 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-ProdBackward1_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward1 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-ProdBackward1_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((ProdBackward1 *)self)->dim);
-}
-
-static PyObject *
-ProdBackward1_get_keepdim(PyObject *self, void *c)
-{
-    return PyBool_FromLong(((ProdBackward1 *)self)->keepdim);
-}
-
-static PyObject *
-ProdBackward1_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward1 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef ProdBackward1_getset[] = {
-    {"_saved_self", ProdBackward1_get_self, NULL, NULL, NULL},
-    {"_saved_dim", ProdBackward1_get_dim, NULL, NULL, NULL},
-    {"_saved_keepdim", ProdBackward1_get_keepdim, NULL, NULL, NULL},
-    {"_saved_result", ProdBackward1_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_ProdBackward1 = {
-    .name = "ProdBackward1",
-    .basicsize = sizeof(ProdBackward1),
-    .apply = ProdBackward1_apply,
-    .release = ProdBackward1_release,
-    .finalize = ProdBackward1_finalize,
-    .traverse = ProdBackward1_traverse,
-    .getset = ProdBackward1_getset,
-    .op = "aten::prod.dim_int",
-};
-
-/* aten::prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_prod__dim_int(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    ProdBackward1 *n = (ProdBackward1 *)tn_node_new(&tn_kind_ProdBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    n->keepdim = (int)a_[2].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* RandomBackward0: aten::random_.from
- *   self: zeros_like(grad)
- */
-typedef struct {
-    tn_node base;
-} RandomBackward0;
-
-static int
-RandomBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    RandomBackward0 *n = (RandomBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-RandomBackward0_release(tn_node *n_)
-{
-    RandomBackward0 *n = (RandomBackward0 *)n_;
-    (void)n;
-}
-
-static void
-RandomBackward0_finalize(tn_node *n_)
-{
-    RandomBackward0 *n = (RandomBackward0 *)n_;
-    (void)n;
-}
-
-static int
-RandomBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    RandomBackward0 *n = (RandomBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef RandomBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_RandomBackward0 = {
-    .name = "RandomBackward0",
-    .basicsize = sizeof(RandomBackward0),
-    .apply = RandomBackward0_apply,
-    .release = RandomBackward0_release,
-    .finalize = RandomBackward0_finalize,
-    .traverse = RandomBackward0_traverse,
-    .getset = RandomBackward0_getset,
-    .op = "aten::random_.from",
-};
-
-/* aten::random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_random___from(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    RandomBackward0 *n = (RandomBackward0 *)tn_node_new(&tn_kind_RandomBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* RandomBackward1: aten::random_.to
- *   self: zeros_like(grad)
- */
-typedef struct {
-    tn_node base;
-} RandomBackward1;
-
-static int
-RandomBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    RandomBackward1 *n = (RandomBackward1 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-RandomBackward1_release(tn_node *n_)
-{
-    RandomBackward1 *n = (RandomBackward1 *)n_;
-    (void)n;
-}
-
-static void
-RandomBackward1_finalize(tn_node *n_)
-{
-    RandomBackward1 *n = (RandomBackward1 *)n_;
-    (void)n;
-}
-
-static int
-RandomBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    RandomBackward1 *n = (RandomBackward1 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef RandomBackward1_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_RandomBackward1 = {
-    .name = "RandomBackward1",
-    .basicsize = sizeof(RandomBackward1),
-    .apply = RandomBackward1_apply,
-    .release = RandomBackward1_release,
-    .finalize = RandomBackward1_finalize,
-    .traverse = RandomBackward1_traverse,
-    .getset = RandomBackward1_getset,
-    .op = "aten::random_.to",
-};
-
-/* aten::random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_random___to(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    RandomBackward1 *n = (RandomBackward1 *)tn_node_new(&tn_kind_RandomBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* RandomBackward2: aten::random_
- *   self: zeros_like(grad)
- */
-typedef struct {
-    tn_node base;
-} RandomBackward2;
-
-static int
-RandomBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    RandomBackward2 *n = (RandomBackward2 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-RandomBackward2_release(tn_node *n_)
-{
-    RandomBackward2 *n = (RandomBackward2 *)n_;
-    (void)n;
-}
-
-static void
-RandomBackward2_finalize(tn_node *n_)
-{
-    RandomBackward2 *n = (RandomBackward2 *)n_;
-    (void)n;
-}
-
-static int
-RandomBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    RandomBackward2 *n = (RandomBackward2 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef RandomBackward2_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_RandomBackward2 = {
-    .name = "RandomBackward2",
-    .basicsize = sizeof(RandomBackward2),
-    .apply = RandomBackward2_apply,
-    .release = RandomBackward2_release,
-    .finalize = RandomBackward2_finalize,
-    .traverse = RandomBackward2_traverse,
-    .getset = RandomBackward2_getset,
-    .op = "aten::random_",
-};
-
-/* aten::random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_random_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    RandomBackward2 *n = (RandomBackward2 *)tn_node_new(&tn_kind_RandomBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ReciprocalBackward0: aten::reciprocal
- *   self: -grad * (result * result).conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved result_;
-} ReciprocalBackward0;
-
-static int
-ReciprocalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(result)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-ReciprocalBackward0_release(tn_node *n_)
-{
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-ReciprocalBackward0_finalize(tn_node *n_)
-{
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
-    (void)n;
-}
-
-static int
-ReciprocalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-ReciprocalBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ReciprocalBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef ReciprocalBackward0_getset[] = {
-    {"_saved_result", ReciprocalBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_ReciprocalBackward0 = {
-    .name = "ReciprocalBackward0",
-    .basicsize = sizeof(ReciprocalBackward0),
-    .apply = ReciprocalBackward0_apply,
-    .release = ReciprocalBackward0_release,
-    .finalize = ReciprocalBackward0_finalize,
-    .traverse = ReciprocalBackward0_traverse,
-    .getset = ReciprocalBackward0_getset,
-    .op = "aten::reciprocal",
-};
-
-/* aten::reciprocal(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_reciprocal(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)tn_node_new(&tn_kind_ReciprocalBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::reciprocal_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_reciprocal_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)tn_node_new(&tn_kind_ReciprocalBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -8,6 +8,1387 @@
 
 #include <math.h>
 
+/* PermuteBackward0: aten::permute
+ *   self: permute_backwards(grad, dims)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints dims;
+} PermuteBackward0;
+
+static int
+PermuteBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PermuteBackward0_release(tn_node *n_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PermuteBackward0_finalize(tn_node *n_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    tn_ag_free_ints(&n->dims);
+    (void)n;
+}
+
+static int
+PermuteBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PermuteBackward0_get_dims(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((PermuteBackward0 *)self)->dims);
+}
+
+static PyGetSetDef PermuteBackward0_getset[] = {
+    {"_saved_dims", PermuteBackward0_get_dims, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PermuteBackward0 = {
+    .name = "PermuteBackward0",
+    .basicsize = sizeof(PermuteBackward0),
+    .apply = PermuteBackward0_apply,
+    .release = PermuteBackward0_release,
+    .finalize = PermuteBackward0_finalize,
+    .traverse = PermuteBackward0_traverse,
+    .getset = PermuteBackward0_getset,
+    .op = "aten::permute",
+};
+
+/* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
+PyObject *
+tn_ag_record_permute(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PermuteBackward0 *n = (PermuteBackward0 *)tn_node_new(&tn_kind_PermuteBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PolygammaBackward0: aten::polygamma
+ *   self: grad * polygamma(n + 1, self)
+ */
+typedef struct {
+    tn_node base;
+    int64_t n;
+    tn_saved self_;
+} PolygammaBackward0;
+
+static int
+PolygammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_polygamma, (tn_value[]){tn_value_int((n->n + INT64_C(1))), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+PolygammaBackward0_release(tn_node *n_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+PolygammaBackward0_finalize(tn_node *n_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PolygammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PolygammaBackward0_get_n(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((PolygammaBackward0 *)self)->n);
+}
+
+static PyObject *
+PolygammaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PolygammaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef PolygammaBackward0_getset[] = {
+    {"_saved_n", PolygammaBackward0_get_n, NULL, NULL, NULL},
+    {"_saved_self", PolygammaBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PolygammaBackward0 = {
+    .name = "PolygammaBackward0",
+    .basicsize = sizeof(PolygammaBackward0),
+    .apply = PolygammaBackward0_apply,
+    .release = PolygammaBackward0_release,
+    .finalize = PolygammaBackward0_finalize,
+    .traverse = PolygammaBackward0_traverse,
+    .getset = PolygammaBackward0_getset,
+    .op = "aten::polygamma",
+};
+
+/* aten::polygamma(int n, Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_polygamma(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PolygammaBackward0 *n = (PolygammaBackward0 *)tn_node_new(&tn_kind_PolygammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->n = a_[0].u.i;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward0: aten::pow.Tensor_Scalar
+ *   self: pow_backward(grad, self, exponent)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value exponent;
+} PowBackward0;
+
+static int
+PowBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_pow_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, &n->exponent);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward0_release(tn_node *n_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+PowBackward0_finalize(tn_node *n_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward0_get_exponent(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((PowBackward0 *)self)->exponent);
+}
+
+static PyGetSetDef PowBackward0_getset[] = {
+    {"_saved_self", PowBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward0_get_exponent, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward0 = {
+    .name = "PowBackward0",
+    .basicsize = sizeof(PowBackward0),
+    .apply = PowBackward0_apply,
+    .release = PowBackward0_release,
+    .finalize = PowBackward0_finalize,
+    .traverse = PowBackward0_traverse,
+    .getset = PowBackward0_getset,
+    .op = "aten::pow.Tensor_Scalar",
+};
+
+/* aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Tensor_Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->exponent = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+PyObject *
+tn_ag_record_pow___Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->exponent = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward1: aten::pow.Tensor_Tensor
+ *   exponent: pow_backward_exponent(grad, self, exponent, result)
+ *   self: pow_backward_self(grad, self, exponent)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved exponent_;
+    tn_saved result_;
+} PowBackward1;
+
+static int
+PowBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *exponent = t_[1] = tn_saved_unpack(&n->exponent_, n_);
+    if (!exponent && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_pow_backward_exponent(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent, result);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_pow_backward_self(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward1_release(tn_node *n_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->exponent_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PowBackward1_finalize(tn_node *n_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->exponent_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward1_get_exponent(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->exponent_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward1_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PowBackward1_getset[] = {
+    {"_saved_self", PowBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward1_get_exponent, NULL, NULL, NULL},
+    {"_saved_result", PowBackward1_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward1 = {
+    .name = "PowBackward1",
+    .basicsize = sizeof(PowBackward1),
+    .apply = PowBackward1_apply,
+    .release = PowBackward1_release,
+    .finalize = PowBackward1_finalize,
+    .traverse = PowBackward1_traverse,
+    .getset = PowBackward1_getset,
+    .op = "aten::pow.Tensor_Tensor",
+};
+
+/* aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Tensor_Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+PyObject *
+tn_ag_record_pow___Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward2: aten::pow.Scalar
+ *   exponent: pow_backward_exponent(grad, self, exponent, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_value self;
+    tn_saved exponent_;
+    tn_saved result_;
+} PowBackward2;
+
+static int
+PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
+    if (!exponent && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward2_release(tn_node *n_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    tn_saved_release(&n->exponent_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PowBackward2_finalize(tn_node *n_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    if (tn_saved_traverse(&n->exponent_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward2_get_self(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
+}
+
+static PyObject *
+PowBackward2_get_exponent(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward2_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PowBackward2_getset[] = {
+    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
+    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward2 = {
+    .name = "PowBackward2",
+    .basicsize = sizeof(PowBackward2),
+    .apply = PowBackward2_apply,
+    .release = PowBackward2_release,
+    .finalize = PowBackward2_finalize,
+    .traverse = PowBackward2_traverse,
+    .getset = PowBackward2_getset,
+    .op = "aten::pow.Scalar",
+};
+
+/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
+        goto fail_;
+    n->self = a_[0];
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ProdBackward0: aten::prod
+ *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} ProdBackward0;
+
+static int
+ProdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::prod is not implemented in torchnative", "helper prod_backward is not in schemas/autograd_helpers.yaml");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+ProdBackward0_release(tn_node *n_)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+ProdBackward0_finalize(tn_node *n_)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ProdBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ProdBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ProdBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ProdBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ProdBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef ProdBackward0_getset[] = {
+    {"_saved_self", ProdBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", ProdBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ProdBackward0 = {
+    .name = "ProdBackward0",
+    .basicsize = sizeof(ProdBackward0),
+    .apply = ProdBackward0_apply,
+    .release = ProdBackward0_release,
+    .finalize = ProdBackward0_finalize,
+    .traverse = ProdBackward0_traverse,
+    .getset = ProdBackward0_getset,
+    .op = "aten::prod",
+};
+
+/* aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+PyObject *
+tn_ag_record_prod(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ProdBackward0 *n = (ProdBackward0 *)tn_node_new(&tn_kind_ProdBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ProdBackward1: aten::prod.dim_int
+ *   self: prod_backward(grad, self.to(grad.scalar_type()), result, dim, keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    int keepdim;
+    tn_saved result_;
+} ProdBackward1;
+
+static int
+ProdBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ProdBackward1 *n = (ProdBackward1 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::prod.dim_int is not implemented in torchnative", "helper prod_backward is not in schemas/autograd_helpers.yaml");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+ProdBackward1_release(tn_node *n_)
+{
+    ProdBackward1 *n = (ProdBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+ProdBackward1_finalize(tn_node *n_)
+{
+    ProdBackward1 *n = (ProdBackward1 *)n_;
+    (void)n;
+}
+
+static int
+ProdBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ProdBackward1 *n = (ProdBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ProdBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ProdBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ProdBackward1_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((ProdBackward1 *)self)->dim);
+}
+
+static PyObject *
+ProdBackward1_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((ProdBackward1 *)self)->keepdim);
+}
+
+static PyObject *
+ProdBackward1_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ProdBackward1 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef ProdBackward1_getset[] = {
+    {"_saved_self", ProdBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_dim", ProdBackward1_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", ProdBackward1_get_keepdim, NULL, NULL, NULL},
+    {"_saved_result", ProdBackward1_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ProdBackward1 = {
+    .name = "ProdBackward1",
+    .basicsize = sizeof(ProdBackward1),
+    .apply = ProdBackward1_apply,
+    .release = ProdBackward1_release,
+    .finalize = ProdBackward1_finalize,
+    .traverse = ProdBackward1_traverse,
+    .getset = ProdBackward1_getset,
+    .op = "aten::prod.dim_int",
+};
+
+/* aten::prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+PyObject *
+tn_ag_record_prod__dim_int(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ProdBackward1 *n = (ProdBackward1 *)tn_node_new(&tn_kind_ProdBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* RandomBackward0: aten::random_.from
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+} RandomBackward0;
+
+static int
+RandomBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    RandomBackward0 *n = (RandomBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+RandomBackward0_release(tn_node *n_)
+{
+    RandomBackward0 *n = (RandomBackward0 *)n_;
+    (void)n;
+}
+
+static void
+RandomBackward0_finalize(tn_node *n_)
+{
+    RandomBackward0 *n = (RandomBackward0 *)n_;
+    (void)n;
+}
+
+static int
+RandomBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    RandomBackward0 *n = (RandomBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef RandomBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_RandomBackward0 = {
+    .name = "RandomBackward0",
+    .basicsize = sizeof(RandomBackward0),
+    .apply = RandomBackward0_apply,
+    .release = RandomBackward0_release,
+    .finalize = RandomBackward0_finalize,
+    .traverse = RandomBackward0_traverse,
+    .getset = RandomBackward0_getset,
+    .op = "aten::random_.from",
+};
+
+/* aten::random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_random___from(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    RandomBackward0 *n = (RandomBackward0 *)tn_node_new(&tn_kind_RandomBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* RandomBackward1: aten::random_.to
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+} RandomBackward1;
+
+static int
+RandomBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    RandomBackward1 *n = (RandomBackward1 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+RandomBackward1_release(tn_node *n_)
+{
+    RandomBackward1 *n = (RandomBackward1 *)n_;
+    (void)n;
+}
+
+static void
+RandomBackward1_finalize(tn_node *n_)
+{
+    RandomBackward1 *n = (RandomBackward1 *)n_;
+    (void)n;
+}
+
+static int
+RandomBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    RandomBackward1 *n = (RandomBackward1 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef RandomBackward1_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_RandomBackward1 = {
+    .name = "RandomBackward1",
+    .basicsize = sizeof(RandomBackward1),
+    .apply = RandomBackward1_apply,
+    .release = RandomBackward1_release,
+    .finalize = RandomBackward1_finalize,
+    .traverse = RandomBackward1_traverse,
+    .getset = RandomBackward1_getset,
+    .op = "aten::random_.to",
+};
+
+/* aten::random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_random___to(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    RandomBackward1 *n = (RandomBackward1 *)tn_node_new(&tn_kind_RandomBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* RandomBackward2: aten::random_
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+} RandomBackward2;
+
+static int
+RandomBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    RandomBackward2 *n = (RandomBackward2 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+RandomBackward2_release(tn_node *n_)
+{
+    RandomBackward2 *n = (RandomBackward2 *)n_;
+    (void)n;
+}
+
+static void
+RandomBackward2_finalize(tn_node *n_)
+{
+    RandomBackward2 *n = (RandomBackward2 *)n_;
+    (void)n;
+}
+
+static int
+RandomBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    RandomBackward2 *n = (RandomBackward2 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef RandomBackward2_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_RandomBackward2 = {
+    .name = "RandomBackward2",
+    .basicsize = sizeof(RandomBackward2),
+    .apply = RandomBackward2_apply,
+    .release = RandomBackward2_release,
+    .finalize = RandomBackward2_finalize,
+    .traverse = RandomBackward2_traverse,
+    .getset = RandomBackward2_getset,
+    .op = "aten::random_",
+};
+
+/* aten::random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_random_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    RandomBackward2 *n = (RandomBackward2 *)tn_node_new(&tn_kind_RandomBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReciprocalBackward0: aten::reciprocal
+ *   self: -grad * (result * result).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved result_;
+} ReciprocalBackward0;
+
+static int
+ReciprocalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(result)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReciprocalBackward0_release(tn_node *n_)
+{
+    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+ReciprocalBackward0_finalize(tn_node *n_)
+{
+    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ReciprocalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReciprocalBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ReciprocalBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef ReciprocalBackward0_getset[] = {
+    {"_saved_result", ReciprocalBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReciprocalBackward0 = {
+    .name = "ReciprocalBackward0",
+    .basicsize = sizeof(ReciprocalBackward0),
+    .apply = ReciprocalBackward0_apply,
+    .release = ReciprocalBackward0_release,
+    .finalize = ReciprocalBackward0_finalize,
+    .traverse = ReciprocalBackward0_traverse,
+    .getset = ReciprocalBackward0_getset,
+    .op = "aten::reciprocal",
+};
+
+/* aten::reciprocal(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_reciprocal(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ReciprocalBackward0 *n = (ReciprocalBackward0 *)tn_node_new(&tn_kind_ReciprocalBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::reciprocal_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_reciprocal_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    ReciprocalBackward0 *n = (ReciprocalBackward0 *)tn_node_new(&tn_kind_ReciprocalBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ReluBackward0: aten::relu
  *   self: threshold_backward(grad, result, 0)
  */
@@ -2589,6 +3970,246 @@ fail_:
     return NULL;
 }
 
+/* SelectBackwardBackward0: aten::select_backward
+ *   grad_output: grad.select_symint(dim, index)
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+    int64_t index;
+} SelectBackwardBackward0;
+
+static int
+SelectBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SelectBackwardBackward0 *n = (SelectBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_int(n->index)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SelectBackwardBackward0_release(tn_node *n_)
+{
+    SelectBackwardBackward0 *n = (SelectBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+SelectBackwardBackward0_finalize(tn_node *n_)
+{
+    SelectBackwardBackward0 *n = (SelectBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SelectBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SelectBackwardBackward0 *n = (SelectBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SelectBackwardBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SelectBackwardBackward0 *)self)->dim);
+}
+
+static PyObject *
+SelectBackwardBackward0_get_index(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SelectBackwardBackward0 *)self)->index);
+}
+
+static PyGetSetDef SelectBackwardBackward0_getset[] = {
+    {"_saved_dim", SelectBackwardBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_index", SelectBackwardBackward0_get_index, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SelectBackwardBackward0 = {
+    .name = "SelectBackwardBackward0",
+    .basicsize = sizeof(SelectBackwardBackward0),
+    .apply = SelectBackwardBackward0_apply,
+    .release = SelectBackwardBackward0_release,
+    .finalize = SelectBackwardBackward0_finalize,
+    .traverse = SelectBackwardBackward0_traverse,
+    .getset = SelectBackwardBackward0_getset,
+    .op = "aten::select_backward",
+};
+
+/* aten::select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor */
+PyObject *
+tn_ag_record_select_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SelectBackwardBackward0 *n = (SelectBackwardBackward0 *)tn_node_new(&tn_kind_SelectBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    n->dim = a_[2].u.i;
+    n->index = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SelectScatterBackward0: aten::select_scatter
+ *   self: select_scatter_symint(grad, zeros_like(src), dim, index)
+ *   src: grad.select_symint(dim, index)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_type_and_size src_info;
+    int64_t dim;
+    int64_t index;
+} SelectScatterBackward0;
+
+static int
+SelectScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SelectScatterBackward0 *n = (SelectScatterBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_type_and_size_zeros(&n->src_info);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_select_scatter, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[0]), tn_value_int(n->dim), tn_value_int(n->index)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_int(n->index)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+SelectScatterBackward0_release(tn_node *n_)
+{
+    SelectScatterBackward0 *n = (SelectScatterBackward0 *)n_;
+    (void)n;
+}
+
+static void
+SelectScatterBackward0_finalize(tn_node *n_)
+{
+    SelectScatterBackward0 *n = (SelectScatterBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->src_info);
+    (void)n;
+}
+
+static int
+SelectScatterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SelectScatterBackward0 *n = (SelectScatterBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SelectScatterBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SelectScatterBackward0 *)self)->dim);
+}
+
+static PyObject *
+SelectScatterBackward0_get_index(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SelectScatterBackward0 *)self)->index);
+}
+
+static PyGetSetDef SelectScatterBackward0_getset[] = {
+    {"_saved_dim", SelectScatterBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_index", SelectScatterBackward0_get_index, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SelectScatterBackward0 = {
+    .name = "SelectScatterBackward0",
+    .basicsize = sizeof(SelectScatterBackward0),
+    .apply = SelectScatterBackward0_apply,
+    .release = SelectScatterBackward0_release,
+    .finalize = SelectScatterBackward0_finalize,
+    .traverse = SelectScatterBackward0_traverse,
+    .getset = SelectScatterBackward0_getset,
+    .op = "aten::select_scatter",
+};
+
+/* aten::select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor */
+PyObject *
+tn_ag_record_select_scatter(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *src = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SelectScatterBackward0 *n = (SelectScatterBackward0 *)tn_node_new(&tn_kind_SelectScatterBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, src) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->src_info, src) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    n->index = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SgnBackward0: aten::sgn
  *   self: sgn_backward(self, grad, result)
  */
@@ -2877,6 +4498,145 @@ tn_ag_record_sigmoid_(tn_op *op_, tn_value *a_)
     if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SigmoidBackwardBackward0: aten::sigmoid_backward
+ *   grad_output: sigmoid_backward(grad, output.conj())
+ *   output: grad.conj() * grad_output * (-2 * output.conj() + 1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved output_;
+    tn_saved grad_output_;
+} SigmoidBackwardBackward0;
+
+static int
+SigmoidBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SigmoidBackwardBackward0 *n = (SigmoidBackwardBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
+    if (!output && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_sigmoid_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(output)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(output), tn_value_int((-INT64_C(2)))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[4]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+SigmoidBackwardBackward0_release(tn_node *n_)
+{
+    SigmoidBackwardBackward0 *n = (SigmoidBackwardBackward0 *)n_;
+    tn_saved_release(&n->output_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+SigmoidBackwardBackward0_finalize(tn_node *n_)
+{
+    SigmoidBackwardBackward0 *n = (SigmoidBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SigmoidBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SigmoidBackwardBackward0 *n = (SigmoidBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->output_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SigmoidBackwardBackward0_get_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SigmoidBackwardBackward0 *)self)->output_, TN_NODE(self));
+}
+
+static PyObject *
+SigmoidBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SigmoidBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef SigmoidBackwardBackward0_getset[] = {
+    {"_saved_output", SigmoidBackwardBackward0_get_output, NULL, NULL, NULL},
+    {"_saved_grad_output", SigmoidBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SigmoidBackwardBackward0 = {
+    .name = "SigmoidBackwardBackward0",
+    .basicsize = sizeof(SigmoidBackwardBackward0),
+    .apply = SigmoidBackwardBackward0_apply,
+    .release = SigmoidBackwardBackward0_release,
+    .finalize = SigmoidBackwardBackward0_finalize,
+    .traverse = SigmoidBackwardBackward0_traverse,
+    .getset = SigmoidBackwardBackward0_getset,
+    .op = "aten::sigmoid_backward",
+};
+
+/* aten::sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor */
+PyObject *
+tn_ag_record_sigmoid_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *output = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SigmoidBackwardBackward0 *n = (SigmoidBackwardBackward0 *)tn_node_new(&tn_kind_SigmoidBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, output) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3578,6 +5338,282 @@ fail_:
     return NULL;
 }
 
+/* SliceBackwardBackward0: aten::slice_backward
+ *   grad_output: grad.slice_symint(dim, start, end, step)
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+    int64_t start;
+    int64_t end;
+    int64_t step;
+} SliceBackwardBackward0;
+
+static int
+SliceBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SliceBackwardBackward0 *n = (SliceBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_slice__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_int(n->start), tn_value_int(n->end), tn_value_int(n->step)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SliceBackwardBackward0_release(tn_node *n_)
+{
+    SliceBackwardBackward0 *n = (SliceBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+SliceBackwardBackward0_finalize(tn_node *n_)
+{
+    SliceBackwardBackward0 *n = (SliceBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SliceBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SliceBackwardBackward0 *n = (SliceBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SliceBackwardBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SliceBackwardBackward0 *)self)->dim);
+}
+
+static PyObject *
+SliceBackwardBackward0_get_start(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SliceBackwardBackward0 *)self)->start);
+}
+
+static PyObject *
+SliceBackwardBackward0_get_end(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SliceBackwardBackward0 *)self)->end);
+}
+
+static PyObject *
+SliceBackwardBackward0_get_step(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SliceBackwardBackward0 *)self)->step);
+}
+
+static PyGetSetDef SliceBackwardBackward0_getset[] = {
+    {"_saved_dim", SliceBackwardBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_start", SliceBackwardBackward0_get_start, NULL, NULL, NULL},
+    {"_saved_end", SliceBackwardBackward0_get_end, NULL, NULL, NULL},
+    {"_saved_step", SliceBackwardBackward0_get_step, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SliceBackwardBackward0 = {
+    .name = "SliceBackwardBackward0",
+    .basicsize = sizeof(SliceBackwardBackward0),
+    .apply = SliceBackwardBackward0_apply,
+    .release = SliceBackwardBackward0_release,
+    .finalize = SliceBackwardBackward0_finalize,
+    .traverse = SliceBackwardBackward0_traverse,
+    .getset = SliceBackwardBackward0_getset,
+    .op = "aten::slice_backward",
+};
+
+/* aten::slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step) -> Tensor */
+PyObject *
+tn_ag_record_slice_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SliceBackwardBackward0 *n = (SliceBackwardBackward0 *)tn_node_new(&tn_kind_SliceBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    n->dim = a_[2].u.i;
+    n->start = a_[3].u.i;
+    n->end = a_[4].u.i;
+    n->step = a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SliceScatterBackward0: aten::slice_scatter
+ *   self: slice_scatter_symint(grad, zeros_like(src), dim, start, end, step)
+ *   src: grad.slice_symint(dim, start, end, step)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_type_and_size src_info;
+    int64_t dim;
+    tn_opt_int start;
+    tn_opt_int end;
+    int64_t step;
+} SliceScatterBackward0;
+
+static int
+SliceScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SliceScatterBackward0 *n = (SliceScatterBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_type_and_size_zeros(&n->src_info);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_slice_scatter, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[0]), tn_value_int(n->dim), (n->start.has ? tn_value_int(n->start.v) : (tn_value){0}), (n->end.has ? tn_value_int(n->end.v) : (tn_value){0}), tn_value_int(n->step)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_slice__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), (n->start.has ? tn_value_int(n->start.v) : (tn_value){0}), (n->end.has ? tn_value_int(n->end.v) : (tn_value){0}), tn_value_int(n->step)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+SliceScatterBackward0_release(tn_node *n_)
+{
+    SliceScatterBackward0 *n = (SliceScatterBackward0 *)n_;
+    (void)n;
+}
+
+static void
+SliceScatterBackward0_finalize(tn_node *n_)
+{
+    SliceScatterBackward0 *n = (SliceScatterBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->src_info);
+    (void)n;
+}
+
+static int
+SliceScatterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SliceScatterBackward0 *n = (SliceScatterBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SliceScatterBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SliceScatterBackward0 *)self)->dim);
+}
+
+static PyObject *
+SliceScatterBackward0_get_start(PyObject *self, void *c)
+{
+    return tn_ag_opt_int_to_py(((SliceScatterBackward0 *)self)->start);
+}
+
+static PyObject *
+SliceScatterBackward0_get_end(PyObject *self, void *c)
+{
+    return tn_ag_opt_int_to_py(((SliceScatterBackward0 *)self)->end);
+}
+
+static PyObject *
+SliceScatterBackward0_get_step(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SliceScatterBackward0 *)self)->step);
+}
+
+static PyGetSetDef SliceScatterBackward0_getset[] = {
+    {"_saved_dim", SliceScatterBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_start", SliceScatterBackward0_get_start, NULL, NULL, NULL},
+    {"_saved_end", SliceScatterBackward0_get_end, NULL, NULL, NULL},
+    {"_saved_step", SliceScatterBackward0_get_step, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SliceScatterBackward0 = {
+    .name = "SliceScatterBackward0",
+    .basicsize = sizeof(SliceScatterBackward0),
+    .apply = SliceScatterBackward0_apply,
+    .release = SliceScatterBackward0_release,
+    .finalize = SliceScatterBackward0_finalize,
+    .traverse = SliceScatterBackward0_traverse,
+    .getset = SliceScatterBackward0_getset,
+    .op = "aten::slice_scatter",
+};
+
+/* aten::slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor */
+PyObject *
+tn_ag_record_slice_scatter(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *src = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SliceScatterBackward0 *n = (SliceScatterBackward0 *)tn_node_new(&tn_kind_SliceScatterBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, src) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->src_info, src) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    n->start = (tn_opt_int){a_[3].tag != TN_V_NONE, a_[3].u.i};
+    n->end = (tn_opt_int){a_[4].tag != TN_V_NONE, a_[4].u.i};
+    n->step = a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SoftmaxBackward0: aten::_softmax
  *   self: _softmax_backward_data(grad, result, dim, self.scalar_type())
  */
@@ -3689,6 +5725,148 @@ tn_ag_record__softmax(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SoftmaxBackwardDataBackward0: aten::_softmax_backward_data
+ *   grad_output: _softmax_backward_data(grad.to(output.dtype()), output, dim, input_dtype)
+ *   output: softmax_double_backward(grad.to(output.dtype()), grad_output, dim, output).to(output.dtype())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved output_;
+    int64_t dim;
+    int input_dtype;
+    tn_saved grad_output_;
+} SoftmaxBackwardDataBackward0;
+
+static int
+SoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SoftmaxBackwardDataBackward0 *n = (SoftmaxBackwardDataBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
+    if (!output && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_softmax_backward_data is not implemented in torchnative", "no ATen overload dtype(T)");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_softmax_backward_data is not implemented in torchnative", "no ATen overload dtype(T)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+SoftmaxBackwardDataBackward0_release(tn_node *n_)
+{
+    SoftmaxBackwardDataBackward0 *n = (SoftmaxBackwardDataBackward0 *)n_;
+    tn_saved_release(&n->output_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+SoftmaxBackwardDataBackward0_finalize(tn_node *n_)
+{
+    SoftmaxBackwardDataBackward0 *n = (SoftmaxBackwardDataBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SoftmaxBackwardDataBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SoftmaxBackwardDataBackward0 *n = (SoftmaxBackwardDataBackward0 *)n_;
+    if (tn_saved_traverse(&n->output_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SoftmaxBackwardDataBackward0_get_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SoftmaxBackwardDataBackward0 *)self)->output_, TN_NODE(self));
+}
+
+static PyObject *
+SoftmaxBackwardDataBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SoftmaxBackwardDataBackward0 *)self)->dim);
+}
+
+static PyObject *
+SoftmaxBackwardDataBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SoftmaxBackwardDataBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef SoftmaxBackwardDataBackward0_getset[] = {
+    {"_saved_output", SoftmaxBackwardDataBackward0_get_output, NULL, NULL, NULL},
+    {"_saved_dim", SoftmaxBackwardDataBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_grad_output", SoftmaxBackwardDataBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SoftmaxBackwardDataBackward0 = {
+    .name = "SoftmaxBackwardDataBackward0",
+    .basicsize = sizeof(SoftmaxBackwardDataBackward0),
+    .apply = SoftmaxBackwardDataBackward0_apply,
+    .release = SoftmaxBackwardDataBackward0_release,
+    .finalize = SoftmaxBackwardDataBackward0_finalize,
+    .traverse = SoftmaxBackwardDataBackward0_traverse,
+    .getset = SoftmaxBackwardDataBackward0_getset,
+    .op = "aten::_softmax_backward_data",
+};
+
+/* aten::_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
+PyObject *
+tn_ag_record__softmax_backward_data(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *output = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SoftmaxBackwardDataBackward0 *n = (SoftmaxBackwardDataBackward0 *)tn_node_new(&tn_kind_SoftmaxBackwardDataBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, output) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    n->input_dtype = a_[3].tag == TN_V_NONE ? -1 : (int)a_[3].u.i;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3824,6 +6002,156 @@ fail_:
     return NULL;
 }
 
+/* SoftplusBackwardBackward0: aten::softplus_backward
+ *   grad_output: softplus_backward(grad, self, beta, threshold)
+ *   self: softplus_double_backward(grad * grad_output, self, beta, threshold)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value beta;
+    tn_value threshold;
+    tn_saved grad_output_;
+} SoftplusBackwardBackward0;
+
+static int
+SoftplusBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SoftplusBackwardBackward0 *n = (SoftplusBackwardBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_softplus_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), n->beta, n->threshold});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::softplus_backward is not implemented in torchnative", "no ATen overload softplus_double_backward(T, T, S, S)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+SoftplusBackwardBackward0_release(tn_node *n_)
+{
+    SoftplusBackwardBackward0 *n = (SoftplusBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+SoftplusBackwardBackward0_finalize(tn_node *n_)
+{
+    SoftplusBackwardBackward0 *n = (SoftplusBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SoftplusBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SoftplusBackwardBackward0 *n = (SoftplusBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SoftplusBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SoftplusBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SoftplusBackwardBackward0_get_beta(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((SoftplusBackwardBackward0 *)self)->beta);
+}
+
+static PyObject *
+SoftplusBackwardBackward0_get_threshold(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((SoftplusBackwardBackward0 *)self)->threshold);
+}
+
+static PyObject *
+SoftplusBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SoftplusBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef SoftplusBackwardBackward0_getset[] = {
+    {"_saved_self", SoftplusBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_beta", SoftplusBackwardBackward0_get_beta, NULL, NULL, NULL},
+    {"_saved_threshold", SoftplusBackwardBackward0_get_threshold, NULL, NULL, NULL},
+    {"_saved_grad_output", SoftplusBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SoftplusBackwardBackward0 = {
+    .name = "SoftplusBackwardBackward0",
+    .basicsize = sizeof(SoftplusBackwardBackward0),
+    .apply = SoftplusBackwardBackward0_apply,
+    .release = SoftplusBackwardBackward0_release,
+    .finalize = SoftplusBackwardBackward0_finalize,
+    .traverse = SoftplusBackwardBackward0_traverse,
+    .getset = SoftplusBackwardBackward0_getset,
+    .op = "aten::softplus_backward",
+};
+
+/* aten::softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor */
+PyObject *
+tn_ag_record_softplus_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SoftplusBackwardBackward0 *n = (SoftplusBackwardBackward0 *)tn_node_new(&tn_kind_SoftplusBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->beta = a_[2];
+    n->threshold = a_[3];
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SortBackward0: aten::sort
  *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
  */
@@ -3943,857 +6271,6 @@ tn_ag_record_sort(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SortBackward1: aten::sort.stable
- *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    int64_t dim;
-    tn_saved indices_;
-} SortBackward1;
-
-static int
-SortBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SortBackward1 *n = (SortBackward1 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
-    if (!indices && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(1)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-SortBackward1_release(tn_node *n_)
-{
-    SortBackward1 *n = (SortBackward1 *)n_;
-    tn_saved_release(&n->indices_);
-    (void)n;
-}
-
-static void
-SortBackward1_finalize(tn_node *n_)
-{
-    SortBackward1 *n = (SortBackward1 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    (void)n;
-}
-
-static int
-SortBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SortBackward1 *n = (SortBackward1 *)n_;
-    if (tn_saved_traverse(&n->indices_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SortBackward1_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SortBackward1 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-SortBackward1_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SortBackward1 *)self)->dim);
-}
-
-static PyObject *
-SortBackward1_get_indices(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SortBackward1 *)self)->indices_, TN_NODE(self));
-}
-
-static PyGetSetDef SortBackward1_getset[] = {
-    {"_saved_self_sym_sizes", SortBackward1_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_dim", SortBackward1_get_dim, NULL, NULL, NULL},
-    {"_saved_indices", SortBackward1_get_indices, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SortBackward1 = {
-    .name = "SortBackward1",
-    .basicsize = sizeof(SortBackward1),
-    .apply = SortBackward1_apply,
-    .release = SortBackward1_release,
-    .finalize = SortBackward1_finalize,
-    .traverse = SortBackward1_traverse,
-    .getset = SortBackward1_getset,
-    .op = "aten::sort.stable",
-};
-
-/* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
-PyObject *
-tn_ag_record_sort__stable(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SortBackward1 *n = (SortBackward1 *)tn_node_new(&tn_kind_SortBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->dim = a_[2].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SplitBackward0: aten::split.Tensor
- *   self: split_backward(grads, split_size, dim, self.sym_sizes(), self.options())
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    tn_ag_options self_options;
-    int64_t split_size;
-    int64_t dim;
-} SplitBackward0;
-
-static int
-SplitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_split_backward((tn_tensors){grads_, n_->num_inputs}, n->split_size, n->dim, tn_ag_ints_view(&n->self_sym_sizes), n->self_options);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-SplitBackward0_release(tn_node *n_)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    (void)n;
-}
-
-static void
-SplitBackward0_finalize(tn_node *n_)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    (void)n;
-}
-
-static int
-SplitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SplitBackward0_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SplitBackward0 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-SplitBackward0_get_split_size(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SplitBackward0 *)self)->split_size);
-}
-
-static PyObject *
-SplitBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SplitBackward0 *)self)->dim);
-}
-
-static PyGetSetDef SplitBackward0_getset[] = {
-    {"_saved_self_sym_sizes", SplitBackward0_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_split_size", SplitBackward0_get_split_size, NULL, NULL, NULL},
-    {"_saved_dim", SplitBackward0_get_dim, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SplitBackward0 = {
-    .name = "SplitBackward0",
-    .basicsize = sizeof(SplitBackward0),
-    .apply = SplitBackward0_apply,
-    .release = SplitBackward0_release,
-    .finalize = SplitBackward0_finalize,
-    .traverse = SplitBackward0_traverse,
-    .getset = SplitBackward0_getset,
-    .op = "aten::split.Tensor",
-};
-
-/* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
-PyObject *
-tn_ag_record_split__Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SplitBackward0 *n = (SplitBackward0 *)tn_node_new(&tn_kind_SplitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->self_options = tn_ag_options_of(self);
-    n->split_size = a_[1].u.i;
-    n->dim = a_[2].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SplitWithSizesBackward0: aten::split_with_sizes
- *   self: split_with_sizes_backward(grads, split_sizes, dim, self.sym_sizes(), self.options())
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    tn_ag_options self_options;
-    tn_ag_ints split_sizes;
-    int64_t dim;
-} SplitWithSizesBackward0;
-
-static int
-SplitWithSizesBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SplitWithSizesBackward0 *n = (SplitWithSizesBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_split_with_sizes_backward((tn_tensors){grads_, n_->num_inputs}, tn_ag_ints_view(&n->split_sizes), n->dim, tn_ag_ints_view(&n->self_sym_sizes), n->self_options);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-SplitWithSizesBackward0_release(tn_node *n_)
-{
-    SplitWithSizesBackward0 *n = (SplitWithSizesBackward0 *)n_;
-    (void)n;
-}
-
-static void
-SplitWithSizesBackward0_finalize(tn_node *n_)
-{
-    SplitWithSizesBackward0 *n = (SplitWithSizesBackward0 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    tn_ag_free_ints(&n->split_sizes);
-    (void)n;
-}
-
-static int
-SplitWithSizesBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SplitWithSizesBackward0 *n = (SplitWithSizesBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SplitWithSizesBackward0_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SplitWithSizesBackward0 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-SplitWithSizesBackward0_get_split_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SplitWithSizesBackward0 *)self)->split_sizes);
-}
-
-static PyObject *
-SplitWithSizesBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SplitWithSizesBackward0 *)self)->dim);
-}
-
-static PyGetSetDef SplitWithSizesBackward0_getset[] = {
-    {"_saved_self_sym_sizes", SplitWithSizesBackward0_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_split_sizes", SplitWithSizesBackward0_get_split_sizes, NULL, NULL, NULL},
-    {"_saved_dim", SplitWithSizesBackward0_get_dim, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SplitWithSizesBackward0 = {
-    .name = "SplitWithSizesBackward0",
-    .basicsize = sizeof(SplitWithSizesBackward0),
-    .apply = SplitWithSizesBackward0_apply,
-    .release = SplitWithSizesBackward0_release,
-    .finalize = SplitWithSizesBackward0_finalize,
-    .traverse = SplitWithSizesBackward0_traverse,
-    .getset = SplitWithSizesBackward0_getset,
-    .op = "aten::split_with_sizes",
-};
-
-/* aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[] */
-PyObject *
-tn_ag_record_split_with_sizes(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SplitWithSizesBackward0 *n = (SplitWithSizesBackward0 *)tn_node_new(&tn_kind_SplitWithSizesBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->self_options = tn_ag_options_of(self);
-    if (tn_ag_ints_save(&n->split_sizes, &a_[1]) < 0) goto fail_;
-    n->dim = a_[2].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SqrtBackward0: aten::sqrt
- *   self: grad / (2 * result.conj())
- */
-typedef struct {
-    tn_node base;
-    tn_saved result_;
-} SqrtBackward0;
-
-static int
-SqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SqrtBackward0 *n = (SqrtBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(result), tn_value_int(INT64_C(2))});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-SqrtBackward0_release(tn_node *n_)
-{
-    SqrtBackward0 *n = (SqrtBackward0 *)n_;
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-SqrtBackward0_finalize(tn_node *n_)
-{
-    SqrtBackward0 *n = (SqrtBackward0 *)n_;
-    (void)n;
-}
-
-static int
-SqrtBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SqrtBackward0 *n = (SqrtBackward0 *)n_;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SqrtBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SqrtBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef SqrtBackward0_getset[] = {
-    {"_saved_result", SqrtBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SqrtBackward0 = {
-    .name = "SqrtBackward0",
-    .basicsize = sizeof(SqrtBackward0),
-    .apply = SqrtBackward0_apply,
-    .release = SqrtBackward0_release,
-    .finalize = SqrtBackward0_finalize,
-    .traverse = SqrtBackward0_traverse,
-    .getset = SqrtBackward0_getset,
-    .op = "aten::sqrt",
-};
-
-/* aten::sqrt(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_sqrt(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SqrtBackward0 *n = (SqrtBackward0 *)tn_node_new(&tn_kind_SqrtBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::sqrt_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_sqrt_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    SqrtBackward0 *n = (SqrtBackward0 *)tn_node_new(&tn_kind_SqrtBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SqueezeBackward0: aten::squeeze
- *   self: unsqueeze_to(grad, self.sym_sizes())
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-} SqueezeBackward0;
-
-static int
-SqueezeBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SqueezeBackward0 *n = (SqueezeBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_unsqueeze_to(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->self_sym_sizes));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-SqueezeBackward0_release(tn_node *n_)
-{
-    SqueezeBackward0 *n = (SqueezeBackward0 *)n_;
-    (void)n;
-}
-
-static void
-SqueezeBackward0_finalize(tn_node *n_)
-{
-    SqueezeBackward0 *n = (SqueezeBackward0 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    (void)n;
-}
-
-static int
-SqueezeBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SqueezeBackward0 *n = (SqueezeBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SqueezeBackward0_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SqueezeBackward0 *)self)->self_sym_sizes);
-}
-
-static PyGetSetDef SqueezeBackward0_getset[] = {
-    {"_saved_self_sym_sizes", SqueezeBackward0_get_self_sym_sizes, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SqueezeBackward0 = {
-    .name = "SqueezeBackward0",
-    .basicsize = sizeof(SqueezeBackward0),
-    .apply = SqueezeBackward0_apply,
-    .release = SqueezeBackward0_release,
-    .finalize = SqueezeBackward0_finalize,
-    .traverse = SqueezeBackward0_traverse,
-    .getset = SqueezeBackward0_getset,
-    .op = "aten::squeeze",
-};
-
-/* aten::squeeze(Tensor(a) self) -> Tensor(a) */
-PyObject *
-tn_ag_record_squeeze(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SqueezeBackward0 *n = (SqueezeBackward0 *)tn_node_new(&tn_kind_SqueezeBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SqueezeBackward1: aten::squeeze.dim
- *   self: unsqueeze_to(grad, dim, self.sym_sizes())
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    int64_t dim;
-} SqueezeBackward1;
-
-static int
-SqueezeBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SqueezeBackward1 *n = (SqueezeBackward1 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_unsqueeze_to_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), n->dim, tn_ag_ints_view(&n->self_sym_sizes));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-SqueezeBackward1_release(tn_node *n_)
-{
-    SqueezeBackward1 *n = (SqueezeBackward1 *)n_;
-    (void)n;
-}
-
-static void
-SqueezeBackward1_finalize(tn_node *n_)
-{
-    SqueezeBackward1 *n = (SqueezeBackward1 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    (void)n;
-}
-
-static int
-SqueezeBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SqueezeBackward1 *n = (SqueezeBackward1 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SqueezeBackward1_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SqueezeBackward1 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-SqueezeBackward1_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SqueezeBackward1 *)self)->dim);
-}
-
-static PyGetSetDef SqueezeBackward1_getset[] = {
-    {"_saved_self_sym_sizes", SqueezeBackward1_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_dim", SqueezeBackward1_get_dim, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SqueezeBackward1 = {
-    .name = "SqueezeBackward1",
-    .basicsize = sizeof(SqueezeBackward1),
-    .apply = SqueezeBackward1_apply,
-    .release = SqueezeBackward1_release,
-    .finalize = SqueezeBackward1_finalize,
-    .traverse = SqueezeBackward1_traverse,
-    .getset = SqueezeBackward1_getset,
-    .op = "aten::squeeze.dim",
-};
-
-/* aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
-PyObject *
-tn_ag_record_squeeze__dim(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SqueezeBackward1 *n = (SqueezeBackward1 *)tn_node_new(&tn_kind_SqueezeBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SqueezeBackward2: aten::squeeze.dims
- *   self: unsqueeze_to(grad, dim, self.sym_sizes())
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    tn_ag_ints dim;
-} SqueezeBackward2;
-
-static int
-SqueezeBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SqueezeBackward2 *n = (SqueezeBackward2 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_unsqueeze_to_2(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dim), tn_ag_ints_view(&n->self_sym_sizes));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-SqueezeBackward2_release(tn_node *n_)
-{
-    SqueezeBackward2 *n = (SqueezeBackward2 *)n_;
-    (void)n;
-}
-
-static void
-SqueezeBackward2_finalize(tn_node *n_)
-{
-    SqueezeBackward2 *n = (SqueezeBackward2 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    tn_ag_free_ints(&n->dim);
-    (void)n;
-}
-
-static int
-SqueezeBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SqueezeBackward2 *n = (SqueezeBackward2 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SqueezeBackward2_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SqueezeBackward2 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-SqueezeBackward2_get_dim(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SqueezeBackward2 *)self)->dim);
-}
-
-static PyGetSetDef SqueezeBackward2_getset[] = {
-    {"_saved_self_sym_sizes", SqueezeBackward2_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_dim", SqueezeBackward2_get_dim, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SqueezeBackward2 = {
-    .name = "SqueezeBackward2",
-    .basicsize = sizeof(SqueezeBackward2),
-    .apply = SqueezeBackward2_apply,
-    .release = SqueezeBackward2_release,
-    .finalize = SqueezeBackward2_finalize,
-    .traverse = SqueezeBackward2_traverse,
-    .getset = SqueezeBackward2_getset,
-    .op = "aten::squeeze.dims",
-};
-
-/* aten::squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a) */
-PyObject *
-tn_ag_record_squeeze__dims(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SqueezeBackward2 *n = (SqueezeBackward2 *)tn_node_new(&tn_kind_SqueezeBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -8,6 +8,857 @@
 
 #include <math.h>
 
+/* SortBackward1: aten::sort.stable
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    tn_saved indices_;
+} SortBackward1;
+
+static int
+SortBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(1)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+SortBackward1_release(tn_node *n_)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+SortBackward1_finalize(tn_node *n_)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SortBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SortBackward1_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SortBackward1 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SortBackward1_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SortBackward1 *)self)->dim);
+}
+
+static PyObject *
+SortBackward1_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SortBackward1 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef SortBackward1_getset[] = {
+    {"_saved_self_sym_sizes", SortBackward1_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", SortBackward1_get_dim, NULL, NULL, NULL},
+    {"_saved_indices", SortBackward1_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SortBackward1 = {
+    .name = "SortBackward1",
+    .basicsize = sizeof(SortBackward1),
+    .apply = SortBackward1_apply,
+    .release = SortBackward1_release,
+    .finalize = SortBackward1_finalize,
+    .traverse = SortBackward1_traverse,
+    .getset = SortBackward1_getset,
+    .op = "aten::sort.stable",
+};
+
+/* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_sort__stable(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SortBackward1 *n = (SortBackward1 *)tn_node_new(&tn_kind_SortBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SplitBackward0: aten::split.Tensor
+ *   self: split_backward(grads, split_size, dim, self.sym_sizes(), self.options())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_options self_options;
+    int64_t split_size;
+    int64_t dim;
+} SplitBackward0;
+
+static int
+SplitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_split_backward((tn_tensors){grads_, n_->num_inputs}, n->split_size, n->dim, tn_ag_ints_view(&n->self_sym_sizes), n->self_options);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SplitBackward0_release(tn_node *n_)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    (void)n;
+}
+
+static void
+SplitBackward0_finalize(tn_node *n_)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SplitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SplitBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SplitBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SplitBackward0_get_split_size(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SplitBackward0 *)self)->split_size);
+}
+
+static PyObject *
+SplitBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SplitBackward0 *)self)->dim);
+}
+
+static PyGetSetDef SplitBackward0_getset[] = {
+    {"_saved_self_sym_sizes", SplitBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_split_size", SplitBackward0_get_split_size, NULL, NULL, NULL},
+    {"_saved_dim", SplitBackward0_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SplitBackward0 = {
+    .name = "SplitBackward0",
+    .basicsize = sizeof(SplitBackward0),
+    .apply = SplitBackward0_apply,
+    .release = SplitBackward0_release,
+    .finalize = SplitBackward0_finalize,
+    .traverse = SplitBackward0_traverse,
+    .getset = SplitBackward0_getset,
+    .op = "aten::split.Tensor",
+};
+
+/* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
+PyObject *
+tn_ag_record_split__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SplitBackward0 *n = (SplitBackward0 *)tn_node_new(&tn_kind_SplitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->self_options = tn_ag_options_of(self);
+    n->split_size = a_[1].u.i;
+    n->dim = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SplitWithSizesBackward0: aten::split_with_sizes
+ *   self: split_with_sizes_backward(grads, split_sizes, dim, self.sym_sizes(), self.options())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_options self_options;
+    tn_ag_ints split_sizes;
+    int64_t dim;
+} SplitWithSizesBackward0;
+
+static int
+SplitWithSizesBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SplitWithSizesBackward0 *n = (SplitWithSizesBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_split_with_sizes_backward((tn_tensors){grads_, n_->num_inputs}, tn_ag_ints_view(&n->split_sizes), n->dim, tn_ag_ints_view(&n->self_sym_sizes), n->self_options);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SplitWithSizesBackward0_release(tn_node *n_)
+{
+    SplitWithSizesBackward0 *n = (SplitWithSizesBackward0 *)n_;
+    (void)n;
+}
+
+static void
+SplitWithSizesBackward0_finalize(tn_node *n_)
+{
+    SplitWithSizesBackward0 *n = (SplitWithSizesBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->split_sizes);
+    (void)n;
+}
+
+static int
+SplitWithSizesBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SplitWithSizesBackward0 *n = (SplitWithSizesBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SplitWithSizesBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SplitWithSizesBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SplitWithSizesBackward0_get_split_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SplitWithSizesBackward0 *)self)->split_sizes);
+}
+
+static PyObject *
+SplitWithSizesBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SplitWithSizesBackward0 *)self)->dim);
+}
+
+static PyGetSetDef SplitWithSizesBackward0_getset[] = {
+    {"_saved_self_sym_sizes", SplitWithSizesBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_split_sizes", SplitWithSizesBackward0_get_split_sizes, NULL, NULL, NULL},
+    {"_saved_dim", SplitWithSizesBackward0_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SplitWithSizesBackward0 = {
+    .name = "SplitWithSizesBackward0",
+    .basicsize = sizeof(SplitWithSizesBackward0),
+    .apply = SplitWithSizesBackward0_apply,
+    .release = SplitWithSizesBackward0_release,
+    .finalize = SplitWithSizesBackward0_finalize,
+    .traverse = SplitWithSizesBackward0_traverse,
+    .getset = SplitWithSizesBackward0_getset,
+    .op = "aten::split_with_sizes",
+};
+
+/* aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[] */
+PyObject *
+tn_ag_record_split_with_sizes(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SplitWithSizesBackward0 *n = (SplitWithSizesBackward0 *)tn_node_new(&tn_kind_SplitWithSizesBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->self_options = tn_ag_options_of(self);
+    if (tn_ag_ints_save(&n->split_sizes, &a_[1]) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SqrtBackward0: aten::sqrt
+ *   self: grad / (2 * result.conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved result_;
+} SqrtBackward0;
+
+static int
+SqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SqrtBackward0 *n = (SqrtBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(result), tn_value_int(INT64_C(2))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+SqrtBackward0_release(tn_node *n_)
+{
+    SqrtBackward0 *n = (SqrtBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SqrtBackward0_finalize(tn_node *n_)
+{
+    SqrtBackward0 *n = (SqrtBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SqrtBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SqrtBackward0 *n = (SqrtBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SqrtBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SqrtBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SqrtBackward0_getset[] = {
+    {"_saved_result", SqrtBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SqrtBackward0 = {
+    .name = "SqrtBackward0",
+    .basicsize = sizeof(SqrtBackward0),
+    .apply = SqrtBackward0_apply,
+    .release = SqrtBackward0_release,
+    .finalize = SqrtBackward0_finalize,
+    .traverse = SqrtBackward0_traverse,
+    .getset = SqrtBackward0_getset,
+    .op = "aten::sqrt",
+};
+
+/* aten::sqrt(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_sqrt(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SqrtBackward0 *n = (SqrtBackward0 *)tn_node_new(&tn_kind_SqrtBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::sqrt_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_sqrt_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    SqrtBackward0 *n = (SqrtBackward0 *)tn_node_new(&tn_kind_SqrtBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SqueezeBackward0: aten::squeeze
+ *   self: unsqueeze_to(grad, self.sym_sizes())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+} SqueezeBackward0;
+
+static int
+SqueezeBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SqueezeBackward0 *n = (SqueezeBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_unsqueeze_to(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->self_sym_sizes));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SqueezeBackward0_release(tn_node *n_)
+{
+    SqueezeBackward0 *n = (SqueezeBackward0 *)n_;
+    (void)n;
+}
+
+static void
+SqueezeBackward0_finalize(tn_node *n_)
+{
+    SqueezeBackward0 *n = (SqueezeBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SqueezeBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SqueezeBackward0 *n = (SqueezeBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SqueezeBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SqueezeBackward0 *)self)->self_sym_sizes);
+}
+
+static PyGetSetDef SqueezeBackward0_getset[] = {
+    {"_saved_self_sym_sizes", SqueezeBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SqueezeBackward0 = {
+    .name = "SqueezeBackward0",
+    .basicsize = sizeof(SqueezeBackward0),
+    .apply = SqueezeBackward0_apply,
+    .release = SqueezeBackward0_release,
+    .finalize = SqueezeBackward0_finalize,
+    .traverse = SqueezeBackward0_traverse,
+    .getset = SqueezeBackward0_getset,
+    .op = "aten::squeeze",
+};
+
+/* aten::squeeze(Tensor(a) self) -> Tensor(a) */
+PyObject *
+tn_ag_record_squeeze(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SqueezeBackward0 *n = (SqueezeBackward0 *)tn_node_new(&tn_kind_SqueezeBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SqueezeBackward1: aten::squeeze.dim
+ *   self: unsqueeze_to(grad, dim, self.sym_sizes())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+} SqueezeBackward1;
+
+static int
+SqueezeBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SqueezeBackward1 *n = (SqueezeBackward1 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_unsqueeze_to_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), n->dim, tn_ag_ints_view(&n->self_sym_sizes));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SqueezeBackward1_release(tn_node *n_)
+{
+    SqueezeBackward1 *n = (SqueezeBackward1 *)n_;
+    (void)n;
+}
+
+static void
+SqueezeBackward1_finalize(tn_node *n_)
+{
+    SqueezeBackward1 *n = (SqueezeBackward1 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SqueezeBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SqueezeBackward1 *n = (SqueezeBackward1 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SqueezeBackward1_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SqueezeBackward1 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SqueezeBackward1_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SqueezeBackward1 *)self)->dim);
+}
+
+static PyGetSetDef SqueezeBackward1_getset[] = {
+    {"_saved_self_sym_sizes", SqueezeBackward1_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", SqueezeBackward1_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SqueezeBackward1 = {
+    .name = "SqueezeBackward1",
+    .basicsize = sizeof(SqueezeBackward1),
+    .apply = SqueezeBackward1_apply,
+    .release = SqueezeBackward1_release,
+    .finalize = SqueezeBackward1_finalize,
+    .traverse = SqueezeBackward1_traverse,
+    .getset = SqueezeBackward1_getset,
+    .op = "aten::squeeze.dim",
+};
+
+/* aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
+PyObject *
+tn_ag_record_squeeze__dim(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SqueezeBackward1 *n = (SqueezeBackward1 *)tn_node_new(&tn_kind_SqueezeBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SqueezeBackward2: aten::squeeze.dims
+ *   self: unsqueeze_to(grad, dim, self.sym_sizes())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_ints dim;
+} SqueezeBackward2;
+
+static int
+SqueezeBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SqueezeBackward2 *n = (SqueezeBackward2 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_unsqueeze_to_2(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dim), tn_ag_ints_view(&n->self_sym_sizes));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SqueezeBackward2_release(tn_node *n_)
+{
+    SqueezeBackward2 *n = (SqueezeBackward2 *)n_;
+    (void)n;
+}
+
+static void
+SqueezeBackward2_finalize(tn_node *n_)
+{
+    SqueezeBackward2 *n = (SqueezeBackward2 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->dim);
+    (void)n;
+}
+
+static int
+SqueezeBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SqueezeBackward2 *n = (SqueezeBackward2 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SqueezeBackward2_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SqueezeBackward2 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SqueezeBackward2_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SqueezeBackward2 *)self)->dim);
+}
+
+static PyGetSetDef SqueezeBackward2_getset[] = {
+    {"_saved_self_sym_sizes", SqueezeBackward2_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", SqueezeBackward2_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SqueezeBackward2 = {
+    .name = "SqueezeBackward2",
+    .basicsize = sizeof(SqueezeBackward2),
+    .apply = SqueezeBackward2_apply,
+    .release = SqueezeBackward2_release,
+    .finalize = SqueezeBackward2_finalize,
+    .traverse = SqueezeBackward2_traverse,
+    .getset = SqueezeBackward2_getset,
+    .op = "aten::squeeze.dims",
+};
+
+/* aten::squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a) */
+PyObject *
+tn_ag_record_squeeze__dims(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SqueezeBackward2 *n = (SqueezeBackward2 *)tn_node_new(&tn_kind_SqueezeBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SqueezeBackward3: aten::squeeze_
  *   self: unsqueeze_to(grad, self.sym_sizes())
  */
@@ -1747,6 +2598,143 @@ fail_:
     return NULL;
 }
 
+/* TanhBackwardBackward0: aten::tanh_backward
+ *   grad_output: tanh_backward(grad, output.conj())
+ *   output: grad.conj() * (-2 * output.conj() * grad_output)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved output_;
+    tn_saved grad_output_;
+} TanhBackwardBackward0;
+
+static int
+TanhBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    TanhBackwardBackward0 *n = (TanhBackwardBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
+    if (!output && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_tanh_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(output)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(output), tn_value_int((-INT64_C(2)))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(grad_output)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+TanhBackwardBackward0_release(tn_node *n_)
+{
+    TanhBackwardBackward0 *n = (TanhBackwardBackward0 *)n_;
+    tn_saved_release(&n->output_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+TanhBackwardBackward0_finalize(tn_node *n_)
+{
+    TanhBackwardBackward0 *n = (TanhBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+TanhBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    TanhBackwardBackward0 *n = (TanhBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->output_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+TanhBackwardBackward0_get_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((TanhBackwardBackward0 *)self)->output_, TN_NODE(self));
+}
+
+static PyObject *
+TanhBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((TanhBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef TanhBackwardBackward0_getset[] = {
+    {"_saved_output", TanhBackwardBackward0_get_output, NULL, NULL, NULL},
+    {"_saved_grad_output", TanhBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_TanhBackwardBackward0 = {
+    .name = "TanhBackwardBackward0",
+    .basicsize = sizeof(TanhBackwardBackward0),
+    .apply = TanhBackwardBackward0_apply,
+    .release = TanhBackwardBackward0_release,
+    .finalize = TanhBackwardBackward0_finalize,
+    .traverse = TanhBackwardBackward0_traverse,
+    .getset = TanhBackwardBackward0_getset,
+    .op = "aten::tanh_backward",
+};
+
+/* aten::tanh_backward(Tensor grad_output, Tensor output) -> Tensor */
+PyObject *
+tn_ag_record_tanh_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *output = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    TanhBackwardBackward0 *n = (TanhBackwardBackward0 *)tn_node_new(&tn_kind_TanhBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, output) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ThresholdBackward0: aten::threshold
  *   self: threshold_backward(grad, self, threshold)
  */
@@ -1973,6 +2961,134 @@ tn_ag_record_threshold_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ThresholdBackwardBackward0: aten::threshold_backward
+ *   grad_output: threshold_backward(grad, self, threshold)
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value threshold;
+} ThresholdBackwardBackward0;
+
+static int
+ThresholdBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ThresholdBackwardBackward0 *n = (ThresholdBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_threshold_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), n->threshold});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+ThresholdBackwardBackward0_release(tn_node *n_)
+{
+    ThresholdBackwardBackward0 *n = (ThresholdBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+ThresholdBackwardBackward0_finalize(tn_node *n_)
+{
+    ThresholdBackwardBackward0 *n = (ThresholdBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ThresholdBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ThresholdBackwardBackward0 *n = (ThresholdBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ThresholdBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ThresholdBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ThresholdBackwardBackward0_get_threshold(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ThresholdBackwardBackward0 *)self)->threshold);
+}
+
+static PyGetSetDef ThresholdBackwardBackward0_getset[] = {
+    {"_saved_self", ThresholdBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_threshold", ThresholdBackwardBackward0_get_threshold, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ThresholdBackwardBackward0 = {
+    .name = "ThresholdBackwardBackward0",
+    .basicsize = sizeof(ThresholdBackwardBackward0),
+    .apply = ThresholdBackwardBackward0_apply,
+    .release = ThresholdBackwardBackward0_release,
+    .finalize = ThresholdBackwardBackward0_finalize,
+    .traverse = ThresholdBackwardBackward0_traverse,
+    .getset = ThresholdBackwardBackward0_getset,
+    .op = "aten::threshold_backward",
+};
+
+/* aten::threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
+PyObject *
+tn_ag_record_threshold_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ThresholdBackwardBackward0 *n = (ThresholdBackwardBackward0 *)tn_node_new(&tn_kind_ThresholdBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->threshold = a_[2];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3043,6 +4159,127 @@ tn_ag_record_unfold(tn_op *op_, tn_value *a_)
     n->dimension = a_[1].u.i;
     n->size = a_[2].u.i;
     n->step = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UnfoldBackwardBackward0: aten::unfold_backward
+ *   grad_in: grad.unfold(dim, size, step)
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+    int64_t size;
+    int64_t step;
+} UnfoldBackwardBackward0;
+
+static int
+UnfoldBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UnfoldBackwardBackward0 *n = (UnfoldBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_unfold, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_int(n->size), tn_value_int(n->step)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UnfoldBackwardBackward0_release(tn_node *n_)
+{
+    UnfoldBackwardBackward0 *n = (UnfoldBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UnfoldBackwardBackward0_finalize(tn_node *n_)
+{
+    UnfoldBackwardBackward0 *n = (UnfoldBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+UnfoldBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UnfoldBackwardBackward0 *n = (UnfoldBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UnfoldBackwardBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((UnfoldBackwardBackward0 *)self)->dim);
+}
+
+static PyObject *
+UnfoldBackwardBackward0_get_size(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((UnfoldBackwardBackward0 *)self)->size);
+}
+
+static PyObject *
+UnfoldBackwardBackward0_get_step(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((UnfoldBackwardBackward0 *)self)->step);
+}
+
+static PyGetSetDef UnfoldBackwardBackward0_getset[] = {
+    {"_saved_dim", UnfoldBackwardBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_size", UnfoldBackwardBackward0_get_size, NULL, NULL, NULL},
+    {"_saved_step", UnfoldBackwardBackward0_get_step, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UnfoldBackwardBackward0 = {
+    .name = "UnfoldBackwardBackward0",
+    .basicsize = sizeof(UnfoldBackwardBackward0),
+    .apply = UnfoldBackwardBackward0_apply,
+    .release = UnfoldBackwardBackward0_release,
+    .finalize = UnfoldBackwardBackward0_finalize,
+    .traverse = UnfoldBackwardBackward0_traverse,
+    .getset = UnfoldBackwardBackward0_getset,
+    .op = "aten::unfold_backward",
+};
+
+/* aten::unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor */
+PyObject *
+tn_ag_record_unfold_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_in = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UnfoldBackwardBackward0 *n = (UnfoldBackwardBackward0 *)tn_node_new(&tn_kind_UnfoldBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_in) < 0)
+        goto fail_;
+    n->dim = a_[2].u.i;
+    n->size = a_[3].u.i;
+    n->step = a_[4].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

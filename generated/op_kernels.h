@@ -31,6 +31,120 @@ PyObject *tn_op___rshift____Tensor(TensorObject *self, TensorObject *other);
 PyObject *tn_op___xor____Scalar(TensorObject *self, const tn_value *other);
 /* aten::__xor__.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op___xor____Tensor(TensorObject *self, TensorObject *other);
+/* aten::_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *tn_op__foreach_add__List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+/* aten::_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_add__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_add.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_add__ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_add.Tensor(Tensor[] self, Tensor other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *tn_op__foreach_add__Tensor(tn_tensors self, TensorObject *other, const tn_value *alpha);
+/* aten::_foreach_add_.List(Tensor(a!)[] self, Tensor[] other, *, Scalar alpha=1) -> () */
+PyObject *tn_op__foreach_add___List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+/* aten::_foreach_add_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_add___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_add_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_add___ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_add_.Tensor(Tensor(a!)[] self, Tensor other, *, Scalar alpha=1) -> () */
+PyObject *tn_op__foreach_add___Tensor(tn_tensors self, TensorObject *other, const tn_value *alpha);
+/* aten::_foreach_addcdiv.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
+PyObject *tn_op__foreach_addcdiv__Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+/* aten::_foreach_addcdiv.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_addcdiv__ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+/* aten::_foreach_addcdiv_.Scalar(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> () */
+PyObject *tn_op__foreach_addcdiv___Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+/* aten::_foreach_addcdiv_.ScalarList(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_addcdiv___ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+/* aten::_foreach_addcmul.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
+PyObject *tn_op__foreach_addcmul__Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+/* aten::_foreach_addcmul.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_addcmul__ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+/* aten::_foreach_addcmul_.Scalar(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> () */
+PyObject *tn_op__foreach_addcmul___Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+/* aten::_foreach_addcmul_.ScalarList(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_addcmul___ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+/* aten::_foreach_clamp_max.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_clamp_max__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_clamp_max_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_clamp_max___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_clamp_min.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_clamp_min__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_clamp_min_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_clamp_min___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> () */
+PyObject *tn_op__foreach_copy_(tn_tensors self, tn_tensors src, bool non_blocking);
+/* aten::_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *tn_op__foreach_div__List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_div.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_div__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_div.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_div__ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
+PyObject *tn_op__foreach_div__Tensor(tn_tensors self, TensorObject *other);
+/* aten::_foreach_div_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+PyObject *tn_op__foreach_div___List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_div_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_div___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_div_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_div___ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_div_.Tensor(Tensor(a!)[] self, Tensor other) -> () */
+PyObject *tn_op__foreach_div___Tensor(tn_tensors self, TensorObject *other);
+/* aten::_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[] */
+PyObject *tn_op__foreach_lerp__List(tn_tensors self, tn_tensors tensors1, tn_tensors weights);
+/* aten::_foreach_lerp.Scalar(Tensor[] self, Tensor[] tensors1, Scalar weight) -> Tensor[] */
+PyObject *tn_op__foreach_lerp__Scalar(tn_tensors self, tn_tensors tensors1, const tn_value *weight);
+/* aten::_foreach_lerp_.List(Tensor(a!)[] self, Tensor[] tensors1, Tensor[] weights) -> () */
+PyObject *tn_op__foreach_lerp___List(tn_tensors self, tn_tensors tensors1, tn_tensors weights);
+/* aten::_foreach_lerp_.Scalar(Tensor(a!)[] self, Tensor[] tensors1, Scalar weight) -> () */
+PyObject *tn_op__foreach_lerp___Scalar(tn_tensors self, tn_tensors tensors1, const tn_value *weight);
+/* aten::_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *tn_op__foreach_maximum__List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_maximum_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+PyObject *tn_op__foreach_maximum___List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *tn_op__foreach_minimum__List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_minimum_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+PyObject *tn_op__foreach_minimum___List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *tn_op__foreach_mul__List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_mul__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_mul__ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
+PyObject *tn_op__foreach_mul__Tensor(tn_tensors self, TensorObject *other);
+/* aten::_foreach_mul_.List(Tensor(a!)[] self, Tensor[] other) -> () */
+PyObject *tn_op__foreach_mul___List(tn_tensors self, tn_tensors other);
+/* aten::_foreach_mul_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_mul___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_mul_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_mul___ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_mul_.Tensor(Tensor(a!)[] self, Tensor other) -> () */
+PyObject *tn_op__foreach_mul___Tensor(tn_tensors self, TensorObject *other);
+/* aten::_foreach_neg(Tensor[] self) -> Tensor[] */
+PyObject *tn_op__foreach_neg(tn_tensors self);
+/* aten::_foreach_neg_(Tensor(a!)[] self) -> () */
+PyObject *tn_op__foreach_neg_(tn_tensors self);
+/* aten::_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[] */
+PyObject *tn_op__foreach_norm__Scalar(tn_tensors self, const tn_value *ord, int dtype);
+/* aten::_foreach_sqrt(Tensor[] self) -> Tensor[] */
+PyObject *tn_op__foreach_sqrt(tn_tensors self);
+/* aten::_foreach_sqrt_(Tensor(a!)[] self) -> () */
+PyObject *tn_op__foreach_sqrt_(tn_tensors self);
+/* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *tn_op__foreach_sub__List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *tn_op__foreach_sub__Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *tn_op__foreach_sub__ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_sub_.List(Tensor(a!)[] self, Tensor[] other, *, Scalar alpha=1) -> () */
+PyObject *tn_op__foreach_sub___List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+/* aten::_foreach_sub_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
+PyObject *tn_op__foreach_sub___Scalar(tn_tensors self, const tn_value *scalar);
+/* aten::_foreach_sub_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
+PyObject *tn_op__foreach_sub___ScalarList(tn_tensors self, const tn_value *scalars);
+/* aten::_foreach_zero_(Tensor(a!)[] self) -> () */
+PyObject *tn_op__foreach_zero_(tn_tensors self);
 /* aten::_has_compatible_shallow_copy_type(Tensor self, Tensor from) -> bool */
 PyObject *tn_op__has_compatible_shallow_copy_type(TensorObject *self, TensorObject *from);
 /* aten::_has_same_storage_numel(Tensor self, Tensor other) -> bool */
@@ -41,14 +155,20 @@ PyObject *tn_op__is_zerotensor(TensorObject *self);
 PyObject *tn_op__local_scalar_dense(TensorObject *self);
 /* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
 PyObject *tn_op__log_softmax(TensorObject *self, int64_t dim, bool half_to_float);
+/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
+PyObject *tn_op__log_softmax_backward_data(TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype);
 /* aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) */
 PyObject *tn_op__reshape_alias(TensorObject *self, tn_ints size, tn_ints stride);
 /* aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op__safe_softmax(TensorObject *self, int64_t dim, int dtype);
 /* aten::_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp) */
 PyObject *tn_op__scaled_dot_product_flash_attention_for_cpu(TensorObject *query, TensorObject *key, TensorObject *value, double dropout_p, bool is_causal, TensorObject *attn_mask, tn_opt_double scale);
+/* aten::_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value) */
+PyObject *tn_op__scaled_dot_product_flash_attention_for_cpu_backward(TensorObject *grad_out, TensorObject *query, TensorObject *key, TensorObject *value, TensorObject *out, TensorObject *logsumexp, double dropout_p, bool is_causal, TensorObject *attn_mask, tn_opt_double scale);
 /* aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
 PyObject *tn_op__softmax(TensorObject *self, int64_t dim, bool half_to_float);
+/* aten::_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
+PyObject *tn_op__softmax_backward_data(TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype);
 /* aten::_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor */
 PyObject *tn_op__to_copy(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, bool non_blocking, int memory_format);
 /* aten::_unsafe_view(Tensor self, SymInt[] size) -> Tensor */
@@ -109,6 +229,8 @@ PyObject *tn_op_argsort__stable(TensorObject *self, bool stable, int64_t dim, bo
 PyObject *tn_op_as_strided(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
 /* aten::as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!) */
 PyObject *tn_op_as_strided_(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
+/* aten::as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor */
+PyObject *tn_op_as_strided_scatter(TensorObject *self, TensorObject *src, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
 /* aten::asin(Tensor self) -> Tensor */
 PyObject *tn_op_asin(TensorObject *self);
 /* aten::asinh(Tensor self) -> Tensor */
@@ -149,6 +271,8 @@ PyObject *tn_op_bitwise_xor__Scalar(TensorObject *self, const tn_value *other);
 PyObject *tn_op_bitwise_xor__Tensor(TensorObject *self, TensorObject *other);
 /* aten::bmm(Tensor self, Tensor mat2) -> Tensor */
 PyObject *tn_op_bmm(TensorObject *self, TensorObject *mat2);
+/* aten::broadcast_tensors(Tensor[] tensors) -> Tensor[] */
+PyObject *tn_op_broadcast_tensors(tn_tensors tensors);
 /* aten::can_cast(ScalarType from_, ScalarType to) -> bool */
 PyObject *tn_op_can_cast(int from_, int to);
 /* aten::cat(Tensor[] tensors, int dim=0) -> Tensor */
@@ -189,6 +313,8 @@ PyObject *tn_op_conv3d(TensorObject *input, TensorObject *weight, TensorObject *
 PyObject *tn_op_conv3d__padding(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, const char *padding, tn_ints dilation, int64_t groups);
 /* aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor */
 PyObject *tn_op_convolution(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups);
+/* aten::convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
+PyObject *tn_op_convolution_backward(TensorObject *grad_output, TensorObject *input, TensorObject *weight, tn_ints bias_sizes, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups, tn_ints output_mask);
 /* aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
 PyObject *tn_op_copy_(TensorObject *self, TensorObject *src, bool non_blocking);
 /* aten::copysign.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -205,6 +331,8 @@ PyObject *tn_op_count_nonzero__dim_IntList(TensorObject *self, tn_ints dim);
 PyObject *tn_op_cross_entropy_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, double label_smoothing);
 /* aten::cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_cummax(TensorObject *self, int64_t dim);
+/* aten::cummaxmin_backward(Tensor grad, Tensor input, Tensor indices, int dim) -> Tensor */
+PyObject *tn_op_cummaxmin_backward(TensorObject *grad, TensorObject *input, TensorObject *indices, int64_t dim);
 /* aten::cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_cummin(TensorObject *self, int64_t dim);
 /* aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
@@ -217,6 +345,10 @@ PyObject *tn_op_detach(TensorObject *self);
 PyObject *tn_op_detach_(TensorObject *self);
 /* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
 PyObject *tn_op_diagonal(TensorObject *self, int64_t offset, int64_t dim1, int64_t dim2);
+/* aten::diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
+PyObject *tn_op_diagonal_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t offset, int64_t dim1, int64_t dim2);
+/* aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
+PyObject *tn_op_diagonal_scatter(TensorObject *self, TensorObject *src, int64_t offset, int64_t dim1, int64_t dim2);
 /* aten::diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor */
 PyObject *tn_op_diff(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append);
 /* aten::digamma(Tensor self) -> Tensor */
@@ -239,8 +371,14 @@ PyObject *tn_op_dot(TensorObject *self, TensorObject *tensor);
 PyObject *tn_op_dropout(TensorObject *input, double p, bool train);
 /* aten::elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor */
 PyObject *tn_op_elu(TensorObject *self, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale);
+/* aten::elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor */
+PyObject *tn_op_elu_backward(TensorObject *grad_output, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale, bool is_result, TensorObject *self_or_result);
 /* aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
 PyObject *tn_op_embedding(TensorObject *weight, TensorObject *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* aten::embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq, bool sparse) -> Tensor */
+PyObject *tn_op_embedding_backward(TensorObject *grad, TensorObject *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+/* aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor */
+PyObject *tn_op_embedding_dense_backward(TensorObject *grad_output, TensorObject *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
 /* aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
 PyObject *tn_op_empty__memory_format(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
@@ -305,32 +443,48 @@ PyObject *tn_op_full(tn_ints size, const tn_value *fill_value, int dtype, int la
 PyObject *tn_op_full_like(TensorObject *self, const tn_value *fill_value, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
 PyObject *tn_op_gather(TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad);
+/* aten::gather_backward(Tensor grad, Tensor self, int dim, Tensor index, bool sparse_grad) -> Tensor */
+PyObject *tn_op_gather_backward(TensorObject *grad, TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad);
 /* aten::ge.Scalar(Tensor self, Scalar other) -> Tensor */
 PyObject *tn_op_ge__Scalar(TensorObject *self, const tn_value *other);
 /* aten::ge.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_ge__Tensor(TensorObject *self, TensorObject *other);
 /* aten::gelu(Tensor self, *, str approximate="none") -> Tensor */
 PyObject *tn_op_gelu(TensorObject *self, const char *approximate);
+/* aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor */
+PyObject *tn_op_gelu_backward(TensorObject *grad_output, TensorObject *self, const char *approximate);
+/* aten::ger(Tensor self, Tensor vec2) -> Tensor */
+PyObject *tn_op_ger(TensorObject *self, TensorObject *vec2);
 /* aten::gt.Scalar(Tensor self, Scalar other) -> Tensor */
 PyObject *tn_op_gt__Scalar(TensorObject *self, const tn_value *other);
 /* aten::gt.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_gt__Tensor(TensorObject *self, TensorObject *other);
 /* aten::hardsigmoid(Tensor self) -> Tensor */
 PyObject *tn_op_hardsigmoid(TensorObject *self);
+/* aten::hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *tn_op_hardsigmoid_backward(TensorObject *grad_output, TensorObject *self);
 /* aten::hardswish(Tensor self) -> Tensor */
 PyObject *tn_op_hardswish(TensorObject *self);
+/* aten::hardswish_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *tn_op_hardswish_backward(TensorObject *grad_output, TensorObject *self);
 /* aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor */
 PyObject *tn_op_hardtanh(TensorObject *self, const tn_value *min_val, const tn_value *max_val);
+/* aten::hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor */
+PyObject *tn_op_hardtanh_backward(TensorObject *grad_output, TensorObject *self, const tn_value *min_val, const tn_value *max_val);
 /* aten::hypot(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_hypot(TensorObject *self, TensorObject *other);
 /* aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor */
 PyObject *tn_op_index__Tensor(TensorObject *self, tn_tensors indices);
+/* aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
+PyObject *tn_op_index_add(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *source, const tn_value *alpha);
 /* aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor */
 PyObject *tn_op_index_put(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate);
 /* aten::index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
 PyObject *tn_op_index_put_(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate);
 /* aten::index_select(Tensor self, int dim, Tensor index) -> Tensor */
 PyObject *tn_op_index_select(TensorObject *self, int64_t dim, TensorObject *index);
+/* aten::index_select_backward(Tensor grad, SymInt[] self_sizes, int dim, Tensor index) -> Tensor */
+PyObject *tn_op_index_select_backward(TensorObject *grad, tn_ints self_sizes, int64_t dim, TensorObject *index);
 /* aten::is_complex(Tensor self) -> bool */
 PyObject *tn_op_is_complex(TensorObject *self);
 /* aten::is_conj(Tensor self) -> bool */
@@ -377,6 +531,8 @@ PyObject *tn_op_le__Scalar(TensorObject *self, const tn_value *other);
 PyObject *tn_op_le__Tensor(TensorObject *self, TensorObject *other);
 /* aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor */
 PyObject *tn_op_leaky_relu(TensorObject *self, const tn_value *negative_slope);
+/* aten::leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor */
+PyObject *tn_op_leaky_relu_backward(TensorObject *grad_output, TensorObject *self, const tn_value *negative_slope, bool self_is_result);
 /* aten::lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
 PyObject *tn_op_lerp__Scalar(TensorObject *self, TensorObject *end, const tn_value *weight);
 /* aten::lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
@@ -415,6 +571,8 @@ PyObject *tn_op_logical_or(TensorObject *self, TensorObject *other);
 PyObject *tn_op_logical_xor(TensorObject *self, TensorObject *other);
 /* aten::logit(Tensor self, float? eps=None) -> Tensor */
 PyObject *tn_op_logit(TensorObject *self, tn_opt_double eps);
+/* aten::logit_backward(Tensor grad_output, Tensor self, float? eps=None) -> Tensor */
+PyObject *tn_op_logit_backward(TensorObject *grad_output, TensorObject *self, tn_opt_double eps);
 /* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
 PyObject *tn_op_logsumexp(TensorObject *self, tn_ints dim, bool keepdim);
 /* aten::lt.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -427,8 +585,14 @@ PyObject *tn_op_mT(TensorObject *self);
 PyObject *tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value *value);
 /* aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
 PyObject *tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value);
+/* aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor */
+PyObject *tn_op_masked_scatter(TensorObject *self, TensorObject *mask, TensorObject *source);
+/* aten::masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes) -> Tensor */
+PyObject *tn_op_masked_scatter_backward(TensorObject *grad_output, TensorObject *mask, tn_ints sizes);
 /* aten::masked_select(Tensor self, Tensor mask) -> Tensor */
 PyObject *tn_op_masked_select(TensorObject *self, TensorObject *mask);
+/* aten::masked_select_backward(Tensor grad, Tensor input, Tensor mask) -> Tensor */
+PyObject *tn_op_masked_select_backward(TensorObject *grad, TensorObject *input, TensorObject *mask);
 /* aten::matmul(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_matmul(TensorObject *self, TensorObject *other);
 /* aten::max(Tensor self) -> Tensor */
@@ -449,12 +613,18 @@ PyObject *tn_op_min__dim(TensorObject *self, int64_t dim, bool keepdim);
 PyObject *tn_op_minimum(TensorObject *self, TensorObject *other);
 /* aten::mish(Tensor self) -> Tensor */
 PyObject *tn_op_mish(TensorObject *self);
+/* aten::mish_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *tn_op_mish_backward(TensorObject *grad_output, TensorObject *self);
 /* aten::mm(Tensor self, Tensor mat2) -> Tensor */
 PyObject *tn_op_mm(TensorObject *self, TensorObject *mat2);
 /* aten::movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a) */
 PyObject *tn_op_movedim__int(TensorObject *self, int64_t source, int64_t destination);
 /* aten::movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a) */
 PyObject *tn_op_movedim__intlist(TensorObject *self, tn_ints source, tn_ints destination);
+/* aten::mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+PyObject *tn_op_mse_loss(TensorObject *self, TensorObject *target, int64_t reduction);
+/* aten::mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor */
+PyObject *tn_op_mse_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, int64_t reduction);
 /* aten::mul.Scalar(Tensor self, Scalar other) -> Tensor */
 PyObject *tn_op_mul__Scalar(TensorObject *self, const tn_value *other);
 /* aten::mul.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -473,8 +643,14 @@ PyObject *tn_op_nanmean(TensorObject *self, tn_ints dim, bool keepdim, int dtype
 PyObject *tn_op_nansum(TensorObject *self, tn_ints dim, bool keepdim, int dtype);
 /* aten::narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a) */
 PyObject *tn_op_narrow(TensorObject *self, int64_t dim, int64_t start, int64_t length);
+/* aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor) */
+PyObject *tn_op_native_dropout(TensorObject *input, double p, int train);
+/* aten::native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
+PyObject *tn_op_native_dropout_backward(TensorObject *grad_output, TensorObject *mask, double scale);
 /* aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) */
 PyObject *tn_op_native_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias, double eps);
+/* aten::native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
+PyObject *tn_op_native_layer_norm_backward(TensorObject *grad_out, TensorObject *input, tn_ints normalized_shape, TensorObject *mean, TensorObject *rstd, TensorObject *weight, TensorObject *bias, tn_ints output_mask);
 /* aten::ne.Scalar(Tensor self, Scalar other) -> Tensor */
 PyObject *tn_op_ne__Scalar(TensorObject *self, const tn_value *other);
 /* aten::ne.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -495,6 +671,14 @@ PyObject *tn_op_new_ones(TensorObject *self, tn_ints size, int dtype, int layout
 PyObject *tn_op_new_zeros(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
 PyObject *tn_op_nll_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+/* aten::nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
+PyObject *tn_op_nll_loss2d(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+/* aten::nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
+PyObject *tn_op_nll_loss2d_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, TensorObject *total_weight);
+/* aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight) */
+PyObject *tn_op_nll_loss2d_forward(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+/* aten::nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
+PyObject *tn_op_nll_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, TensorObject *total_weight);
 /* aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight) */
 PyObject *tn_op_nll_loss_forward(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
 /* aten::nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
@@ -527,12 +711,16 @@ PyObject *tn_op_numpy_T(TensorObject *self);
 PyObject *tn_op_ones(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
 PyObject *tn_op_ones_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
+/* aten::outer(Tensor self, Tensor vec2) -> Tensor */
+PyObject *tn_op_outer(TensorObject *self, TensorObject *vec2);
 /* aten::output_nr(Tensor self) -> int */
 PyObject *tn_op_output_nr(TensorObject *self);
 /* aten::pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor */
 PyObject *tn_op_pad(TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value);
 /* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
 PyObject *tn_op_permute(TensorObject *self, tn_ints dims);
+/* aten::polygamma(int n, Tensor self) -> Tensor */
+PyObject *tn_op_polygamma(int64_t n, TensorObject *self);
 /* aten::positive(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op_positive(TensorObject *self);
 /* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
@@ -635,6 +823,10 @@ PyObject *tn_op_scatter_add(TensorObject *self, int64_t dim, TensorObject *index
 PyObject *tn_op_scatter_reduce__two(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src, const char *reduce, bool include_self);
 /* aten::select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a) */
 PyObject *tn_op_select__int(TensorObject *self, int64_t dim, int64_t index);
+/* aten::select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor */
+PyObject *tn_op_select_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t index);
+/* aten::select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor */
+PyObject *tn_op_select_scatter(TensorObject *self, TensorObject *src, int64_t dim, int64_t index);
 /* aten::set_(Tensor(a!) self) -> Tensor(a!) */
 PyObject *tn_op_set_(TensorObject *self);
 /* aten::set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!) */
@@ -649,12 +841,16 @@ PyObject *tn_op_set___source_Tensor_storage_offset(TensorObject *self, TensorObj
 PyObject *tn_op_sgn(TensorObject *self);
 /* aten::sigmoid(Tensor self) -> Tensor */
 PyObject *tn_op_sigmoid(TensorObject *self);
+/* aten::sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor */
+PyObject *tn_op_sigmoid_backward(TensorObject *grad_output, TensorObject *output);
 /* aten::sign(Tensor self) -> Tensor */
 PyObject *tn_op_sign(TensorObject *self);
 /* aten::signbit(Tensor self) -> Tensor */
 PyObject *tn_op_signbit(TensorObject *self);
 /* aten::silu(Tensor self) -> Tensor */
 PyObject *tn_op_silu(TensorObject *self);
+/* aten::silu_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *tn_op_silu_backward(TensorObject *grad_output, TensorObject *self);
 /* aten::sin(Tensor self) -> Tensor */
 PyObject *tn_op_sin(TensorObject *self);
 /* aten::sinh(Tensor self) -> Tensor */
@@ -663,14 +859,22 @@ PyObject *tn_op_sinh(TensorObject *self);
 PyObject *tn_op_size__int(TensorObject *self, int64_t dim);
 /* aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) */
 PyObject *tn_op_slice__Tensor(TensorObject *self, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
+/* aten::slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step) -> Tensor */
+PyObject *tn_op_slice_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
+/* aten::slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor */
+PyObject *tn_op_slice_scatter(TensorObject *self, TensorObject *src, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
 /* aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op_softmax__int(TensorObject *self, int64_t dim, int dtype);
 /* aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
 PyObject *tn_op_softplus(TensorObject *self, const tn_value *beta, const tn_value *threshold);
+/* aten::softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor */
+PyObject *tn_op_softplus_backward(TensorObject *grad_output, TensorObject *self, const tn_value *beta, const tn_value *threshold);
 /* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_sort(TensorObject *self, int64_t dim, bool descending);
 /* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_sort__stable(TensorObject *self, int stable, int64_t dim, bool descending);
+/* aten::special_polygamma(int n, Tensor self) -> Tensor */
+PyObject *tn_op_special_polygamma(int64_t n, TensorObject *self);
 /* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
 PyObject *tn_op_split__Tensor(TensorObject *self, int64_t split_size, int64_t dim);
 /* aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[] */
@@ -735,8 +939,12 @@ PyObject *tn_op_take_along_dim(TensorObject *self, TensorObject *indices, tn_opt
 PyObject *tn_op_tan(TensorObject *self);
 /* aten::tanh(Tensor self) -> Tensor */
 PyObject *tn_op_tanh(TensorObject *self);
+/* aten::tanh_backward(Tensor grad_output, Tensor output) -> Tensor */
+PyObject *tn_op_tanh_backward(TensorObject *grad_output, TensorObject *output);
 /* aten::threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor */
 PyObject *tn_op_threshold(TensorObject *self, const tn_value *threshold, const tn_value *value);
+/* aten::threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
+PyObject *tn_op_threshold_backward(TensorObject *grad_output, TensorObject *self, const tn_value *threshold);
 /* aten::to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
 PyObject *tn_op_to__device(TensorObject *self, const tn_value *device, int dtype, bool non_blocking, bool copy, int memory_format);
 /* aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
@@ -767,12 +975,16 @@ PyObject *tn_op_unbind__int(TensorObject *self, int64_t dim);
 PyObject *tn_op_unflatten__int(TensorObject *self, int64_t dim, tn_ints sizes);
 /* aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) */
 PyObject *tn_op_unfold(TensorObject *self, int64_t dimension, int64_t size, int64_t step);
+/* aten::unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor */
+PyObject *tn_op_unfold_backward(TensorObject *grad_in, tn_ints input_sizes, int64_t dim, int64_t size, int64_t step);
 /* aten::uniform_(Tensor(a!) self, float from=0., float to=1., *, Generator? generator=None) -> Tensor(a!) */
 PyObject *tn_op_uniform_(TensorObject *self, double from, double to, PyObject *generator);
 /* aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
 PyObject *tn_op_unsqueeze(TensorObject *self, int64_t dim);
 /* aten::unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!) */
 PyObject *tn_op_unsqueeze_(TensorObject *self, int64_t dim);
+/* aten::value_selecting_reduction_backward(Tensor grad, int dim, Tensor indices, SymInt[] sizes, bool keepdim) -> Tensor */
+PyObject *tn_op_value_selecting_reduction_backward(TensorObject *grad, int64_t dim, TensorObject *indices, tn_ints sizes, bool keepdim);
 /* aten::var(Tensor self, bool unbiased=True) -> Tensor */
 PyObject *tn_op_var(TensorObject *self, bool unbiased);
 /* aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */

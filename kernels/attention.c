@@ -594,3 +594,206 @@ tn_sdpa(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int
     free(j.partial);
     return j.failed ? TN_ERR_NOMEM : TN_OK;
 }
+
+/* ---- the gradient ----
+ * Note [Flash attention gradient]
+ * A task is (batch, kv head): it owns float (double for f64) accumulators for that kv head's
+ * grad_k (S x E) and grad_v (S x Ev) and walks the query heads of its group in blocks of
+ * BW_ROWS query positions. Per block it rebuilds the scores with one GEMM, P from the saved
+ * logsumexp, then four GEMMs (tn_gemm_f32acc_serial; plain loops for f64): grad_v += P^T dO,
+ * dP = dO V^T, grad_q = scale dS K, grad_k += scale dS^T Q. Causal blocks stop at their last
+ * row's key. Upstream's kernel blocks queries and keys differently, so sums round in another
+ * order: the results are compared under the derived tolerance. */
+enum { BW_ROWS = 64 };
+
+typedef struct {
+    int dtype, f64;
+    int64_t B, Hq, Hkv, G, L, S, E, Ev;
+    const char *go, *q, *k, *v, *o, *lse, *mask;
+    int64_t gos[4], qs[4], ks[4], vs[4], os[4], ls[3], ms[4], gqs[4], gks[4], gvs[4];
+    int mask_dtype, causal;
+    double scale;
+    char *gq, *gk, *gv;
+    int failed;
+} sdpa_bw_job;
+
+static inline double
+ld(int dtype, const char *base, int64_t off)
+{
+    return tn_load_float(dtype, base, off);
+}
+
+/* C (m x n, acc type, row stride ldc) = alpha * A @ B + beta * C on this thread; A and B are
+ * element-strided operands of dtype a_dt / b_dt (acc type buffers pass TN_DTYPE_F32/F64). */
+static tn_status
+bw_gemm(int f64, int64_t m, int64_t n, int64_t kk, int a_dt, const void *a, int64_t a_sm, int64_t a_sk, int b_dt,
+        const void *b, int64_t b_sk, int64_t b_sn, void *c, int64_t ldc, double alpha, double beta)
+{
+    if (!f64)
+        return tn_gemm_f32acc_serial(m, n, kk, a_dt, a, a_sm, a_sk, b_dt, b, b_sk, b_sn, c, ldc, (float)alpha,
+                                     (float)beta);
+    double *cd = c;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) {
+            double s = 0;
+            for (int64_t t = 0; t < kk; t++)
+                s += ld(a_dt, a, i * a_sm + t * a_sk) * ld(b_dt, b, t * b_sk + j * b_sn);
+            cd[i * ldc + j] = alpha * s + (beta == 0 ? 0 : beta * cd[i * ldc + j]);
+        }
+    return TN_OK;
+}
+
+static void
+sdpa_bw_task(void *ctx, int64_t begin, int64_t end)
+{
+    sdpa_bw_job *j = ctx;
+    const int f64 = j->f64, acc = f64 ? TN_DTYPE_F64 : TN_DTYPE_F32, dt = j->dtype;
+    const int64_t S = j->S, E = j->E, Ev = j->Ev, ae = f64 ? 8 : 4, es = tn_dtype_size(dt);
+    char *dk = calloc((size_t)(S * E + 1), (size_t)ae), *dv = calloc((size_t)(S * Ev + 1), (size_t)ae);
+    char *sc = malloc((size_t)(BW_ROWS * S + 1) * (size_t)ae), *dp = malloc((size_t)(BW_ROWS * S + 1) * (size_t)ae);
+    char *dq = malloc((size_t)(BW_ROWS * E + 1) * (size_t)ae);
+    float *mrow = malloc((size_t)(S + 1) * sizeof(float));
+    double *dsum = malloc(BW_ROWS * sizeof(double));
+    if (!dk || !dv || !sc || !dp || !dq || !mrow || !dsum) {
+        j->failed = 1;
+        goto out;
+    }
+    for (int64_t t = begin; t < end; t++) {
+        int64_t b = t / j->Hkv, hk = t % j->Hkv;
+        memset(dk, 0, (size_t)(S * E * ae));
+        memset(dv, 0, (size_t)(S * Ev * ae));
+        const char *kb = j->k + (b * j->ks[0] + hk * j->ks[1]) * es, *vb = j->v + (b * j->vs[0] + hk * j->vs[1]) * es;
+        for (int64_t h = hk * j->G; h < (hk + 1) * j->G; h++) {
+            const char *qb = j->q + (b * j->qs[0] + h * j->qs[1]) * es;
+            const char *gob = j->go + (b * j->gos[0] + h * j->gos[1]) * es;
+            const char *ob = j->o + (b * j->os[0] + h * j->os[1]) * es;
+            for (int64_t i0 = 0; i0 < j->L; i0 += BW_ROWS) {
+                int64_t nq = j->L - i0 < BW_ROWS ? j->L - i0 : BW_ROWS;
+                int64_t Se = j->causal ? (i0 + nq < S ? i0 + nq : S) : S;
+                const char *qr = qb + i0 * j->qs[2] * es, *gor = gob + i0 * j->gos[2] * es;
+                if (Se <= 0) {
+                    memset(dq, 0, (size_t)(nq * E * ae));
+                    goto store_dq;
+                }
+                /* scores, then P = exp(scale * s + mask - lse) in place */
+                if (bw_gemm(f64, nq, Se, E, dt, qr, j->qs[2], j->qs[3], dt, kb, j->ks[3], j->ks[2], sc, S, 1.0, 0.0)) {
+                    j->failed = 1;
+                    goto out;
+                }
+                for (int64_t r = 0; r < nq; r++) {
+                    int64_t i = i0 + r;
+                    double lse = ld(acc, j->lse, b * j->ls[0] + h * j->ls[1] + i * j->ls[2]);
+                    for (int64_t c = 0; c < Se; c++)
+                        mrow[c] = 0;
+                    if (j->mask)
+                        mask_row(j->mask_dtype, j->mask + (b * j->ms[0] + h * j->ms[1] + i * j->ms[2]) *
+                                 (j->mask_dtype == TN_DTYPE_BOOL ? 1 : tn_dtype_size(j->mask_dtype)),
+                                 j->ms[3], Se, mrow);
+                    double D = 0;
+                    for (int64_t e = 0; e < Ev; e++)
+                        D += f64 ? ld(dt, gor, r * j->gos[2] + e * j->gos[3]) * ld(dt, ob, i * j->os[2] + e * j->os[3])
+                                 : (double)((float)ld(dt, gor, r * j->gos[2] + e * j->gos[3]) *
+                                            (float)ld(dt, ob, i * j->os[2] + e * j->os[3]));
+                    dsum[r] = D;
+                    for (int64_t c = 0; c < Se; c++) {
+                        int dead = j->causal && c > i;
+                        if (f64) {
+                            double *s = (double *)sc + r * S + c;
+                            *s = dead || mrow[c] == -INFINITY ? 0.0 : exp(*s * j->scale + mrow[c] - lse);
+                        } else {
+                            float *s = (float *)sc + r * S + c;
+                            *s = dead || mrow[c] == -INFINITY ? 0.0f
+                                                              : expf(*s * (float)j->scale + mrow[c] - (float)lse);
+                        }
+                    }
+                }
+                /* grad_v += P^T dO; dP = dO V^T */
+                if (bw_gemm(f64, Se, Ev, nq, acc, sc, 1, S, dt, gor, j->gos[2], j->gos[3], dv, Ev, 1.0, 1.0) ||
+                    bw_gemm(f64, nq, Se, Ev, dt, gor, j->gos[2], j->gos[3], dt, vb, j->vs[3], j->vs[2], dp, S, 1.0,
+                            0.0)) {
+                    j->failed = 1;
+                    goto out;
+                }
+                /* dS = P * (dP - D) */
+                for (int64_t r = 0; r < nq; r++)
+                    for (int64_t c = 0; c < Se; c++) {
+                        if (f64)
+                            ((double *)dp)[r * S + c] = ((double *)sc)[r * S + c] * (((double *)dp)[r * S + c] - dsum[r]);
+                        else
+                            ((float *)dp)[r * S + c] =
+                                ((float *)sc)[r * S + c] * (((float *)dp)[r * S + c] - (float)dsum[r]);
+                    }
+                /* grad_q = scale dS K; grad_k += scale dS^T Q */
+                if (bw_gemm(f64, nq, E, Se, acc, dp, S, 1, dt, kb, j->ks[2], j->ks[3], dq, E, j->scale, 0.0) ||
+                    bw_gemm(f64, Se, E, nq, acc, dp, 1, S, dt, qr, j->qs[2], j->qs[3], dk, E, j->scale, 1.0)) {
+                    j->failed = 1;
+                    goto out;
+                }
+            store_dq:
+                for (int64_t r = 0; r < nq; r++)
+                    for (int64_t e = 0; e < E; e++)
+                        tn_store_float(dt, j->gq, b * j->gqs[0] + h * j->gqs[1] + (i0 + r) * j->gqs[2] + e * j->gqs[3],
+                                       ld(acc, dq, r * E + e));
+            }
+        }
+        for (int64_t s = 0; s < S; s++) {
+            for (int64_t e = 0; e < E; e++)
+                tn_store_float(dt, j->gk, b * j->gks[0] + hk * j->gks[1] + s * j->gks[2] + e * j->gks[3],
+                               ld(acc, dk, s * E + e));
+            for (int64_t e = 0; e < Ev; e++)
+                tn_store_float(dt, j->gv, b * j->gvs[0] + hk * j->gvs[1] + s * j->gvs[2] + e * j->gvs[3],
+                               ld(acc, dv, s * Ev + e));
+        }
+    }
+out:
+    free(dk);
+    free(dv);
+    free(sc);
+    free(dp);
+    free(dq);
+    free(mrow);
+    free(dsum);
+}
+
+tn_status
+tn_sdpa_backward(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int64_t Ev,
+                 const void *grad_out, const int64_t go_strides[4], const void *q, const int64_t q_strides[4],
+                 const void *k, const int64_t k_strides[4], const void *v, const int64_t v_strides[4],
+                 const void *out, const int64_t out_strides[4], const void *logsumexp, const int64_t lse_strides[3],
+                 const void *mask, int mask_dtype, const int64_t mask_strides[4], int is_causal, double scale,
+                 void *grad_q, const int64_t gq_strides[4], void *grad_k, const int64_t gk_strides[4],
+                 void *grad_v, const int64_t gv_strides[4])
+{
+    if (dtype != TN_DTYPE_F32 && dtype != TN_DTYPE_F64 && dtype != TN_DTYPE_F16 && dtype != TN_DTYPE_BF16)
+        return TN_ERR_DTYPE;
+    if (B < 0 || Hq < 0 || Hkv <= 0 || L < 0 || S < 0 || E < 0 || Ev < 0 || Hq % Hkv)
+        return TN_ERR_VALUE;
+    if (mask && !mask_dtype_ok(mask_dtype))
+        return TN_ERR_DTYPE;
+    pthread_once(&rows_once, select_rows);
+    sdpa_bw_job j;
+    memset(&j, 0, sizeof j);
+    j.dtype = dtype;
+    j.f64 = dtype == TN_DTYPE_F64;
+    j.B = B, j.Hq = Hq, j.Hkv = Hkv, j.G = Hq / Hkv, j.L = L, j.S = S, j.E = E, j.Ev = Ev;
+    j.go = grad_out, j.q = q, j.k = k, j.v = v, j.o = out, j.lse = logsumexp, j.mask = mask;
+    memcpy(j.gos, go_strides, sizeof j.gos);
+    memcpy(j.qs, q_strides, sizeof j.qs);
+    memcpy(j.ks, k_strides, sizeof j.ks);
+    memcpy(j.vs, v_strides, sizeof j.vs);
+    memcpy(j.os, out_strides, sizeof j.os);
+    memcpy(j.ls, lse_strides, sizeof j.ls);
+    if (mask)
+        memcpy(j.ms, mask_strides, sizeof j.ms);
+    memcpy(j.gqs, gq_strides, sizeof j.gqs);
+    memcpy(j.gks, gk_strides, sizeof j.gks);
+    memcpy(j.gvs, gv_strides, sizeof j.gvs);
+    j.mask_dtype = mask_dtype;
+    j.causal = is_causal;
+    j.scale = scale;
+    j.gq = grad_q, j.gk = grad_k, j.gv = grad_v;
+    if (B * Hkv == 0)
+        return TN_OK;
+    tn_parallel_for(B * Hkv, 1, sdpa_bw_task, &j);
+    return j.failed ? TN_ERR_NOMEM : TN_OK;
+}

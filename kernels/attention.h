@@ -34,4 +34,22 @@ tn_status tn_sdpa(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int6
                   double scale, void *out, const int64_t out_strides[4], void *logsumexp,
                   const int64_t lse_strides[3]);
 
+/* Gradients of tn_sdpa with logsumexp saved (upstream's _scaled_dot_product_flash_attention_for_cpu
+ * _backward): with P = exp(scale * q @ k^T + mask - logsumexp) (causal and masked keys 0),
+ * D = rowsum(grad_out * out), dS = P * (grad_out @ v^T - D):
+ *   grad_v = P^T @ grad_out, grad_q = scale * dS @ k, grad_k = scale * dS^T @ q,
+ * grad_k and grad_v summed over the query heads of a kv head (grouped-query attention).
+ * Shapes and strides as tn_sdpa's; grad_out and out [B, Hq, L, Ev]; logsumexp [B, Hq, L] in the
+ * accumulate type at lse_strides; grad_q/grad_k/grad_v like q/k/v at their own strides, fully
+ * written. f32/f16/bf16 accumulate in f32 and round once; f64 in double. */
+tn_status tn_sdpa_backward(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S,
+                           int64_t E, int64_t Ev, const void *grad_out, const int64_t go_strides[4],
+                           const void *q, const int64_t q_strides[4], const void *k,
+                           const int64_t k_strides[4], const void *v, const int64_t v_strides[4],
+                           const void *out, const int64_t out_strides[4], const void *logsumexp,
+                           const int64_t lse_strides[3], const void *mask, int mask_dtype,
+                           const int64_t mask_strides[4], int is_causal, double scale,
+                           void *grad_q, const int64_t gq_strides[4], void *grad_k,
+                           const int64_t gk_strides[4], void *grad_v, const int64_t gv_strides[4]);
+
 #endif /* TN_KERNELS_ATTENTION_H */

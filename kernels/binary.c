@@ -1431,3 +1431,234 @@ tn_addcdiv(int dtype, const tn_loop *l, void *out, const void *self, const void 
     void *base[4] = {out, (void *)self, (void *)t1, (void *)t2};
     return param_run(dtype, l, 4, base, addcdiv_f32, fn, &k);
 }
+
+/* ---- activation gradients with parameters: out = f(grad, x) ---- */
+
+typedef struct {
+    float f[3];
+    double d[3];
+    int half;  /* logit on f16/bf16: 1 / 2, rounding every step */
+} act_params;
+
+#define ACT_LOOPS(FN, NAME, T, ATTR)                                                      \
+    ATTR static void                                                                      \
+    FN(const act_params *kp, T *o, const T *x, const T *y, int64_t n)                     \
+    {                                                                                     \
+        const act_params kl = *kp, *k = &kl;                                              \
+        for (int64_t i = 0; i < n; i++)                                                   \
+            o[i] = NAME##_op(x[i], y[i], k);                                              \
+    }
+
+/* ACT_ROW(name, T, expr): o = expr(a = grad, b = x) reading parameters through k; contiguous
+ * rows run a baseline or an AVX2 build, as BIN_ROW. */
+#define ACT_ROW(NAME, T, EXPR)                                                            \
+    static inline T                                                                       \
+    NAME##_op(T a, T b, const act_params *k)                                              \
+    {                                                                                     \
+        (void)k;                                                                          \
+        return (T)(EXPR);                                                                 \
+    }                                                                                     \
+    ACT_LOOPS(NAME##__base, NAME, T, )                                                    \
+    ACT_LOOPS(NAME##__avx2, NAME, T, TN_TARGET_AVX2)                                      \
+    static void                                                                           \
+    NAME(void *ctx, char *const *p, const int64_t *s, int64_t n)                          \
+    {                                                                                     \
+        const act_params kp = *(const act_params *)ctx;                                   \
+        T *o = (T *)p[0];                                                                 \
+        const T *x = (const T *)p[1], *y = (const T *)p[2];                               \
+        if (!tn_elementwise_reference() && s[0] == 1 && s[1] == 1 && s[2] == 1) {         \
+            (tn_cpu_has_avx2() ? NAME##__avx2 : NAME##__base)(&kp, o, x, y, n);           \
+        } else {                                                                          \
+            for (int64_t i = 0; i < n; i++)                                               \
+                o[i * s[0]] = NAME##_op(x[i * s[1]], y[i * s[2]], &kp);                   \
+        }                                                                                 \
+    }
+
+/* Upstream's expressions (aten/src/ATen/native/cpu/Activation.cpp, BinaryOpsKernel.cpp) in
+ * their order of operations; P(j) is parameter j in the row's type. hardsigmoid's 1/6 is the
+ * float constant 1.0f / 6.0f in every dtype, as upstream writes it. */
+#define ACT_ROWS(SN, T, M, P)                                                                        \
+    ACT_ROW(elu_bw_##SN, T, b > 0 ? a * P(1) : a * P(2) * P(0) * M(exp)(b * P(2)))                   \
+    ACT_ROW(elu_result_bw_##SN, T, b > 0 ? a * P(1) : a * P(2) * (b + P(0)))                         \
+    ACT_ROW(hardtanh_bw_##SN, T, (b > P(0) && b < P(1)) ? a : (T)0)                                  \
+    ACT_ROW(leaky_relu_bw_##SN, T, b > 0 ? a : a * P(0))                                             \
+    ACT_ROW(softplus_bw_##SN, T, softplus_bw_##SN##_s(a, b, P(0), P(1)))                             \
+    ACT_ROW(hardsigmoid_bw_##SN, T, (b > (T)-3 && b < (T)3) ? a * (T)(1.0f / 6.0f) : (T)0)          \
+    ACT_ROW(hardswish_bw_##SN, T, b <= (T)-3 ? (T)0 : b >= (T)3 ? a : a * ((b / (T)3) + (T)0.5))     \
+    ACT_ROW(mish_bw_##SN, T, mish_bw_##SN##_s(a, b))                                                 \
+    ACT_ROW(logit_bw_##SN, T, logit_bw_##SN##_s(a, b, k))
+
+#define ACT_HELPERS(SN, T, M)                                                             \
+    static inline T                                                                       \
+    softplus_bw_##SN##_s(T a, T b, T beta, T threshold)                                   \
+    {                                                                                     \
+        T z = M(exp)(b * beta);                                                           \
+        return (b * beta) > threshold ? a : a * z / (z + (T)1);                           \
+    }                                                                                     \
+    static inline T                                                                       \
+    mish_bw_##SN##_s(T a, T b)                                                            \
+    {                                                                                     \
+        T sig = (T)1 / ((T)1 + M(exp)(-b));                                               \
+        T ts = M(tanh)(M(log1p)(M(exp)(b)));                                              \
+        return a * (ts + b * sig * ((T)1 - ts * ts));                                     \
+    }
+
+ACT_HELPERS(f32, float, MF_f32)
+ACT_HELPERS(f64, double, MF_f64)
+
+/* logit: p[0] = lo (eps), p[1] = hi (1 - eps), p[2] < 0 when eps is None: x outside [0, 1]
+ * is NaN then, outside [lo, hi] is 0 otherwise. f16/bf16 round each step (k->half). */
+static inline float
+logit_bw_f32_s(float a, float b, const act_params *k)
+{
+    if (k->f[2] < 0 ? (b < 0 || b > 1) : (b < k->f[0] || b > k->f[1]))
+        return k->f[2] < 0 ? NAN : 0.0f;
+    if (b == 0 || b == 1)
+        return a * INFINITY;
+    if (k->half)
+        return round_half(a / round_half(b * round_half(1.0f - b, k->half), k->half), k->half);
+    return a / (b * (1.0f - b));
+}
+
+static inline double
+logit_bw_f64_s(double a, double b, const act_params *k)
+{
+    if (k->d[2] < 0 ? (b < 0 || b > 1) : (b < k->d[0] || b > k->d[1]))
+        return k->d[2] < 0 ? NAN : 0.0;
+    if (b == 0 || b == 1)
+        return a * INFINITY;
+    return a / (b * (1.0 - b));
+}
+
+#define P_F(j) (k->f[j])
+#define P_D(j) (k->d[j])
+ACT_ROWS(f32, float, MF_f32, P_F)
+ACT_ROWS(f64, double, MF_f64, P_D)
+
+static const tn_row_fn act_bw_table[TN_NUM_ACT_BW][2] = {
+    [TN_ACT_BW_ELU] = {elu_bw_f32, elu_bw_f64},
+    [TN_ACT_BW_ELU_RESULT] = {elu_result_bw_f32, elu_result_bw_f64},
+    [TN_ACT_BW_HARDTANH] = {hardtanh_bw_f32, hardtanh_bw_f64},
+    [TN_ACT_BW_LEAKY_RELU] = {leaky_relu_bw_f32, leaky_relu_bw_f64},
+    [TN_ACT_BW_SOFTPLUS] = {softplus_bw_f32, softplus_bw_f64},
+    [TN_ACT_BW_HARDSIGMOID] = {hardsigmoid_bw_f32, hardsigmoid_bw_f64},
+    [TN_ACT_BW_HARDSWISH] = {hardswish_bw_f32, hardswish_bw_f64},
+    [TN_ACT_BW_MISH] = {mish_bw_f32, mish_bw_f64},
+    [TN_ACT_BW_LOGIT] = {logit_bw_f32, logit_bw_f64},
+};
+
+/* Note [Activation NaN tails]
+ * For elu, hardtanh and hardswish upstream's vector body and scalar tail (Note [Vector body and
+ * tail]; AVX2 chunks of 16 f32, 8 f64, 32 f16/bf16) disagree only where x is NaN: the vector
+ * code gives NaN (elu, hardswish) or 0 (hardtanh), the scalar code grad * c (c = elu's scale,
+ * else 1). The rows compute the vector answer; this wrapper rewrites the scalar positions. */
+typedef struct {
+    tn_row_fn fn;
+    void *fctx;
+    int dtype;
+    float c_f;
+    double c_d;
+} act_tail;
+
+static void
+act_tail_row(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    const act_tail *t = ctx;
+    t->fn(t->fctx, p, s, n);
+    int64_t body = vector_body(s, n, t->dtype == TN_DTYPE_F64 ? 8
+                                                                      : t->dtype == TN_DTYPE_F32 ? 16 : 32);
+    for (int64_t i = body; i < n; i++) {
+        switch (t->dtype) {
+        case TN_DTYPE_F64: {
+            const double *x = (const double *)p[2];
+            if (x[i * s[2]] != x[i * s[2]])
+                ((double *)p[0])[i * s[0]] = ((const double *)p[1])[i * s[1]] * t->c_d;
+            break;
+        }
+        case TN_DTYPE_F32: {
+            const float *x = (const float *)p[2];
+            if (x[i * s[2]] != x[i * s[2]])
+                ((float *)p[0])[i * s[0]] = ((const float *)p[1])[i * s[1]] * t->c_f;
+            break;
+        }
+        default: {
+            int bf = t->dtype == TN_DTYPE_BF16;
+            uint16_t hx = ((const uint16_t *)p[2])[i * s[2]], hg = ((const uint16_t *)p[1])[i * s[1]];
+            float xv = bf ? tn_bf16_to_f32(hx) : tn_f16_to_f32(hx);
+            if (xv == xv)
+                break;
+            float r = (bf ? tn_bf16_to_f32(hg) : tn_f16_to_f32(hg)) * t->c_f;
+            ((uint16_t *)p[0])[i * s[0]] = bf ? tn_f32_to_bf16(r) : tn_f32_to_f16(r);
+            break;
+        }
+        }
+    }
+}
+
+tn_status
+tn_activation_backward(tn_act_bw_op op, int dtype, const tn_loop *l, void *out, const void *grad,
+                       const void *x, const double *p)
+{
+    if ((unsigned)op >= TN_NUM_ACT_BW)
+        return TN_ERR_VALUE;
+    if (!tn_dtype_is_kernel_float(dtype))
+        return TN_ERR_DTYPE;
+    act_params k;
+    memset(&k, 0, sizeof k);
+    int half = dtype == TN_DTYPE_F16 ? 1 : dtype == TN_DTYPE_BF16 ? 2 : 0;
+    for (int j = 0; j < 3; j++) {
+        k.d[j] = p ? p[j] : 0;
+        k.f[j] = (float)k.d[j];
+    }
+    switch (op) {
+    case TN_ACT_BW_ELU:
+    case TN_ACT_BW_ELU_RESULT: {
+        /* negcoef = alpha * scale in the math type, then (negcoef, poscoef, negiptcoef) */
+        float nf = k.f[0] * k.f[1];
+        double nd = k.d[0] * k.d[1];
+        k.f[0] = nf;
+        k.d[0] = nd;
+        break;
+    }
+    case TN_ACT_BW_LOGIT: {
+        double eps = k.d[0];
+        float ef = half ? round_half((float)eps, half) : (float)eps;
+        k.half = half;
+        k.f[0] = ef;
+        k.f[1] = half ? round_half(1.0f - ef, half) : 1.0f - ef;
+        k.d[0] = eps;
+        k.d[1] = 1.0 - eps;
+        k.f[2] = eps < 0 ? -1.0f : 1.0f;
+        k.d[2] = eps < 0 ? -1.0 : 1.0;
+        break;
+    }
+    default:
+        break;
+    }
+    tn_row_fn f32 = act_bw_table[op][0], fn = dtype == TN_DTYPE_F64 ? act_bw_table[op][1] : f32;
+    void *ctx = &k;
+    tn_widen w;
+    if (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) {
+        memset(&w, 0, sizeof w);
+        w.dtype = dtype;
+        w.ninputs = 2;
+        w.fn = f32;
+        w.ctx = &k;
+        fn = tn_widen_row;
+        ctx = &w;
+    }
+    act_tail t = {fn, ctx, dtype, 1.0f, 1.0};
+    if (op == TN_ACT_BW_ELU || op == TN_ACT_BW_ELU_RESULT || op == TN_ACT_BW_HARDTANH ||
+        op == TN_ACT_BW_HARDSWISH) {
+        if (op != TN_ACT_BW_HARDTANH && op != TN_ACT_BW_HARDSWISH) {
+            t.c_f = k.f[1];
+            t.c_d = k.d[1];
+        }
+        fn = act_tail_row;
+        ctx = &t;
+    }
+    int size = tn_dtype_size(dtype);
+    void *base[3] = {out, (void *)grad, (void *)x};
+    int elsize[3] = {size, size, size};
+    return tn_loop_run_rows(l, 3, base, elsize, TN_ELEMENTWISE_GRAIN, fn, ctx);
+}

@@ -114,4 +114,27 @@ tn_status tn_addcmul(int dtype, const tn_loop *l, void *out, const void *self, c
 tn_status tn_addcdiv(int dtype, const tn_loop *l, void *out, const void *self, const void *t1,
                      const void *t2, tn_kscalar value);
 
+/* Gradients of the parameterised activations: out = f(grad, x). Loop operands: 0 out, 1 grad,
+ * 2 x, all of dtype (f16, bf16, f32, f64). x is the forward input unless the op says otherwise.
+ * p holds the op's Scalars as doubles, converted here as upstream converts them (to the dtype
+ * for f32/f64, to f32 for f16/bf16, which compute in f32 and round once; logit rounds every
+ * step in f16/bf16 as upstream's Half arithmetic does). Where upstream's vector body and
+ * scalar tail disagree (NaN inputs of elu and hardtanh, hardswish at exactly 3) the vector
+ * body's answer is used everywhere. */
+typedef enum {
+    TN_ACT_BW_ELU,          /* p: alpha, scale, input_scale */
+    TN_ACT_BW_ELU_RESULT,   /* the same, x the forward result (elu_backward is_result=True) */
+    TN_ACT_BW_HARDTANH,     /* p: min_val, max_val: grad where min < x < max, else 0 */
+    TN_ACT_BW_LEAKY_RELU,   /* p: negative_slope */
+    TN_ACT_BW_SOFTPLUS,     /* p: beta, threshold */
+    TN_ACT_BW_HARDSIGMOID,
+    TN_ACT_BW_HARDSWISH,
+    TN_ACT_BW_MISH,
+    TN_ACT_BW_LOGIT,        /* p: eps, negative for none */
+    TN_NUM_ACT_BW
+} tn_act_bw_op;
+
+tn_status tn_activation_backward(tn_act_bw_op op, int dtype, const tn_loop *l, void *out,
+                                 const void *grad, const void *x, const double *p);
+
 #endif /* TN_KERNELS_BINARY_H */

@@ -928,3 +928,177 @@ tn_rms_norm_ref(int dtype, int64_t rows, int64_t n, const void *in, const void *
 {
     return rms_norm_run(dtype, rows, n, in, weight, eps, out, rstd, 1);
 }
+
+// softmax backward
+
+/* Note [Softmax backward]
+ * Upstream's _vec_host_softmax_backward_lastdim (the softmax dim is the last, inner == 1):
+ * sum = reduce_all over the row (of grad * out for softmax, of grad for log_softmax) with the
+ * lane order of the forward's sums (lane_sum), then (grad - sum) * out or grad - exp(out) * sum
+ * elementwise. Elsewhere (_vec_softmax_backward) each inner position sums sequentially along
+ * the dim. Products and sums round to float for f32/f16/bf16 (upstream's opmath), to double
+ * for f64; half types round once at the store.
+ */
+typedef struct {
+    int dt, log_;
+    int64_t n, inner;
+    void *gi;
+    const void *g, *o;
+} softmax_bw_plan;
+
+static void
+softmax_bw_task(void *ctx, int64_t begin, int64_t end)
+{
+    const softmax_bw_plan *p = ctx;
+    const int dt = p->dt, f64 = dt == TN_DTYPE_F64;
+    const int64_t n = p->n, inner = p->inner;
+    const int L = softmax_vector_bytes() / (f64 ? 8 : 4);
+    double *buf = inner == 1 ? malloc(sizeof(double) * (size_t)n) : NULL;
+    if (inner == 1 && !buf)
+        return;
+    for (int64_t t = begin; t < end; t++) {
+        int64_t base = (t / inner) * n * inner + t % inner;
+        double sum;
+        if (inner == 1) {
+            for (int64_t i = 0; i < n; i++) {
+                double g = tn_load_float(dt, p->g, base + i);
+                buf[i] = p->log_ ? g : mulr(f64, g, tn_load_float(dt, p->o, base + i));
+            }
+            sum = lane_sum(buf, n, L, !f64);
+        } else {
+            sum = 0;
+            for (int64_t i = 0; i < n; i++) {
+                double g = tn_load_float(dt, p->g, base + i * inner);
+                sum = addr(f64, sum, p->log_ ? g : mulr(f64, g, tn_load_float(dt, p->o, base + i * inner)));
+            }
+        }
+        for (int64_t i = 0; i < n; i++) {
+            int64_t k = base + i * inner;
+            double g = tn_load_float(dt, p->g, k), o = tn_load_float(dt, p->o, k);
+            double r;
+            if (p->log_)
+                r = subr(f64, g, mulr(f64, f64 ? exp(o) : expf((float)o), sum));
+            else
+                r = mulr(f64, subr(f64, g, sum), o);
+            tn_store_float(dt, p->gi, k, r);
+        }
+    }
+    free(buf);
+}
+
+tn_status
+tn_softmax_backward(int dtype, int log, int64_t outer, int64_t n, int64_t inner, void *grad_input,
+                    const void *grad, const void *out)
+{
+    if (!tn_dtype_is_kernel_float(dtype))
+        return TN_ERR_DTYPE;
+    if (outer < 0 || n < 0 || inner < 1)
+        return TN_ERR_VALUE;
+    int64_t lines = outer * inner;
+    if (lines == 0 || n == 0)
+        return TN_OK;
+    softmax_bw_plan p = {dtype, log != 0, n, inner, grad_input, grad, out};
+    tn_parallel_for(lines, 16 * n >= GRAIN ? 1 : GRAIN / (16 * n), softmax_bw_task, &p);
+    return TN_OK;
+}
+
+// layer_norm backward
+
+typedef struct {
+    int dt, pdt;
+    int64_t rows, n;
+    const void *dy, *x, *mean, *rstd, *gamma;
+    void *dx, *dgamma, *dbeta;
+} ln_bw_plan;
+
+/* dx for rows [begin, end): ds and db in upstream's lane order (map*_reduce_all), then
+ * a * dy * gamma + b * x + c */
+static void
+ln_bw_dx_task(void *ctx, int64_t begin, int64_t end)
+{
+    const ln_bw_plan *p = ctx;
+    const int dt = p->dt, pdt = p->pdt, f64 = dt == TN_DTYPE_F64;
+    const int64_t n = p->n;
+    const int L = VB / (f64 ? 8 : 4);
+    double *ps = malloc(sizeof(double) * 2 * (size_t)n);
+    if (!ps)
+        return;
+    double *pb = ps + n, scale = f64 ? 1.0 / (double)n : (double)(1.0f / (float)n);
+    for (int64_t r = begin; r < end; r++) {
+        int64_t base = r * n;
+        for (int64_t j = 0; j < n; j++) {
+            double dy = tn_load_float(dt, p->dy, base + j), x = tn_load_float(dt, p->x, base + j);
+            double g = p->gamma ? tn_load_float(pdt, p->gamma, j) : 1;
+            ps[j] = p->gamma ? mulr(f64, mulr(f64, dy, x), g) : mulr(f64, dy, x);
+            pb[j] = p->gamma ? mulr(f64, dy, g) : dy;
+        }
+        double ds = lane_sum(ps, n, L, !f64), db = lane_sum(pb, n, L, !f64);
+        double a = tn_load_float(pdt, p->rstd, r), mean = tn_load_float(pdt, p->mean, r);
+        double b = mulr(f64, mulr(f64, mulr(f64, mulr(f64, subr(f64, mulr(f64, db, mean), ds), a), a), a), scale);
+        double c = subr(f64, mulr(f64, -b, mean), mulr(f64, mulr(f64, db, a), scale));
+        for (int64_t j = 0; j < n; j++) {
+            double dy = tn_load_float(dt, p->dy, base + j), x = tn_load_float(dt, p->x, base + j);
+            double t = mulr(f64, a, dy);
+            if (p->gamma)
+                t = mulr(f64, t, tn_load_float(pdt, p->gamma, j));
+            tn_store_float(dt, p->dx, base + j, addr(f64, addr(f64, t, mulr(f64, b, x)), c));
+        }
+    }
+    free(ps);
+}
+
+/* dgamma/dbeta for columns [begin, end) of a block of columns: sums over every row in order */
+#define LN_BW_COLS 64
+
+static void
+ln_bw_params_task(void *ctx, int64_t begin, int64_t end)
+{
+    const ln_bw_plan *p = ctx;
+    const int dt = p->dt, pdt = p->pdt, f64 = dt == TN_DTYPE_F64;
+    for (int64_t blk = begin; blk < end; blk++) {
+        int64_t j0 = blk * LN_BW_COLS, j1 = j0 + LN_BW_COLS < p->n ? j0 + LN_BW_COLS : p->n;
+        double sg[LN_BW_COLS] = {0}, sb[LN_BW_COLS] = {0};
+        for (int64_t r = 0; r < p->rows; r++) {
+            double a = tn_load_float(pdt, p->rstd, r);
+            double b = mulr(f64, -a, tn_load_float(pdt, p->mean, r));
+            for (int64_t j = j0; j < j1; j++) {
+                double dy = tn_load_float(dt, p->dy, r * p->n + j);
+                if (p->dgamma) {
+                    double x = tn_load_float(dt, p->x, r * p->n + j);
+                    sg[j - j0] = addr(f64, sg[j - j0], mulr(f64, dy, addr(f64, mulr(f64, a, x), b)));
+                }
+                sb[j - j0] = addr(f64, sb[j - j0], dy);
+            }
+        }
+        for (int64_t j = j0; j < j1; j++) {
+            if (p->dgamma)
+                tn_store_float(pdt, p->dgamma, j, sg[j - j0]);
+            if (p->dbeta)
+                tn_store_float(pdt, p->dbeta, j, sb[j - j0]);
+        }
+    }
+}
+
+tn_status
+tn_layer_norm_backward(int dtype, int param_dtype, int64_t rows, int64_t n, const void *dy,
+                       const void *x, const void *mean, const void *rstd, const void *gamma,
+                       void *dx, void *dgamma, void *dbeta)
+{
+    if (!tn_dtype_is_kernel_float(dtype) || !tn_dtype_is_kernel_float(param_dtype))
+        return TN_ERR_DTYPE;
+    if (param_dtype != dtype && param_dtype != TN_DTYPE_F32)
+        return TN_ERR_VALUE;
+    if (rows < 0 || n < 0)
+        return TN_ERR_VALUE;
+    if (n == 0)
+        return TN_OK;
+    ln_bw_plan p = {dtype, param_dtype, rows, n, dy, x, mean, rstd, gamma, dx, dgamma, dbeta};
+    if (dx && rows > 0)
+        tn_parallel_for(rows, n >= GRAIN ? 1 : GRAIN / n, ln_bw_dx_task, &p);
+    if (dgamma || dbeta) {
+        int64_t blocks = (n + LN_BW_COLS - 1) / LN_BW_COLS;
+        int64_t per = rows * LN_BW_COLS;
+        tn_parallel_for(blocks, per >= GRAIN ? 1 : GRAIN / (per ? per : 1), ln_bw_params_task, &p);
+    }
+    return TN_OK;
+}

@@ -37,6 +37,28 @@ tn_status tn_layer_norm(int dtype, int param_dtype, int64_t rows, int64_t n, con
 tn_status tn_rms_norm(int dtype, int64_t rows, int64_t n, const void *in, const void *weight,
                       double eps, void *out, void *rstd);
 
+/* Gradient of softmax (log == 0: grad_input = (grad - sum(grad * out)) * out) or log_softmax
+ * (grad_input = grad - exp(out) * sum(grad)) along one dim of n elements of contiguous
+ * [outer][n][inner] tensors of dtype (f16, bf16, f32, f64). Sums run in float (double for
+ * f64): in upstream's lane order for inner == 1, sequentially per inner position otherwise
+ * (Note [Softmax backward] in norm.c).
+ */
+tn_status tn_softmax_backward(int dtype, int log, int64_t outer, int64_t n, int64_t inner,
+                              void *grad_input, const void *grad, const void *out);
+
+/* Gradient of tn_layer_norm over `rows` contiguous rows of n elements: dy and x (and dx) have
+ * `dtype`; mean and rstd (rows values, as tn_layer_norm saved them), gamma (n, may be NULL) and
+ * dgamma/dbeta (n) have `param_dtype`. Any of dx, dgamma, dbeta may be NULL (not computed).
+ * Upstream's LayerNormBackwardKernel: dx = rstd * dy * gamma + b * x + c with
+ * b = (db * mean - ds) * rstd^3 / n, c = -b * mean - db * rstd / n, ds = sum(dy * x * gamma),
+ * db = sum(dy * gamma); dgamma = sum over rows of dy * (x - mean) * rstd, dbeta = sum of dy.
+ * Float accumulation (double for f64).
+ */
+tn_status tn_layer_norm_backward(int dtype, int param_dtype, int64_t rows, int64_t n,
+                                 const void *dy, const void *x, const void *mean,
+                                 const void *rstd, const void *gamma, void *dx, void *dgamma,
+                                 void *dbeta);
+
 /* The plain scalar reference loops the tests compare the fast paths with. */
 tn_status tn_softmax_ref(int dtype, int log, const tn_loop *outer, int64_t n, int64_t in_stride,
                          int64_t out_stride, void *out, const void *in);

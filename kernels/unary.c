@@ -76,6 +76,7 @@ const char *const tn_unary_names[TN_NUM_UNARY] = {
     [TN_UN_LOGIT] = "logit",
     [TN_UN_HARDSHRINK] = "hardshrink",
     [TN_UN_SOFTSHRINK] = "softshrink",
+    [TN_UN_POLYGAMMA] = "polygamma",
 };
 
 /* Parameters converted once per call: f for f32 math (f32, f16, bf16), d for f64, i for the
@@ -134,6 +135,78 @@ digamma_d(double x)
     double series = z * (1.0 / 12 - z * (1.0 / 120 - z * (1.0 / 252 - z * (1.0 / 240 -
                     z * (1.0 / 132 - z * (691.0 / 32760 - z * (1.0 / 12)))))));
     return result + log(x) - 0.5 / x - series;
+}
+
+/* Hurwitz zeta(s, q) = sum_k (k + q)^-s, s > 1: Cephes' zeta (upstream's too, ATen's Math.h):
+ * nine terms summed directly, then Euler-Maclaurin with its twelve Bernoulli coefficients. */
+static double
+hurwitz_zeta_d(double s, double q)
+{
+    static const double A[] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
+                               7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
+                               -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18};
+    const double machep = 1.11022302462515654042e-16;
+    if (s == 1)
+        return INFINITY;
+    if (s < 1)
+        return NAN;
+    if (q <= 0) {
+        if (q == floor(q))
+            return INFINITY;
+        if (s != floor(s))
+            return NAN;
+    }
+    double sum = pow(q, -s), a = q, b = 0;
+    int i = 0;
+    while (i < 9 || a <= 9) {
+        i++;
+        a += 1;
+        b = pow(a, -s);
+        sum += b;
+        if (-machep * sum < b && b < machep * sum)
+            return sum;
+    }
+    double w = a;
+    sum += b * w / (s - 1);
+    sum -= 0.5 * b;
+    double aa = 1, k = 0;
+    for (int j = 0; j < 12; j++) {
+        aa *= s + k;
+        b /= w;
+        double t = aa * b / A[j];
+        sum += t;
+        if (fabs(t / sum) < machep)
+            return sum;
+        k += 1;
+        aa *= s + k;
+        b /= w;
+        k += 1;
+    }
+    return sum;
+}
+
+/* psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 2; trigamma (n = 1) as ATen's
+ * calc_trigamma: reflection below 0.5, six recurrence steps, then the asymptotic series. */
+static double
+polygamma_d(double x, int n)
+{
+    if (n == 1) {
+        double sign = 1, result = 0;
+        if (x < 0.5) {
+            sign = -1;
+            double sp = sin(PI * x);
+            result -= (PI * PI) / (sp * sp);
+            x = 1 - x;
+        }
+        for (int i = 0; i < 6; i++) {
+            result += 1 / (x * x);
+            x += 1;
+        }
+        double ixx = 1 / (x * x);
+        result += (1 + 1 / (2 * x) + ixx * (1. / 6 - ixx * (1. / 30 - ixx * (1. / 42)))) / x;
+        return sign * result;
+    }
+    return ((n % 2) ? 1.0 : -1.0) * exp(lgamma((double)n + 1)) * hurwitz_zeta_d((double)n + 1, x);
 }
 
 /* erf^-1(y): Giles' single-precision approximation ("Approximating the erfinv function",
@@ -296,6 +369,7 @@ erfinv_d(double y)
     UN_ROW(hardsigmoid_##SN, T, T, hardsigmoid_6_##SN(x) / (T)6)                                \
     UN_ROW(lgamma_##SN, T, T, M(lgamma)(x))                                                     \
     UN_ROW(digamma_##SN, T, T, digamma_d(x))                                                    \
+    UN_ROW(polygamma_##SN, T, T, polygamma_d(x, (int)P_##SN(k, 0)))                             \
     UN_ROW(softplus_##SN, T, T,                                                                 \
            x * P_##SN(k, 0) > P_##SN(k, 1) ? x                                                  \
                                            : M(log1p)(M(exp)(x * P_##SN(k, 0))) / P_##SN(k, 0)) \
@@ -614,6 +688,7 @@ static const tn_row_fn unary_table[TN_NUM_UNARY][TN_NUM_SLOTS] = {
     [TN_UN_HARDSIGMOID] = {ROW_FLOAT(hardsigmoid)},
     [TN_UN_LGAMMA] = {ROW_FLOAT(lgamma)},
     [TN_UN_DIGAMMA] = {ROW_FLOAT(digamma)},
+    [TN_UN_POLYGAMMA] = {ROW_FLOAT(polygamma)},
     [TN_UN_SOFTPLUS] = {ROW_FLOAT(softplus)},
     [TN_UN_ELU] = {ROW_FLOAT(elu)},
     [TN_UN_LEAKY_RELU] = {ROW_FLOAT(leaky_relu)},
@@ -666,7 +741,7 @@ unary_param_count(int op)
 {
     switch (op) {
     case TN_UN_ROUND: case TN_UN_LEAKY_RELU: case TN_UN_LOGIT: case TN_UN_HARDSHRINK:
-    case TN_UN_SOFTSHRINK:
+    case TN_UN_SOFTSHRINK: case TN_UN_POLYGAMMA:
         return 1;
     case TN_UN_SOFTPLUS: case TN_UN_HARDTANH: case TN_UN_THRESHOLD:
         return 2;

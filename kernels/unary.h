@@ -71,6 +71,7 @@ typedef enum {
     TN_UN_LOGIT,        /* p[0]: eps; negative means no clamping */
     TN_UN_HARDSHRINK,   /* p[0]: lambda */
     TN_UN_SOFTSHRINK,   /* p[0]: lambda */
+    TN_UN_POLYGAMMA,    /* p[0]: n >= 1 (n = 0 is TN_UN_DIGAMMA): the n-th derivative of digamma */
     TN_NUM_UNARY
 } tn_unary_op;
 

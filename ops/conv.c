@@ -1,10 +1,11 @@
-/* Convolutions: convolution, conv1d/2d/3d and their padding="same"/"valid" spellings, forward
- * only and not transposed. For each batch entry and group the input patches are gathered into a
- * column matrix (im2col: one row per input channel and kernel offset, one column per output
- * position, zeros where the window hangs over the padding), and one GEMM of kernels/matmul.c
- * multiplies the group's weight rows by it straight into the output. bfloat16/float16 widen to
- * float32 inside the GEMM and round once, like upstream's CPU convolution; the bias is the GEMM's
- * beta * C term, so it is added before that rounding too.
+/* Convolutions: convolution, conv1d/2d/3d and their padding="same"/"valid" spellings, not
+ * transposed, and convolution_backward (Note [Convolution gradients]). For each batch entry and
+ * group the input patches are gathered into a column matrix (im2col: one row per input channel
+ * and kernel offset, one column per output position, zeros where the window hangs over the
+ * padding), and one GEMM of kernels/matmul.c multiplies the group's weight rows by it straight
+ * into the output. bfloat16/float16 widen to float32 inside the GEMM and round once, like
+ * upstream's CPU convolution; the bias is the GEMM's beta * C term, so it is added before that
+ * rounding too.
  * Argument checks and their messages follow ATen's ConvUtils.h / Convolution.cpp.
  */
 #include "runtime/dispatch.h"
@@ -12,6 +13,7 @@
 #include "runtime/size.h"
 #include "runtime/tensor_iter.h"
 #include "runtime/argparse.h"
+#include "runtime/context.h"
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
@@ -639,3 +641,331 @@ conv_nd_padding(int d, TensorObject *input, TensorObject *weight, TensorObject *
 CONV_ND(1)
 CONV_ND(2)
 CONV_ND(3)
+
+/* ---- convolution_backward ----
+ * Note [Convolution gradients]
+ * For each batch entry and group, with W_g the group's (cout_g x K) weight rows, dY_g its
+ * (cout_g x L) output gradient and X_g the im2col columns (K x L) of its input:
+ *   grad_input:  cols = W_g^T @ dY_g (K x L), scattered back through the window (col2im: the
+ *                adjoint of im2col, adding where windows overlap);
+ *   grad_weight: dW_g += dY_g @ X_g^T (cout_g x K), summed over the batch;
+ *   grad_bias:   the sum of dY over batch and positions.
+ * Everything accumulates in float32 (float64 for float64) and rounds once to the dtype. The
+ * sums follow Note [Convolution sums]: grad_input's inner dimension (cout_g) splits into the
+ * same chunks as the forward's, and grad_weight's (L, often thousands of positions per batch
+ * entry) runs as GEMMs over CONV_BW_CHUNK positions whose float32 partials add up in float64,
+ * so neither is a single long sequential float sum (upstream's oneDNN and slow_conv kernels
+ * reduce in blocks). */
+#define CONV_BW_CHUNK 128
+
+/* cols (K x L, acc type) added back into gin (the group's cin_g input planes of one batch
+ * entry, contiguous, acc type) */
+static void
+col2im_add(const conv_geom *g, const TensorObject *input, int64_t cg, int f64, const void *cols, void *gin)
+{
+    window3 W = window_of(g, input);
+    const int64_t *k = W.k, *o = W.o, *sp = W.sp, *pd = W.pd, *dl = W.dl, *in = W.in;
+    int64_t L = o[0] * o[1] * o[2], plane = in[0] * in[1] * in[2], row = 0;
+    for (int64_t c = 0; c < cg; c++)
+        for (int64_t k0 = 0; k0 < k[0]; k0++)
+            for (int64_t k1 = 0; k1 < k[1]; k1++)
+                for (int64_t k2 = 0; k2 < k[2]; k2++, row++) {
+                    for (int64_t o0 = 0; o0 < o[0]; o0++) {
+                        int64_t i0 = o0 * sp[0] - pd[0] + k0 * dl[0];
+                        if (i0 < 0 || i0 >= in[0])
+                            continue;
+                        for (int64_t o1 = 0; o1 < o[1]; o1++) {
+                            int64_t i1 = o1 * sp[1] - pd[1] + k1 * dl[1];
+                            if (i1 < 0 || i1 >= in[1])
+                                continue;
+                            int64_t first = k2 * dl[2] - pd[2], lo, hi;
+                            inside_range(first, sp[2], in[2], o[2], &lo, &hi);
+                            int64_t src = row * L + (o0 * o[1] + o1) * o[2];
+                            int64_t dst = c * plane + (i0 * in[1] + i1) * in[2] + first;
+                            if (f64) {
+                                const double *s = (const double *)cols + src;
+                                double *d = (double *)gin + dst;
+                                for (int64_t j = lo; j < hi; j++)
+                                    d[j * sp[2]] += s[j];
+                            } else {
+                                const float *s = (const float *)cols + src;
+                                float *d = (float *)gin + dst;
+                                for (int64_t j = lo; j < hi; j++)
+                                    d[j * sp[2]] += s[j];
+                            }
+                        }
+                    }
+                }
+}
+
+/* A new tensor of `shape` in dtype, channels-last when cl (and it has >= 4 dims) */
+static TensorObject *
+grad_tensor(int cl, int ndim, const int64_t *shape, int dtype, int device)
+{
+    if (cl && ndim > 3) {
+        int64_t strides[2 + CONV_MAX_DIMS], step = shape[1];
+        strides[1] = 1;
+        for (int i = ndim - 1; i >= 2; i--) {
+            strides[i] = step;
+            step *= shape[i];
+        }
+        strides[0] = step;
+        tn_storage *st = tn_storage_new(tn_numel(ndim, shape) * tn_dtype_size(dtype), device);
+        if (!st)
+            return NULL;
+        TensorObject *t = tn_tensor_from_storage(st, 0, ndim, shape, strides, dtype);
+        tn_storage_release(st);
+        return t;
+    }
+    return tn_tensor_empty(ndim, shape, dtype, device);
+}
+
+/* Would upstream's CPU convolution_backward take its oneDNN backend (ConvParams::use_mkldnn,
+ * on the 4-d view a 1-d convolution gets)? That backend computes the weight gradient whenever
+ * the bias gradient is asked for, so it comes back even when output_mask leaves it out (for a
+ * 1-d convolution still in its 4-d view). */
+static int
+uses_mkldnn(const TensorObject *input, const TensorObject *weight, const conv_geom *g)
+{
+    if (!tn_context.mkldnn_enabled)
+        return 0;
+    if (input->dtype == TN_DTYPE_BF16 && !strcmp(tn_cpu_capability(), "AVX512"))
+        return 1;
+    if (input->dtype != TN_DTYPE_F32)
+        return 0;
+    int one_d = g->d == 1, strided = 0, dilated = 0;
+    for (int i = 0; i < g->d; i++) {
+        strided |= g->stride[i] != 1;
+        dilated |= g->dil[i] != 1;
+    }
+    int64_t N = input->sizes[0], C = input->sizes[1], H = one_d ? 1 : input->sizes[2];
+    int64_t W = input->sizes[one_d ? 2 : 3], kW = weight->sizes[weight->ndim - 1];
+    int64_t kH = one_d ? 1 : weight->sizes[weight->ndim - 2];
+    return (strided || dilated || N >= 16 || kW != 1 || kH != 1 || tn_num_threads() > 1) &&
+           (g->groups > 1 || (kW > 3 && kH > 3) || N > 1 || N * C * H * W > 20480);
+}
+
+/* a contiguous copy of t converted to the accumulation dtype */
+static PyObject *
+acc_copy(TensorObject *t, int acc)
+{
+    TensorObject *c = tn_tensor_empty(t->ndim, t->sizes, acc, t->device);
+    if (c && c->numel && tn_copy_into(c, t) < 0)
+        Py_CLEAR(c);
+    return (PyObject *)c;
+}
+
+static void
+acc_add(int f64, void *dst, const void *src, int64_t n)
+{
+    if (f64) {
+        for (int64_t i = 0; i < n; i++)
+            ((double *)dst)[i] += ((const double *)src)[i];
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            ((float *)dst)[i] += ((const float *)src)[i];
+    }
+}
+
+/* gin (float/double, cin_g planes of the group) for batch entry n, group gi */
+static int
+conv_bw_input_group(const conv_geom *g, const TensorObject *input, int acc, int64_t cout_g, int64_t K, int64_t L,
+                    const char *w, const char *dy, char *cols, char *tmp, char *gin)
+{
+    int f64 = acc == TN_DTYPE_F64, P = conv_chunks(f64 ? TN_DTYPE_F64 : TN_DTYPE_F32, cout_g);
+    int64_t ae = f64 ? 8 : 4, cc = (cout_g + P - 1) / P;
+    for (int p = 0; p < P; p++) {
+        int64_t c0 = p * cc, cn = cout_g - c0 < cc ? cout_g - c0 : cc;
+        if (cn <= 0)
+            break;
+        /* (K x cn) = W_g[c0:c0+cn]^T @ dY_g[c0:c0+cn] */
+        tn_status s = tn_gemm(acc, 1, K, L, cn, w + c0 * K * ae, 0, 1, K, dy + c0 * L * ae, 0, L, 1,
+                              p == 0 ? cols : tmp, 0, L, 1, 1.0, 0.0);
+        if (TN_KCHECK(s, acc) < 0)
+            return -1;
+        if (p > 0)
+            acc_add(f64, cols, tmp, K * L);
+    }
+    col2im_add(g, input, input->sizes[1] / g->groups, f64, cols, gin);
+    return 0;
+}
+
+/* dW_g += dY_g @ X_g^T in chunks of positions; float32 partials summed in float64 (gw) */
+static int
+conv_bw_weight_group(int acc, int64_t cout_g, int64_t K, int64_t L, const char *dy, const char *x, char *part,
+                     double *gw)
+{
+    int f64 = acc == TN_DTYPE_F64;
+    int64_t ae = f64 ? 8 : 4, chunk = f64 ? L : CONV_BW_CHUNK;
+    for (int64_t j0 = 0; j0 < L; j0 += chunk) {
+        int64_t jn = L - j0 < chunk ? L - j0 : chunk;
+        tn_status s = tn_gemm(acc, 1, cout_g, K, jn, dy + j0 * ae, 0, L, 1, x + j0 * ae, 0, 1, L, part, 0, K, 1,
+                              1.0, 0.0);
+        if (TN_KCHECK(s, acc) < 0)
+            return -1;
+        for (int64_t i = 0; i < cout_g * K; i++)
+            gw[i] += f64 ? ((double *)part)[i] : (double)((float *)part)[i];
+    }
+    return 0;
+}
+
+PyObject *
+tn_op_convolution_backward(TensorObject *grad_output, TensorObject *input, TensorObject *weight, tn_ints bias_sizes,
+                           tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed,
+                           tn_ints output_padding, int64_t groups, tn_ints output_mask)
+{
+    (void)output_padding;
+    if (transposed) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "aten::convolution_backward with transposed=True (the gradient of conv_transpose1d/2d/3d) is "
+                        "not implemented in torchnative; the transposed convolution itself is not either");
+        return NULL;
+    }
+    conv_geom g;
+    if (conv_check(input, weight, NULL, stride, padding, dilation, groups, &g) < 0)
+        return NULL;
+    int64_t oshape[2 + CONV_MAX_DIMS] = {input->sizes[0], weight->sizes[0]}, L = 1;
+    for (int i = 0; i < g.d; i++) {
+        oshape[2 + i] = g.out[i];
+        L *= g.out[i];
+    }
+    if (grad_output->ndim != input->ndim || memcmp(grad_output->sizes, oshape, sizeof(int64_t) * (size_t)input->ndim)) {
+        char a[128], b[128];
+        tn_format_sizes(a, sizeof a, grad_output->ndim, grad_output->sizes);
+        tn_format_sizes(b, sizeof b, input->ndim, oshape);
+        PyErr_Format(PyExc_RuntimeError, "convolution_backward: expected grad_output of size %s (the convolution's "
+                     "output), but got %s", b, a);
+        return NULL;
+    }
+    if (grad_output->dtype != input->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(input->dtype),
+                     tn_dtype_legacy_name(grad_output->dtype));
+        return NULL;
+    }
+    int want[3] = {output_mask.n > 0 && output_mask.v[0], output_mask.n > 1 && output_mask.v[1],
+                   output_mask.n > 2 && output_mask.v[2]};
+    if (want[2] && bias_sizes.none) {
+        PyErr_SetString(PyExc_RuntimeError, "convolution_backward: output_mask asks for grad_bias, but bias_sizes "
+                                            "is None (the convolution had no bias)");
+        return NULL;
+    }
+    int d = input->dtype, meta = input->device == TN_DEVICE_META || weight->device == TN_DEVICE_META ||
+                                 grad_output->device == TN_DEVICE_META;
+    int dev = meta ? TN_DEVICE_META : TN_DEVICE_CPU;
+    int64_t cout = weight->sizes[0], wshape[2 + CONV_MAX_DIMS];
+    int wnd = weight->ndim;
+    memcpy(wshape, weight->sizes, sizeof(int64_t) * (size_t)wnd);
+    if (want[2] && !want[1] && uses_mkldnn(input, weight, &g)) {
+        want[1] = 1;
+        if (g.d == 1) {  /* the 4-d view's [C_out, C_in/groups, 1, k] */
+            wshape[3] = wshape[2];
+            wshape[2] = 1;
+            wnd = 4;
+        }
+    }
+    /* channels-last gradients when the input or the weight asks for it, as the forward's output */
+    int cl = suggests_channels_last(weight) || (input->ndim > 3 && suggests_channels_last(input));
+    TensorObject *gi = want[0] ? grad_tensor(cl, input->ndim, input->sizes, d, dev) : NULL;
+    TensorObject *gw = want[1] ? grad_tensor(cl, wnd, wshape, d, dev) : NULL;
+    TensorObject *gb = want[2] ? tn_tensor_empty(1, &cout, d, dev) : NULL;
+    PyObject *dyc = NULL, *wc = NULL, *gin = NULL, *xin = NULL;
+    char *cols = NULL, *tmp = NULL, *xcols = NULL;
+    double *gwacc = NULL, *gbacc = NULL;
+    if ((want[0] && !gi) || (want[1] && !gw) || (want[2] && !gb))
+        goto fail;
+    if (meta)
+        goto done;
+    if (tn_check_dtype(tn_current_op, d) < 0)
+        goto fail;
+    int acc = d == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32, f64 = acc == TN_DTYPE_F64;
+    int64_t ae = f64 ? 8 : 4, N = input->sizes[0], cout_g = cout / g.groups, cin_g = weight->sizes[1];
+    int64_t K = weight->numel / (cout ? cout : 1), plane = input->numel / (N && input->sizes[1] ? N * input->sizes[1] : 1);
+    dyc = acc_copy(grad_output, acc);
+    wc = dyc ? acc_copy(weight, acc) : NULL;
+    if (!wc)
+        goto fail;
+    const char *dy = tn_tensor_data(TN_T(dyc)), *w = tn_tensor_data(TN_T(wc));
+    if (want[0]) {
+        gin = (PyObject *)tn_tensor_empty(input->ndim, input->sizes, acc, TN_DEVICE_CPU);
+        cols = malloc((size_t)(K * L * ae) + 1);
+        tmp = malloc((size_t)(K * L * ae) + 1);
+        if (!gin || !cols || !tmp)
+            goto nomem;
+        memset(tn_tensor_data(TN_T(gin)), 0, (size_t)(TN_T(gin)->numel * ae));
+        for (int64_t n = 0; n < N && K && L; n++)
+            for (int64_t gr = 0; gr < g.groups; gr++)
+                if (conv_bw_input_group(&g, input, acc, cout_g, K, L, w + gr * cout_g * K * ae,
+                                        dy + (n * cout + gr * cout_g) * L * ae, cols, tmp,
+                                        (char *)tn_tensor_data(TN_T(gin)) +
+                                            (n * input->sizes[1] + gr * cin_g) * plane * ae) < 0)
+                    goto fail;
+        if (tn_copy_into(gi, TN_T(gin)) < 0)
+            goto fail;
+    }
+    if (want[1]) {
+        /* the input in the accumulation dtype, so im2col's columns are too */
+        xin = acc_copy(input, acc);
+        xcols = malloc((size_t)(K * L * ae) + 1);
+        char *part = malloc((size_t)(cout_g * K * ae) + 1);
+        gwacc = calloc((size_t)(cout * K) + 1, sizeof(double));
+        if (!xin || !xcols || !part || !gwacc) {
+            free(part);
+            goto nomem;
+        }
+        for (int64_t n = 0; n < N && K && L; n++)
+            for (int64_t gr = 0; gr < g.groups; gr++) {
+                im2col(&g, TN_T(xin), n, gr * cin_g, cin_g, xcols);
+                if (conv_bw_weight_group(acc, cout_g, K, L, dy + (n * cout + gr * cout_g) * L * ae, xcols, part,
+                                         gwacc + gr * cout_g * K) < 0) {
+                    free(part);
+                    goto fail;
+                }
+            }
+        free(part);
+        TensorObject *flat = tn_tensor_empty(wnd, wshape, TN_DTYPE_F64, TN_DEVICE_CPU);
+        if (!flat)
+            goto fail;
+        memcpy(tn_tensor_data(flat), gwacc, (size_t)(cout * K) * sizeof(double));
+        int rc = tn_copy_into(gw, flat);
+        Py_DECREF((PyObject *)flat);
+        if (rc < 0)
+            goto fail;
+    }
+    if (want[2]) {
+        gbacc = calloc((size_t)cout + 1, sizeof(double));
+        if (!gbacc)
+            goto nomem;
+        for (int64_t n = 0; n < N; n++)
+            for (int64_t c = 0; c < cout; c++) {
+                const char *row = dy + (n * cout + c) * L * ae;
+                double s = 0;
+                for (int64_t j = 0; j < L; j++)
+                    s += f64 ? ((const double *)row)[j] : (double)((const float *)row)[j];
+                gbacc[c] += s;
+            }
+        for (int64_t c = 0; c < cout; c++)
+            tn_store_float(d, tn_tensor_data(gb), c, gbacc[c]);
+    }
+    goto done;
+nomem:
+    PyErr_NoMemory();
+fail:
+    Py_XDECREF((PyObject *)gi);
+    Py_XDECREF((PyObject *)gw);
+    Py_XDECREF((PyObject *)gb);
+    gi = gw = gb = NULL;
+done:
+    Py_XDECREF(dyc);
+    Py_XDECREF(wc);
+    Py_XDECREF(gin);
+    Py_XDECREF(xin);
+    free(cols);
+    free(tmp);
+    free(xcols);
+    free(gwacc);
+    free(gbacc);
+    if (PyErr_Occurred())
+        return NULL;
+    return Py_BuildValue("(NNN)", gi ? (PyObject *)gi : Py_NewRef(Py_None), gw ? (PyObject *)gw : Py_NewRef(Py_None),
+                         gb ? (PyObject *)gb : Py_NewRef(Py_None));
+}

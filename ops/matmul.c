@@ -700,3 +700,133 @@ tn_op_scaled_dot_product_attention(TensorObject *query, TensorObject *key, Tenso
     return sdpa(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, 0,
                 flash_eligible(query, key, value, attn_mask, dropout_p, enable_gqa));
 }
+
+/* The gradient of _scaled_dot_product_flash_attention_for_cpu (Note [Flash attention gradient]
+ * in kernels/attention.c). Upstream allocates each gradient as zeros of the [B, L, H, E]
+ * transpose and hands back its transpose(1, 2), so all three come out in that memory order. */
+static TensorObject *
+blhe_tensor(int64_t B, int64_t H, int64_t L, int64_t E, int dtype, int device)
+{
+    int64_t sz[4] = {B, H, L, E}, st[4] = {L * H * E, E, H * E, 1};
+    tn_storage *s = tn_storage_new(B * H * L * E * tn_dtype_size(dtype), device);
+    if (!s)
+        return NULL;
+    TensorObject *t = tn_tensor_from_storage(s, 0, 4, sz, st, dtype);
+    tn_storage_release(s);
+    if (t && device != TN_DEVICE_META && t->numel)
+        memset(tn_tensor_data(t), 0, (size_t)(t->numel * tn_dtype_size(dtype)));
+    return t;
+}
+
+PyObject *
+tn_op__scaled_dot_product_flash_attention_for_cpu_backward(TensorObject *grad_out, TensorObject *query,
+                                                           TensorObject *key, TensorObject *value, TensorObject *out,
+                                                           TensorObject *logsumexp, double dropout_p, bool is_causal,
+                                                           TensorObject *attn_mask, tn_opt_double scale)
+{
+    TensorObject *t4[5] = {grad_out, query, key, value, out};
+    for (int i = 0; i < 5; i++) {
+        if (t4[i]->ndim != 4) {
+            PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention_backward: grad_out, "
+                                                "query, key, value and out must be 4-D [B, H, L, E]");
+            return NULL;
+        }
+        if (t4[i]->dtype != query->dtype) {
+            PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s",
+                         tn_dtype_legacy_name(query->dtype), tn_dtype_legacy_name(t4[i]->dtype));
+            return NULL;
+        }
+    }
+    if (dropout_p > 0.0) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "aten::_scaled_dot_product_flash_attention_for_cpu_backward with dropout_p > 0 is not "
+                        "implemented in torchnative (the forward refuses dropout too)");
+        return NULL;
+    }
+    int64_t B = query->sizes[0], Hq = query->sizes[1], L = query->sizes[2], E = query->sizes[3];
+    int64_t Hkv = key->sizes[1], S = key->sizes[2], Ev = value->sizes[3];
+    int lse_dt = query->dtype == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+    if (key->sizes[0] != B || value->sizes[0] != B || value->sizes[1] != Hkv || value->sizes[2] != S ||
+        key->sizes[3] != E || Hkv <= 0 || Hq % Hkv || grad_out->sizes[0] != B || grad_out->sizes[1] != Hq ||
+        grad_out->sizes[2] != L || grad_out->sizes[3] != Ev || out->sizes[0] != B || out->sizes[1] != Hq ||
+        out->sizes[2] != L || out->sizes[3] != Ev || logsumexp->ndim != 3 || logsumexp->sizes[0] != B ||
+        logsumexp->sizes[1] != Hq || logsumexp->sizes[2] != L || logsumexp->dtype != lse_dt) {
+        PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention_backward: the shapes of "
+                                            "grad_out, query, key, value, out and logsumexp do not fit together "
+                                            "(as the forward made them)");
+        return NULL;
+    }
+    int64_t mstr[4] = {0, 0, 0, 0};
+    if (attn_mask) {
+        if (attn_mask->ndim != 2 && attn_mask->ndim != 4) {
+            PyErr_SetString(PyExc_RuntimeError,
+                            "scaled_dot_product_attention_flash_attention: Attention mask dim in {2, 4}");
+            return NULL;
+        }
+        for (int i = 0; i < attn_mask->ndim; i++) {
+            int d = 4 - attn_mask->ndim + i;
+            int64_t want = d == 0 ? B : d == 1 ? Hq : d == 2 ? L : S;
+            if (attn_mask->sizes[i] != 1 && attn_mask->sizes[i] != want) {
+                PyErr_SetString(PyExc_RuntimeError, "attn_mask must be broadcastable to [B, H, L, S]");
+                return NULL;
+            }
+            mstr[d] = attn_mask->sizes[i] == 1 ? 0 : attn_mask->strides[i];
+        }
+    }
+    int meta = query->device == TN_DEVICE_META || key->device == TN_DEVICE_META ||
+               value->device == TN_DEVICE_META || grad_out->device == TN_DEVICE_META;
+    int dev = meta ? TN_DEVICE_META : TN_DEVICE_CPU, d = query->dtype;
+    TensorObject *gq = blhe_tensor(B, Hq, L, E, d, dev), *gk = gq ? blhe_tensor(B, Hkv, S, E, d, dev) : NULL;
+    TensorObject *gv = gk ? blhe_tensor(B, Hkv, S, Ev, d, dev) : NULL;
+    if (!gv)
+        goto fail;
+    if (!meta) {
+        if (tn_check_dtype(tn_current_op, d) < 0)
+            goto fail;
+        double sc = scale.has ? scale.v : 1.0 / sqrt((double)E);
+        tn_status s = tn_sdpa_backward(d, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(grad_out), grad_out->strides,
+                                       tn_tensor_data(query), query->strides, tn_tensor_data(key), key->strides,
+                                       tn_tensor_data(value), value->strides, tn_tensor_data(out), out->strides,
+                                       tn_tensor_data(logsumexp), logsumexp->strides,
+                                       attn_mask ? tn_tensor_data(attn_mask) : NULL,
+                                       attn_mask ? attn_mask->dtype : -1, mstr, is_causal, sc, tn_tensor_data(gq),
+                                       gq->strides, tn_tensor_data(gk), gk->strides, tn_tensor_data(gv), gv->strides);
+        if (TN_KCHECK(s, d) < 0)
+            goto fail;
+    }
+    return Py_BuildValue("(NNN)", (PyObject *)gq, (PyObject *)gk, (PyObject *)gv);
+fail:
+    Py_XDECREF((PyObject *)gq);
+    Py_XDECREF((PyObject *)gk);
+    Py_XDECREF((PyObject *)gv);
+    return NULL;
+}
+
+/* outer(self, vec2) = self.reshape(n, 1) * vec2, as ATen writes it; ger is its older name. mv's
+ * backward formula calls ger. */
+PyObject *
+tn_op_outer(TensorObject *self, TensorObject *vec2)
+{
+    for (int k = 0; k < 2; k++) {
+        TensorObject *t = k ? vec2 : self;
+        if (t->ndim != 1) {
+            PyErr_Format(PyExc_RuntimeError, "outer: Expected 1-D argument %s, but got %d-D", k ? "vec2" : "self",
+                         t->ndim);
+            return NULL;
+        }
+    }
+    int64_t shape[2] = {self->sizes[0], 1};
+    PyObject *col = tn_op_reshape(self, (tn_ints){shape, 2, false});
+    if (!col)
+        return NULL;
+    tn_value a[2] = {tn_value_tensor(col), tn_value_tensor((PyObject *)vec2)};
+    PyObject *r = tn_call(TN_OP_mul__Tensor, a);
+    Py_DECREF(col);
+    return r;
+}
+
+PyObject *
+tn_op_ger(TensorObject *self, TensorObject *vec2)
+{
+    return tn_op_outer(self, vec2);
+}

@@ -11,6 +11,7 @@
 #include "runtime/size.h"
 #include "runtime/tensor_iter.h"
 #include "runtime/argparse.h"
+#include "runtime/context.h"
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "kernels/binary.h"
@@ -996,6 +997,27 @@ tn_op_signbit(TensorObject *self)
     return unary(TN_UN_SIGNBIT, UK_BOOL_OUT, self, NULL);
 }
 
+/* polygamma(n, x): digamma for n = 0, then the n-th derivative (integers compute in the default
+ * float dtype, as a unary float op) */
+PyObject *
+tn_op_polygamma(int64_t n, TensorObject *self)
+{
+    if (n < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "polygamma(n, x) does not support negative n.");
+        return NULL;
+    }
+    if (n == 0)
+        return unary(TN_UN_DIGAMMA, UK_FLOAT, self, NULL);
+    double p[1] = {(double)n};
+    return unary(TN_UN_POLYGAMMA, UK_FLOAT, self, p);
+}
+
+PyObject *
+tn_op_special_polygamma(int64_t n, TensorObject *self)
+{
+    return tn_op_polygamma(n, self);
+}
+
 PyObject *
 tn_op_round(TensorObject *self)
 {
@@ -1182,4 +1204,215 @@ PyObject *
 tn_op_clip(TensorObject *self, const tn_value *min, const tn_value *max)
 {
     return tn_op_clamp(self, min, max);
+}
+
+/* ---- activation gradients ----
+ * Upstream builds one TensorIterator over (grad, x), or (x, grad) for threshold_backward and
+ * leaky_relu_backward: the operand order decides the output's layout. Both promote to the
+ * common dtype; mish_backward writes into a tensor made like x, so its result has x's dtype.
+ * bop >= 0 runs a kernels/binary.h op (alpha = the threshold), else tn_activation_backward. */
+typedef struct {
+    const char *kname;  /* upstream's dispatch name, for its dtype error */
+    int bop, aop;
+    int x_first;        /* TensorIterator operand order (x, grad) */
+    int x_dtype_out;    /* the result has x's dtype (mish_backward) */
+    int ints;           /* integer dtypes compute too (threshold_backward) */
+} act_grad_spec;
+
+static PyObject *
+activation_grad(const act_grad_spec *sp, TensorObject *grad, TensorObject *x, const tn_value *alpha,
+                const double *p)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, grad) < 0 || tn_result_type_update_tensor(&st, x) < 0)
+        return NULL;
+    int compute = tn_result_type_finish(&st);
+    if (!tn_dtype_is_floating(compute) && !(sp->ints && tn_dtype_is_integral(compute, false))) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", sp->kname,
+                     tn_dtype_legacy_name(compute));
+        return NULL;
+    }
+    int out_dtype = sp->x_dtype_out ? x->dtype : compute;
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(grad->ndim, grad->sizes, x->ndim, x->sizes, &nd, shape) < 0)
+        return NULL;
+    int device = grad->device == TN_DEVICE_META || x->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
+    tn_geom ins[2] = {tn_geom_of(sp->x_first ? x : grad), tn_geom_of(sp->x_first ? grad : x)};
+    TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, 2, ins);
+    if (!out || device == TN_DEVICE_META)
+        return (PyObject *)out;
+    if (tn_check_dtype(tn_current_op, compute) < 0 || (alpha && tn_check_scalar_fits(alpha, compute) < 0))
+        goto fail;
+    TensorObject *g = as_dtype(grad, compute), *xc = g ? as_dtype(x, compute) : NULL;
+    TensorObject *dst = out_dtype == compute ? out : NULL;
+    if (xc && !dst) {
+        tn_geom gg[2] = {tn_geom_of(g), tn_geom_of(xc)};
+        dst = tn_empty_elementwise(nd, shape, compute, device, 2, gg);
+    }
+    tn_status s = TN_ERR_NOMEM;
+    if (dst) {
+        tn_loop l;
+        tn_geom gl[3] = {tn_geom_of(dst), tn_geom_of(g), tn_geom_of(xc)};
+        tn_loop_build(&l, nd, shape, 3, gl);
+        if (sp->bop >= 0)
+            s = tn_binary((tn_binary_op)sp->bop, compute, &l, tn_tensor_data(dst), tn_tensor_data(g),
+                          tn_tensor_data(xc), alpha ? tn_kscalar_of(alpha) : (tn_kscalar){TN_KSCALAR_INT, 1, 0});
+        else
+            s = tn_activation_backward((tn_act_bw_op)sp->aop, compute, &l, tn_tensor_data(dst), tn_tensor_data(g),
+                                       tn_tensor_data(xc), p);
+    }
+    Py_XDECREF((PyObject *)g);
+    Py_XDECREF((PyObject *)xc);
+    if (TN_KCHECK(s, compute) < 0 || (dst != out && tn_copy_into(out, dst) < 0)) {
+        if (dst != out)
+            Py_XDECREF((PyObject *)dst);
+        goto fail;
+    }
+    if (dst != out)
+        Py_DECREF((PyObject *)dst);
+    return (PyObject *)out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+#define ACT_GRAD(kname, bop, aop, x_first, x_out, ints) \
+    (&(const act_grad_spec){kname, bop, aop, x_first, x_out, ints})
+
+PyObject *
+tn_op_sigmoid_backward(TensorObject *grad_output, TensorObject *output)
+{
+    return activation_grad(ACT_GRAD("sigmoid_backward_cpu", TN_BIN_SIGMOID_BACKWARD, -1, 0, 0, 0), grad_output,
+                           output, NULL, NULL);
+}
+
+PyObject *
+tn_op_tanh_backward(TensorObject *grad_output, TensorObject *output)
+{
+    return activation_grad(ACT_GRAD("tanh_backward_cpu", TN_BIN_TANH_BACKWARD, -1, 0, 0, 0), grad_output, output,
+                           NULL, NULL);
+}
+
+PyObject *
+tn_op_silu_backward(TensorObject *grad_output, TensorObject *self)
+{
+    return activation_grad(ACT_GRAD("silu_backward_cpu", TN_BIN_SILU_BACKWARD, -1, 0, 0, 0), grad_output, self,
+                           NULL, NULL);
+}
+
+PyObject *
+tn_op_gelu_backward(TensorObject *grad_output, TensorObject *self, const char *approximate)
+{
+    int op;
+    if (!approximate || !strcmp(approximate, "none"))
+        op = TN_BIN_GELU_BACKWARD;
+    else if (!strcmp(approximate, "tanh"))
+        op = TN_BIN_GELU_TANH_BACKWARD;
+    else {
+        PyErr_SetString(PyExc_RuntimeError, "approximate argument must be either none or tanh.");
+        return NULL;
+    }
+    /* Upstream hands a contiguous float32 input (bfloat16 where oneDNN has AVX512 bf16) of
+     * more than one element to oneDNN's gelu gradient, which refuses a grad_output of another
+     * shape or dtype (no broadcasting, no promotion) with a RuntimeError. */
+    int onednn = self->dtype == TN_DTYPE_F32 ||
+                 (self->dtype == TN_DTYPE_BF16 && !strcmp(tn_cpu_capability(), "AVX512"));
+    if (op == TN_BIN_GELU_BACKWARD && tn_context.mkldnn_enabled && onednn && self->numel > 1 &&
+        tn_tensor_is_contiguous(self) &&
+        (grad_output->dtype != self->dtype || grad_output->ndim != self->ndim ||
+         memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim))) {
+        PyErr_SetString(PyExc_RuntimeError, "gelu_backward: oneDNN's gelu gradient (upstream's path for a "
+                                            "contiguous input) needs grad_output of the input's shape and dtype");
+        return NULL;
+    }
+    return activation_grad(ACT_GRAD("GeluBackwardKernelImpl", op, -1, 0, 0, 0), grad_output, self, NULL, NULL);
+}
+
+/* threshold_backward(grad, self, threshold) = self <= threshold ? 0 : grad */
+PyObject *
+tn_op_threshold_backward(TensorObject *grad_output, TensorObject *self, const tn_value *threshold)
+{
+    return activation_grad(ACT_GRAD("threshold_cpu", TN_BIN_THRESHOLD_BACKWARD, -1, 1, 0, 1), grad_output, self,
+                           threshold, NULL);
+}
+
+PyObject *
+tn_op_elu_backward(TensorObject *grad_output, const tn_value *alpha, const tn_value *scale,
+                   const tn_value *input_scale, bool is_result, TensorObject *self_or_result)
+{
+    double p[3] = {tn_scalar_to_double(alpha), tn_scalar_to_double(scale), tn_scalar_to_double(input_scale)};
+    if (is_result && p[0] < 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "In-place elu backward calculation is triggered with a negative slope which is not supported. "
+                        "This is caused by calling in-place forward function with a negative slope, please call "
+                        "out-of-place version instead.");
+        return NULL;
+    }
+    return activation_grad(ACT_GRAD("elu_backward_cpu", -1, is_result ? TN_ACT_BW_ELU_RESULT : TN_ACT_BW_ELU, 0, 0, 0),
+                           grad_output, self_or_result, NULL, p);
+}
+
+PyObject *
+tn_op_hardtanh_backward(TensorObject *grad_output, TensorObject *self, const tn_value *min_val,
+                        const tn_value *max_val)
+{
+    double p[3] = {tn_scalar_to_double(min_val), tn_scalar_to_double(max_val), 0};
+    return activation_grad(ACT_GRAD("hardshrink_backward_cpu", -1, TN_ACT_BW_HARDTANH, 0, 0, 0), grad_output, self,
+                           NULL, p);
+}
+
+PyObject *
+tn_op_leaky_relu_backward(TensorObject *grad_output, TensorObject *self, const tn_value *negative_slope,
+                          bool self_is_result)
+{
+    double p[3] = {tn_scalar_to_double(negative_slope), 0, 0};
+    if (self_is_result && p[0] < 0) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
+                        "supported. This is caused by calling in-place forward function with a negative slope, please "
+                        "call out-of-place version instead. File an issue at https://github.com/pytorch/pytorch if you "
+                        "do require supporting in-place leakRelu backward calculation with negative slope");
+        return NULL;
+    }
+    return activation_grad(ACT_GRAD("leaky_relu_backward_cpu", -1, TN_ACT_BW_LEAKY_RELU, 1, 0, 0), grad_output, self,
+                           NULL, p);
+}
+
+PyObject *
+tn_op_softplus_backward(TensorObject *grad_output, TensorObject *self, const tn_value *beta,
+                        const tn_value *threshold)
+{
+    double p[3] = {tn_scalar_to_double(beta), tn_scalar_to_double(threshold), 0};
+    return activation_grad(ACT_GRAD("softplus_backward_cpu", -1, TN_ACT_BW_SOFTPLUS, 0, 0, 0), grad_output, self,
+                           NULL, p);
+}
+
+PyObject *
+tn_op_hardsigmoid_backward(TensorObject *grad_output, TensorObject *self)
+{
+    return activation_grad(ACT_GRAD("hardsigmoid_backward", -1, TN_ACT_BW_HARDSIGMOID, 0, 0, 0), grad_output, self,
+                           NULL, NULL);
+}
+
+PyObject *
+tn_op_hardswish_backward(TensorObject *grad_output, TensorObject *self)
+{
+    return activation_grad(ACT_GRAD("hardswish_backward_cpu", -1, TN_ACT_BW_HARDSWISH, 0, 0, 0), grad_output, self,
+                           NULL, NULL);
+}
+
+PyObject *
+tn_op_mish_backward(TensorObject *grad_output, TensorObject *self)
+{
+    return activation_grad(ACT_GRAD("mish_backward_cpu", -1, TN_ACT_BW_MISH, 0, 1, 0), grad_output, self, NULL,
+                           NULL);
+}
+
+PyObject *
+tn_op_logit_backward(TensorObject *grad_output, TensorObject *self, tn_opt_double eps)
+{
+    double p[3] = {eps.has ? eps.v : -1.0, 0, 0};
+    return activation_grad(ACT_GRAD("logit_backward_cpu", -1, TN_ACT_BW_LOGIT, 0, 0, 0), grad_output, self, NULL, p);
 }

@@ -319,10 +319,16 @@ PyObject *
 tn_op_linalg_vector_norm(TensorObject *self, const tn_value *ord, tn_ints dim, bool keepdim, int dtype)
 {
     int d = dtype >= 0 ? dtype : self->dtype;
-    if (!tn_dtype_is_floating(d)) {
+    if (!tn_dtype_is_floating(self->dtype) || !tn_dtype_is_floating(d)) {
         PyErr_Format(PyExc_RuntimeError,
                      "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s",
-                     tn_dtype_legacy_name(self->dtype));
+                     tn_dtype_legacy_name(tn_dtype_is_floating(self->dtype) ? d : self->dtype));
+        return NULL;
+    }
+    if (d != self->dtype && tn_promote_types(self->dtype, d) != d) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "linalg.vector_norm: the dtype of the input (%s) should be convertible without narrowing to "
+                     "the specified dtype (%s)", tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(d));
         return NULL;
     }
     if (d != self->dtype) {

@@ -500,6 +500,31 @@ tn_op_expand_as(TensorObject *self, TensorObject *other)
     return tn_op_expand(self, s, false);
 }
 
+/* broadcast_tensors: each tensor expanded to the broadcast shape of them all (a view of it, as
+ * ATen's expand_outplace); torch.nn.functional's losses call it first */
+PyObject *
+tn_op_broadcast_tensors(tn_tensors tensors)
+{
+    int nd = 0;
+    int64_t shape[TN_MAX_NDIM];
+    for (Py_ssize_t i = 0; i < tensors.n; i++) {
+        TensorObject *t = TN_T(tensors.v[i]);
+        int64_t next[TN_MAX_NDIM];
+        int nn;
+        if (tn_broadcast_shapes(nd, shape, t->ndim, t->sizes, &nn, next) < 0)
+            return NULL;
+        nd = nn;
+        memcpy(shape, next, sizeof(int64_t) * (size_t)nd);
+    }
+    PyObject *out = PyTuple_New(tensors.n);
+    for (Py_ssize_t i = 0; out && i < tensors.n; i++) {
+        PyObject *e = tn_op_expand(TN_T(tensors.v[i]), (tn_ints){shape, nd, false}, false);
+        if (!e || PyTuple_SetItem(out, i, e) < 0)
+            Py_CLEAR(out);
+    }
+    return out;
+}
+
 PyObject *
 tn_op_view_as(TensorObject *self, TensorObject *other)
 {

@@ -1141,6 +1141,13 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
         }
     }
     result = tn_dispatch(op, vals);
+    /* upstream's bindings of the in-place _foreach_ ops (schema "-> ()") return the list passed
+     * as self, the same object */
+    if (result == Py_None && (op->flags & TN_OPK_MASK) == TN_OPK_INPLACE && !strncmp(op->name, "_foreach_", 9) &&
+        map[0] >= 0 && raw[map[0]]) {
+        TN_SETREF(result, Py_NewRef(raw[map[0]]));
+        goto fail;  /* the caller's list as it is: no tuple, no requires_grad */
+    }
     if (result && PyList_Check(result))  /* upstream's bindings wrap a TensorList as a tuple */
         TN_SETREF(result, PyList_AsTuple(result));
     if (result) {

@@ -506,3 +506,109 @@ Test(attention, sdpa_same_result_any_thread_count_without_splits)
     free(o1);
     free(o2);
 }
+
+/* ---- the gradient ----
+ * tn_sdpa_backward against the gradient formulas in double over the stored inputs, with the
+ * logsumexp the reference forward gives. Bound: a loose 2e-4 (f32) / 3e-2 (f16, bf16) / 1e-10
+ * (f64) of the largest gradient magnitude: the kernel's sums are in float, the reference's in
+ * double, and half outputs round once. */
+static void
+sdpa_bw_case(int dt, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int causal, int masked)
+{
+    int64_t G = Hq / Hkv, es = tn_dtype_size(dt);
+    int64_t nq = B * Hq * L * E, nk = B * Hkv * S * E;
+    char *q = malloc((size_t)(nq * es)), *k = malloc((size_t)(nk * es)), *v = malloc((size_t)(nk * es));
+    char *go = malloc((size_t)(nq * es)), *o = malloc((size_t)(nq * es));
+    char *gq = malloc((size_t)(nq * es)), *gk = malloc((size_t)(nk * es)), *gv = malloc((size_t)(nk * es));
+    double *lse = malloc(sizeof(double) * (size_t)(B * Hq * L)), *mask = malloc(sizeof(double) * (size_t)(L * S));
+    float *lsef = malloc(sizeof(float) * (size_t)(B * Hq * L));
+    double *rq = calloc((size_t)nq, 8), *rk = calloc((size_t)nk, 8), *rv = calloc((size_t)nk, 8);
+    double *p = malloc(sizeof(double) * (size_t)S), *dp = malloc(sizeof(double) * (size_t)S);
+    for (int64_t i = 0; i < nq; i++) {
+        put_elem(dt, q, i, rng_unit() * 2 - 1);
+        put_elem(dt, go, i, rng_unit() * 2 - 1);
+    }
+    for (int64_t i = 0; i < nk; i++) {
+        put_elem(dt, k, i, rng_unit() * 2 - 1);
+        put_elem(dt, v, i, rng_unit() * 2 - 1);
+    }
+    for (int64_t i = 0; i < L * S; i++)
+        mask[i] = masked ? rng_unit() - 0.5 : 0;
+    double scale = 1 / sqrt((double)E);
+    int64_t qs[4] = {Hq * L * E, L * E, E, 1}, ks[4] = {Hkv * S * E, S * E, E, 1}, ls[3] = {Hq * L, L, 1};
+    int64_t ms[4] = {0, 0, S, 1};
+    static float maskf[8192];
+    for (int64_t i = 0; i < L * S; i++)
+        maskf[i] = (float)mask[i];
+    /* the forward in double: P rows, out and logsumexp */
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t h = 0; h < Hq; h++)
+            for (int64_t i = 0; i < L; i++) {
+                int64_t hk = h / G, qo = ((b * Hq + h) * L + i) * E;
+                double m = -INFINITY, sum = 0;
+                for (int64_t j = 0; j < S; j++) {
+                    double s = 0;
+                    for (int64_t e = 0; e < E; e++)
+                        s += get_elem(dt, q, qo + e) * get_elem(dt, k, ((b * Hkv + hk) * S + j) * E + e);
+                    p[j] = (causal && j > i) ? -INFINITY : s * scale + (double)maskf[i * S + j];
+                    m = fmax(m, p[j]);
+                }
+                for (int64_t j = 0; j < S; j++)
+                    sum += exp(p[j] - m);
+                lse[(b * Hq + h) * L + i] = m + log(sum);
+                lsef[(b * Hq + h) * L + i] = dt == TN_DTYPE_F64 ? 0 : (float)(m + log(sum));
+                for (int64_t e = 0; e < E; e++) {
+                    double acc = 0;
+                    for (int64_t j = 0; j < S; j++)
+                        acc += exp(p[j] - m) / sum * get_elem(dt, v, ((b * Hkv + hk) * S + j) * E + e);
+                    put_elem(dt, o, qo + e, acc);
+                }
+                /* the gradient in double */
+                double D = 0;
+                for (int64_t e = 0; e < E; e++)
+                    D += get_elem(dt, go, qo + e) * get_elem(dt, o, qo + e);
+                for (int64_t j = 0; j < S; j++) {
+                    double pj = exp(p[j] - lse[(b * Hq + h) * L + i]), dpj = 0;
+                    for (int64_t e = 0; e < E; e++)
+                        dpj += get_elem(dt, go, qo + e) * get_elem(dt, v, ((b * Hkv + hk) * S + j) * E + e);
+                    double dsj = pj * (dpj - D);
+                    for (int64_t e = 0; e < E; e++) {
+                        int64_t ko = ((b * Hkv + hk) * S + j) * E + e;
+                        rv[ko] += pj * get_elem(dt, go, qo + e);
+                        rq[qo + e] += scale * dsj * get_elem(dt, k, ko);
+                        rk[ko] += scale * dsj * get_elem(dt, q, qo + e);
+                    }
+                }
+            }
+    const void *lptr = dt == TN_DTYPE_F64 ? (const void *)lse : (const void *)lsef;
+    cr_assert_eq(tn_sdpa_backward(dt, B, Hq, Hkv, L, S, E, E, go, qs, q, qs, k, ks, v, ks, o, qs, lptr, ls,
+                                  masked ? maskf : NULL, TN_DTYPE_F32, ms, causal, scale, gq, qs, gk, ks, gv, ks),
+                 TN_OK);
+    double bound = dt == TN_DTYPE_F64 ? 1e-10 : dt == TN_DTYPE_F32 ? 2e-4 : 3e-2, mag = 1e-30;
+    for (int64_t i = 0; i < nq; i++)
+        mag = fmax(mag, fabs(rq[i]));
+    for (int64_t i = 0; i < nk; i++)
+        mag = fmax(mag, fmax(fabs(rk[i]), fabs(rv[i])));
+    for (int64_t i = 0; i < nq; i++)
+        cr_assert(fabs(get_elem(dt, gq, i) - rq[i]) <= bound * mag, "grad_q[%ld] %g vs %g", (long)i,
+                  get_elem(dt, gq, i), rq[i]);
+    for (int64_t i = 0; i < nk; i++) {
+        cr_assert(fabs(get_elem(dt, gk, i) - rk[i]) <= bound * mag, "grad_k[%ld] %g vs %g", (long)i,
+                  get_elem(dt, gk, i), rk[i]);
+        cr_assert(fabs(get_elem(dt, gv, i) - rv[i]) <= bound * mag, "grad_v[%ld] %g vs %g", (long)i,
+                  get_elem(dt, gv, i), rv[i]);
+    }
+    free(q), free(k), free(v), free(go), free(o), free(gq), free(gk), free(gv);
+    free(lse), free(mask), free(lsef), free(rq), free(rk), free(rv), free(p), free(dp);
+}
+
+Test(attention, sdpa_backward_matches_formulas)
+{
+    static const int dts[] = {TN_DTYPE_F32, TN_DTYPE_F64, TN_DTYPE_BF16, TN_DTYPE_F16};
+    for (int d = 0; d < 4; d++) {
+        sdpa_bw_case(dts[d], 2, 2, 2, 5, 7, 8, 0, 0);
+        sdpa_bw_case(dts[d], 1, 4, 2, 9, 9, 4, 1, 0);
+        sdpa_bw_case(dts[d], 1, 2, 1, 70, 66, 8, 0, 1);
+        sdpa_bw_case(dts[d], 1, 3, 3, 6, 4, 5, 1, 1);
+    }
+}

@@ -402,6 +402,111 @@ Test(binary, backward_ops_hand_values)
     cr_assert_eq(o, 0.0f);
 }
 
+/* ---- activation gradients with parameters ---- */
+
+typedef struct {
+    tn_act_bw_op op;
+    int dtype;
+    double p[3];
+} act_arg;
+
+static tn_status
+call_act(const tn_loop *l, void *out, void *const *in, void *arg)
+{
+    const act_arg *a = arg;
+    return tn_activation_backward(a->op, a->dtype, l, out, in[0], in[1], a->p);
+}
+
+ParameterizedTestParameters(binary, sweep_activation_backward)
+{
+    static int ops[TN_NUM_ACT_BW];
+    for (int i = 0; i < TN_NUM_ACT_BW; i++)
+        ops[i] = i;
+    return cr_make_param_array(int, ops, TN_NUM_ACT_BW);
+}
+
+ParameterizedTest(int *op, binary, sweep_activation_backward)
+{
+    static const double params[TN_NUM_ACT_BW][3] = {
+        [TN_ACT_BW_ELU] = {0.5, 2.0, 1.5}, [TN_ACT_BW_ELU_RESULT] = {0.5, 2.0, 1.5},
+        [TN_ACT_BW_HARDTANH] = {-1.0, 2.0}, [TN_ACT_BW_LEAKY_RELU] = {0.01},
+        [TN_ACT_BW_SOFTPLUS] = {2.0, 1.5}, [TN_ACT_BW_LOGIT] = {0.1},
+    };
+    for (int di = 0; di < NUM_DTYPES; di++) {
+        int dtype = all_dtypes[di];
+        int size = tn_dtype_size(dtype);
+        for (int si = 0; si < NUM_SIZES; si++) {
+            for (int layout = 0; layout < NUM_LAYOUTS; layout++) {
+                tn_loop l;
+                int64_t n = edge_sizes[si];
+                int64_t in_n = make_loop(&l, layout, n, 3);
+                void *g = malloc((size_t)(in_n * size) + 1), *x = malloc((size_t)(in_n * size) + 1);
+                fill_random(dtype, g, in_n, 0, 0);
+                fill_random(dtype, x, in_n, 0, 0);
+                void *in[2] = {g, x};
+                act_arg arg = {(tn_act_bw_op)*op, dtype, {0}};
+                memcpy(arg.p, params[*op], sizeof arg.p);
+                char what[160];
+                snprintf(what, sizeof what, "activation gradient %d dtype %d n %ld %s", *op, dtype, (long)n,
+                         layout_names[layout]);
+                tn_status st = compare_fast_reference(what, &l, dtype, tn_loop_numel(&l), call_act, in, &arg);
+                cr_assert(st == (tn_dtype_is_floating(dtype) ? TN_OK : TN_ERR_DTYPE), "%s: status %d", what, st);
+                free(g);
+                free(x);
+            }
+        }
+    }
+}
+
+static double
+act_f64(tn_act_bw_op op, double g, double x, double p0, double p1, double p2)
+{
+    double o, p[3] = {p0, p1, p2};
+    tn_loop l = loop1(1, 3);
+    cr_assert_eq(tn_activation_backward(op, TN_DTYPE_F64, &l, &o, &g, &x, p), TN_OK);
+    return o;
+}
+
+Test(binary, activation_backward_hand_values)
+{
+    /* hardsigmoid scales by the float constant 1.0f / 6.0f even in float64, as upstream writes it */
+    cr_assert_eq(act_f64(TN_ACT_BW_HARDSIGMOID, 3.0, 0.5, 0, 0, 0), 3.0 * (double)(1.0f / 6.0f));
+    cr_assert_eq(act_f64(TN_ACT_BW_HARDSIGMOID, 3.0, 3.0, 0, 0, 0), 0.0);
+    /* hardswish: 0 at and below -3, grad at and above 3 */
+    cr_assert_eq(act_f64(TN_ACT_BW_HARDSWISH, 2.0, -3.0, 0, 0, 0), 0.0);
+    cr_assert_eq(act_f64(TN_ACT_BW_HARDSWISH, 2.0, 3.0, 0, 0, 0), 2.0);
+    cr_assert_eq(act_f64(TN_ACT_BW_HARDSWISH, 2.0, 1.5, 0, 0, 0), 2.0);
+    /* elu: alpha * scale * input_scale * exp(x * input_scale) below 0, scale above */
+    cr_assert_eq(act_f64(TN_ACT_BW_ELU, 2.0, 1.0, 0.5, 3.0, 1.5), 6.0);
+    cr_assert_eq(act_f64(TN_ACT_BW_ELU, 2.0, -1.0, 0.5, 3.0, 1.5), 2.0 * 1.5 * 1.5 * exp(-1.5));
+    /* a single NaN input is upstream's scalar tail: grad * scale */
+    cr_assert_eq(act_f64(TN_ACT_BW_ELU, 2.0, NAN, 0.5, 3.0, 1.5), 6.0);
+    cr_assert_eq(act_f64(TN_ACT_BW_HARDTANH, 2.0, NAN, -1.0, 1.0, 0), 2.0);
+    /* logit: NaN outside [0, 1] without eps, 0 outside [eps, 1 - eps] with it, inf at the ends */
+    cr_assert(isnan(act_f64(TN_ACT_BW_LOGIT, 1.0, 1.5, -1.0, 0, 0)));
+    cr_assert_eq(act_f64(TN_ACT_BW_LOGIT, 1.0, 0.95, 0.1, 0, 0), 0.0);
+    cr_assert_eq(act_f64(TN_ACT_BW_LOGIT, 1.0, 1.0, -1.0, 0, 0), INFINITY);
+    cr_assert_eq(act_f64(TN_ACT_BW_LOGIT, 1.0, 0.5, -1.0, 0, 0), 4.0);
+}
+
+Test(binary, activation_backward_nan_tail_follows_vector_body)
+{
+    /* 17 contiguous float32: 16 in the vector body (NaN x gives NaN), the last in the tail */
+    float g[17], x[17], o[17];
+    for (int i = 0; i < 17; i++) {
+        g[i] = 2.0f;
+        x[i] = NAN;
+    }
+    tn_loop l = loop1(17, 3);
+    double p[3] = {1.0, 1.0, 1.0};
+    cr_assert_eq(tn_activation_backward(TN_ACT_BW_ELU, TN_DTYPE_F32, &l, o, g, x, p), TN_OK);
+    cr_assert(isnan(o[15]));
+    cr_assert_eq(o[16], 2.0f);
+    cr_assert_eq(tn_activation_backward(TN_ACT_BW_HARDTANH, TN_DTYPE_F32, &l, o, g, x, p), TN_OK);
+    cr_assert_eq(o[0], 0.0f);
+    cr_assert_eq(o[16], 2.0f);
+}
+
 /* ---- where, clamp, pow_scalar, lerp, addcmul, addcdiv ---- */
 
 typedef struct {

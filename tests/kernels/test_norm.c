@@ -240,3 +240,108 @@ Test(rms_norm, sweep_vs_reference)
     free(out);
     free(ref);
 }
+
+// softmax backward, layer norm backward
+
+/* the gradients in double from the formulas, for the sweeps below */
+static void
+softmax_bw_ref(int log_, int64_t outer, int64_t n, int64_t inner, const double *g, const double *o, double *gi)
+{
+    for (int64_t a = 0; a < outer; a++)
+        for (int64_t c = 0; c < inner; c++) {
+            double s = 0;
+            for (int64_t i = 0; i < n; i++) {
+                int64_t k = (a * n + i) * inner + c;
+                s += log_ ? g[k] : g[k] * o[k];
+            }
+            for (int64_t i = 0; i < n; i++) {
+                int64_t k = (a * n + i) * inner + c;
+                gi[k] = log_ ? g[k] - exp(o[k]) * s : (g[k] - s) * o[k];
+            }
+        }
+}
+
+Test(softmax_backward, sweep_vs_reference)
+{
+    static const int64_t shapes[][3] = {{2, 7, 1}, {3, 33, 1}, {2, 1000, 1}, {2, 5, 3}, {1, 9, 4}, {4, 1, 1}};
+    char g[8 * 3000], o[8 * 3000], gi[8 * 3000];
+    double gd[3000], od[3000], ref[3000];
+    for (size_t d = 0; d < 4; d++) {
+        int dt = fdts[d];
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            int64_t outer = shapes[s][0], n = shapes[s][1], inner = shapes[s][2], total = outer * n * inner;
+            for (int log_ = 0; log_ < 2; log_++) {
+                for (int64_t i = 0; i < total; i++) {
+                    put_elem(dt, g, i, gen(i));
+                    put_elem(dt, o, i, log_ ? -fabs(gen(i + 7)) : 1.0 / (1.0 + exp(-gen(i + 7))));
+                    gd[i] = get_elem(dt, g, i);
+                    od[i] = get_elem(dt, o, i);
+                }
+                cr_assert_eq(tn_softmax_backward(dt, log_, outer, n, inner, gi, g, o), TN_OK);
+                softmax_bw_ref(log_, outer, n, inner, gd, od, ref);
+                double scale = 0;
+                for (int64_t i = 0; i < total; i++)
+                    scale = fmax(scale, fabs(ref[i]) + fabs(gd[i]));
+                for (int64_t i = 0; i < total; i++)
+                    cr_assert(fabs(get_elem(dt, gi, i) - ref[i]) <= tol(dt) * (scale + 1) * sqrt((double)n),
+                              "dtype %d log %d shape %ld %ld %ld elem %ld: %g vs %g", dt, log_, (long)outer,
+                              (long)n, (long)inner, (long)i, get_elem(dt, gi, i), ref[i]);
+            }
+        }
+    }
+}
+
+Test(layer_norm_backward, sweep_vs_reference)
+{
+    static const int64_t shapes[][2] = {{3, 5}, {4, 64}, {2, 300}, {70, 3}, {1, 1}};
+    enum { MAXE = 1000 };
+    char dy[8 * MAXE], x[8 * MAXE], dx[8 * MAXE], mean[8 * 70], rstd[8 * 70], w[8 * 300], dw[8 * 300], db[8 * 300];
+    for (size_t d = 0; d < 4; d++) {
+        int dt = fdts[d], pdt = dt;
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            int64_t rows = shapes[s][0], n = shapes[s][1];
+            for (int64_t i = 0; i < rows * n; i++) {
+                put_elem(dt, dy, i, gen(i));
+                put_elem(dt, x, i, gen(i + 3) * 0.3);
+            }
+            for (int64_t r = 0; r < rows; r++) {
+                put_elem(pdt, mean, r, gen(r + 11) * 0.05);
+                put_elem(pdt, rstd, r, 0.5 + fabs(gen(r + 13)) * 0.1);
+            }
+            for (int64_t j = 0; j < n; j++)
+                put_elem(pdt, w, j, gen(j + 17) * 0.3);
+            cr_assert_eq(tn_layer_norm_backward(dt, pdt, rows, n, dy, x, mean, rstd, w, dx, dw, db), TN_OK);
+            double mag = 0;
+            for (int64_t r = 0; r < rows; r++) {
+                double a = get_elem(pdt, rstd, r), m = get_elem(pdt, mean, r), ds = 0, dbs = 0;
+                for (int64_t j = 0; j < n; j++) {
+                    double g = get_elem(dt, dy, r * n + j), xv = get_elem(dt, x, r * n + j), wj = get_elem(pdt, w, j);
+                    ds += g * xv * wj;
+                    dbs += g * wj;
+                    mag = fmax(mag, fabs(g * xv * wj));
+                }
+                double b = (dbs * m - ds) * a * a * a / (double)n, c = -b * m - dbs * a / (double)n;
+                for (int64_t j = 0; j < n; j++) {
+                    double g = get_elem(dt, dy, r * n + j), xv = get_elem(dt, x, r * n + j), wj = get_elem(pdt, w, j);
+                    double want = a * g * wj + b * xv + c;
+                    cr_assert(fabs(get_elem(dt, dx, r * n + j) - want) <= tol(dt) * (mag + 1) * 8 * sqrt((double)n),
+                              "dx dtype %d rows %ld n %ld: %g vs %g", dt, (long)rows, (long)n,
+                              get_elem(dt, dx, r * n + j), want);
+                }
+            }
+            for (int64_t j = 0; j < n; j++) {
+                double sw = 0, sb = 0, m2 = 0;
+                for (int64_t r = 0; r < rows; r++) {
+                    double g = get_elem(dt, dy, r * n + j), a = get_elem(pdt, rstd, r);
+                    sw += g * (get_elem(dt, x, r * n + j) - get_elem(pdt, mean, r)) * a;
+                    sb += g;
+                    m2 = fmax(m2, fabs(g) * (fabs(get_elem(dt, x, r * n + j)) + 1) * a);
+                }
+                cr_assert(fabs(get_elem(pdt, dw, j) - sw) <= tol(dt) * (m2 + 1) * 4 * rows, "dweight %g vs %g",
+                          get_elem(pdt, dw, j), sw);
+                cr_assert(fabs(get_elem(pdt, db, j) - sb) <= tol(dt) * (m2 + 1) * 4 * rows, "dbias %g vs %g",
+                          get_elem(pdt, db, j), sb);
+            }
+        }
+    }
+}

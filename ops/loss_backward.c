@@ -1,0 +1,450 @@
+/* Loss gradients and the 2-d NLL loss: nll_loss_backward (the formula of nll_loss_forward),
+ * nll_loss2d_forward / nll_loss2d / nll_loss2d_backward (nll_loss_nd's path for inputs of 3 or
+ * more dims, as ATen decomposes cross_entropy), mse_loss and mse_loss_backward. Values follow
+ * ATen's LossNLL.cpp / LossNLL2d.cpp / Loss.cpp step by step in the input's dtype: every
+ * intermediate is rounded to it (tn_round_to_dtype), so float32 and bfloat16 agree bit for bit.
+ * Adding one: its overload in schemas/kernels.yaml, a function here, golden cases in
+ * tests/python/golden/cases_loss_backward.py.
+ */
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/dtype.h"
+#include "generated/op_kernels.h"
+#include "kernels/element.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { REDUCE_NONE = 0, REDUCE_MEAN = 1, REDUCE_SUM = 2 };
+
+/* element i (row-major over t's shape) of any tensor, read through its strides */
+static int64_t
+offset_of(const TensorObject *t, int64_t i)
+{
+    int64_t off = 0;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        off += (i % t->sizes[d]) * t->strides[d];
+        i /= t->sizes[d];
+    }
+    return off;
+}
+
+static double
+fload(const TensorObject *t, int64_t i)
+{
+    return tn_load_float(t->dtype, tn_tensor_data((TensorObject *)t), offset_of(t, i));
+}
+
+static int64_t
+iload(const TensorObject *t, int64_t i)
+{
+    return tn_load_i64(t->dtype, tn_tensor_data((TensorObject *)t), offset_of(t, i));
+}
+
+/* "expected scalar type X but found Y" for an operand upstream reads as the input's type */
+static int
+check_same_dtype(const TensorObject *t, int dtype)
+{
+    if (!t || t->dtype == dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(dtype),
+                 tn_dtype_legacy_name(t->dtype));
+    return -1;
+}
+
+static int
+check_floating(const TensorObject *self, const char *kname)
+{
+    if (tn_dtype_is_floating(self->dtype))
+        return 0;
+    PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", kname,
+                 tn_dtype_legacy_name(self->dtype));
+    return -1;
+}
+
+static TensorObject *
+zeros_shaped(int ndim, const int64_t *sizes, int dtype, int device)
+{
+    TensorObject *t = tn_tensor_empty(ndim, sizes, dtype, device);
+    if (t && device != TN_DEVICE_META && t->numel)
+        memset(tn_tensor_data(t), 0, (size_t)(t->numel * tn_dtype_size(dtype)));
+    return t;
+}
+
+/* -(grad_output / total_weight) for 'mean', -grad_output otherwise, in the dtype */
+static double
+reduced_grad(int dtype, double go, double tw, int64_t reduction)
+{
+    return -(reduction == REDUCE_MEAN ? tn_round_to_dtype(dtype, go / tw) : go);
+}
+
+/* ---- nll_loss_backward ---- */
+
+PyObject *
+tn_op_nll_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight,
+                        int64_t reduction, int64_t ignore_index, TensorObject *total_weight)
+{
+    char a[96], b[96];
+    if (self->ndim < 1 || self->ndim > 2) {
+        PyErr_SetString(PyExc_RuntimeError, "input tensor should be 1D or 2D");
+        return NULL;
+    }
+    if (target->ndim > 1) {
+        PyErr_SetString(PyExc_RuntimeError, "0D or 1D target tensor expected, multi-target not supported");
+        return NULL;
+    }
+    int no_batch = self->ndim == 1 && target->ndim == 0;
+    if (!no_batch && (target->ndim == 0 || self->sizes[0] != target->sizes[0])) {
+        tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
+        tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
+        PyErr_Format(PyExc_RuntimeError, "size mismatch (got input: %s, target: %s)", a, b);
+        return NULL;
+    }
+    if (total_weight->numel != 1) {
+        tn_format_sizes(a, sizeof a, total_weight->ndim, total_weight->sizes);
+        PyErr_Format(PyExc_RuntimeError, "expected total_weight to be a single element tensor, got: %s (%lld elements)",
+                     a, (long long)total_weight->numel);
+        return NULL;
+    }
+    int64_t classes = self->sizes[self->ndim - 1];
+    if (weight && weight->numel != classes) {
+        PyErr_SetString(PyExc_RuntimeError, "weight tensor should be defined either for all or no classes");
+        return NULL;
+    }
+    int per_sample = reduction == REDUCE_NONE && self->ndim == 2;
+    if (per_sample) {
+        if (grad_output->ndim != 1 || grad_output->sizes[0] != self->sizes[0]) {
+            tn_format_sizes(a, sizeof a, grad_output->ndim, grad_output->sizes);
+            PyErr_Format(PyExc_RuntimeError, "Expected a tensor of dimension 1 and tensor.size[0] == %lld but got: "
+                         "dimension %d and tensor.size[0] == %lld", (long long)self->sizes[0], grad_output->ndim,
+                         (long long)(grad_output->ndim ? grad_output->sizes[0] : 0));
+            return NULL;
+        }
+    } else if (grad_output->ndim > 1 || grad_output->numel != 1) {
+        tn_format_sizes(a, sizeof a, grad_output->ndim, grad_output->sizes);
+        PyErr_Format(PyExc_RuntimeError, "Expected a single element grad_output tensor, but got: %s", a);
+        return NULL;
+    }
+    int dev = self->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
+    TensorObject *gi = zeros_shaped(self->ndim, self->sizes, self->dtype, dev);
+    if (!gi || dev == TN_DEVICE_META)
+        return (PyObject *)gi;
+    int d = self->dtype;
+    if (check_floating(self, "nll_loss_backward_out_frame") < 0 || tn_check_dtype(tn_current_op, d) < 0 ||
+        (target->dtype != TN_DTYPE_U8 && check_same_dtype(target, TN_DTYPE_I64) < 0) ||
+        check_same_dtype(weight, d) < 0 || check_same_dtype(grad_output, d) < 0 ||
+        (!per_sample && check_same_dtype(total_weight, d) < 0))
+        goto fail;
+    char *gd = tn_tensor_data(gi);
+    int64_t batch = self->ndim == 2 ? self->sizes[0] : 1;
+    double grad = per_sample ? 0 : reduced_grad(d, fload(grad_output, 0), fload(total_weight, 0), reduction);
+    for (int64_t i = 0; i < batch; i++) {
+        int64_t t = iload(target, i);
+        if (t == ignore_index)
+            continue;
+        /* upstream checks the bounds on the reduced paths only; the per-sample one would write
+         * out of bounds, which this refuses as the other paths do */
+        if (t < 0 || t >= classes) {
+            PyErr_Format(PyExc_IndexError, "Target %lld is out of bounds.", (long long)t);
+            goto fail;
+        }
+        double w = weight ? fload(weight, t) : 1.0;
+        double v = per_sample ? -w * fload(grad_output, i) : weight ? w * grad : grad;
+        tn_store_float(d, gd, i * classes + t, v);
+    }
+    return (PyObject *)gi;
+fail:
+    Py_DECREF((PyObject *)gi);
+    return NULL;
+}
+
+/* ---- nll_loss2d ---- */
+
+static int
+check_inputs_2d(TensorObject *self, TensorObject *target, TensorObject *weight)
+{
+    if (target->ndim != 3) {
+        PyErr_Format(PyExc_RuntimeError, "only batches of spatial targets supported (3D tensors) but got targets of "
+                     "dimension: %d", target->ndim);
+        return -1;
+    }
+    if (self->ndim != 4) {
+        PyErr_Format(PyExc_RuntimeError, "only batches of spatial inputs supported (4D tensors), but got input of "
+                     "dimension: %d", self->ndim);
+        return -1;
+    }
+    if (weight && weight->numel != self->sizes[1]) {
+        PyErr_SetString(PyExc_RuntimeError, "weight tensor should be defined either for all or no classes");
+        return -1;
+    }
+    if (self->sizes[0] != target->sizes[0] || self->sizes[2] != target->sizes[1] ||
+        self->sizes[3] != target->sizes[2]) {
+        char a[96], b[96];
+        tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
+        tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
+        PyErr_Format(PyExc_RuntimeError, "size mismatch (got input: %s , target: %s", a, b);
+        return -1;
+    }
+    return 0;
+}
+
+/* index of input[b][c][h][w] from the flat target position p = (b * H + h) * W + w */
+static int64_t
+input_index_2d(const TensorObject *self, int64_t p, int64_t c)
+{
+    int64_t hw = self->sizes[2] * self->sizes[3], b = p / hw, e = p % hw;
+    return ((b * self->sizes[1] + c) * self->sizes[2] + e / self->sizes[3]) * self->sizes[3] + e % self->sizes[3];
+}
+
+/* aten::nll_loss2d_forward -> (output, total_weight): LossNLL2d.cpp's nll_loss2d_forward_out_frame,
+ * its cascade sum (8 levels) in the input's dtype. */
+PyObject *
+tn_op_nll_loss2d_forward(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
+                         int64_t ignore_index)
+{
+    if (check_inputs_2d(self, target, weight) < 0)
+        return NULL;
+    int d = self->dtype, dev = self->device == TN_DEVICE_META || target->device == TN_DEVICE_META
+                                   ? TN_DEVICE_META : TN_DEVICE_CPU;
+    int per_sample = reduction == REDUCE_NONE;
+    TensorObject *out = per_sample ? tn_tensor_empty(3, target->sizes, d, dev) : tn_tensor_empty(0, NULL, d, dev);
+    TensorObject *tw = out ? tn_tensor_empty(0, NULL, d, dev) : NULL;
+    if (!tw) {
+        Py_XDECREF((PyObject *)out);
+        return NULL;
+    }
+    if (dev == TN_DEVICE_META)
+        return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)tw);
+    if (check_floating(self, "nll_loss2d_forward_out_frame") < 0 || tn_check_dtype(tn_current_op, d) < 0 ||
+        check_same_dtype(target, TN_DTYPE_I64) < 0 || check_same_dtype(weight, d) < 0)
+        goto fail;
+    int64_t classes = self->sizes[1], numiter = target->numel, ignored = 0;
+    char *od = tn_tensor_data(out), *twd = tn_tensor_data(tw);
+    tn_store_float(d, twd, 0, 0.0);
+    if (per_sample) {
+        for (int64_t p = 0; p < numiter; p++) {
+            int64_t t = iload(target, p);
+            if (t == ignore_index) {
+                tn_store_float(d, od, p, 0.0);
+                continue;
+            }
+            if (t < 0 || t >= classes) {
+                PyErr_Format(PyExc_IndexError, "Target %lld is out of bounds.", (long long)t);
+                goto fail;
+            }
+            double w = weight ? fload(weight, t) : 1.0;
+            tn_store_float(d, od, p, -fload(self, input_index_2d(self, p, t)) * w);
+        }
+        return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)tw);
+    }
+    if (numiter == 0) {
+        tn_store_float(d, od, 0, reduction == REDUCE_MEAN ? NAN : 0.0);
+        return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)tw);
+    }
+    enum { LEVELS = 8 };
+    double loss_part[LEVELS] = {0}, w_part[LEVELS] = {0};
+    int64_t power = 0;
+    while ((1LL << power) < numiter)
+        power++;
+    power = power / LEVELS > 4 ? power / LEVELS : 4;
+    int64_t mask = (1LL << power) - 1;
+    for (int64_t p = 0; p < numiter; p++) {
+        int64_t t = iload(target, p);
+        if (t == ignore_index) {
+            ignored++;
+            continue;
+        }
+        if (t < 0 || t >= classes) {
+            PyErr_Format(PyExc_IndexError, "Target %lld is out of bounds.", (long long)t);
+            goto fail;
+        }
+        double x = fload(self, input_index_2d(self, p, t));
+        if (weight) {
+            double w = fload(weight, t);
+            loss_part[0] = tn_round_to_dtype(d, loss_part[0] - tn_round_to_dtype(d, x * w));
+            w_part[0] = tn_round_to_dtype(d, w_part[0] + w);
+        } else {
+            loss_part[0] = tn_round_to_dtype(d, loss_part[0] - x);
+        }
+        for (int j = 0; j + 1 < LEVELS; j++) {
+            if ((p & (mask << (j * power))) != 0)
+                break;
+            w_part[j + 1] = tn_round_to_dtype(d, w_part[j + 1] + w_part[j]);
+            loss_part[j + 1] = tn_round_to_dtype(d, loss_part[j + 1] + loss_part[j]);
+            w_part[j] = loss_part[j] = 0;
+        }
+    }
+    double total = weight ? 0 : tn_round_to_dtype(d, (double)(numiter - ignored)), loss = 0;
+    for (int j = 0; j < LEVELS; j++) {
+        if (weight)
+            total = tn_round_to_dtype(d, total + w_part[j]);
+        loss = tn_round_to_dtype(d, loss + loss_part[j]);
+    }
+    tn_store_float(d, od, 0, reduction == REDUCE_MEAN ? loss / total : loss);
+    tn_store_float(d, twd, 0, total);
+    return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)tw);
+fail:
+    Py_DECREF((PyObject *)out);
+    Py_DECREF((PyObject *)tw);
+    return NULL;
+}
+
+PyObject *
+tn_op_nll_loss2d(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
+                 int64_t ignore_index)
+{
+    return tn_first_of(tn_op_nll_loss2d_forward(self, target, weight, reduction, ignore_index));
+}
+
+/* grad_input is zeros_like(self), which must come out contiguous (upstream's check) */
+PyObject *
+tn_op_nll_loss2d_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight,
+                          int64_t reduction, int64_t ignore_index, TensorObject *total_weight)
+{
+    if (check_inputs_2d(self, target, weight) < 0)
+        return NULL;
+    if (!tn_tensor_is_contiguous(self) && tn_tensor_is_non_overlapping_and_dense(self)) {
+        PyErr_SetString(PyExc_RuntimeError, "grad_input must be contiguous");
+        return NULL;
+    }
+    if (total_weight->numel != 1) {
+        char a[96];
+        tn_format_sizes(a, sizeof a, total_weight->ndim, total_weight->sizes);
+        PyErr_Format(PyExc_RuntimeError, "expected total_weight to be a single element tensor, got: %s (%lld elements)",
+                     a, (long long)total_weight->numel);
+        return NULL;
+    }
+    int per_sample = reduction == REDUCE_NONE;
+    if (per_sample && (grad_output->ndim != 3 || memcmp(grad_output->sizes, target->sizes, 3 * sizeof(int64_t)))) {
+        char a[96], b[96];
+        tn_format_sizes(a, sizeof a, grad_output->ndim, grad_output->sizes);
+        tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
+        if (grad_output->ndim != 3)
+            PyErr_Format(PyExc_RuntimeError, "grad_output must have same dimension as target (3) but got dimension: %s",
+                         a);
+        else
+            PyErr_Format(PyExc_RuntimeError, "size mismatch (got grad_output: %s target: %s", a, b);
+        return NULL;
+    }
+    if (!per_sample && (grad_output->ndim > 1 || grad_output->numel != 1)) {
+        char a[96];
+        tn_format_sizes(a, sizeof a, grad_output->ndim, grad_output->sizes);
+        PyErr_Format(PyExc_RuntimeError, "Expected a single element grad_output tensor, but got: %s", a);
+        return NULL;
+    }
+    int d = self->dtype, dev = self->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
+    TensorObject *gi = zeros_shaped(self->ndim, self->sizes, d, dev);
+    if (!gi || dev == TN_DEVICE_META)
+        return (PyObject *)gi;
+    if (check_floating(self, "nll_loss2d_backward_out_frame") < 0 || tn_check_dtype(tn_current_op, d) < 0 ||
+        check_same_dtype(target, TN_DTYPE_I64) < 0 || check_same_dtype(weight, d) < 0 ||
+        check_same_dtype(grad_output, d) < 0 || check_same_dtype(total_weight, d) < 0)
+        goto fail;
+    char *gd = tn_tensor_data(gi);
+    int64_t classes = self->sizes[1];
+    double grad = per_sample ? 0 : reduced_grad(d, fload(grad_output, 0), fload(total_weight, 0), reduction);
+    for (int64_t p = 0; p < target->numel; p++) {
+        int64_t t = iload(target, p);
+        if (t == ignore_index)
+            continue;
+        if (t < 0 || t >= classes) {
+            PyErr_Format(PyExc_IndexError, "Target %lld is out of bounds.", (long long)t);
+            goto fail;
+        }
+        double w = weight ? fload(weight, t) : 1.0;
+        double v = per_sample ? -w * fload(grad_output, p) : weight ? w * grad : grad;
+        tn_store_float(d, gd, input_index_2d(self, p, t), v);
+    }
+    return (PyObject *)gi;
+fail:
+    Py_DECREF((PyObject *)gi);
+    return NULL;
+}
+
+/* ---- mse_loss ---- */
+
+static tn_value
+tv(PyObject *t)
+{
+    return tn_value_tensor(t);
+}
+
+/* mse_loss: ATen's mse kernel (d = a - b; d * d) over a TensorIterator, then mean or sum */
+PyObject *
+tn_op_mse_loss(TensorObject *self, TensorObject *target, int64_t reduction)
+{
+    tn_value s[3] = {tv((PyObject *)self), tv((PyObject *)target), tn_value_int(1)};
+    PyObject *diff = tn_call(TN_OP_sub__Tensor, s);
+    if (!diff)
+        return NULL;
+    tn_value m[2] = {tv(diff), tv(diff)};
+    PyObject *sq = tn_call(TN_OP_mul__Tensor, m);
+    Py_DECREF(diff);
+    if (!sq || reduction == REDUCE_NONE)
+        return sq;
+    tn_value r[2] = {tv(sq), {.tag = TN_V_NONE}};
+    PyObject *out = tn_call(reduction == REDUCE_MEAN ? TN_OP_mean : TN_OP_sum, r);
+    Py_DECREF(sq);
+    return out;
+}
+
+/* mse_loss_backward: norm * (self - target) * grad_output, one rounding per step in the dtype
+ * the three promote to, norm = 2 / numel(self) for 'mean' else 2 (rounded to that dtype). The
+ * result is a zeros_like(self) that the TensorIterator writes: self's dtype, contiguous, and
+ * resized (with upstream's warning) when target or grad_output broadcast it to a larger shape. */
+PyObject *
+tn_op_mse_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, int64_t reduction)
+{
+    int nd, nd2;
+    int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, target->ndim, target->sizes, &nd, s1) < 0 ||
+        tn_broadcast_shapes(nd, s1, grad_output->ndim, grad_output->sizes, &nd2, shape) < 0)
+        return NULL;
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, target) < 0 ||
+        tn_result_type_update_tensor(&st, grad_output) < 0)
+        return NULL;
+    int compute = tn_result_type_finish(&st);
+    if (!tn_dtype_is_floating(compute) || !tn_dtype_is_floating(self->dtype)) {
+        /* the norm is a float scalar in upstream's iterator: integers promote to float32 */
+        PyErr_Format(PyExc_RuntimeError, "result type Float can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    if ((nd2 != self->ndim || memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)nd2)) && self->numel) {
+        char a[128], b[128];
+        tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
+        tn_format_sizes(b, sizeof b, nd2, shape);
+        char msg[768];
+        snprintf(msg, sizeof msg, "An output with one or more elements was resized since it had shape %s, which "
+                 "does not match the required output shape %s. This behavior is deprecated, and in a future PyTorch "
+                 "release outputs will not be resized unless they have zero elements. You can explicitly reuse an "
+                 "out tensor t by resizing it, inplace, to zero elements with t.resize_(0).", a, b);
+        if (PyErr_WarnEx(PyExc_UserWarning, msg, 1) < 0)
+            return NULL;
+    }
+    double norm = tn_round_to_dtype(compute, reduction == REDUCE_MEAN ? 2.0 / (double)self->numel : 2.0);
+    tn_value s[3] = {tv((PyObject *)self), tv((PyObject *)target), tn_value_int(1)};
+    PyObject *diff = tn_call(TN_OP_sub__Tensor, s);
+    if (!diff)
+        return NULL;
+    tn_value sc[2] = {tv(diff), tn_value_double(norm)};
+    PyObject *scaled = tn_call(TN_OP_mul__Scalar, sc);
+    Py_DECREF(diff);
+    if (!scaled)
+        return NULL;
+    tn_value m[2] = {tv(scaled), tv((PyObject *)grad_output)};
+    PyObject *r = tn_call(TN_OP_mul__Tensor, m);
+    Py_DECREF(scaled);
+    if (!r)
+        return NULL;
+    TensorObject *out = tn_tensor_empty(nd2, shape, self->dtype, TN_T(r)->device);
+    if (out && out->device != TN_DEVICE_META && tn_copy_into(out, TN_T(r)) < 0)
+        Py_CLEAR(out);
+    Py_DECREF(r);
+    return (PyObject *)out;
+}

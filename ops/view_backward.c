@@ -1,0 +1,184 @@
+/* Gradients of the view ops (ops/view.c) and their *_scatter forms, as ATen composes them
+ * (TensorShape.cpp, FunctionsManual.cpp): a zero tensor of the input's size whose view (slice,
+ * select, diagonal, unfold window) receives the gradient through copy_ or add_, and
+ * self.clone() with src copied into its view. The backward formulas of slice, select,
+ * diagonal, unfold and as_strided call them; functionalization writes *_scatter.
+ * Adding one: its overload in schemas/kernels.yaml, a function here, golden cases in
+ * tests/python/golden/cases_view_backward.py.
+ */
+#include "runtime/dispatch.h"
+#include "runtime/scalar.h"
+#include "runtime/size.h"
+#include "runtime/tensor_iter.h"
+#include "runtime/argparse.h"
+#include "runtime/dtype.h"
+#include "generated/op_kernels.h"
+
+#include <string.h>
+
+static tn_value
+tv(PyObject *t)
+{
+    return tn_value_tensor(t);
+}
+
+/* zeros(sizes) with grad's dtype (grad.options()), contiguous */
+static PyObject *
+zeros_for(tn_ints sizes, const TensorObject *grad)
+{
+    tn_value none = {.tag = TN_V_NONE};
+    return tn_op_zeros(sizes, grad->dtype, -1, &none, -1);
+}
+
+/* dst.copy_(src) through the door (so the write bumps dst's version); NULL on failure */
+static int
+copy_into_view(PyObject *dst, PyObject *src)
+{
+    tn_value a[3] = {tv(dst), tv(src), {.tag = TN_V_BOOL}};
+    PyObject *r = tn_call(TN_OP_copy_, a);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
+/* base with `view` (a new view of it, stolen) receiving src; base returned, or NULL */
+static PyObject *
+fill_view(PyObject *base, PyObject *view, PyObject *src)
+{
+    int rc = view ? copy_into_view(view, src) : -1;
+    Py_XDECREF(view);
+    if (rc < 0) {
+        Py_DECREF(base);
+        return NULL;
+    }
+    return base;
+}
+
+PyObject *
+tn_op_slice_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t start, int64_t end,
+                     int64_t step)
+{
+    PyObject *g = zeros_for(input_sizes, grad_output);
+    if (!g)
+        return NULL;
+    return fill_view(g, tn_op_slice__Tensor(TN_T(g), dim, (tn_opt_int){true, start}, (tn_opt_int){true, end}, step),
+                     (PyObject *)grad_output);
+}
+
+PyObject *
+tn_op_select_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t index)
+{
+    PyObject *g = zeros_for(input_sizes, grad_output);
+    if (!g)
+        return NULL;
+    return fill_view(g, tn_op_select__int(TN_T(g), dim, index), (PyObject *)grad_output);
+}
+
+PyObject *
+tn_op_diagonal_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t offset, int64_t dim1, int64_t dim2)
+{
+    PyObject *g = zeros_for(input_sizes, grad_output);
+    if (!g)
+        return NULL;
+    return fill_view(g, tn_op_diagonal(TN_T(g), offset, dim1, dim2), (PyObject *)grad_output);
+}
+
+/* unfold_backward: each window's gradient added into the input positions it covers, window by
+ * window in order (the order upstream's kernel sums a position's windows in: exact); windows
+ * that do not overlap (step >= size) are one copy_, as upstream's. */
+PyObject *
+tn_op_unfold_backward(TensorObject *grad_in, tn_ints input_sizes, int64_t dim, int64_t size, int64_t step)
+{
+    PyObject *g = zeros_for(input_sizes, grad_in);
+    if (!g)
+        return NULL;
+    int64_t d;
+    if (tn_wrap_dim(dim, input_sizes.n ? input_sizes.n : 1, &d) < 0) {
+        Py_DECREF(g);
+        return NULL;
+    }
+    PyObject *win = tn_op_unfold(TN_T(g), d, size, step);
+    if (!win || step >= size)
+        return fill_view(g, win, (PyObject *)grad_in);
+    if (grad_in->ndim != TN_T(win)->ndim ||
+        memcmp(grad_in->sizes, TN_T(win)->sizes, sizeof(int64_t) * (size_t)grad_in->ndim)) {
+        char a[128], b[128];
+        tn_format_sizes(a, sizeof a, grad_in->ndim, grad_in->sizes);
+        tn_format_sizes(b, sizeof b, TN_T(win)->ndim, TN_T(win)->sizes);
+        PyErr_Format(PyExc_RuntimeError, "unfold_backward: grad_in of size %s is not the unfolded size %s", a, b);
+        Py_DECREF(win);
+        Py_DECREF(g);
+        return NULL;
+    }
+    int64_t n = TN_T(win)->sizes[d];
+    for (int64_t w = 0; w < n; w++) {
+        PyObject *dst = tn_op_select__int(TN_T(win), d, w), *src = dst ? tn_op_select__int(grad_in, d, w) : NULL;
+        PyObject *r = NULL;
+        if (src) {
+            tn_value a[3] = {tv(dst), tv(src), tn_value_int(1)};
+            r = tn_call(TN_OP_add___Tensor, a);
+        }
+        Py_XDECREF(dst);
+        Py_XDECREF(src);
+        if (!r) {
+            Py_DECREF(win);
+            Py_DECREF(g);
+            return NULL;
+        }
+        Py_DECREF(r);
+    }
+    Py_DECREF(win);
+    return g;
+}
+
+/* ---- *_scatter: self.clone() with src copied into the view (sizes must match exactly) ---- */
+
+static PyObject *
+scatter_into(PyObject *out, PyObject *view, TensorObject *src)
+{
+    if (!view) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    TensorObject *v = TN_T(view);
+    if (v->ndim != src->ndim || memcmp(v->sizes, src->sizes, sizeof(int64_t) * (size_t)v->ndim)) {
+        char a[128], b[128];
+        tn_format_sizes(a, sizeof a, src->ndim, src->sizes);
+        tn_format_sizes(b, sizeof b, v->ndim, v->sizes);
+        PyErr_Format(PyExc_RuntimeError, "Expected src to have a size equal to the slice of self. src size = %s, "
+                     "slice size = %s", a, b);
+        Py_DECREF(view);
+        Py_DECREF(out);
+        return NULL;
+    }
+    return fill_view(out, view, (PyObject *)src);
+}
+
+PyObject *
+tn_op_slice_scatter(TensorObject *self, TensorObject *src, int64_t dim, tn_opt_int start, tn_opt_int end,
+                    int64_t step)
+{
+    PyObject *out = tn_op_clone(self, -1);
+    return out ? scatter_into(out, tn_op_slice__Tensor(TN_T(out), dim, start, end, step), src) : NULL;
+}
+
+PyObject *
+tn_op_select_scatter(TensorObject *self, TensorObject *src, int64_t dim, int64_t index)
+{
+    PyObject *out = tn_op_clone(self, -1);
+    return out ? scatter_into(out, tn_op_select__int(TN_T(out), dim, index), src) : NULL;
+}
+
+PyObject *
+tn_op_diagonal_scatter(TensorObject *self, TensorObject *src, int64_t offset, int64_t dim1, int64_t dim2)
+{
+    PyObject *out = tn_op_clone(self, -1);
+    return out ? scatter_into(out, tn_op_diagonal(TN_T(out), offset, dim1, dim2), src) : NULL;
+}
+
+PyObject *
+tn_op_as_strided_scatter(TensorObject *self, TensorObject *src, tn_ints size, tn_ints stride,
+                         tn_opt_int storage_offset)
+{
+    PyObject *out = tn_op_clone(self, -1);
+    return out ? scatter_into(out, tn_op_as_strided(TN_T(out), size, stride, storage_offset), src) : NULL;
+}

@@ -1,0 +1,126 @@
+"""Gradients of the convolution and of the CPU flash attention (ops/conv.c, ops/matmul.c over
+kernels/matmul.c and kernels/attention.c): convolution_backward (input, weight, bias by
+output_mask; groups, stride, padding, dilation, 1-3 spatial dims, channels-last) and
+_scaled_dot_product_flash_attention_for_cpu_backward (causal, masks, scale, grouped-query heads).
+Both sum in another order than upstream's oneDNN / flash kernels: float results are "derived";
+shapes, strides, None results and errors are exact."""
+CASES = {}
+D = {"tol": "derived"}
+A = "torch.ops.aten"
+
+
+def conv(name, x, w, out_shape, stride, pad, dil, groups, bias=True, mask="[True, True, True]", dt="float32",
+         tol=True, post=None, transposed=False):
+    mk = lambda shape, seed, extra="": f"make({shape}, torch.{dt}, seed={seed}{extra})"
+    code = (f"r = {A}.convolution_backward({mk(out_shape, 3)}, {x.format(dt=dt)}, {w.format(dt=dt)}, "
+            f"{'[' + w.split('(')[2].split(',')[0] + ']' if bias else 'None'}, {stride}, {pad}, {dil}, {transposed}, "
+            f"[0], {groups}, {mask}); out = {post or 'r'}")
+    CASES[f"convolution_backward/{name}"] = {"code": code, **D} if tol else code
+
+
+X2 = "make((2, 4, 7, 8), torch.{dt}, seed=1)"
+W2 = "make((6, 2, 3, 2), torch.{dt}, seed=2)"
+# output: 2 x 6 x (7+2-3)//2+1=4 x (8-1*(2-1)-1)//1+1 ... computed by the forward below
+conv("2d_groups_stride_pad_dil", X2, W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2)
+for dt in ("float64", "bfloat16", "float16"):
+    conv(f"2d_{dt}", X2, W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2, dt=dt)
+conv("2d_input_only", X2, W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2, mask="[True, False, False]")
+conv("2d_weight_only", X2, W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2, mask="[False, True, False]")
+# upstream's oneDNN backend (float32 here) also returns grad_weight when only grad_bias is asked for;
+# its float64 rerun takes another backend that does not, so these compare the structure exactly
+conv("2d_bias_only", X2, W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2, mask="[False, False, True]", tol=False,
+     post="tuple(None if t is None else t.shape for t in r)")
+conv("1d_bias_only", "make((2, 4, 9), torch.{dt}, seed=1)", "make((6, 2, 3), torch.{dt}, seed=2)", (2, 6, 4), [2],
+     [0], [1], 2, mask="[False, False, True]", tol=False, post="tuple(None if t is None else t.shape for t in r)")
+conv("1x1_bias_only", "make((1, 3, 5, 5), torch.{dt}, seed=1)", "make((4, 3, 1, 1), torch.{dt}, seed=2)",
+     (1, 4, 5, 5), [1], [0], [1], 1, mask="[False, False, True]", tol=False,
+     post="tuple(None if t is None else t.shape for t in r)")
+conv("2d_bias_only_f64", X2, W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2, mask="[False, False, True]", dt="float64")
+conv("2d_no_bias", X2, W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2, bias=False, mask="[True, True, False]")
+conv("2d_plain", "make((2, 3, 6, 6), torch.{dt}, seed=1)", "make((5, 3, 3, 3), torch.{dt}, seed=2)", (2, 5, 4, 4),
+     [1], [0], [1], 1)
+conv("2d_padded", "make((1, 3, 6, 5), torch.{dt}, seed=1)", "make((4, 3, 3, 3), torch.{dt}, seed=2)", (1, 4, 6, 5),
+     [1], [1], [1], 1)
+conv("2d_deep", "make((2, 16, 6, 7), torch.{dt}, seed=1)", "make((5, 16, 3, 3), torch.{dt}, seed=2)",
+     (2, 5, 6, 7), [1], [1], [1], 1)
+conv("2d_wide_out_channels", "make((1, 3, 5, 5), torch.{dt}, seed=1)", "make((70, 3, 3, 3), torch.{dt}, seed=2)",
+     (1, 70, 3, 3), [1], [0], [1], 1)
+conv("2d_many_positions", "make((2, 2, 40, 30), torch.{dt}, seed=1)", "make((3, 2, 3, 3), torch.{dt}, seed=2)",
+     (2, 3, 38, 28), [1], [0], [1], 1)
+conv("2d_depthwise", "make((2, 4, 7, 8), torch.{dt}, seed=1)", "make((8, 1, 3, 3), torch.{dt}, seed=2)",
+     (2, 8, 7, 8), [1], [1], [1], 4)
+conv("2d_patches", "make((1, 3, 8, 8), torch.{dt}, seed=1)", "make((5, 3, 4, 4), torch.{dt}, seed=2)", (1, 5, 2, 2),
+     [4, 4], [0], [1], 1)
+conv("2d_channels_last", "make((2, 4, 7, 8), torch.{dt}, seed=1).contiguous(memory_format=torch.channels_last)", W2,
+     (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2)
+conv("2d_channels_last_weight", X2,
+     "make((6, 2, 3, 2), torch.{dt}, seed=2).contiguous(memory_format=torch.channels_last)", (2, 6, 4, 6), [2, 1],
+     [1, 0], [1, 2], 2)
+conv("2d_noncontig_input", "make((2, 4, 8, 7), torch.{dt}, seed=1, layout='t')", W2, (2, 6, 4, 6), [2, 1], [1, 0],
+     [1, 2], 2)
+conv("1d", "make((2, 4, 9), torch.{dt}, seed=1)", "make((6, 2, 3), torch.{dt}, seed=2)", (2, 6, 4), [2], [0], [1], 2)
+conv("1d_causal_depthwise", "make((2, 4, 9), torch.{dt}, seed=1)", "make((4, 1, 3), torch.{dt}, seed=2)",
+     (2, 4, 11), [1], [2], [1], 4)
+conv("3d", "make((1, 2, 5, 4, 6), torch.{dt}, seed=1)", "make((3, 2, 2, 3, 2), torch.{dt}, seed=2)",
+     (1, 3, 6, 2, 3), [1, 2, 1], [1, 0, 0], [1, 1, 2], 1)
+conv("layout", X2, W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2, tol=False,
+     post="tuple(None if t is None else (t.shape, t.stride()) for t in r)")
+conv("layout_channels_last", "make((2, 4, 7, 8), torch.{dt}, seed=1).contiguous(memory_format=torch.channels_last)",
+     W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2, tol=False,
+     post="tuple(None if t is None else (t.shape, t.stride()) for t in r)")
+conv("empty_batch", "make((0, 4, 7, 8), torch.{dt}, seed=1)", W2, (0, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2)
+conv("bad_grad_shape", X2, W2, (2, 6, 4, 5), [2, 1], [1, 0], [1, 2], 2, tol=False)
+conv("transposed", "make((2, 4, 5, 5), torch.{dt}, seed=1)", "make((4, 3, 3, 3), torch.{dt}, seed=2)",
+     (2, 3, 7, 7), [1], [0], [1], 1, tol=False, transposed=True)
+# the gradient of a real forward, through the functional spelling's output
+CASES["convolution_backward/of_conv2d"] = {"code": (
+    "x = make((2, 3, 9, 9), torch.float32, seed=1); w = make((4, 3, 3, 3), torch.float32, seed=2); "
+    "y = torch.nn.functional.conv2d(x, w, None, 2, 1); "
+    f"out = {A}.convolution_backward(make(tuple(y.shape), torch.float32, seed=3), x, w, None, [2, 2], [1, 1], "
+    "[1, 1], False, [0, 0], 1, [True, True, False])"), **D}
+
+FA = f"{A}._scaled_dot_product_flash_attention_for_cpu"
+
+
+def attn(name, B=2, Hq=4, Hkv=4, L=5, S=6, E=8, causal=False, mask=None, scale=None, dt="float32", tol=True,
+         post=None):
+    q, k, v = (f"make(({B}, {Hq}, {L}, {E}), torch.{dt}, seed=1)", f"make(({B}, {Hkv}, {S}, {E}), torch.{dt}, seed=2)",
+               f"make(({B}, {Hkv}, {S}, {E}), torch.{dt}, seed=3)")
+    kw = f", attn_mask={mask}" if mask else ""
+    kw += f", scale={scale}" if scale else ""
+    code = (f"q = {q}; k = {k}; v = {v}; o, lse = {FA}(q, k, v, 0.0, {causal}{kw}); "
+            f"r = {FA}_backward(make(tuple(o.shape), torch.{dt}, seed=4), q, k, v, o, lse, 0.0, {causal}{kw}); "
+            f"out = {post or 'r'}")
+    CASES[f"flash_attention_backward/{name}"] = {"code": code, **D} if tol else code
+
+
+attn("plain")
+attn("causal", causal=True)
+attn("causal_long_keys", L=5, S=9, causal=True)
+attn("causal_long_queries", L=9, S=5, causal=True)
+attn("gqa", Hq=4, Hkv=2)
+attn("gqa_causal", Hq=6, Hkv=2, causal=True)
+attn("mask_2d", mask="make((5, 6), torch.float32, seed=5)")
+attn("mask_4d", mask="make((2, 1, 5, 6), torch.float32, seed=5)")
+attn("mask_minus_inf", mask="make((5, 6), torch.float32, seed=5).masked_fill(torch.arange(6) % 3 == 0, float('-inf'))")
+attn("scale", scale=0.3)
+attn("float64", dt="float64")
+attn("bfloat16", dt="bfloat16")
+attn("float16", dt="float16")
+attn("long", L=70, S=80, E=16, Hq=2, Hkv=1)
+attn("long_causal", L=70, S=70, E=16, Hq=2, Hkv=2, causal=True)
+attn("layout", tol=False, post="tuple((t.shape, t.stride()) for t in r)")
+attn("layout_gqa", Hq=4, Hkv=2, tol=False, post="tuple((t.shape, t.stride()) for t in r)")
+CASES["flash_attention_backward/noncontig_query"] = {"code": (
+    "q = make((2, 5, 4, 8), torch.float32, seed=1).transpose(1, 2); k = make((2, 4, 6, 8), torch.float32, seed=2); "
+    f"v = make((2, 4, 6, 8), torch.float32, seed=3); o, lse = {FA}(q, k, v); "
+    f"out = {FA}_backward(make(tuple(o.shape), torch.float32, seed=4), q, k, v, o, lse, 0.0, False)"), **D}
+CASES["flash_attention_backward/dropout"] = (
+    "q = make((1, 2, 3, 4), torch.float32, seed=1); o, lse = "
+    f"{FA}(q, q, q); out = {FA}_backward(q, q, q, q, o, lse, 0.5, False)")
+# what torch.nn.functional.scaled_dot_product_attention's autograd calls
+CASES["flash_attention_backward/of_sdpa"] = {"code": (
+    "q = make((1, 2, 4, 8), torch.float32, seed=1); k = make((1, 2, 4, 8), torch.float32, seed=2); "
+    "v = make((1, 2, 4, 8), torch.float32, seed=3); m = literal([[True, False, True, True]] * 4, torch.bool); "
+    f"fm = torch.zeros(4, 4).masked_fill(~m, float('-inf')); o, lse = {FA}(q, k, v, attn_mask=fm); "
+    f"out = {FA}_backward(make((1, 2, 4, 8), torch.float32, seed=4), q, k, v, o, lse, 0.0, False, attn_mask=fm)"), **D}

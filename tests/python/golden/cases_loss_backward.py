@@ -1,0 +1,155 @@
+"""Loss gradients and the 2-d NLL loss (ops/loss_backward.c): nll_loss_backward,
+nll_loss2d_forward / nll_loss2d / nll_loss2d_backward, mse_loss, mse_loss_backward. Gradients
+are one or two roundings in the input's dtype, as upstream computes them: exact. nll_loss2d's
+reductions follow upstream's cascade sum step by step: exact; mse_loss's mean is a reduction:
+derived."""
+CASES = {}
+D = {"tol": "derived"}
+A = "torch.ops.aten"
+
+X2 = "make((5, 4), torch.{dt}, seed=1)"
+T2 = "literal([0, 3, 1, 1, 2], torch.int64)"
+W = "make((4,), torch.{dt}, seed=3, role='pos')"
+
+
+def nllb(name, x=X2, t=T2, w="None", red=1, ign=-100, go=None, tw=None, dt="float32"):
+    go = go or ("make((5,), torch.{dt}, seed=2)" if red == 0 else "literal(0.75, torch.{dt})")
+    tw = tw or "literal(3.5, torch.{dt})"
+    CASES[f"nll_loss_backward/{name}"] = (
+        f"out = {A}.nll_loss_backward({go}, {x}, {t}, {w}, {red}, {ign}, {tw})".format(dt=dt))
+
+
+nllb("mean")
+nllb("sum", red=2)
+nllb("none", red=0)
+nllb("weight_mean", w=W)
+nllb("weight_none", w=W, red=0)
+nllb("ignore", t="literal([0, -100, 1, -100, 2], torch.int64)")
+nllb("ignore_index_2", t="literal([0, 2, 1, 2, 2], torch.int64)", ign=2, w=W)
+nllb("f64", dt="float64", w=W)
+nllb("bf16", dt="bfloat16", w=W)
+nllb("f16", dt="float16")
+nllb("1d", x="make((4,), torch.{dt}, seed=1)", t="literal(2, torch.int64)")
+nllb("1d_weight", x="make((4,), torch.{dt}, seed=1)", t="literal(1, torch.int64)", w=W, red=2)
+nllb("uint8_target", t="literal([0, 3, 1, 1, 2], torch.uint8)")
+nllb("noncontig", x="make((5, 4), torch.{dt}, seed=1, layout='t')")
+nllb("out_of_bounds", t="literal([0, 4, 1, 1, 2], torch.int64)")
+nllb("bad_grad", go="make((2,), torch.{dt}, seed=2)")
+nllb("bad_total_weight", tw="make((2,), torch.{dt}, seed=2)")
+nllb("3d_input", x="make((2, 3, 4), torch.{dt}, seed=1)", t="literal([0, 1], torch.int64)")
+nllb("size_mismatch", t="literal([0, 1], torch.int64)")
+nllb("int32_target", t="literal([0, 3, 1, 1, 2], torch.int32)")
+nllb("float_target", t="literal([0.0, 3.0, 1.0, 1.0, 2.0])")
+nllb("grad_dtype", go="literal(0.75, torch.float64)")
+CASES["nll_loss_backward/grad_input"] = (
+    f"o = torch.empty(0); r = {A}.nll_loss_backward.grad_input(literal(0.5), make((5, 4), torch.float32, seed=1), "
+    f"{T2}, None, 1, -100, literal(5.0), grad_input=o); out = (o, r)")
+
+X4 = "make((2, 3, 4, 5), torch.{dt}, seed=1)"
+T4 = "make((2, 4, 5), torch.int64, seed=2, role='index', high=3)"
+
+
+def nll2d(name, x=X4, t=T4, w="None", red=1, ign=-100, dt="float32", tol="exact"):
+    code = f"out = {A}.nll_loss2d_forward({x}, {t}, {w}, {red}, {ign})".format(dt=dt)
+    CASES[f"nll_loss2d_forward/{name}"] = code if tol == "exact" else {"code": code, "tol": tol}
+
+
+nll2d("mean")
+nll2d("sum", red=2)
+nll2d("none", red=0)
+nll2d("weight_mean", w=W.replace("(4,)", "(3,)"))
+nll2d("weight_sum", w=W.replace("(4,)", "(3,)"), red=2)
+nll2d("ignore", t="make((2, 4, 5), torch.int64, seed=2, role='index', high=4) - 1", ign=-1)
+nll2d("f64", dt="float64", w=W.replace("(4,)", "(3,)"))
+nll2d("bf16", dt="bfloat16")
+nll2d("large_cascade", x="make((3, 5, 20, 30), torch.float32, seed=1)",
+      t="make((3, 20, 30), torch.int64, seed=2, role='index', high=5)")
+nll2d("noncontig", x="make((2, 3, 5, 4), torch.float32, seed=1, layout='t')")
+nll2d("empty", x="make((0, 3, 4, 5), torch.float32, seed=1)", t="make((0, 4, 5), torch.int64, seed=2)")
+nll2d("empty_sum", x="make((0, 3, 4, 5), torch.float32, seed=1)", t="make((0, 4, 5), torch.int64, seed=2)", red=2)
+nll2d("out_of_bounds", t="make((2, 4, 5), torch.int64, seed=2, role='index', high=4)")
+nll2d("3d_input", x="make((2, 3, 4), torch.float32, seed=1)", t="make((2, 4), torch.int64, seed=2)")
+nll2d("size_mismatch", t="make((2, 4, 4), torch.int64, seed=2, role='index', high=3)")
+CASES["nll_loss2d/functional"] = f"out = torch.nn.functional.nll_loss({X4.format(dt='float32')}, {T4})"
+CASES["nll_loss2d/aten"] = f"out = {A}.nll_loss2d({X4.format(dt='float32')}, {T4}, None, 1, -100)"
+CASES["nll_loss2d/cross_entropy_4d"] = {
+    "code": f"out = torch.nn.functional.cross_entropy({X4.format(dt='float32')}, {T4})", **D}
+
+
+def nll2db(name, x=X4, t=T4, w="None", red=1, ign=-100, go=None, tw="literal(11.0, torch.{dt})", dt="float32"):
+    go = go or ("make((2, 4, 5), torch.{dt}, seed=3)" if red == 0 else "literal(0.75, torch.{dt})")
+    CASES[f"nll_loss2d_backward/{name}"] = (
+        f"out = {A}.nll_loss2d_backward({go}, {x}, {t}, {w}, {red}, {ign}, {tw})".format(dt=dt))
+
+
+nll2db("mean")
+nll2db("sum", red=2)
+nll2db("none", red=0)
+nll2db("weight", w=W.replace("(4,)", "(3,)"))
+nll2db("weight_none", w=W.replace("(4,)", "(3,)"), red=0)
+nll2db("ignore", t="make((2, 4, 5), torch.int64, seed=2, role='index', high=4) - 1", ign=-1)
+nll2db("bf16", dt="bfloat16", w=W.replace("(4,)", "(3,)"))
+nll2db("f64", dt="float64")
+nll2db("transposed_input", x="make((2, 3, 5, 4), torch.float32, seed=1, layout='t')")
+nll2db("sliced_input", x="make((2, 3, 4, 5), torch.float32, seed=1, layout='slice')")
+nll2db("out_of_bounds", t="make((2, 4, 5), torch.int64, seed=2, role='index', high=4)")
+nll2db("bad_grad_none", red=0, go="make((2, 4), torch.float32, seed=3)")
+nll2db("bad_grad", go="make((2,), torch.float32, seed=3)")
+
+MX = "make((3, 4), torch.{dt}, seed=1)"
+MT = "make((3, 4), torch.{dt}, seed=2)"
+for red, rn in ((0, "none"), (1, "mean"), (2, "sum")):
+    for dt in ("float32", "float64", "bfloat16", "float16"):
+        CASES[f"mse_loss/{rn}_{dt}"] = {"code": f"out = {A}.mse_loss({MX}, {MT}, {red})".format(dt=dt), **D}
+        go = "make((3, 4), torch.{dt}, seed=3)" if red == 0 else "literal(0.5, torch.{dt})"
+        CASES[f"mse_loss_backward/{rn}_{dt}"] = f"out = {A}.mse_loss_backward({go}, {MX}, {MT}, {red})".format(dt=dt)
+CASES["mse_loss/functional"] = {"code": f"out = torch.nn.functional.mse_loss({MX}, {MT})".format(dt="float32"), **D}
+CASES["mse_loss/functional_bcast"] = {"code": "out = torch.nn.functional.mse_loss(make((3, 4), torch.float32, seed=1), "
+                                             "make((4,), torch.float32, seed=2))", **D}
+CASES["mse_loss/bcast"] = {"code": f"out = {A}.mse_loss({MX}, make((4,), torch.float32, seed=2), 1)".format(
+    dt="float32"), **D}
+CASES["mse_loss_backward/noncontig"] = (
+    f"out = {A}.mse_loss_backward(literal(0.5), make((3, 4), torch.float32, seed=1, layout='t'), "
+    "make((3, 4), torch.float32, seed=2, layout='slice'), 1)")
+CASES["mse_loss_backward/bcast_target"] = (
+    f"out = {A}.mse_loss_backward(literal(0.5), {MX}, make((4,), torch.float32, seed=2), 2)".format(dt="float32"))
+CASES["mse_loss_backward/bcast_too_big"] = (
+    f"out = {A}.mse_loss_backward(literal(0.5), make((4,), torch.float32, seed=1), {MT}, 2)".format(dt="float32"))
+CASES["mse_loss_backward/dtype_mismatch"] = (
+    f"out = {A}.mse_loss_backward(literal(0.5), {MX}, {MT}, 1)".format(dt="float32").replace(
+        "seed=2)", "seed=2).double()"))
+CASES["mse_loss_backward/f64_grad"] = (
+    f"out = {A}.mse_loss_backward(literal(0.5, torch.float64), {MX}, {MT}, 1)".format(dt="float32"))
+CASES["mse_loss_backward/f64_self"] = (
+    f"out = {A}.mse_loss_backward(literal(0.5), {MX}, {MT}, 1)".format(dt="float32").replace(
+        "seed=1)", "seed=1).double()"))
+CASES["mse_loss_backward/int"] = (
+    f"out = {A}.mse_loss_backward(literal(1), torch.ones(2, 3, dtype=torch.long), torch.zeros(2, 3, dtype=torch.long), 1)")
+CASES["mse_loss_backward/grad_input"] = (
+    f"o = torch.empty(0); r = {A}.mse_loss_backward.grad_input(literal(0.5), {MX}, {MT}, 1, grad_input=o); "
+    "out = (o, r)").format(dt="float32")
+
+# native_dropout: seeded draws agree bit for bit (upstream's bernoulli_ sampler)
+CASES["native_dropout/train"] = ("torch.manual_seed(5); x = make((4, 9), torch.float32, seed=1); "
+                                 f"out = {A}.native_dropout(x, 0.3, True)")
+CASES["native_dropout/train_none"] = ("torch.manual_seed(6); x = make((40,), torch.float32, seed=1); "
+                                      f"out = {A}.native_dropout(x, 0.5, None)")
+CASES["native_dropout/eval"] = f"x = make((4, 9), torch.float32, seed=1); out = {A}.native_dropout(x, 0.3, False)"
+CASES["native_dropout/p1"] = ("torch.manual_seed(5); x = make((3, 3), torch.float32, seed=1); "
+                              f"out = {A}.native_dropout(x, 1.0, True)")
+CASES["native_dropout/f64"] = ("torch.manual_seed(7); x = make((3, 5), torch.float64, seed=1); "
+                               f"out = {A}.native_dropout(x, 0.2, True)")
+CASES["native_dropout/bf16"] = ("torch.manual_seed(7); x = make((3, 5), torch.bfloat16, seed=1); "
+                                f"out = {A}.native_dropout(x, 0.2, True)")
+CASES["native_dropout/empty"] = (f"x = make((0, 3), torch.float32, seed=1); r = {A}.native_dropout(x, 0.2, True); "
+                                 "out = (r[0], r[1].shape, r[1].dtype)")
+for dt in ("float32", "float64", "bfloat16", "float16"):
+    CASES[f"native_dropout_backward/{dt}"] = (
+        f"out = {A}.native_dropout_backward(make((3, 4), torch.{dt}, seed=1), "
+        f"make((3, 4), torch.bool, seed=2, role='mask'), 1.25)")
+CASES["native_dropout_backward/noncontig"] = (
+    f"out = {A}.native_dropout_backward(make((3, 4), torch.float32, seed=1, layout='t'), "
+    f"make((3, 4), torch.bool, seed=2, role='mask'), 2.0)")
+CASES["native_dropout_backward/float_mask"] = (
+    f"out = {A}.native_dropout_backward(make((3, 4), torch.float32, seed=1), "
+    f"make((3, 4), torch.float32, seed=2, role='mask'), 2.0)")
