@@ -41,6 +41,8 @@ PyObject *tn_op__is_zerotensor(TensorObject *self);
 PyObject *tn_op__local_scalar_dense(TensorObject *self);
 /* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
 PyObject *tn_op__log_softmax(TensorObject *self, int64_t dim, bool half_to_float);
+/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
+PyObject *tn_op__pin_memory(TensorObject *self, const tn_value *device);
 /* aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) */
 PyObject *tn_op__reshape_alias(TensorObject *self, tn_ints size, tn_ints stride);
 /* aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
@@ -81,6 +83,8 @@ PyObject *tn_op_all(TensorObject *self);
 PyObject *tn_op_all__dim(TensorObject *self, int64_t dim, bool keepdim);
 /* aten::all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor */
 PyObject *tn_op_all__dims(TensorObject *self, tn_ints dim, bool keepdim);
+/* aten::allclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> bool */
+PyObject *tn_op_allclose(TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan);
 /* aten::amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
 PyObject *tn_op_amax(TensorObject *self, tn_ints dim, bool keepdim);
 /* aten::amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
@@ -251,6 +255,8 @@ PyObject *tn_op_empty_strided(tn_ints size, tn_ints stride, int dtype, int layou
 PyObject *tn_op_eq__Scalar(TensorObject *self, const tn_value *other);
 /* aten::eq.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_eq__Tensor(TensorObject *self, TensorObject *other);
+/* aten::equal(Tensor self, Tensor other) -> bool */
+PyObject *tn_op_equal(TensorObject *self, TensorObject *other);
 /* aten::erf(Tensor self) -> Tensor */
 PyObject *tn_op_erf(TensorObject *self);
 /* aten::erfc(Tensor self) -> Tensor */
@@ -353,6 +359,8 @@ PyObject *tn_op_is_set_to(TensorObject *self, TensorObject *tensor);
 PyObject *tn_op_is_signed(TensorObject *self);
 /* aten::is_vulkan_available() -> bool */
 PyObject *tn_op_is_vulkan_available(void);
+/* aten::isclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> Tensor */
+PyObject *tn_op_isclose(TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan);
 /* aten::isfinite(Tensor self) -> Tensor */
 PyObject *tn_op_isfinite(TensorObject *self);
 /* aten::isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor */
@@ -427,6 +435,10 @@ PyObject *tn_op_mT(TensorObject *self);
 PyObject *tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value *value);
 /* aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
 PyObject *tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value);
+/* aten::masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+PyObject *tn_op_masked_fill___Scalar(TensorObject *self, TensorObject *mask, const tn_value *value);
+/* aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+PyObject *tn_op_masked_fill___Tensor(TensorObject *self, TensorObject *mask, TensorObject *value);
 /* aten::masked_select(Tensor self, Tensor mask) -> Tensor */
 PyObject *tn_op_masked_select(TensorObject *self, TensorObject *mask);
 /* aten::matmul(Tensor self, Tensor other) -> Tensor */
@@ -533,6 +545,8 @@ PyObject *tn_op_output_nr(TensorObject *self);
 PyObject *tn_op_pad(TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value);
 /* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
 PyObject *tn_op_permute(TensorObject *self, tn_ints dims);
+/* aten::pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a) */
+PyObject *tn_op_pin_memory(TensorObject *self, const tn_value *device);
 /* aten::positive(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op_positive(TensorObject *self);
 /* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */

@@ -5,6 +5,8 @@
  * Note [The door]
  * Every operator call arrives here with its arguments boxed in schema order. The kernel is
  * chosen in this order:
+ *   0. while CPU autocast is on, an op upstream registers for AutocastCPU gets its cast policy
+ *      first (Note [Autocast] in autocast.c), then comes back here with autocast excluded;
  *   1. an active __torch_dispatch__ mode (TorchDispatchMode) gets the call as an OpOverload;
  *   2. meta tensors (or device="meta"): a kernel that only computes geometry (meta_ok), else
  *      a Python kernel registered for the Meta key (torch/_meta_registrations.py registers
@@ -18,6 +20,7 @@
  * overload's full name.
  */
 #include "dispatch.h"
+#include "autocast.h"
 #include "schema.h"
 #include "tensor.h"
 #include "tensor_iter.h"
@@ -31,20 +34,41 @@
 
 PyTypeObject *tn_structseq_types[TN_NUM_STRUCTSEQS];
 
+/* NotImplementedError for `missing` (an op's name, with how it is missing): the text comes
+ * from support.refusal_message, which names what the user called (Note [Refusal messages]). */
+PyObject *
+tn_raise_refusal(const char *missing, const char *why)
+{
+    PyObject *m = PyUnicode_FromString(missing), *w = PyUnicode_FromString(why);
+    PyObject *text = (m && w) ? tn_call_private("refusal_message", m, w, NULL) : NULL;
+    Py_XDECREF(m);
+    Py_XDECREF(w);
+    if (text) {
+        PyErr_SetObject(PyExc_NotImplementedError, text);
+        Py_DECREF(text);
+    } else {
+        PyErr_Clear();
+        PyErr_Format(PyExc_NotImplementedError, "%s is not implemented in torchnative yet (%s)", missing, why);
+    }
+    return NULL;
+}
+
 static PyObject *
 refuse_no_kernel(const tn_op *op, int device)
 {
     char q[256];
     tn_op_qualname(op, q, sizeof q);
-    if (device == TN_DEVICE_META)
-        PyErr_Format(PyExc_NotImplementedError,
-                     "%s has no meta kernel in torchnative (no C kernel computes its geometry and no Python "
-                     "Meta kernel is registered); a meta kernel for it would make this work", q);
-    else
-        PyErr_Format(PyExc_NotImplementedError,
-                     "%s has no kernel in torchnative; add it to schemas/kernels.yaml with a kernel to make "
-                     "this work", q);
-    return NULL;
+    return tn_raise_refusal(q, device == TN_DEVICE_META ? "on the meta device" : "");
+}
+
+int
+tn_refuse_pin_memory(const tn_value *pin_memory)
+{
+    if (pin_memory->tag == TN_V_NONE || !pin_memory->u.i)
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError, "pin_memory=True requires a CUDA or other accelerator backend; no pinned "
+                                        "memory allocator is available on this system.");
+    return 1;
 }
 
 /* ---- Python kernels (torch.library impl) ---- */
@@ -280,7 +304,11 @@ dispatch_to_python_mode(tn_op *op, tn_value *args)
         return NULL;
     }
     /* torch.utils._python_dispatch does the mode-stack bookkeeping in Python */
+    /* The mode runs below autocast (upstream's Python key): autocast is excluded while it runs. */
+    int autocast_saved = tn_autocast_enabled[TN_AC_CPU];
+    tn_autocast_enabled[TN_AC_CPU] = 0;
     PyObject *r = tn_call_private("dispatch_to_mode", overload, pargs, kwargs);
+    tn_autocast_enabled[TN_AC_CPU] = autocast_saved;
     Py_DECREF(pargs);
     Py_DECREF(kwargs);
     Py_DECREF(overload);
@@ -327,6 +355,10 @@ tn_dispatch_cia_python(tn_op *op, tn_value *args)
 PyObject *
 tn_dispatch(tn_op *op, tn_value *args)
 {
+    /* Autocast runs before everything below (upstream: AutocastCPU precedes Autograd and the
+     * Python key); one predictable branch when autocast is off. See Note [Autocast]. */
+    if (TN_UNLIKELY(tn_autocast_enabled[TN_AC_CPU]) && tn_autocast_has_policy(op))
+        return tn_autocast_dispatch(op, args);
     tn_schema *s = op->parsed ? op->parsed : tn_op_schema(op);
     if (!s)
         return NULL;
@@ -429,6 +461,11 @@ via_functional(tn_op *op, tn_value *args)
             if (fargs[j].tag == TN_V_TENSOR && fargs[j].u.t != (PyObject *)dst &&
                 tn_check_no_partial_overlap(dst, TN_T(fargs[j].u.t)) < 0)
                 return NULL;
+    } else if (kind == TN_OPK_INPLACE || nout == 1) {
+        /* the others check what their meta functions check (Note [Overlap rules]) */
+        TensorObject *dst = TN_T(args[kind == TN_OPK_INPLACE ? 0 : outs[0]].u.t);
+        if (tn_check_write_overlap(f, fs, fargs, dst) < 0)
+            return NULL;
     }
     PyObject *result = tn_dispatch(f, fargs);
     if (!result)

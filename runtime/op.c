@@ -37,12 +37,11 @@ dtype_list_text(const tn_op *op)
 PyObject *
 tn_refuse_dtype(const tn_op *op, int dtype)
 {
-    char q[256];
+    char q[256], missing[300], why[512];
     tn_op_qualname(op, q, sizeof q);
-    PyErr_Format(PyExc_NotImplementedError,
-                 "%s has no kernel in torchnative for %s (supported: %s); a kernel for it would make this work",
-                 q, tn_dtype_name(dtype), dtype_list_text(op));
-    return NULL;
+    snprintf(missing, sizeof missing, "%s for %s", q, tn_dtype_name(dtype));
+    snprintf(why, sizeof why, "it is for %s", dtype_list_text(op));
+    return tn_raise_refusal(missing, why);
 }
 
 int

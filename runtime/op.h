@@ -72,6 +72,12 @@ PyObject *tn_refuse(const tn_op *op, const char *why);
 PyObject *tn_refuse_dtype(const tn_op *op, int dtype);
 /* A kernel calls this with the dtype it will compute in; raises and returns -1 if refused. */
 int tn_check_dtype(const tn_op *op, int dtype);
+/* NotImplementedError for `missing` ("aten::x.y", "aten::x.y for complex64") with `why`, worded
+ * by support.refusal_message to name what the user called (Note [Refusal messages]); NULL. */
+PyObject *tn_raise_refusal(const char *missing, const char *why);
+/* A factory's `bool? pin_memory` argument: True raises upstream's RuntimeError (pinned memory
+ * needs an accelerator backend, which a CPU build has not) and returns 1; otherwise 0. */
+int tn_refuse_pin_memory(const tn_value *pin_memory);
 
 /* The op being computed, for messages: each generated glue call sets it. */
 extern _Thread_local const tn_op *tn_current_op;
