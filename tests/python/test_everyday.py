@@ -68,6 +68,8 @@ def test_the_issue_rows_run(runs):
 
 def test_saved_objects_are_the_same(runs):
     assert runs["ours"]["save"]["saved"] == runs["upstream"]["save"]["saved"]
+    assert runs["ours"]["save"]["pretrained"] == runs["upstream"]["save"]["pretrained"]
+    assert "pytorch_model.bin" in runs["ours"]["save"]["pretrained"]["ok"]["files"]
 
 
 def test_zip_files_are_upstreams_bytes_but_the_id(runs):
@@ -96,6 +98,14 @@ def test_loads_are_bit_identical(runs, reader, writer):
     assert len(mapped) == 12 and all(mapped.values())
     assert got["legacy.pt mmap refuses"]["err"] == "RuntimeError"
     assert got["weights_only refuses a global"]["err"] == "UnpicklingError"
+    # transformers' pytorch_model.bin (a tiny llama) and a custom model whose __init__ calls
+    # .to(dtype=...) under from_pretrained's loading context
+    pre = got["from_pretrained pytorch_model.bin"]["ok"]
+    written = runs[writer]["save"]["pretrained"]["ok"]
+    assert pre["llama"] == written["llama"] and pre["custom"] == written["custom"]
+    assert len(pre["llama"]) == 21
+    assert pre["tokens"] == runs["load by upstream"][runs["dirs"]["upstream"]][
+        "from_pretrained pytorch_model.bin"]["ok"]["tokens"]
 
 
 def test_pipeline_over_a_list_agrees():
@@ -206,3 +216,30 @@ def test_overlap_rules_are_upstreams(runs):
     assert all("ok" in ours[k] and "ok" in up[k] for k in order)
     refused = sorted(k for k, v in up.items() if "err" in v)
     assert len(up) == 53 and len(refused) == 26, refused
+
+
+# ---- refusals ----------------------------------------------------------------------------------
+
+EAGER_ONLY = {"compile": "torch.compile", "jit_script": "torch.jit.script", "jit_trace": "torch.jit.trace",
+              "export": "torch.export.export", "func_vmap": "torch.func.vmap", "vmap": "torch.func.vmap",
+              "func_grad": "torch.func.grad", "func_jacrev": "torch.func.jacrev"}
+
+
+def test_refusals_name_what_the_user_called(runs):
+    """Note [Refusal messages]: the transforms refuse at the call with one sentence saying
+    torchnative runs eager mode only; a missing op names the torch function the user called;
+    no message carries contributor instructions or sends the user to report a bug."""
+    ours, up = runs["ours"]["refusals"], runs["upstream"]["refusals"]
+    for case, public in EAGER_ONLY.items():
+        msg = ours[case]["msg"]
+        assert ours[case]["err"] == "NotImplementedError", case
+        assert msg.startswith(f"{public} is not available: torchnative runs eager mode only"), msg
+        assert msg.count(". ") == 0 and msg.endswith("."), msg  # one sentence
+        assert "ok" in up[case] or case == "jit_script", case  # upstream runs them
+    assert ours["interpolate_bicubic"]["msg"].startswith("torch.nn.functional.interpolate needs aten::")
+    assert ours["histc"]["msg"] == ours["histc_aten"]["msg"] == "aten::histc is not implemented in torchnative yet"
+    assert "torch.multiprocessing" in ours["sharing_strategy_file_system"]["msg"]
+    assert ours["assert_close_mismatch"] == up["assert_close_mismatch"]
+    for case, r in ours.items():
+        text = r.get("msg", "").lower()
+        assert "kernels.yaml" not in text and "pytorch bug" not in text and "please report" not in text, case

@@ -279,6 +279,61 @@ def digest(obj):
     return out
 
 
+def _custom_model_classes():
+    """A transformers model whose __init__ moves a submodule with .to(dtype=...): from_pretrained
+    builds it under its loading context (torch._C._nn._parse_to through a __torch_function__
+    mode)."""
+    import transformers
+
+    class EverydayConfig(transformers.PretrainedConfig):
+        model_type = "everyday_custom"
+
+    class EverydayModel(transformers.PreTrainedModel):
+        config_class = EverydayConfig
+
+        def __init__(self, config):
+            super().__init__(config)
+            self.inner = torch.nn.Linear(4, 3).to(dtype=torch.float32)
+            self.post_init()
+
+        def forward(self, x):
+            return self.inner(x)
+
+    return EverydayConfig, EverydayModel
+
+
+def _tiny_llama():
+    sys.path.insert(0, str(ROOT / "tools"))
+    import sweep
+    import transformers
+
+    return getattr(transformers, sweep.ARCHS["llama"][0]), sweep.ensure_weights("llama")
+
+
+def save_pretrained_bin(d):
+    """transformers checkpoints written with torch.save (pytorch_model.bin)."""
+    cls, weights = _tiny_llama()
+    model = cls.from_pretrained(weights)
+    cfg_cls, model_cls = _custom_model_classes()
+    torch.manual_seed(4)
+    custom = model_cls(cfg_cls())
+    for m, name in ((model, "llama_bin"), (custom, "custom_bin")):
+        # the layout of transformers' older checkpoints (its save_pretrained now writes safetensors)
+        m.config.save_pretrained(d / name)
+        torch.save(m.state_dict(), d / name / "pytorch_model.bin")
+    return {"llama": digest(model.state_dict()), "custom": digest(custom.state_dict()),
+            "files": sorted(p.name for p in (d / "llama_bin").iterdir())}
+
+
+def load_pretrained_bin(d):
+    cls, _ = _tiny_llama()
+    model = cls.from_pretrained(d / "llama_bin")
+    tokens = model.generate(torch.tensor([[5, 6, 7]]), max_new_tokens=3, do_sample=False, pad_token_id=0)
+    cfg_cls, model_cls = _custom_model_classes()
+    custom = model_cls.from_pretrained(d / "custom_bin")
+    return {"llama": digest(model.state_dict()), "custom": digest(custom.state_dict()), "tokens": tokens.tolist()}
+
+
 def save(directory):
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
@@ -293,7 +348,7 @@ def save(directory):
         torch.save(obj, d / "nocrc.pt")
     finally:
         torch.serialization.set_crc32_options(True)
-    return {"saved": digest(obj)}
+    return {"saved": digest(obj), "pretrained": run_case(lambda: save_pretrained_bin(d))}
 
 
 def in_file_mapping(ptr: int, path: Path) -> bool:
@@ -333,6 +388,7 @@ def load(directory):
         return torch.load(b)
 
     out["weights_only refuses a global"] = run_case(unsafe_global)
+    out["from_pretrained pytorch_model.bin"] = run_case(lambda: load_pretrained_bin(d))
     return out
 
 
@@ -708,10 +764,41 @@ def overlap_cases():
     })
 
 
+# ---------------------------------------------------------------- refusals
+
+def _jit_target(x):
+    return x * 2
+
+
+def refusal_cases():
+    """What a user reaches that torchnative does not do: the message (checked on our side)."""
+    F = torch.nn.functional
+    return run_group({
+        "compile": lambda: torch.compile(_jit_target),
+        "jit_script": lambda: torch.jit.script(_jit_target),
+        "jit_trace": lambda: torch.jit.trace(_jit_target, torch.ones(2)),
+        "export": lambda: torch.export.export(torch.nn.Linear(2, 2), (torch.ones(1, 2),)),
+        "func_vmap": lambda: torch.func.vmap(_jit_target)(torch.ones(2)),
+        "vmap": lambda: torch.vmap(_jit_target)(torch.ones(2)),
+        "func_grad": lambda: torch.func.grad(lambda x: x.sum())(torch.ones(2)),
+        "func_jacrev": lambda: torch.func.jacrev(_jit_target)(torch.ones(2)),
+        "interpolate_bicubic": lambda: F.interpolate(torch.ones(1, 1, 4, 4), scale_factor=2, mode="bicubic"),
+        "histc": lambda: torch.histc(torch.ones(3)),
+        "histc_aten": lambda: torch.ops.aten.histc(torch.ones(3)),
+        "ones_complex32": lambda: torch.ones(2, dtype=torch.complex32),
+        "sharing_strategy_file_system": lambda: (
+            torch.multiprocessing.set_sharing_strategy("file_system"),
+            torch.ones(2).share_memory_(),
+            torch.multiprocessing.set_sharing_strategy("file_descriptor"))[1],
+        "assert_close_mismatch": lambda: torch.testing.assert_close(torch.ones(2), torch.zeros(2)),
+    })
+
+
 # ---------------------------------------------------------------- main
 
 GROUPS = {"rows": rows, "numpy": numpy_cases, "dataloader": dataloader, "multiprocessing": multiprocessing_cases,
-          "overlap": overlap_cases, "autocast": autocast_cases, "autocast_registrations": autocast_registrations}
+          "overlap": overlap_cases, "autocast": autocast_cases, "autocast_registrations": autocast_registrations,
+          "refusals": refusal_cases}
 
 
 def main():
