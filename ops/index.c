@@ -869,17 +869,24 @@ tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value
     return r;
 }
 
-PyObject *
-tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value)
+/* masked_fill's value tensor as a Scalar (it must be 0-dim) */
+static int
+masked_fill_value(TensorObject *value, tn_value *v)
 {
     if (value->ndim != 0) {
         PyErr_Format(PyExc_RuntimeError,
                      "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).",
                      value->ndim);
-        return NULL;
+        return -1;
     }
+    return tn_tensor_item_value(value, v);
+}
+
+PyObject *
+tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value)
+{
     tn_value v;
-    if (tn_tensor_item_value(value, &v) < 0)
+    if (masked_fill_value(value, &v) < 0)
         return NULL;
     return tn_op_masked_fill__Scalar(self, mask, &v);
 }
@@ -933,14 +940,8 @@ tn_op_masked_fill___Scalar(TensorObject *self, TensorObject *mask, const tn_valu
 PyObject *
 tn_op_masked_fill___Tensor(TensorObject *self, TensorObject *mask, TensorObject *value)
 {
-    if (value->ndim != 0) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).",
-                     value->ndim);
-        return NULL;
-    }
     tn_value v;
-    if (tn_tensor_item_value(value, &v) < 0)
+    if (masked_fill_value(value, &v) < 0)
         return NULL;
     return tn_op_masked_fill___Scalar(self, mask, &v);
 }

@@ -28,7 +28,6 @@
 
 #include <string.h>
 
-_Thread_local int tn_autocast_enabled[TN_AC_N];
 static _Thread_local int autocast_dtype_set[TN_AC_N];
 static _Thread_local int autocast_dtype[TN_AC_N];
 static _Thread_local int autocast_cache_disabled;
@@ -262,12 +261,6 @@ static const struct {
 /* policy by op id (aten ops only: upstream registers no other namespace for AutocastCPU) */
 static unsigned char op_policy[TN_NUM_ATEN_OPS];
 
-int
-tn_autocast_has_policy(const tn_op *op)
-{
-    return op->id >= 0 && op->id < TN_NUM_ATEN_OPS && op >= tn_ops && op < tn_ops + TN_NUM_ATEN_OPS &&
-           op_policy[op->id] != POLICY_NONE;
-}
 
 static int
 lower_precision(void)
@@ -500,6 +493,7 @@ tn_autocast_init(PyObject *module, PyObject *private_module)
             return -1;
         }
         op_policy[op->id] = autocast_policies[i].policy;
+        op->flags |= TN_OPF_AUTOCAST;
     }
     if (PyModule_AddFunctions(module, autocast_functions) < 0)
         return -1;

@@ -20,10 +20,10 @@
  * overload's full name.
  */
 #include "dispatch.h"
-#include "autocast.h"
 #include "schema.h"
 #include "tensor.h"
 #include "tensor_iter.h"
+#include "overlap.h"
 #include "dtype.h"
 #include "device.h"
 #include "tls.h"
@@ -33,25 +33,7 @@
 #include <string.h>
 
 PyTypeObject *tn_structseq_types[TN_NUM_STRUCTSEQS];
-
-/* NotImplementedError for `missing` (an op's name, with how it is missing): the text comes
- * from support.refusal_message, which names what the user called (Note [Refusal messages]). */
-PyObject *
-tn_raise_refusal(const char *missing, const char *why)
-{
-    PyObject *m = PyUnicode_FromString(missing), *w = PyUnicode_FromString(why);
-    PyObject *text = (m && w) ? tn_call_private("refusal_message", m, w, NULL) : NULL;
-    Py_XDECREF(m);
-    Py_XDECREF(w);
-    if (text) {
-        PyErr_SetObject(PyExc_NotImplementedError, text);
-        Py_DECREF(text);
-    } else {
-        PyErr_Clear();
-        PyErr_Format(PyExc_NotImplementedError, "%s is not implemented in torchnative yet (%s)", missing, why);
-    }
-    return NULL;
-}
+tn_layer_fn tn_autocast_layer;
 
 static PyObject *
 refuse_no_kernel(const tn_op *op, int device)
@@ -61,15 +43,6 @@ refuse_no_kernel(const tn_op *op, int device)
     return tn_raise_refusal(q, device == TN_DEVICE_META ? "on the meta device" : "");
 }
 
-int
-tn_refuse_pin_memory(const tn_value *pin_memory)
-{
-    if (pin_memory->tag == TN_V_NONE || !pin_memory->u.i)
-        return 0;
-    PyErr_SetString(PyExc_RuntimeError, "pin_memory=True requires a CUDA or other accelerator backend; no pinned "
-                                        "memory allocator is available on this system.");
-    return 1;
-}
 
 /* ---- Python kernels (torch.library impl) ---- */
 
@@ -178,18 +151,6 @@ tn_op_overload_object(tn_op *op)
     return ov;
 }
 
-PyObject *
-tn_call_private(const char *name, PyObject *a, PyObject *b, PyObject *c)
-{
-    PyObject *priv = PyImport_ImportModule("torch._C._torchnative");
-    PyObject *fn = priv ? PyObject_GetAttrString(priv, name) : NULL;
-    Py_XDECREF(priv);
-    if (!fn)
-        return NULL;
-    PyObject *r = PyObject_CallFunctionObjArgs(fn, a, b, c, NULL);
-    Py_DECREF(fn);
-    return r;
-}
 
 /* Does a boxed value equal the parameter's default (c10's IValue equality; numbers compare by
  * value)? Tensors are never defaults. */
@@ -357,8 +318,8 @@ tn_dispatch(tn_op *op, tn_value *args)
 {
     /* Autocast runs before everything below (upstream: AutocastCPU precedes Autograd and the
      * Python key); one predictable branch when autocast is off. See Note [Autocast]. */
-    if (TN_UNLIKELY(tn_autocast_enabled[TN_AC_CPU]) && tn_autocast_has_policy(op))
-        return tn_autocast_dispatch(op, args);
+    if (TN_UNLIKELY(tn_autocast_enabled[TN_AC_CPU]) && (op->flags & TN_OPF_AUTOCAST))
+        return tn_autocast_layer(op, args);
     tn_schema *s = op->parsed ? op->parsed : tn_op_schema(op);
     if (!s)
         return NULL;

@@ -523,6 +523,7 @@ init(PyObject *m)
         return -1;
     if (tn_autocast_init(m, priv) < 0)
         return -1;
+    tn_autocast_layer = tn_autocast_dispatch;
     return run_embedded(m);
 }
 

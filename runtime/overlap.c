@@ -20,6 +20,7 @@
  * Where upstream lets an overlap through, it reads and writes the same memory in its own loop
  * order; torchnative computes as if every input were read before the write.
  */
+#include "overlap.h"
 #include "tensor_iter.h"
 #include "schema.h"
 

@@ -60,12 +60,6 @@ int tn_check_no_internal_overlap(const TensorObject *t);
 int tn_check_no_partial_overlap(const TensorObject *out, const TensorObject *in);
 /* assert_no_overlap: also refuses `in` being the written tensor's very elements. */
 int tn_check_no_overlap(const TensorObject *out, const TensorObject *in);
-/* The checks upstream's op `functional` makes before writing dst (its out= or in-place
- * tensor), for the non-elementwise ops whose meta functions check (Note [Overlap rules] in
- * overlap.c). */
-struct tn_schema;
-int tn_check_write_overlap(const tn_op *functional, const struct tn_schema *fs, const tn_value *fargs,
-                           const TensorObject *dst);
 
 /* New contiguous tensor of `sizes` on t's device. */
 TensorObject *tn_empty_on(int ndim, const int64_t *sizes, int dtype, int device);

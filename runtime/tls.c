@@ -7,6 +7,7 @@
 #include "kernels/parallel.h"
 
 _Thread_local tn_tls_state tn_tls;
+_Thread_local int tn_autocast_enabled[TN_AC_N];
 PyObject *tn_disabled_torch_function;
 PyObject *tn_disabled_torch_dispatch;
 
