@@ -9,6 +9,7 @@
 
 /* One recorder per overload whose derivative is generated (see codegen/autograd.py). */
 PyObject *tn_ag_record__log_softmax(tn_op *op_, tn_value *a_);
+PyObject *tn_ag_record__pin_memory(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record__reshape_alias(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record__safe_softmax(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record__scaled_dot_product_flash_attention_for_cpu(tn_op *op_, tn_value *a_);
@@ -438,6 +439,7 @@ extern tn_node_kind tn_kind_NormalBackward0;
 extern tn_node_kind tn_kind_NormalBackward1;
 extern tn_node_kind tn_kind_NormalBackward2;
 extern tn_node_kind tn_kind_PermuteBackward0;
+extern tn_node_kind tn_kind_PinMemoryBackward0;
 extern tn_node_kind tn_kind_PowBackward0;
 extern tn_node_kind tn_kind_PowBackward1;
 extern tn_node_kind tn_kind_PowBackward2;

@@ -4744,3 +4744,126 @@ fail_:
     return NULL;
 }
 
+/* MaskedSelectBackward0: aten::masked_select
+ *   self: masked_select_backward(grad, self, mask)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved mask_;
+} MaskedSelectBackward0;
+
+static int
+MaskedSelectBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaskedSelectBackward0 *n = (MaskedSelectBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *mask = t_[1] = tn_saved_unpack(&n->mask_, n_);
+    if (!mask && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_masked_select_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(mask)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaskedSelectBackward0_release(tn_node *n_)
+{
+    MaskedSelectBackward0 *n = (MaskedSelectBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->mask_);
+    (void)n;
+}
+
+static void
+MaskedSelectBackward0_finalize(tn_node *n_)
+{
+    MaskedSelectBackward0 *n = (MaskedSelectBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MaskedSelectBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaskedSelectBackward0 *n = (MaskedSelectBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->mask_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaskedSelectBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaskedSelectBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MaskedSelectBackward0_get_mask(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaskedSelectBackward0 *)self)->mask_, TN_NODE(self));
+}
+
+static PyGetSetDef MaskedSelectBackward0_getset[] = {
+    {"_saved_self", MaskedSelectBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_mask", MaskedSelectBackward0_get_mask, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaskedSelectBackward0 = {
+    .name = "MaskedSelectBackward0",
+    .basicsize = sizeof(MaskedSelectBackward0),
+    .apply = MaskedSelectBackward0_apply,
+    .release = MaskedSelectBackward0_release,
+    .finalize = MaskedSelectBackward0_finalize,
+    .traverse = MaskedSelectBackward0_traverse,
+    .getset = MaskedSelectBackward0_getset,
+    .op = "aten::masked_select",
+};
+
+/* aten::masked_select(Tensor self, Tensor mask) -> Tensor */
+PyObject *
+tn_ag_record_masked_select(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MaskedSelectBackward0 *n = (MaskedSelectBackward0 *)tn_node_new(&tn_kind_MaskedSelectBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+

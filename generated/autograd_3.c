@@ -8,129 +8,6 @@
 
 #include <math.h>
 
-/* MaskedSelectBackward0: aten::masked_select
- *   self: masked_select_backward(grad, self, mask)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved mask_;
-} MaskedSelectBackward0;
-
-static int
-MaskedSelectBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    MaskedSelectBackward0 *n = (MaskedSelectBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *mask = t_[1] = tn_saved_unpack(&n->mask_, n_);
-    if (!mask && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_masked_select_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(mask)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-MaskedSelectBackward0_release(tn_node *n_)
-{
-    MaskedSelectBackward0 *n = (MaskedSelectBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->mask_);
-    (void)n;
-}
-
-static void
-MaskedSelectBackward0_finalize(tn_node *n_)
-{
-    MaskedSelectBackward0 *n = (MaskedSelectBackward0 *)n_;
-    (void)n;
-}
-
-static int
-MaskedSelectBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    MaskedSelectBackward0 *n = (MaskedSelectBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->mask_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-MaskedSelectBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((MaskedSelectBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-MaskedSelectBackward0_get_mask(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((MaskedSelectBackward0 *)self)->mask_, TN_NODE(self));
-}
-
-static PyGetSetDef MaskedSelectBackward0_getset[] = {
-    {"_saved_self", MaskedSelectBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_mask", MaskedSelectBackward0_get_mask, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_MaskedSelectBackward0 = {
-    .name = "MaskedSelectBackward0",
-    .basicsize = sizeof(MaskedSelectBackward0),
-    .apply = MaskedSelectBackward0_apply,
-    .release = MaskedSelectBackward0_release,
-    .finalize = MaskedSelectBackward0_finalize,
-    .traverse = MaskedSelectBackward0_traverse,
-    .getset = MaskedSelectBackward0_getset,
-    .op = "aten::masked_select",
-};
-
-/* aten::masked_select(Tensor self, Tensor mask) -> Tensor */
-PyObject *
-tn_ag_record_masked_select(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    MaskedSelectBackward0 *n = (MaskedSelectBackward0 *)tn_node_new(&tn_kind_MaskedSelectBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* MaxBackward0: aten::max.dim
  *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), keepdim)
  */
@@ -3640,6 +3517,98 @@ fail_:
     return NULL;
 }
 
+/* PinMemoryBackward0: aten::_pin_memory
+ *   self: grad
+ */
+typedef struct {
+    tn_node base;
+} PinMemoryBackward0;
+
+static int
+PinMemoryBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PinMemoryBackward0_release(tn_node *n_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PinMemoryBackward0_finalize(tn_node *n_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PinMemoryBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef PinMemoryBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_PinMemoryBackward0 = {
+    .name = "PinMemoryBackward0",
+    .basicsize = sizeof(PinMemoryBackward0),
+    .apply = PinMemoryBackward0_apply,
+    .release = PinMemoryBackward0_release,
+    .finalize = PinMemoryBackward0_finalize,
+    .traverse = PinMemoryBackward0_traverse,
+    .getset = PinMemoryBackward0_getset,
+    .op = "aten::_pin_memory",
+};
+
+/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
+PyObject *
+tn_ag_record__pin_memory(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)tn_node_new(&tn_kind_PinMemoryBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* PowBackward0: aten::pow.Tensor_Scalar
  *   self: pow_backward(grad, self, exponent)
  */
@@ -4644,151 +4613,6 @@ tn_ag_record_random_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ReciprocalBackward0: aten::reciprocal
- *   self: -grad * (result * result).conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved result_;
-} ReciprocalBackward0;
-
-static int
-ReciprocalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(result)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-ReciprocalBackward0_release(tn_node *n_)
-{
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-ReciprocalBackward0_finalize(tn_node *n_)
-{
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
-    (void)n;
-}
-
-static int
-ReciprocalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-ReciprocalBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ReciprocalBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef ReciprocalBackward0_getset[] = {
-    {"_saved_result", ReciprocalBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_ReciprocalBackward0 = {
-    .name = "ReciprocalBackward0",
-    .basicsize = sizeof(ReciprocalBackward0),
-    .apply = ReciprocalBackward0_apply,
-    .release = ReciprocalBackward0_release,
-    .finalize = ReciprocalBackward0_finalize,
-    .traverse = ReciprocalBackward0_traverse,
-    .getset = ReciprocalBackward0_getset,
-    .op = "aten::reciprocal",
-};
-
-/* aten::reciprocal(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_reciprocal(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)tn_node_new(&tn_kind_ReciprocalBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::reciprocal_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_reciprocal_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    ReciprocalBackward0 *n = (ReciprocalBackward0 *)tn_node_new(&tn_kind_ReciprocalBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
