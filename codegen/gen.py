@@ -77,11 +77,15 @@ def kernel_ops(model: Model):
 def prototype(op) -> dict:
     args = list(op.func.arguments.flat_all)
     params = []
+    pin_index = None
     for i, a in enumerate(args):
         ctype, expr = c_param(a)
         name = a.name if a.name not in ("default", "char", "int", "float", "double") else a.name + "_"
         params.append({"ctype": ctype, "name": name, "expr": expr.format(i=i)})
-    return {"op": op, "params": params}
+        if a.name == "pin_memory":
+            pin_index = i
+    # pin_memory=True refuses in the glue (tn_refuse_pin_memory): one check for every factory
+    return {"op": op, "params": params, "pin_index": pin_index}
 
 
 # ---- rendering --------------------------------------------------------------------------------

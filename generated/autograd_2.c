@@ -8,180 +8,6 @@
 
 #include <math.h>
 
-/* ForeachLerpBackward1List: aten::_foreach_lerp.List
- *   tensors1: grad * weight.conj()
- *   self: grad * (1 - weight).conj()
- *   weights: grad * (end - self).conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list tensors1;
-    tn_saved_list self;
-    tn_saved_list weights;
-    Py_ssize_t self_size_;
-    Py_ssize_t tensors1_size_;
-    Py_ssize_t weights_size_;
-} ForeachLerpBackward1List;
-
-static int
-ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[3];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    tn_ag_vec v2_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->tensors1, n_) < 0) goto fail_;
-    tn_tensors tensors1 = {v0_.v, v0_.n};
-    vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v1_.v, v1_.n};
-    vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->weights, n_) < 0) goto fail_;
-    tn_tensors weights = {v2_.v, v2_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
-            goto fail_;
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
-            goto fail_;
-        }
-    }
-    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensors1_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
-            goto fail_;
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachLerpBackward1List_release(tn_node *n_)
-{
-    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    tn_saved_list_release(&n->tensors1);
-    tn_saved_list_release(&n->self);
-    tn_saved_list_release(&n->weights);
-    (void)n;
-}
-
-static void
-ForeachLerpBackward1List_finalize(tn_node *n_)
-{
-    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    (void)n;
-}
-
-static int
-ForeachLerpBackward1List_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->tensors1.n; i_++)
-        if (tn_saved_traverse(&n->tensors1.items[i_], visit, arg))
-            return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->weights.n; i_++)
-        if (tn_saved_traverse(&n->weights.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-ForeachLerpBackward1List_get_tensors1(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->tensors1, TN_NODE(self));
-}
-
-static PyObject *
-ForeachLerpBackward1List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
-ForeachLerpBackward1List_get_weights(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->weights, TN_NODE(self));
-}
-
-static PyGetSetDef ForeachLerpBackward1List_getset[] = {
-    {"_saved_tensors1", ForeachLerpBackward1List_get_tensors1, NULL, NULL, NULL},
-    {"_saved_self", ForeachLerpBackward1List_get_self, NULL, NULL, NULL},
-    {"_saved_weights", ForeachLerpBackward1List_get_weights, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachLerpBackward1List = {
-    .name = "ForeachLerpBackward1List",
-    .basicsize = sizeof(ForeachLerpBackward1List),
-    .apply = ForeachLerpBackward1List_apply,
-    .release = ForeachLerpBackward1List_release,
-    .finalize = ForeachLerpBackward1List_finalize,
-    .traverse = ForeachLerpBackward1List_traverse,
-    .getset = ForeachLerpBackward1List_getset,
-    .op = "aten::_foreach_lerp.List",
-};
-
-/* aten::_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_lerp__List(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n + (int)a_[1].n + (int)a_[2].n;
-    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)tn_node_new(&tn_kind_ForeachLerpBackward1List, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->tensors1_size_ = a_[1].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
-        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
-            goto fail_;
-    n->weights_size_ = a_[2].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
-        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->tensors1, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->weights, &a_[2], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* ForeachMaximumBackward0List: aten::_foreach_maximum.List
  *   other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
  *   self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
@@ -1362,8 +1188,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_value alpha;
     tn_saved_list other;
+    tn_value alpha;
     tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
@@ -1438,15 +1264,15 @@ ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachSubBackward0List_get_alpha(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachSubBackward0List *)self)->alpha);
-}
-
-static PyObject *
 ForeachSubBackward0List_get_other(PyObject *self, void *c)
 {
     return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->other, TN_NODE(self));
+}
+
+static PyObject *
+ForeachSubBackward0List_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachSubBackward0List *)self)->alpha);
 }
 
 static PyObject *
@@ -1456,8 +1282,8 @@ ForeachSubBackward0List_get_self(PyObject *self, void *c)
 }
 
 static PyGetSetDef ForeachSubBackward0List_getset[] = {
-    {"_saved_alpha", ForeachSubBackward0List_get_alpha, NULL, NULL, NULL},
     {"_saved_other", ForeachSubBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_alpha", ForeachSubBackward0List_get_alpha, NULL, NULL, NULL},
     {"_saved_self", ForeachSubBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
@@ -1493,8 +1319,8 @@ tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
-    n->alpha = a_[2];
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    n->alpha = a_[2];
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)

@@ -474,7 +474,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP__philox_uniform, TN_AG_NOTIMPL, NULL},
     {TN_OP__philox_uniform__out, TN_AG_OUT, NULL},
     {TN_OP__philox_uniform_, TN_AG_NOTIMPL, NULL},
-    {TN_OP__pin_memory, TN_AG_NOTIMPL, NULL},
+    {TN_OP__pin_memory, TN_AG_RECORD, tn_ag_record__pin_memory},
     {TN_OP__pin_memory__out, TN_AG_OUT, NULL},
     {TN_OP__prelu_kernel, TN_AG_NOTIMPL, NULL},
     {TN_OP__prelu_kernel_backward, TN_AG_NOTIMPL, NULL},

@@ -835,6 +835,17 @@ glue__log_softmax_backward_data(tn_value *a)
     );
 }
 
+/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
+static PyObject *
+glue__pin_memory(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP__pin_memory];
+    return tn_op__pin_memory(
+        TN_T(a[0].u.t),
+        &a[1]
+    );
+}
+
 /* aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) */
 static PyObject *
 glue__reshape_alias(tn_value *a)
@@ -924,6 +935,8 @@ static PyObject *
 glue__to_copy(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP__to_copy];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op__to_copy(
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -1104,6 +1117,20 @@ glue_all__dims(tn_value *a)
     );
 }
 
+/* aten::allclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> bool */
+static PyObject *
+glue_allclose(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_allclose];
+    return tn_op_allclose(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        a[2].u.d,
+        a[3].u.d,
+        (a[4].u.i != 0)
+    );
+}
+
 /* aten::amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
 static PyObject *
 glue_amax(tn_value *a)
@@ -1167,6 +1194,8 @@ static PyObject *
 glue_arange(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_arange];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_arange(
         &a[0],
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -1181,6 +1210,8 @@ static PyObject *
 glue_arange__start(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_arange__start];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_arange__start(
         &a[0],
         &a[1],
@@ -1196,6 +1227,8 @@ static PyObject *
 glue_arange__start_step(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_arange__start_step];
+    if (tn_refuse_pin_memory(&a[6]))
+        return NULL;
     return tn_op_arange__start_step(
         &a[0],
         &a[1],
@@ -2197,6 +2230,8 @@ static PyObject *
 glue_empty__memory_format(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_empty__memory_format];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_empty__memory_format(
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -2212,6 +2247,8 @@ static PyObject *
 glue_empty_like(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_empty_like];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_empty_like(
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -2227,6 +2264,8 @@ static PyObject *
 glue_empty_strided(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_empty_strided];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_empty_strided(
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
@@ -2254,6 +2293,17 @@ glue_eq__Tensor(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_eq__Tensor];
     return tn_op_eq__Tensor(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::equal(Tensor self, Tensor other) -> bool */
+static PyObject *
+glue_equal(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_equal];
+    return tn_op_equal(
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2359,6 +2409,8 @@ static PyObject *
 glue_eye(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_eye];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_eye(
         a[0].u.i,
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -2373,6 +2425,8 @@ static PyObject *
 glue_eye__m(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_eye__m];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_eye__m(
         a[0].u.i,
         a[1].u.i,
@@ -2529,6 +2583,8 @@ static PyObject *
 glue_full(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_full];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_full(
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         &a[1],
@@ -2544,6 +2600,8 @@ static PyObject *
 glue_full_like(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_full_like];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_full_like(
         TN_T(a[0].u.t),
         &a[1],
@@ -2927,6 +2985,20 @@ glue_is_vulkan_available(tn_value *a)
     return tn_op_is_vulkan_available();
 }
 
+/* aten::isclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> Tensor */
+static PyObject *
+glue_isclose(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_isclose];
+    return tn_op_isclose(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        a[2].u.d,
+        a[3].u.d,
+        (a[4].u.i != 0)
+    );
+}
+
 /* aten::isfinite(Tensor self) -> Tensor */
 static PyObject *
 glue_isfinite(tn_value *a)
@@ -3152,6 +3224,8 @@ static PyObject *
 glue_linspace(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_linspace];
+    if (tn_refuse_pin_memory(&a[6]))
+        return NULL;
     return tn_op_linspace(
         &a[0],
         &a[1],
@@ -3365,6 +3439,30 @@ glue_masked_fill__Tensor(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_masked_fill__Tensor];
     return tn_op_masked_fill__Tensor(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t)
+    );
+}
+
+/* aten::masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+static PyObject *
+glue_masked_fill___Scalar(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_masked_fill___Scalar];
+    return tn_op_masked_fill___Scalar(
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        &a[2]
+    );
+}
+
+/* aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+static PyObject *
+glue_masked_fill___Tensor(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_masked_fill___Tensor];
+    return tn_op_masked_fill___Tensor(
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t)
@@ -3811,6 +3909,8 @@ static PyObject *
 glue_new_empty(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_new_empty];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_new_empty(
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
@@ -3826,6 +3926,8 @@ static PyObject *
 glue_new_empty_strided(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_new_empty_strided];
+    if (tn_refuse_pin_memory(&a[6]))
+        return NULL;
     return tn_op_new_empty_strided(
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
@@ -3842,6 +3944,8 @@ static PyObject *
 glue_new_full(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_new_full];
+    if (tn_refuse_pin_memory(&a[6]))
+        return NULL;
     return tn_op_new_full(
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
@@ -3858,6 +3962,8 @@ static PyObject *
 glue_new_ones(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_new_ones];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_new_ones(
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
@@ -3873,6 +3979,8 @@ static PyObject *
 glue_new_zeros(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_new_zeros];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_new_zeros(
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
@@ -4082,6 +4190,8 @@ static PyObject *
 glue_normal__float_float(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_normal__float_float];
+    if (tn_refuse_pin_memory(&a[7]))
+        return NULL;
     return tn_op_normal__float_float(
         a[0].u.d,
         a[1].u.d,
@@ -4132,6 +4242,8 @@ static PyObject *
 glue_ones(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_ones];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_ones(
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -4146,6 +4258,8 @@ static PyObject *
 glue_ones_like(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_ones_like];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_ones_like(
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -4198,6 +4312,17 @@ glue_permute(tn_value *a)
     return tn_op_permute(
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
+    );
+}
+
+/* aten::pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a) */
+static PyObject *
+glue_pin_memory(tn_value *a)
+{
+    tn_current_op = &tn_ops[TN_OP_pin_memory];
+    return tn_op_pin_memory(
+        TN_T(a[0].u.t),
+        &a[1]
     );
 }
 
@@ -4295,6 +4420,8 @@ static PyObject *
 glue_rand(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_rand];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_rand(
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -4309,6 +4436,8 @@ static PyObject *
 glue_rand__generator(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_rand__generator];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_rand__generator(
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? NULL : a[1].u.obj),
@@ -4324,6 +4453,8 @@ static PyObject *
 glue_rand_like(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_rand_like];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_rand_like(
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -4339,6 +4470,8 @@ static PyObject *
 glue_randint(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_randint];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_randint(
         a[0].u.i,
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
@@ -4354,6 +4487,8 @@ static PyObject *
 glue_randint__generator(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_randint__generator];
+    if (tn_refuse_pin_memory(&a[6]))
+        return NULL;
     return tn_op_randint__generator(
         a[0].u.i,
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
@@ -4370,6 +4505,8 @@ static PyObject *
 glue_randint__low(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_randint__low];
+    if (tn_refuse_pin_memory(&a[6]))
+        return NULL;
     return tn_op_randint__low(
         a[0].u.i,
         a[1].u.i,
@@ -4386,6 +4523,8 @@ static PyObject *
 glue_randint__low_generator(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_randint__low_generator];
+    if (tn_refuse_pin_memory(&a[7]))
+        return NULL;
     return tn_op_randint__low_generator(
         a[0].u.i,
         a[1].u.i,
@@ -4403,6 +4542,8 @@ static PyObject *
 glue_randn(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_randn];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_randn(
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -4417,6 +4558,8 @@ static PyObject *
 glue_randn__generator(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_randn__generator];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_randn__generator(
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? NULL : a[1].u.obj),
@@ -4432,6 +4575,8 @@ static PyObject *
 glue_randn_like(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_randn_like];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_randn_like(
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -4483,6 +4628,8 @@ static PyObject *
 glue_randperm(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_randperm];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_randperm(
         a[0].u.i,
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -4497,6 +4644,8 @@ static PyObject *
 glue_randperm__generator(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_randperm__generator];
+    if (tn_refuse_pin_memory(&a[5]))
+        return NULL;
     return tn_op_randperm__generator(
         a[0].u.i,
         (a[1].tag == TN_V_NONE ? NULL : a[1].u.obj),
@@ -4755,6 +4904,8 @@ static PyObject *
 glue_scalar_tensor(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_scalar_tensor];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_scalar_tensor(
         &a[0],
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -5586,6 +5737,8 @@ static PyObject *
 glue_to__dtype_layout(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_to__dtype_layout];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_to__dtype_layout(
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -5984,6 +6137,8 @@ static PyObject *
 glue_zeros(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_zeros];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_zeros(
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -5998,6 +6153,8 @@ static PyObject *
 glue_zeros_like(tn_value *a)
 {
     tn_current_op = &tn_ops[TN_OP_zeros_like];
+    if (tn_refuse_pin_memory(&a[4]))
+        return NULL;
     return tn_op_zeros_like(
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
@@ -6082,6 +6239,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP__local_scalar_dense, glue__local_scalar_dense, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__log_softmax, glue__log_softmax, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__log_softmax_backward_data, glue__log_softmax_backward_data, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP__pin_memory, glue__pin_memory, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__reshape_alias, glue__reshape_alias, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__safe_softmax, glue__safe_softmax, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__scaled_dot_product_flash_attention_for_cpu, glue__scaled_dot_product_flash_attention_for_cpu, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -6104,6 +6262,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_all, glue_all, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_all__dim, glue_all__dim, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_all__dims, glue_all__dims, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_allclose, glue_allclose, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_amax, glue_amax, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_amin, glue_amin, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_any, glue_any, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -6198,6 +6357,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_empty_strided, glue_empty_strided, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_eq__Scalar, glue_eq__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_eq__Tensor, glue_eq__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_equal, glue_equal, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_erf, glue_erf, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_erfc, glue_erfc, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_erfinv, glue_erfinv, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -6257,6 +6417,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_is_set_to, glue_is_set_to, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_is_signed, glue_is_signed, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_is_vulkan_available, glue_is_vulkan_available, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_isclose, glue_isclose, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_isfinite, glue_isfinite, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_isin__Scalar_Tensor, glue_isin__Scalar_Tensor, 0, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_isin__Tensor_Scalar, glue_isin__Tensor_Scalar, 0, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -6296,6 +6457,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_mT, glue_mT, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_masked_fill__Scalar, glue_masked_fill__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_masked_fill__Tensor, glue_masked_fill__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_masked_fill___Scalar, glue_masked_fill___Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_masked_fill___Tensor, glue_masked_fill___Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_masked_scatter, glue_masked_scatter, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_masked_scatter_backward, glue_masked_scatter_backward, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_masked_select, glue_masked_select, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -6363,6 +6526,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_output_nr, glue_output_nr, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_pad, glue_pad, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_permute, glue_permute, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_pin_memory, glue_pin_memory, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_polygamma, glue_polygamma, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_positive, glue_positive, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_pow__Scalar, glue_pow__Scalar, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

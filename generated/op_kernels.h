@@ -157,6 +157,8 @@ PyObject *tn_op__local_scalar_dense(TensorObject *self);
 PyObject *tn_op__log_softmax(TensorObject *self, int64_t dim, bool half_to_float);
 /* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
 PyObject *tn_op__log_softmax_backward_data(TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype);
+/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
+PyObject *tn_op__pin_memory(TensorObject *self, const tn_value *device);
 /* aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) */
 PyObject *tn_op__reshape_alias(TensorObject *self, tn_ints size, tn_ints stride);
 /* aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
@@ -201,6 +203,8 @@ PyObject *tn_op_all(TensorObject *self);
 PyObject *tn_op_all__dim(TensorObject *self, int64_t dim, bool keepdim);
 /* aten::all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor */
 PyObject *tn_op_all__dims(TensorObject *self, tn_ints dim, bool keepdim);
+/* aten::allclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> bool */
+PyObject *tn_op_allclose(TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan);
 /* aten::amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
 PyObject *tn_op_amax(TensorObject *self, tn_ints dim, bool keepdim);
 /* aten::amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
@@ -389,6 +393,8 @@ PyObject *tn_op_empty_strided(tn_ints size, tn_ints stride, int dtype, int layou
 PyObject *tn_op_eq__Scalar(TensorObject *self, const tn_value *other);
 /* aten::eq.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_eq__Tensor(TensorObject *self, TensorObject *other);
+/* aten::equal(Tensor self, Tensor other) -> bool */
+PyObject *tn_op_equal(TensorObject *self, TensorObject *other);
 /* aten::erf(Tensor self) -> Tensor */
 PyObject *tn_op_erf(TensorObject *self);
 /* aten::erfc(Tensor self) -> Tensor */
@@ -507,6 +513,8 @@ PyObject *tn_op_is_set_to(TensorObject *self, TensorObject *tensor);
 PyObject *tn_op_is_signed(TensorObject *self);
 /* aten::is_vulkan_available() -> bool */
 PyObject *tn_op_is_vulkan_available(void);
+/* aten::isclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> Tensor */
+PyObject *tn_op_isclose(TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan);
 /* aten::isfinite(Tensor self) -> Tensor */
 PyObject *tn_op_isfinite(TensorObject *self);
 /* aten::isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor */
@@ -585,6 +593,10 @@ PyObject *tn_op_mT(TensorObject *self);
 PyObject *tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value *value);
 /* aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
 PyObject *tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value);
+/* aten::masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
+PyObject *tn_op_masked_fill___Scalar(TensorObject *self, TensorObject *mask, const tn_value *value);
+/* aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
+PyObject *tn_op_masked_fill___Tensor(TensorObject *self, TensorObject *mask, TensorObject *value);
 /* aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor */
 PyObject *tn_op_masked_scatter(TensorObject *self, TensorObject *mask, TensorObject *source);
 /* aten::masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes) -> Tensor */
@@ -719,6 +731,8 @@ PyObject *tn_op_output_nr(TensorObject *self);
 PyObject *tn_op_pad(TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value);
 /* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
 PyObject *tn_op_permute(TensorObject *self, tn_ints dims);
+/* aten::pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a) */
+PyObject *tn_op_pin_memory(TensorObject *self, const tn_value *device);
 /* aten::polygamma(int n, Tensor self) -> Tensor */
 PyObject *tn_op_polygamma(int64_t n, TensorObject *self);
 /* aten::positive(Tensor(a) self) -> Tensor(a) */

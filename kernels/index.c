@@ -4,6 +4,7 @@
  * A new op: a `// <op>` group with its bounds check first, then its loop, and its test sweep.
  */
 #include "index.h"
+#include "copy.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -389,6 +390,31 @@ tn_masked_count(int mask_dtype, const tn_loop *loop, const void *mask, int64_t *
             c += mask_at(mask, pos.offset[0] + i * st);
     } while (tn_loop_next(loop, &pos));
     *count = c;
+    return TN_OK;
+}
+
+tn_status
+tn_masked_fill(int dtype, const tn_loop *loop, void *dst, const void *mask, tn_kscalar value)
+{
+    if (!tn_dtype_has_kernels(dtype))
+        return TN_ERR_DTYPE;
+    if (!loop || loop->noperands < 2)
+        return TN_ERR_VALUE;
+    if (tn_loop_numel(loop) == 0)
+        return TN_OK;
+    unsigned char v[16];
+    tn_status st = tn_scalar_to_dtype(dtype, value, v);
+    if (st != TN_OK)
+        return st;
+    size_t es = (size_t)tn_dtype_size(dtype);
+    tn_loop_pos pos;
+    int64_t m = tn_loop_inner(loop), sd = tn_loop_inner_stride(loop, 0), sm = tn_loop_inner_stride(loop, 1);
+    tn_loop_start(loop, &pos);
+    do {
+        for (int64_t i = 0; i < m; i++)
+            if (mask_at(mask, pos.offset[1] + i * sm))
+                memcpy((char *)dst + (size_t)(pos.offset[0] + i * sd) * es, v, es);
+    } while (tn_loop_next(loop, &pos));
     return TN_OK;
 }
 

@@ -66,6 +66,9 @@ tn_status tn_index_put(int dtype, int64_t n, const int64_t *offsets, const void 
  * input (for tn_masked_select). out receives the selected elements contiguously.
  */
 tn_status tn_masked_count(int mask_dtype, const tn_loop *loop, const void *mask, int64_t *count);
+/* dst[i] = value where the bool mask is set, written element by element in loop order (operand 0
+ * dst, may repeat elements: an expanded tensor; operand 1 mask), nothing read from dst. */
+tn_status tn_masked_fill(int dtype, const tn_loop *loop, void *dst, const void *mask, tn_kscalar value);
 tn_status tn_masked_select(int dtype, int mask_dtype, const tn_loop *loop, const void *mask,
                            const void *in, void *out, int64_t count);
 

@@ -612,7 +612,8 @@ conv_nd_padding(int d, TensorObject *input, TensorObject *weight, TensorObject *
     }
     if (!uneven)
         return conv_nd(d, input, weight, bias, stride, p, dilation, groups);
-    if (PyErr_WarnEx(PyExc_UserWarning,
+    static int warned;  /* upstream's TORCH_WARN_ONCE */
+    if (!warned++ && PyErr_WarnEx(PyExc_UserWarning,
                      "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
                      "of the input be created", 1) < 0)
         return NULL;

@@ -319,6 +319,24 @@ fail:
 static PyObject *
 index_put_impl(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate, int bump)
 {
+    if (bump && self->device != TN_DEVICE_META) {
+        /* in place, as upstream's _index_put_impl_: an expanded self is deprecated, values and
+         * indices must not overlap it (Note [Overlap rules]) */
+        for (int i = 0; i < self->ndim; i++)
+            if (self->strides[i] == 0 && self->sizes[i] > 1) {
+                if (PyErr_WarnEx(PyExc_UserWarning,
+                                 "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before "
+                                 "performing this operation. This also applies to advanced indexing e.g. "
+                                 "tensor[indices] = tensor", 1) < 0)
+                    return NULL;
+                break;
+            }
+        if (tn_check_no_overlap(self, values) < 0)
+            return NULL;
+        for (Py_ssize_t i = 0; i < indices.n; i++)
+            if (indices.v[i] && tn_check_no_overlap(self, TN_T(indices.v[i])) < 0)
+                return NULL;
+    }
     if (values->dtype != self->dtype) {
         PyErr_Format(PyExc_RuntimeError,
                      "Index put requires the source and destination dtypes match, got %s for the destination and %s "
@@ -851,19 +869,81 @@ tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value
     return r;
 }
 
-PyObject *
-tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value)
+/* masked_fill's value tensor as a Scalar (it must be 0-dim) */
+static int
+masked_fill_value(TensorObject *value, tn_value *v)
 {
     if (value->ndim != 0) {
         PyErr_Format(PyExc_RuntimeError,
                      "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).",
                      value->ndim);
-        return NULL;
+        return -1;
     }
+    return tn_tensor_item_value(value, v);
+}
+
+PyObject *
+tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value)
+{
     tn_value v;
-    if (tn_tensor_item_value(value, &v) < 0)
+    if (masked_fill_value(value, &v) < 0)
         return NULL;
     return tn_op_masked_fill__Scalar(self, mask, &v);
+}
+
+/* masked_fill_ in place, as upstream's masked_fill_impl_cpu: an expanded self is deprecated,
+ * not refused, and only the masked elements are written (Note [Overlap rules]). */
+PyObject *
+tn_op_masked_fill___Scalar(TensorObject *self, TensorObject *mask, const tn_value *value)
+{
+    if (mask->dtype != TN_DTYPE_BOOL) {
+        PyErr_Format(PyExc_RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
+                     tn_dtype_name(mask->dtype));
+        return NULL;
+    }
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, mask->ndim, mask->sizes, &nd, shape) < 0)
+        return NULL;
+    if (nd != self->ndim || memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)nd)) {
+        char a[256], b[256];
+        tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
+        tn_format_sizes(b, sizeof b, nd, shape);
+        PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
+        return NULL;
+    }
+    if (self->device == TN_DEVICE_META)
+        return Py_NewRef((PyObject *)self);
+    if (tn_check_scalar_fits(value, self->dtype) < 0)
+        return NULL;
+    for (int i = 0; i < self->ndim; i++)
+        if (self->strides[i] == 0 && self->sizes[i] > 1) {
+            if (PyErr_WarnEx(PyExc_UserWarning,
+                             "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before "
+                             "performing this operation. This also applies to advanced indexing e.g. tensor[mask] = "
+                             "scalar", 1) < 0)
+                return NULL;
+            break;
+        }
+    if (tn_check_no_partial_overlap(self, mask) < 0)
+        return NULL;
+    tn_loop l;
+    tn_geom g[2] = {tn_geom_of(self), tn_geom_of(mask)};
+    tn_loop_build(&l, self->ndim, self->sizes, 2, g);
+    if (TN_KCHECK(tn_masked_fill(self->dtype, &l, tn_tensor_data(self), tn_tensor_data(mask), tn_kscalar_of(value)),
+                  self->dtype) < 0)
+        return NULL;
+    tn_tensor_bump_version(self);
+    return Py_NewRef((PyObject *)self);
+}
+
+PyObject *
+tn_op_masked_fill___Tensor(TensorObject *self, TensorObject *mask, TensorObject *value)
+{
+    tn_value v;
+    if (masked_fill_value(value, &v) < 0)
+        return NULL;
+    return tn_op_masked_fill___Scalar(self, mask, &v);
 }
 
 PyObject *

@@ -147,6 +147,16 @@ tn_op_nll_loss(TensorObject *self, TensorObject *target, TensorObject *weight, i
     return tn_first_of(tn_op_nll_loss_forward(self, target, weight, reduction, ignore_index));
 }
 
+/* nll_loss through the door, as upstream's nll_loss_nd calls at::nll_loss: autocast's float32
+ * policy for nll_loss applies there (Note [Autocast] in runtime/autocast.c). */
+static PyObject *
+nll_loss_op(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index)
+{
+    tn_value a[5] = {tn_value_tensor((PyObject *)self), tn_value_tensor((PyObject *)target),
+                     tn_value_tensor((PyObject *)weight), tn_value_int(reduction), tn_value_int(ignore_index)};
+    return tn_call(TN_OP_nll_loss, a);
+}
+
 /* Inputs of more than two dims (N, C, d1, ...): the class dim moved last and everything else
  * flattened into the batch; 'none' gives the loss back in the target's shape. */
 PyObject *
@@ -163,7 +173,7 @@ tn_op_nll_loss_nd(TensorObject *self, TensorObject *target, TensorObject *weight
         return NULL;
     }
     if (self->ndim <= 2)
-        return tn_op_nll_loss(self, target, weight, reduction, ignore_index);
+        return nll_loss_op(self, target, weight, reduction, ignore_index);
     if (target->ndim != self->ndim - 1) {
         char a[96], b[96];
         tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
@@ -186,7 +196,7 @@ tn_op_nll_loss_nd(TensorObject *self, TensorObject *target, TensorObject *weight
     PyObject *x = moved ? tn_op_reshape(TN_T(moved), s2) : NULL;
     PyObject *t = x ? tn_op_reshape(target, s1) : NULL;
     Py_XDECREF(moved);
-    PyObject *r = t ? tn_op_nll_loss(TN_T(x), TN_T(t), weight, reduction, ignore_index) : NULL;
+    PyObject *r = t ? nll_loss_op(TN_T(x), TN_T(t), weight, reduction, ignore_index) : NULL;
     Py_XDECREF(x);
     Py_XDECREF(t);
     if (r && reduction == REDUCE_NONE) {

@@ -8,6 +8,7 @@
 #include "runtime/dtype.h"
 #include "runtime/storage.h"
 #include "runtime/tensor.h"
+#include "runtime/device.h"
 
 static PyObject *
 flag(int b)
@@ -73,11 +74,59 @@ tn_op_is_distributed(TensorObject *self)
     return flag(0);
 }
 
-/* Pinned memory is a CUDA host allocation; torchnative has none. Upstream deprecates `device`. */
+/* Pinned memory is an accelerator's host allocation; a CPU build has none, so nothing is pinned
+ * and pinning raises what upstream's CPU build raises. Upstream deprecates `device`. */
+static int
+warn_device_deprecated(const tn_value *device, const char *method)
+{
+    if (device->tag == TN_V_NONE)
+        return 0;
+    char msg[160];
+    snprintf(msg, sizeof msg, "The argument 'device' of Tensor.%s() is deprecated. Please do not pass this argument.",
+             method);
+    return PyErr_WarnEx(PyExc_DeprecationWarning, msg, 1);
+}
+
 PyObject *
 tn_op_is_pinned(TensorObject *self, const tn_value *device)
 {
+    if (warn_device_deprecated(device, "is_pinned") < 0)
+        return NULL;
     return flag(0);
+}
+
+PyObject *
+tn_op__pin_memory(TensorObject *self, const tn_value *device)
+{
+    if (self->device != TN_DEVICE_CPU) {
+        PyErr_Format(PyExc_RuntimeError, "cannot pin 'Meta%sType' only dense CPU tensors can be pinned",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    if (device->tag == TN_V_NONE) {
+        PyErr_SetString(PyExc_RuntimeError, "Cannot access accelerator device when none is available.");
+        return NULL;
+    }
+    if (device->u.i == TN_DEVTYPE_CPU || device->u.i == TN_DEVTYPE_META) {
+        PyErr_Format(PyExc_RuntimeError, "%s device type not an accelerator.",
+                     device->u.i == TN_DEVTYPE_CPU ? "CPU" : "META");
+        return NULL;
+    }
+    PyErr_Format(PyExc_RuntimeError, "torchnative has no %s device to pin memory for", tn_devtype_name((int)device->u.i));
+    return NULL;
+}
+
+/* pin_memory: is_pinned, then _pin_memory (as upstream's composition) */
+PyObject *
+tn_op_pin_memory(TensorObject *self, const tn_value *device)
+{
+    if (warn_device_deprecated(device, "pin_memory") < 0)
+        return NULL;
+    PyObject *pinned = tn_op_is_pinned(self, device);
+    if (!pinned)
+        return NULL;
+    Py_DECREF(pinned);
+    return tn_op__pin_memory(self, device);
 }
 
 /* is_set_to: same storage, offset, sizes and strides */

@@ -1315,9 +1315,9 @@ tn_manual_parse(tn_manual_sigs *m, PyObject *self, PyObject *const *args, Py_ssi
         if (m->is_method)
             api = PyObject_GetAttrString((PyObject *)(tn_tensor_class ? tn_tensor_class : tn_TensorBase_Type), m->name);
         else {
-            PyObject *torch = PyImport_ImportModule("torch");
-            api = torch ? PyObject_GetAttrString(torch, m->name) : NULL;
-            Py_XDECREF(torch);
+            PyObject *mod = PyImport_ImportModule(m->module ? m->module : "torch");
+            api = mod ? PyObject_GetAttrString(mod, m->name) : NULL;
+            Py_XDECREF(mod);
         }
         if (!api)
             return -1;

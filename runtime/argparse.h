@@ -85,6 +85,7 @@ typedef struct {
     int n;
     const char *const *texts;
     tn_schema **sigs;            /* parsed on first use */
+    const char *module;          /* where __torch_function__ finds it (NULL: torch) */
 } tn_manual_sigs;
 
 /* Returns the index of the matching signature with raw[i] per parameter (NULL: default),

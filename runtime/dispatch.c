@@ -5,6 +5,8 @@
  * Note [The door]
  * Every operator call arrives here with its arguments boxed in schema order. The kernel is
  * chosen in this order:
+ *   0. while CPU autocast is on, an op upstream registers for AutocastCPU gets its cast policy
+ *      first (Note [Autocast] in autocast.c), then comes back here with autocast excluded;
  *   1. an active __torch_dispatch__ mode (TorchDispatchMode) gets the call as an OpOverload;
  *   2. meta tensors (or device="meta"): a kernel that only computes geometry (meta_ok), else
  *      a Python kernel registered for the Meta key (torch/_meta_registrations.py registers
@@ -21,6 +23,7 @@
 #include "schema.h"
 #include "tensor.h"
 #include "tensor_iter.h"
+#include "overlap.h"
 #include "dtype.h"
 #include "device.h"
 #include "tls.h"
@@ -30,22 +33,16 @@
 #include <string.h>
 
 PyTypeObject *tn_structseq_types[TN_NUM_STRUCTSEQS];
+tn_layer_fn tn_autocast_layer;
 
 static PyObject *
 refuse_no_kernel(const tn_op *op, int device)
 {
     char q[256];
     tn_op_qualname(op, q, sizeof q);
-    if (device == TN_DEVICE_META)
-        PyErr_Format(PyExc_NotImplementedError,
-                     "%s has no meta kernel in torchnative (no C kernel computes its geometry and no Python "
-                     "Meta kernel is registered); a meta kernel for it would make this work", q);
-    else
-        PyErr_Format(PyExc_NotImplementedError,
-                     "%s has no kernel in torchnative; add it to schemas/kernels.yaml with a kernel to make "
-                     "this work", q);
-    return NULL;
+    return tn_raise_refusal(q, device == TN_DEVICE_META ? "on the meta device" : "");
 }
+
 
 /* ---- Python kernels (torch.library impl) ---- */
 
@@ -154,18 +151,6 @@ tn_op_overload_object(tn_op *op)
     return ov;
 }
 
-PyObject *
-tn_call_private(const char *name, PyObject *a, PyObject *b, PyObject *c)
-{
-    PyObject *priv = PyImport_ImportModule("torch._C._torchnative");
-    PyObject *fn = priv ? PyObject_GetAttrString(priv, name) : NULL;
-    Py_XDECREF(priv);
-    if (!fn)
-        return NULL;
-    PyObject *r = PyObject_CallFunctionObjArgs(fn, a, b, c, NULL);
-    Py_DECREF(fn);
-    return r;
-}
 
 /* Does a boxed value equal the parameter's default (c10's IValue equality; numbers compare by
  * value)? Tensors are never defaults. */
@@ -280,7 +265,11 @@ dispatch_to_python_mode(tn_op *op, tn_value *args)
         return NULL;
     }
     /* torch.utils._python_dispatch does the mode-stack bookkeeping in Python */
+    /* The mode runs below autocast (upstream's Python key): autocast is excluded while it runs. */
+    int autocast_saved = tn_autocast_enabled[TN_AC_CPU];
+    tn_autocast_enabled[TN_AC_CPU] = 0;
     PyObject *r = tn_call_private("dispatch_to_mode", overload, pargs, kwargs);
+    tn_autocast_enabled[TN_AC_CPU] = autocast_saved;
     Py_DECREF(pargs);
     Py_DECREF(kwargs);
     Py_DECREF(overload);
@@ -327,6 +316,10 @@ tn_dispatch_cia_python(tn_op *op, tn_value *args)
 PyObject *
 tn_dispatch(tn_op *op, tn_value *args)
 {
+    /* Autocast runs before everything below (upstream: AutocastCPU precedes Autograd and the
+     * Python key); one predictable branch when autocast is off. See Note [Autocast]. */
+    if (TN_UNLIKELY(tn_autocast_enabled[TN_AC_CPU]) && (op->flags & TN_OPF_AUTOCAST))
+        return tn_autocast_layer(op, args);
     tn_schema *s = op->parsed ? op->parsed : tn_op_schema(op);
     if (!s)
         return NULL;
@@ -429,6 +422,11 @@ via_functional(tn_op *op, tn_value *args)
             if (fargs[j].tag == TN_V_TENSOR && fargs[j].u.t != (PyObject *)dst &&
                 tn_check_no_partial_overlap(dst, TN_T(fargs[j].u.t)) < 0)
                 return NULL;
+    } else if (kind == TN_OPK_INPLACE || nout == 1) {
+        /* the others check what their meta functions check (Note [Overlap rules]) */
+        TensorObject *dst = TN_T(args[kind == TN_OPK_INPLACE ? 0 : outs[0]].u.t);
+        if (tn_check_write_overlap(f, fs, fargs, dst) < 0)
+            return NULL;
     }
     PyObject *result = tn_dispatch(f, fargs);
     if (!result)

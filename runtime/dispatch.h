@@ -24,6 +24,11 @@ extern const tn_kernel_entry tn_kernel_table[];
 extern const PyStructSequence_Desc tn_structseq_descs[TN_NUM_STRUCTSEQS];
 extern PyTypeObject *tn_structseq_types[TN_NUM_STRUCTSEQS];
 
+/* The autocast layer the door runs first for ops flagged TN_OPF_AUTOCAST while CPU autocast is
+ * on (Note [Autocast]); module init sets it (autocast.c stands above the door). */
+typedef PyObject *(*tn_layer_fn)(tn_op *, tn_value *);
+extern tn_layer_fn tn_autocast_layer;
+
 /* The door. args are in schema order (flat_all: positional, kwarg-only, out). */
 PyObject *tn_dispatch(tn_op *op, tn_value *args);
 
@@ -45,8 +50,6 @@ void tn_op_py_kernels_changed(tn_op *op);
 
 /* A result tuple as the structseq type `which` (torch.return_types.<op>); steals result. */
 PyObject *tn_wrap_structseq(int which, PyObject *result);
-/* torch._C._torchnative.<name>(a, b, c) (the embedded Python's helpers; NULLs end the arguments). */
-PyObject *tn_call_private(const char *name, PyObject *a, PyObject *b, PyObject *c);
 /* A CompositeImplicitAutograd op differentiated through torch's Python decomposition of it
  * (Note [Autograd at the door] in autograd.c). */
 PyObject *tn_dispatch_cia_python(tn_op *op, tn_value *args);

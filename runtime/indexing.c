@@ -3,6 +3,7 @@
  * lists make an advanced index that goes to aten::index / aten::index_put_. Every step goes
  * through the door, so a TorchDispatchMode sees aten.select.int, aten.slice.Tensor, ...
  */
+#include "numpy.h"
 #include "argparse.h"
 #include "dispatch.h"
 #include "dtype.h"
@@ -96,7 +97,7 @@ treat_sequence_as_tuple(PyObject *index)
 {
     if (PyTuple_Check(index))
         return 1;
-    if (tn_tensor_check(index))
+    if (tn_tensor_check(index) || tn_numpy_is_array(index))
         return 0;
     if (!PySequence_Check(index))
         return 0;

@@ -6,11 +6,15 @@
  */
 #include "pyapi.h"
 #include "argparse.h"
+#include "autocast.h"
 #include "context.h"
+#include "dataloader.h"
 #include "dispatch.h"
 #include "dtype.h"
 #include "device.h"
 #include "generator.h"
+#include "profiler.h"
+#include "serialization.h"
 #include "storage.h"
 #include "tensor.h"
 #include "tls.h"
@@ -481,7 +485,8 @@ init(PyObject *m)
     if (tn_dtype_types_init(m) < 0 || tn_device_type_init(m) < 0 || tn_size_type_init(m) < 0 ||
         tn_storage_type_init(m) < 0 || tn_tensor_type_init(m, &tensor_parts) < 0 || tn_generator_type_init(m) < 0 ||
         tn_tls_init(m) < 0 || tn_torch_function_init(m) < 0 || tn_context_init(m) < 0 ||
-        tn_dispatch_init(m, tn_kernel_table) < 0 || tn_op_registry_init() < 0 || tn_torch_ops_init(m) < 0)
+        tn_dispatch_init(m, tn_kernel_table) < 0 || tn_op_registry_init() < 0 || tn_torch_ops_init(m) < 0 ||
+        tn_profiler_init(m) < 0 || tn_dataloader_init(m) < 0 || tn_serialization_init(m) < 0)
         return -1;
     if (PyModule_AddFunctions(m, module_functions) < 0 || PyModule_AddFunctions(m, tn_module_functions) < 0)
         return -1;
@@ -512,8 +517,13 @@ init(PyObject *m)
     }
     PyObject *priv = PyModule_New("torch._C._torchnative");
     if (!priv || PyModule_AddFunctions(priv, tn_private_dispatch_functions) < 0 ||
-        PyModule_AddFunctions(priv, tn_private_functions) < 0 || PyModule_AddObject(m, "_torchnative", priv) < 0)
+        PyModule_AddFunctions(priv, tn_private_functions) < 0 ||
+        PyModule_AddFunctions(priv, tn_tensor_new_private_functions) < 0 ||
+        PyModule_AddObject(m, "_torchnative", priv) < 0)
         return -1;
+    if (tn_autocast_init(m, priv) < 0)
+        return -1;
+    tn_autocast_layer = tn_autocast_dispatch;
     return run_embedded(m);
 }
 

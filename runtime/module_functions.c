@@ -21,7 +21,7 @@ static const char *const parse_to_texts[] = {
     "to(ScalarType dtype, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None)",
     "to(Tensor tensor, bool non_blocking=False, bool copy=False, *, MemoryFormat? memory_format=None)",
 };
-static tn_manual_sigs parse_to_sigs = {"_parse_to", 0, 3, parse_to_texts, NULL};
+static tn_manual_sigs parse_to_sigs = {"_parse_to", 0, 3, parse_to_texts, NULL, "torch._C._nn"};
 
 static PyObject *
 nn_parse_to(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -122,7 +122,69 @@ is_tracing(PyObject *self, PyObject *unused)
     Py_RETURN_FALSE;
 }
 
+/* _has_storage(tensor): whether the tensor has a storage torch.save can write; every
+ * torchnative tensor has one (a meta tensor's holds no data, as upstream's). */
+static PyObject *
+has_storage(PyObject *self, PyObject *arg)
+{
+    if (!tn_tensor_check(arg)) {
+        PyErr_Format(PyExc_TypeError, "_has_storage(): argument 'tensor' must be Tensor, not %s", tn_tpname(arg));
+        return NULL;
+    }
+    Py_RETURN_TRUE;
+}
+
+/* _get_tensor_metadata(t) / _set_tensor_metadata(t, {"conj": bool, "neg": bool}): the view
+ * bits torch.save writes beside a tensor's storage (only the ones that are set). */
+static PyObject *
+get_tensor_metadata(PyObject *self, PyObject *arg)
+{
+    if (!tn_tensor_check(arg)) {
+        PyErr_Format(PyExc_TypeError, "_get_tensor_metadata(): argument must be Tensor, not %s", tn_tpname(arg));
+        return NULL;
+    }
+    PyObject *d = PyDict_New();
+    if (d && TN_T(arg)->conj && PyDict_SetItemString(d, "conj", Py_True) < 0)
+        Py_CLEAR(d);
+    if (d && TN_T(arg)->neg && PyDict_SetItemString(d, "neg", Py_True) < 0)
+        Py_CLEAR(d);
+    return d;
+}
+
+static PyObject *
+set_tensor_metadata(PyObject *self, PyObject *args)
+{
+    PyObject *t, *meta;
+    if (!PyArg_ParseTuple(args, "OO!:_set_tensor_metadata", &t, &PyDict_Type, &meta))
+        return NULL;
+    if (!tn_tensor_check(t)) {
+        PyErr_Format(PyExc_TypeError, "_set_tensor_metadata(): argument must be Tensor, not %s", tn_tpname(t));
+        return NULL;
+    }
+    static const char *const keys[] = {"conj", "neg"};
+    for (int i = 0; i < 2; i++) {
+        PyObject *v = PyDict_GetItemString(meta, keys[i]);
+        if (!v)
+            continue;
+        int b = PyObject_IsTrue(v);
+        if (b < 0)
+            return NULL;
+        if (i == 0 && b && !tn_dtype_is_complex(TN_T(t)->dtype)) {
+            PyErr_SetString(PyExc_RuntimeError, "_set_tensor_metadata(): the conj bit is for complex tensors only");
+            return NULL;
+        }
+        if (i == 0)
+            TN_T(t)->conj = (uint8_t)b;
+        else
+            TN_T(t)->neg = (uint8_t)b;
+    }
+    Py_RETURN_NONE;
+}
+
 PyMethodDef tn_module_functions[] = {
+    {"_has_storage", has_storage, METH_O, NULL},
+    {"_get_tensor_metadata", get_tensor_metadata, METH_O, NULL},
+    {"_set_tensor_metadata", set_tensor_metadata, METH_VARARGS, NULL},
     {"_get_tracing_state", get_tracing_state, METH_NOARGS, NULL},
     {"_is_tracing", is_tracing, METH_NOARGS, NULL},
     {"_mtia_isInBadFork", mtia_is_in_bad_fork, METH_NOARGS, NULL},

@@ -35,14 +35,55 @@ dtype_list_text(const tn_op *op)
 }
 
 PyObject *
+tn_call_private(const char *name, PyObject *a, PyObject *b, PyObject *c)
+{
+    PyObject *priv = PyImport_ImportModule("torch._C._torchnative");
+    PyObject *fn = priv ? PyObject_GetAttrString(priv, name) : NULL;
+    Py_XDECREF(priv);
+    if (!fn)
+        return NULL;
+    PyObject *r = PyObject_CallFunctionObjArgs(fn, a, b, c, NULL);
+    Py_DECREF(fn);
+    return r;
+}
+
+/* NotImplementedError for `missing` (an op's name, with how it is missing): the text comes
+ * from support.refusal_message, which names what the user called (Note [Refusal messages]). */
+PyObject *
+tn_raise_refusal(const char *missing, const char *why)
+{
+    PyObject *m = PyUnicode_FromString(missing), *w = PyUnicode_FromString(why);
+    PyObject *text = (m && w) ? tn_call_private("refusal_message", m, w, NULL) : NULL;
+    Py_XDECREF(m);
+    Py_XDECREF(w);
+    if (text) {
+        PyErr_SetObject(PyExc_NotImplementedError, text);
+        Py_DECREF(text);
+    } else {
+        PyErr_Clear();
+        PyErr_Format(PyExc_NotImplementedError, "%s is not implemented in torchnative yet (%s)", missing, why);
+    }
+    return NULL;
+}
+
+int
+tn_refuse_pin_memory(const tn_value *pin_memory)
+{
+    if (pin_memory->tag == TN_V_NONE || !pin_memory->u.i)
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError, "pin_memory=True requires a CUDA or other accelerator backend; no pinned "
+                                        "memory allocator is available on this system.");
+    return 1;
+}
+
+PyObject *
 tn_refuse_dtype(const tn_op *op, int dtype)
 {
-    char q[256];
+    char q[256], missing[300], why[512];
     tn_op_qualname(op, q, sizeof q);
-    PyErr_Format(PyExc_NotImplementedError,
-                 "%s has no kernel in torchnative for %s (supported: %s); a kernel for it would make this work",
-                 q, tn_dtype_name(dtype), dtype_list_text(op));
-    return NULL;
+    snprintf(missing, sizeof missing, "%s for %s", q, tn_dtype_name(dtype));
+    snprintf(why, sizeof why, "it is for %s", dtype_list_text(op));
+    return tn_raise_refusal(missing, why);
 }
 
 int

@@ -20,6 +20,7 @@ enum {
     TN_OPK_MASK = 0x7,
     TN_OPF_VIEW = 1 << 4,   /* returns an alias of an input */
     TN_OPF_CIA = 1 << 5,    /* CompositeImplicitAutograd upstream: a decomposition, no kernel */
+    TN_OPF_AUTOCAST = 1 << 6, /* upstream registers it for AutocastCPU (Note [Autocast] in autocast.c) */
 };
 
 typedef PyObject *(*tn_kernel_fn)(tn_value *args);
@@ -72,6 +73,14 @@ PyObject *tn_refuse(const tn_op *op, const char *why);
 PyObject *tn_refuse_dtype(const tn_op *op, int dtype);
 /* A kernel calls this with the dtype it will compute in; raises and returns -1 if refused. */
 int tn_check_dtype(const tn_op *op, int dtype);
+/* torch._C._torchnative.<name>(a, b, c) (the embedded Python's helpers; NULLs end the arguments). */
+PyObject *tn_call_private(const char *name, PyObject *a, PyObject *b, PyObject *c);
+/* NotImplementedError for `missing` ("aten::x.y", "aten::x.y for complex64") with `why`, worded
+ * by support.refusal_message to name what the user called (Note [Refusal messages]); NULL. */
+PyObject *tn_raise_refusal(const char *missing, const char *why);
+/* A factory's `bool? pin_memory` argument: True raises upstream's RuntimeError (pinned memory
+ * needs an accelerator backend, which a CPU build has not) and returns 1; otherwise 0. */
+int tn_refuse_pin_memory(const tn_value *pin_memory);
 
 /* The op being computed, for messages: each generated glue call sets it. */
 extern _Thread_local const tn_op *tn_current_op;

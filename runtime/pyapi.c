@@ -7,11 +7,25 @@ tn_tpname(PyObject *o)
     static _Thread_local char ring[8][128];
     static _Thread_local int next;
     char *buf = ring[next++ & 7];
-    PyObject *name = PyType_GetName(Py_TYPE(o));
+    PyTypeObject *tp = Py_TYPE(o);
+    PyObject *name = PyType_GetName(tp);
     const char *s = name ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
-    snprintf(buf, 128, "%s", s ? s : "?");
+    /* tp_name of a static type carries its module ("numpy.float64"); builtins' do not */
+    PyObject *mod = NULL;
+    const char *m = NULL;
+    if (s && !(PyType_GetFlags(tp) & Py_TPFLAGS_HEAPTYPE)) {
+        mod = PyObject_GetAttrString((PyObject *)tp, "__module__");
+        m = mod && PyUnicode_Check(mod) ? PyUnicode_AsUTF8AndSize(mod, NULL) : NULL;
+        if (m && !strcmp(m, "builtins"))
+            m = NULL;
+    }
+    if (m)
+        snprintf(buf, 128, "%s.%s", m, s);
+    else
+        snprintf(buf, 128, "%s", s ? s : "?");
     Py_XDECREF(name);
-    if (!s)
+    Py_XDECREF(mod);
+    if (!s || !m)
         PyErr_Clear();
     return buf;
 }

@@ -2,6 +2,7 @@
  * tensors from scalars and elements back to Python numbers (item), and c10::checked_convert's
  * overflow check (Note [Scalar overflow]).
  */
+#include "numpy.h"
 #include "scalar.h"
 #include "dtype.h"
 #include "kernels/copy.h"
@@ -161,6 +162,7 @@ tn_tensor_scalar(const tn_value *v, int dtype)
 TensorObject *
 tn_wrapped_number_tensor(PyObject *number)
 {
+    PyObject *idx;
     tn_value v;
     memset(&v, 0, sizeof v);
     if (PyBool_Check(number)) {
@@ -178,7 +180,18 @@ tn_wrapped_number_tensor(PyObject *number)
         v.tag = TN_V_COMPLEX;
         v.u.d = PyComplex_RealAsDouble(number);
         v.im = PyComplex_ImagAsDouble(number);
+    } else if (tn_numpy_is_scalar(number) && (idx = PyNumber_Index(number))) {
+        /* NumPy integers are ints (THPUtils_checkLong); its bool and floats are floats */
+        v.tag = TN_V_INT;
+        int overflow = 0;
+        v.u.i = PyLong_AsLongLongAndOverflow(idx, &overflow);
+        Py_DECREF(idx);
+        if (overflow) {
+            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+            return NULL;
+        }
     } else {
+        PyErr_Clear();
         v.tag = TN_V_DOUBLE;
         v.u.d = PyFloat_AsDouble(number);
         if (v.u.d == -1.0 && PyErr_Occurred())

@@ -1,5 +1,6 @@
 /* StorageBase: byte storage objects (torch.UntypedStorage), including from_file (mmap, what
- * safetensors loads through) and slicing that shares memory.
+ * safetensors loads through), slicing that shares memory, weak handles, and shared memory
+ * between processes (Note [Shared storages]).
  */
 #include "storage.h"
 #include "device.h"
@@ -432,12 +433,6 @@ storage_from_buffer(PyObject *cls, PyObject *args, PyObject *kwds)
 }
 
 static PyObject *
-storage_is_shared(PyObject *self, PyObject *unused)
-{
-    Py_RETURN_FALSE;
-}
-
-static PyObject *
 storage_new_empty(PyObject *self, PyObject *unused)
 {
     tn_storage *s = tn_storage_new(0, S(self)->device);
@@ -449,40 +444,57 @@ storage_new_empty(PyObject *self, PyObject *unused)
     return (PyObject *)o;
 }
 
-/* _weak_ref / _expired / _free_weak_ref: torch/storage.py's storage cache keys on _cdata and
- * asks whether a storage died. We hand out the storage pointer as the key and keep the storage
- * alive until _free_weak_ref, so _expired is always False while a key is held. */
+/* _weak_ref / _expired / _free_weak_ref / _new_with_weak_ptr: weak handles on a storage (the
+ * caches of torch.multiprocessing and fake tensors key on them). A handle is the tn_storage
+ * pointer; it keeps the struct (not the data) alive until _free_weak_ref, so _expired can tell
+ * a storage that died from one still in use, as upstream's weak_intrusive_ptr does. */
 static PyObject *
 storage_weak_ref(PyObject *self, PyObject *unused)
 {
-    tn_storage_retain(S(self));
+    S(self)->weakcnt++;
     return PyLong_FromVoidPtr(S(self));
+}
+
+static tn_storage *
+weak_handle(PyObject *arg)
+{
+    void *p = PyLong_AsVoidPtr(arg);
+    if (!p && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "expected a storage weak reference, got 0");
+    return p;
 }
 
 static PyObject *
 storage_expired(PyObject *cls, PyObject *arg)
 {
-    Py_RETURN_FALSE;
+    tn_storage *s = weak_handle(arg);
+    if (!s)
+        return NULL;
+    return PyBool_FromLong(s->refcnt == 0);
 }
 
 static PyObject *
 storage_free_weak_ref(PyObject *cls, PyObject *arg)
 {
-    void *p = PyLong_AsVoidPtr(arg);
-    if (!p && PyErr_Occurred())
+    if (arg == Py_None)
+        Py_RETURN_NONE;
+    tn_storage *s = weak_handle(arg);
+    if (!s)
         return NULL;
-    if (p)
-        tn_storage_release((tn_storage *)p);
+    if (--s->weakcnt == 0 && s->refcnt == 0)
+        free(s);
     Py_RETURN_NONE;
 }
 
 static PyObject *
 storage_new_with_weak_ptr(PyObject *cls, PyObject *arg)
 {
-    void *p = PyLong_AsVoidPtr(arg);
-    if (!p)
+    tn_storage *s = weak_handle(arg);
+    if (!s)
         return NULL;
-    return tn_storage_wrap((tn_storage *)p);
+    if (s->refcnt == 0)
+        Py_RETURN_NONE;
+    return tn_storage_wrap(s);
 }
 
 static PyObject *
@@ -540,11 +552,231 @@ storage_write_file(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-static PyObject *
-storage_refuse(PyObject *self, PyObject *args)
+/* ---- shared memory (torch.multiprocessing's file_descriptor strategy) ----
+ *
+ * Note [Shared storages]
+ * A shared storage is an anonymous memory file (memfd) mapped MAP_SHARED; the storage keeps
+ * the descriptor open, so `_share_fd_cpu_` can hand it to another process (multiprocessing
+ * duplicates it over a socket) and `_new_shared_fd_cpu` maps the same pages there. Sharing an
+ * existing storage moves its bytes into such a file and repoints the storage's data, so every
+ * tensor viewing it follows, as upstream's set_data_ptr_noswap does. Upstream uses shm_open +
+ * unlink for the same thing. The file_system strategy needs upstream's torch_shm_manager
+ * process and is refused by name.
+ */
+static void
+release_shared(tn_storage *s)
 {
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "shared-memory and CUDA storages are not implemented in torchnative (CPU storage only)");
+    if (s->data && s->nbytes > 0)
+        munmap(s->data, (size_t)s->nbytes);
+    close((int)(intptr_t)s->release_ctx);
+}
+
+static int
+storage_is_shared_fd(const tn_storage *s)
+{
+    return s->kind == TN_STORAGE_EXTERNAL && s->release == release_shared;
+}
+
+/* Map nbytes of fd shared; data NULL for an empty storage (nothing can be mapped). */
+static int
+map_shared(int fd, int64_t nbytes, char **data)
+{
+    *data = NULL;
+    if (nbytes == 0)
+        return 0;
+    void *p = mmap(NULL, (size_t)nbytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        PyErr_Format(PyExc_RuntimeError, "unable to mmap %lld bytes of shared memory: %s", (long long)nbytes,
+                     strerror(errno));
+        return -1;
+    }
+    *data = p;
+    return 0;
+}
+
+/* A new memory file of nbytes, mapped; returns the fd or -1. */
+static int
+new_shared_region(int64_t nbytes, char **data)
+{
+    int fd = memfd_create("torch_shared_storage", MFD_CLOEXEC);
+    if (fd < 0 || ftruncate(fd, nbytes) < 0) {
+        PyErr_Format(PyExc_RuntimeError, "unable to create %lld bytes of shared memory: %s", (long long)nbytes,
+                     strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    if (map_shared(fd, nbytes, data) < 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static PyObject *
+new_shared_storage(PyObject *cls, int fd, char *data, int64_t nbytes)
+{
+    tn_storage *s = tn_storage_new_external(data, nbytes, NULL);
+    if (!s) {
+        if (data)
+            munmap(data, (size_t)nbytes);
+        close(fd);
+        return NULL;
+    }
+    s->release = release_shared;
+    s->release_ctx = (void *)(intptr_t)fd;
+    PyTypeObject *tp = PyType_Check(cls) ? (PyTypeObject *)cls : (tn_storage_class ? tn_storage_class : tn_StorageBase_Type);
+    StorageObject *o = storage_alloc(tp, s);
+    if (!o)
+        tn_storage_release(s);
+    return (PyObject *)o;
+}
+
+static PyObject *
+storage_is_shared(PyObject *self, PyObject *unused)
+{
+    return PyBool_FromLong(storage_is_shared_fd(S(self)));
+}
+
+/* _share_fd_cpu_() -> (fd, nbytes): see Note [Shared storages]. */
+static PyObject *
+storage_share_fd(PyObject *self, PyObject *unused)
+{
+    tn_storage *s = S(self);
+    if (s->kind == TN_STORAGE_META || s->device != TN_DEVICE_CPU) {
+        PyErr_SetString(PyExc_RuntimeError, "_share_fd_: only available on CPU");
+        return NULL;
+    }
+    if (!storage_is_shared_fd(s)) {
+        char *data;
+        int fd = new_shared_region(s->nbytes, &data);
+        if (fd < 0)
+            return NULL;
+        if (data && s->data)
+            memcpy(data, s->data, (size_t)s->nbytes);
+        if (s->kind == TN_STORAGE_MALLOC && !s->inline_data)
+            free(s->data);
+        else if (s->kind == TN_STORAGE_EXTERNAL && s->release)
+            s->release(s);
+        Py_CLEAR(s->owner);
+        s->kind = TN_STORAGE_EXTERNAL;
+        s->inline_data = 0;
+        s->resizable = 0;
+        s->data = data;
+        s->release = release_shared;
+        s->release_ctx = (void *)(intptr_t)fd;
+    }
+    return Py_BuildValue("(iL)", (int)(intptr_t)s->release_ctx, (long long)s->nbytes);
+}
+
+/* _new_using_fd_cpu(nbytes): a new shared storage (what a DataLoader worker collates into). */
+static PyObject *
+storage_new_using_fd(PyObject *cls, PyObject *arg)
+{
+    long long n = PyLong_AsLongLong(arg);
+    if (n == -1 && PyErr_Occurred())
+        return NULL;
+    if (n < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "size must be non-negative");
+        return NULL;
+    }
+    char *data;
+    int fd = new_shared_region(n, &data);
+    if (fd < 0)
+        return NULL;
+    return new_shared_storage(cls, fd, data, n);
+}
+
+/* _new_shared_fd_cpu(fd, nbytes): map another process's shared storage; the caller keeps fd. */
+static PyObject *
+storage_new_shared_fd(PyObject *cls, PyObject *args)
+{
+    int fd;
+    long long n;
+    if (!PyArg_ParseTuple(args, "iL:_new_shared_fd_cpu", &fd, &n))
+        return NULL;
+    int mine = dup(fd);
+    if (mine < 0) {
+        PyErr_Format(PyExc_RuntimeError, "could not duplicate a shared memory file descriptor: %s", strerror(errno));
+        return NULL;
+    }
+    char *data;
+    if (map_shared(mine, n, &data) < 0) {
+        close(mine);
+        return NULL;
+    }
+    return new_shared_storage(cls, mine, data, n);
+}
+
+/* _set_from_file(f, offset, is_real_file, element_size): torch.load's legacy format reads a
+ * storage as its element count (int64, little-endian) then its bytes, from offset if given
+ * (real files only, as upstream), leaving f just past them. */
+static PyObject *
+storage_set_from_file(PyObject *self, PyObject *args)
+{
+    PyObject *f, *offset;
+    int is_real;
+    long long esize;
+    if (!PyArg_ParseTuple(args, "OOpL:_set_from_file", &f, &offset, &is_real, &esize))
+        return NULL;
+    tn_storage *s = S(self);
+    if (offset != Py_None) {
+        if (!is_real) {
+            PyErr_SetString(PyExc_RuntimeError, "_set_from_file: offset is NYI for filelike objects");
+            return NULL;
+        }
+        PyObject *r = PyObject_CallMethod(f, "seek", "Oi", offset, 0);
+        if (!r)
+            return NULL;
+        Py_DECREF(r);
+    }
+    PyObject *head = PyObject_CallMethod(f, "read", "i", 8);
+    if (!head)
+        return NULL;
+    if (!PyBytes_Check(head) || PyBytes_Size(head) != 8) {
+        Py_DECREF(head);
+        PyErr_SetString(PyExc_RuntimeError, "unexpected EOF, expected 8 more bytes. The file might be corrupted.");
+        return NULL;
+    }
+    const unsigned char *h = (const unsigned char *)PyBytes_AsString(head);
+    uint64_t numel = 0;
+    for (int i = 7; i >= 0; i--)
+        numel = numel << 8 | h[i];
+    Py_DECREF(head);
+    uint64_t nbytes = numel * (uint64_t)(esize > 0 ? esize : 1);
+    if ((int64_t)nbytes != s->nbytes) {
+        PyErr_Format(PyExc_RuntimeError, "storage has wrong byte size: expected %lld got %lld", (long long)nbytes,
+                     (long long)s->nbytes);
+        return NULL;
+    }
+    uint64_t done = 0;
+    while (done < nbytes) {
+        PyObject *mv = PyMemoryView_FromMemory(s->data + done, (Py_ssize_t)(nbytes - done), PyBUF_WRITE);
+        PyObject *got = mv ? PyObject_CallMethod(f, "readinto", "O", mv) : NULL;
+        Py_XDECREF(mv);
+        if (!got)
+            return NULL;
+        Py_ssize_t k = PyLong_AsSsize_t(got);
+        Py_DECREF(got);
+        if (k <= 0) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_RuntimeError, "unexpected EOF, expected %llu more bytes. The file might be corrupted.",
+                             (unsigned long long)(nbytes - done));
+            return NULL;
+        }
+        done += (uint64_t)k;
+    }
+    return Py_NewRef(self);
+}
+
+static PyObject *
+storage_refuse_file_system(PyObject *self, PyObject *args)
+{
+    PyErr_SetString(PyExc_RuntimeError,
+                    "torch.multiprocessing's 'file_system' sharing strategy needs torch_shm_manager, which "
+                    "torchnative does not have; the default 'file_descriptor' strategy "
+                    "(torch.multiprocessing.set_sharing_strategy('file_descriptor')) shares tensors between "
+                    "processes");
     return NULL;
 }
 
@@ -568,14 +800,15 @@ PyMethodDef tn_storage_methods[] = {
     {"_use_count", storage_use_count, METH_NOARGS, NULL},
     {"_set_cdata", storage_set_cdata, METH_O, NULL},
     {"_write_file", storage_write_file, METH_VARARGS, NULL},
-    {"_share_filename_cpu_", storage_refuse, METH_VARARGS, NULL},
-    {"_share_fd_cpu_", storage_refuse, METH_VARARGS, NULL},
-    {"_new_using_filename_cpu", storage_refuse, METH_VARARGS | METH_CLASS, NULL},
-    {"_new_using_fd_cpu", storage_refuse, METH_VARARGS | METH_CLASS, NULL},
-    {"_new_shared_filename_cpu", storage_refuse, METH_VARARGS | METH_CLASS, NULL},
-    {"_new_shared_fd_cpu", storage_refuse, METH_VARARGS | METH_CLASS, NULL},
-    {"_shared_decref", storage_refuse, METH_NOARGS, NULL},
-    {"_shared_incref", storage_refuse, METH_NOARGS, NULL},
+    {"_set_from_file", storage_set_from_file, METH_VARARGS, NULL},
+    {"_share_fd_cpu_", storage_share_fd, METH_NOARGS, NULL},
+    {"_new_using_fd_cpu", storage_new_using_fd, METH_O | METH_CLASS, NULL},
+    {"_new_shared_fd_cpu", storage_new_shared_fd, METH_VARARGS | METH_CLASS, NULL},
+    {"_share_filename_cpu_", storage_refuse_file_system, METH_VARARGS, NULL},
+    {"_new_using_filename_cpu", storage_refuse_file_system, METH_VARARGS | METH_CLASS, NULL},
+    {"_new_shared_filename_cpu", storage_refuse_file_system, METH_VARARGS | METH_CLASS, NULL},
+    {"_shared_decref", storage_refuse_file_system, METH_NOARGS, NULL},
+    {"_shared_incref", storage_refuse_file_system, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -99,8 +99,11 @@ tn_storage_release(tn_storage *s)
         free(s->data);
     else if (s->kind == TN_STORAGE_EXTERNAL && s->release)
         s->release(s);
-    Py_XDECREF(s->owner);
-    free(s);
+    Py_CLEAR(s->owner);
+    s->data = NULL;
+    /* weak handles (StorageBase._weak_ref) still point here: they see refcnt 0 (expired) */
+    if (s->weakcnt == 0)
+        free(s);
 }
 
 int

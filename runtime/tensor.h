@@ -37,6 +37,7 @@ typedef struct tn_storage {
     void (*release)(struct tn_storage *);  /* EXTERNAL: frees data (munmap, buffer release) */
     void *release_ctx;
     PyObject *wrapper;  /* borrowed: the live Python StorageBase for this storage, if any */
+    Py_ssize_t weakcnt; /* StorageBase._weak_ref handles: the struct outlives the data until 0 */
 } tn_storage;
 
 /* The version counter a tensor shares with all its views; bumped by in-place writes. */

@@ -383,6 +383,34 @@ tn_check_no_internal_overlap(const TensorObject *t)
     return 0;  /* too hard to tell: upstream lets it through */
 }
 
+/* upstream's get_overlap_status: 0 no overlap (or too hard to tell), 1 partial, 2 full */
+static int
+overlap_status(const TensorObject *out, const TensorObject *in)
+{
+    if (out == in)
+        return 2;
+    if (out->numel == 0 || in->numel == 0 || out->storage != in->storage)
+        return 0;
+    if (!tn_tensor_is_non_overlapping_and_dense(out) || !tn_tensor_is_non_overlapping_and_dense(in))
+        return 0;
+    int64_t ob = out->offset * tn_dtype_size(out->dtype), oe = ob + out->numel * tn_dtype_size(out->dtype);
+    int64_t ib = in->offset * tn_dtype_size(in->dtype), ie = ib + in->numel * tn_dtype_size(in->dtype);
+    if (ob == ib && oe == ie)
+        return out->ndim == in->ndim && !memcmp(out->strides, in->strides, sizeof(int64_t) * (size_t)out->ndim) ? 2 : 1;
+    return ob < ie && ib < oe;
+}
+
+int
+tn_check_no_overlap(const TensorObject *out, const TensorObject *in)
+{
+    if (overlap_status(out, in) == 0)
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError,
+                    "unsupported operation: some elements of the input tensor and the written-to tensor refer to "
+                    "a single memory location. Please clone() the tensor before performing the operation.");
+    return -1;
+}
+
 int
 tn_check_no_partial_overlap(const TensorObject *out, const TensorObject *in)
 {

@@ -58,6 +58,8 @@ int tn_result_type_finish(const tn_result_type_state *s);
  * `in` share storage without being the same elements in the same order. */
 int tn_check_no_internal_overlap(const TensorObject *t);
 int tn_check_no_partial_overlap(const TensorObject *out, const TensorObject *in);
+/* assert_no_overlap: also refuses `in` being the written tensor's very elements. */
+int tn_check_no_overlap(const TensorObject *out, const TensorObject *in);
 
 /* New contiguous tensor of `sizes` on t's device. */
 TensorObject *tn_empty_on(int ndim, const int64_t *sizes, int dtype, int device);

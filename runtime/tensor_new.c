@@ -15,6 +15,7 @@
 #include "storage.h"
 #include "tensor.h"
 #include "tls.h"
+#include "numpy.h"
 #include "kernels/copy.h"
 
 #include <string.h>
@@ -128,132 +129,103 @@ tensor_from_buffer_shared(PyObject *obj, int require_writable)
     return (PyObject *)t;
 }
 
-/* ---- nested sequences ---- */
-
-typedef struct {
-    int ndim;
-    int64_t sizes[TN_MAX_NDIM];
-    int dtype;        /* inferred: -1 none yet */
-} data_info;
+/* ---- Python data (upstream's internal_new_from_data) ----
+ *
+ * Note [Tensors from Python data]
+ * As upstream: the shape comes from walking the first element of each nested sequence
+ * (compute_sizes; tensors are not walked), the dtype from every element with promote_types
+ * (infer_scalar_type: NumPy arrays and scalars carry their own dtype, even numpy.float64,
+ * which is a Python float; floats take the default dtype), and the elements are stored one by
+ * one (recursive_store), so ragged data fails where upstream's does. A NumPy array given whole
+ * becomes a tensor sharing its memory (from_numpy) and then goes through `to`.
+ */
 
 static int
-kind_rank(int dtype)
+compute_sizes(PyObject *data, int *ndim, int64_t *sizes)
 {
-    if (dtype == TN_DTYPE_BOOL)
-        return 0;
-    if (tn_dtype_is_integral(dtype, false))
-        return 1;
-    if (tn_dtype_is_complex(dtype))
-        return 3;
-    return 2;
+    *ndim = 0;
+    PyObject *seq = Py_NewRef(data);
+    while (!tn_tensor_check(seq) && PySequence_Check(seq)) {
+        Py_ssize_t n = PySequence_Size(seq);
+        if (n < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (*ndim >= TN_MAX_NDIM) {
+            PyErr_Format(PyExc_ValueError, "too many dimensions '%s'", tn_tpname(seq));
+            Py_DECREF(seq);
+            return -1;
+        }
+        sizes[(*ndim)++] = n;
+        if (n == 0)
+            break;
+        PyObject *first = PySequence_GetItem(seq, 0);
+        if (!first) {
+            PyErr_Format(PyExc_ValueError, "could not determine the shape of object type '%s'", tn_tpname(seq));
+            Py_DECREF(seq);
+            return -1;
+        }
+        Py_DECREF(seq);
+        seq = first;
+    }
+    Py_DECREF(seq);
+    return 0;
 }
 
 static int
-scalar_dtype_of(PyObject *o)
+infer_dtype(PyObject *o)
 {
+    if (PyFloat_CheckExact(o))
+        return tn_default_dtype;
+    if (PyLong_CheckExact(o))
+        return TN_DTYPE_I64;
+    if (tn_tensor_check(o))
+        return TN_T(o)->dtype;
+    if (tn_numpy_is_array(o) || tn_numpy_is_scalar(o))
+        return tn_numpy_dtype(o);
+    if (PyFloat_Check(o))
+        return tn_default_dtype;
     if (PyBool_Check(o))
         return TN_DTYPE_BOOL;
     if (PyLong_Check(o))
         return TN_DTYPE_I64;
-    if (PyFloat_Check(o))
-        return tn_default_dtype;
     if (PyComplex_Check(o))
         return tn_default_dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
-    if (tn_tensor_check(o))
-        return TN_T(o)->dtype;
-    /* NumPy scalars carry a dtype of their own */
-    PyObject *mod = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__module__");
-    int is_np = mod && PyUnicode_Check(mod) && !PyUnicode_CompareWithASCIIString(mod, "numpy");
-    Py_XDECREF(mod);
-    PyErr_Clear();
-    if (is_np && PyObject_CheckBuffer(o)) {
-        Py_buffer v;
-        if (PyObject_GetBuffer(o, &v, PyBUF_FORMAT) == 0) {
-            int d = dtype_of_format(v.format, v.itemsize);
-            PyBuffer_Release(&v);
-            if (d >= 0)
-                return d;
-        }
-        PyErr_Clear();
+    if (PyUnicode_Check(o) || PyBytes_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", tn_tpname(o));
+        return -1;
     }
-    return -1;
-}
-
-static int
-is_sequence_like(PyObject *o)
-{
-    return (PyList_Check(o) || PyTuple_Check(o) || (PySequence_Check(o) && !PyUnicode_Check(o) &&
-            !PyBytes_Check(o) && !tn_tensor_check(o) && !PyObject_CheckBuffer(o)));
-}
-
-static int
-measure(PyObject *o, int dim, data_info *info)
-{
-    if (tn_tensor_check(o)) {
-        TensorObject *t = TN_T(o);
-        if (dim + t->ndim > TN_MAX_NDIM)
-            goto too_deep;
-        if (dim + t->ndim > info->ndim) {
-            for (int i = 0; i < t->ndim; i++)
-                info->sizes[dim + i] = t->sizes[i];
-            info->ndim = dim + t->ndim;
-        }
-        int d = t->dtype;
-        info->dtype = info->dtype < 0 ? d : (kind_rank(d) > kind_rank(info->dtype) ? d : info->dtype);
-        return 0;
-    }
-    if (PyObject_CheckBuffer(o) && !PyBytes_Check(o) && scalar_dtype_of(o) < 0) {
-        Py_buffer v;
-        if (PyObject_GetBuffer(o, &v, PyBUF_RECORDS_RO) == 0) {
-            int d = dtype_of_format(v.format, v.itemsize);
-            for (int i = 0; i < v.ndim && dim + i < TN_MAX_NDIM; i++)
-                info->sizes[dim + i] = v.shape[i];
-            if (dim + v.ndim > info->ndim)
-                info->ndim = dim + v.ndim;
-            PyBuffer_Release(&v);
-            if (d >= 0)
-                info->dtype = info->dtype < 0 ? d : (kind_rank(d) > kind_rank(info->dtype) ? d : info->dtype);
-            return 0;
-        }
-        PyErr_Clear();
-    }
-    if (is_sequence_like(o)) {
+    if (PySequence_Check(o)) {
         Py_ssize_t n = PySequence_Size(o);
         if (n < 0)
             return -1;
-        if (dim >= TN_MAX_NDIM)
-            goto too_deep;
-        if (dim >= info->ndim) {
-            info->sizes[dim] = n;
-            info->ndim = dim + 1;
-        }
+        if (n == 0)
+            return tn_default_dtype;
+        int d = -1;
         for (Py_ssize_t i = 0; i < n; i++) {
             PyObject *it = PySequence_GetItem(o, i);
             if (!it)
                 return -1;
-            int r = measure(it, dim + 1, info);
-            Py_DECREF(it);
-            if (r < 0)
+            if (it == o) {
+                Py_DECREF(it);
+                PyErr_SetString(PyExc_TypeError, "new(): self-referential lists are incompatible");
                 return -1;
+            }
+            int di = infer_dtype(it);
+            Py_DECREF(it);
+            if (di < 0)
+                return -1;
+            d = d < 0 ? di : tn_promote_types(d, di);
+            if (d == TN_DTYPE_C128)
+                return d;
         }
-        return 0;
+        return d;
     }
-    int d = scalar_dtype_of(o);
-    if (d < 0) {
-        /* upstream: strings and bytes are a TypeError, anything else it cannot type a RuntimeError */
-        if (PyUnicode_Check(o) || PyBytes_Check(o))
-            PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", tn_tpname(o));
-        else
-            PyErr_Format(PyExc_RuntimeError, "Could not infer dtype of %s", tn_tpname(o));
-        return -1;
-    }
-    info->dtype = info->dtype < 0 ? d : (kind_rank(d) > kind_rank(info->dtype) ? d : info->dtype);
-    return 0;
-too_deep:
-    PyErr_SetString(PyExc_ValueError, "too many dimensions");
+    PyErr_Format(PyExc_RuntimeError, "Could not infer dtype of %s", tn_tpname(o));
     return -1;
 }
 
+/* upstream's store_scalar: one element converted to dtype */
 static int
 write_scalar(PyObject *o, int dtype, char *p)
 {
@@ -281,22 +253,32 @@ write_scalar(PyObject *o, int dtype, char *p)
             PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
             return -1;
         }
-    } else if (PyComplex_Check(o)) {
+    } else if (PyComplex_Check(o) || (tn_dtype_is_complex(dtype) && tn_numpy_is_scalar(o))) {
+        /* complex(o): 3.11's PyComplex_RealAsDouble does not call __complex__ (NumPy's complex64) */
+        PyObject *c = PyComplex_Check(o) ? Py_NewRef(o) : PyObject_CallFunctionObjArgs((PyObject *)&PyComplex_Type, o, NULL);
+        if (!c)
+            return -1;
         v.tag = TN_V_COMPLEX;
-        v.u.d = PyComplex_RealAsDouble(o);
-        v.im = PyComplex_ImagAsDouble(o);
+        v.u.d = PyComplex_RealAsDouble(c);
+        v.im = PyComplex_ImagAsDouble(c);
+        Py_DECREF(c);
     } else {
-        PyObject *idx = PyBool_Check(o) ? NULL : PyNumber_Index(o);
-        if (idx && !PyFloat_Check(o)) {
+        PyObject *idx = PyFloat_Check(o) ? NULL : PyNumber_Index(o);
+        if (idx) {
             v.tag = TN_V_INT;
             v.u.i = PyLong_AsLongLong(idx);
             Py_DECREF(idx);
+        } else if (!PyFloat_Check(o) && tn_dtype_is_integral(dtype, false)) {
+            /* upstream unpacks a non-float into an integer dtype with __index__ only */
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "'%s' object cannot be interpreted as an integer", tn_tpname(o));
+            return -1;
         } else {
-            Py_XDECREF(idx);
             PyErr_Clear();
             v.tag = TN_V_DOUBLE;
             v.u.d = PyFloat_AsDouble(o);
             if (v.u.d == -1.0 && PyErr_Occurred()) {
+                PyErr_Clear();
                 PyErr_Format(PyExc_TypeError, "'%s' object cannot be interpreted as a number", tn_tpname(o));
                 return -1;
             }
@@ -312,6 +294,11 @@ write_scalar(PyObject *o, int dtype, char *p)
             ((float *)p)[1] = (float)im;
         }
         return 0;
+    }
+    if (dtype == TN_DTYPE_U64 && !PyLong_Check(o)) {
+        /* upstream unpacks uint64 elements with PyLong_AsUnsignedLongLong: Python ints only */
+        PyErr_SetString(PyExc_TypeError, "an integer is required");
+        return -1;
     }
     if (dtype == TN_DTYPE_U16 || dtype == TN_DTYPE_U32 || dtype == TN_DTYPE_U64) {
         /* the wide unsigned types: uint64 unpacks Python ints as unsigned (a negative one is an
@@ -355,76 +342,95 @@ write_scalar(PyObject *o, int dtype, char *p)
 }
 
 static int
-fill(PyObject *o, int dim, const data_info *info, int dtype, char *p, const int64_t *strides)
+recursive_store(PyObject *o, int dim, int ndim, const int64_t *sizes, const int64_t *strides, int dtype, char *p)
 {
-    int es = tn_dtype_size(dtype);
-    if (tn_tensor_check(o) && TN_T(o)->ndim == info->ndim - dim) {
-        TensorObject *src = TN_T(o);
-        if (src->ndim == 0)
-            return write_scalar(o, dtype, p);
-        /* copy a tensor element block into place */
-        tn_loop l;
-        tn_geom g[2] = {{src->ndim, info->sizes + dim, strides + dim}, tn_geom_of(src)};
-        tn_loop_build(&l, src->ndim, src->sizes, 2, g);
-        return tn_copy_checked(&l, dtype, p, src->dtype, tn_tensor_data(src));
-    }
-    if (dim == info->ndim)
+    if (dim == ndim)
         return write_scalar(o, dtype, p);
-    if (PyObject_CheckBuffer(o) && !is_sequence_like(o)) {
-        PyObject *t = tensor_from_buffer_shared(o, 0);
-        if (!t)
+    PyObject *seq = PySequence_Fast(o, "not a sequence");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Size(seq);
+    if (n != sizes[dim]) {
+        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)",
+                     (long long)sizes[dim], dim, n);
+        Py_DECREF(seq);
+        return -1;
+    }
+    int es = tn_dtype_size(dtype);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *it = PySequence_GetItem(seq, i);
+        if (!it) {
+            Py_DECREF(seq);
             return -1;
-        int r = fill(t, dim, info, dtype, p, strides);
+        }
+        static int warned_arrays;  /* upstream's TORCH_WARN_ONCE */
+        if (!warned_arrays && tn_numpy_is_array(it)) {
+            warned_arrays = 1;
+            if (PyErr_WarnEx(PyExc_UserWarning,
+                             "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+                             "converting the list to a single numpy.ndarray with numpy.array() before converting to "
+                             "a tensor.", 1) < 0) {
+                Py_DECREF(it);
+                Py_DECREF(seq);
+                return -1;
+            }
+        }
+        int r = recursive_store(it, dim + 1, ndim, sizes, strides, dtype, p + i * strides[dim] * es);
+        Py_DECREF(it);
+        if (r < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *to_dtype_device(PyObject *t, int dtype, int device, int copy);
+
+/* See Note [Tensors from Python data]. dtype < 0 infers it (type_inference). */
+static PyObject *
+new_from_data(PyObject *data, int dtype, int device, int copy_variables, int copy_numpy)
+{
+    if (PyUnicode_Check(data) || PyBytes_Check(data)) {
+        PyErr_Format(PyExc_TypeError, "new(): invalid data type '%s'", tn_tpname(data));
+        return NULL;
+    }
+    if (tn_tensor_check(data)) {
+        if (!copy_variables)
+            return to_dtype_device(data, dtype, device, 0);
+        PyObject *d = PyObject_CallMethod(data, "detach", NULL);
+        PyObject *r = d ? to_dtype_device(d, dtype, device, 1) : NULL;
+        Py_XDECREF(d);
+        return r;
+    }
+    if (tn_numpy_is_array(data)) {
+        PyObject *t = tn_tensor_from_numpy(data, !copy_numpy);
+        if (!t)
+            return NULL;
+        PyObject *r = to_dtype_device(t, dtype, device, copy_numpy);
         Py_DECREF(t);
         return r;
     }
-    if (!is_sequence_like(o)) {
-        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got scalar)",
-                     (long long)info->sizes[dim], dim);
-        return -1;
-    }
-    Py_ssize_t n = PySequence_Size(o);
-    if (n != info->sizes[dim]) {
-        PyErr_Format(PyExc_ValueError, "expected sequence of length %lld at dim %d (got %zd)",
-                     (long long)info->sizes[dim], dim, n);
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *it = PySequence_GetItem(o, i);
-        if (!it)
-            return -1;
-        int r = fill(it, dim + 1, info, dtype, p + i * strides[dim] * es, strides);
-        Py_DECREF(it);
-        if (r < 0)
-            return -1;
-    }
-    return 0;
+    int ndim;
+    int64_t sizes[TN_MAX_NDIM];
+    if (compute_sizes(data, &ndim, sizes) < 0)
+        return NULL;
+    if (dtype < 0 && (dtype = infer_dtype(data)) < 0)
+        return NULL;
+    if (device == TN_DEVICE_META)
+        return (PyObject *)tn_tensor_empty(ndim, sizes, dtype, TN_DEVICE_META);
+    TensorObject *t = tn_tensor_empty(ndim, sizes, dtype, TN_DEVICE_CPU);
+    if (t && t->numel > 0 && recursive_store(data, 0, ndim, sizes, t->strides, dtype, tn_tensor_data(t)) < 0)
+        Py_CLEAR(t);
+    return (PyObject *)t;
 }
 
 /* The tensor torch.tensor(data, dtype=...) builds (a copy). */
 PyObject *
 tn_tensor_from_data(PyObject *data, int dtype, int device)
 {
-    data_info info;
-    info.ndim = 0;
-    info.dtype = -1;
-    if (measure(data, 0, &info) < 0)
-        return NULL;
-    if (dtype < 0)
-        dtype = info.dtype >= 0 ? info.dtype : tn_default_dtype;
-    TensorObject *t = tn_tensor_empty(info.ndim, info.sizes, dtype, TN_DEVICE_CPU);
-    if (!t)
-        return NULL;
-    if (t->numel > 0 && fill(data, 0, &info, dtype, tn_tensor_data(t), t->strides) < 0) {
-        Py_DECREF(t);
-        return NULL;
-    }
-    if (device == TN_DEVICE_META) {
-        TensorObject *m = tn_tensor_empty(t->ndim, t->sizes, dtype, TN_DEVICE_META);
-        Py_DECREF(t);
-        return (PyObject *)m;
-    }
-    return (PyObject *)t;
+    return new_from_data(data, dtype, device, 1, 1);
 }
 
 /* ---- torch.tensor / as_tensor / asarray / from_numpy / frombuffer ---- */
@@ -495,7 +501,13 @@ torch_tensor(PyObject *self, PyObject *args, PyObject *kwds)
     int dtype = parse_dtype_arg(dt), device;
     if ((dt && dt != Py_None && dtype < 0) || parse_device_arg(dev, &device) < 0)
         return NULL;
+    tn_value pin_v = {.tag = TN_V_BOOL};
+    pin_v.u.i = pin;
+    if (tn_refuse_pin_memory(&pin_v))
+        return NULL;
     if (tn_tensor_check(data)) {
+        if (!dev || dev == Py_None)
+            device = TN_T(data)->device;
         if (PyErr_WarnEx(PyExc_UserWarning,
                          "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
                          "sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).",
@@ -535,16 +547,6 @@ to_dtype_device(PyObject *t, int dtype, int device, int copy)
     return r;
 }
 
-static int
-is_numpy_array(PyObject *o)
-{
-    PyObject *mod = PyObject_GetAttrString((PyObject *)Py_TYPE(o), "__module__");
-    int r = mod && PyUnicode_Check(mod) && !PyUnicode_CompareWithASCIIString(mod, "numpy");
-    Py_XDECREF(mod);
-    PyErr_Clear();
-    return r && PyObject_CheckBuffer(o);
-}
-
 static PyObject *
 torch_as_tensor(PyObject *self, PyObject *args, PyObject *kwds)
 {
@@ -561,15 +563,7 @@ torch_as_tensor(PyObject *self, PyObject *args, PyObject *kwds)
             device = TN_T(data)->device;
         return to_dtype_device(data, dtype, device, 0);
     }
-    if (is_numpy_array(data)) {
-        PyObject *t = tensor_from_buffer_shared(data, 0);
-        if (!t)
-            return NULL;
-        PyObject *r = to_dtype_device(t, dtype, device, 0);
-        Py_DECREF(t);
-        return r;
-    }
-    return tn_tensor_from_data(data, dtype, device);
+    return new_from_data(data, dtype, device, 0, 0);
 }
 
 /* asarray(obj, *, dtype, device, copy, requires_grad): shares memory with tensors, storages
@@ -601,6 +595,12 @@ torch_asarray(PyObject *self, PyObject *args, PyObject *kwds)
             return NULL;
         r = force_copy ? to_dtype_device((PyObject *)t, d, device, 1) : Py_NewRef((PyObject *)t);
         Py_DECREF(t);
+    } else if (tn_numpy_is_array(obj)) {
+        PyObject *t = tn_tensor_from_numpy(obj, 0);
+        if (!t)
+            return NULL;
+        r = to_dtype_device(t, dtype, device, force_copy);
+        Py_DECREF(t);
     } else if (PyObject_CheckBuffer(obj) && !PyBytes_Check(obj) && !PyByteArray_Check(obj)) {
         PyObject *t = tensor_from_buffer_shared(obj, 0);
         if (!t)
@@ -622,11 +622,11 @@ torch_asarray(PyObject *self, PyObject *args, PyObject *kwds)
 static PyObject *
 torch_from_numpy(PyObject *self, PyObject *arg)
 {
-    if (!is_numpy_array(arg)) {
+    if (!tn_numpy_is_array(arg)) {
         PyErr_Format(PyExc_TypeError, "expected np.ndarray (got %s)", tn_tpname(arg));
         return NULL;
     }
-    return tensor_from_buffer_shared(arg, 1);
+    return tn_tensor_from_numpy(arg, 1);
 }
 
 static PyObject *
@@ -829,6 +829,31 @@ torch_range(PyObject *self, PyObject *args, PyObject *kwds)
     Py_DECREF(fn);
     return r;
 }
+
+/* _torchnative.legacy_new_from_sequence(data, dtype, device): the data form of the legacy
+ * constructors (torch.FloatTensor(data), Tensor.new(data)): a sequence (a NumPy array is one)
+ * converted to dtype without inference, sharing a NumPy array's memory when no conversion is
+ * needed, as upstream's legacy_new_from_sequence. */
+static PyObject *
+legacy_new_from_sequence(PyObject *self, PyObject *args)
+{
+    PyObject *data, *dt, *dev = Py_None;
+    if (!PyArg_ParseTuple(args, "OO|O:legacy_new_from_sequence", &data, &dt, &dev))
+        return NULL;
+    int dtype = tn_dtype_from_py(dt), device;
+    if (dtype < 0 || parse_device_arg(dev, &device) < 0)
+        return NULL;
+    if (tn_tensor_check(data) || !PySequence_Check(data)) {
+        PyErr_Format(PyExc_TypeError, "new(): data must be a sequence (got %s)", tn_tpname(data));
+        return NULL;
+    }
+    return new_from_data(data, dtype, device, 0, 0);
+}
+
+PyMethodDef tn_tensor_new_private_functions[] = {
+    {"legacy_new_from_sequence", legacy_new_from_sequence, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
 
 #define KW(name, fn) {name, (PyCFunction)(void (*)(void))fn, METH_VARARGS | METH_KEYWORDS, NULL}
 PyMethodDef tn_torch_manual_functions[] = {

@@ -6,5 +6,7 @@
 #include "pyapi.h"
 
 extern PyMethodDef tn_torch_manual_functions[];
+/* torch._C._torchnative helpers of tensor_new.c (legacy_new_from_sequence). */
+extern PyMethodDef tn_tensor_new_private_functions[];
 
 #endif /* TN_RUNTIME_TENSOR_NEW_H */

@@ -1,5 +1,5 @@
 /* Thread-local modes and their Python entry points (grad mode, inference mode, torch-function
- * and torch-dispatch mode stacks, autocast flags, the TLS object stash).
+ * and torch-dispatch mode stacks, the TLS object stash); autocast's are in autocast.c.
  * Adding a flag: a field in tn_tls_state (tls.h), a getter/setter pair here.
  */
 #include "tls.h"
@@ -7,20 +7,13 @@
 #include "kernels/parallel.h"
 
 _Thread_local tn_tls_state tn_tls;
+_Thread_local int tn_autocast_enabled[TN_AC_N];
 PyObject *tn_disabled_torch_function;
 PyObject *tn_disabled_torch_dispatch;
 
 /* Process-wide flags (upstream keeps these global too). */
 static int anomaly_enabled, anomaly_check_nan = 1;
 static int multithreading_enabled = 1, view_replay_enabled;
-
-/* Autocast: per device type, a flag and a dtype; per thread as upstream. */
-enum { AC_CPU, AC_CUDA, AC_XPU, AC_MPS, AC_OTHER, AC_N };
-static _Thread_local int autocast_enabled[AC_N];
-static _Thread_local int autocast_dtype_set[AC_N];
-static _Thread_local int autocast_dtype[AC_N];
-static _Thread_local int autocast_cache_disabled;
-static _Thread_local int autocast_nesting;
 
 static PyObject *
 list_for(PyObject **slot)
@@ -566,162 +559,6 @@ remove_obj_from_tls(PyObject *self, PyObject *key)
     Py_RETURN_NONE;
 }
 
-/* ---- autocast (flags only: torchnative has no autocast kernels; enabling it refuses) ---- */
-
-static int
-autocast_slot(PyObject *dev)
-{
-    const char *s = dev && PyUnicode_Check(dev) ? PyUnicode_AsUTF8AndSize(dev, NULL) : "cuda";
-    if (!s)
-        return -1;
-    if (!strcmp(s, "cpu"))
-        return AC_CPU;
-    if (!strcmp(s, "cuda"))
-        return AC_CUDA;
-    if (!strcmp(s, "xpu"))
-        return AC_XPU;
-    if (!strcmp(s, "mps"))
-        return AC_MPS;
-    return AC_OTHER;
-}
-
-static int
-autocast_default_dtype(int slot)
-{
-    return slot == AC_CPU ? TN_DTYPE_BF16 : TN_DTYPE_F16;
-}
-
-static PyObject *
-is_autocast_enabled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    int s = autocast_slot(nargs ? args[0] : NULL);
-    if (s < 0)
-        return NULL;
-    return PyBool_FromLong(autocast_enabled[s]);
-}
-
-static PyObject *
-set_autocast_enabled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    PyObject *dev = nargs == 2 ? args[0] : NULL, *flag = args[nargs - 1];
-    int s = autocast_slot(dev);
-    int v = PyObject_IsTrue(flag);
-    if (s < 0 || v < 0)
-        return NULL;
-    autocast_enabled[s] = v;
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-is_autocast_cpu_enabled(PyObject *self, PyObject *unused)
-{
-    return PyBool_FromLong(autocast_enabled[AC_CPU]);
-}
-
-static PyObject *
-set_autocast_cpu_enabled(PyObject *self, PyObject *arg)
-{
-    int v = PyObject_IsTrue(arg);
-    if (v < 0)
-        return NULL;
-    autocast_enabled[AC_CPU] = v;
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-is_any_autocast_enabled(PyObject *self, PyObject *unused)
-{
-    for (int i = 0; i < AC_N; i++)
-        if (autocast_enabled[i])
-            Py_RETURN_TRUE;
-    Py_RETURN_FALSE;
-}
-
-static PyObject *
-get_autocast_dtype(PyObject *self, PyObject *dev)
-{
-    int s = autocast_slot(dev);
-    if (s < 0)
-        return NULL;
-    return Py_NewRef(tn_dtype_objs[autocast_dtype_set[s] ? autocast_dtype[s] : autocast_default_dtype(s)]);
-}
-
-static PyObject *
-set_autocast_dtype(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-{
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "set_autocast_dtype(device_type, dtype)");
-        return NULL;
-    }
-    int s = autocast_slot(args[0]);
-    int d = tn_dtype_from_py(args[1]);
-    if (s < 0 || d < 0)
-        return NULL;
-    autocast_dtype_set[s] = 1;
-    autocast_dtype[s] = d;
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-get_autocast_cpu_dtype(PyObject *self, PyObject *unused)
-{
-    return Py_NewRef(tn_dtype_objs[autocast_dtype_set[AC_CPU] ? autocast_dtype[AC_CPU] : TN_DTYPE_BF16]);
-}
-
-static PyObject *
-set_autocast_cpu_dtype(PyObject *self, PyObject *arg)
-{
-    int d = tn_dtype_from_py(arg);
-    if (d < 0)
-        return NULL;
-    autocast_dtype_set[AC_CPU] = 1;
-    autocast_dtype[AC_CPU] = d;
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-is_autocast_cache_enabled(PyObject *self, PyObject *unused)
-{
-    return PyBool_FromLong(!autocast_cache_disabled);
-}
-
-static PyObject *
-set_autocast_cache_enabled(PyObject *self, PyObject *arg)
-{
-    int v = PyObject_IsTrue(arg);
-    if (v < 0)
-        return NULL;
-    autocast_cache_disabled = !v;
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-clear_autocast_cache(PyObject *self, PyObject *unused)
-{
-    Py_RETURN_NONE;
-}
-
-static PyObject *
-autocast_increment_nesting(PyObject *self, PyObject *unused)
-{
-    return PyLong_FromLong(++autocast_nesting);
-}
-
-static PyObject *
-autocast_decrement_nesting(PyObject *self, PyObject *unused)
-{
-    return PyLong_FromLong(--autocast_nesting);
-}
-
-static PyObject *
-is_autocast_available(PyObject *self, PyObject *dev)
-{
-    const char *s = PyUnicode_Check(dev) ? PyUnicode_AsUTF8AndSize(dev, NULL) : NULL;
-    return PyBool_FromLong(s && (!strcmp(s, "cpu") || !strcmp(s, "cuda") || !strcmp(s, "xpu") ||
-                                 !strcmp(s, "mps") || !strcmp(s, "hpu") || !strcmp(s, "mtia") ||
-                                 !strcmp(s, "xla") || !strcmp(s, "privateuseone") || !strcmp(s, "ipu")));
-}
-
 /* ---- threads ---- */
 
 static PyObject *
@@ -808,21 +645,6 @@ static PyMethodDef tls_functions[] = {
     {"_get_obj_in_tls", get_obj_in_tls, METH_O, NULL},
     {"_is_key_in_tls", is_key_in_tls, METH_O, NULL},
     {"_remove_obj_from_tls", remove_obj_from_tls, METH_O, NULL},
-    FC("is_autocast_enabled", is_autocast_enabled),
-    FC("set_autocast_enabled", set_autocast_enabled),
-    {"is_autocast_cpu_enabled", is_autocast_cpu_enabled, METH_NOARGS, NULL},
-    {"set_autocast_cpu_enabled", set_autocast_cpu_enabled, METH_O, NULL},
-    {"_is_any_autocast_enabled", is_any_autocast_enabled, METH_NOARGS, NULL},
-    {"get_autocast_dtype", get_autocast_dtype, METH_O, NULL},
-    FC("set_autocast_dtype", set_autocast_dtype),
-    {"get_autocast_cpu_dtype", get_autocast_cpu_dtype, METH_NOARGS, NULL},
-    {"set_autocast_cpu_dtype", set_autocast_cpu_dtype, METH_O, NULL},
-    {"is_autocast_cache_enabled", is_autocast_cache_enabled, METH_NOARGS, NULL},
-    {"set_autocast_cache_enabled", set_autocast_cache_enabled, METH_O, NULL},
-    {"clear_autocast_cache", clear_autocast_cache, METH_NOARGS, NULL},
-    {"autocast_increment_nesting", autocast_increment_nesting, METH_NOARGS, NULL},
-    {"autocast_decrement_nesting", autocast_decrement_nesting, METH_NOARGS, NULL},
-    {"_is_autocast_available", is_autocast_available, METH_O, NULL},
     {"get_num_threads", get_num_threads, METH_NOARGS, NULL},
     {"set_num_threads", set_num_threads, METH_O, NULL},
     {"get_num_interop_threads", get_num_interop_threads, METH_NOARGS, NULL},

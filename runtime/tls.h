@@ -66,4 +66,9 @@ extern PyObject *tn_disabled_torch_dispatch;
 
 int tn_tls_init(PyObject *module);
 
+/* Autocast flags per device slot (torch.is_autocast_enabled(device)); 0 while an autocast op
+ * runs (excluded). autocast.c holds the rest of autocast (Note [Autocast]). */
+enum { TN_AC_CPU, TN_AC_CUDA, TN_AC_XPU, TN_AC_MPS, TN_AC_BF16_OTHER, TN_AC_OTHER, TN_AC_N };
+extern _Thread_local int tn_autocast_enabled[TN_AC_N];
+
 #endif /* TN_RUNTIME_TLS_H */

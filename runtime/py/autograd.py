@@ -114,9 +114,16 @@ def _build_profiler(C, support):
     mod = "torch._C._profiler"
 
     class _ExperimentalConfig:
-        def __init__(self, *args, **kwargs):
-            self._args = args
-            self._kwargs = kwargs
+        """Kineto options; upstream exposes two of them as attributes."""
+
+        def __init__(self, profiler_metrics=(), profiler_measure_per_kernel=False, verbose=False,
+                     performance_events=(), enable_cuda_sync_events=False, adjust_profiler_step=False,
+                     disable_external_correlation=False, profile_all_threads=False,
+                     capture_overload_names=False, record_python_gc_info=False,
+                     expose_kineto_event_metadata=False, custom_profiler_config="", adjust_timestamps=False,
+                     trace_only=False):
+            self.custom_profiler_config = custom_profiler_config
+            self.trace_only = trace_only
 
     class ProfilerConfig:
         def __init__(self, state, report_input_shapes, profile_memory, with_stack, with_flops,

@@ -17,9 +17,18 @@ ANSWERS = {
     "_is_ck_sdpa_available": lambda: False,
     "_is_xnnpack_enabled": lambda: False,
     # API-usage telemetry: upstream logs only when a logger is registered, which needs C++.
-    "_log_api_usage_once": lambda event: None,
+    # torch.compile logs first thing: that is where it refuses (Note [Refusal messages]).
+    "_log_api_usage_once": lambda event: _refuse_eager_only(event),
     "_log_api_usage_metadata": lambda event, metadata: None,
 }
+
+
+def _refuse_eager_only(event):
+    if event == "torch.compile":
+        import torch
+
+        public, instead = torch._C._tn_support.EAGER_ONLY_COMPILE
+        raise NotImplementedError(f"{public} is not available: torchnative runs eager mode only ({instead}).")
 
 
 def install(C):

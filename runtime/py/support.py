@@ -114,12 +114,110 @@ class Refusal(NotImplementedError):
     """What torchnative raises for a piece of torch._C it does not implement."""
 
 
+# Note [Refusal messages]
+# A refusal names what the user called when that is not the missing piece itself:
+# "torch.nn.functional.interpolate needs aten::upsample_bicubic2d.vec, which torchnative does
+# not implement yet". What the user called is the outermost frame inside torch (or this
+# runtime) below the first frame outside it; calling an op or a torch._C function directly
+# leaves only the missing piece to name. The transforms torchnative cannot run (it runs eager
+# mode only) refuse with one sentence naming the public function, whatever inside them failed.
+# No message asks the user to change torchnative or to report a PyTorch bug.
+EAGER_ONLY = {
+    # the entry frame's module.qualname -> (public name, what to do instead)
+    "torch.compile": ("torch.compile", "call the model or function directly"),
+    "torch.jit._script.script": ("torch.jit.script", "call the module or function directly"),
+    "torch.jit._trace.trace": ("torch.jit.trace", "call the module or function directly"),
+    "torch.jit._trace.trace_module": ("torch.jit.trace_module", "call the module directly"),
+    "torch.export.export": ("torch.export.export", "call the model directly"),
+    "torch._functorch.apis.vmap": ("torch.func.vmap", "loop over the batch or write the function batched"),
+    "torch._functorch.apis.grad": ("torch.func.grad", "compute gradients with torch.autograd"),
+    "torch._functorch.apis.grad_and_value": ("torch.func.grad_and_value", "compute gradients with torch.autograd"),
+    "torch._functorch.eager_transforms.jacrev": ("torch.func.jacrev", "compute gradients with torch.autograd"),
+    "torch._functorch.eager_transforms.jacfwd": ("torch.func.jacfwd", "compute gradients with torch.autograd"),
+    "torch._functorch.eager_transforms.hessian": ("torch.func.hessian", "compute gradients with torch.autograd"),
+    "torch._functorch.eager_transforms.vjp": ("torch.func.vjp", "compute gradients with torch.autograd"),
+    "torch._functorch.eager_transforms.jvp": ("torch.func.jvp", "compute gradients with torch.autograd"),
+    "torch._functorch.eager_transforms.linearize": ("torch.func.linearize", "compute gradients with torch.autograd"),
+}
+# entries that are the op or function itself, not what the user called
+_NOT_ENTRIES = ("torch._ops.", "torch.overrides.", "torch.utils._python_dispatch.", "torch._C.")
+
+
+_DIRS = None  # (torch's directory, the standard library's)
+
+
+def _kind(filename):
+    """'torch' (torch or this runtime), 'stdlib' (passed through: contextlib, functools) or
+    'user'."""
+    global _DIRS
+    if _DIRS is None:
+        import os
+        import sysconfig
+
+        import torch
+
+        _DIRS = (os.path.dirname(os.path.abspath(torch.__file__)) + os.sep,
+                 os.path.abspath(sysconfig.get_paths()["stdlib"]) + os.sep)
+    if filename.startswith("<torchnative") or filename.startswith(_DIRS[0]):
+        return "torch"
+    return "stdlib" if filename.startswith(_DIRS[1]) else "user"
+
+
+def entry_point():
+    """module.qualname of the torch function the user's code called (see Note [Refusal
+    messages]), or None. A module call names the module's class (torch.nn.BatchNorm1d)."""
+    f = sys._getframe(1)
+    entry = None
+    while f is not None:
+        kind = _kind(f.f_code.co_filename)
+        if kind == "user":
+            break
+        if kind == "torch":
+            entry = f
+        f = f.f_back
+    if entry is None or f is None or "<torchnative" in entry.f_code.co_filename:
+        return None
+    qual = getattr(entry.f_code, "co_qualname", entry.f_code.co_name)
+    module = entry.f_globals.get("__name__", "?")
+    if module == "torch.nn.modules.module" and qual.startswith("Module._"):
+        owner = type(entry.f_locals.get("self"))
+        if owner.__module__.startswith("torch.nn.modules."):
+            return f"torch.nn.{owner.__qualname__}"
+    name = f"{module}.{qual}"
+    return None if name.startswith(_NOT_ENTRIES) else name
+
+
+def public_name(entry):
+    """torch.functional.einsum -> torch.einsum, torch.nn.modules.linear.Linear.forward ->
+    torch.nn.Linear.forward, torch._tensor.Tensor.x -> torch.Tensor.x."""
+    for prefix, public in (("torch.functional.", "torch."), ("torch._tensor.", "torch."),
+                           ("torch.nn.functional.", "torch.nn.functional.")):
+        if entry.startswith(prefix):
+            return public + entry[len(prefix):]
+    if entry.startswith("torch.nn.modules."):
+        parts = entry.split(".")
+        return "torch.nn." + ".".join(parts[4:])
+    return entry
+
+
+def refusal_message(missing, why=""):
+    """The text of a refusal of `missing` (an op "aten::x.y" or "torch._C.f"); see Note
+    [Refusal messages]."""
+    entry = entry_point()
+    if entry is not None:
+        base = entry.split(".<locals>", 1)[0]
+        for key, (public, instead) in EAGER_ONLY.items():
+            if base == key:
+                return f"{public} is not available: torchnative runs eager mode only ({instead})."
+    tail = f" ({why})" if why else ""
+    if entry is None:
+        return f"{missing} is not implemented in torchnative yet{tail}"
+    return f"{public_name(entry.split('.<locals>', 1)[0])} needs {missing}, which torchnative does not implement yet{tail}"
+
+
 def refuse(qualname, why=""):
-    """Raise NotImplementedError naming qualname ("torch._C._foo.bar") and why."""
-    msg = f"{qualname} is not implemented in torchnative"
-    if why:
-        msg += f" ({why})"
-    raise NotImplementedError(msg)
+    """Raise NotImplementedError for qualname ("torch._C._foo.bar"), see Note [Refusal messages]."""
+    raise NotImplementedError(refusal_message(qualname, why))
 
 
 def refusing(qualname, why=""):
@@ -160,6 +258,8 @@ def publish(obj, modname, name):
 
 
 class _Support:
+    refusal_message = staticmethod(refusal_message)
+    EAGER_ONLY_COMPILE = EAGER_ONLY["torch.compile"]
     make_enum = staticmethod(make_enum)
     submodule = staticmethod(submodule)
     refuse = staticmethod(refuse)
@@ -171,5 +271,7 @@ class _Support:
 
 def install(C):
     C._tn_support = _Support
+    if hasattr(C, "_torchnative"):  # the C core's private module (absent when tests load this file alone)
+        C._torchnative.refusal_message = refusal_message
     if not hasattr(C, "_tn_placeholders"):
         C._tn_placeholders = set()

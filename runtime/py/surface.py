@@ -5,7 +5,8 @@ Runs last (see ORDER). C._tn_placeholders holds the qualified names of every pla
 Note [Placeholders]
 - A function placeholder is a real Python function (dynamo, inspect and functools check
   `types.FunctionType`; upstream's builtins are truthy functions too): calling it raises
-  NotImplementedError("torch._C.X is not implemented in torchnative"). It has no docstring
+  NotImplementedError("torch._C.X is not implemented in torchnative yet", or naming what the
+  user called: Note [Refusal messages] in support.py). It has no docstring
   (upstream's _add_docstr refuses objects that have one), takes __module__/__doc__ assignment
   (torch/__init__.py sets __module__), and carries `_tn_placeholder = True`.
 - A constant placeholder (a stub value such as a flag or a default object) is an object whose
@@ -32,10 +33,17 @@ class _PlaceholderMeta(type):
     (e.g. `class _PyFutureMeta(type(torch._C.Future), type(Generic))` needs a non-`type`)."""
 
 
+def _refusal(qualname, why=""):
+    """The placeholder's refusal (Note [Refusal messages] in support.py)."""
+    import torch
+
+    return NotImplementedError(torch._C._tn_support.refusal_message(qualname, why))
+
+
 def _function_placeholder(qualname):
     """See Note [Placeholders]."""
     def placeholder(*args, **kwargs):
-        raise NotImplementedError(f"{qualname} is not implemented in torchnative")
+        raise _refusal(qualname)
     name = qualname.rsplit(".", 1)[-1]
     placeholder.__name__ = name
     placeholder.__qualname__ = name
@@ -57,11 +65,10 @@ class _Placeholder:
         self._tn_placeholder = True
 
     def __call__(self, *args, **kwargs):
-        raise NotImplementedError(f"{self._tn_qualname} is not implemented in torchnative")
+        raise _refusal(self._tn_qualname)
 
     def __bool__(self):
-        raise NotImplementedError(f"{self._tn_qualname} is not implemented in torchnative "
-                                  "(a placeholder has no truth value)")
+        raise _refusal(self._tn_qualname, "a placeholder has no truth value")
 
     def __repr__(self):
         return f"<torchnative placeholder {self._tn_qualname}>"
@@ -89,7 +96,7 @@ def _make_class(qualname, entry, namespace, registry):
         return type(name, bases, {"__module__": qualname.rsplit(".", 1)[0]}), False
 
     def __init__(self, *args, **kwargs):
-        raise NotImplementedError(f"{qualname} is not implemented in torchnative")
+        raise _refusal(qualname)
 
     ns = {"__init__": __init__, "__module__": qualname.rsplit(".", 1)[0], "__doc__": None,
           "_tn_placeholder": True}

@@ -89,11 +89,16 @@ def legacy_tensor_new(cls, *args, dtype=None, device=None):
         return src.detach()
     if len(args) == 1 and isinstance(args[0], torch.UntypedStorage):
         return torch.asarray(args[0], dtype=dtype)
+    if len(args) == 1 and isinstance(args[0], torch.TypedStorage):
+        if args[0].dtype != dtype:
+            raise TypeError(f"Expected a Storage of type {dtype} or an UntypedStorage, but got type "
+                            f"{args[0].dtype} for argument 1 'storage'")
+        return torch.asarray(args[0]._untyped_storage, dtype=dtype)
     sizes = _sizes_from(args)
     if sizes is not None:
         return torch.empty(sizes, dtype=dtype, device=device)
     if len(args) == 1:
-        return torch.tensor(args[0], dtype=dtype, device=device)
+        return torch._C._torchnative.legacy_new_from_sequence(args[0], dtype, device)
     raise TypeError(f"new(): invalid arguments {tuple(type(a).__name__ for a in args)}")
 
 
@@ -189,7 +194,10 @@ def tensor_to_numpy(self, force=False):
     }
     np_dtype = names.get(str(self.dtype))
     if np_dtype is None:
-        raise TypeError(f"Got unsupported ScalarType {str(self.dtype).split('.')[-1].capitalize()}")
+        name = str(self.dtype).split('.')[-1]
+        legacy = {"bfloat16": "BFloat16", "complex32": "ComplexHalf", "qint8": "QInt8", "quint8": "QUInt8",
+                  "qint32": "QInt32", "quint4x2": "QUInt4x2", "quint2x4": "QUInt2x4"}
+        raise TypeError(f"Got unsupported ScalarType {legacy.get(name, name.capitalize())}")
     itemsize = self.element_size()
     storage = self.untyped_storage()
     torch._C._torchnative.freeze_storage(self)  # NumPy now holds the data pointer
@@ -244,9 +252,9 @@ def decompose(func, args, kwargs):
 
     fn = decomposition_table.get(func)
     if fn is None:
-        raise NotImplementedError(
-            f"{func.name()} has no kernel in torchnative and torch._decomp has no decomposition "
-            f"of it; a kernel listed in schemas/kernels.yaml would make this work")
+        import torch
+
+        raise NotImplementedError(torch._C._tn_support.refusal_message(func.name()))
     return fn(*args, **kwargs)
 
 

@@ -37,6 +37,14 @@ OPS = [
         for r in ("prod", "mean", "amax", "amin", "sum") for inc in (True, False)}),
     Op("masked_fill.Scalar", X, MASK, S, extra={"bcast_mask": ((X, T((5,), role="mask", dtype="bool", vary=False), 1.5), None)}),
     Op("masked_fill.Tensor", X, MASK, T((), vary=False), extra={"not_0dim": ((X, MASK, T((1,), vary=False)), None)}),
+    # in place: only masked elements are written, so an expanded self is allowed (it warns);
+    # the mask must broadcast to self's shape, not beyond it
+    Op("masked_fill_.Scalar", X, MASK, S, extra={
+        "bcast_mask": ((X, T((5,), role="mask", dtype="bool", vary=False), 1.5), None),
+        "expanded_self": ((C("make((5,), torch.{dtype}, seed=1).expand(4, 5)"), MASK, S), None),
+        "mask_beyond_self": ((T((5,)), MASK, S), None),
+        "int_mask": ((X, T((4, 5), role="mask", dtype="uint8", vary=False), S), None)}),
+    Op("masked_fill_.Tensor", X, MASK, T((), vary=False), extra={"not_0dim": ((X, MASK, T((1,), vary=False)), None)}),
     Op("masked_select", X, MASK, extra={"bcast": ((X, T((5,), role="mask", dtype="bool", vary=False)), None)}),
     Op("nonzero", T(role="unit"), extra={"3d": ((T((2, 3, 4), role="unit"),), None)}),
     Op("nonzero_numpy", T(role="unit"), spell_extra={"as_tuple": "torch.nonzero({0}, as_tuple=True)"}),

@@ -16,7 +16,10 @@ OPS = [
     Op("is_signed", T()),
     Op("is_same_size", T(), T((4, 3), vary=False), extra={"same": ((T(), T()), None)}),
     Op("is_distributed", T()),
-    Op("is_pinned", T()),
+    Op("is_pinned", T(), extra={"device": ((T(), C("'cpu'")), None)}),
+    # pinning needs an accelerator: upstream's CPU build raises (tests the refusal, every dtype)
+    Op("pin_memory", T(), extra={"cpu_device": ((T(), C("'cpu'")), None)}),
+    Op("_pin_memory", T()),
     Op("is_set_to", T(), T(), spell_extra={"self": "{0}.is_set_to({0})"}),
     Op("_has_compatible_shallow_copy_type", T(), T(dtype="int64"), spell_extra={"self": "torch._has_compatible_shallow_copy_type({0}, {0})"}),
     Op("_has_same_storage_numel", T(), T(), extra={"other_numel": ((T(), T((5,), vary=False)), None)}),
