@@ -6,6 +6,7 @@
  */
 #include "pyapi.h"
 #include "argparse.h"
+#include "c10d_backend.h"
 #include "context.h"
 #include "dispatch.h"
 #include "dtype.h"
@@ -480,7 +481,8 @@ init(PyObject *m)
     if (tn_dtype_types_init(m) < 0 || tn_device_type_init(m) < 0 || tn_size_type_init(m) < 0 ||
         tn_storage_type_init(m) < 0 || tn_tensor_type_init(m, &tensor_parts) < 0 || tn_generator_type_init(m) < 0 ||
         tn_tls_init(m) < 0 || tn_torch_function_init(m) < 0 || tn_context_init(m) < 0 ||
-        tn_dispatch_init(m, tn_kernel_table) < 0 || tn_op_registry_init() < 0 || tn_torch_ops_init(m) < 0)
+        tn_dispatch_init(m, tn_kernel_table) < 0 || tn_op_registry_init() < 0 || tn_torch_ops_init(m) < 0 ||
+        tn_c10d_init(m) < 0)
         return -1;
     if (PyModule_AddFunctions(m, module_functions) < 0 || PyModule_AddFunctions(m, tn_module_functions) < 0)
         return -1;
