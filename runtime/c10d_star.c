@@ -188,6 +188,7 @@ typedef struct rts {
 } rts;
 
 struct tn_star {
+    atomic_int refs;         /* the owner's, and one per op: ops outlive tn_star_destroy */
     int rank, size;
     int64_t timeout_ms;
     conn *conns;
@@ -2252,6 +2253,7 @@ tn_star_start(int rank, int size, const int *fds, int64_t timeout_ms, tn_star **
     tn_star *s = calloc(1, sizeof *s);
     if (!s)
         return fail(err, TN_NET_ERROR, "out of memory");
+    atomic_init(&s->refs, 1);
     s->rank = rank;
     s->size = size;
     s->timeout_ms = timeout_ms;
@@ -2309,6 +2311,7 @@ tn_star_submit(tn_star *s, const tn_star_desc *d)
         return NULL;
     atomic_init(&op->refs, 2);  /* the caller's and the engine's */
     op->s = s;
+    atomic_fetch_add(&s->refs, 1);
     op->d = *d;
     int N = s->size;
     size_t pn = (size_t)N * sizeof(char *), sn = (size_t)N * sizeof(uint64_t);
@@ -2395,16 +2398,29 @@ tn_star_op_source(tn_star_op *op)
     return op->source;
 }
 
+/* The engine's lock and condition outlive the engine while ops that wait on them live. */
+static void
+star_unref(tn_star *s)
+{
+    if (atomic_fetch_sub(&s->refs, 1) != 1)
+        return;
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+    free(s);
+}
+
 void
 tn_star_op_release(tn_star_op *op)
 {
     if (!op || atomic_fetch_sub(&op->refs, 1) != 1)
         return;
+    tn_star *s = op->s;
     free(op->d.parts);
     free(op->d.parts2);
     free(op->d.sizes);
     free(op->d.sizes2);
     free(op);
+    star_unref(s);
 }
 
 void
@@ -2466,11 +2482,11 @@ tn_star_destroy(tn_star *s)
         free(c);
     }
     close(s->wake);
-    pthread_mutex_destroy(&s->mu);
-    pthread_cond_destroy(&s->cv);
     free(s->conns);
     free(s->slots);
-    free(s);
+    s->conns = NULL;
+    s->slots = NULL;
+    star_unref(s);
 }
 
 /* ---- rendezvous ---- */

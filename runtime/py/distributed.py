@@ -50,6 +50,14 @@ _UNSET_TIMEOUT = datetime.timedelta(milliseconds=-1)
 _MODNAME = "torch._C._distributed_c10d"
 
 
+_STATES = {}
+
+
+def _build_state(C):
+    """The registries _build's functions share (also read by _install_functional)."""
+    return _STATES.setdefault(id(C), {"works": {}})
+
+
 def _build(C):
     support = C._tn_support
     make_enum = support.make_enum
@@ -1075,7 +1083,8 @@ def _build(C):
 
     # ---- module functions -------------------------------------------------------------------
 
-    state = {"debug": DebugLevel.OFF, "groups": {}, "inflight": False, "global_rank": None}
+    state = _build_state(C)
+    state.update({"debug": DebugLevel.OFF, "groups": {}, "inflight": False, "global_rank": None})
 
     def get_debug_level():
         return state["debug"]
@@ -1091,6 +1100,10 @@ def _build(C):
         state["debug"] = DebugLevel.__members__[v]
 
     def _register_process_group(group_name, process_group):
+        # The functional collectives' kernels go in with the first group (torch.library is
+        # not importable yet while torch imports torch.distributed).
+        if not _FUNCTIONAL and sys.modules.get("torch._C") is C:
+            _install_functional(C)
         if group_name in state["groups"]:
             raise RuntimeError(f"The process group with the name {group_name} is already "
                                "registered")
@@ -1115,11 +1128,15 @@ def _build(C):
     def _set_process_group(pg):
         refuse(f"{_MODNAME}._set_process_group")
 
+    # c10d's work registry: the Work a functional collective left on its output tensor, until
+    # wait_tensor takes it (keyed by the tensor's storage, as c10d keys it).
+    works = state.setdefault("works", {})
+
     def _register_work(tensor, work):
-        refuse(f"{_MODNAME}._register_work", "in-flight collective tracking")
+        works[tensor.untyped_storage().data_ptr()] = work
 
     def _get_work_registry_size():
-        return 0
+        return len(works)
 
     def _set_allow_inflight_collective_as_graph_input(value):
         state["inflight"] = bool(value)
@@ -1287,3 +1304,139 @@ def install(C):
         return True
 
     C._c10d_init = C._tn_support.publish(_c10d_init, "torch._C", "_c10d_init")
+
+
+# Note [Functional collectives]
+# torch.ops._c10d_functional.* (what torch.distributed._functional_collectives, DTensor and
+# compiled code call) are C++ kernels upstream (torch/csrc/distributed/c10d/Functional.cpp):
+# resolve the group, run the ProcessGroup collective, leave its Work in the registry under the
+# output, and wait_tensor waits for it. Here they are CPU kernels through torch.library doing
+# the same on the Python ProcessGroup, installed when first process group registers.
+
+_FUNCTIONAL = {}
+
+
+def _install_functional(C):
+    import torch
+    M = C._distributed_c10d
+    works = _build_state(C)["works"]
+    R = M.ReduceOp
+    reds = {"sum": R.SUM, "avg": R.AVG, "product": R.PRODUCT, "min": R.MIN, "max": R.MAX,
+            "band": R.BAND, "bor": R.BOR, "bxor": R.BXOR}
+
+    def group_of(g):
+        return M._resolve_process_group(g) if isinstance(g, str) else g
+
+    def red(op):
+        if op not in reds:
+            raise ValueError(f"Unrecognized reduce_op: {op}")
+        return reds[op]
+
+    def reg(t, work):
+        if work is not None:
+            M._register_work(t, work)
+        return t
+
+    def all_reduce_(input, reduce_op, group_name):
+        opts = M.AllreduceOptions()
+        opts.reduceOp = red(reduce_op)
+        return reg(input, group_of(group_name).allreduce([input], opts))
+
+    def all_reduce(input, reduce_op, group_name):
+        return all_reduce_(input.clone(memory_format=torch.contiguous_format), reduce_op,
+                           group_name)
+
+    def all_reduce_coalesced_(inputs, reduce_op, group_name):
+        for t in inputs:
+            all_reduce_(t, reduce_op, group_name)
+        return inputs
+
+    def all_reduce_coalesced(inputs, reduce_op, group_name):
+        return [all_reduce(t, reduce_op, group_name) for t in inputs]
+
+    def all_gather_into_tensor_out(input, group_size, group_name, *, out):
+        pg = group_of(group_name)
+        return reg(out, pg._allgather_base(out, input.contiguous(), M.AllgatherOptions()))
+
+    def all_gather_into_tensor(input, group_size, group_name):
+        shape = list(input.shape)
+        shape[0] = shape[0] * group_size if shape else group_size
+        out = input.new_empty(shape)
+        return all_gather_into_tensor_out(input, group_size, group_name, out=out)
+
+    def all_gather_into_tensor_coalesced(inputs, group_size, group_name):
+        return [all_gather_into_tensor(t, group_size, group_name) for t in inputs]
+
+    def reduce_scatter_tensor_out(input, reduce_op, group_size, group_name, *, out):
+        opts = M.ReduceScatterOptions()
+        opts.reduceOp = red(reduce_op)
+        pg = group_of(group_name)
+        return reg(out, pg._reduce_scatter_base(out, input.contiguous(), opts))
+
+    def reduce_scatter_tensor(input, reduce_op, group_size, group_name):
+        if input.dim() == 0 or input.size(0) % group_size:
+            raise RuntimeError(f"input dimension 0 ({input.size(0) if input.dim() else 0}) must be "
+                               f"divisible by group_size ({group_size})")
+        shape = list(input.shape)
+        shape[0] //= group_size
+        out = input.new_empty(shape)
+        return reduce_scatter_tensor_out(input, reduce_op, group_size, group_name, out=out)
+
+    def reduce_scatter_tensor_coalesced(inputs, reduce_op, group_size, group_name):
+        return [reduce_scatter_tensor(t, reduce_op, group_size, group_name) for t in inputs]
+
+    def all_to_all_single(input, output_split_sizes, input_split_sizes, group_name):
+        shape = list(input.shape)
+        shape[0] = sum(int(x) for x in output_split_sizes)
+        out = input.new_empty(shape)
+        pg = group_of(group_name)
+        work = pg.alltoall_base(out, input.contiguous(), [int(x) for x in output_split_sizes],
+                                [int(x) for x in input_split_sizes], M.AllToAllOptions())
+        return reg(out, work)
+
+    def broadcast_(input, src, group_name):
+        opts = M.BroadcastOptions()
+        opts.rootRank = src
+        return reg(input, group_of(group_name).broadcast([input], opts))
+
+    def broadcast(input, src, group_name):
+        return broadcast_(input.clone(memory_format=torch.contiguous_format), src, group_name)
+
+    def wait_tensor(tensor):
+        work = works.pop(tensor.untyped_storage().data_ptr(), None)
+        if work is not None:
+            work.wait()
+        return tensor
+
+    def isend(tensor, dst, tag, group_name):
+        return reg(tensor, group_of(group_name).send([tensor], dst, tag))
+
+    def irecv(tensor, src, tag, group_name):
+        return reg(tensor, group_of(group_name).recv([tensor], src, tag))
+
+    def batch_p2p_ops(op_list, peer_list, tag_list, tensors, group_name):
+        pg = group_of(group_name)
+        for op, peer, tag, t in zip(op_list, peer_list, tag_list, tensors):
+            if op == "isend":
+                reg(t, pg.send([t], peer, tag))
+            elif op == "irecv":
+                reg(t, pg.recv([t], peer, tag))
+            else:
+                raise ValueError(f"batch_p2p_ops: unknown op {op}")
+        return list(tensors)
+
+    lib = torch.library.Library("_c10d_functional", "IMPL")
+    for name, fn in (("all_reduce", all_reduce), ("all_reduce_", all_reduce_),
+                     ("all_reduce_coalesced", all_reduce_coalesced),
+                     ("all_reduce_coalesced_", all_reduce_coalesced_),
+                     ("all_gather_into_tensor", all_gather_into_tensor),
+                     ("all_gather_into_tensor_out", all_gather_into_tensor_out),
+                     ("all_gather_into_tensor_coalesced", all_gather_into_tensor_coalesced),
+                     ("reduce_scatter_tensor", reduce_scatter_tensor),
+                     ("reduce_scatter_tensor_out", reduce_scatter_tensor_out),
+                     ("reduce_scatter_tensor_coalesced", reduce_scatter_tensor_coalesced),
+                     ("all_to_all_single", all_to_all_single), ("broadcast", broadcast),
+                     ("broadcast_", broadcast_), ("wait_tensor", wait_tensor),
+                     ("isend", isend), ("irecv", irecv), ("batch_p2p_ops", batch_p2p_ops)):
+        lib.impl(name, fn, "CPU")
+    _FUNCTIONAL["lib"] = lib
