@@ -2048,6 +2048,22 @@ fail_cleanup(tn_star *s)
         if (c->alive && (s->rank == 0 || k == 0))
             send_msg(s, k, K_ABORT, 0, s->failmsg);
     }
+    /* Give the ABORT half a second to leave before the ops fail: a process whose op raises
+     * often exits at once, and its peers should learn why rather than just see it go. */
+    int64_t until = tn_net_now_ms() + 500;
+    for (;;) {
+        flush_all(s);
+        struct pollfd pfd[64];
+        int n = 0;
+        for (int k = 0; k < s->size && n < 64; k++) {
+            conn *c = &s->conns[k];
+            if (k != s->rank && c->alive && (c->busy || c->ctl_head || c->dat_head))
+                pfd[n++] = (struct pollfd){c->fd, POLLOUT, 0};
+        }
+        int64_t left = until - tn_net_now_ms();
+        if (n == 0 || left <= 0 || poll(pfd, (nfds_t)n, (int)left) <= 0)
+            break;
+    }
     fail_list(s, &s->coll_head, s->failmsg);
     s->coll_tail = NULL;
     fail_list(s, &s->sends, s->failmsg);
@@ -2120,15 +2136,24 @@ waiting_for(tn_star *s, tn_star_op *op, char *out, size_t cap)
         msgf(out, cap, "rank 0");
         return;
     }
-    for (int k = 1; k < s->size && used + 16 < cap; k++) {
+    int n = 0;
+    char list[200] = "";
+    for (int k = 1; k < s->size && used + 16 < sizeof list; k++) {
         pslot *p = slot(s, k, op->seq);
+        /* waiting on k: its BEGIN, its bytes, or its credit (not: results for k that wait
+         * on someone else's bytes) */
         int missing = !p->live || p->seq != op->seq || !p->begun || !p->totals ||
-                      p->in_recv != p->in_total || p->out_sent != p->out_total;
-        if (missing)
-            used += (size_t)snprintf(out + used, cap - used, "%s%d", used ? ", " : "ranks ", k);
+                      p->in_recv != p->in_total ||
+                      (p->out_queued < p->out_total && p->out_queued >= p->out_allowed);
+        if (missing) {
+            used += (size_t)snprintf(list + used, sizeof list - used, "%s%d", used ? ", " : "", k);
+            n++;
+        }
     }
-    if (!used)
+    if (!n)
         msgf(out, cap, "no rank (the hub's own work)");
+    else
+        msgf(out, cap, "%s %s", n == 1 ? "rank" : "ranks", list);
 }
 
 static void
@@ -2336,6 +2361,10 @@ tn_star_submit(tn_star *s, const tn_star_desc *d)
             memcpy(op->d.sizes2, d->sizes2, sn);
     }
     int64_t t = d->timeout_ms > 0 ? d->timeout_ms : s->timeout_ms;
+    /* Note [Who reports a timeout]: the hub knows which rank a collective waits for, so a
+     * leaf gives it a second longer before concluding on its own that the hub is lost. */
+    if (s->rank != 0 && d->kind != TN_STAR_SEND && d->kind != TN_STAR_RECV && t > 0)
+        t += 1000;
     op->deadline = tn_net_deadline(t);
     op->source = -1;
     pthread_mutex_lock(&s->mu);

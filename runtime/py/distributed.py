@@ -629,8 +629,10 @@ def _build(C):
             op = RedOpType.SUM
         red = getattr(op, "op", op)
         if red == RedOpType.PREMUL_SUM:
-            refuse(f"{who} with ReduceOp.PREMUL_SUM",
-                   "torchnative's CPU backend folds SUM/AVG/PRODUCT/MIN/MAX/BAND/BOR/BXOR")
+            # upstream's gloo refuses it with this RuntimeError too
+            raise RuntimeError(f"ProcessGroupGloo::{who}: Cannot use ReduceOp.PREMUL_SUM with "
+                               "torchnative's CPU backend (it folds SUM, AVG, PRODUCT, MIN, MAX, "
+                               "BAND, BOR, BXOR)")
         return _RED[int(red)]
 
     _INT_DTYPES = ("torch.bool", "torch.uint8", "torch.int8", "torch.int16", "torch.int32",
