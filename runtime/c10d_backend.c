@@ -477,11 +477,18 @@ star_chunk_bytes(PyObject *self, PyObject *unused)
     return PyLong_FromUnsignedLongLong(tn_star_chunk_bytes());
 }
 
+static PyObject *
+star_eager_bytes(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromUnsignedLongLong(tn_star_eager_bytes());
+}
+
 static PyMethodDef star_methods[] = {
     {"submit", (PyCFunction)(void (*)(void))star_submit, METH_VARARGS | METH_KEYWORDS, NULL},
     {"abort", star_abort, METH_O, NULL},
     {"shutdown", star_shutdown, METH_NOARGS, NULL},
-    {"chunk_bytes", star_chunk_bytes, METH_NOARGS, NULL},
+    {"chunk_bytes", star_chunk_bytes, METH_NOARGS | METH_STATIC, NULL},
+    {"eager_bytes", star_eager_bytes, METH_NOARGS | METH_STATIC, NULL},
     {NULL, NULL, 0, NULL},
 };
 

@@ -41,9 +41,9 @@
  *    sizes. The hub checks every rank called the same collective (a mismatch aborts the group).
  *  - DATA (either way): a = offset in the stream, at most CHUNK bytes, never crossing a part.
  *  - CREDIT (either way): a = total bytes the peer may have sent in this collective's stream.
- *    A sender may send EAGER bytes before any credit; beyond that only what was granted. The
- *    receiver grants WINDOW chunks ahead of what it has consumed. So no rank ever holds more
- *    than a few chunks it did not ask for, whatever the tensor size.
+ *    A sender may send EAGER bytes (WINDOW chunks) before any credit; beyond that only what
+ *    was granted. The receiver grants WINDOW chunks ahead of what it has consumed. So no rank
+ *    ever holds more than WINDOW chunks per peer it did not ask for, whatever the tensor size.
  *  - DONE (hub -> leaf): the hub finished collective seq; the leaf completes once it has sent
  *    and received everything too. The hub completes only after every leaf's BEGIN, so hub and
  *    leaves are never more than one collective apart and early bytes are bounded by EAGER.
@@ -59,9 +59,9 @@
 #define MAGIC 0x31534E54u       /* "TNS1" */
 #define HELLO_MAGIC 0x48534E54u /* "TNSH" */
 #define VERSION 1
-#define CHUNK (256u * 1024u)
+#define CHUNK (512u * 1024u)
 #define WINDOW 8
-#define EAGER ((uint64_t)CHUNK)
+#define EAGER ((uint64_t)WINDOW * CHUNK)
 #define GRANT ((uint64_t)WINDOW * CHUNK)
 #define MAX_MSG 4096
 #define RBUF (64 * 1024)
@@ -87,6 +87,12 @@ uint64_t
 tn_star_chunk_bytes(void)
 {
     return CHUNK;
+}
+
+uint64_t
+tn_star_eager_bytes(void)
+{
+    return EAGER;
 }
 
 /* ---- staging chunks ---- */

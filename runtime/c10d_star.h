@@ -79,7 +79,9 @@ void tn_star_abort(tn_star *s, const char *msg);
 /* Say goodbye to the peers, stop the thread, close the sockets, free the engine. Ops still
  * pending fail. */
 void tn_star_destroy(tn_star *s);
-/* Sizes the protocol uses (for tests and the docs). */
+/* Sizes the protocol uses (for tests and the docs): the largest DATA frame, and how many
+ * bytes of a stream may go before the receiver grants credit. */
 uint64_t tn_star_chunk_bytes(void);
+uint64_t tn_star_eager_bytes(void);
 
 #endif /* TN_RUNTIME_C10D_STAR_H */

@@ -306,19 +306,30 @@ def _frame(kind, src=1, dst=0, seq=1, a=0, b=0, length=0, magic=0x31534E54, op=0
     return struct.pack("<IBBBBIIQQQQ", magic, kind, op, 0, 0, src, dst, seq, a, b, length)
 
 
-CHUNK = 256 * 1024
+CHUNK, EAGER = 512 * 1024, 8 * 512 * 1024  # checked against the engine's below
+
+
+def _eager_then(extra):
+    """EAGER bytes in CHUNK frames (what a peer may send unasked), then `extra` more."""
+    frames = b"".join(_frame(2, a=off, length=CHUNK) + bytes(CHUNK) for off in range(0, EAGER, CHUNK))
+    return frames + _frame(2, a=EAGER, length=extra) + bytes(extra)
+
 
 MALFORMED = {
     "bad magic 0x12345678": _frame(2, magic=0x12345678),
     "unknown kind 77": _frame(77),
-    "DATA of 1099511627776 bytes (at most 262144)": _frame(2, length=1 << 40),
+    f"DATA of 1099511627776 bytes (at most {CHUNK})": _frame(2, length=1 << 40),
     "BEGIN of 4096 bytes (at most 32)": _frame(1, op=1, a=64, length=4096),
     "DATA from rank 5 to rank 0 in a group of 2": _frame(2, src=5),
-    # the eager share of a stream is one chunk; more needs the receiver's credit
-    "16 bytes beyond the 262144 granted": (_frame(2, length=CHUNK) + bytes(CHUNK) +
-                                           _frame(2, a=CHUNK, length=16) + bytes(16)),
+    # before the receiver grants credit a stream may carry EAGER bytes, no more
+    f"16 bytes beyond the {EAGER} granted": _eager_then(16),
     "rank 1 closed its connection": _frame(2)[:20],  # a truncated header, then EOF
 }
+
+
+def test_the_frame_sizes_above_are_the_engines(torch):
+    star = torch._C._tn_c10d._Star
+    assert (star.chunk_bytes(), star.eager_bytes()) == (CHUNK, EAGER)
 
 
 @pytest.mark.parametrize("why", list(MALFORMED))
