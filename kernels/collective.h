@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "kernels/dtype.h"
+#include "kernels/element.h"
 
 typedef enum {
     TN_REDOP_SUM = 0,

@@ -1152,17 +1152,21 @@ def _build(C):
     def _set_thread_isolation_mode(enable):
         pass
 
+    _DDP = ("torch.nn.parallel.DistributedDataParallel above world size 1 (its Reducer: "
+            "gradient buckets and allreduce hooks need autograd's gradient hooks)")
+
     def _verify_params_across_processes(process_group, params, logger):
-        # Compares parameter shapes across ranks; one rank has nothing to compare with.
+        # Compares parameter shapes across ranks; one rank has nothing to compare with. Only
+        # DistributedDataParallel calls it: above one rank, DDP refuses here, by name.
         if process_group.size() == 1:
             return None
-        refuse(f"{_MODNAME}._verify_params_across_processes", "world size > 1")
+        refuse(f"{_MODNAME}._verify_params_across_processes", _DDP)
 
     def _broadcast_coalesced(process_group, tensors, buffer_size, src=0):
         # A broadcast within a group of one leaves every tensor as it is.
         if process_group.size() == 1:
             return None
-        refuse(f"{_MODNAME}._broadcast_coalesced", "world size > 1")
+        refuse(f"{_MODNAME}._broadcast_coalesced", _DDP)
 
     def _compute_bucket_assignment_by_size(*args, **kwargs):
         refuse(f"{_MODNAME}._compute_bucket_assignment_by_size",
