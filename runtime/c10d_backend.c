@@ -58,14 +58,6 @@ sweep_orphans(StarObject *st)
     }
 }
 
-static void
-generic_dealloc(PyObject *self)
-{
-    PyTypeObject *tp = Py_TYPE(self);
-    freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-    f(self);
-    Py_DECREF(tp);
-}
 
 /* ---- _Star: rendezvous ---- */
 
@@ -295,7 +287,7 @@ star_dealloc(PyObject *self)
         Py_XDECREF(o->keep);
         free(o);
     }
-    generic_dealloc(self);
+    tn_c10d_dealloc(self);
 }
 
 /* ---- _Star: submitting ---- */
@@ -516,7 +508,7 @@ work_dealloc(PyObject *self)
     Py_XDECREF(w->keep);
     Py_XDECREF(w->star);
     Py_XDECREF(w->result);
-    generic_dealloc(self);
+    tn_c10d_dealloc(self);
 }
 
 static PyObject *

@@ -29,8 +29,8 @@
  * "localhost" stays on loopback, a machine's own address or "0.0.0.0" opens it to the network.
  * The backend's hub binds the same way (see c10d_star.c). */
 
-static int
-fail(char *err, int status, const char *fmt, ...)
+int
+tn_net_fail(char *err, int status, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
@@ -110,7 +110,7 @@ resolve(const char *host, int port, int passive, struct addrinfo **out, char *er
     const char *h = (host && *host) ? host : "127.0.0.1";
     int rc = getaddrinfo(h, service, &hints, out);
     if (rc != 0)
-        return fail(err, TN_NET_ERROR, "cannot resolve host '%s': %s", h, gai_strerror(rc));
+        return tn_net_fail(err, TN_NET_ERROR, "cannot resolve host '%s': %s", h, gai_strerror(rc));
     return TN_NET_OK;
 }
 
@@ -144,7 +144,7 @@ tn_net_listen(const char *host, int port, int *fd_out, int *port_out, char *err)
         close(fd);
     }
     freeaddrinfo(ai);
-    return fail(err, TN_NET_ERROR, "cannot listen on %s:%d: %s", host && *host ? host : "127.0.0.1",
+    return tn_net_fail(err, TN_NET_ERROR, "cannot listen on %s:%d: %s", host && *host ? host : "127.0.0.1",
                 port, strerror(saved));
 }
 
@@ -209,7 +209,7 @@ tn_net_connect(const char *host, int port, int64_t deadline_ms, int *fd_out, cha
         if (now >= deadline_ms) {
             if (rc != TN_NET_OK)
                 return rc;
-            return fail(err, TN_NET_TIMEOUT, "could not connect to %s:%d before the timeout "
+            return tn_net_fail(err, TN_NET_TIMEOUT, "could not connect to %s:%d before the timeout "
                         "(last error: %s)", host, port, strerror(last));
         }
         int64_t left = deadline_ms - now;
@@ -227,7 +227,7 @@ tn_net_accept(int listen_fd, int64_t deadline_ms, int *fd_out, char *err)
         struct pollfd pfd = {listen_fd, POLLIN, 0};
         int n = poll(&pfd, 1, poll_timeout(deadline_ms));
         if (n < 0 && errno != EINTR)
-            return fail(err, TN_NET_ERROR, "poll on listener: %s", strerror(errno));
+            return tn_net_fail(err, TN_NET_ERROR, "poll on listener: %s", strerror(errno));
         if (n > 0) {
             int fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
             if (fd >= 0) {
@@ -236,10 +236,10 @@ tn_net_accept(int listen_fd, int64_t deadline_ms, int *fd_out, char *err)
                 return TN_NET_OK;
             }
             if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
-                return fail(err, TN_NET_ERROR, "accept: %s", strerror(errno));
+                return tn_net_fail(err, TN_NET_ERROR, "accept: %s", strerror(errno));
         }
         if (tn_net_now_ms() >= deadline_ms)
-            return fail(err, TN_NET_TIMEOUT, "timed out waiting for a connection");
+            return tn_net_fail(err, TN_NET_TIMEOUT, "timed out waiting for a connection");
     }
 }
 
@@ -258,13 +258,13 @@ tn_net_write_all(int fd, const void *buf, size_t n, int64_t deadline_ms, char *e
             continue;
         if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
             if (errno == EPIPE || errno == ECONNRESET)
-                return fail(err, TN_NET_CLOSED, "connection closed by peer (%s)", strerror(errno));
-            return fail(err, TN_NET_ERROR, "send: %s", strerror(errno));
+                return tn_net_fail(err, TN_NET_CLOSED, "connection closed by peer (%s)", strerror(errno));
+            return tn_net_fail(err, TN_NET_ERROR, "send: %s", strerror(errno));
         }
         struct pollfd pfd = {fd, POLLOUT, 0};
         int r = poll(&pfd, 1, poll_timeout(deadline_ms));
         if (r == 0 && tn_net_now_ms() >= deadline_ms)
-            return fail(err, TN_NET_TIMEOUT, "timed out sending");
+            return tn_net_fail(err, TN_NET_TIMEOUT, "timed out sending");
     }
     return TN_NET_OK;
 }
@@ -281,18 +281,18 @@ tn_net_read_all(int fd, void *buf, size_t n, int64_t deadline_ms, char *err)
             continue;
         }
         if (r == 0)
-            return fail(err, TN_NET_CLOSED, "connection closed by peer");
+            return tn_net_fail(err, TN_NET_CLOSED, "connection closed by peer");
         if (errno == EINTR)
             continue;
         if (errno != EAGAIN && errno != EWOULDBLOCK) {
             if (errno == ECONNRESET)
-                return fail(err, TN_NET_CLOSED, "connection reset by peer");
-            return fail(err, TN_NET_ERROR, "recv: %s", strerror(errno));
+                return tn_net_fail(err, TN_NET_CLOSED, "connection reset by peer");
+            return tn_net_fail(err, TN_NET_ERROR, "recv: %s", strerror(errno));
         }
         struct pollfd pfd = {fd, POLLIN, 0};
         int k = poll(&pfd, 1, poll_timeout(deadline_ms));
         if (k == 0 && tn_net_now_ms() >= deadline_ms)
-            return fail(err, TN_NET_TIMEOUT, "timed out receiving");
+            return tn_net_fail(err, TN_NET_TIMEOUT, "timed out receiving");
     }
     return TN_NET_OK;
 }
@@ -386,14 +386,14 @@ tn_net_auth_client(int fd, const char *token, size_t toklen, const char *label,
         return rc;
     rc = tn_net_read_all(fd, reply, sizeof reply, deadline_ms, err);
     if (rc == TN_NET_CLOSED)
-        return fail(err, TN_NET_REFUSED, "the peer closed the connection during the token "
+        return tn_net_fail(err, TN_NET_REFUSED, "the peer closed the connection during the token "
                     "handshake (it has no shared token, or a different protocol)");
     if (rc)
         return rc;
     labelled((char *)lab, sizeof lab, label, "server");
     tn_net_hmac(token, toklen, (char *)lab, hello + 1, 16, reply, 16, NULL, 0, mac);
     if (!tn_net_mac_equal(mac, reply + 16))
-        return fail(err, TN_NET_REFUSED, "the peer does not hold our shared token "
+        return tn_net_fail(err, TN_NET_REFUSED, "the peer does not hold our shared token "
                     "(its answer to the challenge is wrong)");
     labelled((char *)lab, sizeof lab, label, "client");
     tn_net_hmac(token, toklen, (char *)lab, reply, 16, hello + 1, 16, NULL, 0, mac);
@@ -403,7 +403,7 @@ tn_net_auth_client(int fd, const char *token, size_t toklen, const char *label,
     unsigned char ok = 0;
     rc = tn_net_read_all(fd, &ok, 1, deadline_ms, err);
     if (rc == TN_NET_CLOSED || (rc == TN_NET_OK && ok != 1))
-        return fail(err, TN_NET_REFUSED, "the peer refused our token");
+        return tn_net_fail(err, TN_NET_REFUSED, "the peer refused our token");
     return rc;
 }
 
@@ -425,7 +425,7 @@ tn_net_auth_server(int fd, const char *token, size_t toklen, const char *label,
     labelled((char *)lab, sizeof lab, label, "client");
     tn_net_hmac(token, toklen, (char *)lab, reply, 16, hello + 1, 16, NULL, 0, mac);
     if (!tn_net_mac_equal(mac, got))
-        return fail(err, TN_NET_REFUSED, "a client presented the wrong token");
+        return tn_net_fail(err, TN_NET_REFUSED, "a client presented the wrong token");
     unsigned char ok = 1;
     return tn_net_write_all(fd, &ok, 1, deadline_ms, err);
 }

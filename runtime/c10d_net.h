@@ -21,6 +21,9 @@ enum {
     TN_NET_PROTOCOL = -5, /* the peer sent something malformed */
 };
 
+/* Write a reason into err (if not NULL) and return status: `return tn_net_fail(err, ...)`. */
+int tn_net_fail(char *err, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* Milliseconds on the monotonic clock. */
 int64_t tn_net_now_ms(void);
 /* A deadline `timeout_ms` from now; timeout_ms <= 0 means none (INT64_MAX). */

@@ -234,17 +234,6 @@ msgf(char *dst, size_t cap, const char *fmt, ...)
     va_end(ap);
 }
 
-static int
-fail(char *err, int status, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, TN_NET_ERRLEN, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
 
 static uint64_t
 min64(uint64_t a, uint64_t b)
@@ -2283,7 +2272,7 @@ tn_star_start(int rank, int size, const int *fds, int64_t timeout_ms, tn_star **
 {
     tn_star *s = calloc(1, sizeof *s);
     if (!s)
-        return fail(err, TN_NET_ERROR, "out of memory");
+        return tn_net_fail(err, TN_NET_ERROR, "out of memory");
     atomic_init(&s->refs, 1);
     s->rank = rank;
     s->size = size;
@@ -2295,7 +2284,7 @@ tn_star_start(int rank, int size, const int *fds, int64_t timeout_ms, tn_star **
         free(s->conns);
         free(s->slots);
         free(s);
-        return fail(err, TN_NET_ERROR, "cannot set up the engine: %s", strerror(errno));
+        return tn_net_fail(err, TN_NET_ERROR, "cannot set up the engine: %s", strerror(errno));
     }
     for (int k = 0; k < size; k++) {
         conn *c = &s->conns[k];
@@ -2319,7 +2308,7 @@ tn_star_start(int rank, int size, const int *fds, int64_t timeout_ms, tn_star **
         free(s->conns);
         free(s->slots);
         free(s);
-        return fail(err, TN_NET_ERROR, "cannot start the engine thread");
+        return tn_net_fail(err, TN_NET_ERROR, "cannot start the engine thread");
     }
     *out = s;
     return TN_NET_OK;
@@ -2407,13 +2396,13 @@ tn_star_wait(tn_star_op *op, int64_t timeout_ms, char *err)
             pthread_cond_wait(&s->cv, &s->mu);
         } else if (pthread_cond_timedwait(&s->cv, &s->mu, &dl) == ETIMEDOUT && op->state == 0) {
             pthread_mutex_unlock(&s->mu);
-            return fail(err, TN_NET_TIMEOUT, "%s did not complete within %" PRId64 " ms",
+            return tn_net_fail(err, TN_NET_TIMEOUT, "%s did not complete within %" PRId64 " ms",
                         op_names[op->d.kind], timeout_ms);
         }
     }
     int state = op->state;
     if (state < 0)
-        fail(err, TN_NET_ERROR, "%s", op->err);
+        tn_net_fail(err, TN_NET_ERROR, "%s", op->err);
     pthread_mutex_unlock(&s->mu);
     return state > 0 ? TN_NET_OK : TN_NET_ERROR;
 }
@@ -2578,7 +2567,7 @@ tn_star_hub_accept(int listen_fd, int size, const unsigned char session[16], con
             for (int k = 0; k < size; k++)
                 if (fds[k] >= 0)
                     close(fds[k]);
-            return fail(err, TN_NET_TIMEOUT, "timed out waiting for ranks %s to connect to the hub "
+            return tn_net_fail(err, TN_NET_TIMEOUT, "timed out waiting for ranks %s to connect to the hub "
                         "(%d of %d joined; %d connections refused%s%s)", missing, joined, size - 1,
                         refused, refused ? ", last: " : "", last_refusal);
         }
@@ -2586,7 +2575,7 @@ tn_star_hub_accept(int listen_fd, int size, const unsigned char session[16], con
             for (int k = 0; k < size; k++)
                 if (fds[k] >= 0)
                     close(fds[k]);
-            return fail(err, rc, "%s", e);
+            return tn_net_fail(err, rc, "%s", e);
         }
         /* one peer's handshake, bounded so a silent stranger cannot hold the hub */
         int64_t hd = tn_net_now_ms() + 10000;
@@ -2651,7 +2640,7 @@ tn_star_leaf_connect(const char *host, int port, int rank, int size,
         return rc;
     if (toklen && (rc = tn_net_auth_client(fd, token, toklen, "tn-star", deadline_ms, err))) {
         close(fd);
-        return fail(err, TN_NET_REFUSED, "the hub (rank 0) at %s:%d refused our token: %s", host,
+        return tn_net_fail(err, TN_NET_REFUSED, "the hub (rank 0) at %s:%d refused our token: %s", host,
                     port, err);
     }
     hello h = {HELLO_MAGIC, VERSION, (uint16_t)(toklen ? 1 : 0), (uint32_t)rank, (uint32_t)size, {0}};
@@ -2661,14 +2650,14 @@ tn_star_leaf_connect(const char *host, int port, int rank, int size,
         (rc = tn_net_read_all(fd, reply, sizeof reply, deadline_ms, err))) {
         close(fd);
         if (rc == TN_NET_CLOSED)
-            return fail(err, TN_NET_REFUSED, "the hub (rank 0) at %s:%d closed the connection "
+            return tn_net_fail(err, TN_NET_REFUSED, "the hub (rank 0) at %s:%d closed the connection "
                         "during the handshake", host, port);
         return rc;
     }
     if (reply[0] != HELLO_MAGIC || reply[1] != H_OK) {
         close(fd);
         uint32_t st = reply[1];
-        return fail(err, TN_NET_REFUSED, "the hub (rank 0) at %s:%d refused rank %d: %s", host, port,
+        return tn_net_fail(err, TN_NET_REFUSED, "the hub (rank 0) at %s:%d refused rank %d: %s", host, port,
                     rank, reply[0] != HELLO_MAGIC ? "it does not speak the star protocol"
                     : st <= H_TOKEN ? hello_why[st] : "unknown reason");
     }

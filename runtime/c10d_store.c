@@ -162,8 +162,8 @@ bytes_of(const tn_bytes *b)
     return r;
 }
 
-static void
-generic_dealloc(PyObject *self)
+void
+tn_c10d_dealloc(PyObject *self)
 {
     PyTypeObject *tp = Py_TYPE(self);
     freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
@@ -465,7 +465,7 @@ hashstore_dealloc(PyObject *self)
         pthread_cond_destroy(&st->cv);
         free(st);
     }
-    generic_dealloc(self);
+    tn_c10d_dealloc(self);
 }
 
 static hash_state *
@@ -571,19 +571,25 @@ hs_lock(hash_state *st)
     Py_END_ALLOW_THREADS
 }
 
+/* set / append / queue_push on the table: one (key, value) under the lock, waiters woken. */
+enum { HS_SET, HS_APPEND, HS_PUSH };
+
 static PyObject *
-hashstore_set(PyObject *self, PyObject *args)
+hs_keyed_value(PyObject *self, PyObject *args, int what)
 {
+    static const char *fmt[] = {"OO:set", "OO:append", "OO:queue_push"};
     PyObject *k, *v;
     hash_state *st = hs_of(self);
-    if (!st || !PyArg_ParseTuple(args, "OO:set", &k, &v))
+    if (!st || !PyArg_ParseTuple(args, fmt[what], &k, &v))
         return NULL;
     PyObject *kb = as_key(k), *vb = kb ? as_bytes(v) : NULL;
     int rc = -1;
     if (vb) {
+        const char *key = PyBytes_AsString(kb), *val = PyBytes_AsString(vb);
+        size_t kn = (size_t)PyBytes_Size(kb), vn = (size_t)PyBytes_Size(vb);
         hs_lock(st);
-        rc = tn_kv_set(&st->values, PyBytes_AsString(kb), (size_t)PyBytes_Size(kb),
-                       PyBytes_AsString(vb), (size_t)PyBytes_Size(vb), 0);
+        rc = what == HS_PUSH ? tn_kv_push(&st->queues, key, kn, val, vn)
+                             : tn_kv_set(&st->values, key, kn, val, vn, what == HS_APPEND);
         pthread_cond_broadcast(&st->cv);
         pthread_mutex_unlock(&st->mu);
     }
@@ -592,6 +598,12 @@ hashstore_set(PyObject *self, PyObject *args)
     if (rc < 0)
         return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     Py_RETURN_NONE;
+}
+
+static PyObject *
+hashstore_set(PyObject *self, PyObject *args)
+{
+    return hs_keyed_value(self, args, HS_SET);
 }
 
 static PyObject *
@@ -838,45 +850,13 @@ hashstore_multi_set(PyObject *self, PyObject *args)
 static PyObject *
 hashstore_append(PyObject *self, PyObject *args)
 {
-    PyObject *k, *v;
-    hash_state *st = hs_of(self);
-    if (!st || !PyArg_ParseTuple(args, "OO:append", &k, &v))
-        return NULL;
-    PyObject *kb = as_key(k), *vb = kb ? as_bytes(v) : NULL;
-    if (vb) {
-        hs_lock(st);
-        tn_kv_set(&st->values, PyBytes_AsString(kb), (size_t)PyBytes_Size(kb), PyBytes_AsString(vb),
-                  (size_t)PyBytes_Size(vb), 1);
-        pthread_cond_broadcast(&st->cv);
-        pthread_mutex_unlock(&st->mu);
-    }
-    Py_XDECREF(kb);
-    Py_XDECREF(vb);
-    if (!vb)
-        return NULL;
-    Py_RETURN_NONE;
+    return hs_keyed_value(self, args, HS_APPEND);
 }
 
 static PyObject *
 hashstore_queue_push(PyObject *self, PyObject *args)
 {
-    PyObject *k, *v;
-    hash_state *st = hs_of(self);
-    if (!st || !PyArg_ParseTuple(args, "OO:queue_push", &k, &v))
-        return NULL;
-    PyObject *kb = as_key(k), *vb = kb ? as_bytes(v) : NULL;
-    if (vb) {
-        hs_lock(st);
-        tn_kv_push(&st->queues, PyBytes_AsString(kb), (size_t)PyBytes_Size(kb), PyBytes_AsString(vb),
-                   (size_t)PyBytes_Size(vb));
-        pthread_cond_broadcast(&st->cv);
-        pthread_mutex_unlock(&st->mu);
-    }
-    Py_XDECREF(kb);
-    Py_XDECREF(vb);
-    if (!vb)
-        return NULL;
-    Py_RETURN_NONE;
+    return hs_keyed_value(self, args, HS_PUSH);
 }
 
 static PyObject *
@@ -1298,7 +1278,7 @@ filestore_dealloc(PyObject *self)
         free(fs->path);
     }
     tn_kv_free(&fs->cache);
-    generic_dealloc(self);
+    tn_c10d_dealloc(self);
 }
 
 static int
@@ -1768,7 +1748,7 @@ tcpstore_dealloc(PyObject *self)
     server_release(ts->server);
     free(ts->host);
     free(ts->token);
-    generic_dealloc(self);
+    tn_c10d_dealloc(self);
 }
 
 #define TS_CHECK(self)                                                                 \
@@ -1807,32 +1787,6 @@ ts_client(PyObject *self)
 {
     tn_store_client_set_timeout(TS(self)->client, STORE(self)->timeout_ms);
     return TS(self)->client;
-}
-
-static PyObject *
-tcpstore_set(PyObject *self, PyObject *args)
-{
-    PyObject *k, *v;
-    TS_CHECK(self);
-    if (!PyArg_ParseTuple(args, "OO:set", &k, &v))
-        return NULL;
-    PyObject *kb = ts_key(k), *vb = kb ? as_bytes(v) : NULL;
-    if (!vb) {
-        Py_XDECREF(kb);
-        return NULL;
-    }
-    char err[TN_NET_ERRLEN];
-    int rc;
-    tn_store_client *c = ts_client(self);
-    Py_BEGIN_ALLOW_THREADS
-    rc = tn_store_set(c, PyBytes_AsString(kb), (size_t)PyBytes_Size(kb), PyBytes_AsString(vb),
-                      (size_t)PyBytes_Size(vb), err);
-    Py_END_ALLOW_THREADS
-    Py_DECREF(kb);
-    Py_DECREF(vb);
-    if (rc)
-        return raise_net(rc, err);
-    Py_RETURN_NONE;
 }
 
 static PyObject *
@@ -2085,8 +2039,11 @@ tcpstore_multi_set(PyObject *self, PyObject *args)
     return r;
 }
 
+/* set / append / queue_push: one (key, value) request, no reply. */
+typedef int (*ts_keyed_fn)(tn_store_client *, const char *, size_t, const char *, size_t, char *);
+
 static PyObject *
-tcpstore_keyed_value(PyObject *self, PyObject *args, int push)
+tcpstore_keyed_value(PyObject *self, PyObject *args, ts_keyed_fn fn)
 {
     PyObject *k, *v;
     TS_CHECK(self);
@@ -2101,10 +2058,8 @@ tcpstore_keyed_value(PyObject *self, PyObject *args, int push)
     int rc;
     tn_store_client *c = ts_client(self);
     Py_BEGIN_ALLOW_THREADS
-    rc = (push ? tn_store_queue_push : tn_store_append)(c, PyBytes_AsString(kb),
-                                                         (size_t)PyBytes_Size(kb),
-                                                         PyBytes_AsString(vb),
-                                                         (size_t)PyBytes_Size(vb), err);
+    rc = fn(c, PyBytes_AsString(kb), (size_t)PyBytes_Size(kb), PyBytes_AsString(vb),
+            (size_t)PyBytes_Size(vb), err);
     Py_END_ALLOW_THREADS
     Py_DECREF(kb);
     Py_DECREF(vb);
@@ -2114,15 +2069,21 @@ tcpstore_keyed_value(PyObject *self, PyObject *args, int push)
 }
 
 static PyObject *
+tcpstore_set(PyObject *self, PyObject *args)
+{
+    return tcpstore_keyed_value(self, args, tn_store_set);
+}
+
+static PyObject *
 tcpstore_append(PyObject *self, PyObject *args)
 {
-    return tcpstore_keyed_value(self, args, 0);
+    return tcpstore_keyed_value(self, args, tn_store_append);
 }
 
 static PyObject *
 tcpstore_queue_push(PyObject *self, PyObject *args)
 {
-    return tcpstore_keyed_value(self, args, 1);
+    return tcpstore_keyed_value(self, args, tn_store_queue_push);
 }
 
 static PyObject *
@@ -2316,7 +2277,7 @@ prefixstore_dealloc(PyObject *self)
 {
     Py_CLEAR(PS(self)->prefix);
     Py_CLEAR(PS(self)->store);
-    generic_dealloc(self);
+    tn_c10d_dealloc(self);
 }
 
 #define PS_CHECK(self)                                                                 \
@@ -2623,7 +2584,7 @@ tn_c10d_store_init(PyObject *c, PyObject *ns)
 {
     c_module = c;
     PyType_Slot store_slots[] = {
-        {Py_tp_new, PyType_GenericNew}, {Py_tp_init, store_init}, {Py_tp_dealloc, generic_dealloc},
+        {Py_tp_new, PyType_GenericNew}, {Py_tp_init, store_init}, {Py_tp_dealloc, tn_c10d_dealloc},
         {Py_tp_methods, store_methods}, {Py_tp_getset, store_getset},
         {Py_tp_doc, "c10d::Store: the base of every store; subclass it in Python to make one."},
         {0, NULL}};

@@ -17,6 +17,8 @@ PyObject *tn_c10d_raise(const char *cls, const char *fmt, ...);
  * exception set when td is not a timedelta. */
 int64_t tn_c10d_timedelta_ms(PyObject *td);
 PyObject *tn_c10d_timedelta_from_ms(int64_t ms);
+/* tp_dealloc of the c10d heap types that hold nothing to release but themselves. */
+void tn_c10d_dealloc(PyObject *self);
 /* The shared token of a TCPStore behind any PrefixStores (borrowed bytes, 0 if none). */
 size_t tn_c10d_store_token(PyObject *store, const char **token);
 /* The host a TCPStore behind any PrefixStores connects to, or NULL. */

@@ -47,17 +47,6 @@ static const uint32_t VALIDATION_MAGIC = 0x3C85F7CE;
 /* The most a client may have buffered on the server for one unfinished request. */
 #define MAX_REQUEST (64 * 1024 * 1024)
 
-static int
-fail(char *err, int status, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, TN_NET_ERRLEN, fmt, ap);
-        va_end(ap);
-    }
-    return status;
-}
 
 /* ---- a growable byte buffer ---- */
 
@@ -718,7 +707,7 @@ tn_store_server_start(const char *host, int port, int listen_fd, const char *tok
 {
     tn_store_server *s = calloc(1, sizeof *s);
     if (!s)
-        return fail(err, TN_NET_ERROR, "out of memory");
+        return tn_net_fail(err, TN_NET_ERROR, "out of memory");
     s->wake[0] = s->wake[1] = -1;
     int rc;
     if (listen_fd >= 0) {
@@ -727,7 +716,7 @@ tn_store_server_start(const char *host, int port, int listen_fd, const char *tok
         socklen_t len = sizeof ss;
         if (getsockname(listen_fd, (struct sockaddr *)&ss, &len) < 0) {
             free(s);
-            return fail(err, TN_NET_ERROR, "master_listen_fd %d is not a socket: %s", listen_fd,
+            return tn_net_fail(err, TN_NET_ERROR, "master_listen_fd %d is not a socket: %s", listen_fd,
                         strerror(errno));
         }
         s->port = ntohs(ss.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
@@ -735,7 +724,7 @@ tn_store_server_start(const char *host, int port, int listen_fd, const char *tok
         if (port != 0 && port != s->port) {
             int bound = s->port;
             free(s);
-            return fail(err, TN_NET_ERROR, "listen fd %d is bound to port %d, expected to be "
+            return tn_net_fail(err, TN_NET_ERROR, "listen fd %d is bound to port %d, expected to be "
                         "bound to port %d", listen_fd, bound, port);
         }
         listen(listen_fd, 1024);
@@ -750,7 +739,7 @@ tn_store_server_start(const char *host, int port, int listen_fd, const char *tok
         s->toklen = toklen;
     }
     if (pipe2(s->wake, O_CLOEXEC) < 0 || pthread_create(&s->thread, NULL, server_main, s) != 0) {
-        rc = fail(err, TN_NET_ERROR, "cannot start the store thread: %s", strerror(errno));
+        rc = tn_net_fail(err, TN_NET_ERROR, "cannot start the store thread: %s", strerror(errno));
         if (s->wake[0] >= 0) {
             close(s->wake[0]);
             close(s->wake[1]);
@@ -834,20 +823,20 @@ tn_store_client_open(const char *host, int port, int64_t timeout_ms, const char 
         (rc = tn_net_read_all(fd, &back, 4, deadline, err))) {
         close(fd);
         if (rc == TN_NET_CLOSED)
-            return fail(err, TN_NET_REFUSED, "the store at %s:%d closed the connection during "
+            return tn_net_fail(err, TN_NET_REFUSED, "the store at %s:%d closed the connection during "
                         "the handshake (a store with a shared token refuses clients without it; "
                         "set TORCHNATIVE_DIST_TOKEN)", host, port);
         return rc;
     }
     if (back != nonce) {
         close(fd);
-        return fail(err, TN_NET_PROTOCOL, "the store at %s:%d answered the ping with %u, not %u",
+        return tn_net_fail(err, TN_NET_PROTOCOL, "the store at %s:%d answered the ping with %u, not %u",
                     host, port, back, nonce);
     }
     tn_store_client *c = calloc(1, sizeof *c);
     if (!c) {
         close(fd);
-        return fail(err, TN_NET_ERROR, "out of memory");
+        return tn_net_fail(err, TN_NET_ERROR, "out of memory");
     }
     c->fd = fd;
     c->timeout_ms = timeout_ms;
@@ -879,7 +868,7 @@ begin(tn_store_client *c, uint8_t op, char *err)
     pthread_mutex_lock(&c->lock);
     if (c->broken) {
         pthread_mutex_unlock(&c->lock);
-        return fail(err, TN_NET_CLOSED, "the connection to the store is broken by an earlier "
+        return tn_net_fail(err, TN_NET_CLOSED, "the connection to the store is broken by an earlier "
                     "error");
     }
     c->req.len = c->req.off = 0;
@@ -907,7 +896,7 @@ recv_n(tn_store_client *c, void *p, size_t n, char *err)
 {
     int rc = tn_net_read_all(c->fd, p, n, tn_net_deadline(c->timeout_ms), err);
     if (rc == TN_NET_CLOSED)
-        return fail(err, TN_NET_CLOSED, "Failed to recv, got 0 bytes. Connection was likely "
+        return tn_net_fail(err, TN_NET_CLOSED, "Failed to recv, got 0 bytes. Connection was likely "
                     "closed. Did the remote server shutdown or crash?");
     if (rc == TN_NET_TIMEOUT)
         c->broken = 1;  /* the reply may still come: the stream is out of step */
@@ -922,12 +911,12 @@ recv_bytes(tn_store_client *c, tn_bytes *out, char *err)
     if (rc)
         return rc;
     if (len > TN_STORE_MAX_VALUE + (uint64_t)TN_STORE_MAX_KEY)
-        return fail(err, TN_NET_PROTOCOL, "the store sent an oversized value (%" PRIu64
+        return tn_net_fail(err, TN_NET_PROTOCOL, "the store sent an oversized value (%" PRIu64
                     " bytes)", len);
     out->data = malloc(len ? len : 1);
     out->len = len;
     if (!out->data)
-        return fail(err, TN_NET_ERROR, "out of memory");
+        return tn_net_fail(err, TN_NET_ERROR, "out of memory");
     rc = recv_n(c, out->data, len, err);
     if (rc) {
         free(out->data);
@@ -977,9 +966,9 @@ do_wait(tn_store_client *c, uint8_t op, const char *const *keys, const size_t *k
     rc = tn_net_read_all(c->fd, &r, 1, tn_net_deadline(timeout_ms), err);
     if (rc == TN_NET_OK)
         return r == R_STOP_WAITING ? TN_NET_OK
-                                   : fail(err, TN_NET_PROTOCOL, "Stop_waiting response is expected");
+                                   : tn_net_fail(err, TN_NET_PROTOCOL, "Stop_waiting response is expected");
     if (rc != TN_NET_TIMEOUT)
-        return rc == TN_NET_CLOSED ? fail(err, TN_NET_CLOSED, "Failed to recv, got 0 bytes. "
+        return rc == TN_NET_CLOSED ? tn_net_fail(err, TN_NET_CLOSED, "Failed to recv, got 0 bytes. "
                                           "Connection was likely closed. Did the remote server "
                                           "shutdown or crash?") : rc;
     uint8_t cancel = Q_CANCEL_WAIT;
@@ -988,28 +977,17 @@ do_wait(tn_store_client *c, uint8_t op, const char *const *keys, const size_t *k
         return rc;
     if (r != R_WAIT_CANCELED) {
         if (r != R_STOP_WAITING)
-            return fail(err, TN_NET_PROTOCOL, "Stop_waiting response is expected");
+            return tn_net_fail(err, TN_NET_PROTOCOL, "Stop_waiting response is expected");
         if ((rc = recv_n(c, &r, 1, err)))
             return rc;
         if (r != R_WAIT_CANCELED)
-            return fail(err, TN_NET_PROTOCOL, "wait_canceled response is expected");
+            return tn_net_fail(err, TN_NET_PROTOCOL, "wait_canceled response is expected");
     }
     char ks[256];
     keys_text(ks, sizeof ks, keys, klens, n);
-    return fail(err, TN_NET_TIMEOUT, "wait timeout after %" PRId64 "ms, keys: %s", timeout_ms, ks);
+    return tn_net_fail(err, TN_NET_TIMEOUT, "wait timeout after %" PRId64 "ms, keys: %s", timeout_ms, ks);
 }
 
-int
-tn_store_set(tn_store_client *c, const char *key, size_t klen, const char *val, size_t vlen,
-             char *err)
-{
-    int rc = begin(c, Q_SET, err);
-    if (rc)
-        return rc;
-    put_str(&c->req, key, klen);
-    put_str(&c->req, val, vlen);
-    return finish(c, send_req(c, err));
-}
 
 int
 tn_store_get(tn_store_client *c, const char *key, size_t klen, tn_bytes *out, char *err)
@@ -1074,7 +1052,7 @@ tn_store_check(tn_store_client *c, const char *const *keys, const size_t *klens,
         rc = recv_n(c, &r, 1, err);
     if (rc == TN_NET_OK) {
         if (r != R_READY && r != R_NOT_READY)
-            rc = fail(err, TN_NET_PROTOCOL, "ready or not_ready response expected");
+            rc = tn_net_fail(err, TN_NET_PROTOCOL, "ready or not_ready response expected");
         *ready = r == R_READY;
     }
     return finish(c, rc);
@@ -1142,6 +1120,13 @@ keyed_value(tn_store_client *c, uint8_t op, const char *key, size_t klen, const 
     put_str(&c->req, key, klen);
     put_str(&c->req, val, vlen);
     return finish(c, send_req(c, err));
+}
+
+int
+tn_store_set(tn_store_client *c, const char *key, size_t klen, const char *val, size_t vlen,
+             char *err)
+{
+    return keyed_value(c, Q_SET, key, klen, val, vlen, err);
 }
 
 int
@@ -1227,7 +1212,7 @@ tn_store_list_keys(tn_store_client *c, tn_bytes **outs, size_t *n, char *err)
     if (rc == TN_NET_OK)
         rc = recv_n(c, &count, 8, err);
     if (rc == TN_NET_OK && (count < 0 || count > 64 * 1024 * 1024))
-        rc = fail(err, TN_NET_PROTOCOL, "the store listed %" PRId64 " keys", count);
+        rc = tn_net_fail(err, TN_NET_PROTOCOL, "the store listed %" PRId64 " keys", count);
     *outs = NULL;
     *n = 0;
     if (rc == TN_NET_OK) {
