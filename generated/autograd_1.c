@@ -4631,9 +4631,9 @@ fail_:
  */
 typedef struct {
     tn_node base;
+    tn_saved_list tensor1;
     tn_saved_list tensor2;
     tn_value value;
-    tn_saved_list tensor1;
     tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
@@ -4652,11 +4652,11 @@ ForeachAddcdivBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
     tn_ag_vec v2_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
     if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v2_.v, v2_.n};
@@ -4692,8 +4692,8 @@ static void
 ForeachAddcdivBackward0Scalar_release(tn_node *n_)
 {
     ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)n_;
-    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->self);
     (void)n;
 }
@@ -4709,17 +4709,23 @@ static int
 ForeachAddcdivBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
-        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
     for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
         if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
     (void)n;
     return 0;
+}
+
+static PyObject *
+ForeachAddcdivBackward0Scalar_get_tensor1(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->tensor1, TN_NODE(self));
 }
 
 static PyObject *
@@ -4735,21 +4741,15 @@ ForeachAddcdivBackward0Scalar_get_value(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddcdivBackward0Scalar_get_tensor1(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->tensor1, TN_NODE(self));
-}
-
-static PyObject *
 ForeachAddcdivBackward0Scalar_get_self(PyObject *self, void *c)
 {
     return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->self, TN_NODE(self));
 }
 
 static PyGetSetDef ForeachAddcdivBackward0Scalar_getset[] = {
+    {"_saved_tensor1", ForeachAddcdivBackward0Scalar_get_tensor1, NULL, NULL, NULL},
     {"_saved_tensor2", ForeachAddcdivBackward0Scalar_get_tensor2, NULL, NULL, NULL},
     {"_saved_value", ForeachAddcdivBackward0Scalar_get_value, NULL, NULL, NULL},
-    {"_saved_tensor1", ForeachAddcdivBackward0Scalar_get_tensor1, NULL, NULL, NULL},
     {"_saved_self", ForeachAddcdivBackward0Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
@@ -4789,9 +4789,9 @@ tn_ag_record__foreach_addcdiv__Scalar(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
+    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     n->value = a_[3];
-    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
@@ -4814,9 +4814,9 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list tensor2;
-    tn_ag_scalars scalars;
     tn_saved_list tensor1;
+    tn_ag_scalars scalars;
+    tn_saved_list tensor2;
     tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
@@ -4835,11 +4835,11 @@ ForeachAddcdivBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
     tn_ag_vec v2_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
     if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v2_.v, v2_.n};
@@ -4875,8 +4875,8 @@ static void
 ForeachAddcdivBackward0ScalarList_release(tn_node *n_)
 {
     ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)n_;
-    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->self);
     (void)n;
 }
@@ -4893,11 +4893,11 @@ static int
 ForeachAddcdivBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
-        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
     for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
         if (tn_saved_traverse(&n->self.items[i_], visit, arg))
@@ -4907,15 +4907,15 @@ ForeachAddcdivBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *a
 }
 
 static PyObject *
-ForeachAddcdivBackward0ScalarList_get_tensor2(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->tensor2, TN_NODE(self));
-}
-
-static PyObject *
 ForeachAddcdivBackward0ScalarList_get_tensor1(PyObject *self, void *c)
 {
     return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->tensor1, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcdivBackward0ScalarList_get_tensor2(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->tensor2, TN_NODE(self));
 }
 
 static PyObject *
@@ -4925,8 +4925,8 @@ ForeachAddcdivBackward0ScalarList_get_self(PyObject *self, void *c)
 }
 
 static PyGetSetDef ForeachAddcdivBackward0ScalarList_getset[] = {
-    {"_saved_tensor2", ForeachAddcdivBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcdivBackward0ScalarList_get_tensor1, NULL, NULL, NULL},
+    {"_saved_tensor2", ForeachAddcdivBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
     {"_saved_self", ForeachAddcdivBackward0ScalarList_get_self, NULL, NULL, NULL},
     {NULL},
 };
@@ -4966,9 +4966,9 @@ tn_ag_record__foreach_addcdiv__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
-    if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
@@ -4991,9 +4991,9 @@ fail_:
  */
 typedef struct {
     tn_node base;
+    tn_saved_list tensor1;
     tn_saved_list tensor2;
     tn_value value;
-    tn_saved_list tensor1;
     tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
@@ -5012,11 +5012,11 @@ ForeachAddcmulBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
     tn_ag_vec v2_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
     if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v2_.v, v2_.n};
@@ -5052,8 +5052,8 @@ static void
 ForeachAddcmulBackward0Scalar_release(tn_node *n_)
 {
     ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)n_;
-    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->self);
     (void)n;
 }
@@ -5069,17 +5069,23 @@ static int
 ForeachAddcmulBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
-        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
     for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
         if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
     (void)n;
     return 0;
+}
+
+static PyObject *
+ForeachAddcmulBackward0Scalar_get_tensor1(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->tensor1, TN_NODE(self));
 }
 
 static PyObject *
@@ -5095,21 +5101,15 @@ ForeachAddcmulBackward0Scalar_get_value(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddcmulBackward0Scalar_get_tensor1(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->tensor1, TN_NODE(self));
-}
-
-static PyObject *
 ForeachAddcmulBackward0Scalar_get_self(PyObject *self, void *c)
 {
     return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->self, TN_NODE(self));
 }
 
 static PyGetSetDef ForeachAddcmulBackward0Scalar_getset[] = {
+    {"_saved_tensor1", ForeachAddcmulBackward0Scalar_get_tensor1, NULL, NULL, NULL},
     {"_saved_tensor2", ForeachAddcmulBackward0Scalar_get_tensor2, NULL, NULL, NULL},
     {"_saved_value", ForeachAddcmulBackward0Scalar_get_value, NULL, NULL, NULL},
-    {"_saved_tensor1", ForeachAddcmulBackward0Scalar_get_tensor1, NULL, NULL, NULL},
     {"_saved_self", ForeachAddcmulBackward0Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
@@ -5149,9 +5149,9 @@ tn_ag_record__foreach_addcmul__Scalar(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
+    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     n->value = a_[3];
-    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
@@ -5174,9 +5174,9 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list tensor2;
-    tn_ag_scalars scalars;
     tn_saved_list tensor1;
+    tn_ag_scalars scalars;
+    tn_saved_list tensor2;
     tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
@@ -5195,11 +5195,11 @@ ForeachAddcmulBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
     tn_ag_vec v2_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
     if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v2_.v, v2_.n};
@@ -5235,8 +5235,8 @@ static void
 ForeachAddcmulBackward0ScalarList_release(tn_node *n_)
 {
     ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)n_;
-    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->self);
     (void)n;
 }
@@ -5253,11 +5253,11 @@ static int
 ForeachAddcmulBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
-        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
     for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
         if (tn_saved_traverse(&n->self.items[i_], visit, arg))
@@ -5267,15 +5267,15 @@ ForeachAddcmulBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *a
 }
 
 static PyObject *
-ForeachAddcmulBackward0ScalarList_get_tensor2(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->tensor2, TN_NODE(self));
-}
-
-static PyObject *
 ForeachAddcmulBackward0ScalarList_get_tensor1(PyObject *self, void *c)
 {
     return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->tensor1, TN_NODE(self));
+}
+
+static PyObject *
+ForeachAddcmulBackward0ScalarList_get_tensor2(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->tensor2, TN_NODE(self));
 }
 
 static PyObject *
@@ -5285,8 +5285,8 @@ ForeachAddcmulBackward0ScalarList_get_self(PyObject *self, void *c)
 }
 
 static PyGetSetDef ForeachAddcmulBackward0ScalarList_getset[] = {
-    {"_saved_tensor2", ForeachAddcmulBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcmulBackward0ScalarList_get_tensor1, NULL, NULL, NULL},
+    {"_saved_tensor2", ForeachAddcmulBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
     {"_saved_self", ForeachAddcmulBackward0ScalarList_get_self, NULL, NULL, NULL},
     {NULL},
 };
@@ -5326,9 +5326,9 @@ tn_ag_record__foreach_addcmul__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
-    if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)

@@ -110,6 +110,14 @@ check_index(PyObject *o)
     return 1;
 }
 
+/* A tensor Tensor.__index__ accepts: one element, integral or bool, any number of dims. */
+static int
+one_integral_element(PyObject *o)
+{
+    TensorObject *t = TN_T(o);
+    return t->numel == 1 && tn_dtype_is_integral(t->dtype, true);
+}
+
 static int
 check_double(PyObject *o)
 {
@@ -183,10 +191,14 @@ check_int_list(PyObject *o, int size)
         PyObject *first = PySequence_GetItem(o, 0);
         if (!first)
             return -1;
-        int r = check_index(first);
+        int r = check_index(first) || (is_tensor(first) && one_integral_element(first));
         Py_DECREF(first);
         return r;
     }
+    /* upstream takes a tensor of one integral element as a one-int list: x.resize_(t), where
+     * t = torch.LongTensor([n]) (torch.distributed's object collectives do this) */
+    if (is_tensor(o))
+        return one_integral_element(o);
     return size > 0 && check_long(o);
 }
 
@@ -376,7 +388,13 @@ convert_int_list(PyObject *o, int size, tn_value *out, tn_arena *arena, int tag)
 {
     out->tag = tag;
     if (!(PyTuple_Check(o) || PyList_Check(o))) {
-        /* a bare int for int[N] */
+        /* a bare int for int[N], or a one-element tensor (check_int_list) */
+        if (is_tensor(o) && TN_T(o)->dtype == TN_DTYPE_BOOL) {
+            PyErr_SetString(PyExc_RuntimeError, "Expected scalar.isIntegral( false) to be true, but "
+                            "got false.  (Could this error message be improved?  If so, please report "
+                            "an enhancement request to PyTorch.)");
+            return -1;
+        }
         int64_t v;
         if (unpack_index(o, &v) < 0)
             return -1;

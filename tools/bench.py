@@ -3,6 +3,7 @@
     .venv/bin/python tools/bench.py                 # full run: 5 repetitions, docs/PERF.md + docs/perf.png
     .venv/bin/python tools/bench.py --quick         # end-to-end check: 2 reps, 8 new tokens, short timings
     .venv/bin/python tools/bench.py --reps 7 --groups ops,import
+    .venv/bin/python tools/bench.py --dist          # torch.distributed vs upstream gloo -> docs/DISTRIBUTED.md
 
 Any python can run it: every measurement happens in a fresh worker process started with the
 interpreter of each venv (`tools/bench.py --worker GROUP --side SIDE`), and the chart is drawn
@@ -35,6 +36,13 @@ How it measures (each number in PERF.md is the median over the repetitions):
   size       our build/meson/_C.abi3.so stripped (strip on a copy), beside upstream's
              libtorch_cpu.so + libtorch_python.so + _C.so stripped (and the system libraries our
              _C links for context).
+
+--dist (separately, not part of the default run): all_reduce of 4 MB and 64 MB float32 and the
+latency of a 4-byte all_reduce and of barrier, at 2 and 4 local processes (`backend="gloo"`:
+torchnative's own backend against upstream's gloo), and each rank's peak RSS over a 256 MB
+all_reduce (VmHWM after clear_refs, minus the RSS before the tensor existed, minus the tensor).
+ABBA over --reps repetitions; medians; writes the numbers section of docs/DISTRIBUTED.md and
+build/bench/dist.json.
 
 Options: --reps N (default 5; --quick: 2), --quick, --groups LIST, --new-tokens N (64; quick 8),
 --prefill-sizes LIST (6,128,512,1024), --prefill-dtypes LIST (float32), --prefill-inner N
@@ -1003,6 +1011,169 @@ def plot(json_path: Path, png: Path) -> int:
     return 0
 
 
+# -- torch.distributed (--dist) ------------------------------------------------------------------
+
+DIST_SIZES = {"4 MB": 4 << 20, "64 MB": 64 << 20}
+DIST_MD_BEGIN, DIST_MD_END = "<!-- bench:dist:begin -->", "<!-- bench:dist:end -->"
+
+
+def dist_worker(args) -> int:
+    """One rank: the throughput/latency loop or the RSS probe; rank 0 emits the result."""
+    import warnings
+
+    warnings.simplefilter("ignore")
+    p = json.loads(args.params)
+    import torch
+    import torch.distributed as dist
+
+    check_torch(torch, args.side)
+    rank, ws = p["rank"], p["world"]
+    dist.init_process_group("gloo", init_method=p["init"], rank=rank, world_size=ws,
+                            timeout=datetime.timedelta(seconds=600))
+    out = {}
+    if p["mode"] == "rss":
+        base = status_kib("VmRSS")
+        t = torch.ones((256 << 20) // 4)
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        dist.all_reduce(t)
+        peak = status_kib("VmHWM")
+        got = [None] * ws
+        dist.all_gather_object(got, {"base_kib": base, "peak_kib": peak})
+        out["ranks"] = got
+        out["tensor_bytes"] = t.numel() * 4
+    else:
+        for label, nbytes in DIST_SIZES.items():
+            t = torch.ones(nbytes // 4)
+            reps = p["reps_small"] if nbytes < (32 << 20) else p["reps_large"]
+            dist.all_reduce(t)
+            times = []
+            for _ in range(reps):
+                dist.barrier()
+                t0 = time.perf_counter()
+                dist.all_reduce(t)
+                times.append(time.perf_counter() - t0)
+            out[label] = statistics.median(times)
+        t = torch.ones(1)
+        for name, fn in (("4 B all_reduce", lambda: dist.all_reduce(t)), ("barrier", dist.barrier)):
+            fn()
+            times = []
+            for _ in range(p["reps_latency"]):
+                t0 = time.perf_counter()
+                fn()
+                times.append(time.perf_counter() - t0)
+            out[name] = statistics.median(times)
+    dist.destroy_process_group()
+    if rank == 0:
+        emit("RESULT", {"data": out})
+    return 0
+
+
+def run_dist(side: str, ws: int, params: dict, timeout: float) -> dict:
+    port = 20000 + (os.getpid() * 7 + ws * 131 + int(time.time() * 1000)) % 30000
+    procs = []
+    for r in range(ws):
+        prm = dict(params, rank=r, world=ws, init=f"tcp://127.0.0.1:{port}")
+        cmd = [str(PYTHONS[side]), str(Path(__file__).resolve()), "--dist-worker", "--side", side,
+               "--params", json.dumps(prm)]
+        procs.append(subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                      cwd=ROOT))
+    outs = []
+    try:
+        for pr in procs:
+            outs.append(pr.communicate(timeout=timeout))
+    except subprocess.TimeoutExpired:
+        for pr in procs:
+            pr.kill()
+        return {"error": f"timed out after {timeout:.0f} s"}
+    m = re.search(r"^BENCH-RESULT (.*)$", outs[0][0], re.M)
+    if "BENCH-ABORT" in "".join(o[0] for o in outs):
+        sys.exit(f"bench: aborted: {side} imported the wrong torch")
+    if not m:
+        return {"error": f"rank 0 exited {procs[0].returncode}: {(outs[0][1].strip().splitlines() or ['?'])[-1][:300]}"}
+    return json.loads(m.group(1))
+
+
+def orchestrate_dist(args) -> int:
+    reps = args.reps or (2 if args.quick else 5)
+    params = {"reps_small": 5 if args.quick else 20, "reps_large": 2 if args.quick else 5,
+              "reps_latency": 50 if args.quick else 300}
+    run = {"started": datetime.datetime.now().isoformat(timespec="seconds"),
+           "command": " ".join(["tools/bench.py"] + sys.argv[1:]), "machine": machine_info(),
+           "git": git_head(), "reps": reps, "params": params, "loadavg_start": os.getloadavg(),
+           "samples": {}}
+    for rep in range(reps):
+        order = SIDES if rep % 2 == 0 else SIDES[::-1]
+        log(f"dist repetition {rep + 1}/{reps}, order {' then '.join(order)}")
+        for ws in (2, 4):
+            for side in order:
+                t0 = time.perf_counter()
+                res = run_dist(side, ws, dict(params, mode="loop"), args.timeout)
+                log(f"  world {ws} {side:8s} {time.perf_counter() - t0:6.1f} s {res.get('error', '')}")
+                run["samples"].setdefault(f"loop-{ws}", {}).setdefault(side, []).append(res)
+        if rep == 0:
+            for side in order:
+                res = run_dist(side, 2, dict(params, mode="rss"), args.timeout)
+                run["samples"].setdefault("rss-2", {}).setdefault(side, []).append(res)
+    run["loadavg_end"] = os.getloadavg()
+    json_path = Path(args.json).with_name("dist.json")
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(run, indent=1))
+    md = render_dist(run)
+    doc = ROOT / "docs" / "DISTRIBUTED.md"
+    text = doc.read_text() if doc.exists() else ""
+    if DIST_MD_BEGIN in text and DIST_MD_END in text:
+        head, rest = text.split(DIST_MD_BEGIN, 1)
+        tail = rest.split(DIST_MD_END, 1)[1]
+        doc.write_text(head + DIST_MD_BEGIN + "\n" + md + DIST_MD_END + tail)
+        log(f"wrote the numbers in {doc} and {json_path}")
+    print(md)
+    return 0
+
+
+def render_dist(run) -> str:
+    def med(key, side, field):
+        vals = [s["data"][field] for s in run["samples"].get(key, {}).get(side, []) if "data" in s]
+        return statistics.median(vals) if vals else None
+
+    rows = []
+    for ws in (2, 4):
+        for label, nbytes in DIST_SIZES.items():
+            o, u = med(f"loop-{ws}", "ours", label), med(f"loop-{ws}", "upstream", label)
+            ro = nbytes / o / 1e9 if o else None
+            ru = nbytes / u / 1e9 if u else None
+            ratio = ro / ru if ro and ru else None
+            rows.append((f"all_reduce {label} float32, GB/s (algorithm bandwidth)", ws,
+                         f"{ro:.2f}" if ro else "—", f"{ru:.2f}" if ru else "—", ratio, "≥ 1.0×",
+                         ratio is not None and ratio >= 1.0))
+        for label in ("4 B all_reduce", "barrier"):
+            o, u = med(f"loop-{ws}", "ours", label), med(f"loop-{ws}", "upstream", label)
+            ratio = u / o if o and u else None
+            rows.append((f"{label} latency", ws, fmt_time(o), fmt_time(u), ratio, "≤ gloo's",
+                         ratio is not None and ratio >= 1.0))
+    lines = [f"Measured by `{run['command']}` at {run['git']} on {run['machine']['nproc']} cores "
+             f"({run['machine']['cpu']}), load average {run['loadavg_start'][0]:.1f} at the start "
+             f"and {run['loadavg_end'][0]:.1f} at the end; {run['reps']} repetitions (ABBA), medians. "
+             "Ratio: ours over gloo for throughput, gloo over ours for latency (above 1 is better).",
+             "", "| measure | processes | torchnative | upstream gloo | ratio | target | met |",
+             "|---|---|---|---|---|---|---|"]
+    for name, ws, o, u, ratio, target, ok in rows:
+        lines.append(f"| {name} | {ws} | {o} | {u} | {f'{ratio:.2f}×' if ratio else '—'} | {target} | "
+                     f"{'yes' if ok else 'no'} |")
+    for side in SIDES:
+        for s in run["samples"].get("rss-2", {}).get(side, []):
+            if "data" not in s:
+                continue
+            tb = s["data"]["tensor_bytes"]
+            worst = max(r["peak_kib"] * 1024 - r["base_kib"] * 1024 - tb for r in s["data"]["ranks"])
+            lines.append("")
+            lines.append(f"Peak RSS over a 256 MB all_reduce, 2 processes, {side}: the worst rank grew "
+                         f"{fmt_bytes(worst + tb)} above its RSS before the tensor existed, "
+                         f"i.e. {fmt_bytes(worst)} beyond the tensor itself"
+                         + (" (target: at most 64 MB beyond it)." if side == "ours" else "."))
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="2 reps, 8 new tokens, 1 prefill forward: checks the tool end to end")
@@ -1021,8 +1192,14 @@ def main() -> int:
     ap.add_argument("--side", choices=SIDES, help=argparse.SUPPRESS)
     ap.add_argument("--params", default="{}", help=argparse.SUPPRESS)
     ap.add_argument("--render", metavar="RESULTS_JSON", help="only rewrite --md and --png from a saved --json")
+    ap.add_argument("--dist", action="store_true", help="torch.distributed vs upstream gloo -> docs/DISTRIBUTED.md")
+    ap.add_argument("--dist-worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--plot", metavar="RESULTS_JSON", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.dist_worker:
+        return dist_worker(args)
+    if args.dist:
+        return orchestrate_dist(args)
     if args.worker:
         return worker_main(args)
     if args.plot:

@@ -1,14 +1,21 @@
 """torch.distributed's native half: _c10d_init, the _Dist*Error exceptions, torch._C._distributed
 (placements) and torch._C._distributed_c10d (stores, ProcessGroup/Backend/Work, ReduceOp, options,
-FakeProcessGroup, registry), built inside _c10d_init as upstream does. See Note [No gloo]. To
-add a name: define it in _build() and list it in `exported` at its end."""
+FakeProcessGroup, registry, ProcessGroupGloo), built inside _c10d_init as upstream does. The C
+half (stores, the star engine) is torch._C._tn_c10d (runtime/c10d_*.c); this file gives it
+upstream's class shapes. See Note [gloo is served by the star backend]. To add a name: define it
+in _build() and list it in `exported` at its end."""
 
-# Note [No gloo]
-# Gloo, NCCL, MPI, UCC and XCCL are absent, so `from torch._C._distributed_c10d import
-# ProcessGroupGloo` raises ImportError and torch.distributed reports them unavailable. A
-# ProcessGroup dispatches each collective to the Backend registered for its tensors' device, as
-# c10d does (FakeProcessGroup moves no data, as upstream's); nothing answers a collective by
-# returning its input, and the DDP helpers refuse above world size 1.
+# Note [gloo is served by the star backend]
+# torch.distributed's Python picks a CPU backend by the name "gloo" (backend="gloo", and
+# backend=None on a machine without accelerators) and builds it as
+# torch._C._distributed_c10d.ProcessGroupGloo(store, rank, size, timeout), as it does for
+# upstream's own gloo. torchnative answers that name with its own C backend (runtime/c10d_star.c:
+# rank 0 is a hub every rank connects to; reductions fold in rank order), registered in the
+# same place upstream's is, and says so once in a UserWarning: it is not gloo's wire format, so
+# a group cannot mix torchnative ranks with upstream ranks running real gloo. NCCL, MPI, UCC and
+# XCCL stay absent (ImportError at `from torch._C._distributed_c10d import ProcessGroupNCCL`).
+# A ProcessGroup dispatches each collective to the Backend registered for its tensors' device,
+# as c10d does (FakeProcessGroup moves no data, as upstream's).
 
 import datetime
 import os
@@ -39,31 +46,26 @@ def _exceptions():
 
 # c10d's kUnsetTimeout (-1 ms) and the defaults of init.cpp.
 _UNSET_TIMEOUT = datetime.timedelta(milliseconds=-1)
-_DEFAULT_STORE_TIMEOUT = datetime.timedelta(seconds=300)
 
 _MODNAME = "torch._C._distributed_c10d"
+
+
+_STATES = {}
+
+
+def _build_state(C):
+    """The registries _build's functions share (also read by _install_functional)."""
+    return _STATES.setdefault(id(C), {"works": {}})
 
 
 def _build(C):
     support = C._tn_support
     make_enum = support.make_enum
     refuse = support.refuse
-    DistStoreError = C._DistStoreError
-    QueueEmptyError = C._DistQueueEmptyError
-
     def _no_constructor(name):
         def __init__(self, *args, **kwargs):
             raise TypeError(f"{_MODNAME}.{name}: No constructor defined!")
         return __init__
-
-    def _to_bytes(v):
-        if isinstance(v, str):
-            return v.encode()
-        if isinstance(v, (bytes, bytearray)):
-            return bytes(v)
-        if isinstance(v, (list, tuple)):
-            return bytes(v)
-        raise TypeError(f"expected str or bytes, got {type(v).__name__}")
 
     # ---- enums ------------------------------------------------------------------------------
     BuiltinCommHookType = make_enum("BuiltinCommHookType", [("ALLREDUCE", 1), ("FP16_COMPRESS", 2)],
@@ -80,327 +82,10 @@ def _build(C):
     WorkResult = make_enum("WorkResult", [("SUCCESS", 0), ("TIMEOUT", 1), ("COMM_ERROR", 2),
                                           ("UNKNOWN", 100)], module=_MODNAME)
 
-    # ---- stores -----------------------------------------------------------------------------
-
-    class Store:
-        """c10d::Store. Subclassable from Python (override set/get/...); the base answers the
-        rest by refusing, as c10d's pure virtuals do."""
-
-        def __init__(self):
-            self._timeout = _DEFAULT_STORE_TIMEOUT
-
-        @property
-        def timeout(self):
-            return getattr(self, "_timeout", _DEFAULT_STORE_TIMEOUT)
-
-        def set_timeout(self, timeout):
-            self._timeout = timeout
-
-        def _missing(self, what):
-            raise RuntimeError(f"{type(self).__name__} does not implement {what} "
-                               "(Tried to call pure virtual function \"Store::" + what + "\")")
-
-        def set(self, key, value):
-            self._missing("set")
-
-        def get(self, key):
-            self._missing("get")
-
-        def add(self, key, value):
-            self._missing("add")
-
-        def compare_set(self, key, expected_value, desired_value):
-            self._missing("compare_set")
-
-        def delete_key(self, key):
-            self._missing("delete_key")
-
-        def num_keys(self):
-            self._missing("num_keys")
-
-        def check(self, keys):
-            self._missing("check")
-
-        def wait(self, keys, timeout=None):
-            self._missing("wait")
-
-        def multi_get(self, keys):
-            return [self.get(k) for k in keys]
-
-        def multi_set(self, keys, values):
-            for k, v in zip(keys, values):
-                self.set(k, v)
-
-        def append(self, key, value):
-            self._missing("append")
-
-        def queue_push(self, key, value):
-            self._missing("queue_push")
-
-        def queue_pop(self, key, block=True):
-            self._missing("queue_pop")
-
-        def queue_len(self, key):
-            self._missing("queue_len")
-
-        def list_keys(self):
-            self._missing("list_keys")
-
-        def has_extended_api(self):
-            return False
-
-        def barrier(self, key, world_size, timeout=None):
-            self._missing("barrier")
-
-        def clone(self):
-            self._missing("clone")
-
-    class _MemoryTable:
-        """The shared state of a HashStore (and of the FileStores of one path in this process)."""
-
-        def __init__(self):
-            self.data = {}
-            self.queues = {}
-            self.cond = threading.Condition()
-
-    class HashStore(Store):
-        """An in-memory, thread-safe store (c10d::HashStore)."""
-
-        def __init__(self):
-            super().__init__()
-            self._table = _MemoryTable()
-
-        def _wait_for(self, keys, timeout):
-            timeout = self.timeout if timeout is None else timeout
-            secs = timeout.total_seconds()
-            deadline = None if secs <= 0 else time.monotonic() + secs
-            t = self._table
-            while not all(k in t.data for k in keys):
-                left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
-                    raise DistStoreError("Wait timeout")
-                t.cond.wait(left)
-
-        def set(self, key, value):
-            with self._table.cond:
-                self._table.data[key] = _to_bytes(value)
-                self._table.cond.notify_all()
-
-        def get(self, key):
-            with self._table.cond:
-                self._wait_for([key], None)
-                return self._table.data[key]
-
-        def add(self, key, value):
-            with self._table.cond:
-                cur = self._table.data.get(key, b"0")
-                try:
-                    n = int(cur.decode()) + int(value)
-                except ValueError:
-                    raise ValueError("stoll") from None
-                self._table.data[key] = str(n).encode()
-                self._table.cond.notify_all()
-                return n
-
-        def compare_set(self, key, expected_value, desired_value):
-            expected, desired = _to_bytes(expected_value), _to_bytes(desired_value)
-            with self._table.cond:
-                data = self._table.data
-                if key not in data:
-                    if expected == b"":
-                        data[key] = desired
-                        self._table.cond.notify_all()
-                        return desired
-                    return expected
-                if data[key] == expected:
-                    data[key] = desired
-                    self._table.cond.notify_all()
-                return data[key]
-
-        def delete_key(self, key):
-            with self._table.cond:
-                return self._table.data.pop(key, None) is not None
-
-        def num_keys(self):
-            with self._table.cond:
-                return len(self._table.data)
-
-        def check(self, keys):
-            with self._table.cond:
-                return all(k in self._table.data for k in keys)
-
-        def wait(self, keys, timeout=None):
-            with self._table.cond:
-                self._wait_for(list(keys), timeout)
-
-        def multi_get(self, keys):
-            with self._table.cond:
-                self._wait_for(list(keys), None)
-                return [self._table.data[k] for k in keys]
-
-        def multi_set(self, keys, values):
-            with self._table.cond:
-                for k, v in zip(keys, values):
-                    self._table.data[k] = _to_bytes(v)
-                self._table.cond.notify_all()
-
-        def append(self, key, value):
-            with self._table.cond:
-                self._table.data[key] = self._table.data.get(key, b"") + _to_bytes(value)
-                self._table.cond.notify_all()
-
-        def queue_push(self, key, value):
-            with self._table.cond:
-                self._table.queues.setdefault(key, []).append(_to_bytes(value))
-                self._table.cond.notify_all()
-
-        def queue_pop(self, key, block=True):
-            with self._table.cond:
-                q = self._table.queues.setdefault(key, [])
-                if not q and not block:
-                    raise QueueEmptyError(f"queue_pop: queue {key} is empty")
-                secs = self.timeout.total_seconds()
-                deadline = None if secs <= 0 else time.monotonic() + secs
-                while not q:
-                    left = None if deadline is None else deadline - time.monotonic()
-                    if left is not None and left <= 0:
-                        raise DistStoreError("Wait timeout")
-                    self._table.cond.wait(left)
-                return q.pop(0)
-
-        def queue_len(self, key):
-            with self._table.cond:
-                return len(self._table.queues.get(key, ()))
-
-        def list_keys(self):
-            with self._table.cond:
-                return list(reversed(list(self._table.data)))
-
-        def has_extended_api(self):
-            return True
-
-        def clone(self):
-            other = HashStore.__new__(type(self))
-            Store.__init__(other)
-            other._timeout = self.timeout
-            other._table = self._table
-            return other
-
-    _file_tables = {}
-
-    class FileStore(HashStore):
-        """c10d::FileStore. Shared by every FileStore of the same path in this process; the
-        on-disk format (for stores shared between processes) is not implemented, which only
-        matters above world size 1."""
-
-        def __init__(self, path, numWorkers=-1):
-            Store.__init__(self)
-            self._path = path
-            self._numWorkers = numWorkers
-            self._table = _file_tables.setdefault(os.path.abspath(path), _MemoryTable())
-
-        @property
-        def path(self):
-            return self._path
-
-    class TCPStore(Store):
-        """Refused: a TCP rendezvous server/client is not implemented in torchnative."""
-
-        def __init__(self, host_name, port, world_size=None, is_master=False, timeout=None,
-                     wait_for_workers=True, multi_tenant=False, master_listen_fd=None,
-                     use_libuv=True):
-            refuse(f"{_MODNAME}.TCPStore",
-                   "no TCP rendezvous; at world size 1 use HashStore or FileStore")
-
-        host = property(lambda self: refuse(f"{_MODNAME}.TCPStore.host"))
-        port = property(lambda self: refuse(f"{_MODNAME}.TCPStore.port"))
-        libuvBackend = property(lambda self: refuse(f"{_MODNAME}.TCPStore.libuvBackend"))
-
-    class PrefixStore(Store):
-        """c10d::PrefixStore: every key becomes "<prefix>/<key>" in the wrapped store."""
-
-        def __init__(self, prefix, store):
-            super().__init__()
-            if not isinstance(store, Store):
-                raise TypeError("PrefixStore(): store must be a torch.distributed.Store")
-            self._prefix = prefix
-            self._store = store
-
-        def _k(self, key):
-            return f"{self._prefix}/{key}"
-
-        @property
-        def underlying_store(self):
-            return self._store
-
-        @property
-        def _underlying_non_prefix_store(self):
-            s = self._store
-            while isinstance(s, PrefixStore):
-                s = s._store
-            return s
-
-        @property
-        def timeout(self):
-            return self._store.timeout
-
-        def set_timeout(self, timeout):
-            self._store.set_timeout(timeout)
-
-        def set(self, key, value):
-            self._store.set(self._k(key), _to_bytes(value))
-
-        def get(self, key):
-            return self._store.get(self._k(key))
-
-        def add(self, key, value):
-            return self._store.add(self._k(key), value)
-
-        def compare_set(self, key, expected_value, desired_value):
-            return self._store.compare_set(self._k(key), expected_value, desired_value)
-
-        def delete_key(self, key):
-            return self._store.delete_key(self._k(key))
-
-        def num_keys(self):
-            return self._store.num_keys()
-
-        def check(self, keys):
-            return self._store.check([self._k(k) for k in keys])
-
-        def wait(self, keys, timeout=None):
-            keys = [self._k(k) for k in keys]
-            if timeout is None:
-                return self._store.wait(keys)
-            return self._store.wait(keys, timeout)
-
-        def multi_get(self, keys):
-            return self._store.multi_get([self._k(k) for k in keys])
-
-        def multi_set(self, keys, values):
-            return self._store.multi_set([self._k(k) for k in keys], values)
-
-        def append(self, key, value):
-            return self._store.append(self._k(key), value)
-
-        def queue_push(self, key, value):
-            return self._store.queue_push(self._k(key), value)
-
-        def queue_pop(self, key, block=True):
-            return self._store.queue_pop(self._k(key), block)
-
-        def queue_len(self, key):
-            return self._store.queue_len(self._k(key))
-
-        def list_keys(self):
-            pre = self._prefix + "/"
-            return [k[len(pre):] for k in self._store.list_keys() if k.startswith(pre)]
-
-        def has_extended_api(self):
-            return self._store.has_extended_api()
-
-        def clone(self):
-            return PrefixStore(self._prefix, self._store.clone())
+    # ---- stores: C types (runtime/c10d_store.c) -------------------------------------------
+    T = C._tn_c10d
+    Store, HashStore, FileStore, TCPStore, PrefixStore = (
+        T.Store, T.HashStore, T.FileStore, T.TCPStore, T.PrefixStore)
 
     # ---- ReduceOp ---------------------------------------------------------------------------
 
@@ -907,6 +592,453 @@ def _build(C):
     for _name, _member in BackendType.__members__.items():
         setattr(ProcessGroup, _name, _member)
 
+    # ---- torchnative's CPU backend, serving "gloo" (runtime/c10d_star.c) ------------------
+    # See Note [gloo is served by the star backend].
+
+    _star_state = {"warned": False}
+    _RED = {int(RedOpType.SUM): 0, int(RedOpType.AVG): 1, int(RedOpType.PRODUCT): 2,
+            int(RedOpType.MIN): 3, int(RedOpType.MAX): 4, int(RedOpType.BAND): 5,
+            int(RedOpType.BOR): 6, int(RedOpType.BXOR): 7}
+
+    def _warn_gloo_once():
+        if _star_state["warned"]:
+            return
+        _star_state["warned"] = True
+        import warnings
+        warnings.warn(
+            "torchnative serves the 'gloo' backend (and backend=None on CPU) with its own C "
+            "collective backend (runtime/c10d_star.c: a star of TCP connections to rank 0, "
+            "reductions in rank order). It does not speak gloo's wire format: every rank of the "
+            "group must run torchnative.", UserWarning, stacklevel=4)
+
+    def _ms(td, default):
+        if td is None:
+            return default
+        ms = T_timedelta_ms(td)
+        return default if ms < 0 else ms
+
+    def T_timedelta_ms(td):
+        return (td.days * 86400000000 + td.seconds * 1000000 + td.microseconds) // 1000
+
+    def _is_tensor(x):
+        return hasattr(x, "dtype") and hasattr(x, "is_contiguous")
+
+    def _redop_of(opts, who):
+        op = getattr(opts, "reduceOp", opts)
+        if op is None:
+            op = RedOpType.SUM
+        red = getattr(op, "op", op)
+        if red == RedOpType.PREMUL_SUM:
+            # upstream's gloo refuses it with this RuntimeError too
+            raise RuntimeError(f"ProcessGroupGloo::{who}: Cannot use ReduceOp.PREMUL_SUM with "
+                               "torchnative's CPU backend (it folds SUM, AVG, PRODUCT, MIN, MAX, "
+                               "BAND, BOR, BXOR)")
+        return _RED[int(red)]
+
+    _INT_DTYPES = ("torch.bool", "torch.uint8", "torch.int8", "torch.int16", "torch.int32",
+                   "torch.int64", "torch.uint16", "torch.uint32", "torch.uint64")
+    _BIT_NAMES = {5: "BAND", 6: "BOR", 7: "BXOR"}
+
+    def _check_redop(red, t, who):
+        d = str(t.dtype)
+        if red in _BIT_NAMES and d not in _INT_DTYPES:
+            raise RuntimeError(f"{who}: Cannot use ReduceOp.{_BIT_NAMES[red]} with non-integral "
+                               f"dtype {d}")
+        if red == 1 and (d in _INT_DTYPES or t.is_complex()):
+            raise RuntimeError(f"{who}: ReduceOp.AVG needs a floating dtype, got {d} (use SUM "
+                               "and divide)")
+        if t.is_complex() and red != 0:
+            raise RuntimeError(f"{who}: complex tensors reduce with SUM or AVG only, got "
+                               f"{t.dtype}")
+
+    def _staged(t, post, copy_in=True):
+        """A contiguous tensor to hand the engine for t; when t is not contiguous a temporary
+        whose result is copied back into t after the wait."""
+        if t.is_contiguous():
+            return t
+        tmp = t.contiguous() if copy_in else t.new_empty(t.shape)
+        post.append(lambda: t.copy_(tmp))
+        return tmp
+
+    def _real(t):
+        import torch
+        return torch.view_as_real(t) if t.is_complex() else t
+
+    class _TNWork(Work):
+        """The Work of torchnative's backend: waits on the engine's ops (GIL released), then
+        copies results into non-contiguous outputs."""
+
+        def __init__(self, handles, op_type, result, post=()):
+            super().__init__()
+            self._handles = handles
+            self._op_type = op_type
+            self._result = result
+            self._post = list(post)
+
+        def wait(self, timeout=_UNSET_TIMEOUT):
+            ms = T_timedelta_ms(timeout) if timeout is not None else -1
+            for h in self._handles:
+                h.wait(ms if ms > 0 else -1)
+            post, self._post = self._post, []
+            for fn in post:
+                fn()
+            return True
+
+        def is_completed(self):
+            return all(h.is_completed() for h in self._handles) and not self._post
+
+        def is_success(self):
+            return all(h.is_success() for h in self._handles)
+
+        def exception(self):
+            for h in self._handles:
+                e = h.error()
+                if e is not None:
+                    return C._DistBackendError(e)
+            return None
+
+        def source_rank(self):
+            return self._handles[0].source_rank()
+
+        _source_rank = source_rank
+
+        def result(self):
+            return self._result
+
+        def get_future(self):
+            # Completed by waiting: the future is done when it is returned.
+            self.wait()
+            return _done_future(self._result)
+
+        def get_future_result(self):
+            return self.get_future()
+
+        def _get_op_type(self):
+            return self._op_type
+
+    class _GlooOptions(_BackendOptions):
+        def __init__(self, timeout=datetime.timedelta(seconds=1800)):
+            super().__init__("gloo", timeout)
+            self.devices = []
+            self.threads = 2
+
+    _GlooOptions.__qualname__ = "ProcessGroupGloo.Options"
+    _GlooOptions.__name__ = "Options"
+
+    class _GlooDevice:
+        __init__ = _no_constructor("ProcessGroupGloo.Device")
+
+    class ProcessGroupGloo(Backend):
+        """Backend "gloo" as torchnative serves it: runtime/c10d_star.c's star engine (see
+        Note [gloo is served by the star backend]); not gloo's wire format."""
+
+        Options = _GlooOptions
+        Device = _GlooDevice
+
+        def __init__(self, store, rank, size, timeout=datetime.timedelta(seconds=1800)):
+            opts = timeout if isinstance(timeout, _GlooOptions) else _GlooOptions(timeout)
+            self._setup(int(rank), int(size), "gloo", opts)
+            _warn_gloo_once()
+            self._seq = 0
+            self._star = T._Star(store, int(rank), int(size), _ms(opts._timeout, 1800000))
+
+        @staticmethod
+        def create_device(hostname="", interface="", lazy_init=None):
+            refuse(f"{_MODNAME}.ProcessGroupGloo.create_device",
+                   "torchnative's backend listens where TORCHNATIVE_DIST_ADDR says (default: the "
+                   "store's address, else loopback); gloo devices do not apply")
+
+        @staticmethod
+        def create_default_device(lazy_init=None):
+            refuse(f"{_MODNAME}.ProcessGroupGloo.create_default_device",
+                   "torchnative's backend listens where TORCHNATIVE_DIST_ADDR says")
+
+        def _set_default_timeout(self, timeout):
+            self._options._timeout = timeout
+
+        def set_timeout(self, timeout):
+            self._options._timeout = timeout
+
+        def _set_sequence_number_for_group(self):
+            pass
+
+        def _get_sequence_number_for_group(self):
+            return self._seq
+
+        def abort(self):
+            self._star.abort(f"[rank {self._rank}] the process group was aborted")
+
+        def shutdown(self):
+            self._star.shutdown()
+
+        def _timeout_ms(self, opts):
+            t = getattr(opts, "timeout", None)
+            ms = T_timedelta_ms(t) if t is not None else -1
+            return ms if ms > 0 else _ms(self._options._timeout, 1800000)
+
+        def _submit(self, kind, opts=None, **kw):
+            self._seq += 1
+            return self._star.submit(kind, timeout_ms=self._timeout_ms(opts), **kw)
+
+        def _one(self, tensors, who):
+            if _is_tensor(tensors):
+                return tensors
+            if len(tensors) != 1:
+                raise RuntimeError(f"ProcessGroupGloo::{who}: requires a single-element tensor "
+                                   f"list, got {len(tensors)} (torchnative's backend takes one "
+                                   "tensor per call)")
+            return tensors[0]
+
+        # -- the collectives ------------------------------------------------------------------
+
+        def allreduce(self, tensors, opts=None):
+            t = self._one(tensors, "allreduce")
+            red = _redop_of(opts, "allreduce")
+            _check_redop(red, t, "ProcessGroupGloo::allreduce")
+            post = []
+            buf = _staged(_real(t), post)
+            h = self._submit(T.STAR_ALLREDUCE, opts, buf=buf, redop=red)
+            return _TNWork([h], OpType.ALLREDUCE, [t], post)
+
+        def allreduce_coalesced(self, tensors, opts=None):
+            import torch
+            if not tensors:
+                raise RuntimeError("ProcessGroupGloo::allreduce_coalesced: requires non-empty "
+                                   "tensor list")
+            if len({t.dtype for t in tensors}) != 1:
+                raise RuntimeError("ProcessGroupGloo::allreduce_coalesced: tensors must all have "
+                                   "the same type")
+            red = _redop_of(opts, "allreduce_coalesced")
+            _check_redop(red, tensors[0], "ProcessGroupGloo::allreduce_coalesced")
+            flat = torch.cat([_real(t).reshape(-1) for t in tensors])
+            h = self._submit(T.STAR_ALLREDUCE, opts, buf=flat, redop=red)
+
+            def scatter_back():
+                off = 0
+                for t in tensors:
+                    n = _real(t).numel()
+                    _real(t).copy_(flat[off:off + n].view(_real(t).shape))
+                    off += n
+            return _TNWork([h], OpType.ALLREDUCE_COALESCED, tensors, [scatter_back])
+
+        def broadcast(self, tensors, opts=None):
+            t = self._one(tensors, "broadcast")
+            root = getattr(opts, "rootRank", opts if isinstance(opts, int) else 0)
+            post = []
+            buf = _staged(_real(t), post)
+            h = self._submit(T.STAR_BROADCAST, opts, buf=buf, root=int(root))
+            return _TNWork([h], OpType.BROADCAST, [t], post)
+
+        def reduce(self, tensors, opts=None):
+            t = self._one(tensors, "reduce")
+            red = _redop_of(opts, "reduce")
+            _check_redop(red, t, "ProcessGroupGloo::reduce")
+            root = int(getattr(opts, "rootRank", 0))
+            post = []
+            buf = _staged(_real(t), post)
+            h = self._submit(T.STAR_REDUCE, opts, buf=buf, root=root, redop=red)
+            return _TNWork([h], OpType.REDUCE, [t], post)
+
+        def _gather_parts(self, outs, like, who, post):
+            if len(outs) != self._size:
+                raise RuntimeError(f"ProcessGroupGloo::{who}: invalid output tensor list: "
+                                   f"expected {self._size} tensors, got {len(outs)}")
+            parts = []
+            for o in outs:
+                if o.numel() != like.numel() or o.dtype != like.dtype:
+                    raise RuntimeError(f"ProcessGroupGloo::{who}: invalid tensor size or type in "
+                                       "output tensor list")
+                parts.append(_staged(_real(o), post, copy_in=False))
+            return parts
+
+        def allgather(self, output_tensors, input_tensors, opts=None):
+            if len(input_tensors) != 1 or len(output_tensors) != 1:
+                raise RuntimeError("ProcessGroupGloo::allgather: requires a single input tensor "
+                                   "and a single output list")
+            t = input_tensors[0]
+            post = []
+            parts = self._gather_parts(output_tensors[0], t, "allgather", post)
+            h = self._submit(T.STAR_ALLGATHER, opts, buf=_real(t).contiguous(), parts=parts)
+            return _TNWork([h], OpType.ALLGATHER, output_tensors, post)
+
+        def _flat_parts(self, big, n, who, what):
+            if big.numel() != n * self._size:
+                raise RuntimeError(f"ProcessGroupGloo::{who}: {what} tensor size must be equal "
+                                   "to world_size times input tensor size")
+            flat = _real(big).reshape(-1)
+            k = flat.numel() // self._size
+            return [flat.narrow(0, i * k, k) for i in range(self._size)]
+
+        def _allgather_base(self, output, input, opts=None):
+            if output.dtype != input.dtype:
+                raise RuntimeError("output tensor must have the same type as input tensor")
+            post = []
+            out = _staged(output, post, copy_in=False)
+            parts = self._flat_parts(out, input.numel(), "_allgather_base", "output")
+            h = self._submit(T.STAR_ALLGATHER, opts, buf=_real(input).contiguous(), parts=parts)
+            return _TNWork([h], OpType._ALLGATHER_BASE, [output], post)
+
+        def allgather_coalesced(self, output_lists, input_list, opts=None):
+            works = [self.allgather([o], [i], opts) for o, i in zip(output_lists, input_list)]
+            return _TNWork([h for w in works for h in w._handles], OpType.ALLGATHER_COALESCED,
+                           output_lists, [f for w in works for f in w._post])
+
+        def allgather_into_tensor_coalesced(self, outputs, inputs, opts=None):
+            works = [self._allgather_base(o, i, opts) for o, i in zip(outputs, inputs)]
+            return _TNWork([h for w in works for h in w._handles], OpType.COALESCED, outputs,
+                           [f for w in works for f in w._post])
+
+        def gather(self, output_tensors, input_tensors, opts=None):
+            root = int(getattr(opts, "rootRank", 0))
+            t = self._one(input_tensors, "gather")
+            post, parts = [], None
+            if self._rank == root:
+                if len(output_tensors) != 1:
+                    raise RuntimeError("ProcessGroupGloo::gather: requires a single-element output "
+                                       "list containing a list with <size> tensors.")
+                parts = self._gather_parts(output_tensors[0], t, "gather", post)
+            elif output_tensors:
+                raise RuntimeError("ProcessGroupGloo::gather: requires empty output on non-root")
+            h = self._submit(T.STAR_GATHER, opts, buf=_real(t).contiguous(), parts=parts, root=root)
+            return _TNWork([h], OpType.GATHER, output_tensors, post)
+
+        def scatter(self, output_tensors, input_tensors, opts=None):
+            root = int(getattr(opts, "rootRank", 0))
+            t = self._one(output_tensors, "scatter")
+            post, parts = [], None
+            if self._rank == root:
+                if len(input_tensors) != 1 or len(input_tensors[0]) != self._size:
+                    raise RuntimeError("ProcessGroupGloo::scatter: requires a single-element input "
+                                       "list containing a list with <size> tensors")
+                parts = []
+                for x in input_tensors[0]:
+                    if x.numel() != t.numel() or x.dtype != t.dtype:
+                        raise RuntimeError("ProcessGroupGloo::scatter: invalid tensor size or "
+                                           "type in input tensor list")
+                    parts.append(_real(x).contiguous())
+            elif input_tensors:
+                raise RuntimeError("ProcessGroupGloo::scatter: requires empty input on non-root")
+            buf = _staged(_real(t), post, copy_in=False)
+            h = self._submit(T.STAR_SCATTER, opts, buf=buf, parts=parts, root=root)
+            return _TNWork([h], OpType.SCATTER, output_tensors, post)
+
+        def reduce_scatter(self, output_tensors, input_tensors, opts=None):
+            t = self._one(output_tensors, "reduce_scatter")
+            if len(input_tensors) != 1 or len(input_tensors[0]) != self._size:
+                raise RuntimeError("ProcessGroupGloo::reduce_scatter: requires a single input "
+                                   f"list of {self._size} tensors")
+            red = _redop_of(opts, "reduce_scatter")
+            _check_redop(red, t, "ProcessGroupGloo::reduce_scatter")
+            parts = []
+            for x in input_tensors[0]:
+                if x.numel() != t.numel() or x.dtype != t.dtype:
+                    raise RuntimeError("ProcessGroupGloo::reduce_scatter: invalid tensor size or "
+                                       "type in input tensor list")
+                parts.append(_real(x).contiguous())
+            post = []
+            buf = _staged(_real(t), post, copy_in=False)
+            h = self._submit(T.STAR_REDUCE_SCATTER, opts, buf=buf, parts=parts, redop=red)
+            return _TNWork([h], OpType.REDUCE_SCATTER, output_tensors, post)
+
+        def _reduce_scatter_base(self, output, input, opts=None):
+            red = _redop_of(opts, "reduce_scatter_tensor")
+            _check_redop(red, output, "ProcessGroupGloo::_reduce_scatter_base")
+            if output.dtype != input.dtype:
+                raise RuntimeError("input tensor must be the same type as the output tensor.")
+            parts = self._flat_parts(input.contiguous(), output.numel(), "_reduce_scatter_base",
+                                     "input")
+            post = []
+            buf = _staged(_real(output), post, copy_in=False)
+            h = self._submit(T.STAR_REDUCE_SCATTER, opts, buf=buf, parts=parts, redop=red)
+            return _TNWork([h], OpType._REDUCE_SCATTER_BASE, [output], post)
+
+        def reduce_scatter_tensor_coalesced(self, outputs, inputs, opts=None):
+            works = [self._reduce_scatter_base(o, i, opts) for o, i in zip(outputs, inputs)]
+            return _TNWork([h for w in works for h in w._handles],
+                           OpType.REDUCE_SCATTER_TENSOR_COALESCED, outputs,
+                           [f for w in works for f in w._post])
+
+        def alltoall_base(self, output, input, output_split_sizes, input_split_sizes, opts=None):
+            n = self._size
+
+            def rows(t, splits, what):
+                if not splits:
+                    if t.dim() == 0 or t.size(0) % n:
+                        raise RuntimeError(f"Tensor's dim 0 does not divide equally across group "
+                                           f"size ({what})")
+                    splits = [t.size(0) // n] * n
+                if len(splits) != n or sum(splits) != (t.size(0) if t.dim() else 1):
+                    raise RuntimeError(f"Split sizes doesn't match total dim 0 size ({what})")
+                out, off = [], 0
+                for k in splits:
+                    out.append(t.narrow(0, off, k).reshape(-1))
+                    off += k
+                return out
+            post = []
+            src = _real(input).contiguous()
+            dst = _staged(_real(output), post, copy_in=False)
+            ins = rows(src, list(input_split_sizes), "input")
+            outs = rows(dst, list(output_split_sizes), "output")
+            h = self._submit(T.STAR_ALLTOALL, opts, parts=ins, parts2=outs)
+            return _TNWork([h], OpType.ALLTOALL_BASE, [output], post)
+
+        def alltoall(self, output_tensors, input_tensors, opts=None):
+            if len(output_tensors) != self._size or len(input_tensors) != self._size:
+                raise RuntimeError("ProcessGroupGloo::alltoall: requires lists of <size> tensors")
+            post = []
+            ins = [_real(t).contiguous().reshape(-1) for t in input_tensors]
+            outs = [_staged(_real(t), post, copy_in=False).view(-1) for t in output_tensors]
+            h = self._submit(T.STAR_ALLTOALL, opts, parts=ins, parts2=outs)
+            return _TNWork([h], OpType.ALLTOALL, output_tensors, post)
+
+        def barrier(self, opts=None):
+            h = self._submit(T.STAR_BARRIER, opts)
+            return _TNWork([h], OpType.BARRIER, [])
+
+        def monitored_barrier(self, timeout=None, wait_all_ranks=False):
+            ms = _ms(timeout, _ms(self._options._timeout, 1800000))
+            self._seq += 1
+            h = self._star.submit(T.STAR_BARRIER, tag=2 if wait_all_ranks else 1, timeout_ms=ms)
+            h.wait()
+
+        def send(self, tensors, dstRank, tag=0):
+            t = self._one(tensors, "send")
+            h = self._star.submit(T.STAR_SEND, buf=_real(t).contiguous(), root=int(dstRank),
+                                  tag=int(tag), timeout_ms=_ms(self._options._timeout, 1800000))
+            return _TNWork([h], OpType.SEND, [t])
+
+        def _recv(self, tensors, src, tag, op_type):
+            t = self._one(tensors, "recv")
+            post = []
+            buf = _staged(_real(t), post, copy_in=False)
+            h = self._star.submit(T.STAR_RECV, buf=buf, root=src, tag=int(tag),
+                                  timeout_ms=_ms(self._options._timeout, 1800000))
+            return _TNWork([h], op_type, [t], post)
+
+        def recv(self, tensors, srcRank, tag=0):
+            return self._recv(tensors, int(srcRank), tag, OpType.RECV)
+
+        def recv_anysource(self, tensors, tag=0):
+            return self._recv(tensors, -1, tag, OpType.RECVANYSOURCE)
+
+    class _ProcessGroupWrapper(Backend):
+        """TORCH_DISTRIBUTED_DEBUG=DETAIL's wrapper. Upstream checks through a helper gloo group
+        that every rank calls the same collective with the same shapes; torchnative's hub checks
+        exactly that for every collective (Note [Star protocol]), so the wrapper forwards."""
+
+        def __init__(self, pg, gloo_pg):
+            self._setup(pg.rank(), pg.size(), pg.name(), pg.options)
+            self.wrapped_pg = pg
+            self._helper = gloo_pg
+
+        def get_error(self):
+            return ErrorType.SUCCESS
+
+        def __getattribute__(self, name):
+            if name in _COLLECTIVES:
+                return getattr(object.__getattribute__(self, "wrapped_pg"), name)
+            return object.__getattribute__(self, name)
+
     # ---- DDP pieces (not implemented: DistributedDataParallel needs them above world size 1) ---
 
     class Reducer:
@@ -953,7 +1085,8 @@ def _build(C):
 
     # ---- module functions -------------------------------------------------------------------
 
-    state = {"debug": DebugLevel.OFF, "groups": {}, "inflight": False, "global_rank": None}
+    state = _build_state(C)
+    state.update({"debug": DebugLevel.OFF, "groups": {}, "inflight": False, "global_rank": None})
 
     def get_debug_level():
         return state["debug"]
@@ -969,6 +1102,10 @@ def _build(C):
         state["debug"] = DebugLevel.__members__[v]
 
     def _register_process_group(group_name, process_group):
+        # The functional collectives' kernels go in with the first group (torch.library is
+        # not importable yet while torch imports torch.distributed).
+        if not _FUNCTIONAL and sys.modules.get("torch._C") is C:
+            _install_functional(C)
         if group_name in state["groups"]:
             raise RuntimeError(f"The process group with the name {group_name} is already "
                                "registered")
@@ -993,11 +1130,15 @@ def _build(C):
     def _set_process_group(pg):
         refuse(f"{_MODNAME}._set_process_group")
 
+    # c10d's work registry: the Work a functional collective left on its output tensor, until
+    # wait_tensor takes it (keyed by the tensor's storage, as c10d keys it).
+    works = state.setdefault("works", {})
+
     def _register_work(tensor, work):
-        refuse(f"{_MODNAME}._register_work", "in-flight collective tracking")
+        works[tensor.untyped_storage().data_ptr()] = work
 
     def _get_work_registry_size():
-        return 0
+        return len(works)
 
     def _set_allow_inflight_collective_as_graph_input(value):
         state["inflight"] = bool(value)
@@ -1011,17 +1152,21 @@ def _build(C):
     def _set_thread_isolation_mode(enable):
         pass
 
+    _DDP = ("torch.nn.parallel.DistributedDataParallel above world size 1 (its Reducer: "
+            "gradient buckets and allreduce hooks need autograd's gradient hooks)")
+
     def _verify_params_across_processes(process_group, params, logger):
-        # Compares parameter shapes across ranks; one rank has nothing to compare with.
+        # Compares parameter shapes across ranks; one rank has nothing to compare with. Only
+        # DistributedDataParallel calls it: above one rank, DDP refuses here, by name.
         if process_group.size() == 1:
             return None
-        refuse(f"{_MODNAME}._verify_params_across_processes", "world size > 1")
+        refuse(f"{_MODNAME}._verify_params_across_processes", _DDP)
 
     def _broadcast_coalesced(process_group, tensors, buffer_size, src=0):
         # A broadcast within a group of one leaves every tensor as it is.
         if process_group.size() == 1:
             return None
-        refuse(f"{_MODNAME}._broadcast_coalesced", "world size > 1")
+        refuse(f"{_MODNAME}._broadcast_coalesced", _DDP)
 
     def _compute_bucket_assignment_by_size(*args, **kwargs):
         refuse(f"{_MODNAME}._compute_bucket_assignment_by_size",
@@ -1046,7 +1191,8 @@ def _build(C):
         "BroadcastOptions", "AllreduceOptions", "AllreduceCoalescedOptions", "ReduceOptions",
         "AllgatherOptions", "GatherOptions", "ScatterOptions", "ReduceScatterOptions",
         "BarrierOptions", "AllToAllOptions", "_DistributedBackendOptions", "Work", "FakeWork",
-        "PythonCallbackWork", "Backend", "FakeProcessGroup", "ProcessGroup", "Reducer", "Logger",
+        "PythonCallbackWork", "Backend", "FakeProcessGroup", "ProcessGroup", "ProcessGroupGloo",
+        "_ProcessGroupWrapper", "Reducer", "Logger",
         "DDPLoggingData", "GradBucket", "_ControlCollectives", "_StoreCollectives",
         "get_debug_level", "set_debug_level", "set_debug_level_from_env",
         "_register_process_group", "_resolve_process_group", "_unregister_process_group",
@@ -1065,6 +1211,8 @@ def _build(C):
     _BackendOptions.__qualname__ = "Backend.Options"
     _BackendOptions.__name__ = "Options"
     _FakeOptions.__module__ = _MODNAME
+    for cls in (_GlooOptions, _GlooDevice):
+        cls.__module__ = _MODNAME
     _ReduceOpMeta.__qualname__ = _ReduceOpMeta.__name__
     _ReduceOpMeta.__module__ = _MODNAME
     for cls in (BackendType, RedOpType):
@@ -1162,3 +1310,139 @@ def install(C):
         return True
 
     C._c10d_init = C._tn_support.publish(_c10d_init, "torch._C", "_c10d_init")
+
+
+# Note [Functional collectives]
+# torch.ops._c10d_functional.* (what torch.distributed._functional_collectives, DTensor and
+# compiled code call) are C++ kernels upstream (torch/csrc/distributed/c10d/Functional.cpp):
+# resolve the group, run the ProcessGroup collective, leave its Work in the registry under the
+# output, and wait_tensor waits for it. Here they are CPU kernels through torch.library doing
+# the same on the Python ProcessGroup, installed when first process group registers.
+
+_FUNCTIONAL = {}
+
+
+def _install_functional(C):
+    import torch
+    M = C._distributed_c10d
+    works = _build_state(C)["works"]
+    R = M.ReduceOp
+    reds = {"sum": R.SUM, "avg": R.AVG, "product": R.PRODUCT, "min": R.MIN, "max": R.MAX,
+            "band": R.BAND, "bor": R.BOR, "bxor": R.BXOR}
+
+    def group_of(g):
+        return M._resolve_process_group(g) if isinstance(g, str) else g
+
+    def red(op):
+        if op not in reds:
+            raise ValueError(f"Unrecognized reduce_op: {op}")
+        return reds[op]
+
+    def reg(t, work):
+        if work is not None:
+            M._register_work(t, work)
+        return t
+
+    def all_reduce_(input, reduce_op, group_name):
+        opts = M.AllreduceOptions()
+        opts.reduceOp = red(reduce_op)
+        return reg(input, group_of(group_name).allreduce([input], opts))
+
+    def all_reduce(input, reduce_op, group_name):
+        return all_reduce_(input.clone(memory_format=torch.contiguous_format), reduce_op,
+                           group_name)
+
+    def all_reduce_coalesced_(inputs, reduce_op, group_name):
+        for t in inputs:
+            all_reduce_(t, reduce_op, group_name)
+        return inputs
+
+    def all_reduce_coalesced(inputs, reduce_op, group_name):
+        return [all_reduce(t, reduce_op, group_name) for t in inputs]
+
+    def all_gather_into_tensor_out(input, group_size, group_name, *, out):
+        pg = group_of(group_name)
+        return reg(out, pg._allgather_base(out, input.contiguous(), M.AllgatherOptions()))
+
+    def all_gather_into_tensor(input, group_size, group_name):
+        shape = list(input.shape)
+        shape[0] = shape[0] * group_size if shape else group_size
+        out = input.new_empty(shape)
+        return all_gather_into_tensor_out(input, group_size, group_name, out=out)
+
+    def all_gather_into_tensor_coalesced(inputs, group_size, group_name):
+        return [all_gather_into_tensor(t, group_size, group_name) for t in inputs]
+
+    def reduce_scatter_tensor_out(input, reduce_op, group_size, group_name, *, out):
+        opts = M.ReduceScatterOptions()
+        opts.reduceOp = red(reduce_op)
+        pg = group_of(group_name)
+        return reg(out, pg._reduce_scatter_base(out, input.contiguous(), opts))
+
+    def reduce_scatter_tensor(input, reduce_op, group_size, group_name):
+        if input.dim() == 0 or input.size(0) % group_size:
+            raise RuntimeError(f"input dimension 0 ({input.size(0) if input.dim() else 0}) must be "
+                               f"divisible by group_size ({group_size})")
+        shape = list(input.shape)
+        shape[0] //= group_size
+        out = input.new_empty(shape)
+        return reduce_scatter_tensor_out(input, reduce_op, group_size, group_name, out=out)
+
+    def reduce_scatter_tensor_coalesced(inputs, reduce_op, group_size, group_name):
+        return [reduce_scatter_tensor(t, reduce_op, group_size, group_name) for t in inputs]
+
+    def all_to_all_single(input, output_split_sizes, input_split_sizes, group_name):
+        shape = list(input.shape)
+        shape[0] = sum(int(x) for x in output_split_sizes)
+        out = input.new_empty(shape)
+        pg = group_of(group_name)
+        work = pg.alltoall_base(out, input.contiguous(), [int(x) for x in output_split_sizes],
+                                [int(x) for x in input_split_sizes], M.AllToAllOptions())
+        return reg(out, work)
+
+    def broadcast_(input, src, group_name):
+        opts = M.BroadcastOptions()
+        opts.rootRank = src
+        return reg(input, group_of(group_name).broadcast([input], opts))
+
+    def broadcast(input, src, group_name):
+        return broadcast_(input.clone(memory_format=torch.contiguous_format), src, group_name)
+
+    def wait_tensor(tensor):
+        work = works.pop(tensor.untyped_storage().data_ptr(), None)
+        if work is not None:
+            work.wait()
+        return tensor
+
+    def isend(tensor, dst, tag, group_name):
+        return reg(tensor, group_of(group_name).send([tensor], dst, tag))
+
+    def irecv(tensor, src, tag, group_name):
+        return reg(tensor, group_of(group_name).recv([tensor], src, tag))
+
+    def batch_p2p_ops(op_list, peer_list, tag_list, tensors, group_name):
+        pg = group_of(group_name)
+        for op, peer, tag, t in zip(op_list, peer_list, tag_list, tensors):
+            if op == "isend":
+                reg(t, pg.send([t], peer, tag))
+            elif op == "irecv":
+                reg(t, pg.recv([t], peer, tag))
+            else:
+                raise ValueError(f"batch_p2p_ops: unknown op {op}")
+        return list(tensors)
+
+    lib = torch.library.Library("_c10d_functional", "IMPL")
+    for name, fn in (("all_reduce", all_reduce), ("all_reduce_", all_reduce_),
+                     ("all_reduce_coalesced", all_reduce_coalesced),
+                     ("all_reduce_coalesced_", all_reduce_coalesced_),
+                     ("all_gather_into_tensor", all_gather_into_tensor),
+                     ("all_gather_into_tensor_out", all_gather_into_tensor_out),
+                     ("all_gather_into_tensor_coalesced", all_gather_into_tensor_coalesced),
+                     ("reduce_scatter_tensor", reduce_scatter_tensor),
+                     ("reduce_scatter_tensor_out", reduce_scatter_tensor_out),
+                     ("reduce_scatter_tensor_coalesced", reduce_scatter_tensor_coalesced),
+                     ("all_to_all_single", all_to_all_single), ("broadcast", broadcast),
+                     ("broadcast_", broadcast_), ("wait_tensor", wait_tensor),
+                     ("isend", isend), ("irecv", irecv), ("batch_p2p_ops", batch_p2p_ops)):
+        lib.impl(name, fn, "CPU")
+    _FUNCTIONAL["lib"] = lib

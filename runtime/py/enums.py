@@ -624,3 +624,14 @@ def install(C):
         setattr(support.submodule(C, modname), name, value)
     for name, cls in _build_guards(C).items():
         setattr(C, name, support.publish(cls, "torch._C", name))
+
+    def _dispatch_tls_is_dispatch_key_included(key):
+        # The door has no TLS include set (no Functionalize, no Python key modes by key): no
+        # key is ever included. Its setter stays a refusing placeholder, so the guards above
+        # stay inert. (torch.distributed._functional_collectives asks this for Functionalize.)
+        C.DispatchKey(C._dispatch_key_parse(key) if isinstance(key, str) else key)
+        return False
+
+    setattr(C, "_dispatch_tls_is_dispatch_key_included",
+            support.publish(_dispatch_tls_is_dispatch_key_included, "torch._C",
+                            "_dispatch_tls_is_dispatch_key_included"))
