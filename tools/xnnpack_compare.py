@@ -11,7 +11,8 @@ Times are the best of --repeats runs in one process per side, after a warm-up, w
 thread count on every side (torch's default, which XNNPACK's thread pool is given too). XNNPACK
 runs in tools/xnnpack_run.c, compiled here against the system library: "run" reuses an operator
 made once (packed weights cached, as routing would), "+layout" adds the NCHW <-> NHWC copies a
-convolution on torch's layout would need. This is a benchmark, not a test.
+convolution on torch's default layout would need (none for a channels-last input, whose memory
+order is XNNPACK's NHWC already). This is a benchmark, not a test.
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ CASES = {
     "conv2d 1x64x56x56, 64x64x3x3, padding 1": ("conv2d", [(1, 64, 56, 56), (64, 64, 3, 3)], ((1, 1), (1, 1), 1)),
     "conv2d 1x3x224x224, 768x3x16x16, stride 16 (ViT)": ("conv2d", [(1, 3, 224, 224), (768, 3, 16, 16)], ((16, 16), (0, 0), 1)),
     "conv2d depthwise 1x128x56x56, 128x1x3x3, padding 1": ("conv2d", [(1, 128, 56, 56), (128, 1, 3, 3)], ((1, 1), (1, 1), 128)),
+    "conv2d depthwise 1x128x56x56 channels-last, 128x1x3x3, padding 1": ("conv2d", [(1, 128, 56, 56), (128, 1, 3, 3)], ((1, 1), (1, 1), 128, "channels_last")),
     "conv2d depthwise 1x384x28x28, 384x1x3x3, padding 1": ("conv2d", [(1, 384, 28, 28), (384, 1, 3, 3)], ((1, 1), (1, 1), 384)),
     "conv2d depthwise 8x32x112x112, 32x1x3x3, stride 2, padding 1": ("conv2d", [(8, 32, 112, 112), (32, 1, 3, 3)], ((2, 2), (1, 1), 32)),
     "conv1d 1x80x3000, 384x80x3, padding 1 (Whisper)": ("conv2d", [(1, 80, 1, 3000), (384, 80, 1, 3)], ((1, 1), (0, 1), 1)),
@@ -53,6 +55,8 @@ import torch.nn.functional as F
 spec = json.loads(sys.argv[1])
 op, shapes, params, files, out, reps = spec["op"], spec["shapes"], spec["params"], spec["files"], spec["out"], spec["reps"]
 xs = [torch.from_numpy(np.fromfile(f, dtype=np.float32).reshape(s)) for f, s in zip(files, shapes)]
+if op == "conv2d" and len(params) > 3:  # an input already in channels-last memory order
+    xs[0] = xs[0].contiguous(memory_format=torch.channels_last)
 def run(xs):
     if op == "conv2d":
         return F.conv2d(xs[0], xs[1], stride=tuple(params[0]), padding=tuple(params[1]), groups=params[2])
@@ -87,7 +91,7 @@ def build_runner(work: Path) -> Path:
 def xnn_ints(op: str, shapes, params) -> list[int]:
     if op == "conv2d":
         (n, c, h, w), (o, _, kh, kw) = shapes
-        (sh, sw), (ph, pw), g = params
+        (sh, sw), (ph, pw), g = params[:3]
         return [n, c, h, w, o, kh, kw, sh, sw, ph, pw, g]
     if op == "linear":
         return [shapes[0][0], shapes[0][1], shapes[1][0]]
@@ -162,7 +166,7 @@ def main() -> int:
     print("| op | ours | XNNPACK run | XNNPACK + layout | upstream | ours agrees | XNNPACK agrees |")
     print("|---|---|---|---|---|---|---|")
     for name, t_ours, t_x, t_xl, _, t_up, a_o, a_x, op in rows:
-        lay = fmt_time(t_xl) if op == "conv2d" else "—"
+        lay = fmt_time(t_xl) if op == "conv2d" and "channels-last" not in name else "—"
         yn = lambda a: ("yes" if a[0] else "**no**") + f" ({a[1]:.2f})"
         print(f"| {name} | {fmt_time(t_ours)} | {fmt_time(t_x)} | {lay} | {fmt_time(t_up)} | {yn(a_o)} | {yn(a_x)} |")
     print("\nagrees: every element within value.derived's bound; in parentheses the largest "

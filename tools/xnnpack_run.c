@@ -60,14 +60,18 @@ check(enum xnn_status s, const char *what)
     }
 }
 
-/* [a][b][c] -> [a][c][b] */
+/* [a][b][c] -> [a][c][b], in 32 x 32 tiles (what a layout change on the way in and out costs
+ * when done reasonably well; kernels/copy.c's transposed copies block the same way). */
 static void
 swap_last2(const float *src, float *dst, size_t a, size_t b, size_t c)
 {
+    enum { T = 32 };
     for (size_t i = 0; i < a; i++)
-        for (size_t j = 0; j < b; j++)
-            for (size_t k = 0; k < c; k++)
-                dst[(i * c + k) * b + j] = src[(i * b + j) * c + k];
+        for (size_t j0 = 0; j0 < b; j0 += T)
+            for (size_t k0 = 0; k0 < c; k0 += T)
+                for (size_t j = j0; j < j0 + T && j < b; j++)
+                    for (size_t k = k0; k < k0 + T && k < c; k++)
+                        dst[(i * c + k) * b + j] = src[(i * b + j) * c + k];
 }
 
 int
