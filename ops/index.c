@@ -514,19 +514,8 @@ tn_op_index_select(TensorObject *self, int64_t dim, TensorObject *index)
         if (TN_KCHECK(s, self->dtype) < 0)
             goto fail;
     } else {
-        int64_t ks[TN_MAX_NDIM], kin[TN_MAX_NDIM], kout[TN_MAX_NDIM];
-        int nk = 0;
-        for (int i = 0; i < self->ndim; i++) {
-            if (i == d)
-                continue;
-            ks[nk] = self->sizes[i];
-            kin[nk] = self->strides[i];
-            kout[nk] = out->strides[i];
-            nk++;
-        }
-        tn_geom g[2] = {{nk, ks, kout}, {nk, ks, kin}};
         tn_loop l;
-        tn_loop_build(&l, nk, ks, 2, g);
+        tn_loop_along(&l, self, d, 2, (const TensorObject *[]){out, self});
         tn_status s = tn_index_select(self->dtype, &l, n, (const int64_t *)tn_tensor_data(ix), 1, self->sizes[d],
                                       self->strides[d], out->strides[d], tn_tensor_data(out), tn_tensor_data(self));
         if (s == TN_ERR_VALUE) {
@@ -1398,20 +1387,8 @@ sort_impl(TensorObject *self, int stable, int64_t dim, int descending, int want_
     if (self->device != TN_DEVICE_META && self->numel > 0) {
         if (tn_check_dtype(tn_current_op, kdtype) < 0)
             goto fail;
-        int64_t ks[TN_MAX_NDIM], kv[TN_MAX_NDIM], ki[TN_MAX_NDIM], kin[TN_MAX_NDIM];
-        int nk = 0;
-        for (int i = 0; i < self->ndim; i++) {
-            if (i == d)
-                continue;
-            ks[nk] = self->sizes[i];
-            kv[nk] = idx->strides[i];
-            ki[nk] = idx->strides[i];
-            kin[nk] = self->strides[i];
-            nk++;
-        }
-        tn_geom g[3] = {{nk, ks, kv}, {nk, ks, ki}, {nk, ks, kin}};
-        tn_loop l;
-        tn_loop_build(&l, nk, ks, 3, g);
+        tn_loop l;  /* values are laid out as idx is */
+        tn_loop_along(&l, self, d, 3, (const TensorObject *[]){idx, idx, self});
         int64_t n = self->ndim ? self->sizes[d] : 1, st = self->ndim ? self->strides[d] : 1;
         int64_t os = self->ndim ? idx->strides[d] : 1;
         tn_status s = tn_sort(kdtype, &l, n, st, os, os, vals ? tn_tensor_data(vals) : NULL,
@@ -1479,19 +1456,8 @@ tn_op_topk(TensorObject *self, int64_t k, int64_t dim, bool largest, bool sorted
     if (self->device != TN_DEVICE_META && vals->numel > 0) {
         if (tn_check_dtype(tn_current_op, self->dtype) < 0)
             goto fail;
-        int64_t ks[TN_MAX_NDIM], kv[TN_MAX_NDIM], kin[TN_MAX_NDIM];
-        int nk = 0;
-        for (int i = 0; i < self->ndim; i++) {
-            if (i == d)
-                continue;
-            ks[nk] = self->sizes[i];
-            kv[nk] = vals->strides[i];
-            kin[nk] = self->strides[i];
-            nk++;
-        }
-        tn_geom g[3] = {{nk, ks, kv}, {nk, ks, kv}, {nk, ks, kin}};
-        tn_loop l;
-        tn_loop_build(&l, nk, ks, 3, g);
+        tn_loop l;  /* indices are laid out as vals is */
+        tn_loop_along(&l, self, d, 3, (const TensorObject *[]){vals, vals, self});
         int64_t st = self->ndim ? self->strides[d] : 1, os = self->ndim ? vals->strides[d] : 1;
         tn_status s = tn_topk(self->dtype, &l, n, k, largest, sorted, st, os, os, tn_tensor_data(vals),
                               (int64_t *)tn_tensor_data(idx), tn_tensor_data(self));

@@ -55,19 +55,8 @@ softmax_impl(TensorObject *self, int64_t dim, int log)
         return (PyObject *)out;
     if (tn_check_dtype(tn_current_op, self->dtype) < 0)
         goto fail;
-    int64_t ks[TN_MAX_NDIM], kin[TN_MAX_NDIM], kout[TN_MAX_NDIM];
-    int nk = 0;
-    for (int i = 0; i < self->ndim; i++) {
-        if (i == d)
-            continue;
-        ks[nk] = self->sizes[i];
-        kin[nk] = self->strides[i];
-        kout[nk] = out->strides[i];
-        nk++;
-    }
-    tn_geom gs[2] = {{nk, ks, kout}, {nk, ks, kin}};
     tn_loop l;
-    tn_loop_build(&l, nk, ks, 2, gs);
+    tn_loop_along(&l, self, d, 2, (const TensorObject *[]){out, self});
     int64_t n = self->ndim ? self->sizes[d] : 1;
     int64_t si = self->ndim ? self->strides[d] : 1, so = self->ndim ? out->strides[d] : 1;
     if (TN_KCHECK(tn_softmax(self->dtype, log, &l, n, si, so, tn_tensor_data(out), tn_tensor_data(self)),

@@ -67,26 +67,15 @@ typedef struct {
 static void
 build_reduce_geom(reduce_geom *g, TensorObject *self, const uint8_t *mask, TensorObject *out, int keepdim)
 {
-    int64_t ksizes[TN_MAX_NDIM], kin[TN_MAX_NDIM], kout[TN_MAX_NDIM];
-    int nk = 0, od = 0;
     g->rdim = 0;
     for (int i = 0; i < self->ndim; i++) {
         if (mask[i]) {
             g->rsizes[g->rdim] = self->sizes[i];
             g->rstrides[g->rdim] = self->strides[i];
             g->rdim++;
-            if (keepdim)
-                od++;
-        } else {
-            ksizes[nk] = self->sizes[i];
-            kin[nk] = self->strides[i];
-            kout[nk] = out->strides[od];
-            nk++;
-            od++;
         }
     }
-    tn_geom gs[2] = {{nk, ksizes, kout}, {nk, ksizes, kin}};
-    tn_loop_build(&g->outer, nk, ksizes, 2, gs);
+    tn_loop_kept(&g->outer, self, mask, keepdim, 2, (const TensorObject *[]){out, self});
 }
 
 static int
@@ -397,23 +386,8 @@ arg_reduce(TensorObject *self, int is_max, int64_t dim, int keepdim, int with_va
         if (tn_check_dtype(tn_current_op, self->dtype) < 0)
             goto fail;
         /* outer loop over kept dims: operands 0 values, 1 indices, 2 input */
-        int64_t ksizes[TN_MAX_NDIM], kin[TN_MAX_NDIM], kout[TN_MAX_NDIM];
-        int nk = 0, od = 0;
-        for (int i = 0; i < self->ndim; i++) {
-            if (mask[i]) {
-                if (keepdim)
-                    od++;
-                continue;
-            }
-            ksizes[nk] = self->sizes[i];
-            kin[nk] = self->strides[i];
-            kout[nk] = idx->strides[od];
-            nk++;
-            od++;
-        }
-        tn_geom gs[3] = {{nk, ksizes, kout}, {nk, ksizes, kout}, {nk, ksizes, kin}};
-        tn_loop l;
-        tn_loop_build(&l, nk, ksizes, 3, gs);
+        tn_loop l;  /* values are laid out as idx is */
+        tn_loop_kept(&l, self, mask, keepdim, 3, (const TensorObject *[]){idx, idx, self});
         int64_t stride = self->ndim ? self->strides[d] : 1;
         tn_status s = tn_reduce_arg(is_max, self->dtype, &l, n, stride, vals ? tn_tensor_data(vals) : NULL,
                                     (int64_t *)tn_tensor_data(idx), tn_tensor_data(self));
@@ -586,19 +560,8 @@ scan(int op, TensorObject *self, int64_t dim, int dtype, int with_indices)
     if (self->device != TN_DEVICE_META && self->numel > 0) {
         if (tn_check_dtype(tn_current_op, out_dtype) < 0)
             goto fail;
-        int64_t ksizes[TN_MAX_NDIM], kin[TN_MAX_NDIM], kout[TN_MAX_NDIM];
-        int nk = 0;
-        for (int i = 0; i < self->ndim; i++) {
-            if (i == d)
-                continue;
-            ksizes[nk] = self->sizes[i];
-            kin[nk] = self->strides[i];
-            kout[nk] = out->strides[i];
-            nk++;
-        }
-        tn_geom gs[3] = {{nk, ksizes, kout}, {nk, ksizes, kin}, {nk, ksizes, kout}};
-        tn_loop l;
-        tn_loop_build(&l, nk, ksizes, with_indices ? 3 : 2, gs);
+        tn_loop l;  /* indices are laid out as out is */
+        tn_loop_along(&l, self, d, with_indices ? 3 : 2, (const TensorObject *[]){out, self, out});
         int64_t n = self->ndim ? self->sizes[d] : 1;
         int64_t si = self->ndim ? self->strides[d] : 1, so = self->ndim ? out->strides[d] : 1;
         tn_status s = tn_scan(op, self->dtype, out_dtype, &l, n, si, so, tn_tensor_data(out),

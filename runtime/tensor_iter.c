@@ -82,6 +82,38 @@ tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geo
     l->ndim = w;
 }
 
+void
+tn_loop_kept(tn_loop *l, const TensorObject *in, const uint8_t *reduced, int keepdim, int nops,
+             const TensorObject *const *ops)
+{
+    int64_t sizes[TN_MAX_NDIM], strides[TN_LOOP_MAX_OPERANDS][TN_MAX_NDIM];
+    int nk = 0, od = 0;
+    for (int i = 0; i < in->ndim; i++) {
+        if (reduced[i]) {
+            od += keepdim;
+            continue;
+        }
+        sizes[nk] = in->sizes[i];
+        for (int k = 0; k < nops; k++)
+            strides[k][nk] = ops[k] == in ? in->strides[i] : ops[k]->strides[od];
+        nk++;
+        od++;
+    }
+    tn_geom g[TN_LOOP_MAX_OPERANDS];
+    for (int k = 0; k < nops; k++)
+        g[k] = (tn_geom){nk, sizes, strides[k]};
+    tn_loop_build(l, nk, sizes, nops, g);
+}
+
+void
+tn_loop_along(tn_loop *l, const TensorObject *in, int dim, int nops, const TensorObject *const *ops)
+{
+    uint8_t reduced[TN_MAX_NDIM] = {0};
+    if (in->ndim)
+        reduced[dim] = 1;
+    tn_loop_kept(l, in, reduced, 1, nops, ops);
+}
+
 /* ---- Note [Output layout] ----
  * Upstream's TensorIterator sorts dimensions by the inputs' strides (reorder_dimensions: the
  * first input with a strict order between two dimensions decides; broadcast dimensions are

@@ -34,6 +34,16 @@ tn_geom_of(const TensorObject *t)
 
 void tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops);
 
+/* Note [Kept-dims loop]
+ * Kernels that run whole lines along one dim (softmax, sort, topk, scans, index_select) or reduce
+ * a set of dims take an outer loop over the dims they keep. tn_loop_kept builds it over the dims
+ * i of `in` with !reduced[i]: an operand that is `in` itself steps with in's stride at i, any
+ * other operand (an output) with its stride at its own dim index, which is i with keepdim and i
+ * minus the reduced dims before it without. tn_loop_along is the one-dim case (keepdim). */
+void tn_loop_kept(tn_loop *l, const TensorObject *in, const uint8_t *reduced, int keepdim, int nops,
+                  const TensorObject *const *ops);
+void tn_loop_along(tn_loop *l, const TensorObject *in, int dim, int nops, const TensorObject *const *ops);
+
 /* The strides TensorIterator gives a new output of `sizes` computed from `inputs`: dense, in
  * the memory order of the inputs (a transposed input gives a transposed output; contiguous
  * inputs give a contiguous output). See Note [Output layout] in tensor_iter.c. */
