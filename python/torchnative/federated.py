@@ -206,6 +206,11 @@ class RoundReport:
     local_objective: list | None = None   # this rank's objective per local step (if it took part)
     seconds: float = 0.0
     bytes_published: int = 0
+    # with Engine(keep=True), for checking a round from outside: this rank's offset (before
+    # weighting or masking); at the coordinator the aggregate and the payload received per rank
+    offset: dict | None = None
+    aggregate: dict | None = None
+    received: dict | None = None
 
 
 class Engine:
@@ -213,12 +218,24 @@ class Engine:
 
     def __init__(self, model, method=None, aggregator=None, lr: float = 1e-3, local_steps: int = 1,
                  coordinator: int = 0, fraction: float = 1.0, min_clients: int = 2, seed: int = 0,
-                 deadline: float = 60.0, secure: bool = False, group=None, store=None):
-        if not dist.is_initialized():
-            raise RuntimeError("federated.Engine: call torch.distributed.init_process_group first")
+                 deadline: float = 60.0, secure: bool = False, group=None, store=None,
+                 rank: int | None = None, world_size: int | None = None, clients=None, keep: bool = False):
+        if store is not None and rank is not None and world_size is not None:
+            # a bare store (a TCPStore every participant reaches): no process group needed, so a
+            # coordinator on upstream torch can serve clients on torchnative, whose collective
+            # backends cannot share a group (docs/FEDERATED.md)
+            self.rank, self.world = rank, world_size
+        elif rank is not None or world_size is not None:
+            raise ValueError("federated.Engine: rank and world_size go with store= (a bare store); "
+                             "with a process group they come from it")
+        elif not dist.is_initialized():
+            raise RuntimeError("federated.Engine: call torch.distributed.init_process_group first, or pass "
+                               "store=, rank= and world_size=")
+        else:
+            self.rank = dist.get_rank(group)
+            self.world = dist.get_world_size(group)
         self.group = group
-        self.rank = dist.get_rank(group)
-        self.world = dist.get_world_size(group)
+        self.keep = keep
         if self.world < 2:
             raise RoundError("federated.Engine: a world of one is refused (FedAvg over one client is the identity "
                              "and proves nothing)")
@@ -230,7 +247,17 @@ class Engine:
         self.lr, self.local_steps = lr, local_steps
         self.coordinator, self.fraction, self.min_clients = coordinator, fraction, min_clients
         self.seed, self.deadline, self.secure = seed, deadline, secure
-        self.store = store or dist.distributed_c10d._get_default_store()
+        # the ranks that may be selected (default: every rank; a coordinator that only
+        # aggregates leaves itself out)
+        self.clients = sorted(set(range(self.world) if clients is None else clients))
+        if not self.clients or not set(self.clients) <= set(range(self.world)):
+            raise ValueError(f"federated.Engine: clients must be ranks of the world of {self.world}, not {clients}")
+        if len(self.clients) < 2:
+            raise RoundError("federated.Engine: a federation of one client is refused (FedAvg over one client is "
+                             "the identity and proves nothing)")
+        if min_clients > len(self.clients):
+            raise ValueError(f"federated.Engine: min_clients={min_clients} exceeds the {len(self.clients)} clients")
+        self.store = store if store is not None else dist.distributed_c10d._get_default_store()
         self.round = 0
         self.names = self.method.parameters(model)
         self.reports: list[RoundReport] = []
@@ -274,11 +301,11 @@ class Engine:
                 params[n].copy_(values[n])
 
     def select(self, round_no: int) -> list:
-        """The ranks taking part in round `round_no`: a seeded fraction (at least min_clients),
+        """The clients taking part in round `round_no`: a seeded fraction (at least min_clients),
         the same on every rank."""
-        ranks = list(range(self.world))
-        k = max(self.min_clients, round(self.fraction * self.world))
-        k = min(k, self.world)
+        ranks = self.clients
+        k = max(self.min_clients, round(self.fraction * len(ranks)))
+        k = min(k, len(ranks))
         return sorted(random.Random(f"{self.seed}/{round_no}").sample(ranks, k))
 
     # -- a round --
@@ -308,6 +335,8 @@ class Engine:
                 offset = wrapped.delta.offset()
                 wrapped.revert()  # back to the global values; the aggregate is applied below
                 report.local_objective = objective
+                if self.keep:
+                    report.offset = offset
                 payload = self._secure_mask(selected, offset, weight) if self.secure else encode(offset)
                 published += self._set(self._key("weight", self.rank), str(float(weight)).encode())
                 published += self._set(self._key("delta", self.rank), payload)
@@ -319,6 +348,9 @@ class Engine:
             try:
                 agg, included, excluded = self._aggregate(selected, glob)
                 report.included, report.excluded = included, excluded
+                if self.keep:
+                    report.aggregate = agg
+                    report.received = {k: self._get(self._key("delta", k)) for k in included}
                 result = {n: glob[n] + agg[n].to(glob[n].dtype) for n in self.names}
                 published += self._set(self._key("result"), encode(result))
                 published += self._set(self._key("report"), json.dumps(
