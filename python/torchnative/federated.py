@@ -78,20 +78,18 @@ class FedAvg:
 
     name = "FedAvg"
 
-    def aggregate(self, contributions: list) -> dict:
-        """contributions: [(rank, weight, {name: offset})], in rank order."""
-        total = sum(w for _, w, _ in contributions)
+    def aggregate(self, contributions) -> dict:
+        """contributions: (rank, weight, {name: offset}) in rank order, a list or an iterator
+        (read once: one client's offsets in memory at a time)."""
+        acc, total = {}, 0.0
+        for _, w, d in contributions:
+            total += w
+            for n, x in d.items():
+                term = x * w
+                acc[n] = term if n not in acc else acc[n] + term
         if total <= 0:
             raise RoundError("FedAvg: the weights of the contributing clients sum to zero")
-        names = contributions[0][2].keys()
-        out = {}
-        for n in names:
-            acc = None
-            for _, w, d in contributions:
-                term = d[n] * w
-                acc = term if acc is None else acc + term
-            out[n] = acc / total
-        return out
+        return {n: a / total for n, a in acc.items()}
 
 
 class TrimmedMean:
@@ -105,7 +103,8 @@ class TrimmedMean:
             raise ValueError("TrimmedMean: beta must be in [0, 0.5)")
         self.beta = beta
 
-    def aggregate(self, contributions: list) -> dict:
+    def aggregate(self, contributions) -> dict:
+        contributions = list(contributions)
         n = len(contributions)
         k = int(self.beta * n)
         if n - 2 * k < 1:
@@ -205,9 +204,12 @@ class RoundReport:
     secure: bool
     local_objective: list | None = None   # this rank's objective per local step (if it took part)
     seconds: float = 0.0
-    bytes_published: int = 0
-    # with Engine(keep=True), for checking a round from outside: this rank's offset (before
-    # weighting or masking); at the coordinator the aggregate and the payload received per rank
+    bytes_published: int = 0   # what this rank put into the store during the round
+    bytes_fetched: int = 0     # what it read back
+    # with Engine(keep=True), for checking a round from outside: the global values the round
+    # started from, this rank's offset (before weighting or masking); at the coordinator the
+    # aggregate and the payload received per rank
+    base: dict | None = None
     offset: dict | None = None
     aggregate: dict | None = None
     received: dict | None = None
@@ -259,6 +261,7 @@ class Engine:
             raise ValueError(f"federated.Engine: min_clients={min_clients} exceeds the {len(self.clients)} clients")
         self.store = store if store is not None else dist.distributed_c10d._get_default_store()
         self.round = 0
+        self._fetched = 0
         self.names = self.method.parameters(model)
         self.reports: list[RoundReport] = []
 
@@ -267,14 +270,39 @@ class Engine:
     def _key(self, *parts) -> str:
         return "torchnative/fed/" + "/".join(str(p) for p in (self.round,) + parts)
 
+    # A store value is at most 8 MiB (upstream's TCPStore server refuses more, and so does
+    # torchnative's): a larger one goes in parts of PART bytes under key/part/<i>, and the key
+    # itself, written last (so whoever sees it can read every part), says how many.
+    PART = 4 << 20
+
     def _set(self, key: str, value: bytes) -> int:
-        self.store.set(key, value)
+        value = bytes(value)
+        if len(value) < self.PART:
+            self.store.set(key, b"\x00" + value)
+            return len(value)
+        parts = range(0, len(value), self.PART)
+        for i, at in enumerate(parts):
+            self.store.set(f"{key}/part/{i}", value[at:at + self.PART])
+        self.store.set(key, b"\x01" + struct.pack("<QQ", len(parts), len(value)))
         return len(value)
 
     def _get(self, key: str, timeout: float | None = None) -> bytes:
         if timeout is not None:
             self.store.wait([key], timedelta(seconds=max(timeout, 0.001)))
-        return self.store.get(key)
+        head = self.store.get(key)
+        if head[:1] == b"\x00":
+            self._fetched += len(head) - 1
+            return head[1:]
+        if head[:1] != b"\x01" or len(head) != 17:
+            raise RoundError(f"federated: {key} in the store is not a value this engine wrote")
+        n, size = struct.unpack("<QQ", head[1:])
+        out = bytearray()
+        for i in range(n):
+            out += self.store.get(f"{key}/part/{i}")
+        self._fetched += len(out)
+        if len(out) != size:
+            raise RoundError(f"federated: {key} has {len(out)} bytes in its parts, its head says {size}")
+        return out
 
     def _present(self, key: str) -> bool:
         return self.store.check([key])
@@ -314,6 +342,7 @@ class Engine:
         t0 = time.monotonic()
         r = self.round
         published = 0
+        self._fetched = 0
         # 1. the global values
         if self.rank == self.coordinator:
             published += self._set(self._key("global"), encode(self._covered()))
@@ -321,7 +350,7 @@ class Engine:
         self._load(glob)
         selected = self.select(r)
         report = RoundReport(round=r, selected=selected, included={}, excluded={},
-                             aggregator=self.aggregator.name, secure=self.secure)
+                             aggregator=self.aggregator.name, secure=self.secure, base=glob if self.keep else None)
         # 2-3. local adaptation and the contribution
         if self.rank in selected:
             if self.secure:
@@ -370,6 +399,7 @@ class Engine:
         report.excluded = {int(k): v for k, v in meta["excluded"].items()}
         report.seconds = time.monotonic() - t0
         report.bytes_published = published
+        report.bytes_fetched = self._fetched
         self.reports.append(report)
         self.round += 1
         return report
@@ -398,7 +428,7 @@ class Engine:
         if self.secure:
             agg = self._secure_sum(selected, included_ranks, weights, glob)
         else:
-            contributions = [(k, weights[k], decode(self._get(keys[k]))) for k in included_ranks]
+            contributions = ((k, weights[k], decode(self._get(keys[k]))) for k in included_ranks)
             agg = self.aggregator.aggregate(contributions)
         return agg, weights, excluded
 

@@ -9,8 +9,8 @@ round in which rank 3 dies after the key and share exchange; a secure round that
 four (its masks cannot be removed); and a mixed federation whose coordinator runs upstream torch
 while its two clients run ours. Each rank dumps what it saw with torch.save; an upstream process
 recomputes every aggregate from the dumped offsets (tests/python/fed_cases.py `reference`) and
-each test asserts on what it found. CI cost: 19 processes, about 40 s of wall time on an idle
-2-core machine (the killed rounds wait their 8 s deadline).
+each test asserts on what it found. CI cost: 21 processes and the reference, at once; the killed
+rounds wait their 10 s deadline; the rest is process start-up and scales with the machine's load.
 """
 from __future__ import annotations
 
@@ -91,9 +91,10 @@ def test_each_process_imported_the_torch_it_meant(ref):
             assert version.startswith("2.13.0")
             want = ROOT / "build" / "site" if py == OURS_PY else ROOT / ".venv-upstream"
             assert Path(path).resolve().is_relative_to(want.resolve()), (scenario, rank, path)
-            assert Path(c_path).resolve().is_relative_to(want.resolve()), (scenario, rank, c_path)
+            want_c = ROOT / "build" / "meson" if py == OURS_PY else ROOT / ".venv-upstream"
+            assert Path(c_path).resolve().is_relative_to(want_c.resolve()), (scenario, rank, c_path)
             n += 1
-    assert n == 19 - 3
+    assert n == 21 - 3
 
 
 def _exact(res, ranks):
