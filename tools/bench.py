@@ -1124,16 +1124,19 @@ def orchestrate_dist(args) -> int:
                 res = run_dist(side, 2, dict(params, mode="rss"), args.timeout)
                 run["samples"].setdefault("rss-2", {}).setdefault(side, []).append(res)
     run["loadavg_end"] = os.getloadavg()
-    json_path = Path(args.json).with_name("dist.json")
+    return save_section(run, args, "dist.json", render_dist(run), ROOT / "docs" / "DISTRIBUTED.md",
+                        DIST_MD_BEGIN, DIST_MD_END)
+
+
+def save_section(run, args, json_name: str, md: str, doc: Path, begin: str, end: str) -> int:
+    """Every sample in build/bench/<json_name>; the rendered numbers between the doc's markers."""
+    json_path = Path(args.json).with_name(json_name)
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps(run, indent=1))
-    md = render_dist(run)
-    doc = ROOT / "docs" / "DISTRIBUTED.md"
     text = doc.read_text() if doc.exists() else ""
-    if DIST_MD_BEGIN in text and DIST_MD_END in text:
-        head, rest = text.split(DIST_MD_BEGIN, 1)
-        tail = rest.split(DIST_MD_END, 1)[1]
-        doc.write_text(head + DIST_MD_BEGIN + "\n" + md + DIST_MD_END + tail)
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        doc.write_text(head + begin + "\n" + md + end + rest.split(end, 1)[1])
         log(f"wrote the numbers in {doc} and {json_path}")
     print(md)
     return 0
@@ -1214,18 +1217,8 @@ def orchestrate_fed(args) -> int:
                 run["samples"].setdefault(mode, {}).setdefault(side, []).append(res)
     shutil.rmtree(tmp, ignore_errors=True)
     run["loadavg_end"] = os.getloadavg()
-    json_path = Path(args.json).with_name("fed.json")
-    json_path.parent.mkdir(parents=True, exist_ok=True)
-    json_path.write_text(json.dumps(run, indent=1))
-    md = render_fed(run)
-    doc = ROOT / "docs" / "FEDERATED.md"
-    text = doc.read_text() if doc.exists() else ""
-    if FED_MD_BEGIN in text and FED_MD_END in text:
-        head, rest = text.split(FED_MD_BEGIN, 1)
-        doc.write_text(head + FED_MD_BEGIN + "\n" + md + FED_MD_END + rest.split(FED_MD_END, 1)[1])
-        log(f"wrote the numbers in {doc} and {json_path}")
-    print(md)
-    return 0
+    return save_section(run, args, "fed.json", render_fed(run), ROOT / "docs" / "FEDERATED.md",
+                        FED_MD_BEGIN, FED_MD_END)
 
 
 def render_fed(run) -> str:

@@ -45,15 +45,22 @@ class RoundError(RuntimeError):
 
 # ---- tensors as bytes (no pickle): a JSON header of names, dtypes, shapes, then raw elements ----
 
-def encode(tensors: dict) -> bytes:
-    header, chunks = [], []
-    for name in sorted(tensors):
-        t = tensors[name].detach().contiguous()
-        raw = t.reshape(-1).view(torch.uint8).numpy().tobytes() if t.numel() else b""
-        header.append([name, str(t.dtype).removeprefix("torch."), list(t.shape), len(raw)])
-        chunks.append(raw)
+def encode(tensors: dict) -> bytearray:
+    """Written straight into one buffer (a model-sized delta is not copied twice)."""
+    import numpy as np
+    names = sorted(tensors)
+    header = [[n, str(tensors[n].dtype).removeprefix("torch."), list(tensors[n].shape),
+               tensors[n].numel() * tensors[n].element_size()] for n in names]
     h = json.dumps(header).encode()
-    return struct.pack("<I", len(h)) + h + b"".join(chunks)
+    out = bytearray(4 + len(h) + sum(size for *_, size in header))
+    struct.pack_into("<I", out, 0, len(h))
+    out[4:4 + len(h)] = h
+    view, pos = np.frombuffer(out, dtype=np.uint8), 4 + len(h)
+    for n, (*_, size) in zip(names, header):
+        if size:
+            view[pos:pos + size] = tensors[n].detach().contiguous().reshape(-1).view(torch.uint8).numpy()
+        pos += size
+    return out
 
 
 def decode(blob: bytes) -> dict:
@@ -62,7 +69,7 @@ def decode(blob: bytes) -> dict:
     out, pos = {}, 4 + n
     for name, dtype, shape, size in header:
         dt = getattr(torch, dtype)
-        raw = bytearray(blob[pos:pos + size])
+        raw = bytearray(memoryview(blob)[pos:pos + size])
         pos += size
         if size:
             out[name] = torch.frombuffer(raw, dtype=torch.uint8).view(dt).reshape(shape).clone()
@@ -275,14 +282,13 @@ class Engine:
     # itself, written last (so whoever sees it can read every part), says how many.
     PART = 4 << 20
 
-    def _set(self, key: str, value: bytes) -> int:
-        value = bytes(value)
+    def _set(self, key: str, value) -> int:
         if len(value) < self.PART:
-            self.store.set(key, b"\x00" + value)
+            self.store.set(key, b"\x00" + bytes(value))
             return len(value)
         parts = range(0, len(value), self.PART)
         for i, at in enumerate(parts):
-            self.store.set(f"{key}/part/{i}", value[at:at + self.PART])
+            self.store.set(f"{key}/part/{i}", bytes(value[at:at + self.PART]))
         self.store.set(key, b"\x01" + struct.pack("<QQ", len(parts), len(value)))
         return len(value)
 
@@ -303,6 +309,15 @@ class Engine:
         if len(out) != size:
             raise RoundError(f"federated: {key} has {len(out)} bytes in its parts, its head says {size}")
         return out
+
+    def _delete(self, key: str) -> None:
+        """A value and its parts (the coordinator drops each round's contributions once it has
+        aggregated them: the store would otherwise hold every client's delta of every round)."""
+        head = self.store.get(key)
+        if head[:1] == b"\x01":
+            for i in range(struct.unpack("<Q", head[1:9])[0]):
+                self.store.delete_key(f"{key}/part/{i}")
+        self.store.delete_key(key)
 
     def _present(self, key: str) -> bool:
         return self.store.check([key])
@@ -348,6 +363,8 @@ class Engine:
             published += self._set(self._key("global"), encode(self._covered()))
         glob = decode(self._get(self._key("global"), self.deadline))
         self._load(glob)
+        if self.rank != self.coordinator and not self.keep:
+            glob = None   # only the coordinator needs it again (base + aggregate)
         selected = self.select(r)
         report = RoundReport(round=r, selected=selected, included={}, excluded={},
                              aggregator=self.aggregator.name, secure=self.secure, base=glob if self.keep else None)
@@ -367,8 +384,10 @@ class Engine:
                 if self.keep:
                     report.offset = offset
                 payload = self._secure_mask(selected, offset, weight) if self.secure else encode(offset)
+                del offset, wrapped
                 published += self._set(self._key("weight", self.rank), str(float(weight)).encode())
                 published += self._set(self._key("delta", self.rank), payload)
+                del payload
             except Exception as e:
                 self._set(self._key("failed", self.rank), f"{type(e).__name__}: {e}".encode())
                 raise
@@ -380,6 +399,8 @@ class Engine:
                 if self.keep:
                     report.aggregate = agg
                     report.received = {k: self._get(self._key("delta", k)) for k in included}
+                for k in included:
+                    self._delete(self._key("delta", k))
                 result = {n: glob[n] + agg[n].to(glob[n].dtype) for n in self.names}
                 published += self._set(self._key("result"), encode(result))
                 published += self._set(self._key("report"), json.dumps(
