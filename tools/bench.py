@@ -47,7 +47,7 @@ build/bench/dist.json.
 
 --fed (separately): one torchnative.federated round (FedAvg, Tent's objective on SmolLM2-135M)
 over 4 local processes, for the normalisation parameters' delta and for the full float32 model
-delta, every process on ours and then every process on upstream (tools/federated.py --bench);
+delta (--fed-modes), every process on ours and then every process on upstream (tools/federated.py --bench);
 per rank the round's wall time, the bytes it put into and read from the store, and its peak RSS
 (VmHWM) after the round; --reps repetitions (default 1), medians; writes the numbers section of
 docs/FEDERATED.md and build/bench/fed.json.
@@ -1199,7 +1199,7 @@ def orchestrate_fed(args) -> int:
     tmp = Path(tempfile.mkdtemp())
     for rep in range(reps):
         order = SIDES if rep % 2 == 0 else SIDES[::-1]
-        for mode in FED_MODES:
+        for mode in args.fed_modes.split(","):
             for side in order:
                 out = tmp / f"{mode}-{side}-{rep}.json"
                 cmd = [str(PYTHONS[side]), str(ROOT / "tools" / "federated.py"), "--bench", mode, "--world", "4",
@@ -1239,6 +1239,8 @@ def render_fed(run) -> str:
              "largest in brackets).", "",
              "| delta | side | round time | bytes on the wire per rank | peak RSS per rank |", "|---|---|---|---|---|"]
     for mode, label in FED_MODES.items():
+        if mode not in run["samples"]:
+            continue
         for side in SIDES:
             errs = [s["error"] for s in run["samples"].get(mode, {}).get(side, []) if "error" in s]
             if errs:
@@ -1276,6 +1278,7 @@ def main() -> int:
     ap.add_argument("--dist", action="store_true", help="torch.distributed vs upstream gloo -> docs/DISTRIBUTED.md")
     ap.add_argument("--dist-worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--fed", action="store_true", help="one federated round, ours vs upstream -> docs/FEDERATED.md")
+    ap.add_argument("--fed-modes", default="tent,full", help="with --fed: which deltas (tent, full)")
     ap.add_argument("--plot", metavar="RESULTS_JSON", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.dist_worker:

@@ -211,7 +211,8 @@ def main() -> int:
     result["clients"] = [{"rank": r, "tokens": d["tokens"], "entropy_before": d["entropy_before"],
                           "entropy_after": d["entropy_after"],
                           "objective_per_round": [rec["objective"] for rec in d["rounds"]]} for r, d in docs.items()]
-    print(f"clients on {docs[0]['torch'][1]}, checked on {torch.__file__}")
+    rel = lambda p: os.path.relpath(p, ROOT)   # noqa: E731
+    print(f"clients' torch._C: {rel(docs[0]['torch'][1])}; checked on torch {rel(torch.__file__)}")
     print(f"{args.world} clients, {args.rounds} rounds of Tent (lr {args.lr}), FedAvg weighted by tokens")
     print("| round | included (rank: weight) | aggregate == central FedAvg | every client on the same bits | "
           "elements moved |")
