@@ -176,32 +176,32 @@ def test_mixed_federation_upstream_coordinator_our_clients(ref):
     _exact(res, [0, 1, 2])
 
 
+def _ours(code: str) -> list:
+    """Run `code` on our torch with torchnative importable; its stdout lines."""
+    head = "import os, sys, torch, torch.distributed as d; sys.path.insert(0, %r)\nfrom torchnative import federated\n"
+    out = subprocess.run([str(OURS_PY), "-c", head % str(ROOT / "python") + code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return out.stdout.splitlines()
+
+
 def test_large_values_go_in_parts_and_are_deleted_whole():
     """A store value is at most 8 MiB: the engine writes larger ones in 4 MiB parts, the head
     last, reads them back byte for byte, and deletes the parts with the head."""
-    code = ("import os, sys, torch, torch.distributed as d; sys.path.insert(0, %r)\n"
-            "from torchnative import federated\n"
-            "s = d.HashStore()\n"
-            "e = federated.Engine(torch.nn.Sequential(torch.nn.LayerNorm(4)), store=s, rank=0, world_size=2)\n"
-            "v = os.urandom(9 << 20)\n"
-            "assert e._set('k', v) == len(v)\n"
-            "print(s.num_keys(), e._get('k') == v, e._fetched == len(v))\n"
-            "e._delete('k'); print(s.num_keys())\n" % str(ROOT / "python"))
-    out = subprocess.run([str(OURS_PY), "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr[-2000:]
-    assert out.stdout.split() == ["4", "True", "True", "0"]
+    lines = _ours("s = d.HashStore()\n"
+                  "e = federated.Engine(torch.nn.Sequential(torch.nn.LayerNorm(4)), store=s, rank=0, world_size=2)\n"
+                  "v = os.urandom(9 << 20)\n"
+                  "assert e._set('k', v) == len(v)\n"
+                  "print(s.num_keys(), e._get('k') == v, e._fetched == len(v))\n"
+                  "e._delete('k'); print(s.num_keys())\n")
+    assert " ".join(lines).split() == ["4", "True", "True", "0"]
 
 
-def test_a_world_of_one_is_refused(tmp_path):
-    code = ("import sys, torch, torch.distributed as d; sys.path.insert(0, %r)\n"
-            "from torchnative import federated\n"
-            "m = torch.nn.Sequential(torch.nn.LayerNorm(4))\n"
-            "for kw in ({'world_size': 1}, {'world_size': 3, 'clients': [2]}):\n"
-            "    try:\n"
-            "        federated.Engine(m, store=d.HashStore(), rank=0, **kw)\n"
-            "    except federated.RoundError as e:\n"
-            "        print('refused:', e)\n" % str(ROOT / "python"))
-    out = subprocess.run([str(OURS_PY), "-c", code], capture_output=True, text=True, timeout=120)
-    assert out.returncode == 0, out.stderr[-2000:]
-    lines = out.stdout.splitlines()
+def test_a_world_of_one_is_refused():
+    lines = _ours("m = torch.nn.Sequential(torch.nn.LayerNorm(4))\n"
+                  "for kw in ({'world_size': 1}, {'world_size': 3, 'clients': [2]}):\n"
+                  "    try:\n"
+                  "        federated.Engine(m, store=d.HashStore(), rank=0, **kw)\n"
+                  "    except federated.RoundError as e:\n"
+                  "        print('refused:', e)\n")
     assert len(lines) == 2 and "world of one is refused" in lines[0] and "federation of one client" in lines[1]
