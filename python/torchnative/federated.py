@@ -369,9 +369,10 @@ class Engine:
         report = RoundReport(round=r, selected=selected, included={}, excluded={},
                              aggregator=self.aggregator.name, secure=self.secure, base=glob if self.keep else None)
         # 2-3. local adaptation and the contribution
-        if self.rank in selected:
-            if self.secure:
-                self._secure_setup(selected)
+        # under secure aggregation the round goes on with the selected clients whose keys the
+        # coordinator had by the deadline (the roster); a client left out sits the round out
+        roster = self._secure_setup(selected) if self.secure and self.rank in selected else selected
+        if self.rank in selected and self.rank in roster:
             try:
                 wrapped = _adapt.wrap(self.model, method=self.method, lr=self.lr)
                 objective = []
@@ -383,7 +384,7 @@ class Engine:
                 report.local_objective = objective
                 if self.keep:
                     report.offset = offset
-                payload = self._secure_mask(selected, offset, weight) if self.secure else encode(offset)
+                payload = self._secure_mask(roster, offset, weight) if self.secure else encode(offset)
                 del offset, wrapped
                 published += self._set(self._key("weight", self.rank), str(float(weight)).encode())
                 published += self._set(self._key("delta", self.rank), payload)
@@ -393,8 +394,10 @@ class Engine:
                 raise
         # 4-5. aggregation
         if self.rank == self.coordinator:
+            if self.secure and self.rank not in selected:
+                self._make_roster(selected)
             try:
-                agg, included, excluded = self._aggregate(selected, glob)
+                agg, included, excluded = self._aggregate(selected, self._roster if self.secure else selected, glob)
                 report.included, report.excluded = included, excluded
                 if self.keep:
                     report.aggregate = agg
@@ -409,8 +412,8 @@ class Engine:
                 self._set(self._key("result"), b"")
                 self._set(self._key("report"), json.dumps({"error": f"{type(e).__name__}: {e}"}).encode())
                 raise
-        if self.secure and self.rank in selected and self.rank != self.coordinator:
-            self._serve_reveals(selected)
+        if self.secure and self.rank in roster and self.rank != self.coordinator:
+            self._serve_reveals(roster)
         blob = self._get(self._key("result"), self.deadline * 4)
         meta = json.loads(self._get(self._key("report"), self.deadline))
         if "error" in meta:
@@ -425,29 +428,31 @@ class Engine:
         self.round += 1
         return report
 
-    def _aggregate(self, selected: list, glob: dict):
+    def _aggregate(self, selected: list, roster: list, glob: dict):
         until = time.monotonic() + self.deadline
-        keys = {k: self._key("delta", k) for k in selected}
-        failed = {k: self._key("failed", k) for k in selected}
+        keys = {k: self._key("delta", k) for k in roster}
+        failed = {k: self._key("failed", k) for k in roster}
         while True:
             have = {k for k, key in keys.items() if self._present(key)}
             bad = {k for k, key in failed.items() if self._present(key)}
-            if len(have | bad) == len(selected) or time.monotonic() >= until:
+            if len(have | bad) == len(roster) or time.monotonic() >= until:
                 break
             time.sleep(0.01)
         excluded = {}
         for k in selected:
-            if k in bad:
+            if k not in roster:
+                excluded[k] = f"missed the key exchange ({self.deadline:g} s)"
+            elif k in bad:
                 excluded[k] = "failed: " + self._get(failed[k]).decode()
             elif k not in have:
                 excluded[k] = f"missed the deadline ({self.deadline:g} s)"
-        included_ranks = [k for k in selected if k in have and k not in bad]
+        included_ranks = [k for k in roster if k in have and k not in bad]
         if len(included_ranks) < self.min_clients:
             raise RoundError(f"round {self.round}: {len(included_ranks)} of {len(selected)} selected clients "
                              f"contributed, fewer than min_clients={self.min_clients}; excluded: {excluded}")
         weights = {k: float(self._get(self._key("weight", k))) for k in included_ranks}
         if self.secure:
-            agg = self._secure_sum(selected, included_ranks, weights, glob)
+            agg = self._secure_sum(roster, included_ranks, weights, glob)
         else:
             contributions = ((k, weights[k], decode(self._get(keys[k]))) for k in included_ranks)
             agg = self.aggregator.aggregate(contributions)
@@ -455,21 +460,39 @@ class Engine:
 
     # -- secure aggregation (clients) --
 
-    def _secure_setup(self, selected: list) -> None:
-        """Publish this client's public key and Shamir shares of its seed, each sealed for its
-        holder (AES-GCM under the pairwise X25519 secret)."""
+    def _make_roster(self, selected: list) -> list:
+        """Coordinator: the selected clients whose public keys arrived by the deadline, published
+        so that every client masks toward the same peers."""
+        keys = {j: self._key("pk", j) for j in selected}
+        found = self._wait_any(list(keys.values()), time.monotonic() + self.deadline)
+        self._roster = [j for j in selected if keys[j] in found]
+        self._set(self._key("roster"), json.dumps(self._roster).encode())
+        return self._roster
+
+    def _secure_setup(self, selected: list) -> list:
+        """Publish this client's public key; once the coordinator names the roster, Shamir shares
+        of its seed for every peer in it, each sealed for its holder (AES-GCM under the pairwise
+        X25519 secret). Returns the roster; a client not in it, or in one too small to hide an
+        update (fewer than max(2, min_clients)), contributes nothing."""
         self._keys = _Keys(os.urandom(16))
         self._set(self._key("pk", self.rank), self._keys.public)
-        pks = {j: self._get(self._key("pk", j), self.deadline) for j in selected if j != self.rank}
-        t = len(selected) // 2 + 1
-        shares = _shamir_split(int.from_bytes(self._keys.seed, "little"), len(selected), t, random.SystemRandom())
-        for (x, y), j in zip(shares, selected):
+        if self.rank == self.coordinator:
+            roster = self._make_roster(selected)
+        else:
+            roster = json.loads(self._get(self._key("roster"), self.deadline * 2))
+        if self.rank not in roster or len(roster) < max(2, self.min_clients):
+            return []
+        pks = {j: self._get(self._key("pk", j)) for j in roster if j != self.rank}
+        t = len(roster) // 2 + 1
+        shares = _shamir_split(int.from_bytes(self._keys.seed, "little"), len(roster), t, random.SystemRandom())
+        for (x, y), j in zip(shares, roster):
             if j == self.rank:
                 continue
             aad = f"{self.round}/{self.rank}->{j}".encode()
             sealed = _seal(self._keys.shared(pks[j]), json.dumps([x, str(y)]).encode(), aad)
             self._set(self._key("share", self.rank, j), sealed)
         self._pks = pks
+        return roster
 
     def _secure_mask(self, selected: list, offset: dict, weight: float) -> bytes:
         """weight * offset in fixed point plus the pairwise masks (+ toward higher ranks, -
@@ -488,7 +511,7 @@ class Engine:
 
     # -- secure aggregation (coordinator) --
 
-    def _secure_sum(self, selected: list, included: list, weights: dict, glob: dict) -> dict:
+    def _secure_sum(self, roster: list, included: list, weights: dict, glob: dict) -> dict:
         import numpy as np
         acc, dtypes = None, {}
         for k in included:
@@ -503,17 +526,17 @@ class Engine:
                 pos += 8 * size
                 dtypes[n] = getattr(torch, dt)
             acc = arrays if acc is None else {n: acc[n] + arrays[n] for n in acc}
-        dropped = [k for k in selected if k not in included]
+        dropped = [k for k in roster if k not in included]
         if dropped:
-            acc = self._unmask_dropped(selected, included, dropped, acc)
+            acc = self._unmask_dropped(roster, included, dropped, acc)
         total = sum(weights.values())
         return _unfixed(acc, total, dtypes)
 
-    def _unmask_dropped(self, selected, included, dropped, acc):
-        """A selected client that did not contribute left its pairwise masks in the survivors'
+    def _unmask_dropped(self, roster, included, dropped, acc):
+        """A client of the roster that did not contribute left its pairwise masks in the survivors'
         sums: the survivors reveal their shares of its seed, the coordinator rebuilds its key and
         removes each survivor's mask with it."""
-        t = len(selected) // 2 + 1
+        t = len(roster) // 2 + 1
         for d in dropped:
             deadline = time.monotonic() + self.deadline
             # ask every survivor for its share of d's seed
@@ -539,13 +562,13 @@ class Engine:
                     acc[name] = (v - m) if d > i else (v + m)
         return acc
 
-    def _serve_reveals(self, selected: list) -> None:
+    def _serve_reveals(self, roster: list) -> None:
         """Until the round's result is out, answer the coordinator's requests for shares of
         dropped clients' seeds."""
         until = time.monotonic() + self.deadline * 4
         served = set()
         while not self._present(self._key("result")) and time.monotonic() < until:
-            for d in selected:
+            for d in roster:
                 if d != self.rank and d not in served and self._present(self._key("ask", d)):
                     self._reveal(d)
                     served.add(d)

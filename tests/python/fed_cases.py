@@ -140,6 +140,9 @@ def rank_main(scenario, rank, world, address, out):
             record("secure", run_round(eng, m, rank, 0, weight_of(rank)))
             eng = engine("secure_drop", secure=True, min_clients=3, deadline=DROP_DEADLINE)
             record("secure_drop", run_round(eng, m, rank, 1, weight_of(rank), die=rank == 3))
+            # rank 3 is dead now: it never publishes a key, the round goes on without it
+            eng = engine("secure_nokey", secure=True, min_clients=3, deadline=DROP_DEADLINE)
+            record("secure_nokey", run_round(eng, m, rank, 2, weight_of(rank)))
         elif scenario == "secure_lost":
             # two of four die after the key and share exchange: 2 shares of each seed remain,
             # 3 are needed, so their masks cannot be removed

@@ -163,6 +163,17 @@ def test_secure_aggregation_recovers_a_client_dropped_after_masking(ref):
     assert not res["masked_sum_equals_raw_sum"]
 
 
+def test_secure_aggregation_goes_on_without_a_client_lost_before_the_key_exchange(ref):
+    """Rank 3 is dead before the round: its key never arrives, the coordinator's roster leaves
+    it out, the others mask toward each other only (their masks cancel among themselves)."""
+    res = ref["secure_nokey/0"]
+    assert res["selected"] == [0, 1, 2, 3] and res["included"] == {"0": 3.0, "1": 7.0, "2": 11.0}
+    assert list(res["excluded"]) == ["3"] and "missed the key exchange" in res["excluded"]["3"]
+    _exact(res, [0, 1, 2])
+    assert set(res["masked_equal_elements"].values()) == {0}
+    assert res["masked_sum_equals_raw_sum"]
+
+
 def test_secure_aggregation_raises_when_the_masks_cannot_be_removed(ref):
     errors = ref["secure_lost/0"]["errors"]
     assert sorted(errors) == ["0", "1"]
