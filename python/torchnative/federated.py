@@ -253,6 +253,9 @@ class Engine:
         self.model = model
         self.method = method or _adapt.Tent()
         self.aggregator = aggregator or FedAvg()
+        if secure and not isinstance(self.aggregator, FedAvg):
+            raise ValueError(f"federated.Engine: secure aggregation computes a weighted sum, which is FedAvg; "
+                             f"{self.aggregator.name} needs each client's update in the clear")
         self.lr, self.local_steps = lr, local_steps
         self.coordinator, self.fraction, self.min_clients = coordinator, fraction, min_clients
         self.seed, self.deadline, self.secure = seed, deadline, secure

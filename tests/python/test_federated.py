@@ -208,6 +208,23 @@ def test_large_values_go_in_parts_and_are_deleted_whole():
     assert " ".join(lines).split() == ["4", "True", "True", "0"]
 
 
+def test_trimmed_mean_drops_the_extremes_and_secure_aggregation_refuses_it():
+    """Per element, beta = 0.2 of 5 clients drops the largest and the smallest: an outlier
+    client (1e6, -5e4) changes nothing; FedAvg over the same would be pulled far away. Secure
+    aggregation only sums, so it refuses any aggregator but FedAvg."""
+    lines = _ours("c = [(r, float(r + 1), {'w': torch.tensor(v)}) for r, v in enumerate(\n"
+                  "     [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0], [1e6, 7.0], [-5e4, -5e4]])]\n"
+                  "print(federated.TrimmedMean(0.2).aggregate(c)['w'].tolist())\n"
+                  "print(federated.FedAvg().aggregate(c)['w'][0].item() > 1000)\n"
+                  "try:\n"
+                  "    federated.Engine(torch.nn.Sequential(torch.nn.LayerNorm(4)), store=d.HashStore(), rank=0,\n"
+                  "                     world_size=2, secure=True, aggregator=federated.TrimmedMean(0.2))\n"
+                  "except ValueError as e:\n"
+                  "    print('refused:', e)\n")
+    assert lines[:2] == ["[2.0, 5.0]", "True"]
+    assert len(lines) == 3 and lines[2].startswith("refused:") and "TrimmedMean" in lines[2]
+
+
 def test_a_world_of_one_is_refused():
     lines = _ours("m = torch.nn.Sequential(torch.nn.LayerNorm(4))\n"
                   "for kw in ({'world_size': 1}, {'world_size': 3, 'clients': [2]}):\n"
