@@ -10,8 +10,8 @@ never arrives); a secure round that loses two of
 four (its masks cannot be removed); and a mixed federation whose coordinator runs upstream torch
 while its two clients run ours. Each rank dumps what it saw with torch.save; an upstream process
 recomputes every aggregate from the dumped offsets (tests/python/fed_cases.py `reference`) and
-each test asserts on what it found. CI cost: 21 processes and the reference, at once; the killed
-rounds wait their 10 s deadline; the rest is process start-up and scales with the machine's load.
+each test asserts on what it found. CI cost: 21 processes and the reference, 150 CPU-seconds in
+all; the killed rounds wait their 10 s deadline (docs/FEDERATED.md has the measurement).
 """
 from __future__ import annotations
 
