@@ -4,6 +4,7 @@
     .venv/bin/python tools/bench.py --quick         # end-to-end check: 2 reps, 8 new tokens, short timings
     .venv/bin/python tools/bench.py --reps 7 --groups ops,import
     .venv/bin/python tools/bench.py --dist          # torch.distributed vs upstream gloo -> docs/DISTRIBUTED.md
+    .venv/bin/python tools/bench.py --fed           # one federated round, ours vs upstream -> docs/FEDERATED.md
 
 Any python can run it: every measurement happens in a fresh worker process started with the
 interpreter of each venv (`tools/bench.py --worker GROUP --side SIDE`), and the chart is drawn
@@ -43,6 +44,13 @@ torchnative's own backend against upstream's gloo), and each rank's peak RSS ove
 all_reduce (VmHWM after clear_refs, minus the RSS before the tensor existed, minus the tensor).
 ABBA over --reps repetitions; medians; writes the numbers section of docs/DISTRIBUTED.md and
 build/bench/dist.json.
+
+--fed (separately): one torchnative.federated round (FedAvg, Tent's objective on SmolLM2-135M)
+over 4 local processes, for the normalisation parameters' delta and for the full float32 model
+delta (--fed-modes), every process on ours and then every process on upstream (tools/federated.py --bench);
+per rank the round's wall time, the bytes it put into and read from the store, and its peak RSS
+(VmHWM) after the round; --reps repetitions (default 1), medians; writes the numbers section of
+docs/FEDERATED.md and build/bench/fed.json.
 
 Options: --reps N (default 5; --quick: 2), --quick, --groups LIST, --new-tokens N (64; quick 8),
 --prefill-sizes LIST (6,128,512,1024), --prefill-dtypes LIST (float32), --prefill-inner N
@@ -1116,16 +1124,19 @@ def orchestrate_dist(args) -> int:
                 res = run_dist(side, 2, dict(params, mode="rss"), args.timeout)
                 run["samples"].setdefault("rss-2", {}).setdefault(side, []).append(res)
     run["loadavg_end"] = os.getloadavg()
-    json_path = Path(args.json).with_name("dist.json")
+    return save_section(run, args, "dist.json", render_dist(run), ROOT / "docs" / "DISTRIBUTED.md",
+                        DIST_MD_BEGIN, DIST_MD_END)
+
+
+def save_section(run, args, json_name: str, md: str, doc: Path, begin: str, end: str) -> int:
+    """Every sample in build/bench/<json_name>; the rendered numbers between the doc's markers."""
+    json_path = Path(args.json).with_name(json_name)
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps(run, indent=1))
-    md = render_dist(run)
-    doc = ROOT / "docs" / "DISTRIBUTED.md"
     text = doc.read_text() if doc.exists() else ""
-    if DIST_MD_BEGIN in text and DIST_MD_END in text:
-        head, rest = text.split(DIST_MD_BEGIN, 1)
-        tail = rest.split(DIST_MD_END, 1)[1]
-        doc.write_text(head + DIST_MD_BEGIN + "\n" + md + DIST_MD_END + tail)
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        doc.write_text(head + begin + "\n" + md + end + rest.split(end, 1)[1])
         log(f"wrote the numbers in {doc} and {json_path}")
     print(md)
     return 0
@@ -1174,6 +1185,78 @@ def render_dist(run) -> str:
     return "\n".join(lines) + "\n"
 
 
+# -- torchnative.federated (--fed) ---------------------------------------------------------------
+
+FED_MD_BEGIN, FED_MD_END = "<!-- bench:fed:begin -->", "<!-- bench:fed:end -->"
+FED_MODES = {"tent": "Tent delta (normalisation parameters)", "full": "full float32 model delta"}
+
+
+def orchestrate_fed(args) -> int:
+    reps = args.reps or 1
+    run = {"started": datetime.datetime.now().isoformat(timespec="seconds"),
+           "command": " ".join(["tools/bench.py"] + sys.argv[1:]), "machine": machine_info(),
+           "git": git_head(), "reps": reps, "loadavg_start": os.getloadavg(), "samples": {}}
+    tmp = Path(tempfile.mkdtemp())
+    for rep in range(reps):
+        order = SIDES if rep % 2 == 0 else SIDES[::-1]
+        for mode in args.fed_modes.split(","):
+            for side in order:
+                out = tmp / f"{mode}-{side}-{rep}.json"
+                cmd = [str(PYTHONS[side]), str(ROOT / "tools" / "federated.py"), "--bench", mode, "--world", "4",
+                       "--clients-python", str(PYTHONS[side]), "--json", str(out)]
+                t0 = time.perf_counter()
+                proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, cwd=ROOT)
+                if proc.returncode != 0:
+                    res = {"error": (proc.stdout + proc.stderr).strip()[-500:]}
+                else:
+                    res = json.loads(out.read_text())
+                    want = "/build/" if side == "ours" else "/.venv-upstream/"
+                    if want not in res["clients_torch"][1]:
+                        sys.exit(f"bench: aborted: {side} clients imported torch._C from {res['clients_torch'][1]}")
+                log(f"fed {mode} {side:8s} {time.perf_counter() - t0:6.1f} s {res.get('error', '')}")
+                run["samples"].setdefault(mode, {}).setdefault(side, []).append(res)
+    shutil.rmtree(tmp, ignore_errors=True)
+    run["loadavg_end"] = os.getloadavg()
+    return save_section(run, args, "fed.json", render_fed(run), ROOT / "docs" / "FEDERATED.md",
+                        FED_MD_BEGIN, FED_MD_END)
+
+
+def render_fed(run) -> str:
+    def med(mode, side, getter):
+        vals = [getter(r) for s in run["samples"].get(mode, {}).get(side, []) if "ranks" in s for r in s["ranks"]]
+        return statistics.median(vals) if vals else None
+
+    def worst(mode, side, getter):
+        vals = [getter(r) for s in run["samples"].get(mode, {}).get(side, []) if "ranks" in s for r in s["ranks"]]
+        return max(vals) if vals else None
+
+    lines = [f"Measured by `{run['command']}` at {run['git']} on {run['machine']['nproc']} cores "
+             f"({run['machine']['cpu']}), load average {run['loadavg_start'][0]:.1f} at the start and "
+             f"{run['loadavg_end'][0]:.1f} at the end; {run['reps']} repetition(s). One round over 4 local "
+             "processes (rank 0 coordinates and hosts the store); time: the slowest rank's "
+             "`participate()`; bytes: per rank, put into the store + read from it (the median rank; "
+             "the coordinator's in brackets); peak RSS: VmHWM after the round (the median rank; the "
+             "largest in brackets).", "",
+             "| delta | side | round time | bytes on the wire per rank | peak RSS per rank |", "|---|---|---|---|---|"]
+    for mode, label in FED_MODES.items():
+        if mode not in run["samples"]:
+            continue
+        for side in SIDES:
+            errs = [s["error"] for s in run["samples"].get(mode, {}).get(side, []) if "error" in s]
+            if errs:
+                lines.append(f"| {label} | {side} | failed: {errs[0][:120]} | | |")
+                continue
+            t = worst(mode, side, lambda r: r["seconds"])
+            wire = med(mode, side, lambda r: r["bytes_published"] + r["bytes_fetched"])
+            coord = [s["ranks"][0]["bytes_published"] + s["ranks"][0]["bytes_fetched"]
+                     for s in run["samples"].get(mode, {}).get(side, []) if "ranks" in s]
+            rss = med(mode, side, lambda r: r["hwm_after_kib"] * 1024)
+            rss_max = worst(mode, side, lambda r: r["hwm_after_kib"] * 1024)
+            lines.append(f"| {label} | {side} | {fmt_time(t)} | {fmt_bytes(wire)} ({fmt_bytes(max(coord, default=None))}) "
+                         f"| {fmt_bytes(rss)} ({fmt_bytes(rss_max)}) |")
+    return "\n".join(lines) + "\n"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="2 reps, 8 new tokens, 1 prefill forward: checks the tool end to end")
@@ -1194,12 +1277,16 @@ def main() -> int:
     ap.add_argument("--render", metavar="RESULTS_JSON", help="only rewrite --md and --png from a saved --json")
     ap.add_argument("--dist", action="store_true", help="torch.distributed vs upstream gloo -> docs/DISTRIBUTED.md")
     ap.add_argument("--dist-worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--fed", action="store_true", help="one federated round, ours vs upstream -> docs/FEDERATED.md")
+    ap.add_argument("--fed-modes", default="tent,full", help="with --fed: which deltas (tent, full)")
     ap.add_argument("--plot", metavar="RESULTS_JSON", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.dist_worker:
         return dist_worker(args)
     if args.dist:
         return orchestrate_dist(args)
+    if args.fed:
+        return orchestrate_fed(args)
     if args.worker:
         return worker_main(args)
     if args.plot:
