@@ -1,6 +1,7 @@
-/* Criterion tests for kernels/matmul.c: tn_gemm over dtypes × edge shapes × layouts against a
- * float64 (or exact wrapping integer) reference, plus tn_gemm_f32acc_serial, tn_linear and the
- * tn_linear_f32 operator cache. To add a case: a Test() that builds operands with make_operand()
+/* Criterion tests for kernels/matmul.c and the files it builds on (gemm_ukernels.c, gemv.c) and
+ * linear_xnnpack.c: tn_gemm over dtypes × edge shapes × layouts against a float64 (or exact
+ * wrapping integer) reference, plus tn_gemm_f32acc_serial, tn_linear and the tn_linear_f32
+ * operator cache. To add a case: a Test() that builds operands with make_operand()
  * and calls check_gemm(); the error bound is in Note [GEMM error bound].
  */
 #define _POSIX_C_SOURCE 200809L
@@ -9,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/gemv.h"
+#include "kernels/linear_xnnpack.h"
 #include "kernels/matmul.h"
 #include "kernels/parallel.h"
 #include "tests/kernels/helpers.h"
@@ -411,7 +414,7 @@ Test(matmul, gemm_f32_same_bits_for_any_thread_count)
     free(c2);
 }
 
-/* GEMVs big enough to be split between threads (W >= 1 MiB, see Note [GEMV threads] in matmul.c):
+/* GEMVs big enough to be split between threads (W >= 1 MiB, see Note [GEMV threads] in gemv.c):
  * W rows not a multiple of the 16-row chunks, k with a vector tail. The first call of the test's
  * process is threaded (a stall seen later may keep the rest on one thread); a one-thread run then
  * gives the same bits, and both are within the bound. */
