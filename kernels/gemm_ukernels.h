@@ -1,7 +1,7 @@
 /* The pieces the float matrix products build on (kernels/matmul.c's packed GEMM, kernels/gemv.c's
  * few-row products): packed-block micro-kernels and packers per ISA, the epilogue that rounds an f32
  * workspace into C, per-thread scratch, the operand view, and the SIMD loads both families use.
- * Internal to kernels/ (the public entries are matmul.h, gemv.h, linear_xnnpack.h). To add an ISA:
+ * Internal to kernels/ (the public entries are matmul.h, gemv.h, xnn_adapter.h). To add an ISA:
  * ukr_<MR>x<NR>__<isa> and its packers in gemm_ukernels.c, and a case in tn_gemm_ukernels_get().
  */
 #ifndef TN_KERNELS_GEMM_UKERNELS_H

@@ -1,7 +1,7 @@
 /* Matrix multiplication: the packed, register-blocked f32 GEMM (f16/bf16 widen while packing) and
  * its threaded driver, plain loops for f64 and the integers, and Linear. The pieces it builds on
  * are gemm_ukernels.c (micro-kernels, packers) and gemv.c (few-row products); Linear's XNNPACK
- * path is linear_xnnpack.c. To add a dtype: a case in tn_gemm and, for a float type, packers and
+ * path is xnn_adapter.c. To add a dtype: a case in tn_gemm and, for a float type, packers and
  * GEMV loaders. See Note [GEMM blocking] for how the pieces fit.
  */
 #include "matmul.h"

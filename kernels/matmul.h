@@ -1,6 +1,6 @@
 /* Matrix multiplication: strided batched GEMM for every dtype torch.mm takes on the CPU, the f32
  * accumulate-into-f32 block other kernels build on (attention), and Linear (y = x @ W^T + bias).
- * Linear through cached XNNPACK operators is linear_xnnpack.h; few-row products are gemv.h.
+ * Linear through cached XNNPACK operators is xnn_adapter.h; few-row products are gemv.h.
  * A new dtype is a case in tn_gemm's switch; a new ISA is a micro-kernel in gemm_ukernels.c plus a
  * line in its selection (see Note [GEMM blocking] in matmul.c).
  */

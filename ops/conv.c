@@ -19,6 +19,7 @@
 #include "kernels/copy.h"
 #include "kernels/matmul.h"
 #include "kernels/parallel.h"
+#include "kernels/xnn_adapter.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -251,25 +252,84 @@ suggests_channels_last(const TensorObject *t)
 /* The output: channels-last when the input or the weight suggests it, as upstream's CPU
  * convolution (mkldnn) picks; conv1d counts its weight only, upstream making the input
  * contiguous before it views both as 2-d. */
-static TensorObject *
-conv_output(TensorObject *input, TensorObject *weight, int ndim, const int64_t *shape, int device)
+static void
+channels_last_strides(int ndim, const int64_t *shape, int64_t *strides)
 {
-    int cl = suggests_channels_last(weight) || (ndim > 3 && suggests_channels_last(input));
-    if (!cl)
-        return tn_tensor_empty(ndim, shape, input->dtype, device);
-    int64_t strides[2 + CONV_MAX_DIMS], step = shape[1];
+    int64_t step = shape[1];
     strides[1] = 1;
     for (int i = ndim - 1; i >= 2; i--) {
         strides[i] = step;
         step *= shape[i];
     }
     strides[0] = step;
-    tn_storage *st = tn_storage_new(tn_numel(ndim, shape) * tn_dtype_size(input->dtype), device);
+}
+
+/* A new tensor of shape whose memory is in channels-last order. */
+static TensorObject *
+channels_last_empty(int ndim, const int64_t *shape, int dtype, int device)
+{
+    int64_t strides[2 + CONV_MAX_DIMS];
+    channels_last_strides(ndim, shape, strides);
+    tn_storage *st = tn_storage_new(tn_numel(ndim, shape) * tn_dtype_size(dtype), device);
     if (!st)
         return NULL;
-    TensorObject *t = tn_tensor_from_storage(st, 0, ndim, shape, strides, input->dtype);
+    TensorObject *t = tn_tensor_from_storage(st, 0, ndim, shape, strides, dtype);
     tn_storage_release(st);
     return t;
+}
+
+/* Is t's memory exactly channels-last order (dims of size 1 may have any stride)? */
+static int
+is_channels_last_dense(const TensorObject *t)
+{
+    int64_t strides[2 + CONV_MAX_DIMS];
+    channels_last_strides(t->ndim, t->sizes, strides);
+    for (int i = 0; i < t->ndim; i++)
+        if (t->sizes[i] != 1 && t->strides[i] != strides[i])
+            return 0;
+    return 1;
+}
+
+static TensorObject *
+conv_output(TensorObject *input, TensorObject *weight, int ndim, const int64_t *shape, int device)
+{
+    int cl = suggests_channels_last(weight) || (ndim > 3 && suggests_channels_last(input));
+    if (!cl)
+        return tn_tensor_empty(ndim, shape, input->dtype, device);
+    return channels_last_empty(ndim, shape, input->dtype, device);
+}
+
+/* A dense (not depthwise) float32 2-D convolution through XNNPACK (kernels/xnn_adapter.c; the
+ * measurements behind the choice are docs/DESIGN.md's "XNNPACK, op by op"): XNNPACK computes in
+ * NHWC, so an input or output in torch's default layout is copied across once. Returns 1 when
+ * out holds the result, 0 when our kernel is to compute it (XNNPACK refused or lost a NaN), -1
+ * on error. */
+static int
+conv2d_xnnpack(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
+               const conv_geom *g, TensorObject *out)
+{
+    if (weight->sizes[1] == 1 || !tn_tensor_is_contiguous(weight) ||
+        (bias && bias->sizes[0] > 1 && bias->strides[0] != 1))
+        return 0;
+    tn_conv2d_geom cg = {input->sizes[0], input->sizes[1], g->in[0], g->in[1], weight->sizes[0], g->k[0], g->k[1],
+                         g->stride[0], g->stride[1], g->pad[0], g->pad[1], g->dil[0], g->dil[1], g->groups,
+                         g->out[0], g->out[1]};
+    TensorObject *x = is_channels_last_dense(input) ? NULL
+                                                    : channels_last_empty(4, input->sizes, TN_DTYPE_F32, input->device);
+    TensorObject *y = is_channels_last_dense(out) ? NULL : channels_last_empty(4, out->sizes, TN_DTYPE_F32, out->device);
+    int rc = -1;
+    if ((x || is_channels_last_dense(input)) && (y || is_channels_last_dense(out)) &&
+        (!x || tn_copy_into(overload, x, input) == 0)) {
+        TensorObject *xs = x ? x : input, *ys = y ? y : out;
+        tn_status st = tn_conv2d_nhwc_f32(&cg, (const float *)tn_tensor_data(xs), (const float *)tn_tensor_data(weight),
+                                          weight->storage->id, (uint64_t)weight->version->value,
+                                          bias ? (const float *)tn_tensor_data(bias) : NULL,
+                                          bias ? bias->storage->id : 0, (float *)tn_tensor_data(ys));
+        rc = st != TN_OK ? 0 : y && tn_copy_into(overload, out, y) < 0 ? -1 : 1;
+    }
+    Py_XDECREF((PyObject *)x);
+    Py_XDECREF((PyObject *)y);
+    return rc;
 }
 
 /* One input channel per group (depthwise: MobileNet blocks, Mamba's causal conv1d): a GEMM per
@@ -453,6 +513,13 @@ conv_forward(const tn_op *overload, TensorObject *input, TensorObject *weight, T
         return (PyObject *)out;
     if (tn_check_dtype(overload, input->dtype) < 0)
         goto fail;
+    if (g->d == 2 && input->dtype == TN_DTYPE_F32) {
+        int routed = conv2d_xnnpack(overload, input, weight, bias, g, out);
+        if (routed < 0)
+            goto fail;
+        if (routed)
+            return (PyObject *)out;
+    }
     /* the weight as (C_out, C_in/groups * prod(kernel)) rows needs its inner dims contiguous */
     PyObject *wc = tn_op_contiguous(overload, weight, TN_MEMFMT_CONTIGUOUS);
     if (!wc)

@@ -10,7 +10,7 @@
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "kernels/attention.h"
-#include "kernels/linear_xnnpack.h"
+#include "kernels/xnn_adapter.h"
 #include "kernels/matmul.h"
 
 #include <math.h>
