@@ -299,24 +299,28 @@ conv_output(TensorObject *input, TensorObject *weight, int ndim, const int64_t *
     return channels_last_empty(ndim, shape, input->dtype, device);
 }
 
-/* A dense (not depthwise) float32 2-D convolution through XNNPACK (kernels/xnn_adapter.c; the
- * measurements behind the choice are docs/DESIGN.md's "XNNPACK, op by op"): XNNPACK computes in
- * NHWC, so an input or output in torch's default layout is copied across once. Returns 1 when
+/* A float32 1-D or 2-D convolution through XNNPACK (kernels/xnn_adapter.c; the measurements
+ * behind the choice are docs/DESIGN.md's "XNNPACK, op by op"), a 1-D one as 2-D of height 1:
+ * dense ones in any layout (XNNPACK computes in NHWC, so an input or output in torch's default
+ * layout is copied across once), depthwise ones (one input channel per group) only when the
+ * input is channels-last already (in NCHW our depthwise loop is the faster). Returns 1 when
  * out holds the result, 0 when our kernel is to compute it (XNNPACK refused or lost a NaN), -1
  * on error. */
 static int
 conv2d_xnnpack(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
                const conv_geom *g, TensorObject *out)
 {
-    if (weight->sizes[1] == 1 || !tn_tensor_is_contiguous(weight) ||
+    if ((weight->sizes[1] == 1 && !is_channels_last_dense(input)) || !tn_tensor_is_contiguous(weight) ||
         (bias && bias->sizes[0] > 1 && bias->strides[0] != 1))
         return 0;
-    tn_conv2d_geom cg = {input->sizes[0], input->sizes[1], g->in[0], g->in[1], weight->sizes[0], g->k[0], g->k[1],
-                         g->stride[0], g->stride[1], g->pad[0], g->pad[1], g->dil[0], g->dil[1], g->groups,
-                         g->out[0], g->out[1]};
-    TensorObject *x = is_channels_last_dense(input) ? NULL
-                                                    : channels_last_empty(4, input->sizes, TN_DTYPE_F32, input->device);
-    TensorObject *y = is_channels_last_dense(out) ? NULL : channels_last_empty(4, out->sizes, TN_DTYPE_F32, out->device);
+    int h = g->d - 2;  /* the height's index in g's arrays: -1 for a 1-D convolution */
+    tn_conv2d_geom cg = {input->sizes[0], input->sizes[1], h < 0 ? 1 : g->in[h], g->in[h + 1], weight->sizes[0],
+                         h < 0 ? 1 : g->k[h], g->k[h + 1], h < 0 ? 1 : g->stride[h], g->stride[h + 1],
+                         h < 0 ? 0 : g->pad[h], g->pad[h + 1], h < 0 ? 1 : g->dil[h], g->dil[h + 1], g->groups,
+                         h < 0 ? 1 : g->out[h], g->out[h + 1]};
+    int nd = input->ndim, dev = input->device;
+    TensorObject *x = is_channels_last_dense(input) ? NULL : channels_last_empty(nd, input->sizes, TN_DTYPE_F32, dev);
+    TensorObject *y = is_channels_last_dense(out) ? NULL : channels_last_empty(nd, out->sizes, TN_DTYPE_F32, dev);
     int rc = -1;
     if ((x || is_channels_last_dense(input)) && (y || is_channels_last_dense(out)) &&
         (!x || tn_copy_into(overload, x, input) == 0)) {
@@ -513,7 +517,7 @@ conv_forward(const tn_op *overload, TensorObject *input, TensorObject *weight, T
         return (PyObject *)out;
     if (tn_check_dtype(overload, input->dtype) < 0)
         goto fail;
-    if (g->d == 2 && input->dtype == TN_DTYPE_F32) {
+    if ((g->d == 1 || g->d == 2) && input->dtype == TN_DTYPE_F32) {
         int routed = conv2d_xnnpack(overload, input, weight, bias, g, out);
         if (routed < 0)
             goto fail;

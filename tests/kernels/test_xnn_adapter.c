@@ -79,6 +79,7 @@ Test(xnn_adapter, conv2d_matches_reference)
         geom(2, 3, 16, 16, 12, 4, 4, 0, 1, 1), /* patches (ViT-like), batch 2 */
         geom(1, 6, 11, 10, 9, 3, 2, 2, 2, 3),  /* stride, dilation, groups */
         geom(1, 5, 1, 30, 7, 1, 1, 0, 1, 1),   /* a conv1d as height 1 */
+        geom(2, 6, 8, 9, 6, 3, 1, 1, 1, 6),    /* depthwise */
     };
     tn_xnn_cache_clear();
     for (size_t i = 0; i < sizeof gs / sizeof gs[0]; i++) {
