@@ -12,7 +12,10 @@
 /* Operators the cache keeps at most (least recently used idle ones are evicted). */
 #define TN_XNN_CACHE_SIZE 512
 
-/* y[m][out] = x[m][in] @ W^T + bias, W [out][in] row-major contiguous (torch Linear layout), all
+/* Not used by the ops (torch.nn.functional.linear runs tn_linear): XNNPACK's fully-connected results
+ * leave value.derived's bound (docs/DESIGN.md, "XNNPACK, op by op"); kept, with its tests, so the
+ * decision can be measured again.
+ * y[m][out] = x[m][in] @ W^T + bias, W [out][in] row-major contiguous (torch Linear layout), all
  * float32. Where XNNPACK is the faster kernel (13 <= m <= 32 rows, measured) it runs through an
  * XNNPACK fully-connected operator whose packed weights are cached under (weight_key,
  * weight_version, w, in, out, bias, bias_key, strides): weight_key is an opaque identity the caller

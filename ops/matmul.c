@@ -10,7 +10,6 @@
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "kernels/attention.h"
-#include "kernels/xnn_adapter.h"
 #include "kernels/matmul.h"
 
 #include <math.h>
@@ -354,8 +353,7 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
 }
 
 /* linear: y = x @ W^T + b. W [out, in] is read in place (its transpose is just strides). f32,
- * f16 and bf16 with a contiguous row-major W take tn_linear (f32: XNNPACK with the packed weights
- * cached per weight storage and version); everything else is a strided GEMM. */
+ * f16 and bf16 with a contiguous row-major W take tn_linear; everything else is a strided GEMM. */
 PyObject *
 tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias)
 {
@@ -411,15 +409,10 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
     int d = input->dtype;
     if (rows_uniform && w_rowmajor && x_inner && bias_ok &&
         (d == TN_DTYPE_F32 || d == TN_DTYPE_F16 || d == TN_DTYPE_BF16)) {
-        tn_status s;
-        if (d == TN_DTYPE_F32)
-            s = tn_linear_f32(m, in, out_f, (const float *)tn_tensor_data(input), x_rs,
-                              (const float *)tn_tensor_data(weight), weight->storage->id,
-                              (uint64_t)weight->version->value, bias ? (const float *)tn_tensor_data(bias) : NULL,
-                              bias ? bias->storage->id : 0, (float *)tn_tensor_data(out), out_f);
-        else
-            s = tn_linear(d, m, in, out_f, tn_tensor_data(input), x_rs, tn_tensor_data(weight),
-                          bias ? tn_tensor_data(bias) : NULL, tn_tensor_data(out), out_f);
+        /* not XNNPACK's fully-connected operator (tn_linear_f32): its results leave value.derived's
+         * bound (docs/DESIGN.md, "XNNPACK, op by op") */
+        tn_status s = tn_linear(d, m, in, out_f, tn_tensor_data(input), x_rs, tn_tensor_data(weight),
+                                bias ? tn_tensor_data(bias) : NULL, tn_tensor_data(out), out_f);
         if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
         return (PyObject *)out;
