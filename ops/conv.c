@@ -300,17 +300,21 @@ conv_output(TensorObject *input, TensorObject *weight, int ndim, const int64_t *
 }
 
 /* A float32 1-D or 2-D convolution through XNNPACK (kernels/xnn_adapter.c; the measurements
- * behind the choice are docs/DESIGN.md's "XNNPACK, op by op"), a 1-D one as 2-D of height 1:
- * dense ones in any layout (XNNPACK computes in NHWC, so an input or output in torch's default
- * layout is copied across once), depthwise ones (one input channel per group) only when the
- * input is channels-last already (in NCHW our depthwise loop is the faster). Returns 1 when
+ * behind the choice are docs/DESIGN.md's "XNNPACK, op by op"), a 1-D one as 2-D of height 1,
+ * when each output sums fewer than 32 products: from K = 32 on ours splits the sums (Note
+ * [Convolution sums]) and XNNPACK's one long sum is further from float64 than upstream's (at
+ * K = 192: 1.55e-5 against upstream's 1.37e-5, tests/python/test_conv_accuracy.py). Dense ones
+ * in any layout (XNNPACK computes in NHWC, so an input or output in torch's default layout is
+ * copied across once), depthwise ones (one input channel per group) only when the input is
+ * channels-last already (in NCHW our depthwise loop is the faster). Returns 1 when
  * out holds the result, 0 when our kernel is to compute it (XNNPACK refused or lost a NaN), -1
  * on error. */
 static int
 conv2d_xnnpack(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
                const conv_geom *g, TensorObject *out)
 {
-    if ((weight->sizes[1] == 1 && !is_channels_last_dense(input)) || !tn_tensor_is_contiguous(weight) ||
+    if (weight->numel / weight->sizes[0] >= 32 || /* K: where conv_chunks splits the sums */
+        (weight->sizes[1] == 1 && !is_channels_last_dense(input)) || !tn_tensor_is_contiguous(weight) ||
         (bias && bias->sizes[0] > 1 && bias->strides[0] != 1))
         return 0;
     int h = g->d - 2;  /* the height's index in g's arrays: -1 for a 1-D convolution */
