@@ -2,7 +2,8 @@
  * inputs: native_functions.yaml (torch 2.13.0, sha256 63bd04646fa7ee7a), tags.yaml, deprecated.yaml, schemas/kernels.yaml, schemas/extra_ops.yaml
  * Do not edit. Regenerate: .venv/bin/python codegen/gen.py
  */
-/* Unboxing glue: the dispatcher calls these with arguments in schema order. */
+/* Unboxing glue: the dispatcher calls these with arguments in schema order; each hands its
+ * kernel the op table entry it computes, then the typed arguments. */
 #include "runtime/dispatch.h"
 #include "runtime/op.h"
 #include "runtime/value.h"
@@ -12,8 +13,8 @@
 static PyObject *
 glue___and____Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP___and____Scalar];
     return tn_op___and____Scalar(
+        &tn_ops[TN_OP___and____Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -23,8 +24,8 @@ glue___and____Scalar(tn_value *a)
 static PyObject *
 glue___and____Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP___and____Tensor];
     return tn_op___and____Tensor(
+        &tn_ops[TN_OP___and____Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -34,8 +35,8 @@ glue___and____Tensor(tn_value *a)
 static PyObject *
 glue___lshift____Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP___lshift____Scalar];
     return tn_op___lshift____Scalar(
+        &tn_ops[TN_OP___lshift____Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -45,8 +46,8 @@ glue___lshift____Scalar(tn_value *a)
 static PyObject *
 glue___lshift____Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP___lshift____Tensor];
     return tn_op___lshift____Tensor(
+        &tn_ops[TN_OP___lshift____Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -56,8 +57,8 @@ glue___lshift____Tensor(tn_value *a)
 static PyObject *
 glue___or____Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP___or____Scalar];
     return tn_op___or____Scalar(
+        &tn_ops[TN_OP___or____Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -67,8 +68,8 @@ glue___or____Scalar(tn_value *a)
 static PyObject *
 glue___or____Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP___or____Tensor];
     return tn_op___or____Tensor(
+        &tn_ops[TN_OP___or____Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -78,8 +79,8 @@ glue___or____Tensor(tn_value *a)
 static PyObject *
 glue___rshift____Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP___rshift____Scalar];
     return tn_op___rshift____Scalar(
+        &tn_ops[TN_OP___rshift____Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -89,8 +90,8 @@ glue___rshift____Scalar(tn_value *a)
 static PyObject *
 glue___rshift____Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP___rshift____Tensor];
     return tn_op___rshift____Tensor(
+        &tn_ops[TN_OP___rshift____Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -100,8 +101,8 @@ glue___rshift____Tensor(tn_value *a)
 static PyObject *
 glue___xor____Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP___xor____Scalar];
     return tn_op___xor____Scalar(
+        &tn_ops[TN_OP___xor____Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -111,8 +112,8 @@ glue___xor____Scalar(tn_value *a)
 static PyObject *
 glue___xor____Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP___xor____Tensor];
     return tn_op___xor____Tensor(
+        &tn_ops[TN_OP___xor____Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -122,8 +123,8 @@ glue___xor____Tensor(tn_value *a)
 static PyObject *
 glue__foreach_add__List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_add__List];
     return tn_op__foreach_add__List(
+        &tn_ops[TN_OP__foreach_add__List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         &a[2]
@@ -134,8 +135,8 @@ glue__foreach_add__List(tn_value *a)
 static PyObject *
 glue__foreach_add__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_add__Scalar];
     return tn_op__foreach_add__Scalar(
+        &tn_ops[TN_OP__foreach_add__Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -145,8 +146,8 @@ glue__foreach_add__Scalar(tn_value *a)
 static PyObject *
 glue__foreach_add__ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_add__ScalarList];
     return tn_op__foreach_add__ScalarList(
+        &tn_ops[TN_OP__foreach_add__ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -156,8 +157,8 @@ glue__foreach_add__ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_add__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_add__Tensor];
     return tn_op__foreach_add__Tensor(
+        &tn_ops[TN_OP__foreach_add__Tensor],
         (tn_tensors){a[0].u.tensors, a[0].n},
         TN_T(a[1].u.t),
         &a[2]
@@ -168,8 +169,8 @@ glue__foreach_add__Tensor(tn_value *a)
 static PyObject *
 glue__foreach_add___List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_add___List];
     return tn_op__foreach_add___List(
+        &tn_ops[TN_OP__foreach_add___List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         &a[2]
@@ -180,8 +181,8 @@ glue__foreach_add___List(tn_value *a)
 static PyObject *
 glue__foreach_add___Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_add___Scalar];
     return tn_op__foreach_add___Scalar(
+        &tn_ops[TN_OP__foreach_add___Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -191,8 +192,8 @@ glue__foreach_add___Scalar(tn_value *a)
 static PyObject *
 glue__foreach_add___ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_add___ScalarList];
     return tn_op__foreach_add___ScalarList(
+        &tn_ops[TN_OP__foreach_add___ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -202,8 +203,8 @@ glue__foreach_add___ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_add___Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_add___Tensor];
     return tn_op__foreach_add___Tensor(
+        &tn_ops[TN_OP__foreach_add___Tensor],
         (tn_tensors){a[0].u.tensors, a[0].n},
         TN_T(a[1].u.t),
         &a[2]
@@ -214,8 +215,8 @@ glue__foreach_add___Tensor(tn_value *a)
 static PyObject *
 glue__foreach_addcdiv__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_addcdiv__Scalar];
     return tn_op__foreach_addcdiv__Scalar(
+        &tn_ops[TN_OP__foreach_addcdiv__Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         (tn_tensors){a[2].u.tensors, a[2].n},
@@ -227,8 +228,8 @@ glue__foreach_addcdiv__Scalar(tn_value *a)
 static PyObject *
 glue__foreach_addcdiv__ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_addcdiv__ScalarList];
     return tn_op__foreach_addcdiv__ScalarList(
+        &tn_ops[TN_OP__foreach_addcdiv__ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         (tn_tensors){a[2].u.tensors, a[2].n},
@@ -240,8 +241,8 @@ glue__foreach_addcdiv__ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_addcdiv___Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_addcdiv___Scalar];
     return tn_op__foreach_addcdiv___Scalar(
+        &tn_ops[TN_OP__foreach_addcdiv___Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         (tn_tensors){a[2].u.tensors, a[2].n},
@@ -253,8 +254,8 @@ glue__foreach_addcdiv___Scalar(tn_value *a)
 static PyObject *
 glue__foreach_addcdiv___ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_addcdiv___ScalarList];
     return tn_op__foreach_addcdiv___ScalarList(
+        &tn_ops[TN_OP__foreach_addcdiv___ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         (tn_tensors){a[2].u.tensors, a[2].n},
@@ -266,8 +267,8 @@ glue__foreach_addcdiv___ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_addcmul__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_addcmul__Scalar];
     return tn_op__foreach_addcmul__Scalar(
+        &tn_ops[TN_OP__foreach_addcmul__Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         (tn_tensors){a[2].u.tensors, a[2].n},
@@ -279,8 +280,8 @@ glue__foreach_addcmul__Scalar(tn_value *a)
 static PyObject *
 glue__foreach_addcmul__ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_addcmul__ScalarList];
     return tn_op__foreach_addcmul__ScalarList(
+        &tn_ops[TN_OP__foreach_addcmul__ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         (tn_tensors){a[2].u.tensors, a[2].n},
@@ -292,8 +293,8 @@ glue__foreach_addcmul__ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_addcmul___Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_addcmul___Scalar];
     return tn_op__foreach_addcmul___Scalar(
+        &tn_ops[TN_OP__foreach_addcmul___Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         (tn_tensors){a[2].u.tensors, a[2].n},
@@ -305,8 +306,8 @@ glue__foreach_addcmul___Scalar(tn_value *a)
 static PyObject *
 glue__foreach_addcmul___ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_addcmul___ScalarList];
     return tn_op__foreach_addcmul___ScalarList(
+        &tn_ops[TN_OP__foreach_addcmul___ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         (tn_tensors){a[2].u.tensors, a[2].n},
@@ -318,8 +319,8 @@ glue__foreach_addcmul___ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_clamp_max__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_clamp_max__Scalar];
     return tn_op__foreach_clamp_max__Scalar(
+        &tn_ops[TN_OP__foreach_clamp_max__Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -329,8 +330,8 @@ glue__foreach_clamp_max__Scalar(tn_value *a)
 static PyObject *
 glue__foreach_clamp_max___Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_clamp_max___Scalar];
     return tn_op__foreach_clamp_max___Scalar(
+        &tn_ops[TN_OP__foreach_clamp_max___Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -340,8 +341,8 @@ glue__foreach_clamp_max___Scalar(tn_value *a)
 static PyObject *
 glue__foreach_clamp_min__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_clamp_min__Scalar];
     return tn_op__foreach_clamp_min__Scalar(
+        &tn_ops[TN_OP__foreach_clamp_min__Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -351,8 +352,8 @@ glue__foreach_clamp_min__Scalar(tn_value *a)
 static PyObject *
 glue__foreach_clamp_min___Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_clamp_min___Scalar];
     return tn_op__foreach_clamp_min___Scalar(
+        &tn_ops[TN_OP__foreach_clamp_min___Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -362,8 +363,8 @@ glue__foreach_clamp_min___Scalar(tn_value *a)
 static PyObject *
 glue__foreach_copy_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_copy_];
     return tn_op__foreach_copy_(
+        &tn_ops[TN_OP__foreach_copy_],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         (a[2].u.i != 0)
@@ -374,8 +375,8 @@ glue__foreach_copy_(tn_value *a)
 static PyObject *
 glue__foreach_div__List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_div__List];
     return tn_op__foreach_div__List(
+        &tn_ops[TN_OP__foreach_div__List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n}
     );
@@ -385,8 +386,8 @@ glue__foreach_div__List(tn_value *a)
 static PyObject *
 glue__foreach_div__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_div__Scalar];
     return tn_op__foreach_div__Scalar(
+        &tn_ops[TN_OP__foreach_div__Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -396,8 +397,8 @@ glue__foreach_div__Scalar(tn_value *a)
 static PyObject *
 glue__foreach_div__ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_div__ScalarList];
     return tn_op__foreach_div__ScalarList(
+        &tn_ops[TN_OP__foreach_div__ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -407,8 +408,8 @@ glue__foreach_div__ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_div__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_div__Tensor];
     return tn_op__foreach_div__Tensor(
+        &tn_ops[TN_OP__foreach_div__Tensor],
         (tn_tensors){a[0].u.tensors, a[0].n},
         TN_T(a[1].u.t)
     );
@@ -418,8 +419,8 @@ glue__foreach_div__Tensor(tn_value *a)
 static PyObject *
 glue__foreach_div___List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_div___List];
     return tn_op__foreach_div___List(
+        &tn_ops[TN_OP__foreach_div___List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n}
     );
@@ -429,8 +430,8 @@ glue__foreach_div___List(tn_value *a)
 static PyObject *
 glue__foreach_div___Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_div___Scalar];
     return tn_op__foreach_div___Scalar(
+        &tn_ops[TN_OP__foreach_div___Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -440,8 +441,8 @@ glue__foreach_div___Scalar(tn_value *a)
 static PyObject *
 glue__foreach_div___ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_div___ScalarList];
     return tn_op__foreach_div___ScalarList(
+        &tn_ops[TN_OP__foreach_div___ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -451,8 +452,8 @@ glue__foreach_div___ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_div___Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_div___Tensor];
     return tn_op__foreach_div___Tensor(
+        &tn_ops[TN_OP__foreach_div___Tensor],
         (tn_tensors){a[0].u.tensors, a[0].n},
         TN_T(a[1].u.t)
     );
@@ -462,8 +463,8 @@ glue__foreach_div___Tensor(tn_value *a)
 static PyObject *
 glue__foreach_lerp__List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_lerp__List];
     return tn_op__foreach_lerp__List(
+        &tn_ops[TN_OP__foreach_lerp__List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         (tn_tensors){a[2].u.tensors, a[2].n}
@@ -474,8 +475,8 @@ glue__foreach_lerp__List(tn_value *a)
 static PyObject *
 glue__foreach_lerp__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_lerp__Scalar];
     return tn_op__foreach_lerp__Scalar(
+        &tn_ops[TN_OP__foreach_lerp__Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         &a[2]
@@ -486,8 +487,8 @@ glue__foreach_lerp__Scalar(tn_value *a)
 static PyObject *
 glue__foreach_lerp___List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_lerp___List];
     return tn_op__foreach_lerp___List(
+        &tn_ops[TN_OP__foreach_lerp___List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         (tn_tensors){a[2].u.tensors, a[2].n}
@@ -498,8 +499,8 @@ glue__foreach_lerp___List(tn_value *a)
 static PyObject *
 glue__foreach_lerp___Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_lerp___Scalar];
     return tn_op__foreach_lerp___Scalar(
+        &tn_ops[TN_OP__foreach_lerp___Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         &a[2]
@@ -510,8 +511,8 @@ glue__foreach_lerp___Scalar(tn_value *a)
 static PyObject *
 glue__foreach_maximum__List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_maximum__List];
     return tn_op__foreach_maximum__List(
+        &tn_ops[TN_OP__foreach_maximum__List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n}
     );
@@ -521,8 +522,8 @@ glue__foreach_maximum__List(tn_value *a)
 static PyObject *
 glue__foreach_maximum___List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_maximum___List];
     return tn_op__foreach_maximum___List(
+        &tn_ops[TN_OP__foreach_maximum___List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n}
     );
@@ -532,8 +533,8 @@ glue__foreach_maximum___List(tn_value *a)
 static PyObject *
 glue__foreach_minimum__List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_minimum__List];
     return tn_op__foreach_minimum__List(
+        &tn_ops[TN_OP__foreach_minimum__List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n}
     );
@@ -543,8 +544,8 @@ glue__foreach_minimum__List(tn_value *a)
 static PyObject *
 glue__foreach_minimum___List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_minimum___List];
     return tn_op__foreach_minimum___List(
+        &tn_ops[TN_OP__foreach_minimum___List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n}
     );
@@ -554,8 +555,8 @@ glue__foreach_minimum___List(tn_value *a)
 static PyObject *
 glue__foreach_mul__List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_mul__List];
     return tn_op__foreach_mul__List(
+        &tn_ops[TN_OP__foreach_mul__List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n}
     );
@@ -565,8 +566,8 @@ glue__foreach_mul__List(tn_value *a)
 static PyObject *
 glue__foreach_mul__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_mul__Scalar];
     return tn_op__foreach_mul__Scalar(
+        &tn_ops[TN_OP__foreach_mul__Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -576,8 +577,8 @@ glue__foreach_mul__Scalar(tn_value *a)
 static PyObject *
 glue__foreach_mul__ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_mul__ScalarList];
     return tn_op__foreach_mul__ScalarList(
+        &tn_ops[TN_OP__foreach_mul__ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -587,8 +588,8 @@ glue__foreach_mul__ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_mul__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_mul__Tensor];
     return tn_op__foreach_mul__Tensor(
+        &tn_ops[TN_OP__foreach_mul__Tensor],
         (tn_tensors){a[0].u.tensors, a[0].n},
         TN_T(a[1].u.t)
     );
@@ -598,8 +599,8 @@ glue__foreach_mul__Tensor(tn_value *a)
 static PyObject *
 glue__foreach_mul___List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_mul___List];
     return tn_op__foreach_mul___List(
+        &tn_ops[TN_OP__foreach_mul___List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n}
     );
@@ -609,8 +610,8 @@ glue__foreach_mul___List(tn_value *a)
 static PyObject *
 glue__foreach_mul___Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_mul___Scalar];
     return tn_op__foreach_mul___Scalar(
+        &tn_ops[TN_OP__foreach_mul___Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -620,8 +621,8 @@ glue__foreach_mul___Scalar(tn_value *a)
 static PyObject *
 glue__foreach_mul___ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_mul___ScalarList];
     return tn_op__foreach_mul___ScalarList(
+        &tn_ops[TN_OP__foreach_mul___ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -631,8 +632,8 @@ glue__foreach_mul___ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_mul___Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_mul___Tensor];
     return tn_op__foreach_mul___Tensor(
+        &tn_ops[TN_OP__foreach_mul___Tensor],
         (tn_tensors){a[0].u.tensors, a[0].n},
         TN_T(a[1].u.t)
     );
@@ -642,8 +643,8 @@ glue__foreach_mul___Tensor(tn_value *a)
 static PyObject *
 glue__foreach_neg(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_neg];
     return tn_op__foreach_neg(
+        &tn_ops[TN_OP__foreach_neg],
         (tn_tensors){a[0].u.tensors, a[0].n}
     );
 }
@@ -652,8 +653,8 @@ glue__foreach_neg(tn_value *a)
 static PyObject *
 glue__foreach_neg_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_neg_];
     return tn_op__foreach_neg_(
+        &tn_ops[TN_OP__foreach_neg_],
         (tn_tensors){a[0].u.tensors, a[0].n}
     );
 }
@@ -662,8 +663,8 @@ glue__foreach_neg_(tn_value *a)
 static PyObject *
 glue__foreach_norm__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_norm__Scalar];
     return tn_op__foreach_norm__Scalar(
+        &tn_ops[TN_OP__foreach_norm__Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1],
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i)
@@ -674,8 +675,8 @@ glue__foreach_norm__Scalar(tn_value *a)
 static PyObject *
 glue__foreach_sqrt(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_sqrt];
     return tn_op__foreach_sqrt(
+        &tn_ops[TN_OP__foreach_sqrt],
         (tn_tensors){a[0].u.tensors, a[0].n}
     );
 }
@@ -684,8 +685,8 @@ glue__foreach_sqrt(tn_value *a)
 static PyObject *
 glue__foreach_sqrt_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_sqrt_];
     return tn_op__foreach_sqrt_(
+        &tn_ops[TN_OP__foreach_sqrt_],
         (tn_tensors){a[0].u.tensors, a[0].n}
     );
 }
@@ -694,8 +695,8 @@ glue__foreach_sqrt_(tn_value *a)
 static PyObject *
 glue__foreach_sub__List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_sub__List];
     return tn_op__foreach_sub__List(
+        &tn_ops[TN_OP__foreach_sub__List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         &a[2]
@@ -706,8 +707,8 @@ glue__foreach_sub__List(tn_value *a)
 static PyObject *
 glue__foreach_sub__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_sub__Scalar];
     return tn_op__foreach_sub__Scalar(
+        &tn_ops[TN_OP__foreach_sub__Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -717,8 +718,8 @@ glue__foreach_sub__Scalar(tn_value *a)
 static PyObject *
 glue__foreach_sub__ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_sub__ScalarList];
     return tn_op__foreach_sub__ScalarList(
+        &tn_ops[TN_OP__foreach_sub__ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -728,8 +729,8 @@ glue__foreach_sub__ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_sub___List(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_sub___List];
     return tn_op__foreach_sub___List(
+        &tn_ops[TN_OP__foreach_sub___List],
         (tn_tensors){a[0].u.tensors, a[0].n},
         (tn_tensors){a[1].u.tensors, a[1].n},
         &a[2]
@@ -740,8 +741,8 @@ glue__foreach_sub___List(tn_value *a)
 static PyObject *
 glue__foreach_sub___Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_sub___Scalar];
     return tn_op__foreach_sub___Scalar(
+        &tn_ops[TN_OP__foreach_sub___Scalar],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -751,8 +752,8 @@ glue__foreach_sub___Scalar(tn_value *a)
 static PyObject *
 glue__foreach_sub___ScalarList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_sub___ScalarList];
     return tn_op__foreach_sub___ScalarList(
+        &tn_ops[TN_OP__foreach_sub___ScalarList],
         (tn_tensors){a[0].u.tensors, a[0].n},
         &a[1]
     );
@@ -762,8 +763,8 @@ glue__foreach_sub___ScalarList(tn_value *a)
 static PyObject *
 glue__foreach_zero_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__foreach_zero_];
     return tn_op__foreach_zero_(
+        &tn_ops[TN_OP__foreach_zero_],
         (tn_tensors){a[0].u.tensors, a[0].n}
     );
 }
@@ -772,8 +773,8 @@ glue__foreach_zero_(tn_value *a)
 static PyObject *
 glue__has_compatible_shallow_copy_type(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__has_compatible_shallow_copy_type];
     return tn_op__has_compatible_shallow_copy_type(
+        &tn_ops[TN_OP__has_compatible_shallow_copy_type],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -783,8 +784,8 @@ glue__has_compatible_shallow_copy_type(tn_value *a)
 static PyObject *
 glue__has_same_storage_numel(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__has_same_storage_numel];
     return tn_op__has_same_storage_numel(
+        &tn_ops[TN_OP__has_same_storage_numel],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -794,8 +795,8 @@ glue__has_same_storage_numel(tn_value *a)
 static PyObject *
 glue__is_zerotensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__is_zerotensor];
     return tn_op__is_zerotensor(
+        &tn_ops[TN_OP__is_zerotensor],
         TN_T(a[0].u.t)
     );
 }
@@ -804,8 +805,8 @@ glue__is_zerotensor(tn_value *a)
 static PyObject *
 glue__local_scalar_dense(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__local_scalar_dense];
     return tn_op__local_scalar_dense(
+        &tn_ops[TN_OP__local_scalar_dense],
         TN_T(a[0].u.t)
     );
 }
@@ -814,8 +815,8 @@ glue__local_scalar_dense(tn_value *a)
 static PyObject *
 glue__log_softmax(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__log_softmax];
     return tn_op__log_softmax(
+        &tn_ops[TN_OP__log_softmax],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].u.i != 0)
@@ -826,8 +827,8 @@ glue__log_softmax(tn_value *a)
 static PyObject *
 glue__log_softmax_backward_data(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__log_softmax_backward_data];
     return tn_op__log_softmax_backward_data(
+        &tn_ops[TN_OP__log_softmax_backward_data],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.i,
@@ -839,8 +840,8 @@ glue__log_softmax_backward_data(tn_value *a)
 static PyObject *
 glue__pin_memory(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__pin_memory];
     return tn_op__pin_memory(
+        &tn_ops[TN_OP__pin_memory],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -850,8 +851,8 @@ glue__pin_memory(tn_value *a)
 static PyObject *
 glue__reshape_alias(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__reshape_alias];
     return tn_op__reshape_alias(
+        &tn_ops[TN_OP__reshape_alias],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE}
@@ -862,8 +863,8 @@ glue__reshape_alias(tn_value *a)
 static PyObject *
 glue__safe_softmax(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__safe_softmax];
     return tn_op__safe_softmax(
+        &tn_ops[TN_OP__safe_softmax],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i)
@@ -874,8 +875,8 @@ glue__safe_softmax(tn_value *a)
 static PyObject *
 glue__scaled_dot_product_flash_attention_for_cpu(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__scaled_dot_product_flash_attention_for_cpu];
     return tn_op__scaled_dot_product_flash_attention_for_cpu(
+        &tn_ops[TN_OP__scaled_dot_product_flash_attention_for_cpu],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -890,8 +891,8 @@ glue__scaled_dot_product_flash_attention_for_cpu(tn_value *a)
 static PyObject *
 glue__scaled_dot_product_flash_attention_for_cpu_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__scaled_dot_product_flash_attention_for_cpu_backward];
     return tn_op__scaled_dot_product_flash_attention_for_cpu_backward(
+        &tn_ops[TN_OP__scaled_dot_product_flash_attention_for_cpu_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -909,8 +910,8 @@ glue__scaled_dot_product_flash_attention_for_cpu_backward(tn_value *a)
 static PyObject *
 glue__softmax(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__softmax];
     return tn_op__softmax(
+        &tn_ops[TN_OP__softmax],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].u.i != 0)
@@ -921,8 +922,8 @@ glue__softmax(tn_value *a)
 static PyObject *
 glue__softmax_backward_data(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__softmax_backward_data];
     return tn_op__softmax_backward_data(
+        &tn_ops[TN_OP__softmax_backward_data],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.i,
@@ -934,10 +935,10 @@ glue__softmax_backward_data(tn_value *a)
 static PyObject *
 glue__to_copy(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__to_copy];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op__to_copy(
+        &tn_ops[TN_OP__to_copy],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -952,8 +953,8 @@ glue__to_copy(tn_value *a)
 static PyObject *
 glue__unsafe_view(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__unsafe_view];
     return tn_op__unsafe_view(
+        &tn_ops[TN_OP__unsafe_view],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
     );
@@ -963,8 +964,8 @@ glue__unsafe_view(tn_value *a)
 static PyObject *
 glue__version(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP__version];
     return tn_op__version(
+        &tn_ops[TN_OP__version],
         TN_T(a[0].u.t)
     );
 }
@@ -973,8 +974,8 @@ glue__version(tn_value *a)
 static PyObject *
 glue_abs(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_abs];
     return tn_op_abs(
+        &tn_ops[TN_OP_abs],
         TN_T(a[0].u.t)
     );
 }
@@ -983,8 +984,8 @@ glue_abs(tn_value *a)
 static PyObject *
 glue_absolute(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_absolute];
     return tn_op_absolute(
+        &tn_ops[TN_OP_absolute],
         TN_T(a[0].u.t)
     );
 }
@@ -993,8 +994,8 @@ glue_absolute(tn_value *a)
 static PyObject *
 glue_acos(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_acos];
     return tn_op_acos(
+        &tn_ops[TN_OP_acos],
         TN_T(a[0].u.t)
     );
 }
@@ -1003,8 +1004,8 @@ glue_acos(tn_value *a)
 static PyObject *
 glue_acosh(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_acosh];
     return tn_op_acosh(
+        &tn_ops[TN_OP_acosh],
         TN_T(a[0].u.t)
     );
 }
@@ -1013,8 +1014,8 @@ glue_acosh(tn_value *a)
 static PyObject *
 glue_add__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_add__Scalar];
     return tn_op_add__Scalar(
+        &tn_ops[TN_OP_add__Scalar],
         TN_T(a[0].u.t),
         &a[1],
         &a[2]
@@ -1025,8 +1026,8 @@ glue_add__Scalar(tn_value *a)
 static PyObject *
 glue_add__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_add__Tensor];
     return tn_op_add__Tensor(
+        &tn_ops[TN_OP_add__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2]
@@ -1037,8 +1038,8 @@ glue_add__Tensor(tn_value *a)
 static PyObject *
 glue_addcdiv(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_addcdiv];
     return tn_op_addcdiv(
+        &tn_ops[TN_OP_addcdiv],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -1050,8 +1051,8 @@ glue_addcdiv(tn_value *a)
 static PyObject *
 glue_addcmul(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_addcmul];
     return tn_op_addcmul(
+        &tn_ops[TN_OP_addcmul],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -1063,8 +1064,8 @@ glue_addcmul(tn_value *a)
 static PyObject *
 glue_addmm(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_addmm];
     return tn_op_addmm(
+        &tn_ops[TN_OP_addmm],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -1077,8 +1078,8 @@ glue_addmm(tn_value *a)
 static PyObject *
 glue_alias(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_alias];
     return tn_op_alias(
+        &tn_ops[TN_OP_alias],
         TN_T(a[0].u.t)
     );
 }
@@ -1087,8 +1088,8 @@ glue_alias(tn_value *a)
 static PyObject *
 glue_all(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_all];
     return tn_op_all(
+        &tn_ops[TN_OP_all],
         TN_T(a[0].u.t)
     );
 }
@@ -1097,8 +1098,8 @@ glue_all(tn_value *a)
 static PyObject *
 glue_all__dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_all__dim];
     return tn_op_all__dim(
+        &tn_ops[TN_OP_all__dim],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].u.i != 0)
@@ -1109,8 +1110,8 @@ glue_all__dim(tn_value *a)
 static PyObject *
 glue_all__dims(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_all__dims];
     return tn_op_all__dims(
+        &tn_ops[TN_OP_all__dims],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0)
@@ -1121,8 +1122,8 @@ glue_all__dims(tn_value *a)
 static PyObject *
 glue_allclose(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_allclose];
     return tn_op_allclose(
+        &tn_ops[TN_OP_allclose],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.d,
@@ -1135,8 +1136,8 @@ glue_allclose(tn_value *a)
 static PyObject *
 glue_amax(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_amax];
     return tn_op_amax(
+        &tn_ops[TN_OP_amax],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0)
@@ -1147,8 +1148,8 @@ glue_amax(tn_value *a)
 static PyObject *
 glue_amin(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_amin];
     return tn_op_amin(
+        &tn_ops[TN_OP_amin],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0)
@@ -1159,8 +1160,8 @@ glue_amin(tn_value *a)
 static PyObject *
 glue_any(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_any];
     return tn_op_any(
+        &tn_ops[TN_OP_any],
         TN_T(a[0].u.t)
     );
 }
@@ -1169,8 +1170,8 @@ glue_any(tn_value *a)
 static PyObject *
 glue_any__dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_any__dim];
     return tn_op_any__dim(
+        &tn_ops[TN_OP_any__dim],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].u.i != 0)
@@ -1181,8 +1182,8 @@ glue_any__dim(tn_value *a)
 static PyObject *
 glue_any__dims(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_any__dims];
     return tn_op_any__dims(
+        &tn_ops[TN_OP_any__dims],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0)
@@ -1193,10 +1194,10 @@ glue_any__dims(tn_value *a)
 static PyObject *
 glue_arange(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_arange];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_arange(
+        &tn_ops[TN_OP_arange],
         &a[0],
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -1209,10 +1210,10 @@ glue_arange(tn_value *a)
 static PyObject *
 glue_arange__start(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_arange__start];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_arange__start(
+        &tn_ops[TN_OP_arange__start],
         &a[0],
         &a[1],
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -1226,10 +1227,10 @@ glue_arange__start(tn_value *a)
 static PyObject *
 glue_arange__start_step(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_arange__start_step];
     if (tn_refuse_pin_memory(&a[6]))
         return NULL;
     return tn_op_arange__start_step(
+        &tn_ops[TN_OP_arange__start_step],
         &a[0],
         &a[1],
         &a[2],
@@ -1244,8 +1245,8 @@ glue_arange__start_step(tn_value *a)
 static PyObject *
 glue_argmax(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_argmax];
     return tn_op_argmax(
+        &tn_ops[TN_OP_argmax],
         TN_T(a[0].u.t),
         (tn_opt_int){a[1].tag != TN_V_NONE, a[1].u.i},
         (a[2].u.i != 0)
@@ -1256,8 +1257,8 @@ glue_argmax(tn_value *a)
 static PyObject *
 glue_argmin(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_argmin];
     return tn_op_argmin(
+        &tn_ops[TN_OP_argmin],
         TN_T(a[0].u.t),
         (tn_opt_int){a[1].tag != TN_V_NONE, a[1].u.i},
         (a[2].u.i != 0)
@@ -1268,8 +1269,8 @@ glue_argmin(tn_value *a)
 static PyObject *
 glue_argsort(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_argsort];
     return tn_op_argsort(
+        &tn_ops[TN_OP_argsort],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].u.i != 0)
@@ -1280,8 +1281,8 @@ glue_argsort(tn_value *a)
 static PyObject *
 glue_argsort__stable(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_argsort__stable];
     return tn_op_argsort__stable(
+        &tn_ops[TN_OP_argsort__stable],
         TN_T(a[0].u.t),
         (a[1].u.i != 0),
         a[2].u.i,
@@ -1293,8 +1294,8 @@ glue_argsort__stable(tn_value *a)
 static PyObject *
 glue_as_strided(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_as_strided];
     return tn_op_as_strided(
+        &tn_ops[TN_OP_as_strided],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
@@ -1306,8 +1307,8 @@ glue_as_strided(tn_value *a)
 static PyObject *
 glue_as_strided_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_as_strided_];
     return tn_op_as_strided_(
+        &tn_ops[TN_OP_as_strided_],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
@@ -1319,8 +1320,8 @@ glue_as_strided_(tn_value *a)
 static PyObject *
 glue_as_strided_scatter(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_as_strided_scatter];
     return tn_op_as_strided_scatter(
+        &tn_ops[TN_OP_as_strided_scatter],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
@@ -1333,8 +1334,8 @@ glue_as_strided_scatter(tn_value *a)
 static PyObject *
 glue_asin(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_asin];
     return tn_op_asin(
+        &tn_ops[TN_OP_asin],
         TN_T(a[0].u.t)
     );
 }
@@ -1343,8 +1344,8 @@ glue_asin(tn_value *a)
 static PyObject *
 glue_asinh(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_asinh];
     return tn_op_asinh(
+        &tn_ops[TN_OP_asinh],
         TN_T(a[0].u.t)
     );
 }
@@ -1353,8 +1354,8 @@ glue_asinh(tn_value *a)
 static PyObject *
 glue_atan(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_atan];
     return tn_op_atan(
+        &tn_ops[TN_OP_atan],
         TN_T(a[0].u.t)
     );
 }
@@ -1363,8 +1364,8 @@ glue_atan(tn_value *a)
 static PyObject *
 glue_atan2(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_atan2];
     return tn_op_atan2(
+        &tn_ops[TN_OP_atan2],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -1374,8 +1375,8 @@ glue_atan2(tn_value *a)
 static PyObject *
 glue_atanh(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_atanh];
     return tn_op_atanh(
+        &tn_ops[TN_OP_atanh],
         TN_T(a[0].u.t)
     );
 }
@@ -1384,8 +1385,8 @@ glue_atanh(tn_value *a)
 static PyObject *
 glue_baddbmm(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_baddbmm];
     return tn_op_baddbmm(
+        &tn_ops[TN_OP_baddbmm],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -1398,8 +1399,8 @@ glue_baddbmm(tn_value *a)
 static PyObject *
 glue_bernoulli(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bernoulli];
     return tn_op_bernoulli(
+        &tn_ops[TN_OP_bernoulli],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? NULL : a[1].u.obj)
     );
@@ -1409,8 +1410,8 @@ glue_bernoulli(tn_value *a)
 static PyObject *
 glue_bernoulli__p(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bernoulli__p];
     return tn_op_bernoulli__p(
+        &tn_ops[TN_OP_bernoulli__p],
         TN_T(a[0].u.t),
         a[1].u.d,
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj)
@@ -1421,8 +1422,8 @@ glue_bernoulli__p(tn_value *a)
 static PyObject *
 glue_bernoulli___Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bernoulli___Tensor];
     return tn_op_bernoulli___Tensor(
+        &tn_ops[TN_OP_bernoulli___Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj)
@@ -1433,8 +1434,8 @@ glue_bernoulli___Tensor(tn_value *a)
 static PyObject *
 glue_bernoulli___float(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bernoulli___float];
     return tn_op_bernoulli___float(
+        &tn_ops[TN_OP_bernoulli___float],
         TN_T(a[0].u.t),
         a[1].u.d,
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj)
@@ -1445,8 +1446,8 @@ glue_bernoulli___float(tn_value *a)
 static PyObject *
 glue_bitwise_and__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bitwise_and__Scalar];
     return tn_op_bitwise_and__Scalar(
+        &tn_ops[TN_OP_bitwise_and__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -1456,8 +1457,8 @@ glue_bitwise_and__Scalar(tn_value *a)
 static PyObject *
 glue_bitwise_and__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bitwise_and__Tensor];
     return tn_op_bitwise_and__Tensor(
+        &tn_ops[TN_OP_bitwise_and__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -1467,8 +1468,8 @@ glue_bitwise_and__Tensor(tn_value *a)
 static PyObject *
 glue_bitwise_left_shift__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bitwise_left_shift__Tensor];
     return tn_op_bitwise_left_shift__Tensor(
+        &tn_ops[TN_OP_bitwise_left_shift__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -1478,8 +1479,8 @@ glue_bitwise_left_shift__Tensor(tn_value *a)
 static PyObject *
 glue_bitwise_not(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bitwise_not];
     return tn_op_bitwise_not(
+        &tn_ops[TN_OP_bitwise_not],
         TN_T(a[0].u.t)
     );
 }
@@ -1488,8 +1489,8 @@ glue_bitwise_not(tn_value *a)
 static PyObject *
 glue_bitwise_or__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bitwise_or__Scalar];
     return tn_op_bitwise_or__Scalar(
+        &tn_ops[TN_OP_bitwise_or__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -1499,8 +1500,8 @@ glue_bitwise_or__Scalar(tn_value *a)
 static PyObject *
 glue_bitwise_or__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bitwise_or__Tensor];
     return tn_op_bitwise_or__Tensor(
+        &tn_ops[TN_OP_bitwise_or__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -1510,8 +1511,8 @@ glue_bitwise_or__Tensor(tn_value *a)
 static PyObject *
 glue_bitwise_right_shift__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bitwise_right_shift__Tensor];
     return tn_op_bitwise_right_shift__Tensor(
+        &tn_ops[TN_OP_bitwise_right_shift__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -1521,8 +1522,8 @@ glue_bitwise_right_shift__Tensor(tn_value *a)
 static PyObject *
 glue_bitwise_xor__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bitwise_xor__Scalar];
     return tn_op_bitwise_xor__Scalar(
+        &tn_ops[TN_OP_bitwise_xor__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -1532,8 +1533,8 @@ glue_bitwise_xor__Scalar(tn_value *a)
 static PyObject *
 glue_bitwise_xor__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bitwise_xor__Tensor];
     return tn_op_bitwise_xor__Tensor(
+        &tn_ops[TN_OP_bitwise_xor__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -1543,8 +1544,8 @@ glue_bitwise_xor__Tensor(tn_value *a)
 static PyObject *
 glue_bmm(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_bmm];
     return tn_op_bmm(
+        &tn_ops[TN_OP_bmm],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -1554,8 +1555,8 @@ glue_bmm(tn_value *a)
 static PyObject *
 glue_broadcast_tensors(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_broadcast_tensors];
     return tn_op_broadcast_tensors(
+        &tn_ops[TN_OP_broadcast_tensors],
         (tn_tensors){a[0].u.tensors, a[0].n}
     );
 }
@@ -1564,8 +1565,8 @@ glue_broadcast_tensors(tn_value *a)
 static PyObject *
 glue_can_cast(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_can_cast];
     return tn_op_can_cast(
+        &tn_ops[TN_OP_can_cast],
         (a[0].tag == TN_V_NONE ? -1 : (int)a[0].u.i),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i)
     );
@@ -1575,8 +1576,8 @@ glue_can_cast(tn_value *a)
 static PyObject *
 glue_cat(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_cat];
     return tn_op_cat(
+        &tn_ops[TN_OP_cat],
         (tn_tensors){a[0].u.tensors, a[0].n},
         a[1].u.i
     );
@@ -1586,8 +1587,8 @@ glue_cat(tn_value *a)
 static PyObject *
 glue_ceil(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_ceil];
     return tn_op_ceil(
+        &tn_ops[TN_OP_ceil],
         TN_T(a[0].u.t)
     );
 }
@@ -1596,8 +1597,8 @@ glue_ceil(tn_value *a)
 static PyObject *
 glue_chunk(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_chunk];
     return tn_op_chunk(
+        &tn_ops[TN_OP_chunk],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -1608,8 +1609,8 @@ glue_chunk(tn_value *a)
 static PyObject *
 glue_clamp(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_clamp];
     return tn_op_clamp(
+        &tn_ops[TN_OP_clamp],
         TN_T(a[0].u.t),
         &a[1],
         &a[2]
@@ -1620,8 +1621,8 @@ glue_clamp(tn_value *a)
 static PyObject *
 glue_clamp__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_clamp__Tensor];
     return tn_op_clamp__Tensor(
+        &tn_ops[TN_OP_clamp__Tensor],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? NULL : TN_T(a[1].u.t)),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t))
@@ -1632,8 +1633,8 @@ glue_clamp__Tensor(tn_value *a)
 static PyObject *
 glue_clamp_max(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_clamp_max];
     return tn_op_clamp_max(
+        &tn_ops[TN_OP_clamp_max],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -1643,8 +1644,8 @@ glue_clamp_max(tn_value *a)
 static PyObject *
 glue_clamp_min(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_clamp_min];
     return tn_op_clamp_min(
+        &tn_ops[TN_OP_clamp_min],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -1654,8 +1655,8 @@ glue_clamp_min(tn_value *a)
 static PyObject *
 glue_clip(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_clip];
     return tn_op_clip(
+        &tn_ops[TN_OP_clip],
         TN_T(a[0].u.t),
         &a[1],
         &a[2]
@@ -1666,8 +1667,8 @@ glue_clip(tn_value *a)
 static PyObject *
 glue_clone(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_clone];
     return tn_op_clone(
+        &tn_ops[TN_OP_clone],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i)
     );
@@ -1677,8 +1678,8 @@ glue_clone(tn_value *a)
 static PyObject *
 glue_conj(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_conj];
     return tn_op_conj(
+        &tn_ops[TN_OP_conj],
         TN_T(a[0].u.t)
     );
 }
@@ -1687,8 +1688,8 @@ glue_conj(tn_value *a)
 static PyObject *
 glue_constant_pad_nd(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_constant_pad_nd];
     return tn_op_constant_pad_nd(
+        &tn_ops[TN_OP_constant_pad_nd],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         &a[2]
@@ -1699,8 +1700,8 @@ glue_constant_pad_nd(tn_value *a)
 static PyObject *
 glue_contiguous(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_contiguous];
     return tn_op_contiguous(
+        &tn_ops[TN_OP_contiguous],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i)
     );
@@ -1710,8 +1711,8 @@ glue_contiguous(tn_value *a)
 static PyObject *
 glue_conv1d(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_conv1d];
     return tn_op_conv1d(
+        &tn_ops[TN_OP_conv1d],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -1726,8 +1727,8 @@ glue_conv1d(tn_value *a)
 static PyObject *
 glue_conv1d__padding(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_conv1d__padding];
     return tn_op_conv1d__padding(
+        &tn_ops[TN_OP_conv1d__padding],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -1742,8 +1743,8 @@ glue_conv1d__padding(tn_value *a)
 static PyObject *
 glue_conv2d(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_conv2d];
     return tn_op_conv2d(
+        &tn_ops[TN_OP_conv2d],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -1758,8 +1759,8 @@ glue_conv2d(tn_value *a)
 static PyObject *
 glue_conv2d__padding(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_conv2d__padding];
     return tn_op_conv2d__padding(
+        &tn_ops[TN_OP_conv2d__padding],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -1774,8 +1775,8 @@ glue_conv2d__padding(tn_value *a)
 static PyObject *
 glue_conv3d(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_conv3d];
     return tn_op_conv3d(
+        &tn_ops[TN_OP_conv3d],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -1790,8 +1791,8 @@ glue_conv3d(tn_value *a)
 static PyObject *
 glue_conv3d__padding(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_conv3d__padding];
     return tn_op_conv3d__padding(
+        &tn_ops[TN_OP_conv3d__padding],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -1806,8 +1807,8 @@ glue_conv3d__padding(tn_value *a)
 static PyObject *
 glue_convolution(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_convolution];
     return tn_op_convolution(
+        &tn_ops[TN_OP_convolution],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -1824,8 +1825,8 @@ glue_convolution(tn_value *a)
 static PyObject *
 glue_convolution_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_convolution_backward];
     return tn_op_convolution_backward(
+        &tn_ops[TN_OP_convolution_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -1844,8 +1845,8 @@ glue_convolution_backward(tn_value *a)
 static PyObject *
 glue_copy_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_copy_];
     return tn_op_copy_(
+        &tn_ops[TN_OP_copy_],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].u.i != 0)
@@ -1856,8 +1857,8 @@ glue_copy_(tn_value *a)
 static PyObject *
 glue_copysign__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_copysign__Tensor];
     return tn_op_copysign__Tensor(
+        &tn_ops[TN_OP_copysign__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -1867,8 +1868,8 @@ glue_copysign__Tensor(tn_value *a)
 static PyObject *
 glue_cos(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_cos];
     return tn_op_cos(
+        &tn_ops[TN_OP_cos],
         TN_T(a[0].u.t)
     );
 }
@@ -1877,8 +1878,8 @@ glue_cos(tn_value *a)
 static PyObject *
 glue_cosh(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_cosh];
     return tn_op_cosh(
+        &tn_ops[TN_OP_cosh],
         TN_T(a[0].u.t)
     );
 }
@@ -1887,8 +1888,8 @@ glue_cosh(tn_value *a)
 static PyObject *
 glue_count_nonzero(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_count_nonzero];
     return tn_op_count_nonzero(
+        &tn_ops[TN_OP_count_nonzero],
         TN_T(a[0].u.t),
         (tn_opt_int){a[1].tag != TN_V_NONE, a[1].u.i}
     );
@@ -1898,8 +1899,8 @@ glue_count_nonzero(tn_value *a)
 static PyObject *
 glue_count_nonzero__dim_IntList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_count_nonzero__dim_IntList];
     return tn_op_count_nonzero__dim_IntList(
+        &tn_ops[TN_OP_count_nonzero__dim_IntList],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
     );
@@ -1909,8 +1910,8 @@ glue_count_nonzero__dim_IntList(tn_value *a)
 static PyObject *
 glue_cross_entropy_loss(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_cross_entropy_loss];
     return tn_op_cross_entropy_loss(
+        &tn_ops[TN_OP_cross_entropy_loss],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -1924,8 +1925,8 @@ glue_cross_entropy_loss(tn_value *a)
 static PyObject *
 glue_cummax(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_cummax];
     return tn_op_cummax(
+        &tn_ops[TN_OP_cummax],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -1935,8 +1936,8 @@ glue_cummax(tn_value *a)
 static PyObject *
 glue_cummaxmin_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_cummaxmin_backward];
     return tn_op_cummaxmin_backward(
+        &tn_ops[TN_OP_cummaxmin_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -1948,8 +1949,8 @@ glue_cummaxmin_backward(tn_value *a)
 static PyObject *
 glue_cummin(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_cummin];
     return tn_op_cummin(
+        &tn_ops[TN_OP_cummin],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -1959,8 +1960,8 @@ glue_cummin(tn_value *a)
 static PyObject *
 glue_cumprod(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_cumprod];
     return tn_op_cumprod(
+        &tn_ops[TN_OP_cumprod],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i)
@@ -1971,8 +1972,8 @@ glue_cumprod(tn_value *a)
 static PyObject *
 glue_cumsum(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_cumsum];
     return tn_op_cumsum(
+        &tn_ops[TN_OP_cumsum],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i)
@@ -1983,8 +1984,8 @@ glue_cumsum(tn_value *a)
 static PyObject *
 glue_detach(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_detach];
     return tn_op_detach(
+        &tn_ops[TN_OP_detach],
         TN_T(a[0].u.t)
     );
 }
@@ -1993,8 +1994,8 @@ glue_detach(tn_value *a)
 static PyObject *
 glue_detach_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_detach_];
     return tn_op_detach_(
+        &tn_ops[TN_OP_detach_],
         TN_T(a[0].u.t)
     );
 }
@@ -2003,8 +2004,8 @@ glue_detach_(tn_value *a)
 static PyObject *
 glue_diagonal(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_diagonal];
     return tn_op_diagonal(
+        &tn_ops[TN_OP_diagonal],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i,
@@ -2016,8 +2017,8 @@ glue_diagonal(tn_value *a)
 static PyObject *
 glue_diagonal_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_diagonal_backward];
     return tn_op_diagonal_backward(
+        &tn_ops[TN_OP_diagonal_backward],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         a[2].u.i,
@@ -2030,8 +2031,8 @@ glue_diagonal_backward(tn_value *a)
 static PyObject *
 glue_diagonal_scatter(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_diagonal_scatter];
     return tn_op_diagonal_scatter(
+        &tn_ops[TN_OP_diagonal_scatter],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.i,
@@ -2044,8 +2045,8 @@ glue_diagonal_scatter(tn_value *a)
 static PyObject *
 glue_diff(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_diff];
     return tn_op_diff(
+        &tn_ops[TN_OP_diff],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i,
@@ -2058,8 +2059,8 @@ glue_diff(tn_value *a)
 static PyObject *
 glue_digamma(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_digamma];
     return tn_op_digamma(
+        &tn_ops[TN_OP_digamma],
         TN_T(a[0].u.t)
     );
 }
@@ -2068,8 +2069,8 @@ glue_digamma(tn_value *a)
 static PyObject *
 glue_dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_dim];
     return tn_op_dim(
+        &tn_ops[TN_OP_dim],
         TN_T(a[0].u.t)
     );
 }
@@ -2078,8 +2079,8 @@ glue_dim(tn_value *a)
 static PyObject *
 glue_div__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_div__Scalar];
     return tn_op_div__Scalar(
+        &tn_ops[TN_OP_div__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -2089,8 +2090,8 @@ glue_div__Scalar(tn_value *a)
 static PyObject *
 glue_div__Scalar_mode(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_div__Scalar_mode];
     return tn_op_div__Scalar_mode(
+        &tn_ops[TN_OP_div__Scalar_mode],
         TN_T(a[0].u.t),
         &a[1],
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.s)
@@ -2101,8 +2102,8 @@ glue_div__Scalar_mode(tn_value *a)
 static PyObject *
 glue_div__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_div__Tensor];
     return tn_op_div__Tensor(
+        &tn_ops[TN_OP_div__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2112,8 +2113,8 @@ glue_div__Tensor(tn_value *a)
 static PyObject *
 glue_div__Tensor_mode(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_div__Tensor_mode];
     return tn_op_div__Tensor_mode(
+        &tn_ops[TN_OP_div__Tensor_mode],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.s)
@@ -2124,8 +2125,8 @@ glue_div__Tensor_mode(tn_value *a)
 static PyObject *
 glue_divide__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_divide__Tensor];
     return tn_op_divide__Tensor(
+        &tn_ops[TN_OP_divide__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2135,8 +2136,8 @@ glue_divide__Tensor(tn_value *a)
 static PyObject *
 glue_dot(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_dot];
     return tn_op_dot(
+        &tn_ops[TN_OP_dot],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2146,8 +2147,8 @@ glue_dot(tn_value *a)
 static PyObject *
 glue_dropout(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_dropout];
     return tn_op_dropout(
+        &tn_ops[TN_OP_dropout],
         TN_T(a[0].u.t),
         a[1].u.d,
         (a[2].u.i != 0)
@@ -2158,8 +2159,8 @@ glue_dropout(tn_value *a)
 static PyObject *
 glue_elu(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_elu];
     return tn_op_elu(
+        &tn_ops[TN_OP_elu],
         TN_T(a[0].u.t),
         &a[1],
         &a[2],
@@ -2171,8 +2172,8 @@ glue_elu(tn_value *a)
 static PyObject *
 glue_elu_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_elu_backward];
     return tn_op_elu_backward(
+        &tn_ops[TN_OP_elu_backward],
         TN_T(a[0].u.t),
         &a[1],
         &a[2],
@@ -2186,8 +2187,8 @@ glue_elu_backward(tn_value *a)
 static PyObject *
 glue_embedding(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_embedding];
     return tn_op_embedding(
+        &tn_ops[TN_OP_embedding],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.i,
@@ -2200,8 +2201,8 @@ glue_embedding(tn_value *a)
 static PyObject *
 glue_embedding_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_embedding_backward];
     return tn_op_embedding_backward(
+        &tn_ops[TN_OP_embedding_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.i,
@@ -2215,8 +2216,8 @@ glue_embedding_backward(tn_value *a)
 static PyObject *
 glue_embedding_dense_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_embedding_dense_backward];
     return tn_op_embedding_dense_backward(
+        &tn_ops[TN_OP_embedding_dense_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.i,
@@ -2229,10 +2230,10 @@ glue_embedding_dense_backward(tn_value *a)
 static PyObject *
 glue_empty__memory_format(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_empty__memory_format];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_empty__memory_format(
+        &tn_ops[TN_OP_empty__memory_format],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -2246,10 +2247,10 @@ glue_empty__memory_format(tn_value *a)
 static PyObject *
 glue_empty_like(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_empty_like];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_empty_like(
+        &tn_ops[TN_OP_empty_like],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -2263,10 +2264,10 @@ glue_empty_like(tn_value *a)
 static PyObject *
 glue_empty_strided(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_empty_strided];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_empty_strided(
+        &tn_ops[TN_OP_empty_strided],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -2280,8 +2281,8 @@ glue_empty_strided(tn_value *a)
 static PyObject *
 glue_eq__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_eq__Scalar];
     return tn_op_eq__Scalar(
+        &tn_ops[TN_OP_eq__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -2291,8 +2292,8 @@ glue_eq__Scalar(tn_value *a)
 static PyObject *
 glue_eq__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_eq__Tensor];
     return tn_op_eq__Tensor(
+        &tn_ops[TN_OP_eq__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2302,8 +2303,8 @@ glue_eq__Tensor(tn_value *a)
 static PyObject *
 glue_equal(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_equal];
     return tn_op_equal(
+        &tn_ops[TN_OP_equal],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2313,8 +2314,8 @@ glue_equal(tn_value *a)
 static PyObject *
 glue_erf(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_erf];
     return tn_op_erf(
+        &tn_ops[TN_OP_erf],
         TN_T(a[0].u.t)
     );
 }
@@ -2323,8 +2324,8 @@ glue_erf(tn_value *a)
 static PyObject *
 glue_erfc(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_erfc];
     return tn_op_erfc(
+        &tn_ops[TN_OP_erfc],
         TN_T(a[0].u.t)
     );
 }
@@ -2333,8 +2334,8 @@ glue_erfc(tn_value *a)
 static PyObject *
 glue_erfinv(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_erfinv];
     return tn_op_erfinv(
+        &tn_ops[TN_OP_erfinv],
         TN_T(a[0].u.t)
     );
 }
@@ -2343,8 +2344,8 @@ glue_erfinv(tn_value *a)
 static PyObject *
 glue_exp(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_exp];
     return tn_op_exp(
+        &tn_ops[TN_OP_exp],
         TN_T(a[0].u.t)
     );
 }
@@ -2353,8 +2354,8 @@ glue_exp(tn_value *a)
 static PyObject *
 glue_exp2(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_exp2];
     return tn_op_exp2(
+        &tn_ops[TN_OP_exp2],
         TN_T(a[0].u.t)
     );
 }
@@ -2363,8 +2364,8 @@ glue_exp2(tn_value *a)
 static PyObject *
 glue_expand(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_expand];
     return tn_op_expand(
+        &tn_ops[TN_OP_expand],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0)
@@ -2375,8 +2376,8 @@ glue_expand(tn_value *a)
 static PyObject *
 glue_expand_as(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_expand_as];
     return tn_op_expand_as(
+        &tn_ops[TN_OP_expand_as],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2386,8 +2387,8 @@ glue_expand_as(tn_value *a)
 static PyObject *
 glue_expm1(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_expm1];
     return tn_op_expm1(
+        &tn_ops[TN_OP_expm1],
         TN_T(a[0].u.t)
     );
 }
@@ -2396,8 +2397,8 @@ glue_expm1(tn_value *a)
 static PyObject *
 glue_exponential_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_exponential_];
     return tn_op_exponential_(
+        &tn_ops[TN_OP_exponential_],
         TN_T(a[0].u.t),
         a[1].u.d,
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj)
@@ -2408,10 +2409,10 @@ glue_exponential_(tn_value *a)
 static PyObject *
 glue_eye(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_eye];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_eye(
+        &tn_ops[TN_OP_eye],
         a[0].u.i,
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -2424,10 +2425,10 @@ glue_eye(tn_value *a)
 static PyObject *
 glue_eye__m(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_eye__m];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_eye__m(
+        &tn_ops[TN_OP_eye__m],
         a[0].u.i,
         a[1].u.i,
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -2441,8 +2442,8 @@ glue_eye__m(tn_value *a)
 static PyObject *
 glue_fill___Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_fill___Scalar];
     return tn_op_fill___Scalar(
+        &tn_ops[TN_OP_fill___Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -2452,8 +2453,8 @@ glue_fill___Scalar(tn_value *a)
 static PyObject *
 glue_fill___Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_fill___Tensor];
     return tn_op_fill___Tensor(
+        &tn_ops[TN_OP_fill___Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2463,8 +2464,8 @@ glue_fill___Tensor(tn_value *a)
 static PyObject *
 glue_fix(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_fix];
     return tn_op_fix(
+        &tn_ops[TN_OP_fix],
         TN_T(a[0].u.t)
     );
 }
@@ -2473,8 +2474,8 @@ glue_fix(tn_value *a)
 static PyObject *
 glue_flatten__using_ints(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_flatten__using_ints];
     return tn_op_flatten__using_ints(
+        &tn_ops[TN_OP_flatten__using_ints],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -2485,8 +2486,8 @@ glue_flatten__using_ints(tn_value *a)
 static PyObject *
 glue_flip(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_flip];
     return tn_op_flip(
+        &tn_ops[TN_OP_flip],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
     );
@@ -2496,8 +2497,8 @@ glue_flip(tn_value *a)
 static PyObject *
 glue_floor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_floor];
     return tn_op_floor(
+        &tn_ops[TN_OP_floor],
         TN_T(a[0].u.t)
     );
 }
@@ -2506,8 +2507,8 @@ glue_floor(tn_value *a)
 static PyObject *
 glue_floor_divide(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_floor_divide];
     return tn_op_floor_divide(
+        &tn_ops[TN_OP_floor_divide],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2517,8 +2518,8 @@ glue_floor_divide(tn_value *a)
 static PyObject *
 glue_floor_divide__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_floor_divide__Scalar];
     return tn_op_floor_divide__Scalar(
+        &tn_ops[TN_OP_floor_divide__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -2528,8 +2529,8 @@ glue_floor_divide__Scalar(tn_value *a)
 static PyObject *
 glue_fmax(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_fmax];
     return tn_op_fmax(
+        &tn_ops[TN_OP_fmax],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2539,8 +2540,8 @@ glue_fmax(tn_value *a)
 static PyObject *
 glue_fmin(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_fmin];
     return tn_op_fmin(
+        &tn_ops[TN_OP_fmin],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2550,8 +2551,8 @@ glue_fmin(tn_value *a)
 static PyObject *
 glue_fmod__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_fmod__Scalar];
     return tn_op_fmod__Scalar(
+        &tn_ops[TN_OP_fmod__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -2561,8 +2562,8 @@ glue_fmod__Scalar(tn_value *a)
 static PyObject *
 glue_fmod__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_fmod__Tensor];
     return tn_op_fmod__Tensor(
+        &tn_ops[TN_OP_fmod__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2572,8 +2573,8 @@ glue_fmod__Tensor(tn_value *a)
 static PyObject *
 glue_frac(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_frac];
     return tn_op_frac(
+        &tn_ops[TN_OP_frac],
         TN_T(a[0].u.t)
     );
 }
@@ -2582,10 +2583,10 @@ glue_frac(tn_value *a)
 static PyObject *
 glue_full(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_full];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_full(
+        &tn_ops[TN_OP_full],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         &a[1],
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -2599,10 +2600,10 @@ glue_full(tn_value *a)
 static PyObject *
 glue_full_like(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_full_like];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_full_like(
+        &tn_ops[TN_OP_full_like],
         TN_T(a[0].u.t),
         &a[1],
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -2617,8 +2618,8 @@ glue_full_like(tn_value *a)
 static PyObject *
 glue_gather(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_gather];
     return tn_op_gather(
+        &tn_ops[TN_OP_gather],
         TN_T(a[0].u.t),
         a[1].u.i,
         TN_T(a[2].u.t),
@@ -2630,8 +2631,8 @@ glue_gather(tn_value *a)
 static PyObject *
 glue_gather_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_gather_backward];
     return tn_op_gather_backward(
+        &tn_ops[TN_OP_gather_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.i,
@@ -2644,8 +2645,8 @@ glue_gather_backward(tn_value *a)
 static PyObject *
 glue_ge__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_ge__Scalar];
     return tn_op_ge__Scalar(
+        &tn_ops[TN_OP_ge__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -2655,8 +2656,8 @@ glue_ge__Scalar(tn_value *a)
 static PyObject *
 glue_ge__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_ge__Tensor];
     return tn_op_ge__Tensor(
+        &tn_ops[TN_OP_ge__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2666,8 +2667,8 @@ glue_ge__Tensor(tn_value *a)
 static PyObject *
 glue_gelu(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_gelu];
     return tn_op_gelu(
+        &tn_ops[TN_OP_gelu],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? NULL : a[1].u.s)
     );
@@ -2677,8 +2678,8 @@ glue_gelu(tn_value *a)
 static PyObject *
 glue_gelu_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_gelu_backward];
     return tn_op_gelu_backward(
+        &tn_ops[TN_OP_gelu_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.s)
@@ -2689,8 +2690,8 @@ glue_gelu_backward(tn_value *a)
 static PyObject *
 glue_ger(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_ger];
     return tn_op_ger(
+        &tn_ops[TN_OP_ger],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2700,8 +2701,8 @@ glue_ger(tn_value *a)
 static PyObject *
 glue_gt__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_gt__Scalar];
     return tn_op_gt__Scalar(
+        &tn_ops[TN_OP_gt__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -2711,8 +2712,8 @@ glue_gt__Scalar(tn_value *a)
 static PyObject *
 glue_gt__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_gt__Tensor];
     return tn_op_gt__Tensor(
+        &tn_ops[TN_OP_gt__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2722,8 +2723,8 @@ glue_gt__Tensor(tn_value *a)
 static PyObject *
 glue_hardsigmoid(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_hardsigmoid];
     return tn_op_hardsigmoid(
+        &tn_ops[TN_OP_hardsigmoid],
         TN_T(a[0].u.t)
     );
 }
@@ -2732,8 +2733,8 @@ glue_hardsigmoid(tn_value *a)
 static PyObject *
 glue_hardsigmoid_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_hardsigmoid_backward];
     return tn_op_hardsigmoid_backward(
+        &tn_ops[TN_OP_hardsigmoid_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2743,8 +2744,8 @@ glue_hardsigmoid_backward(tn_value *a)
 static PyObject *
 glue_hardswish(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_hardswish];
     return tn_op_hardswish(
+        &tn_ops[TN_OP_hardswish],
         TN_T(a[0].u.t)
     );
 }
@@ -2753,8 +2754,8 @@ glue_hardswish(tn_value *a)
 static PyObject *
 glue_hardswish_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_hardswish_backward];
     return tn_op_hardswish_backward(
+        &tn_ops[TN_OP_hardswish_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2764,8 +2765,8 @@ glue_hardswish_backward(tn_value *a)
 static PyObject *
 glue_hardtanh(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_hardtanh];
     return tn_op_hardtanh(
+        &tn_ops[TN_OP_hardtanh],
         TN_T(a[0].u.t),
         &a[1],
         &a[2]
@@ -2776,8 +2777,8 @@ glue_hardtanh(tn_value *a)
 static PyObject *
 glue_hardtanh_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_hardtanh_backward];
     return tn_op_hardtanh_backward(
+        &tn_ops[TN_OP_hardtanh_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2],
@@ -2789,8 +2790,8 @@ glue_hardtanh_backward(tn_value *a)
 static PyObject *
 glue_hypot(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_hypot];
     return tn_op_hypot(
+        &tn_ops[TN_OP_hypot],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2800,8 +2801,8 @@ glue_hypot(tn_value *a)
 static PyObject *
 glue_index__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_index__Tensor];
     return tn_op_index__Tensor(
+        &tn_ops[TN_OP_index__Tensor],
         TN_T(a[0].u.t),
         (tn_tensors){a[1].u.tensors, a[1].n}
     );
@@ -2811,8 +2812,8 @@ glue_index__Tensor(tn_value *a)
 static PyObject *
 glue_index_add(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_index_add];
     return tn_op_index_add(
+        &tn_ops[TN_OP_index_add],
         TN_T(a[0].u.t),
         a[1].u.i,
         TN_T(a[2].u.t),
@@ -2825,8 +2826,8 @@ glue_index_add(tn_value *a)
 static PyObject *
 glue_index_put(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_index_put];
     return tn_op_index_put(
+        &tn_ops[TN_OP_index_put],
         TN_T(a[0].u.t),
         (tn_tensors){a[1].u.tensors, a[1].n},
         TN_T(a[2].u.t),
@@ -2838,8 +2839,8 @@ glue_index_put(tn_value *a)
 static PyObject *
 glue_index_put_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_index_put_];
     return tn_op_index_put_(
+        &tn_ops[TN_OP_index_put_],
         TN_T(a[0].u.t),
         (tn_tensors){a[1].u.tensors, a[1].n},
         TN_T(a[2].u.t),
@@ -2851,8 +2852,8 @@ glue_index_put_(tn_value *a)
 static PyObject *
 glue_index_select(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_index_select];
     return tn_op_index_select(
+        &tn_ops[TN_OP_index_select],
         TN_T(a[0].u.t),
         a[1].u.i,
         TN_T(a[2].u.t)
@@ -2863,8 +2864,8 @@ glue_index_select(tn_value *a)
 static PyObject *
 glue_index_select_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_index_select_backward];
     return tn_op_index_select_backward(
+        &tn_ops[TN_OP_index_select_backward],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         a[2].u.i,
@@ -2876,8 +2877,8 @@ glue_index_select_backward(tn_value *a)
 static PyObject *
 glue_is_complex(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_is_complex];
     return tn_op_is_complex(
+        &tn_ops[TN_OP_is_complex],
         TN_T(a[0].u.t)
     );
 }
@@ -2886,8 +2887,8 @@ glue_is_complex(tn_value *a)
 static PyObject *
 glue_is_conj(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_is_conj];
     return tn_op_is_conj(
+        &tn_ops[TN_OP_is_conj],
         TN_T(a[0].u.t)
     );
 }
@@ -2896,8 +2897,8 @@ glue_is_conj(tn_value *a)
 static PyObject *
 glue_is_distributed(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_is_distributed];
     return tn_op_is_distributed(
+        &tn_ops[TN_OP_is_distributed],
         TN_T(a[0].u.t)
     );
 }
@@ -2906,8 +2907,8 @@ glue_is_distributed(tn_value *a)
 static PyObject *
 glue_is_floating_point(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_is_floating_point];
     return tn_op_is_floating_point(
+        &tn_ops[TN_OP_is_floating_point],
         TN_T(a[0].u.t)
     );
 }
@@ -2916,8 +2917,8 @@ glue_is_floating_point(tn_value *a)
 static PyObject *
 glue_is_inference(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_is_inference];
     return tn_op_is_inference(
+        &tn_ops[TN_OP_is_inference],
         TN_T(a[0].u.t)
     );
 }
@@ -2926,8 +2927,8 @@ glue_is_inference(tn_value *a)
 static PyObject *
 glue_is_neg(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_is_neg];
     return tn_op_is_neg(
+        &tn_ops[TN_OP_is_neg],
         TN_T(a[0].u.t)
     );
 }
@@ -2936,8 +2937,8 @@ glue_is_neg(tn_value *a)
 static PyObject *
 glue_is_pinned(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_is_pinned];
     return tn_op_is_pinned(
+        &tn_ops[TN_OP_is_pinned],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -2947,8 +2948,8 @@ glue_is_pinned(tn_value *a)
 static PyObject *
 glue_is_same_size(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_is_same_size];
     return tn_op_is_same_size(
+        &tn_ops[TN_OP_is_same_size],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2958,8 +2959,8 @@ glue_is_same_size(tn_value *a)
 static PyObject *
 glue_is_set_to(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_is_set_to];
     return tn_op_is_set_to(
+        &tn_ops[TN_OP_is_set_to],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -2969,8 +2970,8 @@ glue_is_set_to(tn_value *a)
 static PyObject *
 glue_is_signed(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_is_signed];
     return tn_op_is_signed(
+        &tn_ops[TN_OP_is_signed],
         TN_T(a[0].u.t)
     );
 }
@@ -2979,18 +2980,16 @@ glue_is_signed(tn_value *a)
 static PyObject *
 glue_is_vulkan_available(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_is_vulkan_available];
     (void)a;
-    tn_current_op = &tn_ops[TN_OP_is_vulkan_available];
-    return tn_op_is_vulkan_available();
+    return tn_op_is_vulkan_available(&tn_ops[TN_OP_is_vulkan_available]);
 }
 
 /* aten::isclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> Tensor */
 static PyObject *
 glue_isclose(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_isclose];
     return tn_op_isclose(
+        &tn_ops[TN_OP_isclose],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.d,
@@ -3003,8 +3002,8 @@ glue_isclose(tn_value *a)
 static PyObject *
 glue_isfinite(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_isfinite];
     return tn_op_isfinite(
+        &tn_ops[TN_OP_isfinite],
         TN_T(a[0].u.t)
     );
 }
@@ -3013,8 +3012,8 @@ glue_isfinite(tn_value *a)
 static PyObject *
 glue_isin__Scalar_Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_isin__Scalar_Tensor];
     return tn_op_isin__Scalar_Tensor(
+        &tn_ops[TN_OP_isin__Scalar_Tensor],
         &a[0],
         TN_T(a[1].u.t),
         (a[2].u.i != 0),
@@ -3026,8 +3025,8 @@ glue_isin__Scalar_Tensor(tn_value *a)
 static PyObject *
 glue_isin__Tensor_Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_isin__Tensor_Scalar];
     return tn_op_isin__Tensor_Scalar(
+        &tn_ops[TN_OP_isin__Tensor_Scalar],
         TN_T(a[0].u.t),
         &a[1],
         (a[2].u.i != 0),
@@ -3039,8 +3038,8 @@ glue_isin__Tensor_Scalar(tn_value *a)
 static PyObject *
 glue_isin__Tensor_Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_isin__Tensor_Tensor];
     return tn_op_isin__Tensor_Tensor(
+        &tn_ops[TN_OP_isin__Tensor_Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].u.i != 0),
@@ -3052,8 +3051,8 @@ glue_isin__Tensor_Tensor(tn_value *a)
 static PyObject *
 glue_isinf(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_isinf];
     return tn_op_isinf(
+        &tn_ops[TN_OP_isinf],
         TN_T(a[0].u.t)
     );
 }
@@ -3062,8 +3061,8 @@ glue_isinf(tn_value *a)
 static PyObject *
 glue_isnan(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_isnan];
     return tn_op_isnan(
+        &tn_ops[TN_OP_isnan],
         TN_T(a[0].u.t)
     );
 }
@@ -3072,8 +3071,8 @@ glue_isnan(tn_value *a)
 static PyObject *
 glue_isneginf(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_isneginf];
     return tn_op_isneginf(
+        &tn_ops[TN_OP_isneginf],
         TN_T(a[0].u.t)
     );
 }
@@ -3082,8 +3081,8 @@ glue_isneginf(tn_value *a)
 static PyObject *
 glue_isposinf(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_isposinf];
     return tn_op_isposinf(
+        &tn_ops[TN_OP_isposinf],
         TN_T(a[0].u.t)
     );
 }
@@ -3092,8 +3091,8 @@ glue_isposinf(tn_value *a)
 static PyObject *
 glue_layer_norm(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_layer_norm];
     return tn_op_layer_norm(
+        &tn_ops[TN_OP_layer_norm],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -3107,8 +3106,8 @@ glue_layer_norm(tn_value *a)
 static PyObject *
 glue_le__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_le__Scalar];
     return tn_op_le__Scalar(
+        &tn_ops[TN_OP_le__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -3118,8 +3117,8 @@ glue_le__Scalar(tn_value *a)
 static PyObject *
 glue_le__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_le__Tensor];
     return tn_op_le__Tensor(
+        &tn_ops[TN_OP_le__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3129,8 +3128,8 @@ glue_le__Tensor(tn_value *a)
 static PyObject *
 glue_leaky_relu(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_leaky_relu];
     return tn_op_leaky_relu(
+        &tn_ops[TN_OP_leaky_relu],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -3140,8 +3139,8 @@ glue_leaky_relu(tn_value *a)
 static PyObject *
 glue_leaky_relu_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_leaky_relu_backward];
     return tn_op_leaky_relu_backward(
+        &tn_ops[TN_OP_leaky_relu_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2],
@@ -3153,8 +3152,8 @@ glue_leaky_relu_backward(tn_value *a)
 static PyObject *
 glue_lerp__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_lerp__Scalar];
     return tn_op_lerp__Scalar(
+        &tn_ops[TN_OP_lerp__Scalar],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2]
@@ -3165,8 +3164,8 @@ glue_lerp__Scalar(tn_value *a)
 static PyObject *
 glue_lerp__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_lerp__Tensor];
     return tn_op_lerp__Tensor(
+        &tn_ops[TN_OP_lerp__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t)
@@ -3177,8 +3176,8 @@ glue_lerp__Tensor(tn_value *a)
 static PyObject *
 glue_lgamma(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_lgamma];
     return tn_op_lgamma(
+        &tn_ops[TN_OP_lgamma],
         TN_T(a[0].u.t)
     );
 }
@@ -3187,8 +3186,8 @@ glue_lgamma(tn_value *a)
 static PyObject *
 glue_lift_fresh(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_lift_fresh];
     return tn_op_lift_fresh(
+        &tn_ops[TN_OP_lift_fresh],
         TN_T(a[0].u.t)
     );
 }
@@ -3197,8 +3196,8 @@ glue_lift_fresh(tn_value *a)
 static PyObject *
 glue_linalg_vector_norm(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_linalg_vector_norm];
     return tn_op_linalg_vector_norm(
+        &tn_ops[TN_OP_linalg_vector_norm],
         TN_T(a[0].u.t),
         &a[1],
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
@@ -3211,8 +3210,8 @@ glue_linalg_vector_norm(tn_value *a)
 static PyObject *
 glue_linear(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_linear];
     return tn_op_linear(
+        &tn_ops[TN_OP_linear],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t))
@@ -3223,10 +3222,10 @@ glue_linear(tn_value *a)
 static PyObject *
 glue_linspace(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_linspace];
     if (tn_refuse_pin_memory(&a[6]))
         return NULL;
     return tn_op_linspace(
+        &tn_ops[TN_OP_linspace],
         &a[0],
         &a[1],
         a[2].u.i,
@@ -3241,8 +3240,8 @@ glue_linspace(tn_value *a)
 static PyObject *
 glue_log(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_log];
     return tn_op_log(
+        &tn_ops[TN_OP_log],
         TN_T(a[0].u.t)
     );
 }
@@ -3251,8 +3250,8 @@ glue_log(tn_value *a)
 static PyObject *
 glue_log10(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_log10];
     return tn_op_log10(
+        &tn_ops[TN_OP_log10],
         TN_T(a[0].u.t)
     );
 }
@@ -3261,8 +3260,8 @@ glue_log10(tn_value *a)
 static PyObject *
 glue_log1p(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_log1p];
     return tn_op_log1p(
+        &tn_ops[TN_OP_log1p],
         TN_T(a[0].u.t)
     );
 }
@@ -3271,8 +3270,8 @@ glue_log1p(tn_value *a)
 static PyObject *
 glue_log2(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_log2];
     return tn_op_log2(
+        &tn_ops[TN_OP_log2],
         TN_T(a[0].u.t)
     );
 }
@@ -3281,8 +3280,8 @@ glue_log2(tn_value *a)
 static PyObject *
 glue_log_softmax__int(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_log_softmax__int];
     return tn_op_log_softmax__int(
+        &tn_ops[TN_OP_log_softmax__int],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i)
@@ -3293,8 +3292,8 @@ glue_log_softmax__int(tn_value *a)
 static PyObject *
 glue_logaddexp(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_logaddexp];
     return tn_op_logaddexp(
+        &tn_ops[TN_OP_logaddexp],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3304,8 +3303,8 @@ glue_logaddexp(tn_value *a)
 static PyObject *
 glue_logcumsumexp(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_logcumsumexp];
     return tn_op_logcumsumexp(
+        &tn_ops[TN_OP_logcumsumexp],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -3315,8 +3314,8 @@ glue_logcumsumexp(tn_value *a)
 static PyObject *
 glue_logical_and(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_logical_and];
     return tn_op_logical_and(
+        &tn_ops[TN_OP_logical_and],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3326,8 +3325,8 @@ glue_logical_and(tn_value *a)
 static PyObject *
 glue_logical_not(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_logical_not];
     return tn_op_logical_not(
+        &tn_ops[TN_OP_logical_not],
         TN_T(a[0].u.t)
     );
 }
@@ -3336,8 +3335,8 @@ glue_logical_not(tn_value *a)
 static PyObject *
 glue_logical_or(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_logical_or];
     return tn_op_logical_or(
+        &tn_ops[TN_OP_logical_or],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3347,8 +3346,8 @@ glue_logical_or(tn_value *a)
 static PyObject *
 glue_logical_xor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_logical_xor];
     return tn_op_logical_xor(
+        &tn_ops[TN_OP_logical_xor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3358,8 +3357,8 @@ glue_logical_xor(tn_value *a)
 static PyObject *
 glue_logit(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_logit];
     return tn_op_logit(
+        &tn_ops[TN_OP_logit],
         TN_T(a[0].u.t),
         (tn_opt_double){a[1].tag != TN_V_NONE, a[1].u.d}
     );
@@ -3369,8 +3368,8 @@ glue_logit(tn_value *a)
 static PyObject *
 glue_logit_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_logit_backward];
     return tn_op_logit_backward(
+        &tn_ops[TN_OP_logit_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (tn_opt_double){a[2].tag != TN_V_NONE, a[2].u.d}
@@ -3381,8 +3380,8 @@ glue_logit_backward(tn_value *a)
 static PyObject *
 glue_logsumexp(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_logsumexp];
     return tn_op_logsumexp(
+        &tn_ops[TN_OP_logsumexp],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0)
@@ -3393,8 +3392,8 @@ glue_logsumexp(tn_value *a)
 static PyObject *
 glue_lt__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_lt__Scalar];
     return tn_op_lt__Scalar(
+        &tn_ops[TN_OP_lt__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -3404,8 +3403,8 @@ glue_lt__Scalar(tn_value *a)
 static PyObject *
 glue_lt__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_lt__Tensor];
     return tn_op_lt__Tensor(
+        &tn_ops[TN_OP_lt__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3415,8 +3414,8 @@ glue_lt__Tensor(tn_value *a)
 static PyObject *
 glue_mT(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_mT];
     return tn_op_mT(
+        &tn_ops[TN_OP_mT],
         TN_T(a[0].u.t)
     );
 }
@@ -3425,8 +3424,8 @@ glue_mT(tn_value *a)
 static PyObject *
 glue_masked_fill__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_masked_fill__Scalar];
     return tn_op_masked_fill__Scalar(
+        &tn_ops[TN_OP_masked_fill__Scalar],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2]
@@ -3437,8 +3436,8 @@ glue_masked_fill__Scalar(tn_value *a)
 static PyObject *
 glue_masked_fill__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_masked_fill__Tensor];
     return tn_op_masked_fill__Tensor(
+        &tn_ops[TN_OP_masked_fill__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t)
@@ -3449,8 +3448,8 @@ glue_masked_fill__Tensor(tn_value *a)
 static PyObject *
 glue_masked_fill___Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_masked_fill___Scalar];
     return tn_op_masked_fill___Scalar(
+        &tn_ops[TN_OP_masked_fill___Scalar],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2]
@@ -3461,8 +3460,8 @@ glue_masked_fill___Scalar(tn_value *a)
 static PyObject *
 glue_masked_fill___Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_masked_fill___Tensor];
     return tn_op_masked_fill___Tensor(
+        &tn_ops[TN_OP_masked_fill___Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t)
@@ -3473,8 +3472,8 @@ glue_masked_fill___Tensor(tn_value *a)
 static PyObject *
 glue_masked_scatter(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_masked_scatter];
     return tn_op_masked_scatter(
+        &tn_ops[TN_OP_masked_scatter],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t)
@@ -3485,8 +3484,8 @@ glue_masked_scatter(tn_value *a)
 static PyObject *
 glue_masked_scatter_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_masked_scatter_backward];
     return tn_op_masked_scatter_backward(
+        &tn_ops[TN_OP_masked_scatter_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE}
@@ -3497,8 +3496,8 @@ glue_masked_scatter_backward(tn_value *a)
 static PyObject *
 glue_masked_select(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_masked_select];
     return tn_op_masked_select(
+        &tn_ops[TN_OP_masked_select],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3508,8 +3507,8 @@ glue_masked_select(tn_value *a)
 static PyObject *
 glue_masked_select_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_masked_select_backward];
     return tn_op_masked_select_backward(
+        &tn_ops[TN_OP_masked_select_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t)
@@ -3520,8 +3519,8 @@ glue_masked_select_backward(tn_value *a)
 static PyObject *
 glue_matmul(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_matmul];
     return tn_op_matmul(
+        &tn_ops[TN_OP_matmul],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3531,8 +3530,8 @@ glue_matmul(tn_value *a)
 static PyObject *
 glue_max(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_max];
     return tn_op_max(
+        &tn_ops[TN_OP_max],
         TN_T(a[0].u.t)
     );
 }
@@ -3541,8 +3540,8 @@ glue_max(tn_value *a)
 static PyObject *
 glue_max__dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_max__dim];
     return tn_op_max__dim(
+        &tn_ops[TN_OP_max__dim],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].u.i != 0)
@@ -3553,8 +3552,8 @@ glue_max__dim(tn_value *a)
 static PyObject *
 glue_maximum(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_maximum];
     return tn_op_maximum(
+        &tn_ops[TN_OP_maximum],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3564,8 +3563,8 @@ glue_maximum(tn_value *a)
 static PyObject *
 glue_mean(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_mean];
     return tn_op_mean(
+        &tn_ops[TN_OP_mean],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i)
     );
@@ -3575,8 +3574,8 @@ glue_mean(tn_value *a)
 static PyObject *
 glue_mean__dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_mean__dim];
     return tn_op_mean__dim(
+        &tn_ops[TN_OP_mean__dim],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0),
@@ -3588,8 +3587,8 @@ glue_mean__dim(tn_value *a)
 static PyObject *
 glue_min(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_min];
     return tn_op_min(
+        &tn_ops[TN_OP_min],
         TN_T(a[0].u.t)
     );
 }
@@ -3598,8 +3597,8 @@ glue_min(tn_value *a)
 static PyObject *
 glue_min__dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_min__dim];
     return tn_op_min__dim(
+        &tn_ops[TN_OP_min__dim],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].u.i != 0)
@@ -3610,8 +3609,8 @@ glue_min__dim(tn_value *a)
 static PyObject *
 glue_minimum(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_minimum];
     return tn_op_minimum(
+        &tn_ops[TN_OP_minimum],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3621,8 +3620,8 @@ glue_minimum(tn_value *a)
 static PyObject *
 glue_mish(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_mish];
     return tn_op_mish(
+        &tn_ops[TN_OP_mish],
         TN_T(a[0].u.t)
     );
 }
@@ -3631,8 +3630,8 @@ glue_mish(tn_value *a)
 static PyObject *
 glue_mish_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_mish_backward];
     return tn_op_mish_backward(
+        &tn_ops[TN_OP_mish_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3642,8 +3641,8 @@ glue_mish_backward(tn_value *a)
 static PyObject *
 glue_mm(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_mm];
     return tn_op_mm(
+        &tn_ops[TN_OP_mm],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3653,8 +3652,8 @@ glue_mm(tn_value *a)
 static PyObject *
 glue_movedim__int(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_movedim__int];
     return tn_op_movedim__int(
+        &tn_ops[TN_OP_movedim__int],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -3665,8 +3664,8 @@ glue_movedim__int(tn_value *a)
 static PyObject *
 glue_movedim__intlist(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_movedim__intlist];
     return tn_op_movedim__intlist(
+        &tn_ops[TN_OP_movedim__intlist],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE}
@@ -3677,8 +3676,8 @@ glue_movedim__intlist(tn_value *a)
 static PyObject *
 glue_mse_loss(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_mse_loss];
     return tn_op_mse_loss(
+        &tn_ops[TN_OP_mse_loss],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.i
@@ -3689,8 +3688,8 @@ glue_mse_loss(tn_value *a)
 static PyObject *
 glue_mse_loss_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_mse_loss_backward];
     return tn_op_mse_loss_backward(
+        &tn_ops[TN_OP_mse_loss_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -3702,8 +3701,8 @@ glue_mse_loss_backward(tn_value *a)
 static PyObject *
 glue_mul__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_mul__Scalar];
     return tn_op_mul__Scalar(
+        &tn_ops[TN_OP_mul__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -3713,8 +3712,8 @@ glue_mul__Scalar(tn_value *a)
 static PyObject *
 glue_mul__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_mul__Tensor];
     return tn_op_mul__Tensor(
+        &tn_ops[TN_OP_mul__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3724,8 +3723,8 @@ glue_mul__Tensor(tn_value *a)
 static PyObject *
 glue_multinomial(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_multinomial];
     return tn_op_multinomial(
+        &tn_ops[TN_OP_multinomial],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].u.i != 0),
@@ -3737,8 +3736,8 @@ glue_multinomial(tn_value *a)
 static PyObject *
 glue_multiply__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_multiply__Tensor];
     return tn_op_multiply__Tensor(
+        &tn_ops[TN_OP_multiply__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3748,8 +3747,8 @@ glue_multiply__Tensor(tn_value *a)
 static PyObject *
 glue_mv(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_mv];
     return tn_op_mv(
+        &tn_ops[TN_OP_mv],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3759,8 +3758,8 @@ glue_mv(tn_value *a)
 static PyObject *
 glue_nan_to_num(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nan_to_num];
     return tn_op_nan_to_num(
+        &tn_ops[TN_OP_nan_to_num],
         TN_T(a[0].u.t),
         (tn_opt_double){a[1].tag != TN_V_NONE, a[1].u.d},
         (tn_opt_double){a[2].tag != TN_V_NONE, a[2].u.d},
@@ -3772,8 +3771,8 @@ glue_nan_to_num(tn_value *a)
 static PyObject *
 glue_nanmean(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nanmean];
     return tn_op_nanmean(
+        &tn_ops[TN_OP_nanmean],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0),
@@ -3785,8 +3784,8 @@ glue_nanmean(tn_value *a)
 static PyObject *
 glue_nansum(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nansum];
     return tn_op_nansum(
+        &tn_ops[TN_OP_nansum],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0),
@@ -3798,8 +3797,8 @@ glue_nansum(tn_value *a)
 static PyObject *
 glue_narrow(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_narrow];
     return tn_op_narrow(
+        &tn_ops[TN_OP_narrow],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i,
@@ -3811,8 +3810,8 @@ glue_narrow(tn_value *a)
 static PyObject *
 glue_native_dropout(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_native_dropout];
     return tn_op_native_dropout(
+        &tn_ops[TN_OP_native_dropout],
         TN_T(a[0].u.t),
         a[1].u.d,
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i)
@@ -3823,8 +3822,8 @@ glue_native_dropout(tn_value *a)
 static PyObject *
 glue_native_dropout_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_native_dropout_backward];
     return tn_op_native_dropout_backward(
+        &tn_ops[TN_OP_native_dropout_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.d
@@ -3835,8 +3834,8 @@ glue_native_dropout_backward(tn_value *a)
 static PyObject *
 glue_native_layer_norm(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_native_layer_norm];
     return tn_op_native_layer_norm(
+        &tn_ops[TN_OP_native_layer_norm],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -3849,8 +3848,8 @@ glue_native_layer_norm(tn_value *a)
 static PyObject *
 glue_native_layer_norm_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_native_layer_norm_backward];
     return tn_op_native_layer_norm_backward(
+        &tn_ops[TN_OP_native_layer_norm_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
@@ -3866,8 +3865,8 @@ glue_native_layer_norm_backward(tn_value *a)
 static PyObject *
 glue_ne__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_ne__Scalar];
     return tn_op_ne__Scalar(
+        &tn_ops[TN_OP_ne__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -3877,8 +3876,8 @@ glue_ne__Scalar(tn_value *a)
 static PyObject *
 glue_ne__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_ne__Tensor];
     return tn_op_ne__Tensor(
+        &tn_ops[TN_OP_ne__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -3888,8 +3887,8 @@ glue_ne__Tensor(tn_value *a)
 static PyObject *
 glue_neg(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_neg];
     return tn_op_neg(
+        &tn_ops[TN_OP_neg],
         TN_T(a[0].u.t)
     );
 }
@@ -3898,8 +3897,8 @@ glue_neg(tn_value *a)
 static PyObject *
 glue_negative(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_negative];
     return tn_op_negative(
+        &tn_ops[TN_OP_negative],
         TN_T(a[0].u.t)
     );
 }
@@ -3908,10 +3907,10 @@ glue_negative(tn_value *a)
 static PyObject *
 glue_new_empty(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_new_empty];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_new_empty(
+        &tn_ops[TN_OP_new_empty],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -3925,10 +3924,10 @@ glue_new_empty(tn_value *a)
 static PyObject *
 glue_new_empty_strided(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_new_empty_strided];
     if (tn_refuse_pin_memory(&a[6]))
         return NULL;
     return tn_op_new_empty_strided(
+        &tn_ops[TN_OP_new_empty_strided],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
@@ -3943,10 +3942,10 @@ glue_new_empty_strided(tn_value *a)
 static PyObject *
 glue_new_full(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_new_full];
     if (tn_refuse_pin_memory(&a[6]))
         return NULL;
     return tn_op_new_full(
+        &tn_ops[TN_OP_new_full],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         &a[2],
@@ -3961,10 +3960,10 @@ glue_new_full(tn_value *a)
 static PyObject *
 glue_new_ones(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_new_ones];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_new_ones(
+        &tn_ops[TN_OP_new_ones],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -3978,10 +3977,10 @@ glue_new_ones(tn_value *a)
 static PyObject *
 glue_new_zeros(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_new_zeros];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_new_zeros(
+        &tn_ops[TN_OP_new_zeros],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -3995,8 +3994,8 @@ glue_new_zeros(tn_value *a)
 static PyObject *
 glue_nll_loss(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nll_loss];
     return tn_op_nll_loss(
+        &tn_ops[TN_OP_nll_loss],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -4009,8 +4008,8 @@ glue_nll_loss(tn_value *a)
 static PyObject *
 glue_nll_loss2d(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nll_loss2d];
     return tn_op_nll_loss2d(
+        &tn_ops[TN_OP_nll_loss2d],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -4023,8 +4022,8 @@ glue_nll_loss2d(tn_value *a)
 static PyObject *
 glue_nll_loss2d_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nll_loss2d_backward];
     return tn_op_nll_loss2d_backward(
+        &tn_ops[TN_OP_nll_loss2d_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -4039,8 +4038,8 @@ glue_nll_loss2d_backward(tn_value *a)
 static PyObject *
 glue_nll_loss2d_forward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nll_loss2d_forward];
     return tn_op_nll_loss2d_forward(
+        &tn_ops[TN_OP_nll_loss2d_forward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -4053,8 +4052,8 @@ glue_nll_loss2d_forward(tn_value *a)
 static PyObject *
 glue_nll_loss_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nll_loss_backward];
     return tn_op_nll_loss_backward(
+        &tn_ops[TN_OP_nll_loss_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -4069,8 +4068,8 @@ glue_nll_loss_backward(tn_value *a)
 static PyObject *
 glue_nll_loss_forward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nll_loss_forward];
     return tn_op_nll_loss_forward(
+        &tn_ops[TN_OP_nll_loss_forward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -4083,8 +4082,8 @@ glue_nll_loss_forward(tn_value *a)
 static PyObject *
 glue_nll_loss_nd(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nll_loss_nd];
     return tn_op_nll_loss_nd(
+        &tn_ops[TN_OP_nll_loss_nd],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -4097,8 +4096,8 @@ glue_nll_loss_nd(tn_value *a)
 static PyObject *
 glue_nonzero(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nonzero];
     return tn_op_nonzero(
+        &tn_ops[TN_OP_nonzero],
         TN_T(a[0].u.t)
     );
 }
@@ -4107,8 +4106,8 @@ glue_nonzero(tn_value *a)
 static PyObject *
 glue_nonzero__out(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nonzero__out];
     return tn_op_nonzero__out(
+        &tn_ops[TN_OP_nonzero__out],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -4118,8 +4117,8 @@ glue_nonzero__out(tn_value *a)
 static PyObject *
 glue_nonzero_numpy(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_nonzero_numpy];
     return tn_op_nonzero_numpy(
+        &tn_ops[TN_OP_nonzero_numpy],
         TN_T(a[0].u.t)
     );
 }
@@ -4128,8 +4127,8 @@ glue_nonzero_numpy(tn_value *a)
 static PyObject *
 glue_norm__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_norm__Scalar];
     return tn_op_norm__Scalar(
+        &tn_ops[TN_OP_norm__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -4139,8 +4138,8 @@ glue_norm__Scalar(tn_value *a)
 static PyObject *
 glue_norm__ScalarOpt_dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_norm__ScalarOpt_dim];
     return tn_op_norm__ScalarOpt_dim(
+        &tn_ops[TN_OP_norm__ScalarOpt_dim],
         TN_T(a[0].u.t),
         &a[1],
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
@@ -4152,8 +4151,8 @@ glue_norm__ScalarOpt_dim(tn_value *a)
 static PyObject *
 glue_normal__Tensor_float(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_normal__Tensor_float];
     return tn_op_normal__Tensor_float(
+        &tn_ops[TN_OP_normal__Tensor_float],
         TN_T(a[0].u.t),
         a[1].u.d,
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj)
@@ -4164,8 +4163,8 @@ glue_normal__Tensor_float(tn_value *a)
 static PyObject *
 glue_normal__Tensor_float_out(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_normal__Tensor_float_out];
     return tn_op_normal__Tensor_float_out(
+        &tn_ops[TN_OP_normal__Tensor_float_out],
         TN_T(a[0].u.t),
         a[1].u.d,
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj),
@@ -4177,8 +4176,8 @@ glue_normal__Tensor_float_out(tn_value *a)
 static PyObject *
 glue_normal__float_Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_normal__float_Tensor];
     return tn_op_normal__float_Tensor(
+        &tn_ops[TN_OP_normal__float_Tensor],
         a[0].u.d,
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj)
@@ -4189,10 +4188,10 @@ glue_normal__float_Tensor(tn_value *a)
 static PyObject *
 glue_normal__float_float(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_normal__float_float];
     if (tn_refuse_pin_memory(&a[7]))
         return NULL;
     return tn_op_normal__float_float(
+        &tn_ops[TN_OP_normal__float_float],
         a[0].u.d,
         a[1].u.d,
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
@@ -4208,8 +4207,8 @@ glue_normal__float_float(tn_value *a)
 static PyObject *
 glue_normal_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_normal_];
     return tn_op_normal_(
+        &tn_ops[TN_OP_normal_],
         TN_T(a[0].u.t),
         a[1].u.d,
         a[2].u.d,
@@ -4221,8 +4220,8 @@ glue_normal_(tn_value *a)
 static PyObject *
 glue_numel(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_numel];
     return tn_op_numel(
+        &tn_ops[TN_OP_numel],
         TN_T(a[0].u.t)
     );
 }
@@ -4231,8 +4230,8 @@ glue_numel(tn_value *a)
 static PyObject *
 glue_numpy_T(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_numpy_T];
     return tn_op_numpy_T(
+        &tn_ops[TN_OP_numpy_T],
         TN_T(a[0].u.t)
     );
 }
@@ -4241,10 +4240,10 @@ glue_numpy_T(tn_value *a)
 static PyObject *
 glue_ones(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_ones];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_ones(
+        &tn_ops[TN_OP_ones],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4257,10 +4256,10 @@ glue_ones(tn_value *a)
 static PyObject *
 glue_ones_like(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_ones_like];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_ones_like(
+        &tn_ops[TN_OP_ones_like],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4274,8 +4273,8 @@ glue_ones_like(tn_value *a)
 static PyObject *
 glue_outer(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_outer];
     return tn_op_outer(
+        &tn_ops[TN_OP_outer],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -4285,8 +4284,8 @@ glue_outer(tn_value *a)
 static PyObject *
 glue_output_nr(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_output_nr];
     return tn_op_output_nr(
+        &tn_ops[TN_OP_output_nr],
         TN_T(a[0].u.t)
     );
 }
@@ -4295,8 +4294,8 @@ glue_output_nr(tn_value *a)
 static PyObject *
 glue_pad(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_pad];
     return tn_op_pad(
+        &tn_ops[TN_OP_pad],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.s),
@@ -4308,8 +4307,8 @@ glue_pad(tn_value *a)
 static PyObject *
 glue_permute(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_permute];
     return tn_op_permute(
+        &tn_ops[TN_OP_permute],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
     );
@@ -4319,8 +4318,8 @@ glue_permute(tn_value *a)
 static PyObject *
 glue_pin_memory(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_pin_memory];
     return tn_op_pin_memory(
+        &tn_ops[TN_OP_pin_memory],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -4330,8 +4329,8 @@ glue_pin_memory(tn_value *a)
 static PyObject *
 glue_polygamma(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_polygamma];
     return tn_op_polygamma(
+        &tn_ops[TN_OP_polygamma],
         a[0].u.i,
         TN_T(a[1].u.t)
     );
@@ -4341,8 +4340,8 @@ glue_polygamma(tn_value *a)
 static PyObject *
 glue_positive(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_positive];
     return tn_op_positive(
+        &tn_ops[TN_OP_positive],
         TN_T(a[0].u.t)
     );
 }
@@ -4351,8 +4350,8 @@ glue_positive(tn_value *a)
 static PyObject *
 glue_pow__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_pow__Scalar];
     return tn_op_pow__Scalar(
+        &tn_ops[TN_OP_pow__Scalar],
         &a[0],
         TN_T(a[1].u.t)
     );
@@ -4362,8 +4361,8 @@ glue_pow__Scalar(tn_value *a)
 static PyObject *
 glue_pow__Tensor_Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_pow__Tensor_Scalar];
     return tn_op_pow__Tensor_Scalar(
+        &tn_ops[TN_OP_pow__Tensor_Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -4373,8 +4372,8 @@ glue_pow__Tensor_Scalar(tn_value *a)
 static PyObject *
 glue_pow__Tensor_Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_pow__Tensor_Tensor];
     return tn_op_pow__Tensor_Tensor(
+        &tn_ops[TN_OP_pow__Tensor_Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -4384,8 +4383,8 @@ glue_pow__Tensor_Tensor(tn_value *a)
 static PyObject *
 glue_prod(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_prod];
     return tn_op_prod(
+        &tn_ops[TN_OP_prod],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i)
     );
@@ -4395,8 +4394,8 @@ glue_prod(tn_value *a)
 static PyObject *
 glue_prod__dim_int(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_prod__dim_int];
     return tn_op_prod__dim_int(
+        &tn_ops[TN_OP_prod__dim_int],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].u.i != 0),
@@ -4408,8 +4407,8 @@ glue_prod__dim_int(tn_value *a)
 static PyObject *
 glue_promote_types(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_promote_types];
     return tn_op_promote_types(
+        &tn_ops[TN_OP_promote_types],
         (a[0].tag == TN_V_NONE ? -1 : (int)a[0].u.i),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i)
     );
@@ -4419,10 +4418,10 @@ glue_promote_types(tn_value *a)
 static PyObject *
 glue_rand(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_rand];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_rand(
+        &tn_ops[TN_OP_rand],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4435,10 +4434,10 @@ glue_rand(tn_value *a)
 static PyObject *
 glue_rand__generator(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_rand__generator];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_rand__generator(
+        &tn_ops[TN_OP_rand__generator],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? NULL : a[1].u.obj),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4452,10 +4451,10 @@ glue_rand__generator(tn_value *a)
 static PyObject *
 glue_rand_like(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_rand_like];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_rand_like(
+        &tn_ops[TN_OP_rand_like],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4469,10 +4468,10 @@ glue_rand_like(tn_value *a)
 static PyObject *
 glue_randint(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_randint];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_randint(
+        &tn_ops[TN_OP_randint],
         a[0].u.i,
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4486,10 +4485,10 @@ glue_randint(tn_value *a)
 static PyObject *
 glue_randint__generator(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_randint__generator];
     if (tn_refuse_pin_memory(&a[6]))
         return NULL;
     return tn_op_randint__generator(
+        &tn_ops[TN_OP_randint__generator],
         a[0].u.i,
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj),
@@ -4504,10 +4503,10 @@ glue_randint__generator(tn_value *a)
 static PyObject *
 glue_randint__low(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_randint__low];
     if (tn_refuse_pin_memory(&a[6]))
         return NULL;
     return tn_op_randint__low(
+        &tn_ops[TN_OP_randint__low],
         a[0].u.i,
         a[1].u.i,
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
@@ -4522,10 +4521,10 @@ glue_randint__low(tn_value *a)
 static PyObject *
 glue_randint__low_generator(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_randint__low_generator];
     if (tn_refuse_pin_memory(&a[7]))
         return NULL;
     return tn_op_randint__low_generator(
+        &tn_ops[TN_OP_randint__low_generator],
         a[0].u.i,
         a[1].u.i,
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
@@ -4541,10 +4540,10 @@ glue_randint__low_generator(tn_value *a)
 static PyObject *
 glue_randn(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_randn];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_randn(
+        &tn_ops[TN_OP_randn],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4557,10 +4556,10 @@ glue_randn(tn_value *a)
 static PyObject *
 glue_randn__generator(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_randn__generator];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_randn__generator(
+        &tn_ops[TN_OP_randn__generator],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? NULL : a[1].u.obj),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4574,10 +4573,10 @@ glue_randn__generator(tn_value *a)
 static PyObject *
 glue_randn_like(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_randn_like];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_randn_like(
+        &tn_ops[TN_OP_randn_like],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4591,8 +4590,8 @@ glue_randn_like(tn_value *a)
 static PyObject *
 glue_random_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_random_];
     return tn_op_random_(
+        &tn_ops[TN_OP_random_],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? NULL : a[1].u.obj)
     );
@@ -4602,8 +4601,8 @@ glue_random_(tn_value *a)
 static PyObject *
 glue_random___from(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_random___from];
     return tn_op_random___from(
+        &tn_ops[TN_OP_random___from],
         TN_T(a[0].u.t),
         a[1].u.i,
         (tn_opt_int){a[2].tag != TN_V_NONE, a[2].u.i},
@@ -4615,8 +4614,8 @@ glue_random___from(tn_value *a)
 static PyObject *
 glue_random___to(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_random___to];
     return tn_op_random___to(
+        &tn_ops[TN_OP_random___to],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj)
@@ -4627,10 +4626,10 @@ glue_random___to(tn_value *a)
 static PyObject *
 glue_randperm(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_randperm];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_randperm(
+        &tn_ops[TN_OP_randperm],
         a[0].u.i,
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4643,10 +4642,10 @@ glue_randperm(tn_value *a)
 static PyObject *
 glue_randperm__generator(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_randperm__generator];
     if (tn_refuse_pin_memory(&a[5]))
         return NULL;
     return tn_op_randperm__generator(
+        &tn_ops[TN_OP_randperm__generator],
         a[0].u.i,
         (a[1].tag == TN_V_NONE ? NULL : a[1].u.obj),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4660,8 +4659,8 @@ glue_randperm__generator(tn_value *a)
 static PyObject *
 glue_reciprocal(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_reciprocal];
     return tn_op_reciprocal(
+        &tn_ops[TN_OP_reciprocal],
         TN_T(a[0].u.t)
     );
 }
@@ -4670,8 +4669,8 @@ glue_reciprocal(tn_value *a)
 static PyObject *
 glue_relu(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_relu];
     return tn_op_relu(
+        &tn_ops[TN_OP_relu],
         TN_T(a[0].u.t)
     );
 }
@@ -4680,8 +4679,8 @@ glue_relu(tn_value *a)
 static PyObject *
 glue_remainder__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_remainder__Scalar];
     return tn_op_remainder__Scalar(
+        &tn_ops[TN_OP_remainder__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -4691,8 +4690,8 @@ glue_remainder__Scalar(tn_value *a)
 static PyObject *
 glue_remainder__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_remainder__Tensor];
     return tn_op_remainder__Tensor(
+        &tn_ops[TN_OP_remainder__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -4702,8 +4701,8 @@ glue_remainder__Tensor(tn_value *a)
 static PyObject *
 glue_repeat(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_repeat];
     return tn_op_repeat(
+        &tn_ops[TN_OP_repeat],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
     );
@@ -4713,8 +4712,8 @@ glue_repeat(tn_value *a)
 static PyObject *
 glue_repeat_interleave__self_int(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_repeat_interleave__self_int];
     return tn_op_repeat_interleave__self_int(
+        &tn_ops[TN_OP_repeat_interleave__self_int],
         TN_T(a[0].u.t),
         a[1].u.i,
         (tn_opt_int){a[2].tag != TN_V_NONE, a[2].u.i},
@@ -4726,8 +4725,8 @@ glue_repeat_interleave__self_int(tn_value *a)
 static PyObject *
 glue_reshape(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_reshape];
     return tn_op_reshape(
+        &tn_ops[TN_OP_reshape],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
     );
@@ -4737,8 +4736,8 @@ glue_reshape(tn_value *a)
 static PyObject *
 glue_resize_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_resize_];
     return tn_op_resize_(
+        &tn_ops[TN_OP_resize_],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i)
@@ -4749,8 +4748,8 @@ glue_resize_(tn_value *a)
 static PyObject *
 glue_resolve_conj(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_resolve_conj];
     return tn_op_resolve_conj(
+        &tn_ops[TN_OP_resolve_conj],
         TN_T(a[0].u.t)
     );
 }
@@ -4759,8 +4758,8 @@ glue_resolve_conj(tn_value *a)
 static PyObject *
 glue_resolve_neg(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_resolve_neg];
     return tn_op_resolve_neg(
+        &tn_ops[TN_OP_resolve_neg],
         TN_T(a[0].u.t)
     );
 }
@@ -4769,8 +4768,8 @@ glue_resolve_neg(tn_value *a)
 static PyObject *
 glue_result_type__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_result_type__Scalar];
     return tn_op_result_type__Scalar(
+        &tn_ops[TN_OP_result_type__Scalar],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -4780,8 +4779,8 @@ glue_result_type__Scalar(tn_value *a)
 static PyObject *
 glue_result_type__Scalar_Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_result_type__Scalar_Scalar];
     return tn_op_result_type__Scalar_Scalar(
+        &tn_ops[TN_OP_result_type__Scalar_Scalar],
         &a[0],
         &a[1]
     );
@@ -4791,8 +4790,8 @@ glue_result_type__Scalar_Scalar(tn_value *a)
 static PyObject *
 glue_result_type__Scalar_Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_result_type__Scalar_Tensor];
     return tn_op_result_type__Scalar_Tensor(
+        &tn_ops[TN_OP_result_type__Scalar_Tensor],
         &a[0],
         TN_T(a[1].u.t)
     );
@@ -4802,8 +4801,8 @@ glue_result_type__Scalar_Tensor(tn_value *a)
 static PyObject *
 glue_result_type__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_result_type__Tensor];
     return tn_op_result_type__Tensor(
+        &tn_ops[TN_OP_result_type__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -4813,8 +4812,8 @@ glue_result_type__Tensor(tn_value *a)
 static PyObject *
 glue_retains_grad(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_retains_grad];
     return tn_op_retains_grad(
+        &tn_ops[TN_OP_retains_grad],
         TN_T(a[0].u.t)
     );
 }
@@ -4823,8 +4822,8 @@ glue_retains_grad(tn_value *a)
 static PyObject *
 glue_rms_norm(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_rms_norm];
     return tn_op_rms_norm(
+        &tn_ops[TN_OP_rms_norm],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
@@ -4836,8 +4835,8 @@ glue_rms_norm(tn_value *a)
 static PyObject *
 glue_roll(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_roll];
     return tn_op_roll(
+        &tn_ops[TN_OP_roll],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE}
@@ -4848,8 +4847,8 @@ glue_roll(tn_value *a)
 static PyObject *
 glue_round(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_round];
     return tn_op_round(
+        &tn_ops[TN_OP_round],
         TN_T(a[0].u.t)
     );
 }
@@ -4858,8 +4857,8 @@ glue_round(tn_value *a)
 static PyObject *
 glue_round__decimals(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_round__decimals];
     return tn_op_round__decimals(
+        &tn_ops[TN_OP_round__decimals],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -4869,8 +4868,8 @@ glue_round__decimals(tn_value *a)
 static PyObject *
 glue_rsqrt(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_rsqrt];
     return tn_op_rsqrt(
+        &tn_ops[TN_OP_rsqrt],
         TN_T(a[0].u.t)
     );
 }
@@ -4879,8 +4878,8 @@ glue_rsqrt(tn_value *a)
 static PyObject *
 glue_rsub__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_rsub__Scalar];
     return tn_op_rsub__Scalar(
+        &tn_ops[TN_OP_rsub__Scalar],
         TN_T(a[0].u.t),
         &a[1],
         &a[2]
@@ -4891,8 +4890,8 @@ glue_rsub__Scalar(tn_value *a)
 static PyObject *
 glue_rsub__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_rsub__Tensor];
     return tn_op_rsub__Tensor(
+        &tn_ops[TN_OP_rsub__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2]
@@ -4903,10 +4902,10 @@ glue_rsub__Tensor(tn_value *a)
 static PyObject *
 glue_scalar_tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_scalar_tensor];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_scalar_tensor(
+        &tn_ops[TN_OP_scalar_tensor],
         &a[0],
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -4919,8 +4918,8 @@ glue_scalar_tensor(tn_value *a)
 static PyObject *
 glue_scaled_dot_product_attention(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_scaled_dot_product_attention];
     return tn_op_scaled_dot_product_attention(
+        &tn_ops[TN_OP_scaled_dot_product_attention],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -4936,8 +4935,8 @@ glue_scaled_dot_product_attention(tn_value *a)
 static PyObject *
 glue_scatter__src(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_scatter__src];
     return tn_op_scatter__src(
+        &tn_ops[TN_OP_scatter__src],
         TN_T(a[0].u.t),
         a[1].u.i,
         TN_T(a[2].u.t),
@@ -4949,8 +4948,8 @@ glue_scatter__src(tn_value *a)
 static PyObject *
 glue_scatter__value(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_scatter__value];
     return tn_op_scatter__value(
+        &tn_ops[TN_OP_scatter__value],
         TN_T(a[0].u.t),
         a[1].u.i,
         TN_T(a[2].u.t),
@@ -4962,8 +4961,8 @@ glue_scatter__value(tn_value *a)
 static PyObject *
 glue_scatter_add(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_scatter_add];
     return tn_op_scatter_add(
+        &tn_ops[TN_OP_scatter_add],
         TN_T(a[0].u.t),
         a[1].u.i,
         TN_T(a[2].u.t),
@@ -4975,8 +4974,8 @@ glue_scatter_add(tn_value *a)
 static PyObject *
 glue_scatter_reduce__two(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_scatter_reduce__two];
     return tn_op_scatter_reduce__two(
+        &tn_ops[TN_OP_scatter_reduce__two],
         TN_T(a[0].u.t),
         a[1].u.i,
         TN_T(a[2].u.t),
@@ -4990,8 +4989,8 @@ glue_scatter_reduce__two(tn_value *a)
 static PyObject *
 glue_select__int(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_select__int];
     return tn_op_select__int(
+        &tn_ops[TN_OP_select__int],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -5002,8 +5001,8 @@ glue_select__int(tn_value *a)
 static PyObject *
 glue_select_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_select_backward];
     return tn_op_select_backward(
+        &tn_ops[TN_OP_select_backward],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         a[2].u.i,
@@ -5015,8 +5014,8 @@ glue_select_backward(tn_value *a)
 static PyObject *
 glue_select_scatter(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_select_scatter];
     return tn_op_select_scatter(
+        &tn_ops[TN_OP_select_scatter],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.i,
@@ -5028,8 +5027,8 @@ glue_select_scatter(tn_value *a)
 static PyObject *
 glue_set_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_set_];
     return tn_op_set_(
+        &tn_ops[TN_OP_set_],
         TN_T(a[0].u.t)
     );
 }
@@ -5038,8 +5037,8 @@ glue_set_(tn_value *a)
 static PyObject *
 glue_set___source_Storage(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_set___source_Storage];
     return tn_op_set___source_Storage(
+        &tn_ops[TN_OP_set___source_Storage],
         TN_T(a[0].u.t),
         &a[1]
     );
@@ -5049,8 +5048,8 @@ glue_set___source_Storage(tn_value *a)
 static PyObject *
 glue_set___source_Storage_storage_offset(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_set___source_Storage_storage_offset];
     return tn_op_set___source_Storage_storage_offset(
+        &tn_ops[TN_OP_set___source_Storage_storage_offset],
         TN_T(a[0].u.t),
         &a[1],
         a[2].u.i,
@@ -5063,8 +5062,8 @@ glue_set___source_Storage_storage_offset(tn_value *a)
 static PyObject *
 glue_set___source_Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_set___source_Tensor];
     return tn_op_set___source_Tensor(
+        &tn_ops[TN_OP_set___source_Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -5074,8 +5073,8 @@ glue_set___source_Tensor(tn_value *a)
 static PyObject *
 glue_set___source_Tensor_storage_offset(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_set___source_Tensor_storage_offset];
     return tn_op_set___source_Tensor_storage_offset(
+        &tn_ops[TN_OP_set___source_Tensor_storage_offset],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.i,
@@ -5088,8 +5087,8 @@ glue_set___source_Tensor_storage_offset(tn_value *a)
 static PyObject *
 glue_sgn(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sgn];
     return tn_op_sgn(
+        &tn_ops[TN_OP_sgn],
         TN_T(a[0].u.t)
     );
 }
@@ -5098,8 +5097,8 @@ glue_sgn(tn_value *a)
 static PyObject *
 glue_sigmoid(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sigmoid];
     return tn_op_sigmoid(
+        &tn_ops[TN_OP_sigmoid],
         TN_T(a[0].u.t)
     );
 }
@@ -5108,8 +5107,8 @@ glue_sigmoid(tn_value *a)
 static PyObject *
 glue_sigmoid_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sigmoid_backward];
     return tn_op_sigmoid_backward(
+        &tn_ops[TN_OP_sigmoid_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -5119,8 +5118,8 @@ glue_sigmoid_backward(tn_value *a)
 static PyObject *
 glue_sign(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sign];
     return tn_op_sign(
+        &tn_ops[TN_OP_sign],
         TN_T(a[0].u.t)
     );
 }
@@ -5129,8 +5128,8 @@ glue_sign(tn_value *a)
 static PyObject *
 glue_signbit(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_signbit];
     return tn_op_signbit(
+        &tn_ops[TN_OP_signbit],
         TN_T(a[0].u.t)
     );
 }
@@ -5139,8 +5138,8 @@ glue_signbit(tn_value *a)
 static PyObject *
 glue_silu(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_silu];
     return tn_op_silu(
+        &tn_ops[TN_OP_silu],
         TN_T(a[0].u.t)
     );
 }
@@ -5149,8 +5148,8 @@ glue_silu(tn_value *a)
 static PyObject *
 glue_silu_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_silu_backward];
     return tn_op_silu_backward(
+        &tn_ops[TN_OP_silu_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -5160,8 +5159,8 @@ glue_silu_backward(tn_value *a)
 static PyObject *
 glue_sin(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sin];
     return tn_op_sin(
+        &tn_ops[TN_OP_sin],
         TN_T(a[0].u.t)
     );
 }
@@ -5170,8 +5169,8 @@ glue_sin(tn_value *a)
 static PyObject *
 glue_sinh(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sinh];
     return tn_op_sinh(
+        &tn_ops[TN_OP_sinh],
         TN_T(a[0].u.t)
     );
 }
@@ -5180,8 +5179,8 @@ glue_sinh(tn_value *a)
 static PyObject *
 glue_size__int(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_size__int];
     return tn_op_size__int(
+        &tn_ops[TN_OP_size__int],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -5191,8 +5190,8 @@ glue_size__int(tn_value *a)
 static PyObject *
 glue_slice__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_slice__Tensor];
     return tn_op_slice__Tensor(
+        &tn_ops[TN_OP_slice__Tensor],
         TN_T(a[0].u.t),
         a[1].u.i,
         (tn_opt_int){a[2].tag != TN_V_NONE, a[2].u.i},
@@ -5205,8 +5204,8 @@ glue_slice__Tensor(tn_value *a)
 static PyObject *
 glue_slice_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_slice_backward];
     return tn_op_slice_backward(
+        &tn_ops[TN_OP_slice_backward],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         a[2].u.i,
@@ -5220,8 +5219,8 @@ glue_slice_backward(tn_value *a)
 static PyObject *
 glue_slice_scatter(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_slice_scatter];
     return tn_op_slice_scatter(
+        &tn_ops[TN_OP_slice_scatter],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         a[2].u.i,
@@ -5235,8 +5234,8 @@ glue_slice_scatter(tn_value *a)
 static PyObject *
 glue_softmax__int(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_softmax__int];
     return tn_op_softmax__int(
+        &tn_ops[TN_OP_softmax__int],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i)
@@ -5247,8 +5246,8 @@ glue_softmax__int(tn_value *a)
 static PyObject *
 glue_softplus(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_softplus];
     return tn_op_softplus(
+        &tn_ops[TN_OP_softplus],
         TN_T(a[0].u.t),
         &a[1],
         &a[2]
@@ -5259,8 +5258,8 @@ glue_softplus(tn_value *a)
 static PyObject *
 glue_softplus_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_softplus_backward];
     return tn_op_softplus_backward(
+        &tn_ops[TN_OP_softplus_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2],
@@ -5272,8 +5271,8 @@ glue_softplus_backward(tn_value *a)
 static PyObject *
 glue_sort(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sort];
     return tn_op_sort(
+        &tn_ops[TN_OP_sort],
         TN_T(a[0].u.t),
         a[1].u.i,
         (a[2].u.i != 0)
@@ -5284,8 +5283,8 @@ glue_sort(tn_value *a)
 static PyObject *
 glue_sort__stable(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sort__stable];
     return tn_op_sort__stable(
+        &tn_ops[TN_OP_sort__stable],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         a[2].u.i,
@@ -5297,8 +5296,8 @@ glue_sort__stable(tn_value *a)
 static PyObject *
 glue_special_polygamma(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_special_polygamma];
     return tn_op_special_polygamma(
+        &tn_ops[TN_OP_special_polygamma],
         a[0].u.i,
         TN_T(a[1].u.t)
     );
@@ -5308,8 +5307,8 @@ glue_special_polygamma(tn_value *a)
 static PyObject *
 glue_split__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_split__Tensor];
     return tn_op_split__Tensor(
+        &tn_ops[TN_OP_split__Tensor],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -5320,8 +5319,8 @@ glue_split__Tensor(tn_value *a)
 static PyObject *
 glue_split_with_sizes(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_split_with_sizes];
     return tn_op_split_with_sizes(
+        &tn_ops[TN_OP_split_with_sizes],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         a[2].u.i
@@ -5332,8 +5331,8 @@ glue_split_with_sizes(tn_value *a)
 static PyObject *
 glue_sqrt(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sqrt];
     return tn_op_sqrt(
+        &tn_ops[TN_OP_sqrt],
         TN_T(a[0].u.t)
     );
 }
@@ -5342,8 +5341,8 @@ glue_sqrt(tn_value *a)
 static PyObject *
 glue_square(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_square];
     return tn_op_square(
+        &tn_ops[TN_OP_square],
         TN_T(a[0].u.t)
     );
 }
@@ -5352,8 +5351,8 @@ glue_square(tn_value *a)
 static PyObject *
 glue_squeeze(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_squeeze];
     return tn_op_squeeze(
+        &tn_ops[TN_OP_squeeze],
         TN_T(a[0].u.t)
     );
 }
@@ -5362,8 +5361,8 @@ glue_squeeze(tn_value *a)
 static PyObject *
 glue_squeeze__dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_squeeze__dim];
     return tn_op_squeeze__dim(
+        &tn_ops[TN_OP_squeeze__dim],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -5373,8 +5372,8 @@ glue_squeeze__dim(tn_value *a)
 static PyObject *
 glue_squeeze__dims(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_squeeze__dims];
     return tn_op_squeeze__dims(
+        &tn_ops[TN_OP_squeeze__dims],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
     );
@@ -5384,8 +5383,8 @@ glue_squeeze__dims(tn_value *a)
 static PyObject *
 glue_squeeze_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_squeeze_];
     return tn_op_squeeze_(
+        &tn_ops[TN_OP_squeeze_],
         TN_T(a[0].u.t)
     );
 }
@@ -5394,8 +5393,8 @@ glue_squeeze_(tn_value *a)
 static PyObject *
 glue_squeeze___dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_squeeze___dim];
     return tn_op_squeeze___dim(
+        &tn_ops[TN_OP_squeeze___dim],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -5405,8 +5404,8 @@ glue_squeeze___dim(tn_value *a)
 static PyObject *
 glue_squeeze___dims(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_squeeze___dims];
     return tn_op_squeeze___dims(
+        &tn_ops[TN_OP_squeeze___dims],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
     );
@@ -5416,8 +5415,8 @@ glue_squeeze___dims(tn_value *a)
 static PyObject *
 glue_stack(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_stack];
     return tn_op_stack(
+        &tn_ops[TN_OP_stack],
         (tn_tensors){a[0].u.tensors, a[0].n},
         a[1].u.i
     );
@@ -5427,8 +5426,8 @@ glue_stack(tn_value *a)
 static PyObject *
 glue_std(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_std];
     return tn_op_std(
+        &tn_ops[TN_OP_std],
         TN_T(a[0].u.t),
         (a[1].u.i != 0)
     );
@@ -5438,8 +5437,8 @@ glue_std(tn_value *a)
 static PyObject *
 glue_std__correction(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_std__correction];
     return tn_op_std__correction(
+        &tn_ops[TN_OP_std__correction],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         &a[2],
@@ -5451,8 +5450,8 @@ glue_std__correction(tn_value *a)
 static PyObject *
 glue_std__dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_std__dim];
     return tn_op_std__dim(
+        &tn_ops[TN_OP_std__dim],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0),
@@ -5464,8 +5463,8 @@ glue_std__dim(tn_value *a)
 static PyObject *
 glue_std_mean(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_std_mean];
     return tn_op_std_mean(
+        &tn_ops[TN_OP_std_mean],
         TN_T(a[0].u.t),
         (a[1].u.i != 0)
     );
@@ -5475,8 +5474,8 @@ glue_std_mean(tn_value *a)
 static PyObject *
 glue_std_mean__correction(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_std_mean__correction];
     return tn_op_std_mean__correction(
+        &tn_ops[TN_OP_std_mean__correction],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         &a[2],
@@ -5488,8 +5487,8 @@ glue_std_mean__correction(tn_value *a)
 static PyObject *
 glue_std_mean__dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_std_mean__dim];
     return tn_op_std_mean__dim(
+        &tn_ops[TN_OP_std_mean__dim],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0),
@@ -5501,8 +5500,8 @@ glue_std_mean__dim(tn_value *a)
 static PyObject *
 glue_stride__int(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_stride__int];
     return tn_op_stride__int(
+        &tn_ops[TN_OP_stride__int],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -5512,8 +5511,8 @@ glue_stride__int(tn_value *a)
 static PyObject *
 glue_sub__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sub__Scalar];
     return tn_op_sub__Scalar(
+        &tn_ops[TN_OP_sub__Scalar],
         TN_T(a[0].u.t),
         &a[1],
         &a[2]
@@ -5524,8 +5523,8 @@ glue_sub__Scalar(tn_value *a)
 static PyObject *
 glue_sub__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sub__Tensor];
     return tn_op_sub__Tensor(
+        &tn_ops[TN_OP_sub__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2]
@@ -5536,8 +5535,8 @@ glue_sub__Tensor(tn_value *a)
 static PyObject *
 glue_subtract__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_subtract__Tensor];
     return tn_op_subtract__Tensor(
+        &tn_ops[TN_OP_subtract__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2]
@@ -5548,8 +5547,8 @@ glue_subtract__Tensor(tn_value *a)
 static PyObject *
 glue_sum(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sum];
     return tn_op_sum(
+        &tn_ops[TN_OP_sum],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i)
     );
@@ -5559,8 +5558,8 @@ glue_sum(tn_value *a)
 static PyObject *
 glue_sum__dim_IntList(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_sum__dim_IntList];
     return tn_op_sum__dim_IntList(
+        &tn_ops[TN_OP_sum__dim_IntList],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0),
@@ -5572,8 +5571,8 @@ glue_sum__dim_IntList(tn_value *a)
 static PyObject *
 glue_swapaxes(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_swapaxes];
     return tn_op_swapaxes(
+        &tn_ops[TN_OP_swapaxes],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -5584,8 +5583,8 @@ glue_swapaxes(tn_value *a)
 static PyObject *
 glue_swapaxes_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_swapaxes_];
     return tn_op_swapaxes_(
+        &tn_ops[TN_OP_swapaxes_],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -5596,8 +5595,8 @@ glue_swapaxes_(tn_value *a)
 static PyObject *
 glue_swapdims(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_swapdims];
     return tn_op_swapdims(
+        &tn_ops[TN_OP_swapdims],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -5608,8 +5607,8 @@ glue_swapdims(tn_value *a)
 static PyObject *
 glue_swapdims_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_swapdims_];
     return tn_op_swapdims_(
+        &tn_ops[TN_OP_swapdims_],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -5620,8 +5619,8 @@ glue_swapdims_(tn_value *a)
 static PyObject *
 glue_t(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_t];
     return tn_op_t(
+        &tn_ops[TN_OP_t],
         TN_T(a[0].u.t)
     );
 }
@@ -5630,8 +5629,8 @@ glue_t(tn_value *a)
 static PyObject *
 glue_t_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_t_];
     return tn_op_t_(
+        &tn_ops[TN_OP_t_],
         TN_T(a[0].u.t)
     );
 }
@@ -5640,8 +5639,8 @@ glue_t_(tn_value *a)
 static PyObject *
 glue_take_along_dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_take_along_dim];
     return tn_op_take_along_dim(
+        &tn_ops[TN_OP_take_along_dim],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (tn_opt_int){a[2].tag != TN_V_NONE, a[2].u.i}
@@ -5652,8 +5651,8 @@ glue_take_along_dim(tn_value *a)
 static PyObject *
 glue_tan(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_tan];
     return tn_op_tan(
+        &tn_ops[TN_OP_tan],
         TN_T(a[0].u.t)
     );
 }
@@ -5662,8 +5661,8 @@ glue_tan(tn_value *a)
 static PyObject *
 glue_tanh(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_tanh];
     return tn_op_tanh(
+        &tn_ops[TN_OP_tanh],
         TN_T(a[0].u.t)
     );
 }
@@ -5672,8 +5671,8 @@ glue_tanh(tn_value *a)
 static PyObject *
 glue_tanh_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_tanh_backward];
     return tn_op_tanh_backward(
+        &tn_ops[TN_OP_tanh_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -5683,8 +5682,8 @@ glue_tanh_backward(tn_value *a)
 static PyObject *
 glue_threshold(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_threshold];
     return tn_op_threshold(
+        &tn_ops[TN_OP_threshold],
         TN_T(a[0].u.t),
         &a[1],
         &a[2]
@@ -5695,8 +5694,8 @@ glue_threshold(tn_value *a)
 static PyObject *
 glue_threshold_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_threshold_backward];
     return tn_op_threshold_backward(
+        &tn_ops[TN_OP_threshold_backward],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2]
@@ -5707,8 +5706,8 @@ glue_threshold_backward(tn_value *a)
 static PyObject *
 glue_to__device(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_to__device];
     return tn_op_to__device(
+        &tn_ops[TN_OP_to__device],
         TN_T(a[0].u.t),
         &a[1],
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -5722,8 +5721,8 @@ glue_to__device(tn_value *a)
 static PyObject *
 glue_to__dtype(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_to__dtype];
     return tn_op_to__dtype(
+        &tn_ops[TN_OP_to__dtype],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].u.i != 0),
@@ -5736,10 +5735,10 @@ glue_to__dtype(tn_value *a)
 static PyObject *
 glue_to__dtype_layout(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_to__dtype_layout];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_to__dtype_layout(
+        &tn_ops[TN_OP_to__dtype_layout],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -5755,8 +5754,8 @@ glue_to__dtype_layout(tn_value *a)
 static PyObject *
 glue_to__other(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_to__other];
     return tn_op_to__other(
+        &tn_ops[TN_OP_to__other],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         (a[2].u.i != 0),
@@ -5769,8 +5768,8 @@ glue_to__other(tn_value *a)
 static PyObject *
 glue_topk(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_topk];
     return tn_op_topk(
+        &tn_ops[TN_OP_topk],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i,
@@ -5783,8 +5782,8 @@ glue_topk(tn_value *a)
 static PyObject *
 glue_transpose__int(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_transpose__int];
     return tn_op_transpose__int(
+        &tn_ops[TN_OP_transpose__int],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -5795,8 +5794,8 @@ glue_transpose__int(tn_value *a)
 static PyObject *
 glue_transpose_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_transpose_];
     return tn_op_transpose_(
+        &tn_ops[TN_OP_transpose_],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i
@@ -5807,8 +5806,8 @@ glue_transpose_(tn_value *a)
 static PyObject *
 glue_tril(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_tril];
     return tn_op_tril(
+        &tn_ops[TN_OP_tril],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -5818,8 +5817,8 @@ glue_tril(tn_value *a)
 static PyObject *
 glue_triu(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_triu];
     return tn_op_triu(
+        &tn_ops[TN_OP_triu],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -5829,8 +5828,8 @@ glue_triu(tn_value *a)
 static PyObject *
 glue_true_divide__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_true_divide__Tensor];
     return tn_op_true_divide__Tensor(
+        &tn_ops[TN_OP_true_divide__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -5840,8 +5839,8 @@ glue_true_divide__Tensor(tn_value *a)
 static PyObject *
 glue_trunc(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_trunc];
     return tn_op_trunc(
+        &tn_ops[TN_OP_trunc],
         TN_T(a[0].u.t)
     );
 }
@@ -5850,8 +5849,8 @@ glue_trunc(tn_value *a)
 static PyObject *
 glue_type_as(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_type_as];
     return tn_op_type_as(
+        &tn_ops[TN_OP_type_as],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -5861,8 +5860,8 @@ glue_type_as(tn_value *a)
 static PyObject *
 glue_unbind__int(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_unbind__int];
     return tn_op_unbind__int(
+        &tn_ops[TN_OP_unbind__int],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -5872,8 +5871,8 @@ glue_unbind__int(tn_value *a)
 static PyObject *
 glue_unflatten__int(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_unflatten__int];
     return tn_op_unflatten__int(
+        &tn_ops[TN_OP_unflatten__int],
         TN_T(a[0].u.t),
         a[1].u.i,
         (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE}
@@ -5884,8 +5883,8 @@ glue_unflatten__int(tn_value *a)
 static PyObject *
 glue_unfold(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_unfold];
     return tn_op_unfold(
+        &tn_ops[TN_OP_unfold],
         TN_T(a[0].u.t),
         a[1].u.i,
         a[2].u.i,
@@ -5897,8 +5896,8 @@ glue_unfold(tn_value *a)
 static PyObject *
 glue_unfold_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_unfold_backward];
     return tn_op_unfold_backward(
+        &tn_ops[TN_OP_unfold_backward],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         a[2].u.i,
@@ -5911,8 +5910,8 @@ glue_unfold_backward(tn_value *a)
 static PyObject *
 glue_uniform_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_uniform_];
     return tn_op_uniform_(
+        &tn_ops[TN_OP_uniform_],
         TN_T(a[0].u.t),
         a[1].u.d,
         a[2].u.d,
@@ -5924,8 +5923,8 @@ glue_uniform_(tn_value *a)
 static PyObject *
 glue_unsqueeze(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_unsqueeze];
     return tn_op_unsqueeze(
+        &tn_ops[TN_OP_unsqueeze],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -5935,8 +5934,8 @@ glue_unsqueeze(tn_value *a)
 static PyObject *
 glue_unsqueeze_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_unsqueeze_];
     return tn_op_unsqueeze_(
+        &tn_ops[TN_OP_unsqueeze_],
         TN_T(a[0].u.t),
         a[1].u.i
     );
@@ -5946,8 +5945,8 @@ glue_unsqueeze_(tn_value *a)
 static PyObject *
 glue_value_selecting_reduction_backward(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_value_selecting_reduction_backward];
     return tn_op_value_selecting_reduction_backward(
+        &tn_ops[TN_OP_value_selecting_reduction_backward],
         TN_T(a[0].u.t),
         a[1].u.i,
         TN_T(a[2].u.t),
@@ -5960,8 +5959,8 @@ glue_value_selecting_reduction_backward(tn_value *a)
 static PyObject *
 glue_var(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_var];
     return tn_op_var(
+        &tn_ops[TN_OP_var],
         TN_T(a[0].u.t),
         (a[1].u.i != 0)
     );
@@ -5971,8 +5970,8 @@ glue_var(tn_value *a)
 static PyObject *
 glue_var__correction(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_var__correction];
     return tn_op_var__correction(
+        &tn_ops[TN_OP_var__correction],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         &a[2],
@@ -5984,8 +5983,8 @@ glue_var__correction(tn_value *a)
 static PyObject *
 glue_var__dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_var__dim];
     return tn_op_var__dim(
+        &tn_ops[TN_OP_var__dim],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0),
@@ -5997,8 +5996,8 @@ glue_var__dim(tn_value *a)
 static PyObject *
 glue_var_mean(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_var_mean];
     return tn_op_var_mean(
+        &tn_ops[TN_OP_var_mean],
         TN_T(a[0].u.t),
         (a[1].u.i != 0)
     );
@@ -6008,8 +6007,8 @@ glue_var_mean(tn_value *a)
 static PyObject *
 glue_var_mean__correction(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_var_mean__correction];
     return tn_op_var_mean__correction(
+        &tn_ops[TN_OP_var_mean__correction],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         &a[2],
@@ -6021,8 +6020,8 @@ glue_var_mean__correction(tn_value *a)
 static PyObject *
 glue_var_mean__dim(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_var_mean__dim];
     return tn_op_var_mean__dim(
+        &tn_ops[TN_OP_var_mean__dim],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (a[2].u.i != 0),
@@ -6034,8 +6033,8 @@ glue_var_mean__dim(tn_value *a)
 static PyObject *
 glue_view(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_view];
     return tn_op_view(
+        &tn_ops[TN_OP_view],
         TN_T(a[0].u.t),
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
     );
@@ -6045,8 +6044,8 @@ glue_view(tn_value *a)
 static PyObject *
 glue_view__dtype(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_view__dtype];
     return tn_op_view__dtype(
+        &tn_ops[TN_OP_view__dtype],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i)
     );
@@ -6056,8 +6055,8 @@ glue_view__dtype(tn_value *a)
 static PyObject *
 glue_view_as(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_view_as];
     return tn_op_view_as(
+        &tn_ops[TN_OP_view_as],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -6067,8 +6066,8 @@ glue_view_as(tn_value *a)
 static PyObject *
 glue_where__Scalar(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_where__Scalar];
     return tn_op_where__Scalar(
+        &tn_ops[TN_OP_where__Scalar],
         TN_T(a[0].u.t),
         &a[1],
         &a[2]
@@ -6079,8 +6078,8 @@ glue_where__Scalar(tn_value *a)
 static PyObject *
 glue_where__ScalarOther(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_where__ScalarOther];
     return tn_op_where__ScalarOther(
+        &tn_ops[TN_OP_where__ScalarOther],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         &a[2]
@@ -6091,8 +6090,8 @@ glue_where__ScalarOther(tn_value *a)
 static PyObject *
 glue_where__ScalarSelf(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_where__ScalarSelf];
     return tn_op_where__ScalarSelf(
+        &tn_ops[TN_OP_where__ScalarSelf],
         TN_T(a[0].u.t),
         &a[1],
         TN_T(a[2].u.t)
@@ -6103,8 +6102,8 @@ glue_where__ScalarSelf(tn_value *a)
 static PyObject *
 glue_where__self(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_where__self];
     return tn_op_where__self(
+        &tn_ops[TN_OP_where__self],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t)
@@ -6115,8 +6114,8 @@ glue_where__self(tn_value *a)
 static PyObject *
 glue_xlogy__Tensor(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_xlogy__Tensor];
     return tn_op_xlogy__Tensor(
+        &tn_ops[TN_OP_xlogy__Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -6126,8 +6125,8 @@ glue_xlogy__Tensor(tn_value *a)
 static PyObject *
 glue_zero_(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_zero_];
     return tn_op_zero_(
+        &tn_ops[TN_OP_zero_],
         TN_T(a[0].u.t)
     );
 }
@@ -6136,10 +6135,10 @@ glue_zero_(tn_value *a)
 static PyObject *
 glue_zeros(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_zeros];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_zeros(
+        &tn_ops[TN_OP_zeros],
         (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
@@ -6152,10 +6151,10 @@ glue_zeros(tn_value *a)
 static PyObject *
 glue_zeros_like(tn_value *a)
 {
-    tn_current_op = &tn_ops[TN_OP_zeros_like];
     if (tn_refuse_pin_memory(&a[4]))
         return NULL;
     return tn_op_zeros_like(
+        &tn_ops[TN_OP_zeros_like],
         TN_T(a[0].u.t),
         (a[1].tag == TN_V_NONE ? -1 : (int)a[1].u.i),
         (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),

@@ -3,1035 +3,1037 @@
  * Do not edit. Regenerate: .venv/bin/python codegen/gen.py
  */
 /* Prototypes of the hand-written kernels, one per overload in schemas/kernels.yaml.
- * Each takes its schema's arguments in schema order, typed, and returns a new reference
- * (NULL with an exception set on error). Implementations live in ops/<family>.c. */
+ * Each takes the op table entry of the overload it computes (`overload`: the name its messages
+ * and dtype checks use), then its schema's arguments in schema order, typed, and returns a new
+ * reference (NULL with an exception set on error). Implementations live in ops/<family>.c. */
 #ifndef TN_GENERATED_OP_KERNELS_H
 #define TN_GENERATED_OP_KERNELS_H
 
+#include "runtime/op.h"
 #include "runtime/tensor.h"
 #include "runtime/value.h"
 
 /* aten::__and__.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op___and____Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op___and____Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::__and__.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op___and____Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op___and____Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::__lshift__.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op___lshift____Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op___lshift____Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::__lshift__.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op___lshift____Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op___lshift____Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::__or__.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op___or____Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op___or____Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::__or__.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op___or____Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op___or____Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::__rshift__.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op___rshift____Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op___rshift____Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::__rshift__.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op___rshift____Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op___rshift____Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::__xor__.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op___xor____Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op___xor____Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::__xor__.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op___xor____Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op___xor____Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
-PyObject *tn_op__foreach_add__List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+PyObject *tn_op__foreach_add__List(const tn_op *overload, tn_tensors self, tn_tensors other, const tn_value *alpha);
 /* aten::_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *tn_op__foreach_add__Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_add__Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_add.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
-PyObject *tn_op__foreach_add__ScalarList(tn_tensors self, const tn_value *scalars);
+PyObject *tn_op__foreach_add__ScalarList(const tn_op *overload, tn_tensors self, const tn_value *scalars);
 /* aten::_foreach_add.Tensor(Tensor[] self, Tensor other, *, Scalar alpha=1) -> Tensor[] */
-PyObject *tn_op__foreach_add__Tensor(tn_tensors self, TensorObject *other, const tn_value *alpha);
+PyObject *tn_op__foreach_add__Tensor(const tn_op *overload, tn_tensors self, TensorObject *other, const tn_value *alpha);
 /* aten::_foreach_add_.List(Tensor(a!)[] self, Tensor[] other, *, Scalar alpha=1) -> () */
-PyObject *tn_op__foreach_add___List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+PyObject *tn_op__foreach_add___List(const tn_op *overload, tn_tensors self, tn_tensors other, const tn_value *alpha);
 /* aten::_foreach_add_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
-PyObject *tn_op__foreach_add___Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_add___Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_add_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
-PyObject *tn_op__foreach_add___ScalarList(tn_tensors self, const tn_value *scalars);
+PyObject *tn_op__foreach_add___ScalarList(const tn_op *overload, tn_tensors self, const tn_value *scalars);
 /* aten::_foreach_add_.Tensor(Tensor(a!)[] self, Tensor other, *, Scalar alpha=1) -> () */
-PyObject *tn_op__foreach_add___Tensor(tn_tensors self, TensorObject *other, const tn_value *alpha);
+PyObject *tn_op__foreach_add___Tensor(const tn_op *overload, tn_tensors self, TensorObject *other, const tn_value *alpha);
 /* aten::_foreach_addcdiv.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
-PyObject *tn_op__foreach_addcdiv__Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+PyObject *tn_op__foreach_addcdiv__Scalar(const tn_op *overload, tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
 /* aten::_foreach_addcdiv.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
-PyObject *tn_op__foreach_addcdiv__ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+PyObject *tn_op__foreach_addcdiv__ScalarList(const tn_op *overload, tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
 /* aten::_foreach_addcdiv_.Scalar(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> () */
-PyObject *tn_op__foreach_addcdiv___Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+PyObject *tn_op__foreach_addcdiv___Scalar(const tn_op *overload, tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
 /* aten::_foreach_addcdiv_.ScalarList(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> () */
-PyObject *tn_op__foreach_addcdiv___ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+PyObject *tn_op__foreach_addcdiv___ScalarList(const tn_op *overload, tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
 /* aten::_foreach_addcmul.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
-PyObject *tn_op__foreach_addcmul__Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+PyObject *tn_op__foreach_addcmul__Scalar(const tn_op *overload, tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
 /* aten::_foreach_addcmul.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
-PyObject *tn_op__foreach_addcmul__ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+PyObject *tn_op__foreach_addcmul__ScalarList(const tn_op *overload, tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
 /* aten::_foreach_addcmul_.Scalar(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> () */
-PyObject *tn_op__foreach_addcmul___Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
+PyObject *tn_op__foreach_addcmul___Scalar(const tn_op *overload, tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *value);
 /* aten::_foreach_addcmul_.ScalarList(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> () */
-PyObject *tn_op__foreach_addcmul___ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
+PyObject *tn_op__foreach_addcmul___ScalarList(const tn_op *overload, tn_tensors self, tn_tensors tensor1, tn_tensors tensor2, const tn_value *scalars);
 /* aten::_foreach_clamp_max.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *tn_op__foreach_clamp_max__Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_clamp_max__Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_clamp_max_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
-PyObject *tn_op__foreach_clamp_max___Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_clamp_max___Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_clamp_min.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *tn_op__foreach_clamp_min__Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_clamp_min__Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_clamp_min_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
-PyObject *tn_op__foreach_clamp_min___Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_clamp_min___Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> () */
-PyObject *tn_op__foreach_copy_(tn_tensors self, tn_tensors src, bool non_blocking);
+PyObject *tn_op__foreach_copy_(const tn_op *overload, tn_tensors self, tn_tensors src, bool non_blocking);
 /* aten::_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[] */
-PyObject *tn_op__foreach_div__List(tn_tensors self, tn_tensors other);
+PyObject *tn_op__foreach_div__List(const tn_op *overload, tn_tensors self, tn_tensors other);
 /* aten::_foreach_div.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *tn_op__foreach_div__Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_div__Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_div.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
-PyObject *tn_op__foreach_div__ScalarList(tn_tensors self, const tn_value *scalars);
+PyObject *tn_op__foreach_div__ScalarList(const tn_op *overload, tn_tensors self, const tn_value *scalars);
 /* aten::_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
-PyObject *tn_op__foreach_div__Tensor(tn_tensors self, TensorObject *other);
+PyObject *tn_op__foreach_div__Tensor(const tn_op *overload, tn_tensors self, TensorObject *other);
 /* aten::_foreach_div_.List(Tensor(a!)[] self, Tensor[] other) -> () */
-PyObject *tn_op__foreach_div___List(tn_tensors self, tn_tensors other);
+PyObject *tn_op__foreach_div___List(const tn_op *overload, tn_tensors self, tn_tensors other);
 /* aten::_foreach_div_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
-PyObject *tn_op__foreach_div___Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_div___Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_div_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
-PyObject *tn_op__foreach_div___ScalarList(tn_tensors self, const tn_value *scalars);
+PyObject *tn_op__foreach_div___ScalarList(const tn_op *overload, tn_tensors self, const tn_value *scalars);
 /* aten::_foreach_div_.Tensor(Tensor(a!)[] self, Tensor other) -> () */
-PyObject *tn_op__foreach_div___Tensor(tn_tensors self, TensorObject *other);
+PyObject *tn_op__foreach_div___Tensor(const tn_op *overload, tn_tensors self, TensorObject *other);
 /* aten::_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[] */
-PyObject *tn_op__foreach_lerp__List(tn_tensors self, tn_tensors tensors1, tn_tensors weights);
+PyObject *tn_op__foreach_lerp__List(const tn_op *overload, tn_tensors self, tn_tensors tensors1, tn_tensors weights);
 /* aten::_foreach_lerp.Scalar(Tensor[] self, Tensor[] tensors1, Scalar weight) -> Tensor[] */
-PyObject *tn_op__foreach_lerp__Scalar(tn_tensors self, tn_tensors tensors1, const tn_value *weight);
+PyObject *tn_op__foreach_lerp__Scalar(const tn_op *overload, tn_tensors self, tn_tensors tensors1, const tn_value *weight);
 /* aten::_foreach_lerp_.List(Tensor(a!)[] self, Tensor[] tensors1, Tensor[] weights) -> () */
-PyObject *tn_op__foreach_lerp___List(tn_tensors self, tn_tensors tensors1, tn_tensors weights);
+PyObject *tn_op__foreach_lerp___List(const tn_op *overload, tn_tensors self, tn_tensors tensors1, tn_tensors weights);
 /* aten::_foreach_lerp_.Scalar(Tensor(a!)[] self, Tensor[] tensors1, Scalar weight) -> () */
-PyObject *tn_op__foreach_lerp___Scalar(tn_tensors self, tn_tensors tensors1, const tn_value *weight);
+PyObject *tn_op__foreach_lerp___Scalar(const tn_op *overload, tn_tensors self, tn_tensors tensors1, const tn_value *weight);
 /* aten::_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
-PyObject *tn_op__foreach_maximum__List(tn_tensors self, tn_tensors other);
+PyObject *tn_op__foreach_maximum__List(const tn_op *overload, tn_tensors self, tn_tensors other);
 /* aten::_foreach_maximum_.List(Tensor(a!)[] self, Tensor[] other) -> () */
-PyObject *tn_op__foreach_maximum___List(tn_tensors self, tn_tensors other);
+PyObject *tn_op__foreach_maximum___List(const tn_op *overload, tn_tensors self, tn_tensors other);
 /* aten::_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
-PyObject *tn_op__foreach_minimum__List(tn_tensors self, tn_tensors other);
+PyObject *tn_op__foreach_minimum__List(const tn_op *overload, tn_tensors self, tn_tensors other);
 /* aten::_foreach_minimum_.List(Tensor(a!)[] self, Tensor[] other) -> () */
-PyObject *tn_op__foreach_minimum___List(tn_tensors self, tn_tensors other);
+PyObject *tn_op__foreach_minimum___List(const tn_op *overload, tn_tensors self, tn_tensors other);
 /* aten::_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[] */
-PyObject *tn_op__foreach_mul__List(tn_tensors self, tn_tensors other);
+PyObject *tn_op__foreach_mul__List(const tn_op *overload, tn_tensors self, tn_tensors other);
 /* aten::_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *tn_op__foreach_mul__Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_mul__Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
-PyObject *tn_op__foreach_mul__ScalarList(tn_tensors self, const tn_value *scalars);
+PyObject *tn_op__foreach_mul__ScalarList(const tn_op *overload, tn_tensors self, const tn_value *scalars);
 /* aten::_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
-PyObject *tn_op__foreach_mul__Tensor(tn_tensors self, TensorObject *other);
+PyObject *tn_op__foreach_mul__Tensor(const tn_op *overload, tn_tensors self, TensorObject *other);
 /* aten::_foreach_mul_.List(Tensor(a!)[] self, Tensor[] other) -> () */
-PyObject *tn_op__foreach_mul___List(tn_tensors self, tn_tensors other);
+PyObject *tn_op__foreach_mul___List(const tn_op *overload, tn_tensors self, tn_tensors other);
 /* aten::_foreach_mul_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
-PyObject *tn_op__foreach_mul___Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_mul___Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_mul_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
-PyObject *tn_op__foreach_mul___ScalarList(tn_tensors self, const tn_value *scalars);
+PyObject *tn_op__foreach_mul___ScalarList(const tn_op *overload, tn_tensors self, const tn_value *scalars);
 /* aten::_foreach_mul_.Tensor(Tensor(a!)[] self, Tensor other) -> () */
-PyObject *tn_op__foreach_mul___Tensor(tn_tensors self, TensorObject *other);
+PyObject *tn_op__foreach_mul___Tensor(const tn_op *overload, tn_tensors self, TensorObject *other);
 /* aten::_foreach_neg(Tensor[] self) -> Tensor[] */
-PyObject *tn_op__foreach_neg(tn_tensors self);
+PyObject *tn_op__foreach_neg(const tn_op *overload, tn_tensors self);
 /* aten::_foreach_neg_(Tensor(a!)[] self) -> () */
-PyObject *tn_op__foreach_neg_(tn_tensors self);
+PyObject *tn_op__foreach_neg_(const tn_op *overload, tn_tensors self);
 /* aten::_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[] */
-PyObject *tn_op__foreach_norm__Scalar(tn_tensors self, const tn_value *ord, int dtype);
+PyObject *tn_op__foreach_norm__Scalar(const tn_op *overload, tn_tensors self, const tn_value *ord, int dtype);
 /* aten::_foreach_sqrt(Tensor[] self) -> Tensor[] */
-PyObject *tn_op__foreach_sqrt(tn_tensors self);
+PyObject *tn_op__foreach_sqrt(const tn_op *overload, tn_tensors self);
 /* aten::_foreach_sqrt_(Tensor(a!)[] self) -> () */
-PyObject *tn_op__foreach_sqrt_(tn_tensors self);
+PyObject *tn_op__foreach_sqrt_(const tn_op *overload, tn_tensors self);
 /* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
-PyObject *tn_op__foreach_sub__List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+PyObject *tn_op__foreach_sub__List(const tn_op *overload, tn_tensors self, tn_tensors other, const tn_value *alpha);
 /* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *tn_op__foreach_sub__Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_sub__Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
-PyObject *tn_op__foreach_sub__ScalarList(tn_tensors self, const tn_value *scalars);
+PyObject *tn_op__foreach_sub__ScalarList(const tn_op *overload, tn_tensors self, const tn_value *scalars);
 /* aten::_foreach_sub_.List(Tensor(a!)[] self, Tensor[] other, *, Scalar alpha=1) -> () */
-PyObject *tn_op__foreach_sub___List(tn_tensors self, tn_tensors other, const tn_value *alpha);
+PyObject *tn_op__foreach_sub___List(const tn_op *overload, tn_tensors self, tn_tensors other, const tn_value *alpha);
 /* aten::_foreach_sub_.Scalar(Tensor(a!)[] self, Scalar scalar) -> () */
-PyObject *tn_op__foreach_sub___Scalar(tn_tensors self, const tn_value *scalar);
+PyObject *tn_op__foreach_sub___Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar);
 /* aten::_foreach_sub_.ScalarList(Tensor(a!)[] self, Scalar[] scalars) -> () */
-PyObject *tn_op__foreach_sub___ScalarList(tn_tensors self, const tn_value *scalars);
+PyObject *tn_op__foreach_sub___ScalarList(const tn_op *overload, tn_tensors self, const tn_value *scalars);
 /* aten::_foreach_zero_(Tensor(a!)[] self) -> () */
-PyObject *tn_op__foreach_zero_(tn_tensors self);
+PyObject *tn_op__foreach_zero_(const tn_op *overload, tn_tensors self);
 /* aten::_has_compatible_shallow_copy_type(Tensor self, Tensor from) -> bool */
-PyObject *tn_op__has_compatible_shallow_copy_type(TensorObject *self, TensorObject *from);
+PyObject *tn_op__has_compatible_shallow_copy_type(const tn_op *overload, TensorObject *self, TensorObject *from);
 /* aten::_has_same_storage_numel(Tensor self, Tensor other) -> bool */
-PyObject *tn_op__has_same_storage_numel(TensorObject *self, TensorObject *other);
+PyObject *tn_op__has_same_storage_numel(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::_is_zerotensor(Tensor self) -> bool */
-PyObject *tn_op__is_zerotensor(TensorObject *self);
+PyObject *tn_op__is_zerotensor(const tn_op *overload, TensorObject *self);
 /* aten::_local_scalar_dense(Tensor self) -> Scalar */
-PyObject *tn_op__local_scalar_dense(TensorObject *self);
+PyObject *tn_op__local_scalar_dense(const tn_op *overload, TensorObject *self);
 /* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
-PyObject *tn_op__log_softmax(TensorObject *self, int64_t dim, bool half_to_float);
+PyObject *tn_op__log_softmax(const tn_op *overload, TensorObject *self, int64_t dim, bool half_to_float);
 /* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
-PyObject *tn_op__log_softmax_backward_data(TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype);
+PyObject *tn_op__log_softmax_backward_data(const tn_op *overload, TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype);
 /* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
-PyObject *tn_op__pin_memory(TensorObject *self, const tn_value *device);
+PyObject *tn_op__pin_memory(const tn_op *overload, TensorObject *self, const tn_value *device);
 /* aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) */
-PyObject *tn_op__reshape_alias(TensorObject *self, tn_ints size, tn_ints stride);
+PyObject *tn_op__reshape_alias(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride);
 /* aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op__safe_softmax(TensorObject *self, int64_t dim, int dtype);
+PyObject *tn_op__safe_softmax(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
 /* aten::_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp) */
-PyObject *tn_op__scaled_dot_product_flash_attention_for_cpu(TensorObject *query, TensorObject *key, TensorObject *value, double dropout_p, bool is_causal, TensorObject *attn_mask, tn_opt_double scale);
+PyObject *tn_op__scaled_dot_product_flash_attention_for_cpu(const tn_op *overload, TensorObject *query, TensorObject *key, TensorObject *value, double dropout_p, bool is_causal, TensorObject *attn_mask, tn_opt_double scale);
 /* aten::_scaled_dot_product_flash_attention_for_cpu_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value) */
-PyObject *tn_op__scaled_dot_product_flash_attention_for_cpu_backward(TensorObject *grad_out, TensorObject *query, TensorObject *key, TensorObject *value, TensorObject *out, TensorObject *logsumexp, double dropout_p, bool is_causal, TensorObject *attn_mask, tn_opt_double scale);
+PyObject *tn_op__scaled_dot_product_flash_attention_for_cpu_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *query, TensorObject *key, TensorObject *value, TensorObject *out, TensorObject *logsumexp, double dropout_p, bool is_causal, TensorObject *attn_mask, tn_opt_double scale);
 /* aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
-PyObject *tn_op__softmax(TensorObject *self, int64_t dim, bool half_to_float);
+PyObject *tn_op__softmax(const tn_op *overload, TensorObject *self, int64_t dim, bool half_to_float);
 /* aten::_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
-PyObject *tn_op__softmax_backward_data(TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype);
+PyObject *tn_op__softmax_backward_data(const tn_op *overload, TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype);
 /* aten::_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor */
-PyObject *tn_op__to_copy(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, bool non_blocking, int memory_format);
+PyObject *tn_op__to_copy(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, bool non_blocking, int memory_format);
 /* aten::_unsafe_view(Tensor self, SymInt[] size) -> Tensor */
-PyObject *tn_op__unsafe_view(TensorObject *self, tn_ints size);
+PyObject *tn_op__unsafe_view(const tn_op *overload, TensorObject *self, tn_ints size);
 /* aten::_version(Tensor self) -> int */
-PyObject *tn_op__version(TensorObject *self);
+PyObject *tn_op__version(const tn_op *overload, TensorObject *self);
 /* aten::abs(Tensor self) -> Tensor */
-PyObject *tn_op_abs(TensorObject *self);
+PyObject *tn_op_abs(const tn_op *overload, TensorObject *self);
 /* aten::absolute(Tensor self) -> Tensor */
-PyObject *tn_op_absolute(TensorObject *self);
+PyObject *tn_op_absolute(const tn_op *overload, TensorObject *self);
 /* aten::acos(Tensor self) -> Tensor */
-PyObject *tn_op_acos(TensorObject *self);
+PyObject *tn_op_acos(const tn_op *overload, TensorObject *self);
 /* aten::acosh(Tensor self) -> Tensor */
-PyObject *tn_op_acosh(TensorObject *self);
+PyObject *tn_op_acosh(const tn_op *overload, TensorObject *self);
 /* aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
-PyObject *tn_op_add__Scalar(TensorObject *self, const tn_value *other, const tn_value *alpha);
+PyObject *tn_op_add__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha);
 /* aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
-PyObject *tn_op_add__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha);
+PyObject *tn_op_add__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha);
 /* aten::addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
-PyObject *tn_op_addcdiv(TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value);
+PyObject *tn_op_addcdiv(const tn_op *overload, TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value);
 /* aten::addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
-PyObject *tn_op_addcmul(TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value);
+PyObject *tn_op_addcmul(const tn_op *overload, TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value);
 /* aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
-PyObject *tn_op_addmm(TensorObject *self, TensorObject *mat1, TensorObject *mat2, const tn_value *beta, const tn_value *alpha);
+PyObject *tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, TensorObject *mat2, const tn_value *beta, const tn_value *alpha);
 /* aten::alias(Tensor(a) self) -> Tensor(a) */
-PyObject *tn_op_alias(TensorObject *self);
+PyObject *tn_op_alias(const tn_op *overload, TensorObject *self);
 /* aten::all(Tensor self) -> Tensor */
-PyObject *tn_op_all(TensorObject *self);
+PyObject *tn_op_all(const tn_op *overload, TensorObject *self);
 /* aten::all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
-PyObject *tn_op_all__dim(TensorObject *self, int64_t dim, bool keepdim);
+PyObject *tn_op_all__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim);
 /* aten::all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor */
-PyObject *tn_op_all__dims(TensorObject *self, tn_ints dim, bool keepdim);
+PyObject *tn_op_all__dims(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim);
 /* aten::allclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> bool */
-PyObject *tn_op_allclose(TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan);
+PyObject *tn_op_allclose(const tn_op *overload, TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan);
 /* aten::amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
-PyObject *tn_op_amax(TensorObject *self, tn_ints dim, bool keepdim);
+PyObject *tn_op_amax(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim);
 /* aten::amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
-PyObject *tn_op_amin(TensorObject *self, tn_ints dim, bool keepdim);
+PyObject *tn_op_amin(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim);
 /* aten::any(Tensor self) -> Tensor */
-PyObject *tn_op_any(TensorObject *self);
+PyObject *tn_op_any(const tn_op *overload, TensorObject *self);
 /* aten::any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor */
-PyObject *tn_op_any__dim(TensorObject *self, int64_t dim, bool keepdim);
+PyObject *tn_op_any__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim);
 /* aten::any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor */
-PyObject *tn_op_any__dims(TensorObject *self, tn_ints dim, bool keepdim);
+PyObject *tn_op_any__dims(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim);
 /* aten::arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_arange(const tn_value *end, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_arange(const tn_op *overload, const tn_value *end, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::arange.start(Scalar start, Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_arange__start(const tn_value *start, const tn_value *end, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_arange__start(const tn_op *overload, const tn_value *start, const tn_value *end, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_arange__start_step(const tn_value *start, const tn_value *end, const tn_value *step, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_arange__start_step(const tn_op *overload, const tn_value *start, const tn_value *end, const tn_value *step, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
-PyObject *tn_op_argmax(TensorObject *self, tn_opt_int dim, bool keepdim);
+PyObject *tn_op_argmax(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool keepdim);
 /* aten::argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor */
-PyObject *tn_op_argmin(TensorObject *self, tn_opt_int dim, bool keepdim);
+PyObject *tn_op_argmin(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool keepdim);
 /* aten::argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor */
-PyObject *tn_op_argsort(TensorObject *self, int64_t dim, bool descending);
+PyObject *tn_op_argsort(const tn_op *overload, TensorObject *self, int64_t dim, bool descending);
 /* aten::argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor */
-PyObject *tn_op_argsort__stable(TensorObject *self, bool stable, int64_t dim, bool descending);
+PyObject *tn_op_argsort__stable(const tn_op *overload, TensorObject *self, bool stable, int64_t dim, bool descending);
 /* aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a) */
-PyObject *tn_op_as_strided(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
+PyObject *tn_op_as_strided(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
 /* aten::as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!) */
-PyObject *tn_op_as_strided_(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
+PyObject *tn_op_as_strided_(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
 /* aten::as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor */
-PyObject *tn_op_as_strided_scatter(TensorObject *self, TensorObject *src, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
+PyObject *tn_op_as_strided_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, tn_ints size, tn_ints stride, tn_opt_int storage_offset);
 /* aten::asin(Tensor self) -> Tensor */
-PyObject *tn_op_asin(TensorObject *self);
+PyObject *tn_op_asin(const tn_op *overload, TensorObject *self);
 /* aten::asinh(Tensor self) -> Tensor */
-PyObject *tn_op_asinh(TensorObject *self);
+PyObject *tn_op_asinh(const tn_op *overload, TensorObject *self);
 /* aten::atan(Tensor self) -> Tensor */
-PyObject *tn_op_atan(TensorObject *self);
+PyObject *tn_op_atan(const tn_op *overload, TensorObject *self);
 /* aten::atan2(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_atan2(TensorObject *self, TensorObject *other);
+PyObject *tn_op_atan2(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::atanh(Tensor self) -> Tensor */
-PyObject *tn_op_atanh(TensorObject *self);
+PyObject *tn_op_atanh(const tn_op *overload, TensorObject *self);
 /* aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
-PyObject *tn_op_baddbmm(TensorObject *self, TensorObject *batch1, TensorObject *batch2, const tn_value *beta, const tn_value *alpha);
+PyObject *tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, TensorObject *batch2, const tn_value *beta, const tn_value *alpha);
 /* aten::bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
-PyObject *tn_op_bernoulli(TensorObject *self, PyObject *generator);
+PyObject *tn_op_bernoulli(const tn_op *overload, TensorObject *self, PyObject *generator);
 /* aten::bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
-PyObject *tn_op_bernoulli__p(TensorObject *self, double p, PyObject *generator);
+PyObject *tn_op_bernoulli__p(const tn_op *overload, TensorObject *self, double p, PyObject *generator);
 /* aten::bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!) */
-PyObject *tn_op_bernoulli___Tensor(TensorObject *self, TensorObject *p, PyObject *generator);
+PyObject *tn_op_bernoulli___Tensor(const tn_op *overload, TensorObject *self, TensorObject *p, PyObject *generator);
 /* aten::bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
-PyObject *tn_op_bernoulli___float(TensorObject *self, double p, PyObject *generator);
+PyObject *tn_op_bernoulli___float(const tn_op *overload, TensorObject *self, double p, PyObject *generator);
 /* aten::bitwise_and.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_bitwise_and__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_bitwise_and__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_bitwise_and__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_bitwise_and__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_bitwise_left_shift__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_bitwise_left_shift__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::bitwise_not(Tensor self) -> Tensor */
-PyObject *tn_op_bitwise_not(TensorObject *self);
+PyObject *tn_op_bitwise_not(const tn_op *overload, TensorObject *self);
 /* aten::bitwise_or.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_bitwise_or__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_bitwise_or__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_bitwise_or__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_bitwise_or__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_bitwise_right_shift__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_bitwise_right_shift__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::bitwise_xor.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_bitwise_xor__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_bitwise_xor__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_bitwise_xor__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_bitwise_xor__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::bmm(Tensor self, Tensor mat2) -> Tensor */
-PyObject *tn_op_bmm(TensorObject *self, TensorObject *mat2);
+PyObject *tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2);
 /* aten::broadcast_tensors(Tensor[] tensors) -> Tensor[] */
-PyObject *tn_op_broadcast_tensors(tn_tensors tensors);
+PyObject *tn_op_broadcast_tensors(const tn_op *overload, tn_tensors tensors);
 /* aten::can_cast(ScalarType from_, ScalarType to) -> bool */
-PyObject *tn_op_can_cast(int from_, int to);
+PyObject *tn_op_can_cast(const tn_op *overload, int from_, int to);
 /* aten::cat(Tensor[] tensors, int dim=0) -> Tensor */
-PyObject *tn_op_cat(tn_tensors tensors, int64_t dim);
+PyObject *tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim);
 /* aten::ceil(Tensor self) -> Tensor */
-PyObject *tn_op_ceil(TensorObject *self);
+PyObject *tn_op_ceil(const tn_op *overload, TensorObject *self);
 /* aten::chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[] */
-PyObject *tn_op_chunk(TensorObject *self, int64_t chunks, int64_t dim);
+PyObject *tn_op_chunk(const tn_op *overload, TensorObject *self, int64_t chunks, int64_t dim);
 /* aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
-PyObject *tn_op_clamp(TensorObject *self, const tn_value *min, const tn_value *max);
+PyObject *tn_op_clamp(const tn_op *overload, TensorObject *self, const tn_value *min, const tn_value *max);
 /* aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor */
-PyObject *tn_op_clamp__Tensor(TensorObject *self, TensorObject *min, TensorObject *max);
+PyObject *tn_op_clamp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *min, TensorObject *max);
 /* aten::clamp_max(Tensor self, Scalar max) -> Tensor */
-PyObject *tn_op_clamp_max(TensorObject *self, const tn_value *max);
+PyObject *tn_op_clamp_max(const tn_op *overload, TensorObject *self, const tn_value *max);
 /* aten::clamp_min(Tensor self, Scalar min) -> Tensor */
-PyObject *tn_op_clamp_min(TensorObject *self, const tn_value *min);
+PyObject *tn_op_clamp_min(const tn_op *overload, TensorObject *self, const tn_value *min);
 /* aten::clip(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
-PyObject *tn_op_clip(TensorObject *self, const tn_value *min, const tn_value *max);
+PyObject *tn_op_clip(const tn_op *overload, TensorObject *self, const tn_value *min, const tn_value *max);
 /* aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor */
-PyObject *tn_op_clone(TensorObject *self, int memory_format);
+PyObject *tn_op_clone(const tn_op *overload, TensorObject *self, int memory_format);
 /* aten::conj(Tensor(a) self) -> Tensor(a) */
-PyObject *tn_op_conj(TensorObject *self);
+PyObject *tn_op_conj(const tn_op *overload, TensorObject *self);
 /* aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor */
-PyObject *tn_op_constant_pad_nd(TensorObject *self, tn_ints pad, const tn_value *value);
+PyObject *tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, const tn_value *value);
 /* aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a) */
-PyObject *tn_op_contiguous(TensorObject *self, int memory_format);
+PyObject *tn_op_contiguous(const tn_op *overload, TensorObject *self, int memory_format);
 /* aten::conv1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], SymInt[1] padding=[0], SymInt[1] dilation=[1], SymInt groups=1) -> Tensor */
-PyObject *tn_op_conv1d(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, int64_t groups);
+PyObject *tn_op_conv1d(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, int64_t groups);
 /* aten::conv1d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], str padding="valid", SymInt[1] dilation=[1], SymInt groups=1) -> Tensor */
-PyObject *tn_op_conv1d__padding(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, const char *padding, tn_ints dilation, int64_t groups);
+PyObject *tn_op_conv1d__padding(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, const char *padding, tn_ints dilation, int64_t groups);
 /* aten::conv2d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, 1], SymInt[2] padding=[0, 0], SymInt[2] dilation=[1, 1], SymInt groups=1) -> Tensor */
-PyObject *tn_op_conv2d(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, int64_t groups);
+PyObject *tn_op_conv2d(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, int64_t groups);
 /* aten::conv2d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, 1], str padding="valid", SymInt[2] dilation=[1, 1], SymInt groups=1) -> Tensor */
-PyObject *tn_op_conv2d__padding(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, const char *padding, tn_ints dilation, int64_t groups);
+PyObject *tn_op_conv2d__padding(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, const char *padding, tn_ints dilation, int64_t groups);
 /* aten::conv3d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=[1, 1, 1], SymInt[3] padding=[0, 0, 0], SymInt[3] dilation=[1, 1, 1], SymInt groups=1) -> Tensor */
-PyObject *tn_op_conv3d(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, int64_t groups);
+PyObject *tn_op_conv3d(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, int64_t groups);
 /* aten::conv3d.padding(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=[1, 1, 1], str padding="valid", SymInt[3] dilation=[1, 1, 1], SymInt groups=1) -> Tensor */
-PyObject *tn_op_conv3d__padding(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, const char *padding, tn_ints dilation, int64_t groups);
+PyObject *tn_op_conv3d__padding(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, const char *padding, tn_ints dilation, int64_t groups);
 /* aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor */
-PyObject *tn_op_convolution(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups);
+PyObject *tn_op_convolution(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups);
 /* aten::convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
-PyObject *tn_op_convolution_backward(TensorObject *grad_output, TensorObject *input, TensorObject *weight, tn_ints bias_sizes, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups, tn_ints output_mask);
+PyObject *tn_op_convolution_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *input, TensorObject *weight, tn_ints bias_sizes, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups, tn_ints output_mask);
 /* aten::copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!) */
-PyObject *tn_op_copy_(TensorObject *self, TensorObject *src, bool non_blocking);
+PyObject *tn_op_copy_(const tn_op *overload, TensorObject *self, TensorObject *src, bool non_blocking);
 /* aten::copysign.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_copysign__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_copysign__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::cos(Tensor self) -> Tensor */
-PyObject *tn_op_cos(TensorObject *self);
+PyObject *tn_op_cos(const tn_op *overload, TensorObject *self);
 /* aten::cosh(Tensor self) -> Tensor */
-PyObject *tn_op_cosh(TensorObject *self);
+PyObject *tn_op_cosh(const tn_op *overload, TensorObject *self);
 /* aten::count_nonzero(Tensor self, int? dim=None) -> Tensor */
-PyObject *tn_op_count_nonzero(TensorObject *self, tn_opt_int dim);
+PyObject *tn_op_count_nonzero(const tn_op *overload, TensorObject *self, tn_opt_int dim);
 /* aten::count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor */
-PyObject *tn_op_count_nonzero__dim_IntList(TensorObject *self, tn_ints dim);
+PyObject *tn_op_count_nonzero__dim_IntList(const tn_op *overload, TensorObject *self, tn_ints dim);
 /* aten::cross_entropy_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100, float label_smoothing=0.) -> Tensor */
-PyObject *tn_op_cross_entropy_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, double label_smoothing);
+PyObject *tn_op_cross_entropy_loss(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, double label_smoothing);
 /* aten::cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
-PyObject *tn_op_cummax(TensorObject *self, int64_t dim);
+PyObject *tn_op_cummax(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::cummaxmin_backward(Tensor grad, Tensor input, Tensor indices, int dim) -> Tensor */
-PyObject *tn_op_cummaxmin_backward(TensorObject *grad, TensorObject *input, TensorObject *indices, int64_t dim);
+PyObject *tn_op_cummaxmin_backward(const tn_op *overload, TensorObject *grad, TensorObject *input, TensorObject *indices, int64_t dim);
 /* aten::cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
-PyObject *tn_op_cummin(TensorObject *self, int64_t dim);
+PyObject *tn_op_cummin(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_cumprod(TensorObject *self, int64_t dim, int dtype);
+PyObject *tn_op_cumprod(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
 /* aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_cumsum(TensorObject *self, int64_t dim, int dtype);
+PyObject *tn_op_cumsum(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
 /* aten::detach(Tensor(a) self) -> Tensor(a) */
-PyObject *tn_op_detach(TensorObject *self);
+PyObject *tn_op_detach(const tn_op *overload, TensorObject *self);
 /* aten::detach_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *tn_op_detach_(TensorObject *self);
+PyObject *tn_op_detach_(const tn_op *overload, TensorObject *self);
 /* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
-PyObject *tn_op_diagonal(TensorObject *self, int64_t offset, int64_t dim1, int64_t dim2);
+PyObject *tn_op_diagonal(const tn_op *overload, TensorObject *self, int64_t offset, int64_t dim1, int64_t dim2);
 /* aten::diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
-PyObject *tn_op_diagonal_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t offset, int64_t dim1, int64_t dim2);
+PyObject *tn_op_diagonal_backward(const tn_op *overload, TensorObject *grad_output, tn_ints input_sizes, int64_t offset, int64_t dim1, int64_t dim2);
 /* aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
-PyObject *tn_op_diagonal_scatter(TensorObject *self, TensorObject *src, int64_t offset, int64_t dim1, int64_t dim2);
+PyObject *tn_op_diagonal_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, int64_t offset, int64_t dim1, int64_t dim2);
 /* aten::diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor */
-PyObject *tn_op_diff(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append);
+PyObject *tn_op_diff(const tn_op *overload, TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append);
 /* aten::digamma(Tensor self) -> Tensor */
-PyObject *tn_op_digamma(TensorObject *self);
+PyObject *tn_op_digamma(const tn_op *overload, TensorObject *self);
 /* aten::dim(Tensor self) -> int */
-PyObject *tn_op_dim(TensorObject *self);
+PyObject *tn_op_dim(const tn_op *overload, TensorObject *self);
 /* aten::div.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_div__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_div__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
-PyObject *tn_op_div__Scalar_mode(TensorObject *self, const tn_value *other, const char *rounding_mode);
+PyObject *tn_op_div__Scalar_mode(const tn_op *overload, TensorObject *self, const tn_value *other, const char *rounding_mode);
 /* aten::div.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_div__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_div__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
-PyObject *tn_op_div__Tensor_mode(TensorObject *self, TensorObject *other, const char *rounding_mode);
+PyObject *tn_op_div__Tensor_mode(const tn_op *overload, TensorObject *self, TensorObject *other, const char *rounding_mode);
 /* aten::divide.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_divide__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_divide__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::dot(Tensor self, Tensor tensor) -> Tensor */
-PyObject *tn_op_dot(TensorObject *self, TensorObject *tensor);
+PyObject *tn_op_dot(const tn_op *overload, TensorObject *self, TensorObject *tensor);
 /* aten::dropout(Tensor input, float p, bool train) -> Tensor */
-PyObject *tn_op_dropout(TensorObject *input, double p, bool train);
+PyObject *tn_op_dropout(const tn_op *overload, TensorObject *input, double p, bool train);
 /* aten::elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor */
-PyObject *tn_op_elu(TensorObject *self, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale);
+PyObject *tn_op_elu(const tn_op *overload, TensorObject *self, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale);
 /* aten::elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor */
-PyObject *tn_op_elu_backward(TensorObject *grad_output, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale, bool is_result, TensorObject *self_or_result);
+PyObject *tn_op_elu_backward(const tn_op *overload, TensorObject *grad_output, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale, bool is_result, TensorObject *self_or_result);
 /* aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
-PyObject *tn_op_embedding(TensorObject *weight, TensorObject *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+PyObject *tn_op_embedding(const tn_op *overload, TensorObject *weight, TensorObject *indices, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
 /* aten::embedding_backward(Tensor grad, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq, bool sparse) -> Tensor */
-PyObject *tn_op_embedding_backward(TensorObject *grad, TensorObject *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
+PyObject *tn_op_embedding_backward(const tn_op *overload, TensorObject *grad, TensorObject *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq, bool sparse);
 /* aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor */
-PyObject *tn_op_embedding_dense_backward(TensorObject *grad_output, TensorObject *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
+PyObject *tn_op_embedding_dense_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *indices, int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq);
 /* aten::empty.memory_format(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
-PyObject *tn_op_empty__memory_format(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
+PyObject *tn_op_empty__memory_format(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
-PyObject *tn_op_empty_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
+PyObject *tn_op_empty_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_empty_strided(tn_ints size, tn_ints stride, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_empty_strided(const tn_op *overload, tn_ints size, tn_ints stride, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::eq.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_eq__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_eq__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::eq.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_eq__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_eq__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::equal(Tensor self, Tensor other) -> bool */
-PyObject *tn_op_equal(TensorObject *self, TensorObject *other);
+PyObject *tn_op_equal(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::erf(Tensor self) -> Tensor */
-PyObject *tn_op_erf(TensorObject *self);
+PyObject *tn_op_erf(const tn_op *overload, TensorObject *self);
 /* aten::erfc(Tensor self) -> Tensor */
-PyObject *tn_op_erfc(TensorObject *self);
+PyObject *tn_op_erfc(const tn_op *overload, TensorObject *self);
 /* aten::erfinv(Tensor self) -> Tensor */
-PyObject *tn_op_erfinv(TensorObject *self);
+PyObject *tn_op_erfinv(const tn_op *overload, TensorObject *self);
 /* aten::exp(Tensor self) -> Tensor */
-PyObject *tn_op_exp(TensorObject *self);
+PyObject *tn_op_exp(const tn_op *overload, TensorObject *self);
 /* aten::exp2(Tensor self) -> Tensor */
-PyObject *tn_op_exp2(TensorObject *self);
+PyObject *tn_op_exp2(const tn_op *overload, TensorObject *self);
 /* aten::expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) */
-PyObject *tn_op_expand(TensorObject *self, tn_ints size, bool implicit);
+PyObject *tn_op_expand(const tn_op *overload, TensorObject *self, tn_ints size, bool implicit);
 /* aten::expand_as(Tensor(a) self, Tensor other) -> Tensor(a) */
-PyObject *tn_op_expand_as(TensorObject *self, TensorObject *other);
+PyObject *tn_op_expand_as(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::expm1(Tensor self) -> Tensor */
-PyObject *tn_op_expm1(TensorObject *self);
+PyObject *tn_op_expm1(const tn_op *overload, TensorObject *self);
 /* aten::exponential_(Tensor(a!) self, float lambd=1., *, Generator? generator=None) -> Tensor(a!) */
-PyObject *tn_op_exponential_(TensorObject *self, double lambd, PyObject *generator);
+PyObject *tn_op_exponential_(const tn_op *overload, TensorObject *self, double lambd, PyObject *generator);
 /* aten::eye(SymInt n, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_eye(int64_t n, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_eye(const tn_op *overload, int64_t n, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_eye__m(int64_t n, int64_t m, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_eye__m(const tn_op *overload, int64_t n, int64_t m, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
-PyObject *tn_op_fill___Scalar(TensorObject *self, const tn_value *value);
+PyObject *tn_op_fill___Scalar(const tn_op *overload, TensorObject *self, const tn_value *value);
 /* aten::fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!) */
-PyObject *tn_op_fill___Tensor(TensorObject *self, TensorObject *value);
+PyObject *tn_op_fill___Tensor(const tn_op *overload, TensorObject *self, TensorObject *value);
 /* aten::fix(Tensor self) -> Tensor */
-PyObject *tn_op_fix(TensorObject *self);
+PyObject *tn_op_fix(const tn_op *overload, TensorObject *self);
 /* aten::flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a) */
-PyObject *tn_op_flatten__using_ints(TensorObject *self, int64_t start_dim, int64_t end_dim);
+PyObject *tn_op_flatten__using_ints(const tn_op *overload, TensorObject *self, int64_t start_dim, int64_t end_dim);
 /* aten::flip(Tensor self, int[] dims) -> Tensor */
-PyObject *tn_op_flip(TensorObject *self, tn_ints dims);
+PyObject *tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims);
 /* aten::floor(Tensor self) -> Tensor */
-PyObject *tn_op_floor(TensorObject *self);
+PyObject *tn_op_floor(const tn_op *overload, TensorObject *self);
 /* aten::floor_divide(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_floor_divide(TensorObject *self, TensorObject *other);
+PyObject *tn_op_floor_divide(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::floor_divide.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_floor_divide__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_floor_divide__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::fmax(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_fmax(TensorObject *self, TensorObject *other);
+PyObject *tn_op_fmax(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::fmin(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_fmin(TensorObject *self, TensorObject *other);
+PyObject *tn_op_fmin(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::fmod.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_fmod__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_fmod__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::fmod.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_fmod__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_fmod__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::frac(Tensor self) -> Tensor */
-PyObject *tn_op_frac(TensorObject *self);
+PyObject *tn_op_frac(const tn_op *overload, TensorObject *self);
 /* aten::full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_full(tn_ints size, const tn_value *fill_value, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_full(const tn_op *overload, tn_ints size, const tn_value *fill_value, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::full_like(Tensor self, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
-PyObject *tn_op_full_like(TensorObject *self, const tn_value *fill_value, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
+PyObject *tn_op_full_like(const tn_op *overload, TensorObject *self, const tn_value *fill_value, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
-PyObject *tn_op_gather(TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad);
+PyObject *tn_op_gather(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad);
 /* aten::gather_backward(Tensor grad, Tensor self, int dim, Tensor index, bool sparse_grad) -> Tensor */
-PyObject *tn_op_gather_backward(TensorObject *grad, TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad);
+PyObject *tn_op_gather_backward(const tn_op *overload, TensorObject *grad, TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad);
 /* aten::ge.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_ge__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_ge__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::ge.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_ge__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_ge__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::gelu(Tensor self, *, str approximate="none") -> Tensor */
-PyObject *tn_op_gelu(TensorObject *self, const char *approximate);
+PyObject *tn_op_gelu(const tn_op *overload, TensorObject *self, const char *approximate);
 /* aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor */
-PyObject *tn_op_gelu_backward(TensorObject *grad_output, TensorObject *self, const char *approximate);
+PyObject *tn_op_gelu_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const char *approximate);
 /* aten::ger(Tensor self, Tensor vec2) -> Tensor */
-PyObject *tn_op_ger(TensorObject *self, TensorObject *vec2);
+PyObject *tn_op_ger(const tn_op *overload, TensorObject *self, TensorObject *vec2);
 /* aten::gt.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_gt__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_gt__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::gt.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_gt__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_gt__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::hardsigmoid(Tensor self) -> Tensor */
-PyObject *tn_op_hardsigmoid(TensorObject *self);
+PyObject *tn_op_hardsigmoid(const tn_op *overload, TensorObject *self);
 /* aten::hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor */
-PyObject *tn_op_hardsigmoid_backward(TensorObject *grad_output, TensorObject *self);
+PyObject *tn_op_hardsigmoid_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self);
 /* aten::hardswish(Tensor self) -> Tensor */
-PyObject *tn_op_hardswish(TensorObject *self);
+PyObject *tn_op_hardswish(const tn_op *overload, TensorObject *self);
 /* aten::hardswish_backward(Tensor grad_output, Tensor self) -> Tensor */
-PyObject *tn_op_hardswish_backward(TensorObject *grad_output, TensorObject *self);
+PyObject *tn_op_hardswish_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self);
 /* aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor */
-PyObject *tn_op_hardtanh(TensorObject *self, const tn_value *min_val, const tn_value *max_val);
+PyObject *tn_op_hardtanh(const tn_op *overload, TensorObject *self, const tn_value *min_val, const tn_value *max_val);
 /* aten::hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor */
-PyObject *tn_op_hardtanh_backward(TensorObject *grad_output, TensorObject *self, const tn_value *min_val, const tn_value *max_val);
+PyObject *tn_op_hardtanh_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const tn_value *min_val, const tn_value *max_val);
 /* aten::hypot(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_hypot(TensorObject *self, TensorObject *other);
+PyObject *tn_op_hypot(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor */
-PyObject *tn_op_index__Tensor(TensorObject *self, tn_tensors indices);
+PyObject *tn_op_index__Tensor(const tn_op *overload, TensorObject *self, tn_tensors indices);
 /* aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
-PyObject *tn_op_index_add(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *source, const tn_value *alpha);
+PyObject *tn_op_index_add(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *source, const tn_value *alpha);
 /* aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor */
-PyObject *tn_op_index_put(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate);
+PyObject *tn_op_index_put(const tn_op *overload, TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate);
 /* aten::index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!) */
-PyObject *tn_op_index_put_(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate);
+PyObject *tn_op_index_put_(const tn_op *overload, TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate);
 /* aten::index_select(Tensor self, int dim, Tensor index) -> Tensor */
-PyObject *tn_op_index_select(TensorObject *self, int64_t dim, TensorObject *index);
+PyObject *tn_op_index_select(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index);
 /* aten::index_select_backward(Tensor grad, SymInt[] self_sizes, int dim, Tensor index) -> Tensor */
-PyObject *tn_op_index_select_backward(TensorObject *grad, tn_ints self_sizes, int64_t dim, TensorObject *index);
+PyObject *tn_op_index_select_backward(const tn_op *overload, TensorObject *grad, tn_ints self_sizes, int64_t dim, TensorObject *index);
 /* aten::is_complex(Tensor self) -> bool */
-PyObject *tn_op_is_complex(TensorObject *self);
+PyObject *tn_op_is_complex(const tn_op *overload, TensorObject *self);
 /* aten::is_conj(Tensor self) -> bool */
-PyObject *tn_op_is_conj(TensorObject *self);
+PyObject *tn_op_is_conj(const tn_op *overload, TensorObject *self);
 /* aten::is_distributed(Tensor self) -> bool */
-PyObject *tn_op_is_distributed(TensorObject *self);
+PyObject *tn_op_is_distributed(const tn_op *overload, TensorObject *self);
 /* aten::is_floating_point(Tensor self) -> bool */
-PyObject *tn_op_is_floating_point(TensorObject *self);
+PyObject *tn_op_is_floating_point(const tn_op *overload, TensorObject *self);
 /* aten::is_inference(Tensor self) -> bool */
-PyObject *tn_op_is_inference(TensorObject *self);
+PyObject *tn_op_is_inference(const tn_op *overload, TensorObject *self);
 /* aten::is_neg(Tensor self) -> bool */
-PyObject *tn_op_is_neg(TensorObject *self);
+PyObject *tn_op_is_neg(const tn_op *overload, TensorObject *self);
 /* aten::is_pinned(Tensor self, Device? device=None) -> bool */
-PyObject *tn_op_is_pinned(TensorObject *self, const tn_value *device);
+PyObject *tn_op_is_pinned(const tn_op *overload, TensorObject *self, const tn_value *device);
 /* aten::is_same_size(Tensor self, Tensor other) -> bool */
-PyObject *tn_op_is_same_size(TensorObject *self, TensorObject *other);
+PyObject *tn_op_is_same_size(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::is_set_to(Tensor self, Tensor tensor) -> bool */
-PyObject *tn_op_is_set_to(TensorObject *self, TensorObject *tensor);
+PyObject *tn_op_is_set_to(const tn_op *overload, TensorObject *self, TensorObject *tensor);
 /* aten::is_signed(Tensor self) -> bool */
-PyObject *tn_op_is_signed(TensorObject *self);
+PyObject *tn_op_is_signed(const tn_op *overload, TensorObject *self);
 /* aten::is_vulkan_available() -> bool */
-PyObject *tn_op_is_vulkan_available(void);
+PyObject *tn_op_is_vulkan_available(const tn_op *overload);
 /* aten::isclose(Tensor self, Tensor other, float rtol=1.0000000000000001e-05, float atol=1e-08, bool equal_nan=False) -> Tensor */
-PyObject *tn_op_isclose(TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan);
+PyObject *tn_op_isclose(const tn_op *overload, TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan);
 /* aten::isfinite(Tensor self) -> Tensor */
-PyObject *tn_op_isfinite(TensorObject *self);
+PyObject *tn_op_isfinite(const tn_op *overload, TensorObject *self);
 /* aten::isin.Scalar_Tensor(Scalar element, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor */
-PyObject *tn_op_isin__Scalar_Tensor(const tn_value *element, TensorObject *test_elements, bool assume_unique, bool invert);
+PyObject *tn_op_isin__Scalar_Tensor(const tn_op *overload, const tn_value *element, TensorObject *test_elements, bool assume_unique, bool invert);
 /* aten::isin.Tensor_Scalar(Tensor elements, Scalar test_element, *, bool assume_unique=False, bool invert=False) -> Tensor */
-PyObject *tn_op_isin__Tensor_Scalar(TensorObject *elements, const tn_value *test_element, bool assume_unique, bool invert);
+PyObject *tn_op_isin__Tensor_Scalar(const tn_op *overload, TensorObject *elements, const tn_value *test_element, bool assume_unique, bool invert);
 /* aten::isin.Tensor_Tensor(Tensor elements, Tensor test_elements, *, bool assume_unique=False, bool invert=False) -> Tensor */
-PyObject *tn_op_isin__Tensor_Tensor(TensorObject *elements, TensorObject *test_elements, bool assume_unique, bool invert);
+PyObject *tn_op_isin__Tensor_Tensor(const tn_op *overload, TensorObject *elements, TensorObject *test_elements, bool assume_unique, bool invert);
 /* aten::isinf(Tensor self) -> Tensor */
-PyObject *tn_op_isinf(TensorObject *self);
+PyObject *tn_op_isinf(const tn_op *overload, TensorObject *self);
 /* aten::isnan(Tensor self) -> Tensor */
-PyObject *tn_op_isnan(TensorObject *self);
+PyObject *tn_op_isnan(const tn_op *overload, TensorObject *self);
 /* aten::isneginf(Tensor self) -> Tensor */
-PyObject *tn_op_isneginf(TensorObject *self);
+PyObject *tn_op_isneginf(const tn_op *overload, TensorObject *self);
 /* aten::isposinf(Tensor self) -> Tensor */
-PyObject *tn_op_isposinf(TensorObject *self);
+PyObject *tn_op_isposinf(const tn_op *overload, TensorObject *self);
 /* aten::layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True) -> Tensor */
-PyObject *tn_op_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias, double eps, bool cudnn_enable);
+PyObject *tn_op_layer_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias, double eps, bool cudnn_enable);
 /* aten::le.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_le__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_le__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::le.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_le__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_le__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor */
-PyObject *tn_op_leaky_relu(TensorObject *self, const tn_value *negative_slope);
+PyObject *tn_op_leaky_relu(const tn_op *overload, TensorObject *self, const tn_value *negative_slope);
 /* aten::leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor */
-PyObject *tn_op_leaky_relu_backward(TensorObject *grad_output, TensorObject *self, const tn_value *negative_slope, bool self_is_result);
+PyObject *tn_op_leaky_relu_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const tn_value *negative_slope, bool self_is_result);
 /* aten::lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
-PyObject *tn_op_lerp__Scalar(TensorObject *self, TensorObject *end, const tn_value *weight);
+PyObject *tn_op_lerp__Scalar(const tn_op *overload, TensorObject *self, TensorObject *end, const tn_value *weight);
 /* aten::lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
-PyObject *tn_op_lerp__Tensor(TensorObject *self, TensorObject *end, TensorObject *weight);
+PyObject *tn_op_lerp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight);
 /* aten::lgamma(Tensor self) -> Tensor */
-PyObject *tn_op_lgamma(TensorObject *self);
+PyObject *tn_op_lgamma(const tn_op *overload, TensorObject *self);
 /* aten::lift_fresh(Tensor(a) self) -> Tensor(a) */
-PyObject *tn_op_lift_fresh(TensorObject *self);
+PyObject *tn_op_lift_fresh(const tn_op *overload, TensorObject *self);
 /* aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_linalg_vector_norm(TensorObject *self, const tn_value *ord, tn_ints dim, bool keepdim, int dtype);
+PyObject *tn_op_linalg_vector_norm(const tn_op *overload, TensorObject *self, const tn_value *ord, tn_ints dim, bool keepdim, int dtype);
 /* aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor */
-PyObject *tn_op_linear(TensorObject *input, TensorObject *weight, TensorObject *bias);
+PyObject *tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias);
 /* aten::linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_linspace(const tn_value *start, const tn_value *end, int64_t steps, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::log(Tensor self) -> Tensor */
-PyObject *tn_op_log(TensorObject *self);
+PyObject *tn_op_log(const tn_op *overload, TensorObject *self);
 /* aten::log10(Tensor self) -> Tensor */
-PyObject *tn_op_log10(TensorObject *self);
+PyObject *tn_op_log10(const tn_op *overload, TensorObject *self);
 /* aten::log1p(Tensor self) -> Tensor */
-PyObject *tn_op_log1p(TensorObject *self);
+PyObject *tn_op_log1p(const tn_op *overload, TensorObject *self);
 /* aten::log2(Tensor self) -> Tensor */
-PyObject *tn_op_log2(TensorObject *self);
+PyObject *tn_op_log2(const tn_op *overload, TensorObject *self);
 /* aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_log_softmax__int(TensorObject *self, int64_t dim, int dtype);
+PyObject *tn_op_log_softmax__int(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
 /* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_logaddexp(TensorObject *self, TensorObject *other);
+PyObject *tn_op_logaddexp(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
-PyObject *tn_op_logcumsumexp(TensorObject *self, int64_t dim);
+PyObject *tn_op_logcumsumexp(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::logical_and(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_logical_and(TensorObject *self, TensorObject *other);
+PyObject *tn_op_logical_and(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::logical_not(Tensor self) -> Tensor */
-PyObject *tn_op_logical_not(TensorObject *self);
+PyObject *tn_op_logical_not(const tn_op *overload, TensorObject *self);
 /* aten::logical_or(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_logical_or(TensorObject *self, TensorObject *other);
+PyObject *tn_op_logical_or(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::logical_xor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_logical_xor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_logical_xor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::logit(Tensor self, float? eps=None) -> Tensor */
-PyObject *tn_op_logit(TensorObject *self, tn_opt_double eps);
+PyObject *tn_op_logit(const tn_op *overload, TensorObject *self, tn_opt_double eps);
 /* aten::logit_backward(Tensor grad_output, Tensor self, float? eps=None) -> Tensor */
-PyObject *tn_op_logit_backward(TensorObject *grad_output, TensorObject *self, tn_opt_double eps);
+PyObject *tn_op_logit_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, tn_opt_double eps);
 /* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
-PyObject *tn_op_logsumexp(TensorObject *self, tn_ints dim, bool keepdim);
+PyObject *tn_op_logsumexp(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim);
 /* aten::lt.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_lt__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_lt__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::lt.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_lt__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_lt__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::mT(Tensor(a) self) -> Tensor(a) */
-PyObject *tn_op_mT(TensorObject *self);
+PyObject *tn_op_mT(const tn_op *overload, TensorObject *self);
 /* aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
-PyObject *tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value *value);
+PyObject *tn_op_masked_fill__Scalar(const tn_op *overload, TensorObject *self, TensorObject *mask, const tn_value *value);
 /* aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
-PyObject *tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value);
+PyObject *tn_op_masked_fill__Tensor(const tn_op *overload, TensorObject *self, TensorObject *mask, TensorObject *value);
 /* aten::masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!) */
-PyObject *tn_op_masked_fill___Scalar(TensorObject *self, TensorObject *mask, const tn_value *value);
+PyObject *tn_op_masked_fill___Scalar(const tn_op *overload, TensorObject *self, TensorObject *mask, const tn_value *value);
 /* aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!) */
-PyObject *tn_op_masked_fill___Tensor(TensorObject *self, TensorObject *mask, TensorObject *value);
+PyObject *tn_op_masked_fill___Tensor(const tn_op *overload, TensorObject *self, TensorObject *mask, TensorObject *value);
 /* aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor */
-PyObject *tn_op_masked_scatter(TensorObject *self, TensorObject *mask, TensorObject *source);
+PyObject *tn_op_masked_scatter(const tn_op *overload, TensorObject *self, TensorObject *mask, TensorObject *source);
 /* aten::masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes) -> Tensor */
-PyObject *tn_op_masked_scatter_backward(TensorObject *grad_output, TensorObject *mask, tn_ints sizes);
+PyObject *tn_op_masked_scatter_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *mask, tn_ints sizes);
 /* aten::masked_select(Tensor self, Tensor mask) -> Tensor */
-PyObject *tn_op_masked_select(TensorObject *self, TensorObject *mask);
+PyObject *tn_op_masked_select(const tn_op *overload, TensorObject *self, TensorObject *mask);
 /* aten::masked_select_backward(Tensor grad, Tensor input, Tensor mask) -> Tensor */
-PyObject *tn_op_masked_select_backward(TensorObject *grad, TensorObject *input, TensorObject *mask);
+PyObject *tn_op_masked_select_backward(const tn_op *overload, TensorObject *grad, TensorObject *input, TensorObject *mask);
 /* aten::matmul(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_matmul(TensorObject *self, TensorObject *other);
+PyObject *tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::max(Tensor self) -> Tensor */
-PyObject *tn_op_max(TensorObject *self);
+PyObject *tn_op_max(const tn_op *overload, TensorObject *self);
 /* aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
-PyObject *tn_op_max__dim(TensorObject *self, int64_t dim, bool keepdim);
+PyObject *tn_op_max__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim);
 /* aten::maximum(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_maximum(TensorObject *self, TensorObject *other);
+PyObject *tn_op_maximum(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_mean(TensorObject *self, int dtype);
+PyObject *tn_op_mean(const tn_op *overload, TensorObject *self, int dtype);
 /* aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_mean__dim(TensorObject *self, tn_ints dim, bool keepdim, int dtype);
+PyObject *tn_op_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype);
 /* aten::min(Tensor self) -> Tensor */
-PyObject *tn_op_min(TensorObject *self);
+PyObject *tn_op_min(const tn_op *overload, TensorObject *self);
 /* aten::min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
-PyObject *tn_op_min__dim(TensorObject *self, int64_t dim, bool keepdim);
+PyObject *tn_op_min__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim);
 /* aten::minimum(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_minimum(TensorObject *self, TensorObject *other);
+PyObject *tn_op_minimum(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::mish(Tensor self) -> Tensor */
-PyObject *tn_op_mish(TensorObject *self);
+PyObject *tn_op_mish(const tn_op *overload, TensorObject *self);
 /* aten::mish_backward(Tensor grad_output, Tensor self) -> Tensor */
-PyObject *tn_op_mish_backward(TensorObject *grad_output, TensorObject *self);
+PyObject *tn_op_mish_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self);
 /* aten::mm(Tensor self, Tensor mat2) -> Tensor */
-PyObject *tn_op_mm(TensorObject *self, TensorObject *mat2);
+PyObject *tn_op_mm(const tn_op *overload, TensorObject *self, TensorObject *mat2);
 /* aten::movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a) */
-PyObject *tn_op_movedim__int(TensorObject *self, int64_t source, int64_t destination);
+PyObject *tn_op_movedim__int(const tn_op *overload, TensorObject *self, int64_t source, int64_t destination);
 /* aten::movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a) */
-PyObject *tn_op_movedim__intlist(TensorObject *self, tn_ints source, tn_ints destination);
+PyObject *tn_op_movedim__intlist(const tn_op *overload, TensorObject *self, tn_ints source, tn_ints destination);
 /* aten::mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
-PyObject *tn_op_mse_loss(TensorObject *self, TensorObject *target, int64_t reduction);
+PyObject *tn_op_mse_loss(const tn_op *overload, TensorObject *self, TensorObject *target, int64_t reduction);
 /* aten::mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor */
-PyObject *tn_op_mse_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, int64_t reduction);
+PyObject *tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *target, int64_t reduction);
 /* aten::mul.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_mul__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_mul__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::mul.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_mul__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_mul__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor */
-PyObject *tn_op_multinomial(TensorObject *self, int64_t num_samples, bool replacement, PyObject *generator);
+PyObject *tn_op_multinomial(const tn_op *overload, TensorObject *self, int64_t num_samples, bool replacement, PyObject *generator);
 /* aten::multiply.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_multiply__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_multiply__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::mv(Tensor self, Tensor vec) -> Tensor */
-PyObject *tn_op_mv(TensorObject *self, TensorObject *vec);
+PyObject *tn_op_mv(const tn_op *overload, TensorObject *self, TensorObject *vec);
 /* aten::nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor */
-PyObject *tn_op_nan_to_num(TensorObject *self, tn_opt_double nan, tn_opt_double posinf, tn_opt_double neginf);
+PyObject *tn_op_nan_to_num(const tn_op *overload, TensorObject *self, tn_opt_double nan, tn_opt_double posinf, tn_opt_double neginf);
 /* aten::nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_nanmean(TensorObject *self, tn_ints dim, bool keepdim, int dtype);
+PyObject *tn_op_nanmean(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype);
 /* aten::nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_nansum(TensorObject *self, tn_ints dim, bool keepdim, int dtype);
+PyObject *tn_op_nansum(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype);
 /* aten::narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a) */
-PyObject *tn_op_narrow(TensorObject *self, int64_t dim, int64_t start, int64_t length);
+PyObject *tn_op_narrow(const tn_op *overload, TensorObject *self, int64_t dim, int64_t start, int64_t length);
 /* aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor) */
-PyObject *tn_op_native_dropout(TensorObject *input, double p, int train);
+PyObject *tn_op_native_dropout(const tn_op *overload, TensorObject *input, double p, int train);
 /* aten::native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
-PyObject *tn_op_native_dropout_backward(TensorObject *grad_output, TensorObject *mask, double scale);
+PyObject *tn_op_native_dropout_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *mask, double scale);
 /* aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) */
-PyObject *tn_op_native_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias, double eps);
+PyObject *tn_op_native_layer_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias, double eps);
 /* aten::native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
-PyObject *tn_op_native_layer_norm_backward(TensorObject *grad_out, TensorObject *input, tn_ints normalized_shape, TensorObject *mean, TensorObject *rstd, TensorObject *weight, TensorObject *bias, tn_ints output_mask);
+PyObject *tn_op_native_layer_norm_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *input, tn_ints normalized_shape, TensorObject *mean, TensorObject *rstd, TensorObject *weight, TensorObject *bias, tn_ints output_mask);
 /* aten::ne.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_ne__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_ne__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::ne.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_ne__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_ne__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::neg(Tensor self) -> Tensor */
-PyObject *tn_op_neg(TensorObject *self);
+PyObject *tn_op_neg(const tn_op *overload, TensorObject *self);
 /* aten::negative(Tensor self) -> Tensor */
-PyObject *tn_op_negative(TensorObject *self);
+PyObject *tn_op_negative(const tn_op *overload, TensorObject *self);
 /* aten::new_empty(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_new_empty(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_new_empty(const tn_op *overload, TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_new_empty_strided(TensorObject *self, tn_ints size, tn_ints stride, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_new_empty_strided(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::new_full(Tensor self, SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_new_full(TensorObject *self, tn_ints size, const tn_value *fill_value, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_new_full(const tn_op *overload, TensorObject *self, tn_ints size, const tn_value *fill_value, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::new_ones(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_new_ones(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_new_ones(const tn_op *overload, TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::new_zeros(Tensor self, SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_new_zeros(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_new_zeros(const tn_op *overload, TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
-PyObject *tn_op_nll_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+PyObject *tn_op_nll_loss(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
 /* aten::nll_loss2d(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
-PyObject *tn_op_nll_loss2d(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+PyObject *tn_op_nll_loss2d(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
 /* aten::nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
-PyObject *tn_op_nll_loss2d_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, TensorObject *total_weight);
+PyObject *tn_op_nll_loss2d_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, TensorObject *total_weight);
 /* aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight) */
-PyObject *tn_op_nll_loss2d_forward(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+PyObject *tn_op_nll_loss2d_forward(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
 /* aten::nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
-PyObject *tn_op_nll_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, TensorObject *total_weight);
+PyObject *tn_op_nll_loss_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index, TensorObject *total_weight);
 /* aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight) */
-PyObject *tn_op_nll_loss_forward(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+PyObject *tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
 /* aten::nll_loss_nd(Tensor self, Tensor target, Tensor? weight=None, int reduction=1, SymInt ignore_index=-100) -> Tensor */
-PyObject *tn_op_nll_loss_nd(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
+PyObject *tn_op_nll_loss_nd(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction, int64_t ignore_index);
 /* aten::nonzero(Tensor self) -> Tensor */
-PyObject *tn_op_nonzero(TensorObject *self);
+PyObject *tn_op_nonzero(const tn_op *overload, TensorObject *self);
 /* aten::nonzero.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) */
-PyObject *tn_op_nonzero__out(TensorObject *self, TensorObject *out);
+PyObject *tn_op_nonzero__out(const tn_op *overload, TensorObject *self, TensorObject *out);
 /* aten::nonzero_numpy(Tensor self) -> Tensor[] */
-PyObject *tn_op_nonzero_numpy(TensorObject *self);
+PyObject *tn_op_nonzero_numpy(const tn_op *overload, TensorObject *self);
 /* aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
-PyObject *tn_op_norm__Scalar(TensorObject *self, const tn_value *p);
+PyObject *tn_op_norm__Scalar(const tn_op *overload, TensorObject *self, const tn_value *p);
 /* aten::norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor */
-PyObject *tn_op_norm__ScalarOpt_dim(TensorObject *self, const tn_value *p, tn_ints dim, bool keepdim);
+PyObject *tn_op_norm__ScalarOpt_dim(const tn_op *overload, TensorObject *self, const tn_value *p, tn_ints dim, bool keepdim);
 /* aten::normal.Tensor_float(Tensor mean, float std=1., *, Generator? generator=None) -> Tensor */
-PyObject *tn_op_normal__Tensor_float(TensorObject *mean, double std, PyObject *generator);
+PyObject *tn_op_normal__Tensor_float(const tn_op *overload, TensorObject *mean, double std, PyObject *generator);
 /* aten::normal.Tensor_float_out(Tensor mean, float std=1., *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!) */
-PyObject *tn_op_normal__Tensor_float_out(TensorObject *mean, double std, PyObject *generator, TensorObject *out);
+PyObject *tn_op_normal__Tensor_float_out(const tn_op *overload, TensorObject *mean, double std, PyObject *generator, TensorObject *out);
 /* aten::normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
-PyObject *tn_op_normal__float_Tensor(double mean, TensorObject *std, PyObject *generator);
+PyObject *tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std, PyObject *generator);
 /* aten::normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_normal__float_float(double mean, double std, tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_normal__float_float(const tn_op *overload, double mean, double std, tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::normal_(Tensor(a!) self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor(a!) */
-PyObject *tn_op_normal_(TensorObject *self, double mean, double std, PyObject *generator);
+PyObject *tn_op_normal_(const tn_op *overload, TensorObject *self, double mean, double std, PyObject *generator);
 /* aten::numel(Tensor self) -> int */
-PyObject *tn_op_numel(TensorObject *self);
+PyObject *tn_op_numel(const tn_op *overload, TensorObject *self);
 /* aten::numpy_T(Tensor(a) self) -> Tensor(a) */
-PyObject *tn_op_numpy_T(TensorObject *self);
+PyObject *tn_op_numpy_T(const tn_op *overload, TensorObject *self);
 /* aten::ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_ones(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_ones(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
-PyObject *tn_op_ones_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
+PyObject *tn_op_ones_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::outer(Tensor self, Tensor vec2) -> Tensor */
-PyObject *tn_op_outer(TensorObject *self, TensorObject *vec2);
+PyObject *tn_op_outer(const tn_op *overload, TensorObject *self, TensorObject *vec2);
 /* aten::output_nr(Tensor self) -> int */
-PyObject *tn_op_output_nr(TensorObject *self);
+PyObject *tn_op_output_nr(const tn_op *overload, TensorObject *self);
 /* aten::pad(Tensor self, SymInt[] pad, str mode="constant", float? value=None) -> Tensor */
-PyObject *tn_op_pad(TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value);
+PyObject *tn_op_pad(const tn_op *overload, TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value);
 /* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
-PyObject *tn_op_permute(TensorObject *self, tn_ints dims);
+PyObject *tn_op_permute(const tn_op *overload, TensorObject *self, tn_ints dims);
 /* aten::pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a) */
-PyObject *tn_op_pin_memory(TensorObject *self, const tn_value *device);
+PyObject *tn_op_pin_memory(const tn_op *overload, TensorObject *self, const tn_value *device);
 /* aten::polygamma(int n, Tensor self) -> Tensor */
-PyObject *tn_op_polygamma(int64_t n, TensorObject *self);
+PyObject *tn_op_polygamma(const tn_op *overload, int64_t n, TensorObject *self);
 /* aten::positive(Tensor(a) self) -> Tensor(a) */
-PyObject *tn_op_positive(TensorObject *self);
+PyObject *tn_op_positive(const tn_op *overload, TensorObject *self);
 /* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
-PyObject *tn_op_pow__Scalar(const tn_value *self, TensorObject *exponent);
+PyObject *tn_op_pow__Scalar(const tn_op *overload, const tn_value *self, TensorObject *exponent);
 /* aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
-PyObject *tn_op_pow__Tensor_Scalar(TensorObject *self, const tn_value *exponent);
+PyObject *tn_op_pow__Tensor_Scalar(const tn_op *overload, TensorObject *self, const tn_value *exponent);
 /* aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
-PyObject *tn_op_pow__Tensor_Tensor(TensorObject *self, TensorObject *exponent);
+PyObject *tn_op_pow__Tensor_Tensor(const tn_op *overload, TensorObject *self, TensorObject *exponent);
 /* aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_prod(TensorObject *self, int dtype);
+PyObject *tn_op_prod(const tn_op *overload, TensorObject *self, int dtype);
 /* aten::prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_prod__dim_int(TensorObject *self, int64_t dim, bool keepdim, int dtype);
+PyObject *tn_op_prod__dim_int(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim, int dtype);
 /* aten::promote_types(ScalarType type1, ScalarType type2) -> ScalarType */
-PyObject *tn_op_promote_types(int type1, int type2);
+PyObject *tn_op_promote_types(const tn_op *overload, int type1, int type2);
 /* aten::rand(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_rand(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_rand(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_rand__generator(tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_rand__generator(const tn_op *overload, tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::rand_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
-PyObject *tn_op_rand_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
+PyObject *tn_op_rand_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::randint(SymInt high, SymInt[] size, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_randint(int64_t high, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_randint(const tn_op *overload, int64_t high, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::randint.generator(SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_randint__generator(int64_t high, tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_randint__generator(const tn_op *overload, int64_t high, tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::randint.low(SymInt low, SymInt high, SymInt[] size, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_randint__low(int64_t low, int64_t high, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_randint__low(const tn_op *overload, int64_t low, int64_t high, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_randint__low_generator(int64_t low, int64_t high, tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_randint__low_generator(const tn_op *overload, int64_t low, int64_t high, tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::randn(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_randn(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_randn(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_randn__generator(tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_randn__generator(const tn_op *overload, tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::randn_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
-PyObject *tn_op_randn_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
+PyObject *tn_op_randn_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
-PyObject *tn_op_random_(TensorObject *self, PyObject *generator);
+PyObject *tn_op_random_(const tn_op *overload, TensorObject *self, PyObject *generator);
 /* aten::random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
-PyObject *tn_op_random___from(TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator);
+PyObject *tn_op_random___from(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator);
 /* aten::random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
-PyObject *tn_op_random___to(TensorObject *self, int64_t to, PyObject *generator);
+PyObject *tn_op_random___to(const tn_op *overload, TensorObject *self, int64_t to, PyObject *generator);
 /* aten::randperm(SymInt n, *, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_randperm(int64_t n, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_randperm(const tn_op *overload, int64_t n, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_randperm__generator(int64_t n, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_randperm__generator(const tn_op *overload, int64_t n, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::reciprocal(Tensor self) -> Tensor */
-PyObject *tn_op_reciprocal(TensorObject *self);
+PyObject *tn_op_reciprocal(const tn_op *overload, TensorObject *self);
 /* aten::relu(Tensor self) -> Tensor */
-PyObject *tn_op_relu(TensorObject *self);
+PyObject *tn_op_relu(const tn_op *overload, TensorObject *self);
 /* aten::remainder.Scalar(Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_remainder__Scalar(TensorObject *self, const tn_value *other);
+PyObject *tn_op_remainder__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::remainder.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_remainder__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_remainder__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::repeat(Tensor self, SymInt[] repeats) -> Tensor */
-PyObject *tn_op_repeat(TensorObject *self, tn_ints repeats);
+PyObject *tn_op_repeat(const tn_op *overload, TensorObject *self, tn_ints repeats);
 /* aten::repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor */
-PyObject *tn_op_repeat_interleave__self_int(TensorObject *self, int64_t repeats, tn_opt_int dim, tn_opt_int output_size);
+PyObject *tn_op_repeat_interleave__self_int(const tn_op *overload, TensorObject *self, int64_t repeats, tn_opt_int dim, tn_opt_int output_size);
 /* aten::reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a) */
-PyObject *tn_op_reshape(TensorObject *self, tn_ints shape);
+PyObject *tn_op_reshape(const tn_op *overload, TensorObject *self, tn_ints shape);
 /* aten::resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!) */
-PyObject *tn_op_resize_(TensorObject *self, tn_ints size, int memory_format);
+PyObject *tn_op_resize_(const tn_op *overload, TensorObject *self, tn_ints size, int memory_format);
 /* aten::resolve_conj(Tensor(a) self) -> Tensor(a) */
-PyObject *tn_op_resolve_conj(TensorObject *self);
+PyObject *tn_op_resolve_conj(const tn_op *overload, TensorObject *self);
 /* aten::resolve_neg(Tensor(a) self) -> Tensor(a) */
-PyObject *tn_op_resolve_neg(TensorObject *self);
+PyObject *tn_op_resolve_neg(const tn_op *overload, TensorObject *self);
 /* aten::result_type.Scalar(Tensor tensor, Scalar other) -> ScalarType */
-PyObject *tn_op_result_type__Scalar(TensorObject *tensor, const tn_value *other);
+PyObject *tn_op_result_type__Scalar(const tn_op *overload, TensorObject *tensor, const tn_value *other);
 /* aten::result_type.Scalar_Scalar(Scalar scalar1, Scalar scalar2) -> ScalarType */
-PyObject *tn_op_result_type__Scalar_Scalar(const tn_value *scalar1, const tn_value *scalar2);
+PyObject *tn_op_result_type__Scalar_Scalar(const tn_op *overload, const tn_value *scalar1, const tn_value *scalar2);
 /* aten::result_type.Scalar_Tensor(Scalar scalar, Tensor tensor) -> ScalarType */
-PyObject *tn_op_result_type__Scalar_Tensor(const tn_value *scalar, TensorObject *tensor);
+PyObject *tn_op_result_type__Scalar_Tensor(const tn_op *overload, const tn_value *scalar, TensorObject *tensor);
 /* aten::result_type.Tensor(Tensor tensor, Tensor other) -> ScalarType */
-PyObject *tn_op_result_type__Tensor(TensorObject *tensor, TensorObject *other);
+PyObject *tn_op_result_type__Tensor(const tn_op *overload, TensorObject *tensor, TensorObject *other);
 /* aten::retains_grad(Tensor self) -> bool */
-PyObject *tn_op_retains_grad(TensorObject *self);
+PyObject *tn_op_retains_grad(const tn_op *overload, TensorObject *self);
 /* aten::rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */
-PyObject *tn_op_rms_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, tn_opt_double eps);
+PyObject *tn_op_rms_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_shape, TensorObject *weight, tn_opt_double eps);
 /* aten::roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor */
-PyObject *tn_op_roll(TensorObject *self, tn_ints shifts, tn_ints dims);
+PyObject *tn_op_roll(const tn_op *overload, TensorObject *self, tn_ints shifts, tn_ints dims);
 /* aten::round(Tensor self) -> Tensor */
-PyObject *tn_op_round(TensorObject *self);
+PyObject *tn_op_round(const tn_op *overload, TensorObject *self);
 /* aten::round.decimals(Tensor self, *, int decimals) -> Tensor */
-PyObject *tn_op_round__decimals(TensorObject *self, int64_t decimals);
+PyObject *tn_op_round__decimals(const tn_op *overload, TensorObject *self, int64_t decimals);
 /* aten::rsqrt(Tensor self) -> Tensor */
-PyObject *tn_op_rsqrt(TensorObject *self);
+PyObject *tn_op_rsqrt(const tn_op *overload, TensorObject *self);
 /* aten::rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
-PyObject *tn_op_rsub__Scalar(TensorObject *self, const tn_value *other, const tn_value *alpha);
+PyObject *tn_op_rsub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha);
 /* aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
-PyObject *tn_op_rsub__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha);
+PyObject *tn_op_rsub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha);
 /* aten::scalar_tensor(Scalar s, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_scalar_tensor(const tn_value *s, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_scalar_tensor(const tn_op *overload, const tn_value *s, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor */
-PyObject *tn_op_scaled_dot_product_attention(TensorObject *query, TensorObject *key, TensorObject *value, TensorObject *attn_mask, double dropout_p, bool is_causal, tn_opt_double scale, bool enable_gqa);
+PyObject *tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, TensorObject *key, TensorObject *value, TensorObject *attn_mask, double dropout_p, bool is_causal, tn_opt_double scale, bool enable_gqa);
 /* aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
-PyObject *tn_op_scatter__src(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src);
+PyObject *tn_op_scatter__src(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src);
 /* aten::scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
-PyObject *tn_op_scatter__value(TensorObject *self, int64_t dim, TensorObject *index, const tn_value *value);
+PyObject *tn_op_scatter__value(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, const tn_value *value);
 /* aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
-PyObject *tn_op_scatter_add(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src);
+PyObject *tn_op_scatter_add(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src);
 /* aten::scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor */
-PyObject *tn_op_scatter_reduce__two(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src, const char *reduce, bool include_self);
+PyObject *tn_op_scatter_reduce__two(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src, const char *reduce, bool include_self);
 /* aten::select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a) */
-PyObject *tn_op_select__int(TensorObject *self, int64_t dim, int64_t index);
+PyObject *tn_op_select__int(const tn_op *overload, TensorObject *self, int64_t dim, int64_t index);
 /* aten::select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor */
-PyObject *tn_op_select_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t index);
+PyObject *tn_op_select_backward(const tn_op *overload, TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t index);
 /* aten::select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor */
-PyObject *tn_op_select_scatter(TensorObject *self, TensorObject *src, int64_t dim, int64_t index);
+PyObject *tn_op_select_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, int64_t dim, int64_t index);
 /* aten::set_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *tn_op_set_(TensorObject *self);
+PyObject *tn_op_set_(const tn_op *overload, TensorObject *self);
 /* aten::set_.source_Storage(Tensor(a!) self, Storage source) -> Tensor(a!) */
-PyObject *tn_op_set___source_Storage(TensorObject *self, const tn_value *source);
+PyObject *tn_op_set___source_Storage(const tn_op *overload, TensorObject *self, const tn_value *source);
 /* aten::set_.source_Storage_storage_offset(Tensor(a!) self, Storage source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!) */
-PyObject *tn_op_set___source_Storage_storage_offset(TensorObject *self, const tn_value *source, int64_t storage_offset, tn_ints size, tn_ints stride);
+PyObject *tn_op_set___source_Storage_storage_offset(const tn_op *overload, TensorObject *self, const tn_value *source, int64_t storage_offset, tn_ints size, tn_ints stride);
 /* aten::set_.source_Tensor(Tensor(a!) self, Tensor source) -> Tensor(a!) */
-PyObject *tn_op_set___source_Tensor(TensorObject *self, TensorObject *source);
+PyObject *tn_op_set___source_Tensor(const tn_op *overload, TensorObject *self, TensorObject *source);
 /* aten::set_.source_Tensor_storage_offset(Tensor(a!) self, Tensor source, SymInt storage_offset, SymInt[] size, SymInt[] stride=[]) -> Tensor(a!) */
-PyObject *tn_op_set___source_Tensor_storage_offset(TensorObject *self, TensorObject *source, int64_t storage_offset, tn_ints size, tn_ints stride);
+PyObject *tn_op_set___source_Tensor_storage_offset(const tn_op *overload, TensorObject *self, TensorObject *source, int64_t storage_offset, tn_ints size, tn_ints stride);
 /* aten::sgn(Tensor self) -> Tensor */
-PyObject *tn_op_sgn(TensorObject *self);
+PyObject *tn_op_sgn(const tn_op *overload, TensorObject *self);
 /* aten::sigmoid(Tensor self) -> Tensor */
-PyObject *tn_op_sigmoid(TensorObject *self);
+PyObject *tn_op_sigmoid(const tn_op *overload, TensorObject *self);
 /* aten::sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor */
-PyObject *tn_op_sigmoid_backward(TensorObject *grad_output, TensorObject *output);
+PyObject *tn_op_sigmoid_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *output);
 /* aten::sign(Tensor self) -> Tensor */
-PyObject *tn_op_sign(TensorObject *self);
+PyObject *tn_op_sign(const tn_op *overload, TensorObject *self);
 /* aten::signbit(Tensor self) -> Tensor */
-PyObject *tn_op_signbit(TensorObject *self);
+PyObject *tn_op_signbit(const tn_op *overload, TensorObject *self);
 /* aten::silu(Tensor self) -> Tensor */
-PyObject *tn_op_silu(TensorObject *self);
+PyObject *tn_op_silu(const tn_op *overload, TensorObject *self);
 /* aten::silu_backward(Tensor grad_output, Tensor self) -> Tensor */
-PyObject *tn_op_silu_backward(TensorObject *grad_output, TensorObject *self);
+PyObject *tn_op_silu_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self);
 /* aten::sin(Tensor self) -> Tensor */
-PyObject *tn_op_sin(TensorObject *self);
+PyObject *tn_op_sin(const tn_op *overload, TensorObject *self);
 /* aten::sinh(Tensor self) -> Tensor */
-PyObject *tn_op_sinh(TensorObject *self);
+PyObject *tn_op_sinh(const tn_op *overload, TensorObject *self);
 /* aten::size.int(Tensor self, int dim) -> int */
-PyObject *tn_op_size__int(TensorObject *self, int64_t dim);
+PyObject *tn_op_size__int(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) */
-PyObject *tn_op_slice__Tensor(TensorObject *self, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
+PyObject *tn_op_slice__Tensor(const tn_op *overload, TensorObject *self, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
 /* aten::slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step) -> Tensor */
-PyObject *tn_op_slice_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
+PyObject *tn_op_slice_backward(const tn_op *overload, TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t start, int64_t end, int64_t step);
 /* aten::slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor */
-PyObject *tn_op_slice_scatter(TensorObject *self, TensorObject *src, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
+PyObject *tn_op_slice_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
 /* aten::softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_softmax__int(TensorObject *self, int64_t dim, int dtype);
+PyObject *tn_op_softmax__int(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
 /* aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
-PyObject *tn_op_softplus(TensorObject *self, const tn_value *beta, const tn_value *threshold);
+PyObject *tn_op_softplus(const tn_op *overload, TensorObject *self, const tn_value *beta, const tn_value *threshold);
 /* aten::softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor */
-PyObject *tn_op_softplus_backward(TensorObject *grad_output, TensorObject *self, const tn_value *beta, const tn_value *threshold);
+PyObject *tn_op_softplus_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const tn_value *beta, const tn_value *threshold);
 /* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
-PyObject *tn_op_sort(TensorObject *self, int64_t dim, bool descending);
+PyObject *tn_op_sort(const tn_op *overload, TensorObject *self, int64_t dim, bool descending);
 /* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
-PyObject *tn_op_sort__stable(TensorObject *self, int stable, int64_t dim, bool descending);
+PyObject *tn_op_sort__stable(const tn_op *overload, TensorObject *self, int stable, int64_t dim, bool descending);
 /* aten::special_polygamma(int n, Tensor self) -> Tensor */
-PyObject *tn_op_special_polygamma(int64_t n, TensorObject *self);
+PyObject *tn_op_special_polygamma(const tn_op *overload, int64_t n, TensorObject *self);
 /* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
-PyObject *tn_op_split__Tensor(TensorObject *self, int64_t split_size, int64_t dim);
+PyObject *tn_op_split__Tensor(const tn_op *overload, TensorObject *self, int64_t split_size, int64_t dim);
 /* aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[] */
-PyObject *tn_op_split_with_sizes(TensorObject *self, tn_ints split_sizes, int64_t dim);
+PyObject *tn_op_split_with_sizes(const tn_op *overload, TensorObject *self, tn_ints split_sizes, int64_t dim);
 /* aten::sqrt(Tensor self) -> Tensor */
-PyObject *tn_op_sqrt(TensorObject *self);
+PyObject *tn_op_sqrt(const tn_op *overload, TensorObject *self);
 /* aten::square(Tensor self) -> Tensor */
-PyObject *tn_op_square(TensorObject *self);
+PyObject *tn_op_square(const tn_op *overload, TensorObject *self);
 /* aten::squeeze(Tensor(a) self) -> Tensor(a) */
-PyObject *tn_op_squeeze(TensorObject *self);
+PyObject *tn_op_squeeze(const tn_op *overload, TensorObject *self);
 /* aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
-PyObject *tn_op_squeeze__dim(TensorObject *self, int64_t dim);
+PyObject *tn_op_squeeze__dim(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a) */
-PyObject *tn_op_squeeze__dims(TensorObject *self, tn_ints dim);
+PyObject *tn_op_squeeze__dims(const tn_op *overload, TensorObject *self, tn_ints dim);
 /* aten::squeeze_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *tn_op_squeeze_(TensorObject *self);
+PyObject *tn_op_squeeze_(const tn_op *overload, TensorObject *self);
 /* aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!) */
-PyObject *tn_op_squeeze___dim(TensorObject *self, int64_t dim);
+PyObject *tn_op_squeeze___dim(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!) */
-PyObject *tn_op_squeeze___dims(TensorObject *self, tn_ints dim);
+PyObject *tn_op_squeeze___dims(const tn_op *overload, TensorObject *self, tn_ints dim);
 /* aten::stack(Tensor[] tensors, int dim=0) -> Tensor */
-PyObject *tn_op_stack(tn_tensors tensors, int64_t dim);
+PyObject *tn_op_stack(const tn_op *overload, tn_tensors tensors, int64_t dim);
 /* aten::std(Tensor self, bool unbiased=True) -> Tensor */
-PyObject *tn_op_std(TensorObject *self, bool unbiased);
+PyObject *tn_op_std(const tn_op *overload, TensorObject *self, bool unbiased);
 /* aten::std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
-PyObject *tn_op_std__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
+PyObject *tn_op_std__correction(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
 /* aten::std.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
-PyObject *tn_op_std__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
+PyObject *tn_op_std__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
 /* aten::std_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
-PyObject *tn_op_std_mean(TensorObject *self, bool unbiased);
+PyObject *tn_op_std_mean(const tn_op *overload, TensorObject *self, bool unbiased);
 /* aten::std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
-PyObject *tn_op_std_mean__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
+PyObject *tn_op_std_mean__correction(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
 /* aten::std_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
-PyObject *tn_op_std_mean__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
+PyObject *tn_op_std_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
 /* aten::stride.int(Tensor self, int dim) -> int */
-PyObject *tn_op_stride__int(TensorObject *self, int64_t dim);
+PyObject *tn_op_stride__int(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
-PyObject *tn_op_sub__Scalar(TensorObject *self, const tn_value *other, const tn_value *alpha);
+PyObject *tn_op_sub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha);
 /* aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
-PyObject *tn_op_sub__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha);
+PyObject *tn_op_sub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha);
 /* aten::subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
-PyObject *tn_op_subtract__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha);
+PyObject *tn_op_subtract__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha);
 /* aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_sum(TensorObject *self, int dtype);
+PyObject *tn_op_sum(const tn_op *overload, TensorObject *self, int dtype);
 /* aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-PyObject *tn_op_sum__dim_IntList(TensorObject *self, tn_ints dim, bool keepdim, int dtype);
+PyObject *tn_op_sum__dim_IntList(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype);
 /* aten::swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a) */
-PyObject *tn_op_swapaxes(TensorObject *self, int64_t axis0, int64_t axis1);
+PyObject *tn_op_swapaxes(const tn_op *overload, TensorObject *self, int64_t axis0, int64_t axis1);
 /* aten::swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!) */
-PyObject *tn_op_swapaxes_(TensorObject *self, int64_t axis0, int64_t axis1);
+PyObject *tn_op_swapaxes_(const tn_op *overload, TensorObject *self, int64_t axis0, int64_t axis1);
 /* aten::swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
-PyObject *tn_op_swapdims(TensorObject *self, int64_t dim0, int64_t dim1);
+PyObject *tn_op_swapdims(const tn_op *overload, TensorObject *self, int64_t dim0, int64_t dim1);
 /* aten::swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!) */
-PyObject *tn_op_swapdims_(TensorObject *self, int64_t dim0, int64_t dim1);
+PyObject *tn_op_swapdims_(const tn_op *overload, TensorObject *self, int64_t dim0, int64_t dim1);
 /* aten::t(Tensor(a) self) -> Tensor(a) */
-PyObject *tn_op_t(TensorObject *self);
+PyObject *tn_op_t(const tn_op *overload, TensorObject *self);
 /* aten::t_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *tn_op_t_(TensorObject *self);
+PyObject *tn_op_t_(const tn_op *overload, TensorObject *self);
 /* aten::take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor */
-PyObject *tn_op_take_along_dim(TensorObject *self, TensorObject *indices, tn_opt_int dim);
+PyObject *tn_op_take_along_dim(const tn_op *overload, TensorObject *self, TensorObject *indices, tn_opt_int dim);
 /* aten::tan(Tensor self) -> Tensor */
-PyObject *tn_op_tan(TensorObject *self);
+PyObject *tn_op_tan(const tn_op *overload, TensorObject *self);
 /* aten::tanh(Tensor self) -> Tensor */
-PyObject *tn_op_tanh(TensorObject *self);
+PyObject *tn_op_tanh(const tn_op *overload, TensorObject *self);
 /* aten::tanh_backward(Tensor grad_output, Tensor output) -> Tensor */
-PyObject *tn_op_tanh_backward(TensorObject *grad_output, TensorObject *output);
+PyObject *tn_op_tanh_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *output);
 /* aten::threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor */
-PyObject *tn_op_threshold(TensorObject *self, const tn_value *threshold, const tn_value *value);
+PyObject *tn_op_threshold(const tn_op *overload, TensorObject *self, const tn_value *threshold, const tn_value *value);
 /* aten::threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
-PyObject *tn_op_threshold_backward(TensorObject *grad_output, TensorObject *self, const tn_value *threshold);
+PyObject *tn_op_threshold_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const tn_value *threshold);
 /* aten::to.device(Tensor(a) self, Device device, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
-PyObject *tn_op_to__device(TensorObject *self, const tn_value *device, int dtype, bool non_blocking, bool copy, int memory_format);
+PyObject *tn_op_to__device(const tn_op *overload, TensorObject *self, const tn_value *device, int dtype, bool non_blocking, bool copy, int memory_format);
 /* aten::to.dtype(Tensor(a) self, ScalarType dtype, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
-PyObject *tn_op_to__dtype(TensorObject *self, int dtype, bool non_blocking, bool copy, int memory_format);
+PyObject *tn_op_to__dtype(const tn_op *overload, TensorObject *self, int dtype, bool non_blocking, bool copy, int memory_format);
 /* aten::to.dtype_layout(Tensor(a) self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
-PyObject *tn_op_to__dtype_layout(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, bool non_blocking, bool copy, int memory_format);
+PyObject *tn_op_to__dtype_layout(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, bool non_blocking, bool copy, int memory_format);
 /* aten::to.other(Tensor(a) self, Tensor other, bool non_blocking=False, bool copy=False, MemoryFormat? memory_format=None) -> Tensor(a) */
-PyObject *tn_op_to__other(TensorObject *self, TensorObject *other, bool non_blocking, bool copy, int memory_format);
+PyObject *tn_op_to__other(const tn_op *overload, TensorObject *self, TensorObject *other, bool non_blocking, bool copy, int memory_format);
 /* aten::topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
-PyObject *tn_op_topk(TensorObject *self, int64_t k, int64_t dim, bool largest, bool sorted);
+PyObject *tn_op_topk(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bool largest, bool sorted);
 /* aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
-PyObject *tn_op_transpose__int(TensorObject *self, int64_t dim0, int64_t dim1);
+PyObject *tn_op_transpose__int(const tn_op *overload, TensorObject *self, int64_t dim0, int64_t dim1);
 /* aten::transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!) */
-PyObject *tn_op_transpose_(TensorObject *self, int64_t dim0, int64_t dim1);
+PyObject *tn_op_transpose_(const tn_op *overload, TensorObject *self, int64_t dim0, int64_t dim1);
 /* aten::tril(Tensor self, SymInt diagonal=0) -> Tensor */
-PyObject *tn_op_tril(TensorObject *self, int64_t diagonal);
+PyObject *tn_op_tril(const tn_op *overload, TensorObject *self, int64_t diagonal);
 /* aten::triu(Tensor self, SymInt diagonal=0) -> Tensor */
-PyObject *tn_op_triu(TensorObject *self, int64_t diagonal);
+PyObject *tn_op_triu(const tn_op *overload, TensorObject *self, int64_t diagonal);
 /* aten::true_divide.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_true_divide__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_true_divide__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::trunc(Tensor self) -> Tensor */
-PyObject *tn_op_trunc(TensorObject *self);
+PyObject *tn_op_trunc(const tn_op *overload, TensorObject *self);
 /* aten::type_as(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_type_as(TensorObject *self, TensorObject *other);
+PyObject *tn_op_type_as(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] */
-PyObject *tn_op_unbind__int(TensorObject *self, int64_t dim);
+PyObject *tn_op_unbind__int(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a) */
-PyObject *tn_op_unflatten__int(TensorObject *self, int64_t dim, tn_ints sizes);
+PyObject *tn_op_unflatten__int(const tn_op *overload, TensorObject *self, int64_t dim, tn_ints sizes);
 /* aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) */
-PyObject *tn_op_unfold(TensorObject *self, int64_t dimension, int64_t size, int64_t step);
+PyObject *tn_op_unfold(const tn_op *overload, TensorObject *self, int64_t dimension, int64_t size, int64_t step);
 /* aten::unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor */
-PyObject *tn_op_unfold_backward(TensorObject *grad_in, tn_ints input_sizes, int64_t dim, int64_t size, int64_t step);
+PyObject *tn_op_unfold_backward(const tn_op *overload, TensorObject *grad_in, tn_ints input_sizes, int64_t dim, int64_t size, int64_t step);
 /* aten::uniform_(Tensor(a!) self, float from=0., float to=1., *, Generator? generator=None) -> Tensor(a!) */
-PyObject *tn_op_uniform_(TensorObject *self, double from, double to, PyObject *generator);
+PyObject *tn_op_uniform_(const tn_op *overload, TensorObject *self, double from, double to, PyObject *generator);
 /* aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
-PyObject *tn_op_unsqueeze(TensorObject *self, int64_t dim);
+PyObject *tn_op_unsqueeze(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!) */
-PyObject *tn_op_unsqueeze_(TensorObject *self, int64_t dim);
+PyObject *tn_op_unsqueeze_(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::value_selecting_reduction_backward(Tensor grad, int dim, Tensor indices, SymInt[] sizes, bool keepdim) -> Tensor */
-PyObject *tn_op_value_selecting_reduction_backward(TensorObject *grad, int64_t dim, TensorObject *indices, tn_ints sizes, bool keepdim);
+PyObject *tn_op_value_selecting_reduction_backward(const tn_op *overload, TensorObject *grad, int64_t dim, TensorObject *indices, tn_ints sizes, bool keepdim);
 /* aten::var(Tensor self, bool unbiased=True) -> Tensor */
-PyObject *tn_op_var(TensorObject *self, bool unbiased);
+PyObject *tn_op_var(const tn_op *overload, TensorObject *self, bool unbiased);
 /* aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
-PyObject *tn_op_var__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
+PyObject *tn_op_var__correction(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
 /* aten::var.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> Tensor */
-PyObject *tn_op_var__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
+PyObject *tn_op_var__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
 /* aten::var_mean(Tensor self, bool unbiased=True) -> (Tensor, Tensor) */
-PyObject *tn_op_var_mean(TensorObject *self, bool unbiased);
+PyObject *tn_op_var_mean(const tn_op *overload, TensorObject *self, bool unbiased);
 /* aten::var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
-PyObject *tn_op_var_mean__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
+PyObject *tn_op_var_mean__correction(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim);
 /* aten::var_mean.dim(Tensor self, int[1]? dim, bool unbiased=True, bool keepdim=False) -> (Tensor, Tensor) */
-PyObject *tn_op_var_mean__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
+PyObject *tn_op_var_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool unbiased, bool keepdim);
 /* aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a) */
-PyObject *tn_op_view(TensorObject *self, tn_ints size);
+PyObject *tn_op_view(const tn_op *overload, TensorObject *self, tn_ints size);
 /* aten::view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a) */
-PyObject *tn_op_view__dtype(TensorObject *self, int dtype);
+PyObject *tn_op_view__dtype(const tn_op *overload, TensorObject *self, int dtype);
 /* aten::view_as(Tensor(a) self, Tensor other) -> Tensor(a) */
-PyObject *tn_op_view_as(TensorObject *self, TensorObject *other);
+PyObject *tn_op_view_as(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
-PyObject *tn_op_where__Scalar(TensorObject *condition, const tn_value *self, const tn_value *other);
+PyObject *tn_op_where__Scalar(const tn_op *overload, TensorObject *condition, const tn_value *self, const tn_value *other);
 /* aten::where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */
-PyObject *tn_op_where__ScalarOther(TensorObject *condition, TensorObject *self, const tn_value *other);
+PyObject *tn_op_where__ScalarOther(const tn_op *overload, TensorObject *condition, TensorObject *self, const tn_value *other);
 /* aten::where.ScalarSelf(Tensor condition, Scalar self, Tensor other) -> Tensor */
-PyObject *tn_op_where__ScalarSelf(TensorObject *condition, const tn_value *self, TensorObject *other);
+PyObject *tn_op_where__ScalarSelf(const tn_op *overload, TensorObject *condition, const tn_value *self, TensorObject *other);
 /* aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_where__self(TensorObject *condition, TensorObject *self, TensorObject *other);
+PyObject *tn_op_where__self(const tn_op *overload, TensorObject *condition, TensorObject *self, TensorObject *other);
 /* aten::xlogy.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *tn_op_xlogy__Tensor(TensorObject *self, TensorObject *other);
+PyObject *tn_op_xlogy__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::zero_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *tn_op_zero_(TensorObject *self);
+PyObject *tn_op_zero_(const tn_op *overload, TensorObject *self);
 /* aten::zeros(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
-PyObject *tn_op_zeros(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
+PyObject *tn_op_zeros(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::zeros_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
-PyObject *tn_op_zeros_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
+PyObject *tn_op_zeros_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 
 #endif /* TN_GENERATED_OP_KERNELS_H */

@@ -1,7 +1,8 @@
 /* Matrix multiplication: strided batched GEMM for every dtype torch.mm takes on the CPU, the f32
- * accumulate-into-f32 block other kernels build on (attention), and Linear (y = x @ W^T + bias)
- * with a cache of XNNPACK operators for f32 weights. A new dtype is a case in tn_gemm's switch;
- * a new ISA is a micro-kernel plus a line in the selection in matmul.c (see Note [GEMM blocking]).
+ * accumulate-into-f32 block other kernels build on (attention), and Linear (y = x @ W^T + bias).
+ * Linear through cached XNNPACK operators is xnn_adapter.h; few-row products are gemv.h.
+ * A new dtype is a case in tn_gemm's switch; a new ISA is a micro-kernel in gemm_ukernels.c plus a
+ * line in its selection (see Note [GEMM blocking] in matmul.c).
  */
 #ifndef TN_KERNELS_MATMUL_H
 #define TN_KERNELS_MATMUL_H
@@ -33,31 +34,6 @@ tn_status tn_gemm_f32acc_serial(int64_t m, int64_t n, int64_t k,
                                 int a_dtype, const void *a, int64_t a_sm, int64_t a_sk,
                                 int b_dtype, const void *b, int64_t b_sk, int64_t b_sn,
                                 float *c, int64_t ldc, float alpha, float beta);
-
-/* y[m][out] = x[m][in] @ W^T + bias, W [out][in] row-major contiguous (torch Linear layout), all
- * float32. Where XNNPACK is the faster kernel (13 <= m <= 32 rows, measured) it runs through an
- * XNNPACK fully-connected operator whose packed weights are cached under (weight_key,
- * weight_version, w, in, out, bias, bias_key, strides): weight_key is an opaque identity the caller
- * keeps unique per weight storage (never reused); weight_version changes whenever the weight is
- * modified in place. bias may be NULL (bias_key then ignored). The cache holds at most
- * TN_LINEAR_CACHE_SIZE operators, least recently used evicted. Other m (decode's m == 1 included)
- * run tn_linear, which reads W in place; so does everything if XNNPACK is unavailable or refuses.
- * NaN and inf propagate as upstream (see rows_finite in matmul.c). */
-#define TN_LINEAR_CACHE_SIZE 512
-tn_status tn_linear_f32(int64_t m, int64_t in, int64_t out, const float *x, int64_t x_row_stride,
-                        const float *w, uint64_t weight_key, uint64_t weight_version,
-                        const float *bias, uint64_t bias_key, float *y, int64_t y_row_stride);
-
-/* Drops every cached XNNPACK operator (and its packed weights). */
-void tn_linear_cache_clear(void);
-
-/* Operators currently cached by tn_linear_f32 (for tests and memory accounting). */
-int64_t tn_linear_cache_size(void);
-
-/* Few-row products (GEMVs) that have run split between threads, since the process started (for
- * tests: small W, one thread and a busy machine keep a GEMV on the calling thread; see
- * Note [GEMV threads] in matmul.c). */
-int64_t tn_gemv_threaded_count(void);
 
 /* y[m][out] = x[m][in] @ W^T + bias for dtype float32, float16 or bfloat16, x, W, bias and y all of
  * that dtype; W [out][in] row-major contiguous is read in place (no transposed or widened copy):

@@ -9,7 +9,7 @@
 #include "kernels/compare.h"
 
 static int
-check_close_args(TensorObject *self, TensorObject *other, double rtol, double atol)
+check_close_args(const tn_op *overload, TensorObject *self, TensorObject *other, double rtol, double atol)
 {
     if (self->dtype != other->dtype) {
         PyErr_Format(PyExc_RuntimeError, "%s did not match %s", tn_dtype_legacy_name(self->dtype),
@@ -24,7 +24,7 @@ check_close_args(TensorObject *self, TensorObject *other, double rtol, double at
         PyErr_SetString(PyExc_RuntimeError, msg);
         return -1;
     }
-    return tn_check_dtype(tn_current_op, self->dtype);
+    return tn_check_dtype(overload, self->dtype);
 }
 
 static int
@@ -45,9 +45,9 @@ close_loop(TensorObject *self, TensorObject *other, int *nd, int64_t *shape, tn_
 }
 
 PyObject *
-tn_op_isclose(TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan)
+tn_op_isclose(const tn_op *overload, TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan)
 {
-    if (check_close_args(self, other, rtol, atol) < 0)
+    if (check_close_args(overload, self, other, rtol, atol) < 0)
         return NULL;
     int nd;
     int64_t shape[TN_MAX_NDIM];
@@ -58,9 +58,8 @@ tn_op_isclose(TensorObject *self, TensorObject *other, double rtol, double atol,
     if (out->device == TN_DEVICE_META)
         return (PyObject *)out;
     tn_isclose_params p = {self->dtype, tn_default_dtype, rtol, atol, equal_nan};
-    if (TN_KCHECK(tn_isclose(&l, &p, (uint8_t *)tn_tensor_data(out), tn_tensor_data(self), tn_tensor_data(other),
-                             NULL),
-                  self->dtype) < 0) {
+    tn_status s = tn_isclose(&l, &p, (uint8_t *)tn_tensor_data(out), tn_tensor_data(self), tn_tensor_data(other), NULL);
+    if (TN_KCHECK(overload, s, self->dtype) < 0) {
         Py_DECREF(out);
         return NULL;
     }
@@ -68,9 +67,9 @@ tn_op_isclose(TensorObject *self, TensorObject *other, double rtol, double atol,
 }
 
 PyObject *
-tn_op_allclose(TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan)
+tn_op_allclose(const tn_op *overload, TensorObject *self, TensorObject *other, double rtol, double atol, bool equal_nan)
 {
-    if (check_close_args(self, other, rtol, atol) < 0)
+    if (check_close_args(overload, self, other, rtol, atol) < 0)
         return NULL;
     int nd;
     int64_t shape[TN_MAX_NDIM];
@@ -79,7 +78,8 @@ tn_op_allclose(TensorObject *self, TensorObject *other, double rtol, double atol
         return NULL;
     tn_isclose_params p = {self->dtype, tn_default_dtype, rtol, atol, equal_nan};
     bool all;
-    if (TN_KCHECK(tn_isclose(&l, &p, NULL, tn_tensor_data(self), tn_tensor_data(other), &all), self->dtype) < 0)
+    tn_status s = tn_isclose(&l, &p, NULL, tn_tensor_data(self), tn_tensor_data(other), &all);
+    if (TN_KCHECK(overload, s, self->dtype) < 0)
         return NULL;
     return PyBool_FromLong(all);
 }
@@ -94,7 +94,7 @@ same_geometry(const TensorObject *a, const TensorObject *b)
 /* equal: same sizes (no broadcasting) and equal elements after promotion to a common dtype;
  * a tensor compared with itself is equal unless it holds a NaN (upstream's fast path). */
 PyObject *
-tn_op_equal(TensorObject *self, TensorObject *other)
+tn_op_equal(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
     if (self->device != other->device) {
         PyErr_Format(PyExc_RuntimeError, "Cannot compare two tensors on different devices. Got: %s and %s",
@@ -110,25 +110,25 @@ tn_op_equal(TensorObject *self, TensorObject *other)
             Py_RETURN_TRUE;
         tn_geom g[2] = {{0, NULL, NULL}, tn_geom_of(self)};
         tn_loop_build(&l, self->ndim, self->sizes, 2, g);
-        if (TN_KCHECK(tn_any_nan(&l, self->dtype, tn_tensor_data(self), &result), self->dtype) < 0)
+        if (TN_KCHECK(overload, tn_any_nan(&l, self->dtype, tn_tensor_data(self), &result), self->dtype) < 0)
             return NULL;
         return PyBool_FromLong(!result);
     }
     int dtype = tn_promote_types(self->dtype, other->dtype);
-    if (dtype < 0 || tn_check_dtype(tn_current_op, dtype) < 0)
+    if (dtype < 0 || tn_check_dtype(overload, dtype) < 0)
         return NULL;
     TensorObject *a = self, *b = other;
     if (self->dtype != dtype && !(a = tn_empty_on(self->ndim, self->sizes, dtype, self->device)))
         return NULL;
-    if (a != self && tn_copy_into(a, self) < 0)
+    if (a != self && tn_copy_into(overload, a, self) < 0)
         goto fail;
     if (other->dtype != dtype && !(b = tn_empty_on(other->ndim, other->sizes, dtype, other->device)))
         goto fail;
-    if (b != other && tn_copy_into(b, other) < 0)
+    if (b != other && tn_copy_into(overload, b, other) < 0)
         goto fail;
     tn_geom g[3] = {{0, NULL, NULL}, tn_geom_of(a), tn_geom_of(b)};
     tn_loop_build(&l, self->ndim, self->sizes, 3, g);
-    if (TN_KCHECK(tn_equal(&l, dtype, tn_tensor_data(a), tn_tensor_data(b), &result), dtype) < 0)
+    if (TN_KCHECK(overload, tn_equal(&l, dtype, tn_tensor_data(a), tn_tensor_data(b), &result), dtype) < 0)
         goto fail;
     if (a != self)
         Py_DECREF(a);

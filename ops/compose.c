@@ -38,7 +38,8 @@ diff_check_other(TensorObject *self, TensorObject *other, int64_t dim)
 /* n-th forward difference along dim: narrow(1..) - narrow(..-1) n times (logical_xor for bool);
  * n = 0 is a copy of self, as upstream's. */
 PyObject *
-tn_op_diff(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append)
+tn_op_diff(const tn_op *overload, TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend,
+           TensorObject *append)
 {
     if (self->ndim < 1) {
         PyErr_SetString(PyExc_RuntimeError, "diff expects input to be at least one-dimensional");
@@ -53,7 +54,7 @@ tn_op_diff(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, Te
         diff_check_other(self, append, d) < 0)
         return NULL;
     if (n == 0)
-        return tn_op_clone(self, TN_MEMFMT_PRESERVE);  /* upstream 2.13 copies here */
+        return tn_op_clone(overload, self, TN_MEMFMT_PRESERVE);  /* upstream 2.13 copies here */
     PyObject *cur;
     if (prepend || append) {
         PyObject *parts[3];
@@ -64,7 +65,7 @@ tn_op_diff(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, Te
         if (append)
             parts[k++] = (PyObject *)append;
         tn_tensors list = {parts, k};
-        cur = tn_op_cat(list, d);
+        cur = tn_op_cat(overload, list, d);
     } else {
         cur = Py_NewRef((PyObject *)self);
     }
@@ -75,15 +76,15 @@ tn_op_diff(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, Te
         n = len;
     for (int64_t i = 0; i < n && cur; i++) {
         int64_t out_len = len - 1 - i;
-        PyObject *hi = tn_op_narrow(TN_T(cur), d, 1, out_len);
-        PyObject *lo = hi ? tn_op_narrow(TN_T(cur), d, 0, out_len) : NULL;
+        PyObject *hi = tn_op_narrow(overload, TN_T(cur), d, 1, out_len);
+        PyObject *lo = hi ? tn_op_narrow(overload, TN_T(cur), d, 0, out_len) : NULL;
         PyObject *next = NULL;
         if (lo) {
             if (TN_T(cur)->dtype == TN_DTYPE_BOOL) {
-                next = tn_op_logical_xor(TN_T(hi), TN_T(lo));
+                next = tn_op_logical_xor(overload, TN_T(hi), TN_T(lo));
             } else {
                 tn_value one = tn_value_int(1);
-                next = tn_op_sub__Tensor(TN_T(hi), TN_T(lo), &one);
+                next = tn_op_sub__Tensor(overload, TN_T(hi), TN_T(lo), &one);
             }
         }
         Py_XDECREF(hi);
@@ -97,7 +98,8 @@ tn_op_diff(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, Te
 /* repeat_interleave(repeats: int): each element `repeats` times along dim (the flattened tensor
  * when dim is None): unsqueeze, expand, a contiguous copy, flatten, as ATen's. */
 PyObject *
-tn_op_repeat_interleave__self_int(TensorObject *self, int64_t repeats, tn_opt_int dim, tn_opt_int output_size)
+tn_op_repeat_interleave__self_int(const tn_op *overload, TensorObject *self, int64_t repeats, tn_opt_int dim,
+                                  tn_opt_int output_size)
 {
     int64_t d = 0;
     if (tn_wrap_dim(dim.has ? dim.v : 0, self->ndim ? self->ndim : 1, &d) < 0)
@@ -106,10 +108,10 @@ tn_op_repeat_interleave__self_int(TensorObject *self, int64_t repeats, tn_opt_in
         PyErr_SetString(PyExc_RuntimeError, "Repeats can not be negative");
         return NULL;
     }
-    PyObject *input = dim.has ? Py_NewRef((PyObject *)self) : tn_op_flatten__using_ints(self, 0, -1);
+    PyObject *input = dim.has ? Py_NewRef((PyObject *)self) : tn_op_flatten__using_ints(overload, self, 0, -1);
     if (!input)
         return NULL;
-    PyObject *u = tn_op_unsqueeze(TN_T(input), d + 1);
+    PyObject *u = tn_op_unsqueeze(overload, TN_T(input), d + 1);
     Py_DECREF(input);
     if (!u)
         return NULL;
@@ -124,11 +126,11 @@ tn_op_repeat_interleave__self_int(TensorObject *self, int64_t repeats, tn_opt_in
         return NULL;
     }
     tn_ints s = {shape, nd, false};
-    PyObject *e = tn_op_expand(TN_T(u), s, false);
+    PyObject *e = tn_op_expand(overload, TN_T(u), s, false);
     Py_DECREF(u);
-    PyObject *c = e ? tn_op_clone(TN_T(e), TN_MEMFMT_CONTIGUOUS) : NULL;
+    PyObject *c = e ? tn_op_clone(overload, TN_T(e), TN_MEMFMT_CONTIGUOUS) : NULL;
     Py_XDECREF(e);
-    PyObject *r = c ? tn_op_flatten__using_ints(TN_T(c), d, d + 1) : NULL;
+    PyObject *r = c ? tn_op_flatten__using_ints(overload, TN_T(c), d, d + 1) : NULL;
     Py_XDECREF(c);
     return r;
 }
@@ -136,14 +138,14 @@ tn_op_repeat_interleave__self_int(TensorObject *self, int64_t repeats, tn_opt_in
 /* take_along_dim: gather after broadcasting self and indices against each other everywhere but
  * along dim (ATen's _take_along_dim_helper); without a dim, over the flattened tensors. */
 PyObject *
-tn_op_take_along_dim(TensorObject *self, TensorObject *indices, tn_opt_int dim)
+tn_op_take_along_dim(const tn_op *overload, TensorObject *self, TensorObject *indices, tn_opt_int dim)
 {
     if (!dim.has) {
         int64_t flat[1] = {-1};
         tn_ints s = {flat, 1, false};
-        PyObject *x = tn_op_view(self, s);
-        PyObject *i = x ? tn_op_view(indices, s) : NULL;
-        PyObject *r = i ? tn_op_gather(TN_T(x), 0, TN_T(i), false) : NULL;
+        PyObject *x = tn_op_view(overload, self, s);
+        PyObject *i = x ? tn_op_view(overload, indices, s) : NULL;
+        PyObject *r = i ? tn_op_gather(overload, TN_T(x), 0, TN_T(i), false) : NULL;
         Py_XDECREF(x);
         Py_XDECREF(i);
         return r;
@@ -175,9 +177,9 @@ tn_op_take_along_dim(TensorObject *self, TensorObject *indices, tn_opt_int dim)
     if (tn_broadcast_shapes(nd, want, nd, self->sizes, &n2, sshape) < 0)
         return NULL;
     tn_ints is = {ishape, n1, false}, ss = {sshape, n2, false};
-    PyObject *ib = tn_op_expand(indices, is, false);
-    PyObject *sb = ib ? tn_op_expand(self, ss, false) : NULL;
-    PyObject *r = sb ? tn_op_gather(TN_T(sb), d, TN_T(ib), false) : NULL;
+    PyObject *ib = tn_op_expand(overload, indices, is, false);
+    PyObject *sb = ib ? tn_op_expand(overload, self, ss, false) : NULL;
+    PyObject *r = sb ? tn_op_gather(overload, TN_T(sb), d, TN_T(ib), false) : NULL;
     Py_XDECREF(ib);
     Py_XDECREF(sb);
     return r;

@@ -19,6 +19,7 @@
 #include "kernels/copy.h"
 #include "kernels/matmul.h"
 #include "kernels/parallel.h"
+#include "kernels/xnn_adapter.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -251,25 +252,92 @@ suggests_channels_last(const TensorObject *t)
 /* The output: channels-last when the input or the weight suggests it, as upstream's CPU
  * convolution (mkldnn) picks; conv1d counts its weight only, upstream making the input
  * contiguous before it views both as 2-d. */
-static TensorObject *
-conv_output(TensorObject *input, TensorObject *weight, int ndim, const int64_t *shape, int device)
+static void
+channels_last_strides(int ndim, const int64_t *shape, int64_t *strides)
 {
-    int cl = suggests_channels_last(weight) || (ndim > 3 && suggests_channels_last(input));
-    if (!cl)
-        return tn_tensor_empty(ndim, shape, input->dtype, device);
-    int64_t strides[2 + CONV_MAX_DIMS], step = shape[1];
+    int64_t step = shape[1];
     strides[1] = 1;
     for (int i = ndim - 1; i >= 2; i--) {
         strides[i] = step;
         step *= shape[i];
     }
     strides[0] = step;
-    tn_storage *st = tn_storage_new(tn_numel(ndim, shape) * tn_dtype_size(input->dtype), device);
+}
+
+/* A new tensor of shape whose memory is in channels-last order. */
+static TensorObject *
+channels_last_empty(int ndim, const int64_t *shape, int dtype, int device)
+{
+    int64_t strides[2 + CONV_MAX_DIMS];
+    channels_last_strides(ndim, shape, strides);
+    tn_storage *st = tn_storage_new(tn_numel(ndim, shape) * tn_dtype_size(dtype), device);
     if (!st)
         return NULL;
-    TensorObject *t = tn_tensor_from_storage(st, 0, ndim, shape, strides, input->dtype);
+    TensorObject *t = tn_tensor_from_storage(st, 0, ndim, shape, strides, dtype);
     tn_storage_release(st);
     return t;
+}
+
+/* Is t's memory exactly channels-last order (dims of size 1 may have any stride)? */
+static int
+is_channels_last_dense(const TensorObject *t)
+{
+    int64_t strides[2 + CONV_MAX_DIMS];
+    channels_last_strides(t->ndim, t->sizes, strides);
+    for (int i = 0; i < t->ndim; i++)
+        if (t->sizes[i] != 1 && t->strides[i] != strides[i])
+            return 0;
+    return 1;
+}
+
+static TensorObject *
+conv_output(TensorObject *input, TensorObject *weight, int ndim, const int64_t *shape, int device)
+{
+    int cl = suggests_channels_last(weight) || (ndim > 3 && suggests_channels_last(input));
+    if (!cl)
+        return tn_tensor_empty(ndim, shape, input->dtype, device);
+    return channels_last_empty(ndim, shape, input->dtype, device);
+}
+
+/* A float32 1-D or 2-D convolution through XNNPACK (kernels/xnn_adapter.c; the measurements
+ * behind the choice are docs/DESIGN.md's "XNNPACK, op by op"), a 1-D one as 2-D of height 1,
+ * when each output sums fewer than 32 products: from K = 32 on ours splits the sums (Note
+ * [Convolution sums]) and XNNPACK's one long sum is further from float64 than upstream's (at
+ * K = 192: 1.55e-5 against upstream's 1.37e-5, tests/python/test_conv_accuracy.py). Dense ones
+ * in any layout (XNNPACK computes in NHWC, so an input or output in torch's default layout is
+ * copied across once), depthwise ones (one input channel per group) only when the input is
+ * channels-last already (in NCHW our depthwise loop is the faster). Returns 1 when
+ * out holds the result, 0 when our kernel is to compute it (XNNPACK refused or lost a NaN), -1
+ * on error. */
+static int
+conv2d_xnnpack(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
+               const conv_geom *g, TensorObject *out)
+{
+    if (weight->numel / weight->sizes[0] >= 32 || /* K: where conv_chunks splits the sums */
+        (weight->sizes[1] == 1 && !is_channels_last_dense(input)) || !tn_tensor_is_contiguous(weight) ||
+        (bias && bias->sizes[0] > 1 && bias->strides[0] != 1))
+        return 0;
+    int h = g->d - 2;  /* the height's index in g's arrays: -1 for a 1-D convolution */
+    tn_conv2d_geom cg = {input->sizes[0], input->sizes[1], h < 0 ? 1 : g->in[h], g->in[h + 1], weight->sizes[0],
+                         h < 0 ? 1 : g->k[h], g->k[h + 1], h < 0 ? 1 : g->stride[h], g->stride[h + 1],
+                         h < 0 ? 0 : g->pad[h], g->pad[h + 1], h < 0 ? 1 : g->dil[h], g->dil[h + 1], g->groups,
+                         h < 0 ? 1 : g->out[h], g->out[h + 1]};
+    int nd = input->ndim, dev = input->device;
+    TensorObject *x = is_channels_last_dense(input) ? NULL : channels_last_empty(nd, input->sizes, TN_DTYPE_F32, dev);
+    TensorObject *y = is_channels_last_dense(out) ? NULL : channels_last_empty(nd, out->sizes, TN_DTYPE_F32, dev);
+    int rc = -1;
+    if ((x || is_channels_last_dense(input)) && (y || is_channels_last_dense(out)) &&
+        (!x || tn_copy_into(overload, x, input) == 0)) {
+        TensorObject *xs = x ? x : input, *ys = y ? y : out;
+        tn_status st = tn_conv2d_nhwc_f32(&cg, (const float *)tn_tensor_data(xs), (const float *)tn_tensor_data(weight),
+                                          weight->storage->id, (uint64_t)weight->version->value,
+                                          bias ? (const float *)tn_tensor_data(bias) : NULL,
+                                          bias ? bias->storage->id : 0, (float *)tn_tensor_data(ys));
+        rc = st != TN_OK ? 0 : y && tn_copy_into(overload, out, y) < 0 ? -1 : 1;
+    }
+    Py_XDECREF((PyObject *)x);
+    Py_XDECREF((PyObject *)y);
+    return rc;
 }
 
 /* One input channel per group (depthwise: MobileNet blocks, Mamba's causal conv1d): a GEMM per
@@ -368,7 +436,8 @@ conv_chunks(int dtype, int64_t K)
  * in cache; each chunk's GEMM writes tmp, which is then added to acc. */
 #define CONV_TILE 256
 static int
-conv_group_split(int dtype, int64_t cout_g, int64_t K, int64_t L, int P, const char *w, const float *wf,
+conv_group_split(const tn_op *overload, int dtype, int64_t cout_g, int64_t K, int64_t L, int P,
+                 const char *w, const float *wf,
                  const char *cols, float *colsf, float *acc, float *tmp, const TensorObject *bias, int64_t c0,
                  char *og, int64_t oc, int64_t oj)
 {
@@ -386,7 +455,7 @@ conv_group_split(int dtype, int64_t cout_g, int64_t K, int64_t L, int P, const c
             float *dst = p == 0 ? acc : tmp;
             tn_status st = tn_gemm(TN_DTYPE_F32, 1, cout_g, lt, kn, wa + k0, 0, K, 1, x + k0 * L + j0, 0, L, 1, dst,
                                    0, lt, 1, 1.0, 0.0);
-            if (TN_KCHECK(st, dtype) < 0)
+            if (TN_KCHECK(overload, st, dtype) < 0)
                 return -1;
             if (p > 0)
                 for (int64_t i = 0; i < cout_g * lt; i++)
@@ -437,7 +506,7 @@ depthwise_range(void *ctx, int64_t begin, int64_t end)
 }
 
 static PyObject *
-conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, const conv_geom *g)
+conv_forward(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias, const conv_geom *g)
 {
     int64_t shape[2 + CONV_MAX_DIMS] = {input->sizes[0], weight->sizes[0]};
     int64_t L = 1;
@@ -450,10 +519,17 @@ conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, cons
     TensorObject *out = conv_output(input, weight, 2 + g->d, shape, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta || out->numel == 0)
         return (PyObject *)out;
-    if (tn_check_dtype(tn_current_op, input->dtype) < 0)
+    if (tn_check_dtype(overload, input->dtype) < 0)
         goto fail;
+    if ((g->d == 1 || g->d == 2) && input->dtype == TN_DTYPE_F32) {
+        int routed = conv2d_xnnpack(overload, input, weight, bias, g, out);
+        if (routed < 0)
+            goto fail;
+        if (routed)
+            return (PyObject *)out;
+    }
     /* the weight as (C_out, C_in/groups * prod(kernel)) rows needs its inner dims contiguous */
-    PyObject *wc = tn_op_contiguous(weight, TN_MEMFMT_CONTIGUOUS);
+    PyObject *wc = tn_op_contiguous(overload, weight, TN_MEMFMT_CONTIGUOUS);
     if (!wc)
         goto fail;
     int es = tn_dtype_size(input->dtype);
@@ -498,7 +574,7 @@ conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, cons
             char *og = o + (n * out->strides[0] + gi * cout_g * oc) * es;
             if (P > 1) {
                 im2col(g, input, n, gi * cin_g, cin_g, cols);
-                rc = conv_group_split(input->dtype, cout_g, K, L, P, w + gi * cout_g * K * es,
+                rc = conv_group_split(overload, input->dtype, cout_g, K, L, P, w + gi * cout_g * K * es,
                                       wf ? wf + gi * cout_g * K : NULL, cols, colsf, part, part + cout_g * CONV_TILE,
                                       bias, gi * cout_g, og, oc, oj);
                 continue;
@@ -517,7 +593,7 @@ conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, cons
             im2col(g, input, n, gi * cin_g, cin_g, cols);
             tn_status s = tn_gemm(input->dtype, 1, cout_g, L, K, w + gi * cout_g * K * es, 0, K, 1, cols, 0, L, 1, og,
                                   0, oc, oj, 1.0, b ? 1.0 : 0.0);
-            rc = TN_KCHECK(s, input->dtype);
+            rc = TN_KCHECK(overload, s, input->dtype);
         }
     }
     free(cols);
@@ -533,7 +609,8 @@ fail:
 }
 
 PyObject *
-tn_op_convolution(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding,
+tn_op_convolution(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
+                  tn_ints stride, tn_ints padding,
                   tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups)
 {
     (void)output_padding;
@@ -546,12 +623,13 @@ tn_op_convolution(TensorObject *input, TensorObject *weight, TensorObject *bias,
     conv_geom g;
     if (conv_check(input, weight, bias, stride, padding, dilation, groups, &g) < 0)
         return NULL;
-    return conv_forward(input, weight, bias, &g);
+    return conv_forward(overload, input, weight, bias, &g);
 }
 
 /* conv1d/2d/3d: an unbatched input (one dim fewer) runs as a batch of one (ATen's batchify). */
 static PyObject *
-conv_nd(int d, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding,
+conv_nd(const tn_op *overload, int d, TensorObject *input, TensorObject *weight, TensorObject *bias,
+        tn_ints stride, tn_ints padding,
         tn_ints dilation, int64_t groups)
 {
     if (input->ndim != d + 1 && input->ndim != d + 2) {
@@ -563,15 +641,15 @@ conv_nd(int d, TensorObject *input, TensorObject *weight, TensorObject *bias, tn
         return NULL;
     }
     int unbatched = input->ndim == d + 1;
-    PyObject *x = unbatched ? tn_op_unsqueeze(input, 0) : (Py_INCREF((PyObject *)input), (PyObject *)input);
+    PyObject *x = unbatched ? tn_op_unsqueeze(overload, input, 0) : (Py_INCREF((PyObject *)input), (PyObject *)input);
     if (!x)
         return NULL;
     int64_t zero = 0;
     tn_ints none = {&zero, 1, false};
-    PyObject *r = tn_op_convolution(TN_T(x), weight, bias, stride, padding, dilation, false, none, groups);
+    PyObject *r = tn_op_convolution(overload, TN_T(x), weight, bias, stride, padding, dilation, false, none, groups);
     Py_DECREF(x);
     if (r && unbatched) {
-        PyObject *s = tn_op_squeeze__dim(TN_T(r), 0);
+        PyObject *s = tn_op_squeeze__dim(overload, TN_T(r), 0);
         Py_DECREF(r);
         r = s;
     }
@@ -582,13 +660,14 @@ conv_nd(int d, TensorObject *input, TensorObject *weight, TensorObject *bias, tn
  * element of an uneven total on the right by padding the input first (as ATen's
  * _convolution_mode). */
 static PyObject *
-conv_nd_padding(int d, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride,
+conv_nd_padding(const tn_op *overload, int d, TensorObject *input, TensorObject *weight, TensorObject *bias,
+                tn_ints stride,
                 const char *padding, tn_ints dilation, int64_t groups)
 {
     int64_t pad[CONV_MAX_DIMS] = {0, 0, 0};
     tn_ints p = {pad, d, false};
     if (!strcmp(padding, "valid"))
-        return conv_nd(d, input, weight, bias, stride, p, dilation, groups);
+        return conv_nd(overload, d, input, weight, bias, stride, p, dilation, groups);
     if (strcmp(padding, "same")) {
         PyErr_Format(PyExc_RuntimeError, "Invalid padding string: '%s'", padding);
         return NULL;
@@ -600,7 +679,7 @@ conv_nd_padding(int d, TensorObject *input, TensorObject *weight, TensorObject *
         }
     }
     if (weight->ndim != d + 2 || (dilation.n != 1 && dilation.n != d))
-        return conv_nd(d, input, weight, bias, stride, p, dilation, groups);  /* its checks report it */
+        return conv_nd(overload, d, input, weight, bias, stride, p, dilation, groups);  /* its checks report it */
     int64_t extra[2 * CONV_MAX_DIMS] = {0};
     int uneven = 0;
     for (int i = 0; i < d; i++) {
@@ -611,7 +690,7 @@ conv_nd_padding(int d, TensorObject *input, TensorObject *weight, TensorObject *
         uneven |= total % 2 != 0;
     }
     if (!uneven)
-        return conv_nd(d, input, weight, bias, stride, p, dilation, groups);
+        return conv_nd(overload, d, input, weight, bias, stride, p, dilation, groups);
     static int warned;  /* upstream's TORCH_WARN_ONCE */
     if (!warned++ && PyErr_WarnEx(PyExc_UserWarning,
                      "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
@@ -619,24 +698,26 @@ conv_nd_padding(int d, TensorObject *input, TensorObject *weight, TensorObject *
         return NULL;
     tn_ints e = {extra, 2 * d, false};
     tn_value zero = tn_value_int(0);
-    PyObject *padded = tn_op_constant_pad_nd(input, e, &zero);
+    PyObject *padded = tn_op_constant_pad_nd(overload, input, e, &zero);
     if (!padded)
         return NULL;
-    PyObject *r = conv_nd(d, TN_T(padded), weight, bias, stride, p, dilation, groups);
+    PyObject *r = conv_nd(overload, d, TN_T(padded), weight, bias, stride, p, dilation, groups);
     Py_DECREF(padded);
     return r;
 }
 
-#define CONV_ND(D)                                                                                               \
-    PyObject *tn_op_conv##D##d(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride,   \
-                               tn_ints padding, tn_ints dilation, int64_t groups)                               \
-    {                                                                                                            \
-        return conv_nd(D, input, weight, bias, stride, padding, dilation, groups);                               \
-    }                                                                                                            \
-    PyObject *tn_op_conv##D##d__padding(TensorObject *input, TensorObject *weight, TensorObject *bias,          \
-                                        tn_ints stride, const char *padding, tn_ints dilation, int64_t groups)  \
-    {                                                                                                            \
-        return conv_nd_padding(D, input, weight, bias, stride, padding, dilation, groups);                       \
+#define CONV_ND(D)                                                                                     \
+    PyObject *tn_op_conv##D##d(const tn_op *overload, TensorObject *input, TensorObject *weight,       \
+                               TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation,  \
+                               int64_t groups)                                                         \
+    {                                                                                                  \
+        return conv_nd(overload, D, input, weight, bias, stride, padding, dilation, groups);           \
+    }                                                                                                  \
+    PyObject *tn_op_conv##D##d__padding(const tn_op *overload, TensorObject *input, TensorObject *weight, \
+                                        TensorObject *bias, tn_ints stride, const char *padding,       \
+                                        tn_ints dilation, int64_t groups)                              \
+    {                                                                                                  \
+        return conv_nd_padding(overload, D, input, weight, bias, stride, padding, dilation, groups);   \
     }
 
 CONV_ND(1)
@@ -748,10 +829,10 @@ uses_mkldnn(const TensorObject *input, const TensorObject *weight, const conv_ge
 
 /* a contiguous copy of t converted to the accumulation dtype */
 static PyObject *
-acc_copy(TensorObject *t, int acc)
+acc_copy(const tn_op *overload, TensorObject *t, int acc)
 {
     TensorObject *c = tn_tensor_empty(t->ndim, t->sizes, acc, t->device);
-    if (c && c->numel && tn_copy_into(c, t) < 0)
+    if (c && c->numel && tn_copy_into(overload, c, t) < 0)
         Py_CLEAR(c);
     return (PyObject *)c;
 }
@@ -770,8 +851,8 @@ acc_add(int f64, void *dst, const void *src, int64_t n)
 
 /* gin (float/double, cin_g planes of the group) for batch entry n, group gi */
 static int
-conv_bw_input_group(const conv_geom *g, const TensorObject *input, int acc, int64_t cout_g, int64_t K, int64_t L,
-                    const char *w, const char *dy, char *cols, char *tmp, char *gin)
+conv_bw_input_group(const tn_op *overload, const conv_geom *g, const TensorObject *input, int acc, int64_t cout_g,
+                    int64_t K, int64_t L, const char *w, const char *dy, char *cols, char *tmp, char *gin)
 {
     int f64 = acc == TN_DTYPE_F64, P = conv_chunks(f64 ? TN_DTYPE_F64 : TN_DTYPE_F32, cout_g);
     int64_t ae = f64 ? 8 : 4, cc = (cout_g + P - 1) / P;
@@ -782,7 +863,7 @@ conv_bw_input_group(const conv_geom *g, const TensorObject *input, int acc, int6
         /* (K x cn) = W_g[c0:c0+cn]^T @ dY_g[c0:c0+cn] */
         tn_status s = tn_gemm(acc, 1, K, L, cn, w + c0 * K * ae, 0, 1, K, dy + c0 * L * ae, 0, L, 1,
                               p == 0 ? cols : tmp, 0, L, 1, 1.0, 0.0);
-        if (TN_KCHECK(s, acc) < 0)
+        if (TN_KCHECK(overload, s, acc) < 0)
             return -1;
         if (p > 0)
             acc_add(f64, cols, tmp, K * L);
@@ -793,8 +874,8 @@ conv_bw_input_group(const conv_geom *g, const TensorObject *input, int acc, int6
 
 /* dW_g += dY_g @ X_g^T in chunks of positions; float32 partials summed in float64 (gw) */
 static int
-conv_bw_weight_group(int acc, int64_t cout_g, int64_t K, int64_t L, const char *dy, const char *x, char *part,
-                     double *gw)
+conv_bw_weight_group(const tn_op *overload, int acc, int64_t cout_g, int64_t K, int64_t L, const char *dy,
+                     const char *x, char *part, double *gw)
 {
     int f64 = acc == TN_DTYPE_F64;
     int64_t ae = f64 ? 8 : 4, chunk = f64 ? L : CONV_BW_CHUNK;
@@ -802,7 +883,7 @@ conv_bw_weight_group(int acc, int64_t cout_g, int64_t K, int64_t L, const char *
         int64_t jn = L - j0 < chunk ? L - j0 : chunk;
         tn_status s = tn_gemm(acc, 1, cout_g, K, jn, dy + j0 * ae, 0, L, 1, x + j0 * ae, 0, 1, L, part, 0, K, 1,
                               1.0, 0.0);
-        if (TN_KCHECK(s, acc) < 0)
+        if (TN_KCHECK(overload, s, acc) < 0)
             return -1;
         for (int64_t i = 0; i < cout_g * K; i++)
             gw[i] += f64 ? ((double *)part)[i] : (double)((float *)part)[i];
@@ -811,8 +892,8 @@ conv_bw_weight_group(int acc, int64_t cout_g, int64_t K, int64_t L, const char *
 }
 
 PyObject *
-tn_op_convolution_backward(TensorObject *grad_output, TensorObject *input, TensorObject *weight, tn_ints bias_sizes,
-                           tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed,
+tn_op_convolution_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *input, TensorObject *weight,
+                           tn_ints bias_sizes, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed,
                            tn_ints output_padding, int64_t groups, tn_ints output_mask)
 {
     (void)output_padding;
@@ -876,13 +957,13 @@ tn_op_convolution_backward(TensorObject *grad_output, TensorObject *input, Tenso
         goto fail;
     if (meta)
         goto done;
-    if (tn_check_dtype(tn_current_op, d) < 0)
+    if (tn_check_dtype(overload, d) < 0)
         goto fail;
     int acc = d == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32, f64 = acc == TN_DTYPE_F64;
     int64_t ae = f64 ? 8 : 4, N = input->sizes[0], cout_g = cout / g.groups, cin_g = weight->sizes[1];
     int64_t K = weight->numel / (cout ? cout : 1), plane = input->numel / (N && input->sizes[1] ? N * input->sizes[1] : 1);
-    dyc = acc_copy(grad_output, acc);
-    wc = dyc ? acc_copy(weight, acc) : NULL;
+    dyc = acc_copy(overload, grad_output, acc);
+    wc = dyc ? acc_copy(overload, weight, acc) : NULL;
     if (!wc)
         goto fail;
     const char *dy = tn_tensor_data(TN_T(dyc)), *w = tn_tensor_data(TN_T(wc));
@@ -895,17 +976,17 @@ tn_op_convolution_backward(TensorObject *grad_output, TensorObject *input, Tenso
         memset(tn_tensor_data(TN_T(gin)), 0, (size_t)(TN_T(gin)->numel * ae));
         for (int64_t n = 0; n < N && K && L; n++)
             for (int64_t gr = 0; gr < g.groups; gr++)
-                if (conv_bw_input_group(&g, input, acc, cout_g, K, L, w + gr * cout_g * K * ae,
+                if (conv_bw_input_group(overload, &g, input, acc, cout_g, K, L, w + gr * cout_g * K * ae,
                                         dy + (n * cout + gr * cout_g) * L * ae, cols, tmp,
                                         (char *)tn_tensor_data(TN_T(gin)) +
                                             (n * input->sizes[1] + gr * cin_g) * plane * ae) < 0)
                     goto fail;
-        if (tn_copy_into(gi, TN_T(gin)) < 0)
+        if (tn_copy_into(overload, gi, TN_T(gin)) < 0)
             goto fail;
     }
     if (want[1]) {
         /* the input in the accumulation dtype, so im2col's columns are too */
-        xin = acc_copy(input, acc);
+        xin = acc_copy(overload, input, acc);
         xcols = malloc((size_t)(K * L * ae) + 1);
         char *part = malloc((size_t)(cout_g * K * ae) + 1);
         gwacc = calloc((size_t)(cout * K) + 1, sizeof(double));
@@ -916,8 +997,8 @@ tn_op_convolution_backward(TensorObject *grad_output, TensorObject *input, Tenso
         for (int64_t n = 0; n < N && K && L; n++)
             for (int64_t gr = 0; gr < g.groups; gr++) {
                 im2col(&g, TN_T(xin), n, gr * cin_g, cin_g, xcols);
-                if (conv_bw_weight_group(acc, cout_g, K, L, dy + (n * cout + gr * cout_g) * L * ae, xcols, part,
-                                         gwacc + gr * cout_g * K) < 0) {
+                if (conv_bw_weight_group(overload, acc, cout_g, K, L, dy + (n * cout + gr * cout_g) * L * ae, xcols,
+                                         part, gwacc + gr * cout_g * K) < 0) {
                     free(part);
                     goto fail;
                 }
@@ -927,7 +1008,7 @@ tn_op_convolution_backward(TensorObject *grad_output, TensorObject *input, Tenso
         if (!flat)
             goto fail;
         memcpy(tn_tensor_data(flat), gwacc, (size_t)(cout * K) * sizeof(double));
-        int rc = tn_copy_into(gw, flat);
+        int rc = tn_copy_into(overload, gw, flat);
         Py_DECREF((PyObject *)flat);
         if (rc < 0)
             goto fail;

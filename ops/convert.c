@@ -10,27 +10,30 @@
 #include "runtime/tensor_methods.h"
 
 PyObject *
-tn_op_to__dtype(TensorObject *self, int dtype, bool non_blocking, bool copy, int memory_format)
+tn_op_to__dtype(const tn_op *overload, TensorObject *self, int dtype, bool non_blocking, bool copy, int memory_format)
 {
     return tn_tensor_to((PyObject *)self, dtype, -1, copy, memory_format);
 }
 
 PyObject *
-tn_op_to__device(TensorObject *self, const tn_value *device, int dtype, bool non_blocking, bool copy,
+tn_op_to__device(const tn_op *overload, TensorObject *self, const tn_value *device, int dtype,
+                 bool non_blocking, bool copy,
                  int memory_format)
 {
     return tn_tensor_to((PyObject *)self, dtype, (int)device->u.i, copy, memory_format);
 }
 
 PyObject *
-tn_op_to__other(TensorObject *self, TensorObject *other, bool non_blocking, bool copy, int memory_format)
+tn_op_to__other(const tn_op *overload, TensorObject *self, TensorObject *other, bool non_blocking, bool copy,
+                int memory_format)
 {
     int devtype = other->device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU;
     return tn_tensor_to((PyObject *)self, other->dtype, devtype, copy, memory_format);
 }
 
 PyObject *
-tn_op_to__dtype_layout(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory,
+tn_op_to__dtype_layout(const tn_op *overload, TensorObject *self, int dtype, int layout,
+                       const tn_value *device, int pin_memory,
                        bool non_blocking, bool copy, int memory_format)
 {
     int devtype = device->tag == TN_V_DEVICE ? (int)device->u.i : -1;

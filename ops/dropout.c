@@ -21,7 +21,7 @@ tv(PyObject *t)
 /* native_dropout(input, p, train) -> (output, mask). An empty input comes back as itself with
  * an uninitialised mask of its dtype, as upstream's. */
 PyObject *
-tn_op_native_dropout(TensorObject *input, double p, int train)
+tn_op_native_dropout(const tn_op *overload, TensorObject *input, double p, int train)
 {
     if (input->numel == 0) {
         PyObject *mask = (PyObject *)tn_tensor_empty(input->ndim, input->sizes, input->dtype, input->device);
@@ -32,7 +32,7 @@ tn_op_native_dropout(TensorObject *input, double p, int train)
     like[1].u.i = TN_DTYPE_BOOL;
     if (train == 0) {
         PyObject *mask = tn_call(TN_OP_ones_like, like);
-        PyObject *out = mask ? tn_op_clone(input, -1) : NULL;
+        PyObject *out = mask ? tn_op_clone(overload, input, -1) : NULL;
         if (!out) {
             Py_XDECREF(mask);
             return NULL;
@@ -63,7 +63,7 @@ tn_op_native_dropout(TensorObject *input, double p, int train)
 }
 
 PyObject *
-tn_op_native_dropout_backward(TensorObject *grad_output, TensorObject *mask, double scale)
+tn_op_native_dropout_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *mask, double scale)
 {
     tn_value m[2] = {tv((PyObject *)grad_output), tv((PyObject *)mask)};
     PyObject *masked = tn_call(TN_OP_mul__Tensor, m);

@@ -86,7 +86,7 @@ new_tensor(tn_ints size, int dtype, int layout, const tn_value *device, int fall
  * checked, except that upstream's one-element fast path stores float16 and bfloat16 values
  * unchecked (full((1,), 1e10, dtype=float16) is inf, with three elements it raises). */
 static int
-fill_scalar(TensorObject *t, const tn_value *value)
+fill_scalar(const tn_op *overload, TensorObject *t, const tn_value *value)
 {
     if (t->device == TN_DEVICE_META)
         return 0;
@@ -95,18 +95,19 @@ fill_scalar(TensorObject *t, const tn_value *value)
         return -1;
     if (t->numel == 0)
         return 0;
-    if (tn_check_dtype(tn_current_op, t->dtype) < 0)
+    if (tn_check_dtype(overload, t->dtype) < 0)
         return -1;
     tn_loop l;
     tn_geom g = tn_geom_of(t);
     tn_loop_build(&l, t->ndim, t->sizes, 1, &g);
-    return TN_KCHECK(tn_fill(&l, t->dtype, tn_tensor_data(t), tn_kscalar_of(value)), t->dtype);
+    return TN_KCHECK(overload, tn_fill(&l, t->dtype, tn_tensor_data(t), tn_kscalar_of(value)), t->dtype);
 }
 
 /* ---- empty / zeros / ones / full ---- */
 
 PyObject *
-tn_op_empty__memory_format(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory,
+tn_op_empty__memory_format(const tn_op *overload, tn_ints size, int dtype, int layout,
+                           const tn_value *device, int pin_memory,
                            int memory_format)
 {
     TensorObject *t = new_tensor(size, dtype, layout, device, TN_DEVICE_CPU);
@@ -122,7 +123,8 @@ tn_op_empty__memory_format(tn_ints size, int dtype, int layout, const tn_value *
 }
 
 PyObject *
-tn_op_empty_strided(tn_ints size, tn_ints stride, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_empty_strided(const tn_op *overload, tn_ints size, tn_ints stride, int dtype, int layout,
+                    const tn_value *device, int pin_memory)
 {
     if (size.n != stride.n) {
         PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
@@ -150,11 +152,11 @@ tn_op_empty_strided(tn_ints size, tn_ints stride, int dtype, int layout, const t
 }
 
 static PyObject *
-filled(TensorObject *t, const tn_value *value)
+filled(const tn_op *overload, TensorObject *t, const tn_value *value)
 {
     if (!t)
         return NULL;
-    if (fill_scalar(t, value) < 0) {
+    if (fill_scalar(overload, t, value) < 0) {
         Py_DECREF(t);
         return NULL;
     }
@@ -162,17 +164,17 @@ filled(TensorObject *t, const tn_value *value)
 }
 
 PyObject *
-tn_op_zeros(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_zeros(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
     tn_value zero = tn_value_int(0);
-    return filled(new_tensor(size, dtype, layout, device, TN_DEVICE_CPU), &zero);
+    return filled(overload, new_tensor(size, dtype, layout, device, TN_DEVICE_CPU), &zero);
 }
 
 PyObject *
-tn_op_ones(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_ones(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
     tn_value one = tn_value_int(1);
-    return filled(new_tensor(size, dtype, layout, device, TN_DEVICE_CPU), &one);
+    return filled(overload, new_tensor(size, dtype, layout, device, TN_DEVICE_CPU), &one);
 }
 
 /* full's dtype when not given: the fill value's type (bool, int64, default float, complex). */
@@ -188,20 +190,22 @@ full_dtype(const tn_value *v)
 }
 
 PyObject *
-tn_op_full(tn_ints size, const tn_value *fill_value, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_full(const tn_op *overload, tn_ints size, const tn_value *fill_value, int dtype, int layout,
+           const tn_value *device, int pin_memory)
 {
     if (dtype < 0)
         dtype = full_dtype(fill_value);
-    return filled(new_tensor(size, dtype, layout, device, TN_DEVICE_CPU), fill_value);
+    return filled(overload, new_tensor(size, dtype, layout, device, TN_DEVICE_CPU), fill_value);
 }
 
 PyObject *
-tn_op_scalar_tensor(const tn_value *s, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_scalar_tensor(const tn_op *overload, const tn_value *s, int dtype, int layout, const tn_value *device,
+                    int pin_memory)
 {
     tn_ints none = {NULL, 0, false};
     if (dtype < 0)
         dtype = tn_default_dtype;
-    return filled(new_tensor(none, dtype, layout, device, TN_DEVICE_CPU), s);
+    return filled(overload, new_tensor(none, dtype, layout, device, TN_DEVICE_CPU), s);
 }
 
 /* ---- _like and new_ ---- */
@@ -209,7 +213,8 @@ tn_op_scalar_tensor(const tn_value *s, int dtype, int layout, const tn_value *de
 /* empty_like with preserve_format: self's strides when they are dense and non-overlapping,
  * else a contiguous (or channels-last) tensor, as upstream's empty_like does. */
 static TensorObject *
-empty_like(TensorObject *self, int dtype, int layout, const tn_value *device, int memory_format)
+empty_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
+           int memory_format)
 {
     int dev;
     if (check_layout(layout) < 0 || resolve_device(device, self->device, &dev) < 0)
@@ -242,34 +247,38 @@ empty_like(TensorObject *self, int dtype, int layout, const tn_value *device, in
     tn_ints sz = {self->sizes, self->ndim, false};
     tn_value devv = {.tag = TN_V_DEVICE, .dev_index = -1};
     devv.u.i = dev == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU;
-    return (TensorObject *)tn_op_empty__memory_format(sz, dtype, -1, &devv, 0, memory_format);
+    return (TensorObject *)tn_op_empty__memory_format(overload, sz, dtype, -1, &devv, 0, memory_format);
 }
 
 PyObject *
-tn_op_empty_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format)
+tn_op_empty_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
+                 int pin_memory, int memory_format)
 {
-    return (PyObject *)empty_like(self, dtype, layout, device, memory_format);
+    return (PyObject *)empty_like(overload, self, dtype, layout, device, memory_format);
 }
 
 PyObject *
-tn_op_zeros_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format)
+tn_op_zeros_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
+                 int pin_memory, int memory_format)
 {
     tn_value zero = tn_value_int(0);
-    return filled(empty_like(self, dtype, layout, device, memory_format), &zero);
+    return filled(overload, empty_like(overload, self, dtype, layout, device, memory_format), &zero);
 }
 
 PyObject *
-tn_op_ones_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format)
-{
-    tn_value one = tn_value_int(1);
-    return filled(empty_like(self, dtype, layout, device, memory_format), &one);
-}
-
-PyObject *
-tn_op_full_like(TensorObject *self, const tn_value *fill_value, int dtype, int layout, const tn_value *device,
+tn_op_ones_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
                 int pin_memory, int memory_format)
 {
-    return filled(empty_like(self, dtype, layout, device, memory_format), fill_value);
+    tn_value one = tn_value_int(1);
+    return filled(overload, empty_like(overload, self, dtype, layout, device, memory_format), &one);
+}
+
+PyObject *
+tn_op_full_like(const tn_op *overload, TensorObject *self, const tn_value *fill_value, int dtype, int layout,
+                const tn_value *device,
+                int pin_memory, int memory_format)
+{
+    return filled(overload, empty_like(overload, self, dtype, layout, device, memory_format), fill_value);
 }
 
 static TensorObject *
@@ -279,13 +288,15 @@ new_like(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value
 }
 
 PyObject *
-tn_op_new_empty(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_new_empty(const tn_op *overload, TensorObject *self, tn_ints size, int dtype, int layout,
+                const tn_value *device, int pin_memory)
 {
     return (PyObject *)new_like(self, size, dtype, layout, device);
 }
 
 PyObject *
-tn_op_new_empty_strided(TensorObject *self, tn_ints size, tn_ints stride, int dtype, int layout,
+tn_op_new_empty_strided(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride, int dtype,
+                        int layout,
                         const tn_value *device, int pin_memory)
 {
     tn_value dev = {.tag = TN_V_DEVICE, .dev_index = -1};
@@ -293,28 +304,31 @@ tn_op_new_empty_strided(TensorObject *self, tn_ints size, tn_ints stride, int dt
         dev = *device;
     else
         dev.u.i = self->device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU;
-    return tn_op_empty_strided(size, stride, dtype < 0 ? self->dtype : dtype, layout, &dev, pin_memory);
+    return tn_op_empty_strided(overload, size, stride, dtype < 0 ? self->dtype : dtype, layout, &dev, pin_memory);
 }
 
 PyObject *
-tn_op_new_zeros(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_new_zeros(const tn_op *overload, TensorObject *self, tn_ints size, int dtype, int layout,
+                const tn_value *device, int pin_memory)
 {
     tn_value zero = tn_value_int(0);
-    return filled(new_like(self, size, dtype, layout, device), &zero);
+    return filled(overload, new_like(self, size, dtype, layout, device), &zero);
 }
 
 PyObject *
-tn_op_new_ones(TensorObject *self, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
-{
-    tn_value one = tn_value_int(1);
-    return filled(new_like(self, size, dtype, layout, device), &one);
-}
-
-PyObject *
-tn_op_new_full(TensorObject *self, tn_ints size, const tn_value *fill_value, int dtype, int layout,
+tn_op_new_ones(const tn_op *overload, TensorObject *self, tn_ints size, int dtype, int layout,
                const tn_value *device, int pin_memory)
 {
-    return filled(new_like(self, size, dtype, layout, device), fill_value);
+    tn_value one = tn_value_int(1);
+    return filled(overload, new_like(self, size, dtype, layout, device), &one);
+}
+
+PyObject *
+tn_op_new_full(const tn_op *overload, TensorObject *self, tn_ints size, const tn_value *fill_value,
+               int dtype, int layout,
+               const tn_value *device, int pin_memory)
+{
+    return filled(overload, new_like(self, size, dtype, layout, device), fill_value);
 }
 
 /* ---- arange / linspace / eye ---- */
@@ -393,7 +407,8 @@ arange_fill_range(void *ctx, int64_t begin, int64_t end)
 }
 
 static PyObject *
-arange_impl(const tn_value *start, const tn_value *end, const tn_value *step, int dtype, int layout,
+arange_impl(const tn_op *overload, const tn_value *start, const tn_value *end, const tn_value *step,
+            int dtype, int layout,
             const tn_value *device)
 {
     if (dtype < 0)
@@ -444,7 +459,7 @@ arange_impl(const tn_value *start, const tn_value *end, const tn_value *step, in
     TensorObject *t = tn_tensor_empty(1, &n, dtype, dev);
     if (!t || dev == TN_DEVICE_META || n == 0)
         return (PyObject *)t;
-    if (tn_check_dtype(tn_current_op, dtype) < 0) {
+    if (tn_check_dtype(overload, dtype) < 0) {
         Py_DECREF(t);
         return NULL;
     }
@@ -476,25 +491,28 @@ arange_impl(const tn_value *start, const tn_value *end, const tn_value *step, in
 }
 
 PyObject *
-tn_op_arange(const tn_value *end, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_arange(const tn_op *overload, const tn_value *end, int dtype, int layout, const tn_value *device,
+             int pin_memory)
 {
     tn_value start = tn_value_int(0), step = tn_value_int(1);
-    return arange_impl(&start, end, &step, dtype, layout, device);
+    return arange_impl(overload, &start, end, &step, dtype, layout, device);
 }
 
 PyObject *
-tn_op_arange__start(const tn_value *start, const tn_value *end, int dtype, int layout, const tn_value *device,
+tn_op_arange__start(const tn_op *overload, const tn_value *start, const tn_value *end, int dtype, int layout,
+                    const tn_value *device,
                     int pin_memory)
 {
     tn_value step = tn_value_int(1);
-    return arange_impl(start, end, &step, dtype, layout, device);
+    return arange_impl(overload, start, end, &step, dtype, layout, device);
 }
 
 PyObject *
-tn_op_arange__start_step(const tn_value *start, const tn_value *end, const tn_value *step, int dtype, int layout,
+tn_op_arange__start_step(const tn_op *overload, const tn_value *start, const tn_value *end,
+                         const tn_value *step, int dtype, int layout,
                          const tn_value *device, int pin_memory)
 {
-    return arange_impl(start, end, step, dtype, layout, device);
+    return arange_impl(overload, start, end, step, dtype, layout, device);
 }
 
 /* linspace element i: upstream's scalar loop (RangeFactoriesKernel linspace_kernel) with
@@ -514,7 +532,8 @@ round_to(int dtype, float v)
 }
 
 PyObject *
-tn_op_linspace(const tn_value *start, const tn_value *end, int64_t steps, int dtype, int layout,
+tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end, int64_t steps, int dtype,
+               int layout,
                const tn_value *device, int pin_memory)
 {
     if (steps < 0) {
@@ -529,7 +548,7 @@ tn_op_linspace(const tn_value *start, const tn_value *end, int64_t steps, int dt
     TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
     if (!t || dev == TN_DEVICE_META || steps == 0)
         return (PyObject *)t;
-    if (tn_check_dtype(tn_current_op, dtype) < 0) {
+    if (tn_check_dtype(overload, dtype) < 0) {
         Py_DECREF(t);
         return NULL;
     }
@@ -575,7 +594,8 @@ tn_op_linspace(const tn_value *start, const tn_value *end, int64_t steps, int dt
 }
 
 PyObject *
-tn_op_eye__m(int64_t n, int64_t m, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_eye__m(const tn_op *overload, int64_t n, int64_t m, int dtype, int layout, const tn_value *device,
+             int pin_memory)
 {
     if (n < 0 || m < 0) {
         PyErr_Format(PyExc_RuntimeError, "%s must be greater or equal to 0, got %lld", n < 0 ? "n" : "m",
@@ -584,7 +604,7 @@ tn_op_eye__m(int64_t n, int64_t m, int dtype, int layout, const tn_value *device
     }
     int64_t sz[2] = {n, m};
     tn_ints size = {sz, 2, false};
-    PyObject *t = tn_op_zeros(size, dtype, layout, device, pin_memory);
+    PyObject *t = tn_op_zeros(overload, size, dtype, layout, device, pin_memory);
     if (!t || TN_T(t)->device == TN_DEVICE_META)
         return t;
     TensorObject *tt = TN_T(t);
@@ -596,19 +616,19 @@ tn_op_eye__m(int64_t n, int64_t m, int dtype, int layout, const tn_value *device
 }
 
 PyObject *
-tn_op_eye(int64_t n, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_eye(const tn_op *overload, int64_t n, int dtype, int layout, const tn_value *device, int pin_memory)
 {
-    return tn_op_eye__m(n, n, dtype, layout, device, pin_memory);
+    return tn_op_eye__m(overload, n, n, dtype, layout, device, pin_memory);
 }
 
 /* ---- clone / _to_copy / copy_ / fill_ / zero_ ---- */
 
 static PyObject *
-copy_into_new(TensorObject *self, int dtype, int device, int memory_format)
+copy_into_new(const tn_op *overload, TensorObject *self, int dtype, int device, int memory_format)
 {
     tn_value dev = {.tag = TN_V_DEVICE, .dev_index = -1};
     dev.u.i = device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU;
-    TensorObject *out = empty_like(self, dtype, -1, &dev, memory_format);
+    TensorObject *out = empty_like(overload, self, dtype, -1, &dev, memory_format);
     if (!out)
         return NULL;
     if (device == TN_DEVICE_META)
@@ -618,7 +638,7 @@ copy_into_new(TensorObject *self, int dtype, int device, int memory_format)
         PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
         return NULL;
     }
-    if (tn_copy_into(out, self) < 0) {
+    if (tn_copy_into(overload, out, self) < 0) {
         Py_DECREF(out);
         return NULL;
     }
@@ -626,25 +646,26 @@ copy_into_new(TensorObject *self, int dtype, int device, int memory_format)
 }
 
 PyObject *
-tn_op_clone(TensorObject *self, int memory_format)
+tn_op_clone(const tn_op *overload, TensorObject *self, int memory_format)
 {
-    return copy_into_new(self, self->dtype, self->device, memory_format);
+    return copy_into_new(overload, self, self->dtype, self->device, memory_format);
 }
 
 PyObject *
-tn_op__to_copy(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory,
+tn_op__to_copy(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
+               int pin_memory,
                bool non_blocking, int memory_format)
 {
     int dev;
     if (check_layout(layout) < 0 || resolve_device(device, self->device, &dev) < 0)
         return NULL;
-    return copy_into_new(self, dtype < 0 ? self->dtype : dtype, dev, memory_format);
+    return copy_into_new(overload, self, dtype < 0 ? self->dtype : dtype, dev, memory_format);
 }
 
 /* type_as: upstream's self.to(other.options()): self itself when dtype and device already
  * match, else a copy converted to them (memory format preserved). */
 PyObject *
-tn_op_type_as(TensorObject *self, TensorObject *other)
+tn_op_type_as(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
     if (self->dtype == other->dtype && self->device == other->device)
         return Py_NewRef((PyObject *)self);
@@ -652,12 +673,12 @@ tn_op_type_as(TensorObject *self, TensorObject *other)
         PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
         return NULL;
     }
-    return copy_into_new(self, other->dtype, other->device, TN_MEMFMT_PRESERVE);
+    return copy_into_new(overload, self, other->dtype, other->device, TN_MEMFMT_PRESERVE);
 }
 
 /* copy_: src broadcast to self's shape, converted to self's dtype, written in place. */
 PyObject *
-tn_op_copy_(TensorObject *self, TensorObject *src, bool non_blocking)
+tn_op_copy_(const tn_op *overload, TensorObject *self, TensorObject *src, bool non_blocking)
 {
     int nd;
     int64_t shape[TN_MAX_NDIM];
@@ -680,18 +701,18 @@ tn_op_copy_(TensorObject *self, TensorObject *src, bool non_blocking)
     }
     if (self != src && (tn_check_no_internal_overlap(self) < 0 || tn_check_no_partial_overlap(self, src) < 0))
         return NULL;
-    if (self->numel > 0 && (tn_check_dtype(tn_current_op, self->dtype) < 0 || tn_check_dtype(tn_current_op, src->dtype) < 0))
+    if (self->numel > 0 && (tn_check_dtype(overload, self->dtype) < 0 || tn_check_dtype(overload, src->dtype) < 0))
         return NULL;
     /* copying a tensor onto an overlapping view of itself must read before it writes */
     TensorObject *from = src;
     PyObject *tmp = NULL;
     if (src->storage == self->storage && src != self && self->numel > 0) {
-        tmp = copy_into_new(src, src->dtype, TN_DEVICE_CPU, TN_MEMFMT_CONTIGUOUS);
+        tmp = copy_into_new(overload, src, src->dtype, TN_DEVICE_CPU, TN_MEMFMT_CONTIGUOUS);
         if (!tmp)
             return NULL;
         from = TN_T(tmp);
     }
-    int rc = tn_copy_into(self, from);
+    int rc = tn_copy_into(overload, self, from);
     Py_XDECREF(tmp);
     if (rc < 0)
         return NULL;
@@ -700,16 +721,16 @@ tn_op_copy_(TensorObject *self, TensorObject *src, bool non_blocking)
 }
 
 PyObject *
-tn_op_fill___Scalar(TensorObject *self, const tn_value *value)
+tn_op_fill___Scalar(const tn_op *overload, TensorObject *self, const tn_value *value)
 {
-    if (fill_scalar(self, value) < 0)
+    if (fill_scalar(overload, self, value) < 0)
         return NULL;
     tn_tensor_bump_version(self);
     return Py_NewRef((PyObject *)self);
 }
 
 PyObject *
-tn_op_fill___Tensor(TensorObject *self, TensorObject *value)
+tn_op_fill___Tensor(const tn_op *overload, TensorObject *self, TensorObject *value)
 {
     if (value->ndim != 0) {
         PyErr_Format(PyExc_RuntimeError,
@@ -724,21 +745,21 @@ tn_op_fill___Tensor(TensorObject *self, TensorObject *value)
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
-    if (tn_copy_into(self, value) < 0)
+    if (tn_copy_into(overload, self, value) < 0)
         return NULL;
     tn_tensor_bump_version(self);
     return Py_NewRef((PyObject *)self);
 }
 
 PyObject *
-tn_op_zero_(TensorObject *self)
+tn_op_zero_(const tn_op *overload, TensorObject *self)
 {
     tn_value zero = tn_value_int(0);
-    return tn_op_fill___Scalar(self, &zero);
+    return tn_op_fill___Scalar(overload, self, &zero);
 }
 
 PyObject *
-tn_op__local_scalar_dense(TensorObject *self)
+tn_op__local_scalar_dense(const tn_op *overload, TensorObject *self)
 {
     if (self->numel > 1) {
         /* upstream reads the first element whatever the numel (item() checks it first) */
@@ -751,7 +772,7 @@ tn_op__local_scalar_dense(TensorObject *self)
 }
 
 PyObject *
-tn_op_detach_(TensorObject *self)
+tn_op_detach_(const tn_op *overload, TensorObject *self)
 {
     /* upstream refuses differentiable views (_is_view(); detach and view(dtype) make none) */
     if (self->is_view) {
@@ -770,7 +791,7 @@ tn_op_detach_(TensorObject *self)
 /* ---- resize_ / set_ ---- */
 
 PyObject *
-tn_op_resize_(TensorObject *self, tn_ints size, int memory_format)
+tn_op_resize_(const tn_op *overload, TensorObject *self, tn_ints size, int memory_format)
 {
     if (check_sizes(size) < 0)
         return NULL;
@@ -802,7 +823,7 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
 }
 
 PyObject *
-tn_op_set_(TensorObject *self)
+tn_op_set_(const tn_op *overload, TensorObject *self)
 {
     tn_storage *s = tn_storage_new(0, self->device);
     if (!s)
@@ -830,7 +851,7 @@ storage_of(const tn_value *v)
 }
 
 PyObject *
-tn_op_set___source_Storage(TensorObject *self, const tn_value *source)
+tn_op_set___source_Storage(const tn_op *overload, TensorObject *self, const tn_value *source)
 {
     tn_storage *s = storage_of(source);
     if (!s)
@@ -840,7 +861,8 @@ tn_op_set___source_Storage(TensorObject *self, const tn_value *source)
 }
 
 PyObject *
-tn_op_set___source_Storage_storage_offset(TensorObject *self, const tn_value *source, int64_t storage_offset,
+tn_op_set___source_Storage_storage_offset(const tn_op *overload, TensorObject *self, const tn_value *source,
+                                          int64_t storage_offset,
                                           tn_ints size, tn_ints stride)
 {
     tn_storage *s = storage_of(source);
@@ -850,7 +872,7 @@ tn_op_set___source_Storage_storage_offset(TensorObject *self, const tn_value *so
 }
 
 PyObject *
-tn_op_set___source_Tensor(TensorObject *self, TensorObject *source)
+tn_op_set___source_Tensor(const tn_op *overload, TensorObject *self, TensorObject *source)
 {
     if (source->dtype != self->dtype) {
         PyErr_Format(PyExc_RuntimeError, "Could not set tensor of type %s to a tensor of type %s",
@@ -861,7 +883,8 @@ tn_op_set___source_Tensor(TensorObject *self, TensorObject *source)
 }
 
 PyObject *
-tn_op_set___source_Tensor_storage_offset(TensorObject *self, TensorObject *source, int64_t storage_offset,
+tn_op_set___source_Tensor_storage_offset(const tn_op *overload, TensorObject *self, TensorObject *source,
+                                         int64_t storage_offset,
                                          tn_ints size, tn_ints stride)
 {
     return set_storage(self, source->storage, storage_offset, (int)size.n, size.v, stride.n ? stride.v : NULL);

@@ -106,27 +106,31 @@ fe_scalar_tensor(const TensorObject *t)
 
 /* add / sub: List and Tensor take alpha */
 #define FE_ALPHA_OPS(NAME, ListOp, ListIp, ScalarOp, ScalarIp, SlistOp, SlistIp)                                     \
-    PyObject *tn_op__foreach_##NAME##__List(tn_tensors self, tn_tensors other, const tn_value *alpha)              \
+    PyObject *tn_op__foreach_##NAME##__List(const tn_op *overload, tn_tensors self, tn_tensors other,              \
+                                            const tn_value *alpha)                                                 \
     {                                                                                                              \
         return fe_run(ListOp, self, FE(LIST1(other), TAIL1(*alpha)), 0, 0);                                      \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##___List(tn_tensors self, tn_tensors other, const tn_value *alpha)             \
+    PyObject *tn_op__foreach_##NAME##___List(const tn_op *overload, tn_tensors self, tn_tensors other,             \
+                                             const tn_value *alpha)                                                \
     {                                                                                                              \
         return fe_run(ListIp, self, FE(LIST1(other), TAIL1(*alpha)), 1, 0);                                      \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##__Scalar(tn_tensors self, const tn_value *scalar)                            \
+    PyObject *tn_op__foreach_##NAME##__Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar)     \
     {                                                                                                              \
         return fe_run(ScalarOp, self, FE(TAIL2(*scalar, tn_value_int(1))), 0, 0);                                \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##___Scalar(tn_tensors self, const tn_value *scalar)                           \
+    PyObject *tn_op__foreach_##NAME##___Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar)    \
     {                                                                                                              \
         return fe_run(ScalarIp, self, FE(TAIL2(*scalar, tn_value_int(1))), 1, 0);                                \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##__ScalarList(tn_tensors self, const tn_value *scalars)                       \
+    PyObject *tn_op__foreach_##NAME##__ScalarList(const tn_op *overload, tn_tensors self,                         \
+                                                  const tn_value *scalars)                                        \
     {                                                                                                              \
         return fe_run(SlistOp, self, FE(SCALARS(*scalars), TAIL1(tn_value_int(1))), 0, 0);                       \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##___ScalarList(tn_tensors self, const tn_value *scalars)                      \
+    PyObject *tn_op__foreach_##NAME##___ScalarList(const tn_op *overload, tn_tensors self,                        \
+                                                   const tn_value *scalars)                                       \
     {                                                                                                              \
         return fe_run(SlistIp, self, FE(SCALARS(*scalars), TAIL1(tn_value_int(1))), 1, 0);                       \
     }
@@ -137,7 +141,7 @@ FE_ALPHA_OPS(sub, TN_OP_sub__Tensor, TN_OP_sub___Tensor, TN_OP_sub__Scalar, TN_O
              TN_OP_sub___Scalar)
 
 PyObject *
-tn_op__foreach_add__Tensor(tn_tensors self, TensorObject *other, const tn_value *alpha)
+tn_op__foreach_add__Tensor(const tn_op *overload, tn_tensors self, TensorObject *other, const tn_value *alpha)
 {
     return fe_scalar_tensor(other) < 0 ? NULL
                                        : fe_run(TN_OP_add__Tensor, self,
@@ -145,7 +149,7 @@ tn_op__foreach_add__Tensor(tn_tensors self, TensorObject *other, const tn_value 
 }
 
 PyObject *
-tn_op__foreach_add___Tensor(tn_tensors self, TensorObject *other, const tn_value *alpha)
+tn_op__foreach_add___Tensor(const tn_op *overload, tn_tensors self, TensorObject *other, const tn_value *alpha)
 {
     return fe_scalar_tensor(other) < 0 ? NULL
                                        : fe_run(TN_OP_add___Tensor, self,
@@ -154,37 +158,39 @@ tn_op__foreach_add___Tensor(tn_tensors self, TensorObject *other, const tn_value
 
 /* mul / div: no alpha */
 #define FE_PLAIN_OPS(NAME, TensorOp, TensorIp, ScalarOp, ScalarIp)                                                    \
-    PyObject *tn_op__foreach_##NAME##__List(tn_tensors self, tn_tensors other)                                     \
+    PyObject *tn_op__foreach_##NAME##__List(const tn_op *overload, tn_tensors self, tn_tensors other)              \
     {                                                                                                              \
         return fe_run(TensorOp, self, FE(LIST1(other)), 0, 0);                                                   \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##___List(tn_tensors self, tn_tensors other)                                    \
+    PyObject *tn_op__foreach_##NAME##___List(const tn_op *overload, tn_tensors self, tn_tensors other)             \
     {                                                                                                              \
         return fe_run(TensorIp, self, FE(LIST1(other)), 1, 0);                                                   \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##__Scalar(tn_tensors self, const tn_value *scalar)                            \
+    PyObject *tn_op__foreach_##NAME##__Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar)     \
     {                                                                                                              \
         return fe_run(ScalarOp, self, FE(TAIL1(*scalar)), 0, 0);                                                 \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##___Scalar(tn_tensors self, const tn_value *scalar)                           \
+    PyObject *tn_op__foreach_##NAME##___Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar)    \
     {                                                                                                              \
         return fe_run(ScalarIp, self, FE(TAIL1(*scalar)), 1, 0);                                                 \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##__ScalarList(tn_tensors self, const tn_value *scalars)                       \
+    PyObject *tn_op__foreach_##NAME##__ScalarList(const tn_op *overload, tn_tensors self,                         \
+                                                  const tn_value *scalars)                                        \
     {                                                                                                              \
         return fe_run(ScalarOp, self, FE(SCALARS(*scalars)), 0, 0);                                              \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##___ScalarList(tn_tensors self, const tn_value *scalars)                      \
+    PyObject *tn_op__foreach_##NAME##___ScalarList(const tn_op *overload, tn_tensors self,                        \
+                                                   const tn_value *scalars)                                       \
     {                                                                                                              \
         return fe_run(ScalarIp, self, FE(SCALARS(*scalars)), 1, 0);                                              \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##__Tensor(tn_tensors self, TensorObject *other)                               \
+    PyObject *tn_op__foreach_##NAME##__Tensor(const tn_op *overload, tn_tensors self, TensorObject *other)        \
     {                                                                                                              \
         return fe_scalar_tensor(other) < 0                                                                         \
                    ? NULL                                                                                          \
                    : fe_run(TensorOp, self, FE(TAIL1(tn_value_tensor((PyObject *)other))), 0, 0);                \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##___Tensor(tn_tensors self, TensorObject *other)                              \
+    PyObject *tn_op__foreach_##NAME##___Tensor(const tn_op *overload, tn_tensors self, TensorObject *other)       \
     {                                                                                                              \
         return fe_scalar_tensor(other) < 0                                                                         \
                    ? NULL                                                                                          \
@@ -196,22 +202,26 @@ FE_PLAIN_OPS(div, TN_OP_div__Tensor, TN_OP_div___Tensor, TN_OP_div__Scalar, TN_O
 
 /* addcmul / addcdiv with one value or a list of them */
 #define FE_ADDC_OPS(NAME, Op, Ip)                                                                                      \
-    PyObject *tn_op__foreach_##NAME##__Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2,            \
+    PyObject *tn_op__foreach_##NAME##__Scalar(const tn_op *overload, tn_tensors self, tn_tensors tensor1,         \
+                                              tn_tensors tensor2,                                                 \
                                               const tn_value *value)                                              \
     {                                                                                                              \
         return fe_run(Op, self, FE(LIST2(tensor1, tensor2), TAIL1(*value)), 0, 0);                               \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##___Scalar(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2,           \
+    PyObject *tn_op__foreach_##NAME##___Scalar(const tn_op *overload, tn_tensors self, tn_tensors tensor1,        \
+                                               tn_tensors tensor2,                                                \
                                                const tn_value *value)                                             \
     {                                                                                                              \
         return fe_run(Ip, self, FE(LIST2(tensor1, tensor2), TAIL1(*value)), 1, 0);                               \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##__ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2,        \
+    PyObject *tn_op__foreach_##NAME##__ScalarList(const tn_op *overload, tn_tensors self, tn_tensors tensor1,     \
+                                                  tn_tensors tensor2,                                             \
                                                   const tn_value *scalars)                                        \
     {                                                                                                              \
         return fe_run(Op, self, FE(LIST2(tensor1, tensor2), SCALARS(*scalars)), 0, 0);                           \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##___ScalarList(tn_tensors self, tn_tensors tensor1, tn_tensors tensor2,       \
+    PyObject *tn_op__foreach_##NAME##___ScalarList(const tn_op *overload, tn_tensors self, tn_tensors tensor1,    \
+                                                   tn_tensors tensor2,                                            \
                                                    const tn_value *scalars)                                       \
     {                                                                                                              \
         return fe_run(Ip, self, FE(LIST2(tensor1, tensor2), SCALARS(*scalars)), 1, 0);                           \
@@ -221,84 +231,84 @@ FE_ADDC_OPS(addcmul, TN_OP_addcmul, TN_OP_addcmul_)
 FE_ADDC_OPS(addcdiv, TN_OP_addcdiv, TN_OP_addcdiv_)
 
 PyObject *
-tn_op__foreach_lerp__List(tn_tensors self, tn_tensors tensors1, tn_tensors weights)
+tn_op__foreach_lerp__List(const tn_op *overload, tn_tensors self, tn_tensors tensors1, tn_tensors weights)
 {
     return fe_run(TN_OP_lerp__Tensor, self, FE(LIST2(tensors1, weights)), 0, 0);
 }
 
 PyObject *
-tn_op__foreach_lerp___List(tn_tensors self, tn_tensors tensors1, tn_tensors weights)
+tn_op__foreach_lerp___List(const tn_op *overload, tn_tensors self, tn_tensors tensors1, tn_tensors weights)
 {
     return fe_run(TN_OP_lerp___Tensor, self, FE(LIST2(tensors1, weights)), 1, 0);
 }
 
 PyObject *
-tn_op__foreach_lerp__Scalar(tn_tensors self, tn_tensors tensors1, const tn_value *weight)
+tn_op__foreach_lerp__Scalar(const tn_op *overload, tn_tensors self, tn_tensors tensors1, const tn_value *weight)
 {
     return fe_run(TN_OP_lerp__Scalar, self, FE(LIST1(tensors1), TAIL1(*weight)), 0, 0);
 }
 
 PyObject *
-tn_op__foreach_lerp___Scalar(tn_tensors self, tn_tensors tensors1, const tn_value *weight)
+tn_op__foreach_lerp___Scalar(const tn_op *overload, tn_tensors self, tn_tensors tensors1, const tn_value *weight)
 {
     return fe_run(TN_OP_lerp___Scalar, self, FE(LIST1(tensors1), TAIL1(*weight)), 1, 0);
 }
 
 /* maximum / minimum have no in-place op: the result is copied into self (upstream's slow path) */
 PyObject *
-tn_op__foreach_maximum__List(tn_tensors self, tn_tensors other)
+tn_op__foreach_maximum__List(const tn_op *overload, tn_tensors self, tn_tensors other)
 {
     return fe_run(TN_OP_maximum, self, FE(LIST1(other)), 0, 0);
 }
 
 PyObject *
-tn_op__foreach_maximum___List(tn_tensors self, tn_tensors other)
+tn_op__foreach_maximum___List(const tn_op *overload, tn_tensors self, tn_tensors other)
 {
     return fe_run(TN_OP_maximum, self, FE(LIST1(other)), 1, 1);
 }
 
 PyObject *
-tn_op__foreach_minimum__List(tn_tensors self, tn_tensors other)
+tn_op__foreach_minimum__List(const tn_op *overload, tn_tensors self, tn_tensors other)
 {
     return fe_run(TN_OP_minimum, self, FE(LIST1(other)), 0, 0);
 }
 
 PyObject *
-tn_op__foreach_minimum___List(tn_tensors self, tn_tensors other)
+tn_op__foreach_minimum___List(const tn_op *overload, tn_tensors self, tn_tensors other)
 {
     return fe_run(TN_OP_minimum, self, FE(LIST1(other)), 1, 1);
 }
 
 PyObject *
-tn_op__foreach_clamp_min__Scalar(tn_tensors self, const tn_value *scalar)
+tn_op__foreach_clamp_min__Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar)
 {
     return fe_run(TN_OP_clamp_min, self, FE(TAIL1(*scalar)), 0, 0);
 }
 
 PyObject *
-tn_op__foreach_clamp_min___Scalar(tn_tensors self, const tn_value *scalar)
+tn_op__foreach_clamp_min___Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar)
 {
     return fe_run(TN_OP_clamp_min_, self, FE(TAIL1(*scalar)), 1, 0);
 }
 
 PyObject *
-tn_op__foreach_clamp_max__Scalar(tn_tensors self, const tn_value *scalar)
+tn_op__foreach_clamp_max__Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar)
 {
     return fe_run(TN_OP_clamp_max, self, FE(TAIL1(*scalar)), 0, 0);
 }
 
 PyObject *
-tn_op__foreach_clamp_max___Scalar(tn_tensors self, const tn_value *scalar)
+tn_op__foreach_clamp_max___Scalar(const tn_op *overload, tn_tensors self, const tn_value *scalar)
 {
     return fe_run(TN_OP_clamp_max_, self, FE(TAIL1(*scalar)), 1, 0);
 }
 
 #define FE_UNARY(NAME, Op, Ip)                                                                                         \
-    PyObject *tn_op__foreach_##NAME(tn_tensors self)                                                               \
+    PyObject *tn_op__foreach_##NAME(const tn_op *overload, tn_tensors self)                                        \
     {                                                                                                              \
         return fe_run(Op, self, FE(.nlists = 0), 0, 0);                                                          \
     }                                                                                                              \
-    PyObject *tn_op__foreach_##NAME##_(tn_tensors self)                                                            \
+    PyObject *tn_op__foreach_##NAME##_(const tn_op *overload, tn_tensors self)                                     \
     {                                                                                                              \
         return fe_run(Ip, self, FE(.nlists = 0), 1, 0);                                                          \
     }
@@ -307,13 +317,13 @@ FE_UNARY(sqrt, TN_OP_sqrt, TN_OP_sqrt_)
 FE_UNARY(neg, TN_OP_neg, TN_OP_neg_)
 
 PyObject *
-tn_op__foreach_zero_(tn_tensors self)
+tn_op__foreach_zero_(const tn_op *overload, tn_tensors self)
 {
     return fe_run(TN_OP_zero_, self, FE(.nlists = 0), 1, 0);
 }
 
 PyObject *
-tn_op__foreach_copy_(tn_tensors self, tn_tensors src, bool non_blocking)
+tn_op__foreach_copy_(const tn_op *overload, tn_tensors self, tn_tensors src, bool non_blocking)
 {
     tn_value nb = {.tag = TN_V_BOOL};
     nb.u.i = non_blocking;
@@ -322,7 +332,7 @@ tn_op__foreach_copy_(tn_tensors self, tn_tensors src, bool non_blocking)
 
 /* _foreach_norm: linalg_vector_norm(t, ord, dim=None, keepdim=False, dtype) of each */
 PyObject *
-tn_op__foreach_norm__Scalar(tn_tensors self, const tn_value *ord, int dtype)
+tn_op__foreach_norm__Scalar(const tn_op *overload, tn_tensors self, const tn_value *ord, int dtype)
 {
     tn_value d = {.tag = dtype < 0 ? TN_V_NONE : TN_V_DTYPE};
     d.u.i = dtype;

@@ -213,7 +213,8 @@ adv_offsets(TensorObject *self, const adv_index *a, int64_t *count)
  * The output takes the layout that iterator sorts out of those operands (Note [Output layout]
  * in runtime/tensor_iter.c), so x.t()[..., True] is laid out like x.t(). We build the same operands. */
 static TensorObject *
-adv_output(TensorObject *self, const adv_index *a, int nd, const int64_t *shape, const int *kept, int nkept)
+adv_output(const tn_op *overload, TensorObject *self, const adv_index *a, int nd, const int64_t *shape,
+           const int *kept, int nkept)
 {
     int before = a->adjacent ? a->first : 0, nb = 0;
     for (int k = 0; k < nkept && kept[k] < before; k++)
@@ -242,8 +243,8 @@ adv_output(TensorObject *self, const adv_index *a, int nd, const int64_t *shape,
     int nheld = 0;
     for (int i = 0; i < a->nidx; i++) {
         tn_ints bs = {(int64_t *)a->bshape, a->bnd, false}, rs = {rshape, r, false};
-        PyObject *ex = tn_op_expand(TN_T(a->idx[i]), bs, false);
-        PyObject *rv = ex ? tn_op_reshape(TN_T(ex), rs) : NULL;
+        PyObject *ex = tn_op_expand(overload, TN_T(a->idx[i]), bs, false);
+        PyObject *rv = ex ? tn_op_reshape(overload, TN_T(ex), rs) : NULL;
         Py_XDECREF(ex);
         if (!rv)
             goto done;
@@ -258,7 +259,7 @@ done:
 }
 
 PyObject *
-tn_op_index__Tensor(TensorObject *self, tn_tensors indices)
+tn_op_index__Tensor(const tn_op *overload, TensorObject *self, tn_tensors indices)
 {
     adv_index a;
     if (adv_prepare(self, indices, &a) < 0)
@@ -267,7 +268,7 @@ tn_op_index__Tensor(TensorObject *self, tn_tensors indices)
     int kept[TN_MAX_NDIM], nkept;
     int nd = adv_result_shape(self, &a, shape, kept, &nkept);
     /* See Note [Advanced index output layout] */
-    TensorObject *out = adv_output(self, &a, nd, shape, kept, nkept);
+    TensorObject *out = adv_output(overload, self, &a, nd, shape, kept, nkept);
     if (!out || out->device == TN_DEVICE_META || out->numel == 0) {
         adv_free(&a);
         return (PyObject *)out;
@@ -304,7 +305,7 @@ tn_op_index__Tensor(TensorObject *self, tn_tensors indices)
     tn_loop_build(&l, nd, shape, 3, g);
     tn_status s = tn_gather(self->dtype, &l, INT64_MAX, 1, tn_tensor_data(out), tn_tensor_data(self), off);
     PyMem_Free(off);
-    if (TN_KCHECK(s, self->dtype) < 0)
+    if (TN_KCHECK(overload, s, self->dtype) < 0)
         goto fail;
     adv_free(&a);
     return (PyObject *)out;
@@ -317,7 +318,8 @@ fail:
 /* index_put_: self[indices] = values (broadcast), or += with accumulate. `bump` is 0 when
  * index_put works on its own fresh copy (no caller sees that write as in-place). */
 static PyObject *
-index_put_impl(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate, int bump)
+index_put_impl(const tn_op *overload, TensorObject *self, tn_tensors indices, TensorObject *values,
+               bool accumulate, int bump)
 {
     if (bump && self->device != TN_DEVICE_META) {
         /* in place, as upstream's _index_put_impl_: an expanded self is deprecated, values and
@@ -360,7 +362,7 @@ index_put_impl(TensorObject *self, tn_tensors indices, TensorObject *values, boo
     /* values broadcast to the result shape, in self's dtype, contiguous */
     {
         tn_ints sh = {shape, nd, false};
-        PyObject *ex = tn_op_expand(values, sh, false);
+        PyObject *ex = tn_op_expand(overload, values, sh, false);
         if (!ex) {
             PyErr_Clear();
             char a1[256], b1[256];
@@ -371,7 +373,7 @@ index_put_impl(TensorObject *self, tn_tensors indices, TensorObject *values, boo
             goto fail;
         }
         TensorObject *contig = tn_tensor_empty(nd, shape, self->dtype, TN_DEVICE_CPU);
-        if (!contig || tn_copy_into(contig, TN_T(ex)) < 0) {
+        if (!contig || tn_copy_into(overload, contig, TN_T(ex)) < 0) {
             Py_DECREF(ex);
             Py_XDECREF((PyObject *)contig);
             goto fail;
@@ -412,7 +414,7 @@ index_put_impl(TensorObject *self, tn_tensors indices, TensorObject *values, boo
             }
         }
     }
-    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+    if (tn_check_dtype(overload, self->dtype) < 0)
         goto fail;
     {
         int64_t hi = 0;
@@ -421,7 +423,7 @@ index_put_impl(TensorObject *self, tn_tensors indices, TensorObject *values, boo
                 hi += (self->sizes[i] - 1) * self->strides[i];
         tn_status s = tn_index_put(self->dtype, total, full, tn_tensor_data(TN_T(vals)), 1, tn_tensor_data(self),
                                    accumulate, 0, hi);
-        if (TN_KCHECK(s, self->dtype) < 0)
+        if (TN_KCHECK(overload, s, self->dtype) < 0)
             goto fail;
     }
     PyMem_Free(off);
@@ -440,20 +442,20 @@ fail:
 }
 
 PyObject *
-tn_op_index_put_(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate)
+tn_op_index_put_(const tn_op *overload, TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate)
 {
-    return index_put_impl(self, indices, values, accumulate, 1);
+    return index_put_impl(overload, self, indices, values, accumulate, 1);
 }
 
 PyObject *
-tn_op_index_put(TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate)
+tn_op_index_put(const tn_op *overload, TensorObject *self, tn_tensors indices, TensorObject *values, bool accumulate)
 {
     tn_value c[2] = {tn_value_tensor((PyObject *)self)};
     c[1].tag = TN_V_NONE;
     PyObject *copy = tn_call(TN_OP_clone, c);
     if (!copy)
         return NULL;
-    PyObject *r = index_put_impl(TN_T(copy), indices, values, accumulate, 0);
+    PyObject *r = index_put_impl(overload, TN_T(copy), indices, values, accumulate, 0);
     Py_DECREF(copy);
     return r;
 }
@@ -461,7 +463,7 @@ tn_op_index_put(TensorObject *self, tn_tensors indices, TensorObject *values, bo
 /* ---- index_select / embedding / gather / scatter ---- */
 
 PyObject *
-tn_op_index_select(TensorObject *self, int64_t dim, TensorObject *index)
+tn_op_index_select(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index)
 {
     int64_t d;
     if (tn_wrap_dim(dim, self->ndim, &d) < 0)
@@ -495,7 +497,7 @@ tn_op_index_select(TensorObject *self, int64_t dim, TensorObject *index)
     TensorObject *ix = index;
     if (index->dtype != TN_DTYPE_I64 || (index->ndim == 1 && index->strides[0] != 1)) {
         idx64 = (PyObject *)tn_tensor_empty(1, &n, TN_DTYPE_I64, TN_DEVICE_CPU);
-        if (!idx64 || tn_copy_into(TN_T(idx64), index) < 0)
+        if (!idx64 || tn_copy_into(overload, TN_T(idx64), index) < 0)
             goto fail;
         ix = TN_T(idx64);
     }
@@ -511,7 +513,7 @@ tn_op_index_select(TensorObject *self, int64_t dim, TensorObject *index)
             PyErr_SetString(PyExc_IndexError, "index out of range in self");
             goto fail;
         }
-        if (TN_KCHECK(s, self->dtype) < 0)
+        if (TN_KCHECK(overload, s, self->dtype) < 0)
             goto fail;
     } else {
         tn_loop l;
@@ -522,7 +524,7 @@ tn_op_index_select(TensorObject *self, int64_t dim, TensorObject *index)
             PyErr_SetString(PyExc_IndexError, "index out of range in self");
             goto fail;
         }
-        if (TN_KCHECK(s, self->dtype) < 0)
+        if (TN_KCHECK(overload, s, self->dtype) < 0)
             goto fail;
     }
     Py_XDECREF(idx64);
@@ -536,7 +538,8 @@ fail:
 /* embedding(weight, indices, padding_idx, scale_grad_by_freq, sparse): rows of weight, in the
  * shape of indices plus the embedding dim. */
 PyObject *
-tn_op_embedding(TensorObject *weight, TensorObject *indices, int64_t padding_idx, bool scale_grad_by_freq,
+tn_op_embedding(const tn_op *overload, TensorObject *weight, TensorObject *indices, int64_t padding_idx,
+                bool scale_grad_by_freq,
                 bool sparse)
 {
     if (weight->ndim != 2) {
@@ -552,10 +555,10 @@ tn_op_embedding(TensorObject *weight, TensorObject *indices, int64_t padding_idx
     }
     int64_t m1 = -1;
     tn_ints flat = {&m1, 1, false};
-    PyObject *fi = tn_op_reshape(indices, flat);
+    PyObject *fi = tn_op_reshape(overload, indices, flat);
     if (!fi)
         return NULL;
-    PyObject *rows = tn_op_index_select(weight, 0, TN_T(fi));
+    PyObject *rows = tn_op_index_select(overload, weight, 0, TN_T(fi));
     Py_DECREF(fi);
     if (!rows)
         return NULL;
@@ -563,7 +566,7 @@ tn_op_embedding(TensorObject *weight, TensorObject *indices, int64_t padding_idx
     memcpy(shape, indices->sizes, sizeof(int64_t) * (size_t)indices->ndim);
     shape[indices->ndim] = weight->sizes[1];
     tn_ints sh = {shape, indices->ndim + 1, false};
-    PyObject *r = tn_op_view(TN_T(rows), sh);
+    PyObject *r = tn_op_view(overload, TN_T(rows), sh);
     Py_DECREF(rows);
     return r;
 }
@@ -571,7 +574,7 @@ tn_op_embedding(TensorObject *weight, TensorObject *indices, int64_t padding_idx
 /* gather and scatter take int64 or int32 indices; an int32 index is widened for the kernels
  * (*owned then holds the copy). */
 static TensorObject *
-index_as_int64(TensorObject *index, const char *op, PyObject **owned)
+index_as_int64(const tn_op *overload, TensorObject *index, const char *op, PyObject **owned)
 {
     *owned = NULL;
     if (index->dtype == TN_DTYPE_I64)
@@ -583,7 +586,7 @@ index_as_int64(TensorObject *index, const char *op, PyObject **owned)
     TensorObject *w = tn_tensor_empty(index->ndim, index->sizes, TN_DTYPE_I64, index->device);
     if (!w)
         return NULL;
-    if (index->device != TN_DEVICE_META && index->numel > 0 && tn_copy_into(w, index) < 0) {
+    if (index->device != TN_DEVICE_META && index->numel > 0 && tn_copy_into(overload, w, index) < 0) {
         Py_DECREF((PyObject *)w);
         return NULL;
     }
@@ -659,11 +662,11 @@ index_out_of_bounds(TensorObject *index, int64_t d, int64_t size)
 }
 
 PyObject *
-tn_op_gather(TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad)
+tn_op_gather(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad)
 {
     int64_t d;
     PyObject *owned;
-    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || !(index = index_as_int64(index, "gather", &owned)))
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || !(index = index_as_int64(overload, index, "gather", &owned)))
         return NULL;
     if (check_gather_scatter_shape("gather", self, d, index, NULL) < 0) {
         Py_XDECREF(owned);
@@ -685,35 +688,38 @@ tn_op_gather(TensorObject *self, int64_t dim, TensorObject *index, bool sparse_g
     if (s == TN_ERR_VALUE)
         index_out_of_bounds(index, d, self->ndim ? self->sizes[d] : 1);
     Py_XDECREF(owned);
-    if (s == TN_ERR_VALUE || TN_KCHECK(s, self->dtype) < 0) {
+    if (s == TN_ERR_VALUE || TN_KCHECK(overload, s, self->dtype) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
     }
     return (PyObject *)out;
 }
 
-static PyObject *scatter_run(TensorObject *self, int64_t d, TensorObject *index, TensorObject *src,
+static PyObject *scatter_run(const tn_op *overload, TensorObject *self, int64_t d, TensorObject *index,
+                             TensorObject *src,
                              const tn_value *value, int reduce, int include_self, int inplace);
 
 static PyObject *
-scatter_impl(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src, const tn_value *value,
+scatter_impl(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src,
+             const tn_value *value,
              int reduce, int include_self, int inplace)
 {
     int64_t d;
     PyObject *owned;
-    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || !(index = index_as_int64(index, "scatter", &owned)))
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || !(index = index_as_int64(overload, index, "scatter", &owned)))
         return NULL;
     if (check_gather_scatter_shape("scatter", self, d, index, src) < 0) {
         Py_XDECREF(owned);
         return NULL;
     }
-    PyObject *r = scatter_run(self, d, index, src, value, reduce, include_self, inplace);
+    PyObject *r = scatter_run(overload, self, d, index, src, value, reduce, include_self, inplace);
     Py_XDECREF(owned);
     return r;
 }
 
 static PyObject *
-scatter_run(TensorObject *self, int64_t d, TensorObject *index, TensorObject *src, const tn_value *value,
+scatter_run(const tn_op *overload, TensorObject *self, int64_t d, TensorObject *index, TensorObject *src,
+            const tn_value *value,
             int reduce, int include_self, int inplace)
 {
     PyObject *target;
@@ -758,7 +764,7 @@ scatter_run(TensorObject *self, int64_t d, TensorObject *index, TensorObject *sr
         index_out_of_bounds(index, d, t->ndim ? t->sizes[d] : 1);
         goto fail;
     }
-    if (TN_KCHECK(s, self->dtype) < 0)
+    if (TN_KCHECK(overload, s, self->dtype) < 0)
         goto fail;
     if (inplace)
         tn_tensor_bump_version(t);
@@ -770,21 +776,22 @@ fail:
 }
 
 PyObject *
-tn_op_scatter__src(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src)
+tn_op_scatter__src(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src)
 {
-    return scatter_impl(self, dim, index, src, NULL, TN_SCATTER_ASSIGN, 1, 0);
+    return scatter_impl(overload, self, dim, index, src, NULL, TN_SCATTER_ASSIGN, 1, 0);
 }
 
 PyObject *
-tn_op_scatter__value(TensorObject *self, int64_t dim, TensorObject *index, const tn_value *value)
+tn_op_scatter__value(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index,
+                     const tn_value *value)
 {
-    return scatter_impl(self, dim, index, NULL, value, TN_SCATTER_ASSIGN, 1, 0);
+    return scatter_impl(overload, self, dim, index, NULL, value, TN_SCATTER_ASSIGN, 1, 0);
 }
 
 PyObject *
-tn_op_scatter_add(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src)
+tn_op_scatter_add(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src)
 {
-    return scatter_impl(self, dim, index, src, NULL, TN_SCATTER_SUM, 1, 0);
+    return scatter_impl(overload, self, dim, index, src, NULL, TN_SCATTER_SUM, 1, 0);
 }
 
 static int
@@ -806,17 +813,18 @@ scatter_reduce_kind(const char *reduce)
 }
 
 PyObject *
-tn_op_scatter_reduce__two(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src,
+tn_op_scatter_reduce__two(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index,
+                          TensorObject *src,
                           const char *reduce, bool include_self)
 {
     int k = scatter_reduce_kind(reduce);
-    return k < 0 ? NULL : scatter_impl(self, dim, index, src, NULL, k, include_self, 0);
+    return k < 0 ? NULL : scatter_impl(overload, self, dim, index, src, NULL, k, include_self, 0);
 }
 
 /* ---- masks ---- */
 
 PyObject *
-tn_op_masked_fill__Scalar(TensorObject *self, TensorObject *mask, const tn_value *value)
+tn_op_masked_fill__Scalar(const tn_op *overload, TensorObject *self, TensorObject *mask, const tn_value *value)
 {
     if (mask->dtype != TN_DTYPE_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
@@ -872,18 +880,18 @@ masked_fill_value(TensorObject *value, tn_value *v)
 }
 
 PyObject *
-tn_op_masked_fill__Tensor(TensorObject *self, TensorObject *mask, TensorObject *value)
+tn_op_masked_fill__Tensor(const tn_op *overload, TensorObject *self, TensorObject *mask, TensorObject *value)
 {
     tn_value v;
     if (masked_fill_value(value, &v) < 0)
         return NULL;
-    return tn_op_masked_fill__Scalar(self, mask, &v);
+    return tn_op_masked_fill__Scalar(overload, self, mask, &v);
 }
 
 /* masked_fill_ in place, as upstream's masked_fill_impl_cpu: an expanded self is deprecated,
  * not refused, and only the masked elements are written (Note [Overlap rules]). */
 PyObject *
-tn_op_masked_fill___Scalar(TensorObject *self, TensorObject *mask, const tn_value *value)
+tn_op_masked_fill___Scalar(const tn_op *overload, TensorObject *self, TensorObject *mask, const tn_value *value)
 {
     if (mask->dtype != TN_DTYPE_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "masked_fill_ only supports boolean masks, but got mask with dtype %s",
@@ -919,24 +927,24 @@ tn_op_masked_fill___Scalar(TensorObject *self, TensorObject *mask, const tn_valu
     tn_loop l;
     tn_geom g[2] = {tn_geom_of(self), tn_geom_of(mask)};
     tn_loop_build(&l, self->ndim, self->sizes, 2, g);
-    if (TN_KCHECK(tn_masked_fill(self->dtype, &l, tn_tensor_data(self), tn_tensor_data(mask), tn_kscalar_of(value)),
-                  self->dtype) < 0)
+    tn_status s = tn_masked_fill(self->dtype, &l, tn_tensor_data(self), tn_tensor_data(mask), tn_kscalar_of(value));
+    if (TN_KCHECK(overload, s, self->dtype) < 0)
         return NULL;
     tn_tensor_bump_version(self);
     return Py_NewRef((PyObject *)self);
 }
 
 PyObject *
-tn_op_masked_fill___Tensor(TensorObject *self, TensorObject *mask, TensorObject *value)
+tn_op_masked_fill___Tensor(const tn_op *overload, TensorObject *self, TensorObject *mask, TensorObject *value)
 {
     tn_value v;
     if (masked_fill_value(value, &v) < 0)
         return NULL;
-    return tn_op_masked_fill___Scalar(self, mask, &v);
+    return tn_op_masked_fill___Scalar(overload, self, mask, &v);
 }
 
 PyObject *
-tn_op_masked_select(TensorObject *self, TensorObject *mask)
+tn_op_masked_select(const tn_op *overload, TensorObject *self, TensorObject *mask)
 {
     if (mask->dtype != TN_DTYPE_BOOL && mask->dtype != TN_DTYPE_U8) {
         PyErr_SetString(PyExc_RuntimeError, "masked_select: expected BoolTensor for mask");
@@ -951,12 +959,12 @@ tn_op_masked_select(TensorObject *self, TensorObject *mask)
     tn_loop l;
     tn_loop_build(&l, nd, shape, 2, g);
     int64_t count = 0;
-    if (TN_KCHECK(tn_masked_count(mask->dtype, &l, tn_tensor_data(mask), &count), mask->dtype) < 0)
+    if (TN_KCHECK(overload, tn_masked_count(mask->dtype, &l, tn_tensor_data(mask), &count), mask->dtype) < 0)
         return NULL;
     TensorObject *out = tn_tensor_empty(1, &count, self->dtype, self->device);
     if (!out || count == 0)
         return (PyObject *)out;
-    if (TN_KCHECK(tn_masked_select(self->dtype, mask->dtype, &l, tn_tensor_data(mask), tn_tensor_data(self),
+    if (TN_KCHECK(overload, tn_masked_select(self->dtype, mask->dtype, &l, tn_tensor_data(mask), tn_tensor_data(self),
                                    tn_tensor_data(out), count), self->dtype) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
@@ -965,7 +973,7 @@ tn_op_masked_select(TensorObject *self, TensorObject *mask)
 }
 
 PyObject *
-tn_op_nonzero(TensorObject *self)
+tn_op_nonzero(const tn_op *overload, TensorObject *self)
 {
     if (self->device == TN_DEVICE_META) {
         PyErr_SetString(PyExc_NotImplementedError,
@@ -973,7 +981,8 @@ tn_op_nonzero(TensorObject *self)
         return NULL;
     }
     int64_t count = 0;
-    if (TN_KCHECK(tn_nonzero_count(self->dtype, self->ndim, self->sizes, self->strides, tn_tensor_data(self), &count),
+    if (TN_KCHECK(overload, tn_nonzero_count(self->dtype, self->ndim, self->sizes, self->strides,
+        tn_tensor_data(self), &count),
                   self->dtype) < 0)
         return NULL;
     /* upstream's CPU nonzero returns the (count, ndim) matrix column-major: strides (1, count) */
@@ -986,9 +995,10 @@ tn_op_nonzero(TensorObject *self)
     if (!out || count == 0 || self->ndim == 0)
         return (PyObject *)out;
     TensorObject *rows = tn_tensor_empty(2, shape, TN_DTYPE_I64, TN_DEVICE_CPU);
-    if (!rows || TN_KCHECK(tn_nonzero(self->dtype, self->ndim, self->sizes, self->strides, tn_tensor_data(self),
+    if (!rows || TN_KCHECK(overload, tn_nonzero(self->dtype, self->ndim, self->sizes, self->strides,
+        tn_tensor_data(self),
                                       (int64_t *)tn_tensor_data(rows), count), self->dtype) < 0 ||
-        tn_copy_into(out, rows) < 0) {
+        tn_copy_into(overload, out, rows) < 0) {
         Py_XDECREF((PyObject *)rows);
         Py_DECREF((PyObject *)out);
         return NULL;
@@ -1001,14 +1011,14 @@ tn_op_nonzero(TensorObject *self)
  * (ndim, count) and becomes its transpose, column-major like the functional result (upstream's
  * nonzero_out_cpu). */
 PyObject *
-tn_op_nonzero__out(TensorObject *self, TensorObject *out)
+tn_op_nonzero__out(const tn_op *overload, TensorObject *self, TensorObject *out)
 {
     if (out->dtype != TN_DTYPE_I64) {
         PyErr_Format(PyExc_RuntimeError, "nonzero: Expected out tensor to have scalar type Long but got scalar type%s",
                      tn_dtype_legacy_name(out->dtype));
         return NULL;
     }
-    PyObject *r = tn_op_nonzero(self);
+    PyObject *r = tn_op_nonzero(overload, self);
     if (!r)
         return NULL;
     TensorObject *rt = TN_T(r);
@@ -1020,7 +1030,7 @@ tn_op_nonzero__out(TensorObject *self, TensorObject *out)
             return NULL;
         }
     }
-    int rc = tn_copy_into(out, rt);
+    int rc = tn_copy_into(overload, out, rt);
     Py_DECREF(r);
     if (rc < 0)
         return NULL;
@@ -1029,15 +1039,15 @@ tn_op_nonzero__out(TensorObject *self, TensorObject *out)
 }
 
 PyObject *
-tn_op_nonzero_numpy(TensorObject *self)
+tn_op_nonzero_numpy(const tn_op *overload, TensorObject *self)
 {
-    PyObject *nz = tn_op_nonzero(self);
+    PyObject *nz = tn_op_nonzero(overload, self);
     if (!nz)
         return NULL;
     int nd = self->ndim ? self->ndim : 1;
     PyObject *list = PyList_New(nd);
     for (int i = 0; list && i < nd; i++) {
-        PyObject *col = self->ndim ? tn_op_select__int(TN_T(nz), 1, i) : NULL;
+        PyObject *col = self->ndim ? tn_op_select__int(overload, TN_T(nz), 1, i) : NULL;
         if (!self->ndim) {
             int64_t z = TN_T(nz)->sizes[0];
             col = (PyObject *)tn_tensor_empty(1, &z, TN_DTYPE_I64, TN_DEVICE_CPU);
@@ -1061,7 +1071,7 @@ tn_op_nonzero_numpy(TensorObject *self)
 /* ---- cat / stack ---- */
 
 PyObject *
-tn_op_cat(tn_tensors tensors, int64_t dim)
+tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
 {
     if (tensors.n == 0) {
         PyErr_SetString(PyExc_ValueError, "torch.cat(): expected a non-empty list of Tensors");
@@ -1131,7 +1141,7 @@ tn_op_cat(tn_tensors tensors, int64_t dim)
             tn_geom g[2] = {{out->ndim, sz, out->strides}, tn_geom_of(t)};
             tn_loop_build(&l, out->ndim, sz, 2, g);
             char *slot = (char *)tn_tensor_data(out) + off * out->strides[d] * tn_dtype_size(out->dtype);
-            if (tn_copy_checked(&l, out->dtype, slot, t->dtype, tn_tensor_data(t)) < 0) {
+            if (tn_copy_checked(overload, &l, out->dtype, slot, t->dtype, tn_tensor_data(t)) < 0) {
                 Py_DECREF((PyObject *)out);
                 return NULL;
             }
@@ -1142,7 +1152,7 @@ tn_op_cat(tn_tensors tensors, int64_t dim)
 }
 
 PyObject *
-tn_op_stack(tn_tensors tensors, int64_t dim)
+tn_op_stack(const tn_op *overload, tn_tensors tensors, int64_t dim)
 {
     if (tensors.n == 0) {
         PyErr_SetString(PyExc_RuntimeError, "stack expects a non-empty TensorList");
@@ -1168,12 +1178,12 @@ tn_op_stack(tn_tensors tensors, int64_t dim)
                          made);
             goto done;
         }
-        parts[made] = tn_op_unsqueeze(t, d);
+        parts[made] = tn_op_unsqueeze(overload, t, d);
         if (!parts[made])
             goto done;
     }
     tn_tensors list = {parts, tensors.n};
-    r = tn_op_cat(list, d);
+    r = tn_op_cat(overload, list, d);
 done:
     for (Py_ssize_t i = 0; i < made; i++)
         Py_DECREF(parts[i]);
@@ -1184,7 +1194,7 @@ done:
 /* ---- tril / triu ---- */
 
 static PyObject *
-tril_triu(TensorObject *self, int64_t diagonal, int upper)
+tril_triu(const tn_op *overload, TensorObject *self, int64_t diagonal, int upper)
 {
     if (self->ndim < 2) {
         PyErr_Format(PyExc_RuntimeError, "%s: input tensor must have at least 2 dimensions", upper ? "triu" : "tril");
@@ -1201,7 +1211,7 @@ tril_triu(TensorObject *self, int64_t diagonal, int upper)
     tn_status s = tn_tril_triu(self->dtype, upper, diagonal, &l, self->sizes[r], self->sizes[c], out->strides[r],
                                out->strides[c], self->strides[r], self->strides[c], tn_tensor_data(out),
                                tn_tensor_data(self));
-    if (TN_KCHECK(s, self->dtype) < 0) {
+    if (TN_KCHECK(overload, s, self->dtype) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
     }
@@ -1209,21 +1219,21 @@ tril_triu(TensorObject *self, int64_t diagonal, int upper)
 }
 
 PyObject *
-tn_op_tril(TensorObject *self, int64_t diagonal)
+tn_op_tril(const tn_op *overload, TensorObject *self, int64_t diagonal)
 {
-    return tril_triu(self, diagonal, 0);
+    return tril_triu(overload, self, diagonal, 0);
 }
 
 PyObject *
-tn_op_triu(TensorObject *self, int64_t diagonal)
+tn_op_triu(const tn_op *overload, TensorObject *self, int64_t diagonal)
 {
-    return tril_triu(self, diagonal, 1);
+    return tril_triu(overload, self, diagonal, 1);
 }
 
 /* ---- flip / roll / repeat ---- */
 
 PyObject *
-tn_op_flip(TensorObject *self, tn_ints dims)
+tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims)
 {
     int64_t strides[TN_MAX_NDIM];
     memcpy(strides, self->strides, sizeof(int64_t) * (size_t)self->ndim);
@@ -1249,26 +1259,26 @@ tn_op_flip(TensorObject *self, tn_ints dims)
     if (!alias)
         return NULL;
     tn_value nodev = {.tag = TN_V_NONE};
-    TensorObject *out = (TensorObject *)tn_op_empty_like(self, -1, -1, &nodev, 0, TN_MEMFMT_PRESERVE);
-    if (out && out->device != TN_DEVICE_META && tn_copy_into(out, alias) < 0)
+    TensorObject *out = (TensorObject *)tn_op_empty_like(overload, self, -1, -1, &nodev, 0, TN_MEMFMT_PRESERVE);
+    if (out && out->device != TN_DEVICE_META && tn_copy_into(overload, out, alias) < 0)
         Py_CLEAR(out);
     Py_DECREF((PyObject *)alias);
     return (PyObject *)out;
 }
 
 PyObject *
-tn_op_roll(TensorObject *self, tn_ints shifts, tn_ints dims)
+tn_op_roll(const tn_op *overload, TensorObject *self, tn_ints shifts, tn_ints dims)
 {
     if (dims.n == 0) {
         /* flatten, roll, reshape back */
         int64_t m1 = -1;
         tn_ints f = {&m1, 1, false};
-        PyObject *flat = tn_op_reshape(self, f);
+        PyObject *flat = tn_op_reshape(overload, self, f);
         if (!flat)
             return NULL;
         int64_t zero = 0;
         tn_ints d0 = {&zero, 1, false};
-        PyObject *r = tn_op_roll(TN_T(flat), shifts, d0);
+        PyObject *r = tn_op_roll(overload, TN_T(flat), shifts, d0);
         Py_DECREF(flat);
         if (!r)
             return NULL;
@@ -1299,10 +1309,11 @@ tn_op_roll(TensorObject *self, tn_ints shifts, tn_ints dims)
             continue;
         int64_t s = ((shifts.v[i] % size) + size) % size;
         tn_opt_int a0 = {true, size - s}, a1 = {true, size}, b0 = {true, 0}, b1 = {true, size - s};
-        PyObject *p1 = tn_op_slice__Tensor(t, d, a0, a1, 1), *p2 = p1 ? tn_op_slice__Tensor(t, d, b0, b1, 1) : NULL;
+        PyObject *p1 = tn_op_slice__Tensor(overload, t, d, a0, a1, 1),
+                                           *p2 = p1 ? tn_op_slice__Tensor(overload, t, d, b0, b1, 1) : NULL;
         PyObject *parts[2] = {p1, p2};
         tn_tensors l = {parts, 2};
-        PyObject *r = (p1 && p2) ? tn_op_cat(l, d) : NULL;
+        PyObject *r = (p1 && p2) ? tn_op_cat(overload, l, d) : NULL;
         Py_XDECREF(p1);
         Py_XDECREF(p2);
         Py_DECREF(cur);
@@ -1320,7 +1331,7 @@ tn_op_roll(TensorObject *self, tn_ints shifts, tn_ints dims)
 }
 
 PyObject *
-tn_op_repeat(TensorObject *self, tn_ints repeats)
+tn_op_repeat(const tn_op *overload, TensorObject *self, tn_ints repeats)
 {
     if (repeats.n < self->ndim) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -1350,7 +1361,7 @@ tn_op_repeat(TensorObject *self, tn_ints repeats)
     TensorObject *src = tn_tensor_view(self, 2 * nd, xs, xst, self->offset);
     TensorObject *tmp = src ? tn_tensor_empty(2 * nd, xs, self->dtype, self->device) : NULL;
     PyObject *r = NULL;
-    if (tmp && (self->device == TN_DEVICE_META || tn_copy_into(tmp, src) == 0) &&
+    if (tmp && (self->device == TN_DEVICE_META || tn_copy_into(overload, tmp, src) == 0) &&
         tn_tensor_set_geometry(tmp, nd, out_shape, NULL) == 0) {
         /* tmp is our own contiguous tensor: reshaped in place, so the result is no view */
         r = Py_NewRef((PyObject *)tmp);
@@ -1365,27 +1376,27 @@ tn_op_repeat(TensorObject *self, tn_ints repeats)
 /* A new tensor shaped and laid out like self (empty_like with the preserve format): sort's
  * results and flip's keep a permuted input's memory order, as upstream's do. */
 static TensorObject *
-empty_like_preserve(TensorObject *self, int dtype)
+empty_like_preserve(const tn_op *overload, TensorObject *self, int dtype)
 {
     tn_value dev = {.tag = TN_V_NONE};
-    return (TensorObject *)tn_op_empty_like(self, dtype, -1, &dev, 0, TN_MEMFMT_PRESERVE);
+    return (TensorObject *)tn_op_empty_like(overload, self, dtype, -1, &dev, 0, TN_MEMFMT_PRESERVE);
 }
 
 static PyObject *
-sort_impl(TensorObject *self, int stable, int64_t dim, int descending, int want_values)
+sort_impl(const tn_op *overload, TensorObject *self, int stable, int64_t dim, int descending, int want_values)
 {
     int64_t d;
     int nd0 = self->ndim ? self->ndim : 1;
     if (tn_wrap_dim(dim, nd0, &d) < 0)
         return NULL;
-    TensorObject *vals = want_values ? empty_like_preserve(self, self->dtype) : NULL;
-    TensorObject *idx = empty_like_preserve(self, TN_DTYPE_I64);
+    TensorObject *vals = want_values ? empty_like_preserve(overload, self, self->dtype) : NULL;
+    TensorObject *idx = empty_like_preserve(overload, self, TN_DTYPE_I64);
     if ((want_values && !vals) || !idx)
         goto fail;
     /* bools sort as the bytes 0 and 1 they are stored as */
     int kdtype = self->dtype == TN_DTYPE_BOOL ? TN_DTYPE_U8 : self->dtype;
     if (self->device != TN_DEVICE_META && self->numel > 0) {
-        if (tn_check_dtype(tn_current_op, kdtype) < 0)
+        if (tn_check_dtype(overload, kdtype) < 0)
             goto fail;
         tn_loop l;  /* values are laid out as idx is */
         tn_loop_along(&l, self, d, 3, (const TensorObject *[]){idx, idx, self});
@@ -1393,7 +1404,7 @@ sort_impl(TensorObject *self, int stable, int64_t dim, int descending, int want_
         int64_t os = self->ndim ? idx->strides[d] : 1;
         tn_status s = tn_sort(kdtype, &l, n, st, os, os, vals ? tn_tensor_data(vals) : NULL,
                               (int64_t *)tn_tensor_data(idx), tn_tensor_data(self), descending, stable);
-        if (TN_KCHECK(s, kdtype) < 0)
+        if (TN_KCHECK(overload, s, kdtype) < 0)
             goto fail;
     }
     if (!want_values)
@@ -1406,31 +1417,31 @@ fail:
 }
 
 PyObject *
-tn_op_sort(TensorObject *self, int64_t dim, bool descending)
+tn_op_sort(const tn_op *overload, TensorObject *self, int64_t dim, bool descending)
 {
-    return sort_impl(self, 0, dim, descending, 1);
+    return sort_impl(overload, self, 0, dim, descending, 1);
 }
 
 PyObject *
-tn_op_sort__stable(TensorObject *self, int stable, int64_t dim, bool descending)
+tn_op_sort__stable(const tn_op *overload, TensorObject *self, int stable, int64_t dim, bool descending)
 {
-    return sort_impl(self, stable == 1, dim, descending, 1);
+    return sort_impl(overload, self, stable == 1, dim, descending, 1);
 }
 
 PyObject *
-tn_op_argsort(TensorObject *self, int64_t dim, bool descending)
+tn_op_argsort(const tn_op *overload, TensorObject *self, int64_t dim, bool descending)
 {
-    return sort_impl(self, 0, dim, descending, 0);
+    return sort_impl(overload, self, 0, dim, descending, 0);
 }
 
 PyObject *
-tn_op_argsort__stable(TensorObject *self, bool stable, int64_t dim, bool descending)
+tn_op_argsort__stable(const tn_op *overload, TensorObject *self, bool stable, int64_t dim, bool descending)
 {
-    return sort_impl(self, stable, dim, descending, 0);
+    return sort_impl(overload, self, stable, dim, descending, 0);
 }
 
 PyObject *
-tn_op_topk(TensorObject *self, int64_t k, int64_t dim, bool largest, bool sorted)
+tn_op_topk(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bool largest, bool sorted)
 {
     if (self->dtype == TN_DTYPE_BOOL) {
         PyErr_SetString(PyExc_RuntimeError, "topk does not support bool dtypes on CPU");
@@ -1454,14 +1465,14 @@ tn_op_topk(TensorObject *self, int64_t k, int64_t dim, bool largest, bool sorted
     if (!vals || !idx)
         goto fail;
     if (self->device != TN_DEVICE_META && vals->numel > 0) {
-        if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        if (tn_check_dtype(overload, self->dtype) < 0)
             goto fail;
         tn_loop l;  /* indices are laid out as vals is */
         tn_loop_along(&l, self, d, 3, (const TensorObject *[]){vals, vals, self});
         int64_t st = self->ndim ? self->strides[d] : 1, os = self->ndim ? vals->strides[d] : 1;
         tn_status s = tn_topk(self->dtype, &l, n, k, largest, sorted, st, os, os, tn_tensor_data(vals),
                               (int64_t *)tn_tensor_data(idx), tn_tensor_data(self));
-        if (TN_KCHECK(s, self->dtype) < 0)
+        if (TN_KCHECK(overload, s, self->dtype) < 0)
             goto fail;
     }
     return Py_BuildValue("(NN)", (PyObject *)vals, (PyObject *)idx);

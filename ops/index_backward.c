@@ -23,8 +23,8 @@
  * grad[i] * scale through the add kernel, scale = 1 / count(k) with scale_grad_by_freq. The
  * same row-by-row adds in the same order give upstream's bits. */
 PyObject *
-tn_op_embedding_dense_backward(TensorObject *grad_output, TensorObject *indices, int64_t num_weights,
-                               int64_t padding_idx, bool scale_grad_by_freq)
+tn_op_embedding_dense_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *indices,
+                               int64_t num_weights, int64_t padding_idx, bool scale_grad_by_freq)
 {
     if (indices->dtype != TN_DTYPE_I64 && indices->dtype != TN_DTYPE_I32) {
         PyErr_Format(PyExc_RuntimeError,
@@ -58,11 +58,11 @@ tn_op_embedding_dense_backward(TensorObject *grad_output, TensorObject *indices,
         return (PyObject *)gw;
     if (gw->numel)
         memset(tn_tensor_data(gw), 0, (size_t)(gw->numel * tn_dtype_size(d)));
-    if (tn_check_dtype(tn_current_op, d) < 0)
+    if (tn_check_dtype(overload, d) < 0)
         goto fail;
     PyObject *g = tn_tensor_is_contiguous(grad_output) ? Py_NewRef((PyObject *)grad_output)
-                                                       : tn_op_clone(grad_output, TN_MEMFMT_CONTIGUOUS);
-    PyObject *ix = g && !tn_tensor_is_contiguous(indices) ? tn_op_clone(indices, TN_MEMFMT_CONTIGUOUS)
+                                                       : tn_op_clone(overload, grad_output, TN_MEMFMT_CONTIGUOUS);
+    PyObject *ix = g && !tn_tensor_is_contiguous(indices) ? tn_op_clone(overload, indices, TN_MEMFMT_CONTIGUOUS)
                                                           : Py_XNewRef(g ? (PyObject *)indices : NULL);
     int64_t *counts = NULL;
     if (!ix)
@@ -95,7 +95,7 @@ tn_op_embedding_dense_backward(TensorObject *grad_output, TensorObject *indices,
         double scale = counts ? 1.0 / (double)counts[k] : 1.0;
         char *dst = gwd + k * D * es;
         tn_status s = tn_binary(TN_BIN_ADD, d, &l, dst, dst, gd + i * D * es, (tn_kscalar){TN_KSCALAR_DOUBLE, 0, scale});
-        if (TN_KCHECK(s, d) < 0)
+        if (TN_KCHECK(overload, s, d) < 0)
             goto fail_g;
     }
     free(counts);
@@ -112,8 +112,8 @@ fail:
 }
 
 PyObject *
-tn_op_embedding_backward(TensorObject *grad, TensorObject *indices, int64_t num_weights, int64_t padding_idx,
-                         bool scale_grad_by_freq, bool sparse)
+tn_op_embedding_backward(const tn_op *overload, TensorObject *grad, TensorObject *indices, int64_t num_weights,
+                         int64_t padding_idx, bool scale_grad_by_freq, bool sparse)
 {
     if (sparse && (indices->dtype == TN_DTYPE_I64 || indices->dtype == TN_DTYPE_I32)) {
         PyErr_SetString(PyExc_NotImplementedError,
@@ -121,7 +121,7 @@ tn_op_embedding_backward(TensorObject *grad, TensorObject *indices, int64_t num_
                         "gradient) is not implemented in torchnative: sparse tensors are not; sparse=False is");
         return NULL;
     }
-    return tn_op_embedding_dense_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq);
+    return tn_op_embedding_dense_backward(overload, grad, indices, num_weights, padding_idx, scale_grad_by_freq);
 }
 
 /* ---- index_add and the gradients built on scatter_add / scatter / masked_scatter ---- */
@@ -272,8 +272,8 @@ index_add_scatter(TensorObject *out, int64_t d, const char *idx, int idx_dtype, 
 /* the add_ path: for each index in order the destination row += alpha * source row through
  * the add kernel */
 static int
-index_add_rows(TensorObject *out, int64_t d, const char *idx, int idx_dtype, TensorObject *source,
-               const tn_value *alpha)
+index_add_rows(const tn_op *overload, TensorObject *out, int64_t d, const char *idx, int idx_dtype,
+               TensorObject *source, const tn_value *alpha)
 {
     int64_t len = out->sizes[d];
     for (int64_t i = 0; i < source->sizes[d]; i++) {
@@ -282,7 +282,8 @@ index_add_rows(TensorObject *out, int64_t d, const char *idx, int idx_dtype, Ten
             PyErr_SetString(PyExc_IndexError, "index out of range in self");
             return -1;
         }
-        PyObject *dst = tn_op_select__int(out, d, k), *src = dst ? tn_op_select__int(source, d, i) : NULL;
+        PyObject *dst = tn_op_select__int(overload, out, d, k);
+        PyObject *src = dst ? tn_op_select__int(overload, source, d, i) : NULL;
         int rc = -1;
         if (src) {
             tn_geom g[3] = {tn_geom_of(TN_T(dst)), tn_geom_of(TN_T(dst)), tn_geom_of(TN_T(src))};
@@ -290,7 +291,7 @@ index_add_rows(TensorObject *out, int64_t d, const char *idx, int idx_dtype, Ten
             tn_loop_build(&l, TN_T(dst)->ndim, TN_T(dst)->sizes, 3, g);
             tn_status st = tn_binary(TN_BIN_ADD, out->dtype, &l, tn_tensor_data(TN_T(dst)), tn_tensor_data(TN_T(dst)),
                                      tn_tensor_data(TN_T(src)), tn_kscalar_of(alpha));
-            rc = TN_KCHECK(st, out->dtype);
+            rc = TN_KCHECK(overload, st, out->dtype);
         }
         Py_XDECREF(dst);
         Py_XDECREF(src);
@@ -330,7 +331,8 @@ index_add_scalars(TensorObject *out, const char *idx, int idx_dtype, int64_t nid
 
 /* index_add(self, dim, index, source, alpha): Note [index_add paths] */
 PyObject *
-tn_op_index_add(TensorObject *self, int64_t dim, TensorObject *index, TensorObject *source, const tn_value *alpha)
+tn_op_index_add(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *source,
+                const tn_value *alpha)
 {
     int64_t d;
     if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0 || index_add_check(self, d, index, source) < 0)
@@ -338,11 +340,11 @@ tn_op_index_add(TensorObject *self, int64_t dim, TensorObject *index, TensorObje
     TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, self->dtype, self->device);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (tn_check_dtype(tn_current_op, self->dtype) < 0 || (out->numel && tn_copy_into(out, self) < 0))
+    if (tn_check_dtype(overload, self->dtype) < 0 || (out->numel && tn_copy_into(overload, out, self) < 0))
         goto fail;
     if (index->numel == 0 || (self->ndim > 1 && out->numel == 0))
         return (PyObject *)out;
-    PyObject *ix = tn_tensor_is_contiguous(index) ? Py_NewRef((PyObject *)index) : tn_op_clone(index, -1);
+    PyObject *ix = tn_tensor_is_contiguous(index) ? Py_NewRef((PyObject *)index) : tn_op_clone(overload, index, -1);
     if (!ix)
         goto fail;
     const char *idx = tn_tensor_data(TN_T(ix));
@@ -351,7 +353,7 @@ tn_op_index_add(TensorObject *self, int64_t dim, TensorObject *index, TensorObje
         int scatter = (d == 0 || d == self->ndim - 1) && tn_scalar_to_double(alpha) == 1.0 &&
                       index->dtype == TN_DTYPE_I64;
         rc = scatter ? index_add_scatter(out, d, idx, index->dtype, source)
-                     : index_add_rows(out, d, idx, index->dtype, source, alpha);
+                     : index_add_rows(overload, out, d, idx, index->dtype, source, alpha);
     } else if (source->ndim > 1) {
         PyErr_Format(PyExc_RuntimeError, "source.dim() (%d) must one or zero for given self.dim() (%d)", source->ndim,
                      self->ndim);
@@ -370,21 +372,22 @@ fail:
 
 /* zeros(sizes) in dtype */
 static PyObject *
-zeros_dtype(tn_ints sizes, int dtype)
+zeros_dtype(const tn_op *overload, tn_ints sizes, int dtype)
 {
     tn_value none = {.tag = TN_V_NONE};
-    return tn_op_zeros(sizes, dtype, -1, &none, -1);
+    return tn_op_zeros(overload, sizes, dtype, -1, &none, -1);
 }
 
 /* index_select_backward: zeros(self_sizes).index_add_(dim, index, grad) */
 PyObject *
-tn_op_index_select_backward(TensorObject *grad, tn_ints self_sizes, int64_t dim, TensorObject *index)
+tn_op_index_select_backward(const tn_op *overload, TensorObject *grad, tn_ints self_sizes, int64_t dim,
+                            TensorObject *index)
 {
-    PyObject *z = zeros_dtype(self_sizes, grad->dtype);
+    PyObject *z = zeros_dtype(overload, self_sizes, grad->dtype);
     if (!z)
         return NULL;
     tn_value one = tn_value_int(1);
-    PyObject *r = tn_op_index_add(TN_T(z), dim, index, grad, &one);
+    PyObject *r = tn_op_index_add(overload, TN_T(z), dim, index, grad, &one);
     Py_DECREF(z);
     return r;
 }
@@ -392,14 +395,14 @@ tn_op_index_select_backward(TensorObject *grad, tn_ints self_sizes, int64_t dim,
 /* value_selecting_reduction_backward (max/min.dim, sort, topk): zeros(sizes).scatter_(dim,
  * indices, grad), the reduced dim restored first when keepdim is false */
 PyObject *
-tn_op_value_selecting_reduction_backward(TensorObject *grad, int64_t dim, TensorObject *indices, tn_ints sizes,
-                                         bool keepdim)
+tn_op_value_selecting_reduction_backward(const tn_op *overload, TensorObject *grad, int64_t dim, TensorObject *indices,
+                                         tn_ints sizes, bool keepdim)
 {
-    PyObject *z = zeros_dtype(sizes, grad->dtype);
+    PyObject *z = zeros_dtype(overload, sizes, grad->dtype);
     if (!z)
         return NULL;
-    PyObject *ix = keepdim ? Py_NewRef((PyObject *)indices) : tn_op_unsqueeze(indices, dim);
-    PyObject *g = !ix ? NULL : keepdim ? Py_NewRef((PyObject *)grad) : tn_op_unsqueeze(grad, dim);
+    PyObject *ix = keepdim ? Py_NewRef((PyObject *)indices) : tn_op_unsqueeze(overload, indices, dim);
+    PyObject *g = !ix ? NULL : keepdim ? Py_NewRef((PyObject *)grad) : tn_op_unsqueeze(overload, grad, dim);
     int rc = -1;
     if (g) {
         tn_value a[4] = {tv(z), tn_value_int(dim), tv(ix), tv(g)};
@@ -414,7 +417,8 @@ tn_op_value_selecting_reduction_backward(TensorObject *grad, int64_t dim, Tensor
 
 /* gather_backward: grad.new_zeros(self.sizes()).scatter_add_(dim, index, grad) */
 PyObject *
-tn_op_gather_backward(TensorObject *grad, TensorObject *self, int64_t dim, TensorObject *index, bool sparse_grad)
+tn_op_gather_backward(const tn_op *overload, TensorObject *grad, TensorObject *self, int64_t dim, TensorObject *index,
+                      bool sparse_grad)
 {
     if (sparse_grad) {
         PyErr_SetString(PyExc_NotImplementedError,
@@ -422,7 +426,7 @@ tn_op_gather_backward(TensorObject *grad, TensorObject *self, int64_t dim, Tenso
                         "gradient) is not implemented in torchnative: sparse tensors are not; sparse_grad=False is");
         return NULL;
     }
-    PyObject *z = zeros_dtype((tn_ints){self->sizes, self->ndim, false}, grad->dtype);
+    PyObject *z = zeros_dtype(overload, (tn_ints){self->sizes, self->ndim, false}, grad->dtype);
     if (!z)
         return NULL;
     tn_value a[4] = {tv(z), tn_value_int(dim), tv((PyObject *)index), tv((PyObject *)grad)};
@@ -433,11 +437,12 @@ tn_op_gather_backward(TensorObject *grad, TensorObject *self, int64_t dim, Tenso
 
 /* cummaxmin_backward: zeros like input (input itself when empty) .scatter_add_(dim, indices, grad) */
 PyObject *
-tn_op_cummaxmin_backward(TensorObject *grad, TensorObject *input, TensorObject *indices, int64_t dim)
+tn_op_cummaxmin_backward(const tn_op *overload, TensorObject *grad, TensorObject *input, TensorObject *indices,
+                         int64_t dim)
 {
     if (input->numel == 0)
         return Py_NewRef((PyObject *)input);
-    PyObject *z = zeros_dtype((tn_ints){input->sizes, input->ndim, false}, input->dtype);
+    PyObject *z = zeros_dtype(overload, (tn_ints){input->sizes, input->ndim, false}, input->dtype);
     if (!z)
         return NULL;
     tn_value a[4] = {tv(z), tn_value_int(dim), tv((PyObject *)indices), tv((PyObject *)grad)};
@@ -449,7 +454,7 @@ tn_op_cummaxmin_backward(TensorObject *grad, TensorObject *input, TensorObject *
 /* masked_scatter(self, mask, source): self and mask broadcast, a contiguous copy of self, then
  * the positions where mask is true, in row-major order, take source's elements in order. */
 PyObject *
-tn_op_masked_scatter(TensorObject *self, TensorObject *mask, TensorObject *source)
+tn_op_masked_scatter(const tn_op *overload, TensorObject *self, TensorObject *mask, TensorObject *source)
 {
     if (self->dtype != source->dtype) {
         PyErr_Format(PyExc_RuntimeError, "masked_scatter: expected self and source to have same dtypes but got%s "
@@ -466,14 +471,15 @@ tn_op_masked_scatter(TensorObject *self, TensorObject *mask, TensorObject *sourc
     if (tn_broadcast_shapes(mask->ndim, mask->sizes, self->ndim, self->sizes, &nd, shape) < 0)
         return NULL;
     tn_ints sh = {shape, nd, false};
-    PyObject *es = tn_op_expand(self, sh, false), *em = es ? tn_op_expand(mask, sh, false) : NULL;
+    PyObject *es = tn_op_expand(overload, self, sh, false), *em = es ? tn_op_expand(overload, mask, sh, false) : NULL;
     TensorObject *out = em ? tn_tensor_empty(nd, shape, self->dtype, self->device) : NULL;
     PyObject *sc = NULL;
     if (!out || out->device == TN_DEVICE_META || out->numel == 0)
         goto done;
-    if (tn_copy_into(out, TN_T(es)) < 0)
+    if (tn_copy_into(overload, out, TN_T(es)) < 0)
         goto fail;
-    sc = tn_tensor_is_contiguous(source) ? Py_NewRef((PyObject *)source) : tn_op_clone(source, TN_MEMFMT_CONTIGUOUS);
+    sc = tn_tensor_is_contiguous(source) ? Py_NewRef((PyObject *)source)
+                                         : tn_op_clone(overload, source, TN_MEMFMT_CONTIGUOUS);
     if (!sc)
         goto fail;
     const char *m = tn_tensor_data(TN_T(em)), *src = tn_tensor_data(TN_T(sc));
@@ -510,13 +516,13 @@ done:
 
 /* masked_select_backward: zeros_like(input expanded to the mask's broadcast) .masked_scatter_(mask, grad) */
 PyObject *
-tn_op_masked_select_backward(TensorObject *grad, TensorObject *input, TensorObject *mask)
+tn_op_masked_select_backward(const tn_op *overload, TensorObject *grad, TensorObject *input, TensorObject *mask)
 {
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(input->ndim, input->sizes, mask->ndim, mask->sizes, &nd, shape) < 0)
         return NULL;
-    PyObject *z = zeros_dtype((tn_ints){shape, nd, false}, input->dtype);
+    PyObject *z = zeros_dtype(overload, (tn_ints){shape, nd, false}, input->dtype);
     if (!z)
         return NULL;
     tn_value a[3] = {tv(z), tv((PyObject *)mask), tv((PyObject *)grad)};
@@ -528,7 +534,7 @@ tn_op_masked_select_backward(TensorObject *grad, TensorObject *input, TensorObje
 /* masked_scatter_backward (the source's gradient): grad's elements where mask is true, in
  * order, zero-filled to prod(sizes) and viewed as sizes */
 PyObject *
-tn_op_masked_scatter_backward(TensorObject *grad_output, TensorObject *mask, tn_ints sizes)
+tn_op_masked_scatter_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *mask, tn_ints sizes)
 {
     int64_t numel = 1;
     for (Py_ssize_t i = 0; i < sizes.n; i++)
@@ -539,15 +545,15 @@ tn_op_masked_scatter_backward(TensorObject *grad_output, TensorObject *mask, tn_
         return NULL;
     int64_t diff = numel - TN_T(sel)->numel;
     if (diff > 0) {
-        PyObject *z = zeros_dtype((tn_ints){&diff, 1, false}, grad_output->dtype);
+        PyObject *z = zeros_dtype(overload, (tn_ints){&diff, 1, false}, grad_output->dtype);
         PyObject *parts[2] = {sel, z};
-        PyObject *cat = z ? tn_op_cat((tn_tensors){parts, 2}, 0) : NULL;
+        PyObject *cat = z ? tn_op_cat(overload, (tn_tensors){parts, 2}, 0) : NULL;
         Py_XDECREF(z);
         Py_DECREF(sel);
         if (!(sel = cat))
             return NULL;
     }
-    PyObject *r = tn_op_view(TN_T(sel), sizes);
+    PyObject *r = tn_op_view(overload, TN_T(sel), sizes);
     Py_DECREF(sel);
     return r;
 }

@@ -28,7 +28,8 @@ load_target(const TensorObject *t, int64_t i)
 
 /* aten::nll_loss_forward -> (output, total_weight); ATen's LossNLL.cpp checks and results. */
 PyObject *
-tn_op_nll_loss_forward(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
+tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight,
+                       int64_t reduction,
                        int64_t ignore_index)
 {
     char a[96], b[96];
@@ -77,7 +78,7 @@ tn_op_nll_loss_forward(TensorObject *self, TensorObject *target, TensorObject *w
     }
     if (meta)
         return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)tw);
-    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+    if (tn_check_dtype(overload, self->dtype) < 0)
         goto fail;
     const char *x = tn_tensor_data(self), *w = weight ? tn_tensor_data(weight) : NULL;
     int64_t sb = self->ndim == 2 ? self->strides[0] : 0, sc = self->strides[self->ndim - 1];
@@ -141,10 +142,11 @@ fail:
 }
 
 PyObject *
-tn_op_nll_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
+tn_op_nll_loss(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight,
+               int64_t reduction,
                int64_t ignore_index)
 {
-    return tn_first_of(tn_op_nll_loss_forward(self, target, weight, reduction, ignore_index));
+    return tn_first_of(tn_op_nll_loss_forward(overload, self, target, weight, reduction, ignore_index));
 }
 
 /* nll_loss through the door, as upstream's nll_loss_nd calls at::nll_loss: autocast's float32
@@ -160,7 +162,8 @@ nll_loss_op(TensorObject *self, TensorObject *target, TensorObject *weight, int6
 /* Inputs of more than two dims (N, C, d1, ...): the class dim moved last and everything else
  * flattened into the batch; 'none' gives the loss back in the target's shape. */
 PyObject *
-tn_op_nll_loss_nd(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
+tn_op_nll_loss_nd(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight,
+                  int64_t reduction,
                   int64_t ignore_index)
 {
     if (self->ndim < 1) {
@@ -190,18 +193,18 @@ tn_op_nll_loss_nd(TensorObject *self, TensorObject *target, TensorObject *weight
             return NULL;
         }
     }
-    PyObject *moved = tn_op_movedim__int(self, 1, -1);
+    PyObject *moved = tn_op_movedim__int(overload, self, 1, -1);
     int64_t flat2[2] = {-1, self->sizes[1]}, flat1[1] = {-1};
     tn_ints s2 = {flat2, 2, false}, s1 = {flat1, 1, false};
-    PyObject *x = moved ? tn_op_reshape(TN_T(moved), s2) : NULL;
-    PyObject *t = x ? tn_op_reshape(target, s1) : NULL;
+    PyObject *x = moved ? tn_op_reshape(overload, TN_T(moved), s2) : NULL;
+    PyObject *t = x ? tn_op_reshape(overload, target, s1) : NULL;
     Py_XDECREF(moved);
     PyObject *r = t ? nll_loss_op(TN_T(x), TN_T(t), weight, reduction, ignore_index) : NULL;
     Py_XDECREF(x);
     Py_XDECREF(t);
     if (r && reduction == REDUCE_NONE) {
         tn_ints shape = {target->sizes, target->ndim, false};
-        PyObject *v = tn_op_reshape(TN_T(r), shape);
+        PyObject *v = tn_op_reshape(overload, TN_T(r), shape);
         Py_DECREF(r);
         r = v;
     }
@@ -239,7 +242,8 @@ static const tn_value tv_none = {.tag = TN_V_NONE};
  * 0 at ignored targets, and for 'mean' divided by the count (or the weights) of the targets
  * kept. A NULL anywhere unwinds. */
 static PyObject *
-label_smoothed(TensorObject *logp, TensorObject *target, TensorObject *weight, int64_t reduction,
+label_smoothed(const tn_op *overload, TensorObject *logp, TensorObject *target, TensorObject *weight,
+               int64_t reduction,
                int64_t ignore_index, double eps, int64_t class_dim)
 {
     PyObject *nll = NULL, *ignore = NULL, *keep = NULL, *wv = NULL, *prod = NULL, *s = NULL, *neg = NULL,
@@ -247,7 +251,7 @@ label_smoothed(TensorObject *logp, TensorObject *target, TensorObject *weight, i
              *a = NULL, *b = NULL, *out = NULL;
     PyObject *lp = (PyObject *)logp, *tg = (PyObject *)target, *wt = (PyObject *)weight;
     int64_t cd[1] = {class_dim}, flat[1] = {-1}, shape[TN_MAX_NDIM];
-    nll = tn_op_nll_loss_nd(logp, target, weight, reduction, ignore_index);
+    nll = tn_op_nll_loss_nd(overload, logp, target, weight, reduction, ignore_index);
     if (!nll)
         goto done;
     tn_value eq[2] = {tv(tg), tn_value_int(ignore_index)};
@@ -332,7 +336,8 @@ done:
 /* Class-index targets: nll_loss_nd(log_softmax(self, class dim)), with ATen's label smoothing.
  * Probability (floating) targets are refused by name. */
 PyObject *
-tn_op_cross_entropy_loss(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
+tn_op_cross_entropy_loss(const tn_op *overload, TensorObject *self, TensorObject *target,
+                         TensorObject *weight, int64_t reduction,
                          int64_t ignore_index, double label_smoothing)
 {
     if (label_smoothing < 0.0 || label_smoothing > 1.0) {
@@ -347,15 +352,16 @@ tn_op_cross_entropy_loss(TensorObject *self, TensorObject *target, TensorObject 
     }
     /* the class dim is 1, or 0 for an unbatched input (a 0-dim input fails its wrap, as upstream) */
     int64_t class_dim = self->ndim == 1 ? 0 : 1;
-    PyObject *logp = tn_op_log_softmax__int(self, class_dim, -1);
+    PyObject *logp = tn_op_log_softmax__int(overload, self, class_dim, -1);
     if (!logp)
         return NULL;
     if (label_smoothing > 0.0) {
-        PyObject *r = label_smoothed(TN_T(logp), target, weight, reduction, ignore_index, label_smoothing, class_dim);
+        PyObject *r = label_smoothed(overload, TN_T(logp), target, weight, reduction, ignore_index,
+                                     label_smoothing, class_dim);
         Py_DECREF(logp);
         return r;
     }
-    PyObject *r = tn_op_nll_loss_nd(TN_T(logp), target, weight, reduction, ignore_index);
+    PyObject *r = tn_op_nll_loss_nd(overload, TN_T(logp), target, weight, reduction, ignore_index);
     Py_DECREF(logp);
     return r;
 }

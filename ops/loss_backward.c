@@ -84,8 +84,8 @@ reduced_grad(int dtype, double go, double tw, int64_t reduction)
 /* ---- nll_loss_backward ---- */
 
 PyObject *
-tn_op_nll_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight,
-                        int64_t reduction, int64_t ignore_index, TensorObject *total_weight)
+tn_op_nll_loss_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *target,
+                        TensorObject *weight, int64_t reduction, int64_t ignore_index, TensorObject *total_weight)
 {
     char a[96], b[96];
     if (self->ndim < 1 || self->ndim > 2) {
@@ -133,7 +133,7 @@ tn_op_nll_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObj
     if (!gi || dev == TN_DEVICE_META)
         return (PyObject *)gi;
     int d = self->dtype;
-    if (check_floating(self, "nll_loss_backward_out_frame") < 0 || tn_check_dtype(tn_current_op, d) < 0 ||
+    if (check_floating(self, "nll_loss_backward_out_frame") < 0 || tn_check_dtype(overload, d) < 0 ||
         (target->dtype != TN_DTYPE_U8 && check_same_dtype(target, TN_DTYPE_I64) < 0) ||
         check_same_dtype(weight, d) < 0 || check_same_dtype(grad_output, d) < 0 ||
         (!per_sample && check_same_dtype(total_weight, d) < 0))
@@ -202,8 +202,8 @@ input_index_2d(const TensorObject *self, int64_t p, int64_t c)
 /* aten::nll_loss2d_forward -> (output, total_weight): LossNLL2d.cpp's nll_loss2d_forward_out_frame,
  * its cascade sum (8 levels) in the input's dtype. */
 PyObject *
-tn_op_nll_loss2d_forward(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
-                         int64_t ignore_index)
+tn_op_nll_loss2d_forward(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight,
+                         int64_t reduction, int64_t ignore_index)
 {
     if (check_inputs_2d(self, target, weight) < 0)
         return NULL;
@@ -218,7 +218,7 @@ tn_op_nll_loss2d_forward(TensorObject *self, TensorObject *target, TensorObject 
     }
     if (dev == TN_DEVICE_META)
         return Py_BuildValue("(NN)", (PyObject *)out, (PyObject *)tw);
-    if (check_floating(self, "nll_loss2d_forward_out_frame") < 0 || tn_check_dtype(tn_current_op, d) < 0 ||
+    if (check_floating(self, "nll_loss2d_forward_out_frame") < 0 || tn_check_dtype(overload, d) < 0 ||
         check_same_dtype(target, TN_DTYPE_I64) < 0 || check_same_dtype(weight, d) < 0)
         goto fail;
     int64_t classes = self->sizes[1], numiter = target->numel, ignored = 0;
@@ -293,16 +293,16 @@ fail:
 }
 
 PyObject *
-tn_op_nll_loss2d(TensorObject *self, TensorObject *target, TensorObject *weight, int64_t reduction,
-                 int64_t ignore_index)
+tn_op_nll_loss2d(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight,
+                 int64_t reduction, int64_t ignore_index)
 {
-    return tn_first_of(tn_op_nll_loss2d_forward(self, target, weight, reduction, ignore_index));
+    return tn_first_of(tn_op_nll_loss2d_forward(overload, self, target, weight, reduction, ignore_index));
 }
 
 /* grad_input is zeros_like(self), which must come out contiguous (upstream's check) */
 PyObject *
-tn_op_nll_loss2d_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, TensorObject *weight,
-                          int64_t reduction, int64_t ignore_index, TensorObject *total_weight)
+tn_op_nll_loss2d_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *target,
+                          TensorObject *weight, int64_t reduction, int64_t ignore_index, TensorObject *total_weight)
 {
     if (check_inputs_2d(self, target, weight) < 0)
         return NULL;
@@ -339,7 +339,7 @@ tn_op_nll_loss2d_backward(TensorObject *grad_output, TensorObject *self, TensorO
     TensorObject *gi = zeros_shaped(self->ndim, self->sizes, d, dev);
     if (!gi || dev == TN_DEVICE_META)
         return (PyObject *)gi;
-    if (check_floating(self, "nll_loss2d_backward_out_frame") < 0 || tn_check_dtype(tn_current_op, d) < 0 ||
+    if (check_floating(self, "nll_loss2d_backward_out_frame") < 0 || tn_check_dtype(overload, d) < 0 ||
         check_same_dtype(target, TN_DTYPE_I64) < 0 || check_same_dtype(weight, d) < 0 ||
         check_same_dtype(grad_output, d) < 0 || check_same_dtype(total_weight, d) < 0)
         goto fail;
@@ -374,7 +374,7 @@ tv(PyObject *t)
 
 /* mse_loss: ATen's mse kernel (d = a - b; d * d) over a TensorIterator, then mean or sum */
 PyObject *
-tn_op_mse_loss(TensorObject *self, TensorObject *target, int64_t reduction)
+tn_op_mse_loss(const tn_op *overload, TensorObject *self, TensorObject *target, int64_t reduction)
 {
     tn_value s[3] = {tv((PyObject *)self), tv((PyObject *)target), tn_value_int(1)};
     PyObject *diff = tn_call(TN_OP_sub__Tensor, s);
@@ -396,7 +396,8 @@ tn_op_mse_loss(TensorObject *self, TensorObject *target, int64_t reduction)
  * result is a zeros_like(self) that the TensorIterator writes: self's dtype, contiguous, and
  * resized (with upstream's warning) when target or grad_output broadcast it to a larger shape. */
 PyObject *
-tn_op_mse_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObject *target, int64_t reduction)
+tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, TensorObject *target,
+                        int64_t reduction)
 {
     int nd, nd2;
     int64_t s1[TN_MAX_NDIM], shape[TN_MAX_NDIM];
@@ -443,7 +444,7 @@ tn_op_mse_loss_backward(TensorObject *grad_output, TensorObject *self, TensorObj
     if (!r)
         return NULL;
     TensorObject *out = tn_tensor_empty(nd2, shape, self->dtype, TN_T(r)->device);
-    if (out && out->device != TN_DEVICE_META && tn_copy_into(out, TN_T(r)) < 0)
+    if (out && out->device != TN_DEVICE_META && tn_copy_into(overload, out, TN_T(r)) < 0)
         Py_CLEAR(out);
     Py_DECREF(r);
     return (PyObject *)out;

@@ -34,19 +34,20 @@ any_meta(TensorObject *a, TensorObject *b)
 
 /* C (batch, m, n) = beta*C + alpha*A@B with the operands' own strides. */
 static int
-gemm(TensorObject *out, int64_t batch, int64_t m, int64_t n, int64_t k, TensorObject *a, int64_t a_sb,
+gemm(const tn_op *overload, TensorObject *out, int64_t batch, int64_t m, int64_t n, int64_t k,
+     TensorObject *a, int64_t a_sb,
      int64_t a_sm, int64_t a_sk, TensorObject *b, int64_t b_sb, int64_t b_sk, int64_t b_sn, int64_t c_sb,
      int64_t c_sm, int64_t c_sn, double alpha, double beta)
 {
-    if (tn_check_dtype(tn_current_op, out->dtype) < 0)
+    if (tn_check_dtype(overload, out->dtype) < 0)
         return -1;
     tn_status s = tn_gemm(out->dtype, batch, m, n, k, tn_tensor_data(a), a_sb, a_sm, a_sk, tn_tensor_data(b), b_sb,
                           b_sk, b_sn, tn_tensor_data(out), c_sb, c_sm, c_sn, alpha, beta);
-    return TN_KCHECK(s, out->dtype);
+    return TN_KCHECK(overload, s, out->dtype);
 }
 
 PyObject *
-tn_op_mm(TensorObject *self, TensorObject *mat2)
+tn_op_mm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
 {
     if (self->ndim != 2) {
         PyErr_Format(PyExc_RuntimeError, "self must be a matrix");
@@ -68,7 +69,8 @@ tn_op_mm(TensorObject *self, TensorObject *mat2)
     TensorObject *out = tn_tensor_empty(2, shape, self->dtype, any_meta(self, mat2) ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (gemm(out, 1, shape[0], shape[1], self->sizes[1], self, 0, self->strides[0], self->strides[1], mat2, 0,
+    if (gemm(overload, out, 1, shape[0], shape[1], self->sizes[1], self, 0, self->strides[0],
+        self->strides[1], mat2, 0,
              mat2->strides[0], mat2->strides[1], 0, out->strides[0], out->strides[1], 1.0, 0.0) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
@@ -77,7 +79,7 @@ tn_op_mm(TensorObject *self, TensorObject *mat2)
 }
 
 PyObject *
-tn_op_bmm(TensorObject *self, TensorObject *mat2)
+tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2)
 {
     if (self->ndim != 3 || mat2->ndim != 3) {
         PyErr_Format(PyExc_RuntimeError, "batch1 must be a 3D tensor");
@@ -96,7 +98,7 @@ tn_op_bmm(TensorObject *self, TensorObject *mat2)
     TensorObject *out = tn_tensor_empty(3, shape, self->dtype, any_meta(self, mat2) ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (gemm(out, shape[0], shape[1], shape[2], self->sizes[2], self, self->strides[0], self->strides[1],
+    if (gemm(overload, out, shape[0], shape[1], shape[2], self->sizes[2], self, self->strides[0], self->strides[1],
              self->strides[2], mat2, mat2->strides[0], mat2->strides[1], mat2->strides[2], out->strides[0],
              out->strides[1], out->strides[2], 1.0, 0.0) < 0) {
         Py_DECREF((PyObject *)out);
@@ -107,7 +109,8 @@ tn_op_bmm(TensorObject *self, TensorObject *mat2)
 
 /* beta*self + alpha*(mat1 @ mat2): self is broadcast into a fresh output first. */
 PyObject *
-tn_op_addmm(TensorObject *self, TensorObject *mat1, TensorObject *mat2, const tn_value *beta, const tn_value *alpha)
+tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, TensorObject *mat2,
+            const tn_value *beta, const tn_value *alpha)
 {
     if (mat1->ndim != 2 || mat2->ndim != 2) {
         PyErr_SetString(PyExc_RuntimeError, "mat1 must be a matrix, got 1-D tensor");
@@ -131,16 +134,17 @@ tn_op_addmm(TensorObject *self, TensorObject *mat1, TensorObject *mat2, const tn
         tn_value sz = {.tag = TN_V_INTLIST, .n = 2};
         sz.u.ints = shape;
         tn_ints s = {shape, 2, false};
-        PyObject *expanded = tn_op_expand(self, s, false);
+        PyObject *expanded = tn_op_expand(overload, self, s, false);
         (void)sz;
-        if (!expanded || tn_copy_into(out, TN_T(expanded)) < 0) {
+        if (!expanded || tn_copy_into(overload, out, TN_T(expanded)) < 0) {
             Py_XDECREF(expanded);
             Py_DECREF((PyObject *)out);
             return NULL;
         }
         Py_DECREF(expanded);
     }
-    if (gemm(out, 1, shape[0], shape[1], mat1->sizes[1], mat1, 0, mat1->strides[0], mat1->strides[1], mat2, 0,
+    if (gemm(overload, out, 1, shape[0], shape[1], mat1->sizes[1], mat1, 0, mat1->strides[0],
+        mat1->strides[1], mat2, 0,
              mat2->strides[0], mat2->strides[1], 0, out->strides[0], out->strides[1], a, b) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
@@ -151,7 +155,8 @@ tn_op_addmm(TensorObject *self, TensorObject *mat1, TensorObject *mat2, const tn
 /* beta*self + alpha*(batch1 @ batch2), as addmm: self broadcast into a fresh contiguous output
  * (upstream's layout whatever self's), the scalars in the dtype's own arithmetic. */
 PyObject *
-tn_op_baddbmm(TensorObject *self, TensorObject *batch1, TensorObject *batch2, const tn_value *beta,
+tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, TensorObject *batch2,
+              const tn_value *beta,
               const tn_value *alpha)
 {
     if (batch1->ndim != 3 || batch2->ndim != 3) {
@@ -175,8 +180,8 @@ tn_op_baddbmm(TensorObject *self, TensorObject *batch1, TensorObject *batch2, co
     double b = tn_scalar_to_double(beta), a = tn_scalar_to_double(alpha);
     if (b != 0.0 || meta) {
         /* self must broadcast to the result (expand's errors), also on the meta device */
-        PyObject *expanded = tn_op_expand(self, (tn_ints){shape, 3, false}, false);
-        if (!expanded || (!meta && tn_copy_into(out, TN_T(expanded)) < 0)) {
+        PyObject *expanded = tn_op_expand(overload, self, (tn_ints){shape, 3, false}, false);
+        if (!expanded || (!meta && tn_copy_into(overload, out, TN_T(expanded)) < 0)) {
             Py_XDECREF(expanded);
             Py_DECREF((PyObject *)out);
             return NULL;
@@ -185,7 +190,8 @@ tn_op_baddbmm(TensorObject *self, TensorObject *batch1, TensorObject *batch2, co
     }
     if (meta)
         return (PyObject *)out;
-    if (gemm(out, shape[0], shape[1], shape[2], batch1->sizes[2], batch1, batch1->strides[0], batch1->strides[1],
+    if (gemm(overload, out, shape[0], shape[1], shape[2], batch1->sizes[2], batch1, batch1->strides[0],
+        batch1->strides[1],
              batch1->strides[2], batch2, batch2->strides[0], batch2->strides[1], batch2->strides[2], out->strides[0],
              out->strides[1], out->strides[2], a, b) < 0) {
         Py_DECREF((PyObject *)out);
@@ -195,7 +201,7 @@ tn_op_baddbmm(TensorObject *self, TensorObject *batch1, TensorObject *batch2, co
 }
 
 PyObject *
-tn_op_dot(TensorObject *self, TensorObject *tensor)
+tn_op_dot(const tn_op *overload, TensorObject *self, TensorObject *tensor)
 {
     if (self->ndim != 1 || tensor->ndim != 1) {
         PyErr_Format(PyExc_RuntimeError, "1D tensors expected, but got %dD and %dD tensors", self->ndim, tensor->ndim);
@@ -214,7 +220,8 @@ tn_op_dot(TensorObject *self, TensorObject *tensor)
     TensorObject *out = tn_tensor_empty(0, NULL, self->dtype, any_meta(self, tensor) ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (gemm(out, 1, 1, 1, self->sizes[0], self, 0, 0, self->strides[0], tensor, 0, tensor->strides[0], 0, 0, 0, 0,
+    if (gemm(overload, out, 1, 1, 1, self->sizes[0], self, 0, 0, self->strides[0], tensor, 0,
+        tensor->strides[0], 0, 0, 0, 0,
              1.0, 0.0) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
@@ -223,7 +230,7 @@ tn_op_dot(TensorObject *self, TensorObject *tensor)
 }
 
 PyObject *
-tn_op_mv(TensorObject *self, TensorObject *vec)
+tn_op_mv(const tn_op *overload, TensorObject *self, TensorObject *vec)
 {
     if (self->ndim != 2 || vec->ndim != 1) {
         PyErr_Format(PyExc_RuntimeError, "vector + matrix @ vector expected, got %d, %d", self->ndim, vec->ndim);
@@ -241,7 +248,8 @@ tn_op_mv(TensorObject *self, TensorObject *vec)
     TensorObject *out = tn_tensor_empty(1, &n, self->dtype, any_meta(self, vec) ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (gemm(out, 1, n, 1, self->sizes[1], self, 0, self->strides[0], self->strides[1], vec, 0, vec->strides[0], 0,
+    if (gemm(overload, out, 1, n, 1, self->sizes[1], self, 0, self->strides[0], self->strides[1], vec, 0,
+        vec->strides[0], 0,
              0, out->strides[0], 0, 1.0, 0.0) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
@@ -253,7 +261,7 @@ tn_op_mv(TensorObject *self, TensorObject *vec)
  * added dimension removed; batch dimensions broadcast), computed as one strided batched GEMM
  * over the broadcast batch with zero strides instead of expanded copies. */
 PyObject *
-tn_op_matmul(TensorObject *self, TensorObject *other)
+tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
     int d1 = self->ndim, d2 = other->ndim;
     if (d1 == 0 || d2 == 0) {
@@ -262,11 +270,11 @@ tn_op_matmul(TensorObject *self, TensorObject *other)
         return NULL;
     }
     if (d1 == 1 && d2 == 1)
-        return tn_op_dot(self, other);
+        return tn_op_dot(overload, self, other);
     if (d1 == 2 && d2 == 1)
-        return tn_op_mv(self, other);
+        return tn_op_mv(overload, self, other);
     if (d1 == 2 && d2 == 2)
-        return tn_op_mm(self, other);
+        return tn_op_mm(overload, self, other);
     if (same_dtype(self, other, "both arguments to matmul") < 0)
         return NULL;
     /* A: (..., n, k) with n = 1 for a 1-D self; B: (..., k, p) with p = 1 for a 1-D other */
@@ -315,7 +323,8 @@ tn_op_matmul(TensorObject *self, TensorObject *other)
     if (batch == 0 || n == 0 || p == 0) {
         rc = 0;
     } else if (nbatch <= 1 || batch == 1) {
-        rc = gemm(out, batch, n, p, k, self, nbatch ? a_bstr[0] : 0, a_sm, a_sk, other, nbatch ? b_bstr[0] : 0, b_sk,
+        rc = gemm(overload, out, batch, n, p, k, self, nbatch ? a_bstr[0] : 0, a_sm, a_sk, other,
+                  nbatch ? b_bstr[0] : 0, b_sk,
                   b_sn, nbatch ? c_bstr[0] : 0, c_sm, c_sn, 1.0, 0.0);
     } else {
         /* collapse the inner batch dimension per outer index */
@@ -333,7 +342,7 @@ tn_op_matmul(TensorObject *self, TensorObject *other)
             tn_status s = tn_gemm(self->dtype, inner, n, p, k, tn_tensor_data(self) + aoff * es, a_bstr[nbatch - 1],
                                   a_sm, a_sk, tn_tensor_data(other) + boff * es, b_bstr[nbatch - 1], b_sk, b_sn,
                                   tn_tensor_data(out) + coff * es, c_bstr[nbatch - 1], c_sm, c_sn, 1.0, 0.0);
-            rc = TN_KCHECK(s, self->dtype);
+            rc = TN_KCHECK(overload, s, self->dtype);
         }
     }
     if (rc < 0) {
@@ -344,10 +353,9 @@ tn_op_matmul(TensorObject *self, TensorObject *other)
 }
 
 /* linear: y = x @ W^T + b. W [out, in] is read in place (its transpose is just strides). f32,
- * f16 and bf16 with a contiguous row-major W take tn_linear (f32: XNNPACK with the packed weights
- * cached per weight storage and version); everything else is a strided GEMM. */
+ * f16 and bf16 with a contiguous row-major W take tn_linear; everything else is a strided GEMM. */
 PyObject *
-tn_op_linear(TensorObject *input, TensorObject *weight, TensorObject *bias)
+tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias)
 {
     if (weight->ndim != 2 && weight->ndim != 1) {
         PyErr_Format(PyExc_RuntimeError, "linear(): weight must be 1-D or 2-D, got %d-D", weight->ndim);
@@ -355,10 +363,10 @@ tn_op_linear(TensorObject *input, TensorObject *weight, TensorObject *bias)
     }
     if (weight->ndim == 1 || input->ndim < 1) {
         /* 1-D weight: matmul semantics (upstream's linear is matmul(input, weight.t()) here) */
-        PyObject *wt = tn_op_t(weight);
+        PyObject *wt = tn_op_t(overload, weight);
         if (!wt)
             return NULL;
-        PyObject *r = tn_op_matmul(input, TN_T(wt));
+        PyObject *r = tn_op_matmul(overload, input, TN_T(wt));
         Py_DECREF(wt);
         if (r && bias) {
             tn_value a[3] = {tn_value_tensor(r), tn_value_tensor((PyObject *)bias), tn_value_int(1)};
@@ -384,7 +392,7 @@ tn_op_linear(TensorObject *input, TensorObject *weight, TensorObject *bias)
     TensorObject *out = tn_tensor_empty(input->ndim, shape, input->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta || out->numel == 0)
         return (PyObject *)out;
-    if (tn_check_dtype(tn_current_op, input->dtype) < 0)
+    if (tn_check_dtype(overload, input->dtype) < 0)
         goto fail;
     int64_t m = input->numel / in;
     /* rows of x must be addressable with one row stride: check the leading dims collapse */
@@ -401,16 +409,11 @@ tn_op_linear(TensorObject *input, TensorObject *weight, TensorObject *bias)
     int d = input->dtype;
     if (rows_uniform && w_rowmajor && x_inner && bias_ok &&
         (d == TN_DTYPE_F32 || d == TN_DTYPE_F16 || d == TN_DTYPE_BF16)) {
-        tn_status s;
-        if (d == TN_DTYPE_F32)
-            s = tn_linear_f32(m, in, out_f, (const float *)tn_tensor_data(input), x_rs,
-                              (const float *)tn_tensor_data(weight), weight->storage->id,
-                              (uint64_t)weight->version->value, bias ? (const float *)tn_tensor_data(bias) : NULL,
-                              bias ? bias->storage->id : 0, (float *)tn_tensor_data(out), out_f);
-        else
-            s = tn_linear(d, m, in, out_f, tn_tensor_data(input), x_rs, tn_tensor_data(weight),
-                          bias ? tn_tensor_data(bias) : NULL, tn_tensor_data(out), out_f);
-        if (TN_KCHECK(s, d) < 0)
+        /* not XNNPACK's fully-connected operator (tn_linear_f32): its results leave value.derived's
+         * bound (docs/DESIGN.md, "XNNPACK, op by op") */
+        tn_status s = tn_linear(d, m, in, out_f, tn_tensor_data(input), x_rs, tn_tensor_data(weight),
+                                bias ? tn_tensor_data(bias) : NULL, tn_tensor_data(out), out_f);
+        if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
         return (PyObject *)out;
     }
@@ -420,7 +423,7 @@ tn_op_linear(TensorObject *input, TensorObject *weight, TensorObject *bias)
     if (input->ndim != 2) {
         int64_t s2[2] = {m, in};
         tn_ints sh = {s2, 2, false};
-        x2d = tn_op_reshape(input, sh);
+        x2d = tn_op_reshape(overload, input, sh);
         if (!x2d)
             goto fail;
         x = TN_T(x2d);
@@ -429,10 +432,10 @@ tn_op_linear(TensorObject *input, TensorObject *weight, TensorObject *bias)
     if (bias) {
         int64_t s2[2] = {m, out_f};
         tn_ints sh = {s2, 2, false};
-        PyObject *ob = tn_op_expand(bias, sh, false);
+        PyObject *ob = tn_op_expand(overload, bias, sh, false);
         int64_t osz[2] = {m, out_f}, ost[2] = {out_f, 1};
         TensorObject *o2 = tn_tensor_view(out, 2, osz, ost, out->offset);
-        int rc = (ob && o2) ? tn_copy_into(o2, TN_T(ob)) : -1;
+        int rc = (ob && o2) ? tn_copy_into(overload, o2, TN_T(ob)) : -1;
         Py_XDECREF(ob);
         Py_XDECREF((PyObject *)o2);
         if (rc < 0) {
@@ -441,7 +444,7 @@ tn_op_linear(TensorObject *input, TensorObject *weight, TensorObject *bias)
         }
         beta = 1.0;
     }
-    int rc = gemm(out, 1, m, out_f, in, x, 0, x->strides[0], x->strides[1], weight, 0, weight->strides[1],
+    int rc = gemm(overload, out, 1, m, out_f, in, x, 0, x->strides[0], x->strides[1], weight, 0, weight->strides[1],
                   weight->strides[0], 0, out_f, 1, 1.0, beta);
     Py_XDECREF(x2d);
     if (rc < 0)
@@ -477,15 +480,16 @@ flash_eligible(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *
 }
 
 static PyObject *
-sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, double dropout_p, bool is_causal,
+sdpa(const tn_op *overload, TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask,
+     double dropout_p, bool is_causal,
      tn_opt_double scale, int enable_gqa, int want_lse, int like_query);
 
 /* a new contiguous float32 copy of t */
 static TensorObject *
-as_f32(TensorObject *t)
+as_f32(const tn_op *overload, TensorObject *t)
 {
     TensorObject *c = tn_empty_on(t->ndim, t->sizes, TN_DTYPE_F32, t->device);
-    if (c && tn_copy_into(c, t) < 0)
+    if (c && tn_copy_into(overload, c, t) < 0)
         Py_CLEAR(c);
     return c;
 }
@@ -496,25 +500,28 @@ as_f32(TensorObject *t)
  * kernel instead rounds the softmax probabilities to the input dtype before they multiply v. So
  * the math path upcasts q, k, v, runs the float32 kernel and converts the result back. */
 static PyObject *
-sdpa_math_half(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, bool is_causal,
+sdpa_math_half(const tn_op *overload, TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask,
+               bool is_causal,
                tn_opt_double scale, int enable_gqa)
 {
-    TensorObject *q32 = as_f32(q), *k32 = q32 ? as_f32(k) : NULL, *v32 = k32 ? as_f32(v) : NULL;
-    PyObject *r32 = v32 ? sdpa(q32, k32, v32, mask, 0.0, is_causal, scale, enable_gqa, 0, 0) : NULL;
+    TensorObject *q32 = as_f32(overload, q), *k32 = q32 ? as_f32(overload, k) : NULL,
+                               *v32 = k32 ? as_f32(overload, v) : NULL;
+    PyObject *r32 = v32 ? sdpa(overload, q32, k32, v32, mask, 0.0, is_causal, scale, enable_gqa, 0, 0) : NULL;
     Py_XDECREF((PyObject *)q32);
     Py_XDECREF((PyObject *)k32);
     Py_XDECREF((PyObject *)v32);
     if (!r32)
         return NULL;
     TensorObject *o32 = TN_T(r32), *out = tn_empty_on(o32->ndim, o32->sizes, q->dtype, o32->device);
-    if (out && tn_copy_into(out, o32) < 0)
+    if (out && tn_copy_into(overload, out, o32) < 0)
         Py_CLEAR(out);
     Py_DECREF(r32);
     return (PyObject *)out;
 }
 
 static PyObject *
-sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, double dropout_p, bool is_causal,
+sdpa(const tn_op *overload, TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask,
+     double dropout_p, bool is_causal,
      tn_opt_double scale, int enable_gqa, int want_lse, int like_query)
 {
     if (q->ndim != 4 || k->ndim != 4 || v->ndim != 4) {
@@ -545,9 +552,10 @@ sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, doub
     int half = q->dtype == TN_DTYPE_F16 || q->dtype == TN_DTYPE_BF16;
     if (half && !like_query && !want_lse && q->device != TN_DEVICE_META && k->device != TN_DEVICE_META &&
         v->device != TN_DEVICE_META && k->dtype == q->dtype && v->dtype == q->dtype) {
-        if (tn_check_dtype(tn_current_op, q->dtype) < 0)
+        if (tn_check_dtype(overload, q->dtype) < 0)
             return NULL;
-        return sdpa_math_half(q, k, v, mask, is_causal, scale, enable_gqa);  /* See Note [Attention math path in half precision] */
+        return sdpa_math_half(overload, q, k, v, mask, is_causal, scale,
+                              enable_gqa);  /* See Note [Attention math path in half precision] */
     }
     /* Batch and head dimensions: grouped-query attention (enable_gqa, kv heads dividing query
      * heads, one batch size) or, as upstream's math path (two matmuls), broadcasting: size-1
@@ -606,7 +614,7 @@ sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, doub
     if (!out)
         goto fail;
     if (!meta) {
-        if (tn_check_dtype(tn_current_op, q->dtype) < 0)
+        if (tn_check_dtype(overload, q->dtype) < 0)
             goto fail;
         int64_t mstr[4] = {0, 0, 0, 0};
         const void *mptr = NULL;
@@ -633,7 +641,7 @@ sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, doub
         tn_status s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
                               tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
                               lse ? tn_tensor_data(lse) : NULL, lses);
-        if (TN_KCHECK(s, q->dtype) < 0)
+        if (TN_KCHECK(overload, s, q->dtype) < 0)
             goto fail;
     }
     if (!want_lse)
@@ -646,7 +654,8 @@ fail:
 }
 
 PyObject *
-tn_op__scaled_dot_product_flash_attention_for_cpu(TensorObject *query, TensorObject *key, TensorObject *value,
+tn_op__scaled_dot_product_flash_attention_for_cpu(const tn_op *overload, TensorObject *query,
+                                                  TensorObject *key, TensorObject *value,
                                                   double dropout_p, bool is_causal, TensorObject *attn_mask,
                                                   tn_opt_double scale)
 {
@@ -656,11 +665,11 @@ tn_op__scaled_dot_product_flash_attention_for_cpu(TensorObject *query, TensorObj
                         "scaled_dot_product_attention_flash_attention: Q/K/V should have the same head size");
         return NULL;
     }
-    return sdpa(query, key, value, attn_mask, dropout_p, is_causal, scale, 1, 1, 1);
+    return sdpa(overload, query, key, value, attn_mask, dropout_p, is_causal, scale, 1, 1, 1);
 }
 
 PyObject *
-tn_op_scaled_dot_product_attention(TensorObject *query, TensorObject *key, TensorObject *value,
+tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, TensorObject *key, TensorObject *value,
                                    TensorObject *attn_mask, double dropout_p, bool is_causal, tn_opt_double scale,
                                    bool enable_gqa)
 {
@@ -675,13 +684,14 @@ tn_op_scaled_dot_product_attention(TensorObject *query, TensorObject *key, Tenso
         PyObject *r = NULL;
         for (int i = 0; i < 3; i++) {
             for (int j = nd; j < 4 && t[i]; j++) {
-                PyObject *u = tn_op_unsqueeze(TN_T(t[i]), 0);
+                PyObject *u = tn_op_unsqueeze(overload, TN_T(t[i]), 0);
                 Py_DECREF(t[i]);
                 t[i] = u;
             }
         }
         if (t[0] && t[1] && t[2])
-            r = sdpa(TN_T(t[0]), TN_T(t[1]), TN_T(t[2]), attn_mask, dropout_p, is_causal, scale, enable_gqa, 0, 0);
+            r = sdpa(overload, TN_T(t[0]), TN_T(t[1]), TN_T(t[2]), attn_mask, dropout_p, is_causal, scale,
+                     enable_gqa, 0, 0);
         for (int i = 0; i < 3; i++)
             Py_XDECREF(t[i]);
         if (!r)
@@ -697,7 +707,7 @@ tn_op_scaled_dot_product_attention(TensorObject *query, TensorObject *key, Tenso
         }
         return r;
     }
-    return sdpa(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, 0,
+    return sdpa(overload, query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa, 0,
                 flash_eligible(query, key, value, attn_mask, dropout_p, enable_gqa));
 }
 
@@ -719,10 +729,10 @@ blhe_tensor(int64_t B, int64_t H, int64_t L, int64_t E, int dtype, int device)
 }
 
 PyObject *
-tn_op__scaled_dot_product_flash_attention_for_cpu_backward(TensorObject *grad_out, TensorObject *query,
-                                                           TensorObject *key, TensorObject *value, TensorObject *out,
-                                                           TensorObject *logsumexp, double dropout_p, bool is_causal,
-                                                           TensorObject *attn_mask, tn_opt_double scale)
+tn_op__scaled_dot_product_flash_attention_for_cpu_backward(const tn_op *overload, TensorObject *grad_out,
+                                                           TensorObject *query, TensorObject *key, TensorObject *value,
+                                                           TensorObject *out, TensorObject *logsumexp, double dropout_p,
+                                                           bool is_causal, TensorObject *attn_mask, tn_opt_double scale)
 {
     TensorObject *t4[5] = {grad_out, query, key, value, out};
     for (int i = 0; i < 5; i++) {
@@ -781,7 +791,7 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(TensorObject *grad_ou
     if (!gv)
         goto fail;
     if (!meta) {
-        if (tn_check_dtype(tn_current_op, d) < 0)
+        if (tn_check_dtype(overload, d) < 0)
             goto fail;
         double sc = scale.has ? scale.v : 1.0 / sqrt((double)E);
         tn_status s = tn_sdpa_backward(d, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(grad_out), grad_out->strides,
@@ -791,7 +801,7 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(TensorObject *grad_ou
                                        attn_mask ? tn_tensor_data(attn_mask) : NULL,
                                        attn_mask ? attn_mask->dtype : -1, mstr, is_causal, sc, tn_tensor_data(gq),
                                        gq->strides, tn_tensor_data(gk), gk->strides, tn_tensor_data(gv), gv->strides);
-        if (TN_KCHECK(s, d) < 0)
+        if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
     }
     return Py_BuildValue("(NNN)", (PyObject *)gq, (PyObject *)gk, (PyObject *)gv);
@@ -805,7 +815,7 @@ fail:
 /* outer(self, vec2) = self.reshape(n, 1) * vec2, as ATen writes it; ger is its older name. mv's
  * backward formula calls ger. */
 PyObject *
-tn_op_outer(TensorObject *self, TensorObject *vec2)
+tn_op_outer(const tn_op *overload, TensorObject *self, TensorObject *vec2)
 {
     for (int k = 0; k < 2; k++) {
         TensorObject *t = k ? vec2 : self;
@@ -816,7 +826,7 @@ tn_op_outer(TensorObject *self, TensorObject *vec2)
         }
     }
     int64_t shape[2] = {self->sizes[0], 1};
-    PyObject *col = tn_op_reshape(self, (tn_ints){shape, 2, false});
+    PyObject *col = tn_op_reshape(overload, self, (tn_ints){shape, 2, false});
     if (!col)
         return NULL;
     tn_value a[2] = {tn_value_tensor(col), tn_value_tensor((PyObject *)vec2)};
@@ -826,7 +836,7 @@ tn_op_outer(TensorObject *self, TensorObject *vec2)
 }
 
 PyObject *
-tn_op_ger(TensorObject *self, TensorObject *vec2)
+tn_op_ger(const tn_op *overload, TensorObject *self, TensorObject *vec2)
 {
-    return tn_op_outer(self, vec2);
+    return tn_op_outer(overload, self, vec2);
 }

@@ -39,7 +39,7 @@ contiguous(TensorObject *t)
 }
 
 static PyObject *
-softmax_impl(TensorObject *self, int64_t dim, int log)
+softmax_impl(const tn_op *overload, TensorObject *self, int64_t dim, int log)
 {
     if (!tn_dtype_is_floating(self->dtype)) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
@@ -53,13 +53,13 @@ softmax_impl(TensorObject *self, int64_t dim, int log)
     TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, self->dtype, self->device);
     if (!out || out->device == TN_DEVICE_META || out->numel == 0)
         return (PyObject *)out;
-    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+    if (tn_check_dtype(overload, self->dtype) < 0)
         goto fail;
     tn_loop l;
     tn_loop_along(&l, self, d, 2, (const TensorObject *[]){out, self});
     int64_t n = self->ndim ? self->sizes[d] : 1;
     int64_t si = self->ndim ? self->strides[d] : 1, so = self->ndim ? out->strides[d] : 1;
-    if (TN_KCHECK(tn_softmax(self->dtype, log, &l, n, si, so, tn_tensor_data(out), tn_tensor_data(self)),
+    if (TN_KCHECK(overload, tn_softmax(self->dtype, log, &l, n, si, so, tn_tensor_data(out), tn_tensor_data(self)),
                   self->dtype) < 0)
         goto fail;
     return (PyObject *)out;
@@ -69,14 +69,14 @@ fail:
 }
 
 static PyObject *
-softmax_front(TensorObject *self, int64_t dim, int dtype, int log)
+softmax_front(const tn_op *overload, TensorObject *self, int64_t dim, int dtype, int log)
 {
     if (dtype < 0 || dtype == self->dtype)
-        return softmax_impl(self, dim, log);
+        return softmax_impl(overload, self, dim, log);
     PyObject *c = to_dtype(self, dtype);
     if (!c)
         return NULL;
-    PyObject *r = softmax_impl(TN_T(c), dim, log);
+    PyObject *r = softmax_impl(overload, TN_T(c), dim, log);
     Py_DECREF(c);
     return r;
 }
@@ -92,35 +92,35 @@ check_half_to_float(bool half_to_float)
 }
 
 PyObject *
-tn_op__softmax(TensorObject *self, int64_t dim, bool half_to_float)
+tn_op__softmax(const tn_op *overload, TensorObject *self, int64_t dim, bool half_to_float)
 {
-    return check_half_to_float(half_to_float) < 0 ? NULL : softmax_impl(self, dim, 0);
+    return check_half_to_float(half_to_float) < 0 ? NULL : softmax_impl(overload, self, dim, 0);
 }
 
 PyObject *
-tn_op__log_softmax(TensorObject *self, int64_t dim, bool half_to_float)
+tn_op__log_softmax(const tn_op *overload, TensorObject *self, int64_t dim, bool half_to_float)
 {
-    return check_half_to_float(half_to_float) < 0 ? NULL : softmax_impl(self, dim, 1);
+    return check_half_to_float(half_to_float) < 0 ? NULL : softmax_impl(overload, self, dim, 1);
 }
 
 PyObject *
-tn_op_softmax__int(TensorObject *self, int64_t dim, int dtype)
+tn_op_softmax__int(const tn_op *overload, TensorObject *self, int64_t dim, int dtype)
 {
-    return softmax_front(self, dim, dtype, 0);
+    return softmax_front(overload, self, dim, dtype, 0);
 }
 
 PyObject *
-tn_op_log_softmax__int(TensorObject *self, int64_t dim, int dtype)
+tn_op_log_softmax__int(const tn_op *overload, TensorObject *self, int64_t dim, int dtype)
 {
-    return softmax_front(self, dim, dtype, 1);
+    return softmax_front(overload, self, dim, dtype, 1);
 }
 
 /* _safe_softmax: softmax whose rows of all -inf give 0 instead of NaN (upstream's math attention
  * path calls it). Upstream's composite: where(all(self == -inf, dim, keepdim), 0, softmax). */
 PyObject *
-tn_op__safe_softmax(TensorObject *self, int64_t dim, int dtype)
+tn_op__safe_softmax(const tn_op *overload, TensorObject *self, int64_t dim, int dtype)
 {
-    PyObject *out = softmax_front(self, dim, dtype, 0);
+    PyObject *out = softmax_front(overload, self, dim, dtype, 0);
     if (!out)
         return NULL;
     tn_value a[3] = {tn_value_tensor((PyObject *)self), tn_value_double(-INFINITY)};
@@ -197,7 +197,8 @@ check_param_shape(const char *what, TensorObject *p, tn_ints normalized_shape)
 }
 
 PyObject *
-tn_op_native_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias,
+tn_op_native_layer_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_shape,
+                        TensorObject *weight, TensorObject *bias,
                         double eps)
 {
     int64_t rows, n;
@@ -231,7 +232,7 @@ tn_op_native_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObj
     if (!rstd)
         goto fail;
     if (input->device != TN_DEVICE_META && rows > 0) {
-        if (tn_check_dtype(tn_current_op, d) < 0)
+        if (tn_check_dtype(overload, d) < 0)
             goto fail;
         ci = contiguous(input);
         cw = weight ? contiguous(weight) : NULL;
@@ -241,7 +242,7 @@ tn_op_native_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObj
         tn_status s = tn_layer_norm(d, pdtype, rows, n, tn_tensor_data(TN_T(ci)), cw ? tn_tensor_data(TN_T(cw)) : NULL,
                                     cb ? tn_tensor_data(TN_T(cb)) : NULL, eps, tn_tensor_data(out),
                                     tn_tensor_data(mean), tn_tensor_data(rstd));
-        if (TN_KCHECK(s, d) < 0)
+        if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
     }
     Py_XDECREF(ci);
@@ -259,16 +260,18 @@ fail:
 }
 
 PyObject *
-tn_op_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias, double eps,
+tn_op_layer_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_shape, TensorObject *weight,
+                 TensorObject *bias, double eps,
                  bool cudnn_enable)
 {
-    return tn_first_of(tn_op_native_layer_norm(input, normalized_shape, weight, bias, eps));
+    return tn_first_of(tn_op_native_layer_norm(overload, input, normalized_shape, weight, bias, eps));
 }
 
 /* rms_norm(input, normalized_shape, weight=None, eps=None): eps None is the epsilon of the op
  * math type (float's for float16 and bfloat16, which compute in float) */
 PyObject *
-tn_op_rms_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weight, tn_opt_double eps)
+tn_op_rms_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_shape, TensorObject *weight,
+               tn_opt_double eps)
 {
     int64_t rows, n;
     int axis;
@@ -297,7 +300,7 @@ tn_op_rms_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weig
     TensorObject *out = tn_tensor_empty(input->ndim, input->sizes, d, input->device);
     if (!out || out->device == TN_DEVICE_META || rows == 0)
         return (PyObject *)out;
-    if (tn_check_dtype(tn_current_op, d) < 0)
+    if (tn_check_dtype(overload, d) < 0)
         goto fail;
     PyObject *ci = contiguous(input), *cw = weight ? contiguous(weight) : NULL;
     tn_status s = TN_ERR_NOMEM;
@@ -306,7 +309,7 @@ tn_op_rms_norm(TensorObject *input, tn_ints normalized_shape, TensorObject *weig
                         tn_tensor_data(out), NULL);
     Py_XDECREF(ci);
     Py_XDECREF(cw);
-    if (TN_KCHECK(s, d) < 0)
+    if (TN_KCHECK(overload, s, d) < 0)
         goto fail;
     return (PyObject *)out;
 fail:

@@ -17,11 +17,11 @@
 
 /* t itself when contiguous, else a contiguous copy (upstream's .contiguous()) */
 static PyObject *
-contiguous_of(TensorObject *t)
+contiguous_of(const tn_op *overload, TensorObject *t)
 {
     if (tn_tensor_is_contiguous(t))
         return Py_NewRef((PyObject *)t);
-    return tn_op_clone(t, TN_MEMFMT_CONTIGUOUS);
+    return tn_op_clone(overload, t, TN_MEMFMT_CONTIGUOUS);
 }
 
 /* Upstream's meta: a contiguous result shaped like grad in grad's dtype. softmax checks that
@@ -30,7 +30,7 @@ contiguous_of(TensorObject *t)
  * refused here). input_dtype only matters where it asks a float32 grad for a float16 result,
  * which upstream's CPU kernel then refuses. */
 static PyObject *
-softmax_backward(TensorObject *grad, TensorObject *output, int64_t dim, int input_dtype, int log)
+softmax_backward(const tn_op *overload, TensorObject *grad, TensorObject *output, int64_t dim, int input_dtype, int log)
 {
     const char *name = log ? "_log_softmax_backward_data" : "_softmax_backward_data";
     int same = grad->ndim == output->ndim &&
@@ -65,9 +65,9 @@ softmax_backward(TensorObject *grad, TensorObject *output, int64_t dim, int inpu
     TensorObject *gi = tn_tensor_empty(grad->ndim, grad->sizes, grad->dtype, grad->device);
     if (!gi || gi->device == TN_DEVICE_META || gi->numel == 0)
         return (PyObject *)gi;
-    if (tn_check_dtype(tn_current_op, grad->dtype) < 0)
+    if (tn_check_dtype(overload, grad->dtype) < 0)
         goto fail;
-    PyObject *g = contiguous_of(grad), *o = g ? contiguous_of(output) : NULL;
+    PyObject *g = contiguous_of(overload, grad), *o = g ? contiguous_of(overload, output) : NULL;
     tn_status s = TN_ERR_NOMEM;
     if (o) {
         int64_t n = grad->ndim ? grad->sizes[d] : 1, outer = 1, inner = 1;
@@ -82,7 +82,7 @@ softmax_backward(TensorObject *grad, TensorObject *output, int64_t dim, int inpu
     }
     Py_XDECREF(g);
     Py_XDECREF(o);
-    if (TN_KCHECK(s, grad->dtype) < 0)
+    if (TN_KCHECK(overload, s, grad->dtype) < 0)
         goto fail;
     return (PyObject *)gi;
 fail:
@@ -91,15 +91,17 @@ fail:
 }
 
 PyObject *
-tn_op__softmax_backward_data(TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype)
+tn_op__softmax_backward_data(const tn_op *overload, TensorObject *grad_output, TensorObject *output, int64_t dim,
+                             int input_dtype)
 {
-    return softmax_backward(grad_output, output, dim, input_dtype, 0);
+    return softmax_backward(overload, grad_output, output, dim, input_dtype, 0);
 }
 
 PyObject *
-tn_op__log_softmax_backward_data(TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype)
+tn_op__log_softmax_backward_data(const tn_op *overload, TensorObject *grad_output, TensorObject *output, int64_t dim,
+                                 int input_dtype)
 {
-    return softmax_backward(grad_output, output, dim, input_dtype, 1);
+    return softmax_backward(overload, grad_output, output, dim, input_dtype, 1);
 }
 
 /* native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, weight, bias,
@@ -107,9 +109,9 @@ tn_op__log_softmax_backward_data(TensorObject *grad_output, TensorObject *output
  * A result output_mask leaves out is None; grad_input is contiguous; grad_weight/grad_bias
  * are shaped like weight/bias (zeros when there are no rows). */
 PyObject *
-tn_op_native_layer_norm_backward(TensorObject *grad_out, TensorObject *input, tn_ints normalized_shape,
-                                 TensorObject *mean, TensorObject *rstd, TensorObject *weight, TensorObject *bias,
-                                 tn_ints output_mask)
+tn_op_native_layer_norm_backward(const tn_op *overload, TensorObject *grad_out, TensorObject *input,
+                                 tn_ints normalized_shape, TensorObject *mean, TensorObject *rstd, TensorObject *weight,
+                                 TensorObject *bias, tn_ints output_mask)
 {
     int k = (int)normalized_shape.n;
     if (k < 1) {
@@ -172,20 +174,20 @@ tn_op_native_layer_norm_backward(TensorObject *grad_out, TensorObject *input, tn
     if ((want[0] && !dx) || (want[1] && !dg) || (want[2] && !db))
         goto fail;
     if (dev != TN_DEVICE_META) {
-        if (tn_check_dtype(tn_current_op, d) < 0)
+        if (tn_check_dtype(overload, d) < 0)
             goto fail;
-        cdy = contiguous_of(grad_out);
-        cx = cdy ? contiguous_of(input) : NULL;
-        cm = cx ? contiguous_of(mean) : NULL;
-        cr = cm ? contiguous_of(rstd) : NULL;
-        cg = cr && weight ? contiguous_of(weight) : NULL;
+        cdy = contiguous_of(overload, grad_out);
+        cx = cdy ? contiguous_of(overload, input) : NULL;
+        cm = cx ? contiguous_of(overload, mean) : NULL;
+        cr = cm ? contiguous_of(overload, rstd) : NULL;
+        cg = cr && weight ? contiguous_of(overload, weight) : NULL;
         if (!cr || (weight && !cg))
             goto fail;
         tn_status s = tn_layer_norm_backward(d, pdt, rows, n, tn_tensor_data(TN_T(cdy)), tn_tensor_data(TN_T(cx)),
                                              tn_tensor_data(TN_T(cm)), tn_tensor_data(TN_T(cr)),
                                              cg ? tn_tensor_data(TN_T(cg)) : NULL, dx ? tn_tensor_data(dx) : NULL,
                                              dg ? tn_tensor_data(dg) : NULL, db ? tn_tensor_data(db) : NULL);
-        if (TN_KCHECK(s, d) < 0)
+        if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
     }
     Py_XDECREF(cdy);

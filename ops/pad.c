@@ -34,21 +34,21 @@ empty_like_format(const TensorObject *self, int ndim, const int64_t *sizes)
 
 /* self narrowed along every padded dimension by the (possibly negative) pads */
 static PyObject *
-narrow_by(TensorObject *t, int ndim, const int64_t *lo, const int64_t *hi)
+narrow_by(const tn_op *overload, TensorObject *t, int ndim, const int64_t *lo, const int64_t *hi)
 {
     PyObject *cur = Py_NewRef((PyObject *)t);
     for (int d = 0; d < ndim && cur; d++) {
         if (lo[d] == 0 && hi[d] == 0)
             continue;
         TensorObject *c = TN_T(cur);
-        PyObject *next = tn_op_narrow(c, d, lo[d], c->sizes[d] - lo[d] - hi[d]);
+        PyObject *next = tn_op_narrow(overload, c, d, lo[d], c->sizes[d] - lo[d] - hi[d]);
         TN_SETREF(cur, next);
     }
     return cur;
 }
 
 PyObject *
-tn_op_constant_pad_nd(TensorObject *self, tn_ints pad, const tn_value *value)
+tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, const tn_value *value)
 {
     int ndim = self->ndim;
     if (pad.n % 2) {
@@ -94,14 +94,14 @@ tn_op_constant_pad_nd(TensorObject *self, tn_ints pad, const tn_value *value)
         tn_loop l;
         tn_geom g = tn_geom_of(out);
         tn_loop_build(&l, ndim, out->sizes, 1, &g);
-        if (TN_KCHECK(tn_fill(&l, out->dtype, tn_tensor_data(out), tn_kscalar_of(value)), out->dtype) < 0) {
+        if (TN_KCHECK(overload, tn_fill(&l, out->dtype, tn_tensor_data(out), tn_kscalar_of(value)), out->dtype) < 0) {
             Py_DECREF(out);
             return NULL;
         }
     }
-    PyObject *src = narrow_by(self, ndim, in_lo, in_hi);
-    PyObject *dst = src ? narrow_by(out, ndim, out_lo, out_hi) : NULL;
-    int r = dst ? tn_copy_into(TN_T(dst), TN_T(src)) : -1;
+    PyObject *src = narrow_by(overload, self, ndim, in_lo, in_hi);
+    PyObject *dst = src ? narrow_by(overload, out, ndim, out_lo, out_hi) : NULL;
+    int r = dst ? tn_copy_into(overload, TN_T(dst), TN_T(src)) : -1;
     Py_XDECREF(src);
     Py_XDECREF(dst);
     if (r < 0) {
@@ -115,11 +115,11 @@ tn_op_constant_pad_nd(TensorObject *self, tn_ints pad, const tn_value *value)
  * constant_pad_nd; the other modes need the reflection/replication pad kernels, which
  * torchnative does not have yet, and are refused by name. */
 PyObject *
-tn_op_pad(TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value)
+tn_op_pad(const tn_op *overload, TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value)
 {
     if (!strcmp(mode, "constant")) {
         tn_value v = tn_value_double(value.has ? value.v : 0.0);
-        return tn_op_constant_pad_nd(self, pad, &v);
+        return tn_op_constant_pad_nd(overload, self, pad, &v);
     }
     if (strcmp(mode, "reflect") && strcmp(mode, "replicate") && strcmp(mode, "circular")) {
         PyErr_Format(PyExc_NotImplementedError, "Unrecognised padding mode %s", mode);

@@ -34,7 +34,7 @@ enum {
 
 /* A tensor converted to dtype (a new contiguous copy), or a new reference to itself. */
 static TensorObject *
-as_dtype(TensorObject *t, int dtype)
+as_dtype(const tn_op *overload, TensorObject *t, int dtype)
 {
     if (t->dtype == dtype) {
         Py_INCREF((PyObject *)t);
@@ -45,7 +45,7 @@ as_dtype(TensorObject *t, int dtype)
     out = tn_empty_elementwise(t->ndim, t->sizes, dtype, t->device, 1, &g);
     if (!out)
         return NULL;
-    if (t->device != TN_DEVICE_META && tn_copy_into(out, t) < 0) {
+    if (t->device != TN_DEVICE_META && tn_copy_into(overload, out, t) < 0) {
         Py_DECREF(out);
         return NULL;
     }
@@ -99,7 +99,8 @@ check_sub_bool(int a, int b)
 
 /* The binary driver. b is a tensor, or NULL with `scalar` holding a Python number. */
 static PyObject *
-binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_value *scalar, const tn_value *alpha)
+binary(const tn_op *overload, tn_binary_op op, int kind, TensorObject *a, TensorObject *b,
+       const tn_value *scalar, const tn_value *alpha)
 {
     tn_result_type_state st;
     tn_result_type_init(&st);
@@ -144,12 +145,12 @@ binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_val
     TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (tn_check_dtype(tn_current_op, compute) < 0)
+    if (tn_check_dtype(overload, compute) < 0)
         goto fail;
     /* alpha is converted to the computation type, checked (Note [Scalar overflow]) */
     if (alpha && tn_check_scalar_fits(alpha, compute) < 0)
         goto fail;
-    TensorObject *ac = as_dtype(a, compute);
+    TensorObject *ac = as_dtype(overload, a, compute);
     if (!ac)
         goto fail;
     tn_kscalar kalpha = alpha ? tn_kscalar_of(alpha) : (tn_kscalar){TN_KSCALAR_INT, 1, 0};
@@ -168,7 +169,7 @@ binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_val
         }
         s = tn_binary_scalar(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), kb, kalpha);
     } else {
-        TensorObject *bc = as_dtype(b, compute);
+        TensorObject *bc = as_dtype(overload, b, compute);
         if (!bc) {
             Py_DECREF(ac);
             goto fail;
@@ -184,7 +185,7 @@ binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_val
         PyErr_SetString(PyExc_RuntimeError, "ZeroDivisionError");
         goto fail;
     }
-    if (TN_KCHECK(s, compute) < 0)
+    if (TN_KCHECK(overload, s, compute) < 0)
         goto fail;
     return (PyObject *)out;
 fail:
@@ -221,68 +222,69 @@ check_alpha(const tn_value *alpha, TensorObject *a, TensorObject *b, const tn_va
 /* ---- arithmetic ---- */
 
 PyObject *
-tn_op_add__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha)
+tn_op_add__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
     if (check_alpha(alpha, self, other, NULL) < 0)
         return NULL;
-    return binary(TN_BIN_ADD, BK_ARITH, self, other, NULL, alpha);
+    return binary(overload, TN_BIN_ADD, BK_ARITH, self, other, NULL, alpha);
 }
 
 PyObject *
-tn_op_add__Scalar(TensorObject *self, const tn_value *other, const tn_value *alpha)
+tn_op_add__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha)
 {
     if (check_alpha(alpha, self, NULL, other) < 0)
         return NULL;
-    return binary(TN_BIN_ADD, BK_ARITH, self, NULL, other, alpha);
+    return binary(overload, TN_BIN_ADD, BK_ARITH, self, NULL, other, alpha);
 }
 
 PyObject *
-tn_op_sub__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha)
+tn_op_sub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
     if (check_alpha(alpha, self, other, NULL) < 0)
         return NULL;
-    return binary(TN_BIN_SUB, BK_ARITH, self, other, NULL, alpha);
+    return binary(overload, TN_BIN_SUB, BK_ARITH, self, other, NULL, alpha);
 }
 
 PyObject *
-tn_op_sub__Scalar(TensorObject *self, const tn_value *other, const tn_value *alpha)
+tn_op_sub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha)
 {
     if (check_alpha(alpha, self, NULL, other) < 0)
         return NULL;
-    return binary(TN_BIN_SUB, BK_ARITH, self, NULL, other, alpha);
+    return binary(overload, TN_BIN_SUB, BK_ARITH, self, NULL, other, alpha);
 }
 
 /* rsub(self, other, alpha) = other - alpha * self */
 PyObject *
-tn_op_rsub__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha)
+tn_op_rsub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
     if (check_alpha(alpha, other, self, NULL) < 0)
         return NULL;
-    return binary(TN_BIN_SUB, BK_ARITH, other, self, NULL, alpha);
+    return binary(overload, TN_BIN_SUB, BK_ARITH, other, self, NULL, alpha);
 }
 
 PyObject *
-tn_op_rsub__Scalar(TensorObject *self, const tn_value *other, const tn_value *alpha)
+tn_op_rsub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha)
 {
     TensorObject *o = tn_scalar_tensor(other, tn_scalar_dtype(other), self->device);
     if (!o)
         return NULL;
     o->wrapped_number = 1;
-    PyObject *r = check_alpha(alpha, o, self, NULL) < 0 ? NULL : binary(TN_BIN_SUB, BK_ARITH, o, self, NULL, alpha);
+    PyObject *r = check_alpha(alpha, o, self, NULL) < 0 ? NULL : binary(overload, TN_BIN_SUB, BK_ARITH, o,
+                              self, NULL, alpha);
     Py_DECREF(o);
     return r;
 }
 
 PyObject *
-tn_op_mul__Tensor(TensorObject *self, TensorObject *other)
+tn_op_mul__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_MUL, BK_ARITH, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_MUL, BK_ARITH, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_mul__Scalar(TensorObject *self, const tn_value *other)
+tn_op_mul__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other)
 {
-    return binary(TN_BIN_MUL, BK_ARITH, self, NULL, other, NULL);
+    return binary(overload, TN_BIN_MUL, BK_ARITH, self, NULL, other, NULL);
 }
 
 static int
@@ -306,143 +308,143 @@ div_mode_op(const char *mode, tn_binary_op *op, int *kind)
 }
 
 PyObject *
-tn_op_div__Tensor(TensorObject *self, TensorObject *other)
+tn_op_div__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_DIV, BK_TRUEDIV, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_DIV, BK_TRUEDIV, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_div__Scalar(TensorObject *self, const tn_value *other)
+tn_op_div__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other)
 {
-    return binary(TN_BIN_DIV, BK_TRUEDIV, self, NULL, other, NULL);
+    return binary(overload, TN_BIN_DIV, BK_TRUEDIV, self, NULL, other, NULL);
 }
 
 PyObject *
-tn_op_div__Tensor_mode(TensorObject *self, TensorObject *other, const char *rounding_mode)
+tn_op_div__Tensor_mode(const tn_op *overload, TensorObject *self, TensorObject *other, const char *rounding_mode)
 {
     tn_binary_op op;
     int kind;
     if (div_mode_op(rounding_mode, &op, &kind) < 0)
         return NULL;
-    return binary(op, kind, self, other, NULL, NULL);
+    return binary(overload, op, kind, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_div__Scalar_mode(TensorObject *self, const tn_value *other, const char *rounding_mode)
+tn_op_div__Scalar_mode(const tn_op *overload, TensorObject *self, const tn_value *other, const char *rounding_mode)
 {
     tn_binary_op op;
     int kind;
     if (div_mode_op(rounding_mode, &op, &kind) < 0)
         return NULL;
-    return binary(op, kind, self, NULL, other, NULL);
+    return binary(overload, op, kind, self, NULL, other, NULL);
 }
 
 PyObject *
-tn_op_true_divide__Tensor(TensorObject *self, TensorObject *other)
+tn_op_true_divide__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return tn_op_div__Tensor(self, other);
+    return tn_op_div__Tensor(overload, self, other);
 }
 
 PyObject *
-tn_op_floor_divide(TensorObject *self, TensorObject *other)
+tn_op_floor_divide(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_DIV_FLOOR, BK_ARITH, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_DIV_FLOOR, BK_ARITH, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_floor_divide__Scalar(TensorObject *self, const tn_value *other)
+tn_op_floor_divide__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other)
 {
-    return binary(TN_BIN_DIV_FLOOR, BK_ARITH, self, NULL, other, NULL);
+    return binary(overload, TN_BIN_DIV_FLOOR, BK_ARITH, self, NULL, other, NULL);
 }
 
 PyObject *
-tn_op_remainder__Tensor(TensorObject *self, TensorObject *other)
+tn_op_remainder__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_REMAINDER, BK_ARITH, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_REMAINDER, BK_ARITH, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_remainder__Scalar(TensorObject *self, const tn_value *other)
+tn_op_remainder__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other)
 {
-    return binary(TN_BIN_REMAINDER, BK_ARITH, self, NULL, other, NULL);
+    return binary(overload, TN_BIN_REMAINDER, BK_ARITH, self, NULL, other, NULL);
 }
 
 PyObject *
-tn_op_fmod__Tensor(TensorObject *self, TensorObject *other)
+tn_op_fmod__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_FMOD, BK_ARITH, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_FMOD, BK_ARITH, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_fmod__Scalar(TensorObject *self, const tn_value *other)
+tn_op_fmod__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other)
 {
-    return binary(TN_BIN_FMOD, BK_ARITH, self, NULL, other, NULL);
+    return binary(overload, TN_BIN_FMOD, BK_ARITH, self, NULL, other, NULL);
 }
 
 PyObject *
-tn_op_atan2(TensorObject *self, TensorObject *other)
+tn_op_atan2(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_ATAN2, BK_FLOATONLY, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_ATAN2, BK_FLOATONLY, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_hypot(TensorObject *self, TensorObject *other)
+tn_op_hypot(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_HYPOT, BK_FLOATIN, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_HYPOT, BK_FLOATIN, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_xlogy__Tensor(TensorObject *self, TensorObject *other)
+tn_op_xlogy__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_XLOGY, BK_FLOATONLY, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_XLOGY, BK_FLOATONLY, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_logaddexp(TensorObject *self, TensorObject *other)
+tn_op_logaddexp(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_LOGADDEXP, BK_FLOATIN, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_LOGADDEXP, BK_FLOATIN, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_copysign__Tensor(TensorObject *self, TensorObject *other)
+tn_op_copysign__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_COPYSIGN, BK_FLOATONLY, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_COPYSIGN, BK_FLOATONLY, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_maximum(TensorObject *self, TensorObject *other)
+tn_op_maximum(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_MAXIMUM, BK_ARITH, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_MAXIMUM, BK_ARITH, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_minimum(TensorObject *self, TensorObject *other)
+tn_op_minimum(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_MINIMUM, BK_ARITH, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_MINIMUM, BK_ARITH, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_fmax(TensorObject *self, TensorObject *other)
+tn_op_fmax(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_FMAX, BK_ARITH, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_FMAX, BK_ARITH, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_fmin(TensorObject *self, TensorObject *other)
+tn_op_fmin(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_FMIN, BK_ARITH, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_FMIN, BK_ARITH, self, other, NULL, NULL);
 }
 
 /* ---- comparisons ---- */
 
 #define COMPARE(name, kop)                                                        \
-    PyObject *tn_op_##name##__Tensor(TensorObject *self, TensorObject *other)     \
+    PyObject *tn_op_##name##__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)     \
     {                                                                             \
-        return binary(kop, BK_COMPARE, self, other, NULL, NULL);                  \
+        return binary(overload, kop, BK_COMPARE, self, other, NULL, NULL);                  \
     }                                                                             \
-    PyObject *tn_op_##name##__Scalar(TensorObject *self, const tn_value *other)   \
+    PyObject *tn_op_##name##__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other)   \
     {                                                                             \
-        return binary(kop, BK_COMPARE, self, NULL, other, NULL);                  \
+        return binary(overload, kop, BK_COMPARE, self, NULL, other, NULL);                  \
     }
 COMPARE(eq, TN_BIN_EQ)
 COMPARE(ne, TN_BIN_NE)
@@ -454,13 +456,13 @@ COMPARE(ge, TN_BIN_GE)
 /* ---- bitwise and logical ---- */
 
 #define BITWISE(name, kop)                                                        \
-    PyObject *tn_op_##name##__Tensor(TensorObject *self, TensorObject *other)     \
+    PyObject *tn_op_##name##__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)     \
     {                                                                             \
-        return binary(kop, BK_BITWISE, self, other, NULL, NULL);                  \
+        return binary(overload, kop, BK_BITWISE, self, other, NULL, NULL);                  \
     }                                                                             \
-    PyObject *tn_op_##name##__Scalar(TensorObject *self, const tn_value *other)   \
+    PyObject *tn_op_##name##__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other)   \
     {                                                                             \
-        return binary(kop, BK_BITWISE, self, NULL, other, NULL);                  \
+        return binary(overload, kop, BK_BITWISE, self, NULL, other, NULL);                  \
     }
 BITWISE(bitwise_and, TN_BIN_BITAND)
 BITWISE(bitwise_or, TN_BIN_BITOR)
@@ -472,47 +474,47 @@ BITWISE(__lshift__, TN_BIN_LSHIFT)
 BITWISE(__rshift__, TN_BIN_RSHIFT)
 
 PyObject *
-tn_op_bitwise_left_shift__Tensor(TensorObject *self, TensorObject *other)
+tn_op_bitwise_left_shift__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_LSHIFT, BK_BITWISE, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_LSHIFT, BK_BITWISE, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_bitwise_right_shift__Tensor(TensorObject *self, TensorObject *other)
+tn_op_bitwise_right_shift__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_RSHIFT, BK_BITWISE, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_RSHIFT, BK_BITWISE, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_logical_and(TensorObject *self, TensorObject *other)
+tn_op_logical_and(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_LOGICAL_AND, BK_LOGICAL, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_LOGICAL_AND, BK_LOGICAL, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_logical_or(TensorObject *self, TensorObject *other)
+tn_op_logical_or(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_LOGICAL_OR, BK_LOGICAL, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_LOGICAL_OR, BK_LOGICAL, self, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_logical_xor(TensorObject *self, TensorObject *other)
+tn_op_logical_xor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return binary(TN_BIN_LOGICAL_XOR, BK_LOGICAL, self, other, NULL, NULL);
+    return binary(overload, TN_BIN_LOGICAL_XOR, BK_LOGICAL, self, other, NULL, NULL);
 }
 
 /* ---- pow ---- */
 
 PyObject *
-tn_op_pow__Tensor_Tensor(TensorObject *self, TensorObject *exponent)
+tn_op_pow__Tensor_Tensor(const tn_op *overload, TensorObject *self, TensorObject *exponent)
 {
-    return binary(TN_BIN_POW, BK_ARITH, self, exponent, NULL, NULL);
+    return binary(overload, TN_BIN_POW, BK_ARITH, self, exponent, NULL, NULL);
 }
 
 /* pow(Tensor, Scalar): upstream's result type promotes with the scalar; exponent 1 copies;
  * the kernel has upstream's fast paths for 2, 3, 0.5, -0.5, -1, -2. */
 PyObject *
-tn_op_pow__Tensor_Scalar(TensorObject *self, const tn_value *exponent)
+tn_op_pow__Tensor_Scalar(const tn_op *overload, TensorObject *self, const tn_value *exponent)
 {
     tn_result_type_state st;
     tn_result_type_init(&st);
@@ -530,13 +532,13 @@ tn_op_pow__Tensor_Scalar(TensorObject *self, const tn_value *exponent)
     TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, dtype, self->device, 1, &g);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (tn_check_dtype(tn_current_op, dtype) < 0)
+    if (tn_check_dtype(overload, dtype) < 0)
         goto fail;
     /* the exponent is read as a double for float and double, else converted to the dtype,
      * checked (Note [Scalar overflow]): int8 ** 200 raises, float32 ** 1e300 does not */
     if (dtype != TN_DTYPE_F32 && dtype != TN_DTYPE_F64 && tn_check_scalar_fits(exponent, dtype) < 0)
         goto fail;
-    TensorObject *in = as_dtype(self, dtype);
+    TensorObject *in = as_dtype(overload, self, dtype);
     if (!in)
         goto fail;
     tn_loop l;
@@ -544,7 +546,7 @@ tn_op_pow__Tensor_Scalar(TensorObject *self, const tn_value *exponent)
     tn_loop_build(&l, out->ndim, out->sizes, 2, gg);
     tn_status s = tn_pow_scalar(dtype, &l, tn_tensor_data(out), tn_tensor_data(in), tn_kscalar_of(exponent));
     Py_DECREF(in);
-    if (TN_KCHECK(s, dtype) < 0)
+    if (TN_KCHECK(overload, s, dtype) < 0)
         goto fail;
     return (PyObject *)out;
 fail:
@@ -553,19 +555,19 @@ fail:
 }
 
 PyObject *
-tn_op_pow__Scalar(const tn_value *self, TensorObject *exponent)
+tn_op_pow__Scalar(const tn_op *overload, const tn_value *self, TensorObject *exponent)
 {
     TensorObject *base = tn_scalar_tensor(self, tn_scalar_dtype(self), exponent->device);
     if (!base)
         return NULL;
     base->wrapped_number = 1;
-    PyObject *r = binary(TN_BIN_POW, BK_ARITH, base, exponent, NULL, NULL);
+    PyObject *r = binary(overload, TN_BIN_POW, BK_ARITH, base, exponent, NULL, NULL);
     Py_DECREF(base);
     /* upstream's pow.Scalar meta allocates a contiguous result whatever exponent's layout */
     TensorObject *rt = (TensorObject *)r;
     if (r && !tn_tensor_is_contiguous(rt)) {
         TensorObject *c = tn_empty_on(rt->ndim, rt->sizes, rt->dtype, rt->device);
-        if (c && rt->device != TN_DEVICE_META && tn_copy_into(c, rt) < 0)
+        if (c && rt->device != TN_DEVICE_META && tn_copy_into(overload, c, rt) < 0)
             Py_CLEAR(c);
         Py_DECREF(r);
         r = (PyObject *)c;
@@ -576,7 +578,7 @@ tn_op_pow__Scalar(const tn_value *self, TensorObject *exponent)
 /* ---- where / clamp / lerp / addcmul ---- */
 
 PyObject *
-tn_op_where__self(TensorObject *condition, TensorObject *self, TensorObject *other)
+tn_op_where__self(const tn_op *overload, TensorObject *condition, TensorObject *self, TensorObject *other)
 {
     if (condition->dtype != TN_DTYPE_BOOL && condition->dtype != TN_DTYPE_U8) {
         PyErr_Format(PyExc_RuntimeError, "where expected condition to be a boolean tensor, but got a tensor with dtype %s",
@@ -599,7 +601,7 @@ tn_op_where__self(TensorObject *condition, TensorObject *self, TensorObject *oth
     TensorObject *out = tn_empty_elementwise(nd2, shape, dtype, device, 3, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (tn_check_dtype(tn_current_op, dtype) < 0)
+    if (tn_check_dtype(overload, dtype) < 0)
         goto fail;
     /* a Python number operand is converted to the result dtype, checked (Note [Scalar overflow]) */
     for (int k = 0; k < 2; k++) {
@@ -608,8 +610,8 @@ tn_op_where__self(TensorObject *condition, TensorObject *self, TensorObject *oth
         if (w->wrapped_number && (tn_tensor_item_value(w, &wv) < 0 || tn_check_scalar_fits(&wv, dtype) < 0))
             goto fail;
     }
-    TensorObject *a = as_dtype(self, dtype), *b = a ? as_dtype(other, dtype) : NULL;
-    TensorObject *c = b ? as_dtype(condition, TN_DTYPE_BOOL) : NULL;
+    TensorObject *a = as_dtype(overload, self, dtype), *b = a ? as_dtype(overload, other, dtype) : NULL;
+    TensorObject *c = b ? as_dtype(overload, condition, TN_DTYPE_BOOL) : NULL;
     tn_status s = TN_ERR_NOMEM;
     if (a && b && c) {
         tn_loop l;
@@ -620,7 +622,7 @@ tn_op_where__self(TensorObject *condition, TensorObject *self, TensorObject *oth
     Py_XDECREF((PyObject *)a);
     Py_XDECREF((PyObject *)b);
     Py_XDECREF((PyObject *)c);
-    if (!a || !b || !c || TN_KCHECK(s, dtype) < 0)
+    if (!a || !b || !c || TN_KCHECK(overload, s, dtype) < 0)
         goto fail;
     return (PyObject *)out;
 fail:
@@ -630,7 +632,8 @@ fail:
 
 /* where with a Python number: the number is a wrapped scalar in the promotion */
 static PyObject *
-where_with_scalars(TensorObject *condition, TensorObject *self, const tn_value *sself, TensorObject *other,
+where_with_scalars(const tn_op *overload, TensorObject *condition, TensorObject *self, const tn_value *sself,
+                   TensorObject *other,
                    const tn_value *sother)
 {
     TensorObject *a = self, *b = other, *ta = NULL, *tb = NULL;
@@ -650,33 +653,33 @@ where_with_scalars(TensorObject *condition, TensorObject *self, const tn_value *
         tb->wrapped_number = 1;
         b = tb;
     }
-    PyObject *r = tn_op_where__self(condition, a, b);
+    PyObject *r = tn_op_where__self(overload, condition, a, b);
     Py_XDECREF((PyObject *)ta);
     Py_XDECREF((PyObject *)tb);
     return r;
 }
 
 PyObject *
-tn_op_where__ScalarOther(TensorObject *condition, TensorObject *self, const tn_value *other)
+tn_op_where__ScalarOther(const tn_op *overload, TensorObject *condition, TensorObject *self, const tn_value *other)
 {
-    return where_with_scalars(condition, self, NULL, NULL, other);
+    return where_with_scalars(overload, condition, self, NULL, NULL, other);
 }
 
 PyObject *
-tn_op_where__ScalarSelf(TensorObject *condition, const tn_value *self, TensorObject *other)
+tn_op_where__ScalarSelf(const tn_op *overload, TensorObject *condition, const tn_value *self, TensorObject *other)
 {
-    return where_with_scalars(condition, NULL, self, other, NULL);
+    return where_with_scalars(overload, condition, NULL, self, other, NULL);
 }
 
 PyObject *
-tn_op_where__Scalar(TensorObject *condition, const tn_value *self, const tn_value *other)
+tn_op_where__Scalar(const tn_op *overload, TensorObject *condition, const tn_value *self, const tn_value *other)
 {
-    return where_with_scalars(condition, NULL, self, NULL, other);
+    return where_with_scalars(overload, condition, NULL, self, NULL, other);
 }
 
 /* clamp(Tensor, Scalar? min, Scalar? max): result type promotes with the bounds */
 PyObject *
-tn_op_clamp(TensorObject *self, const tn_value *min, const tn_value *max)
+tn_op_clamp(const tn_op *overload, TensorObject *self, const tn_value *min, const tn_value *max)
 {
     int has_lo = min->tag != TN_V_NONE, has_hi = max->tag != TN_V_NONE;
     if (!has_lo && !has_hi) {
@@ -693,11 +696,11 @@ tn_op_clamp(TensorObject *self, const tn_value *min, const tn_value *max)
     TensorObject *out = tn_empty_elementwise(self->ndim, self->sizes, dtype, self->device, 1, &g);
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (tn_check_dtype(tn_current_op, dtype) < 0)
+    if (tn_check_dtype(overload, dtype) < 0)
         goto fail;
     if ((has_lo && tn_check_scalar_fits(min, dtype) < 0) || (has_hi && tn_check_scalar_fits(max, dtype) < 0))
         goto fail;
-    TensorObject *in = as_dtype(self, dtype);
+    TensorObject *in = as_dtype(overload, self, dtype);
     if (!in)
         goto fail;
     tn_loop l;
@@ -707,7 +710,7 @@ tn_op_clamp(TensorObject *self, const tn_value *min, const tn_value *max)
                            has_lo ? tn_kscalar_of(min) : (tn_kscalar){0, 0, 0}, has_hi,
                            has_hi ? tn_kscalar_of(max) : (tn_kscalar){0, 0, 0});
     Py_DECREF(in);
-    if (TN_KCHECK(s, dtype) < 0)
+    if (TN_KCHECK(overload, s, dtype) < 0)
         goto fail;
     return (PyObject *)out;
 fail:
@@ -716,22 +719,22 @@ fail:
 }
 
 PyObject *
-tn_op_clamp_min(TensorObject *self, const tn_value *min)
+tn_op_clamp_min(const tn_op *overload, TensorObject *self, const tn_value *min)
 {
     tn_value none = {.tag = TN_V_NONE};
-    return tn_op_clamp(self, min, &none);
+    return tn_op_clamp(overload, self, min, &none);
 }
 
 PyObject *
-tn_op_clamp_max(TensorObject *self, const tn_value *max)
+tn_op_clamp_max(const tn_op *overload, TensorObject *self, const tn_value *max)
 {
     tn_value none = {.tag = TN_V_NONE};
-    return tn_op_clamp(self, &none, max);
+    return tn_op_clamp(overload, self, &none, max);
 }
 
 /* clamp with tensor bounds: maximum then minimum, as upstream's clamp.Tensor computes */
 PyObject *
-tn_op_clamp__Tensor(TensorObject *self, TensorObject *min, TensorObject *max)
+tn_op_clamp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *min, TensorObject *max)
 {
     if (!min && !max) {
         PyErr_SetString(PyExc_RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None");
@@ -739,13 +742,13 @@ tn_op_clamp__Tensor(TensorObject *self, TensorObject *min, TensorObject *max)
     }
     PyObject *r = Py_NewRef((PyObject *)self);
     if (min) {
-        PyObject *t = binary(TN_BIN_MAXIMUM, BK_ARITH, TN_T(r), min, NULL, NULL);
+        PyObject *t = binary(overload, TN_BIN_MAXIMUM, BK_ARITH, TN_T(r), min, NULL, NULL);
         Py_DECREF(r);
         if (!(r = t))
             return NULL;
     }
     if (max) {
-        PyObject *t = binary(TN_BIN_MINIMUM, BK_ARITH, TN_T(r), max, NULL, NULL);
+        PyObject *t = binary(overload, TN_BIN_MINIMUM, BK_ARITH, TN_T(r), max, NULL, NULL);
         Py_DECREF(r);
         r = t;
     }
@@ -759,7 +762,8 @@ opmath_of(int dtype)
 }
 
 static PyObject *
-ternary(int which, TensorObject *self, TensorObject *t1, TensorObject *t2, const tn_value *scalar)
+ternary(const tn_op *overload, int which, TensorObject *self, TensorObject *t1, TensorObject *t2,
+        const tn_value *scalar)
 {
     tn_result_type_state st;
     tn_result_type_init(&st);
@@ -784,13 +788,13 @@ ternary(int which, TensorObject *self, TensorObject *t1, TensorObject *t2, const
     TensorObject *out = tn_empty_elementwise(nd2, shape, dtype, device, t2 ? 3 : 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (tn_check_dtype(tn_current_op, dtype) < 0)
+    if (tn_check_dtype(overload, dtype) < 0)
         goto fail;
     /* addcmul/addcdiv's value is converted to the op math type (float for float16/bfloat16) */
     if ((which == 0 || which == 1) && tn_check_scalar_fits(scalar, opmath_of(dtype)) < 0)
         goto fail;
-    TensorObject *a = as_dtype(self, dtype), *b = a ? as_dtype(t1, dtype) : NULL;
-    TensorObject *c = (b && t2) ? as_dtype(t2, dtype) : NULL;
+    TensorObject *a = as_dtype(overload, self, dtype), *b = a ? as_dtype(overload, t1, dtype) : NULL;
+    TensorObject *c = (b && t2) ? as_dtype(overload, t2, dtype) : NULL;
     tn_status s = TN_ERR_NOMEM;
     if (a && b && (c || !t2)) {
         tn_loop l;
@@ -817,7 +821,7 @@ ternary(int which, TensorObject *self, TensorObject *t1, TensorObject *t2, const
     Py_XDECREF((PyObject *)a);
     Py_XDECREF((PyObject *)b);
     Py_XDECREF((PyObject *)c);
-    if (TN_KCHECK(s, dtype) < 0)
+    if (TN_KCHECK(overload, s, dtype) < 0)
         goto fail;
     return (PyObject *)out;
 fail:
@@ -826,13 +830,15 @@ fail:
 }
 
 PyObject *
-tn_op_addcmul(TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value)
+tn_op_addcmul(const tn_op *overload, TensorObject *self, TensorObject *tensor1, TensorObject *tensor2,
+              const tn_value *value)
 {
-    return ternary(0, self, tensor1, tensor2, value);
+    return ternary(overload, 0, self, tensor1, tensor2, value);
 }
 
 PyObject *
-tn_op_addcdiv(TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value)
+tn_op_addcdiv(const tn_op *overload, TensorObject *self, TensorObject *tensor1, TensorObject *tensor2,
+              const tn_value *value)
 {
     if (tn_dtype_is_integral(tensor1->dtype, true) && tn_dtype_is_integral(tensor2->dtype, true)) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -844,19 +850,19 @@ tn_op_addcdiv(TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, 
                         "dtypes.");
         return NULL;
     }
-    return ternary(1, self, tensor1, tensor2, value);
+    return ternary(overload, 1, self, tensor1, tensor2, value);
 }
 
 PyObject *
-tn_op_lerp__Tensor(TensorObject *self, TensorObject *end, TensorObject *weight)
+tn_op_lerp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight)
 {
-    return ternary(2, self, end, weight, NULL);
+    return ternary(overload, 2, self, end, weight, NULL);
 }
 
 PyObject *
-tn_op_lerp__Scalar(TensorObject *self, TensorObject *end, const tn_value *weight)
+tn_op_lerp__Scalar(const tn_op *overload, TensorObject *self, TensorObject *end, const tn_value *weight)
 {
-    return ternary(3, self, end, NULL, weight);
+    return ternary(overload, 3, self, end, NULL, weight);
 }
 
 /* ---- unary ---- */
@@ -870,7 +876,7 @@ enum {
 };
 
 static PyObject *
-unary(tn_unary_op op, int kind, TensorObject *self, const double *p)
+unary(const tn_op *overload, tn_unary_op op, int kind, TensorObject *self, const double *p)
 {
     int in = self->dtype, compute = in, out_dtype;
     if (kind == UK_FLOAT && tn_dtype_is_integral(in, true))
@@ -903,15 +909,15 @@ unary(tn_unary_op op, int kind, TensorObject *self, const double *p)
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
     if (kind == UK_ROUNDING && tn_dtype_is_integral(in, true)) {
-        if (tn_copy_into(out, self) < 0) {
+        if (tn_copy_into(overload, out, self) < 0) {
             Py_DECREF(out);
             return NULL;
         }
         return (PyObject *)out;
     }
-    if (tn_check_dtype(tn_current_op, compute) < 0)
+    if (tn_check_dtype(overload, compute) < 0)
         goto fail;
-    TensorObject *src = as_dtype(self, compute);
+    TensorObject *src = as_dtype(overload, self, compute);
     if (!src)
         goto fail;
     tn_loop l;
@@ -919,7 +925,7 @@ unary(tn_unary_op op, int kind, TensorObject *self, const double *p)
     tn_loop_build(&l, out->ndim, out->sizes, 2, gg);
     tn_status s = tn_unary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(src), p);
     Py_DECREF(src);
-    if (TN_KCHECK(s, compute) < 0)
+    if (TN_KCHECK(overload, s, compute) < 0)
         goto fail;
     return (PyObject *)out;
 fail:
@@ -928,9 +934,9 @@ fail:
 }
 
 #define UNARY(name, kop, kind)                           \
-    PyObject *tn_op_##name(TensorObject *self)           \
+    PyObject *tn_op_##name(const tn_op *overload, TensorObject *self)           \
     {                                                    \
-        return unary(kop, kind, self, NULL);             \
+        return unary(overload, kop, kind, self, NULL);             \
     }
 UNARY(neg, TN_UN_NEG, UK_SAME)
 UNARY(negative, TN_UN_NEG, UK_SAME)
@@ -986,7 +992,7 @@ UNARY(isneginf, TN_UN_ISNEGINF, UK_BOOL_OUT)
 
 /* signbit: a bool is never negative, so upstream answers all False for it */
 PyObject *
-tn_op_signbit(TensorObject *self)
+tn_op_signbit(const tn_op *overload, TensorObject *self)
 {
     if (self->dtype == TN_DTYPE_BOOL) {
         tn_value a[6] = {tn_value_tensor((PyObject *)self)};
@@ -994,38 +1000,38 @@ tn_op_signbit(TensorObject *self)
             a[i].tag = TN_V_NONE;
         return tn_call(TN_OP_zeros_like, a);
     }
-    return unary(TN_UN_SIGNBIT, UK_BOOL_OUT, self, NULL);
+    return unary(overload, TN_UN_SIGNBIT, UK_BOOL_OUT, self, NULL);
 }
 
 /* polygamma(n, x): digamma for n = 0, then the n-th derivative (integers compute in the default
  * float dtype, as a unary float op) */
 PyObject *
-tn_op_polygamma(int64_t n, TensorObject *self)
+tn_op_polygamma(const tn_op *overload, int64_t n, TensorObject *self)
 {
     if (n < 0) {
         PyErr_SetString(PyExc_RuntimeError, "polygamma(n, x) does not support negative n.");
         return NULL;
     }
     if (n == 0)
-        return unary(TN_UN_DIGAMMA, UK_FLOAT, self, NULL);
+        return unary(overload, TN_UN_DIGAMMA, UK_FLOAT, self, NULL);
     double p[1] = {(double)n};
-    return unary(TN_UN_POLYGAMMA, UK_FLOAT, self, p);
+    return unary(overload, TN_UN_POLYGAMMA, UK_FLOAT, self, p);
 }
 
 PyObject *
-tn_op_special_polygamma(int64_t n, TensorObject *self)
+tn_op_special_polygamma(const tn_op *overload, int64_t n, TensorObject *self)
 {
-    return tn_op_polygamma(n, self);
+    return tn_op_polygamma(overload, n, self);
 }
 
 PyObject *
-tn_op_round(TensorObject *self)
+tn_op_round(const tn_op *overload, TensorObject *self)
 {
-    return unary(TN_UN_ROUND, UK_ROUNDING, self, NULL);
+    return unary(overload, TN_UN_ROUND, UK_ROUNDING, self, NULL);
 }
 
 PyObject *
-tn_op_round__decimals(TensorObject *self, int64_t decimals)
+tn_op_round__decimals(const tn_op *overload, TensorObject *self, int64_t decimals)
 {
     double p[1] = {(double)decimals};
     /* round.decimals refuses integers even for decimals=0 (plain round copies them) */
@@ -1034,43 +1040,44 @@ tn_op_round__decimals(TensorObject *self, int64_t decimals)
                      decimals ? "round_cpu" : "round_vml_cpu", tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
-    return unary(TN_UN_ROUND, UK_ROUNDING, self, p);
+    return unary(overload, TN_UN_ROUND, UK_ROUNDING, self, p);
 }
 
 PyObject *
-tn_op_gelu(TensorObject *self, const char *approximate)
+tn_op_gelu(const tn_op *overload, TensorObject *self, const char *approximate)
 {
     if (!approximate || !strcmp(approximate, "none"))
-        return unary(TN_UN_GELU, UK_SAME, self, NULL);
+        return unary(overload, TN_UN_GELU, UK_SAME, self, NULL);
     if (!strcmp(approximate, "tanh"))
-        return unary(TN_UN_GELU_TANH, UK_SAME, self, NULL);
+        return unary(overload, TN_UN_GELU_TANH, UK_SAME, self, NULL);
     PyErr_Format(PyExc_RuntimeError, "approximate argument must be either none or tanh.");
     return NULL;
 }
 
 PyObject *
-tn_op_softplus(TensorObject *self, const tn_value *beta, const tn_value *threshold)
+tn_op_softplus(const tn_op *overload, TensorObject *self, const tn_value *beta, const tn_value *threshold)
 {
     double p[2] = {tn_scalar_to_double(beta), tn_scalar_to_double(threshold)};
-    return unary(TN_UN_SOFTPLUS, UK_SAME, self, p);
+    return unary(overload, TN_UN_SOFTPLUS, UK_SAME, self, p);
 }
 
 PyObject *
-tn_op_elu(TensorObject *self, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale)
+tn_op_elu(const tn_op *overload, TensorObject *self, const tn_value *alpha, const tn_value *scale,
+          const tn_value *input_scale)
 {
     double p[3] = {tn_scalar_to_double(alpha), tn_scalar_to_double(scale), tn_scalar_to_double(input_scale)};
-    return unary(TN_UN_ELU, UK_SAME, self, p);
+    return unary(overload, TN_UN_ELU, UK_SAME, self, p);
 }
 
 PyObject *
-tn_op_leaky_relu(TensorObject *self, const tn_value *negative_slope)
+tn_op_leaky_relu(const tn_op *overload, TensorObject *self, const tn_value *negative_slope)
 {
     double p[1] = {tn_scalar_to_double(negative_slope)};
-    return unary(TN_UN_LEAKY_RELU, UK_SAME, self, p);
+    return unary(overload, TN_UN_LEAKY_RELU, UK_SAME, self, p);
 }
 
 PyObject *
-tn_op_hardtanh(TensorObject *self, const tn_value *min_val, const tn_value *max_val)
+tn_op_hardtanh(const tn_op *overload, TensorObject *self, const tn_value *min_val, const tn_value *max_val)
 {
     /* upstream keeps integer inputs integer: the limits are truncated to int64 (Scalar::toLong),
      * and uint8 refuses negative ones */
@@ -1093,29 +1100,30 @@ tn_op_hardtanh(TensorObject *self, const tn_value *min_val, const tn_value *max_
         (tn_check_scalar_fits(min_val, self->dtype) < 0 || tn_check_scalar_fits(max_val, self->dtype) < 0))
         return NULL;
     double p[2] = {tn_scalar_to_double(min_val), tn_scalar_to_double(max_val)};
-    return unary(TN_UN_HARDTANH, UK_SAME, self, p);
+    return unary(overload, TN_UN_HARDTANH, UK_SAME, self, p);
 }
 
 PyObject *
-tn_op_threshold(TensorObject *self, const tn_value *threshold, const tn_value *value)
+tn_op_threshold(const tn_op *overload, TensorObject *self, const tn_value *threshold, const tn_value *value)
 {
     /* threshold is compared in the op math type, value is stored in the dtype (both checked) */
     if (self->device != TN_DEVICE_META && (tn_check_scalar_fits(threshold, opmath_of(self->dtype)) < 0 ||
                                            tn_check_scalar_fits(value, self->dtype) < 0))
         return NULL;
     double p[2] = {tn_scalar_to_double(threshold), tn_scalar_to_double(value)};
-    return unary(TN_UN_THRESHOLD, UK_SAME, self, p);
+    return unary(overload, TN_UN_THRESHOLD, UK_SAME, self, p);
 }
 
 PyObject *
-tn_op_logit(TensorObject *self, tn_opt_double eps)
+tn_op_logit(const tn_op *overload, TensorObject *self, tn_opt_double eps)
 {
     double p[1] = {eps.has ? eps.v : -1.0};
-    return unary(TN_UN_LOGIT, UK_FLOAT, self, p);
+    return unary(overload, TN_UN_LOGIT, UK_FLOAT, self, p);
 }
 
 PyObject *
-tn_op_nan_to_num(TensorObject *self, tn_opt_double nan, tn_opt_double posinf, tn_opt_double neginf)
+tn_op_nan_to_num(const tn_op *overload, TensorObject *self, tn_opt_double nan, tn_opt_double posinf,
+                 tn_opt_double neginf)
 {
     if (tn_dtype_is_integral(self->dtype, true)) {
         tn_value a[2] = {tn_value_tensor((PyObject *)self)};
@@ -1131,14 +1139,14 @@ tn_op_nan_to_num(TensorObject *self, tn_opt_double nan, tn_opt_double posinf, tn
     }
     small = -big;
     double p[3] = {nan.has ? nan.v : 0.0, posinf.has ? posinf.v : big, neginf.has ? neginf.v : small};
-    return unary(TN_UN_NAN_TO_NUM, UK_SAME, self, p);
+    return unary(overload, TN_UN_NAN_TO_NUM, UK_SAME, self, p);
 }
 
 PyObject *
-tn_op_square(TensorObject *self)
+tn_op_square(const tn_op *overload, TensorObject *self)
 {
     tn_value two = tn_value_int(2);
-    return tn_op_pow__Tensor_Scalar(self, &two);
+    return tn_op_pow__Tensor_Scalar(overload, self, &two);
 }
 
 static PyObject *
@@ -1148,7 +1156,7 @@ same(TensorObject *self)
 }
 
 PyObject *
-tn_op_positive(TensorObject *self)
+tn_op_positive(const tn_op *overload, TensorObject *self)
 {
     if (self->dtype == TN_DTYPE_BOOL) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -1160,7 +1168,7 @@ tn_op_positive(TensorObject *self)
 
 /* conjugation and negation bits: real tensors have neither, so these return self */
 PyObject *
-tn_op_conj(TensorObject *self)
+tn_op_conj(const tn_op *overload, TensorObject *self)
 {
     if (tn_dtype_is_complex(self->dtype)) {
         PyErr_SetString(PyExc_NotImplementedError, "aten::conj of complex tensors is not implemented in torchnative");
@@ -1170,40 +1178,40 @@ tn_op_conj(TensorObject *self)
 }
 
 PyObject *
-tn_op_resolve_conj(TensorObject *self)
+tn_op_resolve_conj(const tn_op *overload, TensorObject *self)
 {
     return same(self);
 }
 
 PyObject *
-tn_op_resolve_neg(TensorObject *self)
+tn_op_resolve_neg(const tn_op *overload, TensorObject *self)
 {
     return same(self);
 }
 
 /* aliases upstream binds as CompositeImplicitAutograd */
 PyObject *
-tn_op_subtract__Tensor(TensorObject *self, TensorObject *other, const tn_value *alpha)
+tn_op_subtract__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
-    return tn_op_sub__Tensor(self, other, alpha);
+    return tn_op_sub__Tensor(overload, self, other, alpha);
 }
 
 PyObject *
-tn_op_multiply__Tensor(TensorObject *self, TensorObject *other)
+tn_op_multiply__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return tn_op_mul__Tensor(self, other);
+    return tn_op_mul__Tensor(overload, self, other);
 }
 
 PyObject *
-tn_op_divide__Tensor(TensorObject *self, TensorObject *other)
+tn_op_divide__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
-    return tn_op_div__Tensor(self, other);
+    return tn_op_div__Tensor(overload, self, other);
 }
 
 PyObject *
-tn_op_clip(TensorObject *self, const tn_value *min, const tn_value *max)
+tn_op_clip(const tn_op *overload, TensorObject *self, const tn_value *min, const tn_value *max)
 {
-    return tn_op_clamp(self, min, max);
+    return tn_op_clamp(overload, self, min, max);
 }
 
 /* ---- activation gradients ----
@@ -1220,8 +1228,8 @@ typedef struct {
 } act_grad_spec;
 
 static PyObject *
-activation_grad(const act_grad_spec *sp, TensorObject *grad, TensorObject *x, const tn_value *alpha,
-                const double *p)
+activation_grad(const tn_op *overload, const act_grad_spec *sp, TensorObject *grad, TensorObject *x,
+                const tn_value *alpha, const double *p)
 {
     tn_result_type_state st;
     tn_result_type_init(&st);
@@ -1243,9 +1251,9 @@ activation_grad(const act_grad_spec *sp, TensorObject *grad, TensorObject *x, co
     TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (tn_check_dtype(tn_current_op, compute) < 0 || (alpha && tn_check_scalar_fits(alpha, compute) < 0))
+    if (tn_check_dtype(overload, compute) < 0 || (alpha && tn_check_scalar_fits(alpha, compute) < 0))
         goto fail;
-    TensorObject *g = as_dtype(grad, compute), *xc = g ? as_dtype(x, compute) : NULL;
+    TensorObject *g = as_dtype(overload, grad, compute), *xc = g ? as_dtype(overload, x, compute) : NULL;
     TensorObject *dst = out_dtype == compute ? out : NULL;
     if (xc && !dst) {
         tn_geom gg[2] = {tn_geom_of(g), tn_geom_of(xc)};
@@ -1265,7 +1273,7 @@ activation_grad(const act_grad_spec *sp, TensorObject *grad, TensorObject *x, co
     }
     Py_XDECREF((PyObject *)g);
     Py_XDECREF((PyObject *)xc);
-    if (TN_KCHECK(s, compute) < 0 || (dst != out && tn_copy_into(out, dst) < 0)) {
+    if (TN_KCHECK(overload, s, compute) < 0 || (dst != out && tn_copy_into(overload, out, dst) < 0)) {
         if (dst != out)
             Py_XDECREF((PyObject *)dst);
         goto fail;
@@ -1282,28 +1290,28 @@ fail:
     (&(const act_grad_spec){kname, bop, aop, x_first, x_out, ints})
 
 PyObject *
-tn_op_sigmoid_backward(TensorObject *grad_output, TensorObject *output)
+tn_op_sigmoid_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *output)
 {
-    return activation_grad(ACT_GRAD("sigmoid_backward_cpu", TN_BIN_SIGMOID_BACKWARD, -1, 0, 0, 0), grad_output,
+    return activation_grad(overload, ACT_GRAD("sigmoid_backward_cpu", TN_BIN_SIGMOID_BACKWARD, -1, 0, 0, 0),
+                           grad_output, output, NULL, NULL);
+}
+
+PyObject *
+tn_op_tanh_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *output)
+{
+    return activation_grad(overload, ACT_GRAD("tanh_backward_cpu", TN_BIN_TANH_BACKWARD, -1, 0, 0, 0), grad_output,
                            output, NULL, NULL);
 }
 
 PyObject *
-tn_op_tanh_backward(TensorObject *grad_output, TensorObject *output)
+tn_op_silu_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self)
 {
-    return activation_grad(ACT_GRAD("tanh_backward_cpu", TN_BIN_TANH_BACKWARD, -1, 0, 0, 0), grad_output, output,
-                           NULL, NULL);
+    return activation_grad(overload, ACT_GRAD("silu_backward_cpu", TN_BIN_SILU_BACKWARD, -1, 0, 0, 0), grad_output,
+                           self, NULL, NULL);
 }
 
 PyObject *
-tn_op_silu_backward(TensorObject *grad_output, TensorObject *self)
-{
-    return activation_grad(ACT_GRAD("silu_backward_cpu", TN_BIN_SILU_BACKWARD, -1, 0, 0, 0), grad_output, self,
-                           NULL, NULL);
-}
-
-PyObject *
-tn_op_gelu_backward(TensorObject *grad_output, TensorObject *self, const char *approximate)
+tn_op_gelu_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const char *approximate)
 {
     int op;
     if (!approximate || !strcmp(approximate, "none"))
@@ -1327,19 +1335,21 @@ tn_op_gelu_backward(TensorObject *grad_output, TensorObject *self, const char *a
                                             "contiguous input) needs grad_output of the input's shape and dtype");
         return NULL;
     }
-    return activation_grad(ACT_GRAD("GeluBackwardKernelImpl", op, -1, 0, 0, 0), grad_output, self, NULL, NULL);
+    return activation_grad(overload, ACT_GRAD("GeluBackwardKernelImpl", op, -1, 0, 0, 0), grad_output, self, NULL,
+                           NULL);
 }
 
 /* threshold_backward(grad, self, threshold) = self <= threshold ? 0 : grad */
 PyObject *
-tn_op_threshold_backward(TensorObject *grad_output, TensorObject *self, const tn_value *threshold)
+tn_op_threshold_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self,
+                         const tn_value *threshold)
 {
-    return activation_grad(ACT_GRAD("threshold_cpu", TN_BIN_THRESHOLD_BACKWARD, -1, 1, 0, 1), grad_output, self,
-                           threshold, NULL);
+    return activation_grad(overload, ACT_GRAD("threshold_cpu", TN_BIN_THRESHOLD_BACKWARD, -1, 1, 0, 1), grad_output,
+                           self, threshold, NULL);
 }
 
 PyObject *
-tn_op_elu_backward(TensorObject *grad_output, const tn_value *alpha, const tn_value *scale,
+tn_op_elu_backward(const tn_op *overload, TensorObject *grad_output, const tn_value *alpha, const tn_value *scale,
                    const tn_value *input_scale, bool is_result, TensorObject *self_or_result)
 {
     double p[3] = {tn_scalar_to_double(alpha), tn_scalar_to_double(scale), tn_scalar_to_double(input_scale)};
@@ -1350,22 +1360,23 @@ tn_op_elu_backward(TensorObject *grad_output, const tn_value *alpha, const tn_va
                         "out-of-place version instead.");
         return NULL;
     }
-    return activation_grad(ACT_GRAD("elu_backward_cpu", -1, is_result ? TN_ACT_BW_ELU_RESULT : TN_ACT_BW_ELU, 0, 0, 0),
+    return activation_grad(overload,
+                           ACT_GRAD("elu_backward_cpu", -1, is_result ? TN_ACT_BW_ELU_RESULT : TN_ACT_BW_ELU, 0, 0, 0),
                            grad_output, self_or_result, NULL, p);
 }
 
 PyObject *
-tn_op_hardtanh_backward(TensorObject *grad_output, TensorObject *self, const tn_value *min_val,
+tn_op_hardtanh_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const tn_value *min_val,
                         const tn_value *max_val)
 {
     double p[3] = {tn_scalar_to_double(min_val), tn_scalar_to_double(max_val), 0};
-    return activation_grad(ACT_GRAD("hardshrink_backward_cpu", -1, TN_ACT_BW_HARDTANH, 0, 0, 0), grad_output, self,
-                           NULL, p);
+    return activation_grad(overload, ACT_GRAD("hardshrink_backward_cpu", -1, TN_ACT_BW_HARDTANH, 0, 0, 0), grad_output,
+                           self, NULL, p);
 }
 
 PyObject *
-tn_op_leaky_relu_backward(TensorObject *grad_output, TensorObject *self, const tn_value *negative_slope,
-                          bool self_is_result)
+tn_op_leaky_relu_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self,
+                          const tn_value *negative_slope, bool self_is_result)
 {
     double p[3] = {tn_scalar_to_double(negative_slope), 0, 0};
     if (self_is_result && p[0] < 0) {
@@ -1376,43 +1387,44 @@ tn_op_leaky_relu_backward(TensorObject *grad_output, TensorObject *self, const t
                         "do require supporting in-place leakRelu backward calculation with negative slope");
         return NULL;
     }
-    return activation_grad(ACT_GRAD("leaky_relu_backward_cpu", -1, TN_ACT_BW_LEAKY_RELU, 1, 0, 0), grad_output, self,
-                           NULL, p);
+    return activation_grad(overload, ACT_GRAD("leaky_relu_backward_cpu", -1, TN_ACT_BW_LEAKY_RELU, 1, 0, 0),
+                           grad_output, self, NULL, p);
 }
 
 PyObject *
-tn_op_softplus_backward(TensorObject *grad_output, TensorObject *self, const tn_value *beta,
+tn_op_softplus_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const tn_value *beta,
                         const tn_value *threshold)
 {
     double p[3] = {tn_scalar_to_double(beta), tn_scalar_to_double(threshold), 0};
-    return activation_grad(ACT_GRAD("softplus_backward_cpu", -1, TN_ACT_BW_SOFTPLUS, 0, 0, 0), grad_output, self,
-                           NULL, p);
+    return activation_grad(overload, ACT_GRAD("softplus_backward_cpu", -1, TN_ACT_BW_SOFTPLUS, 0, 0, 0), grad_output,
+                           self, NULL, p);
 }
 
 PyObject *
-tn_op_hardsigmoid_backward(TensorObject *grad_output, TensorObject *self)
+tn_op_hardsigmoid_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self)
 {
-    return activation_grad(ACT_GRAD("hardsigmoid_backward", -1, TN_ACT_BW_HARDSIGMOID, 0, 0, 0), grad_output, self,
+    return activation_grad(overload, ACT_GRAD("hardsigmoid_backward", -1, TN_ACT_BW_HARDSIGMOID, 0, 0, 0), grad_output,
+                           self, NULL, NULL);
+}
+
+PyObject *
+tn_op_hardswish_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self)
+{
+    return activation_grad(overload, ACT_GRAD("hardswish_backward_cpu", -1, TN_ACT_BW_HARDSWISH, 0, 0, 0), grad_output,
+                           self, NULL, NULL);
+}
+
+PyObject *
+tn_op_mish_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self)
+{
+    return activation_grad(overload, ACT_GRAD("mish_backward_cpu", -1, TN_ACT_BW_MISH, 0, 1, 0), grad_output, self,
                            NULL, NULL);
 }
 
 PyObject *
-tn_op_hardswish_backward(TensorObject *grad_output, TensorObject *self)
-{
-    return activation_grad(ACT_GRAD("hardswish_backward_cpu", -1, TN_ACT_BW_HARDSWISH, 0, 0, 0), grad_output, self,
-                           NULL, NULL);
-}
-
-PyObject *
-tn_op_mish_backward(TensorObject *grad_output, TensorObject *self)
-{
-    return activation_grad(ACT_GRAD("mish_backward_cpu", -1, TN_ACT_BW_MISH, 0, 1, 0), grad_output, self, NULL,
-                           NULL);
-}
-
-PyObject *
-tn_op_logit_backward(TensorObject *grad_output, TensorObject *self, tn_opt_double eps)
+tn_op_logit_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, tn_opt_double eps)
 {
     double p[3] = {eps.has ? eps.v : -1.0, 0, 0};
-    return activation_grad(ACT_GRAD("logit_backward_cpu", -1, TN_ACT_BW_LOGIT, 0, 0, 0), grad_output, self, NULL, p);
+    return activation_grad(overload, ACT_GRAD("logit_backward_cpu", -1, TN_ACT_BW_LOGIT, 0, 0, 0), grad_output, self,
+                           NULL, p);
 }

@@ -17,44 +17,44 @@ flag(int b)
 }
 
 PyObject *
-tn_op__is_zerotensor(TensorObject *self)
+tn_op__is_zerotensor(const tn_op *overload, TensorObject *self)
 {
     return flag(0);  /* ZeroTensor exists only inside upstream's forward AD */
 }
 
 PyObject *
-tn_op_is_conj(TensorObject *self)
+tn_op_is_conj(const tn_op *overload, TensorObject *self)
 {
     return flag(self->conj);
 }
 
 PyObject *
-tn_op_is_neg(TensorObject *self)
+tn_op_is_neg(const tn_op *overload, TensorObject *self)
 {
     return flag(self->neg);
 }
 
 PyObject *
-tn_op_is_inference(TensorObject *self)
+tn_op_is_inference(const tn_op *overload, TensorObject *self)
 {
     return flag(self->inference);
 }
 
 PyObject *
-tn_op_is_floating_point(TensorObject *self)
+tn_op_is_floating_point(const tn_op *overload, TensorObject *self)
 {
     return flag(tn_dtype_is_floating(self->dtype));
 }
 
 PyObject *
-tn_op_is_complex(TensorObject *self)
+tn_op_is_complex(const tn_op *overload, TensorObject *self)
 {
     return flag(tn_dtype_is_complex(self->dtype));
 }
 
 /* c10::isSignedType: every floating and complex type, and the signed integers */
 PyObject *
-tn_op_is_signed(TensorObject *self)
+tn_op_is_signed(const tn_op *overload, TensorObject *self)
 {
     int d = self->dtype;
     return flag(d == TN_DTYPE_I8 || d == TN_DTYPE_I16 || d == TN_DTYPE_I32 || d == TN_DTYPE_I64 ||
@@ -62,14 +62,14 @@ tn_op_is_signed(TensorObject *self)
 }
 
 PyObject *
-tn_op_is_same_size(TensorObject *self, TensorObject *other)
+tn_op_is_same_size(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
     return flag(self->ndim == other->ndim &&
                 !memcmp(self->sizes, other->sizes, sizeof(int64_t) * (size_t)self->ndim));
 }
 
 PyObject *
-tn_op_is_distributed(TensorObject *self)
+tn_op_is_distributed(const tn_op *overload, TensorObject *self)
 {
     return flag(0);
 }
@@ -88,7 +88,7 @@ warn_device_deprecated(const tn_value *device, const char *method)
 }
 
 PyObject *
-tn_op_is_pinned(TensorObject *self, const tn_value *device)
+tn_op_is_pinned(const tn_op *overload, TensorObject *self, const tn_value *device)
 {
     if (warn_device_deprecated(device, "is_pinned") < 0)
         return NULL;
@@ -96,7 +96,7 @@ tn_op_is_pinned(TensorObject *self, const tn_value *device)
 }
 
 PyObject *
-tn_op__pin_memory(TensorObject *self, const tn_value *device)
+tn_op__pin_memory(const tn_op *overload, TensorObject *self, const tn_value *device)
 {
     if (self->device != TN_DEVICE_CPU) {
         PyErr_Format(PyExc_RuntimeError, "cannot pin 'Meta%sType' only dense CPU tensors can be pinned",
@@ -118,20 +118,20 @@ tn_op__pin_memory(TensorObject *self, const tn_value *device)
 
 /* pin_memory: is_pinned, then _pin_memory (as upstream's composition) */
 PyObject *
-tn_op_pin_memory(TensorObject *self, const tn_value *device)
+tn_op_pin_memory(const tn_op *overload, TensorObject *self, const tn_value *device)
 {
     if (warn_device_deprecated(device, "pin_memory") < 0)
         return NULL;
-    PyObject *pinned = tn_op_is_pinned(self, device);
+    PyObject *pinned = tn_op_is_pinned(overload, self, device);
     if (!pinned)
         return NULL;
     Py_DECREF(pinned);
-    return tn_op__pin_memory(self, device);
+    return tn_op__pin_memory(overload, self, device);
 }
 
 /* is_set_to: same storage, offset, sizes and strides */
 PyObject *
-tn_op_is_set_to(TensorObject *self, TensorObject *tensor)
+tn_op_is_set_to(const tn_op *overload, TensorObject *self, TensorObject *tensor)
 {
     return flag(self->storage == tensor->storage && self->offset == tensor->offset &&
                 self->ndim == tensor->ndim &&
@@ -141,13 +141,13 @@ tn_op_is_set_to(TensorObject *self, TensorObject *tensor)
 
 /* Every torchnative tensor has the same TensorImpl type (dense, strided). */
 PyObject *
-tn_op__has_compatible_shallow_copy_type(TensorObject *self, TensorObject *from)
+tn_op__has_compatible_shallow_copy_type(const tn_op *overload, TensorObject *self, TensorObject *from)
 {
     return flag(self->device == from->device);
 }
 
 PyObject *
-tn_op__has_same_storage_numel(TensorObject *self, TensorObject *other)
+tn_op__has_same_storage_numel(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
     return flag(self->storage->nbytes / tn_dtype_size(self->dtype) ==
                 other->storage->nbytes / tn_dtype_size(other->dtype));
@@ -156,19 +156,19 @@ tn_op__has_same_storage_numel(TensorObject *self, TensorObject *other)
 /* output_nr: which output of its grad_fn a tensor is; leaves and torchnative's (autograd-free)
  * results are all output 0. */
 PyObject *
-tn_op_output_nr(TensorObject *self)
+tn_op_output_nr(const tn_op *overload, TensorObject *self)
 {
     return PyLong_FromLong(0);
 }
 
 PyObject *
-tn_op__version(TensorObject *self)
+tn_op__version(const tn_op *overload, TensorObject *self)
 {
     return PyLong_FromLongLong(self->version->value);
 }
 
 PyObject *
-tn_op_retains_grad(TensorObject *self)
+tn_op_retains_grad(const tn_op *overload, TensorObject *self)
 {
     return flag(self->retains_grad);
 }
@@ -185,7 +185,7 @@ checked_dim(TensorObject *self, int64_t dim, int64_t *out)
 }
 
 PyObject *
-tn_op_size__int(TensorObject *self, int64_t dim)
+tn_op_size__int(const tn_op *overload, TensorObject *self, int64_t dim)
 {
     int64_t d;
     if (checked_dim(self, dim, &d) < 0)
@@ -194,7 +194,7 @@ tn_op_size__int(TensorObject *self, int64_t dim)
 }
 
 PyObject *
-tn_op_stride__int(TensorObject *self, int64_t dim)
+tn_op_stride__int(const tn_op *overload, TensorObject *self, int64_t dim)
 {
     int64_t d;
     if (checked_dim(self, dim, &d) < 0)
@@ -203,19 +203,19 @@ tn_op_stride__int(TensorObject *self, int64_t dim)
 }
 
 PyObject *
-tn_op_numel(TensorObject *self)
+tn_op_numel(const tn_op *overload, TensorObject *self)
 {
     return PyLong_FromLongLong(self->numel);
 }
 
 PyObject *
-tn_op_dim(TensorObject *self)
+tn_op_dim(const tn_op *overload, TensorObject *self)
 {
     return PyLong_FromLong(self->ndim);
 }
 
 PyObject *
-tn_op_is_vulkan_available(void)
+tn_op_is_vulkan_available(const tn_op *overload)
 {
     return flag(0);
 }
@@ -235,37 +235,37 @@ result_type_of(const TensorObject *t1, const TensorObject *t2, const tn_value *s
 }
 
 PyObject *
-tn_op_result_type__Tensor(TensorObject *tensor, TensorObject *other)
+tn_op_result_type__Tensor(const tn_op *overload, TensorObject *tensor, TensorObject *other)
 {
     return result_type_of(tensor, other, NULL, NULL);
 }
 
 PyObject *
-tn_op_result_type__Scalar(TensorObject *tensor, const tn_value *other)
+tn_op_result_type__Scalar(const tn_op *overload, TensorObject *tensor, const tn_value *other)
 {
     return result_type_of(tensor, NULL, other, NULL);
 }
 
 PyObject *
-tn_op_result_type__Scalar_Tensor(const tn_value *scalar, TensorObject *tensor)
+tn_op_result_type__Scalar_Tensor(const tn_op *overload, const tn_value *scalar, TensorObject *tensor)
 {
     return result_type_of(tensor, NULL, scalar, NULL);
 }
 
 PyObject *
-tn_op_result_type__Scalar_Scalar(const tn_value *scalar1, const tn_value *scalar2)
+tn_op_result_type__Scalar_Scalar(const tn_op *overload, const tn_value *scalar1, const tn_value *scalar2)
 {
     return result_type_of(NULL, NULL, scalar1, scalar2);
 }
 
 PyObject *
-tn_op_can_cast(int from_, int to)
+tn_op_can_cast(const tn_op *overload, int from_, int to)
 {
     return flag(tn_can_cast(from_, to));
 }
 
 PyObject *
-tn_op_promote_types(int type1, int type2)
+tn_op_promote_types(const tn_op *overload, int type1, int type2)
 {
     int d = tn_promote_types(type1, type2);
     return d < 0 ? NULL : Py_NewRef(tn_dtype_obj(d));

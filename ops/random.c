@@ -32,14 +32,14 @@ own_loop(TensorObject *t)
 }
 
 static PyObject *
-done_inplace(TensorObject *self, tn_status s)
+done_inplace(const tn_op *overload, TensorObject *self, tn_status s)
 {
     if (s == TN_ERR_VALUE) {
         char q[256];
-        PyErr_Format(PyExc_RuntimeError, "%s: invalid arguments", tn_op_qualname(tn_current_op, q, sizeof q));
+        PyErr_Format(PyExc_RuntimeError, "%s: invalid arguments", tn_op_qualname(overload, q, sizeof q));
         return NULL;
     }
-    if (TN_KCHECK(s, self->dtype) < 0)
+    if (TN_KCHECK(overload, s, self->dtype) < 0)
         return NULL;
     tn_tensor_bump_version(self);
     return Py_NewRef((PyObject *)self);
@@ -69,7 +69,7 @@ check_writable(TensorObject *self)
 }
 
 PyObject *
-tn_op_uniform_(TensorObject *self, double from, double to, PyObject *generator)
+tn_op_uniform_(const tn_op *overload, TensorObject *self, double from, double to, PyObject *generator)
 {
     if (from > to) {
         PyErr_Format(PyExc_RuntimeError, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
@@ -82,15 +82,16 @@ tn_op_uniform_(TensorObject *self, double from, double to, PyObject *generator)
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
-    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+    if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     tn_loop l = own_loop(self);
-    return done_inplace(self, tn_random_uniform(tn_generator_of(generator), self->dtype, &l, tn_tensor_data(self),
+    return done_inplace(overload, self, tn_random_uniform(tn_generator_of(generator), self->dtype, &l,
+                        tn_tensor_data(self),
                                                 from, to));
 }
 
 PyObject *
-tn_op_normal_(TensorObject *self, double mean, double std, PyObject *generator)
+tn_op_normal_(const tn_op *overload, TensorObject *self, double mean, double std, PyObject *generator)
 {
     if (std < 0) {
         PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %g", std);
@@ -102,10 +103,11 @@ tn_op_normal_(TensorObject *self, double mean, double std, PyObject *generator)
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
-    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+    if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     tn_loop l = own_loop(self);
-    return done_inplace(self, tn_random_normal(tn_generator_of(generator), self->dtype, &l, tn_tensor_data(self), mean,
+    return done_inplace(overload, self, tn_random_normal(tn_generator_of(generator), self->dtype, &l,
+                        tn_tensor_data(self), mean,
                                                std, tn_tensor_is_contiguous(self)));
 }
 
@@ -156,7 +158,7 @@ check_random_bound(int dtype, int64_t v, const char *what)
 }
 
 static PyObject *
-random_from_to(TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator)
+random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator)
 {
     uint64_t range;
     if (to.has) {
@@ -183,28 +185,29 @@ random_from_to(TensorObject *self, int64_t from, tn_opt_int to, PyObject *genera
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
-    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+    if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     tn_loop l = own_loop(self);
-    return done_inplace(self, tn_random_from_to(tn_generator_of(generator), self->dtype, &l, tn_tensor_data(self),
+    return done_inplace(overload, self, tn_random_from_to(tn_generator_of(generator), self->dtype, &l,
+                        tn_tensor_data(self),
                                                 from, range));
 }
 
 PyObject *
-tn_op_random___from(TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator)
+tn_op_random___from(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator)
 {
-    return random_from_to(self, from, to, generator);
+    return random_from_to(overload, self, from, to, generator);
 }
 
 PyObject *
-tn_op_random___to(TensorObject *self, int64_t to, PyObject *generator)
+tn_op_random___to(const tn_op *overload, TensorObject *self, int64_t to, PyObject *generator)
 {
     tn_opt_int t = {true, to};
-    return random_from_to(self, 0, t, generator);
+    return random_from_to(overload, self, 0, t, generator);
 }
 
 PyObject *
-tn_op_random_(TensorObject *self, PyObject *generator)
+tn_op_random_(const tn_op *overload, TensorObject *self, PyObject *generator)
 {
     if (check_writable(self) < 0)
         return NULL;
@@ -212,14 +215,15 @@ tn_op_random_(TensorObject *self, PyObject *generator)
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
-    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+    if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     tn_loop l = own_loop(self);
-    return done_inplace(self, tn_random_bits(tn_generator_of(generator), self->dtype, &l, tn_tensor_data(self)));
+    return done_inplace(overload, self, tn_random_bits(tn_generator_of(generator), self->dtype, &l,
+                        tn_tensor_data(self)));
 }
 
 PyObject *
-tn_op_bernoulli___float(TensorObject *self, double p, PyObject *generator)
+tn_op_bernoulli___float(const tn_op *overload, TensorObject *self, double p, PyObject *generator)
 {
     if (!(p >= 0 && p <= 1)) {
         PyErr_Format(PyExc_RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
@@ -231,15 +235,15 @@ tn_op_bernoulli___float(TensorObject *self, double p, PyObject *generator)
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
-    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+    if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     tn_loop l = own_loop(self);
-    return done_inplace(self, tn_random_bernoulli_scalar(tn_generator_of(generator), self->dtype, &l,
+    return done_inplace(overload, self, tn_random_bernoulli_scalar(tn_generator_of(generator), self->dtype, &l,
                                                          tn_tensor_data(self), p));
 }
 
 PyObject *
-tn_op_bernoulli___Tensor(TensorObject *self, TensorObject *p, PyObject *generator)
+tn_op_bernoulli___Tensor(const tn_op *overload, TensorObject *self, TensorObject *p, PyObject *generator)
 {
     if (check_writable(self) < 0)
         return NULL;
@@ -247,17 +251,17 @@ tn_op_bernoulli___Tensor(TensorObject *self, TensorObject *p, PyObject *generato
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
-    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+    if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     /* p is expanded to self's shape as upstream does (with expand's errors) */
-    TensorObject *pe = (TensorObject *)tn_op_expand(p, (tn_ints){self->sizes, self->ndim, false}, false);
+    TensorObject *pe = (TensorObject *)tn_op_expand(overload, p, (tn_ints){self->sizes, self->ndim, false}, false);
     if (!pe)
         return NULL;
     tn_loop l = own_loop(self);
     l.noperands = 2;
     for (int i = 0; i < self->ndim; i++)
         l.strides[1][i] = pe->sizes[i] != 1 ? pe->strides[i] : 0;
-    PyObject *r = done_inplace(self, tn_random_bernoulli_tensor(tn_generator_of(generator), self->dtype, &l,
+    PyObject *r = done_inplace(overload, self, tn_random_bernoulli_tensor(tn_generator_of(generator), self->dtype, &l,
                                                                 tn_tensor_data(self), p->dtype, tn_tensor_data(pe)));
     Py_DECREF(pe);
     return r;
@@ -266,31 +270,31 @@ tn_op_bernoulli___Tensor(TensorObject *self, TensorObject *p, PyObject *generato
 /* bernoulli(self): each element drawn with probability self; like bernoulli(self, p), upstream
  * draws into a contiguous tensor whatever self's layout */
 PyObject *
-tn_op_bernoulli(TensorObject *self, PyObject *generator)
+tn_op_bernoulli(const tn_op *overload, TensorObject *self, PyObject *generator)
 {
     tn_value dev = {.tag = TN_V_NONE};
-    PyObject *out = tn_op_empty_like(self, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
+    PyObject *out = tn_op_empty_like(overload, self, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
         return NULL;
-    PyObject *r = tn_op_bernoulli___Tensor(TN_T(out), self, generator);
+    PyObject *r = tn_op_bernoulli___Tensor(overload, TN_T(out), self, generator);
     Py_DECREF(out);
     return fresh(r);
 }
 
 PyObject *
-tn_op_bernoulli__p(TensorObject *self, double p, PyObject *generator)
+tn_op_bernoulli__p(const tn_op *overload, TensorObject *self, double p, PyObject *generator)
 {
     tn_value dev = {.tag = TN_V_NONE};
-    PyObject *out = tn_op_empty_like(self, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
+    PyObject *out = tn_op_empty_like(overload, self, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
         return NULL;
-    PyObject *r = tn_op_bernoulli___float(TN_T(out), p, generator);
+    PyObject *r = tn_op_bernoulli___float(overload, TN_T(out), p, generator);
     Py_DECREF(out);
     return fresh(r);
 }
 
 PyObject *
-tn_op_exponential_(TensorObject *self, double lambd, PyObject *generator)
+tn_op_exponential_(const tn_op *overload, TensorObject *self, double lambd, PyObject *generator)
 {
     if (lambd <= 0) {
         PyErr_Format(PyExc_RuntimeError, "exponential_ expects lambda > 0.0, but found lambda=%g", lambd);
@@ -302,35 +306,37 @@ tn_op_exponential_(TensorObject *self, double lambd, PyObject *generator)
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
-    if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+    if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     tn_loop l = own_loop(self);
-    return done_inplace(self, tn_random_exponential(tn_generator_of(generator), self->dtype, &l, tn_tensor_data(self),
+    return done_inplace(overload, self, tn_random_exponential(tn_generator_of(generator), self->dtype, &l,
+                        tn_tensor_data(self),
                                                     lambd));
 }
 
 /* ---- factories ---- */
 
 static PyObject *
-filled_random(PyObject *t, PyObject *(*fill)(TensorObject *, PyObject *), PyObject *generator)
+filled_random(const tn_op *overload, PyObject *t, PyObject *(*fill)(const tn_op *, TensorObject *, PyObject *),
+              PyObject *generator)
 {
     if (!t)
         return NULL;
-    PyObject *r = fill(TN_T(t), generator);
+    PyObject *r = fill(overload, TN_T(t), generator);
     Py_DECREF(t);
     return fresh(r);
 }
 
 static PyObject *
-uniform01(TensorObject *t, PyObject *g)
+uniform01(const tn_op *overload, TensorObject *t, PyObject *g)
 {
-    return tn_op_uniform_(t, 0.0, 1.0, g);
+    return tn_op_uniform_(overload, t, 0.0, 1.0, g);
 }
 
 static PyObject *
-normal01(TensorObject *t, PyObject *g)
+normal01(const tn_op *overload, TensorObject *t, PyObject *g)
 {
-    return tn_op_normal_(t, 0.0, 1.0, g);
+    return tn_op_normal_(overload, t, 0.0, 1.0, g);
 }
 
 static int
@@ -347,93 +353,109 @@ floating_factory(int *dtype, const char *name)
 }
 
 PyObject *
-tn_op_rand(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_rand(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
     if (floating_factory(&dtype, "check_uniform_bounds") < 0)
         return NULL;
-    return filled_random(tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1), uniform01, NULL);
+    return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
+                         pin_memory, -1), uniform01, NULL);
 }
 
 PyObject *
-tn_op_rand__generator(tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_rand__generator(const tn_op *overload, tn_ints size, PyObject *generator, int dtype, int layout,
+                      const tn_value *device, int pin_memory)
 {
     if (floating_factory(&dtype, "check_uniform_bounds") < 0)
         return NULL;
-    return filled_random(tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1), uniform01, generator);
+    return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
+                         pin_memory, -1), uniform01, generator);
 }
 
 PyObject *
-tn_op_randn(tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_randn(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
     if (floating_factory(&dtype, "normal_kernel_cpu") < 0)
         return NULL;
-    return filled_random(tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1), normal01, NULL);
+    return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
+                         pin_memory, -1), normal01, NULL);
 }
 
 PyObject *
-tn_op_randn__generator(tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_randn__generator(const tn_op *overload, tn_ints size, PyObject *generator, int dtype, int layout,
+                       const tn_value *device, int pin_memory)
 {
     if (floating_factory(&dtype, "normal_kernel_cpu") < 0)
         return NULL;
-    return filled_random(tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1), normal01, generator);
+    return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
+                         pin_memory, -1), normal01, generator);
 }
 
 PyObject *
-tn_op_rand_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format)
+tn_op_rand_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
+                int pin_memory, int memory_format)
 {
-    return filled_random(tn_op_empty_like(self, dtype, layout, device, pin_memory, memory_format), uniform01, NULL);
+    return filled_random(overload, tn_op_empty_like(overload, self, dtype, layout, device, pin_memory,
+                         memory_format), uniform01, NULL);
 }
 
 PyObject *
-tn_op_randn_like(TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format)
+tn_op_randn_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device,
+                 int pin_memory, int memory_format)
 {
-    return filled_random(tn_op_empty_like(self, dtype, layout, device, pin_memory, memory_format), normal01, NULL);
+    return filled_random(overload, tn_op_empty_like(overload, self, dtype, layout, device, pin_memory,
+                         memory_format), normal01, NULL);
 }
 
 static PyObject *
-randint_impl(int64_t low, int64_t high, tn_ints size, PyObject *generator, int dtype, int layout,
+randint_impl(const tn_op *overload, int64_t low, int64_t high, tn_ints size, PyObject *generator, int dtype,
+             int layout,
              const tn_value *device, int pin_memory)
 {
     if (dtype < 0)
         dtype = TN_DTYPE_I64;
-    PyObject *t = tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1);
+    PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
     if (!t)
         return NULL;
     tn_opt_int to = {true, high};
-    PyObject *r = random_from_to(TN_T(t), low, to, generator);
+    PyObject *r = random_from_to(overload, TN_T(t), low, to, generator);
     Py_DECREF(t);
     return fresh(r);
 }
 
 PyObject *
-tn_op_randint(int64_t high, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_randint(const tn_op *overload, int64_t high, tn_ints size, int dtype, int layout,
+              const tn_value *device, int pin_memory)
 {
-    return randint_impl(0, high, size, NULL, dtype, layout, device, pin_memory);
+    return randint_impl(overload, 0, high, size, NULL, dtype, layout, device, pin_memory);
 }
 
 PyObject *
-tn_op_randint__generator(int64_t high, tn_ints size, PyObject *generator, int dtype, int layout,
+tn_op_randint__generator(const tn_op *overload, int64_t high, tn_ints size, PyObject *generator, int dtype,
+                         int layout,
                          const tn_value *device, int pin_memory)
 {
-    return randint_impl(0, high, size, generator, dtype, layout, device, pin_memory);
+    return randint_impl(overload, 0, high, size, generator, dtype, layout, device, pin_memory);
 }
 
 PyObject *
-tn_op_randint__low(int64_t low, int64_t high, tn_ints size, int dtype, int layout, const tn_value *device,
+tn_op_randint__low(const tn_op *overload, int64_t low, int64_t high, tn_ints size, int dtype, int layout,
+                   const tn_value *device,
                    int pin_memory)
 {
-    return randint_impl(low, high, size, NULL, dtype, layout, device, pin_memory);
+    return randint_impl(overload, low, high, size, NULL, dtype, layout, device, pin_memory);
 }
 
 PyObject *
-tn_op_randint__low_generator(int64_t low, int64_t high, tn_ints size, PyObject *generator, int dtype, int layout,
+tn_op_randint__low_generator(const tn_op *overload, int64_t low, int64_t high, tn_ints size,
+                             PyObject *generator, int dtype, int layout,
                              const tn_value *device, int pin_memory)
 {
-    return randint_impl(low, high, size, generator, dtype, layout, device, pin_memory);
+    return randint_impl(overload, low, high, size, generator, dtype, layout, device, pin_memory);
 }
 
 static PyObject *
-randperm_impl(int64_t n, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory)
+randperm_impl(const tn_op *overload, int64_t n, PyObject *generator, int dtype, int layout,
+              const tn_value *device, int pin_memory)
 {
     if (n < 0) {
         PyErr_Format(PyExc_RuntimeError, "n must be non-negative, got%lld", (long long)n);
@@ -442,7 +464,7 @@ randperm_impl(int64_t n, PyObject *generator, int dtype, int layout, const tn_va
     if (dtype < 0)
         dtype = TN_DTYPE_I64;
     tn_ints size = {&n, 1, false};
-    PyObject *t = tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1);
+    PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
     if (!t || TN_T(t)->device == TN_DEVICE_META || n == 0)
         return t;
     TensorObject *out = TN_T(t);
@@ -461,7 +483,7 @@ randperm_impl(int64_t n, PyObject *generator, int dtype, int layout, const tn_va
     }
     if (dtype != TN_DTYPE_I64)
         PyMem_Free(buf);
-    if (TN_KCHECK(s, dtype) < 0) {
+    if (TN_KCHECK(overload, s, dtype) < 0) {
         Py_DECREF(t);
         return NULL;
     }
@@ -469,41 +491,43 @@ randperm_impl(int64_t n, PyObject *generator, int dtype, int layout, const tn_va
 }
 
 PyObject *
-tn_op_randperm(int64_t n, int dtype, int layout, const tn_value *device, int pin_memory)
+tn_op_randperm(const tn_op *overload, int64_t n, int dtype, int layout, const tn_value *device, int pin_memory)
 {
-    return randperm_impl(n, NULL, dtype, layout, device, pin_memory);
+    return randperm_impl(overload, n, NULL, dtype, layout, device, pin_memory);
 }
 
 PyObject *
-tn_op_randperm__generator(int64_t n, PyObject *generator, int dtype, int layout, const tn_value *device,
+tn_op_randperm__generator(const tn_op *overload, int64_t n, PyObject *generator, int dtype, int layout,
+                          const tn_value *device,
                           int pin_memory)
 {
-    return randperm_impl(n, generator, dtype, layout, device, pin_memory);
+    return randperm_impl(overload, n, generator, dtype, layout, device, pin_memory);
 }
 
 PyObject *
-tn_op_normal__float_float(double mean, double std, tn_ints size, PyObject *generator, int dtype, int layout,
+tn_op_normal__float_float(const tn_op *overload, double mean, double std, tn_ints size, PyObject *generator,
+                          int dtype, int layout,
                           const tn_value *device, int pin_memory)
 {
     if (dtype < 0)
         dtype = tn_default_dtype;
-    PyObject *t = tn_op_empty__memory_format(size, dtype, layout, device, pin_memory, -1);
+    PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
     if (!t)
         return NULL;
-    PyObject *r = tn_op_normal_(TN_T(t), mean, std, generator);
+    PyObject *r = tn_op_normal_(overload, TN_T(t), mean, std, generator);
     Py_DECREF(t);
     return fresh(r);
 }
 
 /* normal(Tensor mean, float std): normal_(0, 1) * std + mean, as upstream's normal_out does */
 PyObject *
-tn_op_normal__Tensor_float(TensorObject *mean, double std, PyObject *generator)
+tn_op_normal__Tensor_float(const tn_op *overload, TensorObject *mean, double std, PyObject *generator)
 {
     tn_value dev = {.tag = TN_V_NONE};
-    PyObject *out = tn_op_empty_like(mean, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
+    PyObject *out = tn_op_empty_like(overload, mean, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
         return NULL;
-    PyObject *r = tn_op_normal_(TN_T(out), 0.0, std, generator);
+    PyObject *r = tn_op_normal_(overload, TN_T(out), 0.0, std, generator);
     Py_DECREF(out);
     if (!r)
         return NULL;
@@ -517,14 +541,15 @@ tn_op_normal__Tensor_float(TensorObject *mean, double std, PyObject *generator)
  * another shape is an error, not resized away), resizes out to that, draws N(0, std) into it
  * and adds mean in place. */
 PyObject *
-tn_op_normal__Tensor_float_out(TensorObject *mean, double std, PyObject *generator, TensorObject *out)
+tn_op_normal__Tensor_float_out(const tn_op *overload, TensorObject *mean, double std, PyObject *generator,
+                               TensorObject *out)
 {
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(mean->ndim, mean->sizes, out->ndim, out->sizes, &nd, shape) < 0 ||
         tn_resize_output(out, nd, shape) < 0)
         return NULL;
-    PyObject *r = tn_op_normal_(out, 0.0, std, generator);
+    PyObject *r = tn_op_normal_(overload, out, 0.0, std, generator);
     if (!r)
         return NULL;
     Py_DECREF(r);
@@ -533,13 +558,13 @@ tn_op_normal__Tensor_float_out(TensorObject *mean, double std, PyObject *generat
 }
 
 PyObject *
-tn_op_normal__float_Tensor(double mean, TensorObject *std, PyObject *generator)
+tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std, PyObject *generator)
 {
     tn_value dev = {.tag = TN_V_NONE};
-    PyObject *out = tn_op_empty_like(std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
+    PyObject *out = tn_op_empty_like(overload, std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
         return NULL;
-    PyObject *r = tn_op_normal_(TN_T(out), 0.0, 1.0, generator);
+    PyObject *r = tn_op_normal_(overload, TN_T(out), 0.0, 1.0, generator);
     Py_DECREF(out);
     if (!r)
         return NULL;
@@ -555,7 +580,8 @@ tn_op_normal__float_Tensor(double mean, TensorObject *std, PyObject *generator)
 }
 
 PyObject *
-tn_op_multinomial(TensorObject *self, int64_t num_samples, bool replacement, PyObject *generator)
+tn_op_multinomial(const tn_op *overload, TensorObject *self, int64_t num_samples, bool replacement,
+                  PyObject *generator)
 {
     if (self->ndim != 1 && self->ndim != 2) {
         PyErr_SetString(PyExc_RuntimeError, "prob_dist must be 1 or 2 dim");
@@ -588,7 +614,7 @@ tn_op_multinomial(TensorObject *self, int64_t num_samples, bool replacement, PyO
         Py_DECREF((PyObject *)out);
         return NULL;
     }
-    if (TN_KCHECK(s, self->dtype) < 0) {
+    if (TN_KCHECK(overload, s, self->dtype) < 0) {
         Py_DECREF((PyObject *)out);
         return NULL;
     }
@@ -598,7 +624,7 @@ tn_op_multinomial(TensorObject *self, int64_t num_samples, bool replacement, PyO
 /* dropout(input, p, train): eval returns input; training draws bernoulli(1 - p) noise, scales it
  * by 1/(1 - p) and multiplies, as upstream's CPU _dropout does. */
 PyObject *
-tn_op_dropout(TensorObject *input, double p, bool train)
+tn_op_dropout(const tn_op *overload, TensorObject *input, double p, bool train)
 {
     if (p < 0 || p > 1) {
         PyErr_Format(PyExc_ValueError, "dropout probability has to be between 0 and 1, but got %g", p);
@@ -612,10 +638,10 @@ tn_op_dropout(TensorObject *input, double p, bool train)
         tn_value z[2] = {tn_value_tensor((PyObject *)input), tn_value_int(0)};
         return tn_call(TN_OP_mul__Scalar, z);
     }
-    PyObject *noise = tn_op_empty_like(input, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
+    PyObject *noise = tn_op_empty_like(overload, input, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
     if (!noise)
         return NULL;
-    PyObject *r = tn_op_bernoulli___float(TN_T(noise), 1 - p, NULL);
+    PyObject *r = tn_op_bernoulli___float(overload, TN_T(noise), 1 - p, NULL);
     Py_DECREF(noise);
     if (!r)
         return NULL;

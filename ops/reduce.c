@@ -87,7 +87,8 @@ sum_dtype(int in, int requested)
 }
 
 static PyObject *
-reduce(tn_reduce_op op, TensorObject *self, tn_ints dims, int keepdim, int out_dtype, double param)
+reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims, int keepdim, int out_dtype,
+       double param)
 {
     uint8_t mask[TN_MAX_NDIM];
     int64_t shape[TN_MAX_NDIM];
@@ -98,7 +99,7 @@ reduce(tn_reduce_op op, TensorObject *self, tn_ints dims, int keepdim, int out_d
     if (!out || out->device == TN_DEVICE_META)
         return (PyObject *)out;
     int compute = (op == TN_RED_ANY || op == TN_RED_ALL || op == TN_RED_COUNT_NONZERO) ? self->dtype : out_dtype;
-    if (tn_check_dtype(tn_current_op, compute) < 0)
+    if (tn_check_dtype(overload, compute) < 0)
         goto fail;
     reduce_geom g;
     build_reduce_geom(&g, self, mask, out, keepdim);
@@ -110,7 +111,7 @@ reduce(tn_reduce_op op, TensorObject *self, tn_ints dims, int keepdim, int out_d
                      "with the 'dim' argument.", tn_reduce_op_name(op));
         goto fail;
     }
-    if (TN_KCHECK(s, compute) < 0)
+    if (TN_KCHECK(overload, s, compute) < 0)
         goto fail;
     return (PyObject *)out;
 fail:
@@ -121,34 +122,34 @@ fail:
 static const tn_ints ALL_DIMS = {NULL, 0, true};
 
 PyObject *
-tn_op_sum(TensorObject *self, int dtype)
+tn_op_sum(const tn_op *overload, TensorObject *self, int dtype)
 {
-    return reduce(TN_RED_SUM, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype), 0);
+    return reduce(overload, TN_RED_SUM, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype), 0);
 }
 
 PyObject *
-tn_op_sum__dim_IntList(TensorObject *self, tn_ints dim, bool keepdim, int dtype)
+tn_op_sum__dim_IntList(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
-    return reduce(TN_RED_SUM, self, dim, keepdim, sum_dtype(self->dtype, dtype), 0);
+    return reduce(overload, TN_RED_SUM, self, dim, keepdim, sum_dtype(self->dtype, dtype), 0);
 }
 
 PyObject *
-tn_op_nansum(TensorObject *self, tn_ints dim, bool keepdim, int dtype)
+tn_op_nansum(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
-    return reduce(TN_RED_NANSUM, self, dim, keepdim, sum_dtype(self->dtype, dtype), 0);
+    return reduce(overload, TN_RED_NANSUM, self, dim, keepdim, sum_dtype(self->dtype, dtype), 0);
 }
 
 PyObject *
-tn_op_prod(TensorObject *self, int dtype)
+tn_op_prod(const tn_op *overload, TensorObject *self, int dtype)
 {
-    return reduce(TN_RED_PROD, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype), 0);
+    return reduce(overload, TN_RED_PROD, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype), 0);
 }
 
 PyObject *
-tn_op_prod__dim_int(TensorObject *self, int64_t dim, bool keepdim, int dtype)
+tn_op_prod__dim_int(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim, int dtype)
 {
     tn_ints d = {&dim, 1, false};
-    return reduce(TN_RED_PROD, self, d, keepdim, sum_dtype(self->dtype, dtype), 0);
+    return reduce(overload, TN_RED_PROD, self, d, keepdim, sum_dtype(self->dtype, dtype), 0);
 }
 
 static int
@@ -165,40 +166,40 @@ mean_dtype(TensorObject *self, int requested, const char *name)
 }
 
 PyObject *
-tn_op_mean(TensorObject *self, int dtype)
+tn_op_mean(const tn_op *overload, TensorObject *self, int dtype)
 {
     int d = mean_dtype(self, dtype, "mean");
-    return d < 0 ? NULL : reduce(TN_RED_MEAN, self, ALL_DIMS, 0, d, 0);
+    return d < 0 ? NULL : reduce(overload, TN_RED_MEAN, self, ALL_DIMS, 0, d, 0);
 }
 
 PyObject *
-tn_op_mean__dim(TensorObject *self, tn_ints dim, bool keepdim, int dtype)
+tn_op_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
     int d = mean_dtype(self, dtype, "mean");
-    return d < 0 ? NULL : reduce(TN_RED_MEAN, self, dim, keepdim, d, 0);
+    return d < 0 ? NULL : reduce(overload, TN_RED_MEAN, self, dim, keepdim, d, 0);
 }
 
 PyObject *
-tn_op_nanmean(TensorObject *self, tn_ints dim, bool keepdim, int dtype)
+tn_op_nanmean(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
     int d = mean_dtype(self, dtype, "nanmean");
-    return d < 0 ? NULL : reduce(TN_RED_NANMEAN, self, dim, keepdim, d, 0);
+    return d < 0 ? NULL : reduce(overload, TN_RED_NANMEAN, self, dim, keepdim, d, 0);
 }
 
 PyObject *
-tn_op_amax(TensorObject *self, tn_ints dim, bool keepdim)
+tn_op_amax(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
 {
-    return reduce(TN_RED_AMAX, self, dim, keepdim, self->dtype, 0);
+    return reduce(overload, TN_RED_AMAX, self, dim, keepdim, self->dtype, 0);
 }
 
 PyObject *
-tn_op_amin(TensorObject *self, tn_ints dim, bool keepdim)
+tn_op_amin(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
 {
-    return reduce(TN_RED_AMIN, self, dim, keepdim, self->dtype, 0);
+    return reduce(overload, TN_RED_AMIN, self, dim, keepdim, self->dtype, 0);
 }
 
 PyObject *
-tn_op_max(TensorObject *self)
+tn_op_max(const tn_op *overload, TensorObject *self)
 {
     if (self->numel == 0) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -206,11 +207,11 @@ tn_op_max(TensorObject *self)
                         "dim with the 'dim' argument.");
         return NULL;
     }
-    return reduce(TN_RED_MAX, self, ALL_DIMS, 0, self->dtype, 0);
+    return reduce(overload, TN_RED_MAX, self, ALL_DIMS, 0, self->dtype, 0);
 }
 
 PyObject *
-tn_op_min(TensorObject *self)
+tn_op_min(const tn_op *overload, TensorObject *self)
 {
     if (self->numel == 0) {
         PyErr_SetString(PyExc_RuntimeError,
@@ -218,7 +219,7 @@ tn_op_min(TensorObject *self)
                         "dim with the 'dim' argument.");
         return NULL;
     }
-    return reduce(TN_RED_MIN, self, ALL_DIMS, 0, self->dtype, 0);
+    return reduce(overload, TN_RED_MIN, self, ALL_DIMS, 0, self->dtype, 0);
 }
 
 static int
@@ -228,45 +229,45 @@ bool_out_dtype(TensorObject *self)
 }
 
 PyObject *
-tn_op_any(TensorObject *self)
+tn_op_any(const tn_op *overload, TensorObject *self)
 {
-    return reduce(TN_RED_ANY, self, ALL_DIMS, 0, bool_out_dtype(self), 0);
+    return reduce(overload, TN_RED_ANY, self, ALL_DIMS, 0, bool_out_dtype(self), 0);
 }
 
 PyObject *
-tn_op_any__dim(TensorObject *self, int64_t dim, bool keepdim)
-{
-    tn_ints d = {&dim, 1, false};
-    return reduce(TN_RED_ANY, self, d, keepdim, bool_out_dtype(self), 0);
-}
-
-PyObject *
-tn_op_any__dims(TensorObject *self, tn_ints dim, bool keepdim)
-{
-    return reduce(TN_RED_ANY, self, dim, keepdim, bool_out_dtype(self), 0);
-}
-
-PyObject *
-tn_op_all(TensorObject *self)
-{
-    return reduce(TN_RED_ALL, self, ALL_DIMS, 0, bool_out_dtype(self), 0);
-}
-
-PyObject *
-tn_op_all__dim(TensorObject *self, int64_t dim, bool keepdim)
+tn_op_any__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
 {
     tn_ints d = {&dim, 1, false};
-    return reduce(TN_RED_ALL, self, d, keepdim, bool_out_dtype(self), 0);
+    return reduce(overload, TN_RED_ANY, self, d, keepdim, bool_out_dtype(self), 0);
 }
 
 PyObject *
-tn_op_all__dims(TensorObject *self, tn_ints dim, bool keepdim)
+tn_op_any__dims(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
 {
-    return reduce(TN_RED_ALL, self, dim, keepdim, bool_out_dtype(self), 0);
+    return reduce(overload, TN_RED_ANY, self, dim, keepdim, bool_out_dtype(self), 0);
 }
 
 PyObject *
-tn_op_logsumexp(TensorObject *self, tn_ints dim, bool keepdim)
+tn_op_all(const tn_op *overload, TensorObject *self)
+{
+    return reduce(overload, TN_RED_ALL, self, ALL_DIMS, 0, bool_out_dtype(self), 0);
+}
+
+PyObject *
+tn_op_all__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
+{
+    tn_ints d = {&dim, 1, false};
+    return reduce(overload, TN_RED_ALL, self, d, keepdim, bool_out_dtype(self), 0);
+}
+
+PyObject *
+tn_op_all__dims(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
+{
+    return reduce(overload, TN_RED_ALL, self, dim, keepdim, bool_out_dtype(self), 0);
+}
+
+PyObject *
+tn_op_logsumexp(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
 {
     int d = tn_dtype_is_integral(self->dtype, true) ? tn_default_dtype : self->dtype;
     if (d != self->dtype) {
@@ -281,31 +282,32 @@ tn_op_logsumexp(TensorObject *self, tn_ints dim, bool keepdim)
         PyObject *c = tn_call(TN_OP__to_copy, a);
         if (!c)
             return NULL;
-        PyObject *r = reduce(TN_RED_LOGSUMEXP, TN_T(c), dim, keepdim, d, 0);
+        PyObject *r = reduce(overload, TN_RED_LOGSUMEXP, TN_T(c), dim, keepdim, d, 0);
         Py_DECREF(c);
         return r;
     }
-    return reduce(TN_RED_LOGSUMEXP, self, dim, keepdim, d, 0);
+    return reduce(overload, TN_RED_LOGSUMEXP, self, dim, keepdim, d, 0);
 }
 
 PyObject *
-tn_op_count_nonzero__dim_IntList(TensorObject *self, tn_ints dim)
+tn_op_count_nonzero__dim_IntList(const tn_op *overload, TensorObject *self, tn_ints dim)
 {
-    return reduce(TN_RED_COUNT_NONZERO, self, dim, 0, TN_DTYPE_I64, 0);
+    return reduce(overload, TN_RED_COUNT_NONZERO, self, dim, 0, TN_DTYPE_I64, 0);
 }
 
 PyObject *
-tn_op_count_nonzero(TensorObject *self, tn_opt_int dim)
+tn_op_count_nonzero(const tn_op *overload, TensorObject *self, tn_opt_int dim)
 {
     if (!dim.has)
-        return reduce(TN_RED_COUNT_NONZERO, self, ALL_DIMS, 0, TN_DTYPE_I64, 0);
+        return reduce(overload, TN_RED_COUNT_NONZERO, self, ALL_DIMS, 0, TN_DTYPE_I64, 0);
     tn_ints d = {&dim.v, 1, false};
-    return reduce(TN_RED_COUNT_NONZERO, self, d, 0, TN_DTYPE_I64, 0);
+    return reduce(overload, TN_RED_COUNT_NONZERO, self, d, 0, TN_DTYPE_I64, 0);
 }
 
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) */
 PyObject *
-tn_op_linalg_vector_norm(TensorObject *self, const tn_value *ord, tn_ints dim, bool keepdim, int dtype)
+tn_op_linalg_vector_norm(const tn_op *overload, TensorObject *self, const tn_value *ord, tn_ints dim,
+                         bool keepdim, int dtype)
 {
     int d = dtype >= 0 ? dtype : self->dtype;
     if (!tn_dtype_is_floating(self->dtype) || !tn_dtype_is_floating(d)) {
@@ -333,15 +335,15 @@ tn_op_linalg_vector_norm(TensorObject *self, const tn_value *ord, tn_ints dim, b
         PyObject *c = tn_call(TN_OP__to_copy, a);
         if (!c)
             return NULL;
-        PyObject *r = reduce(TN_RED_NORM, TN_T(c), dim, keepdim, d, tn_scalar_to_double(ord));
+        PyObject *r = reduce(overload, TN_RED_NORM, TN_T(c), dim, keepdim, d, tn_scalar_to_double(ord));
         Py_DECREF(c);
         return r;
     }
-    return reduce(TN_RED_NORM, self, dim, keepdim, d, tn_scalar_to_double(ord));
+    return reduce(overload, TN_RED_NORM, self, dim, keepdim, d, tn_scalar_to_double(ord));
 }
 
 PyObject *
-tn_op_norm__ScalarOpt_dim(TensorObject *self, const tn_value *p, tn_ints dim, bool keepdim)
+tn_op_norm__ScalarOpt_dim(const tn_op *overload, TensorObject *self, const tn_value *p, tn_ints dim, bool keepdim)
 {
     double pv = p->tag == TN_V_NONE ? 2.0 : tn_scalar_to_double(p);
     if (!tn_dtype_is_floating(self->dtype)) {
@@ -349,19 +351,20 @@ tn_op_norm__ScalarOpt_dim(TensorObject *self, const tn_value *p, tn_ints dim, bo
                      tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
-    return reduce(TN_RED_NORM, self, dim, keepdim, self->dtype, pv);
+    return reduce(overload, TN_RED_NORM, self, dim, keepdim, self->dtype, pv);
 }
 
 PyObject *
-tn_op_norm__Scalar(TensorObject *self, const tn_value *p)
+tn_op_norm__Scalar(const tn_op *overload, TensorObject *self, const tn_value *p)
 {
-    return tn_op_norm__ScalarOpt_dim(self, p, ALL_DIMS, 0);
+    return tn_op_norm__ScalarOpt_dim(overload, self, p, ALL_DIMS, 0);
 }
 
 /* ---- max/min along a dim, argmax/argmin ---- */
 
 static PyObject *
-arg_reduce(TensorObject *self, int is_max, int64_t dim, int keepdim, int with_values, const char *name)
+arg_reduce(const tn_op *overload, TensorObject *self, int is_max, int64_t dim, int keepdim, int with_values,
+           const char *name)
 {
     int64_t d;
     int nd0 = self->ndim ? self->ndim : 1;
@@ -383,7 +386,7 @@ arg_reduce(TensorObject *self, int is_max, int64_t dim, int keepdim, int with_va
     if ((with_values && !vals) || !idx)
         goto fail;
     if (self->device != TN_DEVICE_META && idx->numel > 0) {
-        if (tn_check_dtype(tn_current_op, self->dtype) < 0)
+        if (tn_check_dtype(overload, self->dtype) < 0)
             goto fail;
         /* outer loop over kept dims: operands 0 values, 1 indices, 2 input */
         tn_loop l;  /* values are laid out as idx is */
@@ -391,7 +394,7 @@ arg_reduce(TensorObject *self, int is_max, int64_t dim, int keepdim, int with_va
         int64_t stride = self->ndim ? self->strides[d] : 1;
         tn_status s = tn_reduce_arg(is_max, self->dtype, &l, n, stride, vals ? tn_tensor_data(vals) : NULL,
                                     (int64_t *)tn_tensor_data(idx), tn_tensor_data(self));
-        if (TN_KCHECK(s, self->dtype) < 0)
+        if (TN_KCHECK(overload, s, self->dtype) < 0)
             goto fail;
     }
     if (!with_values)
@@ -404,27 +407,27 @@ fail:
 }
 
 PyObject *
-tn_op_max__dim(TensorObject *self, int64_t dim, bool keepdim)
+tn_op_max__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
 {
-    return arg_reduce(self, 1, dim, keepdim, 1, "max");
+    return arg_reduce(overload, self, 1, dim, keepdim, 1, "max");
 }
 
 PyObject *
-tn_op_min__dim(TensorObject *self, int64_t dim, bool keepdim)
+tn_op_min__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
 {
-    return arg_reduce(self, 0, dim, keepdim, 1, "min");
+    return arg_reduce(overload, self, 0, dim, keepdim, 1, "min");
 }
 
 /* argmax(dim=None) flattens first */
 static PyObject *
-argmax_impl(TensorObject *self, tn_opt_int dim, bool keepdim, int is_max)
+argmax_impl(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool keepdim, int is_max)
 {
     if (self->dtype == TN_DTYPE_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "%s(): does not support bool input", is_max ? "argmax" : "argmin");
         return NULL;
     }
     if (dim.has)
-        return arg_reduce(self, is_max, dim.v, keepdim, 0, is_max ? "argmax" : "argmin");
+        return arg_reduce(overload, self, is_max, dim.v, keepdim, 0, is_max ? "argmax" : "argmin");
     if (self->numel == 0) {
         PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim to be specified for input.numel() == 0.",
                      is_max ? "argmax" : "argmin");
@@ -440,7 +443,7 @@ argmax_impl(TensorObject *self, tn_opt_int dim, bool keepdim, int is_max)
     (void)shape;
     if (!flat)
         return NULL;
-    PyObject *r = arg_reduce(TN_T(flat), is_max, 0, 0, 0, is_max ? "argmax" : "argmin");
+    PyObject *r = arg_reduce(overload, TN_T(flat), is_max, 0, 0, 0, is_max ? "argmax" : "argmin");
     Py_DECREF(flat);
     if (r && keepdim) {
         /* keepdim with dim=None: all dims of size 1 */
@@ -459,21 +462,22 @@ argmax_impl(TensorObject *self, tn_opt_int dim, bool keepdim, int is_max)
 }
 
 PyObject *
-tn_op_argmax(TensorObject *self, tn_opt_int dim, bool keepdim)
+tn_op_argmax(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool keepdim)
 {
-    return argmax_impl(self, dim, keepdim, 1);
+    return argmax_impl(overload, self, dim, keepdim, 1);
 }
 
 PyObject *
-tn_op_argmin(TensorObject *self, tn_opt_int dim, bool keepdim)
+tn_op_argmin(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool keepdim)
 {
-    return argmax_impl(self, dim, keepdim, 0);
+    return argmax_impl(overload, self, dim, keepdim, 0);
 }
 
 /* ---- var / std ---- */
 
 static PyObject *
-var_impl(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim, int take_sqrt, int with_mean)
+var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim,
+         int take_sqrt, int with_mean)
 {
     int d = self->dtype;
     if (!tn_dtype_is_floating(d)) {
@@ -492,18 +496,18 @@ var_impl(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepd
     if (!out || (with_mean && !mean))
         goto fail;
     if (self->device != TN_DEVICE_META) {
-        if (tn_check_dtype(tn_current_op, d) < 0)
+        if (tn_check_dtype(overload, d) < 0)
             goto fail;
         reduce_geom g;
         build_reduce_geom(&g, self, mask, out, keepdim);
         tn_status s = tn_reduce_var(d, &g.outer, g.rdim, g.rsizes, g.rstrides, tn_tensor_data(out),
                                     mean ? tn_tensor_data(mean) : NULL, tn_tensor_data(self), corr, take_sqrt);
-        if (TN_KCHECK(s, d) < 0)
+        if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
         /* the mean of no elements is NaN upstream */
         if (mean && self->numel == 0 && mean->numel > 0) {
             tn_value nan = {.tag = TN_V_DOUBLE, .u.d = NAN};
-            PyObject *f = tn_op_fill___Scalar(mean, &nan);
+            PyObject *f = tn_op_fill___Scalar(overload, mean, &nan);
             if (!f)
                 goto fail;
             Py_DECREF(f);
@@ -520,33 +524,37 @@ fail:
 }
 
 PyObject *
-tn_op_var__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim)
+tn_op_var__correction(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction,
+                      bool keepdim)
 {
-    return var_impl(self, dim, correction, keepdim, 0, 0);
+    return var_impl(overload, self, dim, correction, keepdim, 0, 0);
 }
 
 PyObject *
-tn_op_std__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim)
+tn_op_std__correction(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction,
+                      bool keepdim)
 {
-    return var_impl(self, dim, correction, keepdim, 1, 0);
+    return var_impl(overload, self, dim, correction, keepdim, 1, 0);
 }
 
 PyObject *
-tn_op_var_mean__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim)
+tn_op_var_mean__correction(const tn_op *overload, TensorObject *self, tn_ints dim,
+                           const tn_value *correction, bool keepdim)
 {
-    return var_impl(self, dim, correction, keepdim, 0, 1);
+    return var_impl(overload, self, dim, correction, keepdim, 0, 1);
 }
 
 PyObject *
-tn_op_std_mean__correction(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim)
+tn_op_std_mean__correction(const tn_op *overload, TensorObject *self, tn_ints dim,
+                           const tn_value *correction, bool keepdim)
 {
-    return var_impl(self, dim, correction, keepdim, 1, 1);
+    return var_impl(overload, self, dim, correction, keepdim, 1, 1);
 }
 
 /* ---- scans ---- */
 
 static PyObject *
-scan(int op, TensorObject *self, int64_t dim, int dtype, int with_indices)
+scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, int with_indices)
 {
     int64_t d;
     if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
@@ -558,7 +566,7 @@ scan(int op, TensorObject *self, int64_t dim, int dtype, int with_indices)
     if (!out || (with_indices && !idx))
         goto fail;
     if (self->device != TN_DEVICE_META && self->numel > 0) {
-        if (tn_check_dtype(tn_current_op, out_dtype) < 0)
+        if (tn_check_dtype(overload, out_dtype) < 0)
             goto fail;
         tn_loop l;  /* indices are laid out as out is */
         tn_loop_along(&l, self, d, with_indices ? 3 : 2, (const TensorObject *[]){out, self, out});
@@ -566,7 +574,7 @@ scan(int op, TensorObject *self, int64_t dim, int dtype, int with_indices)
         int64_t si = self->ndim ? self->strides[d] : 1, so = self->ndim ? out->strides[d] : 1;
         tn_status s = tn_scan(op, self->dtype, out_dtype, &l, n, si, so, tn_tensor_data(out),
                               idx ? (int64_t *)tn_tensor_data(idx) : NULL, tn_tensor_data(self));
-        if (TN_KCHECK(s, out_dtype) < 0)
+        if (TN_KCHECK(overload, s, out_dtype) < 0)
             goto fail;
     }
     if (!with_indices)
@@ -579,34 +587,34 @@ fail:
 }
 
 PyObject *
-tn_op_cumsum(TensorObject *self, int64_t dim, int dtype)
+tn_op_cumsum(const tn_op *overload, TensorObject *self, int64_t dim, int dtype)
 {
-    return scan(TN_SCAN_CUMSUM, self, dim, dtype, 0);
+    return scan(overload, TN_SCAN_CUMSUM, self, dim, dtype, 0);
 }
 
 PyObject *
-tn_op_cumprod(TensorObject *self, int64_t dim, int dtype)
+tn_op_cumprod(const tn_op *overload, TensorObject *self, int64_t dim, int dtype)
 {
-    return scan(TN_SCAN_CUMPROD, self, dim, dtype, 0);
+    return scan(overload, TN_SCAN_CUMPROD, self, dim, dtype, 0);
 }
 
 PyObject *
-tn_op_cummax(TensorObject *self, int64_t dim)
+tn_op_cummax(const tn_op *overload, TensorObject *self, int64_t dim)
 {
-    return scan(TN_SCAN_CUMMAX, self, dim, -1, 1);
+    return scan(overload, TN_SCAN_CUMMAX, self, dim, -1, 1);
 }
 
 PyObject *
-tn_op_cummin(TensorObject *self, int64_t dim)
+tn_op_cummin(const tn_op *overload, TensorObject *self, int64_t dim)
 {
-    return scan(TN_SCAN_CUMMIN, self, dim, -1, 1);
+    return scan(overload, TN_SCAN_CUMMIN, self, dim, -1, 1);
 }
 
 PyObject *
-tn_op_logcumsumexp(TensorObject *self, int64_t dim)
+tn_op_logcumsumexp(const tn_op *overload, TensorObject *self, int64_t dim)
 {
     int d = tn_dtype_is_integral(self->dtype, true) ? tn_default_dtype : self->dtype;
-    return scan(TN_SCAN_LOGCUMSUMEXP, self, dim, d, 0);
+    return scan(overload, TN_SCAN_LOGCUMSUMEXP, self, dim, d, 0);
 }
 
 /* ---- var/std spellings without `correction`: upstream's C++ composites, which call the
@@ -621,57 +629,57 @@ correction_of(bool unbiased)
 }
 
 PyObject *
-tn_op_var(TensorObject *self, bool unbiased)
+tn_op_var(const tn_op *overload, TensorObject *self, bool unbiased)
 {
     tn_value c = correction_of(unbiased);
-    return tn_op_var__correction(self, all_dims, &c, false);
+    return tn_op_var__correction(overload, self, all_dims, &c, false);
 }
 
 PyObject *
-tn_op_var__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
+tn_op_var__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
 {
     tn_value c = correction_of(unbiased);
-    return tn_op_var__correction(self, dim, &c, keepdim);
+    return tn_op_var__correction(overload, self, dim, &c, keepdim);
 }
 
 PyObject *
-tn_op_std(TensorObject *self, bool unbiased)
+tn_op_std(const tn_op *overload, TensorObject *self, bool unbiased)
 {
     tn_value c = correction_of(unbiased);
-    return tn_op_std__correction(self, all_dims, &c, false);
+    return tn_op_std__correction(overload, self, all_dims, &c, false);
 }
 
 PyObject *
-tn_op_std__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
+tn_op_std__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
 {
     tn_value c = correction_of(unbiased);
-    return tn_op_std__correction(self, dim, &c, keepdim);
+    return tn_op_std__correction(overload, self, dim, &c, keepdim);
 }
 
 PyObject *
-tn_op_var_mean(TensorObject *self, bool unbiased)
+tn_op_var_mean(const tn_op *overload, TensorObject *self, bool unbiased)
 {
     tn_value c = correction_of(unbiased);
-    return tn_op_var_mean__correction(self, all_dims, &c, false);
+    return tn_op_var_mean__correction(overload, self, all_dims, &c, false);
 }
 
 PyObject *
-tn_op_var_mean__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
+tn_op_var_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
 {
     tn_value c = correction_of(unbiased);
-    return tn_op_var_mean__correction(self, dim, &c, keepdim);
+    return tn_op_var_mean__correction(overload, self, dim, &c, keepdim);
 }
 
 PyObject *
-tn_op_std_mean(TensorObject *self, bool unbiased)
+tn_op_std_mean(const tn_op *overload, TensorObject *self, bool unbiased)
 {
     tn_value c = correction_of(unbiased);
-    return tn_op_std_mean__correction(self, all_dims, &c, false);
+    return tn_op_std_mean__correction(overload, self, all_dims, &c, false);
 }
 
 PyObject *
-tn_op_std_mean__dim(TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
+tn_op_std_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool unbiased, bool keepdim)
 {
     tn_value c = correction_of(unbiased);
-    return tn_op_std_mean__correction(self, dim, &c, keepdim);
+    return tn_op_std_mean__correction(overload, self, dim, &c, keepdim);
 }

@@ -25,11 +25,11 @@ refuse_type(int dtype)
 
 /* t converted to `common`, then widened exactly to int64 or float64 (contiguous) */
 static TensorObject *
-values_in(TensorObject *t, int common, int wide)
+values_in(const tn_op *overload, TensorObject *t, int common, int wide)
 {
     TensorObject *c = tn_empty_on(t->ndim, t->sizes, common, t->device);
     TensorObject *w = c ? tn_empty_on(t->ndim, t->sizes, wide, t->device) : NULL;
-    if (!w || tn_copy_into(c, t) < 0 || tn_copy_into(w, c) < 0) {
+    if (!w || tn_copy_into(overload, c, t) < 0 || tn_copy_into(overload, w, c) < 0) {
         Py_XDECREF((PyObject *)c);
         Py_XDECREF((PyObject *)w);
         return NULL;
@@ -53,7 +53,7 @@ cmp_f64(const void *a, const void *b)
 }
 
 static PyObject *
-isin(TensorObject *elements, TensorObject *tests, int invert)
+isin(const tn_op *overload, TensorObject *elements, TensorObject *tests, int invert)
 {
     if (refuse_type(elements->dtype) < 0 || refuse_type(tests->dtype) < 0)
         return NULL;
@@ -67,8 +67,8 @@ isin(TensorObject *elements, TensorObject *tests, int invert)
         return NULL;
     int integral = tn_dtype_is_integral(common, false);
     int wide = integral ? TN_DTYPE_I64 : TN_DTYPE_F64;
-    TensorObject *ev = values_in(elements, common, wide);
-    TensorObject *tv = ev ? values_in(tests, common, wide) : NULL;
+    TensorObject *ev = values_in(overload, elements, common, wide);
+    TensorObject *tv = ev ? values_in(overload, tests, common, wide) : NULL;
     TensorObject *out = tv ? tn_empty_on(elements->ndim, elements->sizes, TN_DTYPE_BOOL, elements->device) : NULL;
     if (!out) {
         Py_XDECREF((PyObject *)ev);
@@ -98,31 +98,34 @@ isin(TensorObject *elements, TensorObject *tests, int invert)
 }
 
 PyObject *
-tn_op_isin__Tensor_Tensor(TensorObject *elements, TensorObject *test_elements, bool assume_unique, bool invert)
+tn_op_isin__Tensor_Tensor(const tn_op *overload, TensorObject *elements, TensorObject *test_elements,
+                          bool assume_unique, bool invert)
 {
-    return isin(elements, test_elements, invert);
+    return isin(overload, elements, test_elements, invert);
 }
 
 PyObject *
-tn_op_isin__Tensor_Scalar(TensorObject *elements, const tn_value *test_element, bool assume_unique, bool invert)
+tn_op_isin__Tensor_Scalar(const tn_op *overload, TensorObject *elements, const tn_value *test_element,
+                          bool assume_unique, bool invert)
 {
     TensorObject *t = tn_scalar_tensor(test_element, tn_scalar_dtype(test_element), elements->device);
     if (!t)
         return NULL;
     t->wrapped_number = 1;
-    PyObject *r = isin(elements, t, invert);
+    PyObject *r = isin(overload, elements, t, invert);
     Py_DECREF(t);
     return r;
 }
 
 PyObject *
-tn_op_isin__Scalar_Tensor(const tn_value *element, TensorObject *test_elements, bool assume_unique, bool invert)
+tn_op_isin__Scalar_Tensor(const tn_op *overload, const tn_value *element, TensorObject *test_elements,
+                          bool assume_unique, bool invert)
 {
     TensorObject *e = tn_scalar_tensor(element, tn_scalar_dtype(element), test_elements->device);
     if (!e)
         return NULL;
     e->wrapped_number = 1;
-    PyObject *r = isin(e, test_elements, invert);
+    PyObject *r = isin(overload, e, test_elements, invert);
     Py_DECREF(e);
     return r;
 }

@@ -150,13 +150,13 @@ view_impl(TensorObject *self, tn_ints size, int is_view)
 }
 
 PyObject *
-tn_op_view(TensorObject *self, tn_ints size)
+tn_op_view(const tn_op *overload, TensorObject *self, tn_ints size)
 {
     return view_impl(self, size, 1);
 }
 
 PyObject *
-tn_op__unsafe_view(TensorObject *self, tn_ints size)
+tn_op__unsafe_view(const tn_op *overload, TensorObject *self, tn_ints size)
 {
     return view_impl(self, size, 0);
 }
@@ -175,7 +175,7 @@ dtype_alias(TensorObject *self, const int64_t *sizes, const int64_t *strides, in
 }
 
 PyObject *
-tn_op_view__dtype(TensorObject *self, int dtype)
+tn_op_view__dtype(const tn_op *overload, TensorObject *self, int dtype)
 {
     int old = tn_dtype_size(self->dtype), new = tn_dtype_size(dtype);
     if (old == new)
@@ -231,7 +231,7 @@ tn_op_view__dtype(TensorObject *self, int dtype)
 }
 
 PyObject *
-tn_op_reshape(TensorObject *self, tn_ints shape)
+tn_op_reshape(const tn_op *overload, TensorObject *self, tn_ints shape)
 {
     int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
     if (shape.n > TN_MAX_NDIM) {
@@ -256,7 +256,7 @@ tn_op_reshape(TensorObject *self, tn_ints shape)
 }
 
 PyObject *
-tn_op__reshape_alias(TensorObject *self, tn_ints size, tn_ints stride)
+tn_op__reshape_alias(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride)
 {
     if (size.n != stride.n) {
         PyErr_SetString(PyExc_RuntimeError, "_reshape_alias: size and stride must have the same length");
@@ -266,7 +266,7 @@ tn_op__reshape_alias(TensorObject *self, tn_ints size, tn_ints stride)
 }
 
 PyObject *
-tn_op_permute(TensorObject *self, tn_ints dims)
+tn_op_permute(const tn_op *overload, TensorObject *self, tn_ints dims)
 {
     if (dims.n != self->ndim) {
         PyErr_Format(PyExc_RuntimeError,
@@ -311,7 +311,7 @@ transposed_geometry(TensorObject *self, int64_t dim0, int64_t dim1, int64_t *siz
 }
 
 PyObject *
-tn_op_transpose__int(TensorObject *self, int64_t dim0, int64_t dim1)
+tn_op_transpose__int(const tn_op *overload, TensorObject *self, int64_t dim0, int64_t dim1)
 {
     int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
     if (transposed_geometry(self, dim0, dim1, sizes, strides) < 0)
@@ -320,29 +320,29 @@ tn_op_transpose__int(TensorObject *self, int64_t dim0, int64_t dim1)
 }
 
 PyObject *
-tn_op_swapaxes(TensorObject *self, int64_t axis0, int64_t axis1)
+tn_op_swapaxes(const tn_op *overload, TensorObject *self, int64_t axis0, int64_t axis1)
 {
-    return tn_op_transpose__int(self, axis0, axis1);
+    return tn_op_transpose__int(overload, self, axis0, axis1);
 }
 
 PyObject *
-tn_op_swapdims(TensorObject *self, int64_t dim0, int64_t dim1)
+tn_op_swapdims(const tn_op *overload, TensorObject *self, int64_t dim0, int64_t dim1)
 {
-    return tn_op_transpose__int(self, dim0, dim1);
+    return tn_op_transpose__int(overload, self, dim0, dim1);
 }
 
 PyObject *
-tn_op_t(TensorObject *self)
+tn_op_t(const tn_op *overload, TensorObject *self)
 {
     if (self->ndim > 2) {
         PyErr_Format(PyExc_RuntimeError, "t() expects a tensor with <= 2 dimensions, but self is %dD", self->ndim);
         return NULL;
     }
-    return tn_op_transpose__int(self, 0, self->ndim < 2 ? 0 : 1);
+    return tn_op_transpose__int(overload, self, 0, self->ndim < 2 ? 0 : 1);
 }
 
 PyObject *
-tn_op_numpy_T(TensorObject *self)
+tn_op_numpy_T(const tn_op *overload, TensorObject *self)
 {
     if (self->ndim != 2 && self->ndim != 0) {
         if (PyErr_WarnFormat(PyExc_UserWarning, 1,
@@ -361,7 +361,7 @@ tn_op_numpy_T(TensorObject *self)
 }
 
 PyObject *
-tn_op_mT(TensorObject *self)
+tn_op_mT(const tn_op *overload, TensorObject *self)
 {
     /* upstream: deprecated identity on 0-D tensors (the tensor itself, not a view) */
     if (self->ndim == 0)
@@ -371,17 +371,17 @@ tn_op_mT(TensorObject *self)
                      "tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor.", self->ndim);
         return NULL;
     }
-    return tn_op_transpose__int(self, -2, -1);
+    return tn_op_transpose__int(overload, self, -2, -1);
 }
 
 PyObject *
-tn_op_t_(TensorObject *self)
+tn_op_t_(const tn_op *overload, TensorObject *self)
 {
     if (self->ndim > 2) {
         PyErr_Format(PyExc_RuntimeError, "t_() expects a tensor with <= 2 dimensions, but self is %dD", self->ndim);
         return NULL;
     }
-    return tn_op_transpose_(self, 0, self->ndim < 2 ? 0 : 1);
+    return tn_op_transpose_(overload, self, 0, self->ndim < 2 ? 0 : 1);
 }
 
 /* In-place geometry changes (t_, transpose_, unsqueeze_, squeeze_): the tensor itself changes
@@ -397,7 +397,7 @@ restride_inplace(TensorObject *self, int ndim, const int64_t *sizes, const int64
 }
 
 PyObject *
-tn_op_transpose_(TensorObject *self, int64_t dim0, int64_t dim1)
+tn_op_transpose_(const tn_op *overload, TensorObject *self, int64_t dim0, int64_t dim1)
 {
     int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
     if (transposed_geometry(self, dim0, dim1, sizes, strides) < 0)
@@ -406,22 +406,22 @@ tn_op_transpose_(TensorObject *self, int64_t dim0, int64_t dim1)
 }
 
 PyObject *
-tn_op_swapaxes_(TensorObject *self, int64_t axis0, int64_t axis1)
+tn_op_swapaxes_(const tn_op *overload, TensorObject *self, int64_t axis0, int64_t axis1)
 {
-    return tn_op_transpose_(self, axis0, axis1);
+    return tn_op_transpose_(overload, self, axis0, axis1);
 }
 
 PyObject *
-tn_op_swapdims_(TensorObject *self, int64_t dim0, int64_t dim1)
+tn_op_swapdims_(const tn_op *overload, TensorObject *self, int64_t dim0, int64_t dim1)
 {
-    return tn_op_transpose_(self, dim0, dim1);
+    return tn_op_transpose_(overload, self, dim0, dim1);
 }
 
 /* as_strided_: self takes the geometry as_strided would give its view (same checks) */
 PyObject *
-tn_op_as_strided_(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset)
+tn_op_as_strided_(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset)
 {
-    PyObject *v = tn_op_as_strided(self, size, stride, storage_offset);
+    PyObject *v = tn_op_as_strided(overload, self, size, stride, storage_offset);
     if (!v)
         return NULL;
     self->offset = TN_T(v)->offset;
@@ -485,7 +485,7 @@ expand_geometry(TensorObject *self, tn_ints size, int64_t *sizes, int64_t *strid
 }
 
 PyObject *
-tn_op_expand(TensorObject *self, tn_ints size, bool implicit)
+tn_op_expand(const tn_op *overload, TensorObject *self, tn_ints size, bool implicit)
 {
     int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
     if (size.n > TN_MAX_NDIM || expand_geometry(self, size, sizes, strides) < 0)
@@ -494,16 +494,16 @@ tn_op_expand(TensorObject *self, tn_ints size, bool implicit)
 }
 
 PyObject *
-tn_op_expand_as(TensorObject *self, TensorObject *other)
+tn_op_expand_as(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
     tn_ints s = {other->sizes, other->ndim, false};
-    return tn_op_expand(self, s, false);
+    return tn_op_expand(overload, self, s, false);
 }
 
 /* broadcast_tensors: each tensor expanded to the broadcast shape of them all (a view of it, as
  * ATen's expand_outplace); torch.nn.functional's losses call it first */
 PyObject *
-tn_op_broadcast_tensors(tn_tensors tensors)
+tn_op_broadcast_tensors(const tn_op *overload, tn_tensors tensors)
 {
     int nd = 0;
     int64_t shape[TN_MAX_NDIM];
@@ -518,7 +518,7 @@ tn_op_broadcast_tensors(tn_tensors tensors)
     }
     PyObject *out = PyTuple_New(tensors.n);
     for (Py_ssize_t i = 0; out && i < tensors.n; i++) {
-        PyObject *e = tn_op_expand(TN_T(tensors.v[i]), (tn_ints){shape, nd, false}, false);
+        PyObject *e = tn_op_expand(overload, TN_T(tensors.v[i]), (tn_ints){shape, nd, false}, false);
         if (!e || PyTuple_SetItem(out, i, e) < 0)
             Py_CLEAR(out);
     }
@@ -526,14 +526,15 @@ tn_op_broadcast_tensors(tn_tensors tensors)
 }
 
 PyObject *
-tn_op_view_as(TensorObject *self, TensorObject *other)
+tn_op_view_as(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
     tn_ints s = {other->sizes, other->ndim, false};
-    return tn_op_view(self, s);
+    return tn_op_view(overload, self, s);
 }
 
 PyObject *
-tn_op_slice__Tensor(TensorObject *self, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step)
+tn_op_slice__Tensor(const tn_op *overload, TensorObject *self, int64_t dim, tn_opt_int start, tn_opt_int end,
+                    int64_t step)
 {
     if (self->ndim == 0) {
         PyErr_SetString(PyExc_IndexError, "slice() cannot be applied to a 0-dim tensor.");
@@ -569,7 +570,7 @@ tn_op_slice__Tensor(TensorObject *self, int64_t dim, tn_opt_int start, tn_opt_in
 }
 
 PyObject *
-tn_op_narrow(TensorObject *self, int64_t dim, int64_t start, int64_t length)
+tn_op_narrow(const tn_op *overload, TensorObject *self, int64_t dim, int64_t start, int64_t length)
 {
     if (self->ndim == 0) {
         PyErr_SetString(PyExc_RuntimeError, "narrow() cannot be applied to a 0-dim tensor.");
@@ -597,11 +598,11 @@ tn_op_narrow(TensorObject *self, int64_t dim, int64_t start, int64_t length)
         return NULL;
     }
     tn_opt_int s = {true, start}, e = {true, start + length};
-    return tn_op_slice__Tensor(self, d, s, e, 1);
+    return tn_op_slice__Tensor(overload, self, d, s, e, 1);
 }
 
 PyObject *
-tn_op_select__int(TensorObject *self, int64_t dim, int64_t index)
+tn_op_select__int(const tn_op *overload, TensorObject *self, int64_t dim, int64_t index)
 {
     if (self->ndim == 0) {
         PyErr_SetString(PyExc_IndexError, "select() cannot be applied to a 0-dim tensor.");
@@ -654,7 +655,7 @@ unsqueeze_geometry(TensorObject *self, int64_t dim, int64_t *sizes, int64_t *str
 }
 
 PyObject *
-tn_op_unsqueeze(TensorObject *self, int64_t dim)
+tn_op_unsqueeze(const tn_op *overload, TensorObject *self, int64_t dim)
 {
     int64_t sizes[TN_MAX_NDIM + 1], strides[TN_MAX_NDIM + 1];
     int n;
@@ -664,7 +665,7 @@ tn_op_unsqueeze(TensorObject *self, int64_t dim)
 }
 
 PyObject *
-tn_op_unsqueeze_(TensorObject *self, int64_t dim)
+tn_op_unsqueeze_(const tn_op *overload, TensorObject *self, int64_t dim)
 {
     int64_t sizes[TN_MAX_NDIM + 1], strides[TN_MAX_NDIM + 1];
     int n;
@@ -697,7 +698,7 @@ squeeze_impl(TensorObject *self, const uint8_t *mask, int inplace)
 }
 
 PyObject *
-tn_op_squeeze(TensorObject *self)
+tn_op_squeeze(const tn_op *overload, TensorObject *self)
 {
     uint8_t mask[TN_MAX_NDIM];
     memset(mask, 1, sizeof mask);
@@ -705,7 +706,7 @@ tn_op_squeeze(TensorObject *self)
 }
 
 PyObject *
-tn_op_squeeze_(TensorObject *self)
+tn_op_squeeze_(const tn_op *overload, TensorObject *self)
 {
     uint8_t mask[TN_MAX_NDIM];
     memset(mask, 1, sizeof mask);
@@ -727,31 +728,31 @@ squeeze_dims(TensorObject *self, const int64_t *dims, Py_ssize_t n, int inplace)
 }
 
 PyObject *
-tn_op_squeeze__dim(TensorObject *self, int64_t dim)
+tn_op_squeeze__dim(const tn_op *overload, TensorObject *self, int64_t dim)
 {
     return squeeze_dims(self, &dim, 1, 0);
 }
 
 PyObject *
-tn_op_squeeze___dim(TensorObject *self, int64_t dim)
+tn_op_squeeze___dim(const tn_op *overload, TensorObject *self, int64_t dim)
 {
     return squeeze_dims(self, &dim, 1, 1);
 }
 
 PyObject *
-tn_op_squeeze__dims(TensorObject *self, tn_ints dim)
+tn_op_squeeze__dims(const tn_op *overload, TensorObject *self, tn_ints dim)
 {
     return squeeze_dims(self, dim.v, dim.n, 0);
 }
 
 PyObject *
-tn_op_squeeze___dims(TensorObject *self, tn_ints dim)
+tn_op_squeeze___dims(const tn_op *overload, TensorObject *self, tn_ints dim)
 {
     return squeeze_dims(self, dim.v, dim.n, 1);
 }
 
 PyObject *
-tn_op_as_strided(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset)
+tn_op_as_strided(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int storage_offset)
 {
     if (size.n != stride.n) {
         PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
@@ -794,25 +795,25 @@ tn_op_as_strided(TensorObject *self, tn_ints size, tn_ints stride, tn_opt_int st
 }
 
 PyObject *
-tn_op_alias(TensorObject *self)
+tn_op_alias(const tn_op *overload, TensorObject *self)
 {
     return make_view(self, self->ndim, self->sizes, self->strides, self->offset);
 }
 
 PyObject *
-tn_op_detach(TensorObject *self)
+tn_op_detach(const tn_op *overload, TensorObject *self)
 {
     return make_alias(self, self->ndim, self->sizes, self->strides, self->offset);
 }
 
 PyObject *
-tn_op_lift_fresh(TensorObject *self)
+tn_op_lift_fresh(const tn_op *overload, TensorObject *self)
 {
     return Py_NewRef((PyObject *)self);
 }
 
 PyObject *
-tn_op_flatten__using_ints(TensorObject *self, int64_t start_dim, int64_t end_dim)
+tn_op_flatten__using_ints(const tn_op *overload, TensorObject *self, int64_t start_dim, int64_t end_dim)
 {
     int64_t s, e;
     int nd = self->ndim ? self->ndim : 1;
@@ -825,7 +826,7 @@ tn_op_flatten__using_ints(TensorObject *self, int64_t start_dim, int64_t end_dim
     if (self->ndim == 0) {
         int64_t one = 1;
         tn_ints sh = {&one, 1, false};
-        return tn_op_reshape(self, sh);
+        return tn_op_reshape(overload, self, sh);
     }
     if (s == e)
         return Py_NewRef((PyObject *)self);
@@ -840,11 +841,11 @@ tn_op_flatten__using_ints(TensorObject *self, int64_t start_dim, int64_t end_dim
     for (int i = (int)e + 1; i < self->ndim; i++)
         shape[n++] = self->sizes[i];
     tn_ints sh = {shape, n, false};
-    return tn_op_reshape(self, sh);
+    return tn_op_reshape(overload, self, sh);
 }
 
 PyObject *
-tn_op_unflatten__int(TensorObject *self, int64_t dim, tn_ints sizes)
+tn_op_unflatten__int(const tn_op *overload, TensorObject *self, int64_t dim, tn_ints sizes)
 {
     int64_t d;
     if (tn_wrap_dim(dim, self->ndim, &d) < 0)
@@ -871,17 +872,17 @@ tn_op_unflatten__int(TensorObject *self, int64_t dim, tn_ints sizes)
     for (int i = (int)d + 1; i < self->ndim; i++)
         shape[n++] = self->sizes[i];
     tn_ints sh = {shape, n, false};
-    return tn_op_view(self, sh);
+    return tn_op_view(overload, self, sh);
 }
 
 static PyObject *
-tuple_of_slices(TensorObject *self, int64_t d, const int64_t *lengths, Py_ssize_t n)
+tuple_of_slices(const tn_op *overload, TensorObject *self, int64_t d, const int64_t *lengths, Py_ssize_t n)
 {
     PyObject *list = PyList_New(n);
     int64_t start = 0;
     for (Py_ssize_t i = 0; list && i < n; i++) {
         tn_opt_int s = {true, start}, e = {true, start + lengths[i]};
-        PyObject *piece = tn_op_slice__Tensor(self, d, s, e, 1);
+        PyObject *piece = tn_op_slice__Tensor(overload, self, d, s, e, 1);
         if (!piece) {
             Py_CLEAR(list);
             break;
@@ -893,7 +894,7 @@ tuple_of_slices(TensorObject *self, int64_t d, const int64_t *lengths, Py_ssize_
 }
 
 PyObject *
-tn_op_split__Tensor(TensorObject *self, int64_t split_size, int64_t dim)
+tn_op_split__Tensor(const tn_op *overload, TensorObject *self, int64_t split_size, int64_t dim)
 {
     if (self->ndim == 0) {
         PyErr_SetString(PyExc_RuntimeError, "split expects at least a 1-dimensional tensor");
@@ -921,13 +922,13 @@ tn_op_split__Tensor(TensorObject *self, int64_t split_size, int64_t dim)
         return PyErr_NoMemory();
     for (int64_t i = 0; i < n; i++)
         lengths[i] = (i == n - 1) ? size - split_size * (n - 1) : split_size;
-    PyObject *r = tuple_of_slices(self, d, lengths, n);
+    PyObject *r = tuple_of_slices(overload, self, d, lengths, n);
     PyMem_Free(lengths);
     return r;
 }
 
 PyObject *
-tn_op_split_with_sizes(TensorObject *self, tn_ints split_sizes, int64_t dim)
+tn_op_split_with_sizes(const tn_op *overload, TensorObject *self, tn_ints split_sizes, int64_t dim)
 {
     if (self->ndim == 0) {
         PyErr_SetString(PyExc_RuntimeError, "split expects at least a 1-dimensional tensor");
@@ -951,11 +952,11 @@ tn_op_split_with_sizes(TensorObject *self, tn_ints split_sizes, int64_t dim)
                      "%lld), but got split_sizes=[...]", (long long)self->sizes[d], (long long)d);
         return NULL;
     }
-    return tuple_of_slices(self, d, split_sizes.v, split_sizes.n);
+    return tuple_of_slices(overload, self, d, split_sizes.v, split_sizes.n);
 }
 
 PyObject *
-tn_op_chunk(TensorObject *self, int64_t chunks, int64_t dim)
+tn_op_chunk(const tn_op *overload, TensorObject *self, int64_t chunks, int64_t dim)
 {
     if (self->ndim == 0) {
         PyErr_SetString(PyExc_RuntimeError, "chunk expects at least a 1-dimensional tensor");
@@ -974,15 +975,15 @@ tn_op_chunk(TensorObject *self, int64_t chunks, int64_t dim)
         int64_t *lengths = PyMem_Malloc(sizeof(int64_t) * (size_t)chunks);
         for (int64_t i = 0; i < chunks; i++)
             lengths[i] = 0;
-        PyObject *r = tuple_of_slices(self, d, lengths, chunks);
+        PyObject *r = tuple_of_slices(overload, self, d, lengths, chunks);
         PyMem_Free(lengths);
         return r;
     }
-    return tn_op_split__Tensor(self, split, d);
+    return tn_op_split__Tensor(overload, self, split, d);
 }
 
 PyObject *
-tn_op_unbind__int(TensorObject *self, int64_t dim)
+tn_op_unbind__int(const tn_op *overload, TensorObject *self, int64_t dim)
 {
     if (self->ndim == 0) {
         PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
@@ -994,7 +995,7 @@ tn_op_unbind__int(TensorObject *self, int64_t dim)
     int64_t n = self->sizes[d];
     PyObject *list = PyList_New(n);
     for (int64_t i = 0; list && i < n; i++) {
-        PyObject *p = tn_op_select__int(self, d, i);
+        PyObject *p = tn_op_select__int(overload, self, d, i);
         if (!p) {
             Py_CLEAR(list);
             break;
@@ -1009,7 +1010,7 @@ tn_op_unbind__int(TensorObject *self, int64_t dim)
 }
 
 PyObject *
-tn_op_movedim__intlist(TensorObject *self, tn_ints source, tn_ints destination)
+tn_op_movedim__intlist(const tn_op *overload, TensorObject *self, tn_ints source, tn_ints destination)
 {
     int nd = self->ndim;
     if (source.n != destination.n) {
@@ -1042,18 +1043,18 @@ tn_op_movedim__intlist(TensorObject *self, tn_ints source, tn_ints destination)
         order[i] = rest++;
     }
     tn_ints dims = {order, nd, false};
-    return tn_op_permute(self, dims);
+    return tn_op_permute(overload, self, dims);
 }
 
 PyObject *
-tn_op_movedim__int(TensorObject *self, int64_t source, int64_t destination)
+tn_op_movedim__int(const tn_op *overload, TensorObject *self, int64_t source, int64_t destination)
 {
     tn_ints s = {&source, 1, false}, d = {&destination, 1, false};
-    return tn_op_movedim__intlist(self, s, d);
+    return tn_op_movedim__intlist(overload, self, s, d);
 }
 
 PyObject *
-tn_op_diagonal(TensorObject *self, int64_t offset, int64_t dim1, int64_t dim2)
+tn_op_diagonal(const tn_op *overload, TensorObject *self, int64_t offset, int64_t dim1, int64_t dim2)
 {
     int64_t d1, d2;
     if (wrap(dim1, self->ndim, &d1) < 0 || wrap(dim2, self->ndim, &d2) < 0)
@@ -1091,7 +1092,7 @@ tn_op_diagonal(TensorObject *self, int64_t offset, int64_t dim1, int64_t dim2)
 }
 
 PyObject *
-tn_op_contiguous(TensorObject *self, int memory_format)
+tn_op_contiguous(const tn_op *overload, TensorObject *self, int memory_format)
 {
     if ((memory_format == TN_MEMFMT_CONTIGUOUS || memory_format < 0) && tn_tensor_is_contiguous(self))
         return Py_NewRef((PyObject *)self);
@@ -1110,7 +1111,7 @@ tn_op_contiguous(TensorObject *self, int memory_format)
 /* unfold(dimension, size, step): every `step`-th window of `size` along `dimension`, as a view
  * with the window appended as a new last dim (a 0-dim tensor counts as one element). */
 PyObject *
-tn_op_unfold(TensorObject *self, int64_t dimension, int64_t size, int64_t step)
+tn_op_unfold(const tn_op *overload, TensorObject *self, int64_t dimension, int64_t size, int64_t step)
 {
     int nd = self->ndim;
     int64_t d = 0;

@@ -24,10 +24,10 @@ tv(PyObject *t)
 
 /* zeros(sizes) with grad's dtype (grad.options()), contiguous */
 static PyObject *
-zeros_for(tn_ints sizes, const TensorObject *grad)
+zeros_for(const tn_op *overload, tn_ints sizes, const TensorObject *grad)
 {
     tn_value none = {.tag = TN_V_NONE};
-    return tn_op_zeros(sizes, grad->dtype, -1, &none, -1);
+    return tn_op_zeros(overload, sizes, grad->dtype, -1, &none, -1);
 }
 
 /* dst.copy_(src) through the door (so the write bumps dst's version); NULL on failure */
@@ -54,41 +54,43 @@ fill_view(PyObject *base, PyObject *view, PyObject *src)
 }
 
 PyObject *
-tn_op_slice_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t start, int64_t end,
-                     int64_t step)
+tn_op_slice_backward(const tn_op *overload, TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t start,
+                     int64_t end, int64_t step)
 {
-    PyObject *g = zeros_for(input_sizes, grad_output);
+    PyObject *g = zeros_for(overload, input_sizes, grad_output);
     if (!g)
         return NULL;
-    return fill_view(g, tn_op_slice__Tensor(TN_T(g), dim, (tn_opt_int){true, start}, (tn_opt_int){true, end}, step),
-                     (PyObject *)grad_output);
+    PyObject *v = tn_op_slice__Tensor(overload, TN_T(g), dim, (tn_opt_int){true, start}, (tn_opt_int){true, end}, step);
+    return fill_view(g, v, (PyObject *)grad_output);
 }
 
 PyObject *
-tn_op_select_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t index)
+tn_op_select_backward(const tn_op *overload, TensorObject *grad_output, tn_ints input_sizes, int64_t dim, int64_t index)
 {
-    PyObject *g = zeros_for(input_sizes, grad_output);
+    PyObject *g = zeros_for(overload, input_sizes, grad_output);
     if (!g)
         return NULL;
-    return fill_view(g, tn_op_select__int(TN_T(g), dim, index), (PyObject *)grad_output);
+    return fill_view(g, tn_op_select__int(overload, TN_T(g), dim, index), (PyObject *)grad_output);
 }
 
 PyObject *
-tn_op_diagonal_backward(TensorObject *grad_output, tn_ints input_sizes, int64_t offset, int64_t dim1, int64_t dim2)
+tn_op_diagonal_backward(const tn_op *overload, TensorObject *grad_output, tn_ints input_sizes, int64_t offset,
+                        int64_t dim1, int64_t dim2)
 {
-    PyObject *g = zeros_for(input_sizes, grad_output);
+    PyObject *g = zeros_for(overload, input_sizes, grad_output);
     if (!g)
         return NULL;
-    return fill_view(g, tn_op_diagonal(TN_T(g), offset, dim1, dim2), (PyObject *)grad_output);
+    return fill_view(g, tn_op_diagonal(overload, TN_T(g), offset, dim1, dim2), (PyObject *)grad_output);
 }
 
 /* unfold_backward: each window's gradient added into the input positions it covers, window by
  * window in order (the order upstream's kernel sums a position's windows in: exact); windows
  * that do not overlap (step >= size) are one copy_, as upstream's. */
 PyObject *
-tn_op_unfold_backward(TensorObject *grad_in, tn_ints input_sizes, int64_t dim, int64_t size, int64_t step)
+tn_op_unfold_backward(const tn_op *overload, TensorObject *grad_in, tn_ints input_sizes, int64_t dim, int64_t size,
+                      int64_t step)
 {
-    PyObject *g = zeros_for(input_sizes, grad_in);
+    PyObject *g = zeros_for(overload, input_sizes, grad_in);
     if (!g)
         return NULL;
     int64_t d;
@@ -96,7 +98,7 @@ tn_op_unfold_backward(TensorObject *grad_in, tn_ints input_sizes, int64_t dim, i
         Py_DECREF(g);
         return NULL;
     }
-    PyObject *win = tn_op_unfold(TN_T(g), d, size, step);
+    PyObject *win = tn_op_unfold(overload, TN_T(g), d, size, step);
     if (!win || step >= size)
         return fill_view(g, win, (PyObject *)grad_in);
     if (grad_in->ndim != TN_T(win)->ndim ||
@@ -111,7 +113,8 @@ tn_op_unfold_backward(TensorObject *grad_in, tn_ints input_sizes, int64_t dim, i
     }
     int64_t n = TN_T(win)->sizes[d];
     for (int64_t w = 0; w < n; w++) {
-        PyObject *dst = tn_op_select__int(TN_T(win), d, w), *src = dst ? tn_op_select__int(grad_in, d, w) : NULL;
+        PyObject *dst = tn_op_select__int(overload, TN_T(win), d, w);
+        PyObject *src = dst ? tn_op_select__int(overload, grad_in, d, w) : NULL;
         PyObject *r = NULL;
         if (src) {
             tn_value a[3] = {tv(dst), tv(src), tn_value_int(1)};
@@ -154,31 +157,32 @@ scatter_into(PyObject *out, PyObject *view, TensorObject *src)
 }
 
 PyObject *
-tn_op_slice_scatter(TensorObject *self, TensorObject *src, int64_t dim, tn_opt_int start, tn_opt_int end,
-                    int64_t step)
+tn_op_slice_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, int64_t dim, tn_opt_int start,
+                    tn_opt_int end, int64_t step)
 {
-    PyObject *out = tn_op_clone(self, -1);
-    return out ? scatter_into(out, tn_op_slice__Tensor(TN_T(out), dim, start, end, step), src) : NULL;
+    PyObject *out = tn_op_clone(overload, self, -1);
+    return out ? scatter_into(out, tn_op_slice__Tensor(overload, TN_T(out), dim, start, end, step), src) : NULL;
 }
 
 PyObject *
-tn_op_select_scatter(TensorObject *self, TensorObject *src, int64_t dim, int64_t index)
+tn_op_select_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, int64_t dim, int64_t index)
 {
-    PyObject *out = tn_op_clone(self, -1);
-    return out ? scatter_into(out, tn_op_select__int(TN_T(out), dim, index), src) : NULL;
+    PyObject *out = tn_op_clone(overload, self, -1);
+    return out ? scatter_into(out, tn_op_select__int(overload, TN_T(out), dim, index), src) : NULL;
 }
 
 PyObject *
-tn_op_diagonal_scatter(TensorObject *self, TensorObject *src, int64_t offset, int64_t dim1, int64_t dim2)
+tn_op_diagonal_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, int64_t offset, int64_t dim1,
+                       int64_t dim2)
 {
-    PyObject *out = tn_op_clone(self, -1);
-    return out ? scatter_into(out, tn_op_diagonal(TN_T(out), offset, dim1, dim2), src) : NULL;
+    PyObject *out = tn_op_clone(overload, self, -1);
+    return out ? scatter_into(out, tn_op_diagonal(overload, TN_T(out), offset, dim1, dim2), src) : NULL;
 }
 
 PyObject *
-tn_op_as_strided_scatter(TensorObject *self, TensorObject *src, tn_ints size, tn_ints stride,
+tn_op_as_strided_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, tn_ints size, tn_ints stride,
                          tn_opt_int storage_offset)
 {
-    PyObject *out = tn_op_clone(self, -1);
-    return out ? scatter_into(out, tn_op_as_strided(TN_T(out), size, stride, storage_offset), src) : NULL;
+    PyObject *out = tn_op_clone(overload, self, -1);
+    return out ? scatter_into(out, tn_op_as_strided(overload, TN_T(out), size, stride, storage_offset), src) : NULL;
 }

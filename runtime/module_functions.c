@@ -9,7 +9,7 @@
 #include "tensor.h"
 #include "embedded.h"
 #include "module_functions.h"
-#include "kernels/matmul.h"
+#include "kernels/gemv.h"
 #include "kernels/parallel.h"
 
 #include <string.h>

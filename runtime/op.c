@@ -6,8 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-_Thread_local const tn_op *tn_current_op;
-
 const char *
 tn_op_qualname(const tn_op *op, char *buf, size_t n)
 {
@@ -96,16 +94,16 @@ tn_check_dtype(const tn_op *op, int dtype)
 }
 
 int
-tn_kernel_error(tn_status s, int dtype)
+tn_kernel_error(const tn_op *op, tn_status s, int dtype)
 {
     if (s == TN_OK)
         return 0;
     char q[256] = "torchnative";
-    if (tn_current_op)
-        tn_op_qualname(tn_current_op, q, sizeof q);
+    if (op)
+        tn_op_qualname(op, q, sizeof q);
     switch (s) {
     case TN_ERR_DTYPE:
-        if (tn_current_op && dtype >= 0 && dtype < 64 && ((tn_current_op->dtype_mask >> dtype) & 1)) {
+        if (op && dtype >= 0 && dtype < 64 && ((op->dtype_mask >> dtype) & 1)) {
             /* the op takes the dtype, but the element kernel it calls under kernels/ does not */
             PyErr_Format(PyExc_NotImplementedError,
                          "%s has no kernel in torchnative for %s: the op accepts it, but its element kernel "
@@ -113,9 +111,9 @@ tn_kernel_error(tn_status s, int dtype)
             break;
         }
         PyErr_Format(PyExc_NotImplementedError, "%s has no kernel in torchnative for %s%s%s", q,
-                     tn_dtype_name(dtype), tn_current_op && tn_current_op->dtype_names ? " (supported: " : "",
-                     tn_current_op && tn_current_op->dtype_names ? tn_current_op->dtype_names : "");
-        if (tn_current_op && tn_current_op->dtype_names) {
+                     tn_dtype_name(dtype), op && op->dtype_names ? " (supported: " : "",
+                     op && op->dtype_names ? op->dtype_names : "");
+        if (op && op->dtype_names) {
             PyObject *t, *v, *tb;
             PyErr_Fetch(&t, &v, &tb);
             PyObject *msg = PyUnicode_FromFormat("%S)", v);

@@ -82,11 +82,8 @@ PyObject *tn_raise_refusal(const char *missing, const char *why);
  * needs an accelerator backend, which a CPU build has not) and returns 1; otherwise 0. */
 int tn_refuse_pin_memory(const tn_value *pin_memory);
 
-/* The op being computed, for messages: each generated glue call sets it. */
-extern _Thread_local const tn_op *tn_current_op;
-
-/* Kernel status -> Python exception naming the current op; returns -1 unless TN_OK. */
-int tn_kernel_error(tn_status s, int dtype);
-#define TN_KCHECK(call, dtype) (tn_kernel_error((call), (dtype)))
+/* Kernel status -> Python exception naming op (NULL: "torchnative"); returns -1 unless TN_OK. */
+int tn_kernel_error(const tn_op *op, tn_status s, int dtype);
+#define TN_KCHECK(op, call, dtype) (tn_kernel_error((op), (call), (dtype)))
 
 #endif /* TN_RUNTIME_OP_H */

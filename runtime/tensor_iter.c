@@ -301,17 +301,17 @@ tn_empty_on(int ndim, const int64_t *sizes, int dtype, int device)
 /* tn_copy with upstream's warning for complex -> real and a refusal naming the conversion for
  * the pairs kernels/copy.c lacks (complex32, the quantized and float8 dtypes). */
 int
-tn_copy_checked(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *src)
+tn_copy_checked(const tn_op *op, const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *src)
 {
     if (tn_dtype_is_complex(src_dtype) && !tn_dtype_is_complex(dst_dtype) &&
         PyErr_WarnEx(PyExc_UserWarning, "Casting complex values to real discards the imaginary part", 1) < 0)
         return -1;
     tn_status s = tn_copy(l, dst_dtype, dst, src_dtype, src);
     if (s != TN_ERR_DTYPE || dst_dtype == src_dtype)
-        return tn_kernel_error(s, dst_dtype);
+        return tn_kernel_error(op, s, dst_dtype);
     char q[256] = "torchnative";
-    if (tn_current_op)
-        tn_op_qualname(tn_current_op, q, sizeof q);
+    if (op)
+        tn_op_qualname(op, q, sizeof q);
     PyErr_Format(PyExc_NotImplementedError,
                  "%s: converting %s to %s is not implemented in torchnative (kernels/copy.c converts "
                  "between bool, uint8..64, int8..64, float16, bfloat16, float32, float64, complex64 and "
@@ -320,7 +320,7 @@ tn_copy_checked(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const
 }
 
 int
-tn_copy_into(TensorObject *dst, TensorObject *src)
+tn_copy_into(const tn_op *op, TensorObject *dst, TensorObject *src)
 {
     if (dst->numel == 0)
         return 0;
@@ -334,7 +334,7 @@ tn_copy_into(TensorObject *dst, TensorObject *src)
     tn_loop l;
     tn_geom g[2] = {tn_geom_of(dst), tn_geom_of(src)};
     tn_loop_build(&l, dst->ndim, dst->sizes, 2, g);
-    return tn_copy_checked(&l, dst->dtype, tn_tensor_data(dst), src->dtype, tn_tensor_data(src));
+    return tn_copy_checked(op, &l, dst->dtype, tn_tensor_data(dst), src->dtype, tn_tensor_data(src));
 }
 
 int
@@ -389,11 +389,7 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
     if (tn_check_no_internal_overlap(dst) < 0)
         return -1;
     (void)q;
-    const tn_op *saved = tn_current_op;
-    tn_current_op = op;
-    int rc = tn_copy_into(dst, r);
-    tn_current_op = saved;
-    if (rc < 0)
+    if (tn_copy_into(op, dst, r) < 0)
         return -1;
     tn_tensor_bump_version(dst);
     return 0;

@@ -74,11 +74,12 @@ int tn_check_no_overlap(const TensorObject *out, const TensorObject *in);
 /* New contiguous tensor of `sizes` on t's device. */
 TensorObject *tn_empty_on(int ndim, const int64_t *sizes, int dtype, int device);
 
-/* dst[...] = src converted, src broadcast to dst's shape. Does not bump versions. */
-int tn_copy_into(TensorObject *dst, TensorObject *src);
+/* dst[...] = src converted, src broadcast to dst's shape. Does not bump versions. Errors name
+ * op, the overload being computed (NULL: "torchnative"). */
+int tn_copy_into(const tn_op *op, TensorObject *dst, TensorObject *src);
 /* tn_copy over a built loop, with upstream's complex -> real warning and a refusal naming
  * the conversion when kernels/copy.c lacks it. */
-int tn_copy_checked(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *src);
+int tn_copy_checked(const tn_op *op, const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const void *src);
 /* Structured-kernel epilogue: write a functional result into self (inplace) or out. */
 int tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int inplace);
 /* Resize an out= tensor to a shape as at::native::resize_output does (warning when a

@@ -6,10 +6,14 @@ own max error). The table it prints is the one in docs/DESIGN.md ("XNNPACK, op b
 
     .venv/bin/python tools/xnnpack_compare.py            # every case, markdown table on stdout
     .venv/bin/python tools/xnnpack_compare.py -k conv    # cases whose name contains a word
+    nice .venv/bin/python tools/xnnpack_compare.py --rounds 5 --repeats 5   # a shared machine
 
-Times are the best of --repeats runs in one process per side, after a warm-up, with the same
-thread count on every side (torch's default, which XNNPACK's thread pool is given too). XNNPACK
-runs in tools/xnnpack_run.c, compiled here against the system library: "run" reuses an operator
+Times are the best of --repeats runs, after a warm-up, with the same thread count on every side.
+With --rounds R > 1 that is measured R times per side, the three sides taking turns in ABBA
+order (ours, XNNPACK, upstream, then the reverse; each torch side keeps one process for all its
+rounds), and the table shows the median of the R best-of times: on a machine other work shares,
+a side is not favoured by running while the machine happens to be quiet. Threads: torch's default, which XNNPACK's thread pool is
+given too. XNNPACK runs in tools/xnnpack_run.c, compiled here against the system library: "run" reuses an operator
 made once (packed weights cached, as routing would), "+layout" adds the NCHW <-> NHWC copies a
 convolution on torch's default layout would need (none for a channels-last input, whose memory
 order is XNNPACK's NHWC already). This is a benchmark, not a test.
@@ -18,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -48,7 +53,9 @@ CASES = {
     "sigmoid 2^20": ("sigmoid", [(1 << 20,)], ()),
 }
 
-# Runs in each venv: load the inputs, time the op, save the result (and, upstream, float64's).
+# Runs in each venv: load the inputs, then for each "run" line on stdin time the op (best of reps)
+# and print {"time": ...}; the first run also saves the result (and, upstream, float64's). One
+# process per side and case serves every round, so a round costs no interpreter start.
 WORKER = r"""
 import json, sys, time, numpy as np, torch
 import torch.nn.functional as F
@@ -70,13 +77,15 @@ def run(xs):
         return xs[0] * xs[1]
     return torch.sigmoid(xs[0])
 y = run(xs)
-best = float("inf")
-for _ in range(reps):
-    t = time.perf_counter(); run(xs); best = min(best, time.perf_counter() - t)
 y.contiguous().numpy().tofile(out)
 if spec.get("f64"):
     run([x.double() for x in xs]).contiguous().numpy().tofile(out + ".f64")
-print(json.dumps({"time": best, "threads": torch.get_num_threads(), "torch": torch.__file__}))
+print(json.dumps({"threads": torch.get_num_threads(), "torch": torch.__file__}), flush=True)
+for line in sys.stdin:
+    best = float("inf")
+    for _ in range(reps):
+        t = time.perf_counter(); run(xs); best = min(best, time.perf_counter() - t)
+    print(json.dumps({"time": best}), flush=True)
 """
 
 
@@ -113,10 +122,48 @@ def fmt_time(s: float) -> str:
     return f"{s * 1e3:.2f} ms" if s >= 1e-3 else f"{s * 1e6:.1f} µs"
 
 
+class Side:
+    """A torch side's worker process (ours or upstream) for one case."""
+
+    def __init__(self, side: str, spec: dict):
+        self.side = side
+        # upstream's interpreter must not see a PYTHONPATH meant for ours (it would import our tree)
+        env = {k: v for k, v in os.environ.items() if side == "ours" or k != "PYTHONPATH"}
+        self.p = subprocess.Popen([str(PY[side]), "-c", WORKER, json.dumps(spec)], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+        self.info = self._read()
+
+    def _read(self) -> dict:
+        line = self.p.stdout.readline()
+        if not line:
+            sys.exit(f"{self.side} failed:\n{self.p.stderr.read()[-2000:]}")
+        return json.loads(line)
+
+    def time(self) -> float:
+        self.p.stdin.write("run\n")
+        self.p.stdin.flush()
+        return self._read()["time"]
+
+    def close(self) -> None:
+        self.p.stdin.close()
+        self.p.wait()
+
+
+def run_xnn(exe: Path, work: Path, op: str, shapes, params, files, repeats: int, threads: int) -> dict:
+    """One run of tools/xnnpack_run.c (no interpreter to start): best-of-repeats run time and with
+    layout copies; writes work/xnn.f32."""
+    p = subprocess.run([str(exe), op, str(repeats), str(threads), str(work / "xnn.f32"), *files, "--",
+                        *map(str, xnn_ints(op, shapes, params))], capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f"xnnpack failed on {op} {shapes}:\n{p.stderr}")
+    return json.loads(p.stdout)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-k", default="")
-    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--repeats", type=int, default=20, help="timed runs per process (best is kept)")
+    ap.add_argument("--rounds", type=int, default=1, help="processes per side, in ABBA order (median is kept)")
     args = ap.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -134,38 +181,45 @@ def main() -> int:
                 f = work / f"in{i}.f32"
                 a.tofile(f)
                 files.append(str(f))
-            res = {}
-            for side in ("ours", "upstream"):
-                spec = {"op": op, "shapes": shapes, "params": params, "files": files, "reps": args.repeats,
-                        "out": str(work / f"{side}.f32"), "f64": side == "upstream"}
-                p = subprocess.run([str(PY[side]), "-c", WORKER, json.dumps(spec)], capture_output=True,
-                                   text=True, cwd=ROOT)
-                if p.returncode:
-                    sys.exit(f"{side} failed on {name}:\n{p.stderr[-2000:]}")
-                res[side] = json.loads(p.stdout.strip().splitlines()[-1])
-            ours_torch, up_torch = res["ours"]["torch"], res["upstream"]["torch"]
+            sides = {side: Side(side, {"op": op, "shapes": shapes, "params": params, "files": files,
+                                       "reps": args.repeats, "out": str(work / f"{side}.f32"),
+                                       "f64": side == "upstream"})
+                     for side in ("ours", "upstream")}
+            ours_torch, up_torch = sides["ours"].info["torch"], sides["upstream"].info["torch"]
             assert ours_torch.startswith(str(ROOT / "build" / "site")) and "/.venv-upstream/" in up_torch, (ours_torch, up_torch)
-            threads = res["upstream"]["threads"]
-            assert res["ours"]["threads"] == threads
-            p = subprocess.run([str(exe), op, str(args.repeats), str(threads), str(work / "xnn.f32"), *files, "--",
-                                *map(str, xnn_ints(op, shapes, params))], capture_output=True, text=True)
-            if p.returncode:
-                sys.exit(f"xnnpack failed on {name}:\n{p.stderr}")
-            xt = json.loads(p.stdout)
+            threads = sides["upstream"].info["threads"]
+            assert sides["ours"].info["threads"] == threads
+            times = {"ours": [], "xnn": [], "upstream": []}
+            layout = []
+            for rnd in range(args.rounds):
+                order = ("ours", "xnn", "upstream") if rnd % 2 == 0 else ("upstream", "xnn", "ours")
+                for side in order:
+                    if side == "xnn":
+                        xt = run_xnn(exe, work, op, shapes, params, files, args.repeats, threads)
+                        times["xnn"].append(xt["run"])
+                        layout.append(xt["with_layout"])
+                    else:
+                        times[side].append(sides[side].time())
+            for side in sides.values():
+                side.close()
             up = np.fromfile(work / "upstream.f32", dtype=np.float32)
             up64 = np.fromfile(work / "upstream.f32.f64", dtype=np.float64)
             agree = {s: derived_ok(np.fromfile(work / f"{s}.f32", dtype=np.float32), up, up64)
                      for s in ("ours", "xnn")}
-            rows.append((name, res["ours"]["time"], xt["run"], xt["with_layout"], xt["create"],
-                         res["upstream"]["time"], agree["ours"], agree["xnn"], op))
-            print(f"{name}: ours {fmt_time(res['ours']['time'])}, xnnpack {fmt_time(xt['run'])} "
-                  f"(+layout {fmt_time(xt['with_layout'])}), upstream {fmt_time(res['upstream']['time'])}",
+            med = {side: float(np.median(t)) for side, t in times.items()}
+            rows.append((name, med["ours"], med["xnn"], float(np.median(layout)), med["upstream"],
+                         agree["ours"], agree["xnn"], op))
+            print(f"{name}: ours {fmt_time(med['ours'])}, xnnpack {fmt_time(med['xnn'])} "
+                  f"(+layout {fmt_time(float(np.median(layout)))}), upstream {fmt_time(med['upstream'])}",
                   file=sys.stderr)
-    print(f"threads: {threads} on every side; best of {args.repeats}; "
-          f"command: `.venv/bin/python tools/xnnpack_compare.py`\n")
+    stat = (f"median of {args.rounds} rounds (ABBA order) of best of {args.repeats}" if args.rounds > 1
+            else f"best of {args.repeats}")
+    argv = " ".join(sys.argv[1:])
+    print(f"threads: {threads} on every side; {stat}; "
+          f"command: `.venv/bin/python tools/xnnpack_compare.py{' ' + argv if argv else ''}`\n")
     print("| op | ours | XNNPACK run | XNNPACK + layout | upstream | ours agrees | XNNPACK agrees |")
     print("|---|---|---|---|---|---|---|")
-    for name, t_ours, t_x, t_xl, _, t_up, a_o, a_x, op in rows:
+    for name, t_ours, t_x, t_xl, t_up, a_o, a_x, op in rows:
         lay = fmt_time(t_xl) if op == "conv2d" and "channels-last" not in name else "—"
         yn = lambda a: ("yes" if a[0] else "**no**") + f" ({a[1]:.2f})"
         print(f"| {name} | {fmt_time(t_ours)} | {fmt_time(t_x)} | {lay} | {fmt_time(t_up)} | {yn(a_o)} | {yn(a_x)} |")

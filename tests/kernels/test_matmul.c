@@ -1,6 +1,7 @@
-/* Criterion tests for kernels/matmul.c: tn_gemm over dtypes × edge shapes × layouts against a
- * float64 (or exact wrapping integer) reference, plus tn_gemm_f32acc_serial, tn_linear and the
- * tn_linear_f32 operator cache. To add a case: a Test() that builds operands with make_operand()
+/* Criterion tests for kernels/matmul.c and the files it builds on (gemm_ukernels.c, gemv.c) and
+ * xnn_adapter.c: tn_gemm over dtypes × edge shapes × layouts against a float64 (or exact
+ * wrapping integer) reference, plus tn_gemm_f32acc_serial, tn_linear and the tn_linear_f32
+ * operator cache. To add a case: a Test() that builds operands with make_operand()
  * and calls check_gemm(); the error bound is in Note [GEMM error bound].
  */
 #define _POSIX_C_SOURCE 200809L
@@ -9,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernels/gemv.h"
+#include "kernels/xnn_adapter.h"
 #include "kernels/matmul.h"
 #include "kernels/parallel.h"
 #include "tests/kernels/helpers.h"
@@ -411,7 +414,7 @@ Test(matmul, gemm_f32_same_bits_for_any_thread_count)
     free(c2);
 }
 
-/* GEMVs big enough to be split between threads (W >= 1 MiB, see Note [GEMV threads] in matmul.c):
+/* GEMVs big enough to be split between threads (W >= 1 MiB, see Note [GEMV threads] in gemv.c):
  * W rows not a multiple of the 16-row chunks, k with a vector tail. The first call of the test's
  * process is threaded (a stall seen later may keep the rest on one thread); a one-thread run then
  * gives the same bits, and both are within the bound. */
@@ -556,12 +559,12 @@ Test(matmul, linear_f32_cached_matches_reference)
 {
     int64_t ms[] = {1, 2, 7, 13, 16, 32, 64};
     for (int mi = 0; mi < 7; mi++) {
-        tn_linear_cache_clear();
+        tn_xnn_cache_clear();
         check_linear(TN_DTYPE_F32, ms[mi], 64, 40, true, true);
-        tn_linear_cache_clear();
+        tn_xnn_cache_clear();
         check_linear(TN_DTYPE_F32, ms[mi], 33, 7, false, true);
     }
-    tn_linear_cache_clear();
+    tn_xnn_cache_clear();
 }
 
 Test(matmul, linear_f32_cache_reuses_and_invalidates)
@@ -572,37 +575,37 @@ Test(matmul, linear_f32_cache_reuses_and_invalidates)
         x[i] = 1.0f;
     for (int i = 0; i < OUT * IN; i++)
         w[i] = 1.0f;
-    tn_linear_cache_clear();
+    tn_xnn_cache_clear();
     cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 1, NULL, 0, y, OUT), TN_OK);
     cr_assert_eq(y[0], 8.0f);
-    cr_assert_eq(tn_linear_cache_size(), 1);
+    cr_assert_eq(tn_xnn_cache_size(), 1);
     /* modified in place without a new version: the cached packed weights are used */
     for (int i = 0; i < OUT * IN; i++)
         w[i] = 2.0f;
     cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 1, NULL, 0, y, OUT), TN_OK);
     cr_assert_eq(y[0], 8.0f, "cache was not used");
-    cr_assert_eq(tn_linear_cache_size(), 1);
+    cr_assert_eq(tn_xnn_cache_size(), 1);
     /* a new version repacks and replaces the old entry */
     cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 2, NULL, 0, y, OUT), TN_OK);
     cr_assert_eq(y[0], 16.0f);
-    cr_assert_eq(tn_linear_cache_size(), 1);
-    tn_linear_cache_clear();
-    cr_assert_eq(tn_linear_cache_size(), 0);
+    cr_assert_eq(tn_xnn_cache_size(), 1);
+    tn_xnn_cache_clear();
+    cr_assert_eq(tn_xnn_cache_size(), 0);
     cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 2, NULL, 0, y, OUT), TN_OK);
     cr_assert_eq(y[M * OUT - 1], 16.0f);
-    tn_linear_cache_clear();
+    tn_xnn_cache_clear();
 }
 
 Test(matmul, linear_f32_cache_is_bounded_lru)
 {
-    enum { M = 16, IN = 4, OUT = 4, N = TN_LINEAR_CACHE_SIZE + 10 };
+    enum { M = 16, IN = 4, OUT = 4, N = TN_XNN_CACHE_SIZE + 10 };
     float x[M * IN], y[M * OUT];
     float *w = malloc(sizeof(float) * IN * OUT * N);
     for (int i = 0; i < M * IN; i++)
         x[i] = 1.0f;
     for (int i = 0; i < IN * OUT * N; i++)
         w[i] = (float)(i / (IN * OUT));
-    tn_linear_cache_clear();
+    tn_xnn_cache_clear();
     for (int e = 0; e < N; e++) {
         cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w + e * IN * OUT, (uint64_t)e, 0, NULL, 0, y, OUT),
                      TN_OK);
@@ -610,7 +613,7 @@ Test(matmul, linear_f32_cache_is_bounded_lru)
         /* keep weight 0 hot so LRU (not FIFO) must keep it */
         cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 0, 0, NULL, 0, y, OUT), TN_OK);
     }
-    cr_assert_eq(tn_linear_cache_size(), TN_LINEAR_CACHE_SIZE);
+    cr_assert_eq(tn_xnn_cache_size(), TN_XNN_CACHE_SIZE);
     /* weight 0 is still cached: change it in place, same version, result must be the stale one */
     for (int i = 0; i < IN * OUT; i++)
         w[i] = 5.0f;
@@ -621,7 +624,7 @@ Test(matmul, linear_f32_cache_is_bounded_lru)
         w[IN * OUT + i] = 3.0f;
     cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w + IN * OUT, 1, 0, NULL, 0, y, OUT), TN_OK);
     cr_assert_eq(y[0], 12.0f, "weight 1 should have been evicted");
-    tn_linear_cache_clear();
+    tn_xnn_cache_clear();
     free(w);
 }
 
@@ -634,12 +637,12 @@ Test(matmul, linear_propagates_nan)
     fill_f32(w, OUT * IN);
     x[5] = NAN;
     for (int64_t m = 1; m <= 64; m *= 4) {  /* 1, 4, 16 (XNNPACK), 64 */
-        tn_linear_cache_clear();
+        tn_xnn_cache_clear();
         cr_assert_eq(tn_linear_f32(m, IN, OUT, x, IN, w, 1, 0, NULL, 0, y, OUT), TN_OK);
         for (int j = 0; j < OUT; j++)
             cr_assert(isnan(y[j]), "m=%ld y[%d] = %g", (long)m, j, y[j]);
     }
-    tn_linear_cache_clear();
+    tn_xnn_cache_clear();
 }
 
 /* ---- every ISA on this machine: Criterion runs each test in its own process, so a test can pick
