@@ -1063,6 +1063,8 @@ edge_of(PyObject *obj, tn_edge *e, Py_ssize_t i, const char *what)
 {
     if (tn_tensor_check(obj)) {
         TensorObject *t = TN_T(obj);
+        if (!tn_tensor_grad_fn(t) && PyErr_Occurred())
+            return -1;
         if (t->grad_fn) {
             e->fn = Py_NewRef(t->grad_fn);
             e->input_nr = t->output_nr;
@@ -1160,6 +1162,10 @@ engine_run_backward(PyObject *self, PyObject *args, PyObject *kwargs)
             if (!tn_requires_grad(obj)) {
                 Py_DECREF(obj);
                 PyErr_SetString(PyExc_RuntimeError, "One of the differentiated Tensors does not require grad");
+                goto done;
+            }
+            if (!tn_tensor_grad_fn(t) && PyErr_Occurred()) {
+                Py_DECREF(obj);
                 goto done;
             }
             if (accumulate_grad && t->grad_fn) {

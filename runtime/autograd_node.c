@@ -549,6 +549,8 @@ tn_saved_save(tn_saved *s, PyObject *t, tn_node *n, int is_output)
     s->defined = 1;
     s->version = tt->version->value;
     s->is_output = (uint8_t)is_output;
+    if (!tn_tensor_grad_fn(tt) && PyErr_Occurred())
+        return -1;
     s->is_leaf = tt->grad_fn == NULL;
     s->requires_grad = (uint8_t)tn_requires_grad(t);
     s->output_nr = tt->output_nr;
@@ -600,7 +602,7 @@ format_version_error(tn_saved *s, TensorObject *t, tn_node *n)
                  (long long)s->version);
 }
 
-static const char ERR_FREED[] =
+const char tn_err_backward_twice[] =
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
     "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
     "or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time "
@@ -612,7 +614,7 @@ tn_saved_unpack(tn_saved *s, tn_node *n)
     if (!s->defined)
         return NULL;  /* undefined, no exception */
     if (n->released || (!s->data && !s->packed)) {
-        PyErr_SetString(PyExc_RuntimeError, ERR_FREED);
+        PyErr_SetString(PyExc_RuntimeError, tn_err_backward_twice);
         return NULL;
     }
     if (s->packed) {
@@ -694,7 +696,7 @@ tn_saved_list_unpack(tn_saved_list *l, tn_node *n)
     }
     if (n->released && l->n > 0) {
         free(a);
-        PyErr_SetString(PyExc_RuntimeError, ERR_FREED);
+        PyErr_SetString(PyExc_RuntimeError, tn_err_backward_twice);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < l->n; i++) {

@@ -10,19 +10,32 @@
 #include "tensor.h"
 #include "value.h"
 
-/* t requires grad: a leaf with requires_grad or a tensor with history. */
+/* Is dtype one gradients flow through (floating point or complex)? */
+int tn_dtype_is_differentiable(int dtype);
+
+/* t requires grad: a leaf with requires_grad, a tensor with history, or a differentiable view
+ * of a base that requires grad (even one made in no_grad mode, as upstream's
+ * DifferentiableViewMeta::requires_grad; see Note [View + in-place]). */
 static inline int
 tn_requires_grad(PyObject *t)
 {
-    return t && (TN_T(t)->requires_grad || TN_T(t)->grad_fn);
+    if (!t)
+        return 0;
+    TensorObject *x = TN_T(t);
+    if (x->requires_grad || x->grad_fn)
+        return 1;
+    return x->is_view && x->base && (TN_T(x->base)->requires_grad || TN_T(x->base)->grad_fn) &&
+           tn_dtype_is_differentiable(x->dtype);
 }
+
+/* t's grad_fn (borrowed; NULL for a leaf): a view's is regenerated first when stale, as
+ * upstream's VariableHooks::grad_fn does. NULL with an exception when that fails. */
+PyObject *tn_tensor_grad_fn(TensorObject *t);
 
 int tn_value_requires_grad(const tn_value *v);
 /* Any argument of an op call requires grad (the door's test). */
 int tn_args_require_grad(const tn_value *args, int n);
 
-/* Is dtype one gradients flow through (floating point or complex)? */
-int tn_dtype_is_differentiable(int dtype);
 
 /* ---- nodes ---- */
 
@@ -113,6 +126,9 @@ extern tn_node_kind tn_kind_Error;
 
 /* A node whose backward raises `msg` (NotImplemented / Error). */
 tn_node *tn_error_node_new(const tn_node_kind *kind, const char *msg, int num_next);
+
+/* upstream's ERR_BACKWARD_TWICE: saved values (or a CopySlices' node) were freed */
+extern const char tn_err_backward_twice[];
 
 /* ---- saved variables ---- */
 

@@ -10,6 +10,7 @@
  */
 #include "tensor.h"
 #include "tls.h"
+#include "autograd_node.h"
 #include "dtype.h"
 #include "device.h"
 #include "storage.h"
@@ -389,6 +390,11 @@ view_common(TensorObject *src, int ndim, const int64_t *sizes, const int64_t *st
     t->conj = src->conj;
     t->neg = src->neg;
     t->inference |= src->inference;
+    /* upstream's CreationMeta, propagated from a view's view (propagate_creation_meta) */
+    int meta = tn_tls.inference_mode ? TN_VIEW_INFERENCE : tn_tls.grad_disabled ? TN_VIEW_NO_GRAD : TN_VIEW_DEFAULT;
+    int prev = src->is_view ? src->view_meta : TN_VIEW_DEFAULT;
+    t->view_meta = (uint8_t)(meta == TN_VIEW_DEFAULT || prev == TN_VIEW_INFERENCE ? prev : meta);
+    t->attr_version = src->version->value;
     return t;
 }
 
@@ -573,8 +579,7 @@ get_ndim(PyObject *self, void *c)
 static PyObject *
 get_requires_grad(PyObject *self, void *c)
 {
-    TensorObject *t = TN_T(self);
-    return PyBool_FromLong(t->requires_grad || t->grad_fn);
+    return PyBool_FromLong(tn_requires_grad(self));
 }
 
 static int
@@ -608,7 +613,10 @@ set_requires_grad(PyObject *self, PyObject *value, void *c)
 static PyObject *
 get_is_leaf(PyObject *self, void *c)
 {
-    return PyBool_FromLong(TN_T(self)->grad_fn == NULL);
+    PyObject *fn = tn_tensor_grad_fn(TN_T(self));
+    if (!fn && PyErr_Occurred())
+        return NULL;
+    return PyBool_FromLong(fn == NULL);
 }
 
 static PyObject *
@@ -692,7 +700,10 @@ get_python_dispatch(PyObject *self, void *c)
 static PyObject *
 get_grad_fn(PyObject *self, void *c)
 {
-    return get_obj_field(TN_T(self)->grad_fn);
+    PyObject *fn = tn_tensor_grad_fn(TN_T(self));
+    if (!fn && PyErr_Occurred())
+        return NULL;
+    return get_obj_field(fn);
 }
 
 static int

@@ -73,6 +73,7 @@ typedef struct {
     int8_t grad_dtype;      /* 0: the tensor's dtype; -1: any (None); d + 1: dtype d */
     uint8_t inference;      /* made under inference_mode (or a view of such a tensor) */
     uint8_t view_meta;      /* TN_VIEW_*: how autograd treats in-place writes to this view */
+    int64_t attr_version;   /* a view: the version its grad_fn was made at (Note [View + in-place]) */
     int64_t small[2 * TN_SMALL_NDIM];
 } TensorObject;
 
