@@ -182,7 +182,7 @@ tn_autograd_set_history(PyObject *t, tn_node *n, int output_nr)
         PyErr_Format(PyExc_NotImplementedError,
                      "torchnative: autograd through %s tensors is not implemented (%s): complex "
                      "gradients need the conjugate rules of upstream's Wirtinger calculus",
-                     tn_dtype_name(tt->dtype), n->kind->name);
+                     tn_dtype_name(tt->dtype), tn_node_name(n));
         return -1;
     }
     if (node_add_input(n, output_nr, tt) < 0)
@@ -243,7 +243,7 @@ handle_view_on_rebase(TensorObject *t)
     }
     if (t->grad_fn)
         PyErr_Format(PyExc_RuntimeError, "Output %d of %s is a view and is being modified inplace. %s",
-                     (int)t->output_nr, TN_NODE(t->grad_fn)->kind->name, why);
+                     (int)t->output_nr, tn_node_name(TN_NODE(t->grad_fn)), why);
     else if (t->view_meta == TN_VIEW_INFERENCE)
         PyErr_Format(PyExc_RuntimeError,
                      "A view was created in inference mode and is being modified inplace in normal mode. %s", why);
@@ -278,10 +278,10 @@ tn_autograd_check_inplace(PyObject *self, int requires_grad)
     return 0;
 }
 
-/* A retained gradient (retain_grad) of output `nr` of `old` moves to output 0 of `n`
+/* A retained gradient (retain_grad) of output `nr` of `old` moves to output `new_nr` of `n`
  * (upstream's update_tensor_hooks_on_new_gradfn). */
 static int
-move_retains_grad(TensorObject *t, PyObject *old, int nr, tn_node *n)
+move_retains_grad(TensorObject *t, PyObject *old, int nr, tn_node *n, int new_nr)
 {
     if (!t->retains_grad || !old || old == (PyObject *)n || !TN_NODE(old)->retains_grad)
         return 0;
@@ -291,12 +291,12 @@ move_retains_grad(TensorObject *t, PyObject *old, int nr, tn_node *n)
     int rc = key ? 0 : -1;
     if (w) {
         Py_INCREF(w);
-        PyObject *zero = PyLong_FromLong(0);
+        PyObject *to = PyLong_FromLong(new_nr);
         if (!n->retains_grad)
             n->retains_grad = PyDict_New();
-        rc = zero && n->retains_grad && PyDict_SetItem(n->retains_grad, zero, w) == 0 &&
+        rc = to && n->retains_grad && PyDict_SetItem(n->retains_grad, to, w) == 0 &&
                      PyDict_DelItem(o->retains_grad, key) == 0 ? 0 : -1;
-        Py_XDECREF(zero);
+        Py_XDECREF(to);
         Py_DECREF(w);
     }
     Py_XDECREF(key);
@@ -443,7 +443,7 @@ view_regenerate(TensorObject *t)
     t->grad_fn = fn;
     t->output_nr = 0;
     t->attr_version = t->version->value;
-    int rc = fn ? move_retains_grad(t, old, nr, TN_NODE(fn)) : 0;
+    int rc = fn ? move_retains_grad(t, old, nr, TN_NODE(fn), 0) : 0;
     Py_XDECREF(old);
     return rc;
 }
@@ -489,7 +489,7 @@ rebase_view(PyObject *self, tn_node *fn)
     PyObject *old = TN_T(base)->grad_fn;
     Py_XINCREF(old);
     int onr = TN_T(base)->output_nr;
-    if (tn_autograd_set_history(base, &cs->node, 0) < 0 || move_retains_grad(TN_T(base), old, onr, &cs->node) < 0) {
+    if (tn_autograd_set_history(base, &cs->node, 0) < 0 || move_retains_grad(TN_T(base), old, onr, &cs->node, 0) < 0) {
         Py_XDECREF(old);
         goto done;
     }
@@ -503,15 +503,21 @@ done:
 int
 tn_autograd_rebase_history(PyObject *self, tn_node *n)
 {
+    return tn_autograd_rebase_history_at(self, n, 0);
+}
+
+int
+tn_autograd_rebase_history_at(PyObject *self, tn_node *n, int output_nr)
+{
     TensorObject *t = TN_T(self);
     if (t->is_view && t->base && tn_dtype_is_differentiable(t->dtype))
         return rebase_view(self, n);
     PyObject *old = t->grad_fn;
     Py_XINCREF(old);
     int nr = t->output_nr;
-    int rc = tn_autograd_set_history(self, n, 0);
+    int rc = tn_autograd_set_history(self, n, output_nr);
     if (rc == 0)
-        rc = move_retains_grad(t, old, nr, n);
+        rc = move_retains_grad(t, old, nr, n, output_nr);
     Py_XDECREF(old);
     return rc;
 }

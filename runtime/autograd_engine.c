@@ -124,6 +124,7 @@ static PyGetSetDef accumulate_getset[] = {
 
 tn_node_kind tn_kind_AccumulateGrad = {
     .name = "AccumulateGrad",
+    .cpp_name = "torch::autograd::AccumulateGrad",
     .basicsize = sizeof(AccumulateGrad),
     .apply = accumulate_apply,
     .finalize = accumulate_finalize,  /* not release: a graph kept by retain_graph still accumulates */
@@ -191,6 +192,7 @@ graphroot_release(tn_node *n)
 
 tn_node_kind tn_kind_GraphRoot = {
     .name = "GraphRoot",
+    .cpp_name = "torch::autograd::GraphRoot",
     .basicsize = sizeof(GraphRoot),
     .apply = graphroot_apply,
     .release = graphroot_release,
@@ -912,7 +914,7 @@ evaluate(graph_task *t, task_entry *e)
     }
     int rc = fn->kind->apply(fn, inputs, outputs);
     if (rc == 0)
-        rc = validate_outputs(fn, fn->kind->name, nout, fn->next, outputs);
+        rc = validate_outputs(fn, tn_node_name(fn), nout, fn->next, outputs);
     if (rc == 0)
         rc = call_post_hooks(fn, outputs, inputs);
     if (rc == 0 && !t->keep_graph && fn->kind->release) {

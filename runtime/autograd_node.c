@@ -100,6 +100,50 @@ tn_input_meta_zeros(const tn_input_meta *m)
 
 /* ---- node allocation and deallocation ---- */
 
+uint64_t
+tn_node_next_seq_nr(void)
+{
+    return next_seq_nr++;
+}
+
+int
+tn_node_resize(tn_node *n, int num_next, int num_inputs)
+{
+    if (num_next != n->num_next) {
+        for (int j = num_next; j < n->num_next; j++)
+            Py_CLEAR(n->next[j].fn);
+        tn_edge *e = realloc(n->next, sizeof(tn_edge) * (size_t)(num_next + 1));
+        if (!e) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int j = n->num_next; j < num_next; j++)
+            e[j] = (tn_edge){NULL, 0};
+        n->next = e;
+        n->num_next = num_next;
+    }
+    if (num_inputs != n->num_inputs) {
+        for (int i = num_inputs; i < n->num_inputs; i++)
+            tn_input_meta_clear(&n->inputs[i]);
+        tn_input_meta *m = realloc(n->inputs, sizeof(tn_input_meta) * (size_t)(num_inputs + 1));
+        if (!m) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        /* sizes of the kept entries may point into their own small[]: fix after the move */
+        for (int i = 0; i < num_inputs && i < n->num_inputs; i++)
+            if (m[i].ndim <= TN_ARRAY_LEN(m[i].small))
+                m[i].sizes = m[i].small;
+        for (int i = n->num_inputs; i < num_inputs; i++) {
+            memset(&m[i], 0, sizeof m[i]);
+            m[i].sizes = m[i].small;
+        }
+        n->inputs = m;
+        n->num_inputs = num_inputs;
+    }
+    return 0;
+}
+
 tn_node *
 tn_node_new(const tn_node_kind *kind, int num_next, int num_inputs)
 {
@@ -118,19 +162,11 @@ tn_node_new(const tn_node_kind *kind, int num_next, int num_inputs)
     PyObject_GC_UnTrack(n);
     n->kind = kind;
     n->seq_nr = next_seq_nr++;
-    n->num_next = num_next;
-    n->num_inputs = num_inputs;
-    if (num_next > 0 && !(n->next = calloc((size_t)num_next, sizeof(tn_edge))))
-        goto nomem;
-    if (num_inputs > 0 && !(n->inputs = calloc((size_t)num_inputs, sizeof(tn_input_meta))))
-        goto nomem;
-    for (int i = 0; i < num_inputs; i++)
-        n->inputs[i].sizes = n->inputs[i].small;
+    if (tn_node_resize(n, num_next, num_inputs) < 0) {
+        Py_DECREF(n);
+        return NULL;
+    }
     return n;
-nomem:
-    Py_DECREF(n);
-    PyErr_NoMemory();
-    return NULL;
 }
 
 /* Deleting a long chain of nodes recursively would exhaust the C stack (a training graph is
@@ -242,10 +278,29 @@ node_dealloc(PyObject *self)
 
 /* ---- Python face ---- */
 
+const char *
+tn_node_name(tn_node *n)
+{
+    if (n->kind && n->kind->name)
+        return n->kind->name;
+    /* a Python subclass (autograd.Function): its type's name, which the type keeps alive */
+    PyObject *name = PyType_GetName(Py_TYPE(n));
+    const char *s = name ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
+    Py_XDECREF(name);
+    if (!s) {
+        PyErr_Clear();
+        return "<node>";
+    }
+    return s;
+}
+
 static PyObject *
 node_name(PyObject *self, PyObject *unused)
 {
-    return PyUnicode_FromString(TN_NODE(self)->kind->name);
+    tn_node *n = TN_NODE(self);
+    if (n->kind && n->kind->cpp_name)
+        return PyUnicode_FromString(n->kind->cpp_name);
+    return PyUnicode_FromString(tn_node_name(n));
 }
 
 static PyObject *
@@ -397,7 +452,7 @@ node_call(PyObject *self, PyObject *args, PyObject *kwargs)
     tn_node *n = TN_NODE(self);
     Py_ssize_t na = PyTuple_Size(args);
     if (na != n->num_inputs) {
-        PyErr_Format(PyExc_TypeError, "%s: expected %d gradients, got %zd", n->kind->name, n->num_inputs, na);
+        PyErr_Format(PyExc_TypeError, "%s: expected %d gradients, got %zd", tn_node_name(n), n->num_inputs, na);
         return NULL;
     }
     PyObject **grads = calloc((size_t)na + 1, sizeof(PyObject *));
@@ -429,7 +484,7 @@ done:
 static PyObject *
 node_repr(PyObject *self)
 {
-    return PyUnicode_FromFormat("<%s object at %p>", TN_NODE(self)->kind->name, self);
+    return PyUnicode_FromFormat("<%s object at %p>", tn_node_name(TN_NODE(self)), self);
 }
 
 static PyObject *
@@ -469,15 +524,18 @@ tn_node_type(const tn_node_kind *kind)
 {
     if (TN_LIKELY(kind->type != NULL))
         return kind->type;
+    /* C++ nodes are callable (grad_fn(*grads) applies them); autograd.Function nodes are not,
+     * so the call slot is on each kind, not on the base */
     PyType_Slot slots[] = {
         {Py_tp_traverse, node_traverse},
         {Py_tp_clear, node_clear},
         {Py_tp_dealloc, node_dealloc},
+        {Py_tp_call, node_call},
         {Py_tp_getset, kind->getset},
         {0, NULL},
     };
     if (!kind->getset)
-        slots[3].slot = 0;
+        slots[4].slot = 0;
     /* "builtins.X": upstream's node classes report __module__ 'builtins' and repr <class 'X'> */
     char name[160];
     snprintf(name, sizeof name, "builtins.%s", kind->name);
@@ -502,8 +560,8 @@ tn_node_type(const tn_node_kind *kind)
 
 /* ---- saved variables (Note [Saved variables]) ---- */
 
-static PyObject *
-alias_without_history(TensorObject *t)
+PyObject *
+tn_alias_without_history(TensorObject *t)
 {
     TensorObject *a = tn_tensor_from_storage(t->storage, t->offset, t->ndim, t->sizes, t->strides, t->dtype);
     if (!a)
@@ -575,7 +633,7 @@ tn_saved_save(tn_saved *s, PyObject *t, tn_node *n, int is_output)
         s->data = Py_NewRef(t);
         return 0;
     }
-    s->data = alias_without_history(tt);
+    s->data = tn_alias_without_history(tt);
     return s->data ? 0 : -1;
 }
 
@@ -589,10 +647,10 @@ format_version_error(tn_saved *s, TensorObject *t, tn_node *n)
         k += snprintf(shape + k, sizeof shape - (size_t)k, d ? ", %lld" : "%lld", (long long)t->sizes[d]);
     shape[k] = 0;
     if (s->is_output)
-        snprintf(where, sizeof where, ", which is output %d of %s,", s->output_nr, n->kind->name);
+        snprintf(where, sizeof where, ", which is output %d of %s,", s->output_nr, tn_node_name(n));
     else if (!s->is_leaf && t->grad_fn)
         snprintf(where, sizeof where, ", which is output %d of %s,", t->output_nr,
-                 TN_NODE(t->grad_fn)->kind->name);
+                 tn_node_name(TN_NODE(t->grad_fn)));
     PyErr_Format(PyExc_RuntimeError,
                  "one of the variables needed for gradient computation has been modified by an inplace "
                  "operation: [torch.%sTensor [%s]]%s is at version %lld; expected version %lld instead. "
@@ -636,7 +694,7 @@ tn_saved_unpack(tn_saved *s, tn_node *n)
     if (!s->is_output || s->is_leaf)
         return Py_NewRef(s->data);
     /* an output: give back an alias carrying this node as its history */
-    PyObject *a = alias_without_history(t);
+    PyObject *a = tn_alias_without_history(t);
     if (!a)
         return NULL;
     if (s->requires_grad) {
@@ -739,6 +797,7 @@ identity_apply(tn_node *self, PyObject **grads, PyObject **out)
 
 tn_node_kind tn_kind_Identity = {
     .name = "Identity",
+    .cpp_name = "torch::autograd::Identity",
     .basicsize = sizeof(tn_node),
     .apply = identity_apply,
 };
@@ -763,6 +822,7 @@ error_finalize(tn_node *n)
 
 tn_node_kind tn_kind_NotImplemented = {
     .name = "NotImplemented",
+    .cpp_name = "torch::autograd::NotImplemented",
     .basicsize = sizeof(ErrorNode),
     .apply = error_apply,
     .finalize = error_finalize,
@@ -770,6 +830,7 @@ tn_node_kind tn_kind_NotImplemented = {
 
 tn_node_kind tn_kind_Error = {
     .name = "Error",
+    .cpp_name = "torch::autograd::Error",
     .basicsize = sizeof(ErrorNode),
     .apply = error_apply,
     .finalize = error_finalize,
@@ -807,7 +868,6 @@ tn_autograd_node_init(PyObject *functions)
         {Py_tp_methods, node_methods},
         {Py_tp_getset, node_getset},
         {Py_tp_members, node_members},
-        {Py_tp_call, node_call},
         {Py_tp_repr, node_repr},
         {Py_tp_new, node_new_refuse},
         {0, NULL},

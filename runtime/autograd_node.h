@@ -65,7 +65,8 @@ typedef struct {
 typedef int (*tn_node_apply_fn)(tn_node *self, PyObject **grads, PyObject **out);
 
 typedef struct tn_node_kind {
-    const char *name;              /* "MulBackward0" */
+    const char *name;              /* "MulBackward0"; NULL: the Python type's name (PyNode) */
+    const char *cpp_name;          /* what name() answers when it differs ("torch::autograd::Error") */
     int basicsize;                 /* sizeof the generated struct */
     tn_node_apply_fn apply;
     void (*release)(tn_node *);    /* drop saved variables (after backward without retain_graph) */
@@ -100,6 +101,15 @@ struct tn_node {
 
 extern PyTypeObject *tn_Node_Type;
 int tn_node_check(PyObject *o);
+
+/* The node's name as messages give it ("MulBackward0", "ExpBackward" for autograd.Function
+ * nodes); valid while the node lives. */
+const char *tn_node_name(tn_node *n);
+/* A fresh sequence number (Node's constructor takes one). */
+uint64_t tn_node_next_seq_nr(void);
+/* Resize the next edges / input metadata of a node whose size is known only later
+ * (autograd.Function nodes); new entries start empty. */
+int tn_node_resize(tn_node *n, int num_next, int num_inputs);
 
 /* A new node of `kind` with room for num_next edges and num_inputs input metadata; next
  * edges start empty, metadata undefined. A new sequence number is taken (Node's ctor). */
@@ -147,6 +157,9 @@ typedef struct {
     int8_t dtype;          /* metadata kept for messages after packing */
 } tn_saved;
 
+/* A tensor sharing t's storage, geometry and version counter, with no history and no base
+ * (upstream's tensor_data()). */
+PyObject *tn_alias_without_history(TensorObject *t);
 /* Save t (NULL: an undefined tensor) for node n; is_output when t is an output of n. */
 int tn_saved_save(tn_saved *s, PyObject *t, tn_node *n, int is_output);
 /* The tensor back: a new reference; NULL without an exception when an undefined tensor was
