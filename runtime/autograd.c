@@ -411,6 +411,7 @@ copy_slices_traverse(tn_node *n_, visitproc visit, void *arg)
 
 static tn_node_kind kind_CopySlices = {
     .name = "CopySlices",
+    .cpp_name = "torch::autograd::CopySlices",
     .basicsize = sizeof(CopySlices),
     .apply = copy_slices_apply,
     .release = copy_slices_release,
@@ -510,8 +511,12 @@ int
 tn_autograd_rebase_history_at(PyObject *self, tn_node *n, int output_nr)
 {
     TensorObject *t = TN_T(self);
-    if (t->is_view && t->base && tn_dtype_is_differentiable(t->dtype))
+    if (t->is_view && t->base && tn_dtype_is_differentiable(t->dtype)) {
+        /* upstream's rebase_history adds the view's metadata as the node's input first */
+        if (node_add_input(n, output_nr, t) < 0)
+            return -1;
         return rebase_view(self, n);
+    }
     PyObject *old = t->grad_fn;
     Py_XINCREF(old);
     int nr = t->output_nr;
@@ -606,10 +611,11 @@ tn_ag_tuple_item(PyObject *result, int k)
 int
 tn_ag_save_original_self(tn_saved *s, PyObject *self, tn_node *n)
 {
-    /* upstream saves self.clone() for an in-place op whose formula reads self */
+    /* upstream saves self.clone() for an in-place op whose formula reads self; the clone is
+     * recorded (CloneBackward0), so double backward reaches self's history through it */
     tn_value a[2] = {tn_value_tensor(self)};
     a[1].tag = TN_V_NONE;
-    PyObject *c = tn_autograd_redispatch(tn_op_by_id(TN_OP_clone), a);
+    PyObject *c = tn_ag_op(TN_OP_clone, a);
     if (!c)
         return -1;
     int r = tn_saved_save(s, c, n, 0);

@@ -1,7 +1,6 @@
 /* torch.autograd.Function's C side: torch._C._FunctionBase, a node type whose Python subclasses
- * are the grad_fn of a custom Function's outputs, and the callables of torch._C._functions that
- * make nodes (UndefinedGrad, DelayedError). See Note [Custom Function nodes] in
- * autograd_function.c.
+ * are the grad_fn of a custom Function's outputs, and torch._C._functions.DelayedError (what
+ * once_differentiable uses). See Note [Custom Function nodes] in autograd_function.c.
  */
 #ifndef TN_RUNTIME_AUTOGRAD_FUNCTION_H
 #define TN_RUNTIME_AUTOGRAD_FUNCTION_H
@@ -10,8 +9,7 @@
 
 extern PyTypeObject *tn_FunctionBase_Type;
 
-/* Creates _FunctionBase in module (torch._C) and UndefinedGrad, DelayedError and
- * UndefinedGradBackward in functions (torch._C._functions). */
+/* Creates _FunctionBase in module (torch._C) and DelayedError in functions (torch._C._functions). */
 int tn_autograd_function_init(PyObject *module, PyObject *functions);
 
 #endif /* TN_RUNTIME_AUTOGRAD_FUNCTION_H */

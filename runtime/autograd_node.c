@@ -284,7 +284,7 @@ tn_node_name(tn_node *n)
     if (n->kind && n->kind->name)
         return n->kind->name;
     /* a Python subclass (autograd.Function): its type's name, which the type keeps alive */
-    PyObject *name = PyType_GetName(Py_TYPE(n));
+    PyObject *name = PyType_GetName(Py_TYPE((PyObject *)n));
     const char *s = name ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
     Py_XDECREF(name);
     if (!s) {
