@@ -4095,9 +4095,9 @@ fail_:
  */
 typedef struct {
     tn_node base;
+    tn_saved_list self;
     tn_value alpha;
     tn_saved_list other;
-    tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
 } ForeachAddBackward0List;
@@ -4113,11 +4113,11 @@ ForeachAddBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -4144,8 +4144,8 @@ static void
 ForeachAddBackward0List_release(tn_node *n_)
 {
     ForeachAddBackward0List *n = (ForeachAddBackward0List *)n_;
-    tn_saved_list_release(&n->other);
     tn_saved_list_release(&n->self);
+    tn_saved_list_release(&n->other);
     (void)n;
 }
 
@@ -4160,14 +4160,20 @@ static int
 ForeachAddBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachAddBackward0List *n = (ForeachAddBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
-        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
         if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
     (void)n;
     return 0;
+}
+
+static PyObject *
+ForeachAddBackward0List_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddBackward0List *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -4182,16 +4188,10 @@ ForeachAddBackward0List_get_other(PyObject *self, void *c)
     return tn_ag_saved_list_to_py(&((ForeachAddBackward0List *)self)->other, TN_NODE(self));
 }
 
-static PyObject *
-ForeachAddBackward0List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddBackward0List *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachAddBackward0List_getset[] = {
+    {"_saved_self", ForeachAddBackward0List_get_self, NULL, NULL, NULL},
     {"_saved_alpha", ForeachAddBackward0List_get_alpha, NULL, NULL, NULL},
     {"_saved_other", ForeachAddBackward0List_get_other, NULL, NULL, NULL},
-    {"_saved_self", ForeachAddBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4226,9 +4226,9 @@ tn_ag_record__foreach_add__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     n->alpha = a_[2];
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -4249,9 +4249,9 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved other_;
-    tn_value alpha;
     tn_saved_list self;
+    tn_value alpha;
+    tn_saved other_;
     Py_ssize_t self_size_;
 } ForeachAddBackward0Tensor;
 
@@ -4264,11 +4264,11 @@ ForeachAddBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int nvecs_ = 0;
     tn_ag_vec v0_;
     int rc_ = -1;
-    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -4321,9 +4321,9 @@ ForeachAddBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachAddBackward0Tensor_get_other(PyObject *self, void *c)
+ForeachAddBackward0Tensor_get_self(PyObject *self, void *c)
 {
-    return tn_saved_to_py(&((ForeachAddBackward0Tensor *)self)->other_, TN_NODE(self));
+    return tn_ag_saved_list_to_py(&((ForeachAddBackward0Tensor *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -4333,15 +4333,15 @@ ForeachAddBackward0Tensor_get_alpha(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddBackward0Tensor_get_self(PyObject *self, void *c)
+ForeachAddBackward0Tensor_get_other(PyObject *self, void *c)
 {
-    return tn_ag_saved_list_to_py(&((ForeachAddBackward0Tensor *)self)->self, TN_NODE(self));
+    return tn_saved_to_py(&((ForeachAddBackward0Tensor *)self)->other_, TN_NODE(self));
 }
 
 static PyGetSetDef ForeachAddBackward0Tensor_getset[] = {
-    {"_saved_other", ForeachAddBackward0Tensor_get_other, NULL, NULL, NULL},
-    {"_saved_alpha", ForeachAddBackward0Tensor_get_alpha, NULL, NULL, NULL},
     {"_saved_self", ForeachAddBackward0Tensor_get_self, NULL, NULL, NULL},
+    {"_saved_alpha", ForeachAddBackward0Tensor_get_alpha, NULL, NULL, NULL},
+    {"_saved_other", ForeachAddBackward0Tensor_get_other, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4375,9 +4375,9 @@ tn_ag_record__foreach_add__Tensor(tn_op *op_, tn_value *a_)
             goto fail_;
     if (tn_node_set_next_edge(n_, (int)a_[0].n, other) < 0)
         goto fail_;
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    n->alpha = a_[2];
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    n->alpha = a_[2];
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -4632,9 +4632,9 @@ fail_:
 typedef struct {
     tn_node base;
     tn_saved_list self;
-    tn_value value;
     tn_saved_list tensor1;
     tn_saved_list tensor2;
+    tn_value value;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
     Py_ssize_t tensor2_size_;
@@ -4729,12 +4729,6 @@ ForeachAddcdivBackward0Scalar_get_self(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddcdivBackward0Scalar_get_value(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachAddcdivBackward0Scalar *)self)->value);
-}
-
-static PyObject *
 ForeachAddcdivBackward0Scalar_get_tensor1(PyObject *self, void *c)
 {
     return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->tensor1, TN_NODE(self));
@@ -4746,11 +4740,17 @@ ForeachAddcdivBackward0Scalar_get_tensor2(PyObject *self, void *c)
     return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->tensor2, TN_NODE(self));
 }
 
+static PyObject *
+ForeachAddcdivBackward0Scalar_get_value(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachAddcdivBackward0Scalar *)self)->value);
+}
+
 static PyGetSetDef ForeachAddcdivBackward0Scalar_getset[] = {
     {"_saved_self", ForeachAddcdivBackward0Scalar_get_self, NULL, NULL, NULL},
-    {"_saved_value", ForeachAddcdivBackward0Scalar_get_value, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcdivBackward0Scalar_get_tensor1, NULL, NULL, NULL},
     {"_saved_tensor2", ForeachAddcdivBackward0Scalar_get_tensor2, NULL, NULL, NULL},
+    {"_saved_value", ForeachAddcdivBackward0Scalar_get_value, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4790,9 +4790,9 @@ tn_ag_record__foreach_addcdiv__Scalar(tn_op *op_, tn_value *a_)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    n->value = a_[3];
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
+    n->value = a_[3];
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -4814,8 +4814,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_ag_scalars scalars;
+    tn_saved_list self;
     tn_saved_list tensor1;
     tn_saved_list tensor2;
     Py_ssize_t self_size_;
@@ -4966,8 +4966,8 @@ tn_ag_record__foreach_addcdiv__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
@@ -4992,9 +4992,9 @@ fail_:
 typedef struct {
     tn_node base;
     tn_saved_list self;
-    tn_value value;
     tn_saved_list tensor1;
     tn_saved_list tensor2;
+    tn_value value;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
     Py_ssize_t tensor2_size_;
@@ -5089,12 +5089,6 @@ ForeachAddcmulBackward0Scalar_get_self(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddcmulBackward0Scalar_get_value(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachAddcmulBackward0Scalar *)self)->value);
-}
-
-static PyObject *
 ForeachAddcmulBackward0Scalar_get_tensor1(PyObject *self, void *c)
 {
     return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->tensor1, TN_NODE(self));
@@ -5106,11 +5100,17 @@ ForeachAddcmulBackward0Scalar_get_tensor2(PyObject *self, void *c)
     return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->tensor2, TN_NODE(self));
 }
 
+static PyObject *
+ForeachAddcmulBackward0Scalar_get_value(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachAddcmulBackward0Scalar *)self)->value);
+}
+
 static PyGetSetDef ForeachAddcmulBackward0Scalar_getset[] = {
     {"_saved_self", ForeachAddcmulBackward0Scalar_get_self, NULL, NULL, NULL},
-    {"_saved_value", ForeachAddcmulBackward0Scalar_get_value, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcmulBackward0Scalar_get_tensor1, NULL, NULL, NULL},
     {"_saved_tensor2", ForeachAddcmulBackward0Scalar_get_tensor2, NULL, NULL, NULL},
+    {"_saved_value", ForeachAddcmulBackward0Scalar_get_value, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5150,9 +5150,9 @@ tn_ag_record__foreach_addcmul__Scalar(tn_op *op_, tn_value *a_)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    n->value = a_[3];
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
+    n->value = a_[3];
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -5174,8 +5174,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_ag_scalars scalars;
+    tn_saved_list self;
     tn_saved_list tensor1;
     tn_saved_list tensor2;
     Py_ssize_t self_size_;
@@ -5326,8 +5326,8 @@ tn_ag_record__foreach_addcmul__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
@@ -6009,8 +6009,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_ag_scalars scalars;
+    tn_saved_list self;
     Py_ssize_t self_size_;
 } ForeachDivBackward1ScalarList;
 
@@ -6107,8 +6107,8 @@ tn_ag_record__foreach_div__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_ag_scalars_save(&n->scalars, &a_[1]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -713,8 +713,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_ag_scalars scalars;
+    tn_saved_list self;
     Py_ssize_t self_size_;
 } ForeachMulBackward1ScalarList;
 
@@ -811,8 +811,8 @@ tn_ag_record__foreach_mul__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_ag_scalars_save(&n->scalars, &a_[1]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -1188,9 +1188,9 @@ fail_:
  */
 typedef struct {
     tn_node base;
+    tn_saved_list self;
     tn_value alpha;
     tn_saved_list other;
-    tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
 } ForeachSubBackward0List;
@@ -1206,11 +1206,11 @@ ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -1237,8 +1237,8 @@ static void
 ForeachSubBackward0List_release(tn_node *n_)
 {
     ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    tn_saved_list_release(&n->other);
     tn_saved_list_release(&n->self);
+    tn_saved_list_release(&n->other);
     (void)n;
 }
 
@@ -1253,14 +1253,20 @@ static int
 ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
-        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
         if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
     (void)n;
     return 0;
+}
+
+static PyObject *
+ForeachSubBackward0List_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -1275,16 +1281,10 @@ ForeachSubBackward0List_get_other(PyObject *self, void *c)
     return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->other, TN_NODE(self));
 }
 
-static PyObject *
-ForeachSubBackward0List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachSubBackward0List_getset[] = {
+    {"_saved_self", ForeachSubBackward0List_get_self, NULL, NULL, NULL},
     {"_saved_alpha", ForeachSubBackward0List_get_alpha, NULL, NULL, NULL},
     {"_saved_other", ForeachSubBackward0List_get_other, NULL, NULL, NULL},
-    {"_saved_self", ForeachSubBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -1319,9 +1319,9 @@ tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     n->alpha = a_[2];
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -172,6 +172,10 @@ PyObject *tn_compose_rms_norm(tn_op *op, tn_value *a);
 PyObject *tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a);
 PyObject *tn_compose_softmax__int(tn_op *op, tn_value *a);
 PyObject *tn_compose_square(tn_op *op, tn_value *a);
+PyObject *tn_compose_std(tn_op *op, tn_value *a);
+PyObject *tn_compose_std__dim(tn_op *op, tn_value *a);
+PyObject *tn_compose_std_mean(tn_op *op, tn_value *a);
+PyObject *tn_compose_std_mean__dim(tn_op *op, tn_value *a);
 PyObject *tn_compose_subtract__Tensor(tn_op *op, tn_value *a);
 PyObject *tn_compose_swapaxes(tn_op *op, tn_value *a);
 PyObject *tn_compose_swapdims(tn_op *op, tn_value *a);
@@ -182,6 +186,10 @@ PyObject *tn_compose_to__other(tn_op *op, tn_value *a);
 PyObject *tn_compose_true_divide__Tensor(tn_op *op, tn_value *a);
 PyObject *tn_compose_type_as(tn_op *op, tn_value *a);
 PyObject *tn_compose_unflatten__int(tn_op *op, tn_value *a);
+PyObject *tn_compose_var(tn_op *op, tn_value *a);
+PyObject *tn_compose_var__dim(tn_op *op, tn_value *a);
+PyObject *tn_compose_var_mean(tn_op *op, tn_value *a);
+PyObject *tn_compose_var_mean__dim(tn_op *op, tn_value *a);
 PyObject *tn_compose_view_as(tn_op *op, tn_value *a);
 
 #endif

@@ -652,23 +652,23 @@ delayed_error_dealloc(PyObject *self)
     Py_DECREF(tp);
 }
 
-/* err_fn(*tensors): aliases of the tensors whose grad_fn raises the message (upstream's
- * DelayedError::apply + wrap_outputs) */
+/* Aliases of the argument tensors (None stays None) whose grad_fn is a node made by make(n),
+ * when any argument requires grad: upstream's wrap_outputs for the C++ functions torch._C._functions
+ * exposes. One output comes back bare, as THPCppFunction_call returns it. */
 static PyObject *
-delayed_error_call(PyObject *self, PyObject *args, PyObject *kwargs)
+alias_outputs(PyObject *args, tn_node *(*make)(PyObject *self, int n), PyObject *self)
 {
-    DelayedError *e = (DelayedError *)self;
     Py_ssize_t n = PyTuple_Size(args);
     int any = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *a = PyTuple_GetItem(args, i);
         if (a != Py_None && !tn_tensor_check(a)) {
-            PyErr_Format(PyExc_TypeError, "DelayedError: expected Tensors or None, got %s", tn_tpname(a));
+            PyErr_Format(PyExc_TypeError, "%s: expected Tensors or None, got %s", tn_tpname(self), tn_tpname(a));
             return NULL;
         }
         any |= a != Py_None && tn_requires_grad(a);
     }
-    tn_node *node = any ? tn_error_node_new(&tn_kind_Error, e->msg, (int)n) : NULL;
+    tn_node *node = any ? make(self, (int)n) : NULL;
     if (any && !node)
         return NULL;
     PyObject *out = PyTuple_New(n);
@@ -693,6 +693,54 @@ delayed_error_call(PyObject *self, PyObject *args, PyObject *kwargs)
         return only;
     }
     return out;
+}
+
+static tn_node *
+make_delayed_error(PyObject *self, int n)
+{
+    return tn_error_node_new(&tn_kind_Error, ((DelayedError *)self)->msg, n);
+}
+
+/* err_fn(*tensors): their aliases, whose grad_fn raises the message (DelayedError::apply) */
+static PyObject *
+delayed_error_call(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    return alias_outputs(args, make_delayed_error, self);
+}
+
+/* ---- torch._C._functions.UndefinedGrad (gradcheck's undefined-gradient check) ---- */
+
+static int
+undefined_grad_backward_apply(tn_node *self, PyObject **grads, PyObject **out)
+{
+    return 0;   /* every gradient undefined */
+}
+
+static tn_node_kind kind_UndefinedGradBackward = {
+    .name = "UndefinedGradBackward",
+    .cpp_name = "torch::autograd::UndefinedGradBackward",
+    .basicsize = sizeof(tn_node),
+    .apply = undefined_grad_backward_apply,
+};
+
+static PyObject *
+undefined_grad_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
+    return alloc(type, 0);
+}
+
+static tn_node *
+make_undefined_grad_backward(PyObject *self, int n)
+{
+    return tn_node_new(&kind_UndefinedGradBackward, n, 0);
+}
+
+/* UndefinedGrad()(*tensors): aliases whose gradients arrive undefined at the inputs */
+static PyObject *
+undefined_grad_call(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    return alias_outputs(args, make_undefined_grad_backward, self);
 }
 
 int
@@ -737,5 +785,19 @@ tn_autograd_function_init(PyObject *module, PyObject *functions)
     PyObject *et = PyType_FromSpec(&espec);
     if (!et || PyModule_AddObject(functions, "DelayedError", et) < 0)
         return -1;
-    return 0;
+    PyType_Slot uslots[] = {
+        {Py_tp_new, undefined_grad_new},
+        {Py_tp_call, undefined_grad_call},
+        {0, NULL},
+    };
+    PyType_Spec uspec = {
+        .name = "torch._C._functions.UndefinedGrad",
+        .basicsize = sizeof(PyObject),
+        .flags = Py_TPFLAGS_DEFAULT,
+        .slots = uslots,
+    };
+    PyObject *ut = PyType_FromSpec(&uspec);
+    if (!ut || PyModule_AddObject(functions, "UndefinedGrad", ut) < 0)
+        return -1;
+    return tn_node_type(&kind_UndefinedGradBackward) ? 0 : -1;
 }

@@ -191,12 +191,15 @@ CASES = {
     "once_differentiable_first_order": case(
         "x = randn(4); requires_grad(x); y = Once.apply(x); out = (y, vjp(y, [x]))"),
     "once_differentiable_double_backward_error": case(
-        "x = randn(4); requires_grad(x); y = Once.apply(x)\n"
-        "g, = torch.autograd.grad(y.sum(), x, create_graph=True)\n"
-        "out0 = (g.requires_grad, g.grad_fn.name()); g.sum().backward()", "exact"),
+        "x = randn(4); gy = randn(4, seed=1); requires_grad(x, gy); y = Once.apply(x)\n"
+        "g, = torch.autograd.grad(y, x, gy, create_graph=True); g.sum().backward()", "exact"),
     "once_differentiable_grad_fn": case(
+        "x = randn(4); gy = randn(4, seed=1); requires_grad(x, gy); y = Once.apply(x)\n"
+        "g, = torch.autograd.grad(y, x, gy, create_graph=True)\n"
+        "out = (g, g.requires_grad, g.grad_fn.name(), g.grad_fn.next_functions[0][0].name())"),
+    "once_differentiable_no_grad_outputs": case(
         "x = randn(4); requires_grad(x); y = Once.apply(x)\n"
-        "g, = torch.autograd.grad(y.sum(), x, create_graph=True); out = (g, g.requires_grad, g.grad_fn.name())"),
+        "g, = torch.autograd.grad(y.sum(), x, create_graph=True); out = (g, g.requires_grad, g.grad_fn)"),
     "non_tensor_inputs_and_outputs": case(
         "a = randn(3); b = randn(3, seed=1); requires_grad(a, b); r, k, s = WithExtras.apply(a, 2, b, 'n')\n"
         "out = (r, k, s, vjp(r, [a, b]), seen)"),
