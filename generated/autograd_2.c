@@ -713,8 +713,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_ag_scalars scalars;
     tn_saved_list self;
+    tn_ag_scalars scalars;
     Py_ssize_t self_size_;
 } ForeachMulBackward1ScalarList;
 
@@ -811,8 +811,8 @@ tn_ag_record__foreach_mul__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_ag_scalars_save(&n->scalars, &a_[1]) < 0) goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    if (tn_ag_scalars_save(&n->scalars, &a_[1]) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -1189,8 +1189,8 @@ fail_:
 typedef struct {
     tn_node base;
     tn_saved_list self;
-    tn_value alpha;
     tn_saved_list other;
+    tn_value alpha;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
 } ForeachSubBackward0List;
@@ -1270,21 +1270,21 @@ ForeachSubBackward0List_get_self(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachSubBackward0List_get_alpha(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachSubBackward0List *)self)->alpha);
-}
-
-static PyObject *
 ForeachSubBackward0List_get_other(PyObject *self, void *c)
 {
     return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->other, TN_NODE(self));
 }
 
+static PyObject *
+ForeachSubBackward0List_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachSubBackward0List *)self)->alpha);
+}
+
 static PyGetSetDef ForeachSubBackward0List_getset[] = {
     {"_saved_self", ForeachSubBackward0List_get_self, NULL, NULL, NULL},
-    {"_saved_alpha", ForeachSubBackward0List_get_alpha, NULL, NULL, NULL},
     {"_saved_other", ForeachSubBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_alpha", ForeachSubBackward0List_get_alpha, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -1320,8 +1320,8 @@ tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    n->alpha = a_[2];
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    n->alpha = a_[2];
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -807,6 +807,8 @@ PyObject *tn_op_result_type__Scalar_Scalar(const tn_value *scalar1, const tn_val
 PyObject *tn_op_result_type__Scalar_Tensor(const tn_value *scalar, TensorObject *tensor);
 /* aten::result_type.Tensor(Tensor tensor, Tensor other) -> ScalarType */
 PyObject *tn_op_result_type__Tensor(TensorObject *tensor, TensorObject *other);
+/* aten::retain_grad(Tensor(a!) self) -> () */
+PyObject *tn_op_retain_grad(TensorObject *self);
 /* aten::retains_grad(Tensor self) -> bool */
 PyObject *tn_op_retains_grad(TensorObject *self);
 /* aten::rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */

@@ -527,6 +527,33 @@ tn_autograd_rebase_history_at(PyObject *self, tn_node *n, int output_nr)
     return rc;
 }
 
+int
+tn_autograd_retain_grad(PyObject *self)
+{
+    TensorObject *t = TN_T(self);
+    if (!tn_requires_grad(self)) {
+        PyErr_SetString(PyExc_RuntimeError, "can't retain_grad on Tensor that has requires_grad=False");
+        return -1;
+    }
+    PyObject *fn = tn_tensor_grad_fn(t);
+    if (!fn)
+        return PyErr_Occurred() ? -1 : 0;
+    if (t->retains_grad)
+        return 0;
+    tn_node *n = TN_NODE(fn);
+    tn_node_track(n);
+    if (!n->retains_grad && !(n->retains_grad = PyDict_New()))
+        return -1;
+    PyObject *key = PyLong_FromLong(t->output_nr);
+    PyObject *w = key ? PyWeakref_NewRef(self, NULL) : NULL;
+    int rc = w ? PyDict_SetItem(n->retains_grad, key, w) : -1;
+    Py_XDECREF(key);
+    Py_XDECREF(w);
+    if (rc == 0)
+        t->retains_grad = 1;
+    return rc;
+}
+
 /* ---- support for generated code ---- */
 
 int

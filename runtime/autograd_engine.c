@@ -607,6 +607,7 @@ typedef struct {
     const tn_edge *outputs;
     PyObject **captured;
     int keep_graph;
+    int64_t id;           /* torch._C._current_graph_task_id() */
 } graph_task;
 
 static size_t
@@ -975,6 +976,8 @@ tn_engine_execute(Py_ssize_t nroots, const tn_edge *roots, PyObject **seeds, Py_
     PyObject *saved_callbacks = final_callbacks;
     graph_task *saved_task = current_task;
     final_callbacks = NULL;
+    static int64_t next_task_id;
+    t.id = next_task_id++;
     current_task = &t;
     engine_depth++;
     tn_tls.grad_disabled = !o->create_graph;
@@ -1253,6 +1256,36 @@ current_autograd_node(PyObject *self, PyObject *unused)
     return Py_NewRef(current_node ? current_node : Py_None);
 }
 
+static PyObject *
+current_graph_task_id(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLongLong(current_task ? current_task->id : -1);
+}
+
+/* Will the running backward execute this node (a Node or a GradientEdge's node)? Upstream's
+ * THPAutograd_will_engine_execute_node: in the graph, and needed when only some outputs are. */
+static PyObject *
+will_engine_execute_node(PyObject *self, PyObject *arg)
+{
+    graph_task *t = current_task;
+    if (!t) {
+        PyErr_SetString(PyExc_RuntimeError, "_will_engine_execute_node should only be called during the backward pass");
+        return NULL;
+    }
+    PyObject *node = tn_node_check(arg) ? Py_NewRef(arg) : PyObject_GetAttrString(arg, "node");
+    if (!node)
+        return NULL;
+    if (!tn_node_check(node)) {
+        PyErr_Format(PyExc_TypeError, "_will_engine_execute_node expects an grad_fn or a GradientEdge, got %s",
+                     tn_tpname(arg));
+        Py_DECREF(node);
+        return NULL;
+    }
+    task_entry *e = task_find(t, TN_NODE(node));
+    Py_DECREF(node);
+    return PyBool_FromLong(e && (!t->use_exec_info || e->needed || e->has_capture));
+}
+
 /* torchnative has no functorch transforms (vmap / grad refuse), so none is ever active */
 static PyObject *
 functorch_transforms_active(PyObject *self, PyObject *unused)
@@ -1262,6 +1295,8 @@ functorch_transforms_active(PyObject *self, PyObject *unused)
 
 static PyMethodDef engine_module_functions[] = {
     {"_current_autograd_node", current_autograd_node, METH_NOARGS, NULL},
+    {"_current_graph_task_id", current_graph_task_id, METH_NOARGS, NULL},
+    {"_will_engine_execute_node", will_engine_execute_node, METH_O, NULL},
     {"_are_functorch_transforms_active", functorch_transforms_active, METH_NOARGS, NULL},
     {NULL},
 };

@@ -364,8 +364,14 @@ tn_node_track(tn_node *n)
 static PyObject *
 register_in_dict(PyObject **dict, PyObject *hook)
 {
-    if (!*dict && !(*dict = PyDict_New()))
-        return NULL;
+    /* an OrderedDict, as Function._register_hook makes: RemovableHandle keeps a weakref to it */
+    if (!*dict) {
+        PyObject *col = PyImport_ImportModule("collections");
+        *dict = col ? PyObject_CallMethod(col, "OrderedDict", NULL) : NULL;
+        Py_XDECREF(col);
+        if (!*dict)
+            return NULL;
+    }
     PyObject *hooks = PyImport_ImportModule("torch.utils.hooks");
     PyObject *handle = hooks ? PyObject_CallMethod(hooks, "RemovableHandle", "O", *dict) : NULL;
     Py_XDECREF(hooks);

@@ -628,7 +628,21 @@ get_obj_field(PyObject *o)
 static PyObject *
 get_grad(PyObject *self, void *c)
 {
-    return get_obj_field(TN_T(self)->grad);
+    TensorObject *t = TN_T(self);
+    if (!t->grad && !t->retains_grad) {
+        PyObject *fn = tn_tensor_grad_fn(t);
+        if (!fn && PyErr_Occurred())
+            return NULL;
+        if (fn && PyErr_WarnEx(PyExc_UserWarning,
+                               "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+                               ".grad attribute won't be populated during autograd.backward(). If you indeed want "
+                               "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
+                               "non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access "
+                               "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
+                               "informations.", 1) < 0)
+            return NULL;
+    }
+    return get_obj_field(t->grad);
 }
 
 static int
@@ -738,7 +752,7 @@ get_cdata(PyObject *self, void *c)
 static PyObject *
 get_output_nr(PyObject *self, void *c)
 {
-    return PyLong_FromLong(0);
+    return PyLong_FromLong(TN_T(self)->output_nr);
 }
 
 static PyObject *
