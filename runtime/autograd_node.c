@@ -652,7 +652,7 @@ format_version_error(tn_saved *s, TensorObject *t, tn_node *n)
     for (int d = 0; d < t->ndim && k < (int)sizeof shape - 24; d++)
         k += snprintf(shape + k, sizeof shape - (size_t)k, d ? ", %lld" : "%lld", (long long)t->sizes[d]);
     shape[k] = 0;
-    if (s->is_output)
+    if (s->is_output && n)
         snprintf(where, sizeof where, ", which is output %d of %s,", s->output_nr, tn_node_name(n));
     else if (!s->is_leaf && t->grad_fn)
         snprintf(where, sizeof where, ", which is output %d of %s,", t->output_nr,
@@ -677,7 +677,7 @@ tn_saved_unpack(tn_saved *s, tn_node *n)
 {
     if (!s->defined)
         return NULL;  /* undefined, no exception */
-    if (n->released || (!s->data && !s->packed)) {
+    if ((n && n->released) || (!s->data && !s->packed)) {
         PyErr_SetString(PyExc_RuntimeError, tn_err_backward_twice);
         return NULL;
     }
@@ -703,7 +703,7 @@ tn_saved_unpack(tn_saved *s, tn_node *n)
     PyObject *a = tn_alias_without_history(t);
     if (!a)
         return NULL;
-    if (s->requires_grad) {
+    if (s->requires_grad && n) {
         TN_T(a)->grad_fn = Py_NewRef((PyObject *)n);
         TN_T(a)->output_nr = s->output_nr;
     }
@@ -862,6 +862,125 @@ node_new_refuse(PyTypeObject *tp, PyObject *args, PyObject *kwargs)
 {
     PyErr_Format(PyExc_TypeError, "cannot create '%s' instances", tn_tpname((PyObject *)tp));
     return NULL;
+}
+
+/* ---- torch._C._autograd.SavedTensor (a SavedVariable saved for no node) ---- */
+
+/* torch.utils.checkpoint (non-reentrant) keeps the inputs of a checkpointed region as
+ * _make_saved_tensor(t, is_output=False) and unpacks them when it recomputes: the version
+ * check and the saved-tensor hooks apply as to any saved variable. */
+typedef struct {
+    PyObject_HEAD
+    tn_saved s;
+} SavedTensorObject;
+
+static PyTypeObject *SavedTensor_Type;
+
+static PyObject *
+make_saved_tensor(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"obj", "is_output", NULL};
+    PyObject *t;
+    int is_output;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Op", kw, &t, &is_output))
+        return NULL;
+    if (!tn_tensor_check(t)) {
+        PyErr_Format(PyExc_TypeError, "_make_saved_tensor(): expected a Tensor, got %s", tn_tpname(t));
+        return NULL;
+    }
+    allocfunc alloc = (allocfunc)PyType_GetSlot(SavedTensor_Type, Py_tp_alloc);
+    SavedTensorObject *o = (SavedTensorObject *)alloc(SavedTensor_Type, 0);
+    if (!o)
+        return NULL;
+    if (tn_saved_save(&o->s, t, NULL, is_output) < 0) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    return (PyObject *)o;
+}
+
+static PyObject *
+saved_tensor_unpack(PyObject *self, PyObject *unused)
+{
+    PyObject *r = tn_saved_unpack(&((SavedTensorObject *)self)->s, NULL);
+    if (!r && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return r;
+}
+
+static PyObject *
+saved_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyErr_SetString(PyExc_RuntimeError, "Trying to create a SavedTensor object from Python is forbidden.");
+    return NULL;
+}
+
+static int
+saved_tensor_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    return tn_saved_traverse(&((SavedTensorObject *)self)->s, visit, arg);
+}
+
+static int
+saved_tensor_clear(PyObject *self)
+{
+    tn_saved_release(&((SavedTensorObject *)self)->s);
+    return 0;
+}
+
+static void
+saved_tensor_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    saved_tensor_clear(self);
+    freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    f(self);
+    Py_DECREF(tp);
+}
+
+int
+tn_saved_tensor_init(PyObject *module)
+{
+    static PyMethodDef methods[] = {
+        {"unpack", saved_tensor_unpack, METH_NOARGS, NULL},
+        {NULL},
+    };
+    PyType_Slot slots[] = {
+        {Py_tp_new, saved_tensor_new},
+        {Py_tp_methods, methods},
+        {Py_tp_traverse, saved_tensor_traverse},
+        {Py_tp_clear, saved_tensor_clear},
+        {Py_tp_dealloc, saved_tensor_dealloc},
+        {0, NULL},
+    };
+    PyType_Spec spec = {
+        .name = "torch._C._autograd.SavedTensor",
+        .basicsize = sizeof(SavedTensorObject),
+        .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+        .slots = slots,
+    };
+    static PyMethodDef fn = {"_make_saved_tensor", (PyCFunction)(void (*)(void))make_saved_tensor,
+                             METH_VARARGS | METH_KEYWORDS, NULL};
+    /* torch._C._autograd: runtime/py/autograd.py adds the rest of it to this module */
+    PyObject *ag = PyObject_GetAttrString(module, "_autograd");
+    if (!ag) {
+        PyErr_Clear();
+        if (!(ag = PyModule_New("torch._C._autograd")) || PyModule_AddObjectRef(module, "_autograd", ag) < 0) {
+            Py_XDECREF(ag);
+            return -1;
+        }
+    }
+    SavedTensor_Type = (PyTypeObject *)PyType_FromSpec(&spec);
+    PyObject *f = SavedTensor_Type ? PyCFunction_NewEx(&fn, NULL, NULL) : NULL;
+    int rc = f && PyModule_AddObjectRef(ag, "SavedTensor", (PyObject *)SavedTensor_Type) == 0 &&
+                     PyModule_AddObjectRef(ag, "_make_saved_tensor", f) == 0
+                 ? 0
+                 : -1;
+    Py_XDECREF(f);
+    Py_DECREF(ag);
+    return rc;
 }
 
 int

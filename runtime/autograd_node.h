@@ -182,5 +182,7 @@ void tn_tensor_array_free(PyObject **a, Py_ssize_t n);
 PyObject *tn_saved_to_py(tn_saved *s, tn_node *n);  /* _saved_<name> getter value */
 
 int tn_autograd_node_init(PyObject *functions_module);
+/* torch._C._autograd.SavedTensor and _make_saved_tensor (module: torch._C) */
+int tn_saved_tensor_init(PyObject *module);
 
 #endif /* TN_RUNTIME_AUTOGRAD_NODE_H */

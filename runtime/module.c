@@ -498,7 +498,8 @@ init(PyObject *m)
     if (!functions || PyModule_AddObject(m, "_functions", functions) < 0)
         return -1;
     if (tn_autograd_node_init(functions) < 0 || tn_autograd_engine_init(m, functions) < 0 ||
-        tn_autograd_function_init(m, functions) < 0 || tn_autograd_install(tn_autograd_table) < 0)
+        tn_autograd_function_init(m, functions) < 0 || tn_saved_tensor_init(m) < 0 ||
+        tn_autograd_install(tn_autograd_table) < 0)
         return -1;
     /* _TensorMeta: `type` (see DESIGN.md: a C type cannot carry a metaclass under the 3.11 limited API) */
     if (PyModule_AddObjectRef(m, "_TensorMeta", (PyObject *)&PyType_Type) < 0)

@@ -596,9 +596,10 @@ set_requires_grad(PyObject *self, PyObject *value, void *c)
     }
     if (t->grad_fn) {
         PyErr_SetString(PyExc_RuntimeError,
-                        "you can only change requires_grad flags of leaf variables. If you want to use a "
-                        "computed variable in a subgraph that doesn't require differentiation use "
-                        "var_no_grad = var.detach().");
+                        value == Py_True ? "you can only change requires_grad flags of leaf variables."
+                                         : "you can only change requires_grad flags of leaf variables. If you want "
+                                           "to use a computed variable in a subgraph that doesn't require "
+                                           "differentiation use var_no_grad = var.detach().");
         return -1;
     }
     if (value == Py_True && !(tn_dtype_is_floating(t->dtype) || tn_dtype_is_complex(t->dtype))) {
