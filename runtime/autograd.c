@@ -449,11 +449,10 @@ view_regenerate(TensorObject *t)
     return rc;
 }
 
-PyObject *
-tn_tensor_grad_fn(TensorObject *t)
+/* tn_view_grad_fn_hook: a stale view's grad_fn made anew (tn_tensor_grad_fn calls it) */
+static PyObject *
+view_grad_fn(TensorObject *t)
 {
-    if (!t->is_view || !t->base || t->attr_version == t->version->value || !tn_dtype_is_differentiable(t->dtype))
-        return t->grad_fn;
     if (!t->grad_fn && !tn_requires_grad(t->base))
         return NULL;
     if (view_regenerate(t) < 0)
@@ -1110,6 +1109,7 @@ tn_ag_scalar_of_tensor(tn_value *dst, PyObject *t)
 int
 tn_autograd_install(const tn_autograd_entry *table)
 {
+    tn_view_grad_fn_hook = view_grad_fn;
     for (const tn_autograd_entry *e = table; e->mode; e++) {
         tn_op *op = tn_op_by_id(e->op);
         op->ag_mode = e->mode;

@@ -54,12 +54,6 @@ tn_args_require_grad(const tn_value *args, int n)
     return 0;
 }
 
-int
-tn_dtype_is_differentiable(int dtype)
-{
-    return tn_dtype_is_floating(dtype) || tn_dtype_is_complex(dtype);
-}
-
 /* ---- input metadata ---- */
 
 void

@@ -10,27 +10,7 @@
 #include "tensor.h"
 #include "value.h"
 
-/* Is dtype one gradients flow through (floating point or complex)? */
-int tn_dtype_is_differentiable(int dtype);
-
-/* t requires grad: a leaf with requires_grad, a tensor with history, or a differentiable view
- * of a base that requires grad (even one made in no_grad mode, as upstream's
- * DifferentiableViewMeta::requires_grad; see Note [View + in-place]). */
-static inline int
-tn_requires_grad(PyObject *t)
-{
-    if (!t)
-        return 0;
-    TensorObject *x = TN_T(t);
-    if (x->requires_grad || x->grad_fn)
-        return 1;
-    return x->is_view && x->base && (TN_T(x->base)->requires_grad || TN_T(x->base)->grad_fn) &&
-           tn_dtype_is_differentiable(x->dtype);
-}
-
-/* t's grad_fn (borrowed; NULL for a leaf): a view's is regenerated first when stale, as
- * upstream's VariableHooks::grad_fn does. NULL with an exception when that fails. */
-PyObject *tn_tensor_grad_fn(TensorObject *t);
+/* tn_requires_grad, tn_tensor_grad_fn and tn_dtype_is_differentiable are in tensor.h. */
 
 int tn_value_requires_grad(const tn_value *v);
 /* Any argument of an op call requires grad (the door's test). */

@@ -10,7 +10,6 @@
  */
 #include "tensor.h"
 #include "tls.h"
-#include "autograd_node.h"
 #include "dtype.h"
 #include "device.h"
 #include "storage.h"
@@ -575,6 +574,8 @@ get_ndim(PyObject *self, void *c)
 {
     return PyLong_FromLong(TN_T(self)->ndim);
 }
+
+tn_view_grad_fn_fn tn_view_grad_fn_hook;
 
 static PyObject *
 get_requires_grad(PyObject *self, void *c)
