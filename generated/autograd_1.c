@@ -4095,9 +4095,9 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
-    tn_saved_list other;
     tn_value alpha;
+    tn_saved_list other;
+    tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
 } ForeachAddBackward0List;
@@ -4113,11 +4113,11 @@ ForeachAddBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -4144,8 +4144,8 @@ static void
 ForeachAddBackward0List_release(tn_node *n_)
 {
     ForeachAddBackward0List *n = (ForeachAddBackward0List *)n_;
-    tn_saved_list_release(&n->self);
     tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
     (void)n;
 }
 
@@ -4160,20 +4160,20 @@ static int
 ForeachAddBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachAddBackward0List *n = (ForeachAddBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
         if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
     (void)n;
     return 0;
 }
 
 static PyObject *
-ForeachAddBackward0List_get_self(PyObject *self, void *c)
+ForeachAddBackward0List_get_alpha(PyObject *self, void *c)
 {
-    return tn_ag_saved_list_to_py(&((ForeachAddBackward0List *)self)->self, TN_NODE(self));
+    return tn_ag_scalar_to_py(&((ForeachAddBackward0List *)self)->alpha);
 }
 
 static PyObject *
@@ -4183,15 +4183,15 @@ ForeachAddBackward0List_get_other(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddBackward0List_get_alpha(PyObject *self, void *c)
+ForeachAddBackward0List_get_self(PyObject *self, void *c)
 {
-    return tn_ag_scalar_to_py(&((ForeachAddBackward0List *)self)->alpha);
+    return tn_ag_saved_list_to_py(&((ForeachAddBackward0List *)self)->self, TN_NODE(self));
 }
 
 static PyGetSetDef ForeachAddBackward0List_getset[] = {
-    {"_saved_self", ForeachAddBackward0List_get_self, NULL, NULL, NULL},
-    {"_saved_other", ForeachAddBackward0List_get_other, NULL, NULL, NULL},
     {"_saved_alpha", ForeachAddBackward0List_get_alpha, NULL, NULL, NULL},
+    {"_saved_other", ForeachAddBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachAddBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4226,9 +4226,9 @@ tn_ag_record__foreach_add__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
     n->alpha = a_[2];
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -4249,9 +4249,9 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
-    tn_saved other_;
     tn_value alpha;
+    tn_saved other_;
+    tn_saved_list self;
     Py_ssize_t self_size_;
 } ForeachAddBackward0Tensor;
 
@@ -4264,11 +4264,11 @@ ForeachAddBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int nvecs_ = 0;
     tn_ag_vec v0_;
     int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -4321,9 +4321,9 @@ ForeachAddBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachAddBackward0Tensor_get_self(PyObject *self, void *c)
+ForeachAddBackward0Tensor_get_alpha(PyObject *self, void *c)
 {
-    return tn_ag_saved_list_to_py(&((ForeachAddBackward0Tensor *)self)->self, TN_NODE(self));
+    return tn_ag_scalar_to_py(&((ForeachAddBackward0Tensor *)self)->alpha);
 }
 
 static PyObject *
@@ -4333,15 +4333,15 @@ ForeachAddBackward0Tensor_get_other(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddBackward0Tensor_get_alpha(PyObject *self, void *c)
+ForeachAddBackward0Tensor_get_self(PyObject *self, void *c)
 {
-    return tn_ag_scalar_to_py(&((ForeachAddBackward0Tensor *)self)->alpha);
+    return tn_ag_saved_list_to_py(&((ForeachAddBackward0Tensor *)self)->self, TN_NODE(self));
 }
 
 static PyGetSetDef ForeachAddBackward0Tensor_getset[] = {
-    {"_saved_self", ForeachAddBackward0Tensor_get_self, NULL, NULL, NULL},
-    {"_saved_other", ForeachAddBackward0Tensor_get_other, NULL, NULL, NULL},
     {"_saved_alpha", ForeachAddBackward0Tensor_get_alpha, NULL, NULL, NULL},
+    {"_saved_other", ForeachAddBackward0Tensor_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachAddBackward0Tensor_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4375,9 +4375,9 @@ tn_ag_record__foreach_add__Tensor(tn_op *op_, tn_value *a_)
             goto fail_;
     if (tn_node_set_next_edge(n_, (int)a_[0].n, other) < 0)
         goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
     n->alpha = a_[2];
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -4632,9 +4632,9 @@ fail_:
 typedef struct {
     tn_node base;
     tn_saved_list self;
-    tn_value value;
-    tn_saved_list tensor2;
     tn_saved_list tensor1;
+    tn_saved_list tensor2;
+    tn_value value;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
     Py_ssize_t tensor2_size_;
@@ -4655,11 +4655,11 @@ ForeachAddcdivBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v2_.v, v2_.n};
+    if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
@@ -4693,8 +4693,8 @@ ForeachAddcdivBackward0Scalar_release(tn_node *n_)
 {
     ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)n_;
     tn_saved_list_release(&n->self);
-    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->tensor2);
     (void)n;
 }
 
@@ -4712,11 +4712,11 @@ ForeachAddcdivBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
     for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
         if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
-        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
     (void)n;
     return 0;
@@ -4729,9 +4729,9 @@ ForeachAddcdivBackward0Scalar_get_self(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddcdivBackward0Scalar_get_value(PyObject *self, void *c)
+ForeachAddcdivBackward0Scalar_get_tensor1(PyObject *self, void *c)
 {
-    return tn_ag_scalar_to_py(&((ForeachAddcdivBackward0Scalar *)self)->value);
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->tensor1, TN_NODE(self));
 }
 
 static PyObject *
@@ -4741,16 +4741,16 @@ ForeachAddcdivBackward0Scalar_get_tensor2(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddcdivBackward0Scalar_get_tensor1(PyObject *self, void *c)
+ForeachAddcdivBackward0Scalar_get_value(PyObject *self, void *c)
 {
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->tensor1, TN_NODE(self));
+    return tn_ag_scalar_to_py(&((ForeachAddcdivBackward0Scalar *)self)->value);
 }
 
 static PyGetSetDef ForeachAddcdivBackward0Scalar_getset[] = {
     {"_saved_self", ForeachAddcdivBackward0Scalar_get_self, NULL, NULL, NULL},
-    {"_saved_value", ForeachAddcdivBackward0Scalar_get_value, NULL, NULL, NULL},
-    {"_saved_tensor2", ForeachAddcdivBackward0Scalar_get_tensor2, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcdivBackward0Scalar_get_tensor1, NULL, NULL, NULL},
+    {"_saved_tensor2", ForeachAddcdivBackward0Scalar_get_tensor2, NULL, NULL, NULL},
+    {"_saved_value", ForeachAddcdivBackward0Scalar_get_value, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4790,9 +4790,9 @@ tn_ag_record__foreach_addcdiv__Scalar(tn_op *op_, tn_value *a_)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    n->value = a_[3];
-    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
+    n->value = a_[3];
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -4814,10 +4814,10 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
-    tn_saved_list tensor2;
     tn_ag_scalars scalars;
+    tn_saved_list self;
     tn_saved_list tensor1;
+    tn_saved_list tensor2;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
     Py_ssize_t tensor2_size_;
@@ -4838,11 +4838,11 @@ ForeachAddcdivBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v2_.v, v2_.n};
+    if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
@@ -4876,8 +4876,8 @@ ForeachAddcdivBackward0ScalarList_release(tn_node *n_)
 {
     ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)n_;
     tn_saved_list_release(&n->self);
-    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->tensor2);
     (void)n;
 }
 
@@ -4896,11 +4896,11 @@ ForeachAddcdivBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *a
     for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
         if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
-        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
     (void)n;
     return 0;
@@ -4913,21 +4913,21 @@ ForeachAddcdivBackward0ScalarList_get_self(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddcdivBackward0ScalarList_get_tensor2(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->tensor2, TN_NODE(self));
-}
-
-static PyObject *
 ForeachAddcdivBackward0ScalarList_get_tensor1(PyObject *self, void *c)
 {
     return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->tensor1, TN_NODE(self));
 }
 
+static PyObject *
+ForeachAddcdivBackward0ScalarList_get_tensor2(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->tensor2, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachAddcdivBackward0ScalarList_getset[] = {
     {"_saved_self", ForeachAddcdivBackward0ScalarList_get_self, NULL, NULL, NULL},
-    {"_saved_tensor2", ForeachAddcdivBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcdivBackward0ScalarList_get_tensor1, NULL, NULL, NULL},
+    {"_saved_tensor2", ForeachAddcdivBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4966,10 +4966,10 @@ tn_ag_record__foreach_addcdiv__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -4992,9 +4992,9 @@ fail_:
 typedef struct {
     tn_node base;
     tn_saved_list self;
-    tn_value value;
-    tn_saved_list tensor2;
     tn_saved_list tensor1;
+    tn_saved_list tensor2;
+    tn_value value;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
     Py_ssize_t tensor2_size_;
@@ -5015,11 +5015,11 @@ ForeachAddcmulBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v2_.v, v2_.n};
+    if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
@@ -5053,8 +5053,8 @@ ForeachAddcmulBackward0Scalar_release(tn_node *n_)
 {
     ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)n_;
     tn_saved_list_release(&n->self);
-    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->tensor2);
     (void)n;
 }
 
@@ -5072,11 +5072,11 @@ ForeachAddcmulBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
     for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
         if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
-        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
     (void)n;
     return 0;
@@ -5089,9 +5089,9 @@ ForeachAddcmulBackward0Scalar_get_self(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddcmulBackward0Scalar_get_value(PyObject *self, void *c)
+ForeachAddcmulBackward0Scalar_get_tensor1(PyObject *self, void *c)
 {
-    return tn_ag_scalar_to_py(&((ForeachAddcmulBackward0Scalar *)self)->value);
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->tensor1, TN_NODE(self));
 }
 
 static PyObject *
@@ -5101,16 +5101,16 @@ ForeachAddcmulBackward0Scalar_get_tensor2(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddcmulBackward0Scalar_get_tensor1(PyObject *self, void *c)
+ForeachAddcmulBackward0Scalar_get_value(PyObject *self, void *c)
 {
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->tensor1, TN_NODE(self));
+    return tn_ag_scalar_to_py(&((ForeachAddcmulBackward0Scalar *)self)->value);
 }
 
 static PyGetSetDef ForeachAddcmulBackward0Scalar_getset[] = {
     {"_saved_self", ForeachAddcmulBackward0Scalar_get_self, NULL, NULL, NULL},
-    {"_saved_value", ForeachAddcmulBackward0Scalar_get_value, NULL, NULL, NULL},
-    {"_saved_tensor2", ForeachAddcmulBackward0Scalar_get_tensor2, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcmulBackward0Scalar_get_tensor1, NULL, NULL, NULL},
+    {"_saved_tensor2", ForeachAddcmulBackward0Scalar_get_tensor2, NULL, NULL, NULL},
+    {"_saved_value", ForeachAddcmulBackward0Scalar_get_value, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5150,9 +5150,9 @@ tn_ag_record__foreach_addcmul__Scalar(tn_op *op_, tn_value *a_)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    n->value = a_[3];
-    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
+    n->value = a_[3];
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -5174,10 +5174,10 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
-    tn_saved_list tensor2;
     tn_ag_scalars scalars;
+    tn_saved_list self;
     tn_saved_list tensor1;
+    tn_saved_list tensor2;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
     Py_ssize_t tensor2_size_;
@@ -5198,11 +5198,11 @@ ForeachAddcmulBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v2_.v, v2_.n};
+    if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
@@ -5236,8 +5236,8 @@ ForeachAddcmulBackward0ScalarList_release(tn_node *n_)
 {
     ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)n_;
     tn_saved_list_release(&n->self);
-    tn_saved_list_release(&n->tensor2);
     tn_saved_list_release(&n->tensor1);
+    tn_saved_list_release(&n->tensor2);
     (void)n;
 }
 
@@ -5256,11 +5256,11 @@ ForeachAddcmulBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *a
     for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
         if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
-        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
+        if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
     (void)n;
     return 0;
@@ -5273,21 +5273,21 @@ ForeachAddcmulBackward0ScalarList_get_self(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachAddcmulBackward0ScalarList_get_tensor2(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->tensor2, TN_NODE(self));
-}
-
-static PyObject *
 ForeachAddcmulBackward0ScalarList_get_tensor1(PyObject *self, void *c)
 {
     return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->tensor1, TN_NODE(self));
 }
 
+static PyObject *
+ForeachAddcmulBackward0ScalarList_get_tensor2(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->tensor2, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachAddcmulBackward0ScalarList_getset[] = {
     {"_saved_self", ForeachAddcmulBackward0ScalarList_get_self, NULL, NULL, NULL},
-    {"_saved_tensor2", ForeachAddcmulBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcmulBackward0ScalarList_get_tensor1, NULL, NULL, NULL},
+    {"_saved_tensor2", ForeachAddcmulBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5326,10 +5326,10 @@ tn_ag_record__foreach_addcmul__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -5349,8 +5349,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_value scalar;
+    tn_saved_list self;
     Py_ssize_t self_size_;
 } ForeachClampMaxBackward0Scalar;
 
@@ -5409,20 +5409,20 @@ ForeachClampMaxBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachClampMaxBackward0Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachClampMaxBackward0Scalar *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
 ForeachClampMaxBackward0Scalar_get_scalar(PyObject *self, void *c)
 {
     return tn_ag_scalar_to_py(&((ForeachClampMaxBackward0Scalar *)self)->scalar);
 }
 
+static PyObject *
+ForeachClampMaxBackward0Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachClampMaxBackward0Scalar *)self)->self, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachClampMaxBackward0Scalar_getset[] = {
-    {"_saved_self", ForeachClampMaxBackward0Scalar_get_self, NULL, NULL, NULL},
     {"_saved_scalar", ForeachClampMaxBackward0Scalar_get_scalar, NULL, NULL, NULL},
+    {"_saved_self", ForeachClampMaxBackward0Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5453,8 +5453,8 @@ tn_ag_record__foreach_clamp_max__Scalar(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     n->scalar = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -5474,8 +5474,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_value scalar;
+    tn_saved_list self;
     Py_ssize_t self_size_;
 } ForeachClampMinBackward0Scalar;
 
@@ -5534,20 +5534,20 @@ ForeachClampMinBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachClampMinBackward0Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachClampMinBackward0Scalar *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
 ForeachClampMinBackward0Scalar_get_scalar(PyObject *self, void *c)
 {
     return tn_ag_scalar_to_py(&((ForeachClampMinBackward0Scalar *)self)->scalar);
 }
 
+static PyObject *
+ForeachClampMinBackward0Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachClampMinBackward0Scalar *)self)->self, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachClampMinBackward0Scalar_getset[] = {
-    {"_saved_self", ForeachClampMinBackward0Scalar_get_self, NULL, NULL, NULL},
     {"_saved_scalar", ForeachClampMinBackward0Scalar_get_scalar, NULL, NULL, NULL},
+    {"_saved_self", ForeachClampMinBackward0Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5578,8 +5578,8 @@ tn_ag_record__foreach_clamp_min__Scalar(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     n->scalar = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -5600,8 +5600,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_saved_list other;
+    tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
 } ForeachDivBackward0;
@@ -5617,11 +5617,11 @@ ForeachDivBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -5648,8 +5648,8 @@ static void
 ForeachDivBackward0_release(tn_node *n_)
 {
     ForeachDivBackward0 *n = (ForeachDivBackward0 *)n_;
-    tn_saved_list_release(&n->self);
     tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
     (void)n;
 }
 
@@ -5664,20 +5664,14 @@ static int
 ForeachDivBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachDivBackward0 *n = (ForeachDivBackward0 *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
         if (tn_saved_traverse(&n->other.items[i_], visit, arg))
             return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
     (void)n;
     return 0;
-}
-
-static PyObject *
-ForeachDivBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachDivBackward0 *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -5686,9 +5680,15 @@ ForeachDivBackward0_get_other(PyObject *self, void *c)
     return tn_ag_saved_list_to_py(&((ForeachDivBackward0 *)self)->other, TN_NODE(self));
 }
 
+static PyObject *
+ForeachDivBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachDivBackward0 *)self)->self, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachDivBackward0_getset[] = {
-    {"_saved_self", ForeachDivBackward0_get_self, NULL, NULL, NULL},
     {"_saved_other", ForeachDivBackward0_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachDivBackward0_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5723,8 +5723,8 @@ tn_ag_record__foreach_div__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -5745,8 +5745,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_saved other_;
+    tn_saved_list self;
     Py_ssize_t self_size_;
 } ForeachDivBackward0Tensor;
 
@@ -5759,11 +5759,11 @@ ForeachDivBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int nvecs_ = 0;
     tn_ag_vec v0_;
     int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -5816,20 +5816,20 @@ ForeachDivBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachDivBackward0Tensor_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachDivBackward0Tensor *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
 ForeachDivBackward0Tensor_get_other(PyObject *self, void *c)
 {
     return tn_saved_to_py(&((ForeachDivBackward0Tensor *)self)->other_, TN_NODE(self));
 }
 
+static PyObject *
+ForeachDivBackward0Tensor_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachDivBackward0Tensor *)self)->self, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachDivBackward0Tensor_getset[] = {
-    {"_saved_self", ForeachDivBackward0Tensor_get_self, NULL, NULL, NULL},
     {"_saved_other", ForeachDivBackward0Tensor_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachDivBackward0Tensor_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5863,8 +5863,8 @@ tn_ag_record__foreach_div__Tensor(tn_op *op_, tn_value *a_)
             goto fail_;
     if (tn_node_set_next_edge(n_, (int)a_[0].n, other) < 0)
         goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -5884,8 +5884,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_value scalar;
+    tn_saved_list self;
     Py_ssize_t self_size_;
 } ForeachDivBackward1Scalar;
 
@@ -5944,20 +5944,20 @@ ForeachDivBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachDivBackward1Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachDivBackward1Scalar *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
 ForeachDivBackward1Scalar_get_scalar(PyObject *self, void *c)
 {
     return tn_ag_scalar_to_py(&((ForeachDivBackward1Scalar *)self)->scalar);
 }
 
+static PyObject *
+ForeachDivBackward1Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachDivBackward1Scalar *)self)->self, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachDivBackward1Scalar_getset[] = {
-    {"_saved_self", ForeachDivBackward1Scalar_get_self, NULL, NULL, NULL},
     {"_saved_scalar", ForeachDivBackward1Scalar_get_scalar, NULL, NULL, NULL},
+    {"_saved_self", ForeachDivBackward1Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5988,8 +5988,8 @@ tn_ag_record__foreach_div__Scalar(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     n->scalar = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -6009,8 +6009,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_ag_scalars scalars;
+    tn_saved_list self;
     Py_ssize_t self_size_;
 } ForeachDivBackward1ScalarList;
 
@@ -6107,8 +6107,8 @@ tn_ag_record__foreach_div__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_ag_scalars_save(&n->scalars, &a_[1]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -6247,8 +6247,8 @@ fail_:
 typedef struct {
     tn_node base;
     tn_saved_list self;
-    tn_saved_list weights;
     tn_saved_list tensors1;
+    tn_saved_list weights;
     Py_ssize_t self_size_;
     Py_ssize_t tensors1_size_;
     Py_ssize_t weights_size_;
@@ -6269,11 +6269,11 @@ ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->weights, n_) < 0) goto fail_;
-    tn_tensors weights = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensors1, n_) < 0) goto fail_;
+    tn_tensors tensors1 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->tensors1, n_) < 0) goto fail_;
-    tn_tensors tensors1 = {v2_.v, v2_.n};
+    if (tn_ag_vec_unpack(&v2_, &n->weights, n_) < 0) goto fail_;
+    tn_tensors weights = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -6307,8 +6307,8 @@ ForeachLerpBackward1List_release(tn_node *n_)
 {
     ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
     tn_saved_list_release(&n->self);
-    tn_saved_list_release(&n->weights);
     tn_saved_list_release(&n->tensors1);
+    tn_saved_list_release(&n->weights);
     (void)n;
 }
 
@@ -6326,11 +6326,11 @@ ForeachLerpBackward1List_traverse(tn_node *n_, visitproc visit, void *arg)
     for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
         if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->weights.n; i_++)
-        if (tn_saved_traverse(&n->weights.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensors1.n; i_++)
         if (tn_saved_traverse(&n->tensors1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->weights.n; i_++)
+        if (tn_saved_traverse(&n->weights.items[i_], visit, arg))
             return -1;
     (void)n;
     return 0;
@@ -6343,21 +6343,21 @@ ForeachLerpBackward1List_get_self(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachLerpBackward1List_get_weights(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->weights, TN_NODE(self));
-}
-
-static PyObject *
 ForeachLerpBackward1List_get_tensors1(PyObject *self, void *c)
 {
     return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->tensors1, TN_NODE(self));
 }
 
+static PyObject *
+ForeachLerpBackward1List_get_weights(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->weights, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachLerpBackward1List_getset[] = {
     {"_saved_self", ForeachLerpBackward1List_get_self, NULL, NULL, NULL},
-    {"_saved_weights", ForeachLerpBackward1List_get_weights, NULL, NULL, NULL},
     {"_saved_tensors1", ForeachLerpBackward1List_get_tensors1, NULL, NULL, NULL},
+    {"_saved_weights", ForeachLerpBackward1List_get_weights, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -6397,8 +6397,8 @@ tn_ag_record__foreach_lerp__List(tn_op *op_, tn_value *a_)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->weights, &a_[2], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensors1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->weights, &a_[2], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -14,8 +14,8 @@
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_saved_list other;
+    tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
 } ForeachMaximumBackward0List;
@@ -31,11 +31,11 @@ ForeachMaximumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out
     tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -62,8 +62,8 @@ static void
 ForeachMaximumBackward0List_release(tn_node *n_)
 {
     ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
-    tn_saved_list_release(&n->self);
     tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
     (void)n;
 }
 
@@ -78,20 +78,14 @@ static int
 ForeachMaximumBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
         if (tn_saved_traverse(&n->other.items[i_], visit, arg))
             return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
     (void)n;
     return 0;
-}
-
-static PyObject *
-ForeachMaximumBackward0List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMaximumBackward0List *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -100,9 +94,15 @@ ForeachMaximumBackward0List_get_other(PyObject *self, void *c)
     return tn_ag_saved_list_to_py(&((ForeachMaximumBackward0List *)self)->other, TN_NODE(self));
 }
 
+static PyObject *
+ForeachMaximumBackward0List_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMaximumBackward0List *)self)->self, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachMaximumBackward0List_getset[] = {
-    {"_saved_self", ForeachMaximumBackward0List_get_self, NULL, NULL, NULL},
     {"_saved_other", ForeachMaximumBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachMaximumBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -137,8 +137,8 @@ tn_ag_record__foreach_maximum__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -159,8 +159,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_saved_list other;
+    tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
 } ForeachMinimumBackward0List;
@@ -176,11 +176,11 @@ ForeachMinimumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out
     tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -207,8 +207,8 @@ static void
 ForeachMinimumBackward0List_release(tn_node *n_)
 {
     ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
-    tn_saved_list_release(&n->self);
     tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
     (void)n;
 }
 
@@ -223,20 +223,14 @@ static int
 ForeachMinimumBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
         if (tn_saved_traverse(&n->other.items[i_], visit, arg))
             return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
     (void)n;
     return 0;
-}
-
-static PyObject *
-ForeachMinimumBackward0List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMinimumBackward0List *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -245,9 +239,15 @@ ForeachMinimumBackward0List_get_other(PyObject *self, void *c)
     return tn_ag_saved_list_to_py(&((ForeachMinimumBackward0List *)self)->other, TN_NODE(self));
 }
 
+static PyObject *
+ForeachMinimumBackward0List_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMinimumBackward0List *)self)->self, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachMinimumBackward0List_getset[] = {
-    {"_saved_self", ForeachMinimumBackward0List_get_self, NULL, NULL, NULL},
     {"_saved_other", ForeachMinimumBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachMinimumBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -282,8 +282,8 @@ tn_ag_record__foreach_minimum__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -304,8 +304,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_saved_list other;
+    tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
 } ForeachMulBackward0List;
@@ -321,11 +321,11 @@ ForeachMulBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -352,8 +352,8 @@ static void
 ForeachMulBackward0List_release(tn_node *n_)
 {
     ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
-    tn_saved_list_release(&n->self);
     tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
     (void)n;
 }
 
@@ -368,20 +368,14 @@ static int
 ForeachMulBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
         if (tn_saved_traverse(&n->other.items[i_], visit, arg))
             return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
     (void)n;
     return 0;
-}
-
-static PyObject *
-ForeachMulBackward0List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMulBackward0List *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -390,9 +384,15 @@ ForeachMulBackward0List_get_other(PyObject *self, void *c)
     return tn_ag_saved_list_to_py(&((ForeachMulBackward0List *)self)->other, TN_NODE(self));
 }
 
+static PyObject *
+ForeachMulBackward0List_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMulBackward0List *)self)->self, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachMulBackward0List_getset[] = {
-    {"_saved_self", ForeachMulBackward0List_get_self, NULL, NULL, NULL},
     {"_saved_other", ForeachMulBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachMulBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -427,8 +427,8 @@ tn_ag_record__foreach_mul__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -449,8 +449,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_saved other_;
+    tn_saved_list self;
     Py_ssize_t self_size_;
 } ForeachMulBackward0Tensor;
 
@@ -463,11 +463,11 @@ ForeachMulBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int nvecs_ = 0;
     tn_ag_vec v0_;
     int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -520,20 +520,20 @@ ForeachMulBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachMulBackward0Tensor_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMulBackward0Tensor *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
 ForeachMulBackward0Tensor_get_other(PyObject *self, void *c)
 {
     return tn_saved_to_py(&((ForeachMulBackward0Tensor *)self)->other_, TN_NODE(self));
 }
 
+static PyObject *
+ForeachMulBackward0Tensor_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMulBackward0Tensor *)self)->self, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachMulBackward0Tensor_getset[] = {
-    {"_saved_self", ForeachMulBackward0Tensor_get_self, NULL, NULL, NULL},
     {"_saved_other", ForeachMulBackward0Tensor_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachMulBackward0Tensor_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -567,8 +567,8 @@ tn_ag_record__foreach_mul__Tensor(tn_op *op_, tn_value *a_)
             goto fail_;
     if (tn_node_set_next_edge(n_, (int)a_[0].n, other) < 0)
         goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -588,8 +588,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_value scalar;
+    tn_saved_list self;
     Py_ssize_t self_size_;
 } ForeachMulBackward1Scalar;
 
@@ -648,20 +648,20 @@ ForeachMulBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachMulBackward1Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMulBackward1Scalar *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
 ForeachMulBackward1Scalar_get_scalar(PyObject *self, void *c)
 {
     return tn_ag_scalar_to_py(&((ForeachMulBackward1Scalar *)self)->scalar);
 }
 
+static PyObject *
+ForeachMulBackward1Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachMulBackward1Scalar *)self)->self, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachMulBackward1Scalar_getset[] = {
-    {"_saved_self", ForeachMulBackward1Scalar_get_self, NULL, NULL, NULL},
     {"_saved_scalar", ForeachMulBackward1Scalar_get_scalar, NULL, NULL, NULL},
+    {"_saved_self", ForeachMulBackward1Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -692,8 +692,8 @@ tn_ag_record__foreach_mul__Scalar(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     n->scalar = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -713,8 +713,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_ag_scalars scalars;
+    tn_saved_list self;
     Py_ssize_t self_size_;
 } ForeachMulBackward1ScalarList;
 
@@ -811,8 +811,8 @@ tn_ag_record__foreach_mul__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_ag_scalars_save(&n->scalars, &a_[1]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -927,8 +927,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_value ord;
+    tn_saved_list self;
     tn_saved_list result;
     Py_ssize_t self_size_;
 } ForeachNormBackward0;
@@ -996,15 +996,15 @@ ForeachNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachNormBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
 ForeachNormBackward0_get_ord(PyObject *self, void *c)
 {
     return tn_ag_scalar_to_py(&((ForeachNormBackward0 *)self)->ord);
+}
+
+static PyObject *
+ForeachNormBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -1014,8 +1014,8 @@ ForeachNormBackward0_get_result(PyObject *self, void *c)
 }
 
 static PyGetSetDef ForeachNormBackward0_getset[] = {
-    {"_saved_self", ForeachNormBackward0_get_self, NULL, NULL, NULL},
     {"_saved_ord", ForeachNormBackward0_get_ord, NULL, NULL, NULL},
+    {"_saved_self", ForeachNormBackward0_get_self, NULL, NULL, NULL},
     {"_saved_result", ForeachNormBackward0_get_result, NULL, NULL, NULL},
     {NULL},
 };
@@ -1047,8 +1047,8 @@ tn_ag_record__foreach_norm__Scalar(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     n->ord = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -1188,9 +1188,9 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
-    tn_saved_list other;
     tn_value alpha;
+    tn_saved_list other;
+    tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
 } ForeachSubBackward0List;
@@ -1206,11 +1206,11 @@ ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
         if (any_grad_defined_) {
@@ -1237,8 +1237,8 @@ static void
 ForeachSubBackward0List_release(tn_node *n_)
 {
     ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    tn_saved_list_release(&n->self);
     tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
     (void)n;
 }
 
@@ -1253,20 +1253,20 @@ static int
 ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
         if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
     (void)n;
     return 0;
 }
 
 static PyObject *
-ForeachSubBackward0List_get_self(PyObject *self, void *c)
+ForeachSubBackward0List_get_alpha(PyObject *self, void *c)
 {
-    return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->self, TN_NODE(self));
+    return tn_ag_scalar_to_py(&((ForeachSubBackward0List *)self)->alpha);
 }
 
 static PyObject *
@@ -1276,15 +1276,15 @@ ForeachSubBackward0List_get_other(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachSubBackward0List_get_alpha(PyObject *self, void *c)
+ForeachSubBackward0List_get_self(PyObject *self, void *c)
 {
-    return tn_ag_scalar_to_py(&((ForeachSubBackward0List *)self)->alpha);
+    return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->self, TN_NODE(self));
 }
 
 static PyGetSetDef ForeachSubBackward0List_getset[] = {
-    {"_saved_self", ForeachSubBackward0List_get_self, NULL, NULL, NULL},
-    {"_saved_other", ForeachSubBackward0List_get_other, NULL, NULL, NULL},
     {"_saved_alpha", ForeachSubBackward0List_get_alpha, NULL, NULL, NULL},
+    {"_saved_other", ForeachSubBackward0List_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachSubBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -1319,9 +1319,9 @@ tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
     n->alpha = a_[2];
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
