@@ -323,10 +323,6 @@ class AutogradModel:
                 return None
             fields.append(SavedField(name=cname(name) + ("_" if cpp in ("Tensor", "optional<Tensor>") else ""),
                                      pyname=name, cpp=cpp, expr=sa.expr, is_output=is_out))
-        if info.name.startswith("_foreach_"):
-            # torchgen's gen_foreach_derivativeinfo collects these through a set (hash order):
-            # sorted, the generated code does not depend on PYTHONHASHSEED
-            fields.sort(key=lambda f: (f.is_output, f.pyname))
         edges = []
         for a in info.args_with_derivatives:
             arg = getattr(a, "argument", a)
