@@ -67,6 +67,13 @@ CASES = {
     "double_backward_through_copyslices": case(
         "a = randn(4); requires_grad(a); b = a * 1; b[1:3].mul_(a[:2]); g, = torch.autograd.grad(b.pow(2).sum(), a, create_graph=True)\n"
         "out = vjp(g, [a])"),
+    # retain_grad (a kernel here): the retained gradient follows the rebased history
+    "retain_grad_moves_with_rebase": case(
+        "a = randn(4, 3); requires_grad(a); b = a * 2; b.retain_grad(); b[1].mul_(3); v = b[2:]; v.retain_grad()\n"
+        "b.sum().backward(); out = (a.grad, b.grad, v.grad, b.retains_grad, v.retains_grad, a.retains_grad)"),
+    "retain_grad_leaf_is_a_no_op": case(
+        "a = randn(3); requires_grad(a); a.retain_grad(); (a * 2).sum().backward(); out = (a.grad, a.retains_grad)"),
+    "error_retain_grad_without_requires_grad": case("x = randn(3); x.retain_grad()", "exact"),
     # the forbidden ones: upstream's RuntimeError
     "error_view_of_leaf": case("a = randn(3); requires_grad(a); a[0].add_(1)", "exact"),
     "error_view_of_leaf_setitem": case("a = randn(3); requires_grad(a); a[0:2] = 1.0", "exact"),
