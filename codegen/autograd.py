@@ -586,7 +586,7 @@ MANUAL_NAMES = {
     "unbind_backward", "_to_copy_backward", "masked_fill_backward", "index_backward", "as_strided_backward",
     "evenly_distribute_backward", "clamp_backward", "clamp_backward_min_max", "var_backward", "std_backward",
     "var_mean_backward", "std_mean_backward", "norm_backward", "linalg_vector_norm_backward", "prod_backward",
-    "cumsum_backward", "cumprod_backward", "logcumsumexp_backward", "repeat_backward", "sgn_backward",
+    "cumsum_backward", "logcumsumexp_backward", "repeat_backward", "sgn_backward",
     "atan2_backward", "copysign_tensor_self_backward", "log1p_backward", "nansum_backward",
     "infinitely_differentiable_silu_backward", "infinitely_differentiable_mish_backward",
     "infinitely_differentiable_logit_backward", "constant_pad_nd_backward",

@@ -1910,8 +1910,9 @@ AsStridedBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::as_strided is not implemented in torchnative", "helper as_strided_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            t_[0] = tn_fm_as_strided_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self_geometry, tn_ag_ints_view(&n->size), tn_ag_ints_view(&n->stride), n->storage_offset);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
         }
     }
     rc_ = 0;
@@ -2035,8 +2036,9 @@ AsStridedBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::as_strided_ is not implemented in torchnative", "helper as_strided_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            t_[0] = tn_fm_as_strided_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self_geometry, tn_ag_ints_view(&n->size), tn_ag_ints_view(&n->stride), n->storage_offset);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
         }
     }
     rc_ = 0;
@@ -2650,7 +2652,8 @@ static int
 Atan2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     Atan2Backward0 *n = (Atan2Backward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[4] = {0};
+    PyObject *v0_[2];
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -2659,13 +2662,18 @@ Atan2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::atan2 is not implemented in torchnative", "helper atan2_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_atan2_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), self, other, grad_input_mask) < 0) goto fail_;
+            t_[2] = v0_[0];
+            t_[3] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[2]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -4061,7 +4069,8 @@ static int
 ClampBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ClampBackward0 *n = (ClampBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[6] = {0};
+    PyObject *v0_[2];
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -4072,19 +4081,25 @@ ClampBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::clamp.Tensor is not implemented in torchnative", "helper clamp_backward_min_max is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if (tn_fm_clamp_backward_min_max(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), self, min, max, grad_input_mask) < 0) goto fail_;
+            t_[3] = v0_[0];
+            t_[4] = v0_[1];
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[3]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[4]);
         }
     }
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::clamp.Tensor is not implemented in torchnative", "no overload of clamp_backward takes (T, T, T, T)");
-            goto fail_;
+            t_[5] = tn_fm_clamp_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, min, max);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 6);
     (void)n;
     return rc_;
 }
@@ -5338,7 +5353,7 @@ static int
 CopysignBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     CopysignBackward0 *n = (CopysignBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -5354,13 +5369,14 @@ CopysignBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     }
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::copysign.Tensor is not implemented in torchnative", "helper copysign_tensor_self_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            t_[3] = tn_fm_copysign_tensor_self_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -6063,7 +6079,7 @@ static int
 CumprodBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     CumprodBackward0 *n = (CumprodBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -6072,13 +6088,16 @@ CumprodBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::cumprod is not implemented in torchnative", "helper cumprod_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(n->self_scalar_type), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_cumprod_backward, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(self), tn_value_int(n->dim), tn_value_tensor(result)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }

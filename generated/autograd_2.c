@@ -5300,7 +5300,7 @@ static int
 LinalgVectorNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LinalgVectorNormBackward0 *n = (LinalgVectorNormBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -5309,13 +5309,14 @@ LinalgVectorNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::linalg_vector_norm is not implemented in torchnative", "helper linalg_vector_norm_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            t_[2] = tn_fm_linalg_vector_norm_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, &n->ord, result, tn_ag_ints_view(&n->dim), n->keepdim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }

@@ -698,7 +698,7 @@ static int
 ProdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ProdBackward0 *n = (ProdBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -707,13 +707,16 @@ ProdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::prod is not implemented in torchnative", "helper prod_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(self), tn_ag_value_dtype(TN_T(tn_ag_grad_at(grads_, n_->num_inputs, 0))->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_fm_prod_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[2], result);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -822,7 +825,7 @@ static int
 ProdBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ProdBackward1 *n = (ProdBackward1 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -831,13 +834,16 @@ ProdBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::prod.dim_int is not implemented in torchnative", "helper prod_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(self), tn_ag_value_dtype(TN_T(tn_ag_grad_at(grads_, n_->num_inputs, 0))->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_fm_prod_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[2], result, n->dim, n->keepdim);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -3630,7 +3636,8 @@ static int
 ScatterReduceBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ScatterReduceBackward0 *n = (ScatterReduceBackward0 *)n_;
-    PyObject *t_[4] = {0};
+    PyObject *t_[6] = {0};
+    PyObject *v0_[2];
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -3643,13 +3650,18 @@ ScatterReduceBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::scatter_reduce.two is not implemented in torchnative", "helper scatter_reduce_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_scatter_reduce_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->dim, index, src, n->reduce, n->include_self, result) < 0) goto fail_;
+            t_[4] = v0_[0];
+            t_[5] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[4]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[5]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
+    tn_ag_release_temps(t_, 6);
     (void)n;
     return rc_;
 }

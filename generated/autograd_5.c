@@ -1475,7 +1475,7 @@ static int
 StdMeanBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     StdMeanBackward0 *n = (StdMeanBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -1484,13 +1484,14 @@ StdMeanBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::std_mean.correction is not implemented in torchnative", "helper std_mean_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            t_[2] = tn_fm_std_mean_backward(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0)), tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(1)), self, result0, tn_ag_ints_view(&n->dim), &n->correction, n->keepdim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }
@@ -4851,20 +4852,21 @@ static int
 VarMeanBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     VarMeanBackward0 *n = (VarMeanBackward0 *)n_;
-    PyObject *t_[1] = {0};
+    PyObject *t_[2] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::var_mean.correction is not implemented in torchnative", "helper var_mean_backward is not in schemas/autograd_helpers.yaml");
-            goto fail_;
+            t_[1] = tn_fm_var_mean_backward(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0)), tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(1)), self, tn_ag_ints_view(&n->dim), &n->correction, n->keepdim);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 2);
     (void)n;
     return rc_;
 }

@@ -11,12 +11,22 @@
  * Tensors: NULL without an exception is an undefined tensor. */
 /* Tensor _to_copy_backward(const Tensor& grad, const c10::TensorOptions& self_options); */
 PyObject *tn_fm__to_copy_backward(PyObject *grad, tn_ag_options self_options);
+/* Tensor as_strided_backward(Tensor grad, const TensorGeometry& input_geometry, c10::SymIntArrayRef sizes, c10::SymIntArrayRef strides, const std::optional<c10::SymInt>& storage_offset_); */
+PyObject *tn_fm_as_strided_backward(PyObject *grad, const tn_ag_geometry *input_geometry, tn_ints sizes, tn_ints strides, tn_opt_int storage_offset_);
+/* std::tuple<Tensor, Tensor> atan2_backward(const Tensor& grad, const Tensor& self, const Tensor& other, std::array<bool, 2> output_mask); */
+int tn_fm_atan2_backward(PyObject **out, PyObject *grad, PyObject *self, PyObject *other, const int64_t *output_mask);
 /* std::vector<at::Tensor> cat_tensors_backward(const at::Tensor& grad, const std::vector<std::vector<c10::SymInt>>& sizes, const std::vector<ScalarType>& dtypes, int64_t dim); */
 int tn_fm_cat_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes, const tn_ag_dtypes *dtypes, int64_t dim);
 /* at::Tensor clamp_backward(const at::Tensor& grad, const at::Tensor& self, const std::optional<at::Scalar>& min, const std::optional<at::Scalar>& max); */
 PyObject *tn_fm_clamp_backward(PyObject *grad, PyObject *self, const tn_value *min, const tn_value *max);
+/* at::Tensor clamp_backward(const at::Tensor& grad, const at::Tensor& self, const at::Tensor& min, const at::Tensor& max); */
+PyObject *tn_fm_clamp_backward_1(PyObject *grad, PyObject *self, PyObject *min, PyObject *max);
+/* std::tuple<at::Tensor, at::Tensor> clamp_backward_min_max(const at::Tensor& grad, const at::Tensor& self, const at::Tensor& min, const at::Tensor& max, const std::array<bool, 2>& grad_input_mask); */
+int tn_fm_clamp_backward_min_max(PyObject **out, PyObject *grad, PyObject *self, PyObject *min, PyObject *max, const int64_t *grad_input_mask);
 /* Tensor constant_pad_nd_backward(const Tensor& grad, c10::SymIntArrayRef pad); */
 PyObject *tn_fm_constant_pad_nd_backward(PyObject *grad, tn_ints pad);
+/* at::Tensor copysign_tensor_self_backward(const Tensor& grad, const Tensor& self, const Tensor& result); */
+PyObject *tn_fm_copysign_tensor_self_backward(PyObject *grad, PyObject *self, PyObject *result);
 /* at::Tensor cumsum_backward(const at::Tensor& grad, int64_t dim); */
 PyObject *tn_fm_cumsum_backward(PyObject *grad, int64_t dim);
 /* at::Tensor div_tensor_other_backward(const Tensor& grad, const Tensor& self, const Tensor& other); */
@@ -31,14 +41,24 @@ PyObject *tn_fm_div_tensor_self_backward_1(PyObject *grad, const tn_value *other
 PyObject *tn_fm_div_tensor_self_backward_2(PyObject *grad, PyObject *other, int self_st, const char *rounding_mode);
 /* at::Tensor div_tensor_self_backward(const Tensor& grad, Scalar other, ScalarType self_st, const std::optional<std::string_view>& rounding_mode); */
 PyObject *tn_fm_div_tensor_self_backward_3(PyObject *grad, const tn_value *other, int self_st, const char *rounding_mode);
+/* at::Tensor evenly_distribute_backward(const at::Tensor& grad, const at::Tensor& input, const at::Tensor& value); */
+PyObject *tn_fm_evenly_distribute_backward(PyObject *grad, PyObject *input, PyObject *value);
 /* at::Tensor handle_r_to_c(ScalarType self_st, Tensor gradient_result); */
 PyObject *tn_fm_handle_r_to_c(int self_st, PyObject *gradient_result);
 /* at::Tensor index_backward(at::Tensor zeros_like_self, const torch::List<std::optional<Tensor>>& indices, const at::Tensor& grad); */
 PyObject *tn_fm_index_backward(PyObject *zeros_like_self, tn_tensors indices, PyObject *grad);
+/* Tensor infinitely_differentiable_logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps); */
+PyObject *tn_fm_infinitely_differentiable_logit_backward(PyObject *grad, PyObject *self, tn_opt_double eps);
+/* at::Tensor infinitely_differentiable_mish_backward(const at::Tensor& grad_output, const at::Tensor& input); */
+PyObject *tn_fm_infinitely_differentiable_mish_backward(PyObject *grad_output, PyObject *input);
 /* at::Tensor infinitely_differentiable_silu_backward(const at::Tensor& grad_output, const at::Tensor& input); */
 PyObject *tn_fm_infinitely_differentiable_silu_backward(PyObject *grad_output, PyObject *input);
+/* at::Tensor linalg_vector_norm_backward(at::Tensor grad, const at::Tensor& self, const at::Scalar& ord, at::Tensor norm, const at::OptionalIntArrayRef& opt_dim, bool keepdim); */
+PyObject *tn_fm_linalg_vector_norm_backward(PyObject *grad, PyObject *self, const tn_value *ord, PyObject *norm, tn_ints opt_dim, int keepdim);
 /* at::Tensor log1p_backward(const at::Tensor& grad, const at::Tensor& self); */
 PyObject *tn_fm_log1p_backward(PyObject *grad, PyObject *self);
+/* at::Tensor logcumsumexp_backward(at::Tensor grad, const at::Tensor& self, const at::Tensor& result, int64_t dim); */
+PyObject *tn_fm_logcumsumexp_backward(PyObject *grad, PyObject *self, PyObject *result, int64_t dim);
 /* at::Tensor logsumexp_backward(at::Tensor grad, const at::Tensor& self, at::Tensor result, at::IntArrayRef dim, bool keepdim); */
 PyObject *tn_fm_logsumexp_backward(PyObject *grad, PyObject *self, PyObject *result, tn_ints dim, int keepdim);
 /* Tensor masked_fill_backward(const Tensor& grad, const Tensor& mask); */
@@ -55,6 +75,12 @@ PyObject *tn_fm_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, 
 PyObject *tn_fm_mul_tensor_backward(PyObject *grad, PyObject *other, int self_st);
 /* at::Tensor mul_tensor_backward(const Tensor& grad, Scalar other, ScalarType self_st); */
 PyObject *tn_fm_mul_tensor_backward_1(PyObject *grad, const tn_value *other, int self_st);
+/* at::Tensor nansum_backward(const at::Tensor& grad, const at::Tensor& self, at::OptionalIntArrayRef dims, bool keepdim); */
+PyObject *tn_fm_nansum_backward(PyObject *grad, PyObject *self, tn_ints dims, int keepdim);
+/* at::Tensor norm_backward(const at::Tensor& grad, const at::Tensor& self, const std::optional<at::Scalar>& p_, const at::Tensor& norm); */
+PyObject *tn_fm_norm_backward(PyObject *grad, PyObject *self, const tn_value *p_, PyObject *norm);
+/* at::Tensor norm_backward(at::Tensor grad, const at::Tensor& self, const std::optional<at::Scalar>& p_, at::Tensor norm, at::IntArrayRef dim, bool keepdim); */
+PyObject *tn_fm_norm_backward_1(PyObject *grad, PyObject *self, const tn_value *p_, PyObject *norm, tn_ints dim, int keepdim);
 /* at::Tensor permute_backwards(const at::Tensor& grad, at::IntArrayRef fwd_dims); */
 PyObject *tn_fm_permute_backwards(PyObject *grad, tn_ints fwd_dims);
 /* at::Tensor pow_backward(at::Tensor grad, const at::Tensor& self, const at::Scalar& exponent_); */
@@ -65,12 +91,18 @@ PyObject *tn_fm_pow_backward_exponent(PyObject *grad, PyObject *self, PyObject *
 PyObject *tn_fm_pow_backward_exponent_1(PyObject *grad, const tn_value *base, PyObject *exponent, PyObject *result);
 /* at::Tensor pow_backward_self(const at::Tensor& grad, const at::Tensor& self, const at::Tensor& exponent); */
 PyObject *tn_fm_pow_backward_self(PyObject *grad, PyObject *self, PyObject *exponent);
+/* at::Tensor prod_backward(const at::Tensor& grad, const at::Tensor& input, const at::Tensor& result); */
+PyObject *tn_fm_prod_backward(PyObject *grad, PyObject *input, PyObject *result);
+/* at::Tensor prod_backward(at::Tensor grad, const at::Tensor& input, at::Tensor result, int64_t dim, bool keepdim); */
+PyObject *tn_fm_prod_backward_1(PyObject *grad, PyObject *input, PyObject *result, int64_t dim, int keepdim);
 /* at::Tensor repeat_backward(at::Tensor grad, at::SymIntArrayRef repeats, at::SymIntArrayRef input_shape); */
 PyObject *tn_fm_repeat_backward(PyObject *grad, tn_ints repeats, tn_ints input_shape);
 /* Tensor restore_reduced_dims(const Tensor& output, IntArrayRef dims, bool keepdim); */
 PyObject *tn_fm_restore_reduced_dims(PyObject *output, tn_ints dims, int keepdim);
 /* Tensor scale_grad_by_count(const Tensor& grad, const Tensor& mask, IntArrayRef dims); */
 PyObject *tn_fm_scale_grad_by_count(PyObject *grad, PyObject *mask, tn_ints dims);
+/* std::tuple<Tensor, Tensor> scatter_reduce_backward(const Tensor& grad, const Tensor& self, int dim, const Tensor& index, const Tensor& src, std::string_view reduce, bool include_self, const Tensor& result); */
+int tn_fm_scatter_reduce_backward(PyObject **out, PyObject *grad, PyObject *self, int64_t dim, PyObject *index, PyObject *src, const char *reduce, int include_self, PyObject *result);
 /* Tensor sgn_backward(const Tensor& x, const Tensor& gx, const Tensor& sgn); */
 PyObject *tn_fm_sgn_backward(PyObject *x, PyObject *gx, PyObject *sgn);
 /* Tensor slice_backward_wrapper(const at::Tensor& grad, const c10::SymIntArrayRef& input_sizes, int64_t dim, std::optional<c10::SymInt> start, std::optional<c10::SymInt> end, c10::SymInt step); */
@@ -83,6 +115,8 @@ PyObject *tn_fm_split_with_sizes_backward(tn_tensors grads, tn_ints split_sizes,
 int tn_fm_stack_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, int64_t dim, const tn_ag_dtypes *dtypes);
 /* at::Tensor std_backward(const at::Tensor& result, const at::Tensor& grad, const at::Tensor& self, at::OptionalIntArrayRef dim, const std::optional<c10::Scalar>& correction, bool keepdim); */
 PyObject *tn_fm_std_backward(PyObject *result, PyObject *grad, PyObject *self, tn_ints dim, const tn_value *correction, int keepdim);
+/* Tensor std_mean_backward(const Tensor& gstd, const Tensor& gmean, const Tensor& self, const Tensor& std, at::OptionalIntArrayRef dim_opt, const std::optional<c10::Scalar>& correction, bool keepdim); */
+PyObject *tn_fm_std_mean_backward(PyObject *gstd, PyObject *gmean, PyObject *self, PyObject *std, tn_ints dim_opt, const tn_value *correction, int keepdim);
 /* at::Tensor sum_backward(const at::Tensor& grad, at::SymIntArrayRef sizes, at::OptionalIntArrayRef opt_dims, bool keepdim); */
 PyObject *tn_fm_sum_backward(PyObject *grad, tn_ints sizes, tn_ints opt_dims, int keepdim);
 /* at::Tensor unbind_backward(const variable_list& grads, int64_t dim); */
@@ -95,6 +129,8 @@ PyObject *tn_fm_unsqueeze_to_1(PyObject *self, int64_t dim, tn_ints sym_sizes);
 PyObject *tn_fm_unsqueeze_to_2(PyObject *self, tn_ints dim, tn_ints sym_sizes);
 /* at::Tensor var_backward(at::Tensor grad, const at::Tensor& self, at::OptionalIntArrayRef dim, const std::optional<c10::Scalar>& correction, bool keepdim); */
 PyObject *tn_fm_var_backward(PyObject *grad, PyObject *self, tn_ints dim, const tn_value *correction, int keepdim);
+/* Tensor var_mean_backward(const Tensor& gvar, const Tensor& gmean, const Tensor& self, at::OptionalIntArrayRef dim_opt, const std::optional<c10::Scalar>& correction, bool keepdim); */
+PyObject *tn_fm_var_mean_backward(PyObject *gvar, PyObject *gmean, PyObject *self, tn_ints dim_opt, const tn_value *correction, int keepdim);
 
 /* C decompositions of CompositeImplicitAutograd ops (ops/compositions.c) and ops upstream
  * differentiates by hand (ops/autograd_manual.c): schemas/autograd_compositions.yaml */
@@ -136,6 +172,10 @@ PyObject *tn_compose_rms_norm(tn_op *op, tn_value *a);
 PyObject *tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a);
 PyObject *tn_compose_softmax__int(tn_op *op, tn_value *a);
 PyObject *tn_compose_square(tn_op *op, tn_value *a);
+PyObject *tn_compose_std(tn_op *op, tn_value *a);
+PyObject *tn_compose_std__dim(tn_op *op, tn_value *a);
+PyObject *tn_compose_std_mean(tn_op *op, tn_value *a);
+PyObject *tn_compose_std_mean__dim(tn_op *op, tn_value *a);
 PyObject *tn_compose_subtract__Tensor(tn_op *op, tn_value *a);
 PyObject *tn_compose_swapaxes(tn_op *op, tn_value *a);
 PyObject *tn_compose_swapdims(tn_op *op, tn_value *a);
@@ -146,6 +186,10 @@ PyObject *tn_compose_to__other(tn_op *op, tn_value *a);
 PyObject *tn_compose_true_divide__Tensor(tn_op *op, tn_value *a);
 PyObject *tn_compose_type_as(tn_op *op, tn_value *a);
 PyObject *tn_compose_unflatten__int(tn_op *op, tn_value *a);
+PyObject *tn_compose_var(tn_op *op, tn_value *a);
+PyObject *tn_compose_var__dim(tn_op *op, tn_value *a);
+PyObject *tn_compose_var_mean(tn_op *op, tn_value *a);
+PyObject *tn_compose_var_mean__dim(tn_op *op, tn_value *a);
 PyObject *tn_compose_view_as(tn_op *op, tn_value *a);
 
 #endif

@@ -809,6 +809,8 @@ PyObject *tn_op_result_type__Scalar_Scalar(const tn_op *overload, const tn_value
 PyObject *tn_op_result_type__Scalar_Tensor(const tn_op *overload, const tn_value *scalar, TensorObject *tensor);
 /* aten::result_type.Tensor(Tensor tensor, Tensor other) -> ScalarType */
 PyObject *tn_op_result_type__Tensor(const tn_op *overload, TensorObject *tensor, TensorObject *other);
+/* aten::retain_grad(Tensor(a!) self) -> () */
+PyObject *tn_op_retain_grad(const tn_op *overload, TensorObject *self);
 /* aten::retains_grad(Tensor self) -> bool */
 PyObject *tn_op_retains_grad(const tn_op *overload, TensorObject *self);
 /* aten::rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor */

@@ -49,6 +49,38 @@ wrap(int64_t d, int64_t n)
     return d < 0 ? d + n : d;
 }
 
+static PyObject *
+masked_fill_scalar_(PyObject *t, PyObject *mask, tn_value v)
+{
+    return tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t), tn_value_tensor(mask), v});
+}
+
+static PyObject *
+scalar_tensor_like(double v, PyObject *like)
+{
+    tn_ag_options o = tn_ag_options_of(like);
+    return tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(v), tn_ag_value_dtype(o.dtype), NONE_V,
+                                                       tn_ag_value_device(o.device), NONE_V});
+}
+
+static PyObject *
+zeros_like_contiguous(PyObject *a)
+{
+    return tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(a), NONE_V, NONE_V, NONE_V, NONE_V,
+                                                    tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)});
+}
+
+/* item() of a one-element tensor as a C integer (bool/int results of reductions) */
+static int
+item_int(PyObject *t, int64_t *out)
+{
+    tn_value v;
+    if (tn_ag_scalar_of_tensor(&v, t) < 0)
+        return -1;
+    *out = v.tag == TN_V_DOUBLE ? (int64_t)v.u.d : v.u.i;
+    return 0;
+}
+
 /* ---- helpers ---- */
 
 PyObject *
@@ -171,7 +203,7 @@ PyObject *
 tn_fm_pow_backward(PyObject *grad, PyObject *self, const tn_value *exponent)
 {
     if (tn_scalar_to_double(exponent) == 0.0 && exponent->tag != TN_V_COMPLEX)
-        return at_zeros_like(self, -1);
+        return zeros_like_contiguous(self);   /* LEGACY_CONTIGUOUS_MEMORY_FORMAT */
     /* grad * (exp * self.pow(exp - 1)), exp as a double */
     double e = tn_scalar_to_double(exponent);
     PyObject *p = at_ts(TN_OP_pow__Tensor_Scalar, self, tn_value_double(e - 1));
@@ -675,11 +707,14 @@ tn_fm_var_backward(PyObject *grad, PyObject *self, tn_ints dim, const tn_value *
         PyObject *mean = at_mean_all(self);
         PyObject *d = mean ? at_sub(self, mean) : NULL;
         if (d && dof <= 0) {
-            PyObject *sg = at_1(TN_OP_sgn, d);
-            PyObject *g = sg ? at_mul(grad, sg) : NULL;
-            r = g ? at_mul_scalar(g, tn_value_double(INFINITY)) : NULL;
-            Py_XDECREF(sg);
-            Py_XDECREF(g);
+            /* grad * where(self == self.mean(), NaN, inf): 2 / (n - correction) is infinite */
+            PyObject *eq = at_2(TN_OP_eq__Tensor, self, mean);
+            PyObject *w = eq ? tn_ag_op(TN_OP_where__Scalar, (tn_value[]){tn_value_tensor(eq), tn_value_double(NAN),
+                                                                               tn_value_double(INFINITY)})
+                             : NULL;
+            r = w ? at_mul(grad, w) : NULL;
+            Py_XDECREF(eq);
+            Py_XDECREF(w);
         } else if (d) {
             PyObject *g = at_mul_scalar(grad, tn_value_double(2.0 / dof));
             r = g ? at_mul(g, d) : NULL;
@@ -768,6 +803,9 @@ tn_fm_repeat_backward(PyObject *grad, tn_ints repeats, tn_ints input_shape)
         }
         gsize[ng++] = input_shape.v[d];
     }
+    /* all repeats 1: an empty sum_dims would reduce every dim, so upstream skips the sum */
+    if (ns == 0)
+        return g;
     TN_SETREF(g, at_reshape(g, gsize, ng));
     if (!g)
         return NULL;
@@ -800,6 +838,810 @@ tn_fm_constant_pad_nd_backward(PyObject *grad, tn_ints pad)
                     (tn_value[]){tn_value_tensor(grad), tn_ag_value_ints_lit(neg, pad.n), tn_value_int(0)});
 }
 
+/* ---- more helpers: norms, products, scans, scatter_reduce, as_strided ---- */
+
+PyObject *
+tn_fm_copysign_tensor_self_backward(PyObject *grad, PyObject *self, PyObject *result)
+{
+    /* ratio = result / self; ratio.masked_fill_(self == 0, 0); grad * ratio */
+    PyObject *ratio = at_div(result, self);
+    PyObject *z = ratio ? at_ts(TN_OP_eq__Scalar, self, tn_value_int(0)) : NULL;
+    PyObject *f = z ? masked_fill_scalar_(ratio, z, tn_value_int(0)) : NULL;
+    PyObject *r = f ? at_mul(grad, ratio) : NULL;
+    Py_XDECREF(ratio);
+    Py_XDECREF(z);
+    Py_XDECREF(f);
+    return r;
+}
+
+/* grad / norm.pow(p - 1), masked to 0 where norm == 0 */
+static PyObject *
+norm_scale(PyObject *grad, PyObject *norm, double p)
+{
+    PyObject *np = at_ts(TN_OP_pow__Tensor_Scalar, norm, tn_value_double(p - 1));
+    PyObject *sv = np ? at_div(grad, np) : NULL;
+    PyObject *z = sv ? at_ts(TN_OP_eq__Scalar, norm, tn_value_int(0)) : NULL;
+    PyObject *f = z ? masked_fill_scalar_(sv, z, tn_value_int(0)) : NULL;
+    Py_XDECREF(np);
+    Py_XDECREF(z);
+    if (!f) {
+        Py_XDECREF(sv);
+        return NULL;
+    }
+    Py_DECREF(f);
+    return sv;
+}
+
+PyObject *
+tn_fm_norm_backward_1(PyObject *grad_, PyObject *self, const tn_value *p_, PyObject *norm_, tn_ints dim, int keepdim)
+{
+    int64_t ndim = TN_T(self)->ndim;
+    double p = p_ && p_->tag != TN_V_NONE ? tn_scalar_to_double(p_) : 2.0;
+    PyObject *grad = Py_NewRef(grad_), *norm = Py_NewRef(norm_);
+    PyObject *t[8] = {0}, *r = NULL;
+    if (!keepdim && ndim != 0) {
+        TN_SETREF(grad, unsqueeze_multiple(grad_, dim, ndim));
+        TN_SETREF(norm, grad ? unsqueeze_multiple(norm_, dim, ndim) : NULL);
+        if (!grad || !norm)
+            goto done;
+    }
+    if (p == 0.0) {
+        /* undefined gradient */
+    } else if (p == 1.0) {
+        if ((t[0] = at_1(TN_OP_sgn, self)))
+            r = at_mul(t[0], grad);
+    } else if (p == 2.0) {
+        /* grad * (self / norm).masked_fill_(norm == 0, 0) */
+        if ((t[0] = at_div(self, norm)) && (t[1] = at_ts(TN_OP_eq__Scalar, norm, tn_value_int(0))) &&
+            (t[2] = masked_fill_scalar_(t[0], t[1], tn_value_int(0))))
+            r = at_mul(grad, t[0]);
+    } else if (isinf(p)) {
+        /* self.sgn() * ((grad / mask.sum(dim, true)) * mask), mask: |self| == norm or NaN */
+        if ((t[0] = at_1(TN_OP_abs, self)) && (t[1] = at_2(TN_OP_eq__Tensor, t[0], norm)) &&
+            (t[2] = at_1(TN_OP_isnan, t[0])) && (t[3] = at_2(TN_OP_logical_or, t[1], t[2])) &&
+            (t[4] = at_1(TN_OP_sgn, self)) && (t[5] = at_sum_dims(t[3], dim.v, dim.n, 1)) &&
+            (t[6] = at_div(grad, t[5])) && (t[7] = at_mul(t[6], t[3])))
+            r = at_mul(t[4], t[7]);
+    } else if (p < 1.0) {
+        /* self.sgn() * self.abs().pow_(p - 1).masked_fill_(self == 0, 0) * grad * norm.pow(1 - p) */
+        if ((t[0] = at_1(TN_OP_sgn, self)) && (t[1] = at_1(TN_OP_abs, self)) &&
+            (t[2] = at_ts(TN_OP_pow___Scalar, t[1], tn_value_double(p - 1))) &&
+            (t[3] = at_ts(TN_OP_eq__Scalar, self, tn_value_int(0))) &&
+            (t[4] = masked_fill_scalar_(t[1], t[3], tn_value_int(0))) && (t[5] = at_mul(t[0], t[1])) &&
+            (t[6] = at_mul(t[5], grad)) && (t[7] = at_ts(TN_OP_pow__Tensor_Scalar, norm, tn_value_double(1 - p))))
+            r = at_mul(t[6], t[7]);
+    } else if (p < 2.0) {
+        /* self.sgn() * self.abs().pow_(p - 1) * (grad / norm.pow(p - 1)).masked_fill_(norm == 0, 0) */
+        if ((t[0] = at_1(TN_OP_sgn, self)) && (t[1] = at_1(TN_OP_abs, self)) &&
+            (t[2] = at_ts(TN_OP_pow___Scalar, t[1], tn_value_double(p - 1))) && (t[3] = at_mul(t[0], t[1])) &&
+            (t[4] = norm_scale(grad, norm, p)))
+            r = at_mul(t[3], t[4]);
+    } else {
+        /* self * self.abs().pow_(p - 2) * (grad / norm.pow(p - 1)).masked_fill_(norm == 0, 0) */
+        if ((t[0] = at_1(TN_OP_abs, self)) && (t[1] = at_ts(TN_OP_pow___Scalar, t[0], tn_value_double(p - 2))) &&
+            (t[2] = at_mul(self, t[0])) && (t[3] = norm_scale(grad, norm, p)))
+            r = at_mul(t[2], t[3]);
+    }
+done:
+    tn_ag_release_temps(t, 8);
+    Py_XDECREF(grad);
+    Py_XDECREF(norm);
+    return r;
+}
+
+PyObject *
+tn_fm_norm_backward(PyObject *grad, PyObject *self, const tn_value *p_, PyObject *norm)
+{
+    return tn_fm_norm_backward_1(grad, self, p_, norm, (tn_ints){NULL, 0, false}, 1);
+}
+
+PyObject *
+tn_fm_linalg_vector_norm_backward(PyObject *grad, PyObject *self, const tn_value *ord, PyObject *norm,
+                                  tn_ints opt_dim, int keepdim)
+{
+    /* opt_dim.value_or({}) */
+    tn_ints dim = opt_dim.none ? (tn_ints){NULL, 0, false} : opt_dim;
+    return tn_fm_norm_backward_1(grad, self, ord, norm, dim, keepdim);
+}
+
+/* prod_safe_zeros_backward: grad * (exclusive cumprod from the left * from the right) */
+static PyObject *
+prod_safe_zeros_backward(PyObject *grad, PyObject *inp, int64_t dim)
+{
+    TensorObject *in = TN_T(inp);
+    if (in->numel == 0)
+        return at_2(TN_OP_expand_as, grad, inp);
+    int64_t n = in->sizes[dim];
+    if (n == 1)
+        return Py_NewRef(grad);
+    int64_t ones_size[TN_MAX_NDIM];
+    memcpy(ones_size, in->sizes, sizeof(int64_t) * (size_t)in->ndim);
+    ones_size[dim] = 1;
+    tn_ag_options o = tn_ag_options_of(grad);
+    int64_t d = dim;
+    PyObject *t[9] = {0}, *r = NULL;
+    if (!(t[0] = tn_ag_op(TN_OP_ones, (tn_value[]){tn_ag_value_ints_lit(ones_size, in->ndim), tn_ag_value_dtype(o.dtype),
+                                                    NONE_V, tn_ag_value_device(o.device), NONE_V})))
+        goto done;
+    if (!(t[1] = at_narrow(inp, dim, 0, n - 1)))
+        goto done;
+    PyObject *l1[2] = {t[0], t[1]};
+    if (!(t[2] = tn_ag_op(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){l1, 2}), tn_value_int(dim)})) ||
+        !(t[3] = tn_ag_op(TN_OP_cumprod, (tn_value[]){tn_value_tensor(t[2]), tn_value_int(dim), NONE_V})) ||
+        !(t[4] = at_narrow(inp, dim, 1, n - 1)) ||
+        !(t[5] = tn_ag_op(TN_OP_flip, (tn_value[]){tn_value_tensor(t[4]), tn_ag_value_ints_lit(&d, 1)})))
+        goto done;
+    PyObject *l2[2] = {t[0], t[5]};
+    if (!(t[6] = tn_ag_op(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){l2, 2}), tn_value_int(dim)})) ||
+        !(t[7] = tn_ag_op(TN_OP_cumprod, (tn_value[]){tn_value_tensor(t[6]), tn_value_int(dim), NONE_V})))
+        goto done;
+    TN_SETREF(t[7], tn_ag_op(TN_OP_flip, (tn_value[]){tn_value_tensor(t[7]), tn_ag_value_ints_lit(&d, 1)}));
+    if (t[7] && (t[8] = at_mul(t[3], t[7])))
+        r = at_mul(grad, t[8]);
+done:
+    tn_ag_release_temps(t, 9);
+    return r;
+}
+
+PyObject *
+tn_fm_prod_backward(PyObject *grad, PyObject *input, PyObject *result)
+{
+    if (TN_T(input)->ndim == 0)
+        return Py_NewRef(grad);
+    PyObject *t[4] = {0}, *r = NULL;
+    if (!(t[0] = at_ts(TN_OP_eq__Scalar, input, tn_value_int(0))) || !(t[1] = at_1(TN_OP_nonzero, t[0])))
+        goto done;
+    if (TN_T(t[1])->numel == 0) {
+        if ((t[2] = at_div(result, input)))
+            r = at_mul(grad, t[2]);
+    } else if (!tn_ag_grad_mode() && TN_T(t[1])->sizes[0] > 1) {
+        r = zeros_like_contiguous(input);
+    } else {
+        /* prod_safe_zeros_backward(grad, input.contiguous().view(-1), 0).view_as(input) */
+        int64_t flat = -1;
+        if ((t[2] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(input), tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)})) &&
+            (t[3] = tn_ag_op(TN_OP_view, (tn_value[]){tn_value_tensor(t[2]), tn_ag_value_ints_lit(&flat, 1)}))) {
+            PyObject *g = prod_safe_zeros_backward(grad, t[3], 0);
+            r = g ? at_2(TN_OP_view_as, g, input) : NULL;
+            Py_XDECREF(g);
+        }
+    }
+done:
+    tn_ag_release_temps(t, 4);
+    return r;
+}
+
+PyObject *
+tn_fm_prod_backward_1(PyObject *grad_, PyObject *input, PyObject *result_, int64_t dim, int keepdim)
+{
+    TensorObject *in = TN_T(input);
+    if (in->ndim == 0)
+        return Py_NewRef(grad_);
+    dim = wrap(dim, in->ndim);
+    PyObject *grad = Py_NewRef(grad_), *result = Py_NewRef(result_);
+    PyObject *t[4] = {0}, *r = NULL;
+    if (!keepdim) {
+        TN_SETREF(grad, at_unsqueeze(grad_, dim));
+        TN_SETREF(result, grad ? at_unsqueeze(result_, dim) : NULL);
+        if (!grad || !result)
+            goto done;
+    }
+    int64_t total = 0;
+    if (!(t[0] = at_ts(TN_OP_eq__Scalar, input, tn_value_int(0))) || !(t[1] = at_sum_dims(t[0], &dim, 1, 1)) ||
+        !(t[2] = at_sum_all(t[1])) || item_int(t[2], &total) < 0)
+        goto done;
+    if (total == 0) {
+        if ((t[3] = at_div(result, input)))
+            r = at_mul(grad, t[3]);
+    } else {
+        r = prod_safe_zeros_backward(grad, input, dim);
+    }
+done:
+    tn_ag_release_temps(t, 4);
+    Py_XDECREF(grad);
+    Py_XDECREF(result);
+    return r;
+}
+
+PyObject *
+tn_fm_nansum_backward(PyObject *grad, PyObject *self, tn_ints dims, int keepdim)
+{
+    /* sum_backward(grad, self.sizes(), dims, keepdim) * self.isnan().logical_not() */
+    PyObject *s = tn_fm_sum_backward(grad, tn_ag_sizes(self), dims, keepdim);
+    PyObject *nan = s ? at_1(TN_OP_isnan, self) : NULL;
+    PyObject *keep = nan ? at_1(TN_OP_logical_not, nan) : NULL;
+    PyObject *r = keep ? at_mul(s, keep) : NULL;
+    Py_XDECREF(s);
+    Py_XDECREF(nan);
+    Py_XDECREF(keep);
+    return r;
+}
+
+PyObject *
+tn_fm_evenly_distribute_backward(PyObject *grad, PyObject *input, PyObject *value)
+{
+    /* CPU path: mask = value.isnan().item() ? input.isnan() : input == value;
+     * grad.new_zeros(input.sizes(), input.options()).masked_fill_(mask, grad / mask.sum()) */
+    PyObject *t[5] = {0}, *r = NULL;
+    int64_t vnan = 0;
+    if (!(t[0] = at_1(TN_OP_isnan, value)) || item_int(t[0], &vnan) < 0)
+        goto done;
+    if (!(t[1] = vnan ? at_1(TN_OP_isnan, input) : at_2(TN_OP_eq__Tensor, input, value)))
+        goto done;
+    tn_ag_options o = tn_ag_options_of(input);
+    if (!(t[2] = tn_ag_op(TN_OP_new_zeros, (tn_value[]){tn_value_tensor(grad), tn_ag_value_ints(tn_ag_sizes(input)),
+                                                        tn_ag_value_dtype(o.dtype), NONE_V, tn_ag_value_device(o.device),
+                                                        NONE_V})) ||
+        !(t[3] = at_sum_all(t[1])) || !(t[4] = at_div(grad, t[3])))
+        goto done;
+    r = tn_ag_op(TN_OP_masked_fill___Tensor, (tn_value[]){tn_value_tensor(t[2]), tn_value_tensor(t[1]), tn_value_tensor(t[4])});
+done:
+    tn_ag_release_temps(t, 5);
+    return r;
+}
+
+/* gself = a (when defined) + mean_backward(gmean, ...) (when defined) */
+static PyObject *
+add_mean_backward(PyObject *gself, PyObject *gmean, PyObject *self, tn_ints dim_opt, int keepdim)
+{
+    if (!gmean)
+        return gself;
+    tn_ints dim = dim_opt.none ? (tn_ints){NULL, 0, false} : dim_opt;   /* dim_opt.value_or({}) */
+    PyObject *aux = tn_fm_mean_backward(gmean, tn_ag_sizes(self), dim, TN_T(self)->numel, keepdim);
+    if (!aux || !gself) {
+        Py_XDECREF(gself);
+        return aux;
+    }
+    PyObject *r = at_add(gself, aux);
+    Py_DECREF(gself);
+    Py_DECREF(aux);
+    return r;
+}
+
+PyObject *
+tn_fm_var_mean_backward(PyObject *gvar, PyObject *gmean, PyObject *self, tn_ints dim_opt, const tn_value *correction,
+                        int keepdim)
+{
+    PyObject *gself = NULL;
+    if (gvar && !(gself = tn_fm_var_backward(gvar, self, dim_opt, correction, keepdim)))
+        return NULL;
+    return add_mean_backward(gself, gmean, self, dim_opt, keepdim);
+}
+
+PyObject *
+tn_fm_std_mean_backward(PyObject *gstd, PyObject *gmean, PyObject *self, PyObject *std, tn_ints dim_opt,
+                        const tn_value *correction, int keepdim)
+{
+    PyObject *gself = NULL;
+    if (gstd && !(gself = tn_fm_std_backward(std, gstd, self, dim_opt, correction, keepdim)))
+        return NULL;
+    return add_mean_backward(gself, gmean, self, dim_opt, keepdim);
+}
+
+/* flip(logcumsumexp(flip(x, {dim}), dim), {dim}) */
+static PyObject *
+reverse_logcumsumexp(PyObject *x, int64_t dim)
+{
+    int64_t d = dim;
+    PyObject *f = tn_ag_op(TN_OP_flip, (tn_value[]){tn_value_tensor(x), tn_ag_value_ints_lit(&d, 1)});
+    PyObject *c = f ? tn_ag_op(TN_OP_logcumsumexp, (tn_value[]){tn_value_tensor(f), tn_value_int(dim)}) : NULL;
+    PyObject *r = c ? tn_ag_op(TN_OP_flip, (tn_value[]){tn_value_tensor(c), tn_ag_value_ints_lit(&d, 1)}) : NULL;
+    Py_XDECREF(f);
+    Py_XDECREF(c);
+    return r;
+}
+
+static double
+dtype_lowest(int dtype)
+{
+    switch (dtype) {
+    case TN_DTYPE_F16:
+        return -65504.0;
+    case TN_DTYPE_BF16:
+        return -3.3895313892515355e38;
+    case TN_DTYPE_F32:
+        return -3.4028234663852886e38;
+    default:
+        return -1.7976931348623157e308;
+    }
+}
+
+/* exp(reverse_logcumsumexp(log_grad - result) + self) */
+static PyObject *
+logcumsumexp_part(PyObject *log_grad, PyObject *result, PyObject *self, int64_t dim)
+{
+    PyObject *d = at_sub(log_grad, result);
+    PyObject *rl = d ? reverse_logcumsumexp(d, dim) : NULL;
+    PyObject *s = rl ? at_add(rl, self) : NULL;
+    PyObject *r = s ? at_1(TN_OP_exp, s) : NULL;
+    Py_XDECREF(d);
+    Py_XDECREF(rl);
+    Py_XDECREF(s);
+    return r;
+}
+
+PyObject *
+tn_fm_logcumsumexp_backward(PyObject *grad, PyObject *self, PyObject *result, int64_t dim)
+{
+    if (TN_T(grad)->ndim == 0 || TN_T(grad)->numel == 0)
+        return Py_NewRef(grad);
+    PyObject *t[9] = {0}, *r = NULL;
+    if ((t[0] = scalar_tensor_like(dtype_lowest(TN_T(grad)->dtype), grad)) && (t[1] = at_1(TN_OP_abs, grad)) &&
+        (t[2] = at_1(TN_OP_log, t[1])) && (t[3] = at_ts(TN_OP_gt__Scalar, grad, tn_value_int(0))) &&
+        (t[4] = at_where(t[3], t[2], t[0])) && (t[5] = at_ts(TN_OP_lt__Scalar, grad, tn_value_int(0))) &&
+        (t[6] = at_where(t[5], t[2], t[0])) && (t[7] = logcumsumexp_part(t[4], result, self, dim)) &&
+        (t[8] = logcumsumexp_part(t[6], result, self, dim)))
+        r = at_sub(t[7], t[8]);
+    tn_ag_release_temps(t, 9);
+    return r;
+}
+
+int
+tn_fm_atan2_backward(PyObject **out, PyObject *grad, PyObject *self, PyObject *other, const int64_t *output_mask)
+{
+    out[0] = out[1] = NULL;
+    if (!grad)
+        return 0;
+    /* recip = (self * self + other * other).reciprocal() */
+    PyObject *t[5] = {0};
+    int rc = -1;
+    if (!(t[0] = at_mul(self, self)) || !(t[1] = at_mul(other, other)) || !(t[2] = at_add(t[0], t[1])) ||
+        !(t[3] = at_1(TN_OP_reciprocal, t[2])))
+        goto done;
+    if (output_mask[0]) {
+        PyObject *go = at_mul(grad, other);
+        out[0] = go ? at_mul(go, t[3]) : NULL;
+        Py_XDECREF(go);
+        if (!out[0])
+            goto done;
+    }
+    if (output_mask[1]) {
+        PyObject *ns = at_1(TN_OP_neg, self);
+        PyObject *gs = ns ? at_mul(grad, ns) : NULL;
+        out[1] = gs ? at_mul(gs, t[3]) : NULL;
+        Py_XDECREF(ns);
+        Py_XDECREF(gs);
+        if (!out[1])
+            goto done;
+    }
+    rc = 0;
+done:
+    tn_ag_release_temps(t, 5);
+    if (rc < 0)
+        tn_ag_release_temps(out, 2);
+    return rc;
+}
+
+PyObject *
+tn_fm_clamp_backward_1(PyObject *grad, PyObject *self, PyObject *min, PyObject *max)
+{
+    if (!min && !max)
+        return Py_NewRef(grad);
+    PyObject *zero = scalar_tensor_like(0.0, grad), *pred = NULL;
+    if (zero && min && max) {
+        PyObject *ge = at_2(TN_OP_ge__Tensor, self, min);
+        PyObject *le = ge ? at_2(TN_OP_le__Tensor, self, max) : NULL;
+        pred = le ? at_2(TN_OP_logical_and_, ge, le) : NULL;
+        Py_XDECREF(ge);
+        Py_XDECREF(le);
+    } else if (zero) {
+        pred = min ? at_2(TN_OP_ge__Tensor, self, min) : at_2(TN_OP_le__Tensor, self, max);
+    }
+    PyObject *r = pred ? at_where(pred, grad, zero) : NULL;
+    Py_XDECREF(zero);
+    Py_XDECREF(pred);
+    return r;
+}
+
+/* where(a OP b, grad, zero) with OP a comparison op id; `combine` (logical_and_ / logical_or_)
+ * with (c OP2 d) when given */
+static PyObject *
+where_pred(PyObject *grad, PyObject *zero, int cmp, PyObject *a, PyObject *b, int combine, int cmp2, PyObject *c,
+           PyObject *d)
+{
+    PyObject *p = at_2(cmp, a, b), *q = NULL, *r = NULL;
+    if (p && combine >= 0) {
+        q = at_2(cmp2, c, d);
+        PyObject *pq = q ? at_2(combine, p, q) : NULL;
+        if (!pq)
+            Py_CLEAR(p);
+        Py_XDECREF(pq);   /* in place: the same tensor as p */
+    }
+    if (p)
+        r = at_where(p, grad, zero);
+    Py_XDECREF(p);
+    Py_XDECREF(q);
+    return r;
+}
+
+int
+tn_fm_clamp_backward_min_max(PyObject **out, PyObject *grad, PyObject *self, PyObject *min, PyObject *max,
+                             const int64_t *grad_input_mask)
+{
+    out[0] = out[1] = NULL;
+    if (!grad)
+        return 0;
+    PyObject *zero = scalar_tensor_like(0.0, grad);
+    if (!zero)
+        return -1;
+    int rc = 0;
+    if (max && min) {
+        /* min: self < min && min < max; max: self > max || max < min */
+        if (grad_input_mask[0] &&
+            !(out[0] = where_pred(grad, zero, TN_OP_lt__Tensor, self, min, TN_OP_logical_and_, TN_OP_lt__Tensor, min, max)))
+            rc = -1;
+        if (rc == 0 && grad_input_mask[1] &&
+            !(out[1] = where_pred(grad, zero, TN_OP_gt__Tensor, self, max, TN_OP_logical_or_, TN_OP_lt__Tensor, max, min)))
+            rc = -1;
+    } else if (min && grad_input_mask[0]) {
+        if (!(out[0] = where_pred(grad, zero, TN_OP_lt__Tensor, self, min, -1, 0, NULL, NULL)))
+            rc = -1;
+    } else if (max && grad_input_mask[1]) {
+        if (!(out[1] = where_pred(grad, zero, TN_OP_gt__Tensor, self, max, -1, 0, NULL, NULL)))
+            rc = -1;
+    }
+    Py_DECREF(zero);
+    if (rc < 0)
+        tn_ag_release_temps(out, 2);
+    return rc;
+}
+
+PyObject *
+tn_fm_infinitely_differentiable_mish_backward(PyObject *grad_output, PyObject *input)
+{
+    /* grad_output * (tanh_softplus + input * sigmoid * (1.0 - tanh_softplus * tanh_softplus)),
+     * softplus = input.exp().log1p() */
+    PyObject *t[9] = {0}, *r = NULL;
+    if ((t[0] = at_1(TN_OP_sigmoid, input)) && (t[1] = at_1(TN_OP_exp, input)) && (t[2] = at_1(TN_OP_log1p, t[1])) &&
+        (t[3] = at_1(TN_OP_tanh, t[2])) && (t[4] = at_mul(input, t[0])) && (t[5] = at_mul(t[3], t[3])) &&
+        (t[6] = at_rsub_scalar(t[5], tn_value_double(1.0))) && (t[7] = at_mul(t[4], t[6])) &&
+        (t[8] = at_add(t[3], t[7])))
+        r = at_mul(grad_output, t[8]);
+    tn_ag_release_temps(t, 9);
+    return r;
+}
+
+PyObject *
+tn_fm_infinitely_differentiable_logit_backward(PyObject *grad, PyObject *self, tn_opt_double eps)
+{
+    /* where(lo <= self <= hi, grad / (self * (1.0 - self)), eps ? 0 : NaN) */
+    double lo = eps.has ? eps.v : 0.0, hi = eps.has ? 1.0 - eps.v : 1.0;
+    PyObject *t[7] = {0}, *r = NULL;
+    if (!(t[0] = at_ts(TN_OP_ge__Scalar, self, tn_value_double(lo))) ||
+        !(t[1] = at_ts(TN_OP_le__Scalar, self, tn_value_double(hi))) || !(t[2] = at_2(TN_OP_logical_and, t[0], t[1])) ||
+        !(t[3] = at_rsub_scalar(self, tn_value_double(1.0))) || !(t[4] = at_mul(self, t[3])) ||
+        !(t[5] = at_div(grad, t[4])))
+        goto done;
+    tn_ag_options o = tn_ag_options_of(self);
+    if (eps.has) {
+        t[6] = at_zeros(NULL, 0, o);
+    } else {
+        t[6] = tn_ag_op(TN_OP_empty__memory_format, (tn_value[]){tn_ag_value_ints_lit(NULL, 0), tn_ag_value_dtype(o.dtype),
+                                                                  NONE_V, tn_ag_value_device(o.device), NONE_V, NONE_V});
+        if (t[6]) {
+            PyObject *f = at_ts(TN_OP_fill___Scalar, t[6], tn_value_double(NAN));
+            if (!f)
+                goto done;
+            Py_DECREF(f);
+        }
+    }
+    if (t[6])
+        r = at_where(t[2], t[5], t[6]);
+done:
+    tn_ag_release_temps(t, 7);
+    return r;
+}
+
+/* upstream's DelayedError: an identity whose backward raises `msg` (double backward through a
+ * first-order-only formula). Returns a new alias of t carrying the error node. */
+static PyObject *
+delayed_error(PyObject *t, const char *msg)
+{
+    tn_node *n = tn_error_node_new(&tn_kind_Error, msg, 1);
+    if (!n)
+        return NULL;
+    PyObject *out = NULL;
+    if (tn_node_set_next_edge(n, 0, t) == 0 &&
+        (out = tn_autograd_redispatch(tn_op_by_id(TN_OP_detach), (tn_value[]){tn_value_tensor(t)})) &&
+        tn_requires_grad(t) && tn_autograd_set_history(out, n, 0) < 0)
+        Py_CLEAR(out);
+    Py_DECREF(n);
+    return out;
+}
+
+static PyObject *
+scatter_reduce_call(PyObject *self, int64_t dim, PyObject *index, PyObject *src, const char *reduce, int include_self)
+{
+    return tn_ag_op(TN_OP_scatter_reduce__two,
+                    (tn_value[]){tn_value_tensor(self), tn_value_int(dim), tn_value_tensor(index), tn_value_tensor(src),
+                                 tn_ag_value_str(reduce), tn_ag_value_bool(include_self)});
+}
+
+static PyObject *
+scatter_add_call(PyObject *self, int64_t dim, PyObject *index, PyObject *src)
+{
+    return tn_ag_op(TN_OP_scatter_add, (tn_value[]){tn_value_tensor(self), tn_value_int(dim), tn_value_tensor(index),
+                                                     tn_value_tensor(src)});
+}
+
+static PyObject *
+gather_call(PyObject *self, int64_t dim, PyObject *index)
+{
+    return tn_ag_op(TN_OP_gather, (tn_value[]){tn_value_tensor(self), tn_value_int(dim), tn_value_tensor(index),
+                                                tn_ag_value_bool(0)});
+}
+
+static PyObject *
+masked_fill_scalar(PyObject *t, PyObject *mask, tn_value v)
+{
+    return tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(t), tn_value_tensor(mask), v});
+}
+
+static PyObject *
+like_call(int id, PyObject *a)
+{
+    return tn_ag_op(id, (tn_value[]){tn_value_tensor(a), NONE_V, NONE_V, NONE_V, NONE_V, NONE_V});
+}
+
+static int
+scatter_reduce_prod(PyObject **gself, PyObject **gsrc, PyObject *grad, PyObject *self, int64_t dim, PyObject *index,
+                    PyObject *src, const char *reduce, int include_self, PyObject *result)
+{
+    PyObject *t[20] = {0};
+    int rc = -1;
+    int sdt = TN_T(self)->dtype;
+    /* masked_self = self.masked_fill(self == 0, 1); grad_self = grad * masked_self_result / masked_self */
+    if (!(t[0] = at_ts(TN_OP_eq__Scalar, self, tn_value_int(0))) || !(t[1] = masked_fill_scalar(self, t[0], tn_value_int(1))) ||
+        !(t[2] = scatter_reduce_call(t[1], dim, index, src, reduce, include_self)) || !(t[3] = at_mul(grad, t[2])) ||
+        !(*gself = at_div(t[3], t[1])))
+        goto done;
+    /* src_num_zeros = zeros_like(self).scatter_add(dim, index, src_zero.to(self.dtype())).gather(dim, index) */
+    if (!(t[4] = at_ts(TN_OP_eq__Scalar, src, tn_value_int(0))) || !(t[5] = like_call(TN_OP_zeros_like, self)) ||
+        !(t[6] = at_to_dtype(t[4], sdt)) || !(t[7] = scatter_add_call(t[5], dim, index, t[6])) ||
+        !(t[8] = gather_call(t[7], dim, index)))
+        goto done;
+    /* src_single_zero = bitwise_and(src_zero, src_num_zeros == 1) */
+    if (!(t[9] = at_ts(TN_OP_eq__Scalar, t[8], tn_value_int(1))) || !(t[10] = at_2(TN_OP_bitwise_and__Tensor, t[4], t[9])) ||
+        !(t[11] = masked_fill_scalar(src, t[10], tn_value_int(1))) ||
+        !(t[12] = scatter_reduce_call(self, dim, index, t[11], reduce, include_self)))
+        goto done;
+    /* where(src_single_zero, (grad * masked_src_result).gather(dim, index),
+     *       (grad * result).gather(dim, index) / src.masked_fill(src_zero, 1)) */
+    if (!(t[13] = at_mul(grad, t[12])) || !(t[14] = gather_call(t[13], dim, index)) || !(t[15] = at_mul(grad, result)) ||
+        !(t[16] = gather_call(t[15], dim, index)) || !(t[17] = masked_fill_scalar(src, t[4], tn_value_int(1))) ||
+        !(t[18] = at_div(t[16], t[17])) || !(t[19] = at_where(t[10], t[14], t[18])))
+        goto done;
+    int64_t many = 0;
+    if (tn_ag_grad_mode()) {
+        PyObject *gt = at_ts(TN_OP_gt__Scalar, t[8], tn_value_int(1));
+        PyObject *any = gt ? at_1(TN_OP_any, gt) : NULL;
+        int bad = !any || item_int(any, &many) < 0;
+        Py_XDECREF(gt);
+        Py_XDECREF(any);
+        if (bad)
+            goto done;
+    }
+    if (many) {
+        *gsrc = delayed_error(t[19], "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src "
+                                     "are scattered to the same position in self");
+        if (!*gsrc)
+            goto done;
+    } else {
+        *gsrc = Py_NewRef(t[19]);
+    }
+    rc = 0;
+done:
+    tn_ag_release_temps(t, 20);
+    return rc;
+}
+
+int
+tn_fm_scatter_reduce_backward(PyObject **out, PyObject *grad, PyObject *self, int64_t dim, PyObject *index,
+                              PyObject *src, const char *reduce, int include_self, PyObject *result)
+{
+    out[0] = out[1] = NULL;
+    if (!grad)
+        return 0;
+    PyObject *t[8] = {0}, **gself = &out[0], **gsrc = &out[1];
+    int rc = -1;
+    int sdt = TN_T(self)->dtype;
+    if (strcmp(reduce, "sum") == 0) {
+        *gself = Py_NewRef(grad);
+        if (!(*gsrc = gather_call(grad, dim, index)))
+            goto done;
+    } else if (strcmp(reduce, "prod") == 0) {
+        if (scatter_reduce_prod(gself, gsrc, grad, self, dim, index, src, reduce, include_self, result) < 0)
+            goto done;
+    } else if (strcmp(reduce, "mean") == 0) {
+        /* N = (include_self ? ones_like : zeros_like)(grad).scatter_add(dim, index, ones_like(src));
+         * N.masked_fill_(N == 0, 1); grad_self = grad / N; grad_src = grad.gather(dim, index) / N.gather(dim, index) */
+        if (!(t[0] = like_call(include_self ? TN_OP_ones_like : TN_OP_zeros_like, grad)) ||
+            !(t[1] = like_call(TN_OP_ones_like, src)) || !(t[2] = scatter_add_call(t[0], dim, index, t[1])) ||
+            !(t[3] = at_ts(TN_OP_eq__Scalar, t[2], tn_value_int(0))) || !(t[4] = masked_fill_scalar_(t[2], t[3], tn_value_int(1))) ||
+            !(*gself = at_div(grad, t[2])) || !(t[5] = gather_call(t[2], dim, index)) ||
+            !(t[6] = gather_call(grad, dim, index)) || !(*gsrc = at_div(t[6], t[5])))
+            goto done;
+    } else if (strcmp(reduce, "amax") == 0 || strcmp(reduce, "amin") == 0) {
+        /* evenly distribute the gradient between equal maxima / minima */
+        if (!(t[0] = gather_call(result, dim, index)) || !(t[1] = at_2(TN_OP_eq__Tensor, self, result)) ||
+            !(t[2] = at_to_dtype(t[1], sdt)) || !(t[3] = at_2(TN_OP_eq__Tensor, src, t[0])) ||
+            !(t[4] = at_to_dtype(t[3], sdt)) || !(t[5] = scatter_add_call(t[2], dim, index, t[4])) ||
+            !(t[6] = at_div(grad, t[5])))
+            goto done;
+        Py_CLEAR(t[1]);
+        Py_CLEAR(t[3]);
+        if (!(t[1] = at_2(TN_OP_eq__Tensor, self, result)) || !(*gself = at_mul(t[1], t[6])) ||
+            !(t[3] = at_2(TN_OP_eq__Tensor, src, t[0])) || !(t[7] = gather_call(t[6], dim, index)) ||
+            !(*gsrc = at_mul(t[3], t[7])))
+            goto done;
+    } else {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got %s.", reduce);
+        goto done;
+    }
+    if (!include_self) {
+        TN_SETREF(*gself, tn_ag_op(TN_OP_scatter__value, (tn_value[]){tn_value_tensor(*gself), tn_value_int(dim),
+                                                                       tn_value_tensor(index), tn_value_int(0)}));
+        if (!*gself)
+            goto done;
+    }
+    rc = 0;
+done:
+    tn_ag_release_temps(t, 8);
+    if (rc < 0)
+        tn_ag_release_temps(out, 2);
+    return rc;
+}
+
+/* Note [as_strided backward]: upstream's layout-agnostic algorithm (FunctionsManual.cpp, NOTE
+ * [ as_strided Backward and layout-aware/agnostic autograd ]): scatter the gradient into a flat
+ * "storage" by the output geometry (index_add_ where the output overlaps itself), divide by the
+ * number of input indices sharing a location where the input overlaps, and view the storage
+ * with the input geometry. */
+static int
+maybe_overlapping_memory(const int64_t *sizes, const int64_t *strides, int n)
+{
+    int order[TN_MAX_NDIM];
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++)   /* stable insertion sort by stride, ascending */
+        for (int j = i; j > 0 && strides[order[j]] < strides[order[j - 1]]; j--) {
+            int k = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = k;
+        }
+    int64_t max_index_in_slice = 0;
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        if (strides[i] <= max_index_in_slice)
+            return 1;
+        max_index_in_slice += strides[i] * (sizes[i] - 1);
+    }
+    return 0;
+}
+
+static int64_t
+min_storage_size(const int64_t *sizes, const int64_t *strides, int n, int64_t offset)
+{
+    int64_t size = offset + 1;
+    for (int i = 0; i < n; i++) {
+        if (sizes[i] == 0)
+            return offset;
+        size += (sizes[i] - 1) * strides[i];
+    }
+    return size;
+}
+
+static PyObject *
+as_strided_call(PyObject *t, const int64_t *sizes, const int64_t *strides, int n, int64_t offset)
+{
+    return tn_ag_op(TN_OP_as_strided, (tn_value[]){tn_value_tensor(t), tn_ag_value_ints_lit((int64_t *)sizes, n),
+                                                    tn_ag_value_ints_lit((int64_t *)strides, n), tn_value_int(offset)});
+}
+
+PyObject *
+tn_fm_as_strided_backward(PyObject *grad_, const tn_ag_geometry *input_geometry, tn_ints sizes, tn_ints strides,
+                          tn_opt_int storage_offset_)
+{
+    const tn_ag_geometry *ig = input_geometry;
+    int64_t storage_offset = storage_offset_.has ? storage_offset_.v : ig->offset;
+    tn_ag_options o = tn_ag_options_of(grad_);
+    int odim = TN_T(grad_)->ndim;
+    int64_t out_sizes[TN_MAX_NDIM], out_strides[TN_MAX_NDIM], inp_sizes[TN_MAX_NDIM], inp_strides[TN_MAX_NDIM];
+    int no = 0, ni = 0;
+    PyObject *grad = Py_NewRef(grad_);
+    /* output geometry: size-0 dims give zeros, size-1 dims are squeezed, expanded dims summed */
+    for (int i = odim - 1; i >= 0 && grad; i--) {
+        int64_t sz = sizes.v[i], st = strides.v[i];
+        if (sz == 0) {
+            Py_DECREF(grad);
+            return at_zeros(ig->sizes, ig->ndim, o);
+        } else if (sz == 1) {
+            TN_SETREF(grad, at_ts(TN_OP_squeeze__dim, grad, tn_value_int(i)));
+        } else if (st == 0) {
+            int64_t d = i;
+            TN_SETREF(grad, at_sum_dims(grad, &d, 1, 0));
+        } else {
+            memmove(out_sizes + 1, out_sizes, sizeof(int64_t) * (size_t)no);
+            memmove(out_strides + 1, out_strides, sizeof(int64_t) * (size_t)no);
+            out_sizes[0] = sz;
+            out_strides[0] = st;
+            no++;
+        }
+    }
+    if (!grad)
+        return NULL;
+    int out_maybe_overlap = maybe_overlapping_memory(out_sizes, out_strides, no);
+    for (int i = ig->ndim - 1; i >= 0; i--) {
+        if (ig->sizes[i] == 0) {
+            Py_DECREF(grad);
+            return at_zeros(ig->sizes, ig->ndim, o);
+        }
+        if (ig->sizes[i] != 1) {
+            memmove(inp_sizes + 1, inp_sizes, sizeof(int64_t) * (size_t)ni);
+            memmove(inp_strides + 1, inp_strides, sizeof(int64_t) * (size_t)ni);
+            inp_sizes[0] = ig->sizes[i];
+            inp_strides[0] = ig->strides[i];
+            ni++;
+        }
+    }
+    int inp_maybe_overlap = maybe_overlapping_memory(inp_sizes, inp_strides, ni);
+    int64_t shared_offset = ig->offset < storage_offset ? ig->offset : storage_offset;
+    int64_t inp_eff = ig->offset - shared_offset, out_eff = storage_offset - shared_offset;
+    int64_t b1 = min_storage_size(inp_sizes, inp_strides, ni, inp_eff);
+    int64_t b2 = min_storage_size(out_sizes, out_strides, no, out_eff);
+    int64_t base_size = b1 > b2 ? b1 : b2;
+    PyObject *t[10] = {0}, *r = NULL, *storage = NULL, *idx = NULL;
+    storage = tn_ag_op(TN_OP_new_zeros, (tn_value[]){tn_value_tensor(grad), tn_ag_value_ints_lit(&base_size, 1), NONE_V,
+                                                      NONE_V, NONE_V, NONE_V});
+    if (!storage)
+        goto done;
+    if (inp_maybe_overlap || out_maybe_overlap) {
+        idx = tn_ag_op(TN_OP_arange__start, (tn_value[]){tn_value_int(0), tn_value_int(base_size),
+                                                          tn_ag_value_dtype(TN_DTYPE_I64), NONE_V,
+                                                          tn_ag_value_device(o.device), NONE_V});
+        if (!idx)
+            goto done;
+    }
+    int64_t flat = -1;
+    if (out_maybe_overlap) {
+        /* storage.index_add_(0, out_indices.reshape(-1), grad.reshape(-1)) */
+        if (!(t[0] = as_strided_call(idx, out_sizes, out_strides, no, out_eff)) || !(t[1] = at_reshape(t[0], &flat, 1)) ||
+            !(t[2] = at_reshape(grad, &flat, 1)) ||
+            !(t[3] = tn_ag_op(TN_OP_index_add_, (tn_value[]){tn_value_tensor(storage), tn_value_int(0), tn_value_tensor(t[1]),
+                                                             tn_value_tensor(t[2]), tn_value_int(1)})))
+            goto done;
+    } else {
+        /* storage.as_strided(out geometry).copy_(grad) */
+        if (!(t[0] = as_strided_call(storage, out_sizes, out_strides, no, out_eff)) ||
+            !(t[3] = tn_ag_op(TN_OP_copy_, (tn_value[]){tn_value_tensor(t[0]), tn_value_tensor(grad), tn_ag_value_bool(0)})))
+            goto done;
+    }
+    if (inp_maybe_overlap) {
+        /* count.index_add_(0, inp_indices, ones({1}).expand_as(inp_indices)); storage.div_(count) */
+        int64_t one = 1;
+        if (!(t[4] = zeros_like_contiguous(storage)) || !(t[5] = as_strided_call(idx, inp_sizes, inp_strides, ni, inp_eff)) ||
+            !(t[6] = at_reshape(t[5], &flat, 1)) ||
+            !(t[7] = tn_ag_op(TN_OP_ones, (tn_value[]){tn_ag_value_ints_lit(&one, 1), tn_ag_value_dtype(o.dtype), NONE_V,
+                                                        tn_ag_value_device(o.device), NONE_V})) ||
+            !(t[8] = at_2(TN_OP_expand_as, t[7], t[6])) ||
+            !(t[9] = tn_ag_op(TN_OP_index_add_, (tn_value[]){tn_value_tensor(t[4]), tn_value_int(0), tn_value_tensor(t[6]),
+                                                             tn_value_tensor(t[8]), tn_value_int(1)})))
+            goto done;
+        PyObject *dv = at_2(TN_OP_div___Tensor, storage, t[4]);
+        if (!dv)
+            goto done;
+        Py_DECREF(dv);
+    }
+    r = as_strided_call(storage, ig->sizes, ig->strides, ig->ndim, inp_eff);
+done:
+    tn_ag_release_temps(t, 10);
+    Py_XDECREF(storage);
+    Py_XDECREF(idx);
+    Py_DECREF(grad);
+    return r;
+}
+
 /* ---- ops upstream differentiates by hand (VariableTypeManual.cpp) ---- */
 
 /* CopyBackwards: self's old values are overwritten (zero gradient), src gets the gradient cast
@@ -816,7 +1658,7 @@ copy_backwards_apply(tn_node *n_, PyObject **grads, PyObject **out)
     PyObject *grad = grads[0];
     if (!grad)
         return 0;
-    if (tn_ag_needs(n_, 0) && !(out[0] = at_zeros_like(grad, -1)))
+    if (tn_ag_needs(n_, 0) && !(out[0] = zeros_like_contiguous(grad)))   /* LEGACY_CONTIGUOUS */
         return -1;
     if (tn_ag_needs(n_, 1)) {
         PyObject *g = Py_NewRef(grad);

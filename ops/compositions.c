@@ -1085,3 +1085,23 @@ tn_compose_repeat_interleave__self_int(tn_op *op, tn_value *a)
     Py_XDECREF(c);
     return r;
 }
+
+/* ---- var / std spellings: at::<op>(self, dim, correction = unbiased ? 1 : 0, keepdim) ---- */
+
+static PyObject *
+with_correction(int id, tn_value *a, int has_dim)
+{
+    tn_value none = {.tag = TN_V_NONE};
+    int unbiased = a[has_dim ? 2 : 1].tag == TN_V_NONE ? 1 : (int)a[has_dim ? 2 : 1].u.i;
+    tn_value v[4] = {a[0], has_dim ? a[1] : none, tn_value_int(unbiased), has_dim ? a[3] : tn_ag_value_bool(0)};
+    return call(id, v);
+}
+
+PyObject *tn_compose_var(tn_op *op, tn_value *a) { return with_correction(TN_OP_var__correction, a, 0); }
+PyObject *tn_compose_var__dim(tn_op *op, tn_value *a) { return with_correction(TN_OP_var__correction, a, 1); }
+PyObject *tn_compose_std(tn_op *op, tn_value *a) { return with_correction(TN_OP_std__correction, a, 0); }
+PyObject *tn_compose_std__dim(tn_op *op, tn_value *a) { return with_correction(TN_OP_std__correction, a, 1); }
+PyObject *tn_compose_var_mean(tn_op *op, tn_value *a) { return with_correction(TN_OP_var_mean__correction, a, 0); }
+PyObject *tn_compose_var_mean__dim(tn_op *op, tn_value *a) { return with_correction(TN_OP_var_mean__correction, a, 1); }
+PyObject *tn_compose_std_mean(tn_op *op, tn_value *a) { return with_correction(TN_OP_std_mean__correction, a, 0); }
+PyObject *tn_compose_std_mean__dim(tn_op *op, tn_value *a) { return with_correction(TN_OP_std_mean__correction, a, 1); }

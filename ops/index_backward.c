@@ -522,7 +522,16 @@ tn_op_masked_select_backward(const tn_op *overload, TensorObject *grad, TensorOb
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(input->ndim, input->sizes, mask->ndim, mask->sizes, &nd, shape) < 0)
         return NULL;
-    PyObject *z = zeros_dtype(overload, (tn_ints){shape, nd, false}, input->dtype);
+    /* zeros_like keeps the input's layout (a transposed input gets a transposed gradient) */
+    tn_value none = {.tag = TN_V_NONE};
+    tn_value sz = {.tag = TN_V_INTLIST}, implicit = {.tag = TN_V_BOOL};
+    sz.u.ints = shape;
+    sz.n = nd;
+    implicit.u.i = 0;
+    tn_value e[3] = {tv((PyObject *)input), sz, implicit};
+    PyObject *ex = tn_call(TN_OP_expand, e);
+    PyObject *z = ex ? tn_call(TN_OP_zeros_like, (tn_value[]){tv(ex), none, none, none, none, none}) : NULL;
+    Py_XDECREF(ex);
     if (!z)
         return NULL;
     tn_value a[3] = {tv(z), tv((PyObject *)mask), tv((PyObject *)grad)};

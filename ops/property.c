@@ -1,6 +1,7 @@
 /* Operators that answer from a tensor's metadata (dtype, geometry, flags) or from dtypes alone.
  * Upstream registers most of them as CompositeImplicitAutograd and torch._decomp has no
  * decomposition for them, so they are kernels here. Nothing in this file reads tensor data. */
+#include "runtime/autograd.h"
 #include "runtime/dispatch.h"
 #include "runtime/scalar.h"
 #include "runtime/size.h"
@@ -153,12 +154,11 @@ tn_op__has_same_storage_numel(const tn_op *overload, TensorObject *self, TensorO
                 other->storage->nbytes / tn_dtype_size(other->dtype));
 }
 
-/* output_nr: which output of its grad_fn a tensor is; leaves and torchnative's (autograd-free)
- * results are all output 0. */
+/* output_nr: which output of its grad_fn a tensor is (leaves: 0). */
 PyObject *
 tn_op_output_nr(const tn_op *overload, TensorObject *self)
 {
-    return PyLong_FromLong(0);
+    return PyLong_FromLong(self->output_nr);
 }
 
 PyObject *
@@ -171,6 +171,15 @@ PyObject *
 tn_op_retains_grad(const tn_op *overload, TensorObject *self)
 {
     return flag(self->retains_grad);
+}
+
+/* Tensor.retain_grad(): upstream's VariableHooks::retain_grad, in runtime/autograd.c */
+PyObject *
+tn_op_retain_grad(TensorObject *self)
+{
+    if (tn_autograd_retain_grad((PyObject *)self) < 0)
+        return NULL;
+    Py_RETURN_NONE;
 }
 
 static int

@@ -130,10 +130,12 @@ tn_node_set_next_edge(tn_node *n, int j, PyObject *t)
     if (!t || !tn_requires_grad(t))
         return 0;
     TensorObject *tt = TN_T(t);
-    PyObject *fn;
+    PyObject *fn = tn_tensor_grad_fn(tt);
     int nr = 0;
-    if (tt->grad_fn) {
-        fn = Py_NewRef(tt->grad_fn);
+    if (!fn && PyErr_Occurred())
+        return -1;
+    if (fn) {
+        fn = Py_NewRef(fn);
         nr = tt->output_nr;
     } else if (!(fn = tn_grad_accumulator(tt))) {
         return -1;
@@ -180,7 +182,7 @@ tn_autograd_set_history(PyObject *t, tn_node *n, int output_nr)
         PyErr_Format(PyExc_NotImplementedError,
                      "torchnative: autograd through %s tensors is not implemented (%s): complex "
                      "gradients need the conjugate rules of upstream's Wirtinger calculus",
-                     tn_dtype_name(tt->dtype), n->kind->name);
+                     tn_dtype_name(tt->dtype), tn_node_name(n));
         return -1;
     }
     if (node_add_input(n, output_nr, tt) < 0)
@@ -208,28 +210,48 @@ tn_ag_set_history_list(PyObject *list, tn_node *n, int *nr)
     return rc;
 }
 
-static const char *
-view_error(int meta)
+/* upstream's handle_view_on_rebase: in-place writes through views made in no_grad / inference
+ * mode, by multi-output ops or inside custom Functions are refused while grad mode records. */
+static int
+handle_view_on_rebase(TensorObject *t)
 {
-    switch (meta) {
-    case TN_VIEW_NO_GRAD:
-        return "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
-               "This view is the output of a function that returns multiple views. Such functions do not "
-               "allow the output views to be modified inplace. You should replace the inplace operation by "
-               "an out-of-place one.";
-    case TN_VIEW_INFERENCE:
-        return "A view was created in inference mode and is being modified inplace in normal mode.";
+    const char *why;
+    switch (t->view_meta) {
     case TN_VIEW_MULTI_OUTPUT:
-        return "This view is the output of a function that returns multiple views. Such functions do not "
-               "allow the output views to be modified inplace. You should replace the inplace operation by "
-               "an out-of-place one.";
+        why = "This view is the output of a function that returns multiple views. Such functions do not allow "
+              "the output views to be modified inplace. You should replace the inplace operation by an "
+              "out-of-place one.";
+        break;
+    case TN_VIEW_NO_GRAD:
+        why = "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code "
+              "by moving both the view and the inplace either both inside the no_grad block (if you don't want "
+              "the inplace to be tracked) or both outside (if you want the inplace to be tracked).";
+        break;
+    case TN_VIEW_INFERENCE:
+        why = "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your code "
+              "by moving both the view and the inplace either both inside the inference_mode block (if you "
+              "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).";
+        break;
     case TN_VIEW_CUSTOM_FUNCTION:
-        return "This view was created inside a custom Function (or because an input was returned as-is) "
-               "and the autograd logic to handle view+inplace would override the custom backward associated "
-               "with the custom Function, leading to incorrect gradients. This behavior is forbidden. You can "
-               "fix this by cloning the output of the custom Function.";
+        why = "This view was created inside a custom Function (or because an input was returned as-is) and the "
+              "autograd logic to handle view+inplace would override the custom backward associated with the "
+              "custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix this by "
+              "cloning the output of the custom Function.";
+        break;
+    default:
+        return 0;
     }
-    return NULL;
+    if (t->grad_fn)
+        PyErr_Format(PyExc_RuntimeError, "Output %d of %s is a view and is being modified inplace. %s",
+                     (int)t->output_nr, tn_node_name(TN_NODE(t->grad_fn)), why);
+    else if (t->view_meta == TN_VIEW_INFERENCE)
+        PyErr_Format(PyExc_RuntimeError,
+                     "A view was created in inference mode and is being modified inplace in normal mode. %s", why);
+    else
+        PyErr_Format(PyExc_RuntimeError,
+                     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. %s",
+                     why);
+    return -1;
 }
 
 int
@@ -238,23 +260,11 @@ tn_autograd_check_inplace(PyObject *self, int requires_grad)
     if (!requires_grad || tn_tls.grad_disabled)
         return 0;
     TensorObject *t = TN_T(self);
-    if (t->is_view && t->base) {
-        const char *e = view_error(t->view_meta);
-        if (e && t->view_meta == TN_VIEW_NO_GRAD && tn_requires_grad(t->base)) {
-            PyErr_SetString(PyExc_RuntimeError,
-                            "A view was created in no_grad mode and is being modified inplace with grad mode "
-                            "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
-                            "You can clarify your code by moving both the view and the inplace either both "
-                            "inside the no_grad block (if you don't want the inplace to be tracked) or both "
-                            "outside (if you want the inplace to be tracked).");
+    if (t->is_view && t->base && tn_dtype_is_differentiable(t->dtype)) {
+        if (handle_view_on_rebase(t) < 0)
             return -1;
-        }
-        if (e && t->view_meta != TN_VIEW_NO_GRAD) {
-            PyErr_SetString(PyExc_RuntimeError, e);
-            return -1;
-        }
         TensorObject *base = TN_T(t->base);
-        if (tn_requires_grad(self) && !base->grad_fn && base->requires_grad) {
+        if (tn_requires_grad(self) && !base->grad_fn) {
             PyErr_SetString(PyExc_RuntimeError,
                             "a view of a leaf Variable that requires grad is being used in an in-place operation.");
             return -1;
@@ -268,41 +278,279 @@ tn_autograd_check_inplace(PyObject *self, int requires_grad)
     return 0;
 }
 
+/* A retained gradient (retain_grad) of output `nr` of `old` moves to output `new_nr` of `n`
+ * (upstream's update_tensor_hooks_on_new_gradfn). */
+static int
+move_retains_grad(TensorObject *t, PyObject *old, int nr, tn_node *n, int new_nr)
+{
+    if (!t->retains_grad || !old || old == (PyObject *)n || !TN_NODE(old)->retains_grad)
+        return 0;
+    tn_node *o = TN_NODE(old);
+    PyObject *key = PyLong_FromLong(nr);
+    PyObject *w = key ? PyDict_GetItem(o->retains_grad, key) : NULL;
+    int rc = key ? 0 : -1;
+    if (w) {
+        Py_INCREF(w);
+        PyObject *to = PyLong_FromLong(new_nr);
+        if (!n->retains_grad)
+            n->retains_grad = PyDict_New();
+        rc = to && n->retains_grad && PyDict_SetItem(n->retains_grad, to, w) == 0 &&
+                     PyDict_DelItem(o->retains_grad, key) == 0 ? 0 : -1;
+        Py_XDECREF(to);
+        Py_DECREF(w);
+    }
+    Py_XDECREF(key);
+    return rc;
+}
+
+/* ---- views modified in place ---- */
+
+/* Note [View + in-place]
+ * An in-place op on a view whose history autograd records (upstream's rebase_history): the
+ * base gets a CopySlices node that holds the op's node `fn`. CopySlices' backward copies the
+ * base's gradient, runs fn on the view's slice of it, writes fn's gradient for the view back
+ * into that slice and passes fn's other gradients on. The view's own grad_fn is regenerated as
+ * AsStridedBackward0 of the base whenever the shared version counter moved since it was made
+ * (VariableHooks::grad_fn; CPU tensors support as_strided, so upstream replays no view chain):
+ * tn_tensor_grad_fn does it lazily for every view of the base, rebase eagerly for the view
+ * written. A view's attr_version is the version its grad_fn was made at. */
+
+typedef struct {
+    tn_node node;
+    tn_ag_geometry base;
+    tn_ag_geometry view;
+    tn_node *fn;
+} CopySlices;
+
+static PyObject *
+geometry_view(PyObject *t, const tn_ag_geometry *g, int64_t offset)
+{
+    tn_value a[4] = {tn_value_tensor(t), tn_ag_value_ints_lit(g->sizes, g->ndim), tn_ag_value_ints_lit(g->strides, g->ndim),
+                     tn_value_int(offset)};
+    return tn_ag_op(TN_OP_as_strided, a);
+}
+
+static int
+copy_slices_apply(tn_node *n_, PyObject **grads, PyObject **out)
+{
+    CopySlices *n = (CopySlices *)n_;
+    PyObject *grad = grads[0];
+    if (!grad)
+        return 0;
+    if (!n->fn) {
+        PyErr_SetString(PyExc_RuntimeError, tn_err_backward_twice);
+        return -1;
+    }
+    tn_ag_options o = tn_ag_options_of(grad);
+    /* result = grad.new_empty_strided(base sizes, base strides); result.copy_(grad) */
+    tn_value ne[7] = {tn_value_tensor(grad), tn_ag_value_ints_lit(n->base.sizes, n->base.ndim),
+                      tn_ag_value_ints_lit(n->base.strides, n->base.ndim), tn_ag_value_dtype(o.dtype), {0},
+                      tn_ag_value_device(o.device), {0}};
+    PyObject *result = tn_ag_op(TN_OP_new_empty_strided, ne);
+    PyObject *cp = result ? tn_ag_op(TN_OP_copy_, (tn_value[]){tn_value_tensor(result), tn_value_tensor(grad),
+                                                                tn_ag_value_bool(0)})
+                          : NULL;
+    PyObject *slice = cp ? geometry_view(result, &n->view, n->view.offset - n->base.offset) : NULL;
+    PyObject *clone = slice ? tn_ag_op(TN_OP_clone, (tn_value[]){tn_value_tensor(slice),
+                                                                 tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)})
+                            : NULL;
+    Py_XDECREF(cp);
+    int rc = -1, nout = n->fn->num_next;
+    PyObject **res = clone ? calloc((size_t)nout + 1, sizeof(PyObject *)) : NULL;
+    if (clone && !res)
+        PyErr_NoMemory();
+    if (res && n->fn->kind->apply(n->fn, &clone, res) == 0) {
+        rc = 0;
+        for (int i = 0; i < nout && rc == 0; i++) {
+            if (!tn_ag_needs(n_, i) || !res[i])
+                continue;   /* an undefined gradient counts as zeros, as upstream */
+            if (i == 0) {
+                PyObject *w = tn_ag_op(TN_OP_copy_, (tn_value[]){tn_value_tensor(slice), tn_value_tensor(res[0]),
+                                                                  tn_ag_value_bool(0)});
+                if (w) {
+                    Py_DECREF(w);
+                    out[0] = Py_NewRef(result);
+                } else {
+                    rc = -1;
+                }
+            } else {
+                out[i] = Py_NewRef(res[i]);
+            }
+        }
+    }
+    if (res)
+        tn_ag_release_temps(res, nout);
+    free(res);
+    Py_XDECREF(result);
+    Py_XDECREF(slice);
+    Py_XDECREF(clone);
+    return rc;
+}
+
+static void
+copy_slices_release(tn_node *n_)
+{
+    Py_CLEAR(((CopySlices *)n_)->fn);
+}
+
+static void
+copy_slices_finalize(tn_node *n_)
+{
+    CopySlices *n = (CopySlices *)n_;
+    Py_CLEAR(n->fn);
+    tn_ag_free_geometry(&n->base);
+    tn_ag_free_geometry(&n->view);
+}
+
+static int
+copy_slices_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Py_VISIT(((CopySlices *)n_)->fn);
+    return 0;
+}
+
+static tn_node_kind kind_CopySlices = {
+    .name = "CopySlices",
+    .cpp_name = "torch::autograd::CopySlices",
+    .basicsize = sizeof(CopySlices),
+    .apply = copy_slices_apply,
+    .release = copy_slices_release,
+    .finalize = copy_slices_finalize,
+    .traverse = copy_slices_traverse,
+};
+
+/* The view's grad_fn made anew: AsStridedBackward0 of its base (recorded by running as_strided
+ * on the base with grad mode on), or none when the base needs no gradient. */
+static int
+view_regenerate(TensorObject *t)
+{
+    PyObject *fn = NULL;
+    if (tn_requires_grad(t->base)) {
+        int gd = tn_tls.grad_disabled, below = tn_tls.below_autograd;
+        tn_tls.grad_disabled = 0;
+        tn_tls.below_autograd = 0;
+        tn_value a[4] = {tn_value_tensor(t->base), tn_ag_value_ints_lit(t->sizes, t->ndim),
+                         tn_ag_value_ints_lit(t->strides, t->ndim), tn_value_int(t->offset)};
+        PyObject *v = tn_ag_op(TN_OP_as_strided, a);
+        tn_tls.grad_disabled = gd;
+        tn_tls.below_autograd = below;
+        if (!v)
+            return -1;
+        fn = Py_XNewRef(TN_T(v)->grad_fn);
+        Py_DECREF(v);
+    }
+    PyObject *old = t->grad_fn;
+    int nr = t->output_nr;
+    t->grad_fn = fn;
+    t->output_nr = 0;
+    t->attr_version = t->version->value;
+    int rc = fn ? move_retains_grad(t, old, nr, TN_NODE(fn), 0) : 0;
+    Py_XDECREF(old);
+    return rc;
+}
+
+/* tn_view_grad_fn_hook: a stale view's grad_fn made anew (tn_tensor_grad_fn calls it) */
+static PyObject *
+view_grad_fn(TensorObject *t)
+{
+    if (!t->grad_fn && !tn_requires_grad(t->base))
+        return NULL;
+    if (view_regenerate(t) < 0)
+        return NULL;
+    return t->grad_fn;
+}
+
+static int
+rebase_view(PyObject *self, tn_node *fn)
+{
+    TensorObject *t = TN_T(self);
+    PyObject *base = t->base;
+    if (fn->num_inputs != 1) {
+        PyErr_SetString(PyExc_RuntimeError, "Functions which modify views in-place must return a single Variable");
+        return -1;
+    }
+    CopySlices *cs = (CopySlices *)tn_node_new(&kind_CopySlices, fn->num_next, 0);
+    if (!cs)
+        return -1;
+    int rc = -1;
+    if (tn_ag_geometry_save(&cs->base, base) < 0 || tn_ag_geometry_save(&cs->view, self) < 0 ||
+        tn_node_set_next_edge(&cs->node, 0, base) < 0)
+        goto done;
+    /* fn's edges but the first, which goes to the base instead of the view; fn's own edge 0
+     * becomes the base's too, so fn computes the view's gradient exactly when CopySlices needs
+     * the base's (upstream's CopySlices::update_exec_info) */
+    for (int i = 1; i < fn->num_next; i++) {
+        cs->node.next[i].fn = Py_XNewRef(fn->next[i].fn);
+        cs->node.next[i].input_nr = fn->next[i].input_nr;
+    }
+    TN_XSETREF(fn->next[0].fn, Py_XNewRef(cs->node.next[0].fn));
+    fn->next[0].input_nr = cs->node.next[0].input_nr;
+    cs->fn = (tn_node *)Py_NewRef((PyObject *)fn);
+    PyObject *old = TN_T(base)->grad_fn;
+    Py_XINCREF(old);
+    int onr = TN_T(base)->output_nr;
+    if (tn_autograd_set_history(base, &cs->node, 0) < 0 || move_retains_grad(TN_T(base), old, onr, &cs->node, 0) < 0) {
+        Py_XDECREF(old);
+        goto done;
+    }
+    Py_XDECREF(old);
+    rc = view_regenerate(t);   /* self.grad_fn(): the view's history now goes through CopySlices */
+done:
+    Py_DECREF((PyObject *)cs);
+    return rc;
+}
+
 int
 tn_autograd_rebase_history(PyObject *self, tn_node *n)
 {
+    return tn_autograd_rebase_history_at(self, n, 0);
+}
+
+int
+tn_autograd_rebase_history_at(PyObject *self, tn_node *n, int output_nr)
+{
     TensorObject *t = TN_T(self);
-    if (t->is_view && t->base && (tn_requires_grad(t->base) || tn_requires_grad(self) || n->num_next > 0)) {
-        PyErr_Format(PyExc_NotImplementedError,
-                     "torchnative: an in-place %s on a view of another tensor while grad mode records "
-                     "(upstream's CopySlices rebase) is not implemented; write the result out of place "
-                     "(e.g. torch.where / index_put / cat) or under torch.no_grad()",
-                     n->kind->op ? n->kind->op : n->kind->name);
-        return -1;
+    if (t->is_view && t->base && tn_dtype_is_differentiable(t->dtype)) {
+        /* upstream's rebase_history adds the view's metadata as the node's input first */
+        if (node_add_input(n, output_nr, t) < 0)
+            return -1;
+        return rebase_view(self, n);
     }
-    /* a retained gradient moves to the new history */
     PyObject *old = t->grad_fn;
-    if (tn_autograd_set_history(self, n, 0) < 0)
+    Py_XINCREF(old);
+    int nr = t->output_nr;
+    int rc = tn_autograd_set_history(self, n, output_nr);
+    if (rc == 0)
+        rc = move_retains_grad(t, old, nr, n, output_nr);
+    Py_XDECREF(old);
+    return rc;
+}
+
+int
+tn_autograd_retain_grad(PyObject *self)
+{
+    TensorObject *t = TN_T(self);
+    if (!tn_requires_grad(self)) {
+        PyErr_SetString(PyExc_RuntimeError, "can't retain_grad on Tensor that has requires_grad=False");
         return -1;
-    if (t->retains_grad && old && old != (PyObject *)n) {
-        tn_node *o = TN_NODE(old);
-        if (o->retains_grad) {
-            PyObject *key = PyLong_FromLong(t->output_nr);
-            PyObject *w = key ? PyDict_GetItem(o->retains_grad, key) : NULL;
-            if (w) {
-                if (!n->retains_grad && !(n->retains_grad = PyDict_New())) {
-                    Py_DECREF(key);
-                    return -1;
-                }
-                PyObject *zero = PyLong_FromLong(0);
-                PyDict_SetItem(n->retains_grad, zero, w);
-                Py_XDECREF(zero);
-                PyDict_DelItem(o->retains_grad, key);
-            }
-            Py_XDECREF(key);
-        }
     }
-    return 0;
+    PyObject *fn = tn_tensor_grad_fn(t);
+    if (!fn)
+        return PyErr_Occurred() ? -1 : 0;
+    if (t->retains_grad)
+        return 0;
+    tn_node *n = TN_NODE(fn);
+    tn_node_track(n);
+    if (!n->retains_grad && !(n->retains_grad = PyDict_New()))
+        return -1;
+    PyObject *key = PyLong_FromLong(t->output_nr);
+    PyObject *w = key ? PyWeakref_NewRef(self, NULL) : NULL;
+    int rc = w ? PyDict_SetItem(n->retains_grad, key, w) : -1;
+    Py_XDECREF(key);
+    Py_XDECREF(w);
+    if (rc == 0)
+        t->retains_grad = 1;
+    return rc;
 }
 
 /* ---- support for generated code ---- */
@@ -389,10 +637,11 @@ tn_ag_tuple_item(PyObject *result, int k)
 int
 tn_ag_save_original_self(tn_saved *s, PyObject *self, tn_node *n)
 {
-    /* upstream saves self.clone() for an in-place op whose formula reads self */
+    /* upstream saves self.clone() for an in-place op whose formula reads self; the clone is
+     * recorded (CloneBackward0), so double backward reaches self's history through it */
     tn_value a[2] = {tn_value_tensor(self)};
     a[1].tag = TN_V_NONE;
-    PyObject *c = tn_autograd_redispatch(tn_op_by_id(TN_OP_clone), a);
+    PyObject *c = tn_ag_op(TN_OP_clone, a);
     if (!c)
         return -1;
     int r = tn_saved_save(s, c, n, 0);
@@ -860,6 +1109,7 @@ tn_ag_scalar_of_tensor(tn_value *dst, PyObject *t)
 int
 tn_autograd_install(const tn_autograd_entry *table)
 {
+    tn_view_grad_fn_hook = view_grad_fn;
     for (const tn_autograd_entry *e = table; e->mode; e++) {
         tn_op *op = tn_op_by_id(e->op);
         op->ag_mode = e->mode;

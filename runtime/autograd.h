@@ -28,9 +28,14 @@ int tn_autograd_set_history(PyObject *t, tn_node *n, int output_nr);
 /* An in-place op's node becomes self's history (rebase); views of tensors that need grad
  * go through CopySlices. */
 int tn_autograd_rebase_history(PyObject *self, tn_node *n);
+/* The same with self becoming output `output_nr` of n (autograd.Function's mark_dirty). */
+int tn_autograd_rebase_history_at(PyObject *self, tn_node *n, int output_nr);
 /* upstream's check_inplace: leaves that require grad (and views of them) cannot be written in
  * place while grad mode records; views made in no_grad mode cannot either. */
 int tn_autograd_check_inplace(PyObject *self, int requires_grad);
+/* Tensor.retain_grad(): a non-leaf's gradient is kept in its .grad when backward reaches its
+ * grad_fn (upstream's VariableHooks::retain_grad; leaves: nothing to do). */
+int tn_autograd_retain_grad(PyObject *self);
 /* out= overloads are not differentiable: RuntimeError when an input or output needs grad. */
 int tn_autograd_check_out(const tn_op *op, const tn_value *args, int n);
 

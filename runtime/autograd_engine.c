@@ -124,6 +124,7 @@ static PyGetSetDef accumulate_getset[] = {
 
 tn_node_kind tn_kind_AccumulateGrad = {
     .name = "AccumulateGrad",
+    .cpp_name = "torch::autograd::AccumulateGrad",
     .basicsize = sizeof(AccumulateGrad),
     .apply = accumulate_apply,
     .finalize = accumulate_finalize,  /* not release: a graph kept by retain_graph still accumulates */
@@ -191,6 +192,7 @@ graphroot_release(tn_node *n)
 
 tn_node_kind tn_kind_GraphRoot = {
     .name = "GraphRoot",
+    .cpp_name = "torch::autograd::GraphRoot",
     .basicsize = sizeof(GraphRoot),
     .apply = graphroot_apply,
     .release = graphroot_release,
@@ -605,6 +607,7 @@ typedef struct {
     const tn_edge *outputs;
     PyObject **captured;
     int keep_graph;
+    int64_t id;           /* torch._C._current_graph_task_id() */
 } graph_task;
 
 static size_t
@@ -912,7 +915,7 @@ evaluate(graph_task *t, task_entry *e)
     }
     int rc = fn->kind->apply(fn, inputs, outputs);
     if (rc == 0)
-        rc = validate_outputs(fn, fn->kind->name, nout, fn->next, outputs);
+        rc = validate_outputs(fn, tn_node_name(fn), nout, fn->next, outputs);
     if (rc == 0)
         rc = call_post_hooks(fn, outputs, inputs);
     if (rc == 0 && !t->keep_graph && fn->kind->release) {
@@ -973,6 +976,8 @@ tn_engine_execute(Py_ssize_t nroots, const tn_edge *roots, PyObject **seeds, Py_
     PyObject *saved_callbacks = final_callbacks;
     graph_task *saved_task = current_task;
     final_callbacks = NULL;
+    static int64_t next_task_id;
+    t.id = next_task_id++;
     current_task = &t;
     engine_depth++;
     tn_tls.grad_disabled = !o->create_graph;
@@ -1063,6 +1068,8 @@ edge_of(PyObject *obj, tn_edge *e, Py_ssize_t i, const char *what)
 {
     if (tn_tensor_check(obj)) {
         TensorObject *t = TN_T(obj);
+        if (!tn_tensor_grad_fn(t) && PyErr_Occurred())
+            return -1;
         if (t->grad_fn) {
             e->fn = Py_NewRef(t->grad_fn);
             e->input_nr = t->output_nr;
@@ -1162,6 +1169,10 @@ engine_run_backward(PyObject *self, PyObject *args, PyObject *kwargs)
                 PyErr_SetString(PyExc_RuntimeError, "One of the differentiated Tensors does not require grad");
                 goto done;
             }
+            if (!tn_tensor_grad_fn(t) && PyErr_Occurred()) {
+                Py_DECREF(obj);
+                goto done;
+            }
             if (accumulate_grad && t->grad_fn) {
                 PyObject *r = PyObject_CallMethod(obj, "retain_grad", NULL);
                 if (!r) {
@@ -1245,6 +1256,36 @@ current_autograd_node(PyObject *self, PyObject *unused)
     return Py_NewRef(current_node ? current_node : Py_None);
 }
 
+static PyObject *
+current_graph_task_id(PyObject *self, PyObject *unused)
+{
+    return PyLong_FromLongLong(current_task ? current_task->id : -1);
+}
+
+/* Will the running backward execute this node (a Node or a GradientEdge's node)? Upstream's
+ * THPAutograd_will_engine_execute_node: in the graph, and needed when only some outputs are. */
+static PyObject *
+will_engine_execute_node(PyObject *self, PyObject *arg)
+{
+    graph_task *t = current_task;
+    if (!t) {
+        PyErr_SetString(PyExc_RuntimeError, "_will_engine_execute_node should only be called during the backward pass");
+        return NULL;
+    }
+    PyObject *node = tn_node_check(arg) ? Py_NewRef(arg) : PyObject_GetAttrString(arg, "node");
+    if (!node)
+        return NULL;
+    if (!tn_node_check(node)) {
+        PyErr_Format(PyExc_TypeError, "_will_engine_execute_node expects an grad_fn or a GradientEdge, got %s",
+                     tn_tpname(arg));
+        Py_DECREF(node);
+        return NULL;
+    }
+    task_entry *e = task_find(t, TN_NODE(node));
+    Py_DECREF(node);
+    return PyBool_FromLong(e && (!t->use_exec_info || e->needed || e->has_capture));
+}
+
 /* torchnative has no functorch transforms (vmap / grad refuse), so none is ever active */
 static PyObject *
 functorch_transforms_active(PyObject *self, PyObject *unused)
@@ -1254,6 +1295,8 @@ functorch_transforms_active(PyObject *self, PyObject *unused)
 
 static PyMethodDef engine_module_functions[] = {
     {"_current_autograd_node", current_autograd_node, METH_NOARGS, NULL},
+    {"_current_graph_task_id", current_graph_task_id, METH_NOARGS, NULL},
+    {"_will_engine_execute_node", will_engine_execute_node, METH_O, NULL},
     {"_are_functorch_transforms_active", functorch_transforms_active, METH_NOARGS, NULL},
     {NULL},
 };

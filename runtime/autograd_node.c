@@ -54,12 +54,6 @@ tn_args_require_grad(const tn_value *args, int n)
     return 0;
 }
 
-int
-tn_dtype_is_differentiable(int dtype)
-{
-    return tn_dtype_is_floating(dtype) || tn_dtype_is_complex(dtype);
-}
-
 /* ---- input metadata ---- */
 
 void
@@ -100,6 +94,50 @@ tn_input_meta_zeros(const tn_input_meta *m)
 
 /* ---- node allocation and deallocation ---- */
 
+uint64_t
+tn_node_next_seq_nr(void)
+{
+    return next_seq_nr++;
+}
+
+int
+tn_node_resize(tn_node *n, int num_next, int num_inputs)
+{
+    if (num_next != n->num_next) {
+        for (int j = num_next; j < n->num_next; j++)
+            Py_CLEAR(n->next[j].fn);
+        tn_edge *e = realloc(n->next, sizeof(tn_edge) * (size_t)(num_next + 1));
+        if (!e) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (int j = n->num_next; j < num_next; j++)
+            e[j] = (tn_edge){NULL, 0};
+        n->next = e;
+        n->num_next = num_next;
+    }
+    if (num_inputs != n->num_inputs) {
+        for (int i = num_inputs; i < n->num_inputs; i++)
+            tn_input_meta_clear(&n->inputs[i]);
+        tn_input_meta *m = realloc(n->inputs, sizeof(tn_input_meta) * (size_t)(num_inputs + 1));
+        if (!m) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        /* sizes of the kept entries may point into their own small[]: fix after the move */
+        for (int i = 0; i < num_inputs && i < n->num_inputs; i++)
+            if (m[i].ndim <= TN_ARRAY_LEN(m[i].small))
+                m[i].sizes = m[i].small;
+        for (int i = n->num_inputs; i < num_inputs; i++) {
+            memset(&m[i], 0, sizeof m[i]);
+            m[i].sizes = m[i].small;
+        }
+        n->inputs = m;
+        n->num_inputs = num_inputs;
+    }
+    return 0;
+}
+
 tn_node *
 tn_node_new(const tn_node_kind *kind, int num_next, int num_inputs)
 {
@@ -118,19 +156,11 @@ tn_node_new(const tn_node_kind *kind, int num_next, int num_inputs)
     PyObject_GC_UnTrack(n);
     n->kind = kind;
     n->seq_nr = next_seq_nr++;
-    n->num_next = num_next;
-    n->num_inputs = num_inputs;
-    if (num_next > 0 && !(n->next = calloc((size_t)num_next, sizeof(tn_edge))))
-        goto nomem;
-    if (num_inputs > 0 && !(n->inputs = calloc((size_t)num_inputs, sizeof(tn_input_meta))))
-        goto nomem;
-    for (int i = 0; i < num_inputs; i++)
-        n->inputs[i].sizes = n->inputs[i].small;
+    if (tn_node_resize(n, num_next, num_inputs) < 0) {
+        Py_DECREF(n);
+        return NULL;
+    }
     return n;
-nomem:
-    Py_DECREF(n);
-    PyErr_NoMemory();
-    return NULL;
 }
 
 /* Deleting a long chain of nodes recursively would exhaust the C stack (a training graph is
@@ -242,10 +272,29 @@ node_dealloc(PyObject *self)
 
 /* ---- Python face ---- */
 
+const char *
+tn_node_name(tn_node *n)
+{
+    if (n->kind && n->kind->name)
+        return n->kind->name;
+    /* a Python subclass (autograd.Function): its type's name, which the type keeps alive */
+    PyObject *name = PyType_GetName(Py_TYPE((PyObject *)n));
+    const char *s = name ? PyUnicode_AsUTF8AndSize(name, NULL) : NULL;
+    Py_XDECREF(name);
+    if (!s) {
+        PyErr_Clear();
+        return "<node>";
+    }
+    return s;
+}
+
 static PyObject *
 node_name(PyObject *self, PyObject *unused)
 {
-    return PyUnicode_FromString(TN_NODE(self)->kind->name);
+    tn_node *n = TN_NODE(self);
+    if (n->kind && n->kind->cpp_name)
+        return PyUnicode_FromString(n->kind->cpp_name);
+    return PyUnicode_FromString(tn_node_name(n));
 }
 
 static PyObject *
@@ -309,8 +358,14 @@ tn_node_track(tn_node *n)
 static PyObject *
 register_in_dict(PyObject **dict, PyObject *hook)
 {
-    if (!*dict && !(*dict = PyDict_New()))
-        return NULL;
+    /* an OrderedDict, as Function._register_hook makes: RemovableHandle keeps a weakref to it */
+    if (!*dict) {
+        PyObject *col = PyImport_ImportModule("collections");
+        *dict = col ? PyObject_CallMethod(col, "OrderedDict", NULL) : NULL;
+        Py_XDECREF(col);
+        if (!*dict)
+            return NULL;
+    }
     PyObject *hooks = PyImport_ImportModule("torch.utils.hooks");
     PyObject *handle = hooks ? PyObject_CallMethod(hooks, "RemovableHandle", "O", *dict) : NULL;
     Py_XDECREF(hooks);
@@ -397,7 +452,7 @@ node_call(PyObject *self, PyObject *args, PyObject *kwargs)
     tn_node *n = TN_NODE(self);
     Py_ssize_t na = PyTuple_Size(args);
     if (na != n->num_inputs) {
-        PyErr_Format(PyExc_TypeError, "%s: expected %d gradients, got %zd", n->kind->name, n->num_inputs, na);
+        PyErr_Format(PyExc_TypeError, "%s: expected %d gradients, got %zd", tn_node_name(n), n->num_inputs, na);
         return NULL;
     }
     PyObject **grads = calloc((size_t)na + 1, sizeof(PyObject *));
@@ -429,7 +484,7 @@ done:
 static PyObject *
 node_repr(PyObject *self)
 {
-    return PyUnicode_FromFormat("<%s object at %p>", TN_NODE(self)->kind->name, self);
+    return PyUnicode_FromFormat("<%s object at %p>", tn_node_name(TN_NODE(self)), self);
 }
 
 static PyObject *
@@ -469,15 +524,18 @@ tn_node_type(const tn_node_kind *kind)
 {
     if (TN_LIKELY(kind->type != NULL))
         return kind->type;
+    /* C++ nodes are callable (grad_fn(*grads) applies them); autograd.Function nodes are not,
+     * so the call slot is on each kind, not on the base */
     PyType_Slot slots[] = {
         {Py_tp_traverse, node_traverse},
         {Py_tp_clear, node_clear},
         {Py_tp_dealloc, node_dealloc},
+        {Py_tp_call, node_call},
         {Py_tp_getset, kind->getset},
         {0, NULL},
     };
     if (!kind->getset)
-        slots[3].slot = 0;
+        slots[4].slot = 0;
     /* "builtins.X": upstream's node classes report __module__ 'builtins' and repr <class 'X'> */
     char name[160];
     snprintf(name, sizeof name, "builtins.%s", kind->name);
@@ -502,8 +560,8 @@ tn_node_type(const tn_node_kind *kind)
 
 /* ---- saved variables (Note [Saved variables]) ---- */
 
-static PyObject *
-alias_without_history(TensorObject *t)
+PyObject *
+tn_alias_without_history(TensorObject *t)
 {
     TensorObject *a = tn_tensor_from_storage(t->storage, t->offset, t->ndim, t->sizes, t->strides, t->dtype);
     if (!a)
@@ -549,6 +607,8 @@ tn_saved_save(tn_saved *s, PyObject *t, tn_node *n, int is_output)
     s->defined = 1;
     s->version = tt->version->value;
     s->is_output = (uint8_t)is_output;
+    if (!tn_tensor_grad_fn(tt) && PyErr_Occurred())
+        return -1;
     s->is_leaf = tt->grad_fn == NULL;
     s->requires_grad = (uint8_t)tn_requires_grad(t);
     s->output_nr = tt->output_nr;
@@ -573,7 +633,7 @@ tn_saved_save(tn_saved *s, PyObject *t, tn_node *n, int is_output)
         s->data = Py_NewRef(t);
         return 0;
     }
-    s->data = alias_without_history(tt);
+    s->data = tn_alias_without_history(tt);
     return s->data ? 0 : -1;
 }
 
@@ -586,11 +646,11 @@ format_version_error(tn_saved *s, TensorObject *t, tn_node *n)
     for (int d = 0; d < t->ndim && k < (int)sizeof shape - 24; d++)
         k += snprintf(shape + k, sizeof shape - (size_t)k, d ? ", %lld" : "%lld", (long long)t->sizes[d]);
     shape[k] = 0;
-    if (s->is_output)
-        snprintf(where, sizeof where, ", which is output %d of %s,", s->output_nr, n->kind->name);
+    if (s->is_output && n)
+        snprintf(where, sizeof where, ", which is output %d of %s,", s->output_nr, tn_node_name(n));
     else if (!s->is_leaf && t->grad_fn)
         snprintf(where, sizeof where, ", which is output %d of %s,", t->output_nr,
-                 TN_NODE(t->grad_fn)->kind->name);
+                 tn_node_name(TN_NODE(t->grad_fn)));
     PyErr_Format(PyExc_RuntimeError,
                  "one of the variables needed for gradient computation has been modified by an inplace "
                  "operation: [torch.%sTensor [%s]]%s is at version %lld; expected version %lld instead. "
@@ -600,7 +660,7 @@ format_version_error(tn_saved *s, TensorObject *t, tn_node *n)
                  (long long)s->version);
 }
 
-static const char ERR_FREED[] =
+const char tn_err_backward_twice[] =
     "Trying to backward through the graph a second time (or directly access saved tensors after they "
     "have already been freed). Saved intermediate values of the graph are freed when you call .backward() "
     "or autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time "
@@ -611,8 +671,8 @@ tn_saved_unpack(tn_saved *s, tn_node *n)
 {
     if (!s->defined)
         return NULL;  /* undefined, no exception */
-    if (n->released || (!s->data && !s->packed)) {
-        PyErr_SetString(PyExc_RuntimeError, ERR_FREED);
+    if ((n && n->released) || (!s->data && !s->packed)) {
+        PyErr_SetString(PyExc_RuntimeError, tn_err_backward_twice);
         return NULL;
     }
     if (s->packed) {
@@ -634,10 +694,10 @@ tn_saved_unpack(tn_saved *s, tn_node *n)
     if (!s->is_output || s->is_leaf)
         return Py_NewRef(s->data);
     /* an output: give back an alias carrying this node as its history */
-    PyObject *a = alias_without_history(t);
+    PyObject *a = tn_alias_without_history(t);
     if (!a)
         return NULL;
-    if (s->requires_grad) {
+    if (s->requires_grad && n) {
         TN_T(a)->grad_fn = Py_NewRef((PyObject *)n);
         TN_T(a)->output_nr = s->output_nr;
     }
@@ -694,7 +754,7 @@ tn_saved_list_unpack(tn_saved_list *l, tn_node *n)
     }
     if (n->released && l->n > 0) {
         free(a);
-        PyErr_SetString(PyExc_RuntimeError, ERR_FREED);
+        PyErr_SetString(PyExc_RuntimeError, tn_err_backward_twice);
         return NULL;
     }
     for (Py_ssize_t i = 0; i < l->n; i++) {
@@ -737,6 +797,7 @@ identity_apply(tn_node *self, PyObject **grads, PyObject **out)
 
 tn_node_kind tn_kind_Identity = {
     .name = "Identity",
+    .cpp_name = "torch::autograd::Identity",
     .basicsize = sizeof(tn_node),
     .apply = identity_apply,
 };
@@ -761,6 +822,7 @@ error_finalize(tn_node *n)
 
 tn_node_kind tn_kind_NotImplemented = {
     .name = "NotImplemented",
+    .cpp_name = "torch::autograd::NotImplemented",
     .basicsize = sizeof(ErrorNode),
     .apply = error_apply,
     .finalize = error_finalize,
@@ -768,6 +830,7 @@ tn_node_kind tn_kind_NotImplemented = {
 
 tn_node_kind tn_kind_Error = {
     .name = "Error",
+    .cpp_name = "torch::autograd::Error",
     .basicsize = sizeof(ErrorNode),
     .apply = error_apply,
     .finalize = error_finalize,
@@ -795,6 +858,125 @@ node_new_refuse(PyTypeObject *tp, PyObject *args, PyObject *kwargs)
     return NULL;
 }
 
+/* ---- torch._C._autograd.SavedTensor (a SavedVariable saved for no node) ---- */
+
+/* torch.utils.checkpoint (non-reentrant) keeps the inputs of a checkpointed region as
+ * _make_saved_tensor(t, is_output=False) and unpacks them when it recomputes: the version
+ * check and the saved-tensor hooks apply as to any saved variable. */
+typedef struct {
+    PyObject_HEAD
+    tn_saved s;
+} SavedTensorObject;
+
+static PyTypeObject *SavedTensor_Type;
+
+static PyObject *
+make_saved_tensor(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+    static char *kw[] = {"obj", "is_output", NULL};
+    PyObject *t;
+    int is_output;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "Op", kw, &t, &is_output))
+        return NULL;
+    if (!tn_tensor_check(t)) {
+        PyErr_Format(PyExc_TypeError, "_make_saved_tensor(): expected a Tensor, got %s", tn_tpname(t));
+        return NULL;
+    }
+    allocfunc alloc = (allocfunc)PyType_GetSlot(SavedTensor_Type, Py_tp_alloc);
+    SavedTensorObject *o = (SavedTensorObject *)alloc(SavedTensor_Type, 0);
+    if (!o)
+        return NULL;
+    if (tn_saved_save(&o->s, t, NULL, is_output) < 0) {
+        Py_DECREF(o);
+        return NULL;
+    }
+    return (PyObject *)o;
+}
+
+static PyObject *
+saved_tensor_unpack(PyObject *self, PyObject *unused)
+{
+    PyObject *r = tn_saved_unpack(&((SavedTensorObject *)self)->s, NULL);
+    if (!r && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return r;
+}
+
+static PyObject *
+saved_tensor_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyErr_SetString(PyExc_RuntimeError, "Trying to create a SavedTensor object from Python is forbidden.");
+    return NULL;
+}
+
+static int
+saved_tensor_traverse(PyObject *self, visitproc visit, void *arg)
+{
+    Py_VISIT(Py_TYPE(self));
+    return tn_saved_traverse(&((SavedTensorObject *)self)->s, visit, arg);
+}
+
+static int
+saved_tensor_clear(PyObject *self)
+{
+    tn_saved_release(&((SavedTensorObject *)self)->s);
+    return 0;
+}
+
+static void
+saved_tensor_dealloc(PyObject *self)
+{
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    saved_tensor_clear(self);
+    freefunc f = (freefunc)PyType_GetSlot(tp, Py_tp_free);
+    f(self);
+    Py_DECREF(tp);
+}
+
+int
+tn_saved_tensor_init(PyObject *module)
+{
+    static PyMethodDef methods[] = {
+        {"unpack", saved_tensor_unpack, METH_NOARGS, NULL},
+        {NULL},
+    };
+    PyType_Slot slots[] = {
+        {Py_tp_new, saved_tensor_new},
+        {Py_tp_methods, methods},
+        {Py_tp_traverse, saved_tensor_traverse},
+        {Py_tp_clear, saved_tensor_clear},
+        {Py_tp_dealloc, saved_tensor_dealloc},
+        {0, NULL},
+    };
+    PyType_Spec spec = {
+        .name = "torch._C._autograd.SavedTensor",
+        .basicsize = sizeof(SavedTensorObject),
+        .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+        .slots = slots,
+    };
+    static PyMethodDef fn = {"_make_saved_tensor", (PyCFunction)(void (*)(void))make_saved_tensor,
+                             METH_VARARGS | METH_KEYWORDS, NULL};
+    /* torch._C._autograd: runtime/py/autograd.py adds the rest of it to this module */
+    PyObject *ag = PyObject_GetAttrString(module, "_autograd");
+    if (!ag) {
+        PyErr_Clear();
+        if (!(ag = PyModule_New("torch._C._autograd")) || PyModule_AddObjectRef(module, "_autograd", ag) < 0) {
+            Py_XDECREF(ag);
+            return -1;
+        }
+    }
+    SavedTensor_Type = (PyTypeObject *)PyType_FromSpec(&spec);
+    PyObject *f = SavedTensor_Type ? PyCFunction_NewEx(&fn, NULL, NULL) : NULL;
+    int rc = f && PyModule_AddObjectRef(ag, "SavedTensor", (PyObject *)SavedTensor_Type) == 0 &&
+                     PyModule_AddObjectRef(ag, "_make_saved_tensor", f) == 0
+                 ? 0
+                 : -1;
+    Py_XDECREF(f);
+    Py_DECREF(ag);
+    return rc;
+}
+
 int
 tn_autograd_node_init(PyObject *functions)
 {
@@ -805,7 +987,6 @@ tn_autograd_node_init(PyObject *functions)
         {Py_tp_methods, node_methods},
         {Py_tp_getset, node_getset},
         {Py_tp_members, node_members},
-        {Py_tp_call, node_call},
         {Py_tp_repr, node_repr},
         {Py_tp_new, node_new_refuse},
         {0, NULL},

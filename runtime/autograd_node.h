@@ -10,19 +10,12 @@
 #include "tensor.h"
 #include "value.h"
 
-/* t requires grad: a leaf with requires_grad or a tensor with history. */
-static inline int
-tn_requires_grad(PyObject *t)
-{
-    return t && (TN_T(t)->requires_grad || TN_T(t)->grad_fn);
-}
+/* tn_requires_grad, tn_tensor_grad_fn and tn_dtype_is_differentiable are in tensor.h. */
 
 int tn_value_requires_grad(const tn_value *v);
 /* Any argument of an op call requires grad (the door's test). */
 int tn_args_require_grad(const tn_value *args, int n);
 
-/* Is dtype one gradients flow through (floating point or complex)? */
-int tn_dtype_is_differentiable(int dtype);
 
 /* ---- nodes ---- */
 
@@ -52,7 +45,8 @@ typedef struct {
 typedef int (*tn_node_apply_fn)(tn_node *self, PyObject **grads, PyObject **out);
 
 typedef struct tn_node_kind {
-    const char *name;              /* "MulBackward0" */
+    const char *name;              /* "MulBackward0"; NULL: the Python type's name (PyNode) */
+    const char *cpp_name;          /* what name() answers when it differs ("torch::autograd::Error") */
     int basicsize;                 /* sizeof the generated struct */
     tn_node_apply_fn apply;
     void (*release)(tn_node *);    /* drop saved variables (after backward without retain_graph) */
@@ -88,6 +82,15 @@ struct tn_node {
 extern PyTypeObject *tn_Node_Type;
 int tn_node_check(PyObject *o);
 
+/* The node's name as messages give it ("MulBackward0", "ExpBackward" for autograd.Function
+ * nodes); valid while the node lives. */
+const char *tn_node_name(tn_node *n);
+/* A fresh sequence number (Node's constructor takes one). */
+uint64_t tn_node_next_seq_nr(void);
+/* Resize the next edges / input metadata of a node whose size is known only later
+ * (autograd.Function nodes); new entries start empty. */
+int tn_node_resize(tn_node *n, int num_next, int num_inputs);
+
 /* A new node of `kind` with room for num_next edges and num_inputs input metadata; next
  * edges start empty, metadata undefined. A new sequence number is taken (Node's ctor). */
 tn_node *tn_node_new(const tn_node_kind *kind, int num_next, int num_inputs);
@@ -114,6 +117,9 @@ extern tn_node_kind tn_kind_Error;
 /* A node whose backward raises `msg` (NotImplemented / Error). */
 tn_node *tn_error_node_new(const tn_node_kind *kind, const char *msg, int num_next);
 
+/* upstream's ERR_BACKWARD_TWICE: saved values (or a CopySlices' node) were freed */
+extern const char tn_err_backward_twice[];
+
 /* ---- saved variables ---- */
 
 /* A tensor kept for backward (upstream's SavedVariable). Inputs and leaves are kept as the
@@ -131,6 +137,9 @@ typedef struct {
     int8_t dtype;          /* metadata kept for messages after packing */
 } tn_saved;
 
+/* A tensor sharing t's storage, geometry and version counter, with no history and no base
+ * (upstream's tensor_data()). */
+PyObject *tn_alias_without_history(TensorObject *t);
 /* Save t (NULL: an undefined tensor) for node n; is_output when t is an output of n. */
 int tn_saved_save(tn_saved *s, PyObject *t, tn_node *n, int is_output);
 /* The tensor back: a new reference; NULL without an exception when an undefined tensor was
@@ -153,5 +162,7 @@ void tn_tensor_array_free(PyObject **a, Py_ssize_t n);
 PyObject *tn_saved_to_py(tn_saved *s, tn_node *n);  /* _saved_<name> getter value */
 
 int tn_autograd_node_init(PyObject *functions_module);
+/* torch._C._autograd.SavedTensor and _make_saved_tensor (module: torch._C) */
+int tn_saved_tensor_init(PyObject *module);
 
 #endif /* TN_RUNTIME_AUTOGRAD_NODE_H */

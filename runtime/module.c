@@ -29,6 +29,7 @@
 #include "torch_function.h"
 #include "torch_ops.h"
 #include "autograd.h"
+#include "autograd_function.h"
 
 #include <string.h>
 
@@ -497,6 +498,7 @@ init(PyObject *m)
     if (!functions || PyModule_AddObject(m, "_functions", functions) < 0)
         return -1;
     if (tn_autograd_node_init(functions) < 0 || tn_autograd_engine_init(m, functions) < 0 ||
+        tn_autograd_function_init(m, functions) < 0 || tn_saved_tensor_init(m) < 0 ||
         tn_autograd_install(tn_autograd_table) < 0)
         return -1;
     /* _TensorMeta: `type` (see DESIGN.md: a C type cannot carry a metaclass under the 3.11 limited API) */

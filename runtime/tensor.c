@@ -389,6 +389,11 @@ view_common(TensorObject *src, int ndim, const int64_t *sizes, const int64_t *st
     t->conj = src->conj;
     t->neg = src->neg;
     t->inference |= src->inference;
+    /* upstream's CreationMeta, propagated from a view's view (propagate_creation_meta) */
+    int meta = tn_tls.inference_mode ? TN_VIEW_INFERENCE : tn_tls.grad_disabled ? TN_VIEW_NO_GRAD : TN_VIEW_DEFAULT;
+    int prev = src->is_view ? src->view_meta : TN_VIEW_DEFAULT;
+    t->view_meta = (uint8_t)(meta == TN_VIEW_DEFAULT || prev == TN_VIEW_INFERENCE ? prev : meta);
+    t->attr_version = src->version->value;
     return t;
 }
 
@@ -570,11 +575,12 @@ get_ndim(PyObject *self, void *c)
     return PyLong_FromLong(TN_T(self)->ndim);
 }
 
+tn_view_grad_fn_fn tn_view_grad_fn_hook;
+
 static PyObject *
 get_requires_grad(PyObject *self, void *c)
 {
-    TensorObject *t = TN_T(self);
-    return PyBool_FromLong(t->requires_grad || t->grad_fn);
+    return PyBool_FromLong(tn_requires_grad(self));
 }
 
 static int
@@ -591,9 +597,10 @@ set_requires_grad(PyObject *self, PyObject *value, void *c)
     }
     if (t->grad_fn) {
         PyErr_SetString(PyExc_RuntimeError,
-                        "you can only change requires_grad flags of leaf variables. If you want to use a "
-                        "computed variable in a subgraph that doesn't require differentiation use "
-                        "var_no_grad = var.detach().");
+                        value == Py_True ? "you can only change requires_grad flags of leaf variables."
+                                         : "you can only change requires_grad flags of leaf variables. If you want "
+                                           "to use a computed variable in a subgraph that doesn't require "
+                                           "differentiation use var_no_grad = var.detach().");
         return -1;
     }
     if (value == Py_True && !(tn_dtype_is_floating(t->dtype) || tn_dtype_is_complex(t->dtype))) {
@@ -608,7 +615,10 @@ set_requires_grad(PyObject *self, PyObject *value, void *c)
 static PyObject *
 get_is_leaf(PyObject *self, void *c)
 {
-    return PyBool_FromLong(TN_T(self)->grad_fn == NULL);
+    PyObject *fn = tn_tensor_grad_fn(TN_T(self));
+    if (!fn && PyErr_Occurred())
+        return NULL;
+    return PyBool_FromLong(fn == NULL);
 }
 
 static PyObject *
@@ -620,7 +630,21 @@ get_obj_field(PyObject *o)
 static PyObject *
 get_grad(PyObject *self, void *c)
 {
-    return get_obj_field(TN_T(self)->grad);
+    TensorObject *t = TN_T(self);
+    if (!t->grad && !t->retains_grad) {
+        PyObject *fn = tn_tensor_grad_fn(t);
+        if (!fn && PyErr_Occurred())
+            return NULL;
+        if (fn && PyErr_WarnEx(PyExc_UserWarning,
+                               "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+                               ".grad attribute won't be populated during autograd.backward(). If you indeed want "
+                               "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
+                               "non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access "
+                               "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
+                               "informations.", 1) < 0)
+            return NULL;
+    }
+    return get_obj_field(t->grad);
 }
 
 static int
@@ -692,7 +716,10 @@ get_python_dispatch(PyObject *self, void *c)
 static PyObject *
 get_grad_fn(PyObject *self, void *c)
 {
-    return get_obj_field(TN_T(self)->grad_fn);
+    PyObject *fn = tn_tensor_grad_fn(TN_T(self));
+    if (!fn && PyErr_Occurred())
+        return NULL;
+    return get_obj_field(fn);
 }
 
 static int
@@ -727,7 +754,7 @@ get_cdata(PyObject *self, void *c)
 static PyObject *
 get_output_nr(PyObject *self, void *c)
 {
-    return PyLong_FromLong(0);
+    return PyLong_FromLong(TN_T(self)->output_nr);
 }
 
 static PyObject *

@@ -73,6 +73,7 @@ typedef struct {
     int8_t grad_dtype;      /* 0: the tensor's dtype; -1: any (None); d + 1: dtype d */
     uint8_t inference;      /* made under inference_mode (or a view of such a tensor) */
     uint8_t view_meta;      /* TN_VIEW_*: how autograd treats in-place writes to this view */
+    int64_t attr_version;   /* a view: the version its grad_fn was made at (Note [View + in-place]) */
     int64_t small[2 * TN_SMALL_NDIM];
 } TensorObject;
 
@@ -147,6 +148,46 @@ static inline void
 tn_tensor_bump_version(TensorObject *t)
 {
     t->version->value++;
+}
+
+/* ---- what autograd asks of every tensor (runtime/autograd*.c) ---- */
+
+/* Is dtype one gradients flow through (floating point or complex)? */
+static inline int
+tn_dtype_is_differentiable(int dtype)
+{
+    return tn_dtype_is_floating(dtype) || tn_dtype_is_complex(dtype);
+}
+
+/* t requires grad: a leaf with requires_grad, a tensor with history, or a differentiable view
+ * of a base that requires grad (even one made in no_grad mode, as upstream's
+ * DifferentiableViewMeta::requires_grad; see Note [View + in-place] in autograd.c). */
+static inline int
+tn_requires_grad(PyObject *t)
+{
+    if (!t)
+        return 0;
+    TensorObject *x = TN_T(t);
+    if (x->requires_grad || x->grad_fn)
+        return 1;
+    return x->is_view && x->base && (TN_T(x->base)->requires_grad || TN_T(x->base)->grad_fn) &&
+           tn_dtype_is_differentiable(x->dtype);
+}
+
+/* Regenerates a view's stale grad_fn (upstream's VariableHooks::grad_fn); autograd installs it
+ * at module init, so this floor calls no higher one. */
+typedef PyObject *(*tn_view_grad_fn_fn)(TensorObject *);
+extern tn_view_grad_fn_fn tn_view_grad_fn_hook;
+
+/* t's grad_fn (borrowed; NULL for a leaf): a view's is regenerated first when the shared
+ * version counter moved since it was made. NULL with an exception when that fails. */
+static inline PyObject *
+tn_tensor_grad_fn(TensorObject *t)
+{
+    if (!t->is_view || !t->base || t->attr_version == t->version->value || !tn_dtype_is_differentiable(t->dtype) ||
+        !tn_view_grad_fn_hook)
+        return t->grad_fn;
+    return tn_view_grad_fn_hook(t);
 }
 
 /* Wrap a dimension index the way c10::maybe_wrap_dim does; raises IndexError. */

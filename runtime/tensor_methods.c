@@ -150,6 +150,9 @@ m_requires_grad_(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
 {
     PARSE(requires_grad_sigs, self, raw, k);
     PyObject *flag = raw[0] ? raw[0] : Py_True;
+    /* a non-leaf already requires grad: requires_grad_(True) is allowed (VariableHooks::requires_grad_) */
+    if (flag == Py_True && TN_T(self)->grad_fn)
+        return Py_NewRef(self);
     if (PyObject_SetAttrString(self, "requires_grad", flag) < 0)
         return NULL;
     return Py_NewRef(self);

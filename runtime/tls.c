@@ -551,11 +551,12 @@ is_key_in_tls(PyObject *self, PyObject *key)
 static PyObject *
 remove_obj_from_tls(PyObject *self, PyObject *key)
 {
-    if (!tn_tls.stash || PyDict_DelItem(tn_tls.stash, key) < 0) {
-        if (!PyErr_Occurred())
-            PyErr_SetObject(PyExc_KeyError, key);
+    /* a missing key is no error (a map erase upstream): a nested backward (reentrant
+     * checkpoint) removes "context" before the outer one does */
+    if (tn_tls.stash && PyDict_Contains(tn_tls.stash, key) == 1 && PyDict_DelItem(tn_tls.stash, key) < 0)
         return NULL;
-    }
+    if (PyErr_Occurred())
+        return NULL;
     Py_RETURN_NONE;
 }
 
