@@ -264,7 +264,7 @@ conv_output(TensorObject *input, TensorObject *weight, int ndim, const int64_t *
         step *= shape[i];
     }
     strides[0] = step;
-    tn_storage *st = tn_storage_new(tn_numel(ndim, shape) * tn_dtype_size(input->dtype), device);
+    tn_storage *st = tn_storage_new_for(ndim, shape, NULL, input->dtype, device);
     if (!st)
         return NULL;
     TensorObject *t = tn_tensor_from_storage(st, 0, ndim, shape, strides, input->dtype);
@@ -711,7 +711,7 @@ grad_tensor(int cl, int ndim, const int64_t *shape, int dtype, int device)
             step *= shape[i];
         }
         strides[0] = step;
-        tn_storage *st = tn_storage_new(tn_numel(ndim, shape) * tn_dtype_size(dtype), device);
+        tn_storage *st = tn_storage_new_for(ndim, shape, NULL, dtype, device);
         if (!st)
             return NULL;
         TensorObject *t = tn_tensor_from_storage(st, 0, ndim, shape, strides, dtype);

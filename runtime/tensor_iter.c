@@ -200,8 +200,7 @@ tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int 
     if (all_contig)
         return tn_tensor_empty(ndim, sizes, dtype, device);
     tn_output_strides(ndim, sizes, ninputs, inputs, strides);
-    int64_t n = tn_numel(ndim, sizes);
-    tn_storage *st = tn_storage_new(n * tn_dtype_size(dtype), device);
+    tn_storage *st = tn_storage_new_for(ndim, sizes, NULL, dtype, device);
     if (!st)
         return NULL;
     TensorObject *t = tn_tensor_from_storage(st, 0, ndim, sizes, strides, dtype);
@@ -354,8 +353,11 @@ tn_resize_output(TensorObject *out, int ndim, const int64_t *sizes)
                              "t.resize_(0).", a, b) < 0)
             return -1;
     }
-    int64_t n = tn_numel(ndim, sizes);
-    int64_t need = (out->offset + n) * tn_dtype_size(out->dtype);
+    if (tn_check_size_nonnegative(ndim, sizes) < 0)
+        return -1;
+    int64_t need = tn_storage_nbytes(ndim, sizes, NULL, tn_dtype_size(out->dtype), out->offset);
+    if (need < 0)
+        return -1;
     if (need > out->storage->nbytes && tn_storage_resize(out->storage, need) < 0)
         return -1;
     return tn_tensor_set_geometry(out, ndim, sizes, NULL);
