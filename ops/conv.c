@@ -384,8 +384,9 @@ conv_group_split(int dtype, int64_t cout_g, int64_t K, int64_t L, int P, const c
         for (int p = 0; p < P; p++) {
             int64_t k0 = p * kc, kn = K - k0 < kc ? K - k0 : kc;
             float *dst = p == 0 ? acc : tmp;
-            tn_status st = tn_gemm(TN_DTYPE_F32, 1, cout_g, lt, kn, wa + k0, 0, K, 1, x + k0 * L + j0, 0, L, 1, dst,
-                                   0, lt, 1, 1.0, 0.0);
+            tn_status st;
+            TN_NOGIL(cout_g * lt * kn, st = tn_gemm(TN_DTYPE_F32, 1, cout_g, lt, kn, wa + k0, 0, K, 1, x + k0 * L + j0,
+                                                    0, L, 1, dst, 0, lt, 1, 1.0, 0.0));
             if (TN_KCHECK(st, dtype) < 0)
                 return -1;
             if (p > 0)
@@ -515,8 +516,9 @@ conv_forward(TensorObject *input, TensorObject *weight, TensorObject *bias, cons
             if (K == 0)
                 continue;
             im2col(g, input, n, gi * cin_g, cin_g, cols);
-            tn_status s = tn_gemm(input->dtype, 1, cout_g, L, K, w + gi * cout_g * K * es, 0, K, 1, cols, 0, L, 1, og,
-                                  0, oc, oj, 1.0, b ? 1.0 : 0.0);
+            tn_status s;
+            TN_NOGIL(cout_g * L * K, s = tn_gemm(input->dtype, 1, cout_g, L, K, w + gi * cout_g * K * es, 0, K, 1,
+                                                 cols, 0, L, 1, og, 0, oc, oj, 1.0, b ? 1.0 : 0.0));
             rc = TN_KCHECK(s, input->dtype);
         }
     }

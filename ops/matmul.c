@@ -40,8 +40,10 @@ gemm(TensorObject *out, int64_t batch, int64_t m, int64_t n, int64_t k, TensorOb
 {
     if (tn_check_dtype(tn_current_op, out->dtype) < 0)
         return -1;
-    tn_status s = tn_gemm(out->dtype, batch, m, n, k, tn_tensor_data(a), a_sb, a_sm, a_sk, tn_tensor_data(b), b_sb,
-                          b_sk, b_sn, tn_tensor_data(out), c_sb, c_sm, c_sn, alpha, beta);
+    tn_status s;
+    TN_NOGIL(batch * m * n * k, s = tn_gemm(out->dtype, batch, m, n, k, tn_tensor_data(a), a_sb, a_sm, a_sk,
+                                            tn_tensor_data(b), b_sb, b_sk, b_sn, tn_tensor_data(out), c_sb, c_sm,
+                                            c_sn, alpha, beta));
     return TN_KCHECK(s, out->dtype);
 }
 
@@ -330,9 +332,11 @@ tn_op_matmul(TensorObject *self, TensorObject *other)
                 coff += idx * c_bstr[i];
             }
             int es = tn_dtype_size(self->dtype);
-            tn_status s = tn_gemm(self->dtype, inner, n, p, k, tn_tensor_data(self) + aoff * es, a_bstr[nbatch - 1],
-                                  a_sm, a_sk, tn_tensor_data(other) + boff * es, b_bstr[nbatch - 1], b_sk, b_sn,
-                                  tn_tensor_data(out) + coff * es, c_bstr[nbatch - 1], c_sm, c_sn, 1.0, 0.0);
+            tn_status s;
+            TN_NOGIL(inner * n * p * k,
+                     s = tn_gemm(self->dtype, inner, n, p, k, tn_tensor_data(self) + aoff * es, a_bstr[nbatch - 1],
+                                 a_sm, a_sk, tn_tensor_data(other) + boff * es, b_bstr[nbatch - 1], b_sk, b_sn,
+                                 tn_tensor_data(out) + coff * es, c_bstr[nbatch - 1], c_sm, c_sn, 1.0, 0.0));
             rc = TN_KCHECK(s, self->dtype);
         }
     }
@@ -402,14 +406,17 @@ tn_op_linear(TensorObject *input, TensorObject *weight, TensorObject *bias)
     if (rows_uniform && w_rowmajor && x_inner && bias_ok &&
         (d == TN_DTYPE_F32 || d == TN_DTYPE_F16 || d == TN_DTYPE_BF16)) {
         tn_status s;
+        uint64_t wkey = weight->storage->id, wver = (uint64_t)weight->version->value,
+                 bkey = bias ? bias->storage->id : 0;
         if (d == TN_DTYPE_F32)
-            s = tn_linear_f32(m, in, out_f, (const float *)tn_tensor_data(input), x_rs,
-                              (const float *)tn_tensor_data(weight), weight->storage->id,
-                              (uint64_t)weight->version->value, bias ? (const float *)tn_tensor_data(bias) : NULL,
-                              bias ? bias->storage->id : 0, (float *)tn_tensor_data(out), out_f);
+            TN_NOGIL(m * in * out_f,
+                     s = tn_linear_f32(m, in, out_f, (const float *)tn_tensor_data(input), x_rs,
+                                       (const float *)tn_tensor_data(weight), wkey, wver,
+                                       bias ? (const float *)tn_tensor_data(bias) : NULL, bkey,
+                                       (float *)tn_tensor_data(out), out_f));
         else
-            s = tn_linear(d, m, in, out_f, tn_tensor_data(input), x_rs, tn_tensor_data(weight),
-                          bias ? tn_tensor_data(bias) : NULL, tn_tensor_data(out), out_f);
+            TN_NOGIL(m * in * out_f, s = tn_linear(d, m, in, out_f, tn_tensor_data(input), x_rs, tn_tensor_data(weight),
+                                                   bias ? tn_tensor_data(bias) : NULL, tn_tensor_data(out), out_f));
         if (TN_KCHECK(s, d) < 0)
             goto fail;
         return (PyObject *)out;
@@ -630,9 +637,11 @@ sdpa(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, doub
         }
         double sc = scale.has ? scale.v : 1.0 / sqrt((double)E);
         int64_t lses[3] = {Hq * L, 1, Hq};
-        tn_status s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
-                              tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
-                              lse ? tn_tensor_data(lse) : NULL, lses);
+        tn_status s;
+        TN_NOGIL(B * Hq * L * S * (E + Ev),
+                 s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
+                             tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
+                             lse ? tn_tensor_data(lse) : NULL, lses));
         if (TN_KCHECK(s, q->dtype) < 0)
             goto fail;
     }
@@ -784,13 +793,14 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(TensorObject *grad_ou
         if (tn_check_dtype(tn_current_op, d) < 0)
             goto fail;
         double sc = scale.has ? scale.v : 1.0 / sqrt((double)E);
-        tn_status s = tn_sdpa_backward(d, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(grad_out), grad_out->strides,
+        tn_status s;
+        TN_NOGIL(B * Hq * L * S * (E + Ev), s = tn_sdpa_backward(d, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(grad_out), grad_out->strides,
                                        tn_tensor_data(query), query->strides, tn_tensor_data(key), key->strides,
                                        tn_tensor_data(value), value->strides, tn_tensor_data(out), out->strides,
                                        tn_tensor_data(logsumexp), logsumexp->strides,
                                        attn_mask ? tn_tensor_data(attn_mask) : NULL,
                                        attn_mask ? attn_mask->dtype : -1, mstr, is_causal, sc, tn_tensor_data(gq),
-                                       gq->strides, tn_tensor_data(gk), gk->strides, tn_tensor_data(gv), gv->strides);
+                                       gq->strides, tn_tensor_data(gk), gk->strides, tn_tensor_data(gv), gv->strides));
         if (TN_KCHECK(s, d) < 0)
             goto fail;
     }

@@ -59,8 +59,9 @@ softmax_impl(TensorObject *self, int64_t dim, int log)
     tn_loop_along(&l, self, d, 2, (const TensorObject *[]){out, self});
     int64_t n = self->ndim ? self->sizes[d] : 1;
     int64_t si = self->ndim ? self->strides[d] : 1, so = self->ndim ? out->strides[d] : 1;
-    if (TN_KCHECK(tn_softmax(self->dtype, log, &l, n, si, so, tn_tensor_data(out), tn_tensor_data(self)),
-                  self->dtype) < 0)
+    tn_status s;
+    TN_NOGIL(self->numel, s = tn_softmax(self->dtype, log, &l, n, si, so, tn_tensor_data(out), tn_tensor_data(self)));
+    if (TN_KCHECK(s, self->dtype) < 0)
         goto fail;
     return (PyObject *)out;
 fail:
@@ -238,9 +239,11 @@ tn_op_native_layer_norm(TensorObject *input, tn_ints normalized_shape, TensorObj
         cb = bias ? contiguous(bias) : NULL;
         if (!ci || (weight && !cw) || (bias && !cb))
             goto fail;
-        tn_status s = tn_layer_norm(d, pdtype, rows, n, tn_tensor_data(TN_T(ci)), cw ? tn_tensor_data(TN_T(cw)) : NULL,
-                                    cb ? tn_tensor_data(TN_T(cb)) : NULL, eps, tn_tensor_data(out),
-                                    tn_tensor_data(mean), tn_tensor_data(rstd));
+        tn_status s;
+        TN_NOGIL(rows * n, s = tn_layer_norm(d, pdtype, rows, n, tn_tensor_data(TN_T(ci)),
+                                             cw ? tn_tensor_data(TN_T(cw)) : NULL,
+                                             cb ? tn_tensor_data(TN_T(cb)) : NULL, eps, tn_tensor_data(out),
+                                             tn_tensor_data(mean), tn_tensor_data(rstd)));
         if (TN_KCHECK(s, d) < 0)
             goto fail;
     }

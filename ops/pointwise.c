@@ -166,7 +166,7 @@ binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_val
             kb = (tn_kscalar){TN_KSCALAR_DOUBLE, 0, prod};
             kalpha = (tn_kscalar){TN_KSCALAR_INT, 1, 0};
         }
-        s = tn_binary_scalar(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), kb, kalpha);
+        TN_NOGIL(out->numel, s = tn_binary_scalar(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), kb, kalpha));
     } else {
         TensorObject *bc = as_dtype(b, compute);
         if (!bc) {
@@ -175,7 +175,8 @@ binary(tn_binary_op op, int kind, TensorObject *a, TensorObject *b, const tn_val
         }
         tn_geom g[3] = {tn_geom_of(out), tn_geom_of(ac), tn_geom_of(bc)};
         tn_loop_build(&l, nd, shape, 3, g);
-        s = tn_binary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), tn_tensor_data(bc), kalpha);
+        TN_NOGIL(out->numel,
+                 s = tn_binary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), tn_tensor_data(bc), kalpha));
         Py_DECREF(bc);
     }
     Py_DECREF(ac);
@@ -917,7 +918,8 @@ unary(tn_unary_op op, int kind, TensorObject *self, const double *p)
     tn_loop l;
     tn_geom gg[2] = {tn_geom_of(out), tn_geom_of(src)};
     tn_loop_build(&l, out->ndim, out->sizes, 2, gg);
-    tn_status s = tn_unary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(src), p);
+    tn_status s;
+    TN_NOGIL(out->numel, s = tn_unary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(src), p));
     Py_DECREF(src);
     if (TN_KCHECK(s, compute) < 0)
         goto fail;

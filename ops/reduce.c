@@ -102,8 +102,9 @@ reduce(tn_reduce_op op, TensorObject *self, tn_ints dims, int keepdim, int out_d
         goto fail;
     reduce_geom g;
     build_reduce_geom(&g, self, mask, out, keepdim);
-    tn_status s = tn_reduce(op, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides, tn_tensor_data(out),
-                            tn_tensor_data(self), param);
+    tn_status s;
+    TN_NOGIL(self->numel, s = tn_reduce(op, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides,
+                                        tn_tensor_data(out), tn_tensor_data(self), param));
     if (s == TN_ERR_VALUE) {
         PyErr_Format(PyExc_IndexError,
                      "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
@@ -496,8 +497,10 @@ var_impl(TensorObject *self, tn_ints dim, const tn_value *correction, bool keepd
             goto fail;
         reduce_geom g;
         build_reduce_geom(&g, self, mask, out, keepdim);
-        tn_status s = tn_reduce_var(d, &g.outer, g.rdim, g.rsizes, g.rstrides, tn_tensor_data(out),
-                                    mean ? tn_tensor_data(mean) : NULL, tn_tensor_data(self), corr, take_sqrt);
+        tn_status s;
+        TN_NOGIL(self->numel, s = tn_reduce_var(d, &g.outer, g.rdim, g.rsizes, g.rstrides, tn_tensor_data(out),
+                                                mean ? tn_tensor_data(mean) : NULL, tn_tensor_data(self), corr,
+                                                take_sqrt));
         if (TN_KCHECK(s, d) < 0)
             goto fail;
         /* the mean of no elements is NaN upstream */

@@ -89,4 +89,22 @@ extern _Thread_local const tn_op *tn_current_op;
 int tn_kernel_error(tn_status s, int dtype);
 #define TN_KCHECK(call, dtype) (tn_kernel_error((call), (dtype)))
 
+/* Note [GIL]: a kernel call whose work (elements, or multiply-adds for GEMMs) reaches
+ * TN_NOGIL_MIN_WORK runs with the GIL released, so other Python threads progress meanwhile
+ * (upstream releases it around every op). This is safe because kernels/ touch no Python
+ * object and the caller holds a reference to every tensor the kernel reads or writes; `stmt`
+ * must not return or goto. Below the threshold (tens of microseconds of work) the release and
+ * the reacquire, which may wait a switch interval for another thread, cost more than they give. */
+#define TN_NOGIL_MIN_WORK 65536
+#define TN_NOGIL(work, stmt)                                  \
+    do {                                                      \
+        if ((work) >= TN_NOGIL_MIN_WORK) {                    \
+            PyThreadState *tn_nogil_save_ = PyEval_SaveThread(); \
+            stmt;                                             \
+            PyEval_RestoreThread(tn_nogil_save_);             \
+        } else {                                              \
+            stmt;                                             \
+        }                                                     \
+    } while (0)
+
 #endif /* TN_RUNTIME_OP_H */

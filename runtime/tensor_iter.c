@@ -305,7 +305,8 @@ tn_copy_checked(const tn_loop *l, int dst_dtype, void *dst, int src_dtype, const
     if (tn_dtype_is_complex(src_dtype) && !tn_dtype_is_complex(dst_dtype) &&
         PyErr_WarnEx(PyExc_UserWarning, "Casting complex values to real discards the imaginary part", 1) < 0)
         return -1;
-    tn_status s = tn_copy(l, dst_dtype, dst, src_dtype, src);
+    tn_status s;
+    TN_NOGIL(tn_loop_numel(l), s = tn_copy(l, dst_dtype, dst, src_dtype, src));
     if (s != TN_ERR_DTYPE || dst_dtype == src_dtype)
         return tn_kernel_error(s, dst_dtype);
     char q[256] = "torchnative";
