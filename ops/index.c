@@ -938,7 +938,7 @@ tn_op_masked_fill___Tensor(TensorObject *self, TensorObject *mask, TensorObject 
 PyObject *
 tn_op_masked_select(TensorObject *self, TensorObject *mask)
 {
-    if (mask->dtype != TN_DTYPE_BOOL && mask->dtype != TN_DTYPE_U8) {
+    if (mask->dtype != TN_DTYPE_BOOL) {
         PyErr_SetString(PyExc_RuntimeError, "masked_select: expected BoolTensor for mask");
         return NULL;
     }

@@ -848,15 +848,30 @@ tn_op_addcdiv(TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, 
     return ternary(1, self, tensor1, tensor2, value);
 }
 
+/* upstream's lerp meta: end (and a tensor weight) must have self's dtype; no promotion */
+static int
+check_lerp_dtype(TensorObject *self, TensorObject *other, const char *what)
+{
+    if (other->dtype == self->dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "expected dtype %s for `%s` but got dtype %s", tn_dtype_cpp_name(self->dtype),
+                 what, tn_dtype_cpp_name(other->dtype));
+    return -1;
+}
+
 PyObject *
 tn_op_lerp__Tensor(TensorObject *self, TensorObject *end, TensorObject *weight)
 {
+    if (check_lerp_dtype(self, end, "end") < 0 || check_lerp_dtype(self, weight, "weight") < 0)
+        return NULL;
     return ternary(2, self, end, weight, NULL);
 }
 
 PyObject *
 tn_op_lerp__Scalar(TensorObject *self, TensorObject *end, const tn_value *weight)
 {
+    if (check_lerp_dtype(self, end, "end") < 0)
+        return NULL;
     return ternary(3, self, end, NULL, weight);
 }
 

@@ -241,9 +241,21 @@ tn_op_any__dim(TensorObject *self, int64_t dim, bool keepdim)
     return reduce(TN_RED_ANY, self, d, keepdim, bool_out_dtype(self), 0);
 }
 
+/* any/all over an empty (not None) dim list reduce nothing: self as bool (uint8 stays uint8) */
+static PyObject *
+reduce_no_dims(TensorObject *self)
+{
+    TensorObject *out = tn_empty_on(self->ndim, self->sizes, bool_out_dtype(self), self->device);
+    if (out && out->device != TN_DEVICE_META && tn_copy_into(out, self) < 0)
+        Py_CLEAR(out);
+    return (PyObject *)out;
+}
+
 PyObject *
 tn_op_any__dims(TensorObject *self, tn_ints dim, bool keepdim)
 {
+    if (!dim.none && dim.n == 0)
+        return reduce_no_dims(self);
     return reduce(TN_RED_ANY, self, dim, keepdim, bool_out_dtype(self), 0);
 }
 
@@ -263,6 +275,8 @@ tn_op_all__dim(TensorObject *self, int64_t dim, bool keepdim)
 PyObject *
 tn_op_all__dims(TensorObject *self, tn_ints dim, bool keepdim)
 {
+    if (!dim.none && dim.n == 0)
+        return reduce_no_dims(self);
     return reduce(TN_RED_ALL, self, dim, keepdim, bool_out_dtype(self), 0);
 }
 
@@ -556,6 +570,12 @@ scan(int op, TensorObject *self, int64_t dim, int dtype, int with_indices)
         return NULL;
     int out_dtype = dtype >= 0 ? dtype : (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) ?
                                           sum_dtype(self->dtype, -1) : self->dtype;
+    if ((op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) && out_dtype == TN_DTYPE_BOOL) {
+        /* upstream's cumsum/cumprod CPU kernels dispatch over all types but bool */
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_out_cpu\" not implemented for 'Bool'",
+                     op == TN_SCAN_CUMSUM ? "cumsum" : "cumprod");
+        return NULL;
+    }
     TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, out_dtype, self->device);
     TensorObject *idx = with_indices ? tn_tensor_empty(self->ndim, self->sizes, TN_DTYPE_I64, self->device) : NULL;
     if (!out || (with_indices && !idx))

@@ -716,6 +716,10 @@ squeeze_dims(TensorObject *self, const int64_t *dims, Py_ssize_t n, int inplace)
         int64_t d;
         if (tn_wrap_dim(dims[i], self->ndim, &d) < 0)
             return NULL;
+        if (self->ndim && mask[d]) {
+            PyErr_Format(PyExc_RuntimeError, "dim %lld appears multiple times in the list of dims", (long long)d);
+            return NULL;
+        }
         if (self->ndim)
             mask[d] = 1;
     }

@@ -42,3 +42,29 @@ for name, code in {
     "vector_norm_out_f64": f"out = torch.linalg.vector_norm({X}, out=torch.empty((), dtype=torch.float64))",
 }.items():
     CASES[f"out_dtype_{name}"] = {"code": code, **D}
+
+# argument checks and result dtypes the adversarial run found wrong
+Q = "randn(1, 2, 3, 4, seed=10)"
+for name, code in {
+    "all_empty_dims": f"out = torch.all({X} > 0, ())",
+    "any_empty_dims": f"out = torch.any({X} > 0, ())",
+    "new_tensor_dtype": "x = torch.ones(2, dtype=torch.float64); out = x.new_tensor([1, 2])",
+    "new_tensor_from_tensor": "x = torch.ones(2, dtype=torch.float16); out = x.new_tensor(torch.tensor([1, 2]))",
+    "new_tensor_int_self": "x = torch.ones(2, dtype=torch.int32); out = x.new_tensor([1.5, 2.5])",
+    "cumsum_dtype_bool": f"out = torch.cumsum({X}, 0, dtype=torch.bool)",
+    "cumsum_dtype_f64": "out = torch.cumsum(torch.tensor([1e8, 1.0, -1e8, 1.0]), 0, dtype=torch.float64)",
+    "logsumexp_out_f64": "out = torch.logsumexp(torch.tensor([[1e-8, 0.0], [20.0, 1e-7]]), 1, out=torch.empty(2, dtype=torch.float64))",
+    "logsumexp_out_i64": f"out = torch.logsumexp({X}, 0, out=torch.empty(4, dtype=torch.int64))",
+    "cross_entropy_1d_input_vs_batch_target": "out = torch.nn.functional.cross_entropy(torch.zeros(5), torch.tensor([1, 2, 0, 1, 1]))",
+    "addmm_bias_shape_beta0": f"out = torch.addmm(torch.zeros(5, 7), {A}, {B}, beta=0)",
+    "addmm_bias_bcast_beta0": f"out = torch.addmm(torch.zeros(2), {A}, {B}, beta=0)",
+    "squeeze_repeated_dims": "out = torch.zeros(1, 2, 1).squeeze((0, 0))",
+    "masked_select_uint8_mask": f"out = torch.masked_select({X}, torch.ones(3, 4, dtype=torch.uint8))",
+    "lerp_int_float": "out = torch.lerp(torch.tensor([1, 2]), torch.tensor([3.0, 4.0]), 0.5)",
+    "lerp_float_int_end": "out = torch.lerp(torch.tensor([1.0, 2.0]), torch.tensor([3, 4]), 0.5)",
+    "sdpa_0dim_mask": f"out = torch.nn.functional.scaled_dot_product_attention({Q}, {Q}, {Q}, attn_mask=torch.tensor(True))",
+    "manual_seed_2_64": "torch.manual_seed(2**64); out = torch.initial_seed()",
+    "manual_seed_neg_2_63_minus_1": "torch.manual_seed(-2**63 - 1); out = torch.initial_seed()",
+    "normalize_large_bf16": "out = torch.nn.functional.normalize(torch.full((4, 3), 3e38).bfloat16(), dim=1)",
+}.items():
+    CASES[f"check_{name}"] = {"code": code, **D}
