@@ -124,17 +124,19 @@ tn_op_addmm(TensorObject *self, TensorObject *mat1, TensorObject *mat2, const tn
     if (same_dtype(mat1, mat2, "mat1 and mat2") < 0 || same_dtype(self, mat1, "self and mat2") < 0)
         return NULL;
     int64_t shape[2] = {mat1->sizes[0], mat2->sizes[1]};
+    /* upstream expands self to the result shape whatever beta is (expand_size(self, ..., "addmm")) */
+    tn_ints s = {shape, 2, false};
+    PyObject *expanded = tn_op_expand(self, s, false);
+    if (!expanded)
+        return NULL;
+    Py_DECREF(expanded);
     int meta = any_meta(mat1, mat2) || self->device == TN_DEVICE_META;
     TensorObject *out = tn_tensor_empty(2, shape, mat1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta)
         return (PyObject *)out;
     double b = tn_scalar_to_double(beta), a = tn_scalar_to_double(alpha);
     if (b != 0.0) {
-        tn_value sz = {.tag = TN_V_INTLIST, .n = 2};
-        sz.u.ints = shape;
-        tn_ints s = {shape, 2, false};
-        PyObject *expanded = tn_op_expand(self, s, false);
-        (void)sz;
+        expanded = tn_op_expand(self, s, false);
         if (!expanded || tn_copy_into(out, TN_T(expanded)) < 0) {
             Py_XDECREF(expanded);
             Py_DECREF((PyObject *)out);
@@ -675,6 +677,11 @@ tn_op_scaled_dot_product_attention(TensorObject *query, TensorObject *key, Tenso
 {
     if (attn_mask && is_causal) {
         PyErr_SetString(PyExc_RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+        return NULL;
+    }
+    if (attn_mask && attn_mask->ndim == 0) {
+        /* upstream's backend selection reads attn_mask.size(-1) first */
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as -1 but tensor has no dimensions");
         return NULL;
     }
     int nd = query->ndim;
