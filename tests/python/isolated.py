@@ -76,7 +76,7 @@ def run_side(side: str, cases: list[str], timeout: float = 30.0) -> list[dict]:
         p.stdin.write(json.dumps(cases) + "\n")
         p.stdin.close()
         # the first snippet also pays for `import torch`
-        deadline = time.monotonic() + timeout + 60
+        deadline = time.monotonic() + timeout + 180
         while True:
             ready, _, _ = select.select([p.stdout], [], [], max(0.0, deadline - time.monotonic()))
             line = p.stdout.readline() if ready else None
