@@ -41,14 +41,15 @@ contiguous(TensorObject *t)
 static PyObject *
 softmax_impl(TensorObject *self, int64_t dim, int log)
 {
+    /* upstream's meta wraps the dim before the kernel dispatches on the dtype */
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
     if (!tn_dtype_is_floating(self->dtype)) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
                      log ? "log_softmax" : "softmax", tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
-    int64_t d;
-    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
-        return NULL;
     /* upstream's softmax output is contiguous whatever the input's layout */
     TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, self->dtype, self->device);
     if (!out || out->device == TN_DEVICE_META || out->numel == 0)

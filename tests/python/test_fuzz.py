@@ -60,8 +60,6 @@ def calls(seed=SEED, n=N):
 # differences still open, by the pattern of the snippet: (pattern, why, how many of the seeded
 # calls show it)
 KNOWN = [
-    (re.compile(r"to\(torch\.int(32|64)\)\.softmax\((2|-3)\)"), "softmax of an integer tensor checks the "
-     "dtype before the dim (NotImplementedError where upstream raises IndexError)", 4),
     (re.compile(r"\* 2\*\*70$"), "a Python int past int64 as a Scalar raises RuntimeError, upstream "
      "OverflowError (runtime/argparse.c)", 6),
 ]
