@@ -50,8 +50,13 @@ class Op:
     kind: str            # functional / inplace / out / mutable / scratch
     tags: list[str]
     is_view: bool        # returns an alias of an input
+    # out= rule (Note [out= rules] in runtime/dispatch.c): "exact" for structured out overloads
+    # that are not TensorIterator ops (their resize_out requires out.dtype == the result dtype);
+    # "from_out" when in addition the meta function takes the computation dtype from out;
+    # "" for the rest (TensorIterator's can_cast, or copy_ into out)
     cia: bool            # CompositeImplicitAutograd: no kernel of its own upstream
     functional: str | None = None  # cname of the functional sibling (for inplace/out)
+    out_rule: str = ""
     kernel: dict | None = None     # entry from schemas/kernels.yaml
     func: object = None  # torchgen FunctionSchema
 
@@ -102,6 +107,33 @@ def check_pinned() -> dict:
     return pinned
 
 
+# Structured ops whose meta function takes the computation dtype from out= when dtype= is not
+# given (aten/src/ATen/native/ReduceOps.cpp: infer_dtype_from_optional in sum/nansum/mean/prod,
+# meta_func_cum_ops in cumsum/cumprod); the schema does not say this.
+DTYPE_FROM_OUT = {"sum", "nansum", "mean", "prod", "cumsum", "cumprod"}
+
+
+# Out overloads that are not structured but whose out= implementation requires the result dtype
+# too (softmax_out/log_softmax_out call the structured _softmax_out; sort.values calls the
+# structured sort.values_stable; matmul_out calls mm/bmm's; index_select_out_cpu_, where_self_out
+# and addmv check equality themselves).
+EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.out", "index_select.out",
+             "where.self_out", "mv.out"}
+# Structured out overloads with their own rule: cat's meta casts into out (can_cast, TypeError).
+NOT_EXACT_OUT = {"cat.out"}
+
+
+def out_rule(f, kind) -> str:
+    name = str(f.func.name)
+    if kind.name != "out" or name in NOT_EXACT_OUT:
+        return ""
+    if name in EXACT_OUT:
+        return "exact"
+    if not f.structured or f.structured_inherits == "TensorIteratorBase":
+        return ""
+    return "from_out" if str(f.func.name.name) in DTYPE_FROM_OUT else "exact"
+
+
 def load_kernel_list() -> tuple[dict, dict]:
     doc = yaml.safe_load(KERNELS.read_text())
     return doc.get("dtype_sets", {}), doc.get("kernels", {}) or {}
@@ -135,6 +167,7 @@ class Model:
                 index=0, name=name, overload=overload, schema=schema_string(f.func),
                 cname=c_ident(qual), kind=kind.name, tags=sorted(f.tags), is_view=is_view,
                 cia=f.has_composite_implicit_autograd_kernel, func=f.func,
+                out_rule=out_rule(f, kind),
             ))
         ops.sort(key=lambda o: (o.name, o.overload))
         for i, op in enumerate(ops):

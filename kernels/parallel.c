@@ -4,8 +4,26 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-static pthreadpool_t pool;
-static int pool_threads;
+/* torch.set_num_threads(n) records n (get_num_threads reports it, as upstream's does), but the
+ * pool never has more workers than online CPUs: more only adds contention, and
+ * pthreadpool_create(10000) takes seconds. Pools are made once per worker count and never
+ * destroyed, because a kernel running with the GIL released (Note [GIL] in runtime/op.h) may be
+ * inside the old pool while another thread changes the setting; at most one pool per count up
+ * to the CPU count ever exists. */
+#define MAX_POOLS 1024
+static pthreadpool_t pools[MAX_POOLS + 1];
+static int pool_threads;    /* what set_num_threads asked for */
+static int cpu_count;
+
+static int
+online_cpus(void)
+{
+    if (!cpu_count) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        cpu_count = n < 1 ? 1 : n > MAX_POOLS ? MAX_POOLS : (int)n;
+    }
+    return cpu_count;
+}
 
 static int
 default_threads(void)
@@ -13,40 +31,39 @@ default_threads(void)
     const char *env = getenv("TN_NUM_THREADS");
     if (env && atoi(env) > 0)
         return atoi(env);
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
-}
-
-pthreadpool_t
-tn_threadpool(void)
-{
-    if (!pool_threads)
-        pool_threads = default_threads();
-    if (!pool && pool_threads > 1)
-        pool = pthreadpool_create((size_t)pool_threads);
-    return pool;
+    return online_cpus();
 }
 
 int
-tn_num_threads(void)
+tn_requested_num_threads(void)
 {
     if (!pool_threads)
         pool_threads = default_threads();
     return pool_threads;
 }
 
+int
+tn_num_threads(void)
+{
+    int n = tn_requested_num_threads();
+    return n < online_cpus() ? n : online_cpus();
+}
+
+pthreadpool_t
+tn_threadpool(void)
+{
+    int n = tn_num_threads();
+    if (n <= 1)
+        return NULL;
+    if (!pools[n])
+        pools[n] = pthreadpool_create((size_t)n);
+    return pools[n];
+}
+
 void
 tn_set_num_threads(int n)
 {
-    if (n < 1)
-        n = 1;
-    if (n == pool_threads)
-        return;
-    if (pool) {
-        pthreadpool_destroy(pool);
-        pool = NULL;
-    }
-    pool_threads = n;
+    pool_threads = n < 1 ? 1 : n;
 }
 
 typedef struct {

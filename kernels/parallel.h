@@ -14,7 +14,10 @@ typedef void (*tn_range_fn)(void *ctx, int64_t begin, int64_t end);
 
 void tn_parallel_for(int64_t n, int64_t grain, tn_range_fn fn, void *ctx);
 pthreadpool_t tn_threadpool(void);
+/* the workers kernels split work over: the setting, at most the online CPU count */
 int tn_num_threads(void);
+/* what torch.set_num_threads asked for (torch.get_num_threads reports it) */
+int tn_requested_num_threads(void);
 void tn_set_num_threads(int n);
 
 #endif /* TN_KERNELS_PARALLEL_H */

@@ -270,7 +270,7 @@ channels_last_empty(int ndim, const int64_t *shape, int dtype, int device)
 {
     int64_t strides[2 + CONV_MAX_DIMS];
     channels_last_strides(ndim, shape, strides);
-    tn_storage *st = tn_storage_new(tn_numel(ndim, shape) * tn_dtype_size(dtype), device);
+    tn_storage *st = tn_storage_new_for(ndim, shape, NULL, dtype, device);
     if (!st)
         return NULL;
     TensorObject *t = tn_tensor_from_storage(st, 0, ndim, shape, strides, dtype);
@@ -453,8 +453,9 @@ conv_group_split(const tn_op *overload, int dtype, int64_t cout_g, int64_t K, in
         for (int p = 0; p < P; p++) {
             int64_t k0 = p * kc, kn = K - k0 < kc ? K - k0 : kc;
             float *dst = p == 0 ? acc : tmp;
-            tn_status st = tn_gemm(TN_DTYPE_F32, 1, cout_g, lt, kn, wa + k0, 0, K, 1, x + k0 * L + j0, 0, L, 1, dst,
-                                   0, lt, 1, 1.0, 0.0);
+            tn_status st;
+            TN_NOGIL(cout_g * lt * kn, st = tn_gemm(TN_DTYPE_F32, 1, cout_g, lt, kn, wa + k0, 0, K, 1, x + k0 * L + j0,
+                                                    0, L, 1, dst, 0, lt, 1, 1.0, 0.0));
             if (TN_KCHECK(overload, st, dtype) < 0)
                 return -1;
             if (p > 0)
@@ -591,8 +592,9 @@ conv_forward(const tn_op *overload, TensorObject *input, TensorObject *weight, T
             if (K == 0)
                 continue;
             im2col(g, input, n, gi * cin_g, cin_g, cols);
-            tn_status s = tn_gemm(input->dtype, 1, cout_g, L, K, w + gi * cout_g * K * es, 0, K, 1, cols, 0, L, 1, og,
-                                  0, oc, oj, 1.0, b ? 1.0 : 0.0);
+            tn_status s;
+            TN_NOGIL(cout_g * L * K, s = tn_gemm(input->dtype, 1, cout_g, L, K, w + gi * cout_g * K * es, 0, K, 1,
+                                                 cols, 0, L, 1, og, 0, oc, oj, 1.0, b ? 1.0 : 0.0));
             rc = TN_KCHECK(overload, s, input->dtype);
         }
     }
@@ -792,7 +794,7 @@ grad_tensor(int cl, int ndim, const int64_t *shape, int dtype, int device)
             step *= shape[i];
         }
         strides[0] = step;
-        tn_storage *st = tn_storage_new(tn_numel(ndim, shape) * tn_dtype_size(dtype), device);
+        tn_storage *st = tn_storage_new_for(ndim, shape, NULL, dtype, device);
         if (!st)
             return NULL;
         TensorObject *t = tn_tensor_from_storage(st, 0, ndim, shape, strides, dtype);

@@ -55,20 +55,9 @@ check_layout(int layout)
 static int
 check_sizes(tn_ints size)
 {
-    if (size.n > TN_MAX_NDIM) {
-        PyErr_SetString(PyExc_RuntimeError, "too many dimensions");
+    if (tn_check_ndim(size.n) < 0)
         return -1;
-    }
-    for (Py_ssize_t i = 0; i < size.n; i++) {
-        if (size.v[i] < 0) {
-            char buf[256];
-            tn_format_sizes(buf, sizeof buf, (int)size.n, size.v);
-            PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld: %s",
-                         (long long)size.v[i], buf);
-            return -1;
-        }
-    }
-    return 0;
+    return tn_check_size_nonnegative((int)size.n, size.v);
 }
 
 static TensorObject *
@@ -135,15 +124,7 @@ tn_op_empty_strided(const tn_op *overload, tn_ints size, tn_ints stride, int dty
         return NULL;
     if (dtype < 0)
         dtype = tn_default_dtype;
-    int64_t need = 1;
-    for (Py_ssize_t i = 0; i < size.n; i++) {
-        if (size.v[i] == 0) {
-            need = 0;
-            break;
-        }
-        need += (size.v[i] - 1) * stride.v[i];
-    }
-    tn_storage *s = tn_storage_new(need * tn_dtype_size(dtype), dev);
+    tn_storage *s = tn_storage_new_for((int)size.n, size.v, stride.v, dtype, dev);
     if (!s)
         return NULL;
     TensorObject *t = tn_tensor_from_storage(s, 0, (int)size.n, size.v, stride.v, dtype);
@@ -224,13 +205,7 @@ empty_like(const tn_op *overload, TensorObject *self, int dtype, int layout, con
     if (memory_format < 0)
         memory_format = TN_MEMFMT_PRESERVE;
     if (memory_format == TN_MEMFMT_PRESERVE && tn_tensor_is_non_overlapping_and_dense(self)) {
-        int64_t need = 0;
-        if (self->numel > 0) {
-            need = 1;
-            for (int i = 0; i < self->ndim; i++)
-                need += (self->sizes[i] - 1) * self->strides[i];
-        }
-        tn_storage *s = tn_storage_new(need * tn_dtype_size(dtype), dev);
+        tn_storage *s = tn_storage_new_for(self->ndim, self->sizes, self->strides, dtype, dev);
         if (!s)
             return NULL;
         TensorObject *t = tn_tensor_from_storage(s, 0, self->ndim, self->sizes, self->strides, dtype);
@@ -796,7 +771,9 @@ tn_op_resize_(const tn_op *overload, TensorObject *self, tn_ints size, int memor
     if (check_sizes(size) < 0)
         return NULL;
     int64_t n = tn_numel((int)size.n, size.v);
-    int64_t need = (self->offset + n) * tn_dtype_size(self->dtype);
+    int64_t need = tn_storage_nbytes((int)size.n, size.v, NULL, tn_dtype_size(self->dtype), self->offset);
+    if (need < 0)
+        return NULL;
     if (n > 0 && need > self->storage->nbytes && tn_storage_resize(self->storage, need) < 0)
         return NULL;
     /* upstream bumps the version only when the sizes actually change */
@@ -808,9 +785,22 @@ tn_op_resize_(const tn_op *overload, TensorObject *self, tn_ints size, int memor
     return Py_NewRef((PyObject *)self);
 }
 
+/* upstream's set_storage_cpu_: checkSetStorage, then resize_impl_cpu_, which grows a storage too
+ * small for the new geometry (so no view ever reads past its storage) */
 static PyObject *
 set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const int64_t *sizes, const int64_t *strides)
 {
+    if (offset < 0) {
+        PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", (long long)offset);
+        return NULL;
+    }
+    if (tn_check_size_nonnegative(ndim, sizes) < 0)
+        return NULL;
+    int64_t need = tn_storage_nbytes(ndim, sizes, strides, tn_dtype_size(self->dtype), offset);
+    if (need < 0)
+        return NULL;
+    if (tn_numel(ndim, sizes) > 0 && need > s->nbytes && tn_storage_resize(s, need) < 0)
+        return NULL;
     tn_storage_retain(s);
     tn_storage_release(self->storage);
     self->storage = s;
@@ -850,6 +840,16 @@ storage_of(const tn_value *v)
     return NULL;
 }
 
+static int
+check_size_stride_lengths(tn_ints size, tn_ints stride)
+{
+    if (stride.n && stride.n != size.n) {
+        PyErr_Format(PyExc_RuntimeError, "unequal size length (%zd) and stride length (%zd)", size.n, stride.n);
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_set___source_Storage(const tn_op *overload, TensorObject *self, const tn_value *source)
 {
@@ -866,7 +866,7 @@ tn_op_set___source_Storage_storage_offset(const tn_op *overload, TensorObject *s
                                           tn_ints size, tn_ints stride)
 {
     tn_storage *s = storage_of(source);
-    if (!s)
+    if (!s || check_size_stride_lengths(size, stride) < 0)
         return NULL;
     return set_storage(self, s, storage_offset, (int)size.n, size.v, stride.n ? stride.v : NULL);
 }
@@ -887,5 +887,12 @@ tn_op_set___source_Tensor_storage_offset(const tn_op *overload, TensorObject *se
                                          int64_t storage_offset,
                                          tn_ints size, tn_ints stride)
 {
+    if (source->dtype != self->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "Could not set tensor of type %s to a tensor of type %s",
+                     tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(source->dtype));
+        return NULL;
+    }
+    if (check_size_stride_lengths(size, stride) < 0)
+        return NULL;
     return set_storage(self, source->storage, storage_offset, (int)size.n, size.v, stride.n ? stride.v : NULL);
 }

@@ -946,7 +946,7 @@ tn_op_masked_fill___Tensor(const tn_op *overload, TensorObject *self, TensorObje
 PyObject *
 tn_op_masked_select(const tn_op *overload, TensorObject *self, TensorObject *mask)
 {
-    if (mask->dtype != TN_DTYPE_BOOL && mask->dtype != TN_DTYPE_U8) {
+    if (mask->dtype != TN_DTYPE_BOOL) {
         PyErr_SetString(PyExc_RuntimeError, "masked_select: expected BoolTensor for mask");
         return NULL;
     }
@@ -1344,20 +1344,19 @@ tn_op_repeat(const tn_op *overload, TensorObject *self, tn_ints repeats)
     for (int i = 0; i < nd; i++) {
         int64_t s = i < lead ? 1 : self->sizes[i - lead];
         int64_t st = i < lead ? 0 : self->strides[i - lead];
-        if (repeats.v[i] < 0) {
-            PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld",
-                         (long long)repeats.v[i]);
-            return NULL;
-        }
         xs[2 * i] = repeats.v[i];
         xst[2 * i] = 0;
         xs[2 * i + 1] = s;
         xst[2 * i + 1] = st;
         es[2 * i] = repeats.v[i];
         es[2 * i + 1] = s;
-        out_shape[i] = repeats.v[i] * s;
+        /* wraps as upstream's padded_size * repeats does; at::empty then checks the result */
+        out_shape[i] = (int64_t)((uint64_t)repeats.v[i] * (uint64_t)s);
     }
     (void)es;
+    if (tn_check_size_nonnegative(nd, out_shape) < 0 ||
+        tn_storage_nbytes(nd, out_shape, NULL, tn_dtype_size(self->dtype), 0) < 0)
+        return NULL;
     TensorObject *src = tn_tensor_view(self, 2 * nd, xs, xst, self->offset);
     TensorObject *tmp = src ? tn_tensor_empty(2 * nd, xs, self->dtype, self->device) : NULL;
     PyObject *r = NULL;

@@ -344,6 +344,13 @@ tn_op_cross_entropy_loss(const tn_op *overload, TensorObject *self, TensorObject
         PyErr_Format(PyExc_RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: %g", label_smoothing);
         return NULL;
     }
+    /* upstream takes same-shaped input and target as class probabilities, whatever the dtype */
+    if (self->ndim == target->ndim && !memcmp(self->sizes, target->sizes, sizeof(int64_t) * (size_t)self->ndim) &&
+        !tn_dtype_is_floating(target->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "Expected floating point type for target with class probabilities, got %s",
+                     tn_dtype_legacy_name(target->dtype));
+        return NULL;
+    }
     if (tn_dtype_is_floating(target->dtype)) {
         PyErr_SetString(PyExc_NotImplementedError,
                         "aten::cross_entropy_loss with class-probability (floating) targets is not implemented in "

@@ -41,8 +41,10 @@ gemm(const tn_op *overload, TensorObject *out, int64_t batch, int64_t m, int64_t
 {
     if (tn_check_dtype(overload, out->dtype) < 0)
         return -1;
-    tn_status s = tn_gemm(out->dtype, batch, m, n, k, tn_tensor_data(a), a_sb, a_sm, a_sk, tn_tensor_data(b), b_sb,
-                          b_sk, b_sn, tn_tensor_data(out), c_sb, c_sm, c_sn, alpha, beta);
+    tn_status s;
+    TN_NOGIL(batch * m * n * k, s = tn_gemm(out->dtype, batch, m, n, k, tn_tensor_data(a), a_sb, a_sm, a_sk,
+                                            tn_tensor_data(b), b_sb, b_sk, b_sn, tn_tensor_data(out), c_sb, c_sm,
+                                            c_sn, alpha, beta));
     return TN_KCHECK(overload, s, out->dtype);
 }
 
@@ -125,17 +127,19 @@ tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, Tenso
     if (same_dtype(mat1, mat2, "mat1 and mat2") < 0 || same_dtype(self, mat1, "self and mat2") < 0)
         return NULL;
     int64_t shape[2] = {mat1->sizes[0], mat2->sizes[1]};
+    /* upstream expands self to the result shape whatever beta is (expand_size(self, ..., "addmm")) */
+    tn_ints s = {shape, 2, false};
+    PyObject *expanded = tn_op_expand(overload, self, s, false);
+    if (!expanded)
+        return NULL;
+    Py_DECREF(expanded);
     int meta = any_meta(mat1, mat2) || self->device == TN_DEVICE_META;
     TensorObject *out = tn_tensor_empty(2, shape, mat1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta)
         return (PyObject *)out;
     double b = tn_scalar_to_double(beta), a = tn_scalar_to_double(alpha);
     if (b != 0.0) {
-        tn_value sz = {.tag = TN_V_INTLIST, .n = 2};
-        sz.u.ints = shape;
-        tn_ints s = {shape, 2, false};
-        PyObject *expanded = tn_op_expand(overload, self, s, false);
-        (void)sz;
+        expanded = tn_op_expand(overload, self, s, false);
         if (!expanded || tn_copy_into(overload, out, TN_T(expanded)) < 0) {
             Py_XDECREF(expanded);
             Py_DECREF((PyObject *)out);
@@ -339,9 +343,11 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
                 coff += idx * c_bstr[i];
             }
             int es = tn_dtype_size(self->dtype);
-            tn_status s = tn_gemm(self->dtype, inner, n, p, k, tn_tensor_data(self) + aoff * es, a_bstr[nbatch - 1],
-                                  a_sm, a_sk, tn_tensor_data(other) + boff * es, b_bstr[nbatch - 1], b_sk, b_sn,
-                                  tn_tensor_data(out) + coff * es, c_bstr[nbatch - 1], c_sm, c_sn, 1.0, 0.0);
+            tn_status s;
+            TN_NOGIL(inner * n * p * k,
+                     s = tn_gemm(self->dtype, inner, n, p, k, tn_tensor_data(self) + aoff * es, a_bstr[nbatch - 1],
+                                 a_sm, a_sk, tn_tensor_data(other) + boff * es, b_bstr[nbatch - 1], b_sk, b_sn,
+                                 tn_tensor_data(out) + coff * es, c_bstr[nbatch - 1], c_sm, c_sn, 1.0, 0.0));
             rc = TN_KCHECK(overload, s, self->dtype);
         }
     }
@@ -409,10 +415,11 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
     int d = input->dtype;
     if (rows_uniform && w_rowmajor && x_inner && bias_ok &&
         (d == TN_DTYPE_F32 || d == TN_DTYPE_F16 || d == TN_DTYPE_BF16)) {
+        tn_status s;
         /* not XNNPACK's fully-connected operator (tn_linear_f32): its results leave value.derived's
          * bound (docs/DESIGN.md, "XNNPACK, op by op") */
-        tn_status s = tn_linear(d, m, in, out_f, tn_tensor_data(input), x_rs, tn_tensor_data(weight),
-                                bias ? tn_tensor_data(bias) : NULL, tn_tensor_data(out), out_f);
+        TN_NOGIL(m * in * out_f, s = tn_linear(d, m, in, out_f, tn_tensor_data(input), x_rs, tn_tensor_data(weight),
+                                               bias ? tn_tensor_data(bias) : NULL, tn_tensor_data(out), out_f));
         if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
         return (PyObject *)out;
@@ -638,9 +645,11 @@ sdpa(const tn_op *overload, TensorObject *q, TensorObject *k, TensorObject *v, T
         }
         double sc = scale.has ? scale.v : 1.0 / sqrt((double)E);
         int64_t lses[3] = {Hq * L, 1, Hq};
-        tn_status s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
-                              tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
-                              lse ? tn_tensor_data(lse) : NULL, lses);
+        tn_status s;
+        TN_NOGIL(B * Hq * L * S * (E + Ev),
+                 s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
+                             tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
+                             lse ? tn_tensor_data(lse) : NULL, lses));
         if (TN_KCHECK(overload, s, q->dtype) < 0)
             goto fail;
     }
@@ -675,6 +684,11 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
 {
     if (attn_mask && is_causal) {
         PyErr_SetString(PyExc_RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+        return NULL;
+    }
+    if (attn_mask && attn_mask->ndim == 0) {
+        /* upstream's backend selection reads attn_mask.size(-1) first */
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as -1 but tensor has no dimensions");
         return NULL;
     }
     int nd = query->ndim;
@@ -794,13 +808,14 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(const tn_op *overload
         if (tn_check_dtype(overload, d) < 0)
             goto fail;
         double sc = scale.has ? scale.v : 1.0 / sqrt((double)E);
-        tn_status s = tn_sdpa_backward(d, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(grad_out), grad_out->strides,
+        tn_status s;
+        TN_NOGIL(B * Hq * L * S * (E + Ev), s = tn_sdpa_backward(d, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(grad_out), grad_out->strides,
                                        tn_tensor_data(query), query->strides, tn_tensor_data(key), key->strides,
                                        tn_tensor_data(value), value->strides, tn_tensor_data(out), out->strides,
                                        tn_tensor_data(logsumexp), logsumexp->strides,
                                        attn_mask ? tn_tensor_data(attn_mask) : NULL,
                                        attn_mask ? attn_mask->dtype : -1, mstr, is_causal, sc, tn_tensor_data(gq),
-                                       gq->strides, tn_tensor_data(gk), gk->strides, tn_tensor_data(gv), gv->strides);
+                                       gq->strides, tn_tensor_data(gk), gk->strides, tn_tensor_data(gv), gv->strides));
         if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
     }

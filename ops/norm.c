@@ -41,14 +41,15 @@ contiguous(TensorObject *t)
 static PyObject *
 softmax_impl(const tn_op *overload, TensorObject *self, int64_t dim, int log)
 {
+    /* upstream's meta wraps the dim before the kernel dispatches on the dtype */
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
     if (!tn_dtype_is_floating(self->dtype)) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
                      log ? "log_softmax" : "softmax", tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
-    int64_t d;
-    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
-        return NULL;
     /* upstream's softmax output is contiguous whatever the input's layout */
     TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, self->dtype, self->device);
     if (!out || out->device == TN_DEVICE_META || out->numel == 0)
@@ -59,8 +60,9 @@ softmax_impl(const tn_op *overload, TensorObject *self, int64_t dim, int log)
     tn_loop_along(&l, self, d, 2, (const TensorObject *[]){out, self});
     int64_t n = self->ndim ? self->sizes[d] : 1;
     int64_t si = self->ndim ? self->strides[d] : 1, so = self->ndim ? out->strides[d] : 1;
-    if (TN_KCHECK(overload, tn_softmax(self->dtype, log, &l, n, si, so, tn_tensor_data(out), tn_tensor_data(self)),
-                  self->dtype) < 0)
+    tn_status s;
+    TN_NOGIL(self->numel, s = tn_softmax(self->dtype, log, &l, n, si, so, tn_tensor_data(out), tn_tensor_data(self)));
+    if (TN_KCHECK(overload, s, self->dtype) < 0)
         goto fail;
     return (PyObject *)out;
 fail:
@@ -239,9 +241,11 @@ tn_op_native_layer_norm(const tn_op *overload, TensorObject *input, tn_ints norm
         cb = bias ? contiguous(bias) : NULL;
         if (!ci || (weight && !cw) || (bias && !cb))
             goto fail;
-        tn_status s = tn_layer_norm(d, pdtype, rows, n, tn_tensor_data(TN_T(ci)), cw ? tn_tensor_data(TN_T(cw)) : NULL,
-                                    cb ? tn_tensor_data(TN_T(cb)) : NULL, eps, tn_tensor_data(out),
-                                    tn_tensor_data(mean), tn_tensor_data(rstd));
+        tn_status s;
+        TN_NOGIL(rows * n, s = tn_layer_norm(d, pdtype, rows, n, tn_tensor_data(TN_T(ci)),
+                                             cw ? tn_tensor_data(TN_T(cw)) : NULL,
+                                             cb ? tn_tensor_data(TN_T(cb)) : NULL, eps, tn_tensor_data(out),
+                                             tn_tensor_data(mean), tn_tensor_data(rstd)));
         if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
     }

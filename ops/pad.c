@@ -23,8 +23,7 @@ empty_like_format(const TensorObject *self, int ndim, const int64_t *sizes)
     strides[3] = sizes[1];
     strides[2] = strides[3] * sizes[3];
     strides[0] = strides[2] * sizes[2];
-    int64_t n = tn_numel(ndim, sizes);
-    tn_storage *s = tn_storage_new(n * tn_dtype_size(self->dtype), self->device);
+    tn_storage *s = tn_storage_new_for(ndim, sizes, NULL, self->dtype, self->device);
     if (!s)
         return NULL;
     TensorObject *t = tn_tensor_from_storage(s, 0, ndim, sizes, strides, self->dtype);
@@ -68,7 +67,8 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
         after[ndim - 1 - k] = pad.v[2 * k + 1];
     }
     for (int d = 0; d < ndim; d++) {
-        sizes[d] = self->sizes[d] + before[d] + after[d];
+        /* wraps as upstream's does, so a huge pad reports the negative size it wrapped to */
+        sizes[d] = (int64_t)((uint64_t)self->sizes[d] + (uint64_t)before[d] + (uint64_t)after[d]);
         if (sizes[d] < 0) {
             PyErr_Format(PyExc_RuntimeError,
                          "The input size %lld, plus negative padding %lld and %lld resulted in a negative "

@@ -167,7 +167,7 @@ binary(const tn_op *overload, tn_binary_op op, int kind, TensorObject *a, Tensor
             kb = (tn_kscalar){TN_KSCALAR_DOUBLE, 0, prod};
             kalpha = (tn_kscalar){TN_KSCALAR_INT, 1, 0};
         }
-        s = tn_binary_scalar(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), kb, kalpha);
+        TN_NOGIL(out->numel, s = tn_binary_scalar(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), kb, kalpha));
     } else {
         TensorObject *bc = as_dtype(overload, b, compute);
         if (!bc) {
@@ -176,7 +176,8 @@ binary(const tn_op *overload, tn_binary_op op, int kind, TensorObject *a, Tensor
         }
         tn_geom g[3] = {tn_geom_of(out), tn_geom_of(ac), tn_geom_of(bc)};
         tn_loop_build(&l, nd, shape, 3, g);
-        s = tn_binary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), tn_tensor_data(bc), kalpha);
+        TN_NOGIL(out->numel,
+                 s = tn_binary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac), tn_tensor_data(bc), kalpha));
         Py_DECREF(bc);
     }
     Py_DECREF(ac);
@@ -853,15 +854,30 @@ tn_op_addcdiv(const tn_op *overload, TensorObject *self, TensorObject *tensor1, 
     return ternary(overload, 1, self, tensor1, tensor2, value);
 }
 
+/* upstream's lerp meta: end (and a tensor weight) must have self's dtype; no promotion */
+static int
+check_lerp_dtype(TensorObject *self, TensorObject *other, const char *what)
+{
+    if (other->dtype == self->dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "expected dtype %s for `%s` but got dtype %s", tn_dtype_cpp_name(self->dtype),
+                 what, tn_dtype_cpp_name(other->dtype));
+    return -1;
+}
+
 PyObject *
 tn_op_lerp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight)
 {
+    if (check_lerp_dtype(self, end, "end") < 0 || check_lerp_dtype(self, weight, "weight") < 0)
+        return NULL;
     return ternary(overload, 2, self, end, weight, NULL);
 }
 
 PyObject *
 tn_op_lerp__Scalar(const tn_op *overload, TensorObject *self, TensorObject *end, const tn_value *weight)
 {
+    if (check_lerp_dtype(self, end, "end") < 0)
+        return NULL;
     return ternary(overload, 3, self, end, NULL, weight);
 }
 
@@ -923,7 +939,8 @@ unary(const tn_op *overload, tn_unary_op op, int kind, TensorObject *self, const
     tn_loop l;
     tn_geom gg[2] = {tn_geom_of(out), tn_geom_of(src)};
     tn_loop_build(&l, out->ndim, out->sizes, 2, gg);
-    tn_status s = tn_unary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(src), p);
+    tn_status s;
+    TN_NOGIL(out->numel, s = tn_unary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(src), p));
     Py_DECREF(src);
     if (TN_KCHECK(overload, s, compute) < 0)
         goto fail;

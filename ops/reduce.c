@@ -103,8 +103,9 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
         goto fail;
     reduce_geom g;
     build_reduce_geom(&g, self, mask, out, keepdim);
-    tn_status s = tn_reduce(op, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides, tn_tensor_data(out),
-                            tn_tensor_data(self), param);
+    tn_status s;
+    TN_NOGIL(self->numel, s = tn_reduce(op, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides,
+                                        tn_tensor_data(out), tn_tensor_data(self), param));
     if (s == TN_ERR_VALUE) {
         PyErr_Format(PyExc_IndexError,
                      "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
@@ -241,9 +242,21 @@ tn_op_any__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keep
     return reduce(overload, TN_RED_ANY, self, d, keepdim, bool_out_dtype(self), 0);
 }
 
+/* any/all over an empty (not None) dim list reduce nothing: self as bool (uint8 stays uint8) */
+static PyObject *
+reduce_no_dims(const tn_op *overload, TensorObject *self)
+{
+    TensorObject *out = tn_empty_on(self->ndim, self->sizes, bool_out_dtype(self), self->device);
+    if (out && out->device != TN_DEVICE_META && tn_copy_into(overload, out, self) < 0)
+        Py_CLEAR(out);
+    return (PyObject *)out;
+}
+
 PyObject *
 tn_op_any__dims(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
 {
+    if (!dim.none && dim.n == 0)
+        return reduce_no_dims(overload, self);
     return reduce(overload, TN_RED_ANY, self, dim, keepdim, bool_out_dtype(self), 0);
 }
 
@@ -263,6 +276,8 @@ tn_op_all__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keep
 PyObject *
 tn_op_all__dims(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
 {
+    if (!dim.none && dim.n == 0)
+        return reduce_no_dims(overload, self);
     return reduce(overload, TN_RED_ALL, self, dim, keepdim, bool_out_dtype(self), 0);
 }
 
@@ -500,8 +515,10 @@ var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value 
             goto fail;
         reduce_geom g;
         build_reduce_geom(&g, self, mask, out, keepdim);
-        tn_status s = tn_reduce_var(d, &g.outer, g.rdim, g.rsizes, g.rstrides, tn_tensor_data(out),
-                                    mean ? tn_tensor_data(mean) : NULL, tn_tensor_data(self), corr, take_sqrt);
+        tn_status s;
+        TN_NOGIL(self->numel, s = tn_reduce_var(d, &g.outer, g.rdim, g.rsizes, g.rstrides, tn_tensor_data(out),
+                                                mean ? tn_tensor_data(mean) : NULL, tn_tensor_data(self), corr,
+                                                take_sqrt));
         if (TN_KCHECK(overload, s, d) < 0)
             goto fail;
         /* the mean of no elements is NaN upstream */
@@ -561,6 +578,12 @@ scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, 
         return NULL;
     int out_dtype = dtype >= 0 ? dtype : (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) ?
                                           sum_dtype(self->dtype, -1) : self->dtype;
+    if ((op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) && out_dtype == TN_DTYPE_BOOL) {
+        /* upstream's cumsum/cumprod CPU kernels dispatch over all types but bool */
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_out_cpu\" not implemented for 'Bool'",
+                     op == TN_SCAN_CUMSUM ? "cumsum" : "cumprod");
+        return NULL;
+    }
     TensorObject *out = tn_tensor_empty(self->ndim, self->sizes, out_dtype, self->device);
     TensorObject *idx = with_indices ? tn_tensor_empty(self->ndim, self->sizes, TN_DTYPE_I64, self->device) : NULL;
     if (!out || (with_indices && !idx))

@@ -132,10 +132,8 @@ compute_stride(int ndim, const int64_t *sizes, const int64_t *strides, int64_t n
 static PyObject *
 view_impl(TensorObject *self, tn_ints size, int is_view)
 {
-    if (size.n > TN_MAX_NDIM) {
-        PyErr_SetString(PyExc_RuntimeError, "too many dimensions");
+    if (tn_check_ndim(size.n) < 0)
         return NULL;
-    }
     int64_t shape[TN_MAX_NDIM], strides[TN_MAX_NDIM];
     if (infer_size(size, self->numel, shape) < 0)
         return NULL;
@@ -234,10 +232,8 @@ PyObject *
 tn_op_reshape(const tn_op *overload, TensorObject *self, tn_ints shape)
 {
     int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
-    if (shape.n > TN_MAX_NDIM) {
-        PyErr_SetString(PyExc_RuntimeError, "too many dimensions");
+    if (tn_check_ndim(shape.n) < 0)
         return NULL;
-    }
     if (infer_size(shape, self->numel, sizes) < 0)
         return NULL;
     if (compute_stride(self->ndim, self->sizes, self->strides, self->numel, (int)shape.n, sizes, strides) == 0)
@@ -488,7 +484,7 @@ PyObject *
 tn_op_expand(const tn_op *overload, TensorObject *self, tn_ints size, bool implicit)
 {
     int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
-    if (size.n > TN_MAX_NDIM || expand_geometry(self, size, sizes, strides) < 0)
+    if (tn_check_ndim(size.n) < 0 || expand_geometry(self, size, sizes, strides) < 0)
         return NULL;
     return make_view(self, (int)size.n, sizes, strides, self->offset);
 }
@@ -721,6 +717,10 @@ squeeze_dims(TensorObject *self, const int64_t *dims, Py_ssize_t n, int inplace)
         int64_t d;
         if (tn_wrap_dim(dims[i], self->ndim, &d) < 0)
             return NULL;
+        if (self->ndim && mask[d]) {
+            PyErr_Format(PyExc_RuntimeError, "dim %lld appears multiple times in the list of dims", (long long)d);
+            return NULL;
+        }
         if (self->ndim)
             mask[d] = 1;
     }
@@ -765,7 +765,10 @@ tn_op_as_strided(const tn_op *overload, TensorObject *self, tn_ints size, tn_int
     }
     for (Py_ssize_t i = 0; i < size.n; i++) {
         if (stride.v[i] < 0) {
-            PyErr_SetString(PyExc_RuntimeError, "as_strided: Negative strides are not supported at the moment, got strides: [...]");
+            char b[TN_MAX_NDIM * 22 + 3];
+            tn_format_sizes(b, sizeof b, (int)stride.n, stride.v);
+            PyErr_Format(PyExc_RuntimeError,
+                         "as_strided: Negative strides are not supported at the moment, got strides: %s", b);
             return NULL;
         }
         if (size.v[i] < 0) {
@@ -773,22 +776,20 @@ tn_op_as_strided(const tn_op *overload, TensorObject *self, tn_ints size, tn_int
             return NULL;
         }
     }
-    /* the storage must hold the furthest element */
-    int64_t need = off + 1;
-    int any_zero = 0;
-    for (Py_ssize_t i = 0; i < size.n; i++) {
-        if (size.v[i] == 0)
-            any_zero = 1;
-        else
-            need += (size.v[i] - 1) * stride.v[i];
-    }
-    if (!any_zero && self->device != TN_DEVICE_META &&
-        need * tn_dtype_size(self->dtype) > self->storage->nbytes) {
+    if (tn_check_ndim(size.n) < 0)
+        return NULL;
+    /* the storage must hold the furthest element (upstream's checkInBoundsForStorage) */
+    int64_t need = tn_storage_nbytes((int)size.n, size.v, stride.v, tn_dtype_size(self->dtype), off);
+    if (need < 0)
+        return NULL;
+    if (need > 0 && self->device != TN_DEVICE_META && need > self->storage->nbytes) {
+        char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
+        tn_format_sizes(a, sizeof a, (int)size.n, size.v);
+        tn_format_sizes(b, sizeof b, (int)stride.n, stride.v);
         PyErr_Format(PyExc_RuntimeError,
-                     "setStorage: sizes [...], strides [...], storage offset %lld, and itemsize %d requiring a storage "
-                     "size of %lld are out of bounds for storage of size %lld", (long long)off,
-                     tn_dtype_size(self->dtype), (long long)(need * tn_dtype_size(self->dtype)),
-                     (long long)self->storage->nbytes);
+                     "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %d requiring a storage "
+                     "size of %lld are out of bounds for storage of size %lld", a, b, (long long)off,
+                     tn_dtype_size(self->dtype), (long long)need, (long long)self->storage->nbytes);
         return NULL;
     }
     return make_view(self, (int)size.n, size.v, stride.v, off);
@@ -1132,10 +1133,8 @@ tn_op_unfold(const tn_op *overload, TensorObject *self, int64_t dimension, int64
         return NULL;
     }
     int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
-    if (nd + 1 > TN_MAX_NDIM) {
-        PyErr_SetString(PyExc_RuntimeError, "unfold: too many dimensions for torchnative");
+    if (tn_check_ndim(nd + 1) < 0)
         return NULL;
-    }
     memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)nd);
     memcpy(strides, self->strides, sizeof(int64_t) * (size_t)nd);
     if (nd) {

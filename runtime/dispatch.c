@@ -372,6 +372,27 @@ tn_dispatch(tn_op *op, tn_value *args)
     return refuse_no_kernel(op, device);
 }
 
+/* Note [out= rules]: which out= dtypes upstream accepts depends on how the op is built, which
+ * native_functions.yaml says (codegen/model.py out_rule):
+ * - TensorIterator ops (structured_inherits: TensorIteratorBase): the result dtype must be
+ *   castable to out's (can_cast), "result type Float can't be cast to the desired output type Long";
+ * - other structured ops: resize_out requires out's dtype to equal the result's (TN_OPF_OUT_EXACT),
+ *   "Expected out tensor to have dtype float, but got double instead"; those whose meta function
+ *   infers the dtype from out (sum, mean, cumsum...) compute in out's dtype when dtype= is None
+ *   (TN_OPF_OUT_DTYPE);
+ * - the rest compute and copy_ into out; we keep the can_cast check there.
+ * Shapes: resize_output (tn_resize_output) resizes an out of the wrong shape, warning when it
+ * had elements. */
+static int
+check_out_dtype(const tn_op *op, TensorObject *out, PyObject *result)
+{
+    if (!(op->flags & TN_OPF_OUT_EXACT) || !tn_tensor_check(result) || TN_T(result)->dtype == out->dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead",
+                 tn_dtype_cpp_name(TN_T(result)->dtype), tn_dtype_cpp_name(out->dtype));
+    return -1;
+}
+
 /* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
 static PyObject *
 via_functional(tn_op *op, tn_value *args)
@@ -400,6 +421,11 @@ via_functional(tn_op *op, tn_value *args)
         if (i < s->nparams) {
             fargs[j] = args[i];
             used++;
+            if ((op->flags & TN_OPF_OUT_DTYPE) && nout == 1 && !strcmp(fp->cname, "dtype") &&
+                fargs[j].tag == TN_V_NONE) {
+                fargs[j].tag = TN_V_DTYPE;
+                fargs[j].u.i = TN_T(args[outs[0]].u.t)->dtype;
+            }
         } else if (!strcmp(fp->cname, "dtype") && kind == TN_OPK_OUT && nout == 1) {
             fargs[j].tag = TN_V_DTYPE;
             fargs[j].u.i = TN_T(args[outs[0]].u.t)->dtype;
@@ -439,13 +465,14 @@ via_functional(tn_op *op, tn_value *args)
     } else {
         if (nout == 1) {
             TensorObject *out = TN_T(args[outs[0]].u.t);
-            if (tn_copy_result_into(op, out, result, 0) == 0)
+            if (check_out_dtype(op, out, result) == 0 && tn_copy_result_into(op, out, result, 0) == 0)
                 ret = Py_NewRef((PyObject *)out);
         } else if (PyTuple_Check(result) && PyTuple_Size(result) == nout) {
             ret = PyTuple_New(nout);
             for (int k = 0; ret && k < nout; k++) {
                 TensorObject *out = TN_T(args[outs[k]].u.t);
-                if (tn_copy_result_into(op, out, PyTuple_GetItem(result, k), 0) < 0) {
+                if (check_out_dtype(op, out, PyTuple_GetItem(result, k)) < 0 ||
+                    tn_copy_result_into(op, out, PyTuple_GetItem(result, k), 0) < 0) {
                     Py_CLEAR(ret);
                     break;
                 }

@@ -80,6 +80,29 @@ tn_dtype_name(int d)
 }
 
 const char *
+tn_dtype_cpp_name(int d)
+{
+    switch (d) {
+    case TN_DTYPE_U8: return "unsigned char";
+    case TN_DTYPE_I8: return "signed char";
+    case TN_DTYPE_I16: return "short int";
+    case TN_DTYPE_I32: return "int";
+    case TN_DTYPE_I64: return "long int";
+    case TN_DTYPE_F16: return "c10::Half";
+    case TN_DTYPE_F32: return "float";
+    case TN_DTYPE_F64: return "double";
+    case TN_DTYPE_C64: return "c10::complex<float>";
+    case TN_DTYPE_C128: return "c10::complex<double>";
+    case TN_DTYPE_BOOL: return "bool";
+    case TN_DTYPE_BF16: return "c10::BFloat16";
+    case TN_DTYPE_U16: return "unsigned short";
+    case TN_DTYPE_U32: return "unsigned int";
+    case TN_DTYPE_U64: return "unsigned long";
+    default: return tn_dtype_name(d);
+    }
+}
+
+const char *
 tn_dtype_legacy_name(int d)
 {
     return (d >= 0 && d < TN_NUM_DTYPES) ? dtype_infos[d].legacy : "Undefined";

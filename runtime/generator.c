@@ -58,10 +58,17 @@ generator_manual_seed(PyObject *self, PyObject *arg)
         PyErr_Format(PyExc_RuntimeError, "manual_seed expected a long, but got %s", tn_tpname(arg));
         return NULL;
     }
-    /* negative seeds wrap to 64 bits, as upstream's THPUtils_unpackUInt64 path does */
+    /* negative seeds wrap to 64 bits, as upstream's THPUtils_unpackUInt64 path does; outside
+     * [-2**63, 2**64) upstream's unpacking raises */
     unsigned long long seed = PyLong_AsUnsignedLongLongMask(idx);
     int overflow = 0;
     long long signed_seed = PyLong_AsLongLongAndOverflow(idx, &overflow);
+    if (overflow < 0 || (overflow > 0 && (PyLong_AsUnsignedLongLong(idx), PyErr_Occurred()))) {
+        PyErr_Clear();
+        Py_DECREF(idx);
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long");
+        return NULL;
+    }
     if (!overflow && signed_seed < 0)
         seed = (unsigned long long)signed_seed;
     Py_DECREF(idx);

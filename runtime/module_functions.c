@@ -216,7 +216,7 @@ tn_set_geometry(PyObject *self, PyObject *args)
         return NULL;
     }
     Py_ssize_t n = PySequence_Size(sizes);
-    if (n < 0 || n > TN_MAX_NDIM)
+    if (n < 0 || tn_check_ndim(n) < 0)
         return NULL;
     int64_t sz[TN_MAX_NDIM], st[TN_MAX_NDIM];
     for (Py_ssize_t i = 0; i < n; i++) {

@@ -21,6 +21,8 @@ enum {
     TN_OPF_VIEW = 1 << 4,   /* returns an alias of an input */
     TN_OPF_CIA = 1 << 5,    /* CompositeImplicitAutograd upstream: a decomposition, no kernel */
     TN_OPF_AUTOCAST = 1 << 6, /* upstream registers it for AutocastCPU (Note [Autocast] in autocast.c) */
+    TN_OPF_OUT_EXACT = 1 << 7, /* structured out=, not TensorIterator: out.dtype must equal the result's */
+    TN_OPF_OUT_DTYPE = 1 << 8, /* ... and dtype=None computes in out's dtype (Note [out= rules]) */
 };
 
 typedef PyObject *(*tn_kernel_fn)(tn_value *args);
@@ -85,5 +87,23 @@ int tn_refuse_pin_memory(const tn_value *pin_memory);
 /* Kernel status -> Python exception naming op (NULL: "torchnative"); returns -1 unless TN_OK. */
 int tn_kernel_error(const tn_op *op, tn_status s, int dtype);
 #define TN_KCHECK(op, call, dtype) (tn_kernel_error((op), (call), (dtype)))
+
+/* Note [GIL]: a kernel call whose work (elements, or multiply-adds for GEMMs) reaches
+ * TN_NOGIL_MIN_WORK runs with the GIL released, so other Python threads progress meanwhile
+ * (upstream releases it around every op). This is safe because kernels/ touch no Python
+ * object and the caller holds a reference to every tensor the kernel reads or writes; `stmt`
+ * must not return or goto. Below the threshold (tens of microseconds of work) the release and
+ * the reacquire, which may wait a switch interval for another thread, cost more than they give. */
+#define TN_NOGIL_MIN_WORK 65536
+#define TN_NOGIL(work, stmt)                                  \
+    do {                                                      \
+        if ((work) >= TN_NOGIL_MIN_WORK) {                    \
+            PyThreadState *tn_nogil_save_ = PyEval_SaveThread(); \
+            stmt;                                             \
+            PyEval_RestoreThread(tn_nogil_save_);             \
+        } else {                                              \
+            stmt;                                             \
+        }                                                     \
+    } while (0)
 
 #endif /* TN_RUNTIME_OP_H */

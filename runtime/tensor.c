@@ -32,9 +32,27 @@ static uint64_t next_storage_id = 1;
  * malloc per small tensor instead of two (small-op cost is dominated by allocation). */
 #define TN_INLINE_STORAGE_BYTES 256
 
+/* upstream's DefaultCPUAllocator refusals: RuntimeError, never MemoryError */
+static void
+alloc_failed(int64_t nbytes)
+{
+    if (nbytes < 0)
+        PyErr_Format(PyExc_RuntimeError,
+                     "[enforce fail at alloc_cpu.cpp] ((ptrdiff_t)nbytes) >= 0. alloc_cpu() seems to have been "
+                     "called with negative number: %llu", (unsigned long long)nbytes);
+    else
+        PyErr_Format(PyExc_RuntimeError,
+                     "[enforce fail at alloc_cpu.cpp] . DefaultCPUAllocator: can't allocate memory: you tried to "
+                     "allocate %lld bytes.", (long long)nbytes);
+}
+
 tn_storage *
 tn_storage_new(int64_t nbytes, int device)
 {
+    if (nbytes < 0) {
+        alloc_failed(nbytes);
+        return NULL;
+    }
     int inline_data = device != TN_DEVICE_META && nbytes > 0 && nbytes <= TN_INLINE_STORAGE_BYTES;
     size_t extra = inline_data ? 63 + (size_t)nbytes : 0;
     tn_storage *s = malloc(sizeof *s + extra);
@@ -63,9 +81,7 @@ tn_storage_new(int64_t nbytes, int device)
         s->data = aligned_alloc(64, n);
         if (!s->data) {
             free(s);
-            PyErr_Format(PyExc_RuntimeError,
-                         "[enforce fail at alloc_cpu.cpp] . DefaultCPUAllocator: can't allocate memory: you tried to allocate %lld bytes.",
-                         (long long)nbytes);
+            alloc_failed(nbytes);
             return NULL;
         }
     }
@@ -111,6 +127,10 @@ tn_storage_resize(tn_storage *s, int64_t nbytes)
 {
     if (nbytes == s->nbytes)
         return 0;
+    if (nbytes < 0) {
+        alloc_failed(nbytes);
+        return -1;
+    }
     if (!s->resizable || s->kind == TN_STORAGE_EXTERNAL) {
         PyErr_SetString(PyExc_RuntimeError,
                         "Trying to resize storage that is not resizable");
@@ -123,7 +143,7 @@ tn_storage_resize(tn_storage *s, int64_t nbytes)
     size_t n = ((size_t)nbytes + 63) & ~(size_t)63;
     char *data = nbytes > 0 ? aligned_alloc(64, n) : NULL;
     if (nbytes > 0 && !data) {
-        PyErr_NoMemory();
+        alloc_failed(nbytes);
         return -1;
     }
     if (s->data && data)
@@ -169,6 +189,88 @@ tn_numel(int ndim, const int64_t *sizes)
     return n;
 }
 
+/* Upstream's computeStorageNbytesContiguous / computeStorageNbytes (c10/core/...): the byte count
+ * a tensor of these sizes (and strides; NULL = contiguous) at `offset` needs, computed in
+ * unsigned 64-bit with every multiply and add checked; a negative stride reads as a huge
+ * unsigned one, as upstream's does, so it overflows too. The storage limit is INT64_MAX bytes. */
+static int
+nbytes_overflow(int ndim, const int64_t *sizes, const int64_t *strides, int64_t itemsize,
+                int64_t offset, uint64_t *out)
+{
+    int overflowed = 0;
+    uint64_t size;
+    if (!strides) {
+        /* a zero dim makes the product 0 whatever the others (upstream's safe_multiplies_u64) */
+        size = 1;
+        int zero = 0;
+        for (int i = 0; i < ndim; i++) {
+            zero |= sizes[i] == 0;
+            overflowed |= __builtin_mul_overflow(size, (uint64_t)sizes[i], &size);
+        }
+        if (zero) {
+            overflowed = 0;
+            size = 0;
+        }
+        overflowed |= __builtin_add_overflow(size, (uint64_t)offset, &size);
+    } else {
+        size = (uint64_t)offset + 1;
+        for (int i = 0; i < ndim; i++) {
+            if (sizes[i] == 0) {
+                *out = 0;
+                return 0;
+            }
+            uint64_t strided;
+            overflowed |= __builtin_mul_overflow((uint64_t)strides[i], (uint64_t)(sizes[i] - 1), &strided);
+            overflowed |= __builtin_add_overflow(size, strided, &size);
+        }
+    }
+    overflowed |= __builtin_mul_overflow(size, (uint64_t)itemsize, &size);
+    overflowed |= size > (uint64_t)INT64_MAX;
+    *out = size;
+    return overflowed;
+}
+
+int64_t
+tn_storage_nbytes(int ndim, const int64_t *sizes, const int64_t *strides, int64_t itemsize, int64_t offset)
+{
+    uint64_t n;
+    if (!nbytes_overflow(ndim, sizes, strides, itemsize, offset, &n))
+        return (int64_t)n;
+    char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
+    tn_format_sizes(a, sizeof a, ndim, sizes);
+    if (!strides) {
+        PyErr_Format(PyExc_RuntimeError, "Storage size calculation overflowed with sizes=%s", a);
+    } else {
+        tn_format_sizes(b, sizeof b, ndim, strides);
+        PyErr_Format(PyExc_RuntimeError, "Storage size calculation overflowed with sizes=%s and strides=%s", a, b);
+    }
+    return -1;
+}
+
+int
+tn_check_size_nonnegative(int ndim, const int64_t *sizes)
+{
+    for (int i = 0; i < ndim; i++) {
+        if (sizes[i] < 0) {
+            char a[TN_MAX_NDIM * 22 + 3];
+            tn_format_sizes(a, sizeof a, ndim, sizes);
+            PyErr_Format(PyExc_RuntimeError, "Trying to create tensor with negative dimension %lld: %s",
+                         (long long)sizes[i], a);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+tn_storage *
+tn_storage_new_for(int ndim, const int64_t *sizes, const int64_t *strides, int dtype, int device)
+{
+    if (tn_check_size_nonnegative(ndim, sizes) < 0)
+        return NULL;
+    int64_t nbytes = tn_storage_nbytes(ndim, sizes, strides, tn_dtype_size(dtype), 0);
+    return nbytes < 0 ? NULL : tn_storage_new(nbytes, device);
+}
+
 void
 tn_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides)
 {
@@ -180,11 +282,45 @@ tn_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides)
 }
 
 int
+tn_check_ndim(Py_ssize_t ndim)
+{
+    if (ndim <= TN_MAX_NDIM)
+        return 0;
+    /* upstream has no limit: refused by name */
+    PyErr_Format(PyExc_NotImplementedError,
+                 "torchnative: tensors with more than %d dimensions are not supported (got %zd); "
+                 "it needs TN_MAX_NDIM raised in runtime/tensor.h and the fixed-size dim arrays that use it",
+                 TN_MAX_NDIM, ndim);
+    return -1;
+}
+
+int
 tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides)
 {
-    if (ndim > TN_MAX_NDIM) {
-        PyErr_Format(PyExc_RuntimeError, "tensors with more than %d dimensions are not supported", TN_MAX_NDIM);
+    if (tn_check_ndim(ndim) < 0)
         return -1;
+    /* upstream's TensorImpl::safe_compute_numel */
+    int64_t numel = 1;
+    int numel_overflowed = 0, zero = 0;
+    for (int i = 0; i < ndim; i++) {
+        zero |= sizes[i] == 0;
+        numel_overflowed |= __builtin_mul_overflow(numel, sizes[i], &numel);
+    }
+    if (zero)
+        numel = 0;
+    else if (numel_overflowed) {
+        PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
+        return -1;
+    }
+    if (!strides) {
+        /* upstream's contiguous-stride computation refuses a stride past int64 */
+        int64_t st = 1;
+        for (int i = ndim - 1; i > 0; i--) {
+            if (__builtin_mul_overflow(st, sizes[i] > 1 ? sizes[i] : 1, &st)) {
+                PyErr_SetString(PyExc_RuntimeError, "Stride calculation overflowed");
+                return -1;
+            }
+        }
     }
     int64_t *old = t->sizes != t->small ? t->sizes : NULL;
     int64_t *buf = t->small;
@@ -209,7 +345,7 @@ tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const in
     t->sizes = ns;
     t->strides = nst;
     t->ndim = ndim;
-    t->numel = tn_numel(ndim, ns);
+    t->numel = numel;
     free(old);
     return 0;
 }
@@ -350,15 +486,7 @@ tn_tensor_from_storage(tn_storage *storage, int64_t offset, int ndim, const int6
 TensorObject *
 tn_tensor_empty(int ndim, const int64_t *sizes, int dtype, int device)
 {
-    for (int i = 0; i < ndim; i++) {
-        if (sizes[i] < 0) {
-            PyErr_Format(PyExc_RuntimeError,
-                         "Trying to create tensor with negative dimension %lld: [", (long long)sizes[i]);
-            return NULL;
-        }
-    }
-    int64_t n = tn_numel(ndim, sizes);
-    tn_storage *s = tn_storage_new(n * tn_dtype_size(dtype), device);
+    tn_storage *s = tn_storage_new_for(ndim, sizes, NULL, dtype, device);
     if (!s)
         return NULL;
     TensorObject *t = tn_tensor_from_storage(s, 0, ndim, sizes, NULL, dtype);

@@ -113,6 +113,16 @@ tn_storage_retain(tn_storage *s)
 }
 void tn_storage_release(tn_storage *s);
 int tn_storage_resize(tn_storage *s, int64_t nbytes);
+/* Bytes a tensor of `sizes` (and `strides`; NULL = contiguous) at element `offset` needs, with
+ * upstream's overflow checks (computeStorageNbytes); -1 with RuntimeError "Storage size
+ * calculation overflowed with sizes=..." when it does not fit in int64. */
+int64_t tn_storage_nbytes(int ndim, const int64_t *sizes, const int64_t *strides, int64_t itemsize,
+                          int64_t offset);
+/* upstream's check_size_nonnegative: RuntimeError "Trying to create tensor with negative dimension" */
+int tn_check_size_nonnegative(int ndim, const int64_t *sizes);
+/* A fresh storage for a tensor of these sizes/strides (both checked as above). */
+tn_storage *tn_storage_new_for(int ndim, const int64_t *sizes, const int64_t *strides, int dtype,
+                               int device);
 
 /* ---- construction ---- */
 /* A new contiguous tensor with fresh (uninitialised) storage. */
@@ -128,6 +138,8 @@ TensorObject *tn_tensor_view_dtype(TensorObject *src, int ndim, const int64_t *s
                                    const int64_t *strides, int64_t offset, int dtype);
 
 /* ---- geometry ---- */
+/* NotImplementedError naming torchnative when ndim > TN_MAX_NDIM (upstream has no limit). */
+int tn_check_ndim(Py_ssize_t ndim);
 int tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const int64_t *strides);
 void tn_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
 int tn_tensor_is_contiguous(const TensorObject *t);

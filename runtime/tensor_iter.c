@@ -200,8 +200,7 @@ tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int 
     if (all_contig)
         return tn_tensor_empty(ndim, sizes, dtype, device);
     tn_output_strides(ndim, sizes, ninputs, inputs, strides);
-    int64_t n = tn_numel(ndim, sizes);
-    tn_storage *st = tn_storage_new(n * tn_dtype_size(dtype), device);
+    tn_storage *st = tn_storage_new_for(ndim, sizes, NULL, dtype, device);
     if (!st)
         return NULL;
     TensorObject *t = tn_tensor_from_storage(st, 0, ndim, sizes, strides, dtype);
@@ -306,7 +305,8 @@ tn_copy_checked(const tn_op *op, const tn_loop *l, int dst_dtype, void *dst, int
     if (tn_dtype_is_complex(src_dtype) && !tn_dtype_is_complex(dst_dtype) &&
         PyErr_WarnEx(PyExc_UserWarning, "Casting complex values to real discards the imaginary part", 1) < 0)
         return -1;
-    tn_status s = tn_copy(l, dst_dtype, dst, src_dtype, src);
+    tn_status s;
+    TN_NOGIL(tn_loop_numel(l), s = tn_copy(l, dst_dtype, dst, src_dtype, src));
     if (s != TN_ERR_DTYPE || dst_dtype == src_dtype)
         return tn_kernel_error(op, s, dst_dtype);
     char q[256] = "torchnative";
@@ -354,8 +354,11 @@ tn_resize_output(TensorObject *out, int ndim, const int64_t *sizes)
                              "t.resize_(0).", a, b) < 0)
             return -1;
     }
-    int64_t n = tn_numel(ndim, sizes);
-    int64_t need = (out->offset + n) * tn_dtype_size(out->dtype);
+    if (tn_check_size_nonnegative(ndim, sizes) < 0)
+        return -1;
+    int64_t need = tn_storage_nbytes(ndim, sizes, NULL, tn_dtype_size(out->dtype), out->offset);
+    if (need < 0)
+        return -1;
     if (need > out->storage->nbytes && tn_storage_resize(out->storage, need) < 0)
         return -1;
     return tn_tensor_set_geometry(out, ndim, sizes, NULL);

@@ -6,6 +6,8 @@
 #include "dtype.h"
 #include "kernels/parallel.h"
 
+#include <limits.h>
+
 _Thread_local tn_tls_state tn_tls;
 _Thread_local int tn_autocast_enabled[TN_AC_N];
 PyObject *tn_disabled_torch_function;
@@ -565,7 +567,7 @@ remove_obj_from_tls(PyObject *self, PyObject *key)
 static PyObject *
 get_num_threads(PyObject *self, PyObject *unused)
 {
-    return PyLong_FromLong(tn_num_threads());
+    return PyLong_FromLong(tn_requested_num_threads());
 }
 
 static PyObject *
@@ -576,6 +578,10 @@ set_num_threads(PyObject *self, PyObject *arg)
         return NULL;
     if (n <= 0) {
         PyErr_SetString(PyExc_RuntimeError, "set_num_threads expects a positive integer");
+        return NULL;
+    }
+    if (n > INT_MAX) {
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long");
         return NULL;
     }
     tn_set_num_threads((int)n);

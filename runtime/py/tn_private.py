@@ -123,7 +123,8 @@ def tensor_new_tensor(self, data, dtype=None, device=None, requires_grad=False, 
             "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
             "sourceTensor.detach().clone().requires_grad_(True), rather than tensor.new_tensor(sourceTensor).",
             UserWarning, stacklevel=2)
-        t = data.detach().clone().to(dtype=dtype or data.dtype, device=device or data.device)
+        # upstream (new_tensor -> legacy_new_from_sequence) takes the dtype and device from self
+        t = data.detach().clone().to(dtype=dtype or self.dtype, device=device or self.device)
     else:
         t = torch.tensor(data, dtype=dtype or self.dtype, device=device or self.device)
     if requires_grad:

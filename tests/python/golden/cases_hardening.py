@@ -1,0 +1,69 @@
+"""Hardening (issue 9): out= dtype rules (Note [out= rules] in runtime/dispatch.c) and the
+argument checks / result dtypes the adversarial run found wrong. Exception classes and values
+are compared with upstream like every golden case."""
+CASES = {}
+D = {"tol": "derived"}
+X = "randn(3, 4, seed=7)"
+A, B = "randn(2, 3, seed=8)", "randn(3, 2, seed=9)"
+
+# out= dtypes: structured non-TensorIterator ops require out.dtype == the result's; sum/mean/
+# prod/cumsum compute in out's dtype; TensorIterator ops require can_cast; cat casts
+for name, code in {
+    "argmax_out_float": f"out = torch.argmax({X}, 0, out=torch.empty(()))",
+    "argmin_out_int32": f"out = torch.argmin({X}, 1, out=torch.empty(3, dtype=torch.int32))",
+    "mm_out_f64": f"out = torch.mm({A}, {B}, out=torch.empty(2, 2, dtype=torch.float64))",
+    "mm_out_i64": f"out = torch.mm({A}, {B}, out=torch.empty(2, 2, dtype=torch.int64))",
+    "bmm_out_f64": f"out = torch.bmm({A}[None], {B}[None], out=torch.empty(1, 2, 2, dtype=torch.float64))",
+    "addmm_out_f64": f"out = torch.addmm(torch.ones(2, 2), {A}, {B}, out=torch.empty(2, 2, dtype=torch.float64))",
+    "matmul_out_f64": f"out = torch.matmul({A}, {B}, out=torch.empty(2, 2, dtype=torch.float64))",
+    "mv_out_f64": f"out = torch.mv({X}, torch.ones(4), out=torch.empty(3, dtype=torch.float64))",
+    "max_dim_out_values_f64": f"out = torch.max({X}, 1, out=(torch.empty(3, dtype=torch.float64), torch.empty(3, dtype=torch.int64)))",
+    "max_dim_out_indices_float": f"out = torch.max({X}, 1, out=(torch.empty(3), torch.empty(3)))",
+    "sort_out_values_f64": f"out = torch.sort({X}, out=(torch.empty(3, 4, dtype=torch.float64), torch.empty(3, 4, dtype=torch.int64)))",
+    "sort_out_indices_i32": f"out = torch.sort({X}, out=(torch.empty(3, 4), torch.empty(3, 4, dtype=torch.int32)))",
+    "topk_out_values_f64": f"out = torch.topk({X}, 2, out=(torch.empty(3, 2, dtype=torch.float64), torch.empty(3, 2, dtype=torch.int64)))",
+    "softmax_out_f64": f"out = torch.softmax({X}, 0, out=torch.empty(3, 4, dtype=torch.float64))",
+    "log_softmax_out_f64": f"out = torch.log_softmax({X}, 0, out=torch.empty(3, 4, dtype=torch.float64))",
+    "index_select_out_f64": f"out = torch.index_select({X}, 0, torch.tensor([0, 1]), out=torch.empty(2, 4, dtype=torch.float64))",
+    "gather_out_f64": f"out = torch.gather({X}, 0, torch.tensor([[0, 1, 0, 1]]), out=torch.empty(1, 4, dtype=torch.float64))",
+    "where_out_f64": f"out = torch.where({X} > 0, {X}, {X}, out=torch.empty(3, 4, dtype=torch.float64))",
+    "amax_out_f64": f"out = torch.amax({X}, 0, out=torch.empty(4, dtype=torch.float64))",
+    "any_out_float": f"out = torch.any({X}, 0, out=torch.empty(4))",
+    "mean_out_i64": f"out = torch.mean({X}, 0, out=torch.empty(4, dtype=torch.int64))",
+    "sum_out_f64": f"out = torch.sum({X}, 0, out=torch.empty(4, dtype=torch.float64))",
+    "prod_out_f64": f"out = torch.prod({X}, 0, out=torch.empty(4, dtype=torch.float64))",
+    "cumsum_out_f64": f"out = torch.cumsum({X}, 0, out=torch.empty(3, 4, dtype=torch.float64))",
+    "cumsum_dtype_mismatch_out": f"out = torch.cumsum({X}, 0, dtype=torch.float64, out=torch.empty(3, 4))",
+    "mean_out_f64": f"out = torch.mean({X}, 1, out=torch.empty(3, dtype=torch.float64))",
+    "add_out_i64": f"out = torch.add({X}, {X}, out=torch.empty(3, 4, dtype=torch.int64))",
+    "add_out_f64": f"out = torch.add({X}, {X}, out=torch.empty(3, 4, dtype=torch.float64))",
+    "cat_out_f64": f"out = torch.cat([{X}, {X}], out=torch.empty(6, 4, dtype=torch.float64))",
+    "stack_out_f64": f"out = torch.stack([{X}, {X}], out=torch.empty(2, 3, 4, dtype=torch.float64))",
+    "vector_norm_out_f64": f"out = torch.linalg.vector_norm({X}, out=torch.empty((), dtype=torch.float64))",
+}.items():
+    CASES[f"out_dtype_{name}"] = {"code": code, **D}
+
+# argument checks and result dtypes the adversarial run found wrong
+Q = "randn(1, 2, 3, 4, seed=10)"
+for name, code in {
+    "all_empty_dims": f"out = torch.all({X} > 0, ())",
+    "any_empty_dims": f"out = torch.any({X} > 0, ())",
+    "new_tensor_dtype": "x = torch.ones(2, dtype=torch.float64); out = x.new_tensor([1, 2])",
+    "new_tensor_from_tensor": "x = torch.ones(2, dtype=torch.float16); out = x.new_tensor(torch.tensor([1, 2]))",
+    "new_tensor_int_self": "x = torch.ones(2, dtype=torch.int32); out = x.new_tensor([1.5, 2.5])",
+    "cumsum_dtype_bool": f"out = torch.cumsum({X}, 0, dtype=torch.bool)",
+    "cumsum_dtype_f64": "out = torch.cumsum(torch.tensor([1e8, 1.0, -1e8, 1.0]), 0, dtype=torch.float64)",
+    "logsumexp_out_i64": f"out = torch.logsumexp({X}, 0, out=torch.empty(4, dtype=torch.int64))",
+    "cross_entropy_1d_input_vs_batch_target": "out = torch.nn.functional.cross_entropy(torch.zeros(5), torch.tensor([1, 2, 0, 1, 1]))",
+    "addmm_bias_shape_beta0": f"out = torch.addmm(torch.zeros(5, 7), {A}, {B}, beta=0)",
+    "addmm_bias_bcast_beta0": f"out = torch.addmm(torch.zeros(2), {A}, {B}, beta=0)",
+    "squeeze_repeated_dims": "out = torch.zeros(1, 2, 1).squeeze((0, 0))",
+    "masked_select_uint8_mask": f"out = torch.masked_select({X}, torch.ones(3, 4, dtype=torch.uint8))",
+    "lerp_int_float": "out = torch.lerp(torch.tensor([1, 2]), torch.tensor([3.0, 4.0]), 0.5)",
+    "lerp_float_int_end": "out = torch.lerp(torch.tensor([1.0, 2.0]), torch.tensor([3, 4]), 0.5)",
+    "sdpa_0dim_mask": f"out = torch.nn.functional.scaled_dot_product_attention({Q}, {Q}, {Q}, attn_mask=torch.tensor(True))",
+    "manual_seed_2_64": "torch.manual_seed(2**64); out = torch.initial_seed()",
+    "manual_seed_neg_2_63_minus_1": "torch.manual_seed(-2**63 - 1); out = torch.initial_seed()",
+    "normalize_large_bf16": "out = torch.nn.functional.normalize(torch.full((4, 3), 3e38).bfloat16(), dim=1)",
+}.items():
+    CASES[f"check_{name}"] = {"code": code, **D}
