@@ -927,8 +927,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_value ord;
+    tn_saved_list self;
     tn_saved_list result;
     Py_ssize_t self_size_;
 } ForeachNormBackward0;
@@ -996,15 +996,15 @@ ForeachNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachNormBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
 ForeachNormBackward0_get_ord(PyObject *self, void *c)
 {
     return tn_ag_scalar_to_py(&((ForeachNormBackward0 *)self)->ord);
+}
+
+static PyObject *
+ForeachNormBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -1014,8 +1014,8 @@ ForeachNormBackward0_get_result(PyObject *self, void *c)
 }
 
 static PyGetSetDef ForeachNormBackward0_getset[] = {
-    {"_saved_self", ForeachNormBackward0_get_self, NULL, NULL, NULL},
     {"_saved_ord", ForeachNormBackward0_get_ord, NULL, NULL, NULL},
+    {"_saved_self", ForeachNormBackward0_get_self, NULL, NULL, NULL},
     {"_saved_result", ForeachNormBackward0_get_result, NULL, NULL, NULL},
     {NULL},
 };
@@ -1047,8 +1047,8 @@ tn_ag_record__foreach_norm__Scalar(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     n->ord = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
