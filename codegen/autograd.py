@@ -323,10 +323,6 @@ class AutogradModel:
                 return None
             fields.append(SavedField(name=cname(name) + ("_" if cpp in ("Tensor", "optional<Tensor>") else ""),
                                      pyname=name, cpp=cpp, expr=sa.expr, is_output=is_out))
-        if str(info.func.func.name).startswith("_foreach_"):
-            # torchgen derives the _foreach_ infos' saved inputs through a set: their order
-            # changes with the hash seed, so it is fixed here (else gen.py --check flips)
-            fields.sort(key=lambda f: (f.is_output, f.pyname))
         edges = []
         for a in info.args_with_derivatives:
             arg = getattr(a, "argument", a)
