@@ -30,8 +30,18 @@ sys.path.insert(0, str(ROOT / "tools"))
 import compare  # noqa: E402
 
 
+RUNS: dict = {}  # (python, flags) -> answer: each run happens once per session
+
+
 def run_tool(python: Path, *flags) -> dict:
-    """tools/adapt.py --json on one side; upstream's answers are cached by the code that made them."""
+    """tools/adapt.py --json on one side, once per session; upstream's answers are also cached
+    on disk by the code that made them."""
+    if (python, flags) not in RUNS:
+        RUNS[python, flags] = _run_tool(python, *flags)
+    return RUNS[python, flags]
+
+
+def _run_tool(python: Path, *flags) -> dict:
     key = hashlib.sha256(TOOL.read_bytes() + (ROOT / "python" / "torchnative" / "adapt.py").read_bytes()
                          + (ROOT / "python" / "torchnative" / "delta.py").read_bytes()
                          + " ".join(flags).encode()).hexdigest()[:16]
