@@ -383,7 +383,7 @@ class AutogradModel:
         em.line("int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);")
         for d in info.derivatives:
             idxs = [self.edge_index_expr(kind, v) for v in d.var_names]
-            needs = " || ".join(f"tn_ag_needs(n_, {ix})" for ix, _ in idxs)
+            needs = " || ".join(self.needs_expr(kind, v, ix, is_list) for v, (ix, is_list) in zip(d.var_names, idxs))
             em.line(f"if ({needs}) {{")
             em.indent += 1
             em.line("if (any_grad_defined_) {")
@@ -394,7 +394,8 @@ class AutogradModel:
             try:
                 if len(d.var_names) > 1:
                     em.line(f"int64_t grad_input_mask[{len(d.var_names)}] = {{"
-                            + ", ".join(f"tn_ag_needs(n_, {ix})" for ix, _ in idxs) + "};")
+                            + ", ".join(self.needs_expr(kind, v, ix, is_list)
+                                        for v, (ix, is_list) in zip(d.var_names, idxs)) + "};")
                     em.line("(void)grad_input_mask;")
                 formula = FORMULA_OVERRIDES.get(d.formula, d.formula)
                 tree = Parser(formula).parse()
@@ -426,6 +427,14 @@ class AutogradModel:
                 return base, is_list
             pos.append(f"(int)n->{name}_size_" if is_list else "1")
         raise Untranslatable(f"{var} has no edge")
+
+    @staticmethod
+    def needs_expr(kind: Kind, var: str, ix: str, is_list: bool) -> str:
+        """upstream's task_should_compute_output: for a TensorList input, any of its edges (the
+        first element alone may be one that needs no gradient: cat([cache, k]))"""
+        if is_list:
+            return f"tn_ag_needs_range(n_, {ix}, (int)n->{var}_size_)"
+        return f"tn_ag_needs(n_, {ix})"
 
     def assign_result(self, em: Emitter, kind: Kind, d, idxs, v: Val) -> None:
         if len(d.var_names) == 1:

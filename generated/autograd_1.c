@@ -4119,13 +4119,13 @@ ForeachAddBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_add.List is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_add.List is not implemented in torchnative", "indexing");
             goto fail_;
@@ -4276,7 +4276,7 @@ ForeachAddBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_add.Tensor is not implemented in torchnative", "indexing");
             goto fail_;
@@ -4414,7 +4414,7 @@ ForeachAddBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_add.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -4530,7 +4530,7 @@ ForeachAddBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_add.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
@@ -4661,19 +4661,19 @@ ForeachAddcdivBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
     tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -4844,19 +4844,19 @@ ForeachAddcdivBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
     if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
     tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
@@ -5021,19 +5021,19 @@ ForeachAddcmulBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
     tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -5204,19 +5204,19 @@ ForeachAddcmulBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
     if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
     tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
@@ -5367,7 +5367,7 @@ ForeachClampMaxBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_clamp_max.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -5492,7 +5492,7 @@ ForeachClampMinBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_clamp_min.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -5623,13 +5623,13 @@ ForeachDivBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_div.List is not implemented in torchnative", "unknown name i");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_div.List is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -5771,7 +5771,7 @@ ForeachDivBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_div.Tensor is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -5902,7 +5902,7 @@ ForeachDivBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_div.Scalar is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -6027,7 +6027,7 @@ ForeachDivBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_div.ScalarList is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -6141,13 +6141,13 @@ ForeachLerpBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_
     PyObject *t_[1] = {0};
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensors1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_lerp.Scalar is not implemented in torchnative", "unknown name i");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_lerp.Scalar is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -6275,19 +6275,19 @@ ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v2_, &n->weights, n_) < 0) goto fail_;
     tn_tensors weights = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensors1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensors1_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensors1_size_, (int)n->weights_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
             goto fail_;

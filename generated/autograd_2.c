@@ -37,13 +37,13 @@ ForeachMaximumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_maximum.List is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_maximum.List is not implemented in torchnative", "indexing");
             goto fail_;
@@ -182,13 +182,13 @@ ForeachMinimumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_minimum.List is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_minimum.List is not implemented in torchnative", "indexing");
             goto fail_;
@@ -327,13 +327,13 @@ ForeachMulBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_mul.List is not implemented in torchnative", "unknown name i");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_mul.List is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -475,7 +475,7 @@ ForeachMulBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_mul.Tensor is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -606,7 +606,7 @@ ForeachMulBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_mul.Scalar is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -731,7 +731,7 @@ ForeachMulBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_mul.ScalarList is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -842,7 +842,7 @@ ForeachNegBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     PyObject *t_[1] = {0};
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_neg is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -950,7 +950,7 @@ ForeachNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v1_, &n->result, n_) < 0) goto fail_;
     tn_tensors result = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_norm.Scalar is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -1087,7 +1087,7 @@ ForeachSqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v0_, &n->result, n_) < 0) goto fail_;
     tn_tensors result = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_sqrt is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -1212,13 +1212,13 @@ ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_sub.List is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_sub.List is not implemented in torchnative", "indexing");
             goto fail_;
@@ -1358,7 +1358,7 @@ ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_sub.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -1474,7 +1474,7 @@ ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_sub.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;

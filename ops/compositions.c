@@ -923,11 +923,13 @@ sdpa_math(tn_value *a, PyObject *mask_in)
         Py_DECREF(ad);
     }
     sm = call(TN_OP__safe_softmax, (tn_value[]){tn_value_tensor(attn), tn_value_int(-1), NONE_V});
-    if (a[4].u.d > 0.0) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "torchnative: scaled_dot_product_attention with dropout_p > 0 under autograd (the math "
-                        "path's dropout) is not implemented");
-        goto done;
+    if (sm && a[4].u.d > 0.0) {
+        /* upstream's math path: at::dropout(attn, p, true), on the CPU the unfused
+         * bernoulli_ composition (tn_compose_dropout), so the same seed drops the same weights */
+        PyObject *dropped = call(TN_OP_dropout, (tn_value[]){tn_value_tensor(sm), tn_value_double(a[4].u.d),
+                                                            tn_ag_value_bool(1)});
+        Py_DECREF(sm);
+        sm = dropped;
     }
     o = sm ? matmul(sm, ve) : NULL;
     r = o ? to_impl(o, odt, 0, NONE_V, NONE_V) : NULL;

@@ -9,6 +9,8 @@
 #include "runtime/argparse.h"
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
+#include "generated/autograd_helpers.h"
+#include "runtime/autograd.h"
 #include "kernels/attention.h"
 #include "kernels/matmul.h"
 
@@ -690,6 +692,16 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
         /* upstream's backend selection reads attn_mask.size(-1) first */
         PyErr_SetString(PyExc_IndexError, "Dimension specified as -1 but tensor has no dimensions");
         return NULL;
+    }
+    if (dropout_p > 0.0) {
+        /* upstream's CPU choice takes the math path for any dropout (its at::dropout draws the
+         * bernoulli_ mask from the generator): the composition's, with or without autograd */
+        tn_value a[8] = {tn_value_tensor((PyObject *)query), tn_value_tensor((PyObject *)key),
+                         tn_value_tensor((PyObject *)value), tn_value_tensor((PyObject *)attn_mask),
+                         tn_value_double(dropout_p), tn_ag_value_bool(is_causal),
+                         scale.has ? tn_value_double(scale.v) : (tn_value){.tag = TN_V_NONE},
+                         tn_ag_value_bool(enable_gqa)};
+        return tn_compose_scaled_dot_product_attention(NULL, a);
     }
     int nd = query->ndim;
     if ((nd == 2 || nd == 3) && key->ndim == nd && value->ndim == nd) {

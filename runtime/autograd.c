@@ -573,6 +573,15 @@ tn_ag_needs(tn_node *n, int j)
 }
 
 int
+tn_ag_needs_range(tn_node *n, int j, int count)
+{
+    for (int i = j; i < j + count; i++)
+        if (tn_ag_needs(n, i))
+            return 1;
+    return 0;
+}
+
+int
 tn_ag_grad_mode(void)
 {
     return !tn_tls.grad_disabled;

@@ -84,6 +84,8 @@ int tn_ag_any_defined(PyObject **grads, int n);
 /* should this node compute gradient j in the running backward (its edge leads somewhere the
  * graph task executes)? */
 int tn_ag_needs(tn_node *n, int j);
+/* any of gradients j .. j + count - 1 (a TensorList input's edges) */
+int tn_ag_needs_range(tn_node *n, int j, int count);
 int tn_ag_grad_mode(void);
 /* upstream's own not_implemented(): a RuntimeError, as upstream raises it */
 void tn_ag_not_implemented(const char *msg, const char *detail);

@@ -5,6 +5,8 @@ held-out sentence never adapted on, and the revert check.
     .venv/bin/python tools/adapt.py --method lowrank --steps 5
     .venv/bin/python tools/adapt.py --text "..." --lr 1e-3
     .venv/bin/python tools/adapt.py --json out.json          # every number, and the adapted weights
+    .venv/bin/python tools/adapt.py --arch gpt2 --train      # a tiny sweep model, dropout active (seeded)
+    .venv/bin/python tools/adapt.py --arch minilm            # all-MiniLM-L6-v2 + a seeded classification head
 
 The same script runs on upstream torch (.venv-upstream/bin/python tools/adapt.py): it uses only
 public torch and transformers API through python/torchnative, which is how docs/ADAPT.md and
@@ -25,6 +27,48 @@ sys.path.insert(0, str(ROOT / "tools"))
 TEXT = ("The lighthouse keeper counted the ships that passed each night, writing their names in a "
         "ledger that smelled of salt and old paper.")
 HELD_OUT = "Every evening the fishermen mended their nets on the harbour wall while gulls circled overhead."
+# --arch minilm: Tent's own setting, a classifier's predictions over a batch of unlabelled inputs
+SENTENCES = ["The train to the coast was delayed by an hour.", "She planted tomatoes along the garden fence.",
+             "Interest rates rose for the third month in a row.", "The goalkeeper saved a penalty in extra time.",
+             "A new species of frog was found in the rainforest.", "The recipe needs two cups of flour.",
+             "Our flight landed early despite the storm.", "The committee will vote on the budget tomorrow."]
+HELD_SENTENCES = ["The museum opens a new exhibition on ancient maps.", "He fixed the bicycle chain before the race.",
+                  "Prices at the market fell after the harvest.", "The orchestra rehearsed late into the night."]
+CLASSES = 4
+HEAD_SEED = 0
+HEAD_GAIN = 8.0  # head weights ~ N(0, (gain / sqrt(hidden))^2): predictions confident enough to sharpen
+
+
+def minilm_classifier(torch, models):
+    """all-MiniLM-L6-v2 (real weights), mean-pooled over the mask, then a seeded linear head to
+    CLASSES classes: the logits of one prediction per sentence."""
+    from transformers import AutoModel, AutoTokenizer
+
+    where = models.minilm()
+    tok = AutoTokenizer.from_pretrained(where)
+    encoder = AutoModel.from_pretrained(where, dtype=torch.float32)
+    hidden = encoder.config.hidden_size
+    gen = torch.Generator().manual_seed(HEAD_SEED)
+    head = torch.nn.Linear(hidden, CLASSES)
+    with torch.no_grad():
+        head.weight.copy_(torch.randn(CLASSES, hidden, generator=gen) * (HEAD_GAIN / hidden ** 0.5))
+        head.bias.zero_()
+
+    class Classifier(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder, self.head = encoder, head
+
+        def forward(self, input_ids, attention_mask):
+            h = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
+            m = attention_mask.unsqueeze(-1).to(h.dtype)
+            return self.head((h * m).sum(1) / m.sum(1))
+
+    def batch(sentences):
+        t = tok(sentences, padding=True, return_tensors="pt")
+        return {"input_ids": t.input_ids, "attention_mask": t.attention_mask}
+
+    return Classifier().eval(), batch(SENTENCES), batch(HELD_SENTENCES)
 
 
 def main() -> int:
@@ -38,7 +82,11 @@ def main() -> int:
     ap.add_argument("--float64", action="store_true", help="run the model in float64 (the oracle's reference)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--arch", help="a tiny architecture of tools/sweep.py (gpt2, bert, ...) instead of SmolLM2, "
-                                   "on the sweep's fixed token batch")
+                                   "on the sweep's fixed token batch; or minilm (all-MiniLM-L6-v2 with a seeded "
+                                   "classification head, Tent on its predictions over a batch of sentences)")
+    ap.add_argument("--train", action="store_true", help="adapt in .train() mode (dropout active; torch.manual_seed"
+                                                         "(--seed) before the first step); entropy is measured in .eval()")
+    ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
 
@@ -47,9 +95,12 @@ def main() -> int:
 
     import models
     from torchnative import adapt
+    from torchnative.delta import checksum
 
     torch.set_num_threads(args.threads)
-    if args.arch:
+    if args.arch == "minilm":
+        model, batch, probe = minilm_classifier(torch, models)
+    elif args.arch:
         import sweep
         import transformers
         sweep.ensure_weights(args.arch)
@@ -76,10 +127,17 @@ def main() -> int:
     with torch.no_grad():
         before = measure(model, batch).item()
         before_held = measure(model, probe).item()
+    # every parameter's bytes before wrap(), checked here independently of revert()'s own check
+    before_sha = checksum(model.named_parameters())
     a = adapt.wrap(model, method=method, lr=args.lr)
+    if args.train:
+        model.train()
+        torch.manual_seed(args.seed)
     t0 = time.perf_counter()
     trace = [a.step(**batch) for _ in range(args.steps)]
     secs = (time.perf_counter() - t0) / max(args.steps, 1)
+    model.eval()
+    adapted_sha = checksum((n, p) for n, p in model.named_parameters() if not n.endswith(("lowrank_A", "lowrank_B")))
     with torch.no_grad():
         after = measure(model, batch).item()
         after_held = measure(model, probe).item()
@@ -87,21 +145,29 @@ def main() -> int:
     base = {n: t.double().reshape(-1).tolist() for n, t in a.delta.base.items()}
     base_kib = a.base_nbytes() / 1024
     model_mib = sum(p.numel() * p.element_size() for p in model.parameters()) / 2 ** 20
+    base_bytes, model_bytes = a.base_nbytes(), sum(p.numel() * p.element_size() for p in model.parameters())
     a.revert()
+    after_sha = checksum(model.named_parameters())
+    if after_sha != before_sha:
+        raise SystemExit("revert: the model's parameters differ from before wrap()")
     with torch.no_grad():
         reverted = measure(model, batch).item()
     print(f"torch {torch.__version__} ({torch._C.__file__})")
-    print(f"{method.name} on {len(a.names)} parameter tensors, {args.steps} steps of SGD lr={args.lr}: "
-          f"{secs:.3f} s/step")
+    print(f"{method.name} on {len(a.names)} parameter tensors, {args.steps} steps of SGD lr={args.lr}"
+          f"{' in .train() (dropout, seed %d)' % args.seed if args.train else ''}: {secs:.3f} s/step")
     print(f"objective on the text:     {before:.6f} -> {after:.6f}")
     print(f"objective on the held-out: {before_held:.6f} -> {after_held:.6f}")
-    print(f"revert: every parameter bit-identical (checked); objective {reverted:.6f}; base copy {base_kib:.1f} KiB "
-          f"for a {model_mib:.1f} MiB model")
+    n_params = len(list(model.parameters()))
+    print(f"revert: all {n_params} parameter tensors bit-identical to before wrap() (sha256 {after_sha[:12]}; "
+          f"adapted {adapted_sha[:12]}); objective {reverted:.6f}")
+    print(f"base copy {base_kib:.2f} KiB ({base_bytes} bytes) for a {model_mib:.1f} MiB model ({model_bytes} bytes)")
     if args.json:
         args.json.write_text(json.dumps({"torch_file": torch.__file__, "method": method.name, "steps": trace,
                                          "before": before, "after": after, "held_before": before_held,
                                          "held_after": after_held, "reverted": reverted, "seconds_per_step": secs,
-                                         "base_kib": base_kib, "model_mib": model_mib, "adapted": adapted,
+                                         "base_kib": base_kib, "model_mib": model_mib, "base_bytes": base_bytes,
+                                         "model_bytes": model_bytes, "n_params": n_params, "before_sha": before_sha,
+                                         "adapted_sha": adapted_sha, "after_sha": after_sha, "adapted": adapted,
                                          "base": base}))
     return 0
 

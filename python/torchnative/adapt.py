@@ -45,8 +45,10 @@ def logits_of(outputs):
 
 
 def token_mask(batch: dict, like: torch.Tensor) -> torch.Tensor:
+    """Which predictions count: the attention mask for per-token logits; every row for one
+    prediction per sequence (a classification head)."""
     mask = batch.get("attention_mask")
-    if mask is None:
+    if mask is None or tuple(mask.shape) != tuple(like.shape[:-1]):
         return torch.ones(like.shape[:-1], dtype=like.dtype)
     return mask.to(like.dtype)
 

@@ -1,8 +1,15 @@
 """Test-time adaptation (issue 11), the same python/torchnative code on both sides:
 SmolLM2-135M-Instruct with Tent (10 steps) and LowRank, tiny GPT-2 and BERT (LayerNorm models)
-with Tent; adapted weights within the derived tolerance of upstream's (upstream's float64 run
-gives the tolerance), controls that must move (sign flipped: entropy rises), controls that must
-not (lr=0: every weight bit-identical), a detached objective refused, revert exact."""
+and all-MiniLM-L6-v2 with a seeded classification head with Tent, in .eval() and in .train()
+(dropout active, seeded: the same masks on both sides); adapted weights within the derived
+tolerance of upstream's (upstream's float64 run gives the tolerance), controls that must move
+(sign flipped: entropy rises), controls that must not (lr=0: every weight bit-identical), a
+detached objective refused; after every run, every parameter's bytes equal those before wrap()
+(sha256 over all of them, taken by tools/adapt.py outside the package) and the base copy's size
+is exactly the adapted tensors' bytes.
+
+Upstream's runs are cached in build/golden/ by a hash of the code that made them; a clean
+checkout runs them once (docs/ADAPT.md gives the time)."""
 from __future__ import annotations
 
 import hashlib
@@ -23,8 +30,18 @@ sys.path.insert(0, str(ROOT / "tools"))
 import compare  # noqa: E402
 
 
+RUNS: dict = {}  # (python, flags) -> answer: each run happens once per session
+
+
 def run_tool(python: Path, *flags) -> dict:
-    """tools/adapt.py --json on one side; upstream's answers are cached by the code that made them."""
+    """tools/adapt.py --json on one side, once per session; upstream's answers are also cached
+    on disk by the code that made them."""
+    if (python, flags) not in RUNS:
+        RUNS[python, flags] = _run_tool(python, *flags)
+    return RUNS[python, flags]
+
+
+def _run_tool(python: Path, *flags) -> dict:
     key = hashlib.sha256(TOOL.read_bytes() + (ROOT / "python" / "torchnative" / "adapt.py").read_bytes()
                          + (ROOT / "python" / "torchnative" / "delta.py").read_bytes()
                          + " ".join(flags).encode()).hexdigest()[:16]
@@ -43,6 +60,14 @@ def run_tool(python: Path, *flags) -> dict:
     else:
         assert doc["torch_file"].startswith(str(ROOT / "build" / "site"))
     return doc
+
+
+def assert_reverted(doc: dict, moved: bool = True) -> None:
+    """Every parameter bit-identical after revert; `moved`: the adaptation did change the base
+    weights it adapts (else the revert check proves nothing)."""
+    assert doc["after_sha"] == doc["before_sha"]
+    assert (doc["adapted_sha"] != doc["before_sha"]) == moved
+    assert doc["reverted"] == doc["before"]
 
 
 def agreement(ours: dict, up: dict, up64: dict) -> tuple[list[str], float, float]:
@@ -75,6 +100,13 @@ def test_tent_smollm2_entropy_falls_on_the_text_and_held_out(tent):
     assert len(o["steps"]) == 10
 
 
+def test_tent_smollm2_base_copy_is_the_norm_weights(tent):
+    """61 RMSNorm weights of 576 float32: the base copy, against the 513 MiB model."""
+    o = tent["ours"]
+    assert len(o["adapted"]) == 61 and o["base_bytes"] == 61 * 576 * 4
+    assert o["model_bytes"] == 134515008 * 4
+
+
 def test_tent_smollm2_weights_agree_with_upstream(tent):
     errs, worst, signs = agreement(tent["ours"], tent["up"], tent["up64"])
     print(f"Tent SmolLM2: {len(tent['ours']['adapted'])} tensors, max relative error {worst:.3g}, "
@@ -82,21 +114,40 @@ def test_tent_smollm2_weights_agree_with_upstream(tent):
     assert errs == [] and signs == 1.0
 
 
-@pytest.mark.parametrize("arch", ["gpt2", "bert"])
-def test_tent_layernorm_models_agree_with_upstream(arch):
-    """LayerNorm weight and bias adapt (the prior art refused these models)."""
-    flags = ("--arch", arch, "--lr", "1e-2", "--steps", "5")
-    o, u, u64 = run_tool(OURS_PY, *flags), run_tool(UPSTREAM_PY, *flags), run_tool(UPSTREAM_PY, *flags, "--float64")
-    assert any(".bias" in n for n in o["adapted"]), "LayerNorm biases are adapted too"
-    assert o["after"] < o["before"]
+# the LayerNorm models: (arch, number of LayerNorm weight + bias tensors)
+LAYERNORM = {"gpt2": 2 * (2 * 2 + 1), "bert": 2 * (1 + 2 * 2 + 1), "minilm": 2 * (1 + 2 * 6)}
+HIDDEN = {"gpt2": 64, "bert": 64, "minilm": 384}
+
+
+def layernorm_run(arch: str, train: bool) -> tuple[dict, dict, dict]:
+    flags = ("--arch", arch, "--lr", "1e-2", "--steps", "5") + (("--train",) if train else ())
+    return run_tool(OURS_PY, *flags), run_tool(UPSTREAM_PY, *flags), run_tool(UPSTREAM_PY, *flags, "--float64")
+
+
+@pytest.mark.parametrize("mode", ["eval", "train"])
+@pytest.mark.parametrize("arch", ["gpt2", "bert", "minilm"])
+def test_tent_layernorm_models_agree_with_upstream(arch, mode):
+    """LayerNorm weight and bias adapt (the prior art refused these models), on causal LMs and
+    encoders; in .train() dropout is active and seeded, so upstream draws the same masks."""
+    o, u, u64 = layernorm_run(arch, mode == "train")
+    assert sum(n.endswith(".bias") for n in o["adapted"]) == LAYERNORM[arch] // 2, "LayerNorm biases adapt too"
+    assert len(o["adapted"]) == LAYERNORM[arch] and o["base_bytes"] == LAYERNORM[arch] * HIDDEN[arch] * 4
+    assert o["after"] < o["before"] and o["held_after"] < o["held_before"]
+    assert_reverted(o)
     errs, worst, signs = agreement(o, u, u64)
-    print(f"Tent {arch}: max relative error {worst:.3g}, sign agreement {signs:.6f}")
+    print(f"Tent {arch} .{mode}(): max relative error {worst:.3g}, sign agreement {signs:.6f}")
     assert errs == [] and signs == 1.0
 
 
+@pytest.mark.parametrize("arch", ["gpt2", "bert", "minilm"])
+def test_train_mode_drops_out(arch):
+    """.train() adapts to other weights than .eval() (dropout is active), the same on both sides."""
+    train, evl = layernorm_run(arch, True)[0], layernorm_run(arch, False)[0]
+    assert train["adapted_sha"] != evl["adapted_sha"]
+
+
 def test_tent_revert_is_exact(tent):
-    o = tent["ours"]
-    assert o["reverted"] == o["before"]   # tools/adapt.py raises if any parameter's bytes differ
+    assert_reverted(tent["ours"])
 
 
 def test_tent_sign_flipped_raises_entropy():
@@ -106,6 +157,7 @@ def test_tent_sign_flipped_raises_entropy():
 
 def test_tent_lr_zero_keeps_every_weight():
     o = run_tool(OURS_PY, "--lr", "0", "--steps", "2")
+    assert_reverted(o, moved=False)   # the adapted model's parameters hash as before wrap()
     assert o["after"] == o["before"] and o["held_after"] == o["held_before"]
 
 
@@ -124,7 +176,25 @@ def test_detached_objective_is_refused(torch):
     a.revert()
 
 
+LOWRANK = ("--method", "lowrank", "--steps", "3", "--lr", "1e-2")
+
+
 def test_lowrank_lowers_the_text_loss_and_reverts():
-    o = run_tool(OURS_PY, "--method", "lowrank", "--steps", "3", "--lr", "1e-2")
+    """Rank-4 factors on q/k/v/o of SmolLM2's 30 layers; the base weights never move, revert
+    removes the factors and every parameter hashes as before."""
+    o = run_tool(OURS_PY, *LOWRANK)
     assert o["after"] < o["before"]
-    assert o["reverted"] == o["before"]
+    assert len(o["adapted"]) == 30 * 4 * 2
+    assert o["base_bytes"] == 30 * 4 * (4 * 576 * 4 + (576 + 192 + 192 + 576) * 4)
+    assert_reverted(o, moved=False)
+
+
+@pytest.mark.xfail(strict=True, reason="open (docs/ADAPT.md): 49 of SmolLM2's 460,800 LowRank factor elements fall outside "
+                   "the derived bound after 3 steps (max relative error 2.84, on elements near zero; sign agreement "
+                   "1.0); not yet known whether ours or the bound (upstream's float32 happens to sit within 1e-10 "
+                   "of float64 there) is at fault")
+def test_lowrank_agrees_with_upstream():
+    o, u, u64 = run_tool(OURS_PY, *LOWRANK), run_tool(UPSTREAM_PY, *LOWRANK), run_tool(UPSTREAM_PY, *LOWRANK, "--float64")
+    errs, worst, signs = agreement(o, u, u64)
+    print(f"LowRank SmolLM2: max relative error {worst:.3g}, sign agreement {signs:.6f}")
+    assert errs == [] and signs == 1.0

@@ -124,3 +124,12 @@ CASES["flash_attention_backward/of_sdpa"] = {"code": (
     "v = make((1, 2, 4, 8), torch.float32, seed=3); m = literal([[True, False, True, True]] * 4, torch.bool); "
     f"fm = torch.zeros(4, 4).masked_fill(~m, float('-inf')); o, lse = {FA}(q, k, v, attn_mask=fm); "
     f"out = {FA}_backward(make((1, 2, 4, 8), torch.float32, seed=4), q, k, v, o, lse, 0.0, False, attn_mask=fm)"), **D}
+# dropout_p > 0 takes upstream's math path, whose at::dropout draws the same bernoulli_ mask after
+# the same seed (the tiny BERT/GPT-2 of test_adapt.py adapt in .train() through it)
+SDPA_DROPOUT = ("torch.manual_seed(0); q = make((2, 2, 5, 4), torch.float32, seed=1); "
+                "k = make((2, 2, 6, 4), torch.float32, seed=2); v = make((2, 2, 6, 4), torch.float32, seed=3); ")
+CASES["sdpa_dropout/forward"] = {"code": SDPA_DROPOUT + (
+    "out = torch.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=0.3)"), **D}
+CASES["sdpa_dropout/backward"] = {"code": SDPA_DROPOUT + (
+    "requires_grad(q, k, v); r = torch.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=0.3, "
+    "is_causal=True); out = (r, vjp(r, [q, k, v]))"), **D}

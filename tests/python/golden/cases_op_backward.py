@@ -72,3 +72,16 @@ for mod in (cases_op_compose, cases_op_conv, cases_op_index, cases_op_matmul, ca
             CASES[f"{op.overload}/bwd_t"] = {"code": backward_code(op, "float32", layout="t"), "tol": "derived"}
         for name, (args, kw) in op.extra.items():
             CASES[f"{op.overload}/bwd_{name}"] = {"code": backward_code(op, "float32", args, kw), "tol": "derived"}
+
+# A TensorList input whose first element needs no gradient still sends gradients to the others
+# (upstream's task_should_compute_output over the list's edge range): transformers' cache
+# concatenates a constant empty tensor in front of the keys and values.
+CASES["cat/bwd_first_element_constant_legacy_empty"] = {
+    "code": "e = torch.tensor([]); k = make((1, 2, 3, 4), torch.float32, seed=1); requires_grad(k); "
+            "r = torch.cat([e, k], dim=-2); out = vjp(r, [k])", "tol": "derived"}
+CASES["cat/bwd_first_element_constant"] = {
+    "code": "a = make((2, 3), torch.float32, seed=1); b = make((1, 3), torch.float32, seed=2); requires_grad(b); "
+            "r = torch.cat([a, b]); out = vjp(r, [b])", "tol": "derived"}
+CASES["stack/bwd_first_element_constant"] = {
+    "code": "a = make((2, 3), torch.float32, seed=1); b = make((2, 3), torch.float32, seed=2); requires_grad(b); "
+            "r = torch.stack([a, b], 1); out = vjp(r, [b])", "tol": "derived"}
