@@ -508,7 +508,9 @@ done:
     return (PyObject *)out;
 }
 
-/* masked_select_backward: zeros_like(input expanded to the mask's broadcast) .masked_scatter_(mask, grad) */
+/* masked_select_backward: zeros_like(input.expand(broadcast of input and mask)).masked_scatter_(mask,
+ * grad), as upstream writes it: zeros_like keeps the (expanded) input's layout where it is dense
+ * (a transposed input gets a transposed gradient) */
 PyObject *
 tn_op_masked_select_backward(TensorObject *grad, TensorObject *input, TensorObject *mask)
 {
@@ -516,7 +518,12 @@ tn_op_masked_select_backward(TensorObject *grad, TensorObject *input, TensorObje
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(input->ndim, input->sizes, mask->ndim, mask->sizes, &nd, shape) < 0)
         return NULL;
-    PyObject *z = zeros_dtype((tn_ints){shape, nd, false}, input->dtype);
+    PyObject *ex = tn_op_expand(input, (tn_ints){shape, nd, false}, false);
+    if (!ex)
+        return NULL;
+    tn_value none = {.tag = TN_V_NONE};
+    PyObject *z = tn_op_zeros_like(TN_T(ex), -1, -1, &none, -1, -1);
+    Py_DECREF(ex);
     if (!z)
         return NULL;
     tn_value a[3] = {tv(z), tv((PyObject *)mask), tv((PyObject *)grad)};

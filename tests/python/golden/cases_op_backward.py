@@ -6,7 +6,8 @@ the derived tolerance (backward formulas reduce and multiply), layouts exactly.
 
     <overload>/bwd            float32, contiguous inputs
     <overload>/bwd_f64        float64 (when the kernel claims it)
-    <overload>/bwd_t          transposed inputs (gradients keep upstream's strides)
+    <overload>/bwd_t          transposed inputs (gradients keep upstream's strides); an op whose
+                              forward spec lists layouts without "t" gets bwd_<layout> for those
     <overload>/bwd_<extra>    each extra argument set of the forward spec (broadcasting, ...)
 """
 import re
@@ -69,6 +70,11 @@ for mod in (cases_op_compose, cases_op_conv, cases_op_index, cases_op_matmul, ca
         if "float64" in claimed:
             CASES[f"{op.overload}/bwd_f64"] = {"code": backward_code(op, "float64"), "tol": "derived"}
         if any(getattr(a, "shape", None) and len(a.shape) >= 2 for a in op.args):
-            CASES[f"{op.overload}/bwd_t"] = {"code": backward_code(op, "float32", layout="t"), "tol": "derived"}
+            # a forward spec that lists its layouts without "t" excludes transposed inputs for a
+            # reason (upstream's flash attention reads q/k/v as if their last stride were 1): the
+            # backward takes the layouts the spec lists instead
+            noncontig = op.layouts if isinstance(op.layouts, tuple) and "t" not in op.layouts else ("t",)
+            for lay in noncontig:
+                CASES[f"{op.overload}/bwd_{lay}"] = {"code": backward_code(op, "float32", layout=lay), "tol": "derived"}
         for name, (args, kw) in op.extra.items():
             CASES[f"{op.overload}/bwd_{name}"] = {"code": backward_code(op, "float32", args, kw), "tol": "derived"}
