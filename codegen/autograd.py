@@ -311,7 +311,12 @@ class AutogradModel:
 
     def make_kind(self, info) -> Kind | None:
         fields = []
-        for sa, is_out in [(s, False) for s in info.all_saved_inputs] + [(s, True) for s in info.all_saved_outputs]:
+        saved_inputs = list(info.all_saved_inputs)
+        if str(info.name).startswith("_foreach_"):
+            # torchgen builds the foreach infos' saved inputs from a set: its order changes with
+            # PYTHONHASHSEED, so the regen check would flap; by name instead
+            saved_inputs.sort(key=lambda s: str(s.nctype.name))
+        for sa, is_out in [(s, False) for s in saved_inputs] + [(s, True) for s in info.all_saved_outputs]:
             name = str(sa.nctype.name.name if hasattr(sa.nctype.name, "name") else sa.nctype.name)
             cpp = norm_cpp(sa.nctype.type.cpp_type())
             if cpp not in SAVED_C:
@@ -378,7 +383,10 @@ class AutogradModel:
         em.line("int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);")
         for d in info.derivatives:
             idxs = [self.edge_index_expr(kind, v) for v in d.var_names]
-            needs = " || ".join(f"tn_ag_needs(n_, {ix})" for ix, _ in idxs)
+            # a TensorList input is needed when any of its elements is (upstream's
+            # task_should_compute_output over the list's index range), not only its first
+            needs = " || ".join(f"tn_ag_needs_list_(n_, {ix}, (int)n->{v}_size_)" if is_list
+                                else f"tn_ag_needs(n_, {ix})" for (ix, is_list), v in zip(idxs, d.var_names))
             em.line(f"if ({needs}) {{")
             em.indent += 1
             em.line("if (any_grad_defined_) {")
@@ -1233,6 +1241,10 @@ class Renderer:
             for h in am.helpers[name]:
                 hh.append(f"/* {h.text} */")
                 hh.append(helper_prototype(h) + ";")
+        hh += ["", "/* does the node need the gradient of any of the count edges from j (a TensorList input)? */",
+               "static inline int", "tn_ag_needs_list_(tn_node *n, int j, int count)", "{",
+               "    for (int i = 0; i < count; i++)", "        if (tn_ag_needs(n, j + i))", "            return 1;",
+               "    return 0;", "}"]
         hh += ["", "/* C decompositions of CompositeImplicitAutograd ops (ops/compositions.c) and ops upstream",
                " * differentiates by hand (ops/autograd_manual.c): schemas/autograd_compositions.yaml */"]
         hh += ops_protos

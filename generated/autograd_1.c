@@ -4095,8 +4095,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list other;
     tn_value alpha;
+    tn_saved_list other;
     tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
@@ -4119,13 +4119,13 @@ ForeachAddBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_add.List is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_add.List is not implemented in torchnative", "indexing");
             goto fail_;
@@ -4171,15 +4171,15 @@ ForeachAddBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachAddBackward0List_get_other(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddBackward0List *)self)->other, TN_NODE(self));
-}
-
-static PyObject *
 ForeachAddBackward0List_get_alpha(PyObject *self, void *c)
 {
     return tn_ag_scalar_to_py(&((ForeachAddBackward0List *)self)->alpha);
+}
+
+static PyObject *
+ForeachAddBackward0List_get_other(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddBackward0List *)self)->other, TN_NODE(self));
 }
 
 static PyObject *
@@ -4189,8 +4189,8 @@ ForeachAddBackward0List_get_self(PyObject *self, void *c)
 }
 
 static PyGetSetDef ForeachAddBackward0List_getset[] = {
-    {"_saved_other", ForeachAddBackward0List_get_other, NULL, NULL, NULL},
     {"_saved_alpha", ForeachAddBackward0List_get_alpha, NULL, NULL, NULL},
+    {"_saved_other", ForeachAddBackward0List_get_other, NULL, NULL, NULL},
     {"_saved_self", ForeachAddBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
@@ -4226,8 +4226,8 @@ tn_ag_record__foreach_add__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
     n->alpha = a_[2];
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
@@ -4276,7 +4276,7 @@ ForeachAddBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_add.Tensor is not implemented in torchnative", "indexing");
             goto fail_;
@@ -4414,7 +4414,7 @@ ForeachAddBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_add.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -4530,7 +4530,7 @@ ForeachAddBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_add.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
@@ -4631,10 +4631,10 @@ fail_:
  */
 typedef struct {
     tn_node base;
+    tn_saved_list self;
     tn_saved_list tensor1;
     tn_saved_list tensor2;
     tn_value value;
-    tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
     Py_ssize_t tensor2_size_;
@@ -4652,28 +4652,28 @@ ForeachAddcdivBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
     tn_ag_vec v2_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v2_.v, v2_.n};
+    if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -4692,9 +4692,9 @@ static void
 ForeachAddcdivBackward0Scalar_release(tn_node *n_)
 {
     ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)n_;
+    tn_saved_list_release(&n->self);
     tn_saved_list_release(&n->tensor1);
     tn_saved_list_release(&n->tensor2);
-    tn_saved_list_release(&n->self);
     (void)n;
 }
 
@@ -4709,17 +4709,23 @@ static int
 ForeachAddcdivBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
             return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
         if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
     (void)n;
     return 0;
+}
+
+static PyObject *
+ForeachAddcdivBackward0Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -4740,17 +4746,11 @@ ForeachAddcdivBackward0Scalar_get_value(PyObject *self, void *c)
     return tn_ag_scalar_to_py(&((ForeachAddcdivBackward0Scalar *)self)->value);
 }
 
-static PyObject *
-ForeachAddcdivBackward0Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachAddcdivBackward0Scalar_getset[] = {
+    {"_saved_self", ForeachAddcdivBackward0Scalar_get_self, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcdivBackward0Scalar_get_tensor1, NULL, NULL, NULL},
     {"_saved_tensor2", ForeachAddcdivBackward0Scalar_get_tensor2, NULL, NULL, NULL},
     {"_saved_value", ForeachAddcdivBackward0Scalar_get_value, NULL, NULL, NULL},
-    {"_saved_self", ForeachAddcdivBackward0Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4789,10 +4789,10 @@ tn_ag_record__foreach_addcdiv__Scalar(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     n->value = a_[3];
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -4814,10 +4814,10 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list tensor1;
     tn_ag_scalars scalars;
-    tn_saved_list tensor2;
     tn_saved_list self;
+    tn_saved_list tensor1;
+    tn_saved_list tensor2;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
     Py_ssize_t tensor2_size_;
@@ -4835,28 +4835,28 @@ ForeachAddcdivBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
     tn_ag_vec v2_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v2_.v, v2_.n};
+    if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
@@ -4875,9 +4875,9 @@ static void
 ForeachAddcdivBackward0ScalarList_release(tn_node *n_)
 {
     ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)n_;
+    tn_saved_list_release(&n->self);
     tn_saved_list_release(&n->tensor1);
     tn_saved_list_release(&n->tensor2);
-    tn_saved_list_release(&n->self);
     (void)n;
 }
 
@@ -4893,17 +4893,23 @@ static int
 ForeachAddcdivBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
             return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
         if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
     (void)n;
     return 0;
+}
+
+static PyObject *
+ForeachAddcdivBackward0ScalarList_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -4918,16 +4924,10 @@ ForeachAddcdivBackward0ScalarList_get_tensor2(PyObject *self, void *c)
     return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->tensor2, TN_NODE(self));
 }
 
-static PyObject *
-ForeachAddcdivBackward0ScalarList_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachAddcdivBackward0ScalarList_getset[] = {
+    {"_saved_self", ForeachAddcdivBackward0ScalarList_get_self, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcdivBackward0ScalarList_get_tensor1, NULL, NULL, NULL},
     {"_saved_tensor2", ForeachAddcdivBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
-    {"_saved_self", ForeachAddcdivBackward0ScalarList_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4966,10 +4966,10 @@ tn_ag_record__foreach_addcdiv__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
-    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -4991,10 +4991,10 @@ fail_:
  */
 typedef struct {
     tn_node base;
+    tn_saved_list self;
     tn_saved_list tensor1;
     tn_saved_list tensor2;
     tn_value value;
-    tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
     Py_ssize_t tensor2_size_;
@@ -5012,28 +5012,28 @@ ForeachAddcmulBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
     tn_ag_vec v2_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v2_.v, v2_.n};
+    if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -5052,9 +5052,9 @@ static void
 ForeachAddcmulBackward0Scalar_release(tn_node *n_)
 {
     ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)n_;
+    tn_saved_list_release(&n->self);
     tn_saved_list_release(&n->tensor1);
     tn_saved_list_release(&n->tensor2);
-    tn_saved_list_release(&n->self);
     (void)n;
 }
 
@@ -5069,17 +5069,23 @@ static int
 ForeachAddcmulBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
             return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
         if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
     (void)n;
     return 0;
+}
+
+static PyObject *
+ForeachAddcmulBackward0Scalar_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -5100,17 +5106,11 @@ ForeachAddcmulBackward0Scalar_get_value(PyObject *self, void *c)
     return tn_ag_scalar_to_py(&((ForeachAddcmulBackward0Scalar *)self)->value);
 }
 
-static PyObject *
-ForeachAddcmulBackward0Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachAddcmulBackward0Scalar_getset[] = {
+    {"_saved_self", ForeachAddcmulBackward0Scalar_get_self, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcmulBackward0Scalar_get_tensor1, NULL, NULL, NULL},
     {"_saved_tensor2", ForeachAddcmulBackward0Scalar_get_tensor2, NULL, NULL, NULL},
     {"_saved_value", ForeachAddcmulBackward0Scalar_get_value, NULL, NULL, NULL},
-    {"_saved_self", ForeachAddcmulBackward0Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5149,10 +5149,10 @@ tn_ag_record__foreach_addcmul__Scalar(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     n->value = a_[3];
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -5174,10 +5174,10 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list tensor1;
     tn_ag_scalars scalars;
-    tn_saved_list tensor2;
     tn_saved_list self;
+    tn_saved_list tensor1;
+    tn_saved_list tensor2;
     Py_ssize_t self_size_;
     Py_ssize_t tensor1_size_;
     Py_ssize_t tensor2_size_;
@@ -5195,28 +5195,28 @@ ForeachAddcmulBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
     tn_ag_vec v2_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->tensor1, n_) < 0) goto fail_;
-    tn_tensors tensor1 = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensor2, n_) < 0) goto fail_;
-    tn_tensors tensor2 = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->tensor1, n_) < 0) goto fail_;
+    tn_tensors tensor1 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v2_.v, v2_.n};
+    if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
+    tn_tensors tensor2 = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensor1_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;
@@ -5235,9 +5235,9 @@ static void
 ForeachAddcmulBackward0ScalarList_release(tn_node *n_)
 {
     ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)n_;
+    tn_saved_list_release(&n->self);
     tn_saved_list_release(&n->tensor1);
     tn_saved_list_release(&n->tensor2);
-    tn_saved_list_release(&n->self);
     (void)n;
 }
 
@@ -5253,17 +5253,23 @@ static int
 ForeachAddcmulBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor1.n; i_++)
         if (tn_saved_traverse(&n->tensor1.items[i_], visit, arg))
             return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensor2.n; i_++)
         if (tn_saved_traverse(&n->tensor2.items[i_], visit, arg))
             return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
     (void)n;
     return 0;
+}
+
+static PyObject *
+ForeachAddcmulBackward0ScalarList_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -5278,16 +5284,10 @@ ForeachAddcmulBackward0ScalarList_get_tensor2(PyObject *self, void *c)
     return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->tensor2, TN_NODE(self));
 }
 
-static PyObject *
-ForeachAddcmulBackward0ScalarList_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachAddcmulBackward0ScalarList_getset[] = {
+    {"_saved_self", ForeachAddcmulBackward0ScalarList_get_self, NULL, NULL, NULL},
     {"_saved_tensor1", ForeachAddcmulBackward0ScalarList_get_tensor1, NULL, NULL, NULL},
     {"_saved_tensor2", ForeachAddcmulBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
-    {"_saved_self", ForeachAddcmulBackward0ScalarList_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5326,10 +5326,10 @@ tn_ag_record__foreach_addcmul__ScalarList(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
     if (tn_ag_scalars_save(&n->scalars, &a_[3]) < 0) goto fail_;
-    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensor2, &a_[2], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -5367,7 +5367,7 @@ ForeachClampMaxBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_clamp_max.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -5492,7 +5492,7 @@ ForeachClampMinBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_clamp_min.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -5600,8 +5600,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_saved_list other;
+    tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
 } ForeachDivBackward0;
@@ -5617,19 +5617,19 @@ ForeachDivBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v1_.v, v1_.n};
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_div.List is not implemented in torchnative", "unknown name i");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_div.List is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -5648,8 +5648,8 @@ static void
 ForeachDivBackward0_release(tn_node *n_)
 {
     ForeachDivBackward0 *n = (ForeachDivBackward0 *)n_;
-    tn_saved_list_release(&n->self);
     tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
     (void)n;
 }
 
@@ -5664,20 +5664,14 @@ static int
 ForeachDivBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachDivBackward0 *n = (ForeachDivBackward0 *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
     for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
         if (tn_saved_traverse(&n->other.items[i_], visit, arg))
             return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
     (void)n;
     return 0;
-}
-
-static PyObject *
-ForeachDivBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachDivBackward0 *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -5686,9 +5680,15 @@ ForeachDivBackward0_get_other(PyObject *self, void *c)
     return tn_ag_saved_list_to_py(&((ForeachDivBackward0 *)self)->other, TN_NODE(self));
 }
 
+static PyObject *
+ForeachDivBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachDivBackward0 *)self)->self, TN_NODE(self));
+}
+
 static PyGetSetDef ForeachDivBackward0_getset[] = {
-    {"_saved_self", ForeachDivBackward0_get_self, NULL, NULL, NULL},
     {"_saved_other", ForeachDivBackward0_get_other, NULL, NULL, NULL},
+    {"_saved_self", ForeachDivBackward0_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5723,8 +5723,8 @@ tn_ag_record__foreach_div__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -5771,7 +5771,7 @@ ForeachDivBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_div.Tensor is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -5902,7 +5902,7 @@ ForeachDivBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_div.Scalar is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -6027,7 +6027,7 @@ ForeachDivBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_div.ScalarList is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -6141,13 +6141,13 @@ ForeachLerpBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_
     PyObject *t_[1] = {0};
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->tensors1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_lerp.Scalar is not implemented in torchnative", "unknown name i");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_lerp.Scalar is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -6246,9 +6246,9 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list weights;
-    tn_saved_list tensors1;
     tn_saved_list self;
+    tn_saved_list tensors1;
+    tn_saved_list weights;
     Py_ssize_t self_size_;
     Py_ssize_t tensors1_size_;
     Py_ssize_t weights_size_;
@@ -6266,28 +6266,28 @@ ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     tn_ag_vec v2_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->weights, n_) < 0) goto fail_;
-    tn_tensors weights = {v0_.v, v0_.n};
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
     vecs_[nvecs_++] = &v1_;
     if (tn_ag_vec_unpack(&v1_, &n->tensors1, n_) < 0) goto fail_;
     tn_tensors tensors1 = {v1_.v, v1_.n};
     vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v2_.v, v2_.n};
+    if (tn_ag_vec_unpack(&v2_, &n->weights, n_) < 0) goto fail_;
+    tn_tensors weights = {v2_.v, v2_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->tensors1_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, (int)n->self_size_ + (int)n->tensors1_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_ + (int)n->tensors1_size_, (int)n->weights_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -6306,9 +6306,9 @@ static void
 ForeachLerpBackward1List_release(tn_node *n_)
 {
     ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    tn_saved_list_release(&n->weights);
-    tn_saved_list_release(&n->tensors1);
     tn_saved_list_release(&n->self);
+    tn_saved_list_release(&n->tensors1);
+    tn_saved_list_release(&n->weights);
     (void)n;
 }
 
@@ -6323,23 +6323,23 @@ static int
 ForeachLerpBackward1List_traverse(tn_node *n_, visitproc visit, void *arg)
 {
     ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->weights.n; i_++)
-        if (tn_saved_traverse(&n->weights.items[i_], visit, arg))
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
             return -1;
     for (Py_ssize_t i_ = 0; i_ < n->tensors1.n; i_++)
         if (tn_saved_traverse(&n->tensors1.items[i_], visit, arg))
             return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+    for (Py_ssize_t i_ = 0; i_ < n->weights.n; i_++)
+        if (tn_saved_traverse(&n->weights.items[i_], visit, arg))
             return -1;
     (void)n;
     return 0;
 }
 
 static PyObject *
-ForeachLerpBackward1List_get_weights(PyObject *self, void *c)
+ForeachLerpBackward1List_get_self(PyObject *self, void *c)
 {
-    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->weights, TN_NODE(self));
+    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -6349,15 +6349,15 @@ ForeachLerpBackward1List_get_tensors1(PyObject *self, void *c)
 }
 
 static PyObject *
-ForeachLerpBackward1List_get_self(PyObject *self, void *c)
+ForeachLerpBackward1List_get_weights(PyObject *self, void *c)
 {
-    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->self, TN_NODE(self));
+    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->weights, TN_NODE(self));
 }
 
 static PyGetSetDef ForeachLerpBackward1List_getset[] = {
-    {"_saved_weights", ForeachLerpBackward1List_get_weights, NULL, NULL, NULL},
-    {"_saved_tensors1", ForeachLerpBackward1List_get_tensors1, NULL, NULL, NULL},
     {"_saved_self", ForeachLerpBackward1List_get_self, NULL, NULL, NULL},
+    {"_saved_tensors1", ForeachLerpBackward1List_get_tensors1, NULL, NULL, NULL},
+    {"_saved_weights", ForeachLerpBackward1List_get_weights, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -6396,9 +6396,9 @@ tn_ag_record__foreach_lerp__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->weights, &a_[2], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->tensors1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensors1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->weights, &a_[2], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

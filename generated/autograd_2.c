@@ -37,13 +37,13 @@ ForeachMaximumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_maximum.List is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_maximum.List is not implemented in torchnative", "indexing");
             goto fail_;
@@ -182,13 +182,13 @@ ForeachMinimumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_minimum.List is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_minimum.List is not implemented in torchnative", "indexing");
             goto fail_;
@@ -327,13 +327,13 @@ ForeachMulBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_mul.List is not implemented in torchnative", "unknown name i");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_mul.List is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -475,7 +475,7 @@ ForeachMulBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_mul.Tensor is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -606,7 +606,7 @@ ForeachMulBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_mul.Scalar is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -731,7 +731,7 @@ ForeachMulBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_mul.ScalarList is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -842,7 +842,7 @@ ForeachNegBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     PyObject *t_[1] = {0};
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_neg is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -927,8 +927,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list self;
     tn_value ord;
+    tn_saved_list self;
     tn_saved_list result;
     Py_ssize_t self_size_;
 } ForeachNormBackward0;
@@ -950,7 +950,7 @@ ForeachNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v1_, &n->result, n_) < 0) goto fail_;
     tn_tensors result = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_norm.Scalar is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -996,15 +996,15 @@ ForeachNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachNormBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
 ForeachNormBackward0_get_ord(PyObject *self, void *c)
 {
     return tn_ag_scalar_to_py(&((ForeachNormBackward0 *)self)->ord);
+}
+
+static PyObject *
+ForeachNormBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->self, TN_NODE(self));
 }
 
 static PyObject *
@@ -1014,8 +1014,8 @@ ForeachNormBackward0_get_result(PyObject *self, void *c)
 }
 
 static PyGetSetDef ForeachNormBackward0_getset[] = {
-    {"_saved_self", ForeachNormBackward0_get_self, NULL, NULL, NULL},
     {"_saved_ord", ForeachNormBackward0_get_ord, NULL, NULL, NULL},
+    {"_saved_self", ForeachNormBackward0_get_self, NULL, NULL, NULL},
     {"_saved_result", ForeachNormBackward0_get_result, NULL, NULL, NULL},
     {NULL},
 };
@@ -1047,8 +1047,8 @@ tn_ag_record__foreach_norm__Scalar(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     n->ord = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -1087,7 +1087,7 @@ ForeachSqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v0_, &n->result, n_) < 0) goto fail_;
     tn_tensors result = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_sqrt is not implemented in torchnative", "unknown name i");
             goto fail_;
@@ -1188,8 +1188,8 @@ fail_:
  */
 typedef struct {
     tn_node base;
-    tn_saved_list other;
     tn_value alpha;
+    tn_saved_list other;
     tn_saved_list self;
     Py_ssize_t self_size_;
     Py_ssize_t other_size_;
@@ -1212,13 +1212,13 @@ ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
+    if (tn_ag_needs_list_(n_, (int)n->self_size_, (int)n->other_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_sub.List is not implemented in torchnative", "indexing");
             goto fail_;
         }
     }
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_sub.List is not implemented in torchnative", "indexing");
             goto fail_;
@@ -1264,15 +1264,15 @@ ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
 }
 
 static PyObject *
-ForeachSubBackward0List_get_other(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->other, TN_NODE(self));
-}
-
-static PyObject *
 ForeachSubBackward0List_get_alpha(PyObject *self, void *c)
 {
     return tn_ag_scalar_to_py(&((ForeachSubBackward0List *)self)->alpha);
+}
+
+static PyObject *
+ForeachSubBackward0List_get_other(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->other, TN_NODE(self));
 }
 
 static PyObject *
@@ -1282,8 +1282,8 @@ ForeachSubBackward0List_get_self(PyObject *self, void *c)
 }
 
 static PyGetSetDef ForeachSubBackward0List_getset[] = {
-    {"_saved_other", ForeachSubBackward0List_get_other, NULL, NULL, NULL},
     {"_saved_alpha", ForeachSubBackward0List_get_alpha, NULL, NULL, NULL},
+    {"_saved_other", ForeachSubBackward0List_get_other, NULL, NULL, NULL},
     {"_saved_self", ForeachSubBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
@@ -1319,8 +1319,8 @@ tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
     for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
-    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
     n->alpha = a_[2];
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
@@ -1358,7 +1358,7 @@ ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_sub.Scalar is not implemented in torchnative", "indexing");
             goto fail_;
@@ -1474,7 +1474,7 @@ ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->self_size_)) {
         if (any_grad_defined_) {
             tn_ag_refuse("derivative for aten::_foreach_sub.ScalarList is not implemented in torchnative", "indexing");
             goto fail_;

@@ -1213,7 +1213,7 @@ StackBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     tn_ag_vec v0_;
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
+    if (tn_ag_needs_list_(n_, 0, (int)n->tensors_size_)) {
         if (any_grad_defined_) {
             if (tn_ag_vec_alloc(&v0_, (Py_ssize_t)n->tensors_size_) < 0) goto fail_;
             vecs_[nvecs_++] = &v0_;

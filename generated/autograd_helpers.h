@@ -96,9 +96,21 @@ PyObject *tn_fm_unsqueeze_to_2(PyObject *self, tn_ints dim, tn_ints sym_sizes);
 /* at::Tensor var_backward(at::Tensor grad, const at::Tensor& self, at::OptionalIntArrayRef dim, const std::optional<c10::Scalar>& correction, bool keepdim); */
 PyObject *tn_fm_var_backward(PyObject *grad, PyObject *self, tn_ints dim, const tn_value *correction, int keepdim);
 
+/* does the node need the gradient of any of the count edges from j (a TensorList input)? */
+static inline int
+tn_ag_needs_list_(tn_node *n, int j, int count)
+{
+    for (int i = 0; i < count; i++)
+        if (tn_ag_needs(n, j + i))
+            return 1;
+    return 0;
+}
+
 /* C decompositions of CompositeImplicitAutograd ops (ops/compositions.c) and ops upstream
  * differentiates by hand (ops/autograd_manual.c): schemas/autograd_compositions.yaml */
 PyObject *tn_compose_absolute(tn_op *op, tn_value *a);
+PyObject *tn_compose_broadcast_tensors(tn_op *op, tn_value *a);
+PyObject *tn_compose_broadcast_to(tn_op *op, tn_value *a);
 PyObject *tn_compose_chunk(tn_op *op, tn_value *a);
 PyObject *tn_compose_clip(tn_op *op, tn_value *a);
 PyObject *tn_compose_conj(tn_op *op, tn_value *a);

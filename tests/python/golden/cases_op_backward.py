@@ -78,3 +78,12 @@ for mod in (cases_op_compose, cases_op_conv, cases_op_index, cases_op_matmul, ca
                 CASES[f"{op.overload}/bwd_{lay}"] = {"code": backward_code(op, "float32", layout=lay), "tol": "derived"}
         for name, (args, kw) in op.extra.items():
             CASES[f"{op.overload}/bwd_{name}"] = {"code": backward_code(op, "float32", args, kw), "tol": "derived"}
+
+# TensorList inputs whose first element does not require grad: the node must still compute the
+# others' gradients (transformers' KV cache cats onto a legacy empty tensor, torch.tensor([]))
+_LIST = "a = make((2, 3), torch.float32, seed=1); b = make((2, 3), torch.float32, seed=2); requires_grad(b); "
+CASES["cat/bwd_first_no_grad"] = {"code": _LIST + "r = torch.cat([a, b]); out = vjp(r, [b])", "tol": "derived"}
+CASES["cat/bwd_legacy_empty_first"] = {
+    "code": "b = make((1, 2, 3, 4), torch.float32, seed=2, layout='t'); requires_grad(b); "
+            "r = torch.cat([torch.tensor([]), b], dim=-2); out = vjp(r, [b])", "tol": "derived"}
+CASES["stack/bwd_first_no_grad"] = {"code": _LIST + "r = torch.stack([a, b], 1); out = vjp(r, [b])", "tol": "derived"}
