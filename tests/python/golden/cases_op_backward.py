@@ -87,3 +87,13 @@ CASES["cat/bwd_legacy_empty_first"] = {
     "code": "b = make((1, 2, 3, 4), torch.float32, seed=2, layout='t'); requires_grad(b); "
             "r = torch.cat([torch.tensor([]), b], dim=-2); out = vjp(r, [b])", "tol": "derived"}
 CASES["stack/bwd_first_no_grad"] = {"code": _LIST + "r = torch.stack([a, b], 1); out = vjp(r, [b])", "tol": "derived"}
+# broadcast_tensors / broadcast_to differentiate through expand (F.mse_loss calls the first)
+CASES["broadcast_tensors/bwd"] = {
+    "code": "a = make((2, 1, 3), torch.float32, seed=1); b = make((4, 3), torch.float32, seed=2); "
+            "c = make((2, 4, 3), torch.float32, seed=3); requires_grad(a, b, c); "
+            "r = torch.broadcast_tensors(a, b, c); out = (vjp(r, [a, b, c]), r[2] is c)", "tol": "derived"}
+CASES["broadcast_to/bwd"] = {"code": "a = make((3, 1), torch.float32, seed=1); requires_grad(a); "
+                                     "r = torch.broadcast_to(a, (2, 3, 4)); out = vjp(r, [a])", "tol": "derived"}
+CASES["mse_loss/bwd_broadcast_target"] = {
+    "code": "a = make((4, 3), torch.float32, seed=1); t = make((3,), torch.float32, seed=2); requires_grad(a); "
+            "r = torch.nn.functional.mse_loss(a, t.expand(4, 3)); out = vjp(r, [a])", "tol": "derived"}
