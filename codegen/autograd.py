@@ -311,12 +311,12 @@ class AutogradModel:
 
     def make_kind(self, info) -> Kind | None:
         fields = []
-        saved_inputs = list(info.all_saved_inputs)
-        if str(info.name).startswith("_foreach_"):
-            # torchgen builds the foreach infos' saved inputs from a set: its order changes with
-            # PYTHONHASHSEED, so the regen check would flap; by name instead
-            saved_inputs.sort(key=lambda s: str(s.nctype.name))
-        for sa, is_out in [(s, False) for s in saved_inputs] + [(s, True) for s in info.all_saved_outputs]:
+        saved_in, saved_out = info.all_saved_inputs, info.all_saved_outputs
+        if str(info.func.func.name).startswith("_foreach_"):
+            # torchgen keeps a foreach info's saved attributes in a set (gen_foreach_derivativeinfo in
+            # torchgen/api/autograd.py): order them by name so every run generates the same file
+            saved_in, saved_out = (sorted(x, key=lambda s: str(s.nctype.name)) for x in (saved_in, saved_out))
+        for sa, is_out in [(s, False) for s in saved_in] + [(s, True) for s in saved_out]:
             name = str(sa.nctype.name.name if hasattr(sa.nctype.name, "name") else sa.nctype.name)
             cpp = norm_cpp(sa.nctype.type.cpp_type())
             if cpp not in SAVED_C:

@@ -36,7 +36,8 @@ for op in ("add", "sub"):
     case(f"{op}/aten_List", f"torch.ops.aten._foreach_{op}.List(X, {Y}, alpha=2)")
     case(f"{op}_/aten_List", f"torch.ops.aten._foreach_{op}_.List(X, {Y})", inplace=False)
 case("add/Tensor", "torch._foreach_add(X, literal(2.5), alpha=2)")
-case("add_/Tensor", "torch._foreach_add_(X, literal(1.0), alpha=2)", inplace=True)  # without alpha: .Scalar
+case("add_/Tensor", "torch._foreach_add_(X, literal(1.0))", inplace=True)
+case("add_/Tensor_alpha", "torch._foreach_add_(X, literal(1.0), alpha=-0.5)", inplace=True)  # only .Tensor takes alpha
 case("add/Tensor_not_scalar", "torch._foreach_add(X, torch.ones(2))")
 case("add/mixed_dtypes", f"torch._foreach_add(X, {tl(2, 'float64')})")
 case("add_/mixed_dtypes", f"torch._foreach_add_(X, {tl(2, 'bfloat16')})", inplace=True)

@@ -100,7 +100,10 @@ MX = "make((3, 4), torch.{dt}, seed=1)"
 MT = "make((3, 4), torch.{dt}, seed=2)"
 for red, rn in ((0, "none"), (1, "mean"), (2, "sum")):
     for dt in ("float32", "float64", "bfloat16", "float16"):
-        CASES[f"mse_loss/{rn}_{dt}"] = {"code": f"out = {A}.mse_loss({MX}, {MT}, {red})".format(dt=dt), **D}
+        # reduction none is one rounding per element in the result dtype: exact (a derived bound over a
+        # bfloat16 square let the self-test's faults through)
+        code = f"out = {A}.mse_loss({MX}, {MT}, {red})".format(dt=dt)
+        CASES[f"mse_loss/{rn}_{dt}"] = code if red == 0 else {"code": code, **D}
         go = "make((3, 4), torch.{dt}, seed=3)" if red == 0 else "literal(0.5, torch.{dt})"
         CASES[f"mse_loss_backward/{rn}_{dt}"] = f"out = {A}.mse_loss_backward({go}, {MX}, {MT}, {red})".format(dt=dt)
 CASES["mse_loss/functional"] = {"code": f"out = torch.nn.functional.mse_loss({MX}, {MT})".format(dt="float32"), **D}

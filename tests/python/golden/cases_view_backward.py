@@ -162,7 +162,9 @@ for dt in ("float64", "bfloat16", "float16"):
     CASES[f"polygamma/{dt}"] = {"code": f"out = {A}.polygamma(1, make((3, 4), torch.{dt}, seed=1, role='pos'))", **D}
 CASES["polygamma/negative_x"] = {"code": "out = torch.polygamma(1, make((3, 4), torch.float64, seed=1))", **D}
 CASES["polygamma/negative_x_n2"] = {"code": "out = torch.polygamma(2, make((3, 4), torch.float64, seed=1) * 3)", **D}
-CASES["polygamma/special"] = {"code": "out = torch.polygamma(1, literal([0.0, -1.0, -2.5, 1e-8, 1e8, inf, nan]))", **D}
+# not -1.0: at a negative integer (a pole) upstream returns what its series reaches (1.3e15), a value no
+# bound derives, and its magnitude made the whole tensor's derived bound blind (the self-test missed a fault)
+CASES["polygamma/special"] = {"code": "out = torch.polygamma(1, literal([0.0, -2.5, 1e-8, 1e8, inf, nan]))", **D}
 CASES["polygamma/int"] = {"code": "out = torch.polygamma(2, literal([1, 2, 3], torch.int64))", **D}
 CASES["polygamma/method"] = {"code": "out = make((3, 4), torch.float32, seed=1, role='pos').polygamma(1)", **D}
 CASES["polygamma/special_fn"] = {"code": "out = torch.special.polygamma(2, make((5,), torch.float32, seed=1, role='pos'))", **D}
