@@ -46,7 +46,8 @@ def row(jobs, job):
 def test_every_gradient_agrees(arch, jobs):
     r = row(jobs, f"grads:{arch}")
     assert r["ok"], "\n".join([r["verdict"]] + r.get("bad", []) + [r.get("detail", "")])
-    assert r["tensors"] == len(jobs["up"][f"grads:{arch}"]["float32"]["ok"]["grads"])
+    up = jobs["up"][f"grads:{arch}"]["float32"]["ok"]["grads"]
+    assert r["tensors"] == sum(g is not None for g in up.values())  # ViT's pooler, Whisper's decoder: None
 
 
 @pytest.mark.parametrize("arch", ADAMW_ARCHS)
