@@ -9,6 +9,7 @@
 #include "runtime/autograd.h"
 #include "runtime/dtype.h"
 #include "runtime/device.h"
+#include "runtime/tensor_iter.h"
 #include "generated/autograd_helpers.h"
 #include "ops/aten_calls.h"
 
@@ -94,6 +95,34 @@ PyObject *
 tn_compose_expand_as(tn_op *op, tn_value *a)
 {
     return at_expand(T(0), tn_ag_sizes(T(1)));
+}
+
+/* broadcast_to(self, size) = self.expand(size) */
+PyObject *
+tn_compose_broadcast_to(tn_op *op, tn_value *a)
+{
+    return at_expand(T(0), (tn_ints){a[1].u.ints, a[1].n, false});
+}
+
+/* broadcast_tensors = expand_outplace: a tensor already of the broadcast shape comes back
+ * itself, the others expand to it (torch.nn.functional's losses call it first) */
+PyObject *
+tn_compose_broadcast_tensors(tn_op *op, tn_value *a)
+{
+    Py_ssize_t n = a[0].n;
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes_of(a[0].u.tensors, n, &nd, shape) < 0)
+        return NULL;
+    PyObject *out = PyTuple_New(n);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        TensorObject *t = TN_T(a[0].u.tensors[i]);
+        int same = t->ndim == nd && !memcmp(t->sizes, shape, sizeof(int64_t) * (size_t)nd);
+        PyObject *e = same ? Py_NewRef((PyObject *)t) : at_expand((PyObject *)t, (tn_ints){shape, nd, false});
+        if (!e || PyTuple_SetItem(out, i, e) < 0)
+            Py_CLEAR(out);
+    }
+    return out;
 }
 
 PyObject *

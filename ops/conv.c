@@ -249,9 +249,7 @@ suggests_channels_last(const TensorObject *t)
     return !tn_tensor_is_contiguous(t) && tn_tensor_is_channels_last_nd(t);
 }
 
-/* The output: channels-last when the input or the weight suggests it, as upstream's CPU
- * convolution (mkldnn) picks; conv1d counts its weight only, upstream making the input
- * contiguous before it views both as 2-d. */
+/* Channels-last strides of shape: C innermost, then the spatial dims in order, N outermost. */
 static void
 channels_last_strides(int ndim, const int64_t *shape, int64_t *strides)
 {
@@ -278,6 +276,14 @@ channels_last_empty(int ndim, const int64_t *shape, int dtype, int device)
     return t;
 }
 
+/* A new tensor of `shape` in dtype, channels-last when cl: the forward's output and the gradients
+ * convolution_backward returns. */
+static TensorObject *
+conv_tensor(int cl, int ndim, const int64_t *shape, int dtype, int device)
+{
+    return cl ? channels_last_empty(ndim, shape, dtype, device) : tn_tensor_empty(ndim, shape, dtype, device);
+}
+
 /* Is t's memory exactly channels-last order (dims of size 1 may have any stride)? */
 static int
 is_channels_last_dense(const TensorObject *t)
@@ -290,13 +296,19 @@ is_channels_last_dense(const TensorObject *t)
     return 1;
 }
 
+/* Channels-last results when the input or the weight suggests it, as upstream's CPU convolution
+ * (mkldnn) picks for the output and, in convolution_backward, for both gradients; conv1d counts
+ * its weight only, upstream making the input contiguous before it views both as 2-d. */
+static int
+conv_channels_last(const TensorObject *input, const TensorObject *weight)
+{
+    return suggests_channels_last(weight) || (input->ndim > 3 && suggests_channels_last(input));
+}
+
 static TensorObject *
 conv_output(TensorObject *input, TensorObject *weight, int ndim, const int64_t *shape, int device)
 {
-    int cl = suggests_channels_last(weight) || (ndim > 3 && suggests_channels_last(input));
-    if (!cl)
-        return tn_tensor_empty(ndim, shape, input->dtype, device);
-    return channels_last_empty(ndim, shape, input->dtype, device);
+    return conv_tensor(conv_channels_last(input, weight), ndim, shape, input->dtype, device);
 }
 
 /* A float32 1-D or 2-D convolution through XNNPACK (kernels/xnn_adapter.c; the measurements
@@ -782,28 +794,6 @@ col2im_add(const conv_geom *g, const TensorObject *input, int64_t cg, int f64, c
                 }
 }
 
-/* A new tensor of `shape` in dtype, channels-last when cl (and it has >= 4 dims) */
-static TensorObject *
-grad_tensor(int cl, int ndim, const int64_t *shape, int dtype, int device)
-{
-    if (cl && ndim > 3) {
-        int64_t strides[2 + CONV_MAX_DIMS], step = shape[1];
-        strides[1] = 1;
-        for (int i = ndim - 1; i >= 2; i--) {
-            strides[i] = step;
-            step *= shape[i];
-        }
-        strides[0] = step;
-        tn_storage *st = tn_storage_new_for(ndim, shape, NULL, dtype, device);
-        if (!st)
-            return NULL;
-        TensorObject *t = tn_tensor_from_storage(st, 0, ndim, shape, strides, dtype);
-        tn_storage_release(st);
-        return t;
-    }
-    return tn_tensor_empty(ndim, shape, dtype, device);
-}
-
 /* Would upstream's CPU convolution_backward take its oneDNN backend (ConvParams::use_mkldnn,
  * on the 4-d view a 1-d convolution gets)? That backend computes the weight gradient whenever
  * the bias gradient is asked for, so it comes back even when output_mask leaves it out (for a
@@ -947,10 +937,11 @@ tn_op_convolution_backward(const tn_op *overload, TensorObject *grad_output, Ten
             wnd = 4;
         }
     }
-    /* channels-last gradients when the input or the weight asks for it, as the forward's output */
-    int cl = suggests_channels_last(weight) || (input->ndim > 3 && suggests_channels_last(input));
-    TensorObject *gi = want[0] ? grad_tensor(cl, input->ndim, input->sizes, d, dev) : NULL;
-    TensorObject *gw = want[1] ? grad_tensor(cl, wnd, wshape, d, dev) : NULL;
+    /* channels-last gradients when the input or the weight asks for it, as the forward's output
+     * (a conv1d's too: [N, C, L] with C innermost) */
+    int cl = conv_channels_last(input, weight);
+    TensorObject *gi = want[0] ? conv_tensor(cl, input->ndim, input->sizes, d, dev) : NULL;
+    TensorObject *gw = want[1] ? conv_tensor(cl, wnd, wshape, d, dev) : NULL;
     TensorObject *gb = want[2] ? tn_tensor_empty(1, &cout, d, dev) : NULL;
     PyObject *dyc = NULL, *wc = NULL, *gin = NULL, *xin = NULL;
     char *cols = NULL, *tmp = NULL, *xcols = NULL;

@@ -514,7 +514,9 @@ done:
     return (PyObject *)out;
 }
 
-/* masked_select_backward: zeros_like(input expanded to the mask's broadcast) .masked_scatter_(mask, grad) */
+/* masked_select_backward: zeros_like(input.expand(broadcast of input and mask)).masked_scatter_(mask,
+ * grad), as upstream writes it: zeros_like keeps the (expanded) input's layout where it is dense
+ * (a transposed input gets a transposed gradient) */
 PyObject *
 tn_op_masked_select_backward(const tn_op *overload, TensorObject *grad, TensorObject *input, TensorObject *mask)
 {

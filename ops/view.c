@@ -497,24 +497,20 @@ tn_op_expand_as(const tn_op *overload, TensorObject *self, TensorObject *other)
 }
 
 /* broadcast_tensors: each tensor expanded to the broadcast shape of them all (a view of it, as
- * ATen's expand_outplace); torch.nn.functional's losses call it first */
+ * ATen's expand_outplace; one already of that shape comes back itself); torch.nn.functional's
+ * losses call it first */
 PyObject *
 tn_op_broadcast_tensors(const tn_op *overload, tn_tensors tensors)
 {
-    int nd = 0;
+    int nd;
     int64_t shape[TN_MAX_NDIM];
-    for (Py_ssize_t i = 0; i < tensors.n; i++) {
-        TensorObject *t = TN_T(tensors.v[i]);
-        int64_t next[TN_MAX_NDIM];
-        int nn;
-        if (tn_broadcast_shapes(nd, shape, t->ndim, t->sizes, &nn, next) < 0)
-            return NULL;
-        nd = nn;
-        memcpy(shape, next, sizeof(int64_t) * (size_t)nd);
-    }
+    if (tn_broadcast_shapes_of(tensors.v, tensors.n, &nd, shape) < 0)
+        return NULL;
     PyObject *out = PyTuple_New(tensors.n);
     for (Py_ssize_t i = 0; out && i < tensors.n; i++) {
-        PyObject *e = tn_op_expand(overload, TN_T(tensors.v[i]), (tn_ints){shape, nd, false}, false);
+        TensorObject *t = TN_T(tensors.v[i]);
+        int same = t->ndim == nd && !memcmp(t->sizes, shape, sizeof(int64_t) * (size_t)nd);
+        PyObject *e = same ? Py_NewRef((PyObject *)t) : tn_op_expand(overload, t, (tn_ints){shape, nd, false}, false);
         if (!e || PyTuple_SetItem(out, i, e) < 0)
             Py_CLEAR(out);
     }

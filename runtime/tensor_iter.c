@@ -34,6 +34,21 @@ tn_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nou
     return 0;
 }
 
+int
+tn_broadcast_shapes_of(PyObject *const *tensors, Py_ssize_t n, int *nout, int64_t *out)
+{
+    int nd = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        TensorObject *t = TN_T(tensors[i]);
+        int64_t next[TN_MAX_NDIM];
+        if (tn_broadcast_shapes(nd, out, t->ndim, t->sizes, &nd, next) < 0)
+            return -1;
+        memcpy(out, next, sizeof(int64_t) * (size_t)nd);
+    }
+    *nout = nd;
+    return 0;
+}
+
 void
 tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops)
 {

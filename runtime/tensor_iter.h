@@ -16,6 +16,9 @@
 /* Broadcast two shapes (right-aligned); RuntimeError as upstream words it. */
 int tn_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b, int *nout, int64_t *out);
 
+/* The broadcast shape of n tensors' sizes (broadcast_tensors, expand_outplace). */
+int tn_broadcast_shapes_of(PyObject *const *tensors, Py_ssize_t n, int *nout, int64_t *out);
+
 /* Loop geometry over `sizes` for operands given by their own shapes/strides, broadcast to
  * `sizes` (right-aligned, 0 strides) and coalesced. Operand geometry arrays may be NULL for
  * a scalar broadcast everywhere. */

@@ -6,6 +6,7 @@
     .venv/bin/python tools/bench.py --dist          # torch.distributed vs upstream gloo -> docs/DISTRIBUTED.md
     .venv/bin/python tools/bench.py --fed           # one federated round, ours vs upstream -> docs/FEDERATED.md
     .venv/bin/python tools/bench.py --adapt         # one Tent step on SmolLM2 -> its section of docs/PERF.md
+    .venv/bin/python tools/bench.py --train         # training steps -> the training section of docs/PERF.md
 
 Any python can run it: every measurement happens in a fresh worker process started with the
 interpreter of each venv (`tools/bench.py --worker GROUP --side SIDE`), and the chart is drawn
@@ -57,6 +58,14 @@ docs/FEDERATED.md and build/bench/fed.json.
 steps after one warm-up step, and the peak RSS during those steps (VmHWM after clear_refs, so
 the steps' own peak on top of the loaded model). ABBA over --reps; medians; writes the marked
 adaptation section of docs/PERF.md (a full run keeps that section) and build/bench/adapt.json.
+--train (separately, like --dist): one training step (zero_grad, forward, cross-entropy or MSE
+backward, optimiser step) of a small MLP (64-256-64, batch 32, MSE, AdamW: dispatch-bound), of
+the sweep's tiny Llama (its fixed 2 x 8 batch, AdamW) and of SmolLM2-135M-Instruct float32
+(batch 1 x 128 tokens, AdamW), in float32, with torch's default threads. Per worker: warm-up
+steps, then the median step time of the timed steps, peak RSS over them (VmHWM reset after the
+warm-up) and VmRSS after every step (does RSS come back to the same level step after step, i.e.
+are saved activations freed?). ABBA over --reps repetitions; medians; writes the section between
+the bench:train markers of docs/PERF.md (a full run keeps that section) and build/bench/train.json.
 
 Options: --reps N (default 5; --quick: 2), --quick, --groups LIST, --new-tokens N (64; quick 8),
 --prefill-sizes LIST (6,128,512,1024), --prefill-dtypes LIST (float32), --prefill-inner N
@@ -116,6 +125,7 @@ TARGET_IMPORT_RATIO = 0.3
 TARGET_RSS_RATIO = 0.4
 TARGET_DECODE_CEILING = 0.85
 TARGET_C_BYTES = 8_000_000
+TARGET_TRAIN_RATIO = {"mlp": 0.5, "llama-tiny": 1.0, "smollm2": 1.0}  # step time, ours / upstream (issue 10)
 
 
 # -- worker side ---------------------------------------------------------------------------------
@@ -290,6 +300,57 @@ def worker_adapt(torch, p):
     a.revert()
     return {"step_s": best, "peak_rss_kib": peak, "rss_loaded_kib": rss_loaded, "tokens": int(ids.shape[1]),
             "adapted_tensors": len(a.names)}
+TRAIN_MODELS = {"mlp": "small MLP 64-256-64, batch 32, MSE", "llama-tiny": "tiny Llama (the sweep's), 2 x 8 tokens",
+                "smollm2": "SmolLM2-135M-Instruct float32, 1 x 128 tokens"}
+
+
+def worker_train(torch, p):
+    """Training steps of one model: median step time, peak RSS over the timed steps, RSS after each."""
+    name = p["model"]
+    torch.manual_seed(0)
+    if name == "mlp":
+        model = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.GELU(), torch.nn.Linear(256, 64))
+        x, y = torch.randn(32, 64), torch.randn(32, 64)
+        loss_fn = lambda: torch.nn.functional.mse_loss(model(x), y)  # noqa: E731
+    else:
+        from transformers import AutoModelForCausalLM
+
+        sys.path.insert(0, str(TOOLS))
+        if name == "llama-tiny":
+            import sweep
+
+            model = AutoModelForCausalLM.from_pretrained(sweep.ensure_weights("llama"), dtype=torch.float32)
+            ids, mask = sweep.fixed_input(torch, "llama", model.config.vocab_size)
+        else:
+            import models
+
+            model = AutoModelForCausalLM.from_pretrained(models.smollm2(), dtype=torch.float32)
+            vocab = model.config.vocab_size
+            ids = ((torch.arange(p["tokens"], dtype=torch.long) * 7919 + 11) % (vocab - 16) + 16).unsqueeze(0)
+            mask = torch.ones_like(ids)
+        model.train()
+        loss_fn = lambda: model(input_ids=ids, attention_mask=mask, labels=ids, use_cache=False).loss  # noqa: E731
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+
+    def step():
+        opt.zero_grad()
+        loss = loss_fn()
+        loss.backward()
+        opt.step()
+        return loss.item()
+
+    for _ in range(p["warmup"]):
+        step()
+    with open("/proc/self/clear_refs", "w") as f:
+        f.write("5")  # reset VmHWM: the peak below is the timed steps'
+    times, rss = [], []
+    for _ in range(p["steps"]):
+        t0 = time.perf_counter()
+        step()
+        times.append(time.perf_counter() - t0)
+        rss.append(status_kib("VmRSS"))
+    return {"step_s": statistics.median(times), "peak_rss_kib": status_kib("VmHWM"), "rss_kib": rss,
+            "n_params": sum(t.numel() for t in model.parameters())}
 
 
 # The import group runs this instead of the worker, so nothing is imported before torch.
@@ -315,6 +376,7 @@ def worker_main(args) -> int:
     c_path = check_torch(torch, args.side)
     threads = setup_threads(torch, p.get("threads"))
     fn = {"ops": worker_ops, "prefill": worker_prefill, "decode": worker_decode, "adapt": worker_adapt}[args.worker]
+    fn = {"ops": worker_ops, "prefill": worker_prefill, "decode": worker_decode, "train": worker_train}[args.worker]
     try:
         result = fn(torch, p)
     except Exception as e:  # reported as this measurement's error; the run goes on
@@ -927,6 +989,7 @@ def render_md(run, S, png: Path) -> str:
     if ADAPT_MD_BEGIN in old and ADAPT_MD_END in old:
         out += "\n" + ADAPT_MD_BEGIN + old.split(ADAPT_MD_BEGIN, 1)[1].split(ADAPT_MD_END, 1)[0] + ADAPT_MD_END + "\n"
     return out
+    return "\n".join(lines[:i] + head + lines[i:]) + "\n" + kept_train_section()
 
 
 # -- chart (runs in .venv-upstream, where matplotlib is) ------------------------------------------
@@ -1358,6 +1421,92 @@ def render_fed(run) -> str:
             rss_max = worst(mode, side, lambda r: r["hwm_after_kib"] * 1024)
             lines.append(f"| {label} | {side} | {fmt_time(t)} | {fmt_bytes(wire)} ({fmt_bytes(max(coord, default=None))}) "
                          f"| {fmt_bytes(rss)} ({fmt_bytes(rss_max)}) |")
+# -- training (--train) ---------------------------------------------------------------------------
+
+TRAIN_MD_BEGIN, TRAIN_MD_END = "<!-- bench:train:begin -->", "<!-- bench:train:end -->"
+
+
+def kept_train_section() -> str:
+    """The training section of the current docs/PERF.md, which a full run does not measure."""
+    doc = ROOT / "docs" / "PERF.md"
+    text = doc.read_text() if doc.exists() else ""
+    if TRAIN_MD_BEGIN not in text or TRAIN_MD_END not in text:
+        return ""
+    return "\n" + TRAIN_MD_BEGIN + text.split(TRAIN_MD_BEGIN, 1)[1].split(TRAIN_MD_END, 1)[0] + TRAIN_MD_END + "\n"
+
+
+def orchestrate_train(args) -> int:
+    reps = args.reps or (2 if args.quick else 5)
+    params = {"mlp": {"warmup": 3, "steps": 20}, "llama-tiny": {"warmup": 2, "steps": 20},
+              "smollm2": {"warmup": 1, "steps": 2 if args.quick else 4, "tokens": 128}}
+    run = {"started": datetime.datetime.now().isoformat(timespec="seconds"),
+           "command": " ".join(["tools/bench.py"] + sys.argv[1:]), "machine": machine_info(),
+           "git": git_head(), "reps": reps, "params": params, "loadavg_start": os.getloadavg(),
+           "probe_threads": probe(args.threads), "samples": {}}
+    for rep in range(reps):
+        order = SIDES if rep % 2 == 0 else SIDES[::-1]
+        log(f"train repetition {rep + 1}/{reps}, order {' then '.join(order)}")
+        for name, prm in params.items():
+            for side in order:
+                t0 = time.perf_counter()
+                res = run_worker(side, "train", dict(prm, model=name, threads=args.threads), args.timeout)
+                log(f"  {name:10s} {side:8s} {time.perf_counter() - t0:6.1f} s {res.get('error', '')}")
+                run["samples"].setdefault(name, {}).setdefault(side, []).append(
+                    dict(res, rep=rep, loadavg=os.getloadavg()[0]))
+    run["loadavg_end"] = os.getloadavg()
+    run["finished"] = datetime.datetime.now().isoformat(timespec="seconds")
+    json_path = Path(args.json).with_name("train.json")
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(run, indent=1))
+    md = render_train(run)
+    doc = Path(args.md)
+    text = doc.read_text() if doc.exists() else ""
+    if TRAIN_MD_BEGIN in text and TRAIN_MD_END in text:
+        head, rest = text.split(TRAIN_MD_BEGIN, 1)
+        text = head + TRAIN_MD_BEGIN + "\n" + md + TRAIN_MD_END + rest.split(TRAIN_MD_END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + TRAIN_MD_BEGIN + "\n" + md + TRAIN_MD_END + "\n"
+    doc.write_text(text)
+    log(f"wrote the training section of {doc} and {json_path}")
+    print(md)
+    return 0
+
+
+def render_train(run) -> str:
+    both = lambda key, getter: {side: stat(run, key, side, getter) for side in SIDES}  # noqa: E731
+    lines = ["## Training steps (`tools/bench.py --train`)", "",
+             f"Measured by `.venv/bin/python {run['command']}` at {run['git']}, {run['started']} → {run['finished']}, "
+             f"on {run['machine']['nproc']} CPUs ({run['machine']['cpu']}), {run['probe_threads']} threads on both "
+             f"sides; load average (1 min) {run['loadavg_start'][0]:.1f} at the start and "
+             f"{run['loadavg_end'][0]:.1f} at the end, {load_range(run)} after each measurement. One step = "
+             "zero_grad, forward, loss, backward, AdamW step. Each worker: warm-up steps, then the timed steps "
+             f"(median step time); {run['reps']} repetitions in fresh processes, ABBA; medians of those. "
+             "Peak RSS: VmHWM over the timed steps (reset after the warm-up). RSS drift: VmRSS after the "
+             "last timed step minus after the first (saved activations freed: ~0).", "",
+             "| model | steps timed | ours | upstream | ratio | target | met? | peak RSS ours | upstream | "
+             "ratio | RSS drift ours | upstream |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    noisy = run["loadavg_start"][0] > float(run["machine"]["nproc"] or 1)
+    for name, label in TRAIN_MODELS.items():
+        if name not in run["samples"]:
+            continue
+        t = both(name, lambda d: d["step_s"])
+        m = both(name, lambda d: d["peak_rss_kib"] * 1024)
+        drift = both(name, lambda d: (d["rss_kib"][-1] - d["rss_kib"][0]) * 1024)
+        r, rm = ratio(t["ours"], t["upstream"]), ratio(m["ours"], m["upstream"])
+        target = TARGET_TRAIN_RATIO[name]
+        ok = None if r is None else r <= target
+        rss_target = " (target ≤ 1.0×: " + met(None if rm is None else rm <= 1.0) + ")" if name == "smollm2" else ""
+        sd = lambda st: "—" if st["median"] is None else f"{st['median'] / 2**20:+.1f} MiB"  # noqa: E731
+        lines.append(f"| {label} | {run['params'][name]['steps']} | {cell(t['ours'], fmt_time)} | "
+                     f"{cell(t['upstream'], fmt_time)} | {fmt_ratio(r)} | ≤ {target}× | {met(ok)} | "
+                     f"{cell(m['ours'], fmt_bytes)} | {cell(m['upstream'], fmt_bytes)} | {fmt_ratio(rm)}{rss_target} | "
+                     f"{sd(drift['ours'])} | {sd(drift['upstream'])} |")
+        noisy = noisy or any(t[s]["median"] and t[s]["spread"] > 0.10 for s in SIDES)
+    lines.append("")
+    if noisy:
+        lines += ["**Noisy machine**: the load average exceeded the CPU count and/or some medians had a spread "
+                  "over 10% across repetitions (other jobs shared the CPUs). Treat ratios near a target as "
+                  "unsettled; re-run on a quiet machine.", ""]
     return "\n".join(lines) + "\n"
 
 
@@ -1378,6 +1527,7 @@ def main() -> int:
     ap.add_argument("--worker", choices=("ops", "prefill", "decode", "adapt"), help=argparse.SUPPRESS)
     ap.add_argument("--adapt", action="store_true", help="one Tent step on SmolLM2 vs upstream -> docs/PERF.md's section")
     ap.add_argument("--adapt-steps", type=int, default=3, help="timed Tent steps per worker (best of)")
+    ap.add_argument("--worker", choices=("ops", "prefill", "decode", "train"), help=argparse.SUPPRESS)
     ap.add_argument("--side", choices=SIDES, help=argparse.SUPPRESS)
     ap.add_argument("--params", default="{}", help=argparse.SUPPRESS)
     ap.add_argument("--render", metavar="RESULTS_JSON", help="only rewrite --md and --png from a saved --json")
@@ -1385,6 +1535,7 @@ def main() -> int:
     ap.add_argument("--dist-worker", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--fed", action="store_true", help="one federated round, ours vs upstream -> docs/FEDERATED.md")
     ap.add_argument("--fed-modes", default="tent,full", help="with --fed: which deltas (tent, full)")
+    ap.add_argument("--train", action="store_true", help="training steps -> the training section of docs/PERF.md")
     ap.add_argument("--plot", metavar="RESULTS_JSON", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.dist_worker:
@@ -1395,6 +1546,8 @@ def main() -> int:
         return orchestrate_fed(args)
     if args.adapt:
         return orchestrate_adapt(args)
+    if args.train:
+        return orchestrate_train(args)
     if args.worker:
         return worker_main(args)
     if args.plot:

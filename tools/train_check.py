@@ -1,23 +1,38 @@
-"""Training agreement: gradients and optimiser steps of tiny transformers models on torchnative
-against upstream torch 2.13.0, on the architecture sweep's weights (tools/sweep.py).
+"""Training agreement: gradients and optimiser steps on torchnative against upstream torch 2.13.0,
+on the architecture sweep's tiny models (tools/sweep.py) and on SmolLM2-135M-Instruct's real
+weights (tools/models.py).
 
     .venv/bin/python tools/train_check.py                  # gradients, every sweep architecture
     .venv/bin/python tools/train_check.py llama gpt2       # some of them
     .venv/bin/python tools/train_check.py --adamw llama    # 10 AdamW steps, parameters after each
+    .venv/bin/python tools/train_check.py --real           # SmolLM2: one AdamW step on a fixed text
 
-Per architecture, each side loads the same safetensors directory in its own subprocess and runs a
-loss with backward (dropout off, model.eval()): cross-entropy against the tokens for causal LMs
-and BERT (labels=input_ids, padding ignored), for ViT and Whisper a mean of squares of the
-encoder output (the issue's MSE). Upstream also runs the model in float64 (model.double()).
-Every parameter's gradient is compared under the derived tolerance of
-tests/python/golden/compare.py (|ours - up64| <= 2*max|up32 - up64| + ulp32, per tensor), as the
-forward sweep compares module outputs. With --adamw both sides take 10 steps of
-AdamW(lr=1e-3, weight_decay=0.01) on the same loss and every parameter is compared after every
-step (the float64 trajectory gives the tolerance).
+Tiny models. Per architecture, each side loads the same safetensors directory and runs a loss
+with backward (dropout off, model.eval()): cross-entropy against the tokens for causal LMs and
+BERT (labels=input_ids, padding ignored), for ViT and Whisper a mean of squares of the encoder
+output (the issue's MSE). Upstream also runs the model in float64 (model.double()). Every
+parameter's gradient is compared under the derived tolerance of tests/python/golden/compare.py
+(|ours - up64| <= 2*max|up32 - up64| + ulp32, per tensor), as the forward sweep compares module
+outputs. With --adamw both sides take 10 steps of AdamW(lr=1e-4, weight_decay=0.01, eps=1e-2:
+see EPS) on the same loss and every parameter is compared after every step (the float64
+trajectory gives the tolerance). One process per side runs all the jobs asked for (a refusal
+is a result of its job).
+
+SmolLM2 (--real). Each side tokenizes REAL_TEXT, runs the causal-LM loss, backward, and one
+AdamW step (the tiny models' settings), and writes every parameter's gradient (named_parameters
+order, flat) to a .npy file; upstream also runs float64 (the tolerance). Compared per parameter
+under the derived rule; reported: the count, the largest relative error against upstream's
+float32 gradient (elements whose |upstream| is at least 1e-3 of that tensor's largest), the
+share of those elements whose sign agrees, and the loss after the step (derived rule).
+
+Upstream's answers are cached (oracle(..., cache_dir), real_oracle(cache_dir)) keyed by this
+file, tools/sweep.py (the weights recipe) and the job, so tests/python/test_train.py runs only
+our side.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import subprocess
 import sys
@@ -29,7 +44,21 @@ sys.path.insert(0, str(ROOT / "tools"))
 import sweep  # noqa: E402
 
 STEPS = 10
+# AdamW's lr and eps. A step moves a parameter by lr * m / (sqrt(v) + eps), whose sensitivity to
+# the gradient peaks at lr / (4 eps) where |g| = eps. Ours and upstream's gradients differ by
+# summation order (their errors against float64 have the same spread, per tensor, up to ~1e-6),
+# so at the defaults (eps 1e-8) a parameter whose gradient is near 1e-8 moves by ~1e-2 * lr on
+# rounding luck alone, beyond upstream's own float32 error elsewhere in the tensor (the derived
+# bound), and the comparison would be a coin toss. With lr 1e-4 and eps 1e-2 that sensitivity
+# is 2.5e-3, so a 1e-6 gradient difference moves a parameter by 2.5e-9, under float32 rounding;
+# a wrong step (bias correction, decay, moments) moves it by ~lr. The optimiser's arithmetic at
+# the default eps is compared on identical gradients in tests/python/test_optim.py.
+LR, WEIGHT_DECAY, EPS = 1e-4, 0.01, 1e-2
+REAL_TEXT = ("The quick brown fox jumps over the lazy dog. Photosynthesis converts light energy into chemical "
+             "energy that plants store as sugar. In 1969, astronauts first walked on the Moon.")
 
+
+# -- worker side: runs inside .venv or .venv-upstream --------------------------------------------
 
 def loss_of(torch, model, arch: str):
     inputs = sweep.model_inputs(torch, arch, model)
@@ -52,7 +81,7 @@ def grads(torch, model, arch: str) -> dict:
 
 
 def adamw(torch, model, arch: str) -> dict:
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01)
+    opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=WEIGHT_DECAY, eps=EPS)
     steps = []
     for _ in range(STEPS):
         opt.zero_grad()
@@ -64,73 +93,155 @@ def adamw(torch, model, arch: str) -> dict:
     return {"steps": steps}
 
 
-def worker(arch: str, role: str, mode: str) -> dict:
+def worker(jobs: list[tuple[str, str]], role: str) -> dict:
+    """Every (mode, arch) job in this interpreter; role "oracle" adds the float64 run."""
     import torch
     import transformers
 
-    torch.set_num_threads(1)
-    cls = getattr(transformers, sweep.ARCHS[arch][0])
-    where = sweep.weights_dir(arch)
-    job = grads if mode == "grads" else adamw
-    res: dict = {"torch_file": torch.__file__}
+    torch.set_num_threads(1)  # the same reduction order every run
+    res: dict = {"torch_file": torch.__file__, "jobs": {}}
+    for mode, arch in jobs:
+        cls = getattr(transformers, sweep.ARCHS[arch][0])
+        where = sweep.weights_dir(arch)
+        job = grads if mode == "grads" else adamw
 
-    def run(double: bool):
-        try:
-            m = cls.from_pretrained(where, dtype=torch.float32).eval()
-            if double:
-                m = m.double()
-            return {"ok": job(torch, m, arch)}
-        except Exception as e:
-            return {"error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
-                    "trace": traceback.format_exc()[-2000:]}
+        def run(double: bool):
+            try:
+                m = cls.from_pretrained(where, dtype=torch.float32).eval()
+                if double:
+                    m = m.double()
+                return {"ok": job(torch, m, arch)}
+            except Exception as e:  # a refusal is this job's result
+                return {"error": f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}",
+                        "trace": traceback.format_exc()[-2000:]}
 
-    res["float32"] = run(False)
-    if role == "oracle":
-        res["float64"] = run(True)
+        one = {"float32": run(False)}
+        if role == "oracle":
+            one["float64"] = run(True)
+        res["jobs"][f"{mode}:{arch}"] = one
     return res
 
 
-def run_worker(python: Path, arch: str, role: str, mode: str) -> dict:
-    proc = subprocess.run([str(python), __file__, "--worker", role, mode, arch], capture_output=True, text=True,
-                          timeout=1800)
+def real_worker(role: str, out_dir: Path) -> dict:
+    """SmolLM2: loss, backward, one AdamW step, loss again; gradients to <out_dir>/grads-<dtype>.npy
+    (flat, named_parameters order), norms' weights after the step in the JSON."""
+    import numpy as np
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    import models
+
+    torch.set_num_threads(1)
+    where = models.smollm2()
+    tok = AutoTokenizer.from_pretrained(where)
+    ids = tok(REAL_TEXT, return_tensors="pt")["input_ids"]
+    res: dict = {"torch_file": torch.__file__, "tokens": ids.shape[1]}
+    for dtype in (("float32", "float64") if role == "oracle" else ("float32",)):
+        model = AutoModelForCausalLM.from_pretrained(where, dtype=torch.float32)
+        if dtype == "float64":
+            model = model.double()
+        model.train()  # SmolLM2 has no dropout: train() and eval() compute the same
+        opt = torch.optim.AdamW(model.parameters(), lr=LR, weight_decay=WEIGHT_DECAY, eps=EPS)
+        opt.zero_grad()
+        loss = model(input_ids=ids, labels=ids).loss
+        loss.backward()
+        index, flat, at = [], [], 0
+        for name, p in model.named_parameters():
+            if p.grad is None:  # the loss does not reach it
+                index.append([name, list(p.shape), None])
+                continue
+            index.append([name, list(p.shape), at])
+            flat.append(p.grad.detach().reshape(-1).numpy().astype(np.float64 if dtype == "float64" else np.float32))
+            at += p.numel()
+        np.save(out_dir / f"grads-{dtype}.npy", np.concatenate(flat))
+        opt.step()
+        with torch.no_grad():
+            after = model(input_ids=ids, labels=ids).loss.item()
+        res[dtype] = {"loss": loss.item(), "loss_after_step": after, "index": index,
+                      "norms_after_step": {n: p.detach().double().reshape(-1).tolist()
+                                           for n, p in model.named_parameters() if p.ndim == 1}}
+        del model, opt, flat
+    return res
+
+
+# -- orchestrator side: any Python ---------------------------------------------------------------
+
+def run_worker(python: Path, args: list[str], timeout: float = 1800) -> dict:
+    proc = subprocess.run([str(python), __file__, *args], capture_output=True, text=True, timeout=timeout)
     if proc.returncode:
         return {"crashed": f"exit {proc.returncode}", "stderr": proc.stderr[-3000:]}
     return json.loads(proc.stdout)
 
 
-def compare_tensors(ours: dict, up: dict, up64: dict, what: str) -> tuple[list[str], float]:
-    return sweep.tensor_errors(ours, up, up64, what)
+def job_key(job: str) -> str:
+    src = Path(__file__).read_bytes() + (ROOT / "tools" / "sweep.py").read_bytes()
+    return hashlib.sha256(src + job.encode()).hexdigest()[:16]
 
 
-def check(arch: str, mode: str, python: Path = sweep.OURS_PY) -> dict:
-    sweep.ensure_weights(arch)
-    up = run_worker(sweep.UPSTREAM_PY, arch, "oracle", mode)
-    if "crashed" in up or "error" in up["float32"] or "error" in up["float64"]:
-        return {"arch": arch, "ok": False, "verdict": f"upstream failed: {up.get('stderr') or up}"}
-    assert "/.venv-upstream/" in up["torch_file"], up["torch_file"]
-    ours = run_worker(python, arch, "candidate", mode)
+def oracle(jobs: list[str], cache_dir: Path | None = None) -> dict:
+    """Upstream's float32 and float64 runs of each "mode:arch" job, cached per job under
+    cache_dir; the missing ones run in one upstream process."""
+    got, missing = {}, []
+    for job in jobs:
+        cache = cache_dir / f"train-{job.replace(':', '-')}-{job_key(job)}.json" if cache_dir else None
+        if cache and cache.exists():
+            got[job] = json.loads(cache.read_text())
+        else:
+            missing.append(job)
+    if missing:
+        for job in missing:
+            sweep.ensure_weights(job.split(":")[1])
+        doc = run_worker(sweep.UPSTREAM_PY, ["--worker", "oracle", ",".join(missing)])
+        if "crashed" in doc:
+            raise RuntimeError(f"upstream crashed: {doc['stderr']}")
+        assert "/.venv-upstream/" in doc["torch_file"], doc["torch_file"]
+        for job in missing:
+            got[job] = doc["jobs"][job]
+            if cache_dir:
+                cache_dir.mkdir(parents=True, exist_ok=True)
+                (cache_dir / f"train-{job.replace(':', '-')}-{job_key(job)}.json").write_text(json.dumps(got[job]))
+    return got
+
+
+def candidate(jobs: list[str], python: Path = sweep.OURS_PY) -> dict:
+    """Our float32 run of every job, in one process."""
+    for job in jobs:
+        sweep.ensure_weights(job.split(":")[1])
+    doc = run_worker(python, ["--worker", "candidate", ",".join(jobs)])
+    if "crashed" in doc:
+        return {job: {"crashed": doc["crashed"], "stderr": doc["stderr"]} for job in jobs}
+    assert "/.venv-upstream/" not in doc["torch_file"], doc["torch_file"]
+    return doc["jobs"]
+
+
+def judge(job: str, ours: dict, up: dict) -> dict:
+    """One row: every gradient (or every parameter after every step) under the derived rule."""
+    mode, arch = job.split(":")
     if "crashed" in ours:
         return {"arch": arch, "ok": False, "verdict": f"crashed: {ours['stderr'][-500:]}"}
-    assert "/.venv-upstream/" not in ours["torch_file"], ours["torch_file"]
+    if "error" in up["float32"] or "error" in up["float64"]:
+        return {"arch": arch, "ok": False, "verdict": f"upstream failed: {up}"}
     if "error" in ours["float32"]:
         return {"arch": arch, "ok": False, "verdict": f"refused: {ours['float32']['error']}",
                 "detail": ours["float32"]["trace"]}
     o, u, u64 = ours["float32"]["ok"], up["float32"]["ok"], up["float64"]["ok"]
     bad, worst, count = [], 0.0, 0
     if mode == "grads":
-        pairs = [(n, o["grads"][n], u["grads"][n], u64["grads"][n]) for n in u["grads"]]
+        pairs = [(n, o["grads"].get(n), u["grads"][n], u64["grads"][n]) for n in u["grads"]]
         losses = [(o["loss"], u["loss"])]
     else:
-        pairs = [(f"step{k}:{n}", so["params"][n], su["params"][n], s64["params"][n])
+        pairs = [(f"step{k}:{n}", so["params"].get(n), su["params"][n], s64["params"][n])
                  for k, (so, su, s64) in enumerate(zip(o["steps"], u["steps"], u64["steps"])) for n in su["params"]]
         losses = [(so["loss"], su["loss"]) for so, su in zip(o["steps"], u["steps"])]
+        if len(o["steps"]) != len(u["steps"]):
+            bad.append(f"{len(o['steps'])} steps, upstream {len(u['steps'])}")
     for name, a, b, b64 in pairs:
         if (a is None) != (b is None):
             bad.append(f"{name}: gradient {'missing' if a is None else 'unexpected'}")
             continue
         if a is None:
             continue
-        errs, e = compare_tensors(a, b, b64, name)
+        errs, e = sweep.tensor_errors(a, b, b64, name)
         count += 1
         worst = max(worst, e)
         bad += errs[:1]
@@ -141,19 +252,101 @@ def check(arch: str, mode: str, python: Path = sweep.OURS_PY) -> dict:
             "loss": losses, "bad": bad[:10]}
 
 
+def check_all(archs: list[str], mode: str, cache_dir: Path | None = None, python: Path = sweep.OURS_PY) -> list[dict]:
+    jobs = [f"{mode}:{a}" for a in archs]
+    up = oracle(jobs, cache_dir)
+    ours = candidate(jobs, python)
+    return [judge(job, ours[job], up[job]) for job in jobs]
+
+
+def real_oracle(cache_dir: Path) -> tuple[dict, Path]:
+    """Upstream's SmolLM2 run (float32 and float64), cached in cache_dir/train-real-<key>/."""
+    out = cache_dir / f"train-real-{job_key('real')}"
+    if not (out / "result.json").exists():
+        out.mkdir(parents=True, exist_ok=True)
+        doc = run_worker(sweep.UPSTREAM_PY, ["--real-worker", "oracle", str(out)])
+        if "crashed" in doc:
+            raise RuntimeError(f"upstream crashed: {doc['stderr']}")
+        assert "/.venv-upstream/" in doc["torch_file"], doc["torch_file"]
+        (out / "result.json").write_text(json.dumps(doc))
+    return json.loads((out / "result.json").read_text()), out
+
+
+def real_check(cache_dir: Path, python: Path = sweep.OURS_PY) -> dict:
+    """Our SmolLM2 step against upstream's: per-parameter verdicts and the summary numbers."""
+    import tempfile
+
+    import numpy as np
+
+    sys.path.insert(0, str(ROOT / "tests" / "python" / "golden"))
+    import compare
+
+    up, up_dir = real_oracle(cache_dir)
+    with tempfile.TemporaryDirectory(dir=cache_dir) as tmp:
+        ours = run_worker(python, ["--real-worker", "candidate", tmp])
+        if "crashed" in ours:
+            return {"ok": False, "verdict": f"crashed: {ours['stderr'][-1500:]}"}
+        assert "/.venv-upstream/" not in ours["torch_file"], ours["torch_file"]
+        g = np.load(Path(tmp) / "grads-float32.npy")
+    g32 = np.load(up_dir / "grads-float32.npy", mmap_mode="r")
+    g64 = np.load(up_dir / "grads-float64.npy", mmap_mode="r")
+    o, u, u64 = ours["float32"], up["float32"], up["float64"]
+    bad, worst, same, total, count = [], 0.0, 0, 0, 0
+    if ([[n, s, at is None] for n, s, at in o["index"]] != [[n, s, at is None] for n, s, at in u["index"]]
+            or g.size != g32.size):
+        return {"ok": False, "verdict": "the parameters or which of them get a gradient differ from upstream's"}
+    for name, shape, start in u["index"]:
+        if start is None:
+            continue
+        n = int(np.prod(shape))
+        a, b, r = g[start:start + n], np.asarray(g32[start:start + n]), np.asarray(g64[start:start + n])
+        count += 1
+        bad += compare.derived_errors(a, b, r, compare.ULP32, f"grad {name}")[:1]
+        big = np.abs(b) >= 1e-3 * float(np.max(np.abs(b)))
+        if big.any():
+            worst = max(worst, float(np.max(np.abs(a[big].astype(np.float64) - b[big]) / np.abs(b[big]))))
+            total += int(big.sum())
+            same += int((np.sign(a[big]) == np.sign(b[big])).sum())
+    loss_errs = compare.compare_values([o["loss"], o["loss_after_step"]], [u["loss"], u["loss_after_step"]],
+                                       [u64["loss"], u64["loss_after_step"]], "derived", "loss")
+    norm_errs = []
+    for name, vals in u["norms_after_step"].items():
+        norm_errs += compare.compare_values(o["norms_after_step"][name], vals, u64["norms_after_step"][name],
+                                            "derived", f"{name} after the step")[:1]
+    ok = not bad and not loss_errs and not norm_errs
+    return {"ok": ok, "grad_bad": bad, "loss_bad": loss_errs, "norm_bad": norm_errs, "tensors": count, "tokens": ours["tokens"], "max_rel_error": worst,
+            "sign_agreement": same / max(total, 1), "compared_elements": total,
+            "loss": (o["loss"], u["loss"]), "loss_after_step": (o["loss_after_step"], u["loss_after_step"]),
+            "norms_after_step": len(u["norms_after_step"]), "bad": (bad + loss_errs + norm_errs)[:10],
+            "verdict": (f"{count} gradients agree; max relative error {worst:.3g}; sign agreement "
+                        f"{same}/{total}; loss {o['loss']:.6f} -> {o['loss_after_step']:.6f} "
+                        f"(upstream {u['loss']:.6f} -> {u['loss_after_step']:.6f})" if ok
+                        else f"disagrees: {(bad + loss_errs + norm_errs)[0]}")}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("archs", nargs="*", metavar="ARCH")
     ap.add_argument("--adamw", action="store_true", help="10 AdamW steps instead of one gradient")
-    ap.add_argument("--worker", nargs=3, metavar=("ROLE", "MODE", "ARCH"), help=argparse.SUPPRESS)
+    ap.add_argument("--real", action="store_true", help="SmolLM2-135M-Instruct: one AdamW step")
+    ap.add_argument("--cache", type=Path, default=ROOT / "build" / "golden", help="upstream's answers")
+    ap.add_argument("--worker", nargs=2, metavar=("ROLE", "JOBS"), help=argparse.SUPPRESS)
+    ap.add_argument("--real-worker", nargs=2, metavar=("ROLE", "DIR"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
-        role, mode, arch = args.worker
-        json.dump(worker(arch, role, mode), sys.stdout)
+        role, jobs = args.worker
+        json.dump(worker([tuple(j.split(":")) for j in jobs.split(",")], role), sys.stdout)
         return 0
+    if args.real_worker:
+        json.dump(real_worker(args.real_worker[0], Path(args.real_worker[1])), sys.stdout)
+        return 0
+    if args.real:
+        r = real_check(args.cache)
+        print(r["verdict"])
+        return 0 if r["ok"] else 1
     archs = args.archs or list(sweep.ARCHS)
     mode = "adamw" if args.adamw else "grads"
-    rows = [check(a, mode) for a in archs]
+    rows = check_all(archs, mode, args.cache)
     print(f"| arch | {mode} |\n|---|---|")
     for r in rows:
         print(f"| {r['arch']} | {r['verdict']} |")

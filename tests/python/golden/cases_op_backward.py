@@ -6,7 +6,8 @@ the derived tolerance (backward formulas reduce and multiply), layouts exactly.
 
     <overload>/bwd            float32, contiguous inputs
     <overload>/bwd_f64        float64 (when the kernel claims it)
-    <overload>/bwd_t          transposed inputs (gradients keep upstream's strides)
+    <overload>/bwd_t          transposed inputs (gradients keep upstream's strides); an op whose
+                              forward spec lists layouts without "t" gets bwd_<layout> for those
     <overload>/bwd_<extra>    each extra argument set of the forward spec (broadcasting, ...)
 """
 import re
@@ -69,7 +70,12 @@ for mod in (cases_op_compose, cases_op_conv, cases_op_index, cases_op_matmul, ca
         if "float64" in claimed:
             CASES[f"{op.overload}/bwd_f64"] = {"code": backward_code(op, "float64"), "tol": "derived"}
         if any(getattr(a, "shape", None) and len(a.shape) >= 2 for a in op.args):
-            CASES[f"{op.overload}/bwd_t"] = {"code": backward_code(op, "float32", layout="t"), "tol": "derived"}
+            # a forward spec that lists its layouts without "t" excludes transposed inputs for a
+            # reason (upstream's flash attention reads q/k/v as if their last stride were 1): the
+            # backward takes the layouts the spec lists instead
+            noncontig = op.layouts if isinstance(op.layouts, tuple) and "t" not in op.layouts else ("t",)
+            for lay in noncontig:
+                CASES[f"{op.overload}/bwd_{lay}"] = {"code": backward_code(op, "float32", layout=lay), "tol": "derived"}
         for name, (args, kw) in op.extra.items():
             CASES[f"{op.overload}/bwd_{name}"] = {"code": backward_code(op, "float32", args, kw), "tol": "derived"}
 
@@ -85,3 +91,21 @@ CASES["cat/bwd_first_element_constant"] = {
 CASES["stack/bwd_first_element_constant"] = {
     "code": "a = make((2, 3), torch.float32, seed=1); b = make((2, 3), torch.float32, seed=2); requires_grad(b); "
             "r = torch.stack([a, b], 1); out = vjp(r, [b])", "tol": "derived"}
+# TensorList inputs whose first element does not require grad: the node must still compute the
+# others' gradients (transformers' KV cache cats onto a legacy empty tensor, torch.tensor([]))
+_LIST = "a = make((2, 3), torch.float32, seed=1); b = make((2, 3), torch.float32, seed=2); requires_grad(b); "
+CASES["cat/bwd_first_no_grad"] = {"code": _LIST + "r = torch.cat([a, b]); out = vjp(r, [b])", "tol": "derived"}
+CASES["cat/bwd_legacy_empty_first"] = {
+    "code": "b = make((1, 2, 3, 4), torch.float32, seed=2, layout='t'); requires_grad(b); "
+            "r = torch.cat([torch.tensor([]), b], dim=-2); out = vjp(r, [b])", "tol": "derived"}
+CASES["stack/bwd_first_no_grad"] = {"code": _LIST + "r = torch.stack([a, b], 1); out = vjp(r, [b])", "tol": "derived"}
+# broadcast_tensors / broadcast_to differentiate through expand (F.mse_loss calls the first)
+CASES["broadcast_tensors/bwd"] = {
+    "code": "a = make((2, 1, 3), torch.float32, seed=1); b = make((4, 3), torch.float32, seed=2); "
+            "c = make((2, 4, 3), torch.float32, seed=3); requires_grad(a, b, c); "
+            "r = torch.broadcast_tensors(a, b, c); out = (vjp(r, [a, b, c]), r[2] is c)", "tol": "derived"}
+CASES["broadcast_to/bwd"] = {"code": "a = make((3, 1), torch.float32, seed=1); requires_grad(a); "
+                                     "r = torch.broadcast_to(a, (2, 3, 4)); out = vjp(r, [a])", "tol": "derived"}
+CASES["mse_loss/bwd_broadcast_target"] = {
+    "code": "a = make((4, 3), torch.float32, seed=1); t = make((3,), torch.float32, seed=2); requires_grad(a); "
+            "r = torch.nn.functional.mse_loss(a, t.expand(4, 3)); out = vjp(r, [a])", "tol": "derived"}
