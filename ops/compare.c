@@ -3,6 +3,7 @@
  * Adding an op of this family: a line in schemas/kernels.yaml, a function here over a kernel
  * in kernels/compare.c, golden cases in tests/python/golden/cases_op_compare.py.
  */
+#include "generated/op_kernels.h"
 #include "runtime/dispatch.h"
 #include "runtime/dtype.h"
 #include "runtime/tensor_iter.h"

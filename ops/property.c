@@ -1,6 +1,7 @@
 /* Operators that answer from a tensor's metadata (dtype, geometry, flags) or from dtypes alone.
  * Upstream registers most of them as CompositeImplicitAutograd and torch._decomp has no
  * decomposition for them, so they are kernels here. Nothing in this file reads tensor data. */
+#include "generated/op_kernels.h"
 #include "runtime/autograd.h"
 #include "runtime/dispatch.h"
 #include "runtime/scalar.h"
@@ -175,7 +176,7 @@ tn_op_retains_grad(const tn_op *overload, TensorObject *self)
 
 /* Tensor.retain_grad(): upstream's VariableHooks::retain_grad, in runtime/autograd.c */
 PyObject *
-tn_op_retain_grad(TensorObject *self)
+tn_op_retain_grad(const tn_op *overload, TensorObject *self)
 {
     if (tn_autograd_retain_grad((PyObject *)self) < 0)
         return NULL;
