@@ -172,4 +172,9 @@ def table(in_path: str) -> None:
 
 
 if __name__ == "__main__":
-    {"trace": trace, "table": table}[sys.argv[1]](sys.argv[2])
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("command", choices=("trace", "table"), help="trace: upstream + expecttest; table: ours")
+    ap.add_argument("json", help="the reach file trace writes and table reads")
+    a = ap.parse_args()
+    {"trace": trace, "table": table}[a.command](a.json)

@@ -375,8 +375,9 @@ def worker_main(args) -> int:
 
     c_path = check_torch(torch, args.side)
     threads = setup_threads(torch, p.get("threads"))
-    fn = {"ops": worker_ops, "prefill": worker_prefill, "decode": worker_decode, "adapt": worker_adapt}[args.worker]
-    fn = {"ops": worker_ops, "prefill": worker_prefill, "decode": worker_decode, "train": worker_train}[args.worker]
+    workers = {"ops": worker_ops, "prefill": worker_prefill, "decode": worker_decode,
+               "adapt": worker_adapt, "train": worker_train}
+    fn = workers[args.worker]
     try:
         result = fn(torch, p)
     except Exception as e:  # reported as this measurement's error; the run goes on
@@ -1524,10 +1525,9 @@ def main() -> int:
     ap.add_argument("--md", default=str(ROOT / "docs" / "PERF.md"))
     ap.add_argument("--png", default=str(ROOT / "docs" / "perf.png"))
     ap.add_argument("--json", default=str(ROOT / "build" / "bench" / "results.json"))
-    ap.add_argument("--worker", choices=("ops", "prefill", "decode", "adapt"), help=argparse.SUPPRESS)
     ap.add_argument("--adapt", action="store_true", help="one Tent step on SmolLM2 vs upstream -> docs/PERF.md's section")
     ap.add_argument("--adapt-steps", type=int, default=3, help="timed Tent steps per worker (best of)")
-    ap.add_argument("--worker", choices=("ops", "prefill", "decode", "train"), help=argparse.SUPPRESS)
+    ap.add_argument("--worker", choices=("ops", "prefill", "decode", "adapt", "train"), help=argparse.SUPPRESS)
     ap.add_argument("--side", choices=SIDES, help=argparse.SUPPRESS)
     ap.add_argument("--params", default="{}", help=argparse.SUPPRESS)
     ap.add_argument("--render", metavar="RESULTS_JSON", help="only rewrite --md and --png from a saved --json")

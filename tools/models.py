@@ -86,5 +86,7 @@ def smollm2() -> Path:
 
 
 if __name__ == "__main__":
+    import argparse
+    argparse.ArgumentParser(description="fetch both checkpoints into the cache; print their directories").parse_args()
     print(smollm2())
     print(minilm())
