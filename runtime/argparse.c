@@ -313,29 +313,14 @@ check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
 /* ---- conversion ---- */
 
 static int
-unpack_long(PyObject *o, int64_t *out)
-{
-    int overflow = 0;
-    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    if (overflow) {
-        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
-        return -1;
-    }
-    if (v == -1 && PyErr_Occurred())
-        return -1;
-    *out = v;
-    return 0;
-}
-
-static int
 unpack_index(PyObject *o, int64_t *out)
 {
     if (PyLong_Check(o))
-        return unpack_long(o, out);
+        return tn_py_int64(o, out);
     PyObject *idx = PyNumber_Index(o);
     if (!idx)
         return -1;
-    int r = unpack_long(idx, out);
+    int r = tn_py_int64(idx, out);
     Py_DECREF(idx);
     return r;
 }
@@ -351,7 +336,7 @@ scalar_from_py(PyObject *o, tn_value *v)
     }
     if (PyLong_Check(o)) {
         v->tag = TN_V_INT;
-        return unpack_long(o, &v->u.i);
+        return tn_scalar_int_from_py(o, &v->u.i);
     }
     if (PyFloat_Check(o)) {
         v->tag = TN_V_DOUBLE;
@@ -370,7 +355,7 @@ scalar_from_py(PyObject *o, tn_value *v)
     PyObject *idx = PyNumber_Index(o);
     if (idx) {
         v->tag = TN_V_INT;
-        int r = unpack_long(idx, &v->u.i);
+        int r = tn_scalar_int_from_py(idx, &v->u.i);
         Py_DECREF(idx);
         return r;
     }
@@ -384,8 +369,9 @@ scalar_from_py(PyObject *o, tn_value *v)
 }
 
 static int
-convert_int_list(PyObject *o, int size, tn_value *out, tn_arena *arena, int tag)
+convert_int_list(PyObject *o, const tn_param *p, tn_value *out, tn_arena *arena, int tag)
 {
+    int size = p->size;
     out->tag = tag;
     if (!(PyTuple_Check(o) || PyList_Check(o))) {
         /* a bare int for int[N], or a one-element tensor (check_int_list) */
@@ -434,6 +420,11 @@ convert_int_list(PyObject *o, int size, tn_value *out, tn_arena *arena, int tag)
                 PyErr_Format(PyExc_TypeError,
                              "expected a sequence of ints, but found element of type %s at pos %zd",
                              tn_tpname(it), i);
+            } else if (r < 0 && PyErr_ExceptionMatches(PyExc_ValueError)) {
+                /* upstream: "<fn>(): argument 'size' failed to unpack the object at pos 1 ..." */
+                PyErr_Clear();
+                PyErr_Format(PyExc_TypeError, "argument '%s' failed to unpack the object at pos %zd "
+                             "with error \"" TN_INT64_OVERFLOW_MESSAGE "\"", p->cname, i + 1);
             }
         }
         Py_DECREF(it);
@@ -519,9 +510,9 @@ convert_param(const tn_param *p, PyObject *o, tn_value *v, tn_arena *arena, owne
         v->u.i = o == Py_True;
         return 0;
     case TN_P_INTLIST: case TN_P_SYMINTLIST:
-        return convert_int_list(o, p->size, v, arena, TN_V_INTLIST);
+        return convert_int_list(o, p, v, arena, TN_V_INTLIST);
     case TN_P_BOOLLIST:
-        return convert_int_list(o, p->size, v, arena, TN_V_BOOLLIST);
+        return convert_int_list(o, p, v, arena, TN_V_BOOLLIST);
     case TN_P_DOUBLELIST: {
         Py_ssize_t n = PySequence_Size(o);
         double *buf = tn_arena_alloc(arena, sizeof(double) * (size_t)(n > 0 ? n : 1));

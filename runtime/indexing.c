@@ -190,9 +190,10 @@ apply_slicing(PyObject *self, PyObject *tuple, PyObject **tensors, int *ntensors
             PyObject *idx = PyNumber_Index(o);
             if (!idx)
                 goto fail;
-            long long v = PyLong_AsLongLong(idx);
+            int64_t v;
+            int r = tn_py_int64(idx, &v);
             Py_DECREF(idx);
-            if (v == -1 && PyErr_Occurred())
+            if (r < 0)
                 goto fail;
             if (TN_T(result)->ndim == 0) {
                 PyErr_SetString(PyExc_IndexError,
@@ -366,8 +367,8 @@ tn_tensor_mp_subscript(PyObject *self, PyObject *index)
                             "C++ to convert a 0-dim tensor to a number");
             return NULL;
         }
-        long long v = PyLong_AsLongLong(index);
-        if (v == -1 && PyErr_Occurred())
+        int64_t v;
+        if (tn_py_int64(index, &v) < 0)
             return NULL;
         return op_select(self, 0, v);
     }
@@ -425,12 +426,8 @@ value_tensor(TensorObject *self, PyObject *value)
         v.u.i = value == Py_True;
     } else if (PyLong_Check(value)) {
         v.tag = TN_V_INT;
-        int overflow = 0;
-        v.u.i = PyLong_AsLongLongAndOverflow(value, &overflow);
-        if (overflow) {
-            PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
+        if (tn_py_int64(value, &v.u.i) < 0)
             return NULL;
-        }
     } else if (PyFloat_Check(value)) {
         v.tag = TN_V_DOUBLE;
         v.u.d = PyFloat_AsDouble(value);

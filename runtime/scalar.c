@@ -159,6 +159,44 @@ tn_tensor_scalar(const tn_value *v, int dtype)
 /* A Python number bound to a Tensor parameter (add/sub/mul/div only): a 0-dim tensor of the
  * number's own type (int64, float64, bool, complex128) marked as a wrapped number, so that
  * promotion treats it as a scalar (upstream's scalar_to_tensor + set_wrapped_number). */
+int
+tn_py_int64(PyObject *o, int64_t *out)
+{
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) {
+        PyErr_SetString(PyExc_ValueError, TN_INT64_OVERFLOW_MESSAGE);
+        return -1;
+    }
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Note [Scalar from a big int]
+ * Upstream's Scalar from a Python int tries int64, then uint64 (a Scalar has a uint64 kind), and
+ * past that lets CPython's PyLong_AsUnsignedLongLong error through: OverflowError "int too big to
+ * convert", or "can't convert negative int to unsigned" below -2**63. torchnative's Scalar has
+ * no uint64 kind, so a value in [2**63, 2**64) is refused by name; the rest agrees. */
+int
+tn_scalar_int_from_py(PyObject *number, int64_t *out)
+{
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(number, &overflow);
+    if (!overflow) {
+        *out = v;
+        return v == -1 && PyErr_Occurred() ? -1 : 0;
+    }
+    PyLong_AsUnsignedLongLong(number);
+    if (PyErr_Occurred())
+        return -1;
+    PyErr_SetString(PyExc_NotImplementedError, "torchnative: a Python int in [2**63, 2**64) as a "
+                    "Scalar (upstream's uint64 Scalar) is not supported; pass it as a float or a "
+                    "uint64 tensor");
+    return -1;
+}
+
 TensorObject *
 tn_wrapped_number_tensor(PyObject *number)
 {
@@ -170,12 +208,8 @@ tn_wrapped_number_tensor(PyObject *number)
         v.u.i = number == Py_True;
     } else if (PyLong_Check(number)) {
         v.tag = TN_V_INT;
-        int overflow = 0;
-        v.u.i = PyLong_AsLongLongAndOverflow(number, &overflow);
-        if (overflow) {
-            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+        if (tn_scalar_int_from_py(number, &v.u.i) < 0)
             return NULL;
-        }
     } else if (PyComplex_Check(number)) {
         v.tag = TN_V_COMPLEX;
         v.u.d = PyComplex_RealAsDouble(number);
@@ -183,13 +217,10 @@ tn_wrapped_number_tensor(PyObject *number)
     } else if (tn_numpy_is_scalar(number) && (idx = PyNumber_Index(number))) {
         /* NumPy integers are ints (THPUtils_checkLong); its bool and floats are floats */
         v.tag = TN_V_INT;
-        int overflow = 0;
-        v.u.i = PyLong_AsLongLongAndOverflow(idx, &overflow);
+        int r = tn_scalar_int_from_py(idx, &v.u.i);
         Py_DECREF(idx);
-        if (overflow) {
-            PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+        if (r < 0)
             return NULL;
-        }
     } else {
         PyErr_Clear();
         v.tag = TN_V_DOUBLE;

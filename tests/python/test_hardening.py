@@ -52,14 +52,34 @@ SIZES = [
     "x = torch.ones(2); x.set_(torch.ones(3), 0, (2, 2), (1,)); out = x",
     "out = torch.zeros(5).as_strided((0, 2**62), (2**62, 2**62))",
     "out = torch.UntypedStorage(-1)",
+    # Python ints past int64 (Note [Scalar from a big int] in runtime/scalar.c)
+    "out = torch.ones(2) * 2**70",
+    "out = torch.ones(2) + 2**70",
+    "out = torch.full((2,), 2**70)",
+    "out = torch.ones(2).add(1, alpha=2**70)",
+    "out = torch.ones(2) * (-2**70)",
+    "out = torch.ones(2) * (-2**63 - 1)",
+    "out = torch.ones(2).fill_(2**64)",
+    "out = torch.tensor(2**70)",
+    "out = torch.ones(2**70)",
+    "out = torch.ones(2).sum(2**70)",
+    "out = torch.ones(2)[2**70]",
+    "out = torch.ones(2, 2)[0, 2**70]",
+    "out = torch.ones(2) * 2**63",
+    "out = torch.ones(2, dtype=torch.int64) * 2**63",
+    "out = torch.ones(2).fill_(2**64 - 1)",
 ]
 
 # where upstream's message is decided by the class-closing check, ours must say the same
 EXACT_MESSAGE = ("Storage size calculation overflowed", "Trying to create tensor with negative dimension",
-                 "numel: integer multiplication overflow", "setStorage:", "as_strided:")
+                 "numel: integer multiplication overflow", "setStorage:", "as_strided:",
+                 "Overflow when unpacking long long", "int too big to convert", "can't convert negative int")
 
 # upstream computes these; torchnative refuses by name (NotImplementedError naming torchnative)
-REFUSED = {"out = torch.zeros(1).expand(*([1] * 65))"}
+REFUSED = {"out = torch.zeros(1).expand(*([1] * 65))",
+           # a Python int in [2**63, 2**64): upstream's Scalar has a uint64 kind, ours does not
+           "out = torch.ones(2) * 2**63", "out = torch.ones(2, dtype=torch.int64) * 2**63",
+           "out = torch.ones(2).fill_(2**64 - 1)"}
 # same class, different check decides the message (upstream's eye computes numel first)
 OTHER_MESSAGE = {"out = torch.ones(2**32, 2**32)"}
 
@@ -120,13 +140,12 @@ def _progress_during(fn):
 
 
 def test_matmul_releases_the_gil(torch):
-    """While another thread runs a 1024x1024 matmul, this thread keeps at least a quarter of its
-    idle loop rate. Bound: the matmul runs on one kernel thread (set_num_threads(1)), so with the
-    GIL released this thread has a core of its own on a machine with >= 2 and would reach ~1.0 of
-    its idle rate; with the GIL held for the whole op it gets only the moments before and after
-    the op (the issue measured 0.045; upstream 0.82). 0.25 leaves room for a shared, loaded CI
-    machine (measured here 0.45 at load 15 on 2 cores with two pool threads) while staying far
-    above what holding the GIL gives."""
+    """While another thread runs a 1024x1024 matmul, this thread keeps at least half of its idle
+    loop rate (the issue's bound). The matmul runs on one kernel thread (set_num_threads(1)), so
+    with the GIL released this thread has a core of its own on a machine with >= 2 and reaches
+    ~1.0 of its idle rate (measured 0.9-1.0 on the idle 2-core machine; 0.45 at load 15); with
+    the GIL held for the whole op it gets only the moments before and after the op (the issue
+    measured 0.045; upstream 0.82)."""
     a = torch.randn(1024, 1024)  # ~0.4 s on one core: many switch intervals (5 ms) long
     old = torch.get_num_threads()
     torch.set_num_threads(1)
@@ -136,7 +155,7 @@ def test_matmul_releases_the_gil(torch):
         busy = _progress_during(lambda: a @ a)
     finally:
         torch.set_num_threads(old)
-    assert busy / idle >= 0.25, f"main thread progressed at {busy / idle:.3f} of its idle rate"
+    assert busy / idle >= 0.5, f"main thread progressed at {busy / idle:.3f} of its idle rate"
 
 
 def test_set_num_threads_huge_is_cheap(torch):
@@ -151,3 +170,52 @@ def test_set_num_threads_huge_is_cheap(torch):
     ], timeout=60)
     assert res[0] == {"ok": {"tuple": [{"int": 10000}, {"bool": True}]}}, res[0]
     assert res[1]["exc"] == "ValueError" and res[2]["exc"] == "RuntimeError", res
+
+
+# Leaks (issue 7 of issue 9): a mix of everyday calls — creation, elementwise, matmul, views and
+# indexing, reductions, out=, autograd, and calls that raise (error paths are where references
+# leak) — repeated; RSS after 10^5 more calls must be within 1 MiB of RSS after the warm-up
+# (the issue's bound). The warm-up (10^4 calls) fills the caching layers a leak-free process
+# keeps: pymalloc arenas, interned names, kernel scratch, the autograd node pool.
+LEAK_ROUND = r"""
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096
+
+def one(x, w, i):
+    y = x + 1.5
+    z = torch.matmul(y, w)
+    v = z.t()[1:3].reshape(-1)
+    s = v.sum() + z.mean(0)[i % 4]
+    torch.mul(x, 2, out=buf)
+    a = x.detach().requires_grad_(True)
+    (a * w[:, :1].t()).tanh().sum().backward()
+    try:
+        torch.matmul(x, x)        # 4x8 @ 4x8: a shape error
+    except RuntimeError:
+        pass
+    try:
+        x.view(3, -1)             # 32 elements do not make rows of 3
+    except RuntimeError:
+        pass
+    return s.item() + float(a.grad[0, 0]) + len(torch.cat([x, y]).shape)
+
+x, w = torch.randn(4, 8), torch.randn(8, 8)
+buf = torch.empty(4, 8)
+for i in range(2500):
+    one(x, w, i)
+before = rss()
+for i in range(25000):
+    one(x, w, i)
+out = (before, rss())
+"""
+
+
+def test_rss_is_flat_over_10_5_calls():
+    """Each round of `one` makes about 40 calls into _C (ops, method calls, attribute reads), so
+    25,000 rounds are 10^6 calls, 10x the issue's 10^5 (a leak of even one small object per call
+    of one op shows as several MiB); measured here: growth 0 to a few pages."""
+    res = run_side("ours", [LEAK_ROUND], timeout=600)[0]
+    assert "ok" in res, res
+    before, after = (v["int"] for v in res["ok"]["tuple"])
+    assert after - before <= 1 << 20, f"RSS grew {(after - before) / 2**20:.2f} MiB over 25,000 rounds"
