@@ -1034,6 +1034,30 @@ glue_add__Tensor(tn_value *a)
     );
 }
 
+/* aten::add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
+static PyObject *
+glue_add___Scalar(tn_value *a)
+{
+    return tn_op_add___Scalar(
+        &tn_ops[TN_OP_add___Scalar],
+        TN_T(a[0].u.t),
+        &a[1],
+        &a[2]
+    );
+}
+
+/* aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
+static PyObject *
+glue_add___Tensor(tn_value *a)
+{
+    return tn_op_add___Tensor(
+        &tn_ops[TN_OP_add___Tensor],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        &a[2]
+    );
+}
+
 /* aten::addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
 static PyObject *
 glue_addcdiv(tn_value *a)
@@ -1047,12 +1071,38 @@ glue_addcdiv(tn_value *a)
     );
 }
 
+/* aten::addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static PyObject *
+glue_addcdiv_(tn_value *a)
+{
+    return tn_op_addcdiv_(
+        &tn_ops[TN_OP_addcdiv_],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t),
+        &a[3]
+    );
+}
+
 /* aten::addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
 static PyObject *
 glue_addcmul(tn_value *a)
 {
     return tn_op_addcmul(
         &tn_ops[TN_OP_addcmul],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t),
+        &a[3]
+    );
+}
+
+/* aten::addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+static PyObject *
+glue_addcmul_(tn_value *a)
+{
+    return tn_op_addcmul_(
+        &tn_ops[TN_OP_addcmul_],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t),
         TN_T(a[2].u.t),
@@ -2121,6 +2171,28 @@ glue_div__Tensor_mode(tn_value *a)
     );
 }
 
+/* aten::div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static PyObject *
+glue_div___Scalar(tn_value *a)
+{
+    return tn_op_div___Scalar(
+        &tn_ops[TN_OP_div___Scalar],
+        TN_T(a[0].u.t),
+        &a[1]
+    );
+}
+
+/* aten::div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static PyObject *
+glue_div___Tensor(tn_value *a)
+{
+    return tn_op_div___Tensor(
+        &tn_ops[TN_OP_div___Tensor],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
 /* aten::divide.Tensor(Tensor self, Tensor other) -> Tensor */
 static PyObject *
 glue_divide__Tensor(tn_value *a)
@@ -3172,6 +3244,30 @@ glue_lerp__Tensor(tn_value *a)
     );
 }
 
+/* aten::lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+static PyObject *
+glue_lerp___Scalar(tn_value *a)
+{
+    return tn_op_lerp___Scalar(
+        &tn_ops[TN_OP_lerp___Scalar],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        &a[2]
+    );
+}
+
+/* aten::lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+static PyObject *
+glue_lerp___Tensor(tn_value *a)
+{
+    return tn_op_lerp___Tensor(
+        &tn_ops[TN_OP_lerp___Tensor],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t)
+    );
+}
+
 /* aten::lgamma(Tensor self) -> Tensor */
 static PyObject *
 glue_lgamma(tn_value *a)
@@ -3714,6 +3810,28 @@ glue_mul__Tensor(tn_value *a)
 {
     return tn_op_mul__Tensor(
         &tn_ops[TN_OP_mul__Tensor],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+static PyObject *
+glue_mul___Scalar(tn_value *a)
+{
+    return tn_op_mul___Scalar(
+        &tn_ops[TN_OP_mul___Scalar],
+        TN_T(a[0].u.t),
+        &a[1]
+    );
+}
+
+/* aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+static PyObject *
+glue_mul___Tensor(tn_value *a)
+{
+    return tn_op_mul___Tensor(
+        &tn_ops[TN_OP_mul___Tensor],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
     );
@@ -5541,6 +5659,30 @@ glue_sub__Tensor(tn_value *a)
     );
 }
 
+/* aten::sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
+static PyObject *
+glue_sub___Scalar(tn_value *a)
+{
+    return tn_op_sub___Scalar(
+        &tn_ops[TN_OP_sub___Scalar],
+        TN_T(a[0].u.t),
+        &a[1],
+        &a[2]
+    );
+}
+
+/* aten::sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
+static PyObject *
+glue_sub___Tensor(tn_value *a)
+{
+    return tn_op_sub___Tensor(
+        &tn_ops[TN_OP_sub___Tensor],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        &a[2]
+    );
+}
+
 /* aten::subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
 static PyObject *
 glue_subtract__Tensor(tn_value *a)
@@ -6264,8 +6406,12 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_acosh, glue_acosh, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_add__Scalar, glue_add__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_add__Tensor, glue_add__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_add___Scalar, glue_add___Scalar, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_add___Tensor, glue_add___Tensor, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_addcdiv, glue_addcdiv, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_addcdiv_, glue_addcdiv_, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_addcmul, glue_addcmul, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_addcmul_, glue_addcmul_, 0, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_addmm, glue_addmm, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_alias, glue_alias, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_all, glue_all, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -6353,6 +6499,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_div__Scalar_mode, glue_div__Scalar_mode, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_div__Tensor, glue_div__Tensor, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_div__Tensor_mode, glue_div__Tensor_mode, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_div___Scalar, glue_div___Scalar, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_div___Tensor, glue_div___Tensor, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_divide__Tensor, glue_divide__Tensor, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_dot, glue_dot, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_dropout, glue_dropout, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -6442,6 +6590,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_leaky_relu_backward, glue_leaky_relu_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_lerp__Scalar, glue_lerp__Scalar, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_lerp__Tensor, glue_lerp__Tensor, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_lerp___Scalar, glue_lerp___Scalar, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_lerp___Tensor, glue_lerp___Tensor, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_lgamma, glue_lgamma, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_lift_fresh, glue_lift_fresh, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_linalg_vector_norm, glue_linalg_vector_norm, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -6490,6 +6640,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_mse_loss_backward, glue_mse_loss_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_mul__Scalar, glue_mul__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_mul__Tensor, glue_mul__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_mul___Scalar, glue_mul___Scalar, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_mul___Tensor, glue_mul___Tensor, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_multinomial, glue_multinomial, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_multiply__Tensor, glue_multiply__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_mv, glue_mv, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -6635,6 +6787,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_stride__int, glue_stride__int, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_sub__Scalar, glue_sub__Scalar, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_sub__Tensor, glue_sub__Tensor, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_sub___Scalar, glue_sub___Scalar, 0, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_sub___Tensor, glue_sub___Tensor, 0, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_subtract__Tensor, glue_subtract__Tensor, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_sum, glue_sum, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_sum__dim_IntList, glue_sum__dim_IntList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

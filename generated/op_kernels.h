@@ -191,10 +191,18 @@ PyObject *tn_op_acosh(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_add__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha);
 /* aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
 PyObject *tn_op_add__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha);
+/* aten::add_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
+PyObject *tn_op_add___Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha);
+/* aten::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
+PyObject *tn_op_add___Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha);
 /* aten::addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
 PyObject *tn_op_addcdiv(const tn_op *overload, TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value);
+/* aten::addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+PyObject *tn_op_addcdiv_(const tn_op *overload, TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value);
 /* aten::addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
 PyObject *tn_op_addcmul(const tn_op *overload, TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value);
+/* aten::addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) */
+PyObject *tn_op_addcmul_(const tn_op *overload, TensorObject *self, TensorObject *tensor1, TensorObject *tensor2, const tn_value *value);
 /* aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
 PyObject *tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, TensorObject *mat2, const tn_value *beta, const tn_value *alpha);
 /* aten::alias(Tensor(a) self) -> Tensor(a) */
@@ -369,6 +377,10 @@ PyObject *tn_op_div__Scalar_mode(const tn_op *overload, TensorObject *self, cons
 PyObject *tn_op_div__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
 PyObject *tn_op_div__Tensor_mode(const tn_op *overload, TensorObject *self, TensorObject *other, const char *rounding_mode);
+/* aten::div_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+PyObject *tn_op_div___Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
+/* aten::div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+PyObject *tn_op_div___Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::divide.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_divide__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::dot(Tensor self, Tensor tensor) -> Tensor */
@@ -547,6 +559,10 @@ PyObject *tn_op_leaky_relu_backward(const tn_op *overload, TensorObject *grad_ou
 PyObject *tn_op_lerp__Scalar(const tn_op *overload, TensorObject *self, TensorObject *end, const tn_value *weight);
 /* aten::lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
 PyObject *tn_op_lerp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight);
+/* aten::lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) */
+PyObject *tn_op_lerp___Scalar(const tn_op *overload, TensorObject *self, TensorObject *end, const tn_value *weight);
+/* aten::lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) */
+PyObject *tn_op_lerp___Tensor(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight);
 /* aten::lgamma(Tensor self) -> Tensor */
 PyObject *tn_op_lgamma(const tn_op *overload, TensorObject *self);
 /* aten::lift_fresh(Tensor(a) self) -> Tensor(a) */
@@ -643,6 +659,10 @@ PyObject *tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_outp
 PyObject *tn_op_mul__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::mul.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_mul__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::mul_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
+PyObject *tn_op_mul___Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
+/* aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+PyObject *tn_op_mul___Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::multinomial(Tensor self, SymInt num_samples, bool replacement=False, *, Generator? generator=None) -> Tensor */
 PyObject *tn_op_multinomial(const tn_op *overload, TensorObject *self, int64_t num_samples, bool replacement, PyObject *generator);
 /* aten::multiply.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -933,6 +953,10 @@ PyObject *tn_op_stride__int(const tn_op *overload, TensorObject *self, int64_t d
 PyObject *tn_op_sub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha);
 /* aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
 PyObject *tn_op_sub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha);
+/* aten::sub_.Scalar(Tensor(a!) self, Scalar other, Scalar alpha=1) -> Tensor(a!) */
+PyObject *tn_op_sub___Scalar(const tn_op *overload, TensorObject *self, const tn_value *other, const tn_value *alpha);
+/* aten::sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) */
+PyObject *tn_op_sub___Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha);
 /* aten::subtract.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
 PyObject *tn_op_subtract__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha);
 /* aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */

@@ -1377,9 +1377,13 @@ tn_lerp_scalar(int dtype, const tn_loop *l, void *out, const void *start, const 
     tn_status st = tern_value(dtype, weight, &k);
     if (st != TN_OK)
         return st;
+    /* the row takes a third input it ignores: end again, with end's strides, so contiguous rows
+     * stay on the vector path (a 0 stride would send them down the strided loop) */
     tn_loop l4;
     loop_with_scalar(l, &l4, 4);
-    void *base[4] = {out, (void *)start, (void *)end, (void *)start};
+    for (int d = 0; d < l->ndim; d++)
+        l4.strides[3][d] = l->strides[2][d];
+    void *base[4] = {out, (void *)start, (void *)end, (void *)end};
     return param_run(dtype, &l4, 4, base, lerp_scalar_f32,
                        float_row(dtype, lerp_scalar_f32, lerp_scalar_f64), &k);
 }

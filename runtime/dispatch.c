@@ -442,12 +442,13 @@ via_functional(tn_op *op, tn_value *args)
         TensorObject *dst = kind == TN_OPK_INPLACE ? TN_T(args[0].u.t)
                             : nout == 1           ? TN_T(args[outs[0]].u.t)
                                                   : NULL;
-        if (dst && tn_check_no_internal_overlap(dst) < 0)
+        TensorObject *ins[64];
+        int nin = 0;
+        for (int j = 0; j < fs->nparams; j++)
+            if (fargs[j].tag == TN_V_TENSOR)
+                ins[nin++] = TN_T(fargs[j].u.t);
+        if (dst && tn_check_pointwise_write(dst, nin, ins) < 0)
             return NULL;
-        for (int j = 0; dst && j < fs->nparams; j++)
-            if (fargs[j].tag == TN_V_TENSOR && fargs[j].u.t != (PyObject *)dst &&
-                tn_check_no_partial_overlap(dst, TN_T(fargs[j].u.t)) < 0)
-                return NULL;
     } else if (kind == TN_OPK_INPLACE || nout == 1) {
         /* the others check what their meta functions check (Note [Overlap rules]) */
         TensorObject *dst = TN_T(args[kind == TN_OPK_INPLACE ? 0 : outs[0]].u.t);

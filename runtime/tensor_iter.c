@@ -429,6 +429,17 @@ tn_check_no_internal_overlap(const TensorObject *t)
     return 0;  /* too hard to tell: upstream lets it through */
 }
 
+int
+tn_check_pointwise_write(const TensorObject *dst, int n, TensorObject *const *ins)
+{
+    if (tn_check_no_internal_overlap(dst) < 0)
+        return -1;
+    for (int i = 0; i < n; i++)
+        if (ins[i] && ins[i] != dst && tn_check_no_partial_overlap(dst, ins[i]) < 0)
+            return -1;
+    return 0;
+}
+
 /* upstream's get_overlap_status: 0 no overlap (or too hard to tell), 1 partial, 2 full */
 static int
 overlap_status(const TensorObject *out, const TensorObject *in)

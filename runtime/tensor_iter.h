@@ -71,6 +71,9 @@ int tn_result_type_finish(const tn_result_type_state *s);
  * `in` share storage without being the same elements in the same order. */
 int tn_check_no_internal_overlap(const TensorObject *t);
 int tn_check_no_partial_overlap(const TensorObject *out, const TensorObject *in);
+/* Both checks for a pointwise op writing `dst` and reading ins[0..n) (NULLs skipped, `dst` itself
+ * allowed): what TensorIterator checks before an in-place or out= elementwise op writes. */
+int tn_check_pointwise_write(const TensorObject *dst, int n, TensorObject *const *ins);
 /* assert_no_overlap: also refuses `in` being the written tensor's very elements. */
 int tn_check_no_overlap(const TensorObject *out, const TensorObject *in);
 
