@@ -12,6 +12,7 @@
 
 #include "copy.h"
 #include "cpu.h"
+#include "vmath.h"
 
 
 const char *const tn_binary_names[TN_NUM_BINARY] = {
@@ -707,6 +708,37 @@ AVX2_ROW(mul, vmul)
 AVX2_ROW(div, vdiv)
 AVX2_ROW(add_alpha, vaddalpha)
 AVX2_ROW(sub_alpha, vsubalpha)
+
+/* silu_backward on contiguous rows: the scalar row's formula with the sigmoid from the vector
+ * exp (Note [Vector exp]); the last n % 32 elements run the scalar row, as upstream's AVX512
+ * loop leaves its tail to glibc's expf (Note [Vector body and tail]). */
+TN_TARGET_AVX2 static void
+f32_vsilu_backward__avx2(float *o, const float *dy, const float *x, int64_t n)
+{
+    const __m256 one = _mm256_set1_ps(1.0f);
+    for (int64_t i = 0; i + 8 <= n; i += 8) {
+        __m256 xv = _mm256_loadu_ps(x + i);
+        __m256 e = tn_f32_vexp__avx2(_mm256_sub_ps(_mm256_setzero_ps(), xv));
+        __m256 sg = _mm256_div_ps(one, _mm256_add_ps(one, e));
+        __m256 d = _mm256_fmadd_ps(xv, _mm256_sub_ps(one, sg), one);
+        _mm256_storeu_ps(o + i, _mm256_mul_ps(_mm256_mul_ps(_mm256_loadu_ps(dy + i), sg), d));
+    }
+}
+
+static void
+silu_backward_f32_avx2row(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    if (s[0] == 1 && s[1] == 1 && s[2] == 1) {
+        int64_t body = n - n % 32;
+        f32_vsilu_backward__avx2((float *)p[0], (const float *)p[1], (const float *)p[2], body);
+        if (body < n) {
+            char *tail[3] = {p[0] + body * 4, p[1] + body * 4, p[2] + body * 4};
+            silu_backward_f32(ctx, tail, s, n - body);
+        }
+    } else {
+        silu_backward_f32(ctx, p, s, n);
+    }
+}
 #endif
 
 /* ---- the table ---- */
@@ -792,6 +824,7 @@ f32_row(int row)
         case TN_BIN_DIV: return div_f32_avx2row;
         case BIN_ADD_ALPHA: return add_alpha_f32_avx2row;
         case BIN_SUB_ALPHA: return sub_alpha_f32_avx2row;
+        case TN_BIN_SILU_BACKWARD: return silu_backward_f32_avx2row;
         default: break;
         }
     }
@@ -1181,6 +1214,32 @@ POW_FORMS(f32, float, MF_f32, e_f)
 POW_FORMS(f64, double, MF_f64, e_d)
 UNARY_PARAM_ROW(pow_scalar_f32, float, pow_scalar_f32_s(a, k))
 UNARY_PARAM_ROW(pow_scalar_f64, double, pow_scalar_f64_s(a, k))
+
+/* float and double take one row per form, so the contiguous loops vectorise (a switch per
+ * element does not); exponent 1 copies, as upstream's pow_out does. */
+#define POW_FORM_ROWS(SN, T, M)                                                            \
+    UNARY_PARAM_ROW(pow_one_##SN, T, a)                                                    \
+    UNARY_PARAM_ROW(pow_sqrt_##SN, T, M(sqrt)(a))                                          \
+    UNARY_PARAM_ROW(pow_rsqrt_##SN, T, (T)1 / M(sqrt)(a))                                  \
+    UNARY_PARAM_ROW(pow_recip_##SN, T, (T)1 / a)                                           \
+    UNARY_PARAM_ROW(pow_square_##SN, T, a * a)                                             \
+    UNARY_PARAM_ROW(pow_cube_##SN, T, a * a * a)                                           \
+    UNARY_PARAM_ROW(pow_inv_square_##SN, T, (T)1 / (a * a))                                \
+    static tn_row_fn                                                                       \
+    pow_form_row_##SN(int mode, double e)                                                  \
+    {                                                                                      \
+        switch (mode) {                                                                    \
+        case POW_SQRT: return pow_sqrt_##SN;                                               \
+        case POW_RSQRT: return pow_rsqrt_##SN;                                             \
+        case POW_RECIP: return pow_recip_##SN;                                             \
+        case POW_SQUARE: return pow_square_##SN;                                           \
+        case POW_CUBE: return pow_cube_##SN;                                               \
+        case POW_INV_SQUARE: return pow_inv_square_##SN;                                   \
+        default: return e == 1.0 ? pow_one_##SN : pow_scalar_##SN;                         \
+        }                                                                                  \
+    }
+POW_FORM_ROWS(f32, float, MF_f32)
+POW_FORM_ROWS(f64, double, MF_f64)
 UNARY_PARAM_ROW(pow_scalar_u8, uint8_t, pow_u8_s(a, (uint8_t)k->e_i))
 UNARY_PARAM_ROW(pow_scalar_i8, int8_t, pow_i8_s(a, (int8_t)k->e_i))
 UNARY_PARAM_ROW(pow_scalar_i16, int16_t, pow_i16_s(a, (int16_t)k->e_i))
@@ -1244,8 +1303,8 @@ tn_pow_scalar(int dtype, const tn_loop *l, void *out, const void *in, tn_kscalar
         k.mode = pow_mode(e);
         k.e_d = e;
         k.e_f = (float)e;
-        fn = dtype == TN_DTYPE_F32 ? pow_scalar_f32 : pow_scalar_f64;
-        if (dtype == TN_DTYPE_F32 && k.mode == POW_GENERAL)
+        fn = dtype == TN_DTYPE_F32 ? pow_form_row_f32(k.mode, e) : pow_form_row_f64(k.mode, e);
+        if (dtype == TN_DTYPE_F32 && k.mode == POW_GENERAL && e != 1.0)
             fn = pow_general_f32;
         break;
     case TN_DTYPE_BF16:
