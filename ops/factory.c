@@ -147,8 +147,10 @@ filled(const tn_op *overload, TensorObject *t, const tn_value *value)
 PyObject *
 tn_op_zeros(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
-    tn_value zero = tn_value_int(0);
-    return filled(overload, new_tensor(size, dtype, layout, device, TN_DEVICE_CPU), &zero);
+    int dev;
+    if (check_layout(layout) < 0 || check_sizes(size) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
+        return NULL;
+    return (PyObject *)tn_tensor_zeros((int)size.n, size.v, dtype < 0 ? tn_default_dtype : dtype, dev);
 }
 
 PyObject *

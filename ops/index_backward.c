@@ -53,11 +53,9 @@ tn_op_embedding_dense_backward(const tn_op *overload, TensorObject *grad_output,
     }
     int d = grad_output->dtype, dev = grad_output->device;
     int64_t shape[2] = {num_weights, D};
-    TensorObject *gw = tn_tensor_empty(2, shape, d, dev);
+    TensorObject *gw = tn_tensor_zeros(2, shape, d, dev);  /* Note [Zeroed storage] */
     if (!gw || dev == TN_DEVICE_META || indices->device == TN_DEVICE_META)
         return (PyObject *)gw;
-    if (gw->numel)
-        memset(tn_tensor_data(gw), 0, (size_t)(gw->numel * tn_dtype_size(d)));
     if (tn_check_dtype(overload, d) < 0)
         goto fail;
     PyObject *g = tn_tensor_is_contiguous(grad_output) ? Py_NewRef((PyObject *)grad_output)

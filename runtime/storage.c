@@ -654,8 +654,8 @@ storage_share_fd(PyObject *self, PyObject *unused)
             return NULL;
         if (data && s->data)
             memcpy(data, s->data, (size_t)s->nbytes);
-        if (s->kind == TN_STORAGE_MALLOC && !s->inline_data)
-            free(s->data);
+        if (s->kind == TN_STORAGE_MALLOC)
+            tn_storage_free_data(s);
         else if (s->kind == TN_STORAGE_EXTERNAL && s->release)
             s->release(s);
         Py_CLEAR(s->owner);

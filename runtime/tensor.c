@@ -18,6 +18,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 PyTypeObject *tn_TensorBase_Type;
 PyTypeObject *tn_tensor_class;
@@ -106,13 +107,64 @@ tn_storage_new_external(char *data, int64_t nbytes, PyObject *owner)
     return s;
 }
 
+/* Note [Zeroed storage]
+ * zeros() and the gradients that start as zeros (embedding_dense_backward) take fresh anonymous
+ * pages for storages of TN_ZEROED_MAP_BYTES or more: the kernel hands them out zeroed, so nothing
+ * writes 0s, and pages never written (an embedding gradient touches the rows it was indexed by)
+ * are never faulted in. Smaller ones are allocated and cleared as usual. Such a storage is a
+ * MALLOC one whose data `release` unmaps (the length in release_ctx); resizing moves it to
+ * malloc'd memory. */
+#define TN_ZEROED_MAP_BYTES (1 << 20)
+
+static void
+release_mapped(tn_storage *s)
+{
+    munmap(s->data, (size_t)(uintptr_t)s->release_ctx);
+}
+
+tn_storage *
+tn_storage_new_zeroed(int64_t nbytes, int device)
+{
+    if (device != TN_DEVICE_CPU || nbytes < TN_ZEROED_MAP_BYTES) {
+        tn_storage *s = tn_storage_new(nbytes, device);
+        if (s && s->data && nbytes > 0)
+            memset(s->data, 0, (size_t)nbytes);
+        return s;
+    }
+    tn_storage *s = tn_storage_new(0, device);
+    if (!s)
+        return NULL;
+    void *data = mmap(NULL, (size_t)nbytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (data == MAP_FAILED) {
+        tn_storage_release(s);
+        alloc_failed(nbytes);
+        return NULL;
+    }
+    s->data = data;
+    s->nbytes = nbytes;
+    s->release = release_mapped;
+    s->release_ctx = (void *)(uintptr_t)nbytes;
+    return s;
+}
+
+void
+tn_storage_free_data(tn_storage *s)
+{
+    if (s->release)
+        s->release(s);
+    else if (!s->inline_data)
+        free(s->data);
+    s->release = NULL;
+    s->release_ctx = NULL;
+}
+
 void
 tn_storage_release(tn_storage *s)
 {
     if (!s || --s->refcnt > 0)
         return;
-    if (s->kind == TN_STORAGE_MALLOC && !s->inline_data)
-        free(s->data);
+    if (s->kind == TN_STORAGE_MALLOC)
+        tn_storage_free_data(s);
     else if (s->kind == TN_STORAGE_EXTERNAL && s->release)
         s->release(s);
     Py_CLEAR(s->owner);
@@ -148,8 +200,7 @@ tn_storage_resize(tn_storage *s, int64_t nbytes)
     }
     if (s->data && data)
         memcpy(data, s->data, (size_t)(s->nbytes < nbytes ? s->nbytes : nbytes));
-    if (!s->inline_data)
-        free(s->data);
+    tn_storage_free_data(s);
     s->inline_data = 0;
     s->data = data;
     s->nbytes = nbytes;
@@ -480,6 +531,20 @@ tn_tensor_from_storage(tn_storage *storage, int64_t offset, int ndim, const int6
     t->offset = offset;
     t->dtype = (int8_t)dtype;
     t->device = (int8_t)storage->device;
+    return t;
+}
+
+TensorObject *
+tn_tensor_zeros(int ndim, const int64_t *sizes, int dtype, int device)
+{
+    if (tn_check_size_nonnegative(ndim, sizes) < 0)
+        return NULL;
+    int64_t nbytes = tn_storage_nbytes(ndim, sizes, NULL, tn_dtype_size(dtype), 0);
+    tn_storage *s = nbytes < 0 ? NULL : tn_storage_new_zeroed(nbytes, device);
+    if (!s)
+        return NULL;
+    TensorObject *t = tn_tensor_from_storage(s, 0, ndim, sizes, NULL, dtype);
+    tn_storage_release(s);
     return t;
 }
 

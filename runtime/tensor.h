@@ -106,12 +106,16 @@ tn_tensor_check(PyObject *o)
 /* ---- storage ---- */
 tn_storage *tn_storage_new(int64_t nbytes, int device);
 tn_storage *tn_storage_new_external(char *data, int64_t nbytes, PyObject *owner);
+/* A storage of zeros (Note [Zeroed storage]). */
+tn_storage *tn_storage_new_zeroed(int64_t nbytes, int device);
 static inline void
 tn_storage_retain(tn_storage *s)
 {
     s->refcnt++;
 }
 void tn_storage_release(tn_storage *s);
+/* Frees a MALLOC storage's data (its `release`, else free unless inline). */
+void tn_storage_free_data(tn_storage *s);
 int tn_storage_resize(tn_storage *s, int64_t nbytes);
 /* Bytes a tensor of `sizes` (and `strides`; NULL = contiguous) at element `offset` needs, with
  * upstream's overflow checks (computeStorageNbytes); -1 with RuntimeError "Storage size
@@ -127,6 +131,8 @@ tn_storage *tn_storage_new_for(int ndim, const int64_t *sizes, const int64_t *st
 /* ---- construction ---- */
 /* A new contiguous tensor with fresh (uninitialised) storage. */
 TensorObject *tn_tensor_empty(int ndim, const int64_t *sizes, int dtype, int device);
+/* A new contiguous tensor of zeros. */
+TensorObject *tn_tensor_zeros(int ndim, const int64_t *sizes, int dtype, int device);
 /* A new tensor viewing `storage` (retained) with the given geometry; no base, fresh version. */
 TensorObject *tn_tensor_from_storage(tn_storage *storage, int64_t offset, int ndim,
                                      const int64_t *sizes, const int64_t *strides, int dtype);
