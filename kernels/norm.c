@@ -14,6 +14,7 @@
 #include "cpu.h"
 #include "parallel.h"
 #include "reduce.h"
+#include "vmath.h"
 
 #define GRAIN 32768
 
@@ -201,10 +202,40 @@ softmax_row_f32_plain(const float *x, float *y, int64_t n, int log_, float *e)
 }
 
 #if TN_X86
+/* The body with its exps from the vector exp (Note [Vector exp]; upstream's softmax vectorises
+ * its exp too), the tail through a zero-padded vector. */
 TN_TARGET_AVX2 static void
 softmax_row_f32_avx2(const float *x, float *y, int64_t n, int log_, float *e)
 {
-    softmax_row_f32_body(x, y, n, log_, e);
+    float mx = -INFINITY;
+    int nan = 0;
+    for (int64_t i = 0; i < n; i++) {
+        nan |= x[i] != x[i];
+        mx = x[i] > mx ? x[i] : mx;
+    }
+    if (nan)
+        mx = NAN;
+    const __m256 vm = _mm256_set1_ps(mx);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(e + i, tn_f32_vexp__avx2(_mm256_sub_ps(_mm256_loadu_ps(x + i), vm)));
+    if (i < n) {
+        float t[8] = {0};
+        for (int64_t j = 0; i + j < n; j++)
+            t[j] = x[i + j] - mx;
+        _mm256_storeu_ps(t, tn_f32_vexp__avx2(_mm256_loadu_ps(t)));
+        memcpy(e + i, t, sizeof(float) * (size_t)(n - i));
+    }
+    float s = lane_sum_f32(e, n, softmax_vector_bytes() / 4);
+    if (log_) {
+        float ls = logf(s);
+        for (int64_t k = 0; k < n; k++)
+            y[k] = (x[k] - mx) - ls;
+    } else {
+        float r = 1.0f / s;
+        for (int64_t k = 0; k < n; k++)
+            y[k] = e[k] * r;
+    }
 }
 #endif
 
@@ -946,10 +977,84 @@ typedef struct {
     const void *g, *o;
 } softmax_bw_plan;
 
+/* float32 rows along the last dimension: the task's arithmetic below on floats (each product
+ * and sum rounds to float there too), log_softmax's exp from the vector exp (Note [Vector exp];
+ * upstream's exp there is vectorised too). The tail goes through a zero-padded vector so every
+ * element sees the same approximation. */
+INL float
+softmax_bw_sum_f32(int log_, int64_t n, int L, const float *g, const float *o, float *buf)
+{
+    if (log_)
+        return lane_sum_f32(g, n, L);
+    for (int64_t i = 0; i < n; i++)
+        buf[i] = g[i] * o[i];
+    return lane_sum_f32(buf, n, L);
+}
+
+static void
+softmax_bw_row_f32_plain(int log_, int64_t n, int L, float *gi, const float *g, const float *o, float *buf)
+{
+    float sum = softmax_bw_sum_f32(log_, n, L, g, o, buf);
+    for (int64_t i = 0; i < n; i++)
+        gi[i] = log_ ? g[i] - expf(o[i]) * sum : (g[i] - sum) * o[i];
+}
+
+#if TN_X86
+TN_TARGET_AVX2 static void
+softmax_bw_row_f32_avx2(int log_, int64_t n, int L, float *gi, const float *g, const float *o, float *buf)
+{
+    float sum = softmax_bw_sum_f32(log_, n, L, g, o, buf);
+    if (!log_) {
+        for (int64_t i = 0; i < n; i++)
+            gi[i] = (g[i] - sum) * o[i];
+        return;
+    }
+    const __m256 vs = _mm256_set1_ps(sum);
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256 e = tn_f32_vexp__avx2(_mm256_loadu_ps(o + i));
+        _mm256_storeu_ps(gi + i, _mm256_sub_ps(_mm256_loadu_ps(g + i), _mm256_mul_ps(e, vs)));
+    }
+    if (i < n) {
+        float ot[8] = {0}, et[8];
+        memcpy(ot, o + i, sizeof(float) * (size_t)(n - i));
+        _mm256_storeu_ps(et, tn_f32_vexp__avx2(_mm256_loadu_ps(ot)));
+        for (int64_t j = 0; i + j < n; j++)
+            gi[i + j] = g[i + j] - et[j] * sum;
+    }
+}
+#endif
+
+static void
+softmax_bw_rows_f32(const softmax_bw_plan *p, int64_t begin, int64_t end)
+{
+    const int L = softmax_vector_bytes() / 4;
+    const int64_t n = p->n;
+    float *buf = p->log_ ? NULL : malloc(sizeof(float) * (size_t)n);
+    if (!p->log_ && !buf)
+        return;
+    for (int64_t t = begin; t < end; t++) {
+        float *gi = (float *)p->gi + t * n;
+        const float *g = (const float *)p->g + t * n, *o = (const float *)p->o + t * n;
+#if TN_X86
+        if (tn_cpu_has_avx2()) {
+            softmax_bw_row_f32_avx2(p->log_, n, L, gi, g, o, buf);
+            continue;
+        }
+#endif
+        softmax_bw_row_f32_plain(p->log_, n, L, gi, g, o, buf);
+    }
+    free(buf);
+}
+
 static void
 softmax_bw_task(void *ctx, int64_t begin, int64_t end)
 {
     const softmax_bw_plan *p = ctx;
+    if (p->dt == TN_DTYPE_F32 && p->inner == 1) {
+        softmax_bw_rows_f32(p, begin, end);
+        return;
+    }
     const int dt = p->dt, f64 = dt == TN_DTYPE_F64;
     const int64_t n = p->n, inner = p->inner;
     const int L = softmax_vector_bytes() / (f64 ? 8 : 4);

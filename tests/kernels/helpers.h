@@ -130,6 +130,26 @@ elements_equal(int dtype, const void *x, const void *y)
 
 /* n rows along one dimension over nops (at most 3) operands with element strides s0, s1, s2;
  * n == 0 gives a 0-dim loop (a single element). */
+/* Distance in units in the last place between two values of a floating dtype; NaN == NaN,
+ * +0 == -0. Non-floating dtypes: 0 if the bits match, else a large number. */
+static inline int64_t
+ulp_distance(int dtype, const void *x, const void *y)
+{
+    size_t size = (size_t)tn_dtype_size(dtype);
+    if (!tn_dtype_is_kernel_float(dtype))
+        return memcmp(x, y, size) == 0 ? 0 : INT64_MAX;
+    double fu = get_elem(dtype, x, 0), fv = get_elem(dtype, y, 0);
+    if (isnan(fu) || isnan(fv))
+        return isnan(fu) && isnan(fv) ? 0 : INT64_MAX;
+    /* sign-magnitude bits to a line where adjacent values differ by 1 (little-endian) */
+    uint64_t u = 0, v = 0, sign = 1ull << (8 * size - 1);
+    memcpy(&u, x, size);
+    memcpy(&v, y, size);
+    int64_t a = (u & sign) ? -(int64_t)(u & (sign - 1)) : (int64_t)u;
+    int64_t b = (v & sign) ? -(int64_t)(v & (sign - 1)) : (int64_t)v;
+    return a > b ? a - b : b - a;
+}
+
 static inline tn_loop
 outer_loop(int nops, int64_t n, int64_t s0, int64_t s1, int64_t s2)
 {
