@@ -588,7 +588,7 @@ normal16_f32_cephes(float *d, float mean, float std)
 
 #if TN_X86
 /* normal16_f32_cephes on eight lanes at once: the same operations, fused where it fuses, so the
- * same bits (upstream's randn goldens in tests/kernels/test_random.c check both). */
+ * same bits (upstream's randn goldens in tests/kernels/test_random.c check the path the CPU takes). */
 TN_TARGET_AVX2 static inline __m256
 cephes_logf_avx2(__m256 x)
 {
