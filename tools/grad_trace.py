@@ -7,8 +7,9 @@ tools/train_check.py --real's loss (same text, same model, one thread) and compa
     .venv/bin/python tools/grad_trace.py --ref true64 --all   # every row, not only those outside
 
 Runs: "ours" (.venv, float32), "up32" (upstream float32), and a reference on upstream: "up64" is
-model.double() exactly as train_check runs it, "true64" is model.double() under a torch-function
-mode that turns every float32 request of the model code into float64. The difference matters:
+model.double() as train_check ran it before Note [Float64 means float64] there, "true64" is
+model.double() under train_check.float64_mode (every float32 request of the model code becomes
+float64), as train_check now runs it. The difference matters:
 transformers' LlamaRMSNorm computes `hidden_states.to(torch.float32)` and its causal-LM loss
 computes `logits.float()`, so up64 does every norm (forward and backward) and the loss in float32
 (its loss equals up32's to the last digit), and its error shares those float32 roundings with up32.
@@ -34,26 +35,6 @@ import train_check  # noqa: E402
 ULP32 = 2.0 ** -23
 
 
-def keep_float64(torch):
-    """A torch-function mode under which float32 requests become float64 (`.float()`, a dtype
-    argument or keyword), so a model that upcasts to float32 internally stays float64."""
-    from torch.overrides import TorchFunctionMode
-
-    f32, f64 = torch.float32, torch.float64
-
-    class KeepFloat64(TorchFunctionMode):
-        def __torch_function__(self, func, types, args=(), kwargs=None):
-            kwargs = dict(kwargs or {})
-            if func is torch.Tensor.float:
-                return args[0].double()
-            args = tuple(f64 if a is f32 else a for a in args)
-            if kwargs.get("dtype") is f32:
-                kwargs["dtype"] = f64
-            return func(*args, **kwargs)
-
-    return KeepFloat64()
-
-
 def first_tensor(torch, out):
     if isinstance(out, torch.Tensor):
         return out
@@ -68,29 +49,6 @@ def first_tensor(torch, out):
     return None
 
 
-def permutations(config) -> dict:
-    """perm32's fixed permutations of the hidden ("h") and MLP ("i") dimensions."""
-    import numpy as np
-
-    rng = np.random.default_rng(0)
-    return {"h": rng.permutation(config.hidden_size), "i": rng.permutation(config.intermediate_size)}
-
-
-def param_axes(name: str) -> tuple:
-    """Which permutation each axis of a Llama parameter carries (None: not permuted)."""
-    if name.endswith(("layernorm.weight", "model.norm.weight")):
-        return ("h",)
-    if name.endswith(("embed_tokens.weight", "q_proj.weight", "k_proj.weight", "v_proj.weight")):
-        return (None, "h")
-    if name.endswith("o_proj.weight"):
-        return ("h", None)
-    if name.endswith(("gate_proj.weight", "up_proj.weight")):
-        return ("i", "h")
-    if name.endswith("down_proj.weight"):
-        return ("h", "i")
-    raise ValueError(f"no permutation rule for {name}")
-
-
 def act_axis(key: str):
     """Which permutation the last dimension of a traced tensor carries."""
     name = key.split(" ", 1)[-1]
@@ -99,20 +57,6 @@ def act_axis(key: str):
     if key == "loss" or name.endswith(("q_proj", "k_proj", "v_proj", "rotary_emb", "lm_head", "<model>")):
         return None
     return "h"
-
-
-def unpermute(a, axes, perms):
-    """a was computed on permuted axes (a' = a[perm] along each); the original order."""
-    import numpy as np
-
-    for ax, kind in enumerate(axes):
-        if kind is not None:
-            out = np.empty_like(a)
-            idx = [slice(None)] * a.ndim
-            idx[ax - len(axes) + a.ndim] = perms[kind]
-            out[tuple(idx)] = a
-            a = out
-    return a
 
 
 def trace_worker(role: str, out_dir: Path) -> dict:
@@ -136,15 +80,7 @@ def trace_worker(role: str, out_dir: Path) -> dict:
     if wide:
         model = model.double()
     model.train()
-    perms = permutations(model.config) if role == "perm32" else None
-    if perms:  # the same function with every hidden and MLP sum in another order
-        with torch.no_grad():
-            for name, p in model.named_parameters():
-                q = p
-                for ax, kind in enumerate(param_axes(name)):
-                    if kind is not None:
-                        q = q.index_select(ax, torch.from_numpy(perms[kind]))
-                p.copy_(q)
+    perms = train_check.permute_llama(torch, model) if role == "perm32" else None
     acts, order = {}, []
 
     def save(key, t):
@@ -164,7 +100,7 @@ def trace_worker(role: str, out_dir: Path) -> dict:
 
     for name, mod in model.named_modules():
         mod.register_forward_hook(hook(name or "<model>"))
-    with keep_float64(torch) if role == "true64" else contextlib.nullcontext():
+    with train_check.float64_mode(torch) if role == "true64" else contextlib.nullcontext():
         loss = model(input_ids=ids, labels=ids).loss
     save("loss", loss.reshape(1))
     loss.backward()
@@ -173,10 +109,10 @@ def trace_worker(role: str, out_dir: Path) -> dict:
         index.append([name, list(p.shape)])
         g = p.grad.detach().numpy()
         if perms:
-            g = unpermute(g, param_axes(name), perms)
+            g = train_check.unpermute(g, train_check.param_axes(name), perms)
         flat.append(g.reshape(-1).astype(np.float64 if wide else np.float32))
     if perms:
-        acts = {k: unpermute(a, (act_axis(k),), perms) for k, a in acts.items()}
+        acts = {k: train_check.unpermute(a, (act_axis(k),), perms) for k, a in acts.items()}
     np.savez(out_dir / f"{role}-acts.npz", **acts)
     np.save(out_dir / f"{role}-grads.npy", np.concatenate(flat))
     return {"torch_file": torch.__file__, "order": order, "index": index, "loss": loss.item()}
@@ -186,7 +122,7 @@ def trace_key() -> str:
     """What upstream's cached runs depend on: the worker, the float64 mode, the text."""
     import inspect
 
-    src = inspect.getsource(trace_worker) + inspect.getsource(keep_float64) + train_check.REAL_TEXT
+    src = inspect.getsource(trace_worker) + inspect.getsource(train_check.float64_mode) + train_check.REAL_TEXT
     return hashlib.sha256(src.encode()).hexdigest()[:16]
 
 
