@@ -5,6 +5,7 @@ tools/train_check.py --real's loss (same text, same model, one thread) and compa
     .venv/bin/python tools/grad_trace.py                 # reference: upstream's model.double() run
     .venv/bin/python tools/grad_trace.py --ref true64    # reference: float64 all the way (see below)
     .venv/bin/python tools/grad_trace.py --ref true64 --all   # every row, not only those outside
+    .venv/bin/python tools/grad_trace.py --ref true64 --candidate perm32   # upstream against itself
 
 Runs: "ours" (.venv, float32), "up32" (upstream float32), and a reference on upstream: "up64" is
 model.double() as train_check ran it before Note [Float64 means float64] there, "true64" is
@@ -17,6 +18,21 @@ Per tensor (forward order, then the order the backward hooks fired, then paramet
 gives max|ours - ref| and max|up32 - ref| and the derived-rule ratio
 max(|ours - ref| / (2*max|up32 - ref| + ulp32*|ref|)) (> 1: outside the bound). Upstream's runs
 are cached in build/golden/trace-<key>/ (the float64 ones take minutes); ours runs every time.
+
+Controls in place of ours (--candidate): "perm32" is upstream float32 on the model with its hidden
+and MLP dimensions permuted (train_check.permute_llama: the same function, every sum over them in
+another order; results put back in order), "eager32" upstream float32 with eager attention (not
+an independent sample: its roundings stay correlated with up32's, like up64's norms).
+
+Measured 2026-12-02 (38 tokens, one thread; the ratio uses up32's error only): --ref up64: ours
+29 of 272 gradients outside, perm32 26 (worst 6.49 and 5.43); --ref true64: ours 2
+(layers.14 and layers.8 input_layernorm.weight[507], 1.09 and 1.00), perm32 1 (layers.8
+input_layernorm.weight[507], 1.14). The first forward tensor outside (true64) is
+layers.2.mlp.act_fn (token 25, feature 90, from the gate_proj input's channel 260), then
+layers.2.mlp.down_proj at token 25, channel 507: ours 105.1051, perm32 105.1051, up32 105.1058,
+float64 105.1059, and that error rides channel 507 of the residual stream to the end. The
+rounding each of our forward ops adds given its own inputs (linear, RMSNorm, attention with
+rotary) is the size of upstream's, layer by layer.
 """
 from __future__ import annotations
 
