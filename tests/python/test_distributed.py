@@ -227,6 +227,59 @@ def test_a_dead_or_stalled_rank_makes_every_other_rank_raise_in_time(tmp_path):
                     p.kill()
 
 
+def _mixed_worlds(tmp, worlds):
+    """Two groups of two ranks: in world `up`, rank `up` runs upstream torch with real gloo and
+    the other ours. Each rank 0 (it hosts the TCPStore) starts first, each rank 1 once that
+    store listens. Fills worlds {up: ({rank: process}, {rank: out path})} as it launches."""
+    worlds.update({up: ({}, {}) for up in (0, 1)})
+    ports = {up: _port() for up in worlds}
+    for r in (0, 1):
+        for up, (procs, outs) in worlds.items():
+            outs[r] = tmp / f"mixed{up}_{r}.pkl"
+            log = open(tmp / f"mixed{up}_{r}.log", "w")
+            procs[r] = _launch(UP_PY if r == up else OURS_PY, ["mixed", r, 2, f"tcp://127.0.0.1:{ports[up]}", outs[r]],
+                               log=log)
+        deadline = time.time() + 120
+        while r == 0 and time.time() < deadline and not all(_listening(p) for p in ports.values()):
+            time.sleep(0.05)
+
+
+def test_a_group_mixing_upstream_gloo_with_ours_fails_fast_naming_the_mismatch(tmp_path):
+    """Bug (issue 12): upstream torch with gloo at rank 0 and torchnative at rank 1 hung in the
+    rendezvous until the group's timeout (each waited for the other's key). Now ours raises
+    DistBackendError naming the rank on gloo and what would make it work, within seconds of both
+    entering init_process_group (the group's timeout is 120 s). The reverse too (ours at rank 0
+    hosting the store, upstream's gloo at rank 1): ours raises, and its store going away makes
+    upstream's rank fail as well. No process outlives the test."""
+    worlds = {}
+    try:
+        _mixed_worlds(tmp_path, worlds)
+        for up, (procs, outs) in worlds.items():
+            ours = 1 - up
+            assert procs[ours].wait(120) == 0, f"ours (rank {ours}) exited {procs[ours].returncode}"
+            got = pickle.loads(outs[ours].read_bytes())
+            assert Path(got["torch"]).resolve().is_relative_to((ROOT / "build" / "site").resolve())
+            name, mro, msg = got["result"]
+            assert name == "DistBackendError" and "DistError" in mro and "RuntimeError" in mro, got
+            assert msg.startswith(f"[rank {ours}] rank {up} runs gloo (upstream torch's backend"), msg
+            assert "not gloo's wire format" in msg and "every rank of the group on torchnative" in msg, msg
+            both_in = max(Path(str(o) + ".ready").stat().st_mtime for o in outs.values())
+            assert got["ended"] - both_in < 10, (got, both_in)
+        # the reverse: upstream's rank 1 loses the store ours hosted
+        procs, outs = worlds[1]
+        assert procs[1].wait(60) == 0
+        got = pickle.loads(outs[1].read_bytes())
+        assert "/.venv-upstream/" in got["torch"] and got["result"][0] == "DistNetworkError", got
+    finally:
+        for procs, _ in worlds.values():
+            for p in procs.values():
+                if p.poll() is None:
+                    p.kill()
+                p.wait(30)
+    for procs, _ in worlds.values():
+        assert all(p.poll() is not None for p in procs.values())
+
+
 # ---- in-process: stores, malformed frames, tokens, loopback ---------------------------------
 
 
