@@ -264,12 +264,15 @@ def test_a_group_mixing_upstream_gloo_with_ours_fails_fast_naming_the_mismatch(t
             assert msg.startswith(f"[rank {ours}] rank {up} runs gloo (upstream torch's backend"), msg
             assert "not gloo's wire format" in msg and "every rank of the group on torchnative" in msg, msg
             both_in = max(Path(str(o) + ".ready").stat().st_mtime for o in outs.values())
+            print(f"upstream at rank {up}: ours raised {got['ended'] - both_in:.2f} s after both entered")
             assert got["ended"] - both_in < 10, (got, both_in)
         # the reverse: upstream's rank 1 loses the store ours hosted
         procs, outs = worlds[1]
         assert procs[1].wait(60) == 0
         got = pickle.loads(outs[1].read_bytes())
         assert "/.venv-upstream/" in got["torch"] and got["result"][0] == "DistNetworkError", got
+        both_in = max(Path(str(o) + ".ready").stat().st_mtime for o in outs.values())
+        print(f"upstream at rank 1: it raised {got['result'][0]} {got['ended'] - both_in:.2f} s after both entered")
     finally:
         for procs, _ in worlds.values():
             for p in procs.values():
