@@ -163,16 +163,16 @@ runs_gloo(PyObject *store, int rank)
     return found;
 }
 
-/* DistBackendError for a group mixing ranks on gloo (listed in `who`) with ours; NULL. */
-static PyObject *
-raise_gloo_peer(int rank, const char *who, int many)
+/* What a rank raises when ranks `who` of its group run gloo. */
+static void
+gloo_peer_msg(char *out, size_t cap, int rank, const char *who, int many)
 {
-    return tn_c10d_raise("_DistBackendError", "[rank %d] %s %s %s gloo (upstream torch's backend: %s "
-        "in the group's store), but this process runs torchnative, whose backend serves \"gloo\" "
-        "with its own protocol, not gloo's wire format: one process group cannot mix the two. Run "
-        "every rank of the group on torchnative, or every rank on upstream torch (torchnative and "
-        "upstream processes can still share a TCPStore)", rank, many ? "ranks" : "rank", who,
-        many ? "run" : "runs", many ? "their rendezvous keys are" : "its rendezvous key is");
+    snprintf(out, cap, "[rank %d] %s %s %s gloo (upstream torch's backend: %s in the group's store), "
+             "but this process runs torchnative, whose backend serves \"gloo\" with its own protocol, "
+             "not gloo's wire format: one process group cannot mix the two. Run every rank of the "
+             "group on torchnative, or every rank on upstream torch (torchnative and upstream "
+             "processes can still share a TCPStore)", rank, many ? "ranks" : "rank", who,
+             many ? "run" : "runs", many ? "their rendezvous keys are" : "its rendezvous key is");
 }
 
 /* A leaf waits for the hub's address under `key`: 0 once it is there, -1 with an exception
@@ -206,7 +206,9 @@ wait_for_hub(PyObject *store, const char *key, int rank, int64_t timeout_ms, int
             PyErr_Clear();
             look = 0;
         } else if (there == 0 && runs_gloo(store, 0) == 1) {
-            raise_gloo_peer(rank, "0", 0);
+            char msg[1024];
+            gloo_peer_msg(msg, sizeof msg, rank, "0", 0);
+            tn_c10d_raise("_DistBackendError", "%s", msg);
             return -1;
         }
     }
@@ -248,7 +250,11 @@ hub_accept(PyObject *store, int lfd, int size, const unsigned char session[16], 
             }
         }
         if (used) {
-            raise_gloo_peer(0, who, many > 1);
+            /* the leaves that joined already would only learn it at their first collective */
+            char msg[1024];
+            gloo_peer_msg(msg, sizeof msg, 0, who, many > 1);
+            tn_star_hub_refuse(fds, size, msg);
+            tn_c10d_raise("_DistBackendError", "%s", msg);
             goto fail;
         }
     }

@@ -2628,6 +2628,23 @@ tn_star_hub_accept(int listen_fd, int size, const unsigned char session[16], con
     return TN_NET_OK;
 }
 
+void
+tn_star_hub_refuse(const int *fds, int size, const char *reason)
+{
+    size_t n = strlen(reason);
+    if (n > MAX_MSG)
+        n = MAX_MSG;
+    for (int k = 1; k < size; k++) {
+        if (fds[k] < 0)
+            continue;
+        hdr h = {.magic = MAGIC, .kind = K_ABORT, .src = 0, .dst = (uint32_t)k, .len = n};
+        char e[TN_NET_ERRLEN];
+        int64_t d = tn_net_now_ms() + 1000;
+        if (tn_net_write_all(fds[k], &h, sizeof h, d, e) == TN_NET_OK)
+            tn_net_write_all(fds[k], reason, n, d, e);
+    }
+}
+
 int
 tn_star_leaf_connect(const char *host, int port, int rank, int size,
                      const unsigned char session[16], const char *token, size_t toklen,

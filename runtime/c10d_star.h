@@ -68,6 +68,10 @@ void tn_star_accepting_init(tn_star_accepting *acc, int *fds, int size);
 int tn_star_hub_accept(int listen_fd, int size, const unsigned char session[16], const char *token,
                        size_t toklen, int64_t until_ms, int64_t deadline_ms, int *fds,
                        tn_star_accepting *acc, char *err);
+/* The hub gives up before starting: each leaf that joined gets an ABORT frame with the reason
+ * (its engine then fails the group with it, so its first collective raises it). The caller
+ * still closes the fds. */
+void tn_star_hub_refuse(const int *fds, int size, const char *reason);
 int tn_star_leaf_connect(const char *host, int port, int rank, int size,
                          const unsigned char session[16], const char *token, size_t toklen,
                          int64_t deadline_ms, int *fd, char *err);

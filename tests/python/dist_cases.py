@@ -443,8 +443,8 @@ def fault(kind, rank, ws, init, out):
 
 
 def mixed(rank, ws, init, out):
-    """init_process_group("gloo") in a group mixing upstream's gloo with torchnative's backend:
-    what it raises and after how many seconds. OUT.ready appears just before the init, so a test
+    """init_process_group("gloo") then an all_reduce, in a group mixing upstream's gloo with
+    torchnative's backend: what it raises and after how many seconds. OUT.ready appears just before the init, so a test
     can start the other side once this one is under way."""
     import torch.distributed as dist
     outcome = {"torch": torch.__file__}
@@ -455,6 +455,8 @@ def mixed(rank, ws, init, out):
         dist.init_process_group("gloo", init_method=init, rank=rank, world_size=ws,
                                 timeout=datetime.timedelta(seconds=120))
         outcome["result"] = "formed"
+        dist.all_reduce(torch.ones(2))   # a rank that joined before the mismatch came out
+        outcome["result"] = "all_reduce completed"
     except Exception as e:  # noqa: BLE001
         outcome["result"] = (type(e).__name__, [c.__name__ for c in type(e).__mro__], str(e))
     outcome["ended"] = time.time()
