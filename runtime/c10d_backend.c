@@ -143,7 +143,9 @@ hub_host(PyObject *store)
  * and both sides would wait out the group's timeout (30 minutes by default). So ours waits in
  * slices of GLOO_POLL_MS and between slices looks for gloo's key of the ranks it waits for:
  * found, it raises DistBackendError naming them, what each side runs and what would make it
- * work. The upstream side cannot be told; it times out (or loses its store with our rank 0).
+ * work; a hub also sends the leaves that joined before it saw the key an ABORT with the reason
+ * (tn_star_hub_refuse), so their first collective raises it. The upstream side cannot be told;
+ * it times out (or loses its store with our rank 0).
  * A store without check() (a Python subclass may lack it) skips the look and waits as before. */
 #define GLOO_KEY_FMT "0/%d"
 #define GLOO_POLL_MS 500
