@@ -132,6 +132,142 @@ hub_host(PyObject *store)
     return "127.0.0.1";
 }
 
+/* Note [A peer that runs gloo]
+ * torchnative answers the name "gloo" with the star backend, so a group can be started by
+ * mistake with some ranks on torchnative and others on upstream torch running real gloo: both
+ * build their backend over the same prefixed store, and the TCPStore interoperates. Upstream's
+ * gloo then publishes its address under "0/<rank>" (its first device's prefix, then the rank:
+ * what upstream 2.13.0's ProcessGroupGloo sets, seen through a logging Store; the mixed-group
+ * test in tests/python/test_distributed.py fails if that changes) and waits for every other's,
+ * while ours waits for the hub's address (a leaf) or for connections (the hub). Neither comes,
+ * and both sides would wait out the group's timeout (30 minutes by default). So ours waits in
+ * slices of GLOO_POLL_MS and between slices looks for gloo's key of the ranks it waits for:
+ * found, it raises DistBackendError naming them, what each side runs and what would make it
+ * work; a hub also sends the leaves that joined before it saw the key an ABORT with the reason
+ * (tn_star_hub_refuse), so their first collective raises it. The upstream side cannot be told;
+ * it times out (or loses its store with our rank 0).
+ * A store without check() (a Python subclass may lack it) skips the look and waits as before. */
+#define GLOO_KEY_FMT "0/%d"
+#define GLOO_POLL_MS 500
+
+/* 1 if gloo's rendezvous key of `rank` is in the store, 0 if not, -1 (no exception left set)
+ * when the store cannot say. */
+static int
+runs_gloo(PyObject *store, int rank)
+{
+    char key[32];
+    snprintf(key, sizeof key, GLOO_KEY_FMT, rank);
+    PyObject *r = store_call(store, "check", "([s])", key);
+    int found = r ? PyObject_IsTrue(r) : -1;
+    Py_XDECREF(r);
+    if (found < 0)
+        PyErr_Clear();
+    return found;
+}
+
+/* What a rank raises when ranks `who` of its group run gloo. */
+static void
+gloo_peer_msg(char *out, size_t cap, int rank, const char *who, int many)
+{
+    snprintf(out, cap, "[rank %d] %s %s %s gloo (upstream torch's backend: %s in the group's store), "
+             "but this process runs torchnative, whose backend serves \"gloo\" with its own protocol, "
+             "not gloo's wire format: one process group cannot mix the two. Run every rank of the "
+             "group on torchnative, or every rank on upstream torch (torchnative and upstream "
+             "processes can still share a TCPStore)", rank, many ? "ranks" : "rank", who,
+             many ? "run" : "runs", many ? "their rendezvous keys are" : "its rendezvous key is");
+}
+
+/* A leaf waits for the hub's address under `key`: 0 once it is there, -1 with an exception
+ * (the store's own on the timeout; DistBackendError if rank 0 runs gloo). */
+static int
+wait_for_hub(PyObject *store, const char *key, int rank, int64_t timeout_ms, int64_t deadline)
+{
+    int look = 1;
+    for (;;) {
+        int64_t left = deadline == INT64_MAX ? timeout_ms : deadline - tn_net_now_ms();
+        int last = !look || (deadline != INT64_MAX && left <= GLOO_POLL_MS);
+        PyObject *keys = Py_BuildValue("[s]", key);
+        int64_t ms = !last ? GLOO_POLL_MS : deadline == INT64_MAX ? timeout_ms : left > 0 ? left : 1;
+        PyObject *td = tn_c10d_timedelta_from_ms(ms);
+        PyObject *w = (keys && td) ? store_call(store, "wait", "(OO)", keys, td) : NULL;
+        Py_XDECREF(keys);
+        Py_XDECREF(td);
+        if (w) {
+            Py_DECREF(w);
+            return 0;
+        }
+        if (last)
+            return -1;
+        /* The slice ran out (or the store failed: then check() fails too, and the last wait
+         * reports the store's error). */
+        PyErr_Clear();
+        PyObject *r = store_call(store, "check", "([s])", key);
+        int there = r ? PyObject_IsTrue(r) : -1;
+        Py_XDECREF(r);
+        if (there < 0) {
+            PyErr_Clear();
+            look = 0;
+        } else if (there == 0 && runs_gloo(store, 0) == 1) {
+            char msg[1024];
+            gloo_peer_msg(msg, sizeof msg, rank, "0", 0);
+            tn_c10d_raise("_DistBackendError", "%s", msg);
+            return -1;
+        }
+    }
+}
+
+/* The hub accepts its leaves, looking between slices for ranks that run gloo instead; 0 when
+ * every rank joined, -1 with an exception. fds[k] are the leaves' connections. */
+static int
+hub_accept(PyObject *store, int lfd, int size, const unsigned char session[16], const char *token,
+           size_t toklen, int64_t deadline, int *fds)
+{
+    tn_star_accepting acc;
+    char err[TN_NET_ERRLEN];
+    int rc, look = 1;
+    tn_star_accepting_init(&acc, fds, size);
+    for (;;) {
+        int64_t until = tn_net_now_ms() + GLOO_POLL_MS;
+        if (!look || until > deadline)
+            until = deadline;
+        Py_BEGIN_ALLOW_THREADS
+        rc = tn_star_hub_accept(lfd, size, session, token, toklen, until, deadline, fds, &acc, err);
+        Py_END_ALLOW_THREADS
+        if (rc == TN_NET_OK)
+            return 0;
+        if (rc != TN_NET_TIMEOUT || until >= deadline)
+            break;
+        char who[256] = "";
+        size_t used = 0;
+        int many = 0;
+        for (int k = 1; k < size && look && used + 12 < sizeof who; k++) {
+            if (fds[k] >= 0)
+                continue;
+            int found = runs_gloo(store, k);
+            if (found < 0) {
+                look = 0;
+            } else if (found) {
+                used += (size_t)snprintf(who + used, sizeof who - used, "%s%d", used ? ", " : "", k);
+                many++;
+            }
+        }
+        if (used) {
+            /* the leaves that joined already would only learn it at their first collective */
+            char msg[1024];
+            gloo_peer_msg(msg, sizeof msg, 0, who, many > 1);
+            tn_star_hub_refuse(fds, size, msg);
+            tn_c10d_raise("_DistBackendError", "%s", msg);
+            goto fail;
+        }
+    }
+    tn_c10d_raise("_DistBackendError", "[rank 0] %s", err);
+fail:
+    for (int k = 0; k < size; k++)
+        if (fds[k] >= 0)
+            close(fds[k]);
+    return -1;
+}
+
 static int
 star_init(PyObject *self, PyObject *args, PyObject *kw)
 {
@@ -206,23 +342,14 @@ star_init(PyObject *self, PyObject *args, PyObject *kw)
             return -1;
         }
         Py_DECREF(r);
-        Py_BEGIN_ALLOW_THREADS
-        rc = tn_star_hub_accept(lfd, size, session, token, toklen, deadline, fds, err);
+        rc = hub_accept(store, lfd, size, session, token, toklen, deadline, fds);
         close(lfd);
-        Py_END_ALLOW_THREADS
         if (rc) {
             free(fds);
-            tn_c10d_raise("_DistBackendError", "[rank 0] %s", err);
             return -1;
         }
     } else {
-        PyObject *keys = Py_BuildValue("[s]", key);
-        PyObject *td = tn_c10d_timedelta_from_ms(timeout_ms);
-        PyObject *w = (keys && td) ? store_call(store, "wait", "(OO)", keys, td) : NULL;
-        Py_XDECREF(keys);
-        Py_XDECREF(td);
-        PyObject *v = w ? store_call(store, "get", "(s)", key) : NULL;
-        Py_XDECREF(w);
+        PyObject *v = wait_for_hub(store, key, rank, timeout_ms, deadline) == 0 ? store_call(store, "get", "(s)", key) : NULL;
         if (!v) {
             free(fds);
             return -1;

@@ -2544,18 +2544,23 @@ hub_reply(int fd, uint32_t status, int64_t deadline)
     tn_net_write_all(fd, r, sizeof r, deadline, e);
 }
 
-int
-tn_star_hub_accept(int listen_fd, int size, const unsigned char session[16], const char *token,
-                   size_t toklen, int64_t deadline_ms, int *fds, char *err)
+void
+tn_star_accepting_init(tn_star_accepting *acc, int *fds, int size)
 {
-    int joined = 0, refused = 0;
-    char last_refusal[TN_NET_ERRLEN] = "";
+    memset(acc, 0, sizeof *acc);
     for (int k = 0; k < size; k++)
         fds[k] = -1;
-    while (joined < size - 1) {
+}
+
+int
+tn_star_hub_accept(int listen_fd, int size, const unsigned char session[16], const char *token,
+                   size_t toklen, int64_t until_ms, int64_t deadline_ms, int *fds,
+                   tn_star_accepting *acc, char *err)
+{
+    while (acc->joined < size - 1) {
         int fd;
         char e[TN_NET_ERRLEN];
-        int rc = tn_net_accept(listen_fd, deadline_ms, &fd, e);
+        int rc = tn_net_accept(listen_fd, until_ms, &fd, e);
         if (rc == TN_NET_TIMEOUT) {
             char missing[256];
             size_t used = 0;
@@ -2564,19 +2569,12 @@ tn_star_hub_accept(int listen_fd, int size, const unsigned char session[16], con
                 if (fds[k] < 0)
                     used += (size_t)snprintf(missing + used, sizeof missing - used, "%s%d",
                                              used ? ", " : "", k);
-            for (int k = 0; k < size; k++)
-                if (fds[k] >= 0)
-                    close(fds[k]);
             return tn_net_fail(err, TN_NET_TIMEOUT, "timed out waiting for ranks %s to connect to the hub "
-                        "(%d of %d joined; %d connections refused%s%s)", missing, joined, size - 1,
-                        refused, refused ? ", last: " : "", last_refusal);
+                        "(%d of %d joined; %d connections refused%s%s)", missing, acc->joined, size - 1,
+                        acc->refused, acc->refused ? ", last: " : "", acc->last_refusal);
         }
-        if (rc) {
-            for (int k = 0; k < size; k++)
-                if (fds[k] >= 0)
-                    close(fds[k]);
+        if (rc)
             return tn_net_fail(err, rc, "%s", e);
-        }
         /* one peer's handshake, bounded so a silent stranger cannot hold the hub */
         int64_t hd = tn_net_now_ms() + 10000;
         if (hd > deadline_ms)
@@ -2616,18 +2614,35 @@ tn_star_hub_accept(int listen_fd, int size, const unsigned char session[16], con
         if (rc == TN_NET_OK && status == H_OK) {
             hub_reply(fd, H_OK, hd);
             fds[h.rank] = fd;
-            joined++;
+            acc->joined++;
             continue;
         }
         if (rc == TN_NET_OK) {
             hub_reply(fd, status, hd);
             msgf(e, sizeof e, "refused a peer: %s", hello_why[status]);
         }
-        refused++;
-        snprintf(last_refusal, sizeof last_refusal, "%s", e);
+        acc->refused++;
+        snprintf(acc->last_refusal, sizeof acc->last_refusal, "%s", e);
         close(fd);
     }
     return TN_NET_OK;
+}
+
+void
+tn_star_hub_refuse(const int *fds, int size, const char *reason)
+{
+    size_t n = strlen(reason);
+    if (n > MAX_MSG)
+        n = MAX_MSG;
+    for (int k = 1; k < size; k++) {
+        if (fds[k] < 0)
+            continue;
+        hdr h = {.magic = MAGIC, .kind = K_ABORT, .src = 0, .dst = (uint32_t)k, .len = n};
+        char e[TN_NET_ERRLEN];
+        int64_t d = tn_net_now_ms() + 1000;
+        if (tn_net_write_all(fds[k], &h, sizeof h, d, e) == TN_NET_OK)
+            tn_net_write_all(fds[k], reason, n, d, e);
+    }
 }
 
 int

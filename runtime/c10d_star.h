@@ -54,10 +54,24 @@ typedef struct tn_star_op tn_star_op;
 /* Rendezvous. The hub listens (see Note [Loopback by default]) and accepts size-1 ranks, each
  * proving the token if one is set; a leaf connects and introduces itself. `session` (16 bytes)
  * is the hub's random id the leaves learn from the store, so a stray connection of another
- * group is refused. */
+ * group is refused.
+ * The hub's accepting resumes: tn_star_accepting_init sets every fds[k] to -1, then each
+ * tn_star_hub_accept call accepts until every rank joined (TN_NET_OK) or until_ms passes
+ * (TN_NET_TIMEOUT; err names the missing ranks; call again to go on). A handshake may run to
+ * deadline_ms whatever until_ms says. On failure the caller closes the fds that are >= 0. */
+typedef struct {
+    int joined, refused;
+    char last_refusal[TN_NET_ERRLEN];
+} tn_star_accepting;
 int tn_star_listen(const char *host, int *fd, int *port, char *err);
+void tn_star_accepting_init(tn_star_accepting *acc, int *fds, int size);
 int tn_star_hub_accept(int listen_fd, int size, const unsigned char session[16], const char *token,
-                       size_t toklen, int64_t deadline_ms, int *fds, char *err);
+                       size_t toklen, int64_t until_ms, int64_t deadline_ms, int *fds,
+                       tn_star_accepting *acc, char *err);
+/* The hub gives up before starting: each leaf that joined gets an ABORT frame with the reason
+ * (its engine then fails the group with it, so its first collective raises it). The caller
+ * still closes the fds. */
+void tn_star_hub_refuse(const int *fds, int size, const char *reason);
 int tn_star_leaf_connect(const char *host, int port, int rank, int size,
                          const unsigned char session[16], const char *token, size_t toklen,
                          int64_t deadline_ms, int *fd, char *err);

@@ -142,12 +142,15 @@ def check(docs: dict) -> list:
                 acc = term if acc is None else acc + term
             central[n] = acc / total
         exact = all(torch.equal(coord["aggregate"][n], central[n]) for n in central)
+        # the control: an aggregate that ignored the weights would not pass
+        unweighted = {n: sum(recs[k]["offset"][n] for k in sorted(included)) / len(included) for n in central}
         from torchnative import delta
         final = delta.checksum([(n, coord["base"][n] + central[n]) for n in central])
         finals = all(rec["final_checksum"] == final for rec in recs.values())
         moved = sum(int((central[n] != 0).sum()) for n in central)
         out.append({"round": r, "aggregate_exact": exact, "finals_equal": finals, "elements_moved": moved,
-                    "elements": sum(central[n].numel() for n in central), "included": included})
+                    "elements": sum(central[n].numel() for n in central), "included": included,
+                    "unweighted_differs": not all(torch.equal(unweighted[n], central[n]) for n in central)})
     return out
 
 
@@ -163,13 +166,20 @@ def launch(args, python: str, mode: str | None, world: int, tmp: Path) -> dict:
                "--deadline", str(args.deadline)] + (["--bench", mode] if mode else [])
         procs.append((subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True), out))
     docs = {}
-    for r, (p, out) in enumerate(procs):
-        text, _ = p.communicate(timeout=args.deadline * 4)
-        if p.returncode != 0:
-            for q, _ in procs:
+    try:
+        for r, (p, out) in enumerate(procs):
+            try:
+                text, _ = p.communicate(timeout=args.deadline * 4)
+            except subprocess.TimeoutExpired:
+                sys.exit(f"federated: rank {r} still running after {args.deadline * 4:g} s")
+            if p.returncode != 0:
+                sys.exit(f"federated: rank {r} exited {p.returncode}:\n{text[-3000:]}")
+            docs[r] = torch.load(out, weights_only=False)
+    finally:   # no client outlives the parent
+        for q, _ in procs:
+            if q.poll() is None:
                 q.kill()
-            sys.exit(f"federated: rank {r} exited {p.returncode}:\n{text[-3000:]}")
-        docs[r] = torch.load(out, weights_only=False)
+                q.wait()
     return docs
 
 
@@ -222,14 +232,15 @@ def main() -> int:
               f"{'yes' if r['aggregate_exact'] else 'NO'} | {'yes' if r['finals_equal'] else 'NO'} | "
               f"{r['elements_moved']} of {r['elements']} |")
     print()
-    print("| client | tokens | entropy before (nats) | after 3 rounds | change |")
+    print(f"| client | tokens | entropy before (nats) | after {args.rounds} rounds | change |")
     print("|---|---|---|---|---|")
     for c in result["clients"]:
         print(f"| {c['rank']} | {c['tokens']} | {c['entropy_before']:.4f} | {c['entropy_after']:.4f} | "
               f"{c['entropy_after'] - c['entropy_before']:+.4f} |")
     if args.json:
         args.json.write_text(json.dumps(result, indent=1, default=str))
-    ok = all(r["aggregate_exact"] and r["finals_equal"] and r["elements_moved"] > 0 for r in rounds)
+    ok = all(r["aggregate_exact"] and r["finals_equal"] and r["elements_moved"] > 0 and r["unweighted_differs"]
+             for r in rounds)
     return 0 if ok else 1
 
 

@@ -6,6 +6,8 @@ interpreter: .venv (torchnative) or .venv-upstream (torch 2.13.0 with real gloo)
     python dist_cases.py store_master|store_client RANK PORT - OUT.pkl   TCPStore interop
     python dist_cases.py kill RANK WORLD INIT_METHOD OUT.pkl          a rank dies mid-all_reduce
     python dist_cases.py stall RANK WORLD INIT_METHOD OUT.pkl         a rank stops mid-all_reduce
+    python dist_cases.py mixed RANK WORLD INIT_METHOD OUT.pkl         init "gloo" in a group whose
+                                                                      other ranks run the other torch
 
 Inputs come from Python's random.Random seeded by (case, rank), so both interpreters build the
 same tensors. Each case's outcome is ("ok", [(dtype, shape, bytes), ...]) or
@@ -440,6 +442,30 @@ def fault(kind, rank, ws, init, out):
     os._exit(0)  # the group is broken: skip destroy
 
 
+def mixed(rank, ws, init, out):
+    """init_process_group("gloo") then an all_reduce, in a group mixing upstream's gloo with
+    torchnative's backend: what it raises and after how many seconds. OUT.ready appears just before the init, so a test
+    can start the other side once this one is under way."""
+    import torch.distributed as dist
+    outcome = {"torch": torch.__file__}
+    with open(out + ".ready", "w"):
+        pass
+    start = time.time()
+    try:
+        dist.init_process_group("gloo", init_method=init, rank=rank, world_size=ws,
+                                timeout=datetime.timedelta(seconds=120))
+        outcome["result"] = "formed"
+        dist.all_reduce(torch.ones(2))   # a rank that joined before the mismatch came out
+        outcome["result"] = "all_reduce completed"
+    except Exception as e:  # noqa: BLE001
+        outcome["result"] = (type(e).__name__, [c.__name__ for c in type(e).__mro__], str(e))
+    outcome["ended"] = time.time()
+    outcome["seconds"] = outcome["ended"] - start
+    with open(out, "wb") as f:
+        pickle.dump(outcome, f)
+    os._exit(0)  # no group, or a half-formed one: nothing to tear down
+
+
 def main():
     warnings.simplefilter("ignore")
     scenario, rank, ws, init, out = sys.argv[1:6]
@@ -450,6 +476,8 @@ def main():
         return store_role(scenario, ws, out)
     elif scenario in ("kill", "stall"):
         return fault(scenario, rank, ws, init, out)
+    elif scenario == "mixed":
+        return mixed(rank, ws, init, out)
     else:
         import torch.distributed as dist
         dist.init_process_group("gloo", init_method=init, rank=rank, world_size=ws,

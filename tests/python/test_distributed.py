@@ -227,6 +227,73 @@ def test_a_dead_or_stalled_rank_makes_every_other_rank_raise_in_time(tmp_path):
                     p.kill()
 
 
+# world -> the rank that runs upstream torch with real gloo (every other rank runs ours)
+MIXED = {"up0": (2, 0), "up1": (2, 1), "up2": (3, 2)}
+
+
+def _mixed_worlds(tmp, worlds):
+    """Each world of MIXED at once. Each rank 0 (it hosts the TCPStore) starts first, the other
+    ranks once that store listens. Fills worlds {name: ({rank: process}, {rank: out path})} as
+    it launches, so a failure midway leaves nothing the caller cannot kill."""
+    ports = {name: _port() for name in MIXED}
+    worlds.update({name: ({}, {}) for name in MIXED})
+    for first in (True, False):
+        for name, (ws, up) in MIXED.items():
+            procs, outs = worlds[name]
+            for r in ([0] if first else range(1, ws)):
+                outs[r] = tmp / f"{name}_{r}.pkl"
+                log = open(tmp / f"{name}_{r}.log", "w")
+                procs[r] = _launch(UP_PY if r == up else OURS_PY,
+                                   ["mixed", r, ws, f"tcp://127.0.0.1:{ports[name]}", outs[r]], log=log)
+        deadline = time.time() + 120
+        while first and time.time() < deadline and not all(_listening(p) for p in ports.values()):
+            time.sleep(0.05)
+
+
+def test_a_group_mixing_upstream_gloo_with_ours_fails_fast_naming_the_mismatch(tmp_path):
+    """Bug (issue 12): upstream torch with gloo at rank 0 and torchnative at rank 1 hung in the
+    rendezvous until the group's timeout (each waited for the other's key). Now ours raises
+    DistBackendError naming the rank on gloo and what would make it work, within seconds of every
+    rank entering init_process_group (the group's timeout is 120 s). Also with ours at rank 0
+    hosting the store and upstream's gloo at rank 1, and at three ranks with upstream at rank 2:
+    there our rank 1 joined the hub before the hub saw rank 2's key, and its first all_reduce
+    raises the hub's reason. Upstream's rank loses the store ours hosted and raises too. No
+    process outlives the test."""
+    worlds = {}
+    try:
+        _mixed_worlds(tmp_path, worlds)
+        for name, (procs, outs) in worlds.items():
+            ws, up = MIXED[name]
+            for r in range(ws):
+                if r == up:
+                    continue
+                assert procs[r].wait(120) == 0, f"{name}: ours (rank {r}) exited {procs[r].returncode}"
+                got = pickle.loads(outs[r].read_bytes())
+                assert Path(got["torch"]).resolve().is_relative_to((ROOT / "build" / "site").resolve())
+                name_, mro, msg = got["result"]
+                assert name_ == "DistBackendError" and "DistError" in mro and "RuntimeError" in mro, got
+                who = r if up == 0 else 0   # the rank that saw gloo's key: the leaf, or the hub
+                assert msg.startswith(f"[rank {who}] rank {up} runs gloo (upstream torch's backend"), msg
+                assert "not gloo's wire format" in msg and "every rank of the group on torchnative" in msg, msg
+                all_in = max(Path(str(o) + ".ready").stat().st_mtime for o in outs.values())
+                print(f"{name}: ours (rank {r}) raised {got['ended'] - all_in:.2f} s after every rank entered")
+                assert got["ended"] - all_in < 10, (got, all_in)
+            if up != 0:   # upstream's rank loses the store ours hosted
+                assert procs[up].wait(60) == 0
+                got = pickle.loads(outs[up].read_bytes())
+                assert "/.venv-upstream/" in got["torch"] and got["result"][0] == "DistNetworkError", got
+                all_in = max(Path(str(o) + ".ready").stat().st_mtime for o in outs.values())
+                print(f"{name}: upstream (rank {up}) raised {got['result'][0]} {got['ended'] - all_in:.2f} s after")
+    finally:
+        for procs, _ in worlds.values():
+            for p in procs.values():
+                if p.poll() is None:
+                    p.kill()
+                p.wait(30)
+    for procs, _ in worlds.values():
+        assert all(p.poll() is not None for p in procs.values())
+
+
 # ---- in-process: stores, malformed frames, tokens, loopback ---------------------------------
 
 

@@ -12,6 +12,8 @@ while its two clients run ours. Each rank dumps what it saw with torch.save; an 
 recomputes every aggregate from the dumped offsets (tests/python/fed_cases.py `reference`) and
 each test asserts on what it found. CI cost: 21 processes and the reference, 150 CPU-seconds in
 all; the killed rounds wait their 10 s deadline (docs/FEDERATED.md has the measurement).
+The real model (SmolLM2-135M, three client processes, three rounds of Tent) runs apart, through
+tools/federated.py, whose parent on upstream torch checks every round.
 """
 from __future__ import annotations
 
@@ -186,6 +188,43 @@ def test_mixed_federation_upstream_coordinator_our_clients(ref):
     res = ref["mixed/0"]
     assert res["selected"] == [1, 2] and res["included"] == {"1": 7.0, "2": 11.0}
     _exact(res, [0, 1, 2])
+
+
+def test_smollm2_three_clients_three_rounds_of_tent_exact_and_entropy_falls(tmp_path):
+    """Issue 13's real model: three client processes on ours (rank 0 coordinates too) adapt
+    SmolLM2-135M-Instruct's 61 RMSNorm weights with Tent on their own texts, one step (lr 0.001)
+    per round for three rounds, FedAvg weighted by token count (tools/federated.py). Its parent,
+    on upstream torch, recomputes every round from the offsets the clients dumped: the
+    coordinator's aggregate torch.equal to the central FedAvg in rank order, every client on
+    base + that, an unweighted mean different (the control). Entropy on each client's own
+    text, initial model against the global model after the rounds, must fall."""
+    out = tmp_path / "federated.json"
+    cmd = [str(UP_PY), str(ROOT / "tools" / "federated.py"), "--clients-python", str(OURS_PY),
+           "--deadline", "300", "--json", str(out)]
+    # its own session, so a timeout can take the clients down with the parent
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        text, _ = proc.communicate(timeout=900)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.communicate()
+        pytest.fail("tools/federated.py did not finish in 15 minutes")
+    print(text)
+    assert proc.returncode == 0, text[-3000:]
+    doc = json.loads(out.read_text())
+    assert Path(doc["checker_torch"]).resolve().is_relative_to((ROOT / ".venv-upstream").resolve())
+    path, c_path, version = doc["clients_torch"]
+    assert Path(path).resolve().is_relative_to((ROOT / "build" / "site").resolve()), path
+    assert Path(c_path).resolve().is_relative_to((ROOT / "build" / "meson").resolve()) and version.startswith("2.13.0")
+    tokens = {str(c["rank"]): float(c["tokens"]) for c in doc["clients"]}
+    assert len(tokens) == 3 and len(set(tokens.values())) > 1, tokens   # unequal weights
+    assert [r["round"] for r in doc["rounds"]] == [0, 1, 2]
+    for r in doc["rounds"]:
+        assert r["included"] == tokens, r
+        assert r["aggregate_exact"] and r["finals_equal"] and r["unweighted_differs"], r
+        assert r["elements"] == 61 * 576 and r["elements_moved"] > 0, r
+    for c in doc["clients"]:
+        assert c["entropy_after"] < c["entropy_before"], c
 
 
 def _ours(code: str) -> list:
