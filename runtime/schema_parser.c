@@ -14,10 +14,11 @@
  *
  *   schema   = (name, overload)                    a bare operator name ("aten::add.Tensor")
  *            | (name, overload, (argument...), (return...), is_vararg, is_varret)
- *   argument = (name, fake_type, real_type, N, kwarg_only, alias, default_kind, default)
+ *   argument = (name, fake_type, real_type, N, kwarg_only, alias, default_kind, default, key)
  *              N: the int of `int[2]` or None; alias: an alias or None; default_kind one of
  *              TN_DEFAULT_* (none given / a value / a list, given as a tuple / a Device, given
- *              as its text); a return's name is "" when it has none
+ *              as its text); a return's name is "" when it has none; key: the argument's key in
+ *              Note [Argument memo], or None
  *   type     = (kind, spelling)                    a leaf: kind a c10 TypeKind name ("IntType"),
  *                                                  spelling as written ("DeviceIndex"; a type
  *                                                  variable's or class's name)
@@ -1032,13 +1033,69 @@ parse_default_value(parser *p, PyObject *t, PyObject *real, PyObject *N, int *dk
 
 /* ---- declarations ---- */
 
+/* Note [Argument memo]
+ * Schemas repeat their arguments (native_functions.yaml's ~12,000 are ~1,300 distinct), so an
+ * argument's AST is kept under its text: its tokens up to the next top-level `,` or `)`, with
+ * what else decides its meaning (return or not, kwarg-only, type variables allowed). A later
+ * schema with the same text skips the parse and gets the same tuple, and the key is the AST's
+ * last item, so schema.py shares its Argument objects by it. Not kept: errors, an argument
+ * whose parse stopped short of that span, one with a bare `!` (its alias set is numbered by
+ * position). Registering an opaque type or a custom class changes what a text means:
+ * _schema_registries empties the memo (schema.py calls it on every change). */
+static PyObject *arg_memo;
+
+/* The token index where the argument starting at token i ends: the next `,` or unmatched
+ * closing bracket at depth 0, or the end. */
+static int
+argument_end(parser *p, int i)
+{
+    for (int depth = 0; i < p->ntoks - 1; i++) {
+        int k = p->toks[i].kind;
+        if (k == '(' || k == '[')
+            depth++;
+        else if ((k == ')' || k == ']') && depth-- == 0)
+            break;
+        else if (k == ',' && depth == 0)
+            break;
+    }
+    return i;
+}
+
+static PyObject *
+argument_key(parser *p, int start, int end, int is_return, int kwarg_only)
+{
+    if (end <= start)
+        return NULL;
+    const token *a = &p->toks[start], *b = &p->toks[end - 1];
+    char flags = (char)('0' + (is_return << 2 | kwarg_only << 1 | p->allow_typevars));
+    PyObject *text = PyUnicode_FromStringAndSize(p->s + a->pos, b->pos + b->len - a->pos);
+    PyObject *key = text ? PyUnicode_FromFormat("%c%U", flags, text) : NULL;
+    Py_XDECREF(text);
+    return key;
+}
+
 static PyObject *
 parse_argument(parser *p, int is_return, int kwarg_only)
 {
+    int start = p->i, end = argument_end(p, start), ids = p->next_id;
+    PyObject *key = argument_key(p, start, end, is_return, kwarg_only);
+    if (key && (arg_memo || (arg_memo = PyDict_New()))) {
+        PyObject *hit = PyDict_GetItemWithError(arg_memo, key);
+        if (hit) {
+            Py_DECREF(key);
+            p->i = end;
+            return Py_NewRef(hit);
+        }
+    }
+    if (PyErr_Occurred()) {
+        Py_XDECREF(key);
+        return NULL;
+    }
     PyObject *fake, *real, *alias, *N = Py_NewRef(Py_None), *name = NULL, *dflt = NULL, *r = NULL;
     int dkind = TN_DEFAULT_NONE_GIVEN;
     if (parse_fake_and_real_type(p, &fake, &real, &alias) < 0) {
         Py_DECREF(N);
+        Py_XDECREF(key);
         return NULL;
     }
     if (next_if(p, '[')) {
@@ -1069,11 +1126,15 @@ parse_argument(parser *p, int is_return, int kwarg_only)
         if (next_if(p, '=') && !(dflt = parse_default_value(p, fake, real, N, &dkind)))
             goto done;
     }
+    int keep = key && p->i == end && p->next_id == ids;
     PyObject *frozen = alias_freeze(alias);
     if (frozen)
-        r = Py_BuildValue("(OOOOONiO)", name, fake, real, N, kwarg_only && !is_return ? Py_True : Py_False,
-                          frozen, dkind, dflt ? dflt : Py_None);
+        r = Py_BuildValue("(OOOOONiOO)", name, fake, real, N, kwarg_only && !is_return ? Py_True : Py_False,
+                          frozen, dkind, dflt ? dflt : Py_None, keep ? key : Py_None);
+    if (r && keep && PyDict_SetItem(arg_memo, key, r) < 0)
+        Py_CLEAR(r);
 done:
+    Py_XDECREF(key);
     Py_XDECREF(fake);
     Py_XDECREF(real);
     Py_XDECREF(alias);
@@ -1243,7 +1304,8 @@ py_parse_schema(PyObject *self, PyObject *args)
     return tn_schema_ast(text, allow_typevars);
 }
 
-/* _schema_registries(opaque_types, custom_classes): the registries schema.py keeps. */
+/* _schema_registries(opaque_types, custom_classes): the registries schema.py keeps; called
+ * again whenever they change. */
 static PyObject *
 py_schema_registries(PyObject *self, PyObject *args)
 {
@@ -1252,6 +1314,8 @@ py_schema_registries(PyObject *self, PyObject *args)
         return NULL;
     TN_XSETREF(opaque_types, Py_NewRef(opaque));
     TN_XSETREF(custom_classes, Py_NewRef(classes));
+    if (arg_memo)
+        PyDict_Clear(arg_memo);  /* Note [Argument memo] */
     Py_RETURN_NONE;
 }
 

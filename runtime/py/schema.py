@@ -494,6 +494,7 @@ _CUSTOM_CLASSES = {
 
 def _register_custom_class(qualname, methods=()):
     _CUSTOM_CLASSES[qualname] = tuple(methods)
+    _registries_changed()
 
 
 def _is_subtype(a, b):
@@ -998,6 +999,7 @@ def _forward_compatible(new, old):
 # lexes, parses, resolves type names (base types, opaque types, custom classes, type variables)
 # and reads defaults, raising upstream's errors; this file builds the objects from its tuples.
 _parse_ast = None  # torch._C._torchnative._parse_schema, set by install()
+_schema_registries = None  # torch._C._torchnative._schema_registries, likewise
 
 _LEAVES = {
     "TensorType": _TENSOR, "IntType": _INT, "FloatType": _FLOAT, "ComplexType": _COMPLEX,
@@ -1012,13 +1014,23 @@ _ELEMENT_CLASSES = {"ListType": ListType, "OptionalType": OptionalType, "FutureT
                     "AwaitType": AwaitType, "RRefType": RRefType}
 
 # Note [Shared schema objects]
-# `import torch` reads thousands of schemas, and their pieces repeat (native_functions.yaml's
-# ~10,000 arguments are ~1,100 distinct texts), so types and arguments are built once per AST and
-# shared: they are immutable, and the AST is already resolved (registering an opaque type or a
-# custom class changes what the parser returns, not what an AST means). A default joins the key by
-# repr, since 1 == 1.0 == True and 0.0 == -0.0 print differently.
+# `import torch` reads thousands of schemas, and they and their pieces repeat, so types,
+# arguments and schemas' parts are built once and shared (they are immutable): a schema's parts
+# per text, a type per AST, an argument per key of Note
+# [Argument memo] in runtime/schema_parser.c (its text and flags, so `Scalar a=1` and
+# `Scalar a=1.`, equal as tuples, stay apart). The memo empties with the parser's whenever the
+# opaque types or custom classes change (_registries_changed).
 _TYPES = {}
 _ARGS = {}
+_SCHEMAS = {}  # (text, allow_typevars) -> the FunctionSchema's parts: `import torch` reads
+#                4,580 schemas, 2,386 of them distinct (tools/schema_bench.py)
+
+
+def _registries_changed():
+    _ARGS.clear()
+    _SCHEMAS.clear()
+    if _parse_ast is not None:
+        _schema_registries(_OPAQUE_TYPES, _CUSTOM_CLASSES)
 
 
 def _type(ast):
@@ -1056,14 +1068,15 @@ def _alias(ast):
 
 
 def _argument(ast):
-    name, fake, real, N, kwarg_only, alias, dkind, d = ast
-    key = ast if dkind == 0 else (ast, repr(d))
-    a = _ARGS.get(key)
+    key = ast[8]
+    a = _ARGS.get(key) if key is not None else None
     if a is None:
+        name, fake, real, N, kwarg_only, alias, dkind, d, key = ast
         default = (_NO_DEFAULT if dkind == 0 else d if dkind == 1 else list(d) if dkind == 2
                    else _Device(d))
         a = Argument._new(name, _type(fake), _type(real), N, default, kwarg_only, _alias(alias))
-        _ARGS[key] = a
+        if key is not None:
+            _ARGS[key] = a
     return a
 
 
@@ -1075,6 +1088,7 @@ def _register_opaque_type(type_name):
     if type_name in _OPAQUE_TYPES:
         raise RuntimeError(f"Type '{type_name}' is already registered as an opaque type")
     _OPAQUE_TYPES.add(type_name)
+    _registries_changed()
 
 
 def _is_opaque_type_registered(type_name):
@@ -1083,18 +1097,25 @@ def _is_opaque_type_registered(type_name):
 
 def _unregister_opaque_type(type_name):
     _OPAQUE_TYPES.discard(type_name)
+    _registries_changed()
 
 
 def _parse(schema, allow_typevars):
     if schema.startswith(("aten::", "prim::")):
         allow_typevars = True
-    ast = _parse_ast(schema, allow_typevars)
-    if len(ast) == 2:
-        return ast
-    name, overload, args, rets, is_vararg, is_varret = ast
-    return object.__new__(FunctionSchema)._init(
-        name, overload, [_argument(a) for a in args], [_argument(r) for r in rets], is_vararg,
-        is_varret)
+    key = (schema, allow_typevars)
+    parts = _SCHEMAS.get(key)
+    if parts is None:
+        ast = _parse_ast(schema, allow_typevars)
+        if len(ast) == 2:
+            return ast
+        name, overload, args, rets, is_vararg, is_varret = ast
+        parts = (name, overload, [_argument(a) for a in args], [_argument(r) for r in rets],
+                 is_vararg, is_varret)
+        if not any(a[8] is None for a in args + rets):  # a bare `!`: numbered by position
+            _SCHEMAS[key] = parts
+    # a new FunctionSchema each time, as upstream; its argument lists are never mutated
+    return object.__new__(FunctionSchema)._init(*parts)
 
 
 def parse_schema(schema, allow_typevars=True):
@@ -1135,9 +1156,10 @@ _EXPORTS = (
 
 
 def install(C):
-    global _parse_ast
+    global _parse_ast, _schema_registries
     _parse_ast = C._torchnative._parse_schema
-    C._torchnative._schema_registries(_OPAQUE_TYPES, _CUSTOM_CLASSES)
+    _schema_registries = C._torchnative._schema_registries
+    _registries_changed()
     g = globals()
     for name in _EXPORTS:
         obj = g[name]

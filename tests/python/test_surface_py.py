@@ -218,24 +218,27 @@ def test_schema_edge_cases(C):
 
 def test_schema_ast_is_the_parsers_output(C):
     # Note [Schema AST] in runtime/schema_parser.c: the one parser's tuples, read by the C
-    # argument parser and by schema.py.
+    # argument parser and by schema.py; the last item of an argument is its Note [Argument memo]
+    # key (flags digit: return 4 + kwarg-only 2 + type variables 1, then the text).
     ast = C._torchnative._parse_schema("aten::f.o(Tensor(a!) x, SymInt[2] s=1, *, str m='a') -> "
                                        "Tensor(a!)", True)
     assert ast == (
         "aten::f", "o",
         (("x", ("TensorType", "Tensor"), ("TensorType", "Tensor"), None, False,
-          (True, ("a",), ("a",), ()), 0, None),
+          (True, ("a",), ("a",), ()), 0, None, "1Tensor(a!) x"),
          ("s", ("ListType", ("IntType", "SymInt")), ("ListType", ("SymIntType", "SymInt")), 2,
-          False, None, 2, (1, 1)),
-         ("m", ("StringType", "str"), ("StringType", "str"), None, True, None, 1, "a")),
+          False, None, 2, (1, 1), "1SymInt[2] s=1"),
+         ("m", ("StringType", "str"), ("StringType", "str"), None, True, None, 1, "a",
+          "3str m='a'")),
         (("", ("TensorType", "Tensor"), ("TensorType", "Tensor"), None, False,
-          (True, ("a",), ("a",), ()), 0, None),),
+          (True, ("a",), ("a",), ()), 0, None, "5Tensor(a!)"),),
         False, False)
     assert C._torchnative._parse_schema("aten::f.o", True) == ("aten::f", "o")
 
 
 def test_shared_arguments_keep_their_defaults_apart(C):
-    # Note [Shared schema objects]: 1 == 1.0 == True and 0.0 == -0.0, but they print apart.
+    # Note [Shared schema objects]: 1 == 1.0 == True and 0.0 == -0.0, but they print apart;
+    # a bare `!` is numbered by position, so it is never shared.
     texts = ["aten::f(Scalar a=1) -> ()", "aten::f(Scalar a=1.) -> ()",
              "aten::f(Scalar a=True) -> ()", "aten::f(float a=0.) -> ()",
              "aten::f(float a=-0.) -> ()"]
@@ -244,6 +247,10 @@ def test_shared_arguments_keep_their_defaults_apart(C):
     assert got == [("aten::f(Scalar a=1) -> ()", "1"), ("aten::f(Scalar a=1.) -> ()", "1.0"),
                    ("aten::f(Scalar a=True) -> ()", "True"), ("aten::f(float a=0.) -> ()", "0.0"),
                    ("aten::f(float a=0.) -> ()", "-0.0")]
+    s = C.parse_schema("aten::f(Tensor! a, Tensor! b) -> ()")
+    assert [a.alias_info._text() for a in s.arguments] == ["($0! -> )", "($1! -> )"]
+    s = C.parse_schema("aten::g(Tensor! b) -> ()")
+    assert s.arguments[0].alias_info._text() == "($0! -> )"
 
 
 def test_typevars_only_with_allow_typevars_or_aten_prim(C):
