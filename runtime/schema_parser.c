@@ -31,10 +31,10 @@
  * "fake" type); the elements of tuples, dicts, futures and unions are fake types. The AST is
  * resolved: type names are looked up here (base types, registered opaque types and custom
  * classes, type variables), so every error is raised where c10 raises it. What stays in Python:
- * building the objects, Union's unification (c10 does that while parsing, so a schema with both
- * a one-member Union and a later syntax error reports the syntax error here) and FunctionSchema's
- * own check (positional argument after a default, likewise reported after a trailing-token
- * error).
+ * building the objects, FunctionSchema's own check (a positional argument after a default: the
+ * error of trailing tokens waits for it, see schema_ast) and Union's unification (c10 does that
+ * while parsing, so a schema with both a one-member Union and a later syntax error reports the
+ * syntax error here).
  */
 
 static const char *const kind_names[TN_K_COUNT] = {
@@ -1273,8 +1273,11 @@ parse_declaration(parser *p)
     return r;
 }
 
-PyObject *
-tn_schema_ast(PyObject *text, int allow_typevars)
+/* *trailing (when not NULL) receives the error of tokens after a complete declaration instead
+ * of raising it, with the AST returned: c10 checks a FunctionSchema (a positional argument after
+ * a default) before it looks for the end, and schema.py makes that check. */
+static PyObject *
+schema_ast(PyObject *text, int allow_typevars, PyObject **trailing)
 {
     if (init_kinds() < 0)
         return NULL;
@@ -1284,24 +1287,41 @@ tn_schema_ast(PyObject *text, int allow_typevars)
     PyObject *r = NULL;
     if (lex(&p) == 0) {
         r = parse_declaration(&p);
-        if (r && !expect(&p, T_EOF))
-            Py_CLEAR(r);
+        if (r && !expect(&p, T_EOF)) {
+            if (trailing) {
+                PyObject *type, *tb;
+                PyErr_Fetch(&type, trailing, &tb);
+                PyErr_NormalizeException(&type, trailing, &tb);
+                Py_XDECREF(type);
+                Py_XDECREF(tb);
+            } else {
+                Py_CLEAR(r);
+            }
+        }
     }
     free(p.toks);
     return r;
 }
 
+PyObject *
+tn_schema_ast(PyObject *text, int allow_typevars)
+{
+    return schema_ast(text, allow_typevars, NULL);
+}
+
 /* ---- torch._C._torchnative ---- */
 
-/* _parse_schema(text, allow_typevars) -> the AST (Note [Schema AST]) */
+/* _parse_schema(text, allow_typevars) -> the AST (Note [Schema AST]), or (None, AST, error)
+ * when tokens follow a complete declaration (schema.py raises the error after its own check) */
 static PyObject *
 py_parse_schema(PyObject *self, PyObject *args)
 {
-    PyObject *text;
+    PyObject *text, *trailing = NULL;
     int allow_typevars;
     if (!PyArg_ParseTuple(args, "Up", &text, &allow_typevars))
         return NULL;
-    return tn_schema_ast(text, allow_typevars);
+    PyObject *ast = schema_ast(text, allow_typevars, &trailing);
+    return ast && trailing ? Py_BuildValue("(ONN)", Py_None, ast, trailing) : ast;
 }
 
 /* _schema_registries(opaque_types, custom_classes): the registries schema.py keeps; called

@@ -7,11 +7,16 @@ use (tests/python/data/upstream_2_13_0.json), parsed by
   old-python   with --old-rev REV: the Python parser runtime/py/schema.py had at REV (lexer,
                _Parser and its memoised fast path), loaded from git; cold and warm
 
+With --compare N, instead: parse every one of those schemas, the edge cases of the surface
+data and N random mutations of them with both parsers (--old-rev) and count where they differ
+(printed form, every argument's facts; for errors, class and text).
+
 and the same for the schemas `import torch` parses (recorded in a fresh process): the
 import-time cost of parsing. Cold: every memo emptied first (schema.py's and the parser's,
 Note [Argument memo]); warm: parsed again.
 
     .venv/bin/python tools/schema_bench.py --old-rev ef28e6a [--repeat 5]
+    .venv/bin/python tools/schema_bench.py --old-rev ef28e6a --compare 60000
 
 A benchmark, not a test: scripts/test.sh never runs it. Each time is the best of --repeat passes,
 in CPU time of this process (time.process_time: the machine is shared, wall time is not ours).
@@ -20,6 +25,7 @@ in CPU time of this process (time.process_time: the machine is shared, wall time
 import argparse
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -76,11 +82,69 @@ def old_parser(rev):
     return ns
 
 
+KEYWORDS = {"def", "if", "else", "elif", "while", "return", "is", "and", "or", "not", "global",
+            "for", "in", "raise", "assert", "break", "continue", "del", "pass", "class", "import",
+            "with", "as", "Ellipsis", "True", "False", "None", "NoneType"}
+
+
+def outcome(parse, text, allow_typevars):
+    try:
+        s = parse(text, allow_typevars)
+    except Exception as e:  # noqa: BLE001 - the class is part of the outcome
+        return ("err", type(e).__name__, str(e))
+    if isinstance(s, tuple):
+        return ("name", s)
+
+    def default(d):
+        return ("Device", d.text) if type(d).__name__ == "_Device" else repr(d)
+
+    return ("ok", str(s), s._is_vararg, s._is_varret, [
+        (a.name, str(a.type), a.type.str(), type(a.type).__name__, str(a.real_type),
+         a.real_type.str(), a.N, a.kwarg_only, a.is_out, a.is_write,
+         None if a.alias_info is None else (a.alias_info._text(), a.alias_info._key()),
+         default(a._default) if a.has_default_value() else "<none>", type(a._default).__name__)
+        for a in s.arguments + s.returns])
+
+
+def compare(C, old, texts, n):
+    rnd = random.Random(1)
+    pieces = list("()[]?!*|,.:=-> abcTt01'\"\\ja") + [
+        "->", "...", "Tensor", "int", "None", "(a!)", "[]", "?", "Dict(", "Union(", "Future(",
+        "\u00e9", "\t", "\n", "0x1p3", "1e5", "'\\101'", '"\\x41"']
+    mutations = []
+    for _ in range(n):
+        t = rnd.choice(texts)
+        i, j = rnd.randrange(len(t) + 1), rnd.randrange(len(t) + 1)
+        t = rnd.choice((t[:i] + t[i + 1:], t[:i] + rnd.choice(pieces) + t[i:], t[:i],
+                        t[:i] + t[j:j + rnd.randrange(1, 12)] + t[i:]))
+        mutations.append(t)
+    counts = {"parses": 0, "ok": 0, "err": 0, "differ": 0, "keyword names": 0}
+    for t in texts + mutations:
+        for tv in (True, False):
+            a, b = outcome(old["parse_schema"], t, tv), outcome(C.parse_schema, t, tv)
+            counts["parses"] += 1
+            counts[b[0] if b[0] != "name" else "err"] += 1
+            if a == b:
+                continue
+            # the old fast path took TorchScript keywords as operator names; its own full
+            # parser, like upstream's, refuses them
+            found = b[2].split("found '")[-1].split("'")[0] if b[0] == "err" else ""
+            if a[0] == "ok" and "expected ident but found" in b[-1] and found in KEYWORDS:
+                counts["keyword names"] += 1
+                continue
+            counts["differ"] += 1
+            print("differs:", repr(t), tv, "\n  old:", a, "\n  new:", b)
+    print(", ".join(f"{k} {v}" for k, v in counts.items()))
+    return 0 if counts["differ"] == 0 else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--old-rev", help="also time the Python parser of this revision")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--compare", type=int, metavar="N",
+                    help="compare with --old-rev's parser on the schemas and N mutations")
     args = ap.parse_args()
 
     import torch
@@ -88,6 +152,10 @@ def main():
     assert C.__file__.startswith(ROOT), f"not our torch._C: {C.__file__}"
     native, surface = schemas()
     g = C.parse_schema.__globals__
+    if args.compare is not None:
+        with open(DATA) as f:
+            edge = list(json.load(f)["edge_schemas"])
+        return compare(C, old_parser(args.old_rev), native + surface + edge, args.compare)
 
     def reset_new():  # both memos: schema.py's and the parser's (Note [Argument memo])
         g["_TYPES"].clear()

@@ -1105,17 +1105,25 @@ def _parse(schema, allow_typevars):
         allow_typevars = True
     key = (schema, allow_typevars)
     parts = _SCHEMAS.get(key)
-    if parts is None:
-        ast = _parse_ast(schema, allow_typevars)
-        if len(ast) == 2:
-            return ast
-        name, overload, args, rets, is_vararg, is_varret = ast
-        parts = (name, overload, [_argument(a) for a in args], [_argument(r) for r in rets],
-                 is_vararg, is_varret)
-        if not any(a[8] is None for a in args + rets):  # a bare `!`: numbered by position
-            _SCHEMAS[key] = parts
-    # a new FunctionSchema each time, as upstream; its argument lists are never mutated
-    return object.__new__(FunctionSchema)._init(*parts)
+    if parts is not None:  # a new FunctionSchema each time, as upstream; its lists are not mutated
+        return object.__new__(FunctionSchema)._init(*parts)
+    ast = _parse_ast(schema, allow_typevars)
+    trailing = None
+    if ast[0] is None:  # tokens after the declaration: reported after FunctionSchema's check
+        _, ast, trailing = ast
+    if len(ast) == 2:
+        if trailing is not None:
+            raise trailing
+        return ast
+    name, overload, args, rets, is_vararg, is_varret = ast
+    parts = (name, overload, [_argument(a) for a in args], [_argument(r) for r in rets],
+             is_vararg, is_varret)
+    result = object.__new__(FunctionSchema)._init(*parts)
+    if trailing is not None:
+        raise trailing
+    if not any(a[8] is None for a in args + rets):  # a bare `!`: numbered by position
+        _SCHEMAS[key] = parts
+    return result
 
 
 def parse_schema(schema, allow_typevars=True):
