@@ -138,6 +138,22 @@ is_word_start(char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
+/* An exponent at s[j] (the marker in either case, a sign, digits): the index after it, or j. */
+static Py_ssize_t
+skip_exponent(const char *s, Py_ssize_t n, Py_ssize_t j, char marker)
+{
+    if (j >= n || (s[j] | 0x20) != marker)
+        return j;
+    Py_ssize_t k = j + 1;
+    if (k < n && (s[k] == '+' || s[k] == '-'))
+        k++;
+    if (k >= n || !is_digit(s[k]))
+        return j;
+    while (k < n && is_digit(s[k]))
+        k++;
+    return k;
+}
+
 /* Length of the number strtod reads at s[i] (which is a digit or '.'); 0 when none. */
 static Py_ssize_t
 strtod_len(const char *s, Py_ssize_t n, Py_ssize_t i)
@@ -148,14 +164,7 @@ strtod_len(const char *s, Py_ssize_t n, Py_ssize_t i)
         while (j < n && (is_digit(s[j]) || (s[j] >= 'a' && s[j] <= 'f') ||
                          (s[j] >= 'A' && s[j] <= 'F') || s[j] == '.'))
             j++;
-        if (j < n && (s[j] == 'p' || s[j] == 'P')) {
-            Py_ssize_t k = j + 1;
-            if (k < n && (s[k] == '+' || s[k] == '-'))
-                k++;
-            if (k < n && is_digit(s[k]))
-                for (j = k; j < n && is_digit(s[j]); j++)
-                    ;
-        }
+        j = skip_exponent(s, n, j, 'p');
         return j > i + 2 ? j - i : 1;
     }
     int digits = 0;
@@ -166,15 +175,7 @@ strtod_len(const char *s, Py_ssize_t n, Py_ssize_t i)
             digits++;
     if (!digits)
         return 0;
-    if (j < n && (s[j] == 'e' || s[j] == 'E')) {
-        Py_ssize_t k = j + 1;
-        if (k < n && (s[k] == '+' || s[k] == '-'))
-            k++;
-        if (k < n && is_digit(s[k]))
-            for (j = k; j < n && is_digit(s[j]); j++)
-                ;
-    }
-    return j - i;
+    return skip_exponent(s, n, j, 'e') - i;
 }
 
 /* Length of the string literal at s[i] (a quote), or -1 when it does not end. */
