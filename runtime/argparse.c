@@ -943,7 +943,7 @@ prepare_binding(tn_binding *b)
 {
     for (int s = 0; s < b->nsigs; s++) {
         tn_sigdef *d = &b->sigs[s];
-        d->sig = tn_signature_parse(d->text, 0);
+        d->sig = tn_signature_parse(d->text);
         if (!d->sig) {
             PyErr_Format(PyExc_RuntimeError, "torchnative: cannot parse signature %s", d->text);
             return -1;
@@ -1285,7 +1285,7 @@ tn_manual_parse(tn_manual_sigs *m, PyObject *self, PyObject *const *args, Py_ssi
     if (!m->sigs) {
         tn_schema **sigs = calloc((size_t)m->n, sizeof *sigs);
         for (int i = 0; i < m->n; i++) {
-            sigs[i] = tn_signature_parse(m->texts[i], 0);
+            sigs[i] = tn_signature_parse(m->texts[i]);
             if (!sigs[i]) {
                 PyErr_Format(PyExc_RuntimeError, "torchnative: cannot parse signature %s", m->texts[i]);
                 return -1;

@@ -15,6 +15,7 @@
 #include "device.h"
 #include "generator.h"
 #include "profiler.h"
+#include "schema_parser.h"
 #include "serialization.h"
 #include "storage.h"
 #include "tensor.h"
@@ -523,6 +524,7 @@ init(PyObject *m)
     if (!priv || PyModule_AddFunctions(priv, tn_private_dispatch_functions) < 0 ||
         PyModule_AddFunctions(priv, tn_private_functions) < 0 ||
         PyModule_AddFunctions(priv, tn_tensor_new_private_functions) < 0 ||
+        PyModule_AddFunctions(priv, tn_schema_parser_functions) < 0 ||
         PyModule_AddObject(m, "_torchnative", priv) < 0)
         return -1;
     if (tn_autocast_init(m, priv) < 0)

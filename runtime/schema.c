@@ -1,9 +1,12 @@
-/* Signature and schema text -> tn_schema: upstream's Python signature strings (the generated
- * bindings hold them) and ATen schema strings ("aten::add.Tensor(Tensor self, ...) -> Tensor")
- * are one grammar with two spellings of types and defaults; one parser reads both.
+/* tn_schema, the argument parser's view of a signature, from two grammars: ATen schemas
+ * ("aten::add.Tensor(Tensor self, ...) -> Tensor"), read from the AST of the one c10 schema
+ * parser (runtime/schema_parser.c), and upstream's Python signature strings (the generated
+ * bindings hold them: "add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)",
+ * C++ type spellings, python_arg_parser.cpp's FunctionSignature), split here.
  * Adding a type spelling: an entry in type_names and, if it is new, a TN_P_* in schema.h.
  */
 #include "schema.h"
+#include "schema_parser.h"
 #include "dtype.h"
 #include "device.h"
 
@@ -107,34 +110,46 @@ tn_param_type_name(int t)
     }
 }
 
-/* Parse "Type" (python or schema spelling) into p->type, p->size, p->allow_none. */
+/* The TN_P_* of a type spelling (either grammar's); -1 when the table has none. */
+static int
+type_of_spelling(const char *t)
+{
+    for (int i = 0; type_names[i].text; i++)
+        if (!strcmp(t, type_names[i].text))
+            return type_names[i].type;
+    return -1;
+}
+
+/* The list form of an element type: T[]. */
+static int
+list_of(int ty)
+{
+    switch (ty) {
+    case TN_P_TENSOR: return TN_P_TENSORLIST;
+    case TN_P_INT: return TN_P_INTLIST;
+    case TN_P_SYMINT: return TN_P_SYMINTLIST;
+    case TN_P_DOUBLE: return TN_P_DOUBLELIST;
+    case TN_P_BOOL: return TN_P_BOOLLIST;
+    case TN_P_SCALAR: return TN_P_SCALARLIST;
+    case TN_P_STRING: return TN_P_STRINGLIST;
+    case TN_P_DIMNAME: return TN_P_DIMNAMELIST;
+    case TN_P_TENSORLIST: case TN_P_INTLIST: case TN_P_SYMINTLIST: case TN_P_OPT_TENSORLIST:
+        return ty;
+    default: return TN_P_ANYLIST;
+    }
+}
+
+/* Parse a Python-signature type ("Tensor?", "IntArrayRef[2]", "::std::array<bool,3>") into
+ * p->type, p->size, p->allow_none. */
 static int
 parse_type(const char *s, size_t n, tn_param *p)
 {
-    char buf[128];
-    if (n >= sizeof buf)
+    char t[128];
+    if (n >= sizeof t)
         return -1;
-    memcpy(buf, s, n);
-    buf[n] = 0;
-    /* strip alias annotations: Tensor(a!) / Tensor(a -> *) / Tensor?(a!) / Tensor(a!)[] */
-    char clean[128];
-    size_t k = 0;
-    int depth = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (buf[i] == '(' && !strncmp(buf, "Tensor", 6) && depth == 0 && i >= 6) {
-            depth = 1;
-            continue;
-        }
-        if (depth) {
-            if (buf[i] == ')')
-                depth = 0;
-            continue;
-        }
-        clean[k++] = buf[i];
-    }
-    clean[k] = 0;
-    char *t = clean;
-    size_t len = strlen(t);
+    memcpy(t, s, n);
+    t[n] = 0;
+    size_t len = n;
     if (len && t[len - 1] == '?') {
         p->allow_none = 1;
         t[--len] = 0;
@@ -148,42 +163,13 @@ parse_type(const char *s, size_t n, tn_param *p)
         *br = 0;
         len = strlen(t);
         is_list = 1;
-        /* Tensor?[] arrives here as "Tensor?" */
-        if (len && t[len - 1] == '?') {
-            t[--len] = 0;
-            p->type = TN_P_OPT_TENSORLIST;
-            return 0;
-        }
     }
-    if (!strcmp(t, "::std::array<bool,3>") || !strncmp(t, "::std::array<bool", 17)) {
+    if (!strncmp(t, "::std::array<bool", 17)) {
         p->type = TN_P_BOOLLIST;
         return 0;
     }
-    for (int i = 0; type_names[i].text; i++) {
-        if (!strcmp(t, type_names[i].text)) {
-            int ty = type_names[i].type;
-            if (is_list) {
-                switch (ty) {
-                case TN_P_TENSOR: ty = TN_P_TENSORLIST; break;
-                case TN_P_INT: ty = TN_P_INTLIST; break;
-                case TN_P_SYMINT: ty = TN_P_SYMINTLIST; break;
-                case TN_P_DOUBLE: ty = TN_P_DOUBLELIST; break;
-                case TN_P_BOOL: ty = TN_P_BOOLLIST; break;
-                case TN_P_SCALAR: ty = TN_P_SCALARLIST; break;
-                case TN_P_STRING: ty = TN_P_STRINGLIST; break;
-                case TN_P_DIMNAME: ty = TN_P_DIMNAMELIST; break;
-                case TN_P_TENSORLIST: case TN_P_INTLIST: case TN_P_SYMINTLIST: case TN_P_OPT_TENSORLIST:
-                    break;
-                default: ty = TN_P_ANYLIST; break;
-                }
-            }
-            p->type = (int8_t)ty;
-            return 0;
-        }
-    }
-    /* t[], Any[] ...: a list of TorchScript values; Dict(...), Tuple, t and other TorchScript
-     * types: passed through as objects */
-    p->type = is_list ? TN_P_ANYLIST : TN_P_ANY;
+    int ty = type_of_spelling(t);
+    p->type = (int8_t)(ty < 0 ? (is_list ? TN_P_ANYLIST : TN_P_ANY) : is_list ? list_of(ty) : ty);
     return 0;
 }
 
@@ -221,15 +207,10 @@ parse_default(const char *s, size_t n, tn_param *p)
         return 0;
     case TN_P_INT: case TN_P_SYMINT:
         v->tag = TN_V_INT;
-        /* A schema's Mean/Sum are 1/2. A Python binding's default goes through atol in
-         * upstream's python_arg_parser, so "at::Reduction::Mean" is 0 there: the bare
-         * torch._C._nn.nll_loss(x, t) does not reduce (F.nll_loss always passes reduction). */
-        if (!strcmp(buf, "Mean"))
-            v->u.i = 1;
-        else if (!strcmp(buf, "Sum"))
-            v->u.i = 2;
-        else
-            v->u.i = strtoll(buf, NULL, 10);
+        /* A Python binding's default goes through atol in upstream's python_arg_parser, so
+         * "at::Reduction::Mean" is 0 there: the bare torch._C._nn.nll_loss(x, t) does not
+         * reduce (F.nll_loss always passes reduction). A schema's Mean is 1. */
+        v->u.i = strtoll(buf, NULL, 10);
         return 0;
     case TN_P_DOUBLE:
         v->tag = TN_V_DOUBLE;
@@ -377,7 +358,7 @@ tn_split_params(const char *s, size_t n, const char **starts, size_t *lens, int 
     return count;
 }
 
-/* One parameter: "Type name=default" in either spelling. */
+/* One Python-signature parameter: "Type name=default". */
 static int
 parse_param(const char *s, size_t n, tn_param *p, int kwonly, int numbers_as_tensors)
 {
@@ -393,8 +374,6 @@ parse_param(const char *s, size_t n, tn_param *p, int kwonly, int numbers_as_ten
         return -1;
     if (parse_type(s, sp - 1, p) < 0)
         return -1;
-    if (p->type == TN_P_TENSOR && memchr(s, '!', sp) && kwonly)
-        p->is_out = 1;
     char name[64];
     size_t nl = decl - sp;
     if (nl >= sizeof name)
@@ -411,8 +390,20 @@ parse_param(const char *s, size_t n, tn_param *p, int kwonly, int numbers_as_ten
     return 0;
 }
 
+/* The parameters' summary: how many positional, how many required. */
+static void
+count_params(tn_schema *sig)
+{
+    for (int i = 0; i < sig->nparams; i++) {
+        if (!sig->params[i].kwonly)
+            sig->max_pos++;
+        if (!sig->params[i].optional)
+            sig->min_args++;
+    }
+}
+
 tn_schema *
-tn_signature_parse(const char *text, int is_schema)
+tn_signature_parse(const char *text)
 {
     const char *open = strchr(text, '(');
     if (!open)
@@ -431,20 +422,12 @@ tn_signature_parse(const char *text, int is_schema)
     if (!close)
         return NULL;
     tn_schema *sig = calloc(1, sizeof *sig);
-    const char *name_start = text;
-    if (is_schema) {
-        const char *colons = strstr(text, "::");
-        if (colons && colons < open)
-            name_start = colons + 2;
-    }
-    size_t name_len = (size_t)(open - name_start);
-    const char *dot = is_schema ? memchr(name_start, '.', name_len) : NULL;
-    size_t base_len = dot ? (size_t)(dot - name_start) : name_len;
-    char *name = malloc(base_len + 1);
-    memcpy(name, name_start, base_len);
-    name[base_len] = 0;
+    size_t name_len = (size_t)(open - text);
+    char *name = malloc(name_len + 1);
+    memcpy(name, text, name_len);
+    name[name_len] = 0;
     sig->name = name;
-    int numbers = !is_schema && allow_numbers_as_tensors(name, base_len);
+    int numbers = allow_numbers_as_tensors(name, name_len);
 
     const char *starts[TN_MAX_PARAMS];
     size_t lens[TN_MAX_PARAMS];
@@ -460,51 +443,210 @@ tn_signature_parse(const char *text, int is_schema)
             kwonly = 1;
             continue;
         }
-        if (lens[i] == 3 && !strncmp(starts[i], "...", 3))
-            continue;  /* schema varargs: not callable from Python here */
         if (parse_param(starts[i], lens[i], &sig->params[np], kwonly, numbers) < 0) {
             free(sig->params);
             free(sig);
             return NULL;
         }
         sig->params[np].target = (int16_t)np;
-        sig->params[np].from_schema = (int8_t)is_schema;
         np++;
     }
     sig->nparams = np;
-    for (int i = 0; i < np; i++) {
-        if (!sig->params[i].kwonly)
-            sig->max_pos++;
-        if (!sig->params[i].optional)
-            sig->min_args++;
-    }
+    count_params(sig);
     const char *rest = close + 1;
     if (!strcmp(rest, "|deprecated"))
         sig->deprecated = sig->hidden = 1;
     else if (!strcmp(rest, "|hidden"))
         sig->hidden = 1;
-    if (is_schema) {
-        const char *arrow = strstr(rest, "->");
-        if (arrow) {
-            const char *r = arrow + 2;
-            while (*r == ' ')
-                r++;
-            if (!strncmp(r, "()", 2))
-                sig->nreturns = 0;
-            else if (*r == '(') {
-                const char *st[TN_MAX_PARAMS];
-                size_t ln[TN_MAX_PARAMS];
-                const char *end = strrchr(r, ')');
-                sig->nreturns = tn_split_params(r + 1, (size_t)(end - r - 1), st, ln, TN_MAX_PARAMS);
-            } else {
-                sig->nreturns = 1;
-                /* "Tensor[]", "Tensor(a)[]", "Tensor(a)[] name" */
-                const char *sp = strchr(r, ' ');
-                size_t tl = sp ? (size_t)(sp - r) : strlen(r);
-                sig->returns_list = tl >= 2 && r[tl - 2] == '[' && r[tl - 1] == ']';
-                sig->returns_scalartype = tl == 10 && !strncmp(r, "ScalarType", 10);
-            }
+    return sig;
+}
+
+/* ---- ATen schemas, from the parser's AST (Note [Schema AST] in schema_parser.c) ---- */
+
+static int64_t
+as_int64(PyObject *v)
+{
+    int64_t i = PyFloat_Check(v) ? (int64_t)PyFloat_AsDouble(v) : PyLong_Check(v) ? PyLong_AsLongLong(v) : 0;
+    PyErr_Clear();  /* an out-of-range default reads as -1, as strtoll's did */
+    return i;
+}
+
+static double
+as_double(PyObject *v)
+{
+    double d = PyComplex_Check(v) ? PyComplex_ImagAsDouble(v) : PyFloat_AsDouble(v);
+    PyErr_Clear();
+    return d;
+}
+
+/* p->type, p->allow_none from an AST type (the real type: SymInt stays SymInt). */
+static void
+param_type_from_ast(PyObject *t, tn_param *p)
+{
+    tn_type_kind k;
+    while ((k = tn_ast_kind(t)) == TN_K_OPTIONAL) {
+        p->allow_none = 1;
+        t = PyTuple_GetItem(t, 1);
+    }
+    int is_list = k == TN_K_LIST;
+    if (is_list) {
+        t = PyTuple_GetItem(t, 1);
+        k = tn_ast_kind(t);
+        if (k == TN_K_OPTIONAL) {  /* Tensor?[] */
+            p->type = TN_P_OPT_TENSORLIST;
+            return;
         }
+    }
+    int leaf = k != TN_K_LIST && k != TN_K_TUPLE && k != TN_K_DICT && k != TN_K_FUTURE &&
+               k != TN_K_AWAIT && k != TN_K_RREF && k != TN_K_UNION;
+    const char *spelling = leaf ? PyUnicode_AsUTF8AndSize(PyTuple_GetItem(t, 1), NULL) : NULL;
+    int ty = spelling ? type_of_spelling(spelling) : -1;
+    p->type = (int8_t)(ty < 0 ? (is_list ? TN_P_ANYLIST : TN_P_ANY) : is_list ? list_of(ty) : ty);
+}
+
+static void
+default_from_ast(tn_param *p, int dkind, PyObject *d)
+{
+    p->optional = 1;
+    tn_value *v = &p->dflt;
+    memset(v, 0, sizeof *v);
+    v->dev_index = -1;
+    if (d == Py_None) {
+        p->allow_none = 1;
+        v->tag = TN_V_NONE;
+        return;
+    }
+    switch (p->type) {
+    case TN_P_BOOL:
+        v->tag = TN_V_BOOL;
+        v->u.i = PyObject_IsTrue(d) == 1;
+        return;
+    case TN_P_INT: case TN_P_SYMINT:
+        v->tag = TN_V_INT;
+        v->u.i = as_int64(d);
+        return;
+    case TN_P_DOUBLE:
+        v->tag = TN_V_DOUBLE;
+        v->u.d = as_double(d);
+        return;
+    case TN_P_COMPLEX:
+        v->tag = TN_V_COMPLEX;
+        v->u.d = PyComplex_Check(d) ? PyComplex_RealAsDouble(d) : as_double(d);
+        v->im = PyComplex_Check(d) ? PyComplex_ImagAsDouble(d) : 0.0;
+        return;
+    case TN_P_SCALAR:
+        if (PyBool_Check(d)) {
+            v->tag = TN_V_BOOL;
+            v->u.i = d == Py_True;
+        } else if (PyLong_Check(d)) {
+            v->tag = TN_V_INT;
+            v->u.i = as_int64(d);
+        } else if (PyComplex_Check(d)) {
+            v->tag = TN_V_COMPLEX;
+            v->u.d = PyComplex_RealAsDouble(d);
+            v->im = PyComplex_ImagAsDouble(d);
+        } else {
+            v->tag = TN_V_DOUBLE;
+            v->u.d = as_double(d);
+        }
+        return;
+    case TN_P_INTLIST: case TN_P_SYMINTLIST: case TN_P_BOOLLIST: {
+        v->tag = p->type == TN_P_BOOLLIST ? TN_V_BOOLLIST : TN_V_INTLIST;
+        /* a list, or one value for every element (int[2]? x=1) */
+        Py_ssize_t n = dkind == TN_DEFAULT_LIST ? PyTuple_Size(d) : p->size > 0 ? p->size : 1;
+        v->u.ints = persistent_ints(n);
+        for (Py_ssize_t i = 0; i < n; i++)
+            v->u.ints[i] = as_int64(dkind == TN_DEFAULT_LIST ? PyTuple_GetItem(d, i) : d);
+        v->n = n;
+        return;
+    }
+    case TN_P_DOUBLELIST:
+        /* as the text parser had it: float list defaults other than None do not occur */
+        v->tag = TN_V_DOUBLELIST;
+        return;
+    case TN_P_STRING: {
+        v->tag = TN_V_STRING;
+        PyObject *str = PyObject_Str(d);
+        const char *u = str ? PyUnicode_AsUTF8AndSize(str, NULL) : NULL;
+        v->u.s = strdup(u ? u : "");
+        Py_XDECREF(str);
+        PyErr_Clear();
+        return;
+    }
+    case TN_P_DTYPE: case TN_P_LAYOUT: case TN_P_MEMFMT: case TN_P_QSCHEME:
+        /* c10's numbering, which tn_dtype, tn_layout and tn_memory_format keep */
+        v->tag = p->type == TN_P_DTYPE ? TN_V_DTYPE : p->type == TN_P_LAYOUT ? TN_V_LAYOUT
+               : p->type == TN_P_MEMFMT ? TN_V_MEMFMT : TN_V_QSCHEME;
+        v->u.i = p->type == TN_P_QSCHEME ? 0 : as_int64(d);
+        return;
+    default:
+        /* Tensor/TensorList/Generator/Device/... defaults other than None do not occur */
+        v->tag = TN_V_NONE;
+        p->allow_none = 1;
+        return;
+    }
+}
+
+/* One argument of the AST: (name, fake, real, N, kwarg_only, alias, default_kind, default). */
+static int
+param_from_ast(PyObject *a, tn_param *p)
+{
+    memset(p, 0, sizeof *p);
+    PyObject *name = PyTuple_GetItem(a, 0), *N = PyTuple_GetItem(a, 3), *alias = PyTuple_GetItem(a, 5);
+    int dkind = (int)PyLong_AsLong(PyTuple_GetItem(a, 6));
+    const char *cname = PyUnicode_AsUTF8AndSize(name, NULL);
+    if (!cname)
+        return -1;
+    param_type_from_ast(PyTuple_GetItem(a, 2), p);
+    if (N != Py_None)
+        p->size = (int16_t)PyLong_AsLong(N);
+    p->kwonly = PyTuple_GetItem(a, 4) == Py_True;
+    p->is_out = p->type == TN_P_TENSOR && p->kwonly && alias != Py_None && PyTuple_GetItem(alias, 0) == Py_True;
+    p->cname = strdup(cname);
+    p->name = intern(cname);
+    set_numpy_aliases(p, cname);
+    if (dkind != TN_DEFAULT_NONE_GIVEN)
+        default_from_ast(p, dkind, PyTuple_GetItem(a, 7));
+    return 0;
+}
+
+static tn_schema *
+schema_from_ast(PyObject *ast)
+{
+    if (PyTuple_Size(ast) != 6) {
+        PyErr_SetString(PyExc_RuntimeError, "Tried to parse a function schema but only the operator name was given");
+        return NULL;
+    }
+    PyObject *args = PyTuple_GetItem(ast, 2), *rets = PyTuple_GetItem(ast, 3);
+    Py_ssize_t n = PyTuple_Size(args);
+    const char *full = PyUnicode_AsUTF8AndSize(PyTuple_GetItem(ast, 0), NULL);
+    if (!full)
+        return NULL;
+    if (n > TN_MAX_PARAMS) {
+        PyErr_Format(PyExc_RuntimeError, "torchnative: %s has more than %d arguments", full, TN_MAX_PARAMS);
+        return NULL;
+    }
+    tn_schema *sig = calloc(1, sizeof *sig);
+    const char *colons = strstr(full, "::");
+    sig->name = strdup(colons ? colons + 2 : full);
+    sig->params = calloc((size_t)(n > 0 ? n : 1), sizeof(tn_param));
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (param_from_ast(PyTuple_GetItem(args, i), &sig->params[i]) < 0) {
+            free(sig->params);
+            free(sig);
+            return NULL;
+        }
+        sig->params[i].target = (int16_t)i;
+        sig->params[i].from_schema = 1;
+    }
+    sig->nparams = (int)n;
+    count_params(sig);
+    sig->nreturns = (int)PyTuple_Size(rets);
+    if (sig->nreturns == 1) {
+        PyObject *ret = PyTuple_GetItem(rets, 0);
+        tn_type_kind k = tn_ast_kind(PyTuple_GetItem(ret, 2));
+        sig->returns_list = k == TN_K_LIST && PyTuple_GetItem(ret, 3) == Py_None;
+        sig->returns_scalartype = k == TN_K_SCALARTYPE;
     }
     return sig;
 }
@@ -512,7 +654,12 @@ tn_signature_parse(const char *text, int is_schema)
 tn_schema *
 tn_schema_parse(const char *text)
 {
-    return tn_signature_parse(text, 1);
+    PyObject *src = PyUnicode_FromString(text);
+    PyObject *ast = src ? tn_schema_ast(src, 1) : NULL;
+    Py_XDECREF(src);
+    tn_schema *sig = ast ? schema_from_ast(ast) : NULL;
+    Py_XDECREF(ast);
+    return sig;
 }
 
 tn_schema *

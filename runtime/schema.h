@@ -1,6 +1,7 @@
 /* tn_schema: a parsed signature (upstream's Python signature strings) or ATen schema, one
- * tn_param per argument. The parser is runtime/schema.c; the argument parser (argparse.c)
- * matches calls against these, the door (dispatch.c) reads them for boxed calls.
+ * tn_param per argument, built in runtime/schema.c (an ATen schema from the AST of the c10
+ * schema parser, runtime/schema_parser.c); the argument parser (argparse.c) matches calls
+ * against these, the door (dispatch.c) reads them for boxed calls.
  */
 #ifndef TN_RUNTIME_SCHEMA_H
 #define TN_RUNTIME_SCHEMA_H
@@ -57,13 +58,14 @@ typedef struct tn_schema {
     tn_param *params;
 } tn_schema;
 
-/* Parse an ATen schema string ("aten::add.Tensor(Tensor self, ...) -> Tensor"). */
+/* Parse an ATen schema string ("aten::add.Tensor(Tensor self, ...) -> Tensor"); NULL with
+ * upstream's parse error set when it does not parse. */
 tn_schema *tn_schema_parse(const char *text);
 tn_schema *tn_op_schema(tn_op *op);
 
-/* A Python signature ("add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)")
- * or, with is_schema, an ATen schema; NULL when the text does not parse. */
-tn_schema *tn_signature_parse(const char *text, int is_schema);
+/* A Python signature ("add(Tensor input, Tensor other, *, Scalar alpha=1, Tensor out=None)");
+ * NULL when the text does not parse. */
+tn_schema *tn_signature_parse(const char *text);
 /* Split at ", " outside brackets into at most max pieces; -1 when there are more. */
 int tn_split_params(const char *s, size_t n, const char **starts, size_t *lens, int max);
 /* "Tensor", "int", "tuple of ints" ...: a parameter type as upstream's messages spell it. */

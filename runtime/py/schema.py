@@ -1,11 +1,10 @@
 """TorchScript schemas and JIT types as upstream's torch._C has them: parse_schema, FunctionSchema,
-Argument, _AliasInfo, Type and its subclasses. A port of c10's parser (function_schema_parser.cpp,
-schema_type_parser.cpp) and printer (function_schema.h, alias_info.h, jit_type.h). To add a type:
-a kind in _KIND_ORDER, its spellings in _LEAF_SPELLING (Note [Two spellings of a type]), and a
-name in _Parser._BASE_TYPES."""
+Argument, _AliasInfo, Type and its subclasses, built from the AST of the one schema parser
+(runtime/schema_parser.c), and c10's printers (function_schema.h, alias_info.h, jit_type.h). To add
+a type: a kind in _KIND_ORDER, its spellings in _LEAF_SPELLING (Note [Two spellings of a type]),
+its object in _LEAVES, and its name in base_types in runtime/schema_parser.c."""
 
 import math
-import re
 
 # Note [Two spellings of a type]
 # c10 types print two ways. Type::str() is the schema spelling ("int[]", "Tensor?", "Scalar",
@@ -495,7 +494,7 @@ _CUSTOM_CLASSES = {
 
 def _register_custom_class(qualname, methods=()):
     _CUSTOM_CLASSES[qualname] = tuple(methods)
-    _ARG_MEMO.clear()
+    _registries_changed()
 
 
 def _is_subtype(a, b):
@@ -553,15 +552,6 @@ class _AliasInfo:
         self._after = [unqualify(s) for s in after_set]
         self._contained = []
 
-    @classmethod
-    def _empty(cls):
-        self = object.__new__(cls)
-        self._is_write = False
-        self._before = []
-        self._after = []
-        self._contained = []
-        return self
-
     @property
     def is_write(self):
         return self._is_write
@@ -573,14 +563,6 @@ class _AliasInfo:
     @property
     def after_set(self):
         return set(self._after)
-
-    def _add_before(self, s):
-        if s not in self._before:
-            self._before.append(s)
-
-    def _add_after(self, s):
-        if s not in self._after:
-            self._after.append(s)
 
     def _key(self):
         return (self._is_write, frozenset(self._before), frozenset(self._after),
@@ -1011,583 +993,92 @@ def _forward_compatible(new, old):
     return (True, "")
 
 
-# ---- the lexer ------------------------------------------------------------------------------
+# ---- objects from the parser's AST ----------------------------------------------------------
 
-# TorchScript keywords (lexer.h TC_FORALL_TOKEN_KINDS): never identifiers.
-_KEYWORDS = {
-    "def", "if", "else", "elif", "while", "return", "is", "and", "or", "not", "global", "for",
-    "in", "raise", "assert", "break", "continue", "del", "pass", "class", "import", "with",
-    "as", "Ellipsis", "True", "False", "None", "NoneType",
+# The schema grammar has one parser, in C (runtime/schema_parser.c, Note [Schema AST] there): it
+# lexes, parses, resolves type names (base types, opaque types, custom classes, type variables)
+# and reads defaults, raising upstream's errors; this file builds the objects from its tuples.
+_parse_ast = None  # torch._C._torchnative._parse_schema, set by install()
+_schema_registries = None  # torch._C._torchnative._schema_registries, likewise
+
+_LEAVES = {
+    "TensorType": _TENSOR, "IntType": _INT, "FloatType": _FLOAT, "ComplexType": _COMPLEX,
+    "BoolType": _BOOL, "StringType": _STR, "NoneType": _NONE, "NumberType": _NUMBER,
+    "DeviceObjType": _DEVICE, "StreamObjType": _STREAM, "AnyType": _ANY, "SymIntType": _SYMINT,
+    "SymBoolType": _SYMBOOL, "PyObjectType": _PYOBJECT, "GeneratorType": _GENERATOR,
+    "StorageType": _STORAGE, "QSchemeType": _QSCHEME, "QuantizerType": _QUANTIZER,
+    "CapsuleType": _CAPSULE, "ScalarTypeType": _SCALARTYPE, "LayoutType": _LAYOUT,
+    "MemoryFormatType": _MEMORYFORMAT, "AnyClassType": _ANYCLASS, "AnyEnumType": _ANYENUM,
 }
-_SINGLE = set("@()[]:,{}?~+-*/%=<>!&^|.")
+_ELEMENT_CLASSES = {"ListType": ListType, "OptionalType": OptionalType, "FutureType": FutureType,
+                    "AwaitType": AwaitType, "RRefType": RRefType}
+
+# Note [Shared schema objects]
+# `import torch` reads thousands of schemas, and they and their pieces repeat, so types,
+# arguments and schemas' parts are built once and shared (they are immutable): a schema's parts
+# per text, a type per AST, an argument per key of Note
+# [Argument memo] in runtime/schema_parser.c (its text and flags, so `Scalar a=1` and
+# `Scalar a=1.`, equal as tuples, stay apart). The memo empties with the parser's whenever the
+# opaque types or custom classes change (_registries_changed).
+_TYPES = {}
+_ARGS = {}
+_SCHEMAS = {}  # (text, allow_typevars) -> the FunctionSchema's parts: `import torch` reads
+#                4,580 schemas, 2,386 of them distinct (tools/schema_bench.py)
 
 
-class _Tok:
-    __slots__ = ("kind", "text", "pos")
-
-    def __init__(self, kind, text, pos):
-        self.kind = kind
-        self.text = text
-        self.pos = pos
+def _registries_changed():
+    _ARGS.clear()
+    _SCHEMAS.clear()
+    if _parse_ast is not None:
+        _schema_registries(_OPAQUE_TYPES, _CUSTOM_CLASSES)
 
 
-def _strtod_len(s, i):
-    """Length of the number strtod would read at s[i] (not starting with a sign or a letter)."""
-    n = len(s)
-    j = i
-    if s.startswith(("0x", "0X"), i):
-        j = i + 2
-        while j < n and (s[j] in "0123456789abcdefABCDEF."):
-            j += 1
-        if j < n and s[j] in "pP":
-            k = j + 1
-            if k < n and s[k] in "+-":
-                k += 1
-            if k < n and s[k].isdigit():
-                j = k
-                while j < n and s[j].isdigit():
-                    j += 1
-        return j - i if j > i + 2 else 1
-    digits = 0
-    while j < n and s[j].isdigit():
-        j += 1
-        digits += 1
-    if j < n and s[j] == ".":
-        j += 1
-        while j < n and s[j].isdigit():
-            j += 1
-            digits += 1
-    if digits == 0:
-        return 0
-    if j < n and s[j] in "eE":
-        k = j + 1
-        if k < n and s[k] in "+-":
-            k += 1
-        if k < n and s[k].isdigit():
-            j = k
-            while j < n and s[j].isdigit():
-                j += 1
-    return j - i
-
-
-def _string_len(s, i):
-    q = s[i]
-    if s.startswith(q * 3, i):
-        end = s.find(q * 3, i + 3)
-        return -1 if end < 0 else end + 3 - i
-    j = i + 1
-    while j < len(s):
-        if s[j] == "\\":
-            j += 2
-            continue
-        if s[j] == q:
-            return j + 1 - i
-        if s[j] == "\n":
-            return -1
-        j += 1
-    return -1
-
-
-# The lexer's fast path: whitespace, then an identifier/keyword, "->" or a one-character token.
-_SPACE_RE = re.compile(r"[ \t\n\r\f\v]*")
-_WORD_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _lex(s):
-    toks = []
-    append = toks.append
-    i, n = 0, len(s)
-    space, word_at = _SPACE_RE.match, _WORD_RE.match
-    while True:
-        i = space(s, i).end()
-        if i >= n:
-            append(_Tok("eof", "", i))
-            return toks
-        c = s[i]
-        m = word_at(s, i)
-        if m is not None:
-            word = m.group()
-            append(_Tok(word if word in _KEYWORDS else "ident", word, i))
-            i = m.end()
-            continue
-        if c not in "+-":  # a number starts with a digit or '.' (strtod's rules)
-            ln = _strtod_len(s, i) if (c.isdigit() or c == ".") else 0
-            if ln > 0:
-                if i + ln < n and s[i + ln] == "j":
-                    ln += 1
-                append(_Tok("number", s[i:i + ln], i))
-                i += ln
-                continue
-        if c in "'\"":
-            ln = _string_len(s, i)
-            if ln < 0:
-                raise _error(s, i, "unterminated string literal")
-            append(_Tok("string", s[i:i + ln], i))
-            i += ln
-            continue
-        if s.startswith("->", i):
-            append(_Tok("->", "->", i))
-            i += 2
-            continue
-        if s.startswith("...", i):
-            append(_Tok("...", "...", i))
-            i += 3
-            continue
-        if c in _SINGLE:
-            append(_Tok(c, c, i))
-            i += 1
-            continue
-        raise _error(s, i, f"invalid token '{c}'")
-
-
-def _error(src, pos, msg):
-    line = src
-    caret = " " * pos + "~" * 1 + " <--- HERE"
-    return RuntimeError(f"\n{msg}:\n{line}\n{caret}\n")
-
-
-_KIND_NAMES = {"ident": "ident", "number": "number", "string": "string literal", "eof": "eof"}
-
-
-class _Parser:
-    def __init__(self, src, allow_typevars):
-        self.src = src
-        self.toks = _lex(src)
-        self.i = 0
-        self.allow_typevars = allow_typevars
-        self.next_id = 0
-
-    # -- token helpers --
-    def cur(self):
-        return self.toks[self.i]
-
-    def lookahead(self):
-        return self.toks[min(self.i + 1, len(self.toks) - 1)]
-
-    def next(self):
-        t = self.toks[self.i]
-        if self.i < len(self.toks) - 1:
-            self.i += 1
-        return t
-
-    def next_if(self, kind):
-        if self.cur().kind == kind:
-            self.next()
-            return True
-        return False
-
-    def expect(self, kind):
-        t = self.cur()
-        if t.kind != kind:
-            found = _KIND_NAMES.get(t.kind, t.kind)
-            raise self.error(t, f"expected {_KIND_NAMES.get(kind, kind)} but found '{found}' here")
-        return self.next()
-
-    def error(self, tok, msg):
-        return _error(self.src, tok.pos, msg)
-
-    def parse_list(self, begin, sep, end, fn):
-        if begin is not None:
-            self.expect(begin)
-        if self.cur().kind != end:
-            fn()
-            while self.next_if(sep):
-                fn()
-        if end is not None:
-            self.expect(end)
-
-    # -- declarations --
-    def parse_declaration(self):
-        name, overload = self.parse_name()
-        if self.cur().kind != "(":
-            return (name, overload)
-        arguments, returns = [], []
-        state = {"kwarg_only": False, "vararg": False, "varret": False}
-
-        def one_arg():
-            if state["vararg"]:
-                raise self.error(self.cur(), "... must be the last element of the argument list")
-            if self.next_if("*"):
-                state["kwarg_only"] = True
-            elif self.next_if("..."):
-                state["vararg"] = True
-            else:
-                arguments.append(self.parse_argument(False, state["kwarg_only"]))
-
-        self.parse_list("(", ",", ")", one_arg)
-        if state["vararg"]:
-            for a in arguments:
-                if a._default is not _NO_DEFAULT:
-                    raise self.error(self.cur(),
-                                     "schemas with vararg (...) can't have default value args")
-        self.expect("->")
-        if self.next_if("..."):
-            state["varret"] = True
-        elif self.cur().kind == "(":
-            def one_ret():
-                if state["varret"]:
-                    raise self.error(self.cur(), "... must be the last element of the return list")
-                if self.next_if("..."):
-                    state["varret"] = True
-                else:
-                    returns.append(self.parse_argument(True, False))
-            self.parse_list("(", ",", ")", one_ret)
-        else:
-            returns.append(self.parse_argument(True, False))
-        return object.__new__(FunctionSchema)._init(
-            name, overload, arguments, returns, state["vararg"], state["varret"])
-
-    def parse_name(self):
-        name = self.expect("ident").text
-        if self.next_if(":"):
-            self.expect(":")
-            name = name + "::" + self.expect("ident").text
-        overload = ""
-        if self.next_if("."):
-            overload = self.expect("ident").text
-        if overload == "default" or overload.startswith("__"):
-            raise RuntimeError(f"{overload} is not a legal overload name for aten operators")
-        return name, overload
-
-    def parse_argument(self, is_return, kwarg_only):
-        fake, real, alias = self.parse_fake_and_real_type()
-        N = None
-        default = _NO_DEFAULT
-        if self.next_if("["):
-            fake = ListType(fake)
-            real = ListType(real)
-            N = int(self.expect("number").text)
-            self.expect("]")
-            container = self.parse_alias_annotation()
-            if alias is not None:
-                if container is None:
-                    container = _AliasInfo._empty()
-                    container._is_write = alias._is_write
-                container._contained.append(alias)
-            alias = container
-            if self.next_if("?"):
-                fake = OptionalType(fake)
-                real = OptionalType(real)
-        if is_return:
-            name = self.next().text if self.cur().kind == "ident" else ""
-        else:
-            name = self.expect("ident").text
-            if self.next_if("="):
-                default = self.parse_default_value(fake, fake._kind, real, N)
-        return Argument._new(name, fake, real, N, default, (not is_return) and kwarg_only, alias)
-
-    # -- types --
-    _BASE_TYPES = {
-        "Generator": _GENERATOR, "Dimname": _STR, "ScalarType": _SCALARTYPE, "Layout": _LAYOUT,
-        "MemoryFormat": _MEMORYFORMAT, "Storage": _STORAGE, "QScheme": _QSCHEME,
-        "Quantizer": _QUANTIZER, "ConstQuantizerPtr": _INT, "Device": _DEVICE,
-        "DeviceIndex": _INT, "Stream": _STREAM, "Scalar": _NUMBER, "str": _STR,
-        "float": _FLOAT, "complex": _COMPLEX, "int": _INT, "SymInt": _SYMINT, "bool": _BOOL,
-        "SymBool": _SYMBOOL, "None": _NONE, "NoneType": _NONE, "Capsule": _CAPSULE,
-        "Any": _ANY, "AnyClassType": _ANYCLASS, "AnyEnumType": _ANYENUM,
-    }
-
-    def parse_base_type(self):
-        tok = self.cur()
-        if not (self.next_if("None") or self.next_if("NoneType")):
-            self.expect("ident")
-        text = tok.text
-        while self.cur().kind == "." and self.lookahead().kind == "ident":
-            self.next()
-            text += "." + self.expect("ident").text
-        if text in _OPAQUE_TYPES:
-            return _PYOBJECT
-        t = self._BASE_TYPES.get(text)
+def _type(ast):
+    t = _TYPES.get(ast)
+    if t is None:
+        kind = ast[0]
+        t = _LEAVES.get(kind)
         if t is not None:
-            return t
-        if self.allow_typevars and text and text[0].islower():
-            return _var_type(text)
-        if text == "double":
-            raise self.error(tok, "Use `float` instead of `double` in an operator's schema "
-                                  "string. `float` in schema corresponds to the double type in C++")
-        if text == "int64_t":
-            raise self.error(tok, "Use `SymInt` or `int` instead of `int64_t` in an operator's "
-                                  "schema string. `SymInt` corresponds to c10::SymInt in C++ while "
-                                  "`int` in schema corresponds to the int64_t type in C++.")
-        raise self.error(tok, "unknown type specifier. Common valid schema types include Tensor, "
-                              "SymInt, int, float, bool, Scalar; for a full list, please see "
-                              "https://github.com/pytorch/pytorch/blob/main/aten/src/ATen/native/"
-                              "README.md#func ")
+            pass
+        elif kind in _ELEMENT_CLASSES:
+            t = _ELEMENT_CLASSES[kind](_type(ast[1]))
+        elif kind == "VarType":
+            t = _var_type(ast[1])
+        elif kind == "ClassType":
+            t = _class_type(ast[1])
+        elif kind == "TupleType":
+            t = TupleType([_type(x) for x in ast[1]])
+        elif kind == "DictType":
+            t = DictType(_type(ast[1]), _type(ast[2]))
+        else:
+            t = _make_union([_type(x) for x in ast[1]])
+        _TYPES[ast] = t
+    return t
 
-    def parse_alias_annotation(self):
-        if self.next_if("("):
-            ai = _AliasInfo._empty()
 
-            def before():
-                if self.next_if("*"):
-                    ai._add_before("*")
-                elif "*" not in ai._before:
-                    ai._add_before(self.expect("ident").text)
-            self.parse_list(None, "|", None, before)
-            if self.next_if("!"):
-                ai._is_write = True
-            if self.next_if("->"):
-                def after():
-                    if self.next_if("*"):
-                        ai._add_after("*")
-                    elif "*" not in ai._after:
-                        ai._add_after(self.expect("ident").text)
-                self.parse_list(None, "|", None, after)
-            else:
-                for s in ai._before:
-                    ai._add_after(s)
-            self.expect(")")
-            return ai
-        if self.next_if("!"):
-            ai = _AliasInfo._empty()
-            ai._add_before(f"${self.next_id}")
-            self.next_id += 1
-            ai._is_write = True
-            return ai
+def _alias(ast):
+    if ast is None:
         return None
-
-    def parse_type(self):
-        fake, _real, alias = self.parse_fake_and_real_type()
-        return fake, alias
-
-    def parse_fake_and_real_type(self):
-        alias = None
-        cur = self.cur()
-        if cur.kind == "(":
-            types = []
-
-            def elem():
-                types.append(self.parse_type()[0])
-            self.parse_list("(", ",", ")", elem)
-            fake = real = TupleType(types)
-        elif cur.kind == "ident" and cur.text in ("Future", "Await", "RRef"):
-            self.next()
-            self.expect("(")
-            sub = self.parse_type()[0]
-            self.expect(")")
-            cls = {"Future": FutureType, "Await": AwaitType, "RRef": RRefType}[cur.text]
-            fake = real = cls(sub)
-        elif cur.kind == "ident" and cur.text == "Tensor":
-            self.next()
-            fake = real = _TENSOR
-            alias = self.parse_alias_annotation()
-        elif cur.kind == "ident" and cur.text == "Dict":
-            self.next()
-            self.expect("(")
-            key = self.parse_type()[0]
-            self.expect(",")
-            value = self.parse_type()[0]
-            self.expect(")")
-            alias = self.parse_alias_annotation()
-            fake = real = DictType(key, value)
-        elif cur.kind == "ident" and cur.text == "Union":
-            self.next()
-            self.expect("(")
-            types = [self.parse_type()[0]]
-            while self.cur().kind != ")":
-                self.expect(",")
-                types.append(self.parse_type()[0])
-            self.expect(")")
-            alias = self.parse_alias_annotation()
-            fake = real = _make_union(types)
-        elif cur.kind == "ident" and cur.text == "__torch__":
-            self.next()
-            self.expect(".")
-            for want in ("torch", "classes"):
-                tok = self.expect("ident")
-                if tok.text != want:
-                    raise self.error(tok, f"Expected classes namespace but got {tok.text}")
-                self.expect(".")
-            ns = self.expect("ident").text
-            self.expect(".")
-            cls_tok = self.expect("ident")
-            qual = f"__torch__.torch.classes.{ns}.{cls_tok.text}"
-            if qual not in _CUSTOM_CLASSES:
-                raise self.error(cls_tok, f"Unknown custom class type {ns}.{cls_tok.text}. "
-                                          "Please ensure it is registered.")
-            fake = real = _class_type(qual)
-        else:
-            real = self.parse_base_type()
-            if real._kind in ("ScalarTypeType", "MemoryFormatType", "LayoutType", "SymIntType"):
-                fake = _INT
-            else:
-                fake = real
-            alias = self.parse_alias_annotation()
-        while True:
-            if self.cur().kind == "[" and self.lookahead().kind == "]":
-                self.next()
-                self.next()
-                fake = ListType(fake)
-                real = ListType(real)
-                container = self.parse_alias_annotation()
-                if alias is not None:
-                    if container is None:
-                        container = _AliasInfo._empty()
-                        container._is_write = alias._is_write
-                    container._contained.append(alias)
-                alias = container
-            elif self.next_if("?"):
-                fake = OptionalType(fake)
-                real = OptionalType(real)
-            else:
-                break
-        return fake, real, alias
-
-    # -- default values --
-    def parse_default_value(self, t, kind, real, N):
-        tok = self.cur()
-        if kind in ("TensorType", "GeneratorType", "QuantizerType"):
-            self.expect("None")
-            return None
-        if kind in ("StringType", "OptionalType", "NumberType", "IntType", "BoolType",
-                    "FloatType", "ComplexType"):
-            return self.parse_single_constant(kind, real)
-        if kind == "DeviceObjType":
-            return _Device(_parse_string_literal(self.expect("string").text, self, tok))
-        if kind == "ListType":
-            elem, real_elem = t._contained[0], real._contained[0]
-            if self.cur().kind == "ident":
-                self.expect("None")
-                return None
-            if N is not None and self.cur().kind != "[":
-                v = self.parse_single_constant(elem._kind, real_elem)
-                return self.convert_list(elem._kind, [v] * N, tok)
-            return self.parse_constant_list(elem._kind, real_elem)
-        raise self.error(tok, "unexpected type, file a bug report")
-
-    def parse_single_constant(self, kind, real):
-        tok = self.cur()
-        k = tok.kind
-        if k == "True":
-            self.next()
-            return True
-        if k == "False":
-            self.next()
-            return False
-        if k == "None":
-            self.next()
-            return None
-        if k == "string":
-            self.next()
-            return _parse_string_literal(tok.text, self, tok)
-        if k == "ident":
-            self.next()
-            text = tok.text
-            fixed = {"float": 6, "complex": 9, "long": 4, "strided": 0, "Mean": 1,
-                     "contiguous_format": 0}
-            if text in fixed:
-                return fixed[text]
-            if _possibly_optional_scalar_type(real) and text in _DTYPE_NAMES:
-                return _DTYPE_NAMES[text]
-            raise self.error(self.cur(), "invalid numeric default value")
-        if self.next_if("-"):
-            n = "-" + self.expect("number").text
-        else:
-            n = self.expect("number").text
-        if kind == "ComplexType" or "j" in n:
-            return complex(0.0, _stod(n[:-1] if n.endswith("j") else n))
-        if kind == "FloatType" or "." in n or "e" in n:
-            return _stod(n)
-        return _stoll(n)
-
-    def convert_list(self, kind, vs, tok):
-        conv = {"ComplexType": lambda v: complex(v), "FloatType": lambda v: float(v),
-                "IntType": lambda v: int(v), "BoolType": lambda v: bool(v)}.get(kind)
-        if conv is None:
-            raise self.error(tok, "lists are only supported for float, int and complex types")
-        return [conv(v) for v in vs]
-
-    def parse_constant_list(self, kind, real):
-        tok = self.expect("[")
-        vs = []
-        if self.cur().kind != "]":
-            vs.append(self.parse_single_constant(kind, real))
-            while self.next_if(","):
-                vs.append(self.parse_single_constant(kind, real))
-        self.expect("]")
-        return self.convert_list(kind, vs, tok)
+    ai = object.__new__(_AliasInfo)
+    ai._is_write = ast[0]
+    ai._before = list(ast[1])
+    ai._after = list(ast[2])
+    ai._contained = [_alias(c) for c in ast[3]]
+    return ai
 
 
-def _possibly_optional_scalar_type(t):
-    if t._kind == "ScalarTypeType":
-        return True
-    if t._kind == "OptionalType":
-        return any(_possibly_optional_scalar_type(x) for x in t._contained)
-    return False
+def _argument(ast):
+    key = ast[8]
+    a = _ARGS.get(key) if key is not None else None
+    if a is None:
+        name, fake, real, N, kwarg_only, alias, dkind, d, key = ast
+        default = (_NO_DEFAULT if dkind == 0 else d if dkind == 1 else list(d) if dkind == 2
+                   else _Device(d))
+        a = Argument._new(name, _type(fake), _type(real), N, default, kwarg_only, _alias(alias))
+        if key is not None:
+            _ARGS[key] = a
+    return a
 
-
-def _stod(text):
-    neg = text.startswith("-")
-    body = text[1:] if neg else text
-    if body[:2] in ("0x", "0X"):
-        if "p" not in body.lower():
-            body = body + "p0"
-        v = float.fromhex(body)
-    else:
-        v = float(body)
-    return -v if neg else v
-
-
-def _stoll(text):
-    neg = text.startswith("-")
-    body = text[1:] if neg else text
-    digits = ""
-    for ch in body:
-        if not ch.isdigit():
-            break
-        digits += ch
-    v = int(digits or "0")
-    return -v if neg else v
-
-
-def _parse_string_literal(text, parser, tok):
-    """parse_string_literal.h: strip the quotes and decode the escapes TorchScript knows."""
-    q = 3 if text[:3] in ('"""', "'''") else 1
-    s = text[q:len(text) - q]
-    out = []
-    i = 0
-    simple = {"\\": "\\", "'": "'", '"': '"', "\n": "\n", "a": "\a", "b": "\b", "f": "\f",
-              "n": "\n", "v": "\v", "t": "\t"}
-    while i < len(s):
-        ch = s[i]
-        if ch != "\\":
-            out.append(ch)
-            i += 1
-            continue
-        nxt = s[i + 1] if i + 1 < len(s) else ""
-        if nxt in simple:
-            out.append(simple[nxt])
-            i += 2
-        elif nxt == "x":
-            raise parser.error(tok, "unsupported hex specifier")
-        elif nxt in ("u", "U"):
-            raise parser.error(tok, "unsupported unicode specifier")
-        else:
-            octal = s[i + 1:i + 4]
-            # parseOctal refuses an escape that ends the string (pos + 3 >= size).
-            if (i + 3 < len(s) and len(octal) == 3 and all(c in "01234567" for c in octal)
-                    and int(octal, 8) < 256):
-                out.append(chr(int(octal, 8)))
-                i += 4
-            else:
-                raise parser.error(tok, " ill formed octal specifier")
-    return "".join(out)
-
-
-# Dtype names a ScalarType default may use (c10::getStringToDtypeMap), and their ScalarType
-# numbers. Measured on upstream 2.13.0 by parsing `ScalarType d=<name>` for every torch dtype name.
-_DTYPE_NAMES = {
-    "bfloat16": 15, "bit": 30, "bits16": 22, "bits1x8": 18, "bits2x4": 19, "bits4x2": 20,
-    "bits8": 21, "bool": 11, "cdouble": 10, "cfloat": 9, "chalf": 8, "complex128": 10,
-    "complex32": 8, "complex64": 9, "double": 7, "float": 6, "float16": 5, "float32": 6,
-    "float4_e2m1fn_x2": 45, "float64": 7, "float8_e4m3fn": 24, "float8_e4m3fnuz": 26,
-    "float8_e5m2": 23, "float8_e5m2fnuz": 25, "float8_e8m0fnu": 44, "half": 5, "int": 3,
-    "int1": 37, "int16": 2, "int2": 38, "int3": 39, "int32": 3, "int4": 40, "int5": 41,
-    "int6": 42, "int64": 4, "int7": 43, "int8": 1, "long": 4, "qint32": 14, "qint8": 12,
-    "quint2x4": 17, "quint4x2": 16, "quint8": 13, "short": 2, "uint1": 30, "uint16": 27,
-    "uint2": 31, "uint3": 32, "uint32": 28, "uint4": 33, "uint5": 34, "uint6": 35,
-    "uint64": 29, "uint7": 36, "uint8": 0,
-}
 
 # Type names registered with _register_opaque_type: they parse as PyObject.
 _OPAQUE_TYPES = set()
@@ -1597,7 +1088,7 @@ def _register_opaque_type(type_name):
     if type_name in _OPAQUE_TYPES:
         raise RuntimeError(f"Type '{type_name}' is already registered as an opaque type")
     _OPAQUE_TYPES.add(type_name)
-    _ARG_MEMO.clear()
+    _registries_changed()
 
 
 def _is_opaque_type_registered(type_name):
@@ -1606,97 +1097,33 @@ def _is_opaque_type_registered(type_name):
 
 def _unregister_opaque_type(type_name):
     _OPAQUE_TYPES.discard(type_name)
-    _ARG_MEMO.clear()
-
-
-# Note [schema fast path]
-# `import torch` parses thousands of schemas (every OpOverload the tree touches reads its schema),
-# but they repeat themselves: native_functions.yaml's ~10,000 argument texts are ~1,100 distinct
-# ones (count the `func:` argument lists). A
-# well-formed `ns::name[.overload](args) -> returns` without quotes or varargs is split at its
-# top-level commas and each argument is parsed once per (text, kwarg-only, return, typevars) and
-# shared afterwards (Arguments are immutable). Anything else, any argument whose meaning depends
-# on its position (a bare `!` takes the next fresh alias set), and any error go to the full
-# parser, so results and messages are the full parser's. Registering an opaque type or a custom
-# class changes what a text means and clears the memo.
-_FAST_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?"
-                      r"\((.*)\) -> (.+)\Z", re.S)
-_TOP_LEVEL_RE = re.compile(r"(?:[^,()\[\]]|\([^()]*\)|\[[^\[\]]*\])+")
-_PARENS_RE = re.compile(r"\([^()]*\)")
-_ARG_MEMO = {}
-
-
-def _memo_arg(text, is_return, kwarg_only, allow_typevars):
-    key = (text, is_return, kwarg_only, allow_typevars)
-    a = _ARG_MEMO.get(key)
-    if a is None:
-        if "!" in _PARENS_RE.sub("", text):
-            return None
-        p = _Parser(text, allow_typevars)
-        a = p.parse_argument(is_return, kwarg_only)
-        p.expect("eof")
-        _ARG_MEMO[key] = a
-    return a
-
-
-def _split_top_level(text):
-    """`text` split at its top-level commas, or None when the pattern cannot take it exactly."""
-    raw = _TOP_LEVEL_RE.findall(text)
-    return [t.strip() for t in raw] if ",".join(raw) == text else None
-
-
-def _parse_fast(schema, allow_typevars):
-    m = _FAST_RE.match(schema)
-    if m is None or "'" in schema or '"' in schema or "..." in schema:
-        return None
-    name, overload, args, rets = m.groups()
-    overload = overload or ""
-    if overload == "default" or overload.startswith("__"):
-        return None
-    pieces = _split_top_level(args)
-    rets = rets.strip()
-    if rets.startswith("("):
-        ret_pieces = _split_top_level(rets[1:-1]) if rets.endswith(")") else None
-    elif "," in _PARENS_RE.sub("", rets):
-        return None
-    else:
-        ret_pieces = [rets]
-    if pieces is None or ret_pieces is None:
-        return None
-    arguments, returns = [], []
-    kwarg_only = False
-    for text in pieces:
-        if text == "*":
-            kwarg_only = True
-            continue
-        a = _memo_arg(text, False, kwarg_only, allow_typevars)
-        if a is None:
-            return None
-        arguments.append(a)
-    for text in ret_pieces:
-        a = _memo_arg(text, True, False, allow_typevars)
-        if a is None:
-            return None
-        returns.append(a)
-    return object.__new__(FunctionSchema)._init(name, overload, arguments, returns, False, False)
-
-
-def _parse_full(schema, allow_typevars):
-    p = _Parser(schema, allow_typevars)
-    result = p.parse_declaration()
-    p.next_if("newline")
-    p.expect("eof")
-    return result
+    _registries_changed()
 
 
 def _parse(schema, allow_typevars):
     if schema.startswith(("aten::", "prim::")):
         allow_typevars = True
-    try:
-        result = _parse_fast(schema, allow_typevars)
-    except RuntimeError:
-        result = None
-    return result if result is not None else _parse_full(schema, allow_typevars)
+    key = (schema, allow_typevars)
+    parts = _SCHEMAS.get(key)
+    if parts is not None:  # a new FunctionSchema each time, as upstream; its lists are not mutated
+        return object.__new__(FunctionSchema)._init(*parts)
+    ast = _parse_ast(schema, allow_typevars)
+    trailing = None
+    if ast[0] is None:  # tokens after the declaration: reported after FunctionSchema's check
+        _, ast, trailing = ast
+    if len(ast) == 2:
+        if trailing is not None:
+            raise trailing
+        return ast
+    name, overload, args, rets, is_vararg, is_varret = ast
+    parts = (name, overload, [_argument(a) for a in args], [_argument(r) for r in rets],
+             is_vararg, is_varret)
+    result = object.__new__(FunctionSchema)._init(*parts)
+    if trailing is not None:
+        raise trailing
+    if not any(a[8] is None for a in args + rets):  # a bare `!`: numbered by position
+        _SCHEMAS[key] = parts
+    return result
 
 
 def parse_schema(schema, allow_typevars=True):
@@ -1737,6 +1164,10 @@ _EXPORTS = (
 
 
 def install(C):
+    global _parse_ast, _schema_registries
+    _parse_ast = C._torchnative._parse_schema
+    _schema_registries = C._torchnative._schema_registries
+    _registries_changed()
     g = globals()
     for name in _EXPORTS:
         obj = g[name]

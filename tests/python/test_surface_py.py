@@ -33,10 +33,15 @@ def _path(name):
 
 def load(files=OURS):
     C = types.ModuleType("torch._C")
-    # distributed.py's C half (stores, backend: runtime/c10d_*.c) comes from the built _C.
+    # distributed.py's C half (stores, backend: runtime/c10d_*.c) and schema.py's parser
+    # (runtime/schema_parser.c) come from the built _C.
     real = sys.modules.get("torch._C")
     if real is not None and hasattr(real, "_tn_c10d"):
         C._tn_c10d = real._tn_c10d
+    if real is not None and hasattr(real, "_torchnative"):
+        C._torchnative = types.SimpleNamespace(
+            _parse_schema=real._torchnative._parse_schema,
+            _schema_registries=real._torchnative._schema_registries)
     for name in files:
         ns = {"__name__": "torch._C"}
         exec(compile(_path(name).read_text(), str(_path(name)), "exec"), ns)
@@ -72,6 +77,11 @@ def C():
     C._c10d_init()
     C._autograd_init()
     yield C
+    real = sys.modules.get("torch._C")
+    if real is not None and hasattr(real, "_torchnative"):
+        # the stand-in's schema.py handed the parser its registries: hand back the real ones
+        g = real.parse_schema.__globals__
+        real._torchnative._schema_registries(g["_OPAQUE_TYPES"], g["_CUSTOM_CLASSES"])
     for k in [k for k in sys.modules if k.startswith("torch._C.")]:
         del sys.modules[k]
     sys.modules.update(saved)
@@ -206,29 +216,41 @@ def test_schema_edge_cases(C):
     assert mismatches == []
 
 
-def test_schema_fast_path_agrees_with_the_full_parser(C):
-    # Note [schema fast path] in runtime/py/schema.py: where the memoised path answers, it must
-    # give what the full parser gives (printed form, every argument's facts, flags); where it
-    # declines (quotes, varargs, bare `!`, errors) the full parser runs.
-    g = C.parse_schema.__globals__
-    fast, full = g["_parse_fast"], g["_parse_full"]
-    answered = 0
-    for text in [d["s"] for d in DATA["schemas"]] + list(DATA["edge_schemas"]):
-        try:
-            want = full(text, True)
-        except RuntimeError:
-            want = None
-        try:
-            got = fast(text, True)
-        except RuntimeError:
-            got = None
-        if got is None:
-            continue
-        answered += 1
-        assert want is not None, text
-        assert (str(got), got._key(), [_arg_facts(a) for a in got.arguments + got.returns]) == (
-            str(want), want._key(), [_arg_facts(a) for a in want.arguments + want.returns]), text
-    assert answered == 4357
+def test_schema_ast_is_the_parsers_output(C):
+    # Note [Schema AST] in runtime/schema_parser.c: the one parser's tuples, read by the C
+    # argument parser and by schema.py; the last item of an argument is its Note [Argument memo]
+    # key (flags digit: return 4 + kwarg-only 2 + type variables 1, then the text).
+    ast = C._torchnative._parse_schema("aten::f.o(Tensor(a!) x, SymInt[2] s=1, *, str m='a') -> "
+                                       "Tensor(a!)", True)
+    assert ast == (
+        "aten::f", "o",
+        (("x", ("TensorType", "Tensor"), ("TensorType", "Tensor"), None, False,
+          (True, ("a",), ("a",), ()), 0, None, "1Tensor(a!) x"),
+         ("s", ("ListType", ("IntType", "SymInt")), ("ListType", ("SymIntType", "SymInt")), 2,
+          False, None, 2, (1, 1), "1SymInt[2] s=1"),
+         ("m", ("StringType", "str"), ("StringType", "str"), None, True, None, 1, "a",
+          "3str m='a'")),
+        (("", ("TensorType", "Tensor"), ("TensorType", "Tensor"), None, False,
+          (True, ("a",), ("a",), ()), 0, None, "5Tensor(a!)"),),
+        False, False)
+    assert C._torchnative._parse_schema("aten::f.o", True) == ("aten::f", "o")
+
+
+def test_shared_arguments_keep_their_defaults_apart(C):
+    # Note [Shared schema objects]: 1 == 1.0 == True and 0.0 == -0.0, but they print apart;
+    # a bare `!` is numbered by position, so it is never shared.
+    texts = ["aten::f(Scalar a=1) -> ()", "aten::f(Scalar a=1.) -> ()",
+             "aten::f(Scalar a=True) -> ()", "aten::f(float a=0.) -> ()",
+             "aten::f(float a=-0.) -> ()"]
+    got = [(str(s), repr(s.arguments[0].default_value))
+           for s in (C.parse_schema(t) for t in texts)]
+    assert got == [("aten::f(Scalar a=1) -> ()", "1"), ("aten::f(Scalar a=1.) -> ()", "1.0"),
+                   ("aten::f(Scalar a=True) -> ()", "True"), ("aten::f(float a=0.) -> ()", "0.0"),
+                   ("aten::f(float a=0.) -> ()", "-0.0")]
+    s = C.parse_schema("aten::f(Tensor! a, Tensor! b) -> ()")
+    assert [a.alias_info._text() for a in s.arguments] == ["($0! -> )", "($1! -> )"]
+    s = C.parse_schema("aten::g(Tensor! b) -> ()")
+    assert s.arguments[0].alias_info._text() == "($0! -> )"
 
 
 def test_typevars_only_with_allow_typevars_or_aten_prim(C):
@@ -575,7 +597,9 @@ def test_top_level_names_against_upstream(C):
     upstream = set(DATA["dir_after_torch"]) - set(DATA["python_dummies"])
     ours = {n for n in dir(C) if not (n.startswith("__") and n.endswith("__"))}
     extra = sorted(n for n in ours - upstream)
-    assert extra == ["_tn_c10d", "_tn_manifest", "_tn_placeholders", "_tn_schema", "_tn_support"]
+    # _torchnative: the stand-in's share of the C core's private module (load())
+    assert extra == ["_tn_c10d", "_tn_manifest", "_tn_placeholders", "_tn_schema", "_tn_support",
+                     "_torchnative"]
     # Upstream names neither the stubs nor the tree name, and the rpc switches: the C core
     # may add some; nothing of ours should.
     assert len(upstream - ours) == 155
