@@ -2,12 +2,12 @@
 the factor gradients of every step and the final factors, saved per side, then compared under
 tests/python/golden/compare.py's derived rule (docs/ADAPT.md, "The tolerance").
 
-    .venv/bin/python tools/adapt_probe.py --out build/probe/ours.npz
-    .venv-upstream/bin/python tools/adapt_probe.py --out build/probe/up.npz
-    .venv-upstream/bin/python tools/adapt_probe.py --float64 --out build/probe/up64.npz
-    .venv-upstream/bin/python tools/adapt_probe.py --float64 --keep-float32-casts --out build/probe/up64-casts.npz
-    .venv-upstream/bin/python tools/adapt_probe.py --exact-trig --out build/probe/up-trig.npz
-    .venv-upstream/bin/python tools/adapt_probe.py --compare build/probe/{ours,up,up64}.npz
+    .venv/bin/python tools/adapt_probe.py --out build/probe/p-ours.npz
+    .venv-upstream/bin/python tools/adapt_probe.py --out build/probe/p-up.npz
+    .venv-upstream/bin/python tools/adapt_probe.py --float64 --out build/probe/p-up64.npz
+    .venv-upstream/bin/python tools/adapt_probe.py --float64 --keep-float32-casts --out build/probe/p-up64-casts.npz
+    .venv-upstream/bin/python tools/adapt_probe.py --exact-trig --out build/probe/p-up-trig.npz
+    .venv-upstream/bin/python tools/adapt_probe.py --compare build/probe/p-{ours,up,up64}.npz
     .venv/bin/python tools/adapt_probe.py --trig build/probe/trig-ours.npz     # SmolLM2's rotary cos/sin
     .venv-upstream/bin/python tools/adapt_probe.py --trig build/probe/trig-up.npz
     .venv-upstream/bin/python tools/adapt_probe.py --compare-trig build/probe/trig-{ours,up}.npz
