@@ -9,6 +9,7 @@
 #include "runtime/autograd.h"
 #include "runtime/dtype.h"
 #include "runtime/device.h"
+#include "runtime/scalar.h"
 #include "runtime/tensor_iter.h"
 #include "generated/autograd_helpers.h"
 #include "ops/aten_calls.h"
@@ -868,6 +869,30 @@ tn_compose_cross_entropy_loss(tn_op *op, tn_value *a)
     Py_DECREF(ls);
     return r;
 }
+
+/* ---- where with a Scalar ---- */
+
+/* at::native::where(condition, self, Scalar other) and (condition, Scalar self, other): the
+ * scalar becomes a wrapped-number tensor (wrapped_scalar_tensor, so it promotes as a scalar) and
+ * where.self records the node. scalar_at is the argument index of the Scalar. */
+static PyObject *
+where_with_scalar(tn_value *a, int scalar_at)
+{
+    PyObject *tensor = a[scalar_at == 1 ? 2 : 1].u.t;
+    int dtype = tn_scalar_dtype(&a[scalar_at]);
+    TensorObject *wrapped = dtype < 0 ? NULL : tn_scalar_tensor(&a[scalar_at], dtype, TN_T(tensor)->device);
+    if (!wrapped)
+        return NULL;
+    wrapped->wrapped_number = 1;
+    tn_value args[3] = {a[0], a[1], a[2]};
+    args[scalar_at] = tn_value_tensor((PyObject *)wrapped);
+    PyObject *r = call(TN_OP_where__self, args);
+    Py_DECREF(wrapped);
+    return r;
+}
+
+PyObject *tn_compose_where__ScalarOther(tn_op *op, tn_value *a) { return where_with_scalar(a, 2); }
+PyObject *tn_compose_where__ScalarSelf(tn_op *op, tn_value *a) { return where_with_scalar(a, 1); }
 
 /* ---- attention, dropout ---- */
 

@@ -340,6 +340,4 @@ OURS_PINNED = {
     'swapdims_': 'NotImplementedError: aten::swapdims_ is not implemented in torchnative yet',
     'take_along_dim': 'NotImplementedError: aten::take_along_dim is not implemented in torchnative yet',
     'value_selecting_reduction_backward': 'NotImplementedError: aten::value_selecting_reduction_backward is not implemented in torchnative yet',
-    'where.ScalarOther': "RuntimeError: where(): argument 'b' (position 3) must be Tensor, not float. Declaration: prims::where(Tensor pred, Tensor a, Tensor b) -> Tensor",
-    'where.ScalarSelf': "RuntimeError: where(): argument 'a' (position 2) must be Tensor, not float. Declaration: prims::where(Tensor pred, Tensor a, Tensor b) -> Tensor",
 }
