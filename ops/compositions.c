@@ -12,7 +12,9 @@
 #include "runtime/scalar.h"
 #include "runtime/tensor_iter.h"
 #include "generated/autograd_helpers.h"
+#include "generated/op_kernels.h"
 #include "ops/aten_calls.h"
+#include "ops/conv.h"
 #include "ops/loss.h"
 
 #include <math.h>
@@ -1033,6 +1035,50 @@ tn_compose_nanmean(tn_op *op, tn_value *a)
     Py_XDECREF(factor);
     Py_XDECREF(total);
     return r;
+}
+
+/* ---- conv1d/2d/3d.padding: _convolution_mode ---- */
+
+static tn_ints
+ints_of(const tn_value *v)
+{
+    return (tn_ints){v->u.ints, v->n, false};
+}
+
+/* args: input, weight, bias, stride, padding (a string), dilation, groups */
+static PyObject *
+conv_padding(int d, int conv_id, tn_value *a)
+{
+    int64_t pad[3], extra[6];
+    int mode = tn_conv_padding_mode(d, TN_T(T(1)), ints_of(&a[3]), a[4].u.s, ints_of(&a[5]), pad, extra);
+    if (mode < 0)
+        return NULL;
+    PyObject *x = mode == 0 ? Py_NewRef(T(0))
+                            : call(TN_OP_constant_pad_nd, (tn_value[]){a[0], tn_ag_value_ints_lit(extra, 2 * d),
+                                                                        tn_value_int(0)});
+    PyObject *r = x ? call(conv_id, (tn_value[]){tn_value_tensor(x), a[1], a[2], a[3],
+                                                 tn_ag_value_ints_lit(pad, d), a[5], a[6]})
+                    : NULL;
+    Py_XDECREF(x);
+    return r;
+}
+
+PyObject *tn_compose_conv1d__padding(tn_op *op, tn_value *a) { return conv_padding(1, TN_OP_conv1d, a); }
+PyObject *tn_compose_conv2d__padding(tn_op *op, tn_value *a) { return conv_padding(2, TN_OP_conv2d, a); }
+PyObject *tn_compose_conv3d__padding(tn_op *op, tn_value *a) { return conv_padding(3, TN_OP_conv3d, a); }
+
+/* pad(self, pad, mode, value): the constant mode is constant_pad_nd (value defaults to 0.0); the
+ * kernel refuses the other modes by name and computes nothing for them */
+PyObject *
+tn_compose_pad(tn_op *op, tn_value *a)
+{
+    const char *mode = a[2].tag == TN_V_STRING ? a[2].u.s : "constant";
+    if (strcmp(mode, "constant")) {
+        tn_opt_double value = {a[3].tag != TN_V_NONE, a[3].tag == TN_V_NONE ? 0.0 : tn_scalar_to_double(&a[3])};
+        return tn_op_pad(op, TN_T(T(0)), ints_of(&a[1]), mode, value);
+    }
+    tn_value value = tn_value_double(a[3].tag == TN_V_NONE ? 0.0 : tn_scalar_to_double(&a[3]));
+    return call(TN_OP_constant_pad_nd, (tn_value[]){a[0], a[1], value});
 }
 
 /* ---- where with a Scalar ---- */

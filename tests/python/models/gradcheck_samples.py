@@ -303,9 +303,6 @@ OURS_PINNED = {
     '_softmax_backward_data': 'NotImplementedError: derivative for aten::_softmax_backward_data is not implemented in torchnative (no ATen overload dtype(T))',
     'as_strided_scatter': 'NotImplementedError: derivative for aten::as_strided_scatter is not implemented in torchnative (no ATen overload as_strided_scatter_backward(T, TG, TG, IA, IA, OI))',
     'bernoulli.p': 'RuntimeError: derivative for aten::bernoulli.p is not implemented',
-    'conv1d.padding': 'NotImplementedError: aten::conv1d.padding is not implemented in torchnative yet',
-    'conv2d.padding': 'NotImplementedError: aten::conv2d.padding is not implemented in torchnative yet',
-    'conv3d.padding': 'NotImplementedError: aten::conv3d.padding is not implemented in torchnative yet',
     'convolution_backward': 'NotImplementedError: torch.autograd.gradcheck.gradcheck needs aten::_convolution_double_backward, which torchnative does not implement yet',
     'cumprod': 'NotImplementedError: torch.autograd.gradcheck.gradcheck needs aten::cumprod_backward, which torchnative does not implement yet',
     'diff': 'NotImplementedError: aten::diff is not implemented in torchnative yet',
@@ -324,7 +321,6 @@ OURS_PINNED = {
     'native_layer_norm_backward': 'NotImplementedError: derivative for aten::native_layer_norm_backward is not implemented in torchnative (no ATen overload Tensor())',
     'normal.Tensor_float': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
     'normal.float_Tensor': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
-    'pad': 'NotImplementedError: aten::pad is not implemented in torchnative yet',
     'softplus_backward': 'NotImplementedError: derivative for aten::softplus_backward is not implemented in torchnative (no ATen overload softplus_double_backward(T, T, S, S))',
     'take_along_dim': 'NotImplementedError: aten::take_along_dim is not implemented in torchnative yet',
 }
