@@ -2564,7 +2564,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_t_copy__out, TN_AG_OUT, NULL},
     {TN_OP_take, TN_AG_NOTIMPL, NULL},
     {TN_OP_take__out, TN_AG_OUT, NULL},
-    {TN_OP_take_along_dim, TN_AG_CIA, NULL},
+    {TN_OP_take_along_dim, TN_AG_CIA, tn_compose_take_along_dim},
     {TN_OP_take_along_dim__out, TN_AG_OUT, NULL},
     {TN_OP_tan, TN_AG_RECORD, tn_ag_record_tan},
     {TN_OP_tan__out, TN_AG_OUT, NULL},

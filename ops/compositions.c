@@ -14,6 +14,7 @@
 #include "generated/autograd_helpers.h"
 #include "generated/op_kernels.h"
 #include "ops/aten_calls.h"
+#include "ops/compose.h"
 #include "ops/conv.h"
 #include "ops/loss.h"
 
@@ -1079,6 +1080,36 @@ tn_compose_pad(tn_op *op, tn_value *a)
     }
     tn_value value = tn_value_double(a[3].tag == TN_V_NONE ? 0.0 : tn_scalar_to_double(&a[3]));
     return call(TN_OP_constant_pad_nd, (tn_value[]){a[0], a[1], value});
+}
+
+/* take_along_dim: self and indices broadcast but along dim, then gather; without a dim, gather
+ * over both flattened */
+PyObject *
+tn_compose_take_along_dim(tn_op *op, tn_value *a)
+{
+    int64_t flat = -1;
+    if (a[2].tag == TN_V_NONE) {
+        PyObject *x = at_view(T(0), &flat, 1);
+        PyObject *i = x ? at_view(T(1), &flat, 1) : NULL;
+        PyObject *r = i ? call(TN_OP_gather, (tn_value[]){tn_value_tensor(x), tn_value_int(0), tn_value_tensor(i),
+                                                          tn_ag_value_bool(0)})
+                        : NULL;
+        Py_XDECREF(x);
+        Py_XDECREF(i);
+        return r;
+    }
+    int64_t d, sshape[TN_MAX_NDIM], ishape[TN_MAX_NDIM];
+    int nd = TN_T(T(0))->ndim;
+    if (tn_take_along_dim_shapes(TN_T(T(0)), TN_T(T(1)), a[2].u.i, &d, sshape, ishape) < 0)
+        return NULL;
+    PyObject *ib = at_expand(T(1), (tn_ints){ishape, nd, false});
+    PyObject *sb = ib ? at_expand(T(0), (tn_ints){sshape, nd, false}) : NULL;
+    PyObject *r = sb ? call(TN_OP_gather, (tn_value[]){tn_value_tensor(sb), tn_value_int(d), tn_value_tensor(ib),
+                                                       tn_ag_value_bool(0)})
+                     : NULL;
+    Py_XDECREF(ib);
+    Py_XDECREF(sb);
+    return r;
 }
 
 /* ---- where with a Scalar ---- */

@@ -322,5 +322,4 @@ OURS_PINNED = {
     'normal.Tensor_float': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
     'normal.float_Tensor': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
     'softplus_backward': 'NotImplementedError: derivative for aten::softplus_backward is not implemented in torchnative (no ATen overload softplus_double_backward(T, T, S, S))',
-    'take_along_dim': 'NotImplementedError: aten::take_along_dim is not implemented in torchnative yet',
 }
