@@ -121,6 +121,18 @@ at_reshape(PyObject *a, const int64_t *shape, Py_ssize_t n)
 }
 
 static inline PyObject *
+at_view(PyObject *a, const int64_t *shape, Py_ssize_t n)
+{
+    return tn_ag_op(TN_OP_view, (tn_value[]){tn_value_tensor(a), tn_ag_value_ints_lit((int64_t *)shape, n)});
+}
+
+static inline PyObject *
+at_contiguous(PyObject *a)
+{
+    return tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(a), tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)});
+}
+
+static inline PyObject *
 at_mm(PyObject *a, PyObject *b)
 {
     return at_2(TN_OP_mm, a, b);

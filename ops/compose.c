@@ -10,6 +10,7 @@
 #include "runtime/argparse.h"
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
+#include "ops/compose.h"
 
 #include <string.h>
 
@@ -135,6 +136,36 @@ tn_op_repeat_interleave__self_int(const tn_op *overload, TensorObject *self, int
     return r;
 }
 
+int
+tn_take_along_dim_shapes(const TensorObject *self, const TensorObject *indices, int64_t dim, int64_t *d,
+                         int64_t *sshape, int64_t *ishape)
+{
+    if (self->ndim != indices->ndim) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+                     "%d dimensions for input, and %d dimensions for indices", self->ndim, indices->ndim);
+        return -1;
+    }
+    if (indices->dtype != TN_DTYPE_I64) {
+        PyErr_Format(PyExc_RuntimeError, "torch.take_along_dim(): dtype of indices should be Long but got %s",
+                     tn_dtype_name(indices->dtype));
+        return -1;
+    }
+    if (tn_wrap_dim(dim, self->ndim, d) < 0)
+        return -1;
+    int nd = self->ndim, n;
+    int64_t want[TN_MAX_NDIM];
+    memcpy(want, self->sizes, sizeof(int64_t) * (size_t)nd);
+    if (nd)
+        want[*d] = indices->sizes[*d];
+    if (tn_broadcast_shapes(nd, want, nd, indices->sizes, &n, ishape) < 0)
+        return -1;
+    memcpy(want, indices->sizes, sizeof(int64_t) * (size_t)nd);
+    if (nd)
+        want[*d] = self->sizes[*d];
+    return tn_broadcast_shapes(nd, want, nd, self->sizes, &n, sshape);
+}
+
 /* take_along_dim: gather after broadcasting self and indices against each other everywhere but
  * along dim (ATen's _take_along_dim_helper); without a dim, over the flattened tensors. */
 PyObject *
@@ -150,33 +181,10 @@ tn_op_take_along_dim(const tn_op *overload, TensorObject *self, TensorObject *in
         Py_XDECREF(i);
         return r;
     }
-    if (self->ndim != indices->ndim) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
-                     "%d dimensions for input, and %d dimensions for indices", self->ndim, indices->ndim);
+    int64_t d, ishape[TN_MAX_NDIM], sshape[TN_MAX_NDIM];
+    if (tn_take_along_dim_shapes(self, indices, dim.v, &d, sshape, ishape) < 0)
         return NULL;
-    }
-    if (indices->dtype != TN_DTYPE_I64) {
-        PyErr_Format(PyExc_RuntimeError, "torch.take_along_dim(): dtype of indices should be Long but got %s",
-                     tn_dtype_name(indices->dtype));
-        return NULL;
-    }
-    int64_t d;
-    if (tn_wrap_dim(dim.v, self->ndim, &d) < 0)
-        return NULL;
-    int nd = self->ndim, n1, n2;
-    int64_t want[TN_MAX_NDIM], ishape[TN_MAX_NDIM], sshape[TN_MAX_NDIM];
-    memcpy(want, self->sizes, sizeof(int64_t) * (size_t)nd);
-    if (nd)
-        want[d] = indices->sizes[d];
-    if (tn_broadcast_shapes(nd, want, nd, indices->sizes, &n1, ishape) < 0)
-        return NULL;
-    memcpy(want, indices->sizes, sizeof(int64_t) * (size_t)nd);
-    if (nd)
-        want[d] = self->sizes[d];
-    if (tn_broadcast_shapes(nd, want, nd, self->sizes, &n2, sshape) < 0)
-        return NULL;
-    tn_ints is = {ishape, n1, false}, ss = {sshape, n2, false};
+    tn_ints is = {ishape, self->ndim, false}, ss = {sshape, self->ndim, false};
     PyObject *ib = tn_op_expand(overload, indices, is, false);
     PyObject *sb = ib ? tn_op_expand(overload, self, ss, false) : NULL;
     PyObject *r = sb ? tn_op_gather(overload, TN_T(sb), d, TN_T(ib), false) : NULL;

@@ -9,9 +9,14 @@
 #include "runtime/autograd.h"
 #include "runtime/dtype.h"
 #include "runtime/device.h"
+#include "runtime/scalar.h"
 #include "runtime/tensor_iter.h"
 #include "generated/autograd_helpers.h"
+#include "generated/op_kernels.h"
 #include "ops/aten_calls.h"
+#include "ops/compose.h"
+#include "ops/conv.h"
+#include "ops/loss.h"
 
 #include <math.h>
 #include <string.h>
@@ -736,25 +741,44 @@ tn_compose_nll_loss(tn_op *op, tn_value *a)
     return out;
 }
 
+/* nll_loss_nd as ATen writes it: nll_loss for 1-2 dims, nll_loss2d for 4, and for 3 or more than
+ * 4 a contiguous view as (N, C, 1, -1) through nll_loss2d ('none' viewed back as (N, d1, ...)). */
 PyObject *
 tn_compose_nll_loss_nd(tn_op *op, tn_value *a)
 {
     TensorObject *self = TN_T(T(0)), *target = TN_T(T(1));
-    if (self->ndim < 1) {
-        PyErr_Format(PyExc_ValueError, "Expected 1 or more dimensions (got %d)", self->ndim);
+    if (tn_nll_loss_nd_check(self, target) < 0)
         return NULL;
-    }
-    if (self->ndim != 1 && self->sizes[0] != target->sizes[0]) {
-        PyErr_Format(PyExc_ValueError, "Expected input batch_size (%lld) to match target batch_size (%lld).",
-                     (long long)self->sizes[0], (long long)target->sizes[0]);
-        return NULL;
-    }
     if (self->ndim <= 2)
         return call(TN_OP_nll_loss, (tn_value[]){a[0], a[1], a[2], a[3], a[4]});
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "torchnative: nll_loss over more than 2 dimensions (aten::nll_loss2d) with autograd is not "
-                    "implemented; flatten the input to (N, C) and the target to (N,)");
-    return NULL;
+    if (self->ndim == 4)
+        return call(TN_OP_nll_loss2d, (tn_value[]){a[0], a[1], a[2], a[3], a[4]});
+    int64_t n = self->sizes[0], c = self->sizes[1];
+    int64_t in_shape[4] = {n, c, 1, -1}, t_shape[3] = {n, 1, -1};
+    if (self->numel == 0)
+        in_shape[2] = 0, in_shape[3] = 0;
+    if (target->numel == 0)
+        t_shape[1] = 0, t_shape[2] = 0;
+    PyObject *x = at_contiguous(T(0));
+    PyObject *xv = x ? at_view(x, in_shape, 4) : NULL;
+    PyObject *t = xv ? at_contiguous(T(1)) : NULL;
+    PyObject *tv = t ? at_view(t, t_shape, 3) : NULL;
+    PyObject *r = tv ? call(TN_OP_nll_loss2d, (tn_value[]){tn_value_tensor(xv), tn_value_tensor(tv), a[2], a[3], a[4]})
+                     : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(xv);
+    Py_XDECREF(t);
+    Py_XDECREF(tv);
+    if (r && a[3].u.i == 0) { /* Reduction::None */
+        int64_t out[TN_MAX_NDIM];
+        out[0] = n;
+        for (int i = 2; i < self->ndim; i++)
+            out[i - 1] = self->sizes[i];
+        PyObject *v = at_view(r, out, self->ndim - 1);
+        Py_DECREF(r);
+        r = v;
+    }
+    return r;
 }
 
 /* cross_entropy with class indices and label smoothing (ATen's
@@ -868,6 +892,249 @@ tn_compose_cross_entropy_loss(tn_op *op, tn_value *a)
     Py_DECREF(ls);
     return r;
 }
+
+/* ---- more aliases; outer ---- */
+
+PyObject *tn_compose_swapaxes_(tn_op *op, tn_value *a) { return forward_to(TN_OP_transpose_, a); }
+PyObject *tn_compose_swapdims_(tn_op *op, tn_value *a) { return forward_to(TN_OP_transpose_, a); }
+PyObject *tn_compose_special_polygamma(tn_op *op, tn_value *a) { return forward_to(TN_OP_polygamma, a); }
+PyObject *tn_compose_ger(tn_op *op, tn_value *a) { return forward_to(TN_OP_outer, a); }
+
+/* outer(self, vec2) = self.reshape(n, 1) * vec2 */
+PyObject *
+tn_compose_outer(tn_op *op, tn_value *a)
+{
+    for (int k = 0; k < 2; k++) {
+        if (TN_T(T(k))->ndim != 1) {
+            PyErr_Format(PyExc_RuntimeError, "outer: Expected 1-D argument %s, but got %d-D", k ? "vec2" : "self",
+                         TN_T(T(k))->ndim);
+            return NULL;
+        }
+    }
+    int64_t shape[2] = {TN_T(T(0))->sizes[0], 1};
+    PyObject *col = at_reshape(T(0), shape, 2);
+    PyObject *r = col ? at_mul(col, T(1)) : NULL;
+    Py_XDECREF(col);
+    return r;
+}
+
+/* ---- the backward helpers formulas call, for double backward (ATen's C++ bodies) ---- */
+
+/* zeros of sizes with the options of like */
+static PyObject *
+zeros_as(tn_value sizes, PyObject *like)
+{
+    tn_ag_options o = tn_ag_options_of(like);
+    return call(TN_OP_zeros, (tn_value[]){sizes, tn_ag_value_dtype(o.dtype), NONE_V, tn_ag_value_device(o.device),
+                                          NONE_V});
+}
+
+/* gather_backward: grad.new_zeros(self.sizes()).scatter_add(dim, index, grad) */
+PyObject *
+tn_compose_gather_backward(tn_op *op, tn_value *a)
+{
+    if (a[4].u.i) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "aten::gather_backward with sparse_grad=True has no kernel in torchnative (sparse tensors)");
+        return NULL;
+    }
+    PyObject *z = zeros_as(tn_ag_value_ints(tn_ag_sizes(T(1))), T(0));
+    PyObject *r = z ? call(TN_OP_scatter_add, (tn_value[]){tn_value_tensor(z), a[2], a[3], a[0]}) : NULL;
+    Py_XDECREF(z);
+    return r;
+}
+
+/* index_select_backward: grad.new_zeros(self_sizes).index_add(dim, index, grad) */
+PyObject *
+tn_compose_index_select_backward(tn_op *op, tn_value *a)
+{
+    PyObject *z = zeros_as(a[1], T(0));
+    PyObject *r = z ? call(TN_OP_index_add, (tn_value[]){tn_value_tensor(z), a[2], a[3], a[0], tn_value_int(1)})
+                    : NULL;
+    Py_XDECREF(z);
+    return r;
+}
+
+/* masked_select_backward: zeros_like(input broadcast with mask).masked_scatter(mask, grad) */
+PyObject *
+tn_compose_masked_select_backward(tn_op *op, tn_value *a)
+{
+    PyObject *z = at_zeros_like(T(1), -1);
+    PyObject *r = z ? call(TN_OP_masked_scatter, (tn_value[]){tn_value_tensor(z), a[2], a[0]}) : NULL;
+    Py_XDECREF(z);
+    return r;
+}
+
+/* value_selecting_reduction_backward: zeros(sizes).scatter(dim, indices, grad), both unsqueezed
+ * at dim unless keepdim */
+PyObject *
+tn_compose_value_selecting_reduction_backward(tn_op *op, tn_value *a)
+{
+    int64_t dim = a[1].u.i;
+    int keepdim = (int)a[4].u.i;
+    PyObject *z = zeros_as(a[3], T(0));
+    PyObject *idx = z && !keepdim ? at_unsqueeze(T(2), dim) : Py_XNewRef(z ? T(2) : NULL);
+    PyObject *g = idx && !keepdim ? at_unsqueeze(T(0), dim) : Py_XNewRef(idx ? T(0) : NULL);
+    PyObject *r = g ? call(TN_OP_scatter__src, (tn_value[]){tn_value_tensor(z), a[1], tn_value_tensor(idx),
+                                                            tn_value_tensor(g)})
+                    : NULL;
+    Py_XDECREF(z);
+    Py_XDECREF(idx);
+    Py_XDECREF(g);
+    return r;
+}
+
+/* cummaxmin_backward: zeros(input.sizes(), input.options()).scatter_add(dim, indices, grad);
+ * an empty input comes back as it is */
+PyObject *
+tn_compose_cummaxmin_backward(tn_op *op, tn_value *a)
+{
+    if (TN_T(T(1))->numel == 0)
+        return Py_NewRef(T(1));
+    PyObject *z = zeros_as(tn_ag_value_ints(tn_ag_sizes(T(1))), T(1));
+    PyObject *r = z ? call(TN_OP_scatter_add, (tn_value[]){tn_value_tensor(z), a[3], a[2], a[0]}) : NULL;
+    Py_XDECREF(z);
+    return r;
+}
+
+/* embedding_backward: the dense gradient (sparse=True would make a sparse tensor) */
+PyObject *
+tn_compose_embedding_backward(tn_op *op, tn_value *a)
+{
+    if (a[5].u.i) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "aten::embedding_backward with sparse=True has no kernel in torchnative (sparse tensors)");
+        return NULL;
+    }
+    return call(TN_OP_embedding_dense_backward, (tn_value[]){a[0], a[1], a[2], a[3], a[4]});
+}
+
+/* nll_loss2d: the first output of nll_loss2d_forward */
+PyObject *
+tn_compose_nll_loss2d(tn_op *op, tn_value *a)
+{
+    PyObject *both = call(TN_OP_nll_loss2d_forward, (tn_value[]){a[0], a[1], a[2], a[3], a[4]});
+    if (!both)
+        return NULL;
+    PyObject *r = PySequence_GetItem(both, 0);
+    Py_DECREF(both);
+    return r;
+}
+
+/* nanmean: nansum(self, dim, keepdim, dtype) / (count of non-NaN elements over dim) */
+PyObject *
+tn_compose_nanmean(tn_op *op, tn_value *a)
+{
+    PyObject *nan = at_1(TN_OP_isnan, T(0));
+    PyObject *keep = nan ? at_1(TN_OP_logical_not, nan) : NULL;
+    PyObject *factor = keep ? call(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(keep), a[1], a[2], NONE_V})
+                            : NULL;
+    PyObject *total = factor ? call(TN_OP_nansum, (tn_value[]){a[0], a[1], a[2], a[3]}) : NULL;
+    PyObject *r = total ? at_div(total, factor) : NULL;
+    Py_XDECREF(nan);
+    Py_XDECREF(keep);
+    Py_XDECREF(factor);
+    Py_XDECREF(total);
+    return r;
+}
+
+/* ---- conv1d/2d/3d.padding: _convolution_mode ---- */
+
+static tn_ints
+ints_of(const tn_value *v)
+{
+    return (tn_ints){v->u.ints, v->n, false};
+}
+
+/* args: input, weight, bias, stride, padding (a string), dilation, groups */
+static PyObject *
+conv_padding(int d, int conv_id, tn_value *a)
+{
+    int64_t pad[3], extra[6];
+    int mode = tn_conv_padding_mode(d, TN_T(T(1)), ints_of(&a[3]), a[4].u.s, ints_of(&a[5]), pad, extra);
+    if (mode < 0)
+        return NULL;
+    PyObject *x = mode == 0 ? Py_NewRef(T(0))
+                            : call(TN_OP_constant_pad_nd, (tn_value[]){a[0], tn_ag_value_ints_lit(extra, 2 * d),
+                                                                        tn_value_int(0)});
+    PyObject *r = x ? call(conv_id, (tn_value[]){tn_value_tensor(x), a[1], a[2], a[3],
+                                                 tn_ag_value_ints_lit(pad, d), a[5], a[6]})
+                    : NULL;
+    Py_XDECREF(x);
+    return r;
+}
+
+PyObject *tn_compose_conv1d__padding(tn_op *op, tn_value *a) { return conv_padding(1, TN_OP_conv1d, a); }
+PyObject *tn_compose_conv2d__padding(tn_op *op, tn_value *a) { return conv_padding(2, TN_OP_conv2d, a); }
+PyObject *tn_compose_conv3d__padding(tn_op *op, tn_value *a) { return conv_padding(3, TN_OP_conv3d, a); }
+
+/* pad(self, pad, mode, value): the constant mode is constant_pad_nd (value defaults to 0.0); the
+ * kernel refuses the other modes by name and computes nothing for them */
+PyObject *
+tn_compose_pad(tn_op *op, tn_value *a)
+{
+    const char *mode = a[2].tag == TN_V_STRING ? a[2].u.s : "constant";
+    if (strcmp(mode, "constant")) {
+        tn_opt_double value = {a[3].tag != TN_V_NONE, a[3].tag == TN_V_NONE ? 0.0 : tn_scalar_to_double(&a[3])};
+        return tn_op_pad(op, TN_T(T(0)), ints_of(&a[1]), mode, value);
+    }
+    tn_value value = tn_value_double(a[3].tag == TN_V_NONE ? 0.0 : tn_scalar_to_double(&a[3]));
+    return call(TN_OP_constant_pad_nd, (tn_value[]){a[0], a[1], value});
+}
+
+/* take_along_dim: self and indices broadcast but along dim, then gather; without a dim, gather
+ * over both flattened */
+PyObject *
+tn_compose_take_along_dim(tn_op *op, tn_value *a)
+{
+    int64_t flat = -1;
+    if (a[2].tag == TN_V_NONE) {
+        PyObject *x = at_view(T(0), &flat, 1);
+        PyObject *i = x ? at_view(T(1), &flat, 1) : NULL;
+        PyObject *r = i ? call(TN_OP_gather, (tn_value[]){tn_value_tensor(x), tn_value_int(0), tn_value_tensor(i),
+                                                          tn_ag_value_bool(0)})
+                        : NULL;
+        Py_XDECREF(x);
+        Py_XDECREF(i);
+        return r;
+    }
+    int64_t d, sshape[TN_MAX_NDIM], ishape[TN_MAX_NDIM];
+    int nd = TN_T(T(0))->ndim;
+    if (tn_take_along_dim_shapes(TN_T(T(0)), TN_T(T(1)), a[2].u.i, &d, sshape, ishape) < 0)
+        return NULL;
+    PyObject *ib = at_expand(T(1), (tn_ints){ishape, nd, false});
+    PyObject *sb = ib ? at_expand(T(0), (tn_ints){sshape, nd, false}) : NULL;
+    PyObject *r = sb ? call(TN_OP_gather, (tn_value[]){tn_value_tensor(sb), tn_value_int(d), tn_value_tensor(ib),
+                                                       tn_ag_value_bool(0)})
+                     : NULL;
+    Py_XDECREF(ib);
+    Py_XDECREF(sb);
+    return r;
+}
+
+/* ---- where with a Scalar ---- */
+
+/* at::native::where(condition, self, Scalar other) and (condition, Scalar self, other): the
+ * scalar becomes a wrapped-number tensor (wrapped_scalar_tensor, so it promotes as a scalar) and
+ * where.self records the node. scalar_at is the argument index of the Scalar. */
+static PyObject *
+where_with_scalar(tn_value *a, int scalar_at)
+{
+    PyObject *tensor = a[scalar_at == 1 ? 2 : 1].u.t;
+    int dtype = tn_scalar_dtype(&a[scalar_at]);
+    TensorObject *wrapped = dtype < 0 ? NULL : tn_scalar_tensor(&a[scalar_at], dtype, TN_T(tensor)->device);
+    if (!wrapped)
+        return NULL;
+    wrapped->wrapped_number = 1;
+    tn_value args[3] = {a[0], a[1], a[2]};
+    args[scalar_at] = tn_value_tensor((PyObject *)wrapped);
+    PyObject *r = call(TN_OP_where__self, args);
+    Py_DECREF(wrapped);
+    return r;
+}
+
+PyObject *tn_compose_where__ScalarOther(tn_op *op, tn_value *a) { return where_with_scalar(a, 2); }
+PyObject *tn_compose_where__ScalarSelf(tn_op *op, tn_value *a) { return where_with_scalar(a, 1); }
 
 /* ---- attention, dropout ---- */
 

@@ -15,6 +15,7 @@
 #include "runtime/argparse.h"
 #include "runtime/context.h"
 #include "runtime/dtype.h"
+#include "ops/conv.h"
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
 #include "kernels/matmul.h"
@@ -670,31 +671,26 @@ conv_nd(const tn_op *overload, int d, TensorObject *input, TensorObject *weight,
     return r;
 }
 
-/* padding="valid" is no padding; "same" keeps the input size at stride 1, putting the odd
- * element of an uneven total on the right by padding the input first (as ATen's
- * _convolution_mode). */
-static PyObject *
-conv_nd_padding(const tn_op *overload, int d, TensorObject *input, TensorObject *weight, TensorObject *bias,
-                tn_ints stride,
-                const char *padding, tn_ints dilation, int64_t groups)
+int
+tn_conv_padding_mode(int d, const TensorObject *weight, tn_ints stride, const char *padding, tn_ints dilation,
+                     int64_t *pad, int64_t *extra)
 {
-    int64_t pad[CONV_MAX_DIMS] = {0, 0, 0};
-    tn_ints p = {pad, d, false};
+    for (int i = 0; i < d; i++)
+        pad[i] = extra[2 * i] = extra[2 * i + 1] = 0;
     if (!strcmp(padding, "valid"))
-        return conv_nd(overload, d, input, weight, bias, stride, p, dilation, groups);
+        return 0;
     if (strcmp(padding, "same")) {
         PyErr_Format(PyExc_RuntimeError, "Invalid padding string: '%s'", padding);
-        return NULL;
+        return -1;
     }
     for (Py_ssize_t i = 0; i < stride.n; i++) {
         if (stride.v[i] != 1) {
             PyErr_SetString(PyExc_RuntimeError, "padding='same' is not supported for strided convolutions");
-            return NULL;
+            return -1;
         }
     }
     if (weight->ndim != d + 2 || (dilation.n != 1 && dilation.n != d))
-        return conv_nd(overload, d, input, weight, bias, stride, p, dilation, groups);  /* its checks report it */
-    int64_t extra[2 * CONV_MAX_DIMS] = {0};
+        return 0;  /* the convolution's own checks report it */
     int uneven = 0;
     for (int i = 0; i < d; i++) {
         int64_t total = dilation.v[dilation.n == 1 ? 0 : i] * (weight->sizes[2 + i] - 1);
@@ -704,12 +700,27 @@ conv_nd_padding(const tn_op *overload, int d, TensorObject *input, TensorObject 
         uneven |= total % 2 != 0;
     }
     if (!uneven)
-        return conv_nd(overload, d, input, weight, bias, stride, p, dilation, groups);
+        return 0;
     static int warned;  /* upstream's TORCH_WARN_ONCE */
     if (!warned++ && PyErr_WarnEx(PyExc_UserWarning,
                      "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy "
                      "of the input be created", 1) < 0)
+        return -1;
+    return 1;
+}
+
+static PyObject *
+conv_nd_padding(const tn_op *overload, int d, TensorObject *input, TensorObject *weight, TensorObject *bias,
+                tn_ints stride,
+                const char *padding, tn_ints dilation, int64_t groups)
+{
+    int64_t pad[CONV_MAX_DIMS], extra[2 * CONV_MAX_DIMS];
+    int mode = tn_conv_padding_mode(d, weight, stride, padding, dilation, pad, extra);
+    if (mode < 0)
         return NULL;
+    tn_ints p = {pad, d, false};
+    if (mode == 0)
+        return conv_nd(overload, d, input, weight, bias, stride, p, dilation, groups);
     tn_ints e = {extra, 2 * d, false};
     tn_value zero = tn_value_int(0);
     PyObject *padded = tn_op_constant_pad_nd(overload, input, e, &zero);

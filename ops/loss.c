@@ -10,6 +10,7 @@
 #include "runtime/size.h"
 #include "runtime/tensor_iter.h"
 #include "runtime/argparse.h"
+#include "ops/loss.h"
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "kernels/element.h"
@@ -159,40 +160,45 @@ nll_loss_op(TensorObject *self, TensorObject *target, TensorObject *weight, int6
     return tn_call(TN_OP_nll_loss, a);
 }
 
+int
+tn_nll_loss_nd_check(const TensorObject *self, const TensorObject *target)
+{
+    if (self->ndim < 1) {
+        PyErr_Format(PyExc_ValueError, "Expected 1 or more dimensions (got %d)", self->ndim);
+        return -1;
+    }
+    if (self->ndim != 1 && self->sizes[0] != (target->ndim ? target->sizes[0] : -1)) {
+        PyErr_Format(PyExc_ValueError, "Expected input batch_size (%lld) to match target batch_size (%lld).",
+                     (long long)self->sizes[0], (long long)(target->ndim ? target->sizes[0] : 0));
+        return -1;
+    }
+    if (self->ndim <= 2)
+        return 0;
+    int ok = target->ndim == self->ndim - 1;
+    for (int i = 2; ok && i < self->ndim; i++)
+        ok = target->sizes[i - 1] == self->sizes[i];
+    if (!ok) {
+        char a[96], b[96];
+        tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
+        tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
+        PyErr_Format(PyExc_RuntimeError, "Expected target size %s, got %s", a, b);
+        return -1;
+    }
+    return 0;
+}
+
 /* Inputs of more than two dims (N, C, d1, ...): the class dim moved last and everything else
- * flattened into the batch; 'none' gives the loss back in the target's shape. */
+ * flattened into the batch; 'none' gives the loss back in the target's shape. (With autograd the
+ * door takes upstream's route through nll_loss2d instead: tn_compose_nll_loss_nd.) */
 PyObject *
 tn_op_nll_loss_nd(const tn_op *overload, TensorObject *self, TensorObject *target, TensorObject *weight,
                   int64_t reduction,
                   int64_t ignore_index)
 {
-    if (self->ndim < 1) {
-        PyErr_Format(PyExc_ValueError, "Expected 1 or more dimensions (got %d)", self->ndim);
+    if (tn_nll_loss_nd_check(self, target) < 0)
         return NULL;
-    }
-    if (self->ndim != 1 && self->sizes[0] != (target->ndim ? target->sizes[0] : -1)) {
-        PyErr_Format(PyExc_ValueError, "Expected input batch_size (%lld) to match target batch_size (%lld).",
-                     (long long)self->sizes[0], (long long)(target->ndim ? target->sizes[0] : 0));
-        return NULL;
-    }
     if (self->ndim <= 2)
         return nll_loss_op(self, target, weight, reduction, ignore_index);
-    if (target->ndim != self->ndim - 1) {
-        char a[96], b[96];
-        tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
-        tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
-        PyErr_Format(PyExc_RuntimeError, "Expected target size %s, got %s", a, b);
-        return NULL;
-    }
-    for (int i = 2; i < self->ndim; i++) {
-        if (target->sizes[i - 1] != self->sizes[i]) {
-            char a[96], b[96];
-            tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
-            tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
-            PyErr_Format(PyExc_RuntimeError, "Expected target size %s, got %s", a, b);
-            return NULL;
-        }
-    }
     PyObject *moved = tn_op_movedim__int(overload, self, 1, -1);
     int64_t flat2[2] = {-1, self->sizes[1]}, flat1[1] = {-1};
     tn_ints s2 = {flat2, 2, false}, s1 = {flat1, 1, false};

@@ -85,6 +85,16 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
         out_lo[d] = before[d] > 0 ? before[d] : 0;
         out_hi[d] = after[d] > 0 ? after[d] : 0;
     }
+    int cropping_only = 1;
+    for (int d = 0; d < ndim; d++)
+        cropping_only &= out_lo[d] == 0 && out_hi[d] == 0;
+    if (cropping_only) {
+        /* upstream returns the narrowed input's clone (its layout preserved) */
+        PyObject *view = narrow_by(overload, self, ndim, in_lo, in_hi);
+        PyObject *r = view ? tn_op_clone(overload, TN_T(view), TN_MEMFMT_PRESERVE) : NULL;
+        Py_XDECREF(view);
+        return r;
+    }
     TensorObject *out = empty_like_format(self, ndim, sizes);
     if (!out)
         return NULL;

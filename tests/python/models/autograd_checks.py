@@ -2,6 +2,7 @@
 and job; JSON on stdout):
 
     python autograd_checks.py gradcheck        # torch.autograd.gradcheck (float64) per function
+    python autograd_checks.py gradcheck_all    # ... per differentiable kernel (gradcheck_samples.py)
     python autograd_checks.py hooks            # retain_grad, tensor / node hooks, output_nr, names
     python autograd_checks.py checkpoint [--float64]
         # tiny Llama (the sweep's weights): every parameter's gradient without checkpointing and
@@ -103,6 +104,38 @@ def gradcheck_job(torch) -> dict:
     return out
 
 
+def gradcheck_all_job(torch) -> dict:
+    """overload -> True, or the first line of what gradcheck (or the op) raised."""
+    import time
+
+    import gradcheck_samples
+    import runner
+
+    out = {}
+    for ov, (bindings, expr) in gradcheck_samples.samples().items():
+        ns = dict(runner.NAMESPACE)
+        start = time.perf_counter()
+        try:
+            torch.manual_seed(0)
+            exec(bindings, ns)
+            names = [k for k, v in ns.items() if k[:1] == "a" and k[1:].isdigit() and isinstance(v, torch.Tensor)
+                     and v.dtype == torch.float64]
+            inputs = tuple(ns[k].detach().requires_grad_() for k in names)
+            code = compile(expr, f"<gradcheck {ov}>", "eval")
+
+            def fn(*xs, ns=ns, names=names, code=code):
+                torch.manual_seed(0)  # random ops draw the same values at every evaluation
+                r = eval(code, dict(ns, **dict(zip(names, xs))))
+                return tuple(r) if isinstance(r, list) else r
+
+            out[ov] = bool(torch.autograd.gradcheck(fn, inputs))
+        except Exception as e:  # GradcheckError, or the op's own refusal / error
+            text = str(e).strip().splitlines()
+            out[ov] = f"{type(e).__name__}: {text[0] if text else ''}"
+        out[ov] = [out[ov], round(time.perf_counter() - start, 3)]
+    return out
+
+
 def hooks_job(torch) -> dict:
     """Float64 polynomials only (additions and multiplications round identically on both sides)."""
     res: dict = {}
@@ -188,6 +221,8 @@ def main() -> None:
     res = {"torch_file": torch.__file__}
     if job == "gradcheck":
         res["results"] = gradcheck_job(torch)
+    elif job == "gradcheck_all":
+        res["results"] = gradcheck_all_job(torch)
     elif job == "hooks":
         res["results"] = hooks_job(torch)
     else:

@@ -1,0 +1,15 @@
+/* What ops/conv.c shares with the other op families (the autograd compositions). */
+#ifndef TN_OPS_CONV_H
+#define TN_OPS_CONV_H
+
+#include "runtime/tensor.h"
+
+/* padding="valid" / "same" of conv1d/2d/3d.padding as ATen's _convolution_mode: pad[0..d) gets
+ * the symmetric padding; "same" keeps the input size at stride 1, and when a dim's total is
+ * odd the extra element goes on the right by padding the input first: extra[0..2d) is then
+ * constant_pad_nd's pad list. Returns 0 (convolve with pad), 1 (pad the input with extra
+ * first; upstream's warning given once), -1 with upstream's error set. */
+int tn_conv_padding_mode(int d, const TensorObject *weight, tn_ints stride, const char *padding, tn_ints dilation,
+                         int64_t *pad, int64_t *extra);
+
+#endif /* TN_OPS_CONV_H */
