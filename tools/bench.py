@@ -1422,6 +1422,9 @@ def render_fed(run) -> str:
             rss_max = worst(mode, side, lambda r: r["hwm_after_kib"] * 1024)
             lines.append(f"| {label} | {side} | {fmt_time(t)} | {fmt_bytes(wire)} ({fmt_bytes(max(coord, default=None))}) "
                          f"| {fmt_bytes(rss)} ({fmt_bytes(rss_max)}) |")
+    return "\n".join(lines) + "\n"
+
+
 # -- training (--train) ---------------------------------------------------------------------------
 
 TRAIN_MD_BEGIN, TRAIN_MD_END = "<!-- bench:train:begin -->", "<!-- bench:train:end -->"
