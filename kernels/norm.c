@@ -170,8 +170,9 @@ lane_sum_f32(const float *v, int64_t n, int L)
 }
 
 /* contiguous float32 row: upstream's last-dim softmax / log_softmax */
-INL void
-softmax_row_f32_body(const float *x, float *y, int64_t n, int log_, float *e)
+/* The row's max (NaN when any element is NaN), then the exps' lane sum and the outputs. */
+INL float
+softmax_row_max(const float *x, int64_t n)
 {
     float mx = -INFINITY;
     int nan = 0;
@@ -179,10 +180,12 @@ softmax_row_f32_body(const float *x, float *y, int64_t n, int log_, float *e)
         nan |= x[i] != x[i];
         mx = x[i] > mx ? x[i] : mx;
     }
-    if (nan)
-        mx = NAN;
-    for (int64_t i = 0; i < n; i++)
-        e[i] = expf(x[i] - mx);
+    return nan ? NAN : mx;
+}
+
+INL void
+softmax_row_finish(const float *x, float *y, int64_t n, int log_, const float *e, float mx)
+{
     float s = lane_sum_f32(e, n, softmax_vector_bytes() / 4);
     if (log_) {
         float ls = logf(s);
@@ -193,6 +196,15 @@ softmax_row_f32_body(const float *x, float *y, int64_t n, int log_, float *e)
         for (int64_t i = 0; i < n; i++)
             y[i] = e[i] * r;
     }
+}
+
+INL void
+softmax_row_f32_body(const float *x, float *y, int64_t n, int log_, float *e)
+{
+    float mx = softmax_row_max(x, n);
+    for (int64_t i = 0; i < n; i++)
+        e[i] = expf(x[i] - mx);
+    softmax_row_finish(x, y, n, log_, e, mx);
 }
 
 static void
@@ -207,14 +219,7 @@ softmax_row_f32_plain(const float *x, float *y, int64_t n, int log_, float *e)
 TN_TARGET_AVX2 static void
 softmax_row_f32_avx2(const float *x, float *y, int64_t n, int log_, float *e)
 {
-    float mx = -INFINITY;
-    int nan = 0;
-    for (int64_t i = 0; i < n; i++) {
-        nan |= x[i] != x[i];
-        mx = x[i] > mx ? x[i] : mx;
-    }
-    if (nan)
-        mx = NAN;
+    float mx = softmax_row_max(x, n);
     const __m256 vm = _mm256_set1_ps(mx);
     int64_t i = 0;
     for (; i + 8 <= n; i += 8)
@@ -226,16 +231,7 @@ softmax_row_f32_avx2(const float *x, float *y, int64_t n, int log_, float *e)
         _mm256_storeu_ps(t, tn_f32_vexp__avx2(_mm256_loadu_ps(t)));
         memcpy(e + i, t, sizeof(float) * (size_t)(n - i));
     }
-    float s = lane_sum_f32(e, n, softmax_vector_bytes() / 4);
-    if (log_) {
-        float ls = logf(s);
-        for (int64_t k = 0; k < n; k++)
-            y[k] = (x[k] - mx) - ls;
-    } else {
-        float r = 1.0f / s;
-        for (int64_t k = 0; k < n; k++)
-            y[k] = e[k] * r;
-    }
+    softmax_row_finish(x, y, n, log_, e, mx);
 }
 #endif
 
