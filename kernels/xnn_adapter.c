@@ -1,8 +1,8 @@
-/* The XNNPACK adapter: float32 Linear (fully-connected) and 2-D convolution through XNNPACK
- * operators whose packed weights are cached per weight (Note [XNNPACK operator cache]), where
- * that is the faster kernel (docs/DESIGN.md, "XNNPACK, op by op"). Everything else, and every
- * call XNNPACK refuses, runs our kernels. To route another operator: a kind, its create function
- * and a tn_<op>_f32 entry that keys, acquires, sets up and runs it.
+/* The XNNPACK adapter: float32 2-D convolution through XNNPACK operators whose packed weights are
+ * cached per weight (Note [XNNPACK operator cache]), where that is the faster kernel
+ * (docs/DESIGN.md, "XNNPACK, op by op"; Linear was measured there and is not routed). Everything
+ * else, and every call XNNPACK refuses, runs our kernels. To route another operator: a kind, its
+ * create function and a tn_<op>_f32 entry that keys, acquires, sets up and runs it.
  */
 #include "xnn_adapter.h"
 
@@ -14,13 +14,7 @@
 
 #include <xnnpack.h>
 
-#include "gemv.h"
-#include "matmul.h"
 #include "parallel.h"
-
-enum {
-    XNN_MAX_M = 32,   /* tn_linear_f32 runs XNNPACK for TN_GEMV_MAX_M < m <= XNN_MAX_M */
-};
 
 /* Note [XNNPACK operator cache]
  * XNNPACK packs an operator's weights when the operator is created, so an operator is worth
@@ -34,7 +28,7 @@ enum {
  * at once), and a thread that finds the operator it needs busy runs our kernel instead.
  */
 
-enum { KIND_FC = 1, KIND_CONV2D = 2, GEOM_LEN = 14 };
+enum { KIND_CONV2D = 1, GEOM_LEN = 14 };
 
 typedef struct {
     int kind;
@@ -262,53 +256,6 @@ rows_finite(int64_t m, int64_t out, const float *y, int64_t y_row_stride)
             return false;
     }
     return true;
-}
-
-/* ---- Linear ---- */
-
-/* geom: in, out, x row stride, y row stride */
-static xnn_operator_t
-create_fc(const op_key *k, const void *ctx)
-{
-    (void)ctx;
-    xnn_operator_t op = NULL;
-    if (xnn_create_fully_connected_nc_f32((size_t)k->geom[0], (size_t)k->geom[1], (size_t)k->geom[2],
-                                          (size_t)k->geom[3], k->w, k->bias, -INFINITY, INFINITY, 0, &op) !=
-        xnn_status_success)
-        return NULL;
-    return op;
-}
-
-tn_status
-tn_linear_f32(int64_t m, int64_t in, int64_t out, const float *x, int64_t x_row_stride,
-              const float *w, uint64_t weight_key, uint64_t weight_version,
-              const float *bias, uint64_t bias_key, float *y, int64_t y_row_stride)
-{
-    if (m < 0 || in < 0 || out < 0)
-        return TN_ERR_VALUE;
-    if (m == 0 || out == 0)
-        return TN_OK;
-    /* Measured on Zen 5 (AVX-512), in = 576, out = 576 and 1536: up to TN_GEMV_MAX_M rows our
-     * GEMV (W streamed once, no packing) is faster than XNNPACK; from 13 to about 32 rows XNNPACK's
-     * pre-packed weights win (we would pack all of W for a few rows); above that our packed GEMM
-     * is faster again. Odd strides and a failed xnn_initialize also take tn_linear. */
-    if (m <= TN_GEMV_MAX_M || m > XNN_MAX_M || in == 0 || x_row_stride < in || y_row_stride < out ||
-        !xnn_ready())
-        return tn_linear(TN_DTYPE_F32, m, in, out, x, x_row_stride, w, bias, y, y_row_stride);
-    op_key key = {
-        .kind = KIND_FC, .weight_key = weight_key, .weight_version = weight_version,
-        .bias_key = bias ? bias_key : 0, .w = w, .bias = bias,
-        .geom = {in, out, x_row_stride, y_row_stride},
-    };
-    int slot;
-    xnn_operator_t op = acquire_op(&key, create_fc, NULL, &slot);
-    bool ok = op && xnn_setup_fully_connected_nc_f32(op, (size_t)m, x, y, tn_threadpool()) == xnn_status_success &&
-              xnn_run_operator(op, tn_threadpool()) == xnn_status_success;
-    if (op)
-        release_op(slot, op);
-    if (!ok || !rows_finite(m, out, y, y_row_stride))
-        return tn_linear(TN_DTYPE_F32, m, in, out, x, x_row_stride, w, bias, y, y_row_stride);
-    return TN_OK;
 }
 
 /* ---- 2-D convolution ---- */

@@ -1,5 +1,5 @@
-/* The XNNPACK adapter: float32 Linear and 2-D convolution through XNNPACK operators with their
- * packed weights cached per weight (Note [XNNPACK operator cache] in xnn_adapter.c). Which ops go
+/* The XNNPACK adapter: float32 2-D convolution through XNNPACK operators with their packed
+ * weights cached per weight (Note [XNNPACK operator cache] in xnn_adapter.c). Which ops go
  * to XNNPACK and which do not, measured, is in docs/DESIGN.md ("XNNPACK, op by op").
  */
 #ifndef TN_KERNELS_XNN_ADAPTER_H
@@ -12,22 +12,6 @@
 /* Operators the cache keeps at most (least recently used idle ones are evicted). */
 #define TN_XNN_CACHE_SIZE 512
 
-/* Not used by the ops (torch.nn.functional.linear runs tn_linear): XNNPACK's fully-connected results
- * leave value.derived's bound (docs/DESIGN.md, "XNNPACK, op by op"); kept, with its tests, so the
- * decision can be measured again.
- * y[m][out] = x[m][in] @ W^T + bias, W [out][in] row-major contiguous (torch Linear layout), all
- * float32. Where XNNPACK is the faster kernel (13 <= m <= 32 rows, measured) it runs through an
- * XNNPACK fully-connected operator whose packed weights are cached under (weight_key,
- * weight_version, w, in, out, bias, bias_key, strides): weight_key is an opaque identity the caller
- * keeps unique per weight storage (never reused); weight_version changes whenever the weight is
- * modified in place. bias may be NULL (bias_key then ignored). Other m (decode's m == 1 included)
- * run tn_linear, which reads W in place; so does everything if XNNPACK is unavailable or refuses,
- * or if another thread is running the cached operator. NaN and inf propagate as upstream (see
- * rows_finite in xnn_adapter.c). */
-tn_status tn_linear_f32(int64_t m, int64_t in, int64_t out, const float *x, int64_t x_row_stride,
-                        const float *w, uint64_t weight_key, uint64_t weight_version,
-                        const float *bias, uint64_t bias_key, float *y, int64_t y_row_stride);
-
 /* A 2-D convolution's geometry: batch n, input channels c, height h, width w, output channels o,
  * kernel kh × kw, stride, symmetric zero padding, dilation, groups, and the output size. */
 typedef struct {
@@ -36,9 +20,12 @@ typedef struct {
 
 /* y = conv2d(x, W) + bias in float32 through a cached XNNPACK convolution operator: x is NHWC
  * (n, h, w, c) contiguous, y NHWC (n, oh, ow, o) contiguous, W torch's OIHW contiguous
- * (o, c / groups, kh, kw), keyed as tn_linear_f32's. TN_OK, or TN_ERR_BACKEND when XNNPACK is
- * unavailable or refuses, another thread is running the cached operator, or the result is not
- * finite (XNNPACK's clamp loses NaN): y is then unspecified and the caller runs its own kernel. */
+ * (o, c / groups, kh, kw). The operator is cached under (weight_key, weight_version, w, bias,
+ * bias_key, geometry): weight_key is an opaque identity the caller keeps unique per weight storage
+ * (never reused), weight_version changes whenever the weight is modified in place; bias may be
+ * NULL (bias_key is then ignored). TN_OK, or TN_ERR_BACKEND when XNNPACK is unavailable or
+ * refuses, another thread is running the cached operator, or the result is not finite (XNNPACK's
+ * clamp loses NaN): y is then unspecified and the caller runs its own kernel. */
 tn_status tn_conv2d_nhwc_f32(const tn_conv2d_geom *g, const float *x, const float *w, uint64_t weight_key,
                              uint64_t weight_version, const float *bias, uint64_t bias_key, float *y);
 

@@ -1,7 +1,6 @@
-/* Criterion tests for kernels/matmul.c and the files it builds on (gemm_ukernels.c, gemv.c) and
- * xnn_adapter.c: tn_gemm over dtypes × edge shapes × layouts against a float64 (or exact
- * wrapping integer) reference, plus tn_gemm_f32acc_serial, tn_linear and the tn_linear_f32
- * operator cache. To add a case: a Test() that builds operands with make_operand()
+/* Criterion tests for kernels/matmul.c and the files it builds on (gemm_ukernels.c, gemv.c):
+ * tn_gemm over dtypes × edge shapes × layouts against a float64 (or exact wrapping integer)
+ * reference, plus tn_gemm_f32acc_serial and tn_linear. To add a case: a Test() that builds operands with make_operand()
  * and calls check_gemm(); the error bound is in Note [GEMM error bound].
  */
 #define _POSIX_C_SOURCE 200809L
@@ -11,7 +10,6 @@
 #include <string.h>
 
 #include "kernels/gemv.h"
-#include "kernels/xnn_adapter.h"
 #include "kernels/matmul.h"
 #include "kernels/parallel.h"
 #include "tests/kernels/helpers.h"
@@ -501,7 +499,7 @@ Test(matmul, gemm_f32acc_serial_mixed_dtypes)
 
 /* y = x @ w^T + bias in `dt`, checked against the double reference with the GEMM bound */
 static void
-check_linear(int dt, int64_t m, int64_t in, int64_t out, bool with_bias, bool cached)
+check_linear(int dt, int64_t m, int64_t in, int64_t out, bool with_bias)
 {
     int es = tn_dtype_size(dt);
     int64_t xs = in + 3, ys = out + 2;
@@ -515,10 +513,7 @@ check_linear(int dt, int64_t m, int64_t in, int64_t out, bool with_bias, bool ca
         put_elem(dt, bias, i, rng_unit());
     for (int64_t i = 0; i < m * ys; i++)
         put_elem(dt, y, i, NAN);
-    tn_status st = cached ? tn_linear_f32(m, in, out, x, xs, w, 1234, 1, with_bias ? bias : NULL, 99,
-                                          y, ys)
-                          : tn_linear(dt, m, in, out, x, xs, w, with_bias ? bias : NULL, y, ys);
-    cr_assert_eq(st, TN_OK);
+    cr_assert_eq(tn_linear(dt, m, in, out, x, xs, w, with_bias ? bias : NULL, y, ys), TN_OK);
     double u = ldexp(1.0, -24), uo = unit_roundoff_out(dt);
     double gamma = (in + 2.0 * (in / 256 + 1) + 3) * u;
     for (int64_t i = 0; i < m; i++)
@@ -550,82 +545,9 @@ Test(matmul, linear_f32_f16_bf16)
     int64_t ms[] = {1, 2, 3, 6, 100};
     for (int d = 0; d < 3; d++)
         for (int mi = 0; mi < 5; mi++) {
-            check_linear(dts[d], ms[mi], 64, 40, true, false);
-            check_linear(dts[d], ms[mi], 17, 9, false, false);
+            check_linear(dts[d], ms[mi], 64, 40, true);
+            check_linear(dts[d], ms[mi], 17, 9, false);
         }
-}
-
-Test(matmul, linear_f32_cached_matches_reference)
-{
-    int64_t ms[] = {1, 2, 7, 13, 16, 32, 64};
-    for (int mi = 0; mi < 7; mi++) {
-        tn_xnn_cache_clear();
-        check_linear(TN_DTYPE_F32, ms[mi], 64, 40, true, true);
-        tn_xnn_cache_clear();
-        check_linear(TN_DTYPE_F32, ms[mi], 33, 7, false, true);
-    }
-    tn_xnn_cache_clear();
-}
-
-Test(matmul, linear_f32_cache_reuses_and_invalidates)
-{
-    enum { M = 16, IN = 8, OUT = 3 };  /* 13..32 rows: the XNNPACK path (see tn_linear_f32) */
-    float x[M * IN], w[OUT * IN], y[M * OUT];
-    for (int i = 0; i < M * IN; i++)
-        x[i] = 1.0f;
-    for (int i = 0; i < OUT * IN; i++)
-        w[i] = 1.0f;
-    tn_xnn_cache_clear();
-    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 1, NULL, 0, y, OUT), TN_OK);
-    cr_assert_eq(y[0], 8.0f);
-    cr_assert_eq(tn_xnn_cache_size(), 1);
-    /* modified in place without a new version: the cached packed weights are used */
-    for (int i = 0; i < OUT * IN; i++)
-        w[i] = 2.0f;
-    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 1, NULL, 0, y, OUT), TN_OK);
-    cr_assert_eq(y[0], 8.0f, "cache was not used");
-    cr_assert_eq(tn_xnn_cache_size(), 1);
-    /* a new version repacks and replaces the old entry */
-    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 2, NULL, 0, y, OUT), TN_OK);
-    cr_assert_eq(y[0], 16.0f);
-    cr_assert_eq(tn_xnn_cache_size(), 1);
-    tn_xnn_cache_clear();
-    cr_assert_eq(tn_xnn_cache_size(), 0);
-    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 7, 2, NULL, 0, y, OUT), TN_OK);
-    cr_assert_eq(y[M * OUT - 1], 16.0f);
-    tn_xnn_cache_clear();
-}
-
-Test(matmul, linear_f32_cache_is_bounded_lru)
-{
-    enum { M = 16, IN = 4, OUT = 4, N = TN_XNN_CACHE_SIZE + 10 };
-    float x[M * IN], y[M * OUT];
-    float *w = malloc(sizeof(float) * IN * OUT * N);
-    for (int i = 0; i < M * IN; i++)
-        x[i] = 1.0f;
-    for (int i = 0; i < IN * OUT * N; i++)
-        w[i] = (float)(i / (IN * OUT));
-    tn_xnn_cache_clear();
-    for (int e = 0; e < N; e++) {
-        cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w + e * IN * OUT, (uint64_t)e, 0, NULL, 0, y, OUT),
-                     TN_OK);
-        cr_assert_eq(y[0], 4.0f * (float)e);
-        /* keep weight 0 hot so LRU (not FIFO) must keep it */
-        cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 0, 0, NULL, 0, y, OUT), TN_OK);
-    }
-    cr_assert_eq(tn_xnn_cache_size(), TN_XNN_CACHE_SIZE);
-    /* weight 0 is still cached: change it in place, same version, result must be the stale one */
-    for (int i = 0; i < IN * OUT; i++)
-        w[i] = 5.0f;
-    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w, 0, 0, NULL, 0, y, OUT), TN_OK);
-    cr_assert_eq(y[0], 0.0f, "LRU evicted the most recently used weight");
-    /* weight 1 was evicted long ago: it is packed again from its current contents */
-    for (int i = 0; i < IN * OUT; i++)
-        w[IN * OUT + i] = 3.0f;
-    cr_assert_eq(tn_linear_f32(M, IN, OUT, x, IN, w + IN * OUT, 1, 0, NULL, 0, y, OUT), TN_OK);
-    cr_assert_eq(y[0], 12.0f, "weight 1 should have been evicted");
-    tn_xnn_cache_clear();
-    free(w);
 }
 
 Test(matmul, linear_propagates_nan)
@@ -636,13 +558,11 @@ Test(matmul, linear_propagates_nan)
     fill_f32(x, 64 * IN);
     fill_f32(w, OUT * IN);
     x[5] = NAN;
-    for (int64_t m = 1; m <= 64; m *= 4) {  /* 1, 4, 16 (XNNPACK), 64 */
-        tn_xnn_cache_clear();
-        cr_assert_eq(tn_linear_f32(m, IN, OUT, x, IN, w, 1, 0, NULL, 0, y, OUT), TN_OK);
+    for (int64_t m = 1; m <= 64; m *= 4) {  /* 1, 4 (GEMV), 16, 64 (packed GEMM) */
+        cr_assert_eq(tn_linear(TN_DTYPE_F32, m, IN, OUT, x, IN, w, NULL, y, OUT), TN_OK);
         for (int j = 0; j < OUT; j++)
             cr_assert(isnan(y[j]), "m=%ld y[%d] = %g", (long)m, j, y[j]);
     }
-    tn_xnn_cache_clear();
 }
 
 /* ---- every ISA on this machine: Criterion runs each test in its own process, so a test can pick

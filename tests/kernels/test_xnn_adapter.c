@@ -1,8 +1,8 @@
 /* Criterion tests for kernels/xnn_adapter.c's 2-D convolution: tn_conv2d_nhwc_f32 against a plain
  * float64 reference loop (strides, padding, dilation, groups, bias), the operator cache (reuse,
  * a new weight version, clear) and the refusals that send the caller back to its own kernel (a
- * NaN XNNPACK's clamp would lose). tn_linear_f32's cache is tested in test_matmul.c. To add a
- * case: a geometry in conv2d_matches_reference's list.
+ * NaN XNNPACK's clamp would lose), and the cache's bound with least-recently-used eviction. To add
+ * a case: a geometry in conv2d_matches_reference's list.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -119,6 +119,43 @@ Test(xnn_adapter, conv2d_cache_reuses_and_invalidates)
     cr_assert_eq(tn_xnn_cache_size(), 1);
     tn_xnn_cache_clear();
     cr_assert_eq(tn_xnn_cache_size(), 0);
+}
+
+/* y = x . w for a 1x1 convolution of one pixel with IN channels into one output channel */
+static float
+pointwise_conv(const float *x, const float *w, uint64_t key)
+{
+    enum { IN = 4 };
+    tn_conv2d_geom g = geom(1, IN, 1, 1, 1, 1, 1, 0, 1, 1);
+    float y = NAN;
+    cr_assert_eq(tn_conv2d_nhwc_f32(&g, x, w, key, 0, NULL, 0, &y), TN_OK);
+    return y;
+}
+
+Test(xnn_adapter, cache_is_bounded_lru)
+{
+    enum { IN = 4, N = TN_XNN_CACHE_SIZE + 10 };
+    float x[IN] = {1.0f, 1.0f, 1.0f, 1.0f};
+    float *w = malloc(sizeof(float) * IN * N);
+    for (int i = 0; i < IN * N; i++)
+        w[i] = (float)(i / IN);
+    tn_xnn_cache_clear();
+    for (int e = 0; e < N; e++) {
+        cr_assert_eq(pointwise_conv(x, w + e * IN, (uint64_t)e), 4.0f * (float)e);
+        /* keep weight 0 hot so LRU (not FIFO) must keep it */
+        cr_assert_eq(pointwise_conv(x, w, 0), 0.0f);
+    }
+    cr_assert_eq(tn_xnn_cache_size(), TN_XNN_CACHE_SIZE);
+    /* weight 0 is still cached: changed in place, same version, the result is the stale one */
+    for (int i = 0; i < IN; i++)
+        w[i] = 5.0f;
+    cr_assert_eq(pointwise_conv(x, w, 0), 0.0f, "LRU evicted the most recently used weight");
+    /* weight 1 was evicted long ago: it is packed again from its current contents */
+    for (int i = 0; i < IN; i++)
+        w[IN + i] = 3.0f;
+    cr_assert_eq(pointwise_conv(x, w + IN, 1), 12.0f, "weight 1 should have been evicted");
+    tn_xnn_cache_clear();
+    free(w);
 }
 
 Test(xnn_adapter, conv2d_refuses_a_nan_result)
