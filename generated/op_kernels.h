@@ -601,6 +601,8 @@ PyObject *tn_op_logit(const tn_op *overload, TensorObject *self, tn_opt_double e
 PyObject *tn_op_logit_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, tn_opt_double eps);
 /* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
 PyObject *tn_op_logsumexp(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim);
+/* aten::logsumexp.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) */
+PyObject *tn_op_logsumexp__out(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, TensorObject *out);
 /* aten::lt.Scalar(Tensor self, Scalar other) -> Tensor */
 PyObject *tn_op_lt__Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::lt.Tensor(Tensor self, Tensor other) -> Tensor */

@@ -10,6 +10,7 @@
 #include "runtime/argparse.h"
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
+#include "ops/aten_calls.h"
 #include "kernels/reduce.h"
 
 #include <math.h>
@@ -302,6 +303,69 @@ tn_op_logsumexp(const tn_op *overload, TensorObject *self, tn_ints dim, bool kee
         return r;
     }
     return reduce(overload, TN_RED_LOGSUMEXP, self, dim, keepdim, d, 0);
+}
+
+/* An in-place or out= call's result is the tensor it wrote: 0, or -1 with the error set. */
+static int
+done_in_place(PyObject *r)
+{
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
+/* logsumexp(out=) is not structured upstream (logsumexp_out in ReduceOps.cpp): it takes the max
+ * in self's dtype, sums exp(self - max) -- computed in self's dtype -- into out with sum(out=),
+ * which sums in out's dtype, then takes log_ and adds the max there. An out of the functional
+ * result's dtype gets the same values as the functional kernel; a wider one (float32 into
+ * float64) gets that composition through the door, so the sum and the log are out's precision. */
+PyObject *
+tn_op_logsumexp__out(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, TensorObject *out)
+{
+    if (!tn_dtype_is_floating(out->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "logsumexp(): Expected floating point type for result tensor, but got: %s",
+                     tn_dtype_cpp_name(out->dtype));
+        return NULL;
+    }
+    int d = tn_dtype_is_integral(self->dtype, true) ? tn_default_dtype : self->dtype;
+    if (out->dtype == d || self->numel == 0) {
+        PyObject *r = tn_op_logsumexp(overload, self, dim, keepdim);
+        if (!r)
+            return NULL;
+        int rc = tn_copy_result_into(overload, out, r, 0);
+        Py_DECREF(r);
+        return rc < 0 ? NULL : Py_NewRef((PyObject *)out);
+    }
+    PyObject *x = d == self->dtype ? Py_NewRef((PyObject *)self) : at_to_dtype((PyObject *)self, d);
+    PyObject *maxes = NULL, *squeezed = NULL, *inf = NULL, *shifted = NULL, *r = NULL;
+    if (!x)
+        return NULL;
+    /* maxes keeps the reduced dims for the subtraction; its squeezed view (the same storage) is
+     * what is added back, with the infinite maxes zeroed in both */
+    maxes = tn_ag_op(TN_OP_amax, (tn_value[]){tn_value_tensor(x), tn_ag_value_ints(dim), tn_ag_value_bool(1)});
+    squeezed = !maxes ? NULL : keepdim ? Py_NewRef(maxes) : at_ts(TN_OP_squeeze__dims, maxes, tn_ag_value_ints(dim));
+    inf = squeezed ? at_1(TN_OP_isinf, squeezed) : NULL;
+    if (!inf || done_in_place(tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(squeezed),
+                                                                                 tn_value_tensor(inf),
+                                                                                 tn_value_double(0.0)})) < 0)
+        goto done;
+    shifted = at_sub(x, maxes);
+    PyObject *o = (PyObject *)out;
+    if (!shifted || done_in_place(at_1(TN_OP_exp_, shifted)) < 0 ||
+        done_in_place(tn_ag_op(TN_OP_sum__IntList_out, (tn_value[]){tn_value_tensor(shifted), tn_ag_value_ints(dim),
+                                                                     tn_ag_value_bool(keepdim), NONE_V,
+                                                                     tn_value_tensor(o)})) < 0 ||
+        done_in_place(at_1(TN_OP_log_, o)) < 0 ||
+        done_in_place(tn_ag_op(TN_OP_add___Tensor, (tn_value[]){tn_value_tensor(o), tn_value_tensor(squeezed),
+                                                                 tn_value_int(1)})) < 0)
+        goto done;
+    r = Py_NewRef(o);
+done:
+    Py_XDECREF(x);
+    Py_XDECREF(maxes);
+    Py_XDECREF(squeezed);
+    Py_XDECREF(inf);
+    Py_XDECREF(shifted);
+    return r;
 }
 
 PyObject *

@@ -54,6 +54,15 @@ for name, code in {
     "cumsum_dtype_bool": f"out = torch.cumsum({X}, 0, dtype=torch.bool)",
     "cumsum_dtype_f64": "out = torch.cumsum(torch.tensor([1e8, 1.0, -1e8, 1.0]), 0, dtype=torch.float64)",
     "logsumexp_out_i64": f"out = torch.logsumexp({X}, 0, out=torch.empty(4, dtype=torch.int64))",
+    # logsumexp(out=) sums and takes the log in out's dtype (ops/reduce.c, tn_op_logsumexp__out)
+    "logsumexp_out_f64": f"out = torch.logsumexp({X} * 30, 0, out=torch.empty(4, dtype=torch.float64))",
+    "logsumexp_out_f64_keepdim": f"out = torch.logsumexp({X} * 30, (0, 1), True, out=torch.empty(1, 1, dtype=torch.float64))",
+    "logsumexp_out_f64_int_self": "out = torch.logsumexp(torch.arange(12).reshape(3, 4), 1, out=torch.empty(3, dtype=torch.float64))",
+    "logsumexp_out_f64_infinite": "x = torch.tensor([[float('-inf'), 1.0, float('inf')], [float('-inf'), 2.0, 0.5]]); "
+    "out = torch.logsumexp(x, 0, out=torch.empty(3, dtype=torch.float64))",
+    "logsumexp_out_f16": f"out = torch.logsumexp({X}, 1, out=torch.empty(3, dtype=torch.float16))",
+    "logsumexp_out_f64_resized": f"out = torch.logsumexp({X}, 0, out=torch.empty(2, 2, dtype=torch.float64))",
+    "logsumexp_out_same_dtype": f"out = torch.logsumexp({X}, 1, out=torch.empty(3))",
     "cross_entropy_1d_input_vs_batch_target": "out = torch.nn.functional.cross_entropy(torch.zeros(5), torch.tensor([1, 2, 0, 1, 1]))",
     "addmm_bias_shape_beta0": f"out = torch.addmm(torch.zeros(5, 7), {A}, {B}, beta=0)",
     "addmm_bias_bcast_beta0": f"out = torch.addmm(torch.zeros(2), {A}, {B}, beta=0)",
