@@ -131,3 +131,41 @@ CASES.update({
     "pow_bool_bool": "out = torch.pow(torch.tensor([True]), torch.tensor([True]))",
     "remainder_bool": "out = torch.remainder(torch.tensor([True]), torch.tensor([True]))",
 })
+
+# The in-place kernels of Note [In-place pointwise] (ops/pointwise.c) write self directly on their
+# fast path: each check TensorIterator makes before writing, on each of them.
+_INPLACE = {
+    "add_": ("x.add_({o})", "x.add_({s})"),
+    "sub_": ("x.sub_({o})", "x.sub_({s})"),
+    "mul_": ("x.mul_({o})", "x.mul_({s})"),
+    "div_": ("x.div_({o})", "x.div_({s})"),
+    "addcmul_": ("x.addcmul_({o}, {o})", "x.addcmul_({o}, {o}, value={s})"),
+    "addcdiv_": ("x.addcdiv_({o}, {o})", "x.addcdiv_({o}, {o}, value={s})"),
+    "lerp_": ("x.lerp_({o}, {o})", "x.lerp_({o}, {s})"),
+}
+_OUT = "; out = x"  # where upstream accepts the call, its result is compared too
+for _name, (_tensor_form, _scalar_form) in _INPLACE.items():
+    _t = _name.rstrip("_")
+    CASES.update({
+        # the broadcast shape is not self's
+        f"inplace_{_t}_bcast_shape": "x = torch.zeros(3); " + _tensor_form.format(o="torch.ones(2, 3)") + _OUT,
+        # a float result into an integer self
+        f"inplace_{_t}_float_into_int": "x = torch.ones(3, dtype=torch.int64); "
+        + _tensor_form.format(o="torch.full((3,), 1.5)") + _OUT,
+        f"inplace_{_t}_scalar_float_into_int": "x = torch.ones(3, dtype=torch.int64); "
+        + _scalar_form.format(o="torch.ones(3, dtype=torch.int64)", s="2.5") + _OUT,
+        # more than one element of self refers to one memory location
+        f"inplace_{_t}_internal_overlap": "x = torch.zeros(1).expand(3); " + _tensor_form.format(o="torch.ones(3)") + _OUT,
+        # an input partially overlaps self
+        f"inplace_{_t}_partial_overlap": "b = torch.arange(4.) + 1; x = b[1:]; " + _tensor_form.format(o="b[:3]") + _OUT,
+        # a wrong type where the Scalar goes
+        f"inplace_{_t}_scalar_str": "x = torch.zeros(3); " + _scalar_form.format(o="torch.ones(3)", s="'a'") + _OUT,
+    })
+CASES.update({
+    "inplace_sub_bool": "x = torch.tensor([True]); x.sub_(torch.tensor([True])); out = x",
+    "inplace_add_bool_alpha_float": "x = torch.tensor([True]); x.add_(torch.tensor([True]), alpha=1.5); out = x",
+    "inplace_add_int_alpha_float": "x = torch.tensor([1]); x.add_(torch.tensor([1]), alpha=1.5); out = x",
+    "inplace_addcdiv_int": "x = torch.tensor([1]); x.addcdiv_(torch.tensor([1]), torch.tensor([1])); out = x",
+    "inplace_div_int_true": "x = torch.tensor([4]); x.div_(torch.tensor([2])); out = x",
+    "inplace_lerp_int": "x = torch.tensor([1]); x.lerp_(torch.tensor([2]), 0.5); out = x",
+})
