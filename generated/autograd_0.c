@@ -2160,27 +2160,28 @@ static int
 AsStridedScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AsStridedScatterBackward0 *n = (AsStridedScatterBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::as_strided_scatter is not implemented in torchnative", "no ATen overload as_strided_scatter_backward(T, TG, TG, IA, IA, OI)");
-            goto fail_;
+            t_[0] = tn_fm_as_strided_scatter_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self_geometry, &n->src_geometry, tn_ag_ints_view(&n->size), tn_ag_ints_view(&n->stride), n->storage_offset);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
         }
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_memfmt(0)});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_ag_op(TN_OP_as_strided, (tn_value[]){tn_value_tensor(t_[0]), tn_ag_value_ints(tn_ag_ints_view(&n->size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), (n->storage_offset.has ? tn_value_int(n->storage_offset.v) : (tn_value){0})});
+            t_[1] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_memfmt(0)});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[1]);
+            t_[2] = tn_ag_op(TN_OP_as_strided, (tn_value[]){tn_value_tensor(t_[1]), tn_ag_value_ints(tn_ag_ints_view(&n->size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), (n->storage_offset.has ? tn_value_int(n->storage_offset.v) : (tn_value){0})});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }

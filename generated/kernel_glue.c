@@ -2018,6 +2018,19 @@ glue_cumprod(tn_value *a)
     );
 }
 
+/* aten::cumprod_backward(Tensor grad, Tensor input, int dim, Tensor output) -> Tensor */
+static PyObject *
+glue_cumprod_backward(tn_value *a)
+{
+    return tn_op_cumprod_backward(
+        &tn_ops[TN_OP_cumprod_backward],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        a[2].u.i,
+        TN_T(a[3].u.t)
+    );
+}
+
 /* aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
 static PyObject *
 glue_cumsum(tn_value *a)
@@ -6486,6 +6499,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_cummaxmin_backward, glue_cummaxmin_backward, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_cummin, glue_cummin, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_cumprod, glue_cumprod, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_cumprod_backward, glue_cumprod_backward, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_cumsum, glue_cumsum, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_detach, glue_detach, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_detach_, glue_detach_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},

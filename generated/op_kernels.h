@@ -351,6 +351,8 @@ PyObject *tn_op_cummaxmin_backward(const tn_op *overload, TensorObject *grad, Te
 PyObject *tn_op_cummin(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op_cumprod(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
+/* aten::cumprod_backward(Tensor grad, Tensor input, int dim, Tensor output) -> Tensor */
+PyObject *tn_op_cumprod_backward(const tn_op *overload, TensorObject *grad, TensorObject *input, int64_t dim, TensorObject *output);
 /* aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op_cumsum(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
 /* aten::detach(Tensor(a) self) -> Tensor(a) */

@@ -988,6 +988,19 @@ tn_ag_vec_alloc(tn_ag_vec *v, Py_ssize_t n)
 }
 
 int
+tn_ag_copy_range(tn_node *n, PyObject **out, int first, int count, const tn_ag_vec *grads)
+{
+    if (grads->n != count) {
+        PyErr_SetString(PyExc_RuntimeError, "inconsistent range for TensorList output");
+        return -1;
+    }
+    for (int i = 0; i < count; i++)
+        if (tn_ag_needs(n, first + i))
+            out[first + i] = Py_XNewRef(grads->v[i]);
+    return 0;
+}
+
+int
 tn_ag_vec_unpack(tn_ag_vec *v, tn_saved_list *l, tn_node *n)
 {
     v->n = l->n;

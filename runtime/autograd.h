@@ -80,6 +80,13 @@ tn_ag_grad_at(PyObject **grads, int n, int64_t i)
     return i < n ? grads[i] : NULL;
 }
 
+/* element i of a tensor list (an unpacked saved list), NULL past its end */
+static inline PyObject *
+tn_ag_tensor_at(tn_tensors l, int64_t i)
+{
+    return i < l.n ? l.v[i] : NULL;
+}
+
 int tn_ag_any_defined(PyObject **grads, int n);
 /* should this node compute gradient j in the running backward (its edge leads somewhere the
  * graph task executes)? */
@@ -155,6 +162,9 @@ void tn_ag_free_scalars(tn_ag_scalars *a);
 PyObject *tn_ag_type_and_size_zeros(const tn_ag_type_and_size *a);
 
 int tn_ag_vec_alloc(tn_ag_vec *v, Py_ssize_t n);
+/* upstream's copy_range: a foreach node's per-element gradients become gradients first ..
+ * first + count - 1 (those the backward needs); RuntimeError when the counts differ */
+int tn_ag_copy_range(tn_node *n, PyObject **out, int first, int count, const tn_ag_vec *grads);
 int tn_ag_vec_unpack(tn_ag_vec *v, tn_saved_list *l, tn_node *n);
 void tn_ag_vec_free(tn_ag_vec *v);
 
