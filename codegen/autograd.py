@@ -14,6 +14,7 @@ when an argument requires grad (the autograd "mode"), and emits:
   autograd_helpers.h         prototypes of the FunctionsManual helpers the formulas call, from
                              our hand list schemas/autograd_helpers.yaml (bodies: ops/autograd_manual.c)
 
+A _foreach_ kind's apply runs torchgen's per-element formula once per output (foreach_derivative).
 A formula that cannot be translated (or calls a helper not in the list) becomes an apply() that
 raises "derivative for aten::<op> is not implemented" when that gradient is needed.
 """

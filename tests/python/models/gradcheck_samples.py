@@ -269,8 +269,8 @@ UPSTREAM_FAILS = {
 
 # Ours fails where the oracle column says so; each is a bug to fix (issue 10), kept here so a fix
 # or a new failure shows: convolution_backward (aten::_convolution_double_backward has no kernel:
-# it needs the transposed convolution), as_strided_scatter (upstream's formula, upstream's
-# Jacobian mismatch), and the 8 that upstream fails too.
+# it needs the transposed convolution) and the 9 that upstream fails too (as_strided_scatter with
+# upstream's formula and upstream's Jacobian mismatch).
 OURS_PINNED = {
     '_scaled_dot_product_flash_attention_for_cpu_backward': 'RuntimeError: derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not implemented',
     'as_strided_scatter': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
