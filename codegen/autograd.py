@@ -885,7 +885,7 @@ def emit_aten_call(em: Emitter, f, binds, args: list[Val], self_val: Val | None)
         outs = [em.temp() for _ in rets]
         for k, o in enumerate(outs):
             em.line(f"{o} = tn_ag_tuple_item({tup.c}, {k});")
-            em.line(f"if (!{o}) goto fail_;")
+            em.line(f"if (!{o} && PyErr_Occurred()) goto fail_;")
         return Val("TUP", "{" + ", ".join(outs) + "}", n=len(rets))
     raise Untranslatable(f"{f.func.name} returns {', '.join(str(r.type) for r in rets)}")
 

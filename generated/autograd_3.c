@@ -4438,11 +4438,11 @@ NativeLayerNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
                 t_[5] = tn_ag_op(TN_OP_native_layer_norm_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_ag_value_ints(tn_ag_ints_view(&n->normalized_shape)), tn_value_tensor(result1), tn_value_tensor(result2), tn_value_tensor(weight), tn_value_tensor(bias), tn_ag_value_bools(grad_input_mask, 3)});
                 if (!t_[5] && PyErr_Occurred()) goto fail_;
                 t_[6] = tn_ag_tuple_item(t_[5], 0);
-                if (!t_[6]) goto fail_;
+                if (!t_[6] && PyErr_Occurred()) goto fail_;
                 t_[7] = tn_ag_tuple_item(t_[5], 1);
-                if (!t_[7]) goto fail_;
+                if (!t_[7] && PyErr_Occurred()) goto fail_;
                 t_[8] = tn_ag_tuple_item(t_[5], 2);
-                if (!t_[8]) goto fail_;
+                if (!t_[8] && PyErr_Occurred()) goto fail_;
                 t_[9] = Py_XNewRef(t_[6]);
                 t_[10] = Py_XNewRef(t_[7]);
                 t_[11] = Py_XNewRef(t_[8]);

@@ -2951,11 +2951,11 @@ ScaledDotProductFlashAttentionForCpuBackward0_apply(tn_node *n_, PyObject **grad
             t_[6] = tn_ag_op(TN_OP__scaled_dot_product_flash_attention_for_cpu_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(query), tn_value_tensor(key), tn_value_tensor(value), tn_value_tensor(output), tn_value_tensor(logsumexp), tn_value_double(n->dropout_p), tn_ag_value_bool(n->is_causal), tn_value_tensor(attn_mask), (n->scale.has ? tn_value_double(n->scale.v) : (tn_value){0})});
             if (!t_[6] && PyErr_Occurred()) goto fail_;
             t_[7] = tn_ag_tuple_item(t_[6], 0);
-            if (!t_[7]) goto fail_;
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
             t_[8] = tn_ag_tuple_item(t_[6], 1);
-            if (!t_[8]) goto fail_;
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
             t_[9] = tn_ag_tuple_item(t_[6], 2);
-            if (!t_[9]) goto fail_;
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
             if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[7]);
             if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[8]);
             if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[9]);

@@ -91,7 +91,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP__convolution, TN_AG_NOTIMPL, NULL},
     {TN_OP__convolution__deprecated, TN_AG_CIA, NULL},
     {TN_OP__convolution__out, TN_AG_OUT, NULL},
-    {TN_OP__convolution_double_backward, TN_AG_CIA, NULL},
+    {TN_OP__convolution_double_backward, TN_AG_CIA, tn_compose__convolution_double_backward},
     {TN_OP__convolution_mode, TN_AG_CIA, NULL},
     {TN_OP__copy_from, TN_AG_NOTIMPL, NULL},
     {TN_OP__copy_from__out, TN_AG_OUT, NULL},

@@ -4,7 +4,8 @@
  * requires grad the door runs the composition here instead (Note [Autograd at the door]), which
  * calls the parts through the door so each records its node, with upstream's graph and upstream's
  * rounding. The hand list is schemas/autograd_compositions.yaml; each entry is
- * tn_compose_<cname>(op, args) with args in schema order.
+ * tn_compose_<cname>(op, args) with args in schema order. Two backward ops are their own kernel
+ * too (Note [cumprod backward], Note [convolution double backward]).
  */
 #include "runtime/autograd.h"
 #include "runtime/dtype.h"
@@ -1663,4 +1664,156 @@ PyObject *
 tn_compose_cumprod_backward(tn_op *op, tn_value *a)
 {
     return cumprod_backward(T(0), T(1), a[2].u.i, T(3));
+}
+
+/* ---- _convolution_double_backward: its kernel and its composition in one ---- */
+
+/* Note [convolution double backward]: ATen's _convolution_double_backward (Convolution.cpp,
+ * CompositeImplicitAutograd) through the door, for transposed=False, serving as the kernel and
+ * as the composition that records:
+ *   ggO = conv(ggI, weight) + conv(input, ggW) + ggb viewed as (1, C, 1, ...) and expanded
+ *   gW  = conv(ggI^T, gO^T) with stride and dilation swapped, one group at a time, transposed
+ *         back and narrowed to the weight's size (upstream op for op)
+ *   gI  = upstream's transposed convolution of gO with ggW; torchnative has no transposed
+ *         convolution, so it is convolution_backward's input gradient of conv(input, ggW) given
+ *         gO: the same linear map (the adjoint of conv(., ggW)), rounded by another kernel. */
+
+static PyObject *
+conv_plain(PyObject *input, PyObject *weight, tn_ints stride, tn_ints padding, tn_ints dilation,
+           tn_ints output_padding, int64_t groups)
+{
+    return call(TN_OP_convolution, (tn_value[]){tn_value_tensor(input), tn_value_tensor(weight), NONE_V,
+                                                tn_ag_value_ints(stride), tn_ag_value_ints(padding),
+                                                tn_ag_value_ints(dilation), tn_ag_value_bool(0),
+                                                tn_ag_value_ints(output_padding), tn_value_int(groups)});
+}
+
+/* acc + term (either may be NULL: undefined); both references are taken */
+static PyObject *
+add_defined(PyObject *acc, PyObject *term)
+{
+    if (!acc || !term)
+        return acc ? acc : term;
+    PyObject *r = at_add(acc, term);
+    Py_DECREF(acc);
+    Py_DECREF(term);
+    return r;
+}
+
+static PyObject *
+transpose01(PyObject *t)
+{
+    return call(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(t), tn_value_int(0), tn_value_int(1)});
+}
+
+static PyObject *
+conv_dd_weight(PyObject *ggI, PyObject *gO, PyObject *weight, tn_ints stride, tn_ints padding, tn_ints dilation,
+               tn_ints output_padding, int64_t groups)
+{
+    PyObject *ggIt = transpose01(ggI), *gOt = ggIt ? transpose01(gO) : NULL, *gWt = NULL, *gW = NULL;
+    if (gOt && groups == 1) {
+        gWt = conv_plain(ggIt, gOt, dilation, padding, stride, output_padding, 1);
+    } else if (gOt) {
+        PyObject **parts = calloc((size_t)groups, sizeof(PyObject *));
+        int64_t n_in = TN_T(ggIt)->sizes[0] / groups, n_out = TN_T(gOt)->sizes[0] / groups, g = 0;
+        if (!parts) {
+            PyErr_NoMemory();
+        } else {
+            for (; g < groups; g++) {
+                PyObject *a = at_narrow(ggIt, 0, g * n_in, n_in), *b = a ? at_narrow(gOt, 0, g * n_out, n_out) : NULL;
+                parts[g] = b ? conv_plain(a, b, dilation, padding, stride, output_padding, 1) : NULL;
+                Py_XDECREF(a);
+                Py_XDECREF(b);
+                if (!parts[g])
+                    break;
+            }
+            if (g == groups)
+                gWt = call(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, groups}), tn_value_int(1)});
+            for (int64_t k = 0; k < groups; k++)
+                Py_XDECREF(parts[k]);
+            free(parts);
+        }
+    }
+    gW = gWt ? transpose01(gWt) : NULL;
+    for (int i = 2; gW && i < TN_T(gW)->ndim; i++)
+        if (TN_T(gW)->sizes[i] > TN_T(weight)->sizes[i])
+            TN_SETREF(gW, at_narrow(gW, i, 0, TN_T(weight)->sizes[i]));
+    Py_XDECREF(ggIt);
+    Py_XDECREF(gOt);
+    Py_XDECREF(gWt);
+    return gW;
+}
+
+static PyObject *
+conv_double_backward(PyObject *ggI, PyObject *ggW, PyObject *ggb, PyObject *gO, PyObject *weight, PyObject *input,
+                     tn_ints stride, tn_ints padding, tn_ints dilation, int transposed, tn_ints output_padding,
+                     int64_t groups)
+{
+    if (transposed) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "aten::_convolution_double_backward with transposed=True is not implemented in torchnative; "
+                        "the transposed convolution itself is not either");
+        return NULL;
+    }
+    PyObject *ggO = NULL, *gI = NULL, *gW = NULL;
+    int has_input = TN_T(input)->numel != 0;
+    if (has_input && ggI && !(ggO = conv_plain(ggI, weight, stride, padding, dilation, output_padding, groups)))
+        goto fail;
+    if (has_input && ggW) {
+        PyObject *term = conv_plain(input, ggW, stride, padding, dilation, output_padding, groups);
+        if (!term || !(ggO = add_defined(ggO, term)))
+            goto fail;
+    }
+    if (ggb) {
+        /* ggb.contiguous().view(1, C, 1, ...).expand(gO.sizes()) */
+        int64_t shape[TN_MAX_NDIM];
+        int nd = TN_T(gO)->ndim;
+        for (int i = 0; i < nd; i++)
+            shape[i] = i == 1 ? TN_T(ggb)->sizes[0] : 1;
+        PyObject *c = at_contiguous(ggb), *v = c ? at_view(c, shape, nd) : NULL;
+        PyObject *e = v ? at_expand(v, tn_ag_sizes(gO)) : NULL;
+        Py_XDECREF(c);
+        Py_XDECREF(v);
+        if (!e || !(ggO = add_defined(ggO, e)))
+            goto fail;
+    }
+    if (has_input && ggI && !(gW = conv_dd_weight(ggI, gO, weight, stride, padding, dilation, output_padding, groups)))
+        goto fail;
+    if (has_input && ggW) {
+        int64_t mask[3] = {1, 0, 0};
+        PyObject *r = call(TN_OP_convolution_backward,
+                           (tn_value[]){tn_value_tensor(gO), tn_value_tensor(input), tn_value_tensor(ggW), NONE_V,
+                                        tn_ag_value_ints(stride), tn_ag_value_ints(padding), tn_ag_value_ints(dilation),
+                                        tn_ag_value_bool(0), tn_ag_value_ints(output_padding), tn_value_int(groups),
+                                        tn_ag_value_bools(mask, 3)});
+        gI = r ? tn_ag_tuple_item(r, 0) : NULL;
+        Py_XDECREF(r);
+        if (!gI && PyErr_Occurred())
+            goto fail;
+    }
+    return Py_BuildValue("(NNN)", ggO ? ggO : Py_NewRef(Py_None), gI ? gI : Py_NewRef(Py_None),
+                         gW ? gW : Py_NewRef(Py_None));
+fail:
+    Py_XDECREF(ggO);
+    Py_XDECREF(gI);
+    Py_XDECREF(gW);
+    return NULL;
+}
+
+PyObject *
+tn_op__convolution_double_backward(const tn_op *overload, TensorObject *ggI, TensorObject *ggW, TensorObject *ggb,
+                                   TensorObject *gO, TensorObject *weight, TensorObject *self, tn_ints stride,
+                                   tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding,
+                                   int64_t groups, tn_ints output_mask)
+{
+    (void)output_mask;
+    return conv_double_backward((PyObject *)ggI, (PyObject *)ggW, (PyObject *)ggb, (PyObject *)gO, (PyObject *)weight,
+                                (PyObject *)self, stride, padding, dilation, transposed, output_padding, groups);
+}
+
+PyObject *
+tn_compose__convolution_double_backward(tn_op *op, tn_value *a)
+{
+    return conv_double_backward(OPT_T(0), OPT_T(1), OPT_T(2), T(3), T(4), T(5), ints_of(&a[6]), ints_of(&a[7]),
+                                ints_of(&a[8]), (int)a[9].u.i, ints_of(&a[10]), a[11].u.i);
 }

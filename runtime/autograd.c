@@ -640,7 +640,12 @@ tn_ag_result_item(PyObject *result, int k)
 PyObject *
 tn_ag_tuple_item(PyObject *result, int k)
 {
-    return PySequence_GetItem(result, k);
+    PyObject *o = PySequence_GetItem(result, k);
+    if (o == Py_None) {
+        Py_DECREF(o);   /* an undefined tensor of a multi-output op */
+        return NULL;
+    }
+    return o;
 }
 
 int

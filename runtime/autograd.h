@@ -102,7 +102,7 @@ void tn_ag_refuse(const char *msg, const char *detail);
 int tn_ag_check_no_requires_grad(const tn_value *v, const char *name, const char *fn);
 void tn_ag_release_temps(PyObject **t, int n);
 PyObject *tn_ag_result_item(PyObject *result, int k);   /* borrowed */
-PyObject *tn_ag_tuple_item(PyObject *result, int k);    /* new reference */
+PyObject *tn_ag_tuple_item(PyObject *result, int k);    /* new reference; NULL for None (undefined) */
 int tn_ag_set_history_list(PyObject *list, tn_node *n, int *nr);
 int tn_ag_save_original_self(tn_saved *s, PyObject *self, tn_node *n);
 PyObject *tn_ag_scalar_div(tn_value s, PyObject *t);

@@ -121,6 +121,11 @@ HAND = {
         f"a0 = {F((1, 3, 3, 3), 1)}; a1 = {F((1, 2, 5, 5), 2)}; a2 = {F((3, 2, 3, 3), 3)}; ",
         "torch.ops.aten.convolution_backward(a0, a1, a2, [3], [1, 1], [0, 0], [1, 1], False, [0, 0], 1, "
         "[True, True, True])"),
+    "_convolution_double_backward": (
+        f"a0 = {F((1, 2, 5, 5), 1)}; a1 = {F((3, 2, 3, 3), 2)}; a2 = {F((3,), 3)}; a3 = {F((1, 3, 3, 3), 4)}; "
+        f"a4 = {F((3, 2, 3, 3), 5)}; a5 = {F((1, 2, 5, 5), 6)}; ",
+        "torch.ops.aten._convolution_double_backward(a0, a1, a2, a3, a4, a5, [1, 1], [0, 0], [1, 1], False, [0, 0], 1, "
+        "[True, True, True])"),
     "_scaled_dot_product_flash_attention_for_cpu_backward": (
         f"a0 = {F((1, 2, 3, 4), 1)}; a1 = {F((1, 2, 3, 4), 2)}; a2 = {F((1, 2, 3, 4), 3)}; a3 = {F((1, 2, 3, 4), 4)}; "
         "o, lse = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(a1.detach(), a2.detach(), a3.detach(), "
@@ -267,15 +272,13 @@ UPSTREAM_FAILS = {
     'silu_backward': 'RuntimeError: derivative for aten::silu_backward is not implemented',
 }
 
-# Ours fails where the oracle column says so; each is a bug to fix (issue 10), kept here so a fix
-# or a new failure shows: convolution_backward (aten::_convolution_double_backward has no kernel:
-# it needs the transposed convolution) and the 9 that upstream fails too (as_strided_scatter with
-# upstream's formula and upstream's Jacobian mismatch).
+# Ours fails where the oracle column says so, kept here so a fix or a new failure shows: today
+# only the 9 that upstream fails too (as_strided_scatter with upstream's formula and upstream's
+# Jacobian mismatch).
 OURS_PINNED = {
     '_scaled_dot_product_flash_attention_for_cpu_backward': 'RuntimeError: derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not implemented',
     'as_strided_scatter': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
     'bernoulli.p': 'RuntimeError: derivative for aten::bernoulli.p is not implemented',
-    'convolution_backward': 'NotImplementedError: torch.autograd.gradcheck.gradcheck needs aten::_convolution_double_backward, which torchnative does not implement yet',
     'floor_divide': 'RuntimeError: derivative for aten::floor_divide is not implemented',
     'floor_divide.Scalar': 'RuntimeError: derivative for aten::floor_divide.Scalar is not implemented',
     'hardsigmoid_backward': 'RuntimeError: derivative for aten::hardsigmoid_backward is not implemented',
