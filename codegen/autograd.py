@@ -14,6 +14,7 @@ when an argument requires grad (the autograd "mode"), and emits:
   autograd_helpers.h         prototypes of the FunctionsManual helpers the formulas call, from
                              our hand list schemas/autograd_helpers.yaml (bodies: ops/autograd_manual.c)
 
+A _foreach_ kind's apply runs torchgen's per-element formula once per output (foreach_derivative).
 A formula that cannot be translated (or calls a helper not in the list) becomes an apply() that
 raises "derivative for aten::<op> is not implemented" when that gradient is needed.
 """
@@ -220,6 +221,10 @@ class Kind:
     untranslated: list[str] = dataclasses.field(default_factory=list)
     qualname: str = ""
 
+    @property
+    def foreach(self) -> bool:
+        return self.info.name.startswith("_foreach_")
+
 
 def torchgen_locals():
     from torchgen import local
@@ -246,6 +251,9 @@ class AutogradModel:
             raise SystemExit(f"codegen: schemas/autograd_compositions.yaml names unknown overloads: {unknown}")
         deriv = model.native_yaml.parent.parent.parent / "autograd" / "derivatives.yaml"
         infos, _ = load_derivatives(str(deriv), str(model.native_yaml), str(model.tags_yaml))
+        # node kinds derivatives.yaml spells out (the others torchgen derives: foreach ops from
+        # their per-tensor op, gen_foreach_derivativeinfo)
+        self.spelled_out = {i.op for by_key in infos.values() for i in by_key.values() if i is not None}
         self.fns = {str(f.func.func.name): f for f in match_differentiability_info(model.natives, infos)}
         self.natives = {str(f.func.name): f for f in model.natives}
         self.by_cpp_name = self.cpp_overloads()
@@ -380,43 +388,84 @@ class AutogradModel:
                 em.line(f"if (tn_ag_vec_unpack(&{v}, &n->{fld.name}, n_) < 0) goto fail_;")
                 em.line(f"tn_tensors {var} = {{{v}.v, {v}.n}};")
                 em.nvecs += 1
-        em.line("int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);")
+        foreach = kind.foreach
+        if not foreach:
+            em.line("int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);")
         for d in info.derivatives:
             idxs = [self.edge_index_expr(kind, v) for v in d.var_names]
             needs = " || ".join(self.needs_expr(kind, v, ix, is_list) for v, (ix, is_list) in zip(d.var_names, idxs))
             em.line(f"if ({needs}) {{")
             em.indent += 1
-            em.line("if (any_grad_defined_) {")
-            em.indent += 1
+            if not foreach:
+                em.line("if (any_grad_defined_) {")
+                em.indent += 1
             mark = len(em.lines)
             ntemp0 = em.ntemp
+            nvecs0 = em.nvecs
             indent0 = em.indent
             try:
-                if len(d.var_names) > 1:
+                if foreach:
+                    self.foreach_derivative(em, d, idxs)
+                elif len(d.var_names) > 1:
                     em.line(f"int64_t grad_input_mask[{len(d.var_names)}] = {{"
                             + ", ".join(self.needs_expr(kind, v, ix, is_list)
                                         for v, (ix, is_list) in zip(d.var_names, idxs)) + "};")
                     em.line("(void)grad_input_mask;")
-                formula = FORMULA_OVERRIDES.get(d.formula, d.formula)
-                tree = Parser(formula).parse()
-                v = em.emit(tree)
-                self.assign_result(em, kind, d, idxs, v)
+                if not foreach:
+                    formula = FORMULA_OVERRIDES.get(d.formula, d.formula)
+                    tree = Parser(formula).parse()
+                    v = em.emit(tree)
+                    self.assign_result(em, kind, d, idxs, v)
             except Untranslatable as e:
                 del em.lines[mark:]
                 em.indent = indent0
                 em.ntemp = max(em.ntemp, ntemp0)
+                em.nvecs = nvecs0
                 kind.untranslated.append(f"{','.join(d.var_names)}: {d.formula} ({e})")
                 msg = f"derivative for {kind.qualname} is not implemented in torchnative"
                 em.line(f'tn_ag_refuse("{msg}", "{c_escape(str(e))}");')
                 em.line("goto fail_;")
-            em.indent -= 1
-            em.line("}")
-            em.indent -= 1
-            em.line("}")
+            for _ in range(1 if foreach else 2):
+                em.indent -= 1
+                em.line("}")
         kind.apply_body = "\n".join(em.lines)
         kind.ntemp = em.ntemp
         kind.nvecs = em.nvecs
         kind.locals = em.locals
+
+    @staticmethod
+    def foreach_derivative(em: Emitter, d, idxs) -> None:
+        """upstream's DERIVATIVE_SINGLE_FOREACH (gen_autograd_functions.py): the per-tensor
+        formula torchgen rewrote with grads[i], self[i], scalars[i], result[i], run once per
+        output of the node; an undefined grads[i] gives an undefined gradient. Each element's
+        temporaries are released before the next; tn_ag_copy_range hands the gradients to the
+        input's edges (upstream's copy_range: a plain Tensor input takes one)."""
+        if len(d.var_names) != 1:
+            raise Untranslatable("foreach derivative of several inputs")
+        (ix, is_list), = idxs
+        tree = Parser(d.formula).parse()
+        acc = em.local("tn_ag_vec")
+        em.line(f"if (tn_ag_vec_alloc(&{acc}, n_->num_inputs) < 0) goto fail_;")
+        em.line(f"vecs_[nvecs_++] = &{acc};")
+        em.nvecs += 1
+        nvecs0 = em.nvecs
+        em.line("for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {")
+        em.indent += 1
+        em.line("if (!grads_[i_])")
+        em.line("    continue;")
+        t0 = em.ntemp
+        v = em.emit(tree)
+        if v.ty != "T":
+            raise Untranslatable(f"element result of type {v.ty}")
+        if em.nvecs != nvecs0:
+            raise Untranslatable("a list inside the element loop")
+        em.line(f"{acc}.v[i_] = Py_XNewRef({v.c});")
+        if em.ntemp > t0:
+            em.line(f"tn_ag_release_temps(&t_[{t0}], {em.ntemp - t0});")
+        em.indent -= 1
+        em.line("}")
+        count = f"(int)n->{d.var_names[0]}_size_" if is_list else "1"
+        em.line(f"if (tn_ag_copy_range(n_, out_, {ix}, {count}, &{acc}) < 0) goto fail_;")
 
     def edge_index_expr(self, kind: Kind, var: str):
         """(C expression of the first edge index of `var`, is_list)"""
@@ -487,6 +536,8 @@ class FormulaContext:
             return Val("TL", "(tn_tensors){grads_, n_->num_inputs}")
         if name == "grad_input_mask":
             return Val("MASK", "grad_input_mask")
+        if name == "i" and self.kind.foreach:
+            return Val("I", "(int64_t)i_")   # the element loop of foreach_derivative
         f = self.fields.get(name)
         if f is None:
             return None
@@ -834,7 +885,7 @@ def emit_aten_call(em: Emitter, f, binds, args: list[Val], self_val: Val | None)
         outs = [em.temp() for _ in rets]
         for k, o in enumerate(outs):
             em.line(f"{o} = tn_ag_tuple_item({tup.c}, {k});")
-            em.line(f"if (!{o}) goto fail_;")
+            em.line(f"if (!{o} && PyErr_Occurred()) goto fail_;")
         return Val("TUP", "{" + ", ".join(outs) + "}", n=len(rets))
     raise Untranslatable(f"{f.func.name} returns {', '.join(str(r.type) for r in rets)}")
 
@@ -1013,7 +1064,10 @@ class Renderer:
         out.append("}")
         out.append("")
         getters = []
-        for fld in kind.fields:
+        # the foreach nodes torchgen derives expose no _saved_<name> attributes upstream (dir(grad_fn)
+        # in torch 2.13); those derivatives.yaml spells out (ForeachDivBackward0, ...) do
+        derived = kind.foreach and kind.op not in self.am.spelled_out
+        for fld in [] if derived else kind.fields:
             g = f"{k}_get_{fld.pyname}"
             if fld.cpp in ("Tensor", "optional<Tensor>"):
                 body = f"tn_saved_to_py(&(({k} *)self)->{fld.name}, TN_NODE(self))"

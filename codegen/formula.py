@@ -266,12 +266,34 @@ class Emitter:
             if base.kind == "name" and base.value == "grad_input_mask":
                 idx = self.emit(n.args[1])
                 return Val("B", f"grad_input_mask[{idx.c}]")
-            raise Untranslatable("indexing")
+            lst, idx = self.emit(base), self.emit(n.args[1])
+            self.need(idx, "I")
+            if lst.ty == "TL":
+                return Val("T", f"tn_ag_tensor_at({lst.c}, {idx.c})")
+            if lst.ty == "SL":
+                return Val("S", f"{lst.c}.v[{idx.c}]")
+            if lst.ty == "T":
+                # Tensor::operator[](i) is select(0, i) (torchgen writes tensor2[i][i] for addcdiv)
+                return self.method_call(lst, "select", [Val("I", "INT64_C(0)", literal=0), idx])
+            raise Untranslatable(f"indexing {lst.ty}")
         if k == "template":
             raise Untranslatable(f"template {n.value}")
         if k == "brace":
-            raise Untranslatable("brace initialiser")
+            return self.brace(n.args)
         raise Untranslatable(k)
+
+    def brace(self, items: list[Node]) -> Val:
+        """{a, b, ...} where an int list is expected (at::zeros({}, options))"""
+        if not items:
+            return Val("IA", "(tn_ints){NULL, 0, false}")
+        vals = [self.emit(x) for x in items]
+        for v in vals:
+            self.need(v, "I")
+        buf = self.local("int64_t", None)
+        self.locals[-1] = f"int64_t {buf}[{len(vals)}];"
+        for k, v in enumerate(vals):
+            self.line(f"{buf}[{k}] = {v.c};")
+        return Val("IA", f"(tn_ints){{{buf}, {len(vals)}, false}}")
 
     def need(self, v: Val, *tys: str) -> None:
         if v.ty not in tys:
@@ -374,6 +396,8 @@ class Emitter:
             self.indent -= 1
             self.lines = save
         ty = a.ty if a.ty != "NONE" else b.ty
+        if {a.ty, b.ty} == {"I", "D"}:
+            ty = "D"   # C++'s usual arithmetic conversion of the two branches
         if a.ty == "T" or b.ty == "T" or a.ty == "TUP" or b.ty == "TUP":
             if {a.ty, b.ty} - {"T", "NONE"} and not (a.ty == "TUP" or b.ty == "TUP"):
                 raise Untranslatable("mixed conditional")
@@ -441,6 +465,8 @@ class Emitter:
         if f.kind != "name":
             raise Untranslatable("call of an expression")
         name = f.value
+        if name in ("Tensor", "at::Tensor") and not args:
+            return Val("NONE", "0")   # an undefined tensor
         if name in ("GradMode::is_enabled", "at::GradMode::is_enabled"):
             return Val("B", "tn_ag_grad_mode()")
         if name == "not_implemented":
@@ -483,6 +509,10 @@ class Emitter:
                 return Val("D", "0.0")
         if obj.ty == "TAS" and name == "zeros":
             return self.tensor_call(f"tn_ag_type_and_size_zeros(&{obj.c})")
+        if obj.ty == "OB" and name == "has_value":
+            return Val("B", f"({obj.c} >= 0)")
+        if obj.ty == "OB" and name == "value":
+            return Val("B", f"({obj.c} > 0)")
         if obj.ty in ("OI", "OD") and name == "has_value":
             return Val("B", f"{obj.c}.has")
         if obj.ty in ("OI", "OD") and name == "value":
@@ -505,7 +535,7 @@ class Emitter:
             return Val("IA", f"tn_ag_sizes({t})")
         if name in ("sym_strides", "strides"):
             return Val("IA", f"tn_ag_strides({t})")
-        if name == "scalar_type":
+        if name in ("scalar_type", "dtype"):
             return Val("ST", f"TN_T({t})->dtype")
         if name in ("dim", "ndimension"):
             return Val("I", f"(int64_t)TN_T({t})->ndim")

@@ -2160,27 +2160,28 @@ static int
 AsStridedScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AsStridedScatterBackward0 *n = (AsStridedScatterBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::as_strided_scatter is not implemented in torchnative", "no ATen overload as_strided_scatter_backward(T, TG, TG, IA, IA, OI)");
-            goto fail_;
+            t_[0] = tn_fm_as_strided_scatter_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self_geometry, &n->src_geometry, tn_ag_ints_view(&n->size), tn_ag_ints_view(&n->stride), n->storage_offset);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
         }
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_memfmt(0)});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_ag_op(TN_OP_as_strided, (tn_value[]){tn_value_tensor(t_[0]), tn_ag_value_ints(tn_ag_ints_view(&n->size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), (n->storage_offset.has ? tn_value_int(n->storage_offset.v) : (tn_value){0})});
+            t_[1] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_memfmt(0)});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[1]);
+            t_[2] = tn_ag_op(TN_OP_as_strided, (tn_value[]){tn_value_tensor(t_[1]), tn_ag_value_ints(tn_ag_ints_view(&n->size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), (n->storage_offset.has ? tn_value_int(n->storage_offset.v) : (tn_value){0})});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }
@@ -4944,11 +4945,11 @@ ConvolutionBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
                 t_[2] = tn_ag_op(TN_OP_convolution_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(weight), tn_ag_value_ints(tn_ag_ints_view(&n->bias_sym_sizes_opt)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_ints(tn_ag_ints_view(&n->dilation)), tn_ag_value_bool(n->transposed), tn_ag_value_ints(tn_ag_ints_view(&n->output_padding)), tn_value_int(n->groups), tn_ag_value_bools(grad_input_mask, 3)});
                 if (!t_[2] && PyErr_Occurred()) goto fail_;
                 t_[3] = tn_ag_tuple_item(t_[2], 0);
-                if (!t_[3]) goto fail_;
+                if (!t_[3] && PyErr_Occurred()) goto fail_;
                 t_[4] = tn_ag_tuple_item(t_[2], 1);
-                if (!t_[4]) goto fail_;
+                if (!t_[4] && PyErr_Occurred()) goto fail_;
                 t_[5] = tn_ag_tuple_item(t_[2], 2);
-                if (!t_[5]) goto fail_;
+                if (!t_[5] && PyErr_Occurred()) goto fail_;
                 t_[6] = Py_XNewRef(t_[3]);
                 t_[7] = Py_XNewRef(t_[4]);
                 t_[8] = Py_XNewRef(t_[5]);
@@ -5160,11 +5161,11 @@ ConvolutionBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **ou
             t_[3] = tn_ag_op(TN_OP__convolution_double_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0))), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(1))), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(2))), tn_value_tensor(grad_output), tn_value_tensor(weight), tn_value_tensor(input), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_ints(tn_ag_ints_view(&n->dilation)), tn_ag_value_bool(n->transposed), tn_ag_value_ints(tn_ag_ints_view(&n->output_padding)), tn_value_int(n->groups), tn_ag_value_bools(grad_input_mask, 3)});
             if (!t_[3] && PyErr_Occurred()) goto fail_;
             t_[4] = tn_ag_tuple_item(t_[3], 0);
-            if (!t_[4]) goto fail_;
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
             t_[5] = tn_ag_tuple_item(t_[3], 1);
-            if (!t_[5]) goto fail_;
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
             t_[6] = tn_ag_tuple_item(t_[3], 2);
-            if (!t_[6]) goto fail_;
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
             if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[4]);
             if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[5]);
             if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[6]);

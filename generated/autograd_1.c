@@ -1377,7 +1377,7 @@ static int
 EluBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     EluBackwardBackward0 *n = (EluBackwardBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *self_or_result = t_[0] = tn_saved_unpack(&n->self_or_result_, n_);
     if (!self_or_result && PyErr_Occurred()) goto fail_;
@@ -1393,13 +1393,14 @@ EluBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::elu_backward is not implemented in torchnative", "no ATen overload elu_double_backward(T, T, S, S, S, B, T)");
-            goto fail_;
+            t_[3] = tn_fm_elu_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), grad_output, &n->alpha, &n->scale, &n->input_scale, n->is_result, self_or_result);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -1685,20 +1686,21 @@ static int
 EmbeddingDenseBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     EmbeddingDenseBackwardBackward0 *n = (EmbeddingDenseBackwardBackward0 *)n_;
-    PyObject *t_[1] = {0};
+    PyObject *t_[2] = {0};
     int rc_ = -1;
     PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
     if (!indices && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::embedding_dense_backward is not implemented in torchnative", "no ATen overload embedding_dense_double_backward(T, T, I)");
-            goto fail_;
+            t_[1] = tn_fm_embedding_dense_double_backward_symint(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, n->padding_idx);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 2);
     (void)n;
     return rc_;
 }
@@ -4106,11 +4108,13 @@ static int
 ForeachAddBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachAddBackward0List *n = (ForeachAddBackward0List *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
+    PyObject *t_[3] = {0};
+    tn_ag_vec *vecs_[4];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_ag_vec v3_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
@@ -4118,22 +4122,37 @@ ForeachAddBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     vecs_[nvecs_++] = &v1_;
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_add.List is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->alpha);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype, t_[0]);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[1]);
+            tn_ag_release_temps(&t_[0], 2);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_add.List is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[2] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[2], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 3);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -4170,28 +4189,7 @@ ForeachAddBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachAddBackward0List_get_alpha(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachAddBackward0List *)self)->alpha);
-}
-
-static PyObject *
-ForeachAddBackward0List_get_other(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddBackward0List *)self)->other, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddBackward0List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddBackward0List *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachAddBackward0List_getset[] = {
-    {"_saved_alpha", ForeachAddBackward0List_get_alpha, NULL, NULL, NULL},
-    {"_saved_other", ForeachAddBackward0List_get_other, NULL, NULL, NULL},
-    {"_saved_self", ForeachAddBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4259,32 +4257,49 @@ static int
 ForeachAddBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachAddBackward0Tensor *n = (ForeachAddBackward0Tensor *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    PyObject *t_[4] = {0};
+    tn_ag_vec *vecs_[3];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
     int rc_ = -1;
     PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
     if (!other && PyErr_Occurred()) goto fail_;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_add.Tensor is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->alpha);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_fm_handle_r_to_c(TN_T(other)->dtype, t_[1]);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[1], 2);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, 1, &v1_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_add.Tensor is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[3]);
+            tn_ag_release_temps(&t_[3], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v2_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 4);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -4320,28 +4335,7 @@ ForeachAddBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachAddBackward0Tensor_get_alpha(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachAddBackward0Tensor *)self)->alpha);
-}
-
-static PyObject *
-ForeachAddBackward0Tensor_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ForeachAddBackward0Tensor *)self)->other_, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddBackward0Tensor_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddBackward0Tensor *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachAddBackward0Tensor_getset[] = {
-    {"_saved_alpha", ForeachAddBackward0Tensor_get_alpha, NULL, NULL, NULL},
-    {"_saved_other", ForeachAddBackward0Tensor_get_other, NULL, NULL, NULL},
-    {"_saved_self", ForeachAddBackward0Tensor_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4406,19 +4400,26 @@ ForeachAddBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachAddBackward1Scalar *n = (ForeachAddBackward1Scalar *)n_;
     PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_add.Scalar is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -4455,14 +4456,7 @@ ForeachAddBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachAddBackward1Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddBackward1Scalar *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachAddBackward1Scalar_getset[] = {
-    {"_saved_self", ForeachAddBackward1Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4522,19 +4516,26 @@ ForeachAddBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
 {
     ForeachAddBackward1ScalarList *n = (ForeachAddBackward1ScalarList *)n_;
     PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_add.ScalarList is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -4571,14 +4572,7 @@ ForeachAddBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachAddBackward1ScalarList_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddBackward1ScalarList *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachAddBackward1ScalarList_getset[] = {
-    {"_saved_self", ForeachAddBackward1ScalarList_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4644,12 +4638,15 @@ static int
 ForeachAddcdivBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[3];
+    PyObject *t_[11] = {0};
+    tn_ag_vec *vecs_[6];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
     tn_ag_vec v2_;
+    tn_ag_vec v3_;
+    tn_ag_vec v4_;
+    tn_ag_vec v5_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
@@ -4660,28 +4657,64 @@ ForeachAddcdivBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
     vecs_[nvecs_++] = &v2_;
     if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
     tn_tensors tensor2 = {v2_.v, v2_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v4_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_ag_scalar_div(n->value, tn_ag_tensor_at(tensor2, (int64_t)i_));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[2]);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[3]);
+            tn_ag_release_temps(&t_[1], 3);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensor1_size_, &v4_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v5_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v5_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[4] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_int(INT64_C(0)), tn_value_int((int64_t)i_)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->value});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_))});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_fm_handle_r_to_c(TN_T(t_[4])->dtype, t_[9]);
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            v5_.v[i_] = Py_XNewRef(t_[10]);
+            tn_ag_release_temps(&t_[4], 7);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_, &v5_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 11);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -4722,35 +4755,7 @@ ForeachAddcdivBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachAddcdivBackward0Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddcdivBackward0Scalar_get_tensor1(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->tensor1, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddcdivBackward0Scalar_get_tensor2(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0Scalar *)self)->tensor2, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddcdivBackward0Scalar_get_value(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachAddcdivBackward0Scalar *)self)->value);
-}
-
 static PyGetSetDef ForeachAddcdivBackward0Scalar_getset[] = {
-    {"_saved_self", ForeachAddcdivBackward0Scalar_get_self, NULL, NULL, NULL},
-    {"_saved_tensor1", ForeachAddcdivBackward0Scalar_get_tensor1, NULL, NULL, NULL},
-    {"_saved_tensor2", ForeachAddcdivBackward0Scalar_get_tensor2, NULL, NULL, NULL},
-    {"_saved_value", ForeachAddcdivBackward0Scalar_get_value, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -4827,12 +4832,15 @@ static int
 ForeachAddcdivBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[3];
+    PyObject *t_[11] = {0};
+    tn_ag_vec *vecs_[6];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
     tn_ag_vec v2_;
+    tn_ag_vec v3_;
+    tn_ag_vec v4_;
+    tn_ag_vec v5_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
@@ -4843,28 +4851,64 @@ ForeachAddcdivBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
     vecs_[nvecs_++] = &v2_;
     if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
     tn_tensors tensor2 = {v2_.v, v2_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v4_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_ag_scalar_div(n->scalars.v[(int64_t)i_], tn_ag_tensor_at(tensor2, (int64_t)i_));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[2]);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[3]);
+            tn_ag_release_temps(&t_[1], 3);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensor1_size_, &v4_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v5_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v5_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[4] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_int(INT64_C(0)), tn_value_int((int64_t)i_)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->scalars.v[(int64_t)i_]});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_))});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_fm_handle_r_to_c(TN_T(t_[4])->dtype, t_[9]);
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            v5_.v[i_] = Py_XNewRef(t_[10]);
+            tn_ag_release_temps(&t_[4], 7);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_, &v5_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 11);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -4906,28 +4950,7 @@ ForeachAddcdivBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *a
     return 0;
 }
 
-static PyObject *
-ForeachAddcdivBackward0ScalarList_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddcdivBackward0ScalarList_get_tensor1(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->tensor1, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddcdivBackward0ScalarList_get_tensor2(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcdivBackward0ScalarList *)self)->tensor2, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachAddcdivBackward0ScalarList_getset[] = {
-    {"_saved_self", ForeachAddcdivBackward0ScalarList_get_self, NULL, NULL, NULL},
-    {"_saved_tensor1", ForeachAddcdivBackward0ScalarList_get_tensor1, NULL, NULL, NULL},
-    {"_saved_tensor2", ForeachAddcdivBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5004,12 +5027,15 @@ static int
 ForeachAddcmulBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[3];
+    PyObject *t_[7] = {0};
+    tn_ag_vec *vecs_[6];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
     tn_ag_vec v2_;
+    tn_ag_vec v3_;
+    tn_ag_vec v4_;
+    tn_ag_vec v5_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
@@ -5020,28 +5046,56 @@ ForeachAddcmulBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
     vecs_[nvecs_++] = &v2_;
     if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
     tn_tensors tensor2 = {v2_.v, v2_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v4_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), n->value});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[2]);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[3]);
+            tn_ag_release_temps(&t_[1], 3);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensor1_size_, &v4_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v5_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v5_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[4] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->value});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor2, (int64_t)i_))->dtype, t_[5]);
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            v5_.v[i_] = Py_XNewRef(t_[6]);
+            tn_ag_release_temps(&t_[4], 3);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_, &v5_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 7);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -5082,35 +5136,7 @@ ForeachAddcmulBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachAddcmulBackward0Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddcmulBackward0Scalar_get_tensor1(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->tensor1, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddcmulBackward0Scalar_get_tensor2(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0Scalar *)self)->tensor2, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddcmulBackward0Scalar_get_value(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachAddcmulBackward0Scalar *)self)->value);
-}
-
 static PyGetSetDef ForeachAddcmulBackward0Scalar_getset[] = {
-    {"_saved_self", ForeachAddcmulBackward0Scalar_get_self, NULL, NULL, NULL},
-    {"_saved_tensor1", ForeachAddcmulBackward0Scalar_get_tensor1, NULL, NULL, NULL},
-    {"_saved_tensor2", ForeachAddcmulBackward0Scalar_get_tensor2, NULL, NULL, NULL},
-    {"_saved_value", ForeachAddcmulBackward0Scalar_get_value, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5187,12 +5213,15 @@ static int
 ForeachAddcmulBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[3];
+    PyObject *t_[7] = {0};
+    tn_ag_vec *vecs_[6];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
     tn_ag_vec v2_;
+    tn_ag_vec v3_;
+    tn_ag_vec v4_;
+    tn_ag_vec v5_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
@@ -5203,28 +5232,56 @@ ForeachAddcmulBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
     vecs_[nvecs_++] = &v2_;
     if (tn_ag_vec_unpack(&v2_, &n->tensor2, n_) < 0) goto fail_;
     tn_tensors tensor2 = {v2_.v, v2_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensor1_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v4_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), n->scalars.v[(int64_t)i_]});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[2]);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[3]);
+            tn_ag_release_temps(&t_[1], 3);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensor1_size_, &v4_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v5_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v5_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[4] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->scalars.v[(int64_t)i_]});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor2, (int64_t)i_))->dtype, t_[5]);
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            v5_.v[i_] = Py_XNewRef(t_[6]);
+            tn_ag_release_temps(&t_[4], 3);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_, &v5_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 7);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -5266,28 +5323,7 @@ ForeachAddcmulBackward0ScalarList_traverse(tn_node *n_, visitproc visit, void *a
     return 0;
 }
 
-static PyObject *
-ForeachAddcmulBackward0ScalarList_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddcmulBackward0ScalarList_get_tensor1(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->tensor1, TN_NODE(self));
-}
-
-static PyObject *
-ForeachAddcmulBackward0ScalarList_get_tensor2(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachAddcmulBackward0ScalarList *)self)->tensor2, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachAddcmulBackward0ScalarList_getset[] = {
-    {"_saved_self", ForeachAddcmulBackward0ScalarList_get_self, NULL, NULL, NULL},
-    {"_saved_tensor1", ForeachAddcmulBackward0ScalarList_get_tensor1, NULL, NULL, NULL},
-    {"_saved_tensor2", ForeachAddcmulBackward0ScalarList_get_tensor2, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5358,24 +5394,35 @@ static int
 ForeachClampMaxBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachClampMaxBackward0Scalar *n = (ForeachClampMaxBackward0Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    PyObject *t_[3] = {0};
+    tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_clamp_max.Scalar is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_le__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), n->scalar});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)).device), (tn_value){0}});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[0]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[0], 3);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 3);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -5408,21 +5455,7 @@ ForeachClampMaxBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachClampMaxBackward0Scalar_get_scalar(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachClampMaxBackward0Scalar *)self)->scalar);
-}
-
-static PyObject *
-ForeachClampMaxBackward0Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachClampMaxBackward0Scalar *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachClampMaxBackward0Scalar_getset[] = {
-    {"_saved_scalar", ForeachClampMaxBackward0Scalar_get_scalar, NULL, NULL, NULL},
-    {"_saved_self", ForeachClampMaxBackward0Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5483,24 +5516,35 @@ static int
 ForeachClampMinBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachClampMinBackward0Scalar *n = (ForeachClampMinBackward0Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    PyObject *t_[3] = {0};
+    tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_clamp_min.Scalar is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_ge__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), n->scalar});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)).device), (tn_value){0}});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[0]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[0], 3);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 3);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -5533,21 +5577,7 @@ ForeachClampMinBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachClampMinBackward0Scalar_get_scalar(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachClampMinBackward0Scalar *)self)->scalar);
-}
-
-static PyObject *
-ForeachClampMinBackward0Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachClampMinBackward0Scalar *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachClampMinBackward0Scalar_getset[] = {
-    {"_saved_scalar", ForeachClampMinBackward0Scalar_get_scalar, NULL, NULL, NULL},
-    {"_saved_self", ForeachClampMinBackward0Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5610,11 +5640,13 @@ static int
 ForeachDivBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachDivBackward0 *n = (ForeachDivBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
+    PyObject *t_[2] = {0};
+    tn_ag_vec *vecs_[4];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_ag_vec v3_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
@@ -5622,22 +5654,35 @@ ForeachDivBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     vecs_[nvecs_++] = &v1_;
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_div.List is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_div_tensor_other_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), tn_ag_tensor_at(other, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_div.List is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_fm_div_tensor_self_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(other, (int64_t)i_), TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[1]);
+            tn_ag_release_temps(&t_[1], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 2);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -5754,32 +5799,47 @@ static int
 ForeachDivBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachDivBackward0Tensor *n = (ForeachDivBackward0Tensor *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    PyObject *t_[3] = {0};
+    tn_ag_vec *vecs_[3];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
     int rc_ = -1;
     PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
     if (!other && PyErr_Occurred()) goto fail_;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_div.Tensor is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_fm_div_tensor_other_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), other);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[1]);
+            tn_ag_release_temps(&t_[1], 1);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, 1, &v1_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_div.Tensor is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[2] = tn_fm_div_tensor_self_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), other, TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[2], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v2_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 3);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -5815,21 +5875,7 @@ ForeachDivBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachDivBackward0Tensor_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ForeachDivBackward0Tensor *)self)->other_, TN_NODE(self));
-}
-
-static PyObject *
-ForeachDivBackward0Tensor_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachDivBackward0Tensor *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachDivBackward0Tensor_getset[] = {
-    {"_saved_other", ForeachDivBackward0Tensor_get_other, NULL, NULL, NULL},
-    {"_saved_self", ForeachDivBackward0Tensor_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -5894,19 +5940,26 @@ ForeachDivBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachDivBackward1Scalar *n = (ForeachDivBackward1Scalar *)n_;
     PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_div.Scalar is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_div_tensor_self_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->scalar, TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -5943,21 +5996,7 @@ ForeachDivBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachDivBackward1Scalar_get_scalar(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachDivBackward1Scalar *)self)->scalar);
-}
-
-static PyObject *
-ForeachDivBackward1Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachDivBackward1Scalar *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachDivBackward1Scalar_getset[] = {
-    {"_saved_scalar", ForeachDivBackward1Scalar_get_scalar, NULL, NULL, NULL},
-    {"_saved_self", ForeachDivBackward1Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -6019,19 +6058,26 @@ ForeachDivBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
 {
     ForeachDivBackward1ScalarList *n = (ForeachDivBackward1ScalarList *)n_;
     PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_div.ScalarList is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_div_tensor_self_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->scalars.v[(int64_t)i_], TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -6069,14 +6115,7 @@ ForeachDivBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachDivBackward1ScalarList_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachDivBackward1ScalarList *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachDivBackward1ScalarList_getset[] = {
-    {"_saved_self", ForeachDivBackward1ScalarList_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -6138,24 +6177,52 @@ static int
 ForeachLerpBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachLerpBackward0Scalar *n = (ForeachLerpBackward0Scalar *)n_;
-    PyObject *t_[1] = {0};
+    PyObject *t_[4] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensors1_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_lerp.Scalar is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v0_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v0_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), n->weight});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v0_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensors1_size_, &v0_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_lerp.Scalar is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            if ((n->weight.tag == TN_V_COMPLEX)) {
+                tn_ag_not_implemented("torchnative: autograd with a complex Scalar is not implemented", NULL);
+                goto fail_;
+                t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_double((INT64_C(1) - 0.0))});
+                if (!t_[1] && PyErr_Occurred()) goto fail_;
+                t_[3] = Py_XNewRef(t_[1]);
+            } else {
+                t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_double((INT64_C(1) - tn_scalar_to_double(&n->weight)))});
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = Py_XNewRef(t_[2]);
+            }
+            v1_.v[i_] = Py_XNewRef(t_[3]);
+            tn_ag_release_temps(&t_[1], 3);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 4);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
     (void)n;
     return rc_;
 }
@@ -6182,14 +6249,7 @@ ForeachLerpBackward0Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachLerpBackward0Scalar_get_weight(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachLerpBackward0Scalar *)self)->weight);
-}
-
 static PyGetSetDef ForeachLerpBackward0Scalar_getset[] = {
-    {"_saved_weight", ForeachLerpBackward0Scalar_get_weight, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -6258,12 +6318,15 @@ static int
 ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[3];
+    PyObject *t_[5] = {0};
+    tn_ag_vec *vecs_[6];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
     tn_ag_vec v2_;
+    tn_ag_vec v3_;
+    tn_ag_vec v4_;
+    tn_ag_vec v5_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
@@ -6274,28 +6337,52 @@ ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     vecs_[nvecs_++] = &v2_;
     if (tn_ag_vec_unpack(&v2_, &n->weights, n_) < 0) goto fail_;
     tn_tensors weights = {v2_.v, v2_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensors1_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(weights, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensors1_size_, &v3_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v4_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_ag_op(TN_OP_rsub__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(weights, (int64_t)i_)), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[1], 2);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensors1_size_, (int)n->weights_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_lerp.List is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v5_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v5_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[3] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensors1, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_int(1)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v5_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[3], 2);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensors1_size_, (int)n->weights_size_, &v5_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 5);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -6336,28 +6423,7 @@ ForeachLerpBackward1List_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachLerpBackward1List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
-ForeachLerpBackward1List_get_tensors1(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->tensors1, TN_NODE(self));
-}
-
-static PyObject *
-ForeachLerpBackward1List_get_weights(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachLerpBackward1List *)self)->weights, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachLerpBackward1List_getset[] = {
-    {"_saved_self", ForeachLerpBackward1List_get_self, NULL, NULL, NULL},
-    {"_saved_tensors1", ForeachLerpBackward1List_get_tensors1, NULL, NULL, NULL},
-    {"_saved_weights", ForeachLerpBackward1List_get_weights, NULL, NULL, NULL},
     {NULL},
 };
 

@@ -24,11 +24,13 @@ static int
 ForeachMaximumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
+    PyObject *t_[10] = {0};
+    tn_ag_vec *vecs_[4];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_ag_vec v3_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
@@ -36,22 +38,51 @@ ForeachMaximumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out
     vecs_[nvecs_++] = &v1_;
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_maximum.List is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[0]), tn_value_tensor(t_[1]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_gt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3]), tn_value_int(INT64_C(0))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[0], 5);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_maximum.List is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[5] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[6]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_lt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(t_[8]), tn_value_int(INT64_C(0))});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[9]);
+            tn_ag_release_temps(&t_[5], 5);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 10);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -88,21 +119,7 @@ ForeachMaximumBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachMaximumBackward0List_get_other(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMaximumBackward0List *)self)->other, TN_NODE(self));
-}
-
-static PyObject *
-ForeachMaximumBackward0List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMaximumBackward0List *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachMaximumBackward0List_getset[] = {
-    {"_saved_other", ForeachMaximumBackward0List_get_other, NULL, NULL, NULL},
-    {"_saved_self", ForeachMaximumBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -169,11 +186,13 @@ static int
 ForeachMinimumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
+    PyObject *t_[10] = {0};
+    tn_ag_vec *vecs_[4];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_ag_vec v3_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
@@ -181,22 +200,51 @@ ForeachMinimumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out
     vecs_[nvecs_++] = &v1_;
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_minimum.List is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[0]), tn_value_tensor(t_[1]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_lt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3]), tn_value_int(INT64_C(0))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[0], 5);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_minimum.List is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[5] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[6]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_gt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(t_[8]), tn_value_int(INT64_C(0))});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[9]);
+            tn_ag_release_temps(&t_[5], 5);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 10);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -233,21 +281,7 @@ ForeachMinimumBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachMinimumBackward0List_get_other(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMinimumBackward0List *)self)->other, TN_NODE(self));
-}
-
-static PyObject *
-ForeachMinimumBackward0List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMinimumBackward0List *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachMinimumBackward0List_getset[] = {
-    {"_saved_other", ForeachMinimumBackward0List_get_other, NULL, NULL, NULL},
-    {"_saved_self", ForeachMinimumBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -314,11 +348,13 @@ static int
 ForeachMulBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
+    PyObject *t_[2] = {0};
+    tn_ag_vec *vecs_[4];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_ag_vec v3_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
@@ -326,22 +362,35 @@ ForeachMulBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     vecs_[nvecs_++] = &v1_;
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_mul.List is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_mul.List is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(other, (int64_t)i_), TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[1]);
+            tn_ag_release_temps(&t_[1], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 2);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -378,21 +427,7 @@ ForeachMulBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachMulBackward0List_get_other(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMulBackward0List *)self)->other, TN_NODE(self));
-}
-
-static PyObject *
-ForeachMulBackward0List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMulBackward0List *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachMulBackward0List_getset[] = {
-    {"_saved_other", ForeachMulBackward0List_get_other, NULL, NULL, NULL},
-    {"_saved_self", ForeachMulBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -458,32 +493,47 @@ static int
 ForeachMulBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    PyObject *t_[3] = {0};
+    tn_ag_vec *vecs_[3];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
     int rc_ = -1;
     PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
     if (!other && PyErr_Occurred()) goto fail_;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_mul.Tensor is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), TN_T(other)->dtype);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[1]);
+            tn_ag_release_temps(&t_[1], 1);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, 1, &v1_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_mul.Tensor is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[2] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), other, TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[2], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v2_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 3);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -519,21 +569,7 @@ ForeachMulBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachMulBackward0Tensor_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ForeachMulBackward0Tensor *)self)->other_, TN_NODE(self));
-}
-
-static PyObject *
-ForeachMulBackward0Tensor_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMulBackward0Tensor *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachMulBackward0Tensor_getset[] = {
-    {"_saved_other", ForeachMulBackward0Tensor_get_other, NULL, NULL, NULL},
-    {"_saved_self", ForeachMulBackward0Tensor_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -598,19 +634,26 @@ ForeachMulBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
     PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_mul.Scalar is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_mul_tensor_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->scalar, TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -647,21 +690,7 @@ ForeachMulBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachMulBackward1Scalar_get_scalar(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachMulBackward1Scalar *)self)->scalar);
-}
-
-static PyObject *
-ForeachMulBackward1Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMulBackward1Scalar *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachMulBackward1Scalar_getset[] = {
-    {"_saved_scalar", ForeachMulBackward1Scalar_get_scalar, NULL, NULL, NULL},
-    {"_saved_self", ForeachMulBackward1Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -723,19 +752,26 @@ ForeachMulBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
 {
     ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
     PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_mul.ScalarList is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_mul_tensor_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->scalars.v[(int64_t)i_], TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -773,14 +809,7 @@ ForeachMulBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachMulBackward1ScalarList_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachMulBackward1ScalarList *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachMulBackward1ScalarList_getset[] = {
-    {"_saved_self", ForeachMulBackward1ScalarList_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -840,17 +869,28 @@ ForeachNegBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
     PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
     int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_neg is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v0_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v0_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v0_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v0_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
     tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
     (void)n;
     return rc_;
 }
@@ -938,10 +978,11 @@ ForeachNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
     PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
+    tn_ag_vec *vecs_[3];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
+    tn_ag_vec v2_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
@@ -949,12 +990,18 @@ ForeachNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     vecs_[nvecs_++] = &v1_;
     if (tn_ag_vec_unpack(&v1_, &n->result, n_) < 0) goto fail_;
     tn_tensors result = {v1_.v, v1_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_norm.Scalar is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_norm_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), &n->ord, tn_ag_tensor_at(result, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v2_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -1078,24 +1125,33 @@ static int
 ForeachSqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    PyObject *t_[2] = {0};
+    tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->result, n_) < 0) goto fail_;
     tn_tensors result = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_sqrt is not implemented in torchnative", "unknown name i");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(result, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[0])});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[1]);
+            tn_ag_release_temps(&t_[0], 2);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 2);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -1128,14 +1184,7 @@ ForeachSqrtBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachSqrtBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachSqrtBackward0 *)self)->result, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachSqrtBackward0_getset[] = {
-    {"_saved_result", ForeachSqrtBackward0_get_result, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -1199,11 +1248,13 @@ static int
 ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
+    PyObject *t_[4] = {0};
+    tn_ag_vec *vecs_[4];
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_ag_vec v3_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
@@ -1211,22 +1262,39 @@ ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     vecs_[nvecs_++] = &v1_;
     if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v1_.v, v1_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_sub.List is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_fm_maybe_multiply(t_[0], &n->alpha);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype, t_[1]);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[0], 3);
         }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_sub.List is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[3]);
+            tn_ag_release_temps(&t_[3], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 4);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -1263,28 +1331,7 @@ ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachSubBackward0List_get_alpha(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachSubBackward0List *)self)->alpha);
-}
-
-static PyObject *
-ForeachSubBackward0List_get_other(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->other, TN_NODE(self));
-}
-
-static PyObject *
-ForeachSubBackward0List_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachSubBackward0List *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachSubBackward0List_getset[] = {
-    {"_saved_alpha", ForeachSubBackward0List_get_alpha, NULL, NULL, NULL},
-    {"_saved_other", ForeachSubBackward0List_get_other, NULL, NULL, NULL},
-    {"_saved_self", ForeachSubBackward0List_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -1350,19 +1397,26 @@ ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
     PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_sub.Scalar is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -1399,14 +1453,7 @@ ForeachSubBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachSubBackward1Scalar_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachSubBackward1Scalar *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachSubBackward1Scalar_getset[] = {
-    {"_saved_self", ForeachSubBackward1Scalar_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -1466,19 +1513,26 @@ ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **o
 {
     ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
     PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
+    tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
+    tn_ag_vec v1_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
     tn_tensors self = {v0_.v, v0_.n};
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_foreach_sub.ScalarList is not implemented in torchnative", "indexing");
-            goto fail_;
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
         }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -1515,14 +1569,7 @@ ForeachSubBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
     return 0;
 }
 
-static PyObject *
-ForeachSubBackward1ScalarList_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachSubBackward1ScalarList *)self)->self, TN_NODE(self));
-}
-
 static PyGetSetDef ForeachSubBackward1ScalarList_getset[] = {
-    {"_saved_self", ForeachSubBackward1ScalarList_get_self, NULL, NULL, NULL},
     {NULL},
 };
 
@@ -2206,7 +2253,7 @@ static int
 GeluBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     GeluBackwardBackward0 *n = (GeluBackwardBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -2222,13 +2269,14 @@ GeluBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::gelu_backward is not implemented in torchnative", "no ATen overload gelu_double_backward(T, T, T, STR)");
-            goto fail_;
+            t_[3] = tn_fm_gelu_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), grad_output, self, n->approximate);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -2836,7 +2884,7 @@ static int
 HardswishBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     HardswishBackwardBackward0 *n = (HardswishBackwardBackward0 *)n_;
-    PyObject *t_[8] = {0};
+    PyObject *t_[10] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -2852,13 +2900,26 @@ HardswishBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::hardswish_backward is not implemented in torchnative", "brace initialiser");
-            goto fail_;
+            t_[3] = tn_ag_op(TN_OP_gt__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double((-3.0))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_lt__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(3.0)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_logical_and, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[6]), tn_value_double(3.0)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_zeros, (tn_value[]){tn_ag_value_ints((tn_ints){NULL, 0, false}), tn_ag_value_dtype(n->self_options.dtype), (tn_value){0}, tn_ag_value_device(n->self_options.device), (tn_value){0}});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[7]), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[9]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 8);
+    tn_ag_release_temps(t_, 10);
     (void)n;
     return rc_;
 }

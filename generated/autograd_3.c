@@ -23,8 +23,9 @@ static int
 LogSoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    PyObject *t_[6] = {0};
+    PyObject *t_[15] = {0};
     int64_t v0_;
+    int64_t v1_;
     int rc_ = -1;
     PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
     if (!output && PyErr_Occurred()) goto fail_;
@@ -33,19 +34,45 @@ LogSoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject *
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_log_softmax_backward_data is not implemented in torchnative", "no ATen overload dtype(T)");
-            goto fail_;
+            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            v0_ = n->dim;
+            t_[6] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_ints_lit(&v0_, 1), tn_ag_value_bool(1), (tn_value){0}});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[6]), tn_value_int(1)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
         }
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_log_softmax_backward_data is not implemented in torchnative", "no ATen overload dtype(T)");
-            goto fail_;
+            v1_ = n->dim;
+            t_[8] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(grad_output), tn_ag_value_ints_lit(&v1_, 1), tn_ag_value_bool(1), (tn_value){0}});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[9]), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            t_[12] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[12] && PyErr_Occurred()) goto fail_;
+            t_[13] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[11]), tn_value_tensor(t_[12])});
+            if (!t_[13] && PyErr_Occurred()) goto fail_;
+            t_[14] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(t_[13]), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[14] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[14]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 6);
+    tn_ag_release_temps(t_, 15);
     (void)n;
     return rc_;
 }
@@ -3188,7 +3215,7 @@ static int
 MseLossBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     MseLossBackwardBackward0 *n = (MseLossBackwardBackward0 *)n_;
-    PyObject *t_[6] = {0};
+    PyObject *t_[9] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -3206,19 +3233,27 @@ MseLossBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::mse_loss_backward is not implemented in torchnative", "no ATen overload mse_loss_double_backward(T, T, I)");
-            goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_fm_mse_loss_double_backward(t_[4], self, n->reduction);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
         }
     }
     if (tn_ag_needs(n_, 1 + 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::mse_loss_backward is not implemented in torchnative", "no ATen overload mse_loss_double_backward(T, T, I)");
-            goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_fm_mse_loss_double_backward(t_[6], target, n->reduction);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[8]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 6);
+    tn_ag_release_temps(t_, 9);
     (void)n;
     return rc_;
 }
@@ -4080,20 +4115,52 @@ static int
 NativeDropoutBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     NativeDropoutBackward0 *n = (NativeDropoutBackward0 *)n_;
-    PyObject *t_[1] = {0};
+    PyObject *t_[4] = {0};
+    double v0_;
+    double v1_;
+    double v2_;
+    double v3_;
     int rc_ = -1;
     PyObject *result1 = t_[0] = tn_saved_unpack(&n->result1_, n_);
     if (!result1 && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::native_dropout is not implemented in torchnative", ".has_value on OB");
-            goto fail_;
+            if (tn_ag_grad_mode()) {
+                if (((!(n->train >= 0)) || (!(n->train > 0)))) {
+                    v1_ = INT64_C(1);
+                } else {
+                    if ((n->p == INT64_C(1))) {
+                        v0_ = 0.0;
+                    } else {
+                        v0_ = ((double)1.0 / (1.0 - n->p));
+                    }
+                    v1_ = v0_;
+                }
+                t_[1] = tn_fm_infinitely_differentiable_native_dropout_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), result1, v1_);
+                if (!t_[1] && PyErr_Occurred()) goto fail_;
+                t_[3] = Py_XNewRef(t_[1]);
+            } else {
+                if (((!(n->train >= 0)) || (!(n->train > 0)))) {
+                    v3_ = INT64_C(1);
+                } else {
+                    if ((n->p == INT64_C(1))) {
+                        v2_ = 0.0;
+                    } else {
+                        v2_ = ((double)1.0 / (1.0 - n->p));
+                    }
+                    v3_ = v2_;
+                }
+                t_[2] = tn_ag_op(TN_OP_native_dropout_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(result1), tn_value_double(v3_)});
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = Py_XNewRef(t_[2]);
+            }
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -4207,7 +4274,7 @@ static int
 NativeDropoutBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     NativeDropoutBackwardBackward0 *n = (NativeDropoutBackwardBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     PyObject *grad_output = t_[0] = tn_saved_unpack(&n->grad_output_, n_);
     if (!grad_output && PyErr_Occurred()) goto fail_;
@@ -4216,8 +4283,9 @@ NativeDropoutBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::native_dropout_backward is not implemented in torchnative", "no ATen overload native_dropout_double_backward(T, T, T, D)");
-            goto fail_;
+            t_[2] = tn_fm_native_dropout_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), grad_output, mask, n->scale);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
         }
     }
     if (tn_ag_needs(n_, 1)) {
@@ -4228,7 +4296,7 @@ NativeDropoutBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }
@@ -4370,11 +4438,11 @@ NativeLayerNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
                 t_[5] = tn_ag_op(TN_OP_native_layer_norm_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_ag_value_ints(tn_ag_ints_view(&n->normalized_shape)), tn_value_tensor(result1), tn_value_tensor(result2), tn_value_tensor(weight), tn_value_tensor(bias), tn_ag_value_bools(grad_input_mask, 3)});
                 if (!t_[5] && PyErr_Occurred()) goto fail_;
                 t_[6] = tn_ag_tuple_item(t_[5], 0);
-                if (!t_[6]) goto fail_;
+                if (!t_[6] && PyErr_Occurred()) goto fail_;
                 t_[7] = tn_ag_tuple_item(t_[5], 1);
-                if (!t_[7]) goto fail_;
+                if (!t_[7] && PyErr_Occurred()) goto fail_;
                 t_[8] = tn_ag_tuple_item(t_[5], 2);
-                if (!t_[8]) goto fail_;
+                if (!t_[8] && PyErr_Occurred()) goto fail_;
                 t_[9] = Py_XNewRef(t_[6]);
                 t_[10] = Py_XNewRef(t_[7]);
                 t_[11] = Py_XNewRef(t_[8]);
@@ -4553,7 +4621,8 @@ static int
 NativeLayerNormBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     NativeLayerNormBackwardBackward0 *n = (NativeLayerNormBackwardBackward0 *)n_;
-    PyObject *t_[5] = {0};
+    PyObject *t_[8] = {0};
+    PyObject *v0_[3];
     int rc_ = -1;
     PyObject *grad_out = t_[0] = tn_saved_unpack(&n->grad_out_, n_);
     if (!grad_out && PyErr_Occurred()) goto fail_;
@@ -4568,14 +4637,19 @@ NativeLayerNormBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject 
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 1 + 1 + 1 + 1 + 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::native_layer_norm_backward is not implemented in torchnative", "no ATen overload Tensor()");
-            goto fail_;
         }
     }
     if (tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1 + 1 + 1) || tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::native_layer_norm_backward is not implemented in torchnative", "no ATen overload layer_norm_double_backward(T, T, T, T, T, T, T, T, IA, MASK)");
-            goto fail_;
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1 + 1 + 1), tn_ag_needs(n_, 0)};
+            (void)grad_input_mask;
+            if (tn_fm_layer_norm_double_backward(v0_, input, weight, tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0)), tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(1)), tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(2)), grad_out, mean, rstd, tn_ag_ints_view(&n->normalized_shape), grad_input_mask) < 0) goto fail_;
+            t_[5] = v0_[0];
+            t_[6] = v0_[1];
+            t_[7] = v0_[2];
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[5]);
+            if (tn_ag_needs(n_, 1 + 1 + 1 + 1)) out_[1 + 1 + 1 + 1] = Py_XNewRef(t_[6]);
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[7]);
         }
     }
     if (tn_ag_needs(n_, 1 + 1)) {
@@ -4592,7 +4666,7 @@ NativeLayerNormBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject 
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
+    tn_ag_release_temps(t_, 8);
     (void)n;
     return rc_;
 }

@@ -2951,11 +2951,11 @@ ScaledDotProductFlashAttentionForCpuBackward0_apply(tn_node *n_, PyObject **grad
             t_[6] = tn_ag_op(TN_OP__scaled_dot_product_flash_attention_for_cpu_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(query), tn_value_tensor(key), tn_value_tensor(value), tn_value_tensor(output), tn_value_tensor(logsumexp), tn_value_double(n->dropout_p), tn_ag_value_bool(n->is_causal), tn_value_tensor(attn_mask), (n->scale.has ? tn_value_double(n->scale.v) : (tn_value){0})});
             if (!t_[6] && PyErr_Occurred()) goto fail_;
             t_[7] = tn_ag_tuple_item(t_[6], 0);
-            if (!t_[7]) goto fail_;
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
             t_[8] = tn_ag_tuple_item(t_[6], 1);
-            if (!t_[8]) goto fail_;
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
             t_[9] = tn_ag_tuple_item(t_[6], 2);
-            if (!t_[9]) goto fail_;
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
             if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[7]);
             if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[8]);
             if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[9]);
@@ -5750,7 +5750,7 @@ static int
 SoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     SoftmaxBackwardDataBackward0 *n = (SoftmaxBackwardDataBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[7] = {0};
     int rc_ = -1;
     PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
     if (!output && PyErr_Occurred()) goto fail_;
@@ -5759,19 +5759,27 @@ SoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **ou
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_softmax_backward_data is not implemented in torchnative", "no ATen overload dtype(T)");
-            goto fail_;
+            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP__softmax_backward_data, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(output), tn_value_int(n->dim), tn_ag_value_dtype(n->input_dtype)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_softmax_backward_data is not implemented in torchnative", "no ATen overload dtype(T)");
-            goto fail_;
+            t_[4] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_fm_softmax_double_backward(t_[4], grad_output, n->dim, output);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 7);
     (void)n;
     return rc_;
 }
@@ -6018,7 +6026,7 @@ static int
 SoftplusBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     SoftplusBackwardBackward0 *n = (SoftplusBackwardBackward0 *)n_;
-    PyObject *t_[4] = {0};
+    PyObject *t_[5] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -6034,13 +6042,16 @@ SoftplusBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::softplus_backward is not implemented in torchnative", "no ATen overload softplus_double_backward(T, T, S, S)");
-            goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_fm_softplus_double_backward(t_[3], self, &n->beta, &n->threshold);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
+    tn_ag_release_temps(t_, 5);
     (void)n;
     return rc_;
 }

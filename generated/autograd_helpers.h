@@ -13,6 +13,8 @@
 PyObject *tn_fm__to_copy_backward(PyObject *grad, tn_ag_options self_options);
 /* Tensor as_strided_backward(Tensor grad, const TensorGeometry& input_geometry, c10::SymIntArrayRef sizes, c10::SymIntArrayRef strides, const std::optional<c10::SymInt>& storage_offset_); */
 PyObject *tn_fm_as_strided_backward(PyObject *grad, const tn_ag_geometry *input_geometry, tn_ints sizes, tn_ints strides, tn_opt_int storage_offset_);
+/* at::Tensor as_strided_scatter_backward(const at::Tensor& grad, const at::TensorGeometry& input_geometry, const at::TensorGeometry& src_geometry, c10::SymIntArrayRef sizes, c10::SymIntArrayRef strides, std::optional<c10::SymInt> storage_offset); */
+PyObject *tn_fm_as_strided_scatter_backward(PyObject *grad, const tn_ag_geometry *input_geometry, const tn_ag_geometry *src_geometry, tn_ints sizes, tn_ints strides, tn_opt_int storage_offset);
 /* std::tuple<Tensor, Tensor> atan2_backward(const Tensor& grad, const Tensor& self, const Tensor& other, std::array<bool, 2> output_mask); */
 int tn_fm_atan2_backward(PyObject **out, PyObject *grad, PyObject *self, PyObject *other, const int64_t *output_mask);
 /* std::vector<at::Tensor> cat_tensors_backward(const at::Tensor& grad, const std::vector<std::vector<c10::SymInt>>& sizes, const std::vector<ScalarType>& dtypes, int64_t dim); */
@@ -41,8 +43,14 @@ PyObject *tn_fm_div_tensor_self_backward_1(PyObject *grad, const tn_value *other
 PyObject *tn_fm_div_tensor_self_backward_2(PyObject *grad, PyObject *other, int self_st, const char *rounding_mode);
 /* at::Tensor div_tensor_self_backward(const Tensor& grad, Scalar other, ScalarType self_st, const std::optional<std::string_view>& rounding_mode); */
 PyObject *tn_fm_div_tensor_self_backward_3(PyObject *grad, const tn_value *other, int self_st, const char *rounding_mode);
+/* at::Tensor elu_double_backward(const Tensor& grad, const Tensor& grad_output, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale, bool is_result, const Tensor& self_or_result); */
+PyObject *tn_fm_elu_double_backward(PyObject *grad, PyObject *grad_output, const tn_value *alpha, const tn_value *scale, const tn_value *input_scale, int is_result, PyObject *self_or_result);
+/* at::Tensor embedding_dense_double_backward_symint(const at::Tensor& grad, const at::Tensor& indices, const c10::SymInt& padding_idx); */
+PyObject *tn_fm_embedding_dense_double_backward_symint(PyObject *grad, PyObject *indices, int64_t padding_idx);
 /* at::Tensor evenly_distribute_backward(const at::Tensor& grad, const at::Tensor& input, const at::Tensor& value); */
 PyObject *tn_fm_evenly_distribute_backward(PyObject *grad, PyObject *input, PyObject *value);
+/* at::Tensor gelu_double_backward(const at::Tensor& ggI, const at::Tensor& gO, const at::Tensor& input, std::string_view approximate); */
+PyObject *tn_fm_gelu_double_backward(PyObject *ggI, PyObject *gO, PyObject *input, const char *approximate);
 /* at::Tensor handle_r_to_c(ScalarType self_st, Tensor gradient_result); */
 PyObject *tn_fm_handle_r_to_c(int self_st, PyObject *gradient_result);
 /* at::Tensor index_backward(at::Tensor zeros_like_self, const torch::List<std::optional<Tensor>>& indices, const at::Tensor& grad); */
@@ -51,8 +59,12 @@ PyObject *tn_fm_index_backward(PyObject *zeros_like_self, tn_tensors indices, Py
 PyObject *tn_fm_infinitely_differentiable_logit_backward(PyObject *grad, PyObject *self, tn_opt_double eps);
 /* at::Tensor infinitely_differentiable_mish_backward(const at::Tensor& grad_output, const at::Tensor& input); */
 PyObject *tn_fm_infinitely_differentiable_mish_backward(PyObject *grad_output, PyObject *input);
+/* at::Tensor infinitely_differentiable_native_dropout_backward(const at::Tensor& grad, const at::Tensor& mask, double scale); */
+PyObject *tn_fm_infinitely_differentiable_native_dropout_backward(PyObject *grad, PyObject *mask, double scale);
 /* at::Tensor infinitely_differentiable_silu_backward(const at::Tensor& grad_output, const at::Tensor& input); */
 PyObject *tn_fm_infinitely_differentiable_silu_backward(PyObject *grad_output, PyObject *input);
+/* std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_double_backward(const at::Tensor& input, const std::optional<at::Tensor>& gamma, const at::Tensor& ggI, const at::Tensor& ggG, const at::Tensor& ggB, const at::Tensor& gO, const at::Tensor& save_mean, const at::Tensor& save_invstd, c10::SymIntArrayRef normalized_shape, std::array<bool, 3> output_mask); */
+int tn_fm_layer_norm_double_backward(PyObject **out, PyObject *input, PyObject *gamma, PyObject *ggI, PyObject *ggG, PyObject *ggB, PyObject *gO, PyObject *save_mean, PyObject *save_invstd, tn_ints normalized_shape, const int64_t *output_mask);
 /* at::Tensor linalg_vector_norm_backward(at::Tensor grad, const at::Tensor& self, const at::Scalar& ord, at::Tensor norm, const at::OptionalIntArrayRef& opt_dim, bool keepdim); */
 PyObject *tn_fm_linalg_vector_norm_backward(PyObject *grad, PyObject *self, const tn_value *ord, PyObject *norm, tn_ints opt_dim, int keepdim);
 /* at::Tensor log1p_backward(const at::Tensor& grad, const at::Tensor& self); */
@@ -71,12 +83,16 @@ PyObject *tn_fm_mean_backward(PyObject *grad, tn_ints shape, tn_ints opt_dim, in
 PyObject *tn_fm_mm_mat1_backward(PyObject *grad, PyObject *mat2, tn_ints mat1_sizes, tn_ints mat1_strides, int mat1_layout, const tn_value *alpha);
 /* at::Tensor mm_mat2_backward(const at::Tensor& grad, const at::Tensor& mat1, at::SymIntArrayRef sizes, at::SymIntArrayRef strides, c10::Layout layout, const at::Scalar& alpha); */
 PyObject *tn_fm_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, tn_ints strides, int layout, const tn_value *alpha);
+/* at::Tensor mse_loss_double_backward(const at::Tensor& grad, const at::Tensor& input, int64_t reduction); */
+PyObject *tn_fm_mse_loss_double_backward(PyObject *grad, PyObject *input, int64_t reduction);
 /* at::Tensor mul_tensor_backward(const Tensor& grad, Tensor other, ScalarType self_st); */
 PyObject *tn_fm_mul_tensor_backward(PyObject *grad, PyObject *other, int self_st);
 /* at::Tensor mul_tensor_backward(const Tensor& grad, Scalar other, ScalarType self_st); */
 PyObject *tn_fm_mul_tensor_backward_1(PyObject *grad, const tn_value *other, int self_st);
 /* at::Tensor nansum_backward(const at::Tensor& grad, const at::Tensor& self, at::OptionalIntArrayRef dims, bool keepdim); */
 PyObject *tn_fm_nansum_backward(PyObject *grad, PyObject *self, tn_ints dims, int keepdim);
+/* at::Tensor native_dropout_double_backward(const at::Tensor& ggI, const at::Tensor& grad, const at::Tensor& mask, double scale); */
+PyObject *tn_fm_native_dropout_double_backward(PyObject *ggI, PyObject *grad, PyObject *mask, double scale);
 /* at::Tensor norm_backward(const at::Tensor& grad, const at::Tensor& self, const std::optional<at::Scalar>& p_, const at::Tensor& norm); */
 PyObject *tn_fm_norm_backward(PyObject *grad, PyObject *self, const tn_value *p_, PyObject *norm);
 /* at::Tensor norm_backward(at::Tensor grad, const at::Tensor& self, const std::optional<at::Scalar>& p_, at::Tensor norm, at::IntArrayRef dim, bool keepdim); */
@@ -107,6 +123,10 @@ int tn_fm_scatter_reduce_backward(PyObject **out, PyObject *grad, PyObject *self
 PyObject *tn_fm_sgn_backward(PyObject *x, PyObject *gx, PyObject *sgn);
 /* Tensor slice_backward_wrapper(const at::Tensor& grad, const c10::SymIntArrayRef& input_sizes, int64_t dim, std::optional<c10::SymInt> start, std::optional<c10::SymInt> end, c10::SymInt step); */
 PyObject *tn_fm_slice_backward_wrapper(PyObject *grad, tn_ints input_sizes, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
+/* at::Tensor softmax_double_backward(const at::Tensor& grad, const at::Tensor& grad_output, int dim, const at::Tensor& output); */
+PyObject *tn_fm_softmax_double_backward(PyObject *grad, PyObject *grad_output, int64_t dim, PyObject *output);
+/* at::Tensor softplus_double_backward(const at::Tensor& grad, const at::Tensor& input, const at::Scalar& beta, const at::Scalar& threshold); */
+PyObject *tn_fm_softplus_double_backward(PyObject *grad, PyObject *input, const tn_value *beta, const tn_value *threshold);
 /* at::Tensor split_backward(const std::vector<torch::autograd::Variable>& grads, const c10::SymInt& split_size, int64_t dim, c10::SymIntArrayRef sizes, const at::TensorOptions& options); */
 PyObject *tn_fm_split_backward(tn_tensors grads, int64_t split_size, int64_t dim, tn_ints sizes, tn_ag_options options);
 /* at::Tensor split_with_sizes_backward(const std::vector<torch::autograd::Variable>& grads, c10::SymIntArrayRef split_sizes, int64_t dim, c10::SymIntArrayRef sizes, const at::TensorOptions& options); */
@@ -134,6 +154,7 @@ PyObject *tn_fm_var_mean_backward(PyObject *gvar, PyObject *gmean, PyObject *sel
 
 /* C decompositions of CompositeImplicitAutograd ops (ops/compositions.c) and ops upstream
  * differentiates by hand (ops/autograd_manual.c): schemas/autograd_compositions.yaml */
+PyObject *tn_compose__convolution_double_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_absolute(tn_op *op, tn_value *a);
 PyObject *tn_compose_broadcast_tensors(tn_op *op, tn_value *a);
 PyObject *tn_compose_broadcast_to(tn_op *op, tn_value *a);
@@ -150,6 +171,8 @@ PyObject *tn_compose_conv3d__padding(tn_op *op, tn_value *a);
 PyObject *tn_manual_copy_(tn_op *op, tn_value *a);
 PyObject *tn_compose_cross_entropy_loss(tn_op *op, tn_value *a);
 PyObject *tn_compose_cummaxmin_backward(tn_op *op, tn_value *a);
+PyObject *tn_compose_cumprod_backward(tn_op *op, tn_value *a);
+PyObject *tn_compose_diff(tn_op *op, tn_value *a);
 PyObject *tn_compose_divide__Tensor(tn_op *op, tn_value *a);
 PyObject *tn_compose_dropout(tn_op *op, tn_value *a);
 PyObject *tn_compose_embedding_backward(tn_op *op, tn_value *a);

@@ -33,6 +33,8 @@ PyObject *tn_op___rshift____Tensor(const tn_op *overload, TensorObject *self, Te
 PyObject *tn_op___xor____Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::__xor__.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op___xor____Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::_convolution_double_backward(Tensor? ggI, Tensor? ggW, Tensor? ggb, Tensor gO, Tensor weight, Tensor self, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
+PyObject *tn_op__convolution_double_backward(const tn_op *overload, TensorObject *ggI, TensorObject *ggW, TensorObject *ggb, TensorObject *gO, TensorObject *weight, TensorObject *self, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups, tn_ints output_mask);
 /* aten::_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
 PyObject *tn_op__foreach_add__List(const tn_op *overload, tn_tensors self, tn_tensors other, const tn_value *alpha);
 /* aten::_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
@@ -351,6 +353,8 @@ PyObject *tn_op_cummaxmin_backward(const tn_op *overload, TensorObject *grad, Te
 PyObject *tn_op_cummin(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op_cumprod(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
+/* aten::cumprod_backward(Tensor grad, Tensor input, int dim, Tensor output) -> Tensor */
+PyObject *tn_op_cumprod_backward(const tn_op *overload, TensorObject *grad, TensorObject *input, int64_t dim, TensorObject *output);
 /* aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op_cumsum(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
 /* aten::detach(Tensor(a) self) -> Tensor(a) */

@@ -1713,3 +1713,364 @@ tn_manual_resize_(tn_op *op, tn_value *a)
     }
     return tn_autograd_redispatch(op, a);
 }
+
+/* ---- double backward of the nn backward ops (derivatives.yaml's entries for *_backward) ---- */
+
+/* t.type_as(other), through the door (a composition: to(other's dtype)) */
+static PyObject *
+type_as(PyObject *t, PyObject *other)
+{
+    return at_2(TN_OP_type_as, t, other);
+}
+
+PyObject *
+tn_fm_softmax_double_backward(PyObject *grad, PyObject *grad_output, int64_t dim, PyObject *output)
+{
+    /* grad_output * grad - (output * grad_output).sum(dim, true) * grad
+     *   - grad_output * (output * grad).sum(dim, true) */
+    PyObject *t[8] = {0}, *r = NULL;
+    if ((t[0] = at_mul(grad_output, grad)) && (t[1] = at_mul(output, grad_output)) &&
+        (t[2] = at_sum_dims(t[1], &dim, 1, 1)) && (t[3] = at_mul(t[2], grad)) && (t[4] = at_sub(t[0], t[3])) &&
+        (t[5] = at_mul(output, grad)) && (t[6] = at_sum_dims(t[5], &dim, 1, 1)) && (t[7] = at_mul(grad_output, t[6])))
+        r = at_sub(t[4], t[7]);
+    tn_ag_release_temps(t, 8);
+    return r;
+}
+
+PyObject *
+tn_fm_mse_loss_double_backward(PyObject *grad, PyObject *input, int64_t reduction)
+{
+    /* 2 * grad, divided by input.numel() for reduction=mean (at::Reduction::Mean == 1) */
+    PyObject *g = at_mul_scalar(grad, tn_value_int(2));
+    if (g && reduction == 1)
+        TN_SETREF(g, at_div_scalar(g, tn_value_int(TN_T(input)->numel)));
+    return g;
+}
+
+PyObject *
+tn_fm_softplus_double_backward(PyObject *grad, PyObject *input, const tn_value *beta, const tn_value *threshold)
+{
+    /* sigmoid_backward(grad, x.sigmoid()) * (x < threshold).type_as(grad) * beta, x = input * beta */
+    PyObject *t[6] = {0}, *r = NULL;
+    if ((t[0] = at_mul_scalar(input, *beta)) && (t[1] = at_1(TN_OP_sigmoid, t[0])) &&
+        (t[2] = at_2(TN_OP_sigmoid_backward, grad, t[1])) && (t[3] = at_ts(TN_OP_lt__Scalar, t[0], *threshold)) &&
+        (t[4] = type_as(t[3], grad)) && (t[5] = at_mul(t[2], t[4])))
+        r = at_mul_scalar(t[5], *beta);
+    tn_ag_release_temps(t, 6);
+    return r;
+}
+
+PyObject *
+tn_fm_elu_double_backward(PyObject *grad, PyObject *grad_output, const tn_value *alpha, const tn_value *scale,
+                          const tn_value *input_scale, int is_result, PyObject *self_or_result)
+{
+    /* only the negative side has a second derivative:
+     *   is_result: grad * grad_output * input_scale * (self_or_result < 0).type_as(grad)
+     *   otherwise: elu_backward(grad * grad_output * input_scale, ..., self_or_result) * (... < 0) */
+    PyObject *t[5] = {0}, *r = NULL;
+    if (!(t[0] = at_mul(grad, grad_output)) || !(t[1] = at_mul_scalar(t[0], *input_scale)))
+        goto done;
+    if (!is_result &&
+        !(t[2] = tn_ag_op(TN_OP_elu_backward, (tn_value[]){tn_value_tensor(t[1]), *alpha, *scale, *input_scale,
+                                                            tn_ag_value_bool(0), tn_value_tensor(self_or_result)})))
+        goto done;
+    if ((t[3] = at_ts(TN_OP_lt__Scalar, self_or_result, tn_value_int(0))) && (t[4] = type_as(t[3], grad)))
+        r = at_mul(is_result ? t[1] : t[2], t[4]);
+done:
+    tn_ag_release_temps(t, 5);
+    return r;
+}
+
+/* gelu''(x) for approximate='tanh': gelu(x) = f g' with f = x / 2, g = 1 + tanh(u),
+ * u = beta (x + kappa x^3); the terms are upstream's f'gh + g'fh + h'fg, op for op */
+static PyObject *
+gelu_tanh_second_derivative(PyObject *x)
+{
+    const double beta = M_SQRT2 * M_2_SQRTPI * 0.5, kappa = 0.044715;
+    PyObject *t[29] = {0}, *r = NULL;
+    if ((t[0] = at_ts(TN_OP_pow__Tensor_Scalar, x, tn_value_int(3))) &&
+        (t[1] = at_mul_scalar(t[0], tn_value_double(kappa))) && (t[2] = at_add(x, t[1])) &&
+        (t[3] = at_mul_scalar(t[2], tn_value_double(beta))) &&                   /* inner */
+        (t[4] = at_1(TN_OP_tanh, t[3])) &&                                        /* tanh_inner */
+        (t[5] = at_1(TN_OP_cosh, t[3])) && (t[6] = tn_ag_scalar_div(tn_value_int(1), t[5])) &&  /* sech */
+        (t[7] = at_mul_scalar(x, tn_value_double(0.5))) &&                       /* f */
+        (t[8] = at_mul(t[4], t[4])) && (t[9] = at_rsub_scalar(t[8], tn_value_int(1))) &&        /* g */
+        (t[10] = at_mul_scalar(x, tn_value_double(3 * kappa))) && (t[11] = at_mul(t[10], x)) &&
+        (t[12] = at_add_scalar(t[11], tn_value_int(1))) &&
+        (t[13] = at_mul_scalar(t[12], tn_value_double(beta))) &&                 /* h */
+        (t[14] = at_mul_scalar(t[9], tn_value_double(0.5))) && (t[15] = at_mul(t[14], t[13])) &&  /* f'gh */
+        (t[16] = at_mul_scalar(t[6], tn_value_int(2))) && (t[17] = at_1(TN_OP_neg, t[6])) &&
+        (t[18] = at_mul(t[17], t[4])) && (t[19] = at_mul(t[16], t[18])) && (t[20] = at_mul(t[19], t[13])) &&  /* g' */
+        (t[21] = at_mul(t[7], t[13])) && (t[22] = at_mul(t[21], t[20])) &&    /* g'fh */
+        (t[23] = at_mul_scalar(x, tn_value_double(6 * kappa))) &&
+        (t[24] = at_mul_scalar(t[23], tn_value_double(beta))) &&              /* h' */
+        (t[25] = at_mul(t[7], t[9])) && (t[26] = at_mul(t[25], t[24])) &&     /* h'fg */
+        (t[27] = at_mul_scalar(t[15], tn_value_int(2))) && (t[28] = at_add(t[27], t[22])))
+        r = at_add(t[28], t[26]);
+    tn_ag_release_temps(t, 29);
+    return r;
+}
+
+/* gelu''(x) for approximate='none': 2 pdf - x^2 pdf, pdf = exp(-x^2 / 2) / sqrt(2 pi) */
+static PyObject *
+gelu_erf_second_derivative(PyObject *x)
+{
+    const double beta = M_2_SQRTPI * M_SQRT1_2 * 0.5;
+    PyObject *t[6] = {0}, *r = NULL;
+    if ((t[0] = at_mul(x, x)) && (t[1] = at_mul_scalar(t[0], tn_value_double(-0.5))) && (t[2] = at_1(TN_OP_exp, t[1])) &&
+        (t[3] = at_mul_scalar(t[2], tn_value_double(beta))) && (t[4] = at_mul_scalar(t[3], tn_value_int(2))) &&
+        (t[5] = at_mul(t[0], t[3])))
+        r = at_sub(t[4], t[5]);
+    tn_ag_release_temps(t, 6);
+    return r;
+}
+
+PyObject *
+tn_fm_gelu_double_backward(PyObject *ggI, PyObject *gO, PyObject *input, const char *approximate)
+{
+    /* ggI * gO * gelu''(input) */
+    int is_tanh = approximate && strcmp(approximate, "tanh") == 0;
+    PyObject *d = is_tanh ? gelu_tanh_second_derivative(input) : gelu_erf_second_derivative(input);
+    PyObject *g = d ? at_mul(ggI, gO) : NULL;
+    PyObject *r = g ? at_mul(g, d) : NULL;
+    Py_XDECREF(d);
+    Py_XDECREF(g);
+    return r;
+}
+
+PyObject *
+tn_fm_embedding_dense_double_backward_symint(PyObject *grad, PyObject *indices, int64_t padding_idx)
+{
+    /* grad.index_select(0, indices.reshape(-1)) with padding_idx's rows zeroed, viewed as
+     * indices.sizes() + [-1]; the first backward already scaled by frequency */
+    TensorObject *ix = TN_T(indices);
+    int64_t flat = -1, col[2] = {-1, 1}, size[TN_MAX_NDIM + 1];
+    PyObject *t[4] = {0}, *r = NULL;
+    if (!(t[0] = at_reshape(indices, &flat, 1)) ||
+        !(t[1] = tn_ag_op(TN_OP_index_select, (tn_value[]){tn_value_tensor(grad), tn_value_int(0), tn_value_tensor(t[0])})))
+        goto done;
+    if (padding_idx >= 0) {
+        if (!(t[2] = at_ts(TN_OP_eq__Scalar, indices, tn_value_int(padding_idx))) || !(t[3] = at_reshape(t[2], col, 2)))
+            goto done;
+        PyObject *f = masked_fill_scalar_(t[1], t[3], tn_value_int(0));
+        if (!f)
+            goto done;
+        Py_DECREF(f);
+    }
+    for (int i = 0; i < ix->ndim; i++)
+        size[i] = ix->sizes[i];
+    size[ix->ndim] = -1;
+    r = at_view(t[1], size, ix->ndim + 1);
+done:
+    tn_ag_release_temps(t, 4);
+    return r;
+}
+
+PyObject *
+tn_fm_infinitely_differentiable_native_dropout_backward(PyObject *grad, PyObject *mask, double scale)
+{
+    /* grad * (mask.type_as(grad) * scale) */
+    PyObject *m = type_as(mask, grad);
+    PyObject *s = m ? at_mul_scalar(m, tn_value_double(scale)) : NULL;
+    PyObject *r = s ? at_mul(grad, s) : NULL;
+    Py_XDECREF(m);
+    Py_XDECREF(s);
+    return r;
+}
+
+PyObject *
+tn_fm_native_dropout_double_backward(PyObject *ggI, PyObject *grad, PyObject *mask, double scale)
+{
+    /* ggI.type_as(grad) * (mask.type_as(grad) * scale) */
+    PyObject *g = type_as(ggI, grad);
+    PyObject *r = g ? tn_fm_infinitely_differentiable_native_dropout_backward(g, mask, scale) : NULL;
+    Py_XDECREF(g);
+    return r;
+}
+
+PyObject *
+tn_fm_as_strided_scatter_backward(PyObject *grad, const tn_ag_geometry *input_geometry,
+                                  const tn_ag_geometry *src_geometry, tn_ints sizes, tn_ints strides,
+                                  tn_opt_int storage_offset)
+{
+    /* See Note [as_strided_scatter backward support] upstream: the input is assumed contiguous;
+     * the gradient's slice is copied into zeros of the input's geometry */
+    const tn_ag_geometry *ig = input_geometry;
+    tn_value off = storage_offset.has ? tn_value_int(storage_offset.v) : NONE_V;
+    tn_value in_sizes = tn_ag_value_ints_lit(ig->sizes, ig->ndim);
+    PyObject *t[6] = {0}, *r = NULL;
+    (void)src_geometry;
+    if ((t[0] = at_contiguous(grad)) &&
+        (t[1] = tn_ag_op(TN_OP_as_strided, (tn_value[]){tn_value_tensor(t[0]), tn_ag_value_ints(sizes),
+                                                         tn_ag_value_ints(strides), off})) &&
+        (t[2] = tn_ag_op(TN_OP_new_zeros, (tn_value[]){tn_value_tensor(t[0]), in_sizes, NONE_V, NONE_V, NONE_V, NONE_V})) &&
+        (t[3] = as_strided_call(t[2], ig->sizes, ig->strides, ig->ndim, 0)) &&
+        (t[4] = tn_ag_op(TN_OP_as_strided, (tn_value[]){tn_value_tensor(t[2]), tn_ag_value_ints(sizes),
+                                                         tn_ag_value_ints(strides), off})) &&
+        (t[5] = tn_ag_op(TN_OP_copy_, (tn_value[]){tn_value_tensor(t[4]), tn_value_tensor(t[1]), tn_ag_value_bool(0)})))
+        r = Py_NewRef(t[3]);
+    tn_ag_release_temps(t, 6);
+    return r;
+}
+
+/* layer_norm_double_backward's steps: each result is kept in t[] (released at the end) and
+ * named by the variable it is assigned to */
+#define LN_STEP(var, expr)                      \
+    do {                                        \
+        if (!((var) = t[nt++] = (expr)))        \
+            goto done;                          \
+    } while (0)
+
+int
+tn_fm_layer_norm_double_backward(PyObject **out, PyObject *input_t, PyObject *gamma, PyObject *ggI, PyObject *ggG,
+                                 PyObject *ggB, PyObject *gO_t, PyObject *save_mean_t, PyObject *save_invstd_t,
+                                 tn_ints normalized_shape, const int64_t *output_mask)
+{
+    /* upstream's formula over (M, N) = (rows, normalized elements); in-place steps of upstream
+     * (div_, sub_, add_) are out-of-place here: the same values */
+    TensorObject *x = TN_T(input_t);
+    int axis = x->ndim - (int)normalized_shape.n;
+    int64_t M = 1, N = 1, one = 1, zero = 0;
+    for (int i = 0; i < x->ndim; i++)
+        *(i < axis ? &M : &N) *= x->sizes[i];
+    int64_t mn[2] = {M, N}, m1[2] = {M, 1}, n1[2] = {1, N};
+    int dtype = x->dtype, rc = -1, nt = 0;
+    tn_value rdim = tn_ag_value_ints_lit(&one, 1), keep = tn_ag_value_bool(1);
+    PyObject *t[128] = {0};
+    PyObject *input, *gO, *mean, *invstd, *gamma_e, *ggG_e = NULL, *ggB_e = NULL, *ggI_e = NULL, *mu, *xmu, *s12, *s1,
+             *s32, *ims32, *gI = NULL, *gG = NULL, *ggO = NULL, *a, *b, *c, *d, *e;
+    (void)output_mask;
+    out[0] = out[1] = out[2] = NULL;
+#define SUM1(v) tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(v), rdim, keep, NONE_V})
+    LN_STEP(input, at_reshape(input_t, mn, 2));
+    LN_STEP(gO, at_reshape(gO_t, mn, 2));
+    LN_STEP(mean, at_reshape(save_mean_t, m1, 2));
+    LN_STEP(invstd, at_reshape(save_invstd_t, m1, 2));
+    if (gamma) {
+        LN_STEP(gamma_e, at_reshape(gamma, n1, 2));
+        if (ggG)
+            LN_STEP(ggG_e, at_reshape(ggG, n1, 2));
+        if (ggB)
+            LN_STEP(ggB_e, at_reshape(ggB, n1, 2));
+    } else {
+        LN_STEP(gamma_e, tn_ag_op(TN_OP_ones, (tn_value[]){tn_ag_value_ints_lit(&one, 1), tn_ag_value_dtype(dtype), NONE_V,
+                                                           tn_ag_value_device(tn_ag_options_of(input).device), NONE_V}));
+    }
+    if (ggI)
+        LN_STEP(ggI_e, at_reshape(ggI, mn, 2));
+    LN_STEP(mu, at_to_dtype(mean, dtype));
+    LN_STEP(xmu, at_sub(input, mu));
+    LN_STEP(s12, at_to_dtype(invstd, dtype));
+    LN_STEP(s1, at_ts(TN_OP_pow__Tensor_Scalar, s12, tn_value_int(2)));
+    LN_STEP(s32, at_ts(TN_OP_pow__Tensor_Scalar, s12, tn_value_int(3)));
+    LN_STEP(ims32, at_mul(xmu, s32));
+    if (ggI) {
+        PyObject *gxhat, *gxhat_mu_sum, *gxhat_sum, *ggI_sum, *ggI_mu_sum, *all_sub, *g0, *g1, *g2;
+        LN_STEP(gxhat, at_mul(gO, gamma_e));
+        LN_STEP(a, at_mul(gxhat, xmu));
+        LN_STEP(gxhat_mu_sum, SUM1(a));
+        LN_STEP(gxhat_sum, SUM1(gxhat));
+        LN_STEP(ggI_sum, SUM1(ggI_e));
+        LN_STEP(a, at_mul(ggI_e, xmu));
+        LN_STEP(ggI_mu_sum, SUM1(a));
+        /* ((ggI_sum * gxhat_sum) / N - (ggI * gxhat).sum(1) + s1 * gxhat_mu_sum * ggI_mu_sum * (3 / N)) */
+        LN_STEP(a, at_mul(ggI_sum, gxhat_sum));
+        LN_STEP(a, at_div_scalar(a, tn_value_int(N)));
+        LN_STEP(b, at_mul(ggI_e, gxhat));
+        LN_STEP(b, SUM1(b));
+        LN_STEP(a, at_sub(a, b));
+        LN_STEP(c, at_mul(s1, gxhat_mu_sum));
+        LN_STEP(c, at_mul(c, ggI_mu_sum));
+        LN_STEP(c, at_mul_scalar(c, tn_value_double(3. / (double)N)));
+        LN_STEP(all_sub, at_add(a, c));
+        LN_STEP(g0, at_mul(ims32, all_sub));
+        LN_STEP(g0, at_div_scalar(g0, tn_value_int(N)));
+        LN_STEP(a, at_mul(ggI_mu_sum, s32));
+        LN_STEP(a, at_div_scalar(a, tn_value_int(N)));
+        LN_STEP(b, at_div_scalar(gxhat_sum, tn_value_int(N)));
+        LN_STEP(b, at_sub(b, gxhat));
+        LN_STEP(g1, at_mul(a, b));
+        LN_STEP(a, at_mul(gxhat_mu_sum, s32));
+        LN_STEP(a, at_div_scalar(a, tn_value_int(N)));
+        LN_STEP(b, at_div_scalar(ggI_sum, tn_value_int(N)));
+        LN_STEP(b, at_sub(b, ggI_e));
+        LN_STEP(g2, at_mul(a, b));
+        LN_STEP(gI, at_add(g0, g1));
+        LN_STEP(gI, at_add(gI, g2));
+    }
+    if (gamma && ggG) {
+        /* gO ggG s12 - s12 (gO ggG).sum(1) / N - ims32 (gO ggG xmu).sum(1) / N */
+        LN_STEP(a, at_mul(gO, ggG_e));
+        LN_STEP(b, at_mul(a, s12));
+        LN_STEP(c, SUM1(a));
+        LN_STEP(c, at_mul(s12, c));
+        LN_STEP(c, at_div_scalar(c, tn_value_int(-N)));
+        LN_STEP(d, at_mul(a, xmu));
+        LN_STEP(d, SUM1(d));
+        LN_STEP(d, at_mul(ims32, d));
+        LN_STEP(d, at_div_scalar(d, tn_value_int(-N)));
+        LN_STEP(e, at_add(b, c));
+        LN_STEP(e, at_add(e, d));
+        if (gI)
+            LN_STEP(gI, at_add(gI, e));
+        else
+            gI = e;
+    }
+    if (gI)
+        LN_STEP(gI, at_reshape(gI, x->sizes, x->ndim));
+    /* the first backward's grad_input for (gO_local, gamma_local):
+     * (gamma_local * s12 / N) * (N gO_local - gO_local.sum(1) - xmu * s1 * (gO_local * xmu).sum(1)) */
+#define FIRST_BWD(res, g_local, gamma_local)                                  \
+    do {                                                                      \
+        LN_STEP(a, at_mul(gamma_local, s12));                                 \
+        LN_STEP(a, at_div_scalar(a, tn_value_int(N)));                        \
+        LN_STEP(b, at_mul_scalar(g_local, tn_value_int(N)));                  \
+        LN_STEP(c, SUM1(g_local));                                            \
+        LN_STEP(b, at_sub(b, c));                                             \
+        LN_STEP(c, at_mul(xmu, s1));                                          \
+        LN_STEP(d, at_mul(g_local, xmu));                                     \
+        LN_STEP(d, SUM1(d));                                                  \
+        LN_STEP(c, at_mul(c, d));                                             \
+        LN_STEP(b, at_sub(b, c));                                             \
+        LN_STEP(res, at_mul(a, b));                                           \
+    } while (0)
+    if (gamma && ggI) {
+        PyObject *ones;
+        LN_STEP(ones, tn_ag_op(TN_OP_ones, (tn_value[]){tn_ag_value_ints_lit(NULL, 0), tn_ag_value_dtype(dtype), NONE_V,
+                                                        tn_ag_value_device(tn_ag_options_of(s12).device), NONE_V}));
+        FIRST_BWD(gG, ggI_e, ones);
+        LN_STEP(gG, at_mul(gO, gG));
+        LN_STEP(gG, at_sum_dims(gG, &zero, 1, 0));
+        LN_STEP(gG, at_reshape(gG, TN_T(gamma)->sizes, TN_T(gamma)->ndim));
+    }
+    if (ggI)
+        FIRST_BWD(ggO, ggI_e, gamma_e);
+    if (ggG_e) {
+        LN_STEP(a, at_mul(ggG_e, xmu));
+        LN_STEP(a, at_mul(a, s12));
+        if (ggO)
+            LN_STEP(ggO, at_add(ggO, a));
+        else
+            ggO = a;
+    }
+    if (ggB_e) {
+        if (ggO)
+            LN_STEP(ggO, at_add(ggO, ggB_e));
+        else
+            ggO = ggB_e;
+    }
+    if (ggO) {
+        LN_STEP(ggO, at_expand(ggO, (tn_ints){mn, 2, false}));
+        LN_STEP(ggO, at_reshape(ggO, x->sizes, x->ndim));
+    }
+#undef FIRST_BWD
+#undef SUM1
+    out[0] = Py_XNewRef(gI);
+    out[1] = Py_XNewRef(gG);
+    out[2] = Py_XNewRef(ggO);
+    rc = 0;
+done:
+    tn_ag_release_temps(t, nt);
+    return rc;
+}
+#undef LN_STEP

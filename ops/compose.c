@@ -36,23 +36,31 @@ diff_check_other(TensorObject *self, TensorObject *other, int64_t dim)
     return 0;
 }
 
+int
+tn_diff_check(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append, int64_t *d)
+{
+    if (self->ndim < 1) {
+        PyErr_SetString(PyExc_RuntimeError, "diff expects input to be at least one-dimensional");
+        return -1;
+    }
+    if (n < 0) {
+        PyErr_Format(PyExc_RuntimeError, "order must be non-negative but got %lld", (long long)n);
+        return -1;
+    }
+    if (tn_wrap_dim(dim, self->ndim, d) < 0 || diff_check_other(self, prepend, *d) < 0 ||
+        diff_check_other(self, append, *d) < 0)
+        return -1;
+    return 0;
+}
+
 /* n-th forward difference along dim: narrow(1..) - narrow(..-1) n times (logical_xor for bool);
  * n = 0 is a copy of self, as upstream's. */
 PyObject *
 tn_op_diff(const tn_op *overload, TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend,
            TensorObject *append)
 {
-    if (self->ndim < 1) {
-        PyErr_SetString(PyExc_RuntimeError, "diff expects input to be at least one-dimensional");
-        return NULL;
-    }
-    if (n < 0) {
-        PyErr_Format(PyExc_RuntimeError, "order must be non-negative but got %lld", (long long)n);
-        return NULL;
-    }
     int64_t d;
-    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || diff_check_other(self, prepend, d) < 0 ||
-        diff_check_other(self, append, d) < 0)
+    if (tn_diff_check(self, n, dim, prepend, append, &d) < 0)
         return NULL;
     if (n == 0)
         return tn_op_clone(overload, self, TN_MEMFMT_PRESERVE);  /* upstream 2.13 copies here */

@@ -10,4 +10,8 @@
 int tn_take_along_dim_shapes(const TensorObject *self, const TensorObject *indices, int64_t dim, int64_t *d,
                              int64_t *sshape, int64_t *ishape);
 
+/* diff's checks (ATen's diff_check, upstream's messages); dim wrapped into *d. -1 with the
+ * error set. */
+int tn_diff_check(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append, int64_t *d);
+
 #endif /* TN_OPS_COMPOSE_H */

@@ -4,7 +4,8 @@
  * requires grad the door runs the composition here instead (Note [Autograd at the door]), which
  * calls the parts through the door so each records its node, with upstream's graph and upstream's
  * rounding. The hand list is schemas/autograd_compositions.yaml; each entry is
- * tn_compose_<cname>(op, args) with args in schema order.
+ * tn_compose_<cname>(op, args) with args in schema order. Two backward ops are their own kernel
+ * too (Note [cumprod backward], Note [convolution double backward]).
  */
 #include "runtime/autograd.h"
 #include "runtime/dtype.h"
@@ -1384,6 +1385,53 @@ tn_compose_repeat_interleave__self_int(tn_op *op, tn_value *a)
     return r;
 }
 
+/* diff: ATen's composition (diff / diff_helper in ReduceOps.cpp) through the door: prepend and
+ * append concatenated along dim, then n times narrow(dim, 1, len) - narrow(dim, 0, len)
+ * (logical_xor for bool); n = 0 is zeros_like(self).copy_(self) */
+PyObject *
+tn_compose_diff(tn_op *op, tn_value *a)
+{
+    PyObject *self = T(0), *prepend = OPT_T(3), *append = OPT_T(4);
+    int64_t n = a[1].u.i, d;
+    if (tn_diff_check(TN_T(self), n, a[2].u.i, prepend ? TN_T(prepend) : NULL, append ? TN_T(append) : NULL, &d) < 0)
+        return NULL;
+    if (n == 0) {
+        PyObject *z = at_zeros_like(self, -1);
+        PyObject *c = z ? call(TN_OP_copy_, (tn_value[]){tn_value_tensor(z), tn_value_tensor(self), tn_ag_value_bool(0)})
+                        : NULL;
+        Py_XDECREF(z);
+        return c;
+    }
+    PyObject *cur;
+    if (prepend || append) {
+        PyObject *parts[3];
+        int k = 0;
+        if (prepend)
+            parts[k++] = prepend;
+        parts[k++] = self;
+        if (append)
+            parts[k++] = append;
+        cur = call(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, k}), tn_value_int(d)});
+    } else {
+        cur = Py_NewRef(self);
+    }
+    if (!cur)
+        return NULL;
+    int64_t len = TN_T(cur)->sizes[d];
+    int is_bool = TN_T(cur)->dtype == TN_DTYPE_BOOL;
+    for (int64_t i = 0; i < (n > len ? len : n) && cur; i++) {
+        int64_t out_len = len - 1 - i;
+        PyObject *hi = at_narrow(cur, d, 1, out_len);
+        PyObject *lo = hi ? at_narrow(cur, d, 0, out_len) : NULL;
+        PyObject *next = lo ? (is_bool ? at_2(TN_OP_logical_xor, hi, lo) : at_sub(hi, lo)) : NULL;
+        Py_XDECREF(hi);
+        Py_XDECREF(lo);
+        Py_DECREF(cur);
+        cur = next;
+    }
+    return cur;
+}
+
 /* ---- var / std spellings: at::<op>(self, dim, correction = unbiased ? 1 : 0, keepdim) ---- */
 
 static PyObject *
@@ -1403,3 +1451,369 @@ PyObject *tn_compose_var_mean(tn_op *op, tn_value *a) { return with_correction(T
 PyObject *tn_compose_var_mean__dim(tn_op *op, tn_value *a) { return with_correction(TN_OP_var_mean__correction, a, 1); }
 PyObject *tn_compose_std_mean(tn_op *op, tn_value *a) { return with_correction(TN_OP_std_mean__correction, a, 0); }
 PyObject *tn_compose_std_mean__dim(tn_op *op, tn_value *a) { return with_correction(TN_OP_std_mean__correction, a, 1); }
+
+/* ---- cumprod_backward: its kernel and its composition in one ---- */
+
+/* Note [cumprod backward]: ATen's cumprod_backward (ReduceOps.cpp, CompositeImplicitAutograd) op
+ * for op through the door. It serves as the kernel (run below autograd, its nested calls record
+ * nothing) and as the composition that records. Without a zero in the input:
+ * reversed_cumsum(output * grad) / input. With zeros and grad mode off: upstream's O(n) masked
+ * path; with grad mode on: upstream's O(n^2) products omitting each element, which differentiate
+ * again. Upstream's in-place steps on temporaries are out of place here and the O(n^2) slices are
+ * stacked (upstream's tensor-subclass branch): the same values. Real dtypes (conj is the
+ * identity); the kernel's claim refuses complex. */
+
+static PyObject *
+flip_dim(PyObject *t, int64_t d)
+{
+    return call(TN_OP_flip, (tn_value[]){tn_value_tensor(t), tn_ag_value_ints_lit(&d, 1)});
+}
+
+/* w.flip(d).cumsum(d).flip(d) */
+static PyObject *
+reversed_cumsum(PyObject *w, int64_t d)
+{
+    PyObject *f = flip_dim(w, d);
+    PyObject *c = f ? call(TN_OP_cumsum, (tn_value[]){tn_value_tensor(f), tn_value_int(d), NONE_V}) : NULL;
+    PyObject *r = c ? flip_dim(c, d) : NULL;
+    Py_XDECREF(f);
+    Py_XDECREF(c);
+    return r;
+}
+
+static PyObject *
+masked_fill_s(PyObject *t, PyObject *mask, double v)
+{
+    return call(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(t), tn_value_tensor(mask), tn_value_double(v)});
+}
+
+static PyObject *
+masked_scatter(PyObject *t, PyObject *mask, PyObject *src)
+{
+    return call(TN_OP_masked_scatter, (tn_value[]){tn_value_tensor(t), tn_value_tensor(mask), tn_value_tensor(src)});
+}
+
+static PyObject *
+slice_from(PyObject *t, int64_t d, int64_t start)
+{
+    return call(TN_OP_slice__Tensor, (tn_value[]){tn_value_tensor(t), tn_value_int(d), tn_value_int(start), NONE_V,
+                                                  tn_value_int(1)});
+}
+
+static PyObject *
+slice_to(PyObject *t, int64_t d, int64_t end)
+{
+    return call(TN_OP_slice__Tensor, (tn_value[]){tn_value_tensor(t), tn_value_int(d), tn_value_int(0),
+                                                  tn_value_int(end), tn_value_int(1)});
+}
+
+static PyObject *
+cat2(PyObject *a, PyObject *b, int64_t d)
+{
+    PyObject *parts[2] = {a, b};
+    return call(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, 2}), tn_value_int(d)});
+}
+
+/* grad mode off, a zero in the input: the O(n) masked path */
+static PyObject *
+cumprod_backward_masked(PyObject *grad, PyObject *input, int64_t d, PyObject *output, PyObject *w,
+                        PyObject *is_zero)
+{
+    PyObject *t[29] = {0}, *r = NULL;
+    /* k < z1 (mask = cumsum == 0): grad_input[mask] = (reversed_cumsum(w masked to mask) / input)[mask] */
+    if (!(t[0] = at_zeros_like(input, TN_T(grad)->dtype)) ||
+        !(t[1] = call(TN_OP_cumsum, (tn_value[]){tn_value_tensor(is_zero), tn_value_int(d), NONE_V})) ||
+        !(t[2] = at_ts(TN_OP_eq__Scalar, t[1], tn_value_int(0))) || !(t[3] = at_1(TN_OP_logical_not, t[2])) ||
+        !(t[4] = masked_fill_s(w, t[3], 0.0)) || !(t[5] = reversed_cumsum(t[4], d)) || !(t[6] = at_div(t[5], input)) ||
+        !(t[7] = at_2(TN_OP_masked_select, t[6], t[2])) || !(t[8] = masked_scatter(t[0], t[2], t[7])))
+        goto done;
+    /* k = z1: first_zero_mask from the index of the first true of mask = cumsum == 1 (max's index
+     * is 0 when a slice has no zero: the logical_and with mask drops it) */
+    if (!(t[9] = at_ts(TN_OP_eq__Scalar, t[1], tn_value_int(1))) ||
+        !(t[10] = call(TN_OP_max__dim, (tn_value[]){tn_value_tensor(t[9]), tn_value_int(d), tn_ag_value_bool(1)})) ||
+        !(t[11] = tn_ag_tuple_item(t[10], 1)) || !(t[12] = at_zeros_like(t[9], -1)) ||
+        !(t[13] = call(TN_OP_scatter__value, (tn_value[]){tn_value_tensor(t[12]), tn_value_int(d), tn_value_tensor(t[11]),
+                                                         tn_value_int(1)})) ||
+        !(t[14] = at_2(TN_OP_logical_and, t[13], t[9])))
+        goto done;
+    /* (z1, z2): mask & ~first_zero_mask; grad_input[z1] = sum(input.masked_fill(~mask, 1).cumprod(d)
+     * * grad.masked_fill(cumsum != 1, 0)) * output[z1 - 1] (1 where z1 == 0) */
+    if (!(t[15] = at_1(TN_OP_bitwise_not, t[14])) || !(t[16] = at_2(TN_OP_bitwise_and__Tensor, t[9], t[15])) ||
+        !(t[17] = at_1(TN_OP_bitwise_not, t[16])) || !(t[18] = masked_fill_s(input, t[17], 1.0)) ||
+        !(t[19] = call(TN_OP_cumprod, (tn_value[]){tn_value_tensor(t[18]), tn_value_int(d), NONE_V})) ||
+        !(t[20] = at_ts(TN_OP_ne__Scalar, t[1], tn_value_int(1))) || !(t[21] = masked_fill_s(grad, t[20], 0.0)) ||
+        !(t[22] = at_mul(t[19], t[21])) || !(t[23] = at_sum_dims(t[22], &d, 1, 1)) ||
+        !(t[24] = call(TN_OP_sub__Scalar, (tn_value[]){tn_value_tensor(t[11]), tn_value_int(1), tn_value_int(1)})) || !(t[25] = at_1(TN_OP_relu, t[24])) ||
+        !(t[26] = call(TN_OP_gather, (tn_value[]){tn_value_tensor(output), tn_value_int(d), tn_value_tensor(t[25]),
+                                                  tn_ag_value_bool(0)})) ||
+        !(t[27] = at_ts(TN_OP_eq__Scalar, t[11], tn_value_int(0))))
+        goto done;
+    PyObject *first = masked_fill_s(t[26], t[27], 1.0);
+    PyObject *v = first ? at_mul(t[23], first) : NULL;
+    if (v && (t[28] = at_2(TN_OP_masked_select, v, t[14])))
+        r = masked_scatter(t[8], t[14], t[28]);
+    Py_XDECREF(first);
+    Py_XDECREF(v);
+done:
+    tn_ag_release_temps(t, 29);
+    return r;
+}
+
+/* grad mode on, a zero in the input: grad_input[k] = sum_j>=k grad[j] * prod_{i<=j, i!=k} input[i] */
+static PyObject *
+cumprod_backward_omitted(PyObject *grad, PyObject *input, int64_t d, int64_t n)
+{
+    TensorObject *in = TN_T(input);
+    int64_t ones_size[TN_MAX_NDIM], one = 1;
+    memcpy(ones_size, in->sizes, sizeof(int64_t) * (size_t)in->ndim);
+    ones_size[d] = 1;
+    PyObject **slices = calloc((size_t)n, sizeof(PyObject *));
+    if (!slices)
+        return PyErr_NoMemory();
+    PyObject *ones = NULL, *ones1 = NULL, *r = NULL;
+    tn_ag_options o = tn_ag_options_of(grad);
+    ones1 = call(TN_OP_ones, (tn_value[]){tn_ag_value_ints_lit(&one, 1), tn_ag_value_dtype(o.dtype), NONE_V,
+                                          tn_ag_value_device(o.device), NONE_V});
+    ones = ones1 ? at_expand(ones1, (tn_ints){ones_size, in->ndim, false}) : NULL;
+    for (int64_t k = 0; k < n && ones; k++) {
+        PyObject *t[8] = {0}, *omitted = NULL;
+        int ok = 0;
+        if (k == 0) {
+            /* cat([ones, cumprod(input[1:])]) */
+            if ((t[0] = slice_from(input, d, 1)) &&
+                (t[1] = call(TN_OP_cumprod, (tn_value[]){tn_value_tensor(t[0]), tn_value_int(d), NONE_V})))
+                omitted = cat2(ones, t[1], d);
+        } else {
+            /* prods_until_k = prod(input[:k], keepdim) */
+            if ((t[2] = slice_to(input, d, k)) &&
+                (t[3] = call(TN_OP_prod__dim_int, (tn_value[]){tn_value_tensor(t[2]), tn_value_int(d),
+                                                               tn_ag_value_bool(1), NONE_V}))) {
+                if (k == n - 1) {
+                    omitted = Py_NewRef(t[3]);
+                } else if ((t[4] = slice_from(input, d, k + 1)) &&
+                           (t[5] = call(TN_OP_cumprod, (tn_value[]){tn_value_tensor(t[4]), tn_value_int(d), NONE_V})) &&
+                           (t[6] = at_expand(t[3], tn_ag_sizes(t[5]))) && (t[7] = at_mul(t[6], t[5]))) {
+                    omitted = cat2(t[3], t[7], d);
+                }
+            }
+        }
+        tn_ag_release_temps(t, 8);
+        /* sum(grad[k:] * omitted, d) */
+        PyObject *g = omitted ? slice_from(grad, d, k) : NULL;
+        PyObject *p = g ? at_mul(g, omitted) : NULL;
+        slices[k] = p ? at_sum_dims(p, &d, 1, 0) : NULL;
+        ok = slices[k] != NULL;
+        Py_XDECREF(omitted);
+        Py_XDECREF(g);
+        Py_XDECREF(p);
+        if (!ok)
+            goto done;
+    }
+    if (ones)
+        r = call(TN_OP_stack, (tn_value[]){tn_ag_value_tensors((tn_tensors){slices, n}), tn_value_int(d)});
+done:
+    for (int64_t k = 0; k < n; k++)
+        Py_XDECREF(slices[k]);
+    free(slices);
+    Py_XDECREF(ones1);
+    Py_XDECREF(ones);
+    return r;
+}
+
+static PyObject *
+cumprod_backward(PyObject *grad, PyObject *input, int64_t dim, PyObject *output)
+{
+    TensorObject *in = TN_T(input);
+    int64_t d;
+    if (in->numel <= 1)
+        return Py_NewRef(grad);
+    if (tn_wrap_dim(dim, in->ndim, &d) < 0)
+        return NULL;
+    int64_t n = in->sizes[d];
+    if (n == 1)
+        return Py_NewRef(grad);
+    PyObject *w = at_mul(output, grad), *is_zero = NULL, *any = NULL, *r = NULL;
+    tn_value has_zero;
+    if (!w || !(is_zero = at_ts(TN_OP_eq__Scalar, input, tn_value_int(0))) || !(any = at_1(TN_OP_any, is_zero)) ||
+        tn_ag_scalar_of_tensor(&has_zero, any) < 0)
+        goto done;
+    if (!has_zero.u.i) {
+        PyObject *rc = reversed_cumsum(w, d);
+        r = rc ? at_div(rc, input) : NULL;
+        Py_XDECREF(rc);
+    } else if (!tn_ag_grad_mode()) {
+        r = cumprod_backward_masked(grad, input, d, output, w, is_zero);
+    } else {
+        r = cumprod_backward_omitted(grad, input, d, n);
+    }
+done:
+    Py_XDECREF(w);
+    Py_XDECREF(is_zero);
+    Py_XDECREF(any);
+    return r;
+}
+
+PyObject *
+tn_op_cumprod_backward(const tn_op *overload, TensorObject *grad, TensorObject *input, int64_t dim,
+                       TensorObject *output)
+{
+    return cumprod_backward((PyObject *)grad, (PyObject *)input, dim, (PyObject *)output);
+}
+
+PyObject *
+tn_compose_cumprod_backward(tn_op *op, tn_value *a)
+{
+    return cumprod_backward(T(0), T(1), a[2].u.i, T(3));
+}
+
+/* ---- _convolution_double_backward: its kernel and its composition in one ---- */
+
+/* Note [convolution double backward]: ATen's _convolution_double_backward (Convolution.cpp,
+ * CompositeImplicitAutograd) through the door, for transposed=False, serving as the kernel and
+ * as the composition that records:
+ *   ggO = conv(ggI, weight) + conv(input, ggW) + ggb viewed as (1, C, 1, ...) and expanded
+ *   gW  = conv(ggI^T, gO^T) with stride and dilation swapped, one group at a time, transposed
+ *         back and narrowed to the weight's size (upstream op for op)
+ *   gI  = upstream's transposed convolution of gO with ggW; torchnative has no transposed
+ *         convolution, so it is convolution_backward's input gradient of conv(input, ggW) given
+ *         gO: the same linear map (the adjoint of conv(., ggW)), rounded by another kernel. */
+
+static PyObject *
+conv_plain(PyObject *input, PyObject *weight, tn_ints stride, tn_ints padding, tn_ints dilation,
+           tn_ints output_padding, int64_t groups)
+{
+    return call(TN_OP_convolution, (tn_value[]){tn_value_tensor(input), tn_value_tensor(weight), NONE_V,
+                                                tn_ag_value_ints(stride), tn_ag_value_ints(padding),
+                                                tn_ag_value_ints(dilation), tn_ag_value_bool(0),
+                                                tn_ag_value_ints(output_padding), tn_value_int(groups)});
+}
+
+/* acc + term (either may be NULL: undefined); both references are taken */
+static PyObject *
+add_defined(PyObject *acc, PyObject *term)
+{
+    if (!acc || !term)
+        return acc ? acc : term;
+    PyObject *r = at_add(acc, term);
+    Py_DECREF(acc);
+    Py_DECREF(term);
+    return r;
+}
+
+static PyObject *
+transpose01(PyObject *t)
+{
+    return call(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(t), tn_value_int(0), tn_value_int(1)});
+}
+
+static PyObject *
+conv_dd_weight(PyObject *ggI, PyObject *gO, PyObject *weight, tn_ints stride, tn_ints padding, tn_ints dilation,
+               tn_ints output_padding, int64_t groups)
+{
+    PyObject *ggIt = transpose01(ggI), *gOt = ggIt ? transpose01(gO) : NULL, *gWt = NULL, *gW = NULL;
+    if (gOt && groups == 1) {
+        gWt = conv_plain(ggIt, gOt, dilation, padding, stride, output_padding, 1);
+    } else if (gOt) {
+        PyObject **parts = calloc((size_t)groups, sizeof(PyObject *));
+        int64_t n_in = TN_T(ggIt)->sizes[0] / groups, n_out = TN_T(gOt)->sizes[0] / groups, g = 0;
+        if (!parts) {
+            PyErr_NoMemory();
+        } else {
+            for (; g < groups; g++) {
+                PyObject *a = at_narrow(ggIt, 0, g * n_in, n_in), *b = a ? at_narrow(gOt, 0, g * n_out, n_out) : NULL;
+                parts[g] = b ? conv_plain(a, b, dilation, padding, stride, output_padding, 1) : NULL;
+                Py_XDECREF(a);
+                Py_XDECREF(b);
+                if (!parts[g])
+                    break;
+            }
+            if (g == groups)
+                gWt = call(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, groups}), tn_value_int(1)});
+            for (int64_t k = 0; k < groups; k++)
+                Py_XDECREF(parts[k]);
+            free(parts);
+        }
+    }
+    gW = gWt ? transpose01(gWt) : NULL;
+    for (int i = 2; gW && i < TN_T(gW)->ndim; i++)
+        if (TN_T(gW)->sizes[i] > TN_T(weight)->sizes[i])
+            TN_SETREF(gW, at_narrow(gW, i, 0, TN_T(weight)->sizes[i]));
+    Py_XDECREF(ggIt);
+    Py_XDECREF(gOt);
+    Py_XDECREF(gWt);
+    return gW;
+}
+
+static PyObject *
+conv_double_backward(PyObject *ggI, PyObject *ggW, PyObject *ggb, PyObject *gO, PyObject *weight, PyObject *input,
+                     tn_ints stride, tn_ints padding, tn_ints dilation, int transposed, tn_ints output_padding,
+                     int64_t groups)
+{
+    if (transposed) {
+        PyErr_SetString(PyExc_NotImplementedError,
+                        "aten::_convolution_double_backward with transposed=True is not implemented in torchnative; "
+                        "the transposed convolution itself is not either");
+        return NULL;
+    }
+    PyObject *ggO = NULL, *gI = NULL, *gW = NULL;
+    int has_input = TN_T(input)->numel != 0;
+    if (has_input && ggI && !(ggO = conv_plain(ggI, weight, stride, padding, dilation, output_padding, groups)))
+        goto fail;
+    if (has_input && ggW) {
+        PyObject *term = conv_plain(input, ggW, stride, padding, dilation, output_padding, groups);
+        if (!term || !(ggO = add_defined(ggO, term)))
+            goto fail;
+    }
+    if (ggb) {
+        /* ggb.contiguous().view(1, C, 1, ...).expand(gO.sizes()) */
+        int64_t shape[TN_MAX_NDIM];
+        int nd = TN_T(gO)->ndim;
+        for (int i = 0; i < nd; i++)
+            shape[i] = i == 1 ? TN_T(ggb)->sizes[0] : 1;
+        PyObject *c = at_contiguous(ggb), *v = c ? at_view(c, shape, nd) : NULL;
+        PyObject *e = v ? at_expand(v, tn_ag_sizes(gO)) : NULL;
+        Py_XDECREF(c);
+        Py_XDECREF(v);
+        if (!e || !(ggO = add_defined(ggO, e)))
+            goto fail;
+    }
+    if (has_input && ggI && !(gW = conv_dd_weight(ggI, gO, weight, stride, padding, dilation, output_padding, groups)))
+        goto fail;
+    if (has_input && ggW) {
+        int64_t mask[3] = {1, 0, 0};
+        PyObject *r = call(TN_OP_convolution_backward,
+                           (tn_value[]){tn_value_tensor(gO), tn_value_tensor(input), tn_value_tensor(ggW), NONE_V,
+                                        tn_ag_value_ints(stride), tn_ag_value_ints(padding), tn_ag_value_ints(dilation),
+                                        tn_ag_value_bool(0), tn_ag_value_ints(output_padding), tn_value_int(groups),
+                                        tn_ag_value_bools(mask, 3)});
+        gI = r ? tn_ag_tuple_item(r, 0) : NULL;
+        Py_XDECREF(r);
+        if (!gI && PyErr_Occurred())
+            goto fail;
+    }
+    return Py_BuildValue("(NNN)", ggO ? ggO : Py_NewRef(Py_None), gI ? gI : Py_NewRef(Py_None),
+                         gW ? gW : Py_NewRef(Py_None));
+fail:
+    Py_XDECREF(ggO);
+    Py_XDECREF(gI);
+    Py_XDECREF(gW);
+    return NULL;
+}
+
+PyObject *
+tn_op__convolution_double_backward(const tn_op *overload, TensorObject *ggI, TensorObject *ggW, TensorObject *ggb,
+                                   TensorObject *gO, TensorObject *weight, TensorObject *self, tn_ints stride,
+                                   tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding,
+                                   int64_t groups, tn_ints output_mask)
+{
+    (void)output_mask;
+    return conv_double_backward((PyObject *)ggI, (PyObject *)ggW, (PyObject *)ggb, (PyObject *)gO, (PyObject *)weight,
+                                (PyObject *)self, stride, padding, dilation, transposed, output_padding, groups);
+}
+
+PyObject *
+tn_compose__convolution_double_backward(tn_op *op, tn_value *a)
+{
+    return conv_double_backward(OPT_T(0), OPT_T(1), OPT_T(2), T(3), T(4), T(5), ints_of(&a[6]), ints_of(&a[7]),
+                                ints_of(&a[8]), (int)a[9].u.i, ints_of(&a[10]), a[11].u.i);
+}

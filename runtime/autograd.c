@@ -640,7 +640,12 @@ tn_ag_result_item(PyObject *result, int k)
 PyObject *
 tn_ag_tuple_item(PyObject *result, int k)
 {
-    return PySequence_GetItem(result, k);
+    PyObject *o = PySequence_GetItem(result, k);
+    if (o == Py_None) {
+        Py_DECREF(o);   /* an undefined tensor of a multi-output op */
+        return NULL;
+    }
+    return o;
 }
 
 int
@@ -984,6 +989,19 @@ tn_ag_vec_alloc(tn_ag_vec *v, Py_ssize_t n)
         PyErr_NoMemory();
         return -1;
     }
+    return 0;
+}
+
+int
+tn_ag_copy_range(tn_node *n, PyObject **out, int first, int count, const tn_ag_vec *grads)
+{
+    if (grads->n != count) {
+        PyErr_SetString(PyExc_RuntimeError, "inconsistent range for TensorList output");
+        return -1;
+    }
+    for (int i = 0; i < count; i++)
+        if (tn_ag_needs(n, first + i))
+            out[first + i] = Py_XNewRef(grads->v[i]);
     return 0;
 }
 

@@ -80,6 +80,13 @@ tn_ag_grad_at(PyObject **grads, int n, int64_t i)
     return i < n ? grads[i] : NULL;
 }
 
+/* element i of a tensor list (an unpacked saved list), NULL past its end */
+static inline PyObject *
+tn_ag_tensor_at(tn_tensors l, int64_t i)
+{
+    return i < l.n ? l.v[i] : NULL;
+}
+
 int tn_ag_any_defined(PyObject **grads, int n);
 /* should this node compute gradient j in the running backward (its edge leads somewhere the
  * graph task executes)? */
@@ -95,7 +102,7 @@ void tn_ag_refuse(const char *msg, const char *detail);
 int tn_ag_check_no_requires_grad(const tn_value *v, const char *name, const char *fn);
 void tn_ag_release_temps(PyObject **t, int n);
 PyObject *tn_ag_result_item(PyObject *result, int k);   /* borrowed */
-PyObject *tn_ag_tuple_item(PyObject *result, int k);    /* new reference */
+PyObject *tn_ag_tuple_item(PyObject *result, int k);    /* new reference; NULL for None (undefined) */
 int tn_ag_set_history_list(PyObject *list, tn_node *n, int *nr);
 int tn_ag_save_original_self(tn_saved *s, PyObject *self, tn_node *n);
 PyObject *tn_ag_scalar_div(tn_value s, PyObject *t);
@@ -155,6 +162,9 @@ void tn_ag_free_scalars(tn_ag_scalars *a);
 PyObject *tn_ag_type_and_size_zeros(const tn_ag_type_and_size *a);
 
 int tn_ag_vec_alloc(tn_ag_vec *v, Py_ssize_t n);
+/* upstream's copy_range: a foreach node's per-element gradients become gradients first ..
+ * first + count - 1 (those the backward needs); RuntimeError when the counts differ */
+int tn_ag_copy_range(tn_node *n, PyObject **out, int first, int count, const tn_ag_vec *grads);
 int tn_ag_vec_unpack(tn_ag_vec *v, tn_saved_list *l, tn_node *n);
 void tn_ag_vec_free(tn_ag_vec *v);
 

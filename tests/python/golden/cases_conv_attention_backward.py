@@ -133,3 +133,22 @@ CASES["sdpa_dropout/forward"] = {"code": SDPA_DROPOUT + (
 CASES["sdpa_dropout/backward"] = {"code": SDPA_DROPOUT + (
     "requires_grad(q, k, v); r = torch.nn.functional.scaled_dot_product_attention(q, k, v, dropout_p=0.3, "
     "is_causal=True); out = (r, vjp(r, [q, k, v]))"), **D}
+
+# _convolution_double_backward (Note [convolution double backward] in ops/compositions.c): ggO from
+# ggI, ggW and ggb, gW from ggI (per group, stride and dilation swapped), gI from ggW
+def conv_dd(name, x, w, gshape, stride, pad, dil, groups, ggW=True, ggb=True, dt="float64"):
+    mk = lambda shape, seed: f"make({shape}, torch.{dt}, seed={seed})"
+    wshape = tuple(int(v) for v in w.split("((")[1].split(")")[0].split(", "))
+    xshape = tuple(int(v) for v in x.split("((")[1].split(")")[0].split(", "))
+    code = (f"out = {A}._convolution_double_backward({mk(xshape, 4)}, {mk(wshape, 5) if ggW else 'None'}, "
+            f"{mk((wshape[0],), 6) if ggb else 'None'}, {mk(gshape, 3)}, {w.format(dt=dt)}, {x.format(dt=dt)}, "
+            f"{stride}, {pad}, {dil}, False, [0] * {len(stride)}, {groups}, [True, True, True])")
+    CASES[f"convolution_double_backward/{name}"] = {"code": code, **D}
+
+
+conv_dd("2d_groups_stride_pad_dil", X2, W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2)
+conv_dd("2d_plain_f32", "make((2, 3, 6, 6), torch.{dt}, seed=1)", "make((5, 3, 3, 3), torch.{dt}, seed=2)",
+        (2, 5, 4, 4), [1, 1], [0, 0], [1, 1], 1, dt="float32")
+conv_dd("2d_no_ggW_no_ggb", X2, W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2, ggW=False, ggb=False)
+conv_dd("1d_stride3", "make((2, 4, 11), torch.{dt}, seed=1)", "make((4, 4, 3), torch.{dt}, seed=2)", (2, 4, 3),
+        [3], [0], [1], 1)

@@ -134,6 +134,23 @@ CASES["cummaxmin_backward/empty"] = (
     "x = make((0, 3), torch.float32, seed=1); "
     f"r = {A}.cummaxmin_backward(x, x, make((0, 3), torch.int64, seed=2), 1); out = (r, r is x)")
 
+# cumprod_backward (Note [cumprod backward] in ops/compositions.c): no zero in the input; zeros with
+# grad mode off (the masked path) and on (products omitting each element, upstream's O(n^2) path)
+CPZ = ("x = make((3, 6), torch.float64, seed=1); x[0, 2] = 0; x[1, 1] = 0; x[1, 4] = 0; x[2, 5] = 0\n"
+       "g = make((3, 6), torch.float64, seed=2); y = torch.cumprod(x, 1)\n")
+CASES["cumprod_backward/no_zero"] = {"code": (
+    "x = make((3, 6), torch.float32, seed=1); "
+    f"out = {A}.cumprod_backward(make((3, 6), torch.float32, seed=2), x, 1, torch.cumprod(x, 1))"), **D}
+CASES["cumprod_backward/no_zero_dim0"] = {"code": (
+    "x = make((4, 3), torch.float64, seed=1); "
+    f"out = {A}.cumprod_backward(make((4, 3), torch.float64, seed=2), x, -2, torch.cumprod(x, 0))"), **D}
+CASES["cumprod_backward/zeros_no_grad"] = {"code": CPZ + (
+    f"with torch.no_grad():\n    out = {A}.cumprod_backward(g, x, 1, y)"), **D}
+CASES["cumprod_backward/zeros_grad_mode"] = {"code": CPZ + f"out = {A}.cumprod_backward(g, x, 1, y)", **D}
+CASES["cumprod_backward/one_element"] = (
+    f"g = make((1,), torch.float32, seed=2); r = {A}.cumprod_backward(g, make((1,), torch.float32, seed=1), 0, g); "
+    "out = (r, r is g)")
+
 M = "make((3, 4), torch.bool, seed=3, role='mask')"
 for dt in ("float32", "int64", "bool", "bfloat16"):
     CASES[f"masked_scatter/{dt}"] = f"out = {A}.masked_scatter(make((3, 4), torch.{dt}, seed=1), {M}, make((12,), torch.{dt}, seed=2))"

@@ -121,6 +121,11 @@ HAND = {
         f"a0 = {F((1, 3, 3, 3), 1)}; a1 = {F((1, 2, 5, 5), 2)}; a2 = {F((3, 2, 3, 3), 3)}; ",
         "torch.ops.aten.convolution_backward(a0, a1, a2, [3], [1, 1], [0, 0], [1, 1], False, [0, 0], 1, "
         "[True, True, True])"),
+    "_convolution_double_backward": (
+        f"a0 = {F((1, 2, 5, 5), 1)}; a1 = {F((3, 2, 3, 3), 2)}; a2 = {F((3,), 3)}; a3 = {F((1, 3, 3, 3), 4)}; "
+        f"a4 = {F((3, 2, 3, 3), 5)}; a5 = {F((1, 2, 5, 5), 6)}; ",
+        "torch.ops.aten._convolution_double_backward(a0, a1, a2, a3, a4, a5, [1, 1], [0, 0], [1, 1], False, [0, 0], 1, "
+        "[True, True, True])"),
     "_scaled_dot_product_flash_attention_for_cpu_backward": (
         f"a0 = {F((1, 2, 3, 4), 1)}; a1 = {F((1, 2, 3, 4), 2)}; a2 = {F((1, 2, 3, 4), 3)}; a3 = {F((1, 2, 3, 4), 4)}; "
         "o, lse = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(a1.detach(), a2.detach(), a3.detach(), "
@@ -132,6 +137,9 @@ HAND = {
     "unfold_backward": (f"a0 = {F((3, 2, 2), 1)}; ", "torch.ops.aten.unfold_backward(a0, [3, 5], 1, 2, 2)"),
     "cummaxmin_backward": (f"a0 = {F((3, 4), 1)}; a1 = {F((3, 4), 2)}; i = torch.ops.aten.cummax(a1.detach(), 1)[1]; ",
                            "torch.ops.aten.cummaxmin_backward(a0, a1, i, 1)"),
+    # output from the same input, as cumprod's backward calls it (no zero: the differentiable path)
+    "cumprod_backward": (f"a0 = {F((3, 4), 1)}; a1 = {F((3, 4), 2, 'nonzero')}; ",
+                         "torch.ops.aten.cumprod_backward(a0, a1, 1, a1.cumprod(1))"),
     "value_selecting_reduction_backward": (
         f"a0 = {F((3,), 1)}; i = {IDX((3,), 4)}; ",
         "torch.ops.aten.value_selecting_reduction_backward(a0, 1, i, [3, 4], False)"),
@@ -264,62 +272,17 @@ UPSTREAM_FAILS = {
     'silu_backward': 'RuntimeError: derivative for aten::silu_backward is not implemented',
 }
 
-# Ours fails where the oracle column says so; each is a bug to fix (issue 10), kept here so a fix
-# or a new failure shows. Kinds: formulas codegen/autograd.py cannot translate yet (the _foreach_
-# formulas, several double-backward helpers), CompositeImplicitAutograd ops whose composition is not
-# written (`aten::X is not implemented in torchnative yet` when an input requires grad), backward
-# ops without a kernel (cumprod_backward, _convolution_double_backward).
+# Ours fails where the oracle column says so, kept here so a fix or a new failure shows: today
+# only the 9 that upstream fails too (as_strided_scatter with upstream's formula and upstream's
+# Jacobian mismatch).
 OURS_PINNED = {
-    '_foreach_add.List': 'NotImplementedError: derivative for aten::_foreach_add.List is not implemented in torchnative (indexing)',
-    '_foreach_add.Scalar': 'NotImplementedError: derivative for aten::_foreach_add.Scalar is not implemented in torchnative (indexing)',
-    '_foreach_add.ScalarList': 'NotImplementedError: derivative for aten::_foreach_add.ScalarList is not implemented in torchnative (indexing)',
-    '_foreach_add.Tensor': 'NotImplementedError: derivative for aten::_foreach_add.Tensor is not implemented in torchnative (indexing)',
-    '_foreach_addcdiv.Scalar': 'NotImplementedError: derivative for aten::_foreach_addcdiv.Scalar is not implemented in torchnative (indexing)',
-    '_foreach_addcdiv.ScalarList': 'NotImplementedError: derivative for aten::_foreach_addcdiv.ScalarList is not implemented in torchnative (indexing)',
-    '_foreach_addcmul.Scalar': 'NotImplementedError: derivative for aten::_foreach_addcmul.Scalar is not implemented in torchnative (indexing)',
-    '_foreach_addcmul.ScalarList': 'NotImplementedError: derivative for aten::_foreach_addcmul.ScalarList is not implemented in torchnative (indexing)',
-    '_foreach_clamp_max.Scalar': 'NotImplementedError: derivative for aten::_foreach_clamp_max.Scalar is not implemented in torchnative (indexing)',
-    '_foreach_clamp_min.Scalar': 'NotImplementedError: derivative for aten::_foreach_clamp_min.Scalar is not implemented in torchnative (indexing)',
-    '_foreach_div.List': 'NotImplementedError: derivative for aten::_foreach_div.List is not implemented in torchnative (unknown name i)',
-    '_foreach_div.Scalar': 'NotImplementedError: derivative for aten::_foreach_div.Scalar is not implemented in torchnative (unknown name i)',
-    '_foreach_div.ScalarList': 'NotImplementedError: derivative for aten::_foreach_div.ScalarList is not implemented in torchnative (unknown name i)',
-    '_foreach_div.Tensor': 'NotImplementedError: derivative for aten::_foreach_div.Tensor is not implemented in torchnative (unknown name i)',
-    '_foreach_lerp.List': 'NotImplementedError: derivative for aten::_foreach_lerp.List is not implemented in torchnative (unknown name i)',
-    '_foreach_lerp.Scalar': 'NotImplementedError: derivative for aten::_foreach_lerp.Scalar is not implemented in torchnative (unknown name i)',
-    '_foreach_maximum.List': 'NotImplementedError: derivative for aten::_foreach_maximum.List is not implemented in torchnative (indexing)',
-    '_foreach_minimum.List': 'NotImplementedError: derivative for aten::_foreach_minimum.List is not implemented in torchnative (indexing)',
-    '_foreach_mul.List': 'NotImplementedError: derivative for aten::_foreach_mul.List is not implemented in torchnative (unknown name i)',
-    '_foreach_mul.Scalar': 'NotImplementedError: derivative for aten::_foreach_mul.Scalar is not implemented in torchnative (unknown name i)',
-    '_foreach_mul.ScalarList': 'NotImplementedError: derivative for aten::_foreach_mul.ScalarList is not implemented in torchnative (unknown name i)',
-    '_foreach_mul.Tensor': 'NotImplementedError: derivative for aten::_foreach_mul.Tensor is not implemented in torchnative (unknown name i)',
-    '_foreach_neg': 'NotImplementedError: derivative for aten::_foreach_neg is not implemented in torchnative (unknown name i)',
-    '_foreach_norm.Scalar': 'NotImplementedError: derivative for aten::_foreach_norm.Scalar is not implemented in torchnative (unknown name i)',
-    '_foreach_sqrt': 'NotImplementedError: derivative for aten::_foreach_sqrt is not implemented in torchnative (unknown name i)',
-    '_foreach_sub.List': 'NotImplementedError: derivative for aten::_foreach_sub.List is not implemented in torchnative (indexing)',
-    '_foreach_sub.Scalar': 'NotImplementedError: derivative for aten::_foreach_sub.Scalar is not implemented in torchnative (indexing)',
-    '_foreach_sub.ScalarList': 'NotImplementedError: derivative for aten::_foreach_sub.ScalarList is not implemented in torchnative (indexing)',
-    '_log_softmax_backward_data': 'NotImplementedError: derivative for aten::_log_softmax_backward_data is not implemented in torchnative (no ATen overload dtype(T))',
     '_scaled_dot_product_flash_attention_for_cpu_backward': 'RuntimeError: derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not implemented',
-    '_softmax_backward_data': 'NotImplementedError: derivative for aten::_softmax_backward_data is not implemented in torchnative (no ATen overload dtype(T))',
-    'as_strided_scatter': 'NotImplementedError: derivative for aten::as_strided_scatter is not implemented in torchnative (no ATen overload as_strided_scatter_backward(T, TG, TG, IA, IA, OI))',
+    'as_strided_scatter': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
     'bernoulli.p': 'RuntimeError: derivative for aten::bernoulli.p is not implemented',
-    'convolution_backward': 'NotImplementedError: torch.autograd.gradcheck.gradcheck needs aten::_convolution_double_backward, which torchnative does not implement yet',
-    'cumprod': 'NotImplementedError: torch.autograd.gradcheck.gradcheck needs aten::cumprod_backward, which torchnative does not implement yet',
-    'diff': 'NotImplementedError: aten::diff is not implemented in torchnative yet',
-    'elu_backward': 'NotImplementedError: derivative for aten::elu_backward is not implemented in torchnative (no ATen overload elu_double_backward(T, T, S, S, S, B, T))',
-    'embedding_backward': 'NotImplementedError: derivative for aten::embedding_dense_backward is not implemented in torchnative (no ATen overload embedding_dense_double_backward(T, T, I))',
-    'embedding_dense_backward': 'NotImplementedError: derivative for aten::embedding_dense_backward is not implemented in torchnative (no ATen overload embedding_dense_double_backward(T, T, I))',
     'floor_divide': 'RuntimeError: derivative for aten::floor_divide is not implemented',
     'floor_divide.Scalar': 'RuntimeError: derivative for aten::floor_divide.Scalar is not implemented',
-    'gelu_backward': 'NotImplementedError: derivative for aten::gelu_backward is not implemented in torchnative (no ATen overload gelu_double_backward(T, T, T, STR))',
     'hardsigmoid_backward': 'RuntimeError: derivative for aten::hardsigmoid_backward is not implemented',
-    'hardswish_backward': 'NotImplementedError: derivative for aten::hardswish_backward is not implemented in torchnative (brace initialiser)',
     'logit_backward': 'RuntimeError: derivative for aten::logit_backward is not implemented',
-    'mse_loss_backward': 'NotImplementedError: derivative for aten::mse_loss_backward is not implemented in torchnative (no ATen overload mse_loss_double_backward(T, T, I))',
-    'native_dropout': 'NotImplementedError: derivative for aten::native_dropout is not implemented in torchnative (.has_value on OB)',
-    'native_dropout_backward': 'NotImplementedError: derivative for aten::native_dropout_backward is not implemented in torchnative (no ATen overload native_dropout_double_backward(T, T, T, D))',
-    'native_layer_norm_backward': 'NotImplementedError: derivative for aten::native_layer_norm_backward is not implemented in torchnative (no ATen overload Tensor())',
     'normal.Tensor_float': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
     'normal.float_Tensor': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
-    'softplus_backward': 'NotImplementedError: derivative for aten::softplus_backward is not implemented in torchnative (no ATen overload softplus_double_backward(T, T, S, S))',
 }
