@@ -49,6 +49,10 @@ PyObject *tn_compose_true_divide__Tensor(tn_op *op, tn_value *a) { return forwar
 PyObject *tn_compose_subtract__Tensor(tn_op *op, tn_value *a) { return forward_to(TN_OP_sub__Tensor, a); }
 PyObject *tn_compose_swapaxes(tn_op *op, tn_value *a) { return forward_to(TN_OP_transpose__int, a); }
 PyObject *tn_compose_swapdims(tn_op *op, tn_value *a) { return forward_to(TN_OP_transpose__int, a); }
+PyObject *tn_compose_max__other(tn_op *op, tn_value *a) { return forward_to(TN_OP_maximum, a); }
+PyObject *tn_compose_min__other(tn_op *op, tn_value *a) { return forward_to(TN_OP_minimum, a); }
+PyObject *tn_compose_concat(tn_op *op, tn_value *a) { return forward_to(TN_OP_cat, a); }
+PyObject *tn_compose_concatenate(tn_op *op, tn_value *a) { return forward_to(TN_OP_cat, a); }
 
 /* returns self itself for real dtypes (no node, as upstream) */
 static PyObject *
@@ -891,6 +895,21 @@ tn_compose_cross_entropy_loss(tn_op *op, tn_value *a)
                                   : call(TN_OP_nll_loss_nd, (tn_value[]){tn_value_tensor(ls), a[1], a[2], a[3], a[4]});
     Py_DECREF(ls);
     return r;
+}
+
+/* the compositions written as kernels over door calls (ops/pointwise.c, ops/loss.c) */
+PyObject *tn_compose_log_sigmoid(tn_op *op, tn_value *a) { return tn_op_log_sigmoid(op, TN_T(T(0))); }
+
+PyObject *
+tn_compose_margin_ranking_loss(tn_op *op, tn_value *a)
+{
+    return tn_op_margin_ranking_loss(op, TN_T(T(0)), TN_T(T(1)), TN_T(T(2)), a[3].u.d, a[4].u.i);
+}
+
+PyObject *
+tn_compose_hinge_embedding_loss(tn_op *op, tn_value *a)
+{
+    return tn_op_hinge_embedding_loss(op, TN_T(T(0)), TN_T(T(1)), a[2].u.d, a[3].u.i);
 }
 
 /* ---- more aliases; outer ---- */

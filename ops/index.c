@@ -1,5 +1,5 @@
 /* Data movement: advanced indexing (index, index_put_), index_select/embedding, gather,
- * scatter, masked_fill/masked_select, nonzero, cat/stack, tril/triu, flip, roll, repeat,
+ * scatter, masked_fill/masked_select, nonzero, cat/stack, tril/triu, flip, roll, rot90, repeat,
  * sort/argsort/topk, over kernels/index.c and kernels/sort.c.
  * Note [Advanced indexing]: tensor indices are broadcast together; bool masks become their
  * nonzero() coordinates first. When the indexed dimensions are adjacent the result puts the
@@ -18,6 +18,7 @@
 #include "kernels/index.h"
 #include "kernels/sort.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- advanced indexing ---- */
@@ -1151,6 +1152,19 @@ tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
     return (PyObject *)out;
 }
 
+/* concat / concatenate: ATen's CompositeImplicitAutograd spellings of cat */
+PyObject *
+tn_op_concat(const tn_op *overload, tn_tensors tensors, int64_t dim)
+{
+    return tn_op_cat(overload, tensors, dim);
+}
+
+PyObject *
+tn_op_concatenate(const tn_op *overload, tn_tensors tensors, int64_t dim)
+{
+    return tn_op_cat(overload, tensors, dim);
+}
+
 PyObject *
 tn_op_stack(const tn_op *overload, tn_tensors tensors, int64_t dim)
 {
@@ -1328,6 +1342,54 @@ tn_op_roll(const tn_op *overload, TensorObject *self, tn_ints shifts, tn_ints di
         cur = tn_call(TN_OP_clone, c);
     }
     return cur;
+}
+
+/* rot90: k quarter turns from dims[0] towards dims[1], as ATen composes it: flip one dim and
+ * swap the two in place (the result is no view), flip both, or a contiguous copy. */
+PyObject *
+tn_op_rot90(const tn_op *overload, TensorObject *self, int64_t k, tn_ints dims)
+{
+    int64_t nd = self->ndim;
+    if (dims.n != 2) {
+        PyErr_Format(PyExc_RuntimeError, "expected total rotation dims == 2, but got dims = %zd", dims.n);
+        return NULL;
+    }
+    if (nd < 2) {
+        PyErr_Format(PyExc_RuntimeError, "expected total dims >= 2, but got total dims = %lld", (long long)nd);
+        return NULL;
+    }
+    int64_t d0 = dims.v[0], d1 = dims.v[1];
+    if (d0 == d1 || llabs(d0 - d1) == nd) {
+        PyErr_Format(PyExc_RuntimeError, "expected rotation dims to be different, but got dim0 = %lld and dim1 = %lld",
+                     (long long)d0, (long long)d1);
+        return NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (dims.v[i] >= nd || dims.v[i] < -nd) {
+            PyErr_Format(PyExc_RuntimeError, "Rotation dim%d out of range, dim%d = %lld", i, i, (long long)dims.v[i]);
+            return NULL;
+        }
+    }
+    k = (4 + (k % 4)) % 4;
+    if (k == 0)
+        return tn_op_clone(overload, self, TN_MEMFMT_CONTIGUOUS);
+    if (k == 2)
+        return tn_op_flip(overload, self, dims);
+    int64_t one = k == 1 ? d1 : d0;
+    PyObject *r = tn_op_flip(overload, self, (tn_ints){&one, 1, false});
+    if (!r)
+        return NULL;
+    /* transpose_(dims[0], dims[1]) on the fresh flip result */
+    TensorObject *t = TN_T(r);
+    int64_t a = d0 < 0 ? d0 + nd : d0, b = d1 < 0 ? d1 + nd : d1;
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    memcpy(sizes, t->sizes, sizeof(int64_t) * (size_t)nd);
+    memcpy(strides, t->strides, sizeof(int64_t) * (size_t)nd);
+    sizes[a] = t->sizes[b], sizes[b] = t->sizes[a];
+    strides[a] = t->strides[b], strides[b] = t->strides[a];
+    if (tn_tensor_set_geometry(t, (int)nd, sizes, strides) < 0)
+        Py_CLEAR(r);
+    return r;
 }
 
 PyObject *
