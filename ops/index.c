@@ -18,7 +18,6 @@
 #include "kernels/index.h"
 #include "kernels/sort.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* ---- advanced indexing ---- */
@@ -1358,17 +1357,14 @@ tn_op_rot90(const tn_op *overload, TensorObject *self, int64_t k, tn_ints dims)
         PyErr_Format(PyExc_RuntimeError, "expected total dims >= 2, but got total dims = %lld", (long long)nd);
         return NULL;
     }
-    int64_t d0 = dims.v[0], d1 = dims.v[1];
-    if (d0 == d1 || llabs(d0 - d1) == nd) {
-        PyErr_Format(PyExc_RuntimeError, "expected rotation dims to be different, but got dim0 = %lld and dim1 = %lld",
-                     (long long)d0, (long long)d1);
+    /* upstream 2.13 wraps both dims first (IndexError out of range), then compares them */
+    int64_t d0, d1;
+    if (tn_wrap_dim(dims.v[0], nd, &d0) < 0 || tn_wrap_dim(dims.v[1], nd, &d1) < 0)
         return NULL;
-    }
-    for (int i = 0; i < 2; i++) {
-        if (dims.v[i] >= nd || dims.v[i] < -nd) {
-            PyErr_Format(PyExc_RuntimeError, "Rotation dim%d out of range, dim%d = %lld", i, i, (long long)dims.v[i]);
-            return NULL;
-        }
+    if (d0 == d1) {
+        PyErr_Format(PyExc_RuntimeError, "expected rotation dims to be different, but got dim0 = %lld and dim1 = %lld",
+                     (long long)dims.v[0], (long long)dims.v[1]);
+        return NULL;
     }
     k = (4 + (k % 4)) % 4;
     if (k == 0)
@@ -1381,7 +1377,7 @@ tn_op_rot90(const tn_op *overload, TensorObject *self, int64_t k, tn_ints dims)
         return NULL;
     /* transpose_(dims[0], dims[1]) on the fresh flip result */
     TensorObject *t = TN_T(r);
-    int64_t a = d0 < 0 ? d0 + nd : d0, b = d1 < 0 ? d1 + nd : d1;
+    int64_t a = d0, b = d1;
     int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
     memcpy(sizes, t->sizes, sizeof(int64_t) * (size_t)nd);
     memcpy(strides, t->strides, sizeof(int64_t) * (size_t)nd);
