@@ -287,6 +287,8 @@ PyObject *tn_op_bitwise_xor__Tensor(const tn_op *overload, TensorObject *self, T
 PyObject *tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2);
 /* aten::broadcast_tensors(Tensor[] tensors) -> Tensor[] */
 PyObject *tn_op_broadcast_tensors(const tn_op *overload, tn_tensors tensors);
+/* aten::broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a) */
+PyObject *tn_op_broadcast_to(const tn_op *overload, TensorObject *self, tn_ints size);
 /* aten::can_cast(ScalarType from_, ScalarType to) -> bool */
 PyObject *tn_op_can_cast(const tn_op *overload, int from_, int to);
 /* aten::cat(Tensor[] tensors, int dim=0) -> Tensor */

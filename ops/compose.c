@@ -166,6 +166,20 @@ tn_take_along_dim_shapes(const TensorObject *self, const TensorObject *indices, 
     return tn_broadcast_shapes(nd, want, nd, self->sizes, &n, sshape);
 }
 
+/* With a dim, upstream 2.13 counts negative indices from the end of that dim (indices + size
+ * where indices < 0); gather then refuses what is still out of range. */
+PyObject *
+tn_take_along_dim_wrap(const tn_op *overload, const TensorObject *self, TensorObject *indices, int64_t d)
+{
+    tn_value zero = tn_value_int(0), size = tn_value_int(self->ndim ? self->sizes[d] : 1), one = tn_value_int(1);
+    PyObject *neg = tn_op_lt__Scalar(overload, indices, &zero);
+    PyObject *shifted = neg ? tn_op_add__Scalar(overload, indices, &size, &one) : NULL;
+    PyObject *r = shifted ? tn_op_where__self(overload, TN_T(neg), TN_T(shifted), indices) : NULL;
+    Py_XDECREF(neg);
+    Py_XDECREF(shifted);
+    return r;
+}
+
 /* take_along_dim: gather after broadcasting self and indices against each other everywhere but
  * along dim (ATen's _take_along_dim_helper); without a dim, over the flattened tensors. */
 PyObject *
@@ -184,8 +198,12 @@ tn_op_take_along_dim(const tn_op *overload, TensorObject *self, TensorObject *in
     int64_t d, ishape[TN_MAX_NDIM], sshape[TN_MAX_NDIM];
     if (tn_take_along_dim_shapes(self, indices, dim.v, &d, sshape, ishape) < 0)
         return NULL;
+    PyObject *wrapped = tn_take_along_dim_wrap(overload, self, indices, d);
+    if (!wrapped)
+        return NULL;
     tn_ints is = {ishape, self->ndim, false}, ss = {sshape, self->ndim, false};
-    PyObject *ib = tn_op_expand(overload, indices, is, false);
+    PyObject *ib = tn_op_expand(overload, TN_T(wrapped), is, false);
+    Py_DECREF(wrapped);
     PyObject *sb = ib ? tn_op_expand(overload, self, ss, false) : NULL;
     PyObject *r = sb ? tn_op_gather(overload, TN_T(sb), d, TN_T(ib), false) : NULL;
     Py_XDECREF(ib);

@@ -1121,7 +1121,9 @@ tn_compose_take_along_dim(tn_op *op, tn_value *a)
     int nd = TN_T(T(0))->ndim;
     if (tn_take_along_dim_shapes(TN_T(T(0)), TN_T(T(1)), a[2].u.i, &d, sshape, ishape) < 0)
         return NULL;
-    PyObject *ib = at_expand(T(1), (tn_ints){ishape, nd, false});
+    PyObject *wrapped = tn_take_along_dim_wrap(op, TN_T(T(0)), TN_T(T(1)), d);
+    PyObject *ib = wrapped ? at_expand(wrapped, (tn_ints){ishape, nd, false}) : NULL;
+    Py_XDECREF(wrapped);
     PyObject *sb = ib ? at_expand(T(0), (tn_ints){sshape, nd, false}) : NULL;
     PyObject *r = sb ? call(TN_OP_gather, (tn_value[]){tn_value_tensor(sb), tn_value_int(d), tn_value_tensor(ib),
                                                        tn_ag_value_bool(0)})

@@ -572,14 +572,15 @@ tn_op_embedding(const tn_op *overload, TensorObject *weight, TensorObject *indic
 }
 
 /* gather and scatter take int64 or int32 indices; an int32 index is widened for the kernels
- * (*owned then holds the copy). */
+ * (*owned then holds the copy). An empty index of any dtype passes, as upstream checks the
+ * dtype of non-empty ones only (scatter_gather_dtype_check). */
 static TensorObject *
 index_as_int64(const tn_op *overload, TensorObject *index, const char *op, PyObject **owned)
 {
     *owned = NULL;
     if (index->dtype == TN_DTYPE_I64)
         return index;
-    if (index->dtype != TN_DTYPE_I32) {
+    if (index->dtype != TN_DTYPE_I32 && index->numel != 0) {
         PyErr_Format(PyExc_RuntimeError, "%s(): Expected dtype int32/int64 for index", op);
         return NULL;
     }
@@ -595,10 +596,12 @@ index_as_int64(const tn_op *overload, TensorObject *index, const char *op, PyObj
 }
 
 /* upstream's gather/scatter shape rule: outside `dim` the index is no larger than self, and
- * nowhere larger than src */
+ * nowhere larger than src; an empty index passes whatever its rank */
 static int
 check_gather_scatter_shape(const char *op, TensorObject *self, int64_t d, TensorObject *index, TensorObject *src)
 {
+    if (index->numel == 0)
+        return 0;
     if (index->ndim != self->ndim && !(index->ndim <= 1 && self->ndim <= 1)) {
         PyErr_Format(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as %s tensor",
                      !strcmp(op, "gather") ? "input" : "self");
@@ -608,8 +611,6 @@ check_gather_scatter_shape(const char *op, TensorObject *self, int64_t d, Tensor
         PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as src tensor");
         return -1;
     }
-    if (index->numel == 0)
-        return 0;
     for (int i = 0; i < index->ndim && i < self->ndim; i++) {
         int bad_self = i != d && index->sizes[i] > self->sizes[i];
         int bad_src = src && i < src->ndim && index->sizes[i] > src->sizes[i];

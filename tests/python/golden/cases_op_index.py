@@ -28,9 +28,13 @@ OPS = [
                                                   "oob": ((X, 0, C("torch.tensor([9])")), None)}),
     Op("embedding", T((6, 3)), idx((2, 4), 6), extra={"padding_idx": ((T((6, 3)), idx((2, 4), 6), 1), None)},
        spell_extra={"F": "torch.nn.functional.embedding({1}, {0})"}),
-    Op("gather", X, 1, idx((4, 3), 5), extra={"dim0": ((X, 0, idx((2, 5), 4)), None), "negative_dim": ((X, -1, idx((4, 2), 5)), None)}),
+    Op("gather", X, 1, idx((4, 3), 5), extra={"dim0": ((X, 0, idx((2, 5), 4)), None), "negative_dim": ((X, -1, idx((4, 2), 5)), None),
+                                               "empty_uint8_index": ((T((5,)), 0, C("torch.zeros(0, dtype=torch.uint8)")), None),
+                                               "float_index": ((X, 1, C("torch.zeros(4, 2)")), None),
+                                               "empty_index_rank": ((T((5,)), 0, C("torch.zeros(2, 0, dtype=torch.uint8)")), None)}),
     Op("scatter.src", X, 1, UNIQUE, T((4, 2), vary=False), extra={"dim0": ((X, 0, C("torch.tensor([[3, 0, 1, 2, 1]])"), T((1, 5), vary=False)), None)}),
-    Op("scatter.value", X, 1, UNIQUE, S, extra={"unknown_kwarg_error": ((X, 1, UNIQUE, 2.0), {"reduce": "add"})}),
+    Op("scatter.value", X, 1, UNIQUE, S, extra={"unknown_kwarg_error": ((X, 1, UNIQUE, 2.0), {"reduce": "add"}),
+                                                "empty_index_rank": ((T((5,)), 0, C("torch.zeros(2, 0, dtype=torch.int64)"), S), None)}),
     Op("scatter_add", X, 1, idx((4, 3), 5), T((4, 3), vary=False), tol=D),
     Op("scatter_reduce.two", X, 1, idx((4, 3), 5), T((4, 3), vary=False), "sum", tol=D, extra={
         f"{r}{'' if inc else '_exclude'}": ((X, 1, idx((4, 3), 5), T((4, 3), vary=False), r), {"include_self": inc})
