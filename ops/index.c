@@ -1071,6 +1071,23 @@ tn_op_nonzero_numpy(const tn_op *overload, TensorObject *self)
 
 /* ---- cat / stack ---- */
 
+/* Every input (legacy 1-d empties aside) 4-d, channels-last and not also contiguous: the cases
+ * where upstream's suggest_memory_format answers ChannelsLast without ambiguity. */
+static int
+cat_channels_last(tn_tensors tensors, const TensorObject *ref)
+{
+    if (ref->ndim != 4)
+        return 0;
+    for (Py_ssize_t i = 0; i < tensors.n; i++) {
+        TensorObject *t = TN_T(tensors.v[i]);
+        if (t->ndim == 1 && t->sizes[0] == 0)
+            continue;
+        if (!tn_tensor_is_channels_last(t) || tn_tensor_is_contiguous(t))
+            return 0;
+    }
+    return 1;
+}
+
 PyObject *
 tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
 {
@@ -1126,6 +1143,13 @@ tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
         shape[d] += t->sizes[d];
     }
     TensorObject *out = tn_tensor_empty(ref->ndim, shape, dtype, device);
+    if (out && cat_channels_last(tensors, ref)) {
+        /* upstream's compute_output_memory_format: every input channels-last, so is the result */
+        int64_t c = shape[1] > 1 ? shape[1] : 1, w = shape[3] > 1 ? shape[3] : 1, h = shape[2] > 1 ? shape[2] : 1;
+        int64_t strides[4] = {h * w * c, 1, w * c, c};
+        if (tn_tensor_set_geometry(out, 4, shape, strides) < 0)
+            Py_CLEAR(out);
+    }
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
     int64_t off = 0;

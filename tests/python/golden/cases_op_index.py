@@ -55,7 +55,11 @@ OPS = [
     Op("cat", L(T(), T()), 0, extra={
         "dim1": ((L(T(), T((3, 2))), 1), None), "mixed_dtypes": ((L(T(), T(dtype="int64")), 0), None),
         "legacy_empty": ((L(T(), C("torch.tensor([])")), 0), None), "three": ((L(T(), T((1, 4)), T((2, 4))), 0), None),
-        "negative_dim": ((L(T(), T()), -1), None)}),
+        "negative_dim": ((L(T(), T()), -1), None),
+        "channels_last": ((L(C("make((2, 3, 2, 2), torch.{dtype}, seed=3).contiguous(memory_format=torch.channels_last)"),
+                             C("make((2, 3, 2, 2), torch.{dtype}, seed=4).contiguous(memory_format=torch.channels_last)")), 1), None),
+        "mixed_layouts": ((L(C("make((2, 3, 2, 2), torch.{dtype}, seed=3).contiguous(memory_format=torch.channels_last)"),
+                             T((2, 3, 2, 2))), 0), None)}),
     Op("concat", L(T(), T((1, 4))), 0, extra={"dim1": ((L(T(), T((3, 2))), 1), None),
                                               "mismatch": ((L(T(), T((3, 2))), 0), None)}),
     Op("concatenate", L(T(), T((1, 4))), 0, extra={"dim1": ((L(T(), T((3, 2))), 1), None)}),
