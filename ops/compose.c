@@ -166,18 +166,13 @@ tn_take_along_dim_shapes(const TensorObject *self, const TensorObject *indices, 
     return tn_broadcast_shapes(nd, want, nd, self->sizes, &n, sshape);
 }
 
-/* With a dim, upstream 2.13 counts negative indices from the end of that dim (indices + size
- * where indices < 0); gather then refuses what is still out of range. */
+/* With a dim, upstream 2.13 takes every index modulo the dim's size (Python's remainder: -1 is
+ * the last, 5 of 5 the first); without one, gather refuses what is out of range. */
 PyObject *
 tn_take_along_dim_wrap(const tn_op *overload, const TensorObject *self, TensorObject *indices, int64_t d)
 {
-    tn_value zero = tn_value_int(0), size = tn_value_int(self->ndim ? self->sizes[d] : 1), one = tn_value_int(1);
-    PyObject *neg = tn_op_lt__Scalar(overload, indices, &zero);
-    PyObject *shifted = neg ? tn_op_add__Scalar(overload, indices, &size, &one) : NULL;
-    PyObject *r = shifted ? tn_op_where__self(overload, TN_T(neg), TN_T(shifted), indices) : NULL;
-    Py_XDECREF(neg);
-    Py_XDECREF(shifted);
-    return r;
+    tn_value size = tn_value_int(self->ndim ? self->sizes[d] : 1);
+    return tn_op_remainder__Scalar(overload, indices, &size);
 }
 
 /* take_along_dim: gather after broadcasting self and indices against each other everywhere but

@@ -10,7 +10,7 @@
 int tn_take_along_dim_shapes(const TensorObject *self, const TensorObject *indices, int64_t dim, int64_t *d,
                              int64_t *sshape, int64_t *ishape);
 
-/* indices with the negative ones counted from the end of self's dim d (a new tensor). */
+/* indices modulo the size of self's dim d (a new tensor), as upstream's take_along_dim. */
 PyObject *tn_take_along_dim_wrap(const tn_op *overload, const TensorObject *self, TensorObject *indices, int64_t d);
 
 #endif /* TN_OPS_COMPOSE_H */
