@@ -8,98 +8,6 @@
 
 #include <math.h>
 
-/* PinMemoryBackward0: aten::_pin_memory
- *   self: grad
- */
-typedef struct {
-    tn_node base;
-} PinMemoryBackward0;
-
-static int
-PinMemoryBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-PinMemoryBackward0_release(tn_node *n_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-}
-
-static void
-PinMemoryBackward0_finalize(tn_node *n_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-}
-
-static int
-PinMemoryBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef PinMemoryBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_PinMemoryBackward0 = {
-    .name = "PinMemoryBackward0",
-    .basicsize = sizeof(PinMemoryBackward0),
-    .apply = PinMemoryBackward0_apply,
-    .release = PinMemoryBackward0_release,
-    .finalize = PinMemoryBackward0_finalize,
-    .traverse = PinMemoryBackward0_traverse,
-    .getset = PinMemoryBackward0_getset,
-    .op = "aten::_pin_memory",
-};
-
-/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
-PyObject *
-tn_ag_record__pin_memory(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)tn_node_new(&tn_kind_PinMemoryBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* PolygammaBackward0: aten::polygamma
  *   self: grad * polygamma(n + 1, self)
  */
@@ -2150,6 +2058,119 @@ tn_ag_record_roll(tn_op *op_, tn_value *a_)
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
     if (tn_ag_ints_save(&n->shifts, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dims, &a_[2]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* Rot90Backward0: aten::rot90
+ *   self: grad.rot90(-k, dims)
+ */
+typedef struct {
+    tn_node base;
+    int64_t k;
+    tn_ag_ints dims;
+} Rot90Backward0;
+
+static int
+Rot90Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Rot90Backward0 *n = (Rot90Backward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_rot90, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int((-n->k)), tn_ag_value_ints(tn_ag_ints_view(&n->dims))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+Rot90Backward0_release(tn_node *n_)
+{
+    Rot90Backward0 *n = (Rot90Backward0 *)n_;
+    (void)n;
+}
+
+static void
+Rot90Backward0_finalize(tn_node *n_)
+{
+    Rot90Backward0 *n = (Rot90Backward0 *)n_;
+    tn_ag_free_ints(&n->dims);
+    (void)n;
+}
+
+static int
+Rot90Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Rot90Backward0 *n = (Rot90Backward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Rot90Backward0_get_k(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((Rot90Backward0 *)self)->k);
+}
+
+static PyObject *
+Rot90Backward0_get_dims(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((Rot90Backward0 *)self)->dims);
+}
+
+static PyGetSetDef Rot90Backward0_getset[] = {
+    {"_saved_k", Rot90Backward0_get_k, NULL, NULL, NULL},
+    {"_saved_dims", Rot90Backward0_get_dims, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Rot90Backward0 = {
+    .name = "Rot90Backward0",
+    .basicsize = sizeof(Rot90Backward0),
+    .apply = Rot90Backward0_apply,
+    .release = Rot90Backward0_release,
+    .finalize = Rot90Backward0_finalize,
+    .traverse = Rot90Backward0_traverse,
+    .getset = Rot90Backward0_getset,
+    .op = "aten::rot90",
+};
+
+/* aten::rot90(Tensor self, int k=1, int[] dims=[0, 1]) -> Tensor */
+PyObject *
+tn_ag_record_rot90(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Rot90Backward0 *n = (Rot90Backward0 *)tn_node_new(&tn_kind_Rot90Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->k = a_[1].u.i;
     if (tn_ag_ints_save(&n->dims, &a_[2]) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)

@@ -289,6 +289,8 @@ PyObject *tn_op_bitwise_xor__Tensor(const tn_op *overload, TensorObject *self, T
 PyObject *tn_op_bmm(const tn_op *overload, TensorObject *self, TensorObject *mat2);
 /* aten::broadcast_tensors(Tensor[] tensors) -> Tensor[] */
 PyObject *tn_op_broadcast_tensors(const tn_op *overload, tn_tensors tensors);
+/* aten::broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a) */
+PyObject *tn_op_broadcast_to(const tn_op *overload, TensorObject *self, tn_ints size);
 /* aten::can_cast(ScalarType from_, ScalarType to) -> bool */
 PyObject *tn_op_can_cast(const tn_op *overload, int from_, int to);
 /* aten::cat(Tensor[] tensors, int dim=0) -> Tensor */
@@ -309,6 +311,10 @@ PyObject *tn_op_clamp_min(const tn_op *overload, TensorObject *self, const tn_va
 PyObject *tn_op_clip(const tn_op *overload, TensorObject *self, const tn_value *min, const tn_value *max);
 /* aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor */
 PyObject *tn_op_clone(const tn_op *overload, TensorObject *self, int memory_format);
+/* aten::concat(Tensor[] tensors, int dim=0) -> Tensor */
+PyObject *tn_op_concat(const tn_op *overload, tn_tensors tensors, int64_t dim);
+/* aten::concatenate(Tensor[] tensors, int dim=0) -> Tensor */
+PyObject *tn_op_concatenate(const tn_op *overload, tn_tensors tensors, int64_t dim);
 /* aten::conj(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op_conj(const tn_op *overload, TensorObject *self);
 /* aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor */
@@ -495,6 +501,10 @@ PyObject *tn_op_hardswish_backward(const tn_op *overload, TensorObject *grad_out
 PyObject *tn_op_hardtanh(const tn_op *overload, TensorObject *self, const tn_value *min_val, const tn_value *max_val);
 /* aten::hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor */
 PyObject *tn_op_hardtanh_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const tn_value *min_val, const tn_value *max_val);
+/* aten::hinge_embedding_loss(Tensor self, Tensor target, float margin=1., int reduction=1) -> Tensor */
+PyObject *tn_op_hinge_embedding_loss(const tn_op *overload, TensorObject *self, TensorObject *target, double margin, int64_t reduction);
+/* aten::histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor */
+PyObject *tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_value *min, const tn_value *max);
 /* aten::hypot(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_hypot(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor */
@@ -585,6 +595,8 @@ PyObject *tn_op_log10(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_log1p(const tn_op *overload, TensorObject *self);
 /* aten::log2(Tensor self) -> Tensor */
 PyObject *tn_op_log2(const tn_op *overload, TensorObject *self);
+/* aten::log_sigmoid(Tensor self) -> Tensor */
+PyObject *tn_op_log_sigmoid(const tn_op *overload, TensorObject *self);
 /* aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op_log_softmax__int(const tn_op *overload, TensorObject *self, int64_t dim, int dtype);
 /* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
@@ -613,6 +625,8 @@ PyObject *tn_op_lt__Scalar(const tn_op *overload, TensorObject *self, const tn_v
 PyObject *tn_op_lt__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::mT(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op_mT(const tn_op *overload, TensorObject *self);
+/* aten::margin_ranking_loss(Tensor input1, Tensor input2, Tensor target, float margin=0., int reduction=1) -> Tensor */
+PyObject *tn_op_margin_ranking_loss(const tn_op *overload, TensorObject *input1, TensorObject *input2, TensorObject *target, double margin, int64_t reduction);
 /* aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
 PyObject *tn_op_masked_fill__Scalar(const tn_op *overload, TensorObject *self, TensorObject *mask, const tn_value *value);
 /* aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
@@ -635,6 +649,8 @@ PyObject *tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *
 PyObject *tn_op_max(const tn_op *overload, TensorObject *self);
 /* aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_max__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim);
+/* aten::max.other(Tensor self, Tensor other) -> Tensor */
+PyObject *tn_op_max__other(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::maximum(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_maximum(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
@@ -645,6 +661,8 @@ PyObject *tn_op_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim
 PyObject *tn_op_min(const tn_op *overload, TensorObject *self);
 /* aten::min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_min__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim);
+/* aten::min.other(Tensor self, Tensor other) -> Tensor */
+PyObject *tn_op_min__other(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::minimum(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_minimum(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::mish(Tensor self) -> Tensor */
@@ -747,6 +765,8 @@ PyObject *tn_op_normal_(const tn_op *overload, TensorObject *self, double mean, 
 PyObject *tn_op_numel(const tn_op *overload, TensorObject *self);
 /* aten::numpy_T(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op_numpy_T(const tn_op *overload, TensorObject *self);
+/* aten::one_hot(Tensor self, int num_classes=-1) -> Tensor */
+PyObject *tn_op_one_hot(const tn_op *overload, TensorObject *self, int64_t num_classes);
 /* aten::ones(SymInt[] size, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 PyObject *tn_op_ones(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::ones_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
@@ -843,6 +863,8 @@ PyObject *tn_op_retains_grad(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_rms_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_shape, TensorObject *weight, tn_opt_double eps);
 /* aten::roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor */
 PyObject *tn_op_roll(const tn_op *overload, TensorObject *self, tn_ints shifts, tn_ints dims);
+/* aten::rot90(Tensor self, int k=1, int[] dims=[0, 1]) -> Tensor */
+PyObject *tn_op_rot90(const tn_op *overload, TensorObject *self, int64_t k, tn_ints dims);
 /* aten::round(Tensor self) -> Tensor */
 PyObject *tn_op_round(const tn_op *overload, TensorObject *self);
 /* aten::round.decimals(Tensor self, *, int decimals) -> Tensor */

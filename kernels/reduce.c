@@ -2182,3 +2182,48 @@ tn_scan(int op, int in_dtype, int out_dtype, const tn_loop *outer, int64_t n, in
                     &p);
     return TN_OK;
 }
+
+// histc
+
+#define HISTC_BODY(T)                                                                          \
+    do {                                                                                       \
+        const T *x = in;                                                                       \
+        T *h = hist;                                                                           \
+        const T left = (T)lo, right = (T)hi;                                                   \
+        for (int64_t i = 0; i < n; i++) {                                                      \
+            T e = x[i];                                                                        \
+            if (!(e >= left && e <= right))                                                    \
+                continue;                                                                      \
+            int64_t pos = (int64_t)((e - left) * (T)bins / (right - left));                    \
+            if (pos == bins)                                                                   \
+                pos -= 1;                                                                      \
+            h[pos] += 1;                                                                       \
+        }                                                                                      \
+    } while (0)
+
+static void
+histc_f32(const float *in, int64_t n, double lo, double hi, int64_t bins, float *hist)
+{
+    HISTC_BODY(float);
+}
+
+static void
+histc_f64(const double *in, int64_t n, double lo, double hi, int64_t bins, double *hist)
+{
+    HISTC_BODY(double);
+}
+
+tn_status
+tn_histc(int dtype, const void *in, int64_t n, double lo, double hi, int64_t bins, void *hist)
+{
+    switch (dtype) {
+    case TN_DTYPE_F32:
+        histc_f32(in, n, lo, hi, bins, hist);
+        return TN_OK;
+    case TN_DTYPE_F64:
+        histc_f64(in, n, lo, hi, bins, hist);
+        return TN_OK;
+    default:
+        return TN_ERR_DTYPE;
+    }
+}

@@ -1,5 +1,6 @@
 /* Reductions: sum/prod/mean/max/min/any/all/norm/logsumexp/count over a region, arg-max/min
- * along one dim, var/std (+ mean), and scans (cumsum/cumprod/cummax/cummin/logcumsumexp).
+ * along one dim, var/std (+ mean), scans (cumsum/cumprod/cummax/cummin/logcumsumexp) and
+ * histc's bin counts.
  * Adding a reduction: a TN_RED_* entry (and its name in tn_reduce_op_name), a case in
  * reduce.c's op switch, and a sweep in tests/kernels/test_reduce.c. See Note [Sum order] in
  * reduce.c for how float sums follow upstream's accumulation order.
@@ -79,6 +80,14 @@ typedef enum {
 tn_status tn_scan(int op, int in_dtype, int out_dtype, const tn_loop *outer, int64_t n,
                   int64_t in_stride, int64_t out_stride, void *out, int64_t *indices,
                   const void *in);
+
+/* histc's counts (ATen's histogramdd_cpu_contiguous, LINEAR_INTERPOLATION, one dim, no
+ * weights): every element x of the n contiguous elements at `in` with lo <= x <= hi (NaN never)
+ * adds 1 to hist[(int64)((x - lo) * bins / (hi - lo))], that bin computed in the element type
+ * (float32 or float64; lo and hi are values of it) and the last bin closed on the right. hist
+ * has `bins` elements of the same dtype, zeroed by the caller. Other dtypes: TN_ERR_DTYPE.
+ */
+tn_status tn_histc(int dtype, const void *in, int64_t n, double lo, double hi, int64_t bins, void *hist);
 
 /* Width in bytes of the vectors whose lane order the float sums reproduce (upstream runs its
  * AVX2 build of these kernels even on AVX-512 machines: 32). Tests may override it with 64;

@@ -1,5 +1,5 @@
 /* Composite ops ATen writes in C++ over other ops (CompositeImplicitAutograd), composed here
- * the same way over our kernels: diff, repeat_interleave.self_int and take_along_dim.
+ * the same way over our kernels: diff, repeat_interleave.self_int, take_along_dim and one_hot.
  * transformers reaches them from a plain forward without an attention mask (diff, in
  * find_packed_sequence_indices) and from beam search (repeat_interleave, take_along_dim).
  */
@@ -174,6 +174,15 @@ tn_take_along_dim_shapes(const TensorObject *self, const TensorObject *indices, 
     return tn_broadcast_shapes(nd, want, nd, self->sizes, &n, sshape);
 }
 
+/* With a dim, upstream 2.13 takes every index modulo the dim's size (Python's remainder: -1 is
+ * the last, 5 of 5 the first); without one, gather refuses what is out of range. */
+PyObject *
+tn_take_along_dim_wrap(const tn_op *overload, const TensorObject *self, TensorObject *indices, int64_t d)
+{
+    tn_value size = tn_value_int(self->ndim ? self->sizes[d] : 1);
+    return tn_op_remainder__Scalar(overload, indices, &size);
+}
+
 /* take_along_dim: gather after broadcasting self and indices against each other everywhere but
  * along dim (ATen's _take_along_dim_helper); without a dim, over the flattened tensors. */
 PyObject *
@@ -192,11 +201,67 @@ tn_op_take_along_dim(const tn_op *overload, TensorObject *self, TensorObject *in
     int64_t d, ishape[TN_MAX_NDIM], sshape[TN_MAX_NDIM];
     if (tn_take_along_dim_shapes(self, indices, dim.v, &d, sshape, ishape) < 0)
         return NULL;
+    PyObject *wrapped = tn_take_along_dim_wrap(overload, self, indices, d);
+    if (!wrapped)
+        return NULL;
     tn_ints is = {ishape, self->ndim, false}, ss = {sshape, self->ndim, false};
-    PyObject *ib = tn_op_expand(overload, indices, is, false);
+    PyObject *ib = tn_op_expand(overload, TN_T(wrapped), is, false);
+    Py_DECREF(wrapped);
     PyObject *sb = ib ? tn_op_expand(overload, self, ss, false) : NULL;
     PyObject *r = sb ? tn_op_gather(overload, TN_T(sb), d, TN_T(ib), false) : NULL;
     Py_XDECREF(ib);
     Py_XDECREF(sb);
+    return r;
+}
+
+/* one_hot as ATen's Onehot.cpp: int64 indices only; num_classes -1 takes max + 1; int64 zeros
+ * of self's shape + [num_classes] with a 1 scattered at each index along the new last dim. */
+PyObject *
+tn_op_one_hot(const tn_op *overload, TensorObject *self, int64_t num_classes)
+{
+    if (self->dtype != TN_DTYPE_I64) {
+        PyErr_SetString(PyExc_RuntimeError, "one_hot is only applicable to index tensor of type LongTensor.");
+        return NULL;
+    }
+    if (self->ndim + 1 > TN_MAX_NDIM)
+        return tn_refuse(overload, "needs one more dimension than torchnative's limit for its result");
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    tn_ints s = {shape, self->ndim + 1, false};
+    tn_value none = {.tag = TN_V_NONE};
+    if (self->numel == 0) {
+        if (num_classes <= 0) {
+            PyErr_SetString(PyExc_RuntimeError, "Can not infer total number of classes from empty tensor.");
+            return NULL;
+        }
+        shape[self->ndim] = num_classes;
+        return tn_op_zeros(overload, s, TN_DTYPE_I64, -1, &none, -1);
+    }
+    tn_value lo, hi;
+    PyObject *mn = tn_op_min(overload, self);
+    int ok = mn && tn_tensor_item_value(TN_T(mn), &lo) == 0;
+    Py_XDECREF(mn);
+    PyObject *mx = ok ? tn_op_max(overload, self) : NULL;
+    ok = mx && tn_tensor_item_value(TN_T(mx), &hi) == 0;
+    Py_XDECREF(mx);
+    if (!ok)
+        return NULL;
+    if (lo.u.i < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Class values must be non-negative.");
+        return NULL;
+    }
+    if (num_classes == -1) {
+        num_classes = hi.u.i + 1;
+    } else if (num_classes <= hi.u.i) {
+        PyErr_SetString(PyExc_RuntimeError, "Class values must be smaller than num_classes.");
+        return NULL;
+    }
+    shape[self->ndim] = num_classes;
+    PyObject *zeros = tn_op_zeros(overload, s, TN_DTYPE_I64, -1, &none, -1);
+    PyObject *index = zeros ? tn_op_unsqueeze(overload, self, -1) : NULL;
+    tn_value one = tn_value_int(1);
+    PyObject *r = index ? tn_op_scatter__value(overload, TN_T(zeros), -1, TN_T(index), &one) : NULL;
+    Py_XDECREF(zeros);
+    Py_XDECREF(index);
     return r;
 }

@@ -14,4 +14,7 @@ int tn_take_along_dim_shapes(const TensorObject *self, const TensorObject *indic
  * error set. */
 int tn_diff_check(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append, int64_t *d);
 
+/* indices modulo the size of self's dim d (a new tensor), as upstream's take_along_dim. */
+PyObject *tn_take_along_dim_wrap(const tn_op *overload, const TensorObject *self, TensorObject *indices, int64_t d);
+
 #endif /* TN_OPS_COMPOSE_H */

@@ -50,6 +50,10 @@ PyObject *tn_compose_true_divide__Tensor(tn_op *op, tn_value *a) { return forwar
 PyObject *tn_compose_subtract__Tensor(tn_op *op, tn_value *a) { return forward_to(TN_OP_sub__Tensor, a); }
 PyObject *tn_compose_swapaxes(tn_op *op, tn_value *a) { return forward_to(TN_OP_transpose__int, a); }
 PyObject *tn_compose_swapdims(tn_op *op, tn_value *a) { return forward_to(TN_OP_transpose__int, a); }
+PyObject *tn_compose_max__other(tn_op *op, tn_value *a) { return forward_to(TN_OP_maximum, a); }
+PyObject *tn_compose_min__other(tn_op *op, tn_value *a) { return forward_to(TN_OP_minimum, a); }
+PyObject *tn_compose_concat(tn_op *op, tn_value *a) { return forward_to(TN_OP_cat, a); }
+PyObject *tn_compose_concatenate(tn_op *op, tn_value *a) { return forward_to(TN_OP_cat, a); }
 
 /* returns self itself for real dtypes (no node, as upstream) */
 static PyObject *
@@ -894,6 +898,21 @@ tn_compose_cross_entropy_loss(tn_op *op, tn_value *a)
     return r;
 }
 
+/* the compositions written as kernels over door calls (ops/pointwise.c, ops/loss.c) */
+PyObject *tn_compose_log_sigmoid(tn_op *op, tn_value *a) { return tn_op_log_sigmoid(op, TN_T(T(0))); }
+
+PyObject *
+tn_compose_margin_ranking_loss(tn_op *op, tn_value *a)
+{
+    return tn_op_margin_ranking_loss(op, TN_T(T(0)), TN_T(T(1)), TN_T(T(2)), a[3].u.d, a[4].u.i);
+}
+
+PyObject *
+tn_compose_hinge_embedding_loss(tn_op *op, tn_value *a)
+{
+    return tn_op_hinge_embedding_loss(op, TN_T(T(0)), TN_T(T(1)), a[2].u.d, a[3].u.i);
+}
+
 /* ---- more aliases; outer ---- */
 
 PyObject *tn_compose_swapaxes_(tn_op *op, tn_value *a) { return forward_to(TN_OP_transpose_, a); }
@@ -1103,7 +1122,9 @@ tn_compose_take_along_dim(tn_op *op, tn_value *a)
     int nd = TN_T(T(0))->ndim;
     if (tn_take_along_dim_shapes(TN_T(T(0)), TN_T(T(1)), a[2].u.i, &d, sshape, ishape) < 0)
         return NULL;
-    PyObject *ib = at_expand(T(1), (tn_ints){ishape, nd, false});
+    PyObject *wrapped = tn_take_along_dim_wrap(op, TN_T(T(0)), TN_T(T(1)), d);
+    PyObject *ib = wrapped ? at_expand(wrapped, (tn_ints){ishape, nd, false}) : NULL;
+    Py_XDECREF(wrapped);
     PyObject *sb = ib ? at_expand(T(0), (tn_ints){sshape, nd, false}) : NULL;
     PyObject *r = sb ? call(TN_OP_gather, (tn_value[]){tn_value_tensor(sb), tn_value_int(d), tn_value_tensor(ib),
                                                        tn_ag_value_bool(0)})

@@ -1,5 +1,5 @@
 /* Data movement: advanced indexing (index, index_put_), index_select/embedding, gather,
- * scatter, masked_fill/masked_select, nonzero, cat/stack, tril/triu, flip, roll, repeat,
+ * scatter, masked_fill/masked_select, nonzero, cat/stack, tril/triu, flip, roll, rot90, repeat,
  * sort/argsort/topk, over kernels/index.c and kernels/sort.c.
  * Note [Advanced indexing]: tensor indices are broadcast together; bool masks become their
  * nonzero() coordinates first. When the indexed dimensions are adjacent the result puts the
@@ -572,14 +572,15 @@ tn_op_embedding(const tn_op *overload, TensorObject *weight, TensorObject *indic
 }
 
 /* gather and scatter take int64 or int32 indices; an int32 index is widened for the kernels
- * (*owned then holds the copy). */
+ * (*owned then holds the copy). An empty index of any dtype passes, as upstream checks the
+ * dtype of non-empty ones only (scatter_gather_dtype_check). */
 static TensorObject *
 index_as_int64(const tn_op *overload, TensorObject *index, const char *op, PyObject **owned)
 {
     *owned = NULL;
     if (index->dtype == TN_DTYPE_I64)
         return index;
-    if (index->dtype != TN_DTYPE_I32) {
+    if (index->dtype != TN_DTYPE_I32 && index->numel != 0) {
         PyErr_Format(PyExc_RuntimeError, "%s(): Expected dtype int32/int64 for index", op);
         return NULL;
     }
@@ -595,10 +596,12 @@ index_as_int64(const tn_op *overload, TensorObject *index, const char *op, PyObj
 }
 
 /* upstream's gather/scatter shape rule: outside `dim` the index is no larger than self, and
- * nowhere larger than src */
+ * nowhere larger than src; an empty index passes whatever its rank */
 static int
 check_gather_scatter_shape(const char *op, TensorObject *self, int64_t d, TensorObject *index, TensorObject *src)
 {
+    if (index->numel == 0)
+        return 0;
     if (index->ndim != self->ndim && !(index->ndim <= 1 && self->ndim <= 1)) {
         PyErr_Format(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as %s tensor",
                      !strcmp(op, "gather") ? "input" : "self");
@@ -608,8 +611,6 @@ check_gather_scatter_shape(const char *op, TensorObject *self, int64_t d, Tensor
         PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as src tensor");
         return -1;
     }
-    if (index->numel == 0)
-        return 0;
     for (int i = 0; i < index->ndim && i < self->ndim; i++) {
         int bad_self = i != d && index->sizes[i] > self->sizes[i];
         int bad_src = src && i < src->ndim && index->sizes[i] > src->sizes[i];
@@ -1070,6 +1071,23 @@ tn_op_nonzero_numpy(const tn_op *overload, TensorObject *self)
 
 /* ---- cat / stack ---- */
 
+/* Every input (legacy 1-d empties aside) 4-d, channels-last and not also contiguous: the cases
+ * where upstream's suggest_memory_format answers ChannelsLast without ambiguity. */
+static int
+cat_channels_last(tn_tensors tensors, const TensorObject *ref)
+{
+    if (ref->ndim != 4)
+        return 0;
+    for (Py_ssize_t i = 0; i < tensors.n; i++) {
+        TensorObject *t = TN_T(tensors.v[i]);
+        if (t->ndim == 1 && t->sizes[0] == 0)
+            continue;
+        if (!tn_tensor_is_channels_last(t) || tn_tensor_is_contiguous(t))
+            return 0;
+    }
+    return 1;
+}
+
 PyObject *
 tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
 {
@@ -1125,6 +1143,13 @@ tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
         shape[d] += t->sizes[d];
     }
     TensorObject *out = tn_tensor_empty(ref->ndim, shape, dtype, device);
+    if (out && cat_channels_last(tensors, ref)) {
+        /* upstream's compute_output_memory_format: every input channels-last, so is the result */
+        int64_t c = shape[1] > 1 ? shape[1] : 1, w = shape[3] > 1 ? shape[3] : 1, h = shape[2] > 1 ? shape[2] : 1;
+        int64_t strides[4] = {h * w * c, 1, w * c, c};
+        if (tn_tensor_set_geometry(out, 4, shape, strides) < 0)
+            Py_CLEAR(out);
+    }
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
     int64_t off = 0;
@@ -1149,6 +1174,19 @@ tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
         off += t->sizes[d];
     }
     return (PyObject *)out;
+}
+
+/* concat / concatenate: ATen's CompositeImplicitAutograd spellings of cat */
+PyObject *
+tn_op_concat(const tn_op *overload, tn_tensors tensors, int64_t dim)
+{
+    return tn_op_cat(overload, tensors, dim);
+}
+
+PyObject *
+tn_op_concatenate(const tn_op *overload, tn_tensors tensors, int64_t dim)
+{
+    return tn_op_cat(overload, tensors, dim);
 }
 
 PyObject *
@@ -1328,6 +1366,51 @@ tn_op_roll(const tn_op *overload, TensorObject *self, tn_ints shifts, tn_ints di
         cur = tn_call(TN_OP_clone, c);
     }
     return cur;
+}
+
+/* rot90: k quarter turns from dims[0] towards dims[1], as ATen composes it: flip one dim and
+ * swap the two in place (the result is no view), flip both, or a contiguous copy. */
+PyObject *
+tn_op_rot90(const tn_op *overload, TensorObject *self, int64_t k, tn_ints dims)
+{
+    int64_t nd = self->ndim;
+    if (dims.n != 2) {
+        PyErr_Format(PyExc_RuntimeError, "expected total rotation dims == 2, but got dims = %zd", dims.n);
+        return NULL;
+    }
+    if (nd < 2) {
+        PyErr_Format(PyExc_RuntimeError, "expected total dims >= 2, but got total dims = %lld", (long long)nd);
+        return NULL;
+    }
+    /* upstream 2.13 wraps both dims first (IndexError out of range), then compares them */
+    int64_t d0, d1;
+    if (tn_wrap_dim(dims.v[0], nd, &d0) < 0 || tn_wrap_dim(dims.v[1], nd, &d1) < 0)
+        return NULL;
+    if (d0 == d1) {
+        PyErr_Format(PyExc_RuntimeError, "expected rotation dims to be different, but got dim0 = %lld and dim1 = %lld",
+                     (long long)dims.v[0], (long long)dims.v[1]);
+        return NULL;
+    }
+    k = (4 + (k % 4)) % 4;
+    if (k == 0)
+        return tn_op_clone(overload, self, TN_MEMFMT_CONTIGUOUS);
+    if (k == 2)
+        return tn_op_flip(overload, self, dims);
+    int64_t one = k == 1 ? d1 : d0;
+    PyObject *r = tn_op_flip(overload, self, (tn_ints){&one, 1, false});
+    if (!r)
+        return NULL;
+    /* transpose_(dims[0], dims[1]) on the fresh flip result */
+    TensorObject *t = TN_T(r);
+    int64_t a = d0, b = d1;
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    memcpy(sizes, t->sizes, sizeof(int64_t) * (size_t)nd);
+    memcpy(strides, t->strides, sizeof(int64_t) * (size_t)nd);
+    sizes[a] = t->sizes[b], sizes[b] = t->sizes[a];
+    strides[a] = t->strides[b], strides[b] = t->strides[a];
+    if (tn_tensor_set_geometry(t, (int)nd, sizes, strides) < 0)
+        Py_CLEAR(r);
+    return r;
 }
 
 PyObject *

@@ -1,5 +1,6 @@
 /* Losses: nll_loss_forward as a kernel, and the composites above it as ATen composes them
- * (nll_loss, nll_loss_nd, cross_entropy_loss with class-index targets and label smoothing).
+ * (nll_loss, nll_loss_nd, cross_entropy_loss with class-index targets and label smoothing;
+ * margin_ranking_loss and hinge_embedding_loss over door calls).
  * transformers computes every causal-LM loss as
  * cross_entropy(logits.view(-1, V), labels.view(-1), ignore_index=-100).
  * Sums accumulate in double and round once (upstream sums in the input's type in a cascade; the
@@ -13,6 +14,7 @@
 #include "ops/loss.h"
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
+#include "ops/aten_calls.h"
 #include "kernels/element.h"
 
 #include <math.h>
@@ -377,4 +379,62 @@ tn_op_cross_entropy_loss(const tn_op *overload, TensorObject *self, TensorObject
     PyObject *r = tn_op_nll_loss_nd(overload, TN_T(logp), target, weight, reduction, ignore_index);
     Py_DECREF(logp);
     return r;
+}
+
+/* ATen's apply_loss_reduction: mean, sum, or the unreduced loss for any other value */
+static PyObject *
+apply_loss_reduction(PyObject *loss, int64_t reduction)
+{
+    PyObject *r = reduction == REDUCE_MEAN ? at_mean_all(loss) : reduction == REDUCE_SUM ? at_sum_all(loss)
+                                                                                       : Py_NewRef(loss);
+    Py_DECREF(loss);
+    return r;
+}
+
+/* margin_ranking_loss and hinge_embedding_loss as ATen's C++ composes them, every step through
+ * the door (their compositions in ops/compositions.c call these under autograd, so the parts
+ * record). The functionals pass reduction as an int, which torch._refs' decompositions of
+ * them (string reductions) cannot take. */
+
+/* (-target * (input1 - input2) + margin).clamp_min_(0), reduced */
+PyObject *
+tn_op_margin_ranking_loss(const tn_op *overload, TensorObject *input1, TensorObject *input2, TensorObject *target,
+                          double margin, int64_t reduction)
+{
+    PyObject *neg = at_1(TN_OP_neg, (PyObject *)target);
+    PyObject *diff = neg ? at_sub((PyObject *)input1, (PyObject *)input2) : NULL;
+    PyObject *prod = diff ? at_mul(neg, diff) : NULL;
+    PyObject *shifted = prod ? at_add_scalar(prod, tn_value_double(margin)) : NULL;
+    PyObject *out = shifted ? at_ts(TN_OP_clamp_min, shifted, tn_value_int(0)) : NULL;
+    Py_XDECREF(neg);
+    Py_XDECREF(diff);
+    Py_XDECREF(prod);
+    Py_XDECREF(shifted);
+    return out ? apply_loss_reduction(out, reduction) : NULL;
+}
+
+/* where(target != 1, (margin - self).clamp_min_(0), 0) + where(target != -1, self, 0), reduced
+ * (the zeros are zeros_like(self) contiguous, as ATen's) */
+PyObject *
+tn_op_hinge_embedding_loss(const tn_op *overload, TensorObject *self, TensorObject *target, double margin,
+                           int64_t reduction)
+{
+    PyObject *x = (PyObject *)self, *t = (PyObject *)target;
+    PyObject *zeros = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(x), NONE_V, NONE_V, NONE_V, NONE_V,
+                                                               tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)});
+    PyObject *m = zeros ? at_rsub_scalar(x, tn_value_double(margin)) : NULL;
+    PyObject *clamped = m ? at_ts(TN_OP_clamp_min, m, tn_value_int(0)) : NULL;
+    PyObject *not_pos = clamped ? at_ts(TN_OP_ne__Scalar, t, tn_value_int(1)) : NULL;
+    PyObject *not_neg = not_pos ? at_ts(TN_OP_ne__Scalar, t, tn_value_int(-1)) : NULL;
+    PyObject *out_margin = not_neg ? at_where(not_pos, clamped, zeros) : NULL;
+    PyObject *out_self = out_margin ? at_where(not_neg, x, zeros) : NULL;
+    PyObject *out = out_self ? at_add(out_margin, out_self) : NULL;
+    Py_XDECREF(zeros);
+    Py_XDECREF(m);
+    Py_XDECREF(clamped);
+    Py_XDECREF(not_pos);
+    Py_XDECREF(not_neg);
+    Py_XDECREF(out_margin);
+    Py_XDECREF(out_self);
+    return out ? apply_loss_reduction(out, reduction) : NULL;
 }

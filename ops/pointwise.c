@@ -14,6 +14,7 @@
 #include "runtime/context.h"
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
+#include "ops/aten_calls.h"
 #include "kernels/binary.h"
 #include "kernels/copy.h"
 #include "kernels/unary.h"
@@ -463,6 +464,44 @@ PyObject *
 tn_op_minimum(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
     return binary(overload, TN_BIN_MINIMUM, BK_ARITH, self, other, NULL, NULL);
+}
+
+/* log_sigmoid: log_sigmoid_forward's output, min(x, 0) - log1p(exp(-|x|)), as its CPU kernel
+ * (and torch._decomp's log_sigmoid_forward) computes it, over a contiguous input (the CPU
+ * kernel's result is contiguous). Every step goes through the door, so under autograd (its
+ * composition in ops/compositions.c calls this) the parts record. */
+PyObject *
+tn_op_log_sigmoid(const tn_op *overload, TensorObject *self)
+{
+    PyObject *x = at_contiguous((PyObject *)self);
+    PyObject *zero = x ? at_scalar_tensor_zero(x) : NULL;
+    PyObject *m = zero ? at_2(TN_OP_minimum, x, zero) : NULL;
+    PyObject *abs = m ? at_1(TN_OP_abs, x) : NULL;
+    PyObject *neg = abs ? at_1(TN_OP_neg, abs) : NULL;
+    PyObject *z = neg ? at_1(TN_OP_exp, neg) : NULL;
+    PyObject *l = z ? at_1(TN_OP_log1p, z) : NULL;
+    PyObject *r = l ? at_sub(m, l) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(zero);
+    Py_XDECREF(m);
+    Py_XDECREF(abs);
+    Py_XDECREF(neg);
+    Py_XDECREF(z);
+    Py_XDECREF(l);
+    return r;
+}
+
+/* max.other / min.other: ATen's CompositeImplicitAutograd spellings of maximum / minimum */
+PyObject *
+tn_op_max__other(const tn_op *overload, TensorObject *self, TensorObject *other)
+{
+    return tn_op_maximum(overload, self, other);
+}
+
+PyObject *
+tn_op_min__other(const tn_op *overload, TensorObject *self, TensorObject *other)
+{
+    return tn_op_minimum(overload, self, other);
 }
 
 PyObject *

@@ -770,3 +770,65 @@ tn_op_std_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool
     tn_value c = correction_of(unbiased);
     return tn_op_std_mean__correction(overload, self, dim, &c, keepdim);
 }
+
+/* histc (ATen's histogram_histc): `bins` equal bins over [min, max], or over the input's
+ * [min, max] when min == max (widened by 1 on each side when that is still one point); the
+ * edges are values of the input dtype (upstream's linspace in it), elements outside them and
+ * NaN are not counted. */
+static int
+item_double(PyObject *t, double *out)
+{
+    tn_value v;
+    if (!t || tn_tensor_item_value(TN_T(t), &v) < 0) {
+        Py_XDECREF(t);
+        return -1;
+    }
+    Py_DECREF(t);
+    *out = tn_scalar_to_double(&v);
+    return 0;
+}
+
+PyObject *
+tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_value *min, const tn_value *max)
+{
+    if (bins <= 0) {
+        PyErr_Format(PyExc_RuntimeError, "torch.histogramdd(): bins must be > 0, but got %lld for dimension 0",
+                     (long long)bins);
+        return NULL;
+    }
+    double lo = tn_scalar_to_double(min), hi = tn_scalar_to_double(max);
+    if (lo == hi && self->numel > 0) {
+        if (item_double(tn_op_min(overload, self), &lo) < 0 || item_double(tn_op_max(overload, self), &hi) < 0)
+            return NULL;
+    }
+    if (lo == hi) {
+        lo -= 1;
+        hi += 1;
+    }
+    if (isinf(lo) || isinf(hi) || isnan(lo) || isnan(hi)) {
+        PyErr_Format(PyExc_RuntimeError, "torch.histc: range of [%g, %g] is not finite", lo, hi);
+        return NULL;
+    }
+    if (!(lo < hi)) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.histc: max must be larger than min");
+        return NULL;
+    }
+    if (self->dtype == TN_DTYPE_F32) {  /* the edges are float32 values */
+        lo = (float)lo;
+        hi = (float)hi;
+    }
+    tn_value none = {.tag = TN_V_NONE};
+    PyObject *hist = tn_op_zeros(overload, (tn_ints){&bins, 1, false}, self->dtype, -1, &none, -1);
+    PyObject *x = hist ? tn_op_contiguous(overload, self, TN_MEMFMT_CONTIGUOUS) : NULL;
+    if (!x) {
+        Py_XDECREF(hist);
+        return NULL;
+    }
+    tn_status s;
+    TN_NOGIL(self->numel, s = tn_histc(self->dtype, tn_tensor_data(TN_T(x)), self->numel, lo, hi, bins,
+                                       tn_tensor_data(TN_T(hist))));
+    Py_DECREF(x);
+    if (TN_KCHECK(overload, s, self->dtype) < 0)
+        Py_CLEAR(hist);
+    return hist;
+}

@@ -473,8 +473,10 @@ expand_geometry(TensorObject *self, tn_ints size, int64_t *sizes, int64_t *strid
                              "dimension %d", (long long)want, i);
                 return -1;
             }
+            /* a new leading dim of size 1 gets the stride a dim of the next one's extent would
+             * (upstream's inferExpandGeometry); expanded ones, and all of a 0-dim source's, 0 */
             sizes[i] = want;
-            strides[i] = 0;
+            strides[i] = want == 1 && self->ndim > 0 ? sizes[i + 1] * strides[i + 1] : 0;
         }
     }
     return 0;
@@ -494,6 +496,13 @@ tn_op_expand_as(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
     tn_ints s = {other->sizes, other->ndim, false};
     return tn_op_expand(overload, self, s, false);
+}
+
+/* broadcast_to: ATen's CompositeImplicitAutograd self.expand(size) */
+PyObject *
+tn_op_broadcast_to(const tn_op *overload, TensorObject *self, tn_ints size)
+{
+    return tn_op_expand(overload, self, size, false);
 }
 
 /* broadcast_tensors: each tensor expanded to the broadcast shape of them all (a view of it, as

@@ -327,7 +327,8 @@ parse_default(const char *s, size_t n, tn_param *p)
 
 /* ---- signature and schema parsing ---- */
 
-/* Split at ", " outside brackets; returns the number of pieces. */
+/* Split at ", " outside brackets; returns the number of pieces. Braces count as brackets: a C++
+ * default such as `IntArrayRef dims={0,1}` is one parameter (upstream splits at ", " only). */
 int
 tn_split_params(const char *s, size_t n, const char **starts, size_t *lens, int max)
 {
@@ -337,9 +338,9 @@ tn_split_params(const char *s, size_t n, const char **starts, size_t *lens, int 
         return 0;
     for (size_t i = 0; i <= n; i++) {
         char c = i < n ? s[i] : 0;
-        if (c == '(' || c == '[' || c == '<')
+        if (c == '(' || c == '[' || c == '<' || c == '{')
             depth++;
-        else if (c == ')' || c == ']' || (c == '>' && !(i > 0 && s[i - 1] == '-')))
+        else if (c == ')' || c == ']' || c == '}' || (c == '>' && !(i > 0 && s[i - 1] == '-')))
             depth--;  /* the '>' of an alias arrow, Tensor(a -> *), closes nothing */
         if (i == n || (c == ',' && depth == 0)) {
             if (count == max)

@@ -261,6 +261,45 @@ static PyType_Spec disable_tf_subclass_spec = {"torch._C.DisableTorchFunctionSub
 static PyType_Spec disable_tf_all_spec = {"torch._C.DisableTorchFunction", sizeof(DisableTFObject), 0,
                                           Py_TPFLAGS_DEFAULT, disable_tf_all_slots};
 
+/* ---- _DisableTorchDispatch: a context manager; while entered, __torch_dispatch__ modes and
+ * subclasses are not consulted (upstream excludes the Python dispatch keys). freeze_rng_state in
+ * torch.testing enters it around every seeded OpInfo call (no_dispatch). ---- */
+
+typedef struct {
+    PyObject_HEAD
+    int saved;
+} DisableTDObject;
+
+static PyObject *
+disable_td_enter(PyObject *self, PyObject *unused)
+{
+    ((DisableTDObject *)self)->saved = tn_tls.dispatch_disabled;
+    tn_tls.dispatch_disabled = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+disable_td_exit(PyObject *self, PyObject *args)
+{
+    tn_tls.dispatch_disabled = ((DisableTDObject *)self)->saved;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef disable_td_methods[] = {
+    {"__enter__", disable_td_enter, METH_NOARGS, NULL},
+    {"__exit__", disable_td_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot disable_td_slots[] = {
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_methods, disable_td_methods},
+    {0, NULL},
+};
+
+static PyType_Spec disable_td_spec = {"torch._C._DisableTorchDispatch", sizeof(DisableTDObject), 0,
+                                      Py_TPFLAGS_DEFAULT, disable_td_slots};
+
 /* _disabled_torch_function_impl(func, types, args=(), kwargs=None): call func with subclass
  * __torch_function__ disabled, as upstream's THPModule_disable_torch_function does. */
 static PyObject *
@@ -672,11 +711,13 @@ tn_tls_init(PyObject *module)
     PyObject *t1 = PyType_FromSpec(&inference_mode_spec);
     PyObject *t2 = PyType_FromSpec(&disable_tf_subclass_spec);
     PyObject *t3 = PyType_FromSpec(&disable_tf_all_spec);
-    if (!t1 || !t2 || !t3)
+    PyObject *t4 = PyType_FromSpec(&disable_td_spec);
+    if (!t1 || !t2 || !t3 || !t4)
         return -1;
     if (PyModule_AddObject(module, "_InferenceMode", t1) < 0 ||
         PyModule_AddObject(module, "DisableTorchFunctionSubclass", t2) < 0 ||
-        PyModule_AddObject(module, "DisableTorchFunction", t3) < 0)
+        PyModule_AddObject(module, "DisableTorchFunction", t3) < 0 ||
+        PyModule_AddObject(module, "_DisableTorchDispatch", t4) < 0)
         return -1;
     (void)stash_dict;
     return 0;

@@ -4,10 +4,17 @@ Python creates them on ordinary paths (tensor printing creates _DisableFuncTorch
 
 
 class _DisableFuncTorch:
-    """torch._C._DisableFuncTorch: suspends functorch transforms (vmap, grad) while alive.
-    torchnative has no functorch transforms (torch._C._functorch refuses), so none is active."""
+    """torch._C._DisableFuncTorch: suspends functorch transforms (vmap, grad) while alive or
+    entered (torch.testing's freeze_rng_state uses it as a context manager). torchnative has no
+    functorch transforms (torch._C._functorch refuses), so none is active."""
 
     __slots__ = ()
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return None
 
 
 def install(C):

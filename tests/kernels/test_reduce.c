@@ -570,3 +570,27 @@ Test(scan, cumsum_cumprod_dtype_sweep_strided)
         }
     }
 }
+
+/* histc: edges inclusive (the last bin closed), outside values and NaN not counted, the bin
+ * computed in the element type; the reference loop below is the definition. */
+Test(reduce, histc_f32_f64_edges_outside_nan)
+{
+    const double vals[] = {0.0, 1.0, 0.5, 0.999, -0.25, 1.25, NAN, 0.2, 0.4, 0.6, 0.8, 0.7};
+    const int64_t n = 12, bins = 5;
+    float xf[12], hf[5] = {0};
+    double xd[12], hd[5] = {0};
+    for (int64_t i = 0; i < n; i++)
+        xf[i] = (float)vals[i], xd[i] = vals[i];
+    cr_assert_eq(tn_histc(TN_DTYPE_F32, xf, n, 0.0, 1.0, bins, hf), TN_OK);
+    cr_assert_eq(tn_histc(TN_DTYPE_F64, xd, n, 0.0, 1.0, bins, hd), TN_OK);
+    const double want[5] = {1, 1, 2, 2, 3};  /* 0 / .2 / .4 .5 / .6 .7 / .8 .999 1 */
+    for (int b = 0; b < bins; b++) {
+        cr_expect_eq(hf[b], (float)want[b], "f32 bin %d: %g", b, hf[b]);
+        cr_expect_eq(hd[b], want[b], "f64 bin %d: %g", b, hd[b]);
+    }
+    float hn[5] = {0};
+    cr_assert_eq(tn_histc(TN_DTYPE_F32, xf, 0, 0.0, 1.0, bins, hn), TN_OK);
+    for (int b = 0; b < bins; b++)
+        cr_expect_eq(hn[b], 0.0f);
+    cr_expect_eq(tn_histc(TN_DTYPE_I64, xd, n, 0.0, 1.0, bins, hd), TN_ERR_DTYPE);
+}

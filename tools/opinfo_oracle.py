@@ -1,0 +1,317 @@
+"""The upstream half of tools/opinfo.py (Note [OpInfo samples as bytes]): encoding a sample as
+bytes, rebuilding it, describing a call, and the oracle run itself, which .venv-upstream runs:
+
+    .venv-upstream/bin/python tools/opinfo_oracle.py OUT_DIR
+
+OUT_DIR/index.json maps every OpInfo (name.variant) to its sample count or why it is not
+measured; OUT_DIR/<n>.json.gz holds op n's samples: the encoded sample, upstream's result and
+its float64 rerun. tools/opinfo.py caches OUT_DIR under build/opinfo/ keyed by a hash of this
+file, the golden runner and the OpInfo sources, so editing the comparison side reruns nothing.
+"""
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+import sys
+import time
+import warnings
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "tests" / "python" / "golden"
+CACHE = ROOT / "build" / "opinfo"
+DTYPE = "float32"
+# A sample whose inputs hold more bytes than this is not shipped (grid_sampler_3d's samples are
+# ~11 MB each, 94% of the document otherwise); it is counted as unshippable.
+MAX_SAMPLE_BYTES = 4 << 20
+
+if str(GOLDEN) not in sys.path:
+    sys.path.insert(0, str(GOLDEN))
+
+
+def op_key(op) -> str:
+    return op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
+
+
+# ---- Note [OpInfo samples as bytes] ---------------------------------------------------------------
+# A sample (input, args, kwargs) is encoded as a tree of tagged JSON values; tensors are entries of
+# a per-sample table: dtype, shape, strides, storage offset, whether upstream's was a view, and
+# which storage it lives on (storages by data pointer, so inputs sharing memory share it here too;
+# their bytes in base64). Ours rebuilds the storages, then each tensor on its storage: a view of a
+# 1-d base when upstream's was a view, else a tensor set_ onto the storage. Values the encoding
+# does not know (functions, generators, NumPy arrays) make the sample unshippable: it is counted,
+# not run.
+
+class Unshippable(Exception):
+    pass
+
+
+class Table:
+    """The tensors of one sample and the storages under them (upstream: encode)."""
+
+    def __init__(self):
+        self.storages: list[str] = []
+        self.by_ptr: dict[int, int] = {}
+        self.tensors: list[dict] = []
+        self.by_id: dict[int, int] = {}
+        self.keep: list = []  # the encoded tensors, alive so ids stay unique
+
+    def tensor(self, t) -> int:
+        import torch
+        import runner
+        if id(t) in self.by_id:
+            return self.by_id[id(t)]
+        if type(t) not in (torch.Tensor, torch.nn.Parameter) or t.layout != torch.strided or \
+                t.device.type != "cpu" or t.is_conj() or t.is_neg() or t.is_quantized:
+            raise Unshippable(f"tensor {type(t).__name__} {t.layout} {t.device}")
+        st = t.untyped_storage()
+        ptr = st.data_ptr() if st.nbytes() else None
+        if ptr is not None and ptr in self.by_ptr:
+            sidx = self.by_ptr[ptr]
+        else:
+            sidx = len(self.storages)
+            self.storages.append(runner.b64(runner.storage_bytes(st)))
+            if ptr is not None:
+                self.by_ptr[ptr] = sidx
+        self.tensors.append({"dtype": str(t.dtype), "shape": list(t.shape), "stride": list(t.stride()),
+                             "offset": t.storage_offset(), "view": t._is_view(), "storage": sidx,
+                             "requires_grad": t.requires_grad})
+        self.by_id[id(t)] = len(self.tensors) - 1
+        self.keep.append(t)
+        return self.by_id[id(t)]
+
+    def encode(self, x):
+        import torch
+        if isinstance(x, torch.Tensor):
+            return {"T": self.tensor(x)}
+        if x is None or isinstance(x, (bool, int, str)):
+            return {"v": x}
+        if isinstance(x, float):
+            return {"f": repr(x)}
+        if isinstance(x, complex):
+            return {"c": [repr(x.real), repr(x.imag)]}
+        if isinstance(x, torch.Size):
+            return {"size": list(x)}
+        if isinstance(x, (tuple, list)) and type(x) in (tuple, list):
+            return {type(x).__name__: [self.encode(v) for v in x]}
+        if isinstance(x, dict) and type(x) is dict and all(isinstance(k, str) for k in x):
+            return {"dict": [[k, self.encode(v)] for k, v in x.items()]}
+        if isinstance(x, (torch.dtype, torch.device, torch.memory_format, torch.layout)):
+            return {type(x).__name__: str(x)}
+        if isinstance(x, slice):
+            return {"slice": [self.encode(x.start), self.encode(x.stop), self.encode(x.step)]}
+        if x is Ellipsis:
+            return {"ellipsis": True}
+        raise Unshippable(type(x).__name__)
+
+    def nbytes(self) -> int:
+        return sum(len(b) * 3 // 4 for b in self.storages)
+
+    def document(self) -> dict:
+        return {"storages": self.storages, "tensors": self.tensors}
+
+
+class Rebuilt:
+    """A sample's tensors rebuilt from a Table's document (ours: decode); `inputs` in table order
+    is what the Describer labels in0, in1, ... on both sides."""
+
+    def __init__(self, doc: dict):
+        import torch
+        import runner
+        storages = []
+        for raw64 in doc["storages"]:
+            raw = base64.b64decode(raw64)
+            u8 = torch.empty(len(raw), dtype=torch.uint8)
+            if raw:
+                u8.copy_(torch.frombuffer(bytearray(raw), dtype=torch.uint8))
+            storages.append(u8.untyped_storage())
+        self.inputs = []
+        for rec in doc["tensors"]:
+            dt = runner.DTYPES[rec["dtype"]]
+            st = storages[rec["storage"]]
+            if rec["view"]:
+                item = torch.empty(0, dtype=dt).element_size()
+                base = torch.empty(0, dtype=dt).set_(st, 0, (st.nbytes() // item,), (1,))
+                t = base.as_strided(rec["shape"], rec["stride"], rec["offset"])
+            else:
+                t = torch.empty(0, dtype=dt).set_(st, rec["offset"], rec["shape"], rec["stride"])
+            if rec["requires_grad"]:
+                t.requires_grad_()
+            self.inputs.append(t)
+
+    def decode(self, x):
+        import torch
+        (tag, v), = x.items()
+        if tag == "T":
+            return self.inputs[v]
+        if tag == "v":
+            return v
+        if tag == "f":
+            return float(v)
+        if tag == "c":
+            return complex(float(v[0]), float(v[1]))
+        if tag == "size":
+            return torch.Size(v)
+        if tag in ("tuple", "list"):
+            items = [self.decode(i) for i in v]
+            return tuple(items) if tag == "tuple" else items
+        if tag == "dict":
+            return {k: self.decode(i) for k, i in v}
+        if tag == "dtype":
+            return getattr(torch, v.split(".", 1)[1])
+        if tag == "device":
+            return torch.device(v)
+        if tag in ("memory_format", "layout"):
+            return getattr(torch, v.split(".", 1)[1])
+        if tag == "slice":
+            return slice(*(self.decode(i) for i in v))
+        if tag == "ellipsis":
+            return Ellipsis
+        raise ValueError(f"unknown encoded value {tag}")
+
+
+# ---- running one call (both sides) ---------------------------------------------------------------
+
+def describe_call(op, inputs, args, kwargs) -> dict:
+    """Runs op(*args, **kwargs) after torch.manual_seed(0): the golden runner's description of
+    the result (aliasing against `inputs`), or of the exception."""
+    import torch
+    import runner
+
+    class Ctx:
+        pass
+    ctx = Ctx()
+    ctx.inputs = inputs
+    torch.manual_seed(0)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = op(*args, **kwargs)
+    except Exception as e:  # the exception class is part of the contract
+        return {"raises": type(e).__name__, "message": (str(e).splitlines() or [""])[0][:300]}
+    try:
+        return runner.Describer(ctx, {})(r)
+    except Exception as e:
+        return {"unreadable": f"{type(e).__name__}: {e}"[:300]}
+
+
+def widen(x):
+    """x with every float32 (complex64) tensor, and every torch.float32 (complex64) dtype
+    argument, made float64 (complex128): the float64 rerun."""
+    import torch
+    if isinstance(x, torch.dtype):
+        return {torch.float32: torch.float64, torch.complex64: torch.complex128}.get(x, x)
+    if isinstance(x, torch.Tensor):
+        wide = {torch.float32: torch.float64, torch.complex64: torch.complex128}.get(x.dtype)
+        return x.detach().to(wide).requires_grad_(x.requires_grad) if wide else x
+    if isinstance(x, (tuple, list)) and type(x) in (tuple, list):
+        return type(x)(widen(v) for v in x)
+    if isinstance(x, dict) and type(x) is dict:
+        return {k: widen(v) for k, v in x.items()}
+    return x
+
+
+# ---- upstream: the oracle run ------------------------------------------------------------------
+
+def oracle_sources() -> list[Path]:
+    internal = ROOT / "build" / "site" / "torch" / "testing" / "_internal"
+    return [Path(__file__).resolve(), GOLDEN / "runner.py", internal / "common_methods_invocations.py",
+            *sorted((internal / "opinfo").rglob("*.py"))]
+
+
+def oracle_dir() -> Path:
+    digest = hashlib.sha256()
+    for f in oracle_sources():
+        digest.update(f.name.encode() + f.read_bytes())
+    return CACHE / f"upstream-{DTYPE}-{digest.hexdigest()[:16]}"
+
+
+def dtypes_in(encoded) -> list:
+    """The torch.dtype arguments of an encoded sample (factories: dtype=torch.float32)."""
+    import torch
+    if isinstance(encoded, dict):
+        if "dtype" in encoded and len(encoded) == 1:
+            return [getattr(torch, encoded["dtype"].split(".", 1)[1])]
+        return [d for v in encoded.values() for d in dtypes_in(v)]
+    if isinstance(encoded, list):
+        return [d for v in encoded for d in dtypes_in(v)]
+    return []
+
+
+def too_big(nbytes: int) -> str:
+    return f"inputs of {nbytes / 2**20:.1f} MiB (more than {MAX_SAMPLE_BYTES >> 20} MiB)"
+
+
+def op_samples(op, dtype) -> list[dict]:
+    """op's samples made by upstream (seeded), each encoded with upstream's answers."""
+    import torch
+    out = []
+    torch.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        samples = list(op.sample_inputs("cpu", dtype, requires_grad=False))
+    for s in samples:
+        table = Table()
+        try:
+            call = table.encode([s.input, *s.args])
+            kw = table.encode(dict(s.kwargs))
+        except Unshippable as e:
+            out.append({"unshippable": str(e)})
+            continue
+        size = table.nbytes()
+        if size > MAX_SAMPLE_BYTES:
+            out.append({"unshippable": too_big(size)})
+            continue
+        inputs = list(table.keep)
+        rec = {"sample": table.document(), "args": call, "kwargs": kw}
+        # the float64 rerun gets fresh inputs from the bytes: the op may write into its inputs
+        wide = Rebuilt(rec["sample"])
+        wide_args, wide_kwargs = widen(wide.decode(call)), widen(wide.decode(kw))
+        rec["result"] = describe_call(op, inputs, [s.input, *s.args], dict(s.kwargs))
+        if any(t.dtype in (torch.float32, torch.complex64) for t in inputs) or \
+                any(d in (torch.float32, torch.complex64) for d in dtypes_in([call, kw])):
+            rec["float64"] = describe_call(op, [], wide_args, wide_kwargs)
+        out.append(rec)
+    return out
+
+
+def upstream_main(out_dir: str) -> None:
+    import torch
+    if hasattr(torch._C, "_torchnative") or "/.venv-upstream/" not in torch.__file__:
+        raise SystemExit(f"the OpInfo oracle must run upstream torch, not {torch.__file__}")
+    from torch.testing._internal.common_methods_invocations import op_db
+    dtype = getattr(torch, DTYPE)
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    index = {}
+    for n, op in enumerate(op_db):
+        key = op_key(op)
+        if key in index:
+            raise SystemExit(f"two OpInfos named {key}")
+        if dtype not in op.supported_dtypes("cpu"):
+            index[key] = {"skip": f"no {DTYPE} on cpu"}
+            continue
+        t0 = time.perf_counter()
+        try:
+            samples = op_samples(op, dtype)
+        except Exception as e:
+            index[key] = {"skip": f"upstream's sample_inputs raised {type(e).__name__}: {str(e)[:200]}"}
+            continue
+        with gzip.open(out / f"{n}.json.gz", "wt") as f:
+            json.dump(samples, f)
+        index[key] = {"file": f"{n}.json.gz", "samples": len(samples),
+                      "shippable": sum("unshippable" not in s for s in samples),
+                      "secs": round(time.perf_counter() - t0, 3)}
+    (out / "index.json").write_text(json.dumps({"torch": torch.__version__, "torch_file": torch.__file__,
+                                                "dtype": DTYPE, "ops": index}, indent=1, sort_keys=True))
+
+
+def load_samples(oracle: Path, entry: dict) -> list[dict]:
+    with gzip.open(oracle / entry["file"], "rt") as f:
+        return json.load(f)
+
+
+if __name__ == "__main__":
+    upstream_main(sys.argv[1])
