@@ -4,43 +4,38 @@ them misused), each run on ours and on upstream in child interpreters (tests/pyt
 many calls per child, a crash or hang re-run alone to name its call). Required for every call:
 no crash, no hang upstream does not have, upstream's exception class when upstream raises, and
 upstream's result (dtype, shape, strides, device, values within fuzz.TOL) or a refusal naming
-torchnative when it computes; except the differences pinned in KNOWN, which must still differ
-(exact counts, never floors). The counts go to build/golden/summary-fuzz.txt (scripts/test.sh's
+torchnative; except the differences pinned in tests/python/data/fuzz_known.txt by kind and the
+name the call reaches, which must still differ (exact counts, never floors; a crash or a hang is
+never pinned). The counts go to build/golden/summary-fuzz.txt (scripts/test.sh's
 SUMMARY line). Times and the 10^6-call command: docs/TESTING.md, "The fuzzer"."""
 from __future__ import annotations
 
-import re
 
-from fuzz import calls, refusal, verdict
+from fuzz import PINS, calls, differences, read_pins, verdict
 from isolated import ROOT, run_both
 
 SEED, N = 9, 20000
 SUMMARY = ROOT / "build" / "golden" / "summary-fuzz.txt"
 
-# differences still open: (pattern of the snippet, kind from fuzz.verdict, why, how many of the
-# seeded calls show it)
-KNOWN: list[tuple[re.Pattern, str, str, int]] = []
-
 
 def test_fuzz():
     cs = calls(SEED, N)
-    ours, up = run_both(cs, timeout=60.0)
-    kinds: dict[str, int] = {}
-    bad = {}
-    for c, a, b in zip(cs, ours, up):
-        kind = verdict(c, a, b)
-        key = kind or ("refused" if refusal(a) else "raised" if "exc" in b else "equal")
-        kinds[key] = kinds.get(key, 0) + 1
-        if kind:
-            bad[c] = (kind, a, b)
-    pinned = [[c for c, (k, _, _) in bad.items() if p.search(c) and k == kind] for p, kind, _, _ in KNOWN]
-    unexpected = {c: v for c, v in bad.items() if not any(c in pin for pin in pinned)}
+    groups, counts = differences(cs, *run_both(cs, timeout=60.0))
+    seed, n, pins = read_pins()
     SUMMARY.parent.mkdir(parents=True, exist_ok=True)
-    SUMMARY.write_text(f"fuzz: {N} calls, {kinds.get('equal', 0)} equal, {kinds.get('raised', 0)} same exception, "
-                       f"{kinds.get('refused', 0)} refused by name, {len(bad)} pinned differences\n")
-    assert not unexpected, f"{len(unexpected)} calls differ from upstream:\n" + "\n".join(
-        f"[{k}] {c}\n  ours {a}\n  up   {b}" for c, (k, a, b) in list(unexpected.items())[:40])
-    assert [len(p) for p in pinned] == [n for *_, n in KNOWN], "pinned differences changed"
+    SUMMARY.write_text(f"fuzz: {N} calls, {counts.get('equal', 0)} equal, {counts.get('raised', 0)} same exception, "
+                       f"{counts.get('refused', 0)} refused by name, {sum(map(len, groups.values()))} pinned "
+                       f"differences in {len(groups)} groups\n")
+    fatal = {k: v for k, v in groups.items() if k[0] in ("crash", "hang")}
+    assert not fatal, "crashes or hangs (never pinned):\n" + "\n".join(
+        f"[{k}] {c}\n  ours {a}\n  up   {b}" for k, v in fatal.items() for c, a, b in v)
+    assert (seed, n) == (SEED, N), f"{PINS.name} pins another run"
+    changed = {k: v for k, v in groups.items() if pins.get(k) != len(v)}
+    gone = {k: n for k, n in pins.items() if k not in groups}
+    assert not changed and not gone, (
+        f"differences from upstream changed against {PINS.name} (a fix: re-pin with fuzz.py --pin):\n" +
+        "\n".join(f"{k}: {len(v)} now, {pins.get(k, 0)} pinned; e.g. {v[0][0]}\n  ours {v[0][1]}\n  up   {v[0][2]}"
+                  for k, v in list(changed.items())[:30]) + "".join(f"\n{k}: none now, {n} pinned" for k, n in gone.items()))
 
 
 # The comparator itself: each kind of difference is reported (Every check must be able to fail).
