@@ -474,7 +474,8 @@ expand_geometry(TensorObject *self, tn_ints size, int64_t *sizes, int64_t *strid
                 return -1;
             }
             sizes[i] = want;
-            strides[i] = 0;
+            /* upstream's inferExpandGeometry: a new dim of size 1 keeps a contiguous-looking stride */
+            strides[i] = want == 1 && i + 1 < n ? sizes[i + 1] * strides[i + 1] : 0;
         }
     }
     return 0;

@@ -98,3 +98,10 @@ for name, code in {
     "linear_1d_weight_no_bias": "out = torch.nn.functional.linear(torch.ones(2, 3), torch.ones(3))",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code, **D}
+for name, code in {
+    # upstream's inferExpandGeometry: a new leading dim of size 1 gets size * stride of the next
+    "expand_new_dim_1": "x = torch.ones(2).expand(1, 2); out = (x, x.stride())",
+    "expand_new_dims_1_strided": "x = torch.ones(4)[::2].expand(1, 1, 2); out = (x, x.stride())",
+    "expand_0dim_to_1_1": "x = torch.ones(()).expand(1, 1); out = (x, x.stride())",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
