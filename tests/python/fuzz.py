@@ -376,7 +376,7 @@ def calls(seed, n, start=0):
 
 TOL = {"torch.float16": 4e-3, "torch.bfloat16": 3e-2, "torch.float32": 2e-5, "torch.float64": 1e-12,
        "torch.complex64": 2e-5, "torch.complex128": 1e-12}
-UNDEFINED_VALUES = re.compile(r"\bempty|resize_|new_empty|set_\(")
+UNDEFINED_VALUES = re.compile(r"\bempty|resize_|new_empty|set_[(.]")
 
 
 def refusal(res):
@@ -443,8 +443,27 @@ def op_of(code):
     return m.group(0).strip() if m else last[:40]
 
 
-def why(kind, code):
+# what is known about particular groups (kind, op) of the pin file; the rest get a class by `why`
+WHY = {
+    ("value", "torch.empty_strided"): "a size-0/1 dim with a negative stride: upstream's result has stride 1, ours keeps -1",
+    ("value", ".prod"): "prod(dtype=torch.bool) over floats: ours casts 0.5 to False, upstream to True",
+    ("value", "F.normalize"): "the norm of 1e30 in float32 overflows in ours (sum of squares); upstream's does not",
+    ("value", "F.dropout"): "dropout(p=1) of an integer/bool or empty tensor: result dtype and strides of upstream's mul",
+    ("value", "torch.cumsum"): "cumsum of float64 into an int32 out=: the cast of NaN (the lead's cumsum out= work)",
+    ("value", "torch.logical_xor"): "an out= resized by the call: upstream lays it out in the inputs' memory order",
+    ("value", "torch.ops.aten.hardtanh.default"): "strides of a size-1 result from a sliced input",
+    ("value", "torch.slice_scatter"): "strides of the result when self is sliced: upstream keeps self's",
+    ("value", "torch.ops.aten.logit_backward.default"): "logit_backward at x = -0.0: ours +inf, upstream -inf in one path",
+    ("value", "torch.ops.aten.randint.default"): "aten::randint with dtype=None: upstream's op takes the default float dtype",
+    ("value", "F.scaled_dot_product_attention"): "a query whose scores are all -inf: ours 0, upstream NaN",
+    ("value", "torch.ops.aten.special_polygamma.default"): "polygamma(1, x) at a pole (x a negative integer): finite, differently",
+}
+
+
+def why(kind, code, op=None):
     """The class a difference belongs to, for the pin file (tests/python/data/fuzz_known.txt)."""
+    if (kind, op) in WHY and "device='meta'" not in code:
+        return WHY[(kind, op)]
     if "device='meta'" in code:
         return "meta: upstream checks meta tensors in Python meta functions, in another order or class"
     return {"accepts": "a missing argument check", "exception": "both refuse; another check fires first",
@@ -485,8 +504,8 @@ def write_pins(seed, n, groups, path=PINS):
              "# (fuzz.verdict), the name the call reaches (fuzz.op_of), the class (fuzz.why). Exact counts;",
              "# a crash or a hang is never pinned. Rewrite: .venv/bin/python tests/python/fuzz.py --pin",
              f"# run: seed={seed} calls={n}"]
-    for (kind, op), v in sorted(groups.items(), key=lambda kv: (why(kv[0][0], kv[1][0][0]), kv[0])):
-        lines.append(f"{len(v)}\t{kind}\t{op}\t{why(kind, v[0][0])}")
+    for (kind, op), v in sorted(groups.items(), key=lambda kv: (why(kv[0][0], kv[1][0][0], kv[0][1]), kv[0])):
+        lines.append(f"{len(v)}\t{kind}\t{op}\t{why(kind, v[0][0], op)}")
     path.write_text("\n".join(lines) + "\n")
 
 
