@@ -105,3 +105,11 @@ for name, code in {
     "expand_0dim_to_1_1": "x = torch.ones(()).expand(1, 1); out = (x, x.stride())",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # a floating input reduced into bool: upstream casts the input first, so 0.5 is true (ours truncated it)
+    "prod_dtype_bool_of_floats": "out = torch.tensor([[0.5], [2.0], [0.0]]).prod(-1, dtype=torch.bool)",
+    "sum_dtype_bool_of_floats": "out = torch.tensor([[0.5, -0.25], [float('nan'), 0.0], [0.0, 0.0]]).sum(1, dtype=torch.bool)",
+    "prod_all_dtype_bool_of_floats": "out = torch.tensor([0.5, 2.0]).prod(dtype=torch.bool)",
+    "sum_dtype_int64_of_floats": "out = torch.tensor([[0.5, 1.75], [-0.5, 2.0]]).sum(1, dtype=torch.int64)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
