@@ -446,7 +446,6 @@ def op_of(code):
 # what is known about particular groups (kind, op) of the pin file; the rest get a class by `why`
 WHY = {
     ("value", "torch.empty_strided"): "a size-0/1 dim with a negative stride: upstream's result has stride 1, ours keeps -1",
-    ("value", ".prod"): "prod(dtype=torch.bool) over floats: ours casts 0.5 to False, upstream to True",
     ("value", "F.normalize"): "the norm of 1e30 in float32 overflows in ours (sum of squares); upstream's does not",
     ("value", "F.dropout"): "dropout(p=1) of an integer/bool or empty tensor: result dtype and strides of upstream's mul",
     ("value", "torch.cumsum"): "cumsum of float64 into an int32 out=: the cast of NaN (the lead's cumsum out= work)",
