@@ -113,3 +113,12 @@ for name, code in {
     "sum_dtype_int64_of_floats": "out = torch.tensor([[0.5, 1.75], [-0.5, 2.0]]).sum(1, dtype=torch.int64)",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # linspace converts start and end to the dtype (c10::checked_convert) once it computes
+    "linspace_start_overflows_float32": "out = torch.linspace(1e300, 1e-12, 3)",
+    "linspace_one_step_overflows": "out = torch.linspace(1e300, 1e-12, 1)",
+    "linspace_no_steps_no_check": "out = torch.linspace(1e300, 1e-12, 0)",
+    "linspace_end_overflows_uint8": "out = torch.linspace(0, 300, 3, dtype=torch.uint8)",
+    "linspace_end_overflows_float16": "out = torch.linspace(0, 1e5, 3, dtype=torch.float16)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
