@@ -552,9 +552,10 @@ tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end
     TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
     if (!t || dev == TN_DEVICE_META || steps == 0)
         return (PyObject *)t;
-    /* upstream's kernel converts start and end to the dtype (c10::checked_convert) */
+    /* upstream's kernel converts start and end to the dtype (c10::checked_convert); one step is
+     * fill_(start), which converts start only */
     if (tn_check_dtype(overload, dtype) < 0 || tn_check_scalar_fits(start, dtype) < 0 ||
-        tn_check_scalar_fits(end, dtype) < 0) {
+        (steps > 1 && tn_check_scalar_fits(end, dtype) < 0)) {
         Py_DECREF(t);
         return NULL;
     }
