@@ -342,9 +342,18 @@ check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, i
         return 0;
     if (!strncmp(op->name, "_foreach_", 9))
         return 0;  /* upstream's foreach ops take each tensor on its own device (the slow path) */
-    for (int i = 0; MIXING_OK[i]; i++)
-        if (!strcmp(op->name, MIXING_OK[i]))
-            return 0;
+    const TensorObject *first = args[0].tag == TN_V_TENSOR ? TN_T(args[0].u.t) : NULL;
+    for (int i = 0; MIXING_OK[i]; i++) {
+        if (strcmp(op->name, MIXING_OK[i]))
+            continue;
+        if (first && first->device != TN_DEVICE_META && (!strcmp(op->name, "embedding") || !strncmp(op->name, "index", 5) ||
+                                                         !strcmp(op->name, "_index_put_impl_"))) {
+            /* upstream gathers from a CPU tensor at meta indices, reading data a meta tensor lacks */
+            tn_refuse(op, "with meta indices into a CPU tensor is not implemented in torchnative (meta tensors have no data)");
+            return -1;
+        }
+        return 0;
+    }
     if (written_cpu) {
         PyErr_SetString(PyExc_NotImplementedError, "Cannot inplace into non-meta tensor with meta tensor argument");
         return -1;
