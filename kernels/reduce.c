@@ -65,6 +65,16 @@ ld_i64(int dt, const void *p, int64_t i)
     return tn_load_i64(dt, p, i);
 }
 
+/* an element of a floating input as the integer accumulation into out_dt sees it: upstream casts
+ * the input to the result dtype first, so 0.5 is 0 for int64 but true for bool */
+static inline int64_t
+ld_i64_for(int dt, int out_dt, const void *p, int64_t i)
+{
+    if (out_dt == TN_DTYPE_BOOL)
+        return tn_load_f64(dt, p, i) != 0;
+    return ld_i64(dt, p, i);
+}
+
 static inline void
 st_f64(int dt, void *p, int64_t i, double v)
 {
@@ -1381,7 +1391,7 @@ gen_output(const gen_plan *g, int64_t out_off, int64_t in_off)
                 acc += int_row_sum(g->in_dt, g->in, in_off + off, len, st);
             } else {
                 for (int64_t i = 0; i < len; i++)
-                    acc += (uint64_t)ld_i64(g->in_dt, g->in, in_off + off + i * st);
+                    acc += (uint64_t)ld_i64_for(g->in_dt, g->out_dt, g->in, in_off + off + i * st);
             }
         }
         st_i64(g->out_dt, g->out, out_off, (int64_t)acc);
@@ -1396,7 +1406,7 @@ gen_output(const gen_plan *g, int64_t out_off, int64_t in_off)
                     acc = int_row_prod(g->in_dt, g->in, in_off + off, len, st, acc);
                 } else {
                     for (int64_t i = 0; i < len; i++)
-                        acc *= (uint64_t)ld_i64(g->in_dt, g->in, in_off + off + i * st);
+                        acc *= (uint64_t)ld_i64_for(g->in_dt, g->out_dt, g->in, in_off + off + i * st);
                 }
             }
             st_i64(g->out_dt, g->out, out_off, (int64_t)acc);

@@ -1305,8 +1305,10 @@ tn_compose_dropout(tn_op *op, tn_value *a)
     PyObject *input = T(0);
     double p = a[1].u.d;
     int train = (int)a[2].u.i;
-    if (p < 0 || p > 1) {
-        PyErr_Format(PyExc_RuntimeError, "dropout probability has to be between 0 and 1, but got %g", p);
+    if (p < 0 || p > 1) {  /* upstream's TORCH_CHECK: RuntimeError; PyErr_Format has no %g */
+        char got[32];
+        snprintf(got, sizeof got, "%g", p);
+        PyErr_Format(PyExc_RuntimeError, "dropout probability has to be between 0 and 1, but got %s", got);
         return NULL;
     }
     if (p == 0 || !train || TN_T(input)->numel == 0)

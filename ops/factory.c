@@ -94,20 +94,47 @@ fill_scalar(const tn_op *overload, TensorObject *t, const tn_value *value)
 
 /* ---- empty / zeros / ones / full ---- */
 
+/* upstream's check for a channels-last request (get_channels_last_strides_2d/3d): the rank */
+static int
+check_channels_last_rank(int memory_format, int64_t ndim)
+{
+    if (memory_format == TN_MEMFMT_CHANNELS_LAST && ndim != 4) {
+        PyErr_SetString(PyExc_RuntimeError, "required rank 4 tensor to use channels_last format");
+        return -1;
+    }
+    if (memory_format == TN_MEMFMT_CHANNELS_LAST_3D && ndim != 5) {
+        PyErr_SetString(PyExc_RuntimeError, "required rank 5 tensor to use channels_last_3d format");
+        return -1;
+    }
+    return 0;
+}
+
+/* a 4-d tensor's geometry made channels-last (strides over its own sizes) */
+static int
+set_channels_last(TensorObject *t)
+{
+    int64_t st[4];
+    st[1] = 1;
+    st[3] = t->sizes[1];
+    st[2] = st[3] * t->sizes[3];
+    st[0] = st[2] * t->sizes[2];
+    return tn_tensor_set_geometry(t, 4, t->sizes, st);
+}
+
 PyObject *
 tn_op_empty__memory_format(const tn_op *overload, tn_ints size, int dtype, int layout,
                            const tn_value *device, int pin_memory,
                            int memory_format)
 {
-    TensorObject *t = new_tensor(size, dtype, layout, device, TN_DEVICE_CPU);
-    if (t && memory_format == TN_MEMFMT_CHANNELS_LAST && t->ndim == 4) {
-        int64_t st[4];
-        st[1] = 1;
-        st[3] = t->sizes[1];
-        st[2] = st[3] * t->sizes[3];
-        st[0] = st[2] * t->sizes[2];
-        tn_tensor_set_geometry(t, 4, t->sizes, st);
+    if (memory_format == TN_MEMFMT_PRESERVE) {
+        PyErr_SetString(PyExc_RuntimeError, "unsupported memory format Preserve");
+        return NULL;
     }
+    if (check_channels_last_rank(memory_format, size.n) < 0)
+        return NULL;
+    TensorObject *t = new_tensor(size, dtype, layout, device, TN_DEVICE_CPU);
+    if (t && memory_format == TN_MEMFMT_CHANNELS_LAST && set_channels_last(t) < 0)
+        Py_CLEAR(t);
     return (PyObject *)t;
 }
 
@@ -525,7 +552,10 @@ tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end
     TensorObject *t = tn_tensor_empty(1, &steps, dtype, dev);
     if (!t || dev == TN_DEVICE_META || steps == 0)
         return (PyObject *)t;
-    if (tn_check_dtype(overload, dtype) < 0) {
+    /* upstream's kernel converts start and end to the dtype (c10::checked_convert); one step is
+     * fill_(start), which converts start only */
+    if (tn_check_dtype(overload, dtype) < 0 || tn_check_scalar_fits(start, dtype) < 0 ||
+        (steps > 1 && tn_check_scalar_fits(end, dtype) < 0)) {
         Py_DECREF(t);
         return NULL;
     }
@@ -770,7 +800,11 @@ tn_op_detach_(const tn_op *overload, TensorObject *self)
 PyObject *
 tn_op_resize_(const tn_op *overload, TensorObject *self, tn_ints size, int memory_format)
 {
-    if (check_sizes(size) < 0)
+    if (memory_format == TN_MEMFMT_PRESERVE) {
+        PyErr_SetString(PyExc_RuntimeError, "Unsupported memory formatPreserve");
+        return NULL;
+    }
+    if (check_channels_last_rank(memory_format, size.n) < 0 || check_sizes(size) < 0)
         return NULL;
     int64_t n = tn_numel((int)size.n, size.v);
     int64_t need = tn_storage_nbytes((int)size.n, size.v, NULL, tn_dtype_size(self->dtype), self->offset);
@@ -780,7 +814,8 @@ tn_op_resize_(const tn_op *overload, TensorObject *self, tn_ints size, int memor
         return NULL;
     /* upstream bumps the version only when the sizes actually change */
     int changed = size.n != self->ndim || memcmp(size.v, self->sizes, sizeof(int64_t) * (size_t)size.n) != 0;
-    if (tn_tensor_set_geometry(self, (int)size.n, size.v, NULL) < 0)
+    if (tn_tensor_set_geometry(self, (int)size.n, size.v, NULL) < 0 ||
+        (memory_format == TN_MEMFMT_CHANNELS_LAST && set_channels_last(self) < 0))
         return NULL;
     if (changed)
         tn_tensor_bump_version(self);

@@ -376,6 +376,20 @@ tv(PyObject *t)
 PyObject *
 tn_op_mse_loss(const tn_op *overload, TensorObject *self, TensorObject *target, int64_t reduction)
 {
+    /* the iterator's checks come first (shapes, then the dispatch on the common dtype) */
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, target->ndim, target->sizes, &nd, shape) < 0)
+        return NULL;
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, target) < 0)
+        return NULL;
+    int common = tn_result_type_finish(&st);
+    if (!tn_dtype_is_floating(common)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"mse_cpu\" not implemented for '%s'", tn_dtype_legacy_name(common));
+        return NULL;
+    }
     tn_value s[3] = {tv((PyObject *)self), tv((PyObject *)target), tn_value_int(1)};
     PyObject *diff = tn_call(TN_OP_sub__Tensor, s);
     if (!diff)

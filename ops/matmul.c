@@ -369,6 +369,12 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
         PyErr_Format(PyExc_RuntimeError, "linear(): weight must be 1-D or 2-D, got %d-D", weight->ndim);
         return NULL;
     }
+    if (weight->ndim == 1 && bias &&
+        (input->ndim == 2 || (tn_tensor_is_contiguous(input) && (input->ndim == 3 || bias->ndim == 1)))) {
+        /* upstream's fused paths: addmm(bias, input (flattened to 2-D), weight.t()) */
+        PyErr_SetString(PyExc_RuntimeError, "mat2 must be a matrix, got 1-D tensor");
+        return NULL;
+    }
     if (weight->ndim == 1 || input->ndim < 1) {
         /* 1-D weight: matmul semantics (upstream's linear is matmul(input, weight.t()) here) */
         PyObject *wt = tn_op_t(overload, weight);

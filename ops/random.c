@@ -340,10 +340,14 @@ normal01(const tn_op *overload, TensorObject *t, PyObject *g)
 }
 
 static int
-floating_factory(int *dtype, const char *name)
+floating_factory(const tn_op *overload, int *dtype, const char *name)
 {
     if (*dtype < 0)
         *dtype = tn_default_dtype;
+    if (tn_dtype_is_complex(*dtype)) {  /* upstream draws complex numbers; we have no kernel */
+        tn_refuse_dtype(overload, *dtype);
+        return -1;
+    }
     if (!tn_dtype_is_floating(*dtype)) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", name,
                      tn_dtype_legacy_name(*dtype));
@@ -355,7 +359,7 @@ floating_factory(int *dtype, const char *name)
 PyObject *
 tn_op_rand(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
-    if (floating_factory(&dtype, "check_uniform_bounds") < 0)
+    if (floating_factory(overload, &dtype, "check_uniform_bounds") < 0)
         return NULL;
     return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
                          pin_memory, -1), uniform01, NULL);
@@ -365,7 +369,7 @@ PyObject *
 tn_op_rand__generator(const tn_op *overload, tn_ints size, PyObject *generator, int dtype, int layout,
                       const tn_value *device, int pin_memory)
 {
-    if (floating_factory(&dtype, "check_uniform_bounds") < 0)
+    if (floating_factory(overload, &dtype, "check_uniform_bounds") < 0)
         return NULL;
     return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
                          pin_memory, -1), uniform01, generator);
@@ -374,7 +378,7 @@ tn_op_rand__generator(const tn_op *overload, tn_ints size, PyObject *generator, 
 PyObject *
 tn_op_randn(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
-    if (floating_factory(&dtype, "normal_kernel_cpu") < 0)
+    if (floating_factory(overload, &dtype, "normal_kernel_cpu") < 0)
         return NULL;
     return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
                          pin_memory, -1), normal01, NULL);
@@ -384,7 +388,7 @@ PyObject *
 tn_op_randn__generator(const tn_op *overload, tn_ints size, PyObject *generator, int dtype, int layout,
                        const tn_value *device, int pin_memory)
 {
-    if (floating_factory(&dtype, "normal_kernel_cpu") < 0)
+    if (floating_factory(overload, &dtype, "normal_kernel_cpu") < 0)
         return NULL;
     return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
                          pin_memory, -1), normal01, generator);
@@ -626,8 +630,10 @@ tn_op_multinomial(const tn_op *overload, TensorObject *self, int64_t num_samples
 PyObject *
 tn_op_dropout(const tn_op *overload, TensorObject *input, double p, bool train)
 {
-    if (p < 0 || p > 1) {
-        PyErr_Format(PyExc_ValueError, "dropout probability has to be between 0 and 1, but got %g", p);
+    if (p < 0 || p > 1) {  /* upstream's TORCH_CHECK: RuntimeError; PyErr_Format has no %g */
+        char got[32];
+        snprintf(got, sizeof got, "%g", p);
+        PyErr_Format(PyExc_RuntimeError, "dropout probability has to be between 0 and 1, but got %s", got);
         return NULL;
     }
     if (!train || p == 0)

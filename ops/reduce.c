@@ -26,17 +26,18 @@ reduce_mask(TensorObject *self, tn_ints dims, uint8_t *mask)
             mask[i] = 1;
         return 0;
     }
+    uint64_t seen = 0;  /* a 0-dim tensor's dims wrap to 0, and repeats are refused there too */
     for (Py_ssize_t i = 0; i < dims.n; i++) {
         int64_t d;
         if (tn_wrap_dim(dims.v[i], self->ndim, &d) < 0)
             return -1;
-        if (self->ndim == 0)
-            continue;
-        if (mask[d]) {
+        if (seen >> d & 1) {
             PyErr_Format(PyExc_RuntimeError, "dim %lld appears multiple times in the list of dims", (long long)d);
             return -1;
         }
-        mask[d] = 1;
+        seen |= (uint64_t)1 << d;
+        if (self->ndim > 0)
+            mask[d] = 1;
     }
     return 0;
 }

@@ -302,6 +302,67 @@ dispatch_device(const tn_op *op, const tn_value *args, int n)
 
 static PyObject *via_functional(tn_op *op, tn_value *args);
 
+/* Note [Mixed devices]: a call whose tensors are on meta and on the CPU dispatches to Meta, and a
+ * kernel that computes when its self is a CPU tensor would read a meta tensor's absent data. As
+ * upstream's TensorIterator does, a 0-dim CPU tensor is a scalar and joins any device; the first
+ * other tensor sets the device and every other one must be on it ("Tensor on device meta is not
+ * on the expected device cpu!"); writing into a CPU tensor with a meta argument is refused as
+ * upstream's Meta fallback refuses it. The ops upstream lets mix (copies, indices on the CPU,
+ * storage and geometry queries) are named in MIXING_OK. */
+static const char *const MIXING_OK[] = {
+    "copy_", "index", "index_put", "index_put_", "_index_put_impl_", "set_", "is_set_to", "embedding",
+    "is_same_size", "expand_as", "type_as", "view_as", "reshape_as", "to", "_to_copy",
+    "_has_compatible_shallow_copy_type", "_has_same_storage_numel", NULL};
+
+static int
+check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, int n)
+{
+    const TensorObject *lead = NULL, *other = NULL, *written_cpu = NULL;
+    int kind = op->flags & TN_OPK_MASK, meta = 0;
+    for (int i = 0; i < n; i++) {
+        const tn_value *v = &args[i];
+        PyObject *const *ts = v->tag == TN_V_TENSOR ? &v->u.t : v->tag == TN_V_TENSORLIST ? v->u.tensors : NULL;
+        Py_ssize_t k = v->tag == TN_V_TENSOR ? 1 : v->tag == TN_V_TENSORLIST ? v->n : 0;
+        for (Py_ssize_t j = 0; j < k; j++) {
+            const TensorObject *t = ts[j] ? TN_T(ts[j]) : NULL;
+            if (!t)
+                continue;
+            meta |= t->device == TN_DEVICE_META;
+            if (t->device != TN_DEVICE_META && ((kind == TN_OPK_INPLACE && i == 0) || s->params[i].is_out))
+                written_cpu = t;
+            if (t->device == TN_DEVICE_CPU && t->ndim == 0)
+                continue;
+            if (!lead)
+                lead = t;
+            else if (t->device != lead->device && !other)
+                other = t;
+        }
+    }
+    if (!meta || (!other && !written_cpu))
+        return 0;
+    if (!strncmp(op->name, "_foreach_", 9))
+        return 0;  /* upstream's foreach ops take each tensor on its own device (the slow path) */
+    const TensorObject *first = args[0].tag == TN_V_TENSOR ? TN_T(args[0].u.t) : NULL;
+    for (int i = 0; MIXING_OK[i]; i++) {
+        if (strcmp(op->name, MIXING_OK[i]))
+            continue;
+        if (first && first->device != TN_DEVICE_META && (!strcmp(op->name, "embedding") || !strncmp(op->name, "index", 5) ||
+                                                         !strcmp(op->name, "_index_put_impl_"))) {
+            /* upstream gathers from a CPU tensor at meta indices, reading data a meta tensor lacks */
+            tn_refuse(op, "with meta indices into a CPU tensor is not implemented in torchnative (meta tensors have no data)");
+            return -1;
+        }
+        return 0;
+    }
+    if (written_cpu) {
+        PyErr_SetString(PyExc_NotImplementedError, "Cannot inplace into non-meta tensor with meta tensor argument");
+        return -1;
+    }
+    PyErr_Format(PyExc_RuntimeError, "Tensor on device %s is not on the expected device %s!",
+                 other->device == TN_DEVICE_META ? "meta" : "cpu", lead->device == TN_DEVICE_META ? "meta" : "cpu");
+    return -1;
+}
+
 /* A CompositeImplicitAutograd op differentiated through torch's Python decomposition of it
  * (see Note [Autograd at the door] in autograd.c). */
 PyObject *
@@ -332,6 +393,8 @@ tn_dispatch(tn_op *op, tn_value *args)
     int device = dispatch_device(op, args, s->nparams);
     PyObject *entry;
     if (TN_UNLIKELY(device == TN_DEVICE_META)) {
+        if (check_mixed_devices(op, s, args, s->nparams) < 0)
+            return NULL;
         if (op->kernel && op->meta_ok) {
             op->kernel_calls++;
             return op->kernel(args);

@@ -253,6 +253,12 @@ write_scalar(PyObject *o, int dtype, char *p)
             PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
             return -1;
         }
+    } else if (PyComplex_Check(o) && tn_dtype_is_floating(dtype)) {
+        PyErr_SetString(PyExc_TypeError, "must be real number, not complex");  /* upstream unpacks a double */
+        return -1;
+    } else if (PyComplex_Check(o) && tn_dtype_is_integral(dtype, false)) {
+        PyErr_SetString(PyExc_TypeError, "'complex' object cannot be interpreted as an integer");
+        return -1;
     } else if (PyComplex_Check(o) || (tn_dtype_is_complex(dtype) && tn_numpy_is_scalar(o))) {
         /* complex(o): 3.11's PyComplex_RealAsDouble does not call __complex__ (NumPy's complex64) */
         PyObject *c = PyComplex_Check(o) ? Py_NewRef(o) : PyObject_CallFunctionObjArgs((PyObject *)&PyComplex_Type, o, NULL);

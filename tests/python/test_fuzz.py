@@ -1,93 +1,66 @@
-"""A seeded fuzzer (issue 9): N random calls with adversarial arguments (huge, negative and
-zero sizes, out-of-range dims, mixed dtypes, out= of other dtypes) made on ours and on upstream,
-each side in a child interpreter (tests/python/isolated.py). Required: no crash, no hang, and
-upstream's exception class or result (dtype, shape, values to 1e-5) for every call, except the
-differences pinned in KNOWN (snippet -> why), which must still differ (exact, never a floor).
-Time: N = 200 calls, 10 s with upstream's answers cached in build/isolated/, ~30 s cold (measured on the
-shared 2-core machine: `pytest tests/python/test_fuzz.py`)."""
+"""The seeded fuzzer (issue 9) in the test command: N calls of tests/python/fuzz.py (schema-drawn
+calls of every overload in schemas/kernels.yaml plus hand-written public-API calls, a fifth of
+them misused), each run on ours and on upstream in child interpreters (tests/python/isolated.py,
+many calls per child, a crash or hang re-run alone to name its call). Required for every call:
+no crash, no hang upstream does not have, upstream's exception class when upstream raises, and
+upstream's result (dtype, shape, strides, device, values within fuzz.TOL) or a refusal naming
+torchnative; except the differences pinned in tests/python/data/fuzz_known.txt by kind and the
+name the call reaches, which must still differ (exact counts, never floors; a crash or a hang is
+never pinned). The counts go to build/golden/summary-fuzz.txt (scripts/test.sh's
+SUMMARY line). Times and the 10^6-call command: docs/TESTING.md, "The fuzzer"."""
 from __future__ import annotations
 
-import math
-import random
-import re
 
-from isolated import run_side, upstream_results
+from fuzz import PINS, calls, differences, read_pins, verdict
+from isolated import ROOT, run_both
 
-SEED, N = 9, 200
-SIZES = [0, 1, 2, 3, -1, 2**31, 2**62, 2**63 - 1]
-DIMS = [-3, -2, -1, 0, 1, 2, 3]
-DTYPES = ["torch.float32", "torch.float64", "torch.int64", "torch.int32", "torch.bool", "torch.uint8",
-          "torch.float16", "torch.bfloat16"]
-
-
-def _shape(r):
-    return tuple(r.choice(SIZES[:4]) for _ in range(r.randint(0, 3)))
-
-
-def _tensor(r):
-    dt = r.choice(DTYPES)
-    shape = _shape(r)
-    return f"torch.arange({math.prod(shape) or 0}).reshape({shape}).to({dt})"
-
-
-def calls(seed=SEED, n=N):
-    r = random.Random(seed)
-    makers = [
-        lambda: f"out = torch.empty({tuple(r.choice(SIZES) for _ in range(r.randint(1, 3)))})",
-        lambda: f"out = torch.full({tuple(r.choice(SIZES) for _ in range(r.randint(1, 2)))}, 1.5)",
-        lambda: f"out = torch.zeros({r.choice(SIZES)}, dtype={r.choice(DTYPES)})",
-        lambda: f"out = {_tensor(r)}.repeat({', '.join(str(r.choice(SIZES)) for _ in range(r.randint(1, 3)))})",
-        lambda: f"out = {_tensor(r)}.expand({', '.join(str(r.choice(SIZES)) for _ in range(r.randint(1, 3)))})",
-        lambda: f"out = {_tensor(r)}.sum({r.choice(DIMS)})",
-        lambda: f"out = {_tensor(r)}.cumsum({r.choice(DIMS)})",
-        lambda: f"out = {_tensor(r)}.softmax({r.choice(DIMS)})",
-        lambda: f"out = {_tensor(r)}.squeeze({r.choice(DIMS)})",
-        lambda: f"out = {_tensor(r)}.transpose({r.choice(DIMS)}, {r.choice(DIMS)})",
-        lambda: f"out = {_tensor(r)} + {_tensor(r)}",
-        lambda: f"out = {_tensor(r)} * {r.choice(['2', '2.5', 'True', '2**70'])}",
-        lambda: f"out = torch.matmul({_tensor(r)}, {_tensor(r)})",
-        lambda: f"out = torch.cat([{_tensor(r)}, {_tensor(r)}], {r.choice(DIMS)})",
-        lambda: f"out = {_tensor(r)}.view({', '.join(str(r.choice(SIZES[:5])) for _ in range(r.randint(1, 3)))})",
-        lambda: f"out = torch.arange({r.choice(SIZES[:5])})",
-        lambda: f"out = torch.nn.functional.pad({_tensor(r)}, ({r.choice(SIZES)}, {r.choice(SIZES[:5])}))",
-        lambda: f"out = torch.empty_strided({(r.choice(SIZES[:4]),)}, {(r.choice([-1, 0, 1, 2**62]),)})",
-        lambda: f"out = torch.add({_tensor(r)}, 1, out=torch.empty(0, dtype={r.choice(DTYPES)}))",
-        lambda: f"out = torch.argmax({_tensor(r)}, {r.choice(DIMS)})",
-    ]
-    return [r.choice(makers)() for _ in range(n)]
-
-
-# differences still open, by the pattern of the snippet: (pattern, why, how many of the seeded
-# calls show it)
-KNOWN: list[tuple[re.Pattern, str, int]] = []
-
-
-def _same(c, a, b):
-    if ("exc" in a) or ("exc" in b):
-        return a.get("exc") == b.get("exc")
-    if "torch.empty" in c:  # uninitialised memory: dtype and shape only
-        return a["ok"]["tensor"] == b["ok"]["tensor"] and a["ok"]["shape"] == b["ok"]["shape"]
-    return _close(a.get("ok"), b.get("ok"))
-
-
-def _close(x, y):
-    if isinstance(x, dict) and isinstance(y, dict):
-        return x.keys() == y.keys() and all(_close(x[k], y[k]) for k in x)
-    if isinstance(x, list) and isinstance(y, list):
-        return len(x) == len(y) and all(_close(p, q) for p, q in zip(x, y))
-    if isinstance(x, float) and isinstance(y, (int, float)):
-        return abs(x - y) <= 1e-5 * max(1.0, abs(y))
-    return x == y
+SEED, N = 9, 20000
+SUMMARY = ROOT / "build" / "golden" / "summary-fuzz.txt"
 
 
 def test_fuzz():
-    cs = calls()
-    ours, up = run_side("ours", cs), upstream_results(cs)
-    bad = {}
-    for c, a, b in zip(cs, ours, up):
-        if "crash" in a or "hang" in a or not _same(c, a, b):
-            bad[c] = (a, b)
-    unexpected = {c: v for c, v in bad.items() if not any(p.search(c) for p, _, _ in KNOWN)}
-    assert not unexpected, "\n".join(f"{c}\n  ours {a}\n  up   {b}" for c, (a, b) in unexpected.items())
-    counts = [sum(1 for c in bad if p.search(c)) for p, _, _ in KNOWN]
-    assert counts == [n for _, _, n in KNOWN], f"pinned differences changed: {counts}"
+    cs = calls(SEED, N)
+    groups, counts = differences(cs, *run_both(cs, timeout=60.0))
+    seed, n, pins = read_pins()
+    SUMMARY.parent.mkdir(parents=True, exist_ok=True)
+    SUMMARY.write_text(f"fuzz: {N} calls, {counts.get('equal', 0)} equal, {counts.get('raised', 0)} same exception, "
+                       f"{counts.get('refused', 0)} refused by name, {sum(map(len, groups.values()))} pinned "
+                       f"differences in {len(groups)} groups\n")
+    fatal = {k: v for k, v in groups.items() if k[0] in ("crash", "hang")}
+    assert not fatal, "crashes or hangs (never pinned):\n" + "\n".join(
+        f"[{k}] {c}\n  ours {a}\n  up   {b}" for k, v in fatal.items() for c, a, b in v)
+    assert (seed, n) == (SEED, N), f"{PINS.name} pins another run"
+    changed = {k: v for k, v in groups.items() if pins.get(k) != len(v)}
+    gone = {k: n for k, n in pins.items() if k not in groups}
+    assert not changed and not gone, (
+        f"differences from upstream changed against {PINS.name} (a fix: re-pin with fuzz.py --pin):\n" +
+        "\n".join(f"{k}: {len(v)} now, {pins.get(k, 0)} pinned; e.g. {v[0][0]}\n  ours {v[0][1]}\n  up   {v[0][2]}"
+                  for k, v in list(changed.items())[:30]) + "".join(f"\n{k}: none now, {n} pinned" for k, n in gone.items()))
+
+
+# The comparator itself: each kind of difference is reported (Every check must be able to fail).
+T = {"ok": {"tensor": "torch.float32", "shape": [2], "stride": [1], "device": "cpu", "values": [1.0, 2.0]}}
+
+
+def _with(**kw):
+    return {"ok": {**T["ok"], **kw}}
+
+
+def test_verdict_reports_every_kind():
+    c = "out = torch.add(a0, a1)"
+    assert verdict(c, T, T) is None
+    assert verdict(c, {"crash": -11}, T) == "crash"
+    assert verdict(c, {"crash": -11, "after": 3, "alone": T}, T) == "crash"
+    assert verdict(c, {"hang": 20.0}, T) == "hang"
+    assert verdict(c, {"hang": 20.0}, {"hang": 20.0}) is None
+    assert verdict(c, T, {"exc": "RuntimeError", "msg": ""}) == "accepts"
+    assert verdict(c, {"exc": "TypeError", "msg": ""}, {"exc": "RuntimeError", "msg": ""}) == "exception"
+    assert verdict(c, {"exc": "RuntimeError", "msg": ""}, T) == "rejects"
+    assert verdict(c, {"exc": "NotImplementedError", "msg": "aten::add.out has no kernel in torchnative"}, T) is None
+    assert verdict(c, _with(values=[1.0, 2.001]), T) == "value"
+    assert verdict(c, _with(values=[1.0, 2.00001]), T) is None  # within float32's TOL
+    assert verdict(c, _with(tensor="torch.float64"), T) == "value"
+    assert verdict(c, _with(stride=[2]), T) == "value"
+    assert verdict(c, _with(values=[1.0, "nan"]), T) == "value"
+    assert verdict(c, _with(values=[1, 2]), T) == "value"  # an int where upstream has a float
+    assert verdict("out = torch.empty(2)", _with(values=[5.0, 7.0]), T) is None  # undefined values

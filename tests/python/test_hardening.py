@@ -110,7 +110,7 @@ def test_a_crash_is_reported_not_fatal():
     """The isolation itself: a child that segfaults is one failed case and the next still runs."""
     res = run_side("ours", ["import ctypes; ctypes.string_at(0)", "out = torch.ones(2).sum()"])
     assert res[0].get("crash") == -11, res[0]
-    assert res[1] == {"ok": {"tensor": "torch.float32", "shape": [], "values": [2.0]}}
+    assert res[1] == {"ok": {"tensor": "torch.float32", "shape": [], "stride": [], "device": "cpu", "values": [2.0]}}
 
 
 # ---- the GIL (Note [GIL] in runtime/op.h) ----

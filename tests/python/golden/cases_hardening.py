@@ -76,3 +76,58 @@ for name, code in {
     "normalize_large_bf16": "out = torch.nn.functional.normalize(torch.full((4, 3), 3e38).bfloat16(), dim=1)",
 }.items():
     CASES[f"check_{name}"] = {"code": code, **D}
+
+# found by the fuzzer (tests/python/fuzz.py, seed 9): each was a crash, a call ours accepted that
+# upstream refuses, or another exception class
+for name, code in {
+    # Note [Mixed devices] in runtime/dispatch.c: both crashed (a meta tensor's data read)
+    "bernoulli_cpu_self_meta_p": "out = torch.ones(2, dtype=torch.float64).bernoulli_(torch.empty(2, device='meta'))",
+    "isclose_cpu_meta_0dim": "out = torch.isclose(torch.ones(3), torch.empty((), device='meta'))",
+    "add_cpu_meta": "out = torch.add(torch.ones(2), torch.empty(2, device='meta'))",
+    "cat_meta_cpu": "out = torch.cat([torch.empty(2, device='meta'), torch.ones(2)])",
+    "add_meta_cpu_scalar": "x = torch.empty(2, device='meta') + torch.tensor(1.); out = (x.shape, str(x.device))",
+    "dropout_p_out_of_range": f"out = torch.dropout({X}, 1e300, True)",
+    "rand_complex64": "torch.manual_seed(0); out = torch.ops.aten.rand.default([2], dtype=torch.complex64)",
+    "tensor_complex_to_float16": "out = torch.tensor(1 + 2j, dtype=torch.float16)",
+    "tensor_complex_list_to_int64": "out = torch.tensor([1, 1 + 2j], dtype=torch.int64)",
+    "tensor_complex_to_bool": "out = torch.tensor(1 + 2j, dtype=torch.bool)",
+    "empty_preserve_format": "out = torch.empty(2, 3, memory_format=torch.preserve_format)",
+    "empty_channels_last_rank2": "out = torch.empty(2, 3, memory_format=torch.channels_last)",
+    "clone_channels_last_rank2": f"out = {X}.clone(memory_format=torch.channels_last)",
+    "resize_preserve_format": "out = torch.ones(2).resize_(3, memory_format=torch.preserve_format)",
+    "resize_channels_last_rank2": "out = torch.ones(2).resize_(3, 1, memory_format=torch.channels_last)",
+    "resize_channels_last": "x = torch.ones(2).resize_(1, 2, 3, 1, memory_format=torch.channels_last); out = (x.shape, x.stride())",
+    "nanmean_repeated_dims_0dim": "out = torch.nanmean(torch.tensor(3.75, dtype=torch.float64), [0, 0])",
+    "sum_repeated_dims_0dim": "out = torch.sum(torch.tensor(3.75), [0, -1])",
+    "mse_loss_uint8": "out = torch.nn.functional.mse_loss(torch.ones(3, dtype=torch.uint8), torch.ones(3, dtype=torch.uint8))",
+    "mse_loss_bool": "out = torch.nn.functional.mse_loss(torch.ones(3, dtype=torch.bool), torch.ones(3, dtype=torch.bool))",
+    "mse_loss_shape_then_dtype": "out = torch.ops.aten.mse_loss(torch.ones(3, dtype=torch.int64), torch.ones(4, dtype=torch.int64))",
+    "linear_1d_weight_1d_bias": "out = torch.nn.functional.linear(torch.ones(3), torch.ones(3), torch.ones(1))",
+    "linear_2d_input_1d_weight_bias": "out = torch.nn.functional.linear(torch.ones(2, 3), torch.ones(3), torch.ones(()))",
+    "linear_1d_weight_no_bias": "out = torch.nn.functional.linear(torch.ones(2, 3), torch.ones(3))",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code, **D}
+for name, code in {
+    # upstream's inferExpandGeometry: a new leading dim of size 1 gets size * stride of the next
+    "expand_new_dim_1": "x = torch.ones(2).expand(1, 2); out = (x, x.stride())",
+    "expand_new_dims_1_strided": "x = torch.ones(4)[::2].expand(1, 1, 2); out = (x, x.stride())",
+    "expand_0dim_to_1_1": "x = torch.ones(()).expand(1, 1); out = (x, x.stride())",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # a floating input reduced into bool: upstream casts the input first, so 0.5 is true (ours truncated it)
+    "prod_dtype_bool_of_floats": "out = torch.tensor([[0.5], [2.0], [0.0]]).prod(-1, dtype=torch.bool)",
+    "sum_dtype_bool_of_floats": "out = torch.tensor([[0.5, -0.25], [float('nan'), 0.0], [0.0, 0.0]]).sum(1, dtype=torch.bool)",
+    "prod_all_dtype_bool_of_floats": "out = torch.tensor([0.5, 2.0]).prod(dtype=torch.bool)",
+    "sum_dtype_int64_of_floats": "out = torch.tensor([[0.5, 1.75], [-0.5, 2.0]]).sum(1, dtype=torch.int64)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # linspace converts start and end to the dtype (c10::checked_convert) once it computes
+    "linspace_start_overflows_float32": "out = torch.linspace(1e300, 1e-12, 3)",
+    "linspace_one_step_overflows": "out = torch.linspace(1e300, 1e-12, 1)",
+    "linspace_no_steps_no_check": "out = torch.linspace(1e300, 1e-12, 0)",
+    "linspace_end_overflows_uint8": "out = torch.linspace(0, 300, 3, dtype=torch.uint8)",
+    "linspace_end_overflows_float16": "out = torch.linspace(0, 1e5, 3, dtype=torch.float16)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
