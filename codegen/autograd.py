@@ -110,6 +110,20 @@ SAVED_GETTER = {
 }
 
 
+def drop_unused_tensor_locals(lines: list[str], names: set[str]) -> list[str]:
+    """A recorder declares a local for each Tensor argument; one nothing reads (an argument that is
+    neither an edge nor saved, e.g. nll_loss_backward's total_weight) is left out."""
+    # names inside the schema comment and the messages are not reads
+    body = re.sub(r'"[^"]*"|/\*.*?\*/', '', "\n".join(lines), flags=re.S)
+    keep = []
+    for line in lines:
+        m = re.match(r"    PyObject \*(\w+) = tn_ag_arg_tensor\(", line)
+        if m and m.group(1) in names and len(re.findall(rf"\b{m.group(1)}\b", body)) == 1:
+            continue
+        keep.append(line)
+    return keep
+
+
 # ---- the helper list -------------------------------------------------------------------------
 
 @dataclasses.dataclass
@@ -1232,7 +1246,7 @@ class Renderer:
                 raise Untranslatable(f"saved output of type {fld.cpp}")
         out += ["    Py_DECREF(n);", "    return r_;", "fail_:", "    Py_XDECREF(r_);", "    Py_DECREF(n);",
                 "    return NULL;", "}", ""]
-        return out
+        return drop_unused_tensor_locals(out, {cname(n) for n in tensor_vars})
 
     def files(self, banner) -> dict[str, str]:
         with torchgen_locals():

@@ -5282,7 +5282,6 @@ tn_ag_record_nll_loss2d_backward(tn_op *op_, tn_value *a_)
     PyObject *self = tn_ag_arg_tensor(&a_[1]);
     PyObject *target = tn_ag_arg_tensor(&a_[2]);
     PyObject *weight = tn_ag_arg_tensor(&a_[3]);
-    PyObject *total_weight = tn_ag_arg_tensor(&a_[6]);
     if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
         return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[3], "weight", "nll_loss2d_backward") < 0)
@@ -5613,7 +5612,6 @@ tn_ag_record_nll_loss_backward(tn_op *op_, tn_value *a_)
     PyObject *self = tn_ag_arg_tensor(&a_[1]);
     PyObject *target = tn_ag_arg_tensor(&a_[2]);
     PyObject *weight = tn_ag_arg_tensor(&a_[3]);
-    PyObject *total_weight = tn_ag_arg_tensor(&a_[6]);
     if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
         return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[3], "weight", "nll_loss_backward") < 0)
