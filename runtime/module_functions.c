@@ -199,7 +199,7 @@ canary_arg(PyObject *arg, const char *name, int *out)
     if (v == -1 && PyErr_Occurred())
         return -1;
     if (overflow || v > INT32_MAX || v < INT32_MIN) {
-        PyErr_SetString(PyExc_RuntimeError, "Overflow when unpacking long");
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long");
         return -1;
     }
     *out = (int)v;
