@@ -2,7 +2,7 @@
 in a second meson build directory (build/asan), then the golden harness and the tiny-model sweep
 run on it. Any sanitizer report ends its process with a non-zero status, and the step fails.
 
-    .venv/bin/python tools/asan.py                     # build (incremental), canaries, harness, sweep
+    .venv/bin/python tools/asan.py                     # the step: build (incremental), canaries, harness
     .venv/bin/python tools/asan.py --only harness -k add.Tensor   # golden cases whose id has a word
     .venv/bin/python tools/asan.py --only sweep gpt2 bert         # some sweep architectures
     .venv/bin/python tools/asan.py --only build        # just build/asan and build/asan/python
@@ -199,6 +199,9 @@ def fill_oracles(harness: bool, archs: list[str]) -> None:
             sweep.oracle(arch, ROOT / "build" / "sweep")
 
 
+# What scripts/test.sh runs. The sweep joins once a full sanitized run of it is clean: its first
+# one was not finished when the step landed (run it by hand: --only sweep).
+STEP_PARTS = ["canaries", "harness"]
 REPORTS = ("runtime error:", "ERROR: AddressSanitizer")  # how each sanitizer's report begins
 
 
@@ -254,7 +257,7 @@ def main() -> int:
     unknown = [a for a in archs if a not in sweep.ARCHS]
     if unknown:
         ap.error(f"unknown architecture {unknown[0]!r}; choose from {', '.join(sweep.ARCHS)}")
-    parts = [args.only] if args.only else ["canaries", "harness", "sweep"]
+    parts = [args.only] if args.only else STEP_PARTS
     fill_oracles("harness" in parts, archs if "sweep" in parts else [])
     failed, labels = [], []
     for part in parts:
