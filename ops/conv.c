@@ -977,7 +977,8 @@ tn_op_convolution_backward(const tn_op *overload, TensorObject *grad_output, Ten
         tmp = malloc((size_t)(K * L * ae) + 1);
         if (!gin || !cols || !tmp)
             goto nomem;
-        memset(tn_tensor_data(TN_T(gin)), 0, (size_t)(TN_T(gin)->numel * ae));
+        if (TN_T(gin)->numel)  /* an empty gradient has no data pointer (memset may not get NULL) */
+            memset(tn_tensor_data(TN_T(gin)), 0, (size_t)(TN_T(gin)->numel * ae));
         for (int64_t n = 0; n < N && K && L; n++)
             for (int64_t gr = 0; gr < g.groups; gr++)
                 if (conv_bw_input_group(overload, &g, input, acc, cout_g, K, L, w + gr * cout_g * K * ae,

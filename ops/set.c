@@ -79,18 +79,20 @@ isin(const tn_op *overload, TensorObject *elements, TensorObject *tests, int inv
     int64_t n = ev->numel, m = tv->numel;
     if (integral) {
         int64_t *e = (int64_t *)tn_tensor_data(ev), *s = (int64_t *)tn_tensor_data(tv);
-        qsort(s, (size_t)m, sizeof *s, cmp_i64);
+        if (m > 0)  /* an empty test set has no data: qsort and bsearch may not get NULL (UBSan) */
+            qsort(s, (size_t)m, sizeof *s, cmp_i64);
         for (int64_t i = 0; i < n; i++)
-            o[i] = (bsearch(&e[i], s, (size_t)m, sizeof *s, cmp_i64) != NULL) != invert;
+            o[i] = (m > 0 && bsearch(&e[i], s, (size_t)m, sizeof *s, cmp_i64) != NULL) != invert;
     } else {
         double *e = (double *)tn_tensor_data(ev), *s = (double *)tn_tensor_data(tv);
         int64_t k = 0;
         for (int64_t j = 0; j < m; j++)  /* NaN equals nothing: drop it from the set */
             if (!isnan(s[j]))
                 s[k++] = s[j];
-        qsort(s, (size_t)k, sizeof *s, cmp_f64);
+        if (k > 0)
+            qsort(s, (size_t)k, sizeof *s, cmp_f64);
         for (int64_t i = 0; i < n; i++)
-            o[i] = (!isnan(e[i]) && bsearch(&e[i], s, (size_t)k, sizeof *s, cmp_f64) != NULL) != invert;
+            o[i] = (k > 0 && !isnan(e[i]) && bsearch(&e[i], s, (size_t)k, sizeof *s, cmp_f64) != NULL) != invert;
     }
     Py_DECREF(ev);
     Py_DECREF(tv);

@@ -9,9 +9,11 @@
 #include "tensor.h"
 #include "embedded.h"
 #include "module_functions.h"
+#include "kernels/canary.h"
 #include "kernels/gemv.h"
 #include "kernels/parallel.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* torch._C._nn._parse_to(*args, **kwargs) -> (device, dtype, non_blocking, memory_format),
@@ -181,7 +183,64 @@ set_tensor_metadata(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* _crash_if_csrc_asan(i), _crash_if_aten_asan(i), _crash_if_csrc_ubsan(i): upstream's sanitizer
+ * canaries, which its CI calls to show a sanitized build reports (tools/asan.py's Note
+ * [Canaries] does the same). Harmless in a release build: x[i] of a 3-byte stack array (i = 3
+ * overruns it), here or in kernels/ (where ATen's lives), and (int)(1.0 / i) (inf for i = 0). */
+static int
+canary_arg(PyObject *arg, const char *name, int *out)
+{
+    if (!PyLong_Check(arg) || PyBool_Check(arg)) {
+        PyErr_Format(PyExc_RuntimeError, "%s expects an int, but got %s", name, tn_tpname(arg));
+        return -1;
+    }
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(arg, &overflow);
+    if (v == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || v > INT32_MAX || v < INT32_MIN) {
+        PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long");
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* UBSan would see the overrun first (bounds, object-size): this canary is ASan's */
+__attribute__((no_sanitize("undefined"))) static PyObject *
+crash_if_csrc_asan(PyObject *self, PyObject *arg)
+{
+    int i;
+    if (canary_arg(arg, "crash_if_csrc_asan", &i) < 0)
+        return NULL;
+    volatile char x[3];
+    x[i] = 0;
+    return PyLong_FromLong(x[0]);
+}
+
+static PyObject *
+crash_if_aten_asan(PyObject *self, PyObject *arg)
+{
+    int i;
+    if (canary_arg(arg, "crash_if_aten_asan", &i) < 0)
+        return NULL;
+    return PyLong_FromLong(tn_canary_stack_overrun(i));
+}
+
+static PyObject *
+crash_if_csrc_ubsan(PyObject *self, PyObject *arg)
+{
+    int i;
+    if (canary_arg(arg, "crash_if_csrc_ubsan", &i) < 0)
+        return NULL;
+    double y = 1.0 / i;
+    return PyLong_FromLong((int)y);
+}
+
 PyMethodDef tn_module_functions[] = {
+    {"_crash_if_csrc_asan", crash_if_csrc_asan, METH_O, NULL},
+    {"_crash_if_aten_asan", crash_if_aten_asan, METH_O, NULL},
+    {"_crash_if_csrc_ubsan", crash_if_csrc_ubsan, METH_O, NULL},
     {"_has_storage", has_storage, METH_O, NULL},
     {"_get_tensor_metadata", get_tensor_metadata, METH_O, NULL},
     {"_set_tensor_metadata", set_tensor_metadata, METH_VARARGS, NULL},

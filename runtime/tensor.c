@@ -33,6 +33,29 @@ static uint64_t next_storage_id = 1;
  * malloc per small tensor instead of two (small-op cost is dominated by allocation). */
 #define TN_INLINE_STORAGE_BYTES 256
 
+/* Note [Sanitized storage]
+ * A storage's data is rounded up to 64 bytes, and inline data starts at the first 64-byte
+ * boundary inside the storage's own block, so a kernel that reads or writes a few bytes past a
+ * tensor's end stays inside the allocation, where AddressSanitizer sees nothing. In an ASan build
+ * (tools/asan.py) that slack, before and after the data, is poisoned: an access to it is reported
+ * like any heap overflow. Nothing legal touches it (no view reaches past nbytes). Zeroed storages
+ * come from malloc too there (Note [Zeroed storage]): ASan does not watch anonymous mappings. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define TN_STORAGE_SANITIZED 1
+#else
+#define TN_STORAGE_SANITIZED 0
+#define ASAN_POISON_MEMORY_REGION(addr, size) ((void)(addr), (void)(size))
+#endif
+
+/* poison [from, to): see Note [Sanitized storage] */
+static void
+poison_slack(char *from, char *to)
+{
+    if (to > from)
+        ASAN_POISON_MEMORY_REGION(from, (size_t)(to - from));
+}
+
 /* upstream's DefaultCPUAllocator refusals: RuntimeError, never MemoryError */
 static void
 alloc_failed(int64_t nbytes)
@@ -76,6 +99,8 @@ tn_storage_new(int64_t nbytes, int device)
         /* 64-byte aligned, like the separate allocations below */
         s->data = (char *)(((uintptr_t)(s + 1) + 63) & ~(uintptr_t)63);
         s->inline_data = 1;
+        poison_slack((char *)(s + 1), s->data);
+        poison_slack(s->data + nbytes, (char *)(s + 1) + extra);
     } else if (nbytes > 0) {
         /* 64-byte alignment: what XNNPACK and AVX-512 loads like, and what upstream's CPU allocator gives */
         size_t n = ((size_t)nbytes + 63) & ~(size_t)63;
@@ -85,6 +110,7 @@ tn_storage_new(int64_t nbytes, int device)
             alloc_failed(nbytes);
             return NULL;
         }
+        poison_slack(s->data + nbytes, s->data + n);
     }
     return s;
 }
@@ -114,7 +140,7 @@ tn_storage_new_external(char *data, int64_t nbytes, PyObject *owner)
  * are never faulted in. Smaller ones are allocated and cleared as usual. Such a storage is a
  * MALLOC one whose data `release` unmaps (the length in release_ctx); resizing moves it to
  * malloc'd memory. */
-#define TN_ZEROED_MAP_BYTES (1 << 20)
+#define TN_ZEROED_MAP_BYTES (TN_STORAGE_SANITIZED ? INT64_MAX : (1 << 20))
 
 static void
 release_mapped(tn_storage *s)
@@ -198,6 +224,8 @@ tn_storage_resize(tn_storage *s, int64_t nbytes)
         alloc_failed(nbytes);
         return -1;
     }
+    if (data)
+        poison_slack(data + nbytes, data + n);
     if (s->data && data)
         memcpy(data, s->data, (size_t)(s->nbytes < nbytes ? s->nbytes : nbytes));
     tn_storage_free_data(s);
@@ -383,15 +411,18 @@ tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const in
         }
     }
     int64_t *ns = buf, *nst = buf + (ndim > TN_SMALL_NDIM ? ndim : TN_SMALL_NDIM);
-    /* sizes/strides may alias the old buffers: copy through temporaries */
+    /* sizes/strides may alias the old buffers: copy through temporaries. A 0-dim tensor's
+     * sizes may be NULL, which memcpy may not be given even for 0 bytes (UBSan) */
     int64_t tmp[2 * TN_MAX_NDIM];
-    memcpy(tmp, sizes, sizeof(int64_t) * (size_t)ndim);
-    if (strides)
-        memcpy(tmp + ndim, strides, sizeof(int64_t) * (size_t)ndim);
-    memcpy(ns, tmp, sizeof(int64_t) * (size_t)ndim);
-    if (strides)
-        memcpy(nst, tmp + ndim, sizeof(int64_t) * (size_t)ndim);
-    else
+    if (ndim > 0) {
+        memcpy(tmp, sizes, sizeof(int64_t) * (size_t)ndim);
+        if (strides)
+            memcpy(tmp + ndim, strides, sizeof(int64_t) * (size_t)ndim);
+        memcpy(ns, tmp, sizeof(int64_t) * (size_t)ndim);
+        if (strides)
+            memcpy(nst, tmp + ndim, sizeof(int64_t) * (size_t)ndim);
+    }
+    if (!strides)
         tn_contiguous_strides(ndim, ns, nst);
     t->sizes = ns;
     t->strides = nst;

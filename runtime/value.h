@@ -66,7 +66,10 @@ static inline int64_t
 tn_scalar_to_int(const tn_value *v)
 {
     switch (v->tag) {
-    case TN_V_DOUBLE: case TN_V_COMPLEX: return (int64_t)v->u.d;
+    /* NaN and values past int64 give INT64_MIN, as x86's truncation (and so upstream's cast)
+     * does; the C cast of such a value is undefined (UBSan: arange's inf end) */
+    case TN_V_DOUBLE: case TN_V_COMPLEX:
+        return v->u.d >= -9223372036854775808.0 && v->u.d < 9223372036854775808.0 ? (int64_t)v->u.d : INT64_MIN;
     default: return v->u.i;
     }
 }

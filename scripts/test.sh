@@ -4,6 +4,7 @@
 #   2. the generator's output is what is checked in (codegen/gen.py --check, codegen/surface.py --check)
 #   3. Criterion tests of kernels/ (meson test)
 #   4. pytest: the Python side against upstream run in .venv-upstream
+#   5. asan: _C built with ASan + UBSan (build/asan): sanitizer canaries, then the golden harness on it (tools/asan.py)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 failed=()
@@ -19,13 +20,14 @@ if [ ${#failed[@]} -eq 0 ]; then
     step surface-regen .venv/bin/python codegen/surface.py --check
     step criterion .venv/bin/meson test -C build/meson --suite kernels --suite runtime --print-errorlogs -q
     step pytest .venv/bin/python -m pytest tests/python -q -p no:cacheprovider
+    step asan .venv/bin/python tools/asan.py
 fi
 golden=""
 for f in build/golden/summary-*.txt; do
     [ -f "$f" ] && while IFS= read -r line; do golden="$golden; $line"; done < "$f"
 done
 if [ ${#failed[@]} -eq 0 ]; then
-    echo "SUMMARY: all steps passed (setup, regen, surface-regen, criterion, pytest)$golden"
+    echo "SUMMARY: all steps passed (setup, regen, surface-regen, criterion, pytest, asan)$golden"
 else
     echo "SUMMARY: FAILED: ${failed[*]}$golden"
     exit 1

@@ -106,6 +106,30 @@ def test_sizes(sizes, i):
         assert ours == up, case
 
 
+# upstream's sanitizer canaries (tools/asan.py Note [Canaries]) in bounds, and their argument
+# checks: value, exception class and message equal upstream's (they were refusing placeholders)
+CANARIES = [
+    "out = torch._C._crash_if_csrc_asan(0)",
+    "out = torch._C._crash_if_aten_asan(0)",
+    "out = torch._C._crash_if_csrc_ubsan(1)",
+    "out = torch._C._crash_if_csrc_ubsan(-2)",
+    "out = torch._C._crash_if_csrc_asan('3')",
+    "out = torch._C._crash_if_csrc_ubsan(True)",
+    "out = torch._C._crash_if_aten_asan(0.0)",
+    "out = torch._C._crash_if_csrc_ubsan(2**31)",
+]
+
+
+@pytest.mark.parametrize("i", range(len(CANARIES)), ids=[c[6:50] for c in CANARIES])
+def test_sanitizer_canaries_agree_in_bounds(canaries, i):
+    assert canaries[0][i] == canaries[1][i], CANARIES[i]
+
+
+@pytest.fixture(scope="module")
+def canaries():
+    return run_side("ours", CANARIES), upstream_results(CANARIES)
+
+
 def test_a_crash_is_reported_not_fatal():
     """The isolation itself: a child that segfaults is one failed case and the next still runs."""
     res = run_side("ours", ["import ctypes; ctypes.string_at(0)", "out = torch.ones(2).sum()"])
