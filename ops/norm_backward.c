@@ -62,7 +62,9 @@ softmax_backward(const tn_op *overload, TensorObject *grad, TensorObject *output
                      tn_dtype_legacy_name(output->dtype));
         return NULL;
     }
-    TensorObject *gi = tn_tensor_empty(grad->ndim, grad->sizes, grad->dtype, grad->device);
+    /* a meta output with a 0-dim CPU grad (a scalar, which joins any device) is a meta call */
+    int device = output->device == TN_DEVICE_META ? TN_DEVICE_META : grad->device;
+    TensorObject *gi = tn_tensor_empty(grad->ndim, grad->sizes, grad->dtype, device);
     if (!gi || gi->device == TN_DEVICE_META || gi->numel == 0)
         return (PyObject *)gi;
     if (tn_check_dtype(overload, grad->dtype) < 0)

@@ -8,6 +8,12 @@ case verified, by op family and against the `core` tag. Writes docs/coverage.md.
 - with a C kernel: torch._C._torchnative.implemented() (schemas/kernels.yaml).
 - golden-verified: the kernel ran (torch._C._torchnative.kernel_calls) in at least one golden
   case that agrees with upstream (tests/python/golden/harness.py; refusals do not count).
+- differentiable: the door records the overload's derivative (a generated node kind or a C
+  composition: generated/autograd_table.c, as cases_op_backward.recorded_overloads reads it).
+- backward-verified: a differentiable overload with a kernel whose backward cases
+  (`op_backward/<overload>/bwd*`, tests/python/golden/cases_op_backward.py) ran and all agree with
+  upstream's torch.autograd.grad. gradcheck's outcome per overload is pinned by
+  tests/python/test_autograd.py, not counted here.
 - route: how the dispatcher computes the overload today (torch._C._torchnative.route):
   kernel, functional (an in-place/out= form through its functional kernel), decomposition,
   python, cia-python, refuse.
@@ -73,6 +79,7 @@ def family_of(name: str, tags: list[str], kfam: dict[str, str]) -> str:
 
 
 def collect() -> dict:
+    import cases_op_backward
     import harness
     import model
     import runner
@@ -81,10 +88,16 @@ def collect() -> dict:
     native = runner._NATIVE
     suite = harness.Suite()
     verified: set[str] = set()
+    bwd_ran: set[str] = set()
+    bwd_failed: set[str] = set()
     for key in suite.cases:
         suite.run(key)
-        if suite.verdict(key) and not suite.refused(key):
+        ok = suite.verdict(key) and not suite.refused(key)
+        if ok:
             verified.update(suite.kernels[key])
+        if key.startswith("op_backward/"):
+            (bwd_ran if ok else bwd_failed).add(key.split("/")[1])
+    recorded = cases_op_backward.recorded_overloads()
     implemented = set(native.implemented())
     kfam = kernel_families()
     rows = []
@@ -92,6 +105,8 @@ def collect() -> dict:
         q = f"aten::{op.qualified}"
         rows.append({"overload": op.qualified, "family": family_of(op.name, op.tags, kfam), "core": "core" in op.tags,
                      "kernel": q in implemented, "verified": q in verified and q in implemented,
+                     "differentiable": q in implemented and cases_op_backward.c_ident(op.qualified) in recorded,
+                     "bwd_verified": q in implemented and op.qualified in bwd_ran - bwd_failed,
                      "route": native.route(q)})
     return {"rows": rows, "cases": len(suite.cases)}
 
@@ -121,10 +136,11 @@ def render(doc: dict) -> str:
         "torchnative has a C kernel for it, and whether a golden case that agrees with upstream ran that",
         f"kernel ({doc['cases']} golden cases, tests/python/golden/). See tools/coverage.py for the definitions.",
         "",
-        "| | overloads | with a C kernel | golden-verified |",
-        "|---|---:|---:|---:|",
-        f"| all | {n} | {k} | {v} |",
-        f"| tagged `core` | {len(core)} | {sum(r['kernel'] for r in core)} | {sum(r['verified'] for r in core)} |",
+        "| | overloads | with a C kernel | golden-verified | differentiable at the door | backward-verified |",
+        "|---|---:|---:|---:|---:|---:|",
+        f"| all | {n} | {k} | {v} | {sum(r['differentiable'] for r in rows)} | {sum(r['bwd_verified'] for r in rows)} |",
+        f"| tagged `core` | {len(core)} | {sum(r['kernel'] for r in core)} | {sum(r['verified'] for r in core)} "
+        f"| {sum(r['differentiable'] for r in core)} | {sum(r['bwd_verified'] for r in core)} |",
         "",
         "How each overload is computed today (`torch._C._torchnative.route`):",
         "",
@@ -139,8 +155,13 @@ def render(doc: dict) -> str:
     for g, total, c, kk, vv, ck in table(rows, lambda r: r["family"]):
         lines.append(f"| {g} | {total} | {c} | {kk} | {vv} | {ck} |")
     unverified = sorted(r["overload"] for r in rows if r["kernel"] and not r["verified"])
+    no_bwd = sorted(r["overload"] for r in rows if r["differentiable"] and not r["bwd_verified"])
     lines += ["", f"## Kernels without an agreeing golden case ({len(unverified)})", ""]
     lines += [f"- `aten::{o}`" for o in unverified] or ["None."]
+    lines += ["", f"## Differentiable kernels without an agreeing `op_backward` case ({len(no_bwd)})", "",
+              "Their gradients may still be checked elsewhere (the backward case files of the norm, loss,",
+              "convolution/attention, index and in-place families, and gradcheck in test_autograd.py).", ""]
+    lines += [f"- `aten::{o}`" for o in no_bwd] or ["None."]
     missing_core = sorted((r["overload"], r["route"]) for r in core if not r["kernel"])
     lines += ["", f"## `core` overloads without a C kernel ({len(missing_core)})", "",
               "| overload | route |", "|---|---|"]
@@ -159,7 +180,9 @@ def main() -> int:
     core = [r for r in rows if r["core"]]
     print(f"overloads: {len(rows)} total, {sum(r['kernel'] for r in rows)} with a C kernel, "
           f"{sum(r['verified'] for r in rows)} golden-verified; core: {len(core)} total, "
-          f"{sum(r['kernel'] for r in core)} with a kernel, {sum(r['verified'] for r in core)} verified -> {args.out}")
+          f"{sum(r['kernel'] for r in core)} with a kernel, {sum(r['verified'] for r in core)} verified; "
+          f"{sum(r['differentiable'] for r in rows)} differentiable at the door, "
+          f"{sum(r['bwd_verified'] for r in rows)} backward-verified -> {args.out}")
     return 0
 
 

@@ -314,4 +314,7 @@ def load_samples(oracle: Path, entry: dict) -> list[dict]:
 
 
 if __name__ == "__main__":
-    upstream_main(sys.argv[1])
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out_dir", help="where index.json and the per-op sample files go")
+    upstream_main(ap.parse_args().out_dir)

@@ -83,8 +83,10 @@ def test_summary(suite):
     if set(ran) != set(FAMILIES):
         SUMMARY.unlink(missing_ok=True)
         pytest.skip("not every golden family ran: no summary")
+    bwd = [k for k in suite.cases if runner.family(k) == "op_backward"]
     lines = [f"golden: {len(suite.cases)} cases, {sum(ran.values())} failed, {COUNTS.get('refused', '?')} refused "
-             f"(pinned); {COUNTS.get('kernels', 'kernel coverage not run')}",
+             f"(pinned); {COUNTS.get('kernels', 'kernel coverage not run')}; backward: {len(bwd)} op_backward cases "
+             f"over {len({k.split('/')[1] for k in bwd})} differentiable overloads, {ran.get('op_backward', '?')} failed",
              f"golden {COUNTS.get('selftest', 'self-test: not run')}"]
     SUMMARY.parent.mkdir(parents=True, exist_ok=True)
     SUMMARY.write_text("\n".join(lines) + "\n")

@@ -783,8 +783,8 @@ def refusal_cases():
         "func_grad": lambda: torch.func.grad(lambda x: x.sum())(torch.ones(2)),
         "func_jacrev": lambda: torch.func.jacrev(_jit_target)(torch.ones(2)),
         "interpolate_bicubic": lambda: F.interpolate(torch.ones(1, 1, 4, 4), scale_factor=2, mode="bicubic"),
-        "histc": lambda: torch.histc(torch.ones(3)),
-        "histc_aten": lambda: torch.ops.aten.histc(torch.ones(3)),
+        "bincount": lambda: torch.bincount(torch.tensor([1, 2])),
+        "bincount_aten": lambda: torch.ops.aten.bincount(torch.tensor([1, 2])),
         "ones_complex32": lambda: torch.ones(2, dtype=torch.complex32),
         "sharing_strategy_file_system": lambda: (
             torch.multiprocessing.set_sharing_strategy("file_system"),
