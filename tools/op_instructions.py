@@ -22,15 +22,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from bench import OPS  # noqa: E402  (label -> (setup, statement), the ops group's small ops)
 
-# label -> (setup, statement); the labels and statements of tools/bench.py's OPS
-OPS = {
-    "view": ("x = torch.randn(4)", "x.view(2, 2)"),
-    "transpose": ("x = torch.randn(2, 2)", "x.transpose(0, 1)"),
-    "add": ("x = torch.randn(4); y = torch.randn(4)", "x + y"),
-    "cat": ("a = torch.randn(4); b = torch.randn(4)", "torch.cat([a, b])"),
-    "linear": ("x = torch.randn(1, 576); w = torch.randn(576, 576)", "F.linear(x, w)"),
-}
 BASELINE = ("x = 1", "x")
 
 
@@ -63,16 +57,20 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--python", default=str(ROOT / ".venv" / "bin" / "python"),
                     help="the interpreter whose torch is measured (default: ours, .venv)")
-    ap.add_argument("--ops", default=",".join(OPS), help="comma-separated labels: " + ",".join(OPS))
+    ap.add_argument("--ops", default="", help="comma-separated words; the ops whose bench.py label contains one "
+                    "(default: all of " + "; ".join(OPS) + ")")
     ap.add_argument("--calls", type=int, default=1000)
     args = ap.parse_args()
     which = subprocess.run([args.python, "-c", "import torch; print(torch._C.__file__)"],
                            capture_output=True, text=True, check=True).stdout.strip()
     print(f"torch._C: {which}")
     base = count(args.python, *BASELINE, args.calls)
-    for label in args.ops.split(","):
-        n = count(args.python, *OPS[label], args.calls)
-        print(f"{label:10s} {(n - base) / args.calls:10.0f} instructions per call")
+    words = [w for w in args.ops.split(",") if w]
+    for label, (setup, stmt) in OPS.items():
+        if words and not any(w in label for w in words):
+            continue
+        n = count(args.python, setup, stmt, args.calls)
+        print(f"{label:28s} {(n - base) / args.calls:8.0f} instructions per call")
 
 
 if __name__ == "__main__":
