@@ -1315,8 +1315,9 @@ tn_op_hardtanh(const tn_op *overload, TensorObject *self, const tn_value *min_va
             PyErr_SetString(PyExc_RuntimeError, "cannot do hardtanh on an unsigned type with negative limits");
             return NULL;
         }
-        min_val = &lo;
-        max_val = &hi;
+        /* upstream's hardtanh_out is clamp_out: the int64 limits go there exactly (the unary
+         * kernel's double parameters would round 2**63 - 1 up and wrap it) */
+        return tn_ag_op(TN_OP_clamp, (tn_value[]){tn_value_tensor((PyObject *)self), lo, hi});
     }
     if (self->device != TN_DEVICE_META &&
         (tn_check_scalar_fits(min_val, self->dtype) < 0 || tn_check_scalar_fits(max_val, self->dtype) < 0))

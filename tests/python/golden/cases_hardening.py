@@ -73,6 +73,10 @@ for name, code in {
     "sdpa_0dim_mask": f"out = torch.nn.functional.scaled_dot_product_attention({Q}, {Q}, {Q}, attn_mask=torch.tensor(True))",
     "manual_seed_2_64": "torch.manual_seed(2**64); out = torch.initial_seed()",
     "manual_seed_neg_2_63_minus_1": "torch.manual_seed(-2**63 - 1); out = torch.initial_seed()",
+    # hardtanh of an integer tensor is upstream's clamp with exact int64 limits
+    "hardtanh_int64_max_limit": "out = torch.nn.functional.hardtanh(torch.tensor([1, -5, 2**62]), -2**63, 2**63 - 1)",
+    "hardtanh_int64_float_limits": "out = torch.nn.functional.hardtanh(torch.tensor([1, -5, 7]), -2.5, 3.7)",
+    "hardtanh_int8_wraps_limits": "out = torch.nn.functional.hardtanh(torch.tensor([1, -5, 7], dtype=torch.int8), -2, 300)",
     "normalize_large_bf16": "out = torch.nn.functional.normalize(torch.full((4, 3), 3e38).bfloat16(), dim=1)",
 }.items():
     CASES[f"check_{name}"] = {"code": code, **D}
