@@ -1305,12 +1305,8 @@ tn_op_hardtanh(const tn_op *overload, TensorObject *self, const tn_value *min_va
      * and uint8 refuses negative ones */
     tn_value lo, hi;
     if (tn_dtype_is_integral(self->dtype, false)) {
-        lo = (tn_value){.tag = TN_V_INT, .u.i = (int64_t)tn_scalar_to_double(min_val)};
-        hi = (tn_value){.tag = TN_V_INT, .u.i = (int64_t)tn_scalar_to_double(max_val)};
-        if (min_val->tag == TN_V_INT)
-            lo.u.i = min_val->u.i;
-        if (max_val->tag == TN_V_INT)
-            hi.u.i = max_val->u.i;
+        lo = (tn_value){.tag = TN_V_INT, .u.i = min_val->tag == TN_V_INT ? min_val->u.i : tn_scalar_to_int(min_val)};
+        hi = (tn_value){.tag = TN_V_INT, .u.i = max_val->tag == TN_V_INT ? max_val->u.i : tn_scalar_to_int(max_val)};
         if (self->dtype == TN_DTYPE_U8 && (lo.u.i < 0 || hi.u.i < 0)) {
             PyErr_SetString(PyExc_RuntimeError, "cannot do hardtanh on an unsigned type with negative limits");
             return NULL;
