@@ -2381,6 +2381,204 @@ fail_:
     return NULL;
 }
 
+/* GroupedMmBackward0: aten::_grouped_mm
+ *   mat2: _grouped_mm_mat2_backward(grad, self, mat2.sym_sizes(), mat2.sym_strides(), mat2.layout(), offs, 1)
+ *   self: _grouped_mm_mat1_backward(grad, mat2, self.sym_sizes(), self.sym_strides(), self.layout(), offs, 1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints mat2_sym_sizes;
+    tn_ag_ints mat2_sym_strides;
+    int mat2_layout;
+    tn_saved offs_;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_ints self_sym_strides;
+    int self_layout;
+    tn_saved mat2_;
+} GroupedMmBackward0;
+
+static int
+GroupedMmBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    GroupedMmBackward0 *n = (GroupedMmBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *offs = t_[1] = tn_saved_unpack(&n->offs_, n_);
+    if (!offs && PyErr_Occurred()) goto fail_;
+    PyObject *mat2 = t_[2] = tn_saved_unpack(&n->mat2_, n_);
+    if (!mat2 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_grouped_mm is not implemented in torchnative", "no ATen overload _grouped_mm_mat2_backward(T, T, IA, IA, L, T, I)");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_grouped_mm is not implemented in torchnative", "no ATen overload _grouped_mm_mat1_backward(T, T, IA, IA, L, T, I)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+GroupedMmBackward0_release(tn_node *n_)
+{
+    GroupedMmBackward0 *n = (GroupedMmBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->offs_);
+    tn_saved_release(&n->mat2_);
+    (void)n;
+}
+
+static void
+GroupedMmBackward0_finalize(tn_node *n_)
+{
+    GroupedMmBackward0 *n = (GroupedMmBackward0 *)n_;
+    tn_ag_free_ints(&n->mat2_sym_sizes);
+    tn_ag_free_ints(&n->mat2_sym_strides);
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->self_sym_strides);
+    (void)n;
+}
+
+static int
+GroupedMmBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    GroupedMmBackward0 *n = (GroupedMmBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->offs_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->mat2_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+GroupedMmBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GroupedMmBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+GroupedMmBackward0_get_mat2_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((GroupedMmBackward0 *)self)->mat2_sym_sizes);
+}
+
+static PyObject *
+GroupedMmBackward0_get_mat2_sym_strides(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((GroupedMmBackward0 *)self)->mat2_sym_strides);
+}
+
+static PyObject *
+GroupedMmBackward0_get_offs(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GroupedMmBackward0 *)self)->offs_, TN_NODE(self));
+}
+
+static PyObject *
+GroupedMmBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((GroupedMmBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+GroupedMmBackward0_get_self_sym_strides(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((GroupedMmBackward0 *)self)->self_sym_strides);
+}
+
+static PyObject *
+GroupedMmBackward0_get_mat2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GroupedMmBackward0 *)self)->mat2_, TN_NODE(self));
+}
+
+static PyGetSetDef GroupedMmBackward0_getset[] = {
+    {"_saved_self", GroupedMmBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_mat2_sym_sizes", GroupedMmBackward0_get_mat2_sym_sizes, NULL, NULL, NULL},
+    {"_saved_mat2_sym_strides", GroupedMmBackward0_get_mat2_sym_strides, NULL, NULL, NULL},
+    {"_saved_offs", GroupedMmBackward0_get_offs, NULL, NULL, NULL},
+    {"_saved_self_sym_sizes", GroupedMmBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_self_sym_strides", GroupedMmBackward0_get_self_sym_strides, NULL, NULL, NULL},
+    {"_saved_mat2", GroupedMmBackward0_get_mat2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_GroupedMmBackward0 = {
+    .name = "GroupedMmBackward0",
+    .basicsize = sizeof(GroupedMmBackward0),
+    .apply = GroupedMmBackward0_apply,
+    .release = GroupedMmBackward0_release,
+    .finalize = GroupedMmBackward0_finalize,
+    .traverse = GroupedMmBackward0_traverse,
+    .getset = GroupedMmBackward0_getset,
+    .op = "aten::_grouped_mm",
+};
+
+/* aten::_grouped_mm(Tensor self, Tensor mat2, Tensor? offs=None, Tensor? bias=None, ScalarType? out_dtype=None) -> Tensor */
+PyObject *
+tn_ag_record__grouped_mm(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mat2 = tn_ag_arg_tensor(&a_[1]);
+    PyObject *offs = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_ag_check_no_requires_grad(&a_[2], "offs", "_grouped_mm") < 0)
+        return NULL;
+    if (tn_ag_check_no_requires_grad(&a_[3], "bias", "_grouped_mm") < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    GroupedMmBackward0 *n = (GroupedMmBackward0 *)tn_node_new(&tn_kind_GroupedMmBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, mat2) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_ag_ints_save_sizes(&n->mat2_sym_sizes, mat2) < 0) goto fail_;
+    if (tn_ag_ints_save_strides(&n->mat2_sym_strides, mat2) < 0) goto fail_;
+    n->mat2_layout = 0;
+    if (tn_saved_save(&n->offs_, offs, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    if (tn_ag_ints_save_strides(&n->self_sym_strides, self) < 0) goto fail_;
+    n->self_layout = 0;
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->mat2_, mat2, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* GtBackward0: aten::gt_.Scalar
  *   self: zeros_like(self)
  */
@@ -6167,174 +6365,6 @@ tn_ag_record__log_softmax(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
- *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
- *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())
- */
-typedef struct {
-    tn_node base;
-    tn_saved output_;
-    int64_t dim;
-    tn_saved grad_output_;
-} LogSoftmaxBackwardDataBackward0;
-
-static int
-LogSoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    PyObject *t_[15] = {0};
-    int64_t v0_;
-    int64_t v1_;
-    int rc_ = -1;
-    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
-    if (!output && PyErr_Occurred()) goto fail_;
-    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
-    if (!grad_output && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[4])});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            v0_ = n->dim;
-            t_[6] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_ints_lit(&v0_, 1), tn_ag_value_bool(1), (tn_value){0}});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[6]), tn_value_int(1)});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[7]);
-        }
-    }
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            v1_ = n->dim;
-            t_[8] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(grad_output), tn_ag_value_ints_lit(&v1_, 1), tn_ag_value_bool(1), (tn_value){0}});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[8])});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            t_[10] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
-            if (!t_[10] && PyErr_Occurred()) goto fail_;
-            t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[9]), tn_value_tensor(t_[10])});
-            if (!t_[11] && PyErr_Occurred()) goto fail_;
-            t_[12] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[12] && PyErr_Occurred()) goto fail_;
-            t_[13] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[11]), tn_value_tensor(t_[12])});
-            if (!t_[13] && PyErr_Occurred()) goto fail_;
-            t_[14] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(t_[13]), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[14] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[14]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 15);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogSoftmaxBackwardDataBackward0_release(tn_node *n_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    tn_saved_release(&n->output_);
-    tn_saved_release(&n->grad_output_);
-    (void)n;
-}
-
-static void
-LogSoftmaxBackwardDataBackward0_finalize(tn_node *n_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogSoftmaxBackwardDataBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    if (tn_saved_traverse(&n->output_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->grad_output_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_output(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->output_, TN_NODE(self));
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogSoftmaxBackwardDataBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_grad_output(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->grad_output_, TN_NODE(self));
-}
-
-static PyGetSetDef LogSoftmaxBackwardDataBackward0_getset[] = {
-    {"_saved_output", LogSoftmaxBackwardDataBackward0_get_output, NULL, NULL, NULL},
-    {"_saved_dim", LogSoftmaxBackwardDataBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_grad_output", LogSoftmaxBackwardDataBackward0_get_grad_output, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogSoftmaxBackwardDataBackward0 = {
-    .name = "LogSoftmaxBackwardDataBackward0",
-    .basicsize = sizeof(LogSoftmaxBackwardDataBackward0),
-    .apply = LogSoftmaxBackwardDataBackward0_apply,
-    .release = LogSoftmaxBackwardDataBackward0_release,
-    .finalize = LogSoftmaxBackwardDataBackward0_finalize,
-    .traverse = LogSoftmaxBackwardDataBackward0_traverse,
-    .getset = LogSoftmaxBackwardDataBackward0_getset,
-    .op = "aten::_log_softmax_backward_data",
-};
-
-/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
-PyObject *
-tn_ag_record__log_softmax_backward_data(tn_op *op_, tn_value *a_)
-{
-    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
-    PyObject *output = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackwardDataBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, output) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
-    n->dim = a_[2].u.i;
-    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -8,6 +8,134 @@
 
 #include <math.h>
 
+/* SortBackward0: aten::sort
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    tn_saved indices_;
+} SortBackward0;
+
+static int
+SortBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(1)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+SortBackward0_release(tn_node *n_)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+SortBackward0_finalize(tn_node *n_)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SortBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SortBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SortBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SortBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SortBackward0 *)self)->dim);
+}
+
+static PyObject *
+SortBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SortBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef SortBackward0_getset[] = {
+    {"_saved_self_sym_sizes", SortBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", SortBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_indices", SortBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SortBackward0 = {
+    .name = "SortBackward0",
+    .basicsize = sizeof(SortBackward0),
+    .apply = SortBackward0_apply,
+    .release = SortBackward0_release,
+    .finalize = SortBackward0_finalize,
+    .traverse = SortBackward0_traverse,
+    .getset = SortBackward0_getset,
+    .op = "aten::sort",
+};
+
+/* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_sort(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SortBackward0 *n = (SortBackward0 *)tn_node_new(&tn_kind_SortBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SortBackward1: aten::sort.stable
  *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
  */

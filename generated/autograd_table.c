@@ -352,7 +352,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP__grid_sampler_2d_cpu_fallback, TN_AG_NOTIMPL, NULL},
     {TN_OP__grid_sampler_2d_cpu_fallback__out, TN_AG_OUT, NULL},
     {TN_OP__grid_sampler_2d_cpu_fallback_backward, TN_AG_NOTIMPL, NULL},
-    {TN_OP__grouped_mm, TN_AG_NOTIMPL, NULL},
+    {TN_OP__grouped_mm, TN_AG_RECORD, tn_ag_record__grouped_mm},
     {TN_OP__histogramdd_bin_edges, TN_AG_NOTIMPL, NULL},
     {TN_OP__histogramdd_bin_edges__out, TN_AG_OUT, NULL},
     {TN_OP__histogramdd_from_bin_cts, TN_AG_NOTIMPL, NULL},

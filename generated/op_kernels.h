@@ -149,6 +149,8 @@ PyObject *tn_op__foreach_sub___Scalar(const tn_op *overload, tn_tensors self, co
 PyObject *tn_op__foreach_sub___ScalarList(const tn_op *overload, tn_tensors self, const tn_value *scalars);
 /* aten::_foreach_zero_(Tensor(a!)[] self) -> () */
 PyObject *tn_op__foreach_zero_(const tn_op *overload, tn_tensors self);
+/* aten::_grouped_mm(Tensor self, Tensor mat2, Tensor? offs=None, Tensor? bias=None, ScalarType? out_dtype=None) -> Tensor */
+PyObject *tn_op__grouped_mm(const tn_op *overload, TensorObject *self, TensorObject *mat2, TensorObject *offs, TensorObject *bias, int out_dtype);
 /* aten::_has_compatible_shallow_copy_type(Tensor self, Tensor from) -> bool */
 PyObject *tn_op__has_compatible_shallow_copy_type(const tn_op *overload, TensorObject *self, TensorObject *from);
 /* aten::_has_same_storage_numel(Tensor self, Tensor other) -> bool */

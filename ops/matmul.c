@@ -873,3 +873,210 @@ tn_op_ger(const tn_op *overload, TensorObject *self, TensorObject *vec2)
 {
     return tn_op_outer(overload, self, vec2);
 }
+
+/* ---- _grouped_mm: the mixture-of-experts product (upstream's CPU path, GroupedMMUtils.h) ----
+ * Four shapes, each a loop of GEMMs over groups that `offs` (int32 cumulative ends) delimits:
+ *   2d x 3d  a (rows, k), b (groups, k, n): rows [offs[g-1], offs[g]) of a times b[g]
+ *   3d x 2d  a (groups, m, k), b (k, cols): a[g] times columns [offs[g-1], offs[g]) of b
+ *   2d x 2d  a (m, k), b (k, n): the k range [offs[g-1], offs[g]) gives out[g]
+ *   3d x 3d  no offs: bmm
+ * Each range is an ATen slice of the offsets (negative ends wrap, then clamp). The result's last
+ * dim is padded to 16 bytes as upstream's (its strides come from CUDA's TMA rule on every device);
+ * rows or columns no group covers are zero here (upstream leaves them uninitialised). */
+
+static int
+grouped_operand(const char *name, TensorObject *t)
+{
+    if (t->dtype != TN_DTYPE_F32 && t->dtype != TN_DTYPE_BF16 && t->dtype != TN_DTYPE_F16) {
+        PyErr_Format(PyExc_RuntimeError, "Expected %s to be Float32, BFloat16 or Float16 matrix, got %s", name,
+                     tn_dtype_legacy_name(t->dtype));
+        return -1;
+    }
+    return 0;
+}
+
+/* upstream's check_valid_strides_and_return_transposed: a row- or column-major matrix whose
+ * leading stride is a multiple of 16 bytes */
+static int
+grouped_strides(TensorObject *t)
+{
+    int e = t->ndim - 1;
+    int64_t align = 16 / tn_dtype_size(t->dtype), lead;
+    if (t->strides[e - 1] == 1 && t->strides[e] >= (t->sizes[e - 1] > 1 ? t->sizes[e - 1] : 1))
+        lead = t->strides[e];
+    else if (t->strides[e] == 1 && t->strides[e - 1] >= (t->sizes[e] > 1 ? t->sizes[e] : 1))
+        lead = t->strides[e - 1];
+    else {
+        char st[256], sz[256];
+        tn_format_sizes(st, sizeof st, t->ndim, t->strides);
+        tn_format_sizes(sz, sizeof sz, t->ndim, t->sizes);
+        PyErr_Format(PyExc_RuntimeError, "Invalid strides/sizes, got %s for strides and %s for sizes", st, sz);
+        return -1;
+    }
+    if (lead % align != 0) {
+        PyErr_SetString(PyExc_RuntimeError, "strides should be multiple of 16 bytes");
+        return -1;
+    }
+    return 0;
+}
+
+/* at::slice's range of [start, end) in a dim of `size` */
+static void
+slice_range(int64_t start, int64_t end, int64_t size, int64_t *lo, int64_t *hi)
+{
+    if (start < 0)
+        start += size;
+    if (end < 0)
+        end += size;
+    *lo = start < 0 ? 0 : start > size ? size : start;
+    *hi = end < *lo ? *lo : end > size ? size : end;
+}
+
+static int64_t
+offs_at(TensorObject *offs, int64_t g)
+{
+    return *(const int32_t *)(tn_tensor_data(offs) + g * offs->strides[0] * 4);
+}
+
+/* one GEMM of the loop: a, b, c are element offsets into the operands */
+static tn_status
+grouped_gemm(int dtype, int64_t m, int64_t n, int64_t k, TensorObject *a, int64_t a_off, int64_t a_sm,
+             int64_t a_sk, TensorObject *b, int64_t b_off, int64_t b_sk, int64_t b_sn, TensorObject *c,
+             int64_t c_off, int64_t c_sm)
+{
+    int64_t es = tn_dtype_size(dtype);
+    return tn_gemm(dtype, 1, m, n, k, tn_tensor_data(a) + a_off * es, 0, a_sm, a_sk, tn_tensor_data(b) + b_off * es, 0,
+                   b_sk, b_sn, tn_tensor_data(c) + c_off * es, 0, c_sm, 1, 1.0, 0.0);
+}
+
+static tn_status
+grouped_loop(TensorObject *a, TensorObject *b, TensorObject *offs, TensorObject *out)
+{
+    int dtype = a->dtype;
+    int64_t groups = offs ? offs->sizes[0] : 0, start = 0, lo, hi;
+    tn_status s = TN_OK;
+    if (a->ndim == 2 && b->ndim == 3) {
+        for (int64_t g = 0; g < groups && s == TN_OK; g++) {
+            int64_t end = offs_at(offs, g);
+            slice_range(start, end, a->sizes[0], &lo, &hi);
+            s = grouped_gemm(dtype, hi - lo, b->sizes[2], a->sizes[1], a, lo * a->strides[0], a->strides[0],
+                             a->strides[1], b, g * b->strides[0], b->strides[1], b->strides[2], out,
+                             lo * out->strides[0], out->strides[0]);
+            start = end;
+        }
+    } else if (a->ndim == 3 && b->ndim == 2) {
+        for (int64_t g = 0; g < groups && s == TN_OK; g++) {
+            int64_t end = offs_at(offs, g);
+            slice_range(start, end, b->sizes[1], &lo, &hi);
+            s = grouped_gemm(dtype, a->sizes[1], hi - lo, a->sizes[2], a, g * a->strides[0], a->strides[1],
+                             a->strides[2], b, lo * b->strides[1], b->strides[0], b->strides[1], out,
+                             lo * out->strides[1], out->strides[0]);
+            start = end;
+        }
+    } else if (a->ndim == 2 && b->ndim == 2) {
+        for (int64_t g = 0; g < groups && s == TN_OK; g++) {
+            int64_t end = offs_at(offs, g);
+            slice_range(start, end, a->sizes[1], &lo, &hi);
+            int64_t b_lo, b_hi;
+            slice_range(start, end, b->sizes[0], &b_lo, &b_hi);
+            if (b_hi - b_lo != hi - lo) /* upstream's mm_out then refuses the shapes */
+                return TN_ERR_VALUE;
+            s = grouped_gemm(dtype, a->sizes[0], b->sizes[1], hi - lo, a, lo * a->strides[1], a->strides[0],
+                             a->strides[1], b, b_lo * b->strides[0], b->strides[0], b->strides[1], out,
+                             g * out->strides[0], out->strides[1]);
+            start = end;
+        }
+    } else {
+        s = tn_gemm(dtype, a->sizes[0], a->sizes[1], b->sizes[2], a->sizes[2], tn_tensor_data(a), a->strides[0],
+                    a->strides[1], a->strides[2], tn_tensor_data(b), b->strides[0], b->strides[1], b->strides[2],
+                    tn_tensor_data(out), out->strides[0], out->strides[1], out->strides[2], 1.0, 0.0);
+    }
+    return s;
+}
+
+PyObject *
+tn_op__grouped_mm(const tn_op *overload, TensorObject *self, TensorObject *mat2, TensorObject *offs,
+                  TensorObject *bias, int out_dtype)
+{
+    if (grouped_operand("mat_a", self) < 0 || grouped_operand("mat_b", mat2) < 0)
+        return NULL;
+    if (self->ndim != 2 && self->ndim != 3) {
+        PyErr_SetString(PyExc_RuntimeError, "mat_a has to be 2 or 3d");
+        return NULL;
+    }
+    if (mat2->ndim != 2 && mat2->ndim != 3) {
+        PyErr_SetString(PyExc_RuntimeError, "mat_b has to be 2 or 3d");
+        return NULL;
+    }
+    int a2 = self->ndim == 2, b2 = mat2->ndim == 2;
+    if ((!a2 || !b2) && self->sizes[self->ndim - 1] != mat2->sizes[mat2->ndim - 2]) {
+        PyErr_SetString(PyExc_RuntimeError, "contraction dimension of mat_a and mat_b must match");
+        return NULL;
+    }
+    if (grouped_strides(self) < 0 || grouped_strides(mat2) < 0)
+        return NULL;
+    if ((offs != NULL) != (a2 || b2)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "Have to provide offsets if there is a 2d matrix, or no offset if both matrices are 3d");
+        return NULL;
+    }
+    if (offs && offs->ndim != 1) {
+        PyErr_SetString(PyExc_RuntimeError, "offs has to be 1D");
+        return NULL;
+    }
+    if (offs && offs->dtype != TN_DTYPE_I32) {
+        PyErr_SetString(PyExc_RuntimeError, "Offsets have to be int32");
+        return NULL;
+    }
+    if (bias) {
+        PyErr_SetString(PyExc_RuntimeError, "Bias not supported yet");
+        return NULL;
+    }
+    if (out_dtype >= 0 && out_dtype != self->dtype) {
+        PyErr_SetString(PyExc_RuntimeError, "Grouped gemm output dtype must match `mat_a` dtype");
+        return NULL;
+    }
+    int64_t shape[3];
+    int ndim;
+    if (a2 && b2) {
+        ndim = 3, shape[0] = offs->sizes[0], shape[1] = self->sizes[0], shape[2] = mat2->sizes[1];
+    } else if (a2 || b2) {
+        if (offs->sizes[0] != (a2 ? mat2 : self)->sizes[0]) {
+            PyErr_SetString(PyExc_RuntimeError, "matrix batch sizes have to match");
+            return NULL;
+        }
+        ndim = 2, shape[0] = a2 ? self->sizes[0] : self->sizes[1], shape[1] = mat2->sizes[mat2->ndim - 1];
+    } else {
+        if (self->sizes[0] != mat2->sizes[0]) {
+            PyErr_SetString(PyExc_RuntimeError, "batched dimension has to match");
+            return NULL;
+        }
+        ndim = 3, shape[0] = self->sizes[0], shape[1] = self->sizes[1], shape[2] = mat2->sizes[2];
+    }
+    if (same_dtype(self, mat2, "m1 and m2") < 0)
+        return NULL;
+    int64_t align = 16 / tn_dtype_size(self->dtype), padded = (shape[ndim - 1] + align - 1) / align * align;
+    int64_t strides[3] = {ndim == 2 ? padded : shape[1] * padded, ndim == 2 ? 1 : padded, 1};
+    int meta = any_meta(self, mat2) || (offs && offs->device == TN_DEVICE_META);
+    tn_storage *st = tn_storage_new_for(ndim, shape, strides, self->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    if (!st)
+        return NULL;
+    TensorObject *out = tn_tensor_from_storage(st, 0, ndim, shape, strides, self->dtype);
+    tn_storage_release(st);
+    if (!out || meta)
+        return (PyObject *)out;
+    if (offs)
+        memset(tn_tensor_data(out), 0, (size_t)out->storage->nbytes);
+    tn_status s;
+    TN_NOGIL(tn_numel(self->ndim, self->sizes) * shape[ndim - 1], s = grouped_loop(self, mat2, offs, out));
+    if (s == TN_ERR_VALUE) {
+        PyErr_SetString(PyExc_RuntimeError, "_grouped_mm: a group's k range differs between mat_a and mat_b");
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    if (TN_KCHECK(overload, s, out->dtype) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}

@@ -1,7 +1,7 @@
 """Missing-op report: every ATen overload the sweep's ten architectures (tools/sweep.py) call,
-and how torchnative computes each; writes docs/architectures.md.
+and how torchnative computes each; writes docs/architecture_ops.md.
 
-    .venv/bin/python tools/op_report.py                        # all ten -> docs/architectures.md
+    .venv/bin/python tools/op_report.py                        # all ten -> docs/architecture_ops.md
     .venv/bin/python tools/op_report.py gpt2 --out /tmp/r.md   # some of them, elsewhere
 
 Per architecture, three phases run with a recording TorchDispatchMode: `load`

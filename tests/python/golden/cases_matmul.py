@@ -93,3 +93,6 @@ CASES.update({
     "sdpa_flash_op_head_size_error": "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(torch.zeros(1, 1, 4, 8), torch.zeros(1, 1, 4, 8), torch.zeros(1, 1, 4, 4))",
     "sdpa_head_dim_mismatch": "out = torch.nn.functional.scaled_dot_product_attention(torch.zeros(1, 1, 4, 8), torch.zeros(1, 1, 4, 7), torch.zeros(1, 1, 4, 8))",
 })
+# _grouped_mm with a column-major b: the result's last dim (6) padded to 16 bytes, strides (8, 1)
+CASES["grouped_mm_b_transposed"] = {"code": "out = torch._grouped_mm(randn(6, 8, seed=1), randn(3, 6, 8, seed=2)"
+                                            ".transpose(1, 2), torch.tensor([2, 2, 6], dtype=torch.int32))", **D}

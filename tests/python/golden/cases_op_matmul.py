@@ -6,6 +6,8 @@ from spell import C, Op, T, expand_all
 D = "derived"
 A, B = T((3, 4)), T((4, 5))
 Q, K, V = T((1, 2, 3, 4)), T((1, 2, 5, 4)), T((1, 2, 5, 4))
+OFFS6 = C("torch.tensor([2, 2, 6], dtype=torch.int32)")
+OFFS12 = C("torch.tensor([4, 8, 12], dtype=torch.int32)")
 MASK = T((3, 5), role="mask", dtype="bool", vary=False)
 OPS = [
     Op("mm", A, B, tol=D, zerodim=False, extra={"k0": ((T((3, 0)), T((0, 5))), None), "vector_error": ((T((4,)), B), None)}),
@@ -33,6 +35,16 @@ OPS = [
               "float_mask": ((Q, K, V, T((3, 5), vary=False)), {}), "scale": ((Q, K, V), {"scale": 0.5}),
               "gqa": ((T((1, 4, 3, 4)), K, V), {"enable_gqa": True})},
        spell_extra={"F": "torch.nn.functional.scaled_dot_product_attention({0}, {1}, {2})"}),
+    # mixture-of-experts products: groups delimited by int32 cumulative ends (every row covered:
+    # upstream leaves the others uninitialised); (cases_matmul.py: a transposed b, the padded output strides)
+    Op("_grouped_mm", T((6, 8)), T((3, 8, 4)), OFFS6, tol=D, zerodim=False, empty=False, extra={
+        "a3d_b2d": ((T((3, 5, 8)), T((8, 12)), OFFS12), None), "a2d_b2d": ((T((5, 12)), T((12, 8)), OFFS12), None),
+        "bmm": ((T((3, 5, 8)), T((3, 8, 4))), None),
+        "float64_error": ((T((6, 8), dtype="float64"), T((3, 8, 4), dtype="float64"), OFFS6), None),
+        "no_offs_error": ((T((6, 8)), T((3, 8, 4))), None),
+        "offs_int64_error": ((T((6, 8)), T((3, 8, 4)), C("torch.tensor([2, 2, 6])")), None),
+        "stride_error": ((T((6, 7)), T((3, 7, 4)), OFFS6), None),
+        "groups_error": ((T((6, 8)), T((2, 8, 4)), OFFS6), None)}),
     # normalisations
     Op("_softmax", T(), 1, False, tol=D, extra={"dim0": ((T(), 0, False), None)}),
     Op("_log_softmax", T(), 1, False, tol=D, extra={"dim0": ((T(), 0, False), None)}),

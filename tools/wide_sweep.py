@@ -1,0 +1,346 @@
+"""Wide architecture sweep: every text architecture transformers ships, tiny and randomly
+initialised, run on torchnative and on upstream torch 2.13.0; writes docs/architectures.md.
+
+    .venv/bin/python tools/wide_sweep.py                 # all of them -> docs/architectures.md
+    .venv/bin/python tools/wide_sweep.py llama bart      # some of them (prints, writes nothing)
+    .venv/bin/python tools/wide_sweep.py --json out.json # also every row as JSON
+
+Architectures: every model_type in transformers' causal-LM, masked-LM and seq2seq-LM auto
+mappings (`MAPPINGS`), each through the Auto class of the first mapping that lists it.
+
+Per architecture:
+1. Weights (upstream, .venv-upstream). The model type's default config, shrunk by `tiny_config`
+   (every size attribute the config has, in it and in its sub-configs, set small: hidden 32,
+   2 layers, 2 heads, head_dim 16, vocab 128, 64 positions, 4 experts; per-layer lists cut to the
+   layer count), is initialised with seed 0 and saved with save_pretrained (safetensors) to
+   ~/.cache/torchnative/wide/<arch>/<hash of the tiny config and RECIPE>/.
+2. Reference (upstream): the saved directory loaded back with from_pretrained, the fixed input
+   (`fixed_input`: 2 rows of 8 tokens; seq2seq models also get 5 decoder tokens) run in float32
+   and, after model.double(), in float64; the logits saved beside the weights.
+3. Ours (.venv): the same directory loaded with from_pretrained, the same input in float32.
+Both sides run through tests/python/isolated.py's children (one per side, restarted after a
+crash or a hang, which becomes that architecture's result), so one architecture cannot stop the
+sweep. A verdict per architecture:
+- `agrees`: float32 logits within the golden harness's `derived` tolerance
+  (tests/python/golden/compare.py: |ours - up64| <= 2 max|up32 - up64| + ulp32, per tensor);
+- `disagrees`: shape, dtype or a value outside that bound (the first difference is shown);
+- `refuses`: ours raised NotImplementedError (the missing op or feature it names);
+- `errors`: ours raised anything else; `crashes` / `hangs`: the child died or timed out;
+- `upstream fails`: upstream could not build, save, reload or run the tiny config (its error
+  shown); those are outside the denominator of the agreement share.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import hashlib
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CACHE = Path(os.environ.get("TN_CACHE", Path.home() / ".cache" / "torchnative")) / "wide"
+DOC = ROOT / "docs" / "architectures.md"
+COMMAND = ".venv/bin/python tools/wide_sweep.py"
+RECIPE = "wide-v1"  # bump when tiny_config, the weights or the input change
+SEED = 0
+TIMEOUT = 300.0  # seconds per architecture and side (a 2-layer model; most take about a second)
+
+# (mapping in transformers.models.auto.modeling_auto, Auto class, kind), first match wins:
+# an encoder-decoder that also ships a decoder-only class (BartForCausalLM) runs as seq2seq
+MAPPINGS = (
+    ("MODEL_FOR_SEQ_TO_SEQ_CAUSAL_LM_MAPPING_NAMES", "AutoModelForSeq2SeqLM", "seq2seq"),
+    ("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES", "AutoModelForCausalLM", "causal"),
+    ("MODEL_FOR_MASKED_LM_MAPPING_NAMES", "AutoModelForMaskedLM", "masked"),
+)
+
+# Config attributes set small wherever a config (or a sub-config) has them.
+SIZES = {
+    32: ("hidden_size", "d_model", "n_embd", "embed_dim", "model_dim", "dim", "embedding_size",
+         "word_embed_proj_dim", "d_embed", "hidden_dim"),
+    64: ("intermediate_size", "ffn_dim", "d_ff", "encoder_ffn_dim", "decoder_ffn_dim", "n_inner",
+         "ffn_hidden_size", "moe_intermediate_size", "shared_expert_intermediate_size", "d_inner",
+         "expert_intermediate_size", "dense_intermediate_size", "max_position_embeddings",
+         "n_positions", "n_ctx", "max_seq_len", "max_sequence_length", "seq_length",
+         "max_target_positions", "max_source_positions"),
+    2: ("num_hidden_layers", "n_layer", "num_layers", "encoder_layers", "decoder_layers",
+        "num_decoder_layers", "n_layers", "num_attention_heads", "n_head", "n_heads",
+        "encoder_attention_heads", "decoder_attention_heads", "num_heads", "num_experts_per_tok",
+        "moe_topk", "top_k", "num_key_value_heads", "n_kv_heads", "num_kv_heads",
+        "multi_query_group_num"),
+    16: ("head_dim", "kv_channels", "d_kv", "v_head_dim", "kv_lora_rank", "q_lora_rank"),
+    8: ("qk_rope_head_dim", "qk_nope_head_dim"),
+    4: ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"),
+    1: ("n_shared_experts", "num_shared_experts", "first_k_dense_replace", "n_group", "topk_group"),
+    128: ("vocab_size",),
+}
+TOKENS = {"pad_token_id": 0, "bos_token_id": 1, "eos_token_id": 2, "decoder_start_token_id": 1}
+LAYER_COUNTS = ("num_hidden_layers", "n_layer", "num_layers", "n_layers", "decoder_layers")
+
+
+# -- worker side: runs inside .venv or .venv-upstream (no torch import at module level) ----------
+
+def auto_class(arch: str) -> tuple[str, str]:
+    from transformers.models.auto import modeling_auto
+
+    for mapping, cls, kind in MAPPINGS:
+        if arch in getattr(modeling_auto, mapping):
+            return cls, kind
+    raise KeyError(arch)
+
+
+def _get(config, name):
+    try:
+        return getattr(config, name, None)
+    except Exception:  # a per-layer attribute that refuses a global read (AmbiguousGlobal...)
+        return None
+
+
+def _set(config, name, value) -> None:
+    try:
+        setattr(config, name, value)
+    except Exception:  # a read-only property, or a config that forbids this attribute
+        pass
+
+
+def _small(name: str, value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def shrink(config) -> None:
+    """Sets the size attributes `config` has (SIZES, TOKENS) and cuts per-layer lists to the new
+    layer count; recurses into sub-configs (objects and dicts)."""
+    from transformers import PretrainedConfig
+
+    def layers():
+        return next((_get(config, n) for n in LAYER_COUNTS if _small(n, _get(config, n))), None)
+
+    old_layers = layers()
+    for value, names in SIZES.items():
+        for name in names:
+            if _small(name, _get(config, name)):
+                _set(config, name, value)
+    for name, value in TOKENS.items():
+        if _get(config, name) is not None:
+            _set(config, name, value)
+    new_layers = layers()
+    for name, value in list(vars(config).items()):
+        if isinstance(value, PretrainedConfig):
+            shrink(value)
+        elif isinstance(value, dict) and name.endswith("_config") and value:
+            sub = dict(value)
+            for v, names in SIZES.items():
+                for n in names:
+                    if _small(n, sub.get(n)):
+                        sub[n] = v
+            _set(config, name, sub)
+        elif isinstance(value, list) and old_layers and new_layers and len(value) == old_layers:
+            _set(config, name, value[:new_layers])
+
+
+def tiny_config(arch: str):
+    import transformers
+
+    config = transformers.AutoConfig.for_model(arch)
+    shrink(config)
+    return config
+
+
+def config_key(arch: str) -> str:
+    """The weights' cache key: the tiny config (as JSON), the recipe and the seed."""
+    spec = json.dumps([RECIPE, SEED, arch, tiny_config(arch).to_dict()], sort_keys=True, default=str)
+    return hashlib.sha256(spec.encode()).hexdigest()[:16]
+
+
+def fixed_input(torch, kind: str, vocab: int) -> dict:
+    ids = torch.tensor([[(7 * i + 11 * b + 5) % (vocab - 3) + 3 for i in range(8)] for b in range(2)])
+    inputs = {"input_ids": ids, "attention_mask": torch.ones(2, 8, dtype=torch.int64)}
+    if kind == "seq2seq":
+        inputs["decoder_input_ids"] = ids[:, :5].flip(1).contiguous()
+    if kind != "masked":
+        inputs["use_cache"] = False  # a forward, not a generation (hybrid caches refuse a length query)
+    return inputs
+
+
+def logits_of(torch, model, kind: str):
+    vocab = getattr(model.config.get_text_config(), "vocab_size", 128)
+    with torch.no_grad():
+        out = model(**fixed_input(torch, kind, vocab))
+    x = out.logits if getattr(out, "logits", None) is not None else out[0]
+    return x.detach().contiguous()
+
+
+def reference(arch: str, out_dir: str) -> str:
+    """Upstream: makes the tiny checkpoint (once) and its float32 and float64 logits."""
+    import torch
+    import transformers
+    from safetensors.torch import save_file
+
+    cls, kind = auto_class(arch)
+    out = Path(out_dir)
+    if not (out / "config.json").exists():
+        torch.manual_seed(SEED)
+        model = getattr(transformers, cls).from_config(tiny_config(arch)).eval()
+        out.mkdir(parents=True, exist_ok=True)
+        model.save_pretrained(out, safe_serialization=True)
+    auto = getattr(transformers, cls)
+    up32 = logits_of(torch, auto.from_pretrained(out).eval(), kind)
+    # float64 through the eager experts loop: upstream's default grouped_mm is float32/bf16/fp16 only
+    try:
+        model = auto.from_pretrained(out, experts_implementation="eager").eval()
+    except (TypeError, ValueError):  # a model without experts
+        model = auto.from_pretrained(out).eval()
+    up64 = logits_of(torch, model.double(), kind)
+    save_file({"up32": up32, "up64": up64}, str(out / "reference.safetensors"))
+    return f"{list(up32.shape)}"
+
+
+def candidate(arch: str, out_dir: str) -> str:
+    """Ours: loads the checkpoint and saves its float32 logits."""
+    import torch
+    import transformers
+    from safetensors.torch import save_file
+
+    cls, kind = auto_class(arch)
+    model = getattr(transformers, cls).from_pretrained(out_dir).eval()
+    save_file({"ours": logits_of(torch, model, kind)}, str(Path(out_dir) / "ours.safetensors"))
+    return "ok"
+
+
+# -- driver side ---------------------------------------------------------------------------------
+
+def snippet(fn: str, arch: str, out_dir: Path) -> str:
+    return (f"import sys; sys.path.insert(0, {str(ROOT / 'tools')!r}); import wide_sweep; "
+            f"out = wide_sweep.{fn}({arch!r}, {str(out_dir)!r})")
+
+
+def architectures() -> list[str]:
+    from transformers.models.auto import modeling_auto
+
+    return sorted({a for mapping, _, _ in MAPPINGS for a in getattr(modeling_auto, mapping)})
+
+
+def failure_text(r: dict) -> str:
+    if "crash" in r:
+        return f"crash (rc {r['crash']}): {r.get('stderr', '').strip().splitlines()[-1:] or ''}"
+    if "hang" in r:
+        return f"hang (> {r['hang']:.0f} s)"
+    return f"{r.get('exc', r.get('describe_exc'))}: {r.get('msg', '')}"
+
+
+def judge(arch: str, out_dir: Path, up: dict, ours: dict | None) -> dict:
+    import numpy as np
+    from safetensors.numpy import load_file
+
+    sys.path.insert(0, str(ROOT / "tests" / "python" / "golden"))
+    import compare
+
+    row = {"arch": arch}
+    if "ok" not in up:
+        return {**row, "verdict": "upstream fails", "detail": failure_text(up)}
+    if ours is None or "ok" not in ours:
+        r = ours or {}
+        verdict = ("crashes" if "crash" in r else "hangs" if "hang" in r else
+                   "refuses" if r.get("exc") == "NotImplementedError" else "errors")
+        return {**row, "verdict": verdict, "detail": failure_text(r)}
+    ref = load_file(str(out_dir / "reference.safetensors"))
+    o = load_file(str(out_dir / "ours.safetensors"))["ours"]
+    u32, u64 = ref["up32"], ref["up64"]
+    if o.shape != u32.shape or o.dtype != u32.dtype:
+        return {**row, "verdict": "disagrees", "detail": f"ours {o.dtype}{list(o.shape)}, upstream {u32.dtype}{list(u32.shape)}"}
+    bad = compare.derived_errors(o.astype(np.float64).ravel(), u32.astype(np.float64).ravel(),
+                                 u64.astype(np.float64).ravel(), compare.ULP32, "logits")
+    err = float(np.max(np.abs(o.astype(np.float64) - u32)))
+    if bad:
+        return {**row, "verdict": "disagrees", "detail": bad[0], "max_err": err}
+    return {**row, "verdict": "agrees", "detail": f"logits {list(o.shape)}, max |ours - up32| {err:.2e}", "max_err": err}
+
+
+def missing_op(detail: str) -> str | None:
+    m = re.search(r"aten::[\w.]+", detail)
+    return m.group(0) if m else None
+
+
+def sweep(archs: list[str]) -> list[dict]:
+    sys.path.insert(0, str(ROOT / "tests" / "python"))
+    import isolated
+
+    dirs = {}
+    for a in archs:
+        try:
+            dirs[a] = CACHE / a / config_key(a)
+        except Exception as e:  # the default config itself cannot be made in this transformers
+            dirs[a] = e
+    runnable = [a for a in archs if isinstance(dirs[a], Path)]
+    up = dict(zip(runnable, isolated.run_side("upstream", [snippet("reference", a, dirs[a]) for a in runnable], TIMEOUT)))
+    ran = [a for a in runnable if "ok" in up[a]]
+    ours = dict(zip(ran, isolated.run_side("ours", [snippet("candidate", a, dirs[a]) for a in ran], TIMEOUT)))
+    rows = []
+    for a in archs:
+        if not isinstance(dirs[a], Path):
+            rows.append({"arch": a, "verdict": "upstream fails", "detail": f"config: {type(dirs[a]).__name__}: {dirs[a]}"})
+            continue
+        rows.append(judge(a, dirs[a], up[a], ours.get(a)))
+    return rows
+
+
+VERDICTS = ("agrees", "disagrees", "refuses", "errors", "crashes", "hangs", "upstream fails")
+
+
+def render(rows: list[dict], seconds: float) -> str:
+    import transformers
+
+    counts = collections.Counter(r["verdict"] for r in rows)
+    runs = len(rows) - counts["upstream fails"]
+    blockers = collections.Counter(missing_op(r["detail"]) or r["detail"][:80]
+                                   for r in rows if r["verdict"] == "refuses")
+    lines = [
+        "# Architectures: every text model transformers ships, on torchnative and upstream", "",
+        "<!-- generated by tools/wide_sweep.py; do not edit -->",
+        f"Generated by `{COMMAND}` (transformers {transformers.__version__}; this run took {seconds:.0f} s).",
+        "Tiny configs shrunk from each architecture's default config, seeded weights saved by upstream,",
+        "float32 logits of a fixed 2x8 batch compared under the golden harness's `derived` tolerance;",
+        "see the tool's docstring. The twelve architectures `tools/sweep.py` checks module by module",
+        "(and in bfloat16, and with `generate`) are in the README's status table.", "",
+        "| verdict | architectures | share of those upstream runs |", "|---|---:|---:|",
+    ]
+    for v in VERDICTS:
+        share = "" if v == "upstream fails" or not runs else f"{100 * counts[v] / runs:.1f}%"
+        lines.append(f"| {v} | {counts[v]} | {share} |")
+    lines += ["", f"Upstream runs {runs} of {len(rows)}.", "",
+              "## What ours refuses, by how many architectures it blocks", "",
+              "| missing | architectures |", "|---|---:|"]
+    lines += [f"| `{k}` | {n} |" for k, n in sorted(blockers.items(), key=lambda kv: (-kv[1], kv[0]))]
+    lines += ["", "## Every architecture", "", "| arch | verdict | detail |", "|---|---|---|"]
+    for r in rows:
+        detail = r["detail"].replace("|", "\\|").replace("\n", " ")[:200]
+        lines.append(f"| {r['arch']} | {r['verdict']} | {detail} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("archs", nargs="*", help="model types (default: every one)")
+    ap.add_argument("--json", help="also write the rows as JSON here")
+    ap.add_argument("--out", default=str(DOC), help="the report (written only for a full run)")
+    args = ap.parse_args()
+    t0 = time.monotonic()
+    archs = args.archs or architectures()
+    rows = sweep(archs)
+    for r in rows:
+        print(f"{r['arch']:28s} {r['verdict']:15s} {r['detail'][:150]}")
+    counts = collections.Counter(r["verdict"] for r in rows)
+    print(", ".join(f"{counts[v]} {v}" for v in VERDICTS))
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+    if not args.archs:
+        Path(args.out).write_text(render(rows, time.monotonic() - t0))
+        print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
