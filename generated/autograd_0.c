@@ -6627,3 +6627,140 @@ fail_:
     return NULL;
 }
 
+/* DiagonalScatterBackward0: aten::diagonal_scatter
+ *   self: diagonal_scatter(grad, zeros_like(src), offset, dim1, dim2)
+ *   src: grad.diagonal(offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_type_and_size src_info;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalScatterBackward0;
+
+static int
+DiagonalScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_type_and_size_zeros(&n->src_info);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_diagonal_scatter, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[0]), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalScatterBackward0_release(tn_node *n_)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagonalScatterBackward0_finalize(tn_node *n_)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->src_info);
+    (void)n;
+}
+
+static int
+DiagonalScatterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalScatterBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagonalScatterBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagonalScatterBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalScatterBackward0_getset[] = {
+    {"_saved_offset", DiagonalScatterBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalScatterBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalScatterBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalScatterBackward0 = {
+    .name = "DiagonalScatterBackward0",
+    .basicsize = sizeof(DiagonalScatterBackward0),
+    .apply = DiagonalScatterBackward0_apply,
+    .release = DiagonalScatterBackward0_release,
+    .finalize = DiagonalScatterBackward0_finalize,
+    .traverse = DiagonalScatterBackward0_traverse,
+    .getset = DiagonalScatterBackward0_getset,
+    .op = "aten::diagonal_scatter",
+};
+
+/* aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
+PyObject *
+tn_ag_record_diagonal_scatter(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *src = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)tn_node_new(&tn_kind_DiagonalScatterBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, src) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->src_info, src) < 0) goto fail_;
+    n->offset = a_[2].u.i;
+    n->dim1 = a_[3].u.i;
+    n->dim2 = a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+

@@ -1655,7 +1655,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_linalg_solve__out, TN_AG_OUT, NULL},
     {TN_OP_linalg_solve_ex, TN_AG_CIA, NULL},
     {TN_OP_linalg_solve_ex__out, TN_AG_OUT, NULL},
-    {TN_OP_linalg_solve_triangular, TN_AG_NOTIMPL, NULL},
+    {TN_OP_linalg_solve_triangular, TN_AG_RECORD, tn_ag_record_linalg_solve_triangular},
     {TN_OP_linalg_solve_triangular__out, TN_AG_OUT, NULL},
     {TN_OP_linalg_svd, TN_AG_CIA, NULL},
     {TN_OP_linalg_svd__U, TN_AG_OUT, NULL},

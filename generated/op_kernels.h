@@ -583,6 +583,8 @@ PyObject *tn_op_lerp___Tensor(const tn_op *overload, TensorObject *self, TensorO
 PyObject *tn_op_lgamma(const tn_op *overload, TensorObject *self);
 /* aten::lift_fresh(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op_lift_fresh(const tn_op *overload, TensorObject *self);
+/* aten::linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor */
+PyObject *tn_op_linalg_solve_triangular(const tn_op *overload, TensorObject *self, TensorObject *B, bool upper, bool left, bool unitriangular);
 /* aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
 PyObject *tn_op_linalg_vector_norm(const tn_op *overload, TensorObject *self, const tn_value *ord, tn_ints dim, bool keepdim, int dtype);
 /* aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor */

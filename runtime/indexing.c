@@ -450,25 +450,37 @@ value_tensor(TensorObject *self, PyObject *value)
 static int
 copy_to(PyObject *dst, PyObject *value)
 {
-    /* strip leading size-1 dims of the value (upstream's slicePrefix1sSize) and copy_ */
-    PyObject *src = value;
-    TensorObject *v = TN_T(value);
-    int lead = 0;
-    while (lead < v->ndim && v->sizes[lead] == 1)
-        lead++;
-    PyObject *stripped = NULL;
-    if (lead > 0 && v->ndim - lead < TN_T(dst)->ndim + 1) {
-        int keep = v->ndim - lead;
-        stripped = (PyObject *)tn_tensor_view(v, keep, v->sizes + lead, v->strides + lead, v->offset);
+    /* upstream's copy_to: the same sizes copy_ as they are (so a value that is the very view
+     * written to is a full overlap, allowed: `x[:, :4] *= 2`); otherwise the value loses its
+     * leading size-1 dims (slicePrefix1sSize), is expanded to dst's sizes (expand_inplace, whose
+     * strides then equal dst's when both view the same elements) and copied */
+    TensorObject *v = TN_T(value), *d = TN_T(dst);
+    PyObject *src = value, *expanded = NULL;
+    if (!(v->ndim == d->ndim && !memcmp(v->sizes, d->sizes, sizeof(int64_t) * (size_t)v->ndim)) && v->ndim > 0) {
+        int lead = 0;
+        while (lead < v->ndim && v->sizes[lead] == 1)
+            lead++;
+        TensorObject *stripped = tn_tensor_view(v, v->ndim - lead, v->sizes + lead, v->strides + lead, v->offset);
         if (!stripped)
             return -1;
-        src = stripped;
+        /* aten::expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) */
+        tn_value e[3] = {tn_value_tensor((PyObject *)stripped)};
+        e[1].tag = TN_V_INTLIST;
+        e[1].u.ints = d->sizes;
+        e[1].n = d->ndim;
+        e[2].tag = TN_V_BOOL;
+        e[2].u.i = 0;
+        expanded = tn_call(TN_OP_expand, e);
+        Py_DECREF((PyObject *)stripped);
+        if (!expanded)
+            return -1;
+        src = expanded;
     }
     tn_value a[3] = {tn_value_tensor(dst), tn_value_tensor(src)};
     a[2].tag = TN_V_BOOL;
     a[2].u.i = 0;
     PyObject *r = tn_call(TN_OP_copy_, a);
-    Py_XDECREF(stripped);
+    Py_XDECREF(expanded);
     if (!r)
         return -1;
     Py_DECREF(r);

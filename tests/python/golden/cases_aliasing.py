@@ -83,3 +83,7 @@ CASES.update({
     "split_views_distinct_offsets": "a = arange(7); out = tuple(p.storage_offset() for p in a.split(3))",
     "unbind_views": "a = arange(2, 3); out = tuple((p.storage_offset(), p.stride()) for p in a.unbind(1))",
 })
+# x[idx] op= v reads the view, writes it in place, then assigns the view to itself (a full
+# overlap, allowed; falcon_h1's compute_mup_vector); leading size-1 dims kept the same sizes
+CASES["setitem_inplace_same_view"] = "x = torch.ones(1, 1, 10); x[:, :, :4] *= 2.0; x[0, :, 6:] += 1.0; out = (x, x._version)"
+CASES["setitem_self_view_prefix1"] = "x = torch.ones(1, 3, 4); v = x[0, :1]; x[0, :1] = v.unsqueeze(0); out = x"
