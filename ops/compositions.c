@@ -877,16 +877,13 @@ tn_compose_cross_entropy_loss(tn_op *op, tn_value *a)
 {
     TensorObject *self = TN_T(T(0)), *target = TN_T(T(1));
     double smoothing = a[5].u.d;
-    if (smoothing < 0.0 || smoothing > 1.0) {
-        PyErr_Format(PyExc_RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: %g", smoothing);
+    int prob = tn_cross_entropy_is_prob_target(self, target, a[4].u.i);
+    if (prob < 0)
         return NULL;
-    }
-    if (tn_dtype_is_floating(target->dtype)) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "torchnative: cross_entropy with class-probability targets under autograd is not implemented; "
-                        "class-index targets are");
+    if (prob)
+        return tn_cross_entropy_prob_target(T(0), T(1), OPT_T(2), a[3].u.i, smoothing);
+    if (tn_cross_entropy_check_smoothing(smoothing) < 0)
         return NULL;
-    }
     int64_t class_dim = self->ndim == 1 ? 0 : 1;
     PyObject *ls = call(TN_OP_log_softmax__int, (tn_value[]){tn_value_tensor(T(0)), tn_value_int(class_dim),
                                                                tn_ag_value_dtype(self->dtype)});
@@ -1803,12 +1800,24 @@ conv_double_backward(PyObject *ggI, PyObject *ggW, PyObject *ggb, PyObject *gO, 
     if (has_input && ggI && !(gW = conv_dd_weight(ggI, gO, weight, stride, padding, dilation, output_padding, groups)))
         goto fail;
     if (has_input && ggW) {
+        /* upstream computes gI as a transposed convolution of gO with ggW, whose weight gradient is
+         * contiguous; here it is convolution_backward's input gradient, whose own gradient with
+         * respect to the weight comes from conv_dd_weight in the transposed layout. Flattening ggW
+         * and viewing it back changes no value and gives that gradient upstream's contiguous
+         * layout (the flattening's backward reshapes the gradient: a copy). */
+        int64_t flat = -1;
+        PyObject *f = at_reshape(ggW, &flat, 1);
+        PyObject *ggWv = f ? at_view(f, TN_T(ggW)->sizes, TN_T(ggW)->ndim) : NULL;
+        Py_XDECREF(f);
+        if (!ggWv)
+            goto fail;
         int64_t mask[3] = {1, 0, 0};
         PyObject *r = call(TN_OP_convolution_backward,
-                           (tn_value[]){tn_value_tensor(gO), tn_value_tensor(input), tn_value_tensor(ggW), NONE_V,
+                           (tn_value[]){tn_value_tensor(gO), tn_value_tensor(input), tn_value_tensor(ggWv), NONE_V,
                                         tn_ag_value_ints(stride), tn_ag_value_ints(padding), tn_ag_value_ints(dilation),
                                         tn_ag_value_bool(0), tn_ag_value_ints(output_padding), tn_value_int(groups),
                                         tn_ag_value_bools(mask, 3)});
+        Py_DECREF(ggWv);
         gI = r ? tn_ag_tuple_item(r, 0) : NULL;
         Py_XDECREF(r);
         if (!gI && PyErr_Occurred())

@@ -341,30 +341,125 @@ done:
     return out;
 }
 
-/* Class-index targets: nll_loss_nd(log_softmax(self, class dim)), with ATen's label smoothing.
- * Probability (floating) targets are refused by name. */
+/* upstream's TORCH_CHECK(label_smoothing <= 1.0, ...), checked where ATen checks it: only for a
+ * positive label_smoothing (a negative one smooths nothing); the double printed as a C++ stream
+ * prints it (%g). 0, or -1 with the error set. */
+int
+tn_cross_entropy_check_smoothing(double label_smoothing)
+{
+    if (label_smoothing > 0.0 && !(label_smoothing <= 1.0)) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%g", label_smoothing);
+        PyErr_Format(PyExc_RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: %s", buf);
+        return -1;
+    }
+    return 0;
+}
+
+/* Same sizes for input and target: upstream's class-probability cross entropy (the target must be
+ * floating, ignore_index negative); -1 with the error set, 0 for class indices, 1 for probabilities. */
+int
+tn_cross_entropy_is_prob_target(const TensorObject *self, const TensorObject *target, int64_t ignore_index)
+{
+    if (self->ndim != target->ndim || memcmp(self->sizes, target->sizes, sizeof(int64_t) * (size_t)self->ndim))
+        return 0;
+    if (!tn_dtype_is_floating(target->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "Expected floating point type for target with class probabilities, got %s",
+                     tn_dtype_legacy_name(target->dtype));
+        return -1;
+    }
+    if (ignore_index >= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "ignore_index is not supported for floating point target");
+        return -1;
+    }
+    return 1;
+}
+
+/* ATen's cross_entropy_loss_prob_target: -(log_softmax(self) * target [* weight]) summed over the
+ * class dim ('none'), over everything ('sum'), or that sum / (numel / n_classes) ('mean'; NaN for
+ * an empty input); a positive label_smoothing makes the target target * (1 - ls) + ls / n_classes.
+ * Every step goes through the door, so the autograd composition (ops/compositions.c) records them. */
+PyObject *
+tn_cross_entropy_prob_target(PyObject *self, PyObject *target, PyObject *weight, int64_t reduction,
+                             double label_smoothing)
+{
+    TensorObject *s = TN_T(self);
+    if (s->ndim == 0) { /* self.size(1), as upstream asks it */
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as 1 but tensor has no dimensions");
+        return NULL;
+    }
+    int64_t class_dim = s->ndim == 1 ? 0 : 1, n_classes = s->sizes[class_dim];
+    if (weight && (TN_T(weight)->ndim != 1 || TN_T(weight)->numel != n_classes)) {
+        char shape[256];
+        tn_format_sizes(shape, sizeof shape, TN_T(weight)->ndim, TN_T(weight)->sizes);
+        PyErr_Format(PyExc_RuntimeError, "cross_entropy: weight tensor should be defined either for all %lld classes or "
+                     "no classes but got weight tensor of shape: %s", (long long)n_classes, shape);
+        return NULL;
+    }
+    if (tn_cross_entropy_check_smoothing(label_smoothing) < 0)
+        return NULL;
+    PyObject *input = tn_ag_op(TN_OP_log_softmax__int, (tn_value[]){tn_value_tensor(self), tn_value_int(class_dim),
+                                                                     tn_ag_value_dtype(s->dtype)});
+    PyObject *tgt = NULL, *prod = NULL, *wv = NULL, *sum = NULL, *res = NULL;
+    if (!input)
+        return NULL;
+    if (label_smoothing > 0.0) {
+        PyObject *scaled = at_mul_scalar(target, tn_value_double(1 - label_smoothing));
+        tgt = scaled ? at_add_scalar(scaled, tn_value_double(label_smoothing / (double)n_classes)) : NULL;
+        Py_XDECREF(scaled);
+    } else {
+        tgt = Py_NewRef(target);
+    }
+    if (!tgt || !(prod = at_mul(input, tgt)))
+        goto done;
+    if (weight) {
+        int64_t shape[TN_MAX_NDIM];
+        for (int i = 0; i < s->ndim; i++)
+            shape[i] = i == 1 ? n_classes : 1;
+        wv = s->ndim > 1 ? at_view(weight, shape, s->ndim) : Py_NewRef(weight);
+        if (!wv)
+            goto done;
+        TN_SETREF(prod, at_mul(prod, wv));
+        if (!prod)
+            goto done;
+    }
+    if (reduction == REDUCE_NONE) {
+        sum = at_sum_dims(prod, &class_dim, 1, 0);
+        res = sum ? at_1(TN_OP_neg, sum) : NULL;
+    } else if (reduction == REDUCE_SUM || reduction == REDUCE_MEAN) {
+        sum = at_sum_all(prod);
+        res = sum ? at_1(TN_OP_neg, sum) : NULL;
+        if (res && reduction == REDUCE_MEAN && s->numel == 0)
+            TN_SETREF(res, at_ts(TN_OP_fill___Scalar, res, tn_value_double(NAN)));
+        else if (res && reduction == REDUCE_MEAN)
+            TN_SETREF(res, at_div_scalar(res, tn_value_int(s->numel / n_classes)));
+    } else {
+        PyErr_Format(PyExc_RuntimeError, "Invalid reduction type encountered in cross_entropy: %lld", (long long)reduction);
+    }
+done:
+    Py_DECREF(input);
+    Py_XDECREF(tgt);
+    Py_XDECREF(prod);
+    Py_XDECREF(wv);
+    Py_XDECREF(sum);
+    return res;
+}
+
+/* nll_loss_nd(log_softmax(self, class dim)) for class-index targets, with ATen's label smoothing;
+ * class probabilities (same sizes as self) through tn_cross_entropy_prob_target. */
 PyObject *
 tn_op_cross_entropy_loss(const tn_op *overload, TensorObject *self, TensorObject *target,
                          TensorObject *weight, int64_t reduction,
                          int64_t ignore_index, double label_smoothing)
 {
-    if (label_smoothing < 0.0 || label_smoothing > 1.0) {
-        PyErr_Format(PyExc_RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: %g", label_smoothing);
+    int prob = tn_cross_entropy_is_prob_target(self, target, ignore_index);
+    if (prob < 0)
         return NULL;
-    }
-    /* upstream takes same-shaped input and target as class probabilities, whatever the dtype */
-    if (self->ndim == target->ndim && !memcmp(self->sizes, target->sizes, sizeof(int64_t) * (size_t)self->ndim) &&
-        !tn_dtype_is_floating(target->dtype)) {
-        PyErr_Format(PyExc_RuntimeError, "Expected floating point type for target with class probabilities, got %s",
-                     tn_dtype_legacy_name(target->dtype));
+    if (prob)
+        return tn_cross_entropy_prob_target((PyObject *)self, (PyObject *)target, (PyObject *)weight, reduction,
+                                            label_smoothing);
+    if (tn_cross_entropy_check_smoothing(label_smoothing) < 0)
         return NULL;
-    }
-    if (tn_dtype_is_floating(target->dtype)) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "aten::cross_entropy_loss with class-probability (floating) targets is not implemented in "
-                        "torchnative; class-index targets are");
-        return NULL;
-    }
     /* the class dim is 1, or 0 for an unbatched input (a 0-dim input fails its wrap, as upstream) */
     int64_t class_dim = self->ndim == 1 ? 0 : 1;
     PyObject *logp = tn_op_log_softmax__int(overload, self, class_dim, -1);

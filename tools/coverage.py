@@ -12,8 +12,9 @@ case verified, by op family and against the `core` tag. Writes docs/coverage.md.
   composition: generated/autograd_table.c, as cases_op_backward.recorded_overloads reads it).
 - backward-verified: a differentiable overload with a kernel whose backward cases
   (`op_backward/<overload>/bwd*`, tests/python/golden/cases_op_backward.py) ran and all agree with
-  upstream's torch.autograd.grad. gradcheck's outcome per overload is pinned by
-  tests/python/test_autograd.py, not counted here.
+  upstream's torch.autograd.grad, at least one of them on gradients upstream computed (a case
+  where upstream raises, or returns no gradient, agrees without checking a derivative).
+  gradcheck's outcome per overload is pinned by tests/python/test_autograd.py, not counted here.
 - route: how the dispatcher computes the overload today (torch._C._torchnative.route):
   kernel, functional (an in-place/out= form through its functional kernel), decomposition,
   python, cia-python, refuse.
@@ -56,6 +57,15 @@ FAMILY_RULES = [
 ]
 
 
+# why a differentiable kernel has no backward-verified case, where the reason is upstream's
+NO_BACKWARD_REASON = {
+    "resize_": "upstream raises \"cannot resize variables that require grad\" (op_backward/resize_/bwd* agree)",
+    "_pin_memory": "upstream's CPU build raises (pinning needs an accelerator; op_backward/_pin_memory/bwd* agree)",
+    "convolution": "op_backward/convolution/bwd_transposed is refused, as its forward is (no transposed-convolution "
+                   "kernel); the other bwd cases agree",
+}
+
+
 def kernel_families() -> dict[str, str]:
     """op name (no overload) -> family, from the section comments of schemas/kernels.yaml."""
     fam, out = "unsectioned", {}
@@ -78,6 +88,15 @@ def family_of(name: str, tags: list[str], kfam: dict[str, str]) -> str:
     return next(f for f, test in FAMILY_RULES if test(name, tags))
 
 
+def computes_gradients(up: dict) -> bool:
+    """Upstream's answer to a backward case holds gradients: it did not raise, and it is not
+    runner.vjp's ("no gradient", ...) for outputs that need none."""
+    if "raises" in up:
+        return False
+    items = up.get("items") or []
+    return not (items and items[0].get("value") == "no gradient")
+
+
 def collect() -> dict:
     import cases_op_backward
     import harness
@@ -90,6 +109,7 @@ def collect() -> dict:
     verified: set[str] = set()
     bwd_ran: set[str] = set()
     bwd_failed: set[str] = set()
+    bwd_computed: set[str] = set()
     for key in suite.cases:
         suite.run(key)
         ok = suite.verdict(key) and not suite.refused(key)
@@ -97,6 +117,8 @@ def collect() -> dict:
             verified.update(suite.kernels[key])
         if key.startswith("op_backward/"):
             (bwd_ran if ok else bwd_failed).add(key.split("/")[1])
+            if computes_gradients(suite.oracle[key]["result"]):
+                bwd_computed.add(key.split("/")[1])
     recorded = cases_op_backward.recorded_overloads()
     implemented = set(native.implemented())
     kfam = kernel_families()
@@ -106,7 +128,7 @@ def collect() -> dict:
         rows.append({"overload": op.qualified, "family": family_of(op.name, op.tags, kfam), "core": "core" in op.tags,
                      "kernel": q in implemented, "verified": q in verified and q in implemented,
                      "differentiable": q in implemented and cases_op_backward.c_ident(op.qualified) in recorded,
-                     "bwd_verified": q in implemented and op.qualified in bwd_ran - bwd_failed,
+                     "bwd_verified": q in implemented and op.qualified in (bwd_ran - bwd_failed) & bwd_computed,
                      "route": native.route(q)})
     return {"rows": rows, "cases": len(suite.cases)}
 
@@ -159,9 +181,10 @@ def render(doc: dict) -> str:
     lines += ["", f"## Kernels without an agreeing golden case ({len(unverified)})", ""]
     lines += [f"- `aten::{o}`" for o in unverified] or ["None."]
     lines += ["", f"## Differentiable kernels without an agreeing `op_backward` case ({len(no_bwd)})", "",
-              "Their gradients may still be checked elsewhere (the backward case files of the norm, loss,",
-              "convolution/attention, index and in-place families, and gradcheck in test_autograd.py).", ""]
-    lines += [f"- `aten::{o}`" for o in no_bwd] or ["None."]
+              "Backward-verified (tools/coverage.py): every `op_backward/<overload>/bwd*` case agrees with upstream",
+              "(a refusal counts against it) and upstream computed gradients in at least one.", ""]
+    lines += [f"- `aten::{o}`" + (f": {NO_BACKWARD_REASON[o]}" if o in NO_BACKWARD_REASON else "") for o in no_bwd] \
+        or ["None."]
     missing_core = sorted((r["overload"], r["route"]) for r in core if not r["kernel"])
     lines += ["", f"## `core` overloads without a C kernel ({len(missing_core)})", "",
               "| overload | route |", "|---|---|"]

@@ -9,18 +9,36 @@ the derived tolerance (backward formulas reduce and multiply), layouts exactly.
     <overload>/bwd_t          transposed inputs (gradients keep upstream's strides); an op whose
                               forward spec lists layouts without "t" gets bwd_<layout> for those
     <overload>/bwd_<extra>    each extra argument set of the forward spec (broadcasting, ...)
+
+How each kind of overload is differentiated:
+- in place (add_, t_, fill_, uniform_, ...): the self argument is a clone of the leaf that
+  requires grad (an in-place op on a leaf that requires grad is an error), so the overload's own
+  node is recorded on the clone and the gradient reaches the leaf through it. An in-place
+  overload with no forward spec of its own takes its functional's (add_.Tensor: add.Tensor's).
+- random (cases_op_random, native_dropout): both sides draw after the runner's manual_seed(0), so
+  the draws, the masks and the gradients are bit-identical: compared exactly (a float64 rerun
+  would draw other numbers, so `derived` has nothing to stand on).
+- the gradient kernels (cases_op_grad: gelu_backward, ...) and the backward ops below:
+  differentiated with respect to their floating inputs, i.e. double backward.
+- _foreach_*: the gradients of the list outputs with respect to every list element.
+- ops whose forward cases are hand-written (the backward ops, the *_scatter forms, polygamma,
+  outer/ger, ...): one hand spec each at the end (HAND).
 """
 import re
 from pathlib import Path
 
 import cases_op_compose
 import cases_op_conv
+import cases_op_factory
+import cases_op_grad
 import cases_op_index
 import cases_op_matmul
 import cases_op_pointwise
+import cases_op_property
+import cases_op_random
 import cases_op_reduce
 import cases_op_view
-from spell import Op, Render, aten_expr, dtypes_of
+from spell import CLAIMS, SCHEMAS, Op, Render, aten_expr, dtypes_of
 
 ROOT = Path(__file__).resolve().parents[3]
 TABLE = ROOT / "generated" / "autograd_table.c"
@@ -41,43 +59,77 @@ def c_ident(overload: str) -> str:
 
 RECORDED = recorded_overloads()
 FLOATS = ("float32", "float64")
+MODULES = (cases_op_compose, cases_op_conv, cases_op_factory, cases_op_grad, cases_op_index, cases_op_matmul,
+           cases_op_pointwise, cases_op_property, cases_op_random, cases_op_reduce, cases_op_view)
+# draws after the runner's manual_seed(0): bit-identical on both sides, compared exactly
+EXACT = {op.overload for op in cases_op_random.OPS}
 
 
-def backward_code(op: Op, dtype: str, args=None, kw=None, layout="contig") -> str:
+def is_inplace(overload: str) -> bool:
+    return overload.split(".")[0].endswith("_")
+
+
+def backward_code(op: Op, dtype: str, args=None, kw=None, layout="contig", overload=None) -> str:
+    """The case's code: the inputs, requires_grad on the floating ones, the call, the vjp. An in-place
+    overload writes into a clone of its self argument (the leaf keeps its gradient)."""
+    overload = overload or op.overload
     r = Render(dtype, layout)
     pos, kws = r.call(op.args if args is None else args, op.kw if kw is None else kw)
     names = [b.split(" = ")[0] for b in r.bindings]
     lines = list(r.bindings)
     lines.append(f"requires_grad({', '.join(names)})" if names else "pass")
-    lines.append(f"r = {aten_expr(op.overload, pos + kws)}")
+    if is_inplace(overload) and pos:
+        lines.append(f"s = {pos[0]}.clone()")
+        pos = ["s"] + pos[1:]
+    lines.append(f"r = {aten_expr(overload, pos + kws)}")
     lines.append(f"out = vjp(r, [{', '.join(names)}])")
     return "; ".join(lines)
 
 
+# variants upstream cannot differentiate, for reasons of its own backend: no oracle to compare with
+UPSTREAM_FAILS = {
+    # gelu_double_backward through oneDNN: "itensor_view_from_dense expects float/bfloat16/half/int8/fp8
+    # tensor inputDouble", "could not create a primitive descriptor for the reorder primitive"
+    "gelu_backward/bwd_mixed_f64_grad", "gelu_backward/bwd_bcast_x", "gelu_backward/bwd_bcast_grad",
+}
+
+
+def add_op(op: Op, overload: str) -> None:
+    """The backward cases of `overload` from the forward spec `op` (the overload's own, or its
+    functional's for an in-place overload without one)."""
+    tol = "exact" if overload in EXACT else "derived"
+    claimed = [d for d in (CLAIMS.get(overload) if overload != op.overload else dtypes_of(op)) if d in FLOATS]
+    if "float32" not in claimed or f"{overload}/bwd" in CASES:
+        return
+    CASES[f"{overload}/bwd"] = {"code": backward_code(op, "float32", overload=overload), "tol": tol}
+    if "float64" in claimed:
+        CASES[f"{overload}/bwd_f64"] = {"code": backward_code(op, "float64", overload=overload), "tol": tol}
+    if any(getattr(a, "shape", None) and len(a.shape) >= 2 for a in op.args):
+        # a forward spec that lists its layouts without "t" excludes transposed inputs for a
+        # reason (upstream's flash attention reads q/k/v as if their last stride were 1): the
+        # backward takes the layouts the spec lists instead
+        noncontig = op.layouts if isinstance(op.layouts, tuple) and "t" not in op.layouts else ("t",)
+        for lay in noncontig:
+            CASES[f"{overload}/bwd_{lay}"] = {"code": backward_code(op, "float32", layout=lay, overload=overload),
+                                             "tol": tol}
+    for name, (args, kw) in op.extra.items():
+        if f"{overload}/bwd_{name}" not in UPSTREAM_FAILS:
+            CASES[f"{overload}/bwd_{name}"] = {"code": backward_code(op, "float32", args, kw, overload=overload),
+                                              "tol": tol}
+
+
 CASES = {}
-for mod in (cases_op_compose, cases_op_conv, cases_op_index, cases_op_matmul, cases_op_pointwise, cases_op_reduce,
-            cases_op_view):
-    for op in mod.OPS:
-        if c_ident(op.overload) not in RECORDED or op.overload.split(".")[0].endswith("_"):
-            continue
-        claimed = [d for d in dtypes_of(op) if d in FLOATS]
-        if "float32" not in claimed:
-            continue
-        key = f"{op.overload}/bwd"
-        if key in CASES:
-            continue
-        CASES[key] = {"code": backward_code(op, "float32"), "tol": "derived"}
-        if "float64" in claimed:
-            CASES[f"{op.overload}/bwd_f64"] = {"code": backward_code(op, "float64"), "tol": "derived"}
-        if any(getattr(a, "shape", None) and len(a.shape) >= 2 for a in op.args):
-            # a forward spec that lists its layouts without "t" excludes transposed inputs for a
-            # reason (upstream's flash attention reads q/k/v as if their last stride were 1): the
-            # backward takes the layouts the spec lists instead
-            noncontig = op.layouts if isinstance(op.layouts, tuple) and "t" not in op.layouts else ("t",)
-            for lay in noncontig:
-                CASES[f"{op.overload}/bwd_{lay}"] = {"code": backward_code(op, "float32", layout=lay), "tol": "derived"}
-        for name, (args, kw) in op.extra.items():
-            CASES[f"{op.overload}/bwd_{name}"] = {"code": backward_code(op, "float32", args, kw), "tol": "derived"}
+SPECS = {op.overload: op for mod in MODULES for op in mod.OPS}
+for overload, op in SPECS.items():
+    if c_ident(overload) in RECORDED:
+        add_op(op, overload)
+# in-place overloads without a spec of their own: their functional's spec (same arguments)
+for overload in sorted(SCHEMAS):
+    base, _, ov = overload.partition(".")
+    functional = f"{base[:-1]}.{ov}" if ov else base[:-1]
+    if (is_inplace(overload) and not base.startswith("_") and overload not in SPECS and functional in SPECS
+            and overload in CLAIMS and c_ident(overload) in RECORDED):
+        add_op(SPECS[functional], overload)
 
 # A TensorList input whose first element needs no gradient still sends gradients to the others
 # (upstream's task_should_compute_output over the list's edge range): transformers' cache
@@ -109,3 +161,272 @@ CASES["broadcast_to/bwd"] = {"code": "a = make((3, 1), torch.float32, seed=1); r
 CASES["mse_loss/bwd_broadcast_target"] = {
     "code": "a = make((4, 3), torch.float32, seed=1); t = make((3,), torch.float32, seed=2); requires_grad(a); "
             "r = torch.nn.functional.mse_loss(a, t.expand(4, 3)); out = vjp(r, [a])", "tol": "derived"}
+
+# ---- _foreach_*: the gradients of the list outputs with respect to every list element ---------------
+
+def tl(seed: int, dt: str, role: str = "any", zerodim: bool = True) -> str:
+    """Four tensors of different shapes: one transposed, one 0-dim (as cases_foreach.py's lists)."""
+    r = f", role='{role}'" if role != "any" else ""
+    last = f", make((), torch.{dt}, seed={seed + 30}{r})" if zerodim else ""
+    return (f"[make((3, 4), torch.{dt}, seed={seed}{r}), make((5,), torch.{dt}, seed={seed + 10}{r}), "
+            f"make((4, 3), torch.{dt}, seed={seed + 20}{r}, layout='t'){last}]")
+
+
+# overload -> (the lists it takes: name and value role, its other arguments)
+FOREACH = {
+    "_foreach_add.List": ("X Y", "alpha=0.5"), "_foreach_add.Scalar": ("X", "1.5"),
+    "_foreach_add.ScalarList": ("X", "[1.0, 2, -0.5, 4]"), "_foreach_add.Tensor": ("X", "s, alpha=2"),
+    "_foreach_sub.List": ("X Y", "alpha=-2"), "_foreach_sub.Scalar": ("X", "3"),
+    "_foreach_sub.ScalarList": ("X", "[1.0, 2, -0.5, 4]"),
+    "_foreach_mul.List": ("X Y", ""), "_foreach_mul.Scalar": ("X", "0.75"),
+    "_foreach_mul.ScalarList": ("X", "[0.5, 2, -3.0, 0.1]"), "_foreach_mul.Tensor": ("X", "s"),
+    "_foreach_div.List": ("X Z", ""), "_foreach_div.Scalar": ("X", "0.75"),
+    "_foreach_div.ScalarList": ("X", "[0.5, 2, -3.0, 0.1]"), "_foreach_div.Tensor": ("X", "s"),
+    "_foreach_addcmul.Scalar": ("X Y Z", "0.5"), "_foreach_addcmul.ScalarList": ("X Y Z", "[0.5, 1, -2.0, 3]"),
+    "_foreach_addcdiv.Scalar": ("X Y Z", "0.5"), "_foreach_addcdiv.ScalarList": ("X Y Z", "[0.5, 1, -2.0]"),
+    "_foreach_lerp.List": ("X Y W", ""), "_foreach_lerp.Scalar": ("X Y", "0.3"),
+    "_foreach_maximum.List": ("X Y", ""), "_foreach_minimum.List": ("X Y", ""),
+    "_foreach_clamp_max.Scalar": ("X", "0.3"), "_foreach_clamp_min.Scalar": ("X", "-0.2"),
+    "_foreach_neg": ("X", ""), "_foreach_sqrt": ("P", ""), "_foreach_norm.Scalar": ("X", "2"),
+}
+LISTS = {"X": (1, "any"), "Y": (2, "any"), "Z": (3, "nonzero"), "W": (4, "prob"), "P": (5, "pos")}
+
+
+def foreach_code(overload: str, dt: str, lists: str, rest: str) -> str:
+    names = lists.split()
+    # upstream's addcdiv backward selects into each element: a 0-dim one raises IndexError there
+    zerodim = not overload.startswith("_foreach_addcdiv")
+    lines = [f"{n} = {tl(LISTS[n][0], dt, LISTS[n][1], zerodim)}" for n in names]
+    grads = " + ".join(names)
+    if overload.endswith(".Tensor"):
+        # the 0-dim Tensor operand needs no grad: upstream's node for it raises "inconsistent range
+        # for TensorList output" (its gradient would be one tensor for a list of outputs)
+        lines.append(f"s = make((), torch.{dt}, seed=50, role='nonzero')")
+    lines.append(f"requires_grad(*({grads}))")
+    args = ", ".join(names + ([rest] if rest else []))
+    lines.append(f"r = {aten_expr(overload, [args])}")
+    lines.append(f"out = vjp(r, {grads})")
+    return "; ".join(lines)
+
+
+for overload, (lists, rest) in FOREACH.items():
+    for dt, suffix in (("float32", ""), ("float64", "_f64")):
+        CASES[f"{overload}/bwd{suffix}"] = {"code": foreach_code(overload, dt, lists, rest), "tol": "derived"}
+CASES["_foreach_norm.Scalar/bwd_ord1"] = {"code": foreach_code("_foreach_norm.Scalar", "float32", "X", "1"),
+                                          "tol": "derived"}
+CASES["_foreach_norm.Scalar/bwd_inf"] = {"code": foreach_code("_foreach_norm.Scalar", "float32", "X", "float('inf')"),
+                                         "tol": "derived"}
+
+# ---- HAND: overloads whose forward cases are hand-written --------------------------------------------
+# overload -> {variant: (setup binding the inputs, the call, the inputs that require grad)}; {dt} in
+# the setup is the variant's dtype (float32, float64 in the *_f64 variants)
+
+A = "torch.ops.aten"
+
+
+def mk(shape, seed, dt="{dt}", **kw) -> str:
+    opts = "".join(f", {k}={v!r}" for k, v in kw.items())
+    return f"make({tuple(shape)!r}, torch.{dt}, seed={seed}{opts})"
+
+
+def hand(overload: str, variants: dict, tol: str = "derived", f64: bool = True) -> None:
+    """Each variant as float32; the plain one (bwd) also as float64 unless f64 is False."""
+    for name, (setup, call, grads) in variants.items():
+        for dt, suffix in (("float32", ""), ("float64", "_f64")) if f64 and name == "bwd" else (("float32", ""),):
+            code = f"{setup}; requires_grad({grads}); r = {call}; out = vjp(r, [{grads}])"
+            CASES[f"{overload}/{name}{suffix}"] = {"code": code.replace("{dt}", dt), "tol": tol}
+
+
+G35, Y35 = mk((3, 5), 1), mk((3, 5), 2, role="prob")
+hand("_softmax_backward_data", {
+    "bwd": (f"g = {G35}; y = {Y35}", f"{A}._softmax_backward_data(g, y, 1, torch.{{dt}})", "g, y"),
+    "bwd_dim0_t": (f"g = {mk((4, 3), 1, layout='t')}; y = {mk((4, 3), 2, role='prob')}",
+                   f"{A}._softmax_backward_data(g, y, 0, torch.float32)", "g, y"),
+    "bwd_3d": (f"g = {mk((2, 3, 4), 1)}; y = {mk((2, 3, 4), 2, role='prob')}",
+               f"{A}._softmax_backward_data(g, y, 1, torch.float32)", "g, y")})
+hand("_log_softmax_backward_data", {
+    "bwd": (f"g = {G35}; y = {mk((3, 5), 2)}", f"{A}._log_softmax_backward_data(g, y, 1, torch.{{dt}})", "g, y"),
+    "bwd_dim0_t": (f"g = {mk((4, 3), 1, layout='t')}; y = {mk((4, 3), 2)}",
+                   f"{A}._log_softmax_backward_data(g, y, 0, torch.float32)", "g, y"),
+    "bwd_3d": (f"g = {mk((2, 3, 4), 1)}; y = {mk((2, 3, 4), 2)}",
+               f"{A}._log_softmax_backward_data(g, y, 1, torch.float32)", "g, y")})
+
+# mean and rstd from the forward (not differentiable: upstream's not_implemented)
+LN = (f"x = {mk((2, 3, 4), 1)}; w = {mk((4,), 2)}; b = {mk((4,), 3)}; g = {mk((2, 3, 4), 4)}; "
+      f"_, mean, rstd = {A}.native_layer_norm(x, [4], w, b, 1e-5)")
+LN2 = (f"x = {mk((2, 3, 4), 1)}; w = {mk((3, 4), 2)}; g = {mk((2, 3, 4), 4)}; "
+       f"_, mean, rstd = {A}.native_layer_norm(x, [3, 4], w, None, 1e-5)")
+LN0 = f"x = {mk((3, 5), 1)}; g = {mk((3, 5), 4)}; _, mean, rstd = {A}.native_layer_norm(x, [5], None, None, 1e-5)"
+hand("native_layer_norm_backward", {
+    "bwd": (LN, f"{A}.native_layer_norm_backward(g, x, [4], mean, rstd, w, b, [True, True, True])", "g, x, w, b"),
+    "bwd_input_only": (LN, f"{A}.native_layer_norm_backward(g, x, [4], mean, rstd, w, b, [True, False, False])",
+                       "g, x, w, b"),
+    "bwd_weight_bias": (LN, f"{A}.native_layer_norm_backward(g, x, [4], mean, rstd, w, b, [False, True, True])",
+                        "g, x, w, b"),
+    "bwd_two_dims": (LN2, f"{A}.native_layer_norm_backward(g, x, [3, 4], mean, rstd, w, None, [True, True, False])",
+                     "g, x, w"),
+    "bwd_no_weight": (LN0, f"{A}.native_layer_norm_backward(g, x, [5], mean, rstd, None, None, [True, False, False])",
+                      "g, x")})
+
+NLL = f"x = {mk((5, 4), 1)}; t = literal([0, 3, 1, 1, 2], torch.int64); w = {mk((4,), 3, role='pos')}"
+hand("nll_loss_backward", {
+    "bwd": (NLL + "; go = literal(0.75, torch.{dt}); tw = literal(3.5, torch.{dt})",
+            f"{A}.nll_loss_backward(go, x, t, None, 1, -100, tw)", "go, x"),
+    "bwd_none_weight": (NLL + f"; go = {mk((5,), 2)}; tw = literal(0.0)",
+                        f"{A}.nll_loss_backward(go, x, t, w, 0, -100, tw)", "go, x"),
+    "bwd_sum_ignore": (NLL + "; go = literal(1.5); tw = literal(3.0)",
+                       f"{A}.nll_loss_backward(go, x, t, w, 2, 1, tw)", "go, x")})
+NLL2 = f"x = {mk((2, 3, 4, 5), 1)}; t = {mk((2, 4, 5), 2, dt='int64', role='index', high=3)}; w = {mk((3,), 3, role='pos')}"
+hand("nll_loss2d_backward", {
+    "bwd": (NLL2 + "; go = literal(0.75, torch.{dt}); tw = literal(40.0, torch.{dt})",
+            f"{A}.nll_loss2d_backward(go, x, t, None, 1, -100, tw)", "go, x"),
+    "bwd_none_weight": (NLL2 + f"; go = {mk((2, 4, 5), 4)}; tw = literal(0.0)",
+                        f"{A}.nll_loss2d_backward(go, x, t, w, 0, -100, tw)", "go, x"),
+    "bwd_sum_ignore": (NLL2 + "; go = literal(1.5); tw = literal(30.0)",
+                       f"{A}.nll_loss2d_backward(go, x, t, w, 2, 1, tw)", "go, x")})
+hand("nll_loss2d_forward", {
+    "bwd": (NLL2, f"{A}.nll_loss2d_forward(x, t, None, 1, -100)", "x"),
+    "bwd_none_weight": (NLL2, f"{A}.nll_loss2d_forward(x, t, w, 0, -100)", "x"),
+    "bwd_sum_ignore": (NLL2, f"{A}.nll_loss2d_forward(x, t, w, 2, 1)", "x"),
+    "bwd_mean_weight": (NLL2, f"{A}.nll_loss2d_forward(x, t, w, 1, 0)", "x")})
+hand("nll_loss2d", {
+    "bwd": (NLL2, f"{A}.nll_loss2d(x, t)", "x"),
+    "bwd_none_weight": (NLL2, f"{A}.nll_loss2d(x, t, w, 0)", "x"),
+    "bwd_sum_ignore": (NLL2, f"{A}.nll_loss2d(x, t, w, 2, 1)", "x")})
+
+MSE = f"x = {mk((3, 4), 1)}; y = {mk((3, 4), 2)}"
+hand("mse_loss_backward", {
+    "bwd": ("go = literal(0.75, torch.{dt}); " + MSE, f"{A}.mse_loss_backward(go, x, y, 1)", "go, x, y"),
+    "bwd_none": (f"go = {mk((3, 4), 3)}; " + MSE, f"{A}.mse_loss_backward(go, x, y, 0)", "go, x, y"),
+    "bwd_sum": ("go = literal(1.5); " + MSE, f"{A}.mse_loss_backward(go, x, y, 2)", "go, x, y"),
+    "bwd_bcast": (f"go = literal(0.5); x = {mk((3, 4), 1)}; y = {mk((4,), 2)}",
+                  f"{A}.mse_loss_backward(go, x, y, 1)", "go, x, y")})
+
+EMB = f"g = {mk((2, 3, 5), 1)}; i = literal([[0, 2, 2], [5, 0, 2]], torch.int64)"
+hand("embedding_dense_backward", {
+    "bwd": (EMB, f"{A}.embedding_dense_backward(g, i, 6, -1, False)", "g"),
+    "bwd_padding": (EMB, f"{A}.embedding_dense_backward(g, i, 6, 2, False)", "g"),
+    "bwd_freq": (EMB, f"{A}.embedding_dense_backward(g, i, 6, 0, True)", "g")})
+hand("embedding_backward", {
+    "bwd": (EMB, f"{A}.embedding_backward(g, i, 6, -1, False, False)", "g"),
+    "bwd_padding_freq": (EMB, f"{A}.embedding_backward(g, i, 6, 2, True, False)", "g")})
+
+hand("select_backward", {
+    "bwd": (f"g = {mk((4,), 1)}", f"{A}.select_backward(g, [3, 4], 0, 1)", "g"),
+    "bwd_negative_index": (f"g = {mk((3,), 1)}", f"{A}.select_backward(g, [3, 4], 1, -1)", "g")})
+hand("slice_backward", {
+    "bwd": (f"g = {mk((3, 2), 1)}", f"{A}.slice_backward(g, [3, 7], 1, 1, 5, 2)", "g"),
+    "bwd_t": (f"g = {mk((3, 2), 1, layout='t')}", f"{A}.slice_backward(g, [3, 7], 1, 0, 4, 2)", "g"),
+    "bwd_dim0": (f"g = {mk((2, 4), 1)}", f"{A}.slice_backward(g, [5, 4], 0, 2, 4, 1)", "g")})
+hand("diagonal_backward", {
+    "bwd": (f"g = {mk((2, 3), 1)}", f"{A}.diagonal_backward(g, [2, 3, 4], 1, 1, 2)", "g"),
+    "bwd_negative_offset": (f"g = {mk((3,), 1)}", f"{A}.diagonal_backward(g, [4, 3], -1, 0, 1)", "g")})
+hand("unfold_backward", {
+    "bwd": (f"g = {mk((2, 4, 3), 1)}", f"{A}.unfold_backward(g, [2, 6], 1, 3, 1)", "g"),
+    "bwd_step2": (f"g = {mk((2, 2, 3), 1)}", f"{A}.unfold_backward(g, [2, 6], 1, 3, 2)", "g"),
+    "bwd_gap": (f"g = {mk((2, 2), 1)}", f"{A}.unfold_backward(g, [7], 0, 2, 3)", "g")})
+hand("gather_backward", {
+    "bwd": (f"g = {mk((3, 2), 1)}; x = {mk((3, 5), 2)}; i = literal([[0, 4], [2, 2], [1, 1]], torch.int64)",
+            f"{A}.gather_backward(g, x, 1, i, False)", "g, x"),
+    "bwd_dim0": (f"g = {mk((2, 3), 1)}; x = {mk((4, 3), 2)}; i = literal([[0, 3, 3], [0, 0, 1]], torch.int64)",
+                 f"{A}.gather_backward(g, x, 0, i, False)", "g, x")})
+IDX = "literal([0, 2, 2, 4], torch.int64)"
+hand("index_select_backward", {
+    "bwd": (f"g = {mk((4, 3), 1)}; i = {IDX}", f"{A}.index_select_backward(g, [5, 3], 0, i)", "g"),
+    "bwd_dim1": (f"g = {mk((5, 2), 1)}; i = literal([2, 2], torch.int64)", f"{A}.index_select_backward(g, [5, 3], 1, i)",
+                 "g")})
+VSR = f"{A}.value_selecting_reduction_backward"
+hand("value_selecting_reduction_backward", {
+    "bwd": (f"x = {mk((3, 5), 1)}; v, i = torch.max(x, 1); g = {mk((3,), 2)}", f"{VSR}(g, 1, i, [3, 5], False)", "g"),
+    "bwd_keepdim": (f"x = {mk((3, 5), 1)}; v, i = torch.min(x, 0, keepdim=True); g = {mk((1, 5), 2)}",
+                    f"{VSR}(g, 0, i, [3, 5], True)", "g"),
+    "bwd_sort": (f"x = {mk((4, 6), 1)}; v, i = torch.sort(x, 1); g = {mk((4, 6), 2)}",
+                 f"{VSR}(g, 1, i, [4, 6], True)", "g")})
+MASK = "make((3, 4), torch.bool, seed=3, role='mask')"
+hand("masked_select_backward", {
+    "bwd": (f"x = {mk((3, 4), 1)}; m = {MASK}; g = {mk((3, 4), 2)}[m]", f"{A}.masked_select_backward(g, x, m)", "g, x"),
+    "bwd_bcast": (f"x = {mk((4,), 1)}; m = {MASK}; g = {mk((3, 4), 2)}[m]", f"{A}.masked_select_backward(g, x, m)",
+                  "g, x")})
+CP = f"x = {mk((3, 6), 1, role='nonzero')}; g = {mk((3, 6), 2)}; y = torch.cumprod(x, 1)"
+CPZ = (f"x = {mk((3, 6), 1)}; x[0, 2] = 0; x[1, 1] = 0; x[1, 4] = 0; x[2, 5] = 0; g = {mk((3, 6), 2)}; "
+       "y = torch.cumprod(x, 1)")
+hand("cumprod_backward", {
+    "bwd": (CP, f"{A}.cumprod_backward(g, x, 1, y)", "g, x, y"),
+    "bwd_dim0": (f"x = {mk((4, 3), 1, role='nonzero')}; g = {mk((4, 3), 2)}; y = torch.cumprod(x, 0)",
+                 f"{A}.cumprod_backward(g, x, 0, y)", "g, x, y"),
+    "bwd_zeros": (CPZ, f"{A}.cumprod_backward(g, x, 1, y)", "g, x, y")})
+hand("cummaxmin_backward", {
+    "bwd": (f"x = {mk((3, 6), 1)}; v, i = torch.cummax(x, 1); g = {mk((3, 6), 2)}",
+            f"{A}.cummaxmin_backward(g, x, i, 1)", "g, x"),
+    "bwd_cummin_dim0": (f"x = {mk((5, 2), 1)}; v, i = torch.cummin(x, 0); g = {mk((5, 2), 2)}",
+                        f"{A}.cummaxmin_backward(g, x, i, 0)", "g, x")})
+
+CONV = f"x = {mk((2, 4, 7, 8), 1)}; w = {mk((6, 2, 3, 2), 2)}; go = {mk((2, 6, 4, 6), 3)}"
+CONV_ARGS = "[2, 1], [1, 0], [1, 2], False, [0], 2"
+hand("convolution_backward", {
+    "bwd": (CONV, f"{A}.convolution_backward(go, x, w, [6], {CONV_ARGS}, [True, True, True])", "go, x, w"),
+    "bwd_input_only": (CONV, f"{A}.convolution_backward(go, x, w, [6], {CONV_ARGS}, [True, False, False])",
+                       "go, x, w"),
+    "bwd_weight_only": (CONV, f"{A}.convolution_backward(go, x, w, None, {CONV_ARGS}, [False, True, False])",
+                        "go, x, w"),
+    "bwd_1d": (f"x = {mk((2, 4, 9), 1)}; w = {mk((3, 4, 3), 2)}; go = {mk((2, 3, 7), 3)}",
+               f"{A}.convolution_backward(go, x, w, [3], [1], [0], [1], False, [0], 1, [True, True, True])",
+               "go, x, w")})
+# the double backward's own gradients: what a third derivative of a convolution runs
+CDB = (f"x = {mk((2, 4, 7, 8), 1)}; w = {mk((6, 2, 3, 2), 2)}; go = {mk((2, 6, 4, 6), 3)}; "
+       f"ggi = {mk((2, 4, 7, 8), 4)}; ggw = {mk((6, 2, 3, 2), 5)}; ggb = {mk((6,), 6)}")
+hand("_convolution_double_backward", {
+    "bwd": (CDB, f"{A}._convolution_double_backward(ggi, ggw, ggb, go, w, x, {CONV_ARGS}, [True, True, True])",
+            "ggi, ggw, ggb, go, w, x"),
+    "bwd_no_ggb": (CDB, f"{A}._convolution_double_backward(ggi, ggw, None, go, w, x, {CONV_ARGS}, [True, True, False])",
+                   "ggi, ggw, go, w, x")})
+
+hand("native_dropout_backward", {
+    "bwd": (f"g = {mk((3, 4), 1)}; m = {MASK}", f"{A}.native_dropout_backward(g, m, 1.25)", "g"),
+    "bwd_scale0": (f"g = {mk((3, 4), 1)}; m = {MASK}", f"{A}.native_dropout_backward(g, m, 0.0)", "g")})
+# draws after the runner's manual_seed(0): the masks agree bit for bit, so the gradients compare exactly
+hand("native_dropout", {
+    "bwd": (f"x = {mk((3, 4), 1)}", f"{A}.native_dropout(x, 0.3, True)", "x"),
+    "bwd_eval": (f"x = {mk((3, 4), 1)}", f"{A}.native_dropout(x, 0.3, False)", "x"),
+    "bwd_train_none": (f"x = {mk((3, 4), 1)}", f"{A}.native_dropout(x, 0.3, None)", "x"),
+    "bwd_p1": (f"x = {mk((3, 4), 1)}", f"{A}.native_dropout(x, 1.0, True)", "x"),
+    "bwd_t": (f"x = {mk((3, 4), 1, layout='t')}", f"{A}.native_dropout(x, 0.5, True)", "x")}, tol="exact")
+hand("masked_scatter_backward", {
+    "bwd": (f"g = {mk((3, 4), 1)}; m = {MASK}", f"{A}.masked_scatter_backward(g, m, [4, 5])", "g"),
+    "bwd_bcast_mask": (f"g = {mk((3, 4), 1)}; m = make((4,), torch.bool, seed=3, role='mask')",
+                       f"{A}.masked_scatter_backward(g, m, [12])", "g")})
+
+for fn in ("outer", "ger"):
+    hand(fn, {"bwd": (f"a = {mk((3,), 1)}; b = {mk((4,), 2)}", f"{A}.{fn}(a, b)", "a, b"),
+              "bwd_slice": (f"a = {mk((3,), 1)}; b = {mk((4,), 2, layout='slice')}", f"{A}.{fn}(a, b)", "a, b")})
+for fn in ("polygamma", "special_polygamma"):
+    hand(fn, {"bwd": (f"x = {mk((3, 4), 1, role='pos')}", f"{A}.{fn}(1, x)", "x"),
+              "bwd_n0": (f"x = {mk((3, 4), 1, role='pos')}", f"{A}.{fn}(0, x)", "x"),
+              "bwd_n3": (f"x = {mk((3, 4), 1, role='pos')}", f"{A}.{fn}(3, x)", "x")})
+
+SRC = f"x = {mk((5, 3), 1)}; src = {mk((4, 3), 2)}; i = {IDX}"
+hand("index_add", {
+    "bwd": (SRC, f"{A}.index_add(x, 0, i, src)", "x, src"),
+    "bwd_alpha": (SRC, f"{A}.index_add(x, 0, i, src, alpha=2)", "x, src"),
+    "bwd_dim1_t": (f"x = {mk((3, 5), 1, layout='t')}; src = {mk((3, 4), 2, layout='t')}; i = {IDX}",
+                   f"{A}.index_add(x, 1, i, src)", "x, src")})
+hand("masked_scatter", {
+    "bwd": (f"x = {mk((3, 4), 1)}; m = {MASK}; src = {mk((12,), 2)}", f"{A}.masked_scatter(x, m, src)", "x, src"),
+    "bwd_bcast_mask": (f"x = {mk((3, 4), 1)}; m = make((4,), torch.bool, seed=3, role='mask'); src = {mk((3, 5), 2)}",
+                       f"{A}.masked_scatter(x, m, src)", "x, src"),
+    "bwd_bcast_self": (f"x = {mk((4,), 1)}; m = {MASK}; src = {mk((20,), 2)}", f"{A}.masked_scatter(x, m, src)",
+                       "x, src")})
+SELF = f"x = {mk((4, 5), 1)}"
+hand("slice_scatter", {
+    "bwd": (SELF + f"; src = {mk((4, 2), 2)}", f"{A}.slice_scatter(x, src, 1, 1, 5, 2)", "x, src"),
+    "bwd_defaults": (SELF + f"; src = {mk((4, 5), 2)}", f"{A}.slice_scatter(x, src)", "x, src"),
+    "bwd_t": (f"x = {mk((4, 5), 1, layout='t')}; src = {mk((2, 5), 2)}", f"{A}.slice_scatter(x, src, 0, 2)", "x, src")})
+hand("select_scatter", {
+    "bwd": (SELF + f"; src = {mk((5,), 2)}", f"{A}.select_scatter(x, src, 0, 2)", "x, src"),
+    "bwd_dim1": (SELF + f"; src = {mk((4,), 2)}", f"{A}.select_scatter(x, src, 1, -1)", "x, src")})
+hand("diagonal_scatter", {
+    "bwd": (SELF + f"; src = {mk((4,), 2)}", f"{A}.diagonal_scatter(x, src, 1)", "x, src"),
+    "bwd_negative": (SELF + f"; src = {mk((3,), 2)}", f"{A}.diagonal_scatter(x, src, -1)", "x, src")})
+hand("as_strided_scatter", {
+    "bwd": (SELF + f"; src = {mk((2, 2), 2)}", f"{A}.as_strided_scatter(x, src, [2, 2], [5, 2], 1)", "x, src"),
+    "bwd_flat": (SELF + f"; src = {mk((3,), 2)}", f"{A}.as_strided_scatter(x, src, [3], [6])", "x, src")})
