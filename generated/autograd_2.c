@@ -2240,7 +2240,9 @@ static int
 GroupedMmBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     GroupedMmBackward0 *n = (GroupedMmBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[5] = {0};
+    tn_value v0_;
+    tn_value v1_;
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -2251,19 +2253,23 @@ GroupedMmBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_grouped_mm is not implemented in torchnative", "no ATen overload _grouped_mm_mat2_backward(T, T, IA, IA, L, T, I)");
-            goto fail_;
+            v0_ = tn_value_int(INT64_C(1));
+            t_[3] = tn_fm__grouped_mm_mat2_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, tn_ag_ints_view(&n->mat2_sym_sizes), tn_ag_ints_view(&n->mat2_sym_strides), n->mat2_layout, offs, &v0_);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
         }
     }
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_grouped_mm is not implemented in torchnative", "no ATen overload _grouped_mm_mat1_backward(T, T, IA, IA, L, T, I)");
-            goto fail_;
+            v1_ = tn_value_int(INT64_C(1));
+            t_[4] = tn_fm__grouped_mm_mat1_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), mat2, tn_ag_ints_view(&n->self_sym_sizes), tn_ag_ints_view(&n->self_sym_strides), n->self_layout, offs, &v1_);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 5);
     (void)n;
     return rc_;
 }

@@ -9,6 +9,10 @@
 
 /* FunctionsManual helpers (schemas/autograd_helpers.yaml), written in ops/autograd_manual.c.
  * Tensors: NULL without an exception is an undefined tensor. */
+/* at::Tensor _grouped_mm_mat1_backward(const Tensor& grad, const Tensor& mat2, at::SymIntArrayRef mat1_sizes, at::SymIntArrayRef mat1_strides, c10::Layout mat1_layout, std::optional<Tensor> offs, const Scalar& alpha); */
+PyObject *tn_fm__grouped_mm_mat1_backward(PyObject *grad, PyObject *mat2, tn_ints mat1_sizes, tn_ints mat1_strides, int mat1_layout, PyObject *offs, const tn_value *alpha);
+/* at::Tensor _grouped_mm_mat2_backward(const at::Tensor& grad, const at::Tensor& mat1, at::SymIntArrayRef sizes, at::SymIntArrayRef strides, c10::Layout layout, std::optional<Tensor> offs, const at::Scalar& alpha); */
+PyObject *tn_fm__grouped_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, tn_ints strides, int layout, PyObject *offs, const tn_value *alpha);
 /* Tensor _to_copy_backward(const Tensor& grad, const c10::TensorOptions& self_options); */
 PyObject *tn_fm__to_copy_backward(PyObject *grad, tn_ag_options self_options);
 /* Tensor as_strided_backward(Tensor grad, const TensorGeometry& input_geometry, c10::SymIntArrayRef sizes, c10::SymIntArrayRef strides, const std::optional<c10::SymInt>& storage_offset_); */

@@ -426,6 +426,69 @@ tn_fm_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, tn_ints st
     return r;
 }
 
+/* _grouped_mm's gradients are grouped products with the same offsets: each shape pairing's
+ * groups line up with those of the product of grad and the other operand's transpose
+ * (d mat1 = _grouped_mm(grad, mat2^T), d mat2 = _grouped_mm(mat1^T, grad); ops/matmul.c has the
+ * four pairings), so upstream's stride and dtype checks apply to grad as to a forward operand.
+ * An input whose matrices were column-major gets a column-major gradient, computed as the
+ * transposed product (as mm_mat1_backward does). */
+static PyObject *
+transposed(PyObject *t)
+{
+    return tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(t), tn_value_int(-2), tn_value_int(-1)});
+}
+
+static int
+column_major(tn_ints sizes, tn_ints strides)
+{
+    Py_ssize_t n = strides.n;
+    return n >= 2 && strides.v[n - 2] == 1 && strides.v[n - 1] == sizes.v[n - 2];
+}
+
+/* _grouped_mm(a, b), or _grouped_mm(b^T, a^T)^T when `flip` */
+static PyObject *
+grouped_product(PyObject *a, PyObject *b, PyObject *offs, int flip, const tn_value *alpha)
+{
+    PyObject *at = NULL, *bt = NULL, *m = NULL, *r = NULL;
+    if (flip && (!(at = transposed(a)) || !(bt = transposed(b))))
+        goto done;
+    m = tn_ag_op(TN_OP__grouped_mm, (tn_value[]){tn_value_tensor(flip ? bt : a), tn_value_tensor(flip ? at : b),
+                                                offs ? tn_value_tensor(offs) : NONE_V, NONE_V, NONE_V});
+    if (m && flip)
+        TN_SETREF(m, transposed(m));
+    if (m)
+        r = tn_fm_maybe_multiply(m, alpha);
+done:
+    Py_XDECREF(at);
+    Py_XDECREF(bt);
+    Py_XDECREF(m);
+    return r;
+}
+
+PyObject *
+tn_fm__grouped_mm_mat1_backward(PyObject *grad, PyObject *mat2, tn_ints mat1_sizes, tn_ints mat1_strides,
+                                int mat1_layout, PyObject *offs, const tn_value *alpha)
+{
+    PyObject *m2t = transposed(mat2);
+    if (!m2t)
+        return NULL;
+    PyObject *r = grouped_product(grad, m2t, offs, column_major(mat1_sizes, mat1_strides), alpha);
+    Py_DECREF(m2t);
+    return r;
+}
+
+PyObject *
+tn_fm__grouped_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, tn_ints strides, int layout,
+                                PyObject *offs, const tn_value *alpha)
+{
+    PyObject *m1t = transposed(mat1);
+    if (!m1t)
+        return NULL;
+    PyObject *r = grouped_product(m1t, grad, offs, column_major(sizes, strides), alpha);
+    Py_DECREF(m1t);
+    return r;
+}
+
 PyObject *
 tn_fm_permute_backwards(PyObject *grad, tn_ints fwd_dims)
 {

@@ -96,3 +96,14 @@ CASES.update({
 # _grouped_mm with a column-major b: the result's last dim (6) padded to 16 bytes, strides (8, 1)
 CASES["grouped_mm_b_transposed"] = {"code": "out = torch._grouped_mm(randn(6, 8, seed=1), randn(3, 6, 8, seed=2)"
                                             ".transpose(1, 2), torch.tensor([2, 2, 6], dtype=torch.int32))", **D}
+# _grouped_mm's gradients: column-major operands get column-major gradients (the transposed
+# grouped product), as upstream's _grouped_mm_mat1/mat2_backward; every pairing of 2d and 3d
+for name, (a, b, offs) in {
+    "a_colmajor": ("randn(8, 8, seed=1).t()", "randn(3, 8, 4, seed=2)", "[2, 2, 8]"),
+    "b_colmajor": ("randn(8, 8, seed=1)", "randn(3, 4, 8, seed=2).transpose(1, 2)", "[2, 2, 8]"),
+    "a3d_b2d_colmajor": ("randn(3, 8, 4, seed=1).transpose(1, 2)", "randn(8, 12, seed=2)", "[4, 8, 12]"),
+    "a2d_b2d": ("randn(4, 12, seed=1)", "randn(12, 8, seed=2)", "[4, 8, 12]"),
+}.items():
+    CASES[f"grouped_mm_backward_{name}"] = {
+        "code": f"a = {a}; b = {b}; requires_grad(a, b); "
+                f"r = torch._grouped_mm(a, b, torch.tensor({offs}, dtype=torch.int32)); out = vjp(r, [a, b])", **D}
