@@ -530,6 +530,296 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
     return aten.native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
 
 
+def _dropout(input, p, train, feature, alpha):
+    """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
+    feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
+    torch, aten = _aten()
+    if p < 0 or p > 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if p == 0 or not train or input.numel() == 0:
+        return input
+    if p == 1:
+        return input * aten.zeros([], dtype=input.dtype, device=input.device)
+    if feature:
+        if input.dim() < 2:
+            raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+        noise = input.new_empty([input.shape[0], input.shape[1]] + [1] * (input.dim() - 2))
+    else:
+        noise = aten.empty_like(input)
+    noise.bernoulli_(1 - p)
+    if alpha:
+        alpha_ = 1.7580993408473766
+        a = 1.0 / ((alpha_ * alpha_ * p + 1) * (1 - p)) ** 0.5
+        b = noise.add(-1).mul_(alpha_ * a).add_(alpha_ * a * p)
+        noise.mul_(a)
+        return (input * noise).add_(b)
+    noise.div_(1 - p)
+    return input * noise
+
+
+def alpha_dropout(input, p, train):
+    return _dropout(input, p, train, False, True)
+
+
+def feature_dropout(input, p, train):
+    return _dropout(input, p, train, True, False)
+
+
+def feature_alpha_dropout(input, p, train):
+    return _dropout(input, p, train, True, True)
+
+
+def linspace_tensors(start, end, steps, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """RangeFactories.cpp linspace of 0-dim tensors: their items."""
+    torch, aten = _aten()
+    s = start if not isinstance(start, torch.Tensor) else None
+    e = end if not isinstance(end, torch.Tensor) else None
+    sd = start.dim() if s is None else 0
+    ed = end.dim() if e is None else 0
+    if sd != 0 or ed != 0:
+        raise RuntimeError(f"linspace only supports 0-dimensional start and end tensors, but got start with {sd} "
+                           f"dimension(s) and end with {ed} dimension(s).")
+    return aten.linspace(start.item() if s is None else s, end.item() if e is None else e, steps, dtype=dtype,
+                         layout=layout, device=device, pin_memory=pin_memory)
+
+
+def logspace_tensors(start, end, steps, base=10.0, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """RangeFactories.cpp logspace of 0-dim tensors: their items."""
+    torch, aten = _aten()
+    s = start if not isinstance(start, torch.Tensor) else None
+    e = end if not isinstance(end, torch.Tensor) else None
+    sd = start.dim() if s is None else 0
+    ed = end.dim() if e is None else 0
+    if sd != 0 or ed != 0:
+        raise RuntimeError(f"logspace only supports 0-dimensional start and end tensors, but got start with {sd} "
+                           f"dimension(s) and end with {ed} dimension(s).")
+    return aten.logspace(start.item() if s is None else s, end.item() if e is None else e, steps, base, dtype=dtype,
+                         layout=layout, device=device, pin_memory=pin_memory)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """TensorFactories.cpp triu_indices_cpu: the (row, col) pairs with col - row >= offset, in
+    row-major order, as a (2, N) tensor of dtype (int64 by default)."""
+    torch, aten = _aten()
+    dtype = torch.long if dtype is None else dtype
+    if row < 0:
+        raise RuntimeError(f"row must be non-negative, got{row}")
+    if col < 0:
+        raise RuntimeError(f"col must be non-negative, got{col}")
+    r = aten.arange(row, dtype=torch.long).unsqueeze(1)
+    c = aten.arange(col, dtype=torch.long).unsqueeze(0)
+    idx = aten.nonzero(c - r >= offset).t()
+    out = aten.empty([2, idx.shape[1]], dtype=dtype)
+    if dtype not in (torch.int32, torch.int64):  # AT_DISPATCH_INDEX_TYPES
+        raise NotImplementedError(f'"triu_indices" not implemented for \'{_dtype_name(dtype)}\'')
+    return out.copy_(idx)
+
+
+def _dtype_name(dtype):
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int8": "Char",
+            "uint8": "Byte", "int16": "Short", "bool": "Bool"}.get(str(dtype).replace("torch.", ""), str(dtype))
+
+
+def pdist(self, p=2):
+    """Distance.cpp pdist -> _pdist_forward: the p-norm of each pair's difference, rows i < j in
+    order (torch._refs' decomposition takes the mm shortcut for p = 2, which loses the
+    precision upstream's kernel keeps)."""
+    torch, aten = _aten()
+    if self.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {self.dim()}D")
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    n = self.shape[0]
+    if n <= 1:
+        return aten.empty([0], dtype=self.dtype, device=self.device)
+    x = self.contiguous()
+    t = aten.linalg_vector_norm(x.unsqueeze(1) - x, p, [2])
+    i = aten.triu_indices(n, n, 1)
+    return t.flatten().index_select(0, i[0] * n + i[1])
+
+
+def cross(self, other, dim=None):
+    """Cross.cpp cross: linalg_cross along dim, or the first dim of size 3."""
+    torch, aten = _aten()
+    if dim is None:
+        for i, s in enumerate(self.shape):
+            if s == 3:
+                dim = i
+                break
+        else:
+            raise RuntimeError("no dimension of size 3 in input")
+    return aten.linalg_cross(self, other, dim=dim)
+
+
+def float_power_tensors(self, exponent):
+    """Pow.cpp float_power(Tensor, Tensor): pow in double (complex double for complex operands)."""
+    torch, aten = _aten()
+    dt = torch.complex128 if self.is_complex() or exponent.is_complex() else torch.float64
+    return aten.pow.Tensor_Tensor(self.to(dt), exponent.to(dt))
+
+
+def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled):
+    """Normalization.cpp instance_norm: batch norm of the input viewed as (1, b * c, ...)."""
+    torch, aten = _aten()
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when use_input_stats is false")
+    shape = list(input.shape)
+    b, c = input.shape[0], input.shape[1]
+    shape[1] = b * c
+    shape[0] = 1
+    rep = lambda t: t.repeat(b) if t is not None else None
+    rm, rv = rep(running_mean), rep(running_var)
+    out = aten.batch_norm(input.contiguous().view(shape), rep(weight), rep(bias), rm, rv, use_input_stats, momentum,
+                          eps, cudnn_enabled)
+    if running_mean is not None:
+        aten.alias(running_mean).copy_(rm.view(b, c).mean(0, False))
+    if running_var is not None:
+        aten.alias(running_var).copy_(rv.view(b, c).mean(0, False))
+    return out.view(input.shape)
+
+
+def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    """LinearAlgebra.cpp addbmm_impl_: self (times beta) plus the batches' products, one addmm_
+    per batch into a result shaped like self."""
+    torch, aten = _aten()
+    if batch1.dim() != 3:
+        raise RuntimeError(f"batch1 must be a 3D tensor")
+    if batch2.dim() != 3:
+        raise RuntimeError(f"batch2 must be a 3D tensor")
+    if batch1.size(0) != batch2.size(0):
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {batch1.size(0)} and {batch2.size(0)}")
+    if batch1.size(2) != batch2.size(1):
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({batch1.size(1)}x{batch1.size(2)} and "
+                           f"{batch2.size(1)}x{batch2.size(2)})")
+    d1, d2 = batch1.size(1), batch2.size(2)
+    self_ = self.expand(d1, d2)
+    result = aten.empty([0], dtype=self.dtype, device=self.device)
+    result.resize_as_(self_)
+    if beta != 0:
+        result.copy_(self_)
+    if batch1.size(0) == 0:
+        return result.mul_(beta) if beta != 0 else result.zero_()
+    b = beta
+    for i in range(batch1.size(0)):
+        result.addmm_(batch1[i], batch2[i], beta=b, alpha=alpha)
+        b = 1
+    return result
+
+
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, pin_memory=None):
+    """TensorFactories.cpp empty_permuted_symint: empty in the physical order, permuted back."""
+    torch, aten = _aten()
+    dim = len(size)
+    if dim != len(physical_layout):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the physical_layout; i.e. "
+                           f"len(size) = {dim} is not equal to len(physical_layout) = {len(physical_layout)}")
+    seen = [False] * dim
+    for i, d in enumerate(physical_layout):
+        if not 0 <= d < dim:
+            raise RuntimeError(f"Dimension out of range (expected to be between 0 and {dim - 1}, but got {d} at index "
+                               f"{i}).  NB: negative dims not currently supported; file an issue if you want it.")
+        if seen[d]:
+            raise RuntimeError("Duplicate dim not allowed")
+        seen[d] = True
+    phys = aten.empty([size[d] for d in physical_layout], dtype=dtype, layout=layout, device=device,
+                      pin_memory=pin_memory)
+    inv = [0] * dim
+    for i, d in enumerate(physical_layout):
+        inv[d] = i
+    return phys.permute(inv)
+
+
+def randint_like(self, high, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    """TensorFactories.cpp randint_like: empty_like, then random_(0, high)."""
+    torch, aten = _aten()
+    r = aten.empty_like(self, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory,
+                        memory_format=memory_format)
+    return r.random_(0, high)
+
+
+def randint_like_low(self, low, high, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    """TensorFactories.cpp randint_like(low, high): empty_like, then random_(low, high)."""
+    torch, aten = _aten()
+    r = aten.empty_like(self, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory,
+                        memory_format=memory_format)
+    return r.random_(low, high)
+
+
+def resize_as_(self, the_template, *, memory_format=None):
+    """Resize.cpp resize_as_: the template's sizes, restrided to memory_format when one is given
+    (Preserve: the template's suggested format)."""
+    torch, aten = _aten()
+    if memory_format is None:
+        return self.resize_(the_template.shape)
+    if memory_format == torch.preserve_format:
+        memory_format = (torch.channels_last if the_template.dim() == 4 and the_template.is_contiguous(memory_format=torch.channels_last)
+                         and not the_template.is_contiguous() else
+                         torch.channels_last_3d if the_template.dim() == 5 and the_template.is_contiguous(memory_format=torch.channels_last_3d)
+                         and not the_template.is_contiguous() else torch.contiguous_format)
+    return self.resize_(the_template.shape, memory_format=memory_format)
+
+
+def angle(self):
+    """UnaryOps.cpp angle of a real tensor: pi for negative elements, 0 otherwise, NaN kept
+    (integers compute in the default float type)."""
+    torch, aten = _aten()
+    if self.is_complex():
+        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::angle", "for complex tensors"))
+    x = self if self.dtype.is_floating_point else self.to(torch.get_default_dtype())
+    pi = aten.full([], 3.141592653589793, dtype=x.dtype)
+    zero = aten.full([], 0.0, dtype=x.dtype)
+    return aten.where(aten.isnan(x), x, aten.where(x < 0, pi, zero))
+
+
+def adaptive_avg_pool1d(self, output_size):
+    """AdaptiveAveragePooling.cpp adaptive_avg_pool1d: 2-D pooling of (N, C, 1, L)."""
+    torch, aten = _aten()
+    if self.dim() not in (2, 3):
+        raise RuntimeError(f"adaptive_avg_pool1d(): Expected 2 to 3 dimensions, but got {self.dim()}-dimensional "
+                           f"tensor for argument #1 'self' (while checking arguments for adaptive_avg_pool1d)")
+    if len(output_size) != 1:
+        raise RuntimeError(f"adaptive_avg_pool1d() argument 'output_size' should contain one int (got {len(output_size)})")
+    return aten.adaptive_avg_pool2d(self.unsqueeze(-2), [1, output_size[0]]).squeeze(-2)
+
+
+def adaptive_avg_pool2d(self, output_size):
+    """AdaptiveAveragePooling.cpp adaptive_avg_pool2d_symint: a mean over H and W for a 1x1 output,
+    else _adaptive_avg_pool2d."""
+    torch, aten = _aten()
+    if len(output_size) != 2:
+        raise RuntimeError("adaptive_avg_pool2d: output_size must be 2")
+    if output_size[0] < 0 or output_size[1] < 0:
+        raise RuntimeError(f"adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{output_size[0]}, {output_size[1]}}}")
+    if output_size[0] == 1 and output_size[1] == 1:
+        out = self.mean([-1, -2], True)
+        if self.dim() == 4 and self.is_contiguous(memory_format=torch.channels_last) and not self.is_contiguous():
+            n, c = self.shape[0], self.shape[1]
+            out.as_strided_([n, c, 1, 1], [c, 1, c, c])
+        return out
+    return aten._adaptive_avg_pool2d(self, output_size)
+
+
+def adaptive_avg_pool3d(self, output_size):
+    """AdaptiveAveragePooling3d.cpp adaptive_avg_pool3d_symint: a mean over D, H and W for a 1x1x1
+    output, else _adaptive_avg_pool3d."""
+    torch, aten = _aten()
+    if len(output_size) != 3:
+        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+    if min(output_size) < 0:
+        raise RuntimeError(f"adaptive_avg_pool3d: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{output_size[0]}, {output_size[1]},{output_size[2]}}}")
+    if list(output_size) == [1, 1, 1]:
+        out = self.mean([-1, -2, -3], True)
+        if self.dim() == 5 and self.is_contiguous(memory_format=torch.channels_last_3d) and not self.is_contiguous():
+            n, c = self.shape[0], self.shape[1]
+            out.as_strided_([n, c, 1, 1, 1], [c, 1, c, c, c])
+        return out
+    return aten._adaptive_avg_pool3d(self, output_size)
+
+
 COMPOSITIONS = {
     "tile": tile, "kron": kron, "tensordot": tensordot, "inner": inner, "cartesian_prod": cartesian_prod,
     "combinations": combinations, "trapezoid.x": trapezoid_x, "trapezoid.dx": trapezoid_dx,
@@ -538,6 +828,15 @@ COMPOSITIONS = {
     "cosine_embedding_loss": cosine_embedding_loss, "kl_div": kl_div, "diagflat": diagflat, "msort": msort,
     "argwhere": argwhere, "unsafe_chunk": unsafe_chunk, "mH": mH, "matrix_H": matrix_H,
     "batch_norm": batch_norm, "ravel": ravel, "tensor_split.sections": tensor_split_sections,
+    "alpha_dropout": alpha_dropout, "feature_dropout": feature_dropout,
+    "feature_alpha_dropout": feature_alpha_dropout, "linspace.Tensor_Tensor": linspace_tensors,
+    "linspace.Tensor_Scalar": linspace_tensors, "linspace.Scalar_Tensor": linspace_tensors,
+    "logspace.Tensor_Tensor": logspace_tensors, "logspace.Tensor_Scalar": logspace_tensors,
+    "logspace.Scalar_Tensor": logspace_tensors, "triu_indices": triu_indices, "cross": cross, "pdist": pdist,
+    "float_power.Tensor_Tensor": float_power_tensors, "instance_norm": instance_norm, "addbmm": addbmm,
+    "empty_permuted": empty_permuted, "randint_like": randint_like, "randint_like.low_dtype": randint_like_low,
+    "resize_as_": resize_as_, "adaptive_avg_pool1d": adaptive_avg_pool1d, "adaptive_avg_pool2d": adaptive_avg_pool2d,
+    "adaptive_avg_pool3d": adaptive_avg_pool3d, "angle": angle,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
     "triplet_margin_loss": triplet_margin_loss, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
 }
@@ -571,7 +870,7 @@ REFS = {
 # ---- overloads upstream computes with a kernel, through torch._decomp's decomposition ----------
 
 TABLE = {
-    "_chunk_cat", "_native_batch_norm_legit", "_native_batch_norm_legit.no_stats", "_unsafe_index.Tensor",
+    "_adaptive_avg_pool2d", "_chunk_cat", "_native_batch_norm_legit", "_native_batch_norm_legit.no_stats", "_unsafe_index.Tensor",
     "_unsafe_index_put", "_unsafe_masked_index", "_unsafe_masked_index_put_accumulate", "addmv",
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "block_diag", "bucketize.Tensor", "celu", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor",
@@ -597,8 +896,6 @@ TABLE = {
 DENIED = {
     # a channels-last-3d input: upstream's kernel keeps its layout, the decomposition does not
     "upsample_nearest3d.vec", "_upsample_nearest_exact3d.vec",
-    # other draws than upstream's alpha_dropout (bernoulli_ on a differently shaped mask)
-    "alpha_dropout",
 }
 
 

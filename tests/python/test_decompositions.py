@@ -36,8 +36,8 @@ def test_denied_overloads_refuse_by_name(torch, lists):
     assert lists["denied"]
     for ov in lists["denied"]:
         assert torch._C._torchnative.route(f"aten::{ov}") == "refuse", ov
-    with pytest.raises(NotImplementedError, match="aten::alpha_dropout"):
-        torch.nn.functional.alpha_dropout(torch.ones(4), 0.5, training=True)
+    with pytest.raises(NotImplementedError, match="aten::upsample_nearest3d"):
+        torch.nn.functional.interpolate(torch.ones(1, 1, 2, 2, 2), scale_factor=2)
 
 
 def test_unlisted_kernel_op_with_a_table_entry_refuses(torch):

@@ -200,3 +200,49 @@ for name, code in {
     "unsafe_split_with_sizes": f"torch.unsafe_split_with_sizes({X}, [3, 1], 1)",
 }.items():
     add(name, {"0": code}, exact=True)
+
+# ---- second round: dropout family, tensor overloads of factories, norms and pooling ----
+DROP = "torch.manual_seed(5); "
+add("alpha_dropout", {"train": DROP + f"out = torch.nn.functional.alpha_dropout({X}, 0.3, training=True)",
+                      "eval": f"x = {X}; out = (torch.nn.functional.alpha_dropout(x, 0.3), torch.nn.functional.alpha_dropout(x, 0.3) is x)",
+                      "p1": DROP + f"out = torch.alpha_dropout({X}, 1.0, True)", "bad_p": f"torch.alpha_dropout({X}, 1.5, True)"})
+add("feature_dropout", {"train": DROP + "out = torch.nn.functional.dropout2d(randn(2, 3, 2, 2, seed=1), 0.5, training=True)",
+                        "3d": DROP + "out = torch.nn.functional.dropout3d(randn(2, 3, 2, 2, 2, seed=1), 0.25, training=True)",
+                        "1d": DROP + "out = torch.feature_dropout(randn(4, seed=1), 0.5, True)"})
+add("feature_alpha_dropout", {"train": DROP + "out = torch.nn.functional.feature_alpha_dropout(randn(2, 3, 4, seed=1), 0.5, training=True)",
+                              "eval": "torch.nn.functional.feature_alpha_dropout(randn(2, 3, 4, seed=1), 0.5, training=False)"})
+add("linspace.Tensor_Tensor", {"0": "torch.linspace(literal(0.0), literal(2.0), 5)", "1d": "torch.linspace(literal([0.0]), literal(2.0), 5)"})
+add("linspace.Tensor_Scalar", {"0": "torch.linspace(literal(-1.0), 2, 4, dtype=torch.float64)"})
+add("linspace.Scalar_Tensor", {"0": "torch.linspace(1, literal(3, torch.int64), 3)"})
+add("logspace.Tensor_Tensor", {"0": "torch.logspace(literal(0.0), literal(2.0), 5)", "base": "torch.logspace(literal(0.0), literal(2.0), 3, base=2.0)"})
+add("logspace.Tensor_Scalar", {"0": "torch.logspace(literal(-1.0), 1, 4)"})
+add("logspace.Scalar_Tensor", {"0": "torch.logspace(0, literal(1.0), 4, 3.0)"})
+add("triu_indices", {"0": "torch.triu_indices(4, 5)", "offset": "torch.triu_indices(4, 3, -1, dtype=torch.int32)",
+                     "empty": "torch.triu_indices(0, 3)", "neg": "torch.triu_indices(-1, 3)", "float": "torch.triu_indices(3, 3, dtype=torch.float32)"}, exact=True)
+add("pdist", {"2": f"torch.nn.functional.pdist({X})", "1": f"torch.nn.functional.pdist({XT}, 1)",
+              "inf": f"torch.nn.functional.pdist({X}, float('inf'))", "one_row": "torch.nn.functional.pdist(randn(1, 3))",
+              "3d": "torch.nn.functional.pdist(randn(2, 2, 2))"})
+add("cross", {"default": "torch.cross(randn(4, 3, seed=1), randn(4, 3, seed=2))", "dim": "torch.cross(randn(3, 2, seed=1), randn(3, 2, seed=2), dim=0)",
+              "none": "torch.cross(randn(2, 2, seed=1), randn(2, 2, seed=2))"})
+add("float_power.Tensor_Tensor", {"0": f"torch.float_power({P}, {X})", "int": "torch.float_power(literal([2, 3], torch.int64), literal([2, -1], torch.int64))"})
+add("instance_norm", {"0": "torch.nn.functional.instance_norm(randn(2, 3, 4, seed=1))",
+                      "stats": "rm = literal([0.0, 0.5, 1.0]); rv = literal([1.0, 2.0, 0.5]); y = torch.nn.functional.instance_norm(randn(2, 3, 4, seed=1), rm, rv, randn(3, seed=2), randn(3, seed=3), use_input_stats=True, momentum=0.3); out = (y, rm, rv)",
+                      "eval": "torch.nn.functional.instance_norm(randn(2, 3, 4, seed=1), literal([0.0, 0.5, 1.0]), literal([1.0, 2.0, 0.5]), use_input_stats=False)"})
+add("addbmm", {"0": "torch.addbmm(randn(2, 4, seed=1), randn(3, 2, 5, seed=2), randn(3, 5, 4, seed=3))",
+               "beta0": "torch.addbmm(make((4, 2), layout='t', seed=1), randn(3, 2, 5, seed=2), randn(3, 5, 4, seed=3), beta=0, alpha=0.5)",
+               "bcast": "torch.addbmm(randn(4, seed=1), randn(3, 2, 5, seed=2), randn(3, 5, 4, seed=3), beta=2)",
+               "empty": "torch.addbmm(randn(2, 4, seed=1), randn(0, 2, 5), randn(0, 5, 4), beta=3)",
+               "bad": "torch.addbmm(randn(2, 4, seed=1), randn(3, 2, 5, seed=2), randn(3, 4, 4, seed=3))"})
+add("empty_permuted", {"0": "torch.empty_permuted((2, 3, 4), (2, 0, 1)).stride()", "bad": "torch.empty_permuted((2, 3), (0, 0))"}, exact=True)
+add("randint_like", {"0": "torch.manual_seed(2); out = torch.randint_like(randn(3, 4), 10)"}, exact=True)
+add("randint_like.low_dtype", {"0": "torch.manual_seed(2); out = torch.randint_like(randn(3, 4), -5, 5, dtype=torch.int64)"}, exact=True)
+add("resize_as_", {"0": f"x = randn(5); x.resize_as_({X}); out = (x.shape, x.stride())",
+                   "cl": "x = randn(2); x.resize_as_(randn(2, 3, 4, 5).to(memory_format=torch.channels_last), memory_format=torch.preserve_format); out = x.stride()"}, exact=True)
+add("angle", {"0": "torch.angle(literal([-1.0, 0.0, 2.0, float('nan'), -0.0]))", "int": "torch.angle(literal([-2, 0, 3], torch.int64))"}, exact=True)
+add("adaptive_avg_pool1d", {"0": "torch.nn.functional.adaptive_avg_pool1d(randn(2, 3, 7, seed=1), 3)",
+                            "bad": "torch.nn.functional.adaptive_avg_pool1d(randn(8, seed=1), 4)"})
+add("adaptive_avg_pool2d", {"1x1": "torch.nn.functional.adaptive_avg_pool2d(randn(2, 3, 4, 4, seed=1), 1)",
+                            "cl": "torch.nn.functional.adaptive_avg_pool2d(randn(2, 3, 4, 4, seed=1).to(memory_format=torch.channels_last), 1)",
+                            "2x2": "torch.nn.functional.adaptive_avg_pool2d(randn(2, 3, 4, 4, seed=1), 2)"})
+add("adaptive_avg_pool3d", {"1x1x1": "torch.nn.functional.adaptive_avg_pool3d(randn(2, 3, 2, 2, 2, seed=1), 1)"})
+add("_adaptive_avg_pool2d", {"0": "torch.ops.aten._adaptive_avg_pool2d(randn(1, 2, 5, 7, seed=1), [2, 3])"})
