@@ -530,6 +530,69 @@ def batch_norm(input, weight, bias, running_mean, running_var, training, momentu
     return aten.native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps)[0]
 
 
+def _suggest_memory_format(t):
+    """Tensor.suggest_memory_format()."""
+    from torch._prims_common import suggest_memory_format
+
+    return suggest_memory_format(t)
+
+
+def _in_input_format(key):
+    """torch._decomp's decomposition of `key`, its tensor results laid out in the input's suggested
+    memory format, as upstream's pooling and upsampling kernels allocate them (the decompositions
+    return contiguous results for a channels-last input)."""
+    def fn(self, *args, **kwargs):
+        torch, aten = _aten()
+        from torch._decomp import decomposition_table
+
+        base, _, ov = key.partition(".")
+        fmt = _suggest_memory_format(self)
+        if fmt == torch.channels_last_3d:
+            raise NotImplementedError(torch._C._tn_support.refusal_message(
+                f"aten::{key}", "for a channels_last_3d input: torchnative has no channels_last_3d layout"))
+        r = decomposition_table[getattr(getattr(aten, base), ov or "default")](self, *args, **kwargs)
+
+        def laid_out(t):
+            # upstream allocates the result in fmt; a tensor with size-1 dims can be contiguous in
+            # both formats and still have other strides than that allocation
+            if fmt == torch.contiguous_format:
+                return t.contiguous()
+            want = aten.empty_like(t, memory_format=fmt)
+            return t if want.stride() == t.stride() else want.copy_(t)
+        return laid_out(r) if isinstance(r, torch.Tensor) else tuple(laid_out(t) for t in r)
+    fn.__name__ = key
+    return fn
+
+
+def max_pool2d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """Pooling.cpp max_pool2d on the CPU: max_pool2d_with_indices' values."""
+    torch, aten = _aten()
+    return aten.max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def max_pool1d_with_indices(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """Pooling.cpp max_pool1d_with_indices: 2-D pooling of (N, C, 1, L), squeezed back."""
+    torch, aten = _aten()
+    if not stride:
+        stride = kernel_size
+    if self.dim() not in (2, 3):
+        raise RuntimeError(f"max_pool1d() Expected 2D or 3D input tensor, but got {list(self.shape)}")
+    one = lambda v, name: [v] if isinstance(v, int) else list(v)
+    k, st, pa, di = (one(v, n) for v, n in ((kernel_size, "kernel_size"), (stride, "stride"), (padding, "padding"),
+                                             (dilation, "dilation")))
+    for v, n in ((k, "kernel_size"), (st, "stride"), (pa, "padding"), (di, "dilation")):
+        if len(v) != 1:
+            raise RuntimeError(f"max_pool1d() argument '{n}' should contain one int (got {len(v)})")
+    out, idx = aten.max_pool2d_with_indices(self.unsqueeze(-2), [1, k[0]], [1, st[0]], [0, pa[0]], [1, di[0]], ceil_mode)
+    return out.squeeze(-2), idx.squeeze(-2)
+
+
+def max_pool1d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """Pooling.cpp max_pool1d: the values of max_pool1d_with_indices (upstream's CPU kernel
+    without indices computes the same maxima into a contiguous result)."""
+    return max_pool1d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -754,10 +817,7 @@ def resize_as_(self, the_template, *, memory_format=None):
     if memory_format is None:
         return self.resize_(the_template.shape)
     if memory_format == torch.preserve_format:
-        memory_format = (torch.channels_last if the_template.dim() == 4 and the_template.is_contiguous(memory_format=torch.channels_last)
-                         and not the_template.is_contiguous() else
-                         torch.channels_last_3d if the_template.dim() == 5 and the_template.is_contiguous(memory_format=torch.channels_last_3d)
-                         and not the_template.is_contiguous() else torch.contiguous_format)
+        memory_format = _suggest_memory_format(the_template)
     return self.resize_(the_template.shape, memory_format=memory_format)
 
 
@@ -795,7 +855,7 @@ def adaptive_avg_pool2d(self, output_size):
                            f"received {{{output_size[0]}, {output_size[1]}}}")
     if output_size[0] == 1 and output_size[1] == 1:
         out = self.mean([-1, -2], True)
-        if self.dim() == 4 and self.is_contiguous(memory_format=torch.channels_last) and not self.is_contiguous():
+        if _suggest_memory_format(self) == torch.channels_last:
             n, c = self.shape[0], self.shape[1]
             out.as_strided_([n, c, 1, 1], [c, 1, c, c])
         return out
@@ -813,7 +873,7 @@ def adaptive_avg_pool3d(self, output_size):
                            f"received {{{output_size[0]}, {output_size[1]},{output_size[2]}}}")
     if list(output_size) == [1, 1, 1]:
         out = self.mean([-1, -2, -3], True)
-        if self.dim() == 5 and self.is_contiguous(memory_format=torch.channels_last_3d) and not self.is_contiguous():
+        if _suggest_memory_format(self) == torch.channels_last_3d:
             n, c = self.shape[0], self.shape[1]
             out.as_strided_([n, c, 1, 1, 1], [c, 1, c, c, c])
         return out
@@ -837,6 +897,11 @@ COMPOSITIONS = {
     "empty_permuted": empty_permuted, "randint_like": randint_like, "randint_like.low_dtype": randint_like_low,
     "resize_as_": resize_as_, "adaptive_avg_pool1d": adaptive_avg_pool1d, "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "adaptive_avg_pool3d": adaptive_avg_pool3d, "angle": angle,
+    "max_pool2d": max_pool2d, "max_pool1d": max_pool1d, "max_pool1d_with_indices": max_pool1d_with_indices,
+    "max_unpool2d": _in_input_format("max_unpool2d"),
+    "max_pool2d_with_indices": _in_input_format("max_pool2d_with_indices"),
+    "upsample_nearest3d.vec": _in_input_format("upsample_nearest3d.vec"),
+    "_upsample_nearest_exact3d.vec": _in_input_format("_upsample_nearest_exact3d.vec"),
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
     "triplet_margin_loss": triplet_margin_loss, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
 }
@@ -885,18 +950,14 @@ TABLE = {
     "unsqueeze_copy",
     "vdot", "view_copy",
 }
-# Measured and left refused (tools/opinfo.py): max_pool2d_with_indices and max_unpool2d (their
-# decompositions return contiguous results where upstream's kernels keep a channels-last input's
-# layout), take (returns a view of the input for some indices; upstream copies), cauchy_,
+# Measured and left refused (tools/opinfo.py): take (returns a view of the input for some indices; upstream copies), cauchy_,
 # geometric_, log_normal_ (other draws than upstream's samplers), addr (with beta=0 its result is
 # contiguous where upstream's TensorIterator follows a transposed self).
 
-# CompositeImplicitAutograd overloads whose torch._decomp decomposition disagrees with upstream:
-# refused by name rather than computed differently.
-DENIED = {
-    # a channels-last-3d input: upstream's kernel keeps its layout, the decomposition does not
-    "upsample_nearest3d.vec", "_upsample_nearest_exact3d.vec",
-}
+# CompositeImplicitAutograd overloads whose torch._decomp decomposition disagrees with upstream
+# and has no composition above: refused by name rather than computed differently. (Empty now:
+# upsample_nearest3d.vec and _upsample_nearest_exact3d.vec were here until _in_input_format.)
+DENIED = set()
 
 
 def listed():

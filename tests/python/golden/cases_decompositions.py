@@ -246,3 +246,19 @@ add("adaptive_avg_pool2d", {"1x1": "torch.nn.functional.adaptive_avg_pool2d(rand
                             "2x2": "torch.nn.functional.adaptive_avg_pool2d(randn(2, 3, 4, 4, seed=1), 2)"})
 add("adaptive_avg_pool3d", {"1x1x1": "torch.nn.functional.adaptive_avg_pool3d(randn(2, 3, 2, 2, 2, seed=1), 1)"})
 add("_adaptive_avg_pool2d", {"0": "torch.ops.aten._adaptive_avg_pool2d(randn(1, 2, 5, 7, seed=1), [2, 3])"})
+
+# ---- pooling and upsampling in the input's memory format ----
+CL = "randn(1, 2, 3, 6, seed=1).contiguous(memory_format=torch.channels_last)"
+add("max_pool2d_with_indices", {"0": "torch.nn.functional.max_pool2d(randn(2, 3, 5, 5, seed=1), 2, return_indices=True)",
+                                "cl": f"torch.nn.functional.max_pool2d({CL}, 3, 2, dilation=(1, 2), return_indices=True)",
+                                "pad": "torch.nn.functional.max_pool2d(randn(1, 4, 4, seed=1), 3, 2, 1, ceil_mode=True, return_indices=True)"}, exact=True)
+add("max_pool2d", {"0": "torch.nn.functional.max_pool2d(randn(2, 3, 5, 5, seed=1), 2)", "cl": f"torch.nn.functional.max_pool2d({CL}, 2)",
+                   "bad": "torch.nn.functional.max_pool2d(randn(2, 3, 5, 5, seed=1), 2, padding=2)"}, exact=True)
+add("max_pool1d", {"0": "torch.nn.functional.max_pool1d(randn(2, 3, 7, seed=1), 3, 2)", "2d": "torch.nn.functional.max_pool1d(randn(3, 7, seed=1), 2)"}, exact=True)
+add("max_pool1d_with_indices", {"0": "torch.nn.functional.max_pool1d(randn(2, 3, 7, seed=1), 3, 2, 1, return_indices=True)",
+                                "bad": "torch.nn.functional.max_pool1d(randn(7, seed=1), 3, return_indices=True)"}, exact=True)
+add("max_unpool2d", {"0": "y, i = torch.nn.functional.max_pool2d(randn(1, 2, 4, 4, seed=1), 2, return_indices=True); out = torch.nn.functional.max_unpool2d(y, i, 2)",
+                     "cl": f"y, i = torch.nn.functional.max_pool2d(randn(1, 2, 4, 6, seed=1).contiguous(memory_format=torch.channels_last), 2, return_indices=True); out = torch.nn.functional.max_unpool2d(y, i, 2)"}, exact=True)
+add("upsample_nearest3d.vec", {"0": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), scale_factor=2)",
+                               "size": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), size=(3, 4, 5))"}, exact=True)
+add("_upsample_nearest_exact3d.vec", {"0": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), size=(3, 4, 5), mode='nearest-exact')"}, exact=True)
