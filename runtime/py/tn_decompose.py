@@ -564,6 +564,22 @@ def _in_input_format(key):
     return fn
 
 
+def _meta_checked(key):
+    """torch._decomp's decomposition of `key` after upstream's argument checks, run as the op's
+    meta function on a meta tensor of the input's geometry (the decompositions check nothing: a
+    padding as large as the input gave an empty tuple)."""
+    def fn(self, *args, **kwargs):
+        torch, aten = _aten()
+        from torch._decomp import decomposition_table
+
+        base, _, ov = key.partition(".")
+        op = getattr(getattr(aten, base), ov or "default")
+        op(aten.empty_strided(self.shape, self.stride(), dtype=self.dtype, device="meta"), *args, **kwargs)
+        return decomposition_table[op](self, *args, **kwargs)
+    fn.__name__ = key
+    return fn
+
+
 def max_pool2d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """Pooling.cpp max_pool2d on the CPU: max_pool2d_with_indices' values."""
     torch, aten = _aten()
@@ -701,6 +717,41 @@ def pdist(self, p=2):
     t = aten.linalg_vector_norm(x.unsqueeze(1) - x, p, [2])
     i = aten.triu_indices(n, n, 1)
     return t.flatten().index_select(0, i[0] * n + i[1])
+
+
+def _pad_circular(self, pad):
+    """PadNd.cpp _pad_circular_symint: the input copied into the middle, then each padded dim's
+    ends copied from the other side (corners written more than once)."""
+    torch, aten = _aten()
+    in_shape = list(self.shape)
+    ndim = len(in_shape) - 2
+    if len(pad) + 4 != len(in_shape) * 2:
+        raise RuntimeError(f"Invalid padding size, expected {ndim * 2} but got {len(pad)}")
+    out_shape = in_shape[:2]
+    for i in range(ndim):
+        pl, pr = pad[2 * (ndim - i - 1)], pad[2 * (ndim - i - 1) + 1]
+        size = in_shape[2 + i]
+        out_shape.append(size + pl + pr)
+        if not (pl <= size and pr <= size):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        if out_shape[-1] < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    out = self.new_empty(out_shape)
+    out_slice, in_slice = out, self
+    for i in range(ndim):
+        dim = ndim - i + 1
+        pl, pr = pad[2 * i], pad[2 * i + 1]
+        out_slice = _slice(out_slice, dim, max(pl, 0), out_shape[dim] - max(pr, 0))
+        in_slice = _slice(in_slice, dim, max(-pl, 0), in_shape[dim] - max(-pr, 0))
+    out_slice.copy_(in_slice)
+    for i in range(ndim):
+        dim = ndim - i + 1
+        pl, pr = pad[2 * i], pad[2 * i + 1]
+        if pl > 0:
+            _slice(out, dim, 0, pl).copy_(_slice(out, dim, out_shape[dim] - pl - max(pr, 0), out_shape[dim] - max(pr, 0)))
+        if pr > 0:
+            _slice(out, dim, out_shape[dim] - pr, out_shape[dim]).copy_(_slice(out, dim, max(pl, 0), max(pl, 0) + pr))
+    return out
 
 
 def cross(self, other, dim=None):
@@ -893,6 +944,8 @@ COMPOSITIONS = {
     "linspace.Tensor_Scalar": linspace_tensors, "linspace.Scalar_Tensor": linspace_tensors,
     "logspace.Tensor_Tensor": logspace_tensors, "logspace.Tensor_Scalar": logspace_tensors,
     "logspace.Scalar_Tensor": logspace_tensors, "triu_indices": triu_indices, "cross": cross, "pdist": pdist,
+    "_pad_circular": _pad_circular, **{f"{kind}_pad{d}d": _meta_checked(f"{kind}_pad{d}d")
+                                       for kind in ("reflection", "replication") for d in (1, 2, 3)},
     "float_power.Tensor_Tensor": float_power_tensors, "instance_norm": instance_norm, "addbmm": addbmm,
     "empty_permuted": empty_permuted, "randint_like": randint_like, "randint_like.low_dtype": randint_like_low,
     "resize_as_": resize_as_, "adaptive_avg_pool1d": adaptive_avg_pool1d, "adaptive_avg_pool2d": adaptive_avg_pool2d,

@@ -262,3 +262,20 @@ add("max_unpool2d", {"0": "y, i = torch.nn.functional.max_pool2d(randn(1, 2, 4, 
 add("upsample_nearest3d.vec", {"0": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), scale_factor=2)",
                                "size": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), size=(3, 4, 5))"}, exact=True)
 add("_upsample_nearest_exact3d.vec", {"0": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), size=(3, 4, 5), mode='nearest-exact')"}, exact=True)
+
+# ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
+for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
+    add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
+                     "2d": f"torch.nn.functional.pad(make((2, 5), layout='t', seed=1).t(), (1, 2), mode='{mode}')"})
+    add(f"{ops}2d", {"4d": f"torch.nn.functional.pad(randn(1, 2, 3, 4, seed=1), (1, 2, 2, 1), mode='{mode}')",
+                     "neg": f"torch.nn.functional.pad(randn(2, 3, 4, seed=1), (-1, 2, 0, 1), mode='{mode}')"})
+    add(f"{ops}3d", {"5d": f"torch.nn.functional.pad(randn(1, 1, 2, 3, 4, seed=1), (1, 1, 2, 0, 1, 1), mode='{mode}')"})
+add("_pad_circular", {"1d": "torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='circular')",
+                      "2d": "torch.nn.functional.pad(randn(1, 2, 3, 4, seed=1), (1, 2, -1, 1), mode='circular')",
+                      "3d": "torch.nn.functional.pad(randn(1, 1, 2, 3, 4, seed=1), (1, 1, 2, 0, 1, 1), mode='circular')",
+                      "wrap": "torch.nn.functional.pad(randn(1, 2, 3, seed=1), (4, 0), mode='circular')"}, exact=True)
+add("pad", {"reflect_too_big": "torch.nn.functional.pad(randn(1, 2, 3, seed=1), (3, 0), mode='reflect')",
+            "odd": "torch.nn.functional.pad(randn(1, 2, 3, seed=1), (1,), mode='replicate')",
+            "value0": "torch._C._nn.pad(randn(1, 2, 3, seed=1), (1, 1), 'reflect', 0.0)",
+            "value1": "torch._C._nn.pad(randn(1, 2, 3, seed=1), (1, 1), 'reflect', 1.0)",
+            "rank": "torch.nn.functional.pad(randn(3, seed=1), (1, 1), mode='reflect')"}, exact=True)
