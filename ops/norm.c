@@ -8,6 +8,7 @@
 #include "runtime/argparse.h"
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
+#include "generated/autograd_helpers.h"
 #include "kernels/norm.h"
 
 #include <math.h>
@@ -299,6 +300,16 @@ tn_op_rms_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_sh
                      "aten::rms_norm with a %s weight on a %s input is not implemented in torchnative",
                      tn_dtype_name(weight->dtype), tn_dtype_name(d));
         return NULL;
+    }
+    if (input->numel == 0 && input->device != TN_DEVICE_META) {
+        /* upstream computes an empty input op by op, and the result's strides are those of its
+         * TensorIterator products (an empty (0, 1) input with a weight gives strides (1, 0)) */
+        tn_value shape = {.tag = TN_V_INTLIST};
+        shape.u.ints = (int64_t *)normalized_shape.v;
+        shape.n = normalized_shape.n;
+        tn_value args[4] = {tn_value_tensor((PyObject *)input), shape, tn_value_tensor((PyObject *)weight),
+                            eps.has ? tn_value_double(eps.v) : (tn_value){.tag = TN_V_NONE}};
+        return tn_compose_rms_norm((tn_op *)overload, args);
     }
     double e = eps.has ? eps.v : d == TN_DTYPE_F64 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
     TensorObject *out = tn_tensor_empty(input->ndim, input->sizes, d, input->device);

@@ -121,9 +121,11 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
     return (PyObject *)out;
 }
 
-/* pad(self, pad, mode, value): upstream's CompositeImplicitAutograd front door. "constant" is
- * constant_pad_nd; the other modes need the reflection/replication pad kernels, which
- * torchnative does not have yet, and are refused by name. */
+/* pad(self, pad, mode, value): upstream's CompositeImplicitAutograd front door (_pad_enum).
+ * "constant" is constant_pad_nd; the other modes go through the door to reflection_pad1d/2d/3d,
+ * replication_pad1d/2d/3d and _pad_circular by the pad's length and the input's rank, which
+ * torchnative computes by their decompositions (Note [Decompositions at the door] in
+ * runtime/py/tn_decompose.py). */
 PyObject *
 tn_op_pad(const tn_op *overload, TensorObject *self, tn_ints pad, const char *mode, tn_opt_double value)
 {
@@ -131,19 +133,35 @@ tn_op_pad(const tn_op *overload, TensorObject *self, tn_ints pad, const char *mo
         tn_value v = tn_value_double(value.has ? value.v : 0.0);
         return tn_op_constant_pad_nd(overload, self, pad, &v);
     }
-    if (strcmp(mode, "reflect") && strcmp(mode, "replicate") && strcmp(mode, "circular")) {
+    int m = !strcmp(mode, "reflect") ? 0 : !strcmp(mode, "replicate") ? 1 : !strcmp(mode, "circular") ? 2 : -1;
+    if (m < 0) {
         PyErr_Format(PyExc_NotImplementedError, "Unrecognised padding mode %s", mode);
         return NULL;
     }
-    if (value.has) {
+    if (pad.n % 2) {
+        PyErr_SetString(PyExc_RuntimeError, "Padding length must be divisible by 2");
+        return NULL;
+    }
+    if (pad.n > 2 * self->ndim) {
+        PyErr_Format(PyExc_RuntimeError, "Padding length should be less than or equal to two times the input dimension "
+                     "but got padding length %zd and input of dimension %d", pad.n, self->ndim);
+        return NULL;
+    }
+    if (value.has && value.v != 0) {
         PyErr_Format(PyExc_RuntimeError, "Padding mode \"%s\" doesn't take in value argument", mode);
         return NULL;
     }
-    const char *needs = !strcmp(mode, "reflect")     ? "aten::reflection_pad1d/2d/3d"
-                        : !strcmp(mode, "replicate") ? "aten::replication_pad1d/2d/3d"
-                                                     : "aten::_pad_circular";
-    PyErr_Format(PyExc_NotImplementedError,
-                 "aten::pad with mode \"%s\" is not implemented in torchnative: it needs %s kernels "
-                 "(ops/pad.c)", mode, needs);
+    int d = self->ndim, k = (int)pad.n / 2;
+    if (k >= 1 && k <= 3 && (d == k + 1 || d == k + 2)) {
+        static const int ids[2][3] = {{TN_OP_reflection_pad1d, TN_OP_reflection_pad2d, TN_OP_reflection_pad3d},
+                                      {TN_OP_replication_pad1d, TN_OP_replication_pad2d, TN_OP_replication_pad3d}};
+        tn_value padv = {.tag = TN_V_INTLIST};
+        padv.u.ints = (int64_t *)pad.v;
+        padv.n = pad.n;
+        int id = m == 2 ? TN_OP__pad_circular : ids[m][k - 1];
+        return tn_dispatch(tn_op_by_id(id), (tn_value[]){tn_value_tensor((PyObject *)self), padv});
+    }
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
     return NULL;
 }

@@ -195,10 +195,12 @@ check_int_list(PyObject *o, int size)
         Py_DECREF(first);
         return r;
     }
-    /* upstream takes a tensor of one integral element as a one-int list: x.resize_(t), where
-     * t = torch.LongTensor([n]) (torch.distributed's object collectives do this) */
+    /* a tensor of one integral element is an int, so a one-int list only where a bare int is
+     * (int[N]; is_int_or_symint_list). x.resize_(t), t = torch.LongTensor([n]) (torch.distributed's
+     * object collectives), is the varargs form: the list (t,). torch.tensor_split(x, torch.tensor(3))
+     * is then `sections`, not the indices [3]. */
     if (is_tensor(o))
-        return one_integral_element(o);
+        return size > 0 && one_integral_element(o);
     return size > 0 && check_long(o);
 }
 

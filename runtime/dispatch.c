@@ -15,7 +15,9 @@
  *      ops Python defines), else our C kernel, else for an in-place or out= overload the
  *      functional kernel with upstream's structured semantics (compute, check the result can
  *      be cast and has the right shape, copy into self/out, bump the version), else a Python
- *      kernel registered for CompositeImplicitAutograd, else a refusal naming the op.
+ *      kernel registered for CompositeImplicitAutograd, else a decomposition (a composition, torch's
+ *      Python reference or torch._decomp's; Note [Decompositions at the door] in
+ *      runtime/py/tn_decompose.py), else a refusal naming the op.
  * Nothing falls back silently: the last step always raises NotImplementedError with the
  * overload's full name.
  */
@@ -237,8 +239,10 @@ static PyObject *
 call_decomposition(tn_op *op, tn_value *args)
 {
     PyObject *overload = tn_op_overload_object(op);
-    if (!overload)
-        return NULL;
+    if (!overload) {
+        PyErr_Clear();  /* no OpOverload, so no decomposition of it */
+        return refuse_no_kernel(op, TN_DEVICE_CPU);
+    }
     PyObject *pargs, *kwargs;
     if (values_to_args(op, args, NULL, &pargs, &kwargs) < 0) {
         Py_DECREF(overload);
@@ -430,9 +434,8 @@ tn_dispatch(tn_op *op, tn_value *args)
     }
     if ((entry = py_kernel(op, "CompositeImplicitAutograd")))
         return call_python_kernel(op, entry, args);
-    if (op->flags & TN_OPF_CIA)
-        return call_decomposition(op, args);
-    return refuse_no_kernel(op, device);
+    /* a decomposition (runtime/py/tn_decompose.py), which refuses by name when there is none */
+    return call_decomposition(op, args);
 }
 
 /* Note [out= rules]: which out= dtypes upstream accepts depends on how the op is built, which

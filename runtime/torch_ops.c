@@ -406,7 +406,7 @@ tn_implemented(PyObject *self, PyObject *unused)
 
 /* route(qualname_with_overload) -> how tn_dispatch computes the op on CPU tensors, in the
  * door's order: "python" (a torch.library kernel), "kernel", "functional" (an in-place/out
- * overload through its functional sibling), "cia-python", "decomposition" (torch._decomp), or
+ * overload through its functional sibling), "cia-python", "decomposition" (Note [Decompositions at the door]), or
  * "refuse". Tests and the coverage report use it; keep it in step with tn_dispatch. */
 static PyObject *
 tn_route(PyObject *self, PyObject *arg)
@@ -432,11 +432,15 @@ tn_route(PyObject *self, PyObject *arg)
         route = "functional";
     else if (tn_op_py_kernel(op, "CompositeImplicitAutograd"))
         route = "cia-python";
-    else if (op->flags & TN_OPF_CIA) {
-        /* the door asks torch._decomp at call time; so does this */
+    else {
+        /* the door asks runtime/py/tn_decompose.py at call time; so does this */
         PyObject *overload = tn_op_overload_object(op);
-        PyObject *has = overload ? tn_call_private("has_decomposition", overload, NULL, NULL) : NULL;
-        Py_XDECREF(overload);
+        if (!overload) {
+            PyErr_Clear();  /* as the door: no OpOverload, no decomposition */
+            return PyUnicode_FromString("refuse");
+        }
+        PyObject *has = tn_call_private("has_decomposition", overload, NULL, NULL);
+        Py_DECREF(overload);
         if (!has)
             return NULL;
         route = PyObject_IsTrue(has) ? "decomposition" : "refuse";

@@ -247,28 +247,9 @@ def dispatch_to_mode(func, args, kwargs):
     return r
 
 
-def decompose(func, args, kwargs):
-    """A CompositeImplicitAutograd op with no C kernel: upstream's decomposition of it."""
-    from torch._decomp import decomposition_table
-
-    fn = decomposition_table.get(func)
-    if fn is None:
-        import torch
-
-        raise NotImplementedError(torch._C._tn_support.refusal_message(func.name()))
-    return fn(*args, **kwargs)
-
-
-def has_decomposition(func):
-    """Whether decompose() can compute the CompositeImplicitAutograd op `func`."""
-    from torch._decomp import decomposition_table
-
-    return func in decomposition_table
-
-
 def install(C):
     priv = C._torchnative
     for name in ("init_extension", "prctl_pr_set_pdeathsig", "legacy_tensor_new", "tensor_new",
                  "tensor_new_tensor", "tensor_set_", "tensor_apply_", "tensor_map_", "tensor_map2_",
-                 "tensor_to_numpy", "torch_range", "dispatch_to_mode", "decompose", "has_decomposition"):
+                 "tensor_to_numpy", "torch_range", "dispatch_to_mode"):
         setattr(priv, name, globals()[name])

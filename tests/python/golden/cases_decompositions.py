@@ -1,0 +1,281 @@
+"""Overloads computed by a decomposition at the door (runtime/py/tn_decompose.py, Note
+[Decompositions at the door]): its compositions (ATen's C++ op for op), the Python references
+(torch._refs) and the torch._decomp decompositions of overloads upstream has kernels for. Each
+listed overload has cases here named `<overload>/<what>` (tests/python/test_decompositions.py checks
+that); non-contiguous inputs, edge sizes and the errors upstream raises are compared like any case."""
+CASES = {}
+D = {"tol": "derived"}
+X = "randn(3, 4, seed=1)"
+XT = "make((3, 4), layout='t', seed=2)"
+V = "randn(5, seed=3)"
+W = "randn(5, seed=4)"
+P = "make((3, 4), role='pos', seed=5)"
+
+
+def add(overload, code, exact=False, **kw):
+    for name, c in (code.items() if isinstance(code, dict) else {"0": code}.items()):
+        spec = {"code": c if c.lstrip().startswith(("out =", "x =", "a =", "t =", "y =")) or "; out =" in c else f"out = {c}"}
+        if not exact:
+            spec.update(D)
+        spec.update(kw)
+        CASES[f"{overload}/{name}"] = spec
+
+
+# ---- compositions ----
+add("tile", {"pad": f"torch.tile({X}, (2,))", "more": f"torch.tile({XT}, (2, 1, 3))", "zero": f"torch.tile({X}, (0, 2))",
+             "scalar": "torch.tile(literal(3.0), (2, 2))"}, exact=True)
+add("kron", {"2d": f"torch.kron({X}, randn(2, 3, seed=6))", "mixed": f"torch.kron({V}, {XT})",
+             "scalar": f"torch.kron(literal(2.0), {X})"}, exact=True)
+add("tensordot", {"int": f"torch.tensordot(randn(2, 3, 4, seed=7), randn(3, 4, 5, seed=8), 2)",
+                  "lists": f"torch.tensordot(randn(2, 3, 4, seed=7), randn(4, 2, 5, seed=8), ([0, 2], [1, 0]))",
+                  "bcast": f"torch.tensordot(randn(2, 1, 4, seed=7), randn(3, 4, seed=8), ([1, 2], [0, 1]))",
+                  "zero": f"torch.tensordot({X}, randn(4, 3, seed=9), 0)",
+                  "mismatch": f"torch.tensordot({X}, randn(5, 3, seed=9), ([1], [0]))",
+                  "dtype": f"torch.tensordot({X}, randn(4, 3, seed=9, dtype=torch.float64), 1)"})
+add("inner", {"2d": f"torch.inner({X}, randn(2, 4, seed=6))", "t": f"torch.inner({XT}, {X})",
+              "scalar": f"torch.inner(literal(2.0), {X})", "1d": f"torch.inner({V}, {W})",
+              "mismatch": f"torch.inner({X}, {V})"})
+add("cartesian_prod", {"2": "torch.cartesian_prod(randn(3, seed=1), randn(2, seed=2))",
+                       "3": "torch.cartesian_prod(randn(2, seed=1), randn(2, seed=2), randn(3, seed=3))",
+                       "1": "torch.cartesian_prod(randn(3, seed=1))", "2d": f"torch.cartesian_prod({X})"}, exact=True)
+add("combinations", {"2": f"torch.combinations({V})", "3r": f"torch.combinations({V}, 3, with_replacement=True)",
+                     "0": f"torch.combinations({V}, 0)", "big_r": f"torch.combinations(randn(2, seed=1), 3)",
+                     "2d": f"torch.combinations({X})", "neg": f"torch.combinations({V}, -1)"}, exact=True)
+add("trapezoid.x", {"1d": f"torch.trapezoid({X}, arange(4))", "dim0": f"torch.trapezoid({XT}, arange(3), dim=0)",
+                    "nd": f"torch.trapezoid({X}, randn(3, 4, seed=9))", "empty": "torch.trapezoid(randn(3, 0), arange(0))",
+                    "bad": f"torch.trapezoid({X}, arange(3))"})
+add("trapezoid.dx", {"dx": f"torch.trapezoid({X}, dx=0.5)", "dim0": f"torch.trapezoid({XT}, dim=0)",
+                     "empty": "torch.trapezoid(randn(3, 0))", "int_dx": f"torch.trapezoid({X}, dx=2)"})
+add("trapz.x", {"1d": f"torch.trapz({X}, arange(4))"})
+add("trapz.dx", {"dx": f"torch.trapz({X}, dx=0.25)", "default": f"torch.trapz({XT})"})
+add("cumulative_trapezoid.x", {"1d": f"torch.cumulative_trapezoid({X}, arange(4))",
+                               "dim0": f"torch.cumulative_trapezoid({XT}, randn(3, 4, seed=9), dim=0)",
+                               "bad": f"torch.cumulative_trapezoid({X}, arange(5))"})
+add("cumulative_trapezoid.dx", {"dx": f"torch.cumulative_trapezoid({X}, dx=0.5)",
+                                "default": f"torch.cumulative_trapezoid({XT}, dim=0)"})
+add("cosine_similarity", {"dim1": f"torch.nn.functional.cosine_similarity({X}, randn(3, 4, seed=6))",
+                          "bcast": f"torch.nn.functional.cosine_similarity({XT}, randn(1, 4, seed=6), dim=1, eps=0.5)",
+                          "zero": "torch.nn.functional.cosine_similarity(torch.zeros(2, 3), torch.ones(2, 3))",
+                          "int": "torch.nn.functional.cosine_similarity(torch.ones(2, 3, dtype=torch.int64), randn(2, 3))"})
+add("cosine_embedding_loss", {
+    "mean": f"torch.nn.functional.cosine_embedding_loss({X}, randn(3, 4, seed=6), literal([1.0, -1.0, 1.0]))",
+    "none": f"torch.nn.functional.cosine_embedding_loss({XT}, {X}, literal([1.0, -1.0, -1.0]), margin=0.2, reduction='none')",
+    "sum": f"torch.nn.functional.cosine_embedding_loss({V}, {W}, literal(-1.0), reduction='sum')",
+    "bad": f"torch.nn.functional.cosine_embedding_loss({X}, {X}, literal([[1.0]]))"})
+add("kl_div", {"mean": f"torch.nn.functional.kl_div({X}, {P}, reduction='mean')",
+               "batchmean": f"torch.nn.functional.kl_div({XT}, {P}, reduction='batchmean')",
+               "log_target": f"torch.nn.functional.kl_div({X}, {X}, reduction='none', log_target=True)",
+               "int": f"torch.nn.functional.kl_div({X}, torch.ones(3, 4, dtype=torch.int64))"})
+add("diagflat", {"1d": f"torch.diagflat({V})", "2d_offset": f"torch.diagflat({XT}, -2)"}, exact=True)
+add("msort", {"2d": f"torch.msort({XT})", "1d": f"torch.msort({V})"}, exact=True)
+add("argwhere", {"2d": f"torch.argwhere({X} > 0)", "t": f"torch.argwhere({XT})", "0d": "torch.argwhere(literal(1.0))"}, exact=True)
+add("unsafe_chunk", {"3": f"torch.unsafe_chunk({X}, 3, 1)", "empty": "torch.unsafe_chunk(randn(0, 2), 3)",
+                     "bad": f"torch.unsafe_chunk({X}, 0)"}, exact=True)
+add("mH", {"2d": f"{XT}.mH", "3d": "randn(2, 3, 4).mH", "1d": f"{V}.mH"}, exact=True)
+add("matrix_H", {"2d": f"{XT}.H", "0d": "x = literal(2.0); out = (x.H, x.H is x)", "3d": "randn(2, 3, 4).H"}, exact=True)
+add("batch_norm", {
+    "train": "torch.nn.functional.batch_norm(randn(4, 3, 2, seed=1), None, None, randn(3, seed=2), randn(3, seed=3), training=True)",
+    "eval": "torch.nn.functional.batch_norm(randn(4, 3, seed=1), randn(3, seed=2), make((3,), role='pos', seed=3), randn(3, seed=4), randn(3, seed=5))",
+    "stats": "rm = literal([0.0, 0.0, 0.0]); rv = literal([1.0, 1.0, 1.0]); y = torch.nn.functional.batch_norm(randn(4, 3, seed=1), rm, rv, training=True, momentum=0.5); out = (y, rm, rv)",
+    "empty": "torch.nn.functional.batch_norm(randn(0, 3), torch.zeros(3), torch.ones(3))",
+    "bad": "torch.nn.functional.batch_norm(randn(4, 3, seed=1), torch.zeros(2), torch.ones(2))"})
+add("ravel", {"contig": f"torch.ravel({X})", "t": f"torch.ravel({XT})", "slice": f"torch.ravel({X}[:, 1:])"}, exact=True)
+add("tensor_split.sections", {"3": f"torch.tensor_split({X}, 3, dim=1)", "more": f"torch.tensor_split({V}, 7)",
+                              "bad": f"torch.tensor_split({X}, 0)", "0d": "torch.tensor_split(literal(1.0), 2)"}, exact=True)
+add("tensor_split.indices", {"2": f"torch.tensor_split({X}, [1, 3], dim=1)", "past": f"torch.tensor_split({V}, [2, 9])"}, exact=True)
+add("tensor_split.tensor_indices_or_sections", {
+    "0d": f"torch.tensor_split({X}, literal(3, torch.int64), dim=1)",
+    "0d_one": "torch.tensor_split(randn(5, 5, 5), literal(1, torch.int64))",
+    "1d": f"torch.tensor_split({X}, literal([1, 2], torch.int64), 1)",
+    "float": f"torch.tensor_split({X}, literal([1.0]))"}, exact=True)
+add("l1_loss", {"mean": f"torch.nn.functional.l1_loss({X}, {XT}.t().t())", "none": f"torch.nn.functional.l1_loss({XT}, {X}, reduction='none')",
+                "sum": f"torch.nn.functional.l1_loss({V}, {W}, reduction='sum')"})
+add("poisson_nll_loss", {"log": f"torch.nn.functional.poisson_nll_loss({X}, {P})",
+                         "full": f"torch.nn.functional.poisson_nll_loss({P}, {P} * 3, log_input=False, full=True, reduction='sum')",
+                         "none": f"torch.nn.functional.poisson_nll_loss({XT}, {P}, reduction='none')"})
+add("triplet_margin_loss", {"mean": f"torch.nn.functional.triplet_margin_loss({X}, {XT}, randn(3, 4, seed=9))",
+                            "swap": f"torch.nn.functional.triplet_margin_loss({X}, {XT}, randn(3, 4, seed=9), p=1, swap=True, reduction='none')",
+                            "bad": f"torch.nn.functional.triplet_margin_loss({X}, {V}, {X})"})
+add("group_norm", {"2g": "torch.nn.functional.group_norm(randn(2, 4, 3, seed=1), 2)",
+                   "affine": "torch.nn.functional.group_norm(randn(2, 4, 3, seed=1), 4, randn(4, seed=2), randn(4, seed=3))",
+                   "bad": "torch.nn.functional.group_norm(randn(2, 4, 3, seed=1), 3)"})
+
+# ---- Python references ----
+add("atleast_1d", {"0d": "torch.atleast_1d(literal(1.0))", "2d": f"x = {X}; out = (torch.atleast_1d(x), torch.atleast_1d(x) is x)"}, exact=True)
+add("atleast_1d.Sequence", {"list": f"torch.atleast_1d([literal(1.0), {V}])", "varargs": f"torch.atleast_1d(literal(1.0), {X})"}, exact=True)
+add("atleast_2d", {"0d": "torch.atleast_2d(literal(1.0))", "1d": f"torch.atleast_2d({V})", "3d": "torch.atleast_2d(randn(2, 2, 2))"}, exact=True)
+add("atleast_2d.Sequence", {"list": f"torch.atleast_2d((literal(1.0), {V}, {X}))"}, exact=True)
+add("atleast_3d", {"0d": "torch.atleast_3d(literal(1.0))", "1d": f"torch.atleast_3d({V})", "2d": f"torch.atleast_3d({XT})"}, exact=True)
+add("atleast_3d.Sequence", {"list": f"torch.atleast_3d([{V}, {X}])"}, exact=True)
+add("column_stack", {"mixed": f"torch.column_stack(({V}, randn(5, 2, seed=9)))", "t": f"torch.column_stack([{XT}, {X}])"}, exact=True)
+add("diag", {"1d": f"torch.diag({V}, 1)", "2d": f"torch.diag({XT}, -1)", "3d": "torch.diag(randn(2, 2, 2))"}, exact=True)
+add("dsplit.int", {"2": "torch.dsplit(randn(2, 2, 4), 2)", "bad": "torch.dsplit(randn(2, 2, 3), 2)", "2d": f"torch.dsplit({X}, 2)"}, exact=True)
+add("dsplit.array", {"list": "torch.dsplit(randn(2, 2, 4), [1, 3])"}, exact=True)
+add("dstack", {"mixed": f"torch.dstack(({V}, {W}))", "2d": f"torch.dstack([{X}, {XT}])"}, exact=True)
+add("fliplr", {"2d": f"torch.fliplr({XT})", "1d": f"torch.fliplr({V})"}, exact=True)
+add("flipud", {"2d": f"torch.flipud({XT})", "0d": "torch.flipud(literal(1.0))"}, exact=True)
+add("hsplit.int", {"2": f"torch.hsplit({X}, 2)", "1d": "torch.hsplit(randn(6), 3)", "bad": f"torch.hsplit({X}, 3)"}, exact=True)
+add("hsplit.array", {"list": f"torch.hsplit({XT}, [1, 2])"}, exact=True)
+add("hstack", {"1d": f"torch.hstack(({V}, {W}))", "2d": f"torch.hstack([{X}, {XT}])"}, exact=True)
+add("vsplit.int", {"3": f"torch.vsplit({XT}, 3)", "bad": f"torch.vsplit({V}, 5)"}, exact=True)
+add("vsplit.array", {"list": f"torch.vsplit({X}, [2])"}, exact=True)
+add("vstack", {"1d": f"torch.vstack(({V}, {W}))", "2d": f"torch.vstack([{X}, {XT}])"}, exact=True)
+add("isreal", {"float": f"torch.isreal({X})"}, exact=True)
+add("real", {"float": f"x = {X}; out = (torch.real(x), torch.real(x) is x)"}, exact=True)
+add("linalg_diagonal", {"3d": "torch.linalg.diagonal(randn(2, 3, 4), offset=1)", "dims": "torch.linalg.diagonal(randn(2, 3, 4), dim1=0, dim2=2)"}, exact=True)
+add("linalg_vecdot", {"2d": f"torch.linalg.vecdot({X}, {XT})", "dim0": f"torch.linalg.vecdot({X}, randn(3, 1, seed=9), dim=0)"})
+add("narrow.Tensor", {"t": f"torch.narrow({XT}, 1, literal(1, torch.int64), 2)", "neg": f"torch.narrow({X}, 0, literal(-2, torch.int64), 2)"}, exact=True)
+add("reshape_as", {"t": f"{XT}.reshape_as(randn(4, 3))", "view": f"x = {X}; out = x.reshape_as(randn(12))"}, exact=True)
+add("sum_to_size", {"2d": f"{X}.sum_to_size(1, 4)", "same": f"{XT}.sum_to_size(3, 4)", "bad": f"{X}.sum_to_size(2, 4)"})
+
+# ---- torch._decomp decompositions of overloads upstream has kernels for ----
+add("addmv", {"0": f"torch.addmv({V}, randn(5, 4, seed=6), randn(4, seed=7), beta=0.5, alpha=2)",
+              "t": f"torch.addmv(randn(3, seed=1), {XT}, randn(4, seed=7))"})
+add("aminmax", {"all": f"torch.aminmax({XT})", "dim": f"torch.aminmax({X}, dim=1, keepdim=True)",
+                "empty": "torch.aminmax(randn(0, 3), dim=0)"}, exact=True)
+add("block_diag", {"mixed": f"torch.block_diag({X}, {V}, literal(2.0))", "t": f"torch.block_diag({XT}, {XT})"}, exact=True)
+add("bucketize.Tensor", {"0": f"torch.bucketize({X}, literal([-1.0, 0.0, 1.0]))",
+                         "right": f"torch.bucketize({XT}, literal([-1.0, 0.0, 1.0]), right=True, out_int32=True)"}, exact=True)
+add("celu", {"0": f"torch.nn.functional.celu({X})", "alpha": f"torch.nn.functional.celu({XT}, alpha=0.5)"})
+add("channel_shuffle", {"0": "torch.nn.functional.channel_shuffle(randn(1, 4, 2, 2), 2)"}, exact=True)
+add("clamp_min.Tensor", {"0": f"torch.clamp_min({X}, {XT})", "bcast": f"torch.clamp_min({X}, randn(4, seed=9))"}, exact=True)
+add("clamp_max.Tensor", {"0": f"torch.clamp_max({X}, {XT})", "bcast": f"torch.clamp_max({XT}, randn(1, 4, seed=9))"}, exact=True)
+add("deg2rad", {"0": f"torch.deg2rad({XT} * 90)"})
+add("rad2deg", {"0": f"torch.rad2deg({XT})"})
+add("diag_embed", {"0": f"torch.diag_embed({X})", "offset": f"torch.diag_embed({XT}, offset=-1, dim1=0, dim2=2)"}, exact=True)
+add("diagonal_copy", {"0": f"torch.diagonal_copy({XT}, 1)"}, exact=True)
+add("dist", {"2": f"torch.dist({X}, {XT})", "1": f"torch.dist({X}, randn(4), p=1)", "inf": f"torch.dist({X}, {XT}, p=float('inf'))"})
+add("fill.Scalar", {"0": f"torch.fill({XT}, 2.5)"}, exact=True)
+add("glu", {"0": "torch.nn.functional.glu(randn(3, 4, seed=1))", "dim0": "torch.nn.functional.glu(randn(4, 3, seed=1), 0)",
+            "odd": "torch.nn.functional.glu(randn(3, 5, seed=1))"})
+add("hardshrink", {"0": f"torch.nn.functional.hardshrink({XT})", "lambd": f"torch.nn.functional.hardshrink({X}, 1.0)"}, exact=True)
+add("softshrink", {"0": f"torch.nn.functional.softshrink({XT})", "lambd": f"torch.nn.functional.softshrink({X}, 1.0)"}, exact=True)
+add("heaviside", {"0": f"torch.heaviside({X}, literal([0.5]))", "zeros": "torch.heaviside(literal([0.0, -1.0, 2.0]), literal([0.5, 0.5, 0.5]))"}, exact=True)
+add("huber_loss", {"0": f"torch.nn.functional.huber_loss({X}, {XT})", "none": f"torch.nn.functional.huber_loss({X}, {XT}, reduction='none', delta=0.5)"})
+add("smooth_l1_loss", {"0": f"torch.nn.functional.smooth_l1_loss({X}, {XT})", "beta": f"torch.nn.functional.smooth_l1_loss({X}, {XT}, reduction='sum', beta=0.5)"})
+add("soft_margin_loss", {"0": f"torch.nn.functional.soft_margin_loss({X}, {X}.sign())"})
+add("index_copy", {"0": f"torch.index_copy({X}, 1, literal([3, 0], torch.int64), randn(3, 2, seed=9))"}, exact=True)
+add("index_fill.int_Scalar", {"0": f"torch.index_fill({XT}, 1, literal([3, 0], torch.int64), -1.0)"}, exact=True)
+add("index_fill.int_Tensor", {"0": f"torch.index_fill({X}, 0, literal([1], torch.int64), literal(7.0))"}, exact=True)
+add("ldexp.Tensor", {"0": f"torch.ldexp({X}, literal([1, 2, 3, 4], torch.int64))"})
+add("linalg_cross", {"0": "torch.linalg.cross(randn(4, 3, seed=1), randn(4, 3, seed=2))", "dim0": "torch.linalg.cross(randn(3, 2, seed=1), randn(3, 2, seed=2), dim=0)"})
+add("logaddexp2", {"0": f"torch.logaddexp2({X}, {XT})"})
+add("logspace", {"0": "torch.logspace(0, 2, 5)", "base": "torch.logspace(-1, 1, 4, base=2.0)"})
+add("mvlgamma", {"1": f"torch.mvlgamma({P} + 1, 1)", "3": f"torch.mvlgamma({P} + 2, 3)"})
+add("sinc", {"0": f"torch.sinc({X})", "zero": "torch.sinc(literal([0.0, 1.0, -0.5]))"})
+add("special_entr", {"0": f"torch.special.entr({X})"})
+add("special_xlog1py", {"0": f"torch.special.xlog1py({X}, {P})"})
+add("renorm", {"0": f"torch.renorm({X}, 2, 0, 1.0)", "p1": f"torch.renorm({XT}, 1, 1, 0.5)"})
+add("trace", {"0": f"torch.trace({X})", "t": f"torch.trace({XT})"})
+add("vdot", {"0": f"torch.vdot({V}, {W})"})
+add("multi_margin_loss", {"0": f"torch.nn.functional.multi_margin_loss({X}, literal([0, 3, 1], torch.int64))"})
+add("binary_cross_entropy", {"0": f"torch.nn.functional.binary_cross_entropy({X}.sigmoid(), {P}.tanh())"})
+add("binary_cross_entropy_with_logits", {"0": f"torch.nn.functional.binary_cross_entropy_with_logits({X}, {P}.tanh(), pos_weight=randn(4).abs())"})
+add("pixel_shuffle", {"0": "torch.nn.functional.pixel_shuffle(randn(1, 4, 2, 3), 2)"}, exact=True)
+add("pixel_unshuffle", {"0": "torch.nn.functional.pixel_unshuffle(randn(1, 1, 4, 6), 2)"}, exact=True)
+add("im2col", {"0": "torch.nn.functional.unfold(randn(1, 2, 4, 4), 2)"}, exact=True)
+add("grid_sampler_2d", {"0": "torch.grid_sampler_2d(randn(1, 2, 3, 3), randn(1, 2, 2, 2).tanh(), 0, 0, False)",
+                        "border": "torch.grid_sampler_2d(randn(1, 2, 3, 3), randn(1, 2, 2, 2) * 2, 1, 1, True)"})
+add("native_group_norm", {"0": "torch.native_group_norm(randn(2, 4, 3), None, None, 2, 4, 3, 2, 1e-5)"})
+add("native_batch_norm", {"0": "torch.native_batch_norm(randn(4, 3), None, None, None, None, True, 0.1, 1e-5)"})
+add("_native_batch_norm_legit", {"0": "torch._native_batch_norm_legit(randn(4, 3), None, None, literal([0.0, 0.0, 0.0]), literal([1.0, 1.0, 1.0]), True, 0.1, 1e-5)"})
+add("_native_batch_norm_legit.no_stats", {"0": "torch._native_batch_norm_legit(randn(4, 3), None, None, True, 0.1, 1e-5)"})
+add("normal.Tensor_Tensor", {"0": "torch.manual_seed(3); out = torch.normal(torch.zeros(3), torch.ones(3))"}, exact=True)
+add("max_unpool3d", {"0": "torch.nn.functional.max_unpool3d(randn(1, 1, 1, 1, 1), literal([[[[[3]]]]], torch.int64), 2)"}, exact=True)
+add("max_pool2d_with_indices_backward", {"0": "torch.ops.aten.max_pool2d_with_indices_backward(torch.ones(1, 1, 1, 1), randn(1, 1, 2, 2), [2, 2], [2, 2], [0, 0], [1, 1], False, literal([[[[2]]]], torch.int64))"}, exact=True)
+add("_unsafe_index.Tensor", {"0": f"torch.ops.aten._unsafe_index({X}, [literal([2, 0], torch.int64)])"}, exact=True)
+add("_unsafe_index_put", {"0": f"torch.ops.aten._unsafe_index_put({X}, [literal([2, 0], torch.int64)], randn(2, 4, seed=9), True)"})
+add("_unsafe_masked_index", {"0": f"torch.ops.aten._unsafe_masked_index({X}, literal([True, False]), [literal([2, 0], torch.int64)], 0.5)"}, exact=True)
+add("_unsafe_masked_index_put_accumulate", {"0": f"torch.ops.aten._unsafe_masked_index_put_accumulate({X}, literal([True, False]), [literal([2, 0], torch.int64)], randn(2, 4, seed=9))"})
+add("_chunk_cat", {"0": f"torch._chunk_cat([{X}, randn(3, 2, seed=9)], 1, 2)"}, exact=True)
+for name, code in {
+    "alias_copy": f"torch.alias_copy({XT})", "as_strided_copy": f"torch.as_strided_copy({X}, (2, 2), (1, 2), 1)",
+    "expand_copy": "torch.expand_copy(randn(3, 1), (3, 4))", "narrow_copy": f"torch.narrow_copy({XT}, 1, 1, 2)",
+    "permute_copy": "torch.permute_copy(randn(2, 3, 4), (2, 0, 1))", "squeeze_copy": "torch.squeeze_copy(randn(3, 1, 2))",
+    "squeeze_copy.dim": "torch.squeeze_copy(randn(3, 1, 2), 1)", "t_copy": f"torch.t_copy({XT})",
+    "transpose_copy.int": f"torch.transpose_copy({X}, 0, 1)", "unbind_copy.int": f"torch.unbind_copy({XT}, 1)",
+    "unfold_copy": f"torch.unfold_copy({X}, 1, 2, 1)", "unsqueeze_copy": f"torch.unsqueeze_copy({XT}, 1)",
+    "view_copy": f"torch.view_copy({X}, (2, 6))", "split_with_sizes_copy": f"torch.split_with_sizes_copy({X}, [1, 3], 1)",
+    "unsafe_split.Tensor": f"torch.unsafe_split({XT}, 2, 1)",
+    "unsafe_split_with_sizes": f"torch.unsafe_split_with_sizes({X}, [3, 1], 1)",
+}.items():
+    add(name, {"0": code}, exact=True)
+
+# ---- second round: dropout family, tensor overloads of factories, norms and pooling ----
+DROP = "torch.manual_seed(5); "
+add("alpha_dropout", {"train": DROP + f"out = torch.nn.functional.alpha_dropout({X}, 0.3, training=True)",
+                      "eval": f"x = {X}; out = (torch.nn.functional.alpha_dropout(x, 0.3), torch.nn.functional.alpha_dropout(x, 0.3) is x)",
+                      "p1": DROP + f"out = torch.alpha_dropout({X}, 1.0, True)", "bad_p": f"torch.alpha_dropout({X}, 1.5, True)"})
+add("feature_dropout", {"train": DROP + "out = torch.nn.functional.dropout2d(randn(2, 3, 2, 2, seed=1), 0.5, training=True)",
+                        "3d": DROP + "out = torch.nn.functional.dropout3d(randn(2, 3, 2, 2, 2, seed=1), 0.25, training=True)",
+                        "1d": DROP + "out = torch.feature_dropout(randn(4, seed=1), 0.5, True)"})
+add("feature_alpha_dropout", {"train": DROP + "out = torch.nn.functional.feature_alpha_dropout(randn(2, 3, 4, seed=1), 0.5, training=True)",
+                              "eval": "torch.nn.functional.feature_alpha_dropout(randn(2, 3, 4, seed=1), 0.5, training=False)"})
+add("linspace.Tensor_Tensor", {"0": "torch.linspace(literal(0.0), literal(2.0), 5)", "1d": "torch.linspace(literal([0.0]), literal(2.0), 5)"})
+add("linspace.Tensor_Scalar", {"0": "torch.linspace(literal(-1.0), 2, 4, dtype=torch.float64)"})
+add("linspace.Scalar_Tensor", {"0": "torch.linspace(1, literal(3, torch.int64), 3)"})
+add("logspace.Tensor_Tensor", {"0": "torch.logspace(literal(0.0), literal(2.0), 5)", "base": "torch.logspace(literal(0.0), literal(2.0), 3, base=2.0)"})
+add("logspace.Tensor_Scalar", {"0": "torch.logspace(literal(-1.0), 1, 4)"})
+add("logspace.Scalar_Tensor", {"0": "torch.logspace(0, literal(1.0), 4, 3.0)"})
+add("triu_indices", {"0": "torch.triu_indices(4, 5)", "offset": "torch.triu_indices(4, 3, -1, dtype=torch.int32)",
+                     "empty": "torch.triu_indices(0, 3)", "neg": "torch.triu_indices(-1, 3)", "float": "torch.triu_indices(3, 3, dtype=torch.float32)"}, exact=True)
+add("pdist", {"2": f"torch.nn.functional.pdist({X})", "1": f"torch.nn.functional.pdist({XT}, 1)",
+              "inf": f"torch.nn.functional.pdist({X}, float('inf'))", "one_row": "torch.nn.functional.pdist(randn(1, 3))",
+              "3d": "torch.nn.functional.pdist(randn(2, 2, 2))"})
+add("cross", {"default": "torch.cross(randn(4, 3, seed=1), randn(4, 3, seed=2))", "dim": "torch.cross(randn(3, 2, seed=1), randn(3, 2, seed=2), dim=0)",
+              "none": "torch.cross(randn(2, 2, seed=1), randn(2, 2, seed=2))"})
+add("float_power.Tensor_Tensor", {"0": f"torch.float_power({P}, {X})", "int": "torch.float_power(literal([2, 3], torch.int64), literal([2, -1], torch.int64))"})
+add("instance_norm", {"0": "torch.nn.functional.instance_norm(randn(2, 3, 4, seed=1))",
+                      "stats": "rm = literal([0.0, 0.5, 1.0]); rv = literal([1.0, 2.0, 0.5]); y = torch.nn.functional.instance_norm(randn(2, 3, 4, seed=1), rm, rv, randn(3, seed=2), randn(3, seed=3), use_input_stats=True, momentum=0.3); out = (y, rm, rv)",
+                      "eval": "torch.nn.functional.instance_norm(randn(2, 3, 4, seed=1), literal([0.0, 0.5, 1.0]), literal([1.0, 2.0, 0.5]), use_input_stats=False)"})
+add("addbmm", {"0": "torch.addbmm(randn(2, 4, seed=1), randn(3, 2, 5, seed=2), randn(3, 5, 4, seed=3))",
+               "beta0": "torch.addbmm(make((4, 2), layout='t', seed=1), randn(3, 2, 5, seed=2), randn(3, 5, 4, seed=3), beta=0, alpha=0.5)",
+               "bcast": "torch.addbmm(randn(4, seed=1), randn(3, 2, 5, seed=2), randn(3, 5, 4, seed=3), beta=2)",
+               "empty": "torch.addbmm(randn(2, 4, seed=1), randn(0, 2, 5), randn(0, 5, 4), beta=3)",
+               "bad": "torch.addbmm(randn(2, 4, seed=1), randn(3, 2, 5, seed=2), randn(3, 4, 4, seed=3))"})
+add("empty_permuted", {"0": "torch.empty_permuted((2, 3, 4), (2, 0, 1)).stride()", "bad": "torch.empty_permuted((2, 3), (0, 0))"}, exact=True)
+add("randint_like", {"0": "torch.manual_seed(2); out = torch.randint_like(randn(3, 4), 10)"}, exact=True)
+add("randint_like.low_dtype", {"0": "torch.manual_seed(2); out = torch.randint_like(randn(3, 4), -5, 5, dtype=torch.int64)"}, exact=True)
+add("resize_as_", {"0": f"x = randn(5); x.resize_as_({X}); out = (x.shape, x.stride())",
+                   "cl": "x = randn(2); x.resize_as_(randn(2, 3, 4, 5).to(memory_format=torch.channels_last), memory_format=torch.preserve_format); out = x.stride()"}, exact=True)
+add("angle", {"0": "torch.angle(literal([-1.0, 0.0, 2.0, float('nan'), -0.0]))", "int": "torch.angle(literal([-2, 0, 3], torch.int64))"}, exact=True)
+add("adaptive_avg_pool1d", {"0": "torch.nn.functional.adaptive_avg_pool1d(randn(2, 3, 7, seed=1), 3)",
+                            "bad": "torch.nn.functional.adaptive_avg_pool1d(randn(8, seed=1), 4)"})
+add("adaptive_avg_pool2d", {"1x1": "torch.nn.functional.adaptive_avg_pool2d(randn(2, 3, 4, 4, seed=1), 1)",
+                            "cl": "torch.nn.functional.adaptive_avg_pool2d(randn(2, 3, 4, 4, seed=1).to(memory_format=torch.channels_last), 1)",
+                            "2x2": "torch.nn.functional.adaptive_avg_pool2d(randn(2, 3, 4, 4, seed=1), 2)"})
+add("adaptive_avg_pool3d", {"1x1x1": "torch.nn.functional.adaptive_avg_pool3d(randn(2, 3, 2, 2, 2, seed=1), 1)"})
+add("_adaptive_avg_pool2d", {"0": "torch.ops.aten._adaptive_avg_pool2d(randn(1, 2, 5, 7, seed=1), [2, 3])"})
+
+# ---- pooling and upsampling in the input's memory format ----
+CL = "randn(1, 2, 3, 6, seed=1).contiguous(memory_format=torch.channels_last)"
+add("max_pool2d_with_indices", {"0": "torch.nn.functional.max_pool2d(randn(2, 3, 5, 5, seed=1), 2, return_indices=True)",
+                                "cl": f"torch.nn.functional.max_pool2d({CL}, 3, 2, dilation=(1, 2), return_indices=True)",
+                                "pad": "torch.nn.functional.max_pool2d(randn(1, 4, 4, seed=1), 3, 2, 1, ceil_mode=True, return_indices=True)"}, exact=True)
+add("max_pool2d", {"0": "torch.nn.functional.max_pool2d(randn(2, 3, 5, 5, seed=1), 2)", "cl": f"torch.nn.functional.max_pool2d({CL}, 2)",
+                   "bad": "torch.nn.functional.max_pool2d(randn(2, 3, 5, 5, seed=1), 2, padding=2)"}, exact=True)
+add("max_pool1d", {"0": "torch.nn.functional.max_pool1d(randn(2, 3, 7, seed=1), 3, 2)", "2d": "torch.nn.functional.max_pool1d(randn(3, 7, seed=1), 2)"}, exact=True)
+add("max_pool1d_with_indices", {"0": "torch.nn.functional.max_pool1d(randn(2, 3, 7, seed=1), 3, 2, 1, return_indices=True)",
+                                "bad": "torch.nn.functional.max_pool1d(randn(7, seed=1), 3, return_indices=True)"}, exact=True)
+add("max_unpool2d", {"0": "y, i = torch.nn.functional.max_pool2d(randn(1, 2, 4, 4, seed=1), 2, return_indices=True); out = torch.nn.functional.max_unpool2d(y, i, 2)",
+                     "cl": f"y, i = torch.nn.functional.max_pool2d(randn(1, 2, 4, 6, seed=1).contiguous(memory_format=torch.channels_last), 2, return_indices=True); out = torch.nn.functional.max_unpool2d(y, i, 2)"}, exact=True)
+add("upsample_nearest3d.vec", {"0": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), scale_factor=2)",
+                               "size": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), size=(3, 4, 5))"}, exact=True)
+add("_upsample_nearest_exact3d.vec", {"0": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), size=(3, 4, 5), mode='nearest-exact')"}, exact=True)
+
+# ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
+for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
+    add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
+                     "2d": f"torch.nn.functional.pad(make((2, 5), layout='t', seed=1).t(), (1, 2), mode='{mode}')"})
+    add(f"{ops}2d", {"4d": f"torch.nn.functional.pad(randn(1, 2, 3, 4, seed=1), (1, 2, 2, 1), mode='{mode}')",
+                     "neg": f"torch.nn.functional.pad(randn(2, 3, 4, seed=1), (-1, 2, 0, 1), mode='{mode}')"})
+    add(f"{ops}3d", {"5d": f"torch.nn.functional.pad(randn(1, 1, 2, 3, 4, seed=1), (1, 1, 2, 0, 1, 1), mode='{mode}')"})
+add("_pad_circular", {"1d": "torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='circular')",
+                      "2d": "torch.nn.functional.pad(randn(1, 2, 3, 4, seed=1), (1, 2, -1, 1), mode='circular')",
+                      "3d": "torch.nn.functional.pad(randn(1, 1, 2, 3, 4, seed=1), (1, 1, 2, 0, 1, 1), mode='circular')",
+                      "wrap": "torch.nn.functional.pad(randn(1, 2, 3, seed=1), (4, 0), mode='circular')"}, exact=True)
+add("pad", {"reflect_too_big": "torch.nn.functional.pad(randn(1, 2, 3, seed=1), (3, 0), mode='reflect')",
+            "odd": "torch.nn.functional.pad(randn(1, 2, 3, seed=1), (1,), mode='replicate')",
+            "value0": "torch._C._nn.pad(randn(1, 2, 3, seed=1), (1, 1), 'reflect', 0.0)",
+            "value1": "torch._C._nn.pad(randn(1, 2, 3, seed=1), (1, 1), 'reflect', 1.0)",
+            "rank": "torch.nn.functional.pad(randn(3, seed=1), (1, 1), mode='reflect')"}, exact=True)
