@@ -58,6 +58,8 @@ def _lookup(func):
             fn = _resolve(REFS[key])
         elif func in decomposition_table and (key in TABLE or (_is_cia(func) and key not in DENIED)):
             fn = decomposition_table[func]
+        else:
+            fn = _alias_target(func)
     elif func in decomposition_table and _is_cia(func):
         fn = decomposition_table[func]
     _cache[func] = fn
@@ -1013,10 +1015,308 @@ TABLE = {
 DENIED = set()
 
 
+# Note [Aliases at the door]
+# ATen spells some ops twice: `greater` is `gt`, `arccos` is `acos`, `special_expit` is `sigmoid`
+# (CompositeImplicitAutograd functions that only call the other op). An alias overload runs its
+# target's overload of the same name and schema (in-place and out= variants included), so it
+# computes, checks and refuses exactly as the target does.
+ALIASES = {
+    "greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le", "not_equal": "ne",
+    "arccos": "acos", "arcsin": "asin", "arctan": "atan", "arctan2": "atan2", "arccosh": "acosh",
+    "arcsinh": "asinh", "arctanh": "atanh", "special_expit": "sigmoid", "special_exp2": "exp2",
+    "special_log1p": "log1p", "special_erf": "erf", "special_erfc": "erfc", "special_erfinv": "erfinv",
+    "special_expm1": "expm1", "special_logit": "logit", "special_round": "round", "special_sinc": "sinc",
+    "special_psi": "digamma", "special_digamma": "digamma", "special_i0": "i0", "special_gammaln": "lgamma",
+    "special_xlogy": "xlogy", "special_logsumexp": "logsumexp", "special_multigammaln": "mvlgamma",
+    "special_polygamma": "polygamma", "fix": "trunc", "negative": "neg", "absolute": "abs", "clip": "clamp",
+    "orgqr": "linalg_householder_product", "matrix_power": "linalg_matrix_power", "det": "linalg_det",
+}
+
+
+def _schema_args(func):
+    return [(a.name, str(a.type), a.kwarg_only) for a in func._schema.arguments]
+
+
+def _alias_target(func):
+    """The target overload of an alias overload (Note [Aliases at the door]), or None."""
+    import torch
+
+    name = func._schema.name.split("::", 1)[1]
+    inplace = name.endswith("_") and not name.endswith("__")
+    target = ALIASES.get(name[:-1] if inplace else name)
+    if target is None:
+        return None
+    packet = getattr(torch.ops.aten, target + ("_" if inplace else ""), None)
+    overload = getattr(packet, func._overloadname, None) if packet is not None else None
+    if overload is None or _schema_args(overload) != _schema_args(func):
+        return None
+    return overload
+
+
+# Note [einsum at the door]
+# aten::einsum as ATen's C++ composes it (aten/src/ATen/native/Linear.cpp: einsum and
+# sumproduct_pair): operands aligned to the output labels followed by the contracted ones and
+# contracted pairwise left to right (or along `path`) through permute, reshape and bmm. The same
+# steps give upstream's result strides (often a permuted view) and its rounding order.
+
+_EINSUM_LETTERS = 26
+_EINSUM_ELLIPSIS = 2 * _EINSUM_LETTERS
+
+
+def _einsum_subscript(c):
+    return ord(c) - ord("A") if c.isupper() else ord(c) - ord("a") + _EINSUM_LETTERS
+
+
+def _einsum_label(s):
+    return chr(s + ord("A")) if s < _EINSUM_LETTERS else chr(s - _EINSUM_LETTERS + ord("a"))
+
+
+def _einsum_check(cond, msg):
+    if not cond:
+        raise RuntimeError(msg)
+
+
+def _einsum_sumproduct_pair(left, right, sum_dims, keepdim):
+    import torch
+
+    _einsum_check(left.dim() == right.dim(), "number of dimensions must match")
+    if not sum_dims:
+        return torch.mul(left, right)
+    dim = left.dim()
+    summed = set(sum_dims)
+    lro, lo, ro = [], [], []
+    lro_size = lo_size = ro_size = sum_size = 1
+    for i in range(dim):
+        sl, sr = left.size(i) != 1, right.size(i) != 1
+        if i in summed:
+            if sl and sr:
+                _einsum_check(left.size(i) == right.size(i), "non-broadcast dimensions must match")
+                sum_size *= left.size(i)
+            elif sl:
+                left = left.sum(i, True)
+            elif sr:
+                right = right.sum(i, True)
+        elif sl and sr:
+            _einsum_check(left.size(i) == right.size(i), "non-broadcast dimensions must match")
+            lro.append(i)
+            lro_size *= left.size(i)
+        elif sl:
+            lo.append(i)
+            lo_size *= left.size(i)
+        else:
+            ro.append(i)
+            ro_size *= right.size(i)
+    # when every right-only dim precedes every left-only one, swapping the operands lets bmm
+    # write the result in its natural order (upstream's swap_lo_ro)
+    if lo and ro and ro[-1] < lo[0]:
+        left, right, lo, ro, lo_size, ro_size = right, left, ro, lo, ro_size, lo_size
+    out_size = ([left.size(d) for d in lro] + [left.size(d) for d in lo] + [1] * len(sum_dims)
+                + [right.size(d) for d in ro])
+    lperm = lro + lo + list(sum_dims) + ro
+    rperm = lro + list(sum_dims) + ro + lo
+    operm = [-1] * len(out_size)
+    for i, d in enumerate(lro + lo + list(sum_dims) + ro):
+        operm[d] = i
+    left = left.permute(lperm).reshape(lro_size, lo_size, sum_size)
+    right = right.permute(rperm).reshape(lro_size, sum_size, ro_size)
+    result = torch.bmm(left, right).view(out_size).permute(operm)
+    if not keepdim:
+        sizes = [s for i, s in enumerate(result.shape) if i not in summed]
+        result = result.view(sizes)
+    return result
+
+
+def einsum(equation, tensors, *, path=None):
+    operands = list(tensors)
+    _einsum_check(len(operands) > 0, "einsum(): must provide at least one operand")
+    num_ops = len(operands)
+    if path is not None:
+        path_size = 1 if num_ops == 1 else (num_ops - 1) * 2
+        _einsum_check(len(path) == path_size, "einsum(): expected contraction path given in path parameter to have size "
+                                       f"{path_size} but got {len(path)}")
+    arrow = equation.find("->")
+    lhs = equation if arrow < 0 else equation[:arrow]
+    op_labels = [[] for _ in range(num_ops)]
+    ell_in_input, curr = False, 0
+    i = 0
+    while i < len(lhs):
+        c = lhs[i]
+        if c == " ":
+            pass
+        elif c == ".":
+            _einsum_check(not ell_in_input, f"einsum(): found '.' for operand {curr} for which an ellipsis was already found")
+            _einsum_check(i + 2 < len(lhs) and lhs[i + 1] == "." and lhs[i + 2] == ".",
+                   f"einsum(): found '.' for operand {curr} that is not part of any ellipsis")
+            i += 2
+            op_labels[curr].append(_EINSUM_ELLIPSIS)
+            ell_in_input = True
+        elif c == ",":
+            curr += 1
+            _einsum_check(curr < num_ops, "einsum(): fewer operands were provided than specified in the equation")
+            ell_in_input = False
+        else:
+            _einsum_check(c.isascii() and c.isalpha(), f"einsum(): invalid subscript given at index {i} in the equation "
+                                                "string, subscripts must be in [a-zA-Z]")
+            op_labels[curr].append(_einsum_subscript(c))
+        i += 1
+    _einsum_check(curr == num_ops - 1, "einsum(): more operands were provided than specified in the equation")
+
+    label_count = [0] * _EINSUM_ELLIPSIS
+    ell_num_dim = 0
+    for k, (op, labels) in enumerate(zip(operands, op_labels)):
+        ndims, nlabels, has_ell = op.dim(), len(labels), False
+        for s in labels:
+            if s == _EINSUM_ELLIPSIS:
+                nlabels -= 1
+                has_ell = True
+                ell_num_dim = max(ell_num_dim, ndims - nlabels)
+            else:
+                label_count[s] += 1
+        _einsum_check(nlabels <= ndims if has_ell else nlabels == ndims,
+               f"einsum(): the number of subscripts in the equation ({nlabels}"
+               + (") is more than the number of dimensions (" if has_ell else ") does not match the number of dimensions (")
+               + f"{ndims}) for operand {k}" + ("" if has_ell else " and no ellipsis was given"))
+
+    label_perm_index = [-1] * _EINSUM_ELLIPSIS
+    perm_index = ell_index = 0
+    ell_in_output = False
+    if arrow < 0:
+        perm_index = ell_num_dim
+        ell_in_output = True
+        for s in range(_EINSUM_ELLIPSIS):
+            if label_count[s] == 1:
+                label_perm_index[s] = perm_index
+                perm_index += 1
+    else:
+        rhs = equation[arrow + 2:]
+        i = 0
+        while i < len(rhs):
+            c = rhs[i]
+            if c == " ":
+                pass
+            elif c == ".":
+                _einsum_check(not ell_in_output, "einsum(): found '.' for output but an ellipsis (...) was already found")
+                _einsum_check(i + 2 < len(rhs) and rhs[i + 1] == "." and rhs[i + 2] == ".",
+                       "einsum(): found '.' for output that is not part of any ellipsis (...)")
+                i += 2
+                ell_index = perm_index
+                perm_index += ell_num_dim
+                ell_in_output = True
+            else:
+                _einsum_check(c.isascii() and c.isalpha(), f"einsum(): invalid subscript given at index {len(lhs) + 2 + i} "
+                                                    "in the equation string, subscripts must be in [a-zA-Z]")
+                s = _einsum_subscript(c)
+                _einsum_check(label_count[s] > 0 and label_perm_index[s] == -1,
+                       f"einsum(): output subscript {c}" + (" appears more than once in the output"
+                                                            if label_perm_index[s] > -1 else
+                                                            " does not appear in the equation for any input operand"))
+                label_perm_index[s] = perm_index
+                perm_index += 1
+            i += 1
+    out_num_dim = perm_index
+    if not ell_in_output:
+        ell_index = perm_index
+        perm_index += ell_num_dim
+    for s in range(_EINSUM_ELLIPSIS):
+        if label_count[s] > 0 and label_perm_index[s] == -1:
+            label_perm_index[s] = perm_index
+            perm_index += 1
+
+    label_size = [1] * _EINSUM_ELLIPSIS
+    ell_sizes = [1] * ell_num_dim
+    dim_counts = [0] * perm_index
+    ops = []
+    for k in range(num_ops):
+        op = operands[k]
+        permutation = [-1] * perm_index
+        dim = 0
+        for s in op_labels[k]:
+            if s == _EINSUM_ELLIPSIS:
+                ndim = operands[k].dim() - (len(op_labels[k]) - 1)
+                for j in range(ell_num_dim - ndim, ell_num_dim):
+                    if op.size(dim) != 1:
+                        _einsum_check(ell_sizes[j] == 1 or ell_sizes[j] == op.size(dim),
+                               f"einsum(): dimension {dim} covered by ellipsis in operand {k}has size {op.size(dim)} "
+                               f"which does not broadcast with previously seen ellipsis with size {ell_sizes[j]} "
+                               "for the respective dimension")
+                        ell_sizes[j] = op.size(dim)
+                        dim_counts[ell_index + j] += 1
+                    permutation[ell_index + j] = dim
+                    dim += 1
+            elif permutation[label_perm_index[s]] == -1:
+                if op.size(dim) != 1:
+                    _einsum_check(label_size[s] == 1 or label_size[s] == op.size(dim),
+                           f"einsum(): subscript {_einsum_label(s)} has size {op.size(dim)} for operand {k} which does not "
+                           f"broadcast with previously seen size {label_size[s]}")
+                    label_size[s] = op.size(dim)
+                    dim_counts[label_perm_index[s]] += 1
+                permutation[label_perm_index[s]] = dim
+                dim += 1
+            else:
+                prev = permutation[label_perm_index[s]]
+                _einsum_check(op.size(dim) == op.size(prev),
+                       f"einsum(): subscript {_einsum_label(s)} is repeated for operand {k} but the sizes don't match, "
+                       f"{op.size(dim)} != {op.size(prev)}")
+                op = op.diagonal(0, prev, dim).movedim(-1, prev)
+        for p in range(perm_index):
+            if permutation[p] == -1:
+                op = op.unsqueeze(dim)
+                permutation[p] = dim
+                dim += 1
+        ops.append(op.permute(permutation))
+
+    steps = list(path) if path is not None else []
+    while len(ops) > 1:
+        i, j = 0, 1
+        if path is not None:
+            i, j = steps.pop(0), steps.pop(0)
+            if j < i:
+                i, j = j, i
+            _einsum_check(i != j and i >= 0 and j < len(ops),
+                   f"einsum(): invalid contraction ({i}, {j}"
+                   + (") cannot contract an operand with itself" if i == j else ") operand index is out of bounds"))
+        a, b = ops[i], ops[j]
+        del ops[j]
+        del ops[i]
+        sum_dims, a_sum, b_sum = [], [], []
+        for d in range(out_num_dim, perm_index):
+            if a.size(d) != 1 and b.size(d) != 1:
+                dim_counts[d] -= 1
+                if dim_counts[d] == 1:
+                    sum_dims.append(d)
+                    dim_counts[d] = 0
+            elif dim_counts[d] == 1:
+                if a.size(d) != 1:
+                    a_sum.append(d)
+                    dim_counts[d] = 0
+                elif b.size(d) != 1:
+                    b_sum.append(d)
+                    dim_counts[d] = 0
+        if a_sum:
+            a = a.sum(a_sum, True)
+        if b_sum:
+            b = b.sum(b_sum, True)
+        r = _einsum_sumproduct_pair(a, b, sum_dims, True)
+        if path is not None:
+            ops.append(r)
+        else:
+            ops.insert(0, r)
+
+    if perm_index - out_num_dim > 0:
+        if num_ops > 1:
+            return ops[0].view(list(ops[0].shape)[:out_num_dim])
+        return ops[0].sum(list(range(out_num_dim, perm_index)))
+    return ops[0]
+
+
+COMPOSITIONS["einsum"] = einsum
+
+
 def listed():
     """The hand lists of this file, for tests and reports: {"compositions": [...], "refs": [...],
     "table": [...], "denied": [...]} (overload names such as "tensor_split.sections")."""
-    return {"compositions": sorted(COMPOSITIONS), "refs": sorted(REFS), "table": sorted(TABLE), "denied": sorted(DENIED)}
+    return {"compositions": sorted(COMPOSITIONS), "refs": sorted(REFS), "table": sorted(TABLE), "denied": sorted(DENIED),
+            "aliases": sorted(ALIASES)}
 
 
 def install(C):

@@ -279,3 +279,43 @@ add("pad", {"reflect_too_big": "torch.nn.functional.pad(randn(1, 2, 3, seed=1), 
             "value0": "torch._C._nn.pad(randn(1, 2, 3, seed=1), (1, 1), 'reflect', 0.0)",
             "value1": "torch._C._nn.pad(randn(1, 2, 3, seed=1), (1, 1), 'reflect', 1.0)",
             "rank": "torch.nn.functional.pad(randn(3, seed=1), (1, 1), mode='reflect')"}, exact=True)
+
+# einsum (Note [einsum at the door]): values, result strides (a permuted view when the output
+# labels reorder the product's) and upstream's errors
+add("einsum", {
+    "mm": "torch.einsum('ij,jk->ik', randn(3, 4, seed=1), randn(4, 5, seed=2))",
+    "bmm": "torch.einsum('bij,bjk->bik', randn(2, 3, 4, seed=1), randn(2, 4, 5, seed=2))",
+    "attention_scores": "torch.einsum('bhqd,bhkd->bhqk', randn(2, 3, 4, 5, seed=1), randn(2, 3, 6, 5, seed=2))",
+    "diagonal": "torch.einsum('ii->i', randn(3, 3, seed=1))",
+    "trace_implicit": "torch.einsum('ii', randn(3, 3, seed=1))",
+    "outer": "torch.einsum('i,j->ij', randn(3, seed=1), randn(4, seed=2))",
+    "ellipsis_bcast": "torch.einsum('...ij,...jk', randn(2, 3, 4, seed=1), randn(4, 5, seed=2))",
+    "permute_only": "torch.einsum('ijk->kji', randn(2, 3, 4, seed=1))",
+    "chain3": "torch.einsum('ij,jk,kl->il', randn(2, 3, seed=1), randn(3, 4, seed=2), randn(4, 5, seed=3))",
+    "dot": "torch.einsum('i,i->', randn(4, seed=1), randn(4, seed=2))",
+    "bilinear": "torch.einsum('bn,anm,bm->ba', randn(2, 3, seed=1), randn(4, 3, 5, seed=2), randn(2, 5, seed=3))",
+    "size1_bcast": "torch.einsum('abc,cd->abd', randn(2, 1, 3, seed=1), randn(3, 4, seed=2))",
+    "sum_one_operand": "torch.einsum('ijk->j', randn(2, 3, 4, seed=1))",
+    "transposed_result": "torch.einsum('ij,jk->ki', randn(3, 4, seed=1), randn(4, 5, seed=2))",
+    "path": "torch.ops.aten.einsum('ij,jk,kl->il', [randn(2, 3, seed=1), randn(3, 4, seed=2), randn(4, 5, seed=3)], "
+            "path=[1, 2, 0, 1])",
+    "ndim_error": "torch.einsum('ij,jk', randn(2, 3, 4, seed=1), randn(4, 5, seed=2))",
+    "size_error": "torch.einsum('ij,jk->ik', randn(3, 4, seed=1), randn(5, 5, seed=2))",
+    "output_label_error": "torch.einsum('ij->k', randn(3, 4, seed=1))",
+    "subscript_error": "torch.einsum('i1->i', randn(3, 4, seed=1))",
+    "operands_error": "torch.einsum('ij,jk->ik', randn(3, 4, seed=1))",
+    "path_size_error": "torch.ops.aten.einsum('ij,jk->ik', [randn(3, 4, seed=1), randn(4, 5, seed=2)], path=[0])"})
+
+# aliases (Note [Aliases at the door]): the target's overload of the same name and schema
+add("greater.Scalar", f"torch.greater({X}, 0.25)", exact=True)
+add("greater_equal.Tensor", {"0": f"torch.greater_equal({X}, {XT})", "inplace": f"x = {X}; x.greater_equal_({XT}); out = x"},
+    exact=True)
+add("less.Tensor", {"out": f"torch.less({X}, {XT}, out=torch.empty(3, 4, dtype=torch.bool))",
+                    "bad_out": f"torch.less({X}, {XT}, out=torch.empty(3, 4, dtype=torch.int64))"}, exact=True)
+add("not_equal.Scalar", f"torch.not_equal({X}, 0.25)", exact=True)
+add("arccos", {"0": f"torch.arccos({P} * 0.1)", "nan": "torch.arccos(torch.tensor([2.0, -0.5]))"})
+add("arctan2", f"torch.arctan2({X}, {XT})")
+add("special_expit", f"torch.special.expit({X})")
+add("clip", {"0": f"torch.clip({X}, -0.5, 0.5)", "min_only": f"torch.clip({X}, min=0.1)",
+             "none_error": f"torch.clip({X})"})
+add("negative", f"torch.negative({XT})", exact=True)
