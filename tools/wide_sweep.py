@@ -31,7 +31,9 @@ sweep. A verdict per architecture:
 - `unverified`: upstream's float64 logits are not finite anywhere its float32 ones are, so no
   tolerance can be derived (the largest |ours - upstream float32| is shown);
 - `upstream fails`: upstream could not build, save, reload or run the tiny config (its error
-  shown); those are outside the denominator of the agreement share.
+  shown); `not shrunk`: the tiny config still has more than MAX_PARAMS parameters (sizes in
+  attributes `shrink` does not know), so it is not built. Both are outside the denominator of the
+  agreement share: they measure the shrinker, not torchnative.
 """
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ DOC = ROOT / "docs" / "architectures.md"
 COMMAND = ".venv/bin/python tools/wide_sweep.py"
 RECIPE = "wide-v1"  # bump when tiny_config, the weights or the input change
 SEED = 0
+MAX_PARAMS = 16_000_000  # a tiny config above this reached sub-configs the shrinker does not know
 TIMEOUT = 300.0  # seconds per architecture and side (a 2-layer model; most take about a second)
 
 # (mapping in transformers.models.auto.modeling_auto, Auto class, kind), first match wins:
@@ -64,7 +67,8 @@ MAPPINGS = (
 # Config attributes set small wherever a config (or a sub-config) has them.
 SIZES = {
     32: ("hidden_size", "d_model", "n_embd", "embed_dim", "model_dim", "dim", "embedding_size",
-         "word_embed_proj_dim", "d_embed", "hidden_dim"),
+         "word_embed_proj_dim", "d_embed", "hidden_dim", "d_latents", "entity_emb_size",
+         "hidden_size_per_layer_input"),
     64: ("intermediate_size", "ffn_dim", "d_ff", "encoder_ffn_dim", "decoder_ffn_dim", "n_inner",
          "ffn_hidden_size", "moe_intermediate_size", "shared_expert_intermediate_size", "d_inner",
          "expert_intermediate_size", "dense_intermediate_size", "max_position_embeddings",
@@ -76,10 +80,10 @@ SIZES = {
         "moe_topk", "top_k", "num_key_value_heads", "n_kv_heads", "num_kv_heads",
         "multi_query_group_num"),
     16: ("head_dim", "kv_channels", "d_kv", "v_head_dim", "kv_lora_rank", "q_lora_rank"),
-    8: ("qk_rope_head_dim", "qk_nope_head_dim"),
+    8: ("qk_rope_head_dim", "qk_nope_head_dim", "rotary_dim", "num_latents"),
     4: ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts"),
     1: ("n_shared_experts", "num_shared_experts", "first_k_dense_replace", "n_group", "topk_group"),
-    128: ("vocab_size",),
+    128: ("vocab_size", "entity_vocab_size", "vocab_size_per_layer_input"),
 }
 TOKENS = {"pad_token_id": 0, "bos_token_id": 1, "eos_token_id": 2, "decoder_start_token_id": 1}
 LAYER_COUNTS = ("num_hidden_layers", "n_layer", "num_layers", "n_layers", "decoder_layers")
@@ -143,6 +147,8 @@ def shrink(config) -> None:
             _set(config, name, sub)
         elif isinstance(value, list) and old_layers and new_layers and len(value) == old_layers:
             _set(config, name, value[:new_layers])
+        elif isinstance(value, dict) and new_layers and value and all(isinstance(k, int) for k in value):
+            _set(config, name, {k: v for k, v in value.items() if k < new_layers})  # per-layer settings
 
 
 def tiny_config(arch: str):
@@ -177,6 +183,10 @@ def logits_of(torch, model, kind: str):
     return x.detach().contiguous()
 
 
+class NotShrunk(Exception):
+    """The tiny config is not tiny: sizes live in attributes `shrink` does not set."""
+
+
 def reference(arch: str, out_dir: str) -> str:
     """Upstream: makes the tiny checkpoint (once) and its float32 and float64 logits."""
     import torch
@@ -186,6 +196,10 @@ def reference(arch: str, out_dir: str) -> str:
     cls, kind = auto_class(arch)
     out = Path(out_dir)
     if not (out / "config.json").exists():
+        with torch.device("meta"):
+            params = sum(p.numel() for p in getattr(transformers, cls).from_config(tiny_config(arch)).parameters())
+        if params > MAX_PARAMS:
+            raise NotShrunk(f"the shrunk config still has {params} parameters (over {MAX_PARAMS})")
         torch.manual_seed(SEED)
         model = getattr(transformers, cls).from_config(tiny_config(arch)).eval()
         out.mkdir(parents=True, exist_ok=True)
@@ -243,6 +257,8 @@ def judge(arch: str, out_dir: Path, up: dict, ours: dict | None) -> dict:
     import compare
 
     row = {"arch": arch}
+    if up.get("exc") == "NotShrunk":
+        return {**row, "verdict": "not shrunk", "detail": up.get("msg", "")}
     if "ok" not in up:
         return {**row, "verdict": "upstream fails", "detail": failure_text(up)}
     if ours is None or "ok" not in ours:
@@ -301,14 +317,16 @@ def sweep(archs: list[str]) -> list[dict]:
     return rows
 
 
-VERDICTS = ("agrees", "disagrees", "refuses", "errors", "crashes", "hangs", "unverified", "upstream fails")
+VERDICTS = ("agrees", "disagrees", "refuses", "errors", "crashes", "hangs", "unverified", "upstream fails",
+            "not shrunk")
+OUTSIDE = ("upstream fails", "not shrunk")  # not in the denominator of the agreement share
 
 
 def render(rows: list[dict], seconds: float) -> str:
     import transformers
 
     counts = collections.Counter(r["verdict"] for r in rows)
-    runs = len(rows) - counts["upstream fails"]
+    runs = len(rows) - sum(counts[v] for v in OUTSIDE)
     blockers = collections.Counter(missing_op(r["detail"]) or r["detail"][:80]
                                    for r in rows if r["verdict"] == "refuses")
     lines = [
@@ -322,9 +340,10 @@ def render(rows: list[dict], seconds: float) -> str:
         "| verdict | architectures | share of those upstream runs |", "|---|---:|---:|",
     ]
     for v in VERDICTS:
-        share = "" if v == "upstream fails" or not runs else f"{100 * counts[v] / runs:.1f}%"
+        share = "" if v in OUTSIDE or not runs else f"{100 * counts[v] / runs:.1f}%"
         lines.append(f"| {v} | {counts[v]} | {share} |")
-    lines += ["", f"Upstream runs {runs} of {len(rows)}.", "",
+    lines += ["", f"Measured: {runs} of {len(rows)} (upstream runs them; {counts['upstream fails']} tiny configs fail on "
+              f"upstream itself and {counts['not shrunk']} are not shrunk, each listed below with its reason).", "",
               "## What ours refuses, by how many architectures it blocks", "",
               "| missing | architectures |", "|---|---:|"]
     lines += [f"| `{k}` | {n} |" for k, n in sorted(blockers.items(), key=lambda kv: (-kv[1], kv[0]))]
