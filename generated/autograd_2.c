@@ -5403,7 +5403,8 @@ static int
 LinalgSolveTriangularBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LinalgSolveTriangularBackward0 *n = (LinalgSolveTriangularBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[4] = {0};
+    PyObject *v0_[2];
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -5412,13 +5413,18 @@ LinalgSolveTriangularBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::linalg_solve_triangular is not implemented in torchnative", "no ATen overload linalg_solve_triangular_backward(T, T, T, B, B, B, MASK)");
-            goto fail_;
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_linalg_solve_triangular_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->upper, n->left, n->unitriangular, grad_input_mask) < 0) goto fail_;
+            t_[2] = v0_[0];
+            t_[3] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[2]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }

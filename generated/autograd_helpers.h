@@ -69,6 +69,8 @@ PyObject *tn_fm_infinitely_differentiable_native_dropout_backward(PyObject *grad
 PyObject *tn_fm_infinitely_differentiable_silu_backward(PyObject *grad_output, PyObject *input);
 /* std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_double_backward(const at::Tensor& input, const std::optional<at::Tensor>& gamma, const at::Tensor& ggI, const at::Tensor& ggG, const at::Tensor& ggB, const at::Tensor& gO, const at::Tensor& save_mean, const at::Tensor& save_invstd, c10::SymIntArrayRef normalized_shape, std::array<bool, 3> output_mask); */
 int tn_fm_layer_norm_double_backward(PyObject **out, PyObject *input, PyObject *gamma, PyObject *ggI, PyObject *ggG, PyObject *ggB, PyObject *gO, PyObject *save_mean, PyObject *save_invstd, tn_ints normalized_shape, const int64_t *output_mask);
+/* std::tuple<Tensor, Tensor> linalg_solve_triangular_backward(const Tensor& grad, const Tensor& A, const Tensor& X, const bool upper, const bool left, const bool unitriangular, std::array<bool, 2> output_mask); */
+int tn_fm_linalg_solve_triangular_backward(PyObject **out, PyObject *grad, PyObject *A, PyObject *X, int upper, int left, int unitriangular, const int64_t *output_mask);
 /* at::Tensor linalg_vector_norm_backward(at::Tensor grad, const at::Tensor& self, const at::Scalar& ord, at::Tensor norm, const at::OptionalIntArrayRef& opt_dim, bool keepdim); */
 PyObject *tn_fm_linalg_vector_norm_backward(PyObject *grad, PyObject *self, const tn_value *ord, PyObject *norm, tn_ints opt_dim, int keepdim);
 /* at::Tensor log1p_backward(const at::Tensor& grad, const at::Tensor& self); */

@@ -489,6 +489,40 @@ tn_fm__grouped_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, t
     return r;
 }
 
+/* A X = B (left) or X A = B: gB = A^H solved against grad (the other triangle, same side), gA =
+ * -gB X^H (left) or -X^H gB cut to A's triangle (strictly, for a unit diagonal). Real dtypes only,
+ * so ^H is a transpose. Broadcast batch dims are summed by the engine, as upstream's. */
+int
+tn_fm_linalg_solve_triangular_backward(PyObject **out, PyObject *grad, PyObject *A, PyObject *X, int upper, int left,
+                                       int unitriangular, const int64_t *output_mask)
+{
+    out[0] = out[1] = NULL;
+    if (!grad)
+        return 0;
+    PyObject *t[5] = {0};
+    int rc = -1;
+    if (!(t[0] = transposed(A)) ||
+        !(t[1] = tn_ag_op(TN_OP_linalg_solve_triangular,
+                          (tn_value[]){tn_value_tensor(t[0]), tn_value_tensor(grad), tn_ag_value_bool(!upper),
+                                       tn_ag_value_bool(left), tn_ag_value_bool(unitriangular)})))
+        goto done;
+    if (output_mask[0]) {
+        int64_t diag = unitriangular ? (upper ? 1 : -1) : 0;
+        if (!(t[2] = transposed(X)) || !(t[3] = left ? at_2(TN_OP_matmul, t[1], t[2]) : at_2(TN_OP_matmul, t[2], t[1])) ||
+            !(t[4] = at_1(TN_OP_neg, t[3])) ||
+            !(out[0] = at_ts(upper ? TN_OP_triu : TN_OP_tril, t[4], tn_value_int(diag))))
+            goto done;
+    }
+    if (output_mask[1])
+        out[1] = Py_NewRef(t[1]);
+    rc = 0;
+done:
+    tn_ag_release_temps(t, 5);
+    if (rc < 0)
+        tn_ag_release_temps(out, 2);
+    return rc;
+}
+
 PyObject *
 tn_fm_permute_backwards(PyObject *grad, tn_ints fwd_dims)
 {

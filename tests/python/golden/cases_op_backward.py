@@ -32,6 +32,7 @@ import cases_op_conv
 import cases_op_factory
 import cases_op_grad
 import cases_op_index
+import cases_op_linalg
 import cases_op_matmul
 import cases_op_pointwise
 import cases_op_property
@@ -59,8 +60,8 @@ def c_ident(overload: str) -> str:
 
 RECORDED = recorded_overloads()
 FLOATS = ("float32", "float64")
-MODULES = (cases_op_compose, cases_op_conv, cases_op_factory, cases_op_grad, cases_op_index, cases_op_matmul,
-           cases_op_pointwise, cases_op_property, cases_op_random, cases_op_reduce, cases_op_view)
+MODULES = (cases_op_compose, cases_op_conv, cases_op_factory, cases_op_grad, cases_op_index, cases_op_linalg,
+           cases_op_matmul, cases_op_pointwise, cases_op_property, cases_op_random, cases_op_reduce, cases_op_view)
 # draws after the runner's manual_seed(0): bit-identical on both sides, compared exactly
 EXACT = {op.overload for op in cases_op_random.OPS}
 
