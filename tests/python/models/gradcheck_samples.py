@@ -24,6 +24,7 @@ import cases_op_compose  # noqa: E402
 import cases_op_conv  # noqa: E402
 import cases_op_grad  # noqa: E402
 import cases_op_index  # noqa: E402
+import cases_op_linalg  # noqa: E402
 import cases_op_matmul  # noqa: E402
 import cases_op_pointwise  # noqa: E402
 import cases_op_reduce  # noqa: E402
@@ -32,7 +33,7 @@ from spell import CLAIMS, Render, aten_expr  # noqa: E402
 
 TABLE = ROOT / "generated" / "autograd_table.c"
 SPEC_MODULES = (cases_op_pointwise, cases_op_view, cases_op_reduce, cases_op_index, cases_op_matmul,
-                cases_op_grad, cases_op_compose, cases_op_conv, cases_op_compare)
+                cases_op_grad, cases_op_compose, cases_op_conv, cases_op_compare, cases_op_linalg)
 
 
 def c_ident(overload: str) -> str:
@@ -220,6 +221,8 @@ EXCLUDED = {
     "set_.source_Tensor": "not differentiable (derivatives.yaml: set_ has no formula)",
     "pin_memory": "needs an accelerator: upstream's CPU-only build raises before autograd",
     "_pin_memory": "needs an accelerator: upstream's CPU-only build raises before autograd",
+    "_grouped_mm": "no float64 (upstream's _grouped_mm takes float32, bfloat16 and float16 only) and gradcheck needs "
+                   "float64; its gradients are compared by the op_backward golden cases in float32",
 }
 
 
