@@ -49,12 +49,14 @@ enum {
 typedef float (*row_max_fn)(const float *s, int64_t n);
 typedef float (*exp_sum_fn)(const float *s, float *p, int64_t n, float m);
 
+/* A NaN score makes the row's max NaN (upstream's vec::maximum propagates it), so the row's
+ * weights and output are NaN rather than the row being taken as fully masked. */
 static float
 row_max__scalar(const float *s, int64_t n)
 {
     float m = -INFINITY;
     for (int64_t j = 0; j < n; j++)
-        m = s[j] > m ? s[j] : m;
+        m = s[j] > m || s[j] != s[j] ? s[j] : m;
     return m;
 }
 
@@ -74,10 +76,15 @@ exp_sum__scalar(const float *s, float *p, int64_t n, float m)
 TN_TARGET_AVX2 static float
 row_max__avx2(const float *s, int64_t n)
 {
-    __m256 m = _mm256_set1_ps(-INFINITY);
+    __m256 m = _mm256_set1_ps(-INFINITY), nan = _mm256_setzero_ps();
     int64_t j = 0;
-    for (; j + 8 <= n; j += 8)
-        m = _mm256_max_ps(m, _mm256_loadu_ps(s + j));
+    for (; j + 8 <= n; j += 8) {
+        __m256 x = _mm256_loadu_ps(s + j);
+        m = _mm256_max_ps(m, x);
+        nan = _mm256_or_ps(nan, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+    }
+    if (_mm256_movemask_ps(nan))
+        return NAN;
     float t[8];
     _mm256_storeu_ps(t, m);
     float r = row_max__scalar(s + j, n - j);
@@ -420,7 +427,7 @@ sdpa_combine(void *ctx, int64_t begin, int64_t end)
             float m = -INFINITY, l = 0.0f;
             for (int64_t s = 0; s < j->nsplit; s++) {
                 float ms = part[s * stride_split + r * (j->Ev + 2) + j->Ev];
-                m = ms > m ? ms : m;
+                m = ms > m || ms != ms ? ms : m;
             }
             for (int64_t e = 0; e < j->Ev; e++)
                 acc[e] = 0.0f;
@@ -481,7 +488,7 @@ sdpa_f64_worker(void *ctx, int64_t begin, int64_t end)
             if (j->causal && s > i)
                 d = -INFINITY;
             sc[s] = d;
-            m = d > m ? d : m;
+            m = d > m || d != d ? d : m;
         }
         double l = 0.0;
         for (int64_t e = 0; e < j->Ev; e++)

@@ -14,6 +14,7 @@
 #include "runtime/tensor_iter.h"
 #include "generated/autograd_helpers.h"
 #include "generated/op_kernels.h"
+#include "ops/matmul.h"
 #include "ops/aten_calls.h"
 #include "ops/compose.h"
 #include "ops/conv.h"
@@ -1274,6 +1275,8 @@ tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
     PyObject *mask = OPT_T(3);
     double dropout_p = a[4].u.d;
     int gqa = (int)a[7].u.i;
+    if (tn_sdpa_check_inputs(q, k, v, mask ? TN_T(mask) : NULL) < 0)
+        return NULL;
     if (mask && a[5].u.i) {
         PyErr_SetString(PyExc_RuntimeError,
                         "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
@@ -1305,7 +1308,7 @@ tn_compose_dropout(tn_op *op, tn_value *a)
     PyObject *input = T(0);
     double p = a[1].u.d;
     int train = (int)a[2].u.i;
-    if (p < 0 || p > 1) {  /* upstream's TORCH_CHECK: RuntimeError; PyErr_Format has no %g */
+    if (!(p >= 0 && p <= 1)) {  /* upstream's TORCH_CHECK (NaN fails); no %g in PyErr_Format */
         char got[32];
         snprintf(got, sizeof got, "%g", p);
         PyErr_Format(PyExc_RuntimeError, "dropout probability has to be between 0 and 1, but got %s", got);
@@ -1314,13 +1317,15 @@ tn_compose_dropout(tn_op *op, tn_value *a)
     if (p == 0 || !train || TN_T(input)->numel == 0)
         return Py_NewRef(input);
     if (p == 1) {
-        /* upstream: input * zeros_like(input) */
-        PyObject *z = at_zeros_like(input, -1);
+        /* upstream: input * zeros({}, input.options()), a 0-dim tensor of input's dtype (so a bool
+         * or integer input keeps its dtype, the layout is input's) */
+        PyObject *z = at_scalar_tensor_zero(input);
         PyObject *r = z ? at_mul(input, z) : NULL;
         Py_XDECREF(z);
         return r;
     }
-    /* noise = empty_like(input).bernoulli_(1 - p); noise.div_(1 - p); input * noise */
+    /* noise = empty_like(input).bernoulli_(1 - p); noise.div_(1 - p) (in place: an integer noise
+     * refuses the float quotient, as upstream's); input * noise */
     PyObject *noise = call(TN_OP_empty_like, (tn_value[]){tn_value_tensor(input), NONE_V, NONE_V, NONE_V, NONE_V,
                                                           NONE_V});
     PyObject *b = noise ? call(TN_OP_bernoulli___float, (tn_value[]){tn_value_tensor(noise), tn_value_double(1 - p),

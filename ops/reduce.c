@@ -701,8 +701,17 @@ tn_op_cummin(const tn_op *overload, TensorObject *self, int64_t dim)
 PyObject *
 tn_op_logcumsumexp(const tn_op *overload, TensorObject *self, int64_t dim)
 {
-    int d = tn_dtype_is_integral(self->dtype, true) ? tn_default_dtype : self->dtype;
-    return scan(overload, TN_SCAN_LOGCUMSUMEXP, self, dim, d, 0);
+    /* upstream's kernel dispatches over floating and complex dtypes only, after wrapping dim
+     * (a meta tensor keeps its dtype: no kernel runs) */
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
+    if (tn_dtype_is_integral(self->dtype, true) && self->device != TN_DEVICE_META) {
+        PyErr_Format(PyExc_NotImplementedError, "\"logcumsumexp_out_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    return scan(overload, TN_SCAN_LOGCUMSUMEXP, self, dim, self->dtype, 0);
 }
 
 /* ---- var/std spellings without `correction`: upstream's C++ composites, which call the

@@ -258,7 +258,11 @@ tn_op__reshape_alias(const tn_op *overload, TensorObject *self, tn_ints size, tn
         PyErr_SetString(PyExc_RuntimeError, "_reshape_alias: size and stride must have the same length");
         return NULL;
     }
-    return make_view(self, (int)size.n, size.v, stride.v, self->offset);
+    if (tn_check_ndim(size.n) < 0)
+        return NULL;
+    int64_t st[TN_MAX_NDIM];
+    tn_user_strides((int)size.n, size.v, stride.v, st);  /* See Note [Negative strides] */
+    return make_view(self, (int)size.n, size.v, st, self->offset);
 }
 
 PyObject *

@@ -443,14 +443,24 @@ tn_dispatch(tn_op *op, tn_value *args)
  *   "Expected out tensor to have dtype float, but got double instead"; those whose meta function
  *   infers the dtype from out (sum, mean, cumsum...) compute in out's dtype when dtype= is None
  *   (TN_OPF_OUT_DTYPE);
+ * - TensorIterator ops built with check_all_same_dtype (unary ops such as neg, ceil, round; clamp
+ *   with scalar limits) require out's dtype to equal the result's too (TN_OPF_OUT_SAME), "Found
+ *   dtype Double but expected Float"; signbit/isposinf/isneginf require a bool out (TN_OPF_OUT_BOOL);
+ *   logcumsumexp and nan_to_num require out's dtype to be self's before computing (TN_OPF_OUT_SELF);
  * - the rest compute and copy_ into out; we keep the can_cast check there.
  * Shapes: resize_output (tn_resize_output) resizes an out of the wrong shape, warning when it
  * had elements. */
 static int
 check_out_dtype(const tn_op *op, TensorObject *out, PyObject *result)
 {
-    if (!(op->flags & TN_OPF_OUT_EXACT) || !tn_tensor_check(result) || TN_T(result)->dtype == out->dtype)
+    if (!(op->flags & (TN_OPF_OUT_EXACT | TN_OPF_OUT_SAME)) || !tn_tensor_check(result) ||
+        TN_T(result)->dtype == out->dtype)
         return 0;
+    if (op->flags & TN_OPF_OUT_SAME) {
+        PyErr_Format(PyExc_RuntimeError, "Found dtype %s but expected %s", tn_dtype_legacy_name(out->dtype),
+                     tn_dtype_legacy_name(TN_T(result)->dtype));
+        return -1;
+    }
     PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead",
                  tn_dtype_cpp_name(TN_T(result)->dtype), tn_dtype_cpp_name(out->dtype));
     return -1;
@@ -517,6 +527,20 @@ via_functional(tn_op *op, tn_value *args)
         TensorObject *dst = TN_T(args[kind == TN_OPK_INPLACE ? 0 : outs[0]].u.t);
         if (tn_check_write_overlap(f, fs, fargs, dst) < 0)
             return NULL;
+    }
+    if ((op->flags & TN_OPF_OUT_BOOL) && nout == 1 && TN_T(args[outs[0]].u.t)->dtype != TN_DTYPE_BOOL) {
+        PyErr_Format(PyExc_RuntimeError, "%s does not support non-boolean outputs.", op->name);
+        return NULL;
+    }
+    if ((op->flags & TN_OPF_OUT_SELF) && nout == 1 && args[0].tag == TN_V_TENSOR &&
+        TN_T(args[outs[0]].u.t)->dtype != TN_T(args[0].u.t)->dtype) {
+        const char *o = tn_dtype_legacy_name(TN_T(args[outs[0]].u.t)->dtype);
+        const char *i = tn_dtype_legacy_name(TN_T(args[0].u.t)->dtype);
+        if (!strcmp(op->name, "nan_to_num"))
+            PyErr_Format(PyExc_RuntimeError, "nan_to_num: dtype of out: %s should be same as input: %s", o, i);
+        else
+            PyErr_Format(PyExc_RuntimeError, "expected scalar_type %s but found %s", i, o);
+        return NULL;
     }
     PyObject *result = tn_dispatch(f, fargs);
     if (!result)

@@ -432,6 +432,24 @@ tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const in
     return 0;
 }
 
+/* Note [Negative strides]
+ * Upstream's TensorImpl::set_sizes_and_strides, which every geometry a user hands in goes
+ * through (empty_strided, set_, _reshape_alias), replaces a negative stride: the last dim's by
+ * 1, another's by max(size[d + 1], 1) * stride[d + 1] (after that one's replacement). Only dims
+ * of size 0 or 1 get that far with one (over more elements, the storage size overflows). Our
+ * own negatively strided aliases (flip's) are internal and keep theirs: tn_tensor_set_geometry
+ * takes strides as given. */
+void
+tn_user_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out)
+{
+    for (int d = ndim - 1; d >= 0; d--) {
+        if (strides[d] >= 0)
+            out[d] = strides[d];
+        else
+            out[d] = d == ndim - 1 ? 1 : (int64_t)((uint64_t)(sizes[d + 1] > 1 ? sizes[d + 1] : 1) * (uint64_t)out[d + 1]);
+    }
+}
+
 int
 tn_tensor_is_contiguous(const TensorObject *t)
 {

@@ -135,3 +135,42 @@ for name, code in {
     "linspace_end_overflows_float16": "out = torch.linspace(0, 1e5, 3, dtype=torch.float16)",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+
+# issue 9, the fuzzer's value differences closed by class (fuzz.WHY)
+for name, code in {
+    # Note [Negative strides] in runtime/tensor.c: upstream's set_sizes_and_strides replaces a
+    # negative stride (the last dim's by 1, another's by the next dim's extent)
+    "empty_strided_negative_stride_size1": "x = torch.empty_strided((1,), (-1,)); out = (x.shape, x.stride())",
+    "empty_strided_negative_stride_size0": "x = torch.empty_strided((0,), (-2,)); out = (x.shape, x.stride())",
+    "empty_strided_negative_strides_2d": "x = torch.empty_strided((1, 3, 1), (-5, 1, -1)); out = (x.shape, x.stride())",
+    "set_negative_stride": "x = torch.ones(4); x.set_(x.untyped_storage(), 0, (3, 1), (1, -1)); out = (x, x.stride())",
+    "reshape_alias_negative_stride": "x = torch.ops.aten._reshape_alias(torch.arange(4.), (2, 1), (2, -3)); "
+    "out = (x, x.stride())",
+    # linspace converts start and end to an integer dtype first: -1 is 255 in uint8
+    "linspace_uint8_negative_start": "out = torch.linspace(-1, 5, 3, dtype=torch.uint8)",
+    "linspace_int8_start_wraps": "out = torch.linspace(200, -3, 4, dtype=torch.int8)",
+    "linspace_uint8_float_start": "out = torch.linspace(-2.5, 7.9, 5, dtype=torch.uint8)",
+    # a norm over size-1 dims is abs() upstream (linalg_vector_norm): 1e30 squared overflows float32
+    "normalize_1e30_size1_dim": "out = torch.nn.functional.normalize(torch.full((3, 1), 1e30), dim=1)",
+    "vector_norm_size1_dims": "out = torch.linalg.vector_norm(torch.tensor([[-1e30], [3.0]]), dim=1)",
+    "vector_norm_0dim": "out = torch.linalg.vector_norm(torch.tensor(-2e20), 2)",
+    "vector_norm_ord0_size1": "out = torch.linalg.vector_norm(torch.tensor([[0.0], [-3.0]]), 0, dim=(1,), keepdim=True)",
+    "vector_norm_ord3_size1_f64_dtype": "out = torch.linalg.vector_norm(torch.tensor([[-1e30], [2.0]]), 3, dim=1, dtype=torch.float64)",
+    "norm_p2_size1": "out = torch.tensor([[1e30, -1e30]]).norm(2, 0)",
+    # trigamma computes in float for float32, f16, bf16 (upstream's float overload): poles differ
+    "polygamma1_float32_poles": "out = torch.polygamma(1, torch.tensor([-1.0, -2.0, -3.0, 0.0, -0.5, 2.5]))",
+    "polygamma1_float64_poles": "out = torch.polygamma(1, torch.tensor([-1.0, -2.0, -0.5], dtype=torch.float64))",
+    "polygamma1_float16_poles": "out = torch.special.polygamma(1, torch.tensor([-1.0, -4.0, 1.5], dtype=torch.float16))",
+    "polygamma1_bfloat16_poles": "out = torch.polygamma(1, torch.tensor([-1.0, -2.0, 3.0], dtype=torch.bfloat16))",
+    # dropout(p=1) multiplies by zeros({}) of input's dtype; an empty input comes back as itself;
+    # an integer input with 0 < p < 1 refuses the in-place div_
+    "dropout_p1_bool": "out = torch.nn.functional.dropout(torch.tensor([True, False]), p=1.0)",
+    "dropout_p1_int64": "out = torch.dropout(torch.tensor([[3, -2], [1, 0]]), 1.0, True)",
+    "dropout_p1_expanded": "x = torch.dropout(torch.tensor([[1.5], [-2.0]]).expand(2, 3), 1.0, True); out = (x, x.stride())",
+    "dropout_p1_transposed": "x = torch.dropout(torch.ones(2, 3).t(), 1.0, True); out = (x, x.stride())",
+    "dropout_empty_is_input": "x = torch.ones(0, 3); out = torch.dropout(x, 0.5, True) is x",
+    "dropout_p1_empty_is_input": "x = torch.ones(3, 0, dtype=torch.int32); out = torch.nn.functional.dropout(x, 1.0) is x",
+    "dropout_int_half_p": "out = torch.dropout(torch.tensor([1, 2, 3]), 0.5, True)",
+    "dropout_p1_grad": "x = torch.ones(2, 2, requires_grad=True); y = torch.dropout(x, 1.0, True); out = (y, y.stride(), y.grad_fn.name())",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
