@@ -259,6 +259,11 @@ check_alpha(const tn_value *alpha, TensorObject *a, TensorObject *b, const tn_va
                         "For integral input tensors, argument alpha must not be a floating point number.");
         return -1;
     }
+    if (alpha->tag == TN_V_COMPLEX && !tn_dtype_is_complex(r)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "For non-complex input tensors, argument alpha must not be a complex number.");
+        return -1;
+    }
     return 0;
 }
 
@@ -1336,6 +1341,11 @@ tn_op_threshold(const tn_op *overload, TensorObject *self, const tn_value *thres
 PyObject *
 tn_op_logit(const tn_op *overload, TensorObject *self, tn_opt_double eps)
 {
+    /* upstream's kernel converts eps (or -1) to the result dtype, checked */
+    tn_value e = tn_value_double(eps.has ? eps.v : -1.0);
+    if (self->device != TN_DEVICE_META &&
+        tn_check_scalar_fits(&e, tn_dtype_is_floating(self->dtype) ? self->dtype : tn_default_dtype) < 0)
+        return NULL;
     double p[1] = {eps.has ? eps.v : -1.0};
     return unary(overload, TN_UN_LOGIT, UK_FLOAT, self, p);
 }
