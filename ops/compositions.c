@@ -11,6 +11,7 @@
 #include "runtime/dtype.h"
 #include "runtime/device.h"
 #include "runtime/scalar.h"
+#include "runtime/size.h"
 #include "runtime/tensor_iter.h"
 #include "generated/autograd_helpers.h"
 #include "generated/op_kernels.h"
@@ -1772,11 +1773,31 @@ conv_dd_weight(PyObject *ggI, PyObject *gO, PyObject *weight, tn_ints stride, tn
     return gW;
 }
 
+/* ATen's expand_param_if_needed: one value, or one per convolution dimension (k - 2 for a k-d
+ * weight, which may be negative: then nothing but one value passes) */
+static int
+check_conv_param(tn_ints p, const char *name, int64_t expected)
+{
+    if (p.n == 1 || p.n == expected)
+        return 0;
+    char b[TN_MAX_NDIM * 22 + 3];
+    tn_format_sizes(b, sizeof b, p.n <= TN_MAX_NDIM ? (int)p.n : TN_MAX_NDIM, p.v);
+    PyErr_Format(PyExc_RuntimeError,
+                 "expected %s to be a single integer value or a list of %lld values to match the convolution "
+                 "dimensions, but got %s=%s", name, (long long)expected, name, b);
+    return -1;
+}
+
 static PyObject *
 conv_double_backward(PyObject *ggI, PyObject *ggW, PyObject *ggb, PyObject *gO, PyObject *weight, PyObject *input,
                      tn_ints stride, tn_ints padding, tn_ints dilation, int transposed, tn_ints output_padding,
                      int64_t groups)
 {
+    /* upstream expands the parameters first, whatever the gradients asked for */
+    int64_t k = TN_T(weight)->ndim - 2;
+    if (check_conv_param(stride, "stride", k) < 0 || check_conv_param(padding, "padding", k) < 0 ||
+        check_conv_param(dilation, "dilation", k) < 0 || check_conv_param(output_padding, "output_padding", k) < 0)
+        return NULL;
     if (transposed) {
         PyErr_SetString(PyExc_NotImplementedError,
                         "aten::_convolution_double_backward with transposed=True is not implemented in torchnative; "

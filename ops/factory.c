@@ -621,6 +621,12 @@ tn_op_eye__m(const tn_op *overload, int64_t n, int64_t m, int dtype, int layout,
     if (!t || TN_T(t)->device == TN_DEVICE_META)
         return t;
     TensorObject *tt = TN_T(t);
+    if (tt->dtype == TN_DTYPE_U16 || tt->dtype == TN_DTYPE_U32 || tt->dtype == TN_DTYPE_U64) {
+        /* upstream's eye kernel dispatches over all types but the barebones unsigned ones */
+        PyErr_Format(PyExc_NotImplementedError, "\"eye\" not implemented for '%s'", tn_dtype_legacy_name(tt->dtype));
+        Py_DECREF(t);
+        return NULL;
+    }
     int es = tn_dtype_size(tt->dtype);
     tn_kscalar one = {TN_KSCALAR_INT, 1, 0};
     for (int64_t i = 0; i < n && i < m; i++)

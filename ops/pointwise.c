@@ -478,6 +478,12 @@ tn_op_minimum(const tn_op *overload, TensorObject *self, TensorObject *other)
 PyObject *
 tn_op_log_sigmoid(const tn_op *overload, TensorObject *self)
 {
+    if (tn_dtype_is_integral(self->dtype, true) && self->device != TN_DEVICE_META) {
+        /* upstream's log_sigmoid_forward kernel dispatches over floating dtypes only */
+        PyErr_Format(PyExc_NotImplementedError, "\"log_sigmoid_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     PyObject *x = at_contiguous((PyObject *)self);
     PyObject *zero = x ? at_scalar_tensor_zero(x) : NULL;
     PyObject *m = zero ? at_2(TN_OP_minimum, x, zero) : NULL;

@@ -16,6 +16,7 @@
 #include "kernels/copy.h"
 #include "kernels/random.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -72,6 +73,15 @@ check_writable(TensorObject *self)
 PyObject *
 tn_op_uniform_(const tn_op *overload, TensorObject *self, double from, double to, PyObject *generator)
 {
+    /* upstream's check_uniform_bounds: from and to within the dtype's finite range (NaN fails) */
+    double hi = self->dtype == TN_DTYPE_F16 ? 65504.0 : self->dtype == TN_DTYPE_BF16 ? 3.3895313892515355e38
+              : self->dtype == TN_DTYPE_F32 ? (double)FLT_MAX : DBL_MAX;
+    if (tn_dtype_is_floating(self->dtype) && self->device != TN_DEVICE_META &&
+        !(from >= -hi && from <= hi && to >= -hi && to <= hi)) {
+        PyErr_Format(PyExc_RuntimeError, "%s is out of bounds for %s", from >= -hi && from <= hi ? "to" : "from",
+                     tn_dtype_cpp_name(self->dtype));
+        return NULL;
+    }
     if (from > to) {
         PyErr_Format(PyExc_RuntimeError, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
                      from, to);

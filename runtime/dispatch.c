@@ -466,6 +466,24 @@ check_out_dtype(const tn_op *op, TensorObject *out, PyObject *result)
     return -1;
 }
 
+/* An out= that a TensorIterator op resizes takes the iterator's strides, the input's memory order
+ * (upstream's set_output_raw_strided: resize_output, then as_strided_ to the computed strides);
+ * our functional result has those strides. Other ops' resized outs stay contiguous. */
+static int
+restride_resized_out(const tn_op *f, TensorObject *out, PyObject *result)
+{
+    if (!(f->tags & TN_TAG_pointwise) || !tn_tensor_check(result))
+        return 0;
+    TensorObject *r = TN_T(result);
+    if (out->ndim == r->ndim && !memcmp(out->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim))
+        return 0;
+    if (tn_resize_output(out, r->ndim, r->sizes) < 0)
+        return -1;
+    if (r->numel > 0 && !tn_tensor_is_non_overlapping_and_dense(r))
+        return 0;
+    return tn_tensor_set_geometry(out, r->ndim, r->sizes, r->strides);
+}
+
 /* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
 static PyObject *
 via_functional(tn_op *op, tn_value *args)
@@ -494,8 +512,13 @@ via_functional(tn_op *op, tn_value *args)
         if (i < s->nparams) {
             fargs[j] = args[i];
             used++;
+            /* mean's meta checks self's dtype before taking out's: an integer self keeps dtype=None
+             * so the functional refuses it with upstream's message */
+            int mean_of_ints = !strcmp(f->name, "mean") && args[0].tag == TN_V_TENSOR &&
+                               !tn_dtype_is_floating(TN_T(args[0].u.t)->dtype) &&
+                               !tn_dtype_is_complex(TN_T(args[0].u.t)->dtype);
             if ((op->flags & TN_OPF_OUT_DTYPE) && nout == 1 && !strcmp(fp->cname, "dtype") &&
-                fargs[j].tag == TN_V_NONE) {
+                fargs[j].tag == TN_V_NONE && !mean_of_ints) {
                 fargs[j].tag = TN_V_DTYPE;
                 fargs[j].u.i = TN_T(args[outs[0]].u.t)->dtype;
             }
@@ -553,7 +576,8 @@ via_functional(tn_op *op, tn_value *args)
     } else {
         if (nout == 1) {
             TensorObject *out = TN_T(args[outs[0]].u.t);
-            if (check_out_dtype(op, out, result) == 0 && tn_copy_result_into(op, out, result, 0) == 0)
+            if (check_out_dtype(op, out, result) == 0 && restride_resized_out(f, out, result) == 0 &&
+                tn_copy_result_into(op, out, result, 0) == 0)
                 ret = Py_NewRef((PyObject *)out);
         } else if (PyTuple_Check(result) && PyTuple_Size(result) == nout) {
             ret = PyTuple_New(nout);

@@ -392,7 +392,9 @@ def verdict(code, ours, up):
     if "crash" in up or "hang" in up:
         return None  # upstream has no answer; ours did not crash
     if "describe_exc" in ours or "describe_exc" in up:
-        return None if ours == up else "describe"
+        # a refusal by name stays acceptable when upstream's result is one we cannot describe
+        # (a sparse gradient): it is a refusal whatever upstream does
+        return None if ours == up or refusal(ours) else "describe"
     if "exc" in ours and refusal(ours):
         return None  # a refusal by name, whatever upstream does
     if "exc" in up:

@@ -220,3 +220,33 @@ for name, code in {
     "foreach_maximum_inplace_bool": "out = torch._foreach_maximum_([torch.ones(2, dtype=torch.bool)], [torch.tensor(-8, dtype=torch.int8)])",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # a resized out= of a TensorIterator op takes the iterator's strides (the input's memory order)
+    "cos_out_resized_transposed": "x = torch.arange(12.).reshape(3, 4).t(); o = torch.empty(1); r = torch.cos(x, out=o); out = (o, o.stride())",
+    "div_out_resized_strided": "a = torch.arange(6.).reshape(3, 2)[:, ::2]; b = torch.ones(1, 3).t(); o = torch.empty(1, dtype=torch.float16); torch.div(a, b, out=o); out = (o, o.stride())",
+    "fmin_out_resized_empty": "o = torch.empty(4, 3).t(); torch.fmin(torch.ones(4), torch.ones(0, 1, 2, 1, dtype=torch.int8), out=o); out = (o.shape, o.stride())",
+    "mm_out_resized_contiguous": "o = torch.empty(0); torch.mm(torch.ones(3, 2).t(), torch.ones(3, 2), out=o); out = (o, o.stride())",
+    "eye_uint64": "out = torch.eye(2, dtype=torch.uint64)",
+    "log_sigmoid_int": "out = torch.ops.aten.log_sigmoid.default(torch.tensor([1, 2]))",
+    "uniform_to_inf": "out = torch.ones(2).uniform_(1.0, to=float('inf'))",
+    "uniform_from_past_half": "out = torch.ones(2, dtype=torch.float16).uniform_(-1e5, 1)",
+    "uniform_nan_empty": "out = torch.ones(0).uniform_(float('nan'), 1)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    "mean_int_out_float": "out = torch.mean(torch.tensor([1]), -1, out=torch.empty(()))",
+    "mean_int_dtype_out_float": "out = torch.mean(torch.tensor([1, 2]), -1, dtype=torch.float32, out=torch.empty(()))",
+    "linear_1d_weight_bias_broadcasts_output": "out = torch.nn.functional.linear(torch.tensor([2.0]).expand(4), torch.arange(4.), torch.ones(4, dtype=torch.float64))",
+    "linear_1d_weight_0dim_bias": "out = torch.nn.functional.linear(torch.tensor([2.0]).expand(4), torch.arange(4.), torch.ones((), dtype=torch.float64))",
+    "index_all_none": "out = torch.ops.aten.index.Tensor(torch.arange(6).reshape(2, 3), [None])",
+    "index_no_indices": "out = torch.ops.aten.index.Tensor(torch.arange(6).reshape(2, 3), [])",
+    "index_all_none_empty_self": "out = torch.ops.aten.index.Tensor(torch.ones(0, 3), [None, None])",
+    "conv_double_backward_bad_stride": "out = torch.ops.aten._convolution_double_backward.default(None, None, None, torch.ones(1), torch.ones(1), torch.ones(3, 2, 3, 3), [4, 2, 3], [3], [], False, [1, 2], 1, [False, False, True])",
+    "conv_double_backward_bad_padding": "out = torch.ops.aten._convolution_double_backward.default(None, None, None, torch.ones(1, 1, 2, 2), torch.ones(1, 1, 2, 2), torch.ones(1, 1, 3, 3), [1], [0, 0, 0], [1], False, [0], 1, [True, True, True])",
+    # Note [isin with assume_unique] in ops/set.c: upstream's sorting algorithm with repeats
+    "isin_assume_unique_repeats_sorting": "x = torch.tensor([3., 1, 3, 5, 7, 7, float('nan'), float('nan')]); y = torch.tensor([7., 7, 7, 1, 9, 10, 11, 12, 13, 14, 15, float('nan')]); "
+    "out = (torch.isin(x, y, assume_unique=True), torch.isin(x, y, assume_unique=True, invert=True))",
+    "isin_assume_unique_int_sorting": "x = torch.tensor([3, 1, 3, 5, 7, 7]); y = torch.arange(20) % 8; out = (torch.isin(x, y, assume_unique=True), torch.isin(x, y))",
+    "isin_assume_unique_small_test_set": "out = torch.isin(torch.tensor([3, 1, 3]), torch.tensor([3, 3]), assume_unique=True)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
