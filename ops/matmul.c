@@ -656,10 +656,17 @@ sdpa(const tn_op *overload, TensorObject *q, TensorObject *k, TensorObject *v, T
         double sc = scale.has ? scale.v : 1.0 / sqrt((double)E);
         int64_t lses[3] = {Hq * L, 1, Hq};
         tn_status s;
-        TN_NOGIL(B * Hq * L * S * (E + Ev),
-                 s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
-                             tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
-                             lse ? tn_tensor_data(lse) : NULL, lses));
+        /* like_query marks the flash kernel's calls; the others stand for upstream's math path */
+        if (like_query || lse)
+            TN_NOGIL(B * Hq * L * S * (E + Ev),
+                     s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
+                                 tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
+                                 lse ? tn_tensor_data(lse) : NULL, lses));
+        else
+            TN_NOGIL(B * Hq * L * S * (E + Ev),
+                     s = tn_sdpa_math(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k),
+                                      ks, tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc,
+                                      tn_tensor_data(out), ost));
         if (TN_KCHECK(overload, s, q->dtype) < 0)
             goto fail;
     }

@@ -694,6 +694,18 @@ tn_op_dropout(const tn_op *overload, TensorObject *input, double p, bool train)
     PyObject *noise = tn_op_empty_like(overload, input, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
     if (!noise)
         return NULL;
+    if (!tn_dtype_is_floating(input->dtype) && !tn_dtype_is_complex(input->dtype)) {
+        /* upstream's bernoulli_ fills the integer noise, then noise.div_(1 - p) refuses the float
+         * quotient; our bernoulli_ has no integer kernel, and what it draws does not matter to
+         * that refusal, so div_ is asked first */
+        tn_value d[2] = {tn_value_tensor(noise), tn_value_double(1 - p)};
+        PyObject *q = tn_call(TN_OP_div___Scalar, d);
+        Py_DECREF(noise);
+        Py_XDECREF(q);
+        if (q)
+            return tn_refuse(overload, "computes an integer noise that div_ accepted (unexpected)");
+        return NULL;
+    }
     PyObject *r = tn_op_bernoulli___float(overload, TN_T(noise), 1 - p, NULL);
     Py_DECREF(noise);
     if (!r)

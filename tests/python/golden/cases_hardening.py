@@ -220,9 +220,11 @@ for name, code in {
     "foreach_maximum_inplace_bool": "out = torch._foreach_maximum_([torch.ones(2, dtype=torch.bool)], [torch.tensor(-8, dtype=torch.int8)])",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
-for name, code in {
+CASES["fuzz_cos_out_resized_transposed"] = {
     # a resized out= of a TensorIterator op takes the iterator's strides (the input's memory order)
-    "cos_out_resized_transposed": "x = torch.arange(12.).reshape(3, 4).t(); o = torch.empty(1); r = torch.cos(x, out=o); out = (o, o.stride())",
+    "code": "x = torch.arange(12.).reshape(3, 4).t(); o = torch.empty(1); r = torch.cos(x, out=o); out = (o, o.stride())",
+    **D}
+for name, code in {
     "div_out_resized_strided": "a = torch.arange(6.).reshape(3, 2)[:, ::2]; b = torch.ones(1, 3).t(); o = torch.empty(1, dtype=torch.float16); torch.div(a, b, out=o); out = (o, o.stride())",
     "fmin_out_resized_empty": "o = torch.empty(4, 3).t(); torch.fmin(torch.ones(4), torch.ones(0, 1, 2, 1, dtype=torch.int8), out=o); out = (o.shape, o.stride())",
     "mm_out_resized_contiguous": "o = torch.empty(0); torch.mm(torch.ones(3, 2).t(), torch.ones(3, 2), out=o); out = (o, o.stride())",
