@@ -142,6 +142,9 @@ PyObject *
 tn_op_empty_strided(const tn_op *overload, tn_ints size, tn_ints stride, int dtype, int layout,
                     const tn_value *device, int pin_memory)
 {
+    if (tn_check_concrete_ints("empty_strided", size.n, size.v) < 0 ||
+        tn_check_concrete_ints("empty_strided", stride.n, stride.v) < 0)
+        return NULL;
     if (size.n != stride.n) {
         PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
         return NULL;
@@ -939,7 +942,8 @@ tn_op_set___source_Storage_storage_offset(const tn_op *overload, TensorObject *s
                                           tn_ints size, tn_ints stride)
 {
     tn_storage *s = storage_of(source);
-    if (!s || check_size_stride_lengths(size, stride) < 0)
+    if (!s || tn_check_concrete_ints("set_", size.n, size.v) < 0 ||
+        tn_check_concrete_ints("set_", stride.n, stride.v) < 0 || check_size_stride_lengths(size, stride) < 0)
         return NULL;
     return set_storage(self, s, storage_offset, (int)size.n, size.v, stride.n ? stride.v : NULL);
 }

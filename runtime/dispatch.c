@@ -484,6 +484,38 @@ restride_resized_out(const tn_op *f, TensorObject *out, PyObject *result)
     return tn_tensor_set_geometry(out, r->ndim, r->sizes, r->strides);
 }
 
+/* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out takes its
+ * complete-reduction path (every dim of more than one element reduced, something to reduce),
+ * whose std_var_all_cpu has no half kernel: "std_var_all: Unsupported dtype Half". */
+static int
+check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, const TensorObject *out)
+{
+    if (strcmp(f->name, "std") && strcmp(f->name, "var"))
+        return 0;
+    const TensorObject *self = fargs[0].tag == TN_V_TENSOR ? TN_T(fargs[0].u.t) : NULL;
+    if (!self || (self->dtype != TN_DTYPE_F16 && self->dtype != TN_DTYPE_BF16) || out->dtype == self->dtype ||
+        self->numel == 0 || self->device == TN_DEVICE_META)
+        return 0;
+    uint8_t reduced[TN_MAX_NDIM] = {0};
+    int all = 1;
+    for (int j = 0; j < fs->nparams; j++) {
+        if (strcmp(fs->params[j].cname, "dim") || fargs[j].tag != TN_V_INTLIST || fargs[j].n == 0)
+            continue;
+        all = 0;
+        for (Py_ssize_t i = 0; i < fargs[j].n; i++) {
+            int64_t d = fargs[j].u.ints[i];
+            d = d < 0 ? d + self->ndim : d;
+            if (d >= 0 && d < self->ndim)
+                reduced[d] = 1;
+        }
+    }
+    for (int d = 0; d < self->ndim && !all; d++)
+        if (self->sizes[d] > 1 && !reduced[d])
+            return 0;
+    PyErr_Format(PyExc_RuntimeError, "std_var_all: Unsupported dtype %s", tn_dtype_legacy_name(self->dtype));
+    return -1;
+}
+
 /* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
 static PyObject *
 via_functional(tn_op *op, tn_value *args)
@@ -565,6 +597,8 @@ via_functional(tn_op *op, tn_value *args)
             PyErr_Format(PyExc_RuntimeError, "expected scalar_type %s but found %s", i, o);
         return NULL;
     }
+    if (kind == TN_OPK_OUT && nout == 1 && check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0)
+        return NULL;
     PyObject *result = tn_dispatch(f, fargs);
     if (!result)
         return NULL;

@@ -450,6 +450,23 @@ tn_user_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t 
     }
 }
 
+/* upstream's c10::SymInt keeps a value below -2**62 as a symbolic integer (its heap encoding),
+ * and a kernel taking a concrete int list refuses one (C10_AS_INTARRAYREF_SLOW) before it
+ * checks anything else */
+int
+tn_check_concrete_ints(const char *op, Py_ssize_t n, const int64_t *v)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (v[i] < -((int64_t)1 << 62)) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "%s: SymIntArrayRef expected to contain only concrete integers (upstream holds %lld, below "
+                         "-2**62, as a symbolic integer)", op, (long long)v[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int
 tn_tensor_is_contiguous(const TensorObject *t)
 {

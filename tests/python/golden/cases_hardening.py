@@ -252,3 +252,18 @@ for name, code in {
     "isin_assume_unique_small_test_set": "out = torch.isin(torch.tensor([3, 1, 3]), torch.tensor([3, 3]), assume_unique=True)",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # upstream's complete-reduction path of std/var(out=) has no half kernel
+    "std_half_out_float": "out = torch.std(torch.ones(3, 2, dtype=torch.float16), out=torch.empty(()))",
+    "var_bf16_out_float64": "out = torch.var(torch.ones(3, 2, dtype=torch.bfloat16), out=torch.empty((), dtype=torch.float64))",
+    "std_half_all_dims_out_float": "out = torch.std(torch.ones(3, 2, dtype=torch.float16), (0, 1), out=torch.empty(()))",
+    "std_half_one_dim_out_float": "out = torch.std(torch.ones(3, 2, dtype=torch.float16), 0, out=torch.empty(2))",
+    "std_half_out_half": "out = torch.std(torch.ones(3, 2, dtype=torch.float16), out=torch.empty((), dtype=torch.float16))",
+    "std_half_empty_out_float": "out = torch.std(torch.ones(0, dtype=torch.float16), out=torch.empty(()))",
+    # a value below -2**62 is a symbolic integer upstream: kernels taking int lists refuse it
+    "empty_strided_symbolic_stride": "out = torch.empty_strided((0,), (-2**63,))",
+    "reshape_alias_symbolic_stride": "out = torch.ops.aten._reshape_alias.default(torch.ones(4), [3, 0, 3], [-2**63, 4, 4])",
+    "reshape_alias_stride_minus_2_62": "out = torch.ops.aten._reshape_alias.default(torch.ones(4), [0], [-2**62]).shape",
+    "set_symbolic_stride": "x = torch.ones(4); out = x.set_(x.untyped_storage(), 0, (0,), (-2**63,))",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
