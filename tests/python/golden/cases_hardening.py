@@ -148,7 +148,8 @@ for name, code in {
     "out = (x, x.stride())",
     # linspace converts start and end to an integer dtype first: -1 is 255 in uint8
     "linspace_uint8_negative_start": "out = torch.linspace(-1, 5, 3, dtype=torch.uint8)",
-    "linspace_int8_start_wraps": "out = torch.linspace(200, -3, 4, dtype=torch.int8)",
+    "linspace_int8_start_overflows": "out = torch.linspace(200, -3, 4, dtype=torch.int8)",
+    "linspace_uint8_negative_start_4": "out = torch.linspace(-2, 3, 4, dtype=torch.uint8)",
     "linspace_uint8_float_start": "out = torch.linspace(-2.5, 7.9, 5, dtype=torch.uint8)",
     # a norm over size-1 dims is abs() upstream (linalg_vector_norm): 1e30 squared overflows float32
     "normalize_1e30_size1_dim": "out = torch.nn.functional.normalize(torch.full((3, 1), 1e30), dim=1)",
@@ -195,6 +196,7 @@ for name, code in {
     "normal_nan_std": "out = torch.normal(0.0, torch.tensor([1.0, float('nan')]))",
     "dropout_nan_p": "out = torch.dropout(torch.ones(2), float('nan'), False)",
     "sdpa_dtypes_differ": "out = torch.nn.functional.scaled_dot_product_attention(torch.ones(2, 2, dtype=torch.float64), torch.ones(2, 2), torch.ones(2, 2))",
+    "sdpa_int_query_grad": "out = torch.nn.functional.scaled_dot_product_attention(torch.ones(2, 2, dtype=torch.int64), torch.ones(2, 2), torch.ones(2, 2, requires_grad=True))",
     "sdpa_1d_query": "out = torch.nn.functional.scaled_dot_product_attention(torch.ones(2), torch.ones(2, 2), torch.ones(2, 2))",
     "sdpa_mask_dtype": "out = torch.nn.functional.scaled_dot_product_attention(torch.ones(1, 2, 2), torch.ones(1, 2, 2), torch.ones(1, 2, 2), attn_mask=torch.ones(2, 2, dtype=torch.int64))",
     "sdpa_nan_scores_3d": "q = torch.tensor([[[0.5, float('-inf')]]]); k = torch.tensor([[[0.0, 0.0], [3.75, 1.0]]]); out = torch.nn.functional.scaled_dot_product_attention(q, k, k)",
@@ -250,6 +252,8 @@ for name, code in {
     "out = (torch.isin(x, y, assume_unique=True), torch.isin(x, y, assume_unique=True, invert=True))",
     "isin_assume_unique_int_sorting": "x = torch.tensor([3, 1, 3, 5, 7, 7]); y = torch.arange(20) % 8; out = (torch.isin(x, y, assume_unique=True), torch.isin(x, y))",
     "isin_assume_unique_small_test_set": "out = torch.isin(torch.tensor([3, 1, 3]), torch.tensor([3, 3]), assume_unique=True)",
+    "isin_assume_unique_repeated_element": "x = torch.tensor([2., 2., 5.]); y = torch.arange(20.) + 100; "
+    "out = (torch.isin(x, y, assume_unique=True), torch.isin(x, y, assume_unique=True, invert=True))",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
 for name, code in {
