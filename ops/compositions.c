@@ -15,7 +15,6 @@
 #include "runtime/tensor_iter.h"
 #include "generated/autograd_helpers.h"
 #include "generated/op_kernels.h"
-#include "ops/matmul.h"
 #include "ops/aten_calls.h"
 #include "ops/compose.h"
 #include "ops/conv.h"

@@ -13,7 +13,7 @@
 #include "runtime/autograd.h"
 #include "kernels/attention.h"
 #include "kernels/matmul.h"
-#include "ops/matmul.h"
+#include "ops/compose.h"
 
 #include <math.h>
 #include <string.h>
@@ -692,31 +692,6 @@ tn_op__scaled_dot_product_flash_attention_for_cpu(const tn_op *overload, TensorO
         return NULL;
     }
     return sdpa(overload, query, key, value, attn_mask, dropout_p, is_causal, scale, 1, 1, 1);
-}
-
-int
-tn_sdpa_check_inputs(const TensorObject *q, const TensorObject *k, const TensorObject *v, const TensorObject *mask)
-{
-    if (q->dtype != k->dtype || q->dtype != v->dtype) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "Expected query, key, and value to have the same dtype, but got query.dtype: %s key.dtype: %s "
-                     "and value.dtype: %s instead.",
-                     tn_dtype_cpp_name(q->dtype), tn_dtype_cpp_name(k->dtype), tn_dtype_cpp_name(v->dtype));
-        return -1;
-    }
-    if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: %d "
-                     "key.dim: %d and value.dim: %d instead.", q->ndim, k->ndim, v->ndim);
-        return -1;
-    }
-    if (mask && mask->dtype != TN_DTYPE_BOOL && mask->dtype != TN_DTYPE_F32 && mask->dtype != q->dtype) {
-        PyErr_Format(PyExc_RuntimeError,
-                     "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: "
-                     "%s and  query.dtype: %s instead.", tn_dtype_cpp_name(mask->dtype), tn_dtype_cpp_name(q->dtype));
-        return -1;
-    }
-    return 0;
 }
 
 PyObject *
