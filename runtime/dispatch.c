@@ -532,6 +532,10 @@ via_functional(tn_op *op, tn_value *args)
             outs[nout++] = i;
     /* The functional op's arguments by name. An out= overload may lack the functional's
      * tensor options (arange.out has no dtype): the dtype is out's, the others their defaults. */
+    int dtype_from_out = (op->flags & TN_OPF_OUT_DTYPE) && nout == 1;
+    if (dtype_from_out && !strcmp(f->name, "mean") && args[0].tag == TN_V_TENSOR &&
+        !tn_dtype_is_floating(TN_T(args[0].u.t)->dtype) && !tn_dtype_is_complex(TN_T(args[0].u.t)->dtype))
+        dtype_from_out = 0;  /* mean's meta checks self's dtype first: the functional refuses it */
     tn_value fargs[64];
     int used = 0;
     if (fs->nparams > 64)
@@ -544,13 +548,7 @@ via_functional(tn_op *op, tn_value *args)
         if (i < s->nparams) {
             fargs[j] = args[i];
             used++;
-            /* mean's meta checks self's dtype before taking out's: an integer self keeps dtype=None
-             * so the functional refuses it with upstream's message */
-            int mean_of_ints = !strcmp(f->name, "mean") && args[0].tag == TN_V_TENSOR &&
-                               !tn_dtype_is_floating(TN_T(args[0].u.t)->dtype) &&
-                               !tn_dtype_is_complex(TN_T(args[0].u.t)->dtype);
-            if ((op->flags & TN_OPF_OUT_DTYPE) && nout == 1 && !strcmp(fp->cname, "dtype") &&
-                fargs[j].tag == TN_V_NONE && !mean_of_ints) {
+            if (dtype_from_out && !strcmp(fp->cname, "dtype") && fargs[j].tag == TN_V_NONE) {
                 fargs[j].tag = TN_V_DTYPE;
                 fargs[j].u.i = TN_T(args[outs[0]].u.t)->dtype;
             }
