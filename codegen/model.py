@@ -118,9 +118,22 @@ DTYPE_FROM_OUT = {"sum", "nansum", "mean", "prod", "cumsum", "cumprod"}
 # structured sort.values_stable; matmul_out calls mm/bmm's; index_select_out_cpu_, where_self_out
 # and addmv check equality themselves).
 EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.out", "index_select.out",
-             "where.self_out", "mv.out"}
+             "where.self_out", "mv.out", "argsort.stable_out"}
 # Structured out overloads with their own rule: cat's meta casts into out (can_cast, TypeError).
 NOT_EXACT_OUT = {"cat.out"}
+# TensorIterator out overloads built with check_all_same_dtype (TensorIteratorBase's
+# build_borrowing_unary_op / unary_op: UnaryOps.cpp, clamp's scalar overloads in
+# TensorCompare.cpp, hardtanh_out through clamp_out): out's dtype must equal the result's, "Found
+# dtype Double but expected Float" (listed from upstream by calling each with a float64 out).
+SAME_DTYPE_OUT = {"abs.out", "absolute.out", "bitwise_not.out", "ceil.out", "clamp.out", "clamp_max.out",
+                  "clamp_min.out", "fix.out", "floor.out", "frac.out", "hardtanh.out", "neg.out", "negative.out",
+                  "round.out", "round.decimals_out", "sgn.out", "sign.out", "trunc.out"}
+# ... and those whose meta requires a bool out (build_borrowing_unary_force_boolean_op after
+# "<op> does not support non-boolean outputs.")
+BOOL_OUT = {"signbit.out", "isposinf.out", "isneginf.out"}
+# Out overloads whose C++ requires out's dtype to be self's before computing (logcumsumexp_out's
+# check_scalar_type_device_layout_equal, nan_to_num_out's own check).
+SELF_DTYPE_OUT = {"logcumsumexp.out", "nan_to_num.out"}
 
 
 def out_rule(f, kind) -> str:
@@ -129,6 +142,12 @@ def out_rule(f, kind) -> str:
         return ""
     if name in EXACT_OUT:
         return "exact"
+    if name in SAME_DTYPE_OUT:
+        return "same"
+    if name in BOOL_OUT:
+        return "bool"
+    if name in SELF_DTYPE_OUT:
+        return "self"
     if not f.structured or f.structured_inherits == "TensorIteratorBase":
         return ""
     return "from_out" if str(f.func.name.name) in DTYPE_FROM_OUT else "exact"

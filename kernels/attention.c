@@ -184,6 +184,7 @@ typedef struct {
     const char *q, *k, *v, *mask;
     int64_t qs[4], ks[4], vs[4], ms[4], os[4], ls[3];
     int mask_dtype, causal;
+    int nan_rows;      /* the math path's softmax: a NaN score makes its row NaN (tn_sdpa_math) */
     float scale;       /* f32 family: as upstream, the scale in the accumulate type */
     double scale_d;    /* f64 */
     char *out;
@@ -315,6 +316,9 @@ flash_rows(const sdpa_job *j, const task_rows *t, int64_t k0, int64_t k1, sdpa_b
                 for (int64_t q = i + 1 - n0 > 0 ? i + 1 - n0 : 0; q < kb; q++)
                     s[q] = -INFINITY;
             float bmax = row_max(s, kb);
+            for (int64_t q = 0; j->nan_rows && bmax == bmax && q < kb; q++)
+                if (s[q] != s[q])
+                    bmax = NAN;
             float mnew = bf->m[r] > bmax ? bf->m[r] : bmax;
             if (mnew == -INFINITY) {
                 /* every key so far masked: p = 0, nothing to rescale (avoids -inf - -inf) */
@@ -481,7 +485,7 @@ sdpa_f64_worker(void *ctx, int64_t begin, int64_t end)
             if (j->causal && s > i)
                 d = -INFINITY;
             sc[s] = d;
-            m = d > m ? d : m;
+            m = d > m || (j->nan_rows && d != d) ? d : m;
         }
         double l = 0.0;
         for (int64_t e = 0; e < j->Ev; e++)
@@ -505,12 +509,12 @@ sdpa_f64_worker(void *ctx, int64_t begin, int64_t end)
     free(acc);
 }
 
-tn_status
-tn_sdpa(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int64_t Ev,
-        const void *q, const int64_t q_strides[4], const void *k, const int64_t k_strides[4],
-        const void *v, const int64_t v_strides[4], const void *mask, int mask_dtype,
-        const int64_t mask_strides[4], int is_causal, double scale, void *out,
-        const int64_t out_strides[4], void *logsumexp, const int64_t lse_strides[3])
+static tn_status
+sdpa_run(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int64_t Ev,
+         const void *q, const int64_t q_strides[4], const void *k, const int64_t k_strides[4],
+         const void *v, const int64_t v_strides[4], const void *mask, int mask_dtype,
+         const int64_t mask_strides[4], int is_causal, double scale, void *out,
+         const int64_t out_strides[4], void *logsumexp, const int64_t lse_strides[3], int nan_rows)
 {
     switch (dtype) {
     case TN_DTYPE_F32: case TN_DTYPE_F16: case TN_DTYPE_BF16: case TN_DTYPE_F64: break;
@@ -529,7 +533,7 @@ tn_sdpa(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int
     sdpa_job j = {
         .dtype = dtype, .es = tn_dtype_size(dtype), .B = B, .Hq = Hq, .Hkv = Hkv, .G = Hq / Hkv,
         .L = L, .S = S, .E = E, .Ev = Ev, .q = q, .k = k, .v = v, .mask = mask,
-        .mask_dtype = mask_dtype, .causal = is_causal != 0, .scale = (float)scale,
+        .mask_dtype = mask_dtype, .causal = is_causal != 0, .nan_rows = nan_rows, .scale = (float)scale,
         .scale_d = scale, .out = out, .lse = logsumexp,
     };
     memcpy(j.qs, q_strides, sizeof j.qs);
@@ -796,4 +800,26 @@ tn_sdpa_backward(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64
         return TN_OK;
     tn_parallel_for(B * Hkv, 1, sdpa_bw_task, &j);
     return j.failed ? TN_ERR_NOMEM : TN_OK;
+}
+
+tn_status
+tn_sdpa(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int64_t Ev,
+        const void *q, const int64_t q_strides[4], const void *k, const int64_t k_strides[4],
+        const void *v, const int64_t v_strides[4], const void *mask, int mask_dtype,
+        const int64_t mask_strides[4], int is_causal, double scale, void *out,
+        const int64_t out_strides[4], void *logsumexp, const int64_t lse_strides[3])
+{
+    return sdpa_run(dtype, B, Hq, Hkv, L, S, E, Ev, q, q_strides, k, k_strides, v, v_strides, mask, mask_dtype,
+                    mask_strides, is_causal, scale, out, out_strides, logsumexp, lse_strides, 0);
+}
+
+tn_status
+tn_sdpa_math(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int64_t Ev,
+             const void *q, const int64_t q_strides[4], const void *k, const int64_t k_strides[4],
+             const void *v, const int64_t v_strides[4], const void *mask, int mask_dtype,
+             const int64_t mask_strides[4], int is_causal, double scale, void *out,
+             const int64_t out_strides[4])
+{
+    return sdpa_run(dtype, B, Hq, Hkv, L, S, E, Ev, q, q_strides, k, k_strides, v, v_strides, mask, mask_dtype,
+                    mask_strides, is_causal, scale, out, out_strides, NULL, NULL, 1);
 }

@@ -34,6 +34,15 @@ tn_status tn_sdpa(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int6
                   double scale, void *out, const int64_t out_strides[4], void *logsumexp,
                   const int64_t lse_strides[3]);
 
+/* tn_sdpa with the softmax of upstream's math path (the inputs its flash kernel does not take):
+ * a NaN score makes its row's output NaN, where the flash kernel's running max skips it (a row
+ * of NaN and -inf scores is fully masked there, output 0). No logsumexp. */
+tn_status tn_sdpa_math(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E,
+                       int64_t Ev, const void *q, const int64_t q_strides[4], const void *k,
+                       const int64_t k_strides[4], const void *v, const int64_t v_strides[4],
+                       const void *mask, int mask_dtype, const int64_t mask_strides[4], int is_causal,
+                       double scale, void *out, const int64_t out_strides[4]);
+
 /* Gradients of tn_sdpa with logsumexp saved (upstream's _scaled_dot_product_flash_attention_for_cpu
  * _backward): with P = exp(scale * q @ k^T + mask - logsumexp) (causal and masked keys 0),
  * D = rowsum(grad_out * out), dS = P * (grad_out @ v^T - D):

@@ -1616,6 +1616,26 @@ lse_reduce(int in_dt, int out_dt, const tn_loop *outer, const region *reg, void 
     return s;
 }
 
+// norm over one element
+
+/* A norm over one element is its absolute value (x != 0 for ord 0): upstream's
+ * linalg_vector_norm takes abs() (ne(0)) when every reduced dim has size 1, so nothing is
+ * squared or raised to a power (the 2-norm of 1e30 in float32 is 1e30, not inf). */
+static tn_status
+norm_of_one(int in_dt, int out_dt, const tn_loop *outer, void *out, const void *in, double p)
+{
+    tn_loop_pos pos;
+    int64_t m = tn_loop_inner(outer), os = tn_loop_inner_stride(outer, 0), is = tn_loop_inner_stride(outer, 1);
+    tn_loop_start(outer, &pos);
+    do {
+        for (int64_t j = 0; j < m; j++) {
+            double x = tn_load_f64(in_dt, in, pos.offset[1] + j * is);
+            st_f64(out_dt, out, pos.offset[0] + j * os, p == 0 ? (double)(x != 0) : fabs(x));
+        }
+    } while (tn_loop_next(outer, &pos));
+    return TN_OK;
+}
+
 /* ---- entry ---- */
 
 // reduce
@@ -1679,6 +1699,8 @@ tn_reduce(tn_reduce_op op, int in_dtype, int out_dtype, const tn_loop *outer, in
             } while (tn_loop_next(outer, &pos));
             return TN_OK;
         }
+        if (reg.numel == 1)
+            return norm_of_one(in_dtype, out_dtype, outer, out, in, param);
         return generic_reduce(op, in_dtype, out_dtype, outer, &reg, out, in, param);
     default:
         return TN_ERR_VALUE;

@@ -209,6 +209,29 @@ polygamma_d(double x, int n)
     return ((n % 2) ? 1.0 : -1.0) * exp(lgamma((double)n + 1)) * hurwitz_zeta_d((double)n + 1, x);
 }
 
+/* trigamma in float, as upstream's float overload of trigamma (ATen/native/Math.h): f32, and
+ * f16/bf16 widened to f32, compute every step in float, so at a pole (x a negative integer,
+ * where sinf(pi x) is small but not 0) the value is upstream's, not the double one rounded. */
+static float
+trigamma_f(float x)
+{
+    const float pi = (float)PI;
+    float sign = 1, result = 0;
+    if (x < 0.5f) {
+        sign = -1;
+        float sp = sinf(pi * x);
+        result -= (pi * pi) / (sp * sp);
+        x = 1 - x;
+    }
+    for (int i = 0; i < 6; i++) {
+        result += 1 / (x * x);
+        x += 1;
+    }
+    float ixx = 1 / (x * x);
+    result += (1 + 1 / (2 * x) + ixx * (1.f / 6 - ixx * (1.f / 30 - ixx * (1.f / 42)))) / x;
+    return sign * result;
+}
+
 /* erf^-1(y): Giles' single-precision approximation ("Approximating the erfinv function",
  * GPU Computing Gems, 2011) as a start, then two Newton steps on erf in double. */
 static double
@@ -309,6 +332,8 @@ erfinv_d(double y)
 #define MF_f64(fn) fn
 #define P_f32(k, j) ((k)->f[j])
 #define P_f64(k, j) ((k)->d[j])
+#define TRIGAMMA_f32(x) trigamma_f(x)
+#define TRIGAMMA_f64(x) polygamma_d(x, 1)
 #define E_f32(k) ((k)->ef)
 #define E_f64(k) ((k)->ed)
 
@@ -369,7 +394,8 @@ erfinv_d(double y)
     UN_ROW(hardsigmoid_##SN, T, T, hardsigmoid_6_##SN(x) / (T)6)                                \
     UN_ROW(lgamma_##SN, T, T, M(lgamma)(x))                                                     \
     UN_ROW(digamma_##SN, T, T, digamma_d(x))                                                    \
-    UN_ROW(polygamma_##SN, T, T, polygamma_d(x, (int)P_##SN(k, 0)))                             \
+    UN_ROW(polygamma_##SN, T, T,                                                                \
+           P_##SN(k, 0) == 1 ? TRIGAMMA_##SN(x) : polygamma_d(x, (int)P_##SN(k, 0)))             \
     UN_ROW(softplus_##SN, T, T,                                                                 \
            x * P_##SN(k, 0) > P_##SN(k, 1) ? x                                                  \
                                            : M(log1p)(M(exp)(x * P_##SN(k, 0))) / P_##SN(k, 0)) \

@@ -2,6 +2,8 @@
  * the same way over our kernels: diff, repeat_interleave.self_int, take_along_dim and one_hot.
  * transformers reaches them from a plain forward without an attention mask (diff, in
  * find_packed_sequence_indices) and from beam search (repeat_interleave, take_along_dim).
+ * Also scaled_dot_product_attention's input checks, which its kernel (ops/matmul.c) and its
+ * composition (ops/compositions.c) both run first.
  */
 #include "runtime/dispatch.h"
 #include "runtime/scalar.h"
@@ -264,4 +266,31 @@ tn_op_one_hot(const tn_op *overload, TensorObject *self, int64_t num_classes)
     Py_XDECREF(zeros);
     Py_XDECREF(index);
     return r;
+}
+
+/* ---- scaled_dot_product_attention ---- */
+
+int
+tn_sdpa_check_inputs(const TensorObject *q, const TensorObject *k, const TensorObject *v, const TensorObject *mask)
+{
+    if (q->dtype != k->dtype || q->dtype != v->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected query, key, and value to have the same dtype, but got query.dtype: %s key.dtype: %s "
+                     "and value.dtype: %s instead.",
+                     tn_dtype_cpp_name(q->dtype), tn_dtype_cpp_name(k->dtype), tn_dtype_cpp_name(v->dtype));
+        return -1;
+    }
+    if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: %d "
+                     "key.dim: %d and value.dim: %d instead.", q->ndim, k->ndim, v->ndim);
+        return -1;
+    }
+    if (mask && mask->dtype != TN_DTYPE_BOOL && mask->dtype != TN_DTYPE_F32 && mask->dtype != q->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected attn_mask dtype to be bool or float or to match query dtype, but got attn_mask.dtype: "
+                     "%s and  query.dtype: %s instead.", tn_dtype_cpp_name(mask->dtype), tn_dtype_cpp_name(q->dtype));
+        return -1;
+    }
+    return 0;
 }

@@ -17,4 +17,10 @@ int tn_diff_check(TensorObject *self, int64_t n, int64_t dim, TensorObject *prep
 /* indices modulo the size of self's dim d (a new tensor), as upstream's take_along_dim. */
 PyObject *tn_take_along_dim_wrap(const tn_op *overload, const TensorObject *self, TensorObject *indices, int64_t d);
 
+/* upstream's validate_sdpa_input (attention.cpp), which scaled_dot_product_attention runs before
+ * it chooses a path: query, key and value of one dtype and at least 2-d, a mask of bool, float or
+ * query's dtype. -1 with the error set. */
+int tn_sdpa_check_inputs(const TensorObject *q, const TensorObject *k, const TensorObject *v,
+                         const TensorObject *mask);
+
 #endif /* TN_OPS_COMPOSE_H */

@@ -11,6 +11,7 @@
 #include "runtime/dtype.h"
 #include "runtime/device.h"
 #include "runtime/scalar.h"
+#include "runtime/size.h"
 #include "runtime/tensor_iter.h"
 #include "generated/autograd_helpers.h"
 #include "generated/op_kernels.h"
@@ -1271,6 +1272,8 @@ tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
     PyObject *mask = OPT_T(3);
     double dropout_p = a[4].u.d;
     int gqa = (int)a[7].u.i;
+    if (tn_sdpa_check_inputs(q, k, v, mask ? TN_T(mask) : NULL) < 0)
+        return NULL;
     if (mask && a[5].u.i) {
         PyErr_SetString(PyExc_RuntimeError,
                         "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
@@ -1302,7 +1305,7 @@ tn_compose_dropout(tn_op *op, tn_value *a)
     PyObject *input = T(0);
     double p = a[1].u.d;
     int train = (int)a[2].u.i;
-    if (p < 0 || p > 1) {  /* upstream's TORCH_CHECK: RuntimeError; PyErr_Format has no %g */
+    if (!(p >= 0 && p <= 1)) {  /* upstream's TORCH_CHECK (NaN fails); no %g in PyErr_Format */
         char got[32];
         snprintf(got, sizeof got, "%g", p);
         PyErr_Format(PyExc_RuntimeError, "dropout probability has to be between 0 and 1, but got %s", got);
@@ -1311,13 +1314,15 @@ tn_compose_dropout(tn_op *op, tn_value *a)
     if (p == 0 || !train || TN_T(input)->numel == 0)
         return Py_NewRef(input);
     if (p == 1) {
-        /* upstream: input * zeros_like(input) */
-        PyObject *z = at_zeros_like(input, -1);
+        /* upstream: input * zeros({}, input.options()), a 0-dim tensor of input's dtype (so a bool
+         * or integer input keeps its dtype, the layout is input's) */
+        PyObject *z = at_scalar_tensor_zero(input);
         PyObject *r = z ? at_mul(input, z) : NULL;
         Py_XDECREF(z);
         return r;
     }
-    /* noise = empty_like(input).bernoulli_(1 - p); noise.div_(1 - p); input * noise */
+    /* noise = empty_like(input).bernoulli_(1 - p); noise.div_(1 - p) (in place: an integer noise
+     * refuses the float quotient, as upstream's); input * noise */
     PyObject *noise = call(TN_OP_empty_like, (tn_value[]){tn_value_tensor(input), NONE_V, NONE_V, NONE_V, NONE_V,
                                                           NONE_V});
     PyObject *b = noise ? call(TN_OP_bernoulli___float, (tn_value[]){tn_value_tensor(noise), tn_value_double(1 - p),
@@ -1764,11 +1769,31 @@ conv_dd_weight(PyObject *ggI, PyObject *gO, PyObject *weight, tn_ints stride, tn
     return gW;
 }
 
+/* ATen's expand_param_if_needed: one value, or one per convolution dimension (k - 2 for a k-d
+ * weight, which may be negative: then nothing but one value passes) */
+static int
+check_conv_param(tn_ints p, const char *name, int64_t expected)
+{
+    if (p.n == 1 || p.n == expected)
+        return 0;
+    char b[TN_MAX_NDIM * 22 + 3];
+    tn_format_sizes(b, sizeof b, p.n <= TN_MAX_NDIM ? (int)p.n : TN_MAX_NDIM, p.v);
+    PyErr_Format(PyExc_RuntimeError,
+                 "expected %s to be a single integer value or a list of %lld values to match the convolution "
+                 "dimensions, but got %s=%s", name, (long long)expected, name, b);
+    return -1;
+}
+
 static PyObject *
 conv_double_backward(PyObject *ggI, PyObject *ggW, PyObject *ggb, PyObject *gO, PyObject *weight, PyObject *input,
                      tn_ints stride, tn_ints padding, tn_ints dilation, int transposed, tn_ints output_padding,
                      int64_t groups)
 {
+    /* upstream expands the parameters first, whatever the gradients asked for */
+    int64_t k = TN_T(weight)->ndim - 2;
+    if (check_conv_param(stride, "stride", k) < 0 || check_conv_param(padding, "padding", k) < 0 ||
+        check_conv_param(dilation, "dilation", k) < 0 || check_conv_param(output_padding, "output_padding", k) < 0)
+        return NULL;
     if (transposed) {
         PyErr_SetString(PyExc_NotImplementedError,
                         "aten::_convolution_double_backward with transposed=True is not implemented in torchnative; "

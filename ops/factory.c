@@ -142,6 +142,9 @@ PyObject *
 tn_op_empty_strided(const tn_op *overload, tn_ints size, tn_ints stride, int dtype, int layout,
                     const tn_value *device, int pin_memory)
 {
+    if (tn_check_concrete_ints("empty_strided", size.n, size.v) < 0 ||
+        tn_check_concrete_ints("empty_strided", stride.n, stride.v) < 0)
+        return NULL;
     if (size.n != stride.n) {
         PyErr_Format(PyExc_RuntimeError, "mismatch in length of strides and shape");
         return NULL;
@@ -154,7 +157,9 @@ tn_op_empty_strided(const tn_op *overload, tn_ints size, tn_ints stride, int dty
     tn_storage *s = tn_storage_new_for((int)size.n, size.v, stride.v, dtype, dev);
     if (!s)
         return NULL;
-    TensorObject *t = tn_tensor_from_storage(s, 0, (int)size.n, size.v, stride.v, dtype);
+    int64_t st[TN_MAX_NDIM];
+    tn_user_strides((int)size.n, size.v, stride.v, st);  /* See Note [Negative strides] */
+    TensorObject *t = tn_tensor_from_storage(s, 0, (int)size.n, size.v, st, dtype);
     tn_storage_release(s);
     return (PyObject *)t;
 }
@@ -585,10 +590,14 @@ tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end
             tn_convert_from_f32(dtype, &v, p + i * es, 1);
         }
     } else {
-        /* float64, and the integer dtypes: start and end are first converted to the dtype */
+        /* float64, and the integer dtypes: start and end are first converted to the dtype
+         * (linspace(-1, 5, 3, dtype=torch.uint8) starts at 255) */
         if (tn_dtype_is_integral(dtype, true)) {
-            s = trunc(s);
-            e = trunc(e);
+            char buf[8] = {0};
+            tn_scalar_to_dtype(dtype, tn_kscalar_of(start), buf);
+            s = (double)tn_load_i64(dtype, buf, 0);
+            tn_scalar_to_dtype(dtype, tn_kscalar_of(end), buf);
+            e = (double)tn_load_i64(dtype, buf, 0);
         }
         double step = (e - s) / (double)(steps - 1);
         for (int64_t i = 0; i < steps; i++) {
@@ -615,6 +624,12 @@ tn_op_eye__m(const tn_op *overload, int64_t n, int64_t m, int dtype, int layout,
     if (!t || TN_T(t)->device == TN_DEVICE_META)
         return t;
     TensorObject *tt = TN_T(t);
+    if (tt->dtype == TN_DTYPE_U16 || tt->dtype == TN_DTYPE_U32 || tt->dtype == TN_DTYPE_U64) {
+        /* upstream's eye kernel dispatches over all types but the barebones unsigned ones */
+        PyErr_Format(PyExc_NotImplementedError, "\"eye\" not implemented for '%s'", tn_dtype_legacy_name(tt->dtype));
+        Py_DECREF(t);
+        return NULL;
+    }
     int es = tn_dtype_size(tt->dtype);
     tn_kscalar one = {TN_KSCALAR_INT, 1, 0};
     for (int64_t i = 0; i < n && i < m; i++)
@@ -831,8 +846,29 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
         PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", (long long)offset);
         return NULL;
     }
-    if (tn_check_size_nonnegative(ndim, sizes) < 0)
+    if (tn_check_ndim(ndim) < 0 || tn_check_size_nonnegative(ndim, sizes) < 0)
         return NULL;
+    /* upstream's checkSetStorage: resize_impl grows the storage only when the geometry changes,
+     * so with the same sizes and strides the offset is checked against the storage instead */
+    if (strides && ndim == self->ndim && !memcmp(sizes, self->sizes, sizeof(int64_t) * (size_t)ndim) &&
+        !memcmp(strides, self->strides, sizeof(int64_t) * (size_t)ndim)) {
+        int64_t es = tn_dtype_size(self->dtype), bytes = tn_storage_nbytes(ndim, sizes, strides, es, 0);
+        if (bytes < 0)
+            return NULL;
+        int64_t total;
+        int over = __builtin_mul_overflow(offset, es, &total) || __builtin_add_overflow(total, bytes, &total);
+        if (bytes > 0 && (over || total > s->nbytes)) {
+            char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
+            tn_format_sizes(a, sizeof a, ndim, sizes);
+            tn_format_sizes(b, sizeof b, ndim, strides);
+            PyErr_Format(PyExc_RuntimeError,
+                         "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %lld requiring a "
+                         "storage size of %lld are out of bounds for storage of size %lld",
+                         a, b, (long long)offset, (long long)es, (long long)total,
+                         (long long)s->nbytes);
+            return NULL;
+        }
+    }
     int64_t need = tn_storage_nbytes(ndim, sizes, strides, tn_dtype_size(self->dtype), offset);
     if (need < 0)
         return NULL;
@@ -843,7 +879,10 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
     self->storage = s;
     self->offset = offset;
     self->device = (int8_t)s->device;
-    if (tn_tensor_set_geometry(self, ndim, sizes, strides) < 0)
+    int64_t st[TN_MAX_NDIM];
+    if (strides)
+        tn_user_strides(ndim, sizes, strides, st);  /* See Note [Negative strides] */
+    if (tn_tensor_set_geometry(self, ndim, sizes, strides ? st : NULL) < 0)
         return NULL;
     tn_tensor_bump_version(self);
     return Py_NewRef((PyObject *)self);
@@ -903,7 +942,8 @@ tn_op_set___source_Storage_storage_offset(const tn_op *overload, TensorObject *s
                                           tn_ints size, tn_ints stride)
 {
     tn_storage *s = storage_of(source);
-    if (!s || check_size_stride_lengths(size, stride) < 0)
+    if (!s || tn_check_concrete_ints("set_", size.n, size.v) < 0 ||
+        tn_check_concrete_ints("set_", stride.n, stride.v) < 0 || check_size_stride_lengths(size, stride) < 0)
         return NULL;
     return set_storage(self, s, storage_offset, (int)size.n, size.v, stride.n ? stride.v : NULL);
 }

@@ -68,6 +68,13 @@ fe_run(int op, tn_tensors self, const fe_args *f, int inplace, int copy_back)
         for (int k = 0; k < f->ntail; k++)
             a[n++] = f->tail[k];
         PyObject *r = tn_call(op, a);
+        if (r && copy_back && !tn_can_cast(TN_T(r)->dtype, TN_T(self.v[i])->dtype)) {
+            /* upstream's slow path runs the in-place op (clamp_min_ for maximum_), whose
+             * TensorIterator refuses a result it cannot cast into self */
+            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                         tn_dtype_legacy_name(TN_T(r)->dtype), tn_dtype_legacy_name(TN_T(self.v[i])->dtype));
+            Py_CLEAR(r);
+        }
         if (r && copy_back) {
             tn_value c[3] = {tn_value_tensor(self.v[i]), tn_value_tensor(r), {.tag = TN_V_BOOL}};
             PyObject *done = tn_call(TN_OP_copy_, c);

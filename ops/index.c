@@ -261,9 +261,20 @@ done:
 PyObject *
 tn_op_index__Tensor(const tn_op *overload, TensorObject *self, tn_tensors indices)
 {
+    if (indices.n == 0) {
+        PyErr_SetString(PyExc_IndexError, "at least one index must be provided");
+        return NULL;
+    }
     adv_index a;
     if (adv_prepare(self, indices, &a) < 0)
         return NULL;
+    if (a.nidx == 0 && self->device != TN_DEVICE_META && self->numel > 0) {
+        /* every index None: upstream's CPU kernel asserts it has an index (a RuntimeError) */
+        adv_free(&a);
+        PyErr_SetString(PyExc_RuntimeError, "index.Tensor: every index is None, at least one must be a tensor "
+                                            "(upstream: ntensor >= 3 INTERNAL ASSERT FAILED)");
+        return NULL;
+    }
     int64_t shape[TN_MAX_NDIM];
     int kept[TN_MAX_NDIM], nkept;
     int nd = adv_result_shape(self, &a, shape, kept, &nkept);

@@ -517,7 +517,17 @@ tn_op_hinge_embedding_loss(const tn_op *overload, TensorObject *self, TensorObje
     PyObject *x = (PyObject *)self, *t = (PyObject *)target;
     PyObject *zeros = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(x), NONE_V, NONE_V, NONE_V, NONE_V,
                                                                tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)});
-    PyObject *m = zeros ? at_rsub_scalar(x, tn_value_double(margin)) : NULL;
+    /* margin - self is ATen's operator-(Scalar, Tensor): empty_like(self).fill_(margin).sub_(self),
+     * so an integer self keeps its dtype and margin is converted to it, checked */
+    PyObject *e = zeros ? tn_ag_op(TN_OP_empty_like, (tn_value[]){tn_value_tensor(x), NONE_V, NONE_V, NONE_V,
+                                                                  NONE_V, NONE_V})
+                        : NULL;
+    PyObject *f = e ? at_ts(TN_OP_fill___Scalar, e, tn_value_double(margin)) : NULL;
+    PyObject *m = f ? tn_ag_op(TN_OP_sub___Tensor, (tn_value[]){tn_value_tensor(e), tn_value_tensor(x),
+                                                                tn_value_int(1)})
+                    : NULL;
+    Py_XDECREF(e);
+    Py_XDECREF(f);
     PyObject *clamped = m ? at_ts(TN_OP_clamp_min, m, tn_value_int(0)) : NULL;
     PyObject *not_pos = clamped ? at_ts(TN_OP_ne__Scalar, t, tn_value_int(1)) : NULL;
     PyObject *not_neg = not_pos ? at_ts(TN_OP_ne__Scalar, t, tn_value_int(-1)) : NULL;

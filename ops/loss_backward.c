@@ -376,7 +376,15 @@ tv(PyObject *t)
 PyObject *
 tn_op_mse_loss(const tn_op *overload, TensorObject *self, TensorObject *target, int64_t reduction)
 {
-    /* the iterator's checks come first (shapes, then the dispatch on the common dtype) */
+    /* upstream's meta asserts the reduction first (TORCH_INTERNAL_ASSERT, a RuntimeError), then
+     * the iterator's checks (shapes, then the dispatch on the common dtype) */
+    if (reduction != REDUCE_NONE && reduction != REDUCE_MEAN && reduction != REDUCE_SUM) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "mse_loss: reduction must be 0 (none), 1 (mean) or 2 (sum), got %lld (upstream: "
+                     "reduction == Reduction::Mean || reduction == Reduction::Sum INTERNAL ASSERT FAILED)",
+                     (long long)reduction);
+        return NULL;
+    }
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(self->ndim, self->sizes, target->ndim, target->sizes, &nd, shape) < 0)

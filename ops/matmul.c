@@ -13,6 +13,7 @@
 #include "runtime/autograd.h"
 #include "kernels/attention.h"
 #include "kernels/matmul.h"
+#include "ops/compose.h"
 
 #include <math.h>
 #include <string.h>
@@ -383,8 +384,9 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
         PyObject *r = tn_op_matmul(overload, input, TN_T(wt));
         Py_DECREF(wt);
         if (r && bias) {
+            /* upstream: output.add_(bias), in place (a bias that would broadcast output is refused) */
             tn_value a[3] = {tn_value_tensor(r), tn_value_tensor((PyObject *)bias), tn_value_int(1)};
-            PyObject *s = tn_call(TN_OP_add__Tensor, a);
+            PyObject *s = tn_call(TN_OP_add___Tensor, a);
             Py_DECREF(r);
             r = s;
         }
@@ -654,10 +656,17 @@ sdpa(const tn_op *overload, TensorObject *q, TensorObject *k, TensorObject *v, T
         double sc = scale.has ? scale.v : 1.0 / sqrt((double)E);
         int64_t lses[3] = {Hq * L, 1, Hq};
         tn_status s;
-        TN_NOGIL(B * Hq * L * S * (E + Ev),
-                 s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
-                             tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
-                             lse ? tn_tensor_data(lse) : NULL, lses));
+        /* like_query marks the flash kernel's calls; the others stand for upstream's math path */
+        if (like_query || lse)
+            TN_NOGIL(B * Hq * L * S * (E + Ev),
+                     s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
+                                 tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
+                                 lse ? tn_tensor_data(lse) : NULL, lses));
+        else
+            TN_NOGIL(B * Hq * L * S * (E + Ev),
+                     s = tn_sdpa_math(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k),
+                                      ks, tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc,
+                                      tn_tensor_data(out), ost));
         if (TN_KCHECK(overload, s, q->dtype) < 0)
             goto fail;
     }
@@ -690,6 +699,8 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
                                    TensorObject *attn_mask, double dropout_p, bool is_causal, tn_opt_double scale,
                                    bool enable_gqa)
 {
+    if (tn_sdpa_check_inputs(query, key, value, attn_mask) < 0)
+        return NULL;
     if (attn_mask && is_causal) {
         PyErr_SetString(PyExc_RuntimeError, "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
         return NULL;

@@ -259,6 +259,11 @@ check_alpha(const tn_value *alpha, TensorObject *a, TensorObject *b, const tn_va
                         "For integral input tensors, argument alpha must not be a floating point number.");
         return -1;
     }
+    if (alpha->tag == TN_V_COMPLEX && !tn_dtype_is_complex(r)) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "For non-complex input tensors, argument alpha must not be a complex number.");
+        return -1;
+    }
     return 0;
 }
 
@@ -473,6 +478,12 @@ tn_op_minimum(const tn_op *overload, TensorObject *self, TensorObject *other)
 PyObject *
 tn_op_log_sigmoid(const tn_op *overload, TensorObject *self)
 {
+    if (tn_dtype_is_integral(self->dtype, true) && self->device != TN_DEVICE_META) {
+        /* upstream's log_sigmoid_forward kernel dispatches over floating dtypes only */
+        PyErr_Format(PyExc_NotImplementedError, "\"log_sigmoid_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     PyObject *x = at_contiguous((PyObject *)self);
     PyObject *zero = x ? at_scalar_tensor_zero(x) : NULL;
     PyObject *m = zero ? at_2(TN_OP_minimum, x, zero) : NULL;
@@ -1336,6 +1347,11 @@ tn_op_threshold(const tn_op *overload, TensorObject *self, const tn_value *thres
 PyObject *
 tn_op_logit(const tn_op *overload, TensorObject *self, tn_opt_double eps)
 {
+    /* upstream's kernel converts eps (or -1) to the result dtype, checked */
+    tn_value e = tn_value_double(eps.has ? eps.v : -1.0);
+    if (self->device != TN_DEVICE_META &&
+        tn_check_scalar_fits(&e, tn_dtype_is_floating(self->dtype) ? self->dtype : tn_default_dtype) < 0)
+        return NULL;
     double p[1] = {eps.has ? eps.v : -1.0};
     return unary(overload, TN_UN_LOGIT, UK_FLOAT, self, p);
 }

@@ -11,10 +11,12 @@
 #include "runtime/device.h"
 #include "runtime/dtype.h"
 #include "runtime/generator.h"
+#include "runtime/tensor_methods.h"
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
 #include "kernels/random.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -71,6 +73,15 @@ check_writable(TensorObject *self)
 PyObject *
 tn_op_uniform_(const tn_op *overload, TensorObject *self, double from, double to, PyObject *generator)
 {
+    /* upstream's check_uniform_bounds: from and to within the dtype's finite range (NaN fails) */
+    double hi = self->dtype == TN_DTYPE_F16 ? 65504.0 : self->dtype == TN_DTYPE_BF16 ? 3.3895313892515355e38
+              : self->dtype == TN_DTYPE_F32 ? (double)FLT_MAX : DBL_MAX;
+    if (tn_dtype_is_floating(self->dtype) && self->device != TN_DEVICE_META &&
+        !(from >= -hi && from <= hi && to >= -hi && to <= hi)) {
+        PyErr_Format(PyExc_RuntimeError, "%s is out of bounds for %s", from >= -hi && from <= hi ? "to" : "from",
+                     tn_dtype_cpp_name(self->dtype));
+        return NULL;
+    }
     if (from > to) {
         PyErr_Format(PyExc_RuntimeError, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
                      from, to);
@@ -561,9 +572,38 @@ tn_op_normal__Tensor_float_out(const tn_op *overload, TensorObject *mean, double
     return tn_call(TN_OP_add___Tensor, a);
 }
 
+/* upstream's CHECK_NORMAL_TENSOR_STD: every element of std >= 0 (std.min().ge(0): a NaN fails) */
+static int
+check_std_tensor(TensorObject *std)
+{
+    if (tn_dtype_is_complex(std->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, "normal expects standard deviation to be non-complex");
+        return -1;
+    }
+    if (std->numel == 0 || std->device == TN_DEVICE_META)
+        return 0;
+    tn_value a[1] = {tn_value_tensor((PyObject *)std)};
+    PyObject *m = tn_call(TN_OP_min, a);
+    PyObject *v = m ? tn_tensor_item(TN_T(m)) : NULL;
+    Py_XDECREF(m);
+    if (!v)
+        return -1;
+    double d = PyFloat_AsDouble(v);
+    Py_DECREF(v);
+    if (d == -1.0 && PyErr_Occurred())
+        return -1;
+    if (!(d >= 0)) {
+        PyErr_SetString(PyExc_RuntimeError, "normal expects all elements of std >= 0.0");
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std, PyObject *generator)
 {
+    if (check_std_tensor(std) < 0)
+        return NULL;
     tn_value dev = {.tag = TN_V_NONE};
     PyObject *out = tn_op_empty_like(overload, std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
@@ -630,29 +670,49 @@ tn_op_multinomial(const tn_op *overload, TensorObject *self, int64_t num_samples
 PyObject *
 tn_op_dropout(const tn_op *overload, TensorObject *input, double p, bool train)
 {
-    if (p < 0 || p > 1) {  /* upstream's TORCH_CHECK: RuntimeError; PyErr_Format has no %g */
+    if (!(p >= 0 && p <= 1)) {  /* upstream's TORCH_CHECK (NaN fails); no %g in PyErr_Format */
         char got[32];
         snprintf(got, sizeof got, "%g", p);
         PyErr_Format(PyExc_RuntimeError, "dropout probability has to be between 0 and 1, but got %s", got);
         return NULL;
     }
-    if (!train || p == 0)
+    if (!train || p == 0 || input->numel == 0)
         return Py_NewRef((PyObject *)input);
     tn_value dev = {.tag = TN_V_NONE};
     if (p == 1) {
-        /* upstream multiplies by zero: -0.0 for negative elements, NaN stays NaN */
-        tn_value z[2] = {tn_value_tensor((PyObject *)input), tn_value_int(0)};
-        return tn_call(TN_OP_mul__Scalar, z);
+        /* upstream multiplies by zeros({}, input.options()): -0.0 for negative elements, NaN
+         * stays NaN, a bool or integer input keeps its dtype, the layout is input's */
+        tn_value zero = tn_value_int(0);
+        TensorObject *z = tn_scalar_tensor(&zero, input->dtype, input->device);
+        if (!z)
+            return NULL;
+        tn_value m[2] = {tn_value_tensor((PyObject *)input), tn_value_tensor((PyObject *)z)};
+        PyObject *out = tn_call(TN_OP_mul__Tensor, m);
+        Py_DECREF(z);
+        return out;
     }
     PyObject *noise = tn_op_empty_like(overload, input, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
     if (!noise)
         return NULL;
+    if (!tn_dtype_is_floating(input->dtype) && !tn_dtype_is_complex(input->dtype)) {
+        /* upstream's bernoulli_ fills the integer noise, then noise.div_(1 - p) refuses the float
+         * quotient; our bernoulli_ has no integer kernel, and what it draws does not matter to
+         * that refusal, so div_ is asked first */
+        tn_value d[2] = {tn_value_tensor(noise), tn_value_double(1 - p)};
+        PyObject *q = tn_call(TN_OP_div___Scalar, d);
+        Py_DECREF(noise);
+        Py_XDECREF(q);
+        if (q)
+            return tn_refuse(overload, "computes an integer noise that div_ accepted (unexpected)");
+        return NULL;
+    }
     PyObject *r = tn_op_bernoulli___float(overload, TN_T(noise), 1 - p, NULL);
     Py_DECREF(noise);
     if (!r)
         return NULL;
+    /* noise.div_(1 - p) in place: an integer noise refuses the float quotient, as upstream's */
     tn_value d[2] = {tn_value_tensor(r), tn_value_double(1 - p)};
-    PyObject *scaled = tn_call(TN_OP_div__Scalar, d);
+    PyObject *scaled = tn_call(TN_OP_div___Scalar, d);
     Py_DECREF(r);
     if (!scaled)
         return NULL;

@@ -286,6 +286,17 @@ tn_op_all__dims(const tn_op *overload, TensorObject *self, tn_ints dim, bool kee
 PyObject *
 tn_op_logsumexp(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim)
 {
+    if (dim.n == 0 && !keepdim && self->ndim > 0 && self->numel > 0 && self->device != TN_DEVICE_META) {
+        /* upstream's logsumexp_out_impl: dims=() reduces everything into result (shape []), but
+         * its max is taken with keepdim and squeezed over no dims, so result.add_(max) fails */
+        int64_t ones[TN_MAX_NDIM];
+        for (int i = 0; i < self->ndim; i++)
+            ones[i] = 1;
+        char b[TN_MAX_NDIM * 22 + 3];
+        tn_format_sizes(b, sizeof b, self->ndim, ones);
+        PyErr_Format(PyExc_RuntimeError, "output with shape [] doesn't match the broadcast shape %s", b);
+        return NULL;
+    }
     int d = tn_dtype_is_integral(self->dtype, true) ? tn_default_dtype : self->dtype;
     if (d != self->dtype) {
         tn_value a[7];
@@ -701,8 +712,17 @@ tn_op_cummin(const tn_op *overload, TensorObject *self, int64_t dim)
 PyObject *
 tn_op_logcumsumexp(const tn_op *overload, TensorObject *self, int64_t dim)
 {
-    int d = tn_dtype_is_integral(self->dtype, true) ? tn_default_dtype : self->dtype;
-    return scan(overload, TN_SCAN_LOGCUMSUMEXP, self, dim, d, 0);
+    /* upstream's kernel dispatches over floating and complex dtypes only, after wrapping dim
+     * (a meta tensor keeps its dtype: no kernel runs) */
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
+    if (tn_dtype_is_integral(self->dtype, true) && self->device != TN_DEVICE_META) {
+        PyErr_Format(PyExc_NotImplementedError, "\"logcumsumexp_out_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    return scan(overload, TN_SCAN_LOGCUMSUMEXP, self, dim, self->dtype, 0);
 }
 
 /* ---- var/std spellings without `correction`: upstream's C++ composites, which call the

@@ -52,8 +52,75 @@ cmp_f64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Note [isin with assume_unique]
+ * Upstream's isin picks one of two algorithms: for a test set smaller than
+ * 10 * numel(elements)^0.145 it compares every pair (what isin() below computes), else
+ * isin_sorting: a stable sort of elements ++ test_elements, an element being in when the next
+ * sorted value equals it (!= for invert; the last one gets invert). With assume_unique=False the
+ * sets are made unique first and both are exact; with assume_unique=True and repeated values
+ * the sorting one answers otherwise (a repeated element finds its own copy), so that case is
+ * computed as upstream's, on the values widened to int64 or float64. */
+typedef struct {
+    double d;
+    int64_t i, k;
+} sort_key;
+
+static int
+cmp_key_f64(const void *a, const void *b)
+{
+    const sort_key *x = a, *y = b;
+    int xn = x->d != x->d, yn = y->d != y->d;  /* NaN sorts last */
+    int c = xn != yn ? xn - yn : xn ? 0 : (x->d > y->d) - (x->d < y->d);
+    return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+static int
+cmp_key_i64(const void *a, const void *b)
+{
+    const sort_key *x = a, *y = b;
+    int c = (x->i > y->i) - (x->i < y->i);
+    return c ? c : (x->k > y->k) - (x->k < y->k);
+}
+
+static int
+isin_sorting(TensorObject *ev, TensorObject *tv, int integral, int invert, bool *o)
+{
+    int64_t n = ev->numel, m = tv->numel, total = n + m;
+    sort_key *keys = malloc(sizeof(sort_key) * (size_t)total);
+    int64_t *pos = malloc(sizeof(int64_t) * (size_t)(n > 0 ? n : 1));
+    if (!keys || !pos) {
+        free(keys);
+        free(pos);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (int64_t k = 0; k < total; k++) {
+        const char *src = tn_tensor_data(k < n ? ev : tv);
+        int64_t j = k < n ? k : k - n;
+        keys[k].k = k;
+        if (integral)
+            keys[k].i = ((const int64_t *)src)[j];
+        else
+            keys[k].d = ((const double *)src)[j];
+    }
+    qsort(keys, (size_t)total, sizeof *keys, integral ? cmp_key_i64 : cmp_key_f64);
+    for (int64_t p = 0; p < total; p++)
+        if (keys[p].k < n)
+            pos[keys[p].k] = p;
+    for (int64_t k = 0; k < n; k++) {
+        int64_t p = pos[k];
+        if (p + 1 == total)
+            o[k] = invert;
+        else
+            o[k] = (integral ? keys[p + 1].i == keys[p].i : keys[p + 1].d == keys[p].d) != invert;
+    }
+    free(keys);
+    free(pos);
+    return 0;
+}
+
 static PyObject *
-isin(const tn_op *overload, TensorObject *elements, TensorObject *tests, int invert)
+isin(const tn_op *overload, TensorObject *elements, TensorObject *tests, int invert, int assume_unique)
 {
     if (refuse_type(elements->dtype) < 0 || refuse_type(tests->dtype) < 0)
         return NULL;
@@ -77,6 +144,15 @@ isin(const tn_op *overload, TensorObject *elements, TensorObject *tests, int inv
     }
     bool *o = (bool *)tn_tensor_data(out);
     int64_t n = ev->numel, m = tv->numel;
+    if (assume_unique && n > 0 && !(m < (int64_t)(10.0 * pow((double)n, 0.145)))) {
+        /* See Note [isin with assume_unique] */
+        int rc = isin_sorting(ev, tv, integral, invert, o);
+        Py_DECREF(ev);
+        Py_DECREF(tv);
+        if (rc < 0)
+            Py_CLEAR(out);
+        return (PyObject *)out;
+    }
     if (integral) {
         int64_t *e = (int64_t *)tn_tensor_data(ev), *s = (int64_t *)tn_tensor_data(tv);
         if (m > 0)  /* an empty test set has no data: qsort and bsearch may not get NULL (UBSan) */
@@ -103,7 +179,7 @@ PyObject *
 tn_op_isin__Tensor_Tensor(const tn_op *overload, TensorObject *elements, TensorObject *test_elements,
                           bool assume_unique, bool invert)
 {
-    return isin(overload, elements, test_elements, invert);
+    return isin(overload, elements, test_elements, invert, assume_unique);
 }
 
 PyObject *
@@ -114,7 +190,7 @@ tn_op_isin__Tensor_Scalar(const tn_op *overload, TensorObject *elements, const t
     if (!t)
         return NULL;
     t->wrapped_number = 1;
-    PyObject *r = isin(overload, elements, t, invert);
+    PyObject *r = isin(overload, elements, t, invert, assume_unique);
     Py_DECREF(t);
     return r;
 }
@@ -127,7 +203,7 @@ tn_op_isin__Scalar_Tensor(const tn_op *overload, const tn_value *element, Tensor
     if (!e)
         return NULL;
     e->wrapped_number = 1;
-    PyObject *r = isin(overload, e, test_elements, invert);
+    PyObject *r = isin(overload, e, test_elements, invert, assume_unique);
     Py_DECREF(e);
     return r;
 }

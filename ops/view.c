@@ -254,11 +254,18 @@ tn_op_reshape(const tn_op *overload, TensorObject *self, tn_ints shape)
 PyObject *
 tn_op__reshape_alias(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride)
 {
+    if (tn_check_concrete_ints("_reshape_alias", size.n, size.v) < 0 ||
+        tn_check_concrete_ints("_reshape_alias", stride.n, stride.v) < 0)
+        return NULL;
     if (size.n != stride.n) {
         PyErr_SetString(PyExc_RuntimeError, "_reshape_alias: size and stride must have the same length");
         return NULL;
     }
-    return make_view(self, (int)size.n, size.v, stride.v, self->offset);
+    if (tn_check_ndim(size.n) < 0)
+        return NULL;
+    int64_t st[TN_MAX_NDIM];
+    tn_user_strides((int)size.n, size.v, stride.v, st);  /* See Note [Negative strides] */
+    return make_view(self, (int)size.n, size.v, st, self->offset);
 }
 
 PyObject *

@@ -116,6 +116,11 @@ mode_not_implemented(tn_op *op, tn_value *args)
     tn_schema *s = tn_op_schema(op);
     if (!s)
         return NULL;
+    /* upstream's VariableType checks an in-place op's self first (check_inplace), formula or not:
+     * set_ on a leaf that requires grad is refused */
+    if ((op->flags & TN_OPK_MASK) == TN_OPK_INPLACE && s->nparams > 0 && args[0].tag == TN_V_TENSOR &&
+        tn_autograd_check_inplace(args[0].u.t, 1) < 0)
+        return NULL;
     PyObject *r = tn_autograd_redispatch(op, args);
     if (r && attach_not_implemented(op, args, s->nparams, r) < 0)
         Py_CLEAR(r);

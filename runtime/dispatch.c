@@ -446,16 +446,76 @@ tn_dispatch(tn_op *op, tn_value *args)
  *   "Expected out tensor to have dtype float, but got double instead"; those whose meta function
  *   infers the dtype from out (sum, mean, cumsum...) compute in out's dtype when dtype= is None
  *   (TN_OPF_OUT_DTYPE);
+ * - TensorIterator ops built with check_all_same_dtype (unary ops such as neg, ceil, round; clamp
+ *   with scalar limits) require out's dtype to equal the result's too (TN_OPF_OUT_SAME), "Found
+ *   dtype Double but expected Float"; signbit/isposinf/isneginf require a bool out (TN_OPF_OUT_BOOL);
+ *   logcumsumexp and nan_to_num require out's dtype to be self's before computing (TN_OPF_OUT_SELF);
  * - the rest compute and copy_ into out; we keep the can_cast check there.
  * Shapes: resize_output (tn_resize_output) resizes an out of the wrong shape, warning when it
  * had elements. */
 static int
 check_out_dtype(const tn_op *op, TensorObject *out, PyObject *result)
 {
-    if (!(op->flags & TN_OPF_OUT_EXACT) || !tn_tensor_check(result) || TN_T(result)->dtype == out->dtype)
+    if (!(op->flags & (TN_OPF_OUT_EXACT | TN_OPF_OUT_SAME)) || !tn_tensor_check(result) ||
+        TN_T(result)->dtype == out->dtype)
         return 0;
+    if (op->flags & TN_OPF_OUT_SAME) {
+        PyErr_Format(PyExc_RuntimeError, "Found dtype %s but expected %s", tn_dtype_legacy_name(out->dtype),
+                     tn_dtype_legacy_name(TN_T(result)->dtype));
+        return -1;
+    }
     PyErr_Format(PyExc_RuntimeError, "Expected out tensor to have dtype %s, but got %s instead",
                  tn_dtype_cpp_name(TN_T(result)->dtype), tn_dtype_cpp_name(out->dtype));
+    return -1;
+}
+
+/* An out= that a TensorIterator op resizes takes the iterator's strides, the input's memory order
+ * (upstream's set_output_raw_strided: resize_output, then as_strided_ to the computed strides);
+ * our functional result has those strides. Other ops' resized outs stay contiguous. */
+static int
+restride_resized_out(const tn_op *f, TensorObject *out, PyObject *result)
+{
+    if (!(f->tags & TN_TAG_pointwise) || !tn_tensor_check(result))
+        return 0;
+    TensorObject *r = TN_T(result);
+    if (out->ndim == r->ndim && !memcmp(out->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim))
+        return 0;
+    if (tn_resize_output(out, r->ndim, r->sizes) < 0)
+        return -1;
+    if (r->numel > 0 && !tn_tensor_is_non_overlapping_and_dense(r))
+        return 0;
+    return tn_tensor_set_geometry(out, r->ndim, r->sizes, r->strides);
+}
+
+/* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out takes its
+ * complete-reduction path (every dim of more than one element reduced, something to reduce),
+ * whose std_var_all_cpu has no half kernel: "std_var_all: Unsupported dtype Half". */
+static int
+check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, const TensorObject *out)
+{
+    if (strcmp(f->name, "std") && strcmp(f->name, "var"))
+        return 0;
+    const TensorObject *self = fargs[0].tag == TN_V_TENSOR ? TN_T(fargs[0].u.t) : NULL;
+    if (!self || (self->dtype != TN_DTYPE_F16 && self->dtype != TN_DTYPE_BF16) || out->dtype == self->dtype ||
+        self->numel == 0 || self->device == TN_DEVICE_META)
+        return 0;
+    uint8_t reduced[TN_MAX_NDIM] = {0};
+    int all = 1;
+    for (int j = 0; j < fs->nparams; j++) {
+        if (strcmp(fs->params[j].cname, "dim") || fargs[j].tag != TN_V_INTLIST || fargs[j].n == 0)
+            continue;
+        all = 0;
+        for (Py_ssize_t i = 0; i < fargs[j].n; i++) {
+            int64_t d = fargs[j].u.ints[i];
+            d = d < 0 ? d + self->ndim : d;
+            if (d >= 0 && d < self->ndim)
+                reduced[d] = 1;
+        }
+    }
+    for (int d = 0; d < self->ndim && !all; d++)
+        if (self->sizes[d] > 1 && !reduced[d])
+            return 0;
+    PyErr_Format(PyExc_RuntimeError, "std_var_all: Unsupported dtype %s", tn_dtype_legacy_name(self->dtype));
     return -1;
 }
 
@@ -475,6 +535,10 @@ via_functional(tn_op *op, tn_value *args)
             outs[nout++] = i;
     /* The functional op's arguments by name. An out= overload may lack the functional's
      * tensor options (arange.out has no dtype): the dtype is out's, the others their defaults. */
+    int dtype_from_out = (op->flags & TN_OPF_OUT_DTYPE) && nout == 1;
+    if (dtype_from_out && !strcmp(f->name, "mean") && args[0].tag == TN_V_TENSOR &&
+        !tn_dtype_is_floating(TN_T(args[0].u.t)->dtype) && !tn_dtype_is_complex(TN_T(args[0].u.t)->dtype))
+        dtype_from_out = 0;  /* mean's meta checks self's dtype first: the functional refuses it */
     tn_value fargs[64];
     int used = 0;
     if (fs->nparams > 64)
@@ -487,8 +551,7 @@ via_functional(tn_op *op, tn_value *args)
         if (i < s->nparams) {
             fargs[j] = args[i];
             used++;
-            if ((op->flags & TN_OPF_OUT_DTYPE) && nout == 1 && !strcmp(fp->cname, "dtype") &&
-                fargs[j].tag == TN_V_NONE) {
+            if (dtype_from_out && !strcmp(fp->cname, "dtype") && fargs[j].tag == TN_V_NONE) {
                 fargs[j].tag = TN_V_DTYPE;
                 fargs[j].u.i = TN_T(args[outs[0]].u.t)->dtype;
             }
@@ -521,6 +584,22 @@ via_functional(tn_op *op, tn_value *args)
         if (tn_check_write_overlap(f, fs, fargs, dst) < 0)
             return NULL;
     }
+    if ((op->flags & TN_OPF_OUT_BOOL) && nout == 1 && TN_T(args[outs[0]].u.t)->dtype != TN_DTYPE_BOOL) {
+        PyErr_Format(PyExc_RuntimeError, "%s does not support non-boolean outputs.", op->name);
+        return NULL;
+    }
+    if ((op->flags & TN_OPF_OUT_SELF) && nout == 1 && args[0].tag == TN_V_TENSOR &&
+        TN_T(args[outs[0]].u.t)->dtype != TN_T(args[0].u.t)->dtype) {
+        const char *o = tn_dtype_legacy_name(TN_T(args[outs[0]].u.t)->dtype);
+        const char *i = tn_dtype_legacy_name(TN_T(args[0].u.t)->dtype);
+        if (!strcmp(op->name, "nan_to_num"))
+            PyErr_Format(PyExc_RuntimeError, "nan_to_num: dtype of out: %s should be same as input: %s", o, i);
+        else
+            PyErr_Format(PyExc_RuntimeError, "expected scalar_type %s but found %s", i, o);
+        return NULL;
+    }
+    if (kind == TN_OPK_OUT && nout == 1 && check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0)
+        return NULL;
     PyObject *result = tn_dispatch(f, fargs);
     if (!result)
         return NULL;
@@ -532,7 +611,8 @@ via_functional(tn_op *op, tn_value *args)
     } else {
         if (nout == 1) {
             TensorObject *out = TN_T(args[outs[0]].u.t);
-            if (check_out_dtype(op, out, result) == 0 && tn_copy_result_into(op, out, result, 0) == 0)
+            if (check_out_dtype(op, out, result) == 0 && restride_resized_out(f, out, result) == 0 &&
+                tn_copy_result_into(op, out, result, 0) == 0)
                 ret = Py_NewRef((PyObject *)out);
         } else if (PyTuple_Check(result) && PyTuple_Size(result) == nout) {
             ret = PyTuple_New(nout);

@@ -239,6 +239,7 @@ tn_wrapped_number_tensor(PyObject *number)
  * Upstream converts a Scalar argument to the kernel's dtype with c10::checked_convert, which
  * raises "value cannot be converted to type <T> without overflow" when c10::overflows says so:
  *   - to bool, or from bool: never;
+ *   - from a complex number with an imaginary part to any other type: always;
  *   - from an int to an integer type: outside [lowest, max], except that an unsigned target
  *     also takes negatives down to -max (they wrap: full((1,), -1, dtype=uint8) is 255);
  *   - from an int to a floating type: above max in magnitude (only float16 can be exceeded);
@@ -284,7 +285,13 @@ int
 tn_scalar_overflows(const tn_value *v, int dtype)
 {
     double lo, hi;
-    if (dtype == TN_DTYPE_BOOL || v->tag == TN_V_BOOL || !dtype_limits(dtype, &lo, &hi))
+    if (dtype == TN_DTYPE_BOOL || v->tag == TN_V_BOOL)
+        return 0;
+    /* a complex number with an imaginary part overflows every real type (then its real part is
+     * checked as a float's) */
+    if (v->tag == TN_V_COMPLEX && !tn_dtype_is_complex(dtype) && v->im != 0)
+        return 1;
+    if (!dtype_limits(dtype, &lo, &hi))
         return 0;
     int integral = tn_dtype_is_integral(dtype, false);
     if (v->tag == TN_V_INT) {

@@ -432,6 +432,41 @@ tn_tensor_set_geometry(TensorObject *t, int ndim, const int64_t *sizes, const in
     return 0;
 }
 
+/* Note [Negative strides]
+ * Upstream's TensorImpl::set_sizes_and_strides, which every geometry a user hands in goes
+ * through (empty_strided, set_, _reshape_alias), replaces a negative stride: the last dim's by
+ * 1, another's by max(size[d + 1], 1) * stride[d + 1] (after that one's replacement). Only dims
+ * of size 0 or 1 get that far with one (over more elements, the storage size overflows). Our
+ * own negatively strided aliases (flip's) are internal and keep theirs: tn_tensor_set_geometry
+ * takes strides as given. */
+void
+tn_user_strides(int ndim, const int64_t *sizes, const int64_t *strides, int64_t *out)
+{
+    for (int d = ndim - 1; d >= 0; d--) {
+        if (strides[d] >= 0)
+            out[d] = strides[d];
+        else
+            out[d] = d == ndim - 1 ? 1 : (int64_t)((uint64_t)(sizes[d + 1] > 1 ? sizes[d + 1] : 1) * (uint64_t)out[d + 1]);
+    }
+}
+
+/* upstream's c10::SymInt keeps a value below -2**62 as a symbolic integer (its heap encoding),
+ * and a kernel taking a concrete int list refuses one (C10_AS_INTARRAYREF_SLOW) before it
+ * checks anything else */
+int
+tn_check_concrete_ints(const char *op, Py_ssize_t n, const int64_t *v)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (v[i] < -((int64_t)1 << 62)) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "%s: SymIntArrayRef expected to contain only concrete integers (upstream holds %lld, below "
+                         "-2**62, as a symbolic integer)", op, (long long)v[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int
 tn_tensor_is_contiguous(const TensorObject *t)
 {

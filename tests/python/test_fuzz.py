@@ -64,3 +64,7 @@ def test_verdict_reports_every_kind():
     assert verdict(c, _with(values=[1.0, "nan"]), T) == "value"
     assert verdict(c, _with(values=[1, 2]), T) == "value"  # an int where upstream has a float
     assert verdict("out = torch.empty(2)", _with(values=[5.0, 7.0]), T) is None  # undefined values
+    sparse = {"describe_exc": "RuntimeError", "msg": "reshape is not implemented for sparse tensors"}
+    assert verdict(c, T, sparse) == "describe"
+    assert verdict(c, {"exc": "RuntimeError", "msg": ""}, sparse) == "describe"
+    assert verdict(c, {"exc": "NotImplementedError", "msg": "aten::x is not implemented in torchnative"}, sparse) is None
