@@ -81,10 +81,11 @@ tn_op_linalg_solve_triangular(const tn_op *overload, TensorObject *self, TensorO
     for (int d = 0; d < nb; d++)
         shape[d] = batch[d], count *= batch[d];
     shape[nb] = rows, shape[nb + 1] = cols;
-    /* each matrix column-major, the batch row-major over matrices */
+    /* each matrix column-major, the batch row-major over matrices; as contiguous strides do,
+     * a size-0 dim counts as 1 */
     strides[nb] = 1, strides[nb + 1] = rows > 1 ? rows : 1;
     for (int d = nb - 1; d >= 0; d--)
-        strides[d] = d == nb - 1 ? rows * cols : strides[d + 1] * shape[d + 1];
+        strides[d] = d == nb - 1 ? strides[nb + 1] * (cols > 1 ? cols : 1) : strides[d + 1] * (shape[d + 1] > 1 ? shape[d + 1] : 1);
     int device = self->device == TN_DEVICE_META || B->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
     tn_storage *st = tn_storage_new_for(nb + 2, shape, strides, dtype, device);
     if (!st)

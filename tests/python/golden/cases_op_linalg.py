@@ -16,6 +16,8 @@ OPS = [
         "bcast_batch": ((A, T((2, 1, 3, 2))), {"upper": True}),
         "bcast_a": ((T((2, 1, 3, 3)), T((4, 3, 2))), {"upper": False}),
         "promote": ((A, T((3, 4), dtype="float64")), {"upper": True}),
+        "empty_cols_batched": ((T((2, 3, 3)), T((2, 3, 0))), {"upper": True}),
+        "empty_matrices": ((T((2, 0, 0)), T((2, 0, 4))), {"upper": False}),
         "zero_pivot": ((C("torch.zeros(3, 3, dtype=torch.{dtype})"), B), {"upper": False}),
         "not_square_error": ((T((3, 4)), B), {"upper": True}),
         "shape_error": ((A, T((4, 2))), {"upper": True}),
