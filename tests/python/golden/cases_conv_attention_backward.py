@@ -70,8 +70,12 @@ conv("layout_channels_last", "make((2, 4, 7, 8), torch.{dt}, seed=1).contiguous(
      post="tuple(None if t is None else (t.shape, t.stride()) for t in r)")
 conv("empty_batch", "make((0, 4, 7, 8), torch.{dt}, seed=1)", W2, (0, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2)
 conv("bad_grad_shape", X2, W2, (2, 6, 4, 5), [2, 1], [1, 0], [1, 2], 2, tol=False)
+# Note [Transposed convolution]: bias_sizes is what the conv_transpose had (upstream sums grad_output
+# whatever it says)
 conv("transposed", "make((2, 4, 5, 5), torch.{dt}, seed=1)", "make((4, 3, 3, 3), torch.{dt}, seed=2)",
-     (2, 3, 7, 7), [1], [0], [1], 1, tol=False, transposed=True)
+     (2, 3, 7, 7), [1], [0], [1], 1, transposed=True)
+conv("transposed_groups_stride", "make((2, 4, 5, 6), torch.{dt}, seed=1)", "make((4, 3, 3, 2), torch.{dt}, seed=2)",
+     (2, 6, 9, 8), [2, 1], [1, 0], [1, 2], 2, transposed=True)
 # the gradient of a real forward, through the functional spelling's output
 CASES["convolution_backward/of_conv2d"] = {"code": (
     "x = make((2, 3, 9, 9), torch.float32, seed=1); w = make((4, 3, 3, 3), torch.float32, seed=2); "
