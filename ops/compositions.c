@@ -1734,22 +1734,24 @@ tn_compose_cumprod_backward(tn_op *op, tn_value *a)
 /* ---- _convolution_double_backward: its kernel and its composition in one ---- */
 
 /* Note [convolution double backward]: ATen's _convolution_double_backward (Convolution.cpp,
- * CompositeImplicitAutograd) through the door, for transposed=False, serving as the kernel and
- * as the composition that records:
+ * CompositeImplicitAutograd) through the door, serving as the kernel and as the composition that
+ * records (conv is transposed when the convolution was):
  *   ggO = conv(ggI, weight) + conv(input, ggW) + ggb viewed as (1, C, 1, ...) and expanded
  *   gW  = conv(ggI^T, gO^T) with stride and dilation swapped, one group at a time, transposed
  *         back and narrowed to the weight's size (upstream op for op)
+ *         (conv(gO^T, ggI^T) when transposed)
  *   gI  = the transposed convolution of gO with ggW (Note [Transposed convolution] in
  *         ops/conv.c), its output_padding what brings it back to the input's size (upstream op
- *         for op; its gradient with respect to ggW is that convolution's weight gradient). */
+ *         for op; its gradient with respect to ggW is that convolution's weight gradient); when
+ *         transposed, the plain convolution of gO with ggW narrowed to the input's size. */
 
 static PyObject *
-conv_plain(PyObject *input, PyObject *weight, tn_ints stride, tn_ints padding, tn_ints dilation,
+conv_plain(PyObject *input, PyObject *weight, tn_ints stride, tn_ints padding, tn_ints dilation, int transposed,
            tn_ints output_padding, int64_t groups)
 {
     return call(TN_OP_convolution, (tn_value[]){tn_value_tensor(input), tn_value_tensor(weight), NONE_V,
                                                 tn_ag_value_ints(stride), tn_ag_value_ints(padding),
-                                                tn_ag_value_ints(dilation), tn_ag_value_bool(0),
+                                                tn_ag_value_ints(dilation), tn_ag_value_bool(transposed),
                                                 tn_ag_value_ints(output_padding), tn_value_int(groups)});
 }
 
@@ -1773,11 +1775,12 @@ transpose01(PyObject *t)
 
 static PyObject *
 conv_dd_weight(PyObject *ggI, PyObject *gO, PyObject *weight, tn_ints stride, tn_ints padding, tn_ints dilation,
-               tn_ints output_padding, int64_t groups)
+               int transposed, tn_ints output_padding, int64_t groups)
 {
     PyObject *ggIt = transpose01(ggI), *gOt = ggIt ? transpose01(gO) : NULL, *gWt = NULL, *gW = NULL;
     if (gOt && groups == 1) {
-        gWt = conv_plain(ggIt, gOt, dilation, padding, stride, output_padding, 1);
+        gWt = transposed ? conv_plain(gOt, ggIt, dilation, padding, stride, 0, output_padding, 1)
+                         : conv_plain(ggIt, gOt, dilation, padding, stride, 0, output_padding, 1);
     } else if (gOt) {
         PyObject **parts = calloc((size_t)groups, sizeof(PyObject *));
         int64_t n_in = TN_T(ggIt)->sizes[0] / groups, n_out = TN_T(gOt)->sizes[0] / groups, g = 0;
@@ -1786,7 +1789,9 @@ conv_dd_weight(PyObject *ggI, PyObject *gO, PyObject *weight, tn_ints stride, tn
         } else {
             for (; g < groups; g++) {
                 PyObject *a = at_narrow(ggIt, 0, g * n_in, n_in), *b = a ? at_narrow(gOt, 0, g * n_out, n_out) : NULL;
-                parts[g] = b ? conv_plain(a, b, dilation, padding, stride, output_padding, 1) : NULL;
+                parts[g] = !b           ? NULL
+                         : transposed ? conv_plain(b, a, dilation, padding, stride, 0, output_padding, 1)
+                                      : conv_plain(a, b, dilation, padding, stride, 0, output_padding, 1);
                 Py_XDECREF(a);
                 Py_XDECREF(b);
                 if (!parts[g])
@@ -1814,18 +1819,13 @@ conv_double_backward(PyObject *ggI, PyObject *ggW, PyObject *ggb, PyObject *gO, 
                      tn_ints stride, tn_ints padding, tn_ints dilation, int transposed, tn_ints output_padding,
                      int64_t groups)
 {
-    if (transposed) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "aten::_convolution_double_backward with transposed=True is not implemented in torchnative; "
-                        "the transposed convolution itself is not either");
-        return NULL;
-    }
     PyObject *ggO = NULL, *gI = NULL, *gW = NULL;
     int has_input = TN_T(input)->numel != 0;
-    if (has_input && ggI && !(ggO = conv_plain(ggI, weight, stride, padding, dilation, output_padding, groups)))
+    if (has_input && ggI &&
+        !(ggO = conv_plain(ggI, weight, stride, padding, dilation, transposed, output_padding, groups)))
         goto fail;
     if (has_input && ggW) {
-        PyObject *term = conv_plain(input, ggW, stride, padding, dilation, output_padding, groups);
+        PyObject *term = conv_plain(input, ggW, stride, padding, dilation, transposed, output_padding, groups);
         if (!term || !(ggO = add_defined(ggO, term)))
             goto fail;
     }
@@ -1842,9 +1842,19 @@ conv_double_backward(PyObject *ggI, PyObject *ggW, PyObject *ggb, PyObject *gO, 
         if (!e || !(ggO = add_defined(ggO, e)))
             goto fail;
     }
-    if (has_input && ggI && !(gW = conv_dd_weight(ggI, gO, weight, stride, padding, dilation, output_padding, groups)))
+    if (has_input && ggI && !(gW = conv_dd_weight(ggI, gO, weight, stride, padding, dilation, transposed, output_padding,
+                                                     groups)))
         goto fail;
-    if (has_input && ggW) {
+    if (has_input && ggW && transposed) {
+        /* the plain convolution of gO with ggW, narrowed to the input's size */
+        int64_t zero = 0;
+        gI = conv_plain(gO, ggW, stride, padding, dilation, 0, (tn_ints){&zero, 1, false}, groups);
+        for (int i = 2; gI && i < TN_T(gI)->ndim; i++)
+            if (TN_T(gI)->sizes[i] > TN_T(input)->sizes[i])
+                TN_SETREF(gI, at_narrow(gI, i, 0, TN_T(input)->sizes[i]));
+        if (!gI)
+            goto fail;
+    } else if (has_input && ggW) {
         int64_t op_v[3] = {0, 0, 0};
         int nd = TN_T(input)->ndim - 2;
         for (int i = 0; i < nd && i < 3; i++) {

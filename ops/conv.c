@@ -629,7 +629,10 @@ fail:
  * padding, dilation and groups (its weight read as [C_in, C_out / groups, k...]): its output is
  * that convolution's input gradient (convolution_backward's first result) for an input of the
  * transposed convolution's output size, (in - 1) * stride - 2 * padding + dilation * (k - 1) +
- * output_padding + 1, with x as the output gradient; the bias is added after. Its gradients:
+ * output_padding + 1, with x as the output gradient; the bias is added after. An output_padding
+ * of at least the stride (allowed while it is smaller than the dilation) makes that convolution's
+ * output longer than x by output_padding / stride: x is zero-padded at the end to its size (the
+ * windows past x's end read nothing of it). Its gradients:
  * the input's is the convolution of gy with the weight; the weight's is that convolution's
  * weight gradient with gy as the input and x as the output gradient; the bias's is gy summed
  * over every dim but the channels. */
@@ -702,13 +705,6 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
             PyErr_SetString(PyExc_RuntimeError, "output padding must be smaller than either stride or dilation");
             return -1;
         }
-        /* convolution_backward reads the output gradient's size back from this one (floor division) */
-        if (op[i] >= st[i]) {
-            PyErr_SetString(PyExc_NotImplementedError,
-                            "aten::convolution with transposed=True and an output_padding not smaller than the stride "
-                            "is not implemented in torchnative");
-            return -1;
-        }
         shape[2 + i] = (input->sizes[2 + i] - 1) * st[i] - 2 * pd[i] + dl[i] * (weight->sizes[2 + i] - 1) + op[i] + 1;
         if (shape[2 + i] <= 0) {
             PyErr_SetString(PyExc_RuntimeError, "Given input size per channel is too small: the calculated output "
@@ -724,6 +720,51 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
         return -1;
     }
     return 0;
+}
+
+/* The size of the plain convolution's output over a transposed convolution's output (shape): x's
+ * sizes, longer by output_padding / stride where output_padding reaches the stride (Note
+ * [Transposed convolution]); 1 when longer, 0 when x's own. */
+static int
+adjoint_sizes(const TensorObject *x, tn_ints stride, tn_ints output_padding, int64_t *sizes)
+{
+    int longer = 0;
+    memcpy(sizes, x->sizes, sizeof(int64_t) * (size_t)x->ndim);
+    for (int i = 2; i < x->ndim; i++) {
+        int64_t st = stride.v[stride.n == 1 ? 0 : i - 2], op = output_padding.v[output_padding.n == 1 ? 0 : i - 2];
+        sizes[i] += op / st;
+        longer |= op >= st;
+    }
+    return longer;
+}
+
+/* x zero-padded at the end of its dims to sizes: a fresh contiguous tensor */
+static TensorObject *
+zero_pad_end(const tn_op *overload, TensorObject *x, const int64_t *sizes)
+{
+    TensorObject *p = tn_tensor_empty(x->ndim, sizes, x->dtype, x->device);
+    if (!p || x->device == TN_DEVICE_META)
+        return p;
+    if (p->numel)
+        memset(tn_tensor_data(p), 0, (size_t)(p->numel * tn_dtype_size(p->dtype)));
+    TensorObject *v = tn_tensor_from_storage(p->storage, p->offset, x->ndim, x->sizes, p->strides, p->dtype);
+    int rc = v ? tn_copy_into(overload, v, x) : -1;
+    Py_XDECREF((PyObject *)v);
+    if (rc < 0)
+        Py_CLEAR(p);
+    return p;
+}
+
+/* the leading x-sized block of t (sizes at least x's), as a fresh tensor laid out like x's would be */
+static PyObject *
+leading_block(const tn_op *overload, TensorObject *t, const TensorObject *like)
+{
+    TensorObject *v = tn_tensor_from_storage(t->storage, t->offset, like->ndim, like->sizes, t->strides, t->dtype);
+    TensorObject *out = v ? tn_tensor_empty(like->ndim, like->sizes, t->dtype, t->device) : NULL;
+    if (out && t->device != TN_DEVICE_META && tn_copy_into(overload, out, v) < 0)
+        Py_CLEAR(out);
+    Py_XDECREF((PyObject *)v);
+    return (PyObject *)out;
 }
 
 static PyObject *
@@ -747,8 +788,15 @@ conv_transposed(const tn_op *overload, TensorObject *input, TensorObject *weight
     if (!like)
         return NULL;
     tn_ints mask = {mask_v, 3, false}, no_bias = {NULL, 0, true};
-    PyObject *out = tuple_item(tn_op_convolution_backward(overload, input, like, weight, no_bias, stride, padding,
-                                                          dilation, false, output_padding, groups, mask), 0);
+    int64_t xsizes[2 + CONV_MAX_DIMS];
+    TensorObject *x = adjoint_sizes(input, stride, output_padding, xsizes) ? zero_pad_end(overload, input, xsizes)
+                                                                           : (Py_INCREF((PyObject *)input), input);
+    int64_t zero = 0;
+    PyObject *out = x ? tuple_item(tn_op_convolution_backward(overload, x, like, weight, no_bias, stride, padding,
+                                                              dilation, false, (tn_ints){&zero, 1, false}, groups,
+                                                              mask), 0)
+                      : NULL;
+    Py_XDECREF((PyObject *)x);
     Py_DECREF((PyObject *)like);
     if (out && bias && input->device != TN_DEVICE_META) {
         int64_t bshape[2 + CONV_MAX_DIMS];
@@ -786,12 +834,24 @@ conv_transposed_backward(const tn_op *overload, TensorObject *grad_output, Tenso
                    output_mask.n > 2 && output_mask.v[2]};
     tn_ints no_op = {&zero, 1, false}, wmask = {wmask_v, 3, false}, no_bias = {NULL, 0, true};
     PyObject *gi = NULL, *gw = NULL, *gb = NULL;
+    int64_t xsizes[2 + CONV_MAX_DIMS];
+    int longer = adjoint_sizes(input, stride, output_padding, xsizes);
     if (want[0] && !(gi = tn_op_convolution(overload, grad_output, weight, NULL, stride, padding, dilation, false,
                                             no_op, groups)))
         goto fail;
-    if (want[1] && !(gw = tuple_item(tn_op_convolution_backward(overload, input, grad_output, weight, no_bias, stride,
-                                                                padding, dilation, false, no_op, groups, wmask), 1)))
+    if (gi && longer)
+        TN_SETREF(gi, leading_block(overload, TN_T(gi), input));
+    if (want[0] && !gi)
         goto fail;
+    if (want[1]) {
+        TensorObject *x = longer ? zero_pad_end(overload, input, xsizes) : (Py_INCREF((PyObject *)input), input);
+        gw = x ? tuple_item(tn_op_convolution_backward(overload, x, grad_output, weight, no_bias, stride, padding,
+                                                       dilation, false, no_op, groups, wmask), 1)
+               : NULL;
+        Py_XDECREF((PyObject *)x);
+        if (!gw)
+            goto fail;
+    }
     if (want[2]) {
         int64_t dims[2 + CONV_MAX_DIMS], nd = 0;
         for (int i = 0; i < grad_output->ndim; i++)
@@ -808,11 +868,39 @@ fail:
     return NULL;
 }
 
+/* ConvParams' output_padding checks for transposed=False: never negative; and (convolution_backward,
+ * strict) all zero, or upstream's error with the list expanded to the spatial dims. 0 or -1. */
+static int
+plain_output_padding_check(tn_ints output_padding, int d, int strict)
+{
+    int nonzero = 0;
+    for (Py_ssize_t i = 0; i < output_padding.n; i++) {
+        if (output_padding.v[i] < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "negative output_padding is not supported");
+            return -1;
+        }
+        nonzero |= output_padding.v[i] != 0;
+    }
+    if (strict && nonzero) {
+        char got[128] = "";
+        size_t n = 0;
+        for (int i = 0; i < d && n < sizeof got; i++)
+            n += (size_t)snprintf(got + n, sizeof got - n, "%s%lld", i ? " " : "",
+                                  (long long)output_padding.v[output_padding.n == 1 ? 0 : i]);
+        PyErr_Format(PyExc_RuntimeError, "output_padding is not supported for non-transposed convolutions; got: %s",
+                     got);
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_convolution(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
                   tn_ints stride, tn_ints padding,
                   tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups)
 {
+    if (!transposed && plain_output_padding_check(output_padding, weight->ndim - 2, 0) < 0)
+        return NULL;
     if (transposed)
         return conv_transposed(overload, input, weight, bias, stride, padding, dilation, output_padding, groups);
     conv_geom g;
@@ -1115,6 +1203,8 @@ tn_op_convolution_backward(const tn_op *overload, TensorObject *grad_output, Ten
     if (transposed)
         return conv_transposed_backward(overload, grad_output, input, weight, stride, padding, dilation,
                                         output_padding, groups, output_mask);
+    if (plain_output_padding_check(output_padding, weight->ndim - 2, 1) < 0)
+        return NULL;
     conv_geom g;
     if (conv_check(input, weight, NULL, stride, padding, dilation, groups, &g) < 0)
         return NULL;

@@ -384,7 +384,18 @@ hand("_convolution_double_backward", {
     "bwd": (CDB, f"{A}._convolution_double_backward(ggi, ggw, ggb, go, w, x, {CONV_ARGS}, [True, True, True])",
             "ggi, ggw, ggb, go, w, x"),
     "bwd_no_ggb": (CDB, f"{A}._convolution_double_backward(ggi, ggw, None, go, w, x, {CONV_ARGS}, [True, True, False])",
-                   "ggi, ggw, go, w, x")})
+                   "ggi, ggw, go, w, x"),
+    # transposed (no output_padding: upstream hands it to the plain convolutions of its gW and gI,
+    # whose backward then refuses it, and so does ours)
+    "bwd_transposed": (f"x = {mk((2, 4, 5, 6), 1)}; w = {mk((4, 3, 3, 2), 2)}; go = {mk((2, 6, 9, 8), 3)}; "
+                       f"ggi = {mk((2, 4, 5, 6), 4)}; ggw = {mk((4, 3, 3, 2), 5)}; ggb = {mk((6,), 6)}",
+                       f"{A}._convolution_double_backward(ggi, ggw, ggb, go, w, x, [2, 1], [1, 0], [1, 2], True, [0], 2, "
+                       "[True, True, True])", "ggi, ggw, ggb, go, w, x"),
+    "bwd_transposed_output_padding": (
+        f"x = {mk((2, 4, 5, 6), 1)}; w = {mk((4, 3, 3, 2), 2)}; go = {mk((2, 6, 10, 8), 3)}; "
+        f"ggi = {mk((2, 4, 5, 6), 4)}; ggw = {mk((4, 3, 3, 2), 5)}",
+        f"{A}._convolution_double_backward(ggi, ggw, None, go, w, x, [2, 1], [1, 0], [1, 2], True, [1, 0], 2, "
+        "[True, True, False])", "ggi, ggw, go, w, x")})
 
 hand("native_dropout_backward", {
     "bwd": (f"g = {mk((3, 4), 1)}; m = {MASK}", f"{A}.native_dropout_backward(g, m, 1.25)", "g"),

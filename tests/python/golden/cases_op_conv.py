@@ -20,6 +20,7 @@ OPS = [
               "transposed_3d": ((X3, T((2, 2, 2, 3, 2)), None, [1, 2, 1], [0, 1, 0], [1, 1, 2], True, [0, 1, 0], 1), None),
               "transposed_bad_channels": ((X2, T((3, 3, 3, 3)), None, [1], [0], [1], True, [0], 1), None),
               "transposed_bad_bias": ((X2, T((4, 3, 3, 3)), T((4,)), [1], [0], [1], True, [0], 1), None),
+              "transposed_output_padding_dilated": ((X2, T((4, 3, 3, 3)), None, [1], [0], [2], True, [1], 1), None),
               "transposed_output_padding_too_big": ((X2, T((4, 3, 3, 3)), None, [2], [0], [1], True, [2], 1), None),
               "transposed_negative_output_padding": ((X2, T((4, 3, 3, 3)), None, [2], [0], [1], True, [-1], 1), None),
               "unbatched": ((T((4, 7, 8)), W2, None, [1], [0], [1], False, [0], 2), None),
@@ -75,6 +76,9 @@ OPS = [
        zerodim=False, extra={"defaults": ((X2, T((4, 3, 3, 3))), None),
                              "unbatched": ((T((4, 7, 8)), T((4, 2, 2, 2)), T((2,))), None),
                              "depthwise": ((X2, T((4, 1, 3, 3)), None, [1], [1], [0], 4), None),
+                             # output_padding past the stride, below the dilation
+                             "output_padding_dilated": ((X2, T((4, 3, 3, 2)), T((3,)), [2, 1], [1], [3, 1], 1, [4, 3]),
+                                                        None),
                              "bad_rank": ((T((7, 8)), T((4, 3, 3, 3))), None)}),
     Op("conv_transpose3d.input", X3, T((2, 2, 2, 3, 2)), None, [1, 2, 1], [0, 1, 0], [0, 1, 0], 1, [1, 1, 2],
        tol=D, zerodim=False, extra={"defaults": ((X3, T((2, 3, 2, 2, 2))), None),
