@@ -775,10 +775,10 @@ tuple_item(PyObject *r, Py_ssize_t i)
     return item;
 }
 
-/* the transposed convolution (Note [Transposed convolution]) */
+/* the transposed convolution in the input's dtype (Note [Transposed convolution]) */
 static PyObject *
-conv_transposed(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride,
-                tn_ints padding, tn_ints dilation, tn_ints output_padding, int64_t groups)
+conv_transposed_core(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
+                     tn_ints stride, tn_ints padding, tn_ints dilation, tn_ints output_padding, int64_t groups)
 {
     int64_t shape[2 + CONV_MAX_DIMS], mask_v[3] = {1, 0, 0};
     if (transposed_shape(input, weight, bias, stride, padding, dilation, output_padding, groups, shape) < 0)
@@ -811,6 +811,38 @@ conv_transposed(const tn_op *overload, TensorObject *input, TensorObject *weight
         Py_XDECREF(r);
     }
     return out;
+}
+
+/* float16/bfloat16 with a bias: upstream adds the bias before its one rounding, so the whole
+ * transposed convolution runs on float32 copies (layouts kept) and is rounded once at the end */
+static PyObject *
+conv_transposed_low(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
+                    tn_ints stride, tn_ints padding, tn_ints dilation, tn_ints output_padding, int64_t groups)
+{
+    PyObject *x = tn_op__to_copy(overload, input, TN_DTYPE_F32, -1, NULL, -1, false, -1);
+    PyObject *w = x ? tn_op__to_copy(overload, weight, TN_DTYPE_F32, -1, NULL, -1, false, -1) : NULL;
+    PyObject *b = w ? tn_op__to_copy(overload, bias, TN_DTYPE_F32, -1, NULL, -1, false, -1) : NULL;
+    PyObject *y = b ? conv_transposed_core(overload, TN_T(x), TN_T(w), TN_T(b), stride, padding, dilation, output_padding,
+                                           groups)
+                    : NULL;
+    PyObject *out = y ? tn_op__to_copy(overload, TN_T(y), input->dtype, -1, NULL, -1, false, -1) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(w);
+    Py_XDECREF(b);
+    Py_XDECREF(y);
+    return out;
+}
+
+static PyObject *
+conv_transposed(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride,
+                tn_ints padding, tn_ints dilation, tn_ints output_padding, int64_t groups)
+{
+    int64_t shape[2 + CONV_MAX_DIMS];
+    if (transposed_shape(input, weight, bias, stride, padding, dilation, output_padding, groups, shape) < 0)
+        return NULL;
+    if (bias && (input->dtype == TN_DTYPE_F16 || input->dtype == TN_DTYPE_BF16) && input->device != TN_DEVICE_META)
+        return conv_transposed_low(overload, input, weight, bias, stride, padding, dilation, output_padding, groups);
+    return conv_transposed_core(overload, input, weight, bias, stride, padding, dilation, output_padding, groups);
 }
 
 /* convolution_backward with transposed=True (Note [Transposed convolution]) */

@@ -162,6 +162,12 @@ conv_dd("transposed_groups_output_padding", "make((2, 4, 5, 6), torch.{dt}, seed
         "make((4, 3, 3, 2), torch.{dt}, seed=2)", (2, 6, 10, 8), [2, 1], [1, 0], [1, 2], 2, transposed=True, op=[1, 0])
 conv_dd("transposed_f32", "make((1, 4, 5, 6), torch.{dt}, seed=1)", "make((4, 3, 3, 2), torch.{dt}, seed=2)",
         (1, 3, 10, 9), [1, 1], [0, 0], [2, 2], 1, dt="float32", transposed=True, op=[1, 1])
+# float16/bfloat16 with a bias: upstream adds the bias before its one rounding (a second rounding
+# after it was up to a whole result off where the sum is near zero); these sums agree bit for bit
+for _dt in ("bfloat16", "float16"):
+    CASES[f"convolution/transposed_bias_{_dt}"] = (
+        f"out = torch.nn.functional.conv_transpose2d(make((2, 4, 5, 6), torch.{_dt}, seed=1), "
+        f"make((4, 3, 3, 2), torch.{_dt}, seed=2), make((3,), torch.{_dt}, seed=3), stride=2)")
 # upstream's output_padding checks: never negative; a non-transposed convolution_backward takes none
 CASES["convolution_backward/plain_output_padding"] = (
     f"out = {A}.convolution_backward(make((2, 3, 3, 5), torch.float32, seed=3), make((2, 4, 5, 6), torch.float32, "
