@@ -1922,6 +1922,57 @@ glue_conv3d__padding(tn_value *a)
     );
 }
 
+/* aten::conv_transpose1d(Tensor input, Tensor weight, Tensor? bias=None, SymInt[1] stride=[1], SymInt[1] padding=[0], SymInt[1] output_padding=[0], SymInt groups=1, SymInt[1] dilation=[1]) -> Tensor */
+static PyObject *
+glue_conv_transpose1d(tn_value *a)
+{
+    return tn_op_conv_transpose1d(
+        &tn_ops[TN_OP_conv_transpose1d],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
+        (tn_ints){a[3].u.ints, a[3].n, a[3].tag == TN_V_NONE},
+        (tn_ints){a[4].u.ints, a[4].n, a[4].tag == TN_V_NONE},
+        (tn_ints){a[5].u.ints, a[5].n, a[5].tag == TN_V_NONE},
+        a[6].u.i,
+        (tn_ints){a[7].u.ints, a[7].n, a[7].tag == TN_V_NONE}
+    );
+}
+
+/* aten::conv_transpose2d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[2] stride=[1, 1], SymInt[2] padding=[0, 0], SymInt[2] output_padding=[0, 0], SymInt groups=1, SymInt[2] dilation=[1, 1]) -> Tensor */
+static PyObject *
+glue_conv_transpose2d__input(tn_value *a)
+{
+    return tn_op_conv_transpose2d__input(
+        &tn_ops[TN_OP_conv_transpose2d__input],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
+        (tn_ints){a[3].u.ints, a[3].n, a[3].tag == TN_V_NONE},
+        (tn_ints){a[4].u.ints, a[4].n, a[4].tag == TN_V_NONE},
+        (tn_ints){a[5].u.ints, a[5].n, a[5].tag == TN_V_NONE},
+        a[6].u.i,
+        (tn_ints){a[7].u.ints, a[7].n, a[7].tag == TN_V_NONE}
+    );
+}
+
+/* aten::conv_transpose3d.input(Tensor input, Tensor weight, Tensor? bias=None, SymInt[3] stride=[1, 1, 1], SymInt[3] padding=[0, 0, 0], SymInt[3] output_padding=[0, 0, 0], SymInt groups=1, SymInt[3] dilation=[1, 1, 1]) -> Tensor */
+static PyObject *
+glue_conv_transpose3d__input(tn_value *a)
+{
+    return tn_op_conv_transpose3d__input(
+        &tn_ops[TN_OP_conv_transpose3d__input],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        (a[2].tag == TN_V_NONE ? NULL : TN_T(a[2].u.t)),
+        (tn_ints){a[3].u.ints, a[3].n, a[3].tag == TN_V_NONE},
+        (tn_ints){a[4].u.ints, a[4].n, a[4].tag == TN_V_NONE},
+        (tn_ints){a[5].u.ints, a[5].n, a[5].tag == TN_V_NONE},
+        a[6].u.i,
+        (tn_ints){a[7].u.ints, a[7].n, a[7].tag == TN_V_NONE}
+    );
+}
+
 /* aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor */
 static PyObject *
 glue_convolution(tn_value *a)
@@ -6682,6 +6733,9 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_conv2d__padding, glue_conv2d__padding, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_conv3d, glue_conv3d, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_conv3d__padding, glue_conv3d__padding, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_conv_transpose1d, glue_conv_transpose1d, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_conv_transpose2d__input, glue_conv_transpose2d__input, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_conv_transpose3d__input, glue_conv_transpose3d__input, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_convolution, glue_convolution, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_convolution_backward, glue_convolution_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_copy_, glue_copy_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},

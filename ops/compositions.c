@@ -1338,6 +1338,20 @@ tn_compose_dropout(tn_op *op, tn_value *a)
 
 /* ---- convolution ---- */
 
+/* ATen's batchify: nd + 1 (unbatched) or nd + 2 (batched) dims; 0, or -1 with its error set */
+static int
+conv_batch_check(PyObject *input, int nd, const char *name)
+{
+    TensorObject *in = TN_T(input);
+    if (in->ndim == nd + 1 || in->ndim == nd + 2)
+        return 0;
+    char is[128];
+    tn_format_ints(is, sizeof is, in->ndim, in->sizes, ", ");
+    PyErr_Format(PyExc_RuntimeError, "Expected %dD (unbatched) or %dD (batched) input to %s%dd, but got input of size: [%s]",
+                 nd + 1, nd + 2, name, nd, is);
+    return -1;
+}
+
 static PyObject *
 conv_nd(tn_value *a, int nd)
 {
@@ -1347,6 +1361,8 @@ conv_nd(tn_value *a, int nd)
                      tn_ag_value_ints_lit(zeros, nd), a[6]};
     PyObject *input = T(0);
     TensorObject *in = TN_T(input);
+    if (conv_batch_check(input, nd, "conv") < 0)
+        return NULL;
     int batched = in->ndim == nd + 2;
     if (!batched) {
         PyObject *u = at_unsqueeze(input, 0);
@@ -1367,6 +1383,34 @@ conv_nd(tn_value *a, int nd)
 PyObject *tn_compose_conv1d(tn_op *op, tn_value *a) { return conv_nd(a, 1); }
 PyObject *tn_compose_conv2d(tn_op *op, tn_value *a) { return conv_nd(a, 2); }
 PyObject *tn_compose_conv3d(tn_op *op, tn_value *a) { return conv_nd(a, 3); }
+
+static PyObject *
+conv_transpose_nd(tn_value *a, int nd)
+{
+    /* conv_transpose{1,2,3}d(input, weight, bias, stride, padding, output_padding, groups, dilation)
+     * -> convolution(..., dilation, transposed=True, output_padding, groups) */
+    tn_value v[9] = {a[0], a[1], a[2], a[3], a[4], a[7], tn_ag_value_bool(1), a[5], a[6]};
+    PyObject *input = T(0);
+    if (conv_batch_check(input, nd, "conv_transpose") < 0)
+        return NULL;
+    if (TN_T(input)->ndim == nd + 2)
+        return call(TN_OP_convolution, v);
+    PyObject *u = at_unsqueeze(input, 0);
+    if (!u)
+        return NULL;
+    v[0] = tn_value_tensor(u);
+    PyObject *r = call(TN_OP_convolution, v);
+    Py_DECREF(u);
+    if (!r)
+        return NULL;
+    PyObject *s = call(TN_OP_squeeze__dim, (tn_value[]){tn_value_tensor(r), tn_value_int(0)});
+    Py_DECREF(r);
+    return s;
+}
+
+PyObject *tn_compose_conv_transpose1d(tn_op *op, tn_value *a) { return conv_transpose_nd(a, 1); }
+PyObject *tn_compose_conv_transpose2d__input(tn_op *op, tn_value *a) { return conv_transpose_nd(a, 2); }
+PyObject *tn_compose_conv_transpose3d__input(tn_op *op, tn_value *a) { return conv_transpose_nd(a, 3); }
 
 /* ---- beam search and diff helpers (ATen's compositions, as the kernels in ops_compose.c) ---- */
 
@@ -1694,22 +1738,24 @@ tn_compose_cumprod_backward(tn_op *op, tn_value *a)
 /* ---- _convolution_double_backward: its kernel and its composition in one ---- */
 
 /* Note [convolution double backward]: ATen's _convolution_double_backward (Convolution.cpp,
- * CompositeImplicitAutograd) through the door, for transposed=False, serving as the kernel and
- * as the composition that records:
+ * CompositeImplicitAutograd) through the door, serving as the kernel and as the composition that
+ * records (conv is transposed when the convolution was):
  *   ggO = conv(ggI, weight) + conv(input, ggW) + ggb viewed as (1, C, 1, ...) and expanded
  *   gW  = conv(ggI^T, gO^T) with stride and dilation swapped, one group at a time, transposed
  *         back and narrowed to the weight's size (upstream op for op)
- *   gI  = upstream's transposed convolution of gO with ggW; torchnative has no transposed
- *         convolution, so it is convolution_backward's input gradient of conv(input, ggW) given
- *         gO: the same linear map (the adjoint of conv(., ggW)), rounded by another kernel. */
+ *         (conv(gO^T, ggI^T) when transposed)
+ *   gI  = the transposed convolution of gO with ggW (Note [Transposed convolution] in
+ *         ops/conv.c), its output_padding what brings it back to the input's size (upstream op
+ *         for op; its gradient with respect to ggW is that convolution's weight gradient); when
+ *         transposed, the plain convolution of gO with ggW narrowed to the input's size. */
 
 static PyObject *
-conv_plain(PyObject *input, PyObject *weight, tn_ints stride, tn_ints padding, tn_ints dilation,
+conv_plain(PyObject *input, PyObject *weight, tn_ints stride, tn_ints padding, tn_ints dilation, int transposed,
            tn_ints output_padding, int64_t groups)
 {
     return call(TN_OP_convolution, (tn_value[]){tn_value_tensor(input), tn_value_tensor(weight), NONE_V,
                                                 tn_ag_value_ints(stride), tn_ag_value_ints(padding),
-                                                tn_ag_value_ints(dilation), tn_ag_value_bool(0),
+                                                tn_ag_value_ints(dilation), tn_ag_value_bool(transposed),
                                                 tn_ag_value_ints(output_padding), tn_value_int(groups)});
 }
 
@@ -1733,11 +1779,12 @@ transpose01(PyObject *t)
 
 static PyObject *
 conv_dd_weight(PyObject *ggI, PyObject *gO, PyObject *weight, tn_ints stride, tn_ints padding, tn_ints dilation,
-               tn_ints output_padding, int64_t groups)
+               int transposed, tn_ints output_padding, int64_t groups)
 {
     PyObject *ggIt = transpose01(ggI), *gOt = ggIt ? transpose01(gO) : NULL, *gWt = NULL, *gW = NULL;
     if (gOt && groups == 1) {
-        gWt = conv_plain(ggIt, gOt, dilation, padding, stride, output_padding, 1);
+        gWt = transposed ? conv_plain(gOt, ggIt, dilation, padding, stride, 0, output_padding, 1)
+                         : conv_plain(ggIt, gOt, dilation, padding, stride, 0, output_padding, 1);
     } else if (gOt) {
         PyObject **parts = calloc((size_t)groups, sizeof(PyObject *));
         int64_t n_in = TN_T(ggIt)->sizes[0] / groups, n_out = TN_T(gOt)->sizes[0] / groups, g = 0;
@@ -1746,7 +1793,9 @@ conv_dd_weight(PyObject *ggI, PyObject *gO, PyObject *weight, tn_ints stride, tn
         } else {
             for (; g < groups; g++) {
                 PyObject *a = at_narrow(ggIt, 0, g * n_in, n_in), *b = a ? at_narrow(gOt, 0, g * n_out, n_out) : NULL;
-                parts[g] = b ? conv_plain(a, b, dilation, padding, stride, output_padding, 1) : NULL;
+                parts[g] = !b           ? NULL
+                         : transposed ? conv_plain(b, a, dilation, padding, stride, 0, output_padding, 1)
+                                      : conv_plain(a, b, dilation, padding, stride, 0, output_padding, 1);
                 Py_XDECREF(a);
                 Py_XDECREF(b);
                 if (!parts[g])
@@ -1794,18 +1843,13 @@ conv_double_backward(PyObject *ggI, PyObject *ggW, PyObject *ggb, PyObject *gO, 
     if (check_conv_param(stride, "stride", k) < 0 || check_conv_param(padding, "padding", k) < 0 ||
         check_conv_param(dilation, "dilation", k) < 0 || check_conv_param(output_padding, "output_padding", k) < 0)
         return NULL;
-    if (transposed) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "aten::_convolution_double_backward with transposed=True is not implemented in torchnative; "
-                        "the transposed convolution itself is not either");
-        return NULL;
-    }
     PyObject *ggO = NULL, *gI = NULL, *gW = NULL;
     int has_input = TN_T(input)->numel != 0;
-    if (has_input && ggI && !(ggO = conv_plain(ggI, weight, stride, padding, dilation, output_padding, groups)))
+    if (has_input && ggI &&
+        !(ggO = conv_plain(ggI, weight, stride, padding, dilation, transposed, output_padding, groups)))
         goto fail;
     if (has_input && ggW) {
-        PyObject *term = conv_plain(input, ggW, stride, padding, dilation, output_padding, groups);
+        PyObject *term = conv_plain(input, ggW, stride, padding, dilation, transposed, output_padding, groups);
         if (!term || !(ggO = add_defined(ggO, term)))
             goto fail;
     }
@@ -1822,29 +1866,30 @@ conv_double_backward(PyObject *ggI, PyObject *ggW, PyObject *ggb, PyObject *gO, 
         if (!e || !(ggO = add_defined(ggO, e)))
             goto fail;
     }
-    if (has_input && ggI && !(gW = conv_dd_weight(ggI, gO, weight, stride, padding, dilation, output_padding, groups)))
+    if (has_input && ggI && !(gW = conv_dd_weight(ggI, gO, weight, stride, padding, dilation, transposed, output_padding,
+                                                     groups)))
         goto fail;
-    if (has_input && ggW) {
-        /* upstream computes gI as a transposed convolution of gO with ggW, whose weight gradient is
-         * contiguous; here it is convolution_backward's input gradient, whose own gradient with
-         * respect to the weight comes from conv_dd_weight in the transposed layout. Flattening ggW
-         * and viewing it back changes no value and gives that gradient upstream's contiguous
-         * layout (the flattening's backward reshapes the gradient: a copy). */
-        int64_t flat = -1;
-        PyObject *f = at_reshape(ggW, &flat, 1);
-        PyObject *ggWv = f ? at_view(f, TN_T(ggW)->sizes, TN_T(ggW)->ndim) : NULL;
-        Py_XDECREF(f);
-        if (!ggWv)
+    if (has_input && ggW && transposed) {
+        /* the plain convolution of gO with ggW, narrowed to the input's size */
+        int64_t zero = 0;
+        gI = conv_plain(gO, ggW, stride, padding, dilation, 0, (tn_ints){&zero, 1, false}, groups);
+        for (int i = 2; gI && i < TN_T(gI)->ndim; i++)
+            if (TN_T(gI)->sizes[i] > TN_T(input)->sizes[i])
+                TN_SETREF(gI, at_narrow(gI, i, 0, TN_T(input)->sizes[i]));
+        if (!gI)
             goto fail;
-        int64_t mask[3] = {1, 0, 0};
-        PyObject *r = call(TN_OP_convolution_backward,
-                           (tn_value[]){tn_value_tensor(gO), tn_value_tensor(input), tn_value_tensor(ggWv), NONE_V,
-                                        tn_ag_value_ints(stride), tn_ag_value_ints(padding), tn_ag_value_ints(dilation),
-                                        tn_ag_value_bool(0), tn_ag_value_ints(output_padding), tn_value_int(groups),
-                                        tn_ag_value_bools(mask, 3)});
-        Py_DECREF(ggWv);
-        gI = r ? tn_ag_tuple_item(r, 0) : NULL;
-        Py_XDECREF(r);
+    } else if (has_input && ggW) {
+        int64_t op_v[3] = {0, 0, 0};
+        int nd = TN_T(input)->ndim - 2;
+        for (int i = 0; i < nd && i < 3; i++) {
+            int64_t st = stride.v[stride.n == 1 ? 0 : i], pd = padding.v[padding.n == 1 ? 0 : i];
+            int64_t dl = dilation.v[dilation.n == 1 ? 0 : i], k = TN_T(ggW)->sizes[2 + i];
+            op_v[i] = TN_T(input)->sizes[2 + i] - ((TN_T(gO)->sizes[2 + i] - 1) * st - 2 * pd + dl * (k - 1) + 1);
+        }
+        gI = call(TN_OP_convolution, (tn_value[]){tn_value_tensor(gO), tn_value_tensor(ggW), NONE_V,
+                                                  tn_ag_value_ints(stride), tn_ag_value_ints(padding),
+                                                  tn_ag_value_ints(dilation), tn_ag_value_bool(1),
+                                                  tn_ag_value_ints_lit(op_v, nd), tn_value_int(groups)});
         if (!gI && PyErr_Occurred())
             goto fail;
     }

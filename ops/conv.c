@@ -1,5 +1,6 @@
-/* Convolutions: convolution, conv1d/2d/3d and their padding="same"/"valid" spellings, not
- * transposed, and convolution_backward (Note [Convolution gradients]). For each batch entry and
+/* Convolutions: convolution, conv1d/2d/3d and their padding="same"/"valid" spellings, the
+ * transposed one (Note [Transposed convolution]), and convolution_backward (Note [Convolution
+ * gradients]). For each batch entry and
  * group the input patches are gathered into a column matrix (im2col: one row per input channel
  * and kernel offset, one column per output position, zeros where the window hangs over the
  * padding), and one GEMM of kernels/matmul.c multiplies the group's weight rows by it straight
@@ -623,45 +624,344 @@ fail:
     return NULL;
 }
 
+/* Note [Transposed convolution]
+ * A transposed convolution is the adjoint of the convolution with the same weight, stride,
+ * padding, dilation and groups (its weight read as [C_in, C_out / groups, k...]): its output is
+ * that convolution's input gradient (convolution_backward's first result) for an input of the
+ * transposed convolution's output size, (in - 1) * stride - 2 * padding + dilation * (k - 1) +
+ * output_padding + 1, with x as the output gradient; the bias is added after. An output_padding
+ * of at least the stride (allowed while it is smaller than the dilation) makes that convolution's
+ * output longer than x by output_padding / stride: x is zero-padded at the end to its size (the
+ * windows past x's end read nothing of it). Its gradients:
+ * the input's is the convolution of gy with the weight; the weight's is that convolution's
+ * weight gradient with gy as the input and x as the output gradient; the bias's is gy summed
+ * over every dim but the channels. */
+
+/* The output sizes of a transposed convolution (shape), after upstream's checks of its arguments
+ * (ConvUtils' check_shape_forward for transposed=True); 0, or -1 with the error set. */
+static int
+transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding,
+                 tn_ints dilation, tn_ints output_padding, int64_t groups, int64_t *shape)
+{
+    char ws[128], is[128];
+    int64_t st[CONV_MAX_DIMS], pd[CONV_MAX_DIMS], dl[CONV_MAX_DIMS], op[CONV_MAX_DIMS];
+    tn_format_ints(ws, sizeof ws, weight->ndim, weight->sizes, ", ");
+    tn_format_ints(is, sizeof is, input->ndim, input->sizes, ", ");
+    if (weight->ndim < 3 || weight->ndim > 2 + CONV_MAX_DIMS) {
+        PyErr_Format(PyExc_RuntimeError, "weight should have at least three dimensions, got weight of size [%s]", ws);
+        return -1;
+    }
+    int d = weight->ndim - 2;
+    if (input->ndim != weight->ndim) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected %d-dimensional input for %d-dimensional weight [%s], but got %d-dimensional input of "
+                     "size [%s] instead", weight->ndim, weight->ndim, ws, input->ndim, is);
+        return -1;
+    }
+    if (expand_param(stride, "stride", d, st) < 0 || expand_param(padding, "padding", d, pd) < 0 ||
+        expand_param(dilation, "dilation", d, dl) < 0 || expand_param(output_padding, "output_padding", d, op) < 0)
+        return -1;
+    for (int i = 0; i < d; i++) {
+        const char *bad = st[i] <= 0 ? "non-positive stride is not supported"
+                        : pd[i] < 0  ? "negative padding is not supported"
+                        : op[i] < 0  ? "negative output_padding is not supported"
+                        : dl[i] <= 0 ? "dilation should be greater than zero"
+                                     : NULL;
+        if (bad) {
+            PyErr_SetString(PyExc_RuntimeError, bad);
+            return -1;
+        }
+    }
+    if (groups <= 0) {
+        PyErr_SetString(PyExc_RuntimeError, "non-positive groups is not supported");
+        return -1;
+    }
+    if (weight->sizes[0] < groups || weight->sizes[0] % groups != 0) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Given groups=%lld, expected weight to be %s %lld at dimension 0, but got weight of size [%s] "
+                     "instead", (long long)groups, weight->sizes[0] < groups ? "at least" : "divisible by",
+                     (long long)groups, ws);
+        return -1;
+    }
+    if (input->sizes[1] != weight->sizes[0]) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Given transposed=1, weight of size [%s], expected input[%s] to have %lld channels, but got %lld "
+                     "channels instead", ws, is, (long long)weight->sizes[0], (long long)input->sizes[1]);
+        return -1;
+    }
+    int64_t cout = weight->sizes[1] * groups;
+    if (bias && (bias->ndim != 1 || bias->sizes[0] != cout)) {
+        char bs[128];
+        tn_format_ints(bs, sizeof bs, bias->ndim, bias->sizes, ", ");
+        PyErr_Format(PyExc_RuntimeError,
+                     "Given transposed=1, weight of size [%s], expected bias to be 1-dimensional with %lld elements, "
+                     "but got bias of size [%s] instead", ws, (long long)cout, bs);
+        return -1;
+    }
+    shape[0] = input->sizes[0];
+    shape[1] = cout;
+    for (int i = 0; i < d; i++) {
+        if (op[i] >= st[i] && op[i] >= dl[i]) {
+            PyErr_SetString(PyExc_RuntimeError, "output padding must be smaller than either stride or dilation");
+            return -1;
+        }
+        shape[2 + i] = (input->sizes[2 + i] - 1) * st[i] - 2 * pd[i] + dl[i] * (weight->sizes[2 + i] - 1) + op[i] + 1;
+        if (shape[2 + i] <= 0) {
+            PyErr_SetString(PyExc_RuntimeError, "Given input size per channel is too small: the calculated output "
+                                                "size of the transposed convolution is not positive");
+            return -1;
+        }
+    }
+    const char *other = weight->dtype != input->dtype ? tn_dtype_name(weight->dtype)
+                      : bias && bias->dtype != input->dtype ? tn_dtype_name(bias->dtype) : NULL;
+    if (other) {
+        PyErr_Format(PyExc_RuntimeError, "Input type (%s) and weight/bias type (%s) should be the same",
+                     tn_dtype_name(input->dtype), other);
+        return -1;
+    }
+    return 0;
+}
+
+/* The size of the plain convolution's output over a transposed convolution's output (shape): x's
+ * sizes, longer by output_padding / stride where output_padding reaches the stride (Note
+ * [Transposed convolution]); 1 when longer, 0 when x's own. */
+static int
+adjoint_sizes(const TensorObject *x, tn_ints stride, tn_ints output_padding, int64_t *sizes)
+{
+    int longer = 0;
+    memcpy(sizes, x->sizes, sizeof(int64_t) * (size_t)x->ndim);
+    for (int i = 2; i < x->ndim; i++) {
+        int64_t st = stride.v[stride.n == 1 ? 0 : i - 2], op = output_padding.v[output_padding.n == 1 ? 0 : i - 2];
+        sizes[i] += op / st;
+        longer |= op >= st;
+    }
+    return longer;
+}
+
+/* x zero-padded at the end of its dims to sizes: a fresh contiguous tensor */
+static TensorObject *
+zero_pad_end(const tn_op *overload, TensorObject *x, const int64_t *sizes)
+{
+    TensorObject *p = tn_tensor_empty(x->ndim, sizes, x->dtype, x->device);
+    if (!p || x->device == TN_DEVICE_META)
+        return p;
+    if (p->numel)
+        memset(tn_tensor_data(p), 0, (size_t)(p->numel * tn_dtype_size(p->dtype)));
+    TensorObject *v = tn_tensor_from_storage(p->storage, p->offset, x->ndim, x->sizes, p->strides, p->dtype);
+    int rc = v ? tn_copy_into(overload, v, x) : -1;
+    Py_XDECREF((PyObject *)v);
+    if (rc < 0)
+        Py_CLEAR(p);
+    return p;
+}
+
+/* the leading x-sized block of t (sizes at least x's), as a fresh tensor laid out like x's would be */
+static PyObject *
+leading_block(const tn_op *overload, TensorObject *t, const TensorObject *like)
+{
+    TensorObject *v = tn_tensor_from_storage(t->storage, t->offset, like->ndim, like->sizes, t->strides, t->dtype);
+    TensorObject *out = v ? tn_tensor_empty(like->ndim, like->sizes, t->dtype, t->device) : NULL;
+    if (out && t->device != TN_DEVICE_META && tn_copy_into(overload, out, v) < 0)
+        Py_CLEAR(out);
+    Py_XDECREF((PyObject *)v);
+    return (PyObject *)out;
+}
+
+static PyObject *
+tuple_item(PyObject *r, Py_ssize_t i)
+{
+    PyObject *item = r ? PySequence_GetItem(r, i) : NULL;
+    Py_XDECREF(r);
+    return item;
+}
+
+/* the transposed convolution in the input's dtype (Note [Transposed convolution]) */
+static PyObject *
+conv_transposed_core(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
+                     tn_ints stride, tn_ints padding, tn_ints dilation, tn_ints output_padding, int64_t groups)
+{
+    int64_t shape[2 + CONV_MAX_DIMS], mask_v[3] = {1, 0, 0};
+    if (transposed_shape(input, weight, bias, stride, padding, dilation, output_padding, groups, shape) < 0)
+        return NULL;
+    /* the convolution's input: only its sizes and layout are read */
+    TensorObject *like = conv_output(input, weight, input->ndim, shape, input->device);
+    if (!like)
+        return NULL;
+    tn_ints mask = {mask_v, 3, false}, no_bias = {NULL, 0, true};
+    int64_t xsizes[2 + CONV_MAX_DIMS];
+    TensorObject *x = adjoint_sizes(input, stride, output_padding, xsizes) ? zero_pad_end(overload, input, xsizes)
+                                                                           : (Py_INCREF((PyObject *)input), input);
+    int64_t zero = 0;
+    PyObject *out = x ? tuple_item(tn_op_convolution_backward(overload, x, like, weight, no_bias, stride, padding,
+                                                              dilation, false, (tn_ints){&zero, 1, false}, groups,
+                                                              mask), 0)
+                      : NULL;
+    Py_XDECREF((PyObject *)x);
+    Py_DECREF((PyObject *)like);
+    if (out && bias && input->device != TN_DEVICE_META) {
+        int64_t bshape[2 + CONV_MAX_DIMS];
+        for (int i = 0; i < input->ndim; i++)
+            bshape[i] = i == 1 ? shape[1] : 1;
+        PyObject *bv = tn_op_view(overload, bias, (tn_ints){bshape, input->ndim, false});
+        tn_value one = tn_value_int(1);
+        PyObject *r = bv ? tn_op_add___Tensor(overload, TN_T(out), TN_T(bv), &one) : NULL;
+        Py_XDECREF(bv);
+        if (!r)
+            Py_CLEAR(out);
+        Py_XDECREF(r);
+    }
+    return out;
+}
+
+/* float16/bfloat16 with a bias: upstream adds the bias before its one rounding, so the whole
+ * transposed convolution runs on float32 copies (layouts kept) and is rounded once at the end */
+static PyObject *
+conv_transposed_low(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
+                    tn_ints stride, tn_ints padding, tn_ints dilation, tn_ints output_padding, int64_t groups)
+{
+    PyObject *x = tn_op__to_copy(overload, input, TN_DTYPE_F32, -1, NULL, -1, false, -1);
+    PyObject *w = x ? tn_op__to_copy(overload, weight, TN_DTYPE_F32, -1, NULL, -1, false, -1) : NULL;
+    PyObject *b = w ? tn_op__to_copy(overload, bias, TN_DTYPE_F32, -1, NULL, -1, false, -1) : NULL;
+    PyObject *y = b ? conv_transposed_core(overload, TN_T(x), TN_T(w), TN_T(b), stride, padding, dilation, output_padding,
+                                           groups)
+                    : NULL;
+    PyObject *out = y ? tn_op__to_copy(overload, TN_T(y), input->dtype, -1, NULL, -1, false, -1) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(w);
+    Py_XDECREF(b);
+    Py_XDECREF(y);
+    return out;
+}
+
+static PyObject *
+conv_transposed(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride,
+                tn_ints padding, tn_ints dilation, tn_ints output_padding, int64_t groups)
+{
+    int64_t shape[2 + CONV_MAX_DIMS];
+    if (transposed_shape(input, weight, bias, stride, padding, dilation, output_padding, groups, shape) < 0)
+        return NULL;
+    if (bias && (input->dtype == TN_DTYPE_F16 || input->dtype == TN_DTYPE_BF16) && input->device != TN_DEVICE_META)
+        return conv_transposed_low(overload, input, weight, bias, stride, padding, dilation, output_padding, groups);
+    return conv_transposed_core(overload, input, weight, bias, stride, padding, dilation, output_padding, groups);
+}
+
+/* convolution_backward with transposed=True (Note [Transposed convolution]) */
+static PyObject *
+conv_transposed_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *input, TensorObject *weight,
+                         tn_ints stride, tn_ints padding, tn_ints dilation, tn_ints output_padding, int64_t groups,
+                         tn_ints output_mask)
+{
+    int64_t shape[2 + CONV_MAX_DIMS], zero = 0, wmask_v[3] = {0, 1, 0};
+    if (transposed_shape(input, weight, NULL, stride, padding, dilation, output_padding, groups, shape) < 0)
+        return NULL;
+    if (grad_output->ndim != input->ndim || memcmp(grad_output->sizes, shape, sizeof(int64_t) * (size_t)input->ndim)) {
+        char a[128], b[128];
+        tn_format_sizes(a, sizeof a, grad_output->ndim, grad_output->sizes);
+        tn_format_sizes(b, sizeof b, input->ndim, shape);
+        PyErr_Format(PyExc_RuntimeError, "convolution_backward: expected grad_output of size %s (the convolution's "
+                     "output), but got %s", b, a);
+        return NULL;
+    }
+    int want[3] = {output_mask.n > 0 && output_mask.v[0], output_mask.n > 1 && output_mask.v[1],
+                   output_mask.n > 2 && output_mask.v[2]};
+    tn_ints no_op = {&zero, 1, false}, wmask = {wmask_v, 3, false}, no_bias = {NULL, 0, true};
+    PyObject *gi = NULL, *gw = NULL, *gb = NULL;
+    int64_t xsizes[2 + CONV_MAX_DIMS];
+    int longer = adjoint_sizes(input, stride, output_padding, xsizes);
+    if (want[0] && !(gi = tn_op_convolution(overload, grad_output, weight, NULL, stride, padding, dilation, false,
+                                            no_op, groups)))
+        goto fail;
+    if (gi && longer)
+        TN_SETREF(gi, leading_block(overload, TN_T(gi), input));
+    if (want[0] && !gi)
+        goto fail;
+    if (want[1]) {
+        TensorObject *x = longer ? zero_pad_end(overload, input, xsizes) : (Py_INCREF((PyObject *)input), input);
+        gw = x ? tuple_item(tn_op_convolution_backward(overload, x, grad_output, weight, no_bias, stride, padding,
+                                                       dilation, false, no_op, groups, wmask), 1)
+               : NULL;
+        Py_XDECREF((PyObject *)x);
+        if (!gw)
+            goto fail;
+    }
+    if (want[2]) {
+        int64_t dims[2 + CONV_MAX_DIMS], nd = 0;
+        for (int i = 0; i < grad_output->ndim; i++)
+            if (i != 1)
+                dims[nd++] = i;
+        if (!(gb = tn_op_sum__dim_IntList(overload, grad_output, (tn_ints){dims, nd, false}, false, -1)))
+            goto fail;
+    }
+    return Py_BuildValue("(NNN)", gi ? gi : Py_NewRef(Py_None), gw ? gw : Py_NewRef(Py_None),
+                         gb ? gb : Py_NewRef(Py_None));
+fail:
+    Py_XDECREF(gi);
+    Py_XDECREF(gw);
+    return NULL;
+}
+
+/* ConvParams' output_padding checks for transposed=False: never negative; and (convolution_backward,
+ * strict) all zero, or upstream's error with the list expanded to the spatial dims. 0 or -1. */
+static int
+plain_output_padding_check(tn_ints output_padding, int d, int strict)
+{
+    int nonzero = 0;
+    for (Py_ssize_t i = 0; i < output_padding.n; i++) {
+        if (output_padding.v[i] < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "negative output_padding is not supported");
+            return -1;
+        }
+        nonzero |= output_padding.v[i] != 0;
+    }
+    if (strict && nonzero) {
+        char got[128] = "";
+        size_t n = 0;
+        for (int i = 0; i < d && n < sizeof got; i++)
+            n += (size_t)snprintf(got + n, sizeof got - n, "%s%lld", i ? " " : "",
+                                  (long long)output_padding.v[output_padding.n == 1 ? 0 : i]);
+        PyErr_Format(PyExc_RuntimeError, "output_padding is not supported for non-transposed convolutions; got: %s",
+                     got);
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_convolution(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
                   tn_ints stride, tn_ints padding,
                   tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups)
 {
-    (void)output_padding;
-    if (transposed) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "aten::convolution with transposed=True (conv_transpose1d/2d/3d) is not implemented in "
-                        "torchnative; a transposed-convolution kernel in ops/conv.c would make it work");
+    if (!transposed && plain_output_padding_check(output_padding, weight->ndim - 2, 0) < 0)
         return NULL;
-    }
+    if (transposed)
+        return conv_transposed(overload, input, weight, bias, stride, padding, dilation, output_padding, groups);
     conv_geom g;
     if (conv_check(input, weight, bias, stride, padding, dilation, groups, &g) < 0)
         return NULL;
     return conv_forward(overload, input, weight, bias, &g);
 }
 
-/* conv1d/2d/3d: an unbatched input (one dim fewer) runs as a batch of one (ATen's batchify). */
+/* conv1d/2d/3d and conv_transpose1d/2d/3d (transposed, with output_padding): an unbatched input
+ * (one dim fewer) runs as a batch of one (ATen's batchify). */
 static PyObject *
-conv_nd(const tn_op *overload, int d, TensorObject *input, TensorObject *weight, TensorObject *bias,
-        tn_ints stride, tn_ints padding,
-        tn_ints dilation, int64_t groups)
+conv_nd_any(const tn_op *overload, int d, int transposed, TensorObject *input, TensorObject *weight,
+            TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints output_padding, tn_ints dilation,
+            int64_t groups)
 {
     if (input->ndim != d + 1 && input->ndim != d + 2) {
         char is[128];
         tn_format_ints(is, sizeof is, input->ndim, input->sizes, ", ");
         PyErr_Format(PyExc_RuntimeError,
-                     "Expected %dD (unbatched) or %dD (batched) input to conv%dd, but got input of size: [%s]", d + 1,
-                     d + 2, d, is);
+                     "Expected %dD (unbatched) or %dD (batched) input to conv%s%dd, but got input of size: [%s]", d + 1,
+                     d + 2, transposed ? "_transpose" : "", d, is);
         return NULL;
     }
     int unbatched = input->ndim == d + 1;
     PyObject *x = unbatched ? tn_op_unsqueeze(overload, input, 0) : (Py_INCREF((PyObject *)input), (PyObject *)input);
     if (!x)
         return NULL;
-    int64_t zero = 0;
-    tn_ints none = {&zero, 1, false};
-    PyObject *r = tn_op_convolution(overload, TN_T(x), weight, bias, stride, padding, dilation, false, none, groups);
+    PyObject *r = tn_op_convolution(overload, TN_T(x), weight, bias, stride, padding, dilation, transposed,
+                                    output_padding, groups);
     Py_DECREF(x);
     if (r && unbatched) {
         PyObject *s = tn_op_squeeze__dim(overload, TN_T(r), 0);
@@ -669,6 +969,15 @@ conv_nd(const tn_op *overload, int d, TensorObject *input, TensorObject *weight,
         r = s;
     }
     return r;
+}
+
+static PyObject *
+conv_nd(const tn_op *overload, int d, TensorObject *input, TensorObject *weight, TensorObject *bias,
+        tn_ints stride, tn_ints padding, tn_ints dilation, int64_t groups)
+{
+    int64_t zero = 0;
+    tn_ints none = {&zero, 1, false};
+    return conv_nd_any(overload, d, 0, input, weight, bias, stride, padding, none, dilation, groups);
 }
 
 int
@@ -729,6 +1038,30 @@ conv_nd_padding(const tn_op *overload, int d, TensorObject *input, TensorObject 
     PyObject *r = conv_nd(overload, d, TN_T(padded), weight, bias, stride, p, dilation, groups);
     Py_DECREF(padded);
     return r;
+}
+
+/* conv_transpose1d / conv_transpose2d.input / conv_transpose3d.input (Note [Transposed convolution]) */
+PyObject *
+tn_op_conv_transpose1d(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
+                       tn_ints stride, tn_ints padding, tn_ints output_padding, int64_t groups, tn_ints dilation)
+{
+    return conv_nd_any(overload, 1, 1, input, weight, bias, stride, padding, output_padding, dilation, groups);
+}
+
+PyObject *
+tn_op_conv_transpose2d__input(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
+                              tn_ints stride, tn_ints padding, tn_ints output_padding, int64_t groups,
+                              tn_ints dilation)
+{
+    return conv_nd_any(overload, 2, 1, input, weight, bias, stride, padding, output_padding, dilation, groups);
+}
+
+PyObject *
+tn_op_conv_transpose3d__input(const tn_op *overload, TensorObject *input, TensorObject *weight, TensorObject *bias,
+                              tn_ints stride, tn_ints padding, tn_ints output_padding, int64_t groups,
+                              tn_ints dilation)
+{
+    return conv_nd_any(overload, 3, 1, input, weight, bias, stride, padding, output_padding, dilation, groups);
 }
 
 #define CONV_ND(D)                                                                                     \
@@ -899,13 +1232,11 @@ tn_op_convolution_backward(const tn_op *overload, TensorObject *grad_output, Ten
                            tn_ints bias_sizes, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed,
                            tn_ints output_padding, int64_t groups, tn_ints output_mask)
 {
-    (void)output_padding;
-    if (transposed) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "aten::convolution_backward with transposed=True (the gradient of conv_transpose1d/2d/3d) is "
-                        "not implemented in torchnative; the transposed convolution itself is not either");
+    if (transposed)
+        return conv_transposed_backward(overload, grad_output, input, weight, stride, padding, dilation,
+                                        output_padding, groups, output_mask);
+    if (plain_output_padding_check(output_padding, weight->ndim - 2, 1) < 0)
         return NULL;
-    }
     conv_geom g;
     if (conv_check(input, weight, NULL, stride, padding, dilation, groups, &g) < 0)
         return NULL;

@@ -83,8 +83,11 @@ tn_op_uniform_(const tn_op *overload, TensorObject *self, double from, double to
         return NULL;
     }
     if (from > to) {
-        PyErr_Format(PyExc_RuntimeError, "uniform_ expects to return a [from, to) range, but found from=%g > to=%g",
-                     from, to);
+        char a[32], b[32];  /* PyErr_Format has no %g: the doubles as C++'s stream prints them */
+        snprintf(a, sizeof a, "%g", from);
+        snprintf(b, sizeof b, "%g", to);
+        PyErr_Format(PyExc_RuntimeError, "uniform_ expects to return a [from, to) range, but found from=%s > to=%s",
+                     a, b);
         return NULL;
     }
     if (check_writable(self) < 0)
@@ -105,7 +108,9 @@ PyObject *
 tn_op_normal_(const tn_op *overload, TensorObject *self, double mean, double std, PyObject *generator)
 {
     if (std < 0) {
-        PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %g", std);
+        char a[32];
+        snprintf(a, sizeof a, "%g", std);
+        PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %s", a);
         return NULL;
     }
     if (check_writable(self) < 0)
@@ -237,7 +242,9 @@ PyObject *
 tn_op_bernoulli___float(const tn_op *overload, TensorObject *self, double p, PyObject *generator)
 {
     if (!(p >= 0 && p <= 1)) {
-        PyErr_Format(PyExc_RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p=%g", p);
+        char a[32];
+        snprintf(a, sizeof a, "%g", p);
+        PyErr_Format(PyExc_RuntimeError, "bernoulli_ expects p to be in [0, 1], but got p=%s", a);
         return NULL;
     }
     if (check_writable(self) < 0)
@@ -308,7 +315,9 @@ PyObject *
 tn_op_exponential_(const tn_op *overload, TensorObject *self, double lambd, PyObject *generator)
 {
     if (lambd <= 0) {
-        PyErr_Format(PyExc_RuntimeError, "exponential_ expects lambda > 0.0, but found lambda=%g", lambd);
+        char a[32];
+        snprintf(a, sizeof a, "%g", lambd);
+        PyErr_Format(PyExc_RuntimeError, "exponential_ expects lambda > 0.0, but found lambda=%s", a);
         return NULL;
     }
     if (check_writable(self) < 0)

@@ -827,7 +827,10 @@ tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_va
         hi += 1;
     }
     if (isinf(lo) || isinf(hi) || isnan(lo) || isnan(hi)) {
-        PyErr_Format(PyExc_RuntimeError, "torch.histc: range of [%g, %g] is not finite", lo, hi);
+        char a[32], b[32];  /* PyErr_Format has no %g */
+        snprintf(a, sizeof a, "%g", lo);
+        snprintf(b, sizeof b, "%g", hi);
+        PyErr_Format(PyExc_RuntimeError, "torch.histc: range of [%s, %s] is not finite", a, b);
         return NULL;
     }
     if (!(lo < hi)) {

@@ -61,8 +61,6 @@ FAMILY_RULES = [
 NO_BACKWARD_REASON = {
     "resize_": "upstream raises \"cannot resize variables that require grad\" (op_backward/resize_/bwd* agree)",
     "_pin_memory": "upstream's CPU build raises (pinning needs an accelerator; op_backward/_pin_memory/bwd* agree)",
-    "convolution": "op_backward/convolution/bwd_transposed is refused, as its forward is (no transposed-convolution "
-                   "kernel); the other bwd cases agree",
 }
 
 

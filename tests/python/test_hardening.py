@@ -106,6 +106,30 @@ def test_sizes(sizes, i):
         assert ours == up, case
 
 
+# error messages that print a double: PyErr_Format has no %g (they said "found std %g"); now
+# formatted first, as C++'s stream prints them. Class and message equal upstream's.
+DOUBLE_MESSAGES = [
+    "out = torch.empty(3).uniform_(2, 1)",
+    "out = torch.empty(3).normal_(0, -1.5)",
+    "out = torch.empty(3).bernoulli_(1.5)",
+    "out = torch.empty(3).exponential_(-2)",
+    "out = torch.histc(torch.tensor([1., float('inf')]), min=0, max=float('inf'))",
+    "out = F.cross_entropy(torch.zeros(2, 3), torch.tensor([0, 1]), label_smoothing=1.5)",
+    "out = F.cross_entropy(torch.zeros(2, 3), torch.rand(2, 3), label_smoothing=2.25)",
+]
+
+
+@pytest.fixture(scope="module")
+def double_messages():
+    return run_side("ours", DOUBLE_MESSAGES), upstream_results(DOUBLE_MESSAGES)
+
+
+@pytest.mark.parametrize("i", range(len(DOUBLE_MESSAGES)), ids=[c[6:60] for c in DOUBLE_MESSAGES])
+def test_messages_print_doubles(double_messages, i):
+    ours, up = double_messages[0][i], double_messages[1][i]
+    assert "exc" in up and ours.get("exc") == up["exc"] and ours.get("msg") == up["msg"], (DOUBLE_MESSAGES[i], ours, up)
+
+
 # upstream's sanitizer canaries (tools/asan.py Note [Canaries]) in bounds, and their argument
 # checks: value, exception class and message equal upstream's (they were refusing placeholders)
 CANARIES = [

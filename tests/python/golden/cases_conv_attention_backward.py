@@ -70,8 +70,12 @@ conv("layout_channels_last", "make((2, 4, 7, 8), torch.{dt}, seed=1).contiguous(
      post="tuple(None if t is None else (t.shape, t.stride()) for t in r)")
 conv("empty_batch", "make((0, 4, 7, 8), torch.{dt}, seed=1)", W2, (0, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2)
 conv("bad_grad_shape", X2, W2, (2, 6, 4, 5), [2, 1], [1, 0], [1, 2], 2, tol=False)
+# Note [Transposed convolution]: bias_sizes is what the conv_transpose had (upstream sums grad_output
+# whatever it says)
 conv("transposed", "make((2, 4, 5, 5), torch.{dt}, seed=1)", "make((4, 3, 3, 3), torch.{dt}, seed=2)",
-     (2, 3, 7, 7), [1], [0], [1], 1, tol=False, transposed=True)
+     (2, 3, 7, 7), [1], [0], [1], 1, transposed=True)
+conv("transposed_groups_stride", "make((2, 4, 5, 6), torch.{dt}, seed=1)", "make((4, 3, 3, 2), torch.{dt}, seed=2)",
+     (2, 6, 9, 8), [2, 1], [1, 0], [1, 2], 2, transposed=True)
 # the gradient of a real forward, through the functional spelling's output
 CASES["convolution_backward/of_conv2d"] = {"code": (
     "x = make((2, 3, 9, 9), torch.float32, seed=1); w = make((4, 3, 3, 3), torch.float32, seed=2); "
@@ -136,13 +140,13 @@ CASES["sdpa_dropout/backward"] = {"code": SDPA_DROPOUT + (
 
 # _convolution_double_backward (Note [convolution double backward] in ops/compositions.c): ggO from
 # ggI, ggW and ggb, gW from ggI (per group, stride and dilation swapped), gI from ggW
-def conv_dd(name, x, w, gshape, stride, pad, dil, groups, ggW=True, ggb=True, dt="float64"):
+def conv_dd(name, x, w, gshape, stride, pad, dil, groups, ggW=True, ggb=True, dt="float64", transposed=False, op=None):
     mk = lambda shape, seed: f"make({shape}, torch.{dt}, seed={seed})"
     wshape = tuple(int(v) for v in w.split("((")[1].split(")")[0].split(", "))
     xshape = tuple(int(v) for v in x.split("((")[1].split(")")[0].split(", "))
     code = (f"out = {A}._convolution_double_backward({mk(xshape, 4)}, {mk(wshape, 5) if ggW else 'None'}, "
-            f"{mk((wshape[0],), 6) if ggb else 'None'}, {mk(gshape, 3)}, {w.format(dt=dt)}, {x.format(dt=dt)}, "
-            f"{stride}, {pad}, {dil}, False, [0] * {len(stride)}, {groups}, [True, True, True])")
+            f"{mk((gshape[1],), 6) if ggb else 'None'}, {mk(gshape, 3)}, {w.format(dt=dt)}, {x.format(dt=dt)}, "
+            f"{stride}, {pad}, {dil}, {transposed}, {op or [0] * len(stride)}, {groups}, [True, True, True])")
     CASES[f"convolution_double_backward/{name}"] = {"code": code, **D}
 
 
@@ -152,3 +156,22 @@ conv_dd("2d_plain_f32", "make((2, 3, 6, 6), torch.{dt}, seed=1)", "make((5, 3, 3
 conv_dd("2d_no_ggW_no_ggb", X2, W2, (2, 6, 4, 6), [2, 1], [1, 0], [1, 2], 2, ggW=False, ggb=False)
 conv_dd("1d_stride3", "make((2, 4, 11), torch.{dt}, seed=1)", "make((4, 4, 3), torch.{dt}, seed=2)", (2, 4, 3),
         [3], [0], [1], 1)
+# transposed (Note [Transposed convolution] in ops/conv.c): ggO by transposed convolutions, gW from
+# conv(gO^T, ggI^T), gI the plain convolution of gO with ggW narrowed to the input
+conv_dd("transposed_groups_output_padding", "make((2, 4, 5, 6), torch.{dt}, seed=1)",
+        "make((4, 3, 3, 2), torch.{dt}, seed=2)", (2, 6, 10, 8), [2, 1], [1, 0], [1, 2], 2, transposed=True, op=[1, 0])
+conv_dd("transposed_f32", "make((1, 4, 5, 6), torch.{dt}, seed=1)", "make((4, 3, 3, 2), torch.{dt}, seed=2)",
+        (1, 3, 10, 9), [1, 1], [0, 0], [2, 2], 1, dt="float32", transposed=True, op=[1, 1])
+# float16/bfloat16 with a bias: upstream adds the bias before its one rounding (a second rounding
+# after it was up to a whole result off where the sum is near zero); these sums agree bit for bit
+for _dt in ("bfloat16", "float16"):
+    CASES[f"convolution/transposed_bias_{_dt}"] = (
+        f"out = torch.nn.functional.conv_transpose2d(make((2, 4, 5, 6), torch.{_dt}, seed=1), "
+        f"make((4, 3, 3, 2), torch.{_dt}, seed=2), make((3,), torch.{_dt}, seed=3), stride=2)")
+# upstream's output_padding checks: never negative; a non-transposed convolution_backward takes none
+CASES["convolution_backward/plain_output_padding"] = (
+    f"out = {A}.convolution_backward(make((2, 3, 3, 5), torch.float32, seed=3), make((2, 4, 5, 6), torch.float32, "
+    "seed=1), make((3, 4, 3, 2), torch.float32, seed=2), None, [1], [0], [1], False, [1, 0], 1, [True, True, False])")
+CASES["convolution/plain_negative_output_padding"] = (
+    f"out = {A}.convolution(make((2, 4, 5, 6), torch.float32, seed=1), make((3, 4, 3, 2), torch.float32, seed=2), "
+    "None, [1], [0], [1], False, [-1], 1)")
