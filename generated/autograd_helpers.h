@@ -241,6 +241,7 @@ PyObject *tn_compose_var__dim(tn_op *op, tn_value *a);
 PyObject *tn_compose_var_mean(tn_op *op, tn_value *a);
 PyObject *tn_compose_var_mean__dim(tn_op *op, tn_value *a);
 PyObject *tn_compose_view_as(tn_op *op, tn_value *a);
+PyObject *tn_compose_where__Scalar(tn_op *op, tn_value *a);
 PyObject *tn_compose_where__ScalarOther(tn_op *op, tn_value *a);
 PyObject *tn_compose_where__ScalarSelf(tn_op *op, tn_value *a);
 

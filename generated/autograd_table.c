@@ -2733,7 +2733,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_vstack, TN_AG_CIA, NULL},
     {TN_OP_vstack__out, TN_AG_OUT, NULL},
     {TN_OP_where, TN_AG_CIA, NULL},
-    {TN_OP_where__Scalar, TN_AG_CIA, NULL},
+    {TN_OP_where__Scalar, TN_AG_CIA, tn_compose_where__Scalar},
     {TN_OP_where__ScalarOther, TN_AG_CIA, tn_compose_where__ScalarOther},
     {TN_OP_where__ScalarSelf, TN_AG_CIA, tn_compose_where__ScalarSelf},
     {TN_OP_where__self, TN_AG_RECORD, tn_ag_record_where__self},

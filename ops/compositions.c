@@ -18,6 +18,7 @@
 #include "ops/compose.h"
 #include "ops/conv.h"
 #include "ops/loss.h"
+#include "ops/norm.h"
 
 #include <math.h>
 #include <string.h>
@@ -436,7 +437,9 @@ tn_compose_to__dtype_layout(tn_op *op, tn_value *a)
 PyObject *
 tn_compose_type_as(tn_op *op, tn_value *a)
 {
-    return to_impl(T(0), TN_T(T(1))->dtype, 0, NONE_V, NONE_V);
+    /* ATen: self.to(other.options()), the other's dtype and device */
+    tn_value dev = tn_ag_value_device(TN_T(T(1))->device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU);
+    return to_impl(T(0), TN_T(T(1))->dtype, 0, NONE_V, dev);
 }
 
 /* ---- matmul and linear (ATen's _matmul_impl and linear) ---- */
@@ -706,6 +709,8 @@ tn_compose_rms_norm(tn_op *op, tn_value *a)
 {
     PyObject *input = T(0), *weight = OPT_T(2);
     TensorObject *in = TN_T(input);
+    if (tn_rms_norm_check(in, (tn_ints){a[1].u.ints, a[1].n, false}, weight ? TN_T(weight) : NULL) < 0)
+        return NULL;
     int d = in->dtype;
     int opmath = (d == TN_DTYPE_F16 || d == TN_DTYPE_BF16) ? TN_DTYPE_F32 : d;
     double eps = a[3].tag != TN_V_NONE ? a[3].u.d : opmath == TN_DTYPE_F64 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
@@ -881,6 +886,8 @@ tn_compose_cross_entropy_loss(tn_op *op, tn_value *a)
         PyErr_Format(PyExc_RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: %g", smoothing);
         return NULL;
     }
+    if (tn_cross_entropy_target_check(self, target) < 0)
+        return NULL;
     if (tn_dtype_is_floating(target->dtype)) {
         PyErr_SetString(PyExc_NotImplementedError,
                         "torchnative: cross_entropy with class-probability targets under autograd is not implemented; "
@@ -1071,6 +1078,8 @@ static PyObject *
 conv_padding(int d, int conv_id, tn_value *a)
 {
     int64_t pad[3], extra[6];
+    if (tn_conv_batchify_check(TN_T(T(0)), d) < 0)  /* ATen's conv{d}d batchifies first */
+        return NULL;
     int mode = tn_conv_padding_mode(d, TN_T(T(1)), ints_of(&a[3]), a[4].u.s, ints_of(&a[5]), pad, extra);
     if (mode < 0)
         return NULL;
@@ -1152,6 +1161,25 @@ where_with_scalar(tn_value *a, int scalar_at)
     args[scalar_at] = tn_value_tensor((PyObject *)wrapped);
     PyObject *r = call(TN_OP_where__self, args);
     Py_DECREF(wrapped);
+    return r;
+}
+
+/* where(condition, Scalar, Scalar), as ATen: both scalars as 0-dim tensors of their result type
+ * on the condition's device, then where.self */
+PyObject *
+tn_compose_where__Scalar(tn_op *op, tn_value *a)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_scalar(&st, &a[1]) < 0 || tn_result_type_update_scalar(&st, &a[2]) < 0)
+        return NULL;
+    int dtype = tn_result_type_finish(&st), device = TN_T(T(0))->device;
+    TensorObject *s = tn_scalar_tensor(&a[1], dtype, device);
+    TensorObject *o = s ? tn_scalar_tensor(&a[2], dtype, device) : NULL;
+    PyObject *r = o ? call(TN_OP_where__self, (tn_value[]){a[0], tn_value_tensor((PyObject *)s), tn_value_tensor((PyObject *)o)})
+                    : NULL;
+    Py_XDECREF((PyObject *)s);
+    Py_XDECREF((PyObject *)o);
     return r;
 }
 
@@ -1267,6 +1295,43 @@ done:
     return r;
 }
 
+/* ATen's validate_sdpa_input, which scaled_dot_product_attention runs before choosing a kernel */
+static int
+sdpa_validate(const TensorObject *q, const TensorObject *k, const TensorObject *v, PyObject *mask)
+{
+    if (q->dtype != k->dtype || q->dtype != v->dtype) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected query, key, and value to have the same dtype, but got query.dtype: %s key.dtype: %s "
+                     "and value.dtype: %s instead.", tn_dtype_name(q->dtype), tn_dtype_name(k->dtype),
+                     tn_dtype_name(v->dtype));
+        return -1;
+    }
+    if (q->device != k->device || q->device != v->device) {
+        const char *dn[2] = {q->device == TN_DEVICE_META ? "meta" : "cpu", k->device == TN_DEVICE_META ? "meta" : "cpu"};
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected query, key, and value to have the same device type, but got query.device: %s "
+                     "key.device: %s and value.device: %s instead.", dn[0], dn[1],
+                     v->device == TN_DEVICE_META ? "meta" : "cpu");
+        return -1;
+    }
+    if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: %d "
+                     "key.dim: %d and value.dim: %d instead.", q->ndim, k->ndim, v->ndim);
+        return -1;
+    }
+    if (mask) {
+        int md = TN_T(mask)->dtype;
+        if (md != TN_DTYPE_BOOL && md != TN_DTYPE_F32 && md != q->dtype) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Expected attn_mask dtype to be bool or float or to match query dtype, but got "
+                         "attn_mask.dtype: %s and  query.dtype: %s instead.", tn_dtype_name(md), tn_dtype_name(q->dtype));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 PyObject *
 tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
 {
@@ -1274,6 +1339,8 @@ tn_compose_scaled_dot_product_attention(tn_op *op, tn_value *a)
     PyObject *mask = OPT_T(3);
     double dropout_p = a[4].u.d;
     int gqa = (int)a[7].u.i;
+    if (sdpa_validate(q, k, v, mask) < 0)
+        return NULL;
     if (mask && a[5].u.i) {
         PyErr_SetString(PyExc_RuntimeError,
                         "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
@@ -1345,6 +1412,8 @@ conv_nd(tn_value *a, int nd)
                      tn_ag_value_ints_lit(zeros, nd), a[6]};
     PyObject *input = T(0);
     TensorObject *in = TN_T(input);
+    if (tn_conv_batchify_check(in, nd) < 0)
+        return NULL;
     int batched = in->ndim == nd + 2;
     if (!batched) {
         PyObject *u = at_unsqueeze(input, 0);

@@ -341,6 +341,19 @@ done:
     return out;
 }
 
+/* upstream takes same-shaped input and target as class probabilities, whatever the dtype */
+int
+tn_cross_entropy_target_check(const TensorObject *self, const TensorObject *target)
+{
+    if (self->ndim == target->ndim && !memcmp(self->sizes, target->sizes, sizeof(int64_t) * (size_t)self->ndim) &&
+        !tn_dtype_is_floating(target->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "Expected floating point type for target with class probabilities, got %s",
+                     tn_dtype_legacy_name(target->dtype));
+        return -1;
+    }
+    return 0;
+}
+
 /* Class-index targets: nll_loss_nd(log_softmax(self, class dim)), with ATen's label smoothing.
  * Probability (floating) targets are refused by name. */
 PyObject *
@@ -352,13 +365,8 @@ tn_op_cross_entropy_loss(const tn_op *overload, TensorObject *self, TensorObject
         PyErr_Format(PyExc_RuntimeError, "label_smoothing must be between 0.0 and 1.0. Got: %g", label_smoothing);
         return NULL;
     }
-    /* upstream takes same-shaped input and target as class probabilities, whatever the dtype */
-    if (self->ndim == target->ndim && !memcmp(self->sizes, target->sizes, sizeof(int64_t) * (size_t)self->ndim) &&
-        !tn_dtype_is_floating(target->dtype)) {
-        PyErr_Format(PyExc_RuntimeError, "Expected floating point type for target with class probabilities, got %s",
-                     tn_dtype_legacy_name(target->dtype));
+    if (tn_cross_entropy_target_check(self, target) < 0)
         return NULL;
-    }
     if (tn_dtype_is_floating(target->dtype)) {
         PyErr_SetString(PyExc_NotImplementedError,
                         "aten::cross_entropy_loss with class-probability (floating) targets is not implemented in "

@@ -53,6 +53,9 @@ typedef struct tn_op {
      * grad; see Note [Autograd at the door] in autograd.c */
     int ag_mode;
     PyObject *(*ag_record)(struct tn_op *op, tn_value *args);
+    /* a CompositeImplicitAutograd op's C decomposition (ops/compositions.c, op for op as ATen's
+     * C++ composes it), or NULL; meta tensors take it (Note [Meta kernels] in dispatch.c) */
+    PyObject *(*compose)(struct tn_op *op, tn_value *args);
 } tn_op;
 
 extern tn_op tn_ops[TN_NUM_ATEN_OPS];

@@ -135,3 +135,34 @@ for name, code in {
     "linspace_end_overflows_float16": "out = torch.linspace(0, 1e5, 3, dtype=torch.float16)",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # Note [Meta kernels] in runtime/dispatch.c: meta tensors run torch's Python meta function
+    # where one is registered (its checks, order and classes), a CIA op decomposes first
+    "meta_nll_loss_2d_target": "out = torch.nn.functional.nll_loss(torch.empty(4, device='meta'), torch.zeros(1, 4))",
+    "meta_nll_loss_batch_mismatch": "out = torch.ops.aten.nll_loss_nd(torch.empty(4, 3, device='meta'), torch.zeros(3, dtype=torch.long), None, 1, -100)",
+    "meta_cross_entropy_int_probs": "out = torch.nn.functional.cross_entropy(torch.empty(2, 3, device='meta'), torch.zeros(2, 3, dtype=torch.long))",
+    "meta_log_softmax_bool": "out = torch.nn.functional.log_softmax(torch.empty(3, 4, dtype=torch.bool, device='meta'), 1)",
+    "meta_softmax_int64": "out = torch.nn.functional.softmax(torch.empty(2, 3, dtype=torch.int64, device='meta'), -1)",
+    "meta_ne_scalar": "out = torch.ops.aten.ne.Scalar(torch.empty(2, 2, device='meta'), 7)",
+    "meta_relu_int": "out = torch.empty(4, 3, dtype=torch.int16, device='meta').relu()",
+    "meta_trunc": "out = torch.trunc(torch.empty(1, 3, device='meta'))",
+    "meta_out_cpu": "out = torch.frac(torch.empty(2, device='meta'), out=torch.empty(2))",
+    "meta_inplace_cpu_self": "x = torch.ones(2, 3); out = (x.mul_(torch.empty(2, 3, device='meta')), x._version)",
+    "meta_mean_into_meta_out": "out = torch.mean(torch.ones(4), -1, out=torch.empty((), device='meta'))",
+    "meta_where_uint8_cond": "out = torch.where(torch.empty(1, 3, dtype=torch.uint8, device='meta'), 2.5, 7)",
+    "meta_conv1d_0dim_input": "out = torch.nn.functional.conv1d(torch.tensor(1.0), torch.empty(3, 1, device='meta'))",
+    "meta_sdpa_devices": "out = torch.nn.functional.scaled_dot_product_attention(torch.ones(1, 2), torch.ones(1, 2), torch.empty(1, 2, device='meta'))",
+    # torch.ops takes Python numbers for Tensor arguments of prims and of add/sub/mul/div (wrapped numbers)
+    "ops_add_tensor_number": "out = torch.ops.aten.add.Tensor(torch.ones(2), 2)",
+    "ops_prims_ne_number": "out = torch.ops.prims.ne(torch.ones(2), 7)",
+    "ops_ne_tensor_number": "out = torch.ops.aten.ne.Tensor(torch.ones(2), 7)",
+    # kernels torch's meta functions need
+    "empty_permuted_meta": "out = torch.empty_permuted((2, 3, 4), (0, 2, 1), device='meta')",
+    "empty_permuted_cpu_geometry": "x = torch.empty_permuted((2, 3, 4), (2, 0, 1)); out = (x.shape, x.stride())",
+    "empty_permuted_bad_layout": "out = torch.empty_permuted((2, 3), (0, 0))",
+    "empty_permuted_layout_length": "out = torch.empty_permuted((2, 3), (0,))",
+    "empty_permuted_layout_range": "out = torch.empty_permuted((2, 3), (0, 2))",
+    "debug_has_internal_overlap": "out = [torch._debug_has_internal_overlap(t) for t in (torch.ones(2, 3), torch.ones(1, 3).expand(2, 3), torch.ones(4, 4)[:, ::2], torch.ones(3, 3).as_strided((2, 2), (1, 1)))]",
+    "real_of_real": "x = torch.ones(2, 3); out = (torch.real(x), torch.real(x) is x)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
