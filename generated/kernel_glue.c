@@ -967,7 +967,7 @@ glue__softmax_backward_data(tn_value *a)
 static PyObject *
 glue__to_copy(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op__to_copy(
         &tn_ops[TN_OP__to_copy],
@@ -1276,7 +1276,7 @@ glue_any__dims(tn_value *a)
 static PyObject *
 glue_arange(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_arange(
         &tn_ops[TN_OP_arange],
@@ -1292,7 +1292,7 @@ glue_arange(tn_value *a)
 static PyObject *
 glue_arange__start(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_arange__start(
         &tn_ops[TN_OP_arange__start],
@@ -1309,7 +1309,7 @@ glue_arange__start(tn_value *a)
 static PyObject *
 glue_arange__start_step(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], NULL))
         return NULL;
     return tn_op_arange__start_step(
         &tn_ops[TN_OP_arange__start_step],
@@ -2380,7 +2380,7 @@ glue_embedding_dense_backward(tn_value *a)
 static PyObject *
 glue_empty__memory_format(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_empty__memory_format(
         &tn_ops[TN_OP_empty__memory_format],
@@ -2397,7 +2397,7 @@ glue_empty__memory_format(tn_value *a)
 static PyObject *
 glue_empty_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_empty_like(
         &tn_ops[TN_OP_empty_like],
@@ -2414,7 +2414,7 @@ glue_empty_like(tn_value *a)
 static PyObject *
 glue_empty_permuted(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_empty_permuted(
         &tn_ops[TN_OP_empty_permuted],
@@ -2431,7 +2431,7 @@ glue_empty_permuted(tn_value *a)
 static PyObject *
 glue_empty_strided(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_empty_strided(
         &tn_ops[TN_OP_empty_strided],
@@ -2576,7 +2576,7 @@ glue_exponential_(tn_value *a)
 static PyObject *
 glue_eye(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_eye(
         &tn_ops[TN_OP_eye],
@@ -2592,7 +2592,7 @@ glue_eye(tn_value *a)
 static PyObject *
 glue_eye__m(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_eye__m(
         &tn_ops[TN_OP_eye__m],
@@ -2750,7 +2750,7 @@ glue_frac(tn_value *a)
 static PyObject *
 glue_full(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_full(
         &tn_ops[TN_OP_full],
@@ -2767,7 +2767,7 @@ glue_full(tn_value *a)
 static PyObject *
 glue_full_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], &a[0]))
         return NULL;
     return tn_op_full_like(
         &tn_ops[TN_OP_full_like],
@@ -3439,7 +3439,7 @@ glue_linear(tn_value *a)
 static PyObject *
 glue_linspace(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], NULL))
         return NULL;
     return tn_op_linspace(
         &tn_ops[TN_OP_linspace],
@@ -4205,7 +4205,7 @@ glue_negative(tn_value *a)
 static PyObject *
 glue_new_empty(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], &a[0]))
         return NULL;
     return tn_op_new_empty(
         &tn_ops[TN_OP_new_empty],
@@ -4222,7 +4222,7 @@ glue_new_empty(tn_value *a)
 static PyObject *
 glue_new_empty_strided(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], &a[0]))
         return NULL;
     return tn_op_new_empty_strided(
         &tn_ops[TN_OP_new_empty_strided],
@@ -4240,7 +4240,7 @@ glue_new_empty_strided(tn_value *a)
 static PyObject *
 glue_new_full(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], &a[0]))
         return NULL;
     return tn_op_new_full(
         &tn_ops[TN_OP_new_full],
@@ -4258,7 +4258,7 @@ glue_new_full(tn_value *a)
 static PyObject *
 glue_new_ones(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], &a[0]))
         return NULL;
     return tn_op_new_ones(
         &tn_ops[TN_OP_new_ones],
@@ -4275,7 +4275,7 @@ glue_new_ones(tn_value *a)
 static PyObject *
 glue_new_zeros(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], &a[0]))
         return NULL;
     return tn_op_new_zeros(
         &tn_ops[TN_OP_new_zeros],
@@ -4486,7 +4486,7 @@ glue_normal__float_Tensor(tn_value *a)
 static PyObject *
 glue_normal__float_float(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[7]))
+    if (tn_refuse_pin_memory(&a[7], &a[6], NULL))
         return NULL;
     return tn_op_normal__float_float(
         &tn_ops[TN_OP_normal__float_float],
@@ -4549,7 +4549,7 @@ glue_one_hot(tn_value *a)
 static PyObject *
 glue_ones(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_ones(
         &tn_ops[TN_OP_ones],
@@ -4565,7 +4565,7 @@ glue_ones(tn_value *a)
 static PyObject *
 glue_ones_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_ones_like(
         &tn_ops[TN_OP_ones_like],
@@ -4727,7 +4727,7 @@ glue_promote_types(tn_value *a)
 static PyObject *
 glue_rand(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_rand(
         &tn_ops[TN_OP_rand],
@@ -4743,7 +4743,7 @@ glue_rand(tn_value *a)
 static PyObject *
 glue_rand__generator(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_rand__generator(
         &tn_ops[TN_OP_rand__generator],
@@ -4760,7 +4760,7 @@ glue_rand__generator(tn_value *a)
 static PyObject *
 glue_rand_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_rand_like(
         &tn_ops[TN_OP_rand_like],
@@ -4777,7 +4777,7 @@ glue_rand_like(tn_value *a)
 static PyObject *
 glue_randint(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_randint(
         &tn_ops[TN_OP_randint],
@@ -4794,7 +4794,7 @@ glue_randint(tn_value *a)
 static PyObject *
 glue_randint__generator(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], NULL))
         return NULL;
     return tn_op_randint__generator(
         &tn_ops[TN_OP_randint__generator],
@@ -4812,7 +4812,7 @@ glue_randint__generator(tn_value *a)
 static PyObject *
 glue_randint__low(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], NULL))
         return NULL;
     return tn_op_randint__low(
         &tn_ops[TN_OP_randint__low],
@@ -4830,7 +4830,7 @@ glue_randint__low(tn_value *a)
 static PyObject *
 glue_randint__low_generator(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[7]))
+    if (tn_refuse_pin_memory(&a[7], &a[6], NULL))
         return NULL;
     return tn_op_randint__low_generator(
         &tn_ops[TN_OP_randint__low_generator],
@@ -4849,7 +4849,7 @@ glue_randint__low_generator(tn_value *a)
 static PyObject *
 glue_randn(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_randn(
         &tn_ops[TN_OP_randn],
@@ -4865,7 +4865,7 @@ glue_randn(tn_value *a)
 static PyObject *
 glue_randn__generator(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_randn__generator(
         &tn_ops[TN_OP_randn__generator],
@@ -4882,7 +4882,7 @@ glue_randn__generator(tn_value *a)
 static PyObject *
 glue_randn_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_randn_like(
         &tn_ops[TN_OP_randn_like],
@@ -4935,7 +4935,7 @@ glue_random___to(tn_value *a)
 static PyObject *
 glue_randperm(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_randperm(
         &tn_ops[TN_OP_randperm],
@@ -4951,7 +4951,7 @@ glue_randperm(tn_value *a)
 static PyObject *
 glue_randperm__generator(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_randperm__generator(
         &tn_ops[TN_OP_randperm__generator],
@@ -5243,7 +5243,7 @@ glue_rsub__Tensor(tn_value *a)
 static PyObject *
 glue_scalar_tensor(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_scalar_tensor(
         &tn_ops[TN_OP_scalar_tensor],
@@ -6100,7 +6100,7 @@ glue_to__dtype(tn_value *a)
 static PyObject *
 glue_to__dtype_layout(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_to__dtype_layout(
         &tn_ops[TN_OP_to__dtype_layout],
@@ -6500,7 +6500,7 @@ glue_zero_(tn_value *a)
 static PyObject *
 glue_zeros(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_zeros(
         &tn_ops[TN_OP_zeros],
@@ -6516,7 +6516,7 @@ glue_zeros(tn_value *a)
 static PyObject *
 glue_zeros_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_zeros_like(
         &tn_ops[TN_OP_zeros_like],

@@ -1237,6 +1237,8 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
     if (matched)
         *matched = 1;
     result = tn_dispatch(op, vals);
+    if (result && tn_tensor_check(result) && TN_T(result)->wrapped_number)  /* div_.Scalar(1.5, 2) */
+        TN_SETREF(result, tn_unwrap_number(result));
     if (result && schema->returns_list && PyTuple_Check(result))  /* an IValue list is a list */
         TN_SETREF(result, PySequence_List(result));
     if (result && schema->returns_scalartype && tn_dtype_check(result))

@@ -189,20 +189,26 @@ is_default(const tn_param *p, const tn_value *v)
 
 /* A boxed value for Python, where a wrapped number (a Python number a binding made into a 0-dim
  * tensor) is the number again, as upstream's toPyObject gives it back. */
-static PyObject *
-wrapped_number_to_py(const tn_value *v)
+PyObject *
+tn_unwrap_number(PyObject *obj)
 {
-    if (v->tag != TN_V_TENSOR || !TN_T(v->u.t)->wrapped_number || TN_T(v->u.t)->device != TN_DEVICE_CPU)
-        return tn_value_to_py(v);  /* upstream's wrapped numbers are CPU tensors; a meta one has no data */
-    const TensorObject *t = TN_T(v->u.t);
+    if (!tn_tensor_check(obj) || !TN_T(obj)->wrapped_number || TN_T(obj)->device != TN_DEVICE_CPU)
+        return Py_NewRef(obj);  /* upstream's wrapped numbers are CPU tensors; a meta one has no data */
+    const TensorObject *t = TN_T(obj);
     const void *d = tn_tensor_data(t);
     switch (t->dtype) {
     case TN_DTYPE_BOOL: return PyBool_FromLong(*(const uint8_t *)d);
     case TN_DTYPE_I64: return PyLong_FromLongLong(*(const int64_t *)d);
     case TN_DTYPE_F64: return PyFloat_FromDouble(*(const double *)d);
     case TN_DTYPE_C128: return PyComplex_FromDoubles(((const double *)d)[0], ((const double *)d)[1]);
-    default: return tn_value_to_py(v);
+    default: return Py_NewRef(obj);
     }
+}
+
+static PyObject *
+wrapped_number_to_py(const tn_value *v)
+{
+    return v->tag == TN_V_TENSOR ? tn_unwrap_number(v->u.t) : tn_value_to_py(v);
 }
 
 /* Boxed values as (args tuple, kwargs dict), the way upstream hands them to Python

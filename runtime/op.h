@@ -84,8 +84,9 @@ PyObject *tn_call_private(const char *name, PyObject *a, PyObject *b, PyObject *
  * by support.refusal_message to name what the user called (Note [Refusal messages]); NULL. */
 PyObject *tn_raise_refusal(const char *missing, const char *why);
 /* A factory's `bool? pin_memory` argument: True raises upstream's RuntimeError (pinned memory
- * needs an accelerator backend, which a CPU build has not) and returns 1; otherwise 0. */
-int tn_refuse_pin_memory(const tn_value *pin_memory);
+ * needs an accelerator backend, which a CPU build has not) and returns 1; otherwise 0, also
+ * when the result is a meta tensor (its `device` argument, else `self`'s device; either NULL). */
+int tn_refuse_pin_memory(const tn_value *pin_memory, const tn_value *device, const tn_value *self);
 
 /* Kernel status -> Python exception naming op (NULL: "torchnative"); returns -1 unless TN_OK. */
 int tn_kernel_error(const tn_op *op, tn_status s, int dtype);

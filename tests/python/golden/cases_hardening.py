@@ -156,6 +156,13 @@ for name, code in {
     "ops_add_tensor_number": "out = torch.ops.aten.add.Tensor(torch.ones(2), 2)",
     "ops_prims_ne_number": "out = torch.ops.prims.ne(torch.ones(2), 7)",
     "ops_ne_tensor_number": "out = torch.ops.aten.ne.Tensor(torch.ones(2), 7)",
+    # a wrapped number returned by torch.ops is the number again (upstream's toPyObject)
+    "ops_div__scalar_number_self": "out = torch.ops.aten.div_.Scalar(1.5, 2.0)",
+    # pin_memory=True is refused on the CPU, taken by a meta result (nothing is allocated)
+    "pin_memory_meta_scalar_tensor": "out = torch.ops.aten.scalar_tensor.default(0, dtype=torch.float64, device='meta', pin_memory=True)",
+    "pin_memory_meta_zeros_like": "out = torch.zeros_like(torch.ones(2), device='meta', pin_memory=True)",
+    "pin_memory_meta_self_empty_like": "out = torch.empty_like(torch.empty(2, device='meta'), pin_memory=True)",
+    "pin_memory_cpu_zeros": "out = torch.zeros(2, pin_memory=True)",
     # kernels torch's meta functions need
     "empty_permuted_meta": "out = torch.empty_permuted((2, 3, 4), (0, 2, 1), device='meta')",
     "empty_permuted_cpu_geometry": "x = torch.empty_permuted((2, 3, 4), (2, 0, 1)); out = (x.shape, x.stride())",
