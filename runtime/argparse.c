@@ -241,7 +241,9 @@ check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
             PyObject *it = PySequence_GetItem(o, i);
             if (!it)
                 return -1;
-            int ok = (p->type == TN_P_OPT_TENSORLIST && it == Py_None) || tensor_and_overloaded(it, ov);
+            /* upstream's Python bindings parse Tensor?[] as a tensor list (python_arg_parser's
+             * TENSOR_LIST: None is a TypeError); its boxed calls (torch.ops) take None */
+            int ok = (p->type == TN_P_OPT_TENSORLIST && it == Py_None && p->from_schema) || tensor_and_overloaded(it, ov);
             if (!ok) {
                 PyErr_Format(PyExc_TypeError, "expected Tensor as element %zd in argument %d, but got %s", i,
                              argnum, tn_tpname(it));

@@ -577,6 +577,18 @@ via_functional(tn_op *op, tn_value *args)
                 ins[nin++] = TN_T(fargs[j].u.t);
         if (dst && tn_check_pointwise_write(dst, nin, ins) < 0)
             return NULL;
+        /* then TensorIterator's shapes: the inputs broadcast, and self keeps its shape */
+        if (kind == TN_OPK_INPLACE) {
+            int nd = 0;
+            int64_t shape[TN_MAX_NDIM], prev[TN_MAX_NDIM];
+            for (int j = 0; j < nin; j++) {
+                memcpy(prev, shape, sizeof(int64_t) * (size_t)nd);
+                if (tn_broadcast_shapes(nd, prev, ins[j]->ndim, ins[j]->sizes, &nd, shape) < 0)
+                    return NULL;
+            }
+            if (tn_check_inplace_shape(dst, nd, shape) < 0)
+                return NULL;
+        }
     } else if (kind == TN_OPK_INPLACE || nout == 1) {
         /* the others check what their meta functions check (Note [Overlap rules]) */
         TensorObject *dst = TN_T(args[kind == TN_OPK_INPLACE ? 0 : outs[0]].u.t);

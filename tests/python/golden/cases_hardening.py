@@ -173,3 +173,22 @@ for name, code in {
     "real_of_real": "x = torch.ones(2, 3); out = (torch.real(x), torch.real(x) is x)",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # baddbmm's meta function: batch1.size(0), batch1.size(1), batch2.size(2) (IndexError), self
+    # expanded to them whatever beta is, the dtypes, then the 3-D checks
+    "baddbmm_0dim_batch1": "out = torch.baddbmm(torch.zeros(3, 3), torch.zeros(()), torch.zeros(4, 4))",
+    "baddbmm_1d_batches": "out = torch.baddbmm(torch.zeros(1), torch.zeros(1), torch.zeros(1))",
+    "baddbmm_1d_batch2": "out = torch.baddbmm(torch.zeros(2, 2, 2), torch.zeros(2, 2, 2), torch.zeros(2))",
+    "baddbmm_self_expand_beta0": "out = torch.baddbmm(torch.zeros(5, 2, 2), torch.zeros(2, 2, 2), torch.zeros(2, 2, 2), beta=0)",
+    "baddbmm_4d_batch1": "out = torch.baddbmm(torch.zeros(2, 2, 3), torch.zeros(2, 2, 2, 1), torch.zeros(3, 2, 3))",
+    # TensorIterator broadcasts and checks an in-place output's shape before the kernel's dtype
+    "bitwise_or_half_bad_broadcast": "out = torch.ones(4, dtype=torch.float16) | torch.ones(2, dtype=torch.int32)",
+    "bitwise_and__float_bad_broadcast": "out = torch.ones(3, 2)[1:].bitwise_and_(torch.ones(3, 1).expand(3, 2))",
+    "lshift__double_bad_inplace_shape": "out = torch.ones(4, 3, dtype=torch.float64)[1:].t().bitwise_left_shift_(torch.ones(3))",
+    "logaddexp_int_bad_broadcast": "out = torch.ones(3, dtype=torch.int64).logaddexp(torch.ones(2, dtype=torch.int64))",
+    "hypot__bad_inplace_shape": "out = torch.ones(2, 2).hypot_(torch.ones(2, 2, 2))",
+    # the Python bindings parse Tensor?[] as a tensor list: None is a TypeError (torch.ops takes it)
+    "index_put_none_index": "out = torch.index_put(torch.zeros(3), [None], torch.ones(3))",
+    "index_put__method_none_second": "out = torch.zeros(2, 3).index_put_([torch.tensor([0]), None], torch.ones(3))",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
