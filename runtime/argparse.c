@@ -202,6 +202,22 @@ check_int_list(PyObject *o, int size)
     return size > 0 && check_long(o);
 }
 
+/* A boxed call's (torch.ops) bool: upstream converts it with pybind11's bool caster, which takes
+ * True/False, None (False) and anything with __bool__ (ints, floats); 1, 0, or -1 when it cannot. */
+static int
+boxed_bool(PyObject *o)
+{
+    if (o == Py_True)
+        return 1;
+    if (o == Py_False || o == Py_None)
+        return 0;
+    inquiry nb_bool = (inquiry)PyType_GetSlot(Py_TYPE(o), Py_nb_bool);
+    int r = nb_bool ? nb_bool(o) : -1;
+    if (r < 0)
+        PyErr_Clear();
+    return r < 0 ? -1 : r;
+}
+
 /* Returns 1 if obj matches, 0 if not, -1 on error (TypeError raised for bad list elements). */
 static int
 check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
@@ -282,7 +298,7 @@ check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
     case TN_P_GENERATOR:
         return tn_generator_check(o);
     case TN_P_BOOL:
-        return PyBool_Check(o);
+        return PyBool_Check(o) || (p->from_schema && boxed_bool(o) >= 0);
     case TN_P_STORAGE:
         return tn_storage_check(o) || PyObject_HasAttrString(o, "_untyped_storage");
     case TN_P_ANYLIST:
@@ -509,7 +525,7 @@ convert_param(const tn_param *p, PyObject *o, tn_value *v, tn_arena *arena, owne
         return unpack_index(o, &v->u.i);
     case TN_P_BOOL:
         v->tag = TN_V_BOOL;
-        v->u.i = o == Py_True;
+        v->u.i = p->from_schema ? boxed_bool(o) == 1 : o == Py_True;
         return 0;
     case TN_P_INTLIST: case TN_P_SYMINTLIST:
         return convert_int_list(o, p, v, arena, TN_V_INTLIST);

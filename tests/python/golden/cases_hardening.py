@@ -189,6 +189,12 @@ for name, code in {
     "hypot__bad_inplace_shape": "out = torch.ones(2, 2).hypot_(torch.ones(2, 2, 2))",
     # the Python bindings parse Tensor?[] as a tensor list: None is a TypeError (torch.ops takes it)
     "index_put_none_index": "out = torch.index_put(torch.zeros(3), [None], torch.ones(3))",
+    # torch.ops converts a bool argument with pybind11's bool caster: None is False, numbers by truth
+    "ops_all_dim_keepdim_none": "out = torch.ops.aten.all.dim(torch.tensor([[1.0, 0.0]]), -2, None)",
+    "ops_isin_assume_unique_float": "out = torch.ops.aten.isin.Tensor_Scalar(torch.tensor([1.0, 2.0]), 2, assume_unique=1.5)",
+    "ops_max_dim_keepdim_int": "out = torch.ops.aten.max.dim(torch.tensor([[1.0, 2.0]]), 0, 2**100)",
+    "ops_sum_keepdim_str": "out = torch.ops.aten.sum.dim_IntList(torch.ones(1, 2), [0], 'x')",
+    "sum_keepdim_none_binding": "out = torch.sum(torch.ones(1, 2), [0], None)",
     "index_put__method_none_second": "out = torch.zeros(2, 3).index_put_([torch.tensor([0]), None], torch.ones(3))",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
