@@ -121,6 +121,11 @@ call_python_kernel(tn_op *op, PyObject *entry, tn_value *args)
     PyObject *result = PyObject_Call(fn, pargs, kwargs);
     Py_DECREF(pargs);
     Py_DECREF(kwargs);
+    /* upstream turns a Python kernel's result into IValues: several returns are a plain tuple
+     * (torch's out_wrapper returns a namedtuple of its own) */
+    tn_schema *s = op->parsed;
+    if (result && s && s->nreturns > 1 && PyTuple_Check(result) && !PyTuple_CheckExact(result))
+        TN_SETREF(result, PySequence_Tuple(result));
     return result;
 }
 

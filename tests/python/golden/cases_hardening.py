@@ -152,6 +152,12 @@ for name, code in {
     "meta_where_uint8_cond": "out = torch.where(torch.empty(1, 3, dtype=torch.uint8, device='meta'), 2.5, 7)",
     "meta_conv1d_0dim_input": "out = torch.nn.functional.conv1d(torch.tensor(1.0), torch.empty(3, 1, device='meta'))",
     "meta_sdpa_devices": "out = torch.nn.functional.scaled_dot_product_attention(torch.ones(1, 2), torch.ones(1, 2), torch.empty(1, 2, device='meta'))",
+    # a Python kernel's several results reach the caller as a plain tuple (upstream's IValues)
+    "meta_std_mean_tuple": "out = type(torch.std_mean(torch.empty(3, 1, dtype=torch.float64, device='meta'), dim=[-1], correction=-0.5)).__name__",
+    "meta_max_dim_named": "r = torch.max(torch.empty(3, 2, device='meta'), 1); out = (type(r).__name__, r.values.shape)",
+    # squeeze's dims repeat on a 0-dim tensor too (dim_list_to_bitset wraps them as a 1-dim's)
+    "squeeze_dims_0dim_repeated": "out = torch.ops.aten.squeeze.dims(torch.tensor(1.0), [0, 0, 0])",
+    "squeeze_dims_0dim_repeated_meta": "out = torch.ops.aten.squeeze.dims(torch.empty((), device='meta'), [0, -1])",
     # torch.ops takes Python numbers for Tensor arguments of prims and of add/sub/mul/div (wrapped numbers)
     "ops_add_tensor_number": "out = torch.ops.aten.add.Tensor(torch.ones(2), 2)",
     "ops_prims_ne_number": "out = torch.ops.prims.ne(torch.ones(2), 7)",
