@@ -158,6 +158,11 @@ for name, code in {
     # squeeze's dims repeat on a 0-dim tensor too (dim_list_to_bitset wraps them as a 1-dim's)
     "squeeze_dims_0dim_repeated": "out = torch.ops.aten.squeeze.dims(torch.tensor(1.0), [0, 0, 0])",
     "squeeze_dims_0dim_repeated_meta": "out = torch.ops.aten.squeeze.dims(torch.empty((), device='meta'), [0, -1])",
+    # a float index is refused by aten::index (IndexError), by its meta function (RuntimeError);
+    # index_put_'s meta function takes it
+    "meta_getitem_float_index": "out = torch.empty(3, 4, device='meta')[torch.tensor([1.0])]",
+    "meta_setitem_float_index": "x = torch.empty(3, 4, device='meta'); x[torch.tensor([1.0])] = 1.0; out = x",
+    "getitem_float_index": "out = torch.zeros(3, 4)[torch.tensor([1.0]), 0]",
     # torch.ops takes Python numbers for Tensor arguments of prims and of add/sub/mul/div (wrapped numbers)
     "ops_add_tensor_number": "out = torch.ops.aten.add.Tensor(torch.ones(2), 2)",
     "ops_prims_ne_number": "out = torch.ops.prims.ne(torch.ones(2), 7)",
