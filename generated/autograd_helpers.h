@@ -156,6 +156,7 @@ PyObject *tn_fm_var_mean_backward(PyObject *gvar, PyObject *gmean, PyObject *sel
  * differentiates by hand (ops/autograd_manual.c): schemas/autograd_compositions.yaml */
 PyObject *tn_compose__convolution_double_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_absolute(tn_op *op, tn_value *a);
+PyObject *tn_compose_alpha_dropout(tn_op *op, tn_value *a);
 PyObject *tn_compose_broadcast_tensors(tn_op *op, tn_value *a);
 PyObject *tn_compose_broadcast_to(tn_op *op, tn_value *a);
 PyObject *tn_compose_chunk(tn_op *op, tn_value *a);

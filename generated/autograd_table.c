@@ -772,7 +772,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_all__all_out, TN_AG_OUT, NULL},
     {TN_OP_all__dims_out, TN_AG_OUT, NULL},
     {TN_OP_all__out, TN_AG_OUT, NULL},
-    {TN_OP_alpha_dropout, TN_AG_CIA, NULL},
+    {TN_OP_alpha_dropout, TN_AG_CIA, tn_compose_alpha_dropout},
     {TN_OP_alpha_dropout_, TN_AG_CIA, NULL},
     {TN_OP_amax, TN_AG_RECORD, tn_ag_record_amax},
     {TN_OP_amax__out, TN_AG_OUT, NULL},

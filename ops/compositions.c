@@ -1401,6 +1401,59 @@ tn_compose_dropout(tn_op *op, tn_value *a)
     return r;
 }
 
+/* alpha_dropout as ATen's _dropout_impl<feature_dropout=false, alpha_dropout=true>: the same
+ * random draws as upstream (empty_like + bernoulli_), where torch's Python decomposition draws
+ * uniform numbers instead */
+PyObject *
+tn_compose_alpha_dropout(tn_op *op, tn_value *a)
+{
+    PyObject *input = T(0);
+    double p = a[1].u.d;
+    int train = (int)a[2].u.i;
+    if (p < 0 || p > 1) {
+        char got[32];
+        snprintf(got, sizeof got, "%g", p);
+        PyErr_Format(PyExc_RuntimeError, "dropout probability has to be between 0 and 1, but got %s", got);
+        return NULL;
+    }
+    if (p == 0 || !train || TN_T(input)->numel == 0)
+        return Py_NewRef(input);
+    if (p == 1) {
+        /* upstream: input * zeros({}, input.options()) */
+        PyObject *z = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(TN_T(input)->dtype),
+                                                                NONE_V, NONE_V, NONE_V});
+        PyObject *r = z ? at_mul(input, z) : NULL;
+        Py_XDECREF(z);
+        return r;
+    }
+    const double alpha = 1.7580993408473766;
+    double ak = 1. / sqrt((alpha * alpha * p + 1) * (1 - p));
+    PyObject *noise = call(TN_OP_empty_like, (tn_value[]){tn_value_tensor(input), NONE_V, NONE_V, NONE_V, NONE_V,
+                                                          NONE_V});
+    PyObject *drawn = noise ? call(TN_OP_bernoulli___float, (tn_value[]){tn_value_tensor(noise), tn_value_double(1 - p),
+                                                                         NONE_V})
+                            : NULL;
+    /* b = noise.add(-1).mul_(alpha * a).add_(alpha * a * p); noise.mul_(a) */
+    PyObject *b = drawn ? call(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(noise), tn_value_int(-1), tn_value_int(1)})
+                        : NULL;
+    PyObject *b1 = b ? call(TN_OP_mul___Scalar, (tn_value[]){tn_value_tensor(b), tn_value_double(alpha * ak)}) : NULL;
+    PyObject *b2 = b1 ? call(TN_OP_add___Scalar, (tn_value[]){tn_value_tensor(b), tn_value_double(alpha * ak * p),
+                                                              tn_value_int(1)})
+                      : NULL;
+    PyObject *n1 = b2 ? call(TN_OP_mul___Scalar, (tn_value[]){tn_value_tensor(noise), tn_value_double(ak)}) : NULL;
+    PyObject *m = n1 ? at_mul(input, noise) : NULL;
+    PyObject *r = m ? call(TN_OP_add___Tensor, (tn_value[]){tn_value_tensor(m), tn_value_tensor(b), tn_value_int(1)})
+                    : NULL;
+    Py_XDECREF(noise);
+    Py_XDECREF(drawn);
+    Py_XDECREF(b);
+    Py_XDECREF(b1);
+    Py_XDECREF(b2);
+    Py_XDECREF(n1);
+    Py_XDECREF(m);
+    return r;
+}
+
 /* ---- convolution ---- */
 
 static PyObject *

@@ -500,6 +500,8 @@ tn_dispatch(tn_op *op, tn_value *args)
     }
     if ((entry = py_kernel(op, "CompositeImplicitAutograd")))
         return call_python_kernel(op, entry, args);
+    if (op->compose)
+        return op->compose(op, args);  /* ATen's composite, op for op (ops/compositions.c) */
     if (op->flags & TN_OPF_CIA)
         return call_decomposition(op, args);
     return refuse_no_kernel(op, device);

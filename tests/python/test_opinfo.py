@@ -15,13 +15,13 @@ sys.path.insert(0, str(ROOT / "tools"))
 import opinfo  # noqa: E402
 
 # `.venv/bin/python tools/opinfo.py` at this commit: 702 OpInfos, 671 measured
-EXPECTED = {"agree": 342, "refused": 326, "wrong": 3, "not measured": 31}
+EXPECTED = {"agree": 345, "refused": 323, "wrong": 3, "not measured": 31}
 # OpInfos with at least one wrong sample (their first difference is in docs/opinfo.md):
-# multi_head_attention_forward (averaged attention weights near 3e-11: ours 5e-5 relative off,
-# upstream's own error ~1e-16), scaled_dot_product_attention (one sample 1.05x the bound),
-# rms_norm (an empty (0, 1) input with strides (1, 1): upstream's result has strides (1, 0))
-WRONG = {"nn.functional.multi_head_attention_forward", "nn.functional.rms_norm",
-         "nn.functional.scaled_dot_product_attention"}
+# conv3d (one float32 sum 1.4e-5 from float64 against a bound of 8e-6; at 76f47a0 on this
+# machine too, where multi_head_attention_forward agreed: both depend on the machine's GEMM
+# paths), scaled_dot_product_attention (one sample 1.05x the bound), rms_norm (an empty (0, 1)
+# input with strides (1, 1): upstream's result has strides (1, 0))
+WRONG = {"nn.functional.conv3d", "nn.functional.rms_norm", "nn.functional.scaled_dot_product_attention"}
 
 
 @pytest.fixture(scope="module")

@@ -209,3 +209,12 @@ for name, code in {
     "index_put__method_none_second": "out = torch.zeros(2, 3).index_put_([torch.tensor([0]), None], torch.ones(3))",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # alpha_dropout composes as ATen's _dropout_impl (bernoulli_ draws, upstream's values), not
+    # through torch's Python decomposition (uniform draws)
+    "alpha_dropout_train": f"out = torch.nn.functional.alpha_dropout({X}, 0.5, training=True)",
+    "alpha_dropout_p1": f"out = torch.nn.functional.alpha_dropout({X}, 1.0, training=True)",
+    "alpha_dropout_eval": f"out = torch.nn.functional.alpha_dropout({X}, 0.5)",
+    "alpha_dropout_bad_p": f"out = torch.alpha_dropout({X}, 1.5, True)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code, **D}
