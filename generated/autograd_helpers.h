@@ -209,6 +209,7 @@ PyObject *tn_compose_numpy_T(tn_op *op, tn_value *a);
 PyObject *tn_compose_outer(tn_op *op, tn_value *a);
 PyObject *tn_compose_pad(tn_op *op, tn_value *a);
 PyObject *tn_compose_positive(tn_op *op, tn_value *a);
+PyObject *tn_compose_real(tn_op *op, tn_value *a);
 PyObject *tn_compose_repeat_interleave__self_int(tn_op *op, tn_value *a);
 PyObject *tn_compose_reshape(tn_op *op, tn_value *a);
 PyObject *tn_manual_resize_(tn_op *op, tn_value *a);

@@ -2131,7 +2131,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_range__out, TN_AG_OUT, NULL},
     {TN_OP_range__out_, TN_AG_OUT, NULL},
     {TN_OP_ravel, TN_AG_CIA, NULL},
-    {TN_OP_real, TN_AG_CIA, NULL},
+    {TN_OP_real, TN_AG_CIA, tn_compose_real},
     {TN_OP_reciprocal, TN_AG_RECORD, tn_ag_record_reciprocal},
     {TN_OP_reciprocal__out, TN_AG_OUT, NULL},
     {TN_OP_reciprocal_, TN_AG_RECORD, tn_ag_record_reciprocal_},

@@ -1401,6 +1401,16 @@ tn_compose_dropout(tn_op *op, tn_value *a)
     return r;
 }
 
+/* real of a real tensor is the tensor itself (ATen's real); complex ones are refused by the
+ * kernel list */
+PyObject *
+tn_compose_real(tn_op *op, tn_value *a)
+{
+    if (tn_dtype_is_complex(TN_T(T(0))->dtype))
+        return tn_refuse(op, "for complex tensors (it needs view_as_real)");
+    return Py_NewRef(T(0));
+}
+
 /* alpha_dropout as ATen's _dropout_impl<feature_dropout=false, alpha_dropout=true>: the same
  * random draws as upstream (empty_like + bernoulli_), where torch's Python decomposition draws
  * uniform numbers instead */
