@@ -218,3 +218,15 @@ for name, code in {
     "alpha_dropout_bad_p": f"out = torch.alpha_dropout({X}, 1.5, True)",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code, **D}
+for name, code in {
+    # index_put_ without accumulate, one mask and a one-element CPU value: masked_fill_ (upstream's
+    # canDispatchToMaskedFill), which converts the value; else the indices' checks, then the dtypes
+    "setitem_mask_0dim_value_other_dtype": "x = torch.zeros(3, 2, dtype=torch.bfloat16); x[torch.tensor([False, True, False])] = torch.tensor(-7e4); out = x",
+    "setitem_mask_int_self_float_value": "x = torch.tensor([2, -3], dtype=torch.int16); x[torch.tensor([False, True])] = torch.tensor(2.5); out = (x, x._version)",
+    "index_put_mask_int64_value": "out = torch.zeros(2, 3).index_put((torch.tensor([True, False]),), torch.tensor(5))",
+    "index_put_mask_shape_mismatch": "out = torch.zeros(2, 3).index_put((torch.tensor([True, False, True]),), torch.tensor(5.0))",
+    "index_put_too_many_before_dtype": "out = torch.zeros(()).index_put((torch.tensor([0]), torch.tensor([0])), torch.tensor([2.0], dtype=torch.float16))",
+    "index_put_float_index_before_dtype": "out = torch.zeros(3, dtype=torch.int16).index_put((torch.tensor([1.0]),), torch.tensor(2.0))",
+    "index_put_dtype_mismatch": "out = torch.zeros(3, dtype=torch.int16).index_put((torch.tensor([1]),), torch.tensor(2.0))",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
