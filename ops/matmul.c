@@ -790,6 +790,19 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(const tn_op *overload
                                                            bool is_causal, TensorObject *attn_mask, tn_opt_double scale)
 {
     TensorObject *t4[5] = {grad_out, query, key, value, out};
+    /* upstream first takes each one's transpose(1, 2), logsumexp's too (IndexError below 3 dims),
+     * then its kernel dispatches on query's dtype (floating only), then checks the rest */
+    TensorObject *tr[6] = {grad_out, query, key, value, out, logsumexp};
+    for (int i = 0; i < 6; i++) {
+        int64_t d;
+        if (tn_wrap_dim(1, tr[i]->ndim, &d) < 0 || tn_wrap_dim(2, tr[i]->ndim, &d) < 0)
+            return NULL;
+    }
+    if (!tn_dtype_is_floating(query->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"flash_attention_backward\" not implemented for '%s'",
+                     tn_dtype_legacy_name(query->dtype));
+        return NULL;
+    }
     for (int i = 0; i < 5; i++) {
         if (t4[i]->ndim != 4) {
             PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention_backward: grad_out, "

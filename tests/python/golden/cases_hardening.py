@@ -230,3 +230,11 @@ for name, code in {
     "index_put_dtype_mismatch": "out = torch.zeros(3, dtype=torch.int16).index_put((torch.tensor([1]),), torch.tensor(2.0))",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # the CPU flash attention backward transposes grad_out, q, k, v, out and logsumexp (1, 2)
+    # before anything else, then dispatches on the dtype
+    "flash_bwd_1d": "f = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default; z = torch.zeros(1); out = f(z, z, z, z, z, z, 0.0, True)",
+    "flash_bwd_2d_lse": "f = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default; z = torch.zeros(2, 2, 2); out = f(z, z, z, z, z, torch.zeros(2, 2), 0.0, False)",
+    "flash_bwd_bool": "f = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default; z = torch.zeros(1, 1, 2, 2, dtype=torch.bool); out = f(z, z, z, z, z, torch.zeros(1, 1, 2), 0.0, False)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
