@@ -238,3 +238,12 @@ for name, code in {
     "flash_bwd_bool": "f = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default; z = torch.zeros(1, 1, 2, 2, dtype=torch.bool); out = f(z, z, z, z, z, torch.zeros(1, 1, 2), 0.0, False)",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # randn_like / rand_like on the meta device draw through the door: normal_'s meta function
+    # checks the dtype
+    "meta_randn_like_int64": "out = torch.randn_like(torch.empty(3, dtype=torch.int64, device='meta'))",
+    "meta_randn_like_bool_dtype": "out = torch.ops.aten.randn_like.default(torch.ones(3, dtype=torch.bool), dtype=torch.bool, device='meta')",
+    "meta_rand_like_int64": "out = torch.rand_like(torch.empty(3, dtype=torch.int64, device='meta'))",
+    "meta_randn_like_float": "out = torch.randn_like(torch.empty(2, 3, device='meta'))",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
