@@ -84,8 +84,15 @@ def prototype(op) -> dict:
         params.append({"ctype": ctype, "name": name, "expr": expr.format(i=i)})
         if a.name == "pin_memory":
             pin_index = i
-    # pin_memory=True refuses in the glue (tn_refuse_pin_memory): one check for every factory
-    return {"op": op, "params": params, "pin_index": pin_index}
+    # pin_memory=True refuses in the glue (tn_refuse_pin_memory): one check for every factory,
+    # unless the result is on the meta device (its device argument, else its self's device)
+    pin_check = None
+    if pin_index is not None:
+        names = [a.name for a in args]
+        dev = f"&a[{names.index('device')}]" if "device" in names else "NULL"
+        self_t = "&a[0]" if args and str(args[0].type) == "Tensor" else "NULL"
+        pin_check = f"tn_refuse_pin_memory(&a[{pin_index}], {dev}, {self_t})"
+    return {"op": op, "params": params, "pin_check": pin_check}
 
 
 # ---- rendering --------------------------------------------------------------------------------

@@ -162,6 +162,7 @@ PyObject *tn_fm_var_mean_backward(PyObject *gvar, PyObject *gmean, PyObject *sel
  * differentiates by hand (ops/autograd_manual.c): schemas/autograd_compositions.yaml */
 PyObject *tn_compose__convolution_double_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_absolute(tn_op *op, tn_value *a);
+PyObject *tn_compose_alpha_dropout(tn_op *op, tn_value *a);
 PyObject *tn_compose_broadcast_tensors(tn_op *op, tn_value *a);
 PyObject *tn_compose_broadcast_to(tn_op *op, tn_value *a);
 PyObject *tn_compose_chunk(tn_op *op, tn_value *a);
@@ -217,6 +218,7 @@ PyObject *tn_compose_numpy_T(tn_op *op, tn_value *a);
 PyObject *tn_compose_outer(tn_op *op, tn_value *a);
 PyObject *tn_compose_pad(tn_op *op, tn_value *a);
 PyObject *tn_compose_positive(tn_op *op, tn_value *a);
+PyObject *tn_compose_real(tn_op *op, tn_value *a);
 PyObject *tn_compose_repeat_interleave__self_int(tn_op *op, tn_value *a);
 PyObject *tn_compose_reshape(tn_op *op, tn_value *a);
 PyObject *tn_manual_resize_(tn_op *op, tn_value *a);
@@ -250,6 +252,7 @@ PyObject *tn_compose_var__dim(tn_op *op, tn_value *a);
 PyObject *tn_compose_var_mean(tn_op *op, tn_value *a);
 PyObject *tn_compose_var_mean__dim(tn_op *op, tn_value *a);
 PyObject *tn_compose_view_as(tn_op *op, tn_value *a);
+PyObject *tn_compose_where__Scalar(tn_op *op, tn_value *a);
 PyObject *tn_compose_where__ScalarOther(tn_op *op, tn_value *a);
 PyObject *tn_compose_where__ScalarSelf(tn_op *op, tn_value *a);
 

@@ -141,6 +141,16 @@ glue__convolution_double_backward(tn_value *a)
     );
 }
 
+/* aten::_debug_has_internal_overlap(Tensor self) -> int */
+static PyObject *
+glue__debug_has_internal_overlap(tn_value *a)
+{
+    return tn_op__debug_has_internal_overlap(
+        &tn_ops[TN_OP__debug_has_internal_overlap],
+        TN_T(a[0].u.t)
+    );
+}
+
 /* aten::_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
 static PyObject *
 glue__foreach_add__List(tn_value *a)
@@ -971,7 +981,7 @@ glue__softmax_backward_data(tn_value *a)
 static PyObject *
 glue__to_copy(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op__to_copy(
         &tn_ops[TN_OP__to_copy],
@@ -1280,7 +1290,7 @@ glue_any__dims(tn_value *a)
 static PyObject *
 glue_arange(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_arange(
         &tn_ops[TN_OP_arange],
@@ -1296,7 +1306,7 @@ glue_arange(tn_value *a)
 static PyObject *
 glue_arange__start(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_arange__start(
         &tn_ops[TN_OP_arange__start],
@@ -1313,7 +1323,7 @@ glue_arange__start(tn_value *a)
 static PyObject *
 glue_arange__start_step(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], NULL))
         return NULL;
     return tn_op_arange__start_step(
         &tn_ops[TN_OP_arange__start_step],
@@ -2435,7 +2445,7 @@ glue_embedding_dense_backward(tn_value *a)
 static PyObject *
 glue_empty__memory_format(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_empty__memory_format(
         &tn_ops[TN_OP_empty__memory_format],
@@ -2452,7 +2462,7 @@ glue_empty__memory_format(tn_value *a)
 static PyObject *
 glue_empty_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_empty_like(
         &tn_ops[TN_OP_empty_like],
@@ -2465,11 +2475,28 @@ glue_empty_like(tn_value *a)
     );
 }
 
+/* aten::empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+static PyObject *
+glue_empty_permuted(tn_value *a)
+{
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
+        return NULL;
+    return tn_op_empty_permuted(
+        &tn_ops[TN_OP_empty_permuted],
+        (tn_ints){a[0].u.ints, a[0].n, a[0].tag == TN_V_NONE},
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
+        (a[2].tag == TN_V_NONE ? -1 : (int)a[2].u.i),
+        (a[3].tag == TN_V_NONE ? -1 : (int)a[3].u.i),
+        &a[4],
+        (a[5].tag == TN_V_NONE ? -1 : (int)a[5].u.i)
+    );
+}
+
 /* aten::empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 static PyObject *
 glue_empty_strided(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_empty_strided(
         &tn_ops[TN_OP_empty_strided],
@@ -2614,7 +2641,7 @@ glue_exponential_(tn_value *a)
 static PyObject *
 glue_eye(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_eye(
         &tn_ops[TN_OP_eye],
@@ -2630,7 +2657,7 @@ glue_eye(tn_value *a)
 static PyObject *
 glue_eye__m(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_eye__m(
         &tn_ops[TN_OP_eye__m],
@@ -2788,7 +2815,7 @@ glue_frac(tn_value *a)
 static PyObject *
 glue_full(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_full(
         &tn_ops[TN_OP_full],
@@ -2805,7 +2832,7 @@ glue_full(tn_value *a)
 static PyObject *
 glue_full_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], &a[0]))
         return NULL;
     return tn_op_full_like(
         &tn_ops[TN_OP_full_like],
@@ -3491,7 +3518,7 @@ glue_linear(tn_value *a)
 static PyObject *
 glue_linspace(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], NULL))
         return NULL;
     return tn_op_linspace(
         &tn_ops[TN_OP_linspace],
@@ -4257,7 +4284,7 @@ glue_negative(tn_value *a)
 static PyObject *
 glue_new_empty(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], &a[0]))
         return NULL;
     return tn_op_new_empty(
         &tn_ops[TN_OP_new_empty],
@@ -4274,7 +4301,7 @@ glue_new_empty(tn_value *a)
 static PyObject *
 glue_new_empty_strided(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], &a[0]))
         return NULL;
     return tn_op_new_empty_strided(
         &tn_ops[TN_OP_new_empty_strided],
@@ -4292,7 +4319,7 @@ glue_new_empty_strided(tn_value *a)
 static PyObject *
 glue_new_full(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], &a[0]))
         return NULL;
     return tn_op_new_full(
         &tn_ops[TN_OP_new_full],
@@ -4310,7 +4337,7 @@ glue_new_full(tn_value *a)
 static PyObject *
 glue_new_ones(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], &a[0]))
         return NULL;
     return tn_op_new_ones(
         &tn_ops[TN_OP_new_ones],
@@ -4327,7 +4354,7 @@ glue_new_ones(tn_value *a)
 static PyObject *
 glue_new_zeros(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], &a[0]))
         return NULL;
     return tn_op_new_zeros(
         &tn_ops[TN_OP_new_zeros],
@@ -4538,7 +4565,7 @@ glue_normal__float_Tensor(tn_value *a)
 static PyObject *
 glue_normal__float_float(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[7]))
+    if (tn_refuse_pin_memory(&a[7], &a[6], NULL))
         return NULL;
     return tn_op_normal__float_float(
         &tn_ops[TN_OP_normal__float_float],
@@ -4601,7 +4628,7 @@ glue_one_hot(tn_value *a)
 static PyObject *
 glue_ones(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_ones(
         &tn_ops[TN_OP_ones],
@@ -4617,7 +4644,7 @@ glue_ones(tn_value *a)
 static PyObject *
 glue_ones_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_ones_like(
         &tn_ops[TN_OP_ones_like],
@@ -4779,7 +4806,7 @@ glue_promote_types(tn_value *a)
 static PyObject *
 glue_rand(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_rand(
         &tn_ops[TN_OP_rand],
@@ -4795,7 +4822,7 @@ glue_rand(tn_value *a)
 static PyObject *
 glue_rand__generator(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_rand__generator(
         &tn_ops[TN_OP_rand__generator],
@@ -4812,7 +4839,7 @@ glue_rand__generator(tn_value *a)
 static PyObject *
 glue_rand_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_rand_like(
         &tn_ops[TN_OP_rand_like],
@@ -4829,7 +4856,7 @@ glue_rand_like(tn_value *a)
 static PyObject *
 glue_randint(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_randint(
         &tn_ops[TN_OP_randint],
@@ -4846,7 +4873,7 @@ glue_randint(tn_value *a)
 static PyObject *
 glue_randint__generator(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], NULL))
         return NULL;
     return tn_op_randint__generator(
         &tn_ops[TN_OP_randint__generator],
@@ -4864,7 +4891,7 @@ glue_randint__generator(tn_value *a)
 static PyObject *
 glue_randint__low(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[6]))
+    if (tn_refuse_pin_memory(&a[6], &a[5], NULL))
         return NULL;
     return tn_op_randint__low(
         &tn_ops[TN_OP_randint__low],
@@ -4882,7 +4909,7 @@ glue_randint__low(tn_value *a)
 static PyObject *
 glue_randint__low_generator(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[7]))
+    if (tn_refuse_pin_memory(&a[7], &a[6], NULL))
         return NULL;
     return tn_op_randint__low_generator(
         &tn_ops[TN_OP_randint__low_generator],
@@ -4901,7 +4928,7 @@ glue_randint__low_generator(tn_value *a)
 static PyObject *
 glue_randn(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_randn(
         &tn_ops[TN_OP_randn],
@@ -4917,7 +4944,7 @@ glue_randn(tn_value *a)
 static PyObject *
 glue_randn__generator(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_randn__generator(
         &tn_ops[TN_OP_randn__generator],
@@ -4934,7 +4961,7 @@ glue_randn__generator(tn_value *a)
 static PyObject *
 glue_randn_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_randn_like(
         &tn_ops[TN_OP_randn_like],
@@ -4987,7 +5014,7 @@ glue_random___to(tn_value *a)
 static PyObject *
 glue_randperm(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_randperm(
         &tn_ops[TN_OP_randperm],
@@ -5003,7 +5030,7 @@ glue_randperm(tn_value *a)
 static PyObject *
 glue_randperm__generator(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[5]))
+    if (tn_refuse_pin_memory(&a[5], &a[4], NULL))
         return NULL;
     return tn_op_randperm__generator(
         &tn_ops[TN_OP_randperm__generator],
@@ -5013,6 +5040,16 @@ glue_randperm__generator(tn_value *a)
         (a[3].tag == TN_V_NONE ? -1 : (int)a[3].u.i),
         &a[4],
         (a[5].tag == TN_V_NONE ? -1 : (int)a[5].u.i)
+    );
+}
+
+/* aten::real(Tensor(a) self) -> Tensor(a) */
+static PyObject *
+glue_real(tn_value *a)
+{
+    return tn_op_real(
+        &tn_ops[TN_OP_real],
+        TN_T(a[0].u.t)
     );
 }
 
@@ -5285,7 +5322,7 @@ glue_rsub__Tensor(tn_value *a)
 static PyObject *
 glue_scalar_tensor(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_scalar_tensor(
         &tn_ops[TN_OP_scalar_tensor],
@@ -6142,7 +6179,7 @@ glue_to__dtype(tn_value *a)
 static PyObject *
 glue_to__dtype_layout(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_to__dtype_layout(
         &tn_ops[TN_OP_to__dtype_layout],
@@ -6542,7 +6579,7 @@ glue_zero_(tn_value *a)
 static PyObject *
 glue_zeros(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], NULL))
         return NULL;
     return tn_op_zeros(
         &tn_ops[TN_OP_zeros],
@@ -6558,7 +6595,7 @@ glue_zeros(tn_value *a)
 static PyObject *
 glue_zeros_like(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4]))
+    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
         return NULL;
     return tn_op_zeros_like(
         &tn_ops[TN_OP_zeros_like],
@@ -6583,6 +6620,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP___xor____Scalar, glue___xor____Scalar, 1, "bool,uint8,int8,int16,int32,int64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64)},
     {TN_OP___xor____Tensor, glue___xor____Tensor, 1, "bool,uint8,int8,int16,int32,int64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64)},
     {TN_OP__convolution_double_backward, glue__convolution_double_backward, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP__debug_has_internal_overlap, glue__debug_has_internal_overlap, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__foreach_add__List, glue__foreach_add__List, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__foreach_add__Scalar, glue__foreach_add__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__foreach_add__ScalarList, glue__foreach_add__ScalarList, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
@@ -6775,6 +6813,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_embedding_dense_backward, glue_embedding_dense_backward, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_empty__memory_format, glue_empty__memory_format, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_empty_like, glue_empty_like, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_empty_permuted, glue_empty_permuted, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_empty_strided, glue_empty_strided, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_eq__Scalar, glue_eq__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_eq__Tensor, glue_eq__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -6984,6 +7023,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_random___to, glue_random___to, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_randperm, glue_randperm, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_randperm__generator, glue_randperm__generator, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_real, glue_real, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_reciprocal, glue_reciprocal, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_relu, glue_relu, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_remainder__Scalar, glue_remainder__Scalar, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

@@ -35,6 +35,8 @@ PyObject *tn_op___xor____Scalar(const tn_op *overload, TensorObject *self, const
 PyObject *tn_op___xor____Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::_convolution_double_backward(Tensor? ggI, Tensor? ggW, Tensor? ggb, Tensor gO, Tensor weight, Tensor self, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
 PyObject *tn_op__convolution_double_backward(const tn_op *overload, TensorObject *ggI, TensorObject *ggW, TensorObject *ggb, TensorObject *gO, TensorObject *weight, TensorObject *self, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups, tn_ints output_mask);
+/* aten::_debug_has_internal_overlap(Tensor self) -> int */
+PyObject *tn_op__debug_has_internal_overlap(const tn_op *overload, TensorObject *self);
 /* aten::_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
 PyObject *tn_op__foreach_add__List(const tn_op *overload, tn_tensors self, tn_tensors other, const tn_value *alpha);
 /* aten::_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
@@ -419,6 +421,8 @@ PyObject *tn_op_embedding_dense_backward(const tn_op *overload, TensorObject *gr
 PyObject *tn_op_empty__memory_format(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
 /* aten::empty_like(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, MemoryFormat? memory_format=None) -> Tensor */
 PyObject *tn_op_empty_like(const tn_op *overload, TensorObject *self, int dtype, int layout, const tn_value *device, int pin_memory, int memory_format);
+/* aten::empty_permuted(SymInt[] size, int[] physical_layout, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
+PyObject *tn_op_empty_permuted(const tn_op *overload, tn_ints size, tn_ints physical_layout, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 PyObject *tn_op_empty_strided(const tn_op *overload, tn_ints size, tn_ints stride, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::eq.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -837,6 +841,8 @@ PyObject *tn_op_random___to(const tn_op *overload, TensorObject *self, int64_t t
 PyObject *tn_op_randperm(const tn_op *overload, int64_t n, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 PyObject *tn_op_randperm__generator(const tn_op *overload, int64_t n, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
+/* aten::real(Tensor(a) self) -> Tensor(a) */
+PyObject *tn_op_real(const tn_op *overload, TensorObject *self);
 /* aten::reciprocal(Tensor self) -> Tensor */
 PyObject *tn_op_reciprocal(const tn_op *overload, TensorObject *self);
 /* aten::relu(Tensor self) -> Tensor */

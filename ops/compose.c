@@ -280,6 +280,13 @@ tn_sdpa_check_inputs(const TensorObject *q, const TensorObject *k, const TensorO
                      tn_dtype_cpp_name(q->dtype), tn_dtype_cpp_name(k->dtype), tn_dtype_cpp_name(v->dtype));
         return -1;
     }
+    if (q->device != k->device || q->device != v->device) {
+        const char *qd = q->device == TN_DEVICE_META ? "meta" : "cpu", *kd = k->device == TN_DEVICE_META ? "meta" : "cpu";
+        PyErr_Format(PyExc_RuntimeError,
+                     "Expected query, key, and value to have the same device type, but got query.device: %s "
+                     "key.device: %s and value.device: %s instead.", qd, kd, v->device == TN_DEVICE_META ? "meta" : "cpu");
+        return -1;
+    }
     if (q->ndim < 2 || k->ndim < 2 || v->ndim < 2) {
         PyErr_Format(PyExc_RuntimeError,
                      "Expected query, key, and value to all be  at least 2 dimensional, but got query.dim: %d "

@@ -19,6 +19,7 @@
 #include "ops/compose.h"
 #include "ops/conv.h"
 #include "ops/loss.h"
+#include "ops/norm.h"
 
 #include <math.h>
 #include <string.h>
@@ -437,7 +438,9 @@ tn_compose_to__dtype_layout(tn_op *op, tn_value *a)
 PyObject *
 tn_compose_type_as(tn_op *op, tn_value *a)
 {
-    return to_impl(T(0), TN_T(T(1))->dtype, 0, NONE_V, NONE_V);
+    /* ATen: self.to(other.options()), the other's dtype and device */
+    tn_value dev = tn_ag_value_device(TN_T(T(1))->device == TN_DEVICE_META ? TN_DEVTYPE_META : TN_DEVTYPE_CPU);
+    return to_impl(T(0), TN_T(T(1))->dtype, 0, NONE_V, dev);
 }
 
 /* ---- matmul and linear (ATen's _matmul_impl and linear) ---- */
@@ -707,6 +710,8 @@ tn_compose_rms_norm(tn_op *op, tn_value *a)
 {
     PyObject *input = T(0), *weight = OPT_T(2);
     TensorObject *in = TN_T(input);
+    if (tn_rms_norm_check(in, (tn_ints){a[1].u.ints, a[1].n, false}, weight ? TN_T(weight) : NULL) < 0)
+        return NULL;
     int d = in->dtype;
     int opmath = (d == TN_DTYPE_F16 || d == TN_DTYPE_BF16) ? TN_DTYPE_F32 : d;
     double eps = a[3].tag != TN_V_NONE ? a[3].u.d : opmath == TN_DTYPE_F64 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
@@ -1069,6 +1074,8 @@ static PyObject *
 conv_padding(int d, int conv_id, tn_value *a)
 {
     int64_t pad[3], extra[6];
+    if (tn_conv_batchify_check(TN_T(T(0)), d, 0) < 0)  /* ATen's conv{d}d batchifies first */
+        return NULL;
     int mode = tn_conv_padding_mode(d, TN_T(T(1)), ints_of(&a[3]), a[4].u.s, ints_of(&a[5]), pad, extra);
     if (mode < 0)
         return NULL;
@@ -1150,6 +1157,25 @@ where_with_scalar(tn_value *a, int scalar_at)
     args[scalar_at] = tn_value_tensor((PyObject *)wrapped);
     PyObject *r = call(TN_OP_where__self, args);
     Py_DECREF(wrapped);
+    return r;
+}
+
+/* where(condition, Scalar, Scalar), as ATen: both scalars as 0-dim tensors of their result type
+ * on the condition's device, then where.self */
+PyObject *
+tn_compose_where__Scalar(tn_op *op, tn_value *a)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_scalar(&st, &a[1]) < 0 || tn_result_type_update_scalar(&st, &a[2]) < 0)
+        return NULL;
+    int dtype = tn_result_type_finish(&st), device = TN_T(T(0))->device;
+    TensorObject *s = tn_scalar_tensor(&a[1], dtype, device);
+    TensorObject *o = s ? tn_scalar_tensor(&a[2], dtype, device) : NULL;
+    PyObject *r = o ? call(TN_OP_where__self, (tn_value[]){a[0], tn_value_tensor((PyObject *)s), tn_value_tensor((PyObject *)o)})
+                    : NULL;
+    Py_XDECREF((PyObject *)s);
+    Py_XDECREF((PyObject *)o);
     return r;
 }
 
@@ -1336,21 +1362,70 @@ tn_compose_dropout(tn_op *op, tn_value *a)
     return r;
 }
 
-/* ---- convolution ---- */
-
-/* ATen's batchify: nd + 1 (unbatched) or nd + 2 (batched) dims; 0, or -1 with its error set */
-static int
-conv_batch_check(PyObject *input, int nd, const char *name)
+/* real of a real tensor is the tensor itself (ATen's real); complex ones are refused by the
+ * kernel list */
+PyObject *
+tn_compose_real(tn_op *op, tn_value *a)
 {
-    TensorObject *in = TN_T(input);
-    if (in->ndim == nd + 1 || in->ndim == nd + 2)
-        return 0;
-    char is[128];
-    tn_format_ints(is, sizeof is, in->ndim, in->sizes, ", ");
-    PyErr_Format(PyExc_RuntimeError, "Expected %dD (unbatched) or %dD (batched) input to %s%dd, but got input of size: [%s]",
-                 nd + 1, nd + 2, name, nd, is);
-    return -1;
+    if (tn_dtype_is_complex(TN_T(T(0))->dtype))
+        return tn_refuse(op, "for complex tensors (it needs view_as_real)");
+    return Py_NewRef(T(0));
 }
+
+/* alpha_dropout as ATen's _dropout_impl<feature_dropout=false, alpha_dropout=true>: the same
+ * random draws as upstream (empty_like + bernoulli_), where torch's Python decomposition draws
+ * uniform numbers instead */
+PyObject *
+tn_compose_alpha_dropout(tn_op *op, tn_value *a)
+{
+    PyObject *input = T(0);
+    double p = a[1].u.d;
+    int train = (int)a[2].u.i;
+    if (p < 0 || p > 1) {
+        char got[32];
+        snprintf(got, sizeof got, "%g", p);
+        PyErr_Format(PyExc_RuntimeError, "dropout probability has to be between 0 and 1, but got %s", got);
+        return NULL;
+    }
+    if (p == 0 || !train || TN_T(input)->numel == 0)
+        return Py_NewRef(input);
+    if (p == 1) {
+        /* upstream: input * zeros({}, input.options()) */
+        PyObject *z = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(TN_T(input)->dtype),
+                                                                NONE_V, NONE_V, NONE_V});
+        PyObject *r = z ? at_mul(input, z) : NULL;
+        Py_XDECREF(z);
+        return r;
+    }
+    const double alpha = 1.7580993408473766;
+    double ak = 1. / sqrt((alpha * alpha * p + 1) * (1 - p));
+    PyObject *noise = call(TN_OP_empty_like, (tn_value[]){tn_value_tensor(input), NONE_V, NONE_V, NONE_V, NONE_V,
+                                                          NONE_V});
+    PyObject *drawn = noise ? call(TN_OP_bernoulli___float, (tn_value[]){tn_value_tensor(noise), tn_value_double(1 - p),
+                                                                         NONE_V})
+                            : NULL;
+    /* b = noise.add(-1).mul_(alpha * a).add_(alpha * a * p); noise.mul_(a) */
+    PyObject *b = drawn ? call(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(noise), tn_value_int(-1), tn_value_int(1)})
+                        : NULL;
+    PyObject *b1 = b ? call(TN_OP_mul___Scalar, (tn_value[]){tn_value_tensor(b), tn_value_double(alpha * ak)}) : NULL;
+    PyObject *b2 = b1 ? call(TN_OP_add___Scalar, (tn_value[]){tn_value_tensor(b), tn_value_double(alpha * ak * p),
+                                                              tn_value_int(1)})
+                      : NULL;
+    PyObject *n1 = b2 ? call(TN_OP_mul___Scalar, (tn_value[]){tn_value_tensor(noise), tn_value_double(ak)}) : NULL;
+    PyObject *m = n1 ? at_mul(input, noise) : NULL;
+    PyObject *r = m ? call(TN_OP_add___Tensor, (tn_value[]){tn_value_tensor(m), tn_value_tensor(b), tn_value_int(1)})
+                    : NULL;
+    Py_XDECREF(noise);
+    Py_XDECREF(drawn);
+    Py_XDECREF(b);
+    Py_XDECREF(b1);
+    Py_XDECREF(b2);
+    Py_XDECREF(n1);
+    Py_XDECREF(m);
+    return r;
+}
+
+/* ---- convolution ---- */
 
 static PyObject *
 conv_nd(tn_value *a, int nd)
@@ -1361,7 +1436,7 @@ conv_nd(tn_value *a, int nd)
                      tn_ag_value_ints_lit(zeros, nd), a[6]};
     PyObject *input = T(0);
     TensorObject *in = TN_T(input);
-    if (conv_batch_check(input, nd, "conv") < 0)
+    if (tn_conv_batchify_check(in, nd, 0) < 0)
         return NULL;
     int batched = in->ndim == nd + 2;
     if (!batched) {
@@ -1391,7 +1466,7 @@ conv_transpose_nd(tn_value *a, int nd)
      * -> convolution(..., dilation, transposed=True, output_padding, groups) */
     tn_value v[9] = {a[0], a[1], a[2], a[3], a[4], a[7], tn_ag_value_bool(1), a[5], a[6]};
     PyObject *input = T(0);
-    if (conv_batch_check(input, nd, "conv_transpose") < 0)
+    if (tn_conv_batchify_check(TN_T(input), nd, 1) < 0)
         return NULL;
     if (TN_T(input)->ndim == nd + 2)
         return call(TN_OP_convolution, v);

@@ -941,6 +941,20 @@ tn_op_convolution(const tn_op *overload, TensorObject *input, TensorObject *weig
     return conv_forward(overload, input, weight, bias, &g);
 }
 
+/* ATen's batchify check for conv{d}d and conv_transpose{d}d: the input has d + 1 (unbatched) or
+ * d + 2 dims */
+int
+tn_conv_batchify_check(const TensorObject *input, int d, int transposed)
+{
+    if (input->ndim == d + 1 || input->ndim == d + 2)
+        return 0;
+    char is[128];
+    tn_format_ints(is, sizeof is, input->ndim, input->sizes, ", ");
+    PyErr_Format(PyExc_RuntimeError, "Expected %dD (unbatched) or %dD (batched) input to conv%s%dd, but got input of size: [%s]",
+                 d + 1, d + 2, transposed ? "_transpose" : "", d, is);
+    return -1;
+}
+
 /* conv1d/2d/3d and conv_transpose1d/2d/3d (transposed, with output_padding): an unbatched input
  * (one dim fewer) runs as a batch of one (ATen's batchify). */
 static PyObject *
@@ -948,14 +962,8 @@ conv_nd_any(const tn_op *overload, int d, int transposed, TensorObject *input, T
             TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints output_padding, tn_ints dilation,
             int64_t groups)
 {
-    if (input->ndim != d + 1 && input->ndim != d + 2) {
-        char is[128];
-        tn_format_ints(is, sizeof is, input->ndim, input->sizes, ", ");
-        PyErr_Format(PyExc_RuntimeError,
-                     "Expected %dD (unbatched) or %dD (batched) input to conv%s%dd, but got input of size: [%s]", d + 1,
-                     d + 2, transposed ? "_transpose" : "", d, is);
+    if (tn_conv_batchify_check(input, d, transposed) < 0)
         return NULL;
-    }
     int unbatched = input->ndim == d + 1;
     PyObject *x = unbatched ? tn_op_unsqueeze(overload, input, 0) : (Py_INCREF((PyObject *)input), (PyObject *)input);
     if (!x)

@@ -9,6 +9,8 @@
  * odd the extra element goes on the right by padding the input first: extra[0..2d) is then
  * constant_pad_nd's pad list. Returns 0 (convolve with pad), 1 (pad the input with extra
  * first; upstream's warning given once), -1 with upstream's error set. */
+/* ATen's batchify check for conv{d}d (RuntimeError naming the input's size) */
+int tn_conv_batchify_check(const TensorObject *input, int d, int transposed);
 int tn_conv_padding_mode(int d, const TensorObject *weight, tn_ints stride, const char *padding, tn_ints dilation,
                          int64_t *pad, int64_t *extra);
 

@@ -164,6 +164,50 @@ tn_op_empty_strided(const tn_op *overload, tn_ints size, tn_ints stride, int dty
     return (PyObject *)t;
 }
 
+/* empty_permuted as upstream's empty_permuted_symint: a contiguous tensor in the physical
+ * order (physical_layout[i] is the logical dim stored i-th), given the logical sizes. */
+PyObject *
+tn_op_empty_permuted(const tn_op *overload, tn_ints size, tn_ints physical_layout, int dtype, int layout,
+                     const tn_value *device, int pin_memory)
+{
+    int64_t dim = size.n;
+    if (physical_layout.n != dim) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Number of dimensions in size does not match the length of the physical_layout; i.e. "
+                     "len(size) = %lld is not equal to len(physical_layout) = %lld",
+                     (long long)dim, (long long)physical_layout.n);
+        return NULL;
+    }
+    if (tn_check_ndim(dim) < 0)
+        return NULL;
+    int64_t phys[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    char seen[TN_MAX_NDIM] = {0};
+    for (int64_t i = 0; i < dim; i++) {
+        int64_t p = physical_layout.v[i];
+        if (p < 0 || p >= dim) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Dimension out of range (expected to be between 0 and %lld, but got %lld at index %lld).  "
+                         "NB: negative dims not currently supported; file an issue if you want it.",
+                         (long long)(dim - 1), (long long)p, (long long)i);
+            return NULL;
+        }
+        if (seen[p]) {
+            PyErr_SetString(PyExc_RuntimeError, "Duplicate dim not allowed");
+            return NULL;
+        }
+        seen[p] = 1;
+        phys[i] = size.v[p];
+    }
+    TensorObject *t = new_tensor((tn_ints){phys, dim, false}, dtype, layout, device, TN_DEVICE_CPU);
+    if (!t)
+        return NULL;
+    for (int64_t i = 0; i < dim; i++)
+        strides[physical_layout.v[i]] = t->strides[i];
+    if (tn_tensor_set_geometry(t, (int)dim, size.v, strides) < 0)
+        Py_CLEAR(t);
+    return (PyObject *)t;
+}
+
 static PyObject *
 filled(const tn_op *overload, TensorObject *t, const tn_value *value)
 {

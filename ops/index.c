@@ -328,10 +328,67 @@ fail:
 
 /* index_put_: self[indices] = values (broadcast), or += with accumulate. `bump` is 0 when
  * index_put works on its own fresh copy (no caller sees that write as in-place). */
+/* upstream's canDispatchToMaskedFill: without accumulate, one bool/uint8 mask on self's device
+ * (None for the other dims) and a one-element CPU value is self.masked_fill_(mask, value.item()),
+ * which converts the value to self's dtype. 1 with *out set (or -1 with the error) when it applies,
+ * 0 when not. */
+static int
+index_put_as_masked_fill(TensorObject *self, tn_tensors indices, TensorObject *values, PyObject **out)
+{
+    if (values->numel != 1 || values->device != TN_DEVICE_CPU)
+        return 0;
+    PyObject *mask = NULL;
+    int64_t num_ind = 0;
+    for (Py_ssize_t i = 0; i < indices.n; i++) {
+        if (!indices.v[i]) {
+            num_ind++;
+            continue;
+        }
+        TensorObject *m = TN_T(indices.v[i]);
+        if ((m->dtype != TN_DTYPE_BOOL && m->dtype != TN_DTYPE_U8) || m->device != self->device || mask)
+            return 0;
+        mask = indices.v[i];
+        for (int j = 0; j < m->ndim; j++) {
+            int64_t src = num_ind + j, d;
+            if (tn_wrap_dim(src, self->ndim, &d) < 0)
+                return -1;
+            if (self->ndim == 0 || m->sizes[j] != self->sizes[d]) {
+                char a[256], b[256];
+                tn_format_sizes(a, sizeof a, m->ndim, m->sizes);
+                tn_format_sizes(b, sizeof b, self->ndim, self->sizes);
+                PyErr_Format(PyExc_IndexError,
+                             "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s "
+                             "at index %lld", a, j, b, (long long)src);
+                return -1;
+            }
+        }
+        num_ind += m->ndim;
+    }
+    if (!mask)
+        return 0;
+    PyObject *m = Py_NewRef(mask);
+    for (int64_t i = num_ind; i < self->ndim && m; i++)
+        TN_SETREF(m, tn_call(TN_OP_unsqueeze, (tn_value[]){tn_value_tensor(m), tn_value_int(-1)}));
+    tn_value item;
+    if (!m || tn_tensor_item_value(values, &item) < 0) {
+        Py_XDECREF(m);
+        return -1;
+    }
+    *out = tn_call(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor((PyObject *)self), tn_value_tensor(m), item});
+    Py_DECREF(m);
+    return *out ? 1 : -1;
+}
+
 static PyObject *
 index_put_impl(const tn_op *overload, TensorObject *self, tn_tensors indices, TensorObject *values,
                bool accumulate, int bump)
 {
+    if (!accumulate) {
+        PyObject *filled = NULL;
+        int r = index_put_as_masked_fill(self, indices, values, &filled);
+        if (r != 0)
+            return r < 0 ? NULL : filled;
+    }
     if (bump && self->device != TN_DEVICE_META) {
         /* in place, as upstream's _index_put_impl_: an expanded self is deprecated, values and
          * indices must not overlap it (Note [Overlap rules]) */
@@ -350,15 +407,17 @@ index_put_impl(const tn_op *overload, TensorObject *self, tn_tensors indices, Te
             if (indices.v[i] && tn_check_no_overlap(self, TN_T(indices.v[i])) < 0)
                 return NULL;
     }
+    /* the indices' checks (make_info) come before the dtypes' (make_index_put_iterator) */
+    adv_index a;
+    if (adv_prepare(self, indices, &a) < 0)
+        return NULL;
     if (values->dtype != self->dtype) {
         PyErr_Format(PyExc_RuntimeError,
                      "Index put requires the source and destination dtypes match, got %s for the destination and %s "
                      "for the source.", tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(values->dtype));
+        adv_free(&a);
         return NULL;
     }
-    adv_index a;
-    if (adv_prepare(self, indices, &a) < 0)
-        return NULL;
     int64_t shape[TN_MAX_NDIM];
     int kept[TN_MAX_NDIM], nkept;
     int nd = adv_result_shape(self, &a, shape, kept, &nkept);

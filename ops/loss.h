@@ -6,7 +6,6 @@
 
 /* nll_loss_nd's argument checks, upstream's classes and messages; -1 with the error set. */
 int tn_nll_loss_nd_check(const TensorObject *self, const TensorObject *target);
-
 /* cross_entropy_loss's pieces (ops/loss.c): the label_smoothing check, the class-probability test
  * (1: probabilities, 0: class indices, -1: error set) and the class-probability loss over door calls. */
 int tn_cross_entropy_check_smoothing(double label_smoothing);

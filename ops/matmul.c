@@ -161,40 +161,60 @@ tn_op_addmm(const tn_op *overload, TensorObject *self, TensorObject *mat1, Tenso
 
 /* beta*self + alpha*(batch1 @ batch2), as addmm: self broadcast into a fresh contiguous output
  * (upstream's layout whatever self's), the scalars in the dtype's own arithmetic. */
+/* t.size(dim) as ATen's: IndexError for a 0-dim tensor or a dim out of range */
+static int
+size_at(const TensorObject *t, int64_t dim, int64_t *out)
+{
+    if (t->ndim == 0) {
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
+        return -1;
+    }
+    int64_t d;
+    if (tn_wrap_dim(dim, t->ndim, &d) < 0)
+        return -1;
+    *out = t->sizes[d];
+    return 0;
+}
+
 PyObject *
 tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, TensorObject *batch2,
               const tn_value *beta,
               const tn_value *alpha)
 {
-    if (batch1->ndim != 3 || batch2->ndim != 3) {
-        PyErr_Format(PyExc_RuntimeError, "batch1 must be a 3D tensor");
+    /* upstream's meta function: self expands to [batch1.size(0), batch1.size(1), batch2.size(2)]
+     * (IndexError for a dim out of range, then expand's errors) whatever beta is, then the dtypes,
+     * then common_checks_baddbmm_bmm */
+    int64_t shape[3];
+    if (size_at(batch1, 0, &shape[0]) < 0 || size_at(batch1, 1, &shape[1]) < 0 || size_at(batch2, 2, &shape[2]) < 0)
         return NULL;
+    PyObject *expanded = tn_op_expand(overload, self, (tn_ints){shape, 3, false}, false);
+    if (!expanded)
+        return NULL;
+    if (same_dtype(self, batch1, "self and batch1") < 0)
+        goto fail_expanded;
+    if (batch1->ndim != 3 || batch2->ndim != 3) {
+        PyErr_Format(PyExc_RuntimeError, "batch%d must be a 3D tensor", batch1->ndim != 3 ? 1 : 2);
+        goto fail_expanded;
     }
     if (batch1->sizes[0] != batch2->sizes[0] || batch1->sizes[2] != batch2->sizes[1]) {
         PyErr_Format(PyExc_RuntimeError,
                      "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] but got: [%lld, %lld].",
                      (long long)batch1->sizes[0], (long long)batch1->sizes[2], (long long)batch2->sizes[0],
                      (long long)batch2->sizes[1]);
-        return NULL;
+        goto fail_expanded;
     }
-    if (same_dtype(batch1, batch2, "batch1 and batch2") < 0 || same_dtype(self, batch1, "self and batch1") < 0)
-        return NULL;
-    int64_t shape[3] = {batch1->sizes[0], batch1->sizes[1], batch2->sizes[2]};
+    if (same_dtype(batch1, batch2, "batch1 and batch2") < 0)
+        goto fail_expanded;
     int meta = any_meta(batch1, batch2) || self->device == TN_DEVICE_META;
     TensorObject *out = tn_tensor_empty(3, shape, batch1->dtype, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out)
-        return NULL;
+        goto fail_expanded;
     double b = tn_scalar_to_double(beta), a = tn_scalar_to_double(alpha);
-    if (b != 0.0 || meta) {
-        /* self must broadcast to the result (expand's errors), also on the meta device */
-        PyObject *expanded = tn_op_expand(overload, self, (tn_ints){shape, 3, false}, false);
-        if (!expanded || (!meta && tn_copy_into(overload, out, TN_T(expanded)) < 0)) {
-            Py_XDECREF(expanded);
-            Py_DECREF((PyObject *)out);
-            return NULL;
-        }
-        Py_DECREF(expanded);
+    if (b != 0.0 && !meta && tn_copy_into(overload, out, TN_T(expanded)) < 0) {
+        Py_DECREF((PyObject *)out);
+        goto fail_expanded;
     }
+    Py_DECREF(expanded);
     if (meta)
         return (PyObject *)out;
     if (gemm(overload, out, shape[0], shape[1], shape[2], batch1->sizes[2], batch1, batch1->strides[0],
@@ -205,6 +225,9 @@ tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, T
         return NULL;
     }
     return (PyObject *)out;
+fail_expanded:
+    Py_DECREF(expanded);
+    return NULL;
 }
 
 PyObject *
@@ -778,6 +801,19 @@ tn_op__scaled_dot_product_flash_attention_for_cpu_backward(const tn_op *overload
                                                            bool is_causal, TensorObject *attn_mask, tn_opt_double scale)
 {
     TensorObject *t4[5] = {grad_out, query, key, value, out};
+    /* upstream first takes each one's transpose(1, 2), logsumexp's too (IndexError below 3 dims),
+     * then its kernel dispatches on query's dtype (floating only), then checks the rest */
+    TensorObject *tr[6] = {grad_out, query, key, value, out, logsumexp};
+    for (int i = 0; i < 6; i++) {
+        int64_t d;
+        if (tn_wrap_dim(1, tr[i]->ndim, &d) < 0 || tn_wrap_dim(2, tr[i]->ndim, &d) < 0)
+            return NULL;
+    }
+    if (!tn_dtype_is_floating(query->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"flash_attention_backward\" not implemented for '%s'",
+                     tn_dtype_legacy_name(query->dtype));
+        return NULL;
+    }
     for (int i = 0; i < 5; i++) {
         if (t4[i]->ndim != 4) {
             PyErr_SetString(PyExc_RuntimeError, "scaled_dot_product_attention_flash_attention_backward: grad_out, "

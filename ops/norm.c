@@ -9,6 +9,7 @@
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
 #include "generated/autograd_helpers.h"
+#include "ops/norm.h"
 #include "kernels/norm.h"
 
 #include <math.h>
@@ -274,22 +275,32 @@ tn_op_layer_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_
 
 /* rms_norm(input, normalized_shape, weight=None, eps=None): eps None is the epsilon of the op
  * math type (float's for float16 and bfloat16, which compute in float) */
+/* rms_norm's argument checks (ATen's _check_rms_norm_inputs), in upstream's order */
+int
+tn_rms_norm_check(TensorObject *input, tn_ints normalized_shape, TensorObject *weight)
+{
+    int64_t rows, n;
+    int axis;
+    if (check_param_shape("weight", weight, normalized_shape) < 0)
+        return -1;
+    if (normalized_shape.n >= 1 && input->ndim < normalized_shape.n) {
+        /* upstream checks the rank before the shape, as a ValueError */
+        PyErr_Format(PyExc_ValueError, "Input tensor must have at least %zd dimensions, but got %d",
+                     normalized_shape.n, input->ndim);
+        return -1;
+    }
+    return normalized_rows(input, normalized_shape, &rows, &n, &axis);
+}
+
 PyObject *
 tn_op_rms_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_shape, TensorObject *weight,
                tn_opt_double eps)
 {
     int64_t rows, n;
     int axis;
-    if (check_param_shape("weight", weight, normalized_shape) < 0)
+    if (tn_rms_norm_check(input, normalized_shape, weight) < 0)
         return NULL;
-    if (normalized_shape.n >= 1 && input->ndim < normalized_shape.n) {
-        /* upstream checks the rank before the shape, as a ValueError */
-        PyErr_Format(PyExc_ValueError, "Input tensor must have at least %zd dimensions, but got %d",
-                     normalized_shape.n, input->ndim);
-        return NULL;
-    }
-    if (normalized_rows(input, normalized_shape, &rows, &n, &axis) < 0)
-        return NULL;
+    normalized_rows(input, normalized_shape, &rows, &n, &axis);
     int d = input->dtype;
     if (!tn_dtype_is_floating(d)) {
         PyErr_Format(PyExc_NotImplementedError, "\"rms_norm\" not implemented for '%s'", tn_dtype_legacy_name(d));

@@ -144,14 +144,7 @@ binary_into(const tn_op *overload, TensorObject *dst, tn_binary_op op, int kind,
     if (b ? tn_result_type_update_tensor(&st, b) < 0 : tn_result_type_update_scalar(&st, scalar) < 0)
         return NULL;
     int result = tn_result_type_finish(&st);
-    if (kind == BK_FLOATIN && tn_dtype_is_integral(result, true)) {
-        PyErr_Format(PyExc_NotImplementedError, "\"%s_cpu\" not implemented for '%s'", tn_binary_names[op],
-                     tn_dtype_legacy_name(result));
-        return NULL;
-    }
     int compute = compute_dtype_of(kind, result);
-    if (kind == BK_BITWISE && check_bitwise(compute, op) < 0)
-        return NULL;
     if (op == TN_BIN_SUB && check_sub_bool(a->dtype, b ? b->dtype : tn_scalar_dtype(scalar)) < 0)
         return NULL;
     int out_dtype = (kind == BK_COMPARE || kind == BK_LOGICAL) ? TN_DTYPE_BOOL : compute;
@@ -174,12 +167,23 @@ binary_into(const tn_op *overload, TensorObject *dst, tn_binary_op op, int kind,
     } else if (tn_broadcast_shapes(a->ndim, a->sizes, b->ndim, b->sizes, &nd, shape) < 0) {
         return NULL;
     }
+    if (dst && tn_check_inplace_shape(dst, nd, shape) < 0)
+        return NULL;  /* TensorIterator checks the output's shape before the kernel's dtypes */
     int device = (a->device == TN_DEVICE_META || (b && b->device == TN_DEVICE_META)) ? TN_DEVICE_META : TN_DEVICE_CPU;
     /* a Python number is a 0-dim operand to upstream's TensorIterator too (it decides the layout) */
     tn_geom ins[2] = {tn_geom_of(a), b ? tn_geom_of(b) : (tn_geom){0, NULL, NULL}};
     TensorObject *out = result_or_dst(dst, nd, shape, out_dtype, device, 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
+    /* the CPU kernel's dtype dispatch refuses after TensorIterator has broadcast and checked
+     * the output (a meta computation never reaches a kernel) */
+    if (kind == BK_FLOATIN && tn_dtype_is_integral(result, true)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s_cpu\" not implemented for '%s'", tn_binary_names[op],
+                     tn_dtype_legacy_name(result));
+        goto fail;
+    }
+    if (kind == BK_BITWISE && check_bitwise(compute, op) < 0)
+        goto fail;
     if (tn_check_dtype(overload, compute) < 0)
         goto fail;
     /* alpha is converted to the computation type, checked (Note [Scalar overflow]) */

@@ -280,3 +280,24 @@ tn_op_promote_types(const tn_op *overload, int type1, int type2)
     int d = tn_promote_types(type1, type2);
     return d < 0 ? NULL : Py_NewRef(tn_dtype_obj(d));
 }
+
+/* _debug_has_internal_overlap: upstream's has_internal_overlap as an int (MemOverlap: 0 No,
+ * 1 Yes, 2 TooHard); torch's meta functions ask it before writing into self. */
+PyObject *
+tn_op__debug_has_internal_overlap(const tn_op *overload, TensorObject *self)
+{
+    if (tn_tensor_is_non_overlapping_and_dense(self))
+        return PyLong_FromLong(0);
+    for (int i = 0; i < self->ndim; i++)
+        if (self->strides[i] == 0 && self->sizes[i] > 1)
+            return PyLong_FromLong(1);
+    return PyLong_FromLong(2);
+}
+
+/* real of a real tensor is the tensor itself, as upstream's (complex dtypes are refused by the
+ * kernel list: they need view_as_real). */
+PyObject *
+tn_op_real(const tn_op *overload, TensorObject *self)
+{
+    return Py_NewRef((PyObject *)self);
+}

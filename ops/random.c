@@ -347,15 +347,33 @@ filled_random(const tn_op *overload, PyObject *t, PyObject *(*fill)(const tn_op 
     return fresh(r);
 }
 
+/* On the meta device the draw goes through the door: upstream's composites (rand_like,
+ * randn_like) call uniform_/normal_ through the dispatcher, whose meta functions check the dtype
+ * (Note [Meta kernels] in runtime/dispatch.c). */
+static PyObject *
+draw01(const tn_op *overload, int op_id, TensorObject *t, PyObject *g)
+{
+    tn_value gen = {.tag = TN_V_NONE};
+    if (g && g != Py_None) {
+        gen.tag = TN_V_OBJECT;
+        gen.u.obj = g;
+    }
+    return tn_call(op_id, (tn_value[]){tn_value_tensor((PyObject *)t), tn_value_double(0.0), tn_value_double(1.0), gen});
+}
+
 static PyObject *
 uniform01(const tn_op *overload, TensorObject *t, PyObject *g)
 {
+    if (t->device == TN_DEVICE_META)
+        return draw01(overload, TN_OP_uniform_, t, g);
     return tn_op_uniform_(overload, t, 0.0, 1.0, g);
 }
 
 static PyObject *
 normal01(const tn_op *overload, TensorObject *t, PyObject *g)
 {
+    if (t->device == TN_DEVICE_META)
+        return draw01(overload, TN_OP_normal_, t, g);
     return tn_op_normal_(overload, t, 0.0, 1.0, g);
 }
 

@@ -724,15 +724,17 @@ tn_op_squeeze_(const tn_op *overload, TensorObject *self)
 static PyObject *
 squeeze_dims(TensorObject *self, const int64_t *dims, Py_ssize_t n, int inplace)
 {
-    uint8_t mask[TN_MAX_NDIM] = {0};
+    /* upstream's dim_list_to_bitset: a 0-dim tensor's dims wrap as a 1-dim's, and repeat too */
+    uint8_t mask[TN_MAX_NDIM] = {0}, seen[TN_MAX_NDIM] = {0};
     for (Py_ssize_t i = 0; i < n; i++) {
         int64_t d;
         if (tn_wrap_dim(dims[i], self->ndim, &d) < 0)
             return NULL;
-        if (self->ndim && mask[d]) {
+        if (seen[d]) {
             PyErr_Format(PyExc_RuntimeError, "dim %lld appears multiple times in the list of dims", (long long)d);
             return NULL;
         }
+        seen[d] = 1;
         if (self->ndim)
             mask[d] = 1;
     }

@@ -204,6 +204,22 @@ check_int_list(PyObject *o, int size)
     return size > 0 && check_long(o);
 }
 
+/* A boxed call's (torch.ops) bool: upstream converts it with pybind11's bool caster, which takes
+ * True/False, None (False) and anything with __bool__ (ints, floats); 1, 0, or -1 when it cannot. */
+static int
+boxed_bool(PyObject *o)
+{
+    if (o == Py_True)
+        return 1;
+    if (o == Py_False || o == Py_None)
+        return 0;
+    inquiry nb_bool = (inquiry)PyType_GetSlot(Py_TYPE(o), Py_nb_bool);
+    int r = nb_bool ? nb_bool(o) : -1;
+    if (r < 0)
+        PyErr_Clear();
+    return r < 0 ? -1 : r;
+}
+
 /* Returns 1 if obj matches, 0 if not, -1 on error (TypeError raised for bad list elements). */
 static int
 check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
@@ -243,7 +259,9 @@ check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
             PyObject *it = PySequence_GetItem(o, i);
             if (!it)
                 return -1;
-            int ok = (p->type == TN_P_OPT_TENSORLIST && it == Py_None) || tensor_and_overloaded(it, ov);
+            /* upstream's Python bindings parse Tensor?[] as a tensor list (python_arg_parser's
+             * TENSOR_LIST: None is a TypeError); its boxed calls (torch.ops) take None */
+            int ok = (p->type == TN_P_OPT_TENSORLIST && it == Py_None && p->from_schema) || tensor_and_overloaded(it, ov);
             if (!ok) {
                 PyErr_Format(PyExc_TypeError, "expected Tensor as element %zd in argument %d, but got %s", i,
                              argnum, tn_tpname(it));
@@ -282,7 +300,7 @@ check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
     case TN_P_GENERATOR:
         return tn_generator_check(o);
     case TN_P_BOOL:
-        return PyBool_Check(o);
+        return PyBool_Check(o) || (p->from_schema && boxed_bool(o) >= 0);
     case TN_P_STORAGE:
         return tn_storage_check(o) || PyObject_HasAttrString(o, "_untyped_storage");
     case TN_P_ANYLIST:
@@ -509,7 +527,7 @@ convert_param(const tn_param *p, PyObject *o, tn_value *v, tn_arena *arena, owne
         return unpack_index(o, &v->u.i);
     case TN_P_BOOL:
         v->tag = TN_V_BOOL;
-        v->u.i = o == Py_True;
+        v->u.i = p->from_schema ? boxed_bool(o) == 1 : o == Py_True;
         return 0;
     case TN_P_INTLIST: case TN_P_SYMINTLIST:
         return convert_int_list(o, p, v, arena, TN_V_INTLIST);
@@ -1239,6 +1257,8 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
     if (matched)
         *matched = 1;
     result = tn_dispatch(op, vals);
+    if (result && tn_tensor_check(result) && TN_T(result)->wrapped_number)  /* div_.Scalar(1.5, 2) */
+        TN_SETREF(result, tn_unwrap_number(result));
     if (result && schema->returns_list && PyTuple_Check(result))  /* an IValue list is a list */
         TN_SETREF(result, PySequence_List(result));
     if (result && schema->returns_scalartype && tn_dtype_check(result))

@@ -1145,6 +1145,7 @@ tn_autograd_install(const tn_autograd_entry *table)
     for (const tn_autograd_entry *e = table; e->mode; e++) {
         tn_op *op = tn_op_by_id(e->op);
         op->ag_mode = e->mode;
+        op->compose = e->mode == TN_AG_CIA ? e->record : NULL;
         op->ag_record = e->record ? e->record
                         : e->mode == TN_AG_OUT ? mode_out
                         : e->mode == TN_AG_CIA ? mode_cia_python

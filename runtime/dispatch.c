@@ -8,9 +8,10 @@
  *   0. while CPU autocast is on, an op upstream registers for AutocastCPU gets its cast policy
  *      first (Note [Autocast] in autocast.c), then comes back here with autocast excluded;
  *   1. an active __torch_dispatch__ mode (TorchDispatchMode) gets the call as an OpOverload;
- *   2. meta tensors (or device="meta"): a kernel that only computes geometry (meta_ok), else
- *      a Python kernel registered for the Meta key (torch/_meta_registrations.py registers
- *      hundreds through torch.library), else a refusal;
+ *   2. meta tensors (or device="meta"): the Python kernel registered for the Meta key
+ *      (torch/_meta_registrations.py registers hundreds through torch.library), else a
+ *      CompositeImplicitAutograd op's C decomposition, else a kernel that only computes
+ *      geometry (meta_ok), else a refusal; see Note [Meta kernels];
  *   3. cpu: a Python kernel registered for CPU/CompositeExplicitAutograd (user overrides and
  *      ops Python defines), else our C kernel, else for an in-place or out= overload the
  *      functional kernel with upstream's structured semantics (compute, check the result can
@@ -122,6 +123,11 @@ call_python_kernel(tn_op *op, PyObject *entry, tn_value *args)
     PyObject *result = PyObject_Call(fn, pargs, kwargs);
     Py_DECREF(pargs);
     Py_DECREF(kwargs);
+    /* upstream turns a Python kernel's result into IValues: several returns are a plain tuple
+     * (torch's out_wrapper returns a namedtuple of its own) */
+    tn_schema *s = op->parsed;
+    if (result && s && s->nreturns > 1 && PyTuple_Check(result) && !PyTuple_CheckExact(result))
+        TN_SETREF(result, PySequence_Tuple(result));
     return result;
 }
 
@@ -159,8 +165,8 @@ tn_op_overload_object(tn_op *op)
 static int
 is_default(const tn_param *p, const tn_value *v)
 {
-    if (!p->optional)
-        return 0;
+    if (!p->optional || p->dflt_int_literal)
+        return 0;  /* upstream's default IValue is an int there: a float argument never equals it */
     const tn_value *d = &p->dflt;
     int dnum = d->tag == TN_V_INT || d->tag == TN_V_DOUBLE || d->tag == TN_V_BOOL;
     int vnum = v->tag == TN_V_INT || v->tag == TN_V_DOUBLE || v->tag == TN_V_BOOL;
@@ -186,6 +192,30 @@ is_default(const tn_param *p, const tn_value *v)
     default:
         return 0;
     }
+}
+
+/* A boxed value for Python, where a wrapped number (a Python number a binding made into a 0-dim
+ * tensor) is the number again, as upstream's toPyObject gives it back. */
+PyObject *
+tn_unwrap_number(PyObject *obj)
+{
+    if (!tn_tensor_check(obj) || !TN_T(obj)->wrapped_number || TN_T(obj)->device != TN_DEVICE_CPU)
+        return Py_NewRef(obj);  /* upstream's wrapped numbers are CPU tensors; a meta one has no data */
+    const TensorObject *t = TN_T(obj);
+    const void *d = tn_tensor_data(t);
+    switch (t->dtype) {
+    case TN_DTYPE_BOOL: return PyBool_FromLong(*(const uint8_t *)d);
+    case TN_DTYPE_I64: return PyLong_FromLongLong(*(const int64_t *)d);
+    case TN_DTYPE_F64: return PyFloat_FromDouble(*(const double *)d);
+    case TN_DTYPE_C128: return PyComplex_FromDoubles(((const double *)d)[0], ((const double *)d)[1]);
+    default: return Py_NewRef(obj);
+    }
+}
+
+static PyObject *
+wrapped_number_to_py(const tn_value *v)
+{
+    return v->tag == TN_V_TENSOR ? tn_unwrap_number(v->u.t) : tn_value_to_py(v);
 }
 
 /* Boxed values as (args tuple, kwargs dict), the way upstream hands them to Python
@@ -214,7 +244,7 @@ values_to_args(tn_op *op, tn_value *args, PyObject *lead, PyObject **pargs_out, 
         int kw = i >= npos;
         if ((!kw && i >= last) || (kw && is_default(&s->params[i], &args[i])))
             continue;
-        PyObject *v = tn_value_to_py(&args[i]);
+        PyObject *v = wrapped_number_to_py(&args[i]);
         if (!v)
             goto fail;
         if (!kw) {
@@ -305,6 +335,43 @@ dispatch_device(const tn_op *op, const tn_value *args, int n)
 }
 
 static PyObject *via_functional(tn_op *op, tn_value *args);
+
+/* A Python Meta kernel of an in-place or out= op: upstream's ADInplaceOrView kernel, above it,
+ * bumps each written tensor's version once, and the ops the Python function calls run below it
+ * (they bump nothing). So each written tensor ends one version past where it started. */
+static PyObject *
+call_meta_python_kernel(tn_op *op, const tn_schema *s, PyObject *entry, tn_value *args)
+{
+    int kind = op->flags & TN_OPK_MASK;
+    tn_version *written[8];
+    int64_t before[8];
+    int n = 0;
+    for (int i = 0; i < s->nparams && n < 8; i++) {
+        if (args[i].tag != TN_V_TENSOR || !((kind == TN_OPK_INPLACE && i == 0) || s->params[i].is_out))
+            continue;
+        written[n] = TN_T(args[i].u.t)->version;
+        before[n] = written[n]->value;
+        n++;
+    }
+    PyObject *r = call_python_kernel(op, entry, args);
+    for (int i = 0; r && i < n; i++)
+        written[i]->value = before[i] + 1;
+    return r;
+}
+
+/* Note [Meta kernels]: upstream's meta tensors run torch's Python meta functions wherever
+ * torch/_meta_registrations.py's activate_meta() registered one (it overrides the C++ structured
+ * meta functions: the Meta key keeps the last registration), and a CompositeImplicitAutograd op
+ * decomposes before any meta function sees it. So the door asks, for a call with a meta tensor:
+ * the Python Meta kernel first (the same registration runs here at import), with no device
+ * check of its own (upstream's dispatcher has none: the function checks what it checks, in its
+ * order and with its classes); then a CIA op's C decomposition (op->compose, ops/compositions.c,
+ * op for op as ATen composes it), whose parts come back to the door; then our meta_ok kernel,
+ * which computes the geometry the C++ meta function would (after Note [Mixed devices]). What a
+ * Python meta function calls that ours lacks (prims' aten ops, _C helpers) is refused by name.
+ * Two facts of upstream's boxed calls the Python functions rely on: prims and a few aten ops take
+ * Python numbers for Tensor arguments (runtime/schema.c), and a wrapped number reaches a Python
+ * kernel as the number again (wrapped_number_to_py). */
 
 /* Note [Mixed devices]: a call whose tensors are on meta and on the CPU dispatches to Meta, and a
  * kernel that computes when its self is a CPU tensor would read a meta tensor's absent data. As
@@ -397,14 +464,17 @@ tn_dispatch(tn_op *op, tn_value *args)
     int device = dispatch_device(op, args, s->nparams);
     PyObject *entry;
     if (TN_UNLIKELY(device == TN_DEVICE_META)) {
+        /* See Note [Meta kernels]: upstream's Python meta function first, as upstream's. */
+        if ((entry = py_kernel(op, "Meta")))
+            return call_meta_python_kernel(op, s, entry, args);
+        if (op->compose)
+            return op->compose(op, args);
         if (check_mixed_devices(op, s, args, s->nparams) < 0)
             return NULL;
         if (op->kernel && op->meta_ok) {
             op->kernel_calls++;
             return op->kernel(args);
         }
-        if ((entry = py_kernel(op, "Meta")))
-            return call_python_kernel(op, entry, args);
         int kind = op->flags & TN_OPK_MASK;
         if ((kind == TN_OPK_INPLACE || kind == TN_OPK_OUT) && op->functional >= 0) {
             tn_op *f = tn_op_by_id(op->functional);
@@ -434,6 +504,8 @@ tn_dispatch(tn_op *op, tn_value *args)
     }
     if ((entry = py_kernel(op, "CompositeImplicitAutograd")))
         return call_python_kernel(op, entry, args);
+    if (op->compose)
+        return op->compose(op, args);  /* ATen's composite, op for op (ops/compositions.c) */
     /* a decomposition (runtime/py/tn_decompose.py), which refuses by name when there is none */
     return call_decomposition(op, args);
 }
@@ -578,6 +650,18 @@ via_functional(tn_op *op, tn_value *args)
                 ins[nin++] = TN_T(fargs[j].u.t);
         if (dst && tn_check_pointwise_write(dst, nin, ins) < 0)
             return NULL;
+        /* then TensorIterator's shapes: the inputs broadcast, and self keeps its shape */
+        if (kind == TN_OPK_INPLACE) {
+            int nd = 0;
+            int64_t shape[TN_MAX_NDIM], prev[TN_MAX_NDIM];
+            for (int j = 0; j < nin; j++) {
+                memcpy(prev, shape, sizeof(int64_t) * (size_t)nd);
+                if (tn_broadcast_shapes(nd, prev, ins[j]->ndim, ins[j]->sizes, &nd, shape) < 0)
+                    return NULL;
+            }
+            if (tn_check_inplace_shape(dst, nd, shape) < 0)
+                return NULL;
+        }
     } else if (kind == TN_OPK_INPLACE || nout == 1) {
         /* the others check what their meta functions check (Note [Overlap rules]) */
         TensorObject *dst = TN_T(args[kind == TN_OPK_INPLACE ? 0 : outs[0]].u.t);

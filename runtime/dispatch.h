@@ -53,6 +53,9 @@ PyObject *tn_wrap_structseq(int which, PyObject *result);
 /* A CompositeImplicitAutograd op differentiated through torch's Python decomposition of it
  * (Note [Autograd at the door] in autograd.c). */
 PyObject *tn_dispatch_cia_python(tn_op *op, tn_value *args);
+/* A wrapped number (a Python number a binding made into a 0-dim CPU tensor) as the number again,
+ * as upstream's toPyObject gives IValues back to Python; any other object itself. New reference. */
+PyObject *tn_unwrap_number(PyObject *obj);
 /* The OpOverload object torch.ops.<ns>.<name>.<overload> of op (new reference). */
 PyObject *tn_op_overload_object(tn_op *op);
 

@@ -265,7 +265,9 @@ apply_slicing(PyObject *self, PyObject *tuple, PyObject **tensors, int *ntensors
                 goto fail;
             }
             TensorObject *tt = TN_T(it);
-            if (!(tn_dtype_is_integral(tt->dtype, true))) {
+            /* the op checks it (aten::index's TORCH_CHECK_INDEX); on the meta device the op's Python
+             * meta function does, or not (index_put_'s), with its class (Note [Meta kernels]) */
+            if (!(tn_dtype_is_integral(tt->dtype, true)) && t->device != TN_DEVICE_META) {
                 Py_DECREF(it);
                 PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors");
                 goto fail;

@@ -136,6 +136,88 @@ has_storage(PyObject *self, PyObject *arg)
     Py_RETURN_TRUE;
 }
 
+/* _any_output_is_alias_to_input_or_output(args, kwargs, outputs): torch.library's aliasing check
+ * for custom ops (prims run through it): whether an output shares a storage with an input or an
+ * earlier output. As upstream's visit_tensors: tensors directly in args, in kwargs' values, and
+ * the tensors inside lists; the outputs are walked the same way. */
+typedef struct {
+    const void *items[64];
+    int n;
+    PyObject *more;  /* a set of storage addresses past the first 64, or NULL */
+} storage_set;
+
+static int
+storage_set_has_add(storage_set *s, const void *p, int add)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->items[i] == p)
+            return 1;
+    PyObject *key = PyLong_FromVoidPtr((void *)p);
+    if (!key)
+        return -1;
+    int r = s->more ? PySet_Contains(s->more, key) : 0;
+    if (r == 0 && add) {
+        if (s->n < 64)
+            s->items[s->n++] = p;
+        else if (!s->more && !(s->more = PySet_New(NULL)))
+            r = -1;
+        else
+            r = PySet_Add(s->more, key) < 0 ? -1 : 0;
+    }
+    Py_DECREF(key);
+    return r;
+}
+
+/* visits one argument; returns 1 when an output aliases (is_out), -1 on error */
+static int
+alias_visit(storage_set *s, PyObject *v, int is_out)
+{
+    if (tn_tensor_check(v)) {
+        const void *p = TN_T(v)->storage;
+        if (!p)
+            return 0;
+        int r = storage_set_has_add(s, p, 1);
+        return r < 0 ? -1 : (is_out && r);
+    }
+    if (PyList_Check(v)) {
+        for (Py_ssize_t i = 0; i < PyList_Size(v); i++) {
+            PyObject *item = PyList_GetItem(v, i);  /* borrowed */
+            if (!tn_tensor_check(item))
+                continue;
+            int r = alias_visit(s, item, is_out);
+            if (r)
+                return r;
+        }
+    }
+    return 0;
+}
+
+static PyObject *
+any_output_is_alias_to_input_or_output(PyObject *self, PyObject *args)
+{
+    PyObject *inps, *kwargs, *outs;
+    if (!PyArg_ParseTuple(args, "OOO:_any_output_is_alias_to_input_or_output", &inps, &kwargs, &outs))
+        return NULL;
+    storage_set s = {.n = 0, .more = NULL};
+    int r = 0;
+    for (int pass = 0; pass < 2 && r == 0; pass++) {
+        PyObject *seq = pass == 0 ? inps : outs;
+        if (PyTuple_Check(seq))
+            for (Py_ssize_t i = 0; r == 0 && i < PyTuple_Size(seq); i++)
+                r = alias_visit(&s, PyTuple_GetItem(seq, i), pass == 1);
+        if (pass == 0 && r == 0 && PyDict_Check(kwargs)) {
+            PyObject *k, *v;
+            Py_ssize_t pos = 0;
+            while (r == 0 && PyDict_Next(kwargs, &pos, &k, &v))
+                r = alias_visit(&s, v, 0);
+        }
+    }
+    Py_XDECREF(s.more);
+    if (r < 0)
+        return NULL;
+    return PyBool_FromLong(r);
+}
+
 /* _get_tensor_metadata(t) / _set_tensor_metadata(t, {"conj": bool, "neg": bool}): the view
  * bits torch.save writes beside a tensor's storage (only the ones that are set). */
 static PyObject *
@@ -242,6 +324,7 @@ PyMethodDef tn_module_functions[] = {
     {"_crash_if_aten_asan", crash_if_aten_asan, METH_O, NULL},
     {"_crash_if_csrc_ubsan", crash_if_csrc_ubsan, METH_O, NULL},
     {"_has_storage", has_storage, METH_O, NULL},
+    {"_any_output_is_alias_to_input_or_output", any_output_is_alias_to_input_or_output, METH_VARARGS, NULL},
     {"_get_tensor_metadata", get_tensor_metadata, METH_O, NULL},
     {"_set_tensor_metadata", set_tensor_metadata, METH_VARARGS, NULL},
     {"_get_tracing_state", get_tracing_state, METH_NOARGS, NULL},

@@ -2,6 +2,8 @@
  * kernel statuses. See op.h. */
 #include "op.h"
 #include "dtype.h"
+#include "device.h"
+#include "tensor.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -65,9 +67,13 @@ tn_raise_refusal(const char *missing, const char *why)
 }
 
 int
-tn_refuse_pin_memory(const tn_value *pin_memory)
+tn_refuse_pin_memory(const tn_value *pin_memory, const tn_value *device, const tn_value *self)
 {
     if (pin_memory->tag == TN_V_NONE || !pin_memory->u.i)
+        return 0;
+    /* upstream's meta tensors take pin_memory=True (nothing is allocated) */
+    if (device && device->tag == TN_V_DEVICE ? device->u.i == TN_DEVTYPE_META
+                                             : self && self->tag == TN_V_TENSOR && TN_T(self->u.t)->device == TN_DEVICE_META)
         return 0;
     PyErr_SetString(PyExc_RuntimeError, "pin_memory=True requires a CUDA or other accelerator backend; no pinned "
                                         "memory allocator is available on this system.");

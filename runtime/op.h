@@ -56,6 +56,9 @@ typedef struct tn_op {
      * grad; see Note [Autograd at the door] in autograd.c */
     int ag_mode;
     PyObject *(*ag_record)(struct tn_op *op, tn_value *args);
+    /* a CompositeImplicitAutograd op's C decomposition (ops/compositions.c, op for op as ATen's
+     * C++ composes it), or NULL; meta tensors take it (Note [Meta kernels] in dispatch.c) */
+    PyObject *(*compose)(struct tn_op *op, tn_value *args);
 } tn_op;
 
 extern tn_op tn_ops[TN_NUM_ATEN_OPS];
@@ -84,8 +87,9 @@ PyObject *tn_call_private(const char *name, PyObject *a, PyObject *b, PyObject *
  * by support.refusal_message to name what the user called (Note [Refusal messages]); NULL. */
 PyObject *tn_raise_refusal(const char *missing, const char *why);
 /* A factory's `bool? pin_memory` argument: True raises upstream's RuntimeError (pinned memory
- * needs an accelerator backend, which a CPU build has not) and returns 1; otherwise 0. */
-int tn_refuse_pin_memory(const tn_value *pin_memory);
+ * needs an accelerator backend, which a CPU build has not) and returns 1; otherwise 0, also
+ * when the result is a meta tensor (its `device` argument, else `self`'s device; either NULL). */
+int tn_refuse_pin_memory(const tn_value *pin_memory, const tn_value *device, const tn_value *self);
 
 /* Kernel status -> Python exception naming op (NULL: "torchnative"); returns -1 unless TN_OK. */
 int tn_kernel_error(const tn_op *op, tn_status s, int dtype);

@@ -529,6 +529,7 @@ default_from_ast(tn_param *p, int dkind, PyObject *d)
     case TN_P_DOUBLE:
         v->tag = TN_V_DOUBLE;
         v->u.d = as_double(d);
+        p->dflt_int_literal = PyLong_Check(d) && !PyBool_Check(d);
         return;
     case TN_P_COMPLEX:
         v->tag = TN_V_COMPLEX;
@@ -641,6 +642,13 @@ schema_from_ast(PyObject *ast)
         sig->params[i].from_schema = 1;
     }
     sig->nparams = (int)n;
+    /* upstream's boxed calls (torch.ops) take Python numbers for Tensor arguments of prims and
+     * of the aten ops python_arg_parser lists (opAllowsNumbersAsTensors): a wrapped number */
+    size_t base = colons ? strcspn(colons + 2, ".") : 0;
+    if (colons && ((colons - full == 5 && !strncmp(full, "prims", 5)) || (colons - full == 7 && !strncmp(full, "nvprims", 7)) ||
+                   (colons - full == 4 && !strncmp(full, "aten", 4) && allow_numbers_as_tensors(colons + 2, base))))
+        for (Py_ssize_t i = 0; i < n; i++)
+            sig->params[i].numbers_as_tensors = 1;
     count_params(sig);
     sig->nreturns = (int)PyTuple_Size(rets);
     if (sig->nreturns == 1) {

@@ -39,6 +39,8 @@ typedef struct {
     int8_t numbers_as_tensors;
     int8_t from_schema;       /* a boxed call's parameter: a ScalarType also takes its int code */
     int8_t is_out;           /* schema: an out argument (Tensor(a!) after *) */
+    int8_t dflt_int_literal; /* a float default written as an int (float? x=1): c10 keeps an int
+                              * IValue, which no float argument equals (Note [Meta kernels]) */
     int16_t size;            /* [N] */
     int16_t target;          /* schema argument index, or TN_TARGET_* */
     tn_value dflt;           /* the default, when optional and not None */

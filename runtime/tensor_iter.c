@@ -394,13 +394,8 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
         return -1;
     }
     if (inplace) {
-        if (r->ndim != dst->ndim || memcmp(r->sizes, dst->sizes, sizeof(int64_t) * (size_t)dst->ndim)) {
-            char a[256], b[256];
-            tn_format_sizes(a, sizeof a, dst->ndim, dst->sizes);
-            tn_format_sizes(b, sizeof b, r->ndim, r->sizes);
-            PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
+        if (tn_check_inplace_shape(dst, r->ndim, r->sizes) < 0)
             return -1;
-        }
     } else if (tn_resize_output(dst, r->ndim, r->sizes) < 0) {
         return -1;
     }
@@ -411,6 +406,18 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
         return -1;
     tn_tensor_bump_version(dst);
     return 0;
+}
+
+int
+tn_check_inplace_shape(const TensorObject *dst, int nd, const int64_t *shape)
+{
+    if (dst->ndim == nd && !memcmp(dst->sizes, shape, sizeof(int64_t) * (size_t)nd))
+        return 0;
+    char a[256], b[256];
+    tn_format_sizes(a, sizeof a, dst->ndim, dst->sizes);
+    tn_format_sizes(b, sizeof b, nd, shape);
+    PyErr_Format(PyExc_RuntimeError, "output with shape %s doesn't match the broadcast shape %s", a, b);
+    return -1;
 }
 
 int

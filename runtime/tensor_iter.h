@@ -69,6 +69,9 @@ int tn_result_type_finish(const tn_result_type_state *s);
 /* Upstream's TensorIterator overlap checks for a written-to tensor: RuntimeError when `t` has
  * several elements at one address (a 0 stride over a dimension of size > 1), or when `out` and
  * `in` share storage without being the same elements in the same order. */
+/* An in-place write's output keeps its shape: RuntimeError "output with shape [..] doesn't match
+ * the broadcast shape [..]" unless dst has `shape`. */
+int tn_check_inplace_shape(const TensorObject *dst, int nd, const int64_t *shape);
 int tn_check_no_internal_overlap(const TensorObject *t);
 int tn_check_no_partial_overlap(const TensorObject *out, const TensorObject *in);
 /* Both checks for a pointwise op writing `dst` and reading ins[0..n) (NULLs skipped, `dst` itself

@@ -509,7 +509,7 @@ torch_tensor(PyObject *self, PyObject *args, PyObject *kwds)
         return NULL;
     tn_value pin_v = {.tag = TN_V_BOOL};
     pin_v.u.i = pin;
-    if (tn_refuse_pin_memory(&pin_v))
+    if (tn_refuse_pin_memory(&pin_v, NULL, NULL))
         return NULL;
     if (tn_tensor_check(data)) {
         if (!dev || dev == Py_None)

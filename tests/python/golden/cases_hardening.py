@@ -273,3 +273,116 @@ for name, code in {
     "set_symbolic_stride": "x = torch.ones(4); out = x.set_(x.untyped_storage(), 0, (0,), (-2**63,))",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+
+for name, code in {
+    # Note [Meta kernels] in runtime/dispatch.c: meta tensors run torch's Python meta function
+    # where one is registered (its checks, order and classes), a CIA op decomposes first
+    "meta_nll_loss_2d_target": "out = torch.nn.functional.nll_loss(torch.empty(4, device='meta'), torch.zeros(1, 4))",
+    "meta_nll_loss_batch_mismatch": "out = torch.ops.aten.nll_loss_nd(torch.empty(4, 3, device='meta'), torch.zeros(3, dtype=torch.long), None, 1, -100)",
+    "meta_cross_entropy_int_probs": "out = torch.nn.functional.cross_entropy(torch.empty(2, 3, device='meta'), torch.zeros(2, 3, dtype=torch.long))",
+    "meta_log_softmax_bool": "out = torch.nn.functional.log_softmax(torch.empty(3, 4, dtype=torch.bool, device='meta'), 1)",
+    "meta_softmax_int64": "out = torch.nn.functional.softmax(torch.empty(2, 3, dtype=torch.int64, device='meta'), -1)",
+    "meta_ne_scalar": "out = torch.ops.aten.ne.Scalar(torch.empty(2, 2, device='meta'), 7)",
+    "meta_relu_int": "out = torch.empty(4, 3, dtype=torch.int16, device='meta').relu()",
+    "meta_trunc": "out = torch.trunc(torch.empty(1, 3, device='meta'))",
+    "meta_out_cpu": "out = torch.frac(torch.empty(2, device='meta'), out=torch.empty(2))",
+    "meta_inplace_cpu_self": "x = torch.ones(2, 3); out = (x.mul_(torch.empty(2, 3, device='meta')), x._version)",
+    "meta_mean_into_meta_out": "out = torch.mean(torch.ones(4), -1, out=torch.empty((), device='meta'))",
+    "meta_where_uint8_cond": "out = torch.where(torch.empty(1, 3, dtype=torch.uint8, device='meta'), 2.5, 7)",
+    "meta_conv1d_0dim_input": "out = torch.nn.functional.conv1d(torch.tensor(1.0), torch.empty(3, 1, device='meta'))",
+    "meta_sdpa_devices": "out = torch.nn.functional.scaled_dot_product_attention(torch.ones(1, 2), torch.ones(1, 2), torch.empty(1, 2, device='meta'))",
+    # a Python kernel's several results reach the caller as a plain tuple (upstream's IValues)
+    "meta_std_mean_tuple": "out = type(torch.std_mean(torch.empty(3, 1, dtype=torch.float64, device='meta'), dim=[-1], correction=-0.5)).__name__",
+    "meta_max_dim_named": "r = torch.max(torch.empty(3, 2, device='meta'), 1); out = (type(r).__name__, r.values.shape)",
+    # squeeze's dims repeat on a 0-dim tensor too (dim_list_to_bitset wraps them as a 1-dim's)
+    "squeeze_dims_0dim_repeated": "out = torch.ops.aten.squeeze.dims(torch.tensor(1.0), [0, 0, 0])",
+    "squeeze_dims_0dim_repeated_meta": "out = torch.ops.aten.squeeze.dims(torch.empty((), device='meta'), [0, -1])",
+    # a float index is refused by aten::index (IndexError), by its meta function (RuntimeError);
+    # index_put_'s meta function takes it
+    "meta_getitem_float_index": "out = torch.empty(3, 4, device='meta')[torch.tensor([1.0])]",
+    "meta_setitem_float_index": "x = torch.empty(3, 4, device='meta'); x[torch.tensor([1.0])] = 1.0; out = x",
+    "getitem_float_index": "out = torch.zeros(3, 4)[torch.tensor([1.0]), 0]",
+    # torch.ops takes Python numbers for Tensor arguments of prims and of add/sub/mul/div (wrapped numbers)
+    "ops_add_tensor_number": "out = torch.ops.aten.add.Tensor(torch.ones(2), 2)",
+    "ops_prims_ne_number": "out = torch.ops.prims.ne(torch.ones(2), 7)",
+    "ops_ne_tensor_number": "out = torch.ops.aten.ne.Tensor(torch.ones(2), 7)",
+    # a wrapped number returned by torch.ops is the number again (upstream's toPyObject)
+    "ops_div__scalar_number_self": "out = torch.ops.aten.div_.Scalar(1.5, 2.0)",
+    # pin_memory=True is refused on the CPU, taken by a meta result (nothing is allocated)
+    "pin_memory_meta_scalar_tensor": "out = torch.ops.aten.scalar_tensor.default(0, dtype=torch.float64, device='meta', pin_memory=True)",
+    "pin_memory_meta_zeros_like": "out = torch.zeros_like(torch.ones(2), device='meta', pin_memory=True)",
+    "pin_memory_meta_self_empty_like": "out = torch.empty_like(torch.empty(2, device='meta'), pin_memory=True)",
+    "pin_memory_cpu_zeros": "out = torch.zeros(2, pin_memory=True)",
+    # kernels torch's meta functions need
+    "empty_permuted_meta": "out = torch.empty_permuted((2, 3, 4), (0, 2, 1), device='meta')",
+    "empty_permuted_cpu_geometry": "x = torch.empty_permuted((2, 3, 4), (2, 0, 1)); out = (x.shape, x.stride())",
+    "empty_permuted_bad_layout": "out = torch.empty_permuted((2, 3), (0, 0))",
+    "empty_permuted_layout_length": "out = torch.empty_permuted((2, 3), (0,))",
+    "empty_permuted_layout_range": "out = torch.empty_permuted((2, 3), (0, 2))",
+    "debug_has_internal_overlap": "out = [torch._debug_has_internal_overlap(t) for t in (torch.ones(2, 3), torch.ones(1, 3).expand(2, 3), torch.ones(4, 4)[:, ::2], torch.ones(3, 3).as_strided((2, 2), (1, 1)))]",
+    "real_of_real": "x = torch.ones(2, 3); out = (torch.real(x), torch.real(x) is x)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # baddbmm's meta function: batch1.size(0), batch1.size(1), batch2.size(2) (IndexError), self
+    # expanded to them whatever beta is, the dtypes, then the 3-D checks
+    "baddbmm_0dim_batch1": "out = torch.baddbmm(torch.zeros(3, 3), torch.zeros(()), torch.zeros(4, 4))",
+    "baddbmm_1d_batches": "out = torch.baddbmm(torch.zeros(1), torch.zeros(1), torch.zeros(1))",
+    "baddbmm_1d_batch2": "out = torch.baddbmm(torch.zeros(2, 2, 2), torch.zeros(2, 2, 2), torch.zeros(2))",
+    "baddbmm_self_expand_beta0": "out = torch.baddbmm(torch.zeros(5, 2, 2), torch.zeros(2, 2, 2), torch.zeros(2, 2, 2), beta=0)",
+    "baddbmm_4d_batch1": "out = torch.baddbmm(torch.zeros(2, 2, 3), torch.zeros(2, 2, 2, 1), torch.zeros(3, 2, 3))",
+    # TensorIterator broadcasts and checks an in-place output's shape before the kernel's dtype
+    "bitwise_or_half_bad_broadcast": "out = torch.ones(4, dtype=torch.float16) | torch.ones(2, dtype=torch.int32)",
+    "bitwise_and__float_bad_broadcast": "out = torch.ones(3, 2)[1:].bitwise_and_(torch.ones(3, 1).expand(3, 2))",
+    "lshift__double_bad_inplace_shape": "out = torch.ones(4, 3, dtype=torch.float64)[1:].t().bitwise_left_shift_(torch.ones(3))",
+    "logaddexp_int_bad_broadcast": "out = torch.ones(3, dtype=torch.int64).logaddexp(torch.ones(2, dtype=torch.int64))",
+    "hypot__bad_inplace_shape": "out = torch.ones(2, 2).hypot_(torch.ones(2, 2, 2))",
+    # the Python bindings parse Tensor?[] as a tensor list: None is a TypeError (torch.ops takes it)
+    "index_put_none_index": "out = torch.index_put(torch.zeros(3), [None], torch.ones(3))",
+    # torch.ops converts a bool argument with pybind11's bool caster: None is False, numbers by truth
+    "ops_all_dim_keepdim_none": "out = torch.ops.aten.all.dim(torch.tensor([[1.0, 0.0]]), -2, None)",
+    "ops_isin_assume_unique_float": "out = torch.ops.aten.isin.Tensor_Scalar(torch.tensor([1.0, 2.0]), 2, assume_unique=1.5)",
+    "ops_max_dim_keepdim_int": "out = torch.ops.aten.max.dim(torch.tensor([[1.0, 2.0]]), 0, 2**100)",
+    "ops_sum_keepdim_str": "out = torch.ops.aten.sum.dim_IntList(torch.ones(1, 2), [0], 'x')",
+    "sum_keepdim_none_binding": "out = torch.sum(torch.ones(1, 2), [0], None)",
+    "index_put__method_none_second": "out = torch.zeros(2, 3).index_put_([torch.tensor([0]), None], torch.ones(3))",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # alpha_dropout composes as ATen's _dropout_impl (bernoulli_ draws, upstream's values), not
+    # through torch's Python decomposition (uniform draws)
+    "alpha_dropout_train": f"out = torch.nn.functional.alpha_dropout({X}, 0.5, training=True)",
+    "alpha_dropout_p1": f"out = torch.nn.functional.alpha_dropout({X}, 1.0, training=True)",
+    "alpha_dropout_eval": f"out = torch.nn.functional.alpha_dropout({X}, 0.5)",
+    "alpha_dropout_bad_p": f"out = torch.alpha_dropout({X}, 1.5, True)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code, **D}
+for name, code in {
+    # index_put_ without accumulate, one mask and a one-element CPU value: masked_fill_ (upstream's
+    # canDispatchToMaskedFill), which converts the value; else the indices' checks, then the dtypes
+    "setitem_mask_0dim_value_other_dtype": "x = torch.zeros(3, 2, dtype=torch.bfloat16); x[torch.tensor([False, True, False])] = torch.tensor(-7e4); out = x",
+    "setitem_mask_int_self_float_value": "x = torch.tensor([2, -3], dtype=torch.int16); x[torch.tensor([False, True])] = torch.tensor(2.5); out = (x, x._version)",
+    "index_put_mask_int64_value": "out = torch.zeros(2, 3).index_put((torch.tensor([True, False]),), torch.tensor(5))",
+    "index_put_mask_shape_mismatch": "out = torch.zeros(2, 3).index_put((torch.tensor([True, False, True]),), torch.tensor(5.0))",
+    "index_put_too_many_before_dtype": "out = torch.zeros(()).index_put((torch.tensor([0]), torch.tensor([0])), torch.tensor([2.0], dtype=torch.float16))",
+    "index_put_float_index_before_dtype": "out = torch.zeros(3, dtype=torch.int16).index_put((torch.tensor([1.0]),), torch.tensor(2.0))",
+    "index_put_dtype_mismatch": "out = torch.zeros(3, dtype=torch.int16).index_put((torch.tensor([1]),), torch.tensor(2.0))",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # the CPU flash attention backward transposes grad_out, q, k, v, out and logsumexp (1, 2)
+    # before anything else, then dispatches on the dtype
+    "flash_bwd_1d": "f = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default; z = torch.zeros(1); out = f(z, z, z, z, z, z, 0.0, True)",
+    "flash_bwd_2d_lse": "f = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default; z = torch.zeros(2, 2, 2); out = f(z, z, z, z, z, torch.zeros(2, 2), 0.0, False)",
+    "flash_bwd_bool": "f = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu_backward.default; z = torch.zeros(1, 1, 2, 2, dtype=torch.bool); out = f(z, z, z, z, z, torch.zeros(1, 1, 2), 0.0, False)",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}
+for name, code in {
+    # randn_like / rand_like on the meta device draw through the door: normal_'s meta function
+    # checks the dtype
+    "meta_randn_like_int64": "out = torch.randn_like(torch.empty(3, dtype=torch.int64, device='meta'))",
+    "meta_randn_like_bool_dtype": "out = torch.ops.aten.randn_like.default(torch.ones(3, dtype=torch.bool), dtype=torch.bool, device='meta')",
+    "meta_rand_like_int64": "out = torch.rand_like(torch.empty(3, dtype=torch.int64, device='meta'))",
+    "meta_randn_like_float": "out = torch.randn_like(torch.empty(2, 3, device='meta'))",
+}.items():
+    CASES[f"fuzz_{name}"] = {"code": code}

@@ -63,6 +63,7 @@ _FE = "torch.ops.aten._foreach_"
 
 # overload -> (bindings, expression): float64 tensors bound to a<i> are the gradcheck inputs.
 HAND = {
+    "real": (f"a0 = {F((3,), 1)}; ", "torch.real(a0)"),
     "_foreach_add.List": (_LIST4, f"{_FE}add.List([a0, a1], [a2, a3], alpha=0.5)"),
     "_foreach_add.Scalar": (_LIST2, f"{_FE}add.Scalar([a0, a1], 1.5)"),
     "_foreach_add.ScalarList": (_LIST2, f"{_FE}add.ScalarList([a0, a1], [1.0, -2.0])"),
@@ -219,6 +220,7 @@ EXCLUDED = {
     "set_.source_Storage": "not differentiable (derivatives.yaml: set_ has no formula)",
     "set_.source_Storage_storage_offset": "not differentiable (derivatives.yaml: set_ has no formula)",
     "set_.source_Tensor": "not differentiable (derivatives.yaml: set_ has no formula)",
+    "_debug_has_internal_overlap": "int output (a geometry query: nothing to differentiate)",
     "pin_memory": "needs an accelerator: upstream's CPU-only build raises before autograd",
     "_pin_memory": "needs an accelerator: upstream's CPU-only build raises before autograd",
     "_grouped_mm": "no float64 (upstream's _grouped_mm takes float32, bfloat16 and float16 only) and gradcheck needs "
