@@ -824,29 +824,6 @@ def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
     return result
 
 
-def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, pin_memory=None):
-    """TensorFactories.cpp empty_permuted_symint: empty in the physical order, permuted back."""
-    torch, aten = _aten()
-    dim = len(size)
-    if dim != len(physical_layout):
-        raise RuntimeError(f"Number of dimensions in size does not match the length of the physical_layout; i.e. "
-                           f"len(size) = {dim} is not equal to len(physical_layout) = {len(physical_layout)}")
-    seen = [False] * dim
-    for i, d in enumerate(physical_layout):
-        if not 0 <= d < dim:
-            raise RuntimeError(f"Dimension out of range (expected to be between 0 and {dim - 1}, but got {d} at index "
-                               f"{i}).  NB: negative dims not currently supported; file an issue if you want it.")
-        if seen[d]:
-            raise RuntimeError("Duplicate dim not allowed")
-        seen[d] = True
-    phys = aten.empty([size[d] for d in physical_layout], dtype=dtype, layout=layout, device=device,
-                      pin_memory=pin_memory)
-    inv = [0] * dim
-    for i, d in enumerate(physical_layout):
-        inv[d] = i
-    return phys.permute(inv)
-
-
 def randint_like(self, high, *, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
     """TensorFactories.cpp randint_like: empty_like, then random_(0, high)."""
     torch, aten = _aten()
@@ -949,7 +926,7 @@ COMPOSITIONS = {
     "_pad_circular": _pad_circular, **{f"{kind}_pad{d}d": _meta_checked(f"{kind}_pad{d}d")
                                        for kind in ("reflection", "replication") for d in (1, 2, 3)},
     "float_power.Tensor_Tensor": float_power_tensors, "instance_norm": instance_norm, "addbmm": addbmm,
-    "empty_permuted": empty_permuted, "randint_like": randint_like, "randint_like.low_dtype": randint_like_low,
+    "randint_like": randint_like, "randint_like.low_dtype": randint_like_low,
     "resize_as_": resize_as_, "adaptive_avg_pool1d": adaptive_avg_pool1d, "adaptive_avg_pool2d": adaptive_avg_pool2d,
     "adaptive_avg_pool3d": adaptive_avg_pool3d, "angle": angle,
     "max_pool2d": max_pool2d, "max_pool1d": max_pool1d, "max_pool1d_with_indices": max_pool1d_with_indices,
@@ -979,7 +956,7 @@ REFS = {
     "fliplr": "torch._refs.fliplr", "flipud": "torch._refs.flipud",
     "hsplit.array": "torch._refs.hsplit", "hsplit.int": "torch._refs.hsplit", "hstack": "torch._refs.hstack",
     "vsplit.array": "torch._refs.vsplit", "vsplit.int": "torch._refs.vsplit", "vstack": "torch._refs.vstack",
-    "isreal": "torch._refs.isreal", "real": "torch._refs.real", "linalg_diagonal": "torch._refs.linalg.diagonal",
+    "isreal": "torch._refs.isreal", "linalg_diagonal": "torch._refs.linalg.diagonal",
     "linalg_vecdot": "torch._refs.linalg.vecdot", "narrow.Tensor": "torch._refs.narrow",
     "reshape_as": "torch._refs.reshape_as", "sum_to_size": "torch._refs.sum_to_size",
 }
