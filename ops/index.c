@@ -1622,7 +1622,8 @@ tn_op_topk(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bo
         tn_loop l;  /* indices are laid out as vals is */
         tn_loop_along(&l, self, d, 3, (const TensorObject *[]){vals, vals, self});
         int64_t st = self->ndim ? self->strides[d] : 1, os = self->ndim ? vals->strides[d] : 1;
-        tn_status s = tn_topk(self->dtype, &l, n, k, largest, sorted, st, os, os, tn_tensor_data(vals),
+        /* a 0-dim input's one element is the result for k = 0 too (upstream's 0-dim path) */
+        tn_status s = tn_topk(self->dtype, &l, n, self->ndim ? k : 1, largest, sorted, st, os, os, tn_tensor_data(vals),
                               (int64_t *)tn_tensor_data(idx), tn_tensor_data(self));
         if (TN_KCHECK(overload, s, self->dtype) < 0)
             goto fail;

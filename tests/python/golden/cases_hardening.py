@@ -386,3 +386,8 @@ for name, code in {
     "meta_randn_like_float": "out = torch.randn_like(torch.empty(2, 3, device='meta'))",
 }.items():
     CASES[f"fuzz_{name}"] = {"code": code}
+
+# a 0-dim input's topk with k=0 returns its one element and index 0, as upstream (ours returned an
+# uninitialised value; found by the fuzzer, helper mt)
+CASES["check_topk_0dim_k0"] = {"code": "out = torch.topk(torch.tensor(7, dtype=torch.uint8).expand(()), 0)"}
+CASES["check_topk_0dim_k0_float"] = {"code": "out = torch.topk(torch.tensor(-2.5), 0, largest=False)"}
