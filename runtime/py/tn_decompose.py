@@ -609,6 +609,147 @@ def max_pool1d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=Fa
     return max_pool1d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
 
 
+# ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
+# Each is upstream's scalar function of (x, n) with n truncated to an integer: special values,
+# a trigonometric form for larger n, else the three-term recurrence, evaluated here for every
+# element at once in the result's dtype with the same operations in the same order (an element
+# stops when its own n is reached).
+
+def _poly_promoted(x, n):
+    """x and n as tensors of the result's dtype (a binary float op's: integers compute in the
+    default float type)."""
+    torch, aten = _aten()
+    if not isinstance(x, torch.Tensor):
+        x = aten.scalar_tensor(x, dtype=torch.float64 if isinstance(x, float) else torch.int64)
+    if not isinstance(n, torch.Tensor):
+        n = aten.scalar_tensor(n, dtype=torch.float64 if isinstance(n, float) else torch.int64)
+    dt = torch.result_type(x, n)
+    if not dt.is_floating_point:
+        dt = torch.get_default_dtype()
+    return x.to(dt), n.to(dt)
+
+
+def _poly_operands(x, n):
+    torch, aten = _aten()
+    x, n = aten.broadcast_tensors([x, n])
+    ni = n.to(torch.int64)
+    return torch, aten, x, ni, ni.to(x.dtype), x.dtype
+
+
+def _laid_out_as_binary(fn):
+    """fn of the promoted operands, copied into the geometry upstream's binary TensorIterator
+    gives the result (the element-wise steps above lose a transposed operand's layout)."""
+    def wrapped(x, n):
+        torch, aten = _aten()
+        x, n = _poly_promoted(x, n)
+        return aten.add(x, n).copy_(fn(x, n))
+    wrapped.__name__ = fn.__name__
+    return wrapped
+
+
+def _recurrence(torch, aten, ni, q0, first_k, count, step):
+    """q after `count` (a tensor: iterations per element) steps of p, q = q, step(k, p, q), with
+    k = first_k, first_k + 1, ... (hermite_h passes its k); p starts at 1."""
+    p = aten.ones_like(q0)
+    q = q0
+    most = int(count.max()) if count.numel() else 0
+    for j in range(most):
+        active = count > j
+        r = step(first_k + j, p, q)
+        p, q = aten.where(active, q, p), aten.where(active, r, q)
+    return q
+
+
+def _full(like, v):
+    torch, aten = _aten()
+    return aten.full_like(like, v) if not isinstance(v, torch.Tensor) else v.to(like.dtype)
+
+
+def _select(default, *cases):
+    """The first case whose condition holds, else default (upstream's early returns, in order)."""
+    torch, aten = _aten()
+    out = default
+    for cond, value in reversed(cases):
+        out = aten.where(cond, _full(default, value), out)
+    return out
+
+
+def _chebyshev(kind, shifted):
+    def fn(x, n):
+        torch, aten, x, ni, nf, dt = _poly_operands(x, n)
+        y = x + x - 1.0 if shifted else x
+        q0 = {"t": y, "u": y + y, "v": y + y - 1.0, "w": y + y + 1.0}[kind]
+        rec = _recurrence(torch, aten, ni, q0, 2, (ni - 1).clamp_min(0), lambda k, p, q: (y + y) * q - p)
+        even = ni % 2 == 0
+        one, mone = 1.0, -1.0
+        np1, n2p1 = nf + 1, nf + nf + 1
+        ay = aten.abs(y)
+        acos = aten.acos(y)
+        if kind == "t":
+            trig = aten.cos(nf * acos)
+        elif kind == "u":
+            trig = aten.where(aten.sin(acos) != 0, aten.sin(np1 * acos) / aten.sin(acos), np1 * aten.cos(np1 * acos) / y)
+        elif kind == "v":
+            trig = aten.where(aten.sin(acos / 2.0) != 1, aten.cos((nf + 0.5) * acos) / aten.cos(acos / 2.0),
+                              aten.where(even, n2p1, -n2p1))
+        else:
+            fallback = (aten.where(y > 0, n2p1, aten.where(even, _full(y, one), _full(y, mone))) if not shifted
+                        else aten.where(even, _full(y, one), _full(y, mone)))
+            trig = aten.where(aten.cos(acos / 2.0) != 1, aten.sin((nf + 0.5) * acos) / aten.sin(acos / 2.0), fallback)
+        big = {"t": 6, "u": 8, "v": 8, "w": 8}[kind] if not shifted else {"t": 6, "u": 6, "v": 6, "w": 4}[kind]
+        if not shifted:
+            at_one = {"t": aten.where((x > 0) | even, _full(x, one), _full(x, mone)),
+                      "u": aten.where((x > 0) | even, np1, -np1),
+                      "v": aten.where(x > 0, _full(x, one), aten.where(even, n2p1, -n2p1)),
+                      "w": aten.where(x > 0, n2p1, aten.where(even, _full(x, one), _full(x, mone)))}[kind]
+            edge = [(aten.abs(x) == 1.0, at_one)]
+        else:
+            at_1 = {"t": _full(x, one), "u": np1, "v": _full(x, one), "w": n2p1}[kind]
+            at_0 = {"t": aten.where(even, _full(x, one), _full(x, mone)), "u": aten.where(even, np1, -np1),
+                    "v": aten.where(even, n2p1, -n2p1), "w": aten.where(even, _full(x, one), _full(x, mone))}[kind]
+            edge = [(x == 1.0, at_1), (x == 0.0, at_0)]
+        return _select(rec, (ni < 0, 0.0), *edge, ((ni > big) & (ay < 1.0), trig), (ni == 0, one), (ni == 1, q0))
+    return fn
+
+
+def _hermite_h(x, n):
+    torch, aten, x, ni, nf, dt = _poly_operands(x, n)
+    q0 = x + x
+    rec = _recurrence(torch, aten, ni, q0, 0, (ni - 1).clamp_min(0), lambda j, p, q: (x + x) * q - (2 * j + 2) * p)
+    return _select(rec, (ni < 0, 0.0), (ni == 0, 1.0), (ni == 1, q0))
+
+
+def _hermite_he(x, n):
+    torch, aten, x, ni, nf, dt = _poly_operands(x, n)
+    rec = _recurrence(torch, aten, ni, x, 1, (ni - 1).clamp_min(0), lambda k, p, q: x * q - k * p)
+    return _select(rec, (ni < 0, 0.0), (ni == 0, 1.0), (ni == 1, x))
+
+
+def _laguerre_l(x, n):
+    torch, aten, x, ni, nf, dt = _poly_operands(x, n)
+    q0 = 1.0 - x
+    rec = _recurrence(torch, aten, ni, q0, 1, (ni - 1).clamp_min(0),
+                      lambda k, p, q: (((k + k) + (1.0 - x)) * q - k * p) / (k + 1))
+    return _select(rec, (ni < 0, 0.0), (aten.abs(x) == 0.0, 1.0), (ni == 0, 1.0), (ni == 1, q0))
+
+
+def _legendre_p(x, n):
+    torch, aten, x, ni, nf, dt = _poly_operands(x, n)
+    even = ni % 2 == 0
+    rec = _recurrence(torch, aten, ni, x, 1, (ni - 1).clamp_min(0),
+                      lambda k, p, q: ((k + k + 1) * x * q - k * p) / (k + 1))
+    at_one = aten.where((x > 0) | even, _full(x, 1.0), _full(x, -1.0))
+    return _select(rec, (ni < 0, 0.0), (aten.abs(x) == 1.0, at_one), (ni == 0, 1.0), (ni == 1, x))
+
+
+_POLYNOMIALS = {
+    **{f"special_chebyshev_polynomial_{k}": _chebyshev(k, False) for k in "tuvw"},
+    **{f"special_shifted_chebyshev_polynomial_{k}": _chebyshev(k, True) for k in "tuvw"},
+    "special_hermite_polynomial_h": _hermite_h, "special_hermite_polynomial_he": _hermite_he,
+    "special_laguerre_polynomial_l": _laguerre_l, "special_legendre_polynomial_p": _legendre_p,
+}
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -955,6 +1096,8 @@ COMPOSITIONS = {
     "max_pool2d_with_indices": _in_input_format("max_pool2d_with_indices"),
     "upsample_nearest3d.vec": _in_input_format("upsample_nearest3d.vec"),
     "_upsample_nearest_exact3d.vec": _in_input_format("_upsample_nearest_exact3d.vec"),
+    **{f"{name}{ov}": _laid_out_as_binary(fn) for name, fn in _POLYNOMIALS.items()
+       for ov in ("", ".x_scalar", ".n_scalar")},
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
     "triplet_margin_loss": triplet_margin_loss, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
 }

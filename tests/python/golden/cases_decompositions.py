@@ -279,3 +279,16 @@ add("pad", {"reflect_too_big": "torch.nn.functional.pad(randn(1, 2, 3, seed=1), 
             "value0": "torch._C._nn.pad(randn(1, 2, 3, seed=1), (1, 1), 'reflect', 0.0)",
             "value1": "torch._C._nn.pad(randn(1, 2, 3, seed=1), (1, 1), 'reflect', 1.0)",
             "rank": "torch.nn.functional.pad(randn(3, seed=1), (1, 1), mode='reflect')"}, exact=True)
+
+# ---- orthogonal polynomials (Math.h's recurrences): n from -2 to 9, x at and around the edges ----
+XP = "literal([-1.5, -1.0, -0.5, 0.0, 0.3, 1.0, 2.0, 0.5, 0.75, -0.2, 1.0, -1.0])"
+NP = "literal([-2.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 7.5])"
+for name in ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+             "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+             "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+             "laguerre_polynomial_l", "legendre_polynomial_p"]:
+    add(f"special_{name}", {"grid": f"torch.special.{name}({XP}, {NP})",
+                            "bcast": f"torch.special.{name}(randn(3, 1, seed=1), literal([0.0, 3.0, 8.0, 9.0]))",
+                            "int_n": f"torch.special.{name}({XT}, literal(5, torch.int64))"})
+    add(f"special_{name}.x_scalar", {"0": f"torch.special.{name}(0.25, {NP})"})
+    add(f"special_{name}.n_scalar", {"0": f"torch.special.{name}({XP}, 7)"})
