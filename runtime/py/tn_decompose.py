@@ -750,6 +750,146 @@ _POLYNOMIALS = {
 }
 
 
+# ---- order statistics (Sorting.cpp, TensorCompare.cpp) through a stable sort --------------------
+# NaN sorts last as upstream's comparators put it; for distinct values the element and its index
+# are upstream's (with repeated values upstream's nth_element may report another index).
+
+def _reduced_dim(self, dim, name):
+    d = _wrap(dim, self.dim())
+    if self.dim() > 0 and self.size(d) == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return d
+
+
+def _pick(torch, aten, v, i, pos, d, keepdim):
+    """values and indices at per-row position `pos` (a tensor without dim d) of sorted (v, i)."""
+    pos = pos.unsqueeze(d)
+    val, idx = v.gather(d, pos), i.gather(d, pos)
+    return (val, idx) if keepdim else (val.squeeze(d), idx.squeeze(d))
+
+
+def median_dim(self, dim, keepdim=False):
+    """Sorting.cpp median_with_indices_impl (NaN propagates: the first NaN and its index)."""
+    torch, aten = _aten()
+    d = _reduced_dim(self, dim, "median")
+    if self.dim() == 0:
+        return self.clone(), aten.zeros([], dtype=torch.long)
+    v, i = aten.sort.stable(self, stable=True, dim=d)
+    k = aten.full([s for j, s in enumerate(self.shape) if j != d], (self.size(d) - 1) // 2, dtype=torch.long)
+    val, idx = _pick(torch, aten, v, i, k, d, keepdim)
+    nan = aten.isnan(self)
+    has, first = nan.any(d, keepdim), aten.argmax(nan.to(torch.uint8), d, keepdim)
+    return aten.where(has, self.new_full([], float("nan")), val), aten.where(has, first, idx)
+
+
+def nanmedian_dim(self, dim, keepdim=False):
+    """Sorting.cpp median_with_indices_impl with ignore_nan: the lower median of the non-NaN."""
+    torch, aten = _aten()
+    d = _reduced_dim(self, dim, "nanmedian")
+    if self.dim() == 0:
+        return self.clone(), aten.zeros([], dtype=torch.long)
+    v, i = aten.sort.stable(self, stable=True, dim=d)
+    cnt = (~aten.isnan(self)).sum(d)
+    if self.size(d) > 3 and bool((cnt == 0).any()):
+        # which NaN upstream's nth_element reports for a row of only NaN depends on its
+        # partitioning (a row of 4 gives index 2, of 7 index 5); rows of up to 3 give the first
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            "aten::nanmedian.dim", "the index of a row of only NaN longer than 3"))
+    return _pick(torch, aten, v, i, aten.div(cnt - 1, 2, rounding_mode="trunc").clamp_min(0), d, keepdim)
+
+
+def median(self):
+    """Sorting.cpp median_impl: NaN for an empty tensor or one holding a NaN."""
+    torch, aten = _aten()
+    if self.numel() == 0:
+        return aten.full([], float("nan"), dtype=self.dtype)
+    return median_dim(self.reshape(-1), 0)[0]
+
+
+def nanmedian(self):
+    """Sorting.cpp median_impl with ignore_nan."""
+    torch, aten = _aten()
+    if self.numel() == 0:
+        return aten.full([], float("nan"), dtype=self.dtype)
+    return nanmedian_dim(self.reshape(-1), 0)[0]
+
+
+def kthvalue(self, k, dim=-1, keepdim=False):
+    """Sorting.cpp kthvalue_out_impl_cpu: the k-th smallest (NaN largest) and its index."""
+    torch, aten = _aten()
+    d = _wrap(dim, self.dim())
+    size = self.size(d) if self.dim() > 0 else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    if self.dim() == 0:
+        return self.clone(), aten.zeros([], dtype=torch.long)
+    v, i = aten.sort.stable(self, stable=True, dim=d)
+    pos = aten.full([s for j, s in enumerate(self.shape) if j != d], k - 1, dtype=torch.long)
+    return _pick(torch, aten, v, i, pos, d, keepdim)
+
+
+def mode(self, dim=-1, keepdim=False):
+    """TensorCompare.cpp mode_kernel: the most frequent value (the smallest of equally frequent
+    ones) and the index of the last of its run in sorted order."""
+    torch, aten = _aten()
+    d = _reduced_dim(self, dim, "mode")
+    if self.dim() == 0:
+        return self.clone(), aten.zeros([], dtype=torch.long)
+    v, i = aten.sort.stable(self, stable=True, dim=d)
+    vl = v.movedim(d, -1)
+    counts = (vl.unsqueeze(-1) == vl.unsqueeze(-2)).sum(-1).clamp_min(1)  # a NaN is a run of one
+    most = counts.max(-1, True)[0]
+    start = aten.argmax((counts == most).to(torch.uint8), -1, True)
+    pos = (start + most - 1).squeeze(-1)
+    return _pick(torch, aten, v, i, pos, d, keepdim)
+
+
+def _searchsorted(sorted_sequence, values, out_int32, right, side, sorter, scalar):
+    """Bucketization.cpp searchsorted_cpu: for each value the count of boundaries below it (at
+    or below it for right=True / side='right'), the boundaries' last dim per row."""
+    torch, aten = _aten()
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of left "
+                               "while right was True")
+        right = side == "right"
+    seq = sorted_sequence
+    if sorter is not None:
+        if sorter.shape != seq.shape:
+            raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the same size, but got "
+                               f"boundary tensor {list(seq.shape)}and got sorter tensor {list(sorter.shape)}")
+        seq = seq.gather(-1, sorter)
+    if seq.dim() == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
+    if seq.dim() > 1 and (values.dim() != seq.dim() or list(values.shape[:-1]) != list(seq.shape[:-1])):
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+                           f"of boundaries tensor and input value tensor must match, but we got boundaries tensor "
+                           f"{list(seq.shape)} and input value tensor {list(values.shape)}")
+    common = torch.result_type(seq, values)
+    a, b = values.to(common), seq.to(common)
+    below = (b.unsqueeze(-2) <= a.unsqueeze(-1)) if right else (b.unsqueeze(-2) < a.unsqueeze(-1))
+    if seq.dim() == 1:
+        below = (b <= a.unsqueeze(-1)) if right else (b < a.unsqueeze(-1))
+    out = below.sum(-1).to(torch.int32 if out_int32 else torch.int64)
+    return out.contiguous()
+
+
+def searchsorted_tensor(sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None):
+    return _searchsorted(sorted_sequence, self, out_int32, right, side, sorter, False)
+
+
+def searchsorted_scalar(sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None):
+    torch, aten = _aten()
+    if sorted_sequence.dim() != 1:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
+                           f"is 1, but we got boundaries tensor dim({sorted_sequence.dim()}) and input value's dim(0) "
+                           f"numel(1)")
+    v = aten.scalar_tensor(self, dtype=torch.result_type(sorted_sequence, self))
+    return _searchsorted(sorted_sequence, v, out_int32, right, side, sorter, True)
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -1098,6 +1238,9 @@ COMPOSITIONS = {
     "_upsample_nearest_exact3d.vec": _in_input_format("_upsample_nearest_exact3d.vec"),
     **{f"{name}{ov}": _laid_out_as_binary(fn) for name, fn in _POLYNOMIALS.items()
        for ov in ("", ".x_scalar", ".n_scalar")},
+    "median": median, "median.dim": median_dim, "nanmedian": nanmedian, "nanmedian.dim": nanmedian_dim,
+    "kthvalue": kthvalue, "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
+    "searchsorted.Scalar": searchsorted_scalar,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
     "triplet_margin_loss": triplet_margin_loss, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
 }

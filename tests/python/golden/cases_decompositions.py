@@ -292,3 +292,24 @@ for name in ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_poly
                             "int_n": f"torch.special.{name}({XT}, literal(5, torch.int64))"})
     add(f"special_{name}.x_scalar", {"0": f"torch.special.{name}(0.25, {NP})"})
     add(f"special_{name}.n_scalar", {"0": f"torch.special.{name}({XP}, 7)"})
+
+# ---- order statistics ----
+NANS = "literal([[1.0, float('nan'), 2.0, float('nan')], [3.0, 1.0, 2.0, 0.5], [float('nan')] * 4])"
+add("median", {"0": f"torch.median({XT})", "nan": f"torch.median({NANS})", "empty": "torch.median(randn(0))"}, exact=True)
+add("median.dim", {"0": f"torch.median({XT}, 1)", "keep": "torch.median(randn(2, 3, 4, seed=1).transpose(0, 2), 1, keepdim=True)",
+                   "nan": f"torch.median({NANS}, 1)", "empty": "torch.median(randn(0, 3), 0)", "0d": "torch.median(literal(3.0), 0)"}, exact=True)
+add("nanmedian", {"0": f"torch.nanmedian({X})", "nan": f"torch.nanmedian({NANS})"}, exact=True)
+add("nanmedian.dim", {"0": f"torch.nanmedian({XT}, 0)", "nan": f"torch.nanmedian({NANS}[:2], 1, keepdim=True)",
+                      "all_nan_3": "torch.nanmedian(literal([[float('nan')] * 3, [1.0, 1.0, 1.0]]), 1)",
+                      "all_nan_4": f"torch.nanmedian({NANS}, 1)"}, exact=True)
+add("kthvalue", {"0": f"torch.kthvalue({XT}, 2)", "dim0": f"torch.kthvalue({X}, 3, 0, True)", "nan": f"torch.kthvalue({NANS}, 3)",
+                 "range": f"torch.kthvalue({X}, 5, 1)", "0d": "torch.kthvalue(literal(2.0), 1)"}, exact=True)
+add("mode", {"0": f"torch.mode({XT})", "repeats": "torch.mode(literal([[1.0, 2.0, 2.0, 3.0, 3.0], [5.0, 5.0, 1.0, 1.0, 0.0]]))",
+             "dim0": f"torch.mode({X}, 0, True)", "empty": "torch.mode(randn(2, 0), 1)", "0d": "torch.mode(literal(2.0))"}, exact=True)
+add("searchsorted.Tensor", {"1d": f"torch.searchsorted(literal([-1.0, 0.0, 0.5, 2.0]), {X})",
+                            "right": f"torch.searchsorted(literal([-1.0, 0.0, 0.5, 2.0]), {X}, right=True, out_int32=True)",
+                            "nd": f"torch.searchsorted(torch.sort({X}, 1)[0], randn(3, 2, seed=9), side='right')",
+                            "sorter": "torch.searchsorted(literal([2.0, -1.0, 0.5]), literal([0.0, 3.0]), sorter=literal([1, 2, 0], torch.int64))",
+                            "bad": f"torch.searchsorted({X}, randn(2, 2))"}, exact=True)
+add("searchsorted.Scalar", {"0": "torch.searchsorted(literal([-1.0, 0.0, 0.5, 2.0]), 0.25)",
+                            "bad": f"torch.searchsorted({X}, 0.5)"}, exact=True)
