@@ -890,6 +890,146 @@ def searchsorted_scalar(sorted_sequence, self, *, out_int32=False, right=False, 
     return _searchsorted(sorted_sequence, v, out_int32, right, side, sorter, True)
 
 
+def cov(self, *, correction=1, fweights=None, aweights=None):
+    """Correlation.cpp cov: variables in rows, observations in columns, weighted by fweights *
+    aweights, normalised by the weights' sum less the correction."""
+    torch, aten = _aten()
+    if self.dim() > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with {self.dim()} dimensions")
+    if self.dtype == torch.bool:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    x = self.view(1, -1) if self.dim() < 2 else self
+    n = x.size(1)
+    w = None
+    if fweights is not None:
+        w = fweights
+        if w.dim() > 1:
+            raise RuntimeError(f"cov(): expected fweights to have one or fewer dimensions but got fweights with {w.dim()} dimensions")
+        if w.dtype.is_floating_point or w.dtype.is_complex or w.dtype == torch.bool:
+            raise RuntimeError(f"cov(): expected fweights to have integral dtype but got fweights with "
+                               f"{_dtype_name(w.dtype)} dtype")
+        if w.numel() != n:
+            raise RuntimeError(f"cov(): expected fweights to have the same numel as there are observations in the input "
+                               f"but got {w.numel()} != {n}")
+        if n and not bool(w.min().ge(0)):
+            raise RuntimeError("cov(): fweights cannot be negative")
+    if aweights is not None:
+        aw = aweights
+        if aw.dim() > 1:
+            raise RuntimeError(f"cov(): expected aweights to have one or fewer dimensions but got aweights with {aw.dim()} dimensions")
+        if not aw.dtype.is_floating_point:
+            raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with "
+                               f"{_dtype_name(aw.dtype)} dtype")
+        if aw.numel() != n:
+            raise RuntimeError(f"cov(): expected aweights to have the same numel as there are observations in the input "
+                               f"but got {aw.numel()} != {n}")
+        if n and not bool(aw.min().ge(0)):
+            raise RuntimeError("cov(): aweights cannot be negative")
+        w = w * aw if w is not None else aw
+    w_sum = w.sum() if w is not None else aten.scalar_tensor(n, dtype=torch.long)
+    if w is not None and not bool(w_sum.ne(0)):
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    avg = (x * w if w is not None else x).sum(1) / w_sum
+    if w is not None and correction != 0 and aweights is not None:
+        norm = w_sum - correction * (w * aweights).sum() / w_sum
+    else:
+        norm = w_sum - correction
+    if bool(norm.le(0)):
+        import warnings
+
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of observations.")
+        norm.zero_()
+    x = x - avg.unsqueeze(1)
+    c = aten.mm(x, (x * w if w is not None else x).t().conj())
+    return aten.true_divide.Tensor(c, norm).squeeze()
+
+
+def true_divide_scalar(self, other):
+    """BinaryOps.cpp true_divide(Tensor, Scalar): div."""
+    torch, aten = _aten()
+    return aten.div.Scalar(self, other)
+
+
+def corrcoef(self):
+    """Correlation.cpp corrcoef: cov normalised by the standard deviations, clipped to [-1, 1]."""
+    torch, aten = _aten()
+    if self.dim() > 2:
+        raise RuntimeError(f"corrcoef(): expected input to have two or fewer dimensions but got an input with {self.dim()} dimensions")
+    c = aten.cov(self)
+    if c.dim() == 0:
+        return c / c
+    d = c.diagonal()
+    sd = aten.sqrt(d.real if d.is_complex() else d)
+    c = c / sd.view(-1, 1)
+    c = c / sd.view(1, -1)
+    if c.is_complex():
+        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::corrcoef", "for complex tensors"))
+    return c.clip(-1, 1)
+
+
+# ---- unique (Unique.cpp): sorted rows, then the first of each run of equal rows -----------------
+
+def _unique_rows(rows, consecutive):
+    """(order, first-of-run mask, group per original row, counts) of the rows of a 2-D tensor,
+    sorted lexicographically unless consecutive (NaN is never equal: each its own run)."""
+    torch, aten = _aten()
+    n = rows.size(0)
+    order = aten.arange(n, dtype=torch.long)
+    if not consecutive:
+        for j in reversed(range(rows.size(1))):
+            order = order.index_select(0, aten.sort.stable(rows.index_select(0, order)[:, j], stable=True)[1])
+    srt = rows.index_select(0, order)
+    new = aten.ones([n], dtype=torch.bool)
+    if n > 1:
+        new[1:] = (srt[1:] != srt[:-1]).any(1) if rows.size(1) else aten.zeros([n - 1], dtype=torch.bool)
+    group = aten.cumsum(new, 0) - 1
+    inverse = aten.empty([n], dtype=torch.long).index_put_([order], group)
+    starts = aten.nonzero(new).reshape(-1)
+    counts = aten.diff(starts, append=aten.full([1], n, dtype=torch.long)) if n else aten.empty([0], dtype=torch.long)
+    return srt, new, inverse, counts
+
+
+def _unique2(self, sorted=True, return_inverse=False, return_counts=False):
+    """Unique.cpp _unique2_cpu: sorted values (also for sorted=False), each NaN its own value;
+    inverse and counts are empty unless asked for."""
+    torch, aten = _aten()
+    flat = self.reshape(-1)
+    srt, new, inverse, counts = _unique_rows(flat.unsqueeze(1), False)
+    out = srt.reshape(-1)[new]
+    empty = aten.empty([0], dtype=torch.long)
+    return (out, inverse.view(self.shape) if return_inverse else empty, counts if return_counts else empty)
+
+
+def _unique_dim(self, dim, consecutive):
+    torch, aten = _aten()
+    d = _wrap(dim, self.dim())
+    if self.dim() and self.size(d) == 0:
+        empty = aten.empty([0], dtype=torch.long)
+        return self.new_empty(self.shape), empty, empty
+    if self.numel() == 0:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    moved = self.movedim(d, 0).contiguous()
+    srt, new, inverse, counts = _unique_rows(moved.reshape(moved.size(0), -1), consecutive)
+    out = srt[new].reshape([int(new.sum())] + list(moved.shape[1:])).movedim(0, d)
+    return out, inverse, counts
+
+
+def unique_dim(self, dim, sorted=True, return_inverse=False, return_counts=False):
+    """Unique.cpp _unique_dim_cpu_template: unique slices along dim (inverse and counts always)."""
+    return _unique_dim(self, dim, False)
+
+
+def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+    """Unique.cpp unique_consecutive_cpu: runs of equal values (of equal slices along dim)."""
+    torch, aten = _aten()
+    if dim is not None:
+        return _unique_dim(self, dim, True)
+    flat = self.reshape(-1)
+    srt, new, inverse, counts = _unique_rows(flat.unsqueeze(1), True)
+    empty = aten.empty([0], dtype=torch.long)
+    return (flat[new], inverse.view(self.shape) if return_inverse else empty, counts if return_counts else empty)
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -1241,6 +1381,8 @@ COMPOSITIONS = {
     "median": median, "median.dim": median_dim, "nanmedian": nanmedian, "nanmedian.dim": nanmedian_dim,
     "kthvalue": kthvalue, "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
     "searchsorted.Scalar": searchsorted_scalar,
+    "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
+    "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
     "triplet_margin_loss": triplet_margin_loss, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
 }

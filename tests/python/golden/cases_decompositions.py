@@ -313,3 +313,20 @@ add("searchsorted.Tensor", {"1d": f"torch.searchsorted(literal([-1.0, 0.0, 0.5, 
                             "bad": f"torch.searchsorted({X}, randn(2, 2))"}, exact=True)
 add("searchsorted.Scalar", {"0": "torch.searchsorted(literal([-1.0, 0.0, 0.5, 2.0]), 0.25)",
                             "bad": f"torch.searchsorted({X}, 0.5)"}, exact=True)
+
+# ---- cov, corrcoef, unique ----
+add("cov", {"0": f"torch.cov({X})", "1d": f"torch.cov({V})", "weights": f"torch.cov({XT}, correction=0, fweights=literal([1, 2, 0, 3], torch.int64), aweights=make((4,), role='pos', seed=9))",
+            "dof": "torch.cov(randn(2, 1, seed=1))", "int": "torch.cov(literal([[1, 2, 4], [0, 3, 3]], torch.int64))",
+            "neg": f"torch.cov({X}, fweights=literal([1, -2, 0, 3], torch.int64))", "3d": "torch.cov(randn(2, 2, 2))"})
+add("corrcoef", {"0": f"torch.corrcoef({XT})", "1d": f"torch.corrcoef({V})", "3d": "torch.corrcoef(randn(2, 2, 2))"})
+add("true_divide.Scalar", {"0": f"torch.ops.aten.true_divide.Scalar({X}, 3)", "int": "torch.ops.aten.true_divide.Scalar(literal([1, 2], torch.int64), 2)"})
+U = "literal([[3.0, 1.0, 3.0], [1.0, float('nan'), float('nan')]])"
+R = "literal([[1, 2], [0, 5], [1, 2], [0, 1]], torch.int64)"
+add("_unique2", {"0": f"torch.unique({U})", "all": f"torch.unique({U}, sorted=False, return_inverse=True, return_counts=True)",
+                 "empty": "torch.unique(randn(2, 0), return_inverse=True, return_counts=True)", "t": f"torch.unique({XT} > 0, return_inverse=True)"}, exact=True)
+add("unique_dim", {"0": f"torch.unique({R}, dim=0)", "all": f"torch.unique({R}, dim=1, return_inverse=True, return_counts=True)",
+                   "empty_rows": "torch.unique(randn(0, 3), dim=0, return_counts=True)", "empty_other": "torch.unique(randn(3, 0), dim=0)"}, exact=True)
+add("unique_consecutive", {"0": "torch.unique_consecutive(literal([1, 1, 2, 2, 1, 3], torch.int64))",
+                           "all": "torch.unique_consecutive(literal([[1, 1], [2, 2], [1, 3]], torch.int64), return_inverse=True, return_counts=True)",
+                           "dim": "torch.unique_consecutive(literal([[1, 1], [1, 1], [1, 3]], torch.int64), dim=0)",
+                           "dim_all": f"torch.unique_consecutive({R}, return_inverse=True, return_counts=True, dim=1)"}, exact=True)
