@@ -1030,6 +1030,128 @@ def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None
     return (flat[new], inverse.view(self.shape) if return_inverse else empty, counts if return_counts else empty)
 
 
+# ---- average pooling (AvgPoolKernel.cpp): each window summed in row-major order, divided ------
+
+def _pool_out(size, k, pad, stride, ceil_mode):
+    """pooling_output_shape (dilation 1)."""
+    num = size + 2 * pad - (k - 1) - 1 + (stride - 1 if ceil_mode else 0)
+    out = num // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:
+        out -= 1
+    return out
+
+
+def _tuple_arg(v, n, name, op, allow_empty=False):
+    if v is None and allow_empty:
+        return []
+    if isinstance(v, int):
+        return [v] * n
+    v = list(v)
+    if allow_empty and not v:
+        return v
+    if len(v) == 1:
+        return v * n
+    if len(v) != n:
+        raise RuntimeError(f"{op}: {name} must either be a single int, or a tuple of {n} ints")
+    return v
+
+
+def _avg_pool(self, nd, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    torch, aten = _aten()
+    op = f"avg_pool{nd}d"
+    k = _tuple_arg(kernel_size, nd, "kernel_size", op)
+    st = _tuple_arg(stride, nd, "stride", op, allow_empty=True) or list(k)
+    pad = _tuple_arg(padding, nd, "padding", op)
+    if self.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected for input")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    sizes = list(self.shape[-nd:])
+    for i in range(nd):
+        if k[i] <= 0:
+            raise RuntimeError(f"kernel size should be greater than zero, but got kH: {k[0]} kW: {k[-1]}")
+        if st[i] <= 0:
+            raise RuntimeError(f"stride should be greater than zero, but got dH: {st[0]} dW: {st[-1]}")
+        if pad[i] > k[i] // 2:
+            raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got padW = {pad[-1]}, "
+                               f"padH = {pad[0]}, kW = {k[-1]}, kH = {k[0]}")
+    outs = [_pool_out(sizes[i], k[i], pad[i], st[i], ceil_mode) for i in range(nd)]
+    if min(outs) < 1 or self.numel() == 0 and self.dim() == nd + 1:
+        raise RuntimeError(f"Given input size: ({'x'.join(str(v) for v in self.shape[-nd - 1:])}). Calculated output "
+                           f"size: ({'x'.join(str(v) for v in [self.shape[-nd - 1]] + outs)}). Output size is too small")
+    x = self
+    # zero padding on both sides, and on the right as far as the last window reaches
+    padspec = []
+    for i in reversed(range(nd)):
+        reach = (outs[i] - 1) * st[i] + k[i]
+        padspec += [pad[i], max(reach - sizes[i] - pad[i], pad[i])]
+    xp = aten.constant_pad_nd(x, padspec, 0.0)
+    win = xp
+    for i in range(nd):
+        d = x.dim() - nd + i
+        win = win.unfold(d, k[i], st[i]).narrow(d, 0, outs[i])
+    acc = None
+    import itertools
+
+    for idx in itertools.product(*[range(v) for v in k]):
+        t = win[(...,) + idx]
+        acc = t.clone() if acc is None else acc + t
+    # the divisor per output position (count_include_pad counts padding inside the padded input)
+    div = None
+    valid = None
+    for i in range(nd):
+        o = aten.arange(outs[i], dtype=torch.long) * st[i] - pad[i]
+        e = aten.minimum(o + k[i], aten.full_like(o, sizes[i] + pad[i]))
+        pool = e - o
+        o0, e0 = o.clamp_min(0), e.clamp_max(sizes[i])
+        inner = e0 - o0
+        shape = [1] * nd
+        shape[i] = outs[i]
+        f = (pool if count_include_pad else inner).view(shape)
+        ok = (o0 < e0).view(shape)
+        div = f if div is None else div * f
+        valid = ok if valid is None else valid & ok
+    if divisor_override is not None:
+        div = aten.full_like(div, divisor_override)
+    out = aten.where(valid, acc / div.to(acc.dtype), aten.zeros([], dtype=acc.dtype))
+    fmt = _suggest_memory_format(self)
+    want = aten.empty_like(out, memory_format=fmt) if fmt != torch.contiguous_format else out.contiguous()
+    return want if want is out else want.copy_(out)
+
+
+def avg_pool2d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    """AvgPoolKernel.cpp cpu_avg_pool (2-D)."""
+    torch, aten = _aten()
+    if _suggest_memory_format(self) == torch.channels_last_3d:
+        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::avg_pool2d", "channels_last_3d"))
+    return _avg_pool(self, 2, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def avg_pool3d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    """AvgPoolKernel.cpp cpu_avg_pool3d."""
+    torch, aten = _aten()
+    if _suggest_memory_format(self) == torch.channels_last_3d:
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            "aten::avg_pool3d", "for a channels_last_3d input: torchnative has no channels_last_3d layout"))
+    return _avg_pool(self, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def avg_pool1d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True):
+    """Pooling.cpp avg_pool1d: avg_pool2d of (N, C, 1, L)."""
+    torch, aten = _aten()
+    if stride is None or (not isinstance(stride, int) and not list(stride)):
+        stride = kernel_size
+    if self.dim() not in (2, 3):
+        raise RuntimeError(f"avg_pool1d() Expected 2D or 3D input tensor, but got {list(self.shape)}")
+    one = lambda v: [v] if isinstance(v, int) else list(v)
+    k, st, pa = one(kernel_size), one(stride), one(padding)
+    for v, n in ((k, "kernel_size"), (st, "stride"), (pa, "padding")):
+        if len(v) != 1:
+            raise RuntimeError(f"avg_pool1d() argument '{n}' should contain one int (got {len(v)})")
+    return aten.avg_pool2d(self.unsqueeze(-2), [1, k[0]], [1, st[0]], [0, pa[0]], ceil_mode,
+                           count_include_pad).squeeze(-2)
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -1381,6 +1503,7 @@ COMPOSITIONS = {
     "median": median, "median.dim": median_dim, "nanmedian": nanmedian, "nanmedian.dim": nanmedian_dim,
     "kthvalue": kthvalue, "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
     "searchsorted.Scalar": searchsorted_scalar,
+    "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
     "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,

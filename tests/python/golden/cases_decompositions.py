@@ -330,3 +330,15 @@ add("unique_consecutive", {"0": "torch.unique_consecutive(literal([1, 1, 2, 2, 1
                            "all": "torch.unique_consecutive(literal([[1, 1], [2, 2], [1, 3]], torch.int64), return_inverse=True, return_counts=True)",
                            "dim": "torch.unique_consecutive(literal([[1, 1], [1, 1], [1, 3]], torch.int64), dim=0)",
                            "dim_all": f"torch.unique_consecutive({R}, return_inverse=True, return_counts=True, dim=1)"}, exact=True)
+
+# ---- average pooling ----
+add("avg_pool2d", {"0": "torch.nn.functional.avg_pool2d(randn(2, 3, 5, 6, seed=1), 2)",
+                   "pad": "torch.nn.functional.avg_pool2d(randn(1, 2, 5, 5, seed=1), 3, 2, 1, ceil_mode=True)",
+                   "nopad": "torch.nn.functional.avg_pool2d(randn(1, 2, 5, 5, seed=1), 3, 2, 1, ceil_mode=True, count_include_pad=False)",
+                   "divisor": "torch.nn.functional.avg_pool2d(randn(2, 5, 5, seed=1), (2, 3), (1, 2), divisor_override=4)",
+                   "cl": "torch.nn.functional.avg_pool2d(randn(1, 2, 4, 6, seed=1).contiguous(memory_format=torch.channels_last), 2)",
+                   "bad_pad": "torch.nn.functional.avg_pool2d(randn(1, 2, 5, 5, seed=1), 2, padding=2)",
+                   "small": "torch.nn.functional.avg_pool2d(randn(1, 2, 1, 1, seed=1), 2)"})
+add("avg_pool1d", {"0": "torch.nn.functional.avg_pool1d(randn(2, 3, 7, seed=1), 3, 2, 1)", "2d": "torch.nn.functional.avg_pool1d(randn(3, 7, seed=1), 2)"})
+add("avg_pool3d", {"0": "torch.nn.functional.avg_pool3d(randn(1, 2, 4, 4, 5, seed=1), 2)",
+                   "pad": "torch.nn.functional.avg_pool3d(randn(2, 3, 4, 5, seed=1), 3, 2, 1, ceil_mode=True, count_include_pad=False)"})
