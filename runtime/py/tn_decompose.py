@@ -145,7 +145,7 @@ def kron(self, other):
         a_shape += [sa, 1]
         b_shape += [1, sb]
         r_shape.append(sa * sb)
-    return aten._unsafe_view(aten.mul(aten._unsafe_view(self, a_shape), aten._unsafe_view(other, b_shape)), r_shape)
+    return aten._unsafe_view(aten.mul.Tensor(aten._unsafe_view(self, a_shape), aten._unsafe_view(other, b_shape)), r_shape)
 
 
 def tensordot(self, other, dims_self, dims_other):
@@ -350,7 +350,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
     zeros = aten.zeros_like(cos)
     pos = 1 - cos
     neg = (cos - margin).clamp_min_(0)
-    out = aten.where(target == 1, pos, zeros) + aten.where(target == -1, neg, zeros)
+    out = aten.where.self(target == 1, pos, zeros) + aten.where.self(target == -1, neg, zeros)
     return _loss_reduction(out, reduction)
 
 
@@ -642,7 +642,7 @@ def _laid_out_as_binary(fn):
     def wrapped(x, n):
         torch, aten = _aten()
         x, n = _poly_promoted(x, n)
-        return aten.add(x, n).copy_(fn(x, n))
+        return aten.add.Tensor(x, n).copy_(fn(x, n))
     wrapped.__name__ = fn.__name__
     return wrapped
 
@@ -656,7 +656,7 @@ def _recurrence(torch, aten, ni, q0, first_k, count, step):
     for j in range(most):
         active = count > j
         r = step(first_k + j, p, q)
-        p, q = aten.where(active, q, p), aten.where(active, r, q)
+        p, q = aten.where.self(active, q, p), aten.where.self(active, r, q)
     return q
 
 
@@ -670,7 +670,7 @@ def _select(default, *cases):
     torch, aten = _aten()
     out = default
     for cond, value in reversed(cases):
-        out = aten.where(cond, _full(default, value), out)
+        out = aten.where.self(cond, _full(default, value), out)
     return out
 
 
@@ -688,25 +688,25 @@ def _chebyshev(kind, shifted):
         if kind == "t":
             trig = aten.cos(nf * acos)
         elif kind == "u":
-            trig = aten.where(aten.sin(acos) != 0, aten.sin(np1 * acos) / aten.sin(acos), np1 * aten.cos(np1 * acos) / y)
+            trig = aten.where.self(aten.sin(acos) != 0, aten.sin(np1 * acos) / aten.sin(acos), np1 * aten.cos(np1 * acos) / y)
         elif kind == "v":
-            trig = aten.where(aten.sin(acos / 2.0) != 1, aten.cos((nf + 0.5) * acos) / aten.cos(acos / 2.0),
-                              aten.where(even, n2p1, -n2p1))
+            trig = aten.where.self(aten.sin(acos / 2.0) != 1, aten.cos((nf + 0.5) * acos) / aten.cos(acos / 2.0),
+                              aten.where.self(even, n2p1, -n2p1))
         else:
-            fallback = (aten.where(y > 0, n2p1, aten.where(even, _full(y, one), _full(y, mone))) if not shifted
-                        else aten.where(even, _full(y, one), _full(y, mone)))
-            trig = aten.where(aten.cos(acos / 2.0) != 1, aten.sin((nf + 0.5) * acos) / aten.sin(acos / 2.0), fallback)
+            fallback = (aten.where.self(y > 0, n2p1, aten.where.self(even, _full(y, one), _full(y, mone))) if not shifted
+                        else aten.where.self(even, _full(y, one), _full(y, mone)))
+            trig = aten.where.self(aten.cos(acos / 2.0) != 1, aten.sin((nf + 0.5) * acos) / aten.sin(acos / 2.0), fallback)
         big = {"t": 6, "u": 8, "v": 8, "w": 8}[kind] if not shifted else {"t": 6, "u": 6, "v": 6, "w": 4}[kind]
         if not shifted:
-            at_one = {"t": aten.where((x > 0) | even, _full(x, one), _full(x, mone)),
-                      "u": aten.where((x > 0) | even, np1, -np1),
-                      "v": aten.where(x > 0, _full(x, one), aten.where(even, n2p1, -n2p1)),
-                      "w": aten.where(x > 0, n2p1, aten.where(even, _full(x, one), _full(x, mone)))}[kind]
+            at_one = {"t": aten.where.self((x > 0) | even, _full(x, one), _full(x, mone)),
+                      "u": aten.where.self((x > 0) | even, np1, -np1),
+                      "v": aten.where.self(x > 0, _full(x, one), aten.where.self(even, n2p1, -n2p1)),
+                      "w": aten.where.self(x > 0, n2p1, aten.where.self(even, _full(x, one), _full(x, mone)))}[kind]
             edge = [(aten.abs(x) == 1.0, at_one)]
         else:
             at_1 = {"t": _full(x, one), "u": np1, "v": _full(x, one), "w": n2p1}[kind]
-            at_0 = {"t": aten.where(even, _full(x, one), _full(x, mone)), "u": aten.where(even, np1, -np1),
-                    "v": aten.where(even, n2p1, -n2p1), "w": aten.where(even, _full(x, one), _full(x, mone))}[kind]
+            at_0 = {"t": aten.where.self(even, _full(x, one), _full(x, mone)), "u": aten.where.self(even, np1, -np1),
+                    "v": aten.where.self(even, n2p1, -n2p1), "w": aten.where.self(even, _full(x, one), _full(x, mone))}[kind]
             edge = [(x == 1.0, at_1), (x == 0.0, at_0)]
         return _select(rec, (ni < 0, 0.0), *edge, ((ni > big) & (ay < 1.0), trig), (ni == 0, one), (ni == 1, q0))
     return fn
@@ -738,7 +738,7 @@ def _legendre_p(x, n):
     even = ni % 2 == 0
     rec = _recurrence(torch, aten, ni, x, 1, (ni - 1).clamp_min(0),
                       lambda k, p, q: ((k + k + 1) * x * q - k * p) / (k + 1))
-    at_one = aten.where((x > 0) | even, _full(x, 1.0), _full(x, -1.0))
+    at_one = aten.where.self((x > 0) | even, _full(x, 1.0), _full(x, -1.0))
     return _select(rec, (ni < 0, 0.0), (aten.abs(x) == 1.0, at_one), (ni == 0, 1.0), (ni == 1, x))
 
 
@@ -779,7 +779,7 @@ def median_dim(self, dim, keepdim=False):
     val, idx = _pick(torch, aten, v, i, k, d, keepdim)
     nan = aten.isnan(self)
     has, first = nan.any(d, keepdim), aten.argmax(nan.to(torch.uint8), d, keepdim)
-    return aten.where(has, self.new_full([], float("nan")), val), aten.where(has, first, idx)
+    return aten.where.self(has, self.new_full([], float("nan")), val), aten.where.self(has, first, idx)
 
 
 def nanmedian_dim(self, dim, keepdim=False):
@@ -1101,7 +1101,7 @@ def _avg_pool(self, nd, kernel_size, stride, padding, ceil_mode, count_include_p
     valid = None
     for i in range(nd):
         o = aten.arange(outs[i], dtype=torch.long) * st[i] - pad[i]
-        e = aten.minimum(o + k[i], aten.full_like(o, sizes[i] + pad[i]))
+        e = aten.minimum.default(o + k[i], aten.full_like(o, sizes[i] + pad[i]))
         pool = e - o
         o0, e0 = o.clamp_min(0), e.clamp_max(sizes[i])
         inner = e0 - o0
@@ -1113,7 +1113,7 @@ def _avg_pool(self, nd, kernel_size, stride, padding, ceil_mode, count_include_p
         valid = ok if valid is None else valid & ok
     if divisor_override is not None:
         div = aten.full_like(div, divisor_override)
-    out = aten.where(valid, acc / div.to(acc.dtype), aten.zeros([], dtype=acc.dtype))
+    out = aten.where.self(valid, acc / div.to(acc.dtype), aten.zeros([], dtype=acc.dtype))
     fmt = _suggest_memory_format(self)
     want = aten.empty_like(out, memory_format=fmt) if fmt != torch.contiguous_format else out.contiguous()
     return want if want is out else want.copy_(out)
@@ -1150,6 +1150,103 @@ def avg_pool1d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_i
             raise RuntimeError(f"avg_pool1d() argument '{n}' should contain one int (got {len(v)})")
     return aten.avg_pool2d(self.unsqueeze(-2), [1, k[0]], [1, st[0]], [0, pa[0]], ceil_mode,
                            count_include_pad).squeeze(-2)
+
+
+def take(self, index):
+    """TensorAdvancedIndexing.cpp take: the flattened input at the (wrapped) indices, a new tensor
+    of the index's shape."""
+    torch, aten = _aten()
+    if index.dtype != torch.long:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_dtype_name(index.dtype)}")
+    n = self.numel()
+    if n == 0 and index.numel() > 0:
+        raise IndexError("take(): tried to take from an empty tensor")
+    flat_i = index.reshape(-1)
+    if flat_i.numel():
+        bad = (flat_i >= n) | (flat_i < -n)
+        if bool(bad.any()):
+            raise IndexError(f"out of range: tried to access index {int(flat_i[bad][0])} on a tensor of {n} elements.")
+    return self.reshape(-1).index_select(0, aten.remainder.Scalar(flat_i, max(n, 1))).view(index.shape).clone()
+
+
+def put_(self, index, source, accumulate=False):
+    """TensorAdvancedIndexing.cpp put_: source written (added) at the flattened self's (wrapped)
+    indices."""
+    torch, aten = _aten()
+    if index.dtype != torch.long:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_dtype_name(index.dtype)}")
+    if self.dtype != source.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {_dtype_name(self.dtype)} and source.dtype = {_dtype_name(source.dtype)}")
+    if source.numel() != index.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+    n = self.numel()
+    if n == 0 and index.numel() > 0:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    flat_i = index.reshape(-1)
+    if flat_i.numel():
+        bad = (flat_i >= n) | (flat_i < -n)
+        if bool(bad.any()):
+            raise IndexError(f"out of range: tried to access index {int(flat_i[bad][0])} on a tensor of {n} elements.")
+    tmp = self.contiguous()
+    tmp.view(-1).index_put_((aten.remainder.Scalar(flat_i, max(n, 1)),), source.reshape(-1), accumulate)
+    if tmp is not self:
+        self.copy_(tmp)
+    return self
+
+
+def put(self, index, source, accumulate=False):
+    """put: put_ on a copy in self's memory format."""
+    torch, aten = _aten()
+    return put_(self.clone(memory_format=torch.preserve_format), index, source, accumulate)
+
+
+def addr(self, vec1, vec2, *, beta=1, alpha=1):
+    """LinearAlgebra.cpp addr: beta * self + alpha * vec1 * vec2 elementwise over self expanded to
+    (len(vec1), len(vec2)), laid out as its TensorIterator (self, vec1 as a column, vec2)."""
+    torch, aten = _aten()
+    for v, name in ((vec1, "vec1"), (vec2, "vec2")):
+        if v.dim() != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.dim()}-D")
+    if self.dtype == torch.bool or vec1.dtype == torch.bool:
+        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::addr", "for bool tensors"))
+    self_e = self.expand(vec1.size(0), vec2.size(0))
+    v1 = vec1.reshape(vec1.size(0), 1)
+    vals = (alpha * v1) * vec2 if beta == 0 else beta * self_e + (alpha * v1) * vec2
+    return aten.addcmul(self_e, v1, vec2).copy_(vals)
+
+
+def copysign_scalar(self, other):
+    """BinaryOps.cpp copysign(Tensor, Scalar): copysign with the scalar as a wrapped number."""
+    torch, aten = _aten()
+    dt = torch.result_type(self, other)
+    if not dt.is_floating_point:
+        dt = torch.get_default_dtype()
+    return aten.copysign.Tensor(self, aten.scalar_tensor(other, dtype=dt))
+
+
+def nextafter(self, other):
+    """BinaryOps.cpp nextafter (std::nextafter): the next representable value after self towards
+    other, stepping the bit pattern."""
+    torch, aten = _aten()
+    dt = torch.result_type(self, other)
+    ints = {torch.float32: torch.int32, torch.float64: torch.int64}.get(dt)
+    if ints is None:
+        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::nextafter", f"for {dt}"))
+    layout = aten.add.Tensor(self.to(dt), other.to(dt))
+    x, y = aten.broadcast_tensors([self.to(dt), other.to(dt)])
+    x, y = x.contiguous(), y.contiguous()
+    bits = x.view(ints)
+    up = y > x
+    step = aten.where.self((x > 0) == up, aten.ones([], dtype=ints), aten.full([], -1, dtype=ints))
+    moved = (bits + step).view(dt)
+    tiny = aten.ones([], dtype=ints).view(dt)  # the smallest subnormal
+    from_zero = aten.where.self(up, tiny, -tiny)
+    r = aten.where.self(x == 0, from_zero, moved)
+    r = aten.where.self(x == y, y, r)
+    r = aten.where.self(aten.isnan(x) | aten.isnan(y), x + y, r)
+    return layout.copy_(r)
 
 
 def _dropout(input, p, train, feature, alpha):
@@ -1424,7 +1521,7 @@ def angle(self):
     x = self if self.dtype.is_floating_point else self.to(torch.get_default_dtype())
     pi = aten.full([], 3.141592653589793, dtype=x.dtype)
     zero = aten.full([], 0.0, dtype=x.dtype)
-    return aten.where(aten.isnan(x), x, aten.where(x < 0, pi, zero))
+    return aten.where.self(aten.isnan(x), x, aten.where.self(x < 0, pi, zero))
 
 
 def adaptive_avg_pool1d(self, output_size):
@@ -1504,7 +1601,8 @@ COMPOSITIONS = {
     "kthvalue": kthvalue, "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
     "searchsorted.Scalar": searchsorted_scalar,
     "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
-    "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
+    "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
+    "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
     "triplet_margin_loss": triplet_margin_loss, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
@@ -1554,9 +1652,10 @@ TABLE = {
     "unsqueeze_copy",
     "vdot", "view_copy",
 }
-# Measured and left refused (tools/opinfo.py): take (returns a view of the input for some indices; upstream copies), cauchy_,
-# geometric_, log_normal_ (other draws than upstream's samplers), addr (with beta=0 its result is
-# contiguous where upstream's TensorIterator follows a transposed self).
+# Measured and left refused (tools/opinfo.py): cauchy_,
+# geometric_, log_normal_ (other draws than upstream's samplers); take and addr have compositions
+# above (torch._decomp's take returns a view of its input for some indices, where upstream copies;
+# its addr with beta=0 is contiguous where upstream's TensorIterator follows a transposed self).
 
 # CompositeImplicitAutograd overloads whose torch._decomp decomposition disagrees with upstream
 # and has no composition above: refused by name rather than computed differently. (Empty now:

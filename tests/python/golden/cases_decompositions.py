@@ -129,6 +129,10 @@ add("reshape_as", {"t": f"{XT}.reshape_as(randn(4, 3))", "view": f"x = {X}; out 
 add("sum_to_size", {"2d": f"{X}.sum_to_size(1, 4)", "same": f"{XT}.sum_to_size(3, 4)", "bad": f"{X}.sum_to_size(2, 4)"})
 
 # ---- torch._decomp decompositions of overloads upstream has kernels for ----
+add("addr", {"0": f"torch.addr({X}, randn(3, seed=6), randn(4, seed=7))", "beta0": f"torch.addr({XT}, randn(3), randn(4), beta=0, alpha=3)",
+             "bcast": "torch.addr(randn(4, seed=1), randn(3, seed=6), randn(4, seed=7), beta=2)",
+             "int": "torch.addr(literal([[1, 2], [3, 4]], torch.int64), literal([1, 2], torch.int64), literal([3, 4], torch.int64), alpha=2)",
+             "bad": f"torch.addr({X}, {X}, randn(4))"})
 add("addmv", {"0": f"torch.addmv({V}, randn(5, 4, seed=6), randn(4, seed=7), beta=0.5, alpha=2)",
               "t": f"torch.addmv(randn(3, seed=1), {XT}, randn(4, seed=7))"})
 add("aminmax", {"all": f"torch.aminmax({XT})", "dim": f"torch.aminmax({X}, dim=1, keepdim=True)",
@@ -342,3 +346,18 @@ add("avg_pool2d", {"0": "torch.nn.functional.avg_pool2d(randn(2, 3, 5, 6, seed=1
 add("avg_pool1d", {"0": "torch.nn.functional.avg_pool1d(randn(2, 3, 7, seed=1), 3, 2, 1)", "2d": "torch.nn.functional.avg_pool1d(randn(3, 7, seed=1), 2)"})
 add("avg_pool3d", {"0": "torch.nn.functional.avg_pool3d(randn(1, 2, 4, 4, 5, seed=1), 2)",
                    "pad": "torch.nn.functional.avg_pool3d(randn(2, 3, 4, 5, seed=1), 3, 2, 1, ceil_mode=True, count_include_pad=False)"})
+
+# ---- take, put, copysign with a scalar, nextafter ----
+add("take", {"0": f"torch.take({XT}, literal([[0, -1], [2, 3]], torch.int64))", "range": f"torch.take({X}, literal([12], torch.int64))",
+             "empty": "torch.take(randn(0), literal([0], torch.int64))", "float": f"torch.take({X}, literal([0.0]))",
+             "alias": f"x = {X}; out = torch.take(x, literal(0, torch.int64))"}, exact=True)
+add("put", {"0": f"{XT}.put(literal([0, -1], torch.int64), literal([9.0, 8.0]))",
+            "acc": f"{X}.put(literal([0, 0], torch.int64), literal([9.0, 8.0]), accumulate=True)",
+            "range": f"{X}.put(literal([13], torch.int64), literal([9.0]))", "numel": f"{X}.put(literal([1, 2], torch.int64), literal([9.0]))"}, exact=True)
+add("put_", {"0": f"x = {XT}.clone(); x.put_(literal([1, 5], torch.int64), literal([9.0, 8.0])); out = (x, x.stride())",
+             "view": f"x = {X}; y = x.t(); y.put_(literal([1], torch.int64), literal([7.0])); out = x"}, exact=True)
+add("copysign.Scalar", {"0": f"torch.copysign({X}, -1.0)", "int": "torch.copysign(literal([1, -2], torch.int64), -1.0)",
+                        "zero": "torch.copysign(literal([1.0, 2.0]), -0.0)"}, exact=True)
+add("nextafter", {"0": "torch.nextafter(literal([0.0, 1.0, -1.0, float('inf'), 1.0, float('nan')]), literal([1.0, 2.0, -2.0, 0.0, 1.0, 1.0]))",
+                  "t": f"torch.nextafter({XT}, {X})", "f64": "torch.nextafter(literal([1.0, 0.0], torch.float64), literal([0.0, -1.0], torch.float64))",
+                  "bcast": f"torch.nextafter({X}, literal(0.0))"}, exact=True)
