@@ -1249,6 +1249,78 @@ def nextafter(self, other):
     return layout.copy_(r)
 
 
+def _adaptive_avg_pool3d(self, output_size):
+    """AdaptiveAveragePooling3d.cpp cpu_adaptive_avg_pool3d: window [floor(i*in/out),
+    ceil((i+1)*in/out)) per output index and dim, summed in row-major order, then divided by its
+    depth, height and width in turn."""
+    torch, aten = _aten()
+    if len(output_size) != 3:
+        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+    if self.dim() not in (4, 5) or any(self.size(i) == 0 for i in range(1, self.dim())):
+        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(self.shape)}")
+    if _suggest_memory_format(self) == torch.channels_last_3d:
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            "aten::_adaptive_avg_pool3d", "for a channels_last_3d input: torchnative has no channels_last_3d layout"))
+    import itertools
+
+    sizes = list(self.shape[-3:])
+    idx, lens = [], []
+    for d in range(3):
+        o, n = output_size[d], sizes[d]
+        i = aten.arange(o, dtype=torch.long)
+        start = aten.div(i * n, o, rounding_mode="floor")
+        end = aten.div((i + 1) * n + o - 1, o, rounding_mode="floor")
+        kmax = int((end - start).max()) if o else 0
+        idx.append((start, end, kmax))
+        lens.append((end - start))
+    acc = None
+    for js in itertools.product(*[range(k) for (_, _, k) in idx]):
+        t = self
+        mask = None
+        for d, j in enumerate(js):
+            start, end, _ = idx[d]
+            pos = start + j
+            ok = pos < end
+            t = t.index_select(t.dim() - 3 + d, pos.clamp_max(sizes[d] - 1))
+            shape = [1, 1, 1]
+            shape[d] = -1
+            mask = ok.view(shape) if mask is None else mask & ok.view(shape)
+        term = aten.where.self(mask, t, aten.zeros([], dtype=t.dtype))
+        acc = term if acc is None else acc + term
+    out = acc
+    for d in range(3):
+        shape = [1, 1, 1]
+        shape[d] = -1
+        out = out / lens[d].view(shape).to(out.dtype)
+    return out.contiguous()
+
+
+def frexp(self):
+    """UnaryOps.cpp frexp (std::frexp): mantissa in [0.5, 1) with self's sign and an int32
+    exponent, read from the bit pattern (subnormals scaled into the normal range first; zero,
+    infinity and NaN give themselves and 0)."""
+    torch, aten = _aten()
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    spec = {torch.float32: (torch.int32, 23, 0xFF, 126, 0x807FFFFF - (1 << 32), 24),
+            torch.float64: (torch.int64, 52, 0x7FF, 1022, 0x800FFFFFFFFFFFFF - (1 << 64), 54)}.get(self.dtype)
+    if spec is None:
+        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::frexp.Tensor", f"for {self.dtype}"))
+    ints, shift, emask, bias, keep, sub = spec
+    x = self.contiguous()
+    sub_in = (x != 0) & (aten.abs(x) < torch.finfo(x.dtype).tiny)
+    xs = aten.where.self(sub_in, x * float(2 ** sub), x)
+    bits = xs.view(ints)
+    absmask = (1 << (31 if ints == torch.int32 else 63)) - 1
+    e = aten.div.Scalar_mode(aten.bitwise_and.Scalar(bits, absmask), 1 << shift, rounding_mode="floor")
+    special = (x == 0) | (e == emask)
+    mant = aten.bitwise_or.Scalar(aten.bitwise_and.Scalar(bits, keep), bias << shift).view(x.dtype)
+    mant = aten.where.self(special, x, mant)
+    exp = aten.where.self(special, aten.zeros([], dtype=ints), e - bias - aten.where.self(sub_in, aten.full([], sub, dtype=ints), aten.zeros([], dtype=ints)))
+    m_out, e_out = aten.empty_like(self), aten.empty_like(self, dtype=torch.int32)
+    return m_out.copy_(mant), e_out.copy_(exp)
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -1600,7 +1672,7 @@ COMPOSITIONS = {
     "median": median, "median.dim": median_dim, "nanmedian": nanmedian, "nanmedian.dim": nanmedian_dim,
     "kthvalue": kthvalue, "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
     "searchsorted.Scalar": searchsorted_scalar,
-    "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
+    "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp, "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,

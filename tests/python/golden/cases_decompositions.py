@@ -361,3 +361,11 @@ add("copysign.Scalar", {"0": f"torch.copysign({X}, -1.0)", "int": "torch.copysig
 add("nextafter", {"0": "torch.nextafter(literal([0.0, 1.0, -1.0, float('inf'), 1.0, float('nan')]), literal([1.0, 2.0, -2.0, 0.0, 1.0, 1.0]))",
                   "t": f"torch.nextafter({XT}, {X})", "f64": "torch.nextafter(literal([1.0, 0.0], torch.float64), literal([0.0, -1.0], torch.float64))",
                   "bcast": f"torch.nextafter({X}, literal(0.0))"}, exact=True)
+
+# ---- frexp, adaptive 3-D average pooling ----
+add("frexp.Tensor", {"f32": "torch.frexp(literal([0.0, -0.0, 1.0, -3.5, 1e-40, -1e-45, float('inf'), float('nan'), 6e30, 0.75]))",
+                     "f64": "torch.frexp(literal([0.0, 1.0, -3.5, 1e-310, float('-inf'), 2.0 ** -1074], torch.float64))",
+                     "t": f"torch.frexp({XT})", "int": "torch.frexp(literal([1, 2], torch.int64))"}, exact=True)
+add("_adaptive_avg_pool3d", {"0": "torch.nn.functional.adaptive_avg_pool3d(randn(1, 2, 5, 4, 7, seed=1), (2, 3, 3))",
+                             "4d": "torch.nn.functional.adaptive_avg_pool3d(randn(2, 3, 3, 5, seed=1), (3, 2, 4))"})
+add("adaptive_avg_pool3d", {"2": "torch.nn.functional.adaptive_avg_pool3d(randn(1, 2, 4, 4, 4, seed=1), 2)"})
