@@ -1321,6 +1321,90 @@ def frexp(self):
     return m_out.copy_(mant), e_out.copy_(exp)
 
 
+def _quantile(self, q, dim, keepdim, interpolation, ignore_nan, name):
+    """Sorting.cpp quantile_checks, quantile_output_shape and quantile_compute."""
+    torch, aten = _aten()
+    if not self.dtype.is_floating_point or self.dtype not in (torch.float32, torch.float64):
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if q.dtype != self.dtype:
+        raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+    if q.dim() > 1:
+        raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+    modes = ("linear", "lower", "higher", "midpoint", "nearest")
+    if interpolation not in modes:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
+                           f"Got {interpolation}")
+    if dim is not None:
+        wdim = _wrap(dim, self.dim())
+    if self.numel() == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    if not bool(q.ge(0).logical_and_(q.le(1)).all()):
+        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    out_shape = []
+    if dim is not None and self.dim() > 0:
+        out_shape = list(self.shape)
+        if keepdim:
+            out_shape[wdim] = 1
+        else:
+            del out_shape[wdim]
+    elif keepdim:
+        out_shape = [1] * self.dim()
+    if q.dim() > 0:
+        out_shape.insert(0, q.numel())
+    if dim is None:
+        srt = aten.sort(self.flatten())[0]
+    else:
+        srt = aten.sort(self.unsqueeze(-1).transpose(wdim, -1))[0]
+    shape = list(out_shape)
+    if q.dim() == 0:
+        shape.insert(0, q.numel())
+    in_shape = shape[1:] + [0]
+    in_shape[-1] = srt.size(-1)
+    srt = srt.view(in_shape)
+    if ignore_nan:
+        ranks = q * (srt.isnan().logical_not_().sum(-1, True) - 1)
+        ranks.masked_fill_(ranks < 0, 0)
+    else:
+        last = srt.size(-1) - 1
+        a, b = aten.broadcast_tensors([q * last, srt.isnan().any(-1, True)])
+        ranks = aten.masked_fill.Scalar(a, b, last)
+    if interpolation == "lower":
+        ranks.floor_()
+    elif interpolation == "higher":
+        ranks.ceil_()
+    elif interpolation == "nearest":
+        ranks.round_()
+    below_i = ranks.to(torch.long)
+    below = srt.gather(-1, below_i)
+    if interpolation in ("linear", "midpoint"):
+        weights = aten.full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - below_i
+        above = srt.gather(-1, ranks.ceil_().to(torch.long))
+        below.lerp_(above, weights)
+    if q.dim() == 0:
+        below.squeeze_(-1)
+    else:
+        below.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
+    return below
+
+
+def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(self, q, dim, keepdim, interpolation, False, "quantile")
+
+
+def quantile_scalar(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    torch, aten = _aten()
+    return _quantile(self, aten.scalar_tensor(q, dtype=self.dtype), dim, keepdim, interpolation, False, "quantile")
+
+
+def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(self, q, dim, keepdim, interpolation, True, "nanquantile")
+
+
+def nanquantile_scalar(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    torch, aten = _aten()
+    return _quantile(self, aten.scalar_tensor(q, dtype=self.dtype), dim, keepdim, interpolation, True, "nanquantile")
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -1672,7 +1756,8 @@ COMPOSITIONS = {
     "median": median, "median.dim": median_dim, "nanmedian": nanmedian, "nanmedian.dim": nanmedian_dim,
     "kthvalue": kthvalue, "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
     "searchsorted.Scalar": searchsorted_scalar,
-    "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp, "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
+    "quantile": quantile, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
+    "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp, "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,

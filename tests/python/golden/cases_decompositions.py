@@ -369,3 +369,12 @@ add("frexp.Tensor", {"f32": "torch.frexp(literal([0.0, -0.0, 1.0, -3.5, 1e-40, -
 add("_adaptive_avg_pool3d", {"0": "torch.nn.functional.adaptive_avg_pool3d(randn(1, 2, 5, 4, 7, seed=1), (2, 3, 3))",
                              "4d": "torch.nn.functional.adaptive_avg_pool3d(randn(2, 3, 3, 5, seed=1), (3, 2, 4))"})
 add("adaptive_avg_pool3d", {"2": "torch.nn.functional.adaptive_avg_pool3d(randn(1, 2, 4, 4, 4, seed=1), 2)"})
+
+# ---- quantile ----
+Q = "literal([0.0, 0.25, 0.5, 1.0])"
+for name in ("quantile", "nanquantile"):
+    add(name, {"all": f"torch.{name}({NANS}, {Q})", "dim": f"torch.{name}({XT}, {Q}, dim=1, keepdim=True)",
+               "modes": f"[torch.{name}({X}, {Q}, 0, interpolation=m) for m in ('lower', 'higher', 'midpoint', 'nearest')]",
+               "bad_q": f"torch.{name}({X}, literal([1.5]))", "bad_mode": f"torch.{name}({X}, {Q}, interpolation='cubic')",
+               "empty": f"torch.{name}(randn(0), {Q})", "f64_q": f"torch.{name}({X}, literal([0.5], torch.float64))"})
+    add(f"{name}.scalar", {"0": f"torch.{name}({XT}, 0.3)", "dim": f"torch.{name}({NANS}, 0.75, dim=0)"})
