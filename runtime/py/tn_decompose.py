@@ -1405,6 +1405,131 @@ def nanquantile_scalar(self, q, dim=None, keepdim=False, *, interpolation="linea
     return _quantile(self, aten.scalar_tensor(q, dtype=self.dtype), dim, keepdim, interpolation, True, "nanquantile")
 
 
+# ---- gradient (ReduceOps.cpp): np.gradient's second-order central differences --------------
+
+def _gradient_check(self, spacing_size, dim, edge_order):
+    torch, aten = _aten()
+    if self.dtype == torch.uint8:
+        raise RuntimeError("torch.gradient does not support uint8 input.")
+    if spacing_size is not None and dim is None and spacing_size != self.dim():
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal to "
+                           f"'self.dim() = {self.dim()}', since dim argument was not given, but got a list of length "
+                           f"{spacing_size}")
+    if spacing_size is not None and dim is not None and spacing_size != len(dim):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                           f"arguments to have the same length, but got a spacing argument of length {spacing_size} "
+                           f"and a dim argument of length {len(dim)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = list(dim) if dim is not None else list(range(self.dim()))
+    if dim is not None:
+        seen = set()
+        for d in dims:
+            w = _wrap(d, self.dim())
+            if w in seen:
+                raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+            seen.add(w)
+    for d in dims:
+        if self.size(d) < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+
+
+def _prepend_append(center, prepend, append, d):
+    torch, aten = _aten()
+    return aten.cat([prepend, center, append], d)
+
+
+def _gradient_float(self, spacing, dims, edge_order):
+    torch, aten = _aten()
+    out = []
+    for i, dim in enumerate(dims):
+        d = _wrap(dim, self.dim())
+        h = spacing[i]
+        sl = lambda a, b=None: _slice(self, d, a, b)
+        center = (sl(2) - sl(0, -2)) / h
+        if edge_order == 1:
+            pre = (sl(1, 2) - sl(0, 1)) / h
+            app = (sl(-1) - sl(-2, -1)) / h
+        else:
+            pre = (sl(0, 1) * -1.5 + sl(1, 2) * 2 + sl(2, 3) * -0.5) / h
+            app = (sl(-3, -2) * 0.5 + sl(-2, -1) * -2 + sl(-1) * 1.5) / h
+        out.append(_prepend_append(center / 2, pre, app, d))
+    return out
+
+
+def _gradient_tensors(self, coords, dims, edge_order):
+    torch, aten = _aten()
+    out = []
+    for i, dim in enumerate(dims):
+        if coords[i].dim() != 1:
+            raise RuntimeError(f"torch.gradient expected each element of spacing to have one dimension, but got an "
+                               f"element with {coords[i].dim()} dimensions!")
+        d = _wrap(dim, self.dim())
+        shape = [1] * self.dim()
+        shape[d] = -1
+        dx = coords[i].diff(1, 0)
+        dx1, dx2 = _slice(dx, 0, 0, -1), _slice(dx, 0, 1)
+        a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+        b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+        c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+        sl = lambda p, q=None: _slice(self, d, p, q)
+        center = a * sl(0, -2) + b * sl(1, -1) + c * sl(2)
+        if edge_order == 1:
+            pre = (sl(1, 2) - sl(0, 1)) / dx[0]
+            app = (sl(-1) - sl(-2, -1)) / dx[-1]
+        else:
+            a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+            b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+            c = (-dx[0]) / (dx[1] * (dx[0] + dx[1]))
+            pre = a * sl(0, 1) + b * sl(1, 2) + c * sl(2, 3)
+            a = (dx[-1]) / (dx[-2] * (dx[-1] + dx[-2]))
+            b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+            c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+            app = a * sl(-3, -2) + b * sl(-2, -1) + c * sl(-1)
+        out.append(_prepend_append(center, pre, app, d))
+    return out
+
+
+def gradient_scalarint(self, *, spacing=None, dim=None, edge_order=1):
+    dims = [dim] if dim is not None else None
+    _gradient_check(self, None, dims, edge_order)
+    dims = dims if dims is not None else list(range(self.dim()))
+    h = 1.0 if spacing is None else spacing
+    return _gradient_float(self, [h] * len(dims), dims, edge_order)
+
+
+def gradient_scalararray(self, *, spacing, dim, edge_order=1):
+    _gradient_check(self, None, dim, edge_order)
+    return _gradient_float(self, [spacing] * len(dim), dim, edge_order)
+
+
+def gradient_array(self, *, dim, edge_order=1):
+    _gradient_check(self, None, dim, edge_order)
+    return _gradient_float(self, [1.0] * len(dim), dim, edge_order)
+
+
+def gradient_scalarrayint(self, *, spacing, dim=None, edge_order=1):
+    dims = [dim] if dim is not None else None
+    _gradient_check(self, len(spacing), dims, edge_order)
+    return _gradient_float(self, list(spacing), dims if dims is not None else list(range(self.dim())), edge_order)
+
+
+def gradient_scalarrayarray(self, *, spacing, dim, edge_order=1):
+    _gradient_check(self, len(spacing), dim, edge_order)
+    return _gradient_float(self, list(spacing), dim, edge_order)
+
+
+def gradient_tensorarrayint(self, *, spacing, dim=None, edge_order=1):
+    dims = [dim] if dim is not None else None
+    _gradient_check(self, len(spacing), dims, edge_order)
+    return _gradient_tensors(self, list(spacing), dims if dims is not None else list(range(self.dim())), edge_order)
+
+
+def gradient_tensorarray(self, *, spacing, dim, edge_order=1):
+    _gradient_check(self, len(spacing), dim, edge_order)
+    return _gradient_tensors(self, list(spacing), dim, edge_order)
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -1756,7 +1881,10 @@ COMPOSITIONS = {
     "median": median, "median.dim": median_dim, "nanmedian": nanmedian, "nanmedian.dim": nanmedian_dim,
     "kthvalue": kthvalue, "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
     "searchsorted.Scalar": searchsorted_scalar,
-    "quantile": quantile, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
+    "gradient.scalarint": gradient_scalarint, "gradient.scalararray": gradient_scalararray,
+    "gradient.array": gradient_array, "gradient.scalarrayint": gradient_scalarrayint,
+    "gradient.scalarrayarray": gradient_scalarrayarray, "gradient.tensorarrayint": gradient_tensorarrayint,
+    "gradient.tensorarray": gradient_tensorarray, "quantile": quantile, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
     "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp, "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,

@@ -378,3 +378,16 @@ for name in ("quantile", "nanquantile"):
                "bad_q": f"torch.{name}({X}, literal([1.5]))", "bad_mode": f"torch.{name}({X}, {Q}, interpolation='cubic')",
                "empty": f"torch.{name}(randn(0), {Q})", "f64_q": f"torch.{name}({X}, literal([0.5], torch.float64))"})
     add(f"{name}.scalar", {"0": f"torch.{name}({XT}, 0.3)", "dim": f"torch.{name}({NANS}, 0.75, dim=0)"})
+
+# ---- gradient ----
+G = "randn(4, 5, seed=1)"
+add("gradient.scalarint", {"0": f"torch.gradient({G})", "dim": f"torch.gradient({G}, spacing=2.0, dim=1, edge_order=2)",
+                           "small": "torch.gradient(randn(2, seed=1), edge_order=2)", "u8": "torch.gradient(literal([1, 2, 3], torch.uint8))",
+                           "order": f"torch.gradient({G}, edge_order=3)"})
+add("gradient.scalararray", {"0": f"torch.gradient({XT}, spacing=0.5, dim=[0, 1])"})
+add("gradient.array", {"0": f"torch.gradient({XT}, dim=[1])", "twice": f"torch.gradient({G}, dim=[1, -1])"})
+add("gradient.scalarrayint", {"0": f"torch.gradient({G}, spacing=[2.0, 0.5])", "bad": f"torch.gradient({G}, spacing=[2.0])"})
+add("gradient.scalarrayarray", {"0": f"torch.gradient({G}, spacing=[3.0], dim=[0], edge_order=2)"})
+add("gradient.tensorarrayint", {"0": f"torch.gradient({G}, spacing=(literal([0.0, 1.0, 3.0, 4.5]), literal([0.0, 0.5, 1.0, 2.0, 4.0])))"})
+add("gradient.tensorarray", {"0": f"torch.gradient({G}, spacing=(literal([0.0, 0.5, 1.0, 2.0, 4.0]),), dim=[1], edge_order=2)",
+                             "2d": f"torch.gradient({G}, spacing=(randn(5, 1),), dim=[1])"})
