@@ -1530,6 +1530,27 @@ def gradient_tensorarray(self, *, spacing, dim, edge_order=1):
     return _gradient_tensors(self, list(spacing), dim, edge_order)
 
 
+def embedding_renorm_(self, indices, max_norm, norm_type):
+    """Embedding.cpp embedding_renorm_cpu_: each distinct row an index names, scaled in place by
+    max_norm / (norm + 1e-7) where its norm exceeds max_norm (in sorted index order)."""
+    torch, aten = _aten()
+    if self.dim() != 2:
+        raise RuntimeError(f"embedding_renorm_(): Expected 2-D tensor for argument #1 'self' (got {self.dim()}-D)")
+    if indices.dtype not in (torch.int32, torch.int64):
+        raise RuntimeError(f"embedding_renorm_(): Expected tensor for argument #2 'indices' to have one of the following "
+                           f"scalar types: Long, Int; but got torch.{_dtype_name(indices.dtype)}Tensor instead")
+    done = set()
+    for i in sorted(indices.reshape(-1).tolist()):
+        if i in done:
+            continue
+        done.add(i)
+        row = self[i]
+        norm = float(aten.norm.Scalar(row, norm_type))
+        if norm > max_norm:
+            row.mul_(max_norm / (norm + 1e-7))
+    return self
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -1884,7 +1905,8 @@ COMPOSITIONS = {
     "gradient.scalarint": gradient_scalarint, "gradient.scalararray": gradient_scalararray,
     "gradient.array": gradient_array, "gradient.scalarrayint": gradient_scalarrayint,
     "gradient.scalarrayarray": gradient_scalarrayarray, "gradient.tensorarrayint": gradient_tensorarrayint,
-    "gradient.tensorarray": gradient_tensorarray, "quantile": quantile, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
+    "gradient.tensorarray": gradient_tensorarray, "quantile": quantile,
+    "embedding_renorm_": embedding_renorm_, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
     "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp, "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
@@ -1937,7 +1959,8 @@ TABLE = {
     "unsqueeze_copy",
     "vdot", "view_copy",
 }
-# Measured and left refused (tools/opinfo.py): cauchy_,
+# Measured and left refused (tools/opinfo.py): bilinear (its two products, written as ATen's
+# _trilinear makes them, land one sample at 1.0x the bound: the sums' order is our GEMM's), cauchy_,
 # geometric_, log_normal_ (other draws than upstream's samplers); take and addr have compositions
 # above (torch._decomp's take returns a view of its input for some indices, where upstream copies;
 # its addr with beta=0 is contiguous where upstream's TensorIterator follows a transposed self).

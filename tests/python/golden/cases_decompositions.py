@@ -391,3 +391,6 @@ add("gradient.scalarrayarray", {"0": f"torch.gradient({G}, spacing=[3.0], dim=[0
 add("gradient.tensorarrayint", {"0": f"torch.gradient({G}, spacing=(literal([0.0, 1.0, 3.0, 4.5]), literal([0.0, 0.5, 1.0, 2.0, 4.0])))"})
 add("gradient.tensorarray", {"0": f"torch.gradient({G}, spacing=(literal([0.0, 0.5, 1.0, 2.0, 4.0]),), dim=[1], edge_order=2)",
                              "2d": f"torch.gradient({G}, spacing=(randn(5, 1),), dim=[1])"})
+add("embedding_renorm_", {"0": "w = randn(5, 3, seed=1); r = torch.embedding_renorm_(w, literal([0, 1, 1, 4], torch.int64), 0.5, 2.0); out = (w, r is w)",
+                          "F": "w = randn(5, 3, seed=1); y = torch.nn.functional.embedding(literal([[0, 2], [2, 4]], torch.int64), w, max_norm=1.0, norm_type=1.0); out = (y, w)",
+                          "bad": "torch.embedding_renorm_(randn(5, seed=1), literal([0], torch.int64), 0.5, 2.0)"})
