@@ -1551,6 +1551,53 @@ def embedding_renorm_(self, indices, max_norm, norm_type):
     return self
 
 
+def nonzero_static(self, *, size, fill_value=-1):
+    """TensorAdvancedIndexing.cpp nonzero_static: nonzero's first `size` rows, padded with
+    fill_value rows up to size."""
+    torch, aten = _aten()
+    if size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got size = {size}")
+    nz = aten.nonzero(self)
+    n = nz.size(0)
+    out = aten.full([size, self.dim()], fill_value, dtype=torch.long)
+    k = min(n, size)
+    out[:k] = nz[:k]
+    return out
+
+
+def _batch_norm_with_update(input, weight, bias, running_mean, running_var, momentum, eps):
+    """Normalization.cpp _batch_norm_with_update_cpu: training batch norm updating the running
+    statistics, and an empty reserve."""
+    torch, aten = _aten()
+    out, mean, invstd = aten.native_batch_norm(input, weight, bias, running_mean, running_var, True, momentum, eps)
+    return out, mean, invstd, aten.empty([0], dtype=torch.uint8)
+
+
+def _uniform_doubles(self, generator):
+    torch, aten = _aten()
+    # drawn in self's memory order, as upstream's serial kernel walks self
+    return aten.empty_like(self, dtype=torch.float64).uniform_(0.0, 1.0, generator=generator)
+
+
+def cauchy_(self, median=0, sigma=1, *, generator=None):
+    """DistributionTemplates.h cauchy_: median + sigma * tan(pi * (u - 0.5)) with u a double
+    uniform draw per element, in the tensor's order."""
+    torch, aten = _aten()
+    if sigma <= 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={float(sigma)}")
+    u = _uniform_doubles(self, generator)
+    return self.copy_(median + sigma * aten.tan(3.141592653589793 * (u - 0.5)))
+
+
+def geometric_(self, p, *, generator=None):
+    """DistributionTemplates.h geometric_: ceil(log(u) / log1p(-p)) with u a double uniform draw."""
+    torch, aten = _aten()
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    u = _uniform_doubles(self, generator)
+    return self.copy_(aten.ceil(aten.log(u) / aten.log1p(aten.scalar_tensor(-p, dtype=torch.float64))))
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -1906,7 +1953,9 @@ COMPOSITIONS = {
     "gradient.array": gradient_array, "gradient.scalarrayint": gradient_scalarrayint,
     "gradient.scalarrayarray": gradient_scalarrayarray, "gradient.tensorarrayint": gradient_tensorarrayint,
     "gradient.tensorarray": gradient_tensorarray, "quantile": quantile,
-    "embedding_renorm_": embedding_renorm_, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
+    "embedding_renorm_": embedding_renorm_,
+    "nonzero_static": nonzero_static, "_batch_norm_with_update": _batch_norm_with_update,
+    "cauchy_": cauchy_, "geometric_": geometric_, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
     "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp, "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
@@ -1937,9 +1986,9 @@ REFS = {
     "linalg_vecdot": "torch._refs.linalg.vecdot", "narrow.Tensor": "torch._refs.narrow",
     "reshape_as": "torch._refs.reshape_as", "sum_to_size": "torch._refs.sum_to_size",
 }
-# Measured and left refused: linalg_norm, linalg_matrix_norm, linalg_svd, linalg_svdvals, frexp
-# (their references call prims that come back to the same overload: RecursionError), complex and
-# polar (they assign Tensor.real), stft (the reference's return_complex check fires first).
+# Measured and not taken: the references of linalg_norm, linalg_matrix_norm, linalg_svd,
+# linalg_svdvals and frexp call prims that come back to the same overload (RecursionError; frexp has
+# a composition above), complex and polar assign Tensor.real, stft's return_complex check fires first.
 
 # ---- overloads upstream computes with a kernel, through torch._decomp's decomposition ----------
 
@@ -1960,8 +2009,9 @@ TABLE = {
     "vdot", "view_copy",
 }
 # Measured and left refused (tools/opinfo.py): bilinear (its two products, written as ATen's
-# _trilinear makes them, land one sample at 1.0x the bound: the sums' order is our GEMM's), cauchy_,
-# geometric_, log_normal_ (other draws than upstream's samplers); take and addr have compositions
+# _trilinear makes them, land one sample at 1.0x the bound: the sums' order is our GEMM's),
+# log_normal_ (other draws than upstream's sampler, which caches Box-Muller pairs in the
+# generator); cauchy_, geometric_, take and addr have compositions
 # above (torch._decomp's take returns a view of its input for some indices, where upstream copies;
 # its addr with beta=0 is contiguous where upstream's TensorIterator follows a transposed self).
 

@@ -394,3 +394,14 @@ add("gradient.tensorarray", {"0": f"torch.gradient({G}, spacing=(literal([0.0, 0
 add("embedding_renorm_", {"0": "w = randn(5, 3, seed=1); r = torch.embedding_renorm_(w, literal([0, 1, 1, 4], torch.int64), 0.5, 2.0); out = (w, r is w)",
                           "F": "w = randn(5, 3, seed=1); y = torch.nn.functional.embedding(literal([[0, 2], [2, 4]], torch.int64), w, max_norm=1.0, norm_type=1.0); out = (y, w)",
                           "bad": "torch.embedding_renorm_(randn(5, seed=1), literal([0], torch.int64), 0.5, 2.0)"})
+
+# ---- random fills drawn as upstream's samplers, nonzero_static, _batch_norm_with_update ----
+add("cauchy_", {"0": "torch.manual_seed(4); out = torch.empty(3, 4).cauchy_()",
+                "t": "torch.manual_seed(4); x = torch.empty(4, 3).t(); x.cauchy_(1.0, 0.5); out = x",
+                "gen": "out = torch.empty(5).cauchy_(generator=gen(3))", "bad": "torch.empty(2).cauchy_(0.0, -1.0)"}, exact=True)
+add("geometric_", {"0": "torch.manual_seed(4); out = torch.empty(3, 4).geometric_(0.3)",
+                   "f64": "torch.manual_seed(4); out = torch.empty(6, dtype=torch.float64).geometric_(0.9)",
+                   "bad": "torch.empty(2).geometric_(1.5)"}, exact=True)
+add("nonzero_static", {"pad": f"torch.nonzero_static({X} > 0, size=20)", "cut": f"torch.nonzero_static({XT} > 0, size=2, fill_value=7)",
+                       "0d": "torch.nonzero_static(literal(1.0), size=2)", "neg": f"torch.nonzero_static({X}, size=-1)"}, exact=True)
+add("_batch_norm_with_update", {"0": "rm = literal([0.0, 0.5, 1.0]); rv = literal([1.0, 2.0, 0.5]); r = torch.ops.aten._batch_norm_with_update(randn(4, 3, 2, seed=1), randn(3, seed=2), None, rm, rv, 0.1, 1e-5); out = (r, rm, rv)"})
