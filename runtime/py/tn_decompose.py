@@ -1598,6 +1598,55 @@ def geometric_(self, p, *, generator=None):
     return self.copy_(aten.ceil(aten.log(u) / aten.log1p(aten.scalar_tensor(-p, dtype=torch.float64))))
 
 
+def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+    """TensorAdvancedIndexing.cpp index_reduce_func_impl: (unless include_self) the indexed slices
+    set to the reduction's identity, then each source slice folded into its slice in index order;
+    mean divides by the count (floor division for integers)."""
+    torch, aten = _aten()
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    if index.dim() > 1:
+        raise IndexError("index_reduce_(): Index is supposed to be a vector")
+    if index.dtype not in (torch.int32, torch.int64):
+        raise RuntimeError("index_reduce_(): Expected dtype int32/int64 for index")
+    if self.dtype != source.dtype:
+        raise RuntimeError("index_reduce_(): self and source must have the same scalar type")
+    d = _wrap(dim, self.dim())
+    if self.dim() > 0 and source.dim() > 0 and index.numel() != source.size(d):
+        raise IndexError("index_reduce_(): Number of indices should be equal to source.size(dim)")
+    if not include_self:
+        fp = self.dtype.is_floating_point
+        init = {"prod": 1, "mean": 0,
+                "amax": float("-inf") if fp else torch.iinfo(self.dtype).min,
+                "amin": float("inf") if fp else torch.iinfo(self.dtype).max}[reduce]
+        self.copy_(aten.index_fill.int_Scalar(self, d, index.to(torch.long), init))
+    fold = {"prod": aten.mul.Tensor, "mean": aten.add.Tensor, "amax": aten.maximum.default,
+            "amin": aten.minimum.default}[reduce]
+    n = self.size(d) if self.dim() else 1
+    for i, j in enumerate(index.reshape(-1).tolist()):
+        if not 0 <= j < n:
+            raise IndexError("index out of range in self")
+        dst = self.select(d, j) if self.dim() else self
+        src = source.select(d, i) if source.dim() else source
+        dst.copy_(fold(dst, src))
+    if reduce == "mean":
+        counts = aten.ones_like(self) if include_self else aten.zeros_like(self)
+        counts.index_add_(d, index, aten.ones_like(source))
+        counts.masked_fill_(counts == 0, 1)
+        if self.dtype.is_floating_point or self.dtype.is_complex:
+            self.div_(counts)
+        else:
+            self.div_(counts, rounding_mode="floor")
+    return self
+
+
+def index_reduce(self, dim, index, source, reduce, *, include_self=True):
+    """index_reduce on a contiguous copy of self (the structured kernel's output)."""
+    torch, aten = _aten()
+    return index_reduce_(self.clone(memory_format=torch.contiguous_format), dim, index, source, reduce,
+                         include_self=include_self)
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -1955,7 +2004,8 @@ COMPOSITIONS = {
     "gradient.tensorarray": gradient_tensorarray, "quantile": quantile,
     "embedding_renorm_": embedding_renorm_,
     "nonzero_static": nonzero_static, "_batch_norm_with_update": _batch_norm_with_update,
-    "cauchy_": cauchy_, "geometric_": geometric_, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
+    "cauchy_": cauchy_, "geometric_": geometric_,
+    "index_reduce": index_reduce, "index_reduce_": index_reduce_, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
     "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp, "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,

@@ -405,3 +405,13 @@ add("geometric_", {"0": "torch.manual_seed(4); out = torch.empty(3, 4).geometric
 add("nonzero_static", {"pad": f"torch.nonzero_static({X} > 0, size=20)", "cut": f"torch.nonzero_static({XT} > 0, size=2, fill_value=7)",
                        "0d": "torch.nonzero_static(literal(1.0), size=2)", "neg": f"torch.nonzero_static({X}, size=-1)"}, exact=True)
 add("_batch_norm_with_update", {"0": "rm = literal([0.0, 0.5, 1.0]); rv = literal([1.0, 2.0, 0.5]); r = torch.ops.aten._batch_norm_with_update(randn(4, 3, 2, seed=1), randn(3, seed=2), None, rm, rv, 0.1, 1e-5); out = (r, rm, rv)"})
+
+# ---- index_reduce ----
+IR = "literal([0, 2, 0, 1], torch.int64)"
+for red in ("prod", "mean", "amax", "amin"):
+    add("index_reduce", {f"{red}": f"torch.index_reduce({X}, 1, {IR}, randn(3, 4, seed=9), '{red}')",
+                         f"{red}_excl": f"torch.index_reduce({XT}, 1, {IR}, randn(3, 4, seed=9), '{red}', include_self=False)",
+                         f"{red}_int": f"torch.index_reduce(literal([[5, 7], [1, 2]], torch.int64), 0, literal([1, 1], torch.int64), literal([[2, 3], [4, 5]], torch.int64), '{red}', include_self=False)"})
+add("index_reduce", {"bad": f"torch.index_reduce({X}, 1, {IR}, randn(3, 4, seed=9), 'sum')",
+                     "range": f"torch.index_reduce({X}, 1, literal([0, 9, 0, 1], torch.int64), randn(3, 4, seed=9), 'prod')"})
+add("index_reduce_", {"0": f"x = {X}.clone(); x.index_reduce_(0, literal([2, 2], torch.int64), randn(2, 4, seed=9), 'amax'); out = x"})
