@@ -1647,6 +1647,27 @@ def index_reduce(self, dim, index, source, reduce, *, include_self=True):
                          include_self=include_self)
 
 
+def _scatter_reduce_name(reduce):
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    return "sum" if reduce == "add" else "prod"
+
+
+def scatter_reduce_legacy(self, dim, index, src, *, reduce):
+    """ScatterGatherChecks / scatter_impl with reduce: 'add' and 'multiply' fold src into self at
+    index, as scatter_reduce's 'sum' and 'prod' with include_self."""
+    torch, aten = _aten()
+    return aten.scatter_reduce.two(self, dim, index, src, _scatter_reduce_name(reduce), include_self=True)
+
+
+def scatter_value_reduce(self, dim, index, value, *, reduce):
+    """scatter(dim, index, value, reduce=): the scalar folded in at every index."""
+    torch, aten = _aten()
+    name = _scatter_reduce_name(reduce)
+    src = aten.full(index.shape, value, dtype=self.dtype)
+    return aten.scatter_reduce.two(self, dim, index, src, name, include_self=True)
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -2005,7 +2026,8 @@ COMPOSITIONS = {
     "embedding_renorm_": embedding_renorm_,
     "nonzero_static": nonzero_static, "_batch_norm_with_update": _batch_norm_with_update,
     "cauchy_": cauchy_, "geometric_": geometric_,
-    "index_reduce": index_reduce, "index_reduce_": index_reduce_, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
+    "index_reduce": index_reduce, "index_reduce_": index_reduce_,
+    "scatter.reduce": scatter_reduce_legacy, "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
     "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp, "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,

@@ -415,3 +415,9 @@ for red in ("prod", "mean", "amax", "amin"):
 add("index_reduce", {"bad": f"torch.index_reduce({X}, 1, {IR}, randn(3, 4, seed=9), 'sum')",
                      "range": f"torch.index_reduce({X}, 1, literal([0, 9, 0, 1], torch.int64), randn(3, 4, seed=9), 'prod')"})
 add("index_reduce_", {"0": f"x = {X}.clone(); x.index_reduce_(0, literal([2, 2], torch.int64), randn(2, 4, seed=9), 'amax'); out = x"})
+SI = "literal([[0, 1, 0, 2], [2, 0, 0, 1]], torch.int64)"
+add("scatter.reduce", {"add": f"torch.scatter({X}, 0, {SI}, randn(2, 4, seed=9), reduce='add')",
+                       "mul": f"torch.scatter({XT}, 0, {SI}, randn(2, 4, seed=9), reduce='multiply')",
+                       "bad": f"torch.scatter({X}, 0, {SI}, randn(2, 4, seed=9), reduce='max')"})
+add("scatter.value_reduce", {"add": f"torch.scatter({X}, 1, {SI}, 2.5, reduce='add')",
+                             "mul": f"torch.scatter({X}, 1, {SI}, -2.0, reduce='multiply')"})
