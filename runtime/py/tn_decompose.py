@@ -574,7 +574,16 @@ def _meta_checked(key):
 
         base, _, ov = key.partition(".")
         op = getattr(getattr(aten, base), ov or "default")
-        op(aten.empty_strided(self.shape, self.stride(), dtype=self.dtype, device="meta"), *args, **kwargs)
+        # upstream's kernels check the geometry first, then dispatch over the standard types (not
+        # bool or the wide unsigned ones): the meta check runs on float for those
+        unsupported = {torch.bool: "Bool", torch.uint16: "UInt16", torch.uint32: "UInt32", torch.uint64: "UInt64"}
+        dt = torch.float32 if self.dtype in unsupported else self.dtype
+        try:
+            op(aten.empty_strided(self.shape, self.stride(), dtype=dt, device="meta"), *args, **kwargs)
+        except (TypeError, OverflowError) as e:  # a padding past int64: upstream's size check fails
+            raise RuntimeError(f"{base}: the padded size overflows int64 ({e})") from None
+        if self.dtype in unsupported:
+            raise NotImplementedError(f'"{base}" not implemented for \'{unsupported[self.dtype]}\'')
         return decomposition_table[op](self, *args, **kwargs)
     fn.__name__ = key
     return fn
@@ -1782,6 +1791,8 @@ def _pad_circular(self, pad):
     """PadNd.cpp _pad_circular_symint: the input copied into the middle, then each padded dim's
     ends copied from the other side (corners written more than once)."""
     torch, aten = _aten()
+    if len(pad) + 2 == 2 * self.dim():  # no batch dim: pad (1, C, ...) and drop the 1, as F.pad does
+        return _pad_circular(self.unsqueeze(0), pad).squeeze(0)
     in_shape = list(self.shape)
     ndim = len(in_shape) - 2
     if len(pad) + 4 != len(in_shape) * 2:

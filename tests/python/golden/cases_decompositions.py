@@ -421,3 +421,18 @@ add("scatter.reduce", {"add": f"torch.scatter({X}, 0, {SI}, randn(2, 4, seed=9),
                        "bad": f"torch.scatter({X}, 0, {SI}, randn(2, 4, seed=9), reduce='max')"})
 add("scatter.value_reduce", {"add": f"torch.scatter({X}, 1, {SI}, 2.5, reduce='add')",
                              "mul": f"torch.scatter({X}, 1, {SI}, -2.0, reduce='multiply')"})
+# pad's cases the fuzzer found: no batch dim for circular, bool for reflect/replicate, a 1-D input
+add("_pad_circular", {"nobatch_1d": "torch.nn.functional.pad(literal([[2, 300, 2], [2, 2, 7], [7, 300, 7]], torch.int64), (1, 2), mode='circular')",
+                      "nobatch_2d": "torch.nn.functional.pad(randn(2, 3, 4, seed=1), (1, 1, 1, 1), mode='circular')",
+                      "bool": "torch.nn.functional.pad(literal([[True, False, True, True]]), (1, 2), mode='circular')"}, exact=True)
+add("reflection_pad1d", {"bool": "torch.nn.functional.pad(literal([True]).reshape(1, 1).expand(1, 4), (1, 2), mode='reflect')",
+                         "f16": "torch.nn.functional.pad(randn(3, 3, seed=1, dtype=torch.float16), (1, 1), mode='reflect')"}, exact=True)
+add("replication_pad1d", {"bool": "torch.nn.functional.pad(literal([[False], [False], [True]]), (4, 1), mode='replicate')",
+                          "u8": "torch.nn.functional.pad(literal([[1, 2, 3]], torch.uint8), (1, 1), mode='replicate')"}, exact=True)
+add("pad", {"1d": "torch.nn.functional.pad(randn(3, seed=1), (1, 1), mode='circular')"}, exact=True)
+
+# ---- rms_norm of an empty input: upstream's op-by-op strides (ops/norm.c; the OpInfo's one wrong) ----
+for name, (shape, ns) in {"0x1": ((0, 1), (1,)), "0x1x1": ((0, 1, 1), (1, 1)), "3x0x1": ((3, 0, 1), (1,)),
+                          "0x1x2": ((0, 1, 2), (2,)), "1x0x1": ((1, 0, 1), (0, 1)), "2x0": ((2, 0), (0,))}.items():
+    add("rms_norm_empty", {f"{name}_w": f"torch.nn.functional.rms_norm(randn{shape}, {ns}, randn{ns})",
+                           f"{name}": f"torch.nn.functional.rms_norm(randn{shape}, {ns})"}, exact=True)
