@@ -1677,6 +1677,23 @@ def scatter_value_reduce(self, dim, index, value, *, reduce):
     return aten.scatter_reduce.two(self, dim, index, src, name, include_self=True)
 
 
+def linalg_vander(x, *, N=None):
+    """LinearAlgebra.cpp linalg_vander_symint: a column of ones, then the cumulative products of
+    x repeated N - 1 times."""
+    torch, aten = _aten()
+    t = x.dtype
+    if not (t in (torch.float32, torch.float64, torch.complex64, torch.complex128)
+            or (not t.is_floating_point and not t.is_complex and t != torch.bool)):
+        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer tensors, but got {_dtype_name(t)}")
+    x_ = x.unsqueeze(-1) if x.dim() == 0 else x
+    shape = list(x_.shape)
+    n = shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    res = aten.cumprod(x_.unsqueeze(-1).expand(shape + [n - 1]), -1)
+    return aten.cat([res.new_ones(shape + [1]), res], -1)
+
+
 def _dropout(input, p, train, feature, alpha):
     """Dropout.cpp _dropout_impl (not in place): bernoulli_ noise (one draw per feature map for
     feature dropout), scaled; alpha dropout keeps the self-normalising mean and variance."""
@@ -2038,8 +2055,10 @@ COMPOSITIONS = {
     "nonzero_static": nonzero_static, "_batch_norm_with_update": _batch_norm_with_update,
     "cauchy_": cauchy_, "geometric_": geometric_,
     "index_reduce": index_reduce, "index_reduce_": index_reduce_,
-    "scatter.reduce": scatter_reduce_legacy, "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
-    "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp, "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
+    "linalg_vander": linalg_vander, "scatter.reduce": scatter_reduce_legacy,
+    "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
+    "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp,
+    "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,

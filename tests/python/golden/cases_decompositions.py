@@ -436,3 +436,5 @@ for name, (shape, ns) in {"0x1": ((0, 1), (1,)), "0x1x1": ((0, 1, 1), (1, 1)), "
                           "0x1x2": ((0, 1, 2), (2,)), "1x0x1": ((1, 0, 1), (0, 1)), "2x0": ((2, 0), (0,))}.items():
     add("rms_norm_empty", {f"{name}_w": f"torch.nn.functional.rms_norm(randn{shape}, {ns}, randn{ns})",
                            f"{name}": f"torch.nn.functional.rms_norm(randn{shape}, {ns})"}, exact=True)
+add("linalg_vander", {"0": f"torch.linalg.vander({V})", "N": f"torch.linalg.vander({X}, N=3)", "int": "torch.linalg.vander(literal([1, 2, 3], torch.int64))",
+                      "0d": "torch.linalg.vander(literal(2.0))", "bad": f"torch.linalg.vander({V}, N=1)", "bool": "torch.linalg.vander(literal([True]))"}, exact=True)
