@@ -480,6 +480,18 @@ def tensor_split_tensor(self, tensor_indices_or_sections, dim=0):
     return aten.tensor_split.indices(self, t.tolist(), dim)
 
 
+def linalg_vecdot(x, y, *, dim=-1):
+    """LinearAlgebra.cpp linalg_vecdot: sum(x.conj() * y, dim) (torch._refs' vecdot sums in another
+    precision under autocast)."""
+    torch, aten = _aten()
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as input. Got {_dtype_name(x.dtype)}")
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
+                           f"{_dtype_name(x.dtype)} and y of type {_dtype_name(y.dtype)} instead")
+    return aten.sum.dim_IntList(aten.mul.Tensor(x.conj(), y), [dim])
+
+
 def l1_loss(self, target, reduction=1):
     """Loss.cpp l1_loss."""
     return _loss_reduction((self - target).abs(), reduction)
@@ -2063,7 +2075,7 @@ COMPOSITIONS = {
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
-    "triplet_margin_loss": triplet_margin_loss, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
+    "triplet_margin_loss": triplet_margin_loss, "linalg_vecdot": linalg_vecdot, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
 }
 
 # ---- Python references for CompositeImplicitAutograd overloads --------------------------------
@@ -2085,7 +2097,7 @@ REFS = {
     "hsplit.array": "torch._refs.hsplit", "hsplit.int": "torch._refs.hsplit", "hstack": "torch._refs.hstack",
     "vsplit.array": "torch._refs.vsplit", "vsplit.int": "torch._refs.vsplit", "vstack": "torch._refs.vstack",
     "isreal": "torch._refs.isreal", "real": "torch._refs.real", "linalg_diagonal": "torch._refs.linalg.diagonal",
-    "linalg_vecdot": "torch._refs.linalg.vecdot", "narrow.Tensor": "torch._refs.narrow",
+"narrow.Tensor": "torch._refs.narrow",
     "reshape_as": "torch._refs.reshape_as", "sum_to_size": "torch._refs.sum_to_size",
 }
 # Measured and not taken: the references of linalg_norm, linalg_matrix_norm, linalg_svd,
