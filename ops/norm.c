@@ -10,6 +10,7 @@
 #include "generated/op_kernels.h"
 #include "generated/autograd_helpers.h"
 #include "ops/norm.h"
+#include "ops/aten_calls.h"
 #include "kernels/norm.h"
 
 #include <math.h>
@@ -313,14 +314,20 @@ tn_op_rms_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_sh
         return NULL;
     }
     if (input->numel == 0 && input->device != TN_DEVICE_META) {
-        /* upstream computes an empty input op by op, and the result's strides are those of its
-         * TensorIterator products (an empty (0, 1) input with a weight gives strides (1, 0)) */
-        tn_value shape = {.tag = TN_V_INTLIST};
-        shape.u.ints = (int64_t *)normalized_shape.v;
-        shape.n = normalized_shape.n;
-        tn_value args[4] = {tn_value_tensor((PyObject *)input), shape, tn_value_tensor((PyObject *)weight),
-                            eps.has ? tn_value_double(eps.v) : (tn_value){.tag = TN_V_NONE}};
-        return tn_compose_rms_norm((tn_op *)overload, args);
+        /* upstream computes an empty input op by op (x * rsqrt(mean(x^2)) * weight), and the
+         * result's strides are those of its TensorIterator products: an empty (0, 1) input with
+         * a weight gives strides (1, 0). The same products of nothing give them here. */
+        int64_t dims[TN_MAX_NDIM];
+        for (Py_ssize_t i = 0; i < normalized_shape.n; i++)
+            dims[i] = input->ndim - normalized_shape.n + i;
+        PyObject *mean = tn_ag_op(TN_OP_mean__dim, (tn_value[]){tn_value_tensor((PyObject *)input),
+                                                                 tn_ag_value_ints_lit(dims, normalized_shape.n),
+                                                                 tn_ag_value_bool(1), NONE_V});
+        PyObject *r = mean ? at_mul((PyObject *)input, mean) : NULL;
+        Py_XDECREF(mean);
+        if (r && weight)
+            TN_SETREF(r, at_mul(r, (PyObject *)weight));
+        return r;
     }
     double e = eps.has ? eps.v : d == TN_DTYPE_F64 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
     TensorObject *out = tn_tensor_empty(input->ndim, input->sizes, d, input->device);

@@ -161,7 +161,11 @@ tn_op_pad(const tn_op *overload, TensorObject *self, tn_ints pad, const char *mo
         int id = m == 2 ? TN_OP__pad_circular : ids[m][k - 1];
         return tn_dispatch(tn_op_by_id(id), (tn_value[]){tn_value_tensor((PyObject *)self), padv});
     }
-    PyErr_SetString(PyExc_NotImplementedError,
-                    "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+    PyErr_Format(PyExc_NotImplementedError,
+                 "Padding size %zd is not supported for %dD input tensor.\n"
+                 "Supported combinations for non-constant padding:\n"
+                 "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                 "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                 "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)", pad.n, d);
     return NULL;
 }

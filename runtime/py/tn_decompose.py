@@ -147,7 +147,7 @@ def kron(self, other):
         a_shape += [sa, 1]
         b_shape += [1, sb]
         r_shape.append(sa * sb)
-    return aten._unsafe_view(aten.mul(aten._unsafe_view(self, a_shape), aten._unsafe_view(other, b_shape)), r_shape)
+    return aten._unsafe_view(aten.mul.Tensor(aten._unsafe_view(self, a_shape), aten._unsafe_view(other, b_shape)), r_shape)
 
 
 def tensordot(self, other, dims_self, dims_other):
@@ -352,7 +352,7 @@ def cosine_embedding_loss(input1, input2, target, margin=0.0, reduction=1):
     zeros = aten.zeros_like(cos)
     pos = 1 - cos
     neg = (cos - margin).clamp_min_(0)
-    out = aten.where(target == 1, pos, zeros) + aten.where(target == -1, neg, zeros)
+    out = aten.where.self(target == 1, pos, zeros) + aten.where.self(target == -1, neg, zeros)
     return _loss_reduction(out, reduction)
 
 
@@ -482,6 +482,18 @@ def tensor_split_tensor(self, tensor_indices_or_sections, dim=0):
     return aten.tensor_split.indices(self, t.tolist(), dim)
 
 
+def linalg_vecdot(x, y, *, dim=-1):
+    """LinearAlgebra.cpp linalg_vecdot: sum(x.conj() * y, dim) (torch._refs' vecdot sums in another
+    precision under autocast)."""
+    torch, aten = _aten()
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
+        raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as input. Got {_dtype_name(x.dtype)}")
+    if x.dtype != y.dtype:
+        raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
+                           f"{_dtype_name(x.dtype)} and y of type {_dtype_name(y.dtype)} instead")
+    return aten.sum.dim_IntList(aten.mul.Tensor(x.conj(), y), [dim])
+
+
 def l1_loss(self, target, reduction=1):
     """Loss.cpp l1_loss."""
     return _loss_reduction((self - target).abs(), reduction)
@@ -576,7 +588,16 @@ def _meta_checked(key):
 
         base, _, ov = key.partition(".")
         op = getattr(getattr(aten, base), ov or "default")
-        op(aten.empty_strided(self.shape, self.stride(), dtype=self.dtype, device="meta"), *args, **kwargs)
+        # upstream's kernels check the geometry first, then dispatch over the standard types (not
+        # bool or the wide unsigned ones): the meta check runs on float for those
+        unsupported = {torch.bool: "Bool", torch.uint16: "UInt16", torch.uint32: "UInt32", torch.uint64: "UInt64"}
+        dt = torch.float32 if self.dtype in unsupported else self.dtype
+        try:
+            op(aten.empty_strided(self.shape, self.stride(), dtype=dt, device="meta"), *args, **kwargs)
+        except (TypeError, OverflowError) as e:  # a padding past int64: upstream's size check fails
+            raise RuntimeError(f"{base}: the padded size overflows int64 ({e})") from None
+        if self.dtype in unsupported:
+            raise NotImplementedError(f'"{base}" not implemented for \'{unsupported[self.dtype]}\'')
         return decomposition_table[op](self, *args, **kwargs)
     fn.__name__ = key
     return fn
@@ -609,6 +630,1082 @@ def max_pool1d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=Fa
     """Pooling.cpp max_pool1d: the values of max_pool1d_with_indices (upstream's CPU kernel
     without indices computes the same maxima into a contiguous result)."""
     return max_pool1d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+# ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
+# Each is upstream's scalar function of (x, n) with n truncated to an integer: special values,
+# a trigonometric form for larger n, else the three-term recurrence, evaluated here for every
+# element at once in the result's dtype with the same operations in the same order (an element
+# stops when its own n is reached).
+
+def _poly_promoted(x, n):
+    """x and n as tensors of the result's dtype (a binary float op's: integers compute in the
+    default float type)."""
+    torch, aten = _aten()
+    if not isinstance(x, torch.Tensor):
+        x = aten.scalar_tensor(x, dtype=torch.float64 if isinstance(x, float) else torch.int64)
+    if not isinstance(n, torch.Tensor):
+        n = aten.scalar_tensor(n, dtype=torch.float64 if isinstance(n, float) else torch.int64)
+    dt = torch.result_type(x, n)
+    if not dt.is_floating_point:
+        dt = torch.get_default_dtype()
+    return x.to(dt), n.to(dt)
+
+
+def _poly_operands(x, n):
+    torch, aten = _aten()
+    x, n = aten.broadcast_tensors([x, n])
+    ni = n.to(torch.int64)
+    return torch, aten, x, ni, ni.to(x.dtype), x.dtype
+
+
+def _laid_out_as_binary(fn):
+    """fn of the promoted operands, copied into the geometry upstream's binary TensorIterator
+    gives the result (the element-wise steps above lose a transposed operand's layout)."""
+    def wrapped(x, n):
+        torch, aten = _aten()
+        x, n = _poly_promoted(x, n)
+        return aten.add.Tensor(x, n).copy_(fn(x, n))
+    wrapped.__name__ = fn.__name__
+    return wrapped
+
+
+def _recurrence(torch, aten, ni, q0, first_k, count, step):
+    """q after `count` (a tensor: iterations per element) steps of p, q = q, step(k, p, q), with
+    k = first_k, first_k + 1, ... (hermite_h passes its k); p starts at 1."""
+    p = aten.ones_like(q0)
+    q = q0
+    most = int(count.max()) if count.numel() else 0
+    for j in range(most):
+        active = count > j
+        r = step(first_k + j, p, q)
+        p, q = aten.where.self(active, q, p), aten.where.self(active, r, q)
+    return q
+
+
+def _full(like, v):
+    torch, aten = _aten()
+    return aten.full_like(like, v) if not isinstance(v, torch.Tensor) else v.to(like.dtype)
+
+
+def _select(default, *cases):
+    """The first case whose condition holds, else default (upstream's early returns, in order)."""
+    torch, aten = _aten()
+    out = default
+    for cond, value in reversed(cases):
+        out = aten.where.self(cond, _full(default, value), out)
+    return out
+
+
+def _chebyshev(kind, shifted):
+    def fn(x, n):
+        torch, aten, x, ni, nf, dt = _poly_operands(x, n)
+        y = x + x - 1.0 if shifted else x
+        q0 = {"t": y, "u": y + y, "v": y + y - 1.0, "w": y + y + 1.0}[kind]
+        rec = _recurrence(torch, aten, ni, q0, 2, (ni - 1).clamp_min(0), lambda k, p, q: (y + y) * q - p)
+        even = ni % 2 == 0
+        one, mone = 1.0, -1.0
+        np1, n2p1 = nf + 1, nf + nf + 1
+        ay = aten.abs(y)
+        acos = aten.acos(y)
+        if kind == "t":
+            trig = aten.cos(nf * acos)
+        elif kind == "u":
+            trig = aten.where.self(aten.sin(acos) != 0, aten.sin(np1 * acos) / aten.sin(acos), np1 * aten.cos(np1 * acos) / y)
+        elif kind == "v":
+            trig = aten.where.self(aten.sin(acos / 2.0) != 1, aten.cos((nf + 0.5) * acos) / aten.cos(acos / 2.0),
+                              aten.where.self(even, n2p1, -n2p1))
+        else:
+            fallback = (aten.where.self(y > 0, n2p1, aten.where.self(even, _full(y, one), _full(y, mone))) if not shifted
+                        else aten.where.self(even, _full(y, one), _full(y, mone)))
+            trig = aten.where.self(aten.cos(acos / 2.0) != 1, aten.sin((nf + 0.5) * acos) / aten.sin(acos / 2.0), fallback)
+        big = {"t": 6, "u": 8, "v": 8, "w": 8}[kind] if not shifted else {"t": 6, "u": 6, "v": 6, "w": 4}[kind]
+        if not shifted:
+            at_one = {"t": aten.where.self((x > 0) | even, _full(x, one), _full(x, mone)),
+                      "u": aten.where.self((x > 0) | even, np1, -np1),
+                      "v": aten.where.self(x > 0, _full(x, one), aten.where.self(even, n2p1, -n2p1)),
+                      "w": aten.where.self(x > 0, n2p1, aten.where.self(even, _full(x, one), _full(x, mone)))}[kind]
+            edge = [(aten.abs(x) == 1.0, at_one)]
+        else:
+            at_1 = {"t": _full(x, one), "u": np1, "v": _full(x, one), "w": n2p1}[kind]
+            at_0 = {"t": aten.where.self(even, _full(x, one), _full(x, mone)), "u": aten.where.self(even, np1, -np1),
+                    "v": aten.where.self(even, n2p1, -n2p1), "w": aten.where.self(even, _full(x, one), _full(x, mone))}[kind]
+            edge = [(x == 1.0, at_1), (x == 0.0, at_0)]
+        return _select(rec, (ni < 0, 0.0), *edge, ((ni > big) & (ay < 1.0), trig), (ni == 0, one), (ni == 1, q0))
+    return fn
+
+
+def _hermite_h(x, n):
+    torch, aten, x, ni, nf, dt = _poly_operands(x, n)
+    q0 = x + x
+    rec = _recurrence(torch, aten, ni, q0, 0, (ni - 1).clamp_min(0), lambda j, p, q: (x + x) * q - (2 * j + 2) * p)
+    return _select(rec, (ni < 0, 0.0), (ni == 0, 1.0), (ni == 1, q0))
+
+
+def _hermite_he(x, n):
+    torch, aten, x, ni, nf, dt = _poly_operands(x, n)
+    rec = _recurrence(torch, aten, ni, x, 1, (ni - 1).clamp_min(0), lambda k, p, q: x * q - k * p)
+    return _select(rec, (ni < 0, 0.0), (ni == 0, 1.0), (ni == 1, x))
+
+
+def _laguerre_l(x, n):
+    torch, aten, x, ni, nf, dt = _poly_operands(x, n)
+    q0 = 1.0 - x
+    rec = _recurrence(torch, aten, ni, q0, 1, (ni - 1).clamp_min(0),
+                      lambda k, p, q: (((k + k) + (1.0 - x)) * q - k * p) / (k + 1))
+    return _select(rec, (ni < 0, 0.0), (aten.abs(x) == 0.0, 1.0), (ni == 0, 1.0), (ni == 1, q0))
+
+
+def _legendre_p(x, n):
+    torch, aten, x, ni, nf, dt = _poly_operands(x, n)
+    even = ni % 2 == 0
+    rec = _recurrence(torch, aten, ni, x, 1, (ni - 1).clamp_min(0),
+                      lambda k, p, q: ((k + k + 1) * x * q - k * p) / (k + 1))
+    at_one = aten.where.self((x > 0) | even, _full(x, 1.0), _full(x, -1.0))
+    return _select(rec, (ni < 0, 0.0), (aten.abs(x) == 1.0, at_one), (ni == 0, 1.0), (ni == 1, x))
+
+
+_POLYNOMIALS = {
+    **{f"special_chebyshev_polynomial_{k}": _chebyshev(k, False) for k in "tuvw"},
+    **{f"special_shifted_chebyshev_polynomial_{k}": _chebyshev(k, True) for k in "tuvw"},
+    "special_hermite_polynomial_h": _hermite_h, "special_hermite_polynomial_he": _hermite_he,
+    "special_laguerre_polynomial_l": _laguerre_l, "special_legendre_polynomial_p": _legendre_p,
+}
+
+
+# ---- order statistics (Sorting.cpp, TensorCompare.cpp) through a stable sort --------------------
+# NaN sorts last as upstream's comparators put it; for distinct values the element and its index
+# are upstream's (with repeated values upstream's nth_element may report another index).
+
+def _reduced_dim(self, dim, name):
+    d = _wrap(dim, self.dim())
+    if self.dim() > 0 and self.size(d) == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    return d
+
+
+def _pick(torch, aten, v, i, pos, d, keepdim):
+    """values and indices at per-row position `pos` (a tensor without dim d) of sorted (v, i)."""
+    pos = pos.unsqueeze(d)
+    val, idx = v.gather(d, pos), i.gather(d, pos)
+    return (val, idx) if keepdim else (val.squeeze(d), idx.squeeze(d))
+
+
+def median_dim(self, dim, keepdim=False):
+    """Sorting.cpp median_with_indices_impl (NaN propagates: the first NaN and its index)."""
+    torch, aten = _aten()
+    d = _reduced_dim(self, dim, "median")
+    if self.dim() == 0:
+        return self.clone(), aten.zeros([], dtype=torch.long)
+    v, i = aten.sort.stable(self, stable=True, dim=d)
+    k = aten.full([s for j, s in enumerate(self.shape) if j != d], (self.size(d) - 1) // 2, dtype=torch.long)
+    val, idx = _pick(torch, aten, v, i, k, d, keepdim)
+    nan = aten.isnan(self)
+    has, first = nan.any(d, keepdim), aten.argmax(nan.to(torch.uint8), d, keepdim)
+    return aten.where.self(has, self.new_full([], float("nan")), val), aten.where.self(has, first, idx)
+
+
+def nanmedian_dim(self, dim, keepdim=False):
+    """Sorting.cpp median_with_indices_impl with ignore_nan: the lower median of the non-NaN."""
+    torch, aten = _aten()
+    d = _reduced_dim(self, dim, "nanmedian")
+    if self.dim() == 0:
+        return self.clone(), aten.zeros([], dtype=torch.long)
+    v, i = aten.sort.stable(self, stable=True, dim=d)
+    cnt = (~aten.isnan(self)).sum(d)
+    if self.size(d) > 3 and bool((cnt == 0).any()):
+        # which NaN upstream's nth_element reports for a row of only NaN depends on its
+        # partitioning (a row of 4 gives index 2, of 7 index 5); rows of up to 3 give the first
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            "aten::nanmedian.dim", "the index of a row of only NaN longer than 3"))
+    return _pick(torch, aten, v, i, aten.div(cnt - 1, 2, rounding_mode="trunc").clamp_min(0), d, keepdim)
+
+
+def median(self):
+    """Sorting.cpp median_impl: NaN for an empty tensor or one holding a NaN."""
+    torch, aten = _aten()
+    if self.numel() == 0:
+        return aten.full([], float("nan"), dtype=self.dtype)
+    return median_dim(self.reshape(-1), 0)[0]
+
+
+def nanmedian(self):
+    """Sorting.cpp median_impl with ignore_nan."""
+    torch, aten = _aten()
+    if self.numel() == 0:
+        return aten.full([], float("nan"), dtype=self.dtype)
+    return nanmedian_dim(self.reshape(-1), 0)[0]
+
+
+def kthvalue(self, k, dim=-1, keepdim=False):
+    """Sorting.cpp kthvalue_out_impl_cpu: the k-th smallest (NaN largest) and its index."""
+    torch, aten = _aten()
+    d = _wrap(dim, self.dim())
+    size = self.size(d) if self.dim() > 0 else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    if self.dim() == 0:
+        return self.clone(), aten.zeros([], dtype=torch.long)
+    v, i = aten.sort.stable(self, stable=True, dim=d)
+    pos = aten.full([s for j, s in enumerate(self.shape) if j != d], k - 1, dtype=torch.long)
+    return _pick(torch, aten, v, i, pos, d, keepdim)
+
+
+def mode(self, dim=-1, keepdim=False):
+    """TensorCompare.cpp mode_kernel: the most frequent value (the smallest of equally frequent
+    ones) and the index of the last of its run in sorted order."""
+    torch, aten = _aten()
+    d = _reduced_dim(self, dim, "mode")
+    if self.dim() == 0:
+        return self.clone(), aten.zeros([], dtype=torch.long)
+    v, i = aten.sort.stable(self, stable=True, dim=d)
+    vl = v.movedim(d, -1)
+    counts = (vl.unsqueeze(-1) == vl.unsqueeze(-2)).sum(-1).clamp_min(1)  # a NaN is a run of one
+    most = counts.max(-1, True)[0]
+    start = aten.argmax((counts == most).to(torch.uint8), -1, True)
+    pos = (start + most - 1).squeeze(-1)
+    return _pick(torch, aten, v, i, pos, d, keepdim)
+
+
+def _searchsorted(sorted_sequence, values, out_int32, right, side, sorter, scalar):
+    """Bucketization.cpp searchsorted_cpu: for each value the count of boundaries below it (at
+    or below it for right=True / side='right'), the boundaries' last dim per row."""
+    torch, aten = _aten()
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got side of left "
+                               "while right was True")
+        right = side == "right"
+    seq = sorted_sequence
+    if sorter is not None:
+        if sorter.shape != seq.shape:
+            raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the same size, but got "
+                               f"boundary tensor {list(seq.shape)}and got sorter tensor {list(sorter.shape)}")
+        seq = seq.gather(-1, sorter)
+    if seq.dim() == 0:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension")
+    if seq.dim() > 1 and (values.dim() != seq.dim() or list(values.shape[:-1]) != list(seq.shape[:-1])):
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions "
+                           f"of boundaries tensor and input value tensor must match, but we got boundaries tensor "
+                           f"{list(seq.shape)} and input value tensor {list(values.shape)}")
+    common = torch.result_type(seq, values)
+    a, b = values.to(common), seq.to(common)
+    below = (b.unsqueeze(-2) <= a.unsqueeze(-1)) if right else (b.unsqueeze(-2) < a.unsqueeze(-1))
+    if seq.dim() == 1:
+        below = (b <= a.unsqueeze(-1)) if right else (b < a.unsqueeze(-1))
+    out = below.sum(-1).to(torch.int32 if out_int32 else torch.int64)
+    return out.contiguous()
+
+
+def searchsorted_tensor(sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None):
+    return _searchsorted(sorted_sequence, self, out_int32, right, side, sorter, False)
+
+
+def searchsorted_scalar(sorted_sequence, self, *, out_int32=False, right=False, side=None, sorter=None):
+    torch, aten = _aten()
+    if sorted_sequence.dim() != 1:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension "
+                           f"is 1, but we got boundaries tensor dim({sorted_sequence.dim()}) and input value's dim(0) "
+                           f"numel(1)")
+    v = aten.scalar_tensor(self, dtype=torch.result_type(sorted_sequence, self))
+    return _searchsorted(sorted_sequence, v, out_int32, right, side, sorter, True)
+
+
+def cov(self, *, correction=1, fweights=None, aweights=None):
+    """Correlation.cpp cov: variables in rows, observations in columns, weighted by fweights *
+    aweights, normalised by the weights' sum less the correction."""
+    torch, aten = _aten()
+    if self.dim() > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an input with {self.dim()} dimensions")
+    if self.dtype == torch.bool:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    x = self.view(1, -1) if self.dim() < 2 else self
+    n = x.size(1)
+    w = None
+    if fweights is not None:
+        w = fweights
+        if w.dim() > 1:
+            raise RuntimeError(f"cov(): expected fweights to have one or fewer dimensions but got fweights with {w.dim()} dimensions")
+        if w.dtype.is_floating_point or w.dtype.is_complex or w.dtype == torch.bool:
+            raise RuntimeError(f"cov(): expected fweights to have integral dtype but got fweights with "
+                               f"{_dtype_name(w.dtype)} dtype")
+        if w.numel() != n:
+            raise RuntimeError(f"cov(): expected fweights to have the same numel as there are observations in the input "
+                               f"but got {w.numel()} != {n}")
+        if n and not bool(w.min().ge(0)):
+            raise RuntimeError("cov(): fweights cannot be negative")
+    if aweights is not None:
+        aw = aweights
+        if aw.dim() > 1:
+            raise RuntimeError(f"cov(): expected aweights to have one or fewer dimensions but got aweights with {aw.dim()} dimensions")
+        if not aw.dtype.is_floating_point:
+            raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with "
+                               f"{_dtype_name(aw.dtype)} dtype")
+        if aw.numel() != n:
+            raise RuntimeError(f"cov(): expected aweights to have the same numel as there are observations in the input "
+                               f"but got {aw.numel()} != {n}")
+        if n and not bool(aw.min().ge(0)):
+            raise RuntimeError("cov(): aweights cannot be negative")
+        w = w * aw if w is not None else aw
+    w_sum = w.sum() if w is not None else aten.scalar_tensor(n, dtype=torch.long)
+    if w is not None and not bool(w_sum.ne(0)):
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    avg = (x * w if w is not None else x).sum(1) / w_sum
+    if w is not None and correction != 0 and aweights is not None:
+        norm = w_sum - correction * (w * aweights).sum() / w_sum
+    else:
+        norm = w_sum - correction
+    if bool(norm.le(0)):
+        import warnings
+
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of observations.")
+        norm.zero_()
+    x = x - avg.unsqueeze(1)
+    c = aten.mm(x, (x * w if w is not None else x).t().conj())
+    return aten.true_divide.Tensor(c, norm).squeeze()
+
+
+def true_divide_scalar(self, other):
+    """BinaryOps.cpp true_divide(Tensor, Scalar): div."""
+    torch, aten = _aten()
+    return aten.div.Scalar(self, other)
+
+
+def corrcoef(self):
+    """Correlation.cpp corrcoef: cov normalised by the standard deviations, clipped to [-1, 1]."""
+    torch, aten = _aten()
+    if self.dim() > 2:
+        raise RuntimeError(f"corrcoef(): expected input to have two or fewer dimensions but got an input with {self.dim()} dimensions")
+    c = aten.cov(self)
+    if c.dim() == 0:
+        return c / c
+    d = c.diagonal()
+    sd = aten.sqrt(d.real if d.is_complex() else d)
+    c = c / sd.view(-1, 1)
+    c = c / sd.view(1, -1)
+    if c.is_complex():
+        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::corrcoef", "for complex tensors"))
+    return c.clip(-1, 1)
+
+
+# ---- unique (Unique.cpp): sorted rows, then the first of each run of equal rows -----------------
+
+def _unique_rows(rows, consecutive):
+    """(order, first-of-run mask, group per original row, counts) of the rows of a 2-D tensor,
+    sorted lexicographically unless consecutive (NaN is never equal: each its own run)."""
+    torch, aten = _aten()
+    n = rows.size(0)
+    order = aten.arange(n, dtype=torch.long)
+    if not consecutive:
+        for j in reversed(range(rows.size(1))):
+            order = order.index_select(0, aten.sort.stable(rows.index_select(0, order)[:, j], stable=True)[1])
+    srt = rows.index_select(0, order)
+    new = aten.ones([n], dtype=torch.bool)
+    if n > 1:
+        new[1:] = (srt[1:] != srt[:-1]).any(1) if rows.size(1) else aten.zeros([n - 1], dtype=torch.bool)
+    group = aten.cumsum(new, 0) - 1
+    inverse = aten.empty([n], dtype=torch.long).index_put_([order], group)
+    starts = aten.nonzero(new).reshape(-1)
+    counts = aten.diff(starts, append=aten.full([1], n, dtype=torch.long)) if n else aten.empty([0], dtype=torch.long)
+    return srt, new, inverse, counts
+
+
+def _unique2(self, sorted=True, return_inverse=False, return_counts=False):
+    """Unique.cpp _unique2_cpu: sorted values (also for sorted=False), each NaN its own value;
+    inverse and counts are empty unless asked for."""
+    torch, aten = _aten()
+    flat = self.reshape(-1)
+    srt, new, inverse, counts = _unique_rows(flat.unsqueeze(1), False)
+    out = srt.reshape(-1)[new]
+    empty = aten.empty([0], dtype=torch.long)
+    return (out, inverse.view(self.shape) if return_inverse else empty, counts if return_counts else empty)
+
+
+def _unique_dim(self, dim, consecutive):
+    torch, aten = _aten()
+    d = _wrap(dim, self.dim())
+    if self.dim() and self.size(d) == 0:
+        empty = aten.empty([0], dtype=torch.long)
+        return self.new_empty(self.shape), empty, empty
+    if self.numel() == 0:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
+    moved = self.movedim(d, 0).contiguous()
+    srt, new, inverse, counts = _unique_rows(moved.reshape(moved.size(0), -1), consecutive)
+    out = srt[new].reshape([int(new.sum())] + list(moved.shape[1:])).movedim(0, d)
+    return out, inverse, counts
+
+
+def unique_dim(self, dim, sorted=True, return_inverse=False, return_counts=False):
+    """Unique.cpp _unique_dim_cpu_template: unique slices along dim (inverse and counts always)."""
+    return _unique_dim(self, dim, False)
+
+
+def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+    """Unique.cpp unique_consecutive_cpu: runs of equal values (of equal slices along dim)."""
+    torch, aten = _aten()
+    if dim is not None:
+        return _unique_dim(self, dim, True)
+    flat = self.reshape(-1)
+    srt, new, inverse, counts = _unique_rows(flat.unsqueeze(1), True)
+    empty = aten.empty([0], dtype=torch.long)
+    return (flat[new], inverse.view(self.shape) if return_inverse else empty, counts if return_counts else empty)
+
+
+# ---- average pooling (AvgPoolKernel.cpp): each window summed in row-major order, divided ------
+
+def _pool_out(size, k, pad, stride, ceil_mode):
+    """pooling_output_shape (dilation 1)."""
+    num = size + 2 * pad - (k - 1) - 1 + (stride - 1 if ceil_mode else 0)
+    out = num // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:
+        out -= 1
+    return out
+
+
+def _tuple_arg(v, n, name, op, allow_empty=False):
+    if v is None and allow_empty:
+        return []
+    if isinstance(v, int):
+        return [v] * n
+    v = list(v)
+    if allow_empty and not v:
+        return v
+    if len(v) == 1:
+        return v * n
+    if len(v) != n:
+        raise RuntimeError(f"{op}: {name} must either be a single int, or a tuple of {n} ints")
+    return v
+
+
+def _avg_pool(self, nd, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    torch, aten = _aten()
+    op = f"avg_pool{nd}d"
+    k = _tuple_arg(kernel_size, nd, "kernel_size", op)
+    st = _tuple_arg(stride, nd, "stride", op, allow_empty=True) or list(k)
+    pad = _tuple_arg(padding, nd, "padding", op)
+    if self.dim() not in (nd + 1, nd + 2):
+        raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected for input")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    sizes = list(self.shape[-nd:])
+    for i in range(nd):
+        if k[i] <= 0:
+            raise RuntimeError(f"kernel size should be greater than zero, but got kH: {k[0]} kW: {k[-1]}")
+        if st[i] <= 0:
+            raise RuntimeError(f"stride should be greater than zero, but got dH: {st[0]} dW: {st[-1]}")
+        if pad[i] > k[i] // 2:
+            raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got padW = {pad[-1]}, "
+                               f"padH = {pad[0]}, kW = {k[-1]}, kH = {k[0]}")
+    outs = [_pool_out(sizes[i], k[i], pad[i], st[i], ceil_mode) for i in range(nd)]
+    if min(outs) < 1 or self.numel() == 0 and self.dim() == nd + 1:
+        raise RuntimeError(f"Given input size: ({'x'.join(str(v) for v in self.shape[-nd - 1:])}). Calculated output "
+                           f"size: ({'x'.join(str(v) for v in [self.shape[-nd - 1]] + outs)}). Output size is too small")
+    x = self
+    # zero padding on both sides, and on the right as far as the last window reaches
+    padspec = []
+    for i in reversed(range(nd)):
+        reach = (outs[i] - 1) * st[i] + k[i]
+        padspec += [pad[i], max(reach - sizes[i] - pad[i], pad[i])]
+    xp = aten.constant_pad_nd(x, padspec, 0.0)
+    win = xp
+    for i in range(nd):
+        d = x.dim() - nd + i
+        win = win.unfold(d, k[i], st[i]).narrow(d, 0, outs[i])
+    acc = None
+    import itertools
+
+    for idx in itertools.product(*[range(v) for v in k]):
+        t = win[(...,) + idx]
+        acc = t.clone() if acc is None else acc + t
+    # the divisor per output position (count_include_pad counts padding inside the padded input)
+    div = None
+    valid = None
+    for i in range(nd):
+        o = aten.arange(outs[i], dtype=torch.long) * st[i] - pad[i]
+        e = aten.minimum.default(o + k[i], aten.full_like(o, sizes[i] + pad[i]))
+        pool = e - o
+        o0, e0 = o.clamp_min(0), e.clamp_max(sizes[i])
+        inner = e0 - o0
+        shape = [1] * nd
+        shape[i] = outs[i]
+        f = (pool if count_include_pad else inner).view(shape)
+        ok = (o0 < e0).view(shape)
+        div = f if div is None else div * f
+        valid = ok if valid is None else valid & ok
+    if divisor_override is not None:
+        div = aten.full_like(div, divisor_override)
+    out = aten.where.self(valid, acc / div.to(acc.dtype), aten.zeros([], dtype=acc.dtype))
+    fmt = _suggest_memory_format(self)
+    want = aten.empty_like(out, memory_format=fmt) if fmt != torch.contiguous_format else out.contiguous()
+    return want if want is out else want.copy_(out)
+
+
+def avg_pool2d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    """AvgPoolKernel.cpp cpu_avg_pool (2-D)."""
+    torch, aten = _aten()
+    if _suggest_memory_format(self) == torch.channels_last_3d:
+        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::avg_pool2d", "channels_last_3d"))
+    return _avg_pool(self, 2, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def avg_pool3d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
+    """AvgPoolKernel.cpp cpu_avg_pool3d."""
+    torch, aten = _aten()
+    if _suggest_memory_format(self) == torch.channels_last_3d:
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            "aten::avg_pool3d", "for a channels_last_3d input: torchnative has no channels_last_3d layout"))
+    return _avg_pool(self, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def avg_pool1d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True):
+    """Pooling.cpp avg_pool1d: avg_pool2d of (N, C, 1, L)."""
+    torch, aten = _aten()
+    if stride is None or (not isinstance(stride, int) and not list(stride)):
+        stride = kernel_size
+    if self.dim() not in (2, 3):
+        raise RuntimeError(f"avg_pool1d() Expected 2D or 3D input tensor, but got {list(self.shape)}")
+    one = lambda v: [v] if isinstance(v, int) else list(v)
+    k, st, pa = one(kernel_size), one(stride), one(padding)
+    for v, n in ((k, "kernel_size"), (st, "stride"), (pa, "padding")):
+        if len(v) != 1:
+            raise RuntimeError(f"avg_pool1d() argument '{n}' should contain one int (got {len(v)})")
+    return aten.avg_pool2d(self.unsqueeze(-2), [1, k[0]], [1, st[0]], [0, pa[0]], ceil_mode,
+                           count_include_pad).squeeze(-2)
+
+
+def take(self, index):
+    """TensorAdvancedIndexing.cpp take: the flattened input at the (wrapped) indices, a new tensor
+    of the index's shape."""
+    torch, aten = _aten()
+    if index.dtype != torch.long:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_dtype_name(index.dtype)}")
+    n = self.numel()
+    if n == 0 and index.numel() > 0:
+        raise IndexError("take(): tried to take from an empty tensor")
+    flat_i = index.reshape(-1)
+    if flat_i.numel():
+        bad = (flat_i >= n) | (flat_i < -n)
+        if bool(bad.any()):
+            raise IndexError(f"out of range: tried to access index {int(flat_i[bad][0])} on a tensor of {n} elements.")
+    return self.reshape(-1).index_select(0, aten.remainder.Scalar(flat_i, max(n, 1))).view(index.shape).clone()
+
+
+def put_(self, index, source, accumulate=False):
+    """TensorAdvancedIndexing.cpp put_: source written (added) at the flattened self's (wrapped)
+    indices."""
+    torch, aten = _aten()
+    if index.dtype != torch.long:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_dtype_name(index.dtype)}")
+    if self.dtype != source.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {_dtype_name(self.dtype)} and source.dtype = {_dtype_name(source.dtype)}")
+    if source.numel() != index.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                         f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
+    n = self.numel()
+    if n == 0 and index.numel() > 0:
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
+    flat_i = index.reshape(-1)
+    if flat_i.numel():
+        bad = (flat_i >= n) | (flat_i < -n)
+        if bool(bad.any()):
+            raise IndexError(f"out of range: tried to access index {int(flat_i[bad][0])} on a tensor of {n} elements.")
+    tmp = self.contiguous()
+    tmp.view(-1).index_put_((aten.remainder.Scalar(flat_i, max(n, 1)),), source.reshape(-1), accumulate)
+    if tmp is not self:
+        self.copy_(tmp)
+    return self
+
+
+def put(self, index, source, accumulate=False):
+    """put: put_ on a copy in self's memory format."""
+    torch, aten = _aten()
+    return put_(self.clone(memory_format=torch.preserve_format), index, source, accumulate)
+
+
+def addr(self, vec1, vec2, *, beta=1, alpha=1):
+    """LinearAlgebra.cpp addr: beta * self + alpha * vec1 * vec2 elementwise over self expanded to
+    (len(vec1), len(vec2)), laid out as its TensorIterator (self, vec1 as a column, vec2)."""
+    torch, aten = _aten()
+    for v, name in ((vec1, "vec1"), (vec2, "vec2")):
+        if v.dim() != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.dim()}-D")
+    if self.dtype == torch.bool or vec1.dtype == torch.bool:
+        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::addr", "for bool tensors"))
+    self_e = self.expand(vec1.size(0), vec2.size(0))
+    v1 = vec1.reshape(vec1.size(0), 1)
+    vals = (alpha * v1) * vec2 if beta == 0 else beta * self_e + (alpha * v1) * vec2
+    return aten.addcmul(self_e, v1, vec2).copy_(vals)
+
+
+def copysign_scalar(self, other):
+    """BinaryOps.cpp copysign(Tensor, Scalar): copysign with the scalar as a wrapped number."""
+    torch, aten = _aten()
+    dt = torch.result_type(self, other)
+    if not dt.is_floating_point:
+        dt = torch.get_default_dtype()
+    return aten.copysign.Tensor(self, aten.scalar_tensor(other, dtype=dt))
+
+
+def nextafter(self, other):
+    """BinaryOps.cpp nextafter (std::nextafter): the next representable value after self towards
+    other, stepping the bit pattern."""
+    torch, aten = _aten()
+    dt = torch.result_type(self, other)
+    ints = {torch.float32: torch.int32, torch.float64: torch.int64}.get(dt)
+    if ints is None:
+        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::nextafter", f"for {dt}"))
+    layout = aten.add.Tensor(self.to(dt), other.to(dt))
+    x, y = aten.broadcast_tensors([self.to(dt), other.to(dt)])
+    x, y = x.contiguous(), y.contiguous()
+    bits = x.view(ints)
+    up = y > x
+    step = aten.where.self((x > 0) == up, aten.ones([], dtype=ints), aten.full([], -1, dtype=ints))
+    moved = (bits + step).view(dt)
+    tiny = aten.ones([], dtype=ints).view(dt)  # the smallest subnormal
+    from_zero = aten.where.self(up, tiny, -tiny)
+    r = aten.where.self(x == 0, from_zero, moved)
+    r = aten.where.self(x == y, y, r)
+    r = aten.where.self(aten.isnan(x) | aten.isnan(y), x + y, r)
+    return layout.copy_(r)
+
+
+def _adaptive_avg_pool3d(self, output_size):
+    """AdaptiveAveragePooling3d.cpp cpu_adaptive_avg_pool3d: window [floor(i*in/out),
+    ceil((i+1)*in/out)) per output index and dim, summed in row-major order, then divided by its
+    depth, height and width in turn."""
+    torch, aten = _aten()
+    if len(output_size) != 3:
+        raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
+    if self.dim() not in (4, 5) or any(self.size(i) == 0 for i in range(1, self.dim())):
+        raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(self.shape)}")
+    if _suggest_memory_format(self) == torch.channels_last_3d:
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            "aten::_adaptive_avg_pool3d", "for a channels_last_3d input: torchnative has no channels_last_3d layout"))
+    import itertools
+
+    sizes = list(self.shape[-3:])
+    idx, lens = [], []
+    for d in range(3):
+        o, n = output_size[d], sizes[d]
+        i = aten.arange(o, dtype=torch.long)
+        start = aten.div(i * n, o, rounding_mode="floor")
+        end = aten.div((i + 1) * n + o - 1, o, rounding_mode="floor")
+        kmax = int((end - start).max()) if o else 0
+        idx.append((start, end, kmax))
+        lens.append((end - start))
+    acc = None
+    for js in itertools.product(*[range(k) for (_, _, k) in idx]):
+        t = self
+        mask = None
+        for d, j in enumerate(js):
+            start, end, _ = idx[d]
+            pos = start + j
+            ok = pos < end
+            t = t.index_select(t.dim() - 3 + d, pos.clamp_max(sizes[d] - 1))
+            shape = [1, 1, 1]
+            shape[d] = -1
+            mask = ok.view(shape) if mask is None else mask & ok.view(shape)
+        term = aten.where.self(mask, t, aten.zeros([], dtype=t.dtype))
+        acc = term if acc is None else acc + term
+    out = acc
+    for d in range(3):
+        shape = [1, 1, 1]
+        shape[d] = -1
+        out = out / lens[d].view(shape).to(out.dtype)
+    return out.contiguous()
+
+
+def frexp(self):
+    """UnaryOps.cpp frexp (std::frexp): mantissa in [0.5, 1) with self's sign and an int32
+    exponent, read from the bit pattern (subnormals scaled into the normal range first; zero,
+    infinity and NaN give themselves and 0)."""
+    torch, aten = _aten()
+    if not self.dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    spec = {torch.float32: (torch.int32, 23, 0xFF, 126, 0x807FFFFF - (1 << 32), 24),
+            torch.float64: (torch.int64, 52, 0x7FF, 1022, 0x800FFFFFFFFFFFFF - (1 << 64), 54)}.get(self.dtype)
+    if spec is None:
+        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::frexp.Tensor", f"for {self.dtype}"))
+    ints, shift, emask, bias, keep, sub = spec
+    x = self.contiguous()
+    sub_in = (x != 0) & (aten.abs(x) < torch.finfo(x.dtype).tiny)
+    xs = aten.where.self(sub_in, x * float(2 ** sub), x)
+    bits = xs.view(ints)
+    absmask = (1 << (31 if ints == torch.int32 else 63)) - 1
+    e = aten.div.Scalar_mode(aten.bitwise_and.Scalar(bits, absmask), 1 << shift, rounding_mode="floor")
+    special = (x == 0) | (e == emask)
+    mant = aten.bitwise_or.Scalar(aten.bitwise_and.Scalar(bits, keep), bias << shift).view(x.dtype)
+    mant = aten.where.self(special, x, mant)
+    exp = aten.where.self(special, aten.zeros([], dtype=ints), e - bias - aten.where.self(sub_in, aten.full([], sub, dtype=ints), aten.zeros([], dtype=ints)))
+    m_out, e_out = aten.empty_like(self), aten.empty_like(self, dtype=torch.int32)
+    return m_out.copy_(mant), e_out.copy_(exp)
+
+
+def _quantile(self, q, dim, keepdim, interpolation, ignore_nan, name):
+    """Sorting.cpp quantile_checks, quantile_output_shape and quantile_compute."""
+    torch, aten = _aten()
+    if not self.dtype.is_floating_point or self.dtype not in (torch.float32, torch.float64):
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    if q.dtype != self.dtype:
+        raise RuntimeError(f"{name}() q tensor must be same dtype as the input tensor")
+    if q.dim() > 1:
+        raise RuntimeError(f"{name}() q must be a scalar or 1D tensor")
+    modes = ("linear", "lower", "higher", "midpoint", "nearest")
+    if interpolation not in modes:
+        raise RuntimeError(f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. "
+                           f"Got {interpolation}")
+    if dim is not None:
+        wdim = _wrap(dim, self.dim())
+    if self.numel() == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    if not bool(q.ge(0).logical_and_(q.le(1)).all()):
+        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    out_shape = []
+    if dim is not None and self.dim() > 0:
+        out_shape = list(self.shape)
+        if keepdim:
+            out_shape[wdim] = 1
+        else:
+            del out_shape[wdim]
+    elif keepdim:
+        out_shape = [1] * self.dim()
+    if q.dim() > 0:
+        out_shape.insert(0, q.numel())
+    if dim is None:
+        srt = aten.sort(self.flatten())[0]
+    else:
+        srt = aten.sort(self.unsqueeze(-1).transpose(wdim, -1))[0]
+    shape = list(out_shape)
+    if q.dim() == 0:
+        shape.insert(0, q.numel())
+    in_shape = shape[1:] + [0]
+    in_shape[-1] = srt.size(-1)
+    srt = srt.view(in_shape)
+    if ignore_nan:
+        ranks = q * (srt.isnan().logical_not_().sum(-1, True) - 1)
+        ranks.masked_fill_(ranks < 0, 0)
+    else:
+        last = srt.size(-1) - 1
+        a, b = aten.broadcast_tensors([q * last, srt.isnan().any(-1, True)])
+        ranks = aten.masked_fill.Scalar(a, b, last)
+    if interpolation == "lower":
+        ranks.floor_()
+    elif interpolation == "higher":
+        ranks.ceil_()
+    elif interpolation == "nearest":
+        ranks.round_()
+    below_i = ranks.to(torch.long)
+    below = srt.gather(-1, below_i)
+    if interpolation in ("linear", "midpoint"):
+        weights = aten.full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - below_i
+        above = srt.gather(-1, ranks.ceil_().to(torch.long))
+        below.lerp_(above, weights)
+    if q.dim() == 0:
+        below.squeeze_(-1)
+    else:
+        below.unsqueeze_(0).transpose_(0, -1).squeeze_(-1)
+    return below
+
+
+def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(self, q, dim, keepdim, interpolation, False, "quantile")
+
+
+def quantile_scalar(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    torch, aten = _aten()
+    return _quantile(self, aten.scalar_tensor(q, dtype=self.dtype), dim, keepdim, interpolation, False, "quantile")
+
+
+def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    return _quantile(self, q, dim, keepdim, interpolation, True, "nanquantile")
+
+
+def nanquantile_scalar(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+    torch, aten = _aten()
+    return _quantile(self, aten.scalar_tensor(q, dtype=self.dtype), dim, keepdim, interpolation, True, "nanquantile")
+
+
+# ---- gradient (ReduceOps.cpp): np.gradient's second-order central differences --------------
+
+def _gradient_check(self, spacing_size, dim, edge_order):
+    torch, aten = _aten()
+    if self.dtype == torch.uint8:
+        raise RuntimeError("torch.gradient does not support uint8 input.")
+    if spacing_size is not None and dim is None and spacing_size != self.dim():
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal to "
+                           f"'self.dim() = {self.dim()}', since dim argument was not given, but got a list of length "
+                           f"{spacing_size}")
+    if spacing_size is not None and dim is not None and spacing_size != len(dim):
+        raise RuntimeError(f"torch.gradient expected spacing to be unspecified, a scalar or it's spacing and dim "
+                           f"arguments to have the same length, but got a spacing argument of length {spacing_size} "
+                           f"and a dim argument of length {len(dim)}.")
+    if edge_order not in (1, 2):
+        raise RuntimeError("torch.gradient only supports edge_order=1 and edge_order=2.")
+    dims = list(dim) if dim is not None else list(range(self.dim()))
+    if dim is not None:
+        seen = set()
+        for d in dims:
+            w = _wrap(d, self.dim())
+            if w in seen:
+                raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+            seen.add(w)
+    for d in dims:
+        if self.size(d) < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+
+
+def _prepend_append(center, prepend, append, d):
+    torch, aten = _aten()
+    return aten.cat([prepend, center, append], d)
+
+
+def _gradient_float(self, spacing, dims, edge_order):
+    torch, aten = _aten()
+    out = []
+    for i, dim in enumerate(dims):
+        d = _wrap(dim, self.dim())
+        h = spacing[i]
+        sl = lambda a, b=None: _slice(self, d, a, b)
+        center = (sl(2) - sl(0, -2)) / h
+        if edge_order == 1:
+            pre = (sl(1, 2) - sl(0, 1)) / h
+            app = (sl(-1) - sl(-2, -1)) / h
+        else:
+            pre = (sl(0, 1) * -1.5 + sl(1, 2) * 2 + sl(2, 3) * -0.5) / h
+            app = (sl(-3, -2) * 0.5 + sl(-2, -1) * -2 + sl(-1) * 1.5) / h
+        out.append(_prepend_append(center / 2, pre, app, d))
+    return out
+
+
+def _gradient_tensors(self, coords, dims, edge_order):
+    torch, aten = _aten()
+    out = []
+    for i, dim in enumerate(dims):
+        if coords[i].dim() != 1:
+            raise RuntimeError(f"torch.gradient expected each element of spacing to have one dimension, but got an "
+                               f"element with {coords[i].dim()} dimensions!")
+        d = _wrap(dim, self.dim())
+        shape = [1] * self.dim()
+        shape[d] = -1
+        dx = coords[i].diff(1, 0)
+        dx1, dx2 = _slice(dx, 0, 0, -1), _slice(dx, 0, 1)
+        a = (-dx2 / (dx1 * (dx1 + dx2))).reshape(shape)
+        b = ((dx2 - dx1) / (dx1 * dx2)).reshape(shape)
+        c = (dx1 / (dx2 * (dx1 + dx2))).reshape(shape)
+        sl = lambda p, q=None: _slice(self, d, p, q)
+        center = a * sl(0, -2) + b * sl(1, -1) + c * sl(2)
+        if edge_order == 1:
+            pre = (sl(1, 2) - sl(0, 1)) / dx[0]
+            app = (sl(-1) - sl(-2, -1)) / dx[-1]
+        else:
+            a = -(2.0 * dx[0] + dx[1]) / (dx[0] * (dx[0] + dx[1]))
+            b = (dx[0] + dx[1]) / (dx[0] * dx[1])
+            c = (-dx[0]) / (dx[1] * (dx[0] + dx[1]))
+            pre = a * sl(0, 1) + b * sl(1, 2) + c * sl(2, 3)
+            a = (dx[-1]) / (dx[-2] * (dx[-1] + dx[-2]))
+            b = -(dx[-1] + dx[-2]) / (dx[-1] * dx[-2])
+            c = (2 * dx[-1] + dx[-2]) / (dx[-1] * (dx[-1] + dx[-2]))
+            app = a * sl(-3, -2) + b * sl(-2, -1) + c * sl(-1)
+        out.append(_prepend_append(center, pre, app, d))
+    return out
+
+
+def gradient_scalarint(self, *, spacing=None, dim=None, edge_order=1):
+    dims = [dim] if dim is not None else None
+    _gradient_check(self, None, dims, edge_order)
+    dims = dims if dims is not None else list(range(self.dim()))
+    h = 1.0 if spacing is None else spacing
+    return _gradient_float(self, [h] * len(dims), dims, edge_order)
+
+
+def gradient_scalararray(self, *, spacing, dim, edge_order=1):
+    _gradient_check(self, None, dim, edge_order)
+    return _gradient_float(self, [spacing] * len(dim), dim, edge_order)
+
+
+def gradient_array(self, *, dim, edge_order=1):
+    _gradient_check(self, None, dim, edge_order)
+    return _gradient_float(self, [1.0] * len(dim), dim, edge_order)
+
+
+def gradient_scalarrayint(self, *, spacing, dim=None, edge_order=1):
+    dims = [dim] if dim is not None else None
+    _gradient_check(self, len(spacing), dims, edge_order)
+    return _gradient_float(self, list(spacing), dims if dims is not None else list(range(self.dim())), edge_order)
+
+
+def gradient_scalarrayarray(self, *, spacing, dim, edge_order=1):
+    _gradient_check(self, len(spacing), dim, edge_order)
+    return _gradient_float(self, list(spacing), dim, edge_order)
+
+
+def gradient_tensorarrayint(self, *, spacing, dim=None, edge_order=1):
+    dims = [dim] if dim is not None else None
+    _gradient_check(self, len(spacing), dims, edge_order)
+    return _gradient_tensors(self, list(spacing), dims if dims is not None else list(range(self.dim())), edge_order)
+
+
+def gradient_tensorarray(self, *, spacing, dim, edge_order=1):
+    _gradient_check(self, len(spacing), dim, edge_order)
+    return _gradient_tensors(self, list(spacing), dim, edge_order)
+
+
+def embedding_renorm_(self, indices, max_norm, norm_type):
+    """Embedding.cpp embedding_renorm_cpu_: each distinct row an index names, scaled in place by
+    max_norm / (norm + 1e-7) where its norm exceeds max_norm (in sorted index order)."""
+    torch, aten = _aten()
+    if self.dim() != 2:
+        raise RuntimeError(f"embedding_renorm_(): Expected 2-D tensor for argument #1 'self' (got {self.dim()}-D)")
+    if indices.dtype not in (torch.int32, torch.int64):
+        raise RuntimeError(f"embedding_renorm_(): Expected tensor for argument #2 'indices' to have one of the following "
+                           f"scalar types: Long, Int; but got torch.{_dtype_name(indices.dtype)}Tensor instead")
+    done = set()
+    for i in sorted(indices.reshape(-1).tolist()):
+        if i in done:
+            continue
+        done.add(i)
+        row = self[i]
+        norm = float(aten.norm.Scalar(row, norm_type))
+        if norm > max_norm:
+            row.mul_(max_norm / (norm + 1e-7))
+    return self
+
+
+def nonzero_static(self, *, size, fill_value=-1):
+    """TensorAdvancedIndexing.cpp nonzero_static: nonzero's first `size` rows, padded with
+    fill_value rows up to size."""
+    torch, aten = _aten()
+    if size < 0:
+        raise RuntimeError(f"nonzero_static: 'size' must be an non-negative integer, but got size = {size}")
+    nz = aten.nonzero(self)
+    n = nz.size(0)
+    out = aten.full([size, self.dim()], fill_value, dtype=torch.long)
+    k = min(n, size)
+    out[:k] = nz[:k]
+    return out
+
+
+def _batch_norm_with_update(input, weight, bias, running_mean, running_var, momentum, eps):
+    """Normalization.cpp _batch_norm_with_update_cpu: training batch norm updating the running
+    statistics, and an empty reserve."""
+    torch, aten = _aten()
+    out, mean, invstd = aten.native_batch_norm(input, weight, bias, running_mean, running_var, True, momentum, eps)
+    return out, mean, invstd, aten.empty([0], dtype=torch.uint8)
+
+
+def _uniform_doubles(self, generator):
+    torch, aten = _aten()
+    # drawn in self's memory order, as upstream's serial kernel walks self
+    return aten.empty_like(self, dtype=torch.float64).uniform_(0.0, 1.0, generator=generator)
+
+
+def cauchy_(self, median=0, sigma=1, *, generator=None):
+    """DistributionTemplates.h cauchy_: median + sigma * tan(pi * (u - 0.5)) with u a double
+    uniform draw per element, in the tensor's order."""
+    torch, aten = _aten()
+    if sigma <= 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={float(sigma)}")
+    u = _uniform_doubles(self, generator)
+    return self.copy_(median + sigma * aten.tan(3.141592653589793 * (u - 0.5)))
+
+
+def geometric_(self, p, *, generator=None):
+    """DistributionTemplates.h geometric_: ceil(log(u) / log1p(-p)) with u a double uniform draw."""
+    torch, aten = _aten()
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    u = _uniform_doubles(self, generator)
+    return self.copy_(aten.ceil(aten.log(u) / aten.log1p(aten.scalar_tensor(-p, dtype=torch.float64))))
+
+
+def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
+    """TensorAdvancedIndexing.cpp index_reduce_func_impl: (unless include_self) the indexed slices
+    set to the reduction's identity, then each source slice folded into its slice in index order;
+    mean divides by the count (floor division for integers)."""
+    torch, aten = _aten()
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    if index.dim() > 1:
+        raise IndexError("index_reduce_(): Index is supposed to be a vector")
+    if index.dtype not in (torch.int32, torch.int64):
+        raise RuntimeError("index_reduce_(): Expected dtype int32/int64 for index")
+    if self.dtype != source.dtype:
+        raise RuntimeError("index_reduce_(): self and source must have the same scalar type")
+    d = _wrap(dim, self.dim())
+    if self.dim() > 0 and source.dim() > 0 and index.numel() != source.size(d):
+        raise IndexError("index_reduce_(): Number of indices should be equal to source.size(dim)")
+    if not include_self:
+        fp = self.dtype.is_floating_point
+        init = {"prod": 1, "mean": 0,
+                "amax": float("-inf") if fp else torch.iinfo(self.dtype).min,
+                "amin": float("inf") if fp else torch.iinfo(self.dtype).max}[reduce]
+        self.copy_(aten.index_fill.int_Scalar(self, d, index.to(torch.long), init))
+    fold = {"prod": aten.mul.Tensor, "mean": aten.add.Tensor, "amax": aten.maximum.default,
+            "amin": aten.minimum.default}[reduce]
+    n = self.size(d) if self.dim() else 1
+    for i, j in enumerate(index.reshape(-1).tolist()):
+        if not 0 <= j < n:
+            raise IndexError("index out of range in self")
+        dst = self.select(d, j) if self.dim() else self
+        src = source.select(d, i) if source.dim() else source
+        dst.copy_(fold(dst, src))
+    if reduce == "mean":
+        counts = aten.ones_like(self) if include_self else aten.zeros_like(self)
+        counts.index_add_(d, index, aten.ones_like(source))
+        counts.masked_fill_(counts == 0, 1)
+        if self.dtype.is_floating_point or self.dtype.is_complex:
+            self.div_(counts)
+        else:
+            self.div_(counts, rounding_mode="floor")
+    return self
+
+
+def index_reduce(self, dim, index, source, reduce, *, include_self=True):
+    """index_reduce on a contiguous copy of self (the structured kernel's output)."""
+    torch, aten = _aten()
+    return index_reduce_(self.clone(memory_format=torch.contiguous_format), dim, index, source, reduce,
+                         include_self=include_self)
+
+
+def _scatter_reduce_name(reduce):
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    return "sum" if reduce == "add" else "prod"
+
+
+def scatter_reduce_legacy(self, dim, index, src, *, reduce):
+    """ScatterGatherChecks / scatter_impl with reduce: 'add' and 'multiply' fold src into self at
+    index, as scatter_reduce's 'sum' and 'prod' with include_self."""
+    torch, aten = _aten()
+    return aten.scatter_reduce.two(self, dim, index, src, _scatter_reduce_name(reduce), include_self=True)
+
+
+def scatter_value_reduce(self, dim, index, value, *, reduce):
+    """scatter(dim, index, value, reduce=): the scalar folded in at every index."""
+    torch, aten = _aten()
+    name = _scatter_reduce_name(reduce)
+    src = aten.full(index.shape, value, dtype=self.dtype)
+    return aten.scatter_reduce.two(self, dim, index, src, name, include_self=True)
+
+
+def linalg_vander(x, *, N=None):
+    """LinearAlgebra.cpp linalg_vander_symint: a column of ones, then the cumulative products of
+    x repeated N - 1 times."""
+    torch, aten = _aten()
+    t = x.dtype
+    if not (t in (torch.float32, torch.float64, torch.complex64, torch.complex128)
+            or (not t.is_floating_point and not t.is_complex and t != torch.bool)):
+        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer tensors, but got {_dtype_name(t)}")
+    x_ = x.unsqueeze(-1) if x.dim() == 0 else x
+    shape = list(x_.shape)
+    n = shape[-1] if N is None else N
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    res = aten.cumprod(x_.unsqueeze(-1).expand(shape + [n - 1]), -1)
+    return aten.cat([res.new_ones(shape + [1]), res], -1)
 
 
 def _dropout(input, p, train, feature, alpha):
@@ -725,6 +1822,8 @@ def _pad_circular(self, pad):
     """PadNd.cpp _pad_circular_symint: the input copied into the middle, then each padded dim's
     ends copied from the other side (corners written more than once)."""
     torch, aten = _aten()
+    if len(pad) + 2 == 2 * self.dim():  # no batch dim: pad (1, C, ...) and drop the 1, as F.pad does
+        return _pad_circular(self.unsqueeze(0), pad).squeeze(0)
     in_shape = list(self.shape)
     ndim = len(in_shape) - 2
     if len(pad) + 4 != len(in_shape) * 2:
@@ -860,7 +1959,7 @@ def angle(self):
     x = self if self.dtype.is_floating_point else self.to(torch.get_default_dtype())
     pi = aten.full([], 3.141592653589793, dtype=x.dtype)
     zero = aten.full([], 0.0, dtype=x.dtype)
-    return aten.where(aten.isnan(x), x, aten.where(x < 0, pi, zero))
+    return aten.where.self(aten.isnan(x), x, aten.where.self(x < 0, pi, zero))
 
 
 def adaptive_avg_pool1d(self, output_size):
@@ -934,8 +2033,28 @@ COMPOSITIONS = {
     "max_pool2d_with_indices": _in_input_format("max_pool2d_with_indices"),
     "upsample_nearest3d.vec": _in_input_format("upsample_nearest3d.vec"),
     "_upsample_nearest_exact3d.vec": _in_input_format("_upsample_nearest_exact3d.vec"),
+    **{f"{name}{ov}": _laid_out_as_binary(fn) for name, fn in _POLYNOMIALS.items()
+       for ov in ("", ".x_scalar", ".n_scalar")},
+    "median": median, "median.dim": median_dim, "nanmedian": nanmedian, "nanmedian.dim": nanmedian_dim,
+    "kthvalue": kthvalue, "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
+    "searchsorted.Scalar": searchsorted_scalar,
+    "gradient.scalarint": gradient_scalarint, "gradient.scalararray": gradient_scalararray,
+    "gradient.array": gradient_array, "gradient.scalarrayint": gradient_scalarrayint,
+    "gradient.scalarrayarray": gradient_scalarrayarray, "gradient.tensorarrayint": gradient_tensorarrayint,
+    "gradient.tensorarray": gradient_tensorarray, "quantile": quantile,
+    "embedding_renorm_": embedding_renorm_,
+    "nonzero_static": nonzero_static, "_batch_norm_with_update": _batch_norm_with_update,
+    "cauchy_": cauchy_, "geometric_": geometric_,
+    "index_reduce": index_reduce, "index_reduce_": index_reduce_,
+    "linalg_vander": linalg_vander, "scatter.reduce": scatter_reduce_legacy,
+    "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
+    "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp,
+    "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
+    "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
+    "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
+    "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
     "tensor_split.indices": tensor_split_indices, "l1_loss": l1_loss, "poisson_nll_loss": poisson_nll_loss,
-    "triplet_margin_loss": triplet_margin_loss, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
+    "triplet_margin_loss": triplet_margin_loss, "linalg_vecdot": linalg_vecdot, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
 }
 
 # ---- Python references for CompositeImplicitAutograd overloads --------------------------------
@@ -957,12 +2076,12 @@ REFS = {
     "hsplit.array": "torch._refs.hsplit", "hsplit.int": "torch._refs.hsplit", "hstack": "torch._refs.hstack",
     "vsplit.array": "torch._refs.vsplit", "vsplit.int": "torch._refs.vsplit", "vstack": "torch._refs.vstack",
     "isreal": "torch._refs.isreal", "linalg_diagonal": "torch._refs.linalg.diagonal",
-    "linalg_vecdot": "torch._refs.linalg.vecdot", "narrow.Tensor": "torch._refs.narrow",
+    "narrow.Tensor": "torch._refs.narrow",
     "reshape_as": "torch._refs.reshape_as", "sum_to_size": "torch._refs.sum_to_size",
 }
-# Measured and left refused: linalg_norm, linalg_matrix_norm, linalg_svd, linalg_svdvals, frexp
-# (their references call prims that come back to the same overload: RecursionError), complex and
-# polar (they assign Tensor.real), stft (the reference's return_complex check fires first).
+# Measured and not taken: the references of linalg_norm, linalg_matrix_norm, linalg_svd,
+# linalg_svdvals and frexp call prims that come back to the same overload (RecursionError; frexp has
+# a composition above), complex and polar assign Tensor.real, stft's return_complex check fires first.
 
 # ---- overloads upstream computes with a kernel, through torch._decomp's decomposition ----------
 
@@ -982,9 +2101,12 @@ TABLE = {
     "unsqueeze_copy",
     "vdot", "view_copy",
 }
-# Measured and left refused (tools/opinfo.py): take (returns a view of the input for some indices; upstream copies), cauchy_,
-# geometric_, log_normal_ (other draws than upstream's samplers), addr (with beta=0 its result is
-# contiguous where upstream's TensorIterator follows a transposed self).
+# Measured and left refused (tools/opinfo.py): bilinear (its two products, written as ATen's
+# _trilinear makes them, land one sample at 1.0x the bound: the sums' order is our GEMM's),
+# log_normal_ (other draws than upstream's sampler, which caches Box-Muller pairs in the
+# generator); cauchy_, geometric_, take and addr have compositions
+# above (torch._decomp's take returns a view of its input for some indices, where upstream copies;
+# its addr with beta=0 is contiguous where upstream's TensorIterator follows a transposed self).
 
 # CompositeImplicitAutograd overloads whose torch._decomp decomposition disagrees with upstream
 # and has no composition above: refused by name rather than computed differently. (Empty now:

@@ -38,13 +38,13 @@ def test_denied_overloads_refuse_by_name(torch, lists):
 
 
 def test_unlisted_kernel_op_with_a_table_entry_refuses(torch):
-    """take has a torch._decomp decomposition that returns a view of its input where upstream
-    copies: not listed, so refused by name (the door does not take every table entry)."""
+    """log_normal_ has a torch._decomp decomposition that draws other numbers than upstream's
+    sampler: not listed, so refused by name (the door does not take every table entry)."""
     from torch._decomp import decomposition_table
-    assert torch.ops.aten.take.default in decomposition_table
-    assert torch._C._torchnative.route("aten::take") == "refuse"
-    with pytest.raises(NotImplementedError, match="aten::take"):
-        torch.take(torch.ones(3), torch.tensor([0]))
+    assert torch.ops.aten.log_normal_.default in decomposition_table
+    assert torch._C._torchnative.route("aten::log_normal_") == "refuse"
+    with pytest.raises(NotImplementedError, match="aten::log_normal_"):
+        torch.empty(3).log_normal_()
 
 
 def test_decomposition_returning_not_implemented_refuses(torch):

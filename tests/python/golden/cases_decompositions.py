@@ -129,6 +129,10 @@ add("reshape_as", {"t": f"{XT}.reshape_as(randn(4, 3))", "view": f"x = {X}; out 
 add("sum_to_size", {"2d": f"{X}.sum_to_size(1, 4)", "same": f"{XT}.sum_to_size(3, 4)", "bad": f"{X}.sum_to_size(2, 4)"})
 
 # ---- torch._decomp decompositions of overloads upstream has kernels for ----
+add("addr", {"0": f"torch.addr({X}, randn(3, seed=6), randn(4, seed=7))", "beta0": f"torch.addr({XT}, randn(3), randn(4), beta=0, alpha=3)",
+             "bcast": "torch.addr(randn(4, seed=1), randn(3, seed=6), randn(4, seed=7), beta=2)",
+             "int": "torch.addr(literal([[1, 2], [3, 4]], torch.int64), literal([1, 2], torch.int64), literal([3, 4], torch.int64), alpha=2)",
+             "bad": f"torch.addr({X}, {X}, randn(4))"})
 add("addmv", {"0": f"torch.addmv({V}, randn(5, 4, seed=6), randn(4, seed=7), beta=0.5, alpha=2)",
               "t": f"torch.addmv(randn(3, seed=1), {XT}, randn(4, seed=7))"})
 add("aminmax", {"all": f"torch.aminmax({XT})", "dim": f"torch.aminmax({X}, dim=1, keepdim=True)",
@@ -279,6 +283,161 @@ add("pad", {"reflect_too_big": "torch.nn.functional.pad(randn(1, 2, 3, seed=1), 
             "value0": "torch._C._nn.pad(randn(1, 2, 3, seed=1), (1, 1), 'reflect', 0.0)",
             "value1": "torch._C._nn.pad(randn(1, 2, 3, seed=1), (1, 1), 'reflect', 1.0)",
             "rank": "torch.nn.functional.pad(randn(3, seed=1), (1, 1), mode='reflect')"}, exact=True)
+
+# ---- orthogonal polynomials (Math.h's recurrences): n from -2 to 9, x at and around the edges ----
+XP = "literal([-1.5, -1.0, -0.5, 0.0, 0.3, 1.0, 2.0, 0.5, 0.75, -0.2, 1.0, -1.0])"
+NP = "literal([-2.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 7.5])"
+for name in ["chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w",
+             "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u", "shifted_chebyshev_polynomial_v",
+             "shifted_chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he",
+             "laguerre_polynomial_l", "legendre_polynomial_p"]:
+    add(f"special_{name}", {"grid": f"torch.special.{name}({XP}, {NP})",
+                            "bcast": f"torch.special.{name}(randn(3, 1, seed=1), literal([0.0, 3.0, 8.0, 9.0]))",
+                            "int_n": f"torch.special.{name}({XT}, literal(5, torch.int64))"})
+    add(f"special_{name}.x_scalar", {"0": f"torch.special.{name}(0.25, {NP})"})
+    add(f"special_{name}.n_scalar", {"0": f"torch.special.{name}({XP}, 7)"})
+
+# ---- order statistics ----
+NANS = "literal([[1.0, float('nan'), 2.0, float('nan')], [3.0, 1.0, 2.0, 0.5], [float('nan')] * 4])"
+add("median", {"0": f"torch.median({XT})", "nan": f"torch.median({NANS})", "empty": "torch.median(randn(0))"}, exact=True)
+add("median.dim", {"0": f"torch.median({XT}, 1)", "keep": "torch.median(randn(2, 3, 4, seed=1).transpose(0, 2), 1, keepdim=True)",
+                   "nan": f"torch.median({NANS}, 1)", "empty": "torch.median(randn(0, 3), 0)", "0d": "torch.median(literal(3.0), 0)"}, exact=True)
+add("nanmedian", {"0": f"torch.nanmedian({X})", "nan": f"torch.nanmedian({NANS})"}, exact=True)
+add("nanmedian.dim", {"0": f"torch.nanmedian({XT}, 0)", "nan": f"torch.nanmedian({NANS}[:2], 1, keepdim=True)",
+                      "all_nan_3": "torch.nanmedian(literal([[float('nan')] * 3, [1.0, 1.0, 1.0]]), 1)",
+                      "all_nan_4": f"torch.nanmedian({NANS}, 1)"}, exact=True)
+add("kthvalue", {"0": f"torch.kthvalue({XT}, 2)", "dim0": f"torch.kthvalue({X}, 3, 0, True)", "nan": f"torch.kthvalue({NANS}, 3)",
+                 "range": f"torch.kthvalue({X}, 5, 1)", "0d": "torch.kthvalue(literal(2.0), 1)"}, exact=True)
+add("mode", {"0": f"torch.mode({XT})", "repeats": "torch.mode(literal([[1.0, 2.0, 2.0, 3.0, 3.0], [5.0, 5.0, 1.0, 1.0, 0.0]]))",
+             "dim0": f"torch.mode({X}, 0, True)", "empty": "torch.mode(randn(2, 0), 1)", "0d": "torch.mode(literal(2.0))"}, exact=True)
+add("searchsorted.Tensor", {"1d": f"torch.searchsorted(literal([-1.0, 0.0, 0.5, 2.0]), {X})",
+                            "right": f"torch.searchsorted(literal([-1.0, 0.0, 0.5, 2.0]), {X}, right=True, out_int32=True)",
+                            "nd": f"torch.searchsorted(torch.sort({X}, 1)[0], randn(3, 2, seed=9), side='right')",
+                            "sorter": "torch.searchsorted(literal([2.0, -1.0, 0.5]), literal([0.0, 3.0]), sorter=literal([1, 2, 0], torch.int64))",
+                            "bad": f"torch.searchsorted({X}, randn(2, 2))"}, exact=True)
+add("searchsorted.Scalar", {"0": "torch.searchsorted(literal([-1.0, 0.0, 0.5, 2.0]), 0.25)",
+                            "bad": f"torch.searchsorted({X}, 0.5)"}, exact=True)
+
+# ---- cov, corrcoef, unique ----
+add("cov", {"0": f"torch.cov({X})", "1d": f"torch.cov({V})", "weights": f"torch.cov({XT}, correction=0, fweights=literal([1, 2, 0, 3], torch.int64), aweights=make((4,), role='pos', seed=9))",
+            "dof": "torch.cov(randn(2, 1, seed=1))", "int": "torch.cov(literal([[1, 2, 4], [0, 3, 3]], torch.int64))",
+            "neg": f"torch.cov({X}, fweights=literal([1, -2, 0, 3], torch.int64))", "3d": "torch.cov(randn(2, 2, 2))"})
+add("corrcoef", {"0": f"torch.corrcoef({XT})", "1d": f"torch.corrcoef({V})", "3d": "torch.corrcoef(randn(2, 2, 2))"})
+add("true_divide.Scalar", {"0": f"torch.ops.aten.true_divide.Scalar({X}, 3)", "int": "torch.ops.aten.true_divide.Scalar(literal([1, 2], torch.int64), 2)"})
+U = "literal([[3.0, 1.0, 3.0], [1.0, float('nan'), float('nan')]])"
+R = "literal([[1, 2], [0, 5], [1, 2], [0, 1]], torch.int64)"
+add("_unique2", {"0": f"torch.unique({U})", "all": f"torch.unique({U}, sorted=False, return_inverse=True, return_counts=True)",
+                 "empty": "torch.unique(randn(2, 0), return_inverse=True, return_counts=True)", "t": f"torch.unique({XT} > 0, return_inverse=True)"}, exact=True)
+add("unique_dim", {"0": f"torch.unique({R}, dim=0)", "all": f"torch.unique({R}, dim=1, return_inverse=True, return_counts=True)",
+                   "empty_rows": "torch.unique(randn(0, 3), dim=0, return_counts=True)", "empty_other": "torch.unique(randn(3, 0), dim=0)"}, exact=True)
+add("unique_consecutive", {"0": "torch.unique_consecutive(literal([1, 1, 2, 2, 1, 3], torch.int64))",
+                           "all": "torch.unique_consecutive(literal([[1, 1], [2, 2], [1, 3]], torch.int64), return_inverse=True, return_counts=True)",
+                           "dim": "torch.unique_consecutive(literal([[1, 1], [1, 1], [1, 3]], torch.int64), dim=0)",
+                           "dim_all": f"torch.unique_consecutive({R}, return_inverse=True, return_counts=True, dim=1)"}, exact=True)
+
+# ---- average pooling ----
+add("avg_pool2d", {"0": "torch.nn.functional.avg_pool2d(randn(2, 3, 5, 6, seed=1), 2)",
+                   "pad": "torch.nn.functional.avg_pool2d(randn(1, 2, 5, 5, seed=1), 3, 2, 1, ceil_mode=True)",
+                   "nopad": "torch.nn.functional.avg_pool2d(randn(1, 2, 5, 5, seed=1), 3, 2, 1, ceil_mode=True, count_include_pad=False)",
+                   "divisor": "torch.nn.functional.avg_pool2d(randn(2, 5, 5, seed=1), (2, 3), (1, 2), divisor_override=4)",
+                   "cl": "torch.nn.functional.avg_pool2d(randn(1, 2, 4, 6, seed=1).contiguous(memory_format=torch.channels_last), 2)",
+                   "bad_pad": "torch.nn.functional.avg_pool2d(randn(1, 2, 5, 5, seed=1), 2, padding=2)",
+                   "small": "torch.nn.functional.avg_pool2d(randn(1, 2, 1, 1, seed=1), 2)"})
+add("avg_pool1d", {"0": "torch.nn.functional.avg_pool1d(randn(2, 3, 7, seed=1), 3, 2, 1)", "2d": "torch.nn.functional.avg_pool1d(randn(3, 7, seed=1), 2)"})
+add("avg_pool3d", {"0": "torch.nn.functional.avg_pool3d(randn(1, 2, 4, 4, 5, seed=1), 2)",
+                   "pad": "torch.nn.functional.avg_pool3d(randn(2, 3, 4, 5, seed=1), 3, 2, 1, ceil_mode=True, count_include_pad=False)"})
+
+# ---- take, put, copysign with a scalar, nextafter ----
+add("take", {"0": f"torch.take({XT}, literal([[0, -1], [2, 3]], torch.int64))", "range": f"torch.take({X}, literal([12], torch.int64))",
+             "empty": "torch.take(randn(0), literal([0], torch.int64))", "float": f"torch.take({X}, literal([0.0]))",
+             "alias": f"x = {X}; out = torch.take(x, literal(0, torch.int64))"}, exact=True)
+add("put", {"0": f"{XT}.put(literal([0, -1], torch.int64), literal([9.0, 8.0]))",
+            "acc": f"{X}.put(literal([0, 0], torch.int64), literal([9.0, 8.0]), accumulate=True)",
+            "range": f"{X}.put(literal([13], torch.int64), literal([9.0]))", "numel": f"{X}.put(literal([1, 2], torch.int64), literal([9.0]))"}, exact=True)
+add("put_", {"0": f"x = {XT}.clone(); x.put_(literal([1, 5], torch.int64), literal([9.0, 8.0])); out = (x, x.stride())",
+             "view": f"x = {X}; y = x.t(); y.put_(literal([1], torch.int64), literal([7.0])); out = x"}, exact=True)
+add("copysign.Scalar", {"0": f"torch.copysign({X}, -1.0)", "int": "torch.copysign(literal([1, -2], torch.int64), -1.0)",
+                        "zero": "torch.copysign(literal([1.0, 2.0]), -0.0)"}, exact=True)
+add("nextafter", {"0": "torch.nextafter(literal([0.0, 1.0, -1.0, float('inf'), 1.0, float('nan')]), literal([1.0, 2.0, -2.0, 0.0, 1.0, 1.0]))",
+                  "t": f"torch.nextafter({XT}, {X})", "f64": "torch.nextafter(literal([1.0, 0.0], torch.float64), literal([0.0, -1.0], torch.float64))",
+                  "bcast": f"torch.nextafter({X}, literal(0.0))"}, exact=True)
+
+# ---- frexp, adaptive 3-D average pooling ----
+add("frexp.Tensor", {"f32": "torch.frexp(literal([0.0, -0.0, 1.0, -3.5, 1e-40, -1e-45, float('inf'), float('nan'), 6e30, 0.75]))",
+                     "f64": "torch.frexp(literal([0.0, 1.0, -3.5, 1e-310, float('-inf'), 2.0 ** -1074], torch.float64))",
+                     "t": f"torch.frexp({XT})", "int": "torch.frexp(literal([1, 2], torch.int64))"}, exact=True)
+add("_adaptive_avg_pool3d", {"0": "torch.nn.functional.adaptive_avg_pool3d(randn(1, 2, 5, 4, 7, seed=1), (2, 3, 3))",
+                             "4d": "torch.nn.functional.adaptive_avg_pool3d(randn(2, 3, 3, 5, seed=1), (3, 2, 4))"})
+add("adaptive_avg_pool3d", {"2": "torch.nn.functional.adaptive_avg_pool3d(randn(1, 2, 4, 4, 4, seed=1), 2)"})
+
+# ---- quantile ----
+Q = "literal([0.0, 0.25, 0.5, 1.0])"
+for name in ("quantile", "nanquantile"):
+    add(name, {"all": f"torch.{name}({NANS}, {Q})", "dim": f"torch.{name}({XT}, {Q}, dim=1, keepdim=True)",
+               "modes": f"[torch.{name}({X}, {Q}, 0, interpolation=m) for m in ('lower', 'higher', 'midpoint', 'nearest')]",
+               "bad_q": f"torch.{name}({X}, literal([1.5]))", "bad_mode": f"torch.{name}({X}, {Q}, interpolation='cubic')",
+               "empty": f"torch.{name}(randn(0), {Q})", "f64_q": f"torch.{name}({X}, literal([0.5], torch.float64))"})
+    add(f"{name}.scalar", {"0": f"torch.{name}({XT}, 0.3)", "dim": f"torch.{name}({NANS}, 0.75, dim=0)"})
+
+# ---- gradient ----
+G = "randn(4, 5, seed=1)"
+add("gradient.scalarint", {"0": f"torch.gradient({G})", "dim": f"torch.gradient({G}, spacing=2.0, dim=1, edge_order=2)",
+                           "small": "torch.gradient(randn(2, seed=1), edge_order=2)", "u8": "torch.gradient(literal([1, 2, 3], torch.uint8))",
+                           "order": f"torch.gradient({G}, edge_order=3)"})
+add("gradient.scalararray", {"0": f"torch.gradient({XT}, spacing=0.5, dim=[0, 1])"})
+add("gradient.array", {"0": f"torch.gradient({XT}, dim=[1])", "twice": f"torch.gradient({G}, dim=[1, -1])"})
+add("gradient.scalarrayint", {"0": f"torch.gradient({G}, spacing=[2.0, 0.5])", "bad": f"torch.gradient({G}, spacing=[2.0])"})
+add("gradient.scalarrayarray", {"0": f"torch.gradient({G}, spacing=[3.0], dim=[0], edge_order=2)"})
+add("gradient.tensorarrayint", {"0": f"torch.gradient({G}, spacing=(literal([0.0, 1.0, 3.0, 4.5]), literal([0.0, 0.5, 1.0, 2.0, 4.0])))"})
+add("gradient.tensorarray", {"0": f"torch.gradient({G}, spacing=(literal([0.0, 0.5, 1.0, 2.0, 4.0]),), dim=[1], edge_order=2)",
+                             "2d": f"torch.gradient({G}, spacing=(randn(5, 1),), dim=[1])"})
+add("embedding_renorm_", {"0": "w = randn(5, 3, seed=1); r = torch.embedding_renorm_(w, literal([0, 1, 1, 4], torch.int64), 0.5, 2.0); out = (w, r is w)",
+                          "F": "w = randn(5, 3, seed=1); y = torch.nn.functional.embedding(literal([[0, 2], [2, 4]], torch.int64), w, max_norm=1.0, norm_type=1.0); out = (y, w)",
+                          "bad": "torch.embedding_renorm_(randn(5, seed=1), literal([0], torch.int64), 0.5, 2.0)"})
+
+# ---- random fills drawn as upstream's samplers, nonzero_static, _batch_norm_with_update ----
+add("cauchy_", {"0": "torch.manual_seed(4); out = torch.empty(3, 4).cauchy_()",
+                "t": "torch.manual_seed(4); x = torch.empty(4, 3).t(); x.cauchy_(1.0, 0.5); out = x",
+                "gen": "out = torch.empty(5).cauchy_(generator=gen(3))", "bad": "torch.empty(2).cauchy_(0.0, -1.0)"}, exact=True)
+add("geometric_", {"0": "torch.manual_seed(4); out = torch.empty(3, 4).geometric_(0.3)",
+                   "f64": "torch.manual_seed(4); out = torch.empty(6, dtype=torch.float64).geometric_(0.9)",
+                   "bad": "torch.empty(2).geometric_(1.5)"}, exact=True)
+add("nonzero_static", {"pad": f"torch.nonzero_static({X} > 0, size=20)", "cut": f"torch.nonzero_static({XT} > 0, size=2, fill_value=7)",
+                       "0d": "torch.nonzero_static(literal(1.0), size=2)", "neg": f"torch.nonzero_static({X}, size=-1)"}, exact=True)
+add("_batch_norm_with_update", {"0": "rm = literal([0.0, 0.5, 1.0]); rv = literal([1.0, 2.0, 0.5]); r = torch.ops.aten._batch_norm_with_update(randn(4, 3, 2, seed=1), randn(3, seed=2), None, rm, rv, 0.1, 1e-5); out = (r, rm, rv)"})
+
+# ---- index_reduce ----
+IR = "literal([0, 2, 0, 1], torch.int64)"
+for red in ("prod", "mean", "amax", "amin"):
+    add("index_reduce", {f"{red}": f"torch.index_reduce({X}, 1, {IR}, randn(3, 4, seed=9), '{red}')",
+                         f"{red}_excl": f"torch.index_reduce({XT}, 1, {IR}, randn(3, 4, seed=9), '{red}', include_self=False)",
+                         f"{red}_int": f"torch.index_reduce(literal([[5, 7], [1, 2]], torch.int64), 0, literal([1, 1], torch.int64), literal([[2, 3], [4, 5]], torch.int64), '{red}', include_self=False)"})
+add("index_reduce", {"bad": f"torch.index_reduce({X}, 1, {IR}, randn(3, 4, seed=9), 'sum')",
+                     "range": f"torch.index_reduce({X}, 1, literal([0, 9, 0, 1], torch.int64), randn(3, 4, seed=9), 'prod')"})
+add("index_reduce_", {"0": f"x = {X}.clone(); x.index_reduce_(0, literal([2, 2], torch.int64), randn(2, 4, seed=9), 'amax'); out = x"})
+SI = "literal([[0, 1, 0, 2], [2, 0, 0, 1]], torch.int64)"
+add("scatter.reduce", {"add": f"torch.scatter({X}, 0, {SI}, randn(2, 4, seed=9), reduce='add')",
+                       "mul": f"torch.scatter({XT}, 0, {SI}, randn(2, 4, seed=9), reduce='multiply')",
+                       "bad": f"torch.scatter({X}, 0, {SI}, randn(2, 4, seed=9), reduce='max')"})
+add("scatter.value_reduce", {"add": f"torch.scatter({X}, 1, {SI}, 2.5, reduce='add')",
+                             "mul": f"torch.scatter({X}, 1, {SI}, -2.0, reduce='multiply')"})
+# pad's cases the fuzzer found: no batch dim for circular, bool for reflect/replicate, a 1-D input
+add("_pad_circular", {"nobatch_1d": "torch.nn.functional.pad(literal([[2, 300, 2], [2, 2, 7], [7, 300, 7]], torch.int64), (1, 2), mode='circular')",
+                      "nobatch_2d": "torch.nn.functional.pad(randn(2, 3, 4, seed=1), (1, 1, 1, 1), mode='circular')",
+                      "bool": "torch.nn.functional.pad(literal([[True, False, True, True]]), (1, 2), mode='circular')"}, exact=True)
+add("reflection_pad1d", {"bool": "torch.nn.functional.pad(literal([True]).reshape(1, 1).expand(1, 4), (1, 2), mode='reflect')",
+                         "f16": "torch.nn.functional.pad(randn(3, 3, seed=1, dtype=torch.float16), (1, 1), mode='reflect')"}, exact=True)
+add("replication_pad1d", {"bool": "torch.nn.functional.pad(literal([[False], [False], [True]]), (4, 1), mode='replicate')",
+                          "u8": "torch.nn.functional.pad(literal([[1, 2, 3]], torch.uint8), (1, 1), mode='replicate')"}, exact=True)
+add("pad", {"1d": "torch.nn.functional.pad(randn(3, seed=1), (1, 1), mode='circular')"}, exact=True)
+
+# ---- rms_norm of an empty input: upstream's op-by-op strides (ops/norm.c; the OpInfo's one wrong) ----
+for name, (shape, ns) in {"0x1": ((0, 1), (1,)), "0x1x1": ((0, 1, 1), (1, 1)), "3x0x1": ((3, 0, 1), (1,)),
+                          "0x1x2": ((0, 1, 2), (2,)), "1x0x1": ((1, 0, 1), (0, 1)), "2x0": ((2, 0), (0,))}.items():
+    add("rms_norm_empty", {f"{name}_w": f"torch.nn.functional.rms_norm(randn{shape}, {ns}, randn{ns})",
+                           f"{name}": f"torch.nn.functional.rms_norm(randn{shape}, {ns})"}, exact=True)
+add("linalg_vander", {"0": f"torch.linalg.vander({V})", "N": f"torch.linalg.vander({X}, N=3)", "int": "torch.linalg.vander(literal([1, 2, 3], torch.int64))",
+                      "0d": "torch.linalg.vander(literal(2.0))", "bad": f"torch.linalg.vander({V}, N=1)", "bool": "torch.linalg.vander(literal([True]))"}, exact=True)
 
 # einsum (Note [einsum at the door]): values, result strides (a permuted view when the output
 # labels reorder the product's) and upstream's errors
