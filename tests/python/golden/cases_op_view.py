@@ -41,6 +41,7 @@ OPS = [
     Op("as_strided", T(), [2, 2], [1, 2], 1, extra={"no_offset": ((T(), [3, 2], [2, 1]), None)}),
     Op("as_strided_", T(), [2, 2], [1, 2], 1),
     Op("alias", T()),
+    Op("real", T()),
     Op("detach", T()),
     Op("detach_", T()),
     Op("flatten.using_ints", X3, 1, 2, extra={"all": ((X3,), None), "one_dim": ((X3, 1, 1), None)}),
