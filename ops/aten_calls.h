@@ -144,6 +144,13 @@ at_t(PyObject *a)
     return at_1(TN_OP_t, a);
 }
 
+/* a.mT: the last two dims swapped */
+static inline PyObject *
+at_mT(PyObject *a)
+{
+    return tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(a), tn_value_int(-2), tn_value_int(-1)});
+}
+
 static inline PyObject *
 at_zeros(const int64_t *sizes, Py_ssize_t n, tn_ag_options o)
 {

@@ -432,12 +432,6 @@ tn_fm_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, tn_ints st
  * four pairings), so upstream's stride and dtype checks apply to grad as to a forward operand.
  * An input whose matrices were column-major gets a column-major gradient, computed as the
  * transposed product (as mm_mat1_backward does). */
-static PyObject *
-transposed(PyObject *t)
-{
-    return tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(t), tn_value_int(-2), tn_value_int(-1)});
-}
-
 static int
 column_major(tn_ints sizes, tn_ints strides)
 {
@@ -450,12 +444,12 @@ static PyObject *
 grouped_product(PyObject *a, PyObject *b, PyObject *offs, int flip, const tn_value *alpha)
 {
     PyObject *at = NULL, *bt = NULL, *m = NULL, *r = NULL;
-    if (flip && (!(at = transposed(a)) || !(bt = transposed(b))))
+    if (flip && (!(at = at_mT(a)) || !(bt = at_mT(b))))
         goto done;
     m = tn_ag_op(TN_OP__grouped_mm, (tn_value[]){tn_value_tensor(flip ? bt : a), tn_value_tensor(flip ? at : b),
                                                 offs ? tn_value_tensor(offs) : NONE_V, NONE_V, NONE_V});
     if (m && flip)
-        TN_SETREF(m, transposed(m));
+        TN_SETREF(m, at_mT(m));
     if (m)
         r = tn_fm_maybe_multiply(m, alpha);
 done:
@@ -469,7 +463,7 @@ PyObject *
 tn_fm__grouped_mm_mat1_backward(PyObject *grad, PyObject *mat2, tn_ints mat1_sizes, tn_ints mat1_strides,
                                 int mat1_layout, PyObject *offs, const tn_value *alpha)
 {
-    PyObject *m2t = transposed(mat2);
+    PyObject *m2t = at_mT(mat2);
     if (!m2t)
         return NULL;
     PyObject *r = grouped_product(grad, m2t, offs, column_major(mat1_sizes, mat1_strides), alpha);
@@ -481,7 +475,7 @@ PyObject *
 tn_fm__grouped_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, tn_ints strides, int layout,
                                 PyObject *offs, const tn_value *alpha)
 {
-    PyObject *m1t = transposed(mat1);
+    PyObject *m1t = at_mT(mat1);
     if (!m1t)
         return NULL;
     PyObject *r = grouped_product(m1t, grad, offs, column_major(sizes, strides), alpha);
@@ -501,14 +495,14 @@ tn_fm_linalg_solve_triangular_backward(PyObject **out, PyObject *grad, PyObject 
         return 0;
     PyObject *t[5] = {0};
     int rc = -1;
-    if (!(t[0] = transposed(A)) ||
+    if (!(t[0] = at_mT(A)) ||
         !(t[1] = tn_ag_op(TN_OP_linalg_solve_triangular,
                           (tn_value[]){tn_value_tensor(t[0]), tn_value_tensor(grad), tn_ag_value_bool(!upper),
                                        tn_ag_value_bool(left), tn_ag_value_bool(unitriangular)})))
         goto done;
     if (output_mask[0]) {
         int64_t diag = unitriangular ? (upper ? 1 : -1) : 0;
-        if (!(t[2] = transposed(X)) || !(t[3] = left ? at_2(TN_OP_matmul, t[1], t[2]) : at_2(TN_OP_matmul, t[2], t[1])) ||
+        if (!(t[2] = at_mT(X)) || !(t[3] = left ? at_2(TN_OP_matmul, t[1], t[2]) : at_2(TN_OP_matmul, t[2], t[1])) ||
             !(t[4] = at_1(TN_OP_neg, t[3])) ||
             !(out[0] = at_ts(upper ? TN_OP_triu : TN_OP_tril, t[4], tn_value_int(diag))))
             goto done;

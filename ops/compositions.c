@@ -90,7 +90,7 @@ tn_compose_mT(tn_op *op, tn_value *a)
                      TN_T(T(0))->ndim);
         return NULL;
     }
-    return call(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(T(0)), tn_value_int(-2), tn_value_int(-1)});
+    return at_mT(T(0));
 }
 
 PyObject *
@@ -541,7 +541,7 @@ matmul(PyObject *tensor1, PyObject *tensor2)
             goto fold_done;
         r = unsafe_view(prod, oshape, on);
         if (r && transpose && t2_matrix) {
-            PyObject *mt = call(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(r), tn_value_int(-2), tn_value_int(-1)});
+            PyObject *mt = at_mT(r);
             Py_DECREF(r);
             r = mt ? call(TN_OP_contiguous, (tn_value[]){tn_value_tensor(mt), tn_ag_value_memfmt(TN_MEMFMT_CONTIGUOUS)}) : NULL;
             Py_XDECREF(mt);
@@ -1253,7 +1253,7 @@ sdpa_math(tn_value *a, PyObject *mask_in)
     }
     if (!ke || !ve)
         goto done;
-    kt = call(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(ke), tn_value_int(-2), tn_value_int(-1)});
+    kt = at_mT(ke);
     kts = kt ? at_mul_scalar(kt, tn_value_double(sf)) : NULL;
     attn = kts ? matmul(qs, kts) : NULL;
     if (!attn)

@@ -114,8 +114,16 @@ def _set(config, name, value) -> None:
         pass
 
 
-def _small(name: str, value) -> bool:
+def _small(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shrink_sizes(get, put) -> None:
+    """SIZES applied through a getter and a setter (a config object or a sub-config dict)."""
+    for value, names in SIZES.items():
+        for name in names:
+            if _small(get(name)):
+                put(name, value)
 
 
 def shrink(config) -> None:
@@ -124,13 +132,10 @@ def shrink(config) -> None:
     from transformers import PretrainedConfig
 
     def layers():
-        return next((_get(config, n) for n in LAYER_COUNTS if _small(n, _get(config, n))), None)
+        return next((_get(config, n) for n in LAYER_COUNTS if _small(_get(config, n))), None)
 
     old_layers = layers()
-    for value, names in SIZES.items():
-        for name in names:
-            if _small(name, _get(config, name)):
-                _set(config, name, value)
+    _shrink_sizes(lambda n: _get(config, n), lambda n, v: _set(config, n, v))
     for name, value in TOKENS.items():
         if _get(config, name) is not None:
             _set(config, name, value)
@@ -140,10 +145,7 @@ def shrink(config) -> None:
             shrink(value)
         elif isinstance(value, dict) and name.endswith("_config") and value:
             sub = dict(value)
-            for v, names in SIZES.items():
-                for n in names:
-                    if _small(n, sub.get(n)):
-                        sub[n] = v
+            _shrink_sizes(sub.get, sub.__setitem__)
             _set(config, name, sub)
         elif isinstance(value, list) and old_layers and new_layers and len(value) == old_layers:
             _set(config, name, value[:new_layers])
@@ -253,8 +255,7 @@ def judge(arch: str, out_dir: Path, up: dict, ours: dict | None) -> dict:
     import numpy as np
     from safetensors.numpy import load_file
 
-    sys.path.insert(0, str(ROOT / "tests" / "python" / "golden"))
-    import compare
+    compare = golden_compare()
 
     row = {"arch": arch}
     if up.get("exc") == "NotShrunk":
@@ -287,6 +288,16 @@ def judge(arch: str, out_dir: Path, up: dict, ours: dict | None) -> dict:
     if bad:
         return {**row, "verdict": "disagrees", "detail": bad[0], "max_err": err}
     return {**row, "verdict": "agrees", "detail": f"logits {shape}, max |ours - up32| {err:.2e}", "max_err": err}
+
+
+def golden_compare():
+    """tests/python/golden/compare.py, the derived rule's home."""
+    path = str(ROOT / "tests" / "python" / "golden")
+    if path not in sys.path:
+        sys.path.insert(0, path)
+    import compare
+
+    return compare
 
 
 def missing_op(detail: str) -> str | None:

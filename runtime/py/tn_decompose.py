@@ -2118,7 +2118,9 @@ DENIED = set()
 # ATen spells some ops twice: `greater` is `gt`, `arccos` is `acos`, `special_expit` is `sigmoid`
 # (CompositeImplicitAutograd functions that only call the other op). An alias overload runs its
 # target's overload of the same name and schema (in-place and out= variants included), so it
-# computes, checks and refuses exactly as the target does.
+# computes, checks and refuses exactly as the target does. An alias overload with a C composition
+# (ops/compositions.c: absolute, clip, multiply.Tensor, ...) runs that first; this table serves the
+# overloads those do not list (clip.Tensor, the in-place and out= spellings).
 ALIASES = {
     "greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le", "not_equal": "ne",
     "arccos": "acos", "arcsin": "asin", "arctan": "atan", "arctan2": "atan2", "arccosh": "acosh",
