@@ -1,5 +1,6 @@
 /* GEMM micro-kernels: packers that read any strides (widening f16/bf16 to f32), MR×NR register
- * blocks per ISA (scalar 4x8, AVX2 6x16, AVX-512 8x32, AVX512-BF16 8x32 on bf16 pairs), the
+ * blocks per ISA (scalar 4x8, AVX2 6x16, AVX-512 8x32, AVX512-BF16 8x32 on bf16 pairs; the f32 ones
+ * restart their accumulators every GEMM_KSUB k steps: Note [GEMM accuracy] in matmul.c), the
  * epilogue that rounds an f32 workspace row into C, and their selection. The block loop that
  * drives them is gemm_block in matmul.c (see Note [GEMM blocking] there).
  * To add an ISA: ukr_<MR>x<NR>__<isa> (and packers if they pay), then a case in select_ukernels().
@@ -113,18 +114,25 @@ static void
 ukr_4x8__scalar(int64_t kc, const float *pa, const float *pb, float *c, int64_t ldc, float alpha,
                 float beta)
 {
-    float acc[4][8] = {{0}};
-    for (int64_t p = 0; p < kc; p++) {
+    float sum[4][8] = {{0}};
+    for (int64_t p0 = 0; p0 < kc; p0 += GEMM_KSUB) {
+        int64_t steps = kc - p0 < GEMM_KSUB ? kc - p0 : GEMM_KSUB;
+        float acc[4][8] = {{0}};
+        for (int64_t p = 0; p < steps; p++) {
+            for (int r = 0; r < 4; r++)
+                for (int j = 0; j < 8; j++)
+                    acc[r][j] += pa[r] * pb[j];
+            pa += 4;
+            pb += 8;
+        }
         for (int r = 0; r < 4; r++)
             for (int j = 0; j < 8; j++)
-                acc[r][j] += pa[r] * pb[j];
-        pa += 4;
-        pb += 8;
+                sum[r][j] += acc[r][j];
     }
     for (int r = 0; r < 4; r++)
         for (int j = 0; j < 8; j++)
-            c[r * ldc + j] = beta == 0.0f ? alpha * acc[r][j]
-                                          : alpha * acc[r][j] + beta * c[r * ldc + j];
+            c[r * ldc + j] = beta == 0.0f ? alpha * sum[r][j]
+                                          : alpha * sum[r][j] + beta * c[r * ldc + j];
 }
 
 /* ---- epilogue: f32 workspace row -> C ---- */
@@ -161,50 +169,34 @@ TN_TARGET_AVX2 static void
 ukr_6x16__avx2(int64_t kc, const float *pa, const float *pb, float *c, int64_t ldc, float alpha,
                float beta)
 {
-    __m256 c00 = _mm256_setzero_ps(), c01 = _mm256_setzero_ps();
-    __m256 c10 = _mm256_setzero_ps(), c11 = _mm256_setzero_ps();
-    __m256 c20 = _mm256_setzero_ps(), c21 = _mm256_setzero_ps();
-    __m256 c30 = _mm256_setzero_ps(), c31 = _mm256_setzero_ps();
-    __m256 c40 = _mm256_setzero_ps(), c41 = _mm256_setzero_ps();
-    __m256 c50 = _mm256_setzero_ps(), c51 = _mm256_setzero_ps();
-    for (int64_t p = 0; p < kc; p++) {
-        __m256 b0 = _mm256_load_ps(pb);
-        __m256 b1 = _mm256_load_ps(pb + 8);
-        __m256 a;
-        a = _mm256_broadcast_ss(pa + 0);
-        c00 = _mm256_fmadd_ps(a, b0, c00);
-        c01 = _mm256_fmadd_ps(a, b1, c01);
-        a = _mm256_broadcast_ss(pa + 1);
-        c10 = _mm256_fmadd_ps(a, b0, c10);
-        c11 = _mm256_fmadd_ps(a, b1, c11);
-        a = _mm256_broadcast_ss(pa + 2);
-        c20 = _mm256_fmadd_ps(a, b0, c20);
-        c21 = _mm256_fmadd_ps(a, b1, c21);
-        a = _mm256_broadcast_ss(pa + 3);
-        c30 = _mm256_fmadd_ps(a, b0, c30);
-        c31 = _mm256_fmadd_ps(a, b1, c31);
-        a = _mm256_broadcast_ss(pa + 4);
-        c40 = _mm256_fmadd_ps(a, b0, c40);
-        c41 = _mm256_fmadd_ps(a, b1, c41);
-        a = _mm256_broadcast_ss(pa + 5);
-        c50 = _mm256_fmadd_ps(a, b0, c50);
-        c51 = _mm256_fmadd_ps(a, b1, c51);
-        pa += 6;
-        pb += 16;
+    __m256 sum[6][2];
+    for (int r = 0; r < 6; r++)
+        sum[r][0] = sum[r][1] = _mm256_setzero_ps();
+    for (int64_t p0 = 0; p0 < kc; p0 += GEMM_KSUB) {
+        int64_t steps = kc - p0 < GEMM_KSUB ? kc - p0 : GEMM_KSUB;
+        __m256 acc[6][2];
+        for (int r = 0; r < 6; r++)
+            acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+        for (int64_t p = 0; p < steps; p++) {
+            __m256 b0 = _mm256_load_ps(pb), b1 = _mm256_load_ps(pb + 8);
+            for (int r = 0; r < 6; r++) {
+                __m256 a = _mm256_broadcast_ss(pa + r);
+                acc[r][0] = _mm256_fmadd_ps(a, b0, acc[r][0]);
+                acc[r][1] = _mm256_fmadd_ps(a, b1, acc[r][1]);
+            }
+            pa += 6;
+            pb += 16;
+        }
+        for (int r = 0; r < 6; r++) {
+            sum[r][0] = _mm256_add_ps(sum[r][0], acc[r][0]);
+            sum[r][1] = _mm256_add_ps(sum[r][1], acc[r][1]);
+        }
     }
     __m256 va = _mm256_set1_ps(alpha), vb = _mm256_set1_ps(beta);
-    st8_out(c + 0 * ldc, c00, va, vb, beta);
-    st8_out(c + 0 * ldc + 8, c01, va, vb, beta);
-    st8_out(c + 1 * ldc, c10, va, vb, beta);
-    st8_out(c + 1 * ldc + 8, c11, va, vb, beta);
-    st8_out(c + 2 * ldc, c20, va, vb, beta);
-    st8_out(c + 2 * ldc + 8, c21, va, vb, beta);
-    st8_out(c + 3 * ldc, c30, va, vb, beta);
-    st8_out(c + 3 * ldc + 8, c31, va, vb, beta);
-    st8_out(c + 4 * ldc, c40, va, vb, beta);
-    st8_out(c + 4 * ldc + 8, c41, va, vb, beta);
-    st8_out(c + 5 * ldc, c50, va, vb, beta);
-    st8_out(c + 5 * ldc + 8, c51, va, vb, beta);
+    for (int r = 0; r < 6; r++) {
+        st8_out(c + r * ldc, sum[r][0], va, vb, beta);
+        st8_out(c + r * ldc + 8, sum[r][1], va, vb, beta);
+    }
 }
 
 /* f32 -> bf16, round to nearest even, NaN -> 0x7fc0 (tn_f32_to_bf16, 8 at a time) */
@@ -373,23 +365,33 @@ TN_TARGET_AVX512 static void
 ukr_8x32__avx512(int64_t kc, const float *pa, const float *pb, float *c, int64_t ldc, float alpha,
                  float beta)
 {
-    __m512 acc[8][2];
+    __m512 sum[8][2];
     for (int r = 0; r < 8; r++)
-        acc[r][0] = acc[r][1] = _mm512_setzero_ps();
-    for (int64_t p = 0; p < kc; p++) {
-        __m512 b0 = _mm512_load_ps(pb), b1 = _mm512_load_ps(pb + 16);
-        for (int r = 0; r < 8; r++) {
-            __m512 a = _mm512_set1_ps(pa[r]);
-            acc[r][0] = _mm512_fmadd_ps(a, b0, acc[r][0]);
-            acc[r][1] = _mm512_fmadd_ps(a, b1, acc[r][1]);
+        sum[r][0] = sum[r][1] = _mm512_setzero_ps();
+    for (int64_t p0 = 0; p0 < kc; p0 += GEMM_KSUB) {
+        int64_t steps = kc - p0 < GEMM_KSUB ? kc - p0 : GEMM_KSUB;
+        __m512 acc[8][2];
+        for (int r = 0; r < 8; r++)
+            acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+        for (int64_t p = 0; p < steps; p++) {
+            __m512 b0 = _mm512_load_ps(pb), b1 = _mm512_load_ps(pb + 16);
+            for (int r = 0; r < 8; r++) {
+                __m512 a = _mm512_set1_ps(pa[r]);
+                acc[r][0] = _mm512_fmadd_ps(a, b0, acc[r][0]);
+                acc[r][1] = _mm512_fmadd_ps(a, b1, acc[r][1]);
+            }
+            pa += 8;
+            pb += 32;
         }
-        pa += 8;
-        pb += 32;
+        for (int r = 0; r < 8; r++) {
+            sum[r][0] = _mm512_add_ps(sum[r][0], acc[r][0]);
+            sum[r][1] = _mm512_add_ps(sum[r][1], acc[r][1]);
+        }
     }
     __m512 va = _mm512_set1_ps(alpha), vb = _mm512_set1_ps(beta);
     for (int r = 0; r < 8; r++) {
-        st16_out(c + r * ldc, acc[r][0], va, vb, beta);
-        st16_out(c + r * ldc + 16, acc[r][1], va, vb, beta);
+        st16_out(c + r * ldc, sum[r][0], va, vb, beta);
+        st16_out(c + r * ldc + 16, sum[r][1], va, vb, beta);
     }
 }
 

@@ -21,6 +21,8 @@ enum {
     MAX_MR = 8,
     MAX_NR = 32,
     PACK_SLACK = 16,  /* floats after a packed block that a vector packer may overrun */
+    GEMM_KSUB = 32,   /* k steps a micro-kernel's accumulators run before they are added into its
+                       * partial sums (Note [GEMM accuracy] in matmul.c) */
 };
 
 /* C[MR][NR] (row stride ldc) = alpha * pa·pb + beta * C over kc packed k */
