@@ -679,8 +679,10 @@ sdpa_bw_task(void *ctx, int64_t begin, int64_t end)
                     memset(dq, 0, (size_t)(nq * E * ae));
                     goto store_dq;
                 }
-                /* scores, then P = exp(scale * s + mask - lse) in place */
-                if (bw_gemm(f64, nq, Se, E, dt, qr, j->qs[2], j->qs[3], dt, kb, j->ks[3], j->ks[2], sc, S, 1.0, 0.0)) {
+                /* scale * scores (the scale as the GEMM's alpha: one rounding, as upstream's
+                 * cpublas::gemm call), then P = exp(scale * s + mask - lse) in place */
+                if (bw_gemm(f64, nq, Se, E, dt, qr, j->qs[2], j->qs[3], dt, kb, j->ks[3], j->ks[2], sc, S, j->scale,
+                            0.0)) {
                     j->failed = 1;
                     goto out;
                 }
@@ -703,11 +705,11 @@ sdpa_bw_task(void *ctx, int64_t begin, int64_t end)
                         int dead = j->causal && c > i;
                         if (f64) {
                             double *s = (double *)sc + r * S + c;
-                            *s = dead || mrow[c] == -INFINITY ? 0.0 : exp(*s * j->scale + mrow[c] - lse);
+                            *s = dead || mrow[c] == -INFINITY ? 0.0 : exp(*s + mrow[c] - lse);
                         } else {
                             float *s = (float *)sc + r * S + c;
                             *s = dead || mrow[c] == -INFINITY ? 0.0f
-                                                              : expf(*s * (float)j->scale + mrow[c] - (float)lse);
+                                                              : expf(*s + mrow[c] - (float)lse);
                         }
                     }
                 }

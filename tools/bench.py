@@ -67,6 +67,11 @@ warm-up) and VmRSS after every step (does RSS come back to the same level step a
 are saved activations freed?). ABBA over --reps repetitions; medians; writes the section between
 the bench:train markers of docs/PERF.md (a full run keeps that section) and build/bench/train.json.
 
+--kernels (separately, like --train): the larger kernels of KERNELS (convolutions, transposed
+convolution, pooling, interpolation, a batched solve, a 2^16 rfft; a row that refuses says so),
+timed like the per-op rows, ABBA over --reps; writes the section between the bench:kernels markers
+of docs/PERF.md (a full run keeps it) and build/bench/kernels.json.
+
 Options: --reps N (default 5; --quick: 2), --quick, --groups LIST, --new-tokens N (64; quick 8),
 --prefill-sizes LIST (6,128,512,1024), --prefill-dtypes LIST (float32), --prefill-inner N
 (2; quick 1), --threads N, --timeout SECONDS per worker (3600), --md PATH (docs/PERF.md),
@@ -106,7 +111,9 @@ OPS = {
     "F.linear 1x576 @ 576x576": ("x = torch.randn(1, 576); w = torch.randn(576, 576)", "F.linear(x, w)"),
 }
 
-# Larger kernels, for context (no target): the convolutions vision and speech models start with.
+# Larger kernels, for context (no target), measured by --kernels into their own section of
+# docs/PERF.md: the convolutions vision and speech models start with, then the heavier kernels of
+# issue 14 (transposed convolution, pooling, interpolation, a batched solve, a long real FFT).
 KERNELS = {
     "F.conv2d 1x64x56x56, 64x64x3x3, padding 1": ("x = torch.randn(1, 64, 56, 56); w = torch.randn(64, 64, 3, 3)",
                                                  "F.conv2d(x, w, padding=1)"),
@@ -116,6 +123,21 @@ KERNELS = {
         "x = torch.randn(1, 128, 56, 56); w = torch.randn(128, 1, 3, 3)", "F.conv2d(x, w, padding=1, groups=128)"),
     "F.conv1d 1x80x3000, 384x80x3, padding 1 (Whisper stem)": (
         "x = torch.randn(1, 80, 3000); w = torch.randn(384, 80, 3)", "F.conv1d(x, w, padding=1)"),
+    "F.conv_transpose2d 1x64x28x28, 64x32x4x4, stride 2, padding 1": (
+        "x = torch.randn(1, 64, 28, 28); w = torch.randn(64, 32, 4, 4)",
+        "F.conv_transpose2d(x, w, stride=2, padding=1)"),
+    "F.max_pool2d 1x64x112x112, 3x3, stride 2, padding 1": (
+        "x = torch.randn(1, 64, 112, 112)", "F.max_pool2d(x, 3, 2, 1)"),
+    "F.avg_pool2d 1x64x56x56, 2x2": ("x = torch.randn(1, 64, 56, 56)", "F.avg_pool2d(x, 2)"),
+    "F.adaptive_avg_pool2d 1x512x14x14 -> 7x7": (
+        "x = torch.randn(1, 512, 14, 14)", "F.adaptive_avg_pool2d(x, 7)"),
+    "F.interpolate 1x64x56x56 -> 112x112, bilinear": (
+        "x = torch.randn(1, 64, 56, 56)", "F.interpolate(x, size=(112, 112), mode='bilinear')"),
+    "F.interpolate 1x64x56x56 -> 112x112, nearest": (
+        "x = torch.randn(1, 64, 56, 56)", "F.interpolate(x, size=(112, 112), mode='nearest')"),
+    "torch.linalg.solve 64x(32x32), 64x(32x4)": (
+        "a = torch.randn(64, 32, 32) + 32 * torch.eye(32); b = torch.randn(64, 32, 4)", "torch.linalg.solve(a, b)"),
+    "torch.fft.rfft 2^16": ("x = torch.randn(65536)", "torch.fft.rfft(x)"),
 }
 
 # Targets: (what, test on the ratio ours/upstream or on the value).
@@ -161,11 +183,17 @@ def worker_ops(torch, p):
     import torch.nn.functional as F
 
     out = {}
-    for label, (setup, stmt) in {**OPS, **KERNELS}.items():
+    for label, (setup, stmt) in (KERNELS if p.get("kernels") else OPS).items():
         env = {"torch": torch, "F": F}
-        exec(setup, env)
-        timer = timeit.Timer(stmt, globals=env)
-        timer.timeit(100)  # warm-up: first calls resolve dispatch, caches, packed weights
+        try:
+            exec(setup, env)
+            timer = timeit.Timer(stmt, globals=env)
+            timer.timeit(10 if p.get("kernels") else 100)  # warm-up: dispatch, caches, packed weights
+        except Exception as e:  # a kernel row that refuses is reported as such, the others still run
+            if not p.get("kernels"):
+                raise
+            out[label] = {"error": f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"}
+            continue
         number, _ = timer.autorange()  # smallest 1/2/5*10^k loop taking >= 0.2 s
         number = max(1, int(number * p["op_scale"]))
         best = min(timer.repeat(p["op_repeat"], number))
@@ -726,7 +754,6 @@ def summarise(run) -> dict:
         S["rss_import"] = both("import", lambda d: d["rss_kib"] * 1024)
     if "ops" in run["samples"]:
         S["ops"] = {label: both("ops", lambda d, label=label: d[label]) for label in OPS}
-        S["kernels"] = {label: both("ops", lambda d, label=label: d[label]) for label in KERNELS}
     for dt in run["prefill_dtypes"]:
         if f"prefill-{dt}" in run["samples"]:
             S[f"prefill-{dt}"] = {str(s): both(f"prefill-{dt}", lambda d, s=s: d[str(s)])
@@ -868,13 +895,7 @@ def render_md(run, S, png: Path) -> str:
         targets.append((f"per-op cost ≤ {TARGET_OP_RATIO}× upstream (every op)", f"worst {fmt_ratio(worst)}", all_ok,
                         worst and worst / TARGET_OP_RATIO))
 
-    if S.get("kernels"):
-        lines += ["## Larger kernels (context, no target)", "",
-                  "| op | ours | upstream | ratio |", "|---|---|---|---|"]
-        for label, st in S["kernels"].items():
-            lines.append(f"| `{label}` | {cell(st['ours'], fmt_time)} | {cell(st['upstream'], fmt_time)} | "
-                         f"{fmt_ratio(ratio(st['ours'], st['upstream']))} |")
-        lines += ["", "float32, no bias, torch's default threads; measured like the per-op rows.", ""]
+    lines += kept_section(KERNELS_MD_BEGIN, KERNELS_MD_END).splitlines()
 
     if "bandwidth" in S:
         lines += ["## Memory read bandwidth (this machine)", "", "| threads | read bandwidth |", "|---|---|"]
@@ -984,13 +1005,9 @@ def render_md(run, S, png: Path) -> str:
                  "over 10% across repetitions (other jobs shared the CPUs). Treat ratios near a target as",
                  "unsettled; re-run on a quiet machine.", ""]
     i = lines.index(f"![chart]({png.name})")
-    out = "\n".join(lines[:i] + head + lines[i:]) + "\n"
-    # the --adapt section, measured separately, is kept
-    old = Path(ROOT / "docs" / "PERF.md").read_text() if (ROOT / "docs" / "PERF.md").exists() else ""
-    if ADAPT_MD_BEGIN in old and ADAPT_MD_END in old:
-        out += "\n" + ADAPT_MD_BEGIN + old.split(ADAPT_MD_BEGIN, 1)[1].split(ADAPT_MD_END, 1)[0] + ADAPT_MD_END + "\n"
-    return out
-    return "\n".join(lines[:i] + head + lines[i:]) + "\n" + kept_train_section()
+    # the sections measured separately (--kernels above, --adapt, --train) are kept as they are
+    return ("\n".join(lines[:i] + head + lines[i:]) + "\n" + kept_section(ADAPT_MD_BEGIN, ADAPT_MD_END)
+            + kept_section(TRAIN_MD_BEGIN, TRAIN_MD_END))
 
 
 # -- chart (runs in .venv-upstream, where matplotlib is) ------------------------------------------
@@ -1430,13 +1447,67 @@ def render_fed(run) -> str:
 TRAIN_MD_BEGIN, TRAIN_MD_END = "<!-- bench:train:begin -->", "<!-- bench:train:end -->"
 
 
-def kept_train_section() -> str:
-    """The training section of the current docs/PERF.md, which a full run does not measure."""
+def kept_section(begin: str, end: str) -> str:
+    """A section of the current docs/PERF.md between its markers (measured by its own mode, which a
+    full run does not repeat), markers included; "" if it has none."""
     doc = ROOT / "docs" / "PERF.md"
     text = doc.read_text() if doc.exists() else ""
-    if TRAIN_MD_BEGIN not in text or TRAIN_MD_END not in text:
+    if begin not in text or end not in text:
         return ""
-    return "\n" + TRAIN_MD_BEGIN + text.split(TRAIN_MD_BEGIN, 1)[1].split(TRAIN_MD_END, 1)[0] + TRAIN_MD_END + "\n"
+    return "\n" + begin + text.split(begin, 1)[1].split(end, 1)[0] + end + "\n"
+
+
+# -- larger kernels (--kernels) -------------------------------------------------------------------
+
+KERNELS_MD_BEGIN, KERNELS_MD_END = "<!-- bench:kernels:begin -->", "<!-- bench:kernels:end -->"
+
+
+def orchestrate_kernels(args) -> int:
+    reps = args.reps or (2 if args.quick else 5)
+    params = {"threads": args.threads, "kernels": True, "op_repeat": 3 if args.quick else 5,
+              "op_scale": 0.25 if args.quick else 1.0}
+    run = {"started": datetime.datetime.now().isoformat(timespec="seconds"),
+           "command": " ".join(["tools/bench.py"] + sys.argv[1:]), "machine": machine_info(),
+           "git": git_head(), "reps": reps, "loadavg_start": os.getloadavg(),
+           "probe_threads": probe(args.threads), "samples": {}}
+    for rep in range(reps):
+        order = SIDES if rep % 2 == 0 else SIDES[::-1]
+        log(f"kernels repetition {rep + 1}/{reps}, order {' then '.join(order)}")
+        for side in order:
+            t0 = time.perf_counter()
+            res = run_worker(side, "ops", params, args.timeout)
+            log(f"  kernels {side:8s} {time.perf_counter() - t0:6.1f} s {res.get('error', '')}")
+            for label in KERNELS:  # one sample key per row, so a refused row is that row's error
+                v = res.get("data", {}).get(label, {"error": res.get("error", "not measured")})
+                sample = {"error": v["error"]} if isinstance(v, dict) else {"data": {"s": v}}
+                run["samples"].setdefault(label, {}).setdefault(side, []).append(
+                    dict(sample, rep=rep, loadavg=os.getloadavg()[0]))
+    run["loadavg_end"] = os.getloadavg()
+    run["finished"] = datetime.datetime.now().isoformat(timespec="seconds")
+    return save_section(run, args, "kernels.json", render_kernels(run), Path(args.md), KERNELS_MD_BEGIN,
+                        KERNELS_MD_END)
+
+
+def render_kernels(run) -> str:
+    lines = ["## Larger kernels (context, no target; `tools/bench.py --kernels`)", "",
+             f"Measured by `.venv/bin/python {run['command']}` at {run['git']}, {run['started']} → {run['finished']}, "
+             f"on {run['machine']['nproc']} CPUs ({run['machine']['cpu']}), {run['probe_threads']} threads on both "
+             f"sides; load average (1 min) {run['loadavg_start'][0]:.1f} at the start and "
+             f"{run['loadavg_end'][0]:.1f} at the end. float32, no bias; each worker takes the best of several "
+             f"autoranged loops per row; {run['reps']} repetitions in fresh processes, ABBA; medians of those.", "",
+             "| op | ours | upstream | ratio |", "|---|---|---|---|"]
+    noisy = run["loadavg_start"][0] > float(run["machine"]["nproc"] or 1)
+    for label in KERNELS:
+        st = {side: stat(run, label, side, lambda d: d["s"]) for side in SIDES}
+        lines.append(f"| `{label}` | {cell(st['ours'], fmt_time)} | {cell(st['upstream'], fmt_time)} | "
+                     f"{fmt_ratio(ratio(st['ours'], st['upstream']))} |")
+        noisy = noisy or any(st[s]["median"] and st[s]["spread"] > 0.10 for s in SIDES)
+    lines.append("")
+    if noisy:
+        lines += ["**Noisy machine**: the load average exceeded the CPU count and/or some medians had a spread "
+                  "over 10% across repetitions (other jobs shared the CPUs). Treat the ratios as unsettled; "
+                  "re-run on a quiet machine.", ""]
+    return "\n".join(lines) + "\n"
 
 
 def orchestrate_train(args) -> int:
@@ -1539,6 +1610,7 @@ def main() -> int:
     ap.add_argument("--fed", action="store_true", help="one federated round, ours vs upstream -> docs/FEDERATED.md")
     ap.add_argument("--fed-modes", default="tent,full", help="with --fed: which deltas (tent, full)")
     ap.add_argument("--train", action="store_true", help="training steps -> the training section of docs/PERF.md")
+    ap.add_argument("--kernels", action="store_true", help="the larger kernels -> their section of docs/PERF.md")
     ap.add_argument("--plot", metavar="RESULTS_JSON", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.dist_worker:
@@ -1551,6 +1623,8 @@ def main() -> int:
         return orchestrate_adapt(args)
     if args.train:
         return orchestrate_train(args)
+    if args.kernels:
+        return orchestrate_kernels(args)
     if args.worker:
         return worker_main(args)
     if args.plot:

@@ -86,11 +86,17 @@ CASES["convolution_backward/of_conv2d"] = {"code": (
 FA = f"{A}._scaled_dot_product_flash_attention_for_cpu"
 
 
-def attn(name, B=2, Hq=4, Hkv=4, L=5, S=6, E=8, causal=False, mask=None, scale=None, dt="float32", tol=True,
+# Note [Attention backward sizes]: the derived rule's bound is twice upstream's largest float32 error
+# over the result, a maximum over its elements; with 5 queries and 6 keys (384 elements) two
+# independent rounding walks' maxima often differ by more than that: over 15 seeds x 3 gradients
+# ours landed at up to 1.21x (plain) and 1.51x (gqa_causal) of the bound, and upstream itself
+# moves with the CPU (two of these cases passed on one AVX-512 EPYC and failed on another). At 32
+# queries and 36 keys the worst of the same 45 draws is 0.75x and 0.63x, so values are compared there.
+def attn(name, B=2, Hq=4, Hkv=4, L=32, S=36, E=8, causal=False, mask=None, scale=None, dt="float32", tol=True,
          post=None):
     q, k, v = (f"make(({B}, {Hq}, {L}, {E}), torch.{dt}, seed=1)", f"make(({B}, {Hkv}, {S}, {E}), torch.{dt}, seed=2)",
                f"make(({B}, {Hkv}, {S}, {E}), torch.{dt}, seed=3)")
-    kw = f", attn_mask={mask}" if mask else ""
+    kw = f", attn_mask={mask.format(L=L, S=S)}" if mask else ""
     kw += f", scale={scale}" if scale else ""
     code = (f"q = {q}; k = {k}; v = {v}; o, lse = {FA}(q, k, v, 0.0, {causal}{kw}); "
             f"r = {FA}_backward(make(tuple(o.shape), torch.{dt}, seed=4), q, k, v, o, lse, 0.0, {causal}{kw}); "
@@ -100,13 +106,13 @@ def attn(name, B=2, Hq=4, Hkv=4, L=5, S=6, E=8, causal=False, mask=None, scale=N
 
 attn("plain")
 attn("causal", causal=True)
-attn("causal_long_keys", L=5, S=9, causal=True)
-attn("causal_long_queries", L=9, S=5, causal=True)
+attn("causal_long_keys", L=20, S=36, causal=True)
+attn("causal_long_queries", L=36, S=20, causal=True)
 attn("gqa", Hq=4, Hkv=2)
 attn("gqa_causal", Hq=6, Hkv=2, causal=True)
-attn("mask_2d", mask="make((5, 6), torch.float32, seed=5)")
-attn("mask_4d", mask="make((2, 1, 5, 6), torch.float32, seed=5)")
-attn("mask_minus_inf", mask="make((5, 6), torch.float32, seed=5).masked_fill(torch.arange(6) % 3 == 0, float('-inf'))")
+attn("mask_2d", mask="make(({L}, {S}), torch.float32, seed=5)")
+attn("mask_4d", mask="make((2, 1, {L}, {S}), torch.float32, seed=5)")
+attn("mask_minus_inf", mask="make(({L}, {S}), torch.float32, seed=5).masked_fill(torch.arange({S}) % 3 == 0, float('-inf'))")
 attn("scale", scale=0.3)
 attn("float64", dt="float64")
 attn("bfloat16", dt="bfloat16")
@@ -163,11 +169,14 @@ conv_dd("transposed_groups_output_padding", "make((2, 4, 5, 6), torch.{dt}, seed
 conv_dd("transposed_f32", "make((1, 4, 5, 6), torch.{dt}, seed=1)", "make((4, 3, 3, 2), torch.{dt}, seed=2)",
         (1, 3, 10, 9), [1, 1], [0, 0], [2, 2], 1, dt="float32", transposed=True, op=[1, 1])
 # float16/bfloat16 with a bias: upstream adds the bias before its one rounding (a second rounding
-# after it was up to a whole result off where the sum is near zero); these sums agree bit for bit
+# after it was up to a whole result off where the sum is near zero). bfloat16 agrees bit for bit.
+# float16 is compared under the derived rule: on a Zen 5 EPYC upstream's float16 path rounds on the
+# way (259 of its 792 results are not the correctly rounded float64 answer; ours are all), while on
+# another AVX-512 EPYC it agreed bit for bit with ours.
 for _dt in ("bfloat16", "float16"):
-    CASES[f"convolution/transposed_bias_{_dt}"] = (
-        f"out = torch.nn.functional.conv_transpose2d(make((2, 4, 5, 6), torch.{_dt}, seed=1), "
-        f"make((4, 3, 3, 2), torch.{_dt}, seed=2), make((3,), torch.{_dt}, seed=3), stride=2)")
+    _code = (f"out = torch.nn.functional.conv_transpose2d(make((2, 4, 5, 6), torch.{_dt}, seed=1), "
+             f"make((4, 3, 3, 2), torch.{_dt}, seed=2), make((3,), torch.{_dt}, seed=3), stride=2)")
+    CASES[f"convolution/transposed_bias_{_dt}"] = {"code": _code, **D} if _dt == "float16" else _code
 # upstream's output_padding checks: never negative; a non-transposed convolution_backward takes none
 CASES["convolution_backward/plain_output_padding"] = (
     f"out = {A}.convolution_backward(make((2, 3, 3, 5), torch.float32, seed=3), make((2, 4, 5, 6), torch.float32, "
