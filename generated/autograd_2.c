@@ -8,573 +8,6 @@
 
 #include <math.h>
 
-/* ForeachMinimumBackward0List: aten::_foreach_minimum.List
- *   other: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
- *   self: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list other;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-    Py_ssize_t other_size_;
-} ForeachMinimumBackward0List;
-
-static int
-ForeachMinimumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
-    PyObject *t_[10] = {0};
-    tn_ag_vec *vecs_[4];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    tn_ag_vec v2_;
-    tn_ag_vec v3_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v0_.v, v0_.n};
-    vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v1_.v, v1_.n};
-    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v2_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[0]), tn_value_tensor(t_[1]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_lt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3]), tn_value_int(INT64_C(0))});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            v2_.v[i_] = Py_XNewRef(t_[4]);
-            tn_ag_release_temps(&t_[0], 5);
-        }
-        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
-    }
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v3_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[5] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[6]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_gt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(t_[8]), tn_value_int(INT64_C(0))});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            v3_.v[i_] = Py_XNewRef(t_[9]);
-            tn_ag_release_temps(&t_[5], 5);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 10);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachMinimumBackward0List_release(tn_node *n_)
-{
-    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
-    tn_saved_list_release(&n->other);
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachMinimumBackward0List_finalize(tn_node *n_)
-{
-    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
-    (void)n;
-}
-
-static int
-ForeachMinimumBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
-        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
-            return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachMinimumBackward0List_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachMinimumBackward0List = {
-    .name = "ForeachMinimumBackward0List",
-    .basicsize = sizeof(ForeachMinimumBackward0List),
-    .apply = ForeachMinimumBackward0List_apply,
-    .release = ForeachMinimumBackward0List_release,
-    .finalize = ForeachMinimumBackward0List_finalize,
-    .traverse = ForeachMinimumBackward0List_traverse,
-    .getset = ForeachMinimumBackward0List_getset,
-    .op = "aten::_foreach_minimum.List",
-};
-
-/* aten::_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_minimum__List(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n + (int)a_[1].n;
-    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)tn_node_new(&tn_kind_ForeachMinimumBackward0List, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->other_size_ = a_[1].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
-        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachMulBackward0List: aten::_foreach_mul.List
- *   other: mul_tensor_backward(grad, self, other_scalar_type)
- *   self: mul_tensor_backward(grad, other, self_scalar_type)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list other;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-    Py_ssize_t other_size_;
-} ForeachMulBackward0List;
-
-static int
-ForeachMulBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
-    PyObject *t_[2] = {0};
-    tn_ag_vec *vecs_[4];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    tn_ag_vec v2_;
-    tn_ag_vec v3_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v0_.v, v0_.n};
-    vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v1_.v, v1_.n};
-    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v2_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v2_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
-    }
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v3_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[1] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(other, (int64_t)i_), TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            v3_.v[i_] = Py_XNewRef(t_[1]);
-            tn_ag_release_temps(&t_[1], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachMulBackward0List_release(tn_node *n_)
-{
-    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
-    tn_saved_list_release(&n->other);
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachMulBackward0List_finalize(tn_node *n_)
-{
-    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
-    (void)n;
-}
-
-static int
-ForeachMulBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
-        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
-            return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachMulBackward0List_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachMulBackward0List = {
-    .name = "ForeachMulBackward0List",
-    .basicsize = sizeof(ForeachMulBackward0List),
-    .apply = ForeachMulBackward0List_apply,
-    .release = ForeachMulBackward0List_release,
-    .finalize = ForeachMulBackward0List_finalize,
-    .traverse = ForeachMulBackward0List_traverse,
-    .getset = ForeachMulBackward0List_getset,
-    .op = "aten::_foreach_mul.List",
-};
-
-/* aten::_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_mul__List(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n + (int)a_[1].n;
-    ForeachMulBackward0List *n = (ForeachMulBackward0List *)tn_node_new(&tn_kind_ForeachMulBackward0List, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->other_size_ = a_[1].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
-        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachMulBackward0Tensor: aten::_foreach_mul.Tensor
- *   other: mul_tensor_backward(grad, self, other_scalar_type)
- *   self: mul_tensor_backward(grad, other, self_scalar_type)
- */
-typedef struct {
-    tn_node base;
-    tn_saved other_;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachMulBackward0Tensor;
-
-static int
-ForeachMulBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
-    PyObject *t_[3] = {0};
-    tn_ag_vec *vecs_[3];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    tn_ag_vec v2_;
-    int rc_ = -1;
-    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs(n_, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[1] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), TN_T(other)->dtype);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[1]);
-            tn_ag_release_temps(&t_[1], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, 1, &v1_) < 0) goto fail_;
-    }
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v2_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[2] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), other, TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            v2_.v[i_] = Py_XNewRef(t_[2]);
-            tn_ag_release_temps(&t_[2], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v2_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachMulBackward0Tensor_release(tn_node *n_)
-{
-    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
-    tn_saved_release(&n->other_);
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachMulBackward0Tensor_finalize(tn_node *n_)
-{
-    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
-    (void)n;
-}
-
-static int
-ForeachMulBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachMulBackward0Tensor_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachMulBackward0Tensor = {
-    .name = "ForeachMulBackward0Tensor",
-    .basicsize = sizeof(ForeachMulBackward0Tensor),
-    .apply = ForeachMulBackward0Tensor_apply,
-    .release = ForeachMulBackward0Tensor_release,
-    .finalize = ForeachMulBackward0Tensor_finalize,
-    .traverse = ForeachMulBackward0Tensor_traverse,
-    .getset = ForeachMulBackward0Tensor_getset,
-    .op = "aten::_foreach_mul.Tensor",
-};
-
-/* aten::_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_mul__Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n + 1;
-    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)tn_node_new(&tn_kind_ForeachMulBackward0Tensor, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_node_set_next_edge(n_, (int)a_[0].n, other) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachMulBackward1Scalar: aten::_foreach_mul.Scalar
- *   self: mul_tensor_backward(grad, other, self_scalar_type)
- */
-typedef struct {
-    tn_node base;
-    tn_value scalar;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachMulBackward1Scalar;
-
-static int
-ForeachMulBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_mul_tensor_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->scalar, TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachMulBackward1Scalar_release(tn_node *n_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachMulBackward1Scalar_finalize(tn_node *n_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    (void)n;
-}
-
-static int
-ForeachMulBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachMulBackward1Scalar_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachMulBackward1Scalar = {
-    .name = "ForeachMulBackward1Scalar",
-    .basicsize = sizeof(ForeachMulBackward1Scalar),
-    .apply = ForeachMulBackward1Scalar_apply,
-    .release = ForeachMulBackward1Scalar_release,
-    .finalize = ForeachMulBackward1Scalar_finalize,
-    .traverse = ForeachMulBackward1Scalar_traverse,
-    .getset = ForeachMulBackward1Scalar_getset,
-    .op = "aten::_foreach_mul.Scalar",
-};
-
-/* aten::_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_mul__Scalar(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)tn_node_new(&tn_kind_ForeachMulBackward1Scalar, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->scalar = a_[1];
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* ForeachMulBackward1ScalarList: aten::_foreach_mul.ScalarList
  *   self: mul_tensor_backward(grad, other, self_scalar_type)
  */
@@ -3551,6 +2984,527 @@ fail_:
     return NULL;
 }
 
+/* I0Backward0: aten::i0
+ *   self: grad * at::special_i1(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} I0Backward0;
+
+static int
+I0Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    I0Backward0 *n = (I0Backward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_special_i1, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+I0Backward0_release(tn_node *n_)
+{
+    I0Backward0 *n = (I0Backward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+I0Backward0_finalize(tn_node *n_)
+{
+    I0Backward0 *n = (I0Backward0 *)n_;
+    (void)n;
+}
+
+static int
+I0Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    I0Backward0 *n = (I0Backward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+I0Backward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((I0Backward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef I0Backward0_getset[] = {
+    {"_saved_self", I0Backward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_I0Backward0 = {
+    .name = "I0Backward0",
+    .basicsize = sizeof(I0Backward0),
+    .apply = I0Backward0_apply,
+    .release = I0Backward0_release,
+    .finalize = I0Backward0_finalize,
+    .traverse = I0Backward0_traverse,
+    .getset = I0Backward0_getset,
+    .op = "aten::i0",
+};
+
+/* aten::i0(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_i0(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    I0Backward0 *n = (I0Backward0 *)tn_node_new(&tn_kind_I0Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::i0_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_i0_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    I0Backward0 *n = (I0Backward0 *)tn_node_new(&tn_kind_I0Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* IgammaBackward0: aten::igamma
+ *   other: grad * exp((self - 1) * log(other) - other - lgamma(self))
+ *   self: not_implemented("igamma: input")
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} IgammaBackward0;
+
+static int
+IgammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    IgammaBackward0 *n = (IgammaBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_sub__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_log, (tn_value[]){tn_value_tensor(other)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_lgamma, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[6]), tn_value_int(1)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[9]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'igamma: input' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+IgammaBackward0_release(tn_node *n_)
+{
+    IgammaBackward0 *n = (IgammaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+IgammaBackward0_finalize(tn_node *n_)
+{
+    IgammaBackward0 *n = (IgammaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+IgammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    IgammaBackward0 *n = (IgammaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+IgammaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IgammaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+IgammaBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IgammaBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef IgammaBackward0_getset[] = {
+    {"_saved_self", IgammaBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", IgammaBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_IgammaBackward0 = {
+    .name = "IgammaBackward0",
+    .basicsize = sizeof(IgammaBackward0),
+    .apply = IgammaBackward0_apply,
+    .release = IgammaBackward0_release,
+    .finalize = IgammaBackward0_finalize,
+    .traverse = IgammaBackward0_traverse,
+    .getset = IgammaBackward0_getset,
+    .op = "aten::igamma",
+};
+
+/* aten::igamma(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_igamma(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    IgammaBackward0 *n = (IgammaBackward0 *)tn_node_new(&tn_kind_IgammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+PyObject *
+tn_ag_record_igamma_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    IgammaBackward0 *n = (IgammaBackward0 *)tn_node_new(&tn_kind_IgammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* IgammacBackward0: aten::igammac
+ *   other: -grad * exp((self - 1) * log(other) - other - lgamma(self))
+ *   self: not_implemented("igammac: input")
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} IgammacBackward0;
+
+static int
+IgammacBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    IgammacBackward0 *n = (IgammacBackward0 *)n_;
+    PyObject *t_[11] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_sub__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_log, (tn_value[]){tn_value_tensor(other)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_lgamma, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7]), tn_value_int(1)});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[9])});
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[10]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'igammac: input' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 11);
+    (void)n;
+    return rc_;
+}
+
+static void
+IgammacBackward0_release(tn_node *n_)
+{
+    IgammacBackward0 *n = (IgammacBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+IgammacBackward0_finalize(tn_node *n_)
+{
+    IgammacBackward0 *n = (IgammacBackward0 *)n_;
+    (void)n;
+}
+
+static int
+IgammacBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    IgammacBackward0 *n = (IgammacBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+IgammacBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IgammacBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+IgammacBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IgammacBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef IgammacBackward0_getset[] = {
+    {"_saved_self", IgammacBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", IgammacBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_IgammacBackward0 = {
+    .name = "IgammacBackward0",
+    .basicsize = sizeof(IgammacBackward0),
+    .apply = IgammacBackward0_apply,
+    .release = IgammacBackward0_release,
+    .finalize = IgammacBackward0_finalize,
+    .traverse = IgammacBackward0_traverse,
+    .getset = IgammacBackward0_getset,
+    .op = "aten::igammac",
+};
+
+/* aten::igammac(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_igammac(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    IgammacBackward0 *n = (IgammacBackward0 *)tn_node_new(&tn_kind_IgammacBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+PyObject *
+tn_ag_record_igammac_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    IgammacBackward0 *n = (IgammacBackward0 *)tn_node_new(&tn_kind_IgammacBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* IndexAddBackward0: aten::index_add
  *   self: grad
  *   source: maybe_multiply(source.dim() > 0 ? grad.index_select(dim, index).expand_as(source) : grad.index_select(dim, index.squeeze(0)), alpha)
@@ -6359,6 +6313,451 @@ tn_ag_record__log_softmax(tn_op *op_, tn_value *a_)
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
     n->self_scalar_type = TN_T(self)->dtype;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
+ *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
+ *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved output_;
+    int64_t dim;
+    tn_saved grad_output_;
+} LogSoftmaxBackwardDataBackward0;
+
+static int
+LogSoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    PyObject *t_[15] = {0};
+    int64_t v0_;
+    int64_t v1_;
+    int rc_ = -1;
+    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
+    if (!output && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            v0_ = n->dim;
+            t_[6] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_ints_lit(&v0_, 1), tn_ag_value_bool(1), (tn_value){0}});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[6]), tn_value_int(1)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            v1_ = n->dim;
+            t_[8] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(grad_output), tn_ag_value_ints_lit(&v1_, 1), tn_ag_value_bool(1), (tn_value){0}});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[9]), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            t_[12] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[12] && PyErr_Occurred()) goto fail_;
+            t_[13] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[11]), tn_value_tensor(t_[12])});
+            if (!t_[13] && PyErr_Occurred()) goto fail_;
+            t_[14] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(t_[13]), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[14] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[14]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 15);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogSoftmaxBackwardDataBackward0_release(tn_node *n_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    tn_saved_release(&n->output_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+LogSoftmaxBackwardDataBackward0_finalize(tn_node *n_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogSoftmaxBackwardDataBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    if (tn_saved_traverse(&n->output_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->output_, TN_NODE(self));
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogSoftmaxBackwardDataBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef LogSoftmaxBackwardDataBackward0_getset[] = {
+    {"_saved_output", LogSoftmaxBackwardDataBackward0_get_output, NULL, NULL, NULL},
+    {"_saved_dim", LogSoftmaxBackwardDataBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_grad_output", LogSoftmaxBackwardDataBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogSoftmaxBackwardDataBackward0 = {
+    .name = "LogSoftmaxBackwardDataBackward0",
+    .basicsize = sizeof(LogSoftmaxBackwardDataBackward0),
+    .apply = LogSoftmaxBackwardDataBackward0_apply,
+    .release = LogSoftmaxBackwardDataBackward0_release,
+    .finalize = LogSoftmaxBackwardDataBackward0_finalize,
+    .traverse = LogSoftmaxBackwardDataBackward0_traverse,
+    .getset = LogSoftmaxBackwardDataBackward0_getset,
+    .op = "aten::_log_softmax_backward_data",
+};
+
+/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
+PyObject *
+tn_ag_record__log_softmax_backward_data(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *output = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackwardDataBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, output) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogaddexpBackward0: aten::logaddexp
+ *   other: grad / (1 + exp(self - other)).conj()
+ *   self: grad / (1 + exp(other - self)).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} LogaddexpBackward0;
+
+static int
+LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogaddexpBackward0_release(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+LogaddexpBackward0_finalize(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogaddexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogaddexpBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef LogaddexpBackward0_getset[] = {
+    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogaddexpBackward0 = {
+    .name = "LogaddexpBackward0",
+    .basicsize = sizeof(LogaddexpBackward0),
+    .apply = LogaddexpBackward0_apply,
+    .release = LogaddexpBackward0_release,
+    .finalize = LogaddexpBackward0_finalize,
+    .traverse = LogaddexpBackward0_traverse,
+    .getset = LogaddexpBackward0_getset,
+    .op = "aten::logaddexp",
+};
+
+/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogcumsumexpBackward0: aten::logcumsumexp
+ *   self: logcumsumexp_backward(grad, self, result, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved result_;
+} LogcumsumexpBackward0;
+
+static int
+LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogcumsumexpBackward0_release(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogcumsumexpBackward0_finalize(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogcumsumexpBackward0_getset[] = {
+    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogcumsumexpBackward0 = {
+    .name = "LogcumsumexpBackward0",
+    .basicsize = sizeof(LogcumsumexpBackward0),
+    .apply = LogcumsumexpBackward0_apply,
+    .release = LogcumsumexpBackward0_release,
+    .finalize = LogcumsumexpBackward0_finalize,
+    .traverse = LogcumsumexpBackward0_traverse,
+    .getset = LogcumsumexpBackward0_getset,
+    .op = "aten::logcumsumexp",
+};
+
+/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
+PyObject *
+tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
     n->dim = a_[1].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)

@@ -8,683 +8,6 @@
 
 #include <math.h>
 
-/* PinMemoryBackward0: aten::_pin_memory
- *   self: grad
- */
-typedef struct {
-    tn_node base;
-} PinMemoryBackward0;
-
-static int
-PinMemoryBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-PinMemoryBackward0_release(tn_node *n_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-}
-
-static void
-PinMemoryBackward0_finalize(tn_node *n_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-}
-
-static int
-PinMemoryBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef PinMemoryBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_PinMemoryBackward0 = {
-    .name = "PinMemoryBackward0",
-    .basicsize = sizeof(PinMemoryBackward0),
-    .apply = PinMemoryBackward0_apply,
-    .release = PinMemoryBackward0_release,
-    .finalize = PinMemoryBackward0_finalize,
-    .traverse = PinMemoryBackward0_traverse,
-    .getset = PinMemoryBackward0_getset,
-    .op = "aten::_pin_memory",
-};
-
-/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
-PyObject *
-tn_ag_record__pin_memory(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)tn_node_new(&tn_kind_PinMemoryBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PolygammaBackward0: aten::polygamma
- *   self: grad * polygamma(n + 1, self)
- */
-typedef struct {
-    tn_node base;
-    int64_t n;
-    tn_saved self_;
-} PolygammaBackward0;
-
-static int
-PolygammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_polygamma, (tn_value[]){tn_value_int((n->n + INT64_C(1))), tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-PolygammaBackward0_release(tn_node *n_)
-{
-    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-PolygammaBackward0_finalize(tn_node *n_)
-{
-    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
-    (void)n;
-}
-
-static int
-PolygammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PolygammaBackward0_get_n(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((PolygammaBackward0 *)self)->n);
-}
-
-static PyObject *
-PolygammaBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PolygammaBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef PolygammaBackward0_getset[] = {
-    {"_saved_n", PolygammaBackward0_get_n, NULL, NULL, NULL},
-    {"_saved_self", PolygammaBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PolygammaBackward0 = {
-    .name = "PolygammaBackward0",
-    .basicsize = sizeof(PolygammaBackward0),
-    .apply = PolygammaBackward0_apply,
-    .release = PolygammaBackward0_release,
-    .finalize = PolygammaBackward0_finalize,
-    .traverse = PolygammaBackward0_traverse,
-    .getset = PolygammaBackward0_getset,
-    .op = "aten::polygamma",
-};
-
-/* aten::polygamma(int n, Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_polygamma(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PolygammaBackward0 *n = (PolygammaBackward0 *)tn_node_new(&tn_kind_PolygammaBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->n = a_[0].u.i;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward0: aten::pow.Tensor_Scalar
- *   self: pow_backward(grad, self, exponent)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_value exponent;
-} PowBackward0;
-
-static int
-PowBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_fm_pow_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, &n->exponent);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward0_release(tn_node *n_)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-PowBackward0_finalize(tn_node *n_)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward0_get_exponent(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((PowBackward0 *)self)->exponent);
-}
-
-static PyGetSetDef PowBackward0_getset[] = {
-    {"_saved_self", PowBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward0_get_exponent, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward0 = {
-    .name = "PowBackward0",
-    .basicsize = sizeof(PowBackward0),
-    .apply = PowBackward0_apply,
-    .release = PowBackward0_release,
-    .finalize = PowBackward0_finalize,
-    .traverse = PowBackward0_traverse,
-    .getset = PowBackward0_getset,
-    .op = "aten::pow.Tensor_Scalar",
-};
-
-/* aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Tensor_Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->exponent = a_[1];
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
-PyObject *
-tn_ag_record_pow___Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    n->exponent = a_[1];
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward1: aten::pow.Tensor_Tensor
- *   exponent: pow_backward_exponent(grad, self, exponent, result)
- *   self: pow_backward_self(grad, self, exponent)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved exponent_;
-    tn_saved result_;
-} PowBackward1;
-
-static int
-PowBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    PyObject *t_[5] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *exponent = t_[1] = tn_saved_unpack(&n->exponent_, n_);
-    if (!exponent && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[3] = tn_fm_pow_backward_exponent(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent, result);
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[3]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[4] = tn_fm_pow_backward_self(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent);
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[4]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward1_release(tn_node *n_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->exponent_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PowBackward1_finalize(tn_node *n_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->exponent_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward1_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward1_get_exponent(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->exponent_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward1_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PowBackward1_getset[] = {
-    {"_saved_self", PowBackward1_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward1_get_exponent, NULL, NULL, NULL},
-    {"_saved_result", PowBackward1_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward1 = {
-    .name = "PowBackward1",
-    .basicsize = sizeof(PowBackward1),
-    .apply = PowBackward1_apply,
-    .release = PowBackward1_release,
-    .finalize = PowBackward1_finalize,
-    .traverse = PowBackward1_traverse,
-    .getset = PowBackward1_getset,
-    .op = "aten::pow.Tensor_Tensor",
-};
-
-/* aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Tensor_Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
-PyObject *
-tn_ag_record_pow___Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1 + 1;
-    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward2: aten::pow.Scalar
- *   exponent: pow_backward_exponent(grad, self, exponent, result)
- */
-typedef struct {
-    tn_node base;
-    tn_value self;
-    tn_saved exponent_;
-    tn_saved result_;
-} PowBackward2;
-
-static int
-PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
-    if (!exponent && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward2_release(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    tn_saved_release(&n->exponent_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PowBackward2_finalize(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    if (tn_saved_traverse(&n->exponent_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward2_get_self(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
-}
-
-static PyObject *
-PowBackward2_get_exponent(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward2_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PowBackward2_getset[] = {
-    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
-    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward2 = {
-    .name = "PowBackward2",
-    .basicsize = sizeof(PowBackward2),
-    .apply = PowBackward2_apply,
-    .release = PowBackward2_release,
-    .finalize = PowBackward2_finalize,
-    .traverse = PowBackward2_traverse,
-    .getset = PowBackward2_getset,
-    .op = "aten::pow.Scalar",
-};
-
-/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
-        goto fail_;
-    n->self = a_[0];
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* ProdBackward0: aten::prod
  *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
  */
@@ -6267,6 +5590,901 @@ tn_ag_record_softplus_backward(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SortBackward0: aten::sort
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    tn_saved indices_;
+} SortBackward0;
+
+static int
+SortBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(1)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+SortBackward0_release(tn_node *n_)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+SortBackward0_finalize(tn_node *n_)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SortBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SortBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SortBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SortBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SortBackward0 *)self)->dim);
+}
+
+static PyObject *
+SortBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SortBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef SortBackward0_getset[] = {
+    {"_saved_self_sym_sizes", SortBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", SortBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_indices", SortBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SortBackward0 = {
+    .name = "SortBackward0",
+    .basicsize = sizeof(SortBackward0),
+    .apply = SortBackward0_apply,
+    .release = SortBackward0_release,
+    .finalize = SortBackward0_finalize,
+    .traverse = SortBackward0_traverse,
+    .getset = SortBackward0_getset,
+    .op = "aten::sort",
+};
+
+/* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_sort(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SortBackward0 *n = (SortBackward0 *)tn_node_new(&tn_kind_SortBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SortBackward1: aten::sort.stable
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    tn_saved indices_;
+} SortBackward1;
+
+static int
+SortBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(1)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+SortBackward1_release(tn_node *n_)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+SortBackward1_finalize(tn_node *n_)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SortBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SortBackward1_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SortBackward1 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SortBackward1_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SortBackward1 *)self)->dim);
+}
+
+static PyObject *
+SortBackward1_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SortBackward1 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef SortBackward1_getset[] = {
+    {"_saved_self_sym_sizes", SortBackward1_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", SortBackward1_get_dim, NULL, NULL, NULL},
+    {"_saved_indices", SortBackward1_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SortBackward1 = {
+    .name = "SortBackward1",
+    .basicsize = sizeof(SortBackward1),
+    .apply = SortBackward1_apply,
+    .release = SortBackward1_release,
+    .finalize = SortBackward1_finalize,
+    .traverse = SortBackward1_traverse,
+    .getset = SortBackward1_getset,
+    .op = "aten::sort.stable",
+};
+
+/* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_sort__stable(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SortBackward1 *n = (SortBackward1 *)tn_node_new(&tn_kind_SortBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialErfcxBackward0: aten::special_erfcx
+ *   self: (2.0 * self * result - 2.0 / sqrt(M_PI)) * grad
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialErfcxBackward0;
+
+static int
+SpecialErfcxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialErfcxBackward0 *n = (SpecialErfcxBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(2.0)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(result)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_sub__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_double(((double)2.0 / sqrt((double)M_PI))), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialErfcxBackward0_release(tn_node *n_)
+{
+    SpecialErfcxBackward0 *n = (SpecialErfcxBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialErfcxBackward0_finalize(tn_node *n_)
+{
+    SpecialErfcxBackward0 *n = (SpecialErfcxBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialErfcxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialErfcxBackward0 *n = (SpecialErfcxBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialErfcxBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialErfcxBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialErfcxBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialErfcxBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialErfcxBackward0_getset[] = {
+    {"_saved_self", SpecialErfcxBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialErfcxBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialErfcxBackward0 = {
+    .name = "SpecialErfcxBackward0",
+    .basicsize = sizeof(SpecialErfcxBackward0),
+    .apply = SpecialErfcxBackward0_apply,
+    .release = SpecialErfcxBackward0_release,
+    .finalize = SpecialErfcxBackward0_finalize,
+    .traverse = SpecialErfcxBackward0_traverse,
+    .getset = SpecialErfcxBackward0_getset,
+    .op = "aten::special_erfcx",
+};
+
+/* aten::special_erfcx(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_erfcx(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialErfcxBackward0 *n = (SpecialErfcxBackward0 *)tn_node_new(&tn_kind_SpecialErfcxBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialI0EBackward0: aten::special_i0e
+ *   self: grad * (at::special_i1e(self) - self.sgn() * result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialI0EBackward0;
+
+static int
+SpecialI0EBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_special_i1e, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_sgn, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(result)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[4]), tn_value_int(1)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialI0EBackward0_release(tn_node *n_)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialI0EBackward0_finalize(tn_node *n_)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialI0EBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialI0EBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI0EBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialI0EBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI0EBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialI0EBackward0_getset[] = {
+    {"_saved_self", SpecialI0EBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialI0EBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialI0EBackward0 = {
+    .name = "SpecialI0EBackward0",
+    .basicsize = sizeof(SpecialI0EBackward0),
+    .apply = SpecialI0EBackward0_apply,
+    .release = SpecialI0EBackward0_release,
+    .finalize = SpecialI0EBackward0_finalize,
+    .traverse = SpecialI0EBackward0_traverse,
+    .getset = SpecialI0EBackward0_getset,
+    .op = "aten::special_i0e",
+};
+
+/* aten::special_i0e(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_i0e(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)tn_node_new(&tn_kind_SpecialI0EBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialI1Backward0: aten::special_i1
+ *   self: i1_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialI1Backward0;
+
+static int
+SpecialI1Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::special_i1 is not implemented in torchnative", "no ATen overload i1_backward(T, T, T)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialI1Backward0_release(tn_node *n_)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialI1Backward0_finalize(tn_node *n_)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialI1Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialI1Backward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1Backward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialI1Backward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1Backward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialI1Backward0_getset[] = {
+    {"_saved_self", SpecialI1Backward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialI1Backward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialI1Backward0 = {
+    .name = "SpecialI1Backward0",
+    .basicsize = sizeof(SpecialI1Backward0),
+    .apply = SpecialI1Backward0_apply,
+    .release = SpecialI1Backward0_release,
+    .finalize = SpecialI1Backward0_finalize,
+    .traverse = SpecialI1Backward0_traverse,
+    .getset = SpecialI1Backward0_getset,
+    .op = "aten::special_i1",
+};
+
+/* aten::special_i1(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_i1(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)tn_node_new(&tn_kind_SpecialI1Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialI1EBackward0: aten::special_i1e
+ *   self: i1e_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialI1EBackward0;
+
+static int
+SpecialI1EBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::special_i1e is not implemented in torchnative", "no ATen overload i1e_backward(T, T, T)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialI1EBackward0_release(tn_node *n_)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialI1EBackward0_finalize(tn_node *n_)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialI1EBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialI1EBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1EBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialI1EBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1EBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialI1EBackward0_getset[] = {
+    {"_saved_self", SpecialI1EBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialI1EBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialI1EBackward0 = {
+    .name = "SpecialI1EBackward0",
+    .basicsize = sizeof(SpecialI1EBackward0),
+    .apply = SpecialI1EBackward0_apply,
+    .release = SpecialI1EBackward0_release,
+    .finalize = SpecialI1EBackward0_finalize,
+    .traverse = SpecialI1EBackward0_traverse,
+    .getset = SpecialI1EBackward0_getset,
+    .op = "aten::special_i1e",
+};
+
+/* aten::special_i1e(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_i1e(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)tn_node_new(&tn_kind_SpecialI1EBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialLogNdtrBackward0: aten::special_log_ndtr
+ *   self: grad / std::sqrt(2 * M_PI) * (result + self.pow(2) / 2).neg().exp()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialLogNdtrBackward0;
+
+static int
+SpecialLogNdtrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    PyObject *t_[9] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_pow__Tensor_Scalar, (tn_value[]){tn_value_tensor(self), tn_value_int(INT64_C(2))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(2))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(t_[4]), tn_value_int(1)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[8]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 9);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialLogNdtrBackward0_release(tn_node *n_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialLogNdtrBackward0_finalize(tn_node *n_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialLogNdtrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialLogNdtrBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialLogNdtrBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialLogNdtrBackward0_getset[] = {
+    {"_saved_self", SpecialLogNdtrBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialLogNdtrBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialLogNdtrBackward0 = {
+    .name = "SpecialLogNdtrBackward0",
+    .basicsize = sizeof(SpecialLogNdtrBackward0),
+    .apply = SpecialLogNdtrBackward0_apply,
+    .release = SpecialLogNdtrBackward0_release,
+    .finalize = SpecialLogNdtrBackward0_finalize,
+    .traverse = SpecialLogNdtrBackward0_traverse,
+    .getset = SpecialLogNdtrBackward0_getset,
+    .op = "aten::special_log_ndtr",
+};
+
+/* aten::special_log_ndtr(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_log_ndtr(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)tn_node_new(&tn_kind_SpecialLogNdtrBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

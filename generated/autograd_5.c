@@ -8,125 +8,114 @@
 
 #include <math.h>
 
-/* SortBackward0: aten::sort
- *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
+/* SpecialNdtriBackward0: aten::special_ndtri
+ *   self: grad * std::sqrt(2 * M_PI) * (result.square() / 2).exp()
  */
 typedef struct {
     tn_node base;
-    tn_ag_ints self_sym_sizes;
-    int64_t dim;
-    tn_saved indices_;
-} SortBackward0;
+    tn_saved result_;
+} SpecialNdtriBackward0;
 
 static int
-SortBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+SpecialNdtriBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
-    SortBackward0 *n = (SortBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
+    PyObject *t_[6] = {0};
     int rc_ = -1;
-    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
-    if (!indices && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(1)});
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
+            t_[2] = tn_ag_op(TN_OP_square, (tn_value[]){tn_value_tensor(result)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_int(INT64_C(2))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 6);
     (void)n;
     return rc_;
 }
 
 static void
-SortBackward0_release(tn_node *n_)
+SpecialNdtriBackward0_release(tn_node *n_)
 {
-    SortBackward0 *n = (SortBackward0 *)n_;
-    tn_saved_release(&n->indices_);
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
+    tn_saved_release(&n->result_);
     (void)n;
 }
 
 static void
-SortBackward0_finalize(tn_node *n_)
+SpecialNdtriBackward0_finalize(tn_node *n_)
 {
-    SortBackward0 *n = (SortBackward0 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
     (void)n;
 }
 
 static int
-SortBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+SpecialNdtriBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
 {
-    SortBackward0 *n = (SortBackward0 *)n_;
-    if (tn_saved_traverse(&n->indices_, visit, arg))
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
         return -1;
     (void)n;
     return 0;
 }
 
 static PyObject *
-SortBackward0_get_self_sym_sizes(PyObject *self, void *c)
+SpecialNdtriBackward0_get_result(PyObject *self, void *c)
 {
-    return tn_ag_ints_to_py(&((SortBackward0 *)self)->self_sym_sizes);
+    return tn_saved_to_py(&((SpecialNdtriBackward0 *)self)->result_, TN_NODE(self));
 }
 
-static PyObject *
-SortBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SortBackward0 *)self)->dim);
-}
-
-static PyObject *
-SortBackward0_get_indices(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SortBackward0 *)self)->indices_, TN_NODE(self));
-}
-
-static PyGetSetDef SortBackward0_getset[] = {
-    {"_saved_self_sym_sizes", SortBackward0_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_dim", SortBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_indices", SortBackward0_get_indices, NULL, NULL, NULL},
+static PyGetSetDef SpecialNdtriBackward0_getset[] = {
+    {"_saved_result", SpecialNdtriBackward0_get_result, NULL, NULL, NULL},
     {NULL},
 };
 
-tn_node_kind tn_kind_SortBackward0 = {
-    .name = "SortBackward0",
-    .basicsize = sizeof(SortBackward0),
-    .apply = SortBackward0_apply,
-    .release = SortBackward0_release,
-    .finalize = SortBackward0_finalize,
-    .traverse = SortBackward0_traverse,
-    .getset = SortBackward0_getset,
-    .op = "aten::sort",
+tn_node_kind tn_kind_SpecialNdtriBackward0 = {
+    .name = "SpecialNdtriBackward0",
+    .basicsize = sizeof(SpecialNdtriBackward0),
+    .apply = SpecialNdtriBackward0_apply,
+    .release = SpecialNdtriBackward0_release,
+    .finalize = SpecialNdtriBackward0_finalize,
+    .traverse = SpecialNdtriBackward0_traverse,
+    .getset = SpecialNdtriBackward0_getset,
+    .op = "aten::special_ndtri",
 };
 
-/* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+/* aten::special_ndtri(Tensor self) -> Tensor */
 PyObject *
-tn_ag_record_sort(tn_op *op_, tn_value *a_)
+tn_ag_record_special_ndtri(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
     if (!(tn_value_requires_grad(&a_[0])))
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
-    SortBackward0 *n = (SortBackward0 *)tn_node_new(&tn_kind_SortBackward0, nnext_, 0);
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)tn_node_new(&tn_kind_SpecialNdtriBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->dim = a_[1].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
     int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
-    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -136,125 +125,357 @@ fail_:
     return NULL;
 }
 
-/* SortBackward1: aten::sort.stable
- *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
+/* SpecialZetaBackward0: aten::special_zeta
+ *   other: grad * -self * special_zeta(self + 1., other)
+ *   self: not_implemented("zeta")
  */
 typedef struct {
     tn_node base;
-    tn_ag_ints self_sym_sizes;
-    int64_t dim;
-    tn_saved indices_;
-} SortBackward1;
+    tn_saved self_;
+    tn_saved other_;
+} SpecialZetaBackward0;
 
 static int
-SortBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+SpecialZetaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
-    SortBackward1 *n = (SortBackward1 *)n_;
-    PyObject *t_[2] = {0};
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    PyObject *t_[7] = {0};
     int rc_ = -1;
-    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
-    if (!indices && PyErr_Occurred()) goto fail_;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(1.0), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_special_zeta, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(other)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(1)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
+            tn_ag_not_implemented("the derivative for 'zeta' is not implemented.", NULL);
+            goto fail_;
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 7);
     (void)n;
     return rc_;
 }
 
 static void
-SortBackward1_release(tn_node *n_)
+SpecialZetaBackward0_release(tn_node *n_)
 {
-    SortBackward1 *n = (SortBackward1 *)n_;
-    tn_saved_release(&n->indices_);
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
     (void)n;
 }
 
 static void
-SortBackward1_finalize(tn_node *n_)
+SpecialZetaBackward0_finalize(tn_node *n_)
 {
-    SortBackward1 *n = (SortBackward1 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
     (void)n;
 }
 
 static int
-SortBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+SpecialZetaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
 {
-    SortBackward1 *n = (SortBackward1 *)n_;
-    if (tn_saved_traverse(&n->indices_, visit, arg))
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
         return -1;
     (void)n;
     return 0;
 }
 
 static PyObject *
-SortBackward1_get_self_sym_sizes(PyObject *self, void *c)
+SpecialZetaBackward0_get_self(PyObject *self, void *c)
 {
-    return tn_ag_ints_to_py(&((SortBackward1 *)self)->self_sym_sizes);
+    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->self_, TN_NODE(self));
 }
 
 static PyObject *
-SortBackward1_get_dim(PyObject *self, void *c)
+SpecialZetaBackward0_get_other(PyObject *self, void *c)
 {
-    return PyLong_FromLongLong(((SortBackward1 *)self)->dim);
+    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->other_, TN_NODE(self));
 }
 
-static PyObject *
-SortBackward1_get_indices(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SortBackward1 *)self)->indices_, TN_NODE(self));
-}
-
-static PyGetSetDef SortBackward1_getset[] = {
-    {"_saved_self_sym_sizes", SortBackward1_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_dim", SortBackward1_get_dim, NULL, NULL, NULL},
-    {"_saved_indices", SortBackward1_get_indices, NULL, NULL, NULL},
+static PyGetSetDef SpecialZetaBackward0_getset[] = {
+    {"_saved_self", SpecialZetaBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", SpecialZetaBackward0_get_other, NULL, NULL, NULL},
     {NULL},
 };
 
-tn_node_kind tn_kind_SortBackward1 = {
-    .name = "SortBackward1",
-    .basicsize = sizeof(SortBackward1),
-    .apply = SortBackward1_apply,
-    .release = SortBackward1_release,
-    .finalize = SortBackward1_finalize,
-    .traverse = SortBackward1_traverse,
-    .getset = SortBackward1_getset,
-    .op = "aten::sort.stable",
+tn_node_kind tn_kind_SpecialZetaBackward0 = {
+    .name = "SpecialZetaBackward0",
+    .basicsize = sizeof(SpecialZetaBackward0),
+    .apply = SpecialZetaBackward0_apply,
+    .release = SpecialZetaBackward0_release,
+    .finalize = SpecialZetaBackward0_finalize,
+    .traverse = SpecialZetaBackward0_traverse,
+    .getset = SpecialZetaBackward0_getset,
+    .op = "aten::special_zeta",
 };
 
-/* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+/* aten::special_zeta(Tensor self, Tensor other) -> Tensor */
 PyObject *
-tn_ag_record_sort__stable(tn_op *op_, tn_value *a_)
+tn_ag_record_special_zeta(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
         return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SortBackward1 *n = (SortBackward1 *)tn_node_new(&tn_kind_SortBackward1, nnext_, 0);
+    int nnext_ = 1 + 1;
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)tn_node_new(&tn_kind_SpecialZetaBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->dim = a_[2].u.i;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
     int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
-    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialZetaBackward1: aten::special_zeta.self_scalar
+ *   other: grad * -self * special_zeta(self.toDouble() + 1., other)
+ */
+typedef struct {
+    tn_node base;
+    tn_value self;
+    tn_saved other_;
+} SpecialZetaBackward1;
+
+static int
+SpecialZetaBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    PyObject *t_[4] = {0};
+    tn_value v0_;
+    int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v0_ = tn_ag_scalar_neg(&n->self);
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), v0_});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_special_zeta__self_scalar, (tn_value[]){tn_value_double((tn_scalar_to_double(&n->self) + 1.0)), tn_value_tensor(other)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialZetaBackward1_release(tn_node *n_)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+SpecialZetaBackward1_finalize(tn_node *n_)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    (void)n;
+}
+
+static int
+SpecialZetaBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)n_;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialZetaBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((SpecialZetaBackward1 *)self)->self);
+}
+
+static PyObject *
+SpecialZetaBackward1_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialZetaBackward1 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialZetaBackward1_getset[] = {
+    {"_saved_self", SpecialZetaBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_other", SpecialZetaBackward1_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialZetaBackward1 = {
+    .name = "SpecialZetaBackward1",
+    .basicsize = sizeof(SpecialZetaBackward1),
+    .apply = SpecialZetaBackward1_apply,
+    .release = SpecialZetaBackward1_release,
+    .finalize = SpecialZetaBackward1_finalize,
+    .traverse = SpecialZetaBackward1_traverse,
+    .getset = SpecialZetaBackward1_getset,
+    .op = "aten::special_zeta.self_scalar",
+};
+
+/* aten::special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_special_zeta__self_scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialZetaBackward1 *n = (SpecialZetaBackward1 *)tn_node_new(&tn_kind_SpecialZetaBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, other) < 0)
+        goto fail_;
+    n->self = a_[0];
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialZetaBackward2: aten::special_zeta.other_scalar
+ *   self: not_implemented("zeta")
+ */
+typedef struct {
+    tn_node base;
+} SpecialZetaBackward2;
+
+static int
+SpecialZetaBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'zeta' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialZetaBackward2_release(tn_node *n_)
+{
+    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
+    (void)n;
+}
+
+static void
+SpecialZetaBackward2_finalize(tn_node *n_)
+{
+    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
+    (void)n;
+}
+
+static int
+SpecialZetaBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef SpecialZetaBackward2_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialZetaBackward2 = {
+    .name = "SpecialZetaBackward2",
+    .basicsize = sizeof(SpecialZetaBackward2),
+    .apply = SpecialZetaBackward2_apply,
+    .release = SpecialZetaBackward2_release,
+    .finalize = SpecialZetaBackward2_finalize,
+    .traverse = SpecialZetaBackward2_traverse,
+    .getset = SpecialZetaBackward2_getset,
+    .op = "aten::special_zeta.other_scalar",
+};
+
+/* aten::special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor */
+PyObject *
+tn_ag_record_special_zeta__other_scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialZetaBackward2 *n = (SpecialZetaBackward2 *)tn_node_new(&tn_kind_SpecialZetaBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

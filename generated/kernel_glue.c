@@ -3055,6 +3055,38 @@ glue_hypot(tn_value *a)
     );
 }
 
+/* aten::i0(Tensor self) -> Tensor */
+static PyObject *
+glue_i0(tn_value *a)
+{
+    return tn_op_i0(
+        &tn_ops[TN_OP_i0],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::igamma(Tensor self, Tensor other) -> Tensor */
+static PyObject *
+glue_igamma(tn_value *a)
+{
+    return tn_op_igamma(
+        &tn_ops[TN_OP_igamma],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::igammac(Tensor self, Tensor other) -> Tensor */
+static PyObject *
+glue_igammac(tn_value *a)
+{
+    return tn_op_igammac(
+        &tn_ops[TN_OP_igammac],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
 /* aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor */
 static PyObject *
 glue_index__Tensor(tn_value *a)
@@ -5712,6 +5744,156 @@ glue_sort__stable(tn_value *a)
     );
 }
 
+/* aten::special_airy_ai(Tensor x) -> Tensor */
+static PyObject *
+glue_special_airy_ai(tn_value *a)
+{
+    return tn_op_special_airy_ai(
+        &tn_ops[TN_OP_special_airy_ai],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_bessel_j0(Tensor self) -> Tensor */
+static PyObject *
+glue_special_bessel_j0(tn_value *a)
+{
+    return tn_op_special_bessel_j0(
+        &tn_ops[TN_OP_special_bessel_j0],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_bessel_j1(Tensor self) -> Tensor */
+static PyObject *
+glue_special_bessel_j1(tn_value *a)
+{
+    return tn_op_special_bessel_j1(
+        &tn_ops[TN_OP_special_bessel_j1],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_bessel_y0(Tensor self) -> Tensor */
+static PyObject *
+glue_special_bessel_y0(tn_value *a)
+{
+    return tn_op_special_bessel_y0(
+        &tn_ops[TN_OP_special_bessel_y0],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_bessel_y1(Tensor self) -> Tensor */
+static PyObject *
+glue_special_bessel_y1(tn_value *a)
+{
+    return tn_op_special_bessel_y1(
+        &tn_ops[TN_OP_special_bessel_y1],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_erfcx(Tensor self) -> Tensor */
+static PyObject *
+glue_special_erfcx(tn_value *a)
+{
+    return tn_op_special_erfcx(
+        &tn_ops[TN_OP_special_erfcx],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_i0e(Tensor self) -> Tensor */
+static PyObject *
+glue_special_i0e(tn_value *a)
+{
+    return tn_op_special_i0e(
+        &tn_ops[TN_OP_special_i0e],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_i1(Tensor self) -> Tensor */
+static PyObject *
+glue_special_i1(tn_value *a)
+{
+    return tn_op_special_i1(
+        &tn_ops[TN_OP_special_i1],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_i1e(Tensor self) -> Tensor */
+static PyObject *
+glue_special_i1e(tn_value *a)
+{
+    return tn_op_special_i1e(
+        &tn_ops[TN_OP_special_i1e],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_log_ndtr(Tensor self) -> Tensor */
+static PyObject *
+glue_special_log_ndtr(tn_value *a)
+{
+    return tn_op_special_log_ndtr(
+        &tn_ops[TN_OP_special_log_ndtr],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_modified_bessel_i0(Tensor self) -> Tensor */
+static PyObject *
+glue_special_modified_bessel_i0(tn_value *a)
+{
+    return tn_op_special_modified_bessel_i0(
+        &tn_ops[TN_OP_special_modified_bessel_i0],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_modified_bessel_i1(Tensor self) -> Tensor */
+static PyObject *
+glue_special_modified_bessel_i1(tn_value *a)
+{
+    return tn_op_special_modified_bessel_i1(
+        &tn_ops[TN_OP_special_modified_bessel_i1],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_modified_bessel_k0(Tensor self) -> Tensor */
+static PyObject *
+glue_special_modified_bessel_k0(tn_value *a)
+{
+    return tn_op_special_modified_bessel_k0(
+        &tn_ops[TN_OP_special_modified_bessel_k0],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_modified_bessel_k1(Tensor self) -> Tensor */
+static PyObject *
+glue_special_modified_bessel_k1(tn_value *a)
+{
+    return tn_op_special_modified_bessel_k1(
+        &tn_ops[TN_OP_special_modified_bessel_k1],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_ndtri(Tensor self) -> Tensor */
+static PyObject *
+glue_special_ndtri(tn_value *a)
+{
+    return tn_op_special_ndtri(
+        &tn_ops[TN_OP_special_ndtri],
+        TN_T(a[0].u.t)
+    );
+}
+
 /* aten::special_polygamma(int n, Tensor self) -> Tensor */
 static PyObject *
 glue_special_polygamma(tn_value *a)
@@ -5719,6 +5901,69 @@ glue_special_polygamma(tn_value *a)
     return tn_op_special_polygamma(
         &tn_ops[TN_OP_special_polygamma],
         a[0].u.i,
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::special_scaled_modified_bessel_k0(Tensor x) -> Tensor */
+static PyObject *
+glue_special_scaled_modified_bessel_k0(tn_value *a)
+{
+    return tn_op_special_scaled_modified_bessel_k0(
+        &tn_ops[TN_OP_special_scaled_modified_bessel_k0],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_scaled_modified_bessel_k1(Tensor x) -> Tensor */
+static PyObject *
+glue_special_scaled_modified_bessel_k1(tn_value *a)
+{
+    return tn_op_special_scaled_modified_bessel_k1(
+        &tn_ops[TN_OP_special_scaled_modified_bessel_k1],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_spherical_bessel_j0(Tensor x) -> Tensor */
+static PyObject *
+glue_special_spherical_bessel_j0(tn_value *a)
+{
+    return tn_op_special_spherical_bessel_j0(
+        &tn_ops[TN_OP_special_spherical_bessel_j0],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::special_zeta(Tensor self, Tensor other) -> Tensor */
+static PyObject *
+glue_special_zeta(tn_value *a)
+{
+    return tn_op_special_zeta(
+        &tn_ops[TN_OP_special_zeta],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor */
+static PyObject *
+glue_special_zeta__other_scalar(tn_value *a)
+{
+    return tn_op_special_zeta__other_scalar(
+        &tn_ops[TN_OP_special_zeta__other_scalar],
+        TN_T(a[0].u.t),
+        &a[1]
+    );
+}
+
+/* aten::special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor */
+static PyObject *
+glue_special_zeta__self_scalar(tn_value *a)
+{
+    return tn_op_special_zeta__self_scalar(
+        &tn_ops[TN_OP_special_zeta__self_scalar],
+        &a[0],
         TN_T(a[1].u.t)
     );
 }
@@ -6862,6 +7107,9 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_hinge_embedding_loss, glue_hinge_embedding_loss, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_histc, glue_histc, 0, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_hypot, glue_hypot, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_i0, glue_i0, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_igamma, glue_igamma, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_igammac, glue_igammac, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_index__Tensor, glue_index__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_index_add, glue_index_add, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_index_put, glue_index_put, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -7080,7 +7328,28 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_softplus_backward, glue_softplus_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_sort, glue_sort, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_sort__stable, glue_sort__stable, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_airy_ai, glue_special_airy_ai, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_bessel_j0, glue_special_bessel_j0, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_bessel_j1, glue_special_bessel_j1, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_bessel_y0, glue_special_bessel_y0, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_bessel_y1, glue_special_bessel_y1, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_erfcx, glue_special_erfcx, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_i0e, glue_special_i0e, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_i1, glue_special_i1, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_i1e, glue_special_i1e, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_log_ndtr, glue_special_log_ndtr, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_modified_bessel_i0, glue_special_modified_bessel_i0, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_modified_bessel_i1, glue_special_modified_bessel_i1, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_modified_bessel_k0, glue_special_modified_bessel_k0, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_modified_bessel_k1, glue_special_modified_bessel_k1, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_ndtri, glue_special_ndtri, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_special_polygamma, glue_special_polygamma, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_scaled_modified_bessel_k0, glue_special_scaled_modified_bessel_k0, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_scaled_modified_bessel_k1, glue_special_scaled_modified_bessel_k1, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_spherical_bessel_j0, glue_special_spherical_bessel_j0, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_zeta, glue_special_zeta, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_zeta__other_scalar, glue_special_zeta__other_scalar, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_special_zeta__self_scalar, glue_special_zeta__self_scalar, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_split__Tensor, glue_split__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_split_with_sizes, glue_split_with_sizes, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_sqrt, glue_sqrt, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

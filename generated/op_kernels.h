@@ -519,6 +519,12 @@ PyObject *tn_op_hinge_embedding_loss(const tn_op *overload, TensorObject *self, 
 PyObject *tn_op_histc(const tn_op *overload, TensorObject *self, int64_t bins, const tn_value *min, const tn_value *max);
 /* aten::hypot(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_hypot(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::i0(Tensor self) -> Tensor */
+PyObject *tn_op_i0(const tn_op *overload, TensorObject *self);
+/* aten::igamma(Tensor self, Tensor other) -> Tensor */
+PyObject *tn_op_igamma(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::igammac(Tensor self, Tensor other) -> Tensor */
+PyObject *tn_op_igammac(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor */
 PyObject *tn_op_index__Tensor(const tn_op *overload, TensorObject *self, tn_tensors indices);
 /* aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
@@ -955,8 +961,50 @@ PyObject *tn_op_softplus_backward(const tn_op *overload, TensorObject *grad_outp
 PyObject *tn_op_sort(const tn_op *overload, TensorObject *self, int64_t dim, bool descending);
 /* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
 PyObject *tn_op_sort__stable(const tn_op *overload, TensorObject *self, int stable, int64_t dim, bool descending);
+/* aten::special_airy_ai(Tensor x) -> Tensor */
+PyObject *tn_op_special_airy_ai(const tn_op *overload, TensorObject *x);
+/* aten::special_bessel_j0(Tensor self) -> Tensor */
+PyObject *tn_op_special_bessel_j0(const tn_op *overload, TensorObject *self);
+/* aten::special_bessel_j1(Tensor self) -> Tensor */
+PyObject *tn_op_special_bessel_j1(const tn_op *overload, TensorObject *self);
+/* aten::special_bessel_y0(Tensor self) -> Tensor */
+PyObject *tn_op_special_bessel_y0(const tn_op *overload, TensorObject *self);
+/* aten::special_bessel_y1(Tensor self) -> Tensor */
+PyObject *tn_op_special_bessel_y1(const tn_op *overload, TensorObject *self);
+/* aten::special_erfcx(Tensor self) -> Tensor */
+PyObject *tn_op_special_erfcx(const tn_op *overload, TensorObject *self);
+/* aten::special_i0e(Tensor self) -> Tensor */
+PyObject *tn_op_special_i0e(const tn_op *overload, TensorObject *self);
+/* aten::special_i1(Tensor self) -> Tensor */
+PyObject *tn_op_special_i1(const tn_op *overload, TensorObject *self);
+/* aten::special_i1e(Tensor self) -> Tensor */
+PyObject *tn_op_special_i1e(const tn_op *overload, TensorObject *self);
+/* aten::special_log_ndtr(Tensor self) -> Tensor */
+PyObject *tn_op_special_log_ndtr(const tn_op *overload, TensorObject *self);
+/* aten::special_modified_bessel_i0(Tensor self) -> Tensor */
+PyObject *tn_op_special_modified_bessel_i0(const tn_op *overload, TensorObject *self);
+/* aten::special_modified_bessel_i1(Tensor self) -> Tensor */
+PyObject *tn_op_special_modified_bessel_i1(const tn_op *overload, TensorObject *self);
+/* aten::special_modified_bessel_k0(Tensor self) -> Tensor */
+PyObject *tn_op_special_modified_bessel_k0(const tn_op *overload, TensorObject *self);
+/* aten::special_modified_bessel_k1(Tensor self) -> Tensor */
+PyObject *tn_op_special_modified_bessel_k1(const tn_op *overload, TensorObject *self);
+/* aten::special_ndtri(Tensor self) -> Tensor */
+PyObject *tn_op_special_ndtri(const tn_op *overload, TensorObject *self);
 /* aten::special_polygamma(int n, Tensor self) -> Tensor */
 PyObject *tn_op_special_polygamma(const tn_op *overload, int64_t n, TensorObject *self);
+/* aten::special_scaled_modified_bessel_k0(Tensor x) -> Tensor */
+PyObject *tn_op_special_scaled_modified_bessel_k0(const tn_op *overload, TensorObject *x);
+/* aten::special_scaled_modified_bessel_k1(Tensor x) -> Tensor */
+PyObject *tn_op_special_scaled_modified_bessel_k1(const tn_op *overload, TensorObject *x);
+/* aten::special_spherical_bessel_j0(Tensor x) -> Tensor */
+PyObject *tn_op_special_spherical_bessel_j0(const tn_op *overload, TensorObject *x);
+/* aten::special_zeta(Tensor self, Tensor other) -> Tensor */
+PyObject *tn_op_special_zeta(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor */
+PyObject *tn_op_special_zeta__other_scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
+/* aten::special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor */
+PyObject *tn_op_special_zeta__self_scalar(const tn_op *overload, const tn_value *self, TensorObject *other);
 /* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
 PyObject *tn_op_split__Tensor(const tn_op *overload, TensorObject *self, int64_t split_size, int64_t dim);
 /* aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[] */

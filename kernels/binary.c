@@ -12,6 +12,7 @@
 
 #include "copy.h"
 #include "cpu.h"
+#include "special.h"
 #include "vmath.h"
 
 
@@ -52,6 +53,9 @@ const char *const tn_binary_names[TN_NUM_BINARY] = {
     [TN_BIN_LOGADDEXP] = "logaddexp",
     [TN_BIN_LOGADDEXP2] = "logaddexp2",
     [TN_BIN_HEAVISIDE] = "heaviside",
+    [TN_BIN_ZETA] = "zeta",
+    [TN_BIN_IGAMMA] = "igamma",
+    [TN_BIN_IGAMMAC] = "igammac",
     [TN_BIN_SIGMOID_BACKWARD] = "sigmoid_backward",
     [TN_BIN_TANH_BACKWARD] = "tanh_backward",
     [TN_BIN_SILU_BACKWARD] = "silu_backward",
@@ -384,6 +388,9 @@ INT_HELPERS(i64, int64_t, uint64_t, NEG_S, 64, 1)
     BIN_ROW(logaddexp_##SN, T, T, logaddexp_##SN##_s(a, b))                                   \
     BIN_ROW(logaddexp2_##SN, T, T, logaddexp2_##SN##_s(a, b))                                 \
     BIN_ROW(heaviside_##SN, T, T, a == 0 ? b : (T)(a > 0))                                    \
+    BIN_ROW(zeta_##SN, T, T, tn_special_zeta_##SN(a, b))                                      \
+    BIN_ROW(igamma_##SN, T, T, tn_special_igamma_##SN(a, b))                                  \
+    BIN_ROW(igammac_##SN, T, T, tn_special_igammac_##SN(a, b))                                \
     BIN_ROW(sigmoid_backward_##SN, T, T, a * ((T)1 - b) * b)                                  \
     BIN_ROW(tanh_backward_##SN, T, T, a * M(fma)(-b, b, (T)1))                                \
     BIN_ROW(silu_backward_##SN, T, T, silu_backward_##SN##_s(a, b))                           \
@@ -789,6 +796,9 @@ static const tn_row_fn binary_table[BIN_NUM_ROWS][TN_NUM_SLOTS] = {
     [TN_BIN_LOGADDEXP] = {ROW_FLOAT(logaddexp)},
     [TN_BIN_LOGADDEXP2] = {ROW_FLOAT(logaddexp2)},
     [TN_BIN_HEAVISIDE] = {ROW_ALL(heaviside)},
+    [TN_BIN_ZETA] = {ROW_FLOAT(zeta)},
+    [TN_BIN_IGAMMA] = {ROW_FLOAT(igamma)},
+    [TN_BIN_IGAMMAC] = {ROW_FLOAT(igammac)},
     [TN_BIN_SIGMOID_BACKWARD] = {ROW_FLOAT(sigmoid_backward)},
     [TN_BIN_TANH_BACKWARD] = {ROW_FLOAT(tanh_backward)},
     [TN_BIN_SILU_BACKWARD] = {ROW_FLOAT(silu_backward)},

@@ -46,6 +46,9 @@ typedef enum {
     TN_BIN_LOGADDEXP,
     TN_BIN_LOGADDEXP2,
     TN_BIN_HEAVISIDE,
+    TN_BIN_ZETA,                /* Hurwitz zeta(a, b) (special_zeta) */
+    TN_BIN_IGAMMA,              /* regularized lower incomplete gamma P(a, b) */
+    TN_BIN_IGAMMAC,             /* regularized upper incomplete gamma Q(a, b) */
     TN_BIN_SIGMOID_BACKWARD,    /* a = grad, b = sigmoid output: a * (1 - b) * b */
     TN_BIN_TANH_BACKWARD,       /* a = grad, b = tanh output: a * (1 - b * b) */
     TN_BIN_SILU_BACKWARD,       /* a = grad, b = input */

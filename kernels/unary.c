@@ -11,6 +11,7 @@
 
 #include "copy.h"
 #include "cpu.h"
+#include "special.h"
 #include "vmath.h"
 
 
@@ -77,6 +78,25 @@ const char *const tn_unary_names[TN_NUM_UNARY] = {
     [TN_UN_HARDSHRINK] = "hardshrink",
     [TN_UN_SOFTSHRINK] = "softshrink",
     [TN_UN_POLYGAMMA] = "polygamma",
+    [TN_UN_I0] = "i0",
+    [TN_UN_I0E] = "i0e",
+    [TN_UN_I1] = "i1",
+    [TN_UN_I1E] = "i1e",
+    [TN_UN_BESSEL_I0] = "bessel_i0",
+    [TN_UN_BESSEL_I1] = "bessel_i1",
+    [TN_UN_BESSEL_K0] = "bessel_k0",
+    [TN_UN_BESSEL_K1] = "bessel_k1",
+    [TN_UN_BESSEL_K0E] = "bessel_k0e",
+    [TN_UN_BESSEL_K1E] = "bessel_k1e",
+    [TN_UN_BESSEL_J0] = "bessel_j0",
+    [TN_UN_BESSEL_J1] = "bessel_j1",
+    [TN_UN_BESSEL_Y0] = "bessel_y0",
+    [TN_UN_BESSEL_Y1] = "bessel_y1",
+    [TN_UN_SPHERICAL_J0] = "spherical_j0",
+    [TN_UN_AIRY_AI] = "airy_ai",
+    [TN_UN_ERFCX] = "erfcx",
+    [TN_UN_LOG_NDTR] = "log_ndtr",
+    [TN_UN_NDTRI] = "ndtri",
 };
 
 /* Parameters converted once per call: f for f32 math (f32, f16, bf16), d for f64, i for the
@@ -137,54 +157,6 @@ digamma_d(double x)
     return result + log(x) - 0.5 / x - series;
 }
 
-/* Hurwitz zeta(s, q) = sum_k (k + q)^-s, s > 1: Cephes' zeta (upstream's too, ATen's Math.h):
- * nine terms summed directly, then Euler-Maclaurin with its twelve Bernoulli coefficients. */
-static double
-hurwitz_zeta_d(double s, double q)
-{
-    static const double A[] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
-                               7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
-                               -4.5979787224074726105e15, 1.8152105401943546773e17, -7.1661652561756670113e18};
-    const double machep = 1.11022302462515654042e-16;
-    if (s == 1)
-        return INFINITY;
-    if (s < 1)
-        return NAN;
-    if (q <= 0) {
-        if (q == floor(q))
-            return INFINITY;
-        if (s != floor(s))
-            return NAN;
-    }
-    double sum = pow(q, -s), a = q, b = 0;
-    int i = 0;
-    while (i < 9 || a <= 9) {
-        i++;
-        a += 1;
-        b = pow(a, -s);
-        sum += b;
-        if (-machep * sum < b && b < machep * sum)
-            return sum;
-    }
-    double w = a;
-    sum += b * w / (s - 1);
-    sum -= 0.5 * b;
-    double aa = 1, k = 0;
-    for (int j = 0; j < 12; j++) {
-        aa *= s + k;
-        b /= w;
-        double t = aa * b / A[j];
-        sum += t;
-        if (fabs(t / sum) < machep)
-            return sum;
-        k += 1;
-        aa *= s + k;
-        b /= w;
-        k += 1;
-    }
-    return sum;
-}
-
 /* psi^(n)(x) = (-1)^(n+1) n! zeta(n + 1, x) for n >= 2; trigamma (n = 1) as ATen's
  * calc_trigamma: reflection below 0.5, six recurrence steps, then the asymptotic series. */
 static double
@@ -206,7 +178,7 @@ polygamma_d(double x, int n)
         result += (1 + 1 / (2 * x) + ixx * (1. / 6 - ixx * (1. / 30 - ixx * (1. / 42)))) / x;
         return sign * result;
     }
-    return ((n % 2) ? 1.0 : -1.0) * exp(lgamma((double)n + 1)) * hurwitz_zeta_d((double)n + 1, x);
+    return ((n % 2) ? 1.0 : -1.0) * exp(lgamma((double)n + 1)) * tn_special_zeta_f64((double)n + 1, x);
 }
 
 /* trigamma in float, as upstream's float overload of trigamma (ATen/native/Math.h): f32, and
@@ -409,7 +381,26 @@ erfinv_d(double y)
                   : x == (T)INFINITY ? P_##SN(k, 1) : x == -(T)INFINITY ? P_##SN(k, 2) : x)     \
     UN_ROW(logit_##SN, T, T, logit_##SN##_s(x, P_##SN(k, 0), k->half))                          \
     UN_ROW(hardshrink_##SN, T, T, (x >= -P_##SN(k, 0) && x <= P_##SN(k, 0)) ? (T)0 : x)         \
-    UN_ROW(softshrink_##SN, T, T, softshrink_##SN##_s(x, P_##SN(k, 0)))
+    UN_ROW(softshrink_##SN, T, T, softshrink_##SN##_s(x, P_##SN(k, 0)))                      \
+    UN_ROW(i0_##SN, T, T, tn_special_i0_##SN(x))                                                \
+    UN_ROW(i0e_##SN, T, T, tn_special_i0e_##SN(x))                                              \
+    UN_ROW(i1_##SN, T, T, tn_special_i1_##SN(x))                                                \
+    UN_ROW(i1e_##SN, T, T, tn_special_i1e_##SN(x))                                              \
+    UN_ROW(bessel_i0_##SN, T, T, tn_special_bessel_i0_##SN(x))                                  \
+    UN_ROW(bessel_i1_##SN, T, T, tn_special_bessel_i1_##SN(x))                                  \
+    UN_ROW(bessel_k0_##SN, T, T, tn_special_bessel_k0_##SN(x))                                  \
+    UN_ROW(bessel_k1_##SN, T, T, tn_special_bessel_k1_##SN(x))                                  \
+    UN_ROW(bessel_k0e_##SN, T, T, tn_special_bessel_k0e_##SN(x))                                \
+    UN_ROW(bessel_k1e_##SN, T, T, tn_special_bessel_k1e_##SN(x))                                \
+    UN_ROW(bessel_j0_##SN, T, T, tn_special_bessel_j0_##SN(x))                                  \
+    UN_ROW(bessel_j1_##SN, T, T, tn_special_bessel_j1_##SN(x))                                  \
+    UN_ROW(bessel_y0_##SN, T, T, tn_special_bessel_y0_##SN(x))                                  \
+    UN_ROW(bessel_y1_##SN, T, T, tn_special_bessel_y1_##SN(x))                                  \
+    UN_ROW(spherical_j0_##SN, T, T, tn_special_spherical_j0_##SN(x))                            \
+    UN_ROW(airy_ai_##SN, T, T, tn_special_airy_ai_##SN(x))                                      \
+    UN_ROW(erfcx_##SN, T, T, tn_special_erfcx_##SN(x))                                          \
+    UN_ROW(log_ndtr_##SN, T, T, tn_special_log_ndtr_##SN(x))                                    \
+    UN_ROW(ndtri_##SN, T, T, tn_special_ndtri_##SN(x))
 
 static inline float
 logit_half_s(float x, float eps, int h)
@@ -726,6 +717,25 @@ static const tn_row_fn unary_table[TN_NUM_UNARY][TN_NUM_SLOTS] = {
     [TN_UN_LOGIT] = {ROW_FLOAT(logit)},
     [TN_UN_HARDSHRINK] = {ROW_FLOAT(hardshrink)},
     [TN_UN_SOFTSHRINK] = {ROW_FLOAT(softshrink)},
+    [TN_UN_I0] = {ROW_FLOAT(i0)},
+    [TN_UN_I0E] = {ROW_FLOAT(i0e)},
+    [TN_UN_I1] = {ROW_FLOAT(i1)},
+    [TN_UN_I1E] = {ROW_FLOAT(i1e)},
+    [TN_UN_BESSEL_I0] = {ROW_FLOAT(bessel_i0)},
+    [TN_UN_BESSEL_I1] = {ROW_FLOAT(bessel_i1)},
+    [TN_UN_BESSEL_K0] = {ROW_FLOAT(bessel_k0)},
+    [TN_UN_BESSEL_K1] = {ROW_FLOAT(bessel_k1)},
+    [TN_UN_BESSEL_K0E] = {ROW_FLOAT(bessel_k0e)},
+    [TN_UN_BESSEL_K1E] = {ROW_FLOAT(bessel_k1e)},
+    [TN_UN_BESSEL_J0] = {ROW_FLOAT(bessel_j0)},
+    [TN_UN_BESSEL_J1] = {ROW_FLOAT(bessel_j1)},
+    [TN_UN_BESSEL_Y0] = {ROW_FLOAT(bessel_y0)},
+    [TN_UN_BESSEL_Y1] = {ROW_FLOAT(bessel_y1)},
+    [TN_UN_SPHERICAL_J0] = {ROW_FLOAT(spherical_j0)},
+    [TN_UN_AIRY_AI] = {ROW_FLOAT(airy_ai)},
+    [TN_UN_ERFCX] = {ROW_FLOAT(erfcx)},
+    [TN_UN_LOG_NDTR] = {ROW_FLOAT(log_ndtr)},
+    [TN_UN_NDTRI] = {ROW_FLOAT(ndtri)},
 };
 
 static int

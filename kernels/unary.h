@@ -72,6 +72,25 @@ typedef enum {
     TN_UN_HARDSHRINK,   /* p[0]: lambda */
     TN_UN_SOFTSHRINK,   /* p[0]: lambda */
     TN_UN_POLYGAMMA,    /* p[0]: n >= 1 (n = 0 is TN_UN_DIGAMMA): the n-th derivative of digamma */
+    TN_UN_I0,           /* the special functions of special.h, one each */
+    TN_UN_I0E,
+    TN_UN_I1,
+    TN_UN_I1E,
+    TN_UN_BESSEL_I0,    /* special_modified_bessel_i0 */
+    TN_UN_BESSEL_I1,
+    TN_UN_BESSEL_K0,
+    TN_UN_BESSEL_K1,
+    TN_UN_BESSEL_K0E,   /* special_scaled_modified_bessel_k0 */
+    TN_UN_BESSEL_K1E,
+    TN_UN_BESSEL_J0,
+    TN_UN_BESSEL_J1,
+    TN_UN_BESSEL_Y0,
+    TN_UN_BESSEL_Y1,
+    TN_UN_SPHERICAL_J0,
+    TN_UN_AIRY_AI,
+    TN_UN_ERFCX,
+    TN_UN_LOG_NDTR,
+    TN_UN_NDTRI,
     TN_NUM_UNARY
 } tn_unary_op;
 

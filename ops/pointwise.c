@@ -445,6 +445,48 @@ tn_op_hypot(const tn_op *overload, TensorObject *self, TensorObject *other)
     return binary(overload, TN_BIN_HYPOT, BK_FLOATIN, self, other, NULL, NULL);
 }
 
+/* ---- special functions of two arguments (kernels/special.h) ---- */
+
+PyObject *
+tn_op_special_zeta(const tn_op *overload, TensorObject *self, TensorObject *other)
+{
+    return binary(overload, TN_BIN_ZETA, BK_FLOATONLY, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_special_zeta__other_scalar(const tn_op *overload, TensorObject *self, const tn_value *other)
+{
+    return binary(overload, TN_BIN_ZETA, BK_FLOATONLY, self, NULL, other, NULL);
+}
+
+/* zeta(Scalar, Tensor): upstream wraps the Scalar (wrapped_scalar_tensor), so it promotes as a
+ * Python number and broadcasts as a 0-dim operand */
+PyObject *
+tn_op_special_zeta__self_scalar(const tn_op *overload, const tn_value *self, TensorObject *other)
+{
+    int dtype = tn_scalar_dtype(self);
+    TensorObject *wrapped = dtype < 0 ? NULL : tn_scalar_tensor(self, dtype, other->device);
+    if (!wrapped)
+        return NULL;
+    wrapped->wrapped_number = 1;
+    PyObject *r = binary(overload, TN_BIN_ZETA, BK_FLOATONLY, wrapped, other, NULL, NULL);
+    Py_DECREF(wrapped);
+    return r;
+}
+
+/* integer result types are refused by upstream's CPU kernel ("igamma_cpu" not implemented) */
+PyObject *
+tn_op_igamma(const tn_op *overload, TensorObject *self, TensorObject *other)
+{
+    return binary(overload, TN_BIN_IGAMMA, BK_FLOATIN, self, other, NULL, NULL);
+}
+
+PyObject *
+tn_op_igammac(const tn_op *overload, TensorObject *self, TensorObject *other)
+{
+    return binary(overload, TN_BIN_IGAMMAC, BK_FLOATIN, self, other, NULL, NULL);
+}
+
 PyObject *
 tn_op_xlogy__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other)
 {
@@ -1211,6 +1253,26 @@ UNARY(erfc, TN_UN_ERFC, UK_FLOAT)
 UNARY(erfinv, TN_UN_ERFINV, UK_FLOAT)
 UNARY(lgamma, TN_UN_LGAMMA, UK_FLOAT)
 UNARY(digamma, TN_UN_DIGAMMA, UK_FLOAT)
+/* the special functions of kernels/special.h */
+UNARY(i0, TN_UN_I0, UK_FLOAT)
+UNARY(special_i0e, TN_UN_I0E, UK_FLOAT)
+UNARY(special_i1, TN_UN_I1, UK_FLOAT)
+UNARY(special_i1e, TN_UN_I1E, UK_FLOAT)
+UNARY(special_modified_bessel_i0, TN_UN_BESSEL_I0, UK_FLOAT)
+UNARY(special_modified_bessel_i1, TN_UN_BESSEL_I1, UK_FLOAT)
+UNARY(special_modified_bessel_k0, TN_UN_BESSEL_K0, UK_FLOAT)
+UNARY(special_modified_bessel_k1, TN_UN_BESSEL_K1, UK_FLOAT)
+UNARY(special_scaled_modified_bessel_k0, TN_UN_BESSEL_K0E, UK_FLOAT)
+UNARY(special_scaled_modified_bessel_k1, TN_UN_BESSEL_K1E, UK_FLOAT)
+UNARY(special_bessel_j0, TN_UN_BESSEL_J0, UK_FLOAT)
+UNARY(special_bessel_j1, TN_UN_BESSEL_J1, UK_FLOAT)
+UNARY(special_bessel_y0, TN_UN_BESSEL_Y0, UK_FLOAT)
+UNARY(special_bessel_y1, TN_UN_BESSEL_Y1, UK_FLOAT)
+UNARY(special_spherical_bessel_j0, TN_UN_SPHERICAL_J0, UK_FLOAT)
+UNARY(special_airy_ai, TN_UN_AIRY_AI, UK_FLOAT)
+UNARY(special_erfcx, TN_UN_ERFCX, UK_FLOAT)
+UNARY(special_log_ndtr, TN_UN_LOG_NDTR, UK_FLOAT)
+UNARY(special_ndtri, TN_UN_NDTRI, UK_FLOAT)
 UNARY(floor, TN_UN_FLOOR, UK_ROUNDING)
 UNARY(ceil, TN_UN_CEIL, UK_ROUNDING)
 UNARY(trunc, TN_UN_TRUNC, UK_ROUNDING)
