@@ -497,8 +497,10 @@ FN(igam_asymptotic)(T a, T x, int igam)
     return res;
 }
 
+/* fused: p_k and q_k with one rounding each, as upstream's igammac kernel computes them; its
+ * igamma kernel (1 - Q for x > 1, x > a) rounds both products (measured against 2.13.0) */
 static T
-FN(igamc_fraction)(T a, T x)
+FN(igamc_fraction)(T a, T x, int fused)
 {
     T ax = FN(igam_fac)(a, x);
     if (ax == 0)
@@ -512,7 +514,8 @@ FN(igamc_fraction)(T a, T x)
         y += 1;
         z += 2;
         T yc = y * c;
-        T pk = M(fma)(pkm1, z, -(pkm2 * yc)), qk = M(fma)(qkm1, z, -(qkm2 * yc));
+        T pk = fused ? M(fma)(pkm1, z, -(pkm2 * yc)) : pkm1 * z - pkm2 * yc;
+        T qk = fused ? M(fma)(qkm1, z, -(qkm2 * yc)) : qkm1 * z - qkm2 * yc;
         if (qk != 0) {
             T r = pk / qk;
             t = M(fabs)((ans - r) / r);
@@ -544,14 +547,14 @@ FN(igam_use_asymptotic)(T a, T x)
     return (a > 20 && a < 200 && r < (T)0.3) || (a > 200 && r < (T)4.5 / M(sqrt)(a));
 }
 
-/* Q(a, x) past the boundary values and the asymptotic regime */
+/* Q(a, x) past the boundary values and the asymptotic regime; fused: see igamc_fraction */
 static T
-FN(igammac_impl)(T a, T x)
+FN(igammac_impl)(T a, T x, int fused)
 {
     if (x > (T)1.1) {
         if (x < a)
             return 1 - FN(igam_series)(a, x);
-        return FN(igamc_fraction)(a, x);
+        return FN(igamc_fraction)(a, x, fused);
     }
     if (x <= (T)0.5) {
         if ((T)-0.4 / M(log)(x) < a)
@@ -578,7 +581,7 @@ FN(tn_special_igammac)(T a, T x)
         return 0;
     if (FN(igam_use_asymptotic)(a, x))
         return FN(igam_asymptotic)(a, x, 0);
-    return FN(igammac_impl)(a, x);
+    return FN(igammac_impl)(a, x, 1);
 }
 
 T
@@ -597,6 +600,6 @@ FN(tn_special_igamma)(T a, T x)
     if (FN(igam_use_asymptotic)(a, x))
         return FN(igam_asymptotic)(a, x, 1);
     if (x > 1 && x > a)
-        return 1 - FN(igammac_impl)(a, x);
+        return 1 - FN(igammac_impl)(a, x, 0);
     return FN(igam_series)(a, x);
 }

@@ -592,13 +592,15 @@ tn_ag_grad_mode(void)
     return !tn_tls.grad_disabled;
 }
 
+/* derivatives.yaml's not_implemented(...): upstream's TORCH_CHECK_NOT_IMPLEMENTED, so
+ * NotImplementedError (zeta and igamma with respect to their first argument, in-place acosh...) */
 void
 tn_ag_not_implemented(const char *msg, const char *detail)
 {
     if (detail && detail[0])
-        PyErr_Format(PyExc_RuntimeError, "%s (%s)", msg, detail);
+        PyErr_Format(PyExc_NotImplementedError, "%s (%s)", msg, detail);
     else
-        PyErr_SetString(PyExc_RuntimeError, msg);
+        PyErr_SetString(PyExc_NotImplementedError, msg);
 }
 
 void

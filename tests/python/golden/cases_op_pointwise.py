@@ -159,4 +159,51 @@ OPS.append(Op("threshold", T(), 0.1, 20, extra={"int": ((T(dtype="int64"), 0, -1
 OPS.append(Op("nan_to_num", T(), 0.0, 100.0, -100.0, extra={"special": ((SPECIAL,), None),
                                                              "special_given": ((SPECIAL, 1.0, 2.0, -2.0), None)}))
 
+# ---- special functions (kernels/special.c) ----
+# edges: the branch points of the Cephes series (2, 5, 8), float overflow (i0 past 88.7 is inf in
+# float32 but finite in float64), large and tiny arguments
+EDGES = C("literal([2.0, -2.0, 5.0, 8.0, -8.0, 8.5, 50.0, 89.0, -89.0, 700.0, 1e-30, 1e10], torch.{dtype})")
+MORE_EDGES = {
+    "special_ndtri": C("literal([0.0, 1.0, 0.5, 1e-20, 1e-5, 0.13, 0.87, 1.0 - 1e-7, -0.5, 1.5], torch.{dtype})"),
+    "special_erfcx": C("literal([-26.8, -26.6, -9.5, -6.2, -6.0, 49.0, 51.0, 1e8, 4e-16, -1e-3], torch.{dtype})"),
+    "special_log_ndtr": C("literal([-40.0, -10.0, -1.0, -0.999, 0.0, 6.0, 40.0], torch.{dtype})"),
+    "special_airy_ai": C("literal([-2.1, -2.09, 2.08, 2.09, 8.3, 8.33, 103.0, 104.0, -50.0, -1e4], torch.{dtype})"),
+}
+for name, fn, role in (("i0", "torch.i0", "any"), ("special_i0e", "torch.special.i0e", "any"),
+                       ("special_i1", "torch.special.i1", "any"), ("special_i1e", "torch.special.i1e", "any"),
+                       ("special_modified_bessel_i0", "torch.special.modified_bessel_i0", "any"),
+                       ("special_modified_bessel_i1", "torch.special.modified_bessel_i1", "any"),
+                       ("special_modified_bessel_k0", "torch.special.modified_bessel_k0", "pos"),
+                       ("special_modified_bessel_k1", "torch.special.modified_bessel_k1", "pos"),
+                       ("special_scaled_modified_bessel_k0", "torch.special.scaled_modified_bessel_k0", "pos"),
+                       ("special_scaled_modified_bessel_k1", "torch.special.scaled_modified_bessel_k1", "pos"),
+                       ("special_bessel_j0", "torch.special.bessel_j0", "any"),
+                       ("special_bessel_j1", "torch.special.bessel_j1", "any"),
+                       ("special_bessel_y0", "torch.special.bessel_y0", "pos"),
+                       ("special_bessel_y1", "torch.special.bessel_y1", "pos"),
+                       ("special_spherical_bessel_j0", "torch.special.spherical_bessel_j0", "any"),
+                       ("special_airy_ai", "torch.special.airy_ai", "any"),
+                       ("special_erfcx", "torch.special.erfcx", "any"),
+                       ("special_log_ndtr", "torch.special.log_ndtr", "any"),
+                       ("special_ndtri", "torch.special.ndtri", "prob")):
+    extra = {"edges": ((MORE_EDGES.get(name, EDGES),), None), "int": ((T(role=role, dtype="int64"),), None),
+             "bool": ((T(role="mask", dtype="bool"),), None)}
+    unary(name, role=role, tol="derived", spell_extra={"special": fn + "({0})"}, extra=extra)
+# two arguments: zeta(x, q) for x > 1; the incomplete gammas over each of SciPy's regions
+binary("special_zeta", r1="gt1", r2="pos", tol="derived", spell_extra={"special": "torch.special.zeta({0}, {1})"},
+       extra={"edges": ((C("literal([1.0, 0.5, 2.0, 2.0, 3.0, 2.5, inf, nan, 4.0], torch.{dtype})"),
+                         C("literal([1.0, 1.0, 0.0, -1.0, -1.5, -1.5, 1.0, 1.0, 1e-3], torch.{dtype})")), None)})
+scalar("special_zeta.other_scalar", r1="gt1", value=2.5, tol="derived",
+       spell_extra={"special": "torch.special.zeta({0}, {1})"})
+OPS.append(Op("special_zeta.self_scalar", 2.5, T(role="pos"), tol="derived",
+              spell_extra={"special": "torch.special.zeta({0}, {1})"},
+              extra={"int_scalar": ((3, T(role="pos")), None), "int_tensor": ((2.0, T(role="pos", dtype="int64")), None)}))
+IG_A = C("literal([0.0, 0.0, 1.0, 1.0, 0.5, 25.0, 25.0, 300.0, 300.0, inf, inf, 2.0, nan, -1.0, 3.0, 5.0, 0.2], torch.{dtype})")
+IG_X = C("literal([0.0, 1.0, 0.0, 3.0, 0.3, 26.0, 20.0, 310.0, 250.0, 1.0, inf, inf, 1.0, 1.0, -1.0, 0.8, 0.7], torch.{dtype})")
+for name in ("igamma", "igammac"):
+    binary(name, r1="pos", r2="pos", tol="derived", ints=False,
+           spell_extra={"special": f"torch.special.gamma{'inc' if name == 'igamma' else 'incc'}({{0}}, {{1}})"},
+           extra={"edges": ((IG_A, IG_X), None), "large": ((C("make((3, 4), torch.{dtype}, seed=1, role='pos') * 40"), C("make((3, 4), torch.{dtype}, seed=2, role='pos') * 40")), None),
+                  "int_refused": ((T(dtype="int64", role="pos"), T(dtype="int64", role="pos")), None)})
+
 CASES = expand_all(OPS)
