@@ -6128,7 +6128,7 @@ static int
 SpecialI1Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -6137,13 +6137,14 @@ SpecialI1Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::special_i1 is not implemented in torchnative", "no ATen overload i1_backward(T, T, T)");
-            goto fail_;
+            t_[2] = tn_fm_i1_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }
@@ -6250,7 +6251,7 @@ static int
 SpecialI1EBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -6259,13 +6260,14 @@ SpecialI1EBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::special_i1e is not implemented in torchnative", "no ATen overload i1e_backward(T, T, T)");
-            goto fail_;
+            t_[2] = tn_fm_i1e_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }

@@ -57,6 +57,10 @@ PyObject *tn_fm_evenly_distribute_backward(PyObject *grad, PyObject *input, PyOb
 PyObject *tn_fm_gelu_double_backward(PyObject *ggI, PyObject *gO, PyObject *input, const char *approximate);
 /* at::Tensor handle_r_to_c(ScalarType self_st, Tensor gradient_result); */
 PyObject *tn_fm_handle_r_to_c(int self_st, PyObject *gradient_result);
+/* Tensor i1_backward(const Tensor& grad, const Tensor& self, const Tensor& result); */
+PyObject *tn_fm_i1_backward(PyObject *grad, PyObject *self, PyObject *result);
+/* Tensor i1e_backward(const Tensor& grad, const Tensor& self, const Tensor& result); */
+PyObject *tn_fm_i1e_backward(PyObject *grad, PyObject *self, PyObject *result);
 /* at::Tensor index_backward(at::Tensor zeros_like_self, const torch::List<std::optional<Tensor>>& indices, const at::Tensor& grad); */
 PyObject *tn_fm_index_backward(PyObject *zeros_like_self, tn_tensors indices, PyObject *grad);
 /* Tensor infinitely_differentiable_logit_backward(const Tensor& grad, const Tensor& self, std::optional<double> eps); */

@@ -11,6 +11,7 @@
 #include "generated/ops.h"
 #include "ops/aten_calls.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -943,6 +944,64 @@ tn_fm_copysign_tensor_self_backward(PyObject *grad, PyObject *self, PyObject *re
     Py_XDECREF(z);
     Py_XDECREF(f);
     return r;
+}
+
+/* i1 and i1e: I1'(x) = I0(x) - I1(x)/x, and (e^-|x| I1)' = i0e(x) - i1e(x) (sgn x + 1/x), both 1/2
+ * at 0, where the quotient is 0/0. As upstream: x is replaced by eps where |x| <= eps (a where, so
+ * the discarded branch stays finite), the slope computed, and 0.5 put back there. Floating
+ * dtypes of upstream's dispatch only (f32, f64). */
+static PyObject *
+bessel_i1_backward(const char *name, PyObject *grad, PyObject *self, PyObject *result, int scaled)
+{
+    int dt = TN_T(self)->dtype;
+    if (dt != TN_DTYPE_F32 && dt != TN_DTYPE_F64) {
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", name, tn_dtype_legacy_name(dt));
+        return NULL;
+    }
+    double eps = dt == TN_DTYPE_F32 ? (double)FLT_EPSILON : DBL_EPSILON;
+    tn_ag_options o = tn_ag_options_of(self);
+    PyObject *ab = at_1(TN_OP_abs, self);
+    PyObject *big = ab ? at_ts(TN_OP_gt__Scalar, ab, tn_value_double(eps)) : NULL;
+    PyObject *e = big ? tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(eps), tn_ag_value_dtype(o.dtype), NONE_V,
+                                                                 tn_ag_value_device(o.device), NONE_V}) : NULL;
+    PyObject *safe = e ? at_where(big, self, e) : NULL;
+    PyObject *lead = safe ? at_1(scaled ? TN_OP_special_i0e : TN_OP_i0, safe) : NULL;
+    PyObject *shift = lead ? at_1(TN_OP_reciprocal, safe) : NULL;
+    if (shift && scaled) {
+        PyObject *sg = at_1(TN_OP_sgn, safe);
+        PyObject *s2 = sg ? at_add(sg, shift) : NULL;
+        Py_XDECREF(sg);
+        TN_SETREF(shift, s2);
+    }
+    PyObject *rs = shift ? at_mul(result, shift) : NULL;
+    PyObject *gx = rs ? at_sub(lead, rs) : NULL;
+    PyObject *half = gx ? tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.5), tn_ag_value_dtype(o.dtype),
+                                                                    NONE_V, tn_ag_value_device(o.device), NONE_V}) : NULL;
+    PyObject *w = half ? at_where(big, gx, half) : NULL;
+    PyObject *r = w ? at_mul(grad, w) : NULL;
+    Py_XDECREF(ab);
+    Py_XDECREF(big);
+    Py_XDECREF(e);
+    Py_XDECREF(safe);
+    Py_XDECREF(lead);
+    Py_XDECREF(shift);
+    Py_XDECREF(rs);
+    Py_XDECREF(gx);
+    Py_XDECREF(half);
+    Py_XDECREF(w);
+    return r;
+}
+
+PyObject *
+tn_fm_i1_backward(PyObject *grad, PyObject *self, PyObject *result)
+{
+    return bessel_i1_backward("i1_backward", grad, self, result, 0);
+}
+
+PyObject *
+tn_fm_i1e_backward(PyObject *grad, PyObject *self, PyObject *result)
+{
+    return bessel_i1_backward("i1e_backward", grad, self, result, 1);
 }
 
 /* grad / norm.pow(p - 1), masked to 0 where norm == 0 */

@@ -2129,7 +2129,8 @@ ALIASES = {
     "special_expm1": "expm1", "special_logit": "logit", "special_round": "round", "special_sinc": "sinc",
     "special_psi": "digamma", "special_digamma": "digamma", "special_i0": "i0", "special_gammaln": "lgamma",
     "special_xlogy": "xlogy", "special_logsumexp": "logsumexp", "special_multigammaln": "mvlgamma",
-    "special_polygamma": "polygamma", "fix": "trunc", "negative": "neg", "absolute": "abs", "clip": "clamp",
+    "special_polygamma": "polygamma", "special_gammainc": "igamma", "special_gammaincc": "igammac",
+    "fix": "trunc", "negative": "neg", "absolute": "abs", "clip": "clamp",
     "orgqr": "linalg_householder_product", "matrix_power": "linalg_matrix_power", "det": "linalg_det",
 }
 

@@ -447,3 +447,12 @@ hand("diagonal_scatter", {
 hand("as_strided_scatter", {
     "bwd": (SELF + f"; src = {mk((2, 2), 2)}", f"{A}.as_strided_scatter(x, src, [2, 2], [5, 2], 1)", "x, src"),
     "bwd_flat": (SELF + f"; src = {mk((3,), 2)}", f"{A}.as_strided_scatter(x, src, [3], [6])", "x, src")})
+# igamma, igammac and zeta differentiate only in their second argument (the first refuses
+# upstream, not_implemented): gradients with only `other` requiring grad
+for fn in ("igamma", "igammac", "special_zeta"):
+    a_role = "gt1" if fn == "special_zeta" else "pos"
+    hand(fn, {"bwd_other": (f"a = {mk((3, 4), 1, role=a_role)}; x = {mk((3, 4), 2, role='pos')}", f"{A}.{fn}(a, x)", "x"),
+              "bwd_other_f64": (f"a = {mk((3, 4), 1, dt='float64', role=a_role)}; x = {mk((3, 4), 2, dt='float64', role='pos')}",
+                                f"{A}.{fn}(a, x)", "x"),
+              "bwd_other_bcast": (f"a = {mk((4,), 1, role=a_role)}; x = {mk((3, 1), 2, role='pos')}", f"{A}.{fn}(a, x)", "x")})
+hand("special_zeta.other_scalar", {"bwd_refused": (f"a = {mk((3, 4), 1, role='gt1')}", f"{A}.special_zeta.other_scalar(a, 2.0)", "a")})
