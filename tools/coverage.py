@@ -62,6 +62,8 @@ NO_BACKWARD_REASON = {
     "resize_": "upstream raises \"cannot resize variables that require grad\" (op_backward/resize_/bwd* agree)",
     "_pin_memory": "upstream's CPU build raises (pinning needs an accelerator; op_backward/_pin_memory/bwd* agree)",
     "where.Scalar": "no tensor input can require grad (the condition is bool; self and other are Scalars)",
+    "special_zeta.other_scalar": "upstream's derivative is not_implemented(\"zeta\") (its only tensor is self; "
+                                 "op_backward/special_zeta.other_scalar/bwd* agree)",
 }
 
 
