@@ -1695,7 +1695,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_log_, TN_AG_RECORD, tn_ag_record_log_},
     {TN_OP_log_normal, TN_AG_NOTIMPL, NULL},
     {TN_OP_log_normal__out, TN_AG_OUT, NULL},
-    {TN_OP_log_normal_, TN_AG_NOTIMPL, NULL},
+    {TN_OP_log_normal_, TN_AG_RECORD, tn_ag_record_log_normal_},
     {TN_OP_log_sigmoid, TN_AG_CIA, tn_compose_log_sigmoid},
     {TN_OP_log_sigmoid__out, TN_AG_OUT, NULL},
     {TN_OP_log_sigmoid_backward, TN_AG_NOTIMPL, NULL},

@@ -3604,6 +3604,19 @@ glue_log2(tn_value *a)
     );
 }
 
+/* aten::log_normal_(Tensor(a!) self, float mean=1., float std=2., *, Generator? generator=None) -> Tensor(a!) */
+static PyObject *
+glue_log_normal_(tn_value *a)
+{
+    return tn_op_log_normal_(
+        &tn_ops[TN_OP_log_normal_],
+        TN_T(a[0].u.t),
+        a[1].u.d,
+        a[2].u.d,
+        (a[3].tag == TN_V_NONE ? NULL : a[3].u.obj)
+    );
+}
+
 /* aten::log_sigmoid(Tensor self) -> Tensor */
 static PyObject *
 glue_log_sigmoid(tn_value *a)
@@ -7155,6 +7168,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_log10, glue_log10, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_log1p, glue_log1p, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_log2, glue_log2, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_log_normal_, glue_log_normal_, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_log_sigmoid, glue_log_sigmoid, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_log_softmax__int, glue_log_softmax__int, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_logaddexp, glue_logaddexp, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

@@ -615,6 +615,8 @@ PyObject *tn_op_log10(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_log1p(const tn_op *overload, TensorObject *self);
 /* aten::log2(Tensor self) -> Tensor */
 PyObject *tn_op_log2(const tn_op *overload, TensorObject *self);
+/* aten::log_normal_(Tensor(a!) self, float mean=1., float std=2., *, Generator? generator=None) -> Tensor(a!) */
+PyObject *tn_op_log_normal_(const tn_op *overload, TensorObject *self, double mean, double std, PyObject *generator);
 /* aten::log_sigmoid(Tensor self) -> Tensor */
 PyObject *tn_op_log_sigmoid(const tn_op *overload, TensorObject *self);
 /* aten::log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */

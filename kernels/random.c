@@ -887,6 +887,23 @@ tn_random_exponential(tn_generator *g, int dtype, const tn_loop *l, void *out, d
     return TN_OK;
 }
 
+// log_normal
+
+tn_status
+tn_random_log_normal(tn_generator *g, int dtype, const tn_loop *l, void *out, double mean, double std)
+{
+    if (!tn_dtype_is_kernel_float(dtype))
+        return TN_ERR_DTYPE;
+    if (!(std > 0.0))
+        return TN_ERR_VALUE;
+    random_walk w;
+    random_walk_start(&w, l, 0);
+    int64_t off;
+    while ((off = random_walk_next(&w)) >= 0)
+        tn_store_float(dtype, out, off, exp(madd_f64(tn_generator_normal_f64(g), std, mean)));
+    return TN_OK;
+}
+
 // randperm
 
 tn_status

@@ -118,6 +118,11 @@ tn_status tn_random_bernoulli_tensor(tn_generator *g, int dtype, const tn_loop *
 tn_status tn_random_exponential(tn_generator *g, int dtype, const tn_loop *l, void *out,
                                 double lambd);
 
+/* log_normal_(mean, std): f32, f64, f16, bf16; value = exp(mean + std * z), z one sample of
+ * normal_distribution<double> (the cached sample carries over, as for small normal_ fills).
+ * TN_ERR_VALUE unless std > 0. */
+tn_status tn_random_log_normal(tn_generator *g, int dtype, const tn_loop *l, void *out,
+                               double mean, double std);
 /* randperm(n): int64 values 0..n-1 written contiguous into out[n]. Upstream runs this in the
  * result dtype but every dtype it allows holds 0..n-1 exactly (it checks n fits), so the
  * runtime may convert. n < 214748364: forward swaps with random() % (n - i); larger n: the

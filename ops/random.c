@@ -1,4 +1,4 @@
-/* Random ops over kernels/random.c's mt19937: uniform_/normal_/random_/bernoulli_/exponential_,
+/* Random ops over kernels/random.c's mt19937: uniform_/normal_/random_/bernoulli_/exponential_/log_normal_,
  * rand/randn/randint/randperm/normal, their _like forms, multinomial and dropout. After
  * torch.manual_seed(s) each draws upstream's bits: the kernels visit elements in upstream's
  * order (memory order of the tensor's own geometry), so the runtime passes geometry untouched.
@@ -332,6 +332,28 @@ tn_op_exponential_(const tn_op *overload, TensorObject *self, double lambd, PyOb
     return done_inplace(overload, self, tn_random_exponential(tn_generator_of(generator), self->dtype, &l,
                         tn_tensor_data(self),
                                                     lambd));
+}
+
+PyObject *
+tn_op_log_normal_(const tn_op *overload, TensorObject *self, double mean, double std, PyObject *generator)
+{
+    if (!(std > 0)) {
+        char a[32];
+        snprintf(a, sizeof a, "%g", std);
+        PyErr_Format(PyExc_RuntimeError, "log_normal_ expects std > 0.0, but found std=%s", a);
+        return NULL;
+    }
+    if (check_writable(self) < 0)
+        return NULL;
+    if (meta_or_empty(self)) {
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
+    if (tn_check_dtype(overload, self->dtype) < 0)
+        return NULL;
+    tn_loop l = own_loop(self);
+    return done_inplace(overload, self, tn_random_log_normal(tn_generator_of(generator), self->dtype, &l,
+                                                             tn_tensor_data(self), mean, std));
 }
 
 /* ---- factories ---- */

@@ -18,6 +18,7 @@ OPS = [
     Op("bernoulli", T(role="prob"), extra={"generator": ((T(role="prob"),), {"generator": G})}),
     Op("bernoulli.p", T(), 0.3, extra={"generator": ((T(), 0.6), {"generator": G})}),
     Op("exponential_", T(), 1.5, extra={"default": ((T(),), {}), "generator": ((T(),), {"generator": G})}),
+    Op("log_normal_", T(), 0.5, 1.5, extra={"default": ((T(),), {}), "generator": ((T(),), {"generator": G})}),
     Op("rand", [3, 4], kw=DT, extra={"no_dtype": (([3, 4],), {}), "empty": (([0, 2],), DT)}),
     Op("rand.generator", [3, 4], kw={"generator": G, **DT}),
     Op("randn", [3, 4], kw=DT, extra={"no_dtype": (([3, 4],), {}), "large": (([40, 50],), {})}),
