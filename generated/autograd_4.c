@@ -1849,6 +1849,156 @@ fail_:
     return NULL;
 }
 
+/* RreluWithNoiseBackward0: aten::rrelu_with_noise
+ *   self: rrelu_with_noise_backward(grad, self, noise, lower, upper, training, false)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved noise_;
+    tn_value lower;
+    tn_value upper;
+    int training;
+} RreluWithNoiseBackward0;
+
+static int
+RreluWithNoiseBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    RreluWithNoiseBackward0 *n = (RreluWithNoiseBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *noise = t_[1] = tn_saved_unpack(&n->noise_, n_);
+    if (!noise && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_rrelu_with_noise_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(noise), n->lower, n->upper, tn_ag_value_bool(n->training), tn_ag_value_bool(0)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+RreluWithNoiseBackward0_release(tn_node *n_)
+{
+    RreluWithNoiseBackward0 *n = (RreluWithNoiseBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->noise_);
+    (void)n;
+}
+
+static void
+RreluWithNoiseBackward0_finalize(tn_node *n_)
+{
+    RreluWithNoiseBackward0 *n = (RreluWithNoiseBackward0 *)n_;
+    (void)n;
+}
+
+static int
+RreluWithNoiseBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    RreluWithNoiseBackward0 *n = (RreluWithNoiseBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->noise_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+RreluWithNoiseBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((RreluWithNoiseBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+RreluWithNoiseBackward0_get_noise(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((RreluWithNoiseBackward0 *)self)->noise_, TN_NODE(self));
+}
+
+static PyObject *
+RreluWithNoiseBackward0_get_lower(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((RreluWithNoiseBackward0 *)self)->lower);
+}
+
+static PyObject *
+RreluWithNoiseBackward0_get_upper(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((RreluWithNoiseBackward0 *)self)->upper);
+}
+
+static PyObject *
+RreluWithNoiseBackward0_get_training(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((RreluWithNoiseBackward0 *)self)->training);
+}
+
+static PyGetSetDef RreluWithNoiseBackward0_getset[] = {
+    {"_saved_self", RreluWithNoiseBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_noise", RreluWithNoiseBackward0_get_noise, NULL, NULL, NULL},
+    {"_saved_lower", RreluWithNoiseBackward0_get_lower, NULL, NULL, NULL},
+    {"_saved_upper", RreluWithNoiseBackward0_get_upper, NULL, NULL, NULL},
+    {"_saved_training", RreluWithNoiseBackward0_get_training, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_RreluWithNoiseBackward0 = {
+    .name = "RreluWithNoiseBackward0",
+    .basicsize = sizeof(RreluWithNoiseBackward0),
+    .apply = RreluWithNoiseBackward0_apply,
+    .release = RreluWithNoiseBackward0_release,
+    .finalize = RreluWithNoiseBackward0_finalize,
+    .traverse = RreluWithNoiseBackward0_traverse,
+    .getset = RreluWithNoiseBackward0_getset,
+    .op = "aten::rrelu_with_noise",
+};
+
+/* aten::rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.33333333333333331, bool training=False, Generator? generator=None) -> Tensor */
+PyObject *
+tn_ag_record_rrelu_with_noise(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *noise = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    RreluWithNoiseBackward0 *n = (RreluWithNoiseBackward0 *)tn_node_new(&tn_kind_RreluWithNoiseBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->noise_, noise, n_, 0) < 0) goto fail_;
+    n->lower = a_[2];
+    n->upper = a_[3];
+    n->training = (int)a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* RsqrtBackward0: aten::rsqrt
  *   self: -0.5 * grad * result.pow(3).conj()
  */

@@ -2215,7 +2215,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_row_stack__out, TN_AG_OUT, NULL},
     {TN_OP_rrelu, TN_AG_CIA, NULL},
     {TN_OP_rrelu_, TN_AG_CIA, NULL},
-    {TN_OP_rrelu_with_noise, TN_AG_NOTIMPL, NULL},
+    {TN_OP_rrelu_with_noise, TN_AG_RECORD, tn_ag_record_rrelu_with_noise},
     {TN_OP_rrelu_with_noise__out, TN_AG_OUT, NULL},
     {TN_OP_rrelu_with_noise_, TN_AG_NOTIMPL, NULL},
     {TN_OP_rrelu_with_noise_backward, TN_AG_NOTIMPL, NULL},

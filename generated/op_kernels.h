@@ -893,6 +893,8 @@ PyObject *tn_op_rot90(const tn_op *overload, TensorObject *self, int64_t k, tn_i
 PyObject *tn_op_round(const tn_op *overload, TensorObject *self);
 /* aten::round.decimals(Tensor self, *, int decimals) -> Tensor */
 PyObject *tn_op_round__decimals(const tn_op *overload, TensorObject *self, int64_t decimals);
+/* aten::rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.33333333333333331, bool training=False, Generator? generator=None) -> Tensor */
+PyObject *tn_op_rrelu_with_noise(const tn_op *overload, TensorObject *self, TensorObject *noise, const tn_value *lower, const tn_value *upper, bool training, PyObject *generator);
 /* aten::rsqrt(Tensor self) -> Tensor */
 PyObject *tn_op_rsqrt(const tn_op *overload, TensorObject *self);
 /* aten::rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */

@@ -904,6 +904,43 @@ tn_random_log_normal(tn_generator *g, int dtype, const tn_loop *l, void *out, do
     return TN_OK;
 }
 
+// rrelu
+
+tn_status
+tn_random_rrelu(tn_generator *g, int dtype, int64_t n, const void *in, void *out, void *noise, double lower,
+                double upper)
+{
+    if (dtype != TN_DTYPE_F32 && dtype != TN_DTYPE_F64 && dtype != TN_DTYPE_BF16)
+        return TN_ERR_DTYPE;
+    int f64 = dtype == TN_DTYPE_F64;
+    if (!f64) {  /* the op math type: float */
+        lower = (float)lower;
+        upper = (float)upper;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        double x = tn_load_float(dtype, in, i);
+        if (!(x <= 0)) {
+            tn_store_float(dtype, noise, i, 1.0);
+            tn_store_float(dtype, out, i, x);
+            continue;
+        }
+        if (!(lower <= upper))
+            return TN_ERR_VALUE;
+        /* upstream's Activation.cpp is built for the baseline ISA: no fused multiply-add */
+        volatile double p = tn_generator_uniform_f64(g) * (upper - lower);
+        double r = p + lower;
+        if (f64) {
+            tn_store_float(dtype, out, i, x * r);
+        } else {
+            float rf = (float)r;
+            tn_store_float(dtype, out, i, (float)x * rf);
+            r = rf;
+        }
+        tn_store_float(dtype, noise, i, r);
+    }
+    return TN_OK;
+}
+
 // randperm
 
 tn_status

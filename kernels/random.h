@@ -123,6 +123,13 @@ tn_status tn_random_exponential(tn_generator *g, int dtype, const tn_loop *l, vo
  * TN_ERR_VALUE unless std > 0. */
 tn_status tn_random_log_normal(tn_generator *g, int dtype, const tn_loop *l, void *out,
                                double mean, double std);
+/* rrelu_with_noise in training: n contiguous elements of in, out and noise (dtype f32, f64 or
+ * bf16; noise written linearly from its data pointer, as upstream writes it). x <= 0: r drawn
+ * from uniform_real_distribution<double>(lower, upper) with the bounds in the op math type
+ * (float for f32/bf16), rounded to it, out = x * r, noise = r; otherwise out = x, noise = 1.
+ * TN_ERR_VALUE when an element draws and lower > upper (upstream's check sits in the draw). */
+tn_status tn_random_rrelu(tn_generator *g, int dtype, int64_t n, const void *in, void *out, void *noise,
+                          double lower, double upper);
 /* randperm(n): int64 values 0..n-1 written contiguous into out[n]. Upstream runs this in the
  * result dtype but every dtype it allows holds 0..n-1 exactly (it checks n fits), so the
  * runtime may convert. n < 214748364: forward swaps with random() % (n - i); larger n: the

@@ -356,6 +356,81 @@ tn_op_log_normal_(const tn_op *overload, TensorObject *self, double mean, double
                                                              tn_tensor_data(self), mean, std));
 }
 
+/* t.contiguous() through the door */
+static PyObject *
+contiguous_of(PyObject *t)
+{
+    tn_value a[2] = {tn_value_tensor(t), {.tag = TN_V_MEMFMT}};
+    a[1].u.i = TN_MEMFMT_CONTIGUOUS;
+    return tn_call(TN_OP_contiguous, a);
+}
+
+/* rrelu_with_noise(self, noise, lower, upper, training): upstream's rrelu_with_noise_out_cpu into
+ * empty_like(self, contiguous). Training draws a slope for each element <= 0 (kernels/random.c)
+ * and records the slopes, or 1, in noise; otherwise leaky_relu with slope (lower + upper) / 2,
+ * computed in double as upstream's scalar tensors compute it, and noise is left alone. */
+PyObject *
+tn_op_rrelu_with_noise(const tn_op *overload, TensorObject *self, TensorObject *noise, const tn_value *lower,
+                       const tn_value *upper, bool training, PyObject *generator)
+{
+    if (self->ndim != noise->ndim || memcmp(self->sizes, noise->sizes, sizeof(int64_t) * (size_t)self->ndim)) {
+        char a[256], b[256];
+        tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
+        tn_format_sizes(b, sizeof b, noise->ndim, noise->sizes);
+        PyErr_Format(PyExc_RuntimeError, "noise tensor shape must match self tensor shape. Got self.shape = %s "
+                     "noise.shape = %s", a, b);
+        return NULL;
+    }
+    double lo = tn_scalar_to_double(lower), hi = tn_scalar_to_double(upper);
+    tn_value dev = {.tag = TN_V_NONE};
+    if (!training) {
+        tn_value slope = tn_value_double((lo + hi) / 2);
+        tn_value a[2] = {tn_value_tensor((PyObject *)self), slope};
+        PyObject *r = tn_call(TN_OP_leaky_relu, a);
+        if (!r || tn_tensor_is_contiguous(TN_T(r)))
+            return r;
+        PyObject *rc = contiguous_of(r);
+        Py_DECREF(r);
+        return rc;
+    }
+    PyObject *out = tn_op_empty_like(overload, self, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
+    if (!out || self->device == TN_DEVICE_META)
+        return out;
+    int dt = self->dtype;
+    if (dt != TN_DTYPE_F32 && dt != TN_DTYPE_F64 && dt != TN_DTYPE_BF16) {
+        PyErr_Format(PyExc_NotImplementedError, "\"rrelu_with_noise_out_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(dt));
+        Py_DECREF(out);
+        return NULL;
+    }
+    if (noise->dtype != dt) {
+        PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_legacy_name(dt),
+                     tn_dtype_legacy_name(noise->dtype));
+        Py_DECREF(out);
+        return NULL;
+    }
+    PyObject *in = self->numel ? contiguous_of((PyObject *)self) : Py_NewRef((PyObject *)self);
+    if (!in) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    tn_status st = self->numel ? tn_random_rrelu(tn_generator_of(generator), dt, self->numel, tn_tensor_data(TN_T(in)),
+                                                 tn_tensor_data(TN_T(out)), tn_tensor_data(noise), lo, hi)
+                               : TN_OK;
+    Py_DECREF(in);
+    if (st == TN_ERR_VALUE) {
+        PyErr_SetString(PyExc_RuntimeError, "Expected from <= to to be true, but got false.  (Could this error "
+                        "message be improved?  If so, please report an enhancement request to PyTorch.)");
+        Py_DECREF(out);
+        return NULL;
+    }
+    if (TN_KCHECK(overload, st, dt) < 0) {
+        Py_DECREF(out);
+        return NULL;
+    }
+    return fresh(out);
+}
+
 /* ---- factories ---- */
 
 static PyObject *

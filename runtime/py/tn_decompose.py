@@ -1621,6 +1621,31 @@ def geometric_(self, p, *, generator=None):
     return self.copy_(aten.ceil(aten.log(u) / aten.log1p(aten.scalar_tensor(-p, dtype=torch.float64))))
 
 
+def rrelu(self, lower=0.125, upper=1.0 / 3, training=False, generator=None):
+    """Activation.cpp rrelu: the bounds checked, then rrelu_with_noise (a C kernel) with a fresh
+    contiguous noise tensor."""
+    torch, aten = _aten()
+    if not float(lower) <= float(upper):
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    noise = aten.empty_like(self, memory_format=torch.contiguous_format)
+    return aten.rrelu_with_noise(self, noise, lower, upper, training, generator=generator)
+
+
+def rrelu_(self, lower=0.125, upper=1.0 / 3, training=False, generator=None):
+    torch, aten = _aten()
+    if not float(lower) <= float(upper):
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    noise = aten.empty_like(self, memory_format=torch.contiguous_format)
+    return aten.rrelu_with_noise_(self, noise, lower, upper, training, generator=generator)
+
+
+def rrelu_with_noise_(self, noise, lower=0.125, upper=1.0 / 3, training=False, generator=None):
+    """rrelu_with_noise_out_cpu with self as the output: the same draws, element by element in
+    self's logical order, written back into self."""
+    torch, aten = _aten()
+    return self.copy_(aten.rrelu_with_noise(self, noise, lower, upper, training, generator=generator))
+
+
 def index_reduce_(self, dim, index, source, reduce, *, include_self=True):
     """TensorAdvancedIndexing.cpp index_reduce_func_impl: (unless include_self) the indexed slices
     set to the reduction's identity, then each source slice folded into its slice in index order;
@@ -2045,6 +2070,7 @@ COMPOSITIONS = {
     "embedding_renorm_": embedding_renorm_,
     "nonzero_static": nonzero_static, "_batch_norm_with_update": _batch_norm_with_update,
     "cauchy_": cauchy_, "geometric_": geometric_,
+    "rrelu": rrelu, "rrelu_": rrelu_, "rrelu_with_noise_": rrelu_with_noise_,
     "index_reduce": index_reduce, "index_reduce_": index_reduce_,
     "linalg_vander": linalg_vander, "scatter.reduce": scatter_reduce_legacy,
     "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
@@ -2095,16 +2121,16 @@ TABLE = {
     "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2", "logspace",
     "max_pool2d_with_indices_backward", "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "native_group_norm", "normal.Tensor_Tensor", "permute_copy", "pixel_shuffle",
-    "pixel_unshuffle", "rad2deg", "renorm", "sinc", "smooth_l1_loss", "soft_margin_loss", "softshrink",
+    "pixel_unshuffle", "rad2deg", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",
+    "soft_margin_loss", "softshrink",
     "special_entr", "special_xlog1py", "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",
     "transpose_copy.int", "trace", "unbind_copy.int", "unfold_copy", "unsafe_split.Tensor", "unsafe_split_with_sizes",
     "unsqueeze_copy",
     "vdot", "view_copy",
 }
 # Measured and left refused (tools/opinfo.py): bilinear (its two products, written as ATen's
-# _trilinear makes them, land one sample at 1.0x the bound: the sums' order is our GEMM's),
-# log_normal_ (other draws than upstream's sampler, which caches Box-Muller pairs in the
-# generator); cauchy_, geometric_, take and addr have compositions
+# _trilinear makes them, land one sample at 1.0x the bound: the sums' order is our GEMM's);
+# log_normal_ has a C kernel (kernels/random.c); cauchy_, geometric_, take and addr have compositions
 # above (torch._decomp's take returns a view of its input for some indices, where upstream copies;
 # its addr with beta=0 is contiguous where upstream's TensorIterator follows a transposed self).
 
