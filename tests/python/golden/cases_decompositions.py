@@ -478,3 +478,19 @@ add("special_expit", f"torch.special.expit({X})")
 add("clip", {"0": f"torch.clip({X}, -0.5, 0.5)", "min_only": f"torch.clip({X}, min=0.1)",
              "none_error": f"torch.clip({X})"})
 add("negative", f"torch.negative({XT})", exact=True)
+
+# rrelu: the bounds check, a fresh contiguous noise, then rrelu_with_noise's C kernel (its draws
+# follow upstream's generator stream, so the values compare exactly)
+add("rrelu", {"train": f"torch.rrelu({X}, training=True)", "train_t": f"torch.rrelu({XT}, 0.2, 0.6, True)",
+              "eval": f"torch.rrelu({XT})", "swapped": f"torch.rrelu({X}, 0.5, 0.1, True)"}, exact=True)
+add("rrelu_", {"train": f"x = {X}; torch.rrelu_(x, training=True); out = x",
+               "train_t": f"x = {XT}; torch.rrelu_(x, 0.2, 0.6, True); out = x",
+               "eval": f"x = {X}; torch.rrelu_(x); out = x", "swapped": f"x = {X}; out = torch.rrelu_(x, 0.5, 0.1)"},
+    exact=True)
+add("rrelu_with_noise_", {"train": f"x = {XT}; n = torch.empty(3, 4); torch.ops.aten.rrelu_with_noise_(x, n, 0.1, 0.3, True); out = (x, n)",
+                          "eval": f"x = {X}; n = torch.zeros(3, 4); torch.ops.aten.rrelu_with_noise_(x, n, 0.1, 0.3, False); out = (x, n)"},
+    exact=True)
+add("rrelu_with_noise_backward", {
+    "train": f"torch.ops.aten.rrelu_with_noise_backward({X}, {XT}, {P}, 0.1, 0.3, True, False)",
+    "eval": f"torch.ops.aten.rrelu_with_noise_backward({X}, {XT}, {P}, 0.1, 0.3, False, False)",
+    "eval_result": f"torch.ops.aten.rrelu_with_noise_backward({X}, {XT}, {P}, 0.1, 0.3, False, True)"}, exact=True)
