@@ -6764,3 +6764,144 @@ fail_:
     return NULL;
 }
 
+/* DigammaBackward0: aten::digamma
+ *   self: grad * polygamma(1, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} DigammaBackward0;
+
+static int
+DigammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DigammaBackward0 *n = (DigammaBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_polygamma, (tn_value[]){tn_value_int(INT64_C(1)), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+DigammaBackward0_release(tn_node *n_)
+{
+    DigammaBackward0 *n = (DigammaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+DigammaBackward0_finalize(tn_node *n_)
+{
+    DigammaBackward0 *n = (DigammaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+DigammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DigammaBackward0 *n = (DigammaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DigammaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DigammaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef DigammaBackward0_getset[] = {
+    {"_saved_self", DigammaBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DigammaBackward0 = {
+    .name = "DigammaBackward0",
+    .basicsize = sizeof(DigammaBackward0),
+    .apply = DigammaBackward0_apply,
+    .release = DigammaBackward0_release,
+    .finalize = DigammaBackward0_finalize,
+    .traverse = DigammaBackward0_traverse,
+    .getset = DigammaBackward0_getset,
+    .op = "aten::digamma",
+};
+
+/* aten::digamma(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_digamma(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DigammaBackward0 *n = (DigammaBackward0 *)tn_node_new(&tn_kind_DigammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::digamma_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_digamma_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    DigammaBackward0 *n = (DigammaBackward0 *)tn_node_new(&tn_kind_DigammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+

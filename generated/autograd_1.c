@@ -8,147 +8,6 @@
 
 #include <math.h>
 
-/* DigammaBackward0: aten::digamma
- *   self: grad * polygamma(1, self)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} DigammaBackward0;
-
-static int
-DigammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DigammaBackward0 *n = (DigammaBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_polygamma, (tn_value[]){tn_value_int(INT64_C(1)), tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-DigammaBackward0_release(tn_node *n_)
-{
-    DigammaBackward0 *n = (DigammaBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-DigammaBackward0_finalize(tn_node *n_)
-{
-    DigammaBackward0 *n = (DigammaBackward0 *)n_;
-    (void)n;
-}
-
-static int
-DigammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    DigammaBackward0 *n = (DigammaBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-DigammaBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((DigammaBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef DigammaBackward0_getset[] = {
-    {"_saved_self", DigammaBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_DigammaBackward0 = {
-    .name = "DigammaBackward0",
-    .basicsize = sizeof(DigammaBackward0),
-    .apply = DigammaBackward0_apply,
-    .release = DigammaBackward0_release,
-    .finalize = DigammaBackward0_finalize,
-    .traverse = DigammaBackward0_traverse,
-    .getset = DigammaBackward0_getset,
-    .op = "aten::digamma",
-};
-
-/* aten::digamma(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_digamma(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    DigammaBackward0 *n = (DigammaBackward0 *)tn_node_new(&tn_kind_DigammaBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::digamma_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_digamma_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    DigammaBackward0 *n = (DigammaBackward0 *)tn_node_new(&tn_kind_DigammaBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* DivBackward0: aten::div.Tensor
  *   other: div_tensor_other_backward(grad, self, other)
  *   self: div_tensor_self_backward(grad, other, self.scalar_type())
@@ -6489,6 +6348,455 @@ tn_ag_record__foreach_maximum__List(tn_op *op_, tn_value *a_)
         if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
             goto fail_;
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachMinimumBackward0List: aten::_foreach_minimum.List
+ *   other: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
+ *   self: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachMinimumBackward0List;
+
+static int
+ForeachMinimumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
+    PyObject *t_[10] = {0};
+    tn_ag_vec *vecs_[4];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_ag_vec v3_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[0]), tn_value_tensor(t_[1]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_lt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3]), tn_value_int(INT64_C(0))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[0], 5);
+        }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
+    }
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[5] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[6]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_gt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(t_[8]), tn_value_int(INT64_C(0))});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[9]);
+            tn_ag_release_temps(&t_[5], 5);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMinimumBackward0List_release(tn_node *n_)
+{
+    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMinimumBackward0List_finalize(tn_node *n_)
+{
+    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachMinimumBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachMinimumBackward0List_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMinimumBackward0List = {
+    .name = "ForeachMinimumBackward0List",
+    .basicsize = sizeof(ForeachMinimumBackward0List),
+    .apply = ForeachMinimumBackward0List_apply,
+    .release = ForeachMinimumBackward0List_release,
+    .finalize = ForeachMinimumBackward0List_finalize,
+    .traverse = ForeachMinimumBackward0List_traverse,
+    .getset = ForeachMinimumBackward0List_getset,
+    .op = "aten::_foreach_minimum.List",
+};
+
+/* aten::_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_minimum__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachMinimumBackward0List *n = (ForeachMinimumBackward0List *)tn_node_new(&tn_kind_ForeachMinimumBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachMulBackward0List: aten::_foreach_mul.List
+ *   other: mul_tensor_backward(grad, self, other_scalar_type)
+ *   self: mul_tensor_backward(grad, other, self_scalar_type)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachMulBackward0List;
+
+static int
+ForeachMulBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
+    PyObject *t_[2] = {0};
+    tn_ag_vec *vecs_[4];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_ag_vec v3_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
+    }
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(other, (int64_t)i_), TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[1]);
+            tn_ag_release_temps(&t_[1], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMulBackward0List_release(tn_node *n_)
+{
+    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMulBackward0List_finalize(tn_node *n_)
+{
+    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachMulBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMulBackward0List *n = (ForeachMulBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachMulBackward0List_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMulBackward0List = {
+    .name = "ForeachMulBackward0List",
+    .basicsize = sizeof(ForeachMulBackward0List),
+    .apply = ForeachMulBackward0List_apply,
+    .release = ForeachMulBackward0List_release,
+    .finalize = ForeachMulBackward0List_finalize,
+    .traverse = ForeachMulBackward0List_traverse,
+    .getset = ForeachMulBackward0List_getset,
+    .op = "aten::_foreach_mul.List",
+};
+
+/* aten::_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_mul__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachMulBackward0List *n = (ForeachMulBackward0List *)tn_node_new(&tn_kind_ForeachMulBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachMulBackward0Tensor: aten::_foreach_mul.Tensor
+ *   other: mul_tensor_backward(grad, self, other_scalar_type)
+ *   self: mul_tensor_backward(grad, other, self_scalar_type)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved other_;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachMulBackward0Tensor;
+
+static int
+ForeachMulBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
+    PyObject *t_[3] = {0};
+    tn_ag_vec *vecs_[3];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_needs(n_, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), TN_T(other)->dtype);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[1]);
+            tn_ag_release_temps(&t_[1], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, 1, &v1_) < 0) goto fail_;
+    }
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[2] = tn_fm_mul_tensor_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), other, TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[2], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v2_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMulBackward0Tensor_release(tn_node *n_)
+{
+    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
+    tn_saved_release(&n->other_);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMulBackward0Tensor_finalize(tn_node *n_)
+{
+    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
+    (void)n;
+}
+
+static int
+ForeachMulBackward0Tensor_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)n_;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachMulBackward0Tensor_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMulBackward0Tensor = {
+    .name = "ForeachMulBackward0Tensor",
+    .basicsize = sizeof(ForeachMulBackward0Tensor),
+    .apply = ForeachMulBackward0Tensor_apply,
+    .release = ForeachMulBackward0Tensor_release,
+    .finalize = ForeachMulBackward0Tensor_finalize,
+    .traverse = ForeachMulBackward0Tensor_traverse,
+    .getset = ForeachMulBackward0Tensor_getset,
+    .op = "aten::_foreach_mul.Tensor",
+};
+
+/* aten::_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_mul__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + 1;
+    ForeachMulBackward0Tensor *n = (ForeachMulBackward0Tensor *)tn_node_new(&tn_kind_ForeachMulBackward0Tensor, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_node_set_next_edge(n_, (int)a_[0].n, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)

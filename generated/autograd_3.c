@@ -8,6 +8,686 @@
 
 #include <math.h>
 
+/* Log10Backward0: aten::log10
+ *   self: grad / (self.conj() * 2.3025850929940456)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} Log10Backward0;
+
+static int
+Log10Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(2.3025850929940455)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+Log10Backward0_release(tn_node *n_)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+Log10Backward0_finalize(tn_node *n_)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    (void)n;
+}
+
+static int
+Log10Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Log10Backward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((Log10Backward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef Log10Backward0_getset[] = {
+    {"_saved_self", Log10Backward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Log10Backward0 = {
+    .name = "Log10Backward0",
+    .basicsize = sizeof(Log10Backward0),
+    .apply = Log10Backward0_apply,
+    .release = Log10Backward0_release,
+    .finalize = Log10Backward0_finalize,
+    .traverse = Log10Backward0_traverse,
+    .getset = Log10Backward0_getset,
+    .op = "aten::log10",
+};
+
+/* aten::log10(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_log10(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::log10_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_log10_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* Log1PBackward0: aten::log1p
+ *   self: log1p_backward(grad, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} Log1PBackward0;
+
+static int
+Log1PBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Log1PBackward0 *n = (Log1PBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_log1p_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+Log1PBackward0_release(tn_node *n_)
+{
+    Log1PBackward0 *n = (Log1PBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+Log1PBackward0_finalize(tn_node *n_)
+{
+    Log1PBackward0 *n = (Log1PBackward0 *)n_;
+    (void)n;
+}
+
+static int
+Log1PBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Log1PBackward0 *n = (Log1PBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Log1PBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((Log1PBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef Log1PBackward0_getset[] = {
+    {"_saved_self", Log1PBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Log1PBackward0 = {
+    .name = "Log1PBackward0",
+    .basicsize = sizeof(Log1PBackward0),
+    .apply = Log1PBackward0_apply,
+    .release = Log1PBackward0_release,
+    .finalize = Log1PBackward0_finalize,
+    .traverse = Log1PBackward0_traverse,
+    .getset = Log1PBackward0_getset,
+    .op = "aten::log1p",
+};
+
+/* aten::log1p(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_log1p(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Log1PBackward0 *n = (Log1PBackward0 *)tn_node_new(&tn_kind_Log1PBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::log1p_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_log1p_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    Log1PBackward0 *n = (Log1PBackward0 *)tn_node_new(&tn_kind_Log1PBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* Log2Backward0: aten::log2
+ *   self: grad / (self.conj() * 0.6931471805599453)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} Log2Backward0;
+
+static int
+Log2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Log2Backward0 *n = (Log2Backward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(0.6931471805599453)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+Log2Backward0_release(tn_node *n_)
+{
+    Log2Backward0 *n = (Log2Backward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+Log2Backward0_finalize(tn_node *n_)
+{
+    Log2Backward0 *n = (Log2Backward0 *)n_;
+    (void)n;
+}
+
+static int
+Log2Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Log2Backward0 *n = (Log2Backward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Log2Backward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((Log2Backward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef Log2Backward0_getset[] = {
+    {"_saved_self", Log2Backward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Log2Backward0 = {
+    .name = "Log2Backward0",
+    .basicsize = sizeof(Log2Backward0),
+    .apply = Log2Backward0_apply,
+    .release = Log2Backward0_release,
+    .finalize = Log2Backward0_finalize,
+    .traverse = Log2Backward0_traverse,
+    .getset = Log2Backward0_getset,
+    .op = "aten::log2",
+};
+
+/* aten::log2(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_log2(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Log2Backward0 *n = (Log2Backward0 *)tn_node_new(&tn_kind_Log2Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::log2_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_log2_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    Log2Backward0 *n = (Log2Backward0 *)tn_node_new(&tn_kind_Log2Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogBackward0: aten::log
+ *   self: grad.div(self.conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} LogBackward0;
+
+static int
+LogBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogBackward0_release(tn_node *n_)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+LogBackward0_finalize(tn_node *n_)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef LogBackward0_getset[] = {
+    {"_saved_self", LogBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogBackward0 = {
+    .name = "LogBackward0",
+    .basicsize = sizeof(LogBackward0),
+    .apply = LogBackward0_apply,
+    .release = LogBackward0_release,
+    .finalize = LogBackward0_finalize,
+    .traverse = LogBackward0_traverse,
+    .getset = LogBackward0_getset,
+    .op = "aten::log",
+};
+
+/* aten::log(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_log(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::log_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_log_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogSoftmaxBackward0: aten::_log_softmax
+ *   self: _log_softmax_backward_data(grad, result, dim, self.scalar_type())
+ */
+typedef struct {
+    tn_node base;
+    int self_scalar_type;
+    int64_t dim;
+    tn_saved result_;
+} LogSoftmaxBackward0;
+
+static int
+LogSoftmaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP__log_softmax_backward_data, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(result), tn_value_int(n->dim), tn_ag_value_dtype(n->self_scalar_type)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogSoftmaxBackward0_release(tn_node *n_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogSoftmaxBackward0_finalize(tn_node *n_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogSoftmaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogSoftmaxBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogSoftmaxBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogSoftmaxBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogSoftmaxBackward0_getset[] = {
+    {"_saved_dim", LogSoftmaxBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", LogSoftmaxBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogSoftmaxBackward0 = {
+    .name = "LogSoftmaxBackward0",
+    .basicsize = sizeof(LogSoftmaxBackward0),
+    .apply = LogSoftmaxBackward0_apply,
+    .release = LogSoftmaxBackward0_release,
+    .finalize = LogSoftmaxBackward0_finalize,
+    .traverse = LogSoftmaxBackward0_traverse,
+    .getset = LogSoftmaxBackward0_getset,
+    .op = "aten::_log_softmax",
+};
+
+/* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
+PyObject *
+tn_ag_record__log_softmax(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
  *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
  *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())
@@ -6183,318 +6863,6 @@ tn_ag_record_normal_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* NormalBackward1: aten::normal.Tensor_float
- *   mean: at::zeros_symint(mean.sym_sizes(), grad.options())
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints mean_sym_sizes;
-} NormalBackward1;
-
-static int
-NormalBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    NormalBackward1 *n = (NormalBackward1 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_zeros, (tn_value[]){tn_ag_value_ints(tn_ag_ints_view(&n->mean_sym_sizes)), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-NormalBackward1_release(tn_node *n_)
-{
-    NormalBackward1 *n = (NormalBackward1 *)n_;
-    (void)n;
-}
-
-static void
-NormalBackward1_finalize(tn_node *n_)
-{
-    NormalBackward1 *n = (NormalBackward1 *)n_;
-    tn_ag_free_ints(&n->mean_sym_sizes);
-    (void)n;
-}
-
-static int
-NormalBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    NormalBackward1 *n = (NormalBackward1 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-NormalBackward1_get_mean_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((NormalBackward1 *)self)->mean_sym_sizes);
-}
-
-static PyGetSetDef NormalBackward1_getset[] = {
-    {"_saved_mean_sym_sizes", NormalBackward1_get_mean_sym_sizes, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_NormalBackward1 = {
-    .name = "NormalBackward1",
-    .basicsize = sizeof(NormalBackward1),
-    .apply = NormalBackward1_apply,
-    .release = NormalBackward1_release,
-    .finalize = NormalBackward1_finalize,
-    .traverse = NormalBackward1_traverse,
-    .getset = NormalBackward1_getset,
-    .op = "aten::normal.Tensor_float",
-};
-
-/* aten::normal.Tensor_float(Tensor mean, float std=1., *, Generator? generator=None) -> Tensor */
-PyObject *
-tn_ag_record_normal__Tensor_float(tn_op *op_, tn_value *a_)
-{
-    PyObject *mean = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    NormalBackward1 *n = (NormalBackward1 *)tn_node_new(&tn_kind_NormalBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, mean) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->mean_sym_sizes, mean) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* NormalBackward2: aten::normal.float_Tensor
- *   std: at::zeros_symint(std.sym_sizes(), grad.options())
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints std_sym_sizes;
-} NormalBackward2;
-
-static int
-NormalBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_zeros, (tn_value[]){tn_ag_value_ints(tn_ag_ints_view(&n->std_sym_sizes)), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-NormalBackward2_release(tn_node *n_)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    (void)n;
-}
-
-static void
-NormalBackward2_finalize(tn_node *n_)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    tn_ag_free_ints(&n->std_sym_sizes);
-    (void)n;
-}
-
-static int
-NormalBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-NormalBackward2_get_std_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((NormalBackward2 *)self)->std_sym_sizes);
-}
-
-static PyGetSetDef NormalBackward2_getset[] = {
-    {"_saved_std_sym_sizes", NormalBackward2_get_std_sym_sizes, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_NormalBackward2 = {
-    .name = "NormalBackward2",
-    .basicsize = sizeof(NormalBackward2),
-    .apply = NormalBackward2_apply,
-    .release = NormalBackward2_release,
-    .finalize = NormalBackward2_finalize,
-    .traverse = NormalBackward2_traverse,
-    .getset = NormalBackward2_getset,
-    .op = "aten::normal.float_Tensor",
-};
-
-/* aten::normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
-PyObject *
-tn_ag_record_normal__float_Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *std = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    NormalBackward2 *n = (NormalBackward2 *)tn_node_new(&tn_kind_NormalBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, std) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->std_sym_sizes, std) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PermuteBackward0: aten::permute
- *   self: permute_backwards(grad, dims)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints dims;
-} PermuteBackward0;
-
-static int
-PermuteBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-PermuteBackward0_release(tn_node *n_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    (void)n;
-}
-
-static void
-PermuteBackward0_finalize(tn_node *n_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    tn_ag_free_ints(&n->dims);
-    (void)n;
-}
-
-static int
-PermuteBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PermuteBackward0_get_dims(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((PermuteBackward0 *)self)->dims);
-}
-
-static PyGetSetDef PermuteBackward0_getset[] = {
-    {"_saved_dims", PermuteBackward0_get_dims, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PermuteBackward0 = {
-    .name = "PermuteBackward0",
-    .basicsize = sizeof(PermuteBackward0),
-    .apply = PermuteBackward0_apply,
-    .release = PermuteBackward0_release,
-    .finalize = PermuteBackward0_finalize,
-    .traverse = PermuteBackward0_traverse,
-    .getset = PermuteBackward0_getset,
-    .op = "aten::permute",
-};
-
-/* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
-PyObject *
-tn_ag_record_permute(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PermuteBackward0 *n = (PermuteBackward0 *)tn_node_new(&tn_kind_PermuteBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -8,6 +8,159 @@
 
 #include <math.h>
 
+/* SoftplusBackwardBackward0: aten::softplus_backward
+ *   grad_output: softplus_backward(grad, self, beta, threshold)
+ *   self: softplus_double_backward(grad * grad_output, self, beta, threshold)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value beta;
+    tn_value threshold;
+    tn_saved grad_output_;
+} SoftplusBackwardBackward0;
+
+static int
+SoftplusBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SoftplusBackwardBackward0 *n = (SoftplusBackwardBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_softplus_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), n->beta, n->threshold});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_fm_softplus_double_backward(t_[3], self, &n->beta, &n->threshold);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+SoftplusBackwardBackward0_release(tn_node *n_)
+{
+    SoftplusBackwardBackward0 *n = (SoftplusBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+SoftplusBackwardBackward0_finalize(tn_node *n_)
+{
+    SoftplusBackwardBackward0 *n = (SoftplusBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SoftplusBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SoftplusBackwardBackward0 *n = (SoftplusBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SoftplusBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SoftplusBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SoftplusBackwardBackward0_get_beta(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((SoftplusBackwardBackward0 *)self)->beta);
+}
+
+static PyObject *
+SoftplusBackwardBackward0_get_threshold(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((SoftplusBackwardBackward0 *)self)->threshold);
+}
+
+static PyObject *
+SoftplusBackwardBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SoftplusBackwardBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef SoftplusBackwardBackward0_getset[] = {
+    {"_saved_self", SoftplusBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_beta", SoftplusBackwardBackward0_get_beta, NULL, NULL, NULL},
+    {"_saved_threshold", SoftplusBackwardBackward0_get_threshold, NULL, NULL, NULL},
+    {"_saved_grad_output", SoftplusBackwardBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SoftplusBackwardBackward0 = {
+    .name = "SoftplusBackwardBackward0",
+    .basicsize = sizeof(SoftplusBackwardBackward0),
+    .apply = SoftplusBackwardBackward0_apply,
+    .release = SoftplusBackwardBackward0_release,
+    .finalize = SoftplusBackwardBackward0_finalize,
+    .traverse = SoftplusBackwardBackward0_traverse,
+    .getset = SoftplusBackwardBackward0_getset,
+    .op = "aten::softplus_backward",
+};
+
+/* aten::softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor */
+PyObject *
+tn_ag_record_softplus_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SoftplusBackwardBackward0 *n = (SoftplusBackwardBackward0 *)tn_node_new(&tn_kind_SoftplusBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->beta = a_[2];
+    n->threshold = a_[3];
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SortBackward0: aten::sort
  *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
  */

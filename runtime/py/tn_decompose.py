@@ -2057,6 +2057,174 @@ COMPOSITIONS = {
     "triplet_margin_loss": triplet_margin_loss, "linalg_vecdot": linalg_vecdot, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
 }
 
+# ---- linear algebra over the LAPACK primitives of ops/linalg.c ---------------------------------
+# BatchLinearAlgebra.cpp / LinearAlgebra.cpp compose the public linalg API from a few structured
+# primitives (linalg_lu_factor_ex, _linalg_solve_ex, linalg_inv_ex, _linalg_det, _linalg_slogdet,
+# linalg_cholesky_ex, _linalg_eigh, _linalg_svd, linalg_qr), which carry the derivatives; these
+# are those compositions, call for call.
+
+def _may_require_grad(A):
+    """_may_require_fw_or_bw_grad: grad mode on and A requires grad (torchnative has no forward AD)."""
+    import torch
+
+    return torch.is_grad_enabled() and A.requires_grad
+
+
+def linalg_inv(A):
+    torch, aten = _aten()
+    inverse, info = aten.linalg_inv_ex(A)
+    aten._linalg_check_errors(info, "linalg.inv", is_matrix=A.dim() == 2)
+    return inverse
+
+
+def inverse(self):
+    torch, aten = _aten()
+    return aten.linalg_inv(self)
+
+
+def linalg_solve_ex(A, B, *, left=True, check_errors=False):
+    torch, aten = _aten()
+    result, LU, pivots, info = aten._linalg_solve_ex(A, B, left=left, check_errors=check_errors)
+    return result, info
+
+
+def linalg_solve(A, B, *, left=True):
+    torch, aten = _aten()
+    result, info = aten.linalg_solve_ex(A, B, left=left)
+    aten._linalg_check_errors(info, "torch.linalg.solve", is_matrix=A.dim() == 2)
+    return result
+
+
+def linalg_lu_factor(A, *, pivot=True):
+    torch, aten = _aten()
+    LU, pivots, info = aten.linalg_lu_factor_ex(A, pivot=pivot)
+    aten._linalg_check_errors(info, "torch.linalg.lu_factor", is_matrix=A.dim() == 2)
+    return LU, pivots
+
+
+def _lu_with_info(self, pivot=True, check_errors=True):
+    torch, aten = _aten()
+    return aten.linalg_lu_factor_ex(self, pivot=pivot, check_errors=False)
+
+
+def lu_solve(self, LU_data, LU_pivots):
+    torch, aten = _aten()
+    return aten.linalg_lu_solve(LU_data, LU_pivots, self)
+
+
+def linalg_det(A):
+    torch, aten = _aten()
+    return aten._linalg_det(A)[0]
+
+
+def linalg_slogdet(A):
+    torch, aten = _aten()
+    sign, logabsdet, LU, pivots = aten._linalg_slogdet(A)
+    return sign, logabsdet
+
+
+def logdet(A):
+    """logdet: NaN where the determinant is negative (real A)."""
+    torch, aten = _aten()
+    _square_check(A, "logdet")
+    _floating_check(A, "logdet", low_precision=False)
+    sign, logabsdet = aten.linalg_slogdet(A)
+    if A.is_complex():
+        return sign.log() + logabsdet
+    return aten.where.ScalarSelf(sign == -1.0, float("nan"), logabsdet)
+
+
+def _square_check(A, api, name="A"):
+    if A.dim() < 2:
+        raise RuntimeError(f"{api}: The input tensor {name} must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{api}: {name} must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+
+
+def _floating_check(A, api, low_precision=True):
+    import torch
+
+    if not (A.dtype.is_floating_point or A.dtype.is_complex):
+        raise RuntimeError(f"{api}: Expected a floating point or complex tensor as input. Got {_dtype_name(A.dtype)}")
+    if not low_precision and A.dtype not in (torch.float32, torch.float64, torch.complex64, torch.complex128):
+        raise RuntimeError(f"{api}: Low precision dtypes not supported. Got {_dtype_name(A.dtype)}")
+
+
+def linalg_cholesky(A, *, upper=False):
+    torch, aten = _aten()
+    L, info = aten.linalg_cholesky_ex(A, upper=upper)
+    aten._linalg_check_errors(info, "linalg.cholesky", is_matrix=A.dim() == 2)
+    return L
+
+
+def linalg_eigh(A, UPLO="L"):
+    torch, aten = _aten()
+    return aten._linalg_eigh(A, UPLO, True)
+
+
+def linalg_eigvalsh(A, UPLO="L"):
+    torch, aten = _aten()
+    return aten._linalg_eigh(A, UPLO, _may_require_grad(A))[0]
+
+
+def linalg_svd(A, full_matrices=True, *, driver=None):
+    torch, aten = _aten()
+    return aten._linalg_svd(A, full_matrices, True, driver=driver)
+
+
+def linalg_svdvals(A, *, driver=None):
+    torch, aten = _aten()
+    return aten._linalg_svd(A, False, _may_require_grad(A), driver=driver)[1]
+
+
+def svd(self, some=True, compute_uv=True):
+    """svd: linalg_svd's U, S and V (Vh's adjoint); without compute_uv, zero U and V."""
+    torch, aten = _aten()
+    if self.dim() < 2:
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {self.dim()} dimensions instead")
+    if compute_uv:
+        U, S, Vh = aten.linalg_svd(self, not some)
+    else:
+        S = aten.linalg_svdvals(self)
+        m, n = self.shape[-2], self.shape[-1]
+        U = aten.zeros(list(self.shape[:-1]) + [m], dtype=self.dtype, device=self.device)
+        Vh = aten.zeros(list(self.shape[:-2]) + [n, n], dtype=self.dtype, device=self.device)
+    return U, S, Vh.mH
+
+
+def qr(self, some=True):
+    torch, aten = _aten()
+    return aten.linalg_qr(self, "reduced" if some else "complete")
+
+
+def linalg_matrix_power(self, n):
+    """LinearAlgebra.cpp linalg_matrix_power_impl: a clone for n = 0 and 1, the inverse for negative
+    n, two fast paths, then repeated squaring from the least significant bit."""
+    torch, aten = _aten()
+    _square_check(self, "linalg.matrix_power")
+    if n == 0:
+        return self.clone(memory_format=torch.contiguous_format).copy_(
+            aten.eye(self.shape[-2], dtype=self.dtype, device=self.device))
+    if n == 1:
+        return self.clone(memory_format=torch.contiguous_format)
+    if n == -1:
+        return aten.linalg_inv(self)
+    a = aten.linalg_inv(self) if n < 0 else self
+    n = abs(n)
+    if n == 2:
+        return aten.matmul(a, a)
+    if n == 3:
+        return aten.matmul(aten.matmul(a, a), a)
+    z = result = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        z = a if z is None else aten.matmul(z, z)
+        if bit == 1:
+            result = z if result is None else aten.matmul(result, z)
+    return result
+
+
 # ---- Python references for CompositeImplicitAutograd overloads --------------------------------
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
@@ -2065,6 +2233,14 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabl
 
 
 COMPOSITIONS["group_norm"] = group_norm
+COMPOSITIONS.update({
+    "linalg_inv": linalg_inv, "inverse": inverse, "linalg_solve_ex": linalg_solve_ex, "linalg_solve": linalg_solve,
+    "linalg_lu_factor": linalg_lu_factor, "_lu_with_info": _lu_with_info, "lu_solve": lu_solve,
+    "linalg_det": linalg_det, "linalg_slogdet": linalg_slogdet, "slogdet": linalg_slogdet, "logdet": logdet,
+    "linalg_cholesky": linalg_cholesky, "linalg_eigh": linalg_eigh, "linalg_eigvalsh": linalg_eigvalsh,
+    "linalg_svd": linalg_svd, "svd": svd, "linalg_svdvals": linalg_svdvals, "qr": qr,
+    "linalg_matrix_power": linalg_matrix_power,
+})
 
 REFS = {
     "atleast_1d": "torch._refs.atleast_1d", "atleast_1d.Sequence": "torch._refs.atleast_1d",
