@@ -4951,20 +4951,21 @@ static int
 LinalgCholeskyExBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LinalgCholeskyExBackward0 *n = (LinalgCholeskyExBackward0 *)n_;
-    PyObject *t_[1] = {0};
+    PyObject *t_[2] = {0};
     int rc_ = -1;
     PyObject *L = t_[0] = tn_saved_unpack(&n->L_, n_);
     if (!L && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::linalg_cholesky_ex is not implemented in torchnative", "no ATen overload cholesky_backward(T, B, T)");
-            goto fail_;
+            t_[1] = tn_fm_cholesky_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), n->upper, L);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 2);
     (void)n;
     return rc_;
 }
@@ -5070,7 +5071,7 @@ static int
 LinalgDetBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LinalgDetBackward0 *n = (LinalgDetBackward0 *)n_;
-    PyObject *t_[4] = {0};
+    PyObject *t_[5] = {0};
     int rc_ = -1;
     PyObject *A = t_[0] = tn_saved_unpack(&n->A_, n_);
     if (!A && PyErr_Occurred()) goto fail_;
@@ -5083,13 +5084,14 @@ LinalgDetBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_linalg_det is not implemented in torchnative", "no ATen overload linalg_det_backward(T, T, T, T, T)");
-            goto fail_;
+            t_[4] = tn_fm_linalg_det_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), result, A, LU, pivots);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
+    tn_ag_release_temps(t_, 5);
     (void)n;
     return rc_;
 }
@@ -5220,7 +5222,7 @@ static int
 LinalgEighBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LinalgEighBackward0 *n = (LinalgEighBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     PyObject *eigenvalues = t_[0] = tn_saved_unpack(&n->eigenvalues_, n_);
     if (!eigenvalues && PyErr_Occurred()) goto fail_;
@@ -5229,13 +5231,14 @@ LinalgEighBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_linalg_eigh is not implemented in torchnative", "no ATen overload linalg_eig_backward(T, T, T, T, B)");
-            goto fail_;
+            t_[2] = tn_fm_linalg_eig_backward(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0)), tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(1)), eigenvalues, eigenvectors, 1, 1);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }
@@ -5772,7 +5775,7 @@ LinalgQrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::linalg_qr is not implemented in torchnative", "unknown name grad_Q");
+            tn_ag_refuse("derivative for aten::linalg_qr is not implemented in torchnative", "no ATen overload linalg_qr_backward(T, T, T, T, STR)");
             goto fail_;
         }
     }
@@ -5899,7 +5902,7 @@ static int
 LinalgSlogdetBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LinalgSlogdetBackward0 *n = (LinalgSlogdetBackward0 *)n_;
-    PyObject *t_[4] = {0};
+    PyObject *t_[5] = {0};
     int rc_ = -1;
     PyObject *A = t_[0] = tn_saved_unpack(&n->A_, n_);
     if (!A && PyErr_Occurred()) goto fail_;
@@ -5912,13 +5915,14 @@ LinalgSlogdetBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_linalg_slogdet is not implemented in torchnative", "unknown name grad_sign");
-            goto fail_;
+            t_[4] = tn_fm_slogdet_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_grad_at(grads_, n_->num_inputs, 1), A, sign, LU, pivots);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
+    tn_ag_release_temps(t_, 5);
     (void)n;
     return rc_;
 }
@@ -6054,7 +6058,8 @@ static int
 LinalgSolveExBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LinalgSolveExBackward0 *n = (LinalgSolveExBackward0 *)n_;
-    PyObject *t_[4] = {0};
+    PyObject *t_[6] = {0};
+    PyObject *v0_[2];
     int rc_ = -1;
     PyObject *A = t_[0] = tn_saved_unpack(&n->A_, n_);
     if (!A && PyErr_Occurred()) goto fail_;
@@ -6067,13 +6072,18 @@ LinalgSolveExBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_linalg_solve_ex is not implemented in torchnative", "no ATen overload linalg_solve_backward(T, T, T, T, T, B, B)");
-            goto fail_;
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_linalg_solve_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), result, A, LU, pivots, n->left, grad_input_mask[INT64_C(1)]) < 0) goto fail_;
+            t_[4] = v0_[0];
+            t_[5] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[4]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[5]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
+    tn_ag_release_temps(t_, 6);
     (void)n;
     return rc_;
 }
@@ -6376,7 +6386,7 @@ static int
 LinalgSvdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LinalgSvdBackward0 *n = (LinalgSvdBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[11] = {0};
     int rc_ = -1;
     PyObject *U = t_[0] = tn_saved_unpack(&n->U_, n_);
     if (!U && PyErr_Occurred()) goto fail_;
@@ -6387,13 +6397,13 @@ LinalgSvdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_linalg_svd is not implemented in torchnative", "unknown name grad_U");
+            tn_ag_refuse("derivative for aten::_linalg_svd is not implemented in torchnative", "no ATen overload svd_backward(T, T, T, T, T, T)");
             goto fail_;
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 11);
     (void)n;
     return rc_;
 }
