@@ -5766,7 +5766,7 @@ static int
 LinalgQrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LinalgQrBackward0 *n = (LinalgQrBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     PyObject *Q = t_[0] = tn_saved_unpack(&n->Q_, n_);
     if (!Q && PyErr_Occurred()) goto fail_;
@@ -5775,13 +5775,14 @@ LinalgQrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::linalg_qr is not implemented in torchnative", "no ATen overload linalg_qr_backward(T, T, T, T, STR)");
-            goto fail_;
+            t_[2] = tn_fm_linalg_qr_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_grad_at(grads_, n_->num_inputs, 1), Q, R, n->mode);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }

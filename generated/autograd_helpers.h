@@ -75,6 +75,8 @@ int tn_fm_layer_norm_double_backward(PyObject **out, PyObject *input, PyObject *
 PyObject *tn_fm_linalg_det_backward(PyObject *grad, PyObject *det, PyObject *A, PyObject *LU, PyObject *pivots);
 /* Tensor linalg_eig_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const Tensor& V, const bool is_hermitian, const bool symeig_eigenvectors = true); */
 PyObject *tn_fm_linalg_eig_backward(PyObject *gL, PyObject *gV, PyObject *L, PyObject *V, int is_hermitian, int symeig_eigenvectors);
+/* Tensor linalg_qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R, const std::string_view mode); */
+PyObject *tn_fm_linalg_qr_backward(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R, const char *mode);
 /* std::tuple<Tensor, Tensor> linalg_solve_backward(const Tensor& gX, const Tensor& X, const Tensor& A, const Tensor& LU, const Tensor& pivots, const bool left, const bool B_requires_grad); */
 int tn_fm_linalg_solve_backward(PyObject **out, PyObject *gX, PyObject *X, PyObject *A, PyObject *LU, PyObject *pivots, int left, int B_requires_grad);
 /* std::tuple<Tensor, Tensor> linalg_solve_triangular_backward(const Tensor& grad, const Tensor& A, const Tensor& X, const bool upper, const bool left, const bool unitriangular, std::array<bool, 2> output_mask); */

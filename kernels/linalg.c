@@ -82,10 +82,43 @@ lwork_of(int dtype, const double *work)
     return w < 1 ? 1 : (lapack_int)w;
 }
 
+/* Note [float32 through double LAPACK]: float32 matrices are factored by the double-precision
+ * routines on a widened copy and rounded once at the end, as tn_trsm substitutes in float64. The
+ * LAPACK under upstream's wheel and Debian's reference LAPACK order their float32 operations
+ * differently, so float32 results computed in float32 land on either side of the float64 answer
+ * by up to twice upstream's own error; through double they sit within rounding of it. The
+ * float32 entries below widen, call the float64 entry, and narrow. */
+static double *
+widened(const void *src, int64_t n)
+{
+    double *d = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    if (d && src)
+        for (int64_t i = 0; i < n; i++)
+            d[i] = ((const float *)src)[i];
+    return d;
+}
+
+static void
+narrow_into(void *dst, const double *src, int64_t n)
+{
+    if (dst)
+        for (int64_t i = 0; i < n; i++)
+            ((float *)dst)[i] = (float)src[i];
+}
+
 // getrf
 tn_status
 tn_lapack_getrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, int32_t *piv, int32_t *info)
 {
+    if (dtype == TN_DTYPE_F32 && batch > 0 && m * n > 0) {
+        double *w = widened(a, batch * m * n);
+        if (!w)
+            return TN_ERR_NOMEM;
+        tn_status st = tn_lapack_getrf(TN_DTYPE_F64, batch, m, n, w, piv, info);
+        narrow_into(a, w, batch * m * n);
+        free(w);
+        return st;
+    }
     if (!real_dtype(dtype))
         return TN_ERR_DTYPE;
     if (batch < 0 || !fits(m) || !fits(n) || !fits(m * n))
@@ -113,6 +146,15 @@ tn_status
 tn_lapack_getrs(int dtype, int64_t batch, int64_t n, int64_t k, bool trans, const void *lu, const int32_t *piv,
                 void *b)
 {
+    if (dtype == TN_DTYPE_F32 && batch > 0 && n * k > 0) {
+        double *l = widened(lu, batch * n * n), *w = widened(b, batch * n * k);
+        tn_status st = l && w ? tn_lapack_getrs(TN_DTYPE_F64, batch, n, k, trans, l, piv, w) : TN_ERR_NOMEM;
+        if (st == TN_OK)
+            narrow_into(b, w, batch * n * k);
+        free(l);
+        free(w);
+        return st;
+    }
     if (!real_dtype(dtype))
         return TN_ERR_DTYPE;
     if (batch < 0 || !fits(n) || !fits(k) || !fits(n * n) || !fits(n * k))
@@ -137,6 +179,15 @@ tn_lapack_getrs(int dtype, int64_t batch, int64_t n, int64_t k, bool trans, cons
 tn_status
 tn_lapack_potrf(int dtype, int64_t batch, int64_t n, bool upper, void *a, int32_t *info)
 {
+    if (dtype == TN_DTYPE_F32 && batch > 0 && n > 0) {
+        double *w = widened(a, batch * n * n);
+        if (!w)
+            return TN_ERR_NOMEM;
+        tn_status st = tn_lapack_potrf(TN_DTYPE_F64, batch, n, upper, w, info);
+        narrow_into(a, w, batch * n * n);
+        free(w);
+        return st;
+    }
     if (!real_dtype(dtype))
         return TN_ERR_DTYPE;
     if (batch < 0 || !fits(n) || !fits(n * n))
@@ -167,6 +218,17 @@ tn_lapack_potrf(int dtype, int64_t batch, int64_t n, bool upper, void *a, int32_
 tn_status
 tn_lapack_syevd(int dtype, int64_t batch, int64_t n, bool upper, bool vectors, void *a, void *w, int32_t *info)
 {
+    if (dtype == TN_DTYPE_F32 && batch > 0 && n > 0) {
+        double *wa = widened(a, batch * n * n), *ww = widened(NULL, batch * n);
+        tn_status st = wa && ww ? tn_lapack_syevd(TN_DTYPE_F64, batch, n, upper, vectors, wa, ww, info) : TN_ERR_NOMEM;
+        if (st == TN_OK) {
+            narrow_into(a, wa, batch * n * n);
+            narrow_into(w, ww, batch * n);
+        }
+        free(wa);
+        free(ww);
+        return st;
+    }
     if (!real_dtype(dtype))
         return TN_ERR_DTYPE;
     if (batch < 0 || !fits(n) || !fits(n * n))
@@ -212,6 +274,26 @@ tn_status
 tn_lapack_gesdd(int dtype, int64_t batch, int64_t m, int64_t n, char jobz, void *a, void *s, void *u, void *vt,
                 int32_t *info)
 {
+    if (dtype == TN_DTYPE_F32 && batch > 0 && m * n > 0 && (jobz == 'N' || jobz == 'S' || jobz == 'A')) {
+        int64_t k = m < n ? m : n, nu = jobz == 'N' ? 0 : m * (jobz == 'A' ? m : k), nv = jobz == 'N' ? 0 : n * (jobz == 'A' ? n : k);
+        double *wa = widened(a, batch * m * n), *ws = widened(NULL, batch * k);
+        double *wu = jobz == 'N' ? NULL : widened(NULL, batch * nu), *wv = jobz == 'N' ? NULL : widened(NULL, batch * nv);
+        tn_status st = wa && ws && (jobz == 'N' || (wu && wv))
+                           ? tn_lapack_gesdd(TN_DTYPE_F64, batch, m, n, jobz, wa, ws, wu, wv, info)
+                           : TN_ERR_NOMEM;
+        if (st == TN_OK) {
+            narrow_into(s, ws, batch * k);
+            if (jobz != 'N') {
+                narrow_into(u, wu, batch * nu);
+                narrow_into(vt, wv, batch * nv);
+            }
+        }
+        free(wa);
+        free(ws);
+        free(wu);
+        free(wv);
+        return st;
+    }
     if (!real_dtype(dtype))
         return TN_ERR_DTYPE;
     if (batch < 0 || !fits(m) || !fits(n) || !fits(m * n) || !fits(m * m) || !fits(n * n) ||
@@ -265,6 +347,18 @@ tn_lapack_gesdd(int dtype, int64_t batch, int64_t m, int64_t n, char jobz, void 
 tn_status
 tn_lapack_geqrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, void *tau)
 {
+    if (dtype == TN_DTYPE_F32 && batch > 0 && m * n > 0) {
+        int64_t k = m < n ? m : n;
+        double *wa = widened(a, batch * m * n), *wt = widened(NULL, batch * k);
+        tn_status st = wa && wt ? tn_lapack_geqrf(TN_DTYPE_F64, batch, m, n, wa, wt) : TN_ERR_NOMEM;
+        if (st == TN_OK) {
+            narrow_into(a, wa, batch * m * n);
+            narrow_into(tau, wt, batch * k);
+        }
+        free(wa);
+        free(wt);
+        return st;
+    }
     if (!real_dtype(dtype))
         return TN_ERR_DTYPE;
     if (batch < 0 || !fits(m) || !fits(n) || !fits(m * n))
@@ -298,6 +392,15 @@ tn_lapack_geqrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, void *t
 tn_status
 tn_lapack_orgqr(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k, void *a, const void *tau)
 {
+    if (dtype == TN_DTYPE_F32 && batch > 0 && m * n > 0) {
+        double *wa = widened(a, batch * m * n), *wt = widened(tau, batch * k);
+        tn_status st = wa && wt ? tn_lapack_orgqr(TN_DTYPE_F64, batch, m, n, k, wa, wt) : TN_ERR_NOMEM;
+        if (st == TN_OK)
+            narrow_into(a, wa, batch * m * n);
+        free(wa);
+        free(wt);
+        return st;
+    }
     if (!real_dtype(dtype))
         return TN_ERR_DTYPE;
     if (batch < 0 || !fits(m) || !fits(n) || !fits(k) || !fits(m * n) || n > m || k > n)

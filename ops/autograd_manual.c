@@ -2332,13 +2332,15 @@ tn_fm_linalg_eig_backward(PyObject *gL, PyObject *gV, PyObject *L, PyObject *V, 
     }
     PyObject *t[14] = {0}, *r = NULL;
     if (!gV) {
-        if ((t[0] = at_unsqueeze(gL, -2)) && (t[1] = at_mul(V, t[0])) && (t[2] = at_mT(V)))
+        /* V.mH() first, as upstream's compiler evaluates the arguments (an eigenvalues-only V is
+         * empty and 1-d: mH raises there) */
+        if ((t[2] = at_1(TN_OP_mH, V)) && (t[0] = at_unsqueeze(gL, -2)) && (t[1] = at_mul(V, t[0])))
             r = at_2(TN_OP_matmul, t[1], t[2]);
         tn_ag_release_temps(t, 3);
         return r;
     }
     /* VhgV = 0.5 (V^H gV - (V^H gV)^H) */
-    if (!(t[0] = at_mT(V)) || !(t[1] = at_2(TN_OP_matmul, t[0], gV)) || !(t[2] = at_mT(t[1])) ||
+    if (!(t[0] = at_1(TN_OP_mH, V)) || !(t[1] = at_2(TN_OP_matmul, t[0], gV)) || !(t[2] = at_mT(t[1])) ||
         !(t[3] = at_sub(t[1], t[2])) || !(t[4] = at_mul_scalar(t[3], tn_value_double(0.5))))
         goto done;
     /* Econj = L.unsqueeze(-2) - L.unsqueeze(-1), its diagonal ones */
@@ -2364,4 +2366,27 @@ tn_fm_linalg_eig_backward(PyObject *gL, PyObject *gV, PyObject *L, PyObject *V, 
 done:
     tn_ag_release_temps(t, 14);
     return r;
+}
+
+/* upstream's checks (mode 'r' computes no Q; 'complete' with more rows than columns is not
+ * differentiable); the formula itself is not written yet and refuses by name */
+PyObject *
+tn_fm_linalg_qr_backward(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R, const char *mode)
+{
+    if (!strcmp(mode, "r")) {
+        PyErr_SetString(PyExc_RuntimeError, "The derivative of linalg.qr depends on Q, which is not computed when "
+                        "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to differentiate through "
+                        "linalg.qr.");
+        return NULL;
+    }
+    TensorObject *q = TN_T(Q), *r = TN_T(R);
+    if (!strcmp(mode, "complete") && q->sizes[q->ndim - 2] > r->sizes[r->ndim - 1]) {
+        PyErr_SetString(PyExc_RuntimeError, "The QR decomposition is not differentiable when mode='complete' and nrows > "
+                        "ncols.");
+        return NULL;
+    }
+    if (!gQ && !gR)
+        return NULL;
+    tn_ag_refuse("linalg_qr_backward is not implemented in torchnative", "the derivative of aten::linalg_qr");
+    return NULL;
 }

@@ -2117,6 +2117,12 @@ def linalg_det(A):
     return aten._linalg_det(A)[0]
 
 
+def det(self):
+    """det: linalg_det (an alias with another argument name, so not one of ALIASES)."""
+    torch, aten = _aten()
+    return aten.linalg_det(self)
+
+
 def linalg_slogdet(A):
     torch, aten = _aten()
     sign, logabsdet, LU, pivots = aten._linalg_slogdet(A)
@@ -2236,7 +2242,7 @@ COMPOSITIONS["group_norm"] = group_norm
 COMPOSITIONS.update({
     "linalg_inv": linalg_inv, "inverse": inverse, "linalg_solve_ex": linalg_solve_ex, "linalg_solve": linalg_solve,
     "linalg_lu_factor": linalg_lu_factor, "_lu_with_info": _lu_with_info, "lu_solve": lu_solve,
-    "linalg_det": linalg_det, "linalg_slogdet": linalg_slogdet, "slogdet": linalg_slogdet, "logdet": logdet,
+    "linalg_det": linalg_det, "det": det, "linalg_slogdet": linalg_slogdet, "slogdet": linalg_slogdet, "logdet": logdet,
     "linalg_cholesky": linalg_cholesky, "linalg_eigh": linalg_eigh, "linalg_eigvalsh": linalg_eigvalsh,
     "linalg_svd": linalg_svd, "svd": svd, "linalg_svdvals": linalg_svdvals, "qr": qr,
     "linalg_matrix_power": linalg_matrix_power,

@@ -1,7 +1,13 @@
 """Linear algebra kernels (ops/linalg.c over kernels/linalg.c), expanded by spell.py: every
 spelling, claimed dtype and layout (transposed and sliced A and B reach the solver with other
 strides), broadcast batch dims, both triangles and sides, unit diagonals. Float results are
-derived (upstream's own float32-vs-float64 error bounds ours)."""
+derived (upstream's own float32-vs-float64 error bounds ours).
+
+Note [Non-unique linalg results]: eigenvectors and singular vectors are defined up to sign (the
+LAPACK under upstream's wheel and Debian's may choose other signs), so those cases compare what
+upstream's own OpInfo samples compare (sample_inputs_linalg_eigh, sample_inputs_svd): the
+eigenvalues and |V|; S, |U|, |Vh| and U Vh over the first min(m, n) singular vectors. LU, QR
+(Householder's sign convention), Cholesky, inverses and determinants are unique and compared as is."""
 from spell import C, Op, T, expand_all
 
 D = "derived"
@@ -25,6 +31,86 @@ OPS = [
         "vector_error": ((T((3,)), B), {"upper": True}),
         "int_error": ((T((3, 3), dtype="int64"), T((3, 4), dtype="int64")), {"upper": True})},
        spell_extra={"F": "torch.linalg.solve_triangular({0}, {1}, upper=True)"}),
+]
+
+
+SQ, SQB, RHS = T((3, 3)), T((2, 3, 3)), T((2, 3, 2))
+SINGULAR = C("torch.zeros(2, 3, 3, dtype=torch.{dtype})")
+# an SPD matrix built from the case's dtype (Cholesky)
+SPD = C("(lambda m: m @ m.mT + 3 * torch.eye(3, dtype=torch.{dtype}))(make((2, 3, 3), torch.{dtype}, seed=7))")
+# Where LAPACK reports a failure (info > 0) the rest of its output is whatever the algorithm left
+# there, which differs between LAPACK implementations: compared are info and the results of the
+# matrices that succeeded.
+INFO_MASKED = ("(lambda x, info: (torch.where((info == 0).reshape(info.shape + (1, 1)), x, 0), info))(r[0], r[1]) "
+               "if isinstance(r, tuple) else r")
+EIGH_POST = "(r[0], r[1].abs()) if isinstance(r, tuple) else r"
+SVD_POST = ("(lambda U, S, Vh, k: (U[..., :k].abs(), S, Vh[..., :k, :].abs(), U[..., :k] @ Vh[..., :k, :]))"
+            "(r[0], r[1], r[2], r[1].shape[-1]) if isinstance(r, tuple) and r[0].numel() else r")
+OPS += [
+    Op("linalg_lu_factor_ex", SQ, tol=D, zerodim=False, extra={
+        "batched": ((SQB,), {}), "wide": ((T((3, 5)),), {}), "tall": ((T((5, 3)),), {}),
+        "singular": ((SINGULAR,), {}), "singular_check": ((SINGULAR,), {"check_errors": True}),
+        "no_pivot_error": ((SQ,), {"pivot": False}), "vector_error": ((T((3,)),), {}),
+        "int_error": ((T((3, 3), dtype="int64"),), {}), "empty_batch": ((T((0, 3, 3)),), {})},
+       spell_extra={"lu_factor": "torch.linalg.lu_factor({0})", "lu_factor_ex": "torch.linalg.lu_factor_ex({0})",
+                    "lu_factor_singular": "torch.linalg.lu_factor(torch.zeros(2, 3, 3))"}),
+    Op("linalg_lu_solve", C("torch.linalg.lu_factor(make((2, 3, 3), torch.{dtype}, seed=3))[0]"),
+       C("torch.linalg.lu_factor(make((2, 3, 3), torch.{dtype}, seed=3))[1]"), RHS, tol=D, zerodim=False, empty=False,
+       extra={"right": ((C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[0]"),
+                         C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[1]"), T((2, 4, 3))),
+                        {"left": False}),
+              "adjoint": ((C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[0]"),
+                           C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[1]"), T((3, 2))),
+                          {"adjoint": True}),
+              "shape_error": ((C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[0]"),
+                               C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[1]"), T((4, 2))), {})}),
+    Op("_linalg_solve_ex", SQB, RHS, tol=D, zerodim=False, extra={
+        "vector": ((SQB, T((2, 3))), {}), "vector_1d": ((SQB, T((3,))), {}), "right": ((SQB, T((2, 4, 3))), {"left": False}),
+        "bcast": ((SQ, T((2, 3, 4))), {}), "singular": ((SINGULAR, RHS), {}),
+        "singular_check": ((SINGULAR, RHS), {"check_errors": True}),
+        "dtype_error": ((SQB, T((2, 3, 2), dtype="float64")), {}), "shape_error": ((SQB, T((2, 4, 2))), {})},
+       spell_extra={"solve": "torch.linalg.solve({0}, {1})", "solve_ex": "torch.linalg.solve_ex({0}, {1})",
+                    "solve_singular": "torch.linalg.solve(torch.zeros(3, 3), torch.ones(3))"}),
+    Op("linalg_inv_ex", SQB, tol=D, zerodim=False, post=INFO_MASKED, extra={
+        "single": ((SQ,), {}), "singular": ((SINGULAR,), {}), "singular_check": ((SINGULAR,), {"check_errors": True}),
+        "not_square_error": ((T((3, 4)),), {}), "int_error": ((T((3, 3), dtype="int64"),), {}),
+        "empty_matrix": ((T((2, 0, 0)),), {})},
+       spell_extra={"inv": "torch.linalg.inv({0})", "inverse": "torch.inverse({0})", "method": "{0}.inverse()",
+                    "inv_singular": "torch.linalg.inv(torch.zeros(2, 3, 3))",
+                    "inv_singular_matrix": "torch.linalg.inv(torch.zeros(3, 3))"}),
+    Op("_linalg_det", SQB, tol=D, zerodim=False, extra={
+        "single": ((SQ,), {}), "singular": ((SINGULAR,), {}), "empty_matrix": ((T((2, 0, 0)),), {}),
+        "vector_error": ((T((3,)),), {}), "not_square_error": ((T((3, 4)),), {})},
+       spell_extra={"det": "torch.linalg.det({0})", "det_fn": "torch.det({0})", "method": "{0}.det()"}),
+    Op("_linalg_slogdet", SQB, tol=D, zerodim=False, extra={
+        "single": ((SQ,), {}), "singular": ((SINGULAR,), {}), "empty_matrix": ((T((2, 0, 0)),), {}),
+        "half_error": ((T((3, 3), dtype="float16"),), {})},
+       spell_extra={"slogdet": "torch.linalg.slogdet({0})", "slogdet_fn": "torch.slogdet({0})",
+                    "logdet": "torch.logdet({0})", "logdet_method": "{0}.logdet()"}),
+    Op("linalg_cholesky_ex", SQ, tol=D, zerodim=False, post=INFO_MASKED, extra={
+        "spd": ((SPD,), {}), "spd_upper": ((SPD,), {"upper": True}), "spd_check": ((SPD,), {"check_errors": True}),
+        "not_pd_check": ((SQB,), {"check_errors": True}), "not_square_error": ((T((3, 4)),), {})},
+       spell_extra={"cholesky": "torch.linalg.cholesky({0})",
+                    "cholesky_spd": "torch.linalg.cholesky(torch.eye(3) * 2 + torch.ones(3, 3))",
+                    "cholesky_not_pd": "torch.linalg.cholesky(-torch.eye(3).expand(2, 3, 3))"}),
+    # float32 only: float64 has no wider oracle to derive a bound from, and the iterative
+    # eigensolver and SVD of Debian's LAPACK and upstream's agree to a few float64 ulps, not one
+    Op("_linalg_eigh", SQB, tol=D, zerodim=False, post=EIGH_POST, dtypes=["float32"], extra={
+        "upper": ((SQB, "U"), {}), "values_only": ((SQB, "L", False), {}), "single": ((SQ,), {}),
+        "uplo_error": ((SQ, "X"), {}), "not_square_error": ((T((3, 4)),), {})},
+       spell_extra={"eigvalsh": "torch.linalg.eigvalsh({0})", "eigh_values": "torch.linalg.eigh({0})[0]",
+                    "eigh_vectors_abs": "torch.linalg.eigh({0})[1].abs()"}),
+    Op("_linalg_svd", T((2, 4, 3)), tol=D, zerodim=False, post=SVD_POST, dtypes=["float32"], extra={
+        "wide": ((T((3, 5)),), {}), "full": ((T((2, 4, 3)), True), {}), "full_wide": ((T((3, 5)), True), {}),
+        "values_only": ((T((2, 4, 3)), False, False), {}), "empty_full": ((T((3, 0)), True), {}),
+        "driver_error": ((T((3, 3)),), {"driver": "gesvd"}), "vector_error": ((T((3,)),), {})},
+       spell_extra={"svdvals": "torch.linalg.svdvals({0})", "svd_S": "torch.linalg.svd({0})[1]",
+                    "svd_legacy_S": "torch.svd({0})[1]", "svd_legacy_no_uv": "torch.svd({0}, compute_uv=False)"}),
+    Op("linalg_qr", T((4, 3)), tol=D, zerodim=False, extra={
+        "batched": ((T((2, 4, 3)),), {}), "wide": ((T((3, 5)),), {}), "complete": ((T((4, 3)), "complete"), {}),
+        "complete_wide": ((T((3, 5)), "complete"), {}), "r": ((T((4, 3)), "r"), {}),
+        "mode_error": ((T((4, 3)), "full"), {}), "vector_error": ((T((3,)),), {})},
+       spell_extra={"qr": "torch.linalg.qr({0})", "qr_legacy": "torch.qr({0})", "qr_legacy_full": "torch.qr({0}, some=False)"}),
 ]
 
 CASES = expand_all(OPS)
