@@ -2231,6 +2231,334 @@ def linalg_matrix_power(self, n):
     return result
 
 
+def _wrap_dims(dims, ndim):
+    out = []
+    for d in dims:
+        if not -max(ndim, 1) <= d < max(ndim, 1):
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-max(ndim, 1)}, {max(ndim, 1) - 1}], "
+                             f"but got {d})")
+        out.append(d % max(ndim, 1))
+    return out
+
+
+def _norm_dtype_check(dtype, self_dtype, name):
+    """check_linalg_norm_dtype."""
+    import torch
+
+    if dtype is None:
+        return
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(f"{name}: dtype should be floating point or complex, but got {_dtype_name(dtype)}")
+    if self_dtype.is_complex != dtype.is_complex:
+        kind = "complex" if self_dtype.is_complex else "real"
+        raise RuntimeError(f"{name}: dtype should be {kind} for {kind} inputs, but got {_dtype_name(dtype)}")
+    if torch.promote_types(self_dtype, dtype) != dtype:
+        raise RuntimeError(f"{name}: the dtype of the input ({_dtype_name(self_dtype)}) should be convertible without "
+                           f"narrowing to the specified dtype ({_dtype_name(dtype)})")
+
+
+def _matrix_norm_checks(A, dim, dtype, low_precision):
+    """_linalg_matrix_norm_checks: A a (batch of) matrices, dim two different dims, dtype."""
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    _floating_check(A, "linalg.matrix_norm", low_precision)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dim)}")
+    dim = _wrap_dims(dim, A.dim())
+    if dim[0] == dim[1]:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
+    _norm_dtype_check(dtype, A.dtype, "linalg.matrix_norm")
+    return dim
+
+
+def _backshift(dim0, dim1, ndim):
+    """create_dim_backshift_permutation: dim0 and dim1 moved to the end, in that order."""
+    return [d for d in range(ndim) if d not in (dim0, dim1)] + [dim0, dim1]
+
+
+def _reverse_permutation(perm):
+    out = [0] * len(perm)
+    for i, p in enumerate(perm):
+        out[p] = i
+    return out
+
+
+def linalg_matrix_norm(A, ord, dim=(-2, -1), keepdim=False, *, dtype=None):
+    """LinearAlgebra.cpp linalg_matrix_norm (Scalar ord): the largest or smallest singular value for
+    +-2, else column or row sums of |A| reduced by amax or amin."""
+    torch, aten = _aten()
+    ord = float(ord)
+    if abs(ord) not in (2.0, 1.0, float("inf")):
+        raise RuntimeError(f"linalg.matrix_norm: Order {_fmt_double(ord)} not supported.")
+    dim = _matrix_norm_checks(A, list(dim), dtype, abs(ord) != 2.0)
+
+    def max_min(t, d):
+        if ord > 0 and t.shape[d] == 0:
+            # upstream answers a positive order over an empty dim with zeros (its amax of an empty
+            # dim raises; the negative orders' amin raises there too)
+            shape = list(t.shape)
+            if keepdim:
+                shape[d] = 1
+            else:
+                del shape[d]
+            return aten.zeros(shape, dtype=t.dtype, device=t.device)
+        return aten.amax(t, [d], keepdim) if ord > 0 else aten.amin(t, [d], keepdim)
+
+    if abs(ord) == 2.0:
+        perm = _backshift(dim[0], dim[1], A.dim())
+        A_ = A.to(dtype) if dtype is not None else A
+        result = max_min(aten.linalg_svdvals(A_.permute(perm)), -1)
+        if keepdim:
+            result = result.unsqueeze(-1).permute(_reverse_permutation(perm))
+        return result
+    if abs(ord) == float("inf"):
+        dim[0], dim[1] = dim[1], dim[0]
+    if not keepdim and dim[0] < dim[1]:
+        dim[1] -= 1
+    return max_min(aten.linalg_vector_norm(A, 1.0, [dim[0]], keepdim, dtype=dtype), dim[1])
+
+
+def _fmt_double(x):
+    """A double as c10's ostream prints it (%g-like: 3, 0.5, inf)."""
+    return f"{x:g}"
+
+
+def linalg_matrix_norm_str(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    """linalg_matrix_norm (str ord): 'fro' is the vector 2-norm over dim, 'nuc' the sum of the
+    singular values."""
+    torch, aten = _aten()
+    if ord not in ("fro", "nuc"):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    dim = _matrix_norm_checks(A, list(dim), dtype, ord != "nuc")
+    if ord == "fro":
+        return aten.linalg_vector_norm(A, 2, dim, keepdim, dtype=dtype)
+    A_ = A.to(dtype) if dtype is not None else A
+    perm = _backshift(dim[0], dim[1], A_.dim())
+    result = aten.sum.dim_IntList(aten.linalg_svdvals(A_.permute(perm)), [-1], keepdim)
+    if keepdim:
+        result = result.unsqueeze(-1).permute(_reverse_permutation(perm))
+    return result
+
+
+def linalg_norm(X, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """linalg_norm: a matrix norm for an ord over two dims (or a 2-D X), else a vector norm."""
+    torch, aten = _aten()
+    if dim is not None:
+        if len(dim) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got "
+                               f"[{', '.join(str(d) for d in dim)}]")
+    elif ord is not None and X.dim() not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {X.dim()}D.")
+    if ord is not None and ((dim is not None and len(dim) == 2) or (dim is None and X.dim() == 2)):
+        return aten.linalg_matrix_norm(X, ord, list(dim) if dim is not None else [0, 1], keepdim, dtype=dtype)
+    return aten.linalg_vector_norm(X, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def linalg_norm_str(X, ord, dim=None, keepdim=False, *, dtype=None):
+    torch, aten = _aten()
+    if dim is not None:
+        if len(dim) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it mut be of length 1 or 2. Got "
+                               f"[{', '.join(str(d) for d in dim)}]")
+    elif X.dim() not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {X.dim()}D.")
+    return aten.linalg_matrix_norm.str_ord(X, ord, list(dim) if dim is not None else [0, 1], keepdim, dtype=dtype)
+
+
+def _not_complex_tolerance(t, name, arg):
+    if t.is_complex():
+        raise RuntimeError(f"{name}: {arg} tensor of complex type is not supported.")
+
+
+def _atol_rtol_floats(input, atol, rtol):
+    """get_atol_rtol (float overload)."""
+    import torch
+
+    a = 0.0 if atol is None else atol
+    if rtol is None:
+        real = input.real.dtype if input.is_complex() else input.dtype
+        rtol = 0.0 if (atol is not None and atol > 0.0) else torch.finfo(real).eps * max(input.shape[-1], input.shape[-2])
+    opts = {"dtype": torch.float64, "device": input.device}
+    return torch.ops.aten.full([], a, **opts), torch.ops.aten.full([], rtol, **opts)
+
+
+def linalg_pinv_atol_rtol_tensor(self, *, atol=None, rtol=None, hermitian=False):
+    """LinearAlgebra.cpp linalg_pinv: V diag(1/S above the tolerance) U^H from the SVD (or from eigh
+    for a Hermitian input)."""
+    torch, aten = _aten()
+    t = self.dtype
+    if t not in (torch.float64, torch.float32, torch.complex64, torch.complex128) or self.dim() < 2:
+        raise RuntimeError(f"linalg.pinv({_dtype_name(t)}{{[{', '.join(str(s) for s in self.shape)}]}}): expected a "
+                           "tensor with 2 or more dimensions of float, double, cfloat or cdouble types")
+    atol_given = atol is not None
+    if atol is None:
+        atol = aten.zeros([], dtype=torch.float64, device=self.device)
+    _not_complex_tolerance(atol, "torch.linalg.pinv", "atol")
+    if rtol is None:
+        real = self.real.dtype if self.is_complex() else self.dtype
+        default = aten.full([], torch.finfo(real).eps * max(self.shape[-1], self.shape[-2]), dtype=torch.float64,
+                            device=self.device)
+        rtol = aten.where.self(atol > 0, aten.zeros([], dtype=torch.float64, device=self.device), default) \
+            if atol_given else default
+    else:
+        _not_complex_tolerance(rtol, "torch.linalg.pinv", "rtol")
+    if self.numel() == 0:
+        U, S, V = aten.svd(self)
+        return aten.matmul(V * S.reciprocal().unsqueeze(-2), U.mH)
+    if not hermitian:
+        U, S, V = aten.svd(self)
+        max_val = aten.narrow(S, -1, 0, 1)
+        tol = aten.max.other(atol.unsqueeze(-1), rtol.unsqueeze(-1) * max_val)
+        S_pinv = aten.where.self(S > tol, S.reciprocal(), aten.zeros([], dtype=S.dtype, device=S.device)).to(self.dtype)
+        return aten.matmul(V * S_pinv.unsqueeze(-2), U.mH)
+    S, U = aten.linalg_eigh(self)
+    S_abs = S.abs()
+    max_val = aten.amax(S_abs, [-1], True)
+    tol = aten.max.other(atol.unsqueeze(-1), rtol.unsqueeze(-1) * max_val)
+    S_pinv = aten.where.self(S_abs > tol, S.reciprocal(), aten.zeros([], dtype=S.dtype, device=S.device)).to(self.dtype)
+    return aten.matmul(U * S_pinv.unsqueeze(-2), U.mH)
+
+
+def linalg_pinv_atol_rtol_float(self, *, atol=None, rtol=None, hermitian=False):
+    torch, aten = _aten()
+    a, r = _atol_rtol_floats(self, atol, rtol)
+    return aten.linalg_pinv.atol_rtol_tensor(self, atol=a, rtol=r, hermitian=hermitian)
+
+
+def linalg_pinv_rcond(self, rcond, hermitian=False):
+    torch, aten = _aten()
+    return aten.linalg_pinv.atol_rtol_float(self, atol=0.0, rtol=rcond, hermitian=hermitian)
+
+
+def linalg_pinv_rcond_tensor(self, rcond, hermitian=False):
+    torch, aten = _aten()
+    _not_complex_tolerance(rcond, "torch.linalg.pinv", "rcond")
+    return aten.linalg_pinv.atol_rtol_tensor(self, atol=aten.zeros([], dtype=torch.float64, device=self.device),
+                                             rtol=rcond, hermitian=hermitian)
+
+
+def pinverse(self, rcond=1e-15):
+    torch, aten = _aten()
+    return aten.linalg_pinv(self, rcond, False)
+
+
+def _matrix_rank_impl(input, atol, rtol, hermitian):
+    """matrix_rank_impl: how many singular values (|eigenvalues|) exceed max(atol, rtol * the largest)."""
+    torch, aten = _aten()
+    _not_complex_tolerance(atol, "torch.linalg.matrix_rank", "atol")
+    _not_complex_tolerance(rtol, "torch.linalg.matrix_rank", "rtol")
+    if input.numel() == 0:
+        return aten.zeros(list(input.shape[:-2]), dtype=torch.int64, device=input.device)
+    if not hermitian:
+        S = aten.linalg_svdvals(input)
+        max_S = aten.narrow(S, -1, 0, 1)
+    else:
+        S = aten.linalg_eigvalsh(input).abs()
+        max_S = aten.amax(S, [-1], True)
+    tol = aten.max.other(atol.unsqueeze(-1), rtol.unsqueeze(-1) * max_S)
+    return aten.sum.dim_IntList(S > tol, [-1])
+
+
+def _rank_input_check(input):
+    if input.dim() < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
+
+
+def linalg_matrix_rank_atol_rtol_tensor(input, *, atol=None, rtol=None, hermitian=False):
+    torch, aten = _aten()
+    _rank_input_check(input)
+    atol_given = atol is not None
+    if atol is None:
+        atol = aten.zeros([], dtype=torch.float64, device=input.device)
+    _not_complex_tolerance(atol, "torch.linalg.matrix_rank", "atol")
+    if rtol is None:
+        real = input.real.dtype if input.is_complex() else input.dtype
+        default = aten.full([], torch.finfo(real).eps * max(input.shape[-1], input.shape[-2]), dtype=torch.float64,
+                            device=input.device)
+        rtol = aten.where.self(atol > 0, aten.zeros([], dtype=torch.float64, device=input.device), default) \
+            if atol_given else default
+    return _matrix_rank_impl(input, atol, rtol, hermitian)
+
+
+def linalg_matrix_rank_atol_rtol_float(self, *, atol=None, rtol=None, hermitian=False):
+    _rank_input_check(self)
+    a, r = _atol_rtol_floats(self, atol, rtol)
+    return _matrix_rank_impl(self, a, r, hermitian)
+
+
+def linalg_matrix_rank_tol(self, tol, hermitian=False):
+    _rank_input_check(self)
+    a, r = _atol_rtol_floats(self, tol, 0.0)
+    return _matrix_rank_impl(self, a, r, hermitian)
+
+
+def linalg_matrix_rank_tol_tensor(input, tol, hermitian=False):
+    torch, aten = _aten()
+    _rank_input_check(input)
+    return _matrix_rank_impl(input, tol, aten.zeros([], dtype=tol.dtype, device=tol.device), hermitian)
+
+
+def _chain_order(p):
+    """matrix_chain_order: the split s[i][j] minimising the cost of multiplying matrices i..j."""
+    n = len(p) - 1
+    m = [[0] * n for _ in range(n)]
+    s = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            m[i][j] = None
+            for k in range(i, j):
+                q = m[i][k] + m[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if m[i][j] is None or q < m[i][j]:
+                    m[i][j], s[i][j] = q, k
+    return s
+
+
+def linalg_multi_dot(tensors):
+    """LinearAlgebra.cpp multi_dot_impl: 1-D ends as a row and a column, three matrices by the
+    cheaper parenthesization, more by the optimal chain order."""
+    torch, aten = _aten()
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    ts = list(tensors)
+    out_shape = []
+    if ts[0].dim() == 1:
+        ts[0] = ts[0].unsqueeze(0)
+    elif ts[0].dim() == 2:
+        out_shape.append(ts[0].shape[0])
+    else:
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {ts[0].dim()}D")
+    if tensors[-1].dim() == 1:
+        ts[-1] = tensors[-1].unsqueeze(-1)
+    elif tensors[-1].dim() == 2:
+        out_shape.append(ts[-1].shape[1])
+    else:
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {tensors[-1].dim()}D")
+    for i in range(1, n - 1):
+        if tensors[i].dim() != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {tensors[i].dim()}D")
+    for i in range(1, n):
+        if ts[i].dtype != ts[0].dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is {ts[0].dtype} "
+                               f"and tensor {i} {ts[i].dtype}")
+        if ts[i - 1].shape[-1] != ts[i].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {list(tensors[i - 1].shape)} and "
+                               f"{list(tensors[i].shape)} cannot be multiplied")
+    if n == 2:
+        return aten.mm(ts[0], ts[1]).view(out_shape)
+    if n == 3:
+        a, b, c, d = ts[0].shape[0], ts[1].shape[0], ts[2].shape[0], ts[2].shape[1]
+        if (a * c) * (b + d) > (b * d) * (a + c):
+            return aten.mm(ts[0], aten.mm(ts[1], ts[2])).view(out_shape)
+        return aten.mm(aten.mm(ts[0], ts[1]), ts[2]).view(out_shape)
+    s = _chain_order([t.shape[0] for t in ts] + [ts[-1].shape[1]])
+
+    def chain(i, j):
+        return ts[i] if i == j else aten.mm(chain(i, s[i][j]), chain(s[i][j] + 1, j))
+    return chain(0, n - 1).view(out_shape)
+
+
 # ---- Python references for CompositeImplicitAutograd overloads --------------------------------
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
@@ -2245,7 +2573,15 @@ COMPOSITIONS.update({
     "linalg_det": linalg_det, "det": det, "linalg_slogdet": linalg_slogdet, "slogdet": linalg_slogdet, "logdet": logdet,
     "linalg_cholesky": linalg_cholesky, "linalg_eigh": linalg_eigh, "linalg_eigvalsh": linalg_eigvalsh,
     "linalg_svd": linalg_svd, "svd": svd, "linalg_svdvals": linalg_svdvals, "qr": qr,
-    "linalg_matrix_power": linalg_matrix_power,
+    "linalg_matrix_power": linalg_matrix_power, "linalg_matrix_norm": linalg_matrix_norm,
+    "linalg_matrix_norm.str_ord": linalg_matrix_norm_str, "linalg_norm": linalg_norm,
+    "linalg_norm.ord_str": linalg_norm_str, "linalg_pinv.atol_rtol_tensor": linalg_pinv_atol_rtol_tensor,
+    "linalg_pinv.atol_rtol_float": linalg_pinv_atol_rtol_float, "linalg_pinv": linalg_pinv_rcond,
+    "linalg_pinv.rcond_tensor": linalg_pinv_rcond_tensor, "pinverse": pinverse,
+    "linalg_matrix_rank.atol_rtol_tensor": linalg_matrix_rank_atol_rtol_tensor,
+    "linalg_matrix_rank.atol_rtol_float": linalg_matrix_rank_atol_rtol_float,
+    "linalg_matrix_rank": linalg_matrix_rank_tol, "linalg_matrix_rank.tol_tensor": linalg_matrix_rank_tol_tensor,
+    "linalg_multi_dot": linalg_multi_dot,
 })
 
 REFS = {
