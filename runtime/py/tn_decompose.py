@@ -2559,6 +2559,96 @@ def linalg_multi_dot(tensors):
     return chain(0, n - 1).view(out_shape)
 
 
+def _cond_check_ord(ord):
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.cond got an invalid norm type: {ord}")
+    elif abs(float(ord)) not in (2.0, 1.0, float("inf")):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {_fmt_double(float(ord))}")
+
+
+def _cond_empty(self):
+    torch, aten = _aten()
+    real = self.real.dtype if self.is_complex() else self.dtype
+    return aten.zeros(list(self.shape[:-2]), dtype=real, device=self.device)
+
+
+def _cond_helper(self, ord):
+    """_linalg_cond_helper: ||A|| ||A^-1||, the inverse of a singular matrix taken as infinite."""
+    torch, aten = _aten()
+    inverse, info = aten.linalg_inv_ex(self)
+    info = info.unsqueeze(-1).unsqueeze(-1)
+    inverse = inverse.masked_fill(info > 0, float("inf"))
+    norm = aten.linalg_matrix_norm.str_ord if isinstance(ord, str) else aten.linalg_matrix_norm
+    result = norm(self, ord) * norm(inverse, ord)
+    return result.nan_to_num_(float("inf"), float("inf"), float("-inf"))
+
+
+def linalg_cond(self, p=None):
+    """LinearAlgebra.cpp linalg_cond: s_max / s_min for +-2 (the default), else through the inverse."""
+    torch, aten = _aten()
+    if self.dim() < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    ord = 2 if p is None else p
+    _cond_check_ord(ord)
+    if self.numel() == 0:
+        return _cond_empty(self)
+    if abs(float(ord)) == 2.0:
+        sv = aten.linalg_svdvals(self)
+        s_max, s_min = aten.narrow(sv, -1, 0, 1), aten.narrow(sv, -1, -1, 1)
+        return (s_min / s_max if float(ord) == -2.0 else s_max / s_min).squeeze(-1)
+    name = f"linalg.cond(ord={float(ord):f})" if isinstance(ord, float) else f"linalg.cond(ord={int(ord)})"
+    _square_check(self, name)
+    return _cond_helper(self, ord)
+
+
+def linalg_cond_str(self, p):
+    torch, aten = _aten()
+    _square_check(self, f"linalg.cond(ord={p})")
+    _cond_check_ord(p)
+    if self.numel() == 0:
+        return aten.zeros(list(self.shape[:-2]), dtype=self.dtype, device=self.device)
+    if p == "nuc":
+        sv = aten.linalg_svdvals(self)
+        return aten.sum.dim_IntList(sv, [-1]) * aten.sum.dim_IntList(sv.reciprocal(), [-1])
+    return _cond_helper(self, p)
+
+
+def linalg_tensorinv(self, ind=2):
+    """linalg_tensorinv: the inverse of self as a prod(shape[:ind]) square matrix, reshaped to
+    shape[ind:] + shape[:ind]."""
+    import math
+
+    torch, aten = _aten()
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    end, start = list(self.shape[ind:]), list(self.shape[:ind])
+    p_end, p_start = math.prod(end), math.prod(start)
+    if p_end != p_start:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
+                           f"but got {p_end} != {p_start}")
+    result, info = aten.linalg_inv_ex(self.reshape(p_end, p_end), check_errors=False)
+    aten._linalg_check_errors(info, "inv", is_matrix=True)
+    return result.reshape(end + start)
+
+
+def linalg_tensorsolve(self, other, dims=None):
+    """linalg_tensorsolve: dims moved to the end, then one square solve against other flattened."""
+    import math
+
+    torch, aten = _aten()
+    ndim = self.dim()
+    self_ = self
+    if dims is not None:
+        self_ = aten.movedim.intlist(self_, list(dims), list(range(ndim - len(dims), ndim)))
+    result_shape = list(self_.shape[other.dim():ndim])
+    rp, op = math.prod(result_shape), math.prod(other.shape)
+    if rp != op:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {rp} != {op}")
+    return aten.linalg_solve(self_.reshape(rp, rp), other.flatten()).reshape(result_shape)
+
+
 # ---- Python references for CompositeImplicitAutograd overloads --------------------------------
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
@@ -2581,7 +2671,8 @@ COMPOSITIONS.update({
     "linalg_matrix_rank.atol_rtol_tensor": linalg_matrix_rank_atol_rtol_tensor,
     "linalg_matrix_rank.atol_rtol_float": linalg_matrix_rank_atol_rtol_float,
     "linalg_matrix_rank": linalg_matrix_rank_tol, "linalg_matrix_rank.tol_tensor": linalg_matrix_rank_tol_tensor,
-    "linalg_multi_dot": linalg_multi_dot,
+    "linalg_multi_dot": linalg_multi_dot, "linalg_cond": linalg_cond, "linalg_cond.p_str": linalg_cond_str,
+    "linalg_tensorinv": linalg_tensorinv, "linalg_tensorsolve": linalg_tensorsolve,
 })
 
 REFS = {
