@@ -2649,6 +2649,92 @@ def linalg_tensorsolve(self, other, dims=None):
     return aten.linalg_solve(self_.reshape(rp, rp), other.flatten()).reshape(result_shape)
 
 
+def _column_major(t):
+    """cloneBatchedColumnMajor: a copy whose matrices are column-major, the batch row-major."""
+    import torch
+
+    return t.mT.clone(memory_format=torch.contiguous_format).mT
+
+
+def _linear_solve_check(b, A, name):
+    """linearSolveCheckInputs."""
+    if b.dtype != A.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {_dtype_name(b.dtype)} and A of "
+                           f"type {_dtype_name(A.dtype)} instead.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices")
+    if A.shape[-1] != b.shape[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is {A.shape[-1]} by {A.shape[-1]} but each "
+                           f"b matrix is {b.shape[-2]} by {b.shape[-1]}")
+
+
+def _broadcast_batch(b, A, name):
+    """_linalg_broadcast_batch_dims: b and A expanded to their common batch dims."""
+    import torch
+
+    _linear_solve_check(b, A, name)
+    batch = torch.broadcast_shapes(b.shape[:-2], A.shape[:-2])
+    return b.expand(*batch, *b.shape[-2:]), A.expand(*batch, *A.shape[-2:])
+
+
+def cholesky(self, upper=False):
+    """BatchLinearAlgebra.cpp cholesky (deprecated): linalg_cholesky_ex's factor, errors named
+    'cholesky'; an empty input gives an empty contiguous tensor."""
+    torch, aten = _aten()
+    if self.numel() == 0:
+        return aten.empty_like(self, memory_format=torch.contiguous_format)
+    _square_check(self, "cholesky")
+    L, info = aten.linalg_cholesky_ex(self, upper=upper)
+    aten._linalg_check_errors(info, "cholesky", is_matrix=self.dim() == 2)
+    return L
+
+
+def cholesky_solve(self, input2, upper=False):
+    """cholesky_solve: X of (L L^H) X = B (U^H U for upper) by the two triangular solves potrs does."""
+    torch, aten = _aten()
+    if self.dim() < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {self.dim()} dimensions instead")
+    if input2.dim() < 2:
+        raise RuntimeError(f"u should have at least 2 dimensions, but has {input2.dim()} dimensions instead")
+    b, A = _broadcast_batch(self, input2, "cholesky_solve")
+    if upper:
+        y = aten.linalg_solve_triangular(A.mT, b, upper=False)
+        return aten.linalg_solve_triangular(A, y, upper=True)
+    y = aten.linalg_solve_triangular(A, b, upper=False)
+    return aten.linalg_solve_triangular(A.mT, y, upper=True)
+
+
+def cholesky_inverse(self, upper=False):
+    """cholesky_inverse: (L L^H)^-1 = L^-H L^-1 (U^-1 U^-H for upper), column-major; a zero on the
+    diagonal is potri's singular error."""
+    torch, aten = _aten()
+    _square_check(self, "cholesky_inverse")
+    _floating_check(self, "cholesky_inverse")
+    if self.shape[-1] > 0:
+        zero = self.diagonal(0, -2, -1) == 0
+        info = ((zero.int().argmax(-1) + 1) * zero.any(-1)).to(torch.int32)
+        aten._linalg_check_errors(info, "cholesky_inverse", is_matrix=self.dim() == 2)
+    eye = aten.eye(self.shape[-1], dtype=self.dtype, device=self.device).expand(self.shape)
+    inv = aten.linalg_solve_triangular(self, eye, upper=upper)
+    return _column_major(inv @ inv.mT if upper else inv.mT @ inv)
+
+
+def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
+    """triangular_solve (deprecated): linalg_solve_triangular over the broadcast inputs, and A's
+    column-major copy."""
+    torch, aten = _aten()
+    if self.dim() < 2:
+        raise RuntimeError(f"torch.triangular_solve: Expected b to have at least 2 dimensions, but it has {self.dim()} "
+                           "dimensions instead")
+    if A.dim() < 2:
+        raise RuntimeError(f"torch.triangular_solve: Expected A to have at least 2 dimensions, but it has {A.dim()} "
+                           "dimensions instead")
+    b, A_ = _broadcast_batch(self, A, "triangular_solve")
+    X = aten.linalg_solve_triangular(A_.mT if transpose else A_, b, upper=upper != transpose,
+                                     unitriangular=unitriangular)
+    return X, _column_major(A_)
+
+
 # ---- Python references for CompositeImplicitAutograd overloads --------------------------------
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
@@ -2673,6 +2759,8 @@ COMPOSITIONS.update({
     "linalg_matrix_rank": linalg_matrix_rank_tol, "linalg_matrix_rank.tol_tensor": linalg_matrix_rank_tol_tensor,
     "linalg_multi_dot": linalg_multi_dot, "linalg_cond": linalg_cond, "linalg_cond.p_str": linalg_cond_str,
     "linalg_tensorinv": linalg_tensorinv, "linalg_tensorsolve": linalg_tensorsolve,
+    "cholesky": cholesky, "cholesky_solve": cholesky_solve, "cholesky_inverse": cholesky_inverse,
+    "triangular_solve": triangular_solve,
 })
 
 REFS = {

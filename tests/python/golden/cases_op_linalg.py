@@ -30,7 +30,9 @@ OPS = [
         "right_shape_error": ((A, B), {"upper": True, "left": False}),
         "vector_error": ((T((3,)), B), {"upper": True}),
         "int_error": ((T((3, 3), dtype="int64"), T((3, 4), dtype="int64")), {"upper": True})},
-       spell_extra={"F": "torch.linalg.solve_triangular({0}, {1}, upper=True)"}),
+       spell_extra={"F": "torch.linalg.solve_triangular({0}, {1}, upper=True)",
+                    "triangular_solve": "torch.triangular_solve({1}, {0})",
+                    "triangular_solve_t": "torch.triangular_solve({1}, {0}, upper=False, transpose=True, unitriangular=True)"}),
 ]
 
 
@@ -96,7 +98,13 @@ OPS += [
         "not_pd_check": ((SQB,), {"check_errors": True}), "not_square_error": ((T((3, 4)),), {})},
        spell_extra={"cholesky": "torch.linalg.cholesky({0})",
                     "cholesky_spd": "torch.linalg.cholesky(torch.eye(3) * 2 + torch.ones(3, 3))",
-                    "cholesky_not_pd": "torch.linalg.cholesky(-torch.eye(3).expand(2, 3, 3))"}),
+                    "cholesky_not_pd": "torch.linalg.cholesky(-torch.eye(3).expand(2, 3, 3))",
+                    "cholesky_legacy": "torch.cholesky(torch.eye(3) * 2 + torch.ones(3, 3), upper=True)",
+                    "cholesky_legacy_not_pd": "torch.cholesky(-torch.eye(3))",
+                    "cholesky_solve": "torch.cholesky_solve(torch.arange(6.).reshape(3, 2), "
+                                      "torch.linalg.cholesky(torch.eye(3) * 2 + torch.ones(3, 3)).expand(2, 3, 3))",
+                    "cholesky_inverse": "torch.cholesky_inverse(torch.linalg.cholesky(torch.eye(3) * 2 + torch.ones(3, 3)))",
+                    "cholesky_inverse_singular": "torch.cholesky_inverse(torch.zeros(2, 3, 3))"}),
     # float32 only: float64 has no wider oracle to derive a bound from, and the iterative
     # eigensolver and SVD of Debian's LAPACK and upstream's agree to a few float64 ulps, not one
     Op("_linalg_eigh", SQB, tol=D, zerodim=False, post=EIGH_POST, dtypes=["float32"], extra={
