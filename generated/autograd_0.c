@@ -6905,3 +6905,178 @@ fail_:
     return NULL;
 }
 
+/* DivBackward0: aten::div.Tensor
+ *   other: div_tensor_other_backward(grad, self, other)
+ *   self: div_tensor_self_backward(grad, other, self.scalar_type())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+    int self_scalar_type;
+} DivBackward0;
+
+static int
+DivBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DivBackward0 *n = (DivBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_div_tensor_other_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, other);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_div_tensor_self_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), other, n->self_scalar_type);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+DivBackward0_release(tn_node *n_)
+{
+    DivBackward0 *n = (DivBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+DivBackward0_finalize(tn_node *n_)
+{
+    DivBackward0 *n = (DivBackward0 *)n_;
+    (void)n;
+}
+
+static int
+DivBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DivBackward0 *n = (DivBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DivBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DivBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+DivBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DivBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef DivBackward0_getset[] = {
+    {"_saved_self", DivBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", DivBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DivBackward0 = {
+    .name = "DivBackward0",
+    .basicsize = sizeof(DivBackward0),
+    .apply = DivBackward0_apply,
+    .release = DivBackward0_release,
+    .finalize = DivBackward0_finalize,
+    .traverse = DivBackward0_traverse,
+    .getset = DivBackward0_getset,
+    .op = "aten::div.Tensor",
+};
+
+/* aten::div.Tensor(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_div__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    DivBackward0 *n = (DivBackward0 *)tn_node_new(&tn_kind_DivBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+PyObject *
+tn_ag_record_div___Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    DivBackward0 *n = (DivBackward0 *)tn_node_new(&tn_kind_DivBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    }
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+

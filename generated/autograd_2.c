@@ -8,124 +8,6 @@
 
 #include <math.h>
 
-/* ForeachMulBackward1Scalar: aten::_foreach_mul.Scalar
- *   self: mul_tensor_backward(grad, other, self_scalar_type)
- */
-typedef struct {
-    tn_node base;
-    tn_value scalar;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachMulBackward1Scalar;
-
-static int
-ForeachMulBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_mul_tensor_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->scalar, TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachMulBackward1Scalar_release(tn_node *n_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachMulBackward1Scalar_finalize(tn_node *n_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    (void)n;
-}
-
-static int
-ForeachMulBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachMulBackward1Scalar_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachMulBackward1Scalar = {
-    .name = "ForeachMulBackward1Scalar",
-    .basicsize = sizeof(ForeachMulBackward1Scalar),
-    .apply = ForeachMulBackward1Scalar_apply,
-    .release = ForeachMulBackward1Scalar_release,
-    .finalize = ForeachMulBackward1Scalar_finalize,
-    .traverse = ForeachMulBackward1Scalar_traverse,
-    .getset = ForeachMulBackward1Scalar_getset,
-    .op = "aten::_foreach_mul.Scalar",
-};
-
-/* aten::_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_mul__Scalar(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)tn_node_new(&tn_kind_ForeachMulBackward1Scalar, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->scalar = a_[1];
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* ForeachMulBackward1ScalarList: aten::_foreach_mul.ScalarList
  *   self: mul_tensor_backward(grad, other, self_scalar_type)
  */
@@ -1761,6 +1643,101 @@ tn_ag_record_gelu_backward(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* GeqrfBackward0: aten::geqrf
+ *   self: not_implemented("geqrf")
+ */
+typedef struct {
+    tn_node base;
+} GeqrfBackward0;
+
+static int
+GeqrfBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    GeqrfBackward0 *n = (GeqrfBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'geqrf' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+GeqrfBackward0_release(tn_node *n_)
+{
+    GeqrfBackward0 *n = (GeqrfBackward0 *)n_;
+    (void)n;
+}
+
+static void
+GeqrfBackward0_finalize(tn_node *n_)
+{
+    GeqrfBackward0 *n = (GeqrfBackward0 *)n_;
+    (void)n;
+}
+
+static int
+GeqrfBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    GeqrfBackward0 *n = (GeqrfBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef GeqrfBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_GeqrfBackward0 = {
+    .name = "GeqrfBackward0",
+    .basicsize = sizeof(GeqrfBackward0),
+    .apply = GeqrfBackward0_apply,
+    .release = GeqrfBackward0_release,
+    .finalize = GeqrfBackward0_finalize,
+    .traverse = GeqrfBackward0_traverse,
+    .getset = GeqrfBackward0_getset,
+    .op = "aten::geqrf",
+};
+
+/* aten::geqrf(Tensor self) -> (Tensor a, Tensor tau) */
+PyObject *
+tn_ag_record_geqrf(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    GeqrfBackward0 *n = (GeqrfBackward0 *)tn_node_new(&tn_kind_GeqrfBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -5335,6 +5312,145 @@ fail_:
     return NULL;
 }
 
+/* LinalgHouseholderProductBackward0: aten::linalg_householder_product
+ *   input, tau: householder_product_backward(grad, result, input, tau)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved tau_;
+    tn_saved result_;
+} LinalgHouseholderProductBackward0;
+
+static int
+LinalgHouseholderProductBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgHouseholderProductBackward0 *n = (LinalgHouseholderProductBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *tau = t_[1] = tn_saved_unpack(&n->tau_, n_);
+    if (!tau && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::linalg_householder_product is not implemented in torchnative", "no ATen overload householder_product_backward(T, T, T, T)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgHouseholderProductBackward0_release(tn_node *n_)
+{
+    LinalgHouseholderProductBackward0 *n = (LinalgHouseholderProductBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->tau_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LinalgHouseholderProductBackward0_finalize(tn_node *n_)
+{
+    LinalgHouseholderProductBackward0 *n = (LinalgHouseholderProductBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgHouseholderProductBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgHouseholderProductBackward0 *n = (LinalgHouseholderProductBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->tau_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgHouseholderProductBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgHouseholderProductBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgHouseholderProductBackward0_get_tau(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgHouseholderProductBackward0 *)self)->tau_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgHouseholderProductBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgHouseholderProductBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgHouseholderProductBackward0_getset[] = {
+    {"_saved_input", LinalgHouseholderProductBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_tau", LinalgHouseholderProductBackward0_get_tau, NULL, NULL, NULL},
+    {"_saved_result", LinalgHouseholderProductBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgHouseholderProductBackward0 = {
+    .name = "LinalgHouseholderProductBackward0",
+    .basicsize = sizeof(LinalgHouseholderProductBackward0),
+    .apply = LinalgHouseholderProductBackward0_apply,
+    .release = LinalgHouseholderProductBackward0_release,
+    .finalize = LinalgHouseholderProductBackward0_finalize,
+    .traverse = LinalgHouseholderProductBackward0_traverse,
+    .getset = LinalgHouseholderProductBackward0_getset,
+    .op = "aten::linalg_householder_product",
+};
+
+/* aten::linalg_householder_product(Tensor input, Tensor tau) -> Tensor */
+PyObject *
+tn_ag_record_linalg_householder_product(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *tau = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LinalgHouseholderProductBackward0 *n = (LinalgHouseholderProductBackward0 *)tn_node_new(&tn_kind_LinalgHouseholderProductBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, tau) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->tau_, tau, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* LinalgInvExBackward0: aten::linalg_inv_ex
  *   A: -at::matmul(inverse.mH(), at::matmul(grad, inverse.mH()))
  */
@@ -6489,155 +6605,4 @@ tn_node_kind tn_kind_LinalgSvdBackward0 = {
     .getset = LinalgSvdBackward0_getset,
     .op = "aten::_linalg_svd",
 };
-
-/* LinalgVectorNormBackward0: aten::linalg_vector_norm
- *   self: linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_value ord;
-    tn_ag_ints dim;
-    int keepdim;
-    tn_saved result_;
-} LinalgVectorNormBackward0;
-
-static int
-LinalgVectorNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LinalgVectorNormBackward0 *n = (LinalgVectorNormBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_linalg_vector_norm_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, &n->ord, result, tn_ag_ints_view(&n->dim), n->keepdim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LinalgVectorNormBackward0_release(tn_node *n_)
-{
-    LinalgVectorNormBackward0 *n = (LinalgVectorNormBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LinalgVectorNormBackward0_finalize(tn_node *n_)
-{
-    LinalgVectorNormBackward0 *n = (LinalgVectorNormBackward0 *)n_;
-    tn_ag_free_ints(&n->dim);
-    (void)n;
-}
-
-static int
-LinalgVectorNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LinalgVectorNormBackward0 *n = (LinalgVectorNormBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LinalgVectorNormBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LinalgVectorNormBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LinalgVectorNormBackward0_get_ord(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((LinalgVectorNormBackward0 *)self)->ord);
-}
-
-static PyObject *
-LinalgVectorNormBackward0_get_dim(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((LinalgVectorNormBackward0 *)self)->dim);
-}
-
-static PyObject *
-LinalgVectorNormBackward0_get_keepdim(PyObject *self, void *c)
-{
-    return PyBool_FromLong(((LinalgVectorNormBackward0 *)self)->keepdim);
-}
-
-static PyObject *
-LinalgVectorNormBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LinalgVectorNormBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LinalgVectorNormBackward0_getset[] = {
-    {"_saved_self", LinalgVectorNormBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_ord", LinalgVectorNormBackward0_get_ord, NULL, NULL, NULL},
-    {"_saved_dim", LinalgVectorNormBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_keepdim", LinalgVectorNormBackward0_get_keepdim, NULL, NULL, NULL},
-    {"_saved_result", LinalgVectorNormBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LinalgVectorNormBackward0 = {
-    .name = "LinalgVectorNormBackward0",
-    .basicsize = sizeof(LinalgVectorNormBackward0),
-    .apply = LinalgVectorNormBackward0_apply,
-    .release = LinalgVectorNormBackward0_release,
-    .finalize = LinalgVectorNormBackward0_finalize,
-    .traverse = LinalgVectorNormBackward0_traverse,
-    .getset = LinalgVectorNormBackward0_getset,
-    .op = "aten::linalg_vector_norm",
-};
-
-/* aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_linalg_vector_norm(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LinalgVectorNormBackward0 *n = (LinalgVectorNormBackward0 *)tn_node_new(&tn_kind_LinalgVectorNormBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->ord = a_[1];
-    if (tn_ag_ints_save(&n->dim, &a_[2]) < 0) goto fail_;
-    n->keepdim = (int)a_[3].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
 

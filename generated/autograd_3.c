@@ -8,6 +8,157 @@
 
 #include <math.h>
 
+/* LinalgVectorNormBackward0: aten::linalg_vector_norm
+ *   self: linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value ord;
+    tn_ag_ints dim;
+    int keepdim;
+    tn_saved result_;
+} LinalgVectorNormBackward0;
+
+static int
+LinalgVectorNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgVectorNormBackward0 *n = (LinalgVectorNormBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_linalg_vector_norm_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, &n->ord, result, tn_ag_ints_view(&n->dim), n->keepdim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgVectorNormBackward0_release(tn_node *n_)
+{
+    LinalgVectorNormBackward0 *n = (LinalgVectorNormBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LinalgVectorNormBackward0_finalize(tn_node *n_)
+{
+    LinalgVectorNormBackward0 *n = (LinalgVectorNormBackward0 *)n_;
+    tn_ag_free_ints(&n->dim);
+    (void)n;
+}
+
+static int
+LinalgVectorNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgVectorNormBackward0 *n = (LinalgVectorNormBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgVectorNormBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgVectorNormBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgVectorNormBackward0_get_ord(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((LinalgVectorNormBackward0 *)self)->ord);
+}
+
+static PyObject *
+LinalgVectorNormBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((LinalgVectorNormBackward0 *)self)->dim);
+}
+
+static PyObject *
+LinalgVectorNormBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LinalgVectorNormBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+LinalgVectorNormBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgVectorNormBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgVectorNormBackward0_getset[] = {
+    {"_saved_self", LinalgVectorNormBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_ord", LinalgVectorNormBackward0_get_ord, NULL, NULL, NULL},
+    {"_saved_dim", LinalgVectorNormBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", LinalgVectorNormBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_result", LinalgVectorNormBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgVectorNormBackward0 = {
+    .name = "LinalgVectorNormBackward0",
+    .basicsize = sizeof(LinalgVectorNormBackward0),
+    .apply = LinalgVectorNormBackward0_apply,
+    .release = LinalgVectorNormBackward0_release,
+    .finalize = LinalgVectorNormBackward0_finalize,
+    .traverse = LinalgVectorNormBackward0_traverse,
+    .getset = LinalgVectorNormBackward0_getset,
+    .op = "aten::linalg_vector_norm",
+};
+
+/* aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
+PyObject *
+tn_ag_record_linalg_vector_norm(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LinalgVectorNormBackward0 *n = (LinalgVectorNormBackward0 *)tn_node_new(&tn_kind_LinalgVectorNormBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->ord = a_[1];
+    if (tn_ag_ints_save(&n->dim, &a_[2]) < 0) goto fail_;
+    n->keepdim = (int)a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* Log10Backward0: aten::log10
  *   self: grad / (self.conj() * 2.3025850929940456)
  */
@@ -6768,101 +6919,6 @@ tn_ag_record_norm__ScalarOpt_dim(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* NormalBackward0: aten::normal_
- *   self: zeros_like(grad)
- */
-typedef struct {
-    tn_node base;
-} NormalBackward0;
-
-static int
-NormalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    NormalBackward0 *n = (NormalBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-NormalBackward0_release(tn_node *n_)
-{
-    NormalBackward0 *n = (NormalBackward0 *)n_;
-    (void)n;
-}
-
-static void
-NormalBackward0_finalize(tn_node *n_)
-{
-    NormalBackward0 *n = (NormalBackward0 *)n_;
-    (void)n;
-}
-
-static int
-NormalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    NormalBackward0 *n = (NormalBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef NormalBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_NormalBackward0 = {
-    .name = "NormalBackward0",
-    .basicsize = sizeof(NormalBackward0),
-    .apply = NormalBackward0_apply,
-    .release = NormalBackward0_release,
-    .finalize = NormalBackward0_finalize,
-    .traverse = NormalBackward0_traverse,
-    .getset = NormalBackward0_getset,
-    .op = "aten::normal_",
-};
-
-/* aten::normal_(Tensor(a!) self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_normal_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    NormalBackward0 *n = (NormalBackward0 *)tn_node_new(&tn_kind_NormalBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

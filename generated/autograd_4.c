@@ -8,6 +8,101 @@
 
 #include <math.h>
 
+/* NormalBackward0: aten::normal_
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+} NormalBackward0;
+
+static int
+NormalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NormalBackward0 *n = (NormalBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+NormalBackward0_release(tn_node *n_)
+{
+    NormalBackward0 *n = (NormalBackward0 *)n_;
+    (void)n;
+}
+
+static void
+NormalBackward0_finalize(tn_node *n_)
+{
+    NormalBackward0 *n = (NormalBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NormalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NormalBackward0 *n = (NormalBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef NormalBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_NormalBackward0 = {
+    .name = "NormalBackward0",
+    .basicsize = sizeof(NormalBackward0),
+    .apply = NormalBackward0_apply,
+    .release = NormalBackward0_release,
+    .finalize = NormalBackward0_finalize,
+    .traverse = NormalBackward0_traverse,
+    .getset = NormalBackward0_getset,
+    .op = "aten::normal_",
+};
+
+/* aten::normal_(Tensor(a!) self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_normal_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    NormalBackward0 *n = (NormalBackward0 *)tn_node_new(&tn_kind_NormalBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NormalBackward1: aten::normal.Tensor_float
  *   mean: at::zeros_symint(mean.sym_sizes(), grad.options())
  */
@@ -6295,132 +6390,6 @@ tn_ag_record__softmax_backward_data(tn_op *op_, tn_value *a_)
     n->dim = a_[2].u.i;
     n->input_dtype = a_[3].tag == TN_V_NONE ? -1 : (int)a_[3].u.i;
     if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SoftplusBackward0: aten::softplus
- *   self: softplus_backward(grad, self, beta, threshold)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_value beta;
-    tn_value threshold;
-} SoftplusBackward0;
-
-static int
-SoftplusBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SoftplusBackward0 *n = (SoftplusBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_softplus_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), n->beta, n->threshold});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-SoftplusBackward0_release(tn_node *n_)
-{
-    SoftplusBackward0 *n = (SoftplusBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-SoftplusBackward0_finalize(tn_node *n_)
-{
-    SoftplusBackward0 *n = (SoftplusBackward0 *)n_;
-    (void)n;
-}
-
-static int
-SoftplusBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SoftplusBackward0 *n = (SoftplusBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SoftplusBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SoftplusBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-SoftplusBackward0_get_beta(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((SoftplusBackward0 *)self)->beta);
-}
-
-static PyObject *
-SoftplusBackward0_get_threshold(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((SoftplusBackward0 *)self)->threshold);
-}
-
-static PyGetSetDef SoftplusBackward0_getset[] = {
-    {"_saved_self", SoftplusBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_beta", SoftplusBackward0_get_beta, NULL, NULL, NULL},
-    {"_saved_threshold", SoftplusBackward0_get_threshold, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SoftplusBackward0 = {
-    .name = "SoftplusBackward0",
-    .basicsize = sizeof(SoftplusBackward0),
-    .apply = SoftplusBackward0_apply,
-    .release = SoftplusBackward0_release,
-    .finalize = SoftplusBackward0_finalize,
-    .traverse = SoftplusBackward0_traverse,
-    .getset = SoftplusBackward0_getset,
-    .op = "aten::softplus",
-};
-
-/* aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
-PyObject *
-tn_ag_record_softplus(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SoftplusBackward0 *n = (SoftplusBackward0 *)tn_node_new(&tn_kind_SoftplusBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->beta = a_[1];
-    n->threshold = a_[2];
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -2988,6 +2988,16 @@ glue_gelu_backward(tn_value *a)
     );
 }
 
+/* aten::geqrf(Tensor self) -> (Tensor a, Tensor tau) */
+static PyObject *
+glue_geqrf(tn_value *a)
+{
+    return tn_op_geqrf(
+        &tn_ops[TN_OP_geqrf],
+        TN_T(a[0].u.t)
+    );
+}
+
 /* aten::ger(Tensor self, Tensor vec2) -> Tensor */
 static PyObject *
 glue_ger(tn_value *a)
@@ -3553,6 +3563,17 @@ glue_linalg_cholesky_ex(tn_value *a)
         TN_T(a[0].u.t),
         (a[1].u.i != 0),
         (a[2].u.i != 0)
+    );
+}
+
+/* aten::linalg_householder_product(Tensor input, Tensor tau) -> Tensor */
+static PyObject *
+glue_linalg_householder_product(tn_value *a)
+{
+    return tn_op_linalg_householder_product(
+        &tn_ops[TN_OP_linalg_householder_product],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
     );
 }
 
@@ -6986,6 +7007,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_ge__Tensor, glue_ge__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_gelu, glue_gelu, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_gelu_backward, glue_gelu_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_geqrf, glue_geqrf, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_ger, glue_ger, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_gt__Scalar, glue_gt__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_gt__Tensor, glue_gt__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -7036,6 +7058,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_lgamma, glue_lgamma, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_lift_fresh, glue_lift_fresh, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_linalg_cholesky_ex, glue_linalg_cholesky_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linalg_householder_product, glue_linalg_householder_product, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_inv_ex, glue_linalg_inv_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_lu_factor_ex, glue_linalg_lu_factor_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_lu_solve, glue_linalg_lu_solve, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

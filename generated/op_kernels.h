@@ -507,6 +507,8 @@ PyObject *tn_op_ge__Tensor(const tn_op *overload, TensorObject *self, TensorObje
 PyObject *tn_op_gelu(const tn_op *overload, TensorObject *self, const char *approximate);
 /* aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor */
 PyObject *tn_op_gelu_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const char *approximate);
+/* aten::geqrf(Tensor self) -> (Tensor a, Tensor tau) */
+PyObject *tn_op_geqrf(const tn_op *overload, TensorObject *self);
 /* aten::ger(Tensor self, Tensor vec2) -> Tensor */
 PyObject *tn_op_ger(const tn_op *overload, TensorObject *self, TensorObject *vec2);
 /* aten::gt.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -607,6 +609,8 @@ PyObject *tn_op_lgamma(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_lift_fresh(const tn_op *overload, TensorObject *self);
 /* aten::linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) */
 PyObject *tn_op_linalg_cholesky_ex(const tn_op *overload, TensorObject *self, bool upper, bool check_errors);
+/* aten::linalg_householder_product(Tensor input, Tensor tau) -> Tensor */
+PyObject *tn_op_linalg_householder_product(const tn_op *overload, TensorObject *input, TensorObject *tau);
 /* aten::linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) */
 PyObject *tn_op_linalg_inv_ex(const tn_op *overload, TensorObject *A, bool check_errors);
 /* aten::linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) */

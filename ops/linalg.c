@@ -957,3 +957,99 @@ fail:
     Py_XDECREF((PyObject *)r[1]);
     return NULL;
 }
+
+/* geqrf: the Householder QR as LAPACK stores it (R on and above the diagonal, the reflectors
+ * below, column-major) and the reflectors' scalar factors */
+PyObject *
+tn_op_geqrf(const tn_op *overload, TensorObject *A)
+{
+    if (A->ndim < 2) {
+        PyErr_SetString(PyExc_RuntimeError, "torch.geqrf: input must have at least 2 dimensions.");
+        return NULL;
+    }
+    if (tn_check_dtype(overload, A->dtype) < 0)
+        return NULL;
+    int nd = A->ndim, dev = A->device;
+    int64_t m = A->sizes[nd - 2], n = A->sizes[nd - 1], k = m < n ? m : n, shape[TN_MAX_NDIM + 2];
+    TensorObject *r[2] = {new_batched(nd, A->sizes, A->dtype, dev, true), NULL};
+    int nb = shape_with(A, 2, (int64_t[]){k}, 1, shape);
+    if (!r[0] || copy_expanded(overload, r[0], A) < 0 || !(r[1] = new_contiguous(nb, shape, A->dtype, dev)))
+        goto fail;
+    if (dev != TN_DEVICE_META) {
+        int64_t batch = tn_numel(nd - 2, A->sizes);
+        tn_status s;
+        TN_NOGIL(batch * m * n * k, s = tn_lapack_geqrf(A->dtype, batch, m, n, tn_tensor_data(r[0]), tn_tensor_data(r[1])));
+        if (TN_KCHECK(overload, s, A->dtype) < 0)
+            goto fail;
+    }
+    return tuple_of(2, r);
+fail:
+    Py_XDECREF((PyObject *)r[0]);
+    Py_XDECREF((PyObject *)r[1]);
+    return NULL;
+}
+
+/* linalg_householder_product: the first n columns of the product of the k = tau.shape[-1]
+ * Householder reflectors stored below the diagonal of input (orgqr on a column-major copy) */
+PyObject *
+tn_op_linalg_householder_product(const tn_op *overload, TensorObject *input, TensorObject *tau)
+{
+    const char *api = "torch.linalg.householder_product";
+    int nd = input->ndim;
+    if (nd < 2) {
+        PyErr_Format(PyExc_RuntimeError, "%s: input must have at least 2 dimensions.", api);
+        return NULL;
+    }
+    int64_t m = input->sizes[nd - 2], n = input->sizes[nd - 1], k = tau->ndim ? tau->sizes[tau->ndim - 1] : 1;
+    if (m < n) {
+        PyErr_Format(PyExc_RuntimeError, "%s: input.shape[-2] must be greater than or equal to input.shape[-1]", api);
+        return NULL;
+    }
+    if (n < k) {
+        PyErr_Format(PyExc_RuntimeError, "%s: input.shape[-1] must be greater than or equal to tau.shape[-1]", api);
+        return NULL;
+    }
+    if (nd - tau->ndim != 1) {
+        PyErr_Format(PyExc_RuntimeError, "%s: Expected tau to have one dimension less than input, but got tau.ndim equal to "
+                     "%d and input.ndim is equal to %d", api, tau->ndim, nd);
+        return NULL;
+    }
+    for (int d = 0; nd > 2 && d < nd - 2; d++)
+        if (tau->sizes[d] != input->sizes[d]) {
+            PyObject *s = PyUnicode_FromString("");
+            for (int e = 0; s && e < tau->ndim - 1; e++)
+                TN_SETREF(s, PyUnicode_FromFormat("%U%s%lld", s, e ? ", " : "", (long long)tau->sizes[e]));
+            if (s) {
+                PyErr_Format(PyExc_RuntimeError, "%s: Expected batch dimensions of tau to be equal to input.shape[:-2], "
+                             "but got [%U]", api, s);
+                Py_DECREF(s);
+            }
+            return NULL;
+        }
+    if (tau->dtype != input->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "%s: tau dtype %s does not match input dtype %s", api,
+                     tn_dtype_legacy_name(tau->dtype), tn_dtype_legacy_name(input->dtype));
+        return NULL;
+    }
+    if (tn_check_dtype(overload, input->dtype) < 0)
+        return NULL;
+    int dev = device_of(input, tau);
+    TensorObject *Q = new_batched(nd, input->sizes, input->dtype, dev, true), *t = NULL;
+    if (!Q || copy_expanded(overload, Q, input) < 0)
+        goto fail;
+    if (dev != TN_DEVICE_META) {
+        int64_t batch = tn_numel(nd - 2, input->sizes);
+        if (!(t = new_contiguous(tau->ndim, tau->sizes, tau->dtype, dev)) || copy_expanded(overload, t, tau) < 0)
+            goto fail;
+        tn_status s;
+        TN_NOGIL(batch * m * n * k, s = tn_lapack_orgqr(input->dtype, batch, m, n, k, tn_tensor_data(Q), tn_tensor_data(t)));
+        if (TN_KCHECK(overload, s, input->dtype) < 0)
+            goto fail;
+        Py_DECREF((PyObject *)t);
+    }
+    return (PyObject *)Q;
+fail:
+    Py_XDECREF((PyObject *)Q);
+    Py_XDECREF((PyObject *)t);
+    return NULL;
+}

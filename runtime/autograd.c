@@ -596,9 +596,9 @@ void
 tn_ag_not_implemented(const char *msg, const char *detail)
 {
     if (detail && detail[0])
-        PyErr_Format(PyExc_RuntimeError, "%s (%s)", msg, detail);
+        PyErr_Format(PyExc_NotImplementedError, "%s (%s)", msg, detail);
     else
-        PyErr_SetString(PyExc_RuntimeError, msg);
+        PyErr_SetString(PyExc_NotImplementedError, msg);
 }
 
 void

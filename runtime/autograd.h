@@ -94,7 +94,7 @@ int tn_ag_needs(tn_node *n, int j);
 /* any of gradients j .. j + count - 1 (a TensorList input's edges) */
 int tn_ag_needs_range(tn_node *n, int j, int count);
 int tn_ag_grad_mode(void);
-/* upstream's own not_implemented(): a RuntimeError, as upstream raises it */
+/* upstream's own not_implemented(): TORCH_CHECK_NOT_IMPLEMENTED, a NotImplementedError (torch 2.13) */
 void tn_ag_not_implemented(const char *msg, const char *detail);
 /* a derivative torchnative has not translated: a refusal by name (NotImplementedError) */
 void tn_ag_refuse(const char *msg, const char *detail);

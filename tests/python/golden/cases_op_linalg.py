@@ -130,5 +130,14 @@ OPS += [
         "mode_error": ((T((4, 3)), "full"), {}), "vector_error": ((T((3,)),), {})},
        spell_extra={"qr": "torch.linalg.qr({0})", "qr_legacy": "torch.qr({0})", "qr_legacy_full": "torch.qr({0}, some=False)"}),
 ]
+OPS += [
+    Op("geqrf", T((4, 3)), tol=D, zerodim=False, extra={
+        "batched": ((T((2, 4, 3)),), {}), "wide": ((T((3, 5)),), {}), "vector_error": ((T((3,)),), {})}),
+    Op("linalg_householder_product", T((4, 3)), T((2,)), tol=D, zerodim=False, empty=False, extra={
+        "batched": ((T((2, 4, 3)), T((2, 3))), {}), "square": ((T((3, 3)), T((3,))), {}),
+        "wide_error": ((T((3, 4)), T((2,))), {}), "tau_error": ((T((4, 2)), T((3,))), {}),
+        "batch_error": ((T((2, 4, 3)), T((3, 3))), {})},
+       spell_extra={"orgqr": "torch.orgqr({0}, {1})", "from_geqrf": "torch.linalg.householder_product(*torch.geqrf({0}))"}),
+]
 
 CASES = expand_all(OPS)
