@@ -2735,6 +2735,61 @@ def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
     return X, _column_major(A_)
 
 
+def _size_str(t):
+    return "[" + ", ".join(str(s) for s in t.shape) + "]"
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    """lu_unpack: P from the row interchanges (A = P L U), L unit lower m x k, U upper k x n; the parts
+    not asked for are empty."""
+    torch, aten = _aten()
+    LU = LU_data
+    if LU.dim() < 2:
+        raise RuntimeError(f"torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: {_size_str(LU)} instead")
+    if unpack_pivots and LU_pivots.dtype != torch.int32:
+        raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
+                           "Note: this function is intended to be used with the output produced by torch.linalg.lu_factor")
+    m, n = LU.shape[-2], LU.shape[-1]
+    k = min(m, n)
+    batch = list(LU.shape[:-2])
+    empty = aten.empty([0], dtype=LU.dtype, device=LU.device)
+    if unpack_data:
+        L = aten.tril(LU.narrow(-1, 0, k), -1).contiguous()
+        L.diagonal(0, -2, -1).fill_(1)
+        U = aten.triu(LU.narrow(-2, 0, k)).contiguous()
+    else:
+        L, U = empty, empty.clone()
+    if unpack_pivots:
+        perm = aten.arange(m, device=LU.device).expand(batch + [m]).clone()
+        piv = LU_pivots.long() - 1
+        for i in range(piv.shape[-1]):
+            j = piv[..., i:i + 1]
+            pi = perm[..., i:i + 1].clone()
+            perm[..., i:i + 1] = perm.gather(-1, j)
+            perm.scatter_(-1, j, pi)
+        P = aten.zeros(batch + [m, m], dtype=LU.dtype, device=LU.device)
+        P.scatter_(-2, perm.unsqueeze(-2), 1.0)
+    else:
+        P = aten.empty([0], dtype=LU.dtype, device=LU.device)
+    return P, L, U
+
+
+def linalg_lu(A, *, pivot=True):
+    """linalg_lu: linalg_lu_factor_ex, then lu_unpack."""
+    torch, aten = _aten()
+    if A.dim() < 2:
+        raise RuntimeError(f"linalg.lu: Expected tensor with 2 or more dimensions. Got size: {_size_str(A)} instead")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    LU, pivots, info = aten.linalg_lu_factor_ex(A, pivot=pivot)
+    return aten.lu_unpack(LU, pivots)
+
+
+def orgqr(self, input2):
+    torch, aten = _aten()
+    return aten.linalg_householder_product(self, input2)
+
+
 # ---- Python references for CompositeImplicitAutograd overloads --------------------------------
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
@@ -2760,7 +2815,7 @@ COMPOSITIONS.update({
     "linalg_multi_dot": linalg_multi_dot, "linalg_cond": linalg_cond, "linalg_cond.p_str": linalg_cond_str,
     "linalg_tensorinv": linalg_tensorinv, "linalg_tensorsolve": linalg_tensorsolve,
     "cholesky": cholesky, "cholesky_solve": cholesky_solve, "cholesky_inverse": cholesky_inverse,
-    "triangular_solve": triangular_solve,
+    "triangular_solve": triangular_solve, "lu_unpack": lu_unpack, "linalg_lu": linalg_lu, "orgqr": orgqr,
 })
 
 REFS = {
