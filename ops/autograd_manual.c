@@ -2368,8 +2368,40 @@ done:
     return r;
 }
 
+/* Tall or square A (m >= n, real): gA = (gQ + Q syminvadj(triu(gR R^H - Q^H gQ))) R^-H, syminvadj(X)
+ * = X + X^H with its diagonal halved. */
+static PyObject *
+qr_backward_tall(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R)
+{
+    PyObject *t[12] = {0}, *r = NULL;
+    PyObject *gA = NULL;
+    if (!(t[0] = at_mT(Q)))
+        goto done;
+    if (gR && !((t[1] = at_mT(R)) && (t[2] = at_2(TN_OP_matmul, gR, t[1]))))
+        goto done;
+    if (gQ && !(t[3] = at_2(TN_OP_matmul, t[0], gQ)))
+        goto done;
+    gA = gR && gQ ? (t[4] = at_sub(t[2], t[3])) : gR ? t[2] : (t[4] = at_1(TN_OP_neg, t[3]));
+    if (!gA || !(t[5] = at_ts(TN_OP_triu, gA, tn_value_int(0))) || !(t[6] = at_mT(t[5])) ||
+        !(t[7] = at_add(t[5], t[6])) || !(t[8] = diagonal_of(t[7])))
+        goto done;
+    PyObject *h = at_ts(TN_OP_mul___Scalar, t[8], tn_value_double(0.5));
+    if (!h)
+        goto done;
+    Py_DECREF(h);
+    if (!(t[9] = at_2(TN_OP_matmul, Q, t[7])))
+        goto done;
+    if (gQ && !(t[10] = at_add(t[9], gQ)))
+        goto done;
+    if ((t[11] = at_mT(R)))
+        r = solve_triangular_call(t[11], gQ ? t[10] : t[9], 0, 0);
+done:
+    tn_ag_release_temps(t, 12);
+    return r;
+}
+
 /* upstream's checks (mode 'r' computes no Q; 'complete' with more rows than columns is not
- * differentiable); the formula itself is not written yet and refuses by name */
+ * differentiable), then for m >= n the formula above; m < n refuses by name. */
 PyObject *
 tn_fm_linalg_qr_backward(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R, const char *mode)
 {
@@ -2379,14 +2411,20 @@ tn_fm_linalg_qr_backward(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R, c
                         "linalg.qr.");
         return NULL;
     }
-    TensorObject *q = TN_T(Q), *r = TN_T(R);
-    if (!strcmp(mode, "complete") && q->sizes[q->ndim - 2] > r->sizes[r->ndim - 1]) {
+    TensorObject *q = TN_T(Q), *rr = TN_T(R);
+    int64_t m = q->sizes[q->ndim - 2], n = rr->sizes[rr->ndim - 1];
+    if (!strcmp(mode, "complete") && m > n) {
         PyErr_SetString(PyExc_RuntimeError, "The QR decomposition is not differentiable when mode='complete' and nrows > "
                         "ncols.");
         return NULL;
     }
     if (!gQ && !gR)
         return NULL;
-    tn_ag_refuse("linalg_qr_backward is not implemented in torchnative", "the derivative of aten::linalg_qr");
+    if (m >= n)
+        return qr_backward_tall(gQ, gR, Q, R);
+    /* A wide A's formula (upstream's, through R's first m columns) is not written yet: the same
+     * gradient derived through R2 = Q^H A2 rounds differently by more than upstream's own error */
+    tn_ag_refuse("linalg_qr_backward for more columns than rows is not implemented in torchnative",
+                 "the derivative of aten::linalg_qr");
     return NULL;
 }

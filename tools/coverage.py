@@ -62,6 +62,7 @@ NO_BACKWARD_REASON = {
     "resize_": "upstream raises \"cannot resize variables that require grad\" (op_backward/resize_/bwd* agree)",
     "_pin_memory": "upstream's CPU build raises (pinning needs an accelerator; op_backward/_pin_memory/bwd* agree)",
     "where.Scalar": "no tensor input can require grad (the condition is bool; self and other are Scalars)",
+    "geqrf": "upstream's derivative is not_implemented(\"geqrf\") (op_backward/geqrf/bwd* agree)",
 }
 
 
