@@ -5582,7 +5582,7 @@ static int
 LinalgLuFactorExBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LinalgLuFactorExBackward0 *n = (LinalgLuFactorExBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     PyObject *LU = t_[0] = tn_saved_unpack(&n->LU_, n_);
     if (!LU && PyErr_Occurred()) goto fail_;
@@ -5591,13 +5591,14 @@ LinalgLuFactorExBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::linalg_lu_factor_ex is not implemented in torchnative", "no ATen overload lu_factor_ex_backward(T, T, T, B)");
-            goto fail_;
+            t_[2] = tn_fm_lu_factor_ex_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), LU, pivots, n->pivot);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }

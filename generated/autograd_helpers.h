@@ -89,6 +89,8 @@ PyObject *tn_fm_log1p_backward(PyObject *grad, PyObject *self);
 PyObject *tn_fm_logcumsumexp_backward(PyObject *grad, PyObject *self, PyObject *result, int64_t dim);
 /* at::Tensor logsumexp_backward(at::Tensor grad, const at::Tensor& self, at::Tensor result, at::IntArrayRef dim, bool keepdim); */
 PyObject *tn_fm_logsumexp_backward(PyObject *grad, PyObject *self, PyObject *result, tn_ints dim, int keepdim);
+/* Tensor lu_factor_ex_backward(const Tensor& grad, const Tensor& LU, const Tensor& pivs, const bool pivot); */
+PyObject *tn_fm_lu_factor_ex_backward(PyObject *grad, PyObject *LU, PyObject *pivs, int pivot);
 /* Tensor masked_fill_backward(const Tensor& grad, const Tensor& mask); */
 PyObject *tn_fm_masked_fill_backward(PyObject *grad, PyObject *mask);
 /* at::Tensor maybe_multiply(const at::Tensor& t, const at::Scalar& s); */

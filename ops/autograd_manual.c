@@ -2428,3 +2428,38 @@ tn_fm_linalg_qr_backward(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R, c
                  "the derivative of aten::linalg_qr");
     return NULL;
 }
+
+/* Square LU (m == n): P, L, U unpacked from the factorization, then gA = P L^-H (tril(L^H gL, -1) +
+ * triu(gU U^H)) U^-H, the grad's strictly lower part reaching L and its upper part U. Rectangular
+ * factorizations refuse by name. */
+PyObject *
+tn_fm_lu_factor_ex_backward(PyObject *grad, PyObject *LU, PyObject *pivs, int pivot)
+{
+    if (!grad)
+        return NULL;
+    TensorObject *lu = TN_T(LU);
+    if (lu->sizes[lu->ndim - 1] != lu->sizes[lu->ndim - 2]) {
+        tn_ag_refuse("lu_factor_ex_backward for a rectangular input is not implemented in torchnative",
+                     "the derivative of aten::linalg_lu_factor_ex");
+        return NULL;
+    }
+    PyObject *t[12] = {0}, *r = NULL, *plu = tn_ag_op(TN_OP_lu_unpack, (tn_value[]){tn_value_tensor(LU), tn_value_tensor(pivs),
+                                                                                   tn_ag_value_bool(1), tn_ag_value_bool(pivot)});
+    if (!plu)
+        return NULL;
+    PyObject *P = PyTuple_GetItem(plu, 0), *L = PyTuple_GetItem(plu, 1), *U = PyTuple_GetItem(plu, 2);
+    if (!P || !L || !U)
+        goto done;
+    if (!(t[0] = at_mT(L)) || !(t[1] = at_2(TN_OP_matmul, t[0], grad)) || !(t[2] = at_ts(TN_OP_tril, t[1], tn_value_int(-1))) ||
+        !(t[3] = at_mT(U)) || !(t[4] = at_2(TN_OP_matmul, grad, t[3])) || !(t[5] = at_ts(TN_OP_triu, t[4], tn_value_int(0))) ||
+        !(t[6] = at_add(t[2], t[5])) || !(t[7] = solve_triangular_call(t[3], t[6], 0, 0)) ||
+        !(t[8] = tn_ag_op(TN_OP_linalg_solve_triangular, (tn_value[]){tn_value_tensor(t[0]), tn_value_tensor(t[7]),
+                                                                       tn_ag_value_bool(1), tn_ag_value_bool(1),
+                                                                       tn_ag_value_bool(1)})))
+        goto done;
+    r = pivot ? at_2(TN_OP_matmul, P, t[8]) : Py_NewRef(t[8]);
+done:
+    tn_ag_release_temps(t, 12);
+    Py_DECREF(plu);
+    return r;
+}
