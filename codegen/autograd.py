@@ -133,6 +133,24 @@ class HelperSig:
     ret: str                   # canonical C++ return type
     params: list[tuple[str, str]]  # (canonical type, name)
     text: str
+    defaults: list = dataclasses.field(default_factory=list)  # per param: its default's C++ text, or None
+
+
+def cpp_defaults(text: str) -> list:
+    """Each parameter's default value as written (`bool x = true` -> "true"), or None."""
+    params = re.match(r"\s*.+?\s+\w+\s*\((.*)\)\s*;?\s*$", text, re.S).group(1)
+    out, depth, cur = [], 0, ""
+    for ch in params:
+        depth += ch == "<"
+        depth -= ch == ">"
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur)
+    return [p.split("=", 1)[1].strip() if "=" in p else None for p in (re.sub(r"/\*.*?\*/", "", q) for q in out)]
 
 
 def parse_cpp_sig(text: str) -> tuple[str, str, list[tuple[str, str]]]:
@@ -174,7 +192,7 @@ def load_helpers() -> dict[str, list[HelperSig]]:
                 raise SystemExit(f"codegen: helper {name}: signature names {n}")
             out.setdefault(name, []).append(HelperSig(
                 name=name, cname=f"tn_fm_{name}" + (f"_{k}" if k else ""), ret=ret, params=params,
-                text=" ".join(text.split())))
+                text=" ".join(text.split()), defaults=cpp_defaults(text)))
     return out
 
 
@@ -550,6 +568,9 @@ class FormulaContext:
             return Val("TL", "(tn_tensors){grads_, n_->num_inputs}")
         if name == "grad_input_mask":
             return Val("MASK", "grad_input_mask")
+        if name.startswith("grad_") and name[5:] in self.output_names():
+            # upstream's grad_<output name>: the gradient of that output (grads[i])
+            return Val("T", f"tn_ag_grad_at(grads_, n_->num_inputs, {self.output_names().index(name[5:])})")
         if name == "i" and self.kind.foreach:
             return Val("I", "(int64_t)i_")   # the element loop of foreach_derivative
         f = self.fields.get(name)
@@ -561,6 +582,9 @@ class FormulaContext:
             return Val("TL", f.name)
         ty, expr = SAVED_READ[f.cpp]
         return Val(ty, expr.format(f=f"n->{f.name}"))
+
+    def output_names(self) -> list:
+        return [r.name for r in self.kind.info.func.func.returns]
 
     def is_helper(self, name: str) -> bool:
         return name in self.am.helpers or name in MANUAL_NAMES
@@ -579,6 +603,9 @@ class FormulaContext:
             raise Untranslatable(f"helper {name} is not in schemas/autograd_helpers.yaml")
         best = None
         for h in sigs:
+            if len(vals) < len(h.params) and all(d in ("true", "false") for d in h.defaults[len(vals):]):
+                # trailing defaulted bools, as C++ fills them in
+                vals = vals + [Val("B", "1" if d == "true" else "0") for d in h.defaults[len(vals):]]
             if len(vals) != len(h.params):
                 continue
             cost = 0

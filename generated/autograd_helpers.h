@@ -23,6 +23,8 @@ PyObject *tn_fm_as_strided_scatter_backward(PyObject *grad, const tn_ag_geometry
 int tn_fm_atan2_backward(PyObject **out, PyObject *grad, PyObject *self, PyObject *other, const int64_t *output_mask);
 /* std::vector<at::Tensor> cat_tensors_backward(const at::Tensor& grad, const std::vector<std::vector<c10::SymInt>>& sizes, const std::vector<ScalarType>& dtypes, int64_t dim); */
 int tn_fm_cat_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes, const tn_ag_dtypes *dtypes, int64_t dim);
+/* at::Tensor cholesky_backward(const at::Tensor& grad, bool upper, const at::Tensor& L); */
+PyObject *tn_fm_cholesky_backward(PyObject *grad, int upper, PyObject *L);
 /* at::Tensor clamp_backward(const at::Tensor& grad, const at::Tensor& self, const std::optional<at::Scalar>& min, const std::optional<at::Scalar>& max); */
 PyObject *tn_fm_clamp_backward(PyObject *grad, PyObject *self, const tn_value *min, const tn_value *max);
 /* at::Tensor clamp_backward(const at::Tensor& grad, const at::Tensor& self, const at::Tensor& min, const at::Tensor& max); */
@@ -73,6 +75,14 @@ PyObject *tn_fm_infinitely_differentiable_native_dropout_backward(PyObject *grad
 PyObject *tn_fm_infinitely_differentiable_silu_backward(PyObject *grad_output, PyObject *input);
 /* std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_double_backward(const at::Tensor& input, const std::optional<at::Tensor>& gamma, const at::Tensor& ggI, const at::Tensor& ggG, const at::Tensor& ggB, const at::Tensor& gO, const at::Tensor& save_mean, const at::Tensor& save_invstd, c10::SymIntArrayRef normalized_shape, std::array<bool, 3> output_mask); */
 int tn_fm_layer_norm_double_backward(PyObject **out, PyObject *input, PyObject *gamma, PyObject *ggI, PyObject *ggG, PyObject *ggB, PyObject *gO, PyObject *save_mean, PyObject *save_invstd, tn_ints normalized_shape, const int64_t *output_mask);
+/* Tensor linalg_det_backward(const Tensor& grad, const Tensor& det, const Tensor& A, const Tensor& LU, const Tensor& pivots); */
+PyObject *tn_fm_linalg_det_backward(PyObject *grad, PyObject *det, PyObject *A, PyObject *LU, PyObject *pivots);
+/* Tensor linalg_eig_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const Tensor& V, const bool is_hermitian, const bool symeig_eigenvectors = true); */
+PyObject *tn_fm_linalg_eig_backward(PyObject *gL, PyObject *gV, PyObject *L, PyObject *V, int is_hermitian, int symeig_eigenvectors);
+/* Tensor linalg_qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R, const std::string_view mode); */
+PyObject *tn_fm_linalg_qr_backward(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R, const char *mode);
+/* std::tuple<Tensor, Tensor> linalg_solve_backward(const Tensor& gX, const Tensor& X, const Tensor& A, const Tensor& LU, const Tensor& pivots, const bool left, const bool B_requires_grad); */
+int tn_fm_linalg_solve_backward(PyObject **out, PyObject *gX, PyObject *X, PyObject *A, PyObject *LU, PyObject *pivots, int left, int B_requires_grad);
 /* std::tuple<Tensor, Tensor> linalg_solve_triangular_backward(const Tensor& grad, const Tensor& A, const Tensor& X, const bool upper, const bool left, const bool unitriangular, std::array<bool, 2> output_mask); */
 int tn_fm_linalg_solve_triangular_backward(PyObject **out, PyObject *grad, PyObject *A, PyObject *X, int upper, int left, int unitriangular, const int64_t *output_mask);
 /* at::Tensor linalg_vector_norm_backward(at::Tensor grad, const at::Tensor& self, const at::Scalar& ord, at::Tensor norm, const at::OptionalIntArrayRef& opt_dim, bool keepdim); */
@@ -83,6 +93,8 @@ PyObject *tn_fm_log1p_backward(PyObject *grad, PyObject *self);
 PyObject *tn_fm_logcumsumexp_backward(PyObject *grad, PyObject *self, PyObject *result, int64_t dim);
 /* at::Tensor logsumexp_backward(at::Tensor grad, const at::Tensor& self, at::Tensor result, at::IntArrayRef dim, bool keepdim); */
 PyObject *tn_fm_logsumexp_backward(PyObject *grad, PyObject *self, PyObject *result, tn_ints dim, int keepdim);
+/* Tensor lu_factor_ex_backward(const Tensor& grad, const Tensor& LU, const Tensor& pivs, const bool pivot); */
+PyObject *tn_fm_lu_factor_ex_backward(PyObject *grad, PyObject *LU, PyObject *pivs, int pivot);
 /* Tensor masked_fill_backward(const Tensor& grad, const Tensor& mask); */
 PyObject *tn_fm_masked_fill_backward(PyObject *grad, PyObject *mask);
 /* at::Tensor maybe_multiply(const at::Tensor& t, const at::Scalar& s); */
@@ -133,6 +145,8 @@ int tn_fm_scatter_reduce_backward(PyObject **out, PyObject *grad, PyObject *self
 PyObject *tn_fm_sgn_backward(PyObject *x, PyObject *gx, PyObject *sgn);
 /* Tensor slice_backward_wrapper(const at::Tensor& grad, const c10::SymIntArrayRef& input_sizes, int64_t dim, std::optional<c10::SymInt> start, std::optional<c10::SymInt> end, c10::SymInt step); */
 PyObject *tn_fm_slice_backward_wrapper(PyObject *grad, tn_ints input_sizes, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
+/* at::Tensor slogdet_backward(const at::Tensor& grad_sign, const at::Tensor& grad_logabsdet, const at::Tensor& A, const at::Tensor& signdet, const at::Tensor& LU, const at::Tensor& pivots); */
+PyObject *tn_fm_slogdet_backward(PyObject *grad_sign, PyObject *grad_logabsdet, PyObject *A, PyObject *signdet, PyObject *LU, PyObject *pivots);
 /* at::Tensor softmax_double_backward(const at::Tensor& grad, const at::Tensor& grad_output, int dim, const at::Tensor& output); */
 PyObject *tn_fm_softmax_double_backward(PyObject *grad, PyObject *grad_output, int64_t dim, PyObject *output);
 /* at::Tensor softplus_double_backward(const at::Tensor& grad, const at::Tensor& input, const at::Scalar& beta, const at::Scalar& threshold); */

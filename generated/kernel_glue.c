@@ -847,6 +847,76 @@ glue__is_zerotensor(tn_value *a)
     );
 }
 
+/* aten::_linalg_check_errors(Tensor info, str api_name, *, bool is_matrix) -> () */
+static PyObject *
+glue__linalg_check_errors(tn_value *a)
+{
+    return tn_op__linalg_check_errors(
+        &tn_ops[TN_OP__linalg_check_errors],
+        TN_T(a[0].u.t),
+        (a[1].tag == TN_V_NONE ? NULL : a[1].u.s),
+        (a[2].u.i != 0)
+    );
+}
+
+/* aten::_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots) */
+static PyObject *
+glue__linalg_det(tn_value *a)
+{
+    return tn_op__linalg_det(
+        &tn_ops[TN_OP__linalg_det],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors) */
+static PyObject *
+glue__linalg_eigh(tn_value *a)
+{
+    return tn_op__linalg_eigh(
+        &tn_ops[TN_OP__linalg_eigh],
+        TN_T(a[0].u.t),
+        (a[1].tag == TN_V_NONE ? NULL : a[1].u.s),
+        (a[2].u.i != 0)
+    );
+}
+
+/* aten::_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots) */
+static PyObject *
+glue__linalg_slogdet(tn_value *a)
+{
+    return tn_op__linalg_slogdet(
+        &tn_ops[TN_OP__linalg_slogdet],
+        TN_T(a[0].u.t)
+    );
+}
+
+/* aten::_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info) */
+static PyObject *
+glue__linalg_solve_ex(tn_value *a)
+{
+    return tn_op__linalg_solve_ex(
+        &tn_ops[TN_OP__linalg_solve_ex],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        (a[2].u.i != 0),
+        (a[3].u.i != 0)
+    );
+}
+
+/* aten::_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) */
+static PyObject *
+glue__linalg_svd(tn_value *a)
+{
+    return tn_op__linalg_svd(
+        &tn_ops[TN_OP__linalg_svd],
+        TN_T(a[0].u.t),
+        (a[1].u.i != 0),
+        (a[2].u.i != 0),
+        (a[3].tag == TN_V_NONE ? NULL : a[3].u.s)
+    );
+}
+
 /* aten::_local_scalar_dense(Tensor self) -> Scalar */
 static PyObject *
 glue__local_scalar_dense(tn_value *a)
@@ -2918,6 +2988,16 @@ glue_gelu_backward(tn_value *a)
     );
 }
 
+/* aten::geqrf(Tensor self) -> (Tensor a, Tensor tau) */
+static PyObject *
+glue_geqrf(tn_value *a)
+{
+    return tn_op_geqrf(
+        &tn_ops[TN_OP_geqrf],
+        TN_T(a[0].u.t)
+    );
+}
+
 /* aten::ger(Tensor self, Tensor vec2) -> Tensor */
 static PyObject *
 glue_ger(tn_value *a)
@@ -3503,6 +3583,77 @@ glue_lift_fresh(tn_value *a)
     return tn_op_lift_fresh(
         &tn_ops[TN_OP_lift_fresh],
         TN_T(a[0].u.t)
+    );
+}
+
+/* aten::linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) */
+static PyObject *
+glue_linalg_cholesky_ex(tn_value *a)
+{
+    return tn_op_linalg_cholesky_ex(
+        &tn_ops[TN_OP_linalg_cholesky_ex],
+        TN_T(a[0].u.t),
+        (a[1].u.i != 0),
+        (a[2].u.i != 0)
+    );
+}
+
+/* aten::linalg_householder_product(Tensor input, Tensor tau) -> Tensor */
+static PyObject *
+glue_linalg_householder_product(tn_value *a)
+{
+    return tn_op_linalg_householder_product(
+        &tn_ops[TN_OP_linalg_householder_product],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
+/* aten::linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) */
+static PyObject *
+glue_linalg_inv_ex(tn_value *a)
+{
+    return tn_op_linalg_inv_ex(
+        &tn_ops[TN_OP_linalg_inv_ex],
+        TN_T(a[0].u.t),
+        (a[1].u.i != 0)
+    );
+}
+
+/* aten::linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) */
+static PyObject *
+glue_linalg_lu_factor_ex(tn_value *a)
+{
+    return tn_op_linalg_lu_factor_ex(
+        &tn_ops[TN_OP_linalg_lu_factor_ex],
+        TN_T(a[0].u.t),
+        (a[1].u.i != 0),
+        (a[2].u.i != 0)
+    );
+}
+
+/* aten::linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor */
+static PyObject *
+glue_linalg_lu_solve(tn_value *a)
+{
+    return tn_op_linalg_lu_solve(
+        &tn_ops[TN_OP_linalg_lu_solve],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t),
+        (a[3].u.i != 0),
+        (a[4].u.i != 0)
+    );
+}
+
+/* aten::linalg_qr(Tensor A, str mode="reduced") -> (Tensor Q, Tensor R) */
+static PyObject *
+glue_linalg_qr(tn_value *a)
+{
+    return tn_op_linalg_qr(
+        &tn_ops[TN_OP_linalg_qr],
+        TN_T(a[0].u.t),
+        (a[1].tag == TN_V_NONE ? NULL : a[1].u.s)
     );
 }
 
@@ -6955,6 +7106,12 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP__has_compatible_shallow_copy_type, glue__has_compatible_shallow_copy_type, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__has_same_storage_numel, glue__has_same_storage_numel, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__is_zerotensor, glue__is_zerotensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__linalg_check_errors, glue__linalg_check_errors, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP__linalg_det, glue__linalg_det, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP__linalg_eigh, glue__linalg_eigh, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP__linalg_slogdet, glue__linalg_slogdet, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP__linalg_solve_ex, glue__linalg_solve_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP__linalg_svd, glue__linalg_svd, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__local_scalar_dense, glue__local_scalar_dense, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__log_softmax, glue__log_softmax, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__log_softmax_backward_data, glue__log_softmax_backward_data, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -7123,6 +7280,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_ge__Tensor, glue_ge__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_gelu, glue_gelu, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_gelu_backward, glue_gelu_backward, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_geqrf, glue_geqrf, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_ger, glue_ger, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_gt__Scalar, glue_gt__Scalar, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_gt__Tensor, glue_gt__Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -7175,6 +7333,12 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_lerp___Tensor, glue_lerp___Tensor, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_lgamma, glue_lgamma, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_lift_fresh, glue_lift_fresh, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_linalg_cholesky_ex, glue_linalg_cholesky_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linalg_householder_product, glue_linalg_householder_product, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linalg_inv_ex, glue_linalg_inv_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linalg_lu_factor_ex, glue_linalg_lu_factor_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linalg_lu_solve, glue_linalg_lu_solve, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linalg_qr, glue_linalg_qr, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_solve_triangular, glue_linalg_solve_triangular, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_vector_norm, glue_linalg_vector_norm, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linear, glue_linear, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

@@ -159,6 +159,18 @@ PyObject *tn_op__has_compatible_shallow_copy_type(const tn_op *overload, TensorO
 PyObject *tn_op__has_same_storage_numel(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::_is_zerotensor(Tensor self) -> bool */
 PyObject *tn_op__is_zerotensor(const tn_op *overload, TensorObject *self);
+/* aten::_linalg_check_errors(Tensor info, str api_name, *, bool is_matrix) -> () */
+PyObject *tn_op__linalg_check_errors(const tn_op *overload, TensorObject *info, const char *api_name, bool is_matrix);
+/* aten::_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots) */
+PyObject *tn_op__linalg_det(const tn_op *overload, TensorObject *A);
+/* aten::_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors) */
+PyObject *tn_op__linalg_eigh(const tn_op *overload, TensorObject *A, const char *UPLO, bool compute_v);
+/* aten::_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots) */
+PyObject *tn_op__linalg_slogdet(const tn_op *overload, TensorObject *A);
+/* aten::_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info) */
+PyObject *tn_op__linalg_solve_ex(const tn_op *overload, TensorObject *A, TensorObject *B, bool left, bool check_errors);
+/* aten::_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor U, Tensor S, Tensor Vh) */
+PyObject *tn_op__linalg_svd(const tn_op *overload, TensorObject *A, bool full_matrices, bool compute_uv, const char *driver);
 /* aten::_local_scalar_dense(Tensor self) -> Scalar */
 PyObject *tn_op__local_scalar_dense(const tn_op *overload, TensorObject *self);
 /* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
@@ -495,6 +507,8 @@ PyObject *tn_op_ge__Tensor(const tn_op *overload, TensorObject *self, TensorObje
 PyObject *tn_op_gelu(const tn_op *overload, TensorObject *self, const char *approximate);
 /* aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor */
 PyObject *tn_op_gelu_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, const char *approximate);
+/* aten::geqrf(Tensor self) -> (Tensor a, Tensor tau) */
+PyObject *tn_op_geqrf(const tn_op *overload, TensorObject *self);
 /* aten::ger(Tensor self, Tensor vec2) -> Tensor */
 PyObject *tn_op_ger(const tn_op *overload, TensorObject *self, TensorObject *vec2);
 /* aten::gt.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -599,6 +613,18 @@ PyObject *tn_op_lerp___Tensor(const tn_op *overload, TensorObject *self, TensorO
 PyObject *tn_op_lgamma(const tn_op *overload, TensorObject *self);
 /* aten::lift_fresh(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op_lift_fresh(const tn_op *overload, TensorObject *self);
+/* aten::linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) */
+PyObject *tn_op_linalg_cholesky_ex(const tn_op *overload, TensorObject *self, bool upper, bool check_errors);
+/* aten::linalg_householder_product(Tensor input, Tensor tau) -> Tensor */
+PyObject *tn_op_linalg_householder_product(const tn_op *overload, TensorObject *input, TensorObject *tau);
+/* aten::linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) */
+PyObject *tn_op_linalg_inv_ex(const tn_op *overload, TensorObject *A, bool check_errors);
+/* aten::linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) */
+PyObject *tn_op_linalg_lu_factor_ex(const tn_op *overload, TensorObject *A, bool pivot, bool check_errors);
+/* aten::linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor */
+PyObject *tn_op_linalg_lu_solve(const tn_op *overload, TensorObject *LU, TensorObject *pivots, TensorObject *B, bool left, bool adjoint);
+/* aten::linalg_qr(Tensor A, str mode="reduced") -> (Tensor Q, Tensor R) */
+PyObject *tn_op_linalg_qr(const tn_op *overload, TensorObject *A, const char *mode);
 /* aten::linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor */
 PyObject *tn_op_linalg_solve_triangular(const tn_op *overload, TensorObject *self, TensorObject *B, bool upper, bool left, bool unitriangular);
 /* aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */

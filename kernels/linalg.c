@@ -1,7 +1,9 @@
 /* Dense linear algebra kernels; see linalg.h. */
 #include "linalg.h"
 
+#include <lapack.h>
 #include <stdlib.h>
+#include <string.h>
 
 static inline double
 load(int dtype, const char *base, int64_t i)
@@ -52,5 +54,378 @@ tn_trsm(int dtype, int64_t batch, int64_t n, int64_t k, bool upper, bool unit, c
             solve_column(dtype, n, upper, unit, (const char *)a + a_off[b] * (int64_t)es, a_sr, a_sc,
                          (char *)x + (x_off[b] + c * x_sc) * (int64_t)es, x_sr, col);
     free(col);
+    return TN_OK;
+}
+
+/* ---- LAPACK ------------------------------------------------------------------------------------
+ * One switch per LAPACK routine picks its single- or double-precision name; the entries loop over
+ * the batch. LAPACK's integers are 32-bit (lapack_int): sizes above INT32_MAX are TN_ERR_VALUE.
+ * Workspaces are sized once per call by LAPACK's own query (lwork = -1). */
+
+static bool
+fits(int64_t v)
+{
+    return v >= 0 && v <= INT32_MAX;
+}
+
+static bool
+real_dtype(int dtype)
+{
+    return dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_F64;
+}
+
+/* LAPACK's workspace size answer (a float or double in work[0]) as a count, at least 1 */
+static lapack_int
+lwork_of(int dtype, const double *work)
+{
+    double w = dtype == TN_DTYPE_F32 ? (double)((const float *)work)[0] : work[0];
+    return w < 1 ? 1 : (lapack_int)w;
+}
+
+/* Note [float32 through double LAPACK]: float32 matrices are factored by the double-precision
+ * routines on a widened copy and rounded once at the end, as tn_trsm substitutes in float64. The
+ * LAPACK under upstream's wheel and Debian's reference LAPACK order their float32 operations
+ * differently, so float32 results computed in float32 land on either side of the float64 answer
+ * by up to twice upstream's own error; through double they sit within rounding of it. The
+ * float32 entries below widen, call the float64 entry, and narrow. */
+static double *
+widened(const void *src, int64_t n)
+{
+    double *d = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
+    if (d && src)
+        for (int64_t i = 0; i < n; i++)
+            d[i] = ((const float *)src)[i];
+    return d;
+}
+
+static void
+narrow_into(void *dst, const double *src, int64_t n)
+{
+    if (dst)
+        for (int64_t i = 0; i < n; i++)
+            ((float *)dst)[i] = (float)src[i];
+}
+
+// getrf
+tn_status
+tn_lapack_getrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, int32_t *piv, int32_t *info)
+{
+    if (dtype == TN_DTYPE_F32 && batch > 0 && m * n > 0) {
+        double *w = widened(a, batch * m * n);
+        if (!w)
+            return TN_ERR_NOMEM;
+        tn_status st = tn_lapack_getrf(TN_DTYPE_F64, batch, m, n, w, piv, info);
+        narrow_into(a, w, batch * m * n);
+        free(w);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || !fits(m) || !fits(n) || !fits(m * n))
+        return TN_ERR_VALUE;
+    lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lda = lm > 1 ? lm : 1, k = lm < ln ? lm : ln;
+    size_t es = tn_dtype_size(dtype);
+    for (int64_t b = 0; b < batch; b++) {
+        char *ab = (char *)a + (size_t)(b * m * n) * es;
+        lapack_int i = 0;
+        if (m == 0 || n == 0) {
+            info[b] = 0;
+            continue;
+        }
+        if (dtype == TN_DTYPE_F32)
+            LAPACK_sgetrf(&lm, &ln, (float *)ab, &lda, piv + b * k, &i);
+        else
+            LAPACK_dgetrf(&lm, &ln, (double *)ab, &lda, piv + b * k, &i);
+        info[b] = i;
+    }
+    return TN_OK;
+}
+
+// getrs
+tn_status
+tn_lapack_getrs(int dtype, int64_t batch, int64_t n, int64_t k, bool trans, const void *lu, const int32_t *piv,
+                void *b)
+{
+    if (dtype == TN_DTYPE_F32 && batch > 0 && n * k > 0) {
+        double *l = widened(lu, batch * n * n), *w = widened(b, batch * n * k);
+        tn_status st = l && w ? tn_lapack_getrs(TN_DTYPE_F64, batch, n, k, trans, l, piv, w) : TN_ERR_NOMEM;
+        if (st == TN_OK)
+            narrow_into(b, w, batch * n * k);
+        free(l);
+        free(w);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || !fits(n) || !fits(k) || !fits(n * n) || !fits(n * k))
+        return TN_ERR_VALUE;
+    if (n == 0 || k == 0)
+        return TN_OK;
+    lapack_int ln = (lapack_int)n, lk = (lapack_int)k, info = 0;
+    char t = trans ? 'T' : 'N';
+    size_t es = tn_dtype_size(dtype);
+    for (int64_t i = 0; i < batch; i++) {
+        const char *lb = (const char *)lu + (size_t)(i * n * n) * es;
+        char *bb = (char *)b + (size_t)(i * n * k) * es;
+        if (dtype == TN_DTYPE_F32)
+            LAPACK_sgetrs(&t, &ln, &lk, (const float *)lb, &ln, piv + i * n, (float *)bb, &ln, &info);
+        else
+            LAPACK_dgetrs(&t, &ln, &lk, (const double *)lb, &ln, piv + i * n, (double *)bb, &ln, &info);
+    }
+    return TN_OK;
+}
+
+// potrf
+tn_status
+tn_lapack_potrf(int dtype, int64_t batch, int64_t n, bool upper, void *a, int32_t *info)
+{
+    if (dtype == TN_DTYPE_F32 && batch > 0 && n > 0) {
+        double *w = widened(a, batch * n * n);
+        if (!w)
+            return TN_ERR_NOMEM;
+        tn_status st = tn_lapack_potrf(TN_DTYPE_F64, batch, n, upper, w, info);
+        narrow_into(a, w, batch * n * n);
+        free(w);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || !fits(n) || !fits(n * n))
+        return TN_ERR_VALUE;
+    lapack_int ln = (lapack_int)n, lda = ln > 1 ? ln : 1;
+    char uplo = upper ? 'U' : 'L';
+    size_t es = tn_dtype_size(dtype);
+    for (int64_t b = 0; b < batch; b++) {
+        char *ab = (char *)a + (size_t)(b * n * n) * es;
+        lapack_int i = 0;
+        if (n > 0) {
+            if (dtype == TN_DTYPE_F32)
+                LAPACK_spotrf(&uplo, &ln, (float *)ab, &lda, &i);
+            else
+                LAPACK_dpotrf(&uplo, &ln, (double *)ab, &lda, &i);
+        }
+        info[b] = i;
+        /* the triangle potrf leaves as it was: zeros (column-major: element (r, c) at r + c n) */
+        for (int64_t c = 0; c < n; c++)
+            for (int64_t r = 0; r < n; r++)
+                if (upper ? r > c : r < c)
+                    memset(ab + (size_t)(r + c * n) * es, 0, es);
+    }
+    return TN_OK;
+}
+
+// syevd
+tn_status
+tn_lapack_syevd(int dtype, int64_t batch, int64_t n, bool upper, bool vectors, void *a, void *w, int32_t *info)
+{
+    if (dtype == TN_DTYPE_F32 && batch > 0 && n > 0) {
+        double *wa = widened(a, batch * n * n), *ww = widened(NULL, batch * n);
+        tn_status st = wa && ww ? tn_lapack_syevd(TN_DTYPE_F64, batch, n, upper, vectors, wa, ww, info) : TN_ERR_NOMEM;
+        if (st == TN_OK) {
+            narrow_into(a, wa, batch * n * n);
+            narrow_into(w, ww, batch * n);
+        }
+        free(wa);
+        free(ww);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || !fits(n) || !fits(n * n))
+        return TN_ERR_VALUE;
+    if (n == 0 || batch == 0) {
+        for (int64_t b = 0; b < batch; b++)
+            info[b] = 0;
+        return TN_OK;
+    }
+    lapack_int ln = (lapack_int)n, lda = ln, lwork = -1, liwork = -1, iw = 0, i = 0;
+    char jobz = vectors ? 'V' : 'N', uplo = upper ? 'U' : 'L';
+    double wq[2] = {0};
+    if (dtype == TN_DTYPE_F32)
+        LAPACK_ssyevd(&jobz, &uplo, &ln, (float *)a, &lda, (float *)w, (float *)wq, &lwork, &iw, &liwork, &i);
+    else
+        LAPACK_dsyevd(&jobz, &uplo, &ln, (double *)a, &lda, (double *)w, wq, &lwork, &iw, &liwork, &i);
+    lwork = lwork_of(dtype, wq);
+    liwork = iw > 1 ? iw : 1;
+    size_t es = tn_dtype_size(dtype);
+    void *work = malloc((size_t)lwork * es);
+    lapack_int *iwork = malloc((size_t)liwork * sizeof(lapack_int));
+    if (!work || !iwork) {
+        free(work);
+        free(iwork);
+        return TN_ERR_NOMEM;
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        char *ab = (char *)a + (size_t)(b * n * n) * es, *wb = (char *)w + (size_t)(b * n) * es;
+        i = 0;
+        if (dtype == TN_DTYPE_F32)
+            LAPACK_ssyevd(&jobz, &uplo, &ln, (float *)ab, &lda, (float *)wb, work, &lwork, iwork, &liwork, &i);
+        else
+            LAPACK_dsyevd(&jobz, &uplo, &ln, (double *)ab, &lda, (double *)wb, work, &lwork, iwork, &liwork, &i);
+        info[b] = i;
+    }
+    free(work);
+    free(iwork);
+    return TN_OK;
+}
+
+// gesdd
+tn_status
+tn_lapack_gesdd(int dtype, int64_t batch, int64_t m, int64_t n, char jobz, void *a, void *s, void *u, void *vt,
+                int32_t *info)
+{
+    if (dtype == TN_DTYPE_F32 && batch > 0 && m * n > 0 && (jobz == 'N' || jobz == 'S' || jobz == 'A')) {
+        int64_t k = m < n ? m : n, nu = jobz == 'N' ? 0 : m * (jobz == 'A' ? m : k), nv = jobz == 'N' ? 0 : n * (jobz == 'A' ? n : k);
+        double *wa = widened(a, batch * m * n), *ws = widened(NULL, batch * k);
+        double *wu = jobz == 'N' ? NULL : widened(NULL, batch * nu), *wv = jobz == 'N' ? NULL : widened(NULL, batch * nv);
+        tn_status st = wa && ws && (jobz == 'N' || (wu && wv))
+                           ? tn_lapack_gesdd(TN_DTYPE_F64, batch, m, n, jobz, wa, ws, wu, wv, info)
+                           : TN_ERR_NOMEM;
+        if (st == TN_OK) {
+            narrow_into(s, ws, batch * k);
+            if (jobz != 'N') {
+                narrow_into(u, wu, batch * nu);
+                narrow_into(vt, wv, batch * nv);
+            }
+        }
+        free(wa);
+        free(ws);
+        free(wu);
+        free(wv);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || !fits(m) || !fits(n) || !fits(m * n) || !fits(m * m) || !fits(n * n) ||
+        (jobz != 'N' && jobz != 'S' && jobz != 'A'))
+        return TN_ERR_VALUE;
+    int64_t k = m < n ? m : n;
+    int64_t ucols = jobz == 'A' ? m : k, vrows = jobz == 'A' ? n : k;
+    if (batch == 0 || k == 0) {
+        for (int64_t b = 0; b < batch; b++)
+            info[b] = 0;
+        return TN_OK;
+    }
+    lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lda = lm, ldu = lm, ldvt = jobz == 'N' ? 1 : (lapack_int)vrows;
+    lapack_int lwork = -1, i = 0;
+    double wq[2] = {0}, dummy[1];
+    lapack_int *iwork = malloc(sizeof(lapack_int) * (size_t)(8 * k));
+    if (!iwork)
+        return TN_ERR_NOMEM;
+    if (dtype == TN_DTYPE_F32)
+        LAPACK_sgesdd(&jobz, &lm, &ln, (float *)a, &lda, (float *)s, (float *)dummy, &ldu, (float *)dummy, &ldvt,
+                      (float *)wq, &lwork, iwork, &i);
+    else
+        LAPACK_dgesdd(&jobz, &lm, &ln, (double *)a, &lda, (double *)s, dummy, &ldu, dummy, &ldvt, wq, &lwork, iwork,
+                      &i);
+    lwork = lwork_of(dtype, wq);
+    size_t es = tn_dtype_size(dtype);
+    void *work = malloc((size_t)lwork * es);
+    if (!work) {
+        free(iwork);
+        return TN_ERR_NOMEM;
+    }
+    for (int64_t b = 0; b < batch; b++) {
+        char *ab = (char *)a + (size_t)(b * m * n) * es, *sb = (char *)s + (size_t)(b * k) * es;
+        char *ub = jobz == 'N' ? (char *)dummy : (char *)u + (size_t)(b * m * ucols) * es;
+        char *vb = jobz == 'N' ? (char *)dummy : (char *)vt + (size_t)(b * vrows * n) * es;
+        i = 0;
+        if (dtype == TN_DTYPE_F32)
+            LAPACK_sgesdd(&jobz, &lm, &ln, (float *)ab, &lda, (float *)sb, (float *)ub, &ldu, (float *)vb, &ldvt,
+                          work, &lwork, iwork, &i);
+        else
+            LAPACK_dgesdd(&jobz, &lm, &ln, (double *)ab, &lda, (double *)sb, (double *)ub, &ldu, (double *)vb, &ldvt,
+                          work, &lwork, iwork, &i);
+        info[b] = i;
+    }
+    free(work);
+    free(iwork);
+    return TN_OK;
+}
+
+// geqrf
+tn_status
+tn_lapack_geqrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, void *tau)
+{
+    if (dtype == TN_DTYPE_F32 && batch > 0 && m * n > 0) {
+        int64_t k = m < n ? m : n;
+        double *wa = widened(a, batch * m * n), *wt = widened(NULL, batch * k);
+        tn_status st = wa && wt ? tn_lapack_geqrf(TN_DTYPE_F64, batch, m, n, wa, wt) : TN_ERR_NOMEM;
+        if (st == TN_OK) {
+            narrow_into(a, wa, batch * m * n);
+            narrow_into(tau, wt, batch * k);
+        }
+        free(wa);
+        free(wt);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || !fits(m) || !fits(n) || !fits(m * n))
+        return TN_ERR_VALUE;
+    int64_t k = m < n ? m : n;
+    if (batch == 0 || k == 0)
+        return TN_OK;
+    lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lwork = -1, i = 0;
+    double wq[2] = {0};
+    if (dtype == TN_DTYPE_F32)
+        LAPACK_sgeqrf(&lm, &ln, (float *)a, &lm, (float *)tau, (float *)wq, &lwork, &i);
+    else
+        LAPACK_dgeqrf(&lm, &ln, (double *)a, &lm, (double *)tau, wq, &lwork, &i);
+    lwork = lwork_of(dtype, wq);
+    size_t es = tn_dtype_size(dtype);
+    void *work = malloc((size_t)lwork * es);
+    if (!work)
+        return TN_ERR_NOMEM;
+    for (int64_t b = 0; b < batch; b++) {
+        char *ab = (char *)a + (size_t)(b * m * n) * es, *tb = (char *)tau + (size_t)(b * k) * es;
+        if (dtype == TN_DTYPE_F32)
+            LAPACK_sgeqrf(&lm, &ln, (float *)ab, &lm, (float *)tb, work, &lwork, &i);
+        else
+            LAPACK_dgeqrf(&lm, &ln, (double *)ab, &lm, (double *)tb, work, &lwork, &i);
+    }
+    free(work);
+    return TN_OK;
+}
+
+// orgqr
+tn_status
+tn_lapack_orgqr(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k, void *a, const void *tau)
+{
+    if (dtype == TN_DTYPE_F32 && batch > 0 && m * n > 0) {
+        double *wa = widened(a, batch * m * n), *wt = widened(tau, batch * k);
+        tn_status st = wa && wt ? tn_lapack_orgqr(TN_DTYPE_F64, batch, m, n, k, wa, wt) : TN_ERR_NOMEM;
+        if (st == TN_OK)
+            narrow_into(a, wa, batch * m * n);
+        free(wa);
+        free(wt);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || !fits(m) || !fits(n) || !fits(k) || !fits(m * n) || n > m || k > n)
+        return TN_ERR_VALUE;
+    if (batch == 0 || n == 0)
+        return TN_OK;
+    lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lk = (lapack_int)k, lwork = -1, i = 0;
+    double wq[2] = {0};
+    if (dtype == TN_DTYPE_F32)
+        LAPACK_sorgqr(&lm, &ln, &lk, (float *)a, &lm, (const float *)tau, (float *)wq, &lwork, &i);
+    else
+        LAPACK_dorgqr(&lm, &ln, &lk, (double *)a, &lm, (const double *)tau, wq, &lwork, &i);
+    lwork = lwork_of(dtype, wq);
+    size_t es = tn_dtype_size(dtype);
+    void *work = malloc((size_t)lwork * es);
+    if (!work)
+        return TN_ERR_NOMEM;
+    for (int64_t b = 0; b < batch; b++) {
+        char *ab = (char *)a + (size_t)(b * m * n) * es;
+        const char *tb = (const char *)tau + (size_t)(b * k) * es;
+        if (dtype == TN_DTYPE_F32)
+            LAPACK_sorgqr(&lm, &ln, &lk, (float *)ab, &lm, (const float *)tb, work, &lwork, &i);
+        else
+            LAPACK_dorgqr(&lm, &ln, &lk, (double *)ab, &lm, (const double *)tb, work, &lwork, &i);
+    }
+    free(work);
     return TN_OK;
 }

@@ -1,7 +1,9 @@
-/* Dense linear algebra on small and batched matrices: the triangular solve (linalg.solve_triangular).
- * Matrices are strided (row and column element strides); batches are lists of element offsets,
- * so broadcast batch dims cost nothing. Adding an op: declare it here, write it in linalg.c, test it
- * in tests/kernels/.
+/* Dense linear algebra on small and batched matrices: the triangular solve (linalg.solve_triangular,
+ * our own loop) and the LAPACK factorizations (tn_lapack_*: LU, Cholesky, symmetric eigensolver,
+ * SVD, QR) upstream's CPU kernels call. The triangular solve takes strided matrices and batches as
+ * lists of element offsets; the LAPACK entries take `batch` column-major matrices stored one after
+ * another (a contiguous batch of Fortran-order matrices, leading dimension = rows), as upstream
+ * hands them to LAPACK. Adding an op: declare it here, write it in linalg.c, test it in tests/kernels/.
  */
 #ifndef TN_KERNELS_LINALG_H
 #define TN_KERNELS_LINALG_H
@@ -19,5 +21,41 @@
 tn_status tn_trsm(int dtype, int64_t batch, int64_t n, int64_t k, bool upper, bool unit,
                   const void *a, const int64_t *a_off, int64_t a_sr, int64_t a_sc,
                   void *x, const int64_t *x_off, int64_t x_sr, int64_t x_sc);
+
+/* LU with partial pivoting (getrf) of each m×n matrix of `a`, in place: L below the diagonal
+ * (unit diagonal implied), U on and above. `piv` gets min(m, n) 1-based row interchanges per
+ * matrix, `info` one LAPACK info per matrix (k > 0: U[k-1, k-1] is exactly zero). */
+tn_status tn_lapack_getrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, int32_t *piv, int32_t *info);
+
+/* Solves A X = B (or A^T X = B when `trans`) in place of the n×k matrices of `b`, from getrf's
+ * n×n `lu` and `piv`, batch for batch (getrs). */
+tn_status tn_lapack_getrs(int dtype, int64_t batch, int64_t n, int64_t k, bool trans, const void *lu,
+                          const int32_t *piv, void *b);
+
+/* Cholesky factor (potrf) of each n×n matrix of `a`, in place, reading the upper (or lower)
+ * triangle; the other triangle is zeroed. `info` per matrix (k > 0: the leading minor of order k
+ * is not positive-definite). */
+tn_status tn_lapack_potrf(int dtype, int64_t batch, int64_t n, bool upper, void *a, int32_t *info);
+
+/* Eigenvalues (ascending, into `w`, n per matrix) and, when `vectors`, eigenvectors (the columns
+ * of `a`, in place) of each symmetric n×n matrix of `a`, reading its upper (or lower) triangle
+ * (syevd, divide and conquer). `info` per matrix (k > 0: no convergence). */
+tn_status tn_lapack_syevd(int dtype, int64_t batch, int64_t n, bool upper, bool vectors, void *a, void *w,
+                          int32_t *info);
+
+/* Singular values (descending, min(m, n) per matrix, into `s`) of each m×n matrix of `a`
+ * (destroyed), by divide and conquer (gesdd). jobz 'N': values only; 'S': the first min(m, n)
+ * columns of U (m×min, into `u`) and rows of V^T (min×n, into `vt`); 'A': all of U (m×m) and
+ * V^T (n×n). `info` per matrix (k > 0: no convergence). */
+tn_status tn_lapack_gesdd(int dtype, int64_t batch, int64_t m, int64_t n, char jobz, void *a, void *s, void *u,
+                          void *vt, int32_t *info);
+
+/* Householder QR (geqrf) of each m×n matrix of `a`, in place (R on and above the diagonal, the
+ * reflectors below), with min(m, n) scalar factors per matrix into `tau`. */
+tn_status tn_lapack_geqrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, void *tau);
+
+/* The first n columns of the product of k Householder reflectors (orgqr): each m×n matrix of `a`
+ * holds the reflectors below its diagonal on entry and Q on return; `tau` has k per matrix. */
+tn_status tn_lapack_orgqr(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k, void *a, const void *tau);
 
 #endif /* TN_KERNELS_LINALG_H */

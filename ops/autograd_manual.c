@@ -2224,3 +2224,301 @@ done:
     return rc;
 }
 #undef LN_STEP
+
+/* ---- linear algebra (FunctionsManual.cpp's linalg section; real dtypes only, so ^H is ^T) ---- */
+
+static PyObject *
+linalg_lu_solve_call(PyObject *LU, PyObject *pivots, PyObject *B, int left, int adjoint)
+{
+    return tn_ag_op(TN_OP_linalg_lu_solve, (tn_value[]){tn_value_tensor(LU), tn_value_tensor(pivots), tn_value_tensor(B),
+                                                        tn_ag_value_bool(left), tn_ag_value_bool(adjoint)});
+}
+
+static PyObject *
+linalg_solve_call(PyObject *A, PyObject *B, int left)
+{
+    return tn_ag_op(TN_OP_linalg_solve, (tn_value[]){tn_value_tensor(A), tn_value_tensor(B), tn_ag_value_bool(left)});
+}
+
+static PyObject *
+solve_triangular_call(PyObject *A, PyObject *B, int upper, int left)
+{
+    return tn_ag_op(TN_OP_linalg_solve_triangular, (tn_value[]){tn_value_tensor(A), tn_value_tensor(B),
+                                                                tn_ag_value_bool(upper), tn_ag_value_bool(left),
+                                                                tn_ag_value_bool(0)});
+}
+
+static PyObject *
+diagonal_of(PyObject *t)
+{
+    return tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(t), tn_value_int(0), tn_value_int(-2), tn_value_int(-1)});
+}
+
+static PyObject *
+diag_embed_of(PyObject *t)
+{
+    return tn_ag_op(TN_OP_diag_embed, (tn_value[]){tn_value_tensor(t), tn_value_int(0), tn_value_int(-2), tn_value_int(-1)});
+}
+
+/* diag_embed(g.unsqueeze(-1).expand_as(pivots)).mH(): g on the diagonal, "F-transposed as lu_solve
+ * expects it" (upstream's det and slogdet backward) */
+static PyObject *
+diag_like_pivots(PyObject *g, PyObject *pivots)
+{
+    PyObject *t[3] = {0}, *r = NULL;
+    if ((t[0] = at_unsqueeze(g, -1)) && (t[1] = at_2(TN_OP_expand_as, t[0], pivots)) && (t[2] = diag_embed_of(t[1])))
+        r = at_mT(t[2]);
+    tn_ag_release_temps(t, 3);
+    return r;
+}
+
+/* gB = A^-H gX (by the forward's LU, or, recording, by a new solve), gA = -gB X^H (left) or -X^H gB */
+int
+tn_fm_linalg_solve_backward(PyObject **out, PyObject *gX, PyObject *X, PyObject *A, PyObject *LU, PyObject *pivots,
+                            int left, int B_requires_grad)
+{
+    out[0] = out[1] = NULL;
+    int A_requires_grad = tn_requires_grad(A);
+    if (!gX || (!A_requires_grad && !B_requires_grad))
+        return 0;
+    /* linalg_solve_is_vector_rhs(LU, X) */
+    TensorObject *lu = TN_T(LU), *x = TN_T(X);
+    int vec = x->ndim == 1;
+    if (!vec && x->ndim == lu->ndim - 1) {
+        vec = 1;
+        for (int d = 0; d < x->ndim; d++)
+            vec &= x->sizes[d] == lu->sizes[d];
+    }
+    PyObject *t[6] = {0};
+    int rc = -1;
+    if (!(t[0] = vec ? at_unsqueeze(gX, -1) : Py_NewRef(gX)))
+        goto done;
+    if (tn_ag_grad_mode()) {
+        if (!(t[1] = at_mT(A)) || !(t[2] = linalg_solve_call(t[1], t[0], left)))
+            goto done;
+    } else if (!(t[2] = linalg_lu_solve_call(LU, pivots, t[0], left, 1)))
+        goto done;
+    if (A_requires_grad) {
+        if (!(t[3] = vec ? at_unsqueeze(X, -1) : Py_NewRef(X)) || !(t[4] = at_mT(t[3])) ||
+            !(t[5] = left ? at_2(TN_OP_matmul, t[2], t[4]) : at_2(TN_OP_matmul, t[4], t[2])) ||
+            !(out[0] = at_1(TN_OP_neg, t[5])))
+            goto done;
+    }
+    if (B_requires_grad && !(out[1] = vec ? at_ts(TN_OP_squeeze__dim, t[2], tn_value_int(-1)) : Py_NewRef(t[2])))
+        goto done;
+    rc = 0;
+done:
+    tn_ag_release_temps(t, 6);
+    if (rc < 0)
+        tn_ag_release_temps(out, 2);
+    return rc;
+}
+
+/* d = grad * det on the diagonal; without graph recording, solved by the forward's LU with zero
+ * pivots nudged by eps (det is C^1: the nonsingular approximation); see Note [LU of the transpose]
+ * in ops/linalg.c for the transpose. Recording (create_graph) needs upstream's SVD branch for
+ * singular inputs, which is refused. */
+PyObject *
+tn_fm_linalg_det_backward(PyObject *grad, PyObject *det, PyObject *A, PyObject *LU, PyObject *pivots)
+{
+    if (!grad || !A)
+        return NULL;
+    if (tn_ag_grad_mode()) {
+        tn_ag_refuse("the double backward of aten::_linalg_det (linalg_det_backward with create_graph=True) is not "
+                     "implemented in torchnative", "its singular branch needs the derivative of linalg_svd");
+        return NULL;
+    }
+    double eps = TN_T(A)->dtype == TN_DTYPE_F64 ? 2.220446049250313e-16 : 1.1920928955078125e-07;
+    PyObject *t[7] = {0}, *r = NULL;
+    if ((t[0] = at_mul(grad, det)) && (t[1] = diag_like_pivots(t[0], pivots)) && (t[2] = diagonal_of(LU)) &&
+        (t[3] = at_ts(TN_OP_eq__Scalar, t[2], tn_value_double(0.0))) &&
+        (t[4] = tn_ag_op(TN_OP_where__Scalar, (tn_value[]){tn_value_tensor(t[3]), tn_value_double(eps),
+                                                           tn_value_double(0.0)})) &&
+        (t[5] = diag_embed_of(t[4])) && (t[6] = at_add(LU, t[5])))
+        r = linalg_lu_solve_call(t[6], pivots, t[1], 1, !tn_tensor_is_contiguous(TN_T(A)));
+    tn_ag_release_temps(t, 7);
+    return r;
+}
+
+/* real A: grad_sign is zero; g = grad_logabsdet on the diagonal, solved against A^H */
+PyObject *
+tn_fm_slogdet_backward(PyObject *grad_sign, PyObject *grad_logabsdet, PyObject *A, PyObject *signdet, PyObject *LU,
+                       PyObject *pivots)
+{
+    if (!grad_logabsdet)
+        return NULL;
+    PyObject *t[2] = {0}, *r = NULL;
+    if ((t[0] = diag_like_pivots(grad_logabsdet, pivots))) {
+        if (tn_ag_grad_mode())
+            r = (t[1] = at_mT(A)) ? linalg_solve_call(t[1], t[0], 1) : NULL;
+        else
+            r = linalg_lu_solve_call(LU, pivots, t[0], 1, !tn_tensor_is_contiguous(TN_T(A)));
+    }
+    tn_ag_release_temps(t, 2);
+    return r;
+}
+
+/* Murray (2016): gA = L^-H Phi(L^H gL) L^-1 with Phi the lower triangle, its diagonal halved,
+ * symmetrized (the upper case transposes L and gL first) */
+PyObject *
+tn_fm_cholesky_backward(PyObject *grad, int upper, PyObject *L)
+{
+    if (!grad)
+        return NULL;
+    PyObject *t[10] = {0}, *r = NULL;
+    PyObject *L_ = upper ? (t[0] = at_mT(L)) : L, *g = upper ? (t[1] = at_mT(grad)) : grad;
+    if (L_ && g && (t[2] = at_mT(L_)) && (t[3] = at_2(TN_OP_matmul, t[2], g)) &&
+        (t[4] = at_ts(TN_OP_tril, t[3], tn_value_int(0))) && (t[5] = at_ts(TN_OP_tril, t[4], tn_value_int(-1))) &&
+        (t[6] = at_mT(t[5])) && (t[7] = at_add(t[4], t[6])) && (t[8] = at_mul_scalar(t[7], tn_value_double(0.5))) &&
+        (t[9] = solve_triangular_call(t[2], t[8], 1, 1)))
+        r = solve_triangular_call(L_, t[9], 0, 0);
+    tn_ag_release_temps(t, 10);
+    return r;
+}
+
+/* Hermitian (real symmetric) case only: gA = V (skew(V^H gV) / E + diag(gL)) V^H with E_ij =
+ * L_j - L_i off the diagonal; eigenvalues alone give V diag(gL) V^H */
+PyObject *
+tn_fm_linalg_eig_backward(PyObject *gL, PyObject *gV, PyObject *L, PyObject *V, int is_hermitian,
+                          int symeig_eigenvectors)
+{
+    if (!gL && !gV)
+        return NULL;
+    if (!is_hermitian) {
+        tn_ag_refuse("linalg_eig_backward for a non-Hermitian input is not implemented in torchnative",
+                     "linalg.eig needs complex dtypes");
+        return NULL;
+    }
+    PyObject *t[14] = {0}, *r = NULL;
+    if (!gV) {
+        /* V.mH() first, as upstream's compiler evaluates the arguments (an eigenvalues-only V is
+         * empty and 1-d: mH raises there) */
+        if ((t[2] = at_1(TN_OP_mH, V)) && (t[0] = at_unsqueeze(gL, -2)) && (t[1] = at_mul(V, t[0])))
+            r = at_2(TN_OP_matmul, t[1], t[2]);
+        tn_ag_release_temps(t, 3);
+        return r;
+    }
+    /* VhgV = 0.5 (V^H gV - (V^H gV)^H) */
+    if (!(t[0] = at_1(TN_OP_mH, V)) || !(t[1] = at_2(TN_OP_matmul, t[0], gV)) || !(t[2] = at_mT(t[1])) ||
+        !(t[3] = at_sub(t[1], t[2])) || !(t[4] = at_mul_scalar(t[3], tn_value_double(0.5))))
+        goto done;
+    /* Econj = L.unsqueeze(-2) - L.unsqueeze(-1), its diagonal ones */
+    if (!(t[5] = at_unsqueeze(L, -2)) || !(t[6] = at_unsqueeze(L, -1)) || !(t[7] = at_sub(t[5], t[6])) ||
+        !(t[8] = diagonal_of(t[7])))
+        goto done;
+    PyObject *f = at_ts(TN_OP_fill___Scalar, t[8], tn_value_double(1.0));
+    if (!f)
+        goto done;
+    Py_DECREF(f);
+    if (!(t[9] = at_2(TN_OP_div___Tensor, t[4], t[7])))
+        goto done;
+    if (gL) {
+        if (!(t[10] = diagonal_of(t[9])))
+            goto done;
+        PyObject *c = tn_ag_op(TN_OP_copy_, (tn_value[]){tn_value_tensor(t[10]), tn_value_tensor(gL), tn_ag_value_bool(0)});
+        if (!c)
+            goto done;
+        Py_DECREF(c);
+    }
+    if ((t[11] = at_2(TN_OP_matmul, t[9], t[0])))
+        r = at_2(TN_OP_matmul, V, t[11]);
+done:
+    tn_ag_release_temps(t, 14);
+    return r;
+}
+
+/* Tall or square A (m >= n, real): gA = (gQ + Q syminvadj(triu(gR R^H - Q^H gQ))) R^-H, syminvadj(X)
+ * = X + X^H with its diagonal halved. */
+static PyObject *
+qr_backward_tall(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R)
+{
+    PyObject *t[12] = {0}, *r = NULL;
+    PyObject *gA = NULL;
+    if (!(t[0] = at_mT(Q)))
+        goto done;
+    if (gR && !((t[1] = at_mT(R)) && (t[2] = at_2(TN_OP_matmul, gR, t[1]))))
+        goto done;
+    if (gQ && !(t[3] = at_2(TN_OP_matmul, t[0], gQ)))
+        goto done;
+    gA = gR && gQ ? (t[4] = at_sub(t[2], t[3])) : gR ? t[2] : (t[4] = at_1(TN_OP_neg, t[3]));
+    if (!gA || !(t[5] = at_ts(TN_OP_triu, gA, tn_value_int(0))) || !(t[6] = at_mT(t[5])) ||
+        !(t[7] = at_add(t[5], t[6])) || !(t[8] = diagonal_of(t[7])))
+        goto done;
+    PyObject *h = at_ts(TN_OP_mul___Scalar, t[8], tn_value_double(0.5));
+    if (!h)
+        goto done;
+    Py_DECREF(h);
+    if (!(t[9] = at_2(TN_OP_matmul, Q, t[7])))
+        goto done;
+    if (gQ && !(t[10] = at_add(t[9], gQ)))
+        goto done;
+    if ((t[11] = at_mT(R)))
+        r = solve_triangular_call(t[11], gQ ? t[10] : t[9], 0, 0);
+done:
+    tn_ag_release_temps(t, 12);
+    return r;
+}
+
+/* upstream's checks (mode 'r' computes no Q; 'complete' with more rows than columns is not
+ * differentiable), then for m >= n the formula above; m < n refuses by name. */
+PyObject *
+tn_fm_linalg_qr_backward(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R, const char *mode)
+{
+    if (!strcmp(mode, "r")) {
+        PyErr_SetString(PyExc_RuntimeError, "The derivative of linalg.qr depends on Q, which is not computed when "
+                        "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going to differentiate through "
+                        "linalg.qr.");
+        return NULL;
+    }
+    TensorObject *q = TN_T(Q), *rr = TN_T(R);
+    int64_t m = q->sizes[q->ndim - 2], n = rr->sizes[rr->ndim - 1];
+    if (!strcmp(mode, "complete") && m > n) {
+        PyErr_SetString(PyExc_RuntimeError, "The QR decomposition is not differentiable when mode='complete' and nrows > "
+                        "ncols.");
+        return NULL;
+    }
+    if (!gQ && !gR)
+        return NULL;
+    if (m >= n)
+        return qr_backward_tall(gQ, gR, Q, R);
+    /* A wide A's formula (upstream's, through R's first m columns) is not written yet: the same
+     * gradient derived through R2 = Q^H A2 rounds differently by more than upstream's own error */
+    tn_ag_refuse("linalg_qr_backward for more columns than rows is not implemented in torchnative",
+                 "the derivative of aten::linalg_qr");
+    return NULL;
+}
+
+/* Square LU (m == n): P, L, U unpacked from the factorization, then gA = P L^-H (tril(L^H gL, -1) +
+ * triu(gU U^H)) U^-H, the grad's strictly lower part reaching L and its upper part U. Rectangular
+ * factorizations refuse by name. */
+PyObject *
+tn_fm_lu_factor_ex_backward(PyObject *grad, PyObject *LU, PyObject *pivs, int pivot)
+{
+    if (!grad)
+        return NULL;
+    TensorObject *lu = TN_T(LU);
+    if (lu->sizes[lu->ndim - 1] != lu->sizes[lu->ndim - 2]) {
+        tn_ag_refuse("lu_factor_ex_backward for a rectangular input is not implemented in torchnative",
+                     "the derivative of aten::linalg_lu_factor_ex");
+        return NULL;
+    }
+    PyObject *t[12] = {0}, *r = NULL, *plu = tn_ag_op(TN_OP_lu_unpack, (tn_value[]){tn_value_tensor(LU), tn_value_tensor(pivs),
+                                                                                   tn_ag_value_bool(1), tn_ag_value_bool(pivot)});
+    if (!plu)
+        return NULL;
+    PyObject *P = PyTuple_GetItem(plu, 0), *L = PyTuple_GetItem(plu, 1), *U = PyTuple_GetItem(plu, 2);
+    if (!P || !L || !U)
+        goto done;
+    if (!(t[0] = at_mT(L)) || !(t[1] = at_2(TN_OP_matmul, t[0], grad)) || !(t[2] = at_ts(TN_OP_tril, t[1], tn_value_int(-1))) ||
+        !(t[3] = at_mT(U)) || !(t[4] = at_2(TN_OP_matmul, grad, t[3])) || !(t[5] = at_ts(TN_OP_triu, t[4], tn_value_int(0))) ||
+        !(t[6] = at_add(t[2], t[5])) || !(t[7] = solve_triangular_call(t[3], t[6], 0, 0)) ||
+        !(t[8] = tn_ag_op(TN_OP_linalg_solve_triangular, (tn_value[]){tn_value_tensor(t[0]), tn_value_tensor(t[7]),
+                                                                       tn_ag_value_bool(1), tn_ag_value_bool(1),
+                                                                       tn_ag_value_bool(1)})))
+        goto done;
+    r = pivot ? at_2(TN_OP_matmul, P, t[8]) : Py_NewRef(t[8]);
+done:
+    tn_ag_release_temps(t, 12);
+    Py_DECREF(plu);
+    return r;
+}

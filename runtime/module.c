@@ -490,7 +490,7 @@ init(PyObject *m)
         tn_tls_init(m) < 0 || tn_torch_function_init(m) < 0 || tn_context_init(m) < 0 ||
         tn_dispatch_init(m, tn_kernel_table) < 0 || tn_op_registry_init() < 0 || tn_torch_ops_init(m) < 0 ||
         tn_profiler_init(m) < 0 || tn_dataloader_init(m) < 0 || tn_serialization_init(m) < 0 ||
-        tn_c10d_init(m) < 0)
+        tn_c10d_init(m) < 0 || tn_linalg_error_init(m) < 0)
         return -1;
     if (PyModule_AddFunctions(m, module_functions) < 0 || PyModule_AddFunctions(m, tn_module_functions) < 0)
         return -1;

@@ -90,6 +90,19 @@ tn_refuse_dtype(const tn_op *op, int dtype)
     return tn_raise_refusal(missing, why);
 }
 
+PyObject *tn_LinAlgError;
+
+int
+tn_linalg_error_init(PyObject *module)
+{
+    tn_LinAlgError = PyErr_NewExceptionWithDoc("torch._C._LinAlgError",
+                                               "Error raised by torch.linalg function when the cause of error is a "
+                                               "numerical inconsistency in the data.\n For example, you can try to "
+                                               "compute the inverse of a singular matrix.",
+                                               PyExc_RuntimeError, NULL);
+    return tn_LinAlgError ? PyModule_AddObjectRef(module, "_LinAlgError", tn_LinAlgError) : -1;
+}
+
 int
 tn_check_dtype(const tn_op *op, int dtype)
 {

@@ -91,6 +91,11 @@ PyObject *tn_raise_refusal(const char *missing, const char *why);
  * when the result is a meta tensor (its `device` argument, else `self`'s device; either NULL). */
 int tn_refuse_pin_memory(const tn_value *pin_memory, const tn_value *device, const tn_value *self);
 
+/* torch._C._LinAlgError (torch.linalg.LinAlgError, a RuntimeError): what upstream's linalg kernels
+ * raise for singular, non-positive-definite and non-converging inputs. Made by tn_linalg_error_init. */
+extern PyObject *tn_LinAlgError;
+int tn_linalg_error_init(PyObject *module);
+
 /* Kernel status -> Python exception naming op (NULL: "torchnative"); returns -1 unless TN_OK. */
 int tn_kernel_error(const tn_op *op, tn_status s, int dtype);
 #define TN_KCHECK(op, call, dtype) (tn_kernel_error((op), (call), (dtype)))

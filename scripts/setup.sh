@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets up this clone from nothing, idempotently, and quickly when nothing changed:
-#   1. Debian packages (XNNPACK, pthreadpool, Criterion, pkg-config, OpenSSL for HMAC)
+#   1. Debian packages (XNNPACK, pthreadpool, Criterion, pkg-config, OpenSSL for HMAC, LAPACK)
 #   2. .venv-upstream (torch==2.13.0, the oracle) and .venv (ours), from requirements/*.txt
 #   3. the vendored torch tree in build/site (vendor/assemble.py), no upstream native file
 #   4. the meson build of _C.abi3.so, linked into the tree, and the tree put on .venv's path
@@ -16,7 +16,7 @@ mkdir -p "$CACHE" build
 say() { printf 'setup: %s\n' "$*"; }
 
 # -- 1. Debian packages ------------------------------------------------------------------
-DEB_PACKAGES="libxnnpack-dev libpthreadpool-dev libcriterion-dev pkg-config zlib1g-dev libssl-dev"
+DEB_PACKAGES="libxnnpack-dev libpthreadpool-dev libcriterion-dev pkg-config zlib1g-dev libssl-dev liblapack-dev liblapacke-dev"
 missing=""
 for p in $DEB_PACKAGES; do
     dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

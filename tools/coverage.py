@@ -64,6 +64,7 @@ NO_BACKWARD_REASON = {
     "where.Scalar": "no tensor input can require grad (the condition is bool; self and other are Scalars)",
     "special_zeta.other_scalar": "upstream's derivative is not_implemented(\"zeta\") (its only tensor is self; "
                                  "op_backward/special_zeta.other_scalar/bwd* agree)",
+    "geqrf": "upstream's derivative is not_implemented(\"geqrf\") (op_backward/geqrf/bwd* agree)",
 }
 
 

@@ -2083,6 +2083,739 @@ COMPOSITIONS = {
     "triplet_margin_loss": triplet_margin_loss, "linalg_vecdot": linalg_vecdot, "tensor_split.tensor_indices_or_sections": tensor_split_tensor,
 }
 
+# ---- linear algebra over the LAPACK primitives of ops/linalg.c ---------------------------------
+# BatchLinearAlgebra.cpp / LinearAlgebra.cpp compose the public linalg API from a few structured
+# primitives (linalg_lu_factor_ex, _linalg_solve_ex, linalg_inv_ex, _linalg_det, _linalg_slogdet,
+# linalg_cholesky_ex, _linalg_eigh, _linalg_svd, linalg_qr), which carry the derivatives; these
+# are those compositions, call for call.
+
+def _may_require_grad(A):
+    """_may_require_fw_or_bw_grad: grad mode on and A requires grad (torchnative has no forward AD)."""
+    import torch
+
+    return torch.is_grad_enabled() and A.requires_grad
+
+
+def linalg_inv(A):
+    torch, aten = _aten()
+    inverse, info = aten.linalg_inv_ex(A)
+    aten._linalg_check_errors(info, "linalg.inv", is_matrix=A.dim() == 2)
+    return inverse
+
+
+def inverse(self):
+    torch, aten = _aten()
+    return aten.linalg_inv(self)
+
+
+def linalg_solve_ex(A, B, *, left=True, check_errors=False):
+    torch, aten = _aten()
+    result, LU, pivots, info = aten._linalg_solve_ex(A, B, left=left, check_errors=check_errors)
+    return result, info
+
+
+def linalg_solve(A, B, *, left=True):
+    torch, aten = _aten()
+    result, info = aten.linalg_solve_ex(A, B, left=left)
+    aten._linalg_check_errors(info, "torch.linalg.solve", is_matrix=A.dim() == 2)
+    return result
+
+
+def linalg_lu_factor(A, *, pivot=True):
+    torch, aten = _aten()
+    LU, pivots, info = aten.linalg_lu_factor_ex(A, pivot=pivot)
+    aten._linalg_check_errors(info, "torch.linalg.lu_factor", is_matrix=A.dim() == 2)
+    return LU, pivots
+
+
+def _lu_with_info(self, pivot=True, check_errors=True):
+    torch, aten = _aten()
+    return aten.linalg_lu_factor_ex(self, pivot=pivot, check_errors=False)
+
+
+def lu_solve(self, LU_data, LU_pivots):
+    torch, aten = _aten()
+    return aten.linalg_lu_solve(LU_data, LU_pivots, self)
+
+
+def linalg_det(A):
+    torch, aten = _aten()
+    return aten._linalg_det(A)[0]
+
+
+def det(self):
+    """det: linalg_det (an alias with another argument name, so not one of ALIASES)."""
+    torch, aten = _aten()
+    return aten.linalg_det(self)
+
+
+def linalg_slogdet(A):
+    torch, aten = _aten()
+    sign, logabsdet, LU, pivots = aten._linalg_slogdet(A)
+    return sign, logabsdet
+
+
+def logdet(A):
+    """logdet: NaN where the determinant is negative (real A)."""
+    torch, aten = _aten()
+    _square_check(A, "logdet")
+    _floating_check(A, "logdet", low_precision=False)
+    sign, logabsdet = aten.linalg_slogdet(A)
+    if A.is_complex():
+        return sign.log() + logabsdet
+    return aten.where.ScalarSelf(sign == -1.0, float("nan"), logabsdet)
+
+
+def _square_check(A, api, name="A"):
+    if A.dim() < 2:
+        raise RuntimeError(f"{api}: The input tensor {name} must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"{api}: {name} must be batches of square matrices, but they are "
+                           f"{A.shape[-2]} by {A.shape[-1]} matrices")
+
+
+def _floating_check(A, api, low_precision=True):
+    import torch
+
+    if not (A.dtype.is_floating_point or A.dtype.is_complex):
+        raise RuntimeError(f"{api}: Expected a floating point or complex tensor as input. Got {_dtype_name(A.dtype)}")
+    if not low_precision and A.dtype not in (torch.float32, torch.float64, torch.complex64, torch.complex128):
+        raise RuntimeError(f"{api}: Low precision dtypes not supported. Got {_dtype_name(A.dtype)}")
+
+
+def linalg_cholesky(A, *, upper=False):
+    torch, aten = _aten()
+    L, info = aten.linalg_cholesky_ex(A, upper=upper)
+    aten._linalg_check_errors(info, "linalg.cholesky", is_matrix=A.dim() == 2)
+    return L
+
+
+def linalg_eigh(A, UPLO="L"):
+    torch, aten = _aten()
+    return aten._linalg_eigh(A, UPLO, True)
+
+
+def linalg_eigvalsh(A, UPLO="L"):
+    torch, aten = _aten()
+    return aten._linalg_eigh(A, UPLO, _may_require_grad(A))[0]
+
+
+def linalg_svd(A, full_matrices=True, *, driver=None):
+    torch, aten = _aten()
+    return aten._linalg_svd(A, full_matrices, True, driver=driver)
+
+
+def linalg_svdvals(A, *, driver=None):
+    torch, aten = _aten()
+    return aten._linalg_svd(A, False, _may_require_grad(A), driver=driver)[1]
+
+
+def svd(self, some=True, compute_uv=True):
+    """svd: linalg_svd's U, S and V (Vh's adjoint); without compute_uv, zero U and V."""
+    torch, aten = _aten()
+    if self.dim() < 2:
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has {self.dim()} dimensions instead")
+    if compute_uv:
+        U, S, Vh = aten.linalg_svd(self, not some)
+    else:
+        S = aten.linalg_svdvals(self)
+        m, n = self.shape[-2], self.shape[-1]
+        U = aten.zeros(list(self.shape[:-1]) + [m], dtype=self.dtype, device=self.device)
+        Vh = aten.zeros(list(self.shape[:-2]) + [n, n], dtype=self.dtype, device=self.device)
+    return U, S, Vh.mH
+
+
+def qr(self, some=True):
+    torch, aten = _aten()
+    return aten.linalg_qr(self, "reduced" if some else "complete")
+
+
+def linalg_matrix_power(self, n):
+    """LinearAlgebra.cpp linalg_matrix_power_impl: a clone for n = 0 and 1, the inverse for negative
+    n, two fast paths, then repeated squaring from the least significant bit."""
+    torch, aten = _aten()
+    _square_check(self, "linalg.matrix_power")
+    if n == 0:
+        return self.clone(memory_format=torch.contiguous_format).copy_(
+            aten.eye(self.shape[-2], dtype=self.dtype, device=self.device))
+    if n == 1:
+        return self.clone(memory_format=torch.contiguous_format)
+    if n == -1:
+        return aten.linalg_inv(self)
+    a = aten.linalg_inv(self) if n < 0 else self
+    n = abs(n)
+    if n == 2:
+        return aten.matmul(a, a)
+    if n == 3:
+        return aten.matmul(aten.matmul(a, a), a)
+    z = result = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        z = a if z is None else aten.matmul(z, z)
+        if bit == 1:
+            result = z if result is None else aten.matmul(result, z)
+    return result
+
+
+def _wrap_dims(dims, ndim):
+    out = []
+    for d in dims:
+        if not -max(ndim, 1) <= d < max(ndim, 1):
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-max(ndim, 1)}, {max(ndim, 1) - 1}], "
+                             f"but got {d})")
+        out.append(d % max(ndim, 1))
+    return out
+
+
+def _norm_dtype_check(dtype, self_dtype, name):
+    """check_linalg_norm_dtype."""
+    import torch
+
+    if dtype is None:
+        return
+    if not (dtype.is_floating_point or dtype.is_complex):
+        raise RuntimeError(f"{name}: dtype should be floating point or complex, but got {_dtype_name(dtype)}")
+    if self_dtype.is_complex != dtype.is_complex:
+        kind = "complex" if self_dtype.is_complex else "real"
+        raise RuntimeError(f"{name}: dtype should be {kind} for {kind} inputs, but got {_dtype_name(dtype)}")
+    if torch.promote_types(self_dtype, dtype) != dtype:
+        raise RuntimeError(f"{name}: the dtype of the input ({_dtype_name(self_dtype)}) should be convertible without "
+                           f"narrowing to the specified dtype ({_dtype_name(dtype)})")
+
+
+def _matrix_norm_checks(A, dim, dtype, low_precision):
+    """_linalg_matrix_norm_checks: A a (batch of) matrices, dim two different dims, dtype."""
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    _floating_check(A, "linalg.matrix_norm", low_precision)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(str(d) for d in dim)}")
+    dim = _wrap_dims(dim, A.dim())
+    if dim[0] == dim[1]:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
+    _norm_dtype_check(dtype, A.dtype, "linalg.matrix_norm")
+    return dim
+
+
+def _backshift(dim0, dim1, ndim):
+    """create_dim_backshift_permutation: dim0 and dim1 moved to the end, in that order."""
+    return [d for d in range(ndim) if d not in (dim0, dim1)] + [dim0, dim1]
+
+
+def _reverse_permutation(perm):
+    out = [0] * len(perm)
+    for i, p in enumerate(perm):
+        out[p] = i
+    return out
+
+
+def linalg_matrix_norm(A, ord, dim=(-2, -1), keepdim=False, *, dtype=None):
+    """LinearAlgebra.cpp linalg_matrix_norm (Scalar ord): the largest or smallest singular value for
+    +-2, else column or row sums of |A| reduced by amax or amin."""
+    torch, aten = _aten()
+    ord = float(ord)
+    if abs(ord) not in (2.0, 1.0, float("inf")):
+        raise RuntimeError(f"linalg.matrix_norm: Order {_fmt_double(ord)} not supported.")
+    dim = _matrix_norm_checks(A, list(dim), dtype, abs(ord) != 2.0)
+
+    def max_min(t, d):
+        if ord > 0 and t.shape[d] == 0:
+            # upstream answers a positive order over an empty dim with zeros (its amax of an empty
+            # dim raises; the negative orders' amin raises there too)
+            shape = list(t.shape)
+            if keepdim:
+                shape[d] = 1
+            else:
+                del shape[d]
+            return aten.zeros(shape, dtype=t.dtype, device=t.device)
+        return aten.amax(t, [d], keepdim) if ord > 0 else aten.amin(t, [d], keepdim)
+
+    if abs(ord) == 2.0:
+        perm = _backshift(dim[0], dim[1], A.dim())
+        A_ = A.to(dtype) if dtype is not None else A
+        result = max_min(aten.linalg_svdvals(A_.permute(perm)), -1)
+        if keepdim:
+            result = result.unsqueeze(-1).permute(_reverse_permutation(perm))
+        return result
+    if abs(ord) == float("inf"):
+        dim[0], dim[1] = dim[1], dim[0]
+    if not keepdim and dim[0] < dim[1]:
+        dim[1] -= 1
+    return max_min(aten.linalg_vector_norm(A, 1.0, [dim[0]], keepdim, dtype=dtype), dim[1])
+
+
+def _fmt_double(x):
+    """A double as c10's ostream prints it (%g-like: 3, 0.5, inf)."""
+    return f"{x:g}"
+
+
+def linalg_matrix_norm_str(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    """linalg_matrix_norm (str ord): 'fro' is the vector 2-norm over dim, 'nuc' the sum of the
+    singular values."""
+    torch, aten = _aten()
+    if ord not in ("fro", "nuc"):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    dim = _matrix_norm_checks(A, list(dim), dtype, ord != "nuc")
+    if ord == "fro":
+        return aten.linalg_vector_norm(A, 2, dim, keepdim, dtype=dtype)
+    A_ = A.to(dtype) if dtype is not None else A
+    perm = _backshift(dim[0], dim[1], A_.dim())
+    result = aten.sum.dim_IntList(aten.linalg_svdvals(A_.permute(perm)), [-1], keepdim)
+    if keepdim:
+        result = result.unsqueeze(-1).permute(_reverse_permutation(perm))
+    return result
+
+
+def linalg_norm(X, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """linalg_norm: a matrix norm for an ord over two dims (or a 2-D X), else a vector norm."""
+    torch, aten = _aten()
+    if dim is not None:
+        if len(dim) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got "
+                               f"[{', '.join(str(d) for d in dim)}]")
+    elif ord is not None and X.dim() not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {X.dim()}D.")
+    if ord is not None and ((dim is not None and len(dim) == 2) or (dim is None and X.dim() == 2)):
+        return aten.linalg_matrix_norm(X, ord, list(dim) if dim is not None else [0, 1], keepdim, dtype=dtype)
+    return aten.linalg_vector_norm(X, 2.0 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def linalg_norm_str(X, ord, dim=None, keepdim=False, *, dtype=None):
+    torch, aten = _aten()
+    if dim is not None:
+        if len(dim) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it mut be of length 1 or 2. Got "
+                               f"[{', '.join(str(d) for d in dim)}]")
+    elif X.dim() not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {X.dim()}D.")
+    return aten.linalg_matrix_norm.str_ord(X, ord, list(dim) if dim is not None else [0, 1], keepdim, dtype=dtype)
+
+
+def _not_complex_tolerance(t, name, arg):
+    if t.is_complex():
+        raise RuntimeError(f"{name}: {arg} tensor of complex type is not supported.")
+
+
+def _atol_rtol_floats(input, atol, rtol):
+    """get_atol_rtol (float overload)."""
+    import torch
+
+    a = 0.0 if atol is None else atol
+    if rtol is None:
+        real = input.real.dtype if input.is_complex() else input.dtype
+        rtol = 0.0 if (atol is not None and atol > 0.0) else torch.finfo(real).eps * max(input.shape[-1], input.shape[-2])
+    opts = {"dtype": torch.float64, "device": input.device}
+    return torch.ops.aten.full([], a, **opts), torch.ops.aten.full([], rtol, **opts)
+
+
+def linalg_pinv_atol_rtol_tensor(self, *, atol=None, rtol=None, hermitian=False):
+    """LinearAlgebra.cpp linalg_pinv: V diag(1/S above the tolerance) U^H from the SVD (or from eigh
+    for a Hermitian input)."""
+    torch, aten = _aten()
+    t = self.dtype
+    if t not in (torch.float64, torch.float32, torch.complex64, torch.complex128) or self.dim() < 2:
+        raise RuntimeError(f"linalg.pinv({_dtype_name(t)}{{[{', '.join(str(s) for s in self.shape)}]}}): expected a "
+                           "tensor with 2 or more dimensions of float, double, cfloat or cdouble types")
+    atol_given = atol is not None
+    if atol is None:
+        atol = aten.zeros([], dtype=torch.float64, device=self.device)
+    _not_complex_tolerance(atol, "torch.linalg.pinv", "atol")
+    if rtol is None:
+        real = self.real.dtype if self.is_complex() else self.dtype
+        default = aten.full([], torch.finfo(real).eps * max(self.shape[-1], self.shape[-2]), dtype=torch.float64,
+                            device=self.device)
+        rtol = aten.where.self(atol > 0, aten.zeros([], dtype=torch.float64, device=self.device), default) \
+            if atol_given else default
+    else:
+        _not_complex_tolerance(rtol, "torch.linalg.pinv", "rtol")
+    if self.numel() == 0:
+        U, S, V = aten.svd(self)
+        return aten.matmul(V * S.reciprocal().unsqueeze(-2), U.mH)
+    if not hermitian:
+        U, S, V = aten.svd(self)
+        max_val = aten.narrow(S, -1, 0, 1)
+        tol = aten.max.other(atol.unsqueeze(-1), rtol.unsqueeze(-1) * max_val)
+        S_pinv = aten.where.self(S > tol, S.reciprocal(), aten.zeros([], dtype=S.dtype, device=S.device)).to(self.dtype)
+        return aten.matmul(V * S_pinv.unsqueeze(-2), U.mH)
+    S, U = aten.linalg_eigh(self)
+    S_abs = S.abs()
+    max_val = aten.amax(S_abs, [-1], True)
+    tol = aten.max.other(atol.unsqueeze(-1), rtol.unsqueeze(-1) * max_val)
+    S_pinv = aten.where.self(S_abs > tol, S.reciprocal(), aten.zeros([], dtype=S.dtype, device=S.device)).to(self.dtype)
+    return aten.matmul(U * S_pinv.unsqueeze(-2), U.mH)
+
+
+def linalg_pinv_atol_rtol_float(self, *, atol=None, rtol=None, hermitian=False):
+    torch, aten = _aten()
+    a, r = _atol_rtol_floats(self, atol, rtol)
+    return aten.linalg_pinv.atol_rtol_tensor(self, atol=a, rtol=r, hermitian=hermitian)
+
+
+def linalg_pinv_rcond(self, rcond, hermitian=False):
+    torch, aten = _aten()
+    return aten.linalg_pinv.atol_rtol_float(self, atol=0.0, rtol=rcond, hermitian=hermitian)
+
+
+def linalg_pinv_rcond_tensor(self, rcond, hermitian=False):
+    torch, aten = _aten()
+    _not_complex_tolerance(rcond, "torch.linalg.pinv", "rcond")
+    return aten.linalg_pinv.atol_rtol_tensor(self, atol=aten.zeros([], dtype=torch.float64, device=self.device),
+                                             rtol=rcond, hermitian=hermitian)
+
+
+def pinverse(self, rcond=1e-15):
+    torch, aten = _aten()
+    return aten.linalg_pinv(self, rcond, False)
+
+
+def _matrix_rank_impl(input, atol, rtol, hermitian):
+    """matrix_rank_impl: how many singular values (|eigenvalues|) exceed max(atol, rtol * the largest)."""
+    torch, aten = _aten()
+    _not_complex_tolerance(atol, "torch.linalg.matrix_rank", "atol")
+    _not_complex_tolerance(rtol, "torch.linalg.matrix_rank", "rtol")
+    if input.numel() == 0:
+        return aten.zeros(list(input.shape[:-2]), dtype=torch.int64, device=input.device)
+    if not hermitian:
+        S = aten.linalg_svdvals(input)
+        max_S = aten.narrow(S, -1, 0, 1)
+    else:
+        S = aten.linalg_eigvalsh(input).abs()
+        max_S = aten.amax(S, [-1], True)
+    tol = aten.max.other(atol.unsqueeze(-1), rtol.unsqueeze(-1) * max_S)
+    return aten.sum.dim_IntList(S > tol, [-1])
+
+
+def _rank_input_check(input):
+    if input.dim() < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
+
+
+def linalg_matrix_rank_atol_rtol_tensor(input, *, atol=None, rtol=None, hermitian=False):
+    torch, aten = _aten()
+    _rank_input_check(input)
+    atol_given = atol is not None
+    if atol is None:
+        atol = aten.zeros([], dtype=torch.float64, device=input.device)
+    _not_complex_tolerance(atol, "torch.linalg.matrix_rank", "atol")
+    if rtol is None:
+        real = input.real.dtype if input.is_complex() else input.dtype
+        default = aten.full([], torch.finfo(real).eps * max(input.shape[-1], input.shape[-2]), dtype=torch.float64,
+                            device=input.device)
+        rtol = aten.where.self(atol > 0, aten.zeros([], dtype=torch.float64, device=input.device), default) \
+            if atol_given else default
+    return _matrix_rank_impl(input, atol, rtol, hermitian)
+
+
+def linalg_matrix_rank_atol_rtol_float(self, *, atol=None, rtol=None, hermitian=False):
+    _rank_input_check(self)
+    a, r = _atol_rtol_floats(self, atol, rtol)
+    return _matrix_rank_impl(self, a, r, hermitian)
+
+
+def linalg_matrix_rank_tol(self, tol, hermitian=False):
+    _rank_input_check(self)
+    a, r = _atol_rtol_floats(self, tol, 0.0)
+    return _matrix_rank_impl(self, a, r, hermitian)
+
+
+def linalg_matrix_rank_tol_tensor(input, tol, hermitian=False):
+    torch, aten = _aten()
+    _rank_input_check(input)
+    return _matrix_rank_impl(input, tol, aten.zeros([], dtype=tol.dtype, device=tol.device), hermitian)
+
+
+def _chain_order(p):
+    """matrix_chain_order: the split s[i][j] minimising the cost of multiplying matrices i..j."""
+    n = len(p) - 1
+    m = [[0] * n for _ in range(n)]
+    s = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            m[i][j] = None
+            for k in range(i, j):
+                q = m[i][k] + m[k + 1][j] + p[i] * p[k + 1] * p[j + 1]
+                if m[i][j] is None or q < m[i][j]:
+                    m[i][j], s[i][j] = q, k
+    return s
+
+
+def linalg_multi_dot(tensors):
+    """LinearAlgebra.cpp multi_dot_impl: 1-D ends as a row and a column, three matrices by the
+    cheaper parenthesization, more by the optimal chain order."""
+    torch, aten = _aten()
+    n = len(tensors)
+    if n < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {n}")
+    ts = list(tensors)
+    out_shape = []
+    if ts[0].dim() == 1:
+        ts[0] = ts[0].unsqueeze(0)
+    elif ts[0].dim() == 2:
+        out_shape.append(ts[0].shape[0])
+    else:
+        raise RuntimeError(f"multi_dot(): the first tensor must be 1D or 2D but got {ts[0].dim()}D")
+    if tensors[-1].dim() == 1:
+        ts[-1] = tensors[-1].unsqueeze(-1)
+    elif tensors[-1].dim() == 2:
+        out_shape.append(ts[-1].shape[1])
+    else:
+        raise RuntimeError(f"multi_dot(): the last tensor must be 1D or 2D but got {tensors[-1].dim()}D")
+    for i in range(1, n - 1):
+        if tensors[i].dim() != 2:
+            raise RuntimeError(f"multi_dot(): tensor {i} must be 2D but got {tensors[i].dim()}D")
+    for i in range(1, n):
+        if ts[i].dtype != ts[0].dtype:
+            raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but tensor 0 is {ts[0].dtype} "
+                               f"and tensor {i} {ts[i].dtype}")
+        if ts[i - 1].shape[-1] != ts[i].shape[0]:
+            raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {list(tensors[i - 1].shape)} and "
+                               f"{list(tensors[i].shape)} cannot be multiplied")
+    if n == 2:
+        return aten.mm(ts[0], ts[1]).view(out_shape)
+    if n == 3:
+        a, b, c, d = ts[0].shape[0], ts[1].shape[0], ts[2].shape[0], ts[2].shape[1]
+        if (a * c) * (b + d) > (b * d) * (a + c):
+            return aten.mm(ts[0], aten.mm(ts[1], ts[2])).view(out_shape)
+        return aten.mm(aten.mm(ts[0], ts[1]), ts[2]).view(out_shape)
+    s = _chain_order([t.shape[0] for t in ts] + [ts[-1].shape[1]])
+
+    def chain(i, j):
+        return ts[i] if i == j else aten.mm(chain(i, s[i][j]), chain(s[i][j] + 1, j))
+    return chain(0, n - 1).view(out_shape)
+
+
+def _cond_check_ord(ord):
+    if isinstance(ord, str):
+        if ord not in ("fro", "nuc"):
+            raise RuntimeError(f"linalg.cond got an invalid norm type: {ord}")
+    elif abs(float(ord)) not in (2.0, 1.0, float("inf")):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {_fmt_double(float(ord))}")
+
+
+def _cond_empty(self):
+    torch, aten = _aten()
+    real = self.real.dtype if self.is_complex() else self.dtype
+    return aten.zeros(list(self.shape[:-2]), dtype=real, device=self.device)
+
+
+def _cond_helper(self, ord):
+    """_linalg_cond_helper: ||A|| ||A^-1||, the inverse of a singular matrix taken as infinite."""
+    torch, aten = _aten()
+    inverse, info = aten.linalg_inv_ex(self)
+    info = info.unsqueeze(-1).unsqueeze(-1)
+    inverse = inverse.masked_fill(info > 0, float("inf"))
+    norm = aten.linalg_matrix_norm.str_ord if isinstance(ord, str) else aten.linalg_matrix_norm
+    result = norm(self, ord) * norm(inverse, ord)
+    return result.nan_to_num_(float("inf"), float("inf"), float("-inf"))
+
+
+def linalg_cond(self, p=None):
+    """LinearAlgebra.cpp linalg_cond: s_max / s_min for +-2 (the default), else through the inverse."""
+    torch, aten = _aten()
+    if self.dim() < 2:
+        raise RuntimeError("linalg.cond: The input tensor must have at least 2 dimensions.")
+    ord = 2 if p is None else p
+    _cond_check_ord(ord)
+    if self.numel() == 0:
+        return _cond_empty(self)
+    if abs(float(ord)) == 2.0:
+        sv = aten.linalg_svdvals(self)
+        s_max, s_min = aten.narrow(sv, -1, 0, 1), aten.narrow(sv, -1, -1, 1)
+        return (s_min / s_max if float(ord) == -2.0 else s_max / s_min).squeeze(-1)
+    name = f"linalg.cond(ord={float(ord):f})" if isinstance(ord, float) else f"linalg.cond(ord={int(ord)})"
+    _square_check(self, name)
+    return _cond_helper(self, ord)
+
+
+def linalg_cond_str(self, p):
+    torch, aten = _aten()
+    _square_check(self, f"linalg.cond(ord={p})")
+    _cond_check_ord(p)
+    if self.numel() == 0:
+        return aten.zeros(list(self.shape[:-2]), dtype=self.dtype, device=self.device)
+    if p == "nuc":
+        sv = aten.linalg_svdvals(self)
+        return aten.sum.dim_IntList(sv, [-1]) * aten.sum.dim_IntList(sv.reciprocal(), [-1])
+    return _cond_helper(self, p)
+
+
+def linalg_tensorinv(self, ind=2):
+    """linalg_tensorinv: the inverse of self as a prod(shape[:ind]) square matrix, reshaped to
+    shape[ind:] + shape[:ind]."""
+    import math
+
+    torch, aten = _aten()
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    end, start = list(self.shape[ind:]), list(self.shape[:ind])
+    p_end, p_start = math.prod(end), math.prod(start)
+    if p_end != p_start:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), "
+                           f"but got {p_end} != {p_start}")
+    result, info = aten.linalg_inv_ex(self.reshape(p_end, p_end), check_errors=False)
+    aten._linalg_check_errors(info, "inv", is_matrix=True)
+    return result.reshape(end + start)
+
+
+def linalg_tensorsolve(self, other, dims=None):
+    """linalg_tensorsolve: dims moved to the end, then one square solve against other flattened."""
+    import math
+
+    torch, aten = _aten()
+    ndim = self.dim()
+    self_ = self
+    if dims is not None:
+        self_ = aten.movedim.intlist(self_, list(dims), list(range(ndim - len(dims), ndim)))
+    result_shape = list(self_.shape[other.dim():ndim])
+    rp, op = math.prod(result_shape), math.prod(other.shape)
+    if rp != op:
+        raise RuntimeError("Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {rp} != {op}")
+    return aten.linalg_solve(self_.reshape(rp, rp), other.flatten()).reshape(result_shape)
+
+
+def _column_major(t):
+    """cloneBatchedColumnMajor: a copy whose matrices are column-major, the batch row-major."""
+    import torch
+
+    return t.mT.clone(memory_format=torch.contiguous_format).mT
+
+
+def _linear_solve_check(b, A, name):
+    """linearSolveCheckInputs."""
+    if b.dtype != A.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {_dtype_name(b.dtype)} and A of "
+                           f"type {_dtype_name(A.dtype)} instead.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices")
+    if A.shape[-1] != b.shape[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is {A.shape[-1]} by {A.shape[-1]} but each "
+                           f"b matrix is {b.shape[-2]} by {b.shape[-1]}")
+
+
+def _broadcast_batch(b, A, name):
+    """_linalg_broadcast_batch_dims: b and A expanded to their common batch dims."""
+    import torch
+
+    _linear_solve_check(b, A, name)
+    batch = torch.broadcast_shapes(b.shape[:-2], A.shape[:-2])
+    return b.expand(*batch, *b.shape[-2:]), A.expand(*batch, *A.shape[-2:])
+
+
+def cholesky(self, upper=False):
+    """BatchLinearAlgebra.cpp cholesky (deprecated): linalg_cholesky_ex's factor, errors named
+    'cholesky'; an empty input gives an empty contiguous tensor."""
+    torch, aten = _aten()
+    if self.numel() == 0:
+        return aten.empty_like(self, memory_format=torch.contiguous_format)
+    _square_check(self, "cholesky")
+    L, info = aten.linalg_cholesky_ex(self, upper=upper)
+    aten._linalg_check_errors(info, "cholesky", is_matrix=self.dim() == 2)
+    return L
+
+
+def cholesky_solve(self, input2, upper=False):
+    """cholesky_solve: X of (L L^H) X = B (U^H U for upper) by the two triangular solves potrs does."""
+    torch, aten = _aten()
+    if self.dim() < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {self.dim()} dimensions instead")
+    if input2.dim() < 2:
+        raise RuntimeError(f"u should have at least 2 dimensions, but has {input2.dim()} dimensions instead")
+    b, A = _broadcast_batch(self, input2, "cholesky_solve")
+    if upper:
+        y = aten.linalg_solve_triangular(A.mT, b, upper=False)
+        return aten.linalg_solve_triangular(A, y, upper=True)
+    y = aten.linalg_solve_triangular(A, b, upper=False)
+    return aten.linalg_solve_triangular(A.mT, y, upper=True)
+
+
+def cholesky_inverse(self, upper=False):
+    """cholesky_inverse: (L L^H)^-1 = L^-H L^-1 (U^-1 U^-H for upper), column-major; a zero on the
+    diagonal is potri's singular error."""
+    torch, aten = _aten()
+    _square_check(self, "cholesky_inverse")
+    _floating_check(self, "cholesky_inverse")
+    if self.shape[-1] > 0:
+        zero = self.diagonal(0, -2, -1) == 0
+        info = ((zero.int().argmax(-1) + 1) * zero.any(-1)).to(torch.int32)
+        aten._linalg_check_errors(info, "cholesky_inverse", is_matrix=self.dim() == 2)
+    eye = aten.eye(self.shape[-1], dtype=self.dtype, device=self.device).expand(self.shape)
+    inv = aten.linalg_solve_triangular(self, eye, upper=upper)
+    return _column_major(inv @ inv.mT if upper else inv.mT @ inv)
+
+
+def triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
+    """triangular_solve (deprecated): linalg_solve_triangular over the broadcast inputs, and A's
+    column-major copy."""
+    torch, aten = _aten()
+    if self.dim() < 2:
+        raise RuntimeError(f"torch.triangular_solve: Expected b to have at least 2 dimensions, but it has {self.dim()} "
+                           "dimensions instead")
+    if A.dim() < 2:
+        raise RuntimeError(f"torch.triangular_solve: Expected A to have at least 2 dimensions, but it has {A.dim()} "
+                           "dimensions instead")
+    b, A_ = _broadcast_batch(self, A, "triangular_solve")
+    X = aten.linalg_solve_triangular(A_.mT if transpose else A_, b, upper=upper != transpose,
+                                     unitriangular=unitriangular)
+    return X, _column_major(A_)
+
+
+def _size_str(t):
+    return "[" + ", ".join(str(s) for s in t.shape) + "]"
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    """lu_unpack: P from the row interchanges (A = P L U), L unit lower m x k, U upper k x n; the parts
+    not asked for are empty."""
+    torch, aten = _aten()
+    LU = LU_data
+    if LU.dim() < 2:
+        raise RuntimeError(f"torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: {_size_str(LU)} instead")
+    if unpack_pivots and LU_pivots.dtype != torch.int32:
+        raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.\n"
+                           "Note: this function is intended to be used with the output produced by torch.linalg.lu_factor")
+    m, n = LU.shape[-2], LU.shape[-1]
+    k = min(m, n)
+    batch = list(LU.shape[:-2])
+    empty = aten.empty([0], dtype=LU.dtype, device=LU.device)
+    if unpack_data:
+        L = aten.tril(LU.narrow(-1, 0, k), -1).contiguous()
+        L.diagonal(0, -2, -1).fill_(1)
+        U = aten.triu(LU.narrow(-2, 0, k)).contiguous()
+    else:
+        L, U = empty, empty.clone()
+    if unpack_pivots:
+        perm = aten.arange(m, device=LU.device).expand(batch + [m]).clone()
+        piv = LU_pivots.long() - 1
+        for i in range(piv.shape[-1]):
+            j = piv[..., i:i + 1]
+            pi = perm[..., i:i + 1].clone()
+            perm[..., i:i + 1] = perm.gather(-1, j)
+            perm.scatter_(-1, j, pi)
+        P = aten.zeros(batch + [m, m], dtype=LU.dtype, device=LU.device)
+        P.scatter_(-2, perm.unsqueeze(-2), 1.0)
+    else:
+        P = aten.empty([0], dtype=LU.dtype, device=LU.device)
+    return P, L, U
+
+
+def linalg_lu(A, *, pivot=True):
+    """linalg_lu: linalg_lu_factor_ex, then lu_unpack."""
+    torch, aten = _aten()
+    if A.dim() < 2:
+        raise RuntimeError(f"linalg.lu: Expected tensor with 2 or more dimensions. Got size: {_size_str(A)} instead")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    LU, pivots, info = aten.linalg_lu_factor_ex(A, pivot=pivot)
+    return aten.lu_unpack(LU, pivots)
+
+
+def orgqr(self, input2):
+    torch, aten = _aten()
+    return aten.linalg_householder_product(self, input2)
+
+
 # ---- Python references for CompositeImplicitAutograd overloads --------------------------------
 
 def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
@@ -2091,6 +2824,25 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabl
 
 
 COMPOSITIONS["group_norm"] = group_norm
+COMPOSITIONS.update({
+    "linalg_inv": linalg_inv, "inverse": inverse, "linalg_solve_ex": linalg_solve_ex, "linalg_solve": linalg_solve,
+    "linalg_lu_factor": linalg_lu_factor, "_lu_with_info": _lu_with_info, "lu_solve": lu_solve,
+    "linalg_det": linalg_det, "det": det, "linalg_slogdet": linalg_slogdet, "slogdet": linalg_slogdet, "logdet": logdet,
+    "linalg_cholesky": linalg_cholesky, "linalg_eigh": linalg_eigh, "linalg_eigvalsh": linalg_eigvalsh,
+    "linalg_svd": linalg_svd, "svd": svd, "linalg_svdvals": linalg_svdvals, "qr": qr,
+    "linalg_matrix_power": linalg_matrix_power, "linalg_matrix_norm": linalg_matrix_norm,
+    "linalg_matrix_norm.str_ord": linalg_matrix_norm_str, "linalg_norm": linalg_norm,
+    "linalg_norm.ord_str": linalg_norm_str, "linalg_pinv.atol_rtol_tensor": linalg_pinv_atol_rtol_tensor,
+    "linalg_pinv.atol_rtol_float": linalg_pinv_atol_rtol_float, "linalg_pinv": linalg_pinv_rcond,
+    "linalg_pinv.rcond_tensor": linalg_pinv_rcond_tensor, "pinverse": pinverse,
+    "linalg_matrix_rank.atol_rtol_tensor": linalg_matrix_rank_atol_rtol_tensor,
+    "linalg_matrix_rank.atol_rtol_float": linalg_matrix_rank_atol_rtol_float,
+    "linalg_matrix_rank": linalg_matrix_rank_tol, "linalg_matrix_rank.tol_tensor": linalg_matrix_rank_tol_tensor,
+    "linalg_multi_dot": linalg_multi_dot, "linalg_cond": linalg_cond, "linalg_cond.p_str": linalg_cond_str,
+    "linalg_tensorinv": linalg_tensorinv, "linalg_tensorsolve": linalg_tensorsolve,
+    "cholesky": cholesky, "cholesky_solve": cholesky_solve, "cholesky_inverse": cholesky_inverse,
+    "triangular_solve": triangular_solve, "lu_unpack": lu_unpack, "linalg_lu": linalg_lu, "orgqr": orgqr,
+})
 
 REFS = {
     "atleast_1d": "torch._refs.atleast_1d", "atleast_1d.Sequence": "torch._refs.atleast_1d",

@@ -494,3 +494,72 @@ add("rrelu_with_noise_backward", {
     "train": f"torch.ops.aten.rrelu_with_noise_backward({X}, {XT}, {P}, 0.1, 0.3, True, False)",
     "eval": f"torch.ops.aten.rrelu_with_noise_backward({X}, {XT}, {P}, 0.1, 0.3, False, False)",
     "eval_result": f"torch.ops.aten.rrelu_with_noise_backward({X}, {XT}, {P}, 0.1, 0.3, False, True)"}, exact=True)
+# ---- linear algebra over the LAPACK primitives (ops/linalg.c); non-unique results as
+# Note [Non-unique linalg results] in cases_op_linalg.py compares them ----
+SQA = "randn(2, 3, 3, seed=11)"
+SQT = "make((3, 3), layout='t', seed=14)"
+SPDA = "(lambda m: m @ m.mT + 3 * torch.eye(3))(randn(2, 3, 3, seed=12))"
+RHSB = "randn(2, 3, 2, seed=13)"
+SING = "torch.zeros(2, 3, 3)"
+add("linalg_inv", {"0": f"torch.linalg.inv({SQA})", "t": f"torch.linalg.inv({SQT})", "singular": f"torch.linalg.inv({SING})"})
+add("inverse", {"0": f"torch.inverse({SQT})", "method": f"{SQA}.inverse()"})
+add("linalg_solve_ex", {"0": f"torch.linalg.solve_ex({SQA}, {RHSB})", "vec": f"torch.linalg.solve_ex({SQT}, randn(3, seed=2))"})
+add("linalg_solve", {"0": f"torch.linalg.solve({SQA}, {RHSB})", "right": f"torch.linalg.solve({SQT}, randn(2, 3, seed=2), left=False)",
+                     "singular": f"torch.linalg.solve({SING}, {RHSB})"})
+add("linalg_lu_factor", {"0": f"torch.linalg.lu_factor({SQA})", "singular": f"torch.linalg.lu_factor({SING})"})
+add("_lu_with_info", {"0": f"torch._lu_with_info({SQT})"})
+add("lu_solve", {"0": f"torch.lu_solve({RHSB}, *torch.linalg.lu_factor({SQA}))"})
+add("linalg_det", {"0": f"torch.linalg.det({SQA})", "t": f"torch.linalg.det({SQT})"})
+add("det", {"0": f"torch.det({SQA})", "method": f"{SQT}.det()"})
+add("linalg_slogdet", {"0": f"torch.linalg.slogdet({SQA})", "singular": f"torch.linalg.slogdet({SING})"})
+add("slogdet", {"0": f"torch.slogdet({SQT})"})
+add("logdet", {"0": f"torch.logdet({SQA})", "spd": f"torch.logdet({SPDA})", "int": "torch.logdet(torch.ones(3, 3, dtype=torch.int64))"})
+add("linalg_cholesky", {"0": f"torch.linalg.cholesky({SPDA})", "upper": f"torch.linalg.cholesky({SPDA}, upper=True)",
+                        "not_pd": f"torch.linalg.cholesky({SQA})"})
+add("cholesky", {"0": f"torch.cholesky({SPDA})", "upper": f"torch.cholesky({SPDA}, upper=True)",
+                 "empty": "torch.cholesky(torch.zeros(0, 3, 3))"})
+add("cholesky_solve", {"0": f"torch.cholesky_solve({RHSB}, torch.linalg.cholesky({SPDA}))",
+                       "upper": f"torch.cholesky_solve({RHSB}, torch.linalg.cholesky({SPDA}, upper=True), upper=True)",
+                       "vector_error": f"torch.cholesky_solve(randn(3, seed=1), torch.linalg.cholesky({SPDA}))"})
+add("cholesky_inverse", {"0": f"torch.cholesky_inverse(torch.linalg.cholesky({SPDA}))",
+                         "upper": f"torch.cholesky_inverse(torch.linalg.cholesky({SPDA}, upper=True), upper=True)",
+                         "singular": f"torch.cholesky_inverse({SING})"})
+add("triangular_solve", {"0": f"torch.triangular_solve({RHSB}, {SQA})",
+                         "lower_t": f"torch.triangular_solve({RHSB}, {SQT}, upper=False, transpose=True)"})
+add("linalg_eigh", {"0": f"(lambda w, v: (w, v.abs()))(*torch.linalg.eigh({SQA}))", "upper": f"torch.linalg.eigh({SQT}, 'U')[0]"})
+add("linalg_eigvalsh", {"0": f"torch.linalg.eigvalsh({SQA})", "t": f"torch.linalg.eigvalsh({SQT}, UPLO='U')"})
+add("linalg_svd", {"0": f"(lambda U, S, Vh: (U.abs(), S, Vh.abs(), U @ Vh))(*torch.linalg.svd({SQA}))",
+                   "strides": f"tuple(t.stride() for t in torch.linalg.svd(randn(4, 3, seed=3)))"})
+add("svd", {"0": f"(lambda U, S, V: (U.abs(), S, V.abs(), U @ V.mT))(*torch.svd({SQT}))",
+            "no_uv": f"torch.svd({SQA}, compute_uv=False)"})
+add("linalg_svdvals", {"0": f"torch.linalg.svdvals(randn(2, 4, 3, seed=3))"})
+add("qr", {"0": f"torch.qr(randn(4, 3, seed=3))", "full": f"torch.qr(randn(4, 3, seed=3), some=False)"})
+add("linalg_matrix_power", {"0": f"torch.linalg.matrix_power({SQA}, 0)", "1": f"torch.linalg.matrix_power({SQT}, 1)",
+                            "neg": f"torch.linalg.matrix_power({SQA}, -3)", "6": f"torch.linalg.matrix_power({SQA}, 6)"})
+add("linalg_matrix_norm", {"2": f"torch.linalg.matrix_norm({SQA}, 2)", "-inf": f"torch.linalg.matrix_norm({SQT}, -float('inf'))",
+                           "keep": f"torch.linalg.matrix_norm(randn(2, 3, 4, seed=3), 1, dim=(0, 2), keepdim=True)",
+                           "empty": "torch.linalg.matrix_norm(torch.zeros(0, 0), 1)", "bad": f"torch.linalg.matrix_norm({SQA}, 3)"})
+add("linalg_matrix_norm.str_ord", {"fro": f"torch.linalg.matrix_norm({SQA})", "nuc": f"torch.linalg.matrix_norm({SQT}, 'nuc')"})
+add("linalg_norm", {"0": f"torch.linalg.norm({SQA})", "2": f"torch.linalg.norm({SQT}, 2)", "vec": f"torch.linalg.norm({V}, 3)"})
+add("linalg_norm.ord_str", {"0": f"torch.linalg.norm({SQT}, 'fro')", "nuc": f"torch.linalg.norm({SQA}, 'nuc', dim=(1, 2))"})
+add("linalg_cond", {"0": f"torch.linalg.cond({SQA})", "1": f"torch.linalg.cond({SQT}, 1)", "sing": f"torch.linalg.cond({SING}, 1)"})
+add("linalg_cond.p_str", {"0": f"torch.linalg.cond({SQA}, 'fro')", "nuc": f"torch.linalg.cond({SQT}, 'nuc')"})
+add("linalg_pinv.atol_rtol_tensor", {"0": f"torch.linalg.pinv({SQA}, atol=torch.tensor(0.5))"})
+add("linalg_pinv.atol_rtol_float", {"0": f"torch.linalg.pinv({SQA}, rtol=0.5)", "herm": f"torch.linalg.pinv({SPDA}, hermitian=True)"})
+add("linalg_pinv", {"0": f"torch.linalg.pinv(randn(4, 3, seed=3), 0.1)"})
+add("linalg_pinv.rcond_tensor", {"0": f"torch.linalg.pinv(randn(4, 3, seed=3), torch.tensor(0.1))"})
+add("pinverse", {"0": f"torch.pinverse(randn(3, 4, seed=3))"})
+add("linalg_matrix_rank.atol_rtol_tensor", {"0": f"torch.linalg.matrix_rank({SQA}, atol=torch.tensor(1.0))"})
+add("linalg_matrix_rank.atol_rtol_float", {"0": f"torch.linalg.matrix_rank({SQA})", "herm": f"torch.linalg.matrix_rank({SPDA}, hermitian=True)"})
+add("linalg_matrix_rank", {"0": f"torch.ops.aten.linalg_matrix_rank({SQA}, 1.0)"})
+add("linalg_matrix_rank.tol_tensor", {"0": f"torch.ops.aten.linalg_matrix_rank.tol_tensor({SQA}, torch.tensor(1.0))"})
+add("linalg_multi_dot", {"2": f"torch.linalg.multi_dot([{V}, randn(5, 3, seed=5)])",
+                         "3": f"torch.linalg.multi_dot([{X}, randn(4, 2, seed=5), randn(2, 6, seed=6)])",
+                         "5": f"torch.linalg.multi_dot([{X}, randn(4, 9, seed=5), randn(9, 2, seed=6), randn(2, 7, seed=7), {W.replace('5,', '7,')}])",
+                         "bad": f"torch.linalg.multi_dot([{X}])"})
+add("linalg_tensorinv", {"0": "torch.linalg.tensorinv(randn(4, 6, 8, 3, seed=3), 2)"})
+add("linalg_tensorsolve", {"0": "torch.linalg.tensorsolve(randn(6, 4, 3, 2, seed=3), randn(6, 4, seed=4))",
+                           "dims": "torch.linalg.tensorsolve(randn(3, 2, 6, 4, seed=3), randn(6, 4, seed=4), dims=(0, 1))"})
+add("lu_unpack", {"0": f"torch.lu_unpack(*torch.linalg.lu_factor({SQA}))", "wide": "torch.lu_unpack(*torch.linalg.lu_factor(randn(3, 5, seed=3)))"})
+add("linalg_lu", {"0": f"torch.linalg.lu({SQT})", "tall": "torch.linalg.lu(randn(2, 5, 3, seed=3))"})
+add("orgqr", {"0": "torch.orgqr(*torch.geqrf(randn(4, 3, seed=3)))"})

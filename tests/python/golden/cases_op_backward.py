@@ -126,8 +126,12 @@ def add_op(op: Op, overload: str) -> None:
 
 CASES = {}
 SPECS = {op.overload: op for mod in MODULES for op in mod.OPS}
+# overloads whose backward cases are HAND-written: a gradient that depends on a sign LAPACK
+# chooses (Note [Non-unique linalg results] in cases_op_linalg.py), or an input that must be
+# positive-definite
+HAND_ONLY = {"_linalg_eigh", "linalg_cholesky_ex"}
 for overload, op in SPECS.items():
-    if c_ident(overload) in RECORDED:
+    if c_ident(overload) in RECORDED and overload not in HAND_ONLY:
         add_op(op, overload)
 # in-place overloads without a spec of their own: their functional's spec (same arguments)
 for overload in sorted(SCHEMAS):
@@ -256,6 +260,20 @@ hand("_log_softmax_backward_data", {
                    f"{A}._log_softmax_backward_data(g, y, 0, torch.float32)", "g, y"),
     "bwd_3d": (f"g = {mk((2, 3, 4), 1)}; y = {mk((2, 3, 4), 2)}",
                f"{A}._log_softmax_backward_data(g, y, 1, torch.float32)", "g, y")})
+
+# linear algebra (HAND_ONLY above): eigenvectors through |V|, as upstream's OpInfo differentiates
+# them (sample_inputs_linalg_eigh); Cholesky of M M^T + 3 I, M the leaf
+SPD_OF = "(m @ m.mT + 3 * torch.eye(3, dtype=m.dtype))"
+hand("_linalg_eigh", {
+    "bwd": (f"m = {mk((2, 3, 3), 1)}", f"(lambda w, v: (w, v.abs()))(*{A}._linalg_eigh(m))", "m"),
+    "bwd_upper_t": (f"m = {mk((3, 3), 1, layout='t')}", f"(lambda w, v: (w, v.abs()))(*{A}._linalg_eigh(m, 'U'))", "m"),
+    "bwd_values": (f"m = {mk((2, 3, 3), 1)}", f"{A}._linalg_eigh(m)[0]", "m"),
+    "bwd_values_only": (f"m = {mk((3, 3), 1)}", f"{A}._linalg_eigh(m, 'L', False)", "m"),
+    "bwd_eigvalsh": (f"m = {mk((2, 3, 3), 1)}", "torch.linalg.eigvalsh(m)", "m")}, f64=False)
+hand("linalg_cholesky_ex", {
+    "bwd": (f"m = {mk((2, 3, 3), 1)}", f"{A}.linalg_cholesky_ex({SPD_OF})", "m"),
+    "bwd_upper": (f"m = {mk((2, 3, 3), 1)}", f"{A}.linalg_cholesky_ex({SPD_OF}, upper=True)", "m"),
+    "bwd_t": (f"m = {mk((3, 3), 1, layout='t')}", f"torch.linalg.cholesky({SPD_OF})", "m")})
 
 # mean and rstd from the forward (not differentiable: upstream's not_implemented)
 LN = (f"x = {mk((2, 3, 4), 1)}; w = {mk((4,), 2)}; b = {mk((4,), 3)}; g = {mk((2, 3, 4), 4)}; "

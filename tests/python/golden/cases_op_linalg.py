@@ -1,7 +1,13 @@
 """Linear algebra kernels (ops/linalg.c over kernels/linalg.c), expanded by spell.py: every
 spelling, claimed dtype and layout (transposed and sliced A and B reach the solver with other
 strides), broadcast batch dims, both triangles and sides, unit diagonals. Float results are
-derived (upstream's own float32-vs-float64 error bounds ours)."""
+derived (upstream's own float32-vs-float64 error bounds ours).
+
+Note [Non-unique linalg results]: eigenvectors and singular vectors are defined up to sign (the
+LAPACK under upstream's wheel and Debian's may choose other signs), so those cases compare what
+upstream's own OpInfo samples compare (sample_inputs_linalg_eigh, sample_inputs_svd): the
+eigenvalues and |V|; S, |U|, |Vh| and U Vh over the first min(m, n) singular vectors. LU, QR
+(Householder's sign convention), Cholesky, inverses and determinants are unique and compared as is."""
 from spell import C, Op, T, expand_all
 
 D = "derived"
@@ -24,7 +30,121 @@ OPS = [
         "right_shape_error": ((A, B), {"upper": True, "left": False}),
         "vector_error": ((T((3,)), B), {"upper": True}),
         "int_error": ((T((3, 3), dtype="int64"), T((3, 4), dtype="int64")), {"upper": True})},
-       spell_extra={"F": "torch.linalg.solve_triangular({0}, {1}, upper=True)"}),
+       spell_extra={"F": "torch.linalg.solve_triangular({0}, {1}, upper=True)",
+                    "triangular_solve": "torch.triangular_solve({1}, {0})",
+                    "triangular_solve_t": "torch.triangular_solve({1}, {0}, upper=False, transpose=True, unitriangular=True)"}),
+]
+
+
+SQ, SQB, RHS = T((3, 3)), T((2, 3, 3)), T((2, 3, 2))
+SINGULAR = C("torch.zeros(2, 3, 3, dtype=torch.{dtype})")
+# an SPD matrix built from the case's dtype (Cholesky)
+SPD = C("(lambda m: m @ m.mT + 3 * torch.eye(3, dtype=torch.{dtype}))(make((2, 3, 3), torch.{dtype}, seed=7))")
+# Where LAPACK reports a failure (info > 0) the rest of its output is whatever the algorithm left
+# there, which differs between LAPACK implementations: compared are info and the results of the
+# matrices that succeeded.
+INFO_MASKED = ("(lambda x, info: (torch.where((info == 0).reshape(info.shape + (1, 1)), x, 0), info))(r[0], r[1]) "
+               "if isinstance(r, tuple) else r")
+EIGH_POST = "(r[0], r[1].abs()) if isinstance(r, tuple) else r"
+SVD_POST = ("(lambda U, S, Vh, k: (U[..., :k].abs(), S, Vh[..., :k, :].abs(), U[..., :k] @ Vh[..., :k, :]))"
+            "(r[0], r[1], r[2], r[1].shape[-1]) if isinstance(r, tuple) and r[0].numel() else r")
+OPS += [
+    Op("linalg_lu_factor_ex", SQ, tol=D, zerodim=False, extra={
+        "batched": ((SQB,), {}), "wide": ((T((3, 5)),), {}), "tall": ((T((5, 3)),), {}),
+        "singular": ((SINGULAR,), {}), "singular_check": ((SINGULAR,), {"check_errors": True}),
+        "no_pivot_error": ((SQ,), {"pivot": False}), "vector_error": ((T((3,)),), {}),
+        "int_error": ((T((3, 3), dtype="int64"),), {}), "empty_batch": ((T((0, 3, 3)),), {})},
+       spell_extra={"lu_factor": "torch.linalg.lu_factor({0})", "lu_factor_ex": "torch.linalg.lu_factor_ex({0})",
+                    "lu_factor_singular": "torch.linalg.lu_factor(torch.zeros(2, 3, 3))",
+                    "lu": "torch.linalg.lu({0})", "lu_wide": "torch.linalg.lu({0}[:2])", "lu_tall": "torch.linalg.lu({0}.mT[:, :2])",
+                    "lu_unpack": "torch.lu_unpack(*torch.linalg.lu_factor({0}))",
+                    "lu_unpack_pivots_only": "torch.lu_unpack(*torch.linalg.lu_factor({0}), unpack_data=False)",
+                    "lu_unpack_data_only": "torch.lu_unpack(*torch.linalg.lu_factor({0}), unpack_pivots=False)",
+                    "lu_unpack_dtype_error": "torch.lu_unpack({0}, torch.ones(3))",
+                    "lu_legacy": "torch.linalg.lu_factor_ex({0})[:2] == torch._lu_with_info({0})[:2]",
+                    "lu_solve_legacy": "torch.lu_solve(torch.ones(3, 2), *torch.linalg.lu_factor({0}))"}),
+    Op("linalg_lu_solve", C("torch.linalg.lu_factor(make((2, 3, 3), torch.{dtype}, seed=3))[0]"),
+       C("torch.linalg.lu_factor(make((2, 3, 3), torch.{dtype}, seed=3))[1]"), RHS, tol=D, zerodim=False, empty=False,
+       extra={"right": ((C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[0]"),
+                         C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[1]"), T((2, 4, 3))),
+                        {"left": False}),
+              "adjoint": ((C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[0]"),
+                           C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[1]"), T((3, 2))),
+                          {"adjoint": True}),
+              "shape_error": ((C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[0]"),
+                               C("torch.linalg.lu_factor(make((3, 3), torch.{dtype}, seed=3))[1]"), T((4, 2))), {})}),
+    Op("_linalg_solve_ex", SQB, RHS, tol=D, zerodim=False, extra={
+        "vector": ((SQB, T((2, 3))), {}), "vector_1d": ((SQB, T((3,))), {}), "right": ((SQB, T((2, 4, 3))), {"left": False}),
+        "bcast": ((SQ, T((2, 3, 4))), {}), "singular": ((SINGULAR, RHS), {}),
+        "singular_check": ((SINGULAR, RHS), {"check_errors": True}),
+        "dtype_error": ((SQB, T((2, 3, 2), dtype="float64")), {}), "shape_error": ((SQB, T((2, 4, 2))), {})},
+       spell_extra={"solve": "torch.linalg.solve({0}, {1})", "solve_ex": "torch.linalg.solve_ex({0}, {1})",
+                    "solve_singular": "torch.linalg.solve(torch.zeros(3, 3), torch.ones(3))"}),
+    Op("linalg_inv_ex", SQB, tol=D, zerodim=False, post=INFO_MASKED, extra={
+        "single": ((SQ,), {}), "singular": ((SINGULAR,), {}), "singular_check": ((SINGULAR,), {"check_errors": True}),
+        "not_square_error": ((T((3, 4)),), {}), "int_error": ((T((3, 3), dtype="int64"),), {}),
+        "empty_matrix": ((T((2, 0, 0)),), {})},
+       spell_extra={"matrix_power_5": "torch.linalg.matrix_power({0}, 5)",
+                    "matrix_power_neg": "torch.linalg.matrix_power({0}, -2)", "cond_1": "torch.linalg.cond({0}, 1)",
+                    "cond_fro": "torch.linalg.cond({0}, 'fro')", "tensorinv": "torch.linalg.tensorinv({0}.reshape(6, 3), 1)",
+                    "multi_dot": "torch.linalg.multi_dot([{0}[0], {0}[1], {0}[0], {0}[1]])",
+                    "inv": "torch.linalg.inv({0})", "inverse": "torch.inverse({0})", "method": "{0}.inverse()",
+                    "inv_singular": "torch.linalg.inv(torch.zeros(2, 3, 3))",
+                    "inv_singular_matrix": "torch.linalg.inv(torch.zeros(3, 3))"}),
+    Op("_linalg_det", SQB, tol=D, zerodim=False, extra={
+        "single": ((SQ,), {}), "singular": ((SINGULAR,), {}), "empty_matrix": ((T((2, 0, 0)),), {}),
+        "vector_error": ((T((3,)),), {}), "not_square_error": ((T((3, 4)),), {})},
+       spell_extra={"det": "torch.linalg.det({0})", "det_fn": "torch.det({0})", "method": "{0}.det()"}),
+    Op("_linalg_slogdet", SQB, tol=D, zerodim=False, extra={
+        "single": ((SQ,), {}), "singular": ((SINGULAR,), {}), "empty_matrix": ((T((2, 0, 0)),), {}),
+        "half_error": ((T((3, 3), dtype="float16"),), {})},
+       spell_extra={"slogdet": "torch.linalg.slogdet({0})", "slogdet_fn": "torch.slogdet({0})",
+                    "logdet": "torch.logdet({0})", "logdet_method": "{0}.logdet()"}),
+    Op("linalg_cholesky_ex", SQ, tol=D, zerodim=False, post=INFO_MASKED, extra={
+        "spd": ((SPD,), {}), "spd_upper": ((SPD,), {"upper": True}), "spd_check": ((SPD,), {"check_errors": True}),
+        "not_pd_check": ((SQB,), {"check_errors": True}), "not_square_error": ((T((3, 4)),), {})},
+       spell_extra={"cholesky": "torch.linalg.cholesky({0})",
+                    "cholesky_spd": "torch.linalg.cholesky(torch.eye(3) * 2 + torch.ones(3, 3))",
+                    "cholesky_not_pd": "torch.linalg.cholesky(-torch.eye(3).expand(2, 3, 3))",
+                    "cholesky_legacy": "torch.cholesky(torch.eye(3) * 2 + torch.ones(3, 3), upper=True)",
+                    "cholesky_legacy_not_pd": "torch.cholesky(-torch.eye(3))",
+                    "cholesky_solve": "torch.cholesky_solve(torch.arange(6.).reshape(3, 2), "
+                                      "torch.linalg.cholesky(torch.eye(3) * 2 + torch.ones(3, 3)).expand(2, 3, 3))",
+                    "cholesky_inverse": "torch.cholesky_inverse(torch.linalg.cholesky(torch.eye(3) * 2 + torch.ones(3, 3)))",
+                    "cholesky_inverse_singular": "torch.cholesky_inverse(torch.zeros(2, 3, 3))"}),
+    # float32 only: float64 has no wider oracle to derive a bound from, and the iterative
+    # eigensolver and SVD of Debian's LAPACK and upstream's agree to a few float64 ulps, not one
+    Op("_linalg_eigh", SQB, tol=D, zerodim=False, post=EIGH_POST, dtypes=["float32"], extra={
+        "upper": ((SQB, "U"), {}), "values_only": ((SQB, "L", False), {}), "single": ((SQ,), {}),
+        "uplo_error": ((SQ, "X"), {}), "not_square_error": ((T((3, 4)),), {})},
+       spell_extra={"eigvalsh": "torch.linalg.eigvalsh({0})", "eigh_values": "torch.linalg.eigh({0})[0]",
+                    "eigh_vectors_abs": "torch.linalg.eigh({0})[1].abs()"}),
+    Op("_linalg_svd", T((2, 4, 3)), tol=D, zerodim=False, post=SVD_POST, dtypes=["float32"], extra={
+        "wide": ((T((3, 5)),), {}), "full": ((T((2, 4, 3)), True), {}), "full_wide": ((T((3, 5)), True), {}),
+        "values_only": ((T((2, 4, 3)), False, False), {}), "empty_full": ((T((3, 0)), True), {}),
+        "driver_error": ((T((3, 3)),), {"driver": "gesvd"}), "vector_error": ((T((3,)),), {})},
+       spell_extra={"svdvals": "torch.linalg.svdvals({0})", "svd_S": "torch.linalg.svd({0})[1]",
+                    "svd_legacy_S": "torch.svd({0})[1]", "svd_legacy_no_uv": "torch.svd({0}, compute_uv=False)",
+                    "svd_strides": "tuple((t.shape, t.stride()) for t in torch.linalg.svd({0}))",
+                    "matrix_norm_2": "torch.linalg.matrix_norm({0}, 2)", "matrix_norm_nuc": "torch.linalg.matrix_norm({0}, 'nuc')",
+                    "norm_nuc_keepdim": "torch.linalg.norm({0}, 'nuc', dim=(0, 2), keepdim=True)",
+                    "cond": "torch.linalg.cond({0})", "pinv": "torch.linalg.pinv({0})", "pinverse": "torch.pinverse({0})",
+                    "matrix_rank": "torch.linalg.matrix_rank({0})",
+                    "matrix_rank_tol": "torch.linalg.matrix_rank({0}, atol=1.0, rtol=0.0)"}),
+    Op("linalg_qr", T((4, 3)), tol=D, zerodim=False, extra={
+        "batched": ((T((2, 4, 3)),), {}), "wide": ((T((3, 5)),), {}), "complete": ((T((4, 3)), "complete"), {}),
+        "complete_wide": ((T((3, 5)), "complete"), {}), "r": ((T((4, 3)), "r"), {}),
+        "mode_error": ((T((4, 3)), "full"), {}), "vector_error": ((T((3,)),), {})},
+       spell_extra={"qr": "torch.linalg.qr({0})", "qr_legacy": "torch.qr({0})", "qr_legacy_full": "torch.qr({0}, some=False)"}),
+]
+OPS += [
+    Op("geqrf", T((4, 3)), tol=D, zerodim=False, extra={
+        "batched": ((T((2, 4, 3)),), {}), "wide": ((T((3, 5)),), {}), "vector_error": ((T((3,)),), {})}),
+    Op("linalg_householder_product", T((4, 3)), T((2,)), tol=D, zerodim=False, empty=False, extra={
+        "batched": ((T((2, 4, 3)), T((2, 3))), {}), "square": ((T((3, 3)), T((3,))), {}),
+        "wide_error": ((T((3, 4)), T((2,))), {}), "tau_error": ((T((4, 2)), T((3,))), {}),
+        "batch_error": ((T((2, 4, 3)), T((3, 3))), {})},
+       spell_extra={"orgqr": "torch.orgqr({0}, {1})", "from_geqrf": "torch.linalg.householder_product(*torch.geqrf({0}))"}),
 ]
 
 CASES = expand_all(OPS)
