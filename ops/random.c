@@ -104,15 +104,23 @@ tn_op_uniform_(const tn_op *overload, TensorObject *self, double from, double to
                                                 from, to));
 }
 
+/* upstream's CHECK_NORMAL_STD, before anything is allocated: std >= 0 (a NaN fails) */
+static int
+check_normal_std(double std)
+{
+    if (std >= 0.0)
+        return 0;
+    char a[32];
+    snprintf(a, sizeof a, "%g", std);
+    PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %s", a);
+    return -1;
+}
+
 PyObject *
 tn_op_normal_(const tn_op *overload, TensorObject *self, double mean, double std, PyObject *generator)
 {
-    if (std < 0) {
-        char a[32];
-        snprintf(a, sizeof a, "%g", std);
-        PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %s", a);
+    if (check_normal_std(std) < 0)
         return NULL;
-    }
     if (check_writable(self) < 0)
         return NULL;
     if (meta_or_empty(self)) {
@@ -453,8 +461,10 @@ randint_impl(const tn_op *overload, int64_t low, int64_t high, tn_ints size, PyO
              int layout,
              const tn_value *device, int pin_memory)
 {
+    /* an explicit dtype=None is the default dtype, as upstream's randint (TensorOptions without a
+     * dtype); torch.randint's binding passes the schema's int64 instead (runtime/argparse.c) */
     if (dtype < 0)
-        dtype = TN_DTYPE_I64;
+        dtype = tn_default_dtype;
     PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
     if (!t)
         return NULL;
@@ -507,7 +517,15 @@ randperm_impl(const tn_op *overload, int64_t n, PyObject *generator, int dtype, 
         dtype = TN_DTYPE_I64;
     tn_ints size = {&n, 1, false};
     PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
-    if (!t || TN_T(t)->device == TN_DEVICE_META || n == 0)
+    if (!t || TN_T(t)->device == TN_DEVICE_META)
+        return t;
+    /* upstream's randperm_cpu dispatches on AT_ALL_TYPES_AND(Half, BFloat16), even for n == 0 */
+    if (dtype == TN_DTYPE_BOOL || !tn_dtype_has_kernels(dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"randperm\" not implemented for '%s'", tn_dtype_legacy_name(dtype));
+        Py_DECREF(t);
+        return NULL;
+    }
+    if (n == 0)
         return t;
     TensorObject *out = TN_T(t);
     int64_t *buf = dtype == TN_DTYPE_I64 ? (int64_t *)tn_tensor_data(out) : PyMem_Malloc(sizeof(int64_t) * (size_t)n);
@@ -551,6 +569,8 @@ tn_op_normal__float_float(const tn_op *overload, double mean, double std, tn_int
                           int dtype, int layout,
                           const tn_value *device, int pin_memory)
 {
+    if (check_normal_std(std) < 0)
+        return NULL;
     if (dtype < 0)
         dtype = tn_default_dtype;
     PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
@@ -565,6 +585,8 @@ tn_op_normal__float_float(const tn_op *overload, double mean, double std, tn_int
 PyObject *
 tn_op_normal__Tensor_float(const tn_op *overload, TensorObject *mean, double std, PyObject *generator)
 {
+    if (check_normal_std(std) < 0)
+        return NULL;
     tn_value dev = {.tag = TN_V_NONE};
     PyObject *out = tn_op_empty_like(overload, mean, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
@@ -586,6 +608,8 @@ PyObject *
 tn_op_normal__Tensor_float_out(const tn_op *overload, TensorObject *mean, double std, PyObject *generator,
                                TensorObject *out)
 {
+    if (check_normal_std(std) < 0)
+        return NULL;
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(mean->ndim, mean->sizes, out->ndim, out->sizes, &nd, shape) < 0 ||

@@ -1024,6 +1024,19 @@ check_out_options(const tn_schema *sig, PyObject **raw, PyObject *out)
             return -1;
         }
     }
+    /* upstream's check_out_type_matches compares the device type too */
+    i = find_param(sig, "device");
+    if (i >= 0 && raw[i] && raw[i] != Py_None) {
+        int type, index;
+        if (tn_device_parse(raw[i], &type, &index) < 0)
+            return -1;
+        const char *want = tn_devtype_name(type), *have = TN_T(out)->device == TN_DEVICE_META ? "meta" : "cpu";
+        if (strcmp(want, have)) {
+            PyErr_Format(PyExc_RuntimeError, "device type %s does not match device type of out parameter (%s)",
+                         want, have);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -1139,6 +1152,10 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
             } else if (convert_param(pp, o, &vals[j], &arena, &owned) < 0) {
                 goto fail;
             }
+            /* upstream's bindings read a dtype with the schema's default for None
+             * (scalartypeWithDefault): torch.randint(3, (2,), dtype=None) is int64 */
+            if (vals[j].tag == TN_V_NONE && sp->dflt.tag == TN_V_DTYPE)
+                vals[j] = sp->dflt;
         } else if (m == MAP_SELF) {
             vals[j].tag = TN_V_TENSOR;
             vals[j].u.t = self;
