@@ -19,6 +19,7 @@
 #include "ops/compose.h"
 #include "ops/conv.h"
 #include "ops/loss.h"
+#include "ops/view.h"
 #include "ops/norm.h"
 
 #include <math.h>
@@ -296,13 +297,9 @@ PyObject *
 tn_compose_narrow(tn_op *op, tn_value *a)
 {
     TensorObject *t = TN_T(T(0));
-    int64_t d;
-    if (tn_wrap_dim(a[1].u.i, t->ndim, &d) < 0)
+    int64_t d, start = a[2].u.i, len = a[3].u.i;
+    if (tn_narrow_check(t, a[1].u.i, &start, len, &d) < 0)
         return NULL;
-    int64_t start = a[2].u.i, len = a[3].u.i;
-    int64_t cur = t->sizes[d];
-    if (start < 0)
-        start += cur;
     tn_value v[5] = {tn_value_tensor(T(0)), tn_value_int(d), tn_value_int(start), tn_value_int(start + len),
                      tn_value_int(1)};
     return call(TN_OP_slice__Tensor, v);

@@ -607,7 +607,10 @@ via_functional(tn_op *op, tn_value *args)
             outs[nout++] = i;
     /* The functional op's arguments by name. An out= overload may lack the functional's
      * tensor options (arange.out has no dtype): the dtype is out's, the others their defaults. */
-    int dtype_from_out = (op->flags & TN_OPF_OUT_DTYPE) && nout == 1;
+    /* the tensor written (self of an in-place op, the one out=), whose dtype a from_out meta
+     * function computes in when dtype= is None */
+    int dst_arg = kind == TN_OPK_INPLACE ? 0 : nout == 1 ? outs[0] : -1;
+    int dtype_from_out = (op->flags & TN_OPF_OUT_DTYPE) && dst_arg >= 0;
     if (dtype_from_out && !strcmp(f->name, "mean") && args[0].tag == TN_V_TENSOR &&
         !tn_dtype_is_floating(TN_T(args[0].u.t)->dtype) && !tn_dtype_is_complex(TN_T(args[0].u.t)->dtype))
         dtype_from_out = 0;  /* mean's meta checks self's dtype first: the functional refuses it */
@@ -625,7 +628,7 @@ via_functional(tn_op *op, tn_value *args)
             used++;
             if (dtype_from_out && !strcmp(fp->cname, "dtype") && fargs[j].tag == TN_V_NONE) {
                 fargs[j].tag = TN_V_DTYPE;
-                fargs[j].u.i = TN_T(args[outs[0]].u.t)->dtype;
+                fargs[j].u.i = TN_T(args[dst_arg].u.t)->dtype;
             }
         } else if (!strcmp(fp->cname, "dtype") && kind == TN_OPK_OUT && nout == 1) {
             fargs[j].tag = TN_V_DTYPE;
@@ -690,6 +693,14 @@ via_functional(tn_op *op, tn_value *args)
     PyObject *ret = NULL;
     if (kind == TN_OPK_INPLACE) {
         TensorObject *self = TN_T(args[0].u.t);
+        /* structured in-place ops that are not TensorIterator: upstream's check_inplace */
+        if ((op->flags & TN_OPF_OUT_EXACT) && tn_tensor_check(result) && TN_T(result)->dtype != self->dtype) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
+                         tn_dtype_cpp_name(self->dtype), tn_dtype_cpp_name(TN_T(result)->dtype));
+            Py_DECREF(result);
+            return NULL;
+        }
         if (tn_copy_result_into(op, self, result, 1) == 0)
             ret = Py_NewRef((PyObject *)self);
     } else {
