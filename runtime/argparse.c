@@ -786,6 +786,13 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
         else if (o)
             kw_used++;
     }
+    if (pos < c->nargs) {
+        /* positional arguments left over: an int list given as a list takes no more (x.view([2], 1)) */
+        if (raise)
+            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given", sig->name,
+                         sig->max_pos, sig->max_pos == 1 ? "" : "s", c->nargs);
+        return 0;
+    }
     if (kw_used < c->nkw) {
         if (raise) {
             for (Py_ssize_t k = 0; k < c->nkw; k++) {
