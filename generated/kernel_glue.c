@@ -981,8 +981,6 @@ glue__softmax_backward_data(tn_value *a)
 static PyObject *
 glue__to_copy(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
-        return NULL;
     return tn_op__to_copy(
         &tn_ops[TN_OP__to_copy],
         TN_T(a[0].u.t),
@@ -6179,8 +6177,6 @@ glue_to__dtype(tn_value *a)
 static PyObject *
 glue_to__dtype_layout(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
-        return NULL;
     return tn_op_to__dtype_layout(
         &tn_ops[TN_OP_to__dtype_layout],
         TN_T(a[0].u.t),

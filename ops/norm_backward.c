@@ -38,8 +38,8 @@ softmax_backward(const tn_op *overload, TensorObject *grad, TensorObject *output
     /* log_softmax's CPU kernel reads output as if it had grad's shape: with other sizes it reads
      * past output's elements, which is no result to agree with */
     if (!same && log)
-        return tn_refuse(overload, "takes grad_output and output of one shape here (upstream's kernel reads output "
-                                   "as if it had grad_output's shape, past its elements when they differ)");
+        return tn_refuse(overload, "takes grad_output and output of one shape in torchnative (upstream's kernel "
+                                   "reads output as if it had grad_output's shape, past its elements when they differ)");
     if (!same) {
         char a[256], b[256];
         tn_format_sizes(a, sizeof a, grad->ndim, grad->sizes);

@@ -185,6 +185,13 @@ static PyObject *
 random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator)
 {
     uint64_t range;
+    /* upstream's meta random_ checks nothing (its bounds checks live in the CPU kernel's path) */
+    if (self->device == TN_DEVICE_META) {
+        if (check_writable(self) < 0)
+            return NULL;
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
     if (to.has) {
         if (from >= to.v) {
             PyErr_Format(PyExc_RuntimeError,
@@ -402,6 +409,21 @@ floating_factory(const tn_op *overload, int *dtype, const char *name)
     return 0;
 }
 
+/* randn: upstream's normal_ returns before its kernel's dtype dispatch for an empty result, so
+ * randn([2, 0], dtype=torch.int8) is an empty int8 tensor */
+static int
+normal_factory(const tn_op *overload, int *dtype, tn_ints size)
+{
+    int empty = 0;
+    for (Py_ssize_t i = 0; i < size.n; i++)
+        empty |= size.v[i] == 0;
+    if (*dtype < 0)
+        *dtype = tn_default_dtype;
+    if (empty && !tn_dtype_is_complex(*dtype))
+        return 0;
+    return floating_factory(overload, dtype, "normal_kernel_cpu");
+}
+
 PyObject *
 tn_op_rand(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
@@ -424,7 +446,7 @@ tn_op_rand__generator(const tn_op *overload, tn_ints size, PyObject *generator, 
 PyObject *
 tn_op_randn(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
-    if (floating_factory(overload, &dtype, "normal_kernel_cpu") < 0)
+    if (normal_factory(overload, &dtype, size) < 0)
         return NULL;
     return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
                          pin_memory, -1), normal01, NULL);
@@ -434,7 +456,7 @@ PyObject *
 tn_op_randn__generator(const tn_op *overload, tn_ints size, PyObject *generator, int dtype, int layout,
                        const tn_value *device, int pin_memory)
 {
-    if (floating_factory(overload, &dtype, "normal_kernel_cpu") < 0)
+    if (normal_factory(overload, &dtype, size) < 0)
         return NULL;
     return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
                          pin_memory, -1), normal01, generator);
