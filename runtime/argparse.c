@@ -1230,6 +1230,9 @@ tn_call_boxed(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     return tn_call_boxed_matched(op, args, nargs, kwnames, NULL);
 }
 
+static PyObject *tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ssize_t nargs,
+                                       PyObject *kwnames, Py_ssize_t nkw, int *matched);
+
 /* As tn_call_boxed; *matched (if given) becomes 1 once the arguments fit the schema and the op
  * runs, so a caller trying overloads can tell a mismatch from the op's own error. */
 PyObject *
@@ -1240,7 +1243,59 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
     tn_schema *schema = tn_op_schema(op);
     if (!schema)
         return NULL;
-    call_args c = {args, nargs, kwnames, args + nargs, kwnames ? PyTuple_Size(kwnames) : 0};
+    Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    /* The boxed path's IValues: a ScalarType is an int there, so a torch.dtype passes as a
+     * Scalar and an int (or bool) as a ScalarType (torch.ops.aten.result_type.Scalar_Tensor(
+     * torch.float32, t) promotes with the int 6) */
+    PyObject *ivalues[2 * TN_MAX_PARAMS];
+    int swapped = 0;
+    if (nargs + nkw <= 2 * TN_MAX_PARAMS) {
+        for (Py_ssize_t k = 0; k < nargs + nkw; k++) {
+            PyObject *o = args[k];
+            const tn_param *p = NULL;
+            if (k < nargs) {
+                p = k < schema->nparams ? &schema->params[k] : NULL;
+            } else {
+                PyObject *name = PyTuple_GetItem(kwnames, k - nargs);
+                for (int i = 0; i < schema->nparams && !p; i++)
+                    if (PyUnicode_Compare(name, schema->params[i].name) == 0)
+                        p = &schema->params[i];
+            }
+            long v = -1;
+            if (p && p->type == TN_P_SCALAR && tn_dtype_check(o)) {
+                o = PyLong_FromLong(tn_dtype_from_py(o));
+            } else if (p && p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&
+                       v < TN_NUM_DTYPES && tn_dtype_objs[v]) {
+                o = Py_NewRef(tn_dtype_objs[v]);
+            } else {
+                PyErr_Clear();  /* an int past long stays an int: the schema's own error follows */
+                o = Py_NewRef(o);
+            }
+            if (!o) {
+                for (Py_ssize_t j = 0; j < k; j++)
+                    Py_DECREF(ivalues[j]);
+                return NULL;
+            }
+            swapped |= o != args[k];
+            ivalues[k] = o;
+        }
+        if (!swapped)
+            for (Py_ssize_t k = 0; k < nargs + nkw; k++)
+                Py_DECREF(ivalues[k]);
+    }
+    PyObject *r_ = swapped ? tn_call_boxed_ivalues(op, schema, ivalues, nargs, kwnames, nkw, matched)
+                           : tn_call_boxed_ivalues(op, schema, args, nargs, kwnames, nkw, matched);
+    if (swapped)
+        for (Py_ssize_t k = 0; k < nargs + nkw; k++)
+            Py_DECREF(ivalues[k]);
+    return r_;
+}
+
+static PyObject *
+tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      Py_ssize_t nkw, int *matched)
+{
+    call_args c = {args, nargs, kwnames, args + nargs, nkw};
     PyObject *raw[TN_MAX_PARAMS];
     overloaded_args ov;
     /* upstream's boxed path accepts every argument positionally or by keyword */
