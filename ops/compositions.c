@@ -20,6 +20,7 @@
 #include "ops/conv.h"
 #include "ops/loss.h"
 #include "ops/view.h"
+#include "ops/matmul.h"
 #include "ops/norm.h"
 
 #include <math.h>
@@ -660,7 +661,7 @@ tn_compose_linear(tn_op *op, tn_value *a)
         Py_XDECREF(wt);
         return r;
     }
-    if (bias && tn_tensor_is_contiguous(in) && (in->ndim == 3 || TN_T(bias)->ndim == 1))
+    if (tn_linear_fuses_bias(in, bias ? TN_T(bias) : NULL))
         return flatten_nd_linear(input, weight, bias);
     PyObject *wt = at_t(weight);
     PyObject *out = wt ? matmul(input, wt) : NULL;
