@@ -426,7 +426,9 @@ check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, i
         return 0;
     }
     if (written_cpu) {
-        PyErr_SetString(PyExc_NotImplementedError, "Cannot inplace into non-meta tensor with meta tensor argument");
+        /* upstream answers per op here (its Meta fallback's NotImplementedError, a meta
+         * function's device check, or a cross-device copy_ as a RuntimeError) */
+        tn_refuse(op, "writing into a CPU tensor with a meta tensor argument is refused in torchnative");
         return -1;
     }
     PyErr_Format(PyExc_RuntimeError, "Tensor on device %s is not on the expected device %s!",
@@ -469,23 +471,27 @@ tn_dispatch(tn_op *op, tn_value *args)
             return call_meta_python_kernel(op, s, entry, args);
         if (op->compose)
             return op->compose(op, args);
+        /* an op with no way to the meta device is refused by name before the device checks (as
+         * upstream's dispatcher picks the Meta key, and an op without a meta kernel refuses
+         * whatever the other arguments' devices) */
+        int kind = op->flags & TN_OPK_MASK;
+        tn_op *f = (kind == TN_OPK_INPLACE || kind == TN_OPK_OUT) && op->functional >= 0 ? tn_op_by_id(op->functional)
+                                                                                         : NULL;
+        int via_f = f && ((f->kernel && f->meta_ok) || py_kernel(f, "Meta"));
+        PyObject *cia = py_kernel(op, "CompositeImplicitAutograd");
+        if (!(op->kernel && op->meta_ok) && !via_f && !cia && !(op->flags & TN_OPF_CIA))
+            return refuse_no_kernel(op, device);
         if (check_mixed_devices(op, s, args, s->nparams) < 0)
             return NULL;
         if (op->kernel && op->meta_ok) {
             op->kernel_calls++;
             return op->kernel(args);
         }
-        int kind = op->flags & TN_OPK_MASK;
-        if ((kind == TN_OPK_INPLACE || kind == TN_OPK_OUT) && op->functional >= 0) {
-            tn_op *f = tn_op_by_id(op->functional);
-            if ((f->kernel && f->meta_ok) || py_kernel(f, "Meta"))
-                return via_functional(op, args);
-        }
-        if ((entry = py_kernel(op, "CompositeImplicitAutograd")))
-            return call_python_kernel(op, entry, args);
-        if (op->flags & TN_OPF_CIA)
-            return call_decomposition(op, args);
-        return refuse_no_kernel(op, device);
+        if (via_f)
+            return via_functional(op, args);
+        if (cia)
+            return call_python_kernel(op, cia, args);
+        return call_decomposition(op, args);
     }
     if (TN_UNLIKELY(op->py_keys & (TN_PYK_CPU | TN_PYK_CEA))) {
         if ((entry = py_kernel(op, "CPU")) || (entry = py_kernel(op, "CompositeExplicitAutograd")))
