@@ -746,6 +746,11 @@ tn_op_type_as(const tn_op *overload, TensorObject *self, TensorObject *other)
 PyObject *
 tn_op_copy_(const tn_op *overload, TensorObject *self, TensorObject *src, bool non_blocking)
 {
+    /* upstream's copy_impl refuses a meta source into a real tensor before the iterator's shapes */
+    if (src->device == TN_DEVICE_META && self->device != TN_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
+        return NULL;
+    }
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(self->ndim, self->sizes, src->ndim, src->sizes, &nd, shape) < 0)

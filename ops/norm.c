@@ -97,15 +97,22 @@ check_half_to_float(bool half_to_float)
     return 0;
 }
 
+/* upstream's meta wraps the dim before the CPU kernel refuses half_to_float */
 PyObject *
 tn_op__softmax(const tn_op *overload, TensorObject *self, int64_t dim, bool half_to_float)
 {
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
     return check_half_to_float(half_to_float) < 0 ? NULL : softmax_impl(overload, self, dim, 0);
 }
 
 PyObject *
 tn_op__log_softmax(const tn_op *overload, TensorObject *self, int64_t dim, bool half_to_float)
 {
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
     return check_half_to_float(half_to_float) < 0 ? NULL : softmax_impl(overload, self, dim, 1);
 }
 

@@ -17,8 +17,10 @@
 #include <string.h>
 
 /* Which dims a reduction covers: `dims` (empty or none = all), wrapped and deduplicated. */
+/* wrap_first: upstream's structured reductions (resize_reduction) wrap every dim before the
+ * mask finds repeats; std/var (make_dim_mask alone) wrap and check one dim at a time */
 static int
-reduce_mask(TensorObject *self, tn_ints dims, uint8_t *mask)
+reduce_mask(TensorObject *self, tn_ints dims, uint8_t *mask, int wrap_first)
 {
     memset(mask, 0, TN_MAX_NDIM);
     if (dims.none || dims.n == 0) {
@@ -27,6 +29,11 @@ reduce_mask(TensorObject *self, tn_ints dims, uint8_t *mask)
         return 0;
     }
     uint64_t seen = 0;  /* a 0-dim tensor's dims wrap to 0, and repeats are refused there too */
+    for (Py_ssize_t i = 0; i < dims.n && wrap_first; i++) {
+        int64_t d;
+        if (tn_wrap_dim(dims.v[i], self->ndim, &d) < 0)
+            return -1;
+    }
     for (Py_ssize_t i = 0; i < dims.n; i++) {
         int64_t d;
         if (tn_wrap_dim(dims.v[i], self->ndim, &d) < 0)
@@ -94,7 +101,7 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
 {
     uint8_t mask[TN_MAX_NDIM];
     int64_t shape[TN_MAX_NDIM];
-    if (reduce_mask(self, dims, mask) < 0)
+    if (reduce_mask(self, dims, mask, 1) < 0)
         return NULL;
     int nd = reduced_shape(self, mask, keepdim, shape);
     TensorObject *out = tn_tensor_empty(nd, shape, out_dtype, self->device);
@@ -109,9 +116,19 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
     TN_NOGIL(self->numel, s = tn_reduce(op, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides,
                                         tn_tensor_data(out), tn_tensor_data(self), param));
     if (s == TN_ERR_VALUE) {
-        PyErr_Format(PyExc_IndexError,
-                     "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
-                     "with the 'dim' argument.", tn_reduce_op_name(op));
+        /* upstream's zero_numel_check_dims: no dims given is a RuntimeError, a given dim of size 0
+         * an IndexError naming it */
+        int zero = -1;
+        for (int i = 0; i < self->ndim && zero < 0 && !(dims.none || dims.n == 0); i++)
+            if (mask[i] && self->sizes[i] == 0)
+                zero = i;
+        if (zero >= 0)
+            PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim %d to have non-zero size.",
+                         tn_reduce_op_name(op), zero);
+        else
+            PyErr_Format(PyExc_RuntimeError,
+                         "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
+                         "dim with the 'dim' argument.", tn_reduce_op_name(op));
         goto fail;
     }
     if (TN_KCHECK(overload, s, compute) < 0)
@@ -579,7 +596,7 @@ var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value 
     double corr = (correction && correction->tag != TN_V_NONE) ? tn_scalar_to_double(correction) : 1.0;
     uint8_t mask[TN_MAX_NDIM];
     int64_t shape[TN_MAX_NDIM];
-    if (reduce_mask(self, dim, mask) < 0)
+    if (reduce_mask(self, dim, mask, 0) < 0)
         return NULL;
     int nd = reduced_shape(self, mask, keepdim, shape);
     TensorObject *out = tn_tensor_empty(nd, shape, d, self->device);

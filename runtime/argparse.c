@@ -1330,6 +1330,19 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
         } else if (!raw[j]) {
             vals[j] = p->dflt;
         } else if (convert_param(p, raw[j], &vals[j], &arena, &owned) < 0) {
+            /* upstream's boxed path fails to make an IValue of it: a c10::Error (RuntimeError),
+             * also for an int past int64 or a list element of the wrong type (a Scalar past int64
+             * keeps its OverflowError, as upstream's) */
+            if (p->type != TN_P_SCALAR &&
+                (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
+                 PyErr_ExceptionMatches(PyExc_OverflowError))) {
+                PyObject *type, *value, *tb;
+                PyErr_Fetch(&type, &value, &tb);
+                PyErr_Format(PyExc_RuntimeError, "%S. Declaration: %s", value ? value : Py_None, op->schema);
+                Py_XDECREF(type);
+                Py_XDECREF(value);
+                Py_XDECREF(tb);
+            }
             goto done;
         }
     }

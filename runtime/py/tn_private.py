@@ -166,6 +166,13 @@ def tensor_set_(self, source=None, storage_offset=None, size=None, stride=None):
         return ops.set_.source_Tensor_storage_offset(self, source, storage_offset, size, stride or [])
     if hasattr(source, "_untyped_storage"):
         source = source._untyped_storage
+    if not isinstance(source, torch.UntypedStorage):
+        # upstream's binding matches no signature: a TypeError naming the arguments
+        raise TypeError(f"set_() received an invalid combination of arguments - got "
+                        f"({', '.join(type(a).__name__ for a in (source, storage_offset, size, stride) if a is not None)}),"
+                        f" but expected one of: (), (Storage source), (Storage source, int storage_offset, tuple of "
+                        f"ints size, tuple of ints stride), (Tensor source), (Tensor source, int storage_offset, "
+                        f"tuple of ints size, tuple of ints stride)")
     if storage_offset is None:
         return ops.set_.source_Storage(self, source)
     return ops.set_.source_Storage_storage_offset(self, source, storage_offset, size, stride or [])
