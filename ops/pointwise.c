@@ -496,6 +496,11 @@ tn_op_log_sigmoid(const tn_op *overload, TensorObject *self)
                      tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
+    if (self->device == TN_DEVICE_META && tn_dtype_is_integral(self->dtype, true)) {
+        /* upstream's meta (torch._decomp's log_sigmoid_forward, out-wrapped) keeps self's dtype,
+         * where the composition below would promote to float */
+        return (PyObject *)tn_tensor_empty(self->ndim, self->sizes, self->dtype, TN_DEVICE_META);
+    }
     PyObject *x = at_contiguous((PyObject *)self);
     PyObject *zero = x ? at_scalar_tensor_zero(x) : NULL;
     PyObject *m = zero ? at_2(TN_OP_minimum, x, zero) : NULL;

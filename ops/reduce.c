@@ -671,7 +671,16 @@ scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, 
         return NULL;
     int out_dtype = dtype >= 0 ? dtype : (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) ?
                                           sum_dtype(self->dtype, -1) : self->dtype;
-    if ((op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) && out_dtype == TN_DTYPE_BOOL) {
+    /* upstream's impl_func_cum_ops: a 0-dim self is filled into the result, an empty one
+     * zeroes it; only the rest reach the kernel's dtype dispatch */
+    int cum = op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD;
+    if (cum && self->ndim == 0 && self->device != TN_DEVICE_META && !with_indices) {
+        tn_value c[7] = {tn_value_tensor((PyObject *)self), {.tag = TN_V_DTYPE}, {.tag = TN_V_NONE},
+                         {.tag = TN_V_NONE}, {.tag = TN_V_NONE}, {.tag = TN_V_BOOL}, {.tag = TN_V_NONE}};
+        c[1].u.i = out_dtype;
+        return tn_call(TN_OP__to_copy, c);
+    }
+    if (cum && out_dtype == TN_DTYPE_BOOL && self->numel > 0 && self->device != TN_DEVICE_META) {
         /* upstream's cumsum/cumprod CPU kernels dispatch over all types but bool */
         PyErr_Format(PyExc_NotImplementedError, "\"%s_out_cpu\" not implemented for 'Bool'",
                      op == TN_SCAN_CUMSUM ? "cumsum" : "cumprod");
@@ -681,15 +690,25 @@ scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, 
     TensorObject *idx = with_indices ? tn_tensor_empty(self->ndim, self->sizes, TN_DTYPE_I64, self->device) : NULL;
     if (!out || (with_indices && !idx))
         goto fail;
+    PyObject *cast = NULL;  /* upstream casts the input to the result's dtype first (self.to(dtype)) */
     if (self->device != TN_DEVICE_META && self->numel > 0) {
         if (tn_check_dtype(overload, out_dtype) < 0)
             goto fail;
+        if (out_dtype != self->dtype && (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD)) {
+            tn_value c[7] = {tn_value_tensor((PyObject *)self), {.tag = TN_V_DTYPE}, {.tag = TN_V_NONE},
+                             {.tag = TN_V_NONE}, {.tag = TN_V_NONE}, {.tag = TN_V_BOOL}, {.tag = TN_V_NONE}};
+            c[1].u.i = out_dtype;
+            if (!(cast = tn_call(TN_OP__to_copy, c)))
+                goto fail;
+            self = TN_T(cast);
+        }
         tn_loop l;  /* indices are laid out as out is */
         tn_loop_along(&l, self, d, with_indices ? 3 : 2, (const TensorObject *[]){out, self, out});
         int64_t n = self->ndim ? self->sizes[d] : 1;
         int64_t si = self->ndim ? self->strides[d] : 1, so = self->ndim ? out->strides[d] : 1;
         tn_status s = tn_scan(op, self->dtype, out_dtype, &l, n, si, so, tn_tensor_data(out),
                               idx ? (int64_t *)tn_tensor_data(idx) : NULL, tn_tensor_data(self));
+        Py_XDECREF(cast);
         if (TN_KCHECK(overload, s, out_dtype) < 0)
             goto fail;
     }
