@@ -295,6 +295,15 @@ class AutogradModel:
         if str(f.func.name.name) in MANUAL_AUTOGRAD:
             return (MODE_NONE, None)   # upstream's hand-written kernel records nothing
         if f.func.kind() == SchemaKind.out:
+            # upstream's VariableType checks an out= call's inputs only where the op requires a
+            # derivative (lt.Tensor_out takes a requires-grad input: no differentiable output)
+            info = fn.info.get("Default") if fn is not None and fn.info else None
+            diff_inputs = [a for a in f.func.arguments.flat_non_out
+                           if a.type.is_tensor_like() and (info is None or a.name not in info.non_differentiable_arg_names)]
+            base = f.func.name.name.base
+            if fn is not None and (base in DONT_REQUIRE_DERIVATIVE or not diff_inputs or
+                                   not gen_differentiable_outputs(fn, "Default")):
+                return (MODE_NONE, None)
             return (MODE_OUT, None)
         if op.cia:
             if op.qualified in self.cia_nondiff:

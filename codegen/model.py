@@ -135,6 +135,8 @@ SAME_DTYPE_OUT = {"abs.out", "absolute.out", "bitwise_not.out", "ceil.out", "cla
 # order (tril_ writes only the zeros), so those calls are refused by name here (listed from
 # upstream by calling each in-place kernel we have on an expanded self).
 OVERLAP_UNCHECKED_INPLACE = {"tril_", "triu_", "baddbmm_", "addmv_"}
+# any/all: out may be bool or uint8 (check_result_is_bytebool), the result computed in out's
+BYTEBOOL_OUT = {"all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_out", "any.all_out"}
 # ... and those whose meta requires a bool out (build_borrowing_unary_force_boolean_op after
 # "<op> does not support non-boolean outputs.")
 BOOL_OUT = {"signbit.out", "isposinf.out", "isneginf.out"}
@@ -154,6 +156,8 @@ def out_rule(f, kind, delegates=None) -> str:
         return "from_out" if str(d.func.name.name) in DTYPE_FROM_OUT else "exact"
     if kind.name != "out" or name in NOT_EXACT_OUT:
         return ""
+    if name in BYTEBOOL_OUT:
+        return "bytebool"
     if name in EXACT_OUT:
         return "exact"
     if name in SAME_DTYPE_OUT:

@@ -677,6 +677,14 @@ via_functional(tn_op *op, tn_value *args)
         if (tn_check_write_overlap(f, fs, fargs, dst) < 0)
             return NULL;
     }
+    if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1) {
+        int od = TN_T(args[outs[0]].u.t)->dtype;
+        if (od != TN_DTYPE_BOOL && od != TN_DTYPE_U8) {
+            PyErr_Format(PyExc_RuntimeError, "%s only supports bool tensor for result, got: %s", op->name,
+                         tn_dtype_legacy_name(od));
+            return NULL;
+        }
+    }
     if ((op->flags & TN_OPF_OUT_BOOL) && nout == 1 && TN_T(args[outs[0]].u.t)->dtype != TN_DTYPE_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "%s does not support non-boolean outputs.", op->name);
         return NULL;
@@ -712,9 +720,17 @@ via_functional(tn_op *op, tn_value *args)
     } else {
         if (nout == 1) {
             TensorObject *out = TN_T(args[outs[0]].u.t);
-            if (check_out_dtype(op, out, result) == 0 && restride_resized_out(f, out, result) == 0 &&
-                tn_copy_result_into(op, out, result, 0) == 0)
+            if (op->flags & TN_OPF_OUT_BYTEBOOL) {
+                /* any/all write a bool or uint8 out whatever the result's (0 or 1) */
+                if (tn_resize_output(out, TN_T(result)->ndim, TN_T(result)->sizes) == 0 &&
+                    tn_copy_into(op, out, TN_T(result)) == 0) {
+                    tn_tensor_bump_version(out);
+                    ret = Py_NewRef((PyObject *)out);
+                }
+            } else if (check_out_dtype(op, out, result) == 0 && restride_resized_out(f, out, result) == 0 &&
+                       tn_copy_result_into(op, out, result, 0) == 0) {
                 ret = Py_NewRef((PyObject *)out);
+            }
         } else if (PyTuple_Check(result) && PyTuple_Size(result) == nout) {
             ret = PyTuple_New(nout);
             for (int k = 0; ret && k < nout; k++) {
