@@ -35,12 +35,12 @@ softmax_backward(const tn_op *overload, TensorObject *grad, TensorObject *output
     const char *name = log ? "_log_softmax_backward_data" : "_softmax_backward_data";
     int same = grad->ndim == output->ndim &&
                !memcmp(grad->sizes, output->sizes, sizeof(int64_t) * (size_t)grad->ndim);
-    /* log_softmax's CPU kernel reads output as if it had grad's shape: with other sizes it reads
-     * past output's elements, which is no result to agree with */
-    if (!same && log)
+    /* log_softmax's CPU kernel reads output as if it had grad's shape: with another element
+     * count it reads past output's elements, which is no result to agree with */
+    if (!same && log && grad->numel != output->numel)
         return tn_refuse(overload, "takes grad_output and output of one shape in torchnative (upstream's kernel "
                                    "reads output as if it had grad_output's shape, past its elements when they differ)");
-    if (!same) {
+    if (!same && !log) {
         char a[256], b[256];
         tn_format_sizes(a, sizeof a, grad->ndim, grad->sizes);
         tn_format_sizes(b, sizeof b, output->ndim, output->sizes);

@@ -1583,10 +1583,16 @@ tn_op_gelu_backward(const tn_op *overload, TensorObject *grad_output, TensorObje
         tn_tensor_is_contiguous(self) &&
         (grad_output->dtype != self->dtype || grad_output->ndim != self->ndim ||
          memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim))) {
-        /* what oneDNN does then depends on its version and the CPU (it refuses, or computes) */
-        return tn_refuse(overload, "with a grad_output of another shape or dtype than a contiguous float input is "
-                                   "refused in torchnative (upstream hands it to oneDNN, whose answer depends on "
-                                   "the CPU)");
+        /* an integer grad_output of the input's shape oneDNN takes as its own integer type and
+         * computes with (its answer depends on its version and the CPU): refused by name */
+        if (!tn_dtype_is_floating(grad_output->dtype) && !tn_dtype_is_complex(grad_output->dtype) &&
+            grad_output->ndim == self->ndim &&
+            !memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim))
+            return tn_refuse(overload, "with an integer grad_output for a contiguous float input is refused in "
+                                       "torchnative (upstream hands it to oneDNN as an integer tensor)");
+        PyErr_SetString(PyExc_RuntimeError, "gelu_backward: oneDNN's gelu gradient (upstream's path for a "
+                                            "contiguous input) needs grad_output of the input's shape and dtype");
+        return NULL;
     }
     return activation_grad(overload, ACT_GRAD("GeluBackwardKernelImpl", op, -1, 0, 0, 0), grad_output, self, NULL,
                            NULL);

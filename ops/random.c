@@ -411,17 +411,22 @@ floating_factory(const tn_op *overload, int *dtype, const char *name)
 
 /* randn: upstream's normal_ returns before its kernel's dtype dispatch for an empty result, so
  * randn([2, 0], dtype=torch.int8) is an empty int8 tensor */
-static int
-normal_factory(const tn_op *overload, int *dtype, tn_ints size)
+static PyObject *
+normal_factory(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory,
+               PyObject *generator)
 {
-    int empty = 0;
-    for (Py_ssize_t i = 0; i < size.n; i++)
-        empty |= size.v[i] == 0;
-    if (*dtype < 0)
-        *dtype = tn_default_dtype;
-    if (empty && !tn_dtype_is_complex(*dtype))
-        return 0;
-    return floating_factory(overload, dtype, "normal_kernel_cpu");
+    if (dtype < 0)
+        dtype = tn_default_dtype;
+    if (tn_dtype_is_complex(dtype)) {
+        floating_factory(overload, &dtype, "normal_kernel_cpu");  /* refuses complex by name */
+        return NULL;
+    }
+    /* the sizes are checked (empty) before normal_'s dtype dispatch, which an empty result skips */
+    PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
+    if (t && TN_T(t)->numel > 0 && TN_T(t)->device != TN_DEVICE_META &&
+        floating_factory(overload, &dtype, "normal_kernel_cpu") < 0)
+        Py_CLEAR(t);
+    return filled_random(overload, t, normal01, generator);
 }
 
 PyObject *
@@ -446,20 +451,14 @@ tn_op_rand__generator(const tn_op *overload, tn_ints size, PyObject *generator, 
 PyObject *
 tn_op_randn(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
-    if (normal_factory(overload, &dtype, size) < 0)
-        return NULL;
-    return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
-                         pin_memory, -1), normal01, NULL);
+    return normal_factory(overload, size, dtype, layout, device, pin_memory, NULL);
 }
 
 PyObject *
 tn_op_randn__generator(const tn_op *overload, tn_ints size, PyObject *generator, int dtype, int layout,
                        const tn_value *device, int pin_memory)
 {
-    if (normal_factory(overload, &dtype, size) < 0)
-        return NULL;
-    return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
-                         pin_memory, -1), normal01, generator);
+    return normal_factory(overload, size, dtype, layout, device, pin_memory, generator);
 }
 
 PyObject *

@@ -597,6 +597,66 @@ check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, co
     return -1;
 }
 
+/* Upstream checks out='s (and an in-place self's) dtype against the result's in the meta
+ * function, before its kernel's dtype dispatch; ours computes first. When the functional refused
+ * a dtype (NotImplementedError), its meta result says which error upstream raised first: the
+ * same computation on meta tensors of the same dtypes gives the result dtype, and a failing
+ * out= rule (exact, same, can_cast) replaces the refusal. */
+static void
+precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_value *fargs, TensorObject *dst,
+                      int kind)
+{
+    tn_value margs[64];
+    PyObject *owned[64];
+    int nowned = 0;
+    for (int j = 0; j < fs->nparams; j++) {
+        margs[j] = fargs[j];
+        if (fargs[j].tag == TN_V_TENSOR && TN_T(fargs[j].u.t)->device != TN_DEVICE_META) {
+            TensorObject *t = TN_T(fargs[j].u.t);
+            TensorObject *m = tn_tensor_empty(t->ndim, t->sizes, t->dtype, TN_DEVICE_META);
+            if (!m) {
+                PyErr_Clear();
+                goto done;
+            }
+            m->wrapped_number = t->wrapped_number;
+            owned[nowned++] = (PyObject *)m;
+            margs[j].u.t = (PyObject *)m;
+        } else if (fargs[j].tag == TN_V_TENSORLIST) {
+            goto done;  /* lists: no meta twin here */
+        }
+    }
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *r = tn_dispatch(f, margs);
+    int replaced = 0;
+    if (r && tn_tensor_check(r)) {
+        int rd = TN_T(r)->dtype;
+        if ((kind == TN_OPK_OUT && check_out_dtype(op, dst, r) < 0) ||
+            (kind == TN_OPK_INPLACE && (op->flags & TN_OPF_OUT_EXACT) && rd != dst->dtype &&
+             (PyErr_Format(PyExc_RuntimeError,
+                           "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
+                           tn_dtype_cpp_name(dst->dtype), tn_dtype_cpp_name(rd)), 1))) {
+            replaced = 1;
+        } else if (!tn_can_cast(rd, dst->dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                         tn_dtype_legacy_name(rd), tn_dtype_legacy_name(dst->dtype));
+            replaced = 1;
+        }
+    }
+    Py_XDECREF(r);
+    if (replaced) {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+    } else {
+        PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+    }
+done:
+    for (int i = 0; i < nowned; i++)
+        Py_DECREF(owned[i]);
+}
+
 /* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
 static PyObject *
 via_functional(tn_op *op, tn_value *args)
@@ -702,8 +762,12 @@ via_functional(tn_op *op, tn_value *args)
     if (kind == TN_OPK_OUT && nout == 1 && check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0)
         return NULL;
     PyObject *result = tn_dispatch(f, fargs);
-    if (!result)
+    if (!result) {
+        TensorObject *dst = kind == TN_OPK_INPLACE ? TN_T(args[0].u.t) : nout == 1 ? TN_T(args[outs[0]].u.t) : NULL;
+        if (dst && PyErr_ExceptionMatches(PyExc_NotImplementedError))
+            precheck_result_dtype(op, f, fs, fargs, dst, kind);
         return NULL;
+    }
     PyObject *ret = NULL;
     if (kind == TN_OPK_INPLACE) {
         TensorObject *self = TN_T(args[0].u.t);
