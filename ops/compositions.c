@@ -1046,6 +1046,12 @@ tn_compose_nll_loss2d(tn_op *op, tn_value *a)
 PyObject *
 tn_compose_nanmean(tn_op *op, tn_value *a)
 {
+    int sd = TN_T(T(0))->dtype;
+    if (!tn_dtype_is_floating(sd) && !tn_dtype_is_complex(sd)) {  /* upstream's first check */
+        PyErr_Format(PyExc_RuntimeError, "nanmean(): expected input to have floating point or complex dtype but got %s",
+                     tn_dtype_legacy_name(sd));
+        return NULL;
+    }
     PyObject *nan = at_1(TN_OP_isnan, T(0));
     PyObject *keep = nan ? at_1(TN_OP_logical_not, nan) : NULL;
     PyObject *factor = keep ? call(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(keep), a[1], a[2], NONE_V})

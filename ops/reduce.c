@@ -202,6 +202,12 @@ tn_op_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool kee
 PyObject *
 tn_op_nanmean(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
+    if (!tn_dtype_is_floating(self->dtype) && !tn_dtype_is_complex(self->dtype)) {
+        /* upstream's nanmean checks self's dtype before anything else (dims, dtype=) */
+        PyErr_Format(PyExc_RuntimeError, "nanmean(): expected input to have floating point or complex dtype but got %s",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     int d = mean_dtype(self, dtype, "nanmean");
     return d < 0 ? NULL : reduce(overload, TN_RED_NANMEAN, self, dim, keepdim, d, 0);
 }

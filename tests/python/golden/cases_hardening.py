@@ -458,3 +458,10 @@ for name, code in {
     "softmax_out_dtype_before_dispatch": "out = torch.softmax(torch.tensor([False, True]), -1, out=torch.ones(2))",
 }.items():
     CASES[f"fuzz_class_{name}"] = {"code": code}
+for name, code in {
+    "nanmean_bool_meta": "out = torch.empty((2,), dtype=torch.bool, device='meta').nanmean(dim=None, keepdim=True, dtype=torch.float16)",
+    "nanmean_bool_bad_dims": "out = torch.ones(0, 1, dtype=torch.bool).nanmean([-1, -2, -3], dtype=torch.float32)",
+    "nll_loss_1d_target_size": "out = torch.nn.functional.nll_loss(torch.zeros(4), torch.tensor([-8, 2, 5, 7]))",
+    "nll_loss_1d_target_one": "out = torch.nn.functional.nll_loss(torch.arange(4.), torch.tensor([2]))",
+}.items():
+    CASES[f"fuzz_class_{name}"] = {"code": code}
