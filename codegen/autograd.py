@@ -288,6 +288,7 @@ class AutogradModel:
         self.spelled_out = {i.op for by_key in infos.values() for i in by_key.values() if i is not None}
         self.fns = {str(f.func.func.name): f for f in match_differentiability_info(model.natives, infos)}
         self.natives = {str(f.func.name): f for f in model.natives}
+        self.qual_of_cname = {o.cname: o.qualified for o in model.ops}
         self.by_cpp_name = self.cpp_overloads()
         self.kinds: dict[str, Kind] = {}
         self.modes: dict[str, tuple[int, str | None]] = {}
@@ -313,6 +314,19 @@ class AutogradModel:
         if str(f.func.name.name) in MANUAL_AUTOGRAD:
             return (MODE_NONE, None)   # upstream's hand-written kernel records nothing
         if f.func.kind() == SchemaKind.out:
+            base = f.func.name.name.base
+            # upstream's VariableType checks an out= call's tensors only where the op has a
+            # derivative entry with differentiable inputs and outputs (lt.Tensor_out, argmax.out and
+            # the _foreach_ outs take a requires-grad input); ops without an entry keep the check
+            if fn is None and op.functional:  # qr.Q: the functional's derivative entry
+                fn = self.fns.get(self.qual_of_cname.get(op.functional, ""))
+            if fn is not None:
+                info = fn.info.get("Default") if fn.info else None
+                tensor_in = [a for a in f.func.arguments.flat_non_out if a.type.is_tensor_like()]
+                diff_inputs = [a for a in tensor_in if info is None or a.name not in info.non_differentiable_arg_names]
+                if (base in DONT_REQUIRE_DERIVATIVE or not gen_differentiable_outputs(fn, "Default") or
+                        (tensor_in and not diff_inputs)):
+                    return (MODE_NONE, None)
             return (MODE_OUT, None)
         if op.cia:
             if op.qualified in self.cia_nondiff:

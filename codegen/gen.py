@@ -87,7 +87,9 @@ def prototype(op) -> dict:
     # pin_memory=True refuses in the glue (tn_refuse_pin_memory): one check for every factory,
     # unless the result is on the meta device (its device argument, else its self's device)
     pin_check = None
-    if pin_index is not None:
+    # ... except _to_copy (and the to overloads reaching it): upstream's _to_copy pins only a
+    # non_blocking copy from an accelerator to the CPU, so on a CPU-only build pin_memory is moot
+    if pin_index is not None and str(op.func.name.name) not in ("_to_copy", "to"):
         names = [a.name for a in args]
         dev = f"&a[{names.index('device')}]" if "device" in names else "NULL"
         self_t = "&a[0]" if args and str(args[0].type) == "Tensor" else "NULL"

@@ -53,10 +53,12 @@ class Op:
     # out= rule (Note [out= rules] in runtime/dispatch.c): "exact" for structured out overloads
     # that are not TensorIterator ops (their resize_out requires out.dtype == the result dtype);
     # "from_out" when in addition the meta function takes the computation dtype from out;
-    # "" for the rest (TensorIterator's can_cast, or copy_ into out)
+    # "" for the rest (TensorIterator's can_cast, or copy_ into out); "exact" too for in-place
+    # overloads whose structured delegate is not TensorIterator (check_inplace: self's dtype)
     cia: bool            # CompositeImplicitAutograd: no kernel of its own upstream
     functional: str | None = None  # cname of the functional sibling (for inplace/out)
     out_rule: str = ""
+    overlap_unchecked: bool = False  # in OVERLAP_UNCHECKED_INPLACE
     kernel: dict | None = None     # entry from schemas/kernels.yaml
     func: object = None  # torchgen FunctionSchema
 
@@ -126,8 +128,15 @@ NOT_EXACT_OUT = {"cat.out"}
 # TensorCompare.cpp, hardtanh_out through clamp_out): out's dtype must equal the result's, "Found
 # dtype Double but expected Float" (listed from upstream by calling each with a float64 out).
 SAME_DTYPE_OUT = {"abs.out", "absolute.out", "bitwise_not.out", "ceil.out", "clamp.out", "clamp_max.out",
-                  "clamp_min.out", "fix.out", "floor.out", "frac.out", "hardtanh.out", "neg.out", "negative.out",
+                  "clamp_min.out", "clip.out", "fix.out", "floor.out", "frac.out", "hardtanh.out", "neg.out", "negative.out",
                   "round.out", "round.decimals_out", "sgn.out", "sign.out", "trunc.out"}
+# In-place overloads whose upstream kernel writes a self with internal overlap (an expanded
+# tensor) without assert_no_internal_overlap: the result then depends on the kernel's write
+# order (tril_ writes only the zeros), so those calls are refused by name here (listed from
+# upstream by calling each in-place kernel we have on an expanded self).
+OVERLAP_UNCHECKED_INPLACE = {"tril_", "triu_", "baddbmm_", "addmv_"}
+# any/all: out may be bool or uint8 (check_result_is_bytebool), the result computed in out's
+BYTEBOOL_OUT = {"all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_out", "any.all_out"}
 # ... and those whose meta requires a bool out (build_borrowing_unary_force_boolean_op after
 # "<op> does not support non-boolean outputs.")
 BOOL_OUT = {"signbit.out", "isposinf.out", "isneginf.out"}
@@ -136,10 +145,19 @@ BOOL_OUT = {"signbit.out", "isposinf.out", "isneginf.out"}
 SELF_DTYPE_OUT = {"logcumsumexp.out", "nan_to_num.out"}
 
 
-def out_rule(f, kind) -> str:
+def out_rule(f, kind, delegates=None) -> str:
     name = str(f.func.name)
+    if kind.name == "inplace" and f.structured_delegate is not None and delegates is not None:
+        # a structured in-place op whose kernel is not TensorIterator: its set_output's
+        # check_inplace requires the result's dtype to be self's ("Bad in-place call")
+        d = delegates.get(str(f.structured_delegate))
+        if d is None or not d.structured or d.structured_inherits == "TensorIteratorBase":
+            return ""
+        return "from_out" if str(d.func.name.name) in DTYPE_FROM_OUT else "exact"
     if kind.name != "out" or name in NOT_EXACT_OUT:
         return ""
+    if name in BYTEBOOL_OUT:
+        return "bytebool"
     if name in EXACT_OUT:
         return "exact"
     if name in SAME_DTYPE_OUT:
@@ -174,6 +192,7 @@ class Model:
         self.dtype_sets, kernel_list = load_kernel_list()
 
         ops = []
+        delegates = {str(f.func.name): f for f in self.natives}
         for f in self.natives:
             name = str(f.func.name.name)
             overload = f.func.name.overload_name
@@ -186,7 +205,8 @@ class Model:
                 index=0, name=name, overload=overload, schema=schema_string(f.func),
                 cname=c_ident(qual), kind=kind.name, tags=sorted(f.tags), is_view=is_view,
                 cia=f.has_composite_implicit_autograd_kernel, func=f.func,
-                out_rule=out_rule(f, kind),
+                out_rule=out_rule(f, kind, delegates),
+                overlap_unchecked=str(f.func.name) in OVERLAP_UNCHECKED_INPLACE,
             ))
         ops.sort(key=lambda o: (o.name, o.overload))
         for i, op in enumerate(ops):

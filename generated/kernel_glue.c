@@ -1051,8 +1051,6 @@ glue__softmax_backward_data(tn_value *a)
 static PyObject *
 glue__to_copy(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
-        return NULL;
     return tn_op__to_copy(
         &tn_ops[TN_OP__to_copy],
         TN_T(a[0].u.t),
@@ -6603,8 +6601,6 @@ glue_to__dtype(tn_value *a)
 static PyObject *
 glue_to__dtype_layout(tn_value *a)
 {
-    if (tn_refuse_pin_memory(&a[4], &a[3], &a[0]))
-        return NULL;
     return tn_op_to__dtype_layout(
         &tn_ops[TN_OP_to__dtype_layout],
         TN_T(a[0].u.t),
@@ -7310,7 +7306,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_is_neg, glue_is_neg, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_is_pinned, glue_is_pinned, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_is_same_size, glue_is_same_size, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
-    {TN_OP_is_set_to, glue_is_set_to, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_is_set_to, glue_is_set_to, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_is_signed, glue_is_signed, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_is_vulkan_available, glue_is_vulkan_available, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_isclose, glue_isclose, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},

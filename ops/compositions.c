@@ -19,6 +19,8 @@
 #include "ops/compose.h"
 #include "ops/conv.h"
 #include "ops/loss.h"
+#include "ops/view.h"
+#include "ops/matmul.h"
 #include "ops/norm.h"
 
 #include <math.h>
@@ -296,13 +298,9 @@ PyObject *
 tn_compose_narrow(tn_op *op, tn_value *a)
 {
     TensorObject *t = TN_T(T(0));
-    int64_t d;
-    if (tn_wrap_dim(a[1].u.i, t->ndim, &d) < 0)
+    int64_t d, start = a[2].u.i, len = a[3].u.i;
+    if (tn_narrow_check(t, a[1].u.i, &start, len, &d) < 0)
         return NULL;
-    int64_t start = a[2].u.i, len = a[3].u.i;
-    int64_t cur = t->sizes[d];
-    if (start < 0)
-        start += cur;
     tn_value v[5] = {tn_value_tensor(T(0)), tn_value_int(d), tn_value_int(start), tn_value_int(start + len),
                      tn_value_int(1)};
     return call(TN_OP_slice__Tensor, v);
@@ -663,7 +661,7 @@ tn_compose_linear(tn_op *op, tn_value *a)
         Py_XDECREF(wt);
         return r;
     }
-    if (bias && tn_tensor_is_contiguous(in) && (in->ndim == 3 || TN_T(bias)->ndim == 1))
+    if (tn_linear_fuses_bias(in, bias ? TN_T(bias) : NULL))
         return flatten_nd_linear(input, weight, bias);
     PyObject *wt = at_t(weight);
     PyObject *out = wt ? matmul(input, wt) : NULL;
@@ -1048,6 +1046,12 @@ tn_compose_nll_loss2d(tn_op *op, tn_value *a)
 PyObject *
 tn_compose_nanmean(tn_op *op, tn_value *a)
 {
+    int sd = TN_T(T(0))->dtype;
+    if (!tn_dtype_is_floating(sd) && !tn_dtype_is_complex(sd)) {  /* upstream's first check */
+        PyErr_Format(PyExc_RuntimeError, "nanmean(): expected input to have floating point or complex dtype but got %s",
+                     tn_dtype_legacy_name(sd));
+        return NULL;
+    }
     PyObject *nan = at_1(TN_OP_isnan, T(0));
     PyObject *keep = nan ? at_1(TN_OP_logical_not, nan) : NULL;
     PyObject *factor = keep ? call(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(keep), a[1], a[2], NONE_V})

@@ -746,6 +746,11 @@ tn_op_type_as(const tn_op *overload, TensorObject *self, TensorObject *other)
 PyObject *
 tn_op_copy_(const tn_op *overload, TensorObject *self, TensorObject *src, bool non_blocking)
 {
+    /* upstream's copy_impl refuses a meta source into a real tensor before the iterator's shapes */
+    if (src->device == TN_DEVICE_META && self->device != TN_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
+        return NULL;
+    }
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(self->ndim, self->sizes, src->ndim, src->sizes, &nd, shape) < 0)
@@ -881,21 +886,30 @@ tn_op_resize_(const tn_op *overload, TensorObject *self, tn_ints size, int memor
     return Py_NewRef((PyObject *)self);
 }
 
-/* upstream's set_storage_cpu_: checkSetStorage, then resize_impl_cpu_, which grows a storage too
- * small for the new geometry (so no view ever reads past its storage) */
+/* upstream's set_storage_cpu_: checkSetStorage (the devices must match, the offset be
+ * non-negative), then resize_impl_cpu_, which leaves a tensor whose sizes (and strides, when
+ * given) do not change as it is, checking the storage holds it, and otherwise grows a storage
+ * too small for the new geometry (so no view ever reads past its storage). No strides (NULL)
+ * means contiguous ones. */
 static PyObject *
 set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const int64_t *sizes, const int64_t *strides)
 {
+    if (s != self->storage && s->device != self->storage->device) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "Attempted to set the storage of a tensor on device \"%s\" to a storage on different "
+                     "device \"%s\".  This is no longer allowed; the devices must match.",
+                     self->storage->device == TN_DEVICE_META ? "meta" : "cpu", s->device == TN_DEVICE_META ? "meta" : "cpu");
+        return NULL;
+    }
     if (offset < 0) {
         PyErr_Format(PyExc_RuntimeError, "Tensor: invalid storage offset %lld", (long long)offset);
         return NULL;
     }
     if (tn_check_ndim(ndim) < 0 || tn_check_size_nonnegative(ndim, sizes) < 0)
         return NULL;
-    /* upstream's checkSetStorage: resize_impl grows the storage only when the geometry changes,
-     * so with the same sizes and strides the offset is checked against the storage instead */
-    if (strides && ndim == self->ndim && !memcmp(sizes, self->sizes, sizeof(int64_t) * (size_t)ndim) &&
-        !memcmp(strides, self->strides, sizeof(int64_t) * (size_t)ndim)) {
+    int same = ndim == self->ndim && !memcmp(sizes, self->sizes, sizeof(int64_t) * (size_t)ndim) &&
+               (!strides || !memcmp(strides, self->strides, sizeof(int64_t) * (size_t)ndim));
+    if (same) {
         int64_t es = tn_dtype_size(self->dtype), bytes = tn_storage_nbytes(ndim, sizes, strides, es, 0);
         if (bytes < 0)
             return NULL;
@@ -904,7 +918,7 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
         if (bytes > 0 && (over || total > s->nbytes)) {
             char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
             tn_format_sizes(a, sizeof a, ndim, sizes);
-            tn_format_sizes(b, sizeof b, ndim, strides);
+            tn_format_sizes(b, sizeof b, strides ? ndim : 0, strides);
             PyErr_Format(PyExc_RuntimeError,
                          "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %lld requiring a "
                          "storage size of %lld are out of bounds for storage of size %lld",
@@ -916,18 +930,20 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
     int64_t need = tn_storage_nbytes(ndim, sizes, strides, tn_dtype_size(self->dtype), offset);
     if (need < 0)
         return NULL;
-    if (tn_numel(ndim, sizes) > 0 && need > s->nbytes && tn_storage_resize(s, need) < 0)
+    if (!same && tn_numel(ndim, sizes) > 0 && need > s->nbytes && tn_storage_resize(s, need) < 0)
         return NULL;
     tn_storage_retain(s);
     tn_storage_release(self->storage);
     self->storage = s;
     self->offset = offset;
     self->device = (int8_t)s->device;
-    int64_t st[TN_MAX_NDIM];
-    if (strides)
-        tn_user_strides(ndim, sizes, strides, st);  /* See Note [Negative strides] */
-    if (tn_tensor_set_geometry(self, ndim, sizes, strides ? st : NULL) < 0)
-        return NULL;
+    if (!same) {
+        int64_t st[TN_MAX_NDIM];
+        if (strides)
+            tn_user_strides(ndim, sizes, strides, st);  /* See Note [Negative strides] */
+        if (tn_tensor_set_geometry(self, ndim, sizes, strides ? st : NULL) < 0)
+            return NULL;
+    }
     tn_tensor_bump_version(self);
     return Py_NewRef((PyObject *)self);
 }
@@ -995,11 +1011,10 @@ tn_op_set___source_Storage_storage_offset(const tn_op *overload, TensorObject *s
 PyObject *
 tn_op_set___source_Tensor(const tn_op *overload, TensorObject *self, TensorObject *source)
 {
-    if (source->dtype != self->dtype) {
-        PyErr_Format(PyExc_RuntimeError, "Could not set tensor of type %s to a tensor of type %s",
-                     tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(source->dtype));
-        return NULL;
-    }
+    /* upstream's set_tensor_: self keeps its dtype (set_storage_keep_dtype); a tensor set to
+     * itself is left as it is */
+    if (source == self)
+        return Py_NewRef((PyObject *)self);
     return set_storage(self, source->storage, source->offset, source->ndim, source->sizes, source->strides);
 }
 
@@ -1008,12 +1023,15 @@ tn_op_set___source_Tensor_storage_offset(const tn_op *overload, TensorObject *se
                                          int64_t storage_offset,
                                          tn_ints size, tn_ints stride)
 {
-    if (source->dtype != self->dtype) {
-        PyErr_Format(PyExc_RuntimeError, "Could not set tensor of type %s to a tensor of type %s",
-                     tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(source->dtype));
+    /* upstream's set_: the source is a storage (contiguous), the offset counted from its own */
+    if (!tn_tensor_is_contiguous(source)) {
+        PyErr_SetString(PyExc_RuntimeError, "passed in tensor to be used as storage must be contiguous");
         return NULL;
     }
     if (check_size_stride_lengths(size, stride) < 0)
         return NULL;
-    return set_storage(self, source->storage, storage_offset, (int)size.n, size.v, stride.n ? stride.v : NULL);
+    int64_t offset;
+    if (__builtin_add_overflow(storage_offset, source->offset, &offset))
+        offset = -1;
+    return set_storage(self, source->storage, offset, (int)size.n, size.v, stride.n ? stride.v : NULL);
 }

@@ -804,6 +804,12 @@ scatter_run(const tn_op *overload, TensorObject *self, int64_t d, TensorObject *
             return NULL;
     }
     TensorObject *t = TN_T(target);
+    /* upstream's scatter meta checks the dtypes (scatter_gather_dtype_check) for any index */
+    if (src && src->dtype != self->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype");
+        Py_DECREF(target);
+        return NULL;
+    }
     if (t->device == TN_DEVICE_META || index->numel == 0)
         return target;
     PyObject *srct = NULL;

@@ -398,8 +398,28 @@ tn_op_mse_loss(const tn_op *overload, TensorObject *self, TensorObject *target, 
         PyErr_Format(PyExc_NotImplementedError, "\"mse_cpu\" not implemented for '%s'", tn_dtype_legacy_name(common));
         return NULL;
     }
-    tn_value s[3] = {tv((PyObject *)self), tv((PyObject *)target), tn_value_int(1)};
+    /* the iterator casts its inputs to the common dtype: a bool input is 0 or 1 there, where
+     * sub would refuse it */
+    PyObject *in[2] = {(PyObject *)self, (PyObject *)target};
+    for (int i = 0; i < 2; i++) {
+        if (TN_T(in[i])->dtype == TN_DTYPE_BOOL) {
+            tn_value c[7] = {tv(in[i]), {.tag = TN_V_DTYPE}, {.tag = TN_V_NONE}, {.tag = TN_V_NONE},
+                             {.tag = TN_V_NONE}, {.tag = TN_V_BOOL}, {.tag = TN_V_NONE}};
+            c[1].u.i = common;
+            in[i] = tn_call(TN_OP__to_copy, c);
+        } else {
+            Py_INCREF(in[i]);
+        }
+    }
+    if (!in[0] || !in[1]) {
+        Py_XDECREF(in[0]);
+        Py_XDECREF(in[1]);
+        return NULL;
+    }
+    tn_value s[3] = {tv(in[0]), tv(in[1]), tn_value_int(1)};
     PyObject *diff = tn_call(TN_OP_sub__Tensor, s);
+    Py_DECREF(in[0]);
+    Py_DECREF(in[1]);
     if (!diff)
         return NULL;
     tn_value m[2] = {tv(diff), tv(diff)};

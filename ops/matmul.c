@@ -12,6 +12,7 @@
 #include "generated/autograd_helpers.h"
 #include "runtime/autograd.h"
 #include "kernels/attention.h"
+#include "ops/matmul.h"
 #include "kernels/matmul.h"
 #include "ops/compose.h"
 
@@ -384,6 +385,19 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
     return (PyObject *)out;
 }
 
+int
+tn_linear_fuses_bias(const TensorObject *input, const TensorObject *bias)
+{
+    if (!bias)
+        return 0;
+    if (input->ndim == 2)
+        return 1;
+    int big = 0;
+    for (int i = 0; i < bias->ndim; i++)
+        big += bias->sizes[i] != 1;
+    return (bias->ndim == 1 || big == 1) && tn_tensor_is_contiguous(bias) && tn_tensor_is_contiguous(input);
+}
+
 /* linear: y = x @ W^T + b. W [out, in] is read in place (its transpose is just strides). f32,
  * f16 and bf16 with a contiguous row-major W take tn_linear; everything else is a strided GEMM. */
 PyObject *
@@ -393,8 +407,7 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
         PyErr_Format(PyExc_RuntimeError, "linear(): weight must be 1-D or 2-D, got %d-D", weight->ndim);
         return NULL;
     }
-    if (weight->ndim == 1 && bias &&
-        (input->ndim == 2 || (tn_tensor_is_contiguous(input) && (input->ndim == 3 || bias->ndim == 1)))) {
+    if (weight->ndim == 1 && tn_linear_fuses_bias(input, bias)) {
         /* upstream's fused paths: addmm(bias, input (flattened to 2-D), weight.t()) */
         PyErr_SetString(PyExc_RuntimeError, "mat2 must be a matrix, got 1-D tensor");
         return NULL;
@@ -408,6 +421,17 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
         Py_DECREF(wt);
         if (r && bias) {
             /* upstream: output.add_(bias), in place (a bias that would broadcast output is refused) */
+            tn_value a[3] = {tn_value_tensor(r), tn_value_tensor((PyObject *)bias), tn_value_int(1)};
+            PyObject *s = tn_call(TN_OP_add___Tensor, a);
+            Py_DECREF(r);
+            r = s;
+        }
+        return r;
+    }
+    if (bias && !tn_linear_fuses_bias(input, bias)) {
+        /* upstream's unfused path: matmul(input, weight.t()), then add_(bias), broadcasting */
+        PyObject *r = tn_op_linear(overload, input, weight, NULL);
+        if (r) {
             tn_value a[3] = {tn_value_tensor(r), tn_value_tensor((PyObject *)bias), tn_value_int(1)};
             PyObject *s = tn_call(TN_OP_add___Tensor, a);
             Py_DECREF(r);

@@ -48,7 +48,8 @@ softmax_impl(const tn_op *overload, TensorObject *self, int64_t dim, int log)
     int64_t d;
     if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
         return NULL;
-    if (!tn_dtype_is_floating(self->dtype)) {
+    /* upstream's softmax_cpu_out returns before its kernel's dtype dispatch for an empty input */
+    if (!tn_dtype_is_floating(self->dtype) && self->numel != 0 && self->device != TN_DEVICE_META) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
                      log ? "log_softmax" : "softmax", tn_dtype_legacy_name(self->dtype));
         return NULL;
@@ -96,15 +97,22 @@ check_half_to_float(bool half_to_float)
     return 0;
 }
 
+/* upstream's meta wraps the dim before the CPU kernel refuses half_to_float */
 PyObject *
 tn_op__softmax(const tn_op *overload, TensorObject *self, int64_t dim, bool half_to_float)
 {
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
     return check_half_to_float(half_to_float) < 0 ? NULL : softmax_impl(overload, self, dim, 0);
 }
 
 PyObject *
 tn_op__log_softmax(const tn_op *overload, TensorObject *self, int64_t dim, bool half_to_float)
 {
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
     return check_half_to_float(half_to_float) < 0 ? NULL : softmax_impl(overload, self, dim, 1);
 }
 

@@ -35,7 +35,12 @@ softmax_backward(const tn_op *overload, TensorObject *grad, TensorObject *output
     const char *name = log ? "_log_softmax_backward_data" : "_softmax_backward_data";
     int same = grad->ndim == output->ndim &&
                !memcmp(grad->sizes, output->sizes, sizeof(int64_t) * (size_t)grad->ndim);
-    if (!same && (!log || grad->numel != output->numel)) {
+    /* log_softmax's CPU kernel reads output as if it had grad's shape: with another element
+     * count it reads past output's elements, which is no result to agree with */
+    if (!same && log && grad->numel != output->numel)
+        return tn_refuse(overload, "takes grad_output and output of one shape in torchnative (upstream's kernel "
+                                   "reads output as if it had grad_output's shape, past its elements when they differ)");
+    if (!same && !log) {
         char a[256], b[256];
         tn_format_sizes(a, sizeof a, grad->ndim, grad->sizes);
         tn_format_sizes(b, sizeof b, output->ndim, output->sizes);
@@ -51,7 +56,8 @@ softmax_backward(const tn_op *overload, TensorObject *grad, TensorObject *output
         PyErr_SetString(PyExc_RuntimeError, "expected scalar type Float but found Half");
         return NULL;
     }
-    if (!tn_dtype_is_floating(grad->dtype)) {
+    /* the kernel's dtype dispatch comes after upstream's early return for an empty grad */
+    if (!tn_dtype_is_floating(grad->dtype) && grad->numel != 0 && grad->device != TN_DEVICE_META) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
                      log ? "log_softmax_backward_lastdim_kernel_impl" : "softmax_backward_lastdim_kernel_impl",
                      tn_dtype_legacy_name(grad->dtype));

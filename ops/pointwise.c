@@ -289,12 +289,20 @@ tn_op_add__Scalar(const tn_op *overload, TensorObject *self, const tn_value *oth
     return binary(overload, TN_BIN_ADD, BK_ARITH, self, NULL, other, alpha);
 }
 
+/* upstream's sub is add with -alpha, and negating an int64 alpha of -2**63 wraps to itself:
+ * sub(x, y, alpha=-2**63) adds -2**63 * y (rsub likewise) */
+static int
+sub_kind(const tn_value *alpha)
+{
+    return alpha && alpha->tag == TN_V_INT && alpha->u.i == INT64_MIN ? TN_BIN_ADD : TN_BIN_SUB;
+}
+
 PyObject *
 tn_op_sub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *other, const tn_value *alpha)
 {
     if (check_alpha(alpha, self, other, NULL) < 0)
         return NULL;
-    return binary(overload, TN_BIN_SUB, BK_ARITH, self, other, NULL, alpha);
+    return binary(overload, sub_kind(alpha), BK_ARITH, self, other, NULL, alpha);
 }
 
 PyObject *
@@ -302,7 +310,7 @@ tn_op_sub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *oth
 {
     if (check_alpha(alpha, self, NULL, other) < 0)
         return NULL;
-    return binary(overload, TN_BIN_SUB, BK_ARITH, self, NULL, other, alpha);
+    return binary(overload, sub_kind(alpha), BK_ARITH, self, NULL, other, alpha);
 }
 
 /* rsub(self, other, alpha) = other - alpha * self */
@@ -311,7 +319,7 @@ tn_op_rsub__Tensor(const tn_op *overload, TensorObject *self, TensorObject *othe
 {
     if (check_alpha(alpha, other, self, NULL) < 0)
         return NULL;
-    return binary(overload, TN_BIN_SUB, BK_ARITH, other, self, NULL, alpha);
+    return binary(overload, sub_kind(alpha), BK_ARITH, other, self, NULL, alpha);
 }
 
 PyObject *
@@ -321,7 +329,7 @@ tn_op_rsub__Scalar(const tn_op *overload, TensorObject *self, const tn_value *ot
     if (!o)
         return NULL;
     o->wrapped_number = 1;
-    PyObject *r = check_alpha(alpha, o, self, NULL) < 0 ? NULL : binary(overload, TN_BIN_SUB, BK_ARITH, o,
+    PyObject *r = check_alpha(alpha, o, self, NULL) < 0 ? NULL : binary(overload, sub_kind(alpha), BK_ARITH, o,
                               self, NULL, alpha);
     Py_DECREF(o);
     return r;
@@ -529,6 +537,11 @@ tn_op_log_sigmoid(const tn_op *overload, TensorObject *self)
         PyErr_Format(PyExc_NotImplementedError, "\"log_sigmoid_cpu\" not implemented for '%s'",
                      tn_dtype_legacy_name(self->dtype));
         return NULL;
+    }
+    if (self->device == TN_DEVICE_META && tn_dtype_is_integral(self->dtype, true)) {
+        /* upstream's meta (torch._decomp's log_sigmoid_forward, out-wrapped) keeps self's dtype,
+         * where the composition below would promote to float */
+        return (PyObject *)tn_tensor_empty(self->ndim, self->sizes, self->dtype, TN_DEVICE_META);
     }
     PyObject *x = at_contiguous((PyObject *)self);
     PyObject *zero = x ? at_scalar_tensor_zero(x) : NULL;
@@ -1065,7 +1078,7 @@ tn_op_sub___Tensor(const tn_op *overload, TensorObject *self, TensorObject *othe
 {
     if (check_inplace(self, other, NULL) < 0 || check_alpha(alpha, self, other, NULL) < 0)
         return NULL;
-    return finish_inplace(overload, self, binary_into(overload, self, TN_BIN_SUB, BK_ARITH, self, other, NULL, alpha));
+    return finish_inplace(overload, self, binary_into(overload, self, sub_kind(alpha), BK_ARITH, self, other, NULL, alpha));
 }
 
 PyObject *
@@ -1073,7 +1086,7 @@ tn_op_sub___Scalar(const tn_op *overload, TensorObject *self, const tn_value *ot
 {
     if (check_inplace(self, NULL, NULL) < 0 || check_alpha(alpha, self, NULL, other) < 0)
         return NULL;
-    return finish_inplace(overload, self, binary_into(overload, self, TN_BIN_SUB, BK_ARITH, self, NULL, other, alpha));
+    return finish_inplace(overload, self, binary_into(overload, self, sub_kind(alpha), BK_ARITH, self, NULL, other, alpha));
 }
 
 PyObject *
@@ -1632,6 +1645,13 @@ tn_op_gelu_backward(const tn_op *overload, TensorObject *grad_output, TensorObje
         tn_tensor_is_contiguous(self) &&
         (grad_output->dtype != self->dtype || grad_output->ndim != self->ndim ||
          memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim))) {
+        /* an integer grad_output of the input's shape oneDNN takes as its own integer type and
+         * computes with (its answer depends on its version and the CPU): refused by name */
+        if (!tn_dtype_is_floating(grad_output->dtype) && !tn_dtype_is_complex(grad_output->dtype) &&
+            grad_output->ndim == self->ndim &&
+            !memcmp(grad_output->sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim))
+            return tn_refuse(overload, "with an integer grad_output for a contiguous float input is refused in "
+                                       "torchnative (upstream hands it to oneDNN as an integer tensor)");
         PyErr_SetString(PyExc_RuntimeError, "gelu_backward: oneDNN's gelu gradient (upstream's path for a "
                                             "contiguous input) needs grad_output of the input's shape and dtype");
         return NULL;

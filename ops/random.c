@@ -104,15 +104,23 @@ tn_op_uniform_(const tn_op *overload, TensorObject *self, double from, double to
                                                 from, to));
 }
 
+/* upstream's CHECK_NORMAL_STD, before anything is allocated: std >= 0 (a NaN fails) */
+static int
+check_normal_std(double std)
+{
+    if (std >= 0.0)
+        return 0;
+    char a[32];
+    snprintf(a, sizeof a, "%g", std);
+    PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %s", a);
+    return -1;
+}
+
 PyObject *
 tn_op_normal_(const tn_op *overload, TensorObject *self, double mean, double std, PyObject *generator)
 {
-    if (std < 0) {
-        char a[32];
-        snprintf(a, sizeof a, "%g", std);
-        PyErr_Format(PyExc_RuntimeError, "normal expects std >= 0.0, but found std %s", a);
+    if (check_normal_std(std) < 0)
         return NULL;
-    }
     if (check_writable(self) < 0)
         return NULL;
     if (meta_or_empty(self)) {
@@ -177,6 +185,13 @@ static PyObject *
 random_from_to(const tn_op *overload, TensorObject *self, int64_t from, tn_opt_int to, PyObject *generator)
 {
     uint64_t range;
+    /* upstream's meta random_ checks nothing (its bounds checks live in the CPU kernel's path) */
+    if (self->device == TN_DEVICE_META) {
+        if (check_writable(self) < 0)
+            return NULL;
+        tn_tensor_bump_version(self);
+        return Py_NewRef((PyObject *)self);
+    }
     if (to.has) {
         if (from >= to.v) {
             PyErr_Format(PyExc_RuntimeError,
@@ -491,6 +506,26 @@ floating_factory(const tn_op *overload, int *dtype, const char *name)
     return 0;
 }
 
+/* randn: upstream's normal_ returns before its kernel's dtype dispatch for an empty result, so
+ * randn([2, 0], dtype=torch.int8) is an empty int8 tensor */
+static PyObject *
+normal_factory(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory,
+               PyObject *generator)
+{
+    if (dtype < 0)
+        dtype = tn_default_dtype;
+    if (tn_dtype_is_complex(dtype)) {
+        floating_factory(overload, &dtype, "normal_kernel_cpu");  /* refuses complex by name */
+        return NULL;
+    }
+    /* the sizes are checked (empty) before normal_'s dtype dispatch, which an empty result skips */
+    PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
+    if (t && TN_T(t)->numel > 0 && TN_T(t)->device != TN_DEVICE_META &&
+        floating_factory(overload, &dtype, "normal_kernel_cpu") < 0)
+        Py_CLEAR(t);
+    return filled_random(overload, t, normal01, generator);
+}
+
 PyObject *
 tn_op_rand(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
@@ -513,20 +548,14 @@ tn_op_rand__generator(const tn_op *overload, tn_ints size, PyObject *generator, 
 PyObject *
 tn_op_randn(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
-    if (floating_factory(overload, &dtype, "normal_kernel_cpu") < 0)
-        return NULL;
-    return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
-                         pin_memory, -1), normal01, NULL);
+    return normal_factory(overload, size, dtype, layout, device, pin_memory, NULL);
 }
 
 PyObject *
 tn_op_randn__generator(const tn_op *overload, tn_ints size, PyObject *generator, int dtype, int layout,
                        const tn_value *device, int pin_memory)
 {
-    if (floating_factory(overload, &dtype, "normal_kernel_cpu") < 0)
-        return NULL;
-    return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
-                         pin_memory, -1), normal01, generator);
+    return normal_factory(overload, size, dtype, layout, device, pin_memory, generator);
 }
 
 PyObject *
@@ -550,8 +579,10 @@ randint_impl(const tn_op *overload, int64_t low, int64_t high, tn_ints size, PyO
              int layout,
              const tn_value *device, int pin_memory)
 {
+    /* an explicit dtype=None is the default dtype, as upstream's randint (TensorOptions without a
+     * dtype); torch.randint's binding passes the schema's int64 instead (runtime/argparse.c) */
     if (dtype < 0)
-        dtype = TN_DTYPE_I64;
+        dtype = tn_default_dtype;
     PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
     if (!t)
         return NULL;
@@ -604,7 +635,15 @@ randperm_impl(const tn_op *overload, int64_t n, PyObject *generator, int dtype, 
         dtype = TN_DTYPE_I64;
     tn_ints size = {&n, 1, false};
     PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
-    if (!t || TN_T(t)->device == TN_DEVICE_META || n == 0)
+    if (!t || TN_T(t)->device == TN_DEVICE_META)
+        return t;
+    /* upstream's randperm_cpu dispatches on AT_ALL_TYPES_AND(Half, BFloat16), even for n == 0 */
+    if (dtype == TN_DTYPE_BOOL || !tn_dtype_has_kernels(dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"randperm\" not implemented for '%s'", tn_dtype_legacy_name(dtype));
+        Py_DECREF(t);
+        return NULL;
+    }
+    if (n == 0)
         return t;
     TensorObject *out = TN_T(t);
     int64_t *buf = dtype == TN_DTYPE_I64 ? (int64_t *)tn_tensor_data(out) : PyMem_Malloc(sizeof(int64_t) * (size_t)n);
@@ -648,6 +687,8 @@ tn_op_normal__float_float(const tn_op *overload, double mean, double std, tn_int
                           int dtype, int layout,
                           const tn_value *device, int pin_memory)
 {
+    if (check_normal_std(std) < 0)
+        return NULL;
     if (dtype < 0)
         dtype = tn_default_dtype;
     PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
@@ -662,6 +703,8 @@ tn_op_normal__float_float(const tn_op *overload, double mean, double std, tn_int
 PyObject *
 tn_op_normal__Tensor_float(const tn_op *overload, TensorObject *mean, double std, PyObject *generator)
 {
+    if (check_normal_std(std) < 0)
+        return NULL;
     tn_value dev = {.tag = TN_V_NONE};
     PyObject *out = tn_op_empty_like(overload, mean, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
@@ -683,6 +726,8 @@ PyObject *
 tn_op_normal__Tensor_float_out(const tn_op *overload, TensorObject *mean, double std, PyObject *generator,
                                TensorObject *out)
 {
+    if (check_normal_std(std) < 0)
+        return NULL;
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(mean->ndim, mean->sizes, out->ndim, out->sizes, &nd, shape) < 0 ||

@@ -17,8 +17,10 @@
 #include <string.h>
 
 /* Which dims a reduction covers: `dims` (empty or none = all), wrapped and deduplicated. */
+/* wrap_first: upstream's structured reductions (resize_reduction) wrap every dim before the
+ * mask finds repeats; std/var (make_dim_mask alone) wrap and check one dim at a time */
 static int
-reduce_mask(TensorObject *self, tn_ints dims, uint8_t *mask)
+reduce_mask(TensorObject *self, tn_ints dims, uint8_t *mask, int wrap_first)
 {
     memset(mask, 0, TN_MAX_NDIM);
     if (dims.none || dims.n == 0) {
@@ -27,6 +29,11 @@ reduce_mask(TensorObject *self, tn_ints dims, uint8_t *mask)
         return 0;
     }
     uint64_t seen = 0;  /* a 0-dim tensor's dims wrap to 0, and repeats are refused there too */
+    for (Py_ssize_t i = 0; i < dims.n && wrap_first; i++) {
+        int64_t d;
+        if (tn_wrap_dim(dims.v[i], self->ndim, &d) < 0)
+            return -1;
+    }
     for (Py_ssize_t i = 0; i < dims.n; i++) {
         int64_t d;
         if (tn_wrap_dim(dims.v[i], self->ndim, &d) < 0)
@@ -94,7 +101,7 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
 {
     uint8_t mask[TN_MAX_NDIM];
     int64_t shape[TN_MAX_NDIM];
-    if (reduce_mask(self, dims, mask) < 0)
+    if (reduce_mask(self, dims, mask, 1) < 0)
         return NULL;
     int nd = reduced_shape(self, mask, keepdim, shape);
     TensorObject *out = tn_tensor_empty(nd, shape, out_dtype, self->device);
@@ -109,9 +116,19 @@ reduce(const tn_op *overload, tn_reduce_op op, TensorObject *self, tn_ints dims,
     TN_NOGIL(self->numel, s = tn_reduce(op, self->dtype, out_dtype, &g.outer, g.rdim, g.rsizes, g.rstrides,
                                         tn_tensor_data(out), tn_tensor_data(self), param));
     if (s == TN_ERR_VALUE) {
-        PyErr_Format(PyExc_IndexError,
-                     "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim "
-                     "with the 'dim' argument.", tn_reduce_op_name(op));
+        /* upstream's zero_numel_check_dims: no dims given is a RuntimeError, a given dim of size 0
+         * an IndexError naming it */
+        int zero = -1;
+        for (int i = 0; i < self->ndim && zero < 0 && !(dims.none || dims.n == 0); i++)
+            if (mask[i] && self->sizes[i] == 0)
+                zero = i;
+        if (zero >= 0)
+            PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim %d to have non-zero size.",
+                         tn_reduce_op_name(op), zero);
+        else
+            PyErr_Format(PyExc_RuntimeError,
+                         "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction "
+                         "dim with the 'dim' argument.", tn_reduce_op_name(op));
         goto fail;
     }
     if (TN_KCHECK(overload, s, compute) < 0)
@@ -185,6 +202,12 @@ tn_op_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool kee
 PyObject *
 tn_op_nanmean(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
+    if (!tn_dtype_is_floating(self->dtype) && !tn_dtype_is_complex(self->dtype)) {
+        /* upstream's nanmean checks self's dtype before anything else (dims, dtype=) */
+        PyErr_Format(PyExc_RuntimeError, "nanmean(): expected input to have floating point or complex dtype but got %s",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     int d = mean_dtype(self, dtype, "nanmean");
     return d < 0 ? NULL : reduce(overload, TN_RED_NANMEAN, self, dim, keepdim, d, 0);
 }
@@ -579,7 +602,7 @@ var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value 
     double corr = (correction && correction->tag != TN_V_NONE) ? tn_scalar_to_double(correction) : 1.0;
     uint8_t mask[TN_MAX_NDIM];
     int64_t shape[TN_MAX_NDIM];
-    if (reduce_mask(self, dim, mask) < 0)
+    if (reduce_mask(self, dim, mask, 0) < 0)
         return NULL;
     int nd = reduced_shape(self, mask, keepdim, shape);
     TensorObject *out = tn_tensor_empty(nd, shape, d, self->device);
@@ -654,7 +677,16 @@ scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, 
         return NULL;
     int out_dtype = dtype >= 0 ? dtype : (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) ?
                                           sum_dtype(self->dtype, -1) : self->dtype;
-    if ((op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) && out_dtype == TN_DTYPE_BOOL) {
+    /* upstream's impl_func_cum_ops: a 0-dim self is filled into the result, an empty one
+     * zeroes it; only the rest reach the kernel's dtype dispatch */
+    int cum = op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD;
+    if (cum && self->ndim == 0 && self->device != TN_DEVICE_META && !with_indices) {
+        tn_value c[7] = {tn_value_tensor((PyObject *)self), {.tag = TN_V_DTYPE}, {.tag = TN_V_NONE},
+                         {.tag = TN_V_NONE}, {.tag = TN_V_NONE}, {.tag = TN_V_BOOL}, {.tag = TN_V_NONE}};
+        c[1].u.i = out_dtype;
+        return tn_call(TN_OP__to_copy, c);
+    }
+    if (cum && out_dtype == TN_DTYPE_BOOL && self->numel > 0 && self->device != TN_DEVICE_META) {
         /* upstream's cumsum/cumprod CPU kernels dispatch over all types but bool */
         PyErr_Format(PyExc_NotImplementedError, "\"%s_out_cpu\" not implemented for 'Bool'",
                      op == TN_SCAN_CUMSUM ? "cumsum" : "cumprod");
@@ -664,15 +696,25 @@ scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, 
     TensorObject *idx = with_indices ? tn_tensor_empty(self->ndim, self->sizes, TN_DTYPE_I64, self->device) : NULL;
     if (!out || (with_indices && !idx))
         goto fail;
+    PyObject *cast = NULL;  /* upstream casts the input to the result's dtype first (self.to(dtype)) */
     if (self->device != TN_DEVICE_META && self->numel > 0) {
         if (tn_check_dtype(overload, out_dtype) < 0)
             goto fail;
+        if (out_dtype != self->dtype && (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD)) {
+            tn_value c[7] = {tn_value_tensor((PyObject *)self), {.tag = TN_V_DTYPE}, {.tag = TN_V_NONE},
+                             {.tag = TN_V_NONE}, {.tag = TN_V_NONE}, {.tag = TN_V_BOOL}, {.tag = TN_V_NONE}};
+            c[1].u.i = out_dtype;
+            if (!(cast = tn_call(TN_OP__to_copy, c)))
+                goto fail;
+            self = TN_T(cast);
+        }
         tn_loop l;  /* indices are laid out as out is */
         tn_loop_along(&l, self, d, with_indices ? 3 : 2, (const TensorObject *[]){out, self, out});
         int64_t n = self->ndim ? self->sizes[d] : 1;
         int64_t si = self->ndim ? self->strides[d] : 1, so = self->ndim ? out->strides[d] : 1;
         tn_status s = tn_scan(op, self->dtype, out_dtype, &l, n, si, so, tn_tensor_data(out),
                               idx ? (int64_t *)tn_tensor_data(idx) : NULL, tn_tensor_data(self));
+        Py_XDECREF(cast);
         if (TN_KCHECK(overload, s, out_dtype) < 0)
             goto fail;
     }

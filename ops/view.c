@@ -11,6 +11,7 @@
 #include "runtime/argparse.h"
 #include "runtime/dtype.h"
 #include "generated/op_kernels.h"
+#include "ops/view.h"
 
 #include <string.h>
 
@@ -577,34 +578,42 @@ tn_op_slice__Tensor(const tn_op *overload, TensorObject *self, int64_t dim, tn_o
     return make_view(self, self->ndim, sizes, strides, self->offset + s * self->strides[d]);
 }
 
-PyObject *
-tn_op_narrow(const tn_op *overload, TensorObject *self, int64_t dim, int64_t start, int64_t length)
+int
+tn_narrow_check(const TensorObject *self, int64_t dim, int64_t *start, int64_t length, int64_t *d)
 {
     if (self->ndim == 0) {
         PyErr_SetString(PyExc_RuntimeError, "narrow() cannot be applied to a 0-dim tensor.");
-        return NULL;
+        return -1;
     }
     if (length < 0) {
         PyErr_SetString(PyExc_RuntimeError, "narrow(): length must be non-negative.");
-        return NULL;
+        return -1;
     }
-    int64_t d;
-    if (wrap(dim, self->ndim, &d) < 0)
-        return NULL;
-    int64_t cur = self->sizes[d];
-    if (start < -cur || start > cur) {
+    if (wrap(dim, self->ndim, d) < 0)
+        return -1;
+    int64_t cur = self->sizes[*d];
+    if (*start < -cur || *start > cur) {
         PyErr_Format(PyExc_IndexError,
                      "start out of range (expected to be in range of [%lld, %lld], but got %lld)", (long long)-cur,
-                     (long long)cur, (long long)start);
-        return NULL;
+                     (long long)cur, (long long)*start);
+        return -1;
     }
-    if (start < 0)
-        start += cur;
-    if (start + length > cur) {
+    if (*start < 0)
+        *start += cur;
+    if (*start + length > cur) {
         PyErr_Format(PyExc_RuntimeError, "start (%lld) + length (%lld) exceeds dimension size (%lld).",
-                     (long long)start, (long long)length, (long long)cur);
-        return NULL;
+                     (long long)*start, (long long)length, (long long)cur);
+        return -1;
     }
+    return 0;
+}
+
+PyObject *
+tn_op_narrow(const tn_op *overload, TensorObject *self, int64_t dim, int64_t start, int64_t length)
+{
+    int64_t d;
+    if (tn_narrow_check(self, dim, &start, length, &d) < 0)
+        return NULL;
     tn_opt_int s = {true, start}, e = {true, start + length};
     return tn_op_slice__Tensor(overload, self, d, s, e, 1);
 }

@@ -98,6 +98,14 @@ tn_op_unfold_backward(const tn_op *overload, TensorObject *grad_in, tn_ints inpu
         Py_DECREF(g);
         return NULL;
     }
+    int64_t extent = input_sizes.n ? input_sizes.v[d] : 1;
+    if (size > extent) {
+        /* no window of this size fits the input: upstream's kernel still runs, reading past
+         * grad_in, which is no result to agree with */
+        Py_DECREF(g);
+        return tn_refuse(overload, "with a window larger than the input's dimension is refused in torchnative "
+                                   "(upstream's kernel reads past grad_in)");
+    }
     PyObject *win = tn_op_unfold(overload, TN_T(g), d, size, step);
     if (!win || step >= size)
         return fill_view(g, win, (PyObject *)grad_in);

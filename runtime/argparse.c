@@ -786,6 +786,13 @@ match_signature(const tn_schema *sig, PyObject *self, const call_args *c, PyObje
         else if (o)
             kw_used++;
     }
+    if (pos < c->nargs) {
+        /* positional arguments left over: an int list given as a list takes no more (x.view([2], 1)) */
+        if (raise)
+            PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd were given", sig->name,
+                         sig->max_pos, sig->max_pos == 1 ? "" : "s", c->nargs);
+        return 0;
+    }
     if (kw_used < c->nkw) {
         if (raise) {
             for (Py_ssize_t k = 0; k < c->nkw; k++) {
@@ -1024,6 +1031,19 @@ check_out_options(const tn_schema *sig, PyObject **raw, PyObject *out)
             return -1;
         }
     }
+    /* upstream's check_out_type_matches compares the device type too */
+    i = find_param(sig, "device");
+    if (i >= 0 && raw[i] && raw[i] != Py_None) {
+        int type, index;
+        if (tn_device_parse(raw[i], &type, &index) < 0)
+            return -1;
+        const char *want = tn_devtype_name(type), *have = TN_T(out)->device == TN_DEVICE_META ? "meta" : "cpu";
+        if (strcmp(want, have)) {
+            PyErr_Format(PyExc_RuntimeError, "device type %s does not match device type of out parameter (%s)",
+                         want, have);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -1139,6 +1159,10 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
             } else if (convert_param(pp, o, &vals[j], &arena, &owned) < 0) {
                 goto fail;
             }
+            /* upstream's bindings read a dtype with the schema's default for None
+             * (scalartypeWithDefault): torch.randint(3, (2,), dtype=None) is int64 */
+            if (vals[j].tag == TN_V_NONE && sp->dflt.tag == TN_V_DTYPE)
+                vals[j] = sp->dflt;
         } else if (m == MAP_SELF) {
             vals[j].tag = TN_V_TENSOR;
             vals[j].u.t = self;
@@ -1206,6 +1230,9 @@ tn_call_boxed(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
     return tn_call_boxed_matched(op, args, nargs, kwnames, NULL);
 }
 
+static PyObject *tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ssize_t nargs,
+                                       PyObject *kwnames, Py_ssize_t nkw, int *matched);
+
 /* As tn_call_boxed; *matched (if given) becomes 1 once the arguments fit the schema and the op
  * runs, so a caller trying overloads can tell a mismatch from the op's own error. */
 PyObject *
@@ -1216,7 +1243,59 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
     tn_schema *schema = tn_op_schema(op);
     if (!schema)
         return NULL;
-    call_args c = {args, nargs, kwnames, args + nargs, kwnames ? PyTuple_Size(kwnames) : 0};
+    Py_ssize_t nkw = kwnames ? PyTuple_Size(kwnames) : 0;
+    /* The boxed path's IValues: a ScalarType is an int there, so a torch.dtype passes as a
+     * Scalar and an int (or bool) as a ScalarType (torch.ops.aten.result_type.Scalar_Tensor(
+     * torch.float32, t) promotes with the int 6) */
+    PyObject *ivalues[2 * TN_MAX_PARAMS];
+    int swapped = 0;
+    if (nargs + nkw <= 2 * TN_MAX_PARAMS) {
+        for (Py_ssize_t k = 0; k < nargs + nkw; k++) {
+            PyObject *o = args[k];
+            const tn_param *p = NULL;
+            if (k < nargs) {
+                p = k < schema->nparams ? &schema->params[k] : NULL;
+            } else {
+                PyObject *name = PyTuple_GetItem(kwnames, k - nargs);
+                for (int i = 0; i < schema->nparams && !p; i++)
+                    if (PyUnicode_Compare(name, schema->params[i].name) == 0)
+                        p = &schema->params[i];
+            }
+            long v = -1;
+            if (p && p->type == TN_P_SCALAR && tn_dtype_check(o)) {
+                o = PyLong_FromLong(tn_dtype_from_py(o));
+            } else if (p && p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&
+                       v < TN_NUM_DTYPES && tn_dtype_objs[v]) {
+                o = Py_NewRef(tn_dtype_objs[v]);
+            } else {
+                PyErr_Clear();  /* an int past long stays an int: the schema's own error follows */
+                o = Py_NewRef(o);
+            }
+            if (!o) {
+                for (Py_ssize_t j = 0; j < k; j++)
+                    Py_DECREF(ivalues[j]);
+                return NULL;
+            }
+            swapped |= o != args[k];
+            ivalues[k] = o;
+        }
+        if (!swapped)
+            for (Py_ssize_t k = 0; k < nargs + nkw; k++)
+                Py_DECREF(ivalues[k]);
+    }
+    PyObject *r_ = swapped ? tn_call_boxed_ivalues(op, schema, ivalues, nargs, kwnames, nkw, matched)
+                           : tn_call_boxed_ivalues(op, schema, args, nargs, kwnames, nkw, matched);
+    if (swapped)
+        for (Py_ssize_t k = 0; k < nargs + nkw; k++)
+            Py_DECREF(ivalues[k]);
+    return r_;
+}
+
+static PyObject *
+tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      Py_ssize_t nkw, int *matched)
+{
+    call_args c = {args, nargs, kwnames, args + nargs, nkw};
     PyObject *raw[TN_MAX_PARAMS];
     overloaded_args ov;
     /* upstream's boxed path accepts every argument positionally or by keyword */
@@ -1251,6 +1330,19 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
         } else if (!raw[j]) {
             vals[j] = p->dflt;
         } else if (convert_param(p, raw[j], &vals[j], &arena, &owned) < 0) {
+            /* upstream's boxed path fails to make an IValue of it: a c10::Error (RuntimeError),
+             * also for an int past int64 or a list element of the wrong type (a Scalar past int64
+             * keeps its OverflowError, as upstream's) */
+            if (p->type != TN_P_SCALAR &&
+                (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
+                 PyErr_ExceptionMatches(PyExc_OverflowError))) {
+                PyObject *type, *value, *tb;
+                PyErr_Fetch(&type, &value, &tb);
+                PyErr_Format(PyExc_RuntimeError, "%S. Declaration: %s", value ? value : Py_None, op->schema);
+                Py_XDECREF(type);
+                Py_XDECREF(value);
+                Py_XDECREF(tb);
+            }
             goto done;
         }
     }

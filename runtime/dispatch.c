@@ -426,7 +426,9 @@ check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, i
         return 0;
     }
     if (written_cpu) {
-        PyErr_SetString(PyExc_NotImplementedError, "Cannot inplace into non-meta tensor with meta tensor argument");
+        /* upstream answers per op here (its Meta fallback's NotImplementedError, a meta
+         * function's device check, or a cross-device copy_ as a RuntimeError) */
+        tn_refuse(op, "writing into a CPU tensor with a meta tensor argument is refused in torchnative");
         return -1;
     }
     PyErr_Format(PyExc_RuntimeError, "Tensor on device %s is not on the expected device %s!",
@@ -469,23 +471,27 @@ tn_dispatch(tn_op *op, tn_value *args)
             return call_meta_python_kernel(op, s, entry, args);
         if (op->compose)
             return op->compose(op, args);
+        /* an op with no way to the meta device is refused by name before the device checks (as
+         * upstream's dispatcher picks the Meta key, and an op without a meta kernel refuses
+         * whatever the other arguments' devices) */
+        int kind = op->flags & TN_OPK_MASK;
+        tn_op *f = (kind == TN_OPK_INPLACE || kind == TN_OPK_OUT) && op->functional >= 0 ? tn_op_by_id(op->functional)
+                                                                                         : NULL;
+        int via_f = f && ((f->kernel && f->meta_ok) || py_kernel(f, "Meta"));
+        PyObject *cia = py_kernel(op, "CompositeImplicitAutograd");
+        if (!(op->kernel && op->meta_ok) && !via_f && !cia && !(op->flags & TN_OPF_CIA))
+            return refuse_no_kernel(op, device);
         if (check_mixed_devices(op, s, args, s->nparams) < 0)
             return NULL;
         if (op->kernel && op->meta_ok) {
             op->kernel_calls++;
             return op->kernel(args);
         }
-        int kind = op->flags & TN_OPK_MASK;
-        if ((kind == TN_OPK_INPLACE || kind == TN_OPK_OUT) && op->functional >= 0) {
-            tn_op *f = tn_op_by_id(op->functional);
-            if ((f->kernel && f->meta_ok) || py_kernel(f, "Meta"))
-                return via_functional(op, args);
-        }
-        if ((entry = py_kernel(op, "CompositeImplicitAutograd")))
-            return call_python_kernel(op, entry, args);
-        if (op->flags & TN_OPF_CIA)
-            return call_decomposition(op, args);
-        return refuse_no_kernel(op, device);
+        if (via_f)
+            return via_functional(op, args);
+        if (cia)
+            return call_python_kernel(op, cia, args);
+        return call_decomposition(op, args);
     }
     if (TN_UNLIKELY(op->py_keys & (TN_PYK_CPU | TN_PYK_CEA))) {
         if ((entry = py_kernel(op, "CPU")) || (entry = py_kernel(op, "CompositeExplicitAutograd")))
@@ -591,6 +597,66 @@ check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, co
     return -1;
 }
 
+/* Upstream checks out='s (and an in-place self's) dtype against the result's in the meta
+ * function, before its kernel's dtype dispatch; ours computes first. When the functional refused
+ * a dtype (NotImplementedError), its meta result says which error upstream raised first: the
+ * same computation on meta tensors of the same dtypes gives the result dtype, and a failing
+ * out= rule (exact, same, can_cast) replaces the refusal. */
+static void
+precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_value *fargs, TensorObject *dst,
+                      int kind)
+{
+    tn_value margs[64];
+    PyObject *owned[64];
+    int nowned = 0;
+    for (int j = 0; j < fs->nparams; j++) {
+        margs[j] = fargs[j];
+        if (fargs[j].tag == TN_V_TENSOR && TN_T(fargs[j].u.t)->device != TN_DEVICE_META) {
+            TensorObject *t = TN_T(fargs[j].u.t);
+            TensorObject *m = tn_tensor_empty(t->ndim, t->sizes, t->dtype, TN_DEVICE_META);
+            if (!m) {
+                PyErr_Clear();
+                goto done;
+            }
+            m->wrapped_number = t->wrapped_number;
+            owned[nowned++] = (PyObject *)m;
+            margs[j].u.t = (PyObject *)m;
+        } else if (fargs[j].tag == TN_V_TENSORLIST) {
+            goto done;  /* lists: no meta twin here */
+        }
+    }
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *r = tn_dispatch(f, margs);
+    int replaced = 0;
+    if (r && tn_tensor_check(r)) {
+        int rd = TN_T(r)->dtype;
+        if ((kind == TN_OPK_OUT && check_out_dtype(op, dst, r) < 0) ||
+            (kind == TN_OPK_INPLACE && (op->flags & TN_OPF_OUT_EXACT) && rd != dst->dtype &&
+             (PyErr_Format(PyExc_RuntimeError,
+                           "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
+                           tn_dtype_cpp_name(dst->dtype), tn_dtype_cpp_name(rd)), 1))) {
+            replaced = 1;
+        } else if (!tn_can_cast(rd, dst->dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                         tn_dtype_legacy_name(rd), tn_dtype_legacy_name(dst->dtype));
+            replaced = 1;
+        }
+    }
+    Py_XDECREF(r);
+    if (replaced) {
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+    } else {
+        PyErr_Clear();
+        PyErr_Restore(type, value, tb);
+    }
+done:
+    for (int i = 0; i < nowned; i++)
+        Py_DECREF(owned[i]);
+}
+
 /* In-place and out= overloads through the functional kernel (structured-kernel semantics). */
 static PyObject *
 via_functional(tn_op *op, tn_value *args)
@@ -607,7 +673,10 @@ via_functional(tn_op *op, tn_value *args)
             outs[nout++] = i;
     /* The functional op's arguments by name. An out= overload may lack the functional's
      * tensor options (arange.out has no dtype): the dtype is out's, the others their defaults. */
-    int dtype_from_out = (op->flags & TN_OPF_OUT_DTYPE) && nout == 1;
+    /* the tensor written (self of an in-place op, the one out=), whose dtype a from_out meta
+     * function computes in when dtype= is None */
+    int dst_arg = kind == TN_OPK_INPLACE ? 0 : nout == 1 ? outs[0] : -1;
+    int dtype_from_out = (op->flags & TN_OPF_OUT_DTYPE) && dst_arg >= 0;
     if (dtype_from_out && !strcmp(f->name, "mean") && args[0].tag == TN_V_TENSOR &&
         !tn_dtype_is_floating(TN_T(args[0].u.t)->dtype) && !tn_dtype_is_complex(TN_T(args[0].u.t)->dtype))
         dtype_from_out = 0;  /* mean's meta checks self's dtype first: the functional refuses it */
@@ -625,7 +694,7 @@ via_functional(tn_op *op, tn_value *args)
             used++;
             if (dtype_from_out && !strcmp(fp->cname, "dtype") && fargs[j].tag == TN_V_NONE) {
                 fargs[j].tag = TN_V_DTYPE;
-                fargs[j].u.i = TN_T(args[outs[0]].u.t)->dtype;
+                fargs[j].u.i = TN_T(args[dst_arg].u.t)->dtype;
             }
         } else if (!strcmp(fp->cname, "dtype") && kind == TN_OPK_OUT && nout == 1) {
             fargs[j].tag = TN_V_DTYPE;
@@ -668,6 +737,14 @@ via_functional(tn_op *op, tn_value *args)
         if (tn_check_write_overlap(f, fs, fargs, dst) < 0)
             return NULL;
     }
+    if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1) {
+        int od = TN_T(args[outs[0]].u.t)->dtype;
+        if (od != TN_DTYPE_BOOL && od != TN_DTYPE_U8) {
+            PyErr_Format(PyExc_RuntimeError, "%s only supports bool tensor for result, got: %s", op->name,
+                         tn_dtype_legacy_name(od));
+            return NULL;
+        }
+    }
     if ((op->flags & TN_OPF_OUT_BOOL) && nout == 1 && TN_T(args[outs[0]].u.t)->dtype != TN_DTYPE_BOOL) {
         PyErr_Format(PyExc_RuntimeError, "%s does not support non-boolean outputs.", op->name);
         return NULL;
@@ -685,19 +762,39 @@ via_functional(tn_op *op, tn_value *args)
     if (kind == TN_OPK_OUT && nout == 1 && check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0)
         return NULL;
     PyObject *result = tn_dispatch(f, fargs);
-    if (!result)
+    if (!result) {
+        TensorObject *dst = kind == TN_OPK_INPLACE ? TN_T(args[0].u.t) : nout == 1 ? TN_T(args[outs[0]].u.t) : NULL;
+        if (dst && PyErr_ExceptionMatches(PyExc_NotImplementedError))
+            precheck_result_dtype(op, f, fs, fargs, dst, kind);
         return NULL;
+    }
     PyObject *ret = NULL;
     if (kind == TN_OPK_INPLACE) {
         TensorObject *self = TN_T(args[0].u.t);
+        /* structured in-place ops that are not TensorIterator: upstream's check_inplace */
+        if ((op->flags & TN_OPF_OUT_EXACT) && tn_tensor_check(result) && TN_T(result)->dtype != self->dtype) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "Bad in-place call: input tensor dtype %s and output tensor dtype %s should match",
+                         tn_dtype_cpp_name(self->dtype), tn_dtype_cpp_name(TN_T(result)->dtype));
+            Py_DECREF(result);
+            return NULL;
+        }
         if (tn_copy_result_into(op, self, result, 1) == 0)
             ret = Py_NewRef((PyObject *)self);
     } else {
         if (nout == 1) {
             TensorObject *out = TN_T(args[outs[0]].u.t);
-            if (check_out_dtype(op, out, result) == 0 && restride_resized_out(f, out, result) == 0 &&
-                tn_copy_result_into(op, out, result, 0) == 0)
+            if (op->flags & TN_OPF_OUT_BYTEBOOL) {
+                /* any/all write a bool or uint8 out whatever the result's (0 or 1) */
+                if (tn_resize_output(out, TN_T(result)->ndim, TN_T(result)->sizes) == 0 &&
+                    tn_copy_into(op, out, TN_T(result)) == 0) {
+                    tn_tensor_bump_version(out);
+                    ret = Py_NewRef((PyObject *)out);
+                }
+            } else if (check_out_dtype(op, out, result) == 0 && restride_resized_out(f, out, result) == 0 &&
+                       tn_copy_result_into(op, out, result, 0) == 0) {
                 ret = Py_NewRef((PyObject *)out);
+            }
         } else if (PyTuple_Check(result) && PyTuple_Size(result) == nout) {
             ret = PyTuple_New(nout);
             for (int k = 0; ret && k < nout; k++) {

@@ -376,6 +376,14 @@ tn_tensor_mp_subscript(PyObject *self, PyObject *index)
     }
     if (PySlice_Check(index)) {
         if (TN_T(self)->ndim == 0) {
+            /* upstream unpacks the slice (its step checked) before it looks at the tensor */
+            Py_ssize_t start, stop, step;
+            if (PySlice_Unpack(index, &start, &stop, &step) < 0)
+                return NULL;
+            if (step <= 0) {
+                PyErr_SetString(PyExc_ValueError, "step must be greater than zero");
+                return NULL;
+            }
             PyErr_SetString(PyExc_IndexError, "slice() cannot be applied to a 0-dim tensor.");
             return NULL;
         }

@@ -21,11 +21,13 @@ enum {
     TN_OPF_VIEW = 1 << 4,   /* returns an alias of an input */
     TN_OPF_CIA = 1 << 5,    /* CompositeImplicitAutograd upstream: a decomposition, no kernel */
     TN_OPF_AUTOCAST = 1 << 6, /* upstream registers it for AutocastCPU (Note [Autocast] in autocast.c) */
-    TN_OPF_OUT_EXACT = 1 << 7, /* structured out=, not TensorIterator: out.dtype must equal the result's */
+    TN_OPF_OUT_EXACT = 1 << 7, /* structured out= or in-place, not TensorIterator: out/self.dtype must equal the result's */
     TN_OPF_OUT_DTYPE = 1 << 8, /* ... and dtype=None computes in out's dtype (Note [out= rules]) */
     TN_OPF_OUT_SAME = 1 << 9,  /* TensorIterator with check_all_same_dtype: out.dtype == the result's */
     TN_OPF_OUT_BOOL = 1 << 10, /* out must be bool ("<op> does not support non-boolean outputs.") */
     TN_OPF_OUT_SELF = 1 << 11, /* out's dtype must be self's, checked before computing */
+    TN_OPF_OUT_BYTEBOOL = 1 << 13,     /* any/all: out is bool or uint8, written as computed in bool */
+    TN_OPF_OVERLAP_UNCHECKED = 1 << 12, /* in-place whose upstream kernel writes an overlapping self unchecked */
 };
 
 typedef PyObject *(*tn_kernel_fn)(tn_value *args);

@@ -399,8 +399,14 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
     } else if (tn_resize_output(dst, r->ndim, r->sizes) < 0) {
         return -1;
     }
-    if (tn_check_no_internal_overlap(dst) < 0)
+    if (tn_check_no_internal_overlap(dst) < 0) {
+        if (inplace && (op->flags & TN_OPF_OVERLAP_UNCHECKED)) {
+            PyErr_Clear();
+            tn_refuse(op, "on a self with internal overlap is refused in torchnative (upstream writes it unchecked; "
+                          "the result depends on its kernel's write order)");
+        }
         return -1;
+    }
     (void)q;
     if (tn_copy_into(op, dst, r) < 0)
         return -1;

@@ -250,6 +250,19 @@ write_scalar(PyObject *o, int dtype, char *p)
                 *(uint64_t *)p = PyLong_AsUnsignedLongLong(o);
                 return PyErr_Occurred() ? -1 : 0;
             }
+            /* upstream unpacks a double for a floating or complex dtype, a truth value for bool:
+             * only the integer dtypes overflow */
+            if (tn_dtype_is_floating(dtype) || tn_dtype_is_complex(dtype)) {
+                v.tag = TN_V_DOUBLE;
+                v.u.d = PyLong_AsDouble(o);
+                if (v.u.d == -1.0 && PyErr_Occurred())
+                    return -1;
+            } else if (dtype == TN_DTYPE_BOOL) {
+                v.tag = TN_V_BOOL;
+                v.u.i = 1;
+            }
+        }
+        if (overflow && v.tag == TN_V_INT) {
             PyErr_SetString(PyExc_ValueError, "Overflow when unpacking long long");
             return -1;
         }

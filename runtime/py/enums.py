@@ -635,3 +635,25 @@ def install(C):
     setattr(C, "_dispatch_tls_is_dispatch_key_included",
             support.publish(_dispatch_tls_is_dispatch_key_included, "torch._C",
                             "_dispatch_tls_is_dispatch_key_included"))
+
+    # The TLS exclude set, per thread as upstream's: recorded and read back (the door routes no
+    # call by it; torch._prims_common.clone_preserve_strides saves, sets and restores
+    # ADInplaceOrView through these, for every *_scatter on meta tensors).
+    import threading
+    excluded = threading.local()
+
+    def _key(key):
+        return C.DispatchKey(C._dispatch_key_parse(key) if isinstance(key, str) else key)
+
+    def _dispatch_tls_is_dispatch_key_excluded(key):
+        return _key(key) in getattr(excluded, "keys", ())
+
+    def _dispatch_tls_set_dispatch_key_excluded(key, desired_state):
+        k = _key(key)
+        keys = getattr(excluded, "keys", None)
+        if keys is None:
+            keys = excluded.keys = set()
+        (keys.add if desired_state else keys.discard)(k)
+
+    for fn in (_dispatch_tls_is_dispatch_key_excluded, _dispatch_tls_set_dispatch_key_excluded):
+        setattr(C, fn.__name__, support.publish(fn, "torch._C", fn.__name__))

@@ -132,20 +132,47 @@ def tensor_new_tensor(self, data, dtype=None, device=None, requires_grad=False, 
     return t
 
 
+_TYPEMETA = {}
+
+
+def _typemeta_names():
+    import torch
+    return {torch.uint8: "unsigned char", torch.int8: "signed char", torch.int16: "short int", torch.int32: "int",
+            torch.int64: "long int", torch.float16: "c10::Half", torch.float32: "float", torch.float64: "double",
+            torch.complex64: "c10::complex<float>", torch.complex128: "c10::complex<double>", torch.bool: "bool",
+            torch.bfloat16: "c10::BFloat16", torch.uint16: "unsigned short", torch.uint32: "unsigned int",
+            torch.uint64: "unsigned long"}
+
+
 def tensor_set_(self, source=None, storage_offset=None, size=None, stride=None):
     """Tensor.set_(): onto another tensor's storage, onto a storage, or to an empty storage;
     through the ATen set_ overloads so the door sees them."""
     import torch
 
     ops = torch.ops.aten
+    if not _TYPEMETA:
+        _TYPEMETA.update(_typemeta_names())
     if source is None:
         return ops.set_.default(self)
     if isinstance(source, torch.Tensor):
         if storage_offset is None:
+            # upstream's THPVariable_set_ checks this overload's dtypes (the op itself, and the
+            # overload with an offset, keep self's dtype); the names are c10's TypeMeta names,
+            # as runtime/dtype.c's tn_dtype_cpp_name
+            if source.dtype != self.dtype:
+                raise RuntimeError(f"Could not set tensor of type {_TYPEMETA.get(source.dtype, source.dtype)} to "
+                                   f"a tensor of type {_TYPEMETA.get(self.dtype, self.dtype)}")
             return ops.set_.source_Tensor(self, source)
         return ops.set_.source_Tensor_storage_offset(self, source, storage_offset, size, stride or [])
     if hasattr(source, "_untyped_storage"):
         source = source._untyped_storage
+    if not isinstance(source, torch.UntypedStorage):
+        # upstream's binding matches no signature: a TypeError naming the arguments
+        raise TypeError(f"set_() received an invalid combination of arguments - got "
+                        f"({', '.join(type(a).__name__ for a in (source, storage_offset, size, stride) if a is not None)}),"
+                        f" but expected one of: (), (Storage source), (Storage source, int storage_offset, tuple of "
+                        f"ints size, tuple of ints stride), (Tensor source), (Tensor source, int storage_offset, "
+                        f"tuple of ints size, tuple of ints stride)")
     if storage_offset is None:
         return ops.set_.source_Storage(self, source)
     return ops.set_.source_Storage_storage_offset(self, source, storage_offset, size, stride or [])

@@ -391,3 +391,77 @@ for name, code in {
 # uninitialised value; found by the fuzzer, helper mt)
 CASES["check_topk_0dim_k0"] = {"code": "out = torch.topk(torch.tensor(7, dtype=torch.uint8).expand(()), 0)"}
 CASES["check_topk_0dim_k0_float"] = {"code": "out = torch.topk(torch.tensor(-2.5), 0, largest=False)"}
+
+# The seeded fuzzer's classes (tests/python/fuzz.py, issue 9), one case or more per class closed:
+# each failed on ours (wrong value, a computation upstream refuses, or another exception class).
+for name, code in {
+    # set_: storage device, bounds of an unchanged geometry, a Tensor source's offset and layout,
+    # self's dtype kept (the op) or checked (Tensor.set_(tensor))
+    "set_storage_device": "out = torch.ops.aten.set_.source_Tensor(torch.zeros(2, device='meta'), torch.ones(3))",
+    "set_storage_bounds_no_stride": "out = torch.ops.aten.set_.source_Storage_storage_offset(torch.zeros((), dtype=torch.int64), torch.ones(6).untyped_storage(), 4, [], [])",
+    "set_tensor_offset_adds": "out = torch.ops.aten.set_.source_Tensor_storage_offset(torch.zeros(2), torch.arange(6.).reshape(3, 2)[1:], 1, [2])",
+    "set_tensor_noncontiguous": "out = torch.ops.aten.set_.source_Tensor_storage_offset(torch.zeros(2), torch.ones(3, 2).t(), 0, [2])",
+    "set_tensor_other_dtype_op": "out = torch.ops.aten.set_.source_Tensor(torch.zeros(2, dtype=torch.float64), torch.ones(3)).shape",
+    "set_tensor_other_dtype_method": "out = torch.zeros(2).set_(torch.ones(3, dtype=torch.uint8))",
+    "set_not_a_storage": "out = torch.zeros(2).set_(4, [2])",
+    "is_set_to_meta": "out = torch.ops.aten.is_set_to(torch.zeros(2), torch.ones(3, device='meta'))",
+    # factories: randperm's dtypes, normal's std NaN, randint's explicit dtype=None, out= device
+    "randperm_bool": "out = torch.randperm(3, dtype=torch.bool)",
+    "randperm_uint32_out": "out = torch.randperm(4, out=torch.empty(4, dtype=torch.uint32))",
+    "normal_std_nan": "out = torch.normal(0.5, float('nan'), [0])",
+    "randint_ops_dtype_none": "out = torch.ops.aten.randint.default(5, [3], dtype=None).dtype",
+    "randint_binding_dtype_none": "out = torch.randint(5, [3], dtype=None).dtype",
+    "randint_out_device": "out = torch.randint(3, (2,), device='meta', out=torch.empty(2))",
+    "eye_out_device": "out = torch.eye(3, device='cpu', out=torch.empty(2, device='meta'))",
+    "randn_int_empty": "out = torch.randn([2, 0], dtype=torch.int8)",
+    "randn_int_negative_size": "out = torch.randn([-1, 1], dtype=torch.uint8)",
+    "random_meta_bounds": "out = torch.empty(3, dtype=torch.bool, device='meta').random_(0)",
+    "tensor_big_int_float": "out = torch.tensor(2**64, dtype=torch.float64)",
+    "tensor_big_int_bool": "out = torch.tensor(2**64, dtype=torch.bool)",
+    "tensor_big_int_int64": "out = torch.tensor(2**64)",
+    "to_copy_pin_memory": "out = torch.ops.aten._to_copy(torch.ones(2), pin_memory=True)",
+    # values: sub's alpha of -2**63 (negated in int64), cumprod's cast of the input first
+    "rsub_alpha_int64_min": "out = torch.ops.aten.rsub.Scalar(torch.tensor([-2.0, -1.25, 0.0]), 7, alpha=-2**63)",
+    "cumprod_cast_first": "out = torch.cumprod(torch.tensor([1.0, float('-inf')]), -1, dtype=torch.int32)",
+    "cumsum_0dim_bool_out": "out = torch.cumsum(torch.tensor(2.0, dtype=torch.bfloat16), 0, out=torch.tensor(False))",
+    "log_sigmoid_meta_uint8": "out = torch.ops.aten.log_sigmoid.default(torch.empty((4, 2), dtype=torch.uint8, device='meta'))",
+    # argument checks and their order
+    "softmax_int_empty": "out = torch.nn.functional.log_softmax(torch.ones(2, 3, 0, dtype=torch.int64), 2)",
+    "softmax_backward_bool_empty": "out = torch.ops.aten._softmax_backward_data(torch.ones(3, 0, dtype=torch.bool), torch.ones(3, 0, dtype=torch.bool), -1, torch.uint8)",
+    "softmax_half_to_float_dim_first": "out = torch.ops.aten._softmax.default(torch.tensor(1.0), -2, True)",
+    "narrow_meta_bounds": "out = torch.ops.aten.narrow.default(torch.empty((3, 2), device='meta'), 0, 3, 4)",
+    "narrow_requires_grad_bounds": "out = torch.ops.aten.narrow.default(torch.zeros(0, requires_grad=True), -1, 0, 2)",
+    "clip_out_same_dtype": "out = torch.clip(torch.tensor([0.0]), None, 2.5, out=torch.ones(4, dtype=torch.float16))",
+    "cumsum_inplace_dtype": "out = torch.ones(2).cumsum_(0, dtype=torch.int16)",
+    "cumsum_inplace_int32": "out = torch.ones(2, dtype=torch.int32).cumsum_(0)",
+    "isin_unviewable_tests": "out = torch.isin(torch.tensor([-1000, 1, 300, 5]), torch.tensor([[-1], [0]]).expand(2, 3))",
+    "list_then_extra_positional": "out = torch.ones(1, 1, 2).permute([2, 1, 0], 1)",
+    "squeeze_list_then_int": "out = torch.ones(1, 1, 2).squeeze_([0], 1)",
+    "ops_dtype_as_scalar": "out = torch.ops.aten.result_type.Scalar_Tensor(torch.float32, torch.ones(2, dtype=torch.int64))",
+    "ops_bool_as_dtype": "out = torch.ops.aten.to.dtype(torch.tensor(2.0), False)",
+    "ops_int_past_int64": "out = torch.ops.aten.cumsum.default(torch.ones(2), 2**100)",
+    "mse_loss_bool_input": "out = torch.nn.functional.mse_loss(torch.tensor([True, False, True]), torch.tensor([2.0, 1.0, -1.25]))",
+    "linear_bias_broadcast": "out = torch.nn.functional.linear(torch.ones(2, 4, 4), torch.ones(4, 4), torch.ones(4, 4))",
+    "linear_bias_fused_fails": "out = torch.nn.functional.linear(torch.ones(2, 4, 4), torch.ones(4, 4), torch.ones(4, 1))",
+    "scatter_dtype_empty_index": "out = torch.scatter(torch.ones(3), 0, torch.tensor([], dtype=torch.int64), torch.ones(0, dtype=torch.int32))",
+    "reduce_dims_wrapped_first": "out = torch.all(torch.ones(3, 3, 3, 1), [-3, -3, -2**63])",
+    "reduce_empty_no_dims": "out = torch.ops.aten.amax.default(torch.ones(3, 0), [], True)",
+    "reduce_empty_zero_dim": "out = torch.amax(torch.ones(3, 0), 1)",
+    "std_dims_one_at_a_time": "out = torch.ops.aten.std.dim(torch.ones(2, 3), [0, 0, 2**31], unbiased=True)",
+    "copy_from_meta_first": "out = torch.tensor(1.0).copy_(torch.empty(4, device='meta'))",
+    "slice_0dim_negative_step": "out = torch.tensor(True)[::-1]",
+    "any_out_uint8": "out = torch.any(torch.tensor([[3.75, 1.0]]), out=torch.tensor(7, dtype=torch.uint8))",
+    "any_out_float_refused": "out = torch.all(torch.tensor([[3, 0]], dtype=torch.uint8), 1, out=torch.ones(1))",
+    "lt_out_requires_grad": "out = torch.lt(torch.ones(2, requires_grad=True), 1, out=torch.empty(2, dtype=torch.bool))",
+    "zeros_out_requires_grad": "out = torch.zeros(2, out=torch.empty(2, requires_grad=True))",
+    "bitwise_out_cast_before_dispatch": "out = torch.bitwise_and(torch.tensor([True, False]), 2.5, out=torch.ones(2, dtype=torch.uint8))",
+    "softmax_out_dtype_before_dispatch": "out = torch.softmax(torch.tensor([False, True]), -1, out=torch.ones(2))",
+}.items():
+    CASES[f"fuzz_class_{name}"] = {"code": code}
+for name, code in {
+    "nanmean_bool_meta": "out = torch.empty((2,), dtype=torch.bool, device='meta').nanmean(dim=None, keepdim=True, dtype=torch.float16)",
+    "nanmean_bool_bad_dims": "out = torch.ones(0, 1, dtype=torch.bool).nanmean([-1, -2, -3], dtype=torch.float32)",
+    "nll_loss_1d_target_size": "out = torch.nn.functional.nll_loss(torch.zeros(4), torch.tensor([-8, 2, 5, 7]))",
+    "nll_loss_1d_target_one": "out = torch.nn.functional.nll_loss(torch.arange(4.), torch.tensor([2]))",
+}.items():
+    CASES[f"fuzz_class_{name}"] = {"code": code}

@@ -1,0 +1,12 @@
+/* What ops/view.c shares with the other op families (the autograd compositions). */
+#ifndef TN_OPS_VIEW_H
+#define TN_OPS_VIEW_H
+
+#include "runtime/tensor.h"
+
+/* narrow's argument checks (0-dim, negative length, dim, start in [-size, size], start + length
+ * within the size), upstream's classes and messages; on success *d is the wrapped dim and *start
+ * the non-negative start. -1 with the error set. */
+int tn_narrow_check(const TensorObject *self, int64_t dim, int64_t *start, int64_t length, int64_t *d);
+
+#endif /* TN_OPS_VIEW_H */
