@@ -4806,6 +4806,424 @@ fail_:
     return NULL;
 }
 
+/* ComplexBackward0: aten::complex
+ *   imag: at::imag(grad)
+ *   real: at::real(grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved imag_;
+    tn_saved real_;
+} ComplexBackward0;
+
+static int
+ComplexBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ComplexBackward0 *n = (ComplexBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *imag = t_[0] = tn_saved_unpack(&n->imag_, n_);
+    if (!imag && PyErr_Occurred()) goto fail_;
+    PyObject *real = t_[1] = tn_saved_unpack(&n->real_, n_);
+    if (!real && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_imag, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_real, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+ComplexBackward0_release(tn_node *n_)
+{
+    ComplexBackward0 *n = (ComplexBackward0 *)n_;
+    tn_saved_release(&n->imag_);
+    tn_saved_release(&n->real_);
+    (void)n;
+}
+
+static void
+ComplexBackward0_finalize(tn_node *n_)
+{
+    ComplexBackward0 *n = (ComplexBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ComplexBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ComplexBackward0 *n = (ComplexBackward0 *)n_;
+    if (tn_saved_traverse(&n->imag_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->real_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ComplexBackward0_get_imag(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ComplexBackward0 *)self)->imag_, TN_NODE(self));
+}
+
+static PyObject *
+ComplexBackward0_get_real(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ComplexBackward0 *)self)->real_, TN_NODE(self));
+}
+
+static PyGetSetDef ComplexBackward0_getset[] = {
+    {"_saved_imag", ComplexBackward0_get_imag, NULL, NULL, NULL},
+    {"_saved_real", ComplexBackward0_get_real, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ComplexBackward0 = {
+    .name = "ComplexBackward0",
+    .basicsize = sizeof(ComplexBackward0),
+    .apply = ComplexBackward0_apply,
+    .release = ComplexBackward0_release,
+    .finalize = ComplexBackward0_finalize,
+    .traverse = ComplexBackward0_traverse,
+    .getset = ComplexBackward0_getset,
+    .op = "aten::complex",
+};
+
+/* aten::complex(Tensor real, Tensor imag) -> Tensor */
+PyObject *
+tn_ag_record_complex(tn_op *op_, tn_value *a_)
+{
+    PyObject *real = tn_ag_arg_tensor(&a_[0]);
+    PyObject *imag = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ComplexBackward0 *n = (ComplexBackward0 *)tn_node_new(&tn_kind_ComplexBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, real) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, imag) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->imag_, imag, n_, 0) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->real_, real, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ConjBackward0: aten::_conj
+ *   self: grad.conj()
+ */
+typedef struct {
+    tn_node base;
+} ConjBackward0;
+
+static int
+ConjBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ConjBackward0 *n = (ConjBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ConjBackward0_release(tn_node *n_)
+{
+    ConjBackward0 *n = (ConjBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ConjBackward0_finalize(tn_node *n_)
+{
+    ConjBackward0 *n = (ConjBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ConjBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ConjBackward0 *n = (ConjBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ConjBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ConjBackward0 = {
+    .name = "ConjBackward0",
+    .basicsize = sizeof(ConjBackward0),
+    .apply = ConjBackward0_apply,
+    .release = ConjBackward0_release,
+    .finalize = ConjBackward0_finalize,
+    .traverse = ConjBackward0_traverse,
+    .getset = ConjBackward0_getset,
+    .op = "aten::_conj",
+};
+
+/* aten::_conj(Tensor(a) self) -> Tensor(a) */
+PyObject *
+tn_ag_record__conj(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ConjBackward0 *n = (ConjBackward0 *)tn_node_new(&tn_kind_ConjBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ConjPhysicalBackward0: aten::_conj_physical
+ *   self: grad.conj_physical()
+ */
+typedef struct {
+    tn_node base;
+} ConjPhysicalBackward0;
+
+static int
+ConjPhysicalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ConjPhysicalBackward0 *n = (ConjPhysicalBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_conj_physical, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ConjPhysicalBackward0_release(tn_node *n_)
+{
+    ConjPhysicalBackward0 *n = (ConjPhysicalBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ConjPhysicalBackward0_finalize(tn_node *n_)
+{
+    ConjPhysicalBackward0 *n = (ConjPhysicalBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ConjPhysicalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ConjPhysicalBackward0 *n = (ConjPhysicalBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ConjPhysicalBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ConjPhysicalBackward0 = {
+    .name = "ConjPhysicalBackward0",
+    .basicsize = sizeof(ConjPhysicalBackward0),
+    .apply = ConjPhysicalBackward0_apply,
+    .release = ConjPhysicalBackward0_release,
+    .finalize = ConjPhysicalBackward0_finalize,
+    .traverse = ConjPhysicalBackward0_traverse,
+    .getset = ConjPhysicalBackward0_getset,
+    .op = "aten::_conj_physical",
+};
+
+/* aten::_conj_physical(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record__conj_physical(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ConjPhysicalBackward0 *n = (ConjPhysicalBackward0 *)tn_node_new(&tn_kind_ConjPhysicalBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ConjPhysicalBackward1: aten::conj_physical_
+ *   self: grad.conj_physical()
+ */
+typedef struct {
+    tn_node base;
+} ConjPhysicalBackward1;
+
+static int
+ConjPhysicalBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ConjPhysicalBackward1 *n = (ConjPhysicalBackward1 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_conj_physical, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ConjPhysicalBackward1_release(tn_node *n_)
+{
+    ConjPhysicalBackward1 *n = (ConjPhysicalBackward1 *)n_;
+    (void)n;
+}
+
+static void
+ConjPhysicalBackward1_finalize(tn_node *n_)
+{
+    ConjPhysicalBackward1 *n = (ConjPhysicalBackward1 *)n_;
+    (void)n;
+}
+
+static int
+ConjPhysicalBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ConjPhysicalBackward1 *n = (ConjPhysicalBackward1 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ConjPhysicalBackward1_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ConjPhysicalBackward1 = {
+    .name = "ConjPhysicalBackward1",
+    .basicsize = sizeof(ConjPhysicalBackward1),
+    .apply = ConjPhysicalBackward1_apply,
+    .release = ConjPhysicalBackward1_release,
+    .finalize = ConjPhysicalBackward1_finalize,
+    .traverse = ConjPhysicalBackward1_traverse,
+    .getset = ConjPhysicalBackward1_getset,
+    .op = "aten::conj_physical_",
+};
+
+/* aten::conj_physical_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_conj_physical_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    ConjPhysicalBackward1 *n = (ConjPhysicalBackward1 *)tn_node_new(&tn_kind_ConjPhysicalBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ConstantPadNdBackward0: aten::constant_pad_nd
  *   self: constant_pad_nd_backward(grad, pad)
  */
@@ -6366,395 +6784,6 @@ tn_ag_record_cumsum_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* DiagonalBackward0: aten::diagonal
- *   self: diagonal_backward_symint(grad, self.sym_sizes(), offset, dim1, dim2)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    int64_t offset;
-    int64_t dim1;
-    int64_t dim2;
-} DiagonalBackward0;
-
-static int
-DiagonalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_diagonal_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-DiagonalBackward0_release(tn_node *n_)
-{
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
-    (void)n;
-}
-
-static void
-DiagonalBackward0_finalize(tn_node *n_)
-{
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    (void)n;
-}
-
-static int
-DiagonalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-DiagonalBackward0_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((DiagonalBackward0 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-DiagonalBackward0_get_offset(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->offset);
-}
-
-static PyObject *
-DiagonalBackward0_get_dim1(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim1);
-}
-
-static PyObject *
-DiagonalBackward0_get_dim2(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim2);
-}
-
-static PyGetSetDef DiagonalBackward0_getset[] = {
-    {"_saved_self_sym_sizes", DiagonalBackward0_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_offset", DiagonalBackward0_get_offset, NULL, NULL, NULL},
-    {"_saved_dim1", DiagonalBackward0_get_dim1, NULL, NULL, NULL},
-    {"_saved_dim2", DiagonalBackward0_get_dim2, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_DiagonalBackward0 = {
-    .name = "DiagonalBackward0",
-    .basicsize = sizeof(DiagonalBackward0),
-    .apply = DiagonalBackward0_apply,
-    .release = DiagonalBackward0_release,
-    .finalize = DiagonalBackward0_finalize,
-    .traverse = DiagonalBackward0_traverse,
-    .getset = DiagonalBackward0_getset,
-    .op = "aten::diagonal",
-};
-
-/* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
-PyObject *
-tn_ag_record_diagonal(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    DiagonalBackward0 *n = (DiagonalBackward0 *)tn_node_new(&tn_kind_DiagonalBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->offset = a_[1].u.i;
-    n->dim1 = a_[2].u.i;
-    n->dim2 = a_[3].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* DiagonalBackwardBackward0: aten::diagonal_backward
- *   grad_output: grad.diagonal(offset, dim1, dim2)
- */
-typedef struct {
-    tn_node base;
-    int64_t offset;
-    int64_t dim1;
-    int64_t dim2;
-} DiagonalBackwardBackward0;
-
-static int
-DiagonalBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-DiagonalBackwardBackward0_release(tn_node *n_)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    (void)n;
-}
-
-static void
-DiagonalBackwardBackward0_finalize(tn_node *n_)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    (void)n;
-}
-
-static int
-DiagonalBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-DiagonalBackwardBackward0_get_offset(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->offset);
-}
-
-static PyObject *
-DiagonalBackwardBackward0_get_dim1(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim1);
-}
-
-static PyObject *
-DiagonalBackwardBackward0_get_dim2(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim2);
-}
-
-static PyGetSetDef DiagonalBackwardBackward0_getset[] = {
-    {"_saved_offset", DiagonalBackwardBackward0_get_offset, NULL, NULL, NULL},
-    {"_saved_dim1", DiagonalBackwardBackward0_get_dim1, NULL, NULL, NULL},
-    {"_saved_dim2", DiagonalBackwardBackward0_get_dim2, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_DiagonalBackwardBackward0 = {
-    .name = "DiagonalBackwardBackward0",
-    .basicsize = sizeof(DiagonalBackwardBackward0),
-    .apply = DiagonalBackwardBackward0_apply,
-    .release = DiagonalBackwardBackward0_release,
-    .finalize = DiagonalBackwardBackward0_finalize,
-    .traverse = DiagonalBackwardBackward0_traverse,
-    .getset = DiagonalBackwardBackward0_getset,
-    .op = "aten::diagonal_backward",
-};
-
-/* aten::diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
-PyObject *
-tn_ag_record_diagonal_backward(tn_op *op_, tn_value *a_)
-{
-    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)tn_node_new(&tn_kind_DiagonalBackwardBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
-        goto fail_;
-    n->offset = a_[2].u.i;
-    n->dim1 = a_[3].u.i;
-    n->dim2 = a_[4].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* DiagonalScatterBackward0: aten::diagonal_scatter
- *   self: diagonal_scatter(grad, zeros_like(src), offset, dim1, dim2)
- *   src: grad.diagonal(offset, dim1, dim2)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_type_and_size src_info;
-    int64_t offset;
-    int64_t dim1;
-    int64_t dim2;
-} DiagonalScatterBackward0;
-
-static int
-DiagonalScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_type_and_size_zeros(&n->src_info);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_ag_op(TN_OP_diagonal_scatter, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[0]), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-DiagonalScatterBackward0_release(tn_node *n_)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    (void)n;
-}
-
-static void
-DiagonalScatterBackward0_finalize(tn_node *n_)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    tn_ag_free_type_and_size(&n->src_info);
-    (void)n;
-}
-
-static int
-DiagonalScatterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-DiagonalScatterBackward0_get_offset(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->offset);
-}
-
-static PyObject *
-DiagonalScatterBackward0_get_dim1(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim1);
-}
-
-static PyObject *
-DiagonalScatterBackward0_get_dim2(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim2);
-}
-
-static PyGetSetDef DiagonalScatterBackward0_getset[] = {
-    {"_saved_offset", DiagonalScatterBackward0_get_offset, NULL, NULL, NULL},
-    {"_saved_dim1", DiagonalScatterBackward0_get_dim1, NULL, NULL, NULL},
-    {"_saved_dim2", DiagonalScatterBackward0_get_dim2, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_DiagonalScatterBackward0 = {
-    .name = "DiagonalScatterBackward0",
-    .basicsize = sizeof(DiagonalScatterBackward0),
-    .apply = DiagonalScatterBackward0_apply,
-    .release = DiagonalScatterBackward0_release,
-    .finalize = DiagonalScatterBackward0_finalize,
-    .traverse = DiagonalScatterBackward0_traverse,
-    .getset = DiagonalScatterBackward0_getset,
-    .op = "aten::diagonal_scatter",
-};
-
-/* aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
-PyObject *
-tn_ag_record_diagonal_scatter(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *src = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)tn_node_new(&tn_kind_DiagonalScatterBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, src) < 0)
-        goto fail_;
-    if (tn_ag_type_and_size_save(&n->src_info, src) < 0) goto fail_;
-    n->offset = a_[2].u.i;
-    n->dim1 = a_[3].u.i;
-    n->dim2 = a_[4].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

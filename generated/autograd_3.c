@@ -8,6 +8,265 @@
 
 #include <math.h>
 
+/* LogBackward0: aten::log
+ *   self: grad.div(self.conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} LogBackward0;
+
+static int
+LogBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogBackward0_release(tn_node *n_)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+LogBackward0_finalize(tn_node *n_)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef LogBackward0_getset[] = {
+    {"_saved_self", LogBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogBackward0 = {
+    .name = "LogBackward0",
+    .basicsize = sizeof(LogBackward0),
+    .apply = LogBackward0_apply,
+    .release = LogBackward0_release,
+    .finalize = LogBackward0_finalize,
+    .traverse = LogBackward0_traverse,
+    .getset = LogBackward0_getset,
+    .op = "aten::log",
+};
+
+/* aten::log(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_log(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::log_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_log_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogSoftmaxBackward0: aten::_log_softmax
+ *   self: _log_softmax_backward_data(grad, result, dim, self.scalar_type())
+ */
+typedef struct {
+    tn_node base;
+    int self_scalar_type;
+    int64_t dim;
+    tn_saved result_;
+} LogSoftmaxBackward0;
+
+static int
+LogSoftmaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP__log_softmax_backward_data, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(result), tn_value_int(n->dim), tn_ag_value_dtype(n->self_scalar_type)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogSoftmaxBackward0_release(tn_node *n_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogSoftmaxBackward0_finalize(tn_node *n_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogSoftmaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogSoftmaxBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogSoftmaxBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogSoftmaxBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogSoftmaxBackward0_getset[] = {
+    {"_saved_dim", LogSoftmaxBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", LogSoftmaxBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogSoftmaxBackward0 = {
+    .name = "LogSoftmaxBackward0",
+    .basicsize = sizeof(LogSoftmaxBackward0),
+    .apply = LogSoftmaxBackward0_apply,
+    .release = LogSoftmaxBackward0_release,
+    .finalize = LogSoftmaxBackward0_finalize,
+    .traverse = LogSoftmaxBackward0_traverse,
+    .getset = LogSoftmaxBackward0_getset,
+    .op = "aten::_log_softmax",
+};
+
+/* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
+PyObject *
+tn_ag_record__log_softmax(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
  *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
  *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())
@@ -5154,6 +5413,100 @@ fail_:
     return NULL;
 }
 
+/* NegViewBackward0: aten::_neg_view
+ *   self: grad.neg()
+ */
+typedef struct {
+    tn_node base;
+} NegViewBackward0;
+
+static int
+NegViewBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NegViewBackward0 *n = (NegViewBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+NegViewBackward0_release(tn_node *n_)
+{
+    NegViewBackward0 *n = (NegViewBackward0 *)n_;
+    (void)n;
+}
+
+static void
+NegViewBackward0_finalize(tn_node *n_)
+{
+    NegViewBackward0 *n = (NegViewBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NegViewBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NegViewBackward0 *n = (NegViewBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef NegViewBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_NegViewBackward0 = {
+    .name = "NegViewBackward0",
+    .basicsize = sizeof(NegViewBackward0),
+    .apply = NegViewBackward0_apply,
+    .release = NegViewBackward0_release,
+    .finalize = NegViewBackward0_finalize,
+    .traverse = NegViewBackward0_traverse,
+    .getset = NegViewBackward0_getset,
+    .op = "aten::_neg_view",
+};
+
+/* aten::_neg_view(Tensor(a) self) -> Tensor(a) */
+PyObject *
+tn_ag_record__neg_view(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    NegViewBackward0 *n = (NegViewBackward0 *)tn_node_new(&tn_kind_NegViewBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NllLoss2DBackward0: aten::nll_loss2d_forward
  *   self: nll_loss2d_backward_symint(grad, self, target, weight, reduction, ignore_index, total_weight)
  */
@@ -6386,110 +6739,6 @@ tn_ag_record_normal__float_Tensor(tn_op *op_, tn_value *a_)
     if (tn_node_set_next_edge(n_, 0, std) < 0)
         goto fail_;
     if (tn_ag_ints_save_sizes(&n->std_sym_sizes, std) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PermuteBackward0: aten::permute
- *   self: permute_backwards(grad, dims)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints dims;
-} PermuteBackward0;
-
-static int
-PermuteBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-PermuteBackward0_release(tn_node *n_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    (void)n;
-}
-
-static void
-PermuteBackward0_finalize(tn_node *n_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    tn_ag_free_ints(&n->dims);
-    (void)n;
-}
-
-static int
-PermuteBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PermuteBackward0_get_dims(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((PermuteBackward0 *)self)->dims);
-}
-
-static PyGetSetDef PermuteBackward0_getset[] = {
-    {"_saved_dims", PermuteBackward0_get_dims, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PermuteBackward0 = {
-    .name = "PermuteBackward0",
-    .basicsize = sizeof(PermuteBackward0),
-    .apply = PermuteBackward0_apply,
-    .release = PermuteBackward0_release,
-    .finalize = PermuteBackward0_finalize,
-    .traverse = PermuteBackward0_traverse,
-    .getset = PermuteBackward0_getset,
-    .op = "aten::permute",
-};
-
-/* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
-PyObject *
-tn_ag_record_permute(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PermuteBackward0 *n = (PermuteBackward0 *)tn_node_new(&tn_kind_PermuteBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
