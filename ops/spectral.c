@@ -99,41 +99,41 @@ operand(const TensorObject *t)
     return o;
 }
 
-/* Wraps and checks dims into w[]; -1 with upstream's error otherwise. */
+/* Checks dims into w[]; -1 with a RuntimeError otherwise. The primitives take dims already
+ * wrapped by torch.fft (upstream's CPU kernels assert on a negative or repeated one). An empty
+ * tensor is refused as MKL refuses it. */
 static int
-wrap_dims(const TensorObject *self, tn_ints dim, int64_t *w)
+check_dims(const TensorObject *self, tn_ints dim, int64_t *w)
 {
-    if (dim.n > self->ndim || dim.n == 0) {
-        PyErr_SetString(PyExc_RuntimeError, dim.n == 0 ? "fft: at least one dimension to transform is needed"
+    if (dim.n == 0 || dim.n > self->ndim) {
+        PyErr_SetString(PyExc_RuntimeError, dim.n == 0 ? "fft: torchnative needs at least one dimension to transform"
                                                        : "fft: more dimensions to transform than the input has");
         return -1;
     }
     uint8_t seen[TN_MAX_NDIM] = {0};
     for (Py_ssize_t i = 0; i < dim.n; i++) {
-        if (tn_wrap_dim(dim.v[i], self->ndim, &w[i]) < 0)
-            return -1;
-        if (seen[w[i]]) {
-            PyErr_SetString(PyExc_RuntimeError, "fft: dims must be unique");
+        w[i] = dim.v[i];
+        if (w[i] < 0 || w[i] >= self->ndim || seen[w[i]]) {
+            PyErr_Format(PyExc_RuntimeError, "fft: dim %lld is out of range or repeated (the primitives take "
+                         "wrapped, distinct dims)", (long long)w[i]);
             return -1;
         }
         seen[w[i]] = 1;
     }
+    if (self->numel == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "MKL FFT error: Intel oneMKL DFTI ERROR: Inconsistent configuration parameters");
+        return -1;
+    }
     return 0;
 }
 
+/* upstream's scale: none for 0, 1/sqrt(n) for by_root_n (1), 1/n for any other value */
 static double
-norm_scale(const tn_op *op, int64_t normalization, int64_t numel, int *ok)
+norm_scale(int64_t normalization, int64_t numel)
 {
-    *ok = 1;
-    switch (normalization) {
-    case 0: return 1.0;
-    case 1: return 1.0 / sqrt((double)numel);
-    case 2: return 1.0 / (double)numel;
-    default:
-        *ok = 0;
-        tn_refuse(op, "normalization must be 0 (none), 1 (by_root_n) or 2 (by_n)");
-        return 0;
-    }
+    if (normalization == 0)
+        return 1.0;
+    return normalization == 1 ? 1.0 / sqrt((double)numel) : 1.0 / (double)numel;
 }
 
 /* One pass of kind along dim; with the GIL released for long transforms. */
@@ -165,17 +165,14 @@ PyObject *
 tn_op__fft_c2c(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, bool forward)
 {
     int64_t dims[TN_MAX_NDIM], strides[TN_MAX_NDIM];
-    if (wrap_dims(self, dim, dims) < 0)
+    if (check_dims(self, dim, dims) < 0)
         return NULL;
     int k = (int)dim.n;
     sort_by_stride(dims, k, self->strides);
     int64_t numel = 1;
     for (int i = 0; i < k; i++)
         numel *= self->sizes[dims[i]];
-    int ok;
-    double scale = norm_scale(overload, normalization, numel, &ok);
-    if (!ok)
-        return NULL;
+    double scale = norm_scale(normalization, numel);
     fft_layout(self->ndim, self->strides, self->sizes, dims, k, strides);
     TensorObject *out = new_strided(self->ndim, self->sizes, strides, self->dtype);
     if (!out)
@@ -191,7 +188,7 @@ PyObject *
 tn_op__fft_r2c(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, bool onesided)
 {
     int64_t dims[TN_MAX_NDIM], strides[TN_MAX_NDIM], sizes[TN_MAX_NDIM];
-    if (wrap_dims(self, dim, dims) < 0)
+    if (check_dims(self, dim, dims) < 0)
         return NULL;
     int k = (int)dim.n;
     int64_t last = dims[k - 1];
@@ -203,10 +200,7 @@ tn_op__fft_r2c(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t n
     int64_t numel = 1;
     for (int i = 0; i < k; i++)
         numel *= self->sizes[dims[i]];
-    int ok;
-    double scale = norm_scale(overload, normalization, numel, &ok);
-    if (!ok)
-        return NULL;
+    double scale = norm_scale(normalization, numel);
     fft_layout(self->ndim, self->strides, sizes, dims, k, strides);
     int cdtype = self->dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
     TensorObject *out = new_strided(self->ndim, sizes, strides, cdtype);
@@ -228,7 +222,7 @@ PyObject *
 tn_op__fft_c2r(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, int64_t last_dim_size)
 {
     int64_t dims[TN_MAX_NDIM], strides[TN_MAX_NDIM], sizes[TN_MAX_NDIM];
-    if (wrap_dims(self, dim, dims) < 0)
+    if (check_dims(self, dim, dims) < 0)
         return NULL;
     if (last_dim_size < 1) {
         PyErr_Format(PyExc_RuntimeError, "Invalid number of data points (%lld) specified", (long long)last_dim_size);
@@ -236,20 +230,17 @@ tn_op__fft_c2r(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t n
     }
     int k = (int)dim.n;
     int64_t last = dims[k - 1];
-    if (self->sizes[last] < last_dim_size / 2 + 1) {
+    if (self->sizes[last] != last_dim_size / 2 + 1 && self->sizes[last] != last_dim_size) {
         PyErr_Format(PyExc_RuntimeError, "fft: the input has %lld elements along dim %lld, the c2r transform of size "
                      "%lld needs %lld", (long long)self->sizes[last], (long long)last,
                      (long long)last_dim_size, (long long)(last_dim_size / 2 + 1));
         return NULL;
     }
-    int ok;
     int64_t numel_c2c = 1;
     for (int i = 0; i < k - 1; i++)
         numel_c2c *= self->sizes[dims[i]];
-    double scale_c2c = norm_scale(overload, normalization, numel_c2c, &ok);
-    if (!ok)
-        return NULL;
-    double scale_c2r = norm_scale(overload, normalization, last_dim_size, &ok);
+    double scale_c2c = norm_scale(normalization, numel_c2c);
+    double scale_c2r = norm_scale(normalization, last_dim_size);
     /* upstream: a c2c over all but the last dim first (normalized by its own size), whose
      * result layout the c2r's follows */
     TensorObject *input = self;
