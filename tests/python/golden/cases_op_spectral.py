@@ -70,6 +70,10 @@ CASES.update({
     "complex_inplace": {"code": f"z = {Z}; z.mul_(1j); z.add_(1); out = z", "tol": "derived"},
     "complex_inplace_real_self": f"x = torch.ones(3, 4); out = x.add_({Z})",
     "complex_to_real_copy": f"out = torch.zeros(3, 4).copy_({Z})",
+    "complex_abs": {"code": f"out = {Z}.abs()", "tol": "derived"},
+    "complex_abs_conj_t": {"code": f"out = {Z}.conj().t().abs()", "tol": "derived"},
+    "complex_neg": f"out = (-{Z}, -({Z}.conj()))",
+    "complex_angle": {"code": f"out = torch.angle({Z})", "tol": "derived"},
     "real_to_complex": "out = torch.arange(4.0).to(torch.complex64)",
     "polar_llama_rope": "t = torch.arange(6.0); f = 1.0 / (10000 ** (torch.arange(0, 8, 2).float() / 8)); out = torch.polar(torch.ones(6, 4), torch.outer(t, f))",
     "rope_apply": {"tol": "derived", "code": ("x = torch.randn(2, 6, 3, 8, generator=torch.Generator().manual_seed(3)); "
