@@ -29,6 +29,10 @@ OPS = [
        extra={"bcast": ((T((3, 1), role="pos"), T((4,))), None)}),
     Op("_conj_physical", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
     Op("conj_physical", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
+    Op("_conj", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
+    Op("_neg_view", T(), dtypes=["float32", "complex64"]),
+    Op("conj", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
+    Op("resolve_conj", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
 ]
 
 CASES = expand_all(OPS)
@@ -55,6 +59,10 @@ CASES.update({
     "conj_transpose": f"out = {Z}.conj().t()",
     "conj_to": f"out = {Z}.conj().to(torch.complex128)",
     "conj_copy_into": f"d = torch.zeros(3, 4, dtype=torch.complex64); d.copy_({Z}.conj()); out = d",
+    "conj_tolist_item": f"c = {Z}.conj(); n = c.imag; out = (c.tolist(), c[1, 2].item(), n.tolist(), float(n[0, 0]))",
+    "conj_numpy": f"out = {Z}.conj().numpy()",
+    "neg_numpy": f"out = {Z}.conj().imag.numpy()",
+    "conj_numpy_force": f"out = torch.from_numpy({Z}.conj().numpy(force=True))",
     "conj_physical_of_conj": f"out = torch.conj_physical({Z}.conj())",
     "complex_add": f"z = {Z}; out = z + z.flip(0)",
     "complex_sub_alpha": {"code": f"z = {Z}; out = torch.sub(z, z.flip(1), alpha=2)", "tol": "derived"},
