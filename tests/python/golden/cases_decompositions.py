@@ -478,3 +478,17 @@ add("special_expit", f"torch.special.expit({X})")
 add("clip", {"0": f"torch.clip({X}, -0.5, 0.5)", "min_only": f"torch.clip({X}, min=0.1)",
              "none_error": f"torch.clip({X})"})
 add("negative", f"torch.negative({XT})", exact=True)
+
+# ---- spectral: stft / istft through torch._refs, hann_window through torch._decomp ----
+S = "randn(2, 64, seed=11)"
+add("hann_window", {"16": "torch.hann_window(16)", "1": "torch.hann_window(1)", "double": "torch.hann_window(8, dtype=torch.float64)"}, exact=True)
+add("hann_window.periodic", {"false": "torch.hann_window(9, periodic=False)", "true": "torch.hann_window(9, periodic=True)"}, exact=True)
+add("stft", {"plain": f"torch.stft({S}, 16, hop_length=4, window=torch.hann_window(16), center=False, return_complex=True)",
+             "one_d": f"torch.stft(randn(40, seed=12), 8, window=torch.hann_window(8), center=False, return_complex=True)",
+             "two_sided_normalized": f"torch.stft({S}, 16, window=torch.hann_window(12), win_length=12, center=False, onesided=False, normalized=True, return_complex=True)",
+             "aten": f"torch.ops.aten.stft({S}, 16, 4, None, torch.hann_window(16), False, None, True)"})
+add("stft.center", {"reflect": f"torch.stft({S}, 16, hop_length=4, window=torch.hann_window(16), return_complex=True)",
+                    "constant": f"torch.stft({S}, 16, window=torch.hann_window(16), pad_mode='constant', return_complex=True)",
+                    "no_window": f"torch.stft({S}, 16, return_complex=True)"})
+add("istft", {"roundtrip": f"w = torch.hann_window(16); s = torch.stft({S}, 16, hop_length=4, window=w, return_complex=True); out = torch.istft(s, 16, hop_length=4, window=w, length=64)",
+              "no_length": f"w = torch.hann_window(16); s = torch.stft({S}, 16, hop_length=4, window=w, return_complex=True); out = torch.istft(s, 16, hop_length=4, window=w)"})
