@@ -82,6 +82,10 @@ CASES.update({
     "complex_abs_conj_t": {"code": f"out = {Z}.conj().t().abs()", "tol": "derived"},
     "complex_neg": f"out = (-{Z}, -({Z}.conj()))",
     "complex_angle": {"code": f"out = torch.angle({Z})", "tol": "derived"},
+    "complex_sum": {"code": f"z = {Z}; out = (z.sum(), z.sum(0), z.sum(1, keepdim=True), z.t().sum(0), z.conj().sum(1))", "tol": "derived"},
+    "complex_sum_dtype": {"code": f"out = torch.sum({Z}, dtype=torch.complex128)", "tol": "derived"},
+    "complex_sum_item": {"code": f"out = {Z}.sum().item()", "tol": "derived"},
+    "complex_sum_0dim": {"code": f"out = {Z}[0, 0].sum()", "tol": "derived"},
     "real_to_complex": "out = torch.arange(4.0).to(torch.complex64)",
     "polar_llama_rope": "t = torch.arange(6.0); f = 1.0 / (10000 ** (torch.arange(0, 8, 2).float() / 8)); out = torch.polar(torch.ones(6, 4), torch.outer(t, f))",
     "rope_apply": {"tol": "derived", "code": ("x = torch.randn(2, 6, 3, 8, generator=torch.Generator().manual_seed(3)); "
