@@ -5324,6 +5324,200 @@ fail_:
     return NULL;
 }
 
+/* ViewAsComplexBackward0: aten::view_as_complex
+ *   self: at::view_as_real(grad.contiguous().resolve_conj())
+ */
+typedef struct {
+    tn_node base;
+} ViewAsComplexBackward0;
+
+static int
+ViewAsComplexBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ViewAsComplexBackward0 *n = (ViewAsComplexBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_memfmt(0)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_resolve_conj, (tn_value[]){tn_value_tensor(t_[0])});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_view_as_real, (tn_value[]){tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+ViewAsComplexBackward0_release(tn_node *n_)
+{
+    ViewAsComplexBackward0 *n = (ViewAsComplexBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ViewAsComplexBackward0_finalize(tn_node *n_)
+{
+    ViewAsComplexBackward0 *n = (ViewAsComplexBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ViewAsComplexBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ViewAsComplexBackward0 *n = (ViewAsComplexBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ViewAsComplexBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ViewAsComplexBackward0 = {
+    .name = "ViewAsComplexBackward0",
+    .basicsize = sizeof(ViewAsComplexBackward0),
+    .apply = ViewAsComplexBackward0_apply,
+    .release = ViewAsComplexBackward0_release,
+    .finalize = ViewAsComplexBackward0_finalize,
+    .traverse = ViewAsComplexBackward0_traverse,
+    .getset = ViewAsComplexBackward0_getset,
+    .op = "aten::view_as_complex",
+};
+
+/* aten::view_as_complex(Tensor(a) self) -> Tensor(a) */
+PyObject *
+tn_ag_record_view_as_complex(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ViewAsComplexBackward0 *n = (ViewAsComplexBackward0 *)tn_node_new(&tn_kind_ViewAsComplexBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ViewAsRealBackward0: aten::view_as_real
+ *   self: at::view_as_complex(grad.contiguous())
+ */
+typedef struct {
+    tn_node base;
+} ViewAsRealBackward0;
+
+static int
+ViewAsRealBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ViewAsRealBackward0 *n = (ViewAsRealBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_memfmt(0)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_view_as_complex, (tn_value[]){tn_value_tensor(t_[0])});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ViewAsRealBackward0_release(tn_node *n_)
+{
+    ViewAsRealBackward0 *n = (ViewAsRealBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ViewAsRealBackward0_finalize(tn_node *n_)
+{
+    ViewAsRealBackward0 *n = (ViewAsRealBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ViewAsRealBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ViewAsRealBackward0 *n = (ViewAsRealBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ViewAsRealBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ViewAsRealBackward0 = {
+    .name = "ViewAsRealBackward0",
+    .basicsize = sizeof(ViewAsRealBackward0),
+    .apply = ViewAsRealBackward0_apply,
+    .release = ViewAsRealBackward0_release,
+    .finalize = ViewAsRealBackward0_finalize,
+    .traverse = ViewAsRealBackward0_traverse,
+    .getset = ViewAsRealBackward0_getset,
+    .op = "aten::view_as_real",
+};
+
+/* aten::view_as_real(Tensor(a) self) -> Tensor(a) */
+PyObject *
+tn_ag_record_view_as_real(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ViewAsRealBackward0 *n = (ViewAsRealBackward0 *)tn_node_new(&tn_kind_ViewAsRealBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ViewBackward0: aten::view
  *   self: grad.reshape_symint(self.sym_sizes())
  */

@@ -74,6 +74,12 @@ extern const char *const tn_binary_names[TN_NUM_BINARY];
 tn_status tn_binary(tn_binary_op op, int dtype, const tn_loop *l, void *out, const void *a,
                     const void *b, tn_kscalar alpha);
 
+/* out = a op b for complex64 / complex128 (ADD, SUB, MUL, DIV, EQ, NE; others TN_ERR_DTYPE):
+ * operands as tn_binary's; alpha (ADD/SUB) is the complex number alpha_re + i alpha_im. A
+ * complex Python number b is passed as a 0-stride operand. Note [Complex arithmetic]. */
+tn_status tn_binary_complex(tn_binary_op op, int dtype, const tn_loop *l, void *out, const void *a,
+                            const void *b, double alpha_re, double alpha_im);
+
 /* out = a op b where b is a Python number (a "wrapped scalar" upstream). Loop operands: 0 out, 1 a.
  * For f16/bf16 MUL, DIV, DIV_TRUNC and DIV_FLOOR upstream computes with b in float precision
  * (not rounded to the dtype); this entry does the same. Otherwise b is converted to dtype. */

@@ -667,9 +667,32 @@ FILL_ROW(fill_2, uint16_t)
 FILL_ROW(fill_4, uint32_t)
 FILL_ROW(fill_8, uint64_t)
 
+static void
+fill_16(void *ctx, char *const *p, const int64_t *s, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        memcpy(p[0] + 16 * i * s[0], ctx, 16);
+}
+
 tn_status
 tn_fill(const tn_loop *l, int dtype, void *dst, tn_kscalar value)
 {
+    if (dtype == TN_DTYPE_C64 || dtype == TN_DTYPE_C128) {
+        /* a real value: (value, 0) in each element's two parts */
+        double re = tn_kscalar_double(value);
+        unsigned char pair[16];
+        memset(pair, 0, sizeof pair);
+        if (dtype == TN_DTYPE_C64) {
+            float f = (float)re;
+            memcpy(pair, &f, 4);
+        } else {
+            memcpy(pair, &re, 8);
+        }
+        void *cbase[1] = {dst};
+        int celsize[1] = {tn_dtype_size(dtype)};
+        return tn_loop_run_rows(l, 1, cbase, celsize, TN_ELEMENTWISE_GRAIN,
+                                dtype == TN_DTYPE_C64 ? fill_8 : fill_16, pair);
+    }
     unsigned char bits[8];
     tn_status st = tn_scalar_to_dtype(dtype, value, bits);
     if (st != TN_OK)

@@ -131,6 +131,51 @@ finish_inplace(const tn_op *overload, TensorObject *self, PyObject *result)
     return r < 0 ? NULL : Py_NewRef((PyObject *)self);
 }
 
+/* Note [Complex arithmetic] (kernels/binary.c): add, sub, mul, div, eq, ne of complex64 /
+ * complex128 results. A Python number b, or a 0-dim b, becomes a 0-dim complex operand that
+ * broadcasts; alpha is a complex number. */
+static int
+complex_binary(const tn_op *overload, TensorObject *out, tn_binary_op op, TensorObject *a, TensorObject *b,
+               const tn_value *scalar, const tn_value *alpha, int compute)
+{
+    TensorObject *ac = as_dtype(overload, a, compute), *bc = NULL;
+    if (!ac)
+        return -1;
+    if (b) {
+        bc = as_dtype(overload, b, compute);
+    } else {
+        bc = tn_tensor_empty(0, NULL, compute, TN_DEVICE_CPU);
+        if (bc) {
+            double re = tn_scalar_to_double(scalar), im = scalar->tag == TN_V_COMPLEX ? scalar->im : 0.0;
+            if (compute == TN_DTYPE_C64) {
+                float v[2] = {(float)re, (float)im};
+                memcpy(tn_tensor_data(bc), v, sizeof v);
+            } else {
+                double v[2] = {re, im};
+                memcpy(tn_tensor_data(bc), v, sizeof v);
+            }
+        }
+    }
+    if (!bc) {
+        Py_DECREF(ac);
+        return -1;
+    }
+    double alpha_re = 1.0, alpha_im = 0.0;
+    if (alpha) {
+        alpha_re = tn_scalar_to_double(alpha);
+        alpha_im = alpha->tag == TN_V_COMPLEX ? alpha->im : 0.0;
+    }
+    tn_loop l;
+    tn_geom g[3] = {tn_geom_of(out), tn_geom_of(ac), tn_geom_of(bc)};
+    tn_loop_build(&l, out->ndim, out->sizes, 3, g);
+    tn_status s;
+    TN_NOGIL(out->numel, s = tn_binary_complex(op, compute, &l, tn_tensor_data(out), tn_tensor_data(ac),
+                                               tn_tensor_data(bc), alpha_re, alpha_im));
+    Py_DECREF(ac);
+    Py_DECREF(bc);
+    return TN_KCHECK(overload, s, compute);
+}
+
 /* The binary driver. b is a tensor, or NULL with `scalar` holding a Python number; dst: Note
  * [In-place pointwise]. */
 static PyObject *
@@ -186,6 +231,11 @@ binary_into(const tn_op *overload, TensorObject *dst, tn_binary_op op, int kind,
         goto fail;
     if (tn_check_dtype(overload, compute) < 0)
         goto fail;
+    if (tn_dtype_is_complex(compute)) {
+        if (complex_binary(overload, out, op, a, b, scalar, alpha, compute) < 0)
+            goto fail;
+        return (PyObject *)out;
+    }
     /* alpha is converted to the computation type, checked (Note [Scalar overflow]) */
     if (alpha && tn_check_scalar_fits(alpha, compute) < 0)
         goto fail;
@@ -1230,10 +1280,47 @@ fail:
     {                                                    \
         return unary(overload, kop, kind, self, NULL);             \
     }
-UNARY(neg, TN_UN_NEG, UK_SAME)
-UNARY(negative, TN_UN_NEG, UK_SAME)
-UNARY(abs, TN_UN_ABS, UK_SAME)
-UNARY(absolute, TN_UN_ABS, UK_SAME)
+/* neg and abs of complex64 / complex128: -z exactly (the neg bit resolved into a new tensor,
+ * Note [Conjugate and negative bits]), |z| as hypot(re, im) in the real dtype (upstream: sqrt of
+ * the squared norm in its vector body, std::abs in the tail; compared within the derived
+ * tolerance) */
+static PyObject *bit_view(TensorObject *self, int conj, int neg);
+
+PyObject *
+tn_op_neg(const tn_op *overload, TensorObject *self)
+{
+    if (!tn_dtype_is_complex(self->dtype))
+        return unary(overload, TN_UN_NEG, UK_SAME, self, NULL);
+    PyObject *n = bit_view(self, 0, 1);
+    PyObject *r = n ? (PyObject *)tn_tensor_resolve_bits(TN_T(n)) : NULL;
+    Py_XDECREF(n);
+    return r;
+}
+
+PyObject *
+tn_op_negative(const tn_op *overload, TensorObject *self)
+{
+    return tn_op_neg(overload, self);
+}
+
+PyObject *
+tn_op_abs(const tn_op *overload, TensorObject *self)
+{
+    if (!tn_dtype_is_complex(self->dtype))
+        return unary(overload, TN_UN_ABS, UK_SAME, self, NULL);
+    PyObject *re = at_1(TN_OP_real, (PyObject *)self);
+    PyObject *im = re ? at_1(TN_OP_imag, (PyObject *)self) : NULL;
+    PyObject *r = im ? at_2(TN_OP_hypot, re, im) : NULL;
+    Py_XDECREF(re);
+    Py_XDECREF(im);
+    return r;
+}
+
+PyObject *
+tn_op_absolute(const tn_op *overload, TensorObject *self)
+{
+    return tn_op_abs(overload, self);
+}
 UNARY(exp, TN_UN_EXP, UK_FLOAT)
 UNARY(exp2, TN_UN_EXP2, UK_FLOAT)
 UNARY(expm1, TN_UN_EXPM1, UK_FLOAT)
@@ -1480,27 +1567,77 @@ tn_op_positive(const tn_op *overload, TensorObject *self)
     return same(self);
 }
 
-/* conjugation and negation bits: real tensors have neither, so these return self */
+/* conjugation and negation bits (Note [Conjugate and negative bits] in runtime/tensor_iter.c):
+ * conj of a complex tensor is a view with the conj bit flipped, _neg_view one with the neg bit
+ * flipped; real tensors have no conj bit, so conj returns them as they are. */
+static PyObject *
+bit_view(TensorObject *self, int conj, int neg)
+{
+    TensorObject *t = tn_tensor_view(self, self->ndim, self->sizes, self->strides, self->offset);
+    if (t) {
+        t->conj ^= (uint8_t)conj;
+        t->neg ^= (uint8_t)neg;
+    }
+    return (PyObject *)t;
+}
+
 PyObject *
 tn_op_conj(const tn_op *overload, TensorObject *self)
 {
-    if (tn_dtype_is_complex(self->dtype)) {
-        PyErr_SetString(PyExc_NotImplementedError, "aten::conj of complex tensors is not implemented in torchnative");
-        return NULL;
-    }
-    return same(self);
+    if (!tn_dtype_is_complex(self->dtype))
+        return same(self);
+    return bit_view(self, 1, 0);
+}
+
+PyObject *
+tn_op__conj(const tn_op *overload, TensorObject *self)
+{
+    return bit_view(self, tn_dtype_is_complex(self->dtype), 0);
+}
+
+PyObject *
+tn_op__neg_view(const tn_op *overload, TensorObject *self)
+{
+    return bit_view(self, 0, 1);
 }
 
 PyObject *
 tn_op_resolve_conj(const tn_op *overload, TensorObject *self)
 {
-    return same(self);
+    if (!self->conj)
+        return same(self);
+    return (PyObject *)tn_tensor_resolve_bits(self);
 }
 
 PyObject *
 tn_op_resolve_neg(const tn_op *overload, TensorObject *self)
 {
-    return same(self);
+    if (!self->neg)
+        return same(self);
+    return (PyObject *)tn_tensor_resolve_bits(self);
+}
+
+/* the conjugate's values in a new tensor with no conj bit (upstream: of a conjugated tensor,
+ * the clone of its conj(), i.e. its stored values) */
+PyObject *
+tn_op__conj_physical(const tn_op *overload, TensorObject *self)
+{
+    if (!tn_dtype_is_complex(self->dtype))
+        return (PyObject *)tn_tensor_resolve_bits(self);
+    PyObject *flipped = bit_view(self, 1, 0);
+    if (!flipped)
+        return NULL;
+    PyObject *r = (PyObject *)tn_tensor_resolve_bits(TN_T(flipped));
+    Py_DECREF(flipped);
+    return r;
+}
+
+PyObject *
+tn_op_conj_physical(const tn_op *overload, TensorObject *self)
+{
+    if (!tn_dtype_is_complex(self->dtype))
+        return same(self);
+    return tn_op__conj_physical(overload, self);
 }
 
 /* aliases upstream binds as CompositeImplicitAutograd */
@@ -1748,4 +1885,80 @@ tn_op_logit_backward(const tn_op *overload, TensorObject *grad_output, TensorObj
     double p[3] = {eps.has ? eps.v : -1.0, 0, 0};
     return activation_grad(overload, ACT_GRAD("logit_backward_cpu", -1, TN_ACT_BW_LOGIT, 0, 0, 0), grad_output, self,
                            NULL, p);
+}
+
+/* ---- complex(real, imag), polar(abs, angle) ----
+ * Upstream builds one TensorIterator over the two inputs (broadcast, the elementwise result
+ * layout) with a complex output of the inputs' precision; here the parts are written through
+ * real views of that output (Note [Complex views] in ops/view.c). */
+static TensorObject *
+complex_from_parts(const tn_op *overload, TensorObject *re, TensorObject *im, const char *what)
+{
+    if ((re->dtype != TN_DTYPE_F32 && re->dtype != TN_DTYPE_F64 && re->dtype != TN_DTYPE_F16) ||
+        (im->dtype != TN_DTYPE_F32 && im->dtype != TN_DTYPE_F64 && im->dtype != TN_DTYPE_F16)) {
+        PyErr_Format(PyExc_RuntimeError, "Expected both inputs to be Half, Float or Double tensors but got %s and %s",
+                     tn_dtype_legacy_name(re->dtype), tn_dtype_legacy_name(im->dtype));
+        return NULL;
+    }
+    if (re->dtype != im->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "Expected object of scalar type %s but got scalar type %s for second argument",
+                     tn_dtype_legacy_name(re->dtype), tn_dtype_legacy_name(im->dtype));
+        return NULL;
+    }
+    if (re->dtype == TN_DTYPE_F16) {
+        tn_refuse(overload, "complex32 (ComplexHalf) tensors have no kernels in torchnative");
+        return NULL;
+    }
+    (void)what;
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(re->ndim, re->sizes, im->ndim, im->sizes, &nd, shape) < 0)
+        return NULL;
+    int cd = re->dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
+    int device = re->device == TN_DEVICE_META || im->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
+    tn_geom ins[2] = {tn_geom_of(re), tn_geom_of(im)};
+    TensorObject *out = tn_empty_elementwise(nd, shape, cd, device, 2, ins);
+    if (!out || device == TN_DEVICE_META || out->numel == 0)
+        return out;
+    int64_t strides[TN_MAX_NDIM];
+    for (int i = 0; i < nd; i++)
+        strides[i] = out->strides[i] * 2;
+    for (int part = 0; part < 2; part++) {
+        TensorObject *v = tn_tensor_from_storage(out->storage, out->offset * 2 + part, nd, shape, strides, re->dtype);
+        int r = v ? tn_copy_into(overload, v, part ? im : re) : -1;
+        Py_XDECREF((PyObject *)v);
+        if (r < 0) {
+            Py_DECREF((PyObject *)out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+PyObject *
+tn_op_complex(const tn_op *overload, TensorObject *real, TensorObject *imag)
+{
+    return (PyObject *)complex_from_parts(overload, real, imag, "complex");
+}
+
+PyObject *
+tn_op_polar(const tn_op *overload, TensorObject *abs, TensorObject *angle)
+{
+    if (abs->dtype == TN_DTYPE_F16 && angle->dtype == TN_DTYPE_F16) {
+        PyErr_SetString(PyExc_NotImplementedError, "\"polar_cpu\" not implemented for 'Half'");
+        return NULL;
+    }
+    if ((abs->dtype != TN_DTYPE_F32 && abs->dtype != TN_DTYPE_F64) || abs->dtype != angle->dtype)
+        return (PyObject *)complex_from_parts(overload, abs, angle, "polar");  /* its errors */
+    /* abs * cos(angle), abs * sin(angle), each rounded to the dtype as upstream's kernel does */
+    PyObject *c = at_1(TN_OP_cos, (PyObject *)angle);
+    PyObject *sn = c ? at_1(TN_OP_sin, (PyObject *)angle) : NULL;
+    PyObject *re = sn ? at_mul((PyObject *)abs, c) : NULL;
+    PyObject *im = re ? at_mul((PyObject *)abs, sn) : NULL;
+    PyObject *r = im ? (PyObject *)complex_from_parts(overload, TN_T(re), TN_T(im), "polar") : NULL;
+    Py_XDECREF(c);
+    Py_XDECREF(sn);
+    Py_XDECREF(re);
+    Py_XDECREF(im);
+    return r;
 }

@@ -294,10 +294,4 @@ tn_op__debug_has_internal_overlap(const tn_op *overload, TensorObject *self)
     return PyLong_FromLong(2);
 }
 
-/* real of a real tensor is the tensor itself, as upstream's (complex dtypes are refused by the
- * kernel list: they need view_as_real). */
-PyObject *
-tn_op_real(const tn_op *overload, TensorObject *self)
-{
-    return Py_NewRef((PyObject *)self);
-}
+/* real: ops/view.c (a complex tensor's real part is a view) */

@@ -141,15 +141,60 @@ fail:
 
 static const tn_ints ALL_DIMS = {NULL, 0, true};
 
+/* A complex sum: the real and imaginary parts summed as the last dimension of view_as_real
+ * (upstream sums complex elements in its own order: compared within the derived tolerance). */
+static PyObject *
+complex_sum(const tn_op *overload, TensorObject *self, tn_ints dims, int keepdim, int out_dtype)
+{
+    if (!tn_dtype_is_complex(out_dtype))
+        return reduce(overload, TN_RED_SUM, self, dims, keepdim, out_dtype, 0);  /* its refusal */
+    int64_t all[TN_MAX_NDIM];
+    if (dims.n == 0) {  /* every dim of self, not the parts' */
+        for (int i = 0; i < self->ndim; i++)
+            all[i] = i;
+        dims = (tn_ints){all, self->ndim, false};
+    } else {
+        for (Py_ssize_t i = 0; i < dims.n; i++)
+            if (tn_wrap_dim(dims.v[i], self->ndim ? self->ndim : 1, &all[i]) < 0)
+                return NULL;
+        dims = (tn_ints){all, dims.n, false};
+    }
+    PyObject *src = self->dtype == out_dtype ? Py_NewRef((PyObject *)self)
+                                             : tn_op__to_copy(overload, self, out_dtype, -1, NULL, -1, false, -1);
+    if (!src)
+        return NULL;
+    PyObject *parts = tn_op_view_as_real(overload, TN_T(src));
+    Py_DECREF(src);
+    if (!parts)
+        return NULL;
+    int rdtype = out_dtype == TN_DTYPE_C128 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+    PyObject *r = dims.n ? reduce(overload, TN_RED_SUM, TN_T(parts), dims, keepdim, rdtype, 0)
+                         : (PyObject *)tn_tensor_resolve_bits(TN_T(parts));  /* a 0-dim self: a copy */
+    Py_DECREF(parts);
+    if (!r)
+        return NULL;
+    PyObject *z = tn_op_view_as_complex(overload, TN_T(r));
+    Py_DECREF(r);
+    if (z) {  /* a fresh result, not a view of a temporary */
+        TN_T(z)->is_view = 0;
+        Py_CLEAR(TN_T(z)->base);
+    }
+    return z;
+}
+
 PyObject *
 tn_op_sum(const tn_op *overload, TensorObject *self, int dtype)
 {
+    if (tn_dtype_is_complex(self->dtype))
+        return complex_sum(overload, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype));
     return reduce(overload, TN_RED_SUM, self, ALL_DIMS, 0, sum_dtype(self->dtype, dtype), 0);
 }
 
 PyObject *
 tn_op_sum__dim_IntList(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
+    if (tn_dtype_is_complex(self->dtype))
+        return complex_sum(overload, self, dim, keepdim, sum_dtype(self->dtype, dtype));
     return reduce(overload, TN_RED_SUM, self, dim, keepdim, sum_dtype(self->dtype, dtype), 0);
 }
 

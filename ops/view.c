@@ -1168,3 +1168,121 @@ tn_op_unfold(const tn_op *overload, TensorObject *self, int64_t dimension, int64
     strides[nd] = stride;
     return make_view(self, nd + 1, sizes, strides, self->offset);
 }
+
+/* ---- complex views (Note [Complex views]) ----
+ * view_as_real, real and imag reinterpret a complex tensor's storage as its real dtype: the
+ * element offset and every stride double, and view_as_real adds a last dimension of size 2
+ * (stride 1). view_as_complex is the inverse and checks that the floats pair up. The conj bit
+ * is not carried into a real view: view_as_real refuses a conjugated tensor as upstream does,
+ * and real/imag read through it (imag of a conjugated tensor is the negated imaginary part,
+ * upstream's neg bit). */
+
+static int
+real_dtype_of(int d)
+{
+    return d == TN_DTYPE_C128 ? TN_DTYPE_F64 : d == TN_DTYPE_C64 ? TN_DTYPE_F32 : TN_DTYPE_F16;
+}
+
+/* A real view of complex self: sizes (+ [2] when pair), strides * 2 (+ [1]), offset*2 + part. */
+static PyObject *
+complex_part_view(TensorObject *self, int pair, int part)
+{
+    int64_t sizes[TN_MAX_NDIM + 1], strides[TN_MAX_NDIM + 1];
+    int nd = self->ndim;
+    if (pair && tn_check_ndim(nd + 1) < 0)
+        return NULL;
+    for (int i = 0; i < nd; i++) {
+        sizes[i] = self->sizes[i];
+        strides[i] = self->strides[i] * 2;
+    }
+    if (pair) {
+        sizes[nd] = 2;
+        strides[nd] = 1;
+    }
+    TensorObject *t = tn_tensor_view_dtype(self, nd + pair, sizes, strides, self->offset * 2 + part,
+                                           real_dtype_of(self->dtype));
+    if (t) {
+        t->conj = 0;
+        t->neg = 0;
+    }
+    return (PyObject *)t;
+}
+
+PyObject *
+tn_op_view_as_real(const tn_op *overload, TensorObject *self)
+{
+    if (!tn_dtype_is_complex(self->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, "view_as_real is only supported for complex tensors");
+        return NULL;
+    }
+    if (self->conj) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate "
+                        "tensor so you can view it as real, use self.resolve_conj(); however, be warned that the "
+                        "resulting tensor will NOT alias the original.");
+        return NULL;
+    }
+    return complex_part_view(self, 1, 0);
+}
+
+PyObject *
+tn_op_view_as_complex(const tn_op *overload, TensorObject *self)
+{
+    int d = self->dtype;
+    if (d != TN_DTYPE_F32 && d != TN_DTYPE_F64 && d != TN_DTYPE_F16) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "view_as_complex is only supported for half, float and double tensors, but got a tensor of "
+                     "scalar type: %s", tn_dtype_legacy_name(d));
+        return NULL;
+    }
+    int nd = self->ndim;
+    if (nd == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "Input tensor must have one or more dimensions");
+        return NULL;
+    }
+    if (self->sizes[nd - 1] != 2) {
+        PyErr_SetString(PyExc_RuntimeError, "Tensor must have a last dimension of size 2");
+        return NULL;
+    }
+    if (self->strides[nd - 1] != 1) {
+        PyErr_SetString(PyExc_RuntimeError, "Tensor must have a last dimension with stride 1");
+        return NULL;
+    }
+    int64_t sizes[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    for (int i = 0; i < nd - 1; i++) {
+        if (self->strides[i] % 2) {
+            PyErr_SetString(PyExc_RuntimeError, "Tensor must have a stride divisible by 2 for all but last dimension");
+            return NULL;
+        }
+        sizes[i] = self->sizes[i];
+        strides[i] = self->strides[i] / 2;
+    }
+    if (self->offset % 2) {
+        PyErr_SetString(PyExc_RuntimeError, "Tensor must have a storage_offset divisible by 2");
+        return NULL;
+    }
+    int cd = d == TN_DTYPE_F64 ? TN_DTYPE_C128 : d == TN_DTYPE_F32 ? TN_DTYPE_C64 : TN_DTYPE_C32;
+    return (PyObject *)tn_tensor_view_dtype(self, nd - 1, sizes, strides, self->offset / 2, cd);
+}
+
+PyObject *
+tn_op_imag(const tn_op *overload, TensorObject *self)
+{
+    if (!tn_dtype_is_complex(self->dtype)) {
+        PyErr_SetString(PyExc_RuntimeError, "imag is not implemented for tensors with non-complex dtypes.");
+        return NULL;
+    }
+    PyObject *t = complex_part_view(self, 0, 1);
+    if (t && self->conj)
+        TN_T(t)->neg = 1;  /* upstream: _neg_view(view_as_real(self._conj()).select(-1, 1)) */
+    return t;
+}
+
+/* real of a real tensor is the tensor itself, as upstream's */
+PyObject *
+tn_op_real(const tn_op *overload, TensorObject *self)
+{
+    if (!tn_dtype_is_complex(self->dtype))
+        return Py_NewRef((PyObject *)self);
+    return complex_part_view(self, 0, 0);
+}

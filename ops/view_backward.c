@@ -109,6 +109,24 @@ tn_op_unfold_backward(const tn_op *overload, TensorObject *grad_in, tn_ints inpu
     PyObject *win = tn_op_unfold(overload, TN_T(g), d, size, step);
     if (!win || step >= size)
         return fill_view(g, win, (PyObject *)grad_in);
+    /* grad_in broadcasts to the unfolded size (upstream's TensorIterator; torch._refs.istft's
+     * window envelope passes a batch of one) */
+    PyObject *expanded = NULL;
+    if (grad_in->ndim == TN_T(win)->ndim &&
+        memcmp(grad_in->sizes, TN_T(win)->sizes, sizeof(int64_t) * (size_t)grad_in->ndim)) {
+        int ok = 1;
+        for (int i = 0; i < grad_in->ndim; i++)
+            ok &= grad_in->sizes[i] == TN_T(win)->sizes[i] || grad_in->sizes[i] == 1;
+        if (ok) {
+            expanded = tn_op_expand(overload, grad_in, (tn_ints){TN_T(win)->sizes, TN_T(win)->ndim, false}, false);
+            if (!expanded) {
+                Py_DECREF(win);
+                Py_DECREF(g);
+                return NULL;
+            }
+            grad_in = TN_T(expanded);
+        }
+    }
     if (grad_in->ndim != TN_T(win)->ndim ||
         memcmp(grad_in->sizes, TN_T(win)->sizes, sizeof(int64_t) * (size_t)grad_in->ndim)) {
         char a[128], b[128];
@@ -117,6 +135,7 @@ tn_op_unfold_backward(const tn_op *overload, TensorObject *grad_in, tn_ints inpu
         PyErr_Format(PyExc_RuntimeError, "unfold_backward: grad_in of size %s is not the unfolded size %s", a, b);
         Py_DECREF(win);
         Py_DECREF(g);
+        Py_XDECREF(expanded);
         return NULL;
     }
     int64_t n = TN_T(win)->sizes[d];
@@ -133,11 +152,13 @@ tn_op_unfold_backward(const tn_op *overload, TensorObject *grad_in, tn_ints inpu
         if (!r) {
             Py_DECREF(win);
             Py_DECREF(g);
+            Py_XDECREF(expanded);
             return NULL;
         }
         Py_DECREF(r);
     }
     Py_DECREF(win);
+    Py_XDECREF(expanded);
     return g;
 }
 

@@ -447,6 +447,77 @@ tn_dispatch_cia_python(tn_op *op, tn_value *args)
     return call_decomposition(op, args);
 }
 
+/* Does a C kernel see tensors with the conj / neg bit as they are? Views carry the bits, and
+ * these ops read or set them (Note [Conjugate and negative bits] in tensor_iter.c). */
+static int
+handles_math_bits(const tn_op *op)
+{
+    if (op->flags & TN_OPF_VIEW)
+        return 1;
+    switch (op->id) {
+    case TN_OP_is_conj: case TN_OP_is_neg: case TN_OP__conj_physical: case TN_OP_conj_physical:
+    case TN_OP_size__int: case TN_OP_stride__int: case TN_OP_numel: case TN_OP_dim:
+    case TN_OP_is_complex: case TN_OP_is_floating_point: case TN_OP__version: case TN_OP_output_nr:
+    case TN_OP_is_same_size: case TN_OP_is_set_to: case TN_OP__has_same_storage_numel:
+    case TN_OP_is_contiguous: case TN_OP_retains_grad: case TN_OP_retain_grad: case TN_OP_requires_grad_:
+    case TN_OP_detach: case TN_OP_lift_fresh:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static inline int
+has_math_bits(const tn_value *v)
+{
+    return v->tag == TN_V_TENSOR && v->u.t && (TN_T(v->u.t)->conj || TN_T(v->u.t)->neg);
+}
+
+/* Upstream's Conjugate / Negative fallbacks for a C kernel: inputs with a bit set are read
+ * through a resolved copy; an output (self of an in-place op, out=) with one is refused. */
+static PyObject *
+call_resolving_math_bits(tn_op *op, const tn_schema *s, tn_value *args)
+{
+    tn_value local[TN_MAX_PARAMS];
+    PyObject *held[TN_MAX_PARAMS];
+    int nheld = 0, n = s->nparams;
+    int kind = op->flags & TN_OPK_MASK;
+    memcpy(local, args, sizeof(tn_value) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        if (!has_math_bits(&args[i]))
+            continue;
+        if ((kind == TN_OPK_INPLACE && i == 0) || s->params[i].is_out || kind == TN_OPK_MUTABLE) {
+            for (int k = 0; k < nheld; k++)
+                Py_DECREF(held[k]);
+            return tn_refuse(op, "it writes into a tensor whose conjugate or negative bit is set "
+                                 "(resolve_conj() / resolve_neg() it first)");
+        }
+        TensorObject *r = tn_tensor_resolve_bits(TN_T(args[i].u.t));
+        if (!r) {
+            for (int k = 0; k < nheld; k++)
+                Py_DECREF(held[k]);
+            return NULL;
+        }
+        r->requires_grad = 0;
+        held[nheld++] = (PyObject *)r;
+        local[i].u.t = (PyObject *)r;
+    }
+    op->kernel_calls++;
+    PyObject *res = op->kernel(local);
+    for (int k = 0; k < nheld; k++)
+        Py_DECREF(held[k]);
+    return res;
+}
+
+static int
+any_math_bits(const tn_value *args, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (TN_UNLIKELY(has_math_bits(&args[i])))
+            return 1;
+    return 0;
+}
+
 PyObject *
 tn_dispatch(tn_op *op, tn_value *args)
 {
@@ -498,6 +569,8 @@ tn_dispatch(tn_op *op, tn_value *args)
             return call_python_kernel(op, entry, args);
     }
     if (TN_LIKELY(op->kernel != NULL)) {
+        if (TN_UNLIKELY(any_math_bits(args, s->nparams)) && !handles_math_bits(op))
+            return call_resolving_math_bits(op, s, args);
         op->kernel_calls++;
         return op->kernel(args);
     }

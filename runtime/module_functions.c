@@ -265,6 +265,40 @@ set_tensor_metadata(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* _set_conj(t, bool) / _set_neg(t, bool): set a tensor's conj / neg bit in place (upstream's
+ * TensorImpl::_set_conj / _set_neg; OpInfo samples use them). Note [Conjugate and negative bits]
+ * in tensor_iter.c. */
+static PyObject *
+set_math_bit(PyObject *args, const char *fmt, int conj)
+{
+    PyObject *t;
+    int b;
+    if (!PyArg_ParseTuple(args, fmt, &t, &b))
+        return NULL;
+    if (!tn_tensor_check(t)) {
+        PyErr_Format(PyExc_TypeError, "%s(): argument 'self' (position 1) must be Tensor, not %s",
+                     conj ? "_set_conj" : "_set_neg", tn_tpname(t));
+        return NULL;
+    }
+    if (conj)
+        TN_T(t)->conj = (uint8_t)b;
+    else
+        TN_T(t)->neg = (uint8_t)b;
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+set_conj(PyObject *self, PyObject *args)
+{
+    return set_math_bit(args, "Op:_set_conj", 1);
+}
+
+static PyObject *
+set_neg(PyObject *self, PyObject *args)
+{
+    return set_math_bit(args, "Op:_set_neg", 0);
+}
+
 /* _crash_if_csrc_asan(i), _crash_if_aten_asan(i), _crash_if_csrc_ubsan(i): upstream's sanitizer
  * canaries, which its CI calls to show a sanitized build reports (tools/asan.py's Note
  * [Canaries] does the same). Harmless in a release build: x[i] of a 3-byte stack array (i = 3
@@ -327,6 +361,8 @@ PyMethodDef tn_module_functions[] = {
     {"_any_output_is_alias_to_input_or_output", any_output_is_alias_to_input_or_output, METH_VARARGS, NULL},
     {"_get_tensor_metadata", get_tensor_metadata, METH_O, NULL},
     {"_set_tensor_metadata", set_tensor_metadata, METH_VARARGS, NULL},
+    {"_set_conj", set_conj, METH_VARARGS, NULL},
+    {"_set_neg", set_neg, METH_VARARGS, NULL},
     {"_get_tracing_state", get_tracing_state, METH_NOARGS, NULL},
     {"_is_tracing", is_tracing, METH_NOARGS, NULL},
     {"_mtia_isInBadFork", mtia_is_in_bad_fork, METH_NOARGS, NULL},

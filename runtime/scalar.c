@@ -69,8 +69,29 @@ tn_element_to_py(int dtype, const char *p)
     }
 }
 
+static int item_raw(TensorObject *t, tn_value *out);
+
+/* The element's value with t's conj / neg bits applied (Note [Conjugate and negative bits]). */
 int
 tn_tensor_item_value(TensorObject *t, tn_value *out)
+{
+    if (item_raw(t, out) < 0)
+        return -1;
+    if (t->conj && out->tag == TN_V_COMPLEX)
+        out->im = -out->im;
+    if (t->neg) {
+        if (out->tag == TN_V_INT)
+            out->u.i = (int64_t)(0 - (uint64_t)out->u.i);
+        else if (out->tag == TN_V_DOUBLE || out->tag == TN_V_COMPLEX) {
+            out->u.d = -out->u.d;
+            out->im = -out->im;
+        }
+    }
+    return 0;
+}
+
+static int
+item_raw(TensorObject *t, tn_value *out)
 {
     if (t->numel != 1) {
         PyErr_Format(PyExc_RuntimeError, "a Tensor with %lld elements cannot be converted to Scalar",

@@ -6,6 +6,7 @@
 #include "scalar.h"
 #include "size.h"
 #include "kernels/copy.h"
+#include "kernels/unary.h"
 
 #include <float.h>
 #include <math.h>
@@ -502,4 +503,64 @@ tn_check_no_partial_overlap(const TensorObject *out, const TensorObject *in)
         return -1;
     }
     return 0;
+}
+
+/* Note [Conjugate and negative bits]
+ * x.conj() of a complex tensor is a view with the conj bit set, x.conj().imag one with the neg
+ * bit set (upstream's math bits): the storage holds the unconjugated, unnegated values. Views
+ * carry the bits; every other kernel reads through tn_tensor_resolve_bits (the door does it,
+ * see resolve_math_bits in dispatch.c, as upstream's Conjugate and Negative fallbacks do), and
+ * resolve_conj / resolve_neg / clone materialise them. */
+TensorObject *
+tn_tensor_resolve_bits(TensorObject *t)
+{
+    int64_t strides[TN_MAX_NDIM];
+    if (tn_tensor_is_non_overlapping_and_dense(t))
+        memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
+    else
+        tn_contiguous_strides(t->ndim, t->sizes, strides);
+    tn_storage *st = tn_storage_new_for(t->ndim, t->sizes, strides, t->dtype, t->device);
+    if (!st)
+        return NULL;
+    TensorObject *out = tn_tensor_from_storage(st, 0, t->ndim, t->sizes, strides, t->dtype);
+    tn_storage_release(st);
+    if (!out || t->device == TN_DEVICE_META || t->numel == 0)
+        return out;
+    /* raw values first */
+    TensorObject *raw = tn_tensor_from_storage(t->storage, t->offset, t->ndim, t->sizes, t->strides, t->dtype);
+    if (!raw || tn_copy_into(NULL, out, raw) < 0) {
+        Py_XDECREF((PyObject *)raw);
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    Py_DECREF((PyObject *)raw);
+    int conj = t->conj && tn_dtype_is_complex(t->dtype);
+    if (conj || t->neg) {
+        /* negate the imaginary parts (conj) or every element (neg), in place */
+        int cplx = tn_dtype_is_complex(t->dtype);
+        int rdtype = !cplx ? t->dtype : t->dtype == TN_DTYPE_C128 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+        int64_t rs[TN_MAX_NDIM + 1], sz[TN_MAX_NDIM + 1];
+        int nd = t->ndim;
+        for (int i = 0; i < nd; i++) {
+            sz[i] = t->sizes[i];
+            rs[i] = strides[i] * (cplx ? 2 : 1);
+        }
+        char *base = tn_tensor_data(out);
+        if (cplx && conj && !t->neg) {
+            base += tn_dtype_size(rdtype);  /* conj: the imaginary parts */
+        } else if (cplx && !conj) {
+            sz[nd] = 2;                     /* neg alone: both parts */
+            rs[nd] = 1;
+            nd++;
+        }                                   /* both bits: -(a - bi) = -a + bi, the real parts */
+        tn_loop l;
+        tn_geom g[2] = {{nd, sz, rs}, {nd, sz, rs}};
+        tn_loop_build(&l, nd, sz, 2, g);
+        tn_status s = tn_unary(TN_UN_NEG, rdtype, &l, base, base, NULL);
+        if (tn_kernel_error(NULL, s, rdtype) < 0) {
+            Py_DECREF((PyObject *)out);
+            return NULL;
+        }
+    }
+    return out;
 }

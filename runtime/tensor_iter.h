@@ -95,4 +95,8 @@ int tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, in
  * non-empty out of another shape is resized). */
 int tn_resize_output(TensorObject *out, int ndim, const int64_t *sizes);
 
+/* A new tensor holding t's values with its conj / neg bits applied (neither bit set), laid out
+ * like t when t is non-overlapping and dense. Note [Conjugate and negative bits]. */
+TensorObject *tn_tensor_resolve_bits(TensorObject *t);
+
 #endif /* TN_RUNTIME_TENSOR_ITER_H */

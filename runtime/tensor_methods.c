@@ -11,6 +11,7 @@
 #include "storage.h"
 #include "tensor.h"
 #include "tensor_methods.h"
+#include "tensor_iter.h"
 #include "size.h"
 
 #include <string.h>
@@ -309,6 +310,15 @@ m_tolist(PyObject *self, PyObject *unused)
     if (t->device == TN_DEVICE_META) {
         PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
         return NULL;
+    }
+    if (t->conj || t->neg) {
+        /* the values the bits say (Note [Conjugate and negative bits] in tensor_iter.c) */
+        TensorObject *r = tn_tensor_resolve_bits(t);
+        if (!r)
+            return NULL;
+        PyObject *l = tolist_rec(r, 0, tn_tensor_data(r));
+        Py_DECREF((PyObject *)r);
+        return l;
     }
     return tolist_rec(t, 0, tn_tensor_data(t));
 }

@@ -1976,11 +1976,12 @@ def resize_as_(self, the_template, *, memory_format=None):
 
 
 def angle(self):
-    """UnaryOps.cpp angle of a real tensor: pi for negative elements, 0 otherwise, NaN kept
-    (integers compute in the default float type)."""
+    """UnaryOps.cpp angle: of a complex tensor atan2(imag, real) in the real dtype; of a real
+    tensor pi for negative elements, 0 otherwise, NaN kept (integers compute in the default float
+    type)."""
     torch, aten = _aten()
     if self.is_complex():
-        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::angle", "for complex tensors"))
+        return aten.atan2(aten.imag(self), aten.real(self))  # std::arg
     x = self if self.dtype.is_floating_point else self.to(torch.get_default_dtype())
     pi = aten.full([], 3.141592653589793, dtype=x.dtype)
     zero = aten.full([], 0.0, dtype=x.dtype)
@@ -2034,7 +2035,17 @@ def adaptive_avg_pool3d(self, output_size):
     return aten._adaptive_avg_pool3d(self, output_size)
 
 
+def stft(self, n_fft, hop_length=None, win_length=None, window=None, normalized=False, onesided=None,
+         return_complex=None, align_to_window=None):
+    """SpectralOps.cpp stft (the overload torch.stft reaches after padding a centered input itself):
+    torch._refs' stft, which upstream runs for stft.center, with center=False."""
+    return _resolve("torch._refs.stft")(self, n_fft, hop_length, win_length, window, center=False,
+                                        normalized=normalized, onesided=onesided,
+                                        return_complex=return_complex, align_to_window=align_to_window)
+
+
 COMPOSITIONS = {
+    "stft": stft,
     "tile": tile, "kron": kron, "tensordot": tensordot, "inner": inner, "cartesian_prod": cartesian_prod,
     "combinations": combinations, "trapezoid.x": trapezoid_x, "trapezoid.dx": trapezoid_dx,
     "trapz.x": trapezoid_x, "trapz.dx": trapz_dx, "cumulative_trapezoid.x": cumulative_trapezoid_x,
@@ -2854,7 +2865,7 @@ REFS = {
     "hsplit.array": "torch._refs.hsplit", "hsplit.int": "torch._refs.hsplit", "hstack": "torch._refs.hstack",
     "vsplit.array": "torch._refs.vsplit", "vsplit.int": "torch._refs.vsplit", "vstack": "torch._refs.vstack",
     "isreal": "torch._refs.isreal", "linalg_diagonal": "torch._refs.linalg.diagonal",
-    "narrow.Tensor": "torch._refs.narrow",
+    "narrow.Tensor": "torch._refs.narrow", "stft.center": "torch._refs.stft", "istft": "torch._refs.istft",
     "reshape_as": "torch._refs.reshape_as", "sum_to_size": "torch._refs.sum_to_size",
 }
 # Measured and not taken: the references of linalg_norm, linalg_matrix_norm, linalg_svd,
@@ -2878,7 +2889,7 @@ TABLE = {
     "special_entr", "special_xlog1py", "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",
     "transpose_copy.int", "trace", "unbind_copy.int", "unfold_copy", "unsafe_split.Tensor", "unsafe_split_with_sizes",
     "unsqueeze_copy",
-    "vdot", "view_copy",
+    "vdot", "view_copy", "hann_window", "hann_window.periodic",
 }
 # Measured and left refused (tools/opinfo.py): bilinear (its two products, written as ATen's
 # _trilinear makes them, land one sample at 1.0x the bound: the sums' order is our GEMM's);

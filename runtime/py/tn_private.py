@@ -213,6 +213,10 @@ def tensor_to_numpy(self, force=False):
         raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
     if force:
         self = self.detach().resolve_conj().resolve_neg()
+    if self.is_conj():
+        raise RuntimeError("Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.")
+    if self.is_neg():
+        raise RuntimeError("Can't call numpy() on Tensor that has negative bit set. Use tensor.resolve_neg().numpy() instead.")
     names = {
         "torch.bool": numpy.bool_, "torch.uint8": numpy.uint8, "torch.int8": numpy.int8,
         "torch.int16": numpy.int16, "torch.int32": numpy.int32, "torch.int64": numpy.int64,

@@ -563,3 +563,16 @@ add("linalg_tensorsolve", {"0": "torch.linalg.tensorsolve(randn(6, 4, 3, 2, seed
 add("lu_unpack", {"0": f"torch.lu_unpack(*torch.linalg.lu_factor({SQA}))", "wide": "torch.lu_unpack(*torch.linalg.lu_factor(randn(3, 5, seed=3)))"})
 add("linalg_lu", {"0": f"torch.linalg.lu({SQT})", "tall": "torch.linalg.lu(randn(2, 5, 3, seed=3))"})
 add("orgqr", {"0": "torch.orgqr(*torch.geqrf(randn(4, 3, seed=3)))"})
+# ---- spectral: stft / istft through torch._refs, hann_window through torch._decomp ----
+S = "randn(2, 64, seed=11)"
+add("hann_window", {"16": "torch.hann_window(16)", "1": "torch.hann_window(1)", "double": "torch.hann_window(8, dtype=torch.float64)"}, exact=True)
+add("hann_window.periodic", {"false": "torch.hann_window(9, periodic=False)", "true": "torch.hann_window(9, periodic=True)"}, exact=True)
+add("stft", {"plain": f"torch.stft({S}, 16, hop_length=4, window=torch.hann_window(16), center=False, return_complex=True)",
+             "one_d": f"torch.stft(randn(40, seed=12), 8, window=torch.hann_window(8), center=False, return_complex=True)",
+             "two_sided_normalized": f"torch.stft({S}, 16, window=torch.hann_window(12), win_length=12, center=False, onesided=False, normalized=True, return_complex=True)",
+             "aten": f"torch.ops.aten.stft({S}, 16, 4, None, torch.hann_window(16), False, None, True)"})
+add("stft.center", {"reflect": f"torch.stft({S}, 16, hop_length=4, window=torch.hann_window(16), return_complex=True)",
+                    "constant": f"torch.stft({S}, 16, window=torch.hann_window(16), pad_mode='constant', return_complex=True)",
+                    "no_window": f"torch.stft({S}, 16, return_complex=True)"})
+add("istft", {"roundtrip": f"w = torch.hann_window(16); s = torch.stft({S}, 16, hop_length=4, window=w, return_complex=True); out = torch.istft(s, 16, hop_length=4, window=w, length=64)",
+              "no_length": f"w = torch.hann_window(16); s = torch.stft({S}, 16, hop_length=4, window=w, return_complex=True); out = torch.istft(s, 16, hop_length=4, window=w)"})

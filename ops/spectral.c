@@ -1,0 +1,270 @@
+/* The FFT primitives torch.fft.* and stft dispatch to: aten::_fft_r2c, _fft_c2r, _fft_c2c.
+ * Argument checks and the result's geometry follow upstream's CPU kernels (Note [FFT result
+ * layout]); the transform itself is kernels/fft.c, one pass per transformed dimension.
+ * Adding a spectral op: its line in schemas/kernels.yaml, a function here over tn_fft.
+ */
+#include "runtime/op.h"
+#include "runtime/tensor.h"
+#include "generated/op_kernels.h"
+#include "kernels/fft.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Note [FFT result layout]
+ * Upstream's CPU build (MKL) writes each result through one batched plan: the dimensions that
+ * are not transformed go first, ordered by the input's strides (largest first), then the
+ * transformed dimensions in the order it plans them; the result is contiguous in that order and
+ * then permuted back. So `fft` over dim 0 of a contiguous [3, 4, 5] tensor has strides (1, 15, 3).
+ * The order of the transformed dimensions: c2c sorts all of them by the input's strides, r2c all
+ * but the last, c2r plans only the last (its other dimensions are a c2c first). The batch
+ * dimensions come from std::partition (not stable) and then std::sort, which for so few
+ * elements is an insertion sort (stable): both are reproduced here, so ties (size-1 dimensions)
+ * land where upstream's land. */
+
+/* Sorts v[0..n) by strides[v[i]], largest first, stably (an insertion sort). */
+static void
+sort_by_stride(int64_t *v, int n, const int64_t *strides)
+{
+    for (int i = 1; i < n; i++) {
+        int64_t x = v[i];
+        int j = i - 1;
+        while (j >= 0 && strides[x] > strides[v[j]]) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = x;
+    }
+}
+
+/* Result strides of a transform of `in` (sizes, strides) over dims (in plan order), with result
+ * sizes out_sizes. */
+static void
+fft_layout(int ndim, const int64_t *in_strides, const int64_t *out_sizes, const int64_t *dims,
+           int ndims, int64_t *out_strides)
+{
+    int64_t perm[TN_MAX_NDIM];
+    uint8_t transformed[TN_MAX_NDIM] = {0};
+    for (int i = 0; i < ndims; i++)
+        transformed[dims[i]] = 1;
+    for (int i = 0; i < ndim; i++)
+        perm[i] = i;
+    /* std::partition (bidirectional form) with the predicate "not transformed" */
+    int first = 0, last = ndim;
+    for (;;) {
+        while (first != last && !transformed[perm[first]])
+            first++;
+        if (first == last)
+            break;
+        last--;
+        while (first != last && transformed[perm[last]])
+            last--;
+        if (first == last)
+            break;
+        int64_t t = perm[first];
+        perm[first] = perm[last];
+        perm[last] = t;
+        first++;
+    }
+    int nbatch = first;
+    sort_by_stride(perm, nbatch, in_strides);
+    for (int i = 0; i < ndims; i++)
+        perm[nbatch + i] = dims[i];
+    int64_t s = 1;
+    for (int i = ndim - 1; i >= nbatch; i--) {
+        out_strides[perm[i]] = s;
+        s *= out_sizes[perm[i]];
+    }
+    for (int i = nbatch - 1; i >= 0; i--) {
+        out_strides[perm[i]] = s;
+        s *= out_sizes[perm[i]];
+    }
+}
+
+static TensorObject *
+new_strided(int ndim, const int64_t *sizes, const int64_t *strides, int dtype)
+{
+    tn_storage *st = tn_storage_new_for(ndim, sizes, strides, dtype, TN_DEVICE_CPU);
+    if (!st)
+        return NULL;
+    TensorObject *t = tn_tensor_from_storage(st, 0, ndim, sizes, strides, dtype);
+    tn_storage_release(st);
+    return t;
+}
+
+static tn_fft_operand
+operand(const TensorObject *t)
+{
+    tn_fft_operand o = {t->dtype, t->ndim, t->sizes, t->strides, tn_tensor_data(t)};
+    return o;
+}
+
+/* Checks dims into w[]; -1 with a RuntimeError otherwise. The primitives take dims already
+ * wrapped by torch.fft (upstream's CPU kernels assert on a negative or repeated one). An empty
+ * tensor is refused as MKL refuses it. */
+static int
+check_dims(const TensorObject *self, tn_ints dim, int64_t *w)
+{
+    if (dim.n == 0 || dim.n > self->ndim) {
+        PyErr_SetString(PyExc_RuntimeError, dim.n == 0 ? "fft: torchnative needs at least one dimension to transform"
+                                                       : "fft: more dimensions to transform than the input has");
+        return -1;
+    }
+    uint8_t seen[TN_MAX_NDIM] = {0};
+    for (Py_ssize_t i = 0; i < dim.n; i++) {
+        w[i] = dim.v[i];
+        if (w[i] < 0 || w[i] >= self->ndim || seen[w[i]]) {
+            PyErr_Format(PyExc_RuntimeError, "fft: dim %lld is out of range or repeated (the primitives take "
+                         "wrapped, distinct dims)", (long long)w[i]);
+            return -1;
+        }
+        seen[w[i]] = 1;
+    }
+    if (self->numel == 0) {
+        PyErr_SetString(PyExc_RuntimeError, "MKL FFT error: Intel oneMKL DFTI ERROR: Inconsistent configuration parameters");
+        return -1;
+    }
+    return 0;
+}
+
+/* upstream's scale: none for 0, 1/sqrt(n) for by_root_n (1), 1/n for any other value */
+static double
+norm_scale(int64_t normalization, int64_t numel)
+{
+    if (normalization == 0)
+        return 1.0;
+    return normalization == 1 ? 1.0 / sqrt((double)numel) : 1.0 / (double)numel;
+}
+
+/* One pass of kind along dim; with the GIL released for long transforms. */
+static int
+run(const tn_op *op, tn_fft_kind kind, TensorObject *out, const TensorObject *in, int64_t dim,
+    int64_t n, int forward, double scale)
+{
+    tn_fft_operand o = operand(out), i = operand(in);
+    tn_status st;
+    int64_t work = out->numel * (int64_t)(log2((double)n) + 1);
+    TN_NOGIL(work, st = tn_fft(kind, &o, &i, (int)dim, n, forward, scale));
+    return tn_kernel_error(op, st, in->dtype);
+}
+
+/* In-place c2c passes over dims[0..k) of t (complex), the last one scaled. */
+static int
+c2c_passes(const tn_op *op, TensorObject *t, const TensorObject *src, const int64_t *dims, int k,
+           int forward, double scale)
+{
+    for (int i = 0; i < k; i++) {
+        const TensorObject *from = i == 0 ? src : t;
+        if (run(op, TN_FFT_C2C, t, from, dims[i], t->sizes[dims[i]], forward, i == k - 1 ? scale : 1.0) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+PyObject *
+tn_op__fft_c2c(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, bool forward)
+{
+    int64_t dims[TN_MAX_NDIM], strides[TN_MAX_NDIM];
+    if (check_dims(self, dim, dims) < 0)
+        return NULL;
+    int k = (int)dim.n;
+    sort_by_stride(dims, k, self->strides);
+    int64_t numel = 1;
+    for (int i = 0; i < k; i++)
+        numel *= self->sizes[dims[i]];
+    double scale = norm_scale(normalization, numel);
+    fft_layout(self->ndim, self->strides, self->sizes, dims, k, strides);
+    TensorObject *out = new_strided(self->ndim, self->sizes, strides, self->dtype);
+    if (!out)
+        return NULL;
+    if (out->numel > 0 && c2c_passes(overload, out, self, dims, k, forward, scale) < 0) {
+        Py_DECREF((PyObject *)out);
+        return NULL;
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op__fft_r2c(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, bool onesided)
+{
+    int64_t dims[TN_MAX_NDIM], strides[TN_MAX_NDIM], sizes[TN_MAX_NDIM];
+    if (check_dims(self, dim, dims) < 0)
+        return NULL;
+    int k = (int)dim.n;
+    int64_t last = dims[k - 1];
+    int64_t n = self->sizes[last];
+    memcpy(sizes, self->sizes, sizeof(int64_t) * (size_t)self->ndim);
+    if (onesided)
+        sizes[last] = n / 2 + 1;
+    sort_by_stride(dims, k - 1, self->strides);
+    int64_t numel = 1;
+    for (int i = 0; i < k; i++)
+        numel *= self->sizes[dims[i]];
+    double scale = norm_scale(normalization, numel);
+    fft_layout(self->ndim, self->strides, sizes, dims, k, strides);
+    int cdtype = self->dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
+    TensorObject *out = new_strided(self->ndim, sizes, strides, cdtype);
+    if (!out)
+        return NULL;
+    if (out->numel > 0) {
+        /* the real transform along the last dim, then c2c along the others (onesided=False:
+         * the full spectrum along the last dim, the other half as exact conjugates there) */
+        if (run(overload, TN_FFT_R2C, out, self, last, n, 1, k == 1 ? scale : 1.0) < 0 ||
+            (k > 1 && c2c_passes(overload, out, out, dims, k - 1, 1, scale) < 0)) {
+            Py_DECREF((PyObject *)out);
+            return NULL;
+        }
+    }
+    return (PyObject *)out;
+}
+
+PyObject *
+tn_op__fft_c2r(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, int64_t last_dim_size)
+{
+    int64_t dims[TN_MAX_NDIM], strides[TN_MAX_NDIM], sizes[TN_MAX_NDIM];
+    if (check_dims(self, dim, dims) < 0)
+        return NULL;
+    if (last_dim_size < 1) {
+        PyErr_Format(PyExc_RuntimeError, "Invalid number of data points (%lld) specified", (long long)last_dim_size);
+        return NULL;
+    }
+    int k = (int)dim.n;
+    int64_t last = dims[k - 1];
+    if (self->sizes[last] != last_dim_size / 2 + 1 && self->sizes[last] != last_dim_size) {
+        PyErr_Format(PyExc_RuntimeError, "fft: the input has %lld elements along dim %lld, the c2r transform of size "
+                     "%lld needs %lld", (long long)self->sizes[last], (long long)last,
+                     (long long)last_dim_size, (long long)(last_dim_size / 2 + 1));
+        return NULL;
+    }
+    int64_t numel_c2c = 1;
+    for (int i = 0; i < k - 1; i++)
+        numel_c2c *= self->sizes[dims[i]];
+    double scale_c2c = norm_scale(normalization, numel_c2c);
+    double scale_c2r = norm_scale(normalization, last_dim_size);
+    /* upstream: a c2c over all but the last dim first (normalized by its own size), whose
+     * result layout the c2r's follows */
+    TensorObject *input = self;
+    Py_INCREF((PyObject *)self);
+    if (k > 1) {
+        sort_by_stride(dims, k - 1, self->strides);
+        int64_t cstrides[TN_MAX_NDIM];
+        fft_layout(self->ndim, self->strides, self->sizes, dims, k - 1, cstrides);
+        TensorObject *mid = new_strided(self->ndim, self->sizes, cstrides, self->dtype);
+        if (!mid || (mid->numel > 0 && c2c_passes(overload, mid, self, dims, k - 1, 0, scale_c2c) < 0)) {
+            Py_XDECREF((PyObject *)mid);
+            Py_DECREF((PyObject *)input);
+            return NULL;
+        }
+        Py_DECREF((PyObject *)input);
+        input = mid;
+    }
+    memcpy(sizes, input->sizes, sizeof(int64_t) * (size_t)input->ndim);
+    sizes[last] = last_dim_size;
+    fft_layout(input->ndim, input->strides, sizes, &last, 1, strides);
+    int rdtype = self->dtype == TN_DTYPE_C128 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+    TensorObject *out = new_strided(input->ndim, sizes, strides, rdtype);
+    if (out && out->numel > 0 && run(overload, TN_FFT_C2R, out, input, last, last_dim_size, 0, scale_c2r) < 0)
+        Py_CLEAR(out);
+    Py_DECREF((PyObject *)input);
+    return (PyObject *)out;
+}

@@ -1,0 +1,108 @@
+"""Spectral primitives (ops/spectral.c over kernels/fft.c) and complex tensors (ops/view.c
+complex views, ops/pointwise.c conj bits, complex, polar, complex arithmetic): values within
+the derived tolerance (complex products: upstream's vector body and its scalar tail round
+differently, by one ulp), shape, strides (upstream's MKL layout, Note [FFT result layout]) and
+dtype exactly; views share storage and carry the conj / neg bits as upstream's do."""
+from spell import Op, T, expand_all
+
+D = "derived"
+X3 = T((3, 4, 5))
+OPS = [
+    Op("_fft_r2c", X3, [2], 0, True, tol=D, zerodim=False,
+       extra={"dim0": ((X3, [0], 1, True), None), "two_sided": ((X3, [1], 2, False), None),
+              "multi": ((X3, [0, 2], 0, True), None), "multi_two_sided": ((X3, [2, 0], 1, False), None),
+              "all": ((X3, [0, 1, 2], 2, True), None), "prime": ((T((2, 37)), [1], 0, True), None),
+              "bluestein": ((T((2, 101)), [1], 1, False), None), "odd": ((T((4, 9)), [1], 0, True), None)}),
+    Op("_fft_c2c", X3, [1], 0, True, tol=D, zerodim=False,
+       extra={"backward": ((X3, [2], 2, False), None), "multi": ((X3, [0, 2], 1, True), None),
+              "all": ((X3, [2, 1, 0], 0, False), None), "len1": ((T((3, 1)), [1], 0, True), None),
+              "bluestein": ((T((2, 97)), [1], 2, True), None), "mixed": ((T((2, 60)), [1], 1, False), None)}),
+    Op("_fft_c2r", X3, [2], 0, 8, tol=D, zerodim=False,
+       extra={"odd": ((X3, [2], 2, 9), None), "multi": ((X3, [0, 2], 1, 8), None),
+              "all": ((X3, [1, 0, 2], 2, 7), None), "dim1": ((X3, [1], 0, 6), None)}),
+    Op("view_as_real", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
+    Op("view_as_complex", T((3, 2)), dtypes=["float32", "float64"],
+       extra={"3d": ((T((2, 3, 2)),), None), "bad_last": ((T((3, 4)),), None)}),
+    Op("imag", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
+    Op("complex", T(), T(), dtypes=["float32", "float64"], extra={"bcast": ((T((3, 1)), T((4,))), None)}),
+    Op("polar", T(role="pos"), T(), tol=D, dtypes=["float32", "float64"],
+       extra={"bcast": ((T((3, 1), role="pos"), T((4,))), None)}),
+    Op("_conj_physical", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
+    Op("conj_physical", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
+    Op("_conj", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
+    Op("_neg_view", T(), dtypes=["float32", "complex64"]),
+    Op("conj", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
+    Op("resolve_conj", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
+]
+
+CASES = expand_all(OPS)
+
+Z = "torch.complex(torch.randn(3, 4, generator=torch.Generator().manual_seed(1)), torch.randn(3, 4, generator=torch.Generator().manual_seed(2)))"
+CASES.update({
+    "complex_repr": f"out = repr({Z})",
+    "complex_tensor_literal": "out = torch.tensor([1 + 2j, 3 - 1j])",
+    "complex_zeros": "out = torch.zeros(2, 3, dtype=torch.complex64)",
+    "complex_real_view": f"z = {Z}; out = (z.real, z.imag)",
+    "complex_real_write": f"z = {Z}; z.real.mul_(2); z.imag.add_(1); out = z",
+    "view_as_real_shares": f"z = {Z}; r = torch.view_as_real(z); r[0, 0, 1] = 5.0; out = z",
+    "view_as_complex_shares": "x = torch.arange(12.0).view(3, 2, 2); z = torch.view_as_complex(x); x[0, 0, 0] = -1; out = z",
+    "view_as_real_conj": f"out = torch.view_as_real({Z}.conj())",
+    "conj_is_lazy": f"z = {Z}; c = z.conj(); out = (c, c.is_conj(), c._is_view(), z.is_conj())",
+    "conj_twice": f"out = {Z}.conj().conj()",
+    "conj_real": "x = torch.randn(3); out = (x.conj(), x.conj().is_conj())",
+    "resolve_conj": f"c = {Z}.conj(); r = c.resolve_conj(); out = (r, r.is_conj(), r._is_view())",
+    "conj_imag_neg": f"c = {Z}.conj(); out = (c.imag, c.imag.is_neg(), c.real)",
+    "resolve_neg": f"n = {Z}.conj().imag; out = (n.resolve_neg(), n.resolve_neg().is_neg())",
+    "conj_clone": f"out = {Z}.conj().clone()",
+    "conj_add": f"out = {Z}.conj() + 1",
+    "conj_mul": {"code": f"z = {Z}; out = z * z.conj()", "tol": "derived"},
+    "conj_transpose": f"out = {Z}.conj().t()",
+    "conj_to": f"out = {Z}.conj().to(torch.complex128)",
+    "conj_copy_into": f"d = torch.zeros(3, 4, dtype=torch.complex64); d.copy_({Z}.conj()); out = d",
+    "conj_tolist_item": f"c = {Z}.conj(); n = c.imag; out = (c.tolist(), c[1, 2].item(), n.tolist(), float(n[0, 0]))",
+    "conj_numpy": f"out = {Z}.conj().numpy()",
+    "neg_numpy": f"out = {Z}.conj().imag.numpy()",
+    "conj_numpy_force": f"out = torch.from_numpy({Z}.conj().numpy(force=True))",
+    "conj_physical_of_conj": f"out = torch.conj_physical({Z}.conj())",
+    "complex_add": f"z = {Z}; out = z + z.flip(0)",
+    "complex_sub_alpha": {"code": f"z = {Z}; out = torch.sub(z, z.flip(1), alpha=2)", "tol": "derived"},
+    "complex_add_alpha_complex": {"code": f"z = {Z}; out = torch.add(z, z, alpha=1j)", "tol": "derived"},
+    "complex_mul": {"code": f"z = {Z}; out = z * z.flip(0)", "tol": "derived"},
+    "complex_mul_bcast": {"code": f"z = {Z}; out = z[:, None, :] * z[None, :, :]", "tol": "derived"},
+    "complex_mul_real": {"code": f"z = {Z}; out = z * torch.arange(4.0)", "tol": "derived"},
+    "complex_mul_scalar": {"code": f"out = {Z} * (2 - 1j)", "tol": "derived"},
+    "complex_div": {"code": f"z = {Z}; out = z / z.flip(0)", "tol": "derived"},
+    "complex_div_zero": "out = torch.tensor([1 + 1j, 0j]) / torch.tensor([0j, 0j])",
+    "complex_eq": f"z = {Z}; out = (z == z, z != z.conj(), z == 0)",
+    "complex_promote_double": f"out = {Z} + torch.ones(4, dtype=torch.float64)",
+    "complex_inplace": {"code": f"z = {Z}; z.mul_(1j); z.add_(1); out = z", "tol": "derived"},
+    "complex_inplace_real_self": f"x = torch.ones(3, 4); out = x.add_({Z})",
+    "complex_to_real_copy": f"out = torch.zeros(3, 4).copy_({Z})",
+    "complex_abs": {"code": f"out = {Z}.abs()", "tol": "derived"},
+    "complex_abs_conj_t": {"code": f"out = {Z}.conj().t().abs()", "tol": "derived"},
+    "complex_neg": f"out = (-{Z}, -({Z}.conj()))",
+    "complex_angle": {"code": f"out = torch.angle({Z})", "tol": "derived"},
+    "complex_sum": {"code": f"z = {Z}; out = (z.sum(), z.sum(0), z.sum(1, keepdim=True), z.t().sum(0), z.conj().sum(1))", "tol": "derived"},
+    "complex_sum_dtype": {"code": f"out = torch.sum({Z}, dtype=torch.complex128)", "tol": "derived"},
+    "complex_sum_item": {"code": f"out = {Z}.sum().item()", "tol": "derived"},
+    "complex_sum_0dim": {"code": f"out = {Z}[0, 0].sum()", "tol": "derived"},
+    "real_to_complex": "out = torch.arange(4.0).to(torch.complex64)",
+    "polar_llama_rope": "t = torch.arange(6.0); f = 1.0 / (10000 ** (torch.arange(0, 8, 2).float() / 8)); out = torch.polar(torch.ones(6, 4), torch.outer(t, f))",
+    "rope_apply": {"tol": "derived", "code": ("x = torch.randn(2, 6, 3, 8, generator=torch.Generator().manual_seed(3)); "
+                   "f = torch.polar(torch.ones(6, 4), torch.outer(torch.arange(6.0), torch.rand(4, generator=torch.Generator().manual_seed(4)))); "
+                   "xc = torch.view_as_complex(x.float().reshape(2, 6, 3, -1, 2)); "
+                   "out = torch.view_as_real(xc * f[None, :, None, :]).flatten(3)")},
+    "fft_fft": {"code": "out = torch.fft.fft(torch.randn(4, 10, generator=torch.Generator().manual_seed(5)))", "tol": "derived"},
+    "fft_rfft_ortho": {"code": "out = torch.fft.rfft(torch.randn(3, 16, generator=torch.Generator().manual_seed(5)), norm='ortho')", "tol": "derived"},
+    "fft_irfft": {"code": "out = torch.fft.irfft(torch.fft.rfft(torch.randn(3, 16, generator=torch.Generator().manual_seed(5))), n=16)", "tol": "derived"},
+    "fft_fftn_real": {"code": "out = torch.fft.fftn(torch.randn(2, 6, 8, generator=torch.Generator().manual_seed(6)), dim=(1, 2))", "tol": "derived"},
+    "fft_fftn_real_part": {"code": "out = torch.fft.fftn(torch.randn(2, 6, 8, generator=torch.Generator().manual_seed(6)), dim=(1, 2)).real", "tol": "derived"},
+    "fft_ifft2": {"code": f"out = torch.fft.ifft2({Z}, norm='forward')", "tol": "derived"},
+    "fft_hfft": {"code": f"out = torch.fft.hfft({Z}, n=7)", "tol": "derived"},
+    "fft_ihfft": {"code": "out = torch.fft.ihfft(torch.randn(3, 9, generator=torch.Generator().manual_seed(7)))", "tol": "derived"},
+    "fft_float64": {"code": "out = torch.fft.fft(torch.randn(5, 12, dtype=torch.float64, generator=torch.Generator().manual_seed(8)), dim=0)", "tol": "derived"},
+    "fft_n_pad": {"code": "out = torch.fft.fft(torch.randn(3, 5, generator=torch.Generator().manual_seed(9)), n=8)", "tol": "derived"},
+    "fft_rfftn_noncontig": {"code": "out = torch.fft.rfftn(torch.randn(6, 8, 4, generator=torch.Generator().manual_seed(9)).permute(2, 0, 1))", "tol": "derived"},
+    "stft": {"code": "out = torch.stft(torch.randn(2, 64, generator=torch.Generator().manual_seed(10)), n_fft=16, hop_length=4, window=torch.hann_window(16), return_complex=True)", "tol": "derived"},
+    "istft": {"code": "w = torch.hann_window(16); s = torch.stft(torch.randn(2, 64, generator=torch.Generator().manual_seed(10)), n_fft=16, hop_length=4, window=w, return_complex=True); out = torch.istft(s, n_fft=16, hop_length=4, window=w, length=64)", "tol": "derived"},
+})
