@@ -523,6 +523,252 @@ fail_:
     return NULL;
 }
 
+/* AdaptiveMaxPool2DBackward0: aten::adaptive_max_pool2d
+ *   self: adaptive_max_pool2d_backward(grad, self, result1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result1_;
+} AdaptiveMaxPool2DBackward0;
+
+static int
+AdaptiveMaxPool2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveMaxPool2DBackward0 *n = (AdaptiveMaxPool2DBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_adaptive_max_pool2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(result1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveMaxPool2DBackward0_release(tn_node *n_)
+{
+    AdaptiveMaxPool2DBackward0 *n = (AdaptiveMaxPool2DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+AdaptiveMaxPool2DBackward0_finalize(tn_node *n_)
+{
+    AdaptiveMaxPool2DBackward0 *n = (AdaptiveMaxPool2DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AdaptiveMaxPool2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveMaxPool2DBackward0 *n = (AdaptiveMaxPool2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveMaxPool2DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool2DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+AdaptiveMaxPool2DBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool2DBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef AdaptiveMaxPool2DBackward0_getset[] = {
+    {"_saved_self", AdaptiveMaxPool2DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result1", AdaptiveMaxPool2DBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveMaxPool2DBackward0 = {
+    .name = "AdaptiveMaxPool2DBackward0",
+    .basicsize = sizeof(AdaptiveMaxPool2DBackward0),
+    .apply = AdaptiveMaxPool2DBackward0_apply,
+    .release = AdaptiveMaxPool2DBackward0_release,
+    .finalize = AdaptiveMaxPool2DBackward0_finalize,
+    .traverse = AdaptiveMaxPool2DBackward0_traverse,
+    .getset = AdaptiveMaxPool2DBackward0_getset,
+    .op = "aten::adaptive_max_pool2d",
+};
+
+/* aten::adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_adaptive_max_pool2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AdaptiveMaxPool2DBackward0 *n = (AdaptiveMaxPool2DBackward0 *)tn_node_new(&tn_kind_AdaptiveMaxPool2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AdaptiveMaxPool3DBackward0: aten::adaptive_max_pool3d
+ *   self: adaptive_max_pool3d_backward(grad, self, result1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result1_;
+} AdaptiveMaxPool3DBackward0;
+
+static int
+AdaptiveMaxPool3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveMaxPool3DBackward0 *n = (AdaptiveMaxPool3DBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_adaptive_max_pool3d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(result1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveMaxPool3DBackward0_release(tn_node *n_)
+{
+    AdaptiveMaxPool3DBackward0 *n = (AdaptiveMaxPool3DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+AdaptiveMaxPool3DBackward0_finalize(tn_node *n_)
+{
+    AdaptiveMaxPool3DBackward0 *n = (AdaptiveMaxPool3DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AdaptiveMaxPool3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveMaxPool3DBackward0 *n = (AdaptiveMaxPool3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveMaxPool3DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool3DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+AdaptiveMaxPool3DBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool3DBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef AdaptiveMaxPool3DBackward0_getset[] = {
+    {"_saved_self", AdaptiveMaxPool3DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result1", AdaptiveMaxPool3DBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveMaxPool3DBackward0 = {
+    .name = "AdaptiveMaxPool3DBackward0",
+    .basicsize = sizeof(AdaptiveMaxPool3DBackward0),
+    .apply = AdaptiveMaxPool3DBackward0_apply,
+    .release = AdaptiveMaxPool3DBackward0_release,
+    .finalize = AdaptiveMaxPool3DBackward0_finalize,
+    .traverse = AdaptiveMaxPool3DBackward0_traverse,
+    .getset = AdaptiveMaxPool3DBackward0_getset,
+    .op = "aten::adaptive_max_pool3d",
+};
+
+/* aten::adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_adaptive_max_pool3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AdaptiveMaxPool3DBackward0 *n = (AdaptiveMaxPool3DBackward0 *)tn_node_new(&tn_kind_AdaptiveMaxPool3DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AddBackward0: aten::add.Tensor
  *   other: handle_r_to_c(other.scalar_type(), maybe_multiply(grad, alpha.conj()))
  *   self: handle_r_to_c(self.scalar_type(), grad)
@@ -6492,264 +6738,6 @@ tn_ag_record_diagonal(tn_op *op_, tn_value *a_)
     n->offset = a_[1].u.i;
     n->dim1 = a_[2].u.i;
     n->dim2 = a_[3].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* DiagonalBackwardBackward0: aten::diagonal_backward
- *   grad_output: grad.diagonal(offset, dim1, dim2)
- */
-typedef struct {
-    tn_node base;
-    int64_t offset;
-    int64_t dim1;
-    int64_t dim2;
-} DiagonalBackwardBackward0;
-
-static int
-DiagonalBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-DiagonalBackwardBackward0_release(tn_node *n_)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    (void)n;
-}
-
-static void
-DiagonalBackwardBackward0_finalize(tn_node *n_)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    (void)n;
-}
-
-static int
-DiagonalBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-DiagonalBackwardBackward0_get_offset(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->offset);
-}
-
-static PyObject *
-DiagonalBackwardBackward0_get_dim1(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim1);
-}
-
-static PyObject *
-DiagonalBackwardBackward0_get_dim2(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim2);
-}
-
-static PyGetSetDef DiagonalBackwardBackward0_getset[] = {
-    {"_saved_offset", DiagonalBackwardBackward0_get_offset, NULL, NULL, NULL},
-    {"_saved_dim1", DiagonalBackwardBackward0_get_dim1, NULL, NULL, NULL},
-    {"_saved_dim2", DiagonalBackwardBackward0_get_dim2, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_DiagonalBackwardBackward0 = {
-    .name = "DiagonalBackwardBackward0",
-    .basicsize = sizeof(DiagonalBackwardBackward0),
-    .apply = DiagonalBackwardBackward0_apply,
-    .release = DiagonalBackwardBackward0_release,
-    .finalize = DiagonalBackwardBackward0_finalize,
-    .traverse = DiagonalBackwardBackward0_traverse,
-    .getset = DiagonalBackwardBackward0_getset,
-    .op = "aten::diagonal_backward",
-};
-
-/* aten::diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
-PyObject *
-tn_ag_record_diagonal_backward(tn_op *op_, tn_value *a_)
-{
-    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)tn_node_new(&tn_kind_DiagonalBackwardBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
-        goto fail_;
-    n->offset = a_[2].u.i;
-    n->dim1 = a_[3].u.i;
-    n->dim2 = a_[4].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* DiagonalScatterBackward0: aten::diagonal_scatter
- *   self: diagonal_scatter(grad, zeros_like(src), offset, dim1, dim2)
- *   src: grad.diagonal(offset, dim1, dim2)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_type_and_size src_info;
-    int64_t offset;
-    int64_t dim1;
-    int64_t dim2;
-} DiagonalScatterBackward0;
-
-static int
-DiagonalScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_type_and_size_zeros(&n->src_info);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_ag_op(TN_OP_diagonal_scatter, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[0]), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-DiagonalScatterBackward0_release(tn_node *n_)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    (void)n;
-}
-
-static void
-DiagonalScatterBackward0_finalize(tn_node *n_)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    tn_ag_free_type_and_size(&n->src_info);
-    (void)n;
-}
-
-static int
-DiagonalScatterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-DiagonalScatterBackward0_get_offset(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->offset);
-}
-
-static PyObject *
-DiagonalScatterBackward0_get_dim1(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim1);
-}
-
-static PyObject *
-DiagonalScatterBackward0_get_dim2(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim2);
-}
-
-static PyGetSetDef DiagonalScatterBackward0_getset[] = {
-    {"_saved_offset", DiagonalScatterBackward0_get_offset, NULL, NULL, NULL},
-    {"_saved_dim1", DiagonalScatterBackward0_get_dim1, NULL, NULL, NULL},
-    {"_saved_dim2", DiagonalScatterBackward0_get_dim2, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_DiagonalScatterBackward0 = {
-    .name = "DiagonalScatterBackward0",
-    .basicsize = sizeof(DiagonalScatterBackward0),
-    .apply = DiagonalScatterBackward0_apply,
-    .release = DiagonalScatterBackward0_release,
-    .finalize = DiagonalScatterBackward0_finalize,
-    .traverse = DiagonalScatterBackward0_traverse,
-    .getset = DiagonalScatterBackward0_getset,
-    .op = "aten::diagonal_scatter",
-};
-
-/* aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
-PyObject *
-tn_ag_record_diagonal_scatter(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *src = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)tn_node_new(&tn_kind_DiagonalScatterBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, src) < 0)
-        goto fail_;
-    if (tn_ag_type_and_size_save(&n->src_info, src) < 0) goto fail_;
-    n->offset = a_[2].u.i;
-    n->dim1 = a_[3].u.i;
-    n->dim2 = a_[4].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -8,6 +8,168 @@
 
 #include <math.h>
 
+/* ForeachMaximumBackward0List: aten::_foreach_maximum.List
+ *   other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
+ *   self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachMaximumBackward0List;
+
+static int
+ForeachMaximumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    PyObject *t_[10] = {0};
+    tn_ag_vec *vecs_[4];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_ag_vec v3_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[0]), tn_value_tensor(t_[1]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_gt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3]), tn_value_int(INT64_C(0))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[0], 5);
+        }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
+    }
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[5] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[6]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_lt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(t_[8]), tn_value_int(INT64_C(0))});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[9]);
+            tn_ag_release_temps(&t_[5], 5);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMaximumBackward0List_release(tn_node *n_)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMaximumBackward0List_finalize(tn_node *n_)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachMaximumBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachMaximumBackward0List_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMaximumBackward0List = {
+    .name = "ForeachMaximumBackward0List",
+    .basicsize = sizeof(ForeachMaximumBackward0List),
+    .apply = ForeachMaximumBackward0List_apply,
+    .release = ForeachMaximumBackward0List_release,
+    .finalize = ForeachMaximumBackward0List_finalize,
+    .traverse = ForeachMaximumBackward0List_traverse,
+    .getset = ForeachMaximumBackward0List_getset,
+    .op = "aten::_foreach_maximum.List",
+};
+
+/* aten::_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_maximum__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)tn_node_new(&tn_kind_ForeachMaximumBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ForeachMinimumBackward0List: aten::_foreach_minimum.List
  *   other: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
  *   self: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)

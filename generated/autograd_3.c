@@ -1920,6 +1920,178 @@ fail_:
     return NULL;
 }
 
+/* MaxPool3DWithIndicesBackward0: aten::max_pool3d_with_indices
+ *   self: max_pool3d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints kernel_size;
+    tn_ag_ints stride;
+    tn_ag_ints padding;
+    tn_ag_ints dilation;
+    int ceil_mode;
+    tn_saved result1_;
+} MaxPool3DWithIndicesBackward0;
+
+static int
+MaxPool3DWithIndicesBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaxPool3DWithIndicesBackward0 *n = (MaxPool3DWithIndicesBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_max_pool3d_with_indices_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_ints(tn_ag_ints_view(&n->dilation)), tn_ag_value_bool(n->ceil_mode), tn_value_tensor(result1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaxPool3DWithIndicesBackward0_release(tn_node *n_)
+{
+    MaxPool3DWithIndicesBackward0 *n = (MaxPool3DWithIndicesBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+MaxPool3DWithIndicesBackward0_finalize(tn_node *n_)
+{
+    MaxPool3DWithIndicesBackward0 *n = (MaxPool3DWithIndicesBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->stride);
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_ints(&n->dilation);
+    (void)n;
+}
+
+static int
+MaxPool3DWithIndicesBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaxPool3DWithIndicesBackward0 *n = (MaxPool3DWithIndicesBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaxPool3DWithIndicesBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxPool3DWithIndicesBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MaxPool3DWithIndicesBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool3DWithIndicesBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+MaxPool3DWithIndicesBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool3DWithIndicesBackward0 *)self)->stride);
+}
+
+static PyObject *
+MaxPool3DWithIndicesBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool3DWithIndicesBackward0 *)self)->padding);
+}
+
+static PyObject *
+MaxPool3DWithIndicesBackward0_get_dilation(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool3DWithIndicesBackward0 *)self)->dilation);
+}
+
+static PyObject *
+MaxPool3DWithIndicesBackward0_get_ceil_mode(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((MaxPool3DWithIndicesBackward0 *)self)->ceil_mode);
+}
+
+static PyObject *
+MaxPool3DWithIndicesBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxPool3DWithIndicesBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef MaxPool3DWithIndicesBackward0_getset[] = {
+    {"_saved_self", MaxPool3DWithIndicesBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_kernel_size", MaxPool3DWithIndicesBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_stride", MaxPool3DWithIndicesBackward0_get_stride, NULL, NULL, NULL},
+    {"_saved_padding", MaxPool3DWithIndicesBackward0_get_padding, NULL, NULL, NULL},
+    {"_saved_dilation", MaxPool3DWithIndicesBackward0_get_dilation, NULL, NULL, NULL},
+    {"_saved_ceil_mode", MaxPool3DWithIndicesBackward0_get_ceil_mode, NULL, NULL, NULL},
+    {"_saved_result1", MaxPool3DWithIndicesBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaxPool3DWithIndicesBackward0 = {
+    .name = "MaxPool3DWithIndicesBackward0",
+    .basicsize = sizeof(MaxPool3DWithIndicesBackward0),
+    .apply = MaxPool3DWithIndicesBackward0_apply,
+    .release = MaxPool3DWithIndicesBackward0_release,
+    .finalize = MaxPool3DWithIndicesBackward0_finalize,
+    .traverse = MaxPool3DWithIndicesBackward0_traverse,
+    .getset = MaxPool3DWithIndicesBackward0_getset,
+    .op = "aten::max_pool3d_with_indices",
+};
+
+/* aten::max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_max_pool3d_with_indices(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MaxPool3DWithIndicesBackward0 *n = (MaxPool3DWithIndicesBackward0 *)tn_node_new(&tn_kind_MaxPool3DWithIndicesBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[2]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[3]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dilation, &a_[4]) < 0) goto fail_;
+    n->ceil_mode = (int)a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* MaximumBackward0: aten::maximum
  *   other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
  *   self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
@@ -3681,6 +3853,153 @@ tn_ag_record_mul___Scalar(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MultilabelMarginLossBackward0: aten::multilabel_margin_loss_forward
+ *   self: multilabel_margin_loss_backward(grad, self, target, reduction, is_target)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    int64_t reduction;
+    tn_saved is_target_;
+} MultilabelMarginLossBackward0;
+
+static int
+MultilabelMarginLossBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MultilabelMarginLossBackward0 *n = (MultilabelMarginLossBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *is_target = t_[2] = tn_saved_unpack(&n->is_target_, n_);
+    if (!is_target && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_multilabel_margin_loss_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(target), tn_value_int(n->reduction), tn_value_tensor(is_target)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+MultilabelMarginLossBackward0_release(tn_node *n_)
+{
+    MultilabelMarginLossBackward0 *n = (MultilabelMarginLossBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->is_target_);
+    (void)n;
+}
+
+static void
+MultilabelMarginLossBackward0_finalize(tn_node *n_)
+{
+    MultilabelMarginLossBackward0 *n = (MultilabelMarginLossBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MultilabelMarginLossBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MultilabelMarginLossBackward0 *n = (MultilabelMarginLossBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->is_target_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MultilabelMarginLossBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MultilabelMarginLossBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MultilabelMarginLossBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MultilabelMarginLossBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+MultilabelMarginLossBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((MultilabelMarginLossBackward0 *)self)->reduction);
+}
+
+static PyObject *
+MultilabelMarginLossBackward0_get_is_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MultilabelMarginLossBackward0 *)self)->is_target_, TN_NODE(self));
+}
+
+static PyGetSetDef MultilabelMarginLossBackward0_getset[] = {
+    {"_saved_self", MultilabelMarginLossBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", MultilabelMarginLossBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_reduction", MultilabelMarginLossBackward0_get_reduction, NULL, NULL, NULL},
+    {"_saved_is_target", MultilabelMarginLossBackward0_get_is_target, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MultilabelMarginLossBackward0 = {
+    .name = "MultilabelMarginLossBackward0",
+    .basicsize = sizeof(MultilabelMarginLossBackward0),
+    .apply = MultilabelMarginLossBackward0_apply,
+    .release = MultilabelMarginLossBackward0_release,
+    .finalize = MultilabelMarginLossBackward0_finalize,
+    .traverse = MultilabelMarginLossBackward0_traverse,
+    .getset = MultilabelMarginLossBackward0_getset,
+    .op = "aten::multilabel_margin_loss_forward",
+};
+
+/* aten::multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor output, Tensor is_target) */
+PyObject *
+tn_ag_record_multilabel_margin_loss_forward(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MultilabelMarginLossBackward0 *n = (MultilabelMarginLossBackward0 *)tn_node_new(&tn_kind_MultilabelMarginLossBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    n->reduction = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->is_target_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -6386,110 +6705,6 @@ tn_ag_record_normal__float_Tensor(tn_op *op_, tn_value *a_)
     if (tn_node_set_next_edge(n_, 0, std) < 0)
         goto fail_;
     if (tn_ag_ints_save_sizes(&n->std_sym_sizes, std) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PermuteBackward0: aten::permute
- *   self: permute_backwards(grad, dims)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints dims;
-} PermuteBackward0;
-
-static int
-PermuteBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-PermuteBackward0_release(tn_node *n_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    (void)n;
-}
-
-static void
-PermuteBackward0_finalize(tn_node *n_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    tn_ag_free_ints(&n->dims);
-    (void)n;
-}
-
-static int
-PermuteBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PermuteBackward0_get_dims(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((PermuteBackward0 *)self)->dims);
-}
-
-static PyGetSetDef PermuteBackward0_getset[] = {
-    {"_saved_dims", PermuteBackward0_get_dims, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PermuteBackward0 = {
-    .name = "PermuteBackward0",
-    .basicsize = sizeof(PermuteBackward0),
-    .apply = PermuteBackward0_apply,
-    .release = PermuteBackward0_release,
-    .finalize = PermuteBackward0_finalize,
-    .traverse = PermuteBackward0_traverse,
-    .getset = PermuteBackward0_getset,
-    .op = "aten::permute",
-};
-
-/* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
-PyObject *
-tn_ag_record_permute(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PermuteBackward0 *n = (PermuteBackward0 *)tn_node_new(&tn_kind_PermuteBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -8,6 +8,110 @@
 
 #include <math.h>
 
+/* PermuteBackward0: aten::permute
+ *   self: permute_backwards(grad, dims)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints dims;
+} PermuteBackward0;
+
+static int
+PermuteBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PermuteBackward0_release(tn_node *n_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PermuteBackward0_finalize(tn_node *n_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    tn_ag_free_ints(&n->dims);
+    (void)n;
+}
+
+static int
+PermuteBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PermuteBackward0_get_dims(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((PermuteBackward0 *)self)->dims);
+}
+
+static PyGetSetDef PermuteBackward0_getset[] = {
+    {"_saved_dims", PermuteBackward0_get_dims, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PermuteBackward0 = {
+    .name = "PermuteBackward0",
+    .basicsize = sizeof(PermuteBackward0),
+    .apply = PermuteBackward0_apply,
+    .release = PermuteBackward0_release,
+    .finalize = PermuteBackward0_finalize,
+    .traverse = PermuteBackward0_traverse,
+    .getset = PermuteBackward0_getset,
+    .op = "aten::permute",
+};
+
+/* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
+PyObject *
+tn_ag_record_permute(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PermuteBackward0 *n = (PermuteBackward0 *)tn_node_new(&tn_kind_PermuteBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* PinMemoryBackward0: aten::_pin_memory
  *   self: grad
  */

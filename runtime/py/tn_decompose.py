@@ -551,6 +551,32 @@ def _suggest_memory_format(t):
     return suggest_memory_format(t)
 
 
+def _channels_last_3d_strides(sizes):
+    """c10's get_channels_last_strides_3d for (N, C, D, H, W)."""
+    n, c, d, h, w = sizes
+    sc = 1
+    sw = c
+    sh = sw * max(w, 1)
+    sd = sh * max(h, 1)
+    sn = sd * max(d, 1)
+    return [sn, sc, sd, sh, sw]
+
+
+def _laid_out(t, fmt):
+    """`t` with the strides upstream's kernels give a result allocated in memory format `fmt`
+    (a copy only where they differ: a tensor with size-1 dims can be contiguous in both formats
+    and still have other strides than that allocation). torchnative's empty_like has no
+    channels_last_3d layout, so those strides are written out (c10's get_channels_last_strides_3d)."""
+    torch, aten = _aten()
+    if fmt == torch.contiguous_format:
+        return t.contiguous()
+    if fmt == torch.channels_last_3d:
+        want = aten.empty_strided(t.shape, _channels_last_3d_strides(t.shape), dtype=t.dtype)
+    else:
+        want = aten.empty_like(t, memory_format=fmt)
+    return t if want.stride() == t.stride() else want.copy_(t)
+
+
 def _in_input_format(key):
     """torch._decomp's decomposition of `key`, its tensor results laid out in the input's suggested
     memory format, as upstream's pooling and upsampling kernels allocate them (the decompositions
@@ -561,19 +587,8 @@ def _in_input_format(key):
 
         base, _, ov = key.partition(".")
         fmt = _suggest_memory_format(self)
-        if fmt == torch.channels_last_3d:
-            raise NotImplementedError(torch._C._tn_support.refusal_message(
-                f"aten::{key}", "for a channels_last_3d input: torchnative has no channels_last_3d layout"))
         r = decomposition_table[getattr(getattr(aten, base), ov or "default")](self, *args, **kwargs)
-
-        def laid_out(t):
-            # upstream allocates the result in fmt; a tensor with size-1 dims can be contiguous in
-            # both formats and still have other strides than that allocation
-            if fmt == torch.contiguous_format:
-                return t.contiguous()
-            want = aten.empty_like(t, memory_format=fmt)
-            return t if want.stride() == t.stride() else want.copy_(t)
-        return laid_out(r) if isinstance(r, torch.Tensor) else tuple(laid_out(t) for t in r)
+        return _laid_out(r, fmt) if isinstance(r, torch.Tensor) else tuple(_laid_out(t, fmt) for t in r)
     fn.__name__ = key
     return fn
 
@@ -630,6 +645,394 @@ def max_pool1d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=Fa
     """Pooling.cpp max_pool1d: the values of max_pool1d_with_indices (upstream's CPU kernel
     without indices computes the same maxima into a contiguous result)."""
     return max_pool1d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def _meta_check(op, self, *args):
+    """upstream's argument checks for `op`: its meta function run on a meta tensor of `self`'s
+    geometry (the door routes meta tensors to torch's meta registrations)."""
+    torch, aten = _aten()
+    op(aten.empty_strided(self.shape, self.stride(), dtype=self.dtype, device="meta"), *args)
+
+
+def max_pool3d_with_indices(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """DilatedMaxPool3d.cpp on the CPU: upstream's checks (its meta function), then torch._decomp's
+    gather of the windows, laid out in the input's memory format (a 4-D channels-last input is
+    refused as upstream's kernel refuses it)."""
+    torch, aten = _aten()
+    fmt = _suggest_memory_format(self)
+    if self.dim() == 4 and fmt == torch.channels_last:
+        raise RuntimeError("Unsupported memory format. Supports only ChannelsLast3d, Contiguous")
+    _meta_check(aten.max_pool3d_with_indices, self, kernel_size, stride, padding, dilation, ceil_mode)
+    from torch._decomp import decomposition_table
+
+    out, idx = decomposition_table[aten.max_pool3d_with_indices.default](self, kernel_size, stride, padding,
+                                                                         dilation, ceil_mode)
+    return _laid_out(out, fmt), _laid_out(idx, fmt)
+
+
+def max_pool3d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """Pooling.cpp max_pool3d: max_pool3d_with_indices' values."""
+    torch, aten = _aten()
+    return aten.max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def _pool_scatter_backward(grad_output, self, indices, nd, fmt):
+    """The gradient of a max pooling through its indices (flat positions in each input plane):
+    every output's gradient added at its index, plane by plane in output order, as upstream's
+    CPU backward kernels accumulate it."""
+    torch, aten = _aten()
+    spatial = list(self.shape[-nd:])
+    planes = 1
+    for s in self.shape[:-nd]:
+        planes *= s
+    n_in = 1
+    for s in spatial:
+        n_in *= s
+    g = grad_output.reshape(planes, -1)
+    gi = aten.zeros([planes, n_in], dtype=grad_output.dtype)
+    gi = aten.scatter_add(gi, 1, indices.reshape(planes, -1), g)
+    return _laid_out(gi.reshape(self.shape), fmt)
+
+
+def max_pool3d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    """DilatedMaxPool3d.cpp max_pool3d_with_indices_backward on the CPU: upstream's checks (its
+    meta function), then the gradient scattered through the indices."""
+    torch, aten = _aten()
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten.max_pool3d_with_indices_backward(meta(grad_output), meta(self), kernel_size, stride, padding, dilation,
+                                          ceil_mode, meta(indices))
+    return _pool_scatter_backward(grad_output, self, indices, 3, _suggest_memory_format(self))
+
+
+def _adaptive_max_pool(self, output_size, nd):
+    """AdaptiveMaxPoolKernel.cpp cpu_adaptive_max_pool: each output's window runs from
+    floor(o * in / out) to ceil((o + 1) * in / out); the window is scanned in row-major order and
+    an element replaces the maximum when it is greater or NaN (the first maximum, the last NaN).
+    Windows of unequal length are padded by repeating their last element, which changes neither."""
+    torch, aten = _aten()
+    spatial = list(self.shape[-nd:])
+    out_sizes = list(output_size)
+    idx_d, lens = [], []
+    for d in range(nd):
+        i, o = spatial[d], out_sizes[d]
+        starts = [(k * i) // o for k in range(o)]
+        ends = [((k + 1) * i + o - 1) // o for k in range(o)]
+        kmax = max([e - b for b, e in zip(starts, ends)], default=1)
+        rows = [[min(b + k, e - 1) for k in range(kmax)] for b, e in zip(starts, ends)]
+        idx_d.append(rows)
+        lens.append(kmax)
+    # gather (..., o_0, k_0, o_1, k_1, ...)
+    index = []
+    for d in range(nd):
+        t = torch.tensor(idx_d[d], dtype=torch.int64) if out_sizes[d] else aten.zeros([0, lens[d]], dtype=torch.int64)
+        shape = [1] * (2 * nd)
+        shape[2 * d], shape[2 * d + 1] = out_sizes[d], lens[d]
+        index.append(t.reshape(shape))
+    windows = self[(Ellipsis, *index)]
+    lead = self.dim() - nd
+    perm = list(range(lead)) + [lead + 2 * d for d in range(nd)] + [lead + 2 * d + 1 for d in range(nd)]
+    windows = windows.permute(perm)
+    flat_k = [0] * nd
+    best = best_idx = None
+    import itertools
+    for ks in itertools.product(*[range(n) for n in lens]):
+        v = windows[(Ellipsis, *ks)]
+        pos = None
+        for d in range(nd):
+            shape = [1] * nd
+            shape[d] = out_sizes[d]
+            p = index[d].reshape(out_sizes[d], lens[d])[:, ks[d]].reshape(shape)
+            pos = p if pos is None else pos * spatial[d] + p
+        if best is None:
+            best, best_idx = v, pos.expand(v.shape)
+            continue
+        take = (v > best) | aten.isnan(v)
+        best = aten.where.self(take, v, best)
+        best_idx = aten.where.self(take, pos, best_idx)
+    return best.contiguous(), best_idx.contiguous()
+
+
+def adaptive_max_pool2d(self, output_size):
+    """AdaptiveMaxPooling2d.cpp on the CPU: upstream's checks (its meta function), the pooling of
+    cpu_adaptive_max_pool, results in the input's memory format (channels-last stays so)."""
+    torch, aten = _aten()
+    _meta_check(aten.adaptive_max_pool2d, self, output_size)
+    fmt = _suggest_memory_format(self) if self.dim() == 4 else torch.contiguous_format
+    out, idx = _adaptive_max_pool(self, output_size, 2)
+    return _laid_out(out, fmt), _laid_out(idx, fmt)
+
+
+def adaptive_max_pool3d(self, output_size):
+    """AdaptiveMaxPooling3d.cpp on the CPU: upstream's checks (its meta function), the pooling of
+    cpu_adaptive_max_pool; the results are contiguous whatever the input's format."""
+    torch, aten = _aten()
+    _meta_check(aten.adaptive_max_pool3d, self, output_size)
+    return _adaptive_max_pool(self, output_size, 3)
+
+
+def adaptive_max_pool1d(self, output_size):
+    """AdaptiveMaxPooling.cpp adaptive_max_pool1d: 2-D pooling of (N, C, 1, L), squeezed back."""
+    torch, aten = _aten()
+    name = "adaptive_max_pool1d"
+    if self.dim() not in (2, 3):
+        raise RuntimeError(f"{name}() argument 'input' should have 2 or 3 dimensions (got {self.dim()})")
+    for i in range(1, self.dim()):
+        if self.size(i) <= 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input "
+                               f"has sizes {list(self.shape)} with dimension {i} being empty")
+    if len(output_size) != 1:
+        raise RuntimeError(f"{name}() argument 'output_size' should contain one int (got {len(output_size)})")
+    out, idx = aten.adaptive_max_pool2d(self.unsqueeze(-2), [1, output_size[0]])
+    return out.squeeze(-2), idx.squeeze(-2)
+
+
+def _adaptive_max_pool_backward(name, nd):
+    def fn(grad_output, self, indices):
+        torch, aten = _aten()
+        meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+        getattr(aten, name)(meta(grad_output), meta(self), meta(indices))
+        fmt = _suggest_memory_format(self) if self.dim() == 4 and nd == 2 else torch.contiguous_format
+        return _pool_scatter_backward(grad_output, self, indices, nd, fmt)
+    fn.__name__ = name
+    return fn
+
+
+# Note [Linear upsampling as upstream rounds it]
+# UpSampleKernel.cpp computes, per output position o, in the op-math type (float for float32):
+# the source position real = scale * (o + 0.5) - 0.5 (align_corners=False; clamped at 0) or
+# scale * o, its index i0 = (int) real, i1 = i0 + 1 short of the end, lambda1 = clamp(real - i0,
+# 0, 1), lambda0 = 1 - lambda1 (stored in the input's dtype), and w0 * x0 + w1 * x1. Built with
+# FMA (the AVX2 kernels), both expressions contract to one rounding: fma(scale, o + 0.5, -0.5) and
+# fma(w0, x0, w1 * x1). A float32 product is exact in float64, so those are computed here in
+# float64 and rounded once; float64 inputs get plain double arithmetic.
+
+def _fma32(a, b, c):
+    """fma(a, b, c) of float32 tensors: a * b exact in float64, one rounding of the sum (a second
+    rounding, float64 to float32, differs only at an exact float64 tie)."""
+    import torch
+
+    return (a.double() * b.double() + c.double()).float()
+
+
+def _upsample_1d_check(input_size, output_size):
+    """UpSample.h upsample_1d_common_check."""
+    if len(output_size) != 1:
+        raise RuntimeError(f"It is expected output_size equals to 1, but got size {len(output_size)}")
+    if len(input_size) != 3:
+        raise RuntimeError(f"It is expected input_size equals to 3, but got size {len(input_size)}")
+    if not (input_size[2] > 0 and output_size[0] > 0):
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input (W: {input_size[2]}) "
+                           f"and output (W: {output_size[0]})")
+    return [input_size[0], input_size[1], output_size[0]]
+
+
+def upsample_linear1d(input, output_size, align_corners, scales=None):
+    """UpSample.cpp upsample_linear1d on the CPU: upstream's checks (its meta function), then the
+    interpolation as upstream rounds it (Note [Linear upsampling as upstream rounds it])."""
+    torch, aten = _aten()
+    _upsample_1d_check(list(input.shape), list(output_size))
+    if not (input.size(1) != 0 and input.size(2) != 0 and input.dim() == 3):
+        raise RuntimeError(f"Non-empty 3D data tensor expected but got a tensor with sizes {list(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"compute_indices_weights_linear" not implemented for '
+                                  f"'{_scalar_type_name(input.dtype)}'")
+    isize, osize = input.size(-1), output_size[0]
+    wide = input.dtype == torch.float64
+    op = torch.float64 if wide else torch.float32
+    i0, i1, l0, l1 = _linear1d_weights(isize, osize, align_corners, scales, op)
+    w0, w1 = l0.to(input.dtype).to(op), l1.to(input.dtype).to(op)
+    x = input.to(op)
+    x0, x1 = x.index_select(-1, i0), x.index_select(-1, i1)
+    out = w0 * x0 + w1 * x1 if wide else _fma32(w0, x0, w1 * x1)
+    return out.to(input.dtype).contiguous()
+
+
+def _linear1d_weights(isize, osize, align_corners, scales, op):
+    """(i0, i1, lambda0, lambda1) of Note [Linear upsampling as upstream rounds it]."""
+    torch, aten = _aten()
+    if align_corners:
+        r = aten.full([], (isize - 1) / (osize - 1) if osize > 1 else 0.0, dtype=op)
+    elif scales is not None and scales > 0:
+        r = aten.full([], 1.0 / scales, dtype=op)
+    else:  # input_size / output_size in the op-math type
+        r = aten.div(aten.full([], isize, dtype=op), aten.full([], osize, dtype=op))
+    o = aten.arange(osize, dtype=op)
+    if align_corners:
+        real = r * o
+    elif op == torch.float64:
+        real = (r * (o + 0.5) - 0.5).clamp_min(0)
+    else:
+        real = _fma32(r, o + 0.5, aten.full([], -0.5, dtype=op)).clamp_min(0)
+    i0 = real.to(torch.int64).clamp_max(isize - 1)
+    l1 = (real - i0.to(op)).clamp(0, 1)
+    return i0, i0 + (i0 < isize - 1).to(torch.int64), 1 - l1, l1
+
+
+def upsample_linear1d_backward(grad_output, output_size, input_size, align_corners, scales=None):
+    """UpSampleKernel.cpp cpu_upsample_linear_backward: grad_input[i0] += lambda0 * g and
+    grad_input[i1] += lambda1 * g for each output in order (the lambdas in the op-math type)."""
+    torch, aten = _aten()
+    full = _upsample_1d_check(list(input_size), list(output_size))
+    for d in range(3):
+        if grad_output.dim() != 3 or grad_output.size(d) != full[d]:
+            raise RuntimeError(f"Expected a tensor of dimension 3 and tensor.size[{d}] == {full[d]} but got: "
+                               f"dimension {grad_output.dim()} and tensor.size[{d}] = {grad_output.size(d)}")
+    dt = grad_output.dtype
+    op = torch.float64 if dt == torch.float64 else torch.float32
+    isize, osize = input_size[-1], output_size[0]
+    i0, i1, l0, l1 = _linear1d_weights(isize, osize, align_corners, scales, op)
+    g = grad_output.to(op)
+    index = aten.stack([i0, i1], -1).reshape(-1)
+    vals = aten.stack([l0 * g, l1 * g], -1).reshape(list(g.shape[:-1]) + [-1])
+    gi = aten.zeros(list(input_size), dtype=op).index_add(-1, index, vals)
+    return gi.to(dt)
+
+
+def upsample_linear1d_vec(input, output_size, align_corners, scale_factors):
+    """UpSample.cpp upsample_linear1d (the .vec overload): the output size from output_size or
+    scale_factors (torch._decomp's upsample_compute_output_size), then upsample_linear1d."""
+    torch, aten = _aten()
+    from torch._decomp.decompositions import get_scale_value, upsample_compute_output_size
+
+    osize = upsample_compute_output_size(input.size(), output_size, scale_factors)
+    return aten.upsample_linear1d(input, osize, align_corners, get_scale_value(scale_factors, 0))
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """GridSampler.cpp grid_sampler on the CPU: grid_sampler_2d for a 4-D input, else
+    grid_sampler_3d."""
+    torch, aten = _aten()
+    if input.dim() == 4:
+        return aten.grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners)
+    return aten.grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def multilabel_margin_loss_forward(self, target, reduction):
+    """LossMultiLabelMargin.cpp multilabel_margin_loss_forward_out_cpu_template: the shape check,
+    target values in [-1, dim) ("argument #2 'target' is out of range"), a long target; then per
+    row, over its labels (up to the first -1, repeats counted) and its non-label columns i, the sum
+    of max(0, 1 - x[label] + x[i]), divided by dim; summed or averaged over the rows. (torch._decomp's
+    decomposition adds terms for the positions after the first -1: not taken.)"""
+    torch, aten = _aten()
+    ndims = self.dim()
+    dim = 1 if ndims == 0 else self.size(-1)
+    if not (ndims <= 2 and (ndims == 0 or dim != 0)):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(self.shape)}")
+    if (ndims <= 1 and (target.dim() > 1 or target.numel() != dim)) or (ndims == 2 and list(target.shape) != list(self.shape)):
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(self.shape)}")
+    x = self.reshape(1, -1) if ndims <= 1 else self
+    t = target.reshape(x.shape)
+    nframe = x.size(0)
+    if x.numel() == 0:
+        out = aten.empty([], dtype=self.dtype) if reduction != 0 else aten.empty([nframe], dtype=self.dtype)
+        return (out.zero_() if reduction != 0 else out), aten.zeros(target.shape, dtype=self.dtype)
+    if bool((t < -1).any()) or bool((t >= dim).any()):
+        raise RuntimeError("argument #2 'target' is out of range")
+    if target.dtype != torch.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_scalar_type_name(target.dtype)}")
+    idx = aten.arange(dim)
+    end = aten.where.self(t == -1, idx, aten.full([], dim, dtype=torch.int64)).amin(-1, True)
+    valid = idx < end                                               # [n, k]
+    tk = aten.where.self(valid, t, aten.zeros([], dtype=torch.int64))
+    is_target = aten.zeros(x.shape, dtype=x.dtype).scatter_add(1, tk, valid.to(x.dtype)) > 0
+    u = x.gather(1, tk)                                             # x[label k]
+    z = (1 - u.unsqueeze(-1) + x.unsqueeze(-2)).clamp_min(0)        # [n, k, i]
+    keep = valid.unsqueeze(-1) & (~is_target).unsqueeze(-2)
+    z = aten.where.self(keep, z, aten.zeros([], dtype=x.dtype))
+    per_row = z.reshape(nframe, -1).sum(-1) / dim
+    if reduction == 0:
+        out = per_row if ndims == 2 else per_row.reshape([])
+    else:
+        out = per_row.sum()
+        if reduction == 1:
+            out = out / nframe
+    return out, is_target.to(self.dtype).reshape(target.shape)
+
+
+def _scalar_type_name(dt):
+    import torch
+
+    return {torch.int32: "Int", torch.int16: "Short", torch.int8: "Char", torch.uint8: "Byte",
+            torch.bool: "Bool", torch.float32: "Float", torch.float64: "Double", torch.float16: "Half",
+            torch.bfloat16: "BFloat16", torch.int64: "Long"}.get(dt, str(dt))
+
+
+def multilabel_margin_loss(self, target, reduction=1):
+    """Loss.cpp multilabel_margin_loss: the loss of multilabel_margin_loss_forward."""
+    torch, aten = _aten()
+    return aten.multilabel_margin_loss_forward(self, target, reduction)[0]
+
+
+def multilabel_margin_loss_backward(grad_output, self, target, reduction, is_target):
+    """LossMultiLabelMargin.cpp multilabel_margin_loss_backward_out_frame: for every label j of a
+    row (up to its first -1, repeats counted) and every non-label i with 1 - x[j] + x[i] > 0,
+    g is added at i and taken at j (g = 1 / dim, or 1 / (nframe * dim) for the mean); the result
+    scaled by grad_output (per row for reduction='none')."""
+    torch, aten = _aten()
+    ndims = self.dim()
+    x = self.reshape(1, -1) if ndims <= 1 else self
+    t = target.reshape(x.shape)
+    ist = is_target.reshape(x.shape)
+    nframe, dim = x.shape
+    if x.numel() == 0:
+        return aten.zeros_like(self, memory_format=torch.contiguous_format)
+    g = 1.0 / (nframe * dim) if reduction == 1 else 1.0 / dim
+    idx = aten.arange(dim)
+    end = aten.where.self(t == -1, idx, aten.full([], dim, dtype=torch.int64)).amin(-1, True)
+    valid = idx < end
+    tk = aten.where.self(valid, t, aten.zeros([], dtype=torch.int64))
+    cnt = aten.zeros(x.shape, dtype=x.dtype).scatter_add(1, tk, valid.to(x.dtype))
+    z = (1 - x.unsqueeze(-1) + x.unsqueeze(-2)) > 0           # [n, j, i]
+    a = (z & (ist == 0).unsqueeze(-2)).to(x.dtype)            # non-labels i only
+    grad = (cnt.unsqueeze(-1) * a).sum(-2) * g - cnt * a.sum(-1) * g
+    if reduction == 0 and ndims == 2:
+        grad = grad * grad_output.reshape(-1, 1)
+    else:
+        grad = grad * grad_output.reshape([])
+    return grad.reshape(self.shape)
+
+
+def repeat_interleave_tensor(repeats, output_size=None):
+    """Repeat.cpp repeat_interleave_cpu: index i repeated repeats[i] times (int32 or int64)."""
+    torch, aten = _aten()
+    if repeats.dtype not in (torch.int32, torch.int64):
+        raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for \'{_scalar_type_name(repeats.dtype)}\'')
+    if repeats.dim() != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if repeats.size(0) == 0:
+        return aten.empty_like(repeats, memory_format=torch.contiguous_format)
+    cumsum = repeats.cumsum(0)
+    if output_size is None:
+        total = int(cumsum[-1])
+        if not bool((repeats >= 0).all()):
+            raise RuntimeError("repeats can not be negative")
+    else:
+        total = output_size
+    if total != int(cumsum[-1]):
+        raise RuntimeError("allocated size does not match required size")
+    reps = repeats.tolist()
+    return torch.tensor([i for i, r in enumerate(reps) for _ in range(r)], dtype=repeats.dtype).reshape(total)
+
+
+def repeat_interleave_self_tensor(self, repeats, dim=None, output_size=None):
+    """Repeat.cpp repeat_interleave_symint: a flattened input when dim is None; a 0-dim or
+    one-element repeats expanded along dim; index_select by repeat_interleave(repeats)."""
+    torch, aten = _aten()
+    input = self
+    if dim is None:
+        input = self.flatten()
+        dim = 0
+    d = _wrap(dim, input.dim())
+    if repeats.dim() == 0 or (repeats.dim() == 1 and repeats.size(0) == 1):
+        repeats = repeats.reshape([1]).expand([input.size(d)])
+    elif repeats.dim() == 1:
+        if repeats.size(0) != input.size(d):
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                               f"{repeats.size(0)} and input.size({dim}) = {input.size(d)}")
+    else:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    return input.index_select(dim, aten.repeat_interleave.Tensor(repeats, output_size=output_size))
 
 
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
@@ -2031,6 +2434,17 @@ COMPOSITIONS = {
     "max_pool2d": max_pool2d, "max_pool1d": max_pool1d, "max_pool1d_with_indices": max_pool1d_with_indices,
     "max_unpool2d": _in_input_format("max_unpool2d"),
     "max_pool2d_with_indices": _in_input_format("max_pool2d_with_indices"),
+    "max_pool3d": max_pool3d, "max_pool3d_with_indices": max_pool3d_with_indices,
+    "max_pool3d_with_indices_backward": max_pool3d_with_indices_backward,
+    "adaptive_max_pool1d": adaptive_max_pool1d, "adaptive_max_pool2d": adaptive_max_pool2d,
+    "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
+    "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
+    "grid_sampler": grid_sampler, "multilabel_margin_loss": multilabel_margin_loss,
+    "multilabel_margin_loss_forward": multilabel_margin_loss_forward,
+    "multilabel_margin_loss_backward": multilabel_margin_loss_backward,
+    "repeat_interleave.Tensor": repeat_interleave_tensor, "repeat_interleave.self_Tensor": repeat_interleave_self_tensor,
+    "adaptive_max_pool2d_backward": _adaptive_max_pool_backward("adaptive_max_pool2d_backward", 2),
+    "adaptive_max_pool3d_backward": _adaptive_max_pool_backward("adaptive_max_pool3d_backward", 3),
     "upsample_nearest3d.vec": _in_input_format("upsample_nearest3d.vec"),
     "_upsample_nearest_exact3d.vec": _in_input_format("_upsample_nearest_exact3d.vec"),
     **{f"{name}{ov}": _laid_out_as_binary(fn) for name, fn in _POLYNOMIALS.items()

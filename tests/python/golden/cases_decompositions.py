@@ -267,6 +267,102 @@ add("upsample_nearest3d.vec", {"0": "torch.nn.functional.interpolate(randn(1, 2,
                                "size": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), size=(3, 4, 5))"}, exact=True)
 add("_upsample_nearest_exact3d.vec", {"0": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), size=(3, 4, 5), mode='nearest-exact')"}, exact=True)
 
+# ---- 3-d and adaptive max pooling, linear upsampling (issue 14's refusals) ----
+F = "torch.nn.functional"
+CL3 = "randn(2, 4, 5, 6, 3, seed=1).permute(0, 4, 1, 2, 3)"  # channels_last_3d strides
+VJ = "x = {x}; requires_grad(x); out = vjp({call}, [x])"
+add("max_pool3d_with_indices", {"0": f"{F}.max_pool3d(randn(2, 3, 4, 5, 6, seed=1), 2, return_indices=True)",
+                                "cl3d": f"{F}.max_pool3d({CL3}, (2, 3, 2), (1, 2, 2), 1, return_indices=True)",
+                                "4d": f"{F}.max_pool3d(randn(3, 5, 5, 5, seed=1), 3, 2, 1, dilation=(1, 2, 1), ceil_mode=True, return_indices=True)",
+                                "cl4d": f"{F}.max_pool3d(randn(3, 4, 5, 6, seed=1).contiguous(memory_format=torch.channels_last), 2, return_indices=True)",
+                                "bad_pad": f"{F}.max_pool3d(randn(2, 3, 4, 5, 6, seed=1), 2, padding=2, return_indices=True)",
+                                "bad_rank": f"{F}.max_pool3d(randn(4, 5, 6, seed=1), 2, return_indices=True)"}, exact=True)
+add("max_pool3d", {"0": f"{F}.max_pool3d(randn(1, 2, 3, 4, 5, seed=1), (1, 2, 3), 1)", "cl3d": f"{F}.max_pool3d({CL3}, 2)"}, exact=True)
+add("max_pool3d_with_indices_backward", {
+    "0": VJ.format(x="randn(2, 3, 4, 5, 6, seed=1)", call=f"{F}.max_pool3d(x, 3, 1, 1)"),
+    "cl3d": VJ.format(x=CL3, call=f"{F}.max_pool3d(x, 2, 2)"),
+    "direct": "torch.ops.aten.max_pool3d_with_indices_backward(torch.ones(1, 1, 1, 1, 1), randn(1, 1, 2, 2, 2), [2, 2, 2], [2, 2, 2], [0, 0, 0], [1, 1, 1], False, literal([[[[[5]]]]], torch.int64))",
+    "bad": "torch.ops.aten.max_pool3d_with_indices_backward(torch.ones(1, 1, 2, 1, 1), randn(1, 1, 2, 2, 2), [2, 2, 2], [2, 2, 2], [0, 0, 0], [1, 1, 1], False, literal([[[[[5]]]]], torch.int64))"})
+NANS = "literal([[[1.0, float('nan'), 3.0, float('nan'), 2.0, 5.0, 5.0]]])"
+add("adaptive_max_pool1d", {"0": f"{F}.adaptive_max_pool1d(randn(2, 3, 7, seed=1), 3, return_indices=True)",
+                            "2d": f"{F}.adaptive_max_pool1d(randn(3, 5, seed=1), 4)",
+                            "nan_ties": f"{F}.adaptive_max_pool1d({NANS}, 3, return_indices=True)",
+                            "bad_rank": f"{F}.adaptive_max_pool1d(randn(7, seed=1), 3)",
+                            "empty": f"{F}.adaptive_max_pool1d(randn(2, 0, 7, seed=1), 3)"}, exact=True)
+add("adaptive_max_pool2d", {"0": f"{F}.adaptive_max_pool2d(randn(2, 3, 5, 7, seed=1), (3, 4), return_indices=True)",
+                            "cl": f"{F}.adaptive_max_pool2d(randn(2, 3, 5, 6, seed=1).contiguous(memory_format=torch.channels_last), (2, 4), return_indices=True)",
+                            "3d": f"{F}.adaptive_max_pool2d(make((3, 6, 5), layout='t', seed=1), (4, 2), return_indices=True)",
+                            "up": f"{F}.adaptive_max_pool2d(randn(1, 2, 3, 2, seed=1), (5, 4), return_indices=True)",
+                            "zero": f"{F}.adaptive_max_pool2d(randn(2, 3, 4, 4, seed=1), (0, 2), return_indices=True)",
+                            "empty": f"{F}.adaptive_max_pool2d(randn(2, 0, 4, 4, seed=1), 2)",
+                            "neg": f"{F}.adaptive_max_pool2d(randn(2, 3, 4, 4, seed=1), (-1, 2))"}, exact=True)
+add("adaptive_max_pool3d", {"0": f"{F}.adaptive_max_pool3d(randn(2, 3, 4, 5, 7, seed=1), (3, 2, 4), return_indices=True)",
+                            "cl3d": f"{F}.adaptive_max_pool3d({CL3}, (3, 3, 4), return_indices=True)",
+                            "4d": f"{F}.adaptive_max_pool3d(randn(3, 4, 5, 6, seed=1), 2, return_indices=True)",
+                            "bad_rank": f"{F}.adaptive_max_pool3d(randn(4, 5, 6, seed=1), 2)"}, exact=True)
+add("adaptive_max_pool2d_backward", {
+    "0": VJ.format(x="randn(2, 3, 5, 7, seed=1)", call=f"{F}.adaptive_max_pool2d(x, (3, 4))"),
+    "cl": VJ.format(x="randn(2, 3, 5, 6, seed=1).contiguous(memory_format=torch.channels_last)", call=f"{F}.adaptive_max_pool2d(x, (4, 4))"),
+    "1d": VJ.format(x="randn(2, 3, 7, seed=1)", call=f"{F}.adaptive_max_pool1d(x, 5)")}, exact=True)
+add("adaptive_max_pool3d_backward", {
+    "0": VJ.format(x="randn(2, 3, 4, 5, 7, seed=1)", call=f"{F}.adaptive_max_pool3d(x, (3, 2, 4))"),
+    "cl3d": VJ.format(x=CL3, call=f"{F}.adaptive_max_pool3d(x, 3)")}, exact=True)
+add("upsample_linear1d.vec", {"size": f"{F}.interpolate(randn(2, 3, 5, seed=1), size=9, mode='linear')",
+                              "align": f"{F}.interpolate(randn(2, 3, 5, seed=1), size=13, mode='linear', align_corners=True)",
+                              "scale": f"{F}.interpolate(randn(2, 3, 5, seed=1), scale_factor=1.7, mode='linear')",
+                              "recompute": f"{F}.interpolate(randn(2, 3, 5, seed=1), scale_factor=0.6, mode='linear', recompute_scale_factor=True)",
+                              "down": f"{F}.interpolate(make((2, 3, 11), layout='slice', seed=1), size=4, mode='linear')",
+                              "bad_size": "torch.ops.aten.upsample_linear1d.vec(randn(2, 3, 4, seed=1), [3, 4], False, None)"}, exact=True)
+add("upsample_linear1d", {"0": "torch.ops.aten.upsample_linear1d(randn(2, 3, 6, seed=1), [10], False, None)",
+                          "one": "torch.ops.aten.upsample_linear1d(randn(2, 3, 6, seed=1), [1], True, None)",
+                          "int": "torch.ops.aten.upsample_linear1d(literal([[[1, 2, 3]]], torch.int64), [5], False, None)",
+                          "empty": "torch.ops.aten.upsample_linear1d(randn(2, 0, 4, seed=1), [3], False, None)",
+                          "batch0": "torch.ops.aten.upsample_linear1d(randn(0, 3, 4, seed=1), [3], False, None)",
+                          "rank": "torch.ops.aten.upsample_linear1d(randn(2, 3, 4, 5, seed=1), [3], False, None)",
+                          "zero": "torch.ops.aten.upsample_linear1d(randn(2, 3, 4, seed=1), [0], False, None)"}, exact=True)
+# float64 is computed without upstream's fused multiply-adds (Note [Linear upsampling as upstream rounds it])
+add("upsample_linear1d", {"f64": "torch.ops.aten.upsample_linear1d(randn(2, 3, 6, seed=1, dtype=torch.float64), [10], False, 0.6)"})
+add("upsample_linear1d_backward", {
+    "up": VJ.format(x="randn(2, 3, 5, seed=1)", call=f"{F}.interpolate(x, size=9, mode='linear')"),
+    "down": VJ.format(x="randn(2, 3, 11, seed=1)", call=f"{F}.interpolate(x, size=4, mode='linear')"),
+    "align": VJ.format(x="randn(2, 3, 5, seed=1)", call=f"{F}.interpolate(x, size=8, mode='linear', align_corners=True)"),
+    "bad": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, 5, seed=1), [3], [2, 3, 4], False, None)",
+    "bad_rank": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, seed=1), [3], [2, 3, 4], False, None)",
+    "bad_in": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, 3, seed=1), [3], [2, 3, 0], False, None)"})
+add("grid_sampler", {"2d": "torch.grid_sampler(randn(1, 2, 4, 5, seed=1), randn(1, 3, 3, 2, seed=2).tanh(), 0, 0, False)",
+                     "nearest": "torch.grid_sampler(randn(2, 2, 4, 5, seed=1), randn(2, 3, 3, 2, seed=2), 1, 1, True)"})
+MLT = "literal([[3, 0, -1, 1], [0, 1, 2, 3], [1, 1, -1, 3]], torch.int64)"
+add("multilabel_margin_loss", {"mean": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), {MLT})",
+                               "sum": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), {MLT}, reduction='sum')",
+                               "none": f"{F}.multilabel_margin_loss(make((4, 3), layout='t', seed=1), {MLT}, reduction='none')",
+                               "1d": f"{F}.multilabel_margin_loss(randn(4, seed=1), literal([2, 2, -1, 0], torch.int64))",
+                               "range": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), literal([[0, 0, -1, 1], [0, 1, 2, 3], [1, 1, -1, 4]], torch.int64))",
+                               "below": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), literal([[-2, 0, -1, 1], [0, 1, 2, 3], [1, 1, -1, 3]], torch.int64))",
+                               "int32": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), {MLT}.int())",
+                               "shape": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), literal([0, 1, 2], torch.int64))",
+                               "all": f"{F}.multilabel_margin_loss(randn(2, 3, seed=1), literal([[0, 1, 2], [2, -1, 1]], torch.int64), reduction='none')"})
+add("multilabel_margin_loss_forward", {"0": f"torch.ops.aten.multilabel_margin_loss_forward(randn(3, 4, seed=1), {MLT}, 0)"})
+add("multilabel_margin_loss_backward", {
+    "mean": VJ.format(x="randn(3, 4, seed=1)", call=f"{F}.multilabel_margin_loss(x, {MLT})"),
+    "sum": VJ.format(x="randn(3, 4, seed=1)", call=f"{F}.multilabel_margin_loss(x, {MLT}, reduction='sum')"),
+    "none": VJ.format(x="randn(3, 4, seed=1)", call=f"{F}.multilabel_margin_loss(x, {MLT}, reduction='none')"),
+    "1d": VJ.format(x="randn(4, seed=1)", call=f"{F}.multilabel_margin_loss(x, literal([2, 2, -1, 0], torch.int64), reduction='none')")})
+add("repeat_interleave.Tensor", {"0": "torch.repeat_interleave(literal([2, 0, 3, 1], torch.int64))",
+                                 "int32": "torch.repeat_interleave(literal([1, 2], torch.int32))",
+                                 "empty": "torch.repeat_interleave(literal([], torch.int32))",
+                                 "float": "torch.repeat_interleave(literal([1.0, 2.0]))",
+                                 "2d": "torch.repeat_interleave(literal([[1, 2]], torch.int64))",
+                                 "neg": "torch.repeat_interleave(literal([1, -1], torch.int64))",
+                                 "size": "torch.repeat_interleave(literal([1, 2], torch.int64), output_size=3)",
+                                 "bad_size": "torch.repeat_interleave(literal([1, 2], torch.int64), output_size=4)"}, exact=True)
+add("repeat_interleave.self_Tensor", {"flat": f"torch.repeat_interleave({X}, literal([2, 0, 1] * 4, torch.int64))",
+                                      "dim": f"torch.repeat_interleave({XT}, literal([2, 0, 1, 3], torch.int64), dim=1)",
+                                      "scalar": f"torch.repeat_interleave({XT}, literal(2, torch.int64), dim=0)",
+                                      "one": f"torch.repeat_interleave({X}, literal([3], torch.int64), dim=-1)",
+                                      "mismatch": f"torch.repeat_interleave({X}, literal([1, 2], torch.int64), dim=1)",
+                                      "2d": f"torch.repeat_interleave({X}, literal([[1, 2]], torch.int64), dim=1)",
+                                      "grad": VJ.format(x="randn(3, 4, seed=1)", call="torch.repeat_interleave(x, literal([2, 0, 1], torch.int64), dim=0)")}, exact=True)
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
