@@ -8,6 +8,8 @@
 #include "runtime/autograd.h"
 
 /* One recorder per overload whose derivative is generated (see codegen/autograd.py). */
+PyObject *tn_ag_record__cdist_forward(tn_op *op_, tn_value *a_);
+PyObject *tn_ag_record__euclidean_dist(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record__foreach_add__List(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record__foreach_add__Scalar(tn_op *op_, tn_value *a_);
 PyObject *tn_ag_record__foreach_add__ScalarList(tn_op *op_, tn_value *a_);
@@ -407,6 +409,7 @@ extern tn_node_kind tn_kind_BernoulliBackward1;
 extern tn_node_kind tn_kind_BernoulliBackward2;
 extern tn_node_kind tn_kind_BmmBackward0;
 extern tn_node_kind tn_kind_CatBackward0;
+extern tn_node_kind tn_kind_CdistBackward0;
 extern tn_node_kind tn_kind_CeilBackward0;
 extern tn_node_kind tn_kind_ClampBackward0;
 extern tn_node_kind tn_kind_ClampBackward1;
@@ -442,6 +445,7 @@ extern tn_node_kind tn_kind_EqBackward1;
 extern tn_node_kind tn_kind_ErfBackward0;
 extern tn_node_kind tn_kind_ErfcBackward0;
 extern tn_node_kind tn_kind_ErfinvBackward0;
+extern tn_node_kind tn_kind_EuclideanDistBackward0;
 extern tn_node_kind tn_kind_Exp2Backward0;
 extern tn_node_kind tn_kind_ExpBackward0;
 extern tn_node_kind tn_kind_ExpandBackward0;

@@ -4177,6 +4177,173 @@ fail_:
     return NULL;
 }
 
+/* CdistBackward0: aten::_cdist_forward
+ *   x1: _cdist_backward(grad.contiguous(), x1, x2, p, result)
+ *   x2: _cdist_backward(grad.mT().contiguous(), x2, x1, p, result.mT().contiguous())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved x1_;
+    tn_saved x2_;
+    double p;
+    tn_saved result_;
+} CdistBackward0;
+
+static int
+CdistBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CdistBackward0 *n = (CdistBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    int rc_ = -1;
+    PyObject *x1 = t_[0] = tn_saved_unpack(&n->x1_, n_);
+    if (!x1 && PyErr_Occurred()) goto fail_;
+    PyObject *x2 = t_[1] = tn_saved_unpack(&n->x2_, n_);
+    if (!x2 && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_memfmt(0)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP__cdist_backward, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(x1), tn_value_tensor(x2), tn_value_double(n->p), tn_value_tensor(result)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_mT, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_memfmt(0)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_mT, (tn_value[]){tn_value_tensor(result)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(t_[7]), tn_ag_value_memfmt(0)});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP__cdist_backward, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(x2), tn_value_tensor(x1), tn_value_double(n->p), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+CdistBackward0_release(tn_node *n_)
+{
+    CdistBackward0 *n = (CdistBackward0 *)n_;
+    tn_saved_release(&n->x1_);
+    tn_saved_release(&n->x2_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CdistBackward0_finalize(tn_node *n_)
+{
+    CdistBackward0 *n = (CdistBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CdistBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CdistBackward0 *n = (CdistBackward0 *)n_;
+    if (tn_saved_traverse(&n->x1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->x2_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CdistBackward0_get_x1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CdistBackward0 *)self)->x1_, TN_NODE(self));
+}
+
+static PyObject *
+CdistBackward0_get_x2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CdistBackward0 *)self)->x2_, TN_NODE(self));
+}
+
+static PyObject *
+CdistBackward0_get_p(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((CdistBackward0 *)self)->p);
+}
+
+static PyObject *
+CdistBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CdistBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CdistBackward0_getset[] = {
+    {"_saved_x1", CdistBackward0_get_x1, NULL, NULL, NULL},
+    {"_saved_x2", CdistBackward0_get_x2, NULL, NULL, NULL},
+    {"_saved_p", CdistBackward0_get_p, NULL, NULL, NULL},
+    {"_saved_result", CdistBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CdistBackward0 = {
+    .name = "CdistBackward0",
+    .basicsize = sizeof(CdistBackward0),
+    .apply = CdistBackward0_apply,
+    .release = CdistBackward0_release,
+    .finalize = CdistBackward0_finalize,
+    .traverse = CdistBackward0_traverse,
+    .getset = CdistBackward0_getset,
+    .op = "aten::_cdist_forward",
+};
+
+/* aten::_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor */
+PyObject *
+tn_ag_record__cdist_forward(tn_op *op_, tn_value *a_)
+{
+    PyObject *x1 = tn_ag_arg_tensor(&a_[0]);
+    PyObject *x2 = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    CdistBackward0 *n = (CdistBackward0 *)tn_node_new(&tn_kind_CdistBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, x1) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, x2) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->x1_, x1, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->x2_, x2, n_, 0) < 0) goto fail_;
+    n->p = a_[2].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* CeilBackward0: aten::ceil
  *   self: zeros_like(grad)
  */

@@ -8,6 +8,126 @@
 
 #include <math.h>
 
+/* LogSoftmaxBackward0: aten::_log_softmax
+ *   self: _log_softmax_backward_data(grad, result, dim, self.scalar_type())
+ */
+typedef struct {
+    tn_node base;
+    int self_scalar_type;
+    int64_t dim;
+    tn_saved result_;
+} LogSoftmaxBackward0;
+
+static int
+LogSoftmaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP__log_softmax_backward_data, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(result), tn_value_int(n->dim), tn_ag_value_dtype(n->self_scalar_type)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogSoftmaxBackward0_release(tn_node *n_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogSoftmaxBackward0_finalize(tn_node *n_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogSoftmaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogSoftmaxBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogSoftmaxBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogSoftmaxBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogSoftmaxBackward0_getset[] = {
+    {"_saved_dim", LogSoftmaxBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", LogSoftmaxBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogSoftmaxBackward0 = {
+    .name = "LogSoftmaxBackward0",
+    .basicsize = sizeof(LogSoftmaxBackward0),
+    .apply = LogSoftmaxBackward0_apply,
+    .release = LogSoftmaxBackward0_release,
+    .finalize = LogSoftmaxBackward0_finalize,
+    .traverse = LogSoftmaxBackward0_traverse,
+    .getset = LogSoftmaxBackward0_getset,
+    .op = "aten::_log_softmax",
+};
+
+/* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
+PyObject *
+tn_ag_record__log_softmax(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
  *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
  *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())

@@ -1035,6 +1035,139 @@ def repeat_interleave_self_tensor(self, repeats, dim=None, output_size=None):
     return input.index_select(dim, aten.repeat_interleave.Tensor(repeats, output_size=output_size))
 
 
+# Note [cdist as upstream computes it]
+# Distance.cpp: cdist (CompositeImplicitAutograd) sends p = 2 with more than 25 rows on a side
+# (compute_mode 0) or compute_mode 1 to _euclidean_dist (the matmul form |x|^2 - 2 x.y + |y|^2,
+# torch._decomp's decomposition is ATen's), everything else to _cdist_forward, whose CPU kernel
+# (DistanceOpsKernel.cpp run_parallel_cdist) sums map(|a - b|) over the columns one by one:
+# |d| (p = 1), d * d (p = 2, then sqrt), min(ceil(|d|), 1) (p = 0), max (p = inf), else pow(|d|, p)
+# (then pow(sum, 1 / p)). The column loop is kept here, in that order.
+
+def _cdist_kernel(x1, x2, p):
+    """run_parallel_cdist over expanded, contiguous (B, r1, m) and (B, r2, m)."""
+    torch, aten = _aten()
+    d = (x1.unsqueeze(-2) - x2.unsqueeze(-3)).abs()              # [B, r1, r2, m]
+    agg = aten.zeros(d.shape[:-1], dtype=x1.dtype)
+    inf = p == float("inf")
+    for k in range(d.size(-1)):
+        dk = d[..., k]
+        if p == 0:
+            up = dk.ceil().clamp_max(1)
+        elif p == 1 or inf:
+            up = dk
+        elif p == 2:
+            up = dk * dk
+        else:
+            up = dk.pow(p)
+        agg = aten.maximum(agg, up) if inf else agg + up
+    if p == 2:
+        return agg.sqrt()
+    if p in (0, 1) or inf:
+        return agg
+    return agg.pow(1.0 / p)
+
+
+def _cdist_impl(x1, x2, p, compute_mode):
+    """Distance.cpp cdist_impl (Note [cdist as upstream computes it])."""
+    torch, aten = _aten()
+    for name, t in (("X1", x1), ("X2", x2)):
+        if not t.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_scalar_type_name(t.dtype)}")
+    if not p >= 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    mode = 0 if compute_mode is None else compute_mode
+    if mode not in (0, 1, 2):
+        raise RuntimeError(f"possible modes: 0, 1, 2, but was: {mode}")
+    r1, r2, c1 = x1.size(-2), x2.size(-2), x1.size(-1)
+    batch = list(torch.broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
+    nb = 1
+    for s in batch:
+        nb *= s
+    out_shape = batch + [r1, r2]
+    if r1 == 0 or r2 == 0 or nb == 0:
+        return aten.empty(out_shape, dtype=x1.dtype)
+    if c1 == 0:
+        return aten.zeros(out_shape, dtype=x1.dtype)
+    e1, e2 = x1.expand(batch + [r1, c1]), x2.expand(batch + [r2, c1])
+    if p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))):
+        dist = aten._euclidean_dist(x1, x2) if nb == 1 else aten._euclidean_dist(e1, e2)
+        return dist.view(out_shape)
+    t1 = e1.reshape(nb, r1, c1)
+    t2 = e2.reshape(nb, r2, c1)
+    return _cdist_kernel(t1, t2, p).reshape(out_shape)
+
+
+def _cdist_forward(x1, x2, p, compute_mode):
+    """Distance.cpp _cdist_forward: the rank and column checks, then cdist_impl."""
+    torch, aten = _aten()
+    if x1.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.dim()}D")
+    if x2.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {x2.dim()}D")
+    if x1.size(-1) != x2.size(-1):
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.size(-1)} X2: {x2.size(-1)}")
+    return _cdist_impl(x1, x2, p, compute_mode)
+
+
+def _cdist_backward(grad, x1, x2, p, cdist):
+    """Distance.cpp _cdist_backward on the CPU: the gradient of x1 (expanded to the broadcast
+    batch; autograd sums it back), row i the sum over the rows j of x2, in order, of
+    backward(x1_i - x2_j, grad[i, j], dist[i, j]) (DistanceOpsKernel.cpp's *_calc::backward)."""
+    torch, aten = _aten()
+    r1, r2, c1 = x1.size(-2), x2.size(-2), x1.size(-1)
+    batch = list(torch.broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
+    nb = 1
+    for s in batch:
+        nb *= s
+    if r1 == 0 or r2 == 0 or c1 == 0 or nb == 0:
+        return aten.zeros_like(x1)
+    e1 = x1.expand(batch + [r1, c1]).contiguous()
+    e2 = x2.expand(batch + [r2, c1]).contiguous().reshape(nb, r2, c1)
+    t1 = e1.reshape(nb, r1, c1)
+    g = grad.contiguous().reshape(nb, r1, r2)
+    dist = cdist.contiguous().reshape(nb, r1, r2)
+    res = aten.zeros([nb, r1, c1], dtype=x1.dtype)
+    if p == 0:
+        return res.view(e1.shape)
+    zero = aten.zeros([], dtype=x1.dtype)
+    for j in range(r2):
+        diff = t1 - e2[:, j:j + 1, :]
+        gj, dj = g[:, :, j:j + 1], dist[:, :, j:j + 1]
+        if p == 1:
+            term = gj * aten.sign(diff)
+        elif p < 2:
+            term = aten.sign(diff) * diff.abs().pow(p - 1) * gj / dj.pow(p - 1)
+            term = aten.where.self(dj == 0, zero, term)
+        elif p == 2:
+            term = aten.where.self(dj == 0, zero, gj * diff / dj)
+        elif p == float("inf"):
+            term = gj * aten.sign(diff) * (1 - (diff.abs() - dj).abs().ceil().clamp_max(1))
+        else:
+            term = diff * diff.abs().pow(p - 2) * gj / dj.pow(p - 1)
+            term = aten.where.self(dj == 0, zero, term)
+        res = res + term
+    return res.view(e1.shape)
+
+
+def cdist(x1, x2, p=2.0, compute_mode=None):
+    """Distance.cpp cdist: the checks, then _euclidean_dist or _cdist_forward (Note [cdist as
+    upstream computes it]); an empty operand always takes _cdist_forward."""
+    torch, aten = _aten()
+    if x1.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.dim()}D")
+    if x2.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {x2.dim()}D")
+    if x1.size(-1) != x2.size(-1):
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.size(-1)} X2: {x2.size(-1)}")
+    r1, r2 = x1.size(-2), x2.size(-2)
+    if x1.numel() == 0 or x2.numel() == 0:
+        return aten._cdist_forward(x1, x2, p, compute_mode)
+    mode = 0 if compute_mode is None else compute_mode
+    if p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))):
+        return _cdist_impl(x1, x2, p, compute_mode)
+    return aten._cdist_forward(x1, x2, p, compute_mode)
+
+
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
 # Each is upstream's scalar function of (x, n) with n truncated to an integer: special values,
 # a trigonometric form for larger n, else the three-term recurrence, evaluated here for every
@@ -2439,7 +2572,8 @@ COMPOSITIONS = {
     "adaptive_max_pool1d": adaptive_max_pool1d, "adaptive_max_pool2d": adaptive_max_pool2d,
     "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
-    "grid_sampler": grid_sampler, "multilabel_margin_loss": multilabel_margin_loss,
+    "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward,
+    "_cdist_backward": _cdist_backward, "multilabel_margin_loss": multilabel_margin_loss,
     "multilabel_margin_loss_forward": multilabel_margin_loss_forward,
     "multilabel_margin_loss_backward": multilabel_margin_loss_backward,
     "repeat_interleave.Tensor": repeat_interleave_tensor, "repeat_interleave.self_Tensor": repeat_interleave_self_tensor,
@@ -2504,7 +2638,7 @@ TABLE = {
     "_unsafe_index_put", "_unsafe_masked_index", "_unsafe_masked_index_put_accumulate", "addmv",
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "block_diag", "bucketize.Tensor", "celu", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor",
-    "deg2rad", "diag_embed", "diagonal_copy", "dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
+    "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
     "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
     "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2", "logspace",
     "max_pool2d_with_indices_backward", "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",

@@ -363,6 +363,28 @@ add("repeat_interleave.self_Tensor", {"flat": f"torch.repeat_interleave({X}, lit
                                       "2d": f"torch.repeat_interleave({X}, literal([[1, 2]], torch.int64), dim=1)",
                                       "grad": VJ.format(x="randn(3, 4, seed=1)", call="torch.repeat_interleave(x, literal([2, 0, 1], torch.int64), dim=0)")}, exact=True)
 
+CD1, CD2 = "randn(2, 3, 4, seed=1)", "randn(1, 5, 4, seed=2)"
+add("cdist", {**{f"p{p}": f"torch.cdist({CD1}, {CD2}, p={p})" for p in ("0.0", "1.0", "1.5", "2.0", "3.0", "float('inf')")},
+              "mm": "torch.cdist(randn(30, 4, seed=1), randn(6, 4, seed=2))",
+              "mm_mode": f"torch.cdist({CD1}, {CD2}, compute_mode='use_mm_for_euclid_dist')",
+              "no_mm": "torch.cdist(randn(30, 4, seed=1), randn(6, 4, seed=2), compute_mode='donot_use_mm_for_euclid_dist')",
+              "t": "torch.cdist(make((4, 3), layout='t', seed=1), randn(2, 4, seed=2))",
+              "empty": "torch.cdist(randn(0, 4, seed=1), randn(3, 4, seed=2))",
+              "cols0": "torch.cdist(randn(3, 0, seed=1), randn(2, 0, seed=2))",
+              "rank": "torch.cdist(randn(4, seed=1), randn(3, 4, seed=2))",
+              "cols": "torch.cdist(randn(3, 4, seed=1), randn(3, 5, seed=2))",
+              "neg_p": f"torch.cdist({CD1}, {CD2}, p=-1.0)",
+              "int": "torch.cdist(literal([[1, 2]], torch.int64), literal([[0, 1]], torch.int64))"})
+add("_cdist_forward", {"0": f"torch.ops.aten._cdist_forward({CD1}, {CD2}, 2.0, None)",
+                       "mode": f"torch.ops.aten._cdist_forward({CD1}, {CD2}, 2.0, 3)"})
+add("_euclidean_dist", {"0": "torch.ops.aten._euclidean_dist(randn(3, 4, seed=1), randn(5, 4, seed=2))"})
+CDG = "x = {a}; y = {b}; requires_grad(x, y); out = vjp(torch.cdist(x, y, {p}), [x, y])"
+add("_cdist_backward", {**{f"p{p}": CDG.format(a=CD1, b=CD2, p=p) for p in ("0.0", "1.0", "1.5", "2.0", "3.0", "float('inf')")},
+                        "zero_dist": CDG.format(a="literal([[0.0, 1.0], [2.0, 2.0]])", b="literal([[0.0, 1.0]])", p="2.0"),
+                        "direct": f"torch.ops.aten._cdist_backward(randn(3, 5, seed=3), randn(3, 4, seed=1), randn(5, 4, seed=2), 2.0, torch.cdist(randn(3, 4, seed=1), randn(5, 4, seed=2)))"})
+add("_euclidean_dist_backward", {"mm": CDG.format(a="randn(30, 4, seed=1)", b="randn(6, 4, seed=2)", p="2.0"),
+                                 "batch": CDG.format(a="randn(2, 30, 3, seed=1)", b="randn(2, 4, 3, seed=2)", p="2.0")})
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
