@@ -1168,6 +1168,85 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
     return aten._cdist_forward(x1, x2, p, compute_mode)
 
 
+# Note [grid_sampler_3d as upstream computes it]
+# GridSamplerKernel's 3-d CPU path (GridSampler.cpp grid_sampler_3d_cpu_impl) works point by
+# point: the grid coordinate unnormalised (align_corners: (c + 1) / 2 * (size - 1), else
+# ((c + 1) * size - 1) / 2), clipped (border) or reflected then clipped (reflection); nearest
+# takes the voxel at nearbyint (half to even), zero outside; trilinear weighs the 8 corners
+# (tnw = (ix_bse - ix) * (iy_bse - iy) * (iz_bse - iz), ...) and adds them in the order tnw, tne,
+# tsw, tse, bnw, bne, bsw, bse, skipping corners outside the input. Each `out += v * w` is one
+# fused multiply-add in upstream's build, computed here in float64 and rounded once.
+
+def _gs_reflect(c, twice_low, twice_high):
+    torch, aten = _aten()
+    if twice_low == twice_high:
+        return aten.zeros_like(c)
+    lo = twice_low / 2
+    span = (twice_high - twice_low) / 2
+    c = (c - lo).abs()
+    extra = aten.fmod(c, span)
+    flips = aten.floor(c / span).to(torch.int64)
+    return aten.where.self(flips % 2 == 0, extra + lo, span - extra + lo)
+
+
+def _gs_source_index(c, size, padding_mode, align_corners):
+    if align_corners:
+        c = (c + 1) / 2 * (size - 1)
+    else:
+        c = ((c + 1) * size - 1) / 2
+    if padding_mode == 1:
+        c = c.clamp(0, size - 1)
+    elif padding_mode == 2:
+        c = _gs_reflect(c, 0, 2 * (size - 1)) if align_corners else _gs_reflect(c, -1, 2 * size - 1)
+        c = c.clamp(0, size - 1)
+    return c
+
+
+def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """GridSampler.cpp grid_sampler_3d on the CPU: upstream's checks (its meta function), then
+    Note [grid_sampler_3d as upstream computes it]."""
+    torch, aten = _aten()
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten.grid_sampler_3d(meta(input), meta(grid), interpolation_mode, padding_mode, align_corners)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"grid_sampler_3d_cpu" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    n, ch, d_in, h_in, w_in = input.shape
+    od, oh, ow = grid.shape[1], grid.shape[2], grid.shape[3]
+    wide = input.dtype == torch.float64
+    ix = _gs_source_index(grid[..., 0], w_in, padding_mode, align_corners)   # [N, D, H, W]
+    iy = _gs_source_index(grid[..., 1], h_in, padding_mode, align_corners)
+    iz = _gs_source_index(grid[..., 2], d_in, padding_mode, align_corners)
+    flat = input.reshape(n, ch, d_in * h_in * w_in)
+
+    def gather(zi, yi, xi):
+        inside = (xi >= 0) & (xi < w_in) & (yi >= 0) & (yi < h_in) & (zi >= 0) & (zi < d_in)
+        lin = aten.where.self(inside, (zi * h_in + yi) * w_in + xi, aten.zeros([], dtype=torch.int64))
+        v = flat.gather(2, lin.reshape(n, 1, -1).expand(n, ch, lin[0].numel()))
+        return v.reshape(n, ch, od, oh, ow), inside.unsqueeze(1)
+
+    zero = aten.zeros([], dtype=input.dtype)
+    if interpolation_mode == 1:
+        v, inside = gather(aten.round(iz).to(torch.int64), aten.round(iy).to(torch.int64), aten.round(ix).to(torch.int64))
+        return aten.where.self(inside, v, zero)
+    x0, y0, z0 = aten.floor(ix), aten.floor(iy), aten.floor(iz)
+    x1, y1, z1 = x0 + 1, y0 + 1, z0 + 1
+    corners = []   # tnw, tne, tsw, tse, bnw, bne, bsw, bse
+    for zc, zw in ((z0, z1 - iz), (z1, iz - z0)):
+        for yc, yw in ((y0, y1 - iy), (y1, iy - y0)):
+            for xc, xw in ((x0, x1 - ix), (x1, ix - x0)):
+                corners.append((zc, yc, xc, xw * yw * zw))
+    out = aten.zeros([n, ch, od, oh, ow], dtype=torch.float64 if not wide else input.dtype)
+    for zc, yc, xc, w in corners:
+        v, inside = gather(zc.to(torch.int64), yc.to(torch.int64), xc.to(torch.int64))
+        w = w.unsqueeze(1)
+        if wide:
+            step = out + v * w
+        else:
+            step = (v.double() * w.double() + out).to(input.dtype).double()
+        out = aten.where.self(inside, step, out)
+    return out.to(input.dtype)
+
+
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
 # Each is upstream's scalar function of (x, n) with n truncated to an integer: special values,
 # a trigonometric form for larger n, else the three-term recurrence, evaluated here for every
@@ -2572,7 +2651,7 @@ COMPOSITIONS = {
     "adaptive_max_pool1d": adaptive_max_pool1d, "adaptive_max_pool2d": adaptive_max_pool2d,
     "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
-    "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward,
+    "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
     "_cdist_backward": _cdist_backward, "multilabel_margin_loss": multilabel_margin_loss,
     "multilabel_margin_loss_forward": multilabel_margin_loss_forward,
     "multilabel_margin_loss_backward": multilabel_margin_loss_backward,

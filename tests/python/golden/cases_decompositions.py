@@ -385,6 +385,16 @@ add("_cdist_backward", {**{f"p{p}": CDG.format(a=CD1, b=CD2, p=p) for p in ("0.0
 add("_euclidean_dist_backward", {"mm": CDG.format(a="randn(30, 4, seed=1)", b="randn(6, 4, seed=2)", p="2.0"),
                                  "batch": CDG.format(a="randn(2, 30, 3, seed=1)", b="randn(2, 4, 3, seed=2)", p="2.0")})
 
+GI = "randn(2, 3, 4, 5, 6, seed=1)"
+GG = "(randn(2, 3, 2, 4, 3, seed=2) * 0.8)"
+add("grid_sampler_3d", {**{f"bilinear_{pm}_{ac}": f"torch.grid_sampler({GI}, {GG}, 0, {pm}, {ac})" for pm in (0, 1, 2) for ac in (False, True)},
+                        **{f"nearest_{pm}": f"torch.grid_sampler({GI}, {GG}, 1, {pm}, False)" for pm in (0, 1, 2)},
+                        "direct": f"torch.ops.aten.grid_sampler_3d(make((2, 3, 4, 5, 6), layout='t', seed=1), {GG}, 0, 2, True)",
+                        "f64": f"torch.grid_sampler({GI}.double(), {GG}.double(), 0, 0, False)",
+                        "bicubic": f"torch.grid_sampler({GI}, {GG}, 2, 0, False)",
+                        "rank": f"torch.ops.aten.grid_sampler_3d({GI}, randn(2, 3, 4, 3, seed=2), 0, 0, False)",
+                        "batch": f"torch.grid_sampler({GI}, randn(1, 3, 2, 4, 3, seed=2), 0, 0, False)"})
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
