@@ -1247,6 +1247,41 @@ def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners
     return out.to(input.dtype)
 
 
+def hash_tensor(self, dim=(), keepdim=False, mode=0):
+    """ReduceOps.cpp hash_tensor (mode 0, xor_sum): every element as 64 bits (floating values as
+    float64, integers and bool as int64) XOR-reduced over `dim` (all dims when empty), as uint64.
+    XOR is associative and commutative, so halving the reduced axis gives upstream's bits."""
+    torch, aten = _aten()
+    if mode != 0:
+        raise RuntimeError(f"Unknown hash_tensor mode: {mode}")
+    if self.dtype.is_complex:
+        raise NotImplementedError(f'"xor_sum_cpu" not implemented for \'{"ComplexDouble" if self.dtype == torch.complex128 else "ComplexFloat"}\'')
+    nd = self.dim()
+    dims = sorted({_wrap(d, nd) for d in dim}) if dim else list(range(nd))
+    if not dim and self.numel() == 0:
+        raise RuntimeError("hash_tensor: Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                           "reduction dim with the 'dim' argument.")
+    for d in dims:
+        if nd > 0 and self.size(d) == 0:
+            raise IndexError(f"hash_tensor: Expected reduction dim {d} to have non-zero size.")
+    bits = self.to(torch.float64).view(torch.int64) if self.dtype.is_floating_point else self.to(torch.int64)
+    if nd == 0:
+        return bits.view(torch.uint64).clone()
+    keep = [d for d in range(nd) if d not in dims]
+    out_shape = [1 if d in dims else self.size(d) for d in range(nd)] if keepdim else [self.size(d) for d in keep]
+    n_red = 1
+    for d in dims:
+        n_red *= self.size(d)
+    x = bits.permute(keep + dims).reshape([self.size(d) for d in keep] + [n_red])
+    while x.size(-1) > 1:
+        half = x.size(-1) // 2
+        folded = aten.bitwise_xor.Tensor(x[..., :half], x[..., half:2 * half])
+        x = aten.cat([folded, x[..., 2 * half:]], -1) if x.size(-1) % 2 else folded
+    if x.size(-1) == 0:
+        x = aten.zeros(list(x.shape[:-1]) + [1], dtype=torch.int64)
+    return x.reshape(out_shape).contiguous().view(torch.uint64)
+
+
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
 # Each is upstream's scalar function of (x, n) with n truncated to an integer: special values,
 # a trigonometric form for larger n, else the three-term recurrence, evaluated here for every
@@ -2652,6 +2687,7 @@ COMPOSITIONS = {
     "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
     "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
+    "hash_tensor": hash_tensor,
     "_cdist_backward": _cdist_backward, "multilabel_margin_loss": multilabel_margin_loss,
     "multilabel_margin_loss_forward": multilabel_margin_loss_forward,
     "multilabel_margin_loss_backward": multilabel_margin_loss_backward,

@@ -395,6 +395,15 @@ add("grid_sampler_3d", {**{f"bilinear_{pm}_{ac}": f"torch.grid_sampler({GI}, {GG
                         "rank": f"torch.ops.aten.grid_sampler_3d({GI}, randn(2, 3, 4, 3, seed=2), 0, 0, False)",
                         "batch": f"torch.grid_sampler({GI}, randn(1, 3, 2, 4, 3, seed=2), 0, 0, False)"})
 
+add("hash_tensor", {"all": f"torch.hash_tensor({X})", "dim": f"torch.hash_tensor({XT}, [1])",
+                    "keep": "torch.hash_tensor(randn(3, 4, 5, seed=1), [0, 2], keepdim=True)",
+                    "int": "torch.hash_tensor(literal([[1, 2, 3], [-4, 5, 7]], torch.int64), [1])",
+                    "int8": "torch.hash_tensor(literal([-1, 3], torch.int8))", "bool": "torch.hash_tensor(literal([True, False, True]))",
+                    "f64": "torch.hash_tensor(randn(5, seed=1, dtype=torch.float64))", "signed_zero": "torch.hash_tensor(literal([-0.0, 1.0]))",
+                    "scalar": "torch.hash_tensor(literal(2.5))", "empty_dim": "torch.hash_tensor(randn(2, 0, seed=1), [0])",
+                    "empty": "torch.hash_tensor(randn(0, 3, seed=1))", "zero_size": "torch.hash_tensor(randn(0, 3, seed=1), [0])",
+                    "mode": f"torch.hash_tensor({X}, mode=1)", "bad_dim": f"torch.hash_tensor({X}, [5])"}, exact=True)
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
