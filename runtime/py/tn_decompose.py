@@ -1282,6 +1282,171 @@ def hash_tensor(self, dim=(), keepdim=False, mode=0):
     return x.reshape(out_shape).contiguous().view(torch.uint64)
 
 
+# Note [histograms as upstream computes them]
+# Histogram.cpp / HistogramKernel.cpp: the input is read as (M, D) points; with bin counts, the
+# edges of dimension d are linspace(min, max, count + 1) in the input's dtype (range, else the
+# data's aminmax; an empty range widened by 0.5 on each side), with bin tensors they are those
+# tensors. A point outside [first edge, last edge] in any dimension (NaN included) is skipped;
+# else its bin is the last edge <= the value (upper_bound - 1; the division upstream tries first
+# is corrected to that by its local search), the last edge counting into the last bin. Bins
+# accumulate weight (or 1) point by point; density divides by the total, then by each bin's
+# widths.
+
+def _histogramdd_check(input, bins_t=None, weight=None, n_bins=None):
+    torch, aten = _aten()
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"histogramdd" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    if input.dim() < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    n = input.size(-1)
+    if n_bins is not None and n_bins != n:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+    if bins_t is not None:
+        if len(bins_t) != n:
+            raise RuntimeError(f"torch.histogramdd: expected {n} sequences of bin edges for each of the {n} "
+                               f"dimensions of the input, but got {len(bins_t)} sequences")
+        for d, b in enumerate(bins_t):
+            if b.dtype != input.dtype:
+                raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but "
+                                   f"got input with dtype {_dtype_word(input.dtype)} and bins for dimension {d} with "
+                                   f"dtype {_dtype_word(b.dtype)}")
+            if b.dim() != 1:
+                raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {b.dim()} "
+                                   f"dimensions in the bins tensor for dimension {d}")
+            if b.numel() <= 0:
+                raise RuntimeError(f"torch.histogramdd: bins tensor should have at least 1 element, but got "
+                                   f"{b.numel()} elements in the bins tensor for dimension {d}")
+    if weight is not None:
+        if weight.dtype != input.dtype:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
+                               f"have the same dtype, but got input({_dtype_word(input.dtype)}), and "
+                               f"weight({_dtype_word(weight.dtype)})")
+        want = list(input.shape[:-1])
+        got = list(weight.shape) or [1]
+        if want != got:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                               f"input tensor excluding its innermost dimension, but got input with shape "
+                               f"{list(input.shape)} and weight with shape {list(weight.shape)}")
+
+
+def _dtype_word(dt):
+    import torch
+
+    return {torch.float32: "float", torch.float64: "double", torch.float16: "c10::Half",
+            torch.bfloat16: "c10::BFloat16"}.get(dt, str(dt).replace("torch.", ""))
+
+
+def _histogramdd_edges(input, bin_ct, range=None):
+    """select_outer_bin_edges, then linspace per dimension (Note [histograms as upstream computes them])."""
+    torch, aten = _aten()
+    n = input.size(-1)
+    for d, c in enumerate(bin_ct):
+        if c <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {c} for dimension {d}")
+    pts = input.reshape(-1, n)
+    if range is not None:
+        if len(range) != 2 * n:
+            raise RuntimeError(f"torch.histogramdd: for a {n}-dimensional histogram range should have {2 * n} "
+                               f"elements, but got {len(range)}")
+        lo, hi = [float(range[2 * d]) for d in builtins_range(n)], [float(range[2 * d + 1]) for d in builtins_range(n)]
+    elif pts.size(0) > 0:
+        lo = [float(v) for v in pts.amin(0).tolist()]
+        hi = [float(v) for v in pts.amax(0).tolist()]
+    else:
+        lo, hi = [0.0] * n, [1.0] * n
+    edges = []
+    import math
+    for d in builtins_range(n):
+        if not (math.isfinite(lo[d]) and math.isfinite(hi[d])):
+            raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{_num(lo[d])}, {_num(hi[d])}] is not finite")
+        if not lo[d] <= hi[d]:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {_num(lo[d])} max "
+                               f"{_num(hi[d])} for dimension {d}")
+        if lo[d] == hi[d]:
+            lo[d] -= 0.5
+            hi[d] += 0.5
+        edges.append(aten.linspace(lo[d], hi[d], bin_ct[d] + 1, dtype=input.dtype))
+    return edges
+
+
+def _num(v):
+    """a double as C++'s ostream prints it (6 significant digits)."""
+    return f"{v:g}" if v == v else "nan"
+
+
+import builtins as _builtins
+builtins_range = _builtins.range
+
+
+def _histogramdd_count(input, edges, weight, density):
+    """The histogram of (M, D) points over per-dimension edges (Note [histograms as upstream
+    computes them])."""
+    torch, aten = _aten()
+    n = input.size(-1)
+    pts = input.reshape(-1, n)
+    shape = [e.numel() - 1 for e in edges]
+    total = 1
+    for s_ in shape:
+        total *= s_
+    keep = aten.ones([pts.size(0)], dtype=torch.bool)
+    flat = aten.zeros([pts.size(0)], dtype=torch.int64)
+    for d in builtins_range(n):
+        e = edges[d].contiguous()
+        v = pts[:, d].contiguous()
+        keep = keep & (v >= e[0]) & (v <= e[-1])
+        pos = aten.searchsorted(e, v, right=True) - 1
+        pos = aten.where.self(pos == e.numel() - 1, pos - 1, pos).clamp(0, max(shape[d] - 1, 0))
+        flat = flat * shape[d] + pos
+    w = weight.reshape(-1) if weight is not None else aten.ones([pts.size(0)], dtype=input.dtype)
+    w = aten.where.self(keep, w, aten.zeros([], dtype=input.dtype))
+    hist = aten.zeros([total], dtype=input.dtype).index_add(0, aten.where.self(keep, flat, aten.zeros([], dtype=torch.int64)), w)
+    hist = hist.reshape(shape)
+    if density:
+        hist = hist / hist.sum()
+        for d in builtins_range(n):
+            lengths = edges[d].diff()
+            sh = [1] * n
+            sh[d] = lengths.numel()
+            hist = hist / lengths.reshape(sh)
+    return hist
+
+
+def histogram_bin_ct(self, bins=100, range=None, weight=None, density=False):
+    """Histogram.cpp histogram (bin count): the 1-D histogramdd of self.reshape(-1, 1)."""
+    torch, aten = _aten()
+    pts = self.reshape(-1, 1)
+    w = weight.reshape(-1) if weight is not None else None
+    _histogramdd_check(pts, weight=w)
+    edges = _histogramdd_edges(pts, [bins], range)
+    return _histogramdd_count(pts, edges, w, density), edges[0]
+
+
+def histogram_bins_tensor(self, bins, weight=None, density=False):
+    """Histogram.cpp histogram (bin edges given): the edges are a copy of bins."""
+    torch, aten = _aten()
+    pts = self.reshape(-1, 1)
+    w = weight.reshape(-1) if weight is not None else None
+    _histogramdd_check(pts, [bins], weight=w)
+    return _histogramdd_count(pts, [bins], w, density), bins.clone()
+
+
+def histogramdd(self, bins, range=None, weight=None, density=False):
+    """Histogram.cpp histogramdd (bin counts): _histogramdd_bin_edges, _histogramdd_from_bin_cts."""
+    _histogramdd_check(self, weight=weight, n_bins=len(bins))
+    edges = _histogramdd_edges(self, list(bins), range)
+    return _histogramdd_count(self, edges, weight, density), tuple(edges)
+
+
+def histogramdd_int_bins(self, bins, range=None, weight=None, density=False):
+    return histogramdd(self, [bins] * (self.size(-1) if self.dim() > 0 else 1), range, weight, density)
+
+
+def histogramdd_tensors(self, bins, range=None, weight=None, density=False):
+    """Histogram.cpp histogramdd (bin tensors): _histogramdd_from_bin_tensors, bins as given."""
+    _histogramdd_check(self, list(bins), weight=weight)
+    return _histogramdd_count(self, list(bins), weight, density), tuple(bins)
+
+
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
 # Each is upstream's scalar function of (x, n) with n truncated to an integer: special values,
 # a trigonometric form for larger n, else the three-term recurrence, evaluated here for every
@@ -2687,7 +2852,8 @@ COMPOSITIONS = {
     "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
     "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
-    "hash_tensor": hash_tensor,
+    "hash_tensor": hash_tensor, "histogram.bin_ct": histogram_bin_ct, "histogram.bins_tensor": histogram_bins_tensor,
+    "histogramdd": histogramdd, "histogramdd.int_bins": histogramdd_int_bins, "histogramdd.TensorList_bins": histogramdd_tensors,
     "_cdist_backward": _cdist_backward, "multilabel_margin_loss": multilabel_margin_loss,
     "multilabel_margin_loss_forward": multilabel_margin_loss_forward,
     "multilabel_margin_loss_backward": multilabel_margin_loss_backward,

@@ -404,6 +404,30 @@ add("hash_tensor", {"all": f"torch.hash_tensor({X})", "dim": f"torch.hash_tensor
                     "empty": "torch.hash_tensor(randn(0, 3, seed=1))", "zero_size": "torch.hash_tensor(randn(0, 3, seed=1), [0])",
                     "mode": f"torch.hash_tensor({X}, mode=1)", "bad_dim": f"torch.hash_tensor({X}, [5])"}, exact=True)
 
+HX = "literal([0.0, 1.0, 1.0, 2.0, 3.0, 2.5, 5.0, -1.0])"
+add("histogram.bin_ct", {"0": f"torch.histogram(randn(3, 7, seed=1), 5)", "range": f"torch.histogram({HX}, 3, range=(0.0, 3.0))",
+                         "weight": f"torch.histogram({HX}, 4, weight=randn(8, seed=2), density=True)",
+                         "edges": f"torch.histogram({HX}, 7)", "const": "torch.histogram(torch.full((3,), 2.0), 2)",
+                         "empty": "torch.histogram(randn(0, seed=1), 3)", "nan": "torch.histogram(literal([1.0, float('nan')]), 3)",
+                         "nan_range": "torch.histogram(literal([1.0, float('nan'), 2.0]), 3, range=(0.0, 2.0))",
+                         "f64": "torch.histogram(randn(10, seed=1, dtype=torch.float64), 4, density=True)",
+                         "int": "torch.histogram(literal([1, 2], torch.int64), 3)", "zero_bins": f"torch.histogram({HX}, 0)",
+                         "min_max": f"torch.histogram({HX}, 3, range=(2.0, 1.0))", "inf": f"torch.histogram({HX}, 3, range=(0.0, float('inf')))",
+                         "weight_shape": f"torch.histogram({HX}, 3, weight=randn(7, seed=2))",
+                         "weight_dtype": f"torch.histogram({HX}, 3, weight=randn(8, seed=2, dtype=torch.float64))"})
+add("histogram.bins_tensor", {"0": f"torch.histogram({HX}, literal([0.0, 1.0, 2.5, 3.0]))",
+                              "weight": f"torch.histogram({HX}, literal([-1.0, 0.5, 5.0]), weight=randn(8, seed=2), density=True)",
+                              "dtype": f"torch.histogram({HX}, literal([0.0, 1.0], torch.float64))",
+                              "rank": f"torch.histogram({HX}, literal([[0.0, 1.0]]))", "empty": f"torch.histogram({HX}, literal([]))"})
+HD = "randn(6, 2, seed=1)"
+add("histogramdd", {"0": f"torch.histogramdd({HD}, [2, 3])", "range": f"torch.histogramdd({HD}, [2, 2], range=[-1.0, 1.0, 0.0, 2.0])",
+                    "weight": f"torch.histogramdd({HD}, [3, 2], weight=randn(6, seed=2), density=True)",
+                    "bins": f"torch.histogramdd({HD}, [2])", "range_len": f"torch.histogramdd({HD}, [2, 2], range=[0.0, 1.0])",
+                    "rank": "torch.histogramdd(randn(5, seed=1), [2])"})
+add("histogramdd.int_bins", {"0": "torch.histogramdd(randn(2, 3, 3, seed=1), 2)"})
+add("histogramdd.TensorList_bins", {"0": f"torch.histogramdd({HD}, [literal([-2.0, 0.0, 2.0]), literal([-1.0, 1.0])])",
+                                    "count": f"torch.histogramdd({HD}, [literal([-2.0, 0.0, 2.0])])"})
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
