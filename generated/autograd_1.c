@@ -6565,3 +6565,183 @@ fail_:
     return NULL;
 }
 
+/* ForeachLerpBackward1List: aten::_foreach_lerp.List
+ *   tensors1: grad * weight.conj()
+ *   self: grad * (1 - weight).conj()
+ *   weights: grad * (end - self).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    tn_saved_list tensors1;
+    tn_saved_list weights;
+    Py_ssize_t self_size_;
+    Py_ssize_t tensors1_size_;
+    Py_ssize_t weights_size_;
+} ForeachLerpBackward1List;
+
+static int
+ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
+    PyObject *t_[5] = {0};
+    tn_ag_vec *vecs_[6];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_ag_vec v3_;
+    tn_ag_vec v4_;
+    tn_ag_vec v5_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->tensors1, n_) < 0) goto fail_;
+    tn_tensors tensors1 = {v1_.v, v1_.n};
+    vecs_[nvecs_++] = &v2_;
+    if (tn_ag_vec_unpack(&v2_, &n->weights, n_) < 0) goto fail_;
+    tn_tensors weights = {v2_.v, v2_.n};
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensors1_size_)) {
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(weights, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensors1_size_, &v3_) < 0) goto fail_;
+    }
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v4_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[1] = tn_ag_op(TN_OP_rsub__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(weights, (int64_t)i_)), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[1], 2);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
+    }
+    if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensors1_size_, (int)n->weights_size_)) {
+        if (tn_ag_vec_alloc(&v5_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v5_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[3] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensors1, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_int(1)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v5_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[3], 2);
+        }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensors1_size_, (int)n->weights_size_, &v5_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachLerpBackward1List_release(tn_node *n_)
+{
+    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
+    tn_saved_list_release(&n->self);
+    tn_saved_list_release(&n->tensors1);
+    tn_saved_list_release(&n->weights);
+    (void)n;
+}
+
+static void
+ForeachLerpBackward1List_finalize(tn_node *n_)
+{
+    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
+    (void)n;
+}
+
+static int
+ForeachLerpBackward1List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->tensors1.n; i_++)
+        if (tn_saved_traverse(&n->tensors1.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->weights.n; i_++)
+        if (tn_saved_traverse(&n->weights.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachLerpBackward1List_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachLerpBackward1List = {
+    .name = "ForeachLerpBackward1List",
+    .basicsize = sizeof(ForeachLerpBackward1List),
+    .apply = ForeachLerpBackward1List_apply,
+    .release = ForeachLerpBackward1List_release,
+    .finalize = ForeachLerpBackward1List_finalize,
+    .traverse = ForeachLerpBackward1List_traverse,
+    .getset = ForeachLerpBackward1List_getset,
+    .op = "aten::_foreach_lerp.List",
+};
+
+/* aten::_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_lerp__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n + (int)a_[2].n;
+    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)tn_node_new(&tn_kind_ForeachLerpBackward1List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->tensors1_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->weights_size_ = a_[2].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->tensors1, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->weights, &a_[2], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+

@@ -8,186 +8,6 @@
 
 #include <math.h>
 
-/* ForeachLerpBackward1List: aten::_foreach_lerp.List
- *   tensors1: grad * weight.conj()
- *   self: grad * (1 - weight).conj()
- *   weights: grad * (end - self).conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list self;
-    tn_saved_list tensors1;
-    tn_saved_list weights;
-    Py_ssize_t self_size_;
-    Py_ssize_t tensors1_size_;
-    Py_ssize_t weights_size_;
-} ForeachLerpBackward1List;
-
-static int
-ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    PyObject *t_[5] = {0};
-    tn_ag_vec *vecs_[6];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    tn_ag_vec v2_;
-    tn_ag_vec v3_;
-    tn_ag_vec v4_;
-    tn_ag_vec v5_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->tensors1, n_) < 0) goto fail_;
-    tn_tensors tensors1 = {v1_.v, v1_.n};
-    vecs_[nvecs_++] = &v2_;
-    if (tn_ag_vec_unpack(&v2_, &n->weights, n_) < 0) goto fail_;
-    tn_tensors weights = {v2_.v, v2_.n};
-    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensors1_size_)) {
-        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v3_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(weights, (int64_t)i_))});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v3_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensors1_size_, &v3_) < 0) goto fail_;
-    }
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v4_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[1] = tn_ag_op(TN_OP_rsub__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(weights, (int64_t)i_)), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            v4_.v[i_] = Py_XNewRef(t_[2]);
-            tn_ag_release_temps(&t_[1], 2);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
-    }
-    if (tn_ag_needs_range(n_, (int)n->self_size_ + (int)n->tensors1_size_, (int)n->weights_size_)) {
-        if (tn_ag_vec_alloc(&v5_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v5_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[3] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensors1, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_int(1)});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[3])});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            v5_.v[i_] = Py_XNewRef(t_[4]);
-            tn_ag_release_temps(&t_[3], 2);
-        }
-        if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensors1_size_, (int)n->weights_size_, &v5_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachLerpBackward1List_release(tn_node *n_)
-{
-    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    tn_saved_list_release(&n->self);
-    tn_saved_list_release(&n->tensors1);
-    tn_saved_list_release(&n->weights);
-    (void)n;
-}
-
-static void
-ForeachLerpBackward1List_finalize(tn_node *n_)
-{
-    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    (void)n;
-}
-
-static int
-ForeachLerpBackward1List_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->tensors1.n; i_++)
-        if (tn_saved_traverse(&n->tensors1.items[i_], visit, arg))
-            return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->weights.n; i_++)
-        if (tn_saved_traverse(&n->weights.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachLerpBackward1List_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachLerpBackward1List = {
-    .name = "ForeachLerpBackward1List",
-    .basicsize = sizeof(ForeachLerpBackward1List),
-    .apply = ForeachLerpBackward1List_apply,
-    .release = ForeachLerpBackward1List_release,
-    .finalize = ForeachLerpBackward1List_finalize,
-    .traverse = ForeachLerpBackward1List_traverse,
-    .getset = ForeachLerpBackward1List_getset,
-    .op = "aten::_foreach_lerp.List",
-};
-
-/* aten::_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_lerp__List(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n + (int)a_[1].n + (int)a_[2].n;
-    ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)tn_node_new(&tn_kind_ForeachLerpBackward1List, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->tensors1_size_ = a_[1].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
-        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
-            goto fail_;
-    n->weights_size_ = a_[2].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[2].n; i_++)
-        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)a_[1].n + (int)i_, a_[2].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->tensors1, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->weights, &a_[2], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* ForeachMaximumBackward0List: aten::_foreach_maximum.List
  *   other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
  *   self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
@@ -1908,6 +1728,296 @@ tn_ag_record_frac_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FractionalMaxPool2DBackward0: aten::fractional_max_pool2d
+ *   self: fractional_max_pool2d_backward(grad, self, kernel_size, output_size, result1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints kernel_size;
+    tn_ag_ints output_size;
+    tn_saved result1_;
+} FractionalMaxPool2DBackward0;
+
+static int
+FractionalMaxPool2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_fractional_max_pool2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_value_tensor(result1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+FractionalMaxPool2DBackward0_release(tn_node *n_)
+{
+    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+FractionalMaxPool2DBackward0_finalize(tn_node *n_)
+{
+    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+FractionalMaxPool2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FractionalMaxPool2DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool2DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+FractionalMaxPool2DBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((FractionalMaxPool2DBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+FractionalMaxPool2DBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((FractionalMaxPool2DBackward0 *)self)->output_size);
+}
+
+static PyObject *
+FractionalMaxPool2DBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool2DBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef FractionalMaxPool2DBackward0_getset[] = {
+    {"_saved_self", FractionalMaxPool2DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_kernel_size", FractionalMaxPool2DBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_output_size", FractionalMaxPool2DBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_result1", FractionalMaxPool2DBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FractionalMaxPool2DBackward0 = {
+    .name = "FractionalMaxPool2DBackward0",
+    .basicsize = sizeof(FractionalMaxPool2DBackward0),
+    .apply = FractionalMaxPool2DBackward0_apply,
+    .release = FractionalMaxPool2DBackward0_release,
+    .finalize = FractionalMaxPool2DBackward0_finalize,
+    .traverse = FractionalMaxPool2DBackward0_traverse,
+    .getset = FractionalMaxPool2DBackward0_getset,
+    .op = "aten::fractional_max_pool2d",
+};
+
+/* aten::fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_fractional_max_pool2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_ag_check_no_requires_grad(&a_[3], "random_samples", "fractional_max_pool2d") < 0)
+        return NULL;
+    int nnext_ = 1;
+    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[2]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FractionalMaxPool3DBackward0: aten::fractional_max_pool3d
+ *   self: fractional_max_pool3d_backward(grad, self, kernel_size, output_size, result1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints kernel_size;
+    tn_ag_ints output_size;
+    tn_saved result1_;
+} FractionalMaxPool3DBackward0;
+
+static int
+FractionalMaxPool3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FractionalMaxPool3DBackward0 *n = (FractionalMaxPool3DBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_fractional_max_pool3d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_value_tensor(result1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+FractionalMaxPool3DBackward0_release(tn_node *n_)
+{
+    FractionalMaxPool3DBackward0 *n = (FractionalMaxPool3DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+FractionalMaxPool3DBackward0_finalize(tn_node *n_)
+{
+    FractionalMaxPool3DBackward0 *n = (FractionalMaxPool3DBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+FractionalMaxPool3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FractionalMaxPool3DBackward0 *n = (FractionalMaxPool3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FractionalMaxPool3DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool3DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+FractionalMaxPool3DBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((FractionalMaxPool3DBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+FractionalMaxPool3DBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((FractionalMaxPool3DBackward0 *)self)->output_size);
+}
+
+static PyObject *
+FractionalMaxPool3DBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool3DBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef FractionalMaxPool3DBackward0_getset[] = {
+    {"_saved_self", FractionalMaxPool3DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_kernel_size", FractionalMaxPool3DBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_output_size", FractionalMaxPool3DBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_result1", FractionalMaxPool3DBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FractionalMaxPool3DBackward0 = {
+    .name = "FractionalMaxPool3DBackward0",
+    .basicsize = sizeof(FractionalMaxPool3DBackward0),
+    .apply = FractionalMaxPool3DBackward0_apply,
+    .release = FractionalMaxPool3DBackward0_release,
+    .finalize = FractionalMaxPool3DBackward0_finalize,
+    .traverse = FractionalMaxPool3DBackward0_traverse,
+    .getset = FractionalMaxPool3DBackward0_getset,
+    .op = "aten::fractional_max_pool3d",
+};
+
+/* aten::fractional_max_pool3d(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_fractional_max_pool3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_ag_check_no_requires_grad(&a_[3], "random_samples", "fractional_max_pool3d") < 0)
+        return NULL;
+    int nnext_ = 1;
+    FractionalMaxPool3DBackward0 *n = (FractionalMaxPool3DBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool3DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[2]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -6439,145 +6549,6 @@ tn_ag_record_log2_(tn_op *op_, tn_value *a_)
         return NULL;
     int nnext_ = 1;
     Log2Backward0 *n = (Log2Backward0 *)tn_node_new(&tn_kind_Log2Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogBackward0: aten::log
- *   self: grad.div(self.conj())
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} LogBackward0;
-
-static int
-LogBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogBackward0_release(tn_node *n_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-LogBackward0_finalize(tn_node *n_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef LogBackward0_getset[] = {
-    {"_saved_self", LogBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogBackward0 = {
-    .name = "LogBackward0",
-    .basicsize = sizeof(LogBackward0),
-    .apply = LogBackward0_apply,
-    .release = LogBackward0_release,
-    .finalize = LogBackward0_finalize,
-    .traverse = LogBackward0_traverse,
-    .getset = LogBackward0_getset,
-    .op = "aten::log",
-};
-
-/* aten::log(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;

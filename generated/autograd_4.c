@@ -8,6 +8,110 @@
 
 #include <math.h>
 
+/* NormalBackward2: aten::normal.float_Tensor
+ *   std: at::zeros_symint(std.sym_sizes(), grad.options())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints std_sym_sizes;
+} NormalBackward2;
+
+static int
+NormalBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_zeros, (tn_value[]){tn_ag_value_ints(tn_ag_ints_view(&n->std_sym_sizes)), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+NormalBackward2_release(tn_node *n_)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    (void)n;
+}
+
+static void
+NormalBackward2_finalize(tn_node *n_)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    tn_ag_free_ints(&n->std_sym_sizes);
+    (void)n;
+}
+
+static int
+NormalBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NormalBackward2_get_std_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((NormalBackward2 *)self)->std_sym_sizes);
+}
+
+static PyGetSetDef NormalBackward2_getset[] = {
+    {"_saved_std_sym_sizes", NormalBackward2_get_std_sym_sizes, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NormalBackward2 = {
+    .name = "NormalBackward2",
+    .basicsize = sizeof(NormalBackward2),
+    .apply = NormalBackward2_apply,
+    .release = NormalBackward2_release,
+    .finalize = NormalBackward2_finalize,
+    .traverse = NormalBackward2_traverse,
+    .getset = NormalBackward2_getset,
+    .op = "aten::normal.float_Tensor",
+};
+
+/* aten::normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
+PyObject *
+tn_ag_record_normal__float_Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *std = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    NormalBackward2 *n = (NormalBackward2 *)tn_node_new(&tn_kind_NormalBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, std) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->std_sym_sizes, std) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* PermuteBackward0: aten::permute
  *   self: permute_backwards(grad, dims)
  */

@@ -688,9 +688,10 @@ def _pool_scatter_backward(grad_output, self, indices, nd, fmt):
     n_in = 1
     for s in spatial:
         n_in *= s
-    g = grad_output.reshape(planes, -1)
+    n_out = grad_output.numel() // planes if planes else 0
+    g = grad_output.reshape(planes, n_out)
     gi = aten.zeros([planes, n_in], dtype=grad_output.dtype)
-    gi = aten.scatter_add(gi, 1, indices.reshape(planes, -1), g)
+    gi = aten.scatter_add(gi, 1, indices.reshape(planes, n_out), g)
     return _laid_out(gi.reshape(self.shape), fmt)
 
 
@@ -1445,6 +1446,108 @@ def histogramdd_tensors(self, bins, range=None, weight=None, density=False):
     """Histogram.cpp histogramdd (bin tensors): _histogramdd_from_bin_tensors, bins as given."""
     _histogramdd_check(self, list(bins), weight=weight)
     return _histogramdd_count(self, list(bins), weight, density), tuple(bins)
+
+
+# Note [fractional max pooling as upstream computes it]
+# FractionalMaxPool2d.cpp / FractionalMaxPool3d.cpp: per (batch, plane) a window start per output
+# position and dimension, from that plane's random sample u (2-d: u[0] for the width, u[1] for the
+# height; 3-d: u[0] time, u[1] height, u[2] width): alpha = (in - pool) / (out - 1) and
+# start[i] = (int)((i + u) * alpha) - (int)(u * alpha), in the input's dtype, the last start
+# in - pool. The window is scanned in row-major order; an element replaces the maximum when it is
+# greater or NaN (as cpu_adaptive_max_pool). Results are contiguous.
+
+def _fractional_max_pool(self, kernel_size, output_size, random_samples, nd):
+    torch, aten = _aten()
+    batched = self.dim() == nd + 2
+    x = self if batched else self.unsqueeze(0)
+    n, c = x.size(0), x.size(1)
+    spatial = list(x.shape[2:])
+    order = [1, 0] if nd == 2 else [0, 1, 2]   # which sample component drives each dimension
+    dt = self.dtype
+    starts = []
+    for d in builtins_range(nd):
+        i_sz, o_sz, k = spatial[d], output_size[d], kernel_size[d]
+        u = random_samples[:, :, order[d]].to(dt)                     # [N, C]
+        if o_sz > 1:
+            alpha = aten.div(aten.full([], i_sz - k, dtype=dt), aten.full([], o_sz - 1, dtype=dt))
+            i = aten.arange(o_sz, dtype=dt)
+            seq = ((i + u.unsqueeze(-1)) * alpha).to(torch.int32) - (u * alpha).to(torch.int32).unsqueeze(-1)
+            seq = seq.to(torch.int64)
+            seq[..., -1] = i_sz - k
+        else:
+            seq = aten.full([n, c, o_sz], i_sz - k, dtype=torch.int64)
+        starts.append(seq)                                            # [N, C, out_d]
+    # flat positions of every window element: [N, C, out..., k...]
+    lin = None
+    for d in builtins_range(nd):
+        shape = [n, c] + [1] * (2 * nd)
+        shape[2 + d] = output_size[d]
+        kshape = [1, 1] + [1] * (2 * nd)
+        kshape[2 + nd + d] = kernel_size[d]
+        pos = starts[d].reshape(shape) + aten.arange(kernel_size[d]).reshape(kshape)
+        lin = pos if lin is None else lin * spatial[d] + pos
+    n_out = 1
+    for o in output_size:
+        n_out *= o
+    n_k = 1
+    for k in kernel_size:
+        n_k *= k
+    lin = lin.expand([n, c] + list(output_size) + list(kernel_size)).reshape(n, c, n_out, n_k)
+    n_in = 1
+    for sp in spatial:
+        n_in *= sp
+    vals = x.reshape(n, c, n_in).gather(2, lin.reshape(n, c, n_out * n_k)).reshape(n, c, n_out, n_k)
+    best, best_idx = vals[..., 0], lin[..., 0]
+    for j in builtins_range(1, n_k):
+        v = vals[..., j]
+        take = (v > best) | aten.isnan(v)
+        best = aten.where.self(take, v, best)
+        best_idx = aten.where.self(take, lin[..., j], best_idx)
+    out_shape = [n, c] + list(output_size)
+    best, best_idx = best.reshape(out_shape), best_idx.reshape(out_shape)
+    if not batched:
+        best, best_idx = best.squeeze(0), best_idx.squeeze(0)
+    return best.contiguous(), best_idx.contiguous()
+
+
+def fractional_max_pool2d(self, kernel_size, output_size, random_samples):
+    """FractionalMaxPool2d.cpp on the CPU: upstream's checks (its meta function), then Note
+    [fractional max pooling as upstream computes it]."""
+    torch, aten = _aten()
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten.fractional_max_pool2d(meta(self), kernel_size, output_size, meta(random_samples))
+    return _fractional_max_pool(self, list(kernel_size), list(output_size), random_samples, 2)
+
+
+def fractional_max_pool3d(self, kernel_size, output_size, random_samples):
+    """FractionalMaxPool3d.cpp on the CPU: upstream's checks, then Note [fractional max pooling as
+    upstream computes it]."""
+    torch, aten = _aten()
+    if len(kernel_size) != 3:
+        raise RuntimeError("fractional_max_pool3d: kernel_size must either be a single Int or tuple of three Ints")
+    if len(output_size) != 3:
+        raise RuntimeError("fractional_max_pool3d: output_size must either be a single Int or tuple of three Ints")
+    nd = self.dim()
+    if nd not in (4, 5):
+        raise RuntimeError(f"fractional_max_pool3d_out(): Expected 4D or 5D tensor, but got: {list(self.shape)}")
+    for i in builtins_range(1, nd):
+        if self.size(i) <= 0:
+            raise RuntimeError(f"fractional_max_pool3d_out(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but got {list(self.shape)} with dimension {i} being empty.")
+    names = ("time", "height", "width")
+    for d in builtins_range(3):
+        if output_size[d] + kernel_size[d] - 1 >= self.size(nd - 3 + d):  # strictly less, unlike 2-d
+            raise RuntimeError(f"fractional_max_pool3d_out(): pool {names[d]} {kernel_size[d]} too large relative to "
+                               f"input {names[d]} {self.size(nd - 3 + d)}")
+    return _fractional_max_pool(self, list(kernel_size), list(output_size), random_samples, 3)
+
+
+def _fractional_backward(name, nd):
+    def fn(grad_output, self, kernel_size, output_size, indices):
+        torch, aten = _aten()
+        return _pool_scatter_backward(grad_output, self, indices, nd, torch.contiguous_format)
+    fn.__name__ = name
+    return fn
 
 
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
@@ -2852,7 +2955,10 @@ COMPOSITIONS = {
     "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
     "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
-    "hash_tensor": hash_tensor, "histogram.bin_ct": histogram_bin_ct, "histogram.bins_tensor": histogram_bins_tensor,
+    "hash_tensor": hash_tensor, "fractional_max_pool2d": fractional_max_pool2d,
+    "fractional_max_pool3d": fractional_max_pool3d,
+    "fractional_max_pool2d_backward": _fractional_backward("fractional_max_pool2d_backward", 2),
+    "fractional_max_pool3d_backward": _fractional_backward("fractional_max_pool3d_backward", 3), "histogram.bin_ct": histogram_bin_ct, "histogram.bins_tensor": histogram_bins_tensor,
     "histogramdd": histogramdd, "histogramdd.int_bins": histogramdd_int_bins, "histogramdd.TensorList_bins": histogramdd_tensors,
     "_cdist_backward": _cdist_backward, "multilabel_margin_loss": multilabel_margin_loss,
     "multilabel_margin_loss_forward": multilabel_margin_loss_forward,

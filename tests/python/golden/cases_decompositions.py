@@ -428,6 +428,23 @@ add("histogramdd.int_bins", {"0": "torch.histogramdd(randn(2, 3, 3, seed=1), 2)"
 add("histogramdd.TensorList_bins", {"0": f"torch.histogramdd({HD}, [literal([-2.0, 0.0, 2.0]), literal([-1.0, 1.0])])",
                                     "count": f"torch.histogramdd({HD}, [literal([-2.0, 0.0, 2.0])])"})
 
+RS2, RS3 = "make((2, 3, 2), role='prob', seed=5)", "make((2, 3, 3), role='prob', seed=5)"
+add("fractional_max_pool2d", {"0": f"torch.ops.aten.fractional_max_pool2d(randn(2, 3, 7, 9, seed=1), [2, 3], [4, 5], {RS2})",
+                              "f": f"{F}.fractional_max_pool2d(randn(2, 3, 8, 8, seed=1), 3, output_size=4, return_indices=True, _random_samples={RS2})",
+                              "ratio": f"{F}.fractional_max_pool2d(randn(1, 3, 10, 7, seed=1), 2, output_ratio=0.5, _random_samples=make((1, 3, 2), role='prob', seed=5))",
+                              "3d": f"torch.ops.aten.fractional_max_pool2d(make((3, 6, 6), layout='t', seed=1), [2, 2], [3, 1], make((1, 3, 2), role='prob', seed=5))",
+                              "nan": f"torch.ops.aten.fractional_max_pool2d(literal([[[[1.0, float('nan'), 3.0], [float('nan'), 2.0, 5.0], [5.0, 0.0, 1.0]]]]), [2, 2], [2, 2], make((1, 1, 2), role='prob', seed=5))",
+                              "too_big": f"torch.ops.aten.fractional_max_pool2d(randn(2, 3, 4, 4, seed=1), [3, 3], [3, 3], {RS2})",
+                              "rank": f"torch.ops.aten.fractional_max_pool2d(randn(4, 4, seed=1), [2, 2], [2, 2], {RS2})"}, exact=True)
+add("fractional_max_pool3d", {"0": f"torch.ops.aten.fractional_max_pool3d(randn(2, 3, 5, 7, 6, seed=1), [2, 3, 2], [3, 4, 4], {RS3})",
+                              "4d": f"torch.ops.aten.fractional_max_pool3d(randn(3, 5, 5, 5, seed=1), [2, 2, 2], [2, 3, 3], make((1, 3, 3), role='prob', seed=5))",
+                              "batch0": f"torch.ops.aten.fractional_max_pool3d(randn(0, 3, 5, 5, 5, seed=1), [2, 2, 2], [2, 3, 3], make((0, 3, 3), role='prob', seed=5))",
+                              "too_big": f"torch.ops.aten.fractional_max_pool3d(randn(2, 3, 4, 4, 4, seed=1), [3, 3, 3], [3, 2, 2], {RS3})",
+                              "edge": f"torch.ops.aten.fractional_max_pool3d(randn(2, 3, 5, 5, 5, seed=1), [2, 2, 2], [4, 3, 3], {RS3})",
+                              "rank": f"torch.ops.aten.fractional_max_pool3d(randn(4, 4, 4, seed=1), [2, 2, 2], [2, 2, 2], {RS3})"}, exact=True)
+add("fractional_max_pool2d_backward", {"0": VJ.format(x="randn(2, 3, 7, 9, seed=1)", call=f"torch.ops.aten.fractional_max_pool2d(x, [3, 3], [4, 5], {RS2})")}, exact=True)
+add("fractional_max_pool3d_backward", {"0": VJ.format(x="randn(2, 3, 5, 7, 6, seed=1)", call=f"torch.ops.aten.fractional_max_pool3d(x, [2, 3, 2], [3, 4, 4], {RS3})")}, exact=True)
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
