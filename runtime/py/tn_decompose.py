@@ -1550,6 +1550,86 @@ def _fractional_backward(name, nd):
     return fn
 
 
+# Note [segment_reduce as upstream computes it]
+# SegmentReduce.cpp: per row of lengths (or offsets) along `axis`, each segment starts from
+# `initial` (else -inf / +inf / 0 / 1 by reduction) and takes its elements one by one: max and
+# min keep a NaN once met (std::max / std::min with the accumulator first), sum and mean add, prod
+# multiplies; a mean divides by the length unless it is NaN, and an empty mean without initial is
+# NaN. The element loop runs here over the longest segment, masked.
+
+_SEGMENT_REDUCTIONS = {"max": "max", "amax": "max", "min": "min", "amin": "min", "mean": "mean", "sum": "sum",
+                       "prod": "prod"}
+
+
+def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None):
+    torch, aten = _aten()
+    axis = _wrap(axis, data.dim())
+    if indices is not None:
+        raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
+    if lengths is None and offsets is None:
+        raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined.")
+    red = _SEGMENT_REDUCTIONS.get(reduce)
+    if red is None:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    which = "offsets" if offsets is not None else "lengths"
+    seg = offsets if offsets is not None else lengths
+    if data.dim() < seg.dim():
+        raise RuntimeError(f"Expected data.dim() >= {which}_value.dim() to be true, but got false.")
+    if axis != seg.dim() - 1:
+        raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of {which} but got {axis}.")
+    if offsets is None and not unsafe:
+        if int(lengths.min()) < 0:
+            raise RuntimeError("lengths contains negative value!")
+        if not bool((lengths.sum(-1) == data.size(axis)).all()):
+            raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis to sum to "
+                               "data.size(lengths.dim()-1) when !unsafe.")
+    if seg.dtype not in (torch.int32, torch.int64):
+        kernel = "_segment_reduce_offsets_cpu_kernel1" if offsets is not None else "_segment_reduce_lengths_cpu_kernel1"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(seg.dtype)}\'')
+    if not (data.dtype.is_floating_point):
+        raise NotImplementedError(f'"_segment_reduce_cpu" not implemented for \'{_scalar_type_name(data.dtype)}\'')
+    seg = seg.to(torch.int64)
+    if offsets is not None:
+        starts, lens = seg[..., :-1], seg[..., 1:] - seg[..., :-1]
+    else:
+        lens = seg
+        starts = aten.cat([aten.zeros(list(seg.shape[:-1]) + [1], dtype=torch.int64), seg.cumsum(-1)[..., :-1]], -1)
+    n_seg = lens.size(-1)
+    outer = list(data.shape[:axis])
+    inner = list(data.shape[axis + 1:])
+    dt = data.dtype
+    if initial is not None:
+        init = float(initial)
+    else:
+        init = {"max": float("-inf"), "min": float("inf"), "mean": 0.0, "sum": 0.0, "prod": 1.0}[red]
+    acc = aten.full(outer + [n_seg] + inner, init, dtype=dt)
+    expand = lambda t: t.reshape(list(t.shape) + [1] * len(inner)).expand(outer + [n_seg] + inner)
+    lens_e, starts_e = expand(lens), expand(starts)
+    longest = int(lens.max()) if lens.numel() else 0
+    size = data.size(axis)
+    for k in builtins_range(longest):
+        valid = k < lens_e
+        pos = (starts_e + k).clamp(0, max(size - 1, 0))
+        if size == 0:
+            break
+        v = data.gather(axis, pos)
+        if red == "max":
+            nxt = aten.where.self(aten.isnan(v), v, aten.where.self(acc < v, v, acc))
+        elif red == "min":
+            nxt = aten.where.self(aten.isnan(v), v, aten.where.self(v < acc, v, acc))
+        elif red == "prod":
+            nxt = acc * v
+        else:
+            nxt = acc + v
+        acc = aten.where.self(valid, nxt, acc)
+    if red == "mean":
+        lf = lens_e.to(dt)
+        if initial is None:
+            acc = aten.where.self(lens_e == 0, aten.full([], float("nan"), dtype=dt), acc)
+        acc = aten.where.self((lens_e > 0) & ~aten.isnan(acc), acc / lf, acc)
+    return acc
+
+
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
 # Each is upstream's scalar function of (x, n) with n truncated to an integer: special values,
 # a trigonometric form for larger n, else the three-term recurrence, evaluated here for every
@@ -2955,7 +3035,7 @@ COMPOSITIONS = {
     "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
     "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
-    "hash_tensor": hash_tensor, "fractional_max_pool2d": fractional_max_pool2d,
+    "hash_tensor": hash_tensor, "segment_reduce": segment_reduce, "fractional_max_pool2d": fractional_max_pool2d,
     "fractional_max_pool3d": fractional_max_pool3d,
     "fractional_max_pool2d_backward": _fractional_backward("fractional_max_pool2d_backward", 2),
     "fractional_max_pool3d_backward": _fractional_backward("fractional_max_pool3d_backward", 3), "histogram.bin_ct": histogram_bin_ct, "histogram.bins_tensor": histogram_bins_tensor,

@@ -445,6 +445,21 @@ add("fractional_max_pool3d", {"0": f"torch.ops.aten.fractional_max_pool3d(randn(
 add("fractional_max_pool2d_backward", {"0": VJ.format(x="randn(2, 3, 7, 9, seed=1)", call=f"torch.ops.aten.fractional_max_pool2d(x, [3, 3], [4, 5], {RS2})")}, exact=True)
 add("fractional_max_pool3d_backward", {"0": VJ.format(x="randn(2, 3, 5, 7, 6, seed=1)", call=f"torch.ops.aten.fractional_max_pool3d(x, [2, 3, 2], [3, 4, 4], {RS3})")}, exact=True)
 
+SD = "literal([[1.0, -2.0], [float('nan'), 3.0], [0.5, 4.0], [2.0, -1.0], [7.0, 0.25]])"
+SL = "literal([2, 0, 3], torch.int64)"
+add("segment_reduce", {**{f"{r}": f"torch.segment_reduce({SD}, '{r}', lengths={SL})" for r in ("max", "amin", "mean", "sum", "prod")},
+                       **{f"{r}_initial": f"torch.segment_reduce({SD}, '{r}', lengths={SL}, initial=1.5)" for r in ("amax", "min", "mean")},
+                       "offsets": f"torch.segment_reduce({SD}, 'sum', offsets=literal([0, 2, 2, 5], torch.int32))",
+                       "axis1": "torch.segment_reduce(randn(2, 5, 3, seed=1), 'mean', lengths=literal([[1, 4], [3, 2]], torch.int64), axis=1)",
+                       "offsets_axis1": "torch.segment_reduce(randn(2, 5, seed=1), 'max', offsets=literal([[0, 1, 5], [0, 3, 5]], torch.int64), axis=1)",
+                       "unsafe": f"torch.segment_reduce({SD}, 'sum', lengths=literal([1, 1], torch.int64), unsafe=True)",
+                       "f64": f"torch.segment_reduce({SD}.double(), 'prod', lengths={SL})",
+                       "none": f"torch.segment_reduce({SD}, 'sum')", "bad_reduce": f"torch.segment_reduce({SD}, 'foo', lengths={SL})",
+                       "bad_sum": f"torch.segment_reduce({SD}, 'sum', lengths=literal([2, 1], torch.int64))",
+                       "negative": f"torch.segment_reduce({SD}, 'sum', lengths=literal([2, -1, 4], torch.int64))",
+                       "axis": f"torch.segment_reduce({SD}, 'sum', lengths={SL}, axis=1)",
+                       "int_data": f"torch.segment_reduce(literal([1, 2, 3], torch.int64), 'sum', lengths=literal([3], torch.int64))"})
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
