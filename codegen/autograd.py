@@ -278,7 +278,8 @@ class AutogradModel:
         self.compositions = set(comp.get("compositions") or [])
         self.cia_nondiff = set(comp.get("nondifferentiable") or [])
         self.manual = set(comp.get("manual") or [])
-        unknown = sorted((self.compositions | self.cia_nondiff | self.manual) - set(model.by_qual))
+        self.decomposed = set(comp.get("decomposed") or [])
+        unknown = sorted((self.compositions | self.cia_nondiff | self.manual | self.decomposed) - set(model.by_qual))
         if unknown:
             raise SystemExit(f"codegen: schemas/autograd_compositions.yaml names unknown overloads: {unknown}")
         deriv = model.native_yaml.parent.parent.parent / "autograd" / "derivatives.yaml"
@@ -358,7 +359,7 @@ class AutogradModel:
         return (MODE_RECORD, info.op)
 
     def runs_here(self, op) -> bool:
-        if op.kernel is not None:
+        if op.kernel is not None or op.qualified in self.decomposed:
             return True
         f = self.model.by_cname.get(op.functional) if op.functional else None
         return f is not None and f.kernel is not None

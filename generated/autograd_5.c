@@ -5050,6 +5050,138 @@ fail_:
     return NULL;
 }
 
+/* UpsampleLinear1DBackward0: aten::upsample_linear1d
+ *   self: upsample_linear1d_backward_symint(grad, output_size, self.sym_sizes(), align_corners, scales)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_ints output_size;
+    int align_corners;
+    tn_opt_double scales;
+} UpsampleLinear1DBackward0;
+
+static int
+UpsampleLinear1DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleLinear1DBackward0 *n = (UpsampleLinear1DBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_linear1d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->align_corners), (n->scales.has ? tn_value_double(n->scales.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleLinear1DBackward0_release(tn_node *n_)
+{
+    UpsampleLinear1DBackward0 *n = (UpsampleLinear1DBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleLinear1DBackward0_finalize(tn_node *n_)
+{
+    UpsampleLinear1DBackward0 *n = (UpsampleLinear1DBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleLinear1DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleLinear1DBackward0 *n = (UpsampleLinear1DBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleLinear1DBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleLinear1DBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UpsampleLinear1DBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleLinear1DBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleLinear1DBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((UpsampleLinear1DBackward0 *)self)->align_corners);
+}
+
+static PyObject *
+UpsampleLinear1DBackward0_get_scales(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleLinear1DBackward0 *)self)->scales);
+}
+
+static PyGetSetDef UpsampleLinear1DBackward0_getset[] = {
+    {"_saved_self_sym_sizes", UpsampleLinear1DBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_output_size", UpsampleLinear1DBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_align_corners", UpsampleLinear1DBackward0_get_align_corners, NULL, NULL, NULL},
+    {"_saved_scales", UpsampleLinear1DBackward0_get_scales, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleLinear1DBackward0 = {
+    .name = "UpsampleLinear1DBackward0",
+    .basicsize = sizeof(UpsampleLinear1DBackward0),
+    .apply = UpsampleLinear1DBackward0_apply,
+    .release = UpsampleLinear1DBackward0_release,
+    .finalize = UpsampleLinear1DBackward0_finalize,
+    .traverse = UpsampleLinear1DBackward0_traverse,
+    .getset = UpsampleLinear1DBackward0_getset,
+    .op = "aten::upsample_linear1d",
+};
+
+/* aten::upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_linear1d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleLinear1DBackward0 *n = (UpsampleLinear1DBackward0 *)tn_node_new(&tn_kind_UpsampleLinear1DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->align_corners = (int)a_[2].u.i;
+    n->scales = (tn_opt_double){a_[3].tag != TN_V_NONE, a_[3].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* VarBackward0: aten::var.correction
  *   self: var_backward(grad, self, dim, correction, keepdim)
  */

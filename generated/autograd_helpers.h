@@ -9,6 +9,8 @@
 
 /* FunctionsManual helpers (schemas/autograd_helpers.yaml), written in ops/autograd_manual.c.
  * Tensors: NULL without an exception is an undefined tensor. */
+/* std::tuple<Tensor, Tensor> _euclidean_dist_backward(const Tensor& grad, const Tensor& x1, const Tensor& x2, const Tensor& res); */
+int tn_fm__euclidean_dist_backward(PyObject **out, PyObject *grad, PyObject *x1, PyObject *x2, PyObject *res);
 /* at::Tensor _grouped_mm_mat1_backward(const Tensor& grad, const Tensor& mat2, at::SymIntArrayRef mat1_sizes, at::SymIntArrayRef mat1_strides, c10::Layout mat1_layout, std::optional<Tensor> offs, const Scalar& alpha); */
 PyObject *tn_fm__grouped_mm_mat1_backward(PyObject *grad, PyObject *mat2, tn_ints mat1_sizes, tn_ints mat1_strides, int mat1_layout, PyObject *offs, const tn_value *alpha);
 /* at::Tensor _grouped_mm_mat2_backward(const at::Tensor& grad, const at::Tensor& mat1, at::SymIntArrayRef sizes, at::SymIntArrayRef strides, c10::Layout layout, std::optional<Tensor> offs, const at::Scalar& alpha); */

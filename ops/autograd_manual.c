@@ -1362,6 +1362,44 @@ done:
     return rc;
 }
 
+/* FunctionsManual _euclidean_dist_backward: ratio = grad / res, 0 where res is 0 (the subgradient
+ * at 0); d x1 = x1 * ratio.sum(-1, keepdim) - ratio @ x2, d x2 = x2 * ratio.sum(-2).unsqueeze(-1)
+ * - ratio.mT @ x1. */
+int
+tn_fm__euclidean_dist_backward(PyObject **out, PyObject *grad, PyObject *x1, PyObject *x2, PyObject *res)
+{
+    out[0] = out[1] = NULL;
+    if (!grad)
+        return 0;
+    PyObject *t[10] = {0};
+    int rc = -1;
+    const int64_t last = -1, second = -2;
+    if (!(t[0] = at_div(grad, res)) || !(t[1] = at_ts(TN_OP_eq__Scalar, res, tn_value_double(0.0))) ||
+        !(t[2] = at_scalar_tensor_zero(t[0])) || !(t[3] = at_where(t[1], t[2], t[0])))
+        goto done;
+    /* x1 * ratio.sum(-1, true) - ratio.matmul(x2) */
+    if (!(t[4] = at_sum_dims(t[3], &last, 1, 1)) || !(t[5] = at_mul(x1, t[4])) ||
+        !(t[6] = at_2(TN_OP_matmul, t[3], x2)) || !(out[0] = at_sub(t[5], t[6])))
+        goto done;
+    /* x2 * ratio.sum(-2, false).unsqueeze(-1) - ratio.mT().matmul(x1) */
+    PyObject *s2 = at_sum_dims(t[3], &second, 1, 0);
+    PyObject *s2u = s2 ? at_unsqueeze(s2, -1) : NULL;
+    Py_XDECREF(s2);
+    if (!s2u || !(t[7] = at_mul(x2, s2u))) {
+        Py_XDECREF(s2u);
+        goto done;
+    }
+    Py_DECREF(s2u);
+    if (!(t[8] = at_mT(t[3])) || !(t[9] = at_2(TN_OP_matmul, t[8], x1)) || !(out[1] = at_sub(t[7], t[9])))
+        goto done;
+    rc = 0;
+done:
+    tn_ag_release_temps(t, 10);
+    if (rc < 0)
+        tn_ag_release_temps(out, 2);
+    return rc;
+}
+
 PyObject *
 tn_fm_clamp_backward_1(PyObject *grad, PyObject *self, PyObject *min, PyObject *max)
 {

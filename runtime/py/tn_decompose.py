@@ -551,6 +551,32 @@ def _suggest_memory_format(t):
     return suggest_memory_format(t)
 
 
+def _channels_last_3d_strides(sizes):
+    """c10's get_channels_last_strides_3d for (N, C, D, H, W)."""
+    n, c, d, h, w = sizes
+    sc = 1
+    sw = c
+    sh = sw * max(w, 1)
+    sd = sh * max(h, 1)
+    sn = sd * max(d, 1)
+    return [sn, sc, sd, sh, sw]
+
+
+def _laid_out(t, fmt):
+    """`t` with the strides upstream's kernels give a result allocated in memory format `fmt`
+    (a copy only where they differ: a tensor with size-1 dims can be contiguous in both formats
+    and still have other strides than that allocation). torchnative's empty_like has no
+    channels_last_3d layout, so those strides are written out (c10's get_channels_last_strides_3d)."""
+    torch, aten = _aten()
+    if fmt == torch.contiguous_format:
+        return t.contiguous()
+    if fmt == torch.channels_last_3d:
+        want = aten.empty_strided(t.shape, _channels_last_3d_strides(t.shape), dtype=t.dtype)
+    else:
+        want = aten.empty_like(t, memory_format=fmt)
+    return t if want.stride() == t.stride() else want.copy_(t)
+
+
 def _in_input_format(key):
     """torch._decomp's decomposition of `key`, its tensor results laid out in the input's suggested
     memory format, as upstream's pooling and upsampling kernels allocate them (the decompositions
@@ -561,19 +587,8 @@ def _in_input_format(key):
 
         base, _, ov = key.partition(".")
         fmt = _suggest_memory_format(self)
-        if fmt == torch.channels_last_3d:
-            raise NotImplementedError(torch._C._tn_support.refusal_message(
-                f"aten::{key}", "for a channels_last_3d input: torchnative has no channels_last_3d layout"))
         r = decomposition_table[getattr(getattr(aten, base), ov or "default")](self, *args, **kwargs)
-
-        def laid_out(t):
-            # upstream allocates the result in fmt; a tensor with size-1 dims can be contiguous in
-            # both formats and still have other strides than that allocation
-            if fmt == torch.contiguous_format:
-                return t.contiguous()
-            want = aten.empty_like(t, memory_format=fmt)
-            return t if want.stride() == t.stride() else want.copy_(t)
-        return laid_out(r) if isinstance(r, torch.Tensor) else tuple(laid_out(t) for t in r)
+        return _laid_out(r, fmt) if isinstance(r, torch.Tensor) else tuple(_laid_out(t, fmt) for t in r)
     fn.__name__ = key
     return fn
 
@@ -630,6 +645,989 @@ def max_pool1d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=Fa
     """Pooling.cpp max_pool1d: the values of max_pool1d_with_indices (upstream's CPU kernel
     without indices computes the same maxima into a contiguous result)."""
     return max_pool1d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def _meta_check(op, self, *args):
+    """upstream's argument checks for `op`: its meta function run on a meta tensor of `self`'s
+    geometry (the door routes meta tensors to torch's meta registrations)."""
+    torch, aten = _aten()
+    op(aten.empty_strided(self.shape, self.stride(), dtype=self.dtype, device="meta"), *args)
+
+
+def max_pool3d_with_indices(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """DilatedMaxPool3d.cpp on the CPU: upstream's checks (its meta function), then torch._decomp's
+    gather of the windows, laid out in the input's memory format (a 4-D channels-last input is
+    refused as upstream's kernel refuses it)."""
+    torch, aten = _aten()
+    fmt = _suggest_memory_format(self)
+    if self.dim() == 4 and fmt == torch.channels_last:
+        raise RuntimeError("Unsupported memory format. Supports only ChannelsLast3d, Contiguous")
+    _meta_check(aten.max_pool3d_with_indices, self, kernel_size, stride, padding, dilation, ceil_mode)
+    from torch._decomp import decomposition_table
+
+    out, idx = decomposition_table[aten.max_pool3d_with_indices.default](self, kernel_size, stride, padding,
+                                                                         dilation, ceil_mode)
+    return _laid_out(out, fmt), _laid_out(idx, fmt)
+
+
+def max_pool3d(self, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """Pooling.cpp max_pool3d: max_pool3d_with_indices' values."""
+    torch, aten = _aten()
+    return aten.max_pool3d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)[0]
+
+
+def _pool_scatter_backward(grad_output, self, indices, nd, fmt):
+    """The gradient of a max pooling through its indices (flat positions in each input plane):
+    every output's gradient added at its index, plane by plane in output order, as upstream's
+    CPU backward kernels accumulate it."""
+    torch, aten = _aten()
+    spatial = list(self.shape[-nd:])
+    planes = 1
+    for s in self.shape[:-nd]:
+        planes *= s
+    n_in = 1
+    for s in spatial:
+        n_in *= s
+    n_out = grad_output.numel() // planes if planes else 0
+    g = grad_output.reshape(planes, n_out)
+    gi = aten.zeros([planes, n_in], dtype=grad_output.dtype)
+    gi = aten.scatter_add(gi, 1, indices.reshape(planes, n_out), g)
+    return _laid_out(gi.reshape(self.shape), fmt)
+
+
+def max_pool3d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    """DilatedMaxPool3d.cpp max_pool3d_with_indices_backward on the CPU: upstream's checks (its
+    meta function), then the gradient scattered through the indices."""
+    torch, aten = _aten()
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten.max_pool3d_with_indices_backward(meta(grad_output), meta(self), kernel_size, stride, padding, dilation,
+                                          ceil_mode, meta(indices))
+    return _pool_scatter_backward(grad_output, self, indices, 3, _suggest_memory_format(self))
+
+
+def _adaptive_max_pool(self, output_size, nd):
+    """AdaptiveMaxPoolKernel.cpp cpu_adaptive_max_pool: each output's window runs from
+    floor(o * in / out) to ceil((o + 1) * in / out); the window is scanned in row-major order and
+    an element replaces the maximum when it is greater or NaN (the first maximum, the last NaN).
+    Windows of unequal length are padded by repeating their last element, which changes neither."""
+    torch, aten = _aten()
+    spatial = list(self.shape[-nd:])
+    out_sizes = list(output_size)
+    idx_d, lens = [], []
+    for d in range(nd):
+        i, o = spatial[d], out_sizes[d]
+        starts = [(k * i) // o for k in range(o)]
+        ends = [((k + 1) * i + o - 1) // o for k in range(o)]
+        kmax = max([e - b for b, e in zip(starts, ends)], default=1)
+        rows = [[min(b + k, e - 1) for k in range(kmax)] for b, e in zip(starts, ends)]
+        idx_d.append(rows)
+        lens.append(kmax)
+    # gather (..., o_0, k_0, o_1, k_1, ...)
+    index = []
+    for d in range(nd):
+        t = torch.tensor(idx_d[d], dtype=torch.int64) if out_sizes[d] else aten.zeros([0, lens[d]], dtype=torch.int64)
+        shape = [1] * (2 * nd)
+        shape[2 * d], shape[2 * d + 1] = out_sizes[d], lens[d]
+        index.append(t.reshape(shape))
+    windows = self[(Ellipsis, *index)]
+    lead = self.dim() - nd
+    perm = list(range(lead)) + [lead + 2 * d for d in range(nd)] + [lead + 2 * d + 1 for d in range(nd)]
+    windows = windows.permute(perm)
+    flat_k = [0] * nd
+    best = best_idx = None
+    import itertools
+    for ks in itertools.product(*[range(n) for n in lens]):
+        v = windows[(Ellipsis, *ks)]
+        pos = None
+        for d in range(nd):
+            shape = [1] * nd
+            shape[d] = out_sizes[d]
+            p = index[d].reshape(out_sizes[d], lens[d])[:, ks[d]].reshape(shape)
+            pos = p if pos is None else pos * spatial[d] + p
+        if best is None:
+            best, best_idx = v, pos.expand(v.shape)
+            continue
+        take = (v > best) | aten.isnan(v)
+        best = aten.where.self(take, v, best)
+        best_idx = aten.where.self(take, pos, best_idx)
+    return best.contiguous(), best_idx.contiguous()
+
+
+def adaptive_max_pool2d(self, output_size):
+    """AdaptiveMaxPooling2d.cpp on the CPU: upstream's checks (its meta function), the pooling of
+    cpu_adaptive_max_pool, results in the input's memory format (channels-last stays so)."""
+    torch, aten = _aten()
+    _meta_check(aten.adaptive_max_pool2d, self, output_size)
+    fmt = _suggest_memory_format(self) if self.dim() == 4 else torch.contiguous_format
+    out, idx = _adaptive_max_pool(self, output_size, 2)
+    return _laid_out(out, fmt), _laid_out(idx, fmt)
+
+
+def adaptive_max_pool3d(self, output_size):
+    """AdaptiveMaxPooling3d.cpp on the CPU: upstream's checks (its meta function), the pooling of
+    cpu_adaptive_max_pool; the results are contiguous whatever the input's format."""
+    torch, aten = _aten()
+    _meta_check(aten.adaptive_max_pool3d, self, output_size)
+    return _adaptive_max_pool(self, output_size, 3)
+
+
+def adaptive_max_pool1d(self, output_size):
+    """AdaptiveMaxPooling.cpp adaptive_max_pool1d: 2-D pooling of (N, C, 1, L), squeezed back."""
+    torch, aten = _aten()
+    name = "adaptive_max_pool1d"
+    if self.dim() not in (2, 3):
+        raise RuntimeError(f"{name}() argument 'input' should have 2 or 3 dimensions (got {self.dim()})")
+    for i in range(1, self.dim()):
+        if self.size(i) <= 0:
+            raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch dimensions, but input "
+                               f"has sizes {list(self.shape)} with dimension {i} being empty")
+    if len(output_size) != 1:
+        raise RuntimeError(f"{name}() argument 'output_size' should contain one int (got {len(output_size)})")
+    out, idx = aten.adaptive_max_pool2d(self.unsqueeze(-2), [1, output_size[0]])
+    return out.squeeze(-2), idx.squeeze(-2)
+
+
+def _adaptive_max_pool_backward(name, nd):
+    def fn(grad_output, self, indices):
+        torch, aten = _aten()
+        meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+        getattr(aten, name)(meta(grad_output), meta(self), meta(indices))
+        fmt = _suggest_memory_format(self) if self.dim() == 4 and nd == 2 else torch.contiguous_format
+        return _pool_scatter_backward(grad_output, self, indices, nd, fmt)
+    fn.__name__ = name
+    return fn
+
+
+# Note [Linear upsampling as upstream rounds it]
+# UpSampleKernel.cpp computes, per output position o, in the op-math type (float for float32):
+# the source position real = scale * (o + 0.5) - 0.5 (align_corners=False; clamped at 0) or
+# scale * o, its index i0 = (int) real, i1 = i0 + 1 short of the end, lambda1 = clamp(real - i0,
+# 0, 1), lambda0 = 1 - lambda1 (stored in the input's dtype), and w0 * x0 + w1 * x1. Built with
+# FMA (the AVX2 kernels), both expressions contract to one rounding: fma(scale, o + 0.5, -0.5) and
+# fma(w0, x0, w1 * x1). A float32 product is exact in float64, so those are computed here in
+# float64 and rounded once; float64 inputs get plain double arithmetic.
+
+def _fma32(a, b, c):
+    """fma(a, b, c) of float32 tensors: a * b exact in float64, one rounding of the sum (a second
+    rounding, float64 to float32, differs only at an exact float64 tie)."""
+    import torch
+
+    return (a.double() * b.double() + c.double()).float()
+
+
+def _upsample_1d_check(input_size, output_size):
+    """UpSample.h upsample_1d_common_check."""
+    if len(output_size) != 1:
+        raise RuntimeError(f"It is expected output_size equals to 1, but got size {len(output_size)}")
+    if len(input_size) != 3:
+        raise RuntimeError(f"It is expected input_size equals to 3, but got size {len(input_size)}")
+    if not (input_size[2] > 0 and output_size[0] > 0):
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input (W: {input_size[2]}) "
+                           f"and output (W: {output_size[0]})")
+    return [input_size[0], input_size[1], output_size[0]]
+
+
+def upsample_linear1d(input, output_size, align_corners, scales=None):
+    """UpSample.cpp upsample_linear1d on the CPU: upstream's checks (its meta function), then the
+    interpolation as upstream rounds it (Note [Linear upsampling as upstream rounds it])."""
+    torch, aten = _aten()
+    _upsample_1d_check(list(input.shape), list(output_size))
+    if not (input.size(1) != 0 and input.size(2) != 0 and input.dim() == 3):
+        raise RuntimeError(f"Non-empty 3D data tensor expected but got a tensor with sizes {list(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"compute_indices_weights_linear" not implemented for '
+                                  f"'{_scalar_type_name(input.dtype)}'")
+    isize, osize = input.size(-1), output_size[0]
+    wide = input.dtype == torch.float64
+    op = torch.float64 if wide else torch.float32
+    i0, i1, l0, l1 = _linear1d_weights(isize, osize, align_corners, scales, op)
+    w0, w1 = l0.to(input.dtype).to(op), l1.to(input.dtype).to(op)
+    x = input.to(op)
+    x0, x1 = x.index_select(-1, i0), x.index_select(-1, i1)
+    out = w0 * x0 + w1 * x1 if wide else _fma32(w0, x0, w1 * x1)
+    return out.to(input.dtype).contiguous()
+
+
+def _linear1d_weights(isize, osize, align_corners, scales, op):
+    """(i0, i1, lambda0, lambda1) of Note [Linear upsampling as upstream rounds it]."""
+    torch, aten = _aten()
+    if align_corners:
+        r = aten.full([], (isize - 1) / (osize - 1) if osize > 1 else 0.0, dtype=op)
+    elif scales is not None and scales > 0:
+        r = aten.full([], 1.0 / scales, dtype=op)
+    else:  # input_size / output_size in the op-math type
+        r = aten.div(aten.full([], isize, dtype=op), aten.full([], osize, dtype=op))
+    o = aten.arange(osize, dtype=op)
+    if align_corners:
+        real = r * o
+    elif op == torch.float64:
+        real = (r * (o + 0.5) - 0.5).clamp_min(0)
+    else:
+        real = _fma32(r, o + 0.5, aten.full([], -0.5, dtype=op)).clamp_min(0)
+    i0 = real.to(torch.int64).clamp_max(isize - 1)
+    l1 = (real - i0.to(op)).clamp(0, 1)
+    return i0, i0 + (i0 < isize - 1).to(torch.int64), 1 - l1, l1
+
+
+def upsample_linear1d_backward(grad_output, output_size, input_size, align_corners, scales=None):
+    """UpSampleKernel.cpp cpu_upsample_linear_backward: grad_input[i0] += lambda0 * g and
+    grad_input[i1] += lambda1 * g for each output in order (the lambdas in the op-math type)."""
+    torch, aten = _aten()
+    full = _upsample_1d_check(list(input_size), list(output_size))
+    for d in range(3):
+        if grad_output.dim() != 3 or grad_output.size(d) != full[d]:
+            raise RuntimeError(f"Expected a tensor of dimension 3 and tensor.size[{d}] == {full[d]} but got: "
+                               f"dimension {grad_output.dim()} and tensor.size[{d}] = {grad_output.size(d)}")
+    dt = grad_output.dtype
+    op = torch.float64 if dt == torch.float64 else torch.float32
+    isize, osize = input_size[-1], output_size[0]
+    i0, i1, l0, l1 = _linear1d_weights(isize, osize, align_corners, scales, op)
+    g = grad_output.to(op)
+    index = aten.stack([i0, i1], -1).reshape(-1)
+    vals = aten.stack([l0 * g, l1 * g], -1).reshape(list(g.shape[:-1]) + [-1])
+    gi = aten.zeros(list(input_size), dtype=op).index_add(-1, index, vals)
+    return gi.to(dt)
+
+
+def upsample_linear1d_vec(input, output_size, align_corners, scale_factors):
+    """UpSample.cpp upsample_linear1d (the .vec overload): the output size from output_size or
+    scale_factors (torch._decomp's upsample_compute_output_size), then upsample_linear1d."""
+    torch, aten = _aten()
+    from torch._decomp.decompositions import get_scale_value, upsample_compute_output_size
+
+    osize = upsample_compute_output_size(input.size(), output_size, scale_factors)
+    return aten.upsample_linear1d(input, osize, align_corners, get_scale_value(scale_factors, 0))
+
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """GridSampler.cpp grid_sampler on the CPU: grid_sampler_2d for a 4-D input, else
+    grid_sampler_3d."""
+    torch, aten = _aten()
+    if input.dim() == 4:
+        return aten.grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners)
+    return aten.grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def multilabel_margin_loss_forward(self, target, reduction):
+    """LossMultiLabelMargin.cpp multilabel_margin_loss_forward_out_cpu_template: the shape check,
+    target values in [-1, dim) ("argument #2 'target' is out of range"), a long target; then per
+    row, over its labels (up to the first -1, repeats counted) and its non-label columns i, the sum
+    of max(0, 1 - x[label] + x[i]), divided by dim; summed or averaged over the rows. (torch._decomp's
+    decomposition adds terms for the positions after the first -1: not taken.)"""
+    torch, aten = _aten()
+    ndims = self.dim()
+    dim = 1 if ndims == 0 else self.size(-1)
+    if not (ndims <= 2 and (ndims == 0 or dim != 0)):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(self.shape)}")
+    if (ndims <= 1 and (target.dim() > 1 or target.numel() != dim)) or (ndims == 2 and list(target.shape) != list(self.shape)):
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(self.shape)}")
+    x = self.reshape(1, -1) if ndims <= 1 else self
+    t = target.reshape(x.shape)
+    nframe = x.size(0)
+    if x.numel() == 0:
+        out = aten.empty([], dtype=self.dtype) if reduction != 0 else aten.empty([nframe], dtype=self.dtype)
+        return (out.zero_() if reduction != 0 else out), aten.zeros(target.shape, dtype=self.dtype)
+    if bool((t < -1).any()) or bool((t >= dim).any()):
+        raise RuntimeError("argument #2 'target' is out of range")
+    if target.dtype != torch.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_scalar_type_name(target.dtype)}")
+    idx = aten.arange(dim)
+    end = aten.where.self(t == -1, idx, aten.full([], dim, dtype=torch.int64)).amin(-1, True)
+    valid = idx < end                                               # [n, k]
+    tk = aten.where.self(valid, t, aten.zeros([], dtype=torch.int64))
+    is_target = aten.zeros(x.shape, dtype=x.dtype).scatter_add(1, tk, valid.to(x.dtype)) > 0
+    u = x.gather(1, tk)                                             # x[label k]
+    z = (1 - u.unsqueeze(-1) + x.unsqueeze(-2)).clamp_min(0)        # [n, k, i]
+    keep = valid.unsqueeze(-1) & (~is_target).unsqueeze(-2)
+    z = aten.where.self(keep, z, aten.zeros([], dtype=x.dtype))
+    per_row = z.reshape(nframe, -1).sum(-1) / dim
+    if reduction == 0:
+        out = per_row if ndims == 2 else per_row.reshape([])
+    else:
+        out = per_row.sum()
+        if reduction == 1:
+            out = out / nframe
+    return out, is_target.to(self.dtype).reshape(target.shape)
+
+
+def _scalar_type_name(dt):
+    import torch
+
+    return {torch.int32: "Int", torch.int16: "Short", torch.int8: "Char", torch.uint8: "Byte",
+            torch.bool: "Bool", torch.float32: "Float", torch.float64: "Double", torch.float16: "Half",
+            torch.bfloat16: "BFloat16", torch.int64: "Long"}.get(dt, str(dt))
+
+
+def multilabel_margin_loss(self, target, reduction=1):
+    """Loss.cpp multilabel_margin_loss: the loss of multilabel_margin_loss_forward."""
+    torch, aten = _aten()
+    return aten.multilabel_margin_loss_forward(self, target, reduction)[0]
+
+
+def multilabel_margin_loss_backward(grad_output, self, target, reduction, is_target):
+    """LossMultiLabelMargin.cpp multilabel_margin_loss_backward_out_frame: for every label j of a
+    row (up to its first -1, repeats counted) and every non-label i with 1 - x[j] + x[i] > 0,
+    g is added at i and taken at j (g = 1 / dim, or 1 / (nframe * dim) for the mean); the result
+    scaled by grad_output (per row for reduction='none')."""
+    torch, aten = _aten()
+    ndims = self.dim()
+    x = self.reshape(1, -1) if ndims <= 1 else self
+    t = target.reshape(x.shape)
+    ist = is_target.reshape(x.shape)
+    nframe, dim = x.shape
+    if x.numel() == 0:
+        return aten.zeros_like(self, memory_format=torch.contiguous_format)
+    g = 1.0 / (nframe * dim) if reduction == 1 else 1.0 / dim
+    idx = aten.arange(dim)
+    end = aten.where.self(t == -1, idx, aten.full([], dim, dtype=torch.int64)).amin(-1, True)
+    valid = idx < end
+    tk = aten.where.self(valid, t, aten.zeros([], dtype=torch.int64))
+    cnt = aten.zeros(x.shape, dtype=x.dtype).scatter_add(1, tk, valid.to(x.dtype))
+    z = (1 - x.unsqueeze(-1) + x.unsqueeze(-2)) > 0           # [n, j, i]
+    a = (z & (ist == 0).unsqueeze(-2)).to(x.dtype)            # non-labels i only
+    grad = (cnt.unsqueeze(-1) * a).sum(-2) * g - cnt * a.sum(-1) * g
+    if reduction == 0 and ndims == 2:
+        grad = grad * grad_output.reshape(-1, 1)
+    else:
+        grad = grad * grad_output.reshape([])
+    return grad.reshape(self.shape)
+
+
+def repeat_interleave_tensor(repeats, output_size=None):
+    """Repeat.cpp repeat_interleave_cpu: index i repeated repeats[i] times (int32 or int64)."""
+    torch, aten = _aten()
+    if repeats.dtype not in (torch.int32, torch.int64):
+        raise NotImplementedError(f'"repeat_interleave_cpu" not implemented for \'{_scalar_type_name(repeats.dtype)}\'')
+    if repeats.dim() != 1:
+        raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+    if repeats.size(0) == 0:
+        return aten.empty_like(repeats, memory_format=torch.contiguous_format)
+    cumsum = repeats.cumsum(0)
+    if output_size is None:
+        total = int(cumsum[-1])
+        if not bool((repeats >= 0).all()):
+            raise RuntimeError("repeats can not be negative")
+    else:
+        total = output_size
+    if total != int(cumsum[-1]):
+        raise RuntimeError("allocated size does not match required size")
+    reps = repeats.tolist()
+    return torch.tensor([i for i, r in enumerate(reps) for _ in range(r)], dtype=repeats.dtype).reshape(total)
+
+
+def repeat_interleave_self_tensor(self, repeats, dim=None, output_size=None):
+    """Repeat.cpp repeat_interleave_symint: a flattened input when dim is None; a 0-dim or
+    one-element repeats expanded along dim; index_select by repeat_interleave(repeats)."""
+    torch, aten = _aten()
+    input = self
+    if dim is None:
+        input = self.flatten()
+        dim = 0
+    d = _wrap(dim, input.dim())
+    if repeats.dim() == 0 or (repeats.dim() == 1 and repeats.size(0) == 1):
+        repeats = repeats.reshape([1]).expand([input.size(d)])
+    elif repeats.dim() == 1:
+        if repeats.size(0) != input.size(d):
+            raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                               f"{repeats.size(0)} and input.size({dim}) = {input.size(d)}")
+    else:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    return input.index_select(dim, aten.repeat_interleave.Tensor(repeats, output_size=output_size))
+
+
+# Note [cdist as upstream computes it]
+# Distance.cpp: cdist (CompositeImplicitAutograd) sends p = 2 with more than 25 rows on a side
+# (compute_mode 0) or compute_mode 1 to _euclidean_dist (the matmul form |x|^2 - 2 x.y + |y|^2,
+# torch._decomp's decomposition is ATen's), everything else to _cdist_forward, whose CPU kernel
+# (DistanceOpsKernel.cpp run_parallel_cdist) sums map(|a - b|) over the columns one by one:
+# |d| (p = 1), d * d (p = 2, then sqrt), min(ceil(|d|), 1) (p = 0), max (p = inf), else pow(|d|, p)
+# (then pow(sum, 1 / p)). The column loop is kept here, in that order.
+
+def _cdist_kernel(x1, x2, p):
+    """run_parallel_cdist over expanded, contiguous (B, r1, m) and (B, r2, m)."""
+    torch, aten = _aten()
+    d = (x1.unsqueeze(-2) - x2.unsqueeze(-3)).abs()              # [B, r1, r2, m]
+    agg = aten.zeros(d.shape[:-1], dtype=x1.dtype)
+    inf = p == float("inf")
+    for k in range(d.size(-1)):
+        dk = d[..., k]
+        if p == 0:
+            up = dk.ceil().clamp_max(1)
+        elif p == 1 or inf:
+            up = dk
+        elif p == 2:
+            up = dk * dk
+        else:
+            up = dk.pow(p)
+        agg = aten.maximum(agg, up) if inf else agg + up
+    if p == 2:
+        return agg.sqrt()
+    if p in (0, 1) or inf:
+        return agg
+    return agg.pow(1.0 / p)
+
+
+def _cdist_impl(x1, x2, p, compute_mode):
+    """Distance.cpp cdist_impl (Note [cdist as upstream computes it])."""
+    torch, aten = _aten()
+    for name, t in (("X1", x1), ("X2", x2)):
+        if not t.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {_scalar_type_name(t.dtype)}")
+    if not p >= 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    mode = 0 if compute_mode is None else compute_mode
+    if mode not in (0, 1, 2):
+        raise RuntimeError(f"possible modes: 0, 1, 2, but was: {mode}")
+    r1, r2, c1 = x1.size(-2), x2.size(-2), x1.size(-1)
+    batch = list(torch.broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
+    nb = 1
+    for s in batch:
+        nb *= s
+    out_shape = batch + [r1, r2]
+    if r1 == 0 or r2 == 0 or nb == 0:
+        return aten.empty(out_shape, dtype=x1.dtype)
+    if c1 == 0:
+        return aten.zeros(out_shape, dtype=x1.dtype)
+    e1, e2 = x1.expand(batch + [r1, c1]), x2.expand(batch + [r2, c1])
+    if p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))):
+        dist = aten._euclidean_dist(x1, x2) if nb == 1 else aten._euclidean_dist(e1, e2)
+        return dist.view(out_shape)
+    t1 = e1.reshape(nb, r1, c1)
+    t2 = e2.reshape(nb, r2, c1)
+    return _cdist_kernel(t1, t2, p).reshape(out_shape)
+
+
+def _cdist_forward(x1, x2, p, compute_mode):
+    """Distance.cpp _cdist_forward: the rank and column checks, then cdist_impl."""
+    torch, aten = _aten()
+    if x1.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.dim()}D")
+    if x2.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {x2.dim()}D")
+    if x1.size(-1) != x2.size(-1):
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.size(-1)} X2: {x2.size(-1)}")
+    return _cdist_impl(x1, x2, p, compute_mode)
+
+
+def _cdist_backward(grad, x1, x2, p, cdist):
+    """Distance.cpp _cdist_backward on the CPU: the gradient of x1 (expanded to the broadcast
+    batch; autograd sums it back), row i the sum over the rows j of x2, in order, of
+    backward(x1_i - x2_j, grad[i, j], dist[i, j]) (DistanceOpsKernel.cpp's *_calc::backward)."""
+    torch, aten = _aten()
+    r1, r2, c1 = x1.size(-2), x2.size(-2), x1.size(-1)
+    batch = list(torch.broadcast_shapes(x1.shape[:-2], x2.shape[:-2]))
+    nb = 1
+    for s in batch:
+        nb *= s
+    if r1 == 0 or r2 == 0 or c1 == 0 or nb == 0:
+        return aten.zeros_like(x1)
+    e1 = x1.expand(batch + [r1, c1]).contiguous()
+    e2 = x2.expand(batch + [r2, c1]).contiguous().reshape(nb, r2, c1)
+    t1 = e1.reshape(nb, r1, c1)
+    g = grad.contiguous().reshape(nb, r1, r2)
+    dist = cdist.contiguous().reshape(nb, r1, r2)
+    res = aten.zeros([nb, r1, c1], dtype=x1.dtype)
+    if p == 0:
+        return res.view(e1.shape)
+    zero = aten.zeros([], dtype=x1.dtype)
+    for j in range(r2):
+        diff = t1 - e2[:, j:j + 1, :]
+        gj, dj = g[:, :, j:j + 1], dist[:, :, j:j + 1]
+        if p == 1:
+            term = gj * aten.sign(diff)
+        elif p < 2:
+            term = aten.sign(diff) * diff.abs().pow(p - 1) * gj / dj.pow(p - 1)
+            term = aten.where.self(dj == 0, zero, term)
+        elif p == 2:
+            term = aten.where.self(dj == 0, zero, gj * diff / dj)
+        elif p == float("inf"):
+            term = gj * aten.sign(diff) * (1 - (diff.abs() - dj).abs().ceil().clamp_max(1))
+        else:
+            term = diff * diff.abs().pow(p - 2) * gj / dj.pow(p - 1)
+            term = aten.where.self(dj == 0, zero, term)
+        res = res + term
+    return res.view(e1.shape)
+
+
+def cdist(x1, x2, p=2.0, compute_mode=None):
+    """Distance.cpp cdist: the checks, then _euclidean_dist or _cdist_forward (Note [cdist as
+    upstream computes it]); an empty operand always takes _cdist_forward."""
+    torch, aten = _aten()
+    if x1.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.dim()}D")
+    if x2.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {x2.dim()}D")
+    if x1.size(-1) != x2.size(-1):
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.size(-1)} X2: {x2.size(-1)}")
+    r1, r2 = x1.size(-2), x2.size(-2)
+    if x1.numel() == 0 or x2.numel() == 0:
+        return aten._cdist_forward(x1, x2, p, compute_mode)
+    mode = 0 if compute_mode is None else compute_mode
+    if p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))):
+        return _cdist_impl(x1, x2, p, compute_mode)
+    return aten._cdist_forward(x1, x2, p, compute_mode)
+
+
+# Note [grid_sampler_3d as upstream computes it]
+# GridSamplerKernel's 3-d CPU path (GridSampler.cpp grid_sampler_3d_cpu_impl) works point by
+# point: the grid coordinate unnormalised (align_corners: (c + 1) / 2 * (size - 1), else
+# ((c + 1) * size - 1) / 2), clipped (border) or reflected then clipped (reflection); nearest
+# takes the voxel at nearbyint (half to even), zero outside; trilinear weighs the 8 corners
+# (tnw = (ix_bse - ix) * (iy_bse - iy) * (iz_bse - iz), ...) and adds them in the order tnw, tne,
+# tsw, tse, bnw, bne, bsw, bse, skipping corners outside the input. Each `out += v * w` is one
+# fused multiply-add in upstream's build, computed here in float64 and rounded once.
+
+def _gs_reflect(c, twice_low, twice_high):
+    torch, aten = _aten()
+    if twice_low == twice_high:
+        return aten.zeros_like(c)
+    lo = twice_low / 2
+    span = (twice_high - twice_low) / 2
+    c = (c - lo).abs()
+    extra = aten.fmod(c, span)
+    flips = aten.floor(c / span).to(torch.int64)
+    return aten.where.self(flips % 2 == 0, extra + lo, span - extra + lo)
+
+
+def _gs_source_index(c, size, padding_mode, align_corners):
+    if align_corners:
+        c = (c + 1) / 2 * (size - 1)
+    else:
+        c = ((c + 1) * size - 1) / 2
+    if padding_mode == 1:
+        c = c.clamp(0, size - 1)
+    elif padding_mode == 2:
+        c = _gs_reflect(c, 0, 2 * (size - 1)) if align_corners else _gs_reflect(c, -1, 2 * size - 1)
+        c = c.clamp(0, size - 1)
+    return c
+
+
+def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
+    """GridSampler.cpp grid_sampler_3d on the CPU: upstream's checks (its meta function), then
+    Note [grid_sampler_3d as upstream computes it]."""
+    torch, aten = _aten()
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten.grid_sampler_3d(meta(input), meta(grid), interpolation_mode, padding_mode, align_corners)
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"grid_sampler_3d_cpu" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    n, ch, d_in, h_in, w_in = input.shape
+    od, oh, ow = grid.shape[1], grid.shape[2], grid.shape[3]
+    wide = input.dtype == torch.float64
+    ix = _gs_source_index(grid[..., 0], w_in, padding_mode, align_corners)   # [N, D, H, W]
+    iy = _gs_source_index(grid[..., 1], h_in, padding_mode, align_corners)
+    iz = _gs_source_index(grid[..., 2], d_in, padding_mode, align_corners)
+    flat = input.reshape(n, ch, d_in * h_in * w_in)
+
+    def gather(zi, yi, xi):
+        inside = (xi >= 0) & (xi < w_in) & (yi >= 0) & (yi < h_in) & (zi >= 0) & (zi < d_in)
+        lin = aten.where.self(inside, (zi * h_in + yi) * w_in + xi, aten.zeros([], dtype=torch.int64))
+        v = flat.gather(2, lin.reshape(n, 1, -1).expand(n, ch, lin[0].numel()))
+        return v.reshape(n, ch, od, oh, ow), inside.unsqueeze(1)
+
+    zero = aten.zeros([], dtype=input.dtype)
+    if interpolation_mode == 1:
+        v, inside = gather(aten.round(iz).to(torch.int64), aten.round(iy).to(torch.int64), aten.round(ix).to(torch.int64))
+        return aten.where.self(inside, v, zero)
+    x0, y0, z0 = aten.floor(ix), aten.floor(iy), aten.floor(iz)
+    x1, y1, z1 = x0 + 1, y0 + 1, z0 + 1
+    corners = []   # tnw, tne, tsw, tse, bnw, bne, bsw, bse
+    for zc, zw in ((z0, z1 - iz), (z1, iz - z0)):
+        for yc, yw in ((y0, y1 - iy), (y1, iy - y0)):
+            for xc, xw in ((x0, x1 - ix), (x1, ix - x0)):
+                corners.append((zc, yc, xc, xw * yw * zw))
+    out = aten.zeros([n, ch, od, oh, ow], dtype=torch.float64 if not wide else input.dtype)
+    for zc, yc, xc, w in corners:
+        v, inside = gather(zc.to(torch.int64), yc.to(torch.int64), xc.to(torch.int64))
+        w = w.unsqueeze(1)
+        if wide:
+            step = out + v * w
+        else:
+            step = (v.double() * w.double() + out).to(input.dtype).double()
+        out = aten.where.self(inside, step, out)
+    return out.to(input.dtype)
+
+
+def hash_tensor(self, dim=(), keepdim=False, mode=0):
+    """ReduceOps.cpp hash_tensor (mode 0, xor_sum): every element as 64 bits (floating values as
+    float64, integers and bool as int64) XOR-reduced over `dim` (all dims when empty), as uint64.
+    XOR is associative and commutative, so halving the reduced axis gives upstream's bits."""
+    torch, aten = _aten()
+    if mode != 0:
+        raise RuntimeError(f"Unknown hash_tensor mode: {mode}")
+    if self.dtype.is_complex:
+        raise NotImplementedError(f'"xor_sum_cpu" not implemented for \'{"ComplexDouble" if self.dtype == torch.complex128 else "ComplexFloat"}\'')
+    nd = self.dim()
+    dims = sorted({_wrap(d, nd) for d in dim}) if dim else list(range(nd))
+    if not dim and self.numel() == 0:
+        raise RuntimeError("hash_tensor: Expected reduction dim to be specified for input.numel() == 0. Specify the "
+                           "reduction dim with the 'dim' argument.")
+    for d in dims:
+        if nd > 0 and self.size(d) == 0:
+            raise IndexError(f"hash_tensor: Expected reduction dim {d} to have non-zero size.")
+    bits = self.to(torch.float64).view(torch.int64) if self.dtype.is_floating_point else self.to(torch.int64)
+    if nd == 0:
+        return bits.view(torch.uint64).clone()
+    keep = [d for d in range(nd) if d not in dims]
+    out_shape = [1 if d in dims else self.size(d) for d in range(nd)] if keepdim else [self.size(d) for d in keep]
+    n_red = 1
+    for d in dims:
+        n_red *= self.size(d)
+    x = bits.permute(keep + dims).reshape([self.size(d) for d in keep] + [n_red])
+    while x.size(-1) > 1:
+        half = x.size(-1) // 2
+        folded = aten.bitwise_xor.Tensor(x[..., :half], x[..., half:2 * half])
+        x = aten.cat([folded, x[..., 2 * half:]], -1) if x.size(-1) % 2 else folded
+    if x.size(-1) == 0:
+        x = aten.zeros(list(x.shape[:-1]) + [1], dtype=torch.int64)
+    return x.reshape(out_shape).contiguous().view(torch.uint64)
+
+
+# Note [histograms as upstream computes them]
+# Histogram.cpp / HistogramKernel.cpp: the input is read as (M, D) points; with bin counts, the
+# edges of dimension d are linspace(min, max, count + 1) in the input's dtype (range, else the
+# data's aminmax; an empty range widened by 0.5 on each side), with bin tensors they are those
+# tensors. A point outside [first edge, last edge] in any dimension (NaN included) is skipped;
+# else its bin is the last edge <= the value (upper_bound - 1; the division upstream tries first
+# is corrected to that by its local search), the last edge counting into the last bin. Bins
+# accumulate weight (or 1) point by point; density divides by the total, then by each bin's
+# widths.
+
+def _histogramdd_check(input, bins_t=None, weight=None, n_bins=None):
+    torch, aten = _aten()
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"histogramdd" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    if input.dim() < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    n = input.size(-1)
+    if n_bins is not None and n_bins != n:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+    if bins_t is not None:
+        if len(bins_t) != n:
+            raise RuntimeError(f"torch.histogramdd: expected {n} sequences of bin edges for each of the {n} "
+                               f"dimensions of the input, but got {len(bins_t)} sequences")
+        for d, b in enumerate(bins_t):
+            if b.dtype != input.dtype:
+                raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but "
+                                   f"got input with dtype {_dtype_word(input.dtype)} and bins for dimension {d} with "
+                                   f"dtype {_dtype_word(b.dtype)}")
+            if b.dim() != 1:
+                raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {b.dim()} "
+                                   f"dimensions in the bins tensor for dimension {d}")
+            if b.numel() <= 0:
+                raise RuntimeError(f"torch.histogramdd: bins tensor should have at least 1 element, but got "
+                                   f"{b.numel()} elements in the bins tensor for dimension {d}")
+    if weight is not None:
+        if weight.dtype != input.dtype:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor and weight tensor should "
+                               f"have the same dtype, but got input({_dtype_word(input.dtype)}), and "
+                               f"weight({_dtype_word(weight.dtype)})")
+        want = list(input.shape[:-1])
+        got = list(weight.shape) or [1]
+        if want != got:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                               f"input tensor excluding its innermost dimension, but got input with shape "
+                               f"{list(input.shape)} and weight with shape {list(weight.shape)}")
+
+
+def _dtype_word(dt):
+    import torch
+
+    return {torch.float32: "float", torch.float64: "double", torch.float16: "c10::Half",
+            torch.bfloat16: "c10::BFloat16"}.get(dt, str(dt).replace("torch.", ""))
+
+
+def _histogramdd_edges(input, bin_ct, range=None):
+    """select_outer_bin_edges, then linspace per dimension (Note [histograms as upstream computes them])."""
+    torch, aten = _aten()
+    n = input.size(-1)
+    for d, c in enumerate(bin_ct):
+        if c <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {c} for dimension {d}")
+    pts = input.reshape(-1, n)
+    if range is not None:
+        if len(range) != 2 * n:
+            raise RuntimeError(f"torch.histogramdd: for a {n}-dimensional histogram range should have {2 * n} "
+                               f"elements, but got {len(range)}")
+        lo, hi = [float(range[2 * d]) for d in builtins_range(n)], [float(range[2 * d + 1]) for d in builtins_range(n)]
+    elif pts.size(0) > 0:
+        lo = [float(v) for v in pts.amin(0).tolist()]
+        hi = [float(v) for v in pts.amax(0).tolist()]
+    else:
+        lo, hi = [0.0] * n, [1.0] * n
+    edges = []
+    import math
+    for d in builtins_range(n):
+        if not (math.isfinite(lo[d]) and math.isfinite(hi[d])):
+            raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{_num(lo[d])}, {_num(hi[d])}] is not finite")
+        if not lo[d] <= hi[d]:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {_num(lo[d])} max "
+                               f"{_num(hi[d])} for dimension {d}")
+        if lo[d] == hi[d]:
+            lo[d] -= 0.5
+            hi[d] += 0.5
+        edges.append(aten.linspace(lo[d], hi[d], bin_ct[d] + 1, dtype=input.dtype))
+    return edges
+
+
+def _num(v):
+    """a double as C++'s ostream prints it (6 significant digits)."""
+    return f"{v:g}" if v == v else "nan"
+
+
+import builtins as _builtins
+builtins_range = _builtins.range
+
+
+def _histogramdd_count(input, edges, weight, density):
+    """The histogram of (M, D) points over per-dimension edges (Note [histograms as upstream
+    computes them])."""
+    torch, aten = _aten()
+    n = input.size(-1)
+    pts = input.reshape(-1, n)
+    shape = [e.numel() - 1 for e in edges]
+    total = 1
+    for s_ in shape:
+        total *= s_
+    keep = aten.ones([pts.size(0)], dtype=torch.bool)
+    flat = aten.zeros([pts.size(0)], dtype=torch.int64)
+    for d in builtins_range(n):
+        e = edges[d].contiguous()
+        v = pts[:, d].contiguous()
+        keep = keep & (v >= e[0]) & (v <= e[-1])
+        pos = aten.searchsorted(e, v, right=True) - 1
+        pos = aten.where.self(pos == e.numel() - 1, pos - 1, pos).clamp(0, max(shape[d] - 1, 0))
+        flat = flat * shape[d] + pos
+    w = weight.reshape(-1) if weight is not None else aten.ones([pts.size(0)], dtype=input.dtype)
+    w = aten.where.self(keep, w, aten.zeros([], dtype=input.dtype))
+    hist = aten.zeros([total], dtype=input.dtype).index_add(0, aten.where.self(keep, flat, aten.zeros([], dtype=torch.int64)), w)
+    hist = hist.reshape(shape)
+    if density:
+        hist = hist / hist.sum()
+        for d in builtins_range(n):
+            lengths = edges[d].diff()
+            sh = [1] * n
+            sh[d] = lengths.numel()
+            hist = hist / lengths.reshape(sh)
+    return hist
+
+
+def histogram_bin_ct(self, bins=100, range=None, weight=None, density=False):
+    """Histogram.cpp histogram (bin count): the 1-D histogramdd of self.reshape(-1, 1)."""
+    torch, aten = _aten()
+    pts = self.reshape(-1, 1)
+    w = weight.reshape(-1) if weight is not None else None
+    _histogramdd_check(pts, weight=w)
+    edges = _histogramdd_edges(pts, [bins], range)
+    return _histogramdd_count(pts, edges, w, density), edges[0]
+
+
+def histogram_bins_tensor(self, bins, weight=None, density=False):
+    """Histogram.cpp histogram (bin edges given): the edges are a copy of bins."""
+    torch, aten = _aten()
+    pts = self.reshape(-1, 1)
+    w = weight.reshape(-1) if weight is not None else None
+    _histogramdd_check(pts, [bins], weight=w)
+    return _histogramdd_count(pts, [bins], w, density), bins.clone()
+
+
+def histogramdd(self, bins, range=None, weight=None, density=False):
+    """Histogram.cpp histogramdd (bin counts): _histogramdd_bin_edges, _histogramdd_from_bin_cts."""
+    _histogramdd_check(self, weight=weight, n_bins=len(bins))
+    edges = _histogramdd_edges(self, list(bins), range)
+    return _histogramdd_count(self, edges, weight, density), tuple(edges)
+
+
+def histogramdd_int_bins(self, bins, range=None, weight=None, density=False):
+    return histogramdd(self, [bins] * (self.size(-1) if self.dim() > 0 else 1), range, weight, density)
+
+
+def histogramdd_tensors(self, bins, range=None, weight=None, density=False):
+    """Histogram.cpp histogramdd (bin tensors): _histogramdd_from_bin_tensors, bins as given."""
+    _histogramdd_check(self, list(bins), weight=weight)
+    return _histogramdd_count(self, list(bins), weight, density), tuple(bins)
+
+
+# Note [fractional max pooling as upstream computes it]
+# FractionalMaxPool2d.cpp / FractionalMaxPool3d.cpp: per (batch, plane) a window start per output
+# position and dimension, from that plane's random sample u (2-d: u[0] for the width, u[1] for the
+# height; 3-d: u[0] time, u[1] height, u[2] width): alpha = (in - pool) / (out - 1) and
+# start[i] = (int)((i + u) * alpha) - (int)(u * alpha), in the input's dtype, the last start
+# in - pool. The window is scanned in row-major order; an element replaces the maximum when it is
+# greater or NaN (as cpu_adaptive_max_pool). Results are contiguous.
+
+def _fractional_max_pool(self, kernel_size, output_size, random_samples, nd):
+    torch, aten = _aten()
+    batched = self.dim() == nd + 2
+    x = self if batched else self.unsqueeze(0)
+    n, c = x.size(0), x.size(1)
+    spatial = list(x.shape[2:])
+    order = [1, 0] if nd == 2 else [0, 1, 2]   # which sample component drives each dimension
+    dt = self.dtype
+    starts = []
+    for d in builtins_range(nd):
+        i_sz, o_sz, k = spatial[d], output_size[d], kernel_size[d]
+        u = random_samples[:, :, order[d]].to(dt)                     # [N, C]
+        if o_sz > 1:
+            alpha = aten.div(aten.full([], i_sz - k, dtype=dt), aten.full([], o_sz - 1, dtype=dt))
+            i = aten.arange(o_sz, dtype=dt)
+            seq = ((i + u.unsqueeze(-1)) * alpha).to(torch.int32) - (u * alpha).to(torch.int32).unsqueeze(-1)
+            seq = seq.to(torch.int64)
+            seq[..., -1] = i_sz - k
+        else:
+            seq = aten.full([n, c, o_sz], i_sz - k, dtype=torch.int64)
+        starts.append(seq)                                            # [N, C, out_d]
+    # flat positions of every window element: [N, C, out..., k...]
+    lin = None
+    for d in builtins_range(nd):
+        shape = [n, c] + [1] * (2 * nd)
+        shape[2 + d] = output_size[d]
+        kshape = [1, 1] + [1] * (2 * nd)
+        kshape[2 + nd + d] = kernel_size[d]
+        pos = starts[d].reshape(shape) + aten.arange(kernel_size[d]).reshape(kshape)
+        lin = pos if lin is None else lin * spatial[d] + pos
+    n_out = 1
+    for o in output_size:
+        n_out *= o
+    n_k = 1
+    for k in kernel_size:
+        n_k *= k
+    lin = lin.expand([n, c] + list(output_size) + list(kernel_size)).reshape(n, c, n_out, n_k)
+    n_in = 1
+    for sp in spatial:
+        n_in *= sp
+    vals = x.reshape(n, c, n_in).gather(2, lin.reshape(n, c, n_out * n_k)).reshape(n, c, n_out, n_k)
+    best, best_idx = vals[..., 0], lin[..., 0]
+    for j in builtins_range(1, n_k):
+        v = vals[..., j]
+        take = (v > best) | aten.isnan(v)
+        best = aten.where.self(take, v, best)
+        best_idx = aten.where.self(take, lin[..., j], best_idx)
+    out_shape = [n, c] + list(output_size)
+    best, best_idx = best.reshape(out_shape), best_idx.reshape(out_shape)
+    if not batched:
+        best, best_idx = best.squeeze(0), best_idx.squeeze(0)
+    return best.contiguous(), best_idx.contiguous()
+
+
+def fractional_max_pool2d(self, kernel_size, output_size, random_samples):
+    """FractionalMaxPool2d.cpp on the CPU: upstream's checks (its meta function), then Note
+    [fractional max pooling as upstream computes it]."""
+    torch, aten = _aten()
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten.fractional_max_pool2d(meta(self), kernel_size, output_size, meta(random_samples))
+    return _fractional_max_pool(self, list(kernel_size), list(output_size), random_samples, 2)
+
+
+def fractional_max_pool3d(self, kernel_size, output_size, random_samples):
+    """FractionalMaxPool3d.cpp on the CPU: upstream's checks, then Note [fractional max pooling as
+    upstream computes it]."""
+    torch, aten = _aten()
+    if len(kernel_size) != 3:
+        raise RuntimeError("fractional_max_pool3d: kernel_size must either be a single Int or tuple of three Ints")
+    if len(output_size) != 3:
+        raise RuntimeError("fractional_max_pool3d: output_size must either be a single Int or tuple of three Ints")
+    nd = self.dim()
+    if nd not in (4, 5):
+        raise RuntimeError(f"fractional_max_pool3d_out(): Expected 4D or 5D tensor, but got: {list(self.shape)}")
+    for i in builtins_range(1, nd):
+        if self.size(i) <= 0:
+            raise RuntimeError(f"fractional_max_pool3d_out(): Expected input to have non-zero size for non-batch "
+                               f"dimensions, but got {list(self.shape)} with dimension {i} being empty.")
+    names = ("time", "height", "width")
+    for d in builtins_range(3):
+        if output_size[d] + kernel_size[d] - 1 >= self.size(nd - 3 + d):  # strictly less, unlike 2-d
+            raise RuntimeError(f"fractional_max_pool3d_out(): pool {names[d]} {kernel_size[d]} too large relative to "
+                               f"input {names[d]} {self.size(nd - 3 + d)}")
+    return _fractional_max_pool(self, list(kernel_size), list(output_size), random_samples, 3)
+
+
+def _fractional_backward(name, nd):
+    def fn(grad_output, self, kernel_size, output_size, indices):
+        torch, aten = _aten()
+        return _pool_scatter_backward(grad_output, self, indices, nd, torch.contiguous_format)
+    fn.__name__ = name
+    return fn
+
+
+# Note [segment_reduce as upstream computes it]
+# SegmentReduce.cpp: per row of lengths (or offsets) along `axis`, each segment starts from
+# `initial` (else -inf / +inf / 0 / 1 by reduction) and takes its elements one by one: max and
+# min keep a NaN once met (std::max / std::min with the accumulator first), sum and mean add, prod
+# multiplies; a mean divides by the length unless it is NaN, and an empty mean without initial is
+# NaN. The element loop runs here over the longest segment, masked.
+
+_SEGMENT_REDUCTIONS = {"max": "max", "amax": "max", "min": "min", "amin": "min", "mean": "mean", "sum": "sum",
+                       "prod": "prod"}
+
+
+def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, axis=0, unsafe=False, initial=None):
+    torch, aten = _aten()
+    axis = _wrap(axis, data.dim())
+    if indices is not None:
+        raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
+    if lengths is None and offsets is None:
+        raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined.")
+    red = _SEGMENT_REDUCTIONS.get(reduce)
+    if red is None:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    which = "offsets" if offsets is not None else "lengths"
+    seg = offsets if offsets is not None else lengths
+    if data.dim() < seg.dim():
+        raise RuntimeError(f"Expected data.dim() >= {which}_value.dim() to be true, but got false.")
+    if axis != seg.dim() - 1:
+        raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of {which} but got {axis}.")
+    if offsets is None and not unsafe:
+        if int(lengths.min()) < 0:
+            raise RuntimeError("lengths contains negative value!")
+        if not bool((lengths.sum(-1) == data.size(axis)).all()):
+            raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis to sum to "
+                               "data.size(lengths.dim()-1) when !unsafe.")
+    if seg.dtype not in (torch.int32, torch.int64):
+        kernel = "_segment_reduce_offsets_cpu_kernel1" if offsets is not None else "_segment_reduce_lengths_cpu_kernel1"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_type_name(seg.dtype)}\'')
+    if not (data.dtype.is_floating_point):
+        raise NotImplementedError(f'"_segment_reduce_cpu" not implemented for \'{_scalar_type_name(data.dtype)}\'')
+    seg = seg.to(torch.int64)
+    if offsets is not None:
+        starts, lens = seg[..., :-1], seg[..., 1:] - seg[..., :-1]
+    else:
+        lens = seg
+        starts = aten.cat([aten.zeros(list(seg.shape[:-1]) + [1], dtype=torch.int64), seg.cumsum(-1)[..., :-1]], -1)
+    n_seg = lens.size(-1)
+    outer = list(data.shape[:axis])
+    inner = list(data.shape[axis + 1:])
+    dt = data.dtype
+    if initial is not None:
+        init = float(initial)
+    else:
+        init = {"max": float("-inf"), "min": float("inf"), "mean": 0.0, "sum": 0.0, "prod": 1.0}[red]
+    acc = aten.full(outer + [n_seg] + inner, init, dtype=dt)
+    expand = lambda t: t.reshape(list(t.shape) + [1] * len(inner)).expand(outer + [n_seg] + inner)
+    lens_e, starts_e = expand(lens), expand(starts)
+    longest = int(lens.max()) if lens.numel() else 0
+    size = data.size(axis)
+    for k in builtins_range(longest):
+        valid = k < lens_e
+        pos = (starts_e + k).clamp(0, max(size - 1, 0))
+        if size == 0:
+            break
+        v = data.gather(axis, pos)
+        if red == "max":
+            nxt = aten.where.self(aten.isnan(v), v, aten.where.self(acc < v, v, acc))
+        elif red == "min":
+            nxt = aten.where.self(aten.isnan(v), v, aten.where.self(v < acc, v, acc))
+        elif red == "prod":
+            nxt = acc * v
+        else:
+            nxt = acc + v
+        acc = aten.where.self(valid, nxt, acc)
+    if red == "mean":
+        lf = lens_e.to(dt)
+        if initial is None:
+            acc = aten.where.self(lens_e == 0, aten.full([], float("nan"), dtype=dt), acc)
+        acc = aten.where.self((lens_e > 0) & ~aten.isnan(acc), acc / lf, acc)
+    return acc
 
 
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
@@ -2067,6 +3065,23 @@ COMPOSITIONS = {
     "max_pool2d": max_pool2d, "max_pool1d": max_pool1d, "max_pool1d_with_indices": max_pool1d_with_indices,
     "max_unpool2d": _in_input_format("max_unpool2d"),
     "max_pool2d_with_indices": _in_input_format("max_pool2d_with_indices"),
+    "max_pool3d": max_pool3d, "max_pool3d_with_indices": max_pool3d_with_indices,
+    "max_pool3d_with_indices_backward": max_pool3d_with_indices_backward,
+    "adaptive_max_pool1d": adaptive_max_pool1d, "adaptive_max_pool2d": adaptive_max_pool2d,
+    "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
+    "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
+    "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
+    "hash_tensor": hash_tensor, "segment_reduce": segment_reduce, "fractional_max_pool2d": fractional_max_pool2d,
+    "fractional_max_pool3d": fractional_max_pool3d,
+    "fractional_max_pool2d_backward": _fractional_backward("fractional_max_pool2d_backward", 2),
+    "fractional_max_pool3d_backward": _fractional_backward("fractional_max_pool3d_backward", 3), "histogram.bin_ct": histogram_bin_ct, "histogram.bins_tensor": histogram_bins_tensor,
+    "histogramdd": histogramdd, "histogramdd.int_bins": histogramdd_int_bins, "histogramdd.TensorList_bins": histogramdd_tensors,
+    "_cdist_backward": _cdist_backward, "multilabel_margin_loss": multilabel_margin_loss,
+    "multilabel_margin_loss_forward": multilabel_margin_loss_forward,
+    "multilabel_margin_loss_backward": multilabel_margin_loss_backward,
+    "repeat_interleave.Tensor": repeat_interleave_tensor, "repeat_interleave.self_Tensor": repeat_interleave_self_tensor,
+    "adaptive_max_pool2d_backward": _adaptive_max_pool_backward("adaptive_max_pool2d_backward", 2),
+    "adaptive_max_pool3d_backward": _adaptive_max_pool_backward("adaptive_max_pool3d_backward", 3),
     "upsample_nearest3d.vec": _in_input_format("upsample_nearest3d.vec"),
     "_upsample_nearest_exact3d.vec": _in_input_format("_upsample_nearest_exact3d.vec"),
     **{f"{name}{ov}": _laid_out_as_binary(fn) for name, fn in _POLYNOMIALS.items()
@@ -2879,7 +3894,7 @@ TABLE = {
     "_unsafe_index_put", "_unsafe_masked_index", "_unsafe_masked_index_put_accumulate", "addmv",
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "block_diag", "bucketize.Tensor", "celu", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor",
-    "deg2rad", "diag_embed", "diagonal_copy", "dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
+    "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
     "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
     "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2", "logspace",
     "max_pool2d_with_indices_backward", "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",

@@ -267,6 +267,199 @@ add("upsample_nearest3d.vec", {"0": "torch.nn.functional.interpolate(randn(1, 2,
                                "size": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), size=(3, 4, 5))"}, exact=True)
 add("_upsample_nearest_exact3d.vec", {"0": "torch.nn.functional.interpolate(randn(1, 2, 2, 3, 2, seed=1), size=(3, 4, 5), mode='nearest-exact')"}, exact=True)
 
+# ---- 3-d and adaptive max pooling, linear upsampling (issue 14's refusals) ----
+F = "torch.nn.functional"
+CL3 = "randn(2, 4, 5, 6, 3, seed=1).permute(0, 4, 1, 2, 3)"  # channels_last_3d strides
+VJ = "x = {x}; requires_grad(x); out = vjp({call}, [x])"
+add("max_pool3d_with_indices", {"0": f"{F}.max_pool3d(randn(2, 3, 4, 5, 6, seed=1), 2, return_indices=True)",
+                                "cl3d": f"{F}.max_pool3d({CL3}, (2, 3, 2), (1, 2, 2), 1, return_indices=True)",
+                                "4d": f"{F}.max_pool3d(randn(3, 5, 5, 5, seed=1), 3, 2, 1, dilation=(1, 2, 1), ceil_mode=True, return_indices=True)",
+                                "cl4d": f"{F}.max_pool3d(randn(3, 4, 5, 6, seed=1).contiguous(memory_format=torch.channels_last), 2, return_indices=True)",
+                                "bad_pad": f"{F}.max_pool3d(randn(2, 3, 4, 5, 6, seed=1), 2, padding=2, return_indices=True)",
+                                "bad_rank": f"{F}.max_pool3d(randn(4, 5, 6, seed=1), 2, return_indices=True)"}, exact=True)
+add("max_pool3d", {"0": f"{F}.max_pool3d(randn(1, 2, 3, 4, 5, seed=1), (1, 2, 3), 1)", "cl3d": f"{F}.max_pool3d({CL3}, 2)"}, exact=True)
+add("max_pool3d_with_indices_backward", {
+    "0": VJ.format(x="randn(2, 3, 4, 5, 6, seed=1)", call=f"{F}.max_pool3d(x, 3, 1, 1)"),
+    "cl3d": VJ.format(x=CL3, call=f"{F}.max_pool3d(x, 2, 2)"),
+    "direct": "torch.ops.aten.max_pool3d_with_indices_backward(torch.ones(1, 1, 1, 1, 1), randn(1, 1, 2, 2, 2), [2, 2, 2], [2, 2, 2], [0, 0, 0], [1, 1, 1], False, literal([[[[[5]]]]], torch.int64))",
+    "bad": "torch.ops.aten.max_pool3d_with_indices_backward(torch.ones(1, 1, 2, 1, 1), randn(1, 1, 2, 2, 2), [2, 2, 2], [2, 2, 2], [0, 0, 0], [1, 1, 1], False, literal([[[[[5]]]]], torch.int64))"})
+NANS = "literal([[[1.0, float('nan'), 3.0, float('nan'), 2.0, 5.0, 5.0]]])"
+add("adaptive_max_pool1d", {"0": f"{F}.adaptive_max_pool1d(randn(2, 3, 7, seed=1), 3, return_indices=True)",
+                            "2d": f"{F}.adaptive_max_pool1d(randn(3, 5, seed=1), 4)",
+                            "nan_ties": f"{F}.adaptive_max_pool1d({NANS}, 3, return_indices=True)",
+                            "bad_rank": f"{F}.adaptive_max_pool1d(randn(7, seed=1), 3)",
+                            "empty": f"{F}.adaptive_max_pool1d(randn(2, 0, 7, seed=1), 3)"}, exact=True)
+add("adaptive_max_pool2d", {"0": f"{F}.adaptive_max_pool2d(randn(2, 3, 5, 7, seed=1), (3, 4), return_indices=True)",
+                            "cl": f"{F}.adaptive_max_pool2d(randn(2, 3, 5, 6, seed=1).contiguous(memory_format=torch.channels_last), (2, 4), return_indices=True)",
+                            "3d": f"{F}.adaptive_max_pool2d(make((3, 6, 5), layout='t', seed=1), (4, 2), return_indices=True)",
+                            "up": f"{F}.adaptive_max_pool2d(randn(1, 2, 3, 2, seed=1), (5, 4), return_indices=True)",
+                            "zero": f"{F}.adaptive_max_pool2d(randn(2, 3, 4, 4, seed=1), (0, 2), return_indices=True)",
+                            "empty": f"{F}.adaptive_max_pool2d(randn(2, 0, 4, 4, seed=1), 2)",
+                            "neg": f"{F}.adaptive_max_pool2d(randn(2, 3, 4, 4, seed=1), (-1, 2))"}, exact=True)
+add("adaptive_max_pool3d", {"0": f"{F}.adaptive_max_pool3d(randn(2, 3, 4, 5, 7, seed=1), (3, 2, 4), return_indices=True)",
+                            "cl3d": f"{F}.adaptive_max_pool3d({CL3}, (3, 3, 4), return_indices=True)",
+                            "4d": f"{F}.adaptive_max_pool3d(randn(3, 4, 5, 6, seed=1), 2, return_indices=True)",
+                            "bad_rank": f"{F}.adaptive_max_pool3d(randn(4, 5, 6, seed=1), 2)"}, exact=True)
+add("adaptive_max_pool2d_backward", {
+    "0": VJ.format(x="randn(2, 3, 5, 7, seed=1)", call=f"{F}.adaptive_max_pool2d(x, (3, 4))"),
+    "cl": VJ.format(x="randn(2, 3, 5, 6, seed=1).contiguous(memory_format=torch.channels_last)", call=f"{F}.adaptive_max_pool2d(x, (4, 4))"),
+    "1d": VJ.format(x="randn(2, 3, 7, seed=1)", call=f"{F}.adaptive_max_pool1d(x, 5)")}, exact=True)
+add("adaptive_max_pool3d_backward", {
+    "0": VJ.format(x="randn(2, 3, 4, 5, 7, seed=1)", call=f"{F}.adaptive_max_pool3d(x, (3, 2, 4))"),
+    "cl3d": VJ.format(x=CL3, call=f"{F}.adaptive_max_pool3d(x, 3)")}, exact=True)
+add("upsample_linear1d.vec", {"size": f"{F}.interpolate(randn(2, 3, 5, seed=1), size=9, mode='linear')",
+                              "align": f"{F}.interpolate(randn(2, 3, 5, seed=1), size=13, mode='linear', align_corners=True)",
+                              "scale": f"{F}.interpolate(randn(2, 3, 5, seed=1), scale_factor=1.7, mode='linear')",
+                              "recompute": f"{F}.interpolate(randn(2, 3, 5, seed=1), scale_factor=0.6, mode='linear', recompute_scale_factor=True)",
+                              "down": f"{F}.interpolate(make((2, 3, 11), layout='slice', seed=1), size=4, mode='linear')",
+                              "bad_size": "torch.ops.aten.upsample_linear1d.vec(randn(2, 3, 4, seed=1), [3, 4], False, None)"}, exact=True)
+add("upsample_linear1d", {"0": "torch.ops.aten.upsample_linear1d(randn(2, 3, 6, seed=1), [10], False, None)",
+                          "one": "torch.ops.aten.upsample_linear1d(randn(2, 3, 6, seed=1), [1], True, None)",
+                          "int": "torch.ops.aten.upsample_linear1d(literal([[[1, 2, 3]]], torch.int64), [5], False, None)",
+                          "empty": "torch.ops.aten.upsample_linear1d(randn(2, 0, 4, seed=1), [3], False, None)",
+                          "batch0": "torch.ops.aten.upsample_linear1d(randn(0, 3, 4, seed=1), [3], False, None)",
+                          "rank": "torch.ops.aten.upsample_linear1d(randn(2, 3, 4, 5, seed=1), [3], False, None)",
+                          "zero": "torch.ops.aten.upsample_linear1d(randn(2, 3, 4, seed=1), [0], False, None)"}, exact=True)
+# float64 is computed without upstream's fused multiply-adds (Note [Linear upsampling as upstream rounds it])
+add("upsample_linear1d", {"f64": "torch.ops.aten.upsample_linear1d(randn(2, 3, 6, seed=1, dtype=torch.float64), [10], False, 0.6)"})
+add("upsample_linear1d_backward", {
+    "up": VJ.format(x="randn(2, 3, 5, seed=1)", call=f"{F}.interpolate(x, size=9, mode='linear')"),
+    "down": VJ.format(x="randn(2, 3, 11, seed=1)", call=f"{F}.interpolate(x, size=4, mode='linear')"),
+    "align": VJ.format(x="randn(2, 3, 5, seed=1)", call=f"{F}.interpolate(x, size=8, mode='linear', align_corners=True)"),
+    "bad": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, 5, seed=1), [3], [2, 3, 4], False, None)",
+    "bad_rank": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, seed=1), [3], [2, 3, 4], False, None)",
+    "bad_in": "torch.ops.aten.upsample_linear1d_backward(randn(2, 3, 3, seed=1), [3], [2, 3, 0], False, None)"})
+add("grid_sampler", {"2d": "torch.grid_sampler(randn(1, 2, 4, 5, seed=1), randn(1, 3, 3, 2, seed=2).tanh(), 0, 0, False)",
+                     "nearest": "torch.grid_sampler(randn(2, 2, 4, 5, seed=1), randn(2, 3, 3, 2, seed=2), 1, 1, True)"})
+MLT = "literal([[3, 0, -1, 1], [0, 1, 2, 3], [1, 1, -1, 3]], torch.int64)"
+add("multilabel_margin_loss", {"mean": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), {MLT})",
+                               "sum": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), {MLT}, reduction='sum')",
+                               "none": f"{F}.multilabel_margin_loss(make((4, 3), layout='t', seed=1), {MLT}, reduction='none')",
+                               "1d": f"{F}.multilabel_margin_loss(randn(4, seed=1), literal([2, 2, -1, 0], torch.int64))",
+                               "range": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), literal([[0, 0, -1, 1], [0, 1, 2, 3], [1, 1, -1, 4]], torch.int64))",
+                               "below": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), literal([[-2, 0, -1, 1], [0, 1, 2, 3], [1, 1, -1, 3]], torch.int64))",
+                               "int32": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), {MLT}.int())",
+                               "shape": f"{F}.multilabel_margin_loss(randn(3, 4, seed=1), literal([0, 1, 2], torch.int64))",
+                               "all": f"{F}.multilabel_margin_loss(randn(2, 3, seed=1), literal([[0, 1, 2], [2, -1, 1]], torch.int64), reduction='none')"})
+add("multilabel_margin_loss_forward", {"0": f"torch.ops.aten.multilabel_margin_loss_forward(randn(3, 4, seed=1), {MLT}, 0)"})
+add("multilabel_margin_loss_backward", {
+    "mean": VJ.format(x="randn(3, 4, seed=1)", call=f"{F}.multilabel_margin_loss(x, {MLT})"),
+    "sum": VJ.format(x="randn(3, 4, seed=1)", call=f"{F}.multilabel_margin_loss(x, {MLT}, reduction='sum')"),
+    "none": VJ.format(x="randn(3, 4, seed=1)", call=f"{F}.multilabel_margin_loss(x, {MLT}, reduction='none')"),
+    "1d": VJ.format(x="randn(4, seed=1)", call=f"{F}.multilabel_margin_loss(x, literal([2, 2, -1, 0], torch.int64), reduction='none')")})
+add("repeat_interleave.Tensor", {"0": "torch.repeat_interleave(literal([2, 0, 3, 1], torch.int64))",
+                                 "int32": "torch.repeat_interleave(literal([1, 2], torch.int32))",
+                                 "empty": "torch.repeat_interleave(literal([], torch.int32))",
+                                 "float": "torch.repeat_interleave(literal([1.0, 2.0]))",
+                                 "2d": "torch.repeat_interleave(literal([[1, 2]], torch.int64))",
+                                 "neg": "torch.repeat_interleave(literal([1, -1], torch.int64))",
+                                 "size": "torch.repeat_interleave(literal([1, 2], torch.int64), output_size=3)",
+                                 "bad_size": "torch.repeat_interleave(literal([1, 2], torch.int64), output_size=4)"}, exact=True)
+add("repeat_interleave.self_Tensor", {"flat": f"torch.repeat_interleave({X}, literal([2, 0, 1] * 4, torch.int64))",
+                                      "dim": f"torch.repeat_interleave({XT}, literal([2, 0, 1, 3], torch.int64), dim=1)",
+                                      "scalar": f"torch.repeat_interleave({XT}, literal(2, torch.int64), dim=0)",
+                                      "one": f"torch.repeat_interleave({X}, literal([3], torch.int64), dim=-1)",
+                                      "mismatch": f"torch.repeat_interleave({X}, literal([1, 2], torch.int64), dim=1)",
+                                      "2d": f"torch.repeat_interleave({X}, literal([[1, 2]], torch.int64), dim=1)",
+                                      "grad": VJ.format(x="randn(3, 4, seed=1)", call="torch.repeat_interleave(x, literal([2, 0, 1], torch.int64), dim=0)")}, exact=True)
+
+CD1, CD2 = "randn(2, 3, 4, seed=1)", "randn(1, 5, 4, seed=2)"
+add("cdist", {**{f"p{p}": f"torch.cdist({CD1}, {CD2}, p={p})" for p in ("0.0", "1.0", "1.5", "2.0", "3.0", "float('inf')")},
+              "mm": "torch.cdist(randn(30, 4, seed=1), randn(6, 4, seed=2))",
+              "mm_mode": f"torch.cdist({CD1}, {CD2}, compute_mode='use_mm_for_euclid_dist')",
+              "no_mm": "torch.cdist(randn(30, 4, seed=1), randn(6, 4, seed=2), compute_mode='donot_use_mm_for_euclid_dist')",
+              "t": "torch.cdist(make((4, 3), layout='t', seed=1), randn(2, 4, seed=2))",
+              "empty": "torch.cdist(randn(0, 4, seed=1), randn(3, 4, seed=2))",
+              "cols0": "torch.cdist(randn(3, 0, seed=1), randn(2, 0, seed=2))",
+              "rank": "torch.cdist(randn(4, seed=1), randn(3, 4, seed=2))",
+              "cols": "torch.cdist(randn(3, 4, seed=1), randn(3, 5, seed=2))",
+              "neg_p": f"torch.cdist({CD1}, {CD2}, p=-1.0)",
+              "int": "torch.cdist(literal([[1, 2]], torch.int64), literal([[0, 1]], torch.int64))"})
+add("_cdist_forward", {"0": f"torch.ops.aten._cdist_forward({CD1}, {CD2}, 2.0, None)",
+                       "mode": f"torch.ops.aten._cdist_forward({CD1}, {CD2}, 2.0, 3)"})
+add("_euclidean_dist", {"0": "torch.ops.aten._euclidean_dist(randn(3, 4, seed=1), randn(5, 4, seed=2))"})
+CDG = "x = {a}; y = {b}; requires_grad(x, y); out = vjp(torch.cdist(x, y, {p}), [x, y])"
+add("_cdist_backward", {**{f"p{p}": CDG.format(a=CD1, b=CD2, p=p) for p in ("0.0", "1.0", "1.5", "2.0", "3.0", "float('inf')")},
+                        "zero_dist": CDG.format(a="literal([[0.0, 1.0], [2.0, 2.0]])", b="literal([[0.0, 1.0]])", p="2.0"),
+                        "direct": f"torch.ops.aten._cdist_backward(randn(3, 5, seed=3), randn(3, 4, seed=1), randn(5, 4, seed=2), 2.0, torch.cdist(randn(3, 4, seed=1), randn(5, 4, seed=2)))"})
+add("_euclidean_dist_backward", {"mm": CDG.format(a="randn(30, 4, seed=1)", b="randn(6, 4, seed=2)", p="2.0"),
+                                 "batch": CDG.format(a="randn(2, 30, 3, seed=1)", b="randn(2, 4, 3, seed=2)", p="2.0")})
+
+GI = "randn(2, 3, 4, 5, 6, seed=1)"
+GG = "(randn(2, 3, 2, 4, 3, seed=2) * 0.8)"
+add("grid_sampler_3d", {**{f"bilinear_{pm}_{ac}": f"torch.grid_sampler({GI}, {GG}, 0, {pm}, {ac})" for pm in (0, 1, 2) for ac in (False, True)},
+                        **{f"nearest_{pm}": f"torch.grid_sampler({GI}, {GG}, 1, {pm}, False)" for pm in (0, 1, 2)},
+                        "direct": f"torch.ops.aten.grid_sampler_3d(make((2, 3, 4, 5, 6), layout='t', seed=1), {GG}, 0, 2, True)",
+                        "f64": f"torch.grid_sampler({GI}.double(), {GG}.double(), 0, 0, False)",
+                        "bicubic": f"torch.grid_sampler({GI}, {GG}, 2, 0, False)",
+                        "rank": f"torch.ops.aten.grid_sampler_3d({GI}, randn(2, 3, 4, 3, seed=2), 0, 0, False)",
+                        "batch": f"torch.grid_sampler({GI}, randn(1, 3, 2, 4, 3, seed=2), 0, 0, False)"})
+
+add("hash_tensor", {"all": f"torch.hash_tensor({X})", "dim": f"torch.hash_tensor({XT}, [1])",
+                    "keep": "torch.hash_tensor(randn(3, 4, 5, seed=1), [0, 2], keepdim=True)",
+                    "int": "torch.hash_tensor(literal([[1, 2, 3], [-4, 5, 7]], torch.int64), [1])",
+                    "int8": "torch.hash_tensor(literal([-1, 3], torch.int8))", "bool": "torch.hash_tensor(literal([True, False, True]))",
+                    "f64": "torch.hash_tensor(randn(5, seed=1, dtype=torch.float64))", "signed_zero": "torch.hash_tensor(literal([-0.0, 1.0]))",
+                    "scalar": "torch.hash_tensor(literal(2.5))", "empty_dim": "torch.hash_tensor(randn(2, 0, seed=1), [0])",
+                    "empty": "torch.hash_tensor(randn(0, 3, seed=1))", "zero_size": "torch.hash_tensor(randn(0, 3, seed=1), [0])",
+                    "mode": f"torch.hash_tensor({X}, mode=1)", "bad_dim": f"torch.hash_tensor({X}, [5])"}, exact=True)
+
+HX = "literal([0.0, 1.0, 1.0, 2.0, 3.0, 2.5, 5.0, -1.0])"
+add("histogram.bin_ct", {"0": f"torch.histogram(randn(3, 7, seed=1), 5)", "range": f"torch.histogram({HX}, 3, range=(0.0, 3.0))",
+                         "weight": f"torch.histogram({HX}, 4, weight=randn(8, seed=2), density=True)",
+                         "edges": f"torch.histogram({HX}, 7)", "const": "torch.histogram(torch.full((3,), 2.0), 2)",
+                         "empty": "torch.histogram(randn(0, seed=1), 3)", "nan": "torch.histogram(literal([1.0, float('nan')]), 3)",
+                         "nan_range": "torch.histogram(literal([1.0, float('nan'), 2.0]), 3, range=(0.0, 2.0))",
+                         "f64": "torch.histogram(randn(10, seed=1, dtype=torch.float64), 4, density=True)",
+                         "int": "torch.histogram(literal([1, 2], torch.int64), 3)", "zero_bins": f"torch.histogram({HX}, 0)",
+                         "min_max": f"torch.histogram({HX}, 3, range=(2.0, 1.0))", "inf": f"torch.histogram({HX}, 3, range=(0.0, float('inf')))",
+                         "weight_shape": f"torch.histogram({HX}, 3, weight=randn(7, seed=2))",
+                         "weight_dtype": f"torch.histogram({HX}, 3, weight=randn(8, seed=2, dtype=torch.float64))"})
+add("histogram.bins_tensor", {"0": f"torch.histogram({HX}, literal([0.0, 1.0, 2.5, 3.0]))",
+                              "weight": f"torch.histogram({HX}, literal([-1.0, 0.5, 5.0]), weight=randn(8, seed=2), density=True)",
+                              "dtype": f"torch.histogram({HX}, literal([0.0, 1.0], torch.float64))",
+                              "rank": f"torch.histogram({HX}, literal([[0.0, 1.0]]))", "empty": f"torch.histogram({HX}, literal([]))"})
+HD = "randn(6, 2, seed=1)"
+add("histogramdd", {"0": f"torch.histogramdd({HD}, [2, 3])", "range": f"torch.histogramdd({HD}, [2, 2], range=[-1.0, 1.0, 0.0, 2.0])",
+                    "weight": f"torch.histogramdd({HD}, [3, 2], weight=randn(6, seed=2), density=True)",
+                    "bins": f"torch.histogramdd({HD}, [2])", "range_len": f"torch.histogramdd({HD}, [2, 2], range=[0.0, 1.0])",
+                    "rank": "torch.histogramdd(randn(5, seed=1), [2])"})
+add("histogramdd.int_bins", {"0": "torch.histogramdd(randn(2, 3, 3, seed=1), 2)"})
+add("histogramdd.TensorList_bins", {"0": f"torch.histogramdd({HD}, [literal([-2.0, 0.0, 2.0]), literal([-1.0, 1.0])])",
+                                    "count": f"torch.histogramdd({HD}, [literal([-2.0, 0.0, 2.0])])"})
+
+RS2, RS3 = "make((2, 3, 2), role='prob', seed=5)", "make((2, 3, 3), role='prob', seed=5)"
+add("fractional_max_pool2d", {"0": f"torch.ops.aten.fractional_max_pool2d(randn(2, 3, 7, 9, seed=1), [2, 3], [4, 5], {RS2})",
+                              "f": f"{F}.fractional_max_pool2d(randn(2, 3, 8, 8, seed=1), 3, output_size=4, return_indices=True, _random_samples={RS2})",
+                              "ratio": f"{F}.fractional_max_pool2d(randn(1, 3, 10, 7, seed=1), 2, output_ratio=0.5, _random_samples=make((1, 3, 2), role='prob', seed=5))",
+                              "3d": f"torch.ops.aten.fractional_max_pool2d(make((3, 6, 6), layout='t', seed=1), [2, 2], [3, 1], make((1, 3, 2), role='prob', seed=5))",
+                              "nan": f"torch.ops.aten.fractional_max_pool2d(literal([[[[1.0, float('nan'), 3.0], [float('nan'), 2.0, 5.0], [5.0, 0.0, 1.0]]]]), [2, 2], [2, 2], make((1, 1, 2), role='prob', seed=5))",
+                              "too_big": f"torch.ops.aten.fractional_max_pool2d(randn(2, 3, 4, 4, seed=1), [3, 3], [3, 3], {RS2})",
+                              "rank": f"torch.ops.aten.fractional_max_pool2d(randn(4, 4, seed=1), [2, 2], [2, 2], {RS2})"}, exact=True)
+add("fractional_max_pool3d", {"0": f"torch.ops.aten.fractional_max_pool3d(randn(2, 3, 5, 7, 6, seed=1), [2, 3, 2], [3, 4, 4], {RS3})",
+                              "4d": f"torch.ops.aten.fractional_max_pool3d(randn(3, 5, 5, 5, seed=1), [2, 2, 2], [2, 3, 3], make((1, 3, 3), role='prob', seed=5))",
+                              "batch0": f"torch.ops.aten.fractional_max_pool3d(randn(0, 3, 5, 5, 5, seed=1), [2, 2, 2], [2, 3, 3], make((0, 3, 3), role='prob', seed=5))",
+                              "too_big": f"torch.ops.aten.fractional_max_pool3d(randn(2, 3, 4, 4, 4, seed=1), [3, 3, 3], [3, 2, 2], {RS3})",
+                              "edge": f"torch.ops.aten.fractional_max_pool3d(randn(2, 3, 5, 5, 5, seed=1), [2, 2, 2], [4, 3, 3], {RS3})",
+                              "rank": f"torch.ops.aten.fractional_max_pool3d(randn(4, 4, 4, seed=1), [2, 2, 2], [2, 2, 2], {RS3})"}, exact=True)
+add("fractional_max_pool2d_backward", {"0": VJ.format(x="randn(2, 3, 7, 9, seed=1)", call=f"torch.ops.aten.fractional_max_pool2d(x, [3, 3], [4, 5], {RS2})")}, exact=True)
+add("fractional_max_pool3d_backward", {"0": VJ.format(x="randn(2, 3, 5, 7, 6, seed=1)", call=f"torch.ops.aten.fractional_max_pool3d(x, [2, 3, 2], [3, 4, 4], {RS3})")}, exact=True)
+
+SD = "literal([[1.0, -2.0], [float('nan'), 3.0], [0.5, 4.0], [2.0, -1.0], [7.0, 0.25]])"
+SL = "literal([2, 0, 3], torch.int64)"
+add("segment_reduce", {**{f"{r}": f"torch.segment_reduce({SD}, '{r}', lengths={SL})" for r in ("max", "amin", "mean", "sum", "prod")},
+                       **{f"{r}_initial": f"torch.segment_reduce({SD}, '{r}', lengths={SL}, initial=1.5)" for r in ("amax", "min", "mean")},
+                       "offsets": f"torch.segment_reduce({SD}, 'sum', offsets=literal([0, 2, 2, 5], torch.int32))",
+                       "axis1": "torch.segment_reduce(randn(2, 5, 3, seed=1), 'mean', lengths=literal([[1, 4], [3, 2]], torch.int64), axis=1)",
+                       "offsets_axis1": "torch.segment_reduce(randn(2, 5, seed=1), 'max', offsets=literal([[0, 1, 5], [0, 3, 5]], torch.int64), axis=1)",
+                       "unsafe": f"torch.segment_reduce({SD}, 'sum', lengths=literal([1, 1], torch.int64), unsafe=True)",
+                       "f64": f"torch.segment_reduce({SD}.double(), 'prod', lengths={SL})",
+                       "none": f"torch.segment_reduce({SD}, 'sum')", "bad_reduce": f"torch.segment_reduce({SD}, 'foo', lengths={SL})",
+                       "bad_sum": f"torch.segment_reduce({SD}, 'sum', lengths=literal([2, 1], torch.int64))",
+                       "negative": f"torch.segment_reduce({SD}, 'sum', lengths=literal([2, -1, 4], torch.int64))",
+                       "axis": f"torch.segment_reduce({SD}, 'sum', lengths={SL}, axis=1)",
+                       "int_data": f"torch.segment_reduce(literal([1, 2, 3], torch.int64), 'sum', lengths=literal([3], torch.int64))"})
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
