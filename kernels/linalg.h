@@ -3,7 +3,8 @@
  * SVD, QR) upstream's CPU kernels call. The triangular solve takes strided matrices and batches as
  * lists of element offsets; the LAPACK entries take `batch` column-major matrices stored one after
  * another (a contiguous batch of Fortran-order matrices, leading dimension = rows), as upstream
- * hands them to LAPACK. Adding an op: declare it here, write it in linalg.c, test it in tests/kernels/.
+ * hands them to LAPACK; float32 goes through the double-precision routines (Note [float32 through
+ * double LAPACK] in linalg.c). Adding an op: declare it here, write it in linalg.c, test it in tests/kernels/.
  */
 #ifndef TN_KERNELS_LINALG_H
 #define TN_KERNELS_LINALG_H
