@@ -384,3 +384,68 @@ tn_lapack_orgqr(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k, void 
     free(work);
     return TN_OK;
 }
+
+// sytrf
+tn_status
+tn_lapack_sytrf(int dtype, int64_t batch, int64_t n, void *a, int32_t *piv, int32_t *info)
+{
+    if (dtype == TN_DTYPE_F32 && batch > 0 && n > 0) {
+        double *w = widened(a, batch * n * n);
+        if (!w)
+            return TN_ERR_NOMEM;
+        tn_status st = tn_lapack_sytrf(TN_DTYPE_F64, batch, n, w, piv, info);
+        narrow_into(a, w, batch * n * n);
+        free(w);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || !fits(n) || !fits(n * n))
+        return TN_ERR_VALUE;
+    if (n == 0 || batch == 0) {
+        for (int64_t b = 0; b < batch; b++)
+            info[b] = 0;
+        return TN_OK;
+    }
+    lapack_int ln = (lapack_int)n, lwork = -1, i = 0;
+    char uplo = 'L';
+    double wq[2] = {0};
+    LAPACK_dsytrf(&uplo, &ln, (double *)a, &ln, piv, wq, &lwork, &i);
+    lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
+    double *work = malloc(sizeof(double) * (size_t)lwork);
+    if (!work)
+        return TN_ERR_NOMEM;
+    for (int64_t b = 0; b < batch; b++) {
+        i = 0;
+        LAPACK_dsytrf(&uplo, &ln, (double *)a + b * n * n, &ln, piv + b * n, work, &lwork, &i);
+        info[b] = i;
+    }
+    free(work);
+    return TN_OK;
+}
+
+// sytrs
+tn_status
+tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const void *ld, const int32_t *piv, void *b)
+{
+    if (dtype == TN_DTYPE_F32 && batch > 0 && n * k > 0) {
+        double *l = widened(ld, batch * n * n), *w = widened(b, batch * n * k);
+        tn_status st = l && w ? tn_lapack_sytrs(TN_DTYPE_F64, batch, n, k, l, piv, w) : TN_ERR_NOMEM;
+        if (st == TN_OK)
+            narrow_into(b, w, batch * n * k);
+        free(l);
+        free(w);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || !fits(n) || !fits(k) || !fits(n * n) || !fits(n * k))
+        return TN_ERR_VALUE;
+    if (n == 0 || k == 0)
+        return TN_OK;
+    lapack_int ln = (lapack_int)n, lk = (lapack_int)k, info = 0;
+    char uplo = 'L';
+    for (int64_t i = 0; i < batch; i++)
+        LAPACK_dsytrs(&uplo, &ln, &lk, (const double *)ld + i * n * n, &ln, piv + i * n, (double *)b + i * n * k, &ln, &info);
+    return TN_OK;
+}

@@ -59,4 +59,11 @@ tn_status tn_lapack_geqrf(int dtype, int64_t batch, int64_t m, int64_t n, void *
  * holds the reflectors below its diagonal on entry and Q on return; `tau` has k per matrix. */
 tn_status tn_lapack_orgqr(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k, void *a, const void *tau);
 
+/* Bunch-Kaufman LDL^T (sytrf, lower triangle) of each symmetric n×n matrix of `a`, in place;
+ * `piv` gets LAPACK's n pivots per matrix (negative for 2×2 blocks), `info` one info per matrix. */
+tn_status tn_lapack_sytrf(int dtype, int64_t batch, int64_t n, void *a, int32_t *piv, int32_t *info);
+
+/* Solves A X = B in place of the n×k matrices of `b` from sytrf's lower `ld` and `piv` (sytrs). */
+tn_status tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const void *ld, const int32_t *piv, void *b);
+
 #endif /* TN_KERNELS_LINALG_H */

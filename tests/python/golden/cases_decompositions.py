@@ -548,3 +548,4 @@ add("linalg_tensorsolve", {"0": "torch.linalg.tensorsolve(randn(6, 4, 3, 2, seed
 add("lu_unpack", {"0": f"torch.lu_unpack(*torch.linalg.lu_factor({SQA}))", "wide": "torch.lu_unpack(*torch.linalg.lu_factor(randn(3, 5, seed=3)))"})
 add("linalg_lu", {"0": f"torch.linalg.lu({SQT})", "tall": "torch.linalg.lu(randn(2, 5, 3, seed=3))"})
 add("orgqr", {"0": "torch.orgqr(*torch.geqrf(randn(4, 3, seed=3)))"})
+add("linalg_ldl_factor", {"0": f"torch.linalg.ldl_factor({SQA})", "t": f"torch.linalg.ldl_factor({SQT})"})

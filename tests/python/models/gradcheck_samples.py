@@ -270,7 +270,7 @@ def samples() -> dict[str, tuple[str, str]]:
 
 # Upstream's own gradcheck fails on these samples: double backward upstream refuses, formulas
 # that are not the true derivative (normal: zeros for mean/std; as_strided_scatter), ops
-# upstream does not differentiate (floor_divide, bernoulli.p).
+# upstream does not differentiate (floor_divide, bernoulli.p, geqrf, the LDL factorization).
 UPSTREAM_FAILS = {
     '_scaled_dot_product_flash_attention_for_cpu_backward': 'RuntimeError: derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not implemented',
     'as_strided_scatter': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
@@ -278,6 +278,8 @@ UPSTREAM_FAILS = {
     'floor_divide': 'RuntimeError: derivative for aten::floor_divide is not implemented',
     'floor_divide.Scalar': 'RuntimeError: derivative for aten::floor_divide is not implemented',
     'geqrf': "NotImplementedError: the derivative for 'geqrf' is not implemented.",
+    'linalg_ldl_factor_ex': 'RuntimeError: derivative for aten::linalg_ldl_factor_ex is not implemented',
+    'linalg_ldl_solve': 'RuntimeError: derivative for aten::linalg_ldl_solve is not implemented',
     'hardsigmoid_backward': 'RuntimeError: derivative for aten::hardsigmoid_backward is not implemented',
     'logit_backward': 'RuntimeError: derivative for aten::logit_backward is not implemented',
     'mish_backward': 'RuntimeError: derivative for aten::mish_backward is not implemented',
@@ -286,7 +288,7 @@ UPSTREAM_FAILS = {
     'silu_backward': 'RuntimeError: derivative for aten::silu_backward is not implemented',
 }
 
-# Ours fails where the oracle column says so, kept here so a fix or a new failure shows: the 10
+# Ours fails where the oracle column says so, kept here so a fix or a new failure shows: the 12
 # that upstream fails too (as_strided_scatter with upstream's formula and upstream's Jacobian
 # mismatch), and two linalg derivatives not written yet.
 OURS_PINNED = {
@@ -296,6 +298,8 @@ OURS_PINNED = {
     'floor_divide': 'RuntimeError: derivative for aten::floor_divide is not implemented',
     'floor_divide.Scalar': 'RuntimeError: derivative for aten::floor_divide.Scalar is not implemented',
     'geqrf': "NotImplementedError: the derivative for 'geqrf' is not implemented.",
+    'linalg_ldl_factor_ex': 'RuntimeError: derivative for aten::linalg_ldl_factor_ex is not implemented',
+    'linalg_ldl_solve': 'RuntimeError: derivative for aten::linalg_ldl_solve is not implemented',
     'hardsigmoid_backward': 'RuntimeError: derivative for aten::hardsigmoid_backward is not implemented',
     'logit_backward': 'RuntimeError: derivative for aten::logit_backward is not implemented',
     'normal.Tensor_float': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
