@@ -3618,6 +3618,31 @@ glue_linalg_inv_ex(tn_value *a)
     );
 }
 
+/* aten::linalg_ldl_factor_ex(Tensor self, *, bool hermitian=False, bool check_errors=False) -> (Tensor LD, Tensor pivots, Tensor info) */
+static PyObject *
+glue_linalg_ldl_factor_ex(tn_value *a)
+{
+    return tn_op_linalg_ldl_factor_ex(
+        &tn_ops[TN_OP_linalg_ldl_factor_ex],
+        TN_T(a[0].u.t),
+        (a[1].u.i != 0),
+        (a[2].u.i != 0)
+    );
+}
+
+/* aten::linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian=False) -> Tensor */
+static PyObject *
+glue_linalg_ldl_solve(tn_value *a)
+{
+    return tn_op_linalg_ldl_solve(
+        &tn_ops[TN_OP_linalg_ldl_solve],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        TN_T(a[2].u.t),
+        (a[3].u.i != 0)
+    );
+}
+
 /* aten::linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) */
 static PyObject *
 glue_linalg_lu_factor_ex(tn_value *a)
@@ -7332,6 +7357,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_linalg_cholesky_ex, glue_linalg_cholesky_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_householder_product, glue_linalg_householder_product, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_inv_ex, glue_linalg_inv_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linalg_ldl_factor_ex, glue_linalg_ldl_factor_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_linalg_ldl_solve, glue_linalg_ldl_solve, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_lu_factor_ex, glue_linalg_lu_factor_ex, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_lu_solve, glue_linalg_lu_solve, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_linalg_qr, glue_linalg_qr, 1, "float32,float64", (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

@@ -619,6 +619,10 @@ PyObject *tn_op_linalg_cholesky_ex(const tn_op *overload, TensorObject *self, bo
 PyObject *tn_op_linalg_householder_product(const tn_op *overload, TensorObject *input, TensorObject *tau);
 /* aten::linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) */
 PyObject *tn_op_linalg_inv_ex(const tn_op *overload, TensorObject *A, bool check_errors);
+/* aten::linalg_ldl_factor_ex(Tensor self, *, bool hermitian=False, bool check_errors=False) -> (Tensor LD, Tensor pivots, Tensor info) */
+PyObject *tn_op_linalg_ldl_factor_ex(const tn_op *overload, TensorObject *self, bool hermitian, bool check_errors);
+/* aten::linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian=False) -> Tensor */
+PyObject *tn_op_linalg_ldl_solve(const tn_op *overload, TensorObject *LD, TensorObject *pivots, TensorObject *B, bool hermitian);
 /* aten::linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) */
 PyObject *tn_op_linalg_lu_factor_ex(const tn_op *overload, TensorObject *A, bool pivot, bool check_errors);
 /* aten::linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor */

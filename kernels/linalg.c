@@ -58,9 +58,9 @@ tn_trsm(int dtype, int64_t batch, int64_t n, int64_t k, bool upper, bool unit, c
 }
 
 /* ---- LAPACK ------------------------------------------------------------------------------------
- * One switch per LAPACK routine picks its single- or double-precision name; the entries loop over
- * the batch. LAPACK's integers are 32-bit (lapack_int): sizes above INT32_MAX are TN_ERR_VALUE.
- * Workspaces are sized once per call by LAPACK's own query (lwork = -1). */
+ * The double-precision routines serve both dtypes (Note [float32 through double LAPACK]); the
+ * entries loop over the batch. LAPACK's integers are 32-bit (lapack_int): sizes above INT32_MAX
+ * are TN_ERR_VALUE. Workspaces are sized once per call by LAPACK's own query (lwork = -1). */
 
 static bool
 fits(int64_t v)
@@ -72,14 +72,6 @@ static bool
 real_dtype(int dtype)
 {
     return dtype == TN_DTYPE_F32 || dtype == TN_DTYPE_F64;
-}
-
-/* LAPACK's workspace size answer (a float or double in work[0]) as a count, at least 1 */
-static lapack_int
-lwork_of(int dtype, const double *work)
-{
-    double w = dtype == TN_DTYPE_F32 ? (double)((const float *)work)[0] : work[0];
-    return w < 1 ? 1 : (lapack_int)w;
 }
 
 /* Note [float32 through double LAPACK]: float32 matrices are factored by the double-precision
@@ -132,10 +124,7 @@ tn_lapack_getrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, int32_t
             info[b] = 0;
             continue;
         }
-        if (dtype == TN_DTYPE_F32)
-            LAPACK_sgetrf(&lm, &ln, (float *)ab, &lda, piv + b * k, &i);
-        else
-            LAPACK_dgetrf(&lm, &ln, (double *)ab, &lda, piv + b * k, &i);
+        LAPACK_dgetrf(&lm, &ln, (double *)ab, &lda, piv + b * k, &i);
         info[b] = i;
     }
     return TN_OK;
@@ -167,10 +156,7 @@ tn_lapack_getrs(int dtype, int64_t batch, int64_t n, int64_t k, bool trans, cons
     for (int64_t i = 0; i < batch; i++) {
         const char *lb = (const char *)lu + (size_t)(i * n * n) * es;
         char *bb = (char *)b + (size_t)(i * n * k) * es;
-        if (dtype == TN_DTYPE_F32)
-            LAPACK_sgetrs(&t, &ln, &lk, (const float *)lb, &ln, piv + i * n, (float *)bb, &ln, &info);
-        else
-            LAPACK_dgetrs(&t, &ln, &lk, (const double *)lb, &ln, piv + i * n, (double *)bb, &ln, &info);
+        LAPACK_dgetrs(&t, &ln, &lk, (const double *)lb, &ln, piv + i * n, (double *)bb, &ln, &info);
     }
     return TN_OK;
 }
@@ -199,10 +185,7 @@ tn_lapack_potrf(int dtype, int64_t batch, int64_t n, bool upper, void *a, int32_
         char *ab = (char *)a + (size_t)(b * n * n) * es;
         lapack_int i = 0;
         if (n > 0) {
-            if (dtype == TN_DTYPE_F32)
-                LAPACK_spotrf(&uplo, &ln, (float *)ab, &lda, &i);
-            else
-                LAPACK_dpotrf(&uplo, &ln, (double *)ab, &lda, &i);
+            LAPACK_dpotrf(&uplo, &ln, (double *)ab, &lda, &i);
         }
         info[b] = i;
         /* the triangle potrf leaves as it was: zeros (column-major: element (r, c) at r + c n) */
@@ -241,11 +224,8 @@ tn_lapack_syevd(int dtype, int64_t batch, int64_t n, bool upper, bool vectors, v
     lapack_int ln = (lapack_int)n, lda = ln, lwork = -1, liwork = -1, iw = 0, i = 0;
     char jobz = vectors ? 'V' : 'N', uplo = upper ? 'U' : 'L';
     double wq[2] = {0};
-    if (dtype == TN_DTYPE_F32)
-        LAPACK_ssyevd(&jobz, &uplo, &ln, (float *)a, &lda, (float *)w, (float *)wq, &lwork, &iw, &liwork, &i);
-    else
-        LAPACK_dsyevd(&jobz, &uplo, &ln, (double *)a, &lda, (double *)w, wq, &lwork, &iw, &liwork, &i);
-    lwork = lwork_of(dtype, wq);
+    LAPACK_dsyevd(&jobz, &uplo, &ln, (double *)a, &lda, (double *)w, wq, &lwork, &iw, &liwork, &i);
+    lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
     liwork = iw > 1 ? iw : 1;
     size_t es = tn_dtype_size(dtype);
     void *work = malloc((size_t)lwork * es);
@@ -258,10 +238,7 @@ tn_lapack_syevd(int dtype, int64_t batch, int64_t n, bool upper, bool vectors, v
     for (int64_t b = 0; b < batch; b++) {
         char *ab = (char *)a + (size_t)(b * n * n) * es, *wb = (char *)w + (size_t)(b * n) * es;
         i = 0;
-        if (dtype == TN_DTYPE_F32)
-            LAPACK_ssyevd(&jobz, &uplo, &ln, (float *)ab, &lda, (float *)wb, work, &lwork, iwork, &liwork, &i);
-        else
-            LAPACK_dsyevd(&jobz, &uplo, &ln, (double *)ab, &lda, (double *)wb, work, &lwork, iwork, &liwork, &i);
+        LAPACK_dsyevd(&jobz, &uplo, &ln, (double *)ab, &lda, (double *)wb, work, &lwork, iwork, &liwork, &i);
         info[b] = i;
     }
     free(work);
@@ -312,13 +289,8 @@ tn_lapack_gesdd(int dtype, int64_t batch, int64_t m, int64_t n, char jobz, void 
     lapack_int *iwork = malloc(sizeof(lapack_int) * (size_t)(8 * k));
     if (!iwork)
         return TN_ERR_NOMEM;
-    if (dtype == TN_DTYPE_F32)
-        LAPACK_sgesdd(&jobz, &lm, &ln, (float *)a, &lda, (float *)s, (float *)dummy, &ldu, (float *)dummy, &ldvt,
-                      (float *)wq, &lwork, iwork, &i);
-    else
-        LAPACK_dgesdd(&jobz, &lm, &ln, (double *)a, &lda, (double *)s, dummy, &ldu, dummy, &ldvt, wq, &lwork, iwork,
-                      &i);
-    lwork = lwork_of(dtype, wq);
+    LAPACK_dgesdd(&jobz, &lm, &ln, (double *)a, &lda, (double *)s, dummy, &ldu, dummy, &ldvt, wq, &lwork, iwork, &i);
+    lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
     size_t es = tn_dtype_size(dtype);
     void *work = malloc((size_t)lwork * es);
     if (!work) {
@@ -330,12 +302,7 @@ tn_lapack_gesdd(int dtype, int64_t batch, int64_t m, int64_t n, char jobz, void 
         char *ub = jobz == 'N' ? (char *)dummy : (char *)u + (size_t)(b * m * ucols) * es;
         char *vb = jobz == 'N' ? (char *)dummy : (char *)vt + (size_t)(b * vrows * n) * es;
         i = 0;
-        if (dtype == TN_DTYPE_F32)
-            LAPACK_sgesdd(&jobz, &lm, &ln, (float *)ab, &lda, (float *)sb, (float *)ub, &ldu, (float *)vb, &ldvt,
-                          work, &lwork, iwork, &i);
-        else
-            LAPACK_dgesdd(&jobz, &lm, &ln, (double *)ab, &lda, (double *)sb, (double *)ub, &ldu, (double *)vb, &ldvt,
-                          work, &lwork, iwork, &i);
+        LAPACK_dgesdd(&jobz, &lm, &ln, (double *)ab, &lda, (double *)sb, (double *)ub, &ldu, (double *)vb, &ldvt, work, &lwork, iwork, &i);
         info[b] = i;
     }
     free(work);
@@ -368,21 +335,15 @@ tn_lapack_geqrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, void *t
         return TN_OK;
     lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lwork = -1, i = 0;
     double wq[2] = {0};
-    if (dtype == TN_DTYPE_F32)
-        LAPACK_sgeqrf(&lm, &ln, (float *)a, &lm, (float *)tau, (float *)wq, &lwork, &i);
-    else
-        LAPACK_dgeqrf(&lm, &ln, (double *)a, &lm, (double *)tau, wq, &lwork, &i);
-    lwork = lwork_of(dtype, wq);
+    LAPACK_dgeqrf(&lm, &ln, (double *)a, &lm, (double *)tau, wq, &lwork, &i);
+    lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
     size_t es = tn_dtype_size(dtype);
     void *work = malloc((size_t)lwork * es);
     if (!work)
         return TN_ERR_NOMEM;
     for (int64_t b = 0; b < batch; b++) {
         char *ab = (char *)a + (size_t)(b * m * n) * es, *tb = (char *)tau + (size_t)(b * k) * es;
-        if (dtype == TN_DTYPE_F32)
-            LAPACK_sgeqrf(&lm, &ln, (float *)ab, &lm, (float *)tb, work, &lwork, &i);
-        else
-            LAPACK_dgeqrf(&lm, &ln, (double *)ab, &lm, (double *)tb, work, &lwork, &i);
+        LAPACK_dgeqrf(&lm, &ln, (double *)ab, &lm, (double *)tb, work, &lwork, &i);
     }
     free(work);
     return TN_OK;
@@ -409,11 +370,8 @@ tn_lapack_orgqr(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k, void 
         return TN_OK;
     lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lk = (lapack_int)k, lwork = -1, i = 0;
     double wq[2] = {0};
-    if (dtype == TN_DTYPE_F32)
-        LAPACK_sorgqr(&lm, &ln, &lk, (float *)a, &lm, (const float *)tau, (float *)wq, &lwork, &i);
-    else
-        LAPACK_dorgqr(&lm, &ln, &lk, (double *)a, &lm, (const double *)tau, wq, &lwork, &i);
-    lwork = lwork_of(dtype, wq);
+    LAPACK_dorgqr(&lm, &ln, &lk, (double *)a, &lm, (const double *)tau, wq, &lwork, &i);
+    lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
     size_t es = tn_dtype_size(dtype);
     void *work = malloc((size_t)lwork * es);
     if (!work)
@@ -421,11 +379,73 @@ tn_lapack_orgqr(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k, void 
     for (int64_t b = 0; b < batch; b++) {
         char *ab = (char *)a + (size_t)(b * m * n) * es;
         const char *tb = (const char *)tau + (size_t)(b * k) * es;
-        if (dtype == TN_DTYPE_F32)
-            LAPACK_sorgqr(&lm, &ln, &lk, (float *)ab, &lm, (const float *)tb, work, &lwork, &i);
-        else
-            LAPACK_dorgqr(&lm, &ln, &lk, (double *)ab, &lm, (const double *)tb, work, &lwork, &i);
+        LAPACK_dorgqr(&lm, &ln, &lk, (double *)ab, &lm, (const double *)tb, work, &lwork, &i);
     }
     free(work);
+    return TN_OK;
+}
+
+// sytrf
+tn_status
+tn_lapack_sytrf(int dtype, int64_t batch, int64_t n, void *a, int32_t *piv, int32_t *info)
+{
+    if (dtype == TN_DTYPE_F32 && batch > 0 && n > 0) {
+        double *w = widened(a, batch * n * n);
+        if (!w)
+            return TN_ERR_NOMEM;
+        tn_status st = tn_lapack_sytrf(TN_DTYPE_F64, batch, n, w, piv, info);
+        narrow_into(a, w, batch * n * n);
+        free(w);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || !fits(n) || !fits(n * n))
+        return TN_ERR_VALUE;
+    if (n == 0 || batch == 0) {
+        for (int64_t b = 0; b < batch; b++)
+            info[b] = 0;
+        return TN_OK;
+    }
+    lapack_int ln = (lapack_int)n, lwork = -1, i = 0;
+    char uplo = 'L';
+    double wq[2] = {0};
+    LAPACK_dsytrf(&uplo, &ln, (double *)a, &ln, piv, wq, &lwork, &i);
+    lwork = wq[0] < 1 ? 1 : (lapack_int)wq[0];
+    double *work = malloc(sizeof(double) * (size_t)lwork);
+    if (!work)
+        return TN_ERR_NOMEM;
+    for (int64_t b = 0; b < batch; b++) {
+        i = 0;
+        LAPACK_dsytrf(&uplo, &ln, (double *)a + b * n * n, &ln, piv + b * n, work, &lwork, &i);
+        info[b] = i;
+    }
+    free(work);
+    return TN_OK;
+}
+
+// sytrs
+tn_status
+tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const void *ld, const int32_t *piv, void *b)
+{
+    if (dtype == TN_DTYPE_F32 && batch > 0 && n * k > 0) {
+        double *l = widened(ld, batch * n * n), *w = widened(b, batch * n * k);
+        tn_status st = l && w ? tn_lapack_sytrs(TN_DTYPE_F64, batch, n, k, l, piv, w) : TN_ERR_NOMEM;
+        if (st == TN_OK)
+            narrow_into(b, w, batch * n * k);
+        free(l);
+        free(w);
+        return st;
+    }
+    if (!real_dtype(dtype))
+        return TN_ERR_DTYPE;
+    if (batch < 0 || !fits(n) || !fits(k) || !fits(n * n) || !fits(n * k))
+        return TN_ERR_VALUE;
+    if (n == 0 || k == 0)
+        return TN_OK;
+    lapack_int ln = (lapack_int)n, lk = (lapack_int)k, info = 0;
+    char uplo = 'L';
+    for (int64_t i = 0; i < batch; i++)
+        LAPACK_dsytrs(&uplo, &ln, &lk, (const double *)ld + i * n * n, &ln, piv + i * n, (double *)b + i * n * k, &ln, &info);
     return TN_OK;
 }

@@ -3,7 +3,8 @@
  * SVD, QR) upstream's CPU kernels call. The triangular solve takes strided matrices and batches as
  * lists of element offsets; the LAPACK entries take `batch` column-major matrices stored one after
  * another (a contiguous batch of Fortran-order matrices, leading dimension = rows), as upstream
- * hands them to LAPACK. Adding an op: declare it here, write it in linalg.c, test it in tests/kernels/.
+ * hands them to LAPACK; float32 goes through the double-precision routines (Note [float32 through
+ * double LAPACK] in linalg.c). Adding an op: declare it here, write it in linalg.c, test it in tests/kernels/.
  */
 #ifndef TN_KERNELS_LINALG_H
 #define TN_KERNELS_LINALG_H
@@ -57,5 +58,12 @@ tn_status tn_lapack_geqrf(int dtype, int64_t batch, int64_t m, int64_t n, void *
 /* The first n columns of the product of k Householder reflectors (orgqr): each m×n matrix of `a`
  * holds the reflectors below its diagonal on entry and Q on return; `tau` has k per matrix. */
 tn_status tn_lapack_orgqr(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k, void *a, const void *tau);
+
+/* Bunch-Kaufman LDL^T (sytrf, lower triangle) of each symmetric n×n matrix of `a`, in place;
+ * `piv` gets LAPACK's n pivots per matrix (negative for 2×2 blocks), `info` one info per matrix. */
+tn_status tn_lapack_sytrf(int dtype, int64_t batch, int64_t n, void *a, int32_t *piv, int32_t *info);
+
+/* Solves A X = B in place of the n×k matrices of `b` from sytrf's lower `ld` and `piv` (sytrs). */
+tn_status tn_lapack_sytrs(int dtype, int64_t batch, int64_t n, int64_t k, const void *ld, const int32_t *piv, void *b);
 
 #endif /* TN_KERNELS_LINALG_H */

@@ -1053,3 +1053,106 @@ fail:
     Py_XDECREF((PyObject *)t);
     return NULL;
 }
+
+/* linalg_ldl_factor_ex: Bunch-Kaufman LDL^T of A's lower triangle (the upper one is zero in LD, as
+ * upstream's tril_out leaves it), LAPACK's pivots and infos */
+PyObject *
+tn_op_linalg_ldl_factor_ex(const tn_op *overload, TensorObject *A, bool hermitian, bool check_errors)
+{
+    if (check_square(A, "torch.linalg.ldl_factor_ex", "A") < 0 || check_floating(A, "torch.linalg.ldl_factor_ex", true) < 0 ||
+        tn_check_dtype(overload, A->dtype) < 0)
+        return NULL;
+    int nd = A->ndim, dev = A->device;
+    TensorObject *r[3] = {new_batched(nd, A->sizes, A->dtype, dev, true), NULL, NULL};
+    if (!r[0] || !(r[1] = new_contiguous(nd - 1, A->sizes, TN_DTYPE_I32, dev)) ||
+        !(r[2] = new_contiguous(nd - 2, A->sizes, TN_DTYPE_I32, dev)))
+        goto fail;
+    if (dev != TN_DEVICE_META) {
+        PyObject *lower = tn_op_tril(overload, A, 0);
+        int rc = lower ? copy_expanded(overload, r[0], TN_T(lower)) : -1;
+        Py_XDECREF(lower);
+        if (rc < 0)
+            goto fail;
+        int64_t batch = tn_numel(nd - 2, A->sizes), n = A->sizes[nd - 1];
+        tn_status s;
+        TN_NOGIL(batch * n * n * n, s = tn_lapack_sytrf(A->dtype, batch, n, tn_tensor_data(r[0]),
+                                                        (int32_t *)tn_tensor_data(r[1]), (int32_t *)tn_tensor_data(r[2])));
+        if (TN_KCHECK(overload, s, A->dtype) < 0)
+            goto fail;
+        if (check_errors && check_infos((const int32_t *)tn_tensor_data(r[2]), batch, "torch.linalg.ldl_factor_ex", nd == 2) < 0)
+            goto fail;
+    }
+    return tuple_of(3, r);
+fail:
+    for (int i = 0; i < 3; i++)
+        Py_XDECREF((PyObject *)r[i]);
+    return NULL;
+}
+
+PyObject *
+tn_op_linalg_ldl_solve(const tn_op *overload, TensorObject *LD, TensorObject *pivots, TensorObject *B, bool hermitian)
+{
+    const char *api = "torch.linalg.ldl_solve";
+    if (check_square(LD, api, "A") < 0 || check_floating(LD, api, true) < 0)
+        return NULL;
+    if (B->dtype != LD->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "Expected b and A to have the same dtype, but found b of type %s and A of type %s "
+                     "instead.", tn_dtype_legacy_name(B->dtype), tn_dtype_legacy_name(LD->dtype));
+        return NULL;
+    }
+    if (B->ndim < 2) {
+        PyErr_Format(PyExc_RuntimeError, "%s: Expected B to have at least 2 dimensions, but it has %d dimensions instead",
+                     api, B->ndim);
+        return NULL;
+    }
+    int64_t n = LD->sizes[LD->ndim - 1];
+    if (B->sizes[B->ndim - 2] != n) {
+        PyErr_Format(PyExc_RuntimeError, "Incompatible matrix sizes for %s: each A matrix is %lld by %lld but each b matrix "
+                     "is %lld by %lld", api, (long long)n, (long long)n, (long long)B->sizes[B->ndim - 2],
+                     (long long)B->sizes[B->ndim - 1]);
+        return NULL;
+    }
+    bool same = pivots->ndim == LD->ndim - 1;
+    for (int d = 0; same && d < pivots->ndim; d++)
+        same = pivots->sizes[d] == LD->sizes[d];
+    if (!same) {
+        PyErr_Format(PyExc_RuntimeError, "%s: Expected LD.shape[:-1] and pivots.shape to be the same", api);
+        return NULL;
+    }
+    if (!tn_dtype_is_integral(pivots->dtype, false)) {
+        PyErr_Format(PyExc_RuntimeError, "%s: Expected pivots to be integers. Got %s", api,
+                     tn_dtype_legacy_name(pivots->dtype));
+        return NULL;
+    }
+    if (tn_check_dtype(overload, LD->dtype) < 0)
+        return NULL;
+    int nd;
+    int64_t shape[TN_MAX_NDIM + 2], lshape[TN_MAX_NDIM + 2];
+    if (broadcast_rhs(B, LD, &nd, shape) < 0)
+        return NULL;
+    int dev = device_of(LD, B);
+    TensorObject *X = new_batched(nd, shape, B->dtype, dev, true), *L = NULL, *p = NULL;
+    if (!X || copy_expanded(overload, X, B) < 0)
+        goto fail;
+    int64_t batch = tn_numel(nd - 2, shape), k = shape[nd - 1];
+    if (dev == TN_DEVICE_META || batch * n * k == 0)
+        return (PyObject *)X;
+    memcpy(lshape, shape, sizeof(int64_t) * (size_t)(nd - 2));
+    lshape[nd - 2] = lshape[nd - 1] = n;
+    if (!(L = new_batched(nd, lshape, LD->dtype, dev, true)) || copy_expanded(overload, L, LD) < 0 ||
+        !(p = new_contiguous(nd - 1, lshape, TN_DTYPE_I32, dev)) || copy_expanded(overload, p, pivots) < 0)
+        goto fail;
+    tn_status s;
+    TN_NOGIL(batch * n * n * k, s = tn_lapack_sytrs(LD->dtype, batch, n, k, tn_tensor_data(L),
+                                                    (const int32_t *)tn_tensor_data(p), tn_tensor_data(X)));
+    if (TN_KCHECK(overload, s, LD->dtype) < 0)
+        goto fail;
+    Py_DECREF((PyObject *)L);
+    Py_DECREF((PyObject *)p);
+    return (PyObject *)X;
+fail:
+    Py_XDECREF((PyObject *)X);
+    Py_XDECREF((PyObject *)L);
+    Py_XDECREF((PyObject *)p);
+    return NULL;
+}

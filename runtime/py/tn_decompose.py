@@ -3837,6 +3837,13 @@ def linalg_lu(A, *, pivot=True):
     return aten.lu_unpack(LU, pivots)
 
 
+def linalg_ldl_factor(self, *, hermitian=False):
+    torch, aten = _aten()
+    LD, pivots, info = aten.linalg_ldl_factor_ex(self, hermitian=hermitian, check_errors=False)
+    aten._linalg_check_errors(info, "torch.linalg.ldl_factor", is_matrix=self.dim() == 2)
+    return LD, pivots
+
+
 def orgqr(self, input2):
     torch, aten = _aten()
     return aten.linalg_householder_product(self, input2)
@@ -3868,6 +3875,7 @@ COMPOSITIONS.update({
     "linalg_tensorinv": linalg_tensorinv, "linalg_tensorsolve": linalg_tensorsolve,
     "cholesky": cholesky, "cholesky_solve": cholesky_solve, "cholesky_inverse": cholesky_inverse,
     "triangular_solve": triangular_solve, "lu_unpack": lu_unpack, "linalg_lu": linalg_lu, "orgqr": orgqr,
+    "linalg_ldl_factor": linalg_ldl_factor,
 })
 
 REFS = {

@@ -769,3 +769,4 @@ add("stft.center", {"reflect": f"torch.stft({S}, 16, hop_length=4, window=torch.
                     "no_window": f"torch.stft({S}, 16, return_complex=True)"})
 add("istft", {"roundtrip": f"w = torch.hann_window(16); s = torch.stft({S}, 16, hop_length=4, window=w, return_complex=True); out = torch.istft(s, 16, hop_length=4, window=w, length=64)",
               "no_length": f"w = torch.hann_window(16); s = torch.stft({S}, 16, hop_length=4, window=w, return_complex=True); out = torch.istft(s, 16, hop_length=4, window=w)"})
+add("linalg_ldl_factor", {"0": f"torch.linalg.ldl_factor({SQA})", "t": f"torch.linalg.ldl_factor({SQT})"})

@@ -146,5 +146,19 @@ OPS += [
         "batch_error": ((T((2, 4, 3)), T((3, 3))), {})},
        spell_extra={"orgqr": "torch.orgqr({0}, {1})", "from_geqrf": "torch.linalg.householder_product(*torch.geqrf({0}))"}),
 ]
+OPS += [
+    Op("linalg_ldl_factor_ex", SQB, tol=D, zerodim=False, extra={
+        "single": ((SQ,), {}), "hermitian": ((SQB,), {"hermitian": True}), "check": ((SQB,), {"check_errors": True}),
+        "not_square_error": ((T((3, 4)),), {})},
+       spell_extra={"ldl_factor": "torch.linalg.ldl_factor({0})"}),
+    Op("linalg_ldl_solve", C("torch.linalg.ldl_factor(make((2, 3, 3), torch.{dtype}, seed=3))[0]"),
+       C("torch.linalg.ldl_factor(make((2, 3, 3), torch.{dtype}, seed=3))[1]"), RHS, tol=D, zerodim=False, empty=False,
+       extra={"bcast": ((C("torch.linalg.ldl_factor(make((3, 3), torch.{dtype}, seed=3))[0]"),
+                         C("torch.linalg.ldl_factor(make((3, 3), torch.{dtype}, seed=3))[1]"), T((2, 3, 4))), {}),
+              "int64_pivots": ((C("torch.linalg.ldl_factor(make((3, 3), torch.{dtype}, seed=3))[0]"),
+                                C("torch.linalg.ldl_factor(make((3, 3), torch.{dtype}, seed=3))[1].long()"), T((3, 2))), {}),
+              "shape_error": ((C("torch.linalg.ldl_factor(make((3, 3), torch.{dtype}, seed=3))[0]"),
+                               C("torch.linalg.ldl_factor(make((3, 3), torch.{dtype}, seed=3))[1]"), T((4, 2))), {})}),
+]
 
 CASES = expand_all(OPS)
