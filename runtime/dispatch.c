@@ -501,7 +501,7 @@ call_resolving_math_bits(tn_op *op, const tn_schema *s, tn_value *args)
         if (!has_math_bits(&args[i]))
             continue;
         if ((kind == TN_OPK_INPLACE && i == 0) || s->params[i].is_out || kind == TN_OPK_MUTABLE) {
-            tn_refuse(op, "it writes into a tensor whose conjugate or negative bit is set "
+            tn_refuse(op, "has no kernel in torchnative that writes into a tensor whose conjugate or negative bit is set "
                           "(resolve_conj() / resolve_neg() it first)");
             goto done;
         }
@@ -537,6 +537,21 @@ done:
         PyMem_Free(lists[k]);
     Py_DECREF(held);
     return res;
+}
+
+/* -1 (refused by name) when an in-place or out= op would write into a tensor with a math bit:
+ * the structured path writes raw values, not the conjugate the tensor stands for. */
+static int
+check_no_math_bits_written(tn_op *op, const tn_schema *s, const tn_value *args)
+{
+    int kind = op->flags & TN_OPK_MASK;
+    for (int i = 0; i < s->nparams; i++)
+        if (has_math_bits(&args[i]) && ((kind == TN_OPK_INPLACE && i == 0) || s->params[i].is_out)) {
+            tn_refuse(op, "has no kernel in torchnative that writes into a tensor whose conjugate or negative bit is set "
+                          "(resolve_conj() / resolve_neg() it first)");
+            return -1;
+        }
+    return 0;
 }
 
 static int
@@ -604,8 +619,11 @@ tn_dispatch(tn_op *op, tn_value *args)
     if ((kind == TN_OPK_INPLACE || kind == TN_OPK_OUT) && op->functional >= 0) {
         tn_op *f = tn_op_by_id(op->functional);
         if (f->kernel || (f->py_kernels && (py_kernel(f, "CPU") || py_kernel(f, "CompositeExplicitAutograd") ||
-                                            py_kernel(f, "CompositeImplicitAutograd"))))
+                                            py_kernel(f, "CompositeImplicitAutograd")))) {
+            if (TN_UNLIKELY(any_math_bits(args, s->nparams)) && check_no_math_bits_written(op, s, args) < 0)
+                return NULL;
             return via_functional(op, args);
+        }
     }
     if ((entry = py_kernel(op, "CompositeImplicitAutograd")))
         return call_python_kernel(op, entry, args);
