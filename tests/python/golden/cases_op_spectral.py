@@ -89,6 +89,7 @@ CASES.update({
     "complex_neg": f"out = (-{Z}, -({Z}.conj()))",
     "complex_angle": {"code": f"out = torch.angle({Z})", "tol": "derived"},
     "complex_sum": {"code": f"z = {Z}; out = (z.sum(), z.sum(0), z.sum(1, keepdim=True), z.t().sum(0), z.conj().sum(1))", "tol": "derived"},
+    "complex_mean": {"code": f"z = {Z}; out = (z.mean(), z.mean(0), z.mean((0, 1), keepdim=True), z.conj().mean(1))", "tol": "derived"},
     "complex_sum_dtype": {"code": f"out = torch.sum({Z}, dtype=torch.complex128)", "tol": "derived"},
     "complex_sum_item": {"code": f"out = {Z}.sum().item()", "tol": "derived"},
     "complex_sum_0dim": {"code": f"out = {Z}[0, 0].sum()", "tol": "derived"},
