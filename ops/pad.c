@@ -96,7 +96,7 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
         return r;
     }
     if (value && value->tag == TN_V_COMPLEX && value->im != 0.0)
-        return tn_refuse(overload, "a fill value with an imaginary part has no kernel (a real value does)");
+        return tn_refuse(overload, "with a fill value that has an imaginary part has no kernel in torchnative (a real value does)");
     TensorObject *out = empty_like_format(self, ndim, sizes);
     if (!out)
         return NULL;

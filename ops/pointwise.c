@@ -1906,7 +1906,7 @@ complex_from_parts(const tn_op *overload, TensorObject *re, TensorObject *im, co
         return NULL;
     }
     if (re->dtype == TN_DTYPE_F16) {
-        tn_refuse(overload, "complex32 (ComplexHalf) tensors have no kernels in torchnative");
+        tn_refuse(overload, "of complex32 (ComplexHalf) tensors has no kernel in torchnative");
         return NULL;
     }
     (void)what;

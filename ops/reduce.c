@@ -230,10 +230,36 @@ mean_dtype(TensorObject *self, int requested, const char *name)
     return d;
 }
 
+/* A complex mean as upstream's: the sum, divided by the count as a complex number (c10's
+ * division by (n, 0)). */
+static PyObject *
+complex_mean(const tn_op *overload, TensorObject *self, tn_ints dims, int keepdim, int d)
+{
+    int64_t count = 1;
+    if (dims.n == 0) {
+        count = self->numel;
+    } else {
+        for (Py_ssize_t i = 0; i < dims.n; i++) {
+            int64_t w;
+            if (tn_wrap_dim(dims.v[i], self->ndim ? self->ndim : 1, &w) < 0)
+                return NULL;
+            count *= self->ndim ? self->sizes[w] : 1;
+        }
+    }
+    PyObject *sum = complex_sum(overload, self, dims, keepdim, d);
+    if (!sum)
+        return NULL;
+    PyObject *r = at_div_scalar(sum, tn_value_int(count));
+    Py_DECREF(sum);
+    return r;
+}
+
 PyObject *
 tn_op_mean(const tn_op *overload, TensorObject *self, int dtype)
 {
     int d = mean_dtype(self, dtype, "mean");
+    if (d >= 0 && tn_dtype_is_complex(d))
+        return complex_mean(overload, self, ALL_DIMS, 0, d);
     return d < 0 ? NULL : reduce(overload, TN_RED_MEAN, self, ALL_DIMS, 0, d, 0);
 }
 
@@ -241,6 +267,8 @@ PyObject *
 tn_op_mean__dim(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
     int d = mean_dtype(self, dtype, "mean");
+    if (d >= 0 && tn_dtype_is_complex(d))
+        return complex_mean(overload, self, dim, keepdim, d);
     return d < 0 ? NULL : reduce(overload, TN_RED_MEAN, self, dim, keepdim, d, 0);
 }
 

@@ -177,6 +177,11 @@ PyObject *
 tn_op_view__dtype(const tn_op *overload, TensorObject *self, int dtype)
 {
     int old = tn_dtype_size(self->dtype), new = tn_dtype_size(dtype);
+    if (self->conj) {  /* upstream refuses even the same dtype */
+        PyErr_SetString(PyExc_RuntimeError, "torch.Tensor.view is not supported for conjugate view tensors when "
+                                            "converting to a different dtype.");
+        return NULL;
+    }
     if (old == new)
         return dtype_alias(self, self->sizes, self->strides, self->offset, dtype);
     if (self->ndim == 0) {

@@ -468,9 +468,21 @@ handles_math_bits(const tn_op *op)
 }
 
 static inline int
+tensor_has_math_bits(PyObject *t)
+{
+    return t && (TN_T(t)->conj || TN_T(t)->neg);
+}
+
+static inline int
 has_math_bits(const tn_value *v)
 {
-    return v->tag == TN_V_TENSOR && v->u.t && (TN_T(v->u.t)->conj || TN_T(v->u.t)->neg);
+    if (v->tag == TN_V_TENSOR)
+        return tensor_has_math_bits(v->u.t);
+    if (v->tag == TN_V_TENSORLIST)
+        for (Py_ssize_t k = 0; k < v->n; k++)
+            if (tensor_has_math_bits(v->u.tensors[k]))
+                return 1;
+    return 0;
 }
 
 /* Upstream's Conjugate / Negative fallbacks for a C kernel: inputs with a bit set are read
@@ -479,34 +491,69 @@ static PyObject *
 call_resolving_math_bits(tn_op *op, const tn_schema *s, tn_value *args)
 {
     tn_value local[TN_MAX_PARAMS];
-    PyObject *held[TN_MAX_PARAMS];
-    int nheld = 0, n = s->nparams;
+    PyObject *held = PyList_New(0);  /* the resolved copies, and capsules of list arrays */
+    PyObject **lists[TN_MAX_PARAMS];
+    int nlists = 0, n = s->nparams;
     int kind = op->flags & TN_OPK_MASK;
+    PyObject *res = NULL;
+    if (!held)
+        return NULL;
     memcpy(local, args, sizeof(tn_value) * (size_t)n);
     for (int i = 0; i < n; i++) {
         if (!has_math_bits(&args[i]))
             continue;
         if ((kind == TN_OPK_INPLACE && i == 0) || s->params[i].is_out || kind == TN_OPK_MUTABLE) {
-            for (int k = 0; k < nheld; k++)
-                Py_DECREF(held[k]);
-            return tn_refuse(op, "it writes into a tensor whose conjugate or negative bit is set "
-                                 "(resolve_conj() / resolve_neg() it first)");
+            tn_refuse(op, "has no kernel in torchnative that writes into a tensor whose conjugate or negative bit is set "
+                          "(resolve_conj() / resolve_neg() it first)");
+            goto done;
         }
-        TensorObject *r = tn_tensor_resolve_bits(TN_T(args[i].u.t));
-        if (!r) {
-            for (int k = 0; k < nheld; k++)
-                Py_DECREF(held[k]);
-            return NULL;
+        Py_ssize_t m = args[i].tag == TN_V_TENSORLIST ? args[i].n : 1;
+        PyObject **src = args[i].tag == TN_V_TENSORLIST ? args[i].u.tensors : &args[i].u.t;
+        PyObject **dst = &local[i].u.t;
+        if (args[i].tag == TN_V_TENSORLIST) {
+            dst = PyMem_Malloc(sizeof(PyObject *) * (size_t)(m ? m : 1));
+            if (!dst) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            lists[nlists++] = dst;
+            memcpy(dst, src, sizeof(PyObject *) * (size_t)m);
+            local[i].u.tensors = dst;
         }
-        r->requires_grad = 0;
-        held[nheld++] = (PyObject *)r;
-        local[i].u.t = (PyObject *)r;
+        for (Py_ssize_t k = 0; k < m; k++) {
+            if (!tensor_has_math_bits(src[k]))
+                continue;
+            TensorObject *r = tn_tensor_resolve_bits(TN_T(src[k]));
+            if (!r || PyList_Append(held, (PyObject *)r) < 0) {
+                Py_XDECREF((PyObject *)r);
+                goto done;
+            }
+            Py_DECREF((PyObject *)r);  /* held keeps it */
+            dst[k] = (PyObject *)r;
+        }
     }
     op->kernel_calls++;
-    PyObject *res = op->kernel(local);
-    for (int k = 0; k < nheld; k++)
-        Py_DECREF(held[k]);
+    res = op->kernel(local);
+done:
+    for (int k = 0; k < nlists; k++)
+        PyMem_Free(lists[k]);
+    Py_DECREF(held);
     return res;
+}
+
+/* -1 (refused by name) when an in-place or out= op would write into a tensor with a math bit:
+ * the structured path writes raw values, not the conjugate the tensor stands for. */
+static int
+check_no_math_bits_written(tn_op *op, const tn_schema *s, const tn_value *args)
+{
+    int kind = op->flags & TN_OPK_MASK;
+    for (int i = 0; i < s->nparams; i++)
+        if (has_math_bits(&args[i]) && ((kind == TN_OPK_INPLACE && i == 0) || s->params[i].is_out)) {
+            tn_refuse(op, "has no kernel in torchnative that writes into a tensor whose conjugate or negative bit is set "
+                          "(resolve_conj() / resolve_neg() it first)");
+            return -1;
+        }
+    return 0;
 }
 
 static int
@@ -578,8 +625,11 @@ tn_dispatch(tn_op *op, tn_value *args)
     if ((kind == TN_OPK_INPLACE || kind == TN_OPK_OUT) && op->functional >= 0) {
         tn_op *f = tn_op_by_id(op->functional);
         if (f->kernel || (f->py_kernels && (py_kernel(f, "CPU") || py_kernel(f, "CompositeExplicitAutograd") ||
-                                            py_kernel(f, "CompositeImplicitAutograd"))))
+                                            py_kernel(f, "CompositeImplicitAutograd")))) {
+            if (TN_UNLIKELY(any_math_bits(args, s->nparams)) && check_no_math_bits_written(op, s, args) < 0)
+                return NULL;
             return via_functional(op, args);
+        }
     }
     if ((entry = py_kernel(op, "CompositeImplicitAutograd")))
         return call_python_kernel(op, entry, args);

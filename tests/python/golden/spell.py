@@ -271,10 +271,10 @@ def variant_code(op: Op, dtype: str, args=None, kw=None, layout="contig", shape_
     return _code(r.bindings, expr, name.endswith("_") and first_is_tensor, op.post)
 
 
-# Complex products, quotients, magnitudes and sums round differently in upstream's vector body and its
+# Complex products, quotients, magnitudes, sums and means round differently in upstream's vector body and its
 # scalar tail, and the vector body depends on the CPU (AVX2, AVX512): their complex dtype sweeps
 # are compared within the derived tolerance (kernels/binary.c, Note [Complex arithmetic]).
-COMPLEX_ROUNDED = ("mul", "div", "multiply", "divide", "abs", "absolute", "sum")
+COMPLEX_ROUNDED = ("mul", "div", "multiply", "divide", "abs", "absolute", "sum", "mean")
 
 
 def dtypes_of(op: Op) -> list[str]:
