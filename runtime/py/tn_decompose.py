@@ -1630,6 +1630,133 @@ def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, ax
     return acc
 
 
+# Note [embedding_bag as upstream computes it]
+# EmbeddingBag.cpp on the CPU: bag b holds indices[offsets[b]:offsets[b + 1]] (the last bag runs
+# to the end unless include_last_offset); entries equal to padding_idx are skipped. sum adds the
+# rows one by one (per_sample_weights: w * row fused into the sum, rounded once here), mean divides
+# that sum by max(bag_size, 1) (with include_last_offset and no padding_idx the last bag's size
+# counts to the end of indices, as upstream's make_bag_size does), max keeps per column the first
+# row, then a strictly greater one (a NaN stays only when first), an empty bag giving 0. The other
+# results: offset2bag (each index's bag; empty for sum without padding_idx, upstream's fast path),
+# bag_size (non-padding entries per bag; zeros for sum), max_indices (the row index of each
+# maximum; bag_size for mean, zeros for sum).
+
+def _embedding_bag_impl(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                        per_sample_weights=None, include_last_offset=False, padding_idx=-1):
+    torch, aten = _aten()
+    tensor_type = {torch.float32: "FloatTensor", torch.float64: "DoubleTensor", torch.int64: "LongTensor",
+                   torch.int32: "IntTensor", torch.int16: "ShortTensor", torch.int8: "CharTensor",
+                   torch.uint8: "ByteTensor", torch.bool: "BoolTensor", torch.float16: "HalfTensor",
+                   torch.bfloat16: "BFloat16Tensor"}
+    for k, name, t in ((1, "indices", indices), (2, "offsets", offsets)):
+        if t.dtype not in (torch.int32, torch.int64):
+            raise RuntimeError(f"Expected tensor for argument #{k} '{name}' to have one of the following scalar types: "
+                               f"Long, Int; but got torch.{tensor_type.get(t.dtype, t.dtype)} instead (while checking "
+                               f"arguments for embedding_bag)")
+    if not weight.dtype.is_floating_point:
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have one of the following scalar types: Half, "
+                           f"BFloat16, Float, Double; but got torch.{tensor_type.get(weight.dtype, weight.dtype)} instead "
+                           f"(while checking arguments for embedding_bag)")
+    n = indices.size(0)
+    if offsets.size(0) > 0:
+        o0, on = int(offsets[0]), int(offsets[-1])
+        if o0 != 0:
+            raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+                               f"position 0. However, got {o0}")
+        if on > n:
+            raise RuntimeError(f"offsets[-1] can not be greater than input's length {n}, but got offsets[-1] of {on}")
+    if per_sample_weights is not None:
+        if mode != 0:
+            raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
+        if per_sample_weights.numel() != n:
+            raise RuntimeError("Expected per_sample_weights.value().numel() == indices.numel() to be true, but got false.  "
+                               "(Could this error message be improved?  If so, please report an enhancement request to "
+                               "PyTorch.)")
+    if include_last_offset and offsets.size(0) < 1:
+        raise RuntimeError("include_last_offset: number of offset should be at least 1")
+    nb = offsets.size(0) - (1 if include_last_offset else 0)
+    d = weight.size(1)
+    dt = weight.dtype
+    idx = indices.to(torch.int64)
+    off = offsets.to(torch.int64)
+    starts = off[:nb]
+    ends = off[1:nb + 1] if include_last_offset else aten.cat([off[1:], aten.full([1], n, dtype=torch.int64)])[:nb]
+    ends = aten.maximum(ends, starts)
+    if n and bool(((idx < 0) | (idx >= weight.size(0))).any()):
+        at = int(((idx < 0) | (idx >= weight.size(0))).to(torch.uint8).argmax())
+        raise RuntimeError(f"Index {at} of input takes value {int(idx[at])} which is not in the valid range "
+                           f"[0, {weight.size(0)})")
+    lens = ends - starts
+    longest = int(lens.max()) if nb > 0 else 0
+    acc_dt = torch.float64 if dt != torch.float64 and per_sample_weights is not None else dt
+    out = aten.zeros([nb, d], dtype=acc_dt)
+    max_idx = aten.zeros([nb, d], dtype=torch.int64)
+    count = aten.zeros([nb], dtype=torch.int64)
+    seen = aten.zeros([nb, 1], dtype=torch.bool)
+    for k in builtins_range(longest):
+        pos = (starts + k).clamp(0, max(n - 1, 0))
+        live = (k < lens) if n else (k < lens) & False
+        ids = idx[pos] if n else aten.zeros([nb], dtype=torch.int64)
+        live = live & (ids != padding_idx)
+        rows = weight[ids]
+        lv = live.unsqueeze(1)
+        if mode == 2:
+            first = lv & ~seen
+            take = first | (lv & (rows > out))
+            out = aten.where.self(take, rows, out)
+            max_idx = aten.where.self(take, ids.unsqueeze(1), max_idx)
+            seen = seen | lv
+        elif per_sample_weights is not None:
+            wk = per_sample_weights[pos].unsqueeze(1)
+            step = (wk.to(acc_dt) * rows.to(acc_dt) + out)
+            if acc_dt != dt:
+                step = step.to(dt).to(acc_dt)
+            out = aten.where.self(lv, step, out)
+        else:
+            out = aten.where.self(lv, out + rows, out)
+        count = count + live.to(torch.int64)
+    out = out.to(dt)
+    if mode == 1 and include_last_offset and padding_idx < 0 and nb > 0:
+        # upstream's make_bag_size counts the last bag to the end of indices, past the last offset
+        count = aten.cat([count[:-1], aten.full([1], n - int(starts[-1]), dtype=torch.int64)])
+    if mode == 1:
+        out = out / count.clamp_min(1).to(dt).unsqueeze(1)
+    if mode == 0 and padding_idx < 0:
+        offset2bag = aten.zeros([0], dtype=torch.int64)
+    else:
+        if n:
+            offset2bag = aten.searchsorted(starts.contiguous(), aten.arange(n), right=True) - 1
+            offset2bag = offset2bag.clamp_min(0)
+        else:
+            offset2bag = aten.zeros([0], dtype=torch.int64)
+    bag_size = count if mode != 0 else aten.zeros([nb], dtype=torch.int64)
+    max_indices = max_idx if mode == 2 else count.clone() if mode == 1 else aten.zeros([nb], dtype=torch.int64)
+    return out, offset2bag, bag_size, max_indices
+
+
+def embedding_bag_padding_idx(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                              per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """EmbeddingBag.cpp embedding_bag: padding_idx checked and wrapped, then _embedding_bag (or its
+    forward-only twin when weight needs no grad)."""
+    torch, aten = _aten()
+    pad = -1
+    if padding_idx is not None:
+        ne = weight.size(0)
+        if not (-ne <= padding_idx < ne):
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, -{ne} through {ne - 1}, but got "
+                               f"{padding_idx}")
+        pad = padding_idx % ne if ne else padding_idx
+    op = aten._embedding_bag if weight.requires_grad else aten._embedding_bag_forward_only
+    return op(weight, indices.contiguous(), offsets.contiguous(), scale_grad_by_freq, mode, sparse,
+              per_sample_weights, include_last_offset, pad)
+
+
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                  per_sample_weights=None, include_last_offset=False):
+    return embedding_bag_padding_idx(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                                     include_last_offset, None)
+
+
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
 # Each is upstream's scalar function of (x, n) with n truncated to an integer: special values,
 # a trigonometric form for larger n, else the three-term recurrence, evaluated here for every
@@ -3035,7 +3162,9 @@ COMPOSITIONS = {
     "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
     "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
-    "hash_tensor": hash_tensor, "segment_reduce": segment_reduce, "fractional_max_pool2d": fractional_max_pool2d,
+    "hash_tensor": hash_tensor, "segment_reduce": segment_reduce,
+    "embedding_bag": embedding_bag, "embedding_bag.padding_idx": embedding_bag_padding_idx,
+    "_embedding_bag": _embedding_bag_impl, "_embedding_bag_forward_only": _embedding_bag_impl, "fractional_max_pool2d": fractional_max_pool2d,
     "fractional_max_pool3d": fractional_max_pool3d,
     "fractional_max_pool2d_backward": _fractional_backward("fractional_max_pool2d_backward", 2),
     "fractional_max_pool3d_backward": _fractional_backward("fractional_max_pool3d_backward", 3), "histogram.bin_ct": histogram_bin_ct, "histogram.bins_tensor": histogram_bins_tensor,

@@ -460,6 +460,28 @@ add("segment_reduce", {**{f"{r}": f"torch.segment_reduce({SD}, '{r}', lengths={S
                        "axis": f"torch.segment_reduce({SD}, 'sum', lengths={SL}, axis=1)",
                        "int_data": f"torch.segment_reduce(literal([1, 2, 3], torch.int64), 'sum', lengths=literal([3], torch.int64))"})
 
+EW = "randn(10, 3, seed=1)"
+EI, EO = "literal([1, 2, 4, 5, 4, 3, 2, 9], torch.int64)", "literal([0, 3, 3, 5], torch.int64)"
+add("embedding_bag.padding_idx", {
+    **{f"{m}_{p}": f"{F}.embedding_bag({EI}, {EW}, {EO}, mode='{m}', padding_idx={p})" for m in ("sum", "mean", "max") for p in ("None", "4", "-6")},
+    "weights": f"{F}.embedding_bag({EI}, {EW}, {EO}, per_sample_weights=randn(8, seed=2))",
+    "last": f"{F}.embedding_bag({EI}, {EW}, {EO}, mode='mean', include_last_offset=True)",
+    "2d": f"{F}.embedding_bag(literal([[1, 2, 4], [5, 4, 9]], torch.int64), {EW}, mode='max')",
+    "int32": f"{F}.embedding_bag({EI}.int(), {EW}, {EO}.int(), mode='mean')",
+    "nan": f"{F}.embedding_bag(literal([0, 1], torch.int64), literal([[float('nan'), 1.0], [2.0, float('nan')]]), literal([0], torch.int64), mode='max')",
+    "full_sum": f"torch.ops.aten.embedding_bag.padding_idx({EW}, {EI}, {EO}, False, 0, False, None, False, 4)",
+    "full_max": f"torch.ops.aten.embedding_bag.padding_idx({EW}, {EI}, {EO}, False, 2, False, None, False, None)",
+    "full_mean": f"torch.ops.aten.embedding_bag.padding_idx({EW}, {EI}, {EO}, False, 1, False, None, False, 2)",
+    "bad_pad": f"{F}.embedding_bag({EI}, {EW}, {EO}, padding_idx=10)",
+    "float_idx": f"torch.embedding_bag({EW}, literal([1.0, 2.0]), literal([0], torch.int64))",
+    "range": f"torch.embedding_bag({EW}, literal([1, 12], torch.int64), literal([0], torch.int64))",
+    "offset0": f"torch.embedding_bag({EW}, literal([1, 2], torch.int64), literal([1], torch.int64))",
+    "weights_mean": f"torch.embedding_bag({EW}, literal([1, 2], torch.int64), literal([0], torch.int64), False, 1, False, torch.ones(2))"})
+add("embedding_bag", {"0": f"torch.ops.aten.embedding_bag({EW}, {EI}, {EO}, False, 1, False, None, False)"})
+add("_embedding_bag", {"0": f"torch.ops.aten._embedding_bag({EW}, {EI}, {EO}, False, 2, False, None, False, 4)",
+                       "sum": f"torch.ops.aten._embedding_bag({EW}, {EI}, {EO}, False, 0, False, randn(8, seed=2), True, -1)"})
+add("_embedding_bag_forward_only", {"0": f"torch.ops.aten._embedding_bag_forward_only({EW}, {EI}, {EO}, False, 1, False, None, False, 4)"})
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
