@@ -1757,6 +1757,99 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
                                      include_last_offset, None)
 
 
+# Note [antialiased bilinear upsampling as upstream computes it]
+# UpSampleKernel.cpp separable_upsample_generic_Nd_kernel_impl: the width is resampled first, then
+# the height (a dimension whose size does not change is skipped), each output the weighted sum of
+# a window of inputs. The windows and weights are _compute_indices_min_size_weights_aa's with the
+# triangle filter, in upstream's mixed precision (float values, some sums in double): center =
+# scale * (i + 0.5), support = scale (downsampling) or 1, the window from (int)(center - support
+# + 0.5) to (int)(center + support + 0.5), weight_j = filter(((j + xmin - center) + 0.5) * invscale)
+# normalised by their sum. The sum takes the window in order with fused multiply-adds (rounded once
+# here through float64). Downsampling still differs from upstream at the last bit in a few
+# elements (measured: within the derived tolerance).
+
+def _aa_weights(isize, osize, align_corners, scale_opt, op):
+    torch, aten = _aten()
+    f = (lambda v: v) if op == torch.float64 else (lambda v: aten.full([], v, dtype=op).item())
+    if align_corners:
+        scale = (isize - 1) / (osize - 1) if osize > 1 else 0.0
+    elif scale_opt is not None and scale_opt > 0:
+        scale = 1.0 / scale_opt
+    else:
+        scale = isize / osize
+    scale = f(scale)
+    support = f(scale) if scale >= 1.0 else 1.0
+    invscale = f(1.0 / scale) if scale >= 1.0 else 1.0
+    max_size = int(-(-support // 1)) * 2 + 1
+    rows = []
+    for i in builtins_range(osize):
+        center = f(scale * (i + 0.5))
+        xmin = max(int(f(center - support) + 0.5), 0)
+        xsize = min(int(f(center + support) + 0.5), isize) - xmin
+        xsize = min(max(xsize, 0), max_size)
+        ws, total = [], 0.0
+        for j in builtins_range(xsize):
+            x = abs(f((f(j + xmin - center) + 0.5) * invscale))
+            w = f(1.0 - x) if x < 1.0 else 0.0
+            ws.append(w)
+            total = f(total + w)
+        if total != 0.0:
+            ws = [f(w / total) for w in ws]
+        rows.append((xmin, ws))
+    return rows
+
+
+def _aa_resample(x, dim, osize, align_corners, scale_opt):
+    torch, aten = _aten()
+    wide = x.dtype == torch.float64
+    rows = _aa_weights(x.size(dim), osize, align_corners, scale_opt, torch.float64 if wide else torch.float32)
+    kmax = max([len(w) for _, w in rows], default=0)
+    xm = x.movedim(dim, -1)
+    out = aten.zeros(list(xm.shape[:-1]) + [osize], dtype=torch.float64)
+    for k in builtins_range(kmax):
+        idx = torch.tensor([xmin + min(k, max(len(w) - 1, 0)) for xmin, w in rows], dtype=torch.int64)
+        wk = torch.tensor([w[k] if k < len(w) else 0.0 for _, w in rows], dtype=x.dtype)
+        live = torch.tensor([k < len(w) for _, w in rows])
+        v = xm.index_select(-1, idx)
+        step = out + v.double() * wk.double() if wide else (v.double() * wk.double() + out).to(x.dtype).double()
+        out = aten.where.self(live, step, out)
+    return out.to(x.dtype).movedim(-1, dim)
+
+
+def _upsample_bilinear2d_aa(input, output_size, align_corners, scales_h=None, scales_w=None):
+    """UpSample.cpp _upsample_bilinear2d_aa on the CPU: upstream's checks (upsample_2d_common_check),
+    then Note [antialiased bilinear upsampling as upstream computes it]; the result in the input's
+    memory format."""
+    torch, aten = _aten()
+    if len(output_size) != 2:
+        raise RuntimeError(f"It is expected output_size equals to 2, but got size {len(output_size)}")
+    if input.dim() != 4:
+        raise RuntimeError(f"It is expected input_size equals to 4, but got size {input.dim()}")
+    n, c, ih, iw = input.shape
+    oh, ow = output_size
+    if not (ih > 0 and iw > 0 and oh > 0 and ow > 0):
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input (H: {ih}, W: {iw}) output "
+                           f"(H: {oh}, W: {ow})")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"_upsample_bilinear2d_aa" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    fmt = _suggest_memory_format(input)
+    t = input
+    if ow != iw:
+        t = _aa_resample(t, 3, ow, align_corners, scales_w)
+    if oh != ih:
+        t = _aa_resample(t, 2, oh, align_corners, scales_h)
+    return _laid_out(t.clone() if t is input else t, fmt)
+
+
+def _upsample_bilinear2d_aa_vec(input, output_size, align_corners, scale_factors):
+    torch, aten = _aten()
+    from torch._decomp.decompositions import get_scale_value, upsample_compute_output_size
+
+    osize = upsample_compute_output_size(input.size(), output_size, scale_factors)
+    return aten._upsample_bilinear2d_aa(input, osize, align_corners, get_scale_value(scale_factors, 0),
+                                        get_scale_value(scale_factors, 1))
+
+
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
 # Each is upstream's scalar function of (x, n) with n truncated to an integer: special values,
 # a trigonometric form for larger n, else the three-term recurrence, evaluated here for every
@@ -3163,6 +3256,7 @@ COMPOSITIONS = {
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
     "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
     "hash_tensor": hash_tensor, "segment_reduce": segment_reduce,
+    "_upsample_bilinear2d_aa": _upsample_bilinear2d_aa, "_upsample_bilinear2d_aa.vec": _upsample_bilinear2d_aa_vec,
     "embedding_bag": embedding_bag, "embedding_bag.padding_idx": embedding_bag_padding_idx,
     "_embedding_bag": _embedding_bag_impl, "_embedding_bag_forward_only": _embedding_bag_impl, "fractional_max_pool2d": fractional_max_pool2d,
     "fractional_max_pool3d": fractional_max_pool3d,

@@ -482,6 +482,19 @@ add("_embedding_bag", {"0": f"torch.ops.aten._embedding_bag({EW}, {EI}, {EO}, Fa
                        "sum": f"torch.ops.aten._embedding_bag({EW}, {EI}, {EO}, False, 0, False, randn(8, seed=2), True, -1)"})
 add("_embedding_bag_forward_only", {"0": f"torch.ops.aten._embedding_bag_forward_only({EW}, {EI}, {EO}, False, 1, False, None, False, 4)"})
 
+AA = "randn(2, 3, 10, 20, seed=1)"
+add("_upsample_bilinear2d_aa", {"down": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [3, 7], False)",
+                                "up": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [17, 41], False)",
+                                "align": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [4, 20], True)",
+                                "scales": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [3, 3], False, 1.7, 0.9)",
+                                "same": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [10, 20], False)",
+                                "cl": "torch.ops.aten._upsample_bilinear2d_aa(randn(2, 3, 6, 5, seed=1).contiguous(memory_format=torch.channels_last), [4, 9], False)",
+                                "f64": f"torch.ops.aten._upsample_bilinear2d_aa({AA}.double(), [5, 5], False)",
+                                "rank": "torch.ops.aten._upsample_bilinear2d_aa(randn(3, 10, 20, seed=1), [5, 5], False)",
+                                "zero": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [0, 5], False)"})
+add("_upsample_bilinear2d_aa.vec", {"size": f"{F}.interpolate({AA}, size=(5, 8), mode='bilinear', antialias=True)",
+                                    "scale": f"{F}.interpolate({AA}, scale_factor=(1.7, 0.45), mode='bilinear', antialias=True)"})
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
