@@ -1850,6 +1850,139 @@ def _upsample_bilinear2d_aa_vec(input, output_size, align_corners, scale_factors
                                         get_scale_value(scale_factors, 1))
 
 
+# Note [ctc_loss as upstream computes it]
+# LossCTC.cpp ctc_loss_cpu_template: per sequence, alpha over the extended target (blank, l1,
+# blank, l2, ..., blank) through time: alpha_0 = (lp[blank], lp[l1], -inf...); alpha_t[s] =
+# log(exp(la1 - m) + exp(la2 - m) + exp(la3 - m)) + m + lp_t[target'(s)] with la1 = alpha[s],
+# la2 = alpha[s - 1], la3 = alpha[s - 2] when target'(s - 2) differs, m their maximum (0 when all
+# are -inf); the loss is -log(exp(l1 - m) + exp(l2 - m)) - m of the last two states (the last
+# state alone for an empty target; 0 or inf for an empty input). The positions of all sequences
+# advance together here, each frozen once its input length is reached.
+
+def _ctc_loss_impl(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+    torch, aten = _aten()
+    c = "ctc_loss_cpu"
+    if log_probs.dim() != 3:
+        raise RuntimeError(f"Expected {log_probs.dim()}-dimensional tensor, but got {log_probs.dim()}-dimensional "
+                           f"tensor for argument #1 'log_probs' (while checking arguments for {c})")
+    if targets.dtype != torch.int64:
+        raise RuntimeError(f"Expected tensor for argument #2 'targets' to have scalar type Long; but got "
+                           f"torch.{_scalar_type_name(targets.dtype)}Tensor instead (while checking arguments for {c})")
+    T, B, C = log_probs.shape
+    if not (0 <= blank < C):
+        raise RuntimeError("blank must be in label range")
+    il, tl = list(input_lengths), list(target_lengths)
+    if len(il) != B:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if len(tl) != B:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    for v in tl:
+        if v < 0:
+            raise RuntimeError(f"Expected target_lengths to have value at least 0, but got value {v} (while checking "
+                               f"arguments for {c})")
+    L = max(tl, default=0)
+    if targets.dim() == 1:
+        pos = sum(tl)
+        if targets.size(0) != pos:
+            raise RuntimeError(f"Expected tensor to have size {pos} at dimension 0, but got size {targets.size(0)} for "
+                               f"argument #2 'targets' (while checking arguments for {c})")
+        starts = [sum(tl[:b]) for b in builtins_range(B)]
+        tg = aten.zeros([B, L], dtype=torch.int64)
+        for b in builtins_range(B):
+            if tl[b]:
+                tg[b, :tl[b]] = targets[starts[b]:starts[b] + tl[b]]
+    else:
+        if targets.size(0) != B:
+            raise RuntimeError(f"Expected tensor to have size {B} at dimension 0, but got size {targets.size(0)} for "
+                               f"argument #2 'targets' (while checking arguments for {c})")
+        if targets.size(1) < L:
+            raise RuntimeError(f"Expected tensor to have size at least {L} at dimension 1, but got size "
+                               f"{targets.size(1)} for argument #2 'targets' (while checking arguments for {c})")
+        tg = targets[:, :L].to(torch.int64)
+    for v in il:
+        if v < 0:
+            raise RuntimeError(f"Expected input_lengths to have value at least 0, but got value {v} (while checking "
+                               f"arguments for {c})")
+        if v > T:
+            raise RuntimeError(f"Expected input_lengths to have value at most {T}, but got value {v} (while checking "
+                               f"arguments for {c})")
+    dt = log_probs.dtype
+    S = 2 * L + 1
+    ninf = float("-inf")
+    tp = aten.full([B, S], blank, dtype=torch.int64)              # target'(s)
+    if L:
+        tp[:, 1::2] = tg
+    skip_ok = aten.zeros([B, S], dtype=torch.bool)                # la3 allowed
+    if S > 2:
+        skip_ok[:, 2:] = tp[:, 2:] != tp[:, :-2]
+    lp = log_probs.permute(1, 0, 2)                               # [B, T, C]
+    il_t = torch.tensor(il, dtype=torch.int64)
+    tl_t = torch.tensor(tl, dtype=torch.int64)
+    neg = aten.full([], ninf, dtype=dt)
+    zero = aten.zeros([], dtype=dt)
+    la = aten.full([B, S], ninf, dtype=dt)
+    if T > 0:
+        lp0 = lp[:, 0, :].gather(1, tp)
+        la[:, 0] = lp0[:, 0]
+        if S > 1:
+            la[:, 1] = aten.where.self(tl_t > 0, lp0[:, 1], neg)
+    alphas = [la]
+    for t in builtins_range(1, T):
+        la1 = la
+        la2 = aten.cat([aten.full([B, 1], ninf, dtype=dt), la[:, :-1]], 1)
+        la3 = aten.where.self(skip_ok, aten.cat([aten.full([B, 2], ninf, dtype=dt), la[:, :-2]], 1)[:, :S], neg)
+        m = aten.maximum(aten.maximum(la1, la2), la3)
+        m = aten.where.self(m == ninf, zero, m)
+        nxt = aten.log(aten.exp(la1 - m) + aten.exp(la2 - m) + aten.exp(la3 - m)) + m + lp[:, t, :].gather(1, tp)
+        live = (t < il_t).unsqueeze(1)
+        la = aten.where.self(live, nxt, la)
+        alphas.append(la)
+    final = la
+    idx_last = (2 * tl_t).clamp_max(S - 1).unsqueeze(1)
+    l1 = final.gather(1, idx_last).squeeze(1)
+    l2 = final.gather(1, (2 * tl_t - 1).clamp(0, S - 1).unsqueeze(1)).squeeze(1)
+    m = aten.maximum(l1, l2)
+    m = aten.where.self(m == ninf, zero, m)
+    ll = aten.log(aten.exp(l1 - m) + aten.exp(l2 - m)) + m
+    ll = aten.where.self(tl_t == 0, final[:, 0], ll)
+    ll = aten.where.self(il_t == 0, aten.where.self(tl_t == 0, zero, neg), ll)
+    nll = -ll
+    # log_alpha: upstream's is uninitialised past each input length (ours holds the last alpha there)
+    log_alpha = aten.stack(alphas, 1) if T > 0 else aten.full([B, 0, S], ninf, dtype=dt)
+    return nll, log_alpha
+
+
+def _ctc_loss_tensor(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+    return _ctc_loss_impl(log_probs, targets, input_lengths.tolist(), target_lengths.tolist(), blank, zero_infinity)
+
+
+def ctc_loss_intlist(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
+    """LossCTC.cpp ctc_loss: an unbatched input gets a batch of one; _ctc_loss (Note [ctc_loss as
+    upstream computes it]); inf to 0 with zero_infinity; mean divides by the clamped target lengths."""
+    torch, aten = _aten()
+    batched = log_probs.dim() == 3
+    lp = log_probs if batched else log_probs.unsqueeze(1)
+    res = aten._ctc_loss(lp, targets.to(torch.int64), list(input_lengths), list(target_lengths), blank, zero_infinity)[0]
+    if zero_infinity:
+        res = aten.where.self(res == float("inf"), aten.zeros([], dtype=res.dtype), res)
+    if reduction == 1:
+        tlt = torch.tensor(list(target_lengths), dtype=res.dtype).clamp_min(1)
+        return (res / tlt).mean()
+    if reduction == 2:
+        return res.sum()
+    return res if batched else res.squeeze(0)
+
+
+def ctc_loss_tensor(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
+    """LossCTC.cpp ctc_loss (tensor lengths): integral lengths, then the IntList overload."""
+    torch, aten = _aten()
+    for name, t in (("input_lengths", input_lengths), ("target_lengths", target_lengths)):
+        if t.dtype.is_floating_point or t.dtype.is_complex or t.dtype == torch.bool:
+            raise RuntimeError(f"{name} must be integral")
+    return ctc_loss_intlist(log_probs, targets, input_lengths.to(torch.int64).tolist(),
+                            target_lengths.to(torch.int64).tolist(), blank, reduction, zero_infinity)
+
+
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
 # Each is upstream's scalar function of (x, n) with n truncated to an integer: special values,
 # a trigonometric form for larger n, else the three-term recurrence, evaluated here for every
@@ -3256,6 +3389,8 @@ COMPOSITIONS = {
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
     "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
     "hash_tensor": hash_tensor, "segment_reduce": segment_reduce,
+    "ctc_loss.IntList": ctc_loss_intlist, "ctc_loss.Tensor": ctc_loss_tensor, "_ctc_loss": _ctc_loss_impl,
+    "_ctc_loss.Tensor": _ctc_loss_tensor,
     "_upsample_bilinear2d_aa": _upsample_bilinear2d_aa, "_upsample_bilinear2d_aa.vec": _upsample_bilinear2d_aa_vec,
     "embedding_bag": embedding_bag, "embedding_bag.padding_idx": embedding_bag_padding_idx,
     "_embedding_bag": _embedding_bag_impl, "_embedding_bag_forward_only": _embedding_bag_impl, "fractional_max_pool2d": fractional_max_pool2d,

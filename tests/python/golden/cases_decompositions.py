@@ -495,6 +495,24 @@ add("_upsample_bilinear2d_aa", {"down": f"torch.ops.aten._upsample_bilinear2d_aa
 add("_upsample_bilinear2d_aa.vec", {"size": f"{F}.interpolate({AA}, size=(5, 8), mode='bilinear', antialias=True)",
                                     "scale": f"{F}.interpolate({AA}, scale_factor=(1.7, 0.45), mode='bilinear', antialias=True)"})
 
+CLP = "randn(12, 3, 5, seed=1).log_softmax(2)"
+CT2, CT1 = "literal([[1, 2, 2, 4], [3, 1, 0, 0], [2, 2, 2, 2]], torch.int64)", "literal([1, 2, 2, 4, 3, 1, 2], torch.int64)"
+add("ctc_loss.IntList", {**{r: f"{F}.ctc_loss({CLP}, {CT2}, [12, 9, 7], [4, 2, 0], reduction='{r}')" for r in ("none", "mean", "sum")},
+                         "concat": f"{F}.ctc_loss({CLP}, {CT1}, [12, 9, 7], [4, 2, 1])",
+                         "blank": f"{F}.ctc_loss({CLP}, {CT2}, [12, 9, 7], [4, 2, 1], blank=3)",
+                         "inf": f"{F}.ctc_loss({CLP}, {CT2}, [2, 9, 0], [4, 2, 1], reduction='none')",
+                         "zero_inf": f"{F}.ctc_loss({CLP}, {CT2}, [2, 9, 0], [4, 2, 0], reduction='none', zero_infinity=True)",
+                         "unbatched": f"{F}.ctc_loss(randn(12, 5, seed=1).log_softmax(1), literal([1, 2, 2], torch.int64), [10], [3])",
+                         "f64": f"{F}.ctc_loss({CLP}.double(), {CT2}, [12, 9, 7], [4, 2, 0])",
+                         "bad_blank": f"{F}.ctc_loss({CLP}, {CT2}, [12, 9, 7], [4, 2, 0], blank=5)",
+                         "bad_len": f"{F}.ctc_loss({CLP}, {CT2}, [13, 9, 7], [4, 2, 0])",
+                         "bad_target_len": f"{F}.ctc_loss({CLP}, {CT2}, [12, 9, 7], [5, 2, 0])",
+                         "batch": f"{F}.ctc_loss({CLP}, {CT2}, [12, 9], [4, 2])"})
+add("ctc_loss.Tensor", {"0": f"{F}.ctc_loss({CLP}, {CT2}, literal([12, 9, 7], torch.int64), literal([4, 2, 0], torch.int32))",
+                        "float_len": f"{F}.ctc_loss({CLP}, {CT2}, literal([12.0, 9.0, 7.0]), literal([4, 2, 0], torch.int32))"})
+add("_ctc_loss", {"0": f"torch.ops.aten._ctc_loss({CLP}, {CT2}, [12, 9, 7], [4, 2, 0])[0]"})
+add("_ctc_loss.Tensor", {"0": f"torch.ops.aten._ctc_loss({CLP}, {CT2}, literal([12, 9, 7], torch.int64), literal([4, 2, 0], torch.int64))[0]"})
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
