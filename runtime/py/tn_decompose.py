@@ -2164,12 +2164,39 @@ def nanmedian_dim(self, dim, keepdim=False):
         return self.clone(), aten.zeros([], dtype=torch.long)
     v, i = aten.sort.stable(self, stable=True, dim=d)
     cnt = (~aten.isnan(self)).sum(d)
+    val, idx = _pick(torch, aten, v, i, aten.div(cnt - 1, 2, rounding_mode="trunc").clamp_min(0), d, keepdim)
     if self.size(d) > 3 and bool((cnt == 0).any()):
-        # which NaN upstream's nth_element reports for a row of only NaN depends on its
-        # partitioning (a row of 4 gives index 2, of 7 index 5); rows of up to 3 give the first
-        raise NotImplementedError(torch._C._tn_support.refusal_message(
-            "aten::nanmedian.dim", "the index of a row of only NaN longer than 3"))
-    return _pick(torch, aten, v, i, aten.div(cnt - 1, 2, rounding_mode="trunc").clamp_min(0), d, keepdim)
+        # a row of only NaN: the index upstream's nth_element leaves at the front
+        # (Note [nth_element on a row of only NaN])
+        allnan = cnt == 0 if not keepdim else (cnt == 0).unsqueeze(d)
+        idx = aten.where.self(allnan, aten.full([], _nth_element_front_all_equal(self.size(d)), dtype=torch.int64), idx)
+    return val, idx
+
+
+# Note [nth_element on a row of only NaN]
+# nanmedian's CPU kernel (Sorting.cpp median_with_indices_impl) runs std::nth_element over the
+# row's indices with nth at the front when every value is NaN, and its comparator then answers
+# false for every pair. libstdc++'s introselect on such a range is deterministic: while more than
+# 3 elements remain, the median-of-three step swaps the first with the middle and the unguarded
+# partition swaps pairs from both ends inward, and the range shrinks to the left part; the final
+# insertion sort moves nothing. Replayed here on the identity permutation (a row of 4 gives
+# index 2, of 7 index 5, of up to 3 the first).
+
+def _nth_element_front_all_equal(n):
+    idx = list(builtins_range(n))
+    first, last = 0, n
+    while last - first > 3:
+        mid = first + (last - first) // 2
+        idx[first], idx[mid] = idx[mid], idx[first]          # __move_median_to_first, all comps false
+        lo, hi = first + 1, last                              # __unguarded_partition around idx[first]
+        while True:
+            hi -= 1
+            if not lo < hi:
+                break
+            idx[lo], idx[hi] = idx[hi], idx[lo]
+            lo += 1
+        last = lo   # the cut is past the front (nth), so the range keeps its left part
+    return idx[0]
 
 
 def median(self):
