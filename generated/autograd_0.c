@@ -523,6 +523,252 @@ fail_:
     return NULL;
 }
 
+/* AdaptiveMaxPool2DBackward0: aten::adaptive_max_pool2d
+ *   self: adaptive_max_pool2d_backward(grad, self, result1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result1_;
+} AdaptiveMaxPool2DBackward0;
+
+static int
+AdaptiveMaxPool2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveMaxPool2DBackward0 *n = (AdaptiveMaxPool2DBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_adaptive_max_pool2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(result1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveMaxPool2DBackward0_release(tn_node *n_)
+{
+    AdaptiveMaxPool2DBackward0 *n = (AdaptiveMaxPool2DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+AdaptiveMaxPool2DBackward0_finalize(tn_node *n_)
+{
+    AdaptiveMaxPool2DBackward0 *n = (AdaptiveMaxPool2DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AdaptiveMaxPool2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveMaxPool2DBackward0 *n = (AdaptiveMaxPool2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveMaxPool2DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool2DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+AdaptiveMaxPool2DBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool2DBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef AdaptiveMaxPool2DBackward0_getset[] = {
+    {"_saved_self", AdaptiveMaxPool2DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result1", AdaptiveMaxPool2DBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveMaxPool2DBackward0 = {
+    .name = "AdaptiveMaxPool2DBackward0",
+    .basicsize = sizeof(AdaptiveMaxPool2DBackward0),
+    .apply = AdaptiveMaxPool2DBackward0_apply,
+    .release = AdaptiveMaxPool2DBackward0_release,
+    .finalize = AdaptiveMaxPool2DBackward0_finalize,
+    .traverse = AdaptiveMaxPool2DBackward0_traverse,
+    .getset = AdaptiveMaxPool2DBackward0_getset,
+    .op = "aten::adaptive_max_pool2d",
+};
+
+/* aten::adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_adaptive_max_pool2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AdaptiveMaxPool2DBackward0 *n = (AdaptiveMaxPool2DBackward0 *)tn_node_new(&tn_kind_AdaptiveMaxPool2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AdaptiveMaxPool3DBackward0: aten::adaptive_max_pool3d
+ *   self: adaptive_max_pool3d_backward(grad, self, result1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result1_;
+} AdaptiveMaxPool3DBackward0;
+
+static int
+AdaptiveMaxPool3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveMaxPool3DBackward0 *n = (AdaptiveMaxPool3DBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_adaptive_max_pool3d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(result1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveMaxPool3DBackward0_release(tn_node *n_)
+{
+    AdaptiveMaxPool3DBackward0 *n = (AdaptiveMaxPool3DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+AdaptiveMaxPool3DBackward0_finalize(tn_node *n_)
+{
+    AdaptiveMaxPool3DBackward0 *n = (AdaptiveMaxPool3DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AdaptiveMaxPool3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveMaxPool3DBackward0 *n = (AdaptiveMaxPool3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveMaxPool3DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool3DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+AdaptiveMaxPool3DBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveMaxPool3DBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef AdaptiveMaxPool3DBackward0_getset[] = {
+    {"_saved_self", AdaptiveMaxPool3DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result1", AdaptiveMaxPool3DBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveMaxPool3DBackward0 = {
+    .name = "AdaptiveMaxPool3DBackward0",
+    .basicsize = sizeof(AdaptiveMaxPool3DBackward0),
+    .apply = AdaptiveMaxPool3DBackward0_apply,
+    .release = AdaptiveMaxPool3DBackward0_release,
+    .finalize = AdaptiveMaxPool3DBackward0_finalize,
+    .traverse = AdaptiveMaxPool3DBackward0_traverse,
+    .getset = AdaptiveMaxPool3DBackward0_getset,
+    .op = "aten::adaptive_max_pool3d",
+};
+
+/* aten::adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_adaptive_max_pool3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AdaptiveMaxPool3DBackward0 *n = (AdaptiveMaxPool3DBackward0 *)tn_node_new(&tn_kind_AdaptiveMaxPool3DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AddBackward0: aten::add.Tensor
  *   other: handle_r_to_c(other.scalar_type(), maybe_multiply(grad, alpha.conj()))
  *   self: handle_r_to_c(self.scalar_type(), grad)
@@ -3931,6 +4177,173 @@ fail_:
     return NULL;
 }
 
+/* CdistBackward0: aten::_cdist_forward
+ *   x1: _cdist_backward(grad.contiguous(), x1, x2, p, result)
+ *   x2: _cdist_backward(grad.mT().contiguous(), x2, x1, p, result.mT().contiguous())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved x1_;
+    tn_saved x2_;
+    double p;
+    tn_saved result_;
+} CdistBackward0;
+
+static int
+CdistBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CdistBackward0 *n = (CdistBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    int rc_ = -1;
+    PyObject *x1 = t_[0] = tn_saved_unpack(&n->x1_, n_);
+    if (!x1 && PyErr_Occurred()) goto fail_;
+    PyObject *x2 = t_[1] = tn_saved_unpack(&n->x2_, n_);
+    if (!x2 && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_memfmt(0)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP__cdist_backward, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(x1), tn_value_tensor(x2), tn_value_double(n->p), tn_value_tensor(result)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_mT, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_memfmt(0)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_mT, (tn_value[]){tn_value_tensor(result)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(t_[7]), tn_ag_value_memfmt(0)});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP__cdist_backward, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(x2), tn_value_tensor(x1), tn_value_double(n->p), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+CdistBackward0_release(tn_node *n_)
+{
+    CdistBackward0 *n = (CdistBackward0 *)n_;
+    tn_saved_release(&n->x1_);
+    tn_saved_release(&n->x2_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CdistBackward0_finalize(tn_node *n_)
+{
+    CdistBackward0 *n = (CdistBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CdistBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CdistBackward0 *n = (CdistBackward0 *)n_;
+    if (tn_saved_traverse(&n->x1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->x2_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CdistBackward0_get_x1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CdistBackward0 *)self)->x1_, TN_NODE(self));
+}
+
+static PyObject *
+CdistBackward0_get_x2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CdistBackward0 *)self)->x2_, TN_NODE(self));
+}
+
+static PyObject *
+CdistBackward0_get_p(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((CdistBackward0 *)self)->p);
+}
+
+static PyObject *
+CdistBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CdistBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CdistBackward0_getset[] = {
+    {"_saved_x1", CdistBackward0_get_x1, NULL, NULL, NULL},
+    {"_saved_x2", CdistBackward0_get_x2, NULL, NULL, NULL},
+    {"_saved_p", CdistBackward0_get_p, NULL, NULL, NULL},
+    {"_saved_result", CdistBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CdistBackward0 = {
+    .name = "CdistBackward0",
+    .basicsize = sizeof(CdistBackward0),
+    .apply = CdistBackward0_apply,
+    .release = CdistBackward0_release,
+    .finalize = CdistBackward0_finalize,
+    .traverse = CdistBackward0_traverse,
+    .getset = CdistBackward0_getset,
+    .op = "aten::_cdist_forward",
+};
+
+/* aten::_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor */
+PyObject *
+tn_ag_record__cdist_forward(tn_op *op_, tn_value *a_)
+{
+    PyObject *x1 = tn_ag_arg_tensor(&a_[0]);
+    PyObject *x2 = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    CdistBackward0 *n = (CdistBackward0 *)tn_node_new(&tn_kind_CdistBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, x1) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, x2) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->x1_, x1, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->x2_, x2, n_, 0) < 0) goto fail_;
+    n->p = a_[2].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* CeilBackward0: aten::ceil
  *   self: zeros_like(grad)
  */
@@ -4797,6 +5210,424 @@ tn_ag_record_clone(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ComplexBackward0: aten::complex
+ *   imag: at::imag(grad)
+ *   real: at::real(grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved imag_;
+    tn_saved real_;
+} ComplexBackward0;
+
+static int
+ComplexBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ComplexBackward0 *n = (ComplexBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *imag = t_[0] = tn_saved_unpack(&n->imag_, n_);
+    if (!imag && PyErr_Occurred()) goto fail_;
+    PyObject *real = t_[1] = tn_saved_unpack(&n->real_, n_);
+    if (!real && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_imag, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_real, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+ComplexBackward0_release(tn_node *n_)
+{
+    ComplexBackward0 *n = (ComplexBackward0 *)n_;
+    tn_saved_release(&n->imag_);
+    tn_saved_release(&n->real_);
+    (void)n;
+}
+
+static void
+ComplexBackward0_finalize(tn_node *n_)
+{
+    ComplexBackward0 *n = (ComplexBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ComplexBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ComplexBackward0 *n = (ComplexBackward0 *)n_;
+    if (tn_saved_traverse(&n->imag_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->real_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ComplexBackward0_get_imag(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ComplexBackward0 *)self)->imag_, TN_NODE(self));
+}
+
+static PyObject *
+ComplexBackward0_get_real(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ComplexBackward0 *)self)->real_, TN_NODE(self));
+}
+
+static PyGetSetDef ComplexBackward0_getset[] = {
+    {"_saved_imag", ComplexBackward0_get_imag, NULL, NULL, NULL},
+    {"_saved_real", ComplexBackward0_get_real, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ComplexBackward0 = {
+    .name = "ComplexBackward0",
+    .basicsize = sizeof(ComplexBackward0),
+    .apply = ComplexBackward0_apply,
+    .release = ComplexBackward0_release,
+    .finalize = ComplexBackward0_finalize,
+    .traverse = ComplexBackward0_traverse,
+    .getset = ComplexBackward0_getset,
+    .op = "aten::complex",
+};
+
+/* aten::complex(Tensor real, Tensor imag) -> Tensor */
+PyObject *
+tn_ag_record_complex(tn_op *op_, tn_value *a_)
+{
+    PyObject *real = tn_ag_arg_tensor(&a_[0]);
+    PyObject *imag = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ComplexBackward0 *n = (ComplexBackward0 *)tn_node_new(&tn_kind_ComplexBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, real) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, imag) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->imag_, imag, n_, 0) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->real_, real, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ConjBackward0: aten::_conj
+ *   self: grad.conj()
+ */
+typedef struct {
+    tn_node base;
+} ConjBackward0;
+
+static int
+ConjBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ConjBackward0 *n = (ConjBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ConjBackward0_release(tn_node *n_)
+{
+    ConjBackward0 *n = (ConjBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ConjBackward0_finalize(tn_node *n_)
+{
+    ConjBackward0 *n = (ConjBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ConjBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ConjBackward0 *n = (ConjBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ConjBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ConjBackward0 = {
+    .name = "ConjBackward0",
+    .basicsize = sizeof(ConjBackward0),
+    .apply = ConjBackward0_apply,
+    .release = ConjBackward0_release,
+    .finalize = ConjBackward0_finalize,
+    .traverse = ConjBackward0_traverse,
+    .getset = ConjBackward0_getset,
+    .op = "aten::_conj",
+};
+
+/* aten::_conj(Tensor(a) self) -> Tensor(a) */
+PyObject *
+tn_ag_record__conj(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ConjBackward0 *n = (ConjBackward0 *)tn_node_new(&tn_kind_ConjBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ConjPhysicalBackward0: aten::_conj_physical
+ *   self: grad.conj_physical()
+ */
+typedef struct {
+    tn_node base;
+} ConjPhysicalBackward0;
+
+static int
+ConjPhysicalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ConjPhysicalBackward0 *n = (ConjPhysicalBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_conj_physical, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ConjPhysicalBackward0_release(tn_node *n_)
+{
+    ConjPhysicalBackward0 *n = (ConjPhysicalBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ConjPhysicalBackward0_finalize(tn_node *n_)
+{
+    ConjPhysicalBackward0 *n = (ConjPhysicalBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ConjPhysicalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ConjPhysicalBackward0 *n = (ConjPhysicalBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ConjPhysicalBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ConjPhysicalBackward0 = {
+    .name = "ConjPhysicalBackward0",
+    .basicsize = sizeof(ConjPhysicalBackward0),
+    .apply = ConjPhysicalBackward0_apply,
+    .release = ConjPhysicalBackward0_release,
+    .finalize = ConjPhysicalBackward0_finalize,
+    .traverse = ConjPhysicalBackward0_traverse,
+    .getset = ConjPhysicalBackward0_getset,
+    .op = "aten::_conj_physical",
+};
+
+/* aten::_conj_physical(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record__conj_physical(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ConjPhysicalBackward0 *n = (ConjPhysicalBackward0 *)tn_node_new(&tn_kind_ConjPhysicalBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ConjPhysicalBackward1: aten::conj_physical_
+ *   self: grad.conj_physical()
+ */
+typedef struct {
+    tn_node base;
+} ConjPhysicalBackward1;
+
+static int
+ConjPhysicalBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ConjPhysicalBackward1 *n = (ConjPhysicalBackward1 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_conj_physical, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ConjPhysicalBackward1_release(tn_node *n_)
+{
+    ConjPhysicalBackward1 *n = (ConjPhysicalBackward1 *)n_;
+    (void)n;
+}
+
+static void
+ConjPhysicalBackward1_finalize(tn_node *n_)
+{
+    ConjPhysicalBackward1 *n = (ConjPhysicalBackward1 *)n_;
+    (void)n;
+}
+
+static int
+ConjPhysicalBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ConjPhysicalBackward1 *n = (ConjPhysicalBackward1 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ConjPhysicalBackward1_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ConjPhysicalBackward1 = {
+    .name = "ConjPhysicalBackward1",
+    .basicsize = sizeof(ConjPhysicalBackward1),
+    .apply = ConjPhysicalBackward1_apply,
+    .release = ConjPhysicalBackward1_release,
+    .finalize = ConjPhysicalBackward1_finalize,
+    .traverse = ConjPhysicalBackward1_traverse,
+    .getset = ConjPhysicalBackward1_getset,
+    .op = "aten::conj_physical_",
+};
+
+/* aten::conj_physical_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_conj_physical_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    ConjPhysicalBackward1 *n = (ConjPhysicalBackward1 *)tn_node_new(&tn_kind_ConjPhysicalBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -6755,322 +7586,6 @@ tn_ag_record_diagonal_scatter(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* DigammaBackward0: aten::digamma
- *   self: grad * polygamma(1, self)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} DigammaBackward0;
-
-static int
-DigammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DigammaBackward0 *n = (DigammaBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_polygamma, (tn_value[]){tn_value_int(INT64_C(1)), tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-DigammaBackward0_release(tn_node *n_)
-{
-    DigammaBackward0 *n = (DigammaBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-DigammaBackward0_finalize(tn_node *n_)
-{
-    DigammaBackward0 *n = (DigammaBackward0 *)n_;
-    (void)n;
-}
-
-static int
-DigammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    DigammaBackward0 *n = (DigammaBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-DigammaBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((DigammaBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef DigammaBackward0_getset[] = {
-    {"_saved_self", DigammaBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_DigammaBackward0 = {
-    .name = "DigammaBackward0",
-    .basicsize = sizeof(DigammaBackward0),
-    .apply = DigammaBackward0_apply,
-    .release = DigammaBackward0_release,
-    .finalize = DigammaBackward0_finalize,
-    .traverse = DigammaBackward0_traverse,
-    .getset = DigammaBackward0_getset,
-    .op = "aten::digamma",
-};
-
-/* aten::digamma(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_digamma(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    DigammaBackward0 *n = (DigammaBackward0 *)tn_node_new(&tn_kind_DigammaBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::digamma_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_digamma_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    DigammaBackward0 *n = (DigammaBackward0 *)tn_node_new(&tn_kind_DigammaBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* DivBackward0: aten::div.Tensor
- *   other: div_tensor_other_backward(grad, self, other)
- *   self: div_tensor_self_backward(grad, other, self.scalar_type())
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved other_;
-    int self_scalar_type;
-} DivBackward0;
-
-static int
-DivBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DivBackward0 *n = (DivBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_div_tensor_other_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, other);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[2]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[3] = tn_fm_div_tensor_self_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), other, n->self_scalar_type);
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-DivBackward0_release(tn_node *n_)
-{
-    DivBackward0 *n = (DivBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-DivBackward0_finalize(tn_node *n_)
-{
-    DivBackward0 *n = (DivBackward0 *)n_;
-    (void)n;
-}
-
-static int
-DivBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    DivBackward0 *n = (DivBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-DivBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((DivBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-DivBackward0_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((DivBackward0 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef DivBackward0_getset[] = {
-    {"_saved_self", DivBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_other", DivBackward0_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_DivBackward0 = {
-    .name = "DivBackward0",
-    .basicsize = sizeof(DivBackward0),
-    .apply = DivBackward0_apply,
-    .release = DivBackward0_release,
-    .finalize = DivBackward0_finalize,
-    .traverse = DivBackward0_traverse,
-    .getset = DivBackward0_getset,
-    .op = "aten::div.Tensor",
-};
-
-/* aten::div.Tensor(Tensor self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_div__Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    DivBackward0 *n = (DivBackward0 *)tn_node_new(&tn_kind_DivBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_node_needs(n_, 1)) {
-        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    }
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
-PyObject *
-tn_ag_record_div___Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1 + 1;
-    DivBackward0 *n = (DivBackward0 *)tn_node_new(&tn_kind_DivBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_node_needs(n_, 1)) {
-        if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    }
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -8,6 +8,322 @@
 
 #include <math.h>
 
+/* DigammaBackward0: aten::digamma
+ *   self: grad * polygamma(1, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} DigammaBackward0;
+
+static int
+DigammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DigammaBackward0 *n = (DigammaBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_polygamma, (tn_value[]){tn_value_int(INT64_C(1)), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+DigammaBackward0_release(tn_node *n_)
+{
+    DigammaBackward0 *n = (DigammaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+DigammaBackward0_finalize(tn_node *n_)
+{
+    DigammaBackward0 *n = (DigammaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+DigammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DigammaBackward0 *n = (DigammaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DigammaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DigammaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef DigammaBackward0_getset[] = {
+    {"_saved_self", DigammaBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DigammaBackward0 = {
+    .name = "DigammaBackward0",
+    .basicsize = sizeof(DigammaBackward0),
+    .apply = DigammaBackward0_apply,
+    .release = DigammaBackward0_release,
+    .finalize = DigammaBackward0_finalize,
+    .traverse = DigammaBackward0_traverse,
+    .getset = DigammaBackward0_getset,
+    .op = "aten::digamma",
+};
+
+/* aten::digamma(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_digamma(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DigammaBackward0 *n = (DigammaBackward0 *)tn_node_new(&tn_kind_DigammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::digamma_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_digamma_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    DigammaBackward0 *n = (DigammaBackward0 *)tn_node_new(&tn_kind_DigammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* DivBackward0: aten::div.Tensor
+ *   other: div_tensor_other_backward(grad, self, other)
+ *   self: div_tensor_self_backward(grad, other, self.scalar_type())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+    int self_scalar_type;
+} DivBackward0;
+
+static int
+DivBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DivBackward0 *n = (DivBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_div_tensor_other_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, other);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_div_tensor_self_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), other, n->self_scalar_type);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+DivBackward0_release(tn_node *n_)
+{
+    DivBackward0 *n = (DivBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+DivBackward0_finalize(tn_node *n_)
+{
+    DivBackward0 *n = (DivBackward0 *)n_;
+    (void)n;
+}
+
+static int
+DivBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DivBackward0 *n = (DivBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DivBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DivBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+DivBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DivBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef DivBackward0_getset[] = {
+    {"_saved_self", DivBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", DivBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DivBackward0 = {
+    .name = "DivBackward0",
+    .basicsize = sizeof(DivBackward0),
+    .apply = DivBackward0_apply,
+    .release = DivBackward0_release,
+    .finalize = DivBackward0_finalize,
+    .traverse = DivBackward0_traverse,
+    .getset = DivBackward0_getset,
+    .op = "aten::div.Tensor",
+};
+
+/* aten::div.Tensor(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_div__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    DivBackward0 *n = (DivBackward0 *)tn_node_new(&tn_kind_DivBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
+PyObject *
+tn_ag_record_div___Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    DivBackward0 *n = (DivBackward0 *)tn_node_new(&tn_kind_DivBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    }
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* DivBackward1: aten::div.Scalar
  *   self: div_tensor_self_backward(grad, other, self.scalar_type())
  */
@@ -1989,6 +2305,151 @@ fail_:
     return NULL;
 }
 
+/* EuclideanDistBackward0: aten::_euclidean_dist
+ *   x1, x2: _euclidean_dist_backward(grad, x1, x2, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved x1_;
+    tn_saved x2_;
+    tn_saved result_;
+} EuclideanDistBackward0;
+
+static int
+EuclideanDistBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    EuclideanDistBackward0 *n = (EuclideanDistBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    PyObject *v0_[2];
+    int rc_ = -1;
+    PyObject *x1 = t_[0] = tn_saved_unpack(&n->x1_, n_);
+    if (!x1 && PyErr_Occurred()) goto fail_;
+    PyObject *x2 = t_[1] = tn_saved_unpack(&n->x2_, n_);
+    if (!x2 && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm__euclidean_dist_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), x1, x2, result) < 0) goto fail_;
+            t_[3] = v0_[0];
+            t_[4] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[3]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+EuclideanDistBackward0_release(tn_node *n_)
+{
+    EuclideanDistBackward0 *n = (EuclideanDistBackward0 *)n_;
+    tn_saved_release(&n->x1_);
+    tn_saved_release(&n->x2_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+EuclideanDistBackward0_finalize(tn_node *n_)
+{
+    EuclideanDistBackward0 *n = (EuclideanDistBackward0 *)n_;
+    (void)n;
+}
+
+static int
+EuclideanDistBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    EuclideanDistBackward0 *n = (EuclideanDistBackward0 *)n_;
+    if (tn_saved_traverse(&n->x1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->x2_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+EuclideanDistBackward0_get_x1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EuclideanDistBackward0 *)self)->x1_, TN_NODE(self));
+}
+
+static PyObject *
+EuclideanDistBackward0_get_x2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EuclideanDistBackward0 *)self)->x2_, TN_NODE(self));
+}
+
+static PyObject *
+EuclideanDistBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EuclideanDistBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef EuclideanDistBackward0_getset[] = {
+    {"_saved_x1", EuclideanDistBackward0_get_x1, NULL, NULL, NULL},
+    {"_saved_x2", EuclideanDistBackward0_get_x2, NULL, NULL, NULL},
+    {"_saved_result", EuclideanDistBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_EuclideanDistBackward0 = {
+    .name = "EuclideanDistBackward0",
+    .basicsize = sizeof(EuclideanDistBackward0),
+    .apply = EuclideanDistBackward0_apply,
+    .release = EuclideanDistBackward0_release,
+    .finalize = EuclideanDistBackward0_finalize,
+    .traverse = EuclideanDistBackward0_traverse,
+    .getset = EuclideanDistBackward0_getset,
+    .op = "aten::_euclidean_dist",
+};
+
+/* aten::_euclidean_dist(Tensor x1, Tensor x2) -> Tensor */
+PyObject *
+tn_ag_record__euclidean_dist(tn_op *op_, tn_value *a_)
+{
+    PyObject *x1 = tn_ag_arg_tensor(&a_[0]);
+    PyObject *x2 = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    EuclideanDistBackward0 *n = (EuclideanDistBackward0 *)tn_node_new(&tn_kind_EuclideanDistBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, x1) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, x2) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->x1_, x1, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->x2_, x2, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* Exp2Backward0: aten::exp2
  *   self: grad * result.conj() * M_LN2
  */
@@ -2606,6 +3067,375 @@ tn_ag_record_exponential_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FftC2CBackward0: aten::_fft_c2c
+ *   self: _fft_c2c_symint(grad, dim, normalization, !forward)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints dim;
+    int64_t normalization;
+    int forward;
+} FftC2CBackward0;
+
+static int
+FftC2CBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FftC2CBackward0 *n = (FftC2CBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP__fft_c2c, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->dim)), tn_value_int(n->normalization), tn_ag_value_bool((!n->forward))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+FftC2CBackward0_release(tn_node *n_)
+{
+    FftC2CBackward0 *n = (FftC2CBackward0 *)n_;
+    (void)n;
+}
+
+static void
+FftC2CBackward0_finalize(tn_node *n_)
+{
+    FftC2CBackward0 *n = (FftC2CBackward0 *)n_;
+    tn_ag_free_ints(&n->dim);
+    (void)n;
+}
+
+static int
+FftC2CBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FftC2CBackward0 *n = (FftC2CBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FftC2CBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((FftC2CBackward0 *)self)->dim);
+}
+
+static PyObject *
+FftC2CBackward0_get_normalization(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((FftC2CBackward0 *)self)->normalization);
+}
+
+static PyObject *
+FftC2CBackward0_get_forward(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((FftC2CBackward0 *)self)->forward);
+}
+
+static PyGetSetDef FftC2CBackward0_getset[] = {
+    {"_saved_dim", FftC2CBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_normalization", FftC2CBackward0_get_normalization, NULL, NULL, NULL},
+    {"_saved_forward", FftC2CBackward0_get_forward, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FftC2CBackward0 = {
+    .name = "FftC2CBackward0",
+    .basicsize = sizeof(FftC2CBackward0),
+    .apply = FftC2CBackward0_apply,
+    .release = FftC2CBackward0_release,
+    .finalize = FftC2CBackward0_finalize,
+    .traverse = FftC2CBackward0_traverse,
+    .getset = FftC2CBackward0_getset,
+    .op = "aten::_fft_c2c",
+};
+
+/* aten::_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor */
+PyObject *
+tn_ag_record__fft_c2c(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    FftC2CBackward0 *n = (FftC2CBackward0 *)tn_node_new(&tn_kind_FftC2CBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
+    n->normalization = a_[2].u.i;
+    n->forward = (int)a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FftC2RBackward0: aten::_fft_c2r
+ *   self: fft_c2r_backward(grad, dim, normalization)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints dim;
+    int64_t normalization;
+} FftC2RBackward0;
+
+static int
+FftC2RBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FftC2RBackward0 *n = (FftC2RBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_fft_c2r is not implemented in torchnative", "no ATen overload fft_c2r_backward(T, IA, I)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+FftC2RBackward0_release(tn_node *n_)
+{
+    FftC2RBackward0 *n = (FftC2RBackward0 *)n_;
+    (void)n;
+}
+
+static void
+FftC2RBackward0_finalize(tn_node *n_)
+{
+    FftC2RBackward0 *n = (FftC2RBackward0 *)n_;
+    tn_ag_free_ints(&n->dim);
+    (void)n;
+}
+
+static int
+FftC2RBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FftC2RBackward0 *n = (FftC2RBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FftC2RBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((FftC2RBackward0 *)self)->dim);
+}
+
+static PyObject *
+FftC2RBackward0_get_normalization(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((FftC2RBackward0 *)self)->normalization);
+}
+
+static PyGetSetDef FftC2RBackward0_getset[] = {
+    {"_saved_dim", FftC2RBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_normalization", FftC2RBackward0_get_normalization, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FftC2RBackward0 = {
+    .name = "FftC2RBackward0",
+    .basicsize = sizeof(FftC2RBackward0),
+    .apply = FftC2RBackward0_apply,
+    .release = FftC2RBackward0_release,
+    .finalize = FftC2RBackward0_finalize,
+    .traverse = FftC2RBackward0_traverse,
+    .getset = FftC2RBackward0_getset,
+    .op = "aten::_fft_c2r",
+};
+
+/* aten::_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor */
+PyObject *
+tn_ag_record__fft_c2r(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    FftC2RBackward0 *n = (FftC2RBackward0 *)tn_node_new(&tn_kind_FftC2RBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
+    n->normalization = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FftR2CBackward0: aten::_fft_r2c
+ *   self: fft_r2c_backward(grad, dim, normalization, onesided, self.sym_size(dim.back()))
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints dim;
+    int64_t normalization;
+    int onesided;
+} FftR2CBackward0;
+
+static int
+FftR2CBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FftR2CBackward0 *n = (FftR2CBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_fft_r2c is not implemented in torchnative", ".back on IA");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+FftR2CBackward0_release(tn_node *n_)
+{
+    FftR2CBackward0 *n = (FftR2CBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+FftR2CBackward0_finalize(tn_node *n_)
+{
+    FftR2CBackward0 *n = (FftR2CBackward0 *)n_;
+    tn_ag_free_ints(&n->dim);
+    (void)n;
+}
+
+static int
+FftR2CBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FftR2CBackward0 *n = (FftR2CBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FftR2CBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FftR2CBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+FftR2CBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((FftR2CBackward0 *)self)->dim);
+}
+
+static PyObject *
+FftR2CBackward0_get_normalization(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((FftR2CBackward0 *)self)->normalization);
+}
+
+static PyObject *
+FftR2CBackward0_get_onesided(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((FftR2CBackward0 *)self)->onesided);
+}
+
+static PyGetSetDef FftR2CBackward0_getset[] = {
+    {"_saved_self", FftR2CBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", FftR2CBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_normalization", FftR2CBackward0_get_normalization, NULL, NULL, NULL},
+    {"_saved_onesided", FftR2CBackward0_get_onesided, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FftR2CBackward0 = {
+    .name = "FftR2CBackward0",
+    .basicsize = sizeof(FftR2CBackward0),
+    .apply = FftR2CBackward0_apply,
+    .release = FftR2CBackward0_release,
+    .finalize = FftR2CBackward0_finalize,
+    .traverse = FftR2CBackward0_traverse,
+    .getset = FftR2CBackward0_getset,
+    .op = "aten::_fft_r2c",
+};
+
+/* aten::_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor */
+PyObject *
+tn_ag_record__fft_r2c(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    FftR2CBackward0 *n = (FftR2CBackward0 *)tn_node_new(&tn_kind_FftR2CBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
+    n->normalization = a_[2].u.i;
+    n->onesided = (int)a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

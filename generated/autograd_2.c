@@ -1008,6 +1008,296 @@ fail_:
     return NULL;
 }
 
+/* FractionalMaxPool2DBackward0: aten::fractional_max_pool2d
+ *   self: fractional_max_pool2d_backward(grad, self, kernel_size, output_size, result1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints kernel_size;
+    tn_ag_ints output_size;
+    tn_saved result1_;
+} FractionalMaxPool2DBackward0;
+
+static int
+FractionalMaxPool2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_fractional_max_pool2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_value_tensor(result1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+FractionalMaxPool2DBackward0_release(tn_node *n_)
+{
+    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+FractionalMaxPool2DBackward0_finalize(tn_node *n_)
+{
+    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+FractionalMaxPool2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FractionalMaxPool2DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool2DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+FractionalMaxPool2DBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((FractionalMaxPool2DBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+FractionalMaxPool2DBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((FractionalMaxPool2DBackward0 *)self)->output_size);
+}
+
+static PyObject *
+FractionalMaxPool2DBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool2DBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef FractionalMaxPool2DBackward0_getset[] = {
+    {"_saved_self", FractionalMaxPool2DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_kernel_size", FractionalMaxPool2DBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_output_size", FractionalMaxPool2DBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_result1", FractionalMaxPool2DBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FractionalMaxPool2DBackward0 = {
+    .name = "FractionalMaxPool2DBackward0",
+    .basicsize = sizeof(FractionalMaxPool2DBackward0),
+    .apply = FractionalMaxPool2DBackward0_apply,
+    .release = FractionalMaxPool2DBackward0_release,
+    .finalize = FractionalMaxPool2DBackward0_finalize,
+    .traverse = FractionalMaxPool2DBackward0_traverse,
+    .getset = FractionalMaxPool2DBackward0_getset,
+    .op = "aten::fractional_max_pool2d",
+};
+
+/* aten::fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_fractional_max_pool2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_ag_check_no_requires_grad(&a_[3], "random_samples", "fractional_max_pool2d") < 0)
+        return NULL;
+    int nnext_ = 1;
+    FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[2]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FractionalMaxPool3DBackward0: aten::fractional_max_pool3d
+ *   self: fractional_max_pool3d_backward(grad, self, kernel_size, output_size, result1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints kernel_size;
+    tn_ag_ints output_size;
+    tn_saved result1_;
+} FractionalMaxPool3DBackward0;
+
+static int
+FractionalMaxPool3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FractionalMaxPool3DBackward0 *n = (FractionalMaxPool3DBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_fractional_max_pool3d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_value_tensor(result1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+FractionalMaxPool3DBackward0_release(tn_node *n_)
+{
+    FractionalMaxPool3DBackward0 *n = (FractionalMaxPool3DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+FractionalMaxPool3DBackward0_finalize(tn_node *n_)
+{
+    FractionalMaxPool3DBackward0 *n = (FractionalMaxPool3DBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+FractionalMaxPool3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FractionalMaxPool3DBackward0 *n = (FractionalMaxPool3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FractionalMaxPool3DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool3DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+FractionalMaxPool3DBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((FractionalMaxPool3DBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+FractionalMaxPool3DBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((FractionalMaxPool3DBackward0 *)self)->output_size);
+}
+
+static PyObject *
+FractionalMaxPool3DBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FractionalMaxPool3DBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef FractionalMaxPool3DBackward0_getset[] = {
+    {"_saved_self", FractionalMaxPool3DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_kernel_size", FractionalMaxPool3DBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_output_size", FractionalMaxPool3DBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_result1", FractionalMaxPool3DBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FractionalMaxPool3DBackward0 = {
+    .name = "FractionalMaxPool3DBackward0",
+    .basicsize = sizeof(FractionalMaxPool3DBackward0),
+    .apply = FractionalMaxPool3DBackward0_apply,
+    .release = FractionalMaxPool3DBackward0_release,
+    .finalize = FractionalMaxPool3DBackward0_finalize,
+    .traverse = FractionalMaxPool3DBackward0_traverse,
+    .getset = FractionalMaxPool3DBackward0_getset,
+    .op = "aten::fractional_max_pool3d",
+};
+
+/* aten::fractional_max_pool3d(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_fractional_max_pool3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_ag_check_no_requires_grad(&a_[3], "random_samples", "fractional_max_pool3d") < 0)
+        return NULL;
+    int nnext_ = 1;
+    FractionalMaxPool3DBackward0 *n = (FractionalMaxPool3DBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool3DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[2]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* GatherBackward0: aten::gather
  *   self: gather_backward(grad, self, dim, index, sparse_grad)
  */
@@ -1643,6 +1933,101 @@ tn_ag_record_gelu_backward(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* GeqrfBackward0: aten::geqrf
+ *   self: not_implemented("geqrf")
+ */
+typedef struct {
+    tn_node base;
+} GeqrfBackward0;
+
+static int
+GeqrfBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    GeqrfBackward0 *n = (GeqrfBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'geqrf' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+GeqrfBackward0_release(tn_node *n_)
+{
+    GeqrfBackward0 *n = (GeqrfBackward0 *)n_;
+    (void)n;
+}
+
+static void
+GeqrfBackward0_finalize(tn_node *n_)
+{
+    GeqrfBackward0 *n = (GeqrfBackward0 *)n_;
+    (void)n;
+}
+
+static int
+GeqrfBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    GeqrfBackward0 *n = (GeqrfBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef GeqrfBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_GeqrfBackward0 = {
+    .name = "GeqrfBackward0",
+    .basicsize = sizeof(GeqrfBackward0),
+    .apply = GeqrfBackward0_apply,
+    .release = GeqrfBackward0_release,
+    .finalize = GeqrfBackward0_finalize,
+    .traverse = GeqrfBackward0_traverse,
+    .getset = GeqrfBackward0_getset,
+    .op = "aten::geqrf",
+};
+
+/* aten::geqrf(Tensor self) -> (Tensor a, Tensor tau) */
+PyObject *
+tn_ag_record_geqrf(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    GeqrfBackward0 *n = (GeqrfBackward0 *)tn_node_new(&tn_kind_GeqrfBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -5341,6 +5726,1421 @@ fail_:
     return NULL;
 }
 
+/* LinalgCholeskyExBackward0: aten::linalg_cholesky_ex
+ *   self: cholesky_backward(grad, upper, L)
+ */
+typedef struct {
+    tn_node base;
+    int upper;
+    tn_saved L_;
+} LinalgCholeskyExBackward0;
+
+static int
+LinalgCholeskyExBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgCholeskyExBackward0 *n = (LinalgCholeskyExBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *L = t_[0] = tn_saved_unpack(&n->L_, n_);
+    if (!L && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_cholesky_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), n->upper, L);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgCholeskyExBackward0_release(tn_node *n_)
+{
+    LinalgCholeskyExBackward0 *n = (LinalgCholeskyExBackward0 *)n_;
+    tn_saved_release(&n->L_);
+    (void)n;
+}
+
+static void
+LinalgCholeskyExBackward0_finalize(tn_node *n_)
+{
+    LinalgCholeskyExBackward0 *n = (LinalgCholeskyExBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgCholeskyExBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgCholeskyExBackward0 *n = (LinalgCholeskyExBackward0 *)n_;
+    if (tn_saved_traverse(&n->L_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgCholeskyExBackward0_get_upper(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LinalgCholeskyExBackward0 *)self)->upper);
+}
+
+static PyObject *
+LinalgCholeskyExBackward0_get_L(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgCholeskyExBackward0 *)self)->L_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgCholeskyExBackward0_getset[] = {
+    {"_saved_upper", LinalgCholeskyExBackward0_get_upper, NULL, NULL, NULL},
+    {"_saved_L", LinalgCholeskyExBackward0_get_L, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgCholeskyExBackward0 = {
+    .name = "LinalgCholeskyExBackward0",
+    .basicsize = sizeof(LinalgCholeskyExBackward0),
+    .apply = LinalgCholeskyExBackward0_apply,
+    .release = LinalgCholeskyExBackward0_release,
+    .finalize = LinalgCholeskyExBackward0_finalize,
+    .traverse = LinalgCholeskyExBackward0_traverse,
+    .getset = LinalgCholeskyExBackward0_getset,
+    .op = "aten::linalg_cholesky_ex",
+};
+
+/* aten::linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) */
+PyObject *
+tn_ag_record_linalg_cholesky_ex(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LinalgCholeskyExBackward0 *n = (LinalgCholeskyExBackward0 *)tn_node_new(&tn_kind_LinalgCholeskyExBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->upper = (int)a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->L_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgDetBackward0: aten::_linalg_det
+ *   A: linalg_det_backward(grad, result, A, LU, pivots)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved A_;
+    tn_saved result_;
+    tn_saved LU_;
+    tn_saved pivots_;
+} LinalgDetBackward0;
+
+static int
+LinalgDetBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgDetBackward0 *n = (LinalgDetBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *A = t_[0] = tn_saved_unpack(&n->A_, n_);
+    if (!A && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    PyObject *LU = t_[2] = tn_saved_unpack(&n->LU_, n_);
+    if (!LU && PyErr_Occurred()) goto fail_;
+    PyObject *pivots = t_[3] = tn_saved_unpack(&n->pivots_, n_);
+    if (!pivots && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_linalg_det_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), result, A, LU, pivots);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgDetBackward0_release(tn_node *n_)
+{
+    LinalgDetBackward0 *n = (LinalgDetBackward0 *)n_;
+    tn_saved_release(&n->A_);
+    tn_saved_release(&n->result_);
+    tn_saved_release(&n->LU_);
+    tn_saved_release(&n->pivots_);
+    (void)n;
+}
+
+static void
+LinalgDetBackward0_finalize(tn_node *n_)
+{
+    LinalgDetBackward0 *n = (LinalgDetBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgDetBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgDetBackward0 *n = (LinalgDetBackward0 *)n_;
+    if (tn_saved_traverse(&n->A_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->LU_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->pivots_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgDetBackward0_get_A(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgDetBackward0 *)self)->A_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgDetBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgDetBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgDetBackward0_get_LU(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgDetBackward0 *)self)->LU_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgDetBackward0_get_pivots(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgDetBackward0 *)self)->pivots_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgDetBackward0_getset[] = {
+    {"_saved_A", LinalgDetBackward0_get_A, NULL, NULL, NULL},
+    {"_saved_result", LinalgDetBackward0_get_result, NULL, NULL, NULL},
+    {"_saved_LU", LinalgDetBackward0_get_LU, NULL, NULL, NULL},
+    {"_saved_pivots", LinalgDetBackward0_get_pivots, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgDetBackward0 = {
+    .name = "LinalgDetBackward0",
+    .basicsize = sizeof(LinalgDetBackward0),
+    .apply = LinalgDetBackward0_apply,
+    .release = LinalgDetBackward0_release,
+    .finalize = LinalgDetBackward0_finalize,
+    .traverse = LinalgDetBackward0_traverse,
+    .getset = LinalgDetBackward0_getset,
+    .op = "aten::_linalg_det",
+};
+
+/* aten::_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots) */
+PyObject *
+tn_ag_record__linalg_det(tn_op *op_, tn_value *a_)
+{
+    PyObject *A = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LinalgDetBackward0 *n = (LinalgDetBackward0 *)tn_node_new(&tn_kind_LinalgDetBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, A) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->A_, A, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->LU_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->pivots_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgEighBackward0: aten::_linalg_eigh
+ *   A: linalg_eig_backward(grads[0], grads[1], eigenvalues, eigenvectors, / *is_hermitian=* /true)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved eigenvalues_;
+    tn_saved eigenvectors_;
+} LinalgEighBackward0;
+
+static int
+LinalgEighBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgEighBackward0 *n = (LinalgEighBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *eigenvalues = t_[0] = tn_saved_unpack(&n->eigenvalues_, n_);
+    if (!eigenvalues && PyErr_Occurred()) goto fail_;
+    PyObject *eigenvectors = t_[1] = tn_saved_unpack(&n->eigenvectors_, n_);
+    if (!eigenvectors && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_linalg_eig_backward(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0)), tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(1)), eigenvalues, eigenvectors, 1, 1);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgEighBackward0_release(tn_node *n_)
+{
+    LinalgEighBackward0 *n = (LinalgEighBackward0 *)n_;
+    tn_saved_release(&n->eigenvalues_);
+    tn_saved_release(&n->eigenvectors_);
+    (void)n;
+}
+
+static void
+LinalgEighBackward0_finalize(tn_node *n_)
+{
+    LinalgEighBackward0 *n = (LinalgEighBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgEighBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgEighBackward0 *n = (LinalgEighBackward0 *)n_;
+    if (tn_saved_traverse(&n->eigenvalues_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->eigenvectors_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgEighBackward0_get_eigenvalues(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgEighBackward0 *)self)->eigenvalues_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgEighBackward0_get_eigenvectors(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgEighBackward0 *)self)->eigenvectors_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgEighBackward0_getset[] = {
+    {"_saved_eigenvalues", LinalgEighBackward0_get_eigenvalues, NULL, NULL, NULL},
+    {"_saved_eigenvectors", LinalgEighBackward0_get_eigenvectors, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgEighBackward0 = {
+    .name = "LinalgEighBackward0",
+    .basicsize = sizeof(LinalgEighBackward0),
+    .apply = LinalgEighBackward0_apply,
+    .release = LinalgEighBackward0_release,
+    .finalize = LinalgEighBackward0_finalize,
+    .traverse = LinalgEighBackward0_traverse,
+    .getset = LinalgEighBackward0_getset,
+    .op = "aten::_linalg_eigh",
+};
+
+/* aten::_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors) */
+PyObject *
+tn_ag_record__linalg_eigh(tn_op *op_, tn_value *a_)
+{
+    PyObject *A = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LinalgEighBackward0 *n = (LinalgEighBackward0 *)tn_node_new(&tn_kind_LinalgEighBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, A) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->eigenvalues_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->eigenvectors_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgHouseholderProductBackward0: aten::linalg_householder_product
+ *   input, tau: householder_product_backward(grad, result, input, tau)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved tau_;
+    tn_saved result_;
+} LinalgHouseholderProductBackward0;
+
+static int
+LinalgHouseholderProductBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgHouseholderProductBackward0 *n = (LinalgHouseholderProductBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *tau = t_[1] = tn_saved_unpack(&n->tau_, n_);
+    if (!tau && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::linalg_householder_product is not implemented in torchnative", "no ATen overload householder_product_backward(T, T, T, T)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgHouseholderProductBackward0_release(tn_node *n_)
+{
+    LinalgHouseholderProductBackward0 *n = (LinalgHouseholderProductBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->tau_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LinalgHouseholderProductBackward0_finalize(tn_node *n_)
+{
+    LinalgHouseholderProductBackward0 *n = (LinalgHouseholderProductBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgHouseholderProductBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgHouseholderProductBackward0 *n = (LinalgHouseholderProductBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->tau_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgHouseholderProductBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgHouseholderProductBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgHouseholderProductBackward0_get_tau(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgHouseholderProductBackward0 *)self)->tau_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgHouseholderProductBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgHouseholderProductBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgHouseholderProductBackward0_getset[] = {
+    {"_saved_input", LinalgHouseholderProductBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_tau", LinalgHouseholderProductBackward0_get_tau, NULL, NULL, NULL},
+    {"_saved_result", LinalgHouseholderProductBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgHouseholderProductBackward0 = {
+    .name = "LinalgHouseholderProductBackward0",
+    .basicsize = sizeof(LinalgHouseholderProductBackward0),
+    .apply = LinalgHouseholderProductBackward0_apply,
+    .release = LinalgHouseholderProductBackward0_release,
+    .finalize = LinalgHouseholderProductBackward0_finalize,
+    .traverse = LinalgHouseholderProductBackward0_traverse,
+    .getset = LinalgHouseholderProductBackward0_getset,
+    .op = "aten::linalg_householder_product",
+};
+
+/* aten::linalg_householder_product(Tensor input, Tensor tau) -> Tensor */
+PyObject *
+tn_ag_record_linalg_householder_product(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *tau = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LinalgHouseholderProductBackward0 *n = (LinalgHouseholderProductBackward0 *)tn_node_new(&tn_kind_LinalgHouseholderProductBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, tau) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->tau_, tau, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgInvExBackward0: aten::linalg_inv_ex
+ *   A: -at::matmul(inverse.mH(), at::matmul(grad, inverse.mH()))
+ */
+typedef struct {
+    tn_node base;
+    tn_saved inverse_;
+} LinalgInvExBackward0;
+
+static int
+LinalgInvExBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgInvExBackward0 *n = (LinalgInvExBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *inverse = t_[0] = tn_saved_unpack(&n->inverse_, n_);
+    if (!inverse && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_mH, (tn_value[]){tn_value_tensor(inverse)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mH, (tn_value[]){tn_value_tensor(inverse)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_matmul, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_matmul, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgInvExBackward0_release(tn_node *n_)
+{
+    LinalgInvExBackward0 *n = (LinalgInvExBackward0 *)n_;
+    tn_saved_release(&n->inverse_);
+    (void)n;
+}
+
+static void
+LinalgInvExBackward0_finalize(tn_node *n_)
+{
+    LinalgInvExBackward0 *n = (LinalgInvExBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgInvExBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgInvExBackward0 *n = (LinalgInvExBackward0 *)n_;
+    if (tn_saved_traverse(&n->inverse_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgInvExBackward0_get_inverse(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgInvExBackward0 *)self)->inverse_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgInvExBackward0_getset[] = {
+    {"_saved_inverse", LinalgInvExBackward0_get_inverse, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgInvExBackward0 = {
+    .name = "LinalgInvExBackward0",
+    .basicsize = sizeof(LinalgInvExBackward0),
+    .apply = LinalgInvExBackward0_apply,
+    .release = LinalgInvExBackward0_release,
+    .finalize = LinalgInvExBackward0_finalize,
+    .traverse = LinalgInvExBackward0_traverse,
+    .getset = LinalgInvExBackward0_getset,
+    .op = "aten::linalg_inv_ex",
+};
+
+/* aten::linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) */
+PyObject *
+tn_ag_record_linalg_inv_ex(tn_op *op_, tn_value *a_)
+{
+    PyObject *A = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LinalgInvExBackward0 *n = (LinalgInvExBackward0 *)tn_node_new(&tn_kind_LinalgInvExBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, A) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->inverse_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgLuFactorExBackward0: aten::linalg_lu_factor_ex
+ *   A: lu_factor_ex_backward(grad, LU, pivots, pivot)
+ */
+typedef struct {
+    tn_node base;
+    int pivot;
+    tn_saved LU_;
+    tn_saved pivots_;
+} LinalgLuFactorExBackward0;
+
+static int
+LinalgLuFactorExBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgLuFactorExBackward0 *n = (LinalgLuFactorExBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *LU = t_[0] = tn_saved_unpack(&n->LU_, n_);
+    if (!LU && PyErr_Occurred()) goto fail_;
+    PyObject *pivots = t_[1] = tn_saved_unpack(&n->pivots_, n_);
+    if (!pivots && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_lu_factor_ex_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), LU, pivots, n->pivot);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgLuFactorExBackward0_release(tn_node *n_)
+{
+    LinalgLuFactorExBackward0 *n = (LinalgLuFactorExBackward0 *)n_;
+    tn_saved_release(&n->LU_);
+    tn_saved_release(&n->pivots_);
+    (void)n;
+}
+
+static void
+LinalgLuFactorExBackward0_finalize(tn_node *n_)
+{
+    LinalgLuFactorExBackward0 *n = (LinalgLuFactorExBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgLuFactorExBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgLuFactorExBackward0 *n = (LinalgLuFactorExBackward0 *)n_;
+    if (tn_saved_traverse(&n->LU_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->pivots_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgLuFactorExBackward0_get_pivot(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LinalgLuFactorExBackward0 *)self)->pivot);
+}
+
+static PyObject *
+LinalgLuFactorExBackward0_get_LU(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgLuFactorExBackward0 *)self)->LU_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgLuFactorExBackward0_get_pivots(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgLuFactorExBackward0 *)self)->pivots_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgLuFactorExBackward0_getset[] = {
+    {"_saved_pivot", LinalgLuFactorExBackward0_get_pivot, NULL, NULL, NULL},
+    {"_saved_LU", LinalgLuFactorExBackward0_get_LU, NULL, NULL, NULL},
+    {"_saved_pivots", LinalgLuFactorExBackward0_get_pivots, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgLuFactorExBackward0 = {
+    .name = "LinalgLuFactorExBackward0",
+    .basicsize = sizeof(LinalgLuFactorExBackward0),
+    .apply = LinalgLuFactorExBackward0_apply,
+    .release = LinalgLuFactorExBackward0_release,
+    .finalize = LinalgLuFactorExBackward0_finalize,
+    .traverse = LinalgLuFactorExBackward0_traverse,
+    .getset = LinalgLuFactorExBackward0_getset,
+    .op = "aten::linalg_lu_factor_ex",
+};
+
+/* aten::linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) */
+PyObject *
+tn_ag_record_linalg_lu_factor_ex(tn_op *op_, tn_value *a_)
+{
+    PyObject *A = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LinalgLuFactorExBackward0 *n = (LinalgLuFactorExBackward0 *)tn_node_new(&tn_kind_LinalgLuFactorExBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, A) < 0)
+        goto fail_;
+    n->pivot = (int)a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->LU_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->pivots_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgLuSolveBackward0: aten::linalg_lu_solve
+ *   B: at::linalg_lu_solve(LU, pivots, grad, left, !adjoint)
+ *   LU: linalg_lu_solve_LU(grad, LU, pivots, result, left, adjoint)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved LU_;
+    tn_saved pivots_;
+    int left;
+    int adjoint;
+    tn_saved result_;
+} LinalgLuSolveBackward0;
+
+static int
+LinalgLuSolveBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgLuSolveBackward0 *n = (LinalgLuSolveBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *LU = t_[0] = tn_saved_unpack(&n->LU_, n_);
+    if (!LU && PyErr_Occurred()) goto fail_;
+    PyObject *pivots = t_[1] = tn_saved_unpack(&n->pivots_, n_);
+    if (!pivots && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_linalg_lu_solve, (tn_value[]){tn_value_tensor(LU), tn_value_tensor(pivots), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_bool(n->left), tn_ag_value_bool((!n->adjoint))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::linalg_lu_solve is not implemented in torchnative", "no ATen overload linalg_lu_solve_LU(T, T, T, T, B, B)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgLuSolveBackward0_release(tn_node *n_)
+{
+    LinalgLuSolveBackward0 *n = (LinalgLuSolveBackward0 *)n_;
+    tn_saved_release(&n->LU_);
+    tn_saved_release(&n->pivots_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LinalgLuSolveBackward0_finalize(tn_node *n_)
+{
+    LinalgLuSolveBackward0 *n = (LinalgLuSolveBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgLuSolveBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgLuSolveBackward0 *n = (LinalgLuSolveBackward0 *)n_;
+    if (tn_saved_traverse(&n->LU_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->pivots_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgLuSolveBackward0_get_LU(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgLuSolveBackward0 *)self)->LU_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgLuSolveBackward0_get_pivots(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgLuSolveBackward0 *)self)->pivots_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgLuSolveBackward0_get_left(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LinalgLuSolveBackward0 *)self)->left);
+}
+
+static PyObject *
+LinalgLuSolveBackward0_get_adjoint(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LinalgLuSolveBackward0 *)self)->adjoint);
+}
+
+static PyObject *
+LinalgLuSolveBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgLuSolveBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgLuSolveBackward0_getset[] = {
+    {"_saved_LU", LinalgLuSolveBackward0_get_LU, NULL, NULL, NULL},
+    {"_saved_pivots", LinalgLuSolveBackward0_get_pivots, NULL, NULL, NULL},
+    {"_saved_left", LinalgLuSolveBackward0_get_left, NULL, NULL, NULL},
+    {"_saved_adjoint", LinalgLuSolveBackward0_get_adjoint, NULL, NULL, NULL},
+    {"_saved_result", LinalgLuSolveBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgLuSolveBackward0 = {
+    .name = "LinalgLuSolveBackward0",
+    .basicsize = sizeof(LinalgLuSolveBackward0),
+    .apply = LinalgLuSolveBackward0_apply,
+    .release = LinalgLuSolveBackward0_release,
+    .finalize = LinalgLuSolveBackward0_finalize,
+    .traverse = LinalgLuSolveBackward0_traverse,
+    .getset = LinalgLuSolveBackward0_getset,
+    .op = "aten::linalg_lu_solve",
+};
+
+/* aten::linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor */
+PyObject *
+tn_ag_record_linalg_lu_solve(tn_op *op_, tn_value *a_)
+{
+    PyObject *LU = tn_ag_arg_tensor(&a_[0]);
+    PyObject *pivots = tn_ag_arg_tensor(&a_[1]);
+    PyObject *B = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_ag_check_no_requires_grad(&a_[1], "pivots", "linalg_lu_solve") < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    LinalgLuSolveBackward0 *n = (LinalgLuSolveBackward0 *)tn_node_new(&tn_kind_LinalgLuSolveBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, LU) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, B) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->LU_, LU, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->pivots_, pivots, n_, 0) < 0) goto fail_;
+    n->left = (int)a_[3].u.i;
+    n->adjoint = (int)a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgQrBackward0: aten::linalg_qr
+ *   A: linalg_qr_backward(grad_Q, grad_R, Q, R, mode)
+ */
+typedef struct {
+    tn_node base;
+    char *mode;
+    tn_saved Q_;
+    tn_saved R_;
+} LinalgQrBackward0;
+
+static int
+LinalgQrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgQrBackward0 *n = (LinalgQrBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *Q = t_[0] = tn_saved_unpack(&n->Q_, n_);
+    if (!Q && PyErr_Occurred()) goto fail_;
+    PyObject *R = t_[1] = tn_saved_unpack(&n->R_, n_);
+    if (!R && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_linalg_qr_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_grad_at(grads_, n_->num_inputs, 1), Q, R, n->mode);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgQrBackward0_release(tn_node *n_)
+{
+    LinalgQrBackward0 *n = (LinalgQrBackward0 *)n_;
+    tn_saved_release(&n->Q_);
+    tn_saved_release(&n->R_);
+    (void)n;
+}
+
+static void
+LinalgQrBackward0_finalize(tn_node *n_)
+{
+    LinalgQrBackward0 *n = (LinalgQrBackward0 *)n_;
+    tn_ag_free_str(&n->mode);
+    (void)n;
+}
+
+static int
+LinalgQrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgQrBackward0 *n = (LinalgQrBackward0 *)n_;
+    if (tn_saved_traverse(&n->Q_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->R_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgQrBackward0_get_mode(PyObject *self, void *c)
+{
+    return tn_ag_str_to_py(((LinalgQrBackward0 *)self)->mode);
+}
+
+static PyObject *
+LinalgQrBackward0_get_Q(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgQrBackward0 *)self)->Q_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgQrBackward0_get_R(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgQrBackward0 *)self)->R_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgQrBackward0_getset[] = {
+    {"_saved_mode", LinalgQrBackward0_get_mode, NULL, NULL, NULL},
+    {"_saved_Q", LinalgQrBackward0_get_Q, NULL, NULL, NULL},
+    {"_saved_R", LinalgQrBackward0_get_R, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgQrBackward0 = {
+    .name = "LinalgQrBackward0",
+    .basicsize = sizeof(LinalgQrBackward0),
+    .apply = LinalgQrBackward0_apply,
+    .release = LinalgQrBackward0_release,
+    .finalize = LinalgQrBackward0_finalize,
+    .traverse = LinalgQrBackward0_traverse,
+    .getset = LinalgQrBackward0_getset,
+    .op = "aten::linalg_qr",
+};
+
+/* aten::linalg_qr(Tensor A, str mode="reduced") -> (Tensor Q, Tensor R) */
+PyObject *
+tn_ag_record_linalg_qr(tn_op *op_, tn_value *a_)
+{
+    PyObject *A = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LinalgQrBackward0 *n = (LinalgQrBackward0 *)tn_node_new(&tn_kind_LinalgQrBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, A) < 0)
+        goto fail_;
+    if (tn_ag_str_save(&n->mode, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->Q_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->R_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgSlogdetBackward0: aten::_linalg_slogdet
+ *   A: slogdet_backward(grad_sign, grad_logabsdet, A, sign, LU, pivots)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved A_;
+    tn_saved sign_;
+    tn_saved LU_;
+    tn_saved pivots_;
+} LinalgSlogdetBackward0;
+
+static int
+LinalgSlogdetBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgSlogdetBackward0 *n = (LinalgSlogdetBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *A = t_[0] = tn_saved_unpack(&n->A_, n_);
+    if (!A && PyErr_Occurred()) goto fail_;
+    PyObject *sign = t_[1] = tn_saved_unpack(&n->sign_, n_);
+    if (!sign && PyErr_Occurred()) goto fail_;
+    PyObject *LU = t_[2] = tn_saved_unpack(&n->LU_, n_);
+    if (!LU && PyErr_Occurred()) goto fail_;
+    PyObject *pivots = t_[3] = tn_saved_unpack(&n->pivots_, n_);
+    if (!pivots && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_slogdet_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_grad_at(grads_, n_->num_inputs, 1), A, sign, LU, pivots);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgSlogdetBackward0_release(tn_node *n_)
+{
+    LinalgSlogdetBackward0 *n = (LinalgSlogdetBackward0 *)n_;
+    tn_saved_release(&n->A_);
+    tn_saved_release(&n->sign_);
+    tn_saved_release(&n->LU_);
+    tn_saved_release(&n->pivots_);
+    (void)n;
+}
+
+static void
+LinalgSlogdetBackward0_finalize(tn_node *n_)
+{
+    LinalgSlogdetBackward0 *n = (LinalgSlogdetBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgSlogdetBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgSlogdetBackward0 *n = (LinalgSlogdetBackward0 *)n_;
+    if (tn_saved_traverse(&n->A_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->sign_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->LU_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->pivots_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgSlogdetBackward0_get_A(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgSlogdetBackward0 *)self)->A_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgSlogdetBackward0_get_sign(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgSlogdetBackward0 *)self)->sign_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgSlogdetBackward0_get_LU(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgSlogdetBackward0 *)self)->LU_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgSlogdetBackward0_get_pivots(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgSlogdetBackward0 *)self)->pivots_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgSlogdetBackward0_getset[] = {
+    {"_saved_A", LinalgSlogdetBackward0_get_A, NULL, NULL, NULL},
+    {"_saved_sign", LinalgSlogdetBackward0_get_sign, NULL, NULL, NULL},
+    {"_saved_LU", LinalgSlogdetBackward0_get_LU, NULL, NULL, NULL},
+    {"_saved_pivots", LinalgSlogdetBackward0_get_pivots, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgSlogdetBackward0 = {
+    .name = "LinalgSlogdetBackward0",
+    .basicsize = sizeof(LinalgSlogdetBackward0),
+    .apply = LinalgSlogdetBackward0_apply,
+    .release = LinalgSlogdetBackward0_release,
+    .finalize = LinalgSlogdetBackward0_finalize,
+    .traverse = LinalgSlogdetBackward0_traverse,
+    .getset = LinalgSlogdetBackward0_getset,
+    .op = "aten::_linalg_slogdet",
+};
+
+/* aten::_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots) */
+PyObject *
+tn_ag_record__linalg_slogdet(tn_op *op_, tn_value *a_)
+{
+    PyObject *A = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LinalgSlogdetBackward0 *n = (LinalgSlogdetBackward0 *)tn_node_new(&tn_kind_LinalgSlogdetBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, A) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->A_, A, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->sign_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->LU_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->pivots_, tn_ag_result_item(r_, 3), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgSolveExBackward0: aten::_linalg_solve_ex
+ *   A, B: linalg_solve_backward(grad, result, A, LU, pivots, left, grad_input_mask[1])
+ */
+typedef struct {
+    tn_node base;
+    tn_saved A_;
+    int left;
+    tn_saved result_;
+    tn_saved LU_;
+    tn_saved pivots_;
+} LinalgSolveExBackward0;
+
+static int
+LinalgSolveExBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgSolveExBackward0 *n = (LinalgSolveExBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    PyObject *v0_[2];
+    int rc_ = -1;
+    PyObject *A = t_[0] = tn_saved_unpack(&n->A_, n_);
+    if (!A && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    PyObject *LU = t_[2] = tn_saved_unpack(&n->LU_, n_);
+    if (!LU && PyErr_Occurred()) goto fail_;
+    PyObject *pivots = t_[3] = tn_saved_unpack(&n->pivots_, n_);
+    if (!pivots && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_linalg_solve_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), result, A, LU, pivots, n->left, grad_input_mask[INT64_C(1)]) < 0) goto fail_;
+            t_[4] = v0_[0];
+            t_[5] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[4]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgSolveExBackward0_release(tn_node *n_)
+{
+    LinalgSolveExBackward0 *n = (LinalgSolveExBackward0 *)n_;
+    tn_saved_release(&n->A_);
+    tn_saved_release(&n->result_);
+    tn_saved_release(&n->LU_);
+    tn_saved_release(&n->pivots_);
+    (void)n;
+}
+
+static void
+LinalgSolveExBackward0_finalize(tn_node *n_)
+{
+    LinalgSolveExBackward0 *n = (LinalgSolveExBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgSolveExBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgSolveExBackward0 *n = (LinalgSolveExBackward0 *)n_;
+    if (tn_saved_traverse(&n->A_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->LU_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->pivots_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgSolveExBackward0_get_A(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgSolveExBackward0 *)self)->A_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgSolveExBackward0_get_left(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LinalgSolveExBackward0 *)self)->left);
+}
+
+static PyObject *
+LinalgSolveExBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgSolveExBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgSolveExBackward0_get_LU(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgSolveExBackward0 *)self)->LU_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgSolveExBackward0_get_pivots(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgSolveExBackward0 *)self)->pivots_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgSolveExBackward0_getset[] = {
+    {"_saved_A", LinalgSolveExBackward0_get_A, NULL, NULL, NULL},
+    {"_saved_left", LinalgSolveExBackward0_get_left, NULL, NULL, NULL},
+    {"_saved_result", LinalgSolveExBackward0_get_result, NULL, NULL, NULL},
+    {"_saved_LU", LinalgSolveExBackward0_get_LU, NULL, NULL, NULL},
+    {"_saved_pivots", LinalgSolveExBackward0_get_pivots, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgSolveExBackward0 = {
+    .name = "LinalgSolveExBackward0",
+    .basicsize = sizeof(LinalgSolveExBackward0),
+    .apply = LinalgSolveExBackward0_apply,
+    .release = LinalgSolveExBackward0_release,
+    .finalize = LinalgSolveExBackward0_finalize,
+    .traverse = LinalgSolveExBackward0_traverse,
+    .getset = LinalgSolveExBackward0_getset,
+    .op = "aten::_linalg_solve_ex",
+};
+
+/* aten::_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info) */
+PyObject *
+tn_ag_record__linalg_solve_ex(tn_op *op_, tn_value *a_)
+{
+    PyObject *A = tn_ag_arg_tensor(&a_[0]);
+    PyObject *B = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LinalgSolveExBackward0 *n = (LinalgSolveExBackward0 *)tn_node_new(&tn_kind_LinalgSolveExBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, A) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, B) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->A_, A, n_, 0) < 0) goto fail_;
+    n->left = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->LU_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->pivots_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* LinalgSolveTriangularBackward0: aten::linalg_solve_triangular
  *   self, B: linalg_solve_triangular_backward(grad, self, result, upper, left, unitriangular, grad_input_mask)
  */
@@ -5499,6 +7299,125 @@ fail_:
     return NULL;
 }
 
+/* LinalgSvdBackward0: aten::_linalg_svd
+ *   A: svd_backward(full_matrices && grad_U.defined() ? grad_U.narrow_symint(-1, 0, S.sym_size(-1)) : grad_U, grad_S, full_matrices && grad_Vh.defined() ? grad_Vh.narrow_symint(-2, 0, S.sym_size(-1)) : grad_Vh, full_matrices ? U.narrow_symint(-1, 0, S.sym_size(-1)) : U, S, full_matrices ? Vh.narrow_symint(-2, 0, S.sym_size(-1)) : Vh)
+ */
+typedef struct {
+    tn_node base;
+    int full_matrices;
+    tn_saved U_;
+    int64_t S_sym_argsize_minus_1;
+    tn_saved S_;
+    tn_saved Vh_;
+} LinalgSvdBackward0;
+
+static int
+LinalgSvdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgSvdBackward0 *n = (LinalgSvdBackward0 *)n_;
+    PyObject *t_[11] = {0};
+    int rc_ = -1;
+    PyObject *U = t_[0] = tn_saved_unpack(&n->U_, n_);
+    if (!U && PyErr_Occurred()) goto fail_;
+    PyObject *S = t_[1] = tn_saved_unpack(&n->S_, n_);
+    if (!S && PyErr_Occurred()) goto fail_;
+    PyObject *Vh = t_[2] = tn_saved_unpack(&n->Vh_, n_);
+    if (!Vh && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::_linalg_svd is not implemented in torchnative", "no ATen overload svd_backward(T, T, T, T, T, T)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 11);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgSvdBackward0_release(tn_node *n_)
+{
+    LinalgSvdBackward0 *n = (LinalgSvdBackward0 *)n_;
+    tn_saved_release(&n->U_);
+    tn_saved_release(&n->S_);
+    tn_saved_release(&n->Vh_);
+    (void)n;
+}
+
+static void
+LinalgSvdBackward0_finalize(tn_node *n_)
+{
+    LinalgSvdBackward0 *n = (LinalgSvdBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgSvdBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgSvdBackward0 *n = (LinalgSvdBackward0 *)n_;
+    if (tn_saved_traverse(&n->U_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->S_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->Vh_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgSvdBackward0_get_full_matrices(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LinalgSvdBackward0 *)self)->full_matrices);
+}
+
+static PyObject *
+LinalgSvdBackward0_get_U(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgSvdBackward0 *)self)->U_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgSvdBackward0_get_S_sym_argsize_minus_1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LinalgSvdBackward0 *)self)->S_sym_argsize_minus_1);
+}
+
+static PyObject *
+LinalgSvdBackward0_get_S(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgSvdBackward0 *)self)->S_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgSvdBackward0_get_Vh(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgSvdBackward0 *)self)->Vh_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgSvdBackward0_getset[] = {
+    {"_saved_full_matrices", LinalgSvdBackward0_get_full_matrices, NULL, NULL, NULL},
+    {"_saved_U", LinalgSvdBackward0_get_U, NULL, NULL, NULL},
+    {"_saved_S_sym_argsize_minus_1", LinalgSvdBackward0_get_S_sym_argsize_minus_1, NULL, NULL, NULL},
+    {"_saved_S", LinalgSvdBackward0_get_S, NULL, NULL, NULL},
+    {"_saved_Vh", LinalgSvdBackward0_get_Vh, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgSvdBackward0 = {
+    .name = "LinalgSvdBackward0",
+    .basicsize = sizeof(LinalgSvdBackward0),
+    .apply = LinalgSvdBackward0_apply,
+    .release = LinalgSvdBackward0_release,
+    .finalize = LinalgSvdBackward0_finalize,
+    .traverse = LinalgSvdBackward0_traverse,
+    .getset = LinalgSvdBackward0_getset,
+    .op = "aten::_linalg_svd",
+};
+
 /* LinalgVectorNormBackward0: aten::linalg_vector_norm
  *   self: linalg_vector_norm_backward(grad, self, ord, result, dim, keepdim)
  */
@@ -5634,1226 +7553,6 @@ tn_ag_record_linalg_vector_norm(tn_op *op_, tn_value *a_)
     n->ord = a_[1];
     if (tn_ag_ints_save(&n->dim, &a_[2]) < 0) goto fail_;
     n->keepdim = (int)a_[3].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* Log10Backward0: aten::log10
- *   self: grad / (self.conj() * 2.3025850929940456)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} Log10Backward0;
-
-static int
-Log10Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(2.3025850929940455)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-Log10Backward0_release(tn_node *n_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-Log10Backward0_finalize(tn_node *n_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    (void)n;
-}
-
-static int
-Log10Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-Log10Backward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Log10Backward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef Log10Backward0_getset[] = {
-    {"_saved_self", Log10Backward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_Log10Backward0 = {
-    .name = "Log10Backward0",
-    .basicsize = sizeof(Log10Backward0),
-    .apply = Log10Backward0_apply,
-    .release = Log10Backward0_release,
-    .finalize = Log10Backward0_finalize,
-    .traverse = Log10Backward0_traverse,
-    .getset = Log10Backward0_getset,
-    .op = "aten::log10",
-};
-
-/* aten::log10(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log10(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log10_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log10_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* Log1PBackward0: aten::log1p
- *   self: log1p_backward(grad, self)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} Log1PBackward0;
-
-static int
-Log1PBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_fm_log1p_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-Log1PBackward0_release(tn_node *n_)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-Log1PBackward0_finalize(tn_node *n_)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    (void)n;
-}
-
-static int
-Log1PBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-Log1PBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Log1PBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef Log1PBackward0_getset[] = {
-    {"_saved_self", Log1PBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_Log1PBackward0 = {
-    .name = "Log1PBackward0",
-    .basicsize = sizeof(Log1PBackward0),
-    .apply = Log1PBackward0_apply,
-    .release = Log1PBackward0_release,
-    .finalize = Log1PBackward0_finalize,
-    .traverse = Log1PBackward0_traverse,
-    .getset = Log1PBackward0_getset,
-    .op = "aten::log1p",
-};
-
-/* aten::log1p(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log1p(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    Log1PBackward0 *n = (Log1PBackward0 *)tn_node_new(&tn_kind_Log1PBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log1p_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log1p_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    Log1PBackward0 *n = (Log1PBackward0 *)tn_node_new(&tn_kind_Log1PBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* Log2Backward0: aten::log2
- *   self: grad / (self.conj() * 0.6931471805599453)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} Log2Backward0;
-
-static int
-Log2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(0.6931471805599453)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-Log2Backward0_release(tn_node *n_)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-Log2Backward0_finalize(tn_node *n_)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    (void)n;
-}
-
-static int
-Log2Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-Log2Backward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Log2Backward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef Log2Backward0_getset[] = {
-    {"_saved_self", Log2Backward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_Log2Backward0 = {
-    .name = "Log2Backward0",
-    .basicsize = sizeof(Log2Backward0),
-    .apply = Log2Backward0_apply,
-    .release = Log2Backward0_release,
-    .finalize = Log2Backward0_finalize,
-    .traverse = Log2Backward0_traverse,
-    .getset = Log2Backward0_getset,
-    .op = "aten::log2",
-};
-
-/* aten::log2(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log2(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    Log2Backward0 *n = (Log2Backward0 *)tn_node_new(&tn_kind_Log2Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log2_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log2_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    Log2Backward0 *n = (Log2Backward0 *)tn_node_new(&tn_kind_Log2Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogBackward0: aten::log
- *   self: grad.div(self.conj())
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} LogBackward0;
-
-static int
-LogBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogBackward0_release(tn_node *n_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-LogBackward0_finalize(tn_node *n_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef LogBackward0_getset[] = {
-    {"_saved_self", LogBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogBackward0 = {
-    .name = "LogBackward0",
-    .basicsize = sizeof(LogBackward0),
-    .apply = LogBackward0_apply,
-    .release = LogBackward0_release,
-    .finalize = LogBackward0_finalize,
-    .traverse = LogBackward0_traverse,
-    .getset = LogBackward0_getset,
-    .op = "aten::log",
-};
-
-/* aten::log(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogNormalBackward0: aten::log_normal_
- *   self: zeros_like(grad)
- */
-typedef struct {
-    tn_node base;
-} LogNormalBackward0;
-
-static int
-LogNormalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogNormalBackward0_release(tn_node *n_)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    (void)n;
-}
-
-static void
-LogNormalBackward0_finalize(tn_node *n_)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogNormalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef LogNormalBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogNormalBackward0 = {
-    .name = "LogNormalBackward0",
-    .basicsize = sizeof(LogNormalBackward0),
-    .apply = LogNormalBackward0_apply,
-    .release = LogNormalBackward0_release,
-    .finalize = LogNormalBackward0_finalize,
-    .traverse = LogNormalBackward0_traverse,
-    .getset = LogNormalBackward0_getset,
-    .op = "aten::log_normal_",
-};
-
-/* aten::log_normal_(Tensor(a!) self, float mean=1., float std=2., *, Generator? generator=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log_normal_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogNormalBackward0 *n = (LogNormalBackward0 *)tn_node_new(&tn_kind_LogNormalBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogSoftmaxBackward0: aten::_log_softmax
- *   self: _log_softmax_backward_data(grad, result, dim, self.scalar_type())
- */
-typedef struct {
-    tn_node base;
-    int self_scalar_type;
-    int64_t dim;
-    tn_saved result_;
-} LogSoftmaxBackward0;
-
-static int
-LogSoftmaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP__log_softmax_backward_data, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(result), tn_value_int(n->dim), tn_ag_value_dtype(n->self_scalar_type)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogSoftmaxBackward0_release(tn_node *n_)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogSoftmaxBackward0_finalize(tn_node *n_)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogSoftmaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogSoftmaxBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogSoftmaxBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogSoftmaxBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogSoftmaxBackward0_getset[] = {
-    {"_saved_dim", LogSoftmaxBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", LogSoftmaxBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogSoftmaxBackward0 = {
-    .name = "LogSoftmaxBackward0",
-    .basicsize = sizeof(LogSoftmaxBackward0),
-    .apply = LogSoftmaxBackward0_apply,
-    .release = LogSoftmaxBackward0_release,
-    .finalize = LogSoftmaxBackward0_finalize,
-    .traverse = LogSoftmaxBackward0_traverse,
-    .getset = LogSoftmaxBackward0_getset,
-    .op = "aten::_log_softmax",
-};
-
-/* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
-PyObject *
-tn_ag_record__log_softmax(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
- *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
- *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())
- */
-typedef struct {
-    tn_node base;
-    tn_saved output_;
-    int64_t dim;
-    tn_saved grad_output_;
-} LogSoftmaxBackwardDataBackward0;
-
-static int
-LogSoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    PyObject *t_[15] = {0};
-    int64_t v0_;
-    int64_t v1_;
-    int rc_ = -1;
-    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
-    if (!output && PyErr_Occurred()) goto fail_;
-    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
-    if (!grad_output && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[4])});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            v0_ = n->dim;
-            t_[6] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_ints_lit(&v0_, 1), tn_ag_value_bool(1), (tn_value){0}});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[6]), tn_value_int(1)});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[7]);
-        }
-    }
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            v1_ = n->dim;
-            t_[8] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(grad_output), tn_ag_value_ints_lit(&v1_, 1), tn_ag_value_bool(1), (tn_value){0}});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[8])});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            t_[10] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
-            if (!t_[10] && PyErr_Occurred()) goto fail_;
-            t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[9]), tn_value_tensor(t_[10])});
-            if (!t_[11] && PyErr_Occurred()) goto fail_;
-            t_[12] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[12] && PyErr_Occurred()) goto fail_;
-            t_[13] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[11]), tn_value_tensor(t_[12])});
-            if (!t_[13] && PyErr_Occurred()) goto fail_;
-            t_[14] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(t_[13]), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[14] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[14]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 15);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogSoftmaxBackwardDataBackward0_release(tn_node *n_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    tn_saved_release(&n->output_);
-    tn_saved_release(&n->grad_output_);
-    (void)n;
-}
-
-static void
-LogSoftmaxBackwardDataBackward0_finalize(tn_node *n_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogSoftmaxBackwardDataBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    if (tn_saved_traverse(&n->output_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->grad_output_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_output(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->output_, TN_NODE(self));
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogSoftmaxBackwardDataBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_grad_output(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->grad_output_, TN_NODE(self));
-}
-
-static PyGetSetDef LogSoftmaxBackwardDataBackward0_getset[] = {
-    {"_saved_output", LogSoftmaxBackwardDataBackward0_get_output, NULL, NULL, NULL},
-    {"_saved_dim", LogSoftmaxBackwardDataBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_grad_output", LogSoftmaxBackwardDataBackward0_get_grad_output, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogSoftmaxBackwardDataBackward0 = {
-    .name = "LogSoftmaxBackwardDataBackward0",
-    .basicsize = sizeof(LogSoftmaxBackwardDataBackward0),
-    .apply = LogSoftmaxBackwardDataBackward0_apply,
-    .release = LogSoftmaxBackwardDataBackward0_release,
-    .finalize = LogSoftmaxBackwardDataBackward0_finalize,
-    .traverse = LogSoftmaxBackwardDataBackward0_traverse,
-    .getset = LogSoftmaxBackwardDataBackward0_getset,
-    .op = "aten::_log_softmax_backward_data",
-};
-
-/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
-PyObject *
-tn_ag_record__log_softmax_backward_data(tn_op *op_, tn_value *a_)
-{
-    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
-    PyObject *output = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackwardDataBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, output) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
-    n->dim = a_[2].u.i;
-    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogaddexpBackward0: aten::logaddexp
- *   other: grad / (1 + exp(self - other)).conj()
- *   self: grad / (1 + exp(other - self)).conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved other_;
-} LogaddexpBackward0;
-
-static int
-LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    PyObject *t_[10] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[5]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[8])});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[9]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 10);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogaddexpBackward0_release(tn_node *n_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-LogaddexpBackward0_finalize(tn_node *n_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogaddexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogaddexpBackward0_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef LogaddexpBackward0_getset[] = {
-    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogaddexpBackward0 = {
-    .name = "LogaddexpBackward0",
-    .basicsize = sizeof(LogaddexpBackward0),
-    .apply = LogaddexpBackward0_apply,
-    .release = LogaddexpBackward0_release,
-    .finalize = LogaddexpBackward0_finalize,
-    .traverse = LogaddexpBackward0_traverse,
-    .getset = LogaddexpBackward0_getset,
-    .op = "aten::logaddexp",
-};
-
-/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogcumsumexpBackward0: aten::logcumsumexp
- *   self: logcumsumexp_backward(grad, self, result, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved result_;
-} LogcumsumexpBackward0;
-
-static int
-LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogcumsumexpBackward0_release(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogcumsumexpBackward0_finalize(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogcumsumexpBackward0_getset[] = {
-    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogcumsumexpBackward0 = {
-    .name = "LogcumsumexpBackward0",
-    .basicsize = sizeof(LogcumsumexpBackward0),
-    .apply = LogcumsumexpBackward0_apply,
-    .release = LogcumsumexpBackward0_release,
-    .finalize = LogcumsumexpBackward0_finalize,
-    .traverse = LogcumsumexpBackward0_traverse,
-    .getset = LogcumsumexpBackward0_getset,
-    .op = "aten::logcumsumexp",
-};
-
-/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
-PyObject *
-tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -8,6 +8,898 @@
 
 #include <math.h>
 
+/* PermuteBackward0: aten::permute
+ *   self: permute_backwards(grad, dims)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints dims;
+} PermuteBackward0;
+
+static int
+PermuteBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PermuteBackward0_release(tn_node *n_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PermuteBackward0_finalize(tn_node *n_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    tn_ag_free_ints(&n->dims);
+    (void)n;
+}
+
+static int
+PermuteBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PermuteBackward0_get_dims(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((PermuteBackward0 *)self)->dims);
+}
+
+static PyGetSetDef PermuteBackward0_getset[] = {
+    {"_saved_dims", PermuteBackward0_get_dims, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PermuteBackward0 = {
+    .name = "PermuteBackward0",
+    .basicsize = sizeof(PermuteBackward0),
+    .apply = PermuteBackward0_apply,
+    .release = PermuteBackward0_release,
+    .finalize = PermuteBackward0_finalize,
+    .traverse = PermuteBackward0_traverse,
+    .getset = PermuteBackward0_getset,
+    .op = "aten::permute",
+};
+
+/* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
+PyObject *
+tn_ag_record_permute(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PermuteBackward0 *n = (PermuteBackward0 *)tn_node_new(&tn_kind_PermuteBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PinMemoryBackward0: aten::_pin_memory
+ *   self: grad
+ */
+typedef struct {
+    tn_node base;
+} PinMemoryBackward0;
+
+static int
+PinMemoryBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PinMemoryBackward0_release(tn_node *n_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PinMemoryBackward0_finalize(tn_node *n_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PinMemoryBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef PinMemoryBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_PinMemoryBackward0 = {
+    .name = "PinMemoryBackward0",
+    .basicsize = sizeof(PinMemoryBackward0),
+    .apply = PinMemoryBackward0_apply,
+    .release = PinMemoryBackward0_release,
+    .finalize = PinMemoryBackward0_finalize,
+    .traverse = PinMemoryBackward0_traverse,
+    .getset = PinMemoryBackward0_getset,
+    .op = "aten::_pin_memory",
+};
+
+/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
+PyObject *
+tn_ag_record__pin_memory(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)tn_node_new(&tn_kind_PinMemoryBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PolarBackward0: aten::polar
+ *   abs, angle: polar_backward(grad, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved result_;
+} PolarBackward0;
+
+static int
+PolarBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::polar is not implemented in torchnative", "no ATen overload polar_backward(T, T)");
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PolarBackward0_release(tn_node *n_)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PolarBackward0_finalize(tn_node *n_)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PolarBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PolarBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PolarBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PolarBackward0_getset[] = {
+    {"_saved_result", PolarBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PolarBackward0 = {
+    .name = "PolarBackward0",
+    .basicsize = sizeof(PolarBackward0),
+    .apply = PolarBackward0_apply,
+    .release = PolarBackward0_release,
+    .finalize = PolarBackward0_finalize,
+    .traverse = PolarBackward0_traverse,
+    .getset = PolarBackward0_getset,
+    .op = "aten::polar",
+};
+
+/* aten::polar(Tensor abs, Tensor angle) -> Tensor */
+PyObject *
+tn_ag_record_polar(tn_op *op_, tn_value *a_)
+{
+    PyObject *abs = tn_ag_arg_tensor(&a_[0]);
+    PyObject *angle = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    PolarBackward0 *n = (PolarBackward0 *)tn_node_new(&tn_kind_PolarBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, abs) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, angle) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PolygammaBackward0: aten::polygamma
+ *   self: grad * polygamma(n + 1, self)
+ */
+typedef struct {
+    tn_node base;
+    int64_t n;
+    tn_saved self_;
+} PolygammaBackward0;
+
+static int
+PolygammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_polygamma, (tn_value[]){tn_value_int((n->n + INT64_C(1))), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+PolygammaBackward0_release(tn_node *n_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+PolygammaBackward0_finalize(tn_node *n_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PolygammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PolygammaBackward0_get_n(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((PolygammaBackward0 *)self)->n);
+}
+
+static PyObject *
+PolygammaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PolygammaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef PolygammaBackward0_getset[] = {
+    {"_saved_n", PolygammaBackward0_get_n, NULL, NULL, NULL},
+    {"_saved_self", PolygammaBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PolygammaBackward0 = {
+    .name = "PolygammaBackward0",
+    .basicsize = sizeof(PolygammaBackward0),
+    .apply = PolygammaBackward0_apply,
+    .release = PolygammaBackward0_release,
+    .finalize = PolygammaBackward0_finalize,
+    .traverse = PolygammaBackward0_traverse,
+    .getset = PolygammaBackward0_getset,
+    .op = "aten::polygamma",
+};
+
+/* aten::polygamma(int n, Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_polygamma(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PolygammaBackward0 *n = (PolygammaBackward0 *)tn_node_new(&tn_kind_PolygammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->n = a_[0].u.i;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward0: aten::pow.Tensor_Scalar
+ *   self: pow_backward(grad, self, exponent)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value exponent;
+} PowBackward0;
+
+static int
+PowBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_pow_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, &n->exponent);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward0_release(tn_node *n_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+PowBackward0_finalize(tn_node *n_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward0_get_exponent(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((PowBackward0 *)self)->exponent);
+}
+
+static PyGetSetDef PowBackward0_getset[] = {
+    {"_saved_self", PowBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward0_get_exponent, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward0 = {
+    .name = "PowBackward0",
+    .basicsize = sizeof(PowBackward0),
+    .apply = PowBackward0_apply,
+    .release = PowBackward0_release,
+    .finalize = PowBackward0_finalize,
+    .traverse = PowBackward0_traverse,
+    .getset = PowBackward0_getset,
+    .op = "aten::pow.Tensor_Scalar",
+};
+
+/* aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Tensor_Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->exponent = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+PyObject *
+tn_ag_record_pow___Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->exponent = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward1: aten::pow.Tensor_Tensor
+ *   exponent: pow_backward_exponent(grad, self, exponent, result)
+ *   self: pow_backward_self(grad, self, exponent)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved exponent_;
+    tn_saved result_;
+} PowBackward1;
+
+static int
+PowBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *exponent = t_[1] = tn_saved_unpack(&n->exponent_, n_);
+    if (!exponent && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_pow_backward_exponent(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent, result);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_pow_backward_self(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward1_release(tn_node *n_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->exponent_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PowBackward1_finalize(tn_node *n_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->exponent_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward1_get_exponent(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->exponent_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward1_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PowBackward1_getset[] = {
+    {"_saved_self", PowBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward1_get_exponent, NULL, NULL, NULL},
+    {"_saved_result", PowBackward1_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward1 = {
+    .name = "PowBackward1",
+    .basicsize = sizeof(PowBackward1),
+    .apply = PowBackward1_apply,
+    .release = PowBackward1_release,
+    .finalize = PowBackward1_finalize,
+    .traverse = PowBackward1_traverse,
+    .getset = PowBackward1_getset,
+    .op = "aten::pow.Tensor_Tensor",
+};
+
+/* aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Tensor_Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+PyObject *
+tn_ag_record_pow___Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward2: aten::pow.Scalar
+ *   exponent: pow_backward_exponent(grad, self, exponent, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_value self;
+    tn_saved exponent_;
+    tn_saved result_;
+} PowBackward2;
+
+static int
+PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
+    if (!exponent && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward2_release(tn_node *n_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    tn_saved_release(&n->exponent_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PowBackward2_finalize(tn_node *n_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    if (tn_saved_traverse(&n->exponent_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward2_get_self(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
+}
+
+static PyObject *
+PowBackward2_get_exponent(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward2_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PowBackward2_getset[] = {
+    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
+    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward2 = {
+    .name = "PowBackward2",
+    .basicsize = sizeof(PowBackward2),
+    .apply = PowBackward2_apply,
+    .release = PowBackward2_release,
+    .finalize = PowBackward2_finalize,
+    .traverse = PowBackward2_traverse,
+    .getset = PowBackward2_getset,
+    .op = "aten::pow.Scalar",
+};
+
+/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
+        goto fail_;
+    n->self = a_[0];
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ProdBackward0: aten::prod
  *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
  */
@@ -6365,264 +7257,6 @@ tn_ag_record_special_i1(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     SpecialI1Backward0 *n = (SpecialI1Backward0 *)tn_node_new(&tn_kind_SpecialI1Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SpecialI1EBackward0: aten::special_i1e
- *   self: i1e_backward(grad, self, result)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved result_;
-} SpecialI1EBackward0;
-
-static int
-SpecialI1EBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_i1e_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialI1EBackward0_release(tn_node *n_)
-{
-    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-SpecialI1EBackward0_finalize(tn_node *n_)
-{
-    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
-    (void)n;
-}
-
-static int
-SpecialI1EBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SpecialI1EBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialI1EBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-SpecialI1EBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialI1EBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef SpecialI1EBackward0_getset[] = {
-    {"_saved_self", SpecialI1EBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", SpecialI1EBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialI1EBackward0 = {
-    .name = "SpecialI1EBackward0",
-    .basicsize = sizeof(SpecialI1EBackward0),
-    .apply = SpecialI1EBackward0_apply,
-    .release = SpecialI1EBackward0_release,
-    .finalize = SpecialI1EBackward0_finalize,
-    .traverse = SpecialI1EBackward0_traverse,
-    .getset = SpecialI1EBackward0_getset,
-    .op = "aten::special_i1e",
-};
-
-/* aten::special_i1e(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_special_i1e(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)tn_node_new(&tn_kind_SpecialI1EBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SpecialLogNdtrBackward0: aten::special_log_ndtr
- *   self: grad / std::sqrt(2 * M_PI) * (result + self.pow(2) / 2).neg().exp()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved result_;
-} SpecialLogNdtrBackward0;
-
-static int
-SpecialLogNdtrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    PyObject *t_[9] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_pow__Tensor_Scalar, (tn_value[]){tn_value_tensor(self), tn_value_int(INT64_C(2))});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(2))});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(t_[4]), tn_value_int(1)});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[5])});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[7])});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[8]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 9);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialLogNdtrBackward0_release(tn_node *n_)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-SpecialLogNdtrBackward0_finalize(tn_node *n_)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    (void)n;
-}
-
-static int
-SpecialLogNdtrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SpecialLogNdtrBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-SpecialLogNdtrBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef SpecialLogNdtrBackward0_getset[] = {
-    {"_saved_self", SpecialLogNdtrBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", SpecialLogNdtrBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialLogNdtrBackward0 = {
-    .name = "SpecialLogNdtrBackward0",
-    .basicsize = sizeof(SpecialLogNdtrBackward0),
-    .apply = SpecialLogNdtrBackward0_apply,
-    .release = SpecialLogNdtrBackward0_release,
-    .finalize = SpecialLogNdtrBackward0_finalize,
-    .traverse = SpecialLogNdtrBackward0_traverse,
-    .getset = SpecialLogNdtrBackward0_getset,
-    .op = "aten::special_log_ndtr",
-};
-
-/* aten::special_log_ndtr(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_special_log_ndtr(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)tn_node_new(&tn_kind_SpecialLogNdtrBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;

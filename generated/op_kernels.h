@@ -33,10 +33,20 @@ PyObject *tn_op___rshift____Tensor(const tn_op *overload, TensorObject *self, Te
 PyObject *tn_op___xor____Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::__xor__.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op___xor____Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::_conj(Tensor(a) self) -> Tensor(a) */
+PyObject *tn_op__conj(const tn_op *overload, TensorObject *self);
+/* aten::_conj_physical(Tensor self) -> Tensor */
+PyObject *tn_op__conj_physical(const tn_op *overload, TensorObject *self);
 /* aten::_convolution_double_backward(Tensor? ggI, Tensor? ggW, Tensor? ggb, Tensor gO, Tensor weight, Tensor self, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
 PyObject *tn_op__convolution_double_backward(const tn_op *overload, TensorObject *ggI, TensorObject *ggW, TensorObject *ggb, TensorObject *gO, TensorObject *weight, TensorObject *self, tn_ints stride, tn_ints padding, tn_ints dilation, bool transposed, tn_ints output_padding, int64_t groups, tn_ints output_mask);
 /* aten::_debug_has_internal_overlap(Tensor self) -> int */
 PyObject *tn_op__debug_has_internal_overlap(const tn_op *overload, TensorObject *self);
+/* aten::_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor */
+PyObject *tn_op__fft_c2c(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, bool forward);
+/* aten::_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor */
+PyObject *tn_op__fft_c2r(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, int64_t last_dim_size);
+/* aten::_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor */
+PyObject *tn_op__fft_r2c(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t normalization, bool onesided);
 /* aten::_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
 PyObject *tn_op__foreach_add__List(const tn_op *overload, tn_tensors self, tn_tensors other, const tn_value *alpha);
 /* aten::_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
@@ -177,6 +187,8 @@ PyObject *tn_op__local_scalar_dense(const tn_op *overload, TensorObject *self);
 PyObject *tn_op__log_softmax(const tn_op *overload, TensorObject *self, int64_t dim, bool half_to_float);
 /* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
 PyObject *tn_op__log_softmax_backward_data(const tn_op *overload, TensorObject *grad_output, TensorObject *output, int64_t dim, int input_dtype);
+/* aten::_neg_view(Tensor(a) self) -> Tensor(a) */
+PyObject *tn_op__neg_view(const tn_op *overload, TensorObject *self);
 /* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
 PyObject *tn_op__pin_memory(const tn_op *overload, TensorObject *self, const tn_value *device);
 /* aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) */
@@ -327,12 +339,16 @@ PyObject *tn_op_clamp_min(const tn_op *overload, TensorObject *self, const tn_va
 PyObject *tn_op_clip(const tn_op *overload, TensorObject *self, const tn_value *min, const tn_value *max);
 /* aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor */
 PyObject *tn_op_clone(const tn_op *overload, TensorObject *self, int memory_format);
+/* aten::complex(Tensor real, Tensor imag) -> Tensor */
+PyObject *tn_op_complex(const tn_op *overload, TensorObject *real, TensorObject *imag);
 /* aten::concat(Tensor[] tensors, int dim=0) -> Tensor */
 PyObject *tn_op_concat(const tn_op *overload, tn_tensors tensors, int64_t dim);
 /* aten::concatenate(Tensor[] tensors, int dim=0) -> Tensor */
 PyObject *tn_op_concatenate(const tn_op *overload, tn_tensors tensors, int64_t dim);
 /* aten::conj(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op_conj(const tn_op *overload, TensorObject *self);
+/* aten::conj_physical(Tensor self) -> Tensor */
+PyObject *tn_op_conj_physical(const tn_op *overload, TensorObject *self);
 /* aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor */
 PyObject *tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, const tn_value *value);
 /* aten::contiguous(Tensor(a) self, *, MemoryFormat memory_format=0) -> Tensor(a) */
@@ -539,6 +555,8 @@ PyObject *tn_op_i0(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_igamma(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::igammac(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_igammac(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::imag(Tensor(a) self) -> Tensor(a) */
+PyObject *tn_op_imag(const tn_op *overload, TensorObject *self);
 /* aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor */
 PyObject *tn_op_index__Tensor(const tn_op *overload, TensorObject *self, tn_tensors indices);
 /* aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
@@ -833,6 +851,8 @@ PyObject *tn_op_pad(const tn_op *overload, TensorObject *self, tn_ints pad, cons
 PyObject *tn_op_permute(const tn_op *overload, TensorObject *self, tn_ints dims);
 /* aten::pin_memory(Tensor(a) self, Device? device=None) -> Tensor(a) */
 PyObject *tn_op_pin_memory(const tn_op *overload, TensorObject *self, const tn_value *device);
+/* aten::polar(Tensor abs, Tensor angle) -> Tensor */
+PyObject *tn_op_polar(const tn_op *overload, TensorObject *abs, TensorObject *angle);
 /* aten::polygamma(int n, Tensor self) -> Tensor */
 PyObject *tn_op_polygamma(const tn_op *overload, int64_t n, TensorObject *self);
 /* aten::positive(Tensor(a) self) -> Tensor(a) */
@@ -1171,6 +1191,10 @@ PyObject *tn_op_view(const tn_op *overload, TensorObject *self, tn_ints size);
 PyObject *tn_op_view__dtype(const tn_op *overload, TensorObject *self, int dtype);
 /* aten::view_as(Tensor(a) self, Tensor other) -> Tensor(a) */
 PyObject *tn_op_view_as(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::view_as_complex(Tensor(a) self) -> Tensor(a) */
+PyObject *tn_op_view_as_complex(const tn_op *overload, TensorObject *self);
+/* aten::view_as_real(Tensor(a) self) -> Tensor(a) */
+PyObject *tn_op_view_as_real(const tn_op *overload, TensorObject *self);
 /* aten::where.Scalar(Tensor condition, Scalar self, Scalar other) -> Tensor */
 PyObject *tn_op_where__Scalar(const tn_op *overload, TensorObject *condition, const tn_value *self, const tn_value *other);
 /* aten::where.ScalarOther(Tensor condition, Tensor self, Scalar other) -> Tensor */

@@ -1630,6 +1630,359 @@ def segment_reduce(data, reduce, *, lengths=None, indices=None, offsets=None, ax
     return acc
 
 
+# Note [embedding_bag as upstream computes it]
+# EmbeddingBag.cpp on the CPU: bag b holds indices[offsets[b]:offsets[b + 1]] (the last bag runs
+# to the end unless include_last_offset); entries equal to padding_idx are skipped. sum adds the
+# rows one by one (per_sample_weights: w * row fused into the sum, rounded once here), mean divides
+# that sum by max(bag_size, 1) (with include_last_offset and no padding_idx the last bag's size
+# counts to the end of indices, as upstream's make_bag_size does), max keeps per column the first
+# row, then a strictly greater one (a NaN stays only when first), an empty bag giving 0. The other
+# results: offset2bag (each index's bag; empty for sum without padding_idx, upstream's fast path),
+# bag_size (non-padding entries per bag; zeros for sum), max_indices (the row index of each
+# maximum; bag_size for mean, zeros for sum).
+
+def _embedding_bag_impl(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                        per_sample_weights=None, include_last_offset=False, padding_idx=-1):
+    torch, aten = _aten()
+    tensor_type = {torch.float32: "FloatTensor", torch.float64: "DoubleTensor", torch.int64: "LongTensor",
+                   torch.int32: "IntTensor", torch.int16: "ShortTensor", torch.int8: "CharTensor",
+                   torch.uint8: "ByteTensor", torch.bool: "BoolTensor", torch.float16: "HalfTensor",
+                   torch.bfloat16: "BFloat16Tensor"}
+    for k, name, t in ((1, "indices", indices), (2, "offsets", offsets)):
+        if t.dtype not in (torch.int32, torch.int64):
+            raise RuntimeError(f"Expected tensor for argument #{k} '{name}' to have one of the following scalar types: "
+                               f"Long, Int; but got torch.{tensor_type.get(t.dtype, t.dtype)} instead (while checking "
+                               f"arguments for embedding_bag)")
+    if not weight.dtype.is_floating_point:
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have one of the following scalar types: Half, "
+                           f"BFloat16, Float, Double; but got torch.{tensor_type.get(weight.dtype, weight.dtype)} instead "
+                           f"(while checking arguments for embedding_bag)")
+    n = indices.size(0)
+    if offsets.size(0) > 0:
+        o0, on = int(offsets[0]), int(offsets[-1])
+        if o0 != 0:
+            raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+                               f"position 0. However, got {o0}")
+        if on > n:
+            raise RuntimeError(f"offsets[-1] can not be greater than input's length {n}, but got offsets[-1] of {on}")
+    if per_sample_weights is not None:
+        if mode != 0:
+            raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
+        if per_sample_weights.numel() != n:
+            raise RuntimeError("Expected per_sample_weights.value().numel() == indices.numel() to be true, but got false.  "
+                               "(Could this error message be improved?  If so, please report an enhancement request to "
+                               "PyTorch.)")
+    if include_last_offset and offsets.size(0) < 1:
+        raise RuntimeError("include_last_offset: number of offset should be at least 1")
+    nb = offsets.size(0) - (1 if include_last_offset else 0)
+    d = weight.size(1)
+    dt = weight.dtype
+    idx = indices.to(torch.int64)
+    off = offsets.to(torch.int64)
+    starts = off[:nb]
+    ends = off[1:nb + 1] if include_last_offset else aten.cat([off[1:], aten.full([1], n, dtype=torch.int64)])[:nb]
+    ends = aten.maximum(ends, starts)
+    if n and bool(((idx < 0) | (idx >= weight.size(0))).any()):
+        at = int(((idx < 0) | (idx >= weight.size(0))).to(torch.uint8).argmax())
+        raise RuntimeError(f"Index {at} of input takes value {int(idx[at])} which is not in the valid range "
+                           f"[0, {weight.size(0)})")
+    lens = ends - starts
+    longest = int(lens.max()) if nb > 0 else 0
+    acc_dt = torch.float64 if dt != torch.float64 and per_sample_weights is not None else dt
+    out = aten.zeros([nb, d], dtype=acc_dt)
+    max_idx = aten.zeros([nb, d], dtype=torch.int64)
+    count = aten.zeros([nb], dtype=torch.int64)
+    seen = aten.zeros([nb, 1], dtype=torch.bool)
+    for k in builtins_range(longest):
+        pos = (starts + k).clamp(0, max(n - 1, 0))
+        live = (k < lens) if n else (k < lens) & False
+        ids = idx[pos] if n else aten.zeros([nb], dtype=torch.int64)
+        live = live & (ids != padding_idx)
+        rows = weight[ids]
+        lv = live.unsqueeze(1)
+        if mode == 2:
+            first = lv & ~seen
+            take = first | (lv & (rows > out))
+            out = aten.where.self(take, rows, out)
+            max_idx = aten.where.self(take, ids.unsqueeze(1), max_idx)
+            seen = seen | lv
+        elif per_sample_weights is not None:
+            wk = per_sample_weights[pos].unsqueeze(1)
+            step = (wk.to(acc_dt) * rows.to(acc_dt) + out)
+            if acc_dt != dt:
+                step = step.to(dt).to(acc_dt)
+            out = aten.where.self(lv, step, out)
+        else:
+            out = aten.where.self(lv, out + rows, out)
+        count = count + live.to(torch.int64)
+    out = out.to(dt)
+    if mode == 1 and include_last_offset and padding_idx < 0 and nb > 0:
+        # upstream's make_bag_size counts the last bag to the end of indices, past the last offset
+        count = aten.cat([count[:-1], aten.full([1], n - int(starts[-1]), dtype=torch.int64)])
+    if mode == 1:
+        out = out / count.clamp_min(1).to(dt).unsqueeze(1)
+    if mode == 0 and padding_idx < 0:
+        offset2bag = aten.zeros([0], dtype=torch.int64)
+    else:
+        if n:
+            offset2bag = aten.searchsorted(starts.contiguous(), aten.arange(n), right=True) - 1
+            offset2bag = offset2bag.clamp_min(0)
+        else:
+            offset2bag = aten.zeros([0], dtype=torch.int64)
+    bag_size = count if mode != 0 else aten.zeros([nb], dtype=torch.int64)
+    max_indices = max_idx if mode == 2 else count.clone() if mode == 1 else aten.zeros([nb], dtype=torch.int64)
+    return out, offset2bag, bag_size, max_indices
+
+
+def embedding_bag_padding_idx(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                              per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    """EmbeddingBag.cpp embedding_bag: padding_idx checked and wrapped, then _embedding_bag (or its
+    forward-only twin when weight needs no grad)."""
+    torch, aten = _aten()
+    pad = -1
+    if padding_idx is not None:
+        ne = weight.size(0)
+        if not (-ne <= padding_idx < ne):
+            raise RuntimeError(f"padding_idx must be within the number of embeddings, -{ne} through {ne - 1}, but got "
+                               f"{padding_idx}")
+        pad = padding_idx % ne if ne else padding_idx
+    op = aten._embedding_bag if weight.requires_grad else aten._embedding_bag_forward_only
+    return op(weight, indices.contiguous(), offsets.contiguous(), scale_grad_by_freq, mode, sparse,
+              per_sample_weights, include_last_offset, pad)
+
+
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                  per_sample_weights=None, include_last_offset=False):
+    return embedding_bag_padding_idx(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights,
+                                     include_last_offset, None)
+
+
+# Note [antialiased bilinear upsampling as upstream computes it]
+# UpSampleKernel.cpp separable_upsample_generic_Nd_kernel_impl: the width is resampled first, then
+# the height (a dimension whose size does not change is skipped), each output the weighted sum of
+# a window of inputs. The windows and weights are _compute_indices_min_size_weights_aa's with the
+# triangle filter, in upstream's mixed precision (float values, some sums in double): center =
+# scale * (i + 0.5), support = scale (downsampling) or 1, the window from (int)(center - support
+# + 0.5) to (int)(center + support + 0.5), weight_j = filter(((j + xmin - center) + 0.5) * invscale)
+# normalised by their sum. The sum takes the window in order with fused multiply-adds (rounded once
+# here through float64). Downsampling still differs from upstream at the last bit in a few
+# elements (measured: within the derived tolerance).
+
+def _aa_weights(isize, osize, align_corners, scale_opt, op):
+    torch, aten = _aten()
+    f = (lambda v: v) if op == torch.float64 else (lambda v: aten.full([], v, dtype=op).item())
+    if align_corners:
+        scale = (isize - 1) / (osize - 1) if osize > 1 else 0.0
+    elif scale_opt is not None and scale_opt > 0:
+        scale = 1.0 / scale_opt
+    else:
+        scale = isize / osize
+    scale = f(scale)
+    support = f(scale) if scale >= 1.0 else 1.0
+    invscale = f(1.0 / scale) if scale >= 1.0 else 1.0
+    max_size = int(-(-support // 1)) * 2 + 1
+    rows = []
+    for i in builtins_range(osize):
+        center = f(scale * (i + 0.5))
+        xmin = max(int(f(center - support) + 0.5), 0)
+        xsize = min(int(f(center + support) + 0.5), isize) - xmin
+        xsize = min(max(xsize, 0), max_size)
+        ws, total = [], 0.0
+        for j in builtins_range(xsize):
+            x = abs(f((f(j + xmin - center) + 0.5) * invscale))
+            w = f(1.0 - x) if x < 1.0 else 0.0
+            ws.append(w)
+            total = f(total + w)
+        if total != 0.0:
+            ws = [f(w / total) for w in ws]
+        rows.append((xmin, ws))
+    return rows
+
+
+def _aa_resample(x, dim, osize, align_corners, scale_opt):
+    torch, aten = _aten()
+    wide = x.dtype == torch.float64
+    rows = _aa_weights(x.size(dim), osize, align_corners, scale_opt, torch.float64 if wide else torch.float32)
+    kmax = max([len(w) for _, w in rows], default=0)
+    xm = x.movedim(dim, -1)
+    out = aten.zeros(list(xm.shape[:-1]) + [osize], dtype=torch.float64)
+    for k in builtins_range(kmax):
+        idx = torch.tensor([xmin + min(k, max(len(w) - 1, 0)) for xmin, w in rows], dtype=torch.int64)
+        wk = torch.tensor([w[k] if k < len(w) else 0.0 for _, w in rows], dtype=x.dtype)
+        live = torch.tensor([k < len(w) for _, w in rows])
+        v = xm.index_select(-1, idx)
+        step = out + v.double() * wk.double() if wide else (v.double() * wk.double() + out).to(x.dtype).double()
+        out = aten.where.self(live, step, out)
+    return out.to(x.dtype).movedim(-1, dim)
+
+
+def _upsample_bilinear2d_aa(input, output_size, align_corners, scales_h=None, scales_w=None):
+    """UpSample.cpp _upsample_bilinear2d_aa on the CPU: upstream's checks (upsample_2d_common_check),
+    then Note [antialiased bilinear upsampling as upstream computes it]; the result in the input's
+    memory format."""
+    torch, aten = _aten()
+    if len(output_size) != 2:
+        raise RuntimeError(f"It is expected output_size equals to 2, but got size {len(output_size)}")
+    if input.dim() != 4:
+        raise RuntimeError(f"It is expected input_size equals to 4, but got size {input.dim()}")
+    n, c, ih, iw = input.shape
+    oh, ow = output_size
+    if not (ih > 0 and iw > 0 and oh > 0 and ow > 0):
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input (H: {ih}, W: {iw}) output "
+                           f"(H: {oh}, W: {ow})")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"_upsample_bilinear2d_aa" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    fmt = _suggest_memory_format(input)
+    t = input
+    if ow != iw:
+        t = _aa_resample(t, 3, ow, align_corners, scales_w)
+    if oh != ih:
+        t = _aa_resample(t, 2, oh, align_corners, scales_h)
+    return _laid_out(t.clone() if t is input else t, fmt)
+
+
+def _upsample_bilinear2d_aa_vec(input, output_size, align_corners, scale_factors):
+    torch, aten = _aten()
+    from torch._decomp.decompositions import get_scale_value, upsample_compute_output_size
+
+    osize = upsample_compute_output_size(input.size(), output_size, scale_factors)
+    return aten._upsample_bilinear2d_aa(input, osize, align_corners, get_scale_value(scale_factors, 0),
+                                        get_scale_value(scale_factors, 1))
+
+
+# Note [ctc_loss as upstream computes it]
+# LossCTC.cpp ctc_loss_cpu_template: per sequence, alpha over the extended target (blank, l1,
+# blank, l2, ..., blank) through time: alpha_0 = (lp[blank], lp[l1], -inf...); alpha_t[s] =
+# log(exp(la1 - m) + exp(la2 - m) + exp(la3 - m)) + m + lp_t[target'(s)] with la1 = alpha[s],
+# la2 = alpha[s - 1], la3 = alpha[s - 2] when target'(s - 2) differs, m their maximum (0 when all
+# are -inf); the loss is -log(exp(l1 - m) + exp(l2 - m)) - m of the last two states (the last
+# state alone for an empty target; 0 or inf for an empty input). The positions of all sequences
+# advance together here, each frozen once its input length is reached.
+
+def _ctc_loss_impl(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+    torch, aten = _aten()
+    c = "ctc_loss_cpu"
+    if log_probs.dim() != 3:
+        raise RuntimeError(f"Expected {log_probs.dim()}-dimensional tensor, but got {log_probs.dim()}-dimensional "
+                           f"tensor for argument #1 'log_probs' (while checking arguments for {c})")
+    if targets.dtype != torch.int64:
+        raise RuntimeError(f"Expected tensor for argument #2 'targets' to have scalar type Long; but got "
+                           f"torch.{_scalar_type_name(targets.dtype)}Tensor instead (while checking arguments for {c})")
+    T, B, C = log_probs.shape
+    if not (0 <= blank < C):
+        raise RuntimeError("blank must be in label range")
+    il, tl = list(input_lengths), list(target_lengths)
+    if len(il) != B:
+        raise RuntimeError("input_lengths must be of size batch_size")
+    if len(tl) != B:
+        raise RuntimeError("target_lengths must be of size batch_size")
+    for v in tl:
+        if v < 0:
+            raise RuntimeError(f"Expected target_lengths to have value at least 0, but got value {v} (while checking "
+                               f"arguments for {c})")
+    L = max(tl, default=0)
+    if targets.dim() == 1:
+        pos = sum(tl)
+        if targets.size(0) != pos:
+            raise RuntimeError(f"Expected tensor to have size {pos} at dimension 0, but got size {targets.size(0)} for "
+                               f"argument #2 'targets' (while checking arguments for {c})")
+        starts = [sum(tl[:b]) for b in builtins_range(B)]
+        tg = aten.zeros([B, L], dtype=torch.int64)
+        for b in builtins_range(B):
+            if tl[b]:
+                tg[b, :tl[b]] = targets[starts[b]:starts[b] + tl[b]]
+    else:
+        if targets.size(0) != B:
+            raise RuntimeError(f"Expected tensor to have size {B} at dimension 0, but got size {targets.size(0)} for "
+                               f"argument #2 'targets' (while checking arguments for {c})")
+        if targets.size(1) < L:
+            raise RuntimeError(f"Expected tensor to have size at least {L} at dimension 1, but got size "
+                               f"{targets.size(1)} for argument #2 'targets' (while checking arguments for {c})")
+        tg = targets[:, :L].to(torch.int64)
+    for v in il:
+        if v < 0:
+            raise RuntimeError(f"Expected input_lengths to have value at least 0, but got value {v} (while checking "
+                               f"arguments for {c})")
+        if v > T:
+            raise RuntimeError(f"Expected input_lengths to have value at most {T}, but got value {v} (while checking "
+                               f"arguments for {c})")
+    dt = log_probs.dtype
+    S = 2 * L + 1
+    ninf = float("-inf")
+    tp = aten.full([B, S], blank, dtype=torch.int64)              # target'(s)
+    if L:
+        tp[:, 1::2] = tg
+    skip_ok = aten.zeros([B, S], dtype=torch.bool)                # la3 allowed
+    if S > 2:
+        skip_ok[:, 2:] = tp[:, 2:] != tp[:, :-2]
+    lp = log_probs.permute(1, 0, 2)                               # [B, T, C]
+    il_t = torch.tensor(il, dtype=torch.int64)
+    tl_t = torch.tensor(tl, dtype=torch.int64)
+    neg = aten.full([], ninf, dtype=dt)
+    zero = aten.zeros([], dtype=dt)
+    la = aten.full([B, S], ninf, dtype=dt)
+    if T > 0:
+        lp0 = lp[:, 0, :].gather(1, tp)
+        la[:, 0] = lp0[:, 0]
+        if S > 1:
+            la[:, 1] = aten.where.self(tl_t > 0, lp0[:, 1], neg)
+    alphas = [la]
+    for t in builtins_range(1, T):
+        la1 = la
+        la2 = aten.cat([aten.full([B, 1], ninf, dtype=dt), la[:, :-1]], 1)
+        la3 = aten.where.self(skip_ok, aten.cat([aten.full([B, 2], ninf, dtype=dt), la[:, :-2]], 1)[:, :S], neg)
+        m = aten.maximum(aten.maximum(la1, la2), la3)
+        m = aten.where.self(m == ninf, zero, m)
+        nxt = aten.log(aten.exp(la1 - m) + aten.exp(la2 - m) + aten.exp(la3 - m)) + m + lp[:, t, :].gather(1, tp)
+        live = (t < il_t).unsqueeze(1)
+        la = aten.where.self(live, nxt, la)
+        alphas.append(la)
+    final = la
+    idx_last = (2 * tl_t).clamp_max(S - 1).unsqueeze(1)
+    l1 = final.gather(1, idx_last).squeeze(1)
+    l2 = final.gather(1, (2 * tl_t - 1).clamp(0, S - 1).unsqueeze(1)).squeeze(1)
+    m = aten.maximum(l1, l2)
+    m = aten.where.self(m == ninf, zero, m)
+    ll = aten.log(aten.exp(l1 - m) + aten.exp(l2 - m)) + m
+    ll = aten.where.self(tl_t == 0, final[:, 0], ll)
+    ll = aten.where.self(il_t == 0, aten.where.self(tl_t == 0, zero, neg), ll)
+    nll = -ll
+    # log_alpha: upstream's is uninitialised past each input length (ours holds the last alpha there)
+    log_alpha = aten.stack(alphas, 1) if T > 0 else aten.full([B, 0, S], ninf, dtype=dt)
+    return nll, log_alpha
+
+
+def _ctc_loss_tensor(log_probs, targets, input_lengths, target_lengths, blank=0, zero_infinity=False):
+    return _ctc_loss_impl(log_probs, targets, input_lengths.tolist(), target_lengths.tolist(), blank, zero_infinity)
+
+
+def ctc_loss_intlist(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
+    """LossCTC.cpp ctc_loss: an unbatched input gets a batch of one; _ctc_loss (Note [ctc_loss as
+    upstream computes it]); inf to 0 with zero_infinity; mean divides by the clamped target lengths."""
+    torch, aten = _aten()
+    batched = log_probs.dim() == 3
+    lp = log_probs if batched else log_probs.unsqueeze(1)
+    res = aten._ctc_loss(lp, targets.to(torch.int64), list(input_lengths), list(target_lengths), blank, zero_infinity)[0]
+    if zero_infinity:
+        res = aten.where.self(res == float("inf"), aten.zeros([], dtype=res.dtype), res)
+    if reduction == 1:
+        tlt = torch.tensor(list(target_lengths), dtype=res.dtype).clamp_min(1)
+        return (res / tlt).mean()
+    if reduction == 2:
+        return res.sum()
+    return res if batched else res.squeeze(0)
+
+
+def ctc_loss_tensor(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=1, zero_infinity=False):
+    """LossCTC.cpp ctc_loss (tensor lengths): integral lengths, then the IntList overload."""
+    torch, aten = _aten()
+    for name, t in (("input_lengths", input_lengths), ("target_lengths", target_lengths)):
+        if t.dtype.is_floating_point or t.dtype.is_complex or t.dtype == torch.bool:
+            raise RuntimeError(f"{name} must be integral")
+    return ctc_loss_intlist(log_probs, targets, input_lengths.to(torch.int64).tolist(),
+                            target_lengths.to(torch.int64).tolist(), blank, reduction, zero_infinity)
+
+
 # ---- orthogonal polynomials (ATen/native/Math.h), element by element as tensors ----------------
 # Each is upstream's scalar function of (x, n) with n truncated to an integer: special values,
 # a trigonometric form for larger n, else the three-term recurrence, evaluated here for every
@@ -1811,12 +2164,39 @@ def nanmedian_dim(self, dim, keepdim=False):
         return self.clone(), aten.zeros([], dtype=torch.long)
     v, i = aten.sort.stable(self, stable=True, dim=d)
     cnt = (~aten.isnan(self)).sum(d)
+    val, idx = _pick(torch, aten, v, i, aten.div(cnt - 1, 2, rounding_mode="trunc").clamp_min(0), d, keepdim)
     if self.size(d) > 3 and bool((cnt == 0).any()):
-        # which NaN upstream's nth_element reports for a row of only NaN depends on its
-        # partitioning (a row of 4 gives index 2, of 7 index 5); rows of up to 3 give the first
-        raise NotImplementedError(torch._C._tn_support.refusal_message(
-            "aten::nanmedian.dim", "the index of a row of only NaN longer than 3"))
-    return _pick(torch, aten, v, i, aten.div(cnt - 1, 2, rounding_mode="trunc").clamp_min(0), d, keepdim)
+        # a row of only NaN: the index upstream's nth_element leaves at the front
+        # (Note [nth_element on a row of only NaN])
+        allnan = cnt == 0 if not keepdim else (cnt == 0).unsqueeze(d)
+        idx = aten.where.self(allnan, aten.full([], _nth_element_front_all_equal(self.size(d)), dtype=torch.int64), idx)
+    return val, idx
+
+
+# Note [nth_element on a row of only NaN]
+# nanmedian's CPU kernel (Sorting.cpp median_with_indices_impl) runs std::nth_element over the
+# row's indices with nth at the front when every value is NaN, and its comparator then answers
+# false for every pair. libstdc++'s introselect on such a range is deterministic: while more than
+# 3 elements remain, the median-of-three step swaps the first with the middle and the unguarded
+# partition swaps pairs from both ends inward, and the range shrinks to the left part; the final
+# insertion sort moves nothing. Replayed here on the identity permutation (a row of 4 gives
+# index 2, of 7 index 5, of up to 3 the first).
+
+def _nth_element_front_all_equal(n):
+    idx = list(builtins_range(n))
+    first, last = 0, n
+    while last - first > 3:
+        mid = first + (last - first) // 2
+        idx[first], idx[mid] = idx[mid], idx[first]          # __move_median_to_first, all comps false
+        lo, hi = first + 1, last                              # __unguarded_partition around idx[first]
+        while True:
+            hi -= 1
+            if not lo < hi:
+                break
+            idx[lo], idx[hi] = idx[hi], idx[lo]
+            lo += 1
+        last = lo   # the cut is past the front (nth), so the range keeps its left part
+    return idx[0]
 
 
 def median(self):
@@ -3071,7 +3451,12 @@ COMPOSITIONS = {
     "adaptive_max_pool3d": adaptive_max_pool3d, "upsample_linear1d.vec": upsample_linear1d_vec,
     "upsample_linear1d": upsample_linear1d, "upsample_linear1d_backward": upsample_linear1d_backward,
     "grid_sampler": grid_sampler, "cdist": cdist, "_cdist_forward": _cdist_forward, "grid_sampler_3d": grid_sampler_3d,
-    "hash_tensor": hash_tensor, "segment_reduce": segment_reduce, "fractional_max_pool2d": fractional_max_pool2d,
+    "hash_tensor": hash_tensor, "segment_reduce": segment_reduce,
+    "ctc_loss.IntList": ctc_loss_intlist, "ctc_loss.Tensor": ctc_loss_tensor, "_ctc_loss": _ctc_loss_impl,
+    "_ctc_loss.Tensor": _ctc_loss_tensor,
+    "_upsample_bilinear2d_aa": _upsample_bilinear2d_aa, "_upsample_bilinear2d_aa.vec": _upsample_bilinear2d_aa_vec,
+    "embedding_bag": embedding_bag, "embedding_bag.padding_idx": embedding_bag_padding_idx,
+    "_embedding_bag": _embedding_bag_impl, "_embedding_bag_forward_only": _embedding_bag_impl, "fractional_max_pool2d": fractional_max_pool2d,
     "fractional_max_pool3d": fractional_max_pool3d,
     "fractional_max_pool2d_backward": _fractional_backward("fractional_max_pool2d_backward", 2),
     "fractional_max_pool3d_backward": _fractional_backward("fractional_max_pool3d_backward", 3), "histogram.bin_ct": histogram_bin_ct, "histogram.bins_tensor": histogram_bins_tensor,

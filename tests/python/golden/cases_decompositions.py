@@ -460,6 +460,59 @@ add("segment_reduce", {**{f"{r}": f"torch.segment_reduce({SD}, '{r}', lengths={S
                        "axis": f"torch.segment_reduce({SD}, 'sum', lengths={SL}, axis=1)",
                        "int_data": f"torch.segment_reduce(literal([1, 2, 3], torch.int64), 'sum', lengths=literal([3], torch.int64))"})
 
+EW = "randn(10, 3, seed=1)"
+EI, EO = "literal([1, 2, 4, 5, 4, 3, 2, 9], torch.int64)", "literal([0, 3, 3, 5], torch.int64)"
+add("embedding_bag.padding_idx", {
+    **{f"{m}_{p}": f"{F}.embedding_bag({EI}, {EW}, {EO}, mode='{m}', padding_idx={p})" for m in ("sum", "mean", "max") for p in ("None", "4", "-6")},
+    "weights": f"{F}.embedding_bag({EI}, {EW}, {EO}, per_sample_weights=randn(8, seed=2))",
+    "last": f"{F}.embedding_bag({EI}, {EW}, {EO}, mode='mean', include_last_offset=True)",
+    "2d": f"{F}.embedding_bag(literal([[1, 2, 4], [5, 4, 9]], torch.int64), {EW}, mode='max')",
+    "int32": f"{F}.embedding_bag({EI}.int(), {EW}, {EO}.int(), mode='mean')",
+    "nan": f"{F}.embedding_bag(literal([0, 1], torch.int64), literal([[float('nan'), 1.0], [2.0, float('nan')]]), literal([0], torch.int64), mode='max')",
+    "full_sum": f"torch.ops.aten.embedding_bag.padding_idx({EW}, {EI}, {EO}, False, 0, False, None, False, 4)",
+    "full_max": f"torch.ops.aten.embedding_bag.padding_idx({EW}, {EI}, {EO}, False, 2, False, None, False, None)",
+    "full_mean": f"torch.ops.aten.embedding_bag.padding_idx({EW}, {EI}, {EO}, False, 1, False, None, False, 2)",
+    "bad_pad": f"{F}.embedding_bag({EI}, {EW}, {EO}, padding_idx=10)",
+    "float_idx": f"torch.embedding_bag({EW}, literal([1.0, 2.0]), literal([0], torch.int64))",
+    "range": f"torch.embedding_bag({EW}, literal([1, 12], torch.int64), literal([0], torch.int64))",
+    "offset0": f"torch.embedding_bag({EW}, literal([1, 2], torch.int64), literal([1], torch.int64))",
+    "weights_mean": f"torch.embedding_bag({EW}, literal([1, 2], torch.int64), literal([0], torch.int64), False, 1, False, torch.ones(2))"})
+add("embedding_bag", {"0": f"torch.ops.aten.embedding_bag({EW}, {EI}, {EO}, False, 1, False, None, False)"})
+add("_embedding_bag", {"0": f"torch.ops.aten._embedding_bag({EW}, {EI}, {EO}, False, 2, False, None, False, 4)",
+                       "sum": f"torch.ops.aten._embedding_bag({EW}, {EI}, {EO}, False, 0, False, randn(8, seed=2), True, -1)"})
+add("_embedding_bag_forward_only", {"0": f"torch.ops.aten._embedding_bag_forward_only({EW}, {EI}, {EO}, False, 1, False, None, False, 4)"})
+
+AA = "randn(2, 3, 10, 20, seed=1)"
+add("_upsample_bilinear2d_aa", {"down": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [3, 7], False)",
+                                "up": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [17, 41], False)",
+                                "align": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [4, 20], True)",
+                                "scales": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [3, 3], False, 1.7, 0.9)",
+                                "same": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [10, 20], False)",
+                                "cl": "torch.ops.aten._upsample_bilinear2d_aa(randn(2, 3, 6, 5, seed=1).contiguous(memory_format=torch.channels_last), [4, 9], False)",
+                                "f64": f"torch.ops.aten._upsample_bilinear2d_aa({AA}.double(), [5, 5], False)",
+                                "rank": "torch.ops.aten._upsample_bilinear2d_aa(randn(3, 10, 20, seed=1), [5, 5], False)",
+                                "zero": f"torch.ops.aten._upsample_bilinear2d_aa({AA}, [0, 5], False)"})
+add("_upsample_bilinear2d_aa.vec", {"size": f"{F}.interpolate({AA}, size=(5, 8), mode='bilinear', antialias=True)",
+                                    "scale": f"{F}.interpolate({AA}, scale_factor=(1.7, 0.45), mode='bilinear', antialias=True)"})
+
+CLP = "randn(12, 3, 5, seed=1).log_softmax(2)"
+CT2, CT1 = "literal([[1, 2, 2, 4], [3, 1, 0, 0], [2, 2, 2, 2]], torch.int64)", "literal([1, 2, 2, 4, 3, 1, 2], torch.int64)"
+add("ctc_loss.IntList", {**{r: f"{F}.ctc_loss({CLP}, {CT2}, [12, 9, 7], [4, 2, 0], reduction='{r}')" for r in ("none", "mean", "sum")},
+                         "concat": f"{F}.ctc_loss({CLP}, {CT1}, [12, 9, 7], [4, 2, 1])",
+                         "blank": f"{F}.ctc_loss({CLP}, {CT2}, [12, 9, 7], [4, 2, 1], blank=3)",
+                         "inf": f"{F}.ctc_loss({CLP}, {CT2}, [2, 9, 0], [4, 2, 1], reduction='none')",
+                         "zero_inf": f"{F}.ctc_loss({CLP}, {CT2}, [2, 9, 0], [4, 2, 0], reduction='none', zero_infinity=True)",
+                         "unbatched": f"{F}.ctc_loss(randn(12, 5, seed=1).log_softmax(1), literal([1, 2, 2], torch.int64), [10], [3])",
+                         "f64": f"{F}.ctc_loss({CLP}.double(), {CT2}, [12, 9, 7], [4, 2, 0])",
+                         "bad_blank": f"{F}.ctc_loss({CLP}, {CT2}, [12, 9, 7], [4, 2, 0], blank=5)",
+                         "bad_len": f"{F}.ctc_loss({CLP}, {CT2}, [13, 9, 7], [4, 2, 0])",
+                         "bad_target_len": f"{F}.ctc_loss({CLP}, {CT2}, [12, 9, 7], [5, 2, 0])",
+                         "batch": f"{F}.ctc_loss({CLP}, {CT2}, [12, 9], [4, 2])"})
+add("ctc_loss.Tensor", {"0": f"{F}.ctc_loss({CLP}, {CT2}, literal([12, 9, 7], torch.int64), literal([4, 2, 0], torch.int32))",
+                        "float_len": f"{F}.ctc_loss({CLP}, {CT2}, literal([12.0, 9.0, 7.0]), literal([4, 2, 0], torch.int32))"})
+add("_ctc_loss", {"0": f"torch.ops.aten._ctc_loss({CLP}, {CT2}, [12, 9, 7], [4, 2, 0])[0]"})
+add("_ctc_loss.Tensor", {"0": f"torch.ops.aten._ctc_loss({CLP}, {CT2}, literal([12, 9, 7], torch.int64), literal([4, 2, 0], torch.int64))[0]"})
+
 # ---- pad's other modes (ops/pad.c dispatches them as upstream's _pad_enum) ----
 for mode, ops in (("reflect", "reflection_pad"), ("replicate", "replication_pad")):
     add(f"{ops}1d", {"3d": f"torch.nn.functional.pad(randn(1, 2, 5, seed=1), (2, 1), mode='{mode}')",
@@ -498,7 +551,9 @@ add("median.dim", {"0": f"torch.median({XT}, 1)", "keep": "torch.median(randn(2,
 add("nanmedian", {"0": f"torch.nanmedian({X})", "nan": f"torch.nanmedian({NANS})"}, exact=True)
 add("nanmedian.dim", {"0": f"torch.nanmedian({XT}, 0)", "nan": f"torch.nanmedian({NANS}[:2], 1, keepdim=True)",
                       "all_nan_3": "torch.nanmedian(literal([[float('nan')] * 3, [1.0, 1.0, 1.0]]), 1)",
-                      "all_nan_4": f"torch.nanmedian({NANS}, 1)"}, exact=True)
+                      "all_nan_4": f"torch.nanmedian({NANS}, 1)",
+                      "all_nan_long": "torch.nanmedian(torch.full((3, 33), float('nan')).index_fill(0, literal([1], torch.int64), 2.0), 1, keepdim=True)",
+                      "all_nan_dim0": "torch.nanmedian(torch.full((7, 2), float('nan')), 0)"}, exact=True)
 add("kthvalue", {"0": f"torch.kthvalue({XT}, 2)", "dim0": f"torch.kthvalue({X}, 3, 0, True)", "nan": f"torch.kthvalue({NANS}, 3)",
                  "range": f"torch.kthvalue({X}, 5, 1)", "0d": "torch.kthvalue(literal(2.0), 1)"}, exact=True)
 add("mode", {"0": f"torch.mode({XT})", "repeats": "torch.mode(literal([[1.0, 2.0, 2.0, 3.0, 3.0], [5.0, 5.0, 1.0, 1.0, 0.0]]))",
