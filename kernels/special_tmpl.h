@@ -418,9 +418,9 @@ FN(igam_fac)(T a, T x)
     if (a < 200 && x < 200) {
         res *= M(exp)(a - x) * M(pow)(x / fac, a);
     } else {
-        T num = x - a - (T)IG_LANCZOS_G + (T)0.5;
+        T num = (T)((double)(x - a - (T)IG_LANCZOS_G) + 0.5);
         T numfac = num / fac;
-        res *= M(exp)(a * (M(log1p)(numfac) - numfac) + x * ((T)0.5 - (T)IG_LANCZOS_G) / fac);
+        res = (T)(res * exp((double)(a * (M(log1p)(numfac) - numfac)) + x * (0.5 - (double)(T)IG_LANCZOS_G) / fac));
     }
     return res;
 }
@@ -471,7 +471,8 @@ FN(igam_asymptotic)(T a, T x, int igam)
         eta = -M(sqrt)(-2 * (M(log1p)(sigma) - sigma));
     else
         eta = 0;
-    T res = (T)0.5 * M(erfc)((T)sgn * eta * M(sqrt)(a / 2));
+    /* the double literals of upstream's code make these steps double for float too */
+    T res = (T)(0.5 * (double)M(erfc)((T)sgn * eta * M(sqrt)(a / 2)));
     for (int k = 0; k < 25; k++) {
         T ck = (T)IGAM_D[k][0];
         for (int n = 1; n < 25; n++) {
@@ -493,7 +494,7 @@ FN(igam_asymptotic)(T a, T x, int igam)
         absoldterm = absterm;
         afac /= a;
     }
-    res += (T)sgn * M(exp)((T)-0.5 * a * eta * eta) * sum / M(sqrt)(2 * (T)(float)3.141592653589793 * a);
+    res = (T)((double)res + sgn * exp(-0.5 * a * eta * eta) * sum / (double)M(sqrt)(2 * (T)(float)3.141592653589793 * a));
     return res;
 }
 
