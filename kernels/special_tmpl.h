@@ -98,6 +98,7 @@ FN(tn_special_bessel_i1)(T x)
  * [0, 2]: a series in (x^2 - 2) plus log(x/2) I(x); (2, inf): exp(-x) / sqrt(x) times a series
  * in (8/x - 2). The scaled forms multiply by exp(x) (or leave out the exp(-x)). */
 
+/* the fmas as in the Bessel functions below: where upstream's build fuses (measured) */
 T
 FN(tn_special_bessel_k0)(T x)
 {
@@ -106,7 +107,7 @@ FN(tn_special_bessel_k0)(T x)
     if (x < 0)
         return (T)NAN;
     if (x <= (T)2)
-        return FN(chbevl)(M(fma)(x, x, (T)-2), K0_A, 10) - (T)log(0.5 * (double)x) * FN(tn_special_bessel_i0)(x);
+        return (T)fma(-log(0.5 * (double)x), (double)FN(tn_special_bessel_i0)(x), (double)FN(chbevl)(M(fma)(x, x, (T)-2), K0_A, 10));
     return M(exp)(-x) * FN(chbevl)((T)8 / x - (T)2, K0_B, 25) / M(sqrt)(x);
 }
 
@@ -118,7 +119,7 @@ FN(tn_special_bessel_k1)(T x)
     if (x < 0)
         return (T)NAN;
     if (x <= (T)2)
-        return M(log)((T)0.5 * x) * FN(tn_special_bessel_i1)(x) + FN(chbevl)(M(fma)(x, x, (T)-2), K1_A, 11) / x;
+        return M(fma)(M(log)((T)0.5 * x), FN(tn_special_bessel_i1)(x), FN(chbevl)(M(fma)(x, x, (T)-2), K1_A, 11) / x);
     return M(exp)(-x) * FN(chbevl)((T)8 / x - (T)2, K1_B, 25) / M(sqrt)(x);
 }
 
@@ -130,7 +131,7 @@ FN(tn_special_bessel_k0e)(T x)
     if (x < 0)
         return (T)NAN;
     if (x <= (T)2)
-        return (FN(chbevl)(M(fma)(x, x, (T)-2), K0_A, 10) - M(log)((T)0.5 * x) * FN(tn_special_bessel_i0)(x)) * M(exp)(x);
+        return M(fma)(-M(log)((T)0.5 * x), FN(tn_special_bessel_i0)(x), FN(chbevl)(M(fma)(x, x, (T)-2), K0_A, 10)) * M(exp)(x);
     return FN(chbevl)((T)8 / x - (T)2, K0_B, 25) / M(sqrt)(x);
 }
 
@@ -142,13 +143,15 @@ FN(tn_special_bessel_k1e)(T x)
     if (x < 0)
         return (T)NAN;
     if (x <= (T)2)
-        return (M(log)((T)0.5 * x) * FN(tn_special_bessel_i1)(x) + FN(chbevl)(M(fma)(x, x, (T)-2), K1_A, 11) / x) * M(exp)(x);
+        return M(fma)(M(log)((T)0.5 * x), FN(tn_special_bessel_i1)(x), FN(chbevl)(M(fma)(x, x, (T)-2), K1_A, 11) / x) * M(exp)(x);
     return FN(chbevl)((T)8 / x - (T)2, K1_B, 25) / M(sqrt)(x);
 }
 
 /* ---- Bessel functions of the first and second kind (Cephes j0, j1, y0, y1) ----
  * Small x: rational functions in x^2; x > 5: the Hankel asymptotic form with P/Q rational
- * functions in 25/x^2, around the phase x - pi/4 (order 0) or x - 3pi/4 (order 1). */
+ * functions in 25/x^2, around the phase x - pi/4 (order 0) or x - 3pi/4 (order 1).
+ * The fmas are where upstream's build fuses (measured bit for bit against 2.13.0 on 6036
+ * points per function and type); in float it keeps x^2 once for both factors of j0 and j1. */
 
 #define SP_PI_4 0.785398163397448309615660845819875721
 #define SP_3PI_4 2.356194490192344928846982537459627163
@@ -164,12 +167,15 @@ FN(tn_special_bessel_j0)(T x)
         if (x < (T)0.00001)
             return (T)1 - x * x / (T)4;
         T rp = FN(polevl)(x * x, J0_RP, 3), rq = FN(polevl)(x * x, J0_RQ, 7);
-        return (x * x - (T)5.78318596294678452118e+00) * (x * x - (T)3.04712623436620863991e+01) * rp / rq;
+        T xx = x * x;
+        if (IS_F32)
+            return (xx - (T)5.78318596294678452118e+00) * (xx - (T)3.04712623436620863991e+01) * rp / rq;
+        return M(fma)(x, x, -(T)5.78318596294678452118e+00) * M(fma)(x, x, -(T)3.04712623436620863991e+01) * rp / rq;
     }
     T z = (T)25 / (x * x);
     T pp = FN(polevl)(z, J0_PP, 6), pq = FN(polevl)(z, J0_PQ, 6);
     T qp = FN(polevl)(z, J0_QP, 7), qq = FN(polevl)(z, J0_QQ, 6);
-    return (pp / pq * M(cos)(x - (T)SP_PI_4) - (T)5 / x * (qp / qq) * M(sin)(x - (T)SP_PI_4)) *
+    return M(fma)(pp / pq, M(cos)(x - (T)SP_PI_4), -((T)5 / x * (qp / qq) * M(sin)(x - (T)SP_PI_4))) *
            (T)SP_SQRT_2_PI / M(sqrt)(x);
 }
 
@@ -180,12 +186,15 @@ FN(tn_special_bessel_j1)(T x)
         return -FN(tn_special_bessel_j1)(-x);
     if (x <= (T)5) {
         T rp = FN(polevl)(x * x, J1_RP, 3), rq = FN(polevl)(x * x, J1_RQ, 7);
-        return rp / rq * x * (x * x - (T)1.46819706421238932572e+01) * (x * x - (T)4.92184563216946036703e+01);
+        T xx = x * x;
+        if (IS_F32)
+            return rp / rq * x * (xx - (T)1.46819706421238932572e+01) * (xx - (T)4.92184563216946036703e+01);
+        return rp / rq * x * M(fma)(x, x, -(T)1.46819706421238932572e+01) * M(fma)(x, x, -(T)4.92184563216946036703e+01);
     }
     T z = (T)5 / x * ((T)5 / x);
     T pp = FN(polevl)(z, J1_PP, 6), pq = FN(polevl)(z, J1_PQ, 6);
     T qp = FN(polevl)(z, J1_QP, 7), qq = FN(polevl)(z, J1_QQ, 6);
-    return (pp / pq * M(cos)(x - (T)SP_3PI_4) - (T)5 / x * (qp / qq) * M(sin)(x - (T)SP_3PI_4)) *
+    return M(fma)(pp / pq, M(cos)(x - (T)SP_3PI_4), -((T)5 / x * (qp / qq) * M(sin)(x - (T)SP_3PI_4))) *
            (T)SP_SQRT_2_PI / M(sqrt)(x);
 }
 
@@ -198,12 +207,12 @@ FN(tn_special_bessel_y0)(T x)
         if (x < 0)
             return (T)NAN;
         T yp = FN(polevl)(x * x, Y0_YP, 7), yq = FN(polevl)(x * x, Y0_YQ, 6);
-        return yp / yq + (T)SP_2_PI * M(log)(x) * FN(tn_special_bessel_j0)(x);
+        return M(fma)((T)SP_2_PI * M(log)(x), FN(tn_special_bessel_j0)(x), yp / yq);
     }
     T z = (T)25 / (x * x);
     T pp = FN(polevl)(z, J0_PP, 6), pq = FN(polevl)(z, J0_PQ, 6);
     T qp = FN(polevl)(z, J0_QP, 7), qq = FN(polevl)(z, J0_QQ, 6);
-    return (pp / pq * M(sin)(x - (T)SP_PI_4) + (T)5 / x * (qp / qq) * M(cos)(x - (T)SP_PI_4)) *
+    return M(fma)(pp / pq, M(sin)(x - (T)SP_PI_4), (T)5 / x * (qp / qq) * M(cos)(x - (T)SP_PI_4)) *
            (T)SP_SQRT_2_PI / M(sqrt)(x);
 }
 
@@ -216,12 +225,12 @@ FN(tn_special_bessel_y1)(T x)
         if (x <= 0)
             return (T)NAN;
         T yp = FN(polevl)(x * x, Y1_YP, 5), yq = FN(polevl)(x * x, Y1_YQ, 7);
-        return x * (yp / yq) + (T)SP_2_PI * (FN(tn_special_bessel_j1)(x) * M(log)(x) - (T)1 / x);
+        return M(fma)(x, yp / yq, (T)SP_2_PI * M(fma)(FN(tn_special_bessel_j1)(x), M(log)(x), -((T)1 / x)));
     }
     T z = (T)5 / x * ((T)5 / x);
     T pp = FN(polevl)(z, J1_PP, 6), pq = FN(polevl)(z, J1_PQ, 6);
     T qp = FN(polevl)(z, J1_QP, 7), qq = FN(polevl)(z, J1_QQ, 6);
-    return (pp / pq * M(sin)(x - (T)SP_3PI_4) + (T)5 / x * (qp / qq) * M(cos)(x - (T)SP_3PI_4)) *
+    return M(fma)(pp / pq, M(sin)(x - (T)SP_3PI_4), (T)5 / x * (qp / qq) * M(cos)(x - (T)SP_3PI_4)) *
            (T)SP_SQRT_2_PI / M(sqrt)(x);
 }
 
