@@ -241,8 +241,13 @@ FN(tn_special_spherical_j0)(T x)
         return 0;
     if (M(fabs)(x) < (T)0.5) {
         T x2 = x * x;
-        return (T)1 + x2 * ((T)-1 / (T)6 + x2 * ((T)1 / (T)120 + x2 * ((T)-1 / (T)5040 + x2 * ((T)1 / (T)362880 +
-               x2 * ((T)-1 / (T)39916800 + x2 * ((T)1 / (T)6227020800.0))))));
+        T p = (T)1 / (T)6227020800.0;
+        p = M(fma)(x2, p, (T)-1 / (T)39916800);
+        p = M(fma)(x2, p, (T)1 / (T)362880);
+        p = M(fma)(x2, p, (T)-1 / (T)5040);
+        p = M(fma)(x2, p, (T)1 / (T)120);
+        p = M(fma)(x2, p, (T)-1 / (T)6);
+        return M(fma)(x2, p, (T)1);
     }
     return M(sin)(x) / x;
 }
@@ -263,7 +268,7 @@ FN(tn_special_airy_ai)(T x)
         T agn = FN(polevl)(zz, AIRY_AGN, 10), agd = FN(polevl)(zz, AIRY_AGD, 9);
         T t = (T)-2 * x * M(sqrt)(-x) / (T)3 + (T)0.25 * (T)3.141592653589793238462643383279502884;
         return (T)5.64189583547756286948e-01 / M(sqrt)(M(sqrt)(-x)) *
-               (M(sin)(t) * ((T)1 + z * z * afn / afd) - M(cos)(t) * (z * agn / agd));
+               M(fma)(M(sin)(t), (T)1 + z * z * afn / afd, -(M(cos)(t) * (z * agn / agd)));
     }
     T ai = 0;
     int decaying = x >= (T)2.09;
@@ -290,7 +295,7 @@ FN(tn_special_airy_ai)(T x)
         t = M(fabs)(m / f);
     }
     if (!decaying)
-        return (T)0.355028053887817239260 * f - (T)0.258819403792806798405 * g;
+        return M(fma)((T)0.355028053887817239260, f, -((T)0.258819403792806798405 * g));
     return ai;
 }
 
@@ -323,7 +328,7 @@ FN(tn_special_erfcx)(T x)
                 return ispi / x;
             /* the continued fraction to five terms */
             double xd = (double)x, x2 = (double)(x * x);
-            return (T)((double)ispi * (x2 * (x2 + 4.5) + 2) / (xd * (x2 * (x2 + 5) + 3.75)));
+            return (T)((double)ispi * fma(x2, x2 + 4.5, 2) / (xd * fma(x2, x2 + 5, 3.75)));
         }
         return FN(erfcx_y100)((T)400 / ((T)4 + x));
     }
@@ -363,11 +368,12 @@ FN(tn_special_ndtri)(T y0)
     if (y > e2) {
         y = y - (T)0.5;
         T y2 = y * y;
-        T x = y + y * (y2 * FN(polevl)(y2, NDTRI_P0, 4) / FN(polevl)(y2, NDTRI_Q0, 8));
+        T x = M(fma)(y, y2 * FN(polevl)(y2, NDTRI_P0, 4) / FN(polevl)(y2, NDTRI_Q0, 8), y);
         return x * s2pi;
     }
-    T x = M(sqrt)((T)-2 * M(log)(y));
-    T x0 = x - M(log)(x) / x, z = (T)1 / x, x1;
+    /* upstream calls ::sqrt and ::log, the double functions, for float too */
+    T x = (T)sqrt(-2.0 * log((double)y));
+    T x0 = (T)((double)x - log((double)x) / (double)x), z = (T)1 / x, x1;
     if (x < (T)8)  /* y > exp(-32) */
         x1 = z * FN(polevl)(z, NDTRI_P1, 8) / FN(polevl)(z, NDTRI_Q1, 8);
     else
