@@ -580,9 +580,10 @@ static const double ERFCX_Y100[100][7] = {
 
 /* zeta(s, q) = sum_k (k + q)^-s, s > 1: Cephes' zeta: nine terms summed directly, then
  * Euler-Maclaurin with its twelve Bernoulli coefficients. Upstream accumulates in double for
- * float inputs too (its CPU acc_type), so float goes through here. */
-double
-tn_special_zeta_f64(double s, double q)
+ * float inputs too (its CPU acc_type); only its first term, pow(q, -s), is taken in float there
+ * (f32: the first term as computed in float). */
+static double
+zeta_sum(double s, double q, int f32)
 {
     static const double A[] = {12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1.8924375803183791606e9,
                                7.47242496e10, -2.950130727918164224e12, 1.1646782814350067249e14,
@@ -598,7 +599,7 @@ tn_special_zeta_f64(double s, double q)
         if (s != floor(s))
             return NAN;
     }
-    double sum = pow(q, -s), a = q, b = 0;
+    double sum = f32 ? (double)powf((float)q, (float)-s) : pow(q, -s), a = q, b = 0;
     int i = 0;
     while (i < 9 || a <= 9) {
         i++;
@@ -627,10 +628,16 @@ tn_special_zeta_f64(double s, double q)
     return sum;
 }
 
+double
+tn_special_zeta_f64(double s, double q)
+{
+    return zeta_sum(s, q, 0);
+}
+
 float
 tn_special_zeta_f32(float s, float q)
 {
-    return (float)tn_special_zeta_f64(s, q);
+    return (float)zeta_sum(s, q, 1);
 }
 
 /* ---- the bodies, once per type ---- */

@@ -60,7 +60,7 @@ double tn_special_log_ndtr_f64(double x);
 /* the inverse of the standard normal CDF */
 float tn_special_ndtri_f32(float x);
 double tn_special_ndtri_f64(double x);
-/* Hurwitz zeta(x, q); float computes in double (upstream's acc_type) */
+/* Hurwitz zeta(x, q); float accumulates in double (upstream's acc_type), its first term in float */
 float tn_special_zeta_f32(float a, float x);
 double tn_special_zeta_f64(double a, double x);
 /* regularized lower incomplete gamma P(a, x) */

@@ -98,6 +98,7 @@ FN(tn_special_bessel_i1)(T x)
  * [0, 2]: a series in (x^2 - 2) plus log(x/2) I(x); (2, inf): exp(-x) / sqrt(x) times a series
  * in (8/x - 2). The scaled forms multiply by exp(x) (or leave out the exp(-x)). */
 
+/* the fmas as in the Bessel functions below: where upstream's build fuses (measured) */
 T
 FN(tn_special_bessel_k0)(T x)
 {
@@ -106,7 +107,7 @@ FN(tn_special_bessel_k0)(T x)
     if (x < 0)
         return (T)NAN;
     if (x <= (T)2)
-        return FN(chbevl)(M(fma)(x, x, (T)-2), K0_A, 10) - (T)log(0.5 * (double)x) * FN(tn_special_bessel_i0)(x);
+        return (T)fma(-log(0.5 * (double)x), (double)FN(tn_special_bessel_i0)(x), (double)FN(chbevl)(M(fma)(x, x, (T)-2), K0_A, 10));
     return M(exp)(-x) * FN(chbevl)((T)8 / x - (T)2, K0_B, 25) / M(sqrt)(x);
 }
 
@@ -118,7 +119,7 @@ FN(tn_special_bessel_k1)(T x)
     if (x < 0)
         return (T)NAN;
     if (x <= (T)2)
-        return M(log)((T)0.5 * x) * FN(tn_special_bessel_i1)(x) + FN(chbevl)(M(fma)(x, x, (T)-2), K1_A, 11) / x;
+        return M(fma)(M(log)((T)0.5 * x), FN(tn_special_bessel_i1)(x), FN(chbevl)(M(fma)(x, x, (T)-2), K1_A, 11) / x);
     return M(exp)(-x) * FN(chbevl)((T)8 / x - (T)2, K1_B, 25) / M(sqrt)(x);
 }
 
@@ -130,7 +131,7 @@ FN(tn_special_bessel_k0e)(T x)
     if (x < 0)
         return (T)NAN;
     if (x <= (T)2)
-        return (FN(chbevl)(M(fma)(x, x, (T)-2), K0_A, 10) - M(log)((T)0.5 * x) * FN(tn_special_bessel_i0)(x)) * M(exp)(x);
+        return M(fma)(-M(log)((T)0.5 * x), FN(tn_special_bessel_i0)(x), FN(chbevl)(M(fma)(x, x, (T)-2), K0_A, 10)) * M(exp)(x);
     return FN(chbevl)((T)8 / x - (T)2, K0_B, 25) / M(sqrt)(x);
 }
 
@@ -142,13 +143,15 @@ FN(tn_special_bessel_k1e)(T x)
     if (x < 0)
         return (T)NAN;
     if (x <= (T)2)
-        return (M(log)((T)0.5 * x) * FN(tn_special_bessel_i1)(x) + FN(chbevl)(M(fma)(x, x, (T)-2), K1_A, 11) / x) * M(exp)(x);
+        return M(fma)(M(log)((T)0.5 * x), FN(tn_special_bessel_i1)(x), FN(chbevl)(M(fma)(x, x, (T)-2), K1_A, 11) / x) * M(exp)(x);
     return FN(chbevl)((T)8 / x - (T)2, K1_B, 25) / M(sqrt)(x);
 }
 
 /* ---- Bessel functions of the first and second kind (Cephes j0, j1, y0, y1) ----
  * Small x: rational functions in x^2; x > 5: the Hankel asymptotic form with P/Q rational
- * functions in 25/x^2, around the phase x - pi/4 (order 0) or x - 3pi/4 (order 1). */
+ * functions in 25/x^2, around the phase x - pi/4 (order 0) or x - 3pi/4 (order 1).
+ * The fmas are where upstream's build fuses (measured bit for bit against 2.13.0 on 6036
+ * points per function and type); in float it keeps x^2 once for both factors of j0 and j1. */
 
 #define SP_PI_4 0.785398163397448309615660845819875721
 #define SP_3PI_4 2.356194490192344928846982537459627163
@@ -164,12 +167,15 @@ FN(tn_special_bessel_j0)(T x)
         if (x < (T)0.00001)
             return (T)1 - x * x / (T)4;
         T rp = FN(polevl)(x * x, J0_RP, 3), rq = FN(polevl)(x * x, J0_RQ, 7);
-        return (x * x - (T)5.78318596294678452118e+00) * (x * x - (T)3.04712623436620863991e+01) * rp / rq;
+        T xx = x * x;
+        if (IS_F32)
+            return (xx - (T)5.78318596294678452118e+00) * (xx - (T)3.04712623436620863991e+01) * rp / rq;
+        return M(fma)(x, x, -(T)5.78318596294678452118e+00) * M(fma)(x, x, -(T)3.04712623436620863991e+01) * rp / rq;
     }
     T z = (T)25 / (x * x);
     T pp = FN(polevl)(z, J0_PP, 6), pq = FN(polevl)(z, J0_PQ, 6);
     T qp = FN(polevl)(z, J0_QP, 7), qq = FN(polevl)(z, J0_QQ, 6);
-    return (pp / pq * M(cos)(x - (T)SP_PI_4) - (T)5 / x * (qp / qq) * M(sin)(x - (T)SP_PI_4)) *
+    return M(fma)(pp / pq, M(cos)(x - (T)SP_PI_4), -((T)5 / x * (qp / qq) * M(sin)(x - (T)SP_PI_4))) *
            (T)SP_SQRT_2_PI / M(sqrt)(x);
 }
 
@@ -180,12 +186,15 @@ FN(tn_special_bessel_j1)(T x)
         return -FN(tn_special_bessel_j1)(-x);
     if (x <= (T)5) {
         T rp = FN(polevl)(x * x, J1_RP, 3), rq = FN(polevl)(x * x, J1_RQ, 7);
-        return rp / rq * x * (x * x - (T)1.46819706421238932572e+01) * (x * x - (T)4.92184563216946036703e+01);
+        T xx = x * x;
+        if (IS_F32)
+            return rp / rq * x * (xx - (T)1.46819706421238932572e+01) * (xx - (T)4.92184563216946036703e+01);
+        return rp / rq * x * M(fma)(x, x, -(T)1.46819706421238932572e+01) * M(fma)(x, x, -(T)4.92184563216946036703e+01);
     }
     T z = (T)5 / x * ((T)5 / x);
     T pp = FN(polevl)(z, J1_PP, 6), pq = FN(polevl)(z, J1_PQ, 6);
     T qp = FN(polevl)(z, J1_QP, 7), qq = FN(polevl)(z, J1_QQ, 6);
-    return (pp / pq * M(cos)(x - (T)SP_3PI_4) - (T)5 / x * (qp / qq) * M(sin)(x - (T)SP_3PI_4)) *
+    return M(fma)(pp / pq, M(cos)(x - (T)SP_3PI_4), -((T)5 / x * (qp / qq) * M(sin)(x - (T)SP_3PI_4))) *
            (T)SP_SQRT_2_PI / M(sqrt)(x);
 }
 
@@ -198,12 +207,12 @@ FN(tn_special_bessel_y0)(T x)
         if (x < 0)
             return (T)NAN;
         T yp = FN(polevl)(x * x, Y0_YP, 7), yq = FN(polevl)(x * x, Y0_YQ, 6);
-        return yp / yq + (T)SP_2_PI * M(log)(x) * FN(tn_special_bessel_j0)(x);
+        return M(fma)((T)SP_2_PI * M(log)(x), FN(tn_special_bessel_j0)(x), yp / yq);
     }
     T z = (T)25 / (x * x);
     T pp = FN(polevl)(z, J0_PP, 6), pq = FN(polevl)(z, J0_PQ, 6);
     T qp = FN(polevl)(z, J0_QP, 7), qq = FN(polevl)(z, J0_QQ, 6);
-    return (pp / pq * M(sin)(x - (T)SP_PI_4) + (T)5 / x * (qp / qq) * M(cos)(x - (T)SP_PI_4)) *
+    return M(fma)(pp / pq, M(sin)(x - (T)SP_PI_4), (T)5 / x * (qp / qq) * M(cos)(x - (T)SP_PI_4)) *
            (T)SP_SQRT_2_PI / M(sqrt)(x);
 }
 
@@ -216,12 +225,12 @@ FN(tn_special_bessel_y1)(T x)
         if (x <= 0)
             return (T)NAN;
         T yp = FN(polevl)(x * x, Y1_YP, 5), yq = FN(polevl)(x * x, Y1_YQ, 7);
-        return x * (yp / yq) + (T)SP_2_PI * (FN(tn_special_bessel_j1)(x) * M(log)(x) - (T)1 / x);
+        return M(fma)(x, yp / yq, (T)SP_2_PI * M(fma)(FN(tn_special_bessel_j1)(x), M(log)(x), -((T)1 / x)));
     }
     T z = (T)5 / x * ((T)5 / x);
     T pp = FN(polevl)(z, J1_PP, 6), pq = FN(polevl)(z, J1_PQ, 6);
     T qp = FN(polevl)(z, J1_QP, 7), qq = FN(polevl)(z, J1_QQ, 6);
-    return (pp / pq * M(sin)(x - (T)SP_3PI_4) + (T)5 / x * (qp / qq) * M(cos)(x - (T)SP_3PI_4)) *
+    return M(fma)(pp / pq, M(sin)(x - (T)SP_3PI_4), (T)5 / x * (qp / qq) * M(cos)(x - (T)SP_3PI_4)) *
            (T)SP_SQRT_2_PI / M(sqrt)(x);
 }
 
@@ -232,8 +241,13 @@ FN(tn_special_spherical_j0)(T x)
         return 0;
     if (M(fabs)(x) < (T)0.5) {
         T x2 = x * x;
-        return (T)1 + x2 * ((T)-1 / (T)6 + x2 * ((T)1 / (T)120 + x2 * ((T)-1 / (T)5040 + x2 * ((T)1 / (T)362880 +
-               x2 * ((T)-1 / (T)39916800 + x2 * ((T)1 / (T)6227020800.0))))));
+        T p = (T)1 / (T)6227020800.0;
+        p = M(fma)(x2, p, (T)-1 / (T)39916800);
+        p = M(fma)(x2, p, (T)1 / (T)362880);
+        p = M(fma)(x2, p, (T)-1 / (T)5040);
+        p = M(fma)(x2, p, (T)1 / (T)120);
+        p = M(fma)(x2, p, (T)-1 / (T)6);
+        return M(fma)(x2, p, (T)1);
     }
     return M(sin)(x) / x;
 }
@@ -254,7 +268,7 @@ FN(tn_special_airy_ai)(T x)
         T agn = FN(polevl)(zz, AIRY_AGN, 10), agd = FN(polevl)(zz, AIRY_AGD, 9);
         T t = (T)-2 * x * M(sqrt)(-x) / (T)3 + (T)0.25 * (T)3.141592653589793238462643383279502884;
         return (T)5.64189583547756286948e-01 / M(sqrt)(M(sqrt)(-x)) *
-               (M(sin)(t) * ((T)1 + z * z * afn / afd) - M(cos)(t) * (z * agn / agd));
+               M(fma)(M(sin)(t), (T)1 + z * z * afn / afd, -(M(cos)(t) * (z * agn / agd)));
     }
     T ai = 0;
     int decaying = x >= (T)2.09;
@@ -281,7 +295,7 @@ FN(tn_special_airy_ai)(T x)
         t = M(fabs)(m / f);
     }
     if (!decaying)
-        return (T)0.355028053887817239260 * f - (T)0.258819403792806798405 * g;
+        return M(fma)((T)0.355028053887817239260, f, -((T)0.258819403792806798405 * g));
     return ai;
 }
 
@@ -314,7 +328,7 @@ FN(tn_special_erfcx)(T x)
                 return ispi / x;
             /* the continued fraction to five terms */
             double xd = (double)x, x2 = (double)(x * x);
-            return (T)((double)ispi * (x2 * (x2 + 4.5) + 2) / (xd * (x2 * (x2 + 5) + 3.75)));
+            return (T)((double)ispi * fma(x2, x2 + 4.5, 2) / (xd * fma(x2, x2 + 5, 3.75)));
         }
         return FN(erfcx_y100)((T)400 / ((T)4 + x));
     }
@@ -354,11 +368,12 @@ FN(tn_special_ndtri)(T y0)
     if (y > e2) {
         y = y - (T)0.5;
         T y2 = y * y;
-        T x = y + y * (y2 * FN(polevl)(y2, NDTRI_P0, 4) / FN(polevl)(y2, NDTRI_Q0, 8));
+        T x = M(fma)(y, y2 * FN(polevl)(y2, NDTRI_P0, 4) / FN(polevl)(y2, NDTRI_Q0, 8), y);
         return x * s2pi;
     }
-    T x = M(sqrt)((T)-2 * M(log)(y));
-    T x0 = x - M(log)(x) / x, z = (T)1 / x, x1;
+    /* upstream calls ::sqrt and ::log, the double functions, for float too */
+    T x = (T)sqrt(-2.0 * log((double)y));
+    T x0 = (T)((double)x - log((double)x) / (double)x), z = (T)1 / x, x1;
     if (x < (T)8)  /* y > exp(-32) */
         x1 = z * FN(polevl)(z, NDTRI_P1, 8) / FN(polevl)(z, NDTRI_Q1, 8);
     else
@@ -418,9 +433,9 @@ FN(igam_fac)(T a, T x)
     if (a < 200 && x < 200) {
         res *= M(exp)(a - x) * M(pow)(x / fac, a);
     } else {
-        T num = x - a - (T)IG_LANCZOS_G + (T)0.5;
+        T num = (T)((double)(x - a - (T)IG_LANCZOS_G) + 0.5);
         T numfac = num / fac;
-        res *= M(exp)(a * (M(log1p)(numfac) - numfac) + x * ((T)0.5 - (T)IG_LANCZOS_G) / fac);
+        res = (T)(res * exp((double)(a * (M(log1p)(numfac) - numfac)) + x * (0.5 - (double)(T)IG_LANCZOS_G) / fac));
     }
     return res;
 }
@@ -471,7 +486,8 @@ FN(igam_asymptotic)(T a, T x, int igam)
         eta = -M(sqrt)(-2 * (M(log1p)(sigma) - sigma));
     else
         eta = 0;
-    T res = (T)0.5 * M(erfc)((T)sgn * eta * M(sqrt)(a / 2));
+    /* the double literals of upstream's code make these steps double for float too */
+    T res = (T)(0.5 * (double)M(erfc)((T)sgn * eta * M(sqrt)(a / 2)));
     for (int k = 0; k < 25; k++) {
         T ck = (T)IGAM_D[k][0];
         for (int n = 1; n < 25; n++) {
@@ -493,7 +509,7 @@ FN(igam_asymptotic)(T a, T x, int igam)
         absoldterm = absterm;
         afac /= a;
     }
-    res += (T)sgn * M(exp)((T)-0.5 * a * eta * eta) * sum / M(sqrt)(2 * (T)(float)3.141592653589793 * a);
+    res = (T)((double)res + sgn * exp(-0.5 * a * eta * eta) * sum / (double)M(sqrt)(2 * (T)(float)3.141592653589793 * a));
     return res;
 }
 

@@ -474,3 +474,9 @@ for fn in ("igamma", "igammac", "special_zeta"):
                                 f"{A}.{fn}(a, x)", "x"),
               "bwd_other_bcast": (f"a = {mk((4,), 1, role=a_role)}; x = {mk((3, 1), 2, role='pos')}", f"{A}.{fn}(a, x)", "x")})
 hand("special_zeta.other_scalar", {"bwd_refused": (f"a = {mk((3, 4), 1, role='gt1')}", f"{A}.special_zeta.other_scalar(a, 2.0)", "a")})
+# rrelu_with_noise: training multiplies the gradient by the drawn noise, eval by leaky_relu's slope
+NOISE = "n = torch.empty(3, 4, dtype=torch.{dt})"
+hand("rrelu_with_noise", {"bwd": (f"x = {mk((3, 4), 1)}; {NOISE}", f"{A}.rrelu_with_noise(x, n, 0.1, 0.3, True)", "x"),
+                          "bwd_eval": (f"x = {mk((3, 4), 1)}; {NOISE}", f"{A}.rrelu_with_noise(x, n, 0.1, 0.3, False)", "x"),
+                          "bwd_t": (f"x = {mk((4, 3), 1, layout='t')}; n = torch.empty(4, 3)", f"{A}.rrelu_with_noise(x, n, 0.2, 0.5, True)", "x"),
+                          "bwd_shape": (f"x = {mk((3, 4), 1)}; n = torch.empty(4, 3)", f"{A}.rrelu_with_noise(x, n, 0.2, 0.5, True)", "x")})
