@@ -271,6 +271,24 @@ tn_op__reshape_alias(const tn_op *overload, TensorObject *self, tn_ints size, tn
         return NULL;
     int64_t st[TN_MAX_NDIM];
     tn_user_strides((int)size.n, size.v, stride.v, st);  /* See Note [Negative strides] */
+    /* Upstream trusts its caller (reshape's alias path) and reads past the storage when size and
+     * stride reach beyond it (the fuzzer's call crashed it and us); the view is refused instead. */
+    int nonneg = 1;
+    for (Py_ssize_t i = 0; i < size.n; i++)
+        nonneg &= size.v[i] >= 0 && st[i] >= 0;
+    int64_t need = nonneg ? tn_storage_nbytes((int)size.n, size.v, st, tn_dtype_size(self->dtype), self->offset) : 0;
+    if (need < 0)
+        return NULL;
+    if (need > 0 && self->device != TN_DEVICE_META && need > self->storage->nbytes) {
+        char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
+        tn_format_sizes(a, sizeof a, (int)size.n, size.v);
+        tn_format_sizes(b, sizeof b, (int)stride.n, stride.v);
+        PyErr_Format(PyExc_RuntimeError,
+                     "_reshape_alias: sizes %s and strides %s at storage offset %lld need %lld bytes, beyond the "
+                     "%lld of self's storage (upstream reads past its storage here; torchnative refuses)", a, b,
+                     (long long)self->offset, (long long)need, (long long)self->storage->nbytes);
+        return NULL;
+    }
     return make_view(self, (int)size.n, size.v, st, self->offset);
 }
 
