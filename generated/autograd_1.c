@@ -8,6 +8,395 @@
 
 #include <math.h>
 
+/* DiagonalBackward0: aten::diagonal
+ *   self: diagonal_backward_symint(grad, self.sym_sizes(), offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalBackward0;
+
+static int
+DiagonalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_diagonal_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalBackward0_release(tn_node *n_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagonalBackward0_finalize(tn_node *n_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+DiagonalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((DiagonalBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+DiagonalBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagonalBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagonalBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalBackward0_getset[] = {
+    {"_saved_self_sym_sizes", DiagonalBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_offset", DiagonalBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalBackward0 = {
+    .name = "DiagonalBackward0",
+    .basicsize = sizeof(DiagonalBackward0),
+    .apply = DiagonalBackward0_apply,
+    .release = DiagonalBackward0_release,
+    .finalize = DiagonalBackward0_finalize,
+    .traverse = DiagonalBackward0_traverse,
+    .getset = DiagonalBackward0_getset,
+    .op = "aten::diagonal",
+};
+
+/* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
+PyObject *
+tn_ag_record_diagonal(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DiagonalBackward0 *n = (DiagonalBackward0 *)tn_node_new(&tn_kind_DiagonalBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->offset = a_[1].u.i;
+    n->dim1 = a_[2].u.i;
+    n->dim2 = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* DiagonalBackwardBackward0: aten::diagonal_backward
+ *   grad_output: grad.diagonal(offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalBackwardBackward0;
+
+static int
+DiagonalBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalBackwardBackward0_release(tn_node *n_)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagonalBackwardBackward0_finalize(tn_node *n_)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+DiagonalBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalBackwardBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagonalBackwardBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagonalBackwardBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalBackwardBackward0_getset[] = {
+    {"_saved_offset", DiagonalBackwardBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalBackwardBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalBackwardBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalBackwardBackward0 = {
+    .name = "DiagonalBackwardBackward0",
+    .basicsize = sizeof(DiagonalBackwardBackward0),
+    .apply = DiagonalBackwardBackward0_apply,
+    .release = DiagonalBackwardBackward0_release,
+    .finalize = DiagonalBackwardBackward0_finalize,
+    .traverse = DiagonalBackwardBackward0_traverse,
+    .getset = DiagonalBackwardBackward0_getset,
+    .op = "aten::diagonal_backward",
+};
+
+/* aten::diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
+PyObject *
+tn_ag_record_diagonal_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)tn_node_new(&tn_kind_DiagonalBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    n->offset = a_[2].u.i;
+    n->dim1 = a_[3].u.i;
+    n->dim2 = a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* DiagonalScatterBackward0: aten::diagonal_scatter
+ *   self: diagonal_scatter(grad, zeros_like(src), offset, dim1, dim2)
+ *   src: grad.diagonal(offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_type_and_size src_info;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalScatterBackward0;
+
+static int
+DiagonalScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_type_and_size_zeros(&n->src_info);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_diagonal_scatter, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[0]), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalScatterBackward0_release(tn_node *n_)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagonalScatterBackward0_finalize(tn_node *n_)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->src_info);
+    (void)n;
+}
+
+static int
+DiagonalScatterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalScatterBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagonalScatterBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagonalScatterBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalScatterBackward0_getset[] = {
+    {"_saved_offset", DiagonalScatterBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalScatterBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalScatterBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalScatterBackward0 = {
+    .name = "DiagonalScatterBackward0",
+    .basicsize = sizeof(DiagonalScatterBackward0),
+    .apply = DiagonalScatterBackward0_apply,
+    .release = DiagonalScatterBackward0_release,
+    .finalize = DiagonalScatterBackward0_finalize,
+    .traverse = DiagonalScatterBackward0_traverse,
+    .getset = DiagonalScatterBackward0_getset,
+    .op = "aten::diagonal_scatter",
+};
+
+/* aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
+PyObject *
+tn_ag_record_diagonal_scatter(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *src = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)tn_node_new(&tn_kind_DiagonalScatterBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, src) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->src_info, src) < 0) goto fail_;
+    n->offset = a_[2].u.i;
+    n->dim1 = a_[3].u.i;
+    n->dim2 = a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* DigammaBackward0: aten::digamma
  *   self: grad * polygamma(1, self)
  */
@@ -6328,168 +6717,6 @@ tn_ag_record__foreach_lerp__List(tn_op *op_, tn_value *a_)
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->tensors1, &a_[1], n_) < 0) goto fail_;
     if (tn_saved_list_save(&n->weights, &a_[2], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachMaximumBackward0List: aten::_foreach_maximum.List
- *   other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
- *   self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list other;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-    Py_ssize_t other_size_;
-} ForeachMaximumBackward0List;
-
-static int
-ForeachMaximumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
-    PyObject *t_[10] = {0};
-    tn_ag_vec *vecs_[4];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    tn_ag_vec v2_;
-    tn_ag_vec v3_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v0_.v, v0_.n};
-    vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v1_.v, v1_.n};
-    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v2_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[0]), tn_value_tensor(t_[1]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_gt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3]), tn_value_int(INT64_C(0))});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            v2_.v[i_] = Py_XNewRef(t_[4]);
-            tn_ag_release_temps(&t_[0], 5);
-        }
-        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
-    }
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v3_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[5] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[6]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_lt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(t_[8]), tn_value_int(INT64_C(0))});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            v3_.v[i_] = Py_XNewRef(t_[9]);
-            tn_ag_release_temps(&t_[5], 5);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 10);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachMaximumBackward0List_release(tn_node *n_)
-{
-    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
-    tn_saved_list_release(&n->other);
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachMaximumBackward0List_finalize(tn_node *n_)
-{
-    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
-    (void)n;
-}
-
-static int
-ForeachMaximumBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
-        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
-            return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachMaximumBackward0List_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachMaximumBackward0List = {
-    .name = "ForeachMaximumBackward0List",
-    .basicsize = sizeof(ForeachMaximumBackward0List),
-    .apply = ForeachMaximumBackward0List_apply,
-    .release = ForeachMaximumBackward0List_release,
-    .finalize = ForeachMaximumBackward0List_finalize,
-    .traverse = ForeachMaximumBackward0List_traverse,
-    .getset = ForeachMaximumBackward0List_getset,
-    .op = "aten::_foreach_maximum.List",
-};
-
-/* aten::_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_maximum__List(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n + (int)a_[1].n;
-    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)tn_node_new(&tn_kind_ForeachMaximumBackward0List, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->other_size_ = a_[1].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
-        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

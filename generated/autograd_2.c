@@ -8,6 +8,168 @@
 
 #include <math.h>
 
+/* ForeachMaximumBackward0List: aten::_foreach_maximum.List
+ *   other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
+ *   self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachMaximumBackward0List;
+
+static int
+ForeachMaximumBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    PyObject *t_[10] = {0};
+    tn_ag_vec *vecs_[4];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_ag_vec v3_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[0]), tn_value_tensor(t_[1]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_gt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3]), tn_value_int(INT64_C(0))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[0], 5);
+        }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
+    }
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[5] = tn_ag_op(TN_OP_eq__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[6]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_lt__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(other, (int64_t)i_))});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_masked_fill___Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(t_[8]), tn_value_int(INT64_C(0))});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[9]);
+            tn_ag_release_temps(&t_[5], 5);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMaximumBackward0List_release(tn_node *n_)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMaximumBackward0List_finalize(tn_node *n_)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachMaximumBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachMaximumBackward0List_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMaximumBackward0List = {
+    .name = "ForeachMaximumBackward0List",
+    .basicsize = sizeof(ForeachMaximumBackward0List),
+    .apply = ForeachMaximumBackward0List_apply,
+    .release = ForeachMaximumBackward0List_release,
+    .finalize = ForeachMaximumBackward0List_finalize,
+    .traverse = ForeachMaximumBackward0List_traverse,
+    .getset = ForeachMaximumBackward0List_getset,
+    .op = "aten::_foreach_maximum.List",
+};
+
+/* aten::_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_maximum__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachMaximumBackward0List *n = (ForeachMaximumBackward0List *)tn_node_new(&tn_kind_ForeachMaximumBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ForeachMinimumBackward0List: aten::_foreach_minimum.List
  *   other: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
  *   self: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
@@ -6367,6 +6529,174 @@ tn_ag_record__log_softmax(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
+ *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
+ *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved output_;
+    int64_t dim;
+    tn_saved grad_output_;
+} LogSoftmaxBackwardDataBackward0;
+
+static int
+LogSoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    PyObject *t_[15] = {0};
+    int64_t v0_;
+    int64_t v1_;
+    int rc_ = -1;
+    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
+    if (!output && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            v0_ = n->dim;
+            t_[6] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_ints_lit(&v0_, 1), tn_ag_value_bool(1), (tn_value){0}});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[6]), tn_value_int(1)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            v1_ = n->dim;
+            t_[8] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(grad_output), tn_ag_value_ints_lit(&v1_, 1), tn_ag_value_bool(1), (tn_value){0}});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[9]), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            t_[12] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[12] && PyErr_Occurred()) goto fail_;
+            t_[13] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[11]), tn_value_tensor(t_[12])});
+            if (!t_[13] && PyErr_Occurred()) goto fail_;
+            t_[14] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(t_[13]), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[14] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[14]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 15);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogSoftmaxBackwardDataBackward0_release(tn_node *n_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    tn_saved_release(&n->output_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+LogSoftmaxBackwardDataBackward0_finalize(tn_node *n_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogSoftmaxBackwardDataBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    if (tn_saved_traverse(&n->output_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->output_, TN_NODE(self));
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogSoftmaxBackwardDataBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef LogSoftmaxBackwardDataBackward0_getset[] = {
+    {"_saved_output", LogSoftmaxBackwardDataBackward0_get_output, NULL, NULL, NULL},
+    {"_saved_dim", LogSoftmaxBackwardDataBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_grad_output", LogSoftmaxBackwardDataBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogSoftmaxBackwardDataBackward0 = {
+    .name = "LogSoftmaxBackwardDataBackward0",
+    .basicsize = sizeof(LogSoftmaxBackwardDataBackward0),
+    .apply = LogSoftmaxBackwardDataBackward0_apply,
+    .release = LogSoftmaxBackwardDataBackward0_release,
+    .finalize = LogSoftmaxBackwardDataBackward0_finalize,
+    .traverse = LogSoftmaxBackwardDataBackward0_traverse,
+    .getset = LogSoftmaxBackwardDataBackward0_getset,
+    .op = "aten::_log_softmax_backward_data",
+};
+
+/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
+PyObject *
+tn_ag_record__log_softmax_backward_data(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *output = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackwardDataBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, output) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -8,174 +8,6 @@
 
 #include <math.h>
 
-/* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
- *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
- *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())
- */
-typedef struct {
-    tn_node base;
-    tn_saved output_;
-    int64_t dim;
-    tn_saved grad_output_;
-} LogSoftmaxBackwardDataBackward0;
-
-static int
-LogSoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    PyObject *t_[15] = {0};
-    int64_t v0_;
-    int64_t v1_;
-    int rc_ = -1;
-    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
-    if (!output && PyErr_Occurred()) goto fail_;
-    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
-    if (!grad_output && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[4])});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            v0_ = n->dim;
-            t_[6] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_ints_lit(&v0_, 1), tn_ag_value_bool(1), (tn_value){0}});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[6]), tn_value_int(1)});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[7]);
-        }
-    }
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            v1_ = n->dim;
-            t_[8] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(grad_output), tn_ag_value_ints_lit(&v1_, 1), tn_ag_value_bool(1), (tn_value){0}});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[8])});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            t_[10] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
-            if (!t_[10] && PyErr_Occurred()) goto fail_;
-            t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[9]), tn_value_tensor(t_[10])});
-            if (!t_[11] && PyErr_Occurred()) goto fail_;
-            t_[12] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[12] && PyErr_Occurred()) goto fail_;
-            t_[13] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[11]), tn_value_tensor(t_[12])});
-            if (!t_[13] && PyErr_Occurred()) goto fail_;
-            t_[14] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(t_[13]), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[14] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[14]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 15);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogSoftmaxBackwardDataBackward0_release(tn_node *n_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    tn_saved_release(&n->output_);
-    tn_saved_release(&n->grad_output_);
-    (void)n;
-}
-
-static void
-LogSoftmaxBackwardDataBackward0_finalize(tn_node *n_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogSoftmaxBackwardDataBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    if (tn_saved_traverse(&n->output_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->grad_output_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_output(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->output_, TN_NODE(self));
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogSoftmaxBackwardDataBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_grad_output(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->grad_output_, TN_NODE(self));
-}
-
-static PyGetSetDef LogSoftmaxBackwardDataBackward0_getset[] = {
-    {"_saved_output", LogSoftmaxBackwardDataBackward0_get_output, NULL, NULL, NULL},
-    {"_saved_dim", LogSoftmaxBackwardDataBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_grad_output", LogSoftmaxBackwardDataBackward0_get_grad_output, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogSoftmaxBackwardDataBackward0 = {
-    .name = "LogSoftmaxBackwardDataBackward0",
-    .basicsize = sizeof(LogSoftmaxBackwardDataBackward0),
-    .apply = LogSoftmaxBackwardDataBackward0_apply,
-    .release = LogSoftmaxBackwardDataBackward0_release,
-    .finalize = LogSoftmaxBackwardDataBackward0_finalize,
-    .traverse = LogSoftmaxBackwardDataBackward0_traverse,
-    .getset = LogSoftmaxBackwardDataBackward0_getset,
-    .op = "aten::_log_softmax_backward_data",
-};
-
-/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
-PyObject *
-tn_ag_record__log_softmax_backward_data(tn_op *op_, tn_value *a_)
-{
-    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
-    PyObject *output = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackwardDataBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, output) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
-    n->dim = a_[2].u.i;
-    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* LogaddexpBackward0: aten::logaddexp
  *   other: grad / (1 + exp(self - other)).conj()
  *   self: grad / (1 + exp(other - self)).conj()
@@ -1911,6 +1743,300 @@ tn_ag_record_max(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MaxPool2DWithIndicesBackward0: aten::max_pool2d_with_indices
+ *   self: max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints kernel_size;
+    tn_ag_ints stride;
+    tn_ag_ints padding;
+    tn_ag_ints dilation;
+    int ceil_mode;
+    tn_saved result1_;
+} MaxPool2DWithIndicesBackward0;
+
+static int
+MaxPool2DWithIndicesBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaxPool2DWithIndicesBackward0 *n = (MaxPool2DWithIndicesBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_max_pool2d_with_indices_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_ints(tn_ag_ints_view(&n->dilation)), tn_ag_value_bool(n->ceil_mode), tn_value_tensor(result1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaxPool2DWithIndicesBackward0_release(tn_node *n_)
+{
+    MaxPool2DWithIndicesBackward0 *n = (MaxPool2DWithIndicesBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+MaxPool2DWithIndicesBackward0_finalize(tn_node *n_)
+{
+    MaxPool2DWithIndicesBackward0 *n = (MaxPool2DWithIndicesBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->stride);
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_ints(&n->dilation);
+    (void)n;
+}
+
+static int
+MaxPool2DWithIndicesBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaxPool2DWithIndicesBackward0 *n = (MaxPool2DWithIndicesBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->stride);
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->padding);
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_dilation(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->dilation);
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_ceil_mode(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((MaxPool2DWithIndicesBackward0 *)self)->ceil_mode);
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef MaxPool2DWithIndicesBackward0_getset[] = {
+    {"_saved_self", MaxPool2DWithIndicesBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_kernel_size", MaxPool2DWithIndicesBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_stride", MaxPool2DWithIndicesBackward0_get_stride, NULL, NULL, NULL},
+    {"_saved_padding", MaxPool2DWithIndicesBackward0_get_padding, NULL, NULL, NULL},
+    {"_saved_dilation", MaxPool2DWithIndicesBackward0_get_dilation, NULL, NULL, NULL},
+    {"_saved_ceil_mode", MaxPool2DWithIndicesBackward0_get_ceil_mode, NULL, NULL, NULL},
+    {"_saved_result1", MaxPool2DWithIndicesBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaxPool2DWithIndicesBackward0 = {
+    .name = "MaxPool2DWithIndicesBackward0",
+    .basicsize = sizeof(MaxPool2DWithIndicesBackward0),
+    .apply = MaxPool2DWithIndicesBackward0_apply,
+    .release = MaxPool2DWithIndicesBackward0_release,
+    .finalize = MaxPool2DWithIndicesBackward0_finalize,
+    .traverse = MaxPool2DWithIndicesBackward0_traverse,
+    .getset = MaxPool2DWithIndicesBackward0_getset,
+    .op = "aten::max_pool2d_with_indices",
+};
+
+/* aten::max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_max_pool2d_with_indices(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MaxPool2DWithIndicesBackward0 *n = (MaxPool2DWithIndicesBackward0 *)tn_node_new(&tn_kind_MaxPool2DWithIndicesBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[2]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[3]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dilation, &a_[4]) < 0) goto fail_;
+    n->ceil_mode = (int)a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MaxPool2DWithIndicesBackwardBackward0: aten::max_pool2d_with_indices_backward
+ *   grad_output: max_pool_double_backward(grad, indices, 2)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    tn_ag_type_and_size self_info;
+} MaxPool2DWithIndicesBackwardBackward0;
+
+static int
+MaxPool2DWithIndicesBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaxPool2DWithIndicesBackwardBackward0 *n = (MaxPool2DWithIndicesBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_refuse("derivative for aten::max_pool2d_with_indices_backward is not implemented in torchnative", "no ATen overload max_pool_double_backward(T, T, I)");
+            goto fail_;
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaxPool2DWithIndicesBackwardBackward0_release(tn_node *n_)
+{
+    MaxPool2DWithIndicesBackwardBackward0 *n = (MaxPool2DWithIndicesBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+MaxPool2DWithIndicesBackwardBackward0_finalize(tn_node *n_)
+{
+    MaxPool2DWithIndicesBackwardBackward0 *n = (MaxPool2DWithIndicesBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+MaxPool2DWithIndicesBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaxPool2DWithIndicesBackwardBackward0 *n = (MaxPool2DWithIndicesBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxPool2DWithIndicesBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef MaxPool2DWithIndicesBackwardBackward0_getset[] = {
+    {"_saved_indices", MaxPool2DWithIndicesBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaxPool2DWithIndicesBackwardBackward0 = {
+    .name = "MaxPool2DWithIndicesBackwardBackward0",
+    .basicsize = sizeof(MaxPool2DWithIndicesBackwardBackward0),
+    .apply = MaxPool2DWithIndicesBackwardBackward0_apply,
+    .release = MaxPool2DWithIndicesBackwardBackward0_release,
+    .finalize = MaxPool2DWithIndicesBackwardBackward0_finalize,
+    .traverse = MaxPool2DWithIndicesBackwardBackward0_traverse,
+    .getset = MaxPool2DWithIndicesBackwardBackward0_getset,
+    .op = "aten::max_pool2d_with_indices_backward",
+};
+
+/* aten::max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
+PyObject *
+tn_ag_record_max_pool2d_with_indices_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[7]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    MaxPool2DWithIndicesBackwardBackward0 *n = (MaxPool2DWithIndicesBackwardBackward0 *)tn_node_new(&tn_kind_MaxPool2DWithIndicesBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -6490,6 +6616,98 @@ tn_ag_record_permute(tn_op *op_, tn_value *a_)
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
     if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PinMemoryBackward0: aten::_pin_memory
+ *   self: grad
+ */
+typedef struct {
+    tn_node base;
+} PinMemoryBackward0;
+
+static int
+PinMemoryBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PinMemoryBackward0_release(tn_node *n_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PinMemoryBackward0_finalize(tn_node *n_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PinMemoryBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef PinMemoryBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_PinMemoryBackward0 = {
+    .name = "PinMemoryBackward0",
+    .basicsize = sizeof(PinMemoryBackward0),
+    .apply = PinMemoryBackward0_apply,
+    .release = PinMemoryBackward0_release,
+    .finalize = PinMemoryBackward0_finalize,
+    .traverse = PinMemoryBackward0_traverse,
+    .getset = PinMemoryBackward0_getset,
+    .op = "aten::_pin_memory",
+};
+
+/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
+PyObject *
+tn_ag_record__pin_memory(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)tn_node_new(&tn_kind_PinMemoryBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -8,98 +8,6 @@
 
 #include <math.h>
 
-/* PinMemoryBackward0: aten::_pin_memory
- *   self: grad
- */
-typedef struct {
-    tn_node base;
-} PinMemoryBackward0;
-
-static int
-PinMemoryBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-PinMemoryBackward0_release(tn_node *n_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-}
-
-static void
-PinMemoryBackward0_finalize(tn_node *n_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-}
-
-static int
-PinMemoryBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef PinMemoryBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_PinMemoryBackward0 = {
-    .name = "PinMemoryBackward0",
-    .basicsize = sizeof(PinMemoryBackward0),
-    .apply = PinMemoryBackward0_apply,
-    .release = PinMemoryBackward0_release,
-    .finalize = PinMemoryBackward0_finalize,
-    .traverse = PinMemoryBackward0_traverse,
-    .getset = PinMemoryBackward0_getset,
-    .op = "aten::_pin_memory",
-};
-
-/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
-PyObject *
-tn_ag_record__pin_memory(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)tn_node_new(&tn_kind_PinMemoryBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* PolygammaBackward0: aten::polygamma
  *   self: grad * polygamma(n + 1, self)
  */
@@ -6267,6 +6175,386 @@ tn_ag_record_softplus_backward(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SortBackward0: aten::sort
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    tn_saved indices_;
+} SortBackward0;
+
+static int
+SortBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(1)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+SortBackward0_release(tn_node *n_)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+SortBackward0_finalize(tn_node *n_)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SortBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SortBackward0 *n = (SortBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SortBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SortBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SortBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SortBackward0 *)self)->dim);
+}
+
+static PyObject *
+SortBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SortBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef SortBackward0_getset[] = {
+    {"_saved_self_sym_sizes", SortBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", SortBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_indices", SortBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SortBackward0 = {
+    .name = "SortBackward0",
+    .basicsize = sizeof(SortBackward0),
+    .apply = SortBackward0_apply,
+    .release = SortBackward0_release,
+    .finalize = SortBackward0_finalize,
+    .traverse = SortBackward0_traverse,
+    .getset = SortBackward0_getset,
+    .op = "aten::sort",
+};
+
+/* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_sort(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SortBackward0 *n = (SortBackward0 *)tn_node_new(&tn_kind_SortBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SortBackward1: aten::sort.stable
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    tn_saved indices_;
+} SortBackward1;
+
+static int
+SortBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(1)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+SortBackward1_release(tn_node *n_)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+SortBackward1_finalize(tn_node *n_)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SortBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SortBackward1 *n = (SortBackward1 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SortBackward1_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SortBackward1 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SortBackward1_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SortBackward1 *)self)->dim);
+}
+
+static PyObject *
+SortBackward1_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SortBackward1 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef SortBackward1_getset[] = {
+    {"_saved_self_sym_sizes", SortBackward1_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", SortBackward1_get_dim, NULL, NULL, NULL},
+    {"_saved_indices", SortBackward1_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SortBackward1 = {
+    .name = "SortBackward1",
+    .basicsize = sizeof(SortBackward1),
+    .apply = SortBackward1_apply,
+    .release = SortBackward1_release,
+    .finalize = SortBackward1_finalize,
+    .traverse = SortBackward1_traverse,
+    .getset = SortBackward1_getset,
+    .op = "aten::sort.stable",
+};
+
+/* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_sort__stable(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SortBackward1 *n = (SortBackward1 *)tn_node_new(&tn_kind_SortBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SplitBackward0: aten::split.Tensor
+ *   self: split_backward(grads, split_size, dim, self.sym_sizes(), self.options())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_options self_options;
+    int64_t split_size;
+    int64_t dim;
+} SplitBackward0;
+
+static int
+SplitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_split_backward((tn_tensors){grads_, n_->num_inputs}, n->split_size, n->dim, tn_ag_ints_view(&n->self_sym_sizes), n->self_options);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SplitBackward0_release(tn_node *n_)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    (void)n;
+}
+
+static void
+SplitBackward0_finalize(tn_node *n_)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SplitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SplitBackward0 *n = (SplitBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SplitBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SplitBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SplitBackward0_get_split_size(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SplitBackward0 *)self)->split_size);
+}
+
+static PyObject *
+SplitBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SplitBackward0 *)self)->dim);
+}
+
+static PyGetSetDef SplitBackward0_getset[] = {
+    {"_saved_self_sym_sizes", SplitBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_split_size", SplitBackward0_get_split_size, NULL, NULL, NULL},
+    {"_saved_dim", SplitBackward0_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SplitBackward0 = {
+    .name = "SplitBackward0",
+    .basicsize = sizeof(SplitBackward0),
+    .apply = SplitBackward0_apply,
+    .release = SplitBackward0_release,
+    .finalize = SplitBackward0_finalize,
+    .traverse = SplitBackward0_traverse,
+    .getset = SplitBackward0_getset,
+    .op = "aten::split.Tensor",
+};
+
+/* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
+PyObject *
+tn_ag_record_split__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SplitBackward0 *n = (SplitBackward0 *)tn_node_new(&tn_kind_SplitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->self_options = tn_ag_options_of(self);
+    n->split_size = a_[1].u.i;
+    n->dim = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -8,386 +8,6 @@
 
 #include <math.h>
 
-/* SortBackward0: aten::sort
- *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    int64_t dim;
-    tn_saved indices_;
-} SortBackward0;
-
-static int
-SortBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SortBackward0 *n = (SortBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
-    if (!indices && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(1)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-SortBackward0_release(tn_node *n_)
-{
-    SortBackward0 *n = (SortBackward0 *)n_;
-    tn_saved_release(&n->indices_);
-    (void)n;
-}
-
-static void
-SortBackward0_finalize(tn_node *n_)
-{
-    SortBackward0 *n = (SortBackward0 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    (void)n;
-}
-
-static int
-SortBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SortBackward0 *n = (SortBackward0 *)n_;
-    if (tn_saved_traverse(&n->indices_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SortBackward0_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SortBackward0 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-SortBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SortBackward0 *)self)->dim);
-}
-
-static PyObject *
-SortBackward0_get_indices(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SortBackward0 *)self)->indices_, TN_NODE(self));
-}
-
-static PyGetSetDef SortBackward0_getset[] = {
-    {"_saved_self_sym_sizes", SortBackward0_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_dim", SortBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_indices", SortBackward0_get_indices, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SortBackward0 = {
-    .name = "SortBackward0",
-    .basicsize = sizeof(SortBackward0),
-    .apply = SortBackward0_apply,
-    .release = SortBackward0_release,
-    .finalize = SortBackward0_finalize,
-    .traverse = SortBackward0_traverse,
-    .getset = SortBackward0_getset,
-    .op = "aten::sort",
-};
-
-/* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
-PyObject *
-tn_ag_record_sort(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SortBackward0 *n = (SortBackward0 *)tn_node_new(&tn_kind_SortBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SortBackward1: aten::sort.stable
- *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    int64_t dim;
-    tn_saved indices_;
-} SortBackward1;
-
-static int
-SortBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SortBackward1 *n = (SortBackward1 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
-    if (!indices && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(1)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-SortBackward1_release(tn_node *n_)
-{
-    SortBackward1 *n = (SortBackward1 *)n_;
-    tn_saved_release(&n->indices_);
-    (void)n;
-}
-
-static void
-SortBackward1_finalize(tn_node *n_)
-{
-    SortBackward1 *n = (SortBackward1 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    (void)n;
-}
-
-static int
-SortBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SortBackward1 *n = (SortBackward1 *)n_;
-    if (tn_saved_traverse(&n->indices_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SortBackward1_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SortBackward1 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-SortBackward1_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SortBackward1 *)self)->dim);
-}
-
-static PyObject *
-SortBackward1_get_indices(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SortBackward1 *)self)->indices_, TN_NODE(self));
-}
-
-static PyGetSetDef SortBackward1_getset[] = {
-    {"_saved_self_sym_sizes", SortBackward1_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_dim", SortBackward1_get_dim, NULL, NULL, NULL},
-    {"_saved_indices", SortBackward1_get_indices, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SortBackward1 = {
-    .name = "SortBackward1",
-    .basicsize = sizeof(SortBackward1),
-    .apply = SortBackward1_apply,
-    .release = SortBackward1_release,
-    .finalize = SortBackward1_finalize,
-    .traverse = SortBackward1_traverse,
-    .getset = SortBackward1_getset,
-    .op = "aten::sort.stable",
-};
-
-/* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
-PyObject *
-tn_ag_record_sort__stable(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SortBackward1 *n = (SortBackward1 *)tn_node_new(&tn_kind_SortBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->dim = a_[2].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SplitBackward0: aten::split.Tensor
- *   self: split_backward(grads, split_size, dim, self.sym_sizes(), self.options())
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    tn_ag_options self_options;
-    int64_t split_size;
-    int64_t dim;
-} SplitBackward0;
-
-static int
-SplitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_split_backward((tn_tensors){grads_, n_->num_inputs}, n->split_size, n->dim, tn_ag_ints_view(&n->self_sym_sizes), n->self_options);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-SplitBackward0_release(tn_node *n_)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    (void)n;
-}
-
-static void
-SplitBackward0_finalize(tn_node *n_)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    (void)n;
-}
-
-static int
-SplitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SplitBackward0 *n = (SplitBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SplitBackward0_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((SplitBackward0 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-SplitBackward0_get_split_size(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SplitBackward0 *)self)->split_size);
-}
-
-static PyObject *
-SplitBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((SplitBackward0 *)self)->dim);
-}
-
-static PyGetSetDef SplitBackward0_getset[] = {
-    {"_saved_self_sym_sizes", SplitBackward0_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_split_size", SplitBackward0_get_split_size, NULL, NULL, NULL},
-    {"_saved_dim", SplitBackward0_get_dim, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SplitBackward0 = {
-    .name = "SplitBackward0",
-    .basicsize = sizeof(SplitBackward0),
-    .apply = SplitBackward0_apply,
-    .release = SplitBackward0_release,
-    .finalize = SplitBackward0_finalize,
-    .traverse = SplitBackward0_traverse,
-    .getset = SplitBackward0_getset,
-    .op = "aten::split.Tensor",
-};
-
-/* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
-PyObject *
-tn_ag_record_split__Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SplitBackward0 *n = (SplitBackward0 *)tn_node_new(&tn_kind_SplitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->self_options = tn_ag_options_of(self);
-    n->split_size = a_[1].u.i;
-    n->dim = a_[2].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* SplitWithSizesBackward0: aten::split_with_sizes
  *   self: split_with_sizes_backward(grads, split_sizes, dim, self.sym_sizes(), self.options())
  */
@@ -4820,6 +4440,532 @@ tn_ag_record_unsqueeze_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UpsampleBilinear2DBackward0: aten::upsample_bilinear2d
+ *   self: upsample_bilinear2d_backward_symint(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_ints output_size;
+    int align_corners;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleBilinear2DBackward0;
+
+static int
+UpsampleBilinear2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleBilinear2DBackward0 *n = (UpsampleBilinear2DBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_bilinear2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->align_corners), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleBilinear2DBackward0_release(tn_node *n_)
+{
+    UpsampleBilinear2DBackward0 *n = (UpsampleBilinear2DBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleBilinear2DBackward0_finalize(tn_node *n_)
+{
+    UpsampleBilinear2DBackward0 *n = (UpsampleBilinear2DBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleBilinear2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleBilinear2DBackward0 *n = (UpsampleBilinear2DBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleBilinear2DBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleBilinear2DBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UpsampleBilinear2DBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleBilinear2DBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleBilinear2DBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((UpsampleBilinear2DBackward0 *)self)->align_corners);
+}
+
+static PyObject *
+UpsampleBilinear2DBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleBilinear2DBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleBilinear2DBackward0_getset[] = {
+    {"_saved_self_sym_sizes", UpsampleBilinear2DBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_output_size", UpsampleBilinear2DBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_align_corners", UpsampleBilinear2DBackward0_get_align_corners, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleBilinear2DBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleBilinear2DBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleBilinear2DBackward0 = {
+    .name = "UpsampleBilinear2DBackward0",
+    .basicsize = sizeof(UpsampleBilinear2DBackward0),
+    .apply = UpsampleBilinear2DBackward0_apply,
+    .release = UpsampleBilinear2DBackward0_release,
+    .finalize = UpsampleBilinear2DBackward0_finalize,
+    .traverse = UpsampleBilinear2DBackward0_traverse,
+    .getset = UpsampleBilinear2DBackward0_getset,
+    .op = "aten::upsample_bilinear2d",
+};
+
+/* aten::upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_bilinear2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleBilinear2DBackward0 *n = (UpsampleBilinear2DBackward0 *)tn_node_new(&tn_kind_UpsampleBilinear2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->align_corners = (int)a_[2].u.i;
+    n->scales_h = (tn_opt_double){a_[3].tag != TN_V_NONE, a_[3].u.d};
+    n->scales_w = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UpsampleBilinear2DBackwardBackward0: aten::upsample_bilinear2d_backward
+ *   grad_output: upsample_bilinear2d_symint(grad, output_size, align_corners, scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints output_size;
+    int align_corners;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleBilinear2DBackwardBackward0;
+
+static int
+UpsampleBilinear2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleBilinear2DBackwardBackward0 *n = (UpsampleBilinear2DBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_bilinear2d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_bool(n->align_corners), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleBilinear2DBackwardBackward0_release(tn_node *n_)
+{
+    UpsampleBilinear2DBackwardBackward0 *n = (UpsampleBilinear2DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleBilinear2DBackwardBackward0_finalize(tn_node *n_)
+{
+    UpsampleBilinear2DBackwardBackward0 *n = (UpsampleBilinear2DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleBilinear2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleBilinear2DBackwardBackward0 *n = (UpsampleBilinear2DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleBilinear2DBackwardBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleBilinear2DBackwardBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleBilinear2DBackwardBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((UpsampleBilinear2DBackwardBackward0 *)self)->align_corners);
+}
+
+static PyObject *
+UpsampleBilinear2DBackwardBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DBackwardBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleBilinear2DBackwardBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DBackwardBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleBilinear2DBackwardBackward0_getset[] = {
+    {"_saved_output_size", UpsampleBilinear2DBackwardBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_align_corners", UpsampleBilinear2DBackwardBackward0_get_align_corners, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleBilinear2DBackwardBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleBilinear2DBackwardBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleBilinear2DBackwardBackward0 = {
+    .name = "UpsampleBilinear2DBackwardBackward0",
+    .basicsize = sizeof(UpsampleBilinear2DBackwardBackward0),
+    .apply = UpsampleBilinear2DBackwardBackward0_apply,
+    .release = UpsampleBilinear2DBackwardBackward0_release,
+    .finalize = UpsampleBilinear2DBackwardBackward0_finalize,
+    .traverse = UpsampleBilinear2DBackwardBackward0_traverse,
+    .getset = UpsampleBilinear2DBackwardBackward0_getset,
+    .op = "aten::upsample_bilinear2d_backward",
+};
+
+/* aten::upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_bilinear2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleBilinear2DBackwardBackward0 *n = (UpsampleBilinear2DBackwardBackward0 *)tn_node_new(&tn_kind_UpsampleBilinear2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->align_corners = (int)a_[3].u.i;
+    n->scales_h = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
+    n->scales_w = (tn_opt_double){a_[5].tag != TN_V_NONE, a_[5].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UpsampleNearest2DBackward0: aten::upsample_nearest2d
+ *   self: upsample_nearest2d_backward_symint(grad, output_size, self.sym_sizes(), scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_ints output_size;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleNearest2DBackward0;
+
+static int
+UpsampleNearest2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleNearest2DBackward0 *n = (UpsampleNearest2DBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_nearest2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleNearest2DBackward0_release(tn_node *n_)
+{
+    UpsampleNearest2DBackward0 *n = (UpsampleNearest2DBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleNearest2DBackward0_finalize(tn_node *n_)
+{
+    UpsampleNearest2DBackward0 *n = (UpsampleNearest2DBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleNearest2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleNearest2DBackward0 *n = (UpsampleNearest2DBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleNearest2DBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleNearest2DBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UpsampleNearest2DBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleNearest2DBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleNearest2DBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleNearest2DBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleNearest2DBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleNearest2DBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleNearest2DBackward0_getset[] = {
+    {"_saved_self_sym_sizes", UpsampleNearest2DBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_output_size", UpsampleNearest2DBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleNearest2DBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleNearest2DBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleNearest2DBackward0 = {
+    .name = "UpsampleNearest2DBackward0",
+    .basicsize = sizeof(UpsampleNearest2DBackward0),
+    .apply = UpsampleNearest2DBackward0_apply,
+    .release = UpsampleNearest2DBackward0_release,
+    .finalize = UpsampleNearest2DBackward0_finalize,
+    .traverse = UpsampleNearest2DBackward0_traverse,
+    .getset = UpsampleNearest2DBackward0_getset,
+    .op = "aten::upsample_nearest2d",
+};
+
+/* aten::upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_nearest2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleNearest2DBackward0 *n = (UpsampleNearest2DBackward0 *)tn_node_new(&tn_kind_UpsampleNearest2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->scales_h = (tn_opt_double){a_[2].tag != TN_V_NONE, a_[2].u.d};
+    n->scales_w = (tn_opt_double){a_[3].tag != TN_V_NONE, a_[3].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UpsampleNearest2DBackwardBackward0: aten::upsample_nearest2d_backward
+ *   grad_output: upsample_nearest2d_symint(grad, output_size, scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints output_size;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleNearest2DBackwardBackward0;
+
+static int
+UpsampleNearest2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleNearest2DBackwardBackward0 *n = (UpsampleNearest2DBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_nearest2d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleNearest2DBackwardBackward0_release(tn_node *n_)
+{
+    UpsampleNearest2DBackwardBackward0 *n = (UpsampleNearest2DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleNearest2DBackwardBackward0_finalize(tn_node *n_)
+{
+    UpsampleNearest2DBackwardBackward0 *n = (UpsampleNearest2DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleNearest2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleNearest2DBackwardBackward0 *n = (UpsampleNearest2DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleNearest2DBackwardBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleNearest2DBackwardBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleNearest2DBackwardBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleNearest2DBackwardBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleNearest2DBackwardBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleNearest2DBackwardBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleNearest2DBackwardBackward0_getset[] = {
+    {"_saved_output_size", UpsampleNearest2DBackwardBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleNearest2DBackwardBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleNearest2DBackwardBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleNearest2DBackwardBackward0 = {
+    .name = "UpsampleNearest2DBackwardBackward0",
+    .basicsize = sizeof(UpsampleNearest2DBackwardBackward0),
+    .apply = UpsampleNearest2DBackwardBackward0_apply,
+    .release = UpsampleNearest2DBackwardBackward0_release,
+    .finalize = UpsampleNearest2DBackwardBackward0_finalize,
+    .traverse = UpsampleNearest2DBackwardBackward0_traverse,
+    .getset = UpsampleNearest2DBackwardBackward0_getset,
+    .op = "aten::upsample_nearest2d_backward",
+};
+
+/* aten::upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_nearest2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleNearest2DBackwardBackward0 *n = (UpsampleNearest2DBackwardBackward0 *)tn_node_new(&tn_kind_UpsampleNearest2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->scales_h = (tn_opt_double){a_[3].tag != TN_V_NONE, a_[3].u.d};
+    n->scales_w = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
