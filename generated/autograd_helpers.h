@@ -246,6 +246,8 @@ PyObject *tn_compose_to__other(tn_op *op, tn_value *a);
 PyObject *tn_compose_true_divide__Tensor(tn_op *op, tn_value *a);
 PyObject *tn_compose_type_as(tn_op *op, tn_value *a);
 PyObject *tn_compose_unflatten__int(tn_op *op, tn_value *a);
+PyObject *tn_compose_upsample_bilinear2d__vec(tn_op *op, tn_value *a);
+PyObject *tn_compose_upsample_nearest2d__vec(tn_op *op, tn_value *a);
 PyObject *tn_compose_value_selecting_reduction_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_var(tn_op *op, tn_value *a);
 PyObject *tn_compose_var__dim(tn_op *op, tn_value *a);

@@ -6486,6 +6486,19 @@ glue_upsample_bilinear2d(tn_value *a)
     );
 }
 
+/* aten::upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static PyObject *
+glue_upsample_bilinear2d__vec(tn_value *a)
+{
+    return tn_op_upsample_bilinear2d__vec(
+        &tn_ops[TN_OP_upsample_bilinear2d__vec],
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
+        (a[2].u.i != 0),
+        (tn_doubles){a[3].u.doubles, a[3].n, a[3].tag == TN_V_NONE}
+    );
+}
+
 /* aten::upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
 static PyObject *
 glue_upsample_bilinear2d_backward(tn_value *a)
@@ -6511,6 +6524,18 @@ glue_upsample_nearest2d(tn_value *a)
         (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
         (tn_opt_double){a[2].tag != TN_V_NONE, a[2].u.d},
         (tn_opt_double){a[3].tag != TN_V_NONE, a[3].u.d}
+    );
+}
+
+/* aten::upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static PyObject *
+glue_upsample_nearest2d__vec(tn_value *a)
+{
+    return tn_op_upsample_nearest2d__vec(
+        &tn_ops[TN_OP_upsample_nearest2d__vec],
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
+        (tn_doubles){a[2].u.doubles, a[2].n, a[2].tag == TN_V_NONE}
     );
 }
 
@@ -7287,8 +7312,10 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_unsqueeze, glue_unsqueeze, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_unsqueeze_, glue_unsqueeze_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_upsample_bilinear2d, glue_upsample_bilinear2d, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_upsample_bilinear2d__vec, glue_upsample_bilinear2d__vec, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_upsample_bilinear2d_backward, glue_upsample_bilinear2d_backward, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_upsample_nearest2d, glue_upsample_nearest2d, 0, "uint8,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_upsample_nearest2d__vec, glue_upsample_nearest2d__vec, 0, "uint8,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_upsample_nearest2d_backward, glue_upsample_nearest2d_backward, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_value_selecting_reduction_backward, glue_value_selecting_reduction_backward, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_var, glue_var, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

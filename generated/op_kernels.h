@@ -1083,10 +1083,14 @@ PyObject *tn_op_unsqueeze(const tn_op *overload, TensorObject *self, int64_t dim
 PyObject *tn_op_unsqueeze_(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
 PyObject *tn_op_upsample_bilinear2d(const tn_op *overload, TensorObject *self, tn_ints output_size, bool align_corners, tn_opt_double scales_h, tn_opt_double scales_w);
+/* aten::upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+PyObject *tn_op_upsample_bilinear2d__vec(const tn_op *overload, TensorObject *input, tn_ints output_size, bool align_corners, tn_doubles scale_factors);
 /* aten::upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
 PyObject *tn_op_upsample_bilinear2d_backward(const tn_op *overload, TensorObject *grad_output, tn_ints output_size, tn_ints input_size, bool align_corners, tn_opt_double scales_h, tn_opt_double scales_w);
 /* aten::upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
 PyObject *tn_op_upsample_nearest2d(const tn_op *overload, TensorObject *self, tn_ints output_size, tn_opt_double scales_h, tn_opt_double scales_w);
+/* aten::upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+PyObject *tn_op_upsample_nearest2d__vec(const tn_op *overload, TensorObject *input, tn_ints output_size, tn_doubles scale_factors);
 /* aten::upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
 PyObject *tn_op_upsample_nearest2d_backward(const tn_op *overload, TensorObject *grad_output, tn_ints output_size, tn_ints input_size, tn_opt_double scales_h, tn_opt_double scales_w);
 /* aten::value_selecting_reduction_backward(Tensor grad, int dim, Tensor indices, SymInt[] sizes, bool keepdim) -> Tensor */

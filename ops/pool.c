@@ -258,6 +258,8 @@ tn_op__adaptive_avg_pool2d(const tn_op *overload, TensorObject *self, tn_ints ou
         PyErr_SetString(PyExc_RuntimeError, "numel: integer multiplication overflow");
         return NULL;
     }
+    if (tn_check_dtype(overload, self->dtype) < 0)
+        return NULL;
     int cl = suggests_cl(self);
     tn_pool2d g = {.n = nd == 4 ? self->sizes[0] : 1, .c = self->sizes[nd - 3], .ih = self->sizes[nd - 2],
                    .iw = self->sizes[nd - 1], .oh = oh, .ow = ow, .channels_last = cl};
@@ -315,6 +317,8 @@ tn_op__adaptive_avg_pool2d_backward(const tn_op *overload, TensorObject *grad_ou
                             "their batch or channel sizes");
             return NULL;
         }
+    if (tn_check_dtype(overload, self->dtype) < 0)
+        return NULL;
     int cl = suggests_cl(self);
     tn_pool2d g = {.n = nd == 4 ? self->sizes[0] : 1, .c = self->sizes[nd - 3], .ih = self->sizes[nd - 2],
                    .iw = self->sizes[nd - 1], .oh = grad_output->sizes[nd - 2], .ow = grad_output->sizes[nd - 1],
@@ -354,6 +358,8 @@ tn_op_avg_pool2d(const tn_op *overload, TensorObject *self, tn_ints kernel_size,
     int cl = suggests_cl(self);
     tn_pool2d g;
     if (pool_geometry("avg_pool2d", self, &a, ceil_mode, cl, &g) < 0)
+        return NULL;
+    if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     g.count_include_pad = count_include_pad;
     g.divisor = divisor_override.has ? divisor_override.v : 0;
@@ -409,6 +415,8 @@ tn_op_avg_pool2d_backward(const tn_op *overload, TensorObject *grad_output, Tens
                      tn_dtype_name(grad_output->dtype));
         return NULL;
     }
+    if (tn_check_dtype(overload, self->dtype) < 0)
+        return NULL;
     g.count_include_pad = count_include_pad;
     g.divisor = divisor_override.has ? divisor_override.v : 0;
     TensorObject *gi = new_result(self->ndim, self->sizes, self->dtype, cl);
@@ -441,7 +449,7 @@ tn_op_max_pool2d_with_indices(const tn_op *overload, TensorObject *self, tn_ints
         return NULL;
     int cl = suggests_cl(self);
     tn_pool2d g;
-    if (pool_geometry("max_pool2d", self, &a, ceil_mode, cl, &g) < 0)
+    if (pool_geometry("max_pool2d", self, &a, ceil_mode, cl, &g) < 0 || tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     int64_t sizes[4];
     out_sizes(self, &g, sizes);
@@ -484,6 +492,8 @@ tn_op_max_pool2d_with_indices_backward(const tn_op *overload, TensorObject *grad
         PyErr_Format(PyExc_RuntimeError, "expected scalar type Long but found %s", tn_dtype_name(indices->dtype));
         return NULL;
     }
+    if (tn_check_dtype(overload, self->dtype) < 0)
+        return NULL;
     if (grad_output->dtype != self->dtype) {
         PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_name(self->dtype),
                      tn_dtype_name(grad_output->dtype));
@@ -550,6 +560,8 @@ upsample_forward(const tn_op *overload, TensorObject *self, tn_ints output_size,
         PyErr_Format(PyExc_RuntimeError, "Non-empty 4D data tensor expected but got a tensor with sizes %s", b);
         return NULL;
     }
+    if (tn_check_dtype(overload, self->dtype) < 0)
+        return NULL;
     int cl = suggests_cl(self);
     TensorObject *out = new_result(4, full, self->dtype, cl);
     if (!out || out->numel == 0)
@@ -591,6 +603,8 @@ upsample_backward(const tn_op *overload, TensorObject *grad_output, tn_ints outp
                          (long long)grad_output->sizes[i]);
             return NULL;
         }
+    if (tn_check_dtype(overload, grad_output->dtype) < 0)
+        return NULL;
     int cl = suggests_cl(grad_output);
     TensorObject *gi = new_result(4, input_size.v, grad_output->dtype, cl);
     if (!gi || gi->numel == 0)
@@ -642,4 +656,122 @@ tn_op_upsample_bilinear2d_backward(const tn_op *overload, TensorObject *grad_out
 {
     return upsample_backward(overload, grad_output, output_size, input_size, align_corners, scales_h, scales_w,
                              tn_upsample_bilinear2d_backward);
+}
+
+/* ---- the .vec overloads (UpSample.cpp): output size and scales, then the plain overload ---- */
+
+/* compute_output_size and get_scale_value; -1 with the error set */
+static int
+vec_size(const TensorObject *input, tn_ints output_size, tn_doubles scale_factors, int64_t *osize,
+         tn_opt_double *sh, tn_opt_double *sw, Py_ssize_t *n)
+{
+    Py_ssize_t spatial = input->ndim - 2;
+    const char *exactly = "Must specify exactly one of output_size and scale_factors";
+    if (!output_size.none) {
+        if (!scale_factors.none) {
+            PyErr_SetString(PyExc_RuntimeError, exactly);
+            return -1;
+        }
+        if (output_size.n != spatial || output_size.n > 2) {
+            PyErr_SetString(PyExc_RuntimeError, "Expected static_cast<int64_t>(output_size->size()) == "
+                            "spatial_dimensions to be true, but got false.  (Could this error message be improved?  "
+                            "If so, please report an enhancement request to PyTorch.)");
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < output_size.n; i++)
+            osize[i] = output_size.v[i];
+        *n = output_size.n;
+    } else if (!scale_factors.none) {
+        if (scale_factors.n != spatial || scale_factors.n > 2) {
+            PyErr_SetString(PyExc_RuntimeError, "Expected static_cast<int64_t>(scale_factors->size()) == "
+                            "spatial_dimensions to be true, but got false.  (Could this error message be improved?  "
+                            "If so, please report an enhancement request to PyTorch.)");
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < scale_factors.n; i++)
+            osize[i] = (int64_t)((double)input->sizes[i + 2] * scale_factors.v[i]);
+        *n = scale_factors.n;
+    } else {
+        PyErr_SetString(PyExc_RuntimeError, exactly);
+        return -1;
+    }
+    *sh = (tn_opt_double){false, 0};
+    *sw = (tn_opt_double){false, 0};
+    if (!scale_factors.none) {
+        if (scale_factors.n > 0)
+            *sh = (tn_opt_double){true, scale_factors.v[0]};
+        if (scale_factors.n > 1)
+            *sw = (tn_opt_double){true, scale_factors.v[1]};
+    }
+    return 0;
+}
+
+PyObject *
+tn_op_upsample_nearest2d__vec(const tn_op *overload, TensorObject *input, tn_ints output_size,
+                              tn_doubles scale_factors)
+{
+    int64_t osize[2];
+    Py_ssize_t n;
+    tn_opt_double sh, sw;
+    if (vec_size(input, output_size, scale_factors, osize, &sh, &sw, &n) < 0)
+        return NULL;
+    return tn_op_upsample_nearest2d(overload, input, (tn_ints){osize, n, false}, sh, sw);
+}
+
+PyObject *
+tn_op_upsample_bilinear2d__vec(const tn_op *overload, TensorObject *input, tn_ints output_size, bool align_corners,
+                               tn_doubles scale_factors)
+{
+    int64_t osize[2];
+    Py_ssize_t n;
+    tn_opt_double sh, sw;
+    if (vec_size(input, output_size, scale_factors, osize, &sh, &sw, &n) < 0)
+        return NULL;
+    return tn_op_upsample_bilinear2d(overload, input, (tn_ints){osize, n, false}, align_corners, sh, sw);
+}
+
+static tn_ints
+vec_ints(const tn_value *v)
+{
+    return v->tag == TN_V_INTLIST ? (tn_ints){v->u.ints, v->n, false} : (tn_ints){NULL, 0, true};
+}
+
+static tn_doubles
+vec_doubles(const tn_value *v)
+{
+    return v->tag == TN_V_DOUBLELIST ? (tn_doubles){v->u.doubles, v->n, false} : (tn_doubles){NULL, 0, true};
+}
+
+static tn_value
+opt_double_value(tn_opt_double d)
+{
+    return d.has ? tn_value_double(d.v) : (tn_value){.tag = TN_V_NONE};
+}
+
+/* the .vec overloads when an input requires grad: the plain overload through the door, which
+ * records UpsampleNearest2DBackward0 / UpsampleBilinear2DBackward0 as upstream's does */
+PyObject *
+tn_compose_upsample_nearest2d__vec(tn_op *op, tn_value *a)
+{
+    int64_t osize[2];
+    Py_ssize_t n;
+    tn_opt_double sh, sw;
+    if (vec_size(TN_T(a[0].u.t), vec_ints(&a[1]), vec_doubles(&a[2]), osize, &sh, &sw, &n) < 0)
+        return NULL;
+    tn_value args[4] = {a[0], {.tag = TN_V_INTLIST, .n = n, .u.ints = osize}, opt_double_value(sh),
+                        opt_double_value(sw)};
+    return tn_call(TN_OP_upsample_nearest2d, args);
+}
+
+PyObject *
+tn_compose_upsample_bilinear2d__vec(tn_op *op, tn_value *a)
+{
+    int64_t osize[2];
+    Py_ssize_t n;
+    tn_opt_double sh, sw;
+    if (vec_size(TN_T(a[0].u.t), vec_ints(&a[1]), vec_doubles(&a[3]), osize, &sh, &sw, &n) < 0)
+        return NULL;
+    tn_value args[5] = {a[0], {.tag = TN_V_INTLIST, .n = n, .u.ints = osize}, a[2], opt_double_value(sh),
+                        opt_double_value(sw)};
+    return tn_call(TN_OP_upsample_bilinear2d, args);
 }
