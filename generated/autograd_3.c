@@ -1938,27 +1938,28 @@ static int
 MaxPool2DWithIndicesBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     MaxPool2DWithIndicesBackwardBackward0 *n = (MaxPool2DWithIndicesBackwardBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
     if (!indices && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::max_pool2d_with_indices_backward is not implemented in torchnative", "no ATen overload max_pool_double_backward(T, T, I)");
-            goto fail_;
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(2));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
         }
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[1]);
+            t_[2] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }

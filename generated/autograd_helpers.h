@@ -81,6 +81,8 @@ PyObject *tn_fm_logcumsumexp_backward(PyObject *grad, PyObject *self, PyObject *
 PyObject *tn_fm_logsumexp_backward(PyObject *grad, PyObject *self, PyObject *result, tn_ints dim, int keepdim);
 /* Tensor masked_fill_backward(const Tensor& grad, const Tensor& mask); */
 PyObject *tn_fm_masked_fill_backward(PyObject *grad, PyObject *mask);
+/* at::Tensor max_pool_double_backward(const at::Tensor& grad, const at::Tensor& indices, int64_t dim); */
+PyObject *tn_fm_max_pool_double_backward(PyObject *grad, PyObject *indices, int64_t dim);
 /* at::Tensor maybe_multiply(const at::Tensor& t, const at::Scalar& s); */
 PyObject *tn_fm_maybe_multiply(PyObject *t, const tn_value *s);
 /* Tensor mean_backward(const Tensor& grad, c10::SymIntArrayRef shape, at::OptionalIntArrayRef opt_dim, c10::SymInt numel, bool keepdim); */
