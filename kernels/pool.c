@@ -498,15 +498,19 @@ tn_avg_pool2d_backward(int dtype, const tn_pool2d *g, const void *grad_out, void
     }
 
 /* channels innermost: every channel keeps its own maximum and index; the comparison is the
- * planar one, lane by lane */
-#define MAX_CL(name, T, A, LD, ST, LOWEST, ISNAN)                                                \
+ * planar one, lane by lane. The running index has the width of the accumulation type (IT) so the
+ * lane loop vectorizes; a plane too large for an int32 index takes the int64 variant. */
+#define MAX_CL(name, T, A, LD, ST, LOWEST, ISNAN, IT)                                            \
     static void name(void *ctx, int64_t b, int64_t e)                                           \
     {                                                                                           \
         pool_job *j = ctx;                                                                      \
         const tn_pool2d *g = j->g;                                                              \
         int64_t C = g->c;                                                                       \
         A *mx = malloc((size_t)(C ? C : 1) * sizeof(A));                                        \
-        if (!mx) {                                                                              \
+        IT *id = malloc((size_t)(C ? C : 1) * sizeof(IT));                                      \
+        if (!mx || !id) {                                                                       \
+            free(mx);                                                                           \
+            free(id);                                                                           \
             j->status = TN_ERR_NOMEM;                                                           \
             return;                                                                             \
         }                                                                                       \
@@ -522,26 +526,29 @@ tn_avg_pool2d_backward(int dtype, const tn_pool2d *g, const void *grad_out, void
                 iw0 += g->dw;                                                                   \
             T *y = (T *)j->out + i * C;                                                         \
             int64_t *ix = j->ind + i * C;                                                       \
-            int64_t first = ih0 * g->iw + iw0;                                                  \
+            IT first = (IT)(ih0 * g->iw + iw0);                                                 \
             for (int64_t d = 0; d < C; d++) {                                                   \
                 mx[d] = LOWEST;                                                                 \
-                ix[d] = first;                                                                  \
+                id[d] = first;                                                                  \
             }                                                                                   \
             for (int64_t ih = ih0; ih < ih1; ih += g->dh)                                       \
                 for (int64_t iw = iw0; iw < iw1; iw += g->dw) {                                 \
-                    int64_t k = ih * g->iw + iw;                                                \
-                    const T *x = (const T *)j->in + (n * g->ih * g->iw + k) * C;                \
+                    IT k = (IT)(ih * g->iw + iw);                                               \
+                    const T *x = (const T *)j->in + ((n * g->ih + ih) * g->iw + iw) * C;        \
                     for (int64_t d = 0; d < C; d++) {                                           \
                         A v = LD(x[d]);                                                         \
                         int take = (v > mx[d]) | ISNAN(v);                                      \
                         mx[d] = take ? v : mx[d];                                               \
-                        ix[d] = take ? k : ix[d];                                               \
+                        id[d] = take ? k : id[d];                                               \
                     }                                                                           \
                 }                                                                               \
-            for (int64_t d = 0; d < C; d++)                                                     \
+            for (int64_t d = 0; d < C; d++) {                                                   \
                 y[d] = ST(mx[d]);                                                               \
+                ix[d] = id[d];                                                                  \
+            }                                                                                   \
         }                                                                                       \
         free(mx);                                                                               \
+        free(id);                                                                               \
     }
 
 MAX_PLANES(max_planes_f32, float, float, ID, ID, -INFINITY, ISNAN_F)
@@ -553,15 +560,16 @@ MAX_PLANES(max_planes_i8, int8_t, int8_t, ID, ID, INT8_MIN, ISNAN_I)
 MAX_PLANES(max_planes_i16, int16_t, int16_t, ID, ID, INT16_MIN, ISNAN_I)
 MAX_PLANES(max_planes_i32, int32_t, int32_t, ID, ID, INT32_MIN, ISNAN_I)
 MAX_PLANES(max_planes_i64, int64_t, int64_t, ID, ID, INT64_MIN, ISNAN_I)
-MAX_CL(max_cl_f32, float, float, ID, ID, -INFINITY, ISNAN_F)
-MAX_CL(max_cl_f64, double, double, ID, ID, -INFINITY, ISNAN_F)
-MAX_CL(max_cl_f16, uint16_t, float, tn_f16_to_f32, tn_f32_to_f16, -INFINITY, ISNAN_F)
-MAX_CL(max_cl_bf16, uint16_t, float, tn_bf16_to_f32, tn_f32_to_bf16, -INFINITY, ISNAN_F)
-MAX_CL(max_cl_u8, uint8_t, uint8_t, ID, ID, 0, ISNAN_I)
-MAX_CL(max_cl_i8, int8_t, int8_t, ID, ID, INT8_MIN, ISNAN_I)
-MAX_CL(max_cl_i16, int16_t, int16_t, ID, ID, INT16_MIN, ISNAN_I)
-MAX_CL(max_cl_i32, int32_t, int32_t, ID, ID, INT32_MIN, ISNAN_I)
-MAX_CL(max_cl_i64, int64_t, int64_t, ID, ID, INT64_MIN, ISNAN_I)
+MAX_CL(max_cl_f32, float, float, ID, ID, -INFINITY, ISNAN_F, int32_t)
+MAX_CL(max_cl_f32_wide, float, float, ID, ID, -INFINITY, ISNAN_F, int64_t)
+MAX_CL(max_cl_f64, double, double, ID, ID, -INFINITY, ISNAN_F, int64_t)
+MAX_CL(max_cl_f16, uint16_t, float, tn_f16_to_f32, tn_f32_to_f16, -INFINITY, ISNAN_F, int64_t)
+MAX_CL(max_cl_bf16, uint16_t, float, tn_bf16_to_f32, tn_f32_to_bf16, -INFINITY, ISNAN_F, int64_t)
+MAX_CL(max_cl_u8, uint8_t, uint8_t, ID, ID, 0, ISNAN_I, int64_t)
+MAX_CL(max_cl_i8, int8_t, int8_t, ID, ID, INT8_MIN, ISNAN_I, int64_t)
+MAX_CL(max_cl_i16, int16_t, int16_t, ID, ID, INT16_MIN, ISNAN_I, int64_t)
+MAX_CL(max_cl_i32, int32_t, int32_t, ID, ID, INT32_MIN, ISNAN_I, int64_t)
+MAX_CL(max_cl_i64, int64_t, int64_t, ID, ID, INT64_MIN, ISNAN_I, int64_t)
 
 tn_status
 tn_max_pool2d(int dtype, const tn_pool2d *g, const void *in, void *out, int64_t *indices)
@@ -569,7 +577,9 @@ tn_max_pool2d(int dtype, const tn_pool2d *g, const void *in, void *out, int64_t 
     int cl = g->channels_last;
     tn_range_fn fn;
     switch (dtype) {
-    case TN_DTYPE_F32: fn = cl ? max_cl_f32 : max_planes_f32; break;
+    case TN_DTYPE_F32:
+        fn = !cl ? max_planes_f32 : g->ih * g->iw <= INT32_MAX ? max_cl_f32 : max_cl_f32_wide;
+        break;
     case TN_DTYPE_F64: fn = cl ? max_cl_f64 : max_planes_f64; break;
     case TN_DTYPE_F16: fn = cl ? max_cl_f16 : max_planes_f16; break;
     case TN_DTYPE_BF16: fn = cl ? max_cl_bf16 : max_planes_bf16; break;
