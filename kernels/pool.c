@@ -28,6 +28,14 @@
  *   first, (s00 * w0 + s01 * w1) * h0 + (s10 * w0 + s11 * w1) * h1; channels-last takes the four
  *   products of the weights, s00 * w00 + s01 * w01 + s10 * w10 + s11 * w11.
  * The gradients of float16/bfloat16 accumulate in a float buffer, rounded once at the end.
+ *
+ * Note [Bilinear in double]
+ * Upstream's bilinear float32 kernel picks its loop by size and layout (a channels-last vector
+ * body summing the four products right to left, a scalar tail the compiler contracts into FMAs,
+ * or the generic NCHW loop, its source index an FMA), so no one order of float32 operations
+ * reproduces it. float32 takes upstream's float ratio, then the source index, lambdas and sums in
+ * double, rounded once: closer to float64 than upstream's float32 result (in float, OpInfo
+ * nn.functional.interpolate.bilinear's samples 14 and 22 were at 1.0x the derived bound).
  */
 
 #define ID(x) (x)
@@ -809,12 +817,12 @@ tn_upsample_nearest2d_backward(int dtype, const tn_pool2d *g, const void *grad_o
 
 /* upstream's area_pixel_compute_scale, source index and compute_source_index_and_lambda, in
  * the accumulation type A (float for float16/bfloat16) */
-#define LINEAR_TABLE(name, A)                                                                    \
+#define LINEAR_TABLE(name, R, A)                                                                 \
     static int name(int64_t out, int64_t in, int align_corners, double scales, int64_t *i0, int64_t *i1, A *l0, \
                     A *l1)                                                                      \
     {                                                                                           \
-        A ratio = align_corners ? (out > 1 ? (A)(in - 1) / (A)(out - 1) : (A)0)                 \
-                                : scales > 0 ? (A)(1.0 / scales) : (A)in / (A)out;              \
+        A ratio = (A)(R)(align_corners ? (out > 1 ? (R)(in - 1) / (R)(out - 1) : (R)0)          \
+                                       : scales > 0 ? (R)(1.0 / scales) : (R)in / (R)out);      \
         for (int64_t o = 0; o < out; o++) {                                                     \
             if (out == in) {                                                                    \
                 i0[o] = i1[o] = o;                                                              \
@@ -837,8 +845,10 @@ tn_upsample_nearest2d_backward(int dtype, const tn_pool2d *g, const void *grad_o
         return 0;                                                                               \
     }
 
-LINEAR_TABLE(linear_table_f32, float)
-LINEAR_TABLE(linear_table_f64, double)
+LINEAR_TABLE(linear_table_f32, float, float)
+LINEAR_TABLE(linear_table_f64, double, double)
+/* float32: upstream's float ratio, the source index and lambdas from it in double */
+LINEAR_TABLE(linear_table_f32_wide, float, double)
 
 #define BILINEAR_PLANES(name, T, A, LD, ST)                                                      \
     static void name(void *ctx, int64_t b, int64_t e)                                           \
@@ -885,11 +895,11 @@ LINEAR_TABLE(linear_table_f64, double)
         }                                                                                       \
     }
 
-BILINEAR_PLANES(bilinear_planes_f32, float, float, ID, ID)
+BILINEAR_PLANES(bilinear_planes_f32, float, double, ID, ID)
 BILINEAR_PLANES(bilinear_planes_f64, double, double, ID, ID)
 BILINEAR_PLANES(bilinear_planes_f16, uint16_t, float, tn_f16_to_f32, tn_f32_to_f16)
 BILINEAR_PLANES(bilinear_planes_bf16, uint16_t, float, tn_bf16_to_f32, tn_f32_to_bf16)
-BILINEAR_CL(bilinear_cl_f32, float, float, ID, ID)
+BILINEAR_CL(bilinear_cl_f32, float, double, ID, ID)
 BILINEAR_CL(bilinear_cl_f64, double, double, ID, ID)
 BILINEAR_CL(bilinear_cl_f16, uint16_t, float, tn_f16_to_f32, tn_f32_to_f16)
 BILINEAR_CL(bilinear_cl_bf16, uint16_t, float, tn_bf16_to_f32, tn_f32_to_bf16)
@@ -955,11 +965,11 @@ BILINEAR_CL(bilinear_cl_bf16, uint16_t, float, tn_bf16_to_f32, tn_f32_to_bf16)
         free(acc);                                                                              \
     }
 
-BILINEAR_BW_PLANES(bilinear_bw_planes_f32, float, float, ID, ID)
+BILINEAR_BW_PLANES(bilinear_bw_planes_f32, float, double, ID, ID)
 BILINEAR_BW_PLANES(bilinear_bw_planes_f64, double, double, ID, ID)
 BILINEAR_BW_PLANES(bilinear_bw_planes_f16, uint16_t, float, tn_f16_to_f32, tn_f32_to_f16)
 BILINEAR_BW_PLANES(bilinear_bw_planes_bf16, uint16_t, float, tn_bf16_to_f32, tn_f32_to_bf16)
-BILINEAR_BW_CL(bilinear_bw_cl_f32, float, float, ID, ID)
+BILINEAR_BW_CL(bilinear_bw_cl_f32, float, double, ID, ID)
 BILINEAR_BW_CL(bilinear_bw_cl_f64, double, double, ID, ID)
 BILINEAR_BW_CL(bilinear_bw_cl_f16, uint16_t, float, tn_f16_to_f32, tn_f32_to_f16)
 BILINEAR_BW_CL(bilinear_bw_cl_bf16, uint16_t, float, tn_bf16_to_f32, tn_f32_to_bf16)
@@ -979,7 +989,8 @@ bilinear_run(int dtype, const tn_pool2d *g, const void *in, void *out, int backw
     tn_range_fn fn = pick(w, dtype);
     if (!fn)
         return TN_ERR_DTYPE;
-    int f64 = dtype == TN_DTYPE_F64;
+    /* float32 interpolates in double (Note [Bilinear in double]) */
+    int f64 = dtype == TN_DTYPE_F64 || dtype == TN_DTYPE_F32;
     size_t as = f64 ? sizeof(double) : sizeof(float);
     int64_t oh = g->oh ? g->oh : 1, ow = g->ow ? g->ow : 1;
     int64_t *idx = malloc((size_t)(2 * oh + 2 * ow) * sizeof(int64_t));
@@ -988,7 +999,10 @@ bilinear_run(int dtype, const tn_pool2d *g, const void *in, void *out, int backw
     if (idx && lam) {
         int64_t *h0 = idx, *h1 = idx + oh, *w0 = idx + 2 * oh, *w1 = idx + 2 * oh + ow;
         char *hl0 = lam, *hl1 = lam + oh * as, *wl0 = lam + 2 * oh * as, *wl1 = lam + (2 * oh + ow) * as;
-        if (f64) {
+        if (dtype == TN_DTYPE_F32) {
+            linear_table_f32_wide(g->oh, g->ih, g->align_corners, g->scale_h, h0, h1, (double *)hl0, (double *)hl1);
+            linear_table_f32_wide(g->ow, g->iw, g->align_corners, g->scale_w, w0, w1, (double *)wl0, (double *)wl1);
+        } else if (f64) {
             linear_table_f64(g->oh, g->ih, g->align_corners, g->scale_h, h0, h1, (double *)hl0, (double *)hl1);
             linear_table_f64(g->ow, g->iw, g->align_corners, g->scale_w, w0, w1, (double *)wl0, (double *)wl1);
         } else {
