@@ -458,11 +458,11 @@ hand("_adaptive_avg_pool2d_backward", {
                f"g = {mk((2, 5, 4, 3), 2)}.contiguous(memory_format=torch.channels_last)",
                f"{A}._adaptive_avg_pool2d_backward(g, x)", "g, x")})
 hand("avg_pool2d_backward", {
-    "bwd": (f"x = {PX}; g = {mk((2, 3, 5, 9), 2)}",
+    "bwd": (f"x = {PX}; g = {mk((2, 3, 4, 9), 2)}",
             f"{A}.avg_pool2d_backward(g, x, [3, 2], [2, 1], [1, 1], True, False, None)", "g, x"),
-    "bwd_divisor": (f"x = {PX}; g = {mk((2, 3, 6, 5), 2)}",
+    "bwd_divisor": (f"x = {PX}; g = {mk((2, 3, 6, 4), 2)}",
                     f"{A}.avg_pool2d_backward(g, x, [2, 3], [1, 2], [0, 1], False, True, 5)", "g, x")})
-MPI = f"x = {PX}; g = {mk((2, 3, 5, 9), 2)}; _, i = {A}.max_pool2d_with_indices(x, [3, 2], [2, 1], [1, 1], [2, 1], True)"
+MPI = f"x = {PX}; g = {mk((2, 3, 3, 9), 2)}; _, i = {A}.max_pool2d_with_indices(x, [3, 2], [2, 1], [1, 1], [2, 1], True)"
 hand("max_pool2d_with_indices_backward", {
     "bwd": (MPI, f"{A}.max_pool2d_with_indices_backward(g, x, [3, 2], [2, 1], [1, 1], [2, 1], True, i)", "g, x")})
 hand("upsample_nearest2d_backward", {
