@@ -99,6 +99,8 @@ PyObject *tn_fm_logsumexp_backward(PyObject *grad, PyObject *self, PyObject *res
 PyObject *tn_fm_lu_factor_ex_backward(PyObject *grad, PyObject *LU, PyObject *pivs, int pivot);
 /* Tensor masked_fill_backward(const Tensor& grad, const Tensor& mask); */
 PyObject *tn_fm_masked_fill_backward(PyObject *grad, PyObject *mask);
+/* at::Tensor max_pool_double_backward(const at::Tensor& grad, const at::Tensor& indices, int64_t dim); */
+PyObject *tn_fm_max_pool_double_backward(PyObject *grad, PyObject *indices, int64_t dim);
 /* at::Tensor maybe_multiply(const at::Tensor& t, const at::Scalar& s); */
 PyObject *tn_fm_maybe_multiply(PyObject *t, const tn_value *s);
 /* Tensor mean_backward(const Tensor& grad, c10::SymIntArrayRef shape, at::OptionalIntArrayRef opt_dim, c10::SymInt numel, bool keepdim); */
@@ -266,6 +268,8 @@ PyObject *tn_compose_to__other(tn_op *op, tn_value *a);
 PyObject *tn_compose_true_divide__Tensor(tn_op *op, tn_value *a);
 PyObject *tn_compose_type_as(tn_op *op, tn_value *a);
 PyObject *tn_compose_unflatten__int(tn_op *op, tn_value *a);
+PyObject *tn_compose_upsample_bilinear2d__vec(tn_op *op, tn_value *a);
+PyObject *tn_compose_upsample_nearest2d__vec(tn_op *op, tn_value *a);
 PyObject *tn_compose_value_selecting_reduction_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_var(tn_op *op, tn_value *a);
 PyObject *tn_compose_var__dim(tn_op *op, tn_value *a);

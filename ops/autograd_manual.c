@@ -2560,3 +2560,34 @@ done:
     Py_DECREF(plu);
     return r;
 }
+
+/* max_pool_double_backward: grad (the gradient of max pooling's input) read at the pooled
+ * indices, each plane viewed flat in indices' suggested memory format; an empty input gives an
+ * uninitialised tensor like indices. */
+PyObject *
+tn_fm_max_pool_double_backward(PyObject *grad, PyObject *indices, int64_t dim)
+{
+    TensorObject *ix = TN_T(indices);
+    if (ix->numel == 0) {
+        tn_ag_options o = tn_ag_options_of(grad);
+        return tn_ag_op(TN_OP_empty_like, (tn_value[]){tn_value_tensor(indices), tn_ag_value_dtype(o.dtype), NONE_V,
+                                                        tn_ag_value_device(o.device), NONE_V, NONE_V});
+    }
+    int64_t size[TN_MAX_NDIM];
+    int lead = ix->ndim - (int)dim;
+    for (int i = 0; i < lead; i++)
+        size[i] = ix->sizes[i];
+    size[lead] = -1;
+    int cl = ix->ndim == 4 && !tn_tensor_is_contiguous(ix) && tn_tensor_is_channels_last_nd(ix);
+    PyObject *iv = at_view(indices, size, lead + 1);
+    PyObject *gc = iv ? tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(grad),
+                                 tn_ag_value_memfmt(cl ? TN_MEMFMT_CHANNELS_LAST : TN_MEMFMT_CONTIGUOUS)}) : NULL;
+    PyObject *gv = gc ? at_view(gc, size, lead + 1) : NULL;
+    PyObject *g = gv ? gather_call(gv, -1, iv) : NULL;
+    PyObject *r = g ? at_view(g, ix->sizes, ix->ndim) : NULL;
+    Py_XDECREF(iv);
+    Py_XDECREF(gc);
+    Py_XDECREF(gv);
+    Py_XDECREF(g);
+    return r;
+}

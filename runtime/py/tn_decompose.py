@@ -2520,14 +2520,6 @@ def _avg_pool(self, nd, kernel_size, stride, padding, ceil_mode, count_include_p
     return want if want is out else want.copy_(out)
 
 
-def avg_pool2d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
-    """AvgPoolKernel.cpp cpu_avg_pool (2-D)."""
-    torch, aten = _aten()
-    if _suggest_memory_format(self) == torch.channels_last_3d:
-        raise NotImplementedError(torch._C._tn_support.refusal_message("aten::avg_pool2d", "channels_last_3d"))
-    return _avg_pool(self, 2, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
-
-
 def avg_pool3d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
     """AvgPoolKernel.cpp cpu_avg_pool3d."""
     torch, aten = _aten()
@@ -3444,7 +3436,6 @@ COMPOSITIONS = {
     "adaptive_avg_pool3d": adaptive_avg_pool3d, "angle": angle,
     "max_pool2d": max_pool2d, "max_pool1d": max_pool1d, "max_pool1d_with_indices": max_pool1d_with_indices,
     "max_unpool2d": _in_input_format("max_unpool2d"),
-    "max_pool2d_with_indices": _in_input_format("max_pool2d_with_indices"),
     "max_pool3d": max_pool3d, "max_pool3d_with_indices": max_pool3d_with_indices,
     "max_pool3d_with_indices_backward": max_pool3d_with_indices_backward,
     "adaptive_max_pool1d": adaptive_max_pool1d, "adaptive_max_pool2d": adaptive_max_pool2d,
@@ -3486,7 +3477,7 @@ COMPOSITIONS = {
     "linalg_vander": linalg_vander, "scatter.reduce": scatter_reduce_legacy,
     "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
     "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp,
-    "avg_pool1d": avg_pool1d, "avg_pool2d": avg_pool2d, "avg_pool3d": avg_pool3d,
+    "avg_pool1d": avg_pool1d, "avg_pool3d": avg_pool3d,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
@@ -4283,14 +4274,14 @@ REFS = {
 # ---- overloads upstream computes with a kernel, through torch._decomp's decomposition ----------
 
 TABLE = {
-    "_adaptive_avg_pool2d", "_chunk_cat", "_native_batch_norm_legit", "_native_batch_norm_legit.no_stats", "_unsafe_index.Tensor",
+    "_chunk_cat", "_native_batch_norm_legit", "_native_batch_norm_legit.no_stats", "_unsafe_index.Tensor",
     "_unsafe_index_put", "_unsafe_masked_index", "_unsafe_masked_index_put_accumulate", "addmv",
     "alias_copy", "aminmax", "as_strided_copy", "binary_cross_entropy", "binary_cross_entropy_with_logits",
     "block_diag", "bucketize.Tensor", "celu", "channel_shuffle", "clamp_max.Tensor", "clamp_min.Tensor",
     "deg2rad", "diag_embed", "diagonal_copy", "dist", "_euclidean_dist", "expand_copy", "fill.Scalar", "glu", "grid_sampler_2d",
     "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
     "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2", "logspace",
-    "max_pool2d_with_indices_backward", "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
+    "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "native_group_norm", "normal.Tensor_Tensor", "permute_copy", "pixel_shuffle",
     "pixel_unshuffle", "rad2deg", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",
     "soft_margin_loss", "softshrink",

@@ -186,7 +186,6 @@ add("_native_batch_norm_legit", {"0": "torch._native_batch_norm_legit(randn(4, 3
 add("_native_batch_norm_legit.no_stats", {"0": "torch._native_batch_norm_legit(randn(4, 3), None, None, True, 0.1, 1e-5)"})
 add("normal.Tensor_Tensor", {"0": "torch.manual_seed(3); out = torch.normal(torch.zeros(3), torch.ones(3))"}, exact=True)
 add("max_unpool3d", {"0": "torch.nn.functional.max_unpool3d(randn(1, 1, 1, 1, 1), literal([[[[[3]]]]], torch.int64), 2)"}, exact=True)
-add("max_pool2d_with_indices_backward", {"0": "torch.ops.aten.max_pool2d_with_indices_backward(torch.ones(1, 1, 1, 1), randn(1, 1, 2, 2), [2, 2], [2, 2], [0, 0], [1, 1], False, literal([[[[2]]]], torch.int64))"}, exact=True)
 add("_unsafe_index.Tensor", {"0": f"torch.ops.aten._unsafe_index({X}, [literal([2, 0], torch.int64)])"}, exact=True)
 add("_unsafe_index_put", {"0": f"torch.ops.aten._unsafe_index_put({X}, [literal([2, 0], torch.int64)], randn(2, 4, seed=9), True)"})
 add("_unsafe_masked_index", {"0": f"torch.ops.aten._unsafe_masked_index({X}, literal([True, False]), [literal([2, 0], torch.int64)], 0.5)"}, exact=True)
@@ -249,13 +248,9 @@ add("adaptive_avg_pool2d", {"1x1": "torch.nn.functional.adaptive_avg_pool2d(rand
                             "cl": "torch.nn.functional.adaptive_avg_pool2d(randn(2, 3, 4, 4, seed=1).to(memory_format=torch.channels_last), 1)",
                             "2x2": "torch.nn.functional.adaptive_avg_pool2d(randn(2, 3, 4, 4, seed=1), 2)"})
 add("adaptive_avg_pool3d", {"1x1x1": "torch.nn.functional.adaptive_avg_pool3d(randn(2, 3, 2, 2, 2, seed=1), 1)"})
-add("_adaptive_avg_pool2d", {"0": "torch.ops.aten._adaptive_avg_pool2d(randn(1, 2, 5, 7, seed=1), [2, 3])"})
 
 # ---- pooling and upsampling in the input's memory format ----
 CL = "randn(1, 2, 3, 6, seed=1).contiguous(memory_format=torch.channels_last)"
-add("max_pool2d_with_indices", {"0": "torch.nn.functional.max_pool2d(randn(2, 3, 5, 5, seed=1), 2, return_indices=True)",
-                                "cl": f"torch.nn.functional.max_pool2d({CL}, 3, 2, dilation=(1, 2), return_indices=True)",
-                                "pad": "torch.nn.functional.max_pool2d(randn(1, 4, 4, seed=1), 3, 2, 1, ceil_mode=True, return_indices=True)"}, exact=True)
 add("max_pool2d", {"0": "torch.nn.functional.max_pool2d(randn(2, 3, 5, 5, seed=1), 2)", "cl": f"torch.nn.functional.max_pool2d({CL}, 2)",
                    "bad": "torch.nn.functional.max_pool2d(randn(2, 3, 5, 5, seed=1), 2, padding=2)"}, exact=True)
 add("max_pool1d", {"0": "torch.nn.functional.max_pool1d(randn(2, 3, 7, seed=1), 3, 2)", "2d": "torch.nn.functional.max_pool1d(randn(3, 7, seed=1), 2)"}, exact=True)
@@ -584,13 +579,6 @@ add("unique_consecutive", {"0": "torch.unique_consecutive(literal([1, 1, 2, 2, 1
                            "dim_all": f"torch.unique_consecutive({R}, return_inverse=True, return_counts=True, dim=1)"}, exact=True)
 
 # ---- average pooling ----
-add("avg_pool2d", {"0": "torch.nn.functional.avg_pool2d(randn(2, 3, 5, 6, seed=1), 2)",
-                   "pad": "torch.nn.functional.avg_pool2d(randn(1, 2, 5, 5, seed=1), 3, 2, 1, ceil_mode=True)",
-                   "nopad": "torch.nn.functional.avg_pool2d(randn(1, 2, 5, 5, seed=1), 3, 2, 1, ceil_mode=True, count_include_pad=False)",
-                   "divisor": "torch.nn.functional.avg_pool2d(randn(2, 5, 5, seed=1), (2, 3), (1, 2), divisor_override=4)",
-                   "cl": "torch.nn.functional.avg_pool2d(randn(1, 2, 4, 6, seed=1).contiguous(memory_format=torch.channels_last), 2)",
-                   "bad_pad": "torch.nn.functional.avg_pool2d(randn(1, 2, 5, 5, seed=1), 2, padding=2)",
-                   "small": "torch.nn.functional.avg_pool2d(randn(1, 2, 1, 1, seed=1), 2)"})
 add("avg_pool1d", {"0": "torch.nn.functional.avg_pool1d(randn(2, 3, 7, seed=1), 3, 2, 1)", "2d": "torch.nn.functional.avg_pool1d(randn(3, 7, seed=1), 2)"})
 add("avg_pool3d", {"0": "torch.nn.functional.avg_pool3d(randn(1, 2, 4, 4, 5, seed=1), 2)",
                    "pad": "torch.nn.functional.avg_pool3d(randn(2, 3, 4, 5, seed=1), 3, 2, 1, ceil_mode=True, count_include_pad=False)"})

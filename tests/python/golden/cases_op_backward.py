@@ -35,6 +35,7 @@ import cases_op_grad
 import cases_op_index
 import cases_op_linalg
 import cases_op_matmul
+import cases_op_pool
 import cases_op_pointwise
 import cases_op_property
 import cases_op_random
@@ -62,7 +63,7 @@ def c_ident(overload: str) -> str:
 RECORDED = recorded_overloads()
 FLOATS = ("float32", "float64")
 MODULES = (cases_op_compose, cases_op_conv, cases_op_factory, cases_op_grad, cases_op_index, cases_op_linalg,
-           cases_op_matmul, cases_op_pointwise, cases_op_property, cases_op_random, cases_op_reduce, cases_op_view)
+           cases_op_matmul, cases_op_pool, cases_op_pointwise, cases_op_property, cases_op_random, cases_op_reduce, cases_op_view)
 # draws after the runner's manual_seed(0): bit-identical on both sides, compared exactly; and the
 # gradient kernels that select or scale once (threshold, hardtanh, leaky_relu: exact in
 # cases_op_grad), whose gradient is the same kernel again (the float64 rerun would also not stand
@@ -480,3 +481,30 @@ hand("rrelu_with_noise", {"bwd": (f"x = {mk((3, 4), 1)}; {NOISE}", f"{A}.rrelu_w
                           "bwd_eval": (f"x = {mk((3, 4), 1)}; {NOISE}", f"{A}.rrelu_with_noise(x, n, 0.1, 0.3, False)", "x"),
                           "bwd_t": (f"x = {mk((4, 3), 1, layout='t')}; n = torch.empty(4, 3)", f"{A}.rrelu_with_noise(x, n, 0.2, 0.5, True)", "x"),
                           "bwd_shape": (f"x = {mk((3, 4), 1)}; n = torch.empty(4, 3)", f"{A}.rrelu_with_noise(x, n, 0.2, 0.5, True)", "x")})
+
+# pooling and upsampling gradients (ops/pool.c), differentiated again: with respect to grad_output
+# (the forward op of the gradient) and self (no gradient: zeros, as upstream's formulas say)
+PX = mk((2, 3, 7, 8), 1)
+hand("_adaptive_avg_pool2d_backward", {
+    "bwd": (f"x = {PX}; g = {mk((2, 3, 3, 5), 2)}", f"{A}._adaptive_avg_pool2d_backward(g, x)", "g, x"),
+    "bwd_cl": (f"x = {mk((2, 5, 9, 11), 1)}.contiguous(memory_format=torch.channels_last); "
+               f"g = {mk((2, 5, 4, 3), 2)}.contiguous(memory_format=torch.channels_last)",
+               f"{A}._adaptive_avg_pool2d_backward(g, x)", "g, x")})
+hand("avg_pool2d_backward", {
+    "bwd": (f"x = {PX}; g = {mk((2, 3, 4, 9), 2)}",
+            f"{A}.avg_pool2d_backward(g, x, [3, 2], [2, 1], [1, 1], True, False, None)", "g, x"),
+    "bwd_divisor": (f"x = {PX}; g = {mk((2, 3, 6, 4), 2)}",
+                    f"{A}.avg_pool2d_backward(g, x, [2, 3], [1, 2], [0, 1], False, True, 5)", "g, x")})
+MPI = f"x = {PX}; g = {mk((2, 3, 3, 9), 2)}; _, i = {A}.max_pool2d_with_indices(x, [3, 2], [2, 1], [1, 1], [2, 1], True)"
+hand("max_pool2d_with_indices_backward", {
+    "bwd": (MPI, f"{A}.max_pool2d_with_indices_backward(g, x, [3, 2], [2, 1], [1, 1], [2, 1], True, i)", "g, x")})
+hand("upsample_nearest2d_backward", {
+    "bwd": (f"g = {mk((2, 3, 7, 9), 1)}", f"{A}.upsample_nearest2d_backward(g, [7, 9], [2, 3, 5, 4])", "g"),
+    "bwd_scales": (f"g = {mk((2, 3, 8, 7), 1)}", f"{A}.upsample_nearest2d_backward(g, [8, 7], [2, 3, 5, 4], 1.7, 1.9)",
+                   "g")})
+hand("upsample_bilinear2d_backward", {
+    "bwd": (f"g = {mk((2, 3, 7, 9), 1)}", f"{A}.upsample_bilinear2d_backward(g, [7, 9], [2, 3, 5, 4], False)", "g"),
+    "bwd_align_scales": (f"g = {mk((2, 3, 8, 7), 1)}",
+                         f"{A}.upsample_bilinear2d_backward(g, [8, 7], [2, 3, 5, 4], True, 1.7, 1.9)", "g"),
+    "bwd_cl": (f"g = {mk((1, 19, 8, 7), 1)}.contiguous(memory_format=torch.channels_last)",
+               f"{A}.upsample_bilinear2d_backward(g, [8, 7], [1, 19, 5, 4], False)", "g")})

@@ -27,13 +27,14 @@ import cases_op_index  # noqa: E402
 import cases_op_linalg  # noqa: E402
 import cases_op_matmul  # noqa: E402
 import cases_op_pointwise  # noqa: E402
+import cases_op_pool  # noqa: E402
 import cases_op_reduce  # noqa: E402
 import cases_op_view  # noqa: E402
 from spell import CLAIMS, Render, aten_expr  # noqa: E402
 
 TABLE = ROOT / "generated" / "autograd_table.c"
 SPEC_MODULES = (cases_op_pointwise, cases_op_view, cases_op_reduce, cases_op_index, cases_op_matmul,
-                cases_op_grad, cases_op_compose, cases_op_conv, cases_op_compare, cases_op_linalg)
+                cases_op_grad, cases_op_compose, cases_op_conv, cases_op_compare, cases_op_linalg, cases_op_pool)
 
 
 def c_ident(overload: str) -> str:
@@ -63,6 +64,19 @@ _FE = "torch.ops.aten._foreach_"
 
 # overload -> (bindings, expression): float64 tensors bound to a<i> are the gradcheck inputs.
 HAND = {
+    # pooling and upsampling gradients (ops/pool.c): differentiable in grad_output
+    "_adaptive_avg_pool2d_backward": (f"a0 = {F((1, 2, 3, 2), 1)}; x = {F((1, 2, 5, 4), 2)}; ",
+                                      "torch.ops.aten._adaptive_avg_pool2d_backward(a0, x)"),
+    "avg_pool2d_backward": (f"a0 = {F((1, 2, 3, 3), 1)}; x = {F((1, 2, 5, 4), 2)}; ",
+                            "torch.ops.aten.avg_pool2d_backward(a0, x, [3, 2], [2, 2], [1, 1], False, True, None)"),
+    "max_pool2d_with_indices_backward": (
+        f"a0 = {F((1, 2, 3, 3), 1)}; x = {F((1, 2, 5, 4), 2)}; "
+        "i = torch.ops.aten.max_pool2d_with_indices(x, [3, 2], [2, 2], [1, 1])[1]; ",
+        "torch.ops.aten.max_pool2d_with_indices_backward(a0, x, [3, 2], [2, 2], [1, 1], [1, 1], False, i)"),
+    "upsample_nearest2d_backward": (f"a0 = {F((1, 2, 5, 7), 1)}; ",
+                                    "torch.ops.aten.upsample_nearest2d_backward(a0, [5, 7], [1, 2, 3, 4])"),
+    "upsample_bilinear2d_backward": (f"a0 = {F((1, 2, 5, 7), 1)}; ",
+                                     "torch.ops.aten.upsample_bilinear2d_backward(a0, [5, 7], [1, 2, 3, 4], False)"),
     "real": (f"a0 = {F((3,), 1)}; ", "torch.real(a0)"),
     "_foreach_add.List": (_LIST4, f"{_FE}add.List([a0, a1], [a2, a3], alpha=0.5)"),
     "_foreach_add.Scalar": (_LIST2, f"{_FE}add.Scalar([a0, a1], 1.5)"),
