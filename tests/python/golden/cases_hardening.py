@@ -465,3 +465,6 @@ for name, code in {
     "nll_loss_1d_target_one": "out = torch.nn.functional.nll_loss(torch.arange(4.), torch.tensor([2]))",
 }.items():
     CASES[f"fuzz_class_{name}"] = {"code": code}
+# the long fuzz run's crash (SIGFPE): linear's row count was numel / in_features, in_features 0
+CASES["fuzz_class_linear_zero_in_features"] = {"code": "out = torch.nn.functional.linear(torch.ones(2, 1, 0), torch.ones(3, 0), torch.ones(3))"}
+CASES["fuzz_class_linear_zero_in_bias_mismatch"] = {"code": "out = torch.nn.functional.linear(torch.ones(1, 0, dtype=torch.uint8), torch.ones(1, 0, dtype=torch.uint8), torch.ones(2, 0, dtype=torch.uint8)[1:])"}
