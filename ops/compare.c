@@ -36,7 +36,10 @@ close_loop(TensorObject *self, TensorObject *other, int *nd, int64_t *shape, tn_
     tn_geom g[3] = {{0, NULL, NULL}, tn_geom_of(self), tn_geom_of(other)};
     if (out) {
         /* the layout of upstream's first step, `self == other` */
-        *out = tn_empty_elementwise(*nd, shape, TN_DTYPE_BOOL, self->device, 2, g + 1);
+        /* a 0-dim CPU tensor joins a meta one (the device checks let it): the result is meta, not
+         * computed from a meta tensor's missing data */
+        int dev = self->device == TN_DEVICE_META || other->device == TN_DEVICE_META ? TN_DEVICE_META : self->device;
+        *out = tn_empty_elementwise(*nd, shape, TN_DTYPE_BOOL, dev, 2, g + 1);
         if (!*out)
             return -1;
         g[0] = tn_geom_of(*out);

@@ -457,7 +457,10 @@ tn_op_linear(const tn_op *overload, TensorObject *input, TensorObject *weight, T
         return (PyObject *)out;
     if (tn_check_dtype(overload, input->dtype) < 0)
         goto fail;
-    int64_t m = input->numel / in;
+    /* the rows: the product of the leading sizes (numel / in divides by zero when in is 0) */
+    int64_t m = 1;
+    for (int i = 0; i < input->ndim - 1; i++)
+        m *= input->sizes[i];
     /* rows of x must be addressable with one row stride: check the leading dims collapse */
     int rows_uniform = 1;
     int64_t x_rs = input->ndim >= 2 ? input->strides[input->ndim - 2] : in;

@@ -651,7 +651,14 @@ tn_dispatch(tn_op *op, tn_value *args)
  *   with scalar limits) require out's dtype to equal the result's too (TN_OPF_OUT_SAME), "Found
  *   dtype Double but expected Float"; signbit/isposinf/isneginf require a bool out (TN_OPF_OUT_BOOL);
  *   logcumsumexp and nan_to_num require out's dtype to be self's before computing (TN_OPF_OUT_SELF);
+ * - any/all take a bool or uint8 out and write it as computed (TN_OPF_OUT_BYTEBOOL,
+ *   check_result_is_bytebool: "all only supports bool tensor for result, got: Float");
+ * - structured in-place ops that are not TensorIterator check self's dtype against the result's
+ *   the same way (TN_OPF_OUT_EXACT on the in-place overload: check_inplace, "Bad in-place call");
  * - the rest compute and copy_ into out; we keep the can_cast check there.
+ * These checks run in upstream's meta function, before the kernel's dtype dispatch: when our
+ * functional refuses a dtype first, precheck_result_dtype asks its meta twin for the result dtype
+ * and raises the out= error upstream raises instead.
  * Shapes: resize_output (tn_resize_output) resizes an out of the wrong shape, warning when it
  * had elements. */
 static int

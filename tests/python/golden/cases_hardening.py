@@ -465,3 +465,10 @@ for name, code in {
     "nll_loss_1d_target_one": "out = torch.nn.functional.nll_loss(torch.arange(4.), torch.tensor([2]))",
 }.items():
     CASES[f"fuzz_class_{name}"] = {"code": code}
+# the long fuzz run's crash (SIGFPE): linear's row count was numel / in_features, in_features 0
+CASES["fuzz_class_linear_zero_in_features"] = {"code": "out = torch.nn.functional.linear(torch.ones(2, 1, 0), torch.ones(3, 0), torch.ones(3))"}
+CASES["fuzz_class_linear_zero_in_bias_mismatch"] = {"code": "out = torch.nn.functional.linear(torch.ones(1, 0, dtype=torch.uint8), torch.ones(1, 0, dtype=torch.uint8), torch.ones(2, 0, dtype=torch.uint8)[1:])"}
+# the long fuzz run's crashes (SIGSEGV): isclose of a 0-dim CPU tensor and a meta one read the
+# meta tensor's missing data (seed 1 calls 244548, 370477)
+CASES["fuzz_class_isclose_cpu_scalar_meta"] = {"code": "out = torch.isclose(torch.tensor(-8), torch.empty((2,), dtype=torch.int64, device='meta'), rtol=1e300)"}
+CASES["fuzz_class_isclose_meta_cpu_scalar"] = {"code": "out = torch.ops.aten.isclose.default(torch.tensor(0, dtype=torch.int8), torch.empty((), dtype=torch.int8, device='meta'), atol=2.0)"}
