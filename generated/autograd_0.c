@@ -523,6 +523,243 @@ fail_:
     return NULL;
 }
 
+/* AdaptiveAvgPool2DBackward0: aten::_adaptive_avg_pool2d
+ *   self: _adaptive_avg_pool2d_backward(grad, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} AdaptiveAvgPool2DBackward0;
+
+static int
+AdaptiveAvgPool2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveAvgPool2DBackward0 *n = (AdaptiveAvgPool2DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP__adaptive_avg_pool2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveAvgPool2DBackward0_release(tn_node *n_)
+{
+    AdaptiveAvgPool2DBackward0 *n = (AdaptiveAvgPool2DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+AdaptiveAvgPool2DBackward0_finalize(tn_node *n_)
+{
+    AdaptiveAvgPool2DBackward0 *n = (AdaptiveAvgPool2DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AdaptiveAvgPool2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveAvgPool2DBackward0 *n = (AdaptiveAvgPool2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveAvgPool2DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveAvgPool2DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef AdaptiveAvgPool2DBackward0_getset[] = {
+    {"_saved_self", AdaptiveAvgPool2DBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveAvgPool2DBackward0 = {
+    .name = "AdaptiveAvgPool2DBackward0",
+    .basicsize = sizeof(AdaptiveAvgPool2DBackward0),
+    .apply = AdaptiveAvgPool2DBackward0_apply,
+    .release = AdaptiveAvgPool2DBackward0_release,
+    .finalize = AdaptiveAvgPool2DBackward0_finalize,
+    .traverse = AdaptiveAvgPool2DBackward0_traverse,
+    .getset = AdaptiveAvgPool2DBackward0_getset,
+    .op = "aten::_adaptive_avg_pool2d",
+};
+
+/* aten::_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
+PyObject *
+tn_ag_record__adaptive_avg_pool2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AdaptiveAvgPool2DBackward0 *n = (AdaptiveAvgPool2DBackward0 *)tn_node_new(&tn_kind_AdaptiveAvgPool2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AdaptiveAvgPool2DBackwardBackward0: aten::_adaptive_avg_pool2d_backward
+ *   grad_output: _adaptive_avg_pool2d_symint(grad, {grad_output.sym_size(-2), grad_output.sym_size(-1)})
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    int64_t grad_output_sym_argsize_minus_2;
+    int64_t grad_output_sym_argsize_minus_1;
+    tn_ag_type_and_size self_info;
+} AdaptiveAvgPool2DBackwardBackward0;
+
+static int
+AdaptiveAvgPool2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveAvgPool2DBackwardBackward0 *n = (AdaptiveAvgPool2DBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int64_t v0_[2];
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v0_[0] = n->grad_output_sym_argsize_minus_2;
+            v0_[1] = n->grad_output_sym_argsize_minus_1;
+            t_[0] = tn_ag_op(TN_OP__adaptive_avg_pool2d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints((tn_ints){v0_, 2, false})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveAvgPool2DBackwardBackward0_release(tn_node *n_)
+{
+    AdaptiveAvgPool2DBackwardBackward0 *n = (AdaptiveAvgPool2DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+AdaptiveAvgPool2DBackwardBackward0_finalize(tn_node *n_)
+{
+    AdaptiveAvgPool2DBackwardBackward0 *n = (AdaptiveAvgPool2DBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+AdaptiveAvgPool2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveAvgPool2DBackwardBackward0 *n = (AdaptiveAvgPool2DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveAvgPool2DBackwardBackward0_get_grad_output_sym_argsize_minus_2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((AdaptiveAvgPool2DBackwardBackward0 *)self)->grad_output_sym_argsize_minus_2);
+}
+
+static PyObject *
+AdaptiveAvgPool2DBackwardBackward0_get_grad_output_sym_argsize_minus_1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((AdaptiveAvgPool2DBackwardBackward0 *)self)->grad_output_sym_argsize_minus_1);
+}
+
+static PyGetSetDef AdaptiveAvgPool2DBackwardBackward0_getset[] = {
+    {"_saved_grad_output_sym_argsize_minus_2", AdaptiveAvgPool2DBackwardBackward0_get_grad_output_sym_argsize_minus_2, NULL, NULL, NULL},
+    {"_saved_grad_output_sym_argsize_minus_1", AdaptiveAvgPool2DBackwardBackward0_get_grad_output_sym_argsize_minus_1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveAvgPool2DBackwardBackward0 = {
+    .name = "AdaptiveAvgPool2DBackwardBackward0",
+    .basicsize = sizeof(AdaptiveAvgPool2DBackwardBackward0),
+    .apply = AdaptiveAvgPool2DBackwardBackward0_apply,
+    .release = AdaptiveAvgPool2DBackwardBackward0_release,
+    .finalize = AdaptiveAvgPool2DBackwardBackward0_finalize,
+    .traverse = AdaptiveAvgPool2DBackwardBackward0_traverse,
+    .getset = AdaptiveAvgPool2DBackwardBackward0_getset,
+    .op = "aten::_adaptive_avg_pool2d_backward",
+};
+
+/* aten::_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *
+tn_ag_record__adaptive_avg_pool2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    AdaptiveAvgPool2DBackwardBackward0 *n = (AdaptiveAvgPool2DBackwardBackward0 *)tn_node_new(&tn_kind_AdaptiveAvgPool2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    n->grad_output_sym_argsize_minus_2 = tn_ag_size_at(grad_output, -2);
+    n->grad_output_sym_argsize_minus_1 = tn_ag_size_at(grad_output, -1);
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AdaptiveMaxPool2DBackward0: aten::adaptive_max_pool2d
  *   self: adaptive_max_pool2d_backward(grad, self, result1)
  */
@@ -3393,6 +3630,336 @@ tn_ag_record_atanh_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AvgPool2DBackward0: aten::avg_pool2d
+ *   self: avg_pool2d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints kernel_size;
+    tn_ag_ints stride;
+    tn_ag_ints padding;
+    int ceil_mode;
+    int count_include_pad;
+    tn_opt_int divisor_override;
+} AvgPool2DBackward0;
+
+static int
+AvgPool2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AvgPool2DBackward0 *n = (AvgPool2DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_avg_pool2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_bool(n->ceil_mode), tn_ag_value_bool(n->count_include_pad), (n->divisor_override.has ? tn_value_int(n->divisor_override.v) : (tn_value){0})});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+AvgPool2DBackward0_release(tn_node *n_)
+{
+    AvgPool2DBackward0 *n = (AvgPool2DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+AvgPool2DBackward0_finalize(tn_node *n_)
+{
+    AvgPool2DBackward0 *n = (AvgPool2DBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->stride);
+    tn_ag_free_ints(&n->padding);
+    (void)n;
+}
+
+static int
+AvgPool2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AvgPool2DBackward0 *n = (AvgPool2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AvgPool2DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AvgPool2DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+AvgPool2DBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool2DBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+AvgPool2DBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool2DBackward0 *)self)->stride);
+}
+
+static PyObject *
+AvgPool2DBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool2DBackward0 *)self)->padding);
+}
+
+static PyObject *
+AvgPool2DBackward0_get_ceil_mode(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((AvgPool2DBackward0 *)self)->ceil_mode);
+}
+
+static PyObject *
+AvgPool2DBackward0_get_count_include_pad(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((AvgPool2DBackward0 *)self)->count_include_pad);
+}
+
+static PyObject *
+AvgPool2DBackward0_get_divisor_override(PyObject *self, void *c)
+{
+    return tn_ag_opt_int_to_py(((AvgPool2DBackward0 *)self)->divisor_override);
+}
+
+static PyGetSetDef AvgPool2DBackward0_getset[] = {
+    {"_saved_self", AvgPool2DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_kernel_size", AvgPool2DBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_stride", AvgPool2DBackward0_get_stride, NULL, NULL, NULL},
+    {"_saved_padding", AvgPool2DBackward0_get_padding, NULL, NULL, NULL},
+    {"_saved_ceil_mode", AvgPool2DBackward0_get_ceil_mode, NULL, NULL, NULL},
+    {"_saved_count_include_pad", AvgPool2DBackward0_get_count_include_pad, NULL, NULL, NULL},
+    {"_saved_divisor_override", AvgPool2DBackward0_get_divisor_override, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AvgPool2DBackward0 = {
+    .name = "AvgPool2DBackward0",
+    .basicsize = sizeof(AvgPool2DBackward0),
+    .apply = AvgPool2DBackward0_apply,
+    .release = AvgPool2DBackward0_release,
+    .finalize = AvgPool2DBackward0_finalize,
+    .traverse = AvgPool2DBackward0_traverse,
+    .getset = AvgPool2DBackward0_getset,
+    .op = "aten::avg_pool2d",
+};
+
+/* aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
+PyObject *
+tn_ag_record_avg_pool2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AvgPool2DBackward0 *n = (AvgPool2DBackward0 *)tn_node_new(&tn_kind_AvgPool2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[2]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[3]) < 0) goto fail_;
+    n->ceil_mode = (int)a_[4].u.i;
+    n->count_include_pad = (int)a_[5].u.i;
+    n->divisor_override = (tn_opt_int){a_[6].tag != TN_V_NONE, a_[6].u.i};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AvgPool2DBackwardBackward0: aten::avg_pool2d_backward
+ *   grad_output: avg_pool2d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints kernel_size;
+    tn_ag_ints stride;
+    tn_ag_ints padding;
+    int ceil_mode;
+    int count_include_pad;
+    tn_opt_int divisor_override;
+    tn_ag_type_and_size self_info;
+} AvgPool2DBackwardBackward0;
+
+static int
+AvgPool2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AvgPool2DBackwardBackward0 *n = (AvgPool2DBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_avg_pool2d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_bool(n->ceil_mode), tn_ag_value_bool(n->count_include_pad), (n->divisor_override.has ? tn_value_int(n->divisor_override.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+AvgPool2DBackwardBackward0_release(tn_node *n_)
+{
+    AvgPool2DBackwardBackward0 *n = (AvgPool2DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+AvgPool2DBackwardBackward0_finalize(tn_node *n_)
+{
+    AvgPool2DBackwardBackward0 *n = (AvgPool2DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->stride);
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+AvgPool2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AvgPool2DBackwardBackward0 *n = (AvgPool2DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AvgPool2DBackwardBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool2DBackwardBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+AvgPool2DBackwardBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool2DBackwardBackward0 *)self)->stride);
+}
+
+static PyObject *
+AvgPool2DBackwardBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool2DBackwardBackward0 *)self)->padding);
+}
+
+static PyObject *
+AvgPool2DBackwardBackward0_get_ceil_mode(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((AvgPool2DBackwardBackward0 *)self)->ceil_mode);
+}
+
+static PyObject *
+AvgPool2DBackwardBackward0_get_count_include_pad(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((AvgPool2DBackwardBackward0 *)self)->count_include_pad);
+}
+
+static PyObject *
+AvgPool2DBackwardBackward0_get_divisor_override(PyObject *self, void *c)
+{
+    return tn_ag_opt_int_to_py(((AvgPool2DBackwardBackward0 *)self)->divisor_override);
+}
+
+static PyGetSetDef AvgPool2DBackwardBackward0_getset[] = {
+    {"_saved_kernel_size", AvgPool2DBackwardBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_stride", AvgPool2DBackwardBackward0_get_stride, NULL, NULL, NULL},
+    {"_saved_padding", AvgPool2DBackwardBackward0_get_padding, NULL, NULL, NULL},
+    {"_saved_ceil_mode", AvgPool2DBackwardBackward0_get_ceil_mode, NULL, NULL, NULL},
+    {"_saved_count_include_pad", AvgPool2DBackwardBackward0_get_count_include_pad, NULL, NULL, NULL},
+    {"_saved_divisor_override", AvgPool2DBackwardBackward0_get_divisor_override, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AvgPool2DBackwardBackward0 = {
+    .name = "AvgPool2DBackwardBackward0",
+    .basicsize = sizeof(AvgPool2DBackwardBackward0),
+    .apply = AvgPool2DBackwardBackward0_apply,
+    .release = AvgPool2DBackwardBackward0_release,
+    .finalize = AvgPool2DBackwardBackward0_finalize,
+    .traverse = AvgPool2DBackwardBackward0_traverse,
+    .getset = AvgPool2DBackwardBackward0_getset,
+    .op = "aten::avg_pool2d_backward",
+};
+
+/* aten::avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+PyObject *
+tn_ag_record_avg_pool2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    AvgPool2DBackwardBackward0 *n = (AvgPool2DBackwardBackward0 *)tn_node_new(&tn_kind_AvgPool2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[2]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[3]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[4]) < 0) goto fail_;
+    n->ceil_mode = (int)a_[5].u.i;
+    n->count_include_pad = (int)a_[6].u.i;
+    n->divisor_override = (tn_opt_int){a_[7].tag != TN_V_NONE, a_[7].u.i};
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -7323,264 +7890,6 @@ tn_ag_record_diagonal(tn_op *op_, tn_value *a_)
     n->offset = a_[1].u.i;
     n->dim1 = a_[2].u.i;
     n->dim2 = a_[3].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* DiagonalBackwardBackward0: aten::diagonal_backward
- *   grad_output: grad.diagonal(offset, dim1, dim2)
- */
-typedef struct {
-    tn_node base;
-    int64_t offset;
-    int64_t dim1;
-    int64_t dim2;
-} DiagonalBackwardBackward0;
-
-static int
-DiagonalBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-DiagonalBackwardBackward0_release(tn_node *n_)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    (void)n;
-}
-
-static void
-DiagonalBackwardBackward0_finalize(tn_node *n_)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    (void)n;
-}
-
-static int
-DiagonalBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-DiagonalBackwardBackward0_get_offset(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->offset);
-}
-
-static PyObject *
-DiagonalBackwardBackward0_get_dim1(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim1);
-}
-
-static PyObject *
-DiagonalBackwardBackward0_get_dim2(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim2);
-}
-
-static PyGetSetDef DiagonalBackwardBackward0_getset[] = {
-    {"_saved_offset", DiagonalBackwardBackward0_get_offset, NULL, NULL, NULL},
-    {"_saved_dim1", DiagonalBackwardBackward0_get_dim1, NULL, NULL, NULL},
-    {"_saved_dim2", DiagonalBackwardBackward0_get_dim2, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_DiagonalBackwardBackward0 = {
-    .name = "DiagonalBackwardBackward0",
-    .basicsize = sizeof(DiagonalBackwardBackward0),
-    .apply = DiagonalBackwardBackward0_apply,
-    .release = DiagonalBackwardBackward0_release,
-    .finalize = DiagonalBackwardBackward0_finalize,
-    .traverse = DiagonalBackwardBackward0_traverse,
-    .getset = DiagonalBackwardBackward0_getset,
-    .op = "aten::diagonal_backward",
-};
-
-/* aten::diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
-PyObject *
-tn_ag_record_diagonal_backward(tn_op *op_, tn_value *a_)
-{
-    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)tn_node_new(&tn_kind_DiagonalBackwardBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
-        goto fail_;
-    n->offset = a_[2].u.i;
-    n->dim1 = a_[3].u.i;
-    n->dim2 = a_[4].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* DiagonalScatterBackward0: aten::diagonal_scatter
- *   self: diagonal_scatter(grad, zeros_like(src), offset, dim1, dim2)
- *   src: grad.diagonal(offset, dim1, dim2)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_type_and_size src_info;
-    int64_t offset;
-    int64_t dim1;
-    int64_t dim2;
-} DiagonalScatterBackward0;
-
-static int
-DiagonalScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_type_and_size_zeros(&n->src_info);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_ag_op(TN_OP_diagonal_scatter, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[0]), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-DiagonalScatterBackward0_release(tn_node *n_)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    (void)n;
-}
-
-static void
-DiagonalScatterBackward0_finalize(tn_node *n_)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    tn_ag_free_type_and_size(&n->src_info);
-    (void)n;
-}
-
-static int
-DiagonalScatterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-DiagonalScatterBackward0_get_offset(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->offset);
-}
-
-static PyObject *
-DiagonalScatterBackward0_get_dim1(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim1);
-}
-
-static PyObject *
-DiagonalScatterBackward0_get_dim2(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim2);
-}
-
-static PyGetSetDef DiagonalScatterBackward0_getset[] = {
-    {"_saved_offset", DiagonalScatterBackward0_get_offset, NULL, NULL, NULL},
-    {"_saved_dim1", DiagonalScatterBackward0_get_dim1, NULL, NULL, NULL},
-    {"_saved_dim2", DiagonalScatterBackward0_get_dim2, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_DiagonalScatterBackward0 = {
-    .name = "DiagonalScatterBackward0",
-    .basicsize = sizeof(DiagonalScatterBackward0),
-    .apply = DiagonalScatterBackward0_apply,
-    .release = DiagonalScatterBackward0_release,
-    .finalize = DiagonalScatterBackward0_finalize,
-    .traverse = DiagonalScatterBackward0_traverse,
-    .getset = DiagonalScatterBackward0_getset,
-    .op = "aten::diagonal_scatter",
-};
-
-/* aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
-PyObject *
-tn_ag_record_diagonal_scatter(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *src = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)tn_node_new(&tn_kind_DiagonalScatterBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, src) < 0)
-        goto fail_;
-    if (tn_ag_type_and_size_save(&n->src_info, src) < 0) goto fail_;
-    n->offset = a_[2].u.i;
-    n->dim1 = a_[3].u.i;
-    n->dim2 = a_[4].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

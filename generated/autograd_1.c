@@ -8,6 +8,264 @@
 
 #include <math.h>
 
+/* DiagonalBackwardBackward0: aten::diagonal_backward
+ *   grad_output: grad.diagonal(offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalBackwardBackward0;
+
+static int
+DiagonalBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalBackwardBackward0_release(tn_node *n_)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagonalBackwardBackward0_finalize(tn_node *n_)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+DiagonalBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalBackwardBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagonalBackwardBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagonalBackwardBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackwardBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalBackwardBackward0_getset[] = {
+    {"_saved_offset", DiagonalBackwardBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalBackwardBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalBackwardBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalBackwardBackward0 = {
+    .name = "DiagonalBackwardBackward0",
+    .basicsize = sizeof(DiagonalBackwardBackward0),
+    .apply = DiagonalBackwardBackward0_apply,
+    .release = DiagonalBackwardBackward0_release,
+    .finalize = DiagonalBackwardBackward0_finalize,
+    .traverse = DiagonalBackwardBackward0_traverse,
+    .getset = DiagonalBackwardBackward0_getset,
+    .op = "aten::diagonal_backward",
+};
+
+/* aten::diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
+PyObject *
+tn_ag_record_diagonal_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DiagonalBackwardBackward0 *n = (DiagonalBackwardBackward0 *)tn_node_new(&tn_kind_DiagonalBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    n->offset = a_[2].u.i;
+    n->dim1 = a_[3].u.i;
+    n->dim2 = a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* DiagonalScatterBackward0: aten::diagonal_scatter
+ *   self: diagonal_scatter(grad, zeros_like(src), offset, dim1, dim2)
+ *   src: grad.diagonal(offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_type_and_size src_info;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalScatterBackward0;
+
+static int
+DiagonalScatterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_type_and_size_zeros(&n->src_info);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_diagonal_scatter, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[0]), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalScatterBackward0_release(tn_node *n_)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagonalScatterBackward0_finalize(tn_node *n_)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->src_info);
+    (void)n;
+}
+
+static int
+DiagonalScatterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalScatterBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagonalScatterBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagonalScatterBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalScatterBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalScatterBackward0_getset[] = {
+    {"_saved_offset", DiagonalScatterBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalScatterBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalScatterBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalScatterBackward0 = {
+    .name = "DiagonalScatterBackward0",
+    .basicsize = sizeof(DiagonalScatterBackward0),
+    .apply = DiagonalScatterBackward0_apply,
+    .release = DiagonalScatterBackward0_release,
+    .finalize = DiagonalScatterBackward0_finalize,
+    .traverse = DiagonalScatterBackward0_traverse,
+    .getset = DiagonalScatterBackward0_getset,
+    .op = "aten::diagonal_scatter",
+};
+
+/* aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
+PyObject *
+tn_ag_record_diagonal_scatter(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *src = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    DiagonalScatterBackward0 *n = (DiagonalScatterBackward0 *)tn_node_new(&tn_kind_DiagonalScatterBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, src) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->src_info, src) < 0) goto fail_;
+    n->offset = a_[2].u.i;
+    n->dim1 = a_[3].u.i;
+    n->dim2 = a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* DigammaBackward0: aten::digamma
  *   self: grad * polygamma(1, self)
  */
@@ -7452,124 +7710,6 @@ tn_ag_record__foreach_mul__Tensor(tn_op *op_, tn_value *a_)
     if (tn_node_set_next_edge(n_, (int)a_[0].n, other) < 0)
         goto fail_;
     if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachMulBackward1Scalar: aten::_foreach_mul.Scalar
- *   self: mul_tensor_backward(grad, other, self_scalar_type)
- */
-typedef struct {
-    tn_node base;
-    tn_value scalar;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachMulBackward1Scalar;
-
-static int
-ForeachMulBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_mul_tensor_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->scalar, TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachMulBackward1Scalar_release(tn_node *n_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachMulBackward1Scalar_finalize(tn_node *n_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    (void)n;
-}
-
-static int
-ForeachMulBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachMulBackward1Scalar_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachMulBackward1Scalar = {
-    .name = "ForeachMulBackward1Scalar",
-    .basicsize = sizeof(ForeachMulBackward1Scalar),
-    .apply = ForeachMulBackward1Scalar_apply,
-    .release = ForeachMulBackward1Scalar_release,
-    .finalize = ForeachMulBackward1Scalar_finalize,
-    .traverse = ForeachMulBackward1Scalar_traverse,
-    .getset = ForeachMulBackward1Scalar_getset,
-    .op = "aten::_foreach_mul.Scalar",
-};
-
-/* aten::_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_mul__Scalar(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)tn_node_new(&tn_kind_ForeachMulBackward1Scalar, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->scalar = a_[1];
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)

@@ -8,147 +8,6 @@
 
 #include <math.h>
 
-/* Log10Backward0: aten::log10
- *   self: grad / (self.conj() * 2.3025850929940456)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} Log10Backward0;
-
-static int
-Log10Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(2.3025850929940455)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-Log10Backward0_release(tn_node *n_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-Log10Backward0_finalize(tn_node *n_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    (void)n;
-}
-
-static int
-Log10Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-Log10Backward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Log10Backward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef Log10Backward0_getset[] = {
-    {"_saved_self", Log10Backward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_Log10Backward0 = {
-    .name = "Log10Backward0",
-    .basicsize = sizeof(Log10Backward0),
-    .apply = Log10Backward0_apply,
-    .release = Log10Backward0_release,
-    .finalize = Log10Backward0_finalize,
-    .traverse = Log10Backward0_traverse,
-    .getset = Log10Backward0_getset,
-    .op = "aten::log10",
-};
-
-/* aten::log10(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log10(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log10_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log10_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* Log1PBackward0: aten::log1p
  *   self: log1p_backward(grad, self)
  */
@@ -2686,6 +2545,301 @@ tn_ag_record_max(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MaxPool2DWithIndicesBackward0: aten::max_pool2d_with_indices
+ *   self: max_pool2d_with_indices_backward(grad, self, kernel_size, stride, padding, dilation, ceil_mode, result1)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints kernel_size;
+    tn_ag_ints stride;
+    tn_ag_ints padding;
+    tn_ag_ints dilation;
+    int ceil_mode;
+    tn_saved result1_;
+} MaxPool2DWithIndicesBackward0;
+
+static int
+MaxPool2DWithIndicesBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaxPool2DWithIndicesBackward0 *n = (MaxPool2DWithIndicesBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[1] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_max_pool2d_with_indices_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_ints(tn_ag_ints_view(&n->dilation)), tn_ag_value_bool(n->ceil_mode), tn_value_tensor(result1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaxPool2DWithIndicesBackward0_release(tn_node *n_)
+{
+    MaxPool2DWithIndicesBackward0 *n = (MaxPool2DWithIndicesBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result1_);
+    (void)n;
+}
+
+static void
+MaxPool2DWithIndicesBackward0_finalize(tn_node *n_)
+{
+    MaxPool2DWithIndicesBackward0 *n = (MaxPool2DWithIndicesBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->stride);
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_ints(&n->dilation);
+    (void)n;
+}
+
+static int
+MaxPool2DWithIndicesBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaxPool2DWithIndicesBackward0 *n = (MaxPool2DWithIndicesBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->stride);
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->padding);
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_dilation(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->dilation);
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_ceil_mode(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((MaxPool2DWithIndicesBackward0 *)self)->ceil_mode);
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxPool2DWithIndicesBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyGetSetDef MaxPool2DWithIndicesBackward0_getset[] = {
+    {"_saved_self", MaxPool2DWithIndicesBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_kernel_size", MaxPool2DWithIndicesBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_stride", MaxPool2DWithIndicesBackward0_get_stride, NULL, NULL, NULL},
+    {"_saved_padding", MaxPool2DWithIndicesBackward0_get_padding, NULL, NULL, NULL},
+    {"_saved_dilation", MaxPool2DWithIndicesBackward0_get_dilation, NULL, NULL, NULL},
+    {"_saved_ceil_mode", MaxPool2DWithIndicesBackward0_get_ceil_mode, NULL, NULL, NULL},
+    {"_saved_result1", MaxPool2DWithIndicesBackward0_get_result1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaxPool2DWithIndicesBackward0 = {
+    .name = "MaxPool2DWithIndicesBackward0",
+    .basicsize = sizeof(MaxPool2DWithIndicesBackward0),
+    .apply = MaxPool2DWithIndicesBackward0_apply,
+    .release = MaxPool2DWithIndicesBackward0_release,
+    .finalize = MaxPool2DWithIndicesBackward0_finalize,
+    .traverse = MaxPool2DWithIndicesBackward0_traverse,
+    .getset = MaxPool2DWithIndicesBackward0_getset,
+    .op = "aten::max_pool2d_with_indices",
+};
+
+/* aten::max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) */
+PyObject *
+tn_ag_record_max_pool2d_with_indices(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MaxPool2DWithIndicesBackward0 *n = (MaxPool2DWithIndicesBackward0 *)tn_node_new(&tn_kind_MaxPool2DWithIndicesBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[2]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[3]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dilation, &a_[4]) < 0) goto fail_;
+    n->ceil_mode = (int)a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MaxPool2DWithIndicesBackwardBackward0: aten::max_pool2d_with_indices_backward
+ *   grad_output: max_pool_double_backward(grad, indices, 2)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+    tn_ag_type_and_size self_info;
+} MaxPool2DWithIndicesBackwardBackward0;
+
+static int
+MaxPool2DWithIndicesBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaxPool2DWithIndicesBackwardBackward0 *n = (MaxPool2DWithIndicesBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(2));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaxPool2DWithIndicesBackwardBackward0_release(tn_node *n_)
+{
+    MaxPool2DWithIndicesBackwardBackward0 *n = (MaxPool2DWithIndicesBackwardBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+MaxPool2DWithIndicesBackwardBackward0_finalize(tn_node *n_)
+{
+    MaxPool2DWithIndicesBackwardBackward0 *n = (MaxPool2DWithIndicesBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+MaxPool2DWithIndicesBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaxPool2DWithIndicesBackwardBackward0 *n = (MaxPool2DWithIndicesBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaxPool2DWithIndicesBackwardBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxPool2DWithIndicesBackwardBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef MaxPool2DWithIndicesBackwardBackward0_getset[] = {
+    {"_saved_indices", MaxPool2DWithIndicesBackwardBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaxPool2DWithIndicesBackwardBackward0 = {
+    .name = "MaxPool2DWithIndicesBackwardBackward0",
+    .basicsize = sizeof(MaxPool2DWithIndicesBackwardBackward0),
+    .apply = MaxPool2DWithIndicesBackwardBackward0_apply,
+    .release = MaxPool2DWithIndicesBackwardBackward0_release,
+    .finalize = MaxPool2DWithIndicesBackwardBackward0_finalize,
+    .traverse = MaxPool2DWithIndicesBackwardBackward0_traverse,
+    .getset = MaxPool2DWithIndicesBackwardBackward0_getset,
+    .op = "aten::max_pool2d_with_indices_backward",
+};
+
+/* aten::max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
+PyObject *
+tn_ag_record_max_pool2d_with_indices_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[7]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    MaxPool2DWithIndicesBackwardBackward0 *n = (MaxPool2DWithIndicesBackwardBackward0 *)tn_node_new(&tn_kind_MaxPool2DWithIndicesBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -8,264 +8,6 @@
 
 #include <math.h>
 
-/* SpecialI1EBackward0: aten::special_i1e
- *   self: i1e_backward(grad, self, result)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved result_;
-} SpecialI1EBackward0;
-
-static int
-SpecialI1EBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_i1e_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialI1EBackward0_release(tn_node *n_)
-{
-    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-SpecialI1EBackward0_finalize(tn_node *n_)
-{
-    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
-    (void)n;
-}
-
-static int
-SpecialI1EBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SpecialI1EBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialI1EBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-SpecialI1EBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialI1EBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef SpecialI1EBackward0_getset[] = {
-    {"_saved_self", SpecialI1EBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", SpecialI1EBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialI1EBackward0 = {
-    .name = "SpecialI1EBackward0",
-    .basicsize = sizeof(SpecialI1EBackward0),
-    .apply = SpecialI1EBackward0_apply,
-    .release = SpecialI1EBackward0_release,
-    .finalize = SpecialI1EBackward0_finalize,
-    .traverse = SpecialI1EBackward0_traverse,
-    .getset = SpecialI1EBackward0_getset,
-    .op = "aten::special_i1e",
-};
-
-/* aten::special_i1e(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_special_i1e(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)tn_node_new(&tn_kind_SpecialI1EBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SpecialLogNdtrBackward0: aten::special_log_ndtr
- *   self: grad / std::sqrt(2 * M_PI) * (result + self.pow(2) / 2).neg().exp()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved result_;
-} SpecialLogNdtrBackward0;
-
-static int
-SpecialLogNdtrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    PyObject *t_[9] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_pow__Tensor_Scalar, (tn_value[]){tn_value_tensor(self), tn_value_int(INT64_C(2))});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(2))});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(t_[4]), tn_value_int(1)});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[5])});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[7])});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[8]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 9);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialLogNdtrBackward0_release(tn_node *n_)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-SpecialLogNdtrBackward0_finalize(tn_node *n_)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    (void)n;
-}
-
-static int
-SpecialLogNdtrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SpecialLogNdtrBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-SpecialLogNdtrBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef SpecialLogNdtrBackward0_getset[] = {
-    {"_saved_self", SpecialLogNdtrBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", SpecialLogNdtrBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialLogNdtrBackward0 = {
-    .name = "SpecialLogNdtrBackward0",
-    .basicsize = sizeof(SpecialLogNdtrBackward0),
-    .apply = SpecialLogNdtrBackward0_apply,
-    .release = SpecialLogNdtrBackward0_release,
-    .finalize = SpecialLogNdtrBackward0_finalize,
-    .traverse = SpecialLogNdtrBackward0_traverse,
-    .getset = SpecialLogNdtrBackward0_getset,
-    .op = "aten::special_log_ndtr",
-};
-
-/* aten::special_log_ndtr(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_special_log_ndtr(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)tn_node_new(&tn_kind_SpecialLogNdtrBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* SpecialNdtriBackward0: aten::special_ndtri
  *   self: grad * std::sqrt(2 * M_PI) * (result.square() / 2).exp()
  */
@@ -5308,6 +5050,278 @@ fail_:
     return NULL;
 }
 
+/* UpsampleBilinear2DBackward0: aten::upsample_bilinear2d
+ *   self: upsample_bilinear2d_backward_symint(grad, output_size, self.sym_sizes(), align_corners, scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_ints output_size;
+    int align_corners;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleBilinear2DBackward0;
+
+static int
+UpsampleBilinear2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleBilinear2DBackward0 *n = (UpsampleBilinear2DBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_bilinear2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->align_corners), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleBilinear2DBackward0_release(tn_node *n_)
+{
+    UpsampleBilinear2DBackward0 *n = (UpsampleBilinear2DBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleBilinear2DBackward0_finalize(tn_node *n_)
+{
+    UpsampleBilinear2DBackward0 *n = (UpsampleBilinear2DBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleBilinear2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleBilinear2DBackward0 *n = (UpsampleBilinear2DBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleBilinear2DBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleBilinear2DBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UpsampleBilinear2DBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleBilinear2DBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleBilinear2DBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((UpsampleBilinear2DBackward0 *)self)->align_corners);
+}
+
+static PyObject *
+UpsampleBilinear2DBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleBilinear2DBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleBilinear2DBackward0_getset[] = {
+    {"_saved_self_sym_sizes", UpsampleBilinear2DBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_output_size", UpsampleBilinear2DBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_align_corners", UpsampleBilinear2DBackward0_get_align_corners, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleBilinear2DBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleBilinear2DBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleBilinear2DBackward0 = {
+    .name = "UpsampleBilinear2DBackward0",
+    .basicsize = sizeof(UpsampleBilinear2DBackward0),
+    .apply = UpsampleBilinear2DBackward0_apply,
+    .release = UpsampleBilinear2DBackward0_release,
+    .finalize = UpsampleBilinear2DBackward0_finalize,
+    .traverse = UpsampleBilinear2DBackward0_traverse,
+    .getset = UpsampleBilinear2DBackward0_getset,
+    .op = "aten::upsample_bilinear2d",
+};
+
+/* aten::upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_bilinear2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleBilinear2DBackward0 *n = (UpsampleBilinear2DBackward0 *)tn_node_new(&tn_kind_UpsampleBilinear2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->align_corners = (int)a_[2].u.i;
+    n->scales_h = (tn_opt_double){a_[3].tag != TN_V_NONE, a_[3].u.d};
+    n->scales_w = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UpsampleBilinear2DBackwardBackward0: aten::upsample_bilinear2d_backward
+ *   grad_output: upsample_bilinear2d_symint(grad, output_size, align_corners, scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints output_size;
+    int align_corners;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleBilinear2DBackwardBackward0;
+
+static int
+UpsampleBilinear2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleBilinear2DBackwardBackward0 *n = (UpsampleBilinear2DBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_bilinear2d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_bool(n->align_corners), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleBilinear2DBackwardBackward0_release(tn_node *n_)
+{
+    UpsampleBilinear2DBackwardBackward0 *n = (UpsampleBilinear2DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleBilinear2DBackwardBackward0_finalize(tn_node *n_)
+{
+    UpsampleBilinear2DBackwardBackward0 *n = (UpsampleBilinear2DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleBilinear2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleBilinear2DBackwardBackward0 *n = (UpsampleBilinear2DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleBilinear2DBackwardBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleBilinear2DBackwardBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleBilinear2DBackwardBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((UpsampleBilinear2DBackwardBackward0 *)self)->align_corners);
+}
+
+static PyObject *
+UpsampleBilinear2DBackwardBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DBackwardBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleBilinear2DBackwardBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleBilinear2DBackwardBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleBilinear2DBackwardBackward0_getset[] = {
+    {"_saved_output_size", UpsampleBilinear2DBackwardBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_align_corners", UpsampleBilinear2DBackwardBackward0_get_align_corners, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleBilinear2DBackwardBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleBilinear2DBackwardBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleBilinear2DBackwardBackward0 = {
+    .name = "UpsampleBilinear2DBackwardBackward0",
+    .basicsize = sizeof(UpsampleBilinear2DBackwardBackward0),
+    .apply = UpsampleBilinear2DBackwardBackward0_apply,
+    .release = UpsampleBilinear2DBackwardBackward0_release,
+    .finalize = UpsampleBilinear2DBackwardBackward0_finalize,
+    .traverse = UpsampleBilinear2DBackwardBackward0_traverse,
+    .getset = UpsampleBilinear2DBackwardBackward0_getset,
+    .op = "aten::upsample_bilinear2d_backward",
+};
+
+/* aten::upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_bilinear2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleBilinear2DBackwardBackward0 *n = (UpsampleBilinear2DBackwardBackward0 *)tn_node_new(&tn_kind_UpsampleBilinear2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->align_corners = (int)a_[3].u.i;
+    n->scales_h = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
+    n->scales_w = (tn_opt_double){a_[5].tag != TN_V_NONE, a_[5].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* UpsampleLinear1DBackward0: aten::upsample_linear1d
  *   self: upsample_linear1d_backward_symint(grad, output_size, self.sym_sizes(), align_corners, scales)
  */
@@ -5426,6 +5440,260 @@ tn_ag_record_upsample_linear1d(tn_op *op_, tn_value *a_)
     if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
     n->align_corners = (int)a_[2].u.i;
     n->scales = (tn_opt_double){a_[3].tag != TN_V_NONE, a_[3].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UpsampleNearest2DBackward0: aten::upsample_nearest2d
+ *   self: upsample_nearest2d_backward_symint(grad, output_size, self.sym_sizes(), scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_ints output_size;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleNearest2DBackward0;
+
+static int
+UpsampleNearest2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleNearest2DBackward0 *n = (UpsampleNearest2DBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_nearest2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleNearest2DBackward0_release(tn_node *n_)
+{
+    UpsampleNearest2DBackward0 *n = (UpsampleNearest2DBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleNearest2DBackward0_finalize(tn_node *n_)
+{
+    UpsampleNearest2DBackward0 *n = (UpsampleNearest2DBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleNearest2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleNearest2DBackward0 *n = (UpsampleNearest2DBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleNearest2DBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleNearest2DBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UpsampleNearest2DBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleNearest2DBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleNearest2DBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleNearest2DBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleNearest2DBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleNearest2DBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleNearest2DBackward0_getset[] = {
+    {"_saved_self_sym_sizes", UpsampleNearest2DBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_output_size", UpsampleNearest2DBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleNearest2DBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleNearest2DBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleNearest2DBackward0 = {
+    .name = "UpsampleNearest2DBackward0",
+    .basicsize = sizeof(UpsampleNearest2DBackward0),
+    .apply = UpsampleNearest2DBackward0_apply,
+    .release = UpsampleNearest2DBackward0_release,
+    .finalize = UpsampleNearest2DBackward0_finalize,
+    .traverse = UpsampleNearest2DBackward0_traverse,
+    .getset = UpsampleNearest2DBackward0_getset,
+    .op = "aten::upsample_nearest2d",
+};
+
+/* aten::upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_nearest2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleNearest2DBackward0 *n = (UpsampleNearest2DBackward0 *)tn_node_new(&tn_kind_UpsampleNearest2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->scales_h = (tn_opt_double){a_[2].tag != TN_V_NONE, a_[2].u.d};
+    n->scales_w = (tn_opt_double){a_[3].tag != TN_V_NONE, a_[3].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UpsampleNearest2DBackwardBackward0: aten::upsample_nearest2d_backward
+ *   grad_output: upsample_nearest2d_symint(grad, output_size, scales_h, scales_w)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints output_size;
+    tn_opt_double scales_h;
+    tn_opt_double scales_w;
+} UpsampleNearest2DBackwardBackward0;
+
+static int
+UpsampleNearest2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UpsampleNearest2DBackwardBackward0 *n = (UpsampleNearest2DBackwardBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_upsample_nearest2d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->output_size)), (n->scales_h.has ? tn_value_double(n->scales_h.v) : (tn_value){0}), (n->scales_w.has ? tn_value_double(n->scales_w.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UpsampleNearest2DBackwardBackward0_release(tn_node *n_)
+{
+    UpsampleNearest2DBackwardBackward0 *n = (UpsampleNearest2DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UpsampleNearest2DBackwardBackward0_finalize(tn_node *n_)
+{
+    UpsampleNearest2DBackwardBackward0 *n = (UpsampleNearest2DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->output_size);
+    (void)n;
+}
+
+static int
+UpsampleNearest2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UpsampleNearest2DBackwardBackward0 *n = (UpsampleNearest2DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UpsampleNearest2DBackwardBackward0_get_output_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UpsampleNearest2DBackwardBackward0 *)self)->output_size);
+}
+
+static PyObject *
+UpsampleNearest2DBackwardBackward0_get_scales_h(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleNearest2DBackwardBackward0 *)self)->scales_h);
+}
+
+static PyObject *
+UpsampleNearest2DBackwardBackward0_get_scales_w(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((UpsampleNearest2DBackwardBackward0 *)self)->scales_w);
+}
+
+static PyGetSetDef UpsampleNearest2DBackwardBackward0_getset[] = {
+    {"_saved_output_size", UpsampleNearest2DBackwardBackward0_get_output_size, NULL, NULL, NULL},
+    {"_saved_scales_h", UpsampleNearest2DBackwardBackward0_get_scales_h, NULL, NULL, NULL},
+    {"_saved_scales_w", UpsampleNearest2DBackwardBackward0_get_scales_w, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UpsampleNearest2DBackwardBackward0 = {
+    .name = "UpsampleNearest2DBackwardBackward0",
+    .basicsize = sizeof(UpsampleNearest2DBackwardBackward0),
+    .apply = UpsampleNearest2DBackwardBackward0_apply,
+    .release = UpsampleNearest2DBackwardBackward0_release,
+    .finalize = UpsampleNearest2DBackwardBackward0_finalize,
+    .traverse = UpsampleNearest2DBackwardBackward0_traverse,
+    .getset = UpsampleNearest2DBackwardBackward0_getset,
+    .op = "aten::upsample_nearest2d_backward",
+};
+
+/* aten::upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *
+tn_ag_record_upsample_nearest2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UpsampleNearest2DBackwardBackward0 *n = (UpsampleNearest2DBackwardBackward0 *)tn_node_new(&tn_kind_UpsampleNearest2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->output_size, &a_[1]) < 0) goto fail_;
+    n->scales_h = (tn_opt_double){a_[3].tag != TN_V_NONE, a_[3].u.d};
+    n->scales_w = (tn_opt_double){a_[4].tag != TN_V_NONE, a_[4].u.d};
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -119,6 +119,28 @@ glue___xor____Tensor(tn_value *a)
     );
 }
 
+/* aten::_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
+static PyObject *
+glue__adaptive_avg_pool2d(tn_value *a)
+{
+    return tn_op__adaptive_avg_pool2d(
+        &tn_ops[TN_OP__adaptive_avg_pool2d],
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE}
+    );
+}
+
+/* aten::_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor */
+static PyObject *
+glue__adaptive_avg_pool2d_backward(tn_value *a)
+{
+    return tn_op__adaptive_avg_pool2d_backward(
+        &tn_ops[TN_OP__adaptive_avg_pool2d_backward],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t)
+    );
+}
+
 /* aten::_conj(Tensor(a) self) -> Tensor(a) */
 static PyObject *
 glue__conj(tn_value *a)
@@ -1611,6 +1633,39 @@ glue_atanh(tn_value *a)
     return tn_op_atanh(
         &tn_ops[TN_OP_atanh],
         TN_T(a[0].u.t)
+    );
+}
+
+/* aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
+static PyObject *
+glue_avg_pool2d(tn_value *a)
+{
+    return tn_op_avg_pool2d(
+        &tn_ops[TN_OP_avg_pool2d],
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
+        (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
+        (tn_ints){a[3].u.ints, a[3].n, a[3].tag == TN_V_NONE},
+        (a[4].u.i != 0),
+        (a[5].u.i != 0),
+        (tn_opt_int){a[6].tag != TN_V_NONE, a[6].u.i}
+    );
+}
+
+/* aten::avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+static PyObject *
+glue_avg_pool2d_backward(tn_value *a)
+{
+    return tn_op_avg_pool2d_backward(
+        &tn_ops[TN_OP_avg_pool2d_backward],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
+        (tn_ints){a[3].u.ints, a[3].n, a[3].tag == TN_V_NONE},
+        (tn_ints){a[4].u.ints, a[4].n, a[4].tag == TN_V_NONE},
+        (a[5].u.i != 0),
+        (a[6].u.i != 0),
+        (tn_opt_int){a[7].tag != TN_V_NONE, a[7].u.i}
     );
 }
 
@@ -4208,6 +4263,38 @@ glue_max__other(tn_value *a)
         &tn_ops[TN_OP_max__other],
         TN_T(a[0].u.t),
         TN_T(a[1].u.t)
+    );
+}
+
+/* aten::max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) */
+static PyObject *
+glue_max_pool2d_with_indices(tn_value *a)
+{
+    return tn_op_max_pool2d_with_indices(
+        &tn_ops[TN_OP_max_pool2d_with_indices],
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
+        (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
+        (tn_ints){a[3].u.ints, a[3].n, a[3].tag == TN_V_NONE},
+        (tn_ints){a[4].u.ints, a[4].n, a[4].tag == TN_V_NONE},
+        (a[5].u.i != 0)
+    );
+}
+
+/* aten::max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
+static PyObject *
+glue_max_pool2d_with_indices_backward(tn_value *a)
+{
+    return tn_op_max_pool2d_with_indices_backward(
+        &tn_ops[TN_OP_max_pool2d_with_indices_backward],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
+        (tn_ints){a[3].u.ints, a[3].n, a[3].tag == TN_V_NONE},
+        (tn_ints){a[4].u.ints, a[4].n, a[4].tag == TN_V_NONE},
+        (tn_ints){a[5].u.ints, a[5].n, a[5].tag == TN_V_NONE},
+        (a[6].u.i != 0),
+        TN_T(a[7].u.t)
     );
 }
 
@@ -6941,6 +7028,87 @@ glue_unsqueeze_(tn_value *a)
     );
 }
 
+/* aten::upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+static PyObject *
+glue_upsample_bilinear2d(tn_value *a)
+{
+    return tn_op_upsample_bilinear2d(
+        &tn_ops[TN_OP_upsample_bilinear2d],
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
+        (a[2].u.i != 0),
+        (tn_opt_double){a[3].tag != TN_V_NONE, a[3].u.d},
+        (tn_opt_double){a[4].tag != TN_V_NONE, a[4].u.d}
+    );
+}
+
+/* aten::upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+static PyObject *
+glue_upsample_bilinear2d__vec(tn_value *a)
+{
+    return tn_op_upsample_bilinear2d__vec(
+        &tn_ops[TN_OP_upsample_bilinear2d__vec],
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
+        (a[2].u.i != 0),
+        (tn_doubles){a[3].u.doubles, a[3].n, a[3].tag == TN_V_NONE}
+    );
+}
+
+/* aten::upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+static PyObject *
+glue_upsample_bilinear2d_backward(tn_value *a)
+{
+    return tn_op_upsample_bilinear2d_backward(
+        &tn_ops[TN_OP_upsample_bilinear2d_backward],
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
+        (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
+        (a[3].u.i != 0),
+        (tn_opt_double){a[4].tag != TN_V_NONE, a[4].u.d},
+        (tn_opt_double){a[5].tag != TN_V_NONE, a[5].u.d}
+    );
+}
+
+/* aten::upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+static PyObject *
+glue_upsample_nearest2d(tn_value *a)
+{
+    return tn_op_upsample_nearest2d(
+        &tn_ops[TN_OP_upsample_nearest2d],
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
+        (tn_opt_double){a[2].tag != TN_V_NONE, a[2].u.d},
+        (tn_opt_double){a[3].tag != TN_V_NONE, a[3].u.d}
+    );
+}
+
+/* aten::upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+static PyObject *
+glue_upsample_nearest2d__vec(tn_value *a)
+{
+    return tn_op_upsample_nearest2d__vec(
+        &tn_ops[TN_OP_upsample_nearest2d__vec],
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
+        (tn_doubles){a[2].u.doubles, a[2].n, a[2].tag == TN_V_NONE}
+    );
+}
+
+/* aten::upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+static PyObject *
+glue_upsample_nearest2d_backward(tn_value *a)
+{
+    return tn_op_upsample_nearest2d_backward(
+        &tn_ops[TN_OP_upsample_nearest2d_backward],
+        TN_T(a[0].u.t),
+        (tn_ints){a[1].u.ints, a[1].n, a[1].tag == TN_V_NONE},
+        (tn_ints){a[2].u.ints, a[2].n, a[2].tag == TN_V_NONE},
+        (tn_opt_double){a[3].tag != TN_V_NONE, a[3].u.d},
+        (tn_opt_double){a[4].tag != TN_V_NONE, a[4].u.d}
+    );
+}
+
 /* aten::value_selecting_reduction_backward(Tensor grad, int dim, Tensor indices, SymInt[] sizes, bool keepdim) -> Tensor */
 static PyObject *
 glue_value_selecting_reduction_backward(tn_value *a)
@@ -7195,6 +7363,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP___rshift____Tensor, glue___rshift____Tensor, 1, "bool,uint8,int8,int16,int32,int64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64)},
     {TN_OP___xor____Scalar, glue___xor____Scalar, 1, "bool,uint8,int8,int16,int32,int64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64)},
     {TN_OP___xor____Tensor, glue___xor____Tensor, 1, "bool,uint8,int8,int16,int32,int64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64)},
+    {TN_OP__adaptive_avg_pool2d, glue__adaptive_avg_pool2d, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP__adaptive_avg_pool2d_backward, glue__adaptive_avg_pool2d_backward, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP__conj, glue__conj, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__conj_physical, glue__conj_physical, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP__convolution_double_backward, glue__convolution_double_backward, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -7321,6 +7491,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_atan, glue_atan, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_atan2, glue_atan2, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_atanh, glue_atanh, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_avg_pool2d, glue_avg_pool2d, 0, "int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_avg_pool2d_backward, glue_avg_pool2d_backward, 0, "int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_baddbmm, glue_baddbmm, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_bernoulli, glue_bernoulli, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_bernoulli__p, glue_bernoulli__p, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -7539,6 +7711,8 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_max, glue_max, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_max__dim, glue_max__dim, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_max__other, glue_max__other, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_max_pool2d_with_indices, glue_max_pool2d_with_indices, 0, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_max_pool2d_with_indices_backward, glue_max_pool2d_with_indices_backward, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_maximum, glue_maximum, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_mean, glue_mean, 1, "float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
     {TN_OP_mean__dim, glue_mean__dim, 1, "float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
@@ -7764,6 +7938,12 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_uniform_, glue_uniform_, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_unsqueeze, glue_unsqueeze, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_unsqueeze_, glue_unsqueeze_, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
+    {TN_OP_upsample_bilinear2d, glue_upsample_bilinear2d, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_upsample_bilinear2d__vec, glue_upsample_bilinear2d__vec, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_upsample_bilinear2d_backward, glue_upsample_bilinear2d_backward, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_upsample_nearest2d, glue_upsample_nearest2d, 0, "uint8,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_upsample_nearest2d__vec, glue_upsample_nearest2d__vec, 0, "uint8,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_upsample_nearest2d_backward, glue_upsample_nearest2d_backward, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_value_selecting_reduction_backward, glue_value_selecting_reduction_backward, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_var, glue_var, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_var__correction, glue_var__correction, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},

@@ -33,6 +33,10 @@ PyObject *tn_op___rshift____Tensor(const tn_op *overload, TensorObject *self, Te
 PyObject *tn_op___xor____Scalar(const tn_op *overload, TensorObject *self, const tn_value *other);
 /* aten::__xor__.Tensor(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op___xor____Tensor(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
+PyObject *tn_op__adaptive_avg_pool2d(const tn_op *overload, TensorObject *self, tn_ints output_size);
+/* aten::_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *tn_op__adaptive_avg_pool2d_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self);
 /* aten::_conj(Tensor(a) self) -> Tensor(a) */
 PyObject *tn_op__conj(const tn_op *overload, TensorObject *self);
 /* aten::_conj_physical(Tensor self) -> Tensor */
@@ -285,6 +289,10 @@ PyObject *tn_op_atan(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_atan2(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::atanh(Tensor self) -> Tensor */
 PyObject *tn_op_atanh(const tn_op *overload, TensorObject *self);
+/* aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
+PyObject *tn_op_avg_pool2d(const tn_op *overload, TensorObject *self, tn_ints kernel_size, tn_ints stride, tn_ints padding, bool ceil_mode, bool count_include_pad, tn_opt_int divisor_override);
+/* aten::avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+PyObject *tn_op_avg_pool2d_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, tn_ints kernel_size, tn_ints stride, tn_ints padding, bool ceil_mode, bool count_include_pad, tn_opt_int divisor_override);
 /* aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
 PyObject *tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, TensorObject *batch2, const tn_value *beta, const tn_value *alpha);
 /* aten::bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
@@ -721,6 +729,10 @@ PyObject *tn_op_max(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_max__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim);
 /* aten::max.other(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_max__other(const tn_op *overload, TensorObject *self, TensorObject *other);
+/* aten::max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) */
+PyObject *tn_op_max_pool2d_with_indices(const tn_op *overload, TensorObject *self, tn_ints kernel_size, tn_ints stride, tn_ints padding, tn_ints dilation, bool ceil_mode);
+/* aten::max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
+PyObject *tn_op_max_pool2d_with_indices_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, tn_ints kernel_size, tn_ints stride, tn_ints padding, tn_ints dilation, bool ceil_mode, TensorObject *indices);
 /* aten::maximum(Tensor self, Tensor other) -> Tensor */
 PyObject *tn_op_maximum(const tn_op *overload, TensorObject *self, TensorObject *other);
 /* aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
@@ -1171,6 +1183,18 @@ PyObject *tn_op_uniform_(const tn_op *overload, TensorObject *self, double from,
 PyObject *tn_op_unsqueeze(const tn_op *overload, TensorObject *self, int64_t dim);
 /* aten::unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!) */
 PyObject *tn_op_unsqueeze_(const tn_op *overload, TensorObject *self, int64_t dim);
+/* aten::upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *tn_op_upsample_bilinear2d(const tn_op *overload, TensorObject *self, tn_ints output_size, bool align_corners, tn_opt_double scales_h, tn_opt_double scales_w);
+/* aten::upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor */
+PyObject *tn_op_upsample_bilinear2d__vec(const tn_op *overload, TensorObject *input, tn_ints output_size, bool align_corners, tn_doubles scale_factors);
+/* aten::upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *tn_op_upsample_bilinear2d_backward(const tn_op *overload, TensorObject *grad_output, tn_ints output_size, tn_ints input_size, bool align_corners, tn_opt_double scales_h, tn_opt_double scales_w);
+/* aten::upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *tn_op_upsample_nearest2d(const tn_op *overload, TensorObject *self, tn_ints output_size, tn_opt_double scales_h, tn_opt_double scales_w);
+/* aten::upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor */
+PyObject *tn_op_upsample_nearest2d__vec(const tn_op *overload, TensorObject *input, tn_ints output_size, tn_doubles scale_factors);
+/* aten::upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
+PyObject *tn_op_upsample_nearest2d_backward(const tn_op *overload, TensorObject *grad_output, tn_ints output_size, tn_ints input_size, tn_opt_double scales_h, tn_opt_double scales_w);
 /* aten::value_selecting_reduction_backward(Tensor grad, int dim, Tensor indices, SymInt[] sizes, bool keepdim) -> Tensor */
 PyObject *tn_op_value_selecting_reduction_backward(const tn_op *overload, TensorObject *grad, int64_t dim, TensorObject *indices, tn_ints sizes, bool keepdim);
 /* aten::var(Tensor self, bool unbiased=True) -> Tensor */
