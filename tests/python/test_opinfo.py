@@ -16,10 +16,12 @@ import opinfo  # noqa: E402
 
 # `.venv/bin/python tools/opinfo.py` at this commit: 702 OpInfos, 671 measured. The counts leave
 # out MACHINE (below), whose verdict is checked on its own.
-EXPECTED = {"agree": 566, "refused": 102, "wrong": 1, "not measured": 31}
+EXPECTED = {"agree": 659, "refused": 8, "wrong": 2, "not measured": 31}
 # OpInfos with at least one wrong sample (their first difference is in docs/opinfo.md):
-# scaled_dot_product_attention (one sample 1.05x the bound)
-WRONG = {"nn.functional.scaled_dot_product_attention"}
+# scaled_dot_product_attention (one sample 1.05x the bound); pca_lowrank (one sample 1.016x the
+# bound: its random projection goes through our QR, which runs LAPACK in double, and upstream's
+# error on that element is one sample of its own float32 rounding)
+WRONG = {"nn.functional.scaled_dot_product_attention", "pca_lowrank"}
 # Note [Machine-dependent OpInfos]: the bound of the derived tolerance is upstream's own float32
 # error, and for these two it depends on the CPU upstream's oracle runs on: on an AVX512 machine
 # oneDNN's conv3d is 2.2e-6 off float64 on one element where ours (im2col + our GEMM) is 1.1e-5
