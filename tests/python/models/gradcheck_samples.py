@@ -230,7 +230,15 @@ HAND = {
 # overload -> why it has no gradcheck sample. Each reason is checked where it can be: an
 # overload listed as "integer-only" has no floating dtype in its kernel's claim.
 INTEGER_ONLY = "integer-only (kernels.yaml claims no floating dtype; derivatives.yaml: not differentiable)"
+COMPLEX_AUTOGRAD = ("complex autograd refuses by name in torchnative (the derivative formulas' conjugations are "
+                    "not translated yet); the forward is golden-verified")
+RANDOM_DRAW = ("a random draw each call: gradcheck's finite differences would see other draws; backward golden "
+               "cases seed both sides alike")
 EXCLUDED = {
+    **{name: COMPLEX_AUTOGRAD for name in ("_conj", "_conj_physical", "_fft_c2c", "_fft_c2r", "_fft_r2c", "_neg_view",
+                                           "complex", "conj_physical", "imag", "polar", "view_as_complex",
+                                           "view_as_real")},
+    "log_normal_": RANDOM_DRAW, "rrelu_with_noise": RANDOM_DRAW,
     "bitwise_and.Scalar": INTEGER_ONLY, "bitwise_and.Tensor": INTEGER_ONLY, "bitwise_or.Scalar": INTEGER_ONLY,
     "bitwise_or.Tensor": INTEGER_ONLY, "bitwise_xor.Scalar": INTEGER_ONLY, "bitwise_xor.Tensor": INTEGER_ONLY,
     "bitwise_not": INTEGER_ONLY, "bitwise_left_shift.Tensor": INTEGER_ONLY,
@@ -286,6 +294,10 @@ def samples() -> dict[str, tuple[str, str]]:
 # that are not the true derivative (normal: zeros for mean/std; as_strided_scatter), ops
 # upstream does not differentiate (floor_divide, bernoulli.p, geqrf, the LDL factorization).
 UPSTREAM_FAILS = {
+    'igamma': "NotImplementedError: the derivative for 'igamma: input' is not implemented.",
+    'igammac': "NotImplementedError: the derivative for 'igammac: input' is not implemented.",
+    'special_zeta': "NotImplementedError: the derivative for 'zeta' is not implemented.",
+    'special_zeta.other_scalar': "NotImplementedError: the derivative for 'zeta' is not implemented.",
     '_scaled_dot_product_flash_attention_for_cpu_backward': 'RuntimeError: derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not implemented',
     'as_strided_scatter': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
     'bernoulli.p': 'RuntimeError: derivative for aten::bernoulli is not implemented',
@@ -306,6 +318,10 @@ UPSTREAM_FAILS = {
 # that upstream fails too (as_strided_scatter with upstream's formula and upstream's Jacobian
 # mismatch), and two linalg derivatives not written yet.
 OURS_PINNED = {
+    'igamma': "NotImplementedError: the derivative for 'igamma: input' is not implemented.",
+    'igammac': "NotImplementedError: the derivative for 'igammac: input' is not implemented.",
+    'special_zeta': "NotImplementedError: the derivative for 'zeta' is not implemented.",
+    'special_zeta.other_scalar': "NotImplementedError: the derivative for 'zeta' is not implemented.",
     '_scaled_dot_product_flash_attention_for_cpu_backward': 'RuntimeError: derivative for aten::_scaled_dot_product_flash_attention_for_cpu_backward is not implemented',
     'as_strided_scatter': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
     'bernoulli.p': 'RuntimeError: derivative for aten::bernoulli.p is not implemented',
