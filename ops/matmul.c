@@ -385,19 +385,6 @@ tn_op_matmul(const tn_op *overload, TensorObject *self, TensorObject *other)
     return (PyObject *)out;
 }
 
-int
-tn_linear_fuses_bias(const TensorObject *input, const TensorObject *bias)
-{
-    if (!bias)
-        return 0;
-    if (input->ndim == 2)
-        return 1;
-    int big = 0;
-    for (int i = 0; i < bias->ndim; i++)
-        big += bias->sizes[i] != 1;
-    return (bias->ndim == 1 || big == 1) && tn_tensor_is_contiguous(bias) && tn_tensor_is_contiguous(input);
-}
-
 /* linear: y = x @ W^T + b. W [out, in] is read in place (its transpose is just strides). f32,
  * f16 and bf16 with a contiguous row-major W take tn_linear; everything else is a strided GEMM. */
 PyObject *

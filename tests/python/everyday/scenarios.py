@@ -782,8 +782,9 @@ def refusal_cases():
         "vmap": lambda: torch.vmap(_jit_target)(torch.ones(2)),
         "func_grad": lambda: torch.func.grad(lambda x: x.sum())(torch.ones(2)),
         "func_jacrev": lambda: torch.func.jacrev(_jit_target)(torch.ones(2)),
-        # bicubic computes now (torch._decomp through _unsafe_index); antialiasing still refuses
-        "interpolate_antialias": lambda: F.interpolate(torch.ones(1, 1, 4, 4), scale_factor=2, mode="bilinear",
+        # bicubic computes now (torch._decomp through _unsafe_index), so does bilinear antialiasing;
+        # bicubic antialiasing still refuses
+        "interpolate_antialias": lambda: F.interpolate(torch.ones(1, 1, 4, 4), scale_factor=2, mode="bicubic",
                                                        antialias=True),
         "bincount": lambda: torch.bincount(torch.tensor([1, 2])),
         "bincount_aten": lambda: torch.ops.aten.bincount(torch.tensor([1, 2])),

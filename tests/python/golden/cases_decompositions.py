@@ -460,7 +460,6 @@ EI, EO = "literal([1, 2, 4, 5, 4, 3, 2, 9], torch.int64)", "literal([0, 3, 3, 5]
 add("embedding_bag.padding_idx", {
     **{f"{m}_{p}": f"{F}.embedding_bag({EI}, {EW}, {EO}, mode='{m}', padding_idx={p})" for m in ("sum", "mean", "max") for p in ("None", "4", "-6")},
     "weights": f"{F}.embedding_bag({EI}, {EW}, {EO}, per_sample_weights=randn(8, seed=2))",
-    "last": f"{F}.embedding_bag({EI}, {EW}, {EO}, mode='mean', include_last_offset=True)",
     "2d": f"{F}.embedding_bag(literal([[1, 2, 4], [5, 4, 9]], torch.int64), {EW}, mode='max')",
     "int32": f"{F}.embedding_bag({EI}.int(), {EW}, {EO}.int(), mode='mean')",
     "nan": f"{F}.embedding_bag(literal([0, 1], torch.int64), literal([[float('nan'), 1.0], [2.0, float('nan')]]), literal([0], torch.int64), mode='max')",
@@ -473,8 +472,13 @@ add("embedding_bag.padding_idx", {
     "offset0": f"torch.embedding_bag({EW}, literal([1, 2], torch.int64), literal([1], torch.int64))",
     "weights_mean": f"torch.embedding_bag({EW}, literal([1, 2], torch.int64), literal([0], torch.int64), False, 1, False, torch.ones(2))"})
 add("embedding_bag", {"0": f"torch.ops.aten.embedding_bag({EW}, {EI}, {EO}, False, 1, False, None, False)"})
-add("_embedding_bag", {"0": f"torch.ops.aten._embedding_bag({EW}, {EI}, {EO}, False, 2, False, None, False, 4)",
-                       "sum": f"torch.ops.aten._embedding_bag({EW}, {EI}, {EO}, False, 0, False, randn(8, seed=2), True, -1)"})
+add("_embedding_bag", {"0": f"torch.ops.aten._embedding_bag({EW}, {EI}, {EO}, False, 2, False, None, False, 4)"})
+# compared exactly: with an empty bag in the result upstream's float64 rerun moves the derived bound
+# past the self-test's injected faults (ours is upstream's result bit for bit)
+add("embedding_bag.padding_idx", {"last": f"{F}.embedding_bag({EI}, {EW}, {EO}, mode='mean', include_last_offset=True)"},
+    exact=True)
+add("_embedding_bag", {"sum": f"torch.ops.aten._embedding_bag({EW}, {EI}, {EO}, False, 0, False, randn(8, seed=2), True, -1)"},
+    exact=True)
 add("_embedding_bag_forward_only", {"0": f"torch.ops.aten._embedding_bag_forward_only({EW}, {EI}, {EO}, False, 1, False, None, False, 4)"})
 
 AA = "randn(2, 3, 10, 20, seed=1)"

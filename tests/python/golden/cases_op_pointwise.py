@@ -167,7 +167,7 @@ MORE_EDGES = {
     "special_ndtri": C("literal([0.0, 1.0, 0.5, 1e-20, 1e-5, 0.13, 0.87, 1.0 - 1e-7, -0.5, 1.5], torch.{dtype})"),
     "special_erfcx": C("literal([-26.8, -26.6, -9.5, -6.2, -6.0, 49.0, 51.0, 1e8, 4e-16, -1e-3], torch.{dtype})"),
     "special_log_ndtr": C("literal([-40.0, -10.0, -1.0, -0.999, 0.0, 6.0, 40.0], torch.{dtype})"),
-    "special_airy_ai": C("literal([-2.1, -2.09, 2.08, 2.09, 8.3, 8.33, 103.0, 104.0, -50.0, -1e4], torch.{dtype})"),
+    "special_airy_ai": C("literal([-2.1, -2.09, 2.08, 2.09, 8.3, 8.33, 103.0, 104.0, -5.0], torch.{dtype})"),  # far negative: float32 garbage on both sides, the derived bound then catches nothing
 }
 for name, fn, role in (("i0", "torch.i0", "any"), ("special_i0e", "torch.special.i0e", "any"),
                        ("special_i1", "torch.special.i1", "any"), ("special_i1e", "torch.special.i1e", "any"),
