@@ -591,6 +591,8 @@ tn_op__linalg_solve_ex(const tn_op *overload, TensorObject *A, TensorObject *B, 
 static void
 fill_identity(TensorObject *t, int64_t batch, int64_t n)
 {
+    if (batch == 0 || n == 0)
+        return;  /* an empty result has no data pointer to write through */
     char *p = tn_tensor_data(t);
     size_t es = tn_dtype_size(t->dtype);
     memset(p, 0, (size_t)(batch * n * n) * es);
