@@ -936,7 +936,7 @@ tn_op_linalg_qr(const tn_op *overload, TensorObject *A, const char *mode)
                 else
                     memset(dst, 0, es);
             }
-        if (compute_q) {
+        if (compute_q && m * qcols > 0) {  /* an empty Q has no data pointer */
             /* the reflectors (the first min(n, qcols) columns), then orgqr builds Q in place */
             char *qb = Q + (size_t)(b * m * qcols) * es;
             int64_t c = n < qcols ? n : qcols;
