@@ -136,13 +136,15 @@ class HelperSig:
     defaults: list = dataclasses.field(default_factory=list)  # per param: its default's C++ text, or None
 
 
-def cpp_defaults(text: str) -> list:
-    """Each parameter's default value as written (`bool x = true` -> "true"), or None."""
-    params = re.match(r"\s*.+?\s+\w+\s*\((.*)\)\s*;?\s*$", text, re.S).group(1)
+CPP_SIG = re.compile(r"\s*(.+?)\s+(\w+)\s*\((.*)\)\s*;?\s*$", re.S)
+
+
+def split_cpp_params(params: str) -> list[str]:
+    """A C++ parameter list split at its top-level commas (not those inside <...>), comments
+    dropped."""
     out, depth, cur = [], 0, ""
     for ch in params:
-        depth += ch == "<"
-        depth -= ch == ">"
+        depth += (ch == "<") - (ch == ">")
         if ch == "," and depth == 0:
             out.append(cur)
             cur = ""
@@ -150,30 +152,23 @@ def cpp_defaults(text: str) -> list:
             cur += ch
     if cur.strip():
         out.append(cur)
-    return [p.split("=", 1)[1].strip() if "=" in p else None for p in (re.sub(r"/\*.*?\*/", "", q) for q in out)]
+    return [re.sub(r"/\*.*?\*/", "", p) for p in out]
+
+
+def cpp_defaults(text: str) -> list:
+    """Each parameter's default value as written (`bool x = true` -> "true"), or None."""
+    params = CPP_SIG.match(text).group(3)
+    return [p.split("=", 1)[1].strip() if "=" in p else None for p in split_cpp_params(params)]
 
 
 def parse_cpp_sig(text: str) -> tuple[str, str, list[tuple[str, str]]]:
-    m = re.match(r"\s*(.+?)\s+(\w+)\s*\((.*)\)\s*;?\s*$", text, re.S)
+    m = CPP_SIG.match(text)
     if not m:
         raise SystemExit(f"codegen: cannot parse helper signature {text!r}")
     ret, name, params = m.groups()
-    out, depth, cur = [], 0, ""
-    for ch in params:
-        if ch == "<":
-            depth += 1
-        elif ch == ">":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur)
     plist = []
-    for p in out:
-        p = re.sub(r"/\*.*?\*/", "", p).split("=")[0].strip()
+    for p in split_cpp_params(params):
+        p = p.split("=")[0].strip()
         pm = re.match(r"(.+?)\s*([A-Za-z_]\w*)$", p)
         if not pm:
             raise SystemExit(f"codegen: cannot parse parameter {p!r} of {name}")

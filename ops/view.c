@@ -257,6 +257,19 @@ tn_op_reshape(const tn_op *overload, TensorObject *self, tn_ints shape)
     return r;
 }
 
+/* Whether a view of self with these non-negative sizes and strides at `offset` reaches past self's
+ * storage (a meta tensor has none to reach past): 1 with *need its byte count, 0, or -1 with
+ * the overflow error raised (tn_storage_nbytes). */
+static int
+past_storage(const TensorObject *self, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset,
+             int64_t *need)
+{
+    *need = tn_storage_nbytes(ndim, sizes, strides, tn_dtype_size(self->dtype), offset);
+    if (*need < 0)
+        return -1;
+    return *need > 0 && self->device != TN_DEVICE_META && *need > self->storage->nbytes;
+}
+
 PyObject *
 tn_op__reshape_alias(const tn_op *overload, TensorObject *self, tn_ints size, tn_ints stride)
 {
@@ -276,10 +289,11 @@ tn_op__reshape_alias(const tn_op *overload, TensorObject *self, tn_ints size, tn
     int nonneg = 1;
     for (Py_ssize_t i = 0; i < size.n; i++)
         nonneg &= size.v[i] >= 0 && st[i] >= 0;
-    int64_t need = nonneg ? tn_storage_nbytes((int)size.n, size.v, st, tn_dtype_size(self->dtype), self->offset) : 0;
-    if (need < 0)
+    int64_t need = 0;
+    int past = nonneg ? past_storage(self, (int)size.n, size.v, st, self->offset, &need) : 0;
+    if (past < 0)
         return NULL;
-    if (need > 0 && self->device != TN_DEVICE_META && need > self->storage->nbytes) {
+    if (past) {
         char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
         tn_format_sizes(a, sizeof a, (int)size.n, size.v);
         tn_format_sizes(b, sizeof b, (int)stride.n, stride.v);
@@ -825,10 +839,11 @@ tn_op_as_strided(const tn_op *overload, TensorObject *self, tn_ints size, tn_int
     if (tn_check_ndim(size.n) < 0)
         return NULL;
     /* the storage must hold the furthest element (upstream's checkInBoundsForStorage) */
-    int64_t need = tn_storage_nbytes((int)size.n, size.v, stride.v, tn_dtype_size(self->dtype), off);
-    if (need < 0)
+    int64_t need;
+    int past = past_storage(self, (int)size.n, size.v, stride.v, off, &need);
+    if (past < 0)
         return NULL;
-    if (need > 0 && self->device != TN_DEVICE_META && need > self->storage->nbytes) {
+    if (past) {
         char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
         tn_format_sizes(a, sizeof a, (int)size.n, size.v);
         tn_format_sizes(b, sizeof b, (int)stride.n, stride.v);

@@ -1447,6 +1447,13 @@ def render_fed(run) -> str:
 TRAIN_MD_BEGIN, TRAIN_MD_END = "<!-- bench:train:begin -->", "<!-- bench:train:end -->"
 
 
+def noisy_note(what: str) -> str:
+    """The warning a section carries when its machine was busy (one paragraph line)."""
+    return ("**Noisy machine**: the load average exceeded the CPU count and/or some medians had a spread "
+            f"over 10% across repetitions (other jobs shared the CPUs). Treat {what} as unsettled; "
+            "re-run on a quiet machine.")
+
+
 def kept_section(begin: str, end: str) -> str:
     """A section of the current docs/PERF.md between its markers (measured by its own mode, which a
     full run does not repeat), markers included; "" if it has none."""
@@ -1504,9 +1511,7 @@ def render_kernels(run) -> str:
         noisy = noisy or any(st[s]["median"] and st[s]["spread"] > 0.10 for s in SIDES)
     lines.append("")
     if noisy:
-        lines += ["**Noisy machine**: the load average exceeded the CPU count and/or some medians had a spread "
-                  "over 10% across repetitions (other jobs shared the CPUs). Treat the ratios as unsettled; "
-                  "re-run on a quiet machine.", ""]
+        lines += [noisy_note("the ratios"), ""]
     return "\n".join(lines) + "\n"
 
 
@@ -1579,9 +1584,7 @@ def render_train(run) -> str:
         noisy = noisy or any(t[s]["median"] and t[s]["spread"] > 0.10 for s in SIDES)
     lines.append("")
     if noisy:
-        lines += ["**Noisy machine**: the load average exceeded the CPU count and/or some medians had a spread "
-                  "over 10% across repetitions (other jobs shared the CPUs). Treat ratios near a target as "
-                  "unsettled; re-run on a quiet machine.", ""]
+        lines += [noisy_note("ratios near a target"), ""]
     return "\n".join(lines) + "\n"
 
 
