@@ -125,7 +125,7 @@ def test_pipeline_over_a_list_agrees():
 AUTOCAST_TOLERANT = {"cross_entropy", "cross_entropy float16", "softmax_falls_through",
                      "softmax_falls_through float16", "model_forward",
                      # upstream's float16 transposed convolution rounds on the way on a Zen 5 EPYC
-                     # (not correctly rounded; on another AVX-512 EPYC it matched ours bit for bit;
+                     # (not correctly rounded: tools/bound_study.py conv_transpose; on another AVX-512 EPYC it matched ours;
                      # see convolution/transposed_bias_float16 in cases_conv_attention_backward.py)
                      "conv_transpose1d float16", "conv_transpose2d float16"}
 EPS = {"torch.float32": 2.0**-23, "torch.float16": 2.0**-10, "torch.bfloat16": 2.0**-7}

@@ -91,7 +91,8 @@ FA = f"{A}._scaled_dot_product_flash_attention_for_cpu"
 # independent rounding walks' maxima often differ by more than that: over 15 seeds x 3 gradients
 # ours landed at up to 1.21x (plain) and 1.51x (gqa_causal) of the bound, and upstream itself
 # moves with the CPU (two of these cases passed on one AVX-512 EPYC and failed on another). At 32
-# queries and 36 keys the worst of the same 45 draws is 0.75x and 0.63x, so values are compared there.
+# queries and 36 keys the worst of the same 45 draws is 0.75x and 0.63x, so values are compared there
+# (`.venv/bin/python tools/bound_study.py attention 5 6`, `... attention 32 36`).
 def attn(name, B=2, Hq=4, Hkv=4, L=32, S=36, E=8, causal=False, mask=None, scale=None, dt="float32", tol=True,
          post=None):
     q, k, v = (f"make(({B}, {Hq}, {L}, {E}), torch.{dt}, seed=1)", f"make(({B}, {Hkv}, {S}, {E}), torch.{dt}, seed=2)",
@@ -174,7 +175,7 @@ conv_dd("transposed_f32", "make((1, 4, 5, 6), torch.{dt}, seed=1)", "make((4, 3,
 # after it was up to a whole result off where the sum is near zero). bfloat16 agrees bit for bit.
 # float16 is compared under the derived rule: on a Zen 5 EPYC upstream's float16 path rounds on the
 # way (259 of its 792 results are not the correctly rounded float64 answer; ours are all), while on
-# another AVX-512 EPYC it agreed bit for bit with ours.
+# another AVX-512 EPYC it agreed bit for bit with ours (`.venv/bin/python tools/bound_study.py conv_transpose`).
 for _dt in ("bfloat16", "float16"):
     _code = (f"out = torch.nn.functional.conv_transpose2d(make((2, 4, 5, 6), torch.{_dt}, seed=1), "
              f"make((4, 3, 3, 2), torch.{_dt}, seed=2), make((3,), torch.{_dt}, seed=3), stride=2)")
