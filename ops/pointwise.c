@@ -1413,7 +1413,9 @@ tn_op_polygamma(const tn_op *overload, int64_t n, TensorObject *self)
     }
     if (n == 0)
         return unary(overload, TN_UN_DIGAMMA, UK_FLOAT, self, NULL);
-    double p[1] = {(double)n};
+    /* upstream's calc_polygamma takes n as an int: an n past int32 computes with its low 32 bits
+     * (2**62 is 0 there: -zeta(1, x), -inf), after the n == 0 / n == 1 choice made on the int64 */
+    double p[1] = {n == 1 ? 1.0 : (double)(int32_t)(uint32_t)(uint64_t)n};
     return unary(overload, TN_UN_POLYGAMMA, UK_FLOAT, self, p);
 }
 
@@ -1475,8 +1477,28 @@ tn_op_leaky_relu(const tn_op *overload, TensorObject *self, const tn_value *nega
     return unary(overload, TN_UN_LEAKY_RELU, UK_SAME, self, p);
 }
 
+static PyObject *hardtanh_into(const tn_op *overload, TensorObject *self, const tn_value *min_val,
+                               const tn_value *max_val);
+
+/* upstream's hardtanh writes into empty_like(self): a dense self's strides, also those of its
+ * size-1 dims, which the iterator's layout (ours, and upstream's for every other unary op)
+ * leaves contiguous; the dims of size > 1 are laid out alike either way */
 PyObject *
 tn_op_hardtanh(const tn_op *overload, TensorObject *self, const tn_value *min_val, const tn_value *max_val)
+{
+    PyObject *r = hardtanh_into(overload, self, min_val, max_val);
+    if (!r || !tn_tensor_check(r) || TN_T(r)->ndim != self->ndim || !tn_tensor_is_non_overlapping_and_dense(self))
+        return r;
+    int64_t strides[TN_MAX_NDIM];
+    for (int d = 0; d < self->ndim; d++)
+        strides[d] = self->sizes[d] == 1 ? self->strides[d] : TN_T(r)->strides[d];
+    if (tn_tensor_set_geometry(TN_T(r), self->ndim, self->sizes, strides) < 0)
+        Py_CLEAR(r);
+    return r;
+}
+
+static PyObject *
+hardtanh_into(const tn_op *overload, TensorObject *self, const tn_value *min_val, const tn_value *max_val)
 {
     /* upstream keeps integer inputs integer: the limits are truncated to int64 (Scalar::toLong),
      * and uint8 refuses negative ones */
@@ -1589,10 +1611,19 @@ tn_op_conj(const tn_op *overload, TensorObject *self)
     return bit_view(self, 1, 0);
 }
 
+/* _conj flips the bit unconditionally, as upstream's does (conj() is the spelling that returns a
+ * real tensor itself); upstream's TensorImpl::_set_conj then asserts the dtype is complex, so a
+ * real tensor is refused with upstream's class (RuntimeError) */
 PyObject *
 tn_op__conj(const tn_op *overload, TensorObject *self)
 {
-    return bit_view(self, tn_dtype_is_complex(self->dtype), 0);
+    if (!tn_dtype_is_complex(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "_conj: the conjugate bit is only defined for complex tensors, got %s "
+                     "(upstream: isComplexType(typeMetaToScalarType(dtype())) INTERNAL ASSERT FAILED)",
+                     tn_dtype_name(self->dtype));
+        return NULL;
+    }
+    return bit_view(self, 1, 0);
 }
 
 PyObject *
@@ -1676,6 +1707,7 @@ typedef struct {
     int x_first;        /* TensorIterator operand order (x, grad) */
     int x_dtype_out;    /* the result has x's dtype (mish_backward) */
     int ints;           /* integer dtypes compute too (threshold_backward) */
+    int complex;        /* upstream's kernel takes complex dtypes (ours refuses them by name) */
 } act_grad_spec;
 
 static PyObject *
@@ -1687,16 +1719,19 @@ activation_grad(const tn_op *overload, const act_grad_spec *sp, TensorObject *gr
     if (tn_result_type_update_tensor(&st, grad) < 0 || tn_result_type_update_tensor(&st, x) < 0)
         return NULL;
     int compute = tn_result_type_finish(&st);
+    /* the iterator's shape check comes before the kernel's dispatch on the dtype */
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(grad->ndim, grad->sizes, x->ndim, x->sizes, &nd, shape) < 0)
+        return NULL;
+    if (sp->complex && tn_dtype_is_complex(compute))
+        return tn_refuse(overload, "for complex tensors has no kernel in torchnative (upstream computes it)");
     if (!tn_dtype_is_floating(compute) && !(sp->ints && tn_dtype_is_integral(compute, false))) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", sp->kname,
                      tn_dtype_legacy_name(compute));
         return NULL;
     }
     int out_dtype = sp->x_dtype_out ? x->dtype : compute;
-    int nd;
-    int64_t shape[TN_MAX_NDIM];
-    if (tn_broadcast_shapes(grad->ndim, grad->sizes, x->ndim, x->sizes, &nd, shape) < 0)
-        return NULL;
     int device = grad->device == TN_DEVICE_META || x->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
     tn_geom ins[2] = {tn_geom_of(sp->x_first ? x : grad), tn_geom_of(sp->x_first ? grad : x)};
     TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, 2, ins);
@@ -1738,19 +1773,20 @@ fail:
 }
 
 #define ACT_GRAD(kname, bop, aop, x_first, x_out, ints) \
-    (&(const act_grad_spec){kname, bop, aop, x_first, x_out, ints})
+    (&(const act_grad_spec){kname, bop, aop, x_first, x_out, ints, 0})
+#define ACT_GRAD_COMPLEX(kname, bop) (&(const act_grad_spec){kname, bop, -1, 0, 0, 0, 1})
 
 PyObject *
 tn_op_sigmoid_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *output)
 {
-    return activation_grad(overload, ACT_GRAD("sigmoid_backward_cpu", TN_BIN_SIGMOID_BACKWARD, -1, 0, 0, 0),
+    return activation_grad(overload, ACT_GRAD_COMPLEX("sigmoid_backward_cpu", TN_BIN_SIGMOID_BACKWARD),
                            grad_output, output, NULL, NULL);
 }
 
 PyObject *
 tn_op_tanh_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *output)
 {
-    return activation_grad(overload, ACT_GRAD("tanh_backward_cpu", TN_BIN_TANH_BACKWARD, -1, 0, 0, 0), grad_output,
+    return activation_grad(overload, ACT_GRAD_COMPLEX("tanh_backward_cpu", TN_BIN_TANH_BACKWARD), grad_output,
                            output, NULL, NULL);
 }
 
@@ -1811,7 +1847,7 @@ tn_op_elu_backward(const tn_op *overload, TensorObject *grad_output, const tn_va
                    const tn_value *input_scale, bool is_result, TensorObject *self_or_result)
 {
     double p[3] = {tn_scalar_to_double(alpha), tn_scalar_to_double(scale), tn_scalar_to_double(input_scale)};
-    if (is_result && p[0] < 0) {
+    if (is_result && !(p[0] >= 0)) {  /* upstream: alpha >= 0, so NaN is refused too */
         PyErr_SetString(PyExc_RuntimeError,
                         "In-place elu backward calculation is triggered with a negative slope which is not supported. "
                         "This is caused by calling in-place forward function with a negative slope, please call "
@@ -1837,7 +1873,7 @@ tn_op_leaky_relu_backward(const tn_op *overload, TensorObject *grad_output, Tens
                           const tn_value *negative_slope, bool self_is_result)
 {
     double p[3] = {tn_scalar_to_double(negative_slope), 0, 0};
-    if (self_is_result && p[0] < 0) {
+    if (self_is_result && !(p[0] >= 0)) {  /* upstream: negval >= 0, so NaN is refused too */
         PyErr_SetString(PyExc_RuntimeError,
                         "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
                         "supported. This is caused by calling in-place forward function with a negative slope, please "

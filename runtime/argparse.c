@@ -1301,9 +1301,10 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
     /* upstream's boxed path accepts every argument positionally or by keyword */
     int r = match_signature(schema, NULL, &c, raw, &ov, 1);
     if (r <= 0) {
-        if (r == 0 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
             /* upstream raises RuntimeError from the boxed call path (c10::Error from
-             * createStackForSchema), naming the schema */
+             * createStackForSchema), naming the schema: for an argument of the wrong type (r == 0)
+             * and for a list with an element of the wrong type (r < 0, check_param's TypeError) */
             PyObject *type, *value, *tb;
             PyErr_Fetch(&type, &value, &tb);
             PyErr_Format(PyExc_RuntimeError, "%S. Declaration: %s", value ? value : Py_None, op->schema);

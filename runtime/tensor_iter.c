@@ -535,6 +535,12 @@ tn_tensor_resolve_bits(TensorObject *t)
     }
     Py_DECREF((PyObject *)raw);
     int conj = t->conj && tn_dtype_is_complex(t->dtype);
+    if (t->neg && t->dtype == TN_DTYPE_BOOL) {
+        /* _neg_view takes a bool tensor; upstream's Negative fallback then fails in its neg kernel */
+        Py_DECREF((PyObject *)out);
+        PyErr_SetString(PyExc_NotImplementedError, "\"neg_cpu\" not implemented for 'Bool'");
+        return NULL;
+    }
     if (conj || t->neg) {
         /* negate the imaginary parts (conj) or every element (neg), in place */
         int cplx = tn_dtype_is_complex(t->dtype);

@@ -161,6 +161,75 @@ def canaries():
     return run_side("ours", CANARIES), upstream_results(CANARIES)
 
 
+# The fuzzer's classes (tests/python/fuzz.py, pinned in tests/python/data/fuzz_known.txt), closed
+# the way upstream closes them; each fails on the commit before its fix unless marked a neighbour.
+# Ours must give upstream's exception class, or upstream's result exactly (dtype, shape, strides,
+# values; these are exact in both), or (FUZZ_REFUSED) a refusal naming torchnative.
+FUZZ_CLASSES = [
+    # _conj flips the conj bit; upstream's TensorImpl asserts the dtype is complex (RuntimeError)
+    "out = torch._conj(torch.ones(2))",
+    "out = torch.ones(2, dtype=torch.int64)._conj()",
+    "out = torch.empty(2, dtype=torch.uint8, device='meta')._conj()",
+    "x = torch.ones(2); torch._C._set_conj(x, True); out = x",
+    "out = torch._conj(torch.tensor([1 + 2j])).is_conj()",  # neighbour: complex keeps working
+    # a boxed call (torch.ops) with a list element of the wrong type: RuntimeError, not TypeError
+    "out = torch.ops.aten._foreach_div.List([1, 'a'], [torch.ones(2)])",
+    "out = torch.ops.aten._foreach_mul.Tensor((1, 2), torch.ones(2))",
+    "out = torch.ops.aten.index.Tensor(torch.ones(3), [1, 'a'])",
+    # resolving the neg bit of a bool tensor: upstream's neg kernel refuses it (describe fails alike)
+    "out = torch.tensor([True, False])._neg_view()",
+    # mv sizes its result by self.size(0) first: a 0-dim self is an IndexError
+    "out = torch.mv(torch.tensor(1.), torch.ones(2))",
+    "out = torch.tensor(1.).mv(torch.ones(2, 2))",
+    # activation gradients: the iterator's shape check, then the kernel's dtype dispatch; NaN alpha
+    "out = torch.ops.aten.hardswish_backward(torch.ones(3, dtype=torch.bool), torch.ones(4, dtype=torch.bool))",
+    "out = torch.ops.aten.sigmoid_backward(torch.ones(2, dtype=torch.int32), torch.ones(3, dtype=torch.int32))",
+    "out = torch.ops.aten.elu_backward(torch.ones(2), float('nan'), 1.0, 1.0, True, torch.ones(2))",
+    "out = torch.ops.aten.leaky_relu_backward(torch.ones(2), torch.ones(2), float('nan'), True)",
+    # polygamma's n is an int in upstream's formula: 2**62 and 2**32 compute as n = 0 (-inf)
+    "out = torch.polygamma(2**62, torch.tensor([5.0, 0.5]))",
+    "out = torch.polygamma(2**32, torch.tensor([2.0], dtype=torch.float64))",
+    # an integer sum of a float input converts each element as a cast to int32 would (inf: INT32_MIN)
+    "out = torch.sum(torch.tensor([0.0, float('inf'), -2.0, -2.0]), dtype=torch.int32)",
+    "out = torch.tensor([1e10, float('nan'), 1.0], dtype=torch.float64).sum(dtype=torch.int16)",
+    "out = torch.tensor([300.0, -1.0]).sum(dtype=torch.int8)",  # neighbour
+    # hardtanh writes into empty_like(self): a size-1 dim keeps self's stride
+    "out = torch.ops.aten.hardtanh(torch.tensor([-3, 0], dtype=torch.int16)[::2])",
+    "out = F.hardtanh(torch.tensor([-3.0, 0.5])[::2])",
+    "out = F.hardtanh(torch.ones(3, 1, 2).transpose(0, 1)[:, :, :1])",  # neighbour
+    # to(memory_format=f) returns self when f is the format self's strides suggest (to_will_alias)
+    "x = torch.ones(2, 2)[:, ::2]; out = x.to(torch.float32, memory_format=torch.contiguous_format)",
+    "x = torch.ones(2, 3).t(); out = (x.to(memory_format=torch.contiguous_format) is x, "
+    "x.to(x, memory_format=torch.contiguous_format) is x)",
+    "x = torch.ones(2, 3, 4, 5).to(memory_format=torch.channels_last); "
+    "out = (x.to(memory_format=torch.channels_last) is x, x.to(memory_format=torch.contiguous_format) is x)",
+    "out = torch.ops.aten.to.dtype(torch.ones(3, 1)[::2], torch.float32, memory_format=torch.contiguous_format)",
+]
+FUZZ_REFUSED = {
+    # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
+    "out = torch.ops.aten.sigmoid_backward(torch.ones(2, dtype=torch.complex64), torch.ones(2, dtype=torch.float64))",
+}
+FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
+
+
+@pytest.fixture(scope="module")
+def fuzz_classes():
+    return run_side("ours", FUZZ_CASES), upstream_results(FUZZ_CASES)
+
+
+@pytest.mark.parametrize("i", range(len(FUZZ_CASES)), ids=[c[6:70] for c in FUZZ_CASES])
+def test_fuzz_classes_agree(fuzz_classes, i):
+    ours, up = fuzz_classes[0][i], fuzz_classes[1][i]
+    case = FUZZ_CASES[i]
+    assert "crash" not in ours and "hang" not in ours, (case, ours)
+    if case in FUZZ_REFUSED:
+        assert "exc" not in up and ours.get("exc") == "NotImplementedError" and "torchnative" in ours["msg"], (case, ours)
+    elif "exc" in up:
+        assert ours.get("exc") == up["exc"], (case, ours, up)
+    else:
+        assert ours == up, (case, ours, up)
+
+
 def test_a_crash_is_reported_not_fatal():
     """The isolation itself: a child that segfaults is one failed case and the next still runs."""
     res = run_side("ours", ["import ctypes; ctypes.string_at(0)", "out = torch.ones(2).sum()"])
