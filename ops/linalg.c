@@ -242,6 +242,12 @@ check_infos(const int32_t *info, int64_t count, const char *api, bool is_matrix)
         char batch[64] = "";
         if (!is_matrix)
             snprintf(batch, sizeof batch, ": (Batch element %lld)", (long long)i);
+        if (v < 0 && v == -4 && strstr(api, "svd")) {
+            /* LAPACK 3.10+ gesdd answers a non-finite input with info = -4: upstream names it */
+            PyErr_Format(tn_LinAlgError, "%s%s: The algorithm failed to converge because the input matrix contained "
+                         "non-finite values.", api, batch);
+            return -1;
+        }
         if (v < 0) {
             PyErr_Format(PyExc_RuntimeError, "%s%s: Argument %d has illegal value. Most certainly there is a bug in the "
                          "implementation calling the backend library.", api, batch, -v);

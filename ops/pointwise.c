@@ -1082,10 +1082,45 @@ check_lerp_dtype(TensorObject *self, TensorObject *other, const char *what)
     return -1;
 }
 
+/* upstream's lerp_Tensor meta promotes a 0-dim weight with the operands (promote_inputs_to_
+ * common_dtype): the dimensioned self and end decide the dtype unless the weight is of a higher
+ * category, and the kernel dispatches on that common dtype */
+static PyObject *
+lerp_promoted(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, end) < 0 ||
+        tn_result_type_update_tensor(&st, weight) < 0)
+        return NULL;
+    int common = tn_result_type_finish(&st);
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, end->ndim, end->sizes, &nd, shape) < 0)
+        return NULL;
+    if (!tn_dtype_is_floating(common) && !tn_dtype_is_complex(common)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"lerp_kernel_tensor\" not implemented for '%s'",
+                     tn_dtype_legacy_name(common));
+        return NULL;
+    }
+    TensorObject *a = as_dtype(overload, self, common);
+    TensorObject *b = a ? as_dtype(overload, end, common) : NULL;
+    TensorObject *w = b ? as_dtype(overload, weight, common) : NULL;
+    PyObject *r = w ? ternary(overload, 2, a, b, w, NULL) : NULL;
+    Py_XDECREF((PyObject *)a);
+    Py_XDECREF((PyObject *)b);
+    Py_XDECREF((PyObject *)w);
+    return r;
+}
+
 PyObject *
 tn_op_lerp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight)
 {
-    if (check_lerp_dtype(self, end, "end") < 0 || check_lerp_dtype(self, weight, "weight") < 0)
+    if (check_lerp_dtype(self, end, "end") < 0)
+        return NULL;
+    if (weight->ndim == 0 && weight->dtype != self->dtype)
+        return lerp_promoted(overload, self, end, weight);
+    if (check_lerp_dtype(self, weight, "weight") < 0)
         return NULL;
     return ternary(overload, 2, self, end, weight, NULL);
 }

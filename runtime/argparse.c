@@ -1019,8 +1019,10 @@ check_out_options(const tn_schema *sig, PyObject **raw, PyObject *out)
 {
     if (!out || !is_tensor(out))
         return 0;
+    /* upstream's bindings call check_out_type_matches for factories (dtype with layout and
+     * device); a dtype= alone (log_softmax, sum) is the op's own, checked by its out= rule */
     int i = find_param(sig, "dtype");
-    if (i >= 0 && raw[i] && raw[i] != Py_None) {
+    if (i >= 0 && raw[i] && raw[i] != Py_None && (find_param(sig, "layout") >= 0 || find_param(sig, "device") >= 0)) {
         int d = tn_dtype_from_py(raw[i]);
         if (d < 0)
             return -1;

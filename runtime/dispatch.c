@@ -383,7 +383,7 @@ call_meta_python_kernel(tn_op *op, const tn_schema *s, PyObject *entry, tn_value
 static const char *const MIXING_OK[] = {
     "copy_", "index", "index_put", "index_put_", "_index_put_impl_", "set_", "is_set_to", "embedding",
     "is_same_size", "expand_as", "type_as", "view_as", "reshape_as", "to", "_to_copy",
-    "_has_compatible_shallow_copy_type", "_has_same_storage_numel", NULL};
+    "_has_compatible_shallow_copy_type", "_has_same_storage_numel", "result_type", NULL};
 
 static int
 check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, int n)
@@ -757,7 +757,10 @@ precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_v
     }
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
-    PyObject *r = tn_dispatch(f, margs);
+    /* our meta_ok kernel computes what upstream's C++ meta function does for a CPU call; the door
+     * would ask torch's Python meta registration first, whose dtype can differ (igamma promotes
+     * integers to float there, the CPU meta does not) */
+    PyObject *r = f->kernel && f->meta_ok ? f->kernel(margs) : tn_dispatch(f, margs);
     int replaced = 0;
     if (r && tn_tensor_check(r)) {
         int rd = TN_T(r)->dtype;

@@ -204,6 +204,36 @@ FUZZ_CLASSES = [
     "x = torch.ones(2, 3, 4, 5).to(memory_format=torch.channels_last); "
     "out = (x.to(memory_format=torch.channels_last) is x, x.to(memory_format=torch.contiguous_format) is x)",
     "out = torch.ops.aten.to.dtype(torch.ones(3, 1)[::2], torch.float32, memory_format=torch.contiguous_format)",
+    # out= rules: conj_physical is a check_all_same_dtype unary op; log_softmax's dtype= is no factory
+    # option (the dim is checked first); nansum computes in out's dtype; igamma's CPU meta keeps ints
+    "out = torch.conj_physical(torch.tensor([1.]), out=torch.empty(1, dtype=torch.float64))",
+    "out = torch.conj_physical(torch.tensor([1, 2]), out=torch.empty(2, dtype=torch.float64))",
+    "out = torch.log_softmax(torch.tensor([1], dtype=torch.int8), 2, dtype=torch.float16, "
+    "out=torch.empty(1, dtype=torch.int32))",
+    "out = torch.log_softmax(torch.tensor([1], dtype=torch.int8), 0, dtype=torch.float16, "
+    "out=torch.empty(1, dtype=torch.int32))",  # neighbour
+    "out = torch.nansum(torch.tensor([1.5]), out=torch.empty((), dtype=torch.int32))",
+    "out = torch.nansum(torch.tensor([1.5], dtype=torch.float16), out=torch.empty((), dtype=torch.float64))",  # neighbour
+    "out = torch.igamma(torch.tensor([1], dtype=torch.uint8), torch.tensor([2], dtype=torch.int32), "
+    "out=torch.empty(1, dtype=torch.int32))",
+    # check order: contiguous asks is_contiguous before refusing preserve_format; rand and arange
+    # check the size before their dtype dispatch; result_type takes any devices
+    "out = torch.ops.aten.contiguous(torch.ones(2), memory_format=torch.preserve_format)",
+    "out = torch.ops.aten.contiguous(torch.ones(2, 2).t(), memory_format=torch.preserve_format)",  # neighbour
+    "out = torch.rand([-2], dtype=torch.uint8)",
+    "out = torch.rand([0, 2], dtype=torch.uint8)",  # neighbour
+    "out = torch.rand([2], dtype=torch.int64, device='meta')",  # neighbour
+    "out = torch.arange(5, 1, dtype=torch.bool)",
+    "out = torch.arange(0, 1, dtype=torch.complex64)",  # neighbour
+    "out = torch.arange(5, dtype=torch.bool, device='meta')",  # neighbour
+    "out = torch.ops.aten.result_type.Tensor(torch.empty(2, device='meta', dtype=torch.bfloat16), torch.ones(2))",
+    # svd of a non-finite matrix: LAPACK's info = -4 is upstream's LinAlgError naming it
+    "out = torch.linalg.svd(torch.tensor([[float('nan'), 1.], [1., 1.]]), full_matrices=False)",
+    # lerp promotes a 0-dim weight with the operands (TORCH_META_FUNC(lerp_Tensor))
+    "out = torch.lerp(torch.tensor(False), torch.tensor(False), torch.tensor(-1))",
+    "out = torch.lerp(torch.tensor([1.]), torch.tensor([2.]), torch.tensor(0.25, dtype=torch.float64))",
+    "out = torch.lerp(torch.tensor([1]), torch.tensor([3]), torch.tensor(0.5))",
+    "out = torch.lerp(torch.ones(2), torch.ones(2), torch.tensor([0.5], dtype=torch.float64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
