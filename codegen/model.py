@@ -114,8 +114,9 @@ def check_pinned() -> dict:
 # meta_func_cum_ops in cumsum/cumprod); the schema does not say this.
 DTYPE_FROM_OUT = {"sum", "nansum", "mean", "prod", "cumsum", "cumprod"}
 # ... and out overloads that are not structured but compute in out's dtype the same way
-# (nansum_out: get_dtype_from_result, then its kernel's dispatch on that dtype)
-DTYPE_FROM_OUT_UNSTRUCTURED = {"nansum.out"}
+# (nansum_out: get_dtype_from_result, then its kernel's dispatch on that dtype; mean.dtype_out
+# calls the structured mean.out, whose meta requires out's dtype to be the result's)
+DTYPE_FROM_OUT_UNSTRUCTURED = {"nansum.out", "mean.dtype_out"}
 
 
 # Out overloads that are not structured but whose out= implementation requires the result dtype

@@ -2057,7 +2057,7 @@ tn_op tn_ops[TN_NUM_ATEN_OPS] = {
     {"maximum", "out", "aten::maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT, TN_TAG_out | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, TN_OP_maximum},
     {"mean", "", "aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_core | TN_TAG_pt2_compliant_tag | TN_TAG_reduction, -1},
     {"mean", "dim", "aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_core | TN_TAG_pt2_compliant_tag | TN_TAG_reduction, -1},
-    {"mean", "dtype_out", "aten::mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT, TN_TAG_out | TN_TAG_pt2_compliant_tag | TN_TAG_reduction, TN_OP_mean},
+    {"mean", "dtype_out", "aten::mean.dtype_out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_OUT_EXACT | TN_OPF_OUT_DTYPE, TN_TAG_out | TN_TAG_pt2_compliant_tag | TN_TAG_reduction, TN_OP_mean},
     {"mean", "out", "aten::mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_OUT_EXACT | TN_OPF_OUT_DTYPE, TN_TAG_out | TN_TAG_pt2_compliant_tag | TN_TAG_reduction, TN_OP_mean__dim},
     {"median", "", "aten::median(Tensor self) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_pt2_compliant_tag, -1},
     {"median", "dim", "aten::median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)", TN_OPK_FUNCTIONAL, TN_TAG_pt2_compliant_tag, -1},

@@ -760,7 +760,11 @@ precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_v
     /* our meta_ok kernel computes what upstream's C++ meta function does for a CPU call; the door
      * would ask torch's Python meta registration first, whose dtype can differ (igamma promotes
      * integers to float there, the CPU meta does not) */
-    PyObject *r = f->kernel && f->meta_ok ? f->kernel(margs) : tn_dispatch(f, margs);
+    PyObject *r = f->kernel && f->meta_ok ? f->kernel(margs) : NULL;
+    if (!r) {  /* a kernel that checks the dtype before its meta result: the door's meta path */
+        PyErr_Clear();
+        r = tn_dispatch(f, margs);
+    }
     int replaced = 0;
     if (r && tn_tensor_check(r)) {
         int rd = TN_T(r)->dtype;

@@ -234,6 +234,18 @@ FUZZ_CLASSES = [
     "out = torch.lerp(torch.tensor([1.]), torch.tensor([2.]), torch.tensor(0.25, dtype=torch.float64))",
     "out = torch.lerp(torch.tensor([1]), torch.tensor([3]), torch.tensor(0.5))",
     "out = torch.lerp(torch.ones(2), torch.ones(2), torch.tensor([0.5], dtype=torch.float64))",  # neighbour
+    # out= and autograd: VariableType checks the differentiable inputs and the outs; an op without
+    # a derivative entry (autogradNotImplementedFallback) checks only its outs, after which the
+    # kernel's own errors come first and the result gets a node refusing backward
+    "out = torch.index_select(torch.ones(2, 2), 0, torch.rand(2, 2).requires_grad_(), out=torch.empty(2))",
+    "out = torch.index_select(torch.rand(2, 2).requires_grad_(), 0, torch.tensor([0]), out=torch.empty(2))",  # nb
+    "out = torch.bitwise_right_shift(torch.rand(2).requires_grad_(), torch.ones(2), out=torch.empty(2))",
+    "x = torch.rand(2).requires_grad_(); out = torch.floor_divide(x, torch.ones(2), out=torch.empty(2)).grad_fn.name()",
+    "out = torch.zeros(2, out=torch.empty(2, requires_grad=True))",  # neighbour
+    "out = torch.mul(torch.ones(2), torch.ones(2), out=torch.rand(2).requires_grad_())",  # neighbour
+    # the out= precheck's meta result, when our kernel refuses the dtype first; mean.dtype_out's rule
+    "out = torch.ceil(torch.tensor([True]), out=torch.empty(1, dtype=torch.int32))",  # neighbour
+    "out = torch.mean(torch.tensor(False), dtype=torch.float32, out=torch.empty((), dtype=torch.float64))",  # nb
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
