@@ -887,6 +887,18 @@ tn_op_clamp(const tn_op *overload, TensorObject *self, const tn_value *min, cons
         PyErr_SetString(PyExc_RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None");
         return NULL;
     }
+    /* upstream's clamp meta: a complex self, or complex limits promoting an integer self, is
+     * refused; a floating self keeps its dtype and its kernel reads a complex limit as a double */
+    int complex_limit = (has_lo && min->tag == TN_V_COMPLEX) || (has_hi && max->tag == TN_V_COMPLEX);
+    if (tn_dtype_is_complex(self->dtype) || (complex_limit && !tn_dtype_is_floating(self->dtype))) {
+        PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
+        return NULL;
+    }
+    if (complex_limit && ((has_lo && min->tag == TN_V_COMPLEX && min->im != 0) ||
+                          (has_hi && max->tag == TN_V_COMPLEX && max->im != 0))) {
+        PyErr_SetString(PyExc_RuntimeError, "value cannot be converted to type double without overflow");
+        return NULL;
+    }
     tn_result_type_state st;
     tn_result_type_init(&st);
     if (tn_result_type_update_tensor(&st, self) < 0 || (has_lo && tn_result_type_update_scalar(&st, min) < 0) ||
@@ -923,6 +935,10 @@ PyObject *
 tn_op_clamp_min(const tn_op *overload, TensorObject *self, const tn_value *min)
 {
     tn_value none = {.tag = TN_V_NONE};
+    if (min->tag == TN_V_COMPLEX) {  /* as clamp_max's */
+        PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
+        return NULL;
+    }
     return tn_op_clamp(overload, self, min, &none);
 }
 
@@ -930,6 +946,10 @@ PyObject *
 tn_op_clamp_max(const tn_op *overload, TensorObject *self, const tn_value *max)
 {
     tn_value none = {.tag = TN_V_NONE};
+    if (max->tag == TN_V_COMPLEX) {  /* clamp_max's meta refuses a complex limit whatever self is */
+        PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
+        return NULL;
+    }
     return tn_op_clamp(overload, self, &none, max);
 }
 

@@ -246,6 +246,17 @@ FUZZ_CLASSES = [
     # the out= precheck's meta result, when our kernel refuses the dtype first; mean.dtype_out's rule
     "out = torch.ceil(torch.tensor([True]), out=torch.empty(1, dtype=torch.int32))",  # neighbour
     "out = torch.mean(torch.tensor(False), dtype=torch.float32, out=torch.empty((), dtype=torch.float64))",  # nb
+    # a write's overlap checks come after the meta function's argument checks
+    "x = torch.tensor(True); out = x.unsqueeze(0).expand(2).clamp_max_((1+2j))",
+    "out = torch.ones(1).expand(3).scatter_add_(1, torch.zeros(3, dtype=torch.int64), torch.ones(3))",
+    "out = torch.ones(1).expand(3).scatter_add_(0, torch.zeros(3, dtype=torch.int64), torch.ones(3))",  # neighbour
+    "x = torch.ones(1).expand(3); out = x.add_(torch.ones(2))",  # neighbour
+    "x = torch.ones(1).expand(3); out = x.add_(torch.tensor([1j, 1j, 1j]))",  # neighbour
+    "x = torch.tensor([True]).expand(3); out = x.ceil_()",  # neighbour: a dtype dispatch comes after them
+    # clamp's meta refuses complex (NotImplementedError); a float self reads a complex limit as a double
+    "out = torch.clamp(torch.tensor([1.]), 1+2j)",
+    "out = torch.clamp_max(torch.tensor([True]), 1+2j)",
+    "out = torch.clamp_min(torch.tensor([1j]), 1)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
