@@ -257,6 +257,10 @@ FUZZ_CLASSES = [
     "out = torch.clamp(torch.tensor([1.]), 1+2j)",
     "out = torch.clamp_max(torch.tensor([True]), 1+2j)",
     "out = torch.clamp_min(torch.tensor([1j]), 1)",
+    # x[i] = v: autograd's in-place check of x comes before index_put_'s check of the index dtype
+    "x = torch.ones(3, 2).requires_grad_(); x[torch.tensor([1.0])] = torch.ones(2); out = x",
+    "x = torch.ones(3, 2); x[torch.tensor([1]), torch.tensor([0.5])] = 5.0; out = x",  # neighbour
+    "x = torch.ones(3, 2); x[torch.tensor([1.0])] = torch.ones(3); out = x",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
