@@ -261,6 +261,12 @@ FUZZ_CLASSES = [
     "x = torch.ones(3, 2).requires_grad_(); x[torch.tensor([1.0])] = torch.ones(2); out = x",
     "x = torch.ones(3, 2); x[torch.tensor([1]), torch.tensor([0.5])] = 5.0; out = x",  # neighbour
     "x = torch.ones(3, 2); x[torch.tensor([1.0])] = torch.ones(3); out = x",  # neighbour
+    # Tensor.set_ binds five signatures: an offset needs an int and a size, or none matches (TypeError)
+    "x = torch.tensor(1.0, dtype=torch.float64); out = x.set_(torch.ones(4).untyped_storage(), 0, stride=[1, 3])",
+    "x = torch.ones(3, 3, dtype=torch.int64); out = x.t().set_(torch.ones(1).untyped_storage(), 1)",
+    "x = torch.ones(3, dtype=torch.float16); out = x.set_(torch.ones(2, 2, dtype=torch.float16), [0, 3, 1])",
+    "x = torch.ones(3); out = x.set_(torch.ones(4).untyped_storage(), torch.tensor(1), (2,))",  # neighbour
+    "x = torch.ones(3); out = x.set_(torch.ones(4), 1, (2,), (1,))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
