@@ -731,7 +731,7 @@ tn_op__linalg_slogdet(const tn_op *overload, TensorObject *A)
             double sd = 1.0, ld = 0.0;
             for (int64_t i = 0; i < n; i++) {
                 double d = lu_diag(r[2], b, n, i);
-                double sg = d > 0 ? 1.0 : d < 0 ? -1.0 : d; /* sgn keeps NaN */
+                double sg = d > 0 ? 1.0 : d < 0 ? -1.0 : 0.0; /* sgn: +0 for ±0 and NaN, as upstream's */
                 sf *= (float)sg;
                 sd *= sg;
                 lf += logf(fabsf((float)d));

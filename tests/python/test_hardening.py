@@ -267,6 +267,11 @@ FUZZ_CLASSES = [
     "x = torch.ones(3, dtype=torch.float16); out = x.set_(torch.ones(2, 2, dtype=torch.float16), [0, 3, 1])",
     "x = torch.ones(3); out = x.set_(torch.ones(4).untyped_storage(), torch.tensor(1), (2,))",  # neighbour
     "x = torch.ones(3); out = x.set_(torch.ones(4), 1, (2,), (1,))",  # neighbour
+    # slogdet's sign is the product of sgn(diag(U)), and upstream's sgn of NaN is 0
+    "out = torch.linalg.slogdet(torch.tensor([[float('nan'), 1.], [1., 1.]], dtype=torch.float64))",
+    "out = torch.ops.aten._linalg_slogdet(torch.tensor([[2.0, 1e30, 2.0, 3.75], [1.0, -7e4, -0.0, 3.75], "
+    "[-7e4, float('inf'), 1.0, 2.0], [2.0, 1e30, 2.0, 3.75]], dtype=torch.float64))[:2]",
+    "out = torch.linalg.slogdet(torch.tensor([[0., 1.], [0., 1.]]))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
