@@ -215,8 +215,10 @@ binary_into(const tn_op *overload, TensorObject *dst, tn_binary_op op, int kind,
     if (dst && tn_check_inplace_shape(dst, nd, shape) < 0)
         return NULL;  /* TensorIterator checks the output's shape before the kernel's dtypes */
     int device = (a->device == TN_DEVICE_META || (b && b->device == TN_DEVICE_META)) ? TN_DEVICE_META : TN_DEVICE_CPU;
-    /* a Python number is a 0-dim operand to upstream's TensorIterator too (it decides the layout) */
-    tn_geom ins[2] = {tn_geom_of(a), b ? tn_geom_of(b) : (tn_geom){0, NULL, NULL}};
+    /* a Python number is a 0-dim operand to upstream's TensorIterator too (it decides the layout);
+     * an operand promoted to the computation dtype votes with its copy's layout */
+    int64_t sa[TN_MAX_NDIM], sb[TN_MAX_NDIM];
+    tn_geom ins[2] = {tn_geom_promoted(a, compute, sa), b ? tn_geom_promoted(b, compute, sb) : (tn_geom){0, NULL, NULL}};
     TensorObject *out = result_or_dst(dst, nd, shape, out_dtype, device, 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;

@@ -185,6 +185,15 @@ tn_output_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *in
     }
 }
 
+tn_geom
+tn_geom_promoted(const TensorObject *t, int dtype, int64_t *buf)
+{
+    if (t->dtype == dtype || t->ndim == 0 || tn_tensor_is_non_overlapping_and_dense(t))
+        return tn_geom_of(t);
+    tn_contiguous_strides(t->ndim, t->sizes, buf);
+    return (tn_geom){t->ndim, t->sizes, buf};
+}
+
 TensorObject *
 tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs, const tn_geom *inputs)
 {

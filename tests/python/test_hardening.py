@@ -272,6 +272,14 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten._linalg_slogdet(torch.tensor([[2.0, 1e30, 2.0, 3.75], [1.0, -7e4, -0.0, 3.75], "
     "[-7e4, float('inf'), 1.0, 2.0], [2.0, 1e30, 2.0, 3.75]], dtype=torch.float64))[:2]",
     "out = torch.linalg.slogdet(torch.tensor([[0., 1.], [0., 1.]]))",  # neighbour
+    # an iterator input promoted to the common dtype votes for the output's layout as its copy
+    # (input.to(dtype): contiguous when it was not dense), so all-contiguous takes the fast path
+    "a = torch.ones(2, 3, 1, 3, dtype=torch.float16).transpose(-1, -2); "
+    "b = torch.ones(2, 3, 3, 2, dtype=torch.uint8)[..., ::2]; out = a.copysign(b)",
+    "a = torch.ones(2, 3, 1, 3).transpose(-1, -2); b = torch.ones(2, 3, 3, 2, dtype=torch.int64)[..., ::2]; out = a + b",
+    "a = torch.ones(2, 3, 1, 3).transpose(-1, -2); b = torch.ones(2, 3, 3, 2, dtype=torch.int64)[..., ::2]; out = a == b",
+    "a = torch.ones(2, 3, 1, 3, dtype=torch.float16).transpose(-1, -2); "
+    "b = torch.ones(2, 3, 3, 2, dtype=torch.float16)[..., ::2]; out = a.copysign(b)",  # neighbour: no promotion
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
