@@ -280,6 +280,10 @@ FUZZ_CLASSES = [
     "a = torch.ones(2, 3, 1, 3).transpose(-1, -2); b = torch.ones(2, 3, 3, 2, dtype=torch.int64)[..., ::2]; out = a == b",
     "a = torch.ones(2, 3, 1, 3, dtype=torch.float16).transpose(-1, -2); "
     "b = torch.ones(2, 3, 3, 2, dtype=torch.float16)[..., ::2]; out = a.copysign(b)",  # neighbour: no promotion
+    # a bool convolution input: the slow kernel's dtype dispatch comes before the weight's dtype check
+    "out = F.conv1d(torch.ones(1, 3, 2, dtype=torch.bool), torch.ones(1, 3, 2, dtype=torch.int64))",
+    "out = F.conv_transpose2d(torch.ones(1, 3, 2, 2, dtype=torch.bool), torch.ones(3, 1, 2, 2))",
+    "out = F.conv1d(torch.ones(1, 3, 2, dtype=torch.int64), torch.ones(1, 3, 2))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
