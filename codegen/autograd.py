@@ -1188,9 +1188,8 @@ class Renderer:
             if i is None:
                 raise Untranslatable(f"edge {name} not an argument")
             req.append(f"tn_value_requires_grad(&a_[{i}])")
-        out.append(f"    if (!({' || '.join(req)}))")
-        out.append("        return tn_autograd_redispatch(op_, a_);")
-        # inputs the op is not differentiable in must not require grad (check_no_requires_grad)
+        # inputs the op is not differentiable in must not require grad (check_no_requires_grad);
+        # upstream's VariableType checks them whether or not a differentiable input requires grad
         base = f.func.name.name.base + ("_" if f.func.name.name.inplace else "")
         for i, a in enumerate(args):
             if not a.type.is_tensor_like() or a.is_write or a.name in edge_names or a.name == "output":
@@ -1201,6 +1200,8 @@ class Renderer:
                 continue
             out.append(f'    if (tn_ag_check_no_requires_grad(&a_[{i}], "{a.name}", "{base}") < 0)')
             out.append("        return NULL;")
+        out.append(f"    if (!({' || '.join(req)}))")
+        out.append("        return tn_autograd_redispatch(op_, a_);")
         if inplace:
             out.append("    if (tn_autograd_check_inplace(self, 1) < 0)")
             out.append("        return NULL;")

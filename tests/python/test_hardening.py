@@ -284,6 +284,13 @@ FUZZ_CLASSES = [
     "out = F.conv1d(torch.ones(1, 3, 2, dtype=torch.bool), torch.ones(1, 3, 2, dtype=torch.int64))",
     "out = F.conv_transpose2d(torch.ones(1, 3, 2, 2, dtype=torch.bool), torch.ones(3, 1, 2, 2))",
     "out = F.conv1d(torch.ones(1, 3, 2, dtype=torch.int64), torch.ones(1, 3, 2))",  # neighbour
+    # check_no_requires_grad runs whether or not a differentiable input requires grad
+    "out = torch.ops.aten.nll_loss_backward(torch.ones(()), torch.randn(2, 3), torch.tensor([0, 1]), "
+    "torch.ones(3).requires_grad_(), 1, -100, torch.tensor(2.))",
+    "a = torch.empty((4, 1, 2), device='meta'); out = torch.ops.aten.nll_loss_backward(torch.ones(4, 1, 2), "
+    "torch.ones(4, 1, 2), torch.ones(4, 1, 2, dtype=torch.int64), torch.ones(4, 1, 2).requires_grad_(), 1, -100, a)",
+    "out = torch.ops.aten.nll_loss_backward(torch.ones(()), torch.randn(2, 3).requires_grad_(), torch.tensor([0, 1]), "
+    "torch.ones(3).requires_grad_(), 1, -100, torch.tensor(2.))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
