@@ -458,7 +458,6 @@ WHY = {
         "Scalar::to<double> refuses a nonzero imaginary part, ours takes the real part",
     ("accepts", "torch.diff"): "an out= with internal overlap: upstream's sub_out refuses it after resizing",
     ("rejects", "torch.ops.aten.linspace.default"): "an int64 end past float16: upstream converts it unchecked (inf)",
-    ("rejects", "x[a1] ="): "index_put_ into an empty tensor: ours checks the index bounds, upstream's kernel reads none",
     ("rejects", "torch.pow"): "pow.Scalar_out: ours requires out's dtype to be the result's, upstream casts into it",
     ("value", "torch.ops.aten.to.dtype"): "a float NaN or one past uint32's range converted to uint32: undefined in "
                                           "C; upstream's vectorised loop gives 0 or 2**31 by the element's place in its "

@@ -291,6 +291,11 @@ FUZZ_CLASSES = [
     "torch.ones(4, 1, 2), torch.ones(4, 1, 2, dtype=torch.int64), torch.ones(4, 1, 2).requires_grad_(), 1, -100, a)",
     "out = torch.ops.aten.nll_loss_backward(torch.ones(()), torch.randn(2, 3).requires_grad_(), torch.tensor([0, 1]), "
     "torch.ones(3).requires_grad_(), 1, -100, torch.tensor(2.))",  # neighbour
+    # index_put_ with nothing to write reads no index (upstream's kernel checks each as it writes)
+    "x = torch.empty(1, 0, dtype=torch.int32); x[torch.tensor([-4])] = torch.tensor([], dtype=torch.int32); out = x",
+    "x = torch.ones(2, 0); x[torch.tensor([5, 7])] = 1.0; out = (x, x._version)",
+    "x = torch.ones(2, 0); out = torch.ops.aten.index_put(x, [torch.tensor([9])], torch.tensor(1.0))",
+    "x = torch.ones(2, 3); x[torch.tensor([5])] = 1.0; out = x",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
