@@ -1269,6 +1269,10 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
             } else if (p && p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&
                        v < TN_NUM_DTYPES && tn_dtype_objs[v]) {
                 o = Py_NewRef(tn_dtype_objs[v]);
+            } else if (p && p->type == TN_P_OPT_TENSORLIST && is_tensor(o) && TN_T(o)->ndim > 0) {
+                /* a Tensor?[] IValue is made from any iterable (createGenericList): a tensor gives
+                 * its rows (a 0-dim one is not iterable: the schema's own error follows) */
+                o = PySequence_List(o);
             } else {
                 PyErr_Clear();  /* an int past long stays an int: the schema's own error follows */
                 o = Py_NewRef(o);

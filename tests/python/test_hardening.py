@@ -296,6 +296,10 @@ FUZZ_CLASSES = [
     "x = torch.ones(2, 0); x[torch.tensor([5, 7])] = 1.0; out = (x, x._version)",
     "x = torch.ones(2, 0); out = torch.ops.aten.index_put(x, [torch.tensor([9])], torch.tensor(1.0))",
     "x = torch.ones(2, 3); x[torch.tensor([5])] = 1.0; out = x",  # neighbour
+    # a boxed call's Tensor?[] is made from any iterable, a tensor too (its rows)
+    "out = torch.ops.aten.index_put_.default(torch.ones(3, 2), torch.ones(2), torch.ones(3, 2))",
+    "out = torch.ops.aten.index_put_.default(torch.ones(3, 3), torch.tensor([0, 1]), torch.tensor(5.))",
+    "out = torch.ops.aten.index.Tensor(torch.arange(9.).reshape(3, 3), torch.tensor(1))",  # neighbour: 0-dim
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
