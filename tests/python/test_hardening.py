@@ -255,8 +255,8 @@ FUZZ_CLASSES = [
     "x = torch.tensor([True]).expand(3); out = x.ceil_()",  # neighbour: a dtype dispatch comes after them
     # clamp's meta refuses complex (NotImplementedError); a float self reads a complex limit as a double
     "out = torch.clamp(torch.tensor([1.]), 1+2j)",
-    "out = torch.clamp_max(torch.tensor([True]), 1+2j)",
-    "out = torch.clamp_min(torch.tensor([1j]), 1)",
+    "out = torch.clamp_max(torch.tensor([True]), 1+2j)",  # neighbour (was refused by name)
+    "out = torch.clamp_min(torch.tensor([1j]), 1)",  # neighbour (was refused by name)
     # x[i] = v: autograd's in-place check of x comes before index_put_'s check of the index dtype
     "x = torch.ones(3, 2).requires_grad_(); x[torch.tensor([1.0])] = torch.ones(2); out = x",
     "x = torch.ones(3, 2); x[torch.tensor([1]), torch.tensor([0.5])] = 5.0; out = x",  # neighbour
@@ -303,7 +303,9 @@ FUZZ_CLASSES = [
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
-    "out = torch.ops.aten.sigmoid_backward(torch.ones(2, dtype=torch.complex64), torch.ones(2, dtype=torch.float64))",
+    "a = torch.tensor([(1+2j), (-0.5+0j), 2.0, (-0.5+0j)], dtype=torch.complex64).reshape(1, 2, 2); "
+    "out = torch.ops.aten.sigmoid_backward(a, torch.ones(1, 2, 2, dtype=torch.float64))",
+    "a = torch.tensor([(1+2j), (-0.5+0j)], dtype=torch.complex64); out = torch.ops.aten.tanh_backward(a, a)",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
