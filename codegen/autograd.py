@@ -316,6 +316,7 @@ class AutogradModel:
             # the _foreach_ outs take a requires-grad input); ops without an entry keep the check
             if fn is None and op.functional:  # qr.Q: the functional's derivative entry
                 fn = self.fns.get(self.qual_of_cname.get(op.functional, ""))
+            info = None
             if fn is not None:
                 info = fn.info.get("Default") if fn.info else None
                 tensor_in = [a for a in f.func.arguments.flat_non_out if a.type.is_tensor_like()]
@@ -323,7 +324,14 @@ class AutogradModel:
                 if (base in DONT_REQUIRE_DERIVATIVE or not gen_differentiable_outputs(fn, "Default") or
                         (tensor_in and not diff_inputs)):
                     return (MODE_NONE, None)
-            return (MODE_OUT, None)
+            if info is None:
+                # no derivative entry: upstream registers autogradNotImplementedFallback, which
+                # runs the kernel (its errors first) and gives out a node refusing backward
+                return (MODE_NOTIMPL, None)
+            # the check skips what the entry marks non_differentiable (index_select's index)
+            nondiff = [i for i, a in enumerate(f.func.arguments.flat_all)
+                       if a.type.is_tensor_like() and a.name in info.non_differentiable_arg_names]
+            return (MODE_OUT, sum(1 << i for i in nondiff if i < 64))
         if op.cia:
             if op.qualified in self.cia_nondiff:
                 return (MODE_NONE, None)
@@ -1180,9 +1188,8 @@ class Renderer:
             if i is None:
                 raise Untranslatable(f"edge {name} not an argument")
             req.append(f"tn_value_requires_grad(&a_[{i}])")
-        out.append(f"    if (!({' || '.join(req)}))")
-        out.append("        return tn_autograd_redispatch(op_, a_);")
-        # inputs the op is not differentiable in must not require grad (check_no_requires_grad)
+        # inputs the op is not differentiable in must not require grad (check_no_requires_grad);
+        # upstream's VariableType checks them whether or not a differentiable input requires grad
         base = f.func.name.name.base + ("_" if f.func.name.name.inplace else "")
         for i, a in enumerate(args):
             if not a.type.is_tensor_like() or a.is_write or a.name in edge_names or a.name == "output":
@@ -1193,6 +1200,8 @@ class Renderer:
                 continue
             out.append(f'    if (tn_ag_check_no_requires_grad(&a_[{i}], "{a.name}", "{base}") < 0)')
             out.append("        return NULL;")
+        out.append(f"    if (!({' || '.join(req)}))")
+        out.append("        return tn_autograd_redispatch(op_, a_);")
         if inplace:
             out.append("    if (tn_autograd_check_inplace(self, 1) < 0)")
             out.append("        return NULL;")
@@ -1333,6 +1342,8 @@ class Renderer:
             elif mode == MODE_CIA and op.qualified in am.compositions:
                 ops_protos.append(f"PyObject *tn_compose_{op.cname}(tn_op *op, tn_value *a);")
                 table.append(f"    {{TN_OP_{op.cname}, TN_AG_CIA, tn_compose_{op.cname}}},")
+            elif mode == MODE_OUT and k:
+                table.append(f"    {{TN_OP_{op.cname}, TN_AG_OUT, NULL, {k:#x}}},")
             else:
                 name = {MODE_CIA: "TN_AG_CIA", MODE_NOTIMPL: "TN_AG_NOTIMPL", MODE_OUT: "TN_AG_OUT"}[mode]
                 table.append(f"    {{TN_OP_{op.cname}, {name}, NULL}},")

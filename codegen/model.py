@@ -113,6 +113,10 @@ def check_pinned() -> dict:
 # given (aten/src/ATen/native/ReduceOps.cpp: infer_dtype_from_optional in sum/nansum/mean/prod,
 # meta_func_cum_ops in cumsum/cumprod); the schema does not say this.
 DTYPE_FROM_OUT = {"sum", "nansum", "mean", "prod", "cumsum", "cumprod"}
+# ... and out overloads that are not structured but compute in out's dtype the same way
+# (nansum_out: get_dtype_from_result, then its kernel's dispatch on that dtype; mean.dtype_out
+# calls the structured mean.out, whose meta requires out's dtype to be the result's)
+DTYPE_FROM_OUT_UNSTRUCTURED = {"nansum.out", "mean.dtype_out"}
 
 
 # Out overloads that are not structured but whose out= implementation requires the result dtype
@@ -129,7 +133,7 @@ NOT_EXACT_OUT = {"cat.out"}
 # dtype Double but expected Float" (listed from upstream by calling each with a float64 out).
 SAME_DTYPE_OUT = {"abs.out", "absolute.out", "bitwise_not.out", "ceil.out", "clamp.out", "clamp_max.out",
                   "clamp_min.out", "clip.out", "fix.out", "floor.out", "frac.out", "hardtanh.out", "neg.out", "negative.out",
-                  "round.out", "round.decimals_out", "sgn.out", "sign.out", "trunc.out"}
+                  "round.out", "round.decimals_out", "sgn.out", "sign.out", "trunc.out", "conj_physical.out"}
 # In-place overloads whose upstream kernel writes a self with internal overlap (an expanded
 # tensor) without assert_no_internal_overlap: the result then depends on the kernel's write
 # order (tril_ writes only the zeros), so those calls are refused by name here (listed from
@@ -166,6 +170,8 @@ def out_rule(f, kind, delegates=None) -> str:
         return "bool"
     if name in SELF_DTYPE_OUT:
         return "self"
+    if name in DTYPE_FROM_OUT_UNSTRUCTURED:
+        return "from_out"
     if not f.structured or f.structured_inherits == "TensorIteratorBase":
         return ""
     return "from_out" if str(f.func.name.name) in DTYPE_FROM_OUT else "exact"

@@ -1240,10 +1240,10 @@ PyObject *
 tn_ag_record_fractional_max_pool2d(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[3], "random_samples", "fractional_max_pool2d") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     FractionalMaxPool2DBackward0 *n = (FractionalMaxPool2DBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool2DBackward0, nnext_, 0);
     if (!n)
@@ -1385,10 +1385,10 @@ PyObject *
 tn_ag_record_fractional_max_pool3d(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[3], "random_samples", "fractional_max_pool3d") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     FractionalMaxPool3DBackward0 *n = (FractionalMaxPool3DBackward0 *)tn_node_new(&tn_kind_FractionalMaxPool3DBackward0, nnext_, 0);
     if (!n)
@@ -2316,12 +2316,12 @@ tn_ag_record__grouped_mm(tn_op *op_, tn_value *a_)
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
     PyObject *mat2 = tn_ag_arg_tensor(&a_[1]);
     PyObject *offs = tn_ag_arg_tensor(&a_[2]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[2], "offs", "_grouped_mm") < 0)
         return NULL;
     if (tn_ag_check_no_requires_grad(&a_[3], "bias", "_grouped_mm") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1 + 1;
     GroupedMmBackward0 *n = (GroupedMmBackward0 *)tn_node_new(&tn_kind_GroupedMmBackward0, nnext_, 0);
     if (!n)
@@ -4329,10 +4329,10 @@ PyObject *
 tn_ag_record_index__Tensor(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[1], "indices", "index") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     IndexBackward0 *n = (IndexBackward0 *)tn_node_new(&tn_kind_IndexBackward0, nnext_, 0);
     if (!n)
@@ -4474,10 +4474,10 @@ tn_ag_record_index_put(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
     PyObject *values = tn_ag_arg_tensor(&a_[2]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[1], "indices", "index_put") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1 + 1;
     IndexPutBackward0 *n = (IndexPutBackward0 *)tn_node_new(&tn_kind_IndexPutBackward0, nnext_, 0);
     if (!n)
@@ -4511,10 +4511,10 @@ tn_ag_record_index_put_(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
     PyObject *values = tn_ag_arg_tensor(&a_[2]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[1], "indices", "index_put_") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
     if (tn_autograd_check_inplace(self, 1) < 0)
         return NULL;
     int nnext_ = 1 + 1;
@@ -6764,10 +6764,10 @@ tn_ag_record_linalg_lu_solve(tn_op *op_, tn_value *a_)
     PyObject *LU = tn_ag_arg_tensor(&a_[0]);
     PyObject *pivots = tn_ag_arg_tensor(&a_[1]);
     PyObject *B = tn_ag_arg_tensor(&a_[2]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[1], "pivots", "linalg_lu_solve") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1 + 1;
     LinalgLuSolveBackward0 *n = (LinalgLuSolveBackward0 *)tn_node_new(&tn_kind_LinalgLuSolveBackward0, nnext_, 0);
     if (!n)

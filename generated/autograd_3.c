@@ -6636,10 +6636,10 @@ tn_ag_record_nll_loss2d_forward(tn_op *op_, tn_value *a_)
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
     PyObject *target = tn_ag_arg_tensor(&a_[1]);
     PyObject *weight = tn_ag_arg_tensor(&a_[2]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[2], "weight", "nll_loss2d_forward") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     NllLoss2DBackward0 *n = (NllLoss2DBackward0 *)tn_node_new(&tn_kind_NllLoss2DBackward0, nnext_, 0);
     if (!n)
@@ -6792,12 +6792,12 @@ tn_ag_record_nll_loss2d_backward(tn_op *op_, tn_value *a_)
     PyObject *self = tn_ag_arg_tensor(&a_[1]);
     PyObject *target = tn_ag_arg_tensor(&a_[2]);
     PyObject *weight = tn_ag_arg_tensor(&a_[3]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[3], "weight", "nll_loss2d_backward") < 0)
         return NULL;
     if (tn_ag_check_no_requires_grad(&a_[6], "total_weight", "nll_loss2d_backward") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1 + 1;
     NllLoss2DBackwardBackward0 *n = (NllLoss2DBackwardBackward0 *)tn_node_new(&tn_kind_NllLoss2DBackwardBackward0, nnext_, 0);
     if (!n)
@@ -6966,10 +6966,10 @@ tn_ag_record_nll_loss_forward(tn_op *op_, tn_value *a_)
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
     PyObject *target = tn_ag_arg_tensor(&a_[1]);
     PyObject *weight = tn_ag_arg_tensor(&a_[2]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[2], "weight", "nll_loss_forward") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     NllLossBackward0 *n = (NllLossBackward0 *)tn_node_new(&tn_kind_NllLossBackward0, nnext_, 0);
     if (!n)
@@ -7122,12 +7122,12 @@ tn_ag_record_nll_loss_backward(tn_op *op_, tn_value *a_)
     PyObject *self = tn_ag_arg_tensor(&a_[1]);
     PyObject *target = tn_ag_arg_tensor(&a_[2]);
     PyObject *weight = tn_ag_arg_tensor(&a_[3]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[3], "weight", "nll_loss_backward") < 0)
         return NULL;
     if (tn_ag_check_no_requires_grad(&a_[6], "total_weight", "nll_loss_backward") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1 + 1;
     NllLossBackwardBackward0 *n = (NllLossBackwardBackward0 *)tn_node_new(&tn_kind_NllLossBackwardBackward0, nnext_, 0);
     if (!n)

@@ -3572,10 +3572,10 @@ tn_ag_record__scaled_dot_product_flash_attention_for_cpu(tn_op *op_, tn_value *a
     PyObject *key = tn_ag_arg_tensor(&a_[1]);
     PyObject *value = tn_ag_arg_tensor(&a_[2]);
     PyObject *attn_mask = tn_ag_arg_tensor(&a_[5]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
-        return tn_autograd_redispatch(op_, a_);
     if (tn_ag_check_no_requires_grad(&a_[5], "attn_mask", "_scaled_dot_product_flash_attention_for_cpu") < 0)
         return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1 + 1 + 1;
     ScaledDotProductFlashAttentionForCpuBackward0 *n = (ScaledDotProductFlashAttentionForCpuBackward0 *)tn_node_new(&tn_kind_ScaledDotProductFlashAttentionForCpuBackward0, nnext_, 0);
     if (!n)

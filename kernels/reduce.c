@@ -72,6 +72,13 @@ ld_i64_for(int dt, int out_dt, const void *p, int64_t i)
 {
     if (out_dt == TN_DTYPE_BOOL)
         return tn_load_f64(dt, p, i) != 0;
+    if (tn_dtype_is_kernel_float(dt) &&
+        (out_dt == TN_DTYPE_I32 || out_dt == TN_DTYPE_I16 || out_dt == TN_DTYPE_I8)) {
+        /* through int32 as kernels/copy.c's Note [Conversion rules]: NaN, inf and values out of
+         * int32's range are INT32_MIN (cvttss2si), not INT64_MIN's low bits (0) */
+        double v = tn_load_f64(dt, p, i);
+        return v > -2147483649.0 && v < 2147483648.0 ? (int64_t)(int32_t)v : INT32_MIN;
+    }
     return ld_i64(dt, p, i);
 }
 

@@ -71,7 +71,7 @@ typedef enum {
     TN_UN_LOGIT,        /* p[0]: eps; negative means no clamping */
     TN_UN_HARDSHRINK,   /* p[0]: lambda */
     TN_UN_SOFTSHRINK,   /* p[0]: lambda */
-    TN_UN_POLYGAMMA,    /* p[0]: n >= 1 (n = 0 is TN_UN_DIGAMMA): the n-th derivative of digamma */
+    TN_UN_POLYGAMMA,    /* p[0]: n as an int32 (1: trigamma, else ATen's calc_polygamma formula) */
     TN_UN_I0,           /* the special functions of special.h, one each */
     TN_UN_I0E,
     TN_UN_I1,

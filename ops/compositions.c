@@ -397,7 +397,7 @@ to_impl(PyObject *self, int dtype, int copy, tn_value memfmt, tn_value device)
     TensorObject *t = TN_T(self);
     int same_dtype = dtype < 0 || dtype == t->dtype;
     int fmt = memfmt.tag == TN_V_NONE ? TN_MEMFMT_PRESERVE : (int)memfmt.u.i;
-    int same_fmt = fmt == TN_MEMFMT_PRESERVE || (fmt == TN_MEMFMT_CONTIGUOUS && tn_tensor_is_contiguous(t));
+    int same_fmt = fmt == TN_MEMFMT_PRESERVE || fmt == tn_tensor_suggest_memory_format(t);  /* to_will_alias */
     int same_dev = device.tag != TN_V_DEVICE ||
                    (device.u.i == TN_DEVTYPE_META) == (t->device == TN_DEVICE_META);
     if (!copy && same_dtype && same_fmt && same_dev)

@@ -134,6 +134,16 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
                      "than actual input size", ps, ks);
         return -1;
     }
+    if (input->dtype == TN_DTYPE_BOOL && input->device != TN_DEVICE_META) {
+        /* upstream's slow CPU kernel (bool takes no other path) dispatches on the input's dtype
+         * before it reads the weight as that type */
+        int dilated = 0;
+        for (int i = 0; i < g->d; i++)
+            dilated |= g->dil[i] != 1;
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for 'Bool'",
+                     dilated ? "slow_conv_dilated<>" : g->d == 3 ? "compute_columns3d" : "slow_conv2d_cpu");
+        return -1;
+    }
     const char *other = NULL;
     if (weight->dtype != input->dtype)
         other = tn_dtype_name(weight->dtype);
@@ -711,6 +721,11 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
                                                 "size of the transposed convolution is not positive");
             return -1;
         }
+    }
+    if (input->dtype == TN_DTYPE_BOOL && input->device != TN_DEVICE_META) {  /* as the forward's */
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for 'Bool'",
+                     d == 3 ? "slow_conv_transpose3d_out_cpu" : "slow_conv_transpose2d_out_cpu");
+        return -1;
     }
     const char *other = weight->dtype != input->dtype ? tn_dtype_name(weight->dtype)
                       : bias && bias->dtype != input->dtype ? tn_dtype_name(bias->dtype) : NULL;

@@ -470,6 +470,11 @@ arange_impl(const tn_op *overload, const tn_value *start, const tn_value *end, c
     int dev;
     if (check_layout(layout) < 0 || resolve_device(device, TN_DEVICE_CPU, &dev) < 0)
         return NULL;
+    /* upstream's arange_out dispatches on the dtype (all types, half, bfloat16) before its checks */
+    if (dtype == TN_DTYPE_BOOL || tn_dtype_is_complex(dtype) || !tn_dtype_has_kernels(dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"arange_cpu\" not implemented for '%s'", tn_dtype_legacy_name(dtype));
+        return NULL;
+    }
     int integral = tn_dtype_is_integral(dtype, true);
     /* the checks run in double on the scalars as given (upstream's arange_check_bounds); int64
      * then divides by the step truncated to int64, so that must not be 0 (a ValueError). The

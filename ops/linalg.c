@@ -242,6 +242,12 @@ check_infos(const int32_t *info, int64_t count, const char *api, bool is_matrix)
         char batch[64] = "";
         if (!is_matrix)
             snprintf(batch, sizeof batch, ": (Batch element %lld)", (long long)i);
+        if (v < 0 && v == -4 && strstr(api, "svd")) {
+            /* LAPACK 3.10+ gesdd answers a non-finite input with info = -4: upstream names it */
+            PyErr_Format(tn_LinAlgError, "%s%s: The algorithm failed to converge because the input matrix contained "
+                         "non-finite values.", api, batch);
+            return -1;
+        }
         if (v < 0) {
             PyErr_Format(PyExc_RuntimeError, "%s%s: Argument %d has illegal value. Most certainly there is a bug in the "
                          "implementation calling the backend library.", api, batch, -v);
@@ -725,7 +731,7 @@ tn_op__linalg_slogdet(const tn_op *overload, TensorObject *A)
             double sd = 1.0, ld = 0.0;
             for (int64_t i = 0; i < n; i++) {
                 double d = lu_diag(r[2], b, n, i);
-                double sg = d > 0 ? 1.0 : d < 0 ? -1.0 : d; /* sgn keeps NaN */
+                double sg = d > 0 ? 1.0 : d < 0 ? -1.0 : 0.0; /* sgn: +0 for ±0 and NaN, as upstream's */
                 sf *= (float)sg;
                 sd *= sg;
                 lf += logf(fabsf((float)d));

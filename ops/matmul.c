@@ -263,6 +263,10 @@ tn_op_dot(const tn_op *overload, TensorObject *self, TensorObject *tensor)
 PyObject *
 tn_op_mv(const tn_op *overload, TensorObject *self, TensorObject *vec)
 {
+    if (self->ndim == 0) {  /* upstream's mv sizes its result by self.size(0) before addmv's checks */
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+        return NULL;
+    }
     if (self->ndim != 2 || vec->ndim != 1) {
         PyErr_Format(PyExc_RuntimeError, "vector + matrix @ vector expected, got %d, %d", self->ndim, vec->ndim);
         return NULL;

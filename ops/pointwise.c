@@ -215,8 +215,10 @@ binary_into(const tn_op *overload, TensorObject *dst, tn_binary_op op, int kind,
     if (dst && tn_check_inplace_shape(dst, nd, shape) < 0)
         return NULL;  /* TensorIterator checks the output's shape before the kernel's dtypes */
     int device = (a->device == TN_DEVICE_META || (b && b->device == TN_DEVICE_META)) ? TN_DEVICE_META : TN_DEVICE_CPU;
-    /* a Python number is a 0-dim operand to upstream's TensorIterator too (it decides the layout) */
-    tn_geom ins[2] = {tn_geom_of(a), b ? tn_geom_of(b) : (tn_geom){0, NULL, NULL}};
+    /* a Python number is a 0-dim operand to upstream's TensorIterator too (it decides the layout);
+     * an operand promoted to the computation dtype votes with its copy's layout */
+    int64_t sa[TN_MAX_NDIM], sb[TN_MAX_NDIM];
+    tn_geom ins[2] = {tn_geom_promoted(a, compute, sa), b ? tn_geom_promoted(b, compute, sb) : (tn_geom){0, NULL, NULL}};
     TensorObject *out = result_or_dst(dst, nd, shape, out_dtype, device, 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
@@ -887,6 +889,18 @@ tn_op_clamp(const tn_op *overload, TensorObject *self, const tn_value *min, cons
         PyErr_SetString(PyExc_RuntimeError, "torch.clamp: At least one of 'min' or 'max' must not be None");
         return NULL;
     }
+    /* upstream's clamp meta: a complex self, or complex limits promoting an integer self, is
+     * refused; a floating self keeps its dtype and its kernel reads a complex limit as a double */
+    int complex_limit = (has_lo && min->tag == TN_V_COMPLEX) || (has_hi && max->tag == TN_V_COMPLEX);
+    if (tn_dtype_is_complex(self->dtype) || (complex_limit && !tn_dtype_is_floating(self->dtype))) {
+        PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
+        return NULL;
+    }
+    if (complex_limit && ((has_lo && min->tag == TN_V_COMPLEX && min->im != 0) ||
+                          (has_hi && max->tag == TN_V_COMPLEX && max->im != 0))) {
+        PyErr_SetString(PyExc_RuntimeError, "value cannot be converted to type double without overflow");
+        return NULL;
+    }
     tn_result_type_state st;
     tn_result_type_init(&st);
     if (tn_result_type_update_tensor(&st, self) < 0 || (has_lo && tn_result_type_update_scalar(&st, min) < 0) ||
@@ -923,6 +937,10 @@ PyObject *
 tn_op_clamp_min(const tn_op *overload, TensorObject *self, const tn_value *min)
 {
     tn_value none = {.tag = TN_V_NONE};
+    if (min->tag == TN_V_COMPLEX) {  /* as clamp_max's */
+        PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
+        return NULL;
+    }
     return tn_op_clamp(overload, self, min, &none);
 }
 
@@ -930,6 +948,10 @@ PyObject *
 tn_op_clamp_max(const tn_op *overload, TensorObject *self, const tn_value *max)
 {
     tn_value none = {.tag = TN_V_NONE};
+    if (max->tag == TN_V_COMPLEX) {  /* clamp_max's meta refuses a complex limit whatever self is */
+        PyErr_SetString(PyExc_NotImplementedError, "clamp is not supported for complex types");
+        return NULL;
+    }
     return tn_op_clamp(overload, self, &none, max);
 }
 
@@ -1082,10 +1104,45 @@ check_lerp_dtype(TensorObject *self, TensorObject *other, const char *what)
     return -1;
 }
 
+/* upstream's lerp_Tensor meta promotes a 0-dim weight with the operands (promote_inputs_to_
+ * common_dtype): the dimensioned self and end decide the dtype unless the weight is of a higher
+ * category, and the kernel dispatches on that common dtype */
+static PyObject *
+lerp_promoted(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight)
+{
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, self) < 0 || tn_result_type_update_tensor(&st, end) < 0 ||
+        tn_result_type_update_tensor(&st, weight) < 0)
+        return NULL;
+    int common = tn_result_type_finish(&st);
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(self->ndim, self->sizes, end->ndim, end->sizes, &nd, shape) < 0)
+        return NULL;
+    if (!tn_dtype_is_floating(common) && !tn_dtype_is_complex(common)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"lerp_kernel_tensor\" not implemented for '%s'",
+                     tn_dtype_legacy_name(common));
+        return NULL;
+    }
+    TensorObject *a = as_dtype(overload, self, common);
+    TensorObject *b = a ? as_dtype(overload, end, common) : NULL;
+    TensorObject *w = b ? as_dtype(overload, weight, common) : NULL;
+    PyObject *r = w ? ternary(overload, 2, a, b, w, NULL) : NULL;
+    Py_XDECREF((PyObject *)a);
+    Py_XDECREF((PyObject *)b);
+    Py_XDECREF((PyObject *)w);
+    return r;
+}
+
 PyObject *
 tn_op_lerp__Tensor(const tn_op *overload, TensorObject *self, TensorObject *end, TensorObject *weight)
 {
-    if (check_lerp_dtype(self, end, "end") < 0 || check_lerp_dtype(self, weight, "weight") < 0)
+    if (check_lerp_dtype(self, end, "end") < 0)
+        return NULL;
+    if (weight->ndim == 0 && weight->dtype != self->dtype)
+        return lerp_promoted(overload, self, end, weight);
+    if (check_lerp_dtype(self, weight, "weight") < 0)
         return NULL;
     return ternary(overload, 2, self, end, weight, NULL);
 }
@@ -1413,7 +1470,9 @@ tn_op_polygamma(const tn_op *overload, int64_t n, TensorObject *self)
     }
     if (n == 0)
         return unary(overload, TN_UN_DIGAMMA, UK_FLOAT, self, NULL);
-    double p[1] = {(double)n};
+    /* upstream's calc_polygamma takes n as an int: an n past int32 computes with its low 32 bits
+     * (2**62 is 0 there: -zeta(1, x), -inf), after the n == 0 / n == 1 choice made on the int64 */
+    double p[1] = {n == 1 ? 1.0 : (double)(int32_t)(uint32_t)(uint64_t)n};
     return unary(overload, TN_UN_POLYGAMMA, UK_FLOAT, self, p);
 }
 
@@ -1475,8 +1534,28 @@ tn_op_leaky_relu(const tn_op *overload, TensorObject *self, const tn_value *nega
     return unary(overload, TN_UN_LEAKY_RELU, UK_SAME, self, p);
 }
 
+static PyObject *hardtanh_into(const tn_op *overload, TensorObject *self, const tn_value *min_val,
+                               const tn_value *max_val);
+
+/* upstream's hardtanh writes into empty_like(self): a dense self's strides, also those of its
+ * size-1 dims, which the iterator's layout (ours, and upstream's for every other unary op)
+ * leaves contiguous; the dims of size > 1 are laid out alike either way */
 PyObject *
 tn_op_hardtanh(const tn_op *overload, TensorObject *self, const tn_value *min_val, const tn_value *max_val)
+{
+    PyObject *r = hardtanh_into(overload, self, min_val, max_val);
+    if (!r || !tn_tensor_check(r) || TN_T(r)->ndim != self->ndim || !tn_tensor_is_non_overlapping_and_dense(self))
+        return r;
+    int64_t strides[TN_MAX_NDIM];
+    for (int d = 0; d < self->ndim; d++)
+        strides[d] = self->sizes[d] == 1 ? self->strides[d] : TN_T(r)->strides[d];
+    if (tn_tensor_set_geometry(TN_T(r), self->ndim, self->sizes, strides) < 0)
+        Py_CLEAR(r);
+    return r;
+}
+
+static PyObject *
+hardtanh_into(const tn_op *overload, TensorObject *self, const tn_value *min_val, const tn_value *max_val)
 {
     /* upstream keeps integer inputs integer: the limits are truncated to int64 (Scalar::toLong),
      * and uint8 refuses negative ones */
@@ -1589,10 +1668,19 @@ tn_op_conj(const tn_op *overload, TensorObject *self)
     return bit_view(self, 1, 0);
 }
 
+/* _conj flips the bit unconditionally, as upstream's does (conj() is the spelling that returns a
+ * real tensor itself); upstream's TensorImpl::_set_conj then asserts the dtype is complex, so a
+ * real tensor is refused with upstream's class (RuntimeError) */
 PyObject *
 tn_op__conj(const tn_op *overload, TensorObject *self)
 {
-    return bit_view(self, tn_dtype_is_complex(self->dtype), 0);
+    if (!tn_dtype_is_complex(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "_conj: the conjugate bit is only defined for complex tensors, got %s "
+                     "(upstream: isComplexType(typeMetaToScalarType(dtype())) INTERNAL ASSERT FAILED)",
+                     tn_dtype_name(self->dtype));
+        return NULL;
+    }
+    return bit_view(self, 1, 0);
 }
 
 PyObject *
@@ -1676,6 +1764,7 @@ typedef struct {
     int x_first;        /* TensorIterator operand order (x, grad) */
     int x_dtype_out;    /* the result has x's dtype (mish_backward) */
     int ints;           /* integer dtypes compute too (threshold_backward) */
+    int complex;        /* upstream's kernel takes complex dtypes (ours refuses them by name) */
 } act_grad_spec;
 
 static PyObject *
@@ -1687,16 +1776,19 @@ activation_grad(const tn_op *overload, const act_grad_spec *sp, TensorObject *gr
     if (tn_result_type_update_tensor(&st, grad) < 0 || tn_result_type_update_tensor(&st, x) < 0)
         return NULL;
     int compute = tn_result_type_finish(&st);
+    /* the iterator's shape check comes before the kernel's dispatch on the dtype */
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(grad->ndim, grad->sizes, x->ndim, x->sizes, &nd, shape) < 0)
+        return NULL;
+    if (sp->complex && tn_dtype_is_complex(compute))
+        return tn_refuse(overload, "for complex tensors has no kernel in torchnative (upstream computes it)");
     if (!tn_dtype_is_floating(compute) && !(sp->ints && tn_dtype_is_integral(compute, false))) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", sp->kname,
                      tn_dtype_legacy_name(compute));
         return NULL;
     }
     int out_dtype = sp->x_dtype_out ? x->dtype : compute;
-    int nd;
-    int64_t shape[TN_MAX_NDIM];
-    if (tn_broadcast_shapes(grad->ndim, grad->sizes, x->ndim, x->sizes, &nd, shape) < 0)
-        return NULL;
     int device = grad->device == TN_DEVICE_META || x->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
     tn_geom ins[2] = {tn_geom_of(sp->x_first ? x : grad), tn_geom_of(sp->x_first ? grad : x)};
     TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, 2, ins);
@@ -1738,19 +1830,20 @@ fail:
 }
 
 #define ACT_GRAD(kname, bop, aop, x_first, x_out, ints) \
-    (&(const act_grad_spec){kname, bop, aop, x_first, x_out, ints})
+    (&(const act_grad_spec){kname, bop, aop, x_first, x_out, ints, 0})
+#define ACT_GRAD_COMPLEX(kname, bop) (&(const act_grad_spec){kname, bop, -1, 0, 0, 0, 1})
 
 PyObject *
 tn_op_sigmoid_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *output)
 {
-    return activation_grad(overload, ACT_GRAD("sigmoid_backward_cpu", TN_BIN_SIGMOID_BACKWARD, -1, 0, 0, 0),
+    return activation_grad(overload, ACT_GRAD_COMPLEX("sigmoid_backward_cpu", TN_BIN_SIGMOID_BACKWARD),
                            grad_output, output, NULL, NULL);
 }
 
 PyObject *
 tn_op_tanh_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *output)
 {
-    return activation_grad(overload, ACT_GRAD("tanh_backward_cpu", TN_BIN_TANH_BACKWARD, -1, 0, 0, 0), grad_output,
+    return activation_grad(overload, ACT_GRAD_COMPLEX("tanh_backward_cpu", TN_BIN_TANH_BACKWARD), grad_output,
                            output, NULL, NULL);
 }
 
@@ -1811,7 +1904,7 @@ tn_op_elu_backward(const tn_op *overload, TensorObject *grad_output, const tn_va
                    const tn_value *input_scale, bool is_result, TensorObject *self_or_result)
 {
     double p[3] = {tn_scalar_to_double(alpha), tn_scalar_to_double(scale), tn_scalar_to_double(input_scale)};
-    if (is_result && p[0] < 0) {
+    if (is_result && !(p[0] >= 0)) {  /* upstream: alpha >= 0, so NaN is refused too */
         PyErr_SetString(PyExc_RuntimeError,
                         "In-place elu backward calculation is triggered with a negative slope which is not supported. "
                         "This is caused by calling in-place forward function with a negative slope, please call "
@@ -1837,7 +1930,7 @@ tn_op_leaky_relu_backward(const tn_op *overload, TensorObject *grad_output, Tens
                           const tn_value *negative_slope, bool self_is_result)
 {
     double p[3] = {tn_scalar_to_double(negative_slope), 0, 0};
-    if (self_is_result && p[0] < 0) {
+    if (self_is_result && !(p[0] >= 0)) {  /* upstream: negval >= 0, so NaN is refused too */
         PyErr_SetString(PyExc_RuntimeError,
                         "In-place leakyReLu backward calculation is triggered with a negative slope which is not "
                         "supported. This is caused by calling in-place forward function with a negative slope, please "

@@ -526,23 +526,35 @@ normal_factory(const tn_op *overload, tn_ints size, int dtype, int layout, const
     return filled_random(overload, t, normal01, generator);
 }
 
+/* rand: upstream's empty(size) first (the size checks), then uniform_, whose dtype dispatch
+ * (check_uniform_bounds) refuses an integer dtype even for an empty result; a meta one skips it */
+static PyObject *
+uniform_factory(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory,
+                PyObject *generator)
+{
+    if (dtype < 0)
+        dtype = tn_default_dtype;
+    if (tn_dtype_is_complex(dtype)) {
+        floating_factory(overload, &dtype, "check_uniform_bounds");  /* refuses complex by name */
+        return NULL;
+    }
+    PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
+    if (t && TN_T(t)->device != TN_DEVICE_META && floating_factory(overload, &dtype, "check_uniform_bounds") < 0)
+        Py_CLEAR(t);
+    return filled_random(overload, t, uniform01, generator);
+}
+
 PyObject *
 tn_op_rand(const tn_op *overload, tn_ints size, int dtype, int layout, const tn_value *device, int pin_memory)
 {
-    if (floating_factory(overload, &dtype, "check_uniform_bounds") < 0)
-        return NULL;
-    return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
-                         pin_memory, -1), uniform01, NULL);
+    return uniform_factory(overload, size, dtype, layout, device, pin_memory, NULL);
 }
 
 PyObject *
 tn_op_rand__generator(const tn_op *overload, tn_ints size, PyObject *generator, int dtype, int layout,
                       const tn_value *device, int pin_memory)
 {
-    if (floating_factory(overload, &dtype, "check_uniform_bounds") < 0)
-        return NULL;
-    return filled_random(overload, tn_op_empty__memory_format(overload, size, dtype, layout, device,
-                         pin_memory, -1), uniform01, generator);
+    return uniform_factory(overload, size, dtype, layout, device, pin_memory, generator);
 }
 
 PyObject *

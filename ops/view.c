@@ -1156,7 +1156,10 @@ tn_op_diagonal(const tn_op *overload, TensorObject *self, int64_t offset, int64_
 PyObject *
 tn_op_contiguous(const tn_op *overload, TensorObject *self, int memory_format)
 {
-    if ((memory_format == TN_MEMFMT_CONTIGUOUS || memory_format < 0) && tn_tensor_is_contiguous(self))
+    /* upstream asks self.is_contiguous(memory_format) first, which for preserve_format is the
+     * plain contiguity: a contiguous self is returned before preserve is refused */
+    if ((memory_format == TN_MEMFMT_CONTIGUOUS || memory_format == TN_MEMFMT_PRESERVE || memory_format < 0) &&
+        tn_tensor_is_contiguous(self))
         return Py_NewRef((PyObject *)self);
     if (memory_format == TN_MEMFMT_CHANNELS_LAST && tn_tensor_is_channels_last(self))
         return Py_NewRef((PyObject *)self);

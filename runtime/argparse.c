@@ -1019,8 +1019,10 @@ check_out_options(const tn_schema *sig, PyObject **raw, PyObject *out)
 {
     if (!out || !is_tensor(out))
         return 0;
+    /* upstream's bindings call check_out_type_matches for factories (dtype with layout and
+     * device); a dtype= alone (log_softmax, sum) is the op's own, checked by its out= rule */
     int i = find_param(sig, "dtype");
-    if (i >= 0 && raw[i] && raw[i] != Py_None) {
+    if (i >= 0 && raw[i] && raw[i] != Py_None && (find_param(sig, "layout") >= 0 || find_param(sig, "device") >= 0)) {
         int d = tn_dtype_from_py(raw[i]);
         if (d < 0)
             return -1;
@@ -1267,6 +1269,10 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
             } else if (p && p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&
                        v < TN_NUM_DTYPES && tn_dtype_objs[v]) {
                 o = Py_NewRef(tn_dtype_objs[v]);
+            } else if (p && p->type == TN_P_OPT_TENSORLIST && is_tensor(o) && TN_T(o)->ndim > 0) {
+                /* a Tensor?[] IValue is made from any iterable (createGenericList): a tensor gives
+                 * its rows (a 0-dim one is not iterable: the schema's own error follows) */
+                o = PySequence_List(o);
             } else {
                 PyErr_Clear();  /* an int past long stays an int: the schema's own error follows */
                 o = Py_NewRef(o);
@@ -1301,9 +1307,10 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
     /* upstream's boxed path accepts every argument positionally or by keyword */
     int r = match_signature(schema, NULL, &c, raw, &ov, 1);
     if (r <= 0) {
-        if (r == 0 && PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
+        if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
             /* upstream raises RuntimeError from the boxed call path (c10::Error from
-             * createStackForSchema), naming the schema */
+             * createStackForSchema), naming the schema: for an argument of the wrong type (r == 0)
+             * and for a list with an element of the wrong type (r < 0, check_param's TypeError) */
             PyObject *type, *value, *tb;
             PyErr_Fetch(&type, &value, &tb);
             PyErr_Format(PyExc_RuntimeError, "%S. Declaration: %s", value ? value : Py_None, op->schema);

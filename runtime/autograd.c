@@ -41,6 +41,11 @@ int
 tn_autograd_check_out(const tn_op *op, const tn_value *args, int n)
 {
     for (int i = 0; i < n; i++) {
+        /* upstream's VariableType checks the differentiable inputs and the outputs only: an index
+         * that requires grad reaches the kernel's own checks (index_select's "Index is supposed
+         * to be a vector") */
+        if (i < 64 && ((op->ag_out_nondiff >> i) & 1))
+            continue;
         if ((args[i].tag == TN_V_TENSOR || args[i].tag == TN_V_TENSORLIST) && tn_value_requires_grad(&args[i])) {
             PyErr_Format(PyExc_RuntimeError,
                          "%s(): functions with out=... arguments don't support automatic differentiation, "
@@ -121,6 +126,17 @@ mode_not_implemented(tn_op *op, tn_value *args)
     if ((op->flags & TN_OPK_MASK) == TN_OPK_INPLACE && s->nparams > 0 && args[0].tag == TN_V_TENSOR &&
         tn_autograd_check_inplace(args[0].u.t, 1) < 0)
         return NULL;
+    /* an out= overload here has no derivative entry (upstream's autogradNotImplementedFallback):
+     * only its out arguments are checked before the kernel, the inputs' kernel errors come first */
+    for (int i = 0; (op->flags & TN_OPK_MASK) == TN_OPK_OUT && i < s->nparams; i++) {
+        if (s->params[i].is_out && (args[i].tag == TN_V_TENSOR || args[i].tag == TN_V_TENSORLIST) &&
+            tn_value_requires_grad(&args[i])) {
+            PyErr_Format(PyExc_RuntimeError,
+                         "%s::%s(): functions with out=... arguments don't support automatic differentiation, "
+                         "but one of the arguments requires grad.", op->ns ? op->ns : "aten", op->name);
+            return NULL;
+        }
+    }
     PyObject *r = tn_autograd_redispatch(op, args);
     if (r && attach_not_implemented(op, args, s->nparams, r) < 0)
         Py_CLEAR(r);
@@ -1147,6 +1163,7 @@ tn_autograd_install(const tn_autograd_entry *table)
     for (const tn_autograd_entry *e = table; e->mode; e++) {
         tn_op *op = tn_op_by_id(e->op);
         op->ag_mode = e->mode;
+        op->ag_out_nondiff = e->out_nondiff;
         op->compose = e->mode == TN_AG_CIA ? e->record : NULL;
         op->ag_record = e->record ? e->record
                         : e->mode == TN_AG_OUT ? mode_out

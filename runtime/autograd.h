@@ -48,7 +48,7 @@ enum {
     TN_AG_RECORD = 1,   /* the generated recorder makes its node */
     TN_AG_CIA = 2,      /* CompositeImplicitAutograd: its decomposition records */
     TN_AG_NOTIMPL = 3,  /* differentiable, no formula here: a node that refuses at backward */
-    TN_AG_OUT = 4,      /* out= overload: refused when anything requires grad */
+    TN_AG_OUT = 4,      /* out= overload: refused when a differentiable input or out requires grad */
 };
 
 typedef PyObject *(*tn_ag_record_fn)(tn_op *op, tn_value *args);
@@ -57,6 +57,7 @@ typedef struct {
     int op;
     int mode;
     tn_ag_record_fn record;
+    uint64_t out_nondiff;  /* TN_AG_OUT: argument positions derivatives.yaml marks non_differentiable */
 } tn_autograd_entry;
 
 

@@ -383,7 +383,7 @@ call_meta_python_kernel(tn_op *op, const tn_schema *s, PyObject *entry, tn_value
 static const char *const MIXING_OK[] = {
     "copy_", "index", "index_put", "index_put_", "_index_put_impl_", "set_", "is_set_to", "embedding",
     "is_same_size", "expand_as", "type_as", "view_as", "reshape_as", "to", "_to_copy",
-    "_has_compatible_shallow_copy_type", "_has_same_storage_numel", NULL};
+    "_has_compatible_shallow_copy_type", "_has_same_storage_numel", "result_type", NULL};
 
 static int
 check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, int n)
@@ -732,6 +732,93 @@ check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, co
  * a dtype (NotImplementedError), its meta result says which error upstream raised first: the
  * same computation on meta tensors of the same dtypes gives the result dtype, and a failing
  * out= rule (exact, same, can_cast) replaces the refusal. */
+/* margs: fargs with every tensor replaced by an empty meta tensor of its shape and dtype (owned
+ * holds the new references); 0 when a tensor list makes that impossible */
+static int
+meta_twins(const tn_schema *fs, const tn_value *fargs, tn_value *margs, PyObject **owned, int *nowned)
+{
+    *nowned = 0;
+    for (int j = 0; j < fs->nparams; j++) {
+        margs[j] = fargs[j];
+        if (fargs[j].tag == TN_V_TENSOR && TN_T(fargs[j].u.t)->device != TN_DEVICE_META) {
+            TensorObject *t = TN_T(fargs[j].u.t);
+            TensorObject *m = tn_tensor_empty(t->ndim, t->sizes, t->dtype, TN_DEVICE_META);
+            if (!m)
+                return 0;
+            m->wrapped_number = t->wrapped_number;
+            owned[(*nowned)++] = (PyObject *)m;
+            margs[j].u.t = (PyObject *)m;
+        } else if (fargs[j].tag == TN_V_TENSORLIST) {
+            return 0;  /* lists: no meta twin here */
+        }
+    }
+    return 1;
+}
+
+/* our meta_ok kernel computes what upstream's C++ meta function does for a CPU call; the door
+ * would ask torch's Python meta registration first, whose dtype can differ (igamma promotes
+ * integers to float there, the CPU meta does not) */
+static PyObject *
+meta_result(tn_op *f, tn_value *margs)
+{
+    PyObject *r = f->kernel && f->meta_ok ? f->kernel(margs) : NULL;
+    if (!r) {  /* a kernel that checks the dtype before its meta result: the door's meta path */
+        PyErr_Clear();
+        r = tn_dispatch(f, margs);
+    }
+    return r;
+}
+
+/* The overlap checks of an in-place or out= write (TensorIterator's, or the op's meta function's
+ * last lines) fire after the meta function's argument checks: when the functional refuses its
+ * meta twins, that error replaces the overlap error already set (clamp_max_ of a complex limit,
+ * scatter_add_ with a dim out of range, into an expanded self). */
+/* the error set is a meta function's argument check, not a refusal by name nor a kernel's dtype
+ * dispatch ("\"ceil_vml_cpu\" not implemented for 'Bool'"), which come after the overlap checks */
+static int
+is_argument_check_error(void)
+{
+    if (!PyErr_ExceptionMatches(PyExc_NotImplementedError))
+        return 1;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *text = value ? PyObject_Str(value) : NULL;
+    const char *m = text ? PyUnicode_AsUTF8AndSize(text, NULL) : NULL;
+    int r = m && !strstr(m, "torchnative") && !strstr(m, "not implemented for '");
+    Py_XDECREF(text);
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+    return r;
+}
+
+static void
+argument_error_first(tn_op *f, const tn_schema *fs, const tn_value *fargs)
+{
+    tn_value margs[64];
+    PyObject *owned[64];
+    int nowned = 0;
+    if (fs->nparams > 64)
+        return;
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyObject *r = NULL;
+    if (meta_twins(fs, fargs, margs, owned, &nowned)) {
+        r = f->kernel && f->meta_ok ? f->kernel(margs) : tn_dispatch(f, margs);
+        if (!r && PyErr_Occurred() && is_argument_check_error()) {
+            Py_XDECREF(type);  /* the argument check's error stands */
+            Py_XDECREF(value);
+            Py_XDECREF(tb);
+            goto done;
+        }
+    }
+    Py_XDECREF(r);
+    PyErr_Clear();
+    PyErr_Restore(type, value, tb);
+done:
+    for (int i = 0; i < nowned; i++)
+        Py_DECREF(owned[i]);
+}
+
 static void
 precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_value *fargs, TensorObject *dst,
                       int kind)
@@ -739,25 +826,13 @@ precheck_result_dtype(const tn_op *op, tn_op *f, const tn_schema *fs, const tn_v
     tn_value margs[64];
     PyObject *owned[64];
     int nowned = 0;
-    for (int j = 0; j < fs->nparams; j++) {
-        margs[j] = fargs[j];
-        if (fargs[j].tag == TN_V_TENSOR && TN_T(fargs[j].u.t)->device != TN_DEVICE_META) {
-            TensorObject *t = TN_T(fargs[j].u.t);
-            TensorObject *m = tn_tensor_empty(t->ndim, t->sizes, t->dtype, TN_DEVICE_META);
-            if (!m) {
-                PyErr_Clear();
-                goto done;
-            }
-            m->wrapped_number = t->wrapped_number;
-            owned[nowned++] = (PyObject *)m;
-            margs[j].u.t = (PyObject *)m;
-        } else if (fargs[j].tag == TN_V_TENSORLIST) {
-            goto done;  /* lists: no meta twin here */
-        }
+    if (!meta_twins(fs, fargs, margs, owned, &nowned)) {
+        PyErr_Clear();
+        goto done;
     }
     PyObject *type, *value, *tb;
     PyErr_Fetch(&type, &value, &tb);
-    PyObject *r = tn_dispatch(f, margs);
+    PyObject *r = meta_result(f, margs);
     int replaced = 0;
     if (r && tn_tensor_check(r)) {
         int rd = TN_T(r)->dtype;
@@ -847,8 +922,10 @@ via_functional(tn_op *op, tn_value *args)
         for (int j = 0; j < fs->nparams; j++)
             if (fargs[j].tag == TN_V_TENSOR)
                 ins[nin++] = TN_T(fargs[j].u.t);
-        if (dst && tn_check_pointwise_write(dst, nin, ins) < 0)
+        if (dst && tn_check_pointwise_write(dst, nin, ins) < 0) {
+            argument_error_first(f, fs, fargs);
             return NULL;
+        }
         /* then TensorIterator's shapes: the inputs broadcast, and self keeps its shape */
         if (kind == TN_OPK_INPLACE) {
             int nd = 0;
@@ -864,8 +941,10 @@ via_functional(tn_op *op, tn_value *args)
     } else if (kind == TN_OPK_INPLACE || nout == 1) {
         /* the others check what their meta functions check (Note [Overlap rules]) */
         TensorObject *dst = TN_T(args[kind == TN_OPK_INPLACE ? 0 : outs[0]].u.t);
-        if (tn_check_write_overlap(f, fs, fargs, dst) < 0)
+        if (tn_check_write_overlap(f, fs, fargs, dst) < 0) {
+            argument_error_first(f, fs, fargs);
             return NULL;
+        }
     }
     if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1) {
         int od = TN_T(args[outs[0]].u.t)->dtype;

@@ -159,7 +159,7 @@ bool_index_tensor(int value)
 /* Apply ints, slices, None, Ellipsis and bools to `self`; collect tensor indices per dimension
  * of the result (NULL where none). Returns the sliced view (new reference). */
 static PyObject *
-apply_slicing(PyObject *self, PyObject *tuple, PyObject **tensors, int *ntensors, int *has_tensor)
+apply_slicing(PyObject *self, PyObject *tuple, PyObject **tensors, int *ntensors, int *has_tensor, int writing)
 {
     TensorObject *t = TN_T(self);
     Py_ssize_t n = PyTuple_Size(tuple);
@@ -266,8 +266,9 @@ apply_slicing(PyObject *self, PyObject *tuple, PyObject **tensors, int *ntensors
             }
             TensorObject *tt = TN_T(it);
             /* the op checks it (aten::index's TORCH_CHECK_INDEX); on the meta device the op's Python
-             * meta function does, or not (index_put_'s), with its class (Note [Meta kernels]) */
-            if (!(tn_dtype_is_integral(tt->dtype, true)) && t->device != TN_DEVICE_META) {
+             * meta function does, or not (index_put_'s), with its class (Note [Meta kernels]); for a
+             * write, index_put_ checks it after autograd's in-place checks of self */
+            if (!(tn_dtype_is_integral(tt->dtype, true)) && t->device != TN_DEVICE_META && !writing) {
                 Py_DECREF(it);
                 PyErr_SetString(PyExc_IndexError, "tensors used as indices must be long, int, byte or bool tensors");
                 goto fail;
@@ -398,7 +399,7 @@ tn_tensor_mp_subscript(PyObject *self, PyObject *index)
         return NULL;
     PyObject *tensors[MAX_INDICES];
     int ntensors, has_tensor;
-    PyObject *sliced = apply_slicing(self, tuple, tensors, &ntensors, &has_tensor);
+    PyObject *sliced = apply_slicing(self, tuple, tensors, &ntensors, &has_tensor, 0);
     Py_DECREF(tuple);
     if (!sliced)
         return NULL;
@@ -532,7 +533,7 @@ tn_tensor_mp_ass_subscript(PyObject *self, PyObject *index, PyObject *value)
     }
     PyObject *tensors[MAX_INDICES];
     int ntensors, has_tensor;
-    PyObject *sliced = apply_slicing(self, tuple, tensors, &ntensors, &has_tensor);
+    PyObject *sliced = apply_slicing(self, tuple, tensors, &ntensors, &has_tensor, 1);
     Py_DECREF(tuple);
     if (!sliced) {
         Py_DECREF(vt);

@@ -280,6 +280,12 @@ set_math_bit(PyObject *args, const char *fmt, int conj)
                      conj ? "_set_conj" : "_set_neg", tn_tpname(t));
         return NULL;
     }
+    if (conj && b && !tn_dtype_is_complex(TN_T(t)->dtype)) {  /* as ops/pointwise.c's _conj */
+        PyErr_Format(PyExc_RuntimeError, "_set_conj: the conjugate bit is only defined for complex tensors, got %s "
+                     "(upstream: isComplexType(typeMetaToScalarType(dtype())) INTERNAL ASSERT FAILED)",
+                     tn_dtype_name(TN_T(t)->dtype));
+        return NULL;
+    }
     if (conj)
         TN_T(t)->conj = (uint8_t)b;
     else

@@ -58,6 +58,7 @@ typedef struct tn_op {
      * grad; see Note [Autograd at the door] in autograd.c */
     int ag_mode;
     PyObject *(*ag_record)(struct tn_op *op, tn_value *args);
+    uint64_t ag_out_nondiff;   /* TN_AG_OUT: bits of the tensor arguments its check skips */
     /* a CompositeImplicitAutograd op's C decomposition (ops/compositions.c, op for op as ATen's
      * C++ composes it), or NULL; meta tensors take it (Note [Meta kernels] in dispatch.c) */
     PyObject *(*compose)(struct tn_op *op, tn_value *args);

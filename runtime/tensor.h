@@ -158,6 +158,10 @@ int tn_tensor_is_channels_last(const TensorObject *t);     /* 4-d NHWC strides (
 int tn_tensor_is_channels_last_nd(const TensorObject *t);  /* the same order for 3..N dims */
 /* Non-overlapping and dense: the elements fill a contiguous block in some order. */
 int tn_tensor_is_non_overlapping_and_dense(const TensorObject *t);
+/* upstream's Tensor::suggest_memory_format: TN_MEMFMT_CHANNELS_LAST(_3D) when the strides look
+ * like that order (c10's is_channels_last_strides_2d/3d heuristic), else TN_MEMFMT_CONTIGUOUS,
+ * whether or not t is contiguous */
+int tn_tensor_suggest_memory_format(const TensorObject *t);
 int64_t tn_numel(int ndim, const int64_t *sizes);
 
 static inline char *

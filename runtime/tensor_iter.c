@@ -185,6 +185,15 @@ tn_output_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *in
     }
 }
 
+tn_geom
+tn_geom_promoted(const TensorObject *t, int dtype, int64_t *buf)
+{
+    if (t->dtype == dtype || t->ndim == 0 || tn_tensor_is_non_overlapping_and_dense(t))
+        return tn_geom_of(t);
+    tn_contiguous_strides(t->ndim, t->sizes, buf);
+    return (tn_geom){t->ndim, t->sizes, buf};
+}
+
 TensorObject *
 tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs, const tn_geom *inputs)
 {
@@ -535,6 +544,12 @@ tn_tensor_resolve_bits(TensorObject *t)
     }
     Py_DECREF((PyObject *)raw);
     int conj = t->conj && tn_dtype_is_complex(t->dtype);
+    if (t->neg && t->dtype == TN_DTYPE_BOOL) {
+        /* _neg_view takes a bool tensor; upstream's Negative fallback then fails in its neg kernel */
+        Py_DECREF((PyObject *)out);
+        PyErr_SetString(PyExc_NotImplementedError, "\"neg_cpu\" not implemented for 'Bool'");
+        return NULL;
+    }
     if (conj || t->neg) {
         /* negate the imaginary parts (conj) or every element (neg), in place */
         int cplx = tn_dtype_is_complex(t->dtype);

@@ -37,6 +37,11 @@ tn_geom_of(const TensorObject *t)
 
 void tn_loop_build(tn_loop *l, int ndim, const int64_t *sizes, int nops, const tn_geom *ops);
 
+/* The geometry of an iterator input once promoted to `dtype`: upstream's CPU TensorIterator
+ * replaces it by input.to(dtype) before choosing the output's layout, a copy that keeps a dense
+ * input's strides and is contiguous otherwise (`buf` holds those strides). */
+tn_geom tn_geom_promoted(const TensorObject *t, int dtype, int64_t *buf);
+
 /* Note [Kept-dims loop]
  * Kernels that run whole lines along one dim (softmax, sort, topk, scans, index_select) or reduce
  * a set of dims take an outer loop over the dims they keep. tn_loop_kept builds it over the dims

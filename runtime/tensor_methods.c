@@ -363,8 +363,9 @@ tn_tensor_to(PyObject *self, int dtype, int device_type, int copy, int memfmt)
     }
     if (dtype < 0)
         dtype = t->dtype;
-    int same_fmt = memfmt < 0 || memfmt == TN_MEMFMT_PRESERVE ||
-                   (memfmt == TN_MEMFMT_CONTIGUOUS && tn_tensor_is_contiguous(t));
+    /* upstream's to_will_alias: the format is the one self's strides suggest (a non-contiguous
+     * tensor suggests contiguous_format too, and is returned as it is) */
+    int same_fmt = memfmt < 0 || memfmt == TN_MEMFMT_PRESERVE || memfmt == tn_tensor_suggest_memory_format(t);
     if (!copy && dtype == t->dtype && target_device == t->device && same_fmt)
         return Py_NewRef(self);
     /* aten::_to_copy(Tensor self, *, ScalarType? dtype, Layout? layout, Device? device, bool? pin_memory,

@@ -5,6 +5,7 @@ _initExtension installs, and the bridge from the door to __torch_dispatch__ mode
 Everything here reaches operators through the door; nothing computes on its own.
 """
 
+import operator
 import sys
 
 _LEGACY_TYPES = [
@@ -152,8 +153,27 @@ def tensor_set_(self, source=None, storage_offset=None, size=None, stride=None):
     ops = torch.ops.aten
     if not _TYPEMETA:
         _TYPEMETA.update(_typemeta_names())
-    if source is None:
+    def no_match():
+        # upstream's binding matches no signature: a TypeError naming the arguments
+        return TypeError(f"set_() received an invalid combination of arguments - got "
+                         f"({', '.join(type(a).__name__ for a in (source, storage_offset, size, stride) if a is not None)}),"
+                         f" but expected one of: (), (Storage source), (Storage source, int storage_offset, tuple of "
+                         f"ints size, tuple of ints stride), (Tensor source), (Tensor source, int storage_offset, "
+                         f"tuple of ints size, tuple of ints stride)")
+
+    if source is None and storage_offset is None and size is None and stride is None:
         return ops.set_.default(self)
+    # the signatures with an offset need an int offset and a size; the others take neither
+    if storage_offset is None:
+        if size is not None or stride is not None:
+            raise no_match()
+    else:
+        if size is None:
+            raise no_match()
+        try:
+            operator.index(storage_offset)
+        except TypeError:
+            raise no_match() from None
     if isinstance(source, torch.Tensor):
         if storage_offset is None:
             # upstream's THPVariable_set_ checks this overload's dtypes (the op itself, and the
@@ -167,12 +187,7 @@ def tensor_set_(self, source=None, storage_offset=None, size=None, stride=None):
     if hasattr(source, "_untyped_storage"):
         source = source._untyped_storage
     if not isinstance(source, torch.UntypedStorage):
-        # upstream's binding matches no signature: a TypeError naming the arguments
-        raise TypeError(f"set_() received an invalid combination of arguments - got "
-                        f"({', '.join(type(a).__name__ for a in (source, storage_offset, size, stride) if a is not None)}),"
-                        f" but expected one of: (), (Storage source), (Storage source, int storage_offset, tuple of "
-                        f"ints size, tuple of ints stride), (Tensor source), (Tensor source, int storage_offset, "
-                        f"tuple of ints size, tuple of ints stride)")
+        raise no_match()
     if storage_offset is None:
         return ops.set_.source_Storage(self, source)
     return ops.set_.source_Storage_storage_offset(self, source, storage_offset, size, stride or [])

@@ -446,6 +446,9 @@ def op_of(code):
 
 
 # what is known about particular groups (kind, op) of the pin file; the rest get a class by `why`
+_UNDEFINED = ("None for a Tensor in a boxed call is an undefined tensor upstream, which a few kernels take (numel "
+              "gives 0, conj_physical returns it, most raise RuntimeError); torchnative has no undefined tensor and "
+              "raises the RuntimeError")
 WHY = {
     ("value", "F.gelu"): "gelu(+inf) in float32: NaN in upstream's AVX512 vectorized loop, inf in its scalar loop "
                          "(other CPUs) and ours: machine-dependent upstream (MACHINE_DEPENDENT)",
@@ -455,12 +458,19 @@ WHY = {
         "Scalar::to<double> refuses a nonzero imaginary part, ours takes the real part",
     ("accepts", "torch.diff"): "an out= with internal overlap: upstream's sub_out refuses it after resizing",
     ("rejects", "torch.ops.aten.linspace.default"): "an int64 end past float16: upstream converts it unchecked (inf)",
-    ("rejects", "x[a1] ="): "index_put_ into an empty tensor: ours checks the index bounds, upstream's kernel reads none",
     ("rejects", "torch.pow"): "pow.Scalar_out: ours requires out's dtype to be the result's, upstream casts into it",
+    ("value", "torch.ops.aten.to.dtype"): "a float NaN or one past uint32's range converted to uint32: undefined in "
+                                          "C; upstream's vectorised loop gives 0 or 2**31 by the element's place in its "
+                                          "vector (kernels/copy.c Note [Wide conversions]) (MACHINE_DEPENDENT)",
+    ("value", "torch.ops.aten.geqrf.default"): "geqrf of a matrix holding inf: upstream's LAPACK (MKL) applies a "
+                                               "reflector whose tau is 0 (0 * inf = NaN), the reference LAPACK ours "
+                                               "calls skips it (inf stays)",
+    ("rejects", "torch.ops.aten.numel.default"): _UNDEFINED,
+    ("rejects", "torch.ops.aten.conj_physical.default"): _UNDEFINED,
 }
 # Groups whose upstream answer depends on the CPU it runs on: the test takes their pinned count or
 # none (never pinned to one machine's answer).
-MACHINE_DEPENDENT = {("value", "F.gelu")}
+MACHINE_DEPENDENT = {("value", "F.gelu"), ("value", "torch.ops.aten.to.dtype")}
 
 
 def why(kind, code, op=None):
