@@ -115,6 +115,36 @@ def test_gradcheck_covers_every_differentiable_kernel():
     assert (len(gs.UPSTREAM_FAILS), len(gs.OURS_PINNED)) == (18, 18)
 
 
+def test_complex_autograd_refuses_unchecked_node_kinds_by_name():
+    """Note [Complex autograd] (runtime/autograd.c): a generated node kind that
+    schemas/autograd_complex.yaml does not list refuses a complex tensor requiring grad, as an
+    input (abs: its output is real) or an output, naming the node and the op; a hand-written kind
+    (an autograd.Function) refuses a complex output; listed kinds record; without requires_grad
+    nothing changes."""
+    import torch
+
+    z = torch.complex(torch.tensor([1.0, -2.0]), torch.tensor([0.5, 3.0])).requires_grad_()
+    with pytest.raises(NotImplementedError, match=r"complex64 tensors is not implemented for AbsBackward0 "
+                                                  r"\(aten::abs\) \(a complex input\)"):
+        torch.abs(z)
+    assert torch.abs(z.detach()).tolist() == pytest.approx([1.118033988749895, 3.605551275463989])
+    assert (z * z).grad_fn.name() == "MulBackward0"
+    assert torch.view_as_real(z).grad_fn.name() == "ViewAsRealBackward0"
+
+    class Twice(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    with pytest.raises(NotImplementedError, match=r"complex64 tensors is not implemented for TwiceBackward "
+                                                  r"\(a complex output\)"):
+        Twice.apply(z)
+
+
 @pytest.mark.parametrize("overload", list(GRADCHECK_SAMPLES))
 def test_gradcheck_kernel(overload, gradcheck_all):
     """gradcheck's outcome on each side is its pin: True, or the pinned first line of the failure."""

@@ -51,6 +51,9 @@ CASES.update({
     "conj_twice": f"out = {Z}.conj().conj()",
     "conj_real": "x = torch.randn(3); out = (x.conj(), x.conj().is_conj())",
     "resolve_conj": f"c = {Z}.conj(); r = c.resolve_conj(); out = (r, r.is_conj(), r._is_view())",
+    # the parts of a negated view read negated: the neg bit rides on view_as_real / real / imag
+    "neg_view_parts": f"n = torch.ops.aten._neg_view({Z}); out = (n.real, n.imag, torch.view_as_real(n), "
+                      "n.conj().imag, n.real.is_neg(), n.conj().imag.is_neg())",
     "conj_imag_neg": f"c = {Z}.conj(); out = (c.imag, c.imag.is_neg(), c.real)",
     "resolve_neg": f"n = {Z}.conj().imag; out = (n.resolve_neg(), n.resolve_neg().is_neg())",
     "conj_clone": f"out = {Z}.conj().clone()",
