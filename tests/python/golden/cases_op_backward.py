@@ -551,6 +551,13 @@ cplx("view_as_real", {"": (Z34, "torch.view_as_real(z)", "z"),
 cplx("view_as_complex", {"": (f"x = {X((3, 4, 2), 1)}", "torch.view_as_complex(x)", "x"),
                          "_round_trip": (f"x = {X((3, 2), 1)}; w = {Z((3,), 2)}",
                                          "torch.view_as_real(torch.view_as_complex(x) * w)", "x, w")})
+# real / imag of a complex tensor: view_as_real and select (ops/compositions.c, as ATen's C++);
+# of a conjugated one through _conj, imag then through _neg_view
+cplx("imag", {"": (Z34, "torch.imag(z)", "z"),
+              "_of_conj": (Z34, "z.conj().imag * 3", "z"),
+              "_of_neg_view": (Z34, f"{A}._neg_view(z).imag", "z")})
+cplx("real", {"": (Z34, "torch.real(z)", "z"),
+              "_of_conj": (Z34, "z.conj().real * 3", "z")})
 cplx("complex", {"": (f"a = {X((3, 4), 1)}; b = {X((3, 4), 2)}", "torch.complex(a, b)", "a, b"),
                  "_bcast": (f"a = {X((3, 1), 1)}; b = {X((4,), 2)}", "torch.complex(a, b)", "a, b")})
 cplx("polar", {"": (f"a = {X((3, 4), 1, role='pos')}; t = {X((3, 4), 2)}", "torch.polar(a, t)", "a, t"),
