@@ -114,7 +114,8 @@ PyObject *
 tn_compose_imag(tn_op *op, tn_value *a)
 {
     if (!tn_dtype_is_complex(TN_T(T(0))->dtype))
-        return tn_autograd_redispatch(op, a);   /* the kernel's error for real dtypes */
+        return tn_op_imag(op, TN_T(T(0)));   /* the kernel's error for real dtypes (not the door: meta
+                                              * calls come here too, Note [Meta kernels]) */
     return complex_part(T(0), 1);
 }
 

@@ -139,8 +139,10 @@ mode_not_implemented(tn_op *op, tn_value *args)
  * its golden backward cases agree with upstream's on complex inputs: the generated kinds listed
  * in schemas/autograd_complex.yaml are TN_COMPLEX_VERIFIED; every other generated kind refuses,
  * by name, a complex tensor requiring grad as input or output (TN_COMPLEX_REFUSE), and a
- * hand-written kind (TN_COMPLEX_HAND: CopySlices, autograd.Function) refuses a complex output,
- * as all kinds did before. Refuse, never fake: a wrong complex gradient looks like a right one. */
+ * hand-written kind (TN_COMPLEX_HAND: CopySlices, autograd.Function, copy_) refuses a complex
+ * output, as all kinds did before (UndefinedGradBackward, which hands on no gradient at all, is
+ * TN_COMPLEX_VERIFIED: gradcheck wraps complex outputs in it). Refuse, never fake: a wrong
+ * complex gradient looks like a right one. */
 static int
 refuse_complex(tn_node *n, const TensorObject *t, const char *role)
 {
