@@ -6361,7 +6361,7 @@ tn_node_kind tn_kind_ConstantPadNdBackward0 = {
     .traverse = ConstantPadNdBackward0_traverse,
     .getset = ConstantPadNdBackward0_getset,
     .op = "aten::constant_pad_nd",
-    .complex_rule = TN_COMPLEX_REFUSE,
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor */

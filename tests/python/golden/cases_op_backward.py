@@ -618,5 +618,12 @@ cplx("expand", {"": (f"z = {Z((3, 1), 1)}", "z.expand(3, 4)", "z")})
 cplx("select.int", {"": (Z34, "z[1]", "z")})
 cplx("slice.Tensor", {"": (Z34, "z[:, 1:3]", "z")})
 cplx("unsqueeze", {"": (Z34, "z.unsqueeze(1)", "z")})
+cplx("constant_pad_nd", {"": (Z34, "torch.nn.functional.pad(z, (1, 2, 0, 1))", "z"),
+                         "_crop": (Z34, "torch.nn.functional.pad(z, (-1, 0, 1, -1))", "z")})
+# double backward through the FFT adjoints (their ops record when create_graph)
+cplx("_fft_r2c", {"_double": (f"x = {X((2, 5), 1)}",
+                              "torch.autograd.grad(torch.view_as_real(torch.fft.rfft(x) * torch.fft.rfft(x)).sum(), x, "
+                              "create_graph=True)[0]",
+                              "x")}, single=False)
 cplx("_to_copy", {"": (X34, "x.to(torch.{c})", "x"),
                   "_widen": (f"z = {Z((3, 4), 1, dt='complex64')}", "z.to(torch.complex128)", "z")}, single=False)
