@@ -4780,7 +4780,7 @@ tn_node_kind tn_kind_CatBackward0 = {
     .traverse = CatBackward0_traverse,
     .getset = CatBackward0_getset,
     .op = "aten::cat",
-    .complex_rule = TN_COMPLEX_REFUSE,
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::cat(Tensor[] tensors, int dim=0) -> Tensor */

@@ -4017,7 +4017,7 @@ tn_node_kind tn_kind_FlipBackward0 = {
     .traverse = FlipBackward0_traverse,
     .getset = FlipBackward0_getset,
     .op = "aten::flip",
-    .complex_rule = TN_COMPLEX_REFUSE,
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::flip(Tensor self, int[] dims) -> Tensor */

@@ -2373,7 +2373,7 @@ tn_node_kind tn_kind_RollBackward0 = {
     .traverse = RollBackward0_traverse,
     .getset = RollBackward0_getset,
     .op = "aten::roll",
-    .complex_rule = TN_COMPLEX_REFUSE,
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor */

@@ -578,7 +578,7 @@ tn_node_kind tn_kind_SplitBackward0 = {
     .traverse = SplitBackward0_traverse,
     .getset = SplitBackward0_getset,
     .op = "aten::split.Tensor",
-    .complex_rule = TN_COMPLEX_REFUSE,
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
@@ -704,7 +704,7 @@ tn_node_kind tn_kind_SplitWithSizesBackward0 = {
     .traverse = SplitWithSizesBackward0_traverse,
     .getset = SplitWithSizesBackward0_getset,
     .op = "aten::split_with_sizes",
-    .complex_rule = TN_COMPLEX_REFUSE,
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[] */
@@ -958,7 +958,7 @@ tn_node_kind tn_kind_SqueezeBackward0 = {
     .traverse = SqueezeBackward0_traverse,
     .getset = SqueezeBackward0_getset,
     .op = "aten::squeeze",
-    .complex_rule = TN_COMPLEX_REFUSE,
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::squeeze(Tensor(a) self) -> Tensor(a) */
@@ -1071,7 +1071,7 @@ tn_node_kind tn_kind_SqueezeBackward1 = {
     .traverse = SqueezeBackward1_traverse,
     .getset = SqueezeBackward1_getset,
     .op = "aten::squeeze.dim",
-    .complex_rule = TN_COMPLEX_REFUSE,
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
@@ -1186,7 +1186,7 @@ tn_node_kind tn_kind_SqueezeBackward2 = {
     .traverse = SqueezeBackward2_traverse,
     .getset = SqueezeBackward2_getset,
     .op = "aten::squeeze.dims",
-    .complex_rule = TN_COMPLEX_REFUSE,
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a) */
@@ -1638,7 +1638,7 @@ tn_node_kind tn_kind_StackBackward0 = {
     .traverse = StackBackward0_traverse,
     .getset = StackBackward0_getset,
     .op = "aten::stack",
-    .complex_rule = TN_COMPLEX_REFUSE,
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::stack(Tensor[] tensors, int dim=0) -> Tensor */
@@ -4407,7 +4407,7 @@ tn_node_kind tn_kind_UnbindBackward0 = {
     .traverse = UnbindBackward0_traverse,
     .getset = UnbindBackward0_getset,
     .op = "aten::unbind.int",
-    .complex_rule = TN_COMPLEX_REFUSE,
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] */

@@ -583,6 +583,9 @@ tn_fm_cat_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, cons
             int64_t size = sizes->sizes[i][d];
             acc += size;
             out[i] = at_narrow(gv, d, acc - size, size);
+            /* a real input of a complex cat keeps the real part (Note [Complex autograd]) */
+            if (out[i] && i < dtypes->n && tn_dtype_is_complex(TN_T(gv)->dtype) && !tn_dtype_is_complex(dtypes->v[i]))
+                TN_SETREF(out[i], at_1(TN_OP_real, out[i]));
         }
         if (!out[i])
             return -1;
@@ -597,6 +600,9 @@ tn_fm_stack_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, in
         return 0;
     for (Py_ssize_t i = 0; i < dtypes->n && i < nout; i++) {
         out[i] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(grad), tn_value_int(dim), tn_value_int(i)});
+        /* a real input of a complex stack keeps the real part (Note [Complex autograd]) */
+        if (out[i] && tn_dtype_is_complex(TN_T(grad)->dtype) && !tn_dtype_is_complex(dtypes->v[i]))
+            TN_SETREF(out[i], at_1(TN_OP_real, out[i]));
         if (!out[i])
             return -1;
     }
