@@ -31,6 +31,7 @@ from formula import Emitter, Parser, Untranslatable, Val
 ROOT = Path(__file__).resolve().parent.parent
 HELPERS = ROOT / "schemas" / "autograd_helpers.yaml"
 COMPOSITIONS = ROOT / "schemas" / "autograd_compositions.yaml"
+COMPLEX = ROOT / "schemas" / "autograd_complex.yaml"
 
 # the door's autograd modes (runtime/autograd.h TN_AG_*)
 MODE_NONE, MODE_RECORD, MODE_CIA, MODE_NOTIMPL, MODE_OUT = 0, 1, 2, 3, 4
@@ -293,6 +294,15 @@ class AutogradModel:
             self.modes[op.qualified] = self.decide(op)
         for kind in self.kinds.values():
             self.translate(kind)
+        # node kinds whose formulas are checked on complex tensors (Note [Complex autograd] in
+        # runtime/autograd.c); every other generated kind refuses complex tensors by name
+        self.complex_verified = set((yaml.safe_load(COMPLEX.read_text()) or {}).get("verified") or [])
+        unknown = sorted(self.complex_verified - set(self.kinds))
+        if unknown:
+            raise SystemExit(f"codegen: schemas/autograd_complex.yaml names unknown node kinds: {unknown}")
+        untranslated = sorted(k for k in self.complex_verified if self.kinds[k].untranslated)
+        if untranslated:
+            raise SystemExit(f"codegen: schemas/autograd_complex.yaml lists kinds with untranslated formulas: {untranslated}")
 
     # -- which ops record what --
 
@@ -1158,6 +1168,8 @@ class Renderer:
         out.append(f"    .traverse = {k}_traverse,")
         out.append(f"    .getset = {k}_getset,")
         out.append(f'    .op = "{kind.qualname}",')
+        rule = "TN_COMPLEX_VERIFIED" if kind.op in self.am.complex_verified else "TN_COMPLEX_REFUSE"
+        out.append(f"    .complex_rule = {rule},")
         out.append("};")
         out.append("")
         return out

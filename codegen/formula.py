@@ -497,13 +497,16 @@ class Emitter:
             return self.method_call(obj, name, vals)
         if obj.ty == "S":
             if name == "conj":
-                return obj
+                v = self.local("tn_value")
+                self.line(f"{v} = tn_ag_scalar_conj(&{obj.c});")
+                return Val("S", v)
             if name in ("isComplex",):
                 return Val("B", f"({obj.c}.tag == TN_V_COMPLEX)")
             if name == "toDouble":
                 return Val("D", f"tn_scalar_to_double(&{obj.c})")
             if name == "toComplexDouble":
-                # only reached for a complex Scalar; complex autograd refuses when recording
+                # a complex Scalar as a C++ complex: not translated (the node refuses when reached)
+                self.line(f"(void){obj.c};")
                 self.line('tn_ag_not_implemented("torchnative: autograd with a complex Scalar is not implemented", NULL);')
                 self.line("goto fail_;")
                 return Val("D", "0.0")
@@ -523,6 +526,9 @@ class Emitter:
             return obj
         if obj.ty == "IA" and name == "size":
             return Val("I", f"(int64_t){obj.c}.n")
+        if obj.ty == "IA" and name == "back":
+            # upstream's dim.back() (fft_r2c's last transformed dim): the forward checked dim is not empty
+            return Val("I", f"{obj.c}.v[{obj.c}.n - 1]")
         if obj.ty == "TL" and name == "size":
             return Val("I", f"(int64_t){obj.c}.n")
         raise Untranslatable(f".{name} on {obj.ty}")
@@ -554,8 +560,9 @@ class Emitter:
         if name == "layout":
             return Val("L", "0")
         if name == "conj" and not vals:
-            # real dtypes only (complex refuses at recording): conj is the identity
-            return obj
+            # Tensor::conj(): the identity for a real tensor (the same object, as before), a conj
+            # view for a complex one (Note [Complex autograd] in runtime/autograd.c)
+            return self.tensor_call(f"tn_ag_conj({t})")
         if name in ("reshape_symint", "expand_symint", "new_zeros_symint", "view_symint", "roll_symint",
                     "tril_symint", "triu_symint"):
             return self.method_call(obj, name[:-len("_symint")], vals)

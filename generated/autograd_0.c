@@ -86,6 +86,7 @@ tn_node_kind tn_kind_AbsBackward0 = {
     .traverse = AbsBackward0_traverse,
     .getset = AbsBackward0_getset,
     .op = "aten::abs",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::abs(Tensor self) -> Tensor */
@@ -161,7 +162,7 @@ static int
 AcosBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AcosBackward0 *n = (AcosBackward0 *)n_;
-    PyObject *t_[7] = {0};
+    PyObject *t_[8] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -176,16 +177,18 @@ AcosBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             if (!t_[3] && PyErr_Occurred()) goto fail_;
             t_[4] = tn_ag_op(TN_OP_rsqrt, (tn_value[]){tn_value_tensor(t_[3])});
             if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[4])});
+            t_[5] = tn_ag_conj(t_[4]);
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[5])});
             if (!t_[6] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[6]);
+            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 7);
+    tn_ag_release_temps(t_, 8);
     (void)n;
     return rc_;
 }
@@ -235,6 +238,7 @@ tn_node_kind tn_kind_AcosBackward0 = {
     .traverse = AcosBackward0_traverse,
     .getset = AcosBackward0_getset,
     .op = "aten::acos",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::acos(Tensor self) -> Tensor */
@@ -310,7 +314,7 @@ static int
 AcoshBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AcoshBackward0 *n = (AcoshBackward0 *)n_;
-    PyObject *t_[12] = {0};
+    PyObject *t_[13] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -328,26 +332,28 @@ AcoshBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
                 if (!t_[4] && PyErr_Occurred()) goto fail_;
                 t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[4])});
                 if (!t_[5] && PyErr_Occurred()) goto fail_;
-                t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+                t_[6] = tn_ag_conj(t_[5]);
                 if (!t_[6] && PyErr_Occurred()) goto fail_;
-                t_[11] = Py_XNewRef(t_[6]);
-            } else {
-                t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(self)});
+                t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
                 if (!t_[7] && PyErr_Occurred()) goto fail_;
-                t_[8] = tn_ag_op(TN_OP_sub__Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+                t_[12] = Py_XNewRef(t_[7]);
+            } else {
+                t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(self)});
                 if (!t_[8] && PyErr_Occurred()) goto fail_;
-                t_[9] = tn_ag_op(TN_OP_rsqrt, (tn_value[]){tn_value_tensor(t_[8])});
+                t_[9] = tn_ag_op(TN_OP_sub__Scalar, (tn_value[]){tn_value_tensor(t_[8]), tn_value_int(INT64_C(1)), tn_value_int(1)});
                 if (!t_[9] && PyErr_Occurred()) goto fail_;
-                t_[10] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[9])});
+                t_[10] = tn_ag_op(TN_OP_rsqrt, (tn_value[]){tn_value_tensor(t_[9])});
                 if (!t_[10] && PyErr_Occurred()) goto fail_;
-                t_[11] = Py_XNewRef(t_[10]);
+                t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[10])});
+                if (!t_[11] && PyErr_Occurred()) goto fail_;
+                t_[12] = Py_XNewRef(t_[11]);
             }
-            out_[0] = Py_XNewRef(t_[11]);
+            out_[0] = Py_XNewRef(t_[12]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 12);
+    tn_ag_release_temps(t_, 13);
     (void)n;
     return rc_;
 }
@@ -397,6 +403,7 @@ tn_node_kind tn_kind_AcoshBackward0 = {
     .traverse = AcoshBackward0_traverse,
     .getset = AcoshBackward0_getset,
     .op = "aten::acosh",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::acosh(Tensor self) -> Tensor */
@@ -491,6 +498,7 @@ tn_node_kind tn_kind_AcoshBackward1 = {
     .traverse = AcoshBackward1_traverse,
     .getset = AcoshBackward1_getset,
     .op = "aten::acosh_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::acosh_(Tensor(a!) self) -> Tensor(a!) */
@@ -599,6 +607,7 @@ tn_node_kind tn_kind_AdaptiveAvgPool2DBackward0 = {
     .traverse = AdaptiveAvgPool2DBackward0_traverse,
     .getset = AdaptiveAvgPool2DBackward0_getset,
     .op = "aten::_adaptive_avg_pool2d",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor */
@@ -723,6 +732,7 @@ tn_node_kind tn_kind_AdaptiveAvgPool2DBackwardBackward0 = {
     .traverse = AdaptiveAvgPool2DBackwardBackward0_traverse,
     .getset = AdaptiveAvgPool2DBackwardBackward0_getset,
     .op = "aten::_adaptive_avg_pool2d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor */
@@ -849,6 +859,7 @@ tn_node_kind tn_kind_AdaptiveMaxPool2DBackward0 = {
     .traverse = AdaptiveMaxPool2DBackward0_traverse,
     .getset = AdaptiveMaxPool2DBackward0_getset,
     .op = "aten::adaptive_max_pool2d",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) */
@@ -972,6 +983,7 @@ tn_node_kind tn_kind_AdaptiveMaxPool3DBackward0 = {
     .traverse = AdaptiveMaxPool3DBackward0_traverse,
     .getset = AdaptiveMaxPool3DBackward0_getset,
     .op = "aten::adaptive_max_pool3d",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) */
@@ -1022,11 +1034,13 @@ AddBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AddBackward0 *n = (AddBackward0 *)n_;
     PyObject *t_[3] = {0};
+    tn_value v0_;
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            t_[0] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->alpha);
+            v0_ = tn_ag_scalar_conj(&n->alpha);
+            t_[0] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &v0_);
             if (!t_[0] && PyErr_Occurred()) goto fail_;
             t_[1] = tn_fm_handle_r_to_c(n->other_scalar_type, t_[0]);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
@@ -1089,6 +1103,7 @@ tn_node_kind tn_kind_AddBackward0 = {
     .traverse = AddBackward0_traverse,
     .getset = AddBackward0_getset,
     .op = "aten::add.Tensor",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -1226,6 +1241,7 @@ tn_node_kind tn_kind_AddBackward1 = {
     .traverse = AddBackward1_traverse,
     .getset = AddBackward1_getset,
     .op = "aten::add.Scalar",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
@@ -1308,7 +1324,7 @@ static int
 AddcdivBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AddcdivBackward0 *n = (AddcdivBackward0 *)n_;
-    PyObject *t_[12] = {0};
+    PyObject *t_[14] = {0};
     int rc_ = -1;
     PyObject *tensor2 = t_[0] = tn_saved_unpack(&n->tensor2_, n_);
     if (!tensor2 && PyErr_Occurred()) goto fail_;
@@ -1326,33 +1342,37 @@ AddcdivBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (any_grad_defined_) {
             t_[3] = tn_ag_scalar_div(n->value, tensor2);
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            t_[4] = tn_ag_conj(t_[3]);
             if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_fm_handle_r_to_c(n->tensor1_scalar_type, t_[4]);
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[5]);
+            t_[6] = tn_fm_handle_r_to_c(n->tensor1_scalar_type, t_[5]);
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
         }
     }
     if (tn_ag_needs(n_, 1 + 1)) {
         if (any_grad_defined_) {
-            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tensor1), n->value});
+            t_[7] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
             if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tensor2), tn_value_tensor(tensor2)});
+            t_[8] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tensor1), n->value});
             if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(t_[8])});
+            t_[9] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tensor2), tn_value_tensor(tensor2)});
             if (!t_[9] && PyErr_Occurred()) goto fail_;
-            t_[10] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[9])});
+            t_[10] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[8]), tn_value_tensor(t_[9])});
             if (!t_[10] && PyErr_Occurred()) goto fail_;
-            t_[11] = tn_fm_handle_r_to_c(n->tensor2_scalar_type, t_[10]);
+            t_[11] = tn_ag_conj(t_[10]);
             if (!t_[11] && PyErr_Occurred()) goto fail_;
-            out_[1 + 1] = Py_XNewRef(t_[11]);
+            t_[12] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(t_[11])});
+            if (!t_[12] && PyErr_Occurred()) goto fail_;
+            t_[13] = tn_fm_handle_r_to_c(n->tensor2_scalar_type, t_[12]);
+            if (!t_[13] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[13]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 12);
+    tn_ag_release_temps(t_, 14);
     (void)n;
     return rc_;
 }
@@ -1419,6 +1439,7 @@ tn_node_kind tn_kind_AddcdivBackward0 = {
     .traverse = AddcdivBackward0_traverse,
     .getset = AddcdivBackward0_getset,
     .op = "aten::addcdiv",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
@@ -1527,7 +1548,7 @@ static int
 AddcmulBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AddcmulBackward0 *n = (AddcmulBackward0 *)n_;
-    PyObject *t_[9] = {0};
+    PyObject *t_[11] = {0};
     int rc_ = -1;
     PyObject *tensor2 = t_[0] = tn_saved_unpack(&n->tensor2_, n_);
     if (!tensor2 && PyErr_Occurred()) goto fail_;
@@ -1545,27 +1566,31 @@ AddcmulBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (any_grad_defined_) {
             t_[3] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tensor2), n->value});
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            t_[4] = tn_ag_conj(t_[3]);
             if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_fm_handle_r_to_c(n->tensor1_scalar_type, t_[4]);
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[5]);
+            t_[6] = tn_fm_handle_r_to_c(n->tensor1_scalar_type, t_[5]);
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
         }
     }
     if (tn_ag_needs(n_, 1 + 1)) {
         if (any_grad_defined_) {
-            t_[6] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tensor1), n->value});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
+            t_[7] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tensor1), n->value});
             if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_fm_handle_r_to_c(n->tensor2_scalar_type, t_[7]);
+            t_[8] = tn_ag_conj(t_[7]);
             if (!t_[8] && PyErr_Occurred()) goto fail_;
-            out_[1 + 1] = Py_XNewRef(t_[8]);
+            t_[9] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_fm_handle_r_to_c(n->tensor2_scalar_type, t_[9]);
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[10]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 9);
+    tn_ag_release_temps(t_, 11);
     (void)n;
     return rc_;
 }
@@ -1632,6 +1657,7 @@ tn_node_kind tn_kind_AddcmulBackward0 = {
     .traverse = AddcmulBackward0_traverse,
     .getset = AddcmulBackward0_getset,
     .op = "aten::addcmul",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor */
@@ -1749,6 +1775,7 @@ AddmmBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AddmmBackward0 *n = (AddmmBackward0 *)n_;
     PyObject *t_[5] = {0};
+    tn_value v0_;
     int rc_ = -1;
     PyObject *mat2 = t_[0] = tn_saved_unpack(&n->mat2_, n_);
     if (!mat2 && PyErr_Occurred()) goto fail_;
@@ -1771,7 +1798,8 @@ AddmmBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     }
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[4] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->beta);
+            v0_ = tn_ag_scalar_conj(&n->beta);
+            t_[4] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &v0_);
             if (!t_[4] && PyErr_Occurred()) goto fail_;
             out_[0] = Py_XNewRef(t_[4]);
         }
@@ -1884,6 +1912,7 @@ tn_node_kind tn_kind_AddmmBackward0 = {
     .traverse = AddmmBackward0_traverse,
     .getset = AddmmBackward0_getset,
     .op = "aten::addmm",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
@@ -2046,6 +2075,7 @@ tn_node_kind tn_kind_AliasBackward0 = {
     .traverse = AliasBackward0_traverse,
     .getset = AliasBackward0_getset,
     .op = "aten::alias",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::alias(Tensor(a) self) -> Tensor(a) */
@@ -2189,6 +2219,7 @@ tn_node_kind tn_kind_AmaxBackward0 = {
     .traverse = AmaxBackward0_traverse,
     .getset = AmaxBackward0_getset,
     .op = "aten::amax",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
@@ -2337,6 +2368,7 @@ tn_node_kind tn_kind_AminBackward0 = {
     .traverse = AminBackward0_traverse,
     .getset = AminBackward0_getset,
     .op = "aten::amin",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor */
@@ -2464,6 +2496,7 @@ tn_node_kind tn_kind_AsStridedBackward0 = {
     .traverse = AsStridedBackward0_traverse,
     .getset = AsStridedBackward0_getset,
     .op = "aten::as_strided",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a) */
@@ -2590,6 +2623,7 @@ tn_node_kind tn_kind_AsStridedBackward1 = {
     .traverse = AsStridedBackward1_traverse,
     .getset = AsStridedBackward1_getset,
     .op = "aten::as_strided_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::as_strided_(Tensor(a!) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a!) */
@@ -2729,6 +2763,7 @@ tn_node_kind tn_kind_AsStridedScatterBackward0 = {
     .traverse = AsStridedScatterBackward0_traverse,
     .getset = AsStridedScatterBackward0_getset,
     .op = "aten::as_strided_scatter",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::as_strided_scatter(Tensor self, Tensor src, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor */
@@ -2780,7 +2815,7 @@ static int
 AsinBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AsinBackward0 *n = (AsinBackward0 *)n_;
-    PyObject *t_[6] = {0};
+    PyObject *t_[7] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -2795,14 +2830,16 @@ AsinBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             if (!t_[3] && PyErr_Occurred()) goto fail_;
             t_[4] = tn_ag_op(TN_OP_rsqrt, (tn_value[]){tn_value_tensor(t_[3])});
             if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            t_[5] = tn_ag_conj(t_[4]);
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[5]);
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[6]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 6);
+    tn_ag_release_temps(t_, 7);
     (void)n;
     return rc_;
 }
@@ -2852,6 +2889,7 @@ tn_node_kind tn_kind_AsinBackward0 = {
     .traverse = AsinBackward0_traverse,
     .getset = AsinBackward0_getset,
     .op = "aten::asin",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::asin(Tensor self) -> Tensor */
@@ -2927,7 +2965,7 @@ static int
 AsinhBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AsinhBackward0 *n = (AsinhBackward0 *)n_;
-    PyObject *t_[5] = {0};
+    PyObject *t_[6] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -2940,14 +2978,16 @@ AsinhBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             if (!t_[2] && PyErr_Occurred()) goto fail_;
             t_[3] = tn_ag_op(TN_OP_rsqrt, (tn_value[]){tn_value_tensor(t_[2])});
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            t_[4] = tn_ag_conj(t_[3]);
             if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[4]);
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
+    tn_ag_release_temps(t_, 6);
     (void)n;
     return rc_;
 }
@@ -2997,6 +3037,7 @@ tn_node_kind tn_kind_AsinhBackward0 = {
     .traverse = AsinhBackward0_traverse,
     .getset = AsinhBackward0_getset,
     .op = "aten::asinh",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::asinh(Tensor self) -> Tensor */
@@ -3091,6 +3132,7 @@ tn_node_kind tn_kind_AsinhBackward1 = {
     .traverse = AsinhBackward1_traverse,
     .getset = AsinhBackward1_getset,
     .op = "aten::asinh_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::asinh_(Tensor(a!) self) -> Tensor(a!) */
@@ -3217,6 +3259,7 @@ tn_node_kind tn_kind_Atan2Backward0 = {
     .traverse = Atan2Backward0_traverse,
     .getset = Atan2Backward0_getset,
     .op = "aten::atan2",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::atan2(Tensor self, Tensor other) -> Tensor */
@@ -3300,7 +3343,7 @@ static int
 AtanBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AtanBackward0 *n = (AtanBackward0 *)n_;
-    PyObject *t_[4] = {0};
+    PyObject *t_[5] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -3311,14 +3354,16 @@ AtanBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             if (!t_[1] && PyErr_Occurred()) goto fail_;
             t_[2] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_int(INT64_C(1)), tn_value_int(1)});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            t_[3] = tn_ag_conj(t_[2]);
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
+            t_[4] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
+    tn_ag_release_temps(t_, 5);
     (void)n;
     return rc_;
 }
@@ -3368,6 +3413,7 @@ tn_node_kind tn_kind_AtanBackward0 = {
     .traverse = AtanBackward0_traverse,
     .getset = AtanBackward0_getset,
     .op = "aten::atan",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::atan(Tensor self) -> Tensor */
@@ -3443,7 +3489,7 @@ static int
 AtanhBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     AtanhBackward0 *n = (AtanhBackward0 *)n_;
-    PyObject *t_[5] = {0};
+    PyObject *t_[6] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -3456,14 +3502,16 @@ AtanhBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             if (!t_[2] && PyErr_Occurred()) goto fail_;
             t_[3] = tn_ag_op(TN_OP_rsub__Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_int(INT64_C(1)), tn_value_int(1)});
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[3])});
+            t_[4] = tn_ag_conj(t_[3]);
             if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[4]);
+            t_[5] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
+    tn_ag_release_temps(t_, 6);
     (void)n;
     return rc_;
 }
@@ -3513,6 +3561,7 @@ tn_node_kind tn_kind_AtanhBackward0 = {
     .traverse = AtanhBackward0_traverse,
     .getset = AtanhBackward0_getset,
     .op = "aten::atanh",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::atanh(Tensor self) -> Tensor */
@@ -3607,6 +3656,7 @@ tn_node_kind tn_kind_AtanhBackward1 = {
     .traverse = AtanhBackward1_traverse,
     .getset = AtanhBackward1_getset,
     .op = "aten::atanh_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::atanh_(Tensor(a!) self) -> Tensor(a!) */
@@ -3766,6 +3816,7 @@ tn_node_kind tn_kind_AvgPool2DBackward0 = {
     .traverse = AvgPool2DBackward0_traverse,
     .getset = AvgPool2DBackward0_getset,
     .op = "aten::avg_pool2d",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
@@ -3928,6 +3979,7 @@ tn_node_kind tn_kind_AvgPool2DBackwardBackward0 = {
     .traverse = AvgPool2DBackwardBackward0_traverse,
     .getset = AvgPool2DBackwardBackward0_getset,
     .op = "aten::avg_pool2d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
@@ -3986,7 +4038,10 @@ static int
 BaddbmmBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     BaddbmmBackward0 *n = (BaddbmmBackward0 *)n_;
-    PyObject *t_[9] = {0};
+    PyObject *t_[11] = {0};
+    tn_value v0_;
+    tn_value v1_;
+    tn_value v2_;
     int rc_ = -1;
     PyObject *batch2 = t_[0] = tn_saved_unpack(&n->batch2_, n_);
     if (!batch2 && PyErr_Occurred()) goto fail_;
@@ -3997,34 +4052,41 @@ BaddbmmBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (any_grad_defined_) {
             t_[2] = tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(batch2), tn_value_int(INT64_C(1)), tn_value_int(INT64_C(2))});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            t_[3] = tn_ag_conj(t_[2]);
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_fm_maybe_multiply(t_[3], &n->alpha);
+            t_[4] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
             if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[4]);
+            v0_ = tn_ag_scalar_conj(&n->alpha);
+            t_[5] = tn_fm_maybe_multiply(t_[4], &v0_);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
         }
     }
     if (tn_ag_needs(n_, 1 + 1)) {
         if (any_grad_defined_) {
-            t_[5] = tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(batch1), tn_value_int(INT64_C(1)), tn_value_int(INT64_C(2))});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            t_[6] = tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(batch1), tn_value_int(INT64_C(1)), tn_value_int(INT64_C(2))});
             if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_fm_maybe_multiply(t_[6], &n->alpha);
+            t_[7] = tn_ag_conj(t_[6]);
             if (!t_[7] && PyErr_Occurred()) goto fail_;
-            out_[1 + 1] = Py_XNewRef(t_[7]);
+            t_[8] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            v1_ = tn_ag_scalar_conj(&n->alpha);
+            t_[9] = tn_fm_maybe_multiply(t_[8], &v1_);
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[9]);
         }
     }
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[8] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->beta);
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[8]);
+            v2_ = tn_ag_scalar_conj(&n->beta);
+            t_[10] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &v2_);
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[10]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 9);
+    tn_ag_release_temps(t_, 11);
     (void)n;
     return rc_;
 }
@@ -4098,6 +4160,7 @@ tn_node_kind tn_kind_BaddbmmBackward0 = {
     .traverse = BaddbmmBackward0_traverse,
     .getset = BaddbmmBackward0_getset,
     .op = "aten::baddbmm",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
@@ -4250,6 +4313,7 @@ tn_node_kind tn_kind_BernoulliBackward0 = {
     .traverse = BernoulliBackward0_traverse,
     .getset = BernoulliBackward0_getset,
     .op = "aten::bernoulli",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
@@ -4354,6 +4418,7 @@ tn_node_kind tn_kind_BernoulliBackward1 = {
     .traverse = BernoulliBackward1_traverse,
     .getset = BernoulliBackward1_getset,
     .op = "aten::bernoulli_.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!) */
@@ -4453,6 +4518,7 @@ tn_node_kind tn_kind_BernoulliBackward2 = {
     .traverse = BernoulliBackward2_traverse,
     .getset = BernoulliBackward2_getset,
     .op = "aten::bernoulli_.float",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!) */
@@ -4499,7 +4565,7 @@ static int
 BmmBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     BmmBackward0 *n = (BmmBackward0 *)n_;
-    PyObject *t_[6] = {0};
+    PyObject *t_[8] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -4510,23 +4576,27 @@ BmmBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (any_grad_defined_) {
             t_[2] = tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(self), tn_value_int(INT64_C(1)), tn_value_int(INT64_C(2))});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            t_[3] = tn_ag_conj(t_[2]);
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[3]);
+            t_[4] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
         }
     }
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[4] = tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(mat2), tn_value_int(INT64_C(1)), tn_value_int(INT64_C(2))});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            t_[5] = tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(mat2), tn_value_int(INT64_C(1)), tn_value_int(INT64_C(2))});
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[5]);
+            t_[6] = tn_ag_conj(t_[5]);
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 6);
+    tn_ag_release_temps(t_, 8);
     (void)n;
     return rc_;
 }
@@ -4586,6 +4656,7 @@ tn_node_kind tn_kind_BmmBackward0 = {
     .traverse = BmmBackward0_traverse,
     .getset = BmmBackward0_getset,
     .op = "aten::bmm",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::bmm(Tensor self, Tensor mat2) -> Tensor */
@@ -4709,6 +4780,7 @@ tn_node_kind tn_kind_CatBackward0 = {
     .traverse = CatBackward0_traverse,
     .getset = CatBackward0_getset,
     .op = "aten::cat",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::cat(Tensor[] tensors, int dim=0) -> Tensor */
@@ -4872,6 +4944,7 @@ tn_node_kind tn_kind_CdistBackward0 = {
     .traverse = CdistBackward0_traverse,
     .getset = CdistBackward0_getset,
     .op = "aten::_cdist_forward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor */
@@ -4974,6 +5047,7 @@ tn_node_kind tn_kind_CeilBackward0 = {
     .traverse = CeilBackward0_traverse,
     .getset = CeilBackward0_getset,
     .op = "aten::ceil",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::ceil(Tensor self) -> Tensor */
@@ -5150,6 +5224,7 @@ tn_node_kind tn_kind_ClampBackward0 = {
     .traverse = ClampBackward0_traverse,
     .getset = ClampBackward0_getset,
     .op = "aten::clamp.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor */
@@ -5321,6 +5396,7 @@ tn_node_kind tn_kind_ClampBackward1 = {
     .traverse = ClampBackward1_traverse,
     .getset = ClampBackward1_getset,
     .op = "aten::clamp",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor */
@@ -5476,6 +5552,7 @@ tn_node_kind tn_kind_ClampMaxBackward0 = {
     .traverse = ClampMaxBackward0_traverse,
     .getset = ClampMaxBackward0_getset,
     .op = "aten::clamp_max",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::clamp_max(Tensor self, Scalar max) -> Tensor */
@@ -5629,6 +5706,7 @@ tn_node_kind tn_kind_ClampMinBackward0 = {
     .traverse = ClampMinBackward0_traverse,
     .getset = ClampMinBackward0_getset,
     .op = "aten::clamp_min",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::clamp_min(Tensor self, Scalar min) -> Tensor */
@@ -5755,6 +5833,7 @@ tn_node_kind tn_kind_CloneBackward0 = {
     .traverse = CloneBackward0_traverse,
     .getset = CloneBackward0_getset,
     .op = "aten::clone",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor */
@@ -5883,6 +5962,7 @@ tn_node_kind tn_kind_ComplexBackward0 = {
     .traverse = ComplexBackward0_traverse,
     .getset = ComplexBackward0_getset,
     .op = "aten::complex",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::complex(Tensor real, Tensor imag) -> Tensor */
@@ -5939,7 +6019,9 @@ ConjBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+            t_[0] = tn_ag_conj(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
         }
     }
     rc_ = 0;
@@ -5984,6 +6066,7 @@ tn_node_kind tn_kind_ConjBackward0 = {
     .traverse = ConjBackward0_traverse,
     .getset = ConjBackward0_getset,
     .op = "aten::_conj",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::_conj(Tensor(a) self) -> Tensor(a) */
@@ -6078,6 +6161,7 @@ tn_node_kind tn_kind_ConjPhysicalBackward0 = {
     .traverse = ConjPhysicalBackward0_traverse,
     .getset = ConjPhysicalBackward0_getset,
     .op = "aten::_conj_physical",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::_conj_physical(Tensor self) -> Tensor */
@@ -6172,6 +6256,7 @@ tn_node_kind tn_kind_ConjPhysicalBackward1 = {
     .traverse = ConjPhysicalBackward1_traverse,
     .getset = ConjPhysicalBackward1_getset,
     .op = "aten::conj_physical_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::conj_physical_(Tensor(a!) self) -> Tensor(a!) */
@@ -6276,6 +6361,7 @@ tn_node_kind tn_kind_ConstantPadNdBackward0 = {
     .traverse = ConstantPadNdBackward0_traverse,
     .getset = ConstantPadNdBackward0_getset,
     .op = "aten::constant_pad_nd",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::constant_pad_nd(Tensor self, SymInt[] pad, Scalar value=0) -> Tensor */
@@ -6477,6 +6563,7 @@ tn_node_kind tn_kind_ConvolutionBackward0 = {
     .traverse = ConvolutionBackward0_traverse,
     .getset = ConvolutionBackward0_getset,
     .op = "aten::convolution",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor */
@@ -6687,6 +6774,7 @@ tn_node_kind tn_kind_ConvolutionBackwardBackward0 = {
     .traverse = ConvolutionBackwardBackward0_traverse,
     .getset = ConvolutionBackwardBackward0_getset,
     .op = "aten::convolution_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::convolution_backward(Tensor grad_output, Tensor input, Tensor weight, SymInt[]? bias_sizes, SymInt[] stride, SymInt[] padding, SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
@@ -6836,6 +6924,7 @@ tn_node_kind tn_kind_CopysignBackward0 = {
     .traverse = CopysignBackward0_traverse,
     .getset = CopysignBackward0_getset,
     .op = "aten::copysign.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::copysign.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -6927,7 +7016,7 @@ static int
 CosBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     CosBackward0 *n = (CosBackward0 *)n_;
-    PyObject *t_[4] = {0};
+    PyObject *t_[5] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -6936,16 +7025,18 @@ CosBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (any_grad_defined_) {
             t_[1] = tn_ag_op(TN_OP_sin, (tn_value[]){tn_value_tensor(self)});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_conj(t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            t_[3] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[2])});
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
+    tn_ag_release_temps(t_, 5);
     (void)n;
     return rc_;
 }
@@ -6995,6 +7086,7 @@ tn_node_kind tn_kind_CosBackward0 = {
     .traverse = CosBackward0_traverse,
     .getset = CosBackward0_getset,
     .op = "aten::cos",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::cos(Tensor self) -> Tensor */
@@ -7070,7 +7162,7 @@ static int
 CoshBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     CoshBackward0 *n = (CoshBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -7079,14 +7171,16 @@ CoshBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (any_grad_defined_) {
             t_[1] = tn_ag_op(TN_OP_sinh, (tn_value[]){tn_value_tensor(self)});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_conj(t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -7136,6 +7230,7 @@ tn_node_kind tn_kind_CoshBackward0 = {
     .traverse = CoshBackward0_traverse,
     .getset = CoshBackward0_getset,
     .op = "aten::cosh",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::cosh(Tensor self) -> Tensor */
@@ -7296,6 +7391,7 @@ tn_node_kind tn_kind_CummaxBackward0 = {
     .traverse = CummaxBackward0_traverse,
     .getset = CummaxBackward0_getset,
     .op = "aten::cummax",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::cummax(Tensor self, int dim) -> (Tensor values, Tensor indices) */
@@ -7428,6 +7524,7 @@ tn_node_kind tn_kind_CumminBackward0 = {
     .traverse = CumminBackward0_traverse,
     .getset = CumminBackward0_getset,
     .op = "aten::cummin",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
@@ -7563,6 +7660,7 @@ tn_node_kind tn_kind_CumprodBackward0 = {
     .traverse = CumprodBackward0_traverse,
     .getset = CumprodBackward0_getset,
     .op = "aten::cumprod",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
@@ -7708,6 +7806,7 @@ tn_node_kind tn_kind_CumsumBackward0 = {
     .traverse = CumsumBackward0_traverse,
     .getset = CumsumBackward0_getset,
     .op = "aten::cumsum",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
@@ -7869,6 +7968,7 @@ tn_node_kind tn_kind_DiagonalBackward0 = {
     .traverse = DiagonalBackward0_traverse,
     .getset = DiagonalBackward0_getset,
     .op = "aten::diagonal",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */

@@ -95,6 +95,7 @@ tn_node_kind tn_kind_DiagonalBackwardBackward0 = {
     .traverse = DiagonalBackwardBackward0_traverse,
     .getset = DiagonalBackwardBackward0_getset,
     .op = "aten::diagonal_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor */
@@ -228,6 +229,7 @@ tn_node_kind tn_kind_DiagonalScatterBackward0 = {
     .traverse = DiagonalScatterBackward0_traverse,
     .getset = DiagonalScatterBackward0_getset,
     .op = "aten::diagonal_scatter",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) -> Tensor */
@@ -344,6 +346,7 @@ tn_node_kind tn_kind_DigammaBackward0 = {
     .traverse = DigammaBackward0_traverse,
     .getset = DigammaBackward0_getset,
     .op = "aten::digamma",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::digamma(Tensor self) -> Tensor */
@@ -505,6 +508,7 @@ tn_node_kind tn_kind_DivBackward0 = {
     .traverse = DivBackward0_traverse,
     .getset = DivBackward0_getset,
     .op = "aten::div.Tensor",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::div.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -654,6 +658,7 @@ tn_node_kind tn_kind_DivBackward1 = {
     .traverse = DivBackward1_traverse,
     .getset = DivBackward1_getset,
     .op = "aten::div.Scalar",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::div.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -838,6 +843,7 @@ tn_node_kind tn_kind_DivBackward2 = {
     .traverse = DivBackward2_traverse,
     .getset = DivBackward2_getset,
     .op = "aten::div.Tensor_mode",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor */
@@ -1004,6 +1010,7 @@ tn_node_kind tn_kind_DivBackward3 = {
     .traverse = DivBackward3_traverse,
     .getset = DivBackward3_getset,
     .op = "aten::div.Scalar_mode",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::div.Scalar_mode(Tensor self, Scalar other, *, str? rounding_mode) -> Tensor */
@@ -1085,7 +1092,7 @@ static int
 DotBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     DotBackward0 *n = (DotBackward0 *)n_;
-    PyObject *t_[4] = {0};
+    PyObject *t_[6] = {0};
     int rc_ = -1;
     PyObject *tensor = t_[0] = tn_saved_unpack(&n->tensor_, n_);
     if (!tensor && PyErr_Occurred()) goto fail_;
@@ -1094,21 +1101,25 @@ DotBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(tensor)});
+            t_[2] = tn_ag_conj(tensor);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[3]);
+            t_[4] = tn_ag_conj(self);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
+    tn_ag_release_temps(t_, 6);
     (void)n;
     return rc_;
 }
@@ -1168,6 +1179,7 @@ tn_node_kind tn_kind_DotBackward0 = {
     .traverse = DotBackward0_traverse,
     .getset = DotBackward0_getset,
     .op = "aten::dot",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::dot(Tensor self, Tensor tensor) -> Tensor */
@@ -1308,6 +1320,7 @@ tn_node_kind tn_kind_EluBackward0 = {
     .traverse = EluBackward0_traverse,
     .getset = EluBackward0_getset,
     .op = "aten::elu",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor */
@@ -1443,6 +1456,7 @@ tn_node_kind tn_kind_EluBackward1 = {
     .traverse = EluBackward1_traverse,
     .getset = EluBackward1_getset,
     .op = "aten::elu_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) */
@@ -1609,6 +1623,7 @@ tn_node_kind tn_kind_EluBackwardBackward0 = {
     .traverse = EluBackwardBackward0_traverse,
     .getset = EluBackwardBackward0_getset,
     .op = "aten::elu_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor */
@@ -1757,6 +1772,7 @@ tn_node_kind tn_kind_EmbeddingBackward0 = {
     .traverse = EmbeddingBackward0_traverse,
     .getset = EmbeddingBackward0_getset,
     .op = "aten::embedding",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::embedding(Tensor weight, Tensor indices, SymInt padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor */
@@ -1878,6 +1894,7 @@ tn_node_kind tn_kind_EmbeddingDenseBackwardBackward0 = {
     .traverse = EmbeddingDenseBackwardBackward0_traverse,
     .getset = EmbeddingDenseBackwardBackward0_getset,
     .op = "aten::embedding_dense_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::embedding_dense_backward(Tensor grad_output, Tensor indices, SymInt num_weights, SymInt padding_idx, bool scale_grad_by_freq) -> Tensor */
@@ -1977,6 +1994,7 @@ tn_node_kind tn_kind_EqBackward0 = {
     .traverse = EqBackward0_traverse,
     .getset = EqBackward0_getset,
     .op = "aten::eq_.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -2085,6 +2103,7 @@ tn_node_kind tn_kind_EqBackward1 = {
     .traverse = EqBackward1_traverse,
     .getset = EqBackward1_getset,
     .op = "aten::eq_.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -2206,6 +2225,7 @@ tn_node_kind tn_kind_ErfBackward0 = {
     .traverse = ErfBackward0_traverse,
     .getset = ErfBackward0_getset,
     .op = "aten::erf",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::erf(Tensor self) -> Tensor */
@@ -2353,6 +2373,7 @@ tn_node_kind tn_kind_ErfcBackward0 = {
     .traverse = ErfcBackward0_traverse,
     .getset = ErfcBackward0_getset,
     .op = "aten::erfc",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::erfc(Tensor self) -> Tensor */
@@ -2500,6 +2521,7 @@ tn_node_kind tn_kind_ErfinvBackward0 = {
     .traverse = ErfinvBackward0_traverse,
     .getset = ErfinvBackward0_getset,
     .op = "aten::erfinv",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::erfinv(Tensor self) -> Tensor */
@@ -2670,6 +2692,7 @@ tn_node_kind tn_kind_EuclideanDistBackward0 = {
     .traverse = EuclideanDistBackward0_traverse,
     .getset = EuclideanDistBackward0_getset,
     .op = "aten::_euclidean_dist",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_euclidean_dist(Tensor x1, Tensor x2) -> Tensor */
@@ -2720,23 +2743,25 @@ static int
 Exp2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     Exp2Backward0 *n = (Exp2Backward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
     if (!result && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(result)});
+            t_[1] = tn_ag_conj(result);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_double(M_LN2)});
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_double(M_LN2)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -2786,6 +2811,7 @@ tn_node_kind tn_kind_Exp2Backward0 = {
     .traverse = Exp2Backward0_traverse,
     .getset = Exp2Backward0_getset,
     .op = "aten::exp2",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::exp2(Tensor self) -> Tensor */
@@ -2863,21 +2889,23 @@ static int
 ExpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ExpBackward0 *n = (ExpBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
     if (!result && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(result)});
+            t_[1] = tn_ag_conj(result);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }
@@ -2927,6 +2955,7 @@ tn_node_kind tn_kind_ExpBackward0 = {
     .traverse = ExpBackward0_traverse,
     .getset = ExpBackward0_getset,
     .op = "aten::exp",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::exp(Tensor self) -> Tensor */
@@ -3064,6 +3093,7 @@ tn_node_kind tn_kind_ExpandBackward0 = {
     .traverse = ExpandBackward0_traverse,
     .getset = ExpandBackward0_getset,
     .op = "aten::expand",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a) */
@@ -3108,23 +3138,25 @@ static int
 Expm1Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     Expm1Backward0 *n = (Expm1Backward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
     if (!result && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(result), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            t_[1] = tn_ag_conj(result);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_int(INT64_C(1)), tn_value_int(1)});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -3174,6 +3206,7 @@ tn_node_kind tn_kind_Expm1Backward0 = {
     .traverse = Expm1Backward0_traverse,
     .getset = Expm1Backward0_getset,
     .op = "aten::expm1",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::expm1(Tensor self) -> Tensor */
@@ -3302,6 +3335,7 @@ tn_node_kind tn_kind_ExponentialBackward0 = {
     .traverse = ExponentialBackward0_traverse,
     .getset = ExponentialBackward0_getset,
     .op = "aten::exponential_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::exponential_(Tensor(a!) self, float lambd=1., *, Generator? generator=None) -> Tensor(a!) */
@@ -3422,6 +3456,7 @@ tn_node_kind tn_kind_FftC2CBackward0 = {
     .traverse = FftC2CBackward0_traverse,
     .getset = FftC2CBackward0_getset,
     .op = "aten::_fft_c2c",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::_fft_c2c(Tensor self, SymInt[] dim, int normalization, bool forward) -> Tensor */
@@ -3474,8 +3509,9 @@ FftC2RBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_fft_c2r is not implemented in torchnative", "no ATen overload fft_c2r_backward(T, IA, I)");
-            goto fail_;
+            t_[0] = tn_fm_fft_c2r_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dim), n->normalization);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
         }
     }
     rc_ = 0;
@@ -3535,6 +3571,7 @@ tn_node_kind tn_kind_FftC2RBackward0 = {
     .traverse = FftC2RBackward0_traverse,
     .getset = FftC2RBackward0_getset,
     .op = "aten::_fft_c2r",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::_fft_c2r(Tensor self, int[] dim, int normalization, SymInt last_dim_size) -> Tensor */
@@ -3583,20 +3620,21 @@ static int
 FftR2CBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     FftR2CBackward0 *n = (FftR2CBackward0 *)n_;
-    PyObject *t_[1] = {0};
+    PyObject *t_[2] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::_fft_r2c is not implemented in torchnative", ".back on IA");
-            goto fail_;
+            t_[1] = tn_fm_fft_r2c_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dim), n->normalization, n->onesided, tn_ag_size_at(self, tn_ag_ints_view(&n->dim).v[tn_ag_ints_view(&n->dim).n - 1]));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 2);
     (void)n;
     return rc_;
 }
@@ -3668,6 +3706,7 @@ tn_node_kind tn_kind_FftR2CBackward0 = {
     .traverse = FftR2CBackward0_traverse,
     .getset = FftR2CBackward0_getset,
     .op = "aten::_fft_r2c",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::_fft_r2c(Tensor self, int[] dim, int normalization, bool onesided) -> Tensor */
@@ -3766,6 +3805,7 @@ tn_node_kind tn_kind_FillBackward2 = {
     .traverse = FillBackward2_traverse,
     .getset = FillBackward2_getset,
     .op = "aten::fill_.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
@@ -3869,6 +3909,7 @@ tn_node_kind tn_kind_FillBackward3 = {
     .traverse = FillBackward3_traverse,
     .getset = FillBackward3_getset,
     .op = "aten::fill_.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!) */
@@ -3976,6 +4017,7 @@ tn_node_kind tn_kind_FlipBackward0 = {
     .traverse = FlipBackward0_traverse,
     .getset = FlipBackward0_getset,
     .op = "aten::flip",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::flip(Tensor self, int[] dims) -> Tensor */
@@ -4071,6 +4113,7 @@ tn_node_kind tn_kind_FloorBackward0 = {
     .traverse = FloorBackward0_traverse,
     .getset = FloorBackward0_getset,
     .op = "aten::floor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::floor(Tensor self) -> Tensor */
@@ -4243,6 +4286,7 @@ tn_node_kind tn_kind_FmaxBackward0 = {
     .traverse = FmaxBackward0_traverse,
     .getset = FmaxBackward0_getset,
     .op = "aten::fmax",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::fmax(Tensor self, Tensor other) -> Tensor */
@@ -4390,6 +4434,7 @@ tn_node_kind tn_kind_FminBackward0 = {
     .traverse = FminBackward0_traverse,
     .getset = FminBackward0_getset,
     .op = "aten::fmin",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::fmin(Tensor self, Tensor other) -> Tensor */
@@ -4487,6 +4532,7 @@ tn_node_kind tn_kind_FmodBackward0 = {
     .traverse = FmodBackward0_traverse,
     .getset = FmodBackward0_getset,
     .op = "aten::fmod.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::fmod.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -4647,6 +4693,7 @@ tn_node_kind tn_kind_FmodBackward1 = {
     .traverse = FmodBackward1_traverse,
     .getset = FmodBackward1_getset,
     .op = "aten::fmod.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::fmod.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -4749,7 +4796,8 @@ ForeachAddBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     tn_ag_vec v0_;
     tn_ag_vec v1_;
     tn_ag_vec v2_;
-    tn_ag_vec v3_;
+    tn_value v3_;
+    tn_ag_vec v4_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
@@ -4763,7 +4811,8 @@ ForeachAddBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
-            t_[0] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->alpha);
+            v3_ = tn_ag_scalar_conj(&n->alpha);
+            t_[0] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &v3_);
             if (!t_[0] && PyErr_Occurred()) goto fail_;
             t_[1] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype, t_[0]);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
@@ -4773,17 +4822,17 @@ ForeachAddBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v3_;
+        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v4_;
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
             t_[2] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            v3_.v[i_] = Py_XNewRef(t_[2]);
+            v4_.v[i_] = Py_XNewRef(t_[2]);
             tn_ag_release_temps(&t_[2], 1);
         }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -4837,6 +4886,7 @@ tn_node_kind tn_kind_ForeachAddBackward0List = {
     .traverse = ForeachAddBackward0List_traverse,
     .getset = ForeachAddBackward0List_getset,
     .op = "aten::_foreach_add.List",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
@@ -4897,7 +4947,8 @@ ForeachAddBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int nvecs_ = 0;
     tn_ag_vec v0_;
     tn_ag_vec v1_;
-    tn_ag_vec v2_;
+    tn_value v2_;
+    tn_ag_vec v3_;
     int rc_ = -1;
     PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
     if (!other && PyErr_Occurred()) goto fail_;
@@ -4910,7 +4961,8 @@ ForeachAddBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
-            t_[1] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->alpha);
+            v2_ = tn_ag_scalar_conj(&n->alpha);
+            t_[1] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &v2_);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
             t_[2] = tn_fm_handle_r_to_c(TN_T(other)->dtype, t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
@@ -4920,17 +4972,17 @@ ForeachAddBackward0Tensor_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_, 1, &v1_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v2_;
+        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v3_;
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
             t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            v2_.v[i_] = Py_XNewRef(t_[3]);
+            v3_.v[i_] = Py_XNewRef(t_[3]);
             tn_ag_release_temps(&t_[3], 1);
         }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v2_) < 0) goto fail_;
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -4983,6 +5035,7 @@ tn_node_kind tn_kind_ForeachAddBackward0Tensor = {
     .traverse = ForeachAddBackward0Tensor_traverse,
     .getset = ForeachAddBackward0Tensor_getset,
     .op = "aten::_foreach_add.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_add.Tensor(Tensor[] self, Tensor other, *, Scalar alpha=1) -> Tensor[] */
@@ -5104,6 +5157,7 @@ tn_node_kind tn_kind_ForeachAddBackward1Scalar = {
     .traverse = ForeachAddBackward1Scalar_traverse,
     .getset = ForeachAddBackward1Scalar_getset,
     .op = "aten::_foreach_add.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
@@ -5220,6 +5274,7 @@ tn_node_kind tn_kind_ForeachAddBackward1ScalarList = {
     .traverse = ForeachAddBackward1ScalarList_traverse,
     .getset = ForeachAddBackward1ScalarList_getset,
     .op = "aten::_foreach_add.ScalarList",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_add.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
@@ -5273,7 +5328,7 @@ static int
 ForeachAddcdivBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachAddcdivBackward0Scalar *n = (ForeachAddcdivBackward0Scalar *)n_;
-    PyObject *t_[11] = {0};
+    PyObject *t_[13] = {0};
     tn_ag_vec *vecs_[6];
     int nvecs_ = 0;
     tn_ag_vec v0_;
@@ -5313,12 +5368,14 @@ ForeachAddcdivBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
                 continue;
             t_[1] = tn_ag_scalar_div(n->value, tn_ag_tensor_at(tensor2, (int64_t)i_));
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_conj(t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[2]);
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[2])});
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            v4_.v[i_] = Py_XNewRef(t_[3]);
-            tn_ag_release_temps(&t_[1], 3);
+            t_[4] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[3]);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[1], 4);
         }
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensor1_size_, &v4_) < 0) goto fail_;
     }
@@ -5328,28 +5385,30 @@ ForeachAddcdivBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
-            t_[4] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_int(INT64_C(0)), tn_value_int((int64_t)i_)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            t_[5] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_int(INT64_C(0)), tn_value_int((int64_t)i_)});
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->value});
+            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
             if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_))});
+            t_[7] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->value});
             if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7])});
+            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_))});
             if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[8])});
+            t_[9] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(t_[8])});
             if (!t_[9] && PyErr_Occurred()) goto fail_;
-            t_[10] = tn_fm_handle_r_to_c(TN_T(t_[4])->dtype, t_[9]);
+            t_[10] = tn_ag_conj(t_[9]);
             if (!t_[10] && PyErr_Occurred()) goto fail_;
-            v5_.v[i_] = Py_XNewRef(t_[10]);
-            tn_ag_release_temps(&t_[4], 7);
+            t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            t_[12] = tn_fm_handle_r_to_c(TN_T(t_[5])->dtype, t_[11]);
+            if (!t_[12] && PyErr_Occurred()) goto fail_;
+            v5_.v[i_] = Py_XNewRef(t_[12]);
+            tn_ag_release_temps(&t_[5], 8);
         }
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_, &v5_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 11);
+    tn_ag_release_temps(t_, 13);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -5403,6 +5462,7 @@ tn_node_kind tn_kind_ForeachAddcdivBackward0Scalar = {
     .traverse = ForeachAddcdivBackward0Scalar_traverse,
     .getset = ForeachAddcdivBackward0Scalar_getset,
     .op = "aten::_foreach_addcdiv.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_addcdiv.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
@@ -5467,7 +5527,7 @@ static int
 ForeachAddcdivBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachAddcdivBackward0ScalarList *n = (ForeachAddcdivBackward0ScalarList *)n_;
-    PyObject *t_[11] = {0};
+    PyObject *t_[13] = {0};
     tn_ag_vec *vecs_[6];
     int nvecs_ = 0;
     tn_ag_vec v0_;
@@ -5507,12 +5567,14 @@ ForeachAddcdivBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
                 continue;
             t_[1] = tn_ag_scalar_div(n->scalars.v[(int64_t)i_], tn_ag_tensor_at(tensor2, (int64_t)i_));
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_conj(t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[2]);
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[2])});
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            v4_.v[i_] = Py_XNewRef(t_[3]);
-            tn_ag_release_temps(&t_[1], 3);
+            t_[4] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[3]);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[1], 4);
         }
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensor1_size_, &v4_) < 0) goto fail_;
     }
@@ -5522,28 +5584,30 @@ ForeachAddcdivBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
-            t_[4] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_int(INT64_C(0)), tn_value_int((int64_t)i_)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            t_[5] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_int(INT64_C(0)), tn_value_int((int64_t)i_)});
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->scalars.v[(int64_t)i_]});
+            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
             if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_))});
+            t_[7] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->scalars.v[(int64_t)i_]});
             if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7])});
+            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_))});
             if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[8])});
+            t_[9] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(t_[8])});
             if (!t_[9] && PyErr_Occurred()) goto fail_;
-            t_[10] = tn_fm_handle_r_to_c(TN_T(t_[4])->dtype, t_[9]);
+            t_[10] = tn_ag_conj(t_[9]);
             if (!t_[10] && PyErr_Occurred()) goto fail_;
-            v5_.v[i_] = Py_XNewRef(t_[10]);
-            tn_ag_release_temps(&t_[4], 7);
+            t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            t_[12] = tn_fm_handle_r_to_c(TN_T(t_[5])->dtype, t_[11]);
+            if (!t_[12] && PyErr_Occurred()) goto fail_;
+            v5_.v[i_] = Py_XNewRef(t_[12]);
+            tn_ag_release_temps(&t_[5], 8);
         }
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_, &v5_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 11);
+    tn_ag_release_temps(t_, 13);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -5598,6 +5662,7 @@ tn_node_kind tn_kind_ForeachAddcdivBackward0ScalarList = {
     .traverse = ForeachAddcdivBackward0ScalarList_traverse,
     .getset = ForeachAddcdivBackward0ScalarList_getset,
     .op = "aten::_foreach_addcdiv.ScalarList",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_addcdiv.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
@@ -5662,7 +5727,7 @@ static int
 ForeachAddcmulBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachAddcmulBackward0Scalar *n = (ForeachAddcmulBackward0Scalar *)n_;
-    PyObject *t_[7] = {0};
+    PyObject *t_[9] = {0};
     tn_ag_vec *vecs_[6];
     int nvecs_ = 0;
     tn_ag_vec v0_;
@@ -5702,12 +5767,14 @@ ForeachAddcmulBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
                 continue;
             t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), n->value});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_conj(t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[2]);
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[2])});
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            v4_.v[i_] = Py_XNewRef(t_[3]);
-            tn_ag_release_temps(&t_[1], 3);
+            t_[4] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[3]);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[1], 4);
         }
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensor1_size_, &v4_) < 0) goto fail_;
     }
@@ -5717,20 +5784,22 @@ ForeachAddcmulBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **o
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
-            t_[4] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->value});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[4])});
+            t_[5] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->value});
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor2, (int64_t)i_))->dtype, t_[5]);
+            t_[6] = tn_ag_conj(t_[5]);
             if (!t_[6] && PyErr_Occurred()) goto fail_;
-            v5_.v[i_] = Py_XNewRef(t_[6]);
-            tn_ag_release_temps(&t_[4], 3);
+            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor2, (int64_t)i_))->dtype, t_[7]);
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            v5_.v[i_] = Py_XNewRef(t_[8]);
+            tn_ag_release_temps(&t_[5], 4);
         }
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_, &v5_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 7);
+    tn_ag_release_temps(t_, 9);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -5784,6 +5853,7 @@ tn_node_kind tn_kind_ForeachAddcmulBackward0Scalar = {
     .traverse = ForeachAddcmulBackward0Scalar_traverse,
     .getset = ForeachAddcmulBackward0Scalar_getset,
     .op = "aten::_foreach_addcmul.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_addcmul.Scalar(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar value=1) -> Tensor[] */
@@ -5848,7 +5918,7 @@ static int
 ForeachAddcmulBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachAddcmulBackward0ScalarList *n = (ForeachAddcmulBackward0ScalarList *)n_;
-    PyObject *t_[7] = {0};
+    PyObject *t_[9] = {0};
     tn_ag_vec *vecs_[6];
     int nvecs_ = 0;
     tn_ag_vec v0_;
@@ -5888,12 +5958,14 @@ ForeachAddcmulBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
                 continue;
             t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor2, (int64_t)i_)), n->scalars.v[(int64_t)i_]});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_conj(t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[2]);
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[2])});
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            v4_.v[i_] = Py_XNewRef(t_[3]);
-            tn_ag_release_temps(&t_[1], 3);
+            t_[4] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor1, (int64_t)i_))->dtype, t_[3]);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[1], 4);
         }
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensor1_size_, &v4_) < 0) goto fail_;
     }
@@ -5903,20 +5975,22 @@ ForeachAddcmulBackward0ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
-            t_[4] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->scalars.v[(int64_t)i_]});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[4])});
+            t_[5] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensor1, (int64_t)i_)), n->scalars.v[(int64_t)i_]});
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor2, (int64_t)i_))->dtype, t_[5]);
+            t_[6] = tn_ag_conj(t_[5]);
             if (!t_[6] && PyErr_Occurred()) goto fail_;
-            v5_.v[i_] = Py_XNewRef(t_[6]);
-            tn_ag_release_temps(&t_[4], 3);
+            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(tensor2, (int64_t)i_))->dtype, t_[7]);
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            v5_.v[i_] = Py_XNewRef(t_[8]);
+            tn_ag_release_temps(&t_[5], 4);
         }
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensor1_size_, (int)n->tensor2_size_, &v5_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 7);
+    tn_ag_release_temps(t_, 9);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -5971,6 +6045,7 @@ tn_node_kind tn_kind_ForeachAddcmulBackward0ScalarList = {
     .traverse = ForeachAddcmulBackward0ScalarList_traverse,
     .getset = ForeachAddcmulBackward0ScalarList_getset,
     .op = "aten::_foreach_addcmul.ScalarList",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_addcmul.ScalarList(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Scalar[] scalars) -> Tensor[] */
@@ -6103,6 +6178,7 @@ tn_node_kind tn_kind_ForeachClampMaxBackward0Scalar = {
     .traverse = ForeachClampMaxBackward0Scalar_traverse,
     .getset = ForeachClampMaxBackward0Scalar_getset,
     .op = "aten::_foreach_clamp_max.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_clamp_max.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
@@ -6225,6 +6301,7 @@ tn_node_kind tn_kind_ForeachClampMinBackward0Scalar = {
     .traverse = ForeachClampMinBackward0Scalar_traverse,
     .getset = ForeachClampMinBackward0Scalar_getset,
     .op = "aten::_foreach_clamp_min.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_clamp_min.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
@@ -6381,6 +6458,7 @@ tn_node_kind tn_kind_ForeachDivBackward0 = {
     .traverse = ForeachDivBackward0_traverse,
     .getset = ForeachDivBackward0_getset,
     .op = "aten::_foreach_div.List",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[] */
@@ -6523,6 +6601,7 @@ tn_node_kind tn_kind_ForeachDivBackward0Tensor = {
     .traverse = ForeachDivBackward0Tensor_traverse,
     .getset = ForeachDivBackward0Tensor_getset,
     .op = "aten::_foreach_div.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[] */
@@ -6644,6 +6723,7 @@ tn_node_kind tn_kind_ForeachDivBackward1Scalar = {
     .traverse = ForeachDivBackward1Scalar_traverse,
     .getset = ForeachDivBackward1Scalar_getset,
     .op = "aten::_foreach_div.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_div.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
@@ -6763,6 +6843,7 @@ tn_node_kind tn_kind_ForeachDivBackward1ScalarList = {
     .traverse = ForeachDivBackward1ScalarList_traverse,
     .getset = ForeachDivBackward1ScalarList_getset,
     .op = "aten::_foreach_div.ScalarList",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_div.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
@@ -6816,7 +6897,9 @@ ForeachLerpBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_
     tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
-    tn_ag_vec v1_;
+    tn_value v1_;
+    tn_ag_vec v2_;
+    tn_value v3_;
     int rc_ = -1;
     if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->tensors1_size_)) {
         if (tn_ag_vec_alloc(&v0_, n_->num_inputs) < 0) goto fail_;
@@ -6824,7 +6907,8 @@ ForeachLerpBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
-            t_[0] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), n->weight});
+            v1_ = tn_ag_scalar_conj(&n->weight);
+            t_[0] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), v1_});
             if (!t_[0] && PyErr_Occurred()) goto fail_;
             v0_.v[i_] = Py_XNewRef(t_[0]);
             tn_ag_release_temps(&t_[0], 1);
@@ -6832,12 +6916,14 @@ ForeachLerpBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensors1_size_, &v0_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
             if ((n->weight.tag == TN_V_COMPLEX)) {
+                v3_ = tn_ag_scalar_conj(&n->weight);
+                (void)v3_;
                 tn_ag_not_implemented("torchnative: autograd with a complex Scalar is not implemented", NULL);
                 goto fail_;
                 t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_double((INT64_C(1) - 0.0))});
@@ -6848,10 +6934,10 @@ ForeachLerpBackward0Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_
                 if (!t_[2] && PyErr_Occurred()) goto fail_;
                 t_[3] = Py_XNewRef(t_[2]);
             }
-            v1_.v[i_] = Py_XNewRef(t_[3]);
+            v2_.v[i_] = Py_XNewRef(t_[3]);
             tn_ag_release_temps(&t_[1], 3);
         }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v2_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -6897,6 +6983,7 @@ tn_node_kind tn_kind_ForeachLerpBackward0Scalar = {
     .traverse = ForeachLerpBackward0Scalar_traverse,
     .getset = ForeachLerpBackward0Scalar_getset,
     .op = "aten::_foreach_lerp.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_lerp.Scalar(Tensor[] self, Tensor[] tensors1, Scalar weight) -> Tensor[] */
@@ -6953,7 +7040,7 @@ static int
 ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachLerpBackward1List *n = (ForeachLerpBackward1List *)n_;
-    PyObject *t_[5] = {0};
+    PyObject *t_[8] = {0};
     tn_ag_vec *vecs_[6];
     int nvecs_ = 0;
     tn_ag_vec v0_;
@@ -6978,10 +7065,12 @@ ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
-            t_[0] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(weights, (int64_t)i_))});
+            t_[0] = tn_ag_conj(tn_ag_tensor_at(weights, (int64_t)i_));
             if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v3_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
+            t_[1] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[0])});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            v3_.v[i_] = Py_XNewRef(t_[1]);
+            tn_ag_release_temps(&t_[0], 2);
         }
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->tensors1_size_, &v3_) < 0) goto fail_;
     }
@@ -6991,12 +7080,14 @@ ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
-            t_[1] = tn_ag_op(TN_OP_rsub__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(weights, (int64_t)i_)), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_op(TN_OP_rsub__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(weights, (int64_t)i_)), tn_value_int(INT64_C(1)), tn_value_int(1)});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            v4_.v[i_] = Py_XNewRef(t_[2]);
-            tn_ag_release_temps(&t_[1], 2);
+            t_[3] = tn_ag_conj(t_[2]);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[4]);
+            tn_ag_release_temps(&t_[2], 3);
         }
         if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
     }
@@ -7006,18 +7097,20 @@ ForeachLerpBackward1List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
-            t_[3] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensors1, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_int(1)});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[3])});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            v5_.v[i_] = Py_XNewRef(t_[4]);
-            tn_ag_release_temps(&t_[3], 2);
+            t_[5] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(tensors1, (int64_t)i_)), tn_value_tensor(tn_ag_tensor_at(self, (int64_t)i_)), tn_value_int(1)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_conj(t_[5]);
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            v5_.v[i_] = Py_XNewRef(t_[7]);
+            tn_ag_release_temps(&t_[5], 3);
         }
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_ + (int)n->tensors1_size_, (int)n->weights_size_, &v5_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
+    tn_ag_release_temps(t_, 8);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -7071,6 +7164,7 @@ tn_node_kind tn_kind_ForeachLerpBackward1List = {
     .traverse = ForeachLerpBackward1List_traverse,
     .getset = ForeachLerpBackward1List_getset,
     .op = "aten::_foreach_lerp.List",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[] */
@@ -7238,6 +7332,7 @@ tn_node_kind tn_kind_ForeachMaximumBackward0List = {
     .traverse = ForeachMaximumBackward0List_traverse,
     .getset = ForeachMaximumBackward0List_getset,
     .op = "aten::_foreach_maximum.List",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
@@ -7400,6 +7495,7 @@ tn_node_kind tn_kind_ForeachMinimumBackward0List = {
     .traverse = ForeachMinimumBackward0List_traverse,
     .getset = ForeachMinimumBackward0List_getset,
     .op = "aten::_foreach_minimum.List",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[] */
@@ -7546,6 +7642,7 @@ tn_node_kind tn_kind_ForeachMulBackward0List = {
     .traverse = ForeachMulBackward0List_traverse,
     .getset = ForeachMulBackward0List_getset,
     .op = "aten::_foreach_mul.List",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[] */
@@ -7688,6 +7785,7 @@ tn_node_kind tn_kind_ForeachMulBackward0Tensor = {
     .traverse = ForeachMulBackward0Tensor_traverse,
     .getset = ForeachMulBackward0Tensor_getset,
     .op = "aten::_foreach_mul.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[] */

@@ -92,6 +92,7 @@ tn_node_kind tn_kind_ForeachMulBackward1Scalar = {
     .traverse = ForeachMulBackward1Scalar_traverse,
     .getset = ForeachMulBackward1Scalar_getset,
     .op = "aten::_foreach_mul.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
@@ -211,6 +212,7 @@ tn_node_kind tn_kind_ForeachMulBackward1ScalarList = {
     .traverse = ForeachMulBackward1ScalarList_traverse,
     .getset = ForeachMulBackward1ScalarList_getset,
     .op = "aten::_foreach_mul.ScalarList",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
@@ -319,6 +321,7 @@ tn_node_kind tn_kind_ForeachNegBackward0 = {
     .traverse = ForeachNegBackward0_traverse,
     .getset = ForeachNegBackward0_getset,
     .op = "aten::_foreach_neg",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_neg(Tensor[] self) -> Tensor[] */
@@ -465,6 +468,7 @@ tn_node_kind tn_kind_ForeachNormBackward0 = {
     .traverse = ForeachNormBackward0_traverse,
     .getset = ForeachNormBackward0_getset,
     .op = "aten::_foreach_norm.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[] */
@@ -514,7 +518,7 @@ static int
 ForeachSqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     tn_ag_vec *vecs_[2];
     int nvecs_ = 0;
     tn_ag_vec v0_;
@@ -529,18 +533,20 @@ ForeachSqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
-            t_[0] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_tensor_at(result, (int64_t)i_)), tn_value_int(INT64_C(2))});
+            t_[0] = tn_ag_conj(tn_ag_tensor_at(result, (int64_t)i_));
             if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[0])});
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[0]), tn_value_int(INT64_C(2))});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[1]);
-            tn_ag_release_temps(&t_[0], 2);
+            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[0], 3);
         }
         if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     for (int i_ = 0; i_ < nvecs_; i_++)
         tn_ag_vec_free(vecs_[i_]);
     (void)n;
@@ -586,6 +592,7 @@ tn_node_kind tn_kind_ForeachSqrtBackward0 = {
     .traverse = ForeachSqrtBackward0_traverse,
     .getset = ForeachSqrtBackward0_getset,
     .op = "aten::_foreach_sqrt",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_sqrt(Tensor[] self) -> Tensor[] */
@@ -643,7 +650,8 @@ ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     tn_ag_vec v0_;
     tn_ag_vec v1_;
     tn_ag_vec v2_;
-    tn_ag_vec v3_;
+    tn_value v3_;
+    tn_ag_vec v4_;
     int rc_ = -1;
     vecs_[nvecs_++] = &v0_;
     if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
@@ -659,7 +667,8 @@ ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
                 continue;
             t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
             if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_fm_maybe_multiply(t_[0], &n->alpha);
+            v3_ = tn_ag_scalar_conj(&n->alpha);
+            t_[1] = tn_fm_maybe_multiply(t_[0], &v3_);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
             t_[2] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype, t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
@@ -669,17 +678,17 @@ ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
     }
     if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v3_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v3_;
+        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v4_;
         for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
             if (!grads_[i_])
                 continue;
             t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            v3_.v[i_] = Py_XNewRef(t_[3]);
+            v4_.v[i_] = Py_XNewRef(t_[3]);
             tn_ag_release_temps(&t_[3], 1);
         }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v3_) < 0) goto fail_;
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
     }
     rc_ = 0;
 fail_: __attribute__((unused));
@@ -733,6 +742,7 @@ tn_node_kind tn_kind_ForeachSubBackward0List = {
     .traverse = ForeachSubBackward0List_traverse,
     .getset = ForeachSubBackward0List_getset,
     .op = "aten::_foreach_sub.List",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
@@ -855,6 +865,7 @@ tn_node_kind tn_kind_ForeachSubBackward1Scalar = {
     .traverse = ForeachSubBackward1Scalar_traverse,
     .getset = ForeachSubBackward1Scalar_getset,
     .op = "aten::_foreach_sub.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
@@ -971,6 +982,7 @@ tn_node_kind tn_kind_ForeachSubBackward1ScalarList = {
     .traverse = ForeachSubBackward1ScalarList_traverse,
     .getset = ForeachSubBackward1ScalarList_getset,
     .op = "aten::_foreach_sub.ScalarList",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
@@ -1065,6 +1077,7 @@ tn_node_kind tn_kind_FracBackward0 = {
     .traverse = FracBackward0_traverse,
     .getset = FracBackward0_getset,
     .op = "aten::frac",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::frac(Tensor self) -> Tensor */
@@ -1233,6 +1246,7 @@ tn_node_kind tn_kind_FractionalMaxPool2DBackward0 = {
     .traverse = FractionalMaxPool2DBackward0_traverse,
     .getset = FractionalMaxPool2DBackward0_getset,
     .op = "aten::fractional_max_pool2d",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::fractional_max_pool2d(Tensor self, int[2] kernel_size, int[2] output_size, Tensor random_samples) -> (Tensor, Tensor) */
@@ -1378,6 +1392,7 @@ tn_node_kind tn_kind_FractionalMaxPool3DBackward0 = {
     .traverse = FractionalMaxPool3DBackward0_traverse,
     .getset = FractionalMaxPool3DBackward0_getset,
     .op = "aten::fractional_max_pool3d",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::fractional_max_pool3d(Tensor self, int[3] kernel_size, int[3] output_size, Tensor random_samples) -> (Tensor, Tensor) */
@@ -1521,6 +1536,7 @@ tn_node_kind tn_kind_GatherBackward0 = {
     .traverse = GatherBackward0_traverse,
     .getset = GatherBackward0_getset,
     .op = "aten::gather",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor */
@@ -1622,6 +1638,7 @@ tn_node_kind tn_kind_GeBackward0 = {
     .traverse = GeBackward0_traverse,
     .getset = GeBackward0_getset,
     .op = "aten::ge_.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -1730,6 +1747,7 @@ tn_node_kind tn_kind_GeBackward1 = {
     .traverse = GeBackward1_traverse,
     .getset = GeBackward1_getset,
     .op = "aten::ge_.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -1852,6 +1870,7 @@ tn_node_kind tn_kind_GeluBackward0 = {
     .traverse = GeluBackward0_traverse,
     .getset = GeluBackward0_getset,
     .op = "aten::gelu",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::gelu(Tensor self, *, str approximate="none") -> Tensor */
@@ -2023,6 +2042,7 @@ tn_node_kind tn_kind_GeluBackwardBackward0 = {
     .traverse = GeluBackwardBackward0_traverse,
     .getset = GeluBackwardBackward0_getset,
     .op = "aten::gelu_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::gelu_backward(Tensor grad_output, Tensor self, *, str approximate="none") -> Tensor */
@@ -2122,6 +2142,7 @@ tn_node_kind tn_kind_GeqrfBackward0 = {
     .traverse = GeqrfBackward0_traverse,
     .getset = GeqrfBackward0_getset,
     .op = "aten::geqrf",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::geqrf(Tensor self) -> (Tensor a, Tensor tau) */
@@ -2307,6 +2328,7 @@ tn_node_kind tn_kind_GroupedMmBackward0 = {
     .traverse = GroupedMmBackward0_traverse,
     .getset = GroupedMmBackward0_getset,
     .op = "aten::_grouped_mm",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_grouped_mm(Tensor self, Tensor mat2, Tensor? offs=None, Tensor? bias=None, ScalarType? out_dtype=None) -> Tensor */
@@ -2424,6 +2446,7 @@ tn_node_kind tn_kind_GtBackward0 = {
     .traverse = GtBackward0_traverse,
     .getset = GtBackward0_getset,
     .op = "aten::gt_.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -2532,6 +2555,7 @@ tn_node_kind tn_kind_GtBackward1 = {
     .traverse = GtBackward1_traverse,
     .getset = GtBackward1_getset,
     .op = "aten::gt_.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -2645,6 +2669,7 @@ tn_node_kind tn_kind_HardsigmoidBackward0 = {
     .traverse = HardsigmoidBackward0_traverse,
     .getset = HardsigmoidBackward0_getset,
     .op = "aten::hardsigmoid",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::hardsigmoid(Tensor self) -> Tensor */
@@ -2784,6 +2809,7 @@ tn_node_kind tn_kind_HardswishBackward0 = {
     .traverse = HardswishBackward0_traverse,
     .getset = HardswishBackward0_getset,
     .op = "aten::hardswish",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::hardswish(Tensor self) -> Tensor */
@@ -2957,6 +2983,7 @@ tn_node_kind tn_kind_HardswishBackwardBackward0 = {
     .traverse = HardswishBackwardBackward0_traverse,
     .getset = HardswishBackwardBackward0_getset,
     .op = "aten::hardswish_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::hardswish_backward(Tensor grad_output, Tensor self) -> Tensor */
@@ -3086,6 +3113,7 @@ tn_node_kind tn_kind_HardtanhBackward0 = {
     .traverse = HardtanhBackward0_traverse,
     .getset = HardtanhBackward0_getset,
     .op = "aten::hardtanh",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor */
@@ -3253,6 +3281,7 @@ tn_node_kind tn_kind_HardtanhBackwardBackward0 = {
     .traverse = HardtanhBackwardBackward0_traverse,
     .getset = HardtanhBackwardBackward0_getset,
     .op = "aten::hardtanh_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, Scalar max_val) -> Tensor */
@@ -3404,6 +3433,7 @@ tn_node_kind tn_kind_HypotBackward0 = {
     .traverse = HypotBackward0_traverse,
     .getset = HypotBackward0_getset,
     .op = "aten::hypot",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::hypot(Tensor self, Tensor other) -> Tensor */
@@ -3565,6 +3595,7 @@ tn_node_kind tn_kind_I0Backward0 = {
     .traverse = I0Backward0_traverse,
     .getset = I0Backward0_getset,
     .op = "aten::i0",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::i0(Tensor self) -> Tensor */
@@ -3738,6 +3769,7 @@ tn_node_kind tn_kind_IgammaBackward0 = {
     .traverse = IgammaBackward0_traverse,
     .getset = IgammaBackward0_getset,
     .op = "aten::igamma",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::igamma(Tensor self, Tensor other) -> Tensor */
@@ -3929,6 +3961,7 @@ tn_node_kind tn_kind_IgammacBackward0 = {
     .traverse = IgammacBackward0_traverse,
     .getset = IgammacBackward0_getset,
     .op = "aten::igammac",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::igammac(Tensor self, Tensor other) -> Tensor */
@@ -4140,6 +4173,7 @@ tn_node_kind tn_kind_IndexAddBackward0 = {
     .traverse = IndexAddBackward0_traverse,
     .getset = IndexAddBackward0_getset,
     .op = "aten::index_add",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor */
@@ -4322,6 +4356,7 @@ tn_node_kind tn_kind_IndexBackward0 = {
     .traverse = IndexBackward0_traverse,
     .getset = IndexBackward0_getset,
     .op = "aten::index.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor */
@@ -4466,6 +4501,7 @@ tn_node_kind tn_kind_IndexPutBackward0 = {
     .traverse = IndexPutBackward0_traverse,
     .getset = IndexPutBackward0_getset,
     .op = "aten::index_put",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor */
@@ -4636,6 +4672,7 @@ tn_node_kind tn_kind_IndexSelectBackward0 = {
     .traverse = IndexSelectBackward0_traverse,
     .getset = IndexSelectBackward0_getset,
     .op = "aten::index_select",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::index_select(Tensor self, int dim, Tensor index) -> Tensor */
@@ -4736,6 +4773,7 @@ tn_node_kind tn_kind_LeBackward0 = {
     .traverse = LeBackward0_traverse,
     .getset = LeBackward0_getset,
     .op = "aten::le_.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -4844,6 +4882,7 @@ tn_node_kind tn_kind_LeBackward1 = {
     .traverse = LeBackward1_traverse,
     .getset = LeBackward1_getset,
     .op = "aten::le_.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -4965,6 +5004,7 @@ tn_node_kind tn_kind_LeakyReluBackward0 = {
     .traverse = LeakyReluBackward0_traverse,
     .getset = LeakyReluBackward0_getset,
     .op = "aten::leaky_relu",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor */
@@ -5082,6 +5122,7 @@ tn_node_kind tn_kind_LeakyReluBackward1 = {
     .traverse = LeakyReluBackward1_traverse,
     .getset = LeakyReluBackward1_getset,
     .op = "aten::leaky_relu_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) */
@@ -5209,6 +5250,7 @@ tn_node_kind tn_kind_LeakyReluBackwardBackward0 = {
     .traverse = LeakyReluBackwardBackward0_traverse,
     .getset = LeakyReluBackwardBackward0_getset,
     .op = "aten::leaky_relu_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor */
@@ -5259,11 +5301,14 @@ LerpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LerpBackward0 *n = (LerpBackward0 *)n_;
     PyObject *t_[4] = {0};
+    tn_value v0_;
+    tn_value v1_;
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), n->weight});
+            v0_ = tn_ag_scalar_conj(&n->weight);
+            t_[0] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), v0_});
             if (!t_[0] && PyErr_Occurred()) goto fail_;
             out_[1] = Py_XNewRef(t_[0]);
         }
@@ -5271,6 +5316,8 @@ LerpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
             if ((n->weight.tag == TN_V_COMPLEX)) {
+                v1_ = tn_ag_scalar_conj(&n->weight);
+                (void)v1_;
                 tn_ag_not_implemented("torchnative: autograd with a complex Scalar is not implemented", NULL);
                 goto fail_;
                 t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double((INT64_C(1) - 0.0))});
@@ -5333,6 +5380,7 @@ tn_node_kind tn_kind_LerpBackward0 = {
     .traverse = LerpBackward0_traverse,
     .getset = LerpBackward0_getset,
     .op = "aten::lerp.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor */
@@ -5418,7 +5466,7 @@ static int
 LerpBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LerpBackward1 *n = (LerpBackward1 *)n_;
-    PyObject *t_[8] = {0};
+    PyObject *t_[11] = {0};
     int rc_ = -1;
     PyObject *weight = t_[0] = tn_saved_unpack(&n->weight_, n_);
     if (!weight && PyErr_Occurred()) goto fail_;
@@ -5429,32 +5477,38 @@ LerpBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(weight)});
+            t_[3] = tn_ag_conj(weight);
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[3]);
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
         }
     }
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[4] = tn_ag_op(TN_OP_rsub__Scalar, (tn_value[]){tn_value_tensor(weight), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            t_[5] = tn_ag_op(TN_OP_rsub__Scalar, (tn_value[]){tn_value_tensor(weight), tn_value_int(INT64_C(1)), tn_value_int(1)});
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[5]);
+            t_[6] = tn_ag_conj(t_[5]);
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
         }
     }
     if (tn_ag_needs(n_, 1 + 1)) {
         if (any_grad_defined_) {
-            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(end), tn_value_tensor(self), tn_value_int(1)});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            out_[1 + 1] = Py_XNewRef(t_[7]);
+            t_[8] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(end), tn_value_tensor(self), tn_value_int(1)});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_conj(t_[8]);
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[9])});
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[10]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 8);
+    tn_ag_release_temps(t_, 11);
     (void)n;
     return rc_;
 }
@@ -5524,6 +5578,7 @@ tn_node_kind tn_kind_LerpBackward1 = {
     .traverse = LerpBackward1_traverse,
     .getset = LerpBackward1_getset,
     .op = "aten::lerp.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor */
@@ -5689,6 +5744,7 @@ tn_node_kind tn_kind_LgammaBackward0 = {
     .traverse = LgammaBackward0_traverse,
     .getset = LgammaBackward0_getset,
     .op = "aten::lgamma",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::lgamma(Tensor self) -> Tensor */
@@ -5813,6 +5869,7 @@ tn_node_kind tn_kind_LiftFreshBackward0 = {
     .traverse = LiftFreshBackward0_traverse,
     .getset = LiftFreshBackward0_getset,
     .op = "aten::lift_fresh",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::lift_fresh(Tensor(a) self) -> Tensor(a) */
@@ -5928,6 +5985,7 @@ tn_node_kind tn_kind_LinalgCholeskyExBackward0 = {
     .traverse = LinalgCholeskyExBackward0_traverse,
     .getset = LinalgCholeskyExBackward0_getset,
     .op = "aten::linalg_cholesky_ex",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info) */
@@ -6077,6 +6135,7 @@ tn_node_kind tn_kind_LinalgDetBackward0 = {
     .traverse = LinalgDetBackward0_traverse,
     .getset = LinalgDetBackward0_getset,
     .op = "aten::_linalg_det",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_linalg_det(Tensor A) -> (Tensor result, Tensor LU, Tensor pivots) */
@@ -6204,6 +6263,7 @@ tn_node_kind tn_kind_LinalgEighBackward0 = {
     .traverse = LinalgEighBackward0_traverse,
     .getset = LinalgEighBackward0_getset,
     .op = "aten::_linalg_eigh",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor eigenvalues, Tensor eigenvectors) */
@@ -6342,6 +6402,7 @@ tn_node_kind tn_kind_LinalgHouseholderProductBackward0 = {
     .traverse = LinalgHouseholderProductBackward0_traverse,
     .getset = LinalgHouseholderProductBackward0_getset,
     .op = "aten::linalg_householder_product",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::linalg_householder_product(Tensor input, Tensor tau) -> Tensor */
@@ -6464,6 +6525,7 @@ tn_node_kind tn_kind_LinalgInvExBackward0 = {
     .traverse = LinalgInvExBackward0_traverse,
     .getset = LinalgInvExBackward0_getset,
     .op = "aten::linalg_inv_ex",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info) */
@@ -6594,6 +6656,7 @@ tn_node_kind tn_kind_LinalgLuFactorExBackward0 = {
     .traverse = LinalgLuFactorExBackward0_traverse,
     .getset = LinalgLuFactorExBackward0_getset,
     .op = "aten::linalg_lu_factor_ex",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info) */
@@ -6755,6 +6818,7 @@ tn_node_kind tn_kind_LinalgLuSolveBackward0 = {
     .traverse = LinalgLuSolveBackward0_traverse,
     .getset = LinalgLuSolveBackward0_getset,
     .op = "aten::linalg_lu_solve",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor */
@@ -6896,6 +6960,7 @@ tn_node_kind tn_kind_LinalgQrBackward0 = {
     .traverse = LinalgQrBackward0_traverse,
     .getset = LinalgQrBackward0_getset,
     .op = "aten::linalg_qr",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::linalg_qr(Tensor A, str mode="reduced") -> (Tensor Q, Tensor R) */
@@ -7049,6 +7114,7 @@ tn_node_kind tn_kind_LinalgSlogdetBackward0 = {
     .traverse = LinalgSlogdetBackward0_traverse,
     .getset = LinalgSlogdetBackward0_getset,
     .op = "aten::_linalg_slogdet",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet, Tensor LU, Tensor pivots) */
@@ -7217,6 +7283,7 @@ tn_node_kind tn_kind_LinalgSolveExBackward0 = {
     .traverse = LinalgSolveExBackward0_traverse,
     .getset = LinalgSolveExBackward0_getset,
     .op = "aten::_linalg_solve_ex",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor LU, Tensor pivots, Tensor info) */
@@ -7377,6 +7444,7 @@ tn_node_kind tn_kind_LinalgSolveTriangularBackward0 = {
     .traverse = LinalgSolveTriangularBackward0_traverse,
     .getset = LinalgSolveTriangularBackward0_getset,
     .op = "aten::linalg_solve_triangular",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor */
@@ -7534,6 +7602,7 @@ tn_node_kind tn_kind_LinalgSvdBackward0 = {
     .traverse = LinalgSvdBackward0_traverse,
     .getset = LinalgSvdBackward0_getset,
     .op = "aten::_linalg_svd",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* LinalgVectorNormBackward0: aten::linalg_vector_norm
@@ -7650,6 +7719,7 @@ tn_node_kind tn_kind_LinalgVectorNormBackward0 = {
     .traverse = LinalgVectorNormBackward0_traverse,
     .getset = LinalgVectorNormBackward0_getset,
     .op = "aten::linalg_vector_norm",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -7699,23 +7769,25 @@ static int
 Log10Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     Log10Backward0 *n = (Log10Backward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(2.3025850929940455)});
+            t_[1] = tn_ag_conj(self);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_double(2.3025850929940455)});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -7765,6 +7837,7 @@ tn_node_kind tn_kind_Log10Backward0 = {
     .traverse = Log10Backward0_traverse,
     .getset = Log10Backward0_getset,
     .op = "aten::log10",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::log10(Tensor self) -> Tensor */

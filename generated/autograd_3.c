@@ -84,6 +84,7 @@ tn_node_kind tn_kind_Log1PBackward0 = {
     .traverse = Log1PBackward0_traverse,
     .getset = Log1PBackward0_getset,
     .op = "aten::log1p",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::log1p(Tensor self) -> Tensor */
@@ -159,23 +160,25 @@ static int
 Log2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     Log2Backward0 *n = (Log2Backward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(0.6931471805599453)});
+            t_[1] = tn_ag_conj(self);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_double(0.6931471805599453)});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -225,6 +228,7 @@ tn_node_kind tn_kind_Log2Backward0 = {
     .traverse = Log2Backward0_traverse,
     .getset = Log2Backward0_getset,
     .op = "aten::log2",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::log2(Tensor self) -> Tensor */
@@ -300,21 +304,23 @@ static int
 LogBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LogBackward0 *n = (LogBackward0 *)n_;
-    PyObject *t_[2] = {0};
+    PyObject *t_[3] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
+            t_[1] = tn_ag_conj(self);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
+            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }
@@ -364,6 +370,7 @@ tn_node_kind tn_kind_LogBackward0 = {
     .traverse = LogBackward0_traverse,
     .getset = LogBackward0_getset,
     .op = "aten::log",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::log(Tensor self) -> Tensor */
@@ -490,6 +497,7 @@ tn_node_kind tn_kind_LogNormalBackward0 = {
     .traverse = LogNormalBackward0_traverse,
     .getset = LogNormalBackward0_getset,
     .op = "aten::log_normal_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::log_normal_(Tensor(a!) self, float mean=1., float std=2., *, Generator? generator=None) -> Tensor(a!) */
@@ -607,6 +615,7 @@ tn_node_kind tn_kind_LogSoftmaxBackward0 = {
     .traverse = LogSoftmaxBackward0_traverse,
     .getset = LogSoftmaxBackward0_getset,
     .op = "aten::_log_softmax",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
@@ -773,6 +782,7 @@ tn_node_kind tn_kind_LogSoftmaxBackwardDataBackward0 = {
     .traverse = LogSoftmaxBackwardDataBackward0_traverse,
     .getset = LogSoftmaxBackwardDataBackward0_getset,
     .op = "aten::_log_softmax_backward_data",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
@@ -824,7 +834,7 @@ static int
 LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    PyObject *t_[10] = {0};
+    PyObject *t_[12] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -839,27 +849,31 @@ LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             if (!t_[3] && PyErr_Occurred()) goto fail_;
             t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
             if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            t_[5] = tn_ag_conj(t_[4]);
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[5]);
+            t_[6] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
         }
     }
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
+            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
             if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            t_[8] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[7])});
             if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[8])});
+            t_[9] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[8]), tn_value_int(INT64_C(1)), tn_value_int(1)});
             if (!t_[9] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[9]);
+            t_[10] = tn_ag_conj(t_[9]);
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            t_[11] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[11]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 10);
+    tn_ag_release_temps(t_, 12);
     (void)n;
     return rc_;
 }
@@ -919,6 +933,7 @@ tn_node_kind tn_kind_LogaddexpBackward0 = {
     .traverse = LogaddexpBackward0_traverse,
     .getset = LogaddexpBackward0_getset,
     .op = "aten::logaddexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
@@ -1052,6 +1067,7 @@ tn_node_kind tn_kind_LogcumsumexpBackward0 = {
     .traverse = LogcumsumexpBackward0_traverse,
     .getset = LogcumsumexpBackward0_getset,
     .op = "aten::logcumsumexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
@@ -1178,6 +1194,7 @@ tn_node_kind tn_kind_LogitBackward0 = {
     .traverse = LogitBackward0_traverse,
     .getset = LogitBackward0_getset,
     .op = "aten::logit",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::logit(Tensor self, float? eps=None) -> Tensor */
@@ -1349,6 +1366,7 @@ tn_node_kind tn_kind_LogsumexpBackward0 = {
     .traverse = LogsumexpBackward0_traverse,
     .getset = LogsumexpBackward0_getset,
     .op = "aten::logsumexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
@@ -1450,6 +1468,7 @@ tn_node_kind tn_kind_LtBackward0 = {
     .traverse = LtBackward0_traverse,
     .getset = LtBackward0_getset,
     .op = "aten::lt_.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -1558,6 +1577,7 @@ tn_node_kind tn_kind_LtBackward1 = {
     .traverse = LtBackward1_traverse,
     .getset = LtBackward1_getset,
     .op = "aten::lt_.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -1671,6 +1691,7 @@ tn_node_kind tn_kind_MaskedFillBackward0 = {
     .traverse = MaskedFillBackward0_traverse,
     .getset = MaskedFillBackward0_getset,
     .op = "aten::masked_fill.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor */
@@ -1820,6 +1841,7 @@ tn_node_kind tn_kind_MaskedFillBackward1 = {
     .traverse = MaskedFillBackward1_traverse,
     .getset = MaskedFillBackward1_getset,
     .op = "aten::masked_fill.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor */
@@ -1984,6 +2006,7 @@ tn_node_kind tn_kind_MaskedScatterBackward0 = {
     .traverse = MaskedScatterBackward0_traverse,
     .getset = MaskedScatterBackward0_getset,
     .op = "aten::masked_scatter",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor */
@@ -2137,6 +2160,7 @@ tn_node_kind tn_kind_MaskedScatterBackwardBackward0 = {
     .traverse = MaskedScatterBackwardBackward0_traverse,
     .getset = MaskedScatterBackwardBackward0_getset,
     .op = "aten::masked_scatter_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes) -> Tensor */
@@ -2260,6 +2284,7 @@ tn_node_kind tn_kind_MaskedSelectBackward0 = {
     .traverse = MaskedSelectBackward0_traverse,
     .getset = MaskedSelectBackward0_getset,
     .op = "aten::masked_select",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::masked_select(Tensor self, Tensor mask) -> Tensor */
@@ -2395,6 +2420,7 @@ tn_node_kind tn_kind_MaxBackward0 = {
     .traverse = MaxBackward0_traverse,
     .getset = MaxBackward0_getset,
     .op = "aten::max.dim",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -2520,6 +2546,7 @@ tn_node_kind tn_kind_MaxBackward1 = {
     .traverse = MaxBackward1_traverse,
     .getset = MaxBackward1_getset,
     .op = "aten::max",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::max(Tensor self) -> Tensor */
@@ -2687,6 +2714,7 @@ tn_node_kind tn_kind_MaxPool2DWithIndicesBackward0 = {
     .traverse = MaxPool2DWithIndicesBackward0_traverse,
     .getset = MaxPool2DWithIndicesBackward0_getset,
     .op = "aten::max_pool2d_with_indices",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) */
@@ -2812,6 +2840,7 @@ tn_node_kind tn_kind_MaxPool2DWithIndicesBackwardBackward0 = {
     .traverse = MaxPool2DWithIndicesBackwardBackward0_traverse,
     .getset = MaxPool2DWithIndicesBackwardBackward0_getset,
     .op = "aten::max_pool2d_with_indices_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor */
@@ -2982,6 +3011,7 @@ tn_node_kind tn_kind_MaxPool3DWithIndicesBackward0 = {
     .traverse = MaxPool3DWithIndicesBackward0_traverse,
     .getset = MaxPool3DWithIndicesBackward0_getset,
     .op = "aten::max_pool3d_with_indices",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::max_pool3d_with_indices(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, int[3] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor) */
@@ -3134,6 +3164,7 @@ tn_node_kind tn_kind_MaximumBackward0 = {
     .traverse = MaximumBackward0_traverse,
     .getset = MaximumBackward0_getset,
     .op = "aten::maximum",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::maximum(Tensor self, Tensor other) -> Tensor */
@@ -3252,6 +3283,7 @@ tn_node_kind tn_kind_MeanBackward0 = {
     .traverse = MeanBackward0_traverse,
     .getset = MeanBackward0_getset,
     .op = "aten::mean",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::mean(Tensor self, *, ScalarType? dtype=None) -> Tensor */
@@ -3382,6 +3414,7 @@ tn_node_kind tn_kind_MeanBackward1 = {
     .traverse = MeanBackward1_traverse,
     .getset = MeanBackward1_getset,
     .op = "aten::mean.dim",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -3518,6 +3551,7 @@ tn_node_kind tn_kind_MinBackward0 = {
     .traverse = MinBackward0_traverse,
     .getset = MinBackward0_getset,
     .op = "aten::min.dim",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
@@ -3643,6 +3677,7 @@ tn_node_kind tn_kind_MinBackward1 = {
     .traverse = MinBackward1_traverse,
     .getset = MinBackward1_getset,
     .op = "aten::min",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::min(Tensor self) -> Tensor */
@@ -3790,6 +3825,7 @@ tn_node_kind tn_kind_MinimumBackward0 = {
     .traverse = MinimumBackward0_traverse,
     .getset = MinimumBackward0_getset,
     .op = "aten::minimum",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::minimum(Tensor self, Tensor other) -> Tensor */
@@ -3909,6 +3945,7 @@ tn_node_kind tn_kind_MishBackward0 = {
     .traverse = MishBackward0_traverse,
     .getset = MishBackward0_getset,
     .op = "aten::mish",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::mish(Tensor self) -> Tensor */
@@ -4111,6 +4148,7 @@ tn_node_kind tn_kind_MmBackward0 = {
     .traverse = MmBackward0_traverse,
     .getset = MmBackward0_getset,
     .op = "aten::mm",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::mm(Tensor self, Tensor mat2) -> Tensor */
@@ -4262,6 +4300,7 @@ tn_node_kind tn_kind_MseLossBackward0 = {
     .traverse = MseLossBackward0_traverse,
     .getset = MseLossBackward0_getset,
     .op = "aten::mse_loss",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::mse_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
@@ -4431,6 +4470,7 @@ tn_node_kind tn_kind_MseLossBackwardBackward0 = {
     .traverse = MseLossBackwardBackward0_traverse,
     .getset = MseLossBackwardBackward0_getset,
     .op = "aten::mse_loss_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::mse_loss_backward(Tensor grad_output, Tensor self, Tensor target, int reduction) -> Tensor */
@@ -4571,6 +4611,7 @@ tn_node_kind tn_kind_MulBackward0 = {
     .traverse = MulBackward0_traverse,
     .getset = MulBackward0_getset,
     .op = "aten::mul.Tensor",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::mul.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -4726,6 +4767,7 @@ tn_node_kind tn_kind_MulBackward1 = {
     .traverse = MulBackward1_traverse,
     .getset = MulBackward1_getset,
     .op = "aten::mul.Scalar",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::mul.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -4901,6 +4943,7 @@ tn_node_kind tn_kind_MultilabelMarginLossBackward0 = {
     .traverse = MultilabelMarginLossBackward0_traverse,
     .getset = MultilabelMarginLossBackward0_getset,
     .op = "aten::multilabel_margin_loss_forward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::multilabel_margin_loss_forward(Tensor self, Tensor target, int reduction) -> (Tensor output, Tensor is_target) */
@@ -4952,7 +4995,7 @@ static int
 MvBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     MvBackward0 *n = (MvBackward0 *)n_;
-    PyObject *t_[5] = {0};
+    PyObject *t_[7] = {0};
     int rc_ = -1;
     PyObject *vec = t_[0] = tn_saved_unpack(&n->vec_, n_);
     if (!vec && PyErr_Occurred()) goto fail_;
@@ -4961,23 +5004,27 @@ MvBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_ger, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(vec)});
+            t_[2] = tn_ag_conj(vec);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_ger, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            t_[3] = tn_ag_op(TN_OP_t, (tn_value[]){tn_value_tensor(self)});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_mv, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            t_[4] = tn_ag_conj(self);
             if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[4]);
+            t_[5] = tn_ag_op(TN_OP_t, (tn_value[]){tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mv, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
+    tn_ag_release_temps(t_, 7);
     (void)n;
     return rc_;
 }
@@ -5037,6 +5084,7 @@ tn_node_kind tn_kind_MvBackward0 = {
     .traverse = MvBackward0_traverse,
     .getset = MvBackward0_getset,
     .op = "aten::mv",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::mv(Tensor self, Tensor vec) -> Tensor */
@@ -5155,6 +5203,7 @@ tn_node_kind tn_kind_NanToNumBackward0 = {
     .traverse = NanToNumBackward0_traverse,
     .getset = NanToNumBackward0_getset,
     .op = "aten::nan_to_num",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor */
@@ -5314,6 +5363,7 @@ tn_node_kind tn_kind_NansumBackward0 = {
     .traverse = NansumBackward0_traverse,
     .getset = NansumBackward0_getset,
     .op = "aten::nansum",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -5472,6 +5522,7 @@ tn_node_kind tn_kind_NativeDropoutBackward0 = {
     .traverse = NativeDropoutBackward0_traverse,
     .getset = NativeDropoutBackward0_getset,
     .op = "aten::native_dropout",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor) */
@@ -5611,6 +5662,7 @@ tn_node_kind tn_kind_NativeDropoutBackwardBackward0 = {
     .traverse = NativeDropoutBackwardBackward0_traverse,
     .getset = NativeDropoutBackwardBackward0_getset,
     .op = "aten::native_dropout_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::native_dropout_backward(Tensor grad_output, Tensor mask, float scale) -> Tensor */
@@ -5804,6 +5856,7 @@ tn_node_kind tn_kind_NativeLayerNormBackward0 = {
     .traverse = NativeLayerNormBackward0_traverse,
     .getset = NativeLayerNormBackward0_getset,
     .op = "aten::native_layer_norm",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor) */
@@ -6012,6 +6065,7 @@ tn_node_kind tn_kind_NativeLayerNormBackwardBackward0 = {
     .traverse = NativeLayerNormBackwardBackward0_traverse,
     .getset = NativeLayerNormBackwardBackward0_getset,
     .op = "aten::native_layer_norm_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::native_layer_norm_backward(Tensor grad_out, Tensor input, SymInt[] normalized_shape, Tensor mean, Tensor rstd, Tensor? weight, Tensor? bias, bool[3] output_mask) -> (Tensor, Tensor, Tensor) */
@@ -6133,6 +6187,7 @@ tn_node_kind tn_kind_NeBackward0 = {
     .traverse = NeBackward0_traverse,
     .getset = NeBackward0_getset,
     .op = "aten::ne_.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) */
@@ -6241,6 +6296,7 @@ tn_node_kind tn_kind_NeBackward1 = {
     .traverse = NeBackward1_traverse,
     .getset = NeBackward1_getset,
     .op = "aten::ne_.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) */
@@ -6341,6 +6397,7 @@ tn_node_kind tn_kind_NegBackward0 = {
     .traverse = NegBackward0_traverse,
     .getset = NegBackward0_getset,
     .op = "aten::neg",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::neg(Tensor self) -> Tensor */
@@ -6465,6 +6522,7 @@ tn_node_kind tn_kind_NegViewBackward0 = {
     .traverse = NegViewBackward0_traverse,
     .getset = NegViewBackward0_getset,
     .op = "aten::_neg_view",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::_neg_view(Tensor(a) self) -> Tensor(a) */
@@ -6627,6 +6685,7 @@ tn_node_kind tn_kind_NllLoss2DBackward0 = {
     .traverse = NllLoss2DBackward0_traverse,
     .getset = NllLoss2DBackward0_getset,
     .op = "aten::nll_loss2d_forward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::nll_loss2d_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight) */
@@ -6782,6 +6841,7 @@ tn_node_kind tn_kind_NllLoss2DBackwardBackward0 = {
     .traverse = NllLoss2DBackwardBackward0_traverse,
     .getset = NllLoss2DBackwardBackward0_getset,
     .op = "aten::nll_loss2d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::nll_loss2d_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
@@ -6957,6 +7017,7 @@ tn_node_kind tn_kind_NllLossBackward0 = {
     .traverse = NllLossBackward0_traverse,
     .getset = NllLossBackward0_getset,
     .op = "aten::nll_loss_forward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor output, Tensor total_weight) */
@@ -7112,6 +7173,7 @@ tn_node_kind tn_kind_NllLossBackwardBackward0 = {
     .traverse = NllLossBackwardBackward0_traverse,
     .getset = NllLossBackwardBackward0_getset,
     .op = "aten::nll_loss_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor */
@@ -7253,6 +7315,7 @@ tn_node_kind tn_kind_NormBackward0 = {
     .traverse = NormBackward0_traverse,
     .getset = NormBackward0_getset,
     .op = "aten::norm.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor */
@@ -7402,6 +7465,7 @@ tn_node_kind tn_kind_NormBackward1 = {
     .traverse = NormBackward1_traverse,
     .getset = NormBackward1_getset,
     .op = "aten::norm.ScalarOpt_dim",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor */
@@ -7502,6 +7566,7 @@ tn_node_kind tn_kind_NormalBackward0 = {
     .traverse = NormalBackward0_traverse,
     .getset = NormalBackward0_getset,
     .op = "aten::normal_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::normal_(Tensor(a!) self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor(a!) */
@@ -7606,6 +7671,7 @@ tn_node_kind tn_kind_NormalBackward1 = {
     .traverse = NormalBackward1_traverse,
     .getset = NormalBackward1_getset,
     .op = "aten::normal.Tensor_float",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::normal.Tensor_float(Tensor mean, float std=1., *, Generator? generator=None) -> Tensor */
@@ -7710,6 +7776,7 @@ tn_node_kind tn_kind_NormalBackward2 = {
     .traverse = NormalBackward2_traverse,
     .getset = NormalBackward2_getset,
     .op = "aten::normal.float_Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */

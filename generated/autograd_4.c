@@ -80,6 +80,7 @@ tn_node_kind tn_kind_PermuteBackward0 = {
     .traverse = PermuteBackward0_traverse,
     .getset = PermuteBackward0_getset,
     .op = "aten::permute",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
@@ -173,6 +174,7 @@ tn_node_kind tn_kind_PinMemoryBackward0 = {
     .traverse = PinMemoryBackward0_traverse,
     .getset = PinMemoryBackward0_getset,
     .op = "aten::_pin_memory",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
@@ -216,20 +218,26 @@ static int
 PolarBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     PolarBackward0 *n = (PolarBackward0 *)n_;
-    PyObject *t_[1] = {0};
+    PyObject *t_[3] = {0};
+    PyObject *v0_[2];
     int rc_ = -1;
     PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
     if (!result && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::polar is not implemented in torchnative", "no ATen overload polar_backward(T, T)");
-            goto fail_;
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_polar_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), result) < 0) goto fail_;
+            t_[1] = v0_[0];
+            t_[2] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[1]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[2]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
+    tn_ag_release_temps(t_, 3);
     (void)n;
     return rc_;
 }
@@ -279,6 +287,7 @@ tn_node_kind tn_kind_PolarBackward0 = {
     .traverse = PolarBackward0_traverse,
     .getset = PolarBackward0_getset,
     .op = "aten::polar",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::polar(Tensor abs, Tensor angle) -> Tensor */
@@ -401,6 +410,7 @@ tn_node_kind tn_kind_PolygammaBackward0 = {
     .traverse = PolygammaBackward0_traverse,
     .getset = PolygammaBackward0_getset,
     .op = "aten::polygamma",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::polygamma(int n, Tensor self) -> Tensor */
@@ -518,6 +528,7 @@ tn_node_kind tn_kind_PowBackward0 = {
     .traverse = PowBackward0_traverse,
     .getset = PowBackward0_getset,
     .op = "aten::pow.Tensor_Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
@@ -693,6 +704,7 @@ tn_node_kind tn_kind_PowBackward1 = {
     .traverse = PowBackward1_traverse,
     .getset = PowBackward1_getset,
     .op = "aten::pow.Tensor_Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
@@ -865,6 +877,7 @@ tn_node_kind tn_kind_PowBackward2 = {
     .traverse = PowBackward2_traverse,
     .getset = PowBackward2_getset,
     .op = "aten::pow.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
@@ -991,6 +1004,7 @@ tn_node_kind tn_kind_ProdBackward0 = {
     .traverse = ProdBackward0_traverse,
     .getset = ProdBackward0_getset,
     .op = "aten::prod",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
@@ -1132,6 +1146,7 @@ tn_node_kind tn_kind_ProdBackward1 = {
     .traverse = ProdBackward1_traverse,
     .getset = ProdBackward1_getset,
     .op = "aten::prod.dim_int",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -1231,6 +1246,7 @@ tn_node_kind tn_kind_RandomBackward0 = {
     .traverse = RandomBackward0_traverse,
     .getset = RandomBackward0_getset,
     .op = "aten::random_.from",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!) */
@@ -1326,6 +1342,7 @@ tn_node_kind tn_kind_RandomBackward1 = {
     .traverse = RandomBackward1_traverse,
     .getset = RandomBackward1_getset,
     .op = "aten::random_.to",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!) */
@@ -1421,6 +1438,7 @@ tn_node_kind tn_kind_RandomBackward2 = {
     .traverse = RandomBackward2_traverse,
     .getset = RandomBackward2_getset,
     .op = "aten::random_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::random_(Tensor(a!) self, *, Generator? generator=None) -> Tensor(a!) */
@@ -1465,7 +1483,7 @@ static int
 ReciprocalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     ReciprocalBackward0 *n = (ReciprocalBackward0 *)n_;
-    PyObject *t_[4] = {0};
+    PyObject *t_[5] = {0};
     int rc_ = -1;
     PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
     if (!result && PyErr_Occurred()) goto fail_;
@@ -1476,14 +1494,16 @@ ReciprocalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             if (!t_[1] && PyErr_Occurred()) goto fail_;
             t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(result)});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[2])});
+            t_[3] = tn_ag_conj(t_[2]);
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
+    tn_ag_release_temps(t_, 5);
     (void)n;
     return rc_;
 }
@@ -1533,6 +1553,7 @@ tn_node_kind tn_kind_ReciprocalBackward0 = {
     .traverse = ReciprocalBackward0_traverse,
     .getset = ReciprocalBackward0_getset,
     .op = "aten::reciprocal",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::reciprocal(Tensor self) -> Tensor */
@@ -1674,6 +1695,7 @@ tn_node_kind tn_kind_ReluBackward0 = {
     .traverse = ReluBackward0_traverse,
     .getset = ReluBackward0_getset,
     .op = "aten::relu",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::relu(Tensor self) -> Tensor */
@@ -1800,6 +1822,7 @@ tn_node_kind tn_kind_RemainderBackward0 = {
     .traverse = RemainderBackward0_traverse,
     .getset = RemainderBackward0_getset,
     .op = "aten::remainder.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::remainder.Scalar(Tensor self, Scalar other) -> Tensor */
@@ -1960,6 +1983,7 @@ tn_node_kind tn_kind_RemainderBackward1 = {
     .traverse = RemainderBackward1_traverse,
     .getset = RemainderBackward1_getset,
     .op = "aten::remainder.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::remainder.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -2120,6 +2144,7 @@ tn_node_kind tn_kind_RepeatBackward0 = {
     .traverse = RepeatBackward0_traverse,
     .getset = RepeatBackward0_getset,
     .op = "aten::repeat",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::repeat(Tensor self, SymInt[] repeats) -> Tensor */
@@ -2225,6 +2250,7 @@ tn_node_kind tn_kind_ReshapeAliasBackward0 = {
     .traverse = ReshapeAliasBackward0_traverse,
     .getset = ReshapeAliasBackward0_getset,
     .op = "aten::_reshape_alias",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_reshape_alias(Tensor(a) self, SymInt[] size, SymInt[] stride) -> Tensor(a) */
@@ -2347,6 +2373,7 @@ tn_node_kind tn_kind_RollBackward0 = {
     .traverse = RollBackward0_traverse,
     .getset = RollBackward0_getset,
     .op = "aten::roll",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor */
@@ -2460,6 +2487,7 @@ tn_node_kind tn_kind_Rot90Backward0 = {
     .traverse = Rot90Backward0_traverse,
     .getset = Rot90Backward0_getset,
     .op = "aten::rot90",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::rot90(Tensor self, int k=1, int[] dims=[0, 1]) -> Tensor */
@@ -2556,6 +2584,7 @@ tn_node_kind tn_kind_RoundBackward0 = {
     .traverse = RoundBackward0_traverse,
     .getset = RoundBackward0_getset,
     .op = "aten::round",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::round(Tensor self) -> Tensor */
@@ -2680,6 +2709,7 @@ tn_node_kind tn_kind_RoundBackward1 = {
     .traverse = RoundBackward1_traverse,
     .getset = RoundBackward1_getset,
     .op = "aten::round.decimals",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::round.decimals(Tensor self, *, int decimals) -> Tensor */
@@ -2854,6 +2884,7 @@ tn_node_kind tn_kind_RreluWithNoiseBackward0 = {
     .traverse = RreluWithNoiseBackward0_traverse,
     .getset = RreluWithNoiseBackward0_getset,
     .op = "aten::rrelu_with_noise",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::rrelu_with_noise(Tensor self, Tensor(b!) noise, Scalar lower=0.125, Scalar upper=0.33333333333333331, bool training=False, Generator? generator=None) -> Tensor */
@@ -2903,7 +2934,7 @@ static int
 RsqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     RsqrtBackward0 *n = (RsqrtBackward0 *)n_;
-    PyObject *t_[4] = {0};
+    PyObject *t_[5] = {0};
     int rc_ = -1;
     PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
     if (!result && PyErr_Occurred()) goto fail_;
@@ -2914,14 +2945,16 @@ RsqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             if (!t_[1] && PyErr_Occurred()) goto fail_;
             t_[2] = tn_ag_op(TN_OP_pow__Tensor_Scalar, (tn_value[]){tn_value_tensor(result), tn_value_int(INT64_C(3))});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[2])});
+            t_[3] = tn_ag_conj(t_[2]);
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
+    tn_ag_release_temps(t_, 5);
     (void)n;
     return rc_;
 }
@@ -2971,6 +3004,7 @@ tn_node_kind tn_kind_RsqrtBackward0 = {
     .traverse = RsqrtBackward0_traverse,
     .getset = RsqrtBackward0_getset,
     .op = "aten::rsqrt",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::rsqrt(Tensor self) -> Tensor */
@@ -3052,6 +3086,7 @@ RsubBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     RsubBackward0 *n = (RsubBackward0 *)n_;
     PyObject *t_[4] = {0};
+    tn_value v0_;
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 1)) {
@@ -3065,7 +3100,8 @@ RsubBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (any_grad_defined_) {
             t_[1] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_fm_maybe_multiply(t_[1], &n->alpha);
+            v0_ = tn_ag_scalar_conj(&n->alpha);
+            t_[2] = tn_fm_maybe_multiply(t_[1], &v0_);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
             t_[3] = tn_fm_handle_r_to_c(n->self_scalar_type, t_[2]);
             if (!t_[3] && PyErr_Occurred()) goto fail_;
@@ -3121,6 +3157,7 @@ tn_node_kind tn_kind_RsubBackward0 = {
     .traverse = RsubBackward0_traverse,
     .getset = RsubBackward0_getset,
     .op = "aten::rsub.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::rsub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -3172,13 +3209,15 @@ RsubBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     RsubBackward1 *n = (RsubBackward1 *)n_;
     PyObject *t_[3] = {0};
+    tn_value v0_;
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
             t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
             if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_fm_maybe_multiply(t_[0], &n->alpha);
+            v0_ = tn_ag_scalar_conj(&n->alpha);
+            t_[1] = tn_fm_maybe_multiply(t_[0], &v0_);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
             t_[2] = tn_fm_handle_r_to_c(n->self_scalar_type, t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
@@ -3234,6 +3273,7 @@ tn_node_kind tn_kind_RsubBackward1 = {
     .traverse = RsubBackward1_traverse,
     .getset = RsubBackward1_getset,
     .op = "aten::rsub.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::rsub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
@@ -3352,6 +3392,7 @@ tn_node_kind tn_kind_SafeSoftmaxBackward0 = {
     .traverse = SafeSoftmaxBackward0_traverse,
     .getset = SafeSoftmaxBackward0_getset,
     .op = "aten::_safe_softmax",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor */
@@ -3562,6 +3603,7 @@ tn_node_kind tn_kind_ScaledDotProductFlashAttentionForCpuBackward0 = {
     .traverse = ScaledDotProductFlashAttentionForCpuBackward0_traverse,
     .getset = ScaledDotProductFlashAttentionForCpuBackward0_getset,
     .op = "aten::_scaled_dot_product_flash_attention_for_cpu",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_scaled_dot_product_flash_attention_for_cpu(Tensor query, Tensor key, Tensor value, float dropout_p=0., bool is_causal=False, *, Tensor? attn_mask=None, float? scale=None) -> (Tensor output, Tensor logsumexp) */
@@ -3703,6 +3745,7 @@ tn_node_kind tn_kind_ScatterAddBackward0 = {
     .traverse = ScatterAddBackward0_traverse,
     .getset = ScatterAddBackward0_getset,
     .op = "aten::scatter_add",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
@@ -3872,6 +3915,7 @@ tn_node_kind tn_kind_ScatterBackward0 = {
     .traverse = ScatterBackward0_traverse,
     .getset = ScatterBackward0_getset,
     .op = "aten::scatter.src",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor */
@@ -4029,6 +4073,7 @@ tn_node_kind tn_kind_ScatterBackward1 = {
     .traverse = ScatterBackward1_traverse,
     .getset = ScatterBackward1_getset,
     .op = "aten::scatter.value",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
@@ -4241,6 +4286,7 @@ tn_node_kind tn_kind_ScatterReduceBackward0 = {
     .traverse = ScatterReduceBackward0_traverse,
     .getset = ScatterReduceBackward0_getset,
     .op = "aten::scatter_reduce.two",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor */
@@ -4414,6 +4460,7 @@ tn_node_kind tn_kind_SelectBackward0 = {
     .traverse = SelectBackward0_traverse,
     .getset = SelectBackward0_getset,
     .op = "aten::select.int",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a) */
@@ -4527,6 +4574,7 @@ tn_node_kind tn_kind_SelectBackwardBackward0 = {
     .traverse = SelectBackwardBackward0_traverse,
     .getset = SelectBackwardBackward0_getset,
     .op = "aten::select_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor */
@@ -4651,6 +4699,7 @@ tn_node_kind tn_kind_SelectScatterBackward0 = {
     .traverse = SelectScatterBackward0_traverse,
     .getset = SelectScatterBackward0_getset,
     .op = "aten::select_scatter",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::select_scatter(Tensor self, Tensor src, int dim, SymInt index) -> Tensor */
@@ -4777,6 +4826,7 @@ tn_node_kind tn_kind_SgnBackward0 = {
     .traverse = SgnBackward0_traverse,
     .getset = SgnBackward0_getset,
     .op = "aten::sgn",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::sgn(Tensor self) -> Tensor */
@@ -4920,6 +4970,7 @@ tn_node_kind tn_kind_SigmoidBackward0 = {
     .traverse = SigmoidBackward0_traverse,
     .getset = SigmoidBackward0_getset,
     .op = "aten::sigmoid",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::sigmoid(Tensor self) -> Tensor */
@@ -4999,7 +5050,7 @@ static int
 SigmoidBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     SigmoidBackwardBackward0 *n = (SigmoidBackwardBackward0 *)n_;
-    PyObject *t_[7] = {0};
+    PyObject *t_[10] = {0};
     int rc_ = -1;
     PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
     if (!output && PyErr_Occurred()) goto fail_;
@@ -5008,27 +5059,33 @@ SigmoidBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_sigmoid_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(output)});
+            t_[2] = tn_ag_conj(output);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_sigmoid_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(grad_output)});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(output), tn_value_int((-INT64_C(2)))});
+            t_[4] = tn_ag_conj(tn_ag_grad_at(grads_, n_->num_inputs, 0));
             if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[4]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(grad_output)});
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[5])});
+            t_[6] = tn_ag_conj(output);
             if (!t_[6] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[6]);
+            t_[7] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[6]), tn_value_int((-INT64_C(2)))});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[9]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 7);
+    tn_ag_release_temps(t_, 10);
     (void)n;
     return rc_;
 }
@@ -5088,6 +5145,7 @@ tn_node_kind tn_kind_SigmoidBackwardBackward0 = {
     .traverse = SigmoidBackwardBackward0_traverse,
     .getset = SigmoidBackwardBackward0_getset,
     .op = "aten::sigmoid_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor */
@@ -5187,6 +5245,7 @@ tn_node_kind tn_kind_SignBackward0 = {
     .traverse = SignBackward0_traverse,
     .getset = SignBackward0_getset,
     .op = "aten::sign",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::sign(Tensor self) -> Tensor */
@@ -5331,6 +5390,7 @@ tn_node_kind tn_kind_SiluBackward0 = {
     .traverse = SiluBackward0_traverse,
     .getset = SiluBackward0_getset,
     .op = "aten::silu",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::silu(Tensor self) -> Tensor */
@@ -5406,7 +5466,7 @@ static int
 SinBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     SinBackward0 *n = (SinBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -5415,14 +5475,16 @@ SinBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (any_grad_defined_) {
             t_[1] = tn_ag_op(TN_OP_cos, (tn_value[]){tn_value_tensor(self)});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_conj(t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -5472,6 +5534,7 @@ tn_node_kind tn_kind_SinBackward0 = {
     .traverse = SinBackward0_traverse,
     .getset = SinBackward0_getset,
     .op = "aten::sin",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::sin(Tensor self) -> Tensor */
@@ -5547,7 +5610,7 @@ static int
 SinhBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     SinhBackward0 *n = (SinhBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
@@ -5556,14 +5619,16 @@ SinhBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
         if (any_grad_defined_) {
             t_[1] = tn_ag_op(TN_OP_cosh, (tn_value[]){tn_value_tensor(self)});
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_conj(t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -5613,6 +5678,7 @@ tn_node_kind tn_kind_SinhBackward0 = {
     .traverse = SinhBackward0_traverse,
     .getset = SinhBackward0_getset,
     .op = "aten::sinh",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::sinh(Tensor self) -> Tensor */
@@ -5780,6 +5846,7 @@ tn_node_kind tn_kind_SliceBackward0 = {
     .traverse = SliceBackward0_traverse,
     .getset = SliceBackward0_getset,
     .op = "aten::slice.Tensor",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a) */
@@ -5911,6 +5978,7 @@ tn_node_kind tn_kind_SliceBackwardBackward0 = {
     .traverse = SliceBackwardBackward0_traverse,
     .getset = SliceBackwardBackward0_getset,
     .op = "aten::slice_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step) -> Tensor */
@@ -6053,6 +6121,7 @@ tn_node_kind tn_kind_SliceScatterBackward0 = {
     .traverse = SliceScatterBackward0_traverse,
     .getset = SliceScatterBackward0_getset,
     .op = "aten::slice_scatter",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::slice_scatter(Tensor self, Tensor src, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor */
@@ -6177,6 +6246,7 @@ tn_node_kind tn_kind_SoftmaxBackward0 = {
     .traverse = SoftmaxBackward0_traverse,
     .getset = SoftmaxBackward0_getset,
     .op = "aten::_softmax",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
@@ -6324,6 +6394,7 @@ tn_node_kind tn_kind_SoftmaxBackwardDataBackward0 = {
     .traverse = SoftmaxBackwardDataBackward0_traverse,
     .getset = SoftmaxBackwardDataBackward0_getset,
     .op = "aten::_softmax_backward_data",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
@@ -6454,6 +6525,7 @@ tn_node_kind tn_kind_SoftplusBackward0 = {
     .traverse = SoftplusBackward0_traverse,
     .getset = SoftplusBackward0_getset,
     .op = "aten::softplus",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor */
@@ -6603,6 +6675,7 @@ tn_node_kind tn_kind_SoftplusBackwardBackward0 = {
     .traverse = SoftplusBackwardBackward0_traverse,
     .getset = SoftplusBackwardBackward0_getset,
     .op = "aten::softplus_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor */
@@ -6734,6 +6807,7 @@ tn_node_kind tn_kind_SortBackward0 = {
     .traverse = SortBackward0_traverse,
     .getset = SortBackward0_getset,
     .op = "aten::sort",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
@@ -6862,6 +6936,7 @@ tn_node_kind tn_kind_SortBackward1 = {
     .traverse = SortBackward1_traverse,
     .getset = SortBackward1_getset,
     .op = "aten::sort.stable",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices) */
@@ -6992,6 +7067,7 @@ tn_node_kind tn_kind_SpecialErfcxBackward0 = {
     .traverse = SpecialErfcxBackward0_traverse,
     .getset = SpecialErfcxBackward0_getset,
     .op = "aten::special_erfcx",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::special_erfcx(Tensor self) -> Tensor */
@@ -7123,6 +7199,7 @@ tn_node_kind tn_kind_SpecialI0EBackward0 = {
     .traverse = SpecialI0EBackward0_traverse,
     .getset = SpecialI0EBackward0_getset,
     .op = "aten::special_i0e",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::special_i0e(Tensor self) -> Tensor */
@@ -7246,6 +7323,7 @@ tn_node_kind tn_kind_SpecialI1Backward0 = {
     .traverse = SpecialI1Backward0_traverse,
     .getset = SpecialI1Backward0_getset,
     .op = "aten::special_i1",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::special_i1(Tensor self) -> Tensor */
@@ -7369,6 +7447,7 @@ tn_node_kind tn_kind_SpecialI1EBackward0 = {
     .traverse = SpecialI1EBackward0_traverse,
     .getset = SpecialI1EBackward0_getset,
     .op = "aten::special_i1e",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::special_i1e(Tensor self) -> Tensor */
@@ -7504,6 +7583,7 @@ tn_node_kind tn_kind_SpecialLogNdtrBackward0 = {
     .traverse = SpecialLogNdtrBackward0_traverse,
     .getset = SpecialLogNdtrBackward0_getset,
     .op = "aten::special_log_ndtr",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::special_log_ndtr(Tensor self) -> Tensor */

@@ -92,6 +92,7 @@ tn_node_kind tn_kind_SpecialNdtriBackward0 = {
     .traverse = SpecialNdtriBackward0_traverse,
     .getset = SpecialNdtriBackward0_getset,
     .op = "aten::special_ndtri",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::special_ndtri(Tensor self) -> Tensor */
@@ -229,6 +230,7 @@ tn_node_kind tn_kind_SpecialZetaBackward0 = {
     .traverse = SpecialZetaBackward0_traverse,
     .getset = SpecialZetaBackward0_getset,
     .op = "aten::special_zeta",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::special_zeta(Tensor self, Tensor other) -> Tensor */
@@ -359,6 +361,7 @@ tn_node_kind tn_kind_SpecialZetaBackward1 = {
     .traverse = SpecialZetaBackward1_traverse,
     .getset = SpecialZetaBackward1_getset,
     .op = "aten::special_zeta.self_scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::special_zeta.self_scalar(Scalar self, Tensor other) -> Tensor */
@@ -454,6 +457,7 @@ tn_node_kind tn_kind_SpecialZetaBackward2 = {
     .traverse = SpecialZetaBackward2_traverse,
     .getset = SpecialZetaBackward2_getset,
     .op = "aten::special_zeta.other_scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::special_zeta.other_scalar(Tensor self, Scalar other) -> Tensor */
@@ -574,6 +578,7 @@ tn_node_kind tn_kind_SplitBackward0 = {
     .traverse = SplitBackward0_traverse,
     .getset = SplitBackward0_getset,
     .op = "aten::split.Tensor",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[] */
@@ -699,6 +704,7 @@ tn_node_kind tn_kind_SplitWithSizesBackward0 = {
     .traverse = SplitWithSizesBackward0_traverse,
     .getset = SplitWithSizesBackward0_getset,
     .op = "aten::split_with_sizes",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[] */
@@ -746,23 +752,25 @@ static int
 SqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     SqrtBackward0 *n = (SqrtBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[4] = {0};
     int rc_ = -1;
     PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
     if (!result && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(result), tn_value_int(INT64_C(2))});
+            t_[1] = tn_ag_conj(result);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_int(INT64_C(2))});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 4);
     (void)n;
     return rc_;
 }
@@ -812,6 +820,7 @@ tn_node_kind tn_kind_SqrtBackward0 = {
     .traverse = SqrtBackward0_traverse,
     .getset = SqrtBackward0_getset,
     .op = "aten::sqrt",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::sqrt(Tensor self) -> Tensor */
@@ -949,6 +958,7 @@ tn_node_kind tn_kind_SqueezeBackward0 = {
     .traverse = SqueezeBackward0_traverse,
     .getset = SqueezeBackward0_getset,
     .op = "aten::squeeze",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::squeeze(Tensor(a) self) -> Tensor(a) */
@@ -1061,6 +1071,7 @@ tn_node_kind tn_kind_SqueezeBackward1 = {
     .traverse = SqueezeBackward1_traverse,
     .getset = SqueezeBackward1_getset,
     .op = "aten::squeeze.dim",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a) */
@@ -1175,6 +1186,7 @@ tn_node_kind tn_kind_SqueezeBackward2 = {
     .traverse = SqueezeBackward2_traverse,
     .getset = SqueezeBackward2_getset,
     .op = "aten::squeeze.dims",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a) */
@@ -1280,6 +1292,7 @@ tn_node_kind tn_kind_SqueezeBackward3 = {
     .traverse = SqueezeBackward3_traverse,
     .getset = SqueezeBackward3_getset,
     .op = "aten::squeeze_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::squeeze_(Tensor(a!) self) -> Tensor(a!) */
@@ -1393,6 +1406,7 @@ tn_node_kind tn_kind_SqueezeBackward4 = {
     .traverse = SqueezeBackward4_traverse,
     .getset = SqueezeBackward4_getset,
     .op = "aten::squeeze_.dim",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!) */
@@ -1508,6 +1522,7 @@ tn_node_kind tn_kind_SqueezeBackward5 = {
     .traverse = SqueezeBackward5_traverse,
     .getset = SqueezeBackward5_getset,
     .op = "aten::squeeze_.dims",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!) */
@@ -1623,6 +1638,7 @@ tn_node_kind tn_kind_StackBackward0 = {
     .traverse = StackBackward0_traverse,
     .getset = StackBackward0_getset,
     .op = "aten::stack",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::stack(Tensor[] tensors, int dim=0) -> Tensor */
@@ -1771,6 +1787,7 @@ tn_node_kind tn_kind_StdBackward0 = {
     .traverse = StdBackward0_traverse,
     .getset = StdBackward0_getset,
     .op = "aten::std.correction",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
@@ -1922,6 +1939,7 @@ tn_node_kind tn_kind_StdMeanBackward0 = {
     .traverse = StdMeanBackward0_traverse,
     .getset = StdMeanBackward0_getset,
     .op = "aten::std_mean.correction",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::std_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
@@ -1977,13 +1995,15 @@ SubBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     SubBackward0 *n = (SubBackward0 *)n_;
     PyObject *t_[4] = {0};
+    tn_value v0_;
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
             t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
             if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_fm_maybe_multiply(t_[0], &n->alpha);
+            v0_ = tn_ag_scalar_conj(&n->alpha);
+            t_[1] = tn_fm_maybe_multiply(t_[0], &v0_);
             if (!t_[1] && PyErr_Occurred()) goto fail_;
             t_[2] = tn_fm_handle_r_to_c(n->other_scalar_type, t_[1]);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
@@ -2046,6 +2066,7 @@ tn_node_kind tn_kind_SubBackward0 = {
     .traverse = SubBackward0_traverse,
     .getset = SubBackward0_getset,
     .op = "aten::sub.Tensor",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor */
@@ -2183,6 +2204,7 @@ tn_node_kind tn_kind_SubBackward1 = {
     .traverse = SubBackward1_traverse,
     .getset = SubBackward1_getset,
     .op = "aten::sub.Scalar",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::sub.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor */
@@ -2318,6 +2340,7 @@ tn_node_kind tn_kind_SumBackward0 = {
     .traverse = SumBackward0_traverse,
     .getset = SumBackward0_getset,
     .op = "aten::sum",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::sum(Tensor self, *, ScalarType? dtype=None) -> Tensor */
@@ -2439,6 +2462,7 @@ tn_node_kind tn_kind_SumBackward1 = {
     .traverse = SumBackward1_traverse,
     .getset = SumBackward1_getset,
     .op = "aten::sum.dim_IntList",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
@@ -2536,6 +2560,7 @@ tn_node_kind tn_kind_TBackward0 = {
     .traverse = TBackward0_traverse,
     .getset = TBackward0_getset,
     .op = "aten::t",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::t(Tensor(a) self) -> Tensor(a) */
@@ -2630,6 +2655,7 @@ tn_node_kind tn_kind_TBackward1 = {
     .traverse = TBackward1_traverse,
     .getset = TBackward1_getset,
     .op = "aten::t_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::t_(Tensor(a!) self) -> Tensor(a!) */
@@ -2674,7 +2700,7 @@ static int
 TanBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     TanBackward0 *n = (TanBackward0 *)n_;
-    PyObject *t_[4] = {0};
+    PyObject *t_[5] = {0};
     int rc_ = -1;
     PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
     if (!result && PyErr_Occurred()) goto fail_;
@@ -2685,14 +2711,16 @@ TanBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
             if (!t_[1] && PyErr_Occurred()) goto fail_;
             t_[2] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_int(INT64_C(1)), tn_value_int(1)});
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            t_[3] = tn_ag_conj(t_[2]);
             if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
+    tn_ag_release_temps(t_, 5);
     (void)n;
     return rc_;
 }
@@ -2742,6 +2770,7 @@ tn_node_kind tn_kind_TanBackward0 = {
     .traverse = TanBackward0_traverse,
     .getset = TanBackward0_getset,
     .op = "aten::tan",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::tan(Tensor self) -> Tensor */
@@ -2883,6 +2912,7 @@ tn_node_kind tn_kind_TanhBackward0 = {
     .traverse = TanhBackward0_traverse,
     .getset = TanhBackward0_getset,
     .op = "aten::tanh",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::tanh(Tensor self) -> Tensor */
@@ -2962,7 +2992,7 @@ static int
 TanhBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     TanhBackwardBackward0 *n = (TanhBackwardBackward0 *)n_;
-    PyObject *t_[6] = {0};
+    PyObject *t_[9] = {0};
     int rc_ = -1;
     PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
     if (!output && PyErr_Occurred()) goto fail_;
@@ -2971,25 +3001,31 @@ TanhBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_tanh_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(output)});
+            t_[2] = tn_ag_conj(output);
             if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
+            t_[3] = tn_ag_op(TN_OP_tanh_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
         }
     }
     if (tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            t_[3] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(output), tn_value_int((-INT64_C(2)))});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(grad_output)});
+            t_[4] = tn_ag_conj(tn_ag_grad_at(grads_, n_->num_inputs, 0));
             if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            t_[5] = tn_ag_conj(output);
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[5]);
+            t_[6] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[5]), tn_value_int((-INT64_C(2)))});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(grad_output)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[8]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 6);
+    tn_ag_release_temps(t_, 9);
     (void)n;
     return rc_;
 }
@@ -3049,6 +3085,7 @@ tn_node_kind tn_kind_TanhBackwardBackward0 = {
     .traverse = TanhBackwardBackward0_traverse,
     .getset = TanhBackwardBackward0_getset,
     .op = "aten::tanh_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::tanh_backward(Tensor grad_output, Tensor output) -> Tensor */
@@ -3169,6 +3206,7 @@ tn_node_kind tn_kind_ThresholdBackward0 = {
     .traverse = ThresholdBackward0_traverse,
     .getset = ThresholdBackward0_getset,
     .op = "aten::threshold",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor */
@@ -3286,6 +3324,7 @@ tn_node_kind tn_kind_ThresholdBackward1 = {
     .traverse = ThresholdBackward1_traverse,
     .getset = ThresholdBackward1_getset,
     .op = "aten::threshold_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) */
@@ -3412,6 +3451,7 @@ tn_node_kind tn_kind_ThresholdBackwardBackward0 = {
     .traverse = ThresholdBackwardBackward0_traverse,
     .getset = ThresholdBackwardBackward0_getset,
     .op = "aten::threshold_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor */
@@ -3512,6 +3552,7 @@ tn_node_kind tn_kind_ToCopyBackward0 = {
     .traverse = ToCopyBackward0_traverse,
     .getset = ToCopyBackward0_getset,
     .op = "aten::_to_copy",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::_to_copy(Tensor self, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None, bool non_blocking=False, MemoryFormat? memory_format=None) -> Tensor */
@@ -3637,6 +3678,7 @@ tn_node_kind tn_kind_TopkBackward0 = {
     .traverse = TopkBackward0_traverse,
     .getset = TopkBackward0_getset,
     .op = "aten::topk",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices) */
@@ -3751,6 +3793,7 @@ tn_node_kind tn_kind_TransposeBackward0 = {
     .traverse = TransposeBackward0_traverse,
     .getset = TransposeBackward0_getset,
     .op = "aten::transpose.int",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a) */
@@ -3863,6 +3906,7 @@ tn_node_kind tn_kind_TransposeBackward1 = {
     .traverse = TransposeBackward1_traverse,
     .getset = TransposeBackward1_getset,
     .op = "aten::transpose_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!) */
@@ -3968,6 +4012,7 @@ tn_node_kind tn_kind_TrilBackward0 = {
     .traverse = TrilBackward0_traverse,
     .getset = TrilBackward0_getset,
     .op = "aten::tril",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::tril(Tensor self, SymInt diagonal=0) -> Tensor */
@@ -4102,6 +4147,7 @@ tn_node_kind tn_kind_TriuBackward0 = {
     .traverse = TriuBackward0_traverse,
     .getset = TriuBackward0_getset,
     .op = "aten::triu",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::triu(Tensor self, SymInt diagonal=0) -> Tensor */
@@ -4228,6 +4274,7 @@ tn_node_kind tn_kind_TruncBackward0 = {
     .traverse = TruncBackward0_traverse,
     .getset = TruncBackward0_getset,
     .op = "aten::trunc",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::trunc(Tensor self) -> Tensor */
@@ -4360,6 +4407,7 @@ tn_node_kind tn_kind_UnbindBackward0 = {
     .traverse = UnbindBackward0_traverse,
     .getset = UnbindBackward0_getset,
     .op = "aten::unbind.int",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[] */
@@ -4488,6 +4536,7 @@ tn_node_kind tn_kind_UnfoldBackward0 = {
     .traverse = UnfoldBackward0_traverse,
     .getset = UnfoldBackward0_getset,
     .op = "aten::unfold",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a) */
@@ -4610,6 +4659,7 @@ tn_node_kind tn_kind_UnfoldBackwardBackward0 = {
     .traverse = UnfoldBackwardBackward0_traverse,
     .getset = UnfoldBackwardBackward0_getset,
     .op = "aten::unfold_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::unfold_backward(Tensor grad_in, SymInt[] input_sizes, int dim, int size, int step) -> Tensor */
@@ -4707,6 +4757,7 @@ tn_node_kind tn_kind_UniformBackward0 = {
     .traverse = UniformBackward0_traverse,
     .getset = UniformBackward0_getset,
     .op = "aten::uniform_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::uniform_(Tensor(a!) self, float from=0., float to=1., *, Generator? generator=None) -> Tensor(a!) */
@@ -4811,6 +4862,7 @@ tn_node_kind tn_kind_UnsafeViewBackward0 = {
     .traverse = UnsafeViewBackward0_traverse,
     .getset = UnsafeViewBackward0_getset,
     .op = "aten::_unsafe_view",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::_unsafe_view(Tensor self, SymInt[] size) -> Tensor */
@@ -4914,6 +4966,7 @@ tn_node_kind tn_kind_UnsqueezeBackward0 = {
     .traverse = UnsqueezeBackward0_traverse,
     .getset = UnsqueezeBackward0_getset,
     .op = "aten::unsqueeze",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::unsqueeze(Tensor(a) self, int dim) -> Tensor(a) */
@@ -5017,6 +5070,7 @@ tn_node_kind tn_kind_UnsqueezeBackward1 = {
     .traverse = UnsqueezeBackward1_traverse,
     .getset = UnsqueezeBackward1_getset,
     .op = "aten::unsqueeze_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!) */
@@ -5155,6 +5209,7 @@ tn_node_kind tn_kind_UpsampleBilinear2DBackward0 = {
     .traverse = UpsampleBilinear2DBackward0_traverse,
     .getset = UpsampleBilinear2DBackward0_getset,
     .op = "aten::upsample_bilinear2d",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
@@ -5287,6 +5342,7 @@ tn_node_kind tn_kind_UpsampleBilinear2DBackwardBackward0 = {
     .traverse = UpsampleBilinear2DBackwardBackward0_traverse,
     .getset = UpsampleBilinear2DBackwardBackward0_getset,
     .op = "aten::upsample_bilinear2d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor */
@@ -5419,6 +5475,7 @@ tn_node_kind tn_kind_UpsampleLinear1DBackward0 = {
     .traverse = UpsampleLinear1DBackward0_traverse,
     .getset = UpsampleLinear1DBackward0_getset,
     .op = "aten::upsample_linear1d",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor */
@@ -5551,6 +5608,7 @@ tn_node_kind tn_kind_UpsampleNearest2DBackward0 = {
     .traverse = UpsampleNearest2DBackward0_traverse,
     .getset = UpsampleNearest2DBackward0_getset,
     .op = "aten::upsample_nearest2d",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor */
@@ -5674,6 +5732,7 @@ tn_node_kind tn_kind_UpsampleNearest2DBackwardBackward0 = {
     .traverse = UpsampleNearest2DBackwardBackward0_traverse,
     .getset = UpsampleNearest2DBackwardBackward0_getset,
     .op = "aten::upsample_nearest2d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor */
@@ -5809,6 +5868,7 @@ tn_node_kind tn_kind_VarBackward0 = {
     .traverse = VarBackward0_traverse,
     .getset = VarBackward0_getset,
     .op = "aten::var.correction",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor */
@@ -5945,6 +6005,7 @@ tn_node_kind tn_kind_VarMeanBackward0 = {
     .traverse = VarMeanBackward0_traverse,
     .getset = VarMeanBackward0_getset,
     .op = "aten::var_mean.correction",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::var_mean.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> (Tensor, Tensor) */
@@ -6049,6 +6110,7 @@ tn_node_kind tn_kind_ViewAsComplexBackward0 = {
     .traverse = ViewAsComplexBackward0_traverse,
     .getset = ViewAsComplexBackward0_getset,
     .op = "aten::view_as_complex",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::view_as_complex(Tensor(a) self) -> Tensor(a) */
@@ -6145,6 +6207,7 @@ tn_node_kind tn_kind_ViewAsRealBackward0 = {
     .traverse = ViewAsRealBackward0_traverse,
     .getset = ViewAsRealBackward0_getset,
     .op = "aten::view_as_real",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::view_as_real(Tensor(a) self) -> Tensor(a) */
@@ -6248,6 +6311,7 @@ tn_node_kind tn_kind_ViewBackward0 = {
     .traverse = ViewBackward0_traverse,
     .getset = ViewBackward0_getset,
     .op = "aten::view",
+    .complex_rule = TN_COMPLEX_VERIFIED,
 };
 
 /* aten::view(Tensor(a) self, SymInt[] size) -> Tensor(a) */
@@ -6364,6 +6428,7 @@ tn_node_kind tn_kind_WhereBackward0 = {
     .traverse = WhereBackward0_traverse,
     .getset = WhereBackward0_getset,
     .op = "aten::where.self",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::where.self(Tensor condition, Tensor self, Tensor other) -> Tensor */
@@ -6507,6 +6572,7 @@ tn_node_kind tn_kind_XlogyBackward0 = {
     .traverse = XlogyBackward0_traverse,
     .getset = XlogyBackward0_getset,
     .op = "aten::xlogy.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::xlogy.Tensor(Tensor self, Tensor other) -> Tensor */
@@ -6641,6 +6707,7 @@ tn_node_kind tn_kind_ZeroBackward0 = {
     .traverse = ZeroBackward0_traverse,
     .getset = ZeroBackward0_getset,
     .op = "aten::zero_",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::zero_(Tensor(a!) self) -> Tensor(a!) */

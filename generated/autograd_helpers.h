@@ -57,6 +57,10 @@ PyObject *tn_fm_elu_double_backward(PyObject *grad, PyObject *grad_output, const
 PyObject *tn_fm_embedding_dense_double_backward_symint(PyObject *grad, PyObject *indices, int64_t padding_idx);
 /* at::Tensor evenly_distribute_backward(const at::Tensor& grad, const at::Tensor& input, const at::Tensor& value); */
 PyObject *tn_fm_evenly_distribute_backward(PyObject *grad, PyObject *input, PyObject *value);
+/* Tensor fft_c2r_backward(const Tensor& grad, IntArrayRef dim, int64_t normalization); */
+PyObject *tn_fm_fft_c2r_backward(PyObject *grad, tn_ints dim, int64_t normalization);
+/* Tensor fft_r2c_backward(const Tensor& grad, at::IntArrayRef dim, int64_t normalization, bool onesided, const c10::SymInt& last_dim_size); */
+PyObject *tn_fm_fft_r2c_backward(PyObject *grad, tn_ints dim, int64_t normalization, int onesided, int64_t last_dim_size);
 /* at::Tensor gelu_double_backward(const at::Tensor& ggI, const at::Tensor& gO, const at::Tensor& input, std::string_view approximate); */
 PyObject *tn_fm_gelu_double_backward(PyObject *ggI, PyObject *gO, PyObject *input, const char *approximate);
 /* at::Tensor handle_r_to_c(ScalarType self_st, Tensor gradient_result); */
@@ -125,6 +129,8 @@ PyObject *tn_fm_norm_backward(PyObject *grad, PyObject *self, const tn_value *p_
 PyObject *tn_fm_norm_backward_1(PyObject *grad, PyObject *self, const tn_value *p_, PyObject *norm, tn_ints dim, int keepdim);
 /* at::Tensor permute_backwards(const at::Tensor& grad, at::IntArrayRef fwd_dims); */
 PyObject *tn_fm_permute_backwards(PyObject *grad, tn_ints fwd_dims);
+/* std::tuple<Tensor, Tensor> polar_backward(const Tensor& grad, const Tensor& result); */
+int tn_fm_polar_backward(PyObject **out, PyObject *grad, PyObject *result);
 /* at::Tensor pow_backward(at::Tensor grad, const at::Tensor& self, const at::Scalar& exponent_); */
 PyObject *tn_fm_pow_backward(PyObject *grad, PyObject *self, const tn_value *exponent_);
 /* at::Tensor pow_backward_exponent(const at::Tensor& grad, const at::Tensor& self, const at::Tensor& exponent, const at::Tensor& result); */
@@ -216,6 +222,7 @@ PyObject *tn_compose_flatten__using_ints(tn_op *op, tn_value *a);
 PyObject *tn_compose_gather_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_ger(tn_op *op, tn_value *a);
 PyObject *tn_compose_hinge_embedding_loss(tn_op *op, tn_value *a);
+PyObject *tn_compose_imag(tn_op *op, tn_value *a);
 PyObject *tn_compose_index_select_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_layer_norm(tn_op *op, tn_value *a);
 PyObject *tn_compose_linear(tn_op *op, tn_value *a);

@@ -1362,7 +1362,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_igammac_, TN_AG_RECORD, tn_ag_record_igammac_},
     {TN_OP_im2col, TN_AG_NOTIMPL, NULL},
     {TN_OP_im2col__out, TN_AG_OUT, NULL},
-    {TN_OP_imag, TN_AG_CIA, NULL},
+    {TN_OP_imag, TN_AG_CIA, tn_compose_imag},
     {TN_OP_index__Tensor, TN_AG_RECORD, tn_ag_record_index__Tensor},
     {TN_OP_index__Tensor_out, TN_AG_OUT, NULL},
     {TN_OP_index_add, TN_AG_RECORD, tn_ag_record_index_add},

@@ -117,7 +117,10 @@ tn_fm_maybe_multiply(PyObject *t, const tn_value *s)
 PyObject *
 tn_fm_mul_tensor_backward(PyObject *grad, PyObject *other, int self_st)
 {
-    PyObject *out = at_mul(grad, other);   /* other.conj() is other for real dtypes */
+    /* grad * other.conj() */
+    PyObject *oc = tn_ag_conj(other);
+    PyObject *out = oc ? at_mul(grad, oc) : NULL;
+    Py_XDECREF(oc);
     if (!out)
         return NULL;
     PyObject *r = tn_fm_handle_r_to_c(self_st, out);
@@ -128,7 +131,7 @@ tn_fm_mul_tensor_backward(PyObject *grad, PyObject *other, int self_st)
 PyObject *
 tn_fm_mul_tensor_backward_1(PyObject *grad, const tn_value *other, int self_st)
 {
-    PyObject *out = at_mul_scalar(grad, *other);
+    PyObject *out = at_mul_scalar(grad, tn_ag_scalar_conj(other));
     if (!out)
         return NULL;
     PyObject *r = tn_fm_handle_r_to_c(self_st, out);
@@ -153,7 +156,10 @@ tn_fm_div_tensor_self_backward_2(PyObject *grad, PyObject *other, int self_st, c
 {
     if (rounding_mode)
         return at_zeros_like(grad, self_st);
-    PyObject *out = at_div(grad, other);
+    /* grad / other.conj() */
+    PyObject *oc = tn_ag_conj(other);
+    PyObject *out = oc ? at_div(grad, oc) : NULL;
+    Py_XDECREF(oc);
     if (!out)
         return NULL;
     PyObject *r = tn_fm_handle_r_to_c(self_st, out);
@@ -166,7 +172,7 @@ tn_fm_div_tensor_self_backward_3(PyObject *grad, const tn_value *other, int self
 {
     if (rounding_mode)
         return at_zeros_like(grad, self_st);
-    PyObject *out = at_div_scalar(grad, *other);
+    PyObject *out = at_div_scalar(grad, tn_ag_scalar_conj(other));
     if (!out)
         return NULL;
     PyObject *r = tn_fm_handle_r_to_c(self_st, out);
@@ -185,14 +191,16 @@ tn_fm_div_tensor_other_backward_1(PyObject *grad, PyObject *self, PyObject *othe
 {
     if (rounding_mode)
         return at_zeros_like(grad, TN_T(other)->dtype);
-    /* -grad * ((self / other) / other) */
+    /* -grad * ((self / other) / other).conj() */
     PyObject *ng = at_1(TN_OP_neg, grad);
     PyObject *q = ng ? at_div(self, other) : NULL;
     PyObject *q2 = q ? at_div(q, other) : NULL;
-    PyObject *out = q2 ? at_mul(ng, q2) : NULL;
+    PyObject *q2c = q2 ? tn_ag_conj(q2) : NULL;
+    PyObject *out = q2c ? at_mul(ng, q2c) : NULL;
     Py_XDECREF(ng);
     Py_XDECREF(q);
     Py_XDECREF(q2);
+    Py_XDECREF(q2c);
     if (!out)
         return NULL;
     PyObject *r = tn_fm_handle_r_to_c(TN_T(other)->dtype, out);
@@ -575,6 +583,9 @@ tn_fm_cat_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, cons
             int64_t size = sizes->sizes[i][d];
             acc += size;
             out[i] = at_narrow(gv, d, acc - size, size);
+            /* a real input of a complex cat keeps the real part (Note [Complex autograd]) */
+            if (out[i] && i < dtypes->n && tn_dtype_is_complex(TN_T(gv)->dtype) && !tn_dtype_is_complex(dtypes->v[i]))
+                TN_SETREF(out[i], at_1(TN_OP_real, out[i]));
         }
         if (!out[i])
             return -1;
@@ -589,6 +600,9 @@ tn_fm_stack_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, in
         return 0;
     for (Py_ssize_t i = 0; i < dtypes->n && i < nout; i++) {
         out[i] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(grad), tn_value_int(dim), tn_value_int(i)});
+        /* a real input of a complex stack keeps the real part (Note [Complex autograd]) */
+        if (out[i] && tn_dtype_is_complex(TN_T(grad)->dtype) && !tn_dtype_is_complex(dtypes->v[i]))
+            TN_SETREF(out[i], at_1(TN_OP_real, out[i]));
         if (!out[i])
             return -1;
     }
@@ -928,6 +942,112 @@ tn_fm_constant_pad_nd_backward(PyObject *grad, tn_ints pad)
         neg[i] = -pad.v[i];
     return tn_ag_op(TN_OP_constant_pad_nd,
                     (tn_value[]){tn_value_tensor(grad), tn_ag_value_ints_lit(neg, pad.n), tn_value_int(0)});
+}
+
+/* ---- complex: FFTs and polar (Note [Complex autograd] in runtime/autograd.c) ---- */
+
+static PyObject *
+fft_c2c(PyObject *t, tn_ints dim, int64_t normalization, int forward)
+{
+    return tn_ag_op(TN_OP__fft_c2c, (tn_value[]){tn_value_tensor(t), tn_ag_value_ints(dim), tn_value_int(normalization),
+                                                 tn_ag_value_bool(forward)});
+}
+
+/* The adjoint of the real-to-complex transform: the inverse complex transform of the gradient
+ * (the half a onesided transform dropped filled with zeros), real part. Upstream fills with
+ * new_zeros + a slice copy_; constant_pad_nd gives the same tensor (zeros has no complex kernel
+ * here), so the values, and the rounding of the transform after, are upstream's. */
+PyObject *
+tn_fm_fft_r2c_backward(PyObject *grad, tn_ints dim, int64_t normalization, int onesided, int64_t last_dim_size)
+{
+    if (!grad)
+        return NULL;
+    PyObject *full = Py_NewRef(grad);
+    TensorObject *g = TN_T(grad);
+    if (onesided && dim.n > 0) {
+        int64_t last = wrap(dim.v[dim.n - 1], g->ndim);
+        int64_t zero_length = last_dim_size - g->sizes[last];
+        if (zero_length > 0) {
+            /* pad pairs run from the last dim backwards: only `last`'s right side grows */
+            int64_t pad[2 * TN_MAX_NDIM] = {0};
+            int64_t npad = 2 * (g->ndim - last);
+            pad[npad - 1] = zero_length;
+            TN_SETREF(full, tn_ag_op(TN_OP_constant_pad_nd, (tn_value[]){tn_value_tensor(grad),
+                                                                       tn_ag_value_ints_lit(pad, npad), tn_value_int(0)}));
+            if (!full)
+                return NULL;
+        }
+    }
+    PyObject *c = fft_c2c(full, dim, normalization, 0);
+    Py_DECREF(full);
+    PyObject *r = c ? at_1(TN_OP_real, c) : NULL;
+    Py_XDECREF(c);
+    return r;
+}
+
+/* The adjoint of the complex-to-real transform: the onesided real-to-complex transform of the
+ * gradient, with the entries that also stand for their mirrored partner (indices 1 .. n - half
+ * along the last dim) doubled in place, as upstream does. */
+PyObject *
+tn_fm_fft_c2r_backward(PyObject *grad, tn_ints dim, int64_t normalization)
+{
+    if (!grad)
+        return NULL;
+    PyObject *gi = tn_ag_op(TN_OP__fft_r2c, (tn_value[]){tn_value_tensor(grad), tn_ag_value_ints(dim),
+                                                        tn_value_int(normalization), tn_ag_value_bool(1)});
+    if (!gi || dim.n == 0)
+        return gi;
+    int64_t last = wrap(dim.v[dim.n - 1], TN_T(grad)->ndim);
+    int64_t double_length = TN_T(grad)->sizes[last] - TN_T(gi)->sizes[last];
+    if (double_length > 0) {
+        PyObject *part = at_narrow(gi, last, 1, double_length);
+        PyObject *m = part ? tn_ag_op(TN_OP_mul___Scalar, (tn_value[]){tn_value_tensor(part), tn_value_int(2)}) : NULL;
+        Py_XDECREF(part);
+        if (!m)
+            Py_CLEAR(gi);
+        Py_XDECREF(m);
+    }
+    return gi;
+}
+
+/* (real(grad.conj() * sgn(result)), real(grad.conj() * (result * 1j))). at::sgn has no complex
+ * kernel here: sgn(result) is result / |result| with 0 where |result| is 0 (upstream's vector
+ * body; its scalar tail multiplies by the reciprocal instead, one ulp apart), the division by
+ * an infinite |result| giving the 0. */
+int
+tn_fm_polar_backward(PyObject **out, PyObject *grad, PyObject *result)
+{
+    out[0] = out[1] = NULL;
+    if (!grad)
+        return 0;
+    PyObject *gc = tn_ag_conj(grad);
+    PyObject *a = gc ? at_1(TN_OP_abs, result) : NULL;
+    PyObject *z = a ? at_ts(TN_OP_eq__Scalar, a, tn_value_int(0)) : NULL;
+    PyObject *d = z ? masked_fill_scalar_(a, z, tn_value_double(INFINITY)) : NULL;
+    PyObject *sgn = d ? at_div(result, d) : NULL;
+    PyObject *p = sgn ? at_mul(gc, sgn) : NULL;
+    tn_value j = tn_value_double(0.0);
+    j.tag = TN_V_COMPLEX;
+    j.im = 1.0;
+    PyObject *rj = p ? at_mul_scalar(result, j) : NULL;
+    PyObject *q = rj ? at_mul(gc, rj) : NULL;
+    if (q) {
+        out[0] = at_1(TN_OP_real, p);
+        out[1] = out[0] ? at_1(TN_OP_real, q) : NULL;
+    }
+    Py_XDECREF(gc);
+    Py_XDECREF(a);
+    Py_XDECREF(z);
+    Py_XDECREF(sgn);
+    Py_XDECREF(p);
+    Py_XDECREF(rj);
+    Py_XDECREF(q);
+    Py_XDECREF(d);
+    if (!out[1]) {
+        Py_CLEAR(out[0]);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- more helpers: norms, products, scans, scatter_reduce, as_strided ---- */

@@ -59,22 +59,65 @@ PyObject *tn_compose_min__other(tn_op *op, tn_value *a) { return forward_to(TN_O
 PyObject *tn_compose_concat(tn_op *op, tn_value *a) { return forward_to(TN_OP_cat, a); }
 PyObject *tn_compose_concatenate(tn_op *op, tn_value *a) { return forward_to(TN_OP_cat, a); }
 
-/* returns self itself for real dtypes (no node, as upstream) */
-static PyObject *
-self_itself(tn_value *a)
+/* ---- conj / neg bits and complex views (Note [Complex autograd] in runtime/autograd.c) ---- */
+
+/* positive: self itself, no node (a bool tensor cannot require grad, so never comes here) */
+PyObject *
+tn_compose_positive(tn_op *op, tn_value *a)
 {
-    if (tn_dtype_is_complex(TN_T(T(0))->dtype)) {
-        PyErr_SetString(PyExc_NotImplementedError,
-                        "torchnative: autograd through complex tensors (conj / neg bits) is not implemented");
-        return NULL;
-    }
     return Py_NewRef(T(0));
 }
 
-PyObject *tn_compose_positive(tn_op *op, tn_value *a) { return self_itself(a); }
-PyObject *tn_compose_resolve_conj(tn_op *op, tn_value *a) { return self_itself(a); }
-PyObject *tn_compose_resolve_neg(tn_op *op, tn_value *a) { return self_itself(a); }
-PyObject *tn_compose_conj(tn_op *op, tn_value *a) { return self_itself(a); }
+/* Tensor::conj(): self for real dtypes, else _conj (a view with the conj bit flipped) */
+PyObject *
+tn_compose_conj(tn_op *op, tn_value *a)
+{
+    if (!tn_dtype_is_complex(TN_T(T(0))->dtype))
+        return Py_NewRef(T(0));
+    return call(TN_OP__conj, a);
+}
+
+/* resolve_conj / resolve_neg: self when the bit is clear, else clone(suggest_memory_format())
+ * (the copy resolves the bit) */
+static PyObject *
+resolve_bit(PyObject *self, int bit)
+{
+    if (!bit)
+        return Py_NewRef(self);
+    TensorObject *t = TN_T(self);
+    int fmt = tn_tensor_is_channels_last(t) ? TN_MEMFMT_CHANNELS_LAST
+              : tn_tensor_is_channels_last_nd(t) ? TN_MEMFMT_CHANNELS_LAST_3D : TN_MEMFMT_CONTIGUOUS;
+    return call(TN_OP_clone, (tn_value[]){tn_value_tensor(self), tn_ag_value_memfmt(fmt)});
+}
+
+PyObject *tn_compose_resolve_conj(tn_op *op, tn_value *a) { return resolve_bit(T(0), TN_T(T(0))->conj); }
+PyObject *tn_compose_resolve_neg(tn_op *op, tn_value *a) { return resolve_bit(T(0), TN_T(T(0))->neg); }
+
+/* real / imag of a complex tensor: view_as_real (of self._conj() when the conj bit is set, so
+ * view_as_real accepts it; imag then takes the neg bit) and select the last dim */
+static PyObject *
+complex_part(PyObject *self, int imag)
+{
+    PyObject *base = TN_T(self)->conj ? call(TN_OP__conj, (tn_value[]){tn_value_tensor(self)}) : Py_NewRef(self);
+    PyObject *r = base ? call(TN_OP_view_as_real, (tn_value[]){tn_value_tensor(base)}) : NULL;
+    if (r && imag && TN_T(self)->conj)
+        TN_SETREF(r, call(TN_OP__neg_view, (tn_value[]){tn_value_tensor(r)}));
+    PyObject *s = r ? call(TN_OP_select__int, (tn_value[]){tn_value_tensor(r), tn_value_int(TN_T(r)->ndim - 1),
+                                                          tn_value_int(imag)})
+                    : NULL;
+    Py_XDECREF(base);
+    Py_XDECREF(r);
+    return s;
+}
+
+PyObject *
+tn_compose_imag(tn_op *op, tn_value *a)
+{
+    if (!tn_dtype_is_complex(TN_T(T(0))->dtype))
+        return tn_op_imag(op, TN_T(T(0)));   /* the kernel's error for real dtypes (not the door: meta
+                                              * calls come here too, Note [Meta kernels]) */
+    return complex_part(T(0), 1);
+}
 
 PyObject *
 tn_compose_square(tn_op *op, tn_value *a)
@@ -1372,7 +1415,7 @@ PyObject *
 tn_compose_real(tn_op *op, tn_value *a)
 {
     if (tn_dtype_is_complex(TN_T(T(0))->dtype))
-        return tn_refuse(op, "for complex tensors (it needs view_as_real)");
+        return complex_part(T(0), 0);
     return Py_NewRef(T(0));
 }
 

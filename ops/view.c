@@ -1244,7 +1244,7 @@ complex_part_view(TensorObject *self, int pair, int part)
                                            real_dtype_of(self->dtype));
     if (t) {
         t->conj = 0;
-        t->neg = 0;
+        t->neg = self->neg;  /* -z's parts are -re, -im: the real view keeps the neg bit, as upstream's */
     }
     return (PyObject *)t;
 }
@@ -1315,7 +1315,7 @@ tn_op_imag(const tn_op *overload, TensorObject *self)
     }
     PyObject *t = complex_part_view(self, 0, 1);
     if (t && self->conj)
-        TN_T(t)->neg = 1;  /* upstream: _neg_view(view_as_real(self._conj()).select(-1, 1)) */
+        TN_T(t)->neg ^= 1;  /* upstream: _neg_view(view_as_real(self._conj()).select(-1, 1)) */
     return t;
 }
 

@@ -145,12 +145,40 @@ mode_not_implemented(tn_op *op, tn_value *args)
 
 /* ---- history ---- */
 
+/* Note [Complex autograd]
+ * Upstream differentiates complex functions by Wirtinger calculus: the gradient a node hands on
+ * is the conjugate Wirtinger derivative, so formulas conjugate (grad * other.conj() for mul),
+ * a real input that receives a complex gradient keeps its real part (handle_r_to_c), and the
+ * engine casts a real gradient to a complex input's dtype (validate_outputs). Formulas are
+ * translated with their conjugations (codegen/formula.py: .conj() is a real conj for complex
+ * tensors, the identity for real ones), but a formula is only trusted on complex tensors once
+ * its golden backward cases agree with upstream's on complex inputs: the generated kinds listed
+ * in schemas/autograd_complex.yaml are TN_COMPLEX_VERIFIED; every other generated kind refuses,
+ * by name, a complex tensor requiring grad as input or output (TN_COMPLEX_REFUSE), and a
+ * hand-written kind (TN_COMPLEX_HAND: CopySlices, autograd.Function, copy_) refuses a complex
+ * output, as all kinds did before (UndefinedGradBackward, which hands on no gradient at all, is
+ * TN_COMPLEX_VERIFIED: gradcheck wraps complex outputs in it). Refuse, never fake: a wrong
+ * complex gradient looks like a right one. */
+static int
+refuse_complex(tn_node *n, const TensorObject *t, const char *role)
+{
+    const char *op = n->kind->op;
+    PyErr_Format(PyExc_NotImplementedError,
+                 "torchnative: autograd through %s tensors is not implemented for %s%s%s%s (a complex %s): its "
+                 "derivative is not checked against upstream's on complex inputs (schemas/autograd_complex.yaml "
+                 "lists the node kinds that are)",
+                 tn_dtype_name(t->dtype), tn_node_name(n), op ? " (" : "", op ? op : "", op ? ")" : "", role);
+    return -1;
+}
+
 int
 tn_node_set_next_edge(tn_node *n, int j, PyObject *t)
 {
     if (!t || !tn_requires_grad(t))
         return 0;
     TensorObject *tt = TN_T(t);
+    if (n->kind->complex_rule == TN_COMPLEX_REFUSE && tn_dtype_is_complex(tt->dtype))
+        return refuse_complex(n, tt, "input");
     PyObject *fn = tn_tensor_grad_fn(tt);
     int nr = 0;
     if (!fn && PyErr_Occurred())
@@ -199,13 +227,8 @@ tn_autograd_set_history(PyObject *t, tn_node *n, int output_nr)
     TensorObject *tt = TN_T(t);
     if (!tn_dtype_is_differentiable(tt->dtype))
         return node_add_input(n, output_nr, tt);  /* keeps numbering; never receives a gradient */
-    if (tn_dtype_is_complex(tt->dtype)) {
-        PyErr_Format(PyExc_NotImplementedError,
-                     "torchnative: autograd through %s tensors is not implemented (%s): complex "
-                     "gradients need the conjugate rules of upstream's Wirtinger calculus",
-                     tn_dtype_name(tt->dtype), tn_node_name(n));
-        return -1;
-    }
+    if (tn_dtype_is_complex(tt->dtype) && n->kind->complex_rule != TN_COMPLEX_VERIFIED)
+        return refuse_complex(n, tt, "output");   /* See Note [Complex autograd] */
     if (node_add_input(n, output_nr, tt) < 0)
         return -1;
     TN_XSETREF(tt->grad_fn, Py_NewRef((PyObject *)n));
@@ -714,6 +737,23 @@ tn_ag_scalar_neg(const tn_value *s)
         r.tag = TN_V_INT;
         r.u.i = -s->u.i;
     }
+    return r;
+}
+
+PyObject *
+tn_ag_conj(PyObject *t)
+{
+    if (!t || !tn_dtype_is_complex(TN_T(t)->dtype))
+        return Py_XNewRef(t);
+    return tn_ag_op(TN_OP_conj, (tn_value[]){tn_value_tensor(t)});
+}
+
+tn_value
+tn_ag_scalar_conj(const tn_value *s)
+{
+    tn_value r = *s;
+    if (s->tag == TN_V_COMPLEX)
+        r.im = -s->im;
     return r;
 }
 

@@ -108,6 +108,11 @@ int tn_ag_set_history_list(PyObject *list, tn_node *n, int *nr);
 int tn_ag_save_original_self(tn_saved *s, PyObject *self, tn_node *n);
 PyObject *tn_ag_scalar_div(tn_value s, PyObject *t);
 tn_value tn_ag_scalar_neg(const tn_value *s);
+/* Tensor::conj() and Scalar::conj() in formulas (Note [Complex autograd] in autograd.c): a
+ * complex tensor's conj view through the door (conj, which records when create_graph), a real
+ * one itself; a complex Scalar's conjugate, a real one itself. NULL in, NULL out (undefined). */
+PyObject *tn_ag_conj(PyObject *t);
+tn_value tn_ag_scalar_conj(const tn_value *s);
 tn_value tn_ag_scalar_binary(char op, tn_value a, tn_value b);
 
 /* owned copies of non-tensor saved values */

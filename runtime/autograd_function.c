@@ -721,6 +721,7 @@ static tn_node_kind kind_UndefinedGradBackward = {
     .cpp_name = "torch::autograd::UndefinedGradBackward",
     .basicsize = sizeof(tn_node),
     .apply = undefined_grad_backward_apply,
+    .complex_rule = TN_COMPLEX_VERIFIED,   /* no formula: every gradient undefined, complex or not */
 };
 
 static PyObject *

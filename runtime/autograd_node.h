@@ -55,7 +55,15 @@ typedef struct tn_node_kind {
     PyGetSetDef *getset;           /* _saved_<name> getters, NULL-terminated, or NULL */
     const char *op;                /* "aten::mul.Tensor" for messages, or NULL */
     PyTypeObject *type;            /* made on first use (tn_node_type) */
+    uint8_t complex_rule;          /* TN_COMPLEX_*: what the kind does with complex tensors */
 } tn_node_kind;
+
+/* Complex tensors through a node of a kind (Note [Complex autograd] in autograd.c). */
+enum {
+    TN_COMPLEX_HAND = 0,      /* hand-written kinds: a complex output refuses */
+    TN_COMPLEX_REFUSE = 1,    /* generated kinds not checked on complex: complex inputs and outputs refuse */
+    TN_COMPLEX_VERIFIED = 2,  /* formulas checked against upstream's on complex (schemas/autograd_complex.yaml) */
+};
 
 struct tn_node {
     PyObject_HEAD

@@ -508,3 +508,135 @@ hand("upsample_bilinear2d_backward", {
                          f"{A}.upsample_bilinear2d_backward(g, [8, 7], [2, 3, 5, 4], True, 1.7, 1.9)", "g"),
     "bwd_cl": (f"g = {mk((1, 19, 8, 7), 1)}.contiguous(memory_format=torch.channels_last)",
                f"{A}.upsample_bilinear2d_backward(g, [8, 7], [1, 19, 5, 4], False)", "g")})
+
+# ---- complex: Wirtinger gradients (Note [Complex autograd] in runtime/autograd.c) -----------------
+# Every node kind schemas/autograd_complex.yaml lists as verified has cases here with complex inputs
+# or outputs; the cotangent of a complex output has an imaginary part (runner.cotangent), so a
+# dropped conjugation changes the answer. Each variant runs in complex128/float64 (bwd_complex) and,
+# where the op computes in single precision too, complex64/float32 (bwd_complex64). {c} is the
+# variant's complex dtype, {f} its real one.
+
+
+def Z(shape, seed, dt="{c}", **kw) -> str:
+    return mk(shape, seed, dt, **kw)
+
+
+def X(shape, seed, dt="{f}", **kw) -> str:
+    return mk(shape, seed, dt, **kw)
+
+
+def cplx(overload: str, variants: dict, single: bool = True) -> None:
+    """variant name -> (setup, call, inputs that require grad), {c}/{f} filled per precision"""
+    precisions = [("complex128", "float64", "")] + ([("complex64", "float32", "64")] if single else [])
+    for name, (setup, call, grads) in variants.items():
+        for c, f, suffix in precisions:
+            code = f"{setup}; requires_grad({grads}); r = {call}; out = vjp(r, [{grads}])"
+            CASES[f"{overload}/bwd_complex{suffix}{name}"] = {
+                "code": code.replace("{c}", c).replace("{f}", f), "tol": "derived"}
+
+
+Z34, W34, X34 = f"z = {Z((3, 4), 1)}", f"w = {Z((3, 4), 2)}", f"x = {X((3, 4), 3)}"
+cplx("_conj", {"": (Z34, f"{A}._conj(z)", "z"),
+               "_method": (Z34, "z.conj()", "z"),
+               "_then_mul": (f"{Z34}; {W34}", "z.conj() * w", "z, w"),
+               "_twice": (Z34, "z.conj().conj() * 2", "z")})
+cplx("_conj_physical", {"": (Z34, f"{A}._conj_physical(z)", "z"),
+                        "_of_conj": (Z34, f"{A}._conj_physical(z.conj())", "z")})
+cplx("_neg_view", {"": (Z34, f"{A}._neg_view(z)", "z"),
+                   "_real": (X34, f"{A}._neg_view(x)", "x")})
+cplx("view_as_real", {"": (Z34, "torch.view_as_real(z)", "z"),
+                      "_times_real": (f"{Z34}; x = {X((3, 4, 2), 3)}", "torch.view_as_real(z) * x", "z, x"),
+                      "_of_conj": (Z34, "torch.view_as_real(z.conj().resolve_conj())", "z"),
+                      "_real_imag": (Z34, "(z.real, z.imag, z.conj().imag)", "z")})
+cplx("view_as_complex", {"": (f"x = {X((3, 4, 2), 1)}", "torch.view_as_complex(x)", "x"),
+                         "_round_trip": (f"x = {X((3, 2), 1)}; w = {Z((3,), 2)}",
+                                         "torch.view_as_real(torch.view_as_complex(x) * w)", "x, w")})
+# real / imag of a complex tensor: view_as_real and select (ops/compositions.c, as ATen's C++);
+# of a conjugated one through _conj, imag then through _neg_view
+cplx("imag", {"": (Z34, "torch.imag(z)", "z"),
+              "_of_conj": (Z34, "z.conj().imag * 3", "z"),
+              "_of_neg_view": (Z34, f"{A}._neg_view(z).imag", "z")})
+cplx("real", {"": (Z34, "torch.real(z)", "z"),
+              "_of_conj": (Z34, "z.conj().real * 3", "z")})
+cplx("complex", {"": (f"a = {X((3, 4), 1)}; b = {X((3, 4), 2)}", "torch.complex(a, b)", "a, b"),
+                 "_bcast": (f"a = {X((3, 1), 1)}; b = {X((4,), 2)}", "torch.complex(a, b)", "a, b")})
+cplx("polar", {"": (f"a = {X((3, 4), 1, role='pos')}; t = {X((3, 4), 2)}", "torch.polar(a, t)", "a, t"),
+               "_zero_abs": (f"a = {X((3, 4), 1, role='pos')} * (torch.arange(12).reshape(3, 4) % 3 != 0); "
+                             f"t = {X((3, 4), 2)}", "torch.polar(a, t)", "a, t"),
+               "_bcast": (f"a = {X((3, 1), 1, role='pos')}; t = {X((4,), 2)}", "torch.polar(a, t)", "a, t")})
+X35 = f"x = {X((3, 5), 1)}"
+cplx("_fft_r2c", {"": (X35, f"{A}._fft_r2c(x, [1], 0, True)", "x"),
+                  "_two_sided": (X35, f"{A}._fft_r2c(x, [1], 1, False)", "x"),
+                  "_even": (f"x = {X((3, 6), 1)}", f"{A}._fft_r2c(x, [1], 2, True)", "x"),
+                  "_multi": (f"x = {X((2, 3, 4), 1)}", f"{A}._fft_r2c(x, [0, 2], 0, True)", "x"),
+                  "_rfft": (f"x = {X((2, 7), 1)}", "torch.fft.rfft(x)", "x"),
+                  "_fft_of_real": (X35, "torch.fft.fft(x, norm='ortho')", "x")})
+cplx("_fft_c2c", {"": (f"z = {Z((3, 5), 1)}", f"{A}._fft_c2c(z, [1], 0, True)", "z"),
+                  "_inverse": (f"z = {Z((3, 5), 1)}", f"{A}._fft_c2c(z, [1], 2, False)", "z"),
+                  "_multi": (f"z = {Z((2, 3, 4), 1)}", f"{A}._fft_c2c(z, [0, 2], 1, True)", "z"),
+                  "_fft2": (f"z = {Z((3, 4), 1)}", "torch.fft.fft2(z)", "z"),
+                  "_ifft": (f"z = {Z((2, 6), 1)}", "torch.fft.ifft(z)", "z")})
+cplx("_fft_c2r", {"": (f"z = {Z((3, 5), 1)}", f"{A}._fft_c2r(z, [1], 0, 8)", "z"),
+                  "_odd": (f"z = {Z((3, 5), 1)}", f"{A}._fft_c2r(z, [1], 2, 9)", "z"),
+                  "_multi": (f"z = {Z((2, 3, 4), 1)}", f"{A}._fft_c2r(z, [0, 2], 1, 6)", "z"),
+                  "_irfft": (f"z = {Z((2, 4), 1)}", "torch.fft.irfft(z)", "z")})
+# arithmetic: complex with complex, and with real inputs (handle_r_to_c: a real input keeps the real
+# part of its complex gradient)
+ZW = f"{Z34}; {W34}"
+ZX = f"{Z34}; {X34}"
+cplx("add.Tensor", {"": (ZW, "torch.add(z, w, alpha=2)", "z, w"),
+                    "_complex_alpha": (ZW, "torch.add(z, w, alpha=0.5 - 2j)", "z, w"),
+                    "_real_other": (ZX, "z + x", "z, x"),
+                    "_real_self_bcast": (f"x = {X((4,), 3)}; {Z34}", "x + z", "x, z")})
+cplx("add.Scalar", {"": (Z34, f"{A}.add.Scalar(z, 1 - 1j)", "z")})
+cplx("sub.Tensor", {"": (ZW, "torch.sub(z, w, alpha=1.5 + 1j)", "z, w"),
+                    "_real_other": (ZX, "z - x", "z, x")})
+cplx("sub.Scalar", {"": (Z34, f"{A}.sub.Scalar(z, 2 + 1j)", "z")})
+cplx("mul.Tensor", {"": (ZW, "z * w", "z, w"),
+                    "_real_other": (ZX, "z * x", "z, x"),
+                    "_bcast": (f"{Z34}; w = {Z((4,), 2)}", "z * w", "z, w"),
+                    "_square": (Z34, "z * z", "z")})
+cplx("mul.Scalar", {"": (Z34, f"{A}.mul.Scalar(z, 0.5 - 2j)", "z"),
+                    "_real_scalar": (Z34, f"{A}.mul.Scalar(z, 3)", "z")})
+cplx("div.Tensor", {"": (f"{Z34}; w = {Z((3, 4), 2, role='nonzero')}", "z / w", "z, w"),
+                    "_real_other": (f"{Z34}; x = {X((3, 4), 3, role='nonzero')}", "z / x", "z, x"),
+                    "_real_self": (f"x = {X((3, 4), 3)}; w = {Z((3, 4), 2, role='nonzero')}", "x / w", "x, w")})
+cplx("div.Scalar", {"": (Z34, f"{A}.div.Scalar(z, 2 - 0.5j)", "z")})
+cplx("neg", {"": (Z34, "-z", "z")})
+cplx("sum", {"": (Z34, "z.sum()", "z")})
+cplx("sum.dim_IntList", {"": (f"z = {Z((2, 3, 4), 1)}", "z.sum(1)", "z"),
+                         "_keepdim": (f"z = {Z((2, 3, 4), 1)}", "z.sum((0, 2), keepdim=True)", "z")})
+cplx("mean", {"": (Z34, "z.mean()", "z")})
+cplx("mean.dim", {"": (f"z = {Z((2, 3, 4), 1)}", "z.mean(-1)", "z")})
+cplx("clone", {"": (Z34, "z.clone()", "z")})
+cplx("view", {"": (Z34, "z.view(2, 6)", "z")})
+cplx("_unsafe_view", {"": (Z34, f"{A}._unsafe_view(z, [12])", "z")})
+cplx("transpose.int", {"": (Z34, "z.transpose(0, 1)", "z")})
+cplx("t", {"": (Z34, "z.t()", "z")})
+cplx("permute", {"": (f"z = {Z((2, 3, 4), 1)}", "z.permute(2, 0, 1)", "z")})
+cplx("expand", {"": (f"z = {Z((3, 1), 1)}", "z.expand(3, 4)", "z")})
+cplx("select.int", {"": (Z34, "z[1]", "z")})
+cplx("slice.Tensor", {"": (Z34, "z[:, 1:3]", "z")})
+cplx("unsqueeze", {"": (Z34, "z.unsqueeze(1)", "z")})
+cplx("reshape", {"": (Z34, "z.t().reshape(12)", "z"), "_view": (Z34, "z.reshape(2, 6)", "z")})
+cplx("squeeze", {"": (f"z = {Z((1, 3, 1), 1)}", "z.squeeze()", "z")})
+cplx("squeeze.dim", {"": (f"z = {Z((3, 1), 1)}", "z.squeeze(1)", "z")})
+cplx("squeeze.dims", {"": (f"z = {Z((1, 3, 1), 1)}", "z.squeeze((0, 2))", "z")})
+cplx("unbind.int", {"": (Z34, "z.unbind(1)", "z")})
+cplx("cat", {"": (ZW, "torch.cat([z, w], 1)", "z, w"),
+             "_real_input": (ZX, "torch.cat([z, x])", "z, x")})
+cplx("stack", {"": (ZW, "torch.stack([z, w])", "z, w"),
+               "_real_input": (ZX, "torch.stack([x, z], 1)", "x, z")})
+cplx("split.Tensor", {"": (Z34, "z.split(3, 1)", "z")})
+cplx("split_with_sizes", {"": (Z34, "z.split([1, 3], 1)", "z")})
+cplx("flip", {"": (Z34, "z.flip(0, 1)", "z")})
+cplx("roll", {"": (Z34, "z.roll((1, -1), (0, 1))", "z")})
+cplx("constant_pad_nd", {"": (Z34, "torch.nn.functional.pad(z, (1, 2, 0, 1))", "z"),
+                         "_crop": (Z34, "torch.nn.functional.pad(z, (-1, 0, 1, -1))", "z")})
+# double backward through the FFT adjoints (their ops record when create_graph)
+cplx("_fft_r2c", {"_double": (f"x = {X((2, 5), 1)}",
+                              "torch.autograd.grad(torch.view_as_real(torch.fft.rfft(x) * torch.fft.rfft(x)).sum(), x, "
+                              "create_graph=True)[0]",
+                              "x")}, single=False)
+cplx("_to_copy", {"": (X34, "x.to(torch.{c})", "x"),
+                  "_widen": (f"z = {Z((3, 4), 1, dt='complex64')}", "z.to(torch.complex128)", "z")}, single=False)

@@ -342,10 +342,14 @@ def cotangent(like: torch.Tensor, k: int) -> torch.Tensor:
     """A deterministic, irregular cotangent of like's shape and dtype: frac(j * 0.618034 + k / 7)
     + 0.5 for element j, computed in float64 (exact on both sides) and rounded once. Positive, so
     the sums backward makes (broadcast reduction, sum_to) do not cancel: the derived tolerance
-    bounds errors relative to the result, which a cancelling sum would make meaningless."""
+    bounds errors relative to the result, which a cancelling sum would make meaningless. A complex
+    cotangent also gets a positive imaginary part frac(j * 0.414214 + k / 11) + 0.5: with a real
+    one, grad.conj() == grad and a dropped conjugation would go unseen (Note [Complex autograd])."""
     n = like.numel()
     j = torch.arange(n, dtype=torch.float64)
     v = torch.remainder(j * 0.618034 + k / 7.0, 1.0) + 0.5
+    if like.dtype.is_complex:
+        v = torch.complex(v, torch.remainder(j * 0.414214 + k / 11.0, 1.0) + 0.5)
     return v.reshape(like.shape).to(like.dtype)
 
 

@@ -119,7 +119,7 @@ def gradcheck_all_job(torch) -> dict:
             torch.manual_seed(0)
             exec(bindings, ns)
             names = [k for k, v in ns.items() if k[:1] == "a" and k[1:].isdigit() and isinstance(v, torch.Tensor)
-                     and v.dtype == torch.float64]
+                     and v.dtype in (torch.float64, torch.complex128)]
             inputs = tuple(ns[k].detach().requires_grad_() for k in names)
             code = compile(expr, f"<gradcheck {ov}>", "eval")
 

@@ -53,6 +53,10 @@ def F(shape, seed, role="any") -> str:
     return f"make({tuple(shape)!r}, torch.float64, seed={seed}{opts})"
 
 
+def C(shape, seed) -> str:
+    return f"make({tuple(shape)!r}, torch.complex128, seed={seed})"
+
+
 def IDX(shape, high, seed=9) -> str:
     return f"make({tuple(shape)!r}, torch.int64, seed={seed}, role='index', high={high})"
 
@@ -62,7 +66,7 @@ _LIST4 = _LIST2 + f"a2 = {F((3,), 3)}; a3 = {F((2, 2), 4, 'nonzero')}; "
 _LIST6 = _LIST4 + f"a4 = {F((3,), 5)}; a5 = {F((2, 2), 6, 'nonzero')}; "
 _FE = "torch.ops.aten._foreach_"
 
-# overload -> (bindings, expression): float64 tensors bound to a<i> are the gradcheck inputs.
+# overload -> (bindings, expression): float64 (or complex128) tensors bound to a<i> are the gradcheck inputs.
 HAND = {
     # pooling and upsampling gradients (ops/pool.c): differentiable in grad_output
     "_adaptive_avg_pool2d_backward": (f"a0 = {F((1, 2, 3, 2), 1)}; x = {F((1, 2, 5, 4), 2)}; ",
@@ -78,6 +82,20 @@ HAND = {
     "upsample_bilinear2d_backward": (f"a0 = {F((1, 2, 5, 7), 1)}; ",
                                      "torch.ops.aten.upsample_bilinear2d_backward(a0, [5, 7], [1, 2, 3, 4], False)"),
     "real": (f"a0 = {F((3,), 1)}; ", "torch.real(a0)"),
+    # complex (Note [Complex autograd] in runtime/autograd.c): complex128 inputs are gradchecked
+    # through their real and imaginary parts, as upstream's gradcheck does
+    "_conj": (f"a0 = {C((3, 4), 1)}; ", "torch.ops.aten._conj(a0)"),
+    "_conj_physical": (f"a0 = {C((3, 4), 1)}; ", "torch.ops.aten._conj_physical(a0)"),
+    "conj_physical": (f"a0 = {C((3, 4), 1)}; ", "torch.conj_physical(a0)"),
+    "_neg_view": (f"a0 = {C((3, 4), 1)}; ", "torch.ops.aten._neg_view(a0)"),
+    "_fft_c2c": (f"a0 = {C((3, 5), 1)}; ", "torch.ops.aten._fft_c2c(a0, [1], 0, True)"),
+    "_fft_c2r": (f"a0 = {C((3, 5), 1)}; ", "torch.ops.aten._fft_c2r(a0, [1], 2, 8)"),
+    "_fft_r2c": (f"a0 = {F((3, 5), 1)}; ", "torch.ops.aten._fft_r2c(a0, [1], 1, True)"),
+    "complex": (f"a0 = {F((3, 4), 1)}; a1 = {F((3, 4), 2)}; ", "torch.complex(a0, a1)"),
+    "polar": (f"a0 = {F((3, 4), 1, 'pos')}; a1 = {F((3, 4), 2)}; ", "torch.polar(a0, a1)"),
+    "view_as_complex": (f"a0 = {F((3, 4, 2), 1)}; ", "torch.view_as_complex(a0)"),
+    "view_as_real": (f"a0 = {C((3, 4), 1)}; ", "torch.view_as_real(a0)"),
+    "imag": (f"a0 = {C((3, 4), 1)}; ", "torch.imag(a0)"),
     "_foreach_add.List": (_LIST4, f"{_FE}add.List([a0, a1], [a2, a3], alpha=0.5)"),
     "_foreach_add.Scalar": (_LIST2, f"{_FE}add.Scalar([a0, a1], 1.5)"),
     "_foreach_add.ScalarList": (_LIST2, f"{_FE}add.ScalarList([a0, a1], [1.0, -2.0])"),
@@ -230,14 +248,9 @@ HAND = {
 # overload -> why it has no gradcheck sample. Each reason is checked where it can be: an
 # overload listed as "integer-only" has no floating dtype in its kernel's claim.
 INTEGER_ONLY = "integer-only (kernels.yaml claims no floating dtype; derivatives.yaml: not differentiable)"
-COMPLEX_AUTOGRAD = ("complex autograd refuses by name in torchnative (the derivative formulas' conjugations are "
-                    "not translated yet); the forward is golden-verified")
 RANDOM_DRAW = ("a random draw each call: gradcheck's finite differences would see other draws; backward golden "
                "cases seed both sides alike")
 EXCLUDED = {
-    **{name: COMPLEX_AUTOGRAD for name in ("_conj", "_conj_physical", "_fft_c2c", "_fft_c2r", "_fft_r2c", "_neg_view",
-                                           "complex", "conj_physical", "imag", "polar", "view_as_complex",
-                                           "view_as_real")},
     "log_normal_": RANDOM_DRAW, "rrelu_with_noise": RANDOM_DRAW,
     "bitwise_and.Scalar": INTEGER_ONLY, "bitwise_and.Tensor": INTEGER_ONLY, "bitwise_or.Scalar": INTEGER_ONLY,
     "bitwise_or.Tensor": INTEGER_ONLY, "bitwise_xor.Scalar": INTEGER_ONLY, "bitwise_xor.Tensor": INTEGER_ONLY,
