@@ -61,6 +61,8 @@ PyObject *tn_fm_evenly_distribute_backward(PyObject *grad, PyObject *input, PyOb
 PyObject *tn_fm_gelu_double_backward(PyObject *ggI, PyObject *gO, PyObject *input, const char *approximate);
 /* at::Tensor handle_r_to_c(ScalarType self_st, Tensor gradient_result); */
 PyObject *tn_fm_handle_r_to_c(int self_st, PyObject *gradient_result);
+/* std::tuple<Tensor, Tensor> householder_product_backward(const Tensor& grad, const Tensor& result, const Tensor& input, const Tensor& tau, const bool flip_order = false); */
+int tn_fm_householder_product_backward(PyObject **out, PyObject *grad, PyObject *result, PyObject *input, PyObject *tau, int flip_order);
 /* Tensor i1_backward(const Tensor& grad, const Tensor& self, const Tensor& result); */
 PyObject *tn_fm_i1_backward(PyObject *grad, PyObject *self, PyObject *result);
 /* Tensor i1e_backward(const Tensor& grad, const Tensor& self, const Tensor& result); */
@@ -97,6 +99,8 @@ PyObject *tn_fm_logcumsumexp_backward(PyObject *grad, PyObject *self, PyObject *
 PyObject *tn_fm_logsumexp_backward(PyObject *grad, PyObject *self, PyObject *result, tn_ints dim, int keepdim);
 /* Tensor lu_factor_ex_backward(const Tensor& grad, const Tensor& LU, const Tensor& pivs, const bool pivot); */
 PyObject *tn_fm_lu_factor_ex_backward(PyObject *grad, PyObject *LU, PyObject *pivs, int pivot);
+/* Tensor lu_unpack_backward(const Tensor& L_grad, const Tensor& U_grad, const c10::SymInt& m, const c10::SymInt& n); */
+PyObject *tn_fm_lu_unpack_backward(PyObject *L_grad, PyObject *U_grad, int64_t m, int64_t n);
 /* Tensor masked_fill_backward(const Tensor& grad, const Tensor& mask); */
 PyObject *tn_fm_masked_fill_backward(PyObject *grad, PyObject *mask);
 /* at::Tensor max_pool_double_backward(const at::Tensor& grad, const at::Tensor& indices, int64_t dim); */

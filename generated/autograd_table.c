@@ -1613,7 +1613,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_lt___Tensor, TN_AG_RECORD, tn_ag_record_lt___Tensor},
     {TN_OP_lu_solve, TN_AG_CIA, NULL},
     {TN_OP_lu_solve__out, TN_AG_OUT, NULL},
-    {TN_OP_lu_unpack, TN_AG_NOTIMPL, NULL},
+    {TN_OP_lu_unpack, TN_AG_RECORD, tn_ag_record_lu_unpack},
     {TN_OP_lu_unpack__out, TN_AG_OUT, NULL},
     {TN_OP_mH, TN_AG_CIA, NULL},
     {TN_OP_mT, TN_AG_CIA, tn_compose_mT},
