@@ -6385,6 +6385,156 @@ fail_:
     return NULL;
 }
 
+/* LinalgLuBackward0: aten::linalg_lu
+ *   A: linalg_lu_backward(grad_L, grad_U, P, L, U, pivot)
+ */
+typedef struct {
+    tn_node base;
+    int pivot;
+    tn_saved P_;
+    tn_saved L_;
+    tn_saved U_;
+} LinalgLuBackward0;
+
+static int
+LinalgLuBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgLuBackward0 *n = (LinalgLuBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *P = t_[0] = tn_saved_unpack(&n->P_, n_);
+    if (!P && PyErr_Occurred()) goto fail_;
+    PyObject *L = t_[1] = tn_saved_unpack(&n->L_, n_);
+    if (!L && PyErr_Occurred()) goto fail_;
+    PyObject *U = t_[2] = tn_saved_unpack(&n->U_, n_);
+    if (!U && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_linalg_lu_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_grad_at(grads_, n_->num_inputs, 1), P, L, U, n->pivot);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgLuBackward0_release(tn_node *n_)
+{
+    LinalgLuBackward0 *n = (LinalgLuBackward0 *)n_;
+    tn_saved_release(&n->P_);
+    tn_saved_release(&n->L_);
+    tn_saved_release(&n->U_);
+    (void)n;
+}
+
+static void
+LinalgLuBackward0_finalize(tn_node *n_)
+{
+    LinalgLuBackward0 *n = (LinalgLuBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgLuBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgLuBackward0 *n = (LinalgLuBackward0 *)n_;
+    if (tn_saved_traverse(&n->P_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->L_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->U_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgLuBackward0_get_pivot(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LinalgLuBackward0 *)self)->pivot);
+}
+
+static PyObject *
+LinalgLuBackward0_get_P(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgLuBackward0 *)self)->P_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgLuBackward0_get_L(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgLuBackward0 *)self)->L_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgLuBackward0_get_U(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgLuBackward0 *)self)->U_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgLuBackward0_getset[] = {
+    {"_saved_pivot", LinalgLuBackward0_get_pivot, NULL, NULL, NULL},
+    {"_saved_P", LinalgLuBackward0_get_P, NULL, NULL, NULL},
+    {"_saved_L", LinalgLuBackward0_get_L, NULL, NULL, NULL},
+    {"_saved_U", LinalgLuBackward0_get_U, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgLuBackward0 = {
+    .name = "LinalgLuBackward0",
+    .basicsize = sizeof(LinalgLuBackward0),
+    .apply = LinalgLuBackward0_apply,
+    .release = LinalgLuBackward0_release,
+    .finalize = LinalgLuBackward0_finalize,
+    .traverse = LinalgLuBackward0_traverse,
+    .getset = LinalgLuBackward0_getset,
+    .op = "aten::linalg_lu",
+};
+
+/* aten::linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U) */
+PyObject *
+tn_ag_record_linalg_lu(tn_op *op_, tn_value *a_)
+{
+    PyObject *A = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LinalgLuBackward0 *n = (LinalgLuBackward0 *)tn_node_new(&tn_kind_LinalgLuBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, A) < 0)
+        goto fail_;
+    n->pivot = (int)a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 2), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->P_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->L_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->U_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* LinalgLuFactorExBackward0: aten::linalg_lu_factor_ex
  *   A: lu_factor_ex_backward(grad, LU, pivots, pivot)
  */

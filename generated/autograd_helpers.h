@@ -83,6 +83,8 @@ int tn_fm_layer_norm_double_backward(PyObject **out, PyObject *input, PyObject *
 PyObject *tn_fm_linalg_det_backward(PyObject *grad, PyObject *det, PyObject *A, PyObject *LU, PyObject *pivots);
 /* Tensor linalg_eig_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const Tensor& V, const bool is_hermitian, const bool symeig_eigenvectors = true); */
 PyObject *tn_fm_linalg_eig_backward(PyObject *gL, PyObject *gV, PyObject *L, PyObject *V, int is_hermitian, int symeig_eigenvectors);
+/* Tensor linalg_lu_backward(const Tensor& L_grad, const Tensor& U_grad, const Tensor& P, const Tensor& L, const Tensor& U, const bool pivot); */
+PyObject *tn_fm_linalg_lu_backward(PyObject *L_grad, PyObject *U_grad, PyObject *P, PyObject *L, PyObject *U, int pivot);
 /* Tensor linalg_qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R, const std::string_view mode); */
 PyObject *tn_fm_linalg_qr_backward(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R, const char *mode);
 /* std::tuple<Tensor, Tensor> linalg_solve_backward(const Tensor& gX, const Tensor& X, const Tensor& A, const Tensor& LU, const Tensor& pivots, const bool left, const bool B_requires_grad); */

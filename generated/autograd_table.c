@@ -1487,7 +1487,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_linalg_ldl_solve__out, TN_AG_OUT, NULL},
     {TN_OP_linalg_lstsq, TN_AG_NOTIMPL, NULL},
     {TN_OP_linalg_lstsq__out, TN_AG_OUT, NULL},
-    {TN_OP_linalg_lu, TN_AG_NOTIMPL, NULL},
+    {TN_OP_linalg_lu, TN_AG_RECORD, tn_ag_record_linalg_lu},
     {TN_OP_linalg_lu__out, TN_AG_OUT, NULL},
     {TN_OP_linalg_lu_factor, TN_AG_CIA, NULL},
     {TN_OP_linalg_lu_factor__out, TN_AG_OUT, NULL},

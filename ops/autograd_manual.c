@@ -2552,54 +2552,91 @@ done:
     return r;
 }
 
-/* upstream's linalg_lu_backward for A = P L U, L m x k, U k x n, k = min(m, n), with both gL and gU
- * defined (lu_factor_ex's grad reaches both):
+/* a + b, or b alone when a is undefined (NULL); a - b, or -b */
+static PyObject *
+add_defined(PyObject *a, PyObject *b, int sub)
+{
+    if (!a)
+        return sub ? at_1(TN_OP_neg, b) : Py_NewRef(b);
+    return sub ? at_sub(a, b) : at_add(a, b);
+}
+
+static PyObject *
+cat2(PyObject *a, PyObject *b, int64_t dim)
+{
+    PyObject *parts[2] = {a, b};
+    return tn_ag_op(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, 2}), tn_value_int(dim)});
+}
+
+static PyObject *
+unit_upper_solve(PyObject *A, PyObject *B)   /* A^H upper unitriangular, from the left */
+{
+    return tn_ag_op(TN_OP_linalg_solve_triangular, (tn_value[]){tn_value_tensor(A), tn_value_tensor(B), tn_ag_value_bool(1),
+                                                                 tn_ag_value_bool(1), tn_ag_value_bool(1)});
+}
+
+/* upstream's linalg_lu_backward for A = P L U, L m x k, U k x n, k = min(m, n); gL or gU may be
+ * undefined (linalg.lu's outputs), lu_factor_ex's grad reaches both:
  *   square  gA = P L^-H (tril(L^H gL, -1) + triu(gU U^H)) U^-H
  *   wide    gA = P L^-H (tril(L^H gL - triu(gU) U^H, -1) U1^-H + triu(gU1) | gU2)
  *   tall    gA = P (L1^-H triu(gU U^H - L^H tril(gL, -1)) + tril(gL1, -1) ; gL2) U^-H
- * with X1, X2 a factor's leading k x k block and the rest. */
-static PyObject *
-lu_backward(PyObject *gL, PyObject *gU, PyObject *P, PyObject *L, PyObject *U, int pivot, int64_t m, int64_t n)
+ * with X1, X2 a factor's leading k x k block and the rest (zeros for an undefined gU2 / gL2). */
+PyObject *
+tn_fm_linalg_lu_backward(PyObject *gL, PyObject *gU, PyObject *P, PyObject *L, PyObject *U, int pivot)
 {
+    if (!gL && !gU)
+        return NULL;
+    TensorObject *l = TN_T(L), *u = TN_T(U);
+    int64_t m = l->sizes[l->ndim - 2], n = u->sizes[u->ndim - 1], k = m < n ? m : n;
     PyObject *t[16] = {0}, *r = NULL, *g = NULL;
-    int64_t k = m < n ? m : n;
     if (m == n) {
-        if (!(t[0] = at_mT(L)) || !(t[1] = at_2(TN_OP_matmul, t[0], gL)) || !(t[2] = at_ts(TN_OP_tril, t[1], tn_value_int(-1))) ||
-            !(t[3] = at_mT(U)) || !(t[4] = at_2(TN_OP_matmul, gU, t[3])) || !(t[5] = at_ts(TN_OP_triu, t[4], tn_value_int(0))) ||
-            !(t[6] = at_add(t[2], t[5])) || !(t[7] = solve_triangular_call(t[3], t[6], 0, 0)) ||
-            !(g = t[8] = tn_ag_op(TN_OP_linalg_solve_triangular, (tn_value[]){tn_value_tensor(t[0]), tn_value_tensor(t[7]),
-                                                                              tn_ag_value_bool(1), tn_ag_value_bool(1),
-                                                                              tn_ag_value_bool(1)})))
+        if (gL && !((t[0] = at_mT(L)) && (t[1] = at_2(TN_OP_matmul, t[0], gL)) &&
+                    (t[2] = at_ts(TN_OP_tril, t[1], tn_value_int(-1)))))
+            goto done;
+        if (gU && !((t[3] = at_mT(U)) && (t[4] = at_2(TN_OP_matmul, gU, t[3])) &&
+                    (t[5] = at_ts(TN_OP_triu, t[4], tn_value_int(0))) && (t[6] = add_defined(t[2], t[5], 0))))
+            goto done;
+        if ((!t[3] && !(t[3] = at_mT(U))) || !(t[7] = solve_triangular_call(t[3], gU ? t[6] : t[2], 0, 0)) ||
+            (!t[0] && !(t[0] = at_mT(L))) || !(g = t[8] = unit_upper_solve(t[0], t[7])))
             goto done;
     } else if (m < n) {
-        if (!(t[0] = at_mT(L)) || !(t[1] = at_2(TN_OP_matmul, t[0], gL)) || !(t[2] = at_ts(TN_OP_triu, gU, tn_value_int(0))) ||
-            !(t[3] = at_mT(U)) || !(t[4] = at_2(TN_OP_matmul, t[2], t[3])) || !(t[5] = at_sub(t[1], t[4])) ||
-            !(t[6] = at_narrow(U, -1, 0, k)) || !(t[7] = at_mT(t[6])) || !(t[8] = at_ts(TN_OP_tril, t[5], tn_value_int(-1))) ||
-            !(t[9] = solve_triangular_call(t[7], t[8], 0, 0)) || !(t[10] = at_narrow(gU, -1, 0, k)) ||
-            !(t[11] = at_ts(TN_OP_triu, t[10], tn_value_int(0))) || !(t[12] = at_add(t[9], t[11])) ||
-            !(t[13] = at_narrow(gU, -1, k, n - k)))
+        if (gL && !((t[0] = at_mT(L)) && (t[1] = at_2(TN_OP_matmul, t[0], gL))))
             goto done;
-        PyObject *parts[2] = {t[12], t[13]};
-        if (!(t[14] = tn_ag_op(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, 2}), tn_value_int(-1)})) ||
-            !(g = t[15] = tn_ag_op(TN_OP_linalg_solve_triangular, (tn_value[]){tn_value_tensor(t[0]), tn_value_tensor(t[14]),
-                                                                               tn_ag_value_bool(1), tn_ag_value_bool(1),
-                                                                               tn_ag_value_bool(1)})))
+        if (gU && !((t[2] = at_ts(TN_OP_triu, gU, tn_value_int(0))) && (t[3] = at_mT(U)) &&
+                    (t[4] = at_2(TN_OP_matmul, t[2], t[3])) && (t[5] = add_defined(t[1], t[4], 1))))
             goto done;
+        if (!(t[6] = at_narrow(U, -1, 0, k)) || !(t[7] = at_mT(t[6])) ||
+            !(t[8] = at_ts(TN_OP_tril, gU ? t[5] : t[1], tn_value_int(-1))) || !(t[9] = solve_triangular_call(t[7], t[8], 0, 0)))
+            goto done;
+        if (gU && !((t[10] = at_narrow(gU, -1, 0, k)) && (t[11] = at_ts(TN_OP_triu, t[10], tn_value_int(0))) &&
+                    (t[12] = at_add(t[9], t[11])) && (t[13] = at_narrow(gU, -1, k, n - k)) && (t[14] = cat2(t[12], t[13], -1))))
+            goto done;
+        if ((!t[0] && !(t[0] = at_mT(L))) || !(g = t[15] = unit_upper_solve(t[0], gU ? t[14] : t[9])))
+            goto done;
+        if (!gU) {
+            /* the columns right of U's leading block get zeros */
+            if (!(t[10] = at_narrow(U, -1, k, n - k)) || !(t[11] = at_zeros_like(t[10], -1)) || !(g = t[12] = cat2(t[15], t[11], -1)))
+                goto done;
+        }
     } else {
-        if (!(t[0] = at_mT(U)) || !(t[1] = at_2(TN_OP_matmul, gU, t[0])) || !(t[2] = at_mT(L)) ||
-            !(t[3] = at_ts(TN_OP_tril, gL, tn_value_int(-1))) || !(t[4] = at_2(TN_OP_matmul, t[2], t[3])) ||
-            !(t[5] = at_sub(t[1], t[4])) || !(t[6] = at_narrow(L, -2, 0, k)) || !(t[7] = at_mT(t[6])) ||
-            !(t[8] = at_ts(TN_OP_triu, t[5], tn_value_int(0))) ||
-            !(t[9] = tn_ag_op(TN_OP_linalg_solve_triangular, (tn_value[]){tn_value_tensor(t[7]), tn_value_tensor(t[8]),
-                                                                           tn_ag_value_bool(1), tn_ag_value_bool(1),
-                                                                           tn_ag_value_bool(1)})) ||
-            !(t[10] = at_narrow(gL, -2, 0, k)) || !(t[11] = at_ts(TN_OP_tril, t[10], tn_value_int(-1))) ||
-            !(t[12] = at_add(t[9], t[11])) || !(t[13] = at_narrow(gL, -2, k, m - k)))
+        if (gU && !((t[0] = at_mT(U)) && (t[1] = at_2(TN_OP_matmul, gU, t[0]))))
             goto done;
-        PyObject *parts[2] = {t[12], t[13]};
-        if (!(t[14] = tn_ag_op(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, 2}), tn_value_int(-2)})) ||
-            !(g = t[15] = solve_triangular_call(t[0], t[14], 0, 0)))
+        if (gL && !((t[2] = at_mT(L)) && (t[3] = at_ts(TN_OP_tril, gL, tn_value_int(-1))) &&
+                    (t[4] = at_2(TN_OP_matmul, t[2], t[3])) && (t[5] = add_defined(t[1], t[4], 1))))
             goto done;
+        if (!(t[6] = at_narrow(L, -2, 0, k)) || !(t[7] = at_mT(t[6])) ||
+            !(t[8] = at_ts(TN_OP_triu, gL ? t[5] : t[1], tn_value_int(0))) || !(t[9] = unit_upper_solve(t[7], t[8])))
+            goto done;
+        if (gL && !((t[10] = at_narrow(gL, -2, 0, k)) && (t[11] = at_ts(TN_OP_tril, t[10], tn_value_int(-1))) &&
+                    (t[12] = at_add(t[9], t[11])) && (t[13] = at_narrow(gL, -2, k, m - k)) && (t[14] = cat2(t[12], t[13], -2))))
+            goto done;
+        if ((!t[0] && !(t[0] = at_mT(U))) || !(g = t[15] = solve_triangular_call(t[0], gL ? t[14] : t[9], 0, 0)))
+            goto done;
+        if (!gL) {
+            /* the rows below L's leading block get zeros */
+            if (!(t[10] = at_narrow(L, -2, k, m - k)) || !(t[11] = at_zeros_like(t[10], -1)) || !(g = t[12] = cat2(t[15], t[11], -2)))
+                goto done;
+        }
     }
     r = pivot ? at_2(TN_OP_matmul, P, g) : Py_NewRef(g);
 done:
@@ -2621,7 +2658,7 @@ tn_fm_lu_factor_ex_backward(PyObject *grad, PyObject *LU, PyObject *pivs, int pi
         return NULL;
     PyObject *P = PyTuple_GetItem(plu, 0), *L = PyTuple_GetItem(plu, 1), *U = PyTuple_GetItem(plu, 2);
     if (P && L && U && (t[0] = at_narrow(grad, -1, 0, k)) && (t[1] = at_narrow(grad, -2, 0, k)))
-        r = lu_backward(t[0], t[1], P, L, U, pivot, m, n);
+        r = tn_fm_linalg_lu_backward(t[0], t[1], P, L, U, pivot);
     tn_ag_release_temps(t, 2);
     Py_DECREF(plu);
     return r;
