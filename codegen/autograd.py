@@ -596,9 +596,10 @@ class FormulaContext:
             return Val("TL", "(tn_tensors){grads_, n_->num_inputs}")
         if name == "grad_input_mask":
             return Val("MASK", "grad_input_mask")
-        if name.startswith("grad_") and name[5:] in self.output_names():
-            # upstream's grad_<output name>: the gradient of that output (grads[i])
-            return Val("T", f"tn_ag_grad_at(grads_, n_->num_inputs, {self.output_names().index(name[5:])})")
+        if name in self.kind.info.available_named_gradients:
+            # upstream's grad_<output name>: grads[i], i its place among the differentiable outputs
+            # (lu_unpack's P is not one: grad_L is grads[0])
+            return Val("T", f"tn_ag_grad_at(grads_, n_->num_inputs, {self.kind.info.available_named_gradients.index(name)})")
         if name == "i" and self.kind.foreach:
             return Val("I", "(int64_t)i_")   # the element loop of foreach_derivative
         f = self.fields.get(name)
@@ -610,9 +611,6 @@ class FormulaContext:
             return Val("TL", f.name)
         ty, expr = SAVED_READ[f.cpp]
         return Val(ty, expr.format(f=f"n->{f.name}"))
-
-    def output_names(self) -> list:
-        return [r.name for r in self.kind.info.func.func.returns]
 
     def is_helper(self, name: str) -> bool:
         return name in self.am.helpers or name in MANUAL_NAMES

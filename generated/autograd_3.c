@@ -1615,6 +1615,120 @@ fail_:
     return NULL;
 }
 
+/* LuUnpackBackward0: aten::lu_unpack
+ *   LU_data: lu_unpack_backward(grad_L, grad_U, LU_data.sym_size(-2), LU_data.sym_size(-1))
+ */
+typedef struct {
+    tn_node base;
+    int64_t LU_data_sym_argsize_minus_2;
+    int64_t LU_data_sym_argsize_minus_1;
+} LuUnpackBackward0;
+
+static int
+LuUnpackBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LuUnpackBackward0 *n = (LuUnpackBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_lu_unpack_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_grad_at(grads_, n_->num_inputs, 1), n->LU_data_sym_argsize_minus_2, n->LU_data_sym_argsize_minus_1);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+LuUnpackBackward0_release(tn_node *n_)
+{
+    LuUnpackBackward0 *n = (LuUnpackBackward0 *)n_;
+    (void)n;
+}
+
+static void
+LuUnpackBackward0_finalize(tn_node *n_)
+{
+    LuUnpackBackward0 *n = (LuUnpackBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LuUnpackBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LuUnpackBackward0 *n = (LuUnpackBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LuUnpackBackward0_get_LU_data_sym_argsize_minus_2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LuUnpackBackward0 *)self)->LU_data_sym_argsize_minus_2);
+}
+
+static PyObject *
+LuUnpackBackward0_get_LU_data_sym_argsize_minus_1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LuUnpackBackward0 *)self)->LU_data_sym_argsize_minus_1);
+}
+
+static PyGetSetDef LuUnpackBackward0_getset[] = {
+    {"_saved_LU_data_sym_argsize_minus_2", LuUnpackBackward0_get_LU_data_sym_argsize_minus_2, NULL, NULL, NULL},
+    {"_saved_LU_data_sym_argsize_minus_1", LuUnpackBackward0_get_LU_data_sym_argsize_minus_1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LuUnpackBackward0 = {
+    .name = "LuUnpackBackward0",
+    .basicsize = sizeof(LuUnpackBackward0),
+    .apply = LuUnpackBackward0_apply,
+    .release = LuUnpackBackward0_release,
+    .finalize = LuUnpackBackward0_finalize,
+    .traverse = LuUnpackBackward0_traverse,
+    .getset = LuUnpackBackward0_getset,
+    .op = "aten::lu_unpack",
+};
+
+/* aten::lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor P, Tensor L, Tensor U) */
+PyObject *
+tn_ag_record_lu_unpack(tn_op *op_, tn_value *a_)
+{
+    PyObject *LU_data = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LuUnpackBackward0 *n = (LuUnpackBackward0 *)tn_node_new(&tn_kind_LuUnpackBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, LU_data) < 0)
+        goto fail_;
+    n->LU_data_sym_argsize_minus_2 = tn_ag_size_at(LU_data, -2);
+    n->LU_data_sym_argsize_minus_1 = tn_ag_size_at(LU_data, -1);
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 2), n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* MaskedFillBackward0: aten::masked_fill.Scalar
  *   self: grad.masked_fill(mask, 0)
  */

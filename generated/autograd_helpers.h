@@ -65,6 +65,8 @@ PyObject *tn_fm_fft_r2c_backward(PyObject *grad, tn_ints dim, int64_t normalizat
 PyObject *tn_fm_gelu_double_backward(PyObject *ggI, PyObject *gO, PyObject *input, const char *approximate);
 /* at::Tensor handle_r_to_c(ScalarType self_st, Tensor gradient_result); */
 PyObject *tn_fm_handle_r_to_c(int self_st, PyObject *gradient_result);
+/* std::tuple<Tensor, Tensor> householder_product_backward(const Tensor& grad, const Tensor& result, const Tensor& input, const Tensor& tau, const bool flip_order = false); */
+int tn_fm_householder_product_backward(PyObject **out, PyObject *grad, PyObject *result, PyObject *input, PyObject *tau, int flip_order);
 /* Tensor i1_backward(const Tensor& grad, const Tensor& self, const Tensor& result); */
 PyObject *tn_fm_i1_backward(PyObject *grad, PyObject *self, PyObject *result);
 /* Tensor i1e_backward(const Tensor& grad, const Tensor& self, const Tensor& result); */
@@ -85,6 +87,8 @@ int tn_fm_layer_norm_double_backward(PyObject **out, PyObject *input, PyObject *
 PyObject *tn_fm_linalg_det_backward(PyObject *grad, PyObject *det, PyObject *A, PyObject *LU, PyObject *pivots);
 /* Tensor linalg_eig_backward(const Tensor& gL, const Tensor& gV, const Tensor& L, const Tensor& V, const bool is_hermitian, const bool symeig_eigenvectors = true); */
 PyObject *tn_fm_linalg_eig_backward(PyObject *gL, PyObject *gV, PyObject *L, PyObject *V, int is_hermitian, int symeig_eigenvectors);
+/* Tensor linalg_lu_backward(const Tensor& L_grad, const Tensor& U_grad, const Tensor& P, const Tensor& L, const Tensor& U, const bool pivot); */
+PyObject *tn_fm_linalg_lu_backward(PyObject *L_grad, PyObject *U_grad, PyObject *P, PyObject *L, PyObject *U, int pivot);
 /* Tensor linalg_qr_backward(const Tensor& gQ, const Tensor& gR, const Tensor& Q, const Tensor& R, const std::string_view mode); */
 PyObject *tn_fm_linalg_qr_backward(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R, const char *mode);
 /* std::tuple<Tensor, Tensor> linalg_solve_backward(const Tensor& gX, const Tensor& X, const Tensor& A, const Tensor& LU, const Tensor& pivots, const bool left, const bool B_requires_grad); */
@@ -101,6 +105,8 @@ PyObject *tn_fm_logcumsumexp_backward(PyObject *grad, PyObject *self, PyObject *
 PyObject *tn_fm_logsumexp_backward(PyObject *grad, PyObject *self, PyObject *result, tn_ints dim, int keepdim);
 /* Tensor lu_factor_ex_backward(const Tensor& grad, const Tensor& LU, const Tensor& pivs, const bool pivot); */
 PyObject *tn_fm_lu_factor_ex_backward(PyObject *grad, PyObject *LU, PyObject *pivs, int pivot);
+/* Tensor lu_unpack_backward(const Tensor& L_grad, const Tensor& U_grad, const c10::SymInt& m, const c10::SymInt& n); */
+PyObject *tn_fm_lu_unpack_backward(PyObject *L_grad, PyObject *U_grad, int64_t m, int64_t n);
 /* Tensor masked_fill_backward(const Tensor& grad, const Tensor& mask); */
 PyObject *tn_fm_masked_fill_backward(PyObject *grad, PyObject *mask);
 /* at::Tensor max_pool_double_backward(const at::Tensor& grad, const at::Tensor& indices, int64_t dim); */

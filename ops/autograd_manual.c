@@ -2585,40 +2585,62 @@ done:
     return r;
 }
 
-/* Tall or square A (m >= n, real): gA = (gQ + Q syminvadj(triu(gR R^H - Q^H gQ))) R^-H, syminvadj(X)
- * = X + X^H with its diagonal halved. */
+/* Tall or square A (m >= n, real): gA = (gQ + Q syminvadj(triu(X))) R^-H with X = gR R^H - Q^H gQ
+ * and syminvadj(Y) = Y + Y^H with its diagonal halved. */
 static PyObject *
-qr_backward_tall(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R)
+qr_backward_tall(PyObject *X, PyObject *gQ, PyObject *Q, PyObject *R)
 {
-    PyObject *t[12] = {0}, *r = NULL;
-    PyObject *gA = NULL;
-    if (!(t[0] = at_mT(Q)))
+    PyObject *t[8] = {0}, *r = NULL;
+    if (!(t[0] = at_ts(TN_OP_triu, X, tn_value_int(0))) || !(t[1] = at_mT(t[0])) || !(t[2] = at_add(t[0], t[1])) ||
+        !(t[3] = diagonal_of(t[2])))
         goto done;
-    if (gR && !((t[1] = at_mT(R)) && (t[2] = at_2(TN_OP_matmul, gR, t[1]))))
-        goto done;
-    if (gQ && !(t[3] = at_2(TN_OP_matmul, t[0], gQ)))
-        goto done;
-    gA = gR && gQ ? (t[4] = at_sub(t[2], t[3])) : gR ? t[2] : (t[4] = at_1(TN_OP_neg, t[3]));
-    if (!gA || !(t[5] = at_ts(TN_OP_triu, gA, tn_value_int(0))) || !(t[6] = at_mT(t[5])) ||
-        !(t[7] = at_add(t[5], t[6])) || !(t[8] = diagonal_of(t[7])))
-        goto done;
-    PyObject *h = at_ts(TN_OP_mul___Scalar, t[8], tn_value_double(0.5));
+    PyObject *h = at_ts(TN_OP_mul___Scalar, t[3], tn_value_double(0.5));
     if (!h)
         goto done;
     Py_DECREF(h);
-    if (!(t[9] = at_2(TN_OP_matmul, Q, t[7])))
+    if (!(t[4] = at_2(TN_OP_matmul, Q, t[2])))
         goto done;
-    if (gQ && !(t[10] = at_add(t[9], gQ)))
+    if (gQ && !(t[5] = at_add(t[4], gQ)))
         goto done;
-    if ((t[11] = at_mT(R)))
-        r = solve_triangular_call(t[11], gQ ? t[10] : t[9], 0, 0);
+    if ((t[6] = at_mT(R)))
+        r = solve_triangular_call(t[6], gQ ? t[5] : t[4], 0, 0);
+done:
+    tn_ag_release_temps(t, 8);
+    return r;
+}
+
+/* Wide A (m < n, real), through R's leading m x m block R1: gA = (Q tril(-X + X^H) R1^-H | 0) + Q gR
+ * with X as above; the adjoint of trilImInv, whose diagonal part is imaginary (nothing for real). */
+static PyObject *
+qr_backward_wide(PyObject *X, PyObject *gR, PyObject *Q, PyObject *R, int64_t m, int64_t n)
+{
+    PyObject *t[12] = {0}, *r = NULL;
+    TensorObject *rr = TN_T(R);
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, rr->sizes, sizeof(int64_t) * rr->ndim);
+    shape[rr->ndim - 1] = n - m;
+    if (!(t[0] = at_1(TN_OP_neg, X)) || !(t[1] = at_mT(t[0])) || !(t[2] = at_sub(t[0], t[1])) ||
+        !(t[3] = at_ts(TN_OP_tril, t[2], tn_value_int(0))) || !(t[4] = at_2(TN_OP_matmul, Q, t[3])) ||
+        !(t[5] = at_narrow(R, -1, 0, m)) || !(t[6] = at_mT(t[5])) || !(t[7] = solve_triangular_call(t[6], t[4], 0, 0)) ||
+        !(t[8] = tn_ag_op(TN_OP_new_zeros, (tn_value[]){tn_value_tensor(t[7]), tn_ag_value_ints_lit(shape, rr->ndim),
+                                                         NONE_V, NONE_V, NONE_V, NONE_V})))
+        goto done;
+    PyObject *parts[2] = {t[7], t[8]};
+    if (!(t[9] = tn_ag_op(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, 2}), tn_value_int(-1)})))
+        goto done;
+    if (!gR) {
+        r = Py_NewRef(t[9]);
+        goto done;
+    }
+    if ((t[10] = at_2(TN_OP_matmul, Q, gR)))
+        r = at_add(t[9], t[10]);
 done:
     tn_ag_release_temps(t, 12);
     return r;
 }
 
 /* upstream's checks (mode 'r' computes no Q; 'complete' with more rows than columns is not
- * differentiable), then for m >= n the formula above; m < n refuses by name. */
+ * differentiable), then X = gR R^H - Q^H gQ (its defined terms) for the tall or the wide rule. */
 PyObject *
 tn_fm_linalg_qr_backward(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R, const char *mode)
 {
@@ -2637,48 +2659,358 @@ tn_fm_linalg_qr_backward(PyObject *gQ, PyObject *gR, PyObject *Q, PyObject *R, c
     }
     if (!gQ && !gR)
         return NULL;
-    if (m >= n)
-        return qr_backward_tall(gQ, gR, Q, R);
-    /* A wide A's formula (upstream's, through R's first m columns) is not written yet: the same
-     * gradient derived through R2 = Q^H A2 rounds differently by more than upstream's own error */
-    tn_ag_refuse("linalg_qr_backward for more columns than rows is not implemented in torchnative",
-                 "the derivative of aten::linalg_qr");
-    return NULL;
+    PyObject *t[5] = {0}, *r = NULL, *X = NULL;
+    if (gQ && !((t[0] = at_mT(Q)) && (t[1] = at_2(TN_OP_matmul, t[0], gQ))))
+        goto done;
+    if (gR && !((t[2] = at_mT(R)) && (t[3] = at_2(TN_OP_matmul, gR, t[2]))))
+        goto done;
+    X = gQ && gR ? (t[4] = at_sub(t[3], t[1])) : gR ? t[3] : (t[4] = at_1(TN_OP_neg, t[1]));
+    if (X)
+        r = m >= n ? qr_backward_tall(X, gQ, Q, R) : qr_backward_wide(X, gR, Q, R, m, n);
+done:
+    tn_ag_release_temps(t, 5);
+    return r;
 }
 
-/* Square LU (m == n): P, L, U unpacked from the factorization, then gA = P L^-H (tril(L^H gL, -1) +
- * triu(gU U^H)) U^-H, the grad's strictly lower part reaching L and its upper part U. Rectangular
- * factorizations refuse by name. */
+/* a + b, or b alone when a is undefined (NULL); a - b, or -b */
+static PyObject *
+add_defined(PyObject *a, PyObject *b, int sub)
+{
+    if (!a)
+        return sub ? at_1(TN_OP_neg, b) : Py_NewRef(b);
+    return sub ? at_sub(a, b) : at_add(a, b);
+}
+
+static PyObject *
+cat2(PyObject *a, PyObject *b, int64_t dim)
+{
+    PyObject *parts[2] = {a, b};
+    return tn_ag_op(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, 2}), tn_value_int(dim)});
+}
+
+static PyObject *
+unit_upper_solve(PyObject *A, PyObject *B)   /* A^H upper unitriangular, from the left */
+{
+    return tn_ag_op(TN_OP_linalg_solve_triangular, (tn_value[]){tn_value_tensor(A), tn_value_tensor(B), tn_ag_value_bool(1),
+                                                                 tn_ag_value_bool(1), tn_ag_value_bool(1)});
+}
+
+/* upstream's linalg_lu_backward for A = P L U, L m x k, U k x n, k = min(m, n); gL or gU may be
+ * undefined (linalg.lu's outputs), lu_factor_ex's grad reaches both:
+ *   square  gA = P L^-H (tril(L^H gL, -1) + triu(gU U^H)) U^-H
+ *   wide    gA = P L^-H (tril(L^H gL - triu(gU) U^H, -1) U1^-H + triu(gU1) | gU2)
+ *   tall    gA = P (L1^-H triu(gU U^H - L^H tril(gL, -1)) + tril(gL1, -1) ; gL2) U^-H
+ * with X1, X2 a factor's leading k x k block and the rest (zeros for an undefined gU2 / gL2). */
+PyObject *
+tn_fm_linalg_lu_backward(PyObject *gL, PyObject *gU, PyObject *P, PyObject *L, PyObject *U, int pivot)
+{
+    if (!gL && !gU)
+        return NULL;
+    TensorObject *l = TN_T(L), *u = TN_T(U);
+    int64_t m = l->sizes[l->ndim - 2], n = u->sizes[u->ndim - 1], k = m < n ? m : n;
+    PyObject *t[16] = {0}, *r = NULL, *g = NULL;
+    if (m == n) {
+        if (gL && !((t[0] = at_mT(L)) && (t[1] = at_2(TN_OP_matmul, t[0], gL)) &&
+                    (t[2] = at_ts(TN_OP_tril, t[1], tn_value_int(-1)))))
+            goto done;
+        if (gU && !((t[3] = at_mT(U)) && (t[4] = at_2(TN_OP_matmul, gU, t[3])) &&
+                    (t[5] = at_ts(TN_OP_triu, t[4], tn_value_int(0))) && (t[6] = add_defined(t[2], t[5], 0))))
+            goto done;
+        if ((!t[3] && !(t[3] = at_mT(U))) || !(t[7] = solve_triangular_call(t[3], gU ? t[6] : t[2], 0, 0)) ||
+            (!t[0] && !(t[0] = at_mT(L))) || !(g = t[8] = unit_upper_solve(t[0], t[7])))
+            goto done;
+    } else if (m < n) {
+        if (gL && !((t[0] = at_mT(L)) && (t[1] = at_2(TN_OP_matmul, t[0], gL))))
+            goto done;
+        if (gU && !((t[2] = at_ts(TN_OP_triu, gU, tn_value_int(0))) && (t[3] = at_mT(U)) &&
+                    (t[4] = at_2(TN_OP_matmul, t[2], t[3])) && (t[5] = add_defined(t[1], t[4], 1))))
+            goto done;
+        if (!(t[6] = at_narrow(U, -1, 0, k)) || !(t[7] = at_mT(t[6])) ||
+            !(t[8] = at_ts(TN_OP_tril, gU ? t[5] : t[1], tn_value_int(-1))) || !(t[9] = solve_triangular_call(t[7], t[8], 0, 0)))
+            goto done;
+        if (gU && !((t[10] = at_narrow(gU, -1, 0, k)) && (t[11] = at_ts(TN_OP_triu, t[10], tn_value_int(0))) &&
+                    (t[12] = at_add(t[9], t[11])) && (t[13] = at_narrow(gU, -1, k, n - k)) && (t[14] = cat2(t[12], t[13], -1))))
+            goto done;
+        if ((!t[0] && !(t[0] = at_mT(L))) || !(g = t[15] = unit_upper_solve(t[0], gU ? t[14] : t[9])))
+            goto done;
+        if (!gU) {
+            /* the columns right of U's leading block get zeros */
+            if (!(t[10] = at_narrow(U, -1, k, n - k)) || !(t[11] = at_zeros_like(t[10], -1)) || !(g = t[12] = cat2(t[15], t[11], -1)))
+                goto done;
+        }
+    } else {
+        if (gU && !((t[0] = at_mT(U)) && (t[1] = at_2(TN_OP_matmul, gU, t[0]))))
+            goto done;
+        if (gL && !((t[2] = at_mT(L)) && (t[3] = at_ts(TN_OP_tril, gL, tn_value_int(-1))) &&
+                    (t[4] = at_2(TN_OP_matmul, t[2], t[3])) && (t[5] = add_defined(t[1], t[4], 1))))
+            goto done;
+        if (!(t[6] = at_narrow(L, -2, 0, k)) || !(t[7] = at_mT(t[6])) ||
+            !(t[8] = at_ts(TN_OP_triu, gL ? t[5] : t[1], tn_value_int(0))) || !(t[9] = unit_upper_solve(t[7], t[8])))
+            goto done;
+        if (gL && !((t[10] = at_narrow(gL, -2, 0, k)) && (t[11] = at_ts(TN_OP_tril, t[10], tn_value_int(-1))) &&
+                    (t[12] = at_add(t[9], t[11])) && (t[13] = at_narrow(gL, -2, k, m - k)) && (t[14] = cat2(t[12], t[13], -2))))
+            goto done;
+        if ((!t[0] && !(t[0] = at_mT(U))) || !(g = t[15] = solve_triangular_call(t[0], gL ? t[14] : t[9], 0, 0)))
+            goto done;
+        if (!gL) {
+            /* the rows below L's leading block get zeros */
+            if (!(t[10] = at_narrow(L, -2, k, m - k)) || !(t[11] = at_zeros_like(t[10], -1)) || !(g = t[12] = cat2(t[15], t[11], -2)))
+                goto done;
+        }
+    }
+    r = pivot ? at_2(TN_OP_matmul, P, g) : Py_NewRef(g);
+done:
+    tn_ag_release_temps(t, 16);
+    return r;
+}
+
+/* P, L, U unpacked from the factorization; grad's first k columns reach L and its first k rows U */
 PyObject *
 tn_fm_lu_factor_ex_backward(PyObject *grad, PyObject *LU, PyObject *pivs, int pivot)
 {
     if (!grad)
         return NULL;
     TensorObject *lu = TN_T(LU);
-    if (lu->sizes[lu->ndim - 1] != lu->sizes[lu->ndim - 2]) {
-        tn_ag_refuse("lu_factor_ex_backward for a rectangular input is not implemented in torchnative",
-                     "the derivative of aten::linalg_lu_factor_ex");
-        return NULL;
-    }
-    PyObject *t[12] = {0}, *r = NULL, *plu = tn_ag_op(TN_OP_lu_unpack, (tn_value[]){tn_value_tensor(LU), tn_value_tensor(pivs),
+    int64_t m = lu->sizes[lu->ndim - 2], n = lu->sizes[lu->ndim - 1], k = m < n ? m : n;
+    PyObject *t[2] = {0}, *r = NULL, *plu = tn_ag_op(TN_OP_lu_unpack, (tn_value[]){tn_value_tensor(LU), tn_value_tensor(pivs),
                                                                                    tn_ag_value_bool(1), tn_ag_value_bool(pivot)});
     if (!plu)
         return NULL;
     PyObject *P = PyTuple_GetItem(plu, 0), *L = PyTuple_GetItem(plu, 1), *U = PyTuple_GetItem(plu, 2);
-    if (!P || !L || !U)
-        goto done;
-    if (!(t[0] = at_mT(L)) || !(t[1] = at_2(TN_OP_matmul, t[0], grad)) || !(t[2] = at_ts(TN_OP_tril, t[1], tn_value_int(-1))) ||
-        !(t[3] = at_mT(U)) || !(t[4] = at_2(TN_OP_matmul, grad, t[3])) || !(t[5] = at_ts(TN_OP_triu, t[4], tn_value_int(0))) ||
-        !(t[6] = at_add(t[2], t[5])) || !(t[7] = solve_triangular_call(t[3], t[6], 0, 0)) ||
-        !(t[8] = tn_ag_op(TN_OP_linalg_solve_triangular, (tn_value[]){tn_value_tensor(t[0]), tn_value_tensor(t[7]),
-                                                                       tn_ag_value_bool(1), tn_ag_value_bool(1),
-                                                                       tn_ag_value_bool(1)})))
-        goto done;
-    r = pivot ? at_2(TN_OP_matmul, P, t[8]) : Py_NewRef(t[8]);
-done:
-    tn_ag_release_temps(t, 12);
+    if (P && L && U && (t[0] = at_narrow(grad, -1, 0, k)) && (t[1] = at_narrow(grad, -2, 0, k)))
+        r = tn_fm_linalg_lu_backward(t[0], t[1], P, L, U, pivot);
+    tn_ag_release_temps(t, 2);
     Py_DECREF(plu);
     return r;
+}
+
+/* lu_unpack: L's strictly lower part and U's upper part come from LU_data's leading k x k block
+ * (k = min(m, n)); the rows below it (tall) reach L, the columns right of it (wide) reach U. */
+PyObject *
+tn_fm_lu_unpack_backward(PyObject *L_grad, PyObject *U_grad, int64_t m, int64_t n)
+{
+    if (!L_grad && !U_grad)
+        return NULL;
+    int64_t k = m < n ? m : n;
+    PyObject *t[6] = {0}, *r = NULL;
+    if (L_grad && U_grad) {
+        if (m == n) {
+            if ((t[0] = at_ts(TN_OP_tril, L_grad, tn_value_int(-1))) && (t[1] = at_ts(TN_OP_triu, U_grad, tn_value_int(0))))
+                r = at_add(t[0], t[1]);
+            goto done;
+        }
+        /* A1 = tril(gL1, -1) + triu(gU1), then the rest of the taller or the wider factor */
+        if (!(t[0] = m == k ? Py_NewRef(L_grad) : at_narrow(L_grad, -2, 0, k)) ||
+            !(t[1] = at_ts(TN_OP_tril, t[0], tn_value_int(-1))) ||
+            !(t[2] = n == k ? Py_NewRef(U_grad) : at_narrow(U_grad, -1, 0, k)) ||
+            !(t[3] = at_ts(TN_OP_triu, t[2], tn_value_int(0))) || !(t[4] = at_add(t[1], t[3])) ||
+            !(t[5] = m > n ? at_narrow(L_grad, -2, k, m - k) : at_narrow(U_grad, -1, k, n - k)))
+            goto done;
+        PyObject *parts[2] = {t[4], t[5]};
+        r = tn_ag_op(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, 2}), tn_value_int(m > n ? -2 : -1)});
+        goto done;
+    }
+    /* one factor's gradient: zeros where the other factor's part of LU_data lies outside it */
+    PyObject *g = L_grad ? L_grad : U_grad;
+    int fits = L_grad ? m >= n : n >= m, dim = L_grad ? -1 : -2;
+    if (!(t[0] = L_grad ? at_ts(TN_OP_tril, g, tn_value_int(-1)) : at_ts(TN_OP_triu, g, tn_value_int(0))))
+        goto done;
+    if (fits) {
+        r = Py_NewRef(t[0]);
+        goto done;
+    }
+    TensorObject *gt = TN_T(g);
+    int64_t size[TN_MAX_NDIM];
+    memcpy(size, gt->sizes, sizeof(int64_t) * gt->ndim);
+    size[gt->ndim + dim] = L_grad ? n - m : m - n;
+    if (!(t[1] = at_zeros(size, gt->ndim, tn_ag_options_of(g))))
+        goto done;
+    PyObject *parts[2] = {t[0], t[1]};
+    r = tn_ag_op(TN_OP_cat, (tn_value[]){tn_ag_value_tensors((tn_tensors){parts, 2}), tn_value_int(dim)});
+done:
+    tn_ag_release_temps(t, 6);
+    return r;
+}
+
+/* ---- householder_product_backward ----
+ * Note [Householder product backward]: upstream's algorithm (FunctionsManual.cpp, the notes above
+ * apply_simple_transformation). Q = H_1 ... H_k with H_i = I - tau_i v_i v_i^H; with
+ * K_i = H_i_plus grad^H H_i_minus (the reflectors after and before H_i), v_i's gradient is
+ * -tau_i (v_i^H K_i)^H - tau_i K_i v_i and tau_i's is -v_i^H K_i v_i. K_{i+1} = H_{i+1}^-1 K_i H_i,
+ * and H(tau)^-1 = H(sigma) with sigma = tau / (tau ||v||^2 - 1), so each step is two rank-one
+ * updates (it assumes every tau_i ||v_i||^2 != 1, as geqrf's taus satisfy). Outside grad mode
+ * the updates write K in place over the rows / columns i.. where v_i is nonzero, as upstream's;
+ * in grad mode (create_graph) they are out of place so the graph records them. flip_order (ormqr's
+ * right-multiplied case) walks the reflectors from the last. */
+
+/* (I - t u v^H) K (left) or K (I - t u v^H) (right); in place over the rows / columns k.. */
+static PyObject *
+hh_transform(PyObject *K, PyObject *u_full, PyObject *v_full, PyObject *t, int64_t m, int64_t k, int in_place, int left)
+{
+    PyObject *x[8] = {0}, *r = NULL;
+    if (in_place) {
+        if (!(x[0] = at_narrow(u_full, -2, k, m - k)) || !(x[1] = at_narrow(v_full, -2, k, m - k)) ||
+            !(x[2] = at_unsqueeze(t, -1)) || !(x[3] = at_narrow(K, left ? -2 : -1, k, m - k)))
+            goto done;
+        if (left) {
+            /* K[k:] -= (t v) (v_full[k:]^H K[k:]) */
+            if (!(x[4] = at_mT(x[1])) || !(x[5] = at_2(TN_OP_matmul, x[4], x[3])) || !(x[6] = at_mul(x[2], x[0])) ||
+                !(x[7] = at_mul(x[6], x[5])))
+                goto done;
+        } else {
+            /* K[:, k:] -= (K[:, k:] (t v_full[k:])) u[k:]^H */
+            if (!(x[4] = at_mul(x[2], x[1])) || !(x[5] = at_2(TN_OP_matmul, x[3], x[4])) || !(x[6] = at_mT(x[0])) ||
+                !(x[7] = at_mul(x[5], x[6])))
+                goto done;
+        }
+        PyObject *s = tn_ag_op(TN_OP_sub___Tensor, (tn_value[]){tn_value_tensor(x[3]), tn_value_tensor(x[7]), tn_value_int(1)});
+        if (!s)
+            goto done;
+        Py_DECREF(s);
+        r = Py_NewRef(K);
+    } else {
+        if (!(x[0] = at_unsqueeze(t, -1)) || !(x[1] = at_mul(x[0], u_full)) || !(x[2] = at_mT(v_full)))
+            goto done;
+        if (left ? !((x[3] = at_2(TN_OP_matmul, x[2], K)) && (x[4] = at_mul(x[1], x[3])))
+                 : !((x[3] = at_2(TN_OP_matmul, K, x[1])) && (x[4] = at_mul(x[3], x[2]))))
+            goto done;
+        r = at_sub(K, x[4]);
+    }
+done:
+    tn_ag_release_temps(x, 8);
+    return r;
+}
+
+/* v_i's and tau_i's gradients from K (v_full: column i of the unit lower input, t: tau[..., i:i+1]),
+ * written into column i of gin and entry i of gtau */
+static int
+hh_update_grad(PyObject *gin, PyObject *gtau, PyObject *K, PyObject *v_full, PyObject *t, int64_t m, int64_t i)
+{
+    PyObject *x[18] = {0};
+    int rc = -1;
+    if (!(x[0] = at_narrow(v_full, -2, i, m - i)) || !(x[1] = at_mT(x[0])) || !(x[2] = at_narrow(K, -2, i, m - i)) ||
+        !(x[3] = at_2(TN_OP_matmul, x[1], x[2])) || !(x[4] = at_narrow(K, -1, i, m - i)) ||
+        !(x[5] = at_2(TN_OP_matmul, x[4], x[0])) || !(x[6] = at_unsqueeze(t, -1)) || !(x[7] = at_1(TN_OP_neg, x[6])) ||
+        !(x[8] = at_mul(x[7], x[3])) || !(x[9] = at_ts(TN_OP_squeeze__dim, x[8], tn_value_int(-2))) ||
+        !(x[10] = at_mul(x[6], x[5])) || !(x[11] = at_ts(TN_OP_squeeze__dim, x[10], tn_value_int(-1))) ||
+        !(x[12] = at_sub(x[9], x[11])) || !(x[13] = at_narrow(x[3], -1, i, m - i)) ||
+        !(x[14] = at_2(TN_OP_matmul, x[13], x[0])) || !(x[15] = at_1(TN_OP_neg, x[14])))
+        goto done;
+    /* tau's gradient is [..., 1, 1]: two squeezes to the selected entry's shape */
+    if (!(x[16] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(gin), tn_value_int(-1), tn_value_int(i)})) ||
+        !(x[17] = tn_ag_op(TN_OP_select__int, (tn_value[]){tn_value_tensor(gtau), tn_value_int(-1), tn_value_int(i)})))
+        goto done;
+    PyObject *c = tn_ag_op(TN_OP_copy_, (tn_value[]){tn_value_tensor(x[16]), tn_value_tensor(x[12]), tn_ag_value_bool(0)});
+    if (!c)
+        goto done;
+    Py_DECREF(c);
+    TN_SETREF(x[15], at_ts(TN_OP_squeeze__dim, x[15], tn_value_int(-1)));
+    if (x[15])
+        TN_SETREF(x[15], at_ts(TN_OP_squeeze__dim, x[15], tn_value_int(-1)));
+    if (!x[15] || !(c = tn_ag_op(TN_OP_copy_, (tn_value[]){tn_value_tensor(x[17]), tn_value_tensor(x[15]), tn_ag_value_bool(0)})))
+        goto done;
+    Py_DECREF(c);
+    rc = 0;
+done:
+    tn_ag_release_temps(x, 18);
+    return rc;
+}
+
+/* K <- H(t_i) K (left) or K H(t_i) (right), H(t_i) = I - t_i v_i v_i^H with v_i column i of input */
+static int
+hh_apply(PyObject **K, PyObject *input, PyObject *t, int64_t m, int64_t i, int in_place, int left)
+{
+    PyObject *v = at_narrow(input, -1, i, 1), *ti = v ? at_narrow(t, -1, i, 1) : NULL;
+    if (ti)
+        TN_SETREF(*K, hh_transform(*K, v, v, ti, m, i, in_place, left));
+    Py_XDECREF(v);
+    Py_XDECREF(ti);
+    return ti && *K ? 0 : -1;
+}
+
+/* See Note [Householder product backward] */
+static int
+householder_backward(PyObject **out, PyObject *grad, PyObject *result, PyObject *input_, PyObject *tau, int flip_order)
+{
+    TensorObject *in = TN_T(input_), *ta = TN_T(tau);
+    int64_t m = in->sizes[in->ndim - 2], k = ta->sizes[ta->ndim - 1], rows = -2;
+    int in_place = !tn_ag_grad_mode(), apply_left = !flip_order, rc = -1;
+    PyObject *t[12] = {0}, *K = NULL, *f;
+    /* the forward reads the strictly lower part and takes the diagonal as ones */
+    if (!(t[0] = at_ts(TN_OP_tril, input_, tn_value_int(-1))) || !(t[1] = diagonal_of(t[0])) ||
+        !(f = at_ts(TN_OP_fill___Scalar, t[1], tn_value_double(1.0))))
+        goto done;
+    Py_DECREF(f);
+    /* sigma: H(sigma_i) = H(tau_i)^-1 */
+    if (!(t[2] = at_narrow(t[0], -1, 0, k)) || !(t[3] = at_mul(t[2], t[2])) || !(t[4] = at_sum_dims(t[3], &rows, 1, 0)) ||
+        !(t[5] = at_mul(tau, t[4])) ||
+        !(t[6] = tn_ag_op(TN_OP_sub__Scalar, (tn_value[]){tn_value_tensor(t[5]), tn_value_double(1.0), tn_value_int(1)})) ||
+        !(t[7] = at_div(tau, t[6])))
+        goto done;
+    PyObject *input = t[0], *sigma = t[7];
+    int64_t first = flip_order ? k - 1 : 0, last = flip_order ? 0 : k - 1, step = flip_order ? -1 : 1;
+    /* K = result grad^H, then K <- H_first^-1 K */
+    if (!(t[8] = at_mT(grad)) || !(K = at_2(TN_OP_matmul, result, t[8])) ||
+        hh_apply(&K, input, sigma, m, first, in_place, apply_left) < 0)
+        goto done;
+    if (!(t[9] = at_zeros_like(input_, -1)) || !(t[10] = at_zeros_like(tau, -1)))
+        goto done;
+    for (int64_t i = first;; i += step) {
+        PyObject *v = at_narrow(input, -1, i, 1), *ti = v ? at_narrow(tau, -1, i, 1) : NULL;
+        int bad = !ti || hh_update_grad(t[9], t[10], K, v, ti, m, i) < 0;
+        Py_XDECREF(v);
+        Py_XDECREF(ti);
+        if (bad)
+            goto done;
+        if (i == last)
+            break;
+        /* K <- H_{i+1}^-1 K H_i */
+        if (hh_apply(&K, input, sigma, m, i + step, in_place, apply_left) < 0 ||
+            hh_apply(&K, input, tau, m, i, in_place, !apply_left) < 0)
+            goto done;
+    }
+    /* the forward reads only the strictly lower part: so is the gradient */
+    if (!(f = at_ts(TN_OP_tril_, t[9], tn_value_int(-1))))
+        goto done;
+    Py_DECREF(f);
+    out[0] = Py_NewRef(t[9]);
+    out[1] = Py_NewRef(t[10]);
+    rc = 0;
+done:
+    Py_XDECREF(K);
+    tn_ag_release_temps(t, 12);
+    return rc;
+}
+
+/* Note [Householder product backward in double]: upstream's float32 backward rounds each of its
+ * 2k rank-one updates of K, and its tau gradient lands several ulps from the float64 answer, where
+ * exactly depending on the last bits of the forward's result. Ours differs from upstream's by
+ * rounding (Note [float32 through double LAPACK]), so running upstream's float32 ops on it matches
+ * upstream only to that algorithm error, not to upstream's own, which can be smaller by luck:
+ * op_backward/linalg_householder_product/bwd_square's tau[0] is 1.5e-6 from float64 that way
+ * against upstream's 2e-7 (the same ops on our result in float64: 4e-9). So float32 widens to
+ * float64 for the backward and rounds once at the end, as the forward does; the widening goes
+ * through the door (to.dtype), so create_graph records it with the rest. */
+int
+tn_fm_householder_product_backward(PyObject **out, PyObject *grad, PyObject *result, PyObject *input_, PyObject *tau,
+                                   int flip_order)
+{
+    out[0] = out[1] = NULL;
+    if (!grad || TN_T(input_)->numel == 0 || TN_T(tau)->numel == 0)
+        return 0;
+    if (TN_T(grad)->dtype != TN_DTYPE_F32)
+        return householder_backward(out, grad, result, input_, tau, flip_order);
+    PyObject *w[6] = {0};
+    int rc = -1;
+    if ((w[0] = at_to_dtype(grad, TN_DTYPE_F64)) && (w[1] = at_to_dtype(result, TN_DTYPE_F64)) &&
+        (w[2] = at_to_dtype(input_, TN_DTYPE_F64)) && (w[3] = at_to_dtype(tau, TN_DTYPE_F64)) &&
+        householder_backward(w + 4, w[0], w[1], w[2], w[3], flip_order) == 0 &&
+        (out[0] = at_to_dtype(w[4], TN_DTYPE_F32)) && (out[1] = at_to_dtype(w[5], TN_DTYPE_F32)))
+        rc = 0;
+    if (rc < 0)
+        tn_ag_release_temps(out, 2);
+    tn_ag_release_temps(w, 6);
+    return rc;
 }
 
 /* max_pool_double_backward: grad (the gradient of max pooling's input) read at the pooled

@@ -802,6 +802,29 @@ add("linalg_tensorsolve", {"0": "torch.linalg.tensorsolve(randn(6, 4, 3, 2, seed
                            "dims": "torch.linalg.tensorsolve(randn(3, 2, 6, 4, seed=3), randn(6, 4, seed=4), dims=(0, 1))"})
 add("lu_unpack", {"0": f"torch.lu_unpack(*torch.linalg.lu_factor({SQA}))", "wide": "torch.lu_unpack(*torch.linalg.lu_factor(randn(3, 5, seed=3)))"})
 add("linalg_lu", {"0": f"torch.linalg.lu({SQT})", "tall": "torch.linalg.lu(randn(2, 5, 3, seed=3))"})
+# lu_unpack's gradient reaches LU_data through L's strictly lower and U's upper part (the LU data
+# need not come from a factorization: any matrix unpacks); pivots from lu_factor of its shape
+LUP = "torch.linalg.lu_factor(randn({s}, seed=4))[1]"
+add("lu_unpack_backward", {
+    name: VJ.format(x=f"randn({shape}, seed=3)", call=f"torch.lu_unpack(x, {LUP.format(s=shape)}){sel}")
+    for name, shape, sel in (("square", "3, 3", ""), ("wide", "3, 5", ""), ("tall", "5, 3", ""),
+                             ("batched_wide", "2, 3, 4", ""), ("wide_L", "3, 5", "[1]"), ("wide_U", "3, 5", "[2]"),
+                             ("tall_L", "5, 3", "[1]"), ("tall_U", "5, 3", "[2]"), ("square_U", "3, 3", "[2]"))})
+# linalg_lu records upstream's LinalgLuBackward0 (decomposed): linalg_lu_backward's square, wide and
+# tall rules, with L's or U's gradient alone (the other factor's part of A then gets zeros)
+add("linalg_lu_backward", {
+    name: VJ.format(x=f"randn({shape}, seed=3)", call=f"torch.linalg.lu(x){sel}")
+    for name, shape, sel in (("square", "3, 3", ""), ("wide", "3, 5", ""), ("tall", "5, 3", ""),
+                             ("batched_tall", "2, 4, 3", ""), ("square_L", "3, 3", "[1]"), ("square_U", "3, 3", "[2]"),
+                             ("wide_L", "3, 5", "[1]"), ("wide_U", "3, 5", "[2]"), ("tall_L", "5, 3", "[1]"),
+                             ("tall_U", "5, 3", "[2]"))})
+add("linalg_lu_backward", {"t": VJ.format(x="make((4, 3), layout='t', seed=3)", call="torch.linalg.lu(x)"),
+                           "double_wide": "a = randn(3, 5, seed=3); requires_grad(a); "
+                                          "out = vjp(vjp(torch.linalg.lu(a), [a], create_graph=True), [a])",
+                           "no_pivot": VJ.format(x="randn(3, 3, seed=3)", call="torch.linalg.lu(x, pivot=False)")})
+add("lu_unpack_backward", {"data_only": VJ.format(x="randn(4, 3, seed=3)", call=f"torch.lu_unpack(x, {LUP.format(s='4, 3')}, unpack_pivots=False)"),
+                           "double_lu_factor": "a = randn(3, 5, seed=3); requires_grad(a); "
+                                               "out = vjp(vjp(torch.linalg.lu_factor_ex(a), [a], create_graph=True), [a])"})
 add("orgqr", {"0": "torch.orgqr(*torch.geqrf(randn(4, 3, seed=3)))"})
 # ---- spectral: stft / istft through torch._refs, hann_window through torch._decomp ----
 S = "randn(2, 64, seed=11)"

@@ -275,6 +275,37 @@ hand("linalg_cholesky_ex", {
     "bwd": (f"m = {mk((2, 3, 3), 1)}", f"{A}.linalg_cholesky_ex({SPD_OF})", "m"),
     "bwd_upper": (f"m = {mk((2, 3, 3), 1)}", f"{A}.linalg_cholesky_ex({SPD_OF}, upper=True)", "m"),
     "bwd_t": (f"m = {mk((3, 3), 1, layout='t')}", f"torch.linalg.cholesky({SPD_OF})", "m")})
+# double backward through the QR and Householder-product helpers (ops/autograd_manual.c composes
+# them at the door, so create_graph records their ops): the gradient of the first vjp's gradients
+# for a second cotangent. The square Householder case is float64: in float32 its tau gradient sums
+# two paths (through tau and through the saved result), each rounded to float32 where it leaves a
+# node, and lands 7.6e-7 from float64 where the derived bound of its three elements is 7.5e-7
+# (upstream's own error there is 2e-7)
+VT = f"v = {mk((4, 3), 1)}; tau = {mk((2,), 2)}"
+hand("linalg_householder_product", {
+    "bwd_double": (VT, f"vjp({A}.linalg_householder_product(v, tau), [v, tau], create_graph=True)", "v, tau"),
+    "bwd_double_square_f64": (f"v = {mk((3, 3), 1, dt='float64')}; tau = {mk((3,), 2, dt='float64')}",
+                              f"vjp({A}.linalg_householder_product(v, tau), [v, tau], create_graph=True)", "v, tau")},
+     f64=False)
+# the wide QR with one output's gradient undefined, the rectangular LU batched and transposed
+hand("linalg_qr", {
+    "bwd_wide_q_only": (f"m = {mk((3, 5), 1)}", f"{A}.linalg_qr(m)[0]", "m"),
+    "bwd_wide_r_only": (f"m = {mk((3, 5), 1)}", f"{A}.linalg_qr(m)[1]", "m"),
+    "bwd_wide_batched_t": (f"m = {mk((2, 3, 5), 1, layout='t')}", f"{A}.linalg_qr(m)", "m")}, f64=False)
+hand("linalg_lu_factor_ex", {
+    "bwd_wide_batched": (f"m = {mk((2, 3, 5), 1)}", f"{A}.linalg_lu_factor_ex(m)", "m"),
+    "bwd_tall_t": (f"m = {mk((5, 3), 1, layout='t')}", f"{A}.linalg_lu_factor_ex(m)", "m"),
+    # double backward: the helper unpacks the factorization with lu_unpack, whose own gradient
+    # reaches LU (schemas/autograd_compositions.yaml, decomposed)
+    "bwd_double": (f"m = {mk((3, 3), 1)}", f"vjp({A}.linalg_lu_factor_ex(m), [m], create_graph=True)", "m"),
+    "bwd_double_wide": (f"m = {mk((3, 5), 1)}", f"vjp({A}.linalg_lu_factor_ex(m), [m], create_graph=True)", "m"),
+    "bwd_double_tall": (f"m = {mk((5, 3), 1)}", f"vjp({A}.linalg_lu_factor_ex(m), [m], create_graph=True)", "m")},
+     f64=False)
+hand("linalg_qr", {
+    "bwd_double": (f"m = {mk((4, 3), 1)}", f"vjp({A}.linalg_qr(m), [m], create_graph=True)", "m"),
+    "bwd_double_wide": (f"m = {mk((3, 5), 1)}", f"vjp({A}.linalg_qr(m), [m], create_graph=True)", "m"),
+    "bwd_double_wide_q": (f"m = {mk((2, 3, 5), 1)}", f"vjp({A}.linalg_qr(m)[0], [m], create_graph=True)", "m")},
+     f64=False)
 
 # mean and rstd from the forward (not differentiable: upstream's not_implemented)
 LN = (f"x = {mk((2, 3, 4), 1)}; w = {mk((4,), 2)}; b = {mk((4,), 3)}; g = {mk((2, 3, 4), 4)}; "

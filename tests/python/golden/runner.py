@@ -353,16 +353,17 @@ def cotangent(like: torch.Tensor, k: int) -> torch.Tensor:
     return v.reshape(like.shape).to(like.dtype)
 
 
-def vjp(r, inputs):
+def vjp(r, inputs, create_graph: bool = False):
     """A backward case's answer: gradients of r's outputs that require grad with respect to the
     inputs that require grad, for deterministic cotangents; None where an input is not reached.
-    What upstream's torch.autograd.grad computes is the oracle."""
+    What upstream's torch.autograd.grad computes is the oracle. With create_graph the gradients
+    record their own graph (a double backward case differentiates them again)."""
     outs = [t for t in _tensors_in(r) if t.requires_grad]
     ins = [t for t in inputs if isinstance(t, torch.Tensor) and t.requires_grad]
     if not outs or not ins:
         return ("no gradient", [t.requires_grad for t in _tensors_in(r)])
     cots = [cotangent(o, i) for i, o in enumerate(outs)]
-    grads = torch.autograd.grad(outs, ins, cots, allow_unused=True)
+    grads = torch.autograd.grad(outs, ins, cots, allow_unused=True, create_graph=create_graph)
     # upstream answers some gradients (sgn's) with an efficient zero tensor, which has no storage
     # to read: compared as the zeros it stands for
     return tuple(torch.zeros(g.shape, dtype=g.dtype) if g is not None and g._is_zerotensor() else g for g in grads)

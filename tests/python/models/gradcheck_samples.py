@@ -243,6 +243,16 @@ HAND = {
                      "(lambda w, v: (w, v.abs()))(*torch.ops.aten._linalg_eigh(a0 + a0.mT))"),
     "_linalg_svd": (f"a0 = {F((4, 3), 1)}; ",
                     "(lambda U, S, Vh: (S, U @ Vh))(*torch.ops.aten._linalg_svd(a0))"),
+    # QR and LU of tall, wide and square inputs (each shape has its own rule); Householder products
+    # of a tall and a square batch of reflectors
+    "linalg_qr": (f"a0 = {F((4, 3), 1)}; a1 = {F((3, 5), 2)}; a2 = {F((2, 3, 5), 3)}; ",
+                  "(*torch.ops.aten.linalg_qr(a0), *torch.ops.aten.linalg_qr(a1), "
+                  "*torch.ops.aten.linalg_qr(a2, 'complete'))"),
+    "linalg_lu_factor_ex": (f"a0 = {F((3, 3), 1)}; a1 = {F((3, 5), 2)}; a2 = {F((2, 5, 3), 3)}; ",
+                            "tuple(torch.ops.aten.linalg_lu_factor_ex(a)[0] for a in (a0, a1, a2))"),
+    "linalg_householder_product": (f"a0 = {F((4, 3), 1)}; a1 = {F((2,), 2)}; a2 = {F((2, 3, 3), 3)}; a3 = {F((2, 3), 4)}; ",
+                                   "(torch.ops.aten.linalg_householder_product(a0, a1), "
+                                   "torch.ops.aten.linalg_householder_product(a2, a3))"),
 }
 
 # overload -> why it has no gradcheck sample. Each reason is checked where it can be: an
@@ -329,7 +339,7 @@ UPSTREAM_FAILS = {
 
 # Ours fails where the oracle column says so, kept here so a fix or a new failure shows: the 12
 # that upstream fails too (as_strided_scatter with upstream's formula and upstream's Jacobian
-# mismatch), and two linalg derivatives not written yet.
+# mismatch), and one linalg derivative not written yet.
 OURS_PINNED = {
     'igamma': "NotImplementedError: the derivative for 'igamma: input' is not implemented.",
     'igammac': "NotImplementedError: the derivative for 'igammac: input' is not implemented.",
@@ -347,8 +357,7 @@ OURS_PINNED = {
     'logit_backward': 'RuntimeError: derivative for aten::logit_backward is not implemented',
     'normal.Tensor_float': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
     'normal.float_Tensor': 'GradcheckError: Jacobian mismatch for output 0 with respect to input 0,',
-    # derivatives not written yet (refused by name): svd_backward (its formula narrows grad_U and
-    # grad_Vh, which codegen/autograd.py does not translate) and householder_product_backward
+    # a derivative not written yet (refused by name): svd_backward (its formula narrows grad_U and
+    # grad_Vh, which codegen/autograd.py does not translate)
     '_linalg_svd': 'RuntimeError: derivative for aten::_linalg_svd is not implemented',
-    'linalg_householder_product': 'NotImplementedError: derivative for aten::linalg_householder_product is not implemented in torchnative (no ATen overload householder_product_backward(T, T, T, T))',
 }
