@@ -414,6 +414,118 @@ tn_gemm(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
     return gemm_float(&j, batch);
 }
 
+/* ---- float32 products summed in double ---- */
+
+/* Note [Double-accumulated GEMM]
+ * The product of two float32 values is exact in double (24 + 24 significand bits fit in 53), so
+ * summing the products in double and rounding to float32 once gives the exact sum to within half
+ * an ulp of the result plus k double roundings (k 2^-53 of the terms' magnitudes), whatever the
+ * cancellation: an error no float32 summation order reaches. Where a float32 result has to stay
+ * as close to float64 as upstream's own float32 sum happens to land, an order that only rounds
+ * differently is not enough (conv3d: Note [Convolution sums] in ops/conv.c). A tile is 4 rows x 8
+ * columns in eight 4-lane double accumulators (AVX2+FMA); the portable loop adds the same
+ * products in the same order, and since each product is exact an FMA and a multiply-then-add
+ * round alike: both paths give the same bits. Threads take strips of columns. */
+
+enum { DACC_MR = 4, DACC_NR = 8, DACC_STRIP = 64 };
+
+typedef struct {
+    int64_t m, n, k, lda, ldb, c_sm, c_sn;
+    const float *a, *b;
+    const double *init;
+    float *c;
+    int simd;
+} dacc_job;
+
+/* rows [i0, i0+mm) x columns [j0, j0+nn), one element at a time */
+static void
+dacc_tile__scalar(const dacc_job *j, int64_t i0, int64_t mm, int64_t j0, int64_t nn)
+{
+    for (int64_t i = i0; i < i0 + mm; i++) {
+        const float *ar = j->a + i * j->lda;
+        for (int64_t q = j0; q < j0 + nn; q++) {
+            double s = j->init ? j->init[i] : 0.0;
+            for (int64_t p = 0; p < j->k; p++)
+                s += (double)ar[p] * (double)j->b[p * j->ldb + q];
+            j->c[i * j->c_sm + q * j->c_sn] = (float)s;
+        }
+    }
+}
+
+#if TN_X86
+/* rows [i0, i0+mm) (mm <= 4: the missing rows repeat the first and are not stored) x 8 columns */
+TN_TARGET_AVX2 static void
+dacc_tile__avx2(const dacc_job *j, int64_t i0, int64_t mm, int64_t j0)
+{
+    const float *ar[DACC_MR];
+    __m256d acc[DACC_MR][2];
+    for (int r = 0; r < DACC_MR; r++) {
+        int64_t i = r < mm ? i0 + r : i0;
+        ar[r] = j->a + i * j->lda;
+        acc[r][0] = acc[r][1] = _mm256_set1_pd(j->init ? j->init[i] : 0.0);
+    }
+    const float *b = j->b + j0;
+    for (int64_t p = 0; p < j->k; p++) {
+        __m256 bv = _mm256_loadu_ps(b + p * j->ldb);
+        __m256d b0 = _mm256_cvtps_pd(_mm256_castps256_ps128(bv));
+        __m256d b1 = _mm256_cvtps_pd(_mm256_extractf128_ps(bv, 1));
+        for (int r = 0; r < DACC_MR; r++) {
+            __m256d w = _mm256_set1_pd((double)ar[r][p]);
+            acc[r][0] = _mm256_fmadd_pd(w, b0, acc[r][0]);
+            acc[r][1] = _mm256_fmadd_pd(w, b1, acc[r][1]);
+        }
+    }
+    for (int64_t r = 0; r < mm; r++) {
+        float t[DACC_NR];
+        _mm_storeu_ps(t, _mm256_cvtpd_ps(acc[r][0]));
+        _mm_storeu_ps(t + 4, _mm256_cvtpd_ps(acc[r][1]));
+        float *cr = j->c + (i0 + r) * j->c_sm + j0 * j->c_sn;
+        for (int q = 0; q < DACC_NR; q++)
+            cr[q * j->c_sn] = t[q];
+    }
+}
+#endif
+
+static void
+dacc_strips(void *ctx, int64_t begin, int64_t end)
+{
+    const dacc_job *j = ctx;
+    int64_t hi = end * DACC_STRIP < j->n ? end * DACC_STRIP : j->n;
+    for (int64_t j0 = begin * DACC_STRIP; j0 < hi; j0 += DACC_NR) {
+        int64_t nn = hi - j0 < DACC_NR ? hi - j0 : DACC_NR;
+        for (int64_t i0 = 0; i0 < j->m; i0 += DACC_MR) {
+            int64_t mm = j->m - i0 < DACC_MR ? j->m - i0 : DACC_MR;
+#if TN_X86
+            if (j->simd && nn == DACC_NR) {
+                dacc_tile__avx2(j, i0, mm, j0);
+                continue;
+            }
+#endif
+            dacc_tile__scalar(j, i0, mm, j0, nn);
+        }
+    }
+}
+
+tn_status
+tn_gemm_f32_f64acc(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
+                   const double *init, float *c, int64_t c_sm, int64_t c_sn)
+{
+    if (m < 0 || n < 0 || k < 0)
+        return TN_ERR_VALUE;
+    if (m == 0 || n == 0)
+        return TN_OK;
+    /* the GEMM's ISA choice (TN_GEMM_ISA=scalar forces the portable loop here too) */
+    dacc_job j = {m, n, k, lda, ldb, c_sm, c_sn, a, b, init, c, tn_gemm_isa() >= TN_GEMM_ISA_AVX2};
+    int64_t strips = (n + DACC_STRIP - 1) / DACC_STRIP;
+    double per_strip = (double)m * (double)DACC_STRIP * (double)(k + 1);
+    int64_t grain = (int64_t)(65536.0 / per_strip) + 1;
+    if (strips <= grain)
+        dacc_strips(&j, 0, strips);
+    else
+        tn_parallel_for(strips, grain, dacc_strips, &j);
+    return TN_OK;
+}
+
 /* ---- Linear ---- */
 
 tn_status
