@@ -778,11 +778,18 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
     }
     int nd = query->ndim > key->ndim ? query->ndim : key->ndim;
     nd = value->ndim > nd ? value->ndim : nd;
-    if (nd <= 4 && query->ndim >= 2 && key->ndim >= 2 && value->ndim >= 2 &&
-        (query->ndim < 4 || key->ndim < 4 || value->ndim < 4)) {
+    int same = (nd == 2 || nd == 3) && query->ndim == nd && key->ndim == nd && value->ndim == nd;
+    /* dims that differ (a 3-D query against 4-D keys): floating inputs of one dtype whose head
+     * and sequence sizes fit; anything else stays refused by sdpa()'s 4-D check */
+    int mixed = !same && nd <= 4 && query->ndim >= 2 && key->ndim >= 2 && value->ndim >= 2 &&
+                (query->ndim < 4 || key->ndim < 4 || value->ndim < 4) && tn_dtype_is_floating(query->dtype) &&
+                key->dtype == query->dtype && value->dtype == query->dtype &&
+                query->sizes[query->ndim - 1] == key->sizes[key->ndim - 1] &&
+                key->sizes[key->ndim - 2] == value->sizes[value->ndim - 2];
+    if (same || mixed) {
         /* the math path batches and broadcasts any leading dims (its two matmuls): we compute it
-         * as [B, H, L, E] with leading size-1 dims, a 3-D query against 4-D keys included, and
-         * the result has the most dims of the three */
+         * as [B, H, L, E] with leading size-1 dims, and the result has the most dims of the
+         * three */
         PyObject *t[3] = {Py_NewRef((PyObject *)query), Py_NewRef((PyObject *)key), Py_NewRef((PyObject *)value)};
         PyObject *r = NULL;
         for (int i = 0; i < 3; i++) {
