@@ -445,76 +445,83 @@ sdpa_combine(void *ctx, int64_t begin, int64_t end)
     free(acc);
 }
 
-/* ---- float64: per query row, two passes over its S scores in double ---- */
+/* ---- in double: per query row, two passes over its S scores ----
+ * float64 always; float32 through tn_sdpa_in_double (the products of float32 values are exact in
+ * double, so each output is the double answer rounded once). */
 
-static void
-sdpa_f64_worker(void *ctx, int64_t begin, int64_t end)
-{
-    sdpa_job *j = ctx;
-    double *sc = malloc(sizeof(double) * (size_t)(j->S > 0 ? j->S : 1));
-    double *acc = malloc(sizeof(double) * (size_t)(j->Ev > 0 ? j->Ev : 1));
-    if (!sc || !acc) {
-        free(sc);
-        free(acc);
-        j->failed = 1;
-        return;
+#define DEFINE_SDPA_DOUBLE_WORKER(NAME, T)                                                          \
+    static void                                                                                   \
+    NAME(void *ctx, int64_t begin, int64_t end)                                                   \
+    {                                                                                             \
+        sdpa_job *j = ctx;                                                                        \
+        double *sc = malloc(sizeof(double) * (size_t)(j->S > 0 ? j->S : 1));                      \
+        double *acc = malloc(sizeof(double) * (size_t)(j->Ev > 0 ? j->Ev : 1));                   \
+        if (!sc || !acc) {                                                                        \
+            free(sc);                                                                             \
+            free(acc);                                                                            \
+            j->failed = 1;                                                                        \
+            return;                                                                               \
+        }                                                                                         \
+        for (int64_t row = begin; row < end; row++) {                                             \
+            int64_t b = row / (j->Hq * j->L), h = row / j->L % j->Hq, i = row % j->L;             \
+            int64_t hk = h / j->G;                                                                \
+            const T *q = (const T *)j->q + b * j->qs[0] + h * j->qs[1] + i * j->qs[2];            \
+            const T *k = (const T *)j->k + b * j->ks[0] + hk * j->ks[1];                          \
+            const T *v = (const T *)j->v + b * j->vs[0] + hk * j->vs[1];                          \
+            double m = -INFINITY;                                                                 \
+            for (int64_t s = 0; s < j->S; s++) {                                                  \
+                double d = 0.0;                                                                   \
+                for (int64_t e = 0; e < j->E; e++)                                                \
+                    d += (double)q[e * j->qs[3]] * (double)k[s * j->ks[2] + e * j->ks[3]];        \
+                d *= j->scale_d;                                                                  \
+                if (j->mask) {                                                                    \
+                    const char *mp = j->mask + (b * j->ms[0] + h * j->ms[1] + i * j->ms[2] +      \
+                                                s * j->ms[3]) * tn_dtype_size(j->mask_dtype);     \
+                    switch (j->mask_dtype) {                                                      \
+                    case TN_DTYPE_BOOL: if (!*(const uint8_t *)mp) d = -INFINITY; break;          \
+                    case TN_DTYPE_F32: d += *(const float *)mp; break;                            \
+                    case TN_DTYPE_F64: d += *(const double *)mp; break;                           \
+                    case TN_DTYPE_F16: d += tn_f16_to_f32(*(const uint16_t *)mp); break;          \
+                    default: d += tn_bf16_to_f32(*(const uint16_t *)mp); break;                   \
+                    }                                                                             \
+                }                                                                                 \
+                if (j->causal && s > i)                                                           \
+                    d = -INFINITY;                                                                \
+                sc[s] = d;                                                                        \
+                m = d > m || (j->nan_rows && d != d) ? d : m;                                     \
+            }                                                                                     \
+            double l = 0.0;                                                                       \
+            for (int64_t e = 0; e < j->Ev; e++)                                                   \
+                acc[e] = 0.0;                                                                     \
+            if (m != -INFINITY) {                                                                 \
+                for (int64_t s = 0; s < j->S; s++) {                                              \
+                    double p = exp(sc[s] - m);                                                    \
+                    l += p;                                                                       \
+                    for (int64_t e = 0; e < j->Ev; e++)                                           \
+                        acc[e] += p * (double)v[s * j->vs[2] + e * j->vs[3]];                     \
+                }                                                                                 \
+            }                                                                                     \
+            double mm = m == -INFINITY ? 0.0 : m, ll = l == 0.0 ? 1.0 : l;                        \
+            T *o = (T *)j->out + b * j->os[0] + h * j->os[1] + i * j->os[2];                      \
+            for (int64_t e = 0; e < j->Ev; e++)                                                   \
+                o[e * j->os[3]] = (T)(acc[e] / ll);                                               \
+            if (j->lse)                                                                           \
+                ((T *)j->lse)[b * j->ls[0] + h * j->ls[1] + i * j->ls[2]] = (T)(mm + log(ll));    \
+        }                                                                                         \
+        free(sc);                                                                                 \
+        free(acc);                                                                                \
     }
-    for (int64_t row = begin; row < end; row++) {
-        int64_t b = row / (j->Hq * j->L), h = row / j->L % j->Hq, i = row % j->L;
-        int64_t hk = h / j->G;
-        const double *q = (const double *)j->q + b * j->qs[0] + h * j->qs[1] + i * j->qs[2];
-        const double *k = (const double *)j->k + b * j->ks[0] + hk * j->ks[1];
-        const double *v = (const double *)j->v + b * j->vs[0] + hk * j->vs[1];
-        double m = -INFINITY;
-        for (int64_t s = 0; s < j->S; s++) {
-            double d = 0.0;
-            for (int64_t e = 0; e < j->E; e++)
-                d += q[e * j->qs[3]] * k[s * j->ks[2] + e * j->ks[3]];
-            d *= j->scale_d;
-            if (j->mask) {
-                const char *mp = j->mask + (b * j->ms[0] + h * j->ms[1] + i * j->ms[2] + s * j->ms[3]) *
-                                               tn_dtype_size(j->mask_dtype);
-                switch (j->mask_dtype) {
-                case TN_DTYPE_BOOL: if (!*(const uint8_t *)mp) d = -INFINITY; break;
-                case TN_DTYPE_F32: d += *(const float *)mp; break;
-                case TN_DTYPE_F64: d += *(const double *)mp; break;
-                case TN_DTYPE_F16: d += tn_f16_to_f32(*(const uint16_t *)mp); break;
-                default: d += tn_bf16_to_f32(*(const uint16_t *)mp); break;
-                }
-            }
-            if (j->causal && s > i)
-                d = -INFINITY;
-            sc[s] = d;
-            m = d > m || (j->nan_rows && d != d) ? d : m;
-        }
-        double l = 0.0;
-        for (int64_t e = 0; e < j->Ev; e++)
-            acc[e] = 0.0;
-        if (m != -INFINITY) {
-            for (int64_t s = 0; s < j->S; s++) {
-                double p = exp(sc[s] - m);
-                l += p;
-                for (int64_t e = 0; e < j->Ev; e++)
-                    acc[e] += p * v[s * j->vs[2] + e * j->vs[3]];
-            }
-        }
-        double mm = m == -INFINITY ? 0.0 : m, ll = l == 0.0 ? 1.0 : l;
-        double *o = (double *)j->out + b * j->os[0] + h * j->os[1] + i * j->os[2];
-        for (int64_t e = 0; e < j->Ev; e++)
-            o[e * j->os[3]] = acc[e] / ll;
-        if (j->lse)
-            ((double *)j->lse)[b * j->ls[0] + h * j->ls[1] + i * j->ls[2]] = mm + log(ll);
-    }
-    free(sc);
-    free(acc);
-}
+
+DEFINE_SDPA_DOUBLE_WORKER(sdpa_double_worker_f64, double)
+DEFINE_SDPA_DOUBLE_WORKER(sdpa_double_worker_f32, float)
 
 static tn_status
 sdpa_run(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int64_t Ev,
          const void *q, const int64_t q_strides[4], const void *k, const int64_t k_strides[4],
          const void *v, const int64_t v_strides[4], const void *mask, int mask_dtype,
          const int64_t mask_strides[4], int is_causal, double scale, void *out,
-         const int64_t out_strides[4], void *logsumexp, const int64_t lse_strides[3], int nan_rows)
+         const int64_t out_strides[4], void *logsumexp, const int64_t lse_strides[3], int nan_rows,
+         int in_double)
 {
     switch (dtype) {
     case TN_DTYPE_F32: case TN_DTYPE_F16: case TN_DTYPE_BF16: case TN_DTYPE_F64: break;
@@ -551,13 +558,14 @@ sdpa_run(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, in
     }
     double work = (double)B * (double)Hq * (double)L * (double)S * (double)(E + Ev + 8);
 
-    if (dtype == TN_DTYPE_F64) {
+    if (dtype == TN_DTYPE_F64 || in_double) {
+        tn_range_fn fn = dtype == TN_DTYPE_F64 ? sdpa_double_worker_f64 : sdpa_double_worker_f32;
         int64_t rows = B * Hq * L;
         int64_t grain = (int64_t)(65536.0 / ((double)S * (double)(E + Ev + 8) + 1.0)) + 1;
         if (work < 65536.0)
-            sdpa_f64_worker(&j, 0, rows);
+            fn(&j, 0, rows);
         else
-            tn_parallel_for(rows, grain, sdpa_f64_worker, &j);
+            tn_parallel_for(rows, grain, fn, &j);
         return j.failed ? TN_ERR_NOMEM : TN_OK;
     }
 
@@ -812,7 +820,7 @@ tn_sdpa(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int
         const int64_t out_strides[4], void *logsumexp, const int64_t lse_strides[3])
 {
     return sdpa_run(dtype, B, Hq, Hkv, L, S, E, Ev, q, q_strides, k, k_strides, v, v_strides, mask, mask_dtype,
-                    mask_strides, is_causal, scale, out, out_strides, logsumexp, lse_strides, 0);
+                    mask_strides, is_causal, scale, out, out_strides, logsumexp, lse_strides, 0, 0);
 }
 
 tn_status
@@ -823,5 +831,18 @@ tn_sdpa_math(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S
              const int64_t out_strides[4])
 {
     return sdpa_run(dtype, B, Hq, Hkv, L, S, E, Ev, q, q_strides, k, k_strides, v, v_strides, mask, mask_dtype,
-                    mask_strides, is_causal, scale, out, out_strides, NULL, NULL, 1);
+                    mask_strides, is_causal, scale, out, out_strides, NULL, NULL, 1, 0);
+}
+
+tn_status
+tn_sdpa_in_double(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int64_t Ev,
+                  const void *q, const int64_t q_strides[4], const void *k, const int64_t k_strides[4],
+                  const void *v, const int64_t v_strides[4], const void *mask, int mask_dtype,
+                  const int64_t mask_strides[4], int is_causal, double scale, void *out,
+                  const int64_t out_strides[4], void *logsumexp, const int64_t lse_strides[3], int math_softmax)
+{
+    if (dtype != TN_DTYPE_F32 && dtype != TN_DTYPE_F64)
+        return TN_ERR_DTYPE;
+    return sdpa_run(dtype, B, Hq, Hkv, L, S, E, Ev, q, q_strides, k, k_strides, v, v_strides, mask, mask_dtype,
+                    mask_strides, is_causal, scale, out, out_strides, logsumexp, lse_strides, math_softmax != 0, 1);
 }

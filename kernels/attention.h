@@ -43,6 +43,18 @@ tn_status tn_sdpa_math(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L,
                        const void *mask, int mask_dtype, const int64_t mask_strides[4], int is_causal,
                        double scale, void *out, const int64_t out_strides[4]);
 
+/* tn_sdpa (math_softmax 0) or tn_sdpa_math (math_softmax 1) computed for float32 as for float64:
+ * scores, softmax and the weighted sum of v in double (each product of float32 values is exact
+ * there), every output and logsumexp element rounded once. dtype float32 or float64, else
+ * TN_ERR_DTYPE. The ops take it for small calls (Note [Small float32 attention in double] in
+ * ops/matmul.c). */
+tn_status tn_sdpa_in_double(int dtype, int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E,
+                            int64_t Ev, const void *q, const int64_t q_strides[4], const void *k,
+                            const int64_t k_strides[4], const void *v, const int64_t v_strides[4],
+                            const void *mask, int mask_dtype, const int64_t mask_strides[4], int is_causal,
+                            double scale, void *out, const int64_t out_strides[4], void *logsumexp,
+                            const int64_t lse_strides[3], int math_softmax);
+
 /* Gradients of tn_sdpa with logsumexp saved (upstream's _scaled_dot_product_flash_attention_for_cpu
  * _backward): with P = exp(scale * q @ k^T + mask - logsumexp) (causal and masked keys 0),
  * D = rowsum(grad_out * out), dS = P * (grad_out @ v^T - D):

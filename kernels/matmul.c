@@ -414,6 +414,154 @@ tn_gemm(int dtype, int64_t batch, int64_t m, int64_t n, int64_t k,
     return gemm_float(&j, batch);
 }
 
+/* ---- float32 products summed in double ---- */
+
+/* Note [Double-accumulated GEMM]
+ * The product of two float32 values is exact in double (24 + 24 significand bits fit in 53), so
+ * summing the products in double and rounding to float32 once gives the exact sum to within half
+ * an ulp of the result plus k double roundings (k 2^-53 of the terms' magnitudes), whatever the
+ * cancellation: an error no float32 summation order reaches. Where a float32 result has to stay
+ * as close to float64 as upstream's own float32 sum happens to land, an order that only rounds
+ * differently is not enough (conv3d: Note [Convolution sums] in ops/conv.c). A is widened once;
+ * threads take strips of 64 columns of B, widened into 8-column blocks; a tile is 4 rows x 8
+ * columns in eight 4-lane double accumulators (AVX2+FMA). The portable loop adds the same
+ * products in the same order, and since each product is exact an FMA and a multiply-then-add
+ * round alike: both paths give the same bits. A conv3d of 1x16x16x32x32 by 32x16x3x3x3
+ * (K = 432) took 19.5 ms of CPU on one thread, where the float32 GEMM's split sums took 13.6 and
+ * upstream's oneDNN 20.8 (timeit medians, AVX512 EPYC; its row in `tools/bench.py --kernels`). */
+
+enum { DACC_MR = 4, DACC_NR = 8, DACC_STRIP = 64 };
+
+typedef struct {
+    int64_t m, n, k, ldb, c_sm, c_sn;
+    const double *a;  /* A widened once, m x k row-major */
+    const float *b;
+    const double *init;
+    float *c;
+    int simd;
+    int failed;  /* a strip could not get its scratch */
+} dacc_job;
+
+/* rows [i0, i0+mm) x columns [j0, j0+nn), one element at a time */
+static void
+dacc_tile__scalar(const dacc_job *j, int64_t i0, int64_t mm, int64_t j0, int64_t nn)
+{
+    for (int64_t i = i0; i < i0 + mm; i++) {
+        const double *ar = j->a + i * j->k;
+        for (int64_t q = j0; q < j0 + nn; q++) {
+            double s = j->init ? j->init[i] : 0.0;
+            for (int64_t p = 0; p < j->k; p++)
+                s += ar[p] * (double)j->b[p * j->ldb + q];
+            j->c[i * j->c_sm + q * j->c_sn] = (float)s;
+        }
+    }
+}
+
+#if TN_X86
+/* rows [i0, i0+mm) (mm <= 4: the missing rows repeat the first and are not stored) x 8 columns
+ * j0.., whose B rows bw holds widened and packed (k x 8 doubles) */
+TN_TARGET_AVX2 static void
+dacc_tile__avx2(const dacc_job *j, int64_t i0, int64_t mm, int64_t j0, const double *bw)
+{
+    const double *ar[DACC_MR];
+    double init[DACC_MR];
+    for (int r = 0; r < DACC_MR; r++) {
+        int64_t i = r < mm ? i0 + r : i0;
+        ar[r] = j->a + i * j->k;
+        init[r] = j->init ? j->init[i] : 0.0;
+    }
+    /* eight named accumulators: an indexed array of them is kept in memory by the compiler */
+    __m256d c00 = _mm256_set1_pd(init[0]), c01 = c00, c10 = _mm256_set1_pd(init[1]), c11 = c10;
+    __m256d c20 = _mm256_set1_pd(init[2]), c21 = c20, c30 = _mm256_set1_pd(init[3]), c31 = c30;
+    const double *a0 = ar[0], *a1 = ar[1], *a2 = ar[2], *a3 = ar[3];
+    for (int64_t p = 0; p < j->k; p++) {
+        __m256d b0 = _mm256_loadu_pd(bw + p * DACC_NR), b1 = _mm256_loadu_pd(bw + p * DACC_NR + 4);
+        __m256d w = _mm256_broadcast_sd(a0 + p);
+        c00 = _mm256_fmadd_pd(w, b0, c00);
+        c01 = _mm256_fmadd_pd(w, b1, c01);
+        w = _mm256_broadcast_sd(a1 + p);
+        c10 = _mm256_fmadd_pd(w, b0, c10);
+        c11 = _mm256_fmadd_pd(w, b1, c11);
+        w = _mm256_broadcast_sd(a2 + p);
+        c20 = _mm256_fmadd_pd(w, b0, c20);
+        c21 = _mm256_fmadd_pd(w, b1, c21);
+        w = _mm256_broadcast_sd(a3 + p);
+        c30 = _mm256_fmadd_pd(w, b0, c30);
+        c31 = _mm256_fmadd_pd(w, b1, c31);
+    }
+    __m256d acc[DACC_MR][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}};
+    for (int64_t r = 0; r < mm; r++) {
+        float t[DACC_NR];
+        _mm_storeu_ps(t, _mm256_cvtpd_ps(acc[r][0]));
+        _mm_storeu_ps(t + 4, _mm256_cvtpd_ps(acc[r][1]));
+        float *cr = j->c + (i0 + r) * j->c_sm + j0 * j->c_sn;
+        for (int q = 0; q < DACC_NR; q++)
+            cr[q * j->c_sn] = t[q];
+    }
+}
+#endif
+
+/* Column strips [begin, end) of DACC_STRIP columns: each strip of B is widened once into k x 8
+ * blocks (B's rows may be far apart: an im2col matrix's are a whole output plane apart, so a
+ * strip is read row by row, 64 columns at a time), then every row block of A multiplies each
+ * block. */
+static void
+dacc_strips(void *ctx, int64_t begin, int64_t end)
+{
+    dacc_job *j = ctx;
+    double *bw = j->simd ? malloc(sizeof(double) * (size_t)(j->k * DACC_STRIP + 1)) : NULL;
+    if (j->simd && !bw) {
+        j->failed = 1;
+        return;
+    }
+    for (int64_t s0 = begin * DACC_STRIP; s0 < end * DACC_STRIP && s0 < j->n; s0 += DACC_STRIP) {
+        int64_t sn = j->n - s0 < DACC_STRIP ? j->n - s0 : DACC_STRIP, full = j->simd ? sn / DACC_NR * DACC_NR : 0;
+#if TN_X86
+        if (full) {
+            for (int64_t p = 0; p < j->k; p++) {
+                const float *br = j->b + p * j->ldb + s0;
+                for (int64_t q = 0; q < full; q++)
+                    bw[(q / DACC_NR * j->k + p) * DACC_NR + q % DACC_NR] = (double)br[q];
+            }
+            for (int64_t g = 0; g < full; g += DACC_NR)
+                for (int64_t i0 = 0; i0 < j->m; i0 += DACC_MR)
+                    dacc_tile__avx2(j, i0, j->m - i0 < DACC_MR ? j->m - i0 : DACC_MR, s0 + g, bw + g * j->k);
+        }
+#endif
+        for (int64_t i0 = 0; i0 < j->m && full < sn; i0 += DACC_MR)
+            dacc_tile__scalar(j, i0, j->m - i0 < DACC_MR ? j->m - i0 : DACC_MR, s0 + full, sn - full);
+    }
+    free(bw);
+}
+
+tn_status
+tn_gemm_f32_f64acc(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b, int64_t ldb,
+                   const double *init, float *c, int64_t c_sm, int64_t c_sn)
+{
+    if (m < 0 || n < 0 || k < 0)
+        return TN_ERR_VALUE;
+    if (m == 0 || n == 0)
+        return TN_OK;
+    /* A widened once: its elements are broadcast from memory in the tile loop */
+    double *ad = malloc(sizeof(double) * (size_t)(m * k > 0 ? m * k : 1));
+    if (!ad)
+        return TN_ERR_NOMEM;
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t p = 0; p < k; p++)
+            ad[i * k + p] = (double)a[i * lda + p];
+    /* the GEMM's ISA choice (TN_GEMM_ISA=scalar forces the portable loop here too) */
+    dacc_job j = {m, n, k, ldb, c_sm, c_sn, ad, b, init, c, tn_gemm_isa() >= TN_GEMM_ISA_AVX2, 0};
+    int64_t strips = (n + DACC_STRIP - 1) / DACC_STRIP;
+    double per_strip = (double)m * (double)DACC_STRIP * (double)(k + 1);
+    int64_t grain = (int64_t)(65536.0 / per_strip) + 1;
+    if (strips <= grain)
+        dacc_strips(&j, 0, strips);
+    else
+        tn_parallel_for(strips, grain, dacc_strips, &j);
+    free(ad);
+    return j.failed ? TN_ERR_NOMEM : TN_OK;
+}
+
 /* ---- Linear ---- */
 
 tn_status

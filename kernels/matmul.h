@@ -35,6 +35,13 @@ tn_status tn_gemm_f32acc_serial(int64_t m, int64_t n, int64_t k,
                                 int b_dtype, const void *b, int64_t b_sk, int64_t b_sn,
                                 float *c, int64_t ldc, float alpha, float beta);
 
+/* C (m x n float32, element strides c_sm, c_sn) = init[i] + A @ B with the products summed in
+ * double and rounded once (Note [Double-accumulated GEMM]): A (m x k) and B (k x n) float32 with
+ * row strides lda and ldb and contiguous rows; init (m doubles, one per row of C) may be NULL
+ * (zero). Threads over strips of columns when the work is large. */
+tn_status tn_gemm_f32_f64acc(int64_t m, int64_t n, int64_t k, const float *a, int64_t lda, const float *b,
+                             int64_t ldb, const double *init, float *c, int64_t c_sm, int64_t c_sn);
+
 /* y[m][out] = x[m][in] @ W^T + bias for dtype float32, float16 or bfloat16, x, W, bias and y all of
  * that dtype; W [out][in] row-major contiguous is read in place (no transposed or widened copy):
  * small m streams W once through a GEMV multithreaded over output rows; larger m packs W blocks

@@ -368,12 +368,15 @@ conv2d_xnnpack(const tn_op *overload, TensorObject *input, TensorObject *weight,
  * group would be (multiplier x K) by (K x L) with K the kernel's size, all call overhead, and
  * im2col would write K x L elements per channel. Instead each output row accumulates, kernel
  * offset by kernel offset, w[k] times the input line that offset reads (widened to float, or
- * double for float64) into a row started from the bias, and is rounded once. */
+ * double for float64 and 3-D float32: Note [Convolution sums]) into a row started from the bias,
+ * and is rounded once. */
 static void
 depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObject *bias, int64_t n, int64_t ci,
                   int64_t c0, int64_t mult, const char *w, char *og, int64_t oc, int64_t oj, void *acc, void *line)
 {
     int dtype = input->dtype, es = tn_dtype_size(dtype), f64 = dtype == TN_DTYPE_F64;
+    /* float32 3-D convolutions sum in double too (Note [Convolution sums]) */
+    int wide = f64 || (dtype == TN_DTYPE_F32 && g->d == 3);
     const char *plane = (const char *)tn_tensor_data((TensorObject *)input) +
                         (n * input->strides[0] + ci * input->strides[1]) * es;
     window3 W = window_of(g, input);
@@ -383,7 +386,7 @@ depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObj
         int64_t c = c0 + j;
         double b = bias ? tn_load_float(dtype, tn_tensor_data((TensorObject *)bias), c * bias->strides[0]) : 0.0;
         for (int64_t i = 0; i < L; i++) {
-            if (f64)
+            if (wide)
                 ((double *)acc)[i] = b;
             else
                 ((float *)acc)[i] = (float)b;
@@ -413,6 +416,10 @@ depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObj
                                 double *a = (double *)acc + at;
                                 for (int64_t i = 0; i < m; i++)
                                     a[i] += wd * ((const double *)src)[i * step];
+                            } else if (wide) {
+                                double *a = (double *)acc + at;
+                                for (int64_t i = 0; i < m; i++)
+                                    a[i] += wd * (double)((const float *)src)[i * step];
                             } else {
                                 float *a = (float *)acc + at;
                                 const float *x = (const float *)src;
@@ -430,6 +437,9 @@ depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObj
         if (f64) {
             for (int64_t i = 0; i < L; i++)
                 ((double *)dst)[i * oj] = ((double *)acc)[i];
+        } else if (wide) {
+            for (int64_t i = 0; i < L; i++)
+                ((float *)dst)[i * oj] = (float)((double *)acc)[i];
         } else {
             tn_convert_from_f32_strided(dtype, acc, dst, oj, L);
         }
@@ -445,7 +455,17 @@ depthwise_channel(const conv_geom *g, const TensorObject *input, const TensorObj
  * float32 sum, then the bias, with one rounding to the output dtype. At K = 192 this is closer
  * to float64 than upstream and a single GEMM is 2.4x further: tests/python/test_conv_accuracy.py
  * measures both (`pytest -s` prints them) and fails if ours is the larger. Smaller K (and
- * float64, which upstream also sums in one GEMM) keep the single GEMM. */
+ * float64, which upstream also sums in one GEMM) keep the single GEMM.
+ * Closer than upstream on average is not closer on every element: the derived tolerance asks each
+ * element to be within twice upstream's largest error on that result, and a small result (one
+ * output channel, a few positions) is one draw of upstream's rounding. On an AVX512 EPYC
+ * oneDNN's conv3d lands 2.2e-6 from float64 on OpInfo's one-element sample (1x1x5x5x5 input,
+ * 3x3x3 kernel, dilation 2) where ours, summed in float32, was 1.37e-5 off: 1.7x the bound
+ * (`.venv/bin/python tools/opinfo.py -k conv3d -v`). So float32 3-D convolutions sum their
+ * products in double and round once, both the GEMM path (Note [Double-accumulated GEMM] in
+ * kernels/matmul.c) and the one-input-channel loop (depthwise_channel): within half an ulp of the
+ * exact result plus the bias, whatever upstream's order lands on. conv1d/conv2d (ViT's patches,
+ * Whisper's stem, rows of docs/PERF.md) keep the float32 sums above. */
 static int
 conv_chunks(int dtype, int64_t K)
 {
@@ -579,8 +599,15 @@ conv_forward(const tn_op *overload, TensorObject *input, TensorObject *weight, T
     const char *b = bias ? tn_tensor_data(bias) : NULL;
     /* output positions flatten with the last spatial dim's stride (contiguous or channels-last) */
     int64_t oc = out->strides[1], oj = out->strides[out->ndim - 1];
-    int rc = 0, P = conv_chunks(input->dtype, K);
+    /* float32 3-D convolutions sum in double (Note [Convolution sums]) */
+    int dacc = input->dtype == TN_DTYPE_F32 && g->d == 3;
+    int rc = 0, P = dacc ? 1 : conv_chunks(input->dtype, K);
     float *part = NULL, *wf = NULL, *colsf = NULL;
+    double *init = dacc ? malloc(sizeof(double) * (size_t)(cout_g > 0 ? cout_g : 1)) : NULL;
+    if (dacc && !init) {
+        PyErr_NoMemory();
+        rc = -1;
+    }
     if (P > 1) {
         part = malloc((size_t)(2 * cout_g * CONV_TILE) * sizeof(float));
         if (input->dtype != TN_DTYPE_F32) {
@@ -617,6 +644,15 @@ conv_forward(const tn_op *overload, TensorObject *input, TensorObject *weight, T
                 continue;
             im2col(g, input, n, gi * cin_g, cin_g, cols);
             tn_status s;
+            if (dacc) {
+                for (int64_t c = 0; c < cout_g && b; c++)
+                    init[c] = tn_load_float(TN_DTYPE_F32, b, (gi * cout_g + c) * bias->strides[0]);
+                TN_NOGIL(cout_g * L * K, s = tn_gemm_f32_f64acc(cout_g, L, K, (const float *)w + gi * cout_g * K, K,
+                                                                (const float *)cols, L, b ? init : NULL, (float *)og,
+                                                                oc, oj));
+                rc = TN_KCHECK(overload, s, input->dtype);
+                continue;
+            }
             TN_NOGIL(cout_g * L * K, s = tn_gemm(input->dtype, 1, cout_g, L, K, w + gi * cout_g * K * es, 0, K, 1,
                                                  cols, 0, L, 1, og, 0, oc, oj, 1.0, b ? 1.0 : 0.0));
             rc = TN_KCHECK(overload, s, input->dtype);
@@ -626,6 +662,7 @@ conv_forward(const tn_op *overload, TensorObject *input, TensorObject *weight, T
     free(part);
     free(wf);
     free(colsf);
+    free(init);
     Py_DECREF(wc);
     if (rc == 0)
         return (PyObject *)out;

@@ -522,6 +522,20 @@ fail:
  * memory order gives a [B, L, H, E] output. Otherwise its math path gives a contiguous output.
  * _scaled_dot_product_flash_attention_for_cpu itself always lays out like the query and
  * refuses different head sizes. The numbers come from one kernel either way. */
+/* Note [Small float32 attention in double]
+ * The float32 flash kernel rounds every score at its own magnitude, and exp turns that absolute
+ * error into a relative error of each probability: with scores near 100, a few ulps of 7.6e-6.
+ * Upstream's kernels do the same in their own order, so over a large output the two errors are
+ * draws from similar distributions and the largest of each stay close. A small output is a few
+ * draws: the derived bound (twice upstream's largest error on the result) then rests on one
+ * sample of upstream's rounding, and an OpInfo sample (4x4x3x8 output, scores up to ~200) was at
+ * 1.08x it. Below SDPA_DOUBLE_WORK (B*H*L*S*(E+Ev+8)) float32 attention is computed in double
+ * and each output rounded once (tn_sdpa_in_double): within about half an ulp of upstream's float64
+ * answer, whatever its float32 run lands on. Such calls are all overhead: OpInfo's 4x4x3x8 takes
+ * 4.7 us of CPU in double (7.3 through the flash kernel), a decode step of 9 heads over 6 keys of
+ * 64 takes 4.8 (3.5). Larger calls (prefill, decode past 6 keys of 64) keep the flash kernel. */
+enum { SDPA_DOUBLE_WORK = 8192 };
+
 static int
 flash_eligible(TensorObject *q, TensorObject *k, TensorObject *v, TensorObject *mask, double dropout_p,
                int enable_gqa)
@@ -698,7 +712,12 @@ sdpa(const tn_op *overload, TensorObject *q, TensorObject *k, TensorObject *v, T
         int64_t lses[3] = {Hq * L, 1, Hq};
         tn_status s;
         /* like_query marks the flash kernel's calls; the others stand for upstream's math path */
-        if (like_query || lse)
+        if (q->dtype == TN_DTYPE_F32 && (double)B * (double)Hq * (double)L * (double)S * (double)(E + Ev + 8) <
+                                            SDPA_DOUBLE_WORK)
+            s = tn_sdpa_in_double(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
+                                  tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
+                                  lse ? tn_tensor_data(lse) : NULL, lses, !(like_query || lse));
+        else if (like_query || lse)
             TN_NOGIL(B * Hq * L * S * (E + Ev),
                      s = tn_sdpa(q->dtype, B, Hq, Hkv, L, S, E, Ev, tn_tensor_data(q), qs, tn_tensor_data(k), ks,
                                  tn_tensor_data(v), vs, mptr, mdtype, mstr, is_causal, sc, tn_tensor_data(out), ost,
@@ -761,13 +780,24 @@ tn_op_scaled_dot_product_attention(const tn_op *overload, TensorObject *query, T
                          tn_ag_value_bool(enable_gqa)};
         return tn_compose_scaled_dot_product_attention(NULL, a);
     }
-    int nd = query->ndim;
-    if ((nd == 2 || nd == 3) && key->ndim == nd && value->ndim == nd) {
-        /* the math path batches any leading dims; we compute it as [1, (1,) L, E] */
+    int nd = query->ndim > key->ndim ? query->ndim : key->ndim;
+    nd = value->ndim > nd ? value->ndim : nd;
+    int same = (nd == 2 || nd == 3) && query->ndim == nd && key->ndim == nd && value->ndim == nd;
+    /* dims that differ (a 3-D query against 4-D keys): floating inputs of one dtype whose head
+     * and sequence sizes fit; anything else stays refused by sdpa()'s 4-D check */
+    int mixed = !same && nd <= 4 && query->ndim >= 2 && key->ndim >= 2 && value->ndim >= 2 &&
+                (query->ndim < 4 || key->ndim < 4 || value->ndim < 4) && tn_dtype_is_floating(query->dtype) &&
+                key->dtype == query->dtype && value->dtype == query->dtype &&
+                query->sizes[query->ndim - 1] == key->sizes[key->ndim - 1] &&
+                key->sizes[key->ndim - 2] == value->sizes[value->ndim - 2];
+    if (same || mixed) {
+        /* the math path batches and broadcasts any leading dims (its two matmuls): we compute it
+         * as [B, H, L, E] with leading size-1 dims, and the result has the most dims of the
+         * three */
         PyObject *t[3] = {Py_NewRef((PyObject *)query), Py_NewRef((PyObject *)key), Py_NewRef((PyObject *)value)};
         PyObject *r = NULL;
         for (int i = 0; i < 3; i++) {
-            for (int j = nd; j < 4 && t[i]; j++) {
+            for (int j = TN_T(t[i])->ndim; j < 4 && t[i]; j++) {
                 PyObject *u = tn_op_unsqueeze(overload, TN_T(t[i]), 0);
                 Py_DECREF(t[i]);
                 t[i] = u;

@@ -123,6 +123,8 @@ KERNELS = {
         "x = torch.randn(1, 128, 56, 56); w = torch.randn(128, 1, 3, 3)", "F.conv2d(x, w, padding=1, groups=128)"),
     "F.conv1d 1x80x3000, 384x80x3, padding 1 (Whisper stem)": (
         "x = torch.randn(1, 80, 3000); w = torch.randn(384, 80, 3)", "F.conv1d(x, w, padding=1)"),
+    "F.conv3d 1x16x16x32x32, 32x16x3x3x3, padding 1 (sums in double)": (
+        "x = torch.randn(1, 16, 16, 32, 32); w = torch.randn(32, 16, 3, 3, 3)", "F.conv3d(x, w, padding=1)"),
     "F.conv_transpose2d 1x64x28x28, 64x32x4x4, stride 2, padding 1": (
         "x = torch.randn(1, 64, 28, 28); w = torch.randn(64, 32, 4, 4)",
         "F.conv_transpose2d(x, w, stride=2, padding=1)"),

@@ -612,3 +612,54 @@ Test(attention, sdpa_backward_matches_formulas)
         sdpa_bw_case(dts[d], 1, 3, 3, 6, 4, 5, 1, 1);
     }
 }
+
+/* tn_sdpa_in_double on float32 is the float64 computation on the widened inputs, each output and
+ * logsumexp rounded once: bit for bit (float)(float64 kernel's answer), with scores of tens (scale
+ * 20), a float mask, causal rows, grouped-query heads and the math softmax's NaN rows. */
+static void
+in_double_case(int64_t B, int64_t Hq, int64_t Hkv, int64_t L, int64_t S, int64_t E, int masked, int causal,
+               int math_softmax)
+{
+    int64_t nq = B * Hq * L * E, nk = B * Hkv * S * E, nm = L * S, no = B * Hq * L * E, nl = B * Hq * L;
+    float *q = malloc(sizeof(float) * nq), *k = malloc(sizeof(float) * nk), *v = malloc(sizeof(float) * nk);
+    float *m = malloc(sizeof(float) * nm), *o = malloc(sizeof(float) * no), *l = malloc(sizeof(float) * nl);
+    double *qd = malloc(sizeof(double) * nq), *kd = malloc(sizeof(double) * nk), *vd = malloc(sizeof(double) * nk);
+    double *od = malloc(sizeof(double) * no), *ld = malloc(sizeof(double) * nl);
+    for (int64_t i = 0; i < nq; i++)
+        qd[i] = q[i] = (float)rng_unit();
+    for (int64_t i = 0; i < nk; i++) {
+        kd[i] = k[i] = (float)rng_unit();
+        vd[i] = v[i] = (float)(9 * rng_unit());
+    }
+    for (int64_t i = 0; i < nm; i++)
+        m[i] = (float)(5 * rng_unit());
+    if (math_softmax)
+        q[0] = (float)(qd[0] = NAN);
+    int64_t qs[4] = {Hq * L * E, L * E, E, 1}, ks[4] = {Hkv * S * E, S * E, E, 1}, ms[4] = {0, 0, S, 1};
+    int64_t ls[3] = {Hq * L, L, 1};
+    cr_assert_eq(tn_sdpa_in_double(TN_DTYPE_F32, B, Hq, Hkv, L, S, E, E, q, qs, k, ks, v, ks, masked ? m : NULL,
+                                   TN_DTYPE_F32, ms, causal, 20.0, o, qs, math_softmax ? NULL : l, ls, math_softmax),
+                 TN_OK);
+    cr_assert_eq(tn_sdpa_in_double(TN_DTYPE_F64, B, Hq, Hkv, L, S, E, E, qd, qs, kd, ks, vd, ks, masked ? m : NULL,
+                                   TN_DTYPE_F32, ms, causal, 20.0, od, qs, math_softmax ? NULL : ld, ls, math_softmax),
+                 TN_OK);
+    for (int64_t i = 0; i < no; i++)
+        cr_assert(memcmp(&o[i], &(float){(float)od[i]}, sizeof(float)) == 0, "out[%ld] %.9g vs %.9g", (long)i,
+                  o[i], (float)od[i]);
+    for (int64_t i = 0; i < nl && !math_softmax; i++)
+        cr_assert_eq(l[i], (float)ld[i], "lse[%ld]", (long)i);
+    if (math_softmax)
+        cr_assert(isnan(o[0]), "the math softmax's NaN row");
+    free(q), free(k), free(v), free(m), free(o), free(l), free(qd), free(kd), free(vd), free(od), free(ld);
+}
+
+Test(attention, sdpa_in_double_rounds_the_float64_answer_once)
+{
+    in_double_case(4, 4, 4, 3, 6, 8, 0, 0, 0);
+    in_double_case(2, 4, 2, 5, 7, 8, 1, 0, 0);
+    in_double_case(1, 2, 1, 6, 4, 16, 0, 1, 0);
+    in_double_case(1, 2, 2, 3, 5, 8, 1, 0, 1);
+    cr_assert_eq(tn_sdpa_in_double(TN_DTYPE_F16, 1, 1, 1, 1, 1, 1, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0,
+                                   NULL, 0, 1.0, NULL, NULL, NULL, NULL, 0),
+                 TN_ERR_DTYPE);
+}

@@ -625,3 +625,48 @@ Test(matmul, isa_avx512_small_m_and_large)
     force_isa("avx512");
     small_m_and_large();
 }
+
+/* tn_gemm_f32_f64acc (Note [Double-accumulated GEMM]): every element is the double sum of exact
+ * products rounded once, bit for bit, for shapes with row and column tails, a row init, strided C
+ * and enough work for threads; then a cancelling sum a float32 chain gets wrong. */
+static void
+dacc_case(int64_t m, int64_t n, int64_t k, int with_init, int64_t c_sn)
+{
+    float *a = malloc(sizeof(float) * (size_t)(m * k + 1)), *b = malloc(sizeof(float) * (size_t)(k * n + 1));
+    float *c = malloc(sizeof(float) * (size_t)(m * n * c_sn + 1));
+    double *init = malloc(sizeof(double) * (size_t)(m + 1));
+    fill_f32(a, m * k);
+    fill_f32(b, k * n);
+    for (int64_t i = 0; i < m; i++)
+        init[i] = (float)rng_unit();
+    cr_assert_eq(tn_gemm_f32_f64acc(m, n, k, a, k, b, n, with_init ? init : NULL, c, n * c_sn, c_sn), TN_OK);
+    for (int64_t i = 0; i < m; i++)
+        for (int64_t q = 0; q < n; q++) {
+            double s = with_init ? init[i] : 0.0;
+            for (int64_t p = 0; p < k; p++)
+                s += (double)a[i * k + p] * (double)b[p * n + q];
+            float got = c[i * n * c_sn + q * c_sn];
+            cr_assert(got == (float)s, "m=%lld n=%lld k=%lld at (%lld, %lld): %.9g, want %.9g", (long long)m,
+                      (long long)n, (long long)k, (long long)i, (long long)q, got, (float)s);
+        }
+    free(a);
+    free(b);
+    free(c);
+    free(init);
+}
+
+Test(matmul, gemm_f32_f64acc_rounds_the_double_sum_once)
+{
+    int64_t ms[] = {1, 3, 4, 5, 9}, ns[] = {1, 7, 8, 9, 70}, ks[] = {0, 1, 27, 64};
+    for (int mi = 0; mi < 5; mi++)
+        for (int ni = 0; ni < 5; ni++)
+            for (int ki = 0; ki < 4; ki++) {
+                dacc_case(ms[mi], ns[ni], ks[ki], (mi + ni) % 2, 1);
+                dacc_case(ms[mi], ns[ni], ks[ki], 1, 3);
+            }
+    dacc_case(33, 1000, 300, 1, 1); /* threads over column strips */
+    /* 1e8 + 1 - 1e8 in that order: a float32 sum gives 0, the double sum 1 */
+    float a[3] = {1e8f, 1.0f, -1e8f}, b[3] = {1.0f, 1.0f, 1.0f}, c = -1.0f;
+    cr_assert_eq(tn_gemm_f32_f64acc(1, 1, 3, a, 3, b, 1, NULL, &c, 1, 1), TN_OK);
+    cr_assert_eq(c, 1.0f);
+}

@@ -55,6 +55,17 @@ for name, code in {
     "sdpa_flash_op": "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(randn(2, 5, 3, 8, seed=1).transpose(1, 2), randn(2, 3, 6, 8, seed=2), randn(2, 3, 6, 8, seed=3))",
     "sdpa_gqa_blhe": "out = torch.nn.functional.scaled_dot_product_attention(randn(1, 5, 4, 8, seed=1).transpose(1, 2), randn(1, 2, 5, 8, seed=2), randn(1, 2, 5, 8, seed=3), enable_gqa=True)",
     "sdpa_gqa": "out = torch.nn.functional.scaled_dot_product_attention(randn(1, 4, 5, 8, seed=1), randn(1, 2, 5, 8, seed=2), randn(1, 2, 5, 8, seed=3), enable_gqa=True)",
+    # Note [Small float32 attention in double] (ops/matmul.c): scores of tens (scale=20) below
+    # SDPA_DOUBLE_WORK, flash op with logsumexp, a causal math-path call, then calls above it
+    "sdpa_small_large_scores": "out = torch.nn.functional.scaled_dot_product_attention(randn(4, 4, 3, 8, seed=1), randn(4, 4, 6, 8, seed=2), randn(4, 4, 6, 8, seed=3), scale=20.0)",
+    "sdpa_small_large_scores_flash_op": "out = torch.ops.aten._scaled_dot_product_flash_attention_for_cpu(randn(2, 3, 4, 8, seed=1), randn(2, 3, 6, 8, seed=2), randn(2, 3, 6, 8, seed=3), scale=20.0)",
+    "sdpa_small_large_scores_math_causal": "out = torch.nn.functional.scaled_dot_product_attention(randn(4, 5, 8, seed=1), randn(4, 6, 8, seed=2), randn(4, 6, 8, seed=3), is_causal=True, scale=20.0)",
+    "sdpa_above_double_work": "out = torch.nn.functional.scaled_dot_product_attention(randn(1, 2, 40, 16, seed=1), randn(1, 2, 40, 16, seed=2), randn(1, 2, 40, 16, seed=3), is_causal=True)",
+    # the math path broadcasts leading dims: a 3-D or 2-D query against 4-D keys (OpInfo's samples)
+    "sdpa_3d_query_4d_keys": "out = torch.nn.functional.scaled_dot_product_attention(randn(4, 3, 8, seed=1), randn(4, 4, 6, 8, seed=2), randn(4, 4, 6, 8, seed=3), is_causal=True)",
+    "sdpa_2d_query_4d_keys_large": "out = torch.nn.functional.scaled_dot_product_attention(randn(30, 16, seed=1), randn(2, 3, 40, 16, seed=2), randn(2, 3, 40, 16, seed=3))",
+    "sdpa_4d_query_3d_keys": "out = torch.nn.functional.scaled_dot_product_attention(randn(2, 3, 5, 8, seed=1), randn(3, 6, 8, seed=2), randn(3, 6, 8, seed=3))",
+    "sdpa_above_double_work_mask": "out = torch.nn.functional.scaled_dot_product_attention(randn(1, 2, 24, 16, seed=1), randn(1, 2, 40, 16, seed=2), randn(1, 2, 40, 16, seed=3), attn_mask=randn(24, 40, seed=4))",
 }.items():
     CASES[name] = {"code": code, **D}
 IA = "(arange(4, 5, dtype=torch.int64) - 7)"
