@@ -680,9 +680,19 @@ tn_op_eye__m(const tn_op *overload, int64_t n, int64_t m, int dtype, int layout,
         return NULL;
     }
     int es = tn_dtype_size(tt->dtype);
-    tn_kscalar one = {TN_KSCALAR_INT, 1, 0};
+    /* the diagonal's one: a complex element is (1, 0), its real part the one of its part's dtype
+     * (tn_scalar_to_dtype has no complex slots; the zeros already hold the imaginary part) */
+    int one_dtype = tt->dtype == TN_DTYPE_C64 ? TN_DTYPE_F32 : tt->dtype == TN_DTYPE_C128 ? TN_DTYPE_F64 : tt->dtype;
+    unsigned char one[8];
+    if (tn_scalar_to_dtype(one_dtype, (tn_kscalar){TN_KSCALAR_INT, 1, 0}, one) != TN_OK) {
+        PyErr_Format(PyExc_NotImplementedError, "aten::eye has no kernel in torchnative for %s",
+                     tn_dtype_legacy_name(tt->dtype));
+        Py_DECREF(t);
+        return NULL;
+    }
+    int one_size = tn_dtype_size(one_dtype);
     for (int64_t i = 0; i < n && i < m; i++)
-        tn_scalar_to_dtype(tt->dtype, one, tn_tensor_data(tt) + (i * m + i) * es);
+        memcpy(tn_tensor_data(tt) + (i * m + i) * es, one, (size_t)one_size);
     return t;
 }
 

@@ -20,6 +20,10 @@ case verified, by op family and against the `core` tag. Writes docs/coverage.md.
   python, cia-python, refuse.
 - family: the ops/<family>.c file of the kernels.yaml section that lists the op's name
   (any overload); for a name with no kernel at all, a class from its name and tags (FAMILY_RULES).
+
+The file's last section, upstream's OpInfo samples per dtype, has its own writer
+(`.venv/bin/python tools/opinfo.py --dtype all`): this tool carries it over from docs/coverage.md
+between its markers, unchanged.
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "codegen"))
 sys.path.insert(0, str(ROOT / "tests" / "python" / "golden"))
+sys.path.insert(0, str(ROOT / "tools"))
 COMMAND = ".venv/bin/python tools/coverage.py"
 
 # (family, test on (name, tags)) for overloads whose name has no kernel; first match wins
@@ -147,7 +152,18 @@ def table(rows, key) -> list[tuple]:
     return out
 
 
-def render(doc: dict) -> str:
+def opinfo_section(path: Path) -> str:
+    """The per-dtype OpInfo section tools/opinfo.py --dtype all wrote into path (markers included),
+    or a placeholder saying how to write it."""
+    from opinfo import COVERAGE_BEGIN, COVERAGE_END
+    text = path.read_text() if path.exists() else ""
+    if COVERAGE_BEGIN in text and COVERAGE_END in text:
+        return COVERAGE_BEGIN + text.split(COVERAGE_BEGIN, 1)[1].split(COVERAGE_END, 1)[0] + COVERAGE_END + "\n"
+    return (f"{COVERAGE_BEGIN}\n## OpInfo samples per dtype\n\nNot written yet: "
+            f"`.venv/bin/python tools/opinfo.py --dtype all`.\n{COVERAGE_END}\n")
+
+
+def render(doc: dict, opinfo: str = "") -> str:
     rows = doc["rows"]
     n, k, v = len(rows), sum(r["kernel"] for r in rows), sum(r["verified"] for r in rows)
     core = [r for r in rows if r["core"]]
@@ -191,7 +207,7 @@ def render(doc: dict) -> str:
     lines += ["", f"## `core` overloads without a C kernel ({len(missing_core)})", "",
               "| overload | route |", "|---|---|"]
     lines += [f"| `aten::{o}` | {route} |" for o, route in missing_core]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + ("\n" + opinfo if opinfo else "")
 
 
 def main() -> int:
@@ -199,7 +215,7 @@ def main() -> int:
     ap.add_argument("--out", default=str(ROOT / "docs" / "coverage.md"))
     args = ap.parse_args()
     doc = collect()
-    text = render(doc)
+    text = render(doc, opinfo_section(ROOT / "docs" / "coverage.md"))
     Path(args.out).write_text(text)
     rows = doc["rows"]
     core = [r for r in rows if r["core"]]

@@ -1280,7 +1280,9 @@ def hash_tensor(self, dim=(), keepdim=False, mode=0):
         x = aten.cat([folded, x[..., 2 * half:]], -1) if x.size(-1) % 2 else folded
     if x.size(-1) == 0:
         x = aten.zeros(list(x.shape[:-1]) + [1], dtype=torch.int64)
-    return x.reshape(out_shape).contiguous().view(torch.uint64)
+    # a fresh tensor, as upstream's: when every reduced dim has size 1 and the input is int64 or
+    # float64, x is still a view of the input (no fold ran, .to() copied nothing)
+    return x.reshape(out_shape).clone(memory_format=torch.contiguous_format).view(torch.uint64)
 
 
 # Note [histograms as upstream computes them]

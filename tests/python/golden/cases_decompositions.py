@@ -397,7 +397,10 @@ add("hash_tensor", {"all": f"torch.hash_tensor({X})", "dim": f"torch.hash_tensor
                     "f64": "torch.hash_tensor(randn(5, seed=1, dtype=torch.float64))", "signed_zero": "torch.hash_tensor(literal([-0.0, 1.0]))",
                     "scalar": "torch.hash_tensor(literal(2.5))", "empty_dim": "torch.hash_tensor(randn(2, 0, seed=1), [0])",
                     "empty": "torch.hash_tensor(randn(0, 3, seed=1))", "zero_size": "torch.hash_tensor(randn(0, 3, seed=1), [0])",
-                    "mode": f"torch.hash_tensor({X}, mode=1)", "bad_dim": f"torch.hash_tensor({X}, [5])"}, exact=True)
+                    "mode": f"torch.hash_tensor({X}, mode=1)", "bad_dim": f"torch.hash_tensor({X}, [5])",
+                    # only size-1 dims reduced: a fresh result, not a view of an int64 or float64 input
+                    "size1_int": "torch.hash_tensor(arange(3, 1, 2, dtype=torch.int64), [1], keepdim=True)",
+                    "size1_f64": "torch.hash_tensor(randn(2, 1, seed=1, dtype=torch.float64), [1])"}, exact=True)
 
 HX = "literal([0.0, 1.0, 1.0, 2.0, 3.0, 2.5, 5.0, -1.0])"
 add("histogram.bin_ct", {"0": f"torch.histogram(randn(3, 7, seed=1), 5)", "range": f"torch.histogram({HX}, 3, range=(0.0, 3.0))",

@@ -185,6 +185,8 @@ CASES = {
     "eye": "out = torch.eye(3)",
     "eye_rect": "out = torch.eye(2, 4, dtype=torch.int32)",
     "eye_bool": "out = torch.eye(3, dtype=torch.bool)",
+    "eye_complex64": "out = torch.eye(3, 2, dtype=torch.complex64)",
+    "eye_complex128": "out = torch.eye(2, dtype=torch.complex128)",
     "eye_zero": "out = torch.eye(0)",
     "eye_neg": "out = torch.eye(-1)",
     # resize_ / set_
