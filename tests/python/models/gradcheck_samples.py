@@ -237,7 +237,8 @@ RANDOM_DRAW = ("a random draw each call: gradcheck's finite differences would se
 EXCLUDED = {
     **{name: COMPLEX_AUTOGRAD for name in ("_conj", "_conj_physical", "_fft_c2c", "_fft_c2r", "_fft_r2c", "_neg_view",
                                            "complex", "conj_physical", "imag", "polar", "view_as_complex",
-                                           "view_as_real")},
+                                           "view_as_real", "fft_fft", "fft_ifft", "fft_rfft", "fft_irfft", "fft_hfft",
+                                           "fft_ihfft")},
     "log_normal_": RANDOM_DRAW, "rrelu_with_noise": RANDOM_DRAW,
     "bitwise_and.Scalar": INTEGER_ONLY, "bitwise_and.Tensor": INTEGER_ONLY, "bitwise_or.Scalar": INTEGER_ONLY,
     "bitwise_or.Tensor": INTEGER_ONLY, "bitwise_xor.Scalar": INTEGER_ONLY, "bitwise_xor.Tensor": INTEGER_ONLY,
