@@ -337,12 +337,15 @@ resize_fft_input(PyObject *x, int64_t dim, int64_t n)
     return r;
 }
 
-/* The checks and input preparation the three share: the dim wrapped, the signal length n
- * (n_opt or its default), the input resized to `resized(n)` points along dim when n_opt is
- * given. Steals x; NULL with the error set. */
+/* The checks and input preparation the three share, in upstream's order: the dim wrapped, the
+ * signal length n (n_opt or its default) checked, the input resized to n points along dim (n/2 + 1
+ * for c2r) when n_opt is given, then the norm mode. Steals x; NULL with the error set. */
 static PyObject *
-fft_prepare(PyObject *x, tn_opt_int n_opt, int64_t dim_in, int c2r, int64_t *dim, int64_t *n)
+fft_prepare(PyObject *x, tn_opt_int n_opt, int64_t dim_in, int c2r, const char *norm, bool forward, int64_t *dim,
+            int64_t *n, int64_t *mode)
 {
+    if (!x)
+        return NULL;
     if (tn_wrap_dim(dim_in, TN_T(x)->ndim, dim) < 0) {
         Py_DECREF(x);
         return NULL;
@@ -354,20 +357,22 @@ fft_prepare(PyObject *x, tn_opt_int n_opt, int64_t dim_in, int c2r, int64_t *dim
         Py_DECREF(x);
         return NULL;
     }
-    return n_opt.has ? resize_fft_input(x, *dim, c2r ? *n / 2 + 1 : *n) : x;
+    if (n_opt.has && !(x = resize_fft_input(x, *dim, c2r ? *n / 2 + 1 : *n)))
+        return NULL;
+    if (norm_from_string(norm, forward, mode) < 0) {
+        Py_DECREF(x);
+        return NULL;
+    }
+    return x;
 }
 
 static PyObject *
 fft_c2c_1d(TensorObject *self, tn_opt_int n_opt, int64_t dim_in, const char *norm, bool forward)
 {
     int64_t dim, n, mode;
-    PyObject *x = fft_prepare(Py_NewRef((PyObject *)self), n_opt, dim_in, 0, &dim, &n);
+    PyObject *x = fft_prepare(Py_NewRef((PyObject *)self), n_opt, dim_in, 0, norm, forward, &dim, &n, &mode);
     if (!x)
         return NULL;
-    if (norm_from_string(norm, forward, &mode) < 0) {
-        Py_DECREF(x);
-        return NULL;
-    }
     PyObject *r = tn_ag_op(TN_OP__fft_c2c, (tn_value[]){tn_value_tensor(x), tn_ag_value_ints_lit(&dim, 1),
                                                          tn_value_int(mode), tn_ag_value_bool(forward)});
     Py_DECREF(x);
@@ -384,13 +389,9 @@ fft_r2c_1d(const char *fname, TensorObject *self, tn_opt_int n_opt, int64_t dim_
         return NULL;
     }
     int64_t dim, n, mode;
-    PyObject *x = promote_fft(self, 0);
-    if (!x || !(x = fft_prepare(x, n_opt, dim_in, 0, &dim, &n)))
+    PyObject *x = fft_prepare(promote_fft(self, 0), n_opt, dim_in, 0, norm, forward, &dim, &n, &mode);
+    if (!x)
         return NULL;
-    if (norm_from_string(norm, forward, &mode) < 0) {
-        Py_DECREF(x);
-        return NULL;
-    }
     PyObject *r = tn_ag_op(TN_OP__fft_r2c, (tn_value[]){tn_value_tensor(x), tn_ag_value_ints_lit(&dim, 1),
                                                          tn_value_int(mode), tn_ag_value_bool(onesided)});
     Py_DECREF(x);
@@ -403,13 +404,9 @@ static PyObject *
 fft_c2r_1d(TensorObject *self, tn_opt_int n_opt, int64_t dim_in, const char *norm, bool forward)
 {
     int64_t dim, n, mode;
-    PyObject *x = promote_fft(self, 1);
-    if (!x || !(x = fft_prepare(x, n_opt, dim_in, 1, &dim, &n)))
+    PyObject *x = fft_prepare(promote_fft(self, 1), n_opt, dim_in, 1, norm, forward, &dim, &n, &mode);
+    if (!x)
         return NULL;
-    if (norm_from_string(norm, forward, &mode) < 0) {
-        Py_DECREF(x);
-        return NULL;
-    }
     if (forward)  /* upstream: the c2r has no forward direction, so it transforms conj(x) */
         TN_SETREF(x, tn_ag_op(TN_OP_conj, (tn_value[]){tn_value_tensor(x)}));
     if (!x)
