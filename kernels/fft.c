@@ -32,6 +32,7 @@
 #define FFT_PI 3.14159265358979323846
 #define FFT_CACHE_SLOTS 16
 #define FFT_CACHE_MAX_N ((int64_t)1 << 22)
+#define FFT_MAX_LANES 8
 
 typedef struct {
     double re, im;
@@ -158,7 +159,7 @@ plan_work(const fft_plan *p)
     return 0;
 }
 
-static const cplx *plan_forward(const fft_plan *p, cplx *x, cplx *y, cplx *work);
+static const cplx *plan_forward(const fft_plan *p, int64_t lanes, cplx *x, cplx *y, cplx *work);
 
 /* The Stockham passes of n (every prime factor at most FFT_MAX_DIRECT_PRIME): fours first. */
 static int
@@ -232,7 +233,7 @@ bluestein_init(fft_plan *p)
         if (k)
             a[m - k] = a[k];
     }
-    memcpy(p->kernel, plan_forward(p->conv, a, b, buf + 2 * m), (size_t)m * sizeof(cplx));
+    memcpy(p->kernel, plan_forward(p->conv, 1, a, b, buf + 2 * m), (size_t)m * sizeof(cplx));
     free(buf);
     return 0;
 }
@@ -342,9 +343,9 @@ plan_put(fft_plan *p)
  * every twiddle factor is 1, without multiplying (so an infinite input stays a clean infinity
  * in the bins it reaches), then the rest. */
 static void
-pass2(const fft_pass *ps, const cplx *restrict x, cplx *restrict y)
+pass2(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
 {
-    int64_t m = ps->m, s = ps->s, xs = s * m;
+    int64_t m = ps->m, xs = s * m;
     for (int64_t j = 0; j < m; j++) {
         const cplx *a = x + s * j;
         cplx *b = y + 2 * s * j, w = ps->tw[j];
@@ -357,9 +358,9 @@ pass2(const fft_pass *ps, const cplx *restrict x, cplx *restrict y)
 }
 
 static void
-pass4(const fft_pass *ps, const cplx *restrict x, cplx *restrict y)
+pass4(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
 {
-    int64_t m = ps->m, s = ps->s, xs = s * m;
+    int64_t m = ps->m, xs = s * m;
     for (int64_t j = 0; j < m; j++) {
         const cplx *a = x + s * j, *w = ps->tw + 3 * j;
         cplx *b = y + 4 * s * j, w1 = w[0], w2 = w[1], w3 = w[2];
@@ -377,9 +378,9 @@ pass4(const fft_pass *ps, const cplx *restrict x, cplx *restrict y)
 }
 
 static void
-pass_generic(const fft_pass *ps, const cplx *restrict x, cplx *restrict y)
+pass_generic(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
 {
-    int64_t p = ps->radix, m = ps->m, s = ps->s, xs = s * m;
+    int64_t p = ps->radix, m = ps->m, xs = s * m;
     cplx in[FFT_MAX_DIRECT_PRIME];
     for (int64_t j = 0; j < m; j++) {
         const cplx *w = ps->tw + j * (p - 1);
@@ -397,20 +398,24 @@ pass_generic(const fft_pass *ps, const cplx *restrict x, cplx *restrict y)
     }
 }
 
+/* Note [FFT lanes]: `lanes` signals stored point-major (point t of signal l at t * lanes + l) are
+ * transformed together: for the Stockham passes that is the same pass with every stride s
+ * times lanes, so the innermost loop runs over the signals with one twiddle factor. */
 static void
-pass_run(const fft_pass *ps, const cplx *x, cplx *y)
+pass_run(const fft_pass *ps, int64_t lanes, const cplx *x, cplx *y)
 {
+    int64_t s = ps->s * lanes;
     switch (ps->radix) {
-    case 2: pass2(ps, x, y); break;
-    case 4: pass4(ps, x, y); break;
-    default: pass_generic(ps, x, y); break;
+    case 2: pass2(ps, s, x, y); break;
+    case 4: pass4(ps, s, x, y); break;
+    default: pass_generic(ps, s, x, y); break;
     }
 }
 
-/* The forward DFT of x (p->n points; x is overwritten), in x or y (returned). work holds
- * plan_work(p) elements. */
+/* The forward DFT of x (p->n points of `lanes` signals, Note [FFT lanes]; one signal for a
+ * Bluestein plan; x is overwritten), in x or y (returned). work holds plan_work(p) elements. */
 static const cplx *
-plan_forward(const fft_plan *p, cplx *x, cplx *y, cplx *work)
+plan_forward(const fft_plan *p, int64_t lanes, cplx *x, cplx *y, cplx *work)
 {
     if (p->conv) {
         int64_t n = p->n, m = p->conv->n;
@@ -418,12 +423,12 @@ plan_forward(const fft_plan *p, cplx *x, cplx *y, cplx *work)
         for (int64_t j = 0; j < n; j++)
             a[j] = cmul(x[j], p->chirp[j]);
         memset(a + n, 0, (size_t)(m - n) * sizeof(cplx));
-        const cplx *fa = plan_forward(p->conv, a, b, rest);
+        const cplx *fa = plan_forward(p->conv, 1, a, b, rest);
         /* the inverse transform of fa * kernel, as conj(forward(conj(.))) / m */
         cplx *c = fa == a ? b : a;
         for (int64_t k = 0; k < m; k++)
             c[k] = conj_of(cmul(fa[k], p->kernel[k]));
-        const cplx *conv = plan_forward(p->conv, c, c == a ? b : a, rest);
+        const cplx *conv = plan_forward(p->conv, 1, c, c == a ? b : a, rest);
         double inv = 1.0 / (double)m;
         for (int64_t k = 0; k < n; k++) {
             cplx v = {conv[k].re * inv, -conv[k].im * inv};
@@ -434,7 +439,7 @@ plan_forward(const fft_plan *p, cplx *x, cplx *y, cplx *work)
     const cplx *src = x;
     for (int i = 0; i < p->npasses; i++) {
         cplx *dst = src == x ? y : x;
-        pass_run(&p->pass[i], src, dst);
+        pass_run(&p->pass[i], lanes, src, dst);
         src = dst;
     }
     return src;
@@ -450,7 +455,7 @@ typedef struct {
     int forward;
     double scale;
     const fft_plan *plan;
-    int64_t nbatch;
+    int64_t nbatch, lanes;
     _Atomic int error;
 } line_ctx;
 
@@ -509,14 +514,18 @@ line_offset(const tn_fft_operand *o, int dim, int64_t b)
  * with E, O the transforms of the even and odd samples, X_k = E_k + e^{-2 pi i k/n} O_k, where
  * E_k = (Z_k + conj Z_{h-k}) / 2 and O_k = -i (Z_k - conj Z_{h-k}) / 2, h = n/2, k <= h. */
 static void
-real_unpack(const fft_plan *p, const cplx *z, cplx *out)
+real_unpack(const fft_plan *p, int64_t lanes, const cplx *z, cplx *out)
 {
     int64_t h = p->n / 2;
     for (int64_t k = 0; k <= h; k++) {
-        cplx zk = z[k == h ? 0 : k], zc = conj_of(z[k == 0 ? 0 : h - k]);
-        cplx e = {0.5 * (zk.re + zc.re), 0.5 * (zk.im + zc.im)};
-        cplx o = {0.5 * (zk.im - zc.im), -0.5 * (zk.re - zc.re)};
-        out[k] = cadd(e, cmul(p->rtw[k], o));
+        const cplx *zk = z + (k == h ? 0 : k) * lanes, *zm = z + (k == 0 ? 0 : h - k) * lanes;
+        cplx w = p->rtw[k];
+        for (int64_t l = 0; l < lanes; l++) {
+            cplx a = zk[l], c = conj_of(zm[l]);
+            cplx e = {0.5 * (a.re + c.re), 0.5 * (a.im + c.im)};
+            cplx o = {0.5 * (a.im - c.im), -0.5 * (a.re - c.re)};
+            out[k * lanes + l] = cadd(e, cmul(w, o));
+        }
     }
 }
 
@@ -525,92 +534,115 @@ real_unpack(const fft_plan *p, const cplx *z, cplx *out)
  * X_{h-k}, O_k = (X_k - conj X_{h-k}) e^{2 pi i k/n} (the unnormalised backward transform's
  * even and odd samples, times h). */
 static void
-real_pack(const fft_plan *p, const cplx *x, cplx *zc)
+real_pack(const fft_plan *p, int64_t lanes, const cplx *x, cplx *zc)
 {
     int64_t h = p->n / 2;
     for (int64_t k = 0; k < h; k++) {
-        cplx a = x[k], b = conj_of(x[h - k]);
-        cplx e = cadd(a, b), o = cmul(csub(a, b), conj_of(p->rtw[k]));
-        zc[k] = (cplx){e.re - o.im, -(e.im + o.re)};
+        cplx w = conj_of(p->rtw[k]);
+        for (int64_t l = 0; l < lanes; l++) {
+            cplx a = x[k * lanes + l], b = conj_of(x[(h - k) * lanes + l]);
+            cplx e = cadd(a, b), o = cmul(csub(a, b), w);
+            zc[k * lanes + l] = (cplx){e.re - o.im, -(e.im + o.re)};
+        }
     }
 }
 
+/* The lines [begin, end) in groups of up to c->lanes (Note [FFT lanes]). */
 static void
 lines(void *vctx, int64_t begin, int64_t end)
 {
     line_ctx *c = vctx;
     const fft_plan *p = c->plan;
-    int64_t n = c->n, h = n / 2;
+    int64_t n = c->n, h = n / 2, L = c->lanes;
     int dt_in = c->in->dtype, dt_out = c->out->dtype;
-    cplx *buf = malloc((size_t)(2 * n + plan_work(p)) * sizeof(cplx));
+    cplx *buf = malloc((size_t)(2 * n * L + plan_work(p)) * sizeof(cplx));
     if (!buf) {
         c->error = 1;
         return;
     }
-    cplx *x = buf, *y = buf + n, *work = buf + 2 * n;
-    int64_t is = c->in->strides[c->dim], os = c->out->strides[c->dim];
+    cplx *x = buf, *y = buf + n * L, *work = buf + 2 * n * L;
+    int64_t is = c->in->strides[c->dim], os = c->out->strides[c->dim], ioff[FFT_MAX_LANES], ooff[FFT_MAX_LANES];
     double conj = c->forward ? 1.0 : -1.0;  /* backward = conj(forward(conj(.))) */
-    for (int64_t b = begin; b < end; b++) {
-        const char *ib = c->in->data;
-        char *ob = c->out->data;
-        int64_t ioff = line_offset(c->in, c->dim, b), ooff = line_offset(c->out, c->dim, b);
+    const char *ib = c->in->data;
+    char *ob = c->out->data;
+    for (int64_t b0 = begin; b0 < end; b0 += L) {
+        int64_t nl = end - b0 < L ? end - b0 : L;  /* lanes of this group */
+        for (int64_t l = 0; l < nl; l++) {
+            ioff[l] = line_offset(c->in, c->dim, b0 + l);
+            ooff[l] = line_offset(c->out, c->dim, b0 + l);
+        }
         const cplx *spec;
         if (c->kind == TN_FFT_C2R) {
             /* Hermitian half spectrum in, real out; the imaginary parts of bins 0 and n/2 are
              * not part of it */
             for (int64_t k = 0; k <= h; k++)
-                x[k] = load(dt_in, ib, ioff + k * is);
-            x[0].im = 0;
-            if (n % 2 == 0)
-                x[h].im = 0;
+                for (int64_t l = 0; l < nl; l++)
+                    x[k * nl + l] = load(dt_in, ib, ioff[l] + k * is);
+            for (int64_t l = 0; l < nl; l++) {
+                x[l].im = 0;
+                if (n % 2 == 0)
+                    x[h * nl + l].im = 0;
+            }
             if (p->real) {
-                real_pack(p, x, y);
-                const cplx *z = plan_forward(p->half, y, x, work);
-                for (int64_t j = 0; j < h; j++) {
-                    store(dt_out, ob, ooff + 2 * j * os, (cplx){z[j].re * c->scale, 0});
-                    store(dt_out, ob, ooff + (2 * j + 1) * os, (cplx){-z[j].im * c->scale, 0});
-                }
+                real_pack(p, nl, x, y);
+                const cplx *z = plan_forward(p->half, nl, y, x, work);
+                for (int64_t j = 0; j < h; j++)
+                    for (int64_t l = 0; l < nl; l++) {
+                        cplx v = z[j * nl + l];
+                        store(dt_out, ob, ooff[l] + 2 * j * os, (cplx){v.re * c->scale, 0});
+                        store(dt_out, ob, ooff[l] + (2 * j + 1) * os, (cplx){-v.im * c->scale, 0});
+                    }
                 continue;
             }
+            /* conj of the full spectrum: the conjugated lower half, the upper half as it mirrors */
             for (int64_t k = h + 1; k < n; k++)
-                x[k] = x[n - k];
-            for (int64_t k = 1; k <= h; k++)  /* conj of the full spectrum: x[k] for k > h stays */
-                x[k].im = -x[k].im;
-            spec = plan_forward(p, x, y, work);
+                for (int64_t l = 0; l < nl; l++)
+                    x[k * nl + l] = x[(n - k) * nl + l];
+            for (int64_t k = 1; k <= h; k++)
+                for (int64_t l = 0; l < nl; l++)
+                    x[k * nl + l].im = -x[k * nl + l].im;
+            spec = plan_forward(p, nl, x, y, work);
             for (int64_t j = 0; j < n; j++)
-                store(dt_out, ob, ooff + j * os, (cplx){spec[j].re * c->scale, 0});
+                for (int64_t l = 0; l < nl; l++)
+                    store(dt_out, ob, ooff[l] + j * os, (cplx){spec[j * nl + l].re * c->scale, 0});
             continue;
         }
         if (c->kind == TN_FFT_R2C && p->real) {
-            for (int64_t j = 0; j < h; j++) {
-                x[j].re = load(dt_in, ib, ioff + 2 * j * is).re;
-                x[j].im = load(dt_in, ib, ioff + (2 * j + 1) * is).re;
-            }
-            const cplx *z = plan_forward(p->half, x, y, work);
+            for (int64_t j = 0; j < h; j++)
+                for (int64_t l = 0; l < nl; l++) {
+                    x[j * nl + l].re = load(dt_in, ib, ioff[l] + 2 * j * is).re;
+                    x[j * nl + l].im = load(dt_in, ib, ioff[l] + (2 * j + 1) * is).re;
+                }
+            const cplx *z = plan_forward(p->half, nl, x, y, work);
             cplx *full = z == x ? y : x;
-            real_unpack(p, z, full);
+            real_unpack(p, nl, z, full);
             spec = full;
         } else {
-            for (int64_t j = 0; j < n; j++) {
-                x[j] = load(dt_in, ib, ioff + j * is);
-                x[j].im *= conj;
-            }
-            spec = plan_forward(p, x, y, work);
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t l = 0; l < nl; l++) {
+                    cplx v = load(dt_in, ib, ioff[l] + j * is);
+                    x[j * nl + l] = (cplx){v.re, v.im * conj};
+                }
+            spec = plan_forward(p, nl, x, y, work);
         }
         if (c->kind == TN_FFT_R2C) {
             /* a real signal's spectrum: bins 0 and n/2 are real, the upper half mirrors the
              * lower (written as exact conjugates, as upstream fills it) */
-            cplx *s = (cplx *)spec;
-            s[0].im = 0;
-            if (n % 2 == 0)
-                s[h].im = 0;
+            cplx *sp = (cplx *)spec;
+            for (int64_t l = 0; l < nl; l++) {
+                sp[l].im = 0;
+                if (n % 2 == 0)
+                    sp[h * nl + l].im = 0;
+            }
             for (int64_t k = h + 1; k < c->out_len; k++)
-                s[k] = conj_of(s[n - k]);
+                for (int64_t l = 0; l < nl; l++)
+                    sp[k * nl + l] = conj_of(sp[(n - k) * nl + l]);
         }
-        for (int64_t k = 0; k < c->out_len; k++) {
-            cplx v = spec[k];
-            store(dt_out, ob, ooff + k * os, (cplx){v.re * c->scale, v.im * conj * c->scale});
-        }
+        for (int64_t k = 0; k < c->out_len; k++)
+            for (int64_t l = 0; l < nl; l++) {
+                cplx v = spec[k * nl + l];
+                store(dt_out, ob, ooff[l] + k * os, (cplx){v.re * c->scale, v.im * conj * c->scale});
+            }
     }
     free(buf);
 }
@@ -652,8 +684,11 @@ tn_fft(tn_fft_kind kind, const tn_fft_operand *out, const tn_fft_operand *in, in
     if (!plan)
         return TN_ERR_NOMEM;
     c.plan = plan;
+    /* Note [FFT lanes]: a Bluestein plan transforms one signal at a time */
+    int bluestein = plan->conv || (plan->half && plan->half->conv);
+    c.lanes = bluestein || nbatch < 2 ? 1 : FFT_MAX_LANES;
     /* in place (C2C) is safe: each line is read whole before it is written */
-    tn_parallel_for(nbatch, 1 + 32768 / (n + 1), lines, &c);
+    tn_parallel_for(nbatch, c.lanes * (1 + 32768 / (c.lanes * n + 1)), lines, &c);
     plan_put(plan);
     return c.error ? TN_ERR_NOMEM : TN_OK;
 }

@@ -174,3 +174,37 @@ Test(fft, cached_plans_give_the_same_bits_as_new_ones)
                 cr_assert(memcmp(first[n - 1], y, (size_t)(16 * n)) == 0, "n=%lld", (long long)n);
         }
 }
+
+Test(fft, batched_lines_give_the_bits_of_one_line_at_a_time)
+{
+    /* Note [FFT lanes]: 11 signals transformed together (groups of 8 and 3) must reproduce each
+     * signal's own transform bit for bit, for r2c, c2r and c2c, even and odd lengths */
+    static const int64_t ns[] = {12, 9, 64, 30};
+    for (int ni = 0; ni < 4; ni++) {
+        int64_t n = ns[ni], h = n / 2 + 1, B = 11;
+        double *x = malloc(8 * B * n), *spec = malloc(16 * B * h), *one = malloc(16 * n), *back = malloc(8 * B * n);
+        double *cx = malloc(16 * B * n), *cy = malloc(16 * B * n);
+        for (int64_t i = 0; i < B * n; i++)
+            x[i] = sin(0.61 * (double)i) + 0.2 * cos(1.9 * (double)(i % 7));
+        fill(B * n, cx, ni);
+        int64_t xs[2] = {B, n}, hs[2] = {B, h}, xst[2] = {n, 1}, hst[2] = {h, 1}, s1[1] = {1}, n1[1] = {n}, h1[1] = {h};
+        tn_fft_operand re = {TN_DTYPE_F64, 2, xs, xst, (char *)x}, half = {TN_DTYPE_C128, 2, hs, hst, (char *)spec};
+        tn_fft_operand rb = {TN_DTYPE_F64, 2, xs, xst, (char *)back};
+        tn_fft_operand ci = {TN_DTYPE_C128, 2, xs, xst, (char *)cx}, co = {TN_DTYPE_C128, 2, xs, xst, (char *)cy};
+        cr_assert_eq(tn_fft(TN_FFT_R2C, &half, &re, 1, n, 1, 1.0), TN_OK);
+        cr_assert_eq(tn_fft(TN_FFT_C2R, &rb, &half, 1, n, 0, 0.5), TN_OK);
+        cr_assert_eq(tn_fft(TN_FFT_C2C, &co, &ci, 1, n, 0, 1.0), TN_OK);
+        for (int64_t b = 0; b < B; b++) {
+            tn_fft_operand r1 = {TN_DTYPE_F64, 1, n1, s1, (char *)(x + b * n)}, o1 = {TN_DTYPE_C128, 1, h1, s1, (char *)one};
+            cr_assert_eq(tn_fft(TN_FFT_R2C, &o1, &r1, 0, n, 1, 1.0), TN_OK);
+            cr_assert(memcmp(one, spec + 2 * b * h, (size_t)(16 * h)) == 0, "r2c n=%lld line %lld", (long long)n, (long long)b);
+            tn_fft_operand s1o = {TN_DTYPE_C128, 1, h1, s1, (char *)(spec + 2 * b * h)}, r1o = {TN_DTYPE_F64, 1, n1, s1, (char *)one};
+            cr_assert_eq(tn_fft(TN_FFT_C2R, &r1o, &s1o, 0, n, 0, 0.5), TN_OK);
+            cr_assert(memcmp(one, back + b * n, (size_t)(8 * n)) == 0, "c2r n=%lld line %lld", (long long)n, (long long)b);
+            tn_fft_operand c1 = {TN_DTYPE_C128, 1, n1, s1, (char *)(cx + 2 * b * n)}, c1o = {TN_DTYPE_C128, 1, n1, s1, (char *)one};
+            cr_assert_eq(tn_fft(TN_FFT_C2C, &c1o, &c1, 0, n, 0, 1.0), TN_OK);
+            cr_assert(memcmp(one, cy + 2 * b * n, (size_t)(16 * n)) == 0, "c2c n=%lld line %lld", (long long)n, (long long)b);
+        }
+        free(x), free(spec), free(one), free(back), free(cx), free(cy);
+    }
+}
