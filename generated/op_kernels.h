@@ -489,6 +489,18 @@ PyObject *tn_op_exponential_(const tn_op *overload, TensorObject *self, double l
 PyObject *tn_op_eye(const tn_op *overload, int64_t n, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 PyObject *tn_op_eye__m(const tn_op *overload, int64_t n, int64_t m, int dtype, int layout, const tn_value *device, int pin_memory);
+/* aten::fft_fft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor */
+PyObject *tn_op_fft_fft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm);
+/* aten::fft_hfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor */
+PyObject *tn_op_fft_hfft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm);
+/* aten::fft_ifft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor */
+PyObject *tn_op_fft_ifft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm);
+/* aten::fft_ihfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor */
+PyObject *tn_op_fft_ihfft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm);
+/* aten::fft_irfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor */
+PyObject *tn_op_fft_irfft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm);
+/* aten::fft_rfft(Tensor self, SymInt? n=None, int dim=-1, str? norm=None) -> Tensor */
+PyObject *tn_op_fft_rfft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm);
 /* aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!) */
 PyObject *tn_op_fill___Scalar(const tn_op *overload, TensorObject *self, const tn_value *value);
 /* aten::fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!) */

@@ -1,38 +1,67 @@
-/* Discrete Fourier transforms: a mixed-radix Cooley-Tukey transform for lengths whose prime
- * factors are small, Bluestein's chirp-z convolution for the others, and the strided line
- * loops of tn_fft (fft.h). Adding a radix needs nothing: every prime factor up to
- * FFT_MAX_DIRECT_PRIME goes through the generic butterfly.
+/* Discrete Fourier transforms: a mixed-radix Stockham transform for lengths whose prime
+ * factors are small, Bluestein's chirp-z convolution for the others, a real signal of even
+ * length as a complex one of half its length, and the strided line loops of tn_fft (fft.h).
+ * Adding a radix needs nothing: every prime factor up to FFT_MAX_DIRECT_PRIME goes through the
+ * generic butterfly; 2 and 4 have their own.
  *
  * Note [FFT precision]: every line is gathered into a double-precision buffer, transformed and
  * scattered back, for float32 too. Upstream's float32 transforms run in float32 (MKL or
  * pocketfft), so ours are at least as close to the exact transform as upstream's; twiddle
  * factors are cos/sin of an angle reduced to [-pi/4, pi/4] and rotated by exact quarter turns,
  * so w^0, w^{n/4}, w^{n/2} are exactly 1, -i, -1.
+ *
+ * Note [FFT plans]: a plan (its passes and twiddle factors: n cos/sin pairs, several times the
+ * cost of the transform itself) is made once per length and kind and kept in a cache of
+ * FFT_CACHE_SLOTS plans, least recently used out, as pocketfft keeps its plans. A plan is
+ * read-only once made, so the lines of a call and concurrent calls (the GIL is released around
+ * tn_fft) share it; a reference count keeps it alive while a call uses it. Plans longer than
+ * FFT_CACHE_MAX_N are made per call and not kept (their tables take 16 bytes per point).
+ *
+ * Only forward transforms are computed here: a backward one is conj(forward(conj(x))), the
+ * conjugations folded into the loads and stores of the line loops.
  */
 #include "fft.h"
 #include "parallel.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define FFT_MAX_DIRECT_PRIME 31
 #define FFT_PI 3.14159265358979323846
+#define FFT_CACHE_SLOTS 16
+#define FFT_CACHE_MAX_N ((int64_t)1 << 22)
+#define FFT_MAX_LANES 8
 
 typedef struct {
     double re, im;
 } cplx;
 
+/* One Stockham pass of radix p over n = p * m * s points: for j < m and q < s, the p points
+ * x[q + s (j + r m)], r < p, go through a size-p DFT whose output k, times e^{-2 pi i jk / (p m)},
+ * lands in y[q + s (p j + k)]. After one pass per prime factor the result is in natural order. */
+typedef struct {
+    int64_t radix, m, s;
+    const cplx *tw;                    /* tw[j (p - 1) + k - 1] = e^{-2 pi i jk / (p m)} */
+    cplx roots[FFT_MAX_DIRECT_PRIME];  /* e^{-2 pi i t / p}, t < p (the generic butterfly) */
+} fft_pass;
+
 typedef struct fft_plan {
     int64_t n;
-    int nfactors;
-    int64_t factors[64];
-    cplx *tw;               /* tw[j] = e^{-2 pi i j / n}, j < n */
+    int real;               /* a real signal of even n, transformed as n/2 complex pairs by `half` */
+    int npasses;
+    fft_pass pass[64];
+    cplx *tw;               /* every pass's twiddle factors, one allocation */
+    struct fft_plan *half;  /* real: the complex plan of n/2 */
+    cplx *rtw;              /* real: rtw[k] = e^{-2 pi i k / n}, k <= n/2 */
     /* Bluestein (when n has a prime factor above FFT_MAX_DIRECT_PRIME) */
     struct fft_plan *conv;  /* plan of the convolution length m >= 2n - 1 */
     cplx *chirp;            /* chirp[k] = e^{-pi i k^2 / n}, k < n */
-    cplx *kernel;           /* forward DFT of the conjugate chirp, extended periodically (length m) */
-    int kernel_ready;
+    cplx *kernel;           /* forward DFT of the conjugate chirp laid out circularly, over m */
+    /* the cache's bookkeeping (Note [FFT plans]), changed only under cache_busy */
+    int refs, cached;
+    int64_t stamp;
 } fft_plan;
 
 /* e^{-2 pi i j / n} with the angle reduced to at most an eighth turn (Note [FFT precision]). */
@@ -62,7 +91,31 @@ twiddle(int64_t j, int64_t n)
     return w;
 }
 
-static void plan_free(fft_plan *p);
+static inline cplx
+cmul(cplx a, cplx b)
+{
+    return (cplx){a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+
+static inline cplx
+cadd(cplx a, cplx b)
+{
+    return (cplx){a.re + b.re, a.im + b.im};
+}
+
+static inline cplx
+csub(cplx a, cplx b)
+{
+    return (cplx){a.re - b.re, a.im - b.im};
+}
+
+static inline cplx
+conj_of(cplx a)
+{
+    return (cplx){a.re, -a.im};
+}
+
+/* ---- plans ---- */
 
 static int64_t
 smooth_length(int64_t at_least)
@@ -80,200 +133,316 @@ smooth_length(int64_t at_least)
     return best;
 }
 
-static fft_plan *
-plan_new(int64_t n)
-{
-    fft_plan *p = calloc(1, sizeof *p);
-    if (!p)
-        return NULL;
-    p->n = n;
-    int64_t rest = n, largest = 1;
-    while (rest % 4 == 0 && rest > 4) {
-        p->factors[p->nfactors++] = 4;
-        rest /= 4;
-    }
-    for (int64_t f = 2; f * f <= rest; f++)
-        while (rest % f == 0) {
-            p->factors[p->nfactors++] = f;
-            largest = f > largest ? f : largest;
-            rest /= f;
-        }
-    if (rest > 1) {
-        p->factors[p->nfactors++] = rest;
-        largest = rest > largest ? rest : largest;
-    }
-    if (largest > FFT_MAX_DIRECT_PRIME) {
-        int64_t m = smooth_length(2 * n - 1);
-        p->nfactors = 0;
-        p->conv = plan_new(m);
-        p->chirp = malloc((size_t)n * sizeof(cplx));
-        p->kernel = calloc((size_t)m, sizeof(cplx));
-        if (!p->conv || !p->chirp || !p->kernel) {
-            plan_free(p);
-            return NULL;
-        }
-        for (int64_t k = 0; k < n; k++) {
-            /* e^{-pi i k^2 / n} = e^{-2 pi i (k^2 mod 2n) / 2n} */
-            int64_t k2 = (int64_t)(((__int128)k * k) % (2 * n));
-            p->chirp[k] = twiddle(k2, 2 * n);
-        }
-        return p;
-    }
-    p->tw = malloc((size_t)n * sizeof(cplx));
-    if (!p->tw) {
-        plan_free(p);
-        return NULL;
-    }
-    for (int64_t j = 0; j < n; j++)
-        p->tw[j] = twiddle(j, n);
-    return p;
-}
-
 static void
 plan_free(fft_plan *p)
 {
     if (!p)
         return;
     plan_free(p->conv);
+    plan_free(p->half);
     free(p->tw);
+    free(p->rtw);
     free(p->chirp);
     free(p->kernel);
     free(p);
 }
 
-static inline cplx
-cmul(cplx a, cplx b)
-{
-    cplx r = {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
-    return r;
-}
-
-static inline cplx
-tw_dir(const fft_plan *p, int64_t j, int forward)
-{
-    cplx w = p->tw[j];
-    if (!forward)
-        w.im = -w.im;
-    return w;
-}
-
-/* out[k], k < len: the DFT of in[j * stride], j < len, where len = n / (product of the factors
- * before `level`). tmp holds at least the largest factor. */
-static void
-direct_rec(const fft_plan *p, int level, int64_t len, const cplx *in, int64_t stride, cplx *out,
-           cplx *tmp, int forward)
-{
-    if (len == 1) {
-        out[0] = in[0];
-        return;
-    }
-    int64_t radix = p->factors[level];
-    int64_t m = len / radix;
-    for (int64_t r = 0; r < radix; r++)
-        direct_rec(p, level + 1, m, in + r * stride, stride * radix, out + r * m, tmp, forward);
-    int64_t step_len = p->n / len;     /* w_len^x = tw[x * step_len] */
-    int64_t step_radix = p->n / radix; /* w_radix^y = tw[y * step_radix] */
-    for (int64_t k = 0; k < m; k++) {
-        for (int64_t r = 0; r < radix; r++)
-            tmp[r] = r == 0 || k == 0 ? out[r * m + k]
-                                      : cmul(out[r * m + k], tw_dir(p, r * k * step_len, forward));
-        if (radix == 2) {
-            out[k].re = tmp[0].re + tmp[1].re;
-            out[k].im = tmp[0].im + tmp[1].im;
-            out[m + k].re = tmp[0].re - tmp[1].re;
-            out[m + k].im = tmp[0].im - tmp[1].im;
-            continue;
-        }
-        if (radix == 4) {
-            cplx a0 = {tmp[0].re + tmp[2].re, tmp[0].im + tmp[2].im};
-            cplx a1 = {tmp[0].re - tmp[2].re, tmp[0].im - tmp[2].im};
-            cplx b0 = {tmp[1].re + tmp[3].re, tmp[1].im + tmp[3].im};
-            cplx b1 = {tmp[1].re - tmp[3].re, tmp[1].im - tmp[3].im};
-            /* times -i (forward) or +i (backward) */
-            cplx c1 = forward ? (cplx){b1.im, -b1.re} : (cplx){-b1.im, b1.re};
-            out[k] = (cplx){a0.re + b0.re, a0.im + b0.im};
-            out[m + k] = (cplx){a1.re + c1.re, a1.im + c1.im};
-            out[2 * m + k] = (cplx){a0.re - b0.re, a0.im - b0.im};
-            out[3 * m + k] = (cplx){a1.re - c1.re, a1.im - c1.im};
-            continue;
-        }
-        for (int64_t q = 0; q < radix; q++) {
-            cplx acc = tmp[0];
-            for (int64_t r = 1; r < radix; r++) {
-                cplx t = cmul(tmp[r], tw_dir(p, ((r * q) % radix) * step_radix, forward));
-                acc.re += t.re;
-                acc.im += t.im;
-            }
-            out[q * m + k] = acc;
-        }
-    }
-}
-
+/* cplx elements of scratch a transform of p needs besides its two n-point buffers (a real
+ * plan's half transform runs in those buffers) */
 static int64_t
 plan_work(const fft_plan *p)
 {
-    /* cplx elements of scratch a transform of p needs beyond its input and output */
     if (p->conv)
         return 2 * p->conv->n + plan_work(p->conv);
-    int64_t w = 1;
-    for (int i = 0; i < p->nfactors; i++)
-        w = p->factors[i] > w ? p->factors[i] : w;
-    return w;
+    if (p->half)
+        return plan_work(p->half);
+    return 0;
 }
 
-/* out = DFT of in (both length p->n, distinct). */
-static void
-plan_run(fft_plan *p, const cplx *in, cplx *out, cplx *work, int forward)
+static const cplx *plan_forward(const fft_plan *p, int64_t lanes, cplx *x, cplx *y, cplx *work);
+
+/* The Stockham passes of n (every prime factor at most FFT_MAX_DIRECT_PRIME): fours first. */
+static int
+passes_init(fft_plan *p)
 {
-    if (!p->conv) {
-        direct_rec(p, 0, p->n, in, 1, out, work, forward);
-        return;
+    int64_t n = p->n, rest = n, factors[64];
+    int nf = 0;
+    while (rest % 4 == 0) {
+        factors[nf++] = 4;
+        rest /= 4;
     }
-    /* Bluestein: X_k = c_k sum_j (x_j c_j) conj(c_{k-j}) with c_k = chirp (conjugated backward) */
-    int64_t n = p->n, m = p->conv->n;
-    cplx *a = work, *fa = work + m, *rest = work + 2 * m;
-    if (!p->kernel_ready) {
-        /* first use: the forward DFT of conj(chirp) laid out circularly (the conjugated chirp's
-         * transform serves backward transforms by symmetry: see below) */
-        memset(a, 0, (size_t)m * sizeof(cplx));
-        for (int64_t k = 0; k < n; k++) {
-            cplx c = {p->chirp[k].re, -p->chirp[k].im};
-            a[k] = c;
-            if (k)
-                a[m - k] = c;
+    for (int64_t f = 2; rest > 1; f++)
+        while (rest % f == 0) {
+            factors[nf++] = f;
+            rest /= f;
         }
-        plan_run(p->conv, a, p->kernel, rest, 1);
-        p->kernel_ready = 1;
+    int64_t ntw = 0, s = 1;
+    for (int i = 0; i < nf; i++) {
+        int64_t m = n / (s * factors[i]);
+        ntw += m * (factors[i] - 1);
+        s *= factors[i];
     }
-    memset(a, 0, (size_t)m * sizeof(cplx));
-    for (int64_t j = 0; j < n; j++) {
-        cplx c = p->chirp[j];
-        if (!forward)
-            c.im = -c.im;
-        a[j] = cmul(in[j], c);
+    p->tw = malloc((size_t)(ntw ? ntw : 1) * sizeof(cplx));
+    if (!p->tw)
+        return -1;
+    cplx *tw = p->tw;
+    s = 1;
+    for (int i = 0; i < nf; i++) {
+        fft_pass *ps = &p->pass[i];
+        int64_t radix = factors[i], m = n / (s * radix);
+        ps->radix = radix;
+        ps->m = m;
+        ps->s = s;
+        ps->tw = tw;
+        /* e^{-2 pi i jk / (p m)} = e^{-2 pi i jk s / n}, jk s < n */
+        for (int64_t j = 0; j < m; j++)
+            for (int64_t k = 1; k < radix; k++)
+                *tw++ = twiddle(j * k * s, n);
+        for (int64_t t = 0; t < radix && radix <= FFT_MAX_DIRECT_PRIME; t++)
+            ps->roots[t] = twiddle(t, radix);
+        s *= radix;
     }
-    /* backward: conv with chirp (not its conjugate); DFT(chirp)[k] = conj(DFT(conj chirp)[-k]) */
-    plan_run(p->conv, a, fa, rest, 1);
-    for (int64_t k = 0; k < m; k++) {
-        cplx kv;
-        if (forward) {
-            kv = p->kernel[k];
-        } else {
-            cplx t = p->kernel[(m - k) % m];
-            kv.re = t.re;
-            kv.im = -t.im;
-        }
-        fa[k] = cmul(fa[k], kv);
-    }
-    plan_run(p->conv, fa, a, rest, 0);
-    double inv = 1.0 / (double)m;
+    p->npasses = nf;
+    return 0;
+}
+
+static fft_plan *plan_new(int64_t n, int real);
+
+/* Bluestein: X_k = c_k sum_j (x_j c_j) conj(c_{k-j}), c the chirp, as a circular convolution
+ * of length m >= 2n - 1 through the transforms of conv. */
+static int
+bluestein_init(fft_plan *p)
+{
+    int64_t n = p->n, m = smooth_length(2 * n - 1);
+    p->conv = plan_new(m, 0);
+    p->chirp = malloc((size_t)n * sizeof(cplx));
+    p->kernel = malloc((size_t)m * sizeof(cplx));
+    if (!p->conv || !p->chirp || !p->kernel)
+        return -1;
+    cplx *buf = calloc((size_t)(2 * m + plan_work(p->conv)), sizeof(cplx));
+    if (!buf)
+        return -1;
     for (int64_t k = 0; k < n; k++) {
-        cplx c = p->chirp[k];
-        if (!forward)
-            c.im = -c.im;
-        cplx v = {a[k].re * inv, a[k].im * inv};
-        out[k] = cmul(v, c);
+        /* e^{-pi i k^2 / n} = e^{-2 pi i (k^2 mod 2n) / 2n} */
+        int64_t k2 = (int64_t)(((__int128)k * k) % (2 * n));
+        p->chirp[k] = twiddle(k2, 2 * n);
     }
+    cplx *a = buf, *b = buf + m;
+    for (int64_t k = 0; k < n; k++) {
+        a[k] = conj_of(p->chirp[k]);
+        if (k)
+            a[m - k] = a[k];
+    }
+    memcpy(p->kernel, plan_forward(p->conv, 1, a, b, buf + 2 * m), (size_t)m * sizeof(cplx));
+    free(buf);
+    return 0;
+}
+
+/* A plan of n points: real (a real signal of even n) or complex. NULL when out of memory. */
+static fft_plan *
+plan_new(int64_t n, int real)
+{
+    fft_plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->n = n;
+    int ok;
+    if (real) {
+        p->real = 1;
+        p->half = plan_new(n / 2, 0);
+        p->rtw = malloc((size_t)(n / 2 + 1) * sizeof(cplx));
+        ok = p->half && p->rtw;
+        for (int64_t k = 0; ok && k <= n / 2; k++)
+            p->rtw[k] = twiddle(k, n);
+    } else {
+        int64_t rest = n, largest = 1;
+        for (int64_t f = 2; f * f <= rest; f++)
+            while (rest % f == 0) {
+                largest = f;
+                rest /= f;
+            }
+        largest = rest > largest ? rest : largest;
+        ok = (largest > FFT_MAX_DIRECT_PRIME ? bluestein_init(p) : passes_init(p)) == 0;
+    }
+    if (!ok) {
+        plan_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+/* ---- the plan cache (Note [FFT plans]) ---- */
+
+static fft_plan *cache[FFT_CACHE_SLOTS];
+static int64_t cache_clock;
+static atomic_flag cache_busy = ATOMIC_FLAG_INIT;
+
+static void
+cache_lock(void)
+{
+    while (atomic_flag_test_and_set_explicit(&cache_busy, memory_order_acquire))
+        ;
+}
+
+static void
+cache_unlock(void)
+{
+    atomic_flag_clear_explicit(&cache_busy, memory_order_release);
+}
+
+static fft_plan *
+plan_get(int64_t n, int real)
+{
+    cache_lock();
+    for (int i = 0; i < FFT_CACHE_SLOTS; i++)
+        if (cache[i] && cache[i]->n == n && cache[i]->real == real) {
+            fft_plan *p = cache[i];
+            p->refs++;
+            p->stamp = ++cache_clock;
+            cache_unlock();
+            return p;
+        }
+    cache_unlock();
+    fft_plan *p = plan_new(n, real);  /* outside the lock: the slow part */
+    if (!p || n > FFT_CACHE_MAX_N) {
+        if (p)
+            p->refs = 1;
+        return p;
+    }
+    fft_plan *evicted = NULL;
+    cache_lock();
+    p->refs = 1;
+    int slot = -1;
+    for (int i = 0; i < FFT_CACHE_SLOTS && (slot < 0 || cache[slot]); i++)
+        if (!cache[i] || (cache[i]->refs == 0 && (slot < 0 || cache[i]->stamp < cache[slot]->stamp)))
+            slot = i;
+    if (slot >= 0) {  /* every slot in use by running calls: this plan is not kept */
+        evicted = cache[slot];
+        cache[slot] = p;
+        p->cached = 1;
+        p->stamp = ++cache_clock;
+    }
+    cache_unlock();
+    plan_free(evicted);  /* unreachable now and used by no call */
+    return p;
+}
+
+static void
+plan_put(fft_plan *p)
+{
+    cache_lock();
+    int drop = --p->refs == 0 && !p->cached;
+    cache_unlock();
+    if (drop)
+        plan_free(p);
+}
+
+/* ---- transforms ---- */
+
+/* The passes of radix 2 and 4, and the generic one for the other primes. Each does j = 0, where
+ * every twiddle factor is 1, without multiplying (so an infinite input stays a clean infinity
+ * in the bins it reaches), then the rest. */
+static void
+pass2(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
+{
+    int64_t m = ps->m, xs = s * m;
+    for (int64_t j = 0; j < m; j++) {
+        const cplx *a = x + s * j;
+        cplx *b = y + 2 * s * j, w = ps->tw[j];
+        for (int64_t q = 0; q < s; q++) {
+            cplx a0 = a[q], a1 = a[q + xs];
+            b[q] = cadd(a0, a1);
+            b[q + s] = j ? cmul(csub(a0, a1), w) : csub(a0, a1);
+        }
+    }
+}
+
+static void
+pass4(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
+{
+    int64_t m = ps->m, xs = s * m;
+    for (int64_t j = 0; j < m; j++) {
+        const cplx *a = x + s * j, *w = ps->tw + 3 * j;
+        cplx *b = y + 4 * s * j, w1 = w[0], w2 = w[1], w3 = w[2];
+        for (int64_t q = 0; q < s; q++) {
+            cplx a0 = a[q], a1 = a[q + xs], a2 = a[q + 2 * xs], a3 = a[q + 3 * xs];
+            cplx t0 = cadd(a0, a2), t1 = csub(a0, a2), t2 = cadd(a1, a3), d = csub(a1, a3);
+            cplx t3 = {d.im, -d.re};  /* -i (a1 - a3) */
+            cplx y1 = cadd(t1, t3), y2 = csub(t0, t2), y3 = csub(t1, t3);
+            b[q] = cadd(t0, t2);
+            b[q + s] = j ? cmul(y1, w1) : y1;
+            b[q + 2 * s] = j ? cmul(y2, w2) : y2;
+            b[q + 3 * s] = j ? cmul(y3, w3) : y3;
+        }
+    }
+}
+
+static void
+pass_generic(const fft_pass *ps, int64_t s, const cplx *restrict x, cplx *restrict y)
+{
+    int64_t p = ps->radix, m = ps->m, xs = s * m;
+    cplx in[FFT_MAX_DIRECT_PRIME];
+    for (int64_t j = 0; j < m; j++) {
+        const cplx *w = ps->tw + j * (p - 1);
+        for (int64_t q = 0; q < s; q++) {
+            for (int64_t r = 0; r < p; r++)
+                in[r] = x[q + s * j + r * xs];
+            cplx *b = y + q + s * p * j;
+            for (int64_t k = 0; k < p; k++) {
+                cplx acc = in[0];
+                for (int64_t r = 1, t = k; r < p; r++, t = t + k >= p ? t + k - p : t + k)
+                    acc = cadd(acc, cmul(in[r], ps->roots[t]));
+                b[k * s] = k && j ? cmul(acc, w[k - 1]) : acc;
+            }
+        }
+    }
+}
+
+/* Note [FFT lanes]: `lanes` signals stored point-major (point t of signal l at t * lanes + l) are
+ * transformed together: for the Stockham passes that is the same pass with every stride s
+ * times lanes, so the innermost loop runs over the signals with one twiddle factor. */
+static void
+pass_run(const fft_pass *ps, int64_t lanes, const cplx *x, cplx *y)
+{
+    int64_t s = ps->s * lanes;
+    switch (ps->radix) {
+    case 2: pass2(ps, s, x, y); break;
+    case 4: pass4(ps, s, x, y); break;
+    default: pass_generic(ps, s, x, y); break;
+    }
+}
+
+/* The forward DFT of x (p->n points of `lanes` signals, Note [FFT lanes]; one signal for a
+ * Bluestein plan; x is overwritten), in x or y (returned). work holds plan_work(p) elements. */
+static const cplx *
+plan_forward(const fft_plan *p, int64_t lanes, cplx *x, cplx *y, cplx *work)
+{
+    if (p->conv) {
+        int64_t n = p->n, m = p->conv->n;
+        cplx *a = work, *b = work + m, *rest = work + 2 * m;
+        for (int64_t j = 0; j < n; j++)
+            a[j] = cmul(x[j], p->chirp[j]);
+        memset(a + n, 0, (size_t)(m - n) * sizeof(cplx));
+        const cplx *fa = plan_forward(p->conv, 1, a, b, rest);
+        /* the inverse transform of fa * kernel, as conj(forward(conj(.))) / m */
+        cplx *c = fa == a ? b : a;
+        for (int64_t k = 0; k < m; k++)
+            c[k] = conj_of(cmul(fa[k], p->kernel[k]));
+        const cplx *conv = plan_forward(p->conv, 1, c, c == a ? b : a, rest);
+        double inv = 1.0 / (double)m;
+        for (int64_t k = 0; k < n; k++) {
+            cplx v = {conv[k].re * inv, -conv[k].im * inv};
+            y[k] = cmul(v, p->chirp[k]);
+        }
+        return y;
+    }
+    const cplx *src = x;
+    for (int i = 0; i < p->npasses; i++) {
+        cplx *dst = src == x ? y : x;
+        pass_run(&p->pass[i], lanes, src, dst);
+        src = dst;
+    }
+    return src;
 }
 
 /* ---- strided line loops ---- */
@@ -285,8 +454,8 @@ typedef struct {
     int64_t n, in_len, out_len;
     int forward;
     double scale;
-    fft_plan *plan;
-    int64_t nbatch;
+    const fft_plan *plan;
+    int64_t nbatch, lanes;
     _Atomic int error;
 } line_ctx;
 
@@ -341,57 +510,139 @@ line_offset(const tn_fft_operand *o, int dim, int64_t b)
     return off;
 }
 
+/* A real signal of even length n from its n/2 complex pairs' transform Z (Note [FFT plans]):
+ * with E, O the transforms of the even and odd samples, X_k = E_k + e^{-2 pi i k/n} O_k, where
+ * E_k = (Z_k + conj Z_{h-k}) / 2 and O_k = -i (Z_k - conj Z_{h-k}) / 2, h = n/2, k <= h. */
+static void
+real_unpack(const fft_plan *p, int64_t lanes, const cplx *z, cplx *out)
+{
+    int64_t h = p->n / 2;
+    for (int64_t k = 0; k <= h; k++) {
+        const cplx *zk = z + (k == h ? 0 : k) * lanes, *zm = z + (k == 0 ? 0 : h - k) * lanes;
+        cplx w = p->rtw[k];
+        for (int64_t l = 0; l < lanes; l++) {
+            cplx a = zk[l], c = conj_of(zm[l]);
+            cplx e = {0.5 * (a.re + c.re), 0.5 * (a.im + c.im)};
+            cplx o = {0.5 * (a.im - c.im), -0.5 * (a.re - c.re)};
+            out[k * lanes + l] = cadd(e, cmul(w, o));
+        }
+    }
+}
+
+/* The inverse of real_unpack, conjugated for the forward transform that inverts it: from the
+ * Hermitian half spectrum x (h + 1 bins), conj Z_k with Z_k = E_k + i O_k, E_k = X_k + conj
+ * X_{h-k}, O_k = (X_k - conj X_{h-k}) e^{2 pi i k/n} (the unnormalised backward transform's
+ * even and odd samples, times h). */
+static void
+real_pack(const fft_plan *p, int64_t lanes, const cplx *x, cplx *zc)
+{
+    int64_t h = p->n / 2;
+    for (int64_t k = 0; k < h; k++) {
+        cplx w = conj_of(p->rtw[k]);
+        for (int64_t l = 0; l < lanes; l++) {
+            cplx a = x[k * lanes + l], b = conj_of(x[(h - k) * lanes + l]);
+            cplx e = cadd(a, b), o = cmul(csub(a, b), w);
+            zc[k * lanes + l] = (cplx){e.re - o.im, -(e.im + o.re)};
+        }
+    }
+}
+
+/* The lines [begin, end) in groups of up to c->lanes (Note [FFT lanes]). */
 static void
 lines(void *vctx, int64_t begin, int64_t end)
 {
     line_ctx *c = vctx;
-    int64_t n = c->n;
-    cplx *buf = malloc((size_t)(2 * n + plan_work(c->plan)) * sizeof(cplx));
+    const fft_plan *p = c->plan;
+    int64_t n = c->n, h = n / 2, L = c->lanes;
+    int dt_in = c->in->dtype, dt_out = c->out->dtype;
+    cplx *buf = malloc((size_t)(2 * n * L + plan_work(p)) * sizeof(cplx));
     if (!buf) {
         c->error = 1;
         return;
     }
-    cplx *x = buf, *y = buf + n, *work = buf + 2 * n;
-    int64_t is = c->in->strides[c->dim], os = c->out->strides[c->dim];
-    for (int64_t b = begin; b < end; b++) {
-        const char *ib = c->in->data;
-        char *ob = c->out->data;
-        int64_t ioff = line_offset(c->in, c->dim, b), ooff = line_offset(c->out, c->dim, b);
+    cplx *x = buf, *y = buf + n * L, *work = buf + 2 * n * L;
+    int64_t is = c->in->strides[c->dim], os = c->out->strides[c->dim], ioff[FFT_MAX_LANES], ooff[FFT_MAX_LANES];
+    double conj = c->forward ? 1.0 : -1.0;  /* backward = conj(forward(conj(.))) */
+    const char *ib = c->in->data;
+    char *ob = c->out->data;
+    for (int64_t b0 = begin; b0 < end; b0 += L) {
+        int64_t nl = end - b0 < L ? end - b0 : L;  /* lanes of this group */
+        for (int64_t l = 0; l < nl; l++) {
+            ioff[l] = line_offset(c->in, c->dim, b0 + l);
+            ooff[l] = line_offset(c->out, c->dim, b0 + l);
+        }
+        const cplx *spec;
         if (c->kind == TN_FFT_C2R) {
-            int64_t half = n / 2 + 1;
-            for (int64_t k = 0; k < half; k++)
-                x[k] = load(c->in->dtype, ib, ioff + k * is);
-            x[0].im = 0;
-            if (n % 2 == 0)
-                x[n / 2].im = 0;
-            for (int64_t k = half; k < n; k++) {
-                x[k].re = x[n - k].re;
-                x[k].im = -x[n - k].im;
+            /* Hermitian half spectrum in, real out; the imaginary parts of bins 0 and n/2 are
+             * not part of it */
+            for (int64_t k = 0; k <= h; k++)
+                for (int64_t l = 0; l < nl; l++)
+                    x[k * nl + l] = load(dt_in, ib, ioff[l] + k * is);
+            for (int64_t l = 0; l < nl; l++) {
+                x[l].im = 0;
+                if (n % 2 == 0)
+                    x[h * nl + l].im = 0;
             }
+            if (p->real) {
+                real_pack(p, nl, x, y);
+                const cplx *z = plan_forward(p->half, nl, y, x, work);
+                for (int64_t j = 0; j < h; j++)
+                    for (int64_t l = 0; l < nl; l++) {
+                        cplx v = z[j * nl + l];
+                        store(dt_out, ob, ooff[l] + 2 * j * os, (cplx){v.re * c->scale, 0});
+                        store(dt_out, ob, ooff[l] + (2 * j + 1) * os, (cplx){-v.im * c->scale, 0});
+                    }
+                continue;
+            }
+            /* conj of the full spectrum: the conjugated lower half, the upper half as it mirrors */
+            for (int64_t k = h + 1; k < n; k++)
+                for (int64_t l = 0; l < nl; l++)
+                    x[k * nl + l] = x[(n - k) * nl + l];
+            for (int64_t k = 1; k <= h; k++)
+                for (int64_t l = 0; l < nl; l++)
+                    x[k * nl + l].im = -x[k * nl + l].im;
+            spec = plan_forward(p, nl, x, y, work);
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t l = 0; l < nl; l++)
+                    store(dt_out, ob, ooff[l] + j * os, (cplx){spec[j * nl + l].re * c->scale, 0});
+            continue;
+        }
+        if (c->kind == TN_FFT_R2C && p->real) {
+            for (int64_t j = 0; j < h; j++)
+                for (int64_t l = 0; l < nl; l++) {
+                    x[j * nl + l].re = load(dt_in, ib, ioff[l] + 2 * j * is).re;
+                    x[j * nl + l].im = load(dt_in, ib, ioff[l] + (2 * j + 1) * is).re;
+                }
+            const cplx *z = plan_forward(p->half, nl, x, y, work);
+            cplx *full = z == x ? y : x;
+            real_unpack(p, nl, z, full);
+            spec = full;
         } else {
             for (int64_t j = 0; j < n; j++)
-                x[j] = load(c->in->dtype, ib, ioff + j * is);
+                for (int64_t l = 0; l < nl; l++) {
+                    cplx v = load(dt_in, ib, ioff[l] + j * is);
+                    x[j * nl + l] = (cplx){v.re, v.im * conj};
+                }
+            spec = plan_forward(p, nl, x, y, work);
         }
-        plan_run(c->plan, x, y, work, c->forward);
         if (c->kind == TN_FFT_R2C) {
             /* a real signal's spectrum: bins 0 and n/2 are real, the upper half mirrors the
              * lower (written as exact conjugates, as upstream fills it) */
-            y[0].im = 0;
-            if (n % 2 == 0)
-                y[n / 2].im = 0;
-            for (int64_t k = n / 2 + 1; k < n; k++) {
-                y[k].re = y[n - k].re;
-                y[k].im = -y[n - k].im;
+            cplx *sp = (cplx *)spec;
+            for (int64_t l = 0; l < nl; l++) {
+                sp[l].im = 0;
+                if (n % 2 == 0)
+                    sp[h * nl + l].im = 0;
             }
+            for (int64_t k = h + 1; k < c->out_len; k++)
+                for (int64_t l = 0; l < nl; l++)
+                    sp[k * nl + l] = conj_of(sp[(n - k) * nl + l]);
         }
-        for (int64_t k = 0; k < c->out_len; k++) {
-            cplx v = y[k];
-            if (c->scale != 1.0) {
-                v.re *= c->scale;
-                v.im *= c->scale;
+        for (int64_t k = 0; k < c->out_len; k++)
+            for (int64_t l = 0; l < nl; l++) {
+                cplx v = spec[k * nl + l];
+                store(dt_out, ob, ooff[l] + k * os, (cplx){v.re * c->scale, v.im * conj * c->scale});
             }
-            store(c->out->dtype, ob, ooff + k * os, v);
-        }
     }
     free(buf);
 }
@@ -429,22 +680,15 @@ tn_fft(tn_fft_kind kind, const tn_fft_operand *out, const tn_fft_operand *in, in
     c.forward = forward;
     c.scale = scale;
     c.nbatch = nbatch;
-    c.plan = plan_new(n);
-    if (!c.plan)
+    fft_plan *plan = plan_get(n, kind != TN_FFT_C2C && n % 2 == 0);
+    if (!plan)
         return TN_ERR_NOMEM;
-    if (c.plan->conv) {
-        /* make the Bluestein kernel once, before the lines share the plan */
-        cplx *tmp = malloc((size_t)(2 * n + plan_work(c.plan)) * sizeof(cplx));
-        if (!tmp) {
-            plan_free(c.plan);
-            return TN_ERR_NOMEM;
-        }
-        memset(tmp, 0, (size_t)n * sizeof(cplx));
-        plan_run(c.plan, tmp, tmp + n, tmp + 2 * n, 1);
-        free(tmp);
-    }
+    c.plan = plan;
+    /* Note [FFT lanes]: a Bluestein plan transforms one signal at a time */
+    int bluestein = plan->conv || (plan->half && plan->half->conv);
+    c.lanes = bluestein || nbatch < 2 ? 1 : FFT_MAX_LANES;
     /* in place (C2C) is safe: each line is read whole before it is written */
-    tn_parallel_for(nbatch, 1 + 32768 / (n + 1), lines, &c);
-    plan_free(c.plan);
+    tn_parallel_for(nbatch, c.lanes * (1 + 32768 / (c.lanes * n + 1)), lines, &c);
+    plan_put(plan);
     return c.error ? TN_ERR_NOMEM : TN_OK;
 }

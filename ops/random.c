@@ -70,9 +70,29 @@ check_writable(TensorObject *self)
     return self->device == TN_DEVICE_META ? 0 : tn_check_no_internal_overlap(self);
 }
 
+/* Note [Complex draws]: upstream draws a complex tensor as its view_as_real (normal_: each part
+ * with std / sqrt(2), so the complex variance is std^2), in the real view's element order, so
+ * the stream of draws and the values are those of the real tensor twice as long. */
+static PyObject *
+draw_as_real(const tn_op *overload, TensorObject *self, double a, double b, PyObject *generator,
+             PyObject *(*draw)(const tn_op *, TensorObject *, double, double, PyObject *))
+{
+    PyObject *parts = tn_op_view_as_real(overload, self);
+    if (!parts)
+        return NULL;
+    PyObject *r = draw(overload, TN_T(parts), a, b, generator);
+    Py_DECREF(parts);
+    if (!r)
+        return NULL;
+    Py_DECREF(r);
+    return Py_NewRef((PyObject *)self);  /* the view shares self's version counter: bumped */
+}
+
 PyObject *
 tn_op_uniform_(const tn_op *overload, TensorObject *self, double from, double to, PyObject *generator)
 {
+    if (tn_dtype_is_complex(self->dtype) && self->device != TN_DEVICE_META)
+        return draw_as_real(overload, self, from, to, generator, tn_op_uniform_);
     /* upstream's check_uniform_bounds: from and to within the dtype's finite range (NaN fails) */
     double hi = self->dtype == TN_DTYPE_F16 ? 65504.0 : self->dtype == TN_DTYPE_BF16 ? 3.3895313892515355e38
               : self->dtype == TN_DTYPE_F32 ? (double)FLT_MAX : DBL_MAX;
@@ -121,6 +141,8 @@ tn_op_normal_(const tn_op *overload, TensorObject *self, double mean, double std
 {
     if (check_normal_std(std) < 0)
         return NULL;
+    if (tn_dtype_is_complex(self->dtype) && self->device != TN_DEVICE_META)
+        return draw_as_real(overload, self, mean, std / sqrt(2.0), generator, tn_op_normal_);
     if (check_writable(self) < 0)
         return NULL;
     if (meta_or_empty(self)) {
@@ -494,11 +516,11 @@ floating_factory(const tn_op *overload, int *dtype, const char *name)
 {
     if (*dtype < 0)
         *dtype = tn_default_dtype;
-    if (tn_dtype_is_complex(*dtype)) {  /* upstream draws complex numbers; we have no kernel */
+    if (*dtype == TN_DTYPE_C32) {  /* complex32 has no kernel here */
         tn_refuse_dtype(overload, *dtype);
         return -1;
     }
-    if (!tn_dtype_is_floating(*dtype)) {
+    if (!tn_dtype_is_floating(*dtype) && !tn_dtype_is_complex(*dtype)) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", name,
                      tn_dtype_legacy_name(*dtype));
         return -1;
@@ -514,10 +536,6 @@ normal_factory(const tn_op *overload, tn_ints size, int dtype, int layout, const
 {
     if (dtype < 0)
         dtype = tn_default_dtype;
-    if (tn_dtype_is_complex(dtype)) {
-        floating_factory(overload, &dtype, "normal_kernel_cpu");  /* refuses complex by name */
-        return NULL;
-    }
     /* the sizes are checked (empty) before normal_'s dtype dispatch, which an empty result skips */
     PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);
     if (t && TN_T(t)->numel > 0 && TN_T(t)->device != TN_DEVICE_META &&

@@ -1,11 +1,14 @@
 /* The FFT primitives torch.fft.* and stft dispatch to: aten::_fft_r2c, _fft_c2r, _fft_c2c.
  * Argument checks and the result's geometry follow upstream's CPU kernels (Note [FFT result
- * layout]); the transform itself is kernels/fft.c, one pass per transformed dimension.
+ * layout]); the transform itself is kernels/fft.c, one pass per transformed dimension. Below
+ * them, torch.fft's one-dimensional functions as upstream's C++ composes them.
  * Adding a spectral op: its line in schemas/kernels.yaml, a function here over tn_fft.
  */
+#include "runtime/dtype.h"
 #include "runtime/op.h"
 #include "runtime/tensor.h"
 #include "generated/op_kernels.h"
+#include "ops/aten_calls.h"
 #include "kernels/fft.h"
 
 #include <math.h>
@@ -267,4 +270,187 @@ tn_op__fft_c2r(const tn_op *overload, TensorObject *self, tn_ints dim, int64_t n
         Py_CLEAR(out);
     Py_DECREF((PyObject *)input);
     return (PyObject *)out;
+}
+
+/* ---- torch.fft's one-dimensional transforms ----
+ * fft, ifft, rfft, irfft, hfft, ihfft as upstream's C++ composes them over the primitives
+ * (aten/src/ATen/native/SpectralOps.cpp: fft_c2c, fft_r2c, fft_c2r), so a call stays in C. They
+ * are CompositeImplicitAutograd: with grad on, torch's decomposition runs instead (Note [Autograd
+ * at the door]). The parts go through the door. */
+
+enum { FFT_NORM_NONE = 0, FFT_NORM_BY_ROOT_N = 1, FFT_NORM_BY_N = 2 };  /* upstream's fft_norm_mode */
+
+static int
+norm_from_string(const char *norm, bool forward, int64_t *mode)
+{
+    if (!norm || !strcmp(norm, "backward"))
+        *mode = forward ? FFT_NORM_NONE : FFT_NORM_BY_N;
+    else if (!strcmp(norm, "forward"))
+        *mode = forward ? FFT_NORM_BY_N : FFT_NORM_NONE;
+    else if (!strcmp(norm, "ortho"))
+        *mode = FFT_NORM_BY_ROOT_N;
+    else {
+        PyErr_Format(PyExc_RuntimeError, "Invalid normalization mode: \"%s\"", norm);
+        return -1;
+    }
+    return 0;
+}
+
+/* upstream's promote_tensor_fft: integers to the default float dtype, then only float32 and
+ * float64 (complex with require_complex). A new reference to t or its conversion. */
+static PyObject *
+promote_fft(TensorObject *t, int require_complex)
+{
+    int d = t->dtype;
+    if (!tn_dtype_is_complex(d)) {
+        if (!tn_dtype_is_floating(d))
+            d = tn_default_dtype;
+        if (d != TN_DTYPE_F32 && d != TN_DTYPE_F64) {
+            PyErr_Format(PyExc_RuntimeError, "Unsupported dtype %s", tn_dtype_legacy_name(d));
+            return NULL;
+        }
+        if (require_complex)
+            d = d == TN_DTYPE_F32 ? TN_DTYPE_C64 : TN_DTYPE_C128;
+    }
+    return d == t->dtype ? Py_NewRef((PyObject *)t) : at_to_dtype((PyObject *)t, d);
+}
+
+/* upstream's resize_fft_input for one dim: sliced to n, or zero-padded at the end to n. Steals x. */
+static PyObject *
+resize_fft_input(PyObject *x, int64_t dim, int64_t n)
+{
+    TensorObject *t = TN_T(x);
+    int64_t have = t->sizes[dim];
+    PyObject *r;
+    if (have > n) {
+        r = tn_ag_op(TN_OP_slice__Tensor, (tn_value[]){tn_value_tensor(x), tn_value_int(dim), tn_value_int(0),
+                                                         tn_value_int(n), tn_value_int(1)});
+    } else if (have < n) {
+        int64_t pad[2 * TN_MAX_NDIM] = {0};
+        pad[2 * (t->ndim - 1 - dim) + 1] = n - have;
+        r = tn_ag_op(TN_OP_constant_pad_nd, (tn_value[]){tn_value_tensor(x), tn_ag_value_ints_lit(pad, 2 * t->ndim),
+                                                          tn_value_int(0)});
+    } else {
+        return x;
+    }
+    Py_DECREF(x);
+    return r;
+}
+
+/* The checks and input preparation the three share, in upstream's order: the dim wrapped, the
+ * signal length n (n_opt or its default) checked, the input resized to n points along dim (n/2 + 1
+ * for c2r) when n_opt is given, then the norm mode. Steals x; NULL with the error set. */
+static PyObject *
+fft_prepare(PyObject *x, tn_opt_int n_opt, int64_t dim_in, int c2r, const char *norm, bool forward, int64_t *dim,
+            int64_t *n, int64_t *mode)
+{
+    if (!x)
+        return NULL;
+    if (tn_wrap_dim(dim_in, TN_T(x)->ndim, dim) < 0) {
+        Py_DECREF(x);
+        return NULL;
+    }
+    int64_t have = TN_T(x)->sizes[*dim];
+    *n = n_opt.has ? n_opt.v : c2r ? 2 * (have - 1) : have;
+    if (*n < 1) {
+        PyErr_Format(PyExc_RuntimeError, "Invalid number of data points (%lld) specified", (long long)*n);
+        Py_DECREF(x);
+        return NULL;
+    }
+    if (n_opt.has && !(x = resize_fft_input(x, *dim, c2r ? *n / 2 + 1 : *n)))
+        return NULL;
+    if (norm_from_string(norm, forward, mode) < 0) {
+        Py_DECREF(x);
+        return NULL;
+    }
+    return x;
+}
+
+static PyObject *
+fft_c2c_1d(TensorObject *self, tn_opt_int n_opt, int64_t dim_in, const char *norm, bool forward)
+{
+    int64_t dim, n, mode;
+    PyObject *x = fft_prepare(Py_NewRef((PyObject *)self), n_opt, dim_in, 0, norm, forward, &dim, &n, &mode);
+    if (!x)
+        return NULL;
+    PyObject *r = tn_ag_op(TN_OP__fft_c2c, (tn_value[]){tn_value_tensor(x), tn_ag_value_ints_lit(&dim, 1),
+                                                         tn_value_int(mode), tn_ag_value_bool(forward)});
+    Py_DECREF(x);
+    return r;
+}
+
+static PyObject *
+fft_r2c_1d(const char *fname, TensorObject *self, tn_opt_int n_opt, int64_t dim_in, const char *norm, bool forward,
+           bool onesided)
+{
+    if (tn_dtype_is_complex(self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "%s expects a real input tensor, but got %s", fname,
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    int64_t dim, n, mode;
+    PyObject *x = fft_prepare(promote_fft(self, 0), n_opt, dim_in, 0, norm, forward, &dim, &n, &mode);
+    if (!x)
+        return NULL;
+    PyObject *r = tn_ag_op(TN_OP__fft_r2c, (tn_value[]){tn_value_tensor(x), tn_ag_value_ints_lit(&dim, 1),
+                                                         tn_value_int(mode), tn_ag_value_bool(onesided)});
+    Py_DECREF(x);
+    if (r && !forward)  /* upstream: the r2c has no inverse direction, so conj() of the forward one */
+        TN_SETREF(r, tn_ag_op(TN_OP_conj, (tn_value[]){tn_value_tensor(r)}));
+    return r;
+}
+
+static PyObject *
+fft_c2r_1d(TensorObject *self, tn_opt_int n_opt, int64_t dim_in, const char *norm, bool forward)
+{
+    int64_t dim, n, mode;
+    PyObject *x = fft_prepare(promote_fft(self, 1), n_opt, dim_in, 1, norm, forward, &dim, &n, &mode);
+    if (!x)
+        return NULL;
+    if (forward)  /* upstream: the c2r has no forward direction, so it transforms conj(x) */
+        TN_SETREF(x, tn_ag_op(TN_OP_conj, (tn_value[]){tn_value_tensor(x)}));
+    if (!x)
+        return NULL;
+    PyObject *r = tn_ag_op(TN_OP__fft_c2r, (tn_value[]){tn_value_tensor(x), tn_ag_value_ints_lit(&dim, 1),
+                                                         tn_value_int(mode), tn_value_int(n)});
+    Py_DECREF(x);
+    return r;
+}
+
+PyObject *
+tn_op_fft_fft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm)
+{
+    return tn_dtype_is_complex(self->dtype) ? fft_c2c_1d(self, n, dim, norm, true)
+                                            : fft_r2c_1d("fft", self, n, dim, norm, true, false);
+}
+
+PyObject *
+tn_op_fft_ifft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm)
+{
+    return tn_dtype_is_complex(self->dtype) ? fft_c2c_1d(self, n, dim, norm, false)
+                                            : fft_r2c_1d("ifft", self, n, dim, norm, false, false);
+}
+
+PyObject *
+tn_op_fft_rfft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm)
+{
+    return fft_r2c_1d("rfft", self, n, dim, norm, true, true);
+}
+
+PyObject *
+tn_op_fft_ihfft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm)
+{
+    return fft_r2c_1d("ihfft", self, n, dim, norm, false, true);
+}
+
+PyObject *
+tn_op_fft_irfft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm)
+{
+    return fft_c2r_1d(self, n, dim, norm, false);
+}
+
+PyObject *
+tn_op_fft_hfft(const tn_op *overload, TensorObject *self, tn_opt_int n, int64_t dim, const char *norm)
+{
+    return fft_c2r_1d(self, n, dim, norm, true);
 }

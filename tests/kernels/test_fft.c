@@ -1,8 +1,9 @@
 /* Criterion tests for kernels/fft.c: tn_fft against a plain O(n^2) DFT in long double (the
  * reference loop), over lengths that take each path (1, powers of 2 and 4, small primes, the
- * largest direct prime 31, Bluestein for 37, 97, 101 and a mixed 2*3*5*7 length), both
- * directions, c2c / r2c (one- and two-sided) / c2r, complex64 and complex128, strided and batched
- * operands, the scale, and the argument errors.
+ * largest direct prime 31, Bluestein for 37, 97, 101 and a mixed 2*3*5*7 length; real signals of
+ * even length go through a half-length complex plan: 6, 30, 74 = 2 * 37 (a Bluestein half), 128,
+ * 512), both directions, c2c / r2c (one- and two-sided) / c2r, complex64 and complex128, strided
+ * and batched operands, the scale, the plan cache (Note [FFT plans]), and the argument errors.
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -11,7 +12,7 @@
 
 #include "kernels/fft.h"
 
-static const int64_t LENGTHS[] = {1, 2, 3, 4, 5, 7, 8, 16, 31, 37, 64, 97, 101, 210};
+static const int64_t LENGTHS[] = {1, 2, 3, 4, 5, 6, 7, 8, 16, 30, 31, 37, 64, 74, 97, 101, 128, 210, 512};
 #define NLEN ((int)(sizeof LENGTHS / sizeof LENGTHS[0]))
 
 /* X[k] = sum_j x[j] e^{sign 2 pi i jk/n} */
@@ -154,4 +155,56 @@ Test(fft, empty_batch_is_a_no_op_and_bad_arguments_are_refused)
     cr_assert_eq(tn_fft(TN_FFT_C2R, &c, &c, 0, 2, 0, 1.0), TN_ERR_DTYPE);
     cr_assert_eq(tn_fft(TN_FFT_C2C, &c, &c, 0, 0, 1, 1.0), TN_ERR_VALUE);
     cr_assert_eq(tn_fft(TN_FFT_C2C, &c, &c, 1, 2, 1, 1.0), TN_ERR_VALUE);
+}
+
+Test(fft, cached_plans_give_the_same_bits_as_new_ones)
+{
+    /* 40 lengths, more than the cache keeps, twice over: the second round reuses or remakes
+     * plans (evicting the least recently used) and must reproduce the first round's bits */
+    double first[40][2 * 48], x[2 * 48], y[2 * 48];
+    for (int round = 0; round < 2; round++)
+        for (int64_t n = 1; n <= 40; n++) {
+            fill(n, x, (int)n);
+            int64_t sz[1] = {n}, st[1] = {1};
+            tn_fft_operand in = {TN_DTYPE_C128, 1, sz, st, (char *)x}, out = {TN_DTYPE_C128, 1, sz, st, (char *)y};
+            cr_assert_eq(tn_fft(TN_FFT_C2C, &out, &in, 0, n, 1, 1.0), TN_OK);
+            if (round == 0)
+                memcpy(first[n - 1], y, (size_t)(16 * n));
+            else
+                cr_assert(memcmp(first[n - 1], y, (size_t)(16 * n)) == 0, "n=%lld", (long long)n);
+        }
+}
+
+Test(fft, batched_lines_give_the_bits_of_one_line_at_a_time)
+{
+    /* Note [FFT lanes]: 11 signals transformed together (groups of 8 and 3) must reproduce each
+     * signal's own transform bit for bit, for r2c, c2r and c2c, even and odd lengths */
+    static const int64_t ns[] = {12, 9, 64, 30};
+    for (int ni = 0; ni < 4; ni++) {
+        int64_t n = ns[ni], h = n / 2 + 1, B = 11;
+        double *x = malloc(8 * B * n), *spec = malloc(16 * B * h), *one = malloc(16 * n), *back = malloc(8 * B * n);
+        double *cx = malloc(16 * B * n), *cy = malloc(16 * B * n);
+        for (int64_t i = 0; i < B * n; i++)
+            x[i] = sin(0.61 * (double)i) + 0.2 * cos(1.9 * (double)(i % 7));
+        fill(B * n, cx, ni);
+        int64_t xs[2] = {B, n}, hs[2] = {B, h}, xst[2] = {n, 1}, hst[2] = {h, 1}, s1[1] = {1}, n1[1] = {n}, h1[1] = {h};
+        tn_fft_operand re = {TN_DTYPE_F64, 2, xs, xst, (char *)x}, half = {TN_DTYPE_C128, 2, hs, hst, (char *)spec};
+        tn_fft_operand rb = {TN_DTYPE_F64, 2, xs, xst, (char *)back};
+        tn_fft_operand ci = {TN_DTYPE_C128, 2, xs, xst, (char *)cx}, co = {TN_DTYPE_C128, 2, xs, xst, (char *)cy};
+        cr_assert_eq(tn_fft(TN_FFT_R2C, &half, &re, 1, n, 1, 1.0), TN_OK);
+        cr_assert_eq(tn_fft(TN_FFT_C2R, &rb, &half, 1, n, 0, 0.5), TN_OK);
+        cr_assert_eq(tn_fft(TN_FFT_C2C, &co, &ci, 1, n, 0, 1.0), TN_OK);
+        for (int64_t b = 0; b < B; b++) {
+            tn_fft_operand r1 = {TN_DTYPE_F64, 1, n1, s1, (char *)(x + b * n)}, o1 = {TN_DTYPE_C128, 1, h1, s1, (char *)one};
+            cr_assert_eq(tn_fft(TN_FFT_R2C, &o1, &r1, 0, n, 1, 1.0), TN_OK);
+            cr_assert(memcmp(one, spec + 2 * b * h, (size_t)(16 * h)) == 0, "r2c n=%lld line %lld", (long long)n, (long long)b);
+            tn_fft_operand s1o = {TN_DTYPE_C128, 1, h1, s1, (char *)(spec + 2 * b * h)}, r1o = {TN_DTYPE_F64, 1, n1, s1, (char *)one};
+            cr_assert_eq(tn_fft(TN_FFT_C2R, &r1o, &s1o, 0, n, 0, 0.5), TN_OK);
+            cr_assert(memcmp(one, back + b * n, (size_t)(8 * n)) == 0, "c2r n=%lld line %lld", (long long)n, (long long)b);
+            tn_fft_operand c1 = {TN_DTYPE_C128, 1, n1, s1, (char *)(cx + 2 * b * n)}, c1o = {TN_DTYPE_C128, 1, n1, s1, (char *)one};
+            cr_assert_eq(tn_fft(TN_FFT_C2C, &c1o, &c1, 0, n, 0, 1.0), TN_OK);
+            cr_assert(memcmp(one, cy + 2 * b * n, (size_t)(16 * n)) == 0, "c2c n=%lld line %lld", (long long)n, (long long)b);
+        }
+        free(x), free(spec), free(one), free(back), free(cx), free(cy);
+    }
 }

@@ -20,6 +20,22 @@ OPS = [
     Op("_fft_c2r", X3, [2], 0, 8, tol=D, zerodim=False,
        extra={"odd": ((X3, [2], 2, 9), None), "multi": ((X3, [0, 2], 1, 8), None),
               "all": ((X3, [1, 0, 2], 2, 7), None), "dim1": ((X3, [1], 0, 6), None)}),
+    # torch.fft's 1-D functions (ops/spectral.c, upstream's C++ compositions): n (padded,
+    # sliced), dim, every norm, integer promotion, upstream's errors; lengths through each path
+    # of kernels/fft.c (real signals of even length as half-length complex ones, odd ones whole,
+    # Bluestein halves: 2 x 37)
+    *[Op(f"fft_{k}", T((3, 10)), None, -1, None, tol=D, zerodim=False, dtypes=dts,
+         extra={"n_pad": ((T((3, 10)), 16, -1, None), None), "n_slice": ((T((3, 10)), 6, 1, "ortho"), None),
+                "dim0": ((T((6, 4)), None, 0, "forward"), None), "backward": ((T((2, 12)), None, -1, "backward"), None),
+                "even_bluestein": ((T((2, 74)), None, 1, None), None), "long": ((T((2, 1024)), None, -1, None), None),
+                "mixed": ((T((2, 90)), None, -1, "ortho"), None), "odd": ((T((3, 15)), None, -1, None), None),
+                "bad_norm": ((T((3, 4)), None, -1, "sideways"), None), "n_zero": ((T((3, 4)), 0, -1, None), None),
+                "bad_dim": ((T((3, 4)), None, 2, None), None), "ints": ((T((3, 8), dtype="int64"), None, -1, None), None),
+                "half": ((T((3, 8), dtype="float16"), None, -1, None), None),
+                "other_kind": ((T((3, 8), dtype="float32" if k in ("irfft", "hfft") else "complex64"), None, -1, None), None)})
+      for k, dts in (("fft", ["float32", "float64", "complex64", "complex128"]), ("ifft", ["float32", "complex64"]),
+                     ("rfft", ["float32", "float64"]), ("ihfft", ["float32"]),
+                     ("irfft", ["complex64", "complex128"]), ("hfft", ["complex64"]))],
     Op("view_as_real", T(dtype="complex64"), dtypes=["complex64", "complex128"]),
     Op("view_as_complex", T((3, 2)), dtypes=["float32", "float64"],
        extra={"3d": ((T((2, 3, 2)),), None), "bad_last": ((T((3, 4)),), None)}),
