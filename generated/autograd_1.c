@@ -7907,6 +7907,7 @@ tn_node_kind tn_kind_ForeachMulBackward1Scalar = {
     .traverse = ForeachMulBackward1Scalar_traverse,
     .getset = ForeachMulBackward1Scalar_getset,
     .op = "aten::_foreach_mul.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */

@@ -8,125 +8,6 @@
 
 #include <math.h>
 
-/* ForeachMulBackward1Scalar: aten::_foreach_mul.Scalar
- *   self: mul_tensor_backward(grad, other, self_scalar_type)
- */
-typedef struct {
-    tn_node base;
-    tn_value scalar;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachMulBackward1Scalar;
-
-static int
-ForeachMulBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_mul_tensor_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->scalar, TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachMulBackward1Scalar_release(tn_node *n_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachMulBackward1Scalar_finalize(tn_node *n_)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    (void)n;
-}
-
-static int
-ForeachMulBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachMulBackward1Scalar_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachMulBackward1Scalar = {
-    .name = "ForeachMulBackward1Scalar",
-    .basicsize = sizeof(ForeachMulBackward1Scalar),
-    .apply = ForeachMulBackward1Scalar_apply,
-    .release = ForeachMulBackward1Scalar_release,
-    .finalize = ForeachMulBackward1Scalar_finalize,
-    .traverse = ForeachMulBackward1Scalar_traverse,
-    .getset = ForeachMulBackward1Scalar_getset,
-    .op = "aten::_foreach_mul.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_mul__Scalar(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachMulBackward1Scalar *n = (ForeachMulBackward1Scalar *)tn_node_new(&tn_kind_ForeachMulBackward1Scalar, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->scalar = a_[1];
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* ForeachMulBackward1ScalarList: aten::_foreach_mul.ScalarList
  *   self: mul_tensor_backward(grad, other, self_scalar_type)
  */
@@ -6315,7 +6196,8 @@ static int
 LinalgHouseholderProductBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
     LinalgHouseholderProductBackward0 *n = (LinalgHouseholderProductBackward0 *)n_;
-    PyObject *t_[3] = {0};
+    PyObject *t_[5] = {0};
+    PyObject *v0_[2];
     int rc_ = -1;
     PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
     if (!input && PyErr_Occurred()) goto fail_;
@@ -6326,13 +6208,18 @@ LinalgHouseholderProductBackward0_apply(tn_node *n_, PyObject **grads_, PyObject
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
         if (any_grad_defined_) {
-            tn_ag_refuse("derivative for aten::linalg_householder_product is not implemented in torchnative", "no ATen overload householder_product_backward(T, T, T, T)");
-            goto fail_;
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_householder_product_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), result, input, tau, 0) < 0) goto fail_;
+            t_[3] = v0_[0];
+            t_[4] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[3]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[4]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
+    tn_ag_release_temps(t_, 5);
     (void)n;
     return rc_;
 }
@@ -6550,6 +6437,157 @@ tn_ag_record_linalg_inv_ex(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->inverse_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgLuBackward0: aten::linalg_lu
+ *   A: linalg_lu_backward(grad_L, grad_U, P, L, U, pivot)
+ */
+typedef struct {
+    tn_node base;
+    int pivot;
+    tn_saved P_;
+    tn_saved L_;
+    tn_saved U_;
+} LinalgLuBackward0;
+
+static int
+LinalgLuBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgLuBackward0 *n = (LinalgLuBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *P = t_[0] = tn_saved_unpack(&n->P_, n_);
+    if (!P && PyErr_Occurred()) goto fail_;
+    PyObject *L = t_[1] = tn_saved_unpack(&n->L_, n_);
+    if (!L && PyErr_Occurred()) goto fail_;
+    PyObject *U = t_[2] = tn_saved_unpack(&n->U_, n_);
+    if (!U && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_linalg_lu_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_grad_at(grads_, n_->num_inputs, 1), P, L, U, n->pivot);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgLuBackward0_release(tn_node *n_)
+{
+    LinalgLuBackward0 *n = (LinalgLuBackward0 *)n_;
+    tn_saved_release(&n->P_);
+    tn_saved_release(&n->L_);
+    tn_saved_release(&n->U_);
+    (void)n;
+}
+
+static void
+LinalgLuBackward0_finalize(tn_node *n_)
+{
+    LinalgLuBackward0 *n = (LinalgLuBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgLuBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgLuBackward0 *n = (LinalgLuBackward0 *)n_;
+    if (tn_saved_traverse(&n->P_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->L_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->U_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgLuBackward0_get_pivot(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LinalgLuBackward0 *)self)->pivot);
+}
+
+static PyObject *
+LinalgLuBackward0_get_P(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgLuBackward0 *)self)->P_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgLuBackward0_get_L(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgLuBackward0 *)self)->L_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgLuBackward0_get_U(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgLuBackward0 *)self)->U_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgLuBackward0_getset[] = {
+    {"_saved_pivot", LinalgLuBackward0_get_pivot, NULL, NULL, NULL},
+    {"_saved_P", LinalgLuBackward0_get_P, NULL, NULL, NULL},
+    {"_saved_L", LinalgLuBackward0_get_L, NULL, NULL, NULL},
+    {"_saved_U", LinalgLuBackward0_get_U, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgLuBackward0 = {
+    .name = "LinalgLuBackward0",
+    .basicsize = sizeof(LinalgLuBackward0),
+    .apply = LinalgLuBackward0_apply,
+    .release = LinalgLuBackward0_release,
+    .finalize = LinalgLuBackward0_finalize,
+    .traverse = LinalgLuBackward0_traverse,
+    .getset = LinalgLuBackward0_getset,
+    .op = "aten::linalg_lu",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U) */
+PyObject *
+tn_ag_record_linalg_lu(tn_op *op_, tn_value *a_)
+{
+    PyObject *A = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LinalgLuBackward0 *n = (LinalgLuBackward0 *)tn_node_new(&tn_kind_LinalgLuBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, A) < 0)
+        goto fail_;
+    n->pivot = (int)a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 2), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->P_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->L_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->U_, tn_ag_result_item(r_, 2), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

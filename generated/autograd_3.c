@@ -1694,6 +1694,7 @@ tn_node_kind tn_kind_LuUnpackBackward0 = {
     .traverse = LuUnpackBackward0_traverse,
     .getset = LuUnpackBackward0_getset,
     .op = "aten::lu_unpack",
+    .complex_rule = TN_COMPLEX_REFUSE,
 };
 
 /* aten::lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor P, Tensor L, Tensor U) */
