@@ -552,8 +552,8 @@ uniform_factory(const tn_op *overload, tn_ints size, int dtype, int layout, cons
 {
     if (dtype < 0)
         dtype = tn_default_dtype;
-    if (tn_dtype_is_complex(dtype)) {
-        floating_factory(overload, &dtype, "check_uniform_bounds");  /* refuses complex by name */
+    if (dtype == TN_DTYPE_C32) {
+        floating_factory(overload, &dtype, "check_uniform_bounds");  /* refuses complex32 by name */
         return NULL;
     }
     PyObject *t = tn_op_empty__memory_format(overload, size, dtype, layout, device, pin_memory, -1);

@@ -48,13 +48,18 @@ def permuted_call(name, args, kwargs, perm):
 
 
 def main() -> None:
+    import argparse
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("op", help="the OpInfo's name (pca_lowrank, nn.functional.multi_head_attention_forward)")
+    ap.add_argument("sample", type=int, help="the sample's index in the oracle")
+    args = ap.parse_args()
     import numpy as np
     import torch
     import compare
     import runner
     from torch.testing._internal.common_methods_invocations import op_db
 
-    name, index = sys.argv[1], int(sys.argv[2])
+    name, index = args.op, args.sample
     path = oracle_dir()
     entry = json.loads((path / "index.json").read_text())["ops"][name]
     rec = load_samples(path, entry)[index]

@@ -121,7 +121,9 @@ def _wrong(desc: dict, a: np.ndarray, i: int) -> dict:
         if not np.isfinite(x) or (a.dtype.kind == "c" and not np.isfinite(a[i].imag)):
             new = 0.0
         else:
-            mags = np.abs(real[np.isfinite(real)])
+            # the scale of the values: a complex result's magnitudes (its real parts may all be
+            # zero, as imag's gradient is, where a step scaled by them would be below any bound)
+            mags = np.abs(a[np.isfinite(a)])
             step = max(2.0 ** -10, 4 * compare.ULP[desc["dtype"]])
             new = x + step * max(float(mags.max()) if mags.size else 0.0, abs(x), 1e-30)
         a[i] = complex(new, 0.0 if not np.isfinite(a[i].imag) else a[i].imag) if a.dtype.kind == "c" else new

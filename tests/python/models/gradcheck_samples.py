@@ -91,6 +91,13 @@ HAND = {
     "_fft_c2c": (f"a0 = {C((3, 5), 1)}; ", "torch.ops.aten._fft_c2c(a0, [1], 0, True)"),
     "_fft_c2r": (f"a0 = {C((3, 5), 1)}; ", "torch.ops.aten._fft_c2r(a0, [1], 2, 8)"),
     "_fft_r2c": (f"a0 = {F((3, 5), 1)}; ", "torch.ops.aten._fft_r2c(a0, [1], 1, True)"),
+    # torch.fft's 1-D functions (C compositions; with grad on, upstream's decomposition records)
+    "fft_fft": (f"a0 = {F((3, 6), 1)}; ", "torch.ops.aten.fft_fft(a0, 8, -1, 'ortho')"),
+    "fft_ifft": (f"a0 = {C((3, 5), 1)}; ", "torch.ops.aten.fft_ifft(a0, None, 1, None)"),
+    "fft_rfft": (f"a0 = {F((3, 6), 1)}; ", "torch.ops.aten.fft_rfft(a0, 5, -1, 'forward')"),
+    "fft_ihfft": (f"a0 = {F((3, 6), 1)}; ", "torch.ops.aten.fft_ihfft(a0)"),
+    "fft_irfft": (f"a0 = {C((3, 5), 1)}; ", "torch.ops.aten.fft_irfft(a0, 8)"),
+    "fft_hfft": (f"a0 = {C((3, 5), 1)}; ", "torch.ops.aten.fft_hfft(a0, 7, 1, 'ortho')"),
     "complex": (f"a0 = {F((3, 4), 1)}; a1 = {F((3, 4), 2)}; ", "torch.complex(a0, a1)"),
     "polar": (f"a0 = {F((3, 4), 1, 'pos')}; a1 = {F((3, 4), 2)}; ", "torch.polar(a0, a1)"),
     "view_as_complex": (f"a0 = {F((3, 4, 2), 1)}; ", "torch.view_as_complex(a0)"),
