@@ -269,8 +269,19 @@ class _Support:
     EnumBase = _EnumBase
 
 
+def _structseq_repr(self):
+    """torch.return_types.<op> objects print one field per line, as upstream's tp_repr
+    (torch/csrc/utils/structseq.cpp) prints them."""
+    tp = type(self)
+    fields = ",\n".join(f"{name}={value!r}" for name, value in zip(tp.__match_args__, self))
+    return f"{tp.__module__}.{tp.__name__}(\n{fields})"
+
+
 def install(C):
     C._tn_support = _Support
+    for tp in vars(getattr(C, "_return_types", types)).values():
+        if isinstance(tp, type) and tp.__module__ == "torch.return_types":
+            tp.__repr__ = _structseq_repr
     if hasattr(C, "_torchnative"):  # the C core's private module (absent when tests load this file alone)
         C._torchnative.refusal_message = refusal_message
     if not hasattr(C, "_tn_placeholders"):

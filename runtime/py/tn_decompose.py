@@ -2137,6 +2137,19 @@ def _reduced_dim(self, dim, name):
     return d
 
 
+def _no_bool(self, kernel):
+    """upstream's median kernels dispatch over every dtype but bool (AT_DISPATCH_ALL_TYPES_AND2)"""
+    if self.dtype == _aten()[0].bool:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
+def _empty_median(self):
+    """median_impl of an empty tensor: full(NaN) in the tensor's dtype, converted as a float NaN
+    converts (an integer dtype's value is the CPU's: INT64_MIN for int64 on x86, True for bool)"""
+    torch, aten = _aten()
+    return aten.full([], float("nan"), dtype=torch.float32).to(self.dtype)
+
+
 def _pick(torch, aten, v, i, pos, d, keepdim):
     """values and indices at per-row position `pos` (a tensor without dim d) of sorted (v, i)."""
     pos = pos.unsqueeze(d)
@@ -2148,11 +2161,14 @@ def median_dim(self, dim, keepdim=False):
     """Sorting.cpp median_with_indices_impl (NaN propagates: the first NaN and its index)."""
     torch, aten = _aten()
     d = _reduced_dim(self, dim, "median")
+    _no_bool(self, "median_out")
     if self.dim() == 0:
         return self.clone(), aten.zeros([], dtype=torch.long)
     v, i = aten.sort.stable(self, stable=True, dim=d)
     k = aten.full([s for j, s in enumerate(self.shape) if j != d], (self.size(d) - 1) // 2, dtype=torch.long)
     val, idx = _pick(torch, aten, v, i, k, d, keepdim)
+    if not self.is_floating_point():
+        return val, idx
     nan = aten.isnan(self)
     has, first = nan.any(d, keepdim), aten.argmax(nan.to(torch.uint8), d, keepdim)
     return aten.where.self(has, self.new_full([], float("nan")), val), aten.where.self(has, first, idx)
@@ -2162,6 +2178,7 @@ def nanmedian_dim(self, dim, keepdim=False):
     """Sorting.cpp median_with_indices_impl with ignore_nan: the lower median of the non-NaN."""
     torch, aten = _aten()
     d = _reduced_dim(self, dim, "nanmedian")
+    _no_bool(self, "median_out")
     if self.dim() == 0:
         return self.clone(), aten.zeros([], dtype=torch.long)
     v, i = aten.sort.stable(self, stable=True, dim=d)
@@ -2205,7 +2222,8 @@ def median(self):
     """Sorting.cpp median_impl: NaN for an empty tensor or one holding a NaN."""
     torch, aten = _aten()
     if self.numel() == 0:
-        return aten.full([], float("nan"), dtype=self.dtype)
+        return _empty_median(self)
+    _no_bool(self, "median_cpu")
     return median_dim(self.reshape(-1), 0)[0]
 
 
@@ -2213,7 +2231,8 @@ def nanmedian(self):
     """Sorting.cpp median_impl with ignore_nan."""
     torch, aten = _aten()
     if self.numel() == 0:
-        return aten.full([], float("nan"), dtype=self.dtype)
+        return _empty_median(self)
+    _no_bool(self, "median_cpu")
     return nanmedian_dim(self.reshape(-1), 0)[0]
 
 

@@ -54,7 +54,7 @@ def runs(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("group", ["rows", "numpy", "dataloader", "multiprocessing"])
+@pytest.mark.parametrize("group", ["rows", "numpy", "dataloader", "multiprocessing", "return_types"])
 def test_group_agrees_with_upstream(group, runs):
     assert differences(runs["ours"][group], runs["upstream"][group]) == []
 

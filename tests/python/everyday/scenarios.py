@@ -807,11 +807,25 @@ def refusal_cases():
     })
 
 
+# ---------------------------------------------------------------- results of several tensors
+
+def return_types_cases():
+    """torch.return_types printed, and medians of integer and bool tensors (sorted in Python)."""
+    return run_group({
+        "print_return_types": lambda: (repr(torch.max(torch.tensor([[1.0, 2.0], [3.0, 0.0]]), 1)),
+                                       str(torch.linalg.slogdet(torch.eye(2)))),
+        "median_of_empty_int64": lambda: torch.median(torch.tensor([], dtype=torch.int64)),
+        "median_int64_dim": lambda: torch.median(torch.tensor([[3, -9, 7], [2**40, 5, -1]]), 1),
+        "median_bool": lambda: torch.median(torch.tensor([True, False])),
+        "nanmedian_bool_dim": lambda: torch.nanmedian(torch.tensor([[True, False]]), 1),
+    })
+
+
 # ---------------------------------------------------------------- main
 
 GROUPS = {"rows": rows, "numpy": numpy_cases, "dataloader": dataloader, "multiprocessing": multiprocessing_cases,
           "overlap": overlap_cases, "autocast": autocast_cases, "autocast_registrations": autocast_registrations,
-          "refusals": refusal_cases}
+          "refusals": refusal_cases, "return_types": return_types_cases}
 
 
 def main():
