@@ -487,10 +487,10 @@ def linalg_vecdot(x, y, *, dim=-1):
     precision under autocast)."""
     torch, aten = _aten()
     if not (x.dtype.is_floating_point or x.dtype.is_complex):
-        raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as input. Got {_dtype_name(x.dtype)}")
+        raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as input. Got {_scalar_type_name(x.dtype)}")
     if x.dtype != y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
-                           f"{_dtype_name(x.dtype)} and y of type {_dtype_name(y.dtype)} instead")
+                           f"{_scalar_type_name(x.dtype)} and y of type {_scalar_type_name(y.dtype)} instead")
     return aten.sum.dim_IntList(aten.mul.Tensor(x.conj(), y), [dim])
 
 
@@ -2329,7 +2329,7 @@ def cov(self, *, correction=1, fweights=None, aweights=None):
             raise RuntimeError(f"cov(): expected fweights to have one or fewer dimensions but got fweights with {w.dim()} dimensions")
         if w.dtype.is_floating_point or w.dtype.is_complex or w.dtype == torch.bool:
             raise RuntimeError(f"cov(): expected fweights to have integral dtype but got fweights with "
-                               f"{_dtype_name(w.dtype)} dtype")
+                               f"{_scalar_type_name(w.dtype)} dtype")
         if w.numel() != n:
             raise RuntimeError(f"cov(): expected fweights to have the same numel as there are observations in the input "
                                f"but got {w.numel()} != {n}")
@@ -2341,7 +2341,7 @@ def cov(self, *, correction=1, fweights=None, aweights=None):
             raise RuntimeError(f"cov(): expected aweights to have one or fewer dimensions but got aweights with {aw.dim()} dimensions")
         if not aw.dtype.is_floating_point:
             raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got aweights with "
-                               f"{_dtype_name(aw.dtype)} dtype")
+                               f"{_scalar_type_name(aw.dtype)} dtype")
         if aw.numel() != n:
             raise RuntimeError(f"cov(): expected aweights to have the same numel as there are observations in the input "
                                f"but got {aw.numel()} != {n}")
@@ -2488,6 +2488,9 @@ def _avg_pool(self, nd, kernel_size, stride, padding, ceil_mode, count_include_p
         raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected for input")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
+    if nd == 3 and self.dtype not in (torch.float32, torch.float64, torch.int64):
+        # avg_pool3d's kernel for a contiguous input dispatches floating types and long only
+        raise NotImplementedError(f'"avg_pool3d_out_frame" not implemented for \'{_scalar_type_name(self.dtype)}\'')
     sizes = list(self.shape[-nd:])
     for i in range(nd):
         if k[i] <= 0:
@@ -2535,7 +2538,11 @@ def _avg_pool(self, nd, kernel_size, stride, padding, ceil_mode, count_include_p
         valid = ok if valid is None else valid & ok
     if divisor_override is not None:
         div = aten.full_like(div, divisor_override)
-    out = aten.where.self(valid, acc / div.to(acc.dtype), aten.zeros([], dtype=acc.dtype))
+    if acc.is_floating_point():
+        mean = acc / div.to(acc.dtype)
+    else:  # an integer sum divided by the int64 divisor in C: truncated toward zero
+        mean = aten.div.Tensor_mode(acc, div, rounding_mode="trunc").to(acc.dtype)
+    out = aten.where.self(valid, mean, aten.zeros([], dtype=acc.dtype))
     fmt = _suggest_memory_format(self)
     want = aten.empty_like(out, memory_format=fmt) if fmt != torch.contiguous_format else out.contiguous()
     return want if want is out else want.copy_(out)
@@ -2571,7 +2578,7 @@ def take(self, index):
     of the index's shape."""
     torch, aten = _aten()
     if index.dtype != torch.long:
-        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_dtype_name(index.dtype)}")
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got {_scalar_type_name(index.dtype)}")
     n = self.numel()
     if n == 0 and index.numel() > 0:
         raise IndexError("take(): tried to take from an empty tensor")
@@ -2588,10 +2595,10 @@ def put_(self, index, source, accumulate=False):
     indices."""
     torch, aten = _aten()
     if index.dtype != torch.long:
-        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_dtype_name(index.dtype)}")
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got {_scalar_type_name(index.dtype)}")
     if self.dtype != source.dtype:
         raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
-                           f"self.dtype = {_dtype_name(self.dtype)} and source.dtype = {_dtype_name(source.dtype)}")
+                           f"self.dtype = {_scalar_type_name(self.dtype)} and source.dtype = {_scalar_type_name(source.dtype)}")
     if source.numel() != index.numel():
         raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
                          f"source.numel() = {source.numel()}, index.numel() = {index.numel()}")
@@ -2952,7 +2959,7 @@ def embedding_renorm_(self, indices, max_norm, norm_type):
         raise RuntimeError(f"embedding_renorm_(): Expected 2-D tensor for argument #1 'self' (got {self.dim()}-D)")
     if indices.dtype not in (torch.int32, torch.int64):
         raise RuntimeError(f"embedding_renorm_(): Expected tensor for argument #2 'indices' to have one of the following "
-                           f"scalar types: Long, Int; but got torch.{_dtype_name(indices.dtype)}Tensor instead")
+                           f"scalar types: Long, Int; but got torch.{_scalar_type_name(indices.dtype)}Tensor instead")
     done = set()
     for i in sorted(indices.reshape(-1).tolist()):
         if i in done:
@@ -3114,7 +3121,7 @@ def linalg_vander(x, *, N=None):
     t = x.dtype
     if not (t in (torch.float32, torch.float64, torch.complex64, torch.complex128)
             or (not t.is_floating_point and not t.is_complex and t != torch.bool)):
-        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer tensors, but got {_dtype_name(t)}")
+        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer tensors, but got {_scalar_type_name(t)}")
     x_ = x.unsqueeze(-1) if x.dim() == 0 else x
     shape = list(x_.shape)
     n = shape[-1] if N is None else N
@@ -3205,13 +3212,8 @@ def triu_indices(row, col, offset=0, *, dtype=None, layout=None, device=None, pi
     idx = aten.nonzero(c - r >= offset).t()
     out = aten.empty([2, idx.shape[1]], dtype=dtype)
     if dtype not in (torch.int32, torch.int64):  # AT_DISPATCH_INDEX_TYPES
-        raise NotImplementedError(f'"triu_indices" not implemented for \'{_dtype_name(dtype)}\'')
+        raise NotImplementedError(f'"triu_indices" not implemented for \'{_scalar_type_name(dtype)}\'')
     return out.copy_(idx)
-
-
-def _dtype_name(dtype):
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int8": "Char",
-            "uint8": "Byte", "int16": "Short", "bool": "Bool"}.get(str(dtype).replace("torch.", ""), str(dtype))
 
 
 def pdist(self, p=2):
@@ -3601,9 +3603,9 @@ def _floating_check(A, api, low_precision=True):
     import torch
 
     if not (A.dtype.is_floating_point or A.dtype.is_complex):
-        raise RuntimeError(f"{api}: Expected a floating point or complex tensor as input. Got {_dtype_name(A.dtype)}")
+        raise RuntimeError(f"{api}: Expected a floating point or complex tensor as input. Got {_scalar_type_name(A.dtype)}")
     if not low_precision and A.dtype not in (torch.float32, torch.float64, torch.complex64, torch.complex128):
-        raise RuntimeError(f"{api}: Low precision dtypes not supported. Got {_dtype_name(A.dtype)}")
+        raise RuntimeError(f"{api}: Low precision dtypes not supported. Got {_scalar_type_name(A.dtype)}")
 
 
 def linalg_cholesky(A, *, upper=False):
@@ -3697,13 +3699,13 @@ def _norm_dtype_check(dtype, self_dtype, name):
     if dtype is None:
         return
     if not (dtype.is_floating_point or dtype.is_complex):
-        raise RuntimeError(f"{name}: dtype should be floating point or complex, but got {_dtype_name(dtype)}")
+        raise RuntimeError(f"{name}: dtype should be floating point or complex, but got {_scalar_type_name(dtype)}")
     if self_dtype.is_complex != dtype.is_complex:
         kind = "complex" if self_dtype.is_complex else "real"
-        raise RuntimeError(f"{name}: dtype should be {kind} for {kind} inputs, but got {_dtype_name(dtype)}")
+        raise RuntimeError(f"{name}: dtype should be {kind} for {kind} inputs, but got {_scalar_type_name(dtype)}")
     if torch.promote_types(self_dtype, dtype) != dtype:
-        raise RuntimeError(f"{name}: the dtype of the input ({_dtype_name(self_dtype)}) should be convertible without "
-                           f"narrowing to the specified dtype ({_dtype_name(dtype)})")
+        raise RuntimeError(f"{name}: the dtype of the input ({_scalar_type_name(self_dtype)}) should be convertible without "
+                           f"narrowing to the specified dtype ({_scalar_type_name(dtype)})")
 
 
 def _matrix_norm_checks(A, dim, dtype, low_precision):
@@ -3837,7 +3839,7 @@ def linalg_pinv_atol_rtol_tensor(self, *, atol=None, rtol=None, hermitian=False)
     torch, aten = _aten()
     t = self.dtype
     if t not in (torch.float64, torch.float32, torch.complex64, torch.complex128) or self.dim() < 2:
-        raise RuntimeError(f"linalg.pinv({_dtype_name(t)}{{[{', '.join(str(s) for s in self.shape)}]}}): expected a "
+        raise RuntimeError(f"linalg.pinv({_scalar_type_name(t)}{{[{', '.join(str(s) for s in self.shape)}]}}): expected a "
                            "tensor with 2 or more dimensions of float, double, cfloat or cdouble types")
     atol_given = atol is not None
     if atol is None:
@@ -4108,8 +4110,8 @@ def _column_major(t):
 def _linear_solve_check(b, A, name):
     """linearSolveCheckInputs."""
     if b.dtype != A.dtype:
-        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {_dtype_name(b.dtype)} and A of "
-                           f"type {_dtype_name(A.dtype)} instead.")
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {_scalar_type_name(b.dtype)} and A of "
+                           f"type {_scalar_type_name(A.dtype)} instead.")
     if A.shape[-1] != A.shape[-2]:
         raise RuntimeError(f"A must be batches of square matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices")
     if A.shape[-1] != b.shape[-2]:

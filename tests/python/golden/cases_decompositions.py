@@ -588,7 +588,12 @@ add("unique_consecutive", {"0": "torch.unique_consecutive(literal([1, 1, 2, 2, 1
 # ---- average pooling ----
 add("avg_pool1d", {"0": "torch.nn.functional.avg_pool1d(randn(2, 3, 7, seed=1), 3, 2, 1)", "2d": "torch.nn.functional.avg_pool1d(randn(3, 7, seed=1), 2)"})
 add("avg_pool3d", {"0": "torch.nn.functional.avg_pool3d(randn(1, 2, 4, 4, 5, seed=1), 2)",
-                   "pad": "torch.nn.functional.avg_pool3d(randn(2, 3, 4, 5, seed=1), 3, 2, 1, ceil_mode=True, count_include_pad=False)"})
+                   "pad": "torch.nn.functional.avg_pool3d(randn(2, 3, 4, 5, seed=1), 3, 2, 1, ceil_mode=True, count_include_pad=False)",
+                   # integer means truncate toward zero, as C's division of the sum by the divisor
+                   "int64": "torch.nn.functional.avg_pool3d(torch.arange(54).reshape(1, 2, 3, 3, 3) * 7 - 50, 2)",
+                   "int8_pad": "torch.nn.functional.avg_pool3d((torch.arange(54) - 27).to(torch.int8).reshape(2, 3, 3, 3), 2, 1, 1, count_include_pad=False)",
+                   "int64_divisor": "torch.nn.functional.avg_pool3d(torch.arange(54).reshape(2, 3, 3, 3) - 20, 2, divisor_override=300)",
+                   "bfloat16": "torch.nn.functional.avg_pool3d(randn(1, 2, 4, 4, 4, seed=1).bfloat16(), 2)"})
 
 # ---- take, put, copysign with a scalar, nextafter ----
 add("take", {"0": f"torch.take({XT}, literal([[0, -1], [2, 3]], torch.int64))", "range": f"torch.take({X}, literal([12], torch.int64))",
