@@ -579,8 +579,9 @@ tn_op_minimum(const tn_op *overload, TensorObject *self, TensorObject *other)
 
 /* log_sigmoid: log_sigmoid_forward's output, min(x, 0) - log1p(exp(-|x|)), as its CPU kernel
  * (and torch._decomp's log_sigmoid_forward) computes it, over a contiguous input (the CPU
- * kernel's result is contiguous). Every step goes through the door, so under autograd (its
- * composition in ops/compositions.c calls this) the parts record. */
+ * kernel's result is contiguous); float16 and bfloat16 in float32, rounded once at the end, as
+ * that kernel's reduced-float loop does. Every step goes through the door, so under autograd
+ * (its composition in ops/compositions.c calls this) the parts record. */
 PyObject *
 tn_op_log_sigmoid(const tn_op *overload, TensorObject *self)
 {
@@ -595,7 +596,13 @@ tn_op_log_sigmoid(const tn_op *overload, TensorObject *self)
          * where the composition below would promote to float */
         return (PyObject *)tn_tensor_empty(self->ndim, self->sizes, self->dtype, TN_DEVICE_META);
     }
+    int narrow = self->dtype == TN_DTYPE_F16 || self->dtype == TN_DTYPE_BF16;
     PyObject *x = at_contiguous((PyObject *)self);
+    if (x && narrow) {
+        PyObject *c = x;
+        x = at_to_dtype(c, TN_DTYPE_F32);
+        Py_DECREF(c);
+    }
     PyObject *zero = x ? at_scalar_tensor_zero(x) : NULL;
     PyObject *m = zero ? at_2(TN_OP_minimum, x, zero) : NULL;
     PyObject *abs = m ? at_1(TN_OP_abs, x) : NULL;
@@ -603,6 +610,11 @@ tn_op_log_sigmoid(const tn_op *overload, TensorObject *self)
     PyObject *z = neg ? at_1(TN_OP_exp, neg) : NULL;
     PyObject *l = z ? at_1(TN_OP_log1p, z) : NULL;
     PyObject *r = l ? at_sub(m, l) : NULL;
+    if (r && narrow) {
+        PyObject *wide = r;
+        r = at_to_dtype(wide, self->dtype);
+        Py_DECREF(wide);
+    }
     Py_XDECREF(x);
     Py_XDECREF(zero);
     Py_XDECREF(m);

@@ -129,6 +129,16 @@ def _loss_reduction(out, reduction):
     return out.mean() if reduction == 1 else out.sum() if reduction == 2 else out
 
 
+def soft_margin_loss(self, target, reduction=1):
+    """Loss.cpp soft_margin_loss_out: neg, then in place mul_(target), exp_ and log1p_, all in the
+    input's dtype (a float16 exp past 65504 is inf there, so is the loss), then the reduction.
+    torch._decomp's computes in float32 for float16 and promotes with the target's dtype."""
+    out = self.neg()
+    out.mul_(target)
+    out.exp_().log1p_()
+    return _loss_reduction(out, reduction)
+
+
 def tile(self, dims):
     """TensorShape.cpp tile_symint: repeat with the reps padded by ones in front."""
     diff = self.dim() - len(dims)
@@ -3500,7 +3510,7 @@ COMPOSITIONS = {
     "linalg_vander": linalg_vander, "scatter.reduce": scatter_reduce_legacy,
     "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
     "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp,
-    "avg_pool1d": avg_pool1d, "avg_pool3d": avg_pool3d,
+    "avg_pool1d": avg_pool1d, "avg_pool3d": avg_pool3d, "soft_margin_loss": soft_margin_loss,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
@@ -4307,7 +4317,7 @@ TABLE = {
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
     "native_batch_norm", "native_group_norm", "normal.Tensor_Tensor", "permute_copy", "pixel_shuffle",
     "pixel_unshuffle", "rad2deg", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",
-    "soft_margin_loss", "softshrink",
+    "softshrink",
     "special_entr", "special_xlog1py", "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",
     "transpose_copy.int", "trace", "unbind_copy.int", "unfold_copy", "unsafe_split.Tensor", "unsafe_split_with_sizes",
     "unsqueeze_copy",

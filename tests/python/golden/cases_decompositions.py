@@ -157,7 +157,17 @@ add("softshrink", {"0": f"torch.nn.functional.softshrink({XT})", "lambd": f"torc
 add("heaviside", {"0": f"torch.heaviside({X}, literal([0.5]))", "zeros": "torch.heaviside(literal([0.0, -1.0, 2.0]), literal([0.5, 0.5, 0.5]))"}, exact=True)
 add("huber_loss", {"0": f"torch.nn.functional.huber_loss({X}, {XT})", "none": f"torch.nn.functional.huber_loss({X}, {XT}, reduction='none', delta=0.5)"})
 add("smooth_l1_loss", {"0": f"torch.nn.functional.smooth_l1_loss({X}, {XT})", "beta": f"torch.nn.functional.smooth_l1_loss({X}, {XT}, reduction='sum', beta=0.5)"})
-add("soft_margin_loss", {"0": f"torch.nn.functional.soft_margin_loss({X}, {X}.sign())"})
+add("soft_margin_loss", {"0": f"torch.nn.functional.soft_margin_loss({X}, {X}.sign())",
+                         # every step in float16: exp past 65504 is inf, and so is the mean
+                         "float16": f"torch.nn.functional.soft_margin_loss(({X} * 6).half(), {X}.sign().half())",
+                         "float16_none": f"torch.nn.functional.soft_margin_loss(({X} * 6).half(), -{X}.sign().half(), reduction='none')",
+                         "bfloat16_sum": f"torch.nn.functional.soft_margin_loss({X}.bfloat16(), {XT}.bfloat16(), reduction='sum')",
+                         "target_float64": f"torch.nn.functional.soft_margin_loss({X}, {XT}.double())",
+                         "broadcast_target": f"torch.nn.functional.soft_margin_loss({X}, {V}[:4])",
+                         "int64": "torch.nn.functional.soft_margin_loss(torch.arange(4), torch.ones(4, dtype=torch.int64))"})
+# float16 and bfloat16 in float32, rounded once (its kernel's reduced-float loop)
+add("log_sigmoid", {"float16": f"torch.nn.functional.logsigmoid(({X} * 8).half())",
+                    "bfloat16": f"torch.nn.functional.logsigmoid(({XT} * 8).bfloat16())"}, exact=True)
 add("index_copy", {"0": f"torch.index_copy({X}, 1, literal([3, 0], torch.int64), randn(3, 2, seed=9))"}, exact=True)
 add("index_fill.int_Scalar", {"0": f"torch.index_fill({XT}, 1, literal([3, 0], torch.int64), -1.0)"}, exact=True)
 add("index_fill.int_Tensor", {"0": f"torch.index_fill({X}, 0, literal([1], torch.int64), literal(7.0))"}, exact=True)
