@@ -22,7 +22,7 @@ EXPECTED = {"agree": 663, "refused": 8, "wrong": 0, "not measured": 31}
 # pca_lowrank (one sample 1.017x the bound of upstream's single run, on U) and
 # multi_head_attention_forward (sample 159, 8.8x on the attention weights) were here; both agree
 # under the bound of Note [Upstream's error over orders] (tools/opinfo_oracle.py, docs/TESTING.md):
-# E is upstream's float32 error over its own run and its 24 reruns with the sums in other orders,
+# E is upstream's float32 error over its own run and its reruns with the sums in other orders (24 here),
 # where upstream itself reaches 2.76x (pca_lowrank) and 10.2x (MHA) the bound of its own run
 # (`.venv-upstream/bin/python tools/opinfo_orders.py pca_lowrank 3`); ours sits at 0.36x and 0.43x
 # of the bound over orders (`.venv/bin/python tools/opinfo_orders.py pca_lowrank 3`, order 0).
@@ -35,7 +35,7 @@ WRONG: set[str] = set()
 # that difference (the float32 rounding of projected q and k near 100, times k). Upstream's one run
 # landed 3.2e-6 relative there on an AVX2 machine and on this AVX512 EPYC (ours 5.6e-5, 8.8x the
 # bound) and closer to ours on another AVX512 machine: which draw of the rounding walk the oracle
-# made was the machine's. With E taken over 24 orders of the in-projections' sums the bound is the
+# made was the machine's. With E taken over the 24 orders of the in-projections' sums the bound is the
 # walk's spread, not one draw (upstream's own orders reach 10.2x its one-run bound there), and ours
 # sits inside it with room (the ratios: `.venv/bin/python tools/opinfo_orders.py
 # nn.functional.multi_head_attention_forward 159`), so its verdict is pinned like any other.
