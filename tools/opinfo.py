@@ -2,7 +2,8 @@
 OpInfo database (torch.testing._internal.common_methods_invocations.op_db, in the vendored tree)
 run on both sides and compared the way the golden harness compares (tests/python/golden).
 
-    .venv/bin/python tools/opinfo.py                 # every op; writes docs/opinfo.md
+    .venv/bin/python tools/opinfo.py                 # every op; writes docs/opinfo.md and the
+                                                     # float32 row of docs/coverage.md's table
     .venv/bin/python tools/opinfo.py -k rot90 -v     # ops whose name contains a word, per sample
     .venv/bin/python tools/opinfo.py --json out.json # the per-op results as JSON too
     .venv/bin/python tools/opinfo.py --dtype all     # float32, float64, bfloat16, float16, int64,
@@ -30,7 +31,9 @@ one oracle per dtype in build/opinfo/, one ours child running every dtype's ops 
 Per sample, compare.compare(ours, upstream, upstream_float64, tol="derived"): exception class,
 structure, dtype, shape, strides, storage offset, requires_grad, aliasing, and the values:
 bit-identical, or for floating results within |ours - up64| <= 2*E + ulp*|up64| with E upstream's
-own largest float32 error on that result (docs/TESTING.md, value.derived); samples with neither
+own largest float32 error on that result (docs/TESTING.md, value.derived; for the OpInfos of Note
+[Upstream's error over orders] in tools/opinfo_oracle.py, over its own run and its reruns with the
+sums in other orders); samples with neither
 float inputs nor a float dtype argument compare exactly. The ops in UNDEFINED_VALUES return
 uninitialised memory: everything but their values is compared. A sample is a refusal
 when ours raises NotImplementedError naming torchnative and upstream computes. Per op: wrong if
@@ -50,8 +53,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from opinfo_oracle import (CACHE, DTYPE, DTYPES, ROOT, Rebuilt, describe_call, load_samples,  # noqa: E402
-                           op_key, oracle_dir)
+from opinfo_oracle import (CACHE, CANONICAL, DTYPE, DTYPES, ROOT, Rebuilt, describe_call,  # noqa: E402,F401
+                           load_samples, op_key, oracle_dir, tensor_leaves)
 
 OURS_PY = ROOT / ".venv" / "bin" / "python"
 UPSTREAM_PY = ROOT / ".venv-upstream" / "bin" / "python"
@@ -125,7 +128,10 @@ def sample_verdict(op, rec: dict, undefined_values: bool = False) -> dict:
     if ours.get("raises") == "NotImplementedError" and "torchnative" in ours.get("message", "") \
             and "raises" not in up:
         return {"s": "refused", "msg": ours["message"]}
-    v = compare.compare(ours, up, up64, "derived")
+    if "error" in rec.get("orders", {}):
+        return {"s": "wrong", "why": [f"[harness] the oracle's reruns in other orders failed: "
+                                      f"{rec['orders']['error']}"]}
+    v = compare.compare(ours, up, up64, "derived", spread=rec.get("orders", {}).get("E"))
     if v:
         return {"s": "agree"}
     return {"s": "wrong", "why": v.lines()[:4]}
@@ -323,8 +329,7 @@ def report_md(rows: dict, secs: float) -> str:
         "",
         f"## Wrong ({c['wrong']})",
         "",
-        "| op | samples | first difference |",
-        "|---|---|---|",
+        *(["| op | samples | first difference |", "|---|---|---|"] if c["wrong"] else ["None."]),
     ]
     for k, r in sorted(rows.items()):
         if r["status"] == "wrong":
@@ -399,6 +404,19 @@ def splice_coverage(text: str, section: str) -> str:
 
 
 CELL = {"agree": "agree", "refused": "refused", "wrong": "**wrong**", "not measured": "n/m", "not run": "not run"}
+
+
+def splice_row(text: str, res: dict[str, dict]) -> str:
+    """docs/coverage.md with the rows of res's dtypes in its per-dtype OpInfo table replaced (a
+    float32 run updates its own row; the others keep the --dtype all run's)."""
+    if COVERAGE_BEGIN not in text or COVERAGE_END not in text:
+        return text
+    head, rest = text.split(COVERAGE_BEGIN, 1)
+    section, tail = rest.split(COVERAGE_END, 1)
+    rows = {line.split("|")[1].strip(): line for line in dtype_table(res)[2:]}
+    section = "\n".join(rows.get(line.split("|")[1].strip(), line) if line.startswith("| ") else line
+                        for line in section.split("\n"))
+    return head + COVERAGE_BEGIN + section + COVERAGE_END + tail
 
 
 def report_dtypes_md(res: dict[str, dict], secs: float) -> str:
@@ -478,8 +496,8 @@ def main() -> int:
     ap.add_argument("-v", action="store_true", help="print every sample's verdict")
     ap.add_argument("--json", help="also write the per-op results here")
     ap.add_argument("--dtype", default=DTYPE, help=f"a dtype, a comma list, or all ({', '.join(DTYPES)}); "
-                    "float32 alone writes docs/opinfo.md, all writes docs/opinfo_dtypes.md and its section "
-                    "of docs/coverage.md, anything else writes no doc")
+                    "float32 alone writes docs/opinfo.md and its row of docs/coverage.md, all writes "
+                    "docs/opinfo_dtypes.md and its section of docs/coverage.md, anything else writes no doc")
     ap.add_argument("--first", type=int, help="only each OpInfo's first N samples (no docs written)")
     a = ap.parse_args()
     if a.side == "ours":
@@ -525,6 +543,7 @@ def main() -> int:
         return 0
     if dtypes == (DTYPE,):
         DOC.write_text(report_md(res[DTYPE]["rows"], secs))
+        COVERAGE_DOC.write_text(splice_row(COVERAGE_DOC.read_text(), res))
     elif dtypes == DTYPES:
         DTYPES_DOC.write_text(report_dtypes_md(res, secs))
         COVERAGE_DOC.write_text(splice_coverage(COVERAGE_DOC.read_text(), coverage_section(res, secs)))

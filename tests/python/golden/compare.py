@@ -24,6 +24,9 @@ comparator (the table is in docs/TESTING.md; selftest.py proves each one catches
                  finite, ours must match it exactly. When the float64 run is no wider than the
                  result (a float64 result), E cannot be measured and is taken as one ulp of
                  the largest |up64|: the float64 answer is itself only that precise.
+                 Where the oracle also ran the case with its sums in other orders (`spread`:
+                 path -> E over its own run and every order; Note [Upstream's error over
+                 orders] in tools/opinfo_oracle.py), E is that largest error.
 """
 from __future__ import annotations
 
@@ -100,7 +103,10 @@ def scalar_value(x):
 
 # ---- the comparison ------------------------------------------------------------------------------
 
-def compare(ours: dict, up: dict, up64: dict | None = None, tol: str = "exact", path: str = "out") -> Verdict:
+def compare(ours: dict, up: dict, up64: dict | None = None, tol: str = "exact", path: str = "out",
+            spread: dict | None = None) -> Verdict:
+    """spread: per result path, upstream's float32 error over its own run and its runs with the
+    sums in other orders (E is at least that)."""
     v = Verdict()
     v.check("exception")
     if "raises" in up or "raises" in ours:
@@ -108,7 +114,7 @@ def compare(ours: dict, up: dict, up64: dict | None = None, tol: str = "exact", 
             v.fail("exception", f"{path}: upstream {up.get('raises') or 'returns'}, ours "
                                 f"{ours.get('raises') or 'returns'} ({ours.get('message', '')})")
         return v
-    _compare(v, ours, up, up64, tol, path)
+    _compare(v, ours, up, up64, tol, path, spread or {})
     return v
 
 
@@ -131,7 +137,7 @@ def _kind(d: dict) -> str:
     return "tensor" if "tensor" in d else "seq" if "seq" in d else "scalar" if "scalar" in d else "?"
 
 
-def _compare(v: Verdict, ours: dict, up: dict, up64: dict | None, tol: str, path: str) -> None:
+def _compare(v: Verdict, ours: dict, up: dict, up64: dict | None, tol: str, path: str, spread: dict) -> None:
     v.check("structure")
     if _kind(ours) != _kind(up):
         v.fail("structure", f"{path}: upstream a {_kind(up)}, ours a {_kind(ours)}")
@@ -142,7 +148,7 @@ def _compare(v: Verdict, ours: dict, up: dict, up64: dict | None, tol: str, path
             return
         items64 = up64["items"] if up64 and "seq" in up64 and len(up64["items"]) == len(up["items"]) else None
         for i, (a, b) in enumerate(zip(ours["items"], up["items"])):
-            _compare(v, a, b, items64[i] if items64 else None, tol, f"{path}[{i}]")
+            _compare(v, a, b, items64[i] if items64 else None, tol, f"{path}[{i}]", spread)
         return
     if "scalar" in up:
         if up["scalar"] != ours["scalar"]:
@@ -151,7 +157,8 @@ def _compare(v: Verdict, ours: dict, up: dict, up64: dict | None, tol: str, path
         o, u = scalar_value(ours["value"]), scalar_value(up["value"])
         if value_comparator(up, up64, tol) == "value.derived":
             v.check("value.derived")
-            bad = derived_errors(np.array([o]), np.array([u]), np.array([scalar_value(up64["value"])]), ULP32, path)
+            bad = derived_errors(np.array([o]), np.array([u]), np.array([scalar_value(up64["value"])]), ULP32, path,
+                                 floor=spread.get(path, 0.0))
             for m in bad:
                 v.fail("value.derived", m)
             return
@@ -159,10 +166,11 @@ def _compare(v: Verdict, ours: dict, up: dict, up64: dict | None, tol: str, path
         if not same_scalar(o, u):
             v.fail("value.exact", f"{path}: ours {o!r}, upstream {u!r}")
         return
-    _compare_tensor(v, ours, up, up64, tol, path)
+    _compare_tensor(v, ours, up, up64, tol, path, spread.get(path, 0.0))
 
 
-def _compare_tensor(v: Verdict, ours: dict, up: dict, up64: dict | None, tol: str, path: str) -> None:
+def _compare_tensor(v: Verdict, ours: dict, up: dict, up64: dict | None, tol: str, path: str,
+                    floor: float = 0.0) -> None:
     ok = True
     for comparator, keys in (("dtype", ("dtype", "device", "conj", "neg")), ("shape", ("shape",)),
                              ("stride", ("stride",)), ("offset", ("offset",)),
@@ -182,7 +190,7 @@ def _compare_tensor(v: Verdict, ours: dict, up: dict, up64: dict | None, tol: st
             return
         wider = WIDTH[up64["dtype"]] > WIDTH[up["dtype"]]
         for m in derived_errors(as_real(array(ours)), as_real(array(up)), as_real(array(up64)),
-                                ULP[up["dtype"]], path, wider):
+                                ULP[up["dtype"]], path, wider, floor):
             v.fail("value.derived", m)
         return
     v.check("value.exact")
@@ -229,9 +237,11 @@ def exact_errors(o: np.ndarray, u: np.ndarray, path: str) -> list[str]:
     return listing(bad, lambda i: f"{path}[{i}]: ours {ro[i].item()!r}, upstream {ru[i].item()!r}", path)
 
 
-def derived_errors(o: np.ndarray, u: np.ndarray, r: np.ndarray, ulp: float, path: str, wider: bool = True) -> list[str]:
+def derived_errors(o: np.ndarray, u: np.ndarray, r: np.ndarray, ulp: float, path: str, wider: bool = True,
+                   floor: float = 0.0) -> list[str]:
     """The `derived` rule on flat float64 arrays (ours, upstream, upstream's float64 answer);
-    wider: the float64 answer is more precise than the result dtype."""
+    wider: the float64 answer is more precise than the result dtype; floor: upstream's error over
+    other orders of its sums (E is at least that)."""
     o, u, r = (np.asarray(x, dtype=np.float64) for x in (o, u, r))
     if not (o.shape == u.shape == r.shape):
         return [f"{path}: {o.size} elements, upstream {u.size}, float64 run {r.size}"]
@@ -240,6 +250,7 @@ def derived_errors(o: np.ndarray, u: np.ndarray, r: np.ndarray, ulp: float, path
         err = float(np.max(np.abs(u - r)[finite])) if finite.any() else 0.0
         if not wider and finite.any():
             err = max(err, ulp * float(np.max(np.abs(r[finite]))))
+        err = max(err, floor)
         bound = 2 * err + ulp * np.abs(r)
         close = np.abs(o - r) <= bound
         good = np.where(finite, close, exact_mask(o, u))
