@@ -137,6 +137,9 @@ CASES.update({
     "complex_var_empty": f"out = torch.var_mean(torch.zeros(0, 3, dtype=torch.complex64), 0)",
     "complex_var_meta": f"out = torch.std_mean(torch.empty(3, 4, dtype=torch.complex64, device='meta'), 1); out = [(r.shape, r.dtype, r.device) for r in out]",
     # trace sums in the accumulate type (runtime/py/tn_decompose.py, Note [trace's accumulate type])
+    # where moves complex elements (kernels/binary.c tn_where: complex128's 16 bytes too); a conj input is resolved at the door
+    "complex_where": f"z = {Z}; out = (torch.where(z.real > 0, z, z.conj()), torch.where(z.imag > 0, z.to(torch.complex128), torch.zeros(4, dtype=torch.complex128)), torch.where(z.real[:, :1] > 0, z.t().contiguous().t(), z.flip(0)))",
+    "complex_masked_sum": {"code": f"z = {Z}; m = z.real > 0; out = (torch.masked.sum(z, 1, mask=m), torch.masked.mean(z, mask=m))", "tol": "derived"},
     # exact: summed in complex128 and rounded once, the sum is upstream's bit for bit
     "complex_trace": f"z = {Z}; out = (torch.trace(z), torch.trace(z.t()), torch.trace(z.conj()))",
     "complex_trace_long": "z = torch.randn(64, 64, dtype=torch.complex64, generator=torch.Generator().manual_seed(7)); out = torch.trace(z)",
