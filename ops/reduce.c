@@ -543,6 +543,11 @@ tn_op_linalg_vector_norm(const tn_op *overload, TensorObject *self, const tn_val
     if (tn_dtype_is_complex(self->dtype))
         return complex_vector_norm(overload, self, ord, dim, keepdim, dtype);
     int d = dtype >= 0 ? dtype : self->dtype;
+    if (tn_dtype_is_floating(self->dtype) && tn_dtype_is_complex(d)) {  /* check_linalg_norm_dtype */
+        PyErr_Format(PyExc_RuntimeError, "linalg.vector_norm: dtype should be real for real inputs, but got %s",
+                     tn_dtype_legacy_name(d));
+        return NULL;
+    }
     if (!tn_dtype_is_floating(self->dtype) || !tn_dtype_is_floating(d)) {
         PyErr_Format(PyExc_RuntimeError,
                      "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s",

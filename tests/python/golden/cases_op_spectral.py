@@ -124,6 +124,7 @@ CASES.update({
     "complex_vector_norm_orders": {"code": f"z = {Z}; out = (torch.linalg.vector_norm(z, float('inf'), 1), torch.linalg.vector_norm(z, float('-inf')), torch.linalg.vector_norm(z, 0, 0), torch.linalg.vector_norm(z, -1.5, 1))", "tol": "derived"},
     "complex_vector_norm_dtype": {"code": f"out = torch.linalg.vector_norm({Z}, dtype=torch.complex128)", "tol": "derived"},
     "complex_vector_norm_real_dtype": f"out = torch.linalg.vector_norm({Z}, dtype=torch.float64)",
+    "real_vector_norm_complex_dtype": f"out = torch.linalg.vector_norm({Z}.real, dtype=torch.complex64)",
     "complex_vector_norm_narrowing": f"out = torch.linalg.vector_norm({Z}.to(torch.complex128), dtype=torch.complex64)",
     "complex_vector_norm_empty": f"out = (torch.linalg.vector_norm(torch.zeros(0, 3, dtype=torch.complex64)), torch.linalg.vector_norm(torch.zeros(0, 3, dtype=torch.complex64), 2, 0))",
     "complex_norm": {"code": f"z = {Z}; out = (torch.norm(z), z.norm(1), torch.norm(z, float('inf'), 0), torch.norm(z, p='fro'), torch.dist(z, z.flip(0), 3))", "tol": "derived"},
