@@ -1047,16 +1047,22 @@ WHERE_ROW(where_u8, uint8_t)
 WHERE_ROW(where_u16, uint16_t)
 WHERE_ROW(where_u32, uint32_t)
 WHERE_ROW(where_u64, uint64_t)
+typedef struct {
+    uint64_t lo, hi;
+} where_bits128;  /* a complex128 element's bytes */
+WHERE_ROW(where_u128, where_bits128)
 
 tn_status
 tn_where(int dtype, const tn_loop *l, void *out, const void *cond, const void *a, const void *b)
 {
     tn_row_fn fn;
-    switch (tn_dtype_has_kernels(dtype) ? tn_dtype_size(dtype) : 0) {
+    /* where moves elements: complex ones too (the ops' dtype lists decide which dtypes come here) */
+    switch (tn_dtype_movable(dtype) ? tn_dtype_size(dtype) : 0) {
     case 1: fn = where_u8; break;
     case 2: fn = where_u16; break;
     case 4: fn = where_u32; break;
     case 8: fn = where_u64; break;
+    case 16: fn = where_u128; break;
     default: return TN_ERR_DTYPE;
     }
     int size = tn_dtype_size(dtype);

@@ -311,6 +311,8 @@ tn_op_rms_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_sh
         return NULL;
     normalized_rows(input, normalized_shape, &rows, &n, &axis);
     int d = input->dtype;
+    if (tn_dtype_is_complex(d))  /* upstream computes complex rms_norm (x^2 complex, not |x|^2); we have no path */
+        return tn_refuse_dtype(overload, d);
     if (!tn_dtype_is_floating(d)) {
         PyErr_Format(PyExc_NotImplementedError, "\"rms_norm\" not implemented for '%s'", tn_dtype_legacy_name(d));
         return NULL;

@@ -149,6 +149,14 @@ complex_sum(const tn_op *overload, TensorObject *self, tn_ints dims, int keepdim
     if (!tn_dtype_is_complex(out_dtype))
         return reduce(overload, TN_RED_SUM, self, dims, keepdim, out_dtype, 0);  /* its refusal */
     int64_t all[TN_MAX_NDIM];
+    if (self->ndim == 0 && dims.n > 0) {
+        /* a 0-dim self: its dims (0 or -1, each once) reduce nothing, and must not reach the
+         * parts' dim */
+        uint8_t mask[TN_MAX_NDIM];
+        if (reduce_mask(self, dims, mask, 1) < 0)
+            return NULL;
+        dims = (tn_ints){all, 0, false};
+    }
     if (dims.n == 0) {  /* every dim of self, not the parts' */
         for (int i = 0; i < self->ndim; i++)
             all[i] = i;
@@ -491,12 +499,55 @@ tn_op_count_nonzero(const tn_op *overload, TensorObject *self, tn_opt_int dim)
     return reduce(overload, TN_RED_COUNT_NONZERO, self, d, 0, TN_DTYPE_I64, 0);
 }
 
+/* Note [Complex norms]
+ * Upstream's vector norm of a complex tensor is the norm of |x|: its reduction takes each
+ * element's std::abs (a hypot; for ord +-inf it takes self.abs() first), and the result is real, of
+ * the complex dtype's precision. A dtype= given must be complex too, and x is converted to it
+ * first (check_linalg_norm_dtype). torch.norm, dist, the matrix norms, normalize and renorm reach
+ * it through linalg_vector_norm, so this is their complex path as well. */
+static PyObject *
+complex_vector_norm(const tn_op *overload, TensorObject *self, const tn_value *ord, tn_ints dim, bool keepdim,
+                    int dtype)
+{
+    int d = dtype >= 0 ? dtype : self->dtype;
+    if (!tn_dtype_is_complex(d)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     tn_dtype_is_floating(d) ? "linalg.vector_norm: dtype should be complex for complex inputs, but got %s"
+                                             : "linalg.vector_norm: dtype should be floating point or complex, but got %s",
+                     tn_dtype_legacy_name(d));
+        return NULL;
+    }
+    if (tn_promote_types(self->dtype, d) != d) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "linalg.vector_norm: the dtype of the input (%s) should be convertible without narrowing to "
+                     "the specified dtype (%s)", tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(d));
+        return NULL;
+    }
+    if (tn_check_dtype(overload, d) < 0)  /* complex32 */
+        return NULL;
+    PyObject *x = d == self->dtype ? Py_NewRef((PyObject *)self) : at_to_dtype((PyObject *)self, d);
+    PyObject *a = x ? at_1(TN_OP_abs, x) : NULL;
+    Py_XDECREF(x);
+    if (!a)
+        return NULL;
+    PyObject *r = reduce(overload, TN_RED_NORM, TN_T(a), dim, keepdim, TN_T(a)->dtype, tn_scalar_to_double(ord));
+    Py_DECREF(a);
+    return r;
+}
+
 /* linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) */
 PyObject *
 tn_op_linalg_vector_norm(const tn_op *overload, TensorObject *self, const tn_value *ord, tn_ints dim,
                          bool keepdim, int dtype)
 {
+    if (tn_dtype_is_complex(self->dtype))
+        return complex_vector_norm(overload, self, ord, dim, keepdim, dtype);
     int d = dtype >= 0 ? dtype : self->dtype;
+    if (tn_dtype_is_floating(self->dtype) && tn_dtype_is_complex(d)) {  /* check_linalg_norm_dtype */
+        PyErr_Format(PyExc_RuntimeError, "linalg.vector_norm: dtype should be real for real inputs, but got %s",
+                     tn_dtype_legacy_name(d));
+        return NULL;
+    }
     if (!tn_dtype_is_floating(self->dtype) || !tn_dtype_is_floating(d)) {
         PyErr_Format(PyExc_RuntimeError,
                      "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s",
@@ -533,6 +584,10 @@ PyObject *
 tn_op_norm__ScalarOpt_dim(const tn_op *overload, TensorObject *self, const tn_value *p, tn_ints dim, bool keepdim)
 {
     double pv = p->tag == TN_V_NONE ? 2.0 : tn_scalar_to_double(p);
+    if (tn_dtype_is_complex(self->dtype)) {  /* upstream's norm is linalg_vector_norm: Note [Complex norms] */
+        tn_value two = tn_value_double(2.0);
+        return complex_vector_norm(overload, self, p->tag == TN_V_NONE ? &two : p, dim, keepdim, -1);
+    }
     if (!tn_dtype_is_floating(self->dtype)) {
         PyErr_Format(PyExc_RuntimeError, "norm(): input dtype should be either floating point or complex. Got %s instead.",
                      tn_dtype_legacy_name(self->dtype));
@@ -662,11 +717,56 @@ tn_op_argmin(const tn_op *overload, TensorObject *self, tn_opt_int dim, bool kee
 
 /* ---- var / std ---- */
 
+static PyObject *var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction,
+                          bool keepdim, int take_sqrt, int with_mean);
+
+/* Note [Complex var and std]
+ * Upstream's std_var_out and std_var_mean_out: a complex tensor's variance is the variance of its
+ * real part plus that of its imaginary part (each the real kernel's, with the same correction: the
+ * mean of |x - mean|^2), a real tensor; std is that sum's square root, and var_mean's mean is the
+ * complex number of the two parts' means. The same steps here, on the strided real/imag views. */
+static PyObject *
+complex_var(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim,
+            int take_sqrt, int with_mean)
+{
+    PyObject *re = at_1(TN_OP_real, (PyObject *)self);
+    PyObject *im = re ? at_1(TN_OP_imag, (PyObject *)self) : NULL;
+    PyObject *vr = im ? var_impl(overload, TN_T(re), dim, correction, keepdim, 0, with_mean) : NULL;
+    PyObject *vi = vr ? var_impl(overload, TN_T(im), dim, correction, keepdim, 0, with_mean) : NULL;
+    PyObject *v = NULL, *mean = NULL, *r = NULL;
+    Py_XDECREF(re);
+    Py_XDECREF(im);
+    if (!vi)
+        goto done;
+    v = at_add(with_mean ? PyTuple_GetItem(vr, 0) : vr, with_mean ? PyTuple_GetItem(vi, 0) : vi);
+    if (v && take_sqrt && done_in_place(at_1(TN_OP_sqrt_, v)) < 0)
+        Py_CLEAR(v);
+    if (!v || !with_mean) {
+        r = v;
+        v = NULL;
+        goto done;
+    }
+    mean = at_2(TN_OP_complex, PyTuple_GetItem(vr, 1), PyTuple_GetItem(vi, 1));
+    if (mean)
+        r = PyTuple_Pack(2, v, mean);
+done:
+    Py_XDECREF(vr);
+    Py_XDECREF(vi);
+    Py_XDECREF(v);
+    Py_XDECREF(mean);
+    return r;
+}
+
 static PyObject *
 var_impl(const tn_op *overload, TensorObject *self, tn_ints dim, const tn_value *correction, bool keepdim,
          int take_sqrt, int with_mean)
 {
     int d = self->dtype;
+    if (tn_dtype_is_complex(d)) {
+        if (tn_check_dtype(overload, d) < 0)  /* complex32 */
+            return NULL;
+        return complex_var(overload, self, dim, correction, keepdim, take_sqrt, with_mean);
+    }
     if (!tn_dtype_is_floating(d)) {
         PyErr_Format(PyExc_RuntimeError, "%s and %s only support floating point and complex dtypes",
                      take_sqrt ? "std" : "var", take_sqrt ? "std_mean" : "var_mean");

@@ -143,7 +143,7 @@ EXPECTED_DTYPES = {
     "float16": {"agree": 531, "refused": 7, "wrong": 3, "not measured": 5, "not supported": 156},
     "int64": {"agree": 449, "refused": 13, "wrong": 4, "not measured": 2, "not supported": 234},
     "bool": {"agree": 341, "refused": 6, "wrong": 1, "not measured": 1, "not supported": 353},
-    "complex64": {"agree": 189, "refused": 175, "wrong": 27, "not measured": 3, "not supported": 308},
+    "complex64": {"agree": 218, "refused": 173, "wrong": 0, "not measured": 3, "not supported": 308},
 }
 # per dtype, the OpInfos with at least one wrong sample among the first FIRST (their first
 # differences are printed by the command above; the full run's are in docs/opinfo_dtypes.md)
@@ -161,13 +161,8 @@ WRONG_DTYPES = {
     # kthvalue: another index among ties; median: a RuntimeError; avg_pool3d: a float32 result
     "int64": {"kthvalue", "median", "mode", "nn.functional.avg_pool3d"},
     "bool": {"mode"},
-    # a RuntimeError where a refusal by name is due (norms, sum/mean, std/var, rms_norm's
-    # NotImplementedError without torchnative's name); trace 1.35 ulp past the bound
-    "complex64": {"dist", "linalg.matrix_norm", "linalg.norm", "linalg.norm.subgradients_at_zero",
-                  "linalg.vector_norm", "masked.mean", "masked.normalize", "masked.sum", "mean", "nn.functional.normalize",
-                  "nn.functional.pairwise_distance", "nn.functional.rms_norm", "nn.functional.triplet_margin_loss", "norm",
-                  "norm.fro", "norm.inf", "renorm", "std", "std.unbiased", "std_mean", "std_mean.unbiased", "sum", "trace",
-                  "var", "var.unbiased", "var_mean", "var_mean.unbiased"},
+    # complex64: none (the norms, sum/mean, std/var and where have complex paths, trace sums in complex128, complex
+    # rms_norm refuses by name)
 }
 
 

@@ -181,6 +181,9 @@ add("special_entr", {"0": f"torch.special.entr({X})"})
 add("special_xlog1py", {"0": f"torch.special.xlog1py({X}, {P})"})
 add("renorm", {"0": f"torch.renorm({X}, 2, 0, 1.0)", "p1": f"torch.renorm({XT}, 1, 1, 0.5)"})
 add("trace", {"0": f"torch.trace({X})", "t": f"torch.trace({XT})"})
+# float32 summed in float64, float16 in float32, rounded once: upstream's value bit for bit
+add("trace", {"acc_f32": "torch.trace(randn(64, 64, seed=3))",
+              "acc_f16": "torch.trace(randn(48, 40, seed=4, dtype=torch.float16))"}, exact=True)
 add("vdot", {"0": f"torch.vdot({V}, {W})"})
 add("multi_margin_loss", {"0": f"torch.nn.functional.multi_margin_loss({X}, literal([0, 3, 1], torch.int64))"})
 add("binary_cross_entropy", {"0": f"torch.nn.functional.binary_cross_entropy({X}.sigmoid(), {P}.tanh())"})

@@ -116,6 +116,34 @@ CASES.update({
     "complex_sum_dtype": {"code": f"out = torch.sum({Z}, dtype=torch.complex128)", "tol": "derived"},
     "complex_sum_item": {"code": f"out = {Z}.sum().item()", "tol": "derived"},
     "complex_sum_0dim": {"code": f"out = {Z}[0, 0].sum()", "tol": "derived"},
+    # a 0-dim self with a dim: nothing is reduced (the dim once led to the parts' dim of view_as_real)
+    "complex_sum_0dim_dim": {"code": f"z = {Z}[1, 2]; out = (z.sum(0), z.sum(-1, keepdim=True), z.mean(0), z.sum([0]))", "tol": "derived"},
+    "complex_sum_0dim_repeat": f"out = {Z}[1, 2].sum([0, -1])",
+    # norms of a complex tensor: norms of |z|, real (ops/reduce.c, Note [Complex norms])
+    "complex_vector_norm": {"code": f"z = {Z}; out = (torch.linalg.vector_norm(z), torch.linalg.vector_norm(z, 1, 0), torch.linalg.vector_norm(z, 3, (0, 1), keepdim=True), torch.linalg.vector_norm(z.conj().t(), 2, 1))", "tol": "derived"},
+    "complex_vector_norm_orders": {"code": f"z = {Z}; out = (torch.linalg.vector_norm(z, float('inf'), 1), torch.linalg.vector_norm(z, float('-inf')), torch.linalg.vector_norm(z, 0, 0), torch.linalg.vector_norm(z, -1.5, 1))", "tol": "derived"},
+    "complex_vector_norm_dtype": {"code": f"out = torch.linalg.vector_norm({Z}, dtype=torch.complex128)", "tol": "derived"},
+    "complex_vector_norm_real_dtype": f"out = torch.linalg.vector_norm({Z}, dtype=torch.float64)",
+    "real_vector_norm_complex_dtype": f"out = torch.linalg.vector_norm({Z}.real, dtype=torch.complex64)",
+    "complex_vector_norm_narrowing": f"out = torch.linalg.vector_norm({Z}.to(torch.complex128), dtype=torch.complex64)",
+    "complex_vector_norm_empty": f"out = (torch.linalg.vector_norm(torch.zeros(0, 3, dtype=torch.complex64)), torch.linalg.vector_norm(torch.zeros(0, 3, dtype=torch.complex64), 2, 0))",
+    "complex_norm": {"code": f"z = {Z}; out = (torch.norm(z), z.norm(1), torch.norm(z, float('inf'), 0), torch.norm(z, p='fro'), torch.dist(z, z.flip(0), 3))", "tol": "derived"},
+    "complex_matrix_norm": {"code": f"z = {Z}; out = (torch.linalg.matrix_norm(z, 1), torch.linalg.matrix_norm(z, float('-inf')), torch.linalg.matrix_norm(z), torch.linalg.norm(z, float('inf')))", "tol": "derived"},
+    "complex_normalize": {"code": f"z = {Z}; out = (torch.nn.functional.normalize(z), torch.nn.functional.normalize(z, 1, 0))", "tol": "derived"},
+    "complex_pairwise_distance": {"code": f"z = {Z}; out = torch.nn.functional.pairwise_distance(z, z.flip(1))", "tol": "derived"},
+    # var/std of a complex tensor: var(real) + var(imag), real; var_mean's mean complex (Note [Complex var and std])
+    "complex_var": {"code": f"z = {Z}; out = (z.var(), z.var(0), torch.var(z, 1, correction=0, keepdim=True), z.t().var(0, unbiased=False))", "tol": "derived"},
+    "complex_std": {"code": f"z = {Z}; out = (z.std(), torch.std(z, (0, 1), correction=2), z.conj().std(1, keepdim=True))", "tol": "derived"},
+    "complex_var_mean": {"code": f"z = {Z}; out = (torch.var_mean(z), torch.var_mean(z, 1, keepdim=True), torch.std_mean(z, 0, correction=0), torch.std_mean(z, unbiased=False))", "tol": "derived"},
+    "complex_var_empty": f"out = torch.var_mean(torch.zeros(0, 3, dtype=torch.complex64), 0)",
+    "complex_var_meta": f"out = torch.std_mean(torch.empty(3, 4, dtype=torch.complex64, device='meta'), 1); out = [(r.shape, r.dtype, r.device) for r in out]",
+    # trace sums in the accumulate type (runtime/py/tn_decompose.py, Note [trace's accumulate type])
+    # where moves complex elements (kernels/binary.c tn_where: complex128's 16 bytes too); a conj input is resolved at the door
+    "complex_where": f"z = {Z}; out = (torch.where(z.real > 0, z, z.conj()), torch.where(z.imag > 0, z.to(torch.complex128), torch.zeros(4, dtype=torch.complex128)), torch.where(z.real[:, :1] > 0, z.t().contiguous().t(), z.flip(0)))",
+    "complex_masked_sum": {"code": f"z = {Z}; m = z.real > 0; out = (torch.masked.sum(z, 1, mask=m), torch.masked.mean(z, mask=m))", "tol": "derived"},
+    # exact: summed in complex128 and rounded once, the sum is upstream's bit for bit
+    "complex_trace": f"z = {Z}; out = (torch.trace(z), torch.trace(z.t()), torch.trace(z.conj()))",
+    "complex_trace_long": "z = torch.randn(64, 64, dtype=torch.complex64, generator=torch.Generator().manual_seed(7)); out = torch.trace(z)",
     "real_to_complex": "out = torch.arange(4.0).to(torch.complex64)",
     "polar_llama_rope": "t = torch.arange(6.0); f = 1.0 / (10000 ** (torch.arange(0, 8, 2).float() / 8)); out = torch.polar(torch.ones(6, 4), torch.outer(t, f))",
     "rope_apply": {"tol": "derived", "code": ("x = torch.randn(2, 6, 3, 8, generator=torch.Generator().manual_seed(3)); "

@@ -274,7 +274,7 @@ def variant_code(op: Op, dtype: str, args=None, kw=None, layout="contig", shape_
 # Complex products, quotients, magnitudes, sums and means round differently in upstream's vector body and its
 # scalar tail, and the vector body depends on the CPU (AVX2, AVX512): their complex dtype sweeps
 # are compared within the derived tolerance (kernels/binary.c, Note [Complex arithmetic]).
-COMPLEX_ROUNDED = ("mul", "div", "multiply", "divide", "abs", "absolute", "sum", "mean")
+COMPLEX_ROUNDED = ("mul", "div", "multiply", "divide", "true_divide", "abs", "absolute", "sum", "mean")
 
 
 def dtypes_of(op: Op) -> list[str]:
