@@ -2246,20 +2246,6 @@ def nanmedian(self):
     return nanmedian_dim(self.reshape(-1), 0)[0]
 
 
-def kthvalue(self, k, dim=-1, keepdim=False):
-    """Sorting.cpp kthvalue_out_impl_cpu: the k-th smallest (NaN largest) and its index."""
-    torch, aten = _aten()
-    d = _wrap(dim, self.dim())
-    size = self.size(d) if self.dim() > 0 else 1
-    if not 1 <= k <= size:
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    if self.dim() == 0:
-        return self.clone(), aten.zeros([], dtype=torch.long)
-    v, i = aten.sort.stable(self, stable=True, dim=d)
-    pos = aten.full([s for j, s in enumerate(self.shape) if j != d], k - 1, dtype=torch.long)
-    return _pick(torch, aten, v, i, pos, d, keepdim)
-
-
 def mode(self, dim=-1, keepdim=False):
     """TensorCompare.cpp mode_kernel: each line's (value, index) pairs go through std::sort by
     value, and the answer is the first longest run of equal values in that order, with the index
@@ -3615,7 +3601,7 @@ COMPOSITIONS = {
     **{f"{name}{ov}": _laid_out_as_binary(fn) for name, fn in _POLYNOMIALS.items()
        for ov in ("", ".x_scalar", ".n_scalar")},
     "median": median, "median.dim": median_dim, "nanmedian": nanmedian, "nanmedian.dim": nanmedian_dim,
-    "kthvalue": kthvalue, "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
+    "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
     "searchsorted.Scalar": searchsorted_scalar,
     "gradient.scalarint": gradient_scalarint, "gradient.scalararray": gradient_scalararray,
     "gradient.array": gradient_array, "gradient.scalarrayint": gradient_scalarrayint,

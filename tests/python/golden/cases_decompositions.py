@@ -566,8 +566,6 @@ add("nanmedian.dim", {"0": f"torch.nanmedian({XT}, 0)", "nan": f"torch.nanmedian
                       "all_nan_4": f"torch.nanmedian({NANS}, 1)",
                       "all_nan_long": "torch.nanmedian(torch.full((3, 33), float('nan')).index_fill(0, literal([1], torch.int64), 2.0), 1, keepdim=True)",
                       "all_nan_dim0": "torch.nanmedian(torch.full((7, 2), float('nan')), 0)"}, exact=True)
-add("kthvalue", {"0": f"torch.kthvalue({XT}, 2)", "dim0": f"torch.kthvalue({X}, 3, 0, True)", "nan": f"torch.kthvalue({NANS}, 3)",
-                 "range": f"torch.kthvalue({X}, 5, 1)", "0d": "torch.kthvalue(literal(2.0), 1)"}, exact=True)
 add("mode", {"0": f"torch.mode({XT})", "repeats": "torch.mode(literal([[1.0, 2.0, 2.0, 3.0, 3.0], [5.0, 5.0, 1.0, 1.0, 0.0]]))",
              "dim0": f"torch.mode({X}, 0, True)", "empty": "torch.mode(randn(2, 0), 1)", "0d": "torch.mode(literal(2.0))",
              # Note [Mode's index]: lines past introsort's 16 where equal values move, with NaN
