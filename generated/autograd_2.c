@@ -4589,6 +4589,144 @@ fail_:
     return NULL;
 }
 
+/* KthvalueBackward0: aten::kthvalue
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    int keepdim;
+    tn_saved indices_;
+} KthvalueBackward0;
+
+static int
+KthvalueBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    KthvalueBackward0 *n = (KthvalueBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->keepdim)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+KthvalueBackward0_release(tn_node *n_)
+{
+    KthvalueBackward0 *n = (KthvalueBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+KthvalueBackward0_finalize(tn_node *n_)
+{
+    KthvalueBackward0 *n = (KthvalueBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+KthvalueBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    KthvalueBackward0 *n = (KthvalueBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+KthvalueBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((KthvalueBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+KthvalueBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((KthvalueBackward0 *)self)->dim);
+}
+
+static PyObject *
+KthvalueBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((KthvalueBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+KthvalueBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((KthvalueBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef KthvalueBackward0_getset[] = {
+    {"_saved_self_sym_sizes", KthvalueBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", KthvalueBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", KthvalueBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_indices", KthvalueBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_KthvalueBackward0 = {
+    .name = "KthvalueBackward0",
+    .basicsize = sizeof(KthvalueBackward0),
+    .apply = KthvalueBackward0_apply,
+    .release = KthvalueBackward0_release,
+    .finalize = KthvalueBackward0_finalize,
+    .traverse = KthvalueBackward0_traverse,
+    .getset = KthvalueBackward0_getset,
+    .op = "aten::kthvalue",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_kthvalue(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    KthvalueBackward0 *n = (KthvalueBackward0 *)tn_node_new(&tn_kind_KthvalueBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    n->keepdim = (int)a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* LeBackward0: aten::le_.Scalar
  *   self: zeros_like(self)
  */
@@ -7786,150 +7924,6 @@ tn_ag_record_linalg_vector_norm(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* Log10Backward0: aten::log10
- *   self: grad / (self.conj() * 2.3025850929940456)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} Log10Backward0;
-
-static int
-Log10Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_conj(self);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_double(2.3025850929940455)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-Log10Backward0_release(tn_node *n_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-Log10Backward0_finalize(tn_node *n_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    (void)n;
-}
-
-static int
-Log10Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-Log10Backward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Log10Backward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef Log10Backward0_getset[] = {
-    {"_saved_self", Log10Backward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_Log10Backward0 = {
-    .name = "Log10Backward0",
-    .basicsize = sizeof(Log10Backward0),
-    .apply = Log10Backward0_apply,
-    .release = Log10Backward0_release,
-    .finalize = Log10Backward0_finalize,
-    .traverse = Log10Backward0_traverse,
-    .getset = Log10Backward0_getset,
-    .op = "aten::log10",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::log10(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log10(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log10_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log10_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

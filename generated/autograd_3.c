@@ -8,6 +8,150 @@
 
 #include <math.h>
 
+/* Log10Backward0: aten::log10
+ *   self: grad / (self.conj() * 2.3025850929940456)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} Log10Backward0;
+
+static int
+Log10Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_conj(self);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_double(2.3025850929940455)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+Log10Backward0_release(tn_node *n_)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+Log10Backward0_finalize(tn_node *n_)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    (void)n;
+}
+
+static int
+Log10Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Log10Backward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((Log10Backward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef Log10Backward0_getset[] = {
+    {"_saved_self", Log10Backward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Log10Backward0 = {
+    .name = "Log10Backward0",
+    .basicsize = sizeof(Log10Backward0),
+    .apply = Log10Backward0_apply,
+    .release = Log10Backward0_release,
+    .finalize = Log10Backward0_finalize,
+    .traverse = Log10Backward0_traverse,
+    .getset = Log10Backward0_getset,
+    .op = "aten::log10",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::log10(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_log10(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::log10_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_log10_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* Log1PBackward0: aten::log1p
  *   self: log1p_backward(grad, self)
  */
@@ -7805,111 +7949,6 @@ tn_ag_record_normal__Tensor_float(tn_op *op_, tn_value *a_)
     if (tn_node_set_next_edge(n_, 0, mean) < 0)
         goto fail_;
     if (tn_ag_ints_save_sizes(&n->mean_sym_sizes, mean) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* NormalBackward2: aten::normal.float_Tensor
- *   std: at::zeros_symint(std.sym_sizes(), grad.options())
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints std_sym_sizes;
-} NormalBackward2;
-
-static int
-NormalBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_zeros, (tn_value[]){tn_ag_value_ints(tn_ag_ints_view(&n->std_sym_sizes)), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-NormalBackward2_release(tn_node *n_)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    (void)n;
-}
-
-static void
-NormalBackward2_finalize(tn_node *n_)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    tn_ag_free_ints(&n->std_sym_sizes);
-    (void)n;
-}
-
-static int
-NormalBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-NormalBackward2_get_std_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((NormalBackward2 *)self)->std_sym_sizes);
-}
-
-static PyGetSetDef NormalBackward2_getset[] = {
-    {"_saved_std_sym_sizes", NormalBackward2_get_std_sym_sizes, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_NormalBackward2 = {
-    .name = "NormalBackward2",
-    .basicsize = sizeof(NormalBackward2),
-    .apply = NormalBackward2_apply,
-    .release = NormalBackward2_release,
-    .finalize = NormalBackward2_finalize,
-    .traverse = NormalBackward2_traverse,
-    .getset = NormalBackward2_getset,
-    .op = "aten::normal.float_Tensor",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
-PyObject *
-tn_ag_record_normal__float_Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *std = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    NormalBackward2 *n = (NormalBackward2 *)tn_node_new(&tn_kind_NormalBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, std) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->std_sym_sizes, std) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

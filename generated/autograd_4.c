@@ -8,6 +8,111 @@
 
 #include <math.h>
 
+/* NormalBackward2: aten::normal.float_Tensor
+ *   std: at::zeros_symint(std.sym_sizes(), grad.options())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints std_sym_sizes;
+} NormalBackward2;
+
+static int
+NormalBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_zeros, (tn_value[]){tn_ag_value_ints(tn_ag_ints_view(&n->std_sym_sizes)), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+NormalBackward2_release(tn_node *n_)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    (void)n;
+}
+
+static void
+NormalBackward2_finalize(tn_node *n_)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    tn_ag_free_ints(&n->std_sym_sizes);
+    (void)n;
+}
+
+static int
+NormalBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NormalBackward2_get_std_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((NormalBackward2 *)self)->std_sym_sizes);
+}
+
+static PyGetSetDef NormalBackward2_getset[] = {
+    {"_saved_std_sym_sizes", NormalBackward2_get_std_sym_sizes, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NormalBackward2 = {
+    .name = "NormalBackward2",
+    .basicsize = sizeof(NormalBackward2),
+    .apply = NormalBackward2_apply,
+    .release = NormalBackward2_release,
+    .finalize = NormalBackward2_finalize,
+    .traverse = NormalBackward2_traverse,
+    .getset = NormalBackward2_getset,
+    .op = "aten::normal.float_Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
+PyObject *
+tn_ag_record_normal__float_Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *std = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    NormalBackward2 *n = (NormalBackward2 *)tn_node_new(&tn_kind_NormalBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, std) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->std_sym_sizes, std) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* PermuteBackward0: aten::permute
  *   self: permute_backwards(grad, dims)
  */
@@ -7459,142 +7564,6 @@ tn_ag_record_special_i1e(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)tn_node_new(&tn_kind_SpecialI1EBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SpecialLogNdtrBackward0: aten::special_log_ndtr
- *   self: grad / std::sqrt(2 * M_PI) * (result + self.pow(2) / 2).neg().exp()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved result_;
-} SpecialLogNdtrBackward0;
-
-static int
-SpecialLogNdtrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    PyObject *t_[9] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_pow__Tensor_Scalar, (tn_value[]){tn_value_tensor(self), tn_value_int(INT64_C(2))});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(2))});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(t_[4]), tn_value_int(1)});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[5])});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[7])});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[8]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 9);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialLogNdtrBackward0_release(tn_node *n_)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-SpecialLogNdtrBackward0_finalize(tn_node *n_)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    (void)n;
-}
-
-static int
-SpecialLogNdtrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SpecialLogNdtrBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-SpecialLogNdtrBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef SpecialLogNdtrBackward0_getset[] = {
-    {"_saved_self", SpecialLogNdtrBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", SpecialLogNdtrBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialLogNdtrBackward0 = {
-    .name = "SpecialLogNdtrBackward0",
-    .basicsize = sizeof(SpecialLogNdtrBackward0),
-    .apply = SpecialLogNdtrBackward0_apply,
-    .release = SpecialLogNdtrBackward0_release,
-    .finalize = SpecialLogNdtrBackward0_finalize,
-    .traverse = SpecialLogNdtrBackward0_traverse,
-    .getset = SpecialLogNdtrBackward0_getset,
-    .op = "aten::special_log_ndtr",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::special_log_ndtr(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_special_log_ndtr(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)tn_node_new(&tn_kind_SpecialLogNdtrBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;

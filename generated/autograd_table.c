@@ -1408,7 +1408,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_kl_div, TN_AG_CIA, NULL},
     {TN_OP_kron, TN_AG_CIA, NULL},
     {TN_OP_kron__out, TN_AG_NOTIMPL, NULL},
-    {TN_OP_kthvalue, TN_AG_NOTIMPL, NULL},
+    {TN_OP_kthvalue, TN_AG_RECORD, tn_ag_record_kthvalue},
     {TN_OP_kthvalue__values, TN_AG_OUT, NULL},
     {TN_OP_l1_loss, TN_AG_CIA, NULL},
     {TN_OP_layer_norm, TN_AG_CIA, tn_compose_layer_norm},

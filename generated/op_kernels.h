@@ -629,6 +629,8 @@ PyObject *tn_op_isnan(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_isneginf(const tn_op *overload, TensorObject *self);
 /* aten::isposinf(Tensor self) -> Tensor */
 PyObject *tn_op_isposinf(const tn_op *overload, TensorObject *self);
+/* aten::kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+PyObject *tn_op_kthvalue(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bool keepdim);
 /* aten::layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True) -> Tensor */
 PyObject *tn_op_layer_norm(const tn_op *overload, TensorObject *input, tn_ints normalized_shape, TensorObject *weight, TensorObject *bias, double eps, bool cudnn_enable);
 /* aten::le.Scalar(Tensor self, Scalar other) -> Tensor */

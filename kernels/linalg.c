@@ -1,5 +1,6 @@
 /* Dense linear algebra kernels; see linalg.h. */
 #include "linalg.h"
+#include "parallel.h"
 
 #include <lapack.h>
 #include <stdlib.h>
@@ -98,6 +99,39 @@ narrow_into(void *dst, const double *src, int64_t n)
             ((float *)dst)[i] = (float)src[i];
 }
 
+/* Note [LAPACK over the batch]: each matrix of a batch is its own LAPACK call, and the reference
+ * LAPACK runs one call on one thread, so the batch is split across threads. A call's work is
+ * about the product of its three dimensions; batches whose matrices are too small to pay for a
+ * thread's start-up stay on one (grain). */
+static int64_t
+batch_grain(int64_t m, int64_t n, int64_t k)
+{
+    int64_t work = m * n * (k > 0 ? k : 1);
+    return work >= 8192 ? 1 : 8192 / (work > 0 ? work : 1) + 1;
+}
+
+typedef struct {
+    int64_t m, n;
+    lapack_int lm, ln, lda, k;
+    double *a;
+    int32_t *piv, *info;
+} getrf_job;
+
+static void
+getrf_range(void *ctx, int64_t begin, int64_t end)
+{
+    getrf_job *j = ctx;
+    for (int64_t b = begin; b < end; b++) {
+        lapack_int i = 0;
+        if (j->m == 0 || j->n == 0) {
+            j->info[b] = 0;
+            continue;
+        }
+        LAPACK_dgetrf(&j->lm, &j->ln, j->a + b * j->m * j->n, &j->lda, j->piv + b * j->k, &i);
+        j->info[b] = i;
+    }
+}
+
 // getrf
 tn_status
 tn_lapack_getrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, int32_t *piv, int32_t *info)
@@ -116,18 +150,29 @@ tn_lapack_getrf(int dtype, int64_t batch, int64_t m, int64_t n, void *a, int32_t
     if (batch < 0 || !fits(m) || !fits(n) || !fits(m * n))
         return TN_ERR_VALUE;
     lapack_int lm = (lapack_int)m, ln = (lapack_int)n, lda = lm > 1 ? lm : 1, k = lm < ln ? lm : ln;
-    size_t es = tn_dtype_size(dtype);
-    for (int64_t b = 0; b < batch; b++) {
-        char *ab = (char *)a + (size_t)(b * m * n) * es;
-        lapack_int i = 0;
-        if (m == 0 || n == 0) {
-            info[b] = 0;
-            continue;
-        }
-        LAPACK_dgetrf(&lm, &ln, (double *)ab, &lda, piv + b * k, &i);
-        info[b] = i;
-    }
+    getrf_job job = {m, n, lm, ln, lda, k, a, piv, info};
+    tn_parallel_for(batch, batch_grain(m, n, k), getrf_range, &job);
     return TN_OK;
+}
+
+typedef struct {
+    int64_t n, k;
+    lapack_int ln, lk;
+    char t;
+    const double *lu;
+    const int32_t *piv;
+    double *b;
+} getrs_job;
+
+static void
+getrs_range(void *ctx, int64_t begin, int64_t end)
+{
+    getrs_job *j = ctx;
+    for (int64_t i = begin; i < end; i++) {
+        lapack_int info = 0;
+        LAPACK_dgetrs(&j->t, &j->ln, &j->lk, j->lu + i * j->n * j->n, &j->ln, j->piv + i * j->n,
+                      j->b + i * j->n * j->k, &j->ln, &info);
+    }
 }
 
 // getrs
@@ -150,14 +195,8 @@ tn_lapack_getrs(int dtype, int64_t batch, int64_t n, int64_t k, bool trans, cons
         return TN_ERR_VALUE;
     if (n == 0 || k == 0)
         return TN_OK;
-    lapack_int ln = (lapack_int)n, lk = (lapack_int)k, info = 0;
-    char t = trans ? 'T' : 'N';
-    size_t es = tn_dtype_size(dtype);
-    for (int64_t i = 0; i < batch; i++) {
-        const char *lb = (const char *)lu + (size_t)(i * n * n) * es;
-        char *bb = (char *)b + (size_t)(i * n * k) * es;
-        LAPACK_dgetrs(&t, &ln, &lk, (const double *)lb, &ln, piv + i * n, (double *)bb, &ln, &info);
-    }
+    getrs_job job = {n, k, (lapack_int)n, (lapack_int)k, trans ? 'T' : 'N', lu, piv, b};
+    tn_parallel_for(batch, batch_grain(n, n, k), getrs_range, &job);
     return TN_OK;
 }
 

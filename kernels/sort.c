@@ -21,7 +21,9 @@
  * std::partial_sort (heap select, then heap sort) and std::nth_element (introselect down to 3,
  * then insertion sort), on (key, index) pairs with index ascending at the start. The
  * functions below run those same steps with the same comparisons, so the same permutation
- * comes out. Stable sorting has one correct answer; a merge sort gives it.
+ * comes out. kthvalue's (Sorting.cpp) is TH's quickselect after Sedgewick (median of three,
+ * NaN largest), replayed the same way. Stable sorting has one correct answer; a merge sort
+ * gives it.
  */
 
 /* SORT_IMPL(S, KEY, LESS): pair type S_pair {KEY k; int64_t i;} and the algorithms over it,
@@ -242,6 +244,48 @@
         S##_insertion_sort(first, last, desc);                                                \
     }                                                                                         \
                                                                                               \
+    /* Sedgewick's quickselect (upstream's quick_select_template for kthvalue): the NaN-largest \
+     * order is lt(., ., 1); afterwards f[k] holds the k-th smallest */                        \
+    static void                                                                               \
+    S##_quick_select(S##_pair *f, int64_t n, int64_t k)                                       \
+    {                                                                                         \
+        int64_t lo = 0, hi = n - 1;                                                           \
+        for (;;) {                                                                            \
+            if (hi <= lo)                                                                     \
+                return;                                                                       \
+            if (hi == lo + 1) {                                                               \
+                if (S##_lt(&f[lo], &f[hi], 1))                                                \
+                    S##_swap(&f[lo], &f[hi]);                                                 \
+                return;                                                                       \
+            }                                                                                 \
+            S##_swap(&f[(lo + hi) >> 1], &f[lo + 1]);                                         \
+            if (S##_lt(&f[lo + 1], &f[hi], 1))                                                \
+                S##_swap(&f[lo + 1], &f[hi]);                                                 \
+            if (S##_lt(&f[lo], &f[hi], 1))                                                    \
+                S##_swap(&f[lo], &f[hi]);                                                     \
+            if (S##_lt(&f[lo + 1], &f[lo], 1))                                                \
+                S##_swap(&f[lo + 1], &f[lo]);                                                 \
+            int64_t i = lo + 1, j = hi;                                                       \
+            const S##_pair piv = f[lo];                                                       \
+            for (;;) {                                                                        \
+                do                                                                            \
+                    i++;                                                                      \
+                while (S##_lt(&piv, &f[i], 1));                                               \
+                do                                                                            \
+                    j--;                                                                      \
+                while (S##_lt(&f[j], &piv, 1));                                               \
+                if (j < i)                                                                    \
+                    break;                                                                    \
+                S##_swap(&f[i], &f[j]);                                                       \
+            }                                                                                 \
+            S##_swap(&f[lo], &f[j]);                                                          \
+            if (j <= k)                                                                       \
+                lo = i;                                                                       \
+            if (j >= k)                                                                       \
+                hi = j - 1;                                                                   \
+        }                                                                                     \
+    }                                                                                         \
+                                                                                              \
     /* bottom-up merge sort; tmp holds n pairs */                                             \
     static void                                                                               \
     S##_stable_sort(S##_pair *f, int64_t n, int desc, S##_pair *tmp)                          \
@@ -308,7 +352,7 @@ st_key_i(int dt, void *p, int64_t i, int64_t v)
 
 // sort
 
-enum { MODE_SORT_STABLE, MODE_SORT, MODE_SORT_REF, MODE_TOPK, MODE_TOPK_REF };
+enum { MODE_SORT_STABLE, MODE_SORT, MODE_SORT_REF, MODE_TOPK, MODE_TOPK_REF, MODE_KTH };
 
 typedef struct {
     int dt, mode, desc, sorted;
@@ -341,6 +385,7 @@ typedef struct {
         case MODE_SORT_STABLE: S##_stable_sort(f, n, p->desc, tmp); break;                    \
         case MODE_SORT: S##_unstable_sort(f, n, p->desc); break;                              \
         case MODE_SORT_REF: case MODE_TOPK_REF: REF_SORT(S, f, n, p->desc); break;            \
+        case MODE_KTH: S##_quick_select(f, n, p->k - 1); break;                               \
         default:                                                                              \
             if (p->k == 0)                                                                    \
                 break;                                                                        \
@@ -361,7 +406,10 @@ sort_task(void *ctx, int64_t begin, int64_t end)
     const sort_plan *p = ctx;
     const int64_t n = p->n;
     const int fl = tn_dtype_is_kernel_float(p->dt);
-    const int64_t out_n = (p->mode == MODE_TOPK || p->mode == MODE_TOPK_REF) ? p->k : n;
+    /* the pairs written out: topk's first k, kthvalue's k-th alone, else the line */
+    const int kth = p->mode == MODE_KTH;
+    const int64_t out_n = kth ? 1 : (p->mode == MODE_TOPK || p->mode == MODE_TOPK_REF) ? p->k : n;
+    const int64_t from = kth ? p->k - 1 : 0;
     size_t psz = fl ? sizeof(fk_pair) : sizeof(ik_pair);
     char *buf = malloc(psz * (size_t)(2 * n + 1));
     if (!buf)
@@ -378,8 +426,8 @@ sort_task(void *ctx, int64_t begin, int64_t end)
             ORDER_LINE(fk, f, tmp);
             for (int64_t j = 0; j < out_n; j++) {
                 if (p->values)
-                    tn_store_float(p->dt, p->values, off[0] + j * p->vs, f[j].k);
-                p->indices[off[1] + j * p->xs] = f[j].i;
+                    tn_store_float(p->dt, p->values, off[0] + j * p->vs, f[from + j].k);
+                p->indices[off[1] + j * p->xs] = f[from + j].i;
             }
         } else {
             ik_pair *f = (ik_pair *)buf, *tmp = f + n;
@@ -390,8 +438,8 @@ sort_task(void *ctx, int64_t begin, int64_t end)
             ORDER_LINE(ik, f, tmp);
             for (int64_t j = 0; j < out_n; j++) {
                 if (p->values)
-                    st_key_i(p->dt, p->values, off[0] + j * p->vs, f[j].k);
-                p->indices[off[1] + j * p->xs] = f[j].i;
+                    st_key_i(p->dt, p->values, off[0] + j * p->vs, f[from + j].k);
+                p->indices[off[1] + j * p->xs] = f[from + j].i;
             }
         }
     }
@@ -406,7 +454,7 @@ sort_run(sort_plan *p)
     if (!p->outer || p->outer->noperands < 3 || p->n < 0)
         return TN_ERR_VALUE;
     int64_t lines = tn_loop_numel(p->outer);
-    int topk = p->mode == MODE_TOPK || p->mode == MODE_TOPK_REF;
+    int topk = p->mode == MODE_TOPK || p->mode == MODE_TOPK_REF || p->mode == MODE_KTH;
     if (lines == 0 || p->n == 0 || (topk && p->k == 0))
         return TN_OK;
     if (!p->indices)
@@ -450,6 +498,24 @@ tn_topk(int dtype, const tn_loop *outer, int64_t n, int64_t k, int largest, int 
             return TN_ERR_VALUE;
         sort_plan p = {dtype, MODE_TOPK, largest != 0, sorted != 0, outer, n, k, in_stride,
                        val_stride, idx_stride, values, indices, in};
+        return sort_run(&p);
+    }
+    default:
+        return TN_ERR_DTYPE;
+    }
+}
+
+tn_status
+tn_kthvalue(int dtype, const tn_loop *outer, int64_t n, int64_t k, int64_t in_stride, void *values,
+            int64_t *indices, const void *in)
+{
+    switch (dtype) {
+    case TN_DTYPE_U8: case TN_DTYPE_I8: case TN_DTYPE_I16: case TN_DTYPE_I32:
+    case TN_DTYPE_I64: case TN_DTYPE_F16: case TN_DTYPE_BF16: case TN_DTYPE_F32:
+    case TN_DTYPE_F64: {
+        if (k < 1 || k > n)
+            return TN_ERR_VALUE;
+        sort_plan p = {dtype, MODE_KTH, 0, 0, outer, n, k, in_stride, 0, 0, values, indices, in};
         return sort_run(&p);
     }
     default:

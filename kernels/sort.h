@@ -1,4 +1,4 @@
-/* Sorting along one dim: sort/argsort, topk, searchsorted/bucketize.
+/* Sorting along one dim: sort/argsort, topk, kthvalue, searchsorted/bucketize.
  * Ties come out in upstream's order: unstable sorts and topk replay the selection algorithms
  * upstream's C++ library runs (see Note [Tie order] in sort.c). Adding an op: declare it here,
  * a dtype switch plus scalar reference in sort.c, a sweep in tests/kernels/test_sort.c.
@@ -28,6 +28,13 @@ tn_status tn_sort(int dtype, const tn_loop *outer, int64_t n, int64_t in_stride,
 tn_status tn_topk(int dtype, const tn_loop *outer, int64_t n, int64_t k, int largest, int sorted,
                   int64_t in_stride, int64_t val_stride, int64_t idx_stride, void *values,
                   int64_t *indices, const void *in);
+
+/* The k-th smallest (1 <= k <= n, NaN counting as the largest) of each line of n elements and
+ * its index, as upstream's quickselect leaves equal keys. outer: operand 0 = values base,
+ * 1 = indices base, 2 = input base (one value and index per line). bool: TN_ERR_DTYPE.
+ */
+tn_status tn_kthvalue(int dtype, const tn_loop *outer, int64_t n, int64_t k, int64_t in_stride,
+                      void *values, int64_t *indices, const void *in);
 
 /* For each value, the insertion point in a sorted line of n boundaries (searchsorted, and
  * bucketize with one shared line). outer: operand 0 = output base, 1 = values base,

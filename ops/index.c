@@ -1238,11 +1238,33 @@ tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
     }
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
+    /* Note [Small cat]: a small contiguous input of out's dtype going into a contiguous out is
+     * rows of bytes: outer = the product of the sizes before d rows of t->sizes[d] * inner
+     * elements, each landing at a stride of shape[d] * inner. Those are memcpy'd here (a loop
+     * plan per input costs more than the copy); larger ones take tn_copy_checked, which splits
+     * them over threads without the GIL. */
+    int small = tn_tensor_is_contiguous(out);
+    int64_t outer = 1, inner = 1, es = tn_dtype_size(out->dtype);
+    for (int k = 0; k < out->ndim; k++) {
+        if (k < d)
+            outer *= shape[k];
+        else if (k > d)
+            inner *= shape[k];
+    }
     int64_t off = 0;
     for (Py_ssize_t i = 0; i < tensors.n; i++) {
         TensorObject *t = TN_T(tensors.v[i]);
         if (t->ndim == 1 && t->sizes[0] == 0 && ref->ndim != 1)
             continue;
+        if (small && t->dtype == out->dtype && t->numel * es <= 65536 && tn_tensor_is_contiguous(t)) {
+            const char *src = tn_tensor_data(t);
+            char *dst = (char *)tn_tensor_data(out) + off * inner * es;
+            size_t row = (size_t)(t->sizes[d] * inner * es);
+            for (int64_t r = 0; r < outer && row; r++)
+                memcpy(dst + r * shape[d] * inner * es, src + r * (int64_t)row, row);
+            off += t->sizes[d];
+            continue;
+        }
         /* copy straight into out's slot along d: no view object per input */
         int64_t sz[TN_MAX_NDIM];
         memcpy(sz, out->sizes, sizeof(int64_t) * (size_t)out->ndim);

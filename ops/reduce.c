@@ -12,6 +12,7 @@
 #include "generated/op_kernels.h"
 #include "ops/aten_calls.h"
 #include "kernels/reduce.h"
+#include "kernels/sort.h"
 
 #include <math.h>
 #include <string.h>
@@ -658,6 +659,55 @@ PyObject *
 tn_op_min__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
 {
     return arg_reduce(overload, self, 0, dim, keepdim, 1, "min");
+}
+
+/* kthvalue (Sorting.cpp kthvalue_out_impl_cpu): the k-th smallest of each line along dim, NaN
+ * the largest, and its index as upstream's quickselect leaves repeated values (kernels/sort.c,
+ * Note [Tie order]). Checks in upstream's order; its kernel dispatches all types but bool
+ * (complex does not reach here), while its meta function takes any dtype. */
+PyObject *
+tn_op_kthvalue(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bool keepdim)
+{
+    int64_t d;
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+        return NULL;
+    int64_t n = self->ndim ? self->sizes[d] : 1;
+    if (n == 0) {
+        PyErr_Format(PyExc_IndexError, "kthvalue(): Expected reduction dim %lld to have non-zero size.", (long long)d);
+        return NULL;
+    }
+    if (k < 1 || k > n) {
+        PyErr_Format(PyExc_RuntimeError, "kthvalue(): selected number k out of range for dimension %lld", (long long)d);
+        return NULL;
+    }
+    if (self->dtype == TN_DTYPE_BOOL && self->device != TN_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "\"kthvalue_cpu\" not implemented for 'Bool'");
+        return NULL;
+    }
+    uint8_t mask[TN_MAX_NDIM] = {0};
+    if (self->ndim)
+        mask[d] = 1;
+    int64_t shape[TN_MAX_NDIM];
+    int nd = reduced_shape(self, mask, keepdim, shape);
+    TensorObject *vals = tn_tensor_empty(nd, shape, self->dtype, self->device);
+    TensorObject *idx = vals ? tn_tensor_empty(nd, shape, TN_DTYPE_I64, self->device) : NULL;
+    if (!vals || !idx)
+        goto fail;
+    if (self->device != TN_DEVICE_META && idx->numel > 0) {
+        if (tn_check_dtype(overload, self->dtype) < 0)
+            goto fail;
+        tn_loop l;  /* values are laid out as idx is */
+        tn_loop_kept(&l, self, mask, keepdim, 3, (const TensorObject *[]){idx, idx, self});
+        tn_status s = tn_kthvalue(self->dtype, &l, n, k, self->ndim ? self->strides[d] : 1, tn_tensor_data(vals),
+                                  (int64_t *)tn_tensor_data(idx), tn_tensor_data(self));
+        if (TN_KCHECK(overload, s, self->dtype) < 0)
+            goto fail;
+    }
+    return Py_BuildValue("(NN)", (PyObject *)vals, (PyObject *)idx);
+fail:
+    Py_XDECREF((PyObject *)vals);
+    Py_XDECREF((PyObject *)idx);
+    return NULL;
 }
 
 /* argmax(dim=None) flattens first */

@@ -2246,34 +2246,139 @@ def nanmedian(self):
     return nanmedian_dim(self.reshape(-1), 0)[0]
 
 
-def kthvalue(self, k, dim=-1, keepdim=False):
-    """Sorting.cpp kthvalue_out_impl_cpu: the k-th smallest (NaN largest) and its index."""
-    torch, aten = _aten()
-    d = _wrap(dim, self.dim())
-    size = self.size(d) if self.dim() > 0 else 1
-    if not 1 <= k <= size:
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    if self.dim() == 0:
-        return self.clone(), aten.zeros([], dtype=torch.long)
-    v, i = aten.sort.stable(self, stable=True, dim=d)
-    pos = aten.full([s for j, s in enumerate(self.shape) if j != d], k - 1, dtype=torch.long)
-    return _pick(torch, aten, v, i, pos, d, keepdim)
-
-
 def mode(self, dim=-1, keepdim=False):
-    """TensorCompare.cpp mode_kernel: the most frequent value (the smallest of equally frequent
-    ones) and the index of the last of its run in sorted order."""
+    """TensorCompare.cpp mode_kernel: each line's (value, index) pairs go through std::sort by
+    value, and the answer is the first longest run of equal values in that order, with the index
+    its last pair holds (Note [Mode's index])."""
     torch, aten = _aten()
     d = _reduced_dim(self, dim, "mode")
     if self.dim() == 0:
         return self.clone(), aten.zeros([], dtype=torch.long)
-    v, i = aten.sort.stable(self, stable=True, dim=d)
-    vl = v.movedim(d, -1)
-    counts = (vl.unsqueeze(-1) == vl.unsqueeze(-2)).sum(-1).clamp_min(1)  # a NaN is a run of one
-    most = counts.max(-1, True)[0]
-    start = aten.argmax((counts == most).to(torch.uint8), -1, True)
-    pos = (start + most - 1).squeeze(-1)
-    return _pick(torch, aten, v, i, pos, d, keepdim)
+    n = self.size(d)
+    v, i = aten.sort.default(self, d, False)  # std::sort's order of equal keys (kernels/sort.c)
+    shape = [1] * self.dim()
+    shape[d] = n
+    pos = aten.arange(n, dtype=torch.long).view(shape).expand(self.shape)
+    one = aten.ones([s if j != d else 1 for j, s in enumerate(self.shape)], dtype=torch.bool)
+    neq = v.narrow(d, 1, n - 1) != v.narrow(d, 0, n - 1)
+    start, end = aten.cat([one, neq], d), aten.cat([neq, one], d)
+    first = aten.where.self(start, pos, aten.zeros([], dtype=torch.long)).cummax(d)[0]
+    run = aten.where.self(end, pos - first + 1, aten.zeros([], dtype=torch.long))
+    val, idx = _pick(torch, aten, v, i, aten.argmax(run, d), d, keepdim)
+    if self.is_floating_point() and n > 1:
+        nan = aten.isnan(self).any(d, keepdim)
+        if bool(nan.any()):
+            _mode_nan_lines(self, d, keepdim, nan, val, idx)
+    return val, idx
+
+
+# Note [Mode's index]
+# mode_kernel sorts (value, k) pairs with std::sort comparing values by `<` and walks the sorted
+# line: a run's length is compared with `>`, so of equally long runs the first (the smallest
+# value) wins, and its index is that of the run's last pair, which for a repeated value depends
+# on how introsort moved equal keys. Without NaN that comparison is the one our unstable sort
+# replays (Note [Tie order] in kernels/sort.c), so mode takes its permutation. With a NaN, `<`
+# is false both ways and the sort is not the NaN-last one aten::sort gives: those lines are
+# replayed here, the same introsort steps with mode's comparison (_std_sort_pairs).
+
+def _mode_nan_lines(self, d, keepdim, nan, val, idx):
+    """Writes into val/idx the mode of each line of self (along d) that holds a NaN."""
+    torch, aten = _aten()
+    lines = self.movedim(d, -1).reshape(-1, self.size(d)).tolist()
+    vflat = val if keepdim else val.unsqueeze(d)
+    vflat, iflat = vflat.movedim(d, -1).reshape(-1), (idx if keepdim else idx.unsqueeze(d)).movedim(d, -1).reshape(-1)
+    for r in aten.nonzero(nan.movedim(d, -1).reshape(-1) if keepdim else nan.unsqueeze(d).movedim(d, -1).reshape(-1)).view(-1).tolist():
+        pairs = _std_sort_pairs([(x, k) for k, x in enumerate(lines[r])])
+        best, at, length = 0, 0, 0
+        for j in builtins_range(len(pairs)):
+            length += 1
+            if j == len(pairs) - 1 or pairs[j][0] != pairs[j + 1][0]:
+                if length > best:
+                    best, at = length, j
+                length = 0
+        vflat[r] = pairs[at][0]
+        iflat[r] = pairs[at][1]
+    return val, idx
+
+
+def _std_sort_pairs(a):
+    """std::sort (libstdc++'s introsort) of (value, index) pairs by value with `<`, step for step
+    as kernels/sort.c runs it (Note [Tie order])."""
+    lt = lambda x, y: x[0] < y[0]  # noqa: E731
+
+    def linear_insert(last):
+        v, nxt = a[last], last - 1
+        while lt(v, a[nxt]):
+            a[last], last, nxt = a[nxt], nxt, nxt - 1
+        a[last] = v
+
+    def insertion(first, last):
+        for j in builtins_range(first + 1, last):
+            if lt(a[j], a[first]):
+                v = a[j]
+                a[first + 1:j + 1] = a[first:j]
+                a[first] = v
+            else:
+                linear_insert(j)
+
+    def adjust_heap(base, hole, length, v):
+        top = child = hole
+        while child < (length - 1) // 2:
+            child = 2 * (child + 1)
+            if lt(a[base + child], a[base + child - 1]):
+                child -= 1
+            a[base + hole], hole = a[base + child], child
+        if length % 2 == 0 and child == (length - 2) // 2:
+            child = 2 * (child + 1)
+            a[base + hole], hole = a[base + child - 1], child - 1
+        parent = (hole - 1) // 2
+        while hole > top and lt(a[base + parent], v):
+            a[base + hole], hole = a[base + parent], parent
+            parent = (hole - 1) // 2
+        a[base + hole] = v
+
+    def heap_sort(first, last):
+        length = last - first
+        for parent in builtins_range((length - 2) // 2, -1, -1):
+            adjust_heap(first, parent, length, a[first + parent])
+        while last - first > 1:
+            last -= 1
+            v, a[last] = a[last], a[first]
+            adjust_heap(first, 0, last - first, v)
+
+    def introsort(first, last, depth):
+        while last - first > 16:
+            if depth == 0:
+                heap_sort(first, last)
+                return
+            depth -= 1
+            m, x, y, z = first, first + 1, first + (last - first) // 2, last - 1
+            if lt(a[x], a[y]):
+                s = y if lt(a[y], a[z]) else z if lt(a[x], a[z]) else x
+            else:
+                s = x if lt(a[x], a[z]) else z if lt(a[y], a[z]) else y
+            a[m], a[s] = a[s], a[m]
+            lo, hi = first + 1, last
+            while True:
+                while lt(a[lo], a[m]):
+                    lo += 1
+                hi -= 1
+                while lt(a[m], a[hi]):
+                    hi -= 1
+                if not lo < hi:
+                    break
+                a[lo], a[hi] = a[hi], a[lo]
+                lo += 1
+            introsort(lo, last, depth)
+            last = lo
+
+    n = len(a)
+    if n > 1:
+        introsort(0, n, 2 * (n.bit_length() - 1))
+        insertion(0, min(n, 16))
+        for j in builtins_range(16, n):
+            linear_insert(j)
+    return a
 
 
 def _searchsorted(sorted_sequence, values, out_int32, right, side, sorter, scalar):
@@ -3517,7 +3622,7 @@ COMPOSITIONS = {
     **{f"{name}{ov}": _laid_out_as_binary(fn) for name, fn in _POLYNOMIALS.items()
        for ov in ("", ".x_scalar", ".n_scalar")},
     "median": median, "median.dim": median_dim, "nanmedian": nanmedian, "nanmedian.dim": nanmedian_dim,
-    "kthvalue": kthvalue, "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
+    "mode": mode, "searchsorted.Tensor": searchsorted_tensor,
     "searchsorted.Scalar": searchsorted_scalar,
     "gradient.scalarint": gradient_scalarint, "gradient.scalararray": gradient_scalararray,
     "gradient.array": gradient_array, "gradient.scalarrayint": gradient_scalarrayint,

@@ -1,4 +1,4 @@
-/* Criterion tests for kernels/sort.c: sort/argsort, topk, searchsorted.
+/* Criterion tests for kernels/sort.c: sort/argsort, topk, kthvalue, searchsorted.
  * Sweeps compare with the scalar references exported by sort.c (tn_sort_ref, tn_topk_ref);
  * tie orders are checked against index lists torch 2.13 produced for the same inputs.
  */
@@ -140,6 +140,56 @@ Test(topk, tie_order_matches_upstream)
     cr_assert_eq(tn_topk(TN_DTYPE_F32, &l, 300, 200, 1, 1, 1, 1, 1, v, idx, x), TN_OK);
     for (int i = 0; i < 10; i++)
         cr_expect_eq(idx[i], k200_300[i], "k=200 %d", i);
+}
+
+// kthvalue
+
+Test(kthvalue, tie_order_matches_upstream)
+{
+    /* torch 2.13's torch.kthvalue(x, k).indices for k = 1..40, then with NaN at 5 and 17 */
+    static const int64_t want[40] = {30, 24, 18, 21, 12, 27, 33, 39, 36, 15, 0, 3, 9, 6, 31, 4,
+                                     28, 34, 37, 25, 10, 19, 22, 1, 7, 16, 13, 14, 35, 17, 38, 2,
+                                     23, 5, 26, 20, 32, 29, 8, 11};
+    static const int64_t nan_k[5] = {1, 20, 38, 39, 40}, nan_want[5] = {30, 25, 26, 5, 17};
+    float x[40], v;
+    int64_t idx;
+    ties(x, 40);
+    tn_loop l = outer_loop(3, 0, 0, 0, 0);
+    for (int k = 1; k <= 40; k++) {
+        cr_assert_eq(tn_kthvalue(TN_DTYPE_F32, &l, 40, k, 1, &v, &idx, x), TN_OK);
+        cr_expect_eq(idx, want[k - 1], "k=%d", k);
+        cr_expect_eq(v, x[want[k - 1]], "k=%d", k);
+    }
+    x[5] = x[17] = NAN;
+    for (int i = 0; i < 5; i++) {
+        cr_assert_eq(tn_kthvalue(TN_DTYPE_F32, &l, 40, nan_k[i], 1, &v, &idx, x), TN_OK);
+        cr_expect_eq(idx, nan_want[i], "nan k=%lld", (long long)nan_k[i]);
+    }
+}
+
+Test(kthvalue, every_dtype_gives_the_sorted_kth_value)
+{
+    char in[8 * 33], sv[8 * 33], v[8];
+    int64_t sidx[33], idx;
+    for (int d = 0; d < NUM_DTYPES; d++) {
+        int dt = all_dtypes[d];
+        if (dt == TN_DTYPE_BOOL) {
+            tn_loop l = outer_loop(3, 0, 0, 0, 0);
+            cr_expect_eq(tn_kthvalue(dt, &l, 33, 1, 1, v, &idx, in), TN_ERR_DTYPE);
+            continue;
+        }
+        for (int64_t i = 0; i < 33; i++)
+            put_elem(dt, in, i, (double)((i * 37) % 11) - (dt == TN_DTYPE_U8 ? 0 : 5));
+        tn_loop l = outer_loop(3, 0, 0, 0, 0);
+        cr_assert_eq(tn_sort_ref(dt, &l, 33, 1, 1, 1, sv, sidx, in, 0), TN_OK);
+        for (int64_t k = 1; k <= 33; k++) {
+            cr_assert_eq(tn_kthvalue(dt, &l, 33, k, 1, v, &idx, in), TN_OK);
+            cr_expect_eq(get_elem(dt, v, 0), get_elem(dt, sv, k - 1), "dtype %d k=%lld", dt, (long long)k);
+            cr_expect_eq(get_elem(dt, in, idx), get_elem(dt, sv, k - 1), "dtype %d k=%lld index", dt, (long long)k);
+        }
+        cr_expect_eq(tn_kthvalue(dt, &l, 33, 0, 1, v, &idx, in), TN_ERR_VALUE);
+        cr_expect_eq(tn_kthvalue(dt, &l, 33, 34, 1, v, &idx, in), TN_ERR_VALUE);
+    }
 }
 
 Test(topk, dtype_sweep_values_vs_reference)

@@ -82,6 +82,9 @@ OPS = [
     Op("argsort", X, 1, extra={"descending": ((X, 0, True), None)}),
     Op("argsort.stable", X, kw={"stable": True, "dim": 0}, extra={"ties": ((T((4, 5), role="unit"),), {"stable": True})}),
     Op("topk", X, 2, 1, extra={"smallest": ((X, 3, 0, False), None), "k0": ((X, 0), None), "too_big": ((X, 9), None)}),
+    Op("kthvalue", X, 2, 1, extra={"dim0_keepdim": ((X, 3, 0, True), None), "ties": ((T((4, 40), role="unit"), 17, 1), None),
+                                   "nans": ((C("literal([3.0, nan, 1.0, -inf, nan, 2.0], torch.{dtype})"), 5), None),
+                                   "k0": ((X, 0), None), "too_big": ((X, 9), None)}),
     # padding and sets
     Op("constant_pad_nd", X, [1, 2], 0.5, extra={"negative": ((X, [-1, 1, 0, -2]), None), "two_dims": ((X, [1, 1, 2, 0]), None)}),
     Op("pad", X, [1, 2], "constant", 2.0, extra={"default_value": ((X, [1, 1]), None)},
