@@ -93,7 +93,14 @@ tn_op_uniform_(const tn_op *overload, TensorObject *self, double from, double to
 {
     if (tn_dtype_is_complex(self->dtype) && self->device != TN_DEVICE_META)
         return draw_as_real(overload, self, from, to, generator, tn_op_uniform_);
-    /* upstream's check_uniform_bounds: from and to within the dtype's finite range (NaN fails) */
+    /* upstream's check_uniform_bounds: a dispatch over the floating dtypes (before the overlap
+     * check of the iterator built after it), then from and to within the dtype's finite range
+     * (NaN fails) */
+    if (!tn_dtype_is_floating(self->dtype) && self->device != TN_DEVICE_META) {
+        PyErr_Format(PyExc_NotImplementedError, "\"check_uniform_bounds\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     double hi = self->dtype == TN_DTYPE_F16 ? 65504.0 : self->dtype == TN_DTYPE_BF16 ? 3.3895313892515355e38
               : self->dtype == TN_DTYPE_F32 ? (double)FLT_MAX : DBL_MAX;
     if (tn_dtype_is_floating(self->dtype) && self->device != TN_DEVICE_META &&
@@ -143,13 +150,20 @@ tn_op_normal_(const tn_op *overload, TensorObject *self, double mean, double std
         return NULL;
     if (tn_dtype_is_complex(self->dtype) && self->device != TN_DEVICE_META)
         return draw_as_real(overload, self, mean, std / sqrt(2.0), generator, tn_op_normal_);
-    if (check_writable(self) < 0)
-        return NULL;
     if (meta_or_empty(self)) {
+        if (check_writable(self) < 0)
+            return NULL;
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
-    if (tn_check_dtype(overload, self->dtype) < 0)
+    /* upstream's CPU normal_kernel dispatches on the dtype first and builds its TensorIterator
+     * (the overlap check) inside */
+    if (!tn_dtype_is_floating(self->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"normal_kernel_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    if (check_writable(self) < 0 || tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     tn_loop l = own_loop(self);
     return done_inplace(overload, self, tn_random_normal(tn_generator_of(generator), self->dtype, &l,

@@ -2974,12 +2974,26 @@ def _uniform_doubles(self, generator):
     return aten.empty_like(self, dtype=torch.float64).uniform_(0.0, 1.0, generator=generator)
 
 
+def _cpp_type_name(dt):
+    """caffe2::TypeMeta's name of a dtype, as upstream's messages print self.dtype() (runtime/dtype.c
+    tn_dtype_cpp_name)."""
+    import torch
+
+    return {torch.uint8: "unsigned char", torch.int8: "signed char", torch.int16: "short int", torch.int32: "int",
+            torch.int64: "long int", torch.bool: "bool", torch.complex64: "c10::complex<float>",
+            torch.complex128: "c10::complex<double>", torch.uint16: "unsigned short", torch.uint32: "unsigned int",
+            torch.uint64: "unsigned long"}.get(dt) or _dtype_word(dt)
+
+
 def cauchy_(self, median=0, sigma=1, *, generator=None):
     """DistributionTemplates.h cauchy_: median + sigma * tan(pi * (u - 0.5)) with u a double
     uniform draw per element, in the tensor's order."""
     torch, aten = _aten()
     if sigma <= 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={float(sigma)}")
+    if not self.is_floating_point():
+        raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a floating "
+                           f"point but you specified {_cpp_type_name(self.dtype)}")
     u = _uniform_doubles(self, generator)
     return self.copy_(median + sigma * aten.tan(3.141592653589793 * (u - 0.5)))
 
