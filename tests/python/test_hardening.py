@@ -300,6 +300,45 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.index_put_.default(torch.ones(3, 2), torch.ones(2), torch.ones(3, 2))",
     "out = torch.ops.aten.index_put_.default(torch.ones(3, 3), torch.tensor([0, 1]), torch.tensor(5.))",
     "out = torch.ops.aten.index.Tensor(torch.arange(9.).reshape(3, 3), torch.tensor(1))",  # neighbour: 0-dim
+    # torch.fft's 1-D functions wrap dim with wrap_scalar=false: a 0-dim input has no dim (IndexError)
+    "out = torch.ops.aten.fft_hfft(torch.tensor(2.0), n=4, dim=-1, norm='none')",
+    "out = torch.ops.aten.fft_fft(torch.tensor(0.5, dtype=torch.float64), dim=0)",
+    "out = torch.fft.irfft(torch.tensor(2.0))",
+    "out = torch.fft.fft(torch.tensor(2.0, device='meta'))",
+    "out = torch.fft.irfft(torch.tensor(2.0, dtype=torch.float16))",  # neighbour: the dtype comes first
+    # topk: the meta function's dim and k checks come before the CPU kernel refuses bool
+    "out = torch.topk(torch.tensor(False), 3, dim=-3)",
+    "out = torch.topk(torch.tensor([False]), 3)",
+    "out = torch.topk(torch.tensor([False, True]), 1)",  # neighbour
+    # nll_loss reads target.size(0) of a 0-dim target when the input has a batch dim
+    "out = torch.ops.aten.nll_loss_forward(torch.randn(2, 3), torch.tensor(1), None, 1, -100)",
+    "out = torch.ops.aten.nll_loss(torch.ones(4, 3), torch.tensor(5), None, 2, 1)",
+    "out = torch.ops.aten.nll_loss_forward(torch.randn(3), torch.tensor(1), None, 1, -100)",  # neighbour
+    # scatter's shape check reads src.size(d) for each of self's dims (IndexError past src's rank),
+    # then src's rank, then the size mismatch; src's dtype before all of them
+    "out = torch.ops.aten.scatter_add(torch.ones(2, 4, dtype=torch.int64), 1, torch.ones(2, 4, dtype=torch.int64), "
+    "torch.ones(4, dtype=torch.int64))",
+    "out = torch.ops.aten.gather_backward(torch.ones(4), torch.ones(2, 4), -1, torch.zeros(2, 4, dtype=torch.int64), False)",
+    "out = torch.ones(3, 3).scatter(1, torch.zeros(3, 3, dtype=torch.int64), torch.ones(3))",
+    "out = torch.ones(3, 3).scatter_add(0, torch.zeros(3, 3, dtype=torch.int64), torch.ones(3, dtype=torch.float64))",
+    "out = torch.ones(3, 3).scatter_add(0, torch.zeros(3, 3, dtype=torch.int64), torch.ones(2))",  # neighbour
+    "out = torch.ones(3, 3).scatter_add(0, torch.zeros(1, 1, dtype=torch.int64), torch.tensor(1.))",  # neighbour
+    "out = torch.ones(3, 3).scatter_add(1, torch.zeros(3, 3, dtype=torch.int64), torch.ones(2, 3))",  # neighbour
+    # unfold_backward checks the step (ValueError) before it allocates or wraps dim
+    "out = torch.ops.aten.unfold_backward(torch.ones(2), [1], -2, 2, 0)",
+    "out = torch.ops.aten.unfold_backward(torch.ones(1, 3, 3), [2**33, 4], 2, 3, -1)",
+    # Tensor.size/stride unpack dim as upstream's unpackLong (ValueError past int64)
+    "out = torch.ones(3, 3, 2).stride(2**100)",
+    "out = torch.tensor(1.).stride(-2**100)",
+    "out = torch.ones(2, 3).size(dim=2**63)",
+    # random in-place ops: normal_ and uniform_ dispatch on the dtype before the overlap check of
+    # the iterator they build; cauchy_ checks for a floating dtype first
+    "out = torch.tensor([2, -128], dtype=torch.int8).reshape(2, 1).expand(2, 4).normal_(std=0.0)",
+    "out = torch.ones(1, dtype=torch.bool).expand(20).normal_()",
+    "out = torch.ones(1, dtype=torch.int8).expand(3).uniform_()",
+    "out = torch.ones(1, dtype=torch.int8).expand(3).cauchy_()",
+    "out = torch.ones(1, dtype=torch.int8).expand(3).exponential_()",  # neighbour: the iterator first
+    "out = torch.ones(0, dtype=torch.int8).normal_()",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
