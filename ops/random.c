@@ -322,6 +322,11 @@ tn_op_bernoulli___Tensor(const tn_op *overload, TensorObject *self, TensorObject
     }
     if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
+    if (!tn_dtype_is_floating(p->dtype)) {  /* upstream's kernel dispatches on self, then on p */
+        PyErr_Format(PyExc_NotImplementedError, "\"bernoulli_tensor_cpu_p_\" not implemented for '%s'",
+                     tn_dtype_legacy_name(p->dtype));
+        return NULL;
+    }
     /* p is expanded to self's shape as upstream does (with expand's errors) */
     TensorObject *pe = (TensorObject *)tn_op_expand(overload, p, (tn_ints){self->sizes, self->ndim, false}, false);
     if (!pe)
@@ -348,6 +353,24 @@ tn_op_bernoulli(const tn_op *overload, TensorObject *self, PyObject *generator)
     PyObject *r = tn_op_bernoulli___Tensor(overload, TN_T(out), self, generator);
     Py_DECREF(out);
     return fresh(r);
+}
+
+/* bernoulli(self, out=): upstream's bernoulli_out_impl resizes out to self's sizes (resize_, no
+ * warning) and draws into it with p = self, so out may have any dtype the draw writes (no
+ * castability check) and p's dtype is checked by the draw's kernel. */
+PyObject *
+tn_op_bernoulli__out(const tn_op *overload, TensorObject *self, PyObject *generator, TensorObject *out)
+{
+    tn_value rs[3] = {tn_value_tensor((PyObject *)out), {.tag = TN_V_INTLIST, .n = self->ndim},
+                      {.tag = TN_V_NONE}};
+    rs[1].u.ints = self->sizes;
+    PyObject *r = tn_call(TN_OP_resize_, rs);
+    if (!r)
+        return NULL;
+    Py_DECREF(r);
+    tn_value b[3] = {tn_value_tensor((PyObject *)out), tn_value_tensor((PyObject *)self),
+                     {.tag = generator && generator != Py_None ? TN_V_OBJECT : TN_V_NONE, .u.obj = generator}};
+    return tn_call(TN_OP_bernoulli___Tensor, b);
 }
 
 PyObject *
@@ -834,6 +857,52 @@ tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std
     PyObject *s = tn_call(TN_OP_add__Scalar, a);
     Py_DECREF(p);
     return s;
+}
+
+/* normal(float mean, Tensor std, out=) and normal(Tensor mean, Tensor std, out=): upstream's
+ * normal_out_impl checks std, resizes out to std's (or the broadcast) shape, draws N(0, 1) into
+ * out (normal_: its dtype dispatch refuses a non-floating out, as upstream's does, before any
+ * castability rule), then out.mul_(std).add_(mean). */
+static PyObject *
+normal_into_out(const tn_op *overload, const tn_value *mean, TensorObject *std, PyObject *generator,
+                TensorObject *out)
+{
+    if (check_std_tensor(std) < 0)
+        return NULL;
+    int nd = std->ndim;
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, std->sizes, sizeof(int64_t) * (size_t)nd);
+    if (mean->tag == TN_V_TENSOR &&
+        tn_broadcast_shapes(TN_T(mean->u.t)->ndim, TN_T(mean->u.t)->sizes, std->ndim, std->sizes, &nd, shape) < 0)
+        return NULL;
+    if (tn_resize_output(out, nd, shape) < 0)
+        return NULL;
+    PyObject *r = tn_op_normal_(overload, out, 0.0, 1.0, generator);
+    if (!r)
+        return NULL;
+    Py_DECREF(r);
+    tn_value m[2] = {tn_value_tensor((PyObject *)out), tn_value_tensor((PyObject *)std)};
+    if (!(r = tn_call(TN_OP_mul___Tensor, m)))
+        return NULL;
+    Py_DECREF(r);
+    tn_value a[3] = {tn_value_tensor((PyObject *)out), *mean, tn_value_int(1)};
+    return tn_call(mean->tag == TN_V_TENSOR ? TN_OP_add___Tensor : TN_OP_add___Scalar, a);
+}
+
+PyObject *
+tn_op_normal__float_Tensor_out(const tn_op *overload, double mean, TensorObject *std, PyObject *generator,
+                               TensorObject *out)
+{
+    tn_value m = tn_value_double(mean);
+    return normal_into_out(overload, &m, std, generator, out);
+}
+
+PyObject *
+tn_op_normal__Tensor_Tensor_out(const tn_op *overload, TensorObject *mean, TensorObject *std, PyObject *generator,
+                                TensorObject *out)
+{
+    tn_value m = tn_value_tensor((PyObject *)mean);
+    return normal_into_out(overload, &m, std, generator, out);
 }
 
 PyObject *

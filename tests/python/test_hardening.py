@@ -348,6 +348,18 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.histc.default(torch.ones(3), max=1, self=torch.ones(3))",  # neighbour
     "out = torch.ops.aten.histc.default(torch.ones(3), bins=2**70, bogus=1)",  # neighbour
     "out = torch.ops.aten.sub.Scalar(torch.ones(1), 2**100)",  # neighbour
+    # normal(..., out=) and bernoulli(out=) draw into out (normal_out_impl, bernoulli_out_impl):
+    # out's dtype meets the draw's dtype dispatch, with no castability rule before it
+    "a = torch.ones(1, 3, 4, dtype=torch.bool); out = torch.normal(1.0, a, out=torch.tensor(127, dtype=torch.int8))",
+    "out = torch.normal(torch.ones(3), torch.ones(3), out=torch.empty(3, dtype=torch.int8))",  # nb (was refused)
+    "out = torch.bernoulli(torch.tensor([300, 300, 7, 1], dtype=torch.int16), out=torch.tensor(False))",
+    "torch.manual_seed(0); out = torch.bernoulli(torch.full((5,), 0.5), out=torch.empty(5, dtype=torch.bool))",
+    "torch.manual_seed(0); out = torch.bernoulli(torch.full((5,), 0.5, dtype=torch.float64), "
+    "out=torch.empty(2, dtype=torch.int16))",
+    "torch.manual_seed(0); out = torch.normal(1.0, torch.tensor([True, False]), out=torch.empty(2))",
+    "torch.manual_seed(0); out = torch.normal(torch.ones(3), torch.ones(2, 3), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch.normal(1.0, -torch.ones(3), out=torch.empty(3, dtype=torch.int8))",  # neighbour: std first
+    "out = torch.empty(3).bernoulli_(torch.ones(3, dtype=torch.int16))",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
