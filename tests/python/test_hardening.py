@@ -360,6 +360,23 @@ FUZZ_CLASSES = [
     "torch.manual_seed(0); out = torch.normal(torch.ones(3), torch.ones(2, 3), out=torch.empty(3, dtype=torch.float64))",
     "out = torch.normal(1.0, -torch.ones(3), out=torch.empty(3, dtype=torch.int8))",  # neighbour: std first
     "out = torch.empty(3).bernoulli_(torch.ones(3, dtype=torch.int16))",
+    # split checks split_size before self.size(dim) wraps dim (CPU and meta)
+    "out = torch.split(torch.empty((1,), dtype=torch.float64, device='meta'), -2, dim=2**31)",
+    "out = torch.split(torch.empty(1), -2, dim=5)",
+    "out = torch.split(torch.empty(()), -2, dim=5)",  # neighbour: the rank comes first
+    # meta tensors: as_strided and set_ count no storage bytes (upstream's SymInt arithmetic does
+    # not check overflow, and a meta storage holds nothing to reach past)
+    "out = torch.as_strided(torch.empty((3, 0), dtype=torch.int64, device='meta'), (4,), (1,), 2**62)",
+    "out = torch.as_strided(torch.empty(3, device='meta'), (2**62,), (4,), 0)",
+    "a0 = torch.empty((3, 1, 3), device='meta'); a1 = torch.empty((2, 1, 4), device='meta'); "
+    "out = a0.set_(a1, 0, [2**63 - 1], stride=[4])",
+    "a0 = torch.empty(3, device='meta'); out = a0.set_(a0.untyped_storage(), 0, [2**62], [4])",
+    "out = torch.as_strided(torch.ones(3), (2**62,), (4,), 0)",  # neighbour: CPU counts them
+    # a list index is made on the indexed tensor's device: a meta mask meets nonzero's meta function
+    "x = torch.empty((2, 4), dtype=torch.bool, device='meta'); out = x[[True]]",
+    "x = torch.empty((2, 4), device='meta'); out = x[[True, False]]",
+    "x = torch.empty((2, 4), device='meta'); out = x[[0, 1], [1, 2]]",  # neighbour
+    "x = torch.empty((2, 4), device='meta'); out = x[torch.tensor([True, False])]",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
