@@ -377,6 +377,16 @@ FUZZ_CLASSES = [
     "x = torch.empty((2, 4), device='meta'); out = x[[True, False]]",
     "x = torch.empty((2, 4), device='meta'); out = x[[0, 1], [1, 2]]",  # neighbour
     "x = torch.empty((2, 4), device='meta'); out = x[torch.tensor([True, False])]",  # neighbour
+    # a foreach op recording autograd sets the history of every result: an integer one is refused
+    "a1 = torch.ones(1, 1, dtype=torch.float64).requires_grad_(); a2 = torch.empty((), device='meta'); "
+    "out = torch._foreach_clamp_max([torch.tensor(-8, dtype=torch.int32), a1, a2], 2)",
+    "a0 = torch.empty((1, 2), dtype=torch.float16, device='meta').requires_grad_(); "
+    "out = torch._foreach_mul([a0, torch.ones(2, 4, 4, dtype=torch.bool)], 0)",
+    "a0 = torch.ones(1, 2, dtype=torch.float16).requires_grad_(); out = torch._foreach_mul([a0, torch.ones(2, 3)], 0)",  # nb
+    # rrelu_with_noise's written noise is not differentiable: check_no_requires_grad
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.ones(2, 3), torch.ones(2, 3).requires_grad_(), 0.1, 0.3)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.ones(2, 3, dtype=torch.int64), "
+    "torch.empty((2, 3), dtype=torch.bfloat16, device='meta').requires_grad_(), 7)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
