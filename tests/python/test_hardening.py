@@ -387,6 +387,16 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.rrelu_with_noise.default(torch.ones(2, 3), torch.ones(2, 3).requires_grad_(), 0.1, 0.3)",
     "out = torch.ops.aten.rrelu_with_noise.default(torch.ones(2, 3, dtype=torch.int64), "
     "torch.empty((2, 3), dtype=torch.bfloat16, device='meta').requires_grad_(), 7)",
+    # a complex input's convolution checks its weight's and bias's dtype and device before
+    # convolution is dispatched (Note [Complex convolution] in ops/compositions.c)
+    "a0 = torch.tensor([(1+2j)], dtype=torch.complex128).reshape((1, 1)).expand((2, 1)); "
+    "a1 = torch.tensor([-1000, -1], dtype=torch.int64).reshape((2, 1)); "
+    "a2 = torch.empty((1, 2, 3), dtype=torch.int64, device='meta'); "
+    "out = torch.ops.aten.conv_transpose1d.default(a0, a1, bias=a2, stride=[1], groups=1)",
+    "a0 = torch.tensor([(1+2j)] * 2, dtype=torch.complex128).reshape((1, 2, 1)); "
+    "out = F.conv1d(a0, torch.empty((1, 2, 1), dtype=torch.complex128, device='meta'))",
+    "a0 = torch.tensor([(1+2j)] * 2, dtype=torch.complex128).reshape((1, 2, 1)); "
+    "w = torch.tensor([1j, 2j], dtype=torch.complex128).reshape(1, 2, 1); out = F.conv1d(a0, w, torch.ones(1, dtype=torch.float64))",  # nb
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
