@@ -808,6 +808,9 @@ tn_op_normal__Tensor_float_out(const tn_op *overload, TensorObject *mean, double
     return tn_call(TN_OP_add___Tensor, a);
 }
 
+static PyObject *normal_into_out(const tn_op *overload, const tn_value *mean, TensorObject *std, PyObject *generator,
+                                 TensorObject *out);
+
 /* upstream's CHECK_NORMAL_TENSOR_STD: every element of std >= 0 (std.min().ge(0): a NaN fails) */
 static int
 check_std_tensor(TensorObject *std)
@@ -844,19 +847,10 @@ tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std
     PyObject *out = tn_op_empty_like(overload, std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
         return NULL;
-    PyObject *r = tn_op_normal_(overload, TN_T(out), 0.0, 1.0, generator);
+    tn_value m = tn_value_double(mean);  /* upstream's normal_impl: normal_out_impl into empty_like(std) */
+    PyObject *r = normal_into_out(overload, &m, std, generator, TN_T(out));
     Py_DECREF(out);
-    if (!r)
-        return NULL;
-    tn_value m[2] = {tn_value_tensor(r), tn_value_tensor((PyObject *)std)};
-    PyObject *p = tn_call(TN_OP_mul__Tensor, m);
-    Py_DECREF(r);
-    if (!p)
-        return NULL;
-    tn_value a[3] = {tn_value_tensor(p), tn_value_double(mean), tn_value_int(1)};
-    PyObject *s = tn_call(TN_OP_add__Scalar, a);
-    Py_DECREF(p);
-    return s;
+    return fresh(r);
 }
 
 /* normal(float mean, Tensor std, out=) and normal(Tensor mean, Tensor std, out=): upstream's
@@ -868,6 +862,9 @@ normal_into_out(const tn_op *overload, const tn_value *mean, TensorObject *std, 
                 TensorObject *out)
 {
     if (check_std_tensor(std) < 0)
+        return NULL;
+    /* a float mean becomes at::full({}, mean, out's options) first: checked against out's dtype */
+    if (mean->tag != TN_V_TENSOR && tn_check_scalar_fits(mean, out->dtype) < 0)
         return NULL;
     int nd = std->ndim;
     int64_t shape[TN_MAX_NDIM];

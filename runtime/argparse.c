@@ -1297,13 +1297,15 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
     return r_;
 }
 
-/* A Python int that no Scalar holds, bound to a Scalar or a Tensor parameter of a boxed call:
+/* A Python int that no Scalar holds, bound to a Scalar or to a Tensor parameter that takes numbers
+ * (runtime/schema.c allow_numbers_as_tensors; other ops' boxed Tensor refuses any int) of a boxed call:
  * upstream's conversion raises OverflowError ("int too big to convert"), which its boxed path
  * passes on as it is (no schema in the message). Sets that error and returns 1 when o is one. */
 static int
 boxed_number_overflows(const tn_param *p, PyObject *o)
 {
-    if ((p->type != TN_P_SCALAR && p->type != TN_P_TENSOR) || !PyLong_Check(o) || PyBool_Check(o))
+    if ((p->type != TN_P_SCALAR && !(p->type == TN_P_TENSOR && p->numbers_as_tensors)) || !PyLong_Check(o) ||
+        PyBool_Check(o))
         return 0;
     int64_t v;
     if (tn_scalar_int_from_py(o, &v) == 0)
@@ -1393,7 +1395,7 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
              * also for an int past int64 or a list element of the wrong type (a Scalar past int64
              * keeps its OverflowError, as upstream's) */
             int number_overflow = PyErr_ExceptionMatches(PyExc_OverflowError) && PyLong_Check(raw[j]) &&
-                                  p->type == TN_P_TENSOR;  /* a number for a Tensor, as for a Scalar */
+                                  p->type == TN_P_TENSOR && p->numbers_as_tensors;  /* as for a Scalar */
             if (p->type != TN_P_SCALAR && !number_overflow &&
                 (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
                  PyErr_ExceptionMatches(PyExc_OverflowError))) {

@@ -360,6 +360,11 @@ FUZZ_CLASSES = [
     "torch.manual_seed(0); out = torch.normal(torch.ones(3), torch.ones(2, 3), out=torch.empty(3, dtype=torch.float64))",
     "out = torch.normal(1.0, -torch.ones(3), out=torch.empty(3, dtype=torch.int8))",  # neighbour: std first
     "out = torch.empty(3).bernoulli_(torch.ones(3, dtype=torch.int16))",
+    # normal(float mean, std) makes at::full({}, mean, out's options) before it draws
+    "out = torch.normal(float('nan'), torch.tensor([300, 7], dtype=torch.int16), generator=None)",
+    "out = torch.normal(1e300, torch.ones(3), out=torch.empty(3, dtype=torch.int8))",
+    "out = torch.normal(1.0, torch.tensor([3, 7], dtype=torch.int16))",  # neighbour
+    "out = torch.ops.aten.mish.default(2**100)",  # neighbour: a Tensor that takes no number
     # split checks split_size before self.size(dim) wraps dim (CPU and meta)
     "out = torch.split(torch.empty((1,), dtype=torch.float64, device='meta'), -2, dim=2**31)",
     "out = torch.split(torch.empty(1), -2, dim=5)",
