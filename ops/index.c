@@ -1431,13 +1431,13 @@ tn_op_roll(const tn_op *overload, TensorObject *self, tn_ints shifts, tn_ints di
             Py_CLEAR(r);
         return r;
     }
+    if (shifts.n != dims.n) {  /* upstream's roll_common, before any dim is wrapped */
+        PyErr_Format(PyExc_RuntimeError, "shifts and dimensions must align. shifts: %zd, dims:%zd", shifts.n, dims.n);
+        return NULL;
+    }
     if (self->ndim == 0) {
         PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
                      (long long)dims.v[0]);
-        return NULL;
-    }
-    if (shifts.n != dims.n) {
-        PyErr_Format(PyExc_RuntimeError, "shifts and dimensions must align. shifts: %zd, dims:%zd", shifts.n, dims.n);
         return NULL;
     }
     PyObject *cur = Py_NewRef((PyObject *)self);

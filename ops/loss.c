@@ -55,6 +55,11 @@ tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *
         PyErr_Format(PyExc_RuntimeError, "size mismatch (got input: %s, target: %s)", a, b);
         return NULL;
     }
+    if (self->ndim == 1 && target->ndim == 1 && target->sizes[0] != 1) {  /* upstream's TORCH_CHECK_VALUE */
+        PyErr_Format(PyExc_ValueError, "For 1D input, 1D target must have size 1, but got target size: %lld",
+                     (long long)target->sizes[0]);
+        return NULL;
+    }
     int64_t classes = self->sizes[self->ndim - 1];
     if (weight && (weight->ndim != 1 || weight->numel != classes)) {
         tn_format_sizes(a, sizeof a, weight->ndim, weight->sizes);

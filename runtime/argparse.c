@@ -1324,6 +1324,8 @@ boxed_number_overflows(const tn_param *p, PyObject *o)
 static int
 boxed_conversion_error_first(const tn_schema *schema, const call_args *c)
 {
+    if (c->nargs + c->nkw > schema->nparams)
+        return 0;  /* upstream counts the arguments (positional and keyword) before converting any */
     for (int j = 0; j < schema->nparams; j++) {
         const tn_param *p = &schema->params[j];
         PyObject *o = NULL;
