@@ -3430,8 +3430,17 @@ def stft(self, n_fft, hop_length=None, win_length=None, window=None, normalized=
                                         return_complex=return_complex, align_to_window=align_to_window)
 
 
+def normal_tensor_tensor(mean, std, *, generator=None):
+    """Distributions.cpp normal_impl (Tensor mean, Tensor std): normal_out_impl into an empty
+    contiguous tensor of mean's options (the out= overload's C kernel: std checked, out resized to
+    the broadcast shape, normal_'s dtype dispatch, then mul_(std).add_(mean))."""
+    torch, aten = _aten()
+    out = aten.empty([0], dtype=mean.dtype, device=mean.device)
+    return aten.normal.Tensor_Tensor_out(mean, std, generator=generator, out=out)
+
+
 COMPOSITIONS = {
-    "stft": stft,
+    "stft": stft, "normal.Tensor_Tensor": normal_tensor_tensor,
     "tile": tile, "kron": kron, "tensordot": tensordot, "inner": inner, "cartesian_prod": cartesian_prod,
     "combinations": combinations, "trapezoid.x": trapezoid_x, "trapezoid.dx": trapezoid_dx,
     "trapz.x": trapezoid_x, "trapz.dx": trapz_dx, "cumulative_trapezoid.x": cumulative_trapezoid_x,
@@ -4298,7 +4307,7 @@ TABLE = {
     "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
     "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2", "logspace",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
-    "native_batch_norm", "native_group_norm", "normal.Tensor_Tensor", "permute_copy", "pixel_shuffle",
+    "native_batch_norm", "native_group_norm", "permute_copy", "pixel_shuffle",
     "pixel_unshuffle", "rad2deg", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",
     "soft_margin_loss", "softshrink",
     "special_entr", "special_xlog1py", "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",

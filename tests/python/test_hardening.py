@@ -365,6 +365,15 @@ FUZZ_CLASSES = [
     "out = torch.normal(1e300, torch.ones(3), out=torch.empty(3, dtype=torch.int8))",
     "out = torch.normal(1.0, torch.tensor([3, 7], dtype=torch.int16))",  # neighbour
     "out = torch.ops.aten.mish.default(2**100)",  # neighbour: a Tensor that takes no number
+    "out = torch.normal(torch.tensor([-8, 5, 2, -8]), torch.tensor([0, -1, 5, -1000]), generator=None)",
+    "torch.manual_seed(0); out = torch.normal(torch.ones(4, 3).t(), torch.ones(3, 4))",
+    # roll checks shifts against dims before it wraps a dim; nll_loss's 1-D target must have size 1
+    "out = torch.ops.aten.roll.default(torch.tensor(0.0), [0, 2], dims=[-1, 0, -1])",
+    "out = torch.ops.aten.nll_loss_forward.default(torch.ones(4), torch.tensor([1, 5, 3, 7], dtype=torch.uint8), "
+    "torch.tensor([5, 0, 0, -1], dtype=torch.int16), 2, 1)",
+    # a boxed call counts its arguments (positional and keyword) before converting any
+    "out = torch.ops.aten.lerp_.Scalar(torch.ones(2), torch.ones(2), 2**100, bogus=5)",
+    "out = torch.ops.aten.lerp_.Scalar(torch.ones(2), torch.ones(2), 2**100, 5)",
     # split checks split_size before self.size(dim) wraps dim (CPU and meta)
     "out = torch.split(torch.empty((1,), dtype=torch.float64, device='meta'), -2, dim=2**31)",
     "out = torch.split(torch.empty(1), -2, dim=5)",
