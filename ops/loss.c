@@ -55,11 +55,6 @@ tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *
         PyErr_Format(PyExc_RuntimeError, "size mismatch (got input: %s, target: %s)", a, b);
         return NULL;
     }
-    if (self->ndim == 1 && target->ndim == 1 && target->sizes[0] != 1) {  /* upstream's TORCH_CHECK_VALUE */
-        PyErr_Format(PyExc_ValueError, "For 1D input, 1D target must have size 1, but got target size: %lld",
-                     (long long)target->sizes[0]);
-        return NULL;
-    }
     int64_t classes = self->sizes[self->ndim - 1];
     if (weight && (weight->ndim != 1 || weight->numel != classes)) {
         tn_format_sizes(a, sizeof a, weight->ndim, weight->sizes);
@@ -73,15 +68,16 @@ tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *
                      tn_dtype_name(target->dtype));
         return NULL;
     }
+    if (self->ndim == 1 && target->ndim == 1 && target->sizes[0] != 1) {
+        /* upstream's kernel, after the target's dtype check and before the weight's: a 1-D input is
+         * one sample, its 1-D target one class (TORCH_CHECK_VALUE) */
+        PyErr_Format(PyExc_ValueError, "For 1D input, 1D target must have size 1, but got target size: %lld",
+                     (long long)target->sizes[0]);
+        return NULL;
+    }
     if (weight && weight->dtype != self->dtype) {
         PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_name(self->dtype),
                      tn_dtype_name(weight->dtype));
-        return NULL;
-    }
-    if (self->ndim == 1 && target->ndim == 1 && target->sizes[0] != 1) {
-        /* upstream's kernel, after the dtype checks: a 1-D input is one sample, its 1-D target one class (TORCH_CHECK_VALUE) */
-        PyErr_Format(PyExc_ValueError, "For 1D input, 1D target must have size 1, but got target size: %lld",
-                     (long long)target->sizes[0]);
         return NULL;
     }
     int per_sample = reduction == REDUCE_NONE && self->ndim == 2;

@@ -371,6 +371,7 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.roll.default(torch.tensor(0.0), [0, 2], dims=[-1, 0, -1])",
     "out = torch.ops.aten.nll_loss_forward.default(torch.ones(4), torch.tensor([1, 5, 3, 7], dtype=torch.uint8), "
     "torch.tensor([5, 0, 0, -1], dtype=torch.int16), 2, 1)",
+    "out = F.nll_loss(torch.tensor([2.0, -0.0], dtype=torch.float64), torch.tensor([-2.0, -2.0], dtype=torch.float64))",  # nb
     # a boxed call counts its arguments (positional and keyword) before converting any
     "out = torch.ops.aten.lerp_.Scalar(torch.ones(2), torch.ones(2), 2**100, bogus=5)",
     "out = torch.ops.aten.lerp_.Scalar(torch.ones(2), torch.ones(2), 2**100, 5)",
