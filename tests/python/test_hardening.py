@@ -267,6 +267,8 @@ FUZZ_CLASSES = [
     "x = torch.ones(3, dtype=torch.float16); out = x.set_(torch.ones(2, 2, dtype=torch.float16), [0, 3, 1])",
     "x = torch.ones(3); out = x.set_(torch.ones(4).untyped_storage(), torch.tensor(1), (2,))",  # neighbour
     "x = torch.ones(3); out = x.set_(torch.ones(4), 1, (2,), (1,))",  # neighbour
+    "out = torch.empty(3, device='meta').set_(torch.ones(2).untyped_storage(), 1, [1], 1)",
+    "out = torch.ones(3).set_(torch.ones(2).untyped_storage(), 1, 1, [1])",
     # slogdet's sign is the product of sgn(diag(U)), and upstream's sgn of NaN is 0
     "out = torch.linalg.slogdet(torch.tensor([[float('nan'), 1.], [1., 1.]], dtype=torch.float64))",
     "out = torch.ops.aten._linalg_slogdet(torch.tensor([[2.0, 1e30, 2.0, 3.75], [1.0, -7e4, -0.0, 3.75], "
