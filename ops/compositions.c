@@ -1521,7 +1521,8 @@ conv_nd(tn_value *a, int nd)
                      tn_ag_value_ints_lit(zeros, nd), a[6]};
     PyObject *input = T(0);
     TensorObject *in = TN_T(input);
-    if (tn_conv_batchify_check(in, nd, 0) < 0 || complex_conv_check(a) < 0)
+    if (tn_conv_bias_dtype_check(in, a[2].tag == TN_V_TENSOR ? TN_T(T(2)) : NULL) < 0 ||
+        tn_conv_batchify_check(in, nd, 0) < 0 || complex_conv_check(a) < 0)
         return NULL;
     int batched = in->ndim == nd + 2;
     if (!batched) {

@@ -414,6 +414,11 @@ FUZZ_CLASSES = [
     "out = F.conv1d(a0, torch.empty((1, 2, 1), dtype=torch.complex128, device='meta'))",
     "a0 = torch.tensor([(1+2j)] * 2, dtype=torch.complex128).reshape((1, 2, 1)); "
     "w = torch.tensor([1j, 2j], dtype=torch.complex128).reshape(1, 2, 1); out = F.conv1d(a0, w, torch.ones(1, dtype=torch.float64))",  # nb
+    # conv1d/2d/3d check the bias's dtype against the input's before batchify and the dispatch
+    "out = F.conv1d(torch.ones(2, 3, 3, 3, 3), torch.ones(1, 2, 1), torch.ones(1, dtype=torch.float64))",
+    "a0 = torch.ones(3, 4, 3, dtype=torch.int64); a1 = torch.empty((4, 3), dtype=torch.int64, device='meta'); "
+    "out = F.conv1d(a0, a1, torch.ones(3, 4, 3, dtype=torch.bfloat16))",
+    "out = F.conv1d(torch.ones(1, 2, 3), torch.ones(1, 2, 1), torch.ones(1, dtype=torch.float64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
