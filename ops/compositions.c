@@ -61,10 +61,14 @@ PyObject *tn_compose_concatenate(tn_op *op, tn_value *a) { return forward_to(TN_
 
 /* ---- conj / neg bits and complex views (Note [Complex autograd] in runtime/autograd.c) ---- */
 
-/* positive: self itself, no node (a bool tensor cannot require grad, so never comes here) */
+/* positive: self itself, no node; ATen's refuses bool first (any device: a meta tensor comes here) */
 PyObject *
 tn_compose_positive(tn_op *op, tn_value *a)
 {
+    if (TN_T(T(0))->dtype == TN_DTYPE_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError, "The `+` operator, on a bool tensor is not supported.");
+        return NULL;
+    }
     return Py_NewRef(T(0));
 }
 

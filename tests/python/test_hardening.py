@@ -419,6 +419,9 @@ FUZZ_CLASSES = [
     "a0 = torch.ones(3, 4, 3, dtype=torch.int64); a1 = torch.empty((4, 3), dtype=torch.int64, device='meta'); "
     "out = F.conv1d(a0, a1, torch.ones(3, 4, 3, dtype=torch.bfloat16))",
     "out = F.conv1d(torch.ones(1, 2, 3), torch.ones(1, 2, 1), torch.ones(1, dtype=torch.float64))",  # neighbour
+    # positive refuses bool before returning self, on the meta device too
+    "out = torch.ops.aten.positive.default(torch.empty((4, 1), dtype=torch.bool, device='meta'))",
+    "out = torch.positive(torch.empty((4, 1), device='meta'))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
