@@ -1199,10 +1199,11 @@ class Renderer:
                 raise Untranslatable(f"edge {name} not an argument")
             req.append(f"tn_value_requires_grad(&a_[{i}])")
         # inputs the op is not differentiable in must not require grad (check_no_requires_grad);
-        # upstream's VariableType checks them whether or not a differentiable input requires grad
+        # upstream's VariableType checks them whether or not a differentiable input requires grad;
+        # a written argument other than self is checked too (rrelu_with_noise's noise)
         base = f.func.name.name.base + ("_" if f.func.name.name.inplace else "")
         for i, a in enumerate(args):
-            if not a.type.is_tensor_like() or a.is_write or a.name in edge_names or a.name == "output":
+            if not a.type.is_tensor_like() or (a.is_write and a.name == "self") or a.name in edge_names or a.name == "output":
                 continue
             if a.name in info.non_differentiable_arg_names:
                 continue

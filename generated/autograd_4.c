@@ -2998,6 +2998,8 @@ tn_ag_record_rrelu_with_noise(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
     PyObject *noise = tn_ag_arg_tensor(&a_[1]);
+    if (tn_ag_check_no_requires_grad(&a_[1], "noise", "rrelu_with_noise") < 0)
+        return NULL;
     if (!(tn_value_requires_grad(&a_[0])))
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;

@@ -1694,6 +1694,18 @@ glue_bernoulli(tn_value *a)
     );
 }
 
+/* aten::bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!) */
+static PyObject *
+glue_bernoulli__out(tn_value *a)
+{
+    return tn_op_bernoulli__out(
+        &tn_ops[TN_OP_bernoulli__out],
+        TN_T(a[0].u.t),
+        (a[1].tag == TN_V_NONE ? NULL : a[1].u.obj),
+        TN_T(a[2].u.t)
+    );
+}
+
 /* aten::bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
 static PyObject *
 glue_bernoulli__p(tn_value *a)
@@ -5021,6 +5033,19 @@ glue_norm__ScalarOpt_dim(tn_value *a)
     );
 }
 
+/* aten::normal.Tensor_Tensor_out(Tensor mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!) */
+static PyObject *
+glue_normal__Tensor_Tensor_out(tn_value *a)
+{
+    return tn_op_normal__Tensor_Tensor_out(
+        &tn_ops[TN_OP_normal__Tensor_Tensor_out],
+        TN_T(a[0].u.t),
+        TN_T(a[1].u.t),
+        (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj),
+        TN_T(a[3].u.t)
+    );
+}
+
 /* aten::normal.Tensor_float(Tensor mean, float std=1., *, Generator? generator=None) -> Tensor */
 static PyObject *
 glue_normal__Tensor_float(tn_value *a)
@@ -5055,6 +5080,19 @@ glue_normal__float_Tensor(tn_value *a)
         a[0].u.d,
         TN_T(a[1].u.t),
         (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj)
+    );
+}
+
+/* aten::normal.float_Tensor_out(float mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!) */
+static PyObject *
+glue_normal__float_Tensor_out(tn_value *a)
+{
+    return tn_op_normal__float_Tensor_out(
+        &tn_ops[TN_OP_normal__float_Tensor_out],
+        a[0].u.d,
+        TN_T(a[1].u.t),
+        (a[2].tag == TN_V_NONE ? NULL : a[2].u.obj),
+        TN_T(a[3].u.t)
     );
 }
 
@@ -7586,6 +7624,7 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_avg_pool2d_backward, glue_avg_pool2d_backward, 0, "int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_baddbmm, glue_baddbmm, 1, "uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_bernoulli, glue_bernoulli, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_bernoulli__out, glue_bernoulli__out, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_bernoulli__p, glue_bernoulli__p, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_bernoulli___Tensor, glue_bernoulli___Tensor, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_bernoulli___float, glue_bernoulli___float, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
@@ -7861,9 +7900,11 @@ const tn_kernel_entry tn_kernel_table[] = {
     {TN_OP_nonzero_numpy, glue_nonzero_numpy, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_norm__Scalar, glue_norm__Scalar, 1, "float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
     {TN_OP_norm__ScalarOpt_dim, glue_norm__ScalarOpt_dim, 1, "float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
+    {TN_OP_normal__Tensor_Tensor_out, glue_normal__Tensor_Tensor_out, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_normal__Tensor_float, glue_normal__Tensor_float, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_normal__Tensor_float_out, glue_normal__Tensor_float_out, 0, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_normal__float_Tensor, glue_normal__float_Tensor, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
+    {TN_OP_normal__float_Tensor_out, glue_normal__float_Tensor_out, 0, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},
     {TN_OP_normal__float_float, glue_normal__float_float, 1, "float16,bfloat16,float32,float64", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64)},
     {TN_OP_normal_, glue_normal_, 1, "float16,bfloat16,float32,float64,complex64,complex128", (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128)},
     {TN_OP_numel, glue_numel, 1, "bool,uint8,int8,int16,int32,int64,float16,bfloat16,float32,float64,complex64,complex128,uint16,uint32,uint64", (1ull << TN_DTYPE_BOOL) | (1ull << TN_DTYPE_U8) | (1ull << TN_DTYPE_I8) | (1ull << TN_DTYPE_I16) | (1ull << TN_DTYPE_I32) | (1ull << TN_DTYPE_I64) | (1ull << TN_DTYPE_F16) | (1ull << TN_DTYPE_BF16) | (1ull << TN_DTYPE_F32) | (1ull << TN_DTYPE_F64) | (1ull << TN_DTYPE_C64) | (1ull << TN_DTYPE_C128) | (1ull << TN_DTYPE_U16) | (1ull << TN_DTYPE_U32) | (1ull << TN_DTYPE_U64)},

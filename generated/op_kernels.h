@@ -297,6 +297,8 @@ PyObject *tn_op_avg_pool2d_backward(const tn_op *overload, TensorObject *grad_ou
 PyObject *tn_op_baddbmm(const tn_op *overload, TensorObject *self, TensorObject *batch1, TensorObject *batch2, const tn_value *beta, const tn_value *alpha);
 /* aten::bernoulli(Tensor self, *, Generator? generator=None) -> Tensor */
 PyObject *tn_op_bernoulli(const tn_op *overload, TensorObject *self, PyObject *generator);
+/* aten::bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!) */
+PyObject *tn_op_bernoulli__out(const tn_op *overload, TensorObject *self, PyObject *generator, TensorObject *out);
 /* aten::bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor */
 PyObject *tn_op_bernoulli__p(const tn_op *overload, TensorObject *self, double p, PyObject *generator);
 /* aten::bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!) */
@@ -847,12 +849,16 @@ PyObject *tn_op_nonzero_numpy(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_norm__Scalar(const tn_op *overload, TensorObject *self, const tn_value *p);
 /* aten::norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor */
 PyObject *tn_op_norm__ScalarOpt_dim(const tn_op *overload, TensorObject *self, const tn_value *p, tn_ints dim, bool keepdim);
+/* aten::normal.Tensor_Tensor_out(Tensor mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!) */
+PyObject *tn_op_normal__Tensor_Tensor_out(const tn_op *overload, TensorObject *mean, TensorObject *std, PyObject *generator, TensorObject *out);
 /* aten::normal.Tensor_float(Tensor mean, float std=1., *, Generator? generator=None) -> Tensor */
 PyObject *tn_op_normal__Tensor_float(const tn_op *overload, TensorObject *mean, double std, PyObject *generator);
 /* aten::normal.Tensor_float_out(Tensor mean, float std=1., *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!) */
 PyObject *tn_op_normal__Tensor_float_out(const tn_op *overload, TensorObject *mean, double std, PyObject *generator, TensorObject *out);
 /* aten::normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
 PyObject *tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std, PyObject *generator);
+/* aten::normal.float_Tensor_out(float mean, Tensor std, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!) */
+PyObject *tn_op_normal__float_Tensor_out(const tn_op *overload, double mean, TensorObject *std, PyObject *generator, TensorObject *out);
 /* aten::normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor */
 PyObject *tn_op_normal__float_float(const tn_op *overload, double mean, double std, tn_ints size, PyObject *generator, int dtype, int layout, const tn_value *device, int pin_memory);
 /* aten::normal_(Tensor(a!) self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor(a!) */

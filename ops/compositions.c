@@ -61,10 +61,14 @@ PyObject *tn_compose_concatenate(tn_op *op, tn_value *a) { return forward_to(TN_
 
 /* ---- conj / neg bits and complex views (Note [Complex autograd] in runtime/autograd.c) ---- */
 
-/* positive: self itself, no node (a bool tensor cannot require grad, so never comes here) */
+/* positive: self itself, no node; ATen's refuses bool first (any device: a meta tensor comes here) */
 PyObject *
 tn_compose_positive(tn_op *op, tn_value *a)
 {
+    if (TN_T(T(0))->dtype == TN_DTYPE_BOOL) {
+        PyErr_SetString(PyExc_RuntimeError, "The `+` operator, on a bool tensor is not supported.");
+        return NULL;
+    }
     return Py_NewRef(T(0));
 }
 
@@ -1474,6 +1478,44 @@ tn_compose_alpha_dropout(tn_op *op, tn_value *a)
 
 /* ---- convolution ---- */
 
+/* How c10's type string names a tensor's options: "CPUComplexDoubleType" for the input, and for
+ * a parameter "torch.LongTensor" on the CPU, "MetaLongType" elsewhere. */
+static void
+conv_type_name(char *buf, size_t n, const TensorObject *t, int as_input)
+{
+    const char *legacy = tn_dtype_legacy_name(t->dtype);
+    if (t->device == TN_DEVICE_META)
+        snprintf(buf, n, "Meta%sType", legacy);
+    else if (as_input)
+        snprintf(buf, n, "CPU%sType", legacy);
+    else
+        snprintf(buf, n, "torch.%sTensor", legacy);
+}
+
+/* Note [Complex convolution]: ATen's conv{1,2,3}d and conv_transpose{1,2,3}d send a complex input
+ * to complex_convolution, whose first act is check_input_same_type_as_parameters: the weight, then
+ * the bias, must have the input's dtype and device. It runs before convolution is dispatched, so a
+ * meta weight or bias meets this RuntimeError rather than convolution's meta function. */
+static int
+complex_conv_check(tn_value *a)
+{
+    const TensorObject *in = TN_T(T(0));
+    if (!tn_dtype_is_complex(in->dtype))
+        return 0;
+    const TensorObject *ps[2] = {TN_T(T(1)), a[2].tag == TN_V_TENSOR ? TN_T(T(2)) : NULL};
+    for (int i = 0; i < 2; i++) {
+        if (!ps[i] || (ps[i]->dtype == in->dtype && ps[i]->device == in->device))
+            continue;
+        char x[64], y[64];
+        conv_type_name(x, sizeof x, in, 1);
+        conv_type_name(y, sizeof y, ps[i], 0);
+        PyErr_Format(PyExc_RuntimeError, "Input type (%s) and %s type (%s) should be the same", x,
+                     i ? "bias" : "weight", y);
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *
 conv_nd(tn_value *a, int nd)
 {
@@ -1483,7 +1525,8 @@ conv_nd(tn_value *a, int nd)
                      tn_ag_value_ints_lit(zeros, nd), a[6]};
     PyObject *input = T(0);
     TensorObject *in = TN_T(input);
-    if (tn_conv_batchify_check(in, nd, 0) < 0)
+    if (tn_conv_bias_dtype_check(in, a[2].tag == TN_V_TENSOR ? TN_T(T(2)) : NULL) < 0 ||
+        tn_conv_batchify_check(in, nd, 0) < 0 || complex_conv_check(a) < 0)
         return NULL;
     int batched = in->ndim == nd + 2;
     if (!batched) {
@@ -1513,7 +1556,7 @@ conv_transpose_nd(tn_value *a, int nd)
      * -> convolution(..., dilation, transposed=True, output_padding, groups) */
     tn_value v[9] = {a[0], a[1], a[2], a[3], a[4], a[7], tn_ag_value_bool(1), a[5], a[6]};
     PyObject *input = T(0);
-    if (tn_conv_batchify_check(TN_T(input), nd, 1) < 0)
+    if (tn_conv_batchify_check(TN_T(input), nd, 1) < 0 || complex_conv_check(a) < 0)
         return NULL;
     if (TN_T(input)->ndim == nd + 2)
         return call(TN_OP_convolution, v);

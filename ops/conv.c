@@ -955,6 +955,16 @@ conv_nd_any(const tn_op *overload, int d, int transposed, TensorObject *input, T
     return r;
 }
 
+int
+tn_conv_bias_dtype_check(const TensorObject *input, const TensorObject *bias)
+{
+    if (!bias || bias->dtype == input->dtype)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "Input type (%s) and bias type (%s) should be the same",
+                 tn_dtype_cpp_name(input->dtype), tn_dtype_cpp_name(bias->dtype));
+    return -1;
+}
+
 static PyObject *
 conv_nd(const tn_op *overload, int d, TensorObject *input, TensorObject *weight, TensorObject *bias,
         tn_ints stride, tn_ints padding, tn_ints dilation, int64_t groups)
@@ -1053,6 +1063,8 @@ tn_op_conv_transpose3d__input(const tn_op *overload, TensorObject *input, Tensor
                                TensorObject *bias, tn_ints stride, tn_ints padding, tn_ints dilation,  \
                                int64_t groups)                                                         \
     {                                                                                                  \
+        if (tn_conv_bias_dtype_check(input, bias) < 0)                                                 \
+            return NULL;                                                                               \
         return conv_nd(overload, D, input, weight, bias, stride, padding, dilation, groups);           \
     }                                                                                                  \
     PyObject *tn_op_conv##D##d__padding(const tn_op *overload, TensorObject *input, TensorObject *weight, \

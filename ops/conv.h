@@ -11,6 +11,8 @@
  * first; upstream's warning given once), -1 with upstream's error set. */
 /* ATen's batchify check for conv{d}d (RuntimeError naming the input's size) */
 int tn_conv_batchify_check(const TensorObject *input, int d, int transposed);
+/* conv1d/2d/3d (not the padding= or transposed ones) check the bias dtype before anything else */
+int tn_conv_bias_dtype_check(const TensorObject *input, const TensorObject *bias);
 int tn_conv_padding_mode(int d, const TensorObject *weight, tn_ints stride, const char *padding, tn_ints dilation,
                          int64_t *pad, int64_t *extra);
 

@@ -676,7 +676,10 @@ index_as_int64(const tn_op *overload, TensorObject *index, const char *op, PyObj
 }
 
 /* upstream's gather/scatter shape rule: outside `dim` the index is no larger than self, and
- * nowhere larger than src; an empty index passes whatever its rank */
+ * nowhere larger than src; an empty index passes whatever its rank. The order is upstream's, as
+ * measured on it: self's rank; every dim against self; only when those fit, every dim of self's
+ * rank against src, where src.size(d) past src's own rank is an IndexError at once; then src's
+ * rank; last the size mismatch found by the two loops. */
 static int
 check_gather_scatter_shape(const char *op, TensorObject *self, int64_t d, TensorObject *index, TensorObject *src)
 {
@@ -687,15 +690,26 @@ check_gather_scatter_shape(const char *op, TensorObject *self, int64_t d, Tensor
                      !strcmp(op, "gather") ? "input" : "self");
         return -1;
     }
+    int bad = -1;
+    for (int i = 0; i < index->ndim && i < self->ndim && bad < 0; i++)
+        if (i != d && index->sizes[i] > self->sizes[i])
+            bad = i;
+    for (int i = 0; src && bad < 0 && i < (self->ndim ? self->ndim : 1); i++) {
+        int64_t have = index->ndim ? index->sizes[i] : 1;
+        if (src->ndim && i >= src->ndim) {
+            PyErr_Format(PyExc_IndexError, "Dimension out of range (expected to be in range of [%lld, %lld], but got %d)",
+                         -(long long)src->ndim, (long long)src->ndim - 1, i);
+            return -1;
+        }
+        if (have > (src->ndim ? src->sizes[i] : 1))
+            bad = i;
+    }
     if (src && index->ndim != src->ndim && !(index->ndim <= 1 && src->ndim <= 1)) {
         PyErr_SetString(PyExc_RuntimeError, "Index tensor must have the same number of dimensions as src tensor");
         return -1;
     }
-    for (int i = 0; i < index->ndim && i < self->ndim; i++) {
-        int bad_self = i != d && index->sizes[i] > self->sizes[i];
-        int bad_src = src && i < src->ndim && index->sizes[i] > src->sizes[i];
-        if (!bad_self && !bad_src)
-            continue;
+    if (bad >= 0) {
+        int i = bad;
         char a[256], b[256], c[256];
         tn_format_sizes(a, sizeof a, index->ndim, index->sizes);
         tn_format_sizes(b, sizeof b, self->ndim, self->sizes);
@@ -789,6 +803,12 @@ scatter_impl(const tn_op *overload, TensorObject *self, int64_t dim, TensorObjec
     PyObject *owned;
     if (tn_wrap_dim(dim, self->ndim, &d) < 0 || !(index = index_as_int64(overload, index, "scatter", &owned)))
         return NULL;
+    /* upstream's meta: scatter_gather_dtype_check (index, then src's dtype), then the shapes */
+    if (src && src->dtype != self->dtype) {
+        PyErr_Format(PyExc_RuntimeError, "scatter(): Expected self.dtype to be equal to src.dtype");
+        Py_XDECREF(owned);
+        return NULL;
+    }
     if (check_gather_scatter_shape("scatter", self, d, index, src) < 0) {
         Py_XDECREF(owned);
         return NULL;
@@ -1433,13 +1453,13 @@ tn_op_roll(const tn_op *overload, TensorObject *self, tn_ints shifts, tn_ints di
             Py_CLEAR(r);
         return r;
     }
+    if (shifts.n != dims.n) {  /* upstream's roll_common, before any dim is wrapped */
+        PyErr_Format(PyExc_RuntimeError, "shifts and dimensions must align. shifts: %zd, dims:%zd", shifts.n, dims.n);
+        return NULL;
+    }
     if (self->ndim == 0) {
         PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
                      (long long)dims.v[0]);
-        return NULL;
-    }
-    if (shifts.n != dims.n) {
-        PyErr_Format(PyExc_RuntimeError, "shifts and dimensions must align. shifts: %zd, dims:%zd", shifts.n, dims.n);
         return NULL;
     }
     PyObject *cur = Py_NewRef((PyObject *)self);
@@ -1633,10 +1653,7 @@ tn_op_argsort__stable(const tn_op *overload, TensorObject *self, bool stable, in
 PyObject *
 tn_op_topk(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bool largest, bool sorted)
 {
-    if (self->dtype == TN_DTYPE_BOOL) {
-        PyErr_SetString(PyExc_RuntimeError, "topk does not support bool dtypes on CPU");
-        return NULL;
-    }
+    /* upstream's order: the meta function wraps dim and checks k, then the CPU kernel refuses bool */
     int64_t d;
     int nd0 = self->ndim ? self->ndim : 1;
     if (tn_wrap_dim(dim, nd0, &d) < 0)
@@ -1644,6 +1661,10 @@ tn_op_topk(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bo
     int64_t n = self->ndim ? self->sizes[d] : 1;
     if (k < 0 || k > n) {
         PyErr_SetString(PyExc_RuntimeError, "selected index k out of range");
+        return NULL;
+    }
+    if (self->dtype == TN_DTYPE_BOOL && self->device != TN_DEVICE_META) {
+        PyErr_SetString(PyExc_RuntimeError, "topk does not support bool dtypes on CPU");
         return NULL;
     }
     int64_t shape[TN_MAX_NDIM];

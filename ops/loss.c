@@ -45,7 +45,11 @@ tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *
         return NULL;
     }
     int no_batch = self->ndim == 1 && (target->ndim == 0 || target->sizes[0] == 1);
-    if (!no_batch && (target->ndim == 0 || self->sizes[0] != target->sizes[0])) {
+    if (!no_batch && target->ndim == 0) {  /* upstream reads target.size(0) of the 0-dim target */
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+        return NULL;
+    }
+    if (!no_batch && self->sizes[0] != target->sizes[0]) {
         tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
         tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
         PyErr_Format(PyExc_RuntimeError, "size mismatch (got input: %s, target: %s)", a, b);
@@ -64,15 +68,16 @@ tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *
                      tn_dtype_name(target->dtype));
         return NULL;
     }
+    if (self->ndim == 1 && target->ndim == 1 && target->sizes[0] != 1) {
+        /* upstream's kernel, after the target's dtype check and before the weight's: a 1-D input is
+         * one sample, its 1-D target one class (TORCH_CHECK_VALUE) */
+        PyErr_Format(PyExc_ValueError, "For 1D input, 1D target must have size 1, but got target size: %lld",
+                     (long long)target->sizes[0]);
+        return NULL;
+    }
     if (weight && weight->dtype != self->dtype) {
         PyErr_Format(PyExc_RuntimeError, "expected scalar type %s but found %s", tn_dtype_name(self->dtype),
                      tn_dtype_name(weight->dtype));
-        return NULL;
-    }
-    if (self->ndim == 1 && target->ndim == 1 && target->sizes[0] != 1) {
-        /* upstream's kernel, after the dtype checks: a 1-D input is one sample, its 1-D target one class (TORCH_CHECK_VALUE) */
-        PyErr_Format(PyExc_ValueError, "For 1D input, 1D target must have size 1, but got target size: %lld",
-                     (long long)target->sizes[0]);
         return NULL;
     }
     int per_sample = reduction == REDUCE_NONE && self->ndim == 2;

@@ -93,7 +93,14 @@ tn_op_uniform_(const tn_op *overload, TensorObject *self, double from, double to
 {
     if (tn_dtype_is_complex(self->dtype) && self->device != TN_DEVICE_META)
         return draw_as_real(overload, self, from, to, generator, tn_op_uniform_);
-    /* upstream's check_uniform_bounds: from and to within the dtype's finite range (NaN fails) */
+    /* upstream's check_uniform_bounds: a dispatch over the floating dtypes (before the overlap
+     * check of the iterator built after it), then from and to within the dtype's finite range
+     * (NaN fails) */
+    if (!tn_dtype_is_floating(self->dtype) && self->device != TN_DEVICE_META) {
+        PyErr_Format(PyExc_NotImplementedError, "\"check_uniform_bounds\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     double hi = self->dtype == TN_DTYPE_F16 ? 65504.0 : self->dtype == TN_DTYPE_BF16 ? 3.3895313892515355e38
               : self->dtype == TN_DTYPE_F32 ? (double)FLT_MAX : DBL_MAX;
     if (tn_dtype_is_floating(self->dtype) && self->device != TN_DEVICE_META &&
@@ -143,13 +150,20 @@ tn_op_normal_(const tn_op *overload, TensorObject *self, double mean, double std
         return NULL;
     if (tn_dtype_is_complex(self->dtype) && self->device != TN_DEVICE_META)
         return draw_as_real(overload, self, mean, std / sqrt(2.0), generator, tn_op_normal_);
-    if (check_writable(self) < 0)
-        return NULL;
     if (meta_or_empty(self)) {
+        if (check_writable(self) < 0)
+            return NULL;
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
-    if (tn_check_dtype(overload, self->dtype) < 0)
+    /* upstream's CPU normal_kernel dispatches on the dtype first and builds its TensorIterator
+     * (the overlap check) inside */
+    if (!tn_dtype_is_floating(self->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"normal_kernel_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
+    if (check_writable(self) < 0 || tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     tn_loop l = own_loop(self);
     return done_inplace(overload, self, tn_random_normal(tn_generator_of(generator), self->dtype, &l,
@@ -308,6 +322,11 @@ tn_op_bernoulli___Tensor(const tn_op *overload, TensorObject *self, TensorObject
     }
     if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
+    if (!tn_dtype_is_floating(p->dtype)) {  /* upstream's kernel dispatches on self, then on p */
+        PyErr_Format(PyExc_NotImplementedError, "\"bernoulli_tensor_cpu_p_\" not implemented for '%s'",
+                     tn_dtype_legacy_name(p->dtype));
+        return NULL;
+    }
     /* p is expanded to self's shape as upstream does (with expand's errors) */
     TensorObject *pe = (TensorObject *)tn_op_expand(overload, p, (tn_ints){self->sizes, self->ndim, false}, false);
     if (!pe)
@@ -334,6 +353,24 @@ tn_op_bernoulli(const tn_op *overload, TensorObject *self, PyObject *generator)
     PyObject *r = tn_op_bernoulli___Tensor(overload, TN_T(out), self, generator);
     Py_DECREF(out);
     return fresh(r);
+}
+
+/* bernoulli(self, out=): upstream's bernoulli_out_impl resizes out to self's sizes (resize_, no
+ * warning) and draws into it with p = self, so out may have any dtype the draw writes (no
+ * castability check) and p's dtype is checked by the draw's kernel. */
+PyObject *
+tn_op_bernoulli__out(const tn_op *overload, TensorObject *self, PyObject *generator, TensorObject *out)
+{
+    tn_value rs[3] = {tn_value_tensor((PyObject *)out), {.tag = TN_V_INTLIST, .n = self->ndim},
+                      {.tag = TN_V_NONE}};
+    rs[1].u.ints = self->sizes;
+    PyObject *r = tn_call(TN_OP_resize_, rs);
+    if (!r)
+        return NULL;
+    Py_DECREF(r);
+    tn_value b[3] = {tn_value_tensor((PyObject *)out), tn_value_tensor((PyObject *)self),
+                     {.tag = generator && generator != Py_None ? TN_V_OBJECT : TN_V_NONE, .u.obj = generator}};
+    return tn_call(TN_OP_bernoulli___Tensor, b);
 }
 
 PyObject *
@@ -771,6 +808,9 @@ tn_op_normal__Tensor_float_out(const tn_op *overload, TensorObject *mean, double
     return tn_call(TN_OP_add___Tensor, a);
 }
 
+static PyObject *normal_into_out(const tn_op *overload, const tn_value *mean, TensorObject *std, PyObject *generator,
+                                 TensorObject *out);
+
 /* upstream's CHECK_NORMAL_TENSOR_STD: every element of std >= 0 (std.min().ge(0): a NaN fails) */
 static int
 check_std_tensor(TensorObject *std)
@@ -807,19 +847,59 @@ tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std
     PyObject *out = tn_op_empty_like(overload, std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
         return NULL;
-    PyObject *r = tn_op_normal_(overload, TN_T(out), 0.0, 1.0, generator);
+    tn_value m = tn_value_double(mean);  /* upstream's normal_impl: normal_out_impl into empty_like(std) */
+    PyObject *r = normal_into_out(overload, &m, std, generator, TN_T(out));
     Py_DECREF(out);
+    return fresh(r);
+}
+
+/* normal(float mean, Tensor std, out=) and normal(Tensor mean, Tensor std, out=): upstream's
+ * normal_out_impl checks std, resizes out to std's (or the broadcast) shape, draws N(0, 1) into
+ * out (normal_: its dtype dispatch refuses a non-floating out, as upstream's does, before any
+ * castability rule), then out.mul_(std).add_(mean). */
+static PyObject *
+normal_into_out(const tn_op *overload, const tn_value *mean, TensorObject *std, PyObject *generator,
+                TensorObject *out)
+{
+    if (check_std_tensor(std) < 0)
+        return NULL;
+    /* a float mean becomes at::full({}, mean, out's options) first: checked against out's dtype */
+    if (mean->tag != TN_V_TENSOR && tn_check_scalar_fits(mean, out->dtype) < 0)
+        return NULL;
+    int nd = std->ndim;
+    int64_t shape[TN_MAX_NDIM];
+    memcpy(shape, std->sizes, sizeof(int64_t) * (size_t)nd);
+    if (mean->tag == TN_V_TENSOR &&
+        tn_broadcast_shapes(TN_T(mean->u.t)->ndim, TN_T(mean->u.t)->sizes, std->ndim, std->sizes, &nd, shape) < 0)
+        return NULL;
+    if (tn_resize_output(out, nd, shape) < 0)
+        return NULL;
+    PyObject *r = tn_op_normal_(overload, out, 0.0, 1.0, generator);
     if (!r)
         return NULL;
-    tn_value m[2] = {tn_value_tensor(r), tn_value_tensor((PyObject *)std)};
-    PyObject *p = tn_call(TN_OP_mul__Tensor, m);
     Py_DECREF(r);
-    if (!p)
+    tn_value m[2] = {tn_value_tensor((PyObject *)out), tn_value_tensor((PyObject *)std)};
+    if (!(r = tn_call(TN_OP_mul___Tensor, m)))
         return NULL;
-    tn_value a[3] = {tn_value_tensor(p), tn_value_double(mean), tn_value_int(1)};
-    PyObject *s = tn_call(TN_OP_add__Scalar, a);
-    Py_DECREF(p);
-    return s;
+    Py_DECREF(r);
+    tn_value a[3] = {tn_value_tensor((PyObject *)out), *mean, tn_value_int(1)};
+    return tn_call(mean->tag == TN_V_TENSOR ? TN_OP_add___Tensor : TN_OP_add___Scalar, a);
+}
+
+PyObject *
+tn_op_normal__float_Tensor_out(const tn_op *overload, double mean, TensorObject *std, PyObject *generator,
+                               TensorObject *out)
+{
+    tn_value m = tn_value_double(mean);
+    return normal_into_out(overload, &m, std, generator, out);
+}
+
+PyObject *
+tn_op_normal__Tensor_Tensor_out(const tn_op *overload, TensorObject *mean, TensorObject *std, PyObject *generator,
+                                TensorObject *out)
+{
+    tn_value m = tn_value_tensor((PyObject *)mean);
+    return normal_into_out(overload, &m, std, generator, out);
 }
 
 PyObject *

@@ -346,7 +346,7 @@ fft_prepare(PyObject *x, tn_opt_int n_opt, int64_t dim_in, int c2r, const char *
 {
     if (!x)
         return NULL;
-    if (tn_wrap_dim(dim_in, TN_T(x)->ndim, dim) < 0) {
+    if (tn_wrap_dim_no_scalar(dim_in, TN_T(x)->ndim, dim) < 0) {  /* upstream: wrap_scalar=false */
         Py_DECREF(x);
         return NULL;
     }

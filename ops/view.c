@@ -264,10 +264,13 @@ static int
 past_storage(const TensorObject *self, int ndim, const int64_t *sizes, const int64_t *strides, int64_t offset,
              int64_t *need)
 {
+    *need = 0;
+    if (self->device == TN_DEVICE_META)  /* upstream computes no byte count for meta (nor its overflow) */
+        return 0;
     *need = tn_storage_nbytes(ndim, sizes, strides, tn_dtype_size(self->dtype), offset);
     if (*need < 0)
         return -1;
-    return *need > 0 && self->device != TN_DEVICE_META && *need > self->storage->nbytes;
+    return *need > 0 && *need > self->storage->nbytes;
 }
 
 PyObject *
@@ -962,14 +965,14 @@ tn_op_split__Tensor(const tn_op *overload, TensorObject *self, int64_t split_siz
         PyErr_SetString(PyExc_RuntimeError, "split expects at least a 1-dimensional tensor");
         return NULL;
     }
-    int64_t d;
-    if (wrap(dim, self->ndim, &d) < 0)
-        return NULL;
-    if (split_size < 0) {
+    if (split_size < 0) {  /* upstream checks it before self.size(dim) wraps dim */
         PyErr_Format(PyExc_RuntimeError, "split expects split_size be non-negative, but got split_size=%lld",
                      (long long)split_size);
         return NULL;
     }
+    int64_t d;
+    if (wrap(dim, self->ndim, &d) < 0)
+        return NULL;
     int64_t size = self->sizes[d];
     if (split_size == 0 && size != 0) {
         PyErr_Format(PyExc_RuntimeError,

@@ -90,6 +90,10 @@ PyObject *
 tn_op_unfold_backward(const tn_op *overload, TensorObject *grad_in, tn_ints input_sizes, int64_t dim, int64_t size,
                       int64_t step)
 {
+    if (step <= 0) {  /* upstream checks the step before it allocates the zeros */
+        PyErr_Format(PyExc_ValueError, "step is %lld but must be > 0", (long long)step);
+        return NULL;
+    }
     PyObject *g = zeros_for(overload, input_sizes, grad_in);
     if (!g)
         return NULL;

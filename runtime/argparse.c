@@ -1297,6 +1297,51 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
     return r_;
 }
 
+/* A Python int that no Scalar holds, bound to a Scalar or to a Tensor parameter that takes numbers
+ * (runtime/schema.c allow_numbers_as_tensors; other ops' boxed Tensor refuses any int) of a boxed call:
+ * upstream's conversion raises OverflowError ("int too big to convert"), which its boxed path
+ * passes on as it is (no schema in the message). Sets that error and returns 1 when o is one. */
+static int
+boxed_number_overflows(const tn_param *p, PyObject *o)
+{
+    if ((p->type != TN_P_SCALAR && !(p->type == TN_P_TENSOR && p->numbers_as_tensors)) || !PyLong_Check(o) ||
+        PyBool_Check(o))
+        return 0;
+    int64_t v;
+    if (tn_scalar_int_from_py(o, &v) == 0)
+        return 0;
+    if (PyErr_ExceptionMatches(PyExc_OverflowError))
+        return 1;
+    PyErr_Clear();
+    return 0;
+}
+
+/* Note [Boxed argument order]: upstream's createStackForSchema converts the positional arguments,
+ * then each later schema argument from its keyword, and only after all of them reports a keyword
+ * it did not use (unknown, or given positionally too). So when our match fails on a keyword, a
+ * conversion that raises a class of its own (boxed_number_overflows) is reported instead, as the
+ * first such argument in upstream's order. Returns 1 with that error set. */
+static int
+boxed_conversion_error_first(const tn_schema *schema, const call_args *c)
+{
+    if (c->nargs + c->nkw > schema->nparams)
+        return 0;  /* upstream counts the arguments (positional and keyword) before converting any */
+    for (int j = 0; j < schema->nparams; j++) {
+        const tn_param *p = &schema->params[j];
+        PyObject *o = NULL;
+        if (j < c->nargs) {
+            o = c->args[j];
+        } else {
+            for (Py_ssize_t k = 0; k < c->nkw && !o; k++)
+                if (PyUnicode_Compare(PyTuple_GetItem(c->kwnames, k), p->name) == 0)
+                    o = c->kwvalues[k];
+        }
+        if (o && boxed_number_overflows(p, o))
+            return 1;
+    }
+    return 0;
+}
+
 static PyObject *
 tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                       Py_ssize_t nkw, int *matched)
@@ -1307,6 +1352,17 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
     /* upstream's boxed path accepts every argument positionally or by keyword */
     int r = match_signature(schema, NULL, &c, raw, &ov, 1);
     if (r <= 0) {
+        if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyObject *type, *value, *tb;
+            PyErr_Fetch(&type, &value, &tb);
+            if (boxed_conversion_error_first(schema, &c)) {  /* Note [Boxed argument order] */
+                Py_XDECREF(type);
+                Py_XDECREF(value);
+                Py_XDECREF(tb);
+                return NULL;
+            }
+            PyErr_Restore(type, value, tb);
+        }
         if (PyErr_Occurred() && PyErr_ExceptionMatches(PyExc_TypeError)) {
             /* upstream raises RuntimeError from the boxed call path (c10::Error from
              * createStackForSchema), naming the schema: for an argument of the wrong type (r == 0)
@@ -1340,7 +1396,9 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
             /* upstream's boxed path fails to make an IValue of it: a c10::Error (RuntimeError),
              * also for an int past int64 or a list element of the wrong type (a Scalar past int64
              * keeps its OverflowError, as upstream's) */
-            if (p->type != TN_P_SCALAR &&
+            int number_overflow = PyErr_ExceptionMatches(PyExc_OverflowError) && PyLong_Check(raw[j]) &&
+                                  p->type == TN_P_TENSOR && p->numbers_as_tensors;  /* as for a Scalar */
+            if (p->type != TN_P_SCALAR && !number_overflow &&
                 (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
                  PyErr_ExceptionMatches(PyExc_OverflowError))) {
                 PyObject *type, *value, *tb;

@@ -244,6 +244,17 @@ tn_ag_set_history_list(PyObject *list, tn_node *n, int *nr)
     if (!seq)
         return -1;
     int rc = 0;
+    /* upstream's foreach ops set the history of every result (set_history of the flattened
+     * list), whose isDifferentiableType check refuses an integer or bool one */
+    int foreach = n->kind->name && !strncmp(n->kind->name, "Foreach", 7);
+    for (Py_ssize_t k = 0; foreach && k < PyTuple_Size(seq); k++) {
+        PyObject *o = PyTuple_GetItem(seq, k);
+        if (tn_tensor_check(o) && !tn_dtype_is_differentiable(TN_T(o)->dtype)) {
+            PyErr_Format(PyExc_RuntimeError, "Autograd not support dtype: %s", tn_dtype_legacy_name(TN_T(o)->dtype));
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
     for (Py_ssize_t k = 0; rc == 0 && k < PyTuple_Size(seq); k++) {
         PyObject *o = PyTuple_GetItem(seq, k);
         rc = tn_autograd_set_history(o, n, (*nr)++);

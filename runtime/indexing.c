@@ -123,25 +123,27 @@ treat_sequence_as_tuple(PyObject *index)
 }
 
 /* upstream's indexing_tensor_from_data: a bool or uint8 list stays a mask, anything else
- * (an empty list, floats) becomes an int64 index */
+ * (an empty list, floats) becomes an int64 index; made on the indexed tensor's device (its
+ * options), so a meta tensor's list index is a meta tensor (a mask then meets nonzero's meta
+ * function, as upstream's does) */
 static PyObject *
-sequence_to_tensor(PyObject *seq)
+sequence_to_tensor(PyObject *seq, int device)
 {
     PyObject *torch = PyImport_ImportModule("torch");
-    PyObject *r = torch ? PyObject_CallMethod(torch, "tensor", "O", seq) : NULL;
+    PyObject *fn = torch ? PyObject_GetAttrString(torch, "tensor") : NULL;
+    PyObject *args = fn ? PyTuple_Pack(1, seq) : NULL;
+    PyObject *kw = args ? Py_BuildValue("{s:s}", "device", device == TN_DEVICE_META ? "meta" : "cpu") : NULL;
+    PyObject *r = kw ? PyObject_Call(fn, args, kw) : NULL;
     if (r && TN_T(r)->dtype != TN_DTYPE_BOOL && TN_T(r)->dtype != TN_DTYPE_U8 && TN_T(r)->dtype != TN_DTYPE_I64) {
         PyObject *i64 = PyObject_GetAttrString(torch, "int64");
-        PyObject *kw = i64 ? Py_BuildValue("{s:O}", "dtype", i64) : NULL;
-        PyObject *fn = PyObject_GetAttrString(torch, "tensor");
-        PyObject *args = PyTuple_Pack(1, seq);
         Py_CLEAR(r);
-        if (kw && fn && args)
+        if (i64 && PyDict_SetItemString(kw, "dtype", i64) == 0)
             r = PyObject_Call(fn, args, kw);
         Py_XDECREF(i64);
-        Py_XDECREF(kw);
-        Py_XDECREF(fn);
-        Py_XDECREF(args);
     }
+    Py_XDECREF(kw);
+    Py_XDECREF(args);
+    Py_XDECREF(fn);
     Py_XDECREF(torch);
     return r;
 }
@@ -255,7 +257,7 @@ apply_slicing(PyObject *self, PyObject *tuple, PyObject **tensors, int *ntensors
                 it = Py_NewRef(o);
             } else if (PySequence_Check(o)) {
                 /* upstream hands any sequence, a str too, to torch.tensor (which refuses a str) */
-                it = sequence_to_tensor(o);
+                it = sequence_to_tensor(o, t->device);
                 if (!it)
                     goto fail;
             } else {

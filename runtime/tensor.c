@@ -591,6 +591,18 @@ tn_wrap_dim(int64_t dim, int64_t ndim, int64_t *out)
     return 0;
 }
 
+/* c10::maybe_wrap_dim with wrap_scalar=false: a 0-dim tensor has no dim to name (IndexError),
+ * where tn_wrap_dim treats it as one of size 1. */
+int
+tn_wrap_dim_no_scalar(int64_t dim, int64_t ndim, int64_t *out)
+{
+    if (ndim <= 0) {
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
+        return -1;
+    }
+    return tn_wrap_dim(dim, ndim, out);
+}
+
 /* ---- allocation ---- */
 
 static TensorObject *

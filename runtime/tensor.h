@@ -219,6 +219,8 @@ tn_tensor_grad_fn(TensorObject *t)
 
 /* Wrap a dimension index the way c10::maybe_wrap_dim does; raises IndexError. */
 int tn_wrap_dim(int64_t dim, int64_t ndim, int64_t *out);
+/* The same with wrap_scalar=false: a 0-dim tensor raises IndexError for any dim. */
+int tn_wrap_dim_no_scalar(int64_t dim, int64_t ndim, int64_t *out);
 
 /* Module init. TensorBase's own slots are here; the parts that call into higher floors
  * (operator methods, properties computed by ops, indexing, the legacy constructor) are

@@ -42,14 +42,13 @@ m_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwname
     TensorObject *t = TN_T(self);
     if (!raw[0] || raw[0] == Py_None)
         return tn_size_new(t->ndim, t->sizes);
-    int64_t d;
-    if (PyLong_AsLongLong(raw[0]) == -1 && PyErr_Occurred())
+    int64_t dim, d;
+    if (tn_py_int64(raw[0], &dim) < 0)  /* upstream's unpackLong: ValueError past int64 */
         return NULL;
-    if (tn_wrap_dim(PyLong_AsLongLong(raw[0]), t->ndim, &d) < 0)
+    if (tn_wrap_dim(dim, t->ndim, &d) < 0)
         return NULL;
     if (t->ndim == 0) {
-        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
-                     PyLong_AsLongLong(raw[0]));
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
         return NULL;
     }
     return PyLong_FromLongLong(t->sizes[d]);
@@ -68,13 +67,14 @@ m_stride(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
             PyTuple_SetItem(tup, i, PyLong_FromLongLong(t->strides[i]));
         return tup;
     }
-    int64_t d;
+    int64_t dim, d;
+    if (tn_py_int64(raw[0], &dim) < 0)  /* upstream's unpackLong: ValueError past int64 */
+        return NULL;
     if (t->ndim == 0) {
-        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions",
-                     PyLong_AsLongLong(raw[0]));
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", (long long)dim);
         return NULL;
     }
-    if (tn_wrap_dim(PyLong_AsLongLong(raw[0]), t->ndim, &d) < 0)
+    if (tn_wrap_dim(dim, t->ndim, &d) < 0)
         return NULL;
     return PyLong_FromLongLong(t->strides[d]);
 }

@@ -3115,12 +3115,26 @@ def _uniform_doubles(self, generator):
     return aten.empty_like(self, dtype=torch.float64).uniform_(0.0, 1.0, generator=generator)
 
 
+def _cpp_type_name(dt):
+    """caffe2::TypeMeta's name of a dtype, as upstream's messages print self.dtype() (runtime/dtype.c
+    tn_dtype_cpp_name)."""
+    import torch
+
+    return {torch.uint8: "unsigned char", torch.int8: "signed char", torch.int16: "short int", torch.int32: "int",
+            torch.int64: "long int", torch.bool: "bool", torch.complex64: "c10::complex<float>",
+            torch.complex128: "c10::complex<double>", torch.uint16: "unsigned short", torch.uint32: "unsigned int",
+            torch.uint64: "unsigned long"}.get(dt) or _dtype_word(dt)
+
+
 def cauchy_(self, median=0, sigma=1, *, generator=None):
     """DistributionTemplates.h cauchy_: median + sigma * tan(pi * (u - 0.5)) with u a double
     uniform draw per element, in the tensor's order."""
     torch, aten = _aten()
     if sigma <= 0:
         raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={float(sigma)}")
+    if not self.is_floating_point():
+        raise RuntimeError("Cauchy distribution is a continuous probability distribution. dtype must be a floating "
+                           f"point but you specified {_cpp_type_name(self.dtype)}")
     u = _uniform_doubles(self, generator)
     return self.copy_(median + sigma * aten.tan(3.141592653589793 * (u - 0.5)))
 
@@ -3573,8 +3587,17 @@ def stft(self, n_fft, hop_length=None, win_length=None, window=None, normalized=
                                         return_complex=return_complex, align_to_window=align_to_window)
 
 
+def normal_tensor_tensor(mean, std, *, generator=None):
+    """Distributions.cpp normal_impl (Tensor mean, Tensor std): normal_out_impl into an empty
+    contiguous tensor of mean's options (the out= overload's C kernel: std checked, out resized to
+    the broadcast shape, normal_'s dtype dispatch, then mul_(std).add_(mean))."""
+    torch, aten = _aten()
+    out = aten.empty([0], dtype=mean.dtype, device=mean.device)
+    return aten.normal.Tensor_Tensor_out(mean, std, generator=generator, out=out)
+
+
 COMPOSITIONS = {
-    "stft": stft,
+    "stft": stft, "normal.Tensor_Tensor": normal_tensor_tensor,
     "tile": tile, "kron": kron, "tensordot": tensordot, "inner": inner, "cartesian_prod": cartesian_prod,
     "combinations": combinations, "trapezoid.x": trapezoid_x, "trapezoid.dx": trapezoid_dx,
     "trapz.x": trapezoid_x, "trapz.dx": trapz_dx, "cumulative_trapezoid.x": cumulative_trapezoid_x,
@@ -4442,7 +4465,7 @@ TABLE = {
     "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
     "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2", "logspace",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
-    "native_batch_norm", "native_group_norm", "normal.Tensor_Tensor", "permute_copy", "pixel_shuffle",
+    "native_batch_norm", "native_group_norm", "permute_copy", "pixel_shuffle",
     "pixel_unshuffle", "rad2deg", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",
     "softshrink",
     "special_entr", "special_xlog1py", "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",

@@ -174,6 +174,9 @@ def tensor_set_(self, source=None, storage_offset=None, size=None, stride=None):
             operator.index(storage_offset)
         except TypeError:
             raise no_match() from None
+        # size and stride are SymIntArrayRef without a fixed length: a bare int matches neither
+        if any(v is not None and not isinstance(v, (list, tuple)) for v in (size, stride)):
+            raise no_match()
     if isinstance(source, torch.Tensor):
         if storage_offset is None:
             # upstream's THPVariable_set_ checks this overload's dtypes (the op itself, and the

@@ -267,6 +267,8 @@ FUZZ_CLASSES = [
     "x = torch.ones(3, dtype=torch.float16); out = x.set_(torch.ones(2, 2, dtype=torch.float16), [0, 3, 1])",
     "x = torch.ones(3); out = x.set_(torch.ones(4).untyped_storage(), torch.tensor(1), (2,))",  # neighbour
     "x = torch.ones(3); out = x.set_(torch.ones(4), 1, (2,), (1,))",  # neighbour
+    "out = torch.empty(3, device='meta').set_(torch.ones(2).untyped_storage(), 1, [1], 1)",
+    "out = torch.ones(3).set_(torch.ones(2).untyped_storage(), 1, 1, [1])",
     # slogdet's sign is the product of sgn(diag(U)), and upstream's sgn of NaN is 0
     "out = torch.linalg.slogdet(torch.tensor([[float('nan'), 1.], [1., 1.]], dtype=torch.float64))",
     "out = torch.ops.aten._linalg_slogdet(torch.tensor([[2.0, 1e30, 2.0, 3.75], [1.0, -7e4, -0.0, 3.75], "
@@ -300,6 +302,126 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.index_put_.default(torch.ones(3, 2), torch.ones(2), torch.ones(3, 2))",
     "out = torch.ops.aten.index_put_.default(torch.ones(3, 3), torch.tensor([0, 1]), torch.tensor(5.))",
     "out = torch.ops.aten.index.Tensor(torch.arange(9.).reshape(3, 3), torch.tensor(1))",  # neighbour: 0-dim
+    # torch.fft's 1-D functions wrap dim with wrap_scalar=false: a 0-dim input has no dim (IndexError)
+    "out = torch.ops.aten.fft_hfft(torch.tensor(2.0), n=4, dim=-1, norm='none')",
+    "out = torch.ops.aten.fft_fft(torch.tensor(0.5, dtype=torch.float64), dim=0)",
+    "out = torch.fft.irfft(torch.tensor(2.0))",
+    "out = torch.fft.fft(torch.tensor(2.0, device='meta'))",
+    "out = torch.fft.irfft(torch.tensor(2.0, dtype=torch.float16))",  # neighbour: the dtype comes first
+    # topk: the meta function's dim and k checks come before the CPU kernel refuses bool
+    "out = torch.topk(torch.tensor(False), 3, dim=-3)",
+    "out = torch.topk(torch.tensor([False]), 3)",
+    "out = torch.topk(torch.tensor([False, True]), 1)",  # neighbour
+    # nll_loss reads target.size(0) of a 0-dim target when the input has a batch dim
+    "out = torch.ops.aten.nll_loss_forward(torch.randn(2, 3), torch.tensor(1), None, 1, -100)",
+    "out = torch.ops.aten.nll_loss(torch.ones(4, 3), torch.tensor(5), None, 2, 1)",
+    "out = torch.ops.aten.nll_loss_forward(torch.randn(3), torch.tensor(1), None, 1, -100)",  # neighbour
+    # scatter's shape check reads src.size(d) for each of self's dims (IndexError past src's rank),
+    # then src's rank, then the size mismatch; src's dtype before all of them
+    "out = torch.ops.aten.scatter_add(torch.ones(2, 4, dtype=torch.int64), 1, torch.ones(2, 4, dtype=torch.int64), "
+    "torch.ones(4, dtype=torch.int64))",
+    "out = torch.ops.aten.gather_backward(torch.ones(4), torch.ones(2, 4), -1, torch.zeros(2, 4, dtype=torch.int64), False)",
+    "out = torch.ones(3, 3).scatter(1, torch.zeros(3, 3, dtype=torch.int64), torch.ones(3))",
+    "out = torch.ones(3, 3).scatter_add(0, torch.zeros(3, 3, dtype=torch.int64), torch.ones(3, dtype=torch.float64))",
+    "out = torch.ones(3, 3).scatter_add(0, torch.zeros(3, 3, dtype=torch.int64), torch.ones(2))",  # neighbour
+    "out = torch.ones(3, 3).scatter_add(0, torch.zeros(1, 1, dtype=torch.int64), torch.tensor(1.))",  # neighbour
+    "out = torch.ones(3, 3).scatter_add(1, torch.zeros(3, 3, dtype=torch.int64), torch.ones(2, 3))",  # neighbour
+    # unfold_backward checks the step (ValueError) before it allocates or wraps dim
+    "out = torch.ops.aten.unfold_backward(torch.ones(2), [1], -2, 2, 0)",
+    "out = torch.ops.aten.unfold_backward(torch.ones(1, 3, 3), [2**33, 4], 2, 3, -1)",
+    # Tensor.size/stride unpack dim as upstream's unpackLong (ValueError past int64)
+    "out = torch.ones(3, 3, 2).stride(2**100)",
+    "out = torch.tensor(1.).stride(-2**100)",
+    "out = torch.ones(2, 3).size(dim=2**63)",
+    # random in-place ops: normal_ and uniform_ dispatch on the dtype before the overlap check of
+    # the iterator they build; cauchy_ checks for a floating dtype first
+    "out = torch.tensor([2, -128], dtype=torch.int8).reshape(2, 1).expand(2, 4).normal_(std=0.0)",
+    "out = torch.ones(1, dtype=torch.bool).expand(20).normal_()",
+    "out = torch.ones(1, dtype=torch.int8).expand(3).uniform_()",
+    "out = torch.ones(1, dtype=torch.int8).expand(3).cauchy_()",
+    "out = torch.ones(1, dtype=torch.int8).expand(3).exponential_()",  # neighbour: the iterator first
+    "out = torch.ones(0, dtype=torch.int8).normal_()",  # neighbour
+    # a boxed call converts the positional arguments, then the keywords in schema order, and only
+    # then reports a keyword it did not use; a number past int64 for a Tensor or a Scalar keeps
+    # its OverflowError (Note [Boxed argument order] in runtime/argparse.c)
+    "out = torch.ops.aten.sub.Scalar(2**100, 0)",
+    "out = torch.ops.aten.add.Tensor(2**100, torch.ones(1))",
+    "a = torch.ones(4, 4, dtype=torch.float16); out = torch.ops.aten.histc.default(a, max=2**70, self=a)",
+    "out = torch.ops.aten.histc.default(torch.ones(3), max=1, self=torch.ones(3))",  # neighbour
+    "out = torch.ops.aten.histc.default(torch.ones(3), bins=2**70, bogus=1)",  # neighbour
+    "out = torch.ops.aten.sub.Scalar(torch.ones(1), 2**100)",  # neighbour
+    # normal(..., out=) and bernoulli(out=) draw into out (normal_out_impl, bernoulli_out_impl):
+    # out's dtype meets the draw's dtype dispatch, with no castability rule before it
+    "a = torch.ones(1, 3, 4, dtype=torch.bool); out = torch.normal(1.0, a, out=torch.tensor(127, dtype=torch.int8))",
+    "out = torch.normal(torch.ones(3), torch.ones(3), out=torch.empty(3, dtype=torch.int8))",  # nb (was refused)
+    "out = torch.bernoulli(torch.tensor([300, 300, 7, 1], dtype=torch.int16), out=torch.tensor(False))",
+    "torch.manual_seed(0); out = torch.bernoulli(torch.full((5,), 0.5), out=torch.empty(5, dtype=torch.bool))",
+    "torch.manual_seed(0); out = torch.bernoulli(torch.full((5,), 0.5, dtype=torch.float64), "
+    "out=torch.empty(2, dtype=torch.int16))",
+    "torch.manual_seed(0); out = torch.normal(1.0, torch.tensor([True, False]), out=torch.empty(2))",
+    "torch.manual_seed(0); out = torch.normal(torch.ones(3), torch.ones(2, 3), out=torch.empty(3, dtype=torch.float64))",
+    "out = torch.normal(1.0, -torch.ones(3), out=torch.empty(3, dtype=torch.int8))",  # neighbour: std first
+    "out = torch.empty(3).bernoulli_(torch.ones(3, dtype=torch.int16))",
+    # normal(float mean, std) makes at::full({}, mean, out's options) before it draws
+    "out = torch.normal(float('nan'), torch.tensor([300, 7], dtype=torch.int16), generator=None)",
+    "out = torch.normal(1e300, torch.ones(3), out=torch.empty(3, dtype=torch.int8))",
+    "out = torch.normal(1.0, torch.tensor([3, 7], dtype=torch.int16))",  # neighbour
+    "out = torch.ops.aten.mish.default(2**100)",  # neighbour: a Tensor that takes no number
+    "out = torch.normal(torch.tensor([-8, 5, 2, -8]), torch.tensor([0, -1, 5, -1000]), generator=None)",
+    "torch.manual_seed(0); out = torch.normal(torch.ones(4, 3).t(), torch.ones(3, 4))",
+    # roll checks shifts against dims before it wraps a dim; nll_loss's 1-D target must have size 1
+    "out = torch.ops.aten.roll.default(torch.tensor(0.0), [0, 2], dims=[-1, 0, -1])",
+    "out = torch.ops.aten.nll_loss_forward.default(torch.ones(4), torch.tensor([1, 5, 3, 7], dtype=torch.uint8), "
+    "torch.tensor([5, 0, 0, -1], dtype=torch.int16), 2, 1)",
+    "out = F.nll_loss(torch.tensor([2.0, -0.0], dtype=torch.float64), torch.tensor([-2.0, -2.0], dtype=torch.float64))",  # nb
+    # a boxed call counts its arguments (positional and keyword) before converting any
+    "out = torch.ops.aten.lerp_.Scalar(torch.ones(2), torch.ones(2), 2**100, bogus=5)",
+    "out = torch.ops.aten.lerp_.Scalar(torch.ones(2), torch.ones(2), 2**100, 5)",
+    # split checks split_size before self.size(dim) wraps dim (CPU and meta)
+    "out = torch.split(torch.empty((1,), dtype=torch.float64, device='meta'), -2, dim=2**31)",
+    "out = torch.split(torch.empty(1), -2, dim=5)",
+    "out = torch.split(torch.empty(()), -2, dim=5)",  # neighbour: the rank comes first
+    # meta tensors: as_strided and set_ count no storage bytes (upstream's SymInt arithmetic does
+    # not check overflow, and a meta storage holds nothing to reach past)
+    "out = torch.as_strided(torch.empty((3, 0), dtype=torch.int64, device='meta'), (4,), (1,), 2**62)",
+    "out = torch.as_strided(torch.empty(3, device='meta'), (2**62,), (4,), 0)",
+    "a0 = torch.empty((3, 1, 3), device='meta'); a1 = torch.empty((2, 1, 4), device='meta'); "
+    "out = a0.set_(a1, 0, [2**63 - 1], stride=[4])",
+    "a0 = torch.empty(3, device='meta'); out = a0.set_(a0.untyped_storage(), 0, [2**62], [4])",
+    "out = torch.as_strided(torch.ones(3), (2**62,), (4,), 0)",  # neighbour: CPU counts them
+    # a list index is made on the indexed tensor's device: a meta mask meets nonzero's meta function
+    "x = torch.empty((2, 4), dtype=torch.bool, device='meta'); out = x[[True]]",
+    "x = torch.empty((2, 4), device='meta'); out = x[[True, False]]",
+    "x = torch.empty((2, 4), device='meta'); out = x[[0, 1], [1, 2]]",  # neighbour
+    "x = torch.empty((2, 4), device='meta'); out = x[torch.tensor([True, False])]",  # neighbour
+    # a foreach op recording autograd sets the history of every result: an integer one is refused
+    "a1 = torch.ones(1, 1, dtype=torch.float64).requires_grad_(); a2 = torch.empty((), device='meta'); "
+    "out = torch._foreach_clamp_max([torch.tensor(-8, dtype=torch.int32), a1, a2], 2)",
+    "a0 = torch.empty((1, 2), dtype=torch.float16, device='meta').requires_grad_(); "
+    "out = torch._foreach_mul([a0, torch.ones(2, 4, 4, dtype=torch.bool)], 0)",
+    "a0 = torch.ones(1, 2, dtype=torch.float16).requires_grad_(); out = torch._foreach_mul([a0, torch.ones(2, 3)], 0)",  # nb
+    # rrelu_with_noise's written noise is not differentiable: check_no_requires_grad
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.ones(2, 3), torch.ones(2, 3).requires_grad_(), 0.1, 0.3)",
+    "out = torch.ops.aten.rrelu_with_noise.default(torch.ones(2, 3, dtype=torch.int64), "
+    "torch.empty((2, 3), dtype=torch.bfloat16, device='meta').requires_grad_(), 7)",
+    # a complex input's convolution checks its weight's and bias's dtype and device before
+    # convolution is dispatched (Note [Complex convolution] in ops/compositions.c)
+    "a0 = torch.tensor([(1+2j)], dtype=torch.complex128).reshape((1, 1)).expand((2, 1)); "
+    "a1 = torch.tensor([-1000, -1], dtype=torch.int64).reshape((2, 1)); "
+    "a2 = torch.empty((1, 2, 3), dtype=torch.int64, device='meta'); "
+    "out = torch.ops.aten.conv_transpose1d.default(a0, a1, bias=a2, stride=[1], groups=1)",
+    "a0 = torch.tensor([(1+2j)] * 2, dtype=torch.complex128).reshape((1, 2, 1)); "
+    "out = F.conv1d(a0, torch.empty((1, 2, 1), dtype=torch.complex128, device='meta'))",
+    "a0 = torch.tensor([(1+2j)] * 2, dtype=torch.complex128).reshape((1, 2, 1)); "
+    "w = torch.tensor([1j, 2j], dtype=torch.complex128).reshape(1, 2, 1); out = F.conv1d(a0, w, torch.ones(1, dtype=torch.float64))",  # nb
+    # conv1d/2d/3d check the bias's dtype against the input's before batchify and the dispatch
+    "out = F.conv1d(torch.ones(2, 3, 3, 3, 3), torch.ones(1, 2, 1), torch.ones(1, dtype=torch.float64))",
+    "a0 = torch.ones(3, 4, 3, dtype=torch.int64); a1 = torch.empty((4, 3), dtype=torch.int64, device='meta'); "
+    "out = F.conv1d(a0, a1, torch.ones(3, 4, 3, dtype=torch.bfloat16))",
+    "out = F.conv1d(torch.ones(1, 2, 3), torch.ones(1, 2, 1), torch.ones(1, dtype=torch.float64))",  # neighbour
+    # positive refuses bool before returning self, on the meta device too
+    "out = torch.ops.aten.positive.default(torch.empty((4, 1), dtype=torch.bool, device='meta'))",
+    "out = torch.positive(torch.empty((4, 1), device='meta'))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel

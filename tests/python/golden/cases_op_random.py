@@ -34,6 +34,7 @@ OPS = [
     Op("normal.float_float", 0.5, 2.0, [3, 4], kw=DT, extra={"generator": ((0.0, 1.0, [5]), {"generator": G})}),
     Op("normal.Tensor_float", T(), 2.0, extra={"generator": ((T(), 0.5), {"generator": G})}),
     Op("normal.float_Tensor", 0.5, T(role="pos"), extra={"generator": ((0.0, T(role="pos")), {"generator": G})}),
+    Op("normal.Tensor_Tensor", T(), T(role="pos"), extra={"generator": ((T(), T(role="pos")), {"generator": G})}),
     Op("multinomial", T((2, 5), role="pos"), 3, extra={"replacement": ((T((2, 5), role="pos"), 8, True), None),
                                                        "one_d": ((T((6,), role="pos"), 2), None),
                                                        "generator": ((T((2, 5), role="pos"), 2), {"generator": G})}),
