@@ -229,6 +229,14 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.result_type.Tensor(torch.empty(2, device='meta', dtype=torch.bfloat16), torch.ones(2))",
     # svd of a non-finite matrix: LAPACK's info = -4 is upstream's LinAlgError naming it
     "out = torch.linalg.svd(torch.tensor([[float('nan'), 1.], [1., 1.]]), full_matrices=False)",
+    # an infinite element: gesdd's scaling by bignum / inf = 0 makes every singular value NaN (upstream's
+    # MKL), where the reference LAPACK may iterate for ever (a hang); U and Vh are refused by name
+    "out = torch.linalg.svdvals(torch.tensor([[float('inf'), 1., 2.], [3., 4., 5.], [6., 7., 8.]]))",
+    "out = torch.ops.aten._linalg_svd(torch.tensor([[0.5, -2.0, 0.5, 3.75], [float('inf'), -0.0, 2.0, -2.0], "
+    "[0.0, 0.5, 1e30, 0.5]], dtype=torch.float64), compute_uv=False)",
+    "out = torch.linalg.svdvals(torch.tensor([[[float('-inf'), 1., 2.], [3., 4., 5.], [6., 7., 8.]], "
+    "[[1., 1., 2.], [3., float('nan'), 5.], [6., 7., float('inf')]]]))",
+    "out = torch.linalg.svdvals(torch.tensor([[[float('-inf'), 1.], [3., 4.]], [[1., 0.], [0., 2.]]]))",  # neighbour
     # lerp promotes a 0-dim weight with the operands (TORCH_META_FUNC(lerp_Tensor))
     "out = torch.lerp(torch.tensor(False), torch.tensor(False), torch.tensor(-1))",
     "out = torch.lerp(torch.tensor([1.]), torch.tensor([2.]), torch.tensor(0.25, dtype=torch.float64))",
@@ -306,6 +314,8 @@ FUZZ_REFUSED = {
     "a = torch.tensor([(1+2j), (-0.5+0j), 2.0, (-0.5+0j)], dtype=torch.complex64).reshape(1, 2, 2); "
     "out = torch.ops.aten.sigmoid_backward(a, torch.ones(1, 2, 2, dtype=torch.float64))",
     "a = torch.tensor([(1+2j), (-0.5+0j)], dtype=torch.complex64); out = torch.ops.aten.tanh_backward(a, a)",
+    # Note [gesdd of an infinite element]: U and Vh are what MKL's iterations leave (was a hang)
+    "out = torch.linalg.svd(torch.tensor([[float('inf'), 1., 2.], [3., 4., 5.], [6., 7., 8.]]))",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
