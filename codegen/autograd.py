@@ -1210,7 +1210,16 @@ class Renderer:
                 continue
             out.append(f'    if (tn_ag_check_no_requires_grad(&a_[{i}], "{a.name}", "{base}") < 0)')
             out.append("        return NULL;")
-        out.append(f"    if (!({' || '.join(req)}))")
+        # output_differentiability conditions (upstream's `_any_requires_grad &= cond`): _to_copy's alone
+        conds = list(getattr(info, "output_differentiability_conditions", None) or [])
+        if conds:
+            if conds != ["!dtype || isDifferentiableType(*dtype)"] or "dtype" not in arg_index:
+                raise Untranslatable(f"output_differentiability condition {conds}")
+            i = arg_index["dtype"]
+            out.append(f"    if (!(({' || '.join(req)}) && (a_[{i}].tag == TN_V_NONE || "
+                       f"tn_dtype_is_differentiable((int)a_[{i}].u.i))))")
+        else:
+            out.append(f"    if (!({' || '.join(req)}))")
         out.append("        return tn_autograd_redispatch(op_, a_);")
         if inplace:
             out.append("    if (tn_autograd_check_inplace(self, 1) < 0)")

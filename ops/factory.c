@@ -891,8 +891,11 @@ tn_op_resize_(const tn_op *overload, TensorObject *self, tn_ints size, int memor
         return NULL;
     if (n > 0 && need > self->storage->nbytes && tn_storage_resize(self->storage, need) < 0)
         return NULL;
-    /* upstream bumps the version only when the sizes actually change */
+    /* upstream bumps the version only when the sizes actually change, and resize_impl_cpu_ leaves
+     * a tensor of the same sizes as it is (its strides too) unless a memory format is given */
     int changed = size.n != self->ndim || memcmp(size.v, self->sizes, sizeof(int64_t) * (size_t)size.n) != 0;
+    if (!changed && memory_format < 0)
+        return Py_NewRef((PyObject *)self);
     if (tn_tensor_set_geometry(self, (int)size.n, size.v, NULL) < 0 ||
         (memory_format == TN_MEMFMT_CHANNELS_LAST && set_channels_last(self) < 0))
         return NULL;

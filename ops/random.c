@@ -807,17 +807,21 @@ tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std
     PyObject *out = tn_op_empty_like(overload, std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
         return NULL;
+    /* upstream's normal_out: out.normal_(0, 1).mul_(std).add_(full({}, mean, out's options)), in
+     * place, so out keeps std's dtype: an empty integer std gives an empty integer result */
+    if (std->numel == 0)
+        return out;
     PyObject *r = tn_op_normal_(overload, TN_T(out), 0.0, 1.0, generator);
     Py_DECREF(out);
     if (!r)
         return NULL;
     tn_value m[2] = {tn_value_tensor(r), tn_value_tensor((PyObject *)std)};
-    PyObject *p = tn_call(TN_OP_mul__Tensor, m);
+    PyObject *p = tn_call(TN_OP_mul___Tensor, m);
     Py_DECREF(r);
     if (!p)
         return NULL;
     tn_value a[3] = {tn_value_tensor(p), tn_value_double(mean), tn_value_int(1)};
-    PyObject *s = tn_call(TN_OP_add__Scalar, a);
+    PyObject *s = tn_call(TN_OP_add___Scalar, a);
     Py_DECREF(p);
     return s;
 }

@@ -186,6 +186,40 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.sigmoid_backward(torch.ones(2, dtype=torch.int32), torch.ones(3, dtype=torch.int32))",
     "out = torch.ops.aten.elu_backward(torch.ones(2), float('nan'), 1.0, 1.0, True, torch.ones(2))",
     "out = torch.ops.aten.leaky_relu_backward(torch.ones(2), torch.ones(2), float('nan'), True)",
+    # set_history: a differentiable output of a recorded op needs a differentiable dtype; _to_copy's
+    # output_differentiability condition (a dtype given and not differentiable) records nothing
+    "x = torch.tensor([1.5, -2.0]).requires_grad_(); out = x.sum(dtype=torch.bool)",
+    "x = torch.tensor([[1.5, -2.0]]).requires_grad_(); out = x.cumprod(-2, dtype=torch.uint8)",
+    "x = torch.tensor([1.5, -2.0]).requires_grad_(); out = torch.ops.aten.sum.dim_IntList(x, [0], dtype=torch.int64)",
+    "x = torch.tensor([1.5, -2.0]).requires_grad_(); out = (x.to(torch.int64), x.type(torch.int32))",  # neighbour
+    "x = torch.tensor([1.5, -2.0]).requires_grad_(); out = torch.ops.aten._to_copy(x, dtype=torch.bool)",  # neighbour
+    # a kernel reads its Scalars as its opmath type (float, or double for float64): checked_convert
+    "out = torch.lerp(torch.tensor([1., 2.]), torch.tensor([0., 1.]), (1+2j))",
+    "out = torch.ops.aten.elu_backward(torch.ones(2, 2), 1e300, float('inf'), False, True, torch.ones(2))",
+    "out = torch.ops.aten.elu_backward(torch.ones(2, dtype=torch.uint8), 1.0, 1e300, 1.0, False, "
+    "torch.ones(2, dtype=torch.bfloat16))",
+    "out = torch.ops.aten.elu_backward(torch.ones(2, dtype=torch.float64), 1.0, -0.5, (1+2j), False, "
+    "torch.ones(2, dtype=torch.float64))",
+    "out = torch.ops.aten.elu_backward(torch.ones(2, dtype=torch.int64), 1e300, 1, 1, False, torch.ones(2, dtype=torch.int64))",  # nb
+    "out = torch.lerp(torch.tensor([1., 2.], dtype=torch.float64), torch.tensor([0., 1.], dtype=torch.float64), 1e300)",  # nb
+    # mish_backward's iterator writes into self's dtype: a float result cannot be cast to an integer self
+    "out = torch.ops.aten.mish_backward(torch.ones(2), torch.ones(2, dtype=torch.int64))",
+    "out = torch.ops.aten.mish_backward(torch.ones(2, dtype=torch.int64), torch.ones(2, dtype=torch.float16))",  # nb
+    # results upstream makes with empty_like / ones_like / zeros_like(self): a dense self's strides
+    "out = torch.isfinite(torch.tensor([-3, -3])[::2])",
+    "out = torch.isinf(torch.tensor([0, 300, 1], dtype=torch.int32).reshape(1, 3).t())",
+    "out = torch.isnan(torch.tensor([0, 300, 1], dtype=torch.int32).reshape(1, 3).t())",  # neighbour: the iterator's
+    "out = torch.isfinite(torch.ones(1, 3).t())",  # neighbour: a float self goes through the iterator
+    "out = torch.nan_to_num(torch.tensor([0.5, 0.0, float('nan'), 3.75]).reshape(2, 1, 2).transpose(-1, -2))",
+    # resize_ to the sizes a tensor has leaves it as it is, strides too (no memory format given)
+    "x = torch.ones(4)[::2]; out = (x.resize_([2]), x._version)",
+    "x = torch.ones(4)[::2]; out = x.resize_([2], memory_format=torch.contiguous_format)",  # neighbour
+    # all/any over an empty dim list: a uint8 self's values as 0 or 1
+    "out = torch.ops.aten.all.dims(torch.tensor([0, 5, 3, 7], dtype=torch.uint8), dim=[])",
+    "out = torch.ops.aten.any.dims(torch.tensor([[0, 5], [3, 7]], dtype=torch.uint8), dim=[], keepdim=True)",
+    # normal(float, Tensor std) writes into empty_like(std) in place: an empty integer std stays integer
+    "out = torch.ops.aten.normal.float_Tensor(0.5, torch.tensor([], dtype=torch.int64).reshape(4, 0))",
+    "out = torch.ops.aten.normal.float_Tensor(0.5, torch.tensor([], dtype=torch.bool).reshape(4, 0, 3))",
     # polygamma's n is an int in upstream's formula: 2**62 and 2**32 compute as n = 0 (-inf)
     "out = torch.polygamma(2**62, torch.tensor([5.0, 0.5]))",
     "out = torch.polygamma(2**32, torch.tensor([2.0], dtype=torch.float64))",
