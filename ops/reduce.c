@@ -505,6 +505,22 @@ tn_op_linalg_vector_norm(const tn_op *overload, TensorObject *self, const tn_val
                          bool keepdim, int dtype)
 {
     int d = dtype >= 0 ? dtype : self->dtype;
+    if (tn_dtype_is_complex(self->dtype) && d == self->dtype) {
+        /* the norm of complex elements is that of their magnitudes (upstream's kernel takes |z|),
+         * in the real dtype */
+        tn_value a[1] = {tn_value_tensor((PyObject *)self)};
+        PyObject *m = tn_call(TN_OP_abs, a);
+        PyObject *r = m ? tn_op_linalg_vector_norm(overload, TN_T(m), ord, dim, keepdim, -1) : NULL;
+        Py_XDECREF(m);
+        return r;
+    }
+    if (tn_dtype_is_complex(self->dtype) && !tn_dtype_is_complex(d)) {
+        PyErr_Format(PyExc_RuntimeError, "linalg.vector_norm: dtype should be complex for complex inputs, but got %s",
+                     tn_dtype_legacy_name(d));
+        return NULL;
+    }
+    if (tn_dtype_is_complex(self->dtype) || tn_dtype_is_complex(d))
+        return tn_refuse(overload, "of a complex input with a dtype has no kernel in torchnative (upstream computes it)");
     if (!tn_dtype_is_floating(self->dtype) || !tn_dtype_is_floating(d)) {
         PyErr_Format(PyExc_RuntimeError,
                      "linalg.vector_norm: Expected a floating point or complex tensor as input. Got %s",

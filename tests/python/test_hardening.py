@@ -176,6 +176,20 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten._foreach_div.List([1, 'a'], [torch.ones(2)])",
     "out = torch.ops.aten._foreach_mul.Tensor((1, 2), torch.ones(2))",
     "out = torch.ops.aten.index.Tensor(torch.ones(3), [1, 'a'])",
+    # torch.ops' IValues: a bool or a dtype (its ScalarType code) is an int; a Tensor is no number
+    "out = torch.ops.aten.sort.default(torch.tensor([[3, 1], [2, 0]], dtype=torch.int32), True)",
+    "out = torch.ops.aten.select_scatter.default(torch.zeros(2, 3), torch.ones(3), torch.uint8, 1)",
+    "out = torch.ops.aten.select_scatter.default(torch.zeros(2, 3), torch.ones(2), torch.float32, 1)",
+    "out = torch.ops.aten.clip.default(torch.ones(2), torch.tensor(0.5))",
+    "out = torch.ops.aten.leaky_relu.default(torch.ones(2), torch.tensor(0.5))",
+    "out = torch.ops.aten.add.Tensor(torch.ones(2), torch.ones(2), alpha=torch.tensor(2))",
+    "out = torch.add(torch.ones(2), torch.ones(2), alpha=torch.tensor(2))",  # neighbour: the Python binding
+    "out = torch.ops.aten.leaky_relu.default(torch.ones(2), True)",  # neighbour
+    # the vector norm of complex elements is that of their magnitudes, in the real dtype
+    "out = torch.norm(torch.tensor([[1+2j, -0.5], [2.0, -1j]], dtype=torch.complex128), 2.5)",
+    "out = F.normalize(torch.tensor([[-0.5+0j, 2.0], [-1j, 1+2j]], dtype=torch.complex64), dim=-1)",
+    "out = torch.linalg.vector_norm(torch.tensor([1+2j, -1j]), float('inf'), dim=0, keepdim=True)",
+    "out = torch.linalg.vector_norm(torch.tensor([1+2j, -1j]), dtype=torch.float64)",  # neighbour
     # resolving the neg bit of a bool tensor: upstream's neg kernel refuses it (describe fails alike)
     "out = torch.tensor([True, False])._neg_view()",
     # mv sizes its result by self.size(0) first: a 0-dim self is an IndexError
