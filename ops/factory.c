@@ -607,8 +607,9 @@ tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end
     if (!t || dev == TN_DEVICE_META || steps == 0)
         return (PyObject *)t;
     /* upstream's kernel converts start and end to the dtype (c10::checked_convert); one step is
-     * fill_(start), which converts start only */
-    if (tn_check_dtype(overload, dtype) < 0 || tn_check_scalar_fits(start, dtype) < 0 ||
+     * fill_(start), which converts start only, for float16 / bfloat16 through float (2**31 is inf) */
+    int one = steps == 1 && (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) ? TN_DTYPE_F32 : dtype;
+    if (tn_check_dtype(overload, dtype) < 0 || tn_check_scalar_fits(start, steps == 1 ? one : dtype) < 0 ||
         (steps > 1 && tn_check_scalar_fits(end, dtype) < 0)) {
         Py_DECREF(t);
         return NULL;

@@ -906,11 +906,23 @@ tn_op_flatten__using_ints(const tn_op *overload, TensorObject *self, int64_t sta
     return tn_op_reshape(overload, self, sh);
 }
 
+/* a 0-dim self wraps dim 0 but has no size there: upstream's sym_size(dim) raises, and unflatten
+ * turns what it catches into a RuntimeError */
+int
+tn_unflatten_check(TensorObject *self, int64_t dim)
+{
+    if (self->ndim > 0)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "unflatten got an unexpected error:\nDimension specified as %lld but tensor "
+                 "has no dimensions", (long long)dim);
+    return -1;
+}
+
 PyObject *
 tn_op_unflatten__int(const tn_op *overload, TensorObject *self, int64_t dim, tn_ints sizes)
 {
     int64_t d;
-    if (tn_wrap_dim(dim, self->ndim, &d) < 0)
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || tn_unflatten_check(self, d) < 0)
         return NULL;
     if (sizes.n == 0) {
         PyErr_SetString(PyExc_RuntimeError, "unflatten: sizes must be non-empty");

@@ -506,21 +506,32 @@ _UNDEFINED = ("None for a Tensor in a boxed call is an undefined tensor upstream
 WHY = {
     ("value", "F.gelu"): "gelu(+inf) in float32: NaN in upstream's AVX512 vectorized loop, inf in its scalar loop "
                          "(other CPUs) and ours: machine-dependent upstream (MACHINE_DEPENDENT)",
-    ("value", "torch.ops.aten.copysign.Tensor"): "strides of a size-1 dim of a TensorIterator result (upstream 1, "
-                                                 "ours the permuted order's)",
-    ("accepts", "torch.ops.aten.leaky_relu_backward.default"): "a complex Scalar read as a double: upstream's "
-        "Scalar::to<double> refuses a nonzero imaginary part, ours takes the real part",
-    ("accepts", "torch.diff"): "an out= with internal overlap: upstream's sub_out refuses it after resizing",
-    ("rejects", "torch.ops.aten.linspace.default"): "an int64 end past float16: upstream converts it unchecked (inf)",
-    ("rejects", "torch.pow"): "pow.Scalar_out: ours requires out's dtype to be the result's, upstream casts into it",
     ("value", "torch.ops.aten.to.dtype"): "a float NaN or one past uint32's range converted to uint32: undefined in "
                                           "C; upstream's vectorised loop gives 0 or 2**31 by the element's place in its "
                                           "vector (kernels/copy.c Note [Wide conversions]) (MACHINE_DEPENDENT)",
     ("value", "torch.ops.aten.geqrf.default"): "geqrf of a matrix holding inf: upstream's LAPACK (MKL) applies a "
                                                "reflector whose tau is 0 (0 * inf = NaN), the reference LAPACK ours "
-                                               "calls skips it (inf stays)",
+                                               "calls skips it (inf stays); neither is wrong: LAPACK leaves non-finite "
+                                               "input undefined",
+    ("value", "torch.ops.aten.fft_fft.default"): "an FFT of non-finite (or 1e30) elements: inf and NaN spread along the "
+                                                 "butterflies, so which bins are inf or NaN follows the algorithm "
+                                                 "(pocketfft's or ours), and a bin that is 0 in exact arithmetic holds "
+                                                 "rounding error of the input's size (1e30 * eps), past the per-element "
+                                                 "tolerance; not a defect",
+    ("value", "torch.cos"): "cos of a bool tensor into a complex128 out=: both compute in float32 (cos(bool)'s result "
+                            "dtype) and differ by one float32 ulp (upstream's SLEEF, ours correctly rounded), which "
+                            "the comparator holds to complex128's tolerance (the only floating dtype the call names)",
+    ("rejects", "torch.ops.aten.dim.default"): _UNDEFINED,
     ("rejects", "torch.ops.aten.numel.default"): _UNDEFINED,
     ("rejects", "torch.ops.aten.conj_physical.default"): _UNDEFINED,
+    ("rejects", "torch.ops.aten._reshape_alias.default"): "sizes and strides past the end of self's storage: upstream "
+        "reads past its storage (garbage, or a crash), ours raises a RuntimeError naming torchnative "
+        "(test_hardening.py PAST_STORAGE)",
+    ("rejects", "torch.is_vulkan_available"): "upstream's generated binding of a function without parameters parses no "
+                                              "arguments (extra ones are ignored); ours checks them (TypeError)",
+    ("accepts", "torch.ops.aten.index_put_.default"): "index_put_ with accumulate=True and only None indices: upstream "
+        "fails an INTERNAL ASSERT in its index kernel (IndexKernelUtils.h, an upstream bug); ours accumulates "
+        "into every element, what x[None] += v means",
 }
 # Groups whose upstream answer depends on the CPU it runs on: the test takes their pinned count or
 # none (never pinned to one machine's answer).

@@ -190,6 +190,18 @@ FUZZ_CLASSES = [
     "out = F.normalize(torch.tensor([[-0.5+0j, 2.0], [-1j, 1+2j]], dtype=torch.complex64), dim=-1)",
     "out = torch.linalg.vector_norm(torch.tensor([1+2j, -1j]), float('inf'), dim=0, keepdim=True)",
     "out = torch.linalg.vector_norm(torch.tensor([1+2j, -1j]), dtype=torch.float64)",  # neighbour
+    # linspace of one step is fill_(start): float16 / bfloat16 take it through float (2**31 is inf)
+    "out = torch.linspace(2**31, -0.5, 1, dtype=torch.float16)",
+    "out = torch.linspace(1e10, 0, 1, dtype=torch.float16)",
+    "out = torch.linspace(2**31, -0.5, 2, dtype=torch.float16)",  # neighbour: two steps convert start and end
+    "out = torch.linspace(2**31, 0, 1, dtype=torch.int8)",  # neighbour
+    # histc(out=): histogramdd's check that hist has the input's dtype
+    "out = torch.histc(torch.tensor(-2.0, dtype=torch.float64), bins=1, out=torch.empty(1, dtype=torch.float16))",
+    "out = torch.histc(torch.tensor([-2.0, 1.0]), bins=2, out=torch.empty(1))",  # neighbour
+    # unflatten of a 0-dim tensor: dim 0 wraps, sym_size(0) fails, unflatten rethrows a RuntimeError
+    "out = torch.unflatten(torch.tensor(float('nan'), dtype=torch.bfloat16).requires_grad_(), 0, [1, 1, 1])",
+    "out = torch.unflatten(torch.tensor(1.), -1, [1])",
+    "out = torch.unflatten(torch.tensor(1.), 3, [1])",  # neighbour: the dim is wrapped first
     # resolving the neg bit of a bool tensor: upstream's neg kernel refuses it (describe fails alike)
     "out = torch.tensor([True, False])._neg_view()",
     # mv sizes its result by self.size(0) first: a 0-dim self is an IndexError
