@@ -202,6 +202,14 @@ FUZZ_CLASSES = [
     "out = torch.unflatten(torch.tensor(float('nan'), dtype=torch.bfloat16).requires_grad_(), 0, [1, 1, 1])",
     "out = torch.unflatten(torch.tensor(1.), -1, [1])",
     "out = torch.unflatten(torch.tensor(1.), 3, [1])",  # neighbour: the dim is wrapped first
+    # *_scatter clone self preserving its strides and offset (clone_preserve_strides); overlap: a plain clone
+    "out = torch.ops.aten.slice_scatter(torch.tensor([1e-30, 1e30, 0.5, 3.75]).reshape(2, 1, 2)[..., ::2], "
+    "torch.tensor([1., 3.75], dtype=torch.float64).reshape(2, 1, 1), 1, start=0, end=2)",
+    "x = torch.select_scatter(torch.arange(12.).reshape(3, 4)[1:, ::2], torch.ones(2), 1, 0); "
+    "out = (x, x.storage_offset())",
+    "x = torch.as_strided_scatter(torch.arange(6.)[1:], torch.zeros(2), (2,), (2,), 1); out = (x, x.storage_offset())",
+    "out = torch.diagonal_scatter(torch.arange(9.).reshape(3, 3).t(), torch.zeros(3))",  # neighbour: dense
+    "out = torch.slice_scatter(torch.ones(1, 3).expand(2, 3), torch.zeros(1, 3), 0, 0, 1)",  # neighbour: overlap
     # resolving the neg bit of a bool tensor: upstream's neg kernel refuses it (describe fails alike)
     "out = torch.tensor([True, False])._neg_view()",
     # mv sizes its result by self.size(0) first: a 0-dim self is an IndexError
