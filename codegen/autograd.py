@@ -35,6 +35,9 @@ COMPLEX = ROOT / "schemas" / "autograd_complex.yaml"
 
 # the door's autograd modes (runtime/autograd.h TN_AG_*)
 MODE_NONE, MODE_RECORD, MODE_CIA, MODE_NOTIMPL, MODE_OUT = 0, 1, 2, 3, 4
+# CompositeImplicitAutograd out= overloads that decompose into a checked out= of the same op
+# (std.out -> std.correction_out): upstream refuses an input requiring grad there
+CIA_OUT_CHECKED = {"std.out", "var.out"}
 
 C_KEYWORDS = {"default", "int", "float", "double", "char", "short", "long", "signed", "unsigned",
               "register", "return", "struct", "union", "switch", "case", "break", "continue", "do",
@@ -334,6 +337,10 @@ class AutogradModel:
                 if (base in DONT_REQUIRE_DERIVATIVE or not gen_differentiable_outputs(fn, "Default") or
                         (tensor_in and not diff_inputs)):
                     return (MODE_NONE, None)
+            if info is None and op.qualified in CIA_OUT_CHECKED:
+                # a CompositeImplicitAutograd out= overload has no VariableType kernel of its own: it
+                # decomposes into another overload's out= whose VariableType checks every tensor
+                return (MODE_OUT, 0)
             if info is None:
                 # no derivative entry: upstream registers autogradNotImplementedFallback, which
                 # runs the kernel (its errors first) and gives out a node refusing backward
