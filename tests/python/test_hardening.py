@@ -214,6 +214,13 @@ FUZZ_CLASSES = [
     "out = torch.std(torch.ones(3, 3).requires_grad_(), 1, out=torch.empty(3))",
     "out = torch.var(torch.ones(3, 3), 1, out=torch.empty(3).requires_grad_())",  # neighbour
     "out = torch.std(torch.ones(3, 3), 1, out=torch.empty(3))",  # neighbour
+    # softmax backward: a float32 grad with input_dtype float16 makes a float16 result (the meta
+    # function), which the CPU kernel refuses unless the grad is empty
+    "out = torch.ops.aten._softmax_backward_data(torch.ones(0, 3), torch.ones(0, 3), 1, torch.float16)",
+    "out = torch.ops.aten._log_softmax_backward_data(torch.ones(0, 4, 1), torch.ones(0, 4, 1), 1, torch.float16)",
+    "out = torch.ops.aten._softmax_backward_data(torch.ones(2, 3, device='meta'), torch.ones(2, 3, device='meta'), "
+    "1, torch.float16)",  # neighbour: meta calls take upstream's meta path
+    "out = torch.ops.aten._softmax_backward_data(torch.ones(2, 3), torch.ones(2, 3), 1, torch.float16)",  # neighbour
     # resolving the neg bit of a bool tensor: upstream's neg kernel refuses it (describe fails alike)
     "out = torch.tensor([True, False])._neg_view()",
     # mv sizes its result by self.size(0) first: a 0-dim self is an IndexError
