@@ -465,6 +465,21 @@ tn_op_as_strided_(const tn_op *overload, TensorObject *self, tn_ints size, tn_in
     PyObject *v = tn_op_as_strided(overload, self, size, stride, storage_offset);
     if (!v)
         return NULL;
+    /* in place, upstream's setStorage checks the bounds on a meta tensor's storage too (the
+     * functional as_strided's view of a meta tensor does not) */
+    TensorObject *tv = TN_T(v);
+    int64_t need = tn_storage_nbytes(tv->ndim, tv->sizes, tv->strides, tn_dtype_size(self->dtype), tv->offset);
+    if (self->device == TN_DEVICE_META && need > 0 && self->storage && need > self->storage->nbytes) {
+        char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
+        tn_format_sizes(a, sizeof a, tv->ndim, tv->sizes);
+        tn_format_sizes(b, sizeof b, tv->ndim, tv->strides);
+        PyErr_Format(PyExc_RuntimeError,
+                     "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %d requiring a storage "
+                     "size of %lld are out of bounds for storage of size %lld", a, b, (long long)tv->offset,
+                     tn_dtype_size(self->dtype), (long long)need, (long long)self->storage->nbytes);
+        Py_DECREF(v);
+        return NULL;
+    }
     self->offset = TN_T(v)->offset;
     PyObject *r = restride_inplace(self, TN_T(v)->ndim, TN_T(v)->sizes, TN_T(v)->strides);
     Py_DECREF(v);

@@ -221,6 +221,11 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten._softmax_backward_data(torch.ones(2, 3, device='meta'), torch.ones(2, 3, device='meta'), "
     "1, torch.float16)",  # neighbour: meta calls take upstream's meta path
     "out = torch.ops.aten._softmax_backward_data(torch.ones(2, 3), torch.ones(2, 3), 1, torch.float16)",  # neighbour
+    # as_strided_ (setStorage) checks a meta tensor's storage bounds too; the functional view does not
+    "out = torch.empty((1,), device='meta').as_strided_([2**33], [2])",
+    "out = torch.empty((4,), device='meta')[1:].as_strided_([2], [2], 2)",
+    "out = torch.empty((1,), device='meta').as_strided([3], [2])",  # neighbour
+    "out = torch.empty((4,), device='meta').as_strided_([2], [2])",  # neighbour
     # resolving the neg bit of a bool tensor: upstream's neg kernel refuses it (describe fails alike)
     "out = torch.tensor([True, False])._neg_view()",
     # mv sizes its result by self.size(0) first: a 0-dim self is an IndexError
