@@ -35,6 +35,9 @@ COMPLEX = ROOT / "schemas" / "autograd_complex.yaml"
 
 # the door's autograd modes (runtime/autograd.h TN_AG_*)
 MODE_NONE, MODE_RECORD, MODE_CIA, MODE_NOTIMPL, MODE_OUT = 0, 1, 2, 3, 4
+# CompositeImplicitAutograd out= overloads that decompose into a checked out= of the same op
+# (std.out -> std.correction_out): upstream refuses an input requiring grad there
+CIA_OUT_CHECKED = {"std.out", "var.out"}
 
 C_KEYWORDS = {"default", "int", "float", "double", "char", "short", "long", "signed", "unsigned",
               "register", "return", "struct", "union", "switch", "case", "break", "continue", "do",
@@ -334,6 +337,10 @@ class AutogradModel:
                 if (base in DONT_REQUIRE_DERIVATIVE or not gen_differentiable_outputs(fn, "Default") or
                         (tensor_in and not diff_inputs)):
                     return (MODE_NONE, None)
+            if info is None and op.qualified in CIA_OUT_CHECKED:
+                # a CompositeImplicitAutograd out= overload has no VariableType kernel of its own: it
+                # decomposes into another overload's out= whose VariableType checks every tensor
+                return (MODE_OUT, 0)
             if info is None:
                 # no derivative entry: upstream registers autogradNotImplementedFallback, which
                 # runs the kernel (its errors first) and gives out a node refusing backward
@@ -1211,7 +1218,16 @@ class Renderer:
                 continue
             out.append(f'    if (tn_ag_check_no_requires_grad(&a_[{i}], "{a.name}", "{base}") < 0)')
             out.append("        return NULL;")
-        out.append(f"    if (!({' || '.join(req)}))")
+        # output_differentiability conditions (upstream's `_any_requires_grad &= cond`): _to_copy's alone
+        conds = list(getattr(info, "output_differentiability_conditions", None) or [])
+        if conds:
+            if conds != ["!dtype || isDifferentiableType(*dtype)"] or "dtype" not in arg_index:
+                raise Untranslatable(f"output_differentiability condition {conds}")
+            i = arg_index["dtype"]
+            out.append(f"    if (!(({' || '.join(req)}) && (a_[{i}].tag == TN_V_NONE || "
+                       f"tn_dtype_is_differentiable((int)a_[{i}].u.i))))")
+        else:
+            out.append(f"    if (!({' || '.join(req)}))")
         out.append("        return tn_autograd_redispatch(op_, a_);")
         if inplace:
             out.append("    if (tn_autograd_check_inplace(self, 1) < 0)")

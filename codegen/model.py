@@ -146,7 +146,7 @@ BYTEBOOL_OUT = {"all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_o
 BOOL_OUT = {"signbit.out", "isposinf.out", "isneginf.out"}
 # Out overloads whose C++ requires out's dtype to be self's before computing (logcumsumexp_out's
 # check_scalar_type_device_layout_equal, nan_to_num_out's own check).
-SELF_DTYPE_OUT = {"logcumsumexp.out", "nan_to_num.out"}
+SELF_DTYPE_OUT = {"logcumsumexp.out", "nan_to_num.out", "histc.out"}
 
 
 def out_rule(f, kind, delegates=None) -> str:

@@ -3696,7 +3696,7 @@ PyObject *
 tn_ag_record__to_copy(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
+    if (!((tn_value_requires_grad(&a_[0])) && (a_[1].tag == TN_V_NONE || tn_dtype_is_differentiable((int)a_[1].u.i))))
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     ToCopyBackward0 *n = (ToCopyBackward0 *)tn_node_new(&tn_kind_ToCopyBackward0, nnext_, 0);

@@ -1663,7 +1663,7 @@ tn_op tn_ops[TN_NUM_ATEN_OPS] = {
     {"heaviside_", "", "aten::heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!)", TN_OPK_INPLACE, TN_TAG_inplace | TN_TAG_pt2_compliant_tag, TN_OP_heaviside},
     {"hinge_embedding_loss", "", "aten::hinge_embedding_loss(Tensor self, Tensor target, float margin=1., int reduction=1) -> Tensor", TN_OPK_FUNCTIONAL | TN_OPF_CIA, TN_TAG_pt2_compliant_tag, -1},
     {"histc", "", "aten::histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_pt2_compliant_tag, -1},
-    {"histc", "out", "aten::histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT, TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_histc},
+    {"histc", "out", "aten::histc.out(Tensor self, int bins=100, Scalar min=0, Scalar max=0, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_OUT_SELF, TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_histc},
     {"histogram", "bin_ct", "aten::histogram.bin_ct(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)", TN_OPK_FUNCTIONAL, TN_TAG_pt2_compliant_tag, -1},
     {"histogram", "bin_ct_out", "aten::histogram.bin_ct_out(Tensor self, int bins=100, *, float[]? range=None, Tensor? weight=None, bool density=False, Tensor(a!) hist, Tensor(b!) bin_edges) -> (Tensor(a!) hist, Tensor(b!) bin_edges)", TN_OPK_OUT, TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_histogram__bin_ct},
     {"histogram", "bins_tensor", "aten::histogram.bins_tensor(Tensor self, Tensor bins, *, Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)", TN_OPK_FUNCTIONAL, TN_TAG_pt2_compliant_tag, -1},

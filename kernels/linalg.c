@@ -3,6 +3,7 @@
 #include "parallel.h"
 
 #include <lapack.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -286,6 +287,28 @@ tn_lapack_syevd(int dtype, int64_t batch, int64_t n, bool upper, bool vectors, v
 }
 
 // gesdd
+
+/* Note [gesdd of an infinite element]
+ * gesdd scales a matrix whose largest magnitude is past its overflow bound by bignum / max|a|; for
+ * an infinite element that factor is 0, so the scaled matrix holds NaN (inf * 0) where A was
+ * infinite and every singular value comes out NaN, which is what upstream (MKL) returns. The
+ * reference LAPACK's divide and conquer may then iterate on those NaNs for ever (a 3x3 matrix
+ * holding one inf never returns), so a matrix with an infinite element and no NaN is not handed
+ * to LAPACK: its singular values are NaN and its info TN_GESDD_INF; U and V^T are whatever MKL's
+ * iterations leave, so the op refuses by name when they are asked for. A NaN anywhere is
+ * LAPACK's own info = -4 (its first check since 3.10, before any iteration). */
+static int
+nonfinite_kind(const double *a, int64_t n)
+{
+    int inf = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (isnan(a[i]))
+            return 2;
+        inf |= isinf(a[i]);
+    }
+    return inf;
+}
+
 tn_status
 tn_lapack_gesdd(int dtype, int64_t batch, int64_t m, int64_t n, char jobz, void *a, void *s, void *u, void *vt,
                 int32_t *info)
@@ -340,6 +363,12 @@ tn_lapack_gesdd(int dtype, int64_t batch, int64_t m, int64_t n, char jobz, void 
         char *ab = (char *)a + (size_t)(b * m * n) * es, *sb = (char *)s + (size_t)(b * k) * es;
         char *ub = jobz == 'N' ? (char *)dummy : (char *)u + (size_t)(b * m * ucols) * es;
         char *vb = jobz == 'N' ? (char *)dummy : (char *)vt + (size_t)(b * vrows * n) * es;
+        if (nonfinite_kind((const double *)ab, m * n) == 1) {
+            for (int64_t j = 0; j < k; j++)
+                ((double *)sb)[j] = NAN;
+            info[b] = TN_GESDD_INF;
+            continue;
+        }
         i = 0;
         LAPACK_dgesdd(&jobz, &lm, &ln, (double *)ab, &lda, (double *)sb, (double *)ub, &ldu, (double *)vb, &ldvt, work, &lwork, iwork, &i);
         info[b] = i;

@@ -50,6 +50,9 @@ tn_status tn_lapack_syevd(int dtype, int64_t batch, int64_t n, bool upper, bool 
  * V^T (n×n). `info` per matrix (k > 0: no convergence). */
 tn_status tn_lapack_gesdd(int dtype, int64_t batch, int64_t m, int64_t n, char jobz, void *a, void *s, void *u,
                           void *vt, int32_t *info);
+/* gesdd's info for a matrix holding an infinite element and no NaN: not handed to LAPACK, its
+ * singular values NaN, U and V^T untouched (Note [gesdd of an infinite element]). */
+#define TN_GESDD_INF INT32_MIN
 
 /* Householder QR (geqrf) of each m×n matrix of `a`, in place (R on and above the diagonal, the
  * reflectors below), with min(m, n) scalar factors per matrix into `tau`. */

@@ -1651,7 +1651,7 @@ delayed_error(PyObject *t, const char *msg)
     PyObject *out = NULL;
     if (tn_node_set_next_edge(n, 0, t) == 0 &&
         (out = tn_autograd_redispatch(tn_op_by_id(TN_OP_detach), (tn_value[]){tn_value_tensor(t)})) &&
-        tn_requires_grad(t) && tn_autograd_set_history(out, n, 0) < 0)
+        tn_requires_grad(t) && tn_autograd_set_history_any(out, n, 0) < 0)
         Py_CLEAR(out);
     Py_DECREF(n);
     return out;

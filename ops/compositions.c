@@ -322,7 +322,7 @@ tn_compose_unflatten__int(tn_op *op, tn_value *a)
 {
     TensorObject *t = TN_T(T(0));
     int64_t d;
-    if (tn_wrap_dim(a[1].u.i, t->ndim, &d) < 0)
+    if (tn_wrap_dim(a[1].u.i, t->ndim, &d) < 0 || tn_unflatten_check(t, d) < 0)
         return NULL;
     int64_t shape[TN_MAX_NDIM], inner[TN_MAX_NDIM];
     tn_ints sizes = {a[2].u.ints, a[2].n, false};

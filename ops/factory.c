@@ -607,8 +607,9 @@ tn_op_linspace(const tn_op *overload, const tn_value *start, const tn_value *end
     if (!t || dev == TN_DEVICE_META || steps == 0)
         return (PyObject *)t;
     /* upstream's kernel converts start and end to the dtype (c10::checked_convert); one step is
-     * fill_(start), which converts start only */
-    if (tn_check_dtype(overload, dtype) < 0 || tn_check_scalar_fits(start, dtype) < 0 ||
+     * fill_(start), which converts start only, for float16 / bfloat16 through float (2**31 is inf) */
+    int one = steps == 1 && (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) ? TN_DTYPE_F32 : dtype;
+    if (tn_check_dtype(overload, dtype) < 0 || tn_check_scalar_fits(start, steps == 1 ? one : dtype) < 0 ||
         (steps > 1 && tn_check_scalar_fits(end, dtype) < 0)) {
         Py_DECREF(t);
         return NULL;
@@ -891,8 +892,11 @@ tn_op_resize_(const tn_op *overload, TensorObject *self, tn_ints size, int memor
         return NULL;
     if (n > 0 && need > self->storage->nbytes && tn_storage_resize(self->storage, need) < 0)
         return NULL;
-    /* upstream bumps the version only when the sizes actually change */
+    /* upstream bumps the version only when the sizes actually change, and resize_impl_cpu_ leaves
+     * a tensor of the same sizes as it is (its strides too) unless a memory format is given */
     int changed = size.n != self->ndim || memcmp(size.v, self->sizes, sizeof(int64_t) * (size_t)size.n) != 0;
+    if (!changed && memory_format < 0)
+        return Py_NewRef((PyObject *)self);
     if (tn_tensor_set_geometry(self, (int)size.n, size.v, NULL) < 0 ||
         (memory_format == TN_MEMFMT_CHANNELS_LAST && set_channels_last(self) < 0))
         return NULL;

@@ -873,8 +873,19 @@ tn_op__linalg_svd(const tn_op *overload, TensorObject *A, bool full_matrices, bo
     TN_NOGIL(batch * m * n * k, s = tn_lapack_gesdd(A->dtype, batch, m, n, jobz, tn_tensor_data(work),
                                                     tn_tensor_data(r[1]), compute_uv ? tn_tensor_data(r[0]) : NULL,
                                                     compute_uv ? tn_tensor_data(r[2]) : NULL, info));
-    int rc = TN_KCHECK(overload, s, A->dtype) < 0 ? -1 : check_infos(info, batch, "linalg.svd", nd == 2);
+    int rc = TN_KCHECK(overload, s, A->dtype);
+    bool infinite = false;  // Note [gesdd of an infinite element]: its singular values are NaN
+    for (int64_t b = 0; b < batch; b++)
+        if (info[b] == TN_GESDD_INF)
+            info[b] = 0, infinite = true;
+    rc = rc < 0 ? -1 : check_infos(info, batch, "linalg.svd", nd == 2);
     free(info);
+    if (rc == 0 && infinite && compute_uv) {
+        PyErr_SetString(PyExc_NotImplementedError, "torch.linalg.svd of a matrix holding an infinite element is not "
+                        "implemented in torchnative: its singular values are NaN, its U and Vh are whatever "
+                        "upstream's LAPACK (MKL) leaves, and the reference LAPACK may not terminate on it");
+        rc = -1;
+    }
     if (rc < 0)
         goto fail;
     Py_DECREF((PyObject *)work);

@@ -1164,7 +1164,13 @@ tn_op_lerp__Scalar(const tn_op *overload, TensorObject *self, TensorObject *end,
 {
     if (check_lerp_dtype(self, end, "end") < 0)
         return NULL;
-    return ternary(overload, 3, self, end, NULL, weight);
+    /* upstream's CPU kernel reads the weight as its opmath type (Note [Scalar overflow]): a complex
+     * weight of a real self overflows it */
+    PyObject *r = ternary(overload, 3, self, end, NULL, weight);
+    if (r && TN_T(r)->device != TN_DEVICE_META && tn_dtype_is_floating(TN_T(r)->dtype) &&
+        tn_check_scalar_fits(weight, TN_T(r)->dtype == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32) < 0)
+        Py_CLEAR(r);
+    return r;
 }
 
 /* ---- in place (Note [In-place pointwise]) ---- */
@@ -1453,8 +1459,24 @@ UNARY(reciprocal, TN_UN_RECIPROCAL, UK_FLOAT)
 UNARY(bitwise_not, TN_UN_BITNOT, UK_INTEGRAL)
 UNARY(logical_not, TN_UN_LOGICAL_NOT, UK_BOOL_OUT)
 UNARY(isnan, TN_UN_ISNAN, UK_BOOL_OUT)
-UNARY(isinf, TN_UN_ISINF, UK_BOOL_OUT)
-UNARY(isfinite, TN_UN_ISFINITE, UK_BOOL_OUT)
+
+/* upstream answers isinf / isfinite of an integral (or bool) self with zeros_like / ones_like(self,
+ * bool): empty_like's strides */
+static PyObject *like_self(TensorObject *self, PyObject *r);
+
+PyObject *
+tn_op_isinf(const tn_op *overload, TensorObject *self)
+{
+    PyObject *r = unary(overload, TN_UN_ISINF, UK_BOOL_OUT, self, NULL);
+    return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : r;
+}
+
+PyObject *
+tn_op_isfinite(const tn_op *overload, TensorObject *self)
+{
+    PyObject *r = unary(overload, TN_UN_ISFINITE, UK_BOOL_OUT, self, NULL);
+    return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : r;
+}
 UNARY(isposinf, TN_UN_ISPOSINF, UK_BOOL_OUT)
 UNARY(isneginf, TN_UN_ISNEGINF, UK_BOOL_OUT)
 
@@ -1552,10 +1574,11 @@ static PyObject *hardtanh_into(const tn_op *overload, TensorObject *self, const 
 /* upstream's hardtanh writes into empty_like(self): a dense self's strides, also those of its
  * size-1 dims, which the iterator's layout (ours, and upstream's for every other unary op)
  * leaves contiguous; the dims of size > 1 are laid out alike either way */
-PyObject *
-tn_op_hardtanh(const tn_op *overload, TensorObject *self, const tn_value *min_val, const tn_value *max_val)
+/* r, written by the iterator, given empty_like(self)'s strides for a dense self: those of its
+ * size-1 dims too (the dims of size > 1 are laid out alike either way) */
+static PyObject *
+like_self(TensorObject *self, PyObject *r)
 {
-    PyObject *r = hardtanh_into(overload, self, min_val, max_val);
     if (!r || !tn_tensor_check(r) || TN_T(r)->ndim != self->ndim || !tn_tensor_is_non_overlapping_and_dense(self))
         return r;
     int64_t strides[TN_MAX_NDIM];
@@ -1564,6 +1587,12 @@ tn_op_hardtanh(const tn_op *overload, TensorObject *self, const tn_value *min_va
     if (tn_tensor_set_geometry(TN_T(r), self->ndim, self->sizes, strides) < 0)
         Py_CLEAR(r);
     return r;
+}
+
+PyObject *
+tn_op_hardtanh(const tn_op *overload, TensorObject *self, const tn_value *min_val, const tn_value *max_val)
+{
+    return like_self(self, hardtanh_into(overload, self, min_val, max_val));
 }
 
 static PyObject *
@@ -1631,7 +1660,7 @@ tn_op_nan_to_num(const tn_op *overload, TensorObject *self, tn_opt_double nan, t
     }
     small = -big;
     double p[3] = {nan.has ? nan.v : 0.0, posinf.has ? posinf.v : big, neginf.has ? neginf.v : small};
-    return unary(overload, TN_UN_NAN_TO_NUM, UK_SAME, self, p);
+    return like_self(self, unary(overload, TN_UN_NAN_TO_NUM, UK_SAME, self, p));  /* into empty_like(self) */
 }
 
 PyObject *
@@ -1779,9 +1808,33 @@ typedef struct {
     int complex;        /* upstream's kernel takes complex dtypes (ours refuses them by name) */
 } act_grad_spec;
 
+/* The Scalars an activation gradient's kernel reads as its opmath type (upstream's
+ * Scalar::to<opmath_t>: float for float16/bfloat16/float32, double for float64), checked as that
+ * conversion checks them (Note [Scalar overflow]) once the dtype dispatch has taken the dtype. */
+static int
+check_opmath_scalars(int compute, const tn_value *const *scalars)
+{
+    int opmath = compute == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32;
+    for (int i = 0; scalars && scalars[i]; i++)
+        if (tn_check_scalar_fits(scalars[i], opmath) < 0)
+            return -1;
+    return 0;
+}
+
+static PyObject *activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *grad,
+                                   TensorObject *x, const tn_value *alpha, const double *p,
+                                   const tn_value *const *scalars);
+
 static PyObject *
 activation_grad(const tn_op *overload, const act_grad_spec *sp, TensorObject *grad, TensorObject *x,
                 const tn_value *alpha, const double *p)
+{
+    return activation_grad_s(overload, sp, grad, x, alpha, p, NULL);
+}
+
+static PyObject *
+activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *grad, TensorObject *x,
+                  const tn_value *alpha, const double *p, const tn_value *const *scalars)
 {
     tn_result_type_state st;
     tn_result_type_init(&st);
@@ -1801,12 +1854,18 @@ activation_grad(const tn_op *overload, const act_grad_spec *sp, TensorObject *gr
         return NULL;
     }
     int out_dtype = sp->x_dtype_out ? x->dtype : compute;
+    if (out_dtype != compute && !tn_can_cast(compute, out_dtype)) {  /* the iterator's output is x's dtype */
+        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(compute), tn_dtype_legacy_name(out_dtype));
+        return NULL;
+    }
     int device = grad->device == TN_DEVICE_META || x->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
     tn_geom ins[2] = {tn_geom_of(sp->x_first ? x : grad), tn_geom_of(sp->x_first ? grad : x)};
     TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (tn_check_dtype(overload, compute) < 0 || (alpha && tn_check_scalar_fits(alpha, compute) < 0))
+    if (tn_check_dtype(overload, compute) < 0 || (alpha && tn_check_scalar_fits(alpha, compute) < 0) ||
+        check_opmath_scalars(compute, scalars) < 0)
         goto fail;
     TensorObject *g = as_dtype(overload, grad, compute), *xc = g ? as_dtype(overload, x, compute) : NULL;
     TensorObject *dst = out_dtype == compute ? out : NULL;
@@ -1923,9 +1982,9 @@ tn_op_elu_backward(const tn_op *overload, TensorObject *grad_output, const tn_va
                         "out-of-place version instead.");
         return NULL;
     }
-    return activation_grad(overload,
-                           ACT_GRAD("elu_backward_cpu", -1, is_result ? TN_ACT_BW_ELU_RESULT : TN_ACT_BW_ELU, 0, 0, 0),
-                           grad_output, self_or_result, NULL, p);
+    return activation_grad_s(overload,
+                             ACT_GRAD("elu_backward_cpu", -1, is_result ? TN_ACT_BW_ELU_RESULT : TN_ACT_BW_ELU, 0, 0, 0),
+                             grad_output, self_or_result, NULL, p, (const tn_value *[]){alpha, scale, input_scale, NULL});
 }
 
 PyObject *

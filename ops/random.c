@@ -847,6 +847,10 @@ tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std
     PyObject *out = tn_op_empty_like(overload, std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)
         return NULL;
+    /* an empty std: upstream's draw loop never dispatches on out's dtype, so an empty integer
+     * std gives an empty integer result */
+    if (std->numel == 0)
+        return out;
     tn_value m = tn_value_double(mean);  /* upstream's normal_impl: normal_out_impl into empty_like(std) */
     PyObject *r = normal_into_out(overload, &m, std, generator, TN_T(out));
     Py_DECREF(out);

@@ -349,13 +349,21 @@ tn_op_any__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keep
     return reduce(overload, TN_RED_ANY, self, d, keepdim, bool_out_dtype(self), 0);
 }
 
-/* any/all over an empty (not None) dim list reduce nothing: self as bool (uint8 stays uint8) */
+/* any/all over an empty (not None) dim list reduce nothing: self as bool (uint8 stays uint8, its
+ * values 0 or 1 as upstream's kernel writes them) */
 static PyObject *
 reduce_no_dims(const tn_op *overload, TensorObject *self)
 {
-    TensorObject *out = tn_empty_on(self->ndim, self->sizes, bool_out_dtype(self), self->device);
+    TensorObject *out = tn_empty_on(self->ndim, self->sizes, TN_DTYPE_BOOL, self->device);
     if (out && out->device != TN_DEVICE_META && tn_copy_into(overload, out, self) < 0)
         Py_CLEAR(out);
+    if (out && bool_out_dtype(self) != TN_DTYPE_BOOL) {
+        TensorObject *u = tn_empty_on(self->ndim, self->sizes, bool_out_dtype(self), self->device);
+        if (u && u->device != TN_DEVICE_META && tn_copy_into(overload, u, out) < 0)
+            Py_CLEAR(u);
+        Py_DECREF(out);
+        out = u;
+    }
     return (PyObject *)out;
 }
 

@@ -468,6 +468,21 @@ tn_op_as_strided_(const tn_op *overload, TensorObject *self, tn_ints size, tn_in
     PyObject *v = tn_op_as_strided(overload, self, size, stride, storage_offset);
     if (!v)
         return NULL;
+    /* in place, upstream's setStorage checks the bounds on a meta tensor's storage too (the
+     * functional as_strided's view of a meta tensor does not) */
+    TensorObject *tv = TN_T(v);
+    int64_t need = tn_storage_nbytes(tv->ndim, tv->sizes, tv->strides, tn_dtype_size(self->dtype), tv->offset);
+    if (self->device == TN_DEVICE_META && need > 0 && self->storage && need > self->storage->nbytes) {
+        char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
+        tn_format_sizes(a, sizeof a, tv->ndim, tv->sizes);
+        tn_format_sizes(b, sizeof b, tv->ndim, tv->strides);
+        PyErr_Format(PyExc_RuntimeError,
+                     "setStorage: sizes %s, strides %s, storage offset %lld, and itemsize %d requiring a storage "
+                     "size of %lld are out of bounds for storage of size %lld", a, b, (long long)tv->offset,
+                     tn_dtype_size(self->dtype), (long long)need, (long long)self->storage->nbytes);
+        Py_DECREF(v);
+        return NULL;
+    }
     self->offset = TN_T(v)->offset;
     PyObject *r = restride_inplace(self, TN_T(v)->ndim, TN_T(v)->sizes, TN_T(v)->strides);
     Py_DECREF(v);
@@ -909,11 +924,23 @@ tn_op_flatten__using_ints(const tn_op *overload, TensorObject *self, int64_t sta
     return tn_op_reshape(overload, self, sh);
 }
 
+/* a 0-dim self wraps dim 0 but has no size there: upstream's sym_size(dim) raises, and unflatten
+ * turns what it catches into a RuntimeError */
+int
+tn_unflatten_check(TensorObject *self, int64_t dim)
+{
+    if (self->ndim > 0)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "unflatten got an unexpected error:\nDimension specified as %lld but tensor "
+                 "has no dimensions", (long long)dim);
+    return -1;
+}
+
 PyObject *
 tn_op_unflatten__int(const tn_op *overload, TensorObject *self, int64_t dim, tn_ints sizes)
 {
     int64_t d;
-    if (tn_wrap_dim(dim, self->ndim, &d) < 0)
+    if (tn_wrap_dim(dim, self->ndim, &d) < 0 || tn_unflatten_check(self, d) < 0)
         return NULL;
     if (sizes.n == 0) {
         PyErr_SetString(PyExc_RuntimeError, "unflatten: sizes must be non-empty");

@@ -8,5 +8,7 @@
  * within the size), upstream's classes and messages; on success *d is the wrapped dim and *start
  * the non-negative start. -1 with the error set. */
 int tn_narrow_check(const TensorObject *self, int64_t dim, int64_t *start, int64_t length, int64_t *d);
+/* unflatten of a 0-dim self: upstream's RuntimeError (its sym_size(dim) fails); 0 otherwise */
+int tn_unflatten_check(TensorObject *self, int64_t dim);
 
 #endif /* TN_OPS_VIEW_H */

@@ -189,18 +189,48 @@ scatter_into(PyObject *out, PyObject *view, TensorObject *src)
     return fill_view(out, view, (PyObject *)src);
 }
 
+/* upstream's clone_preserve_strides (Note [*_scatter ops preserve strides] there): the result has
+ * self's sizes, strides and storage offset, the whole storage cloned under it; a self with a zero
+ * stride over a dim of size > 1 (has_internal_overlap Yes) is cloned plainly. Meta tensors keep
+ * the plain clone. */
+static PyObject *
+clone_preserve_strides(const tn_op *overload, TensorObject *self)
+{
+    int overlap = 0;
+    for (int d = 0; d < self->ndim; d++)
+        overlap |= self->strides[d] == 0 && self->sizes[d] > 1;
+    int64_t es = tn_dtype_size(self->dtype);
+    if (overlap || self->device == TN_DEVICE_META || !self->storage || es <= 0)
+        return tn_op_clone(overload, self, -1);
+    int64_t n = self->storage->nbytes / es, one = 1;
+    PyObject *all = tn_op_as_strided(overload, self, (tn_ints){&n, 1, false}, (tn_ints){&one, 1, false},
+                                     (tn_opt_int){true, 0});
+    PyObject *c = all ? tn_op_clone(overload, TN_T(all), -1) : NULL;
+    Py_XDECREF(all);
+    if (!c)
+        return NULL;
+    PyObject *out = tn_op_as_strided(overload, TN_T(c), (tn_ints){self->sizes, self->ndim, false},
+                                     (tn_ints){self->strides, self->ndim, false}, (tn_opt_int){true, self->offset});
+    Py_DECREF(c);
+    if (out) {  /* the clone's only tensor: a new tensor, not a view of it */
+        TN_T(out)->is_view = 0;
+        Py_CLEAR(TN_T(out)->base);
+    }
+    return out;
+}
+
 PyObject *
 tn_op_slice_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, int64_t dim, tn_opt_int start,
                     tn_opt_int end, int64_t step)
 {
-    PyObject *out = tn_op_clone(overload, self, -1);
+    PyObject *out = clone_preserve_strides(overload, self);
     return out ? scatter_into(out, tn_op_slice__Tensor(overload, TN_T(out), dim, start, end, step), src) : NULL;
 }
 
 PyObject *
 tn_op_select_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, int64_t dim, int64_t index)
 {
-    PyObject *out = tn_op_clone(overload, self, -1);
+    PyObject *out = clone_preserve_strides(overload, self);
     return out ? scatter_into(out, tn_op_select__int(overload, TN_T(out), dim, index), src) : NULL;
 }
 
@@ -208,7 +238,7 @@ PyObject *
 tn_op_diagonal_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, int64_t offset, int64_t dim1,
                        int64_t dim2)
 {
-    PyObject *out = tn_op_clone(overload, self, -1);
+    PyObject *out = clone_preserve_strides(overload, self);
     return out ? scatter_into(out, tn_op_diagonal(overload, TN_T(out), offset, dim1, dim2), src) : NULL;
 }
 
@@ -216,6 +246,6 @@ PyObject *
 tn_op_as_strided_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, tn_ints size, tn_ints stride,
                          tn_opt_int storage_offset)
 {
-    PyObject *out = tn_op_clone(overload, self, -1);
+    PyObject *out = clone_preserve_strides(overload, self);
     return out ? scatter_into(out, tn_op_as_strided(overload, TN_T(out), size, stride, storage_offset), src) : NULL;
 }

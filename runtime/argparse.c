@@ -1264,8 +1264,21 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
                         p = &schema->params[i];
             }
             long v = -1;
-            if (p && p->type == TN_P_SCALAR && tn_dtype_check(o)) {
-                o = PyLong_FromLong(tn_dtype_from_py(o));
+            if (p && p->type == TN_P_SCALAR && is_tensor(o)) {
+                /* a Tensor is no number IValue (toIValue's NumberType): upstream's c10::Error */
+                char q[128];
+                snprintf(q, sizeof q, "%.*s", (int)strcspn(op->schema, ".("), op->schema);
+                PyErr_Format(PyExc_RuntimeError, "%s() Expected a value of type '%s' for argument '%U' but "
+                             "instead found type 'Tensor'.", q, p->allow_none ? "Optional[number]" : "number",
+                             p->name);
+                for (Py_ssize_t j = 0; j < k; j++)
+                    Py_DECREF(ivalues[j]);
+                return NULL;
+            } else if (p && (p->type == TN_P_SCALAR || p->type == TN_P_INT || p->type == TN_P_SYMINT) &&
+                       tn_dtype_check(o)) {
+                o = PyLong_FromLong(tn_dtype_from_py(o));  /* an int IValue, also for an int argument */
+            } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT) && PyBool_Check(o)) {
+                o = PyLong_FromLong(o == Py_True);  /* a bool is an int there (toIValue's IntType) */
             } else if (p && p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&
                        v < TN_NUM_DTYPES && tn_dtype_objs[v]) {
                 o = Py_NewRef(tn_dtype_objs[v]);

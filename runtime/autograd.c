@@ -84,13 +84,13 @@ attach_not_implemented(tn_op *op, tn_value *args, int nargs, PyObject *result)
     if (rc == 0) {
         int nr = 0;
         if (tn_tensor_check(result)) {
-            rc = tn_autograd_set_history(result, n, nr++);
+            rc = tn_autograd_set_history_any(result, n, nr++);
         } else if (PyTuple_Check(result) || PyList_Check(result)) {
             PyObject *seq = PySequence_Tuple(result);
             for (Py_ssize_t k = 0; seq && rc == 0 && k < PyTuple_Size(seq); k++) {
                 PyObject *o = PyTuple_GetItem(seq, k);
                 if (tn_tensor_check(o))
-                    rc = tn_autograd_set_history(o, n, nr++);
+                    rc = tn_autograd_set_history_any(o, n, nr++);
             }
             Py_XDECREF(seq);
         }
@@ -220,7 +220,7 @@ node_add_input(tn_node *n, int nr, const TensorObject *t)
 }
 
 int
-tn_autograd_set_history(PyObject *t, tn_node *n, int output_nr)
+tn_autograd_set_history_any(PyObject *t, tn_node *n, int output_nr)
 {
     if (!t || !tn_tensor_check(t))
         return 0;
@@ -235,6 +235,18 @@ tn_autograd_set_history(PyObject *t, tn_node *n, int output_nr)
     tt->output_nr = output_nr;
     tt->requires_grad = 0;  /* a non-leaf's requires_grad comes from its grad_fn */
     return 0;
+}
+
+int
+tn_autograd_set_history(PyObject *t, tn_node *n, int output_nr)
+{
+    /* upstream's set_history: a differentiable output of a recorded op must have a differentiable
+     * dtype (x.sum(dtype=torch.bool) of an x requiring grad) */
+    if (t && tn_tensor_check(t) && !tn_dtype_is_differentiable(TN_T(t)->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "Autograd not support dtype: %s", tn_dtype_legacy_name(TN_T(t)->dtype));
+        return -1;
+    }
+    return tn_autograd_set_history_any(t, n, output_nr);
 }
 
 int
@@ -574,7 +586,7 @@ tn_autograd_rebase_history_at(PyObject *self, tn_node *n, int output_nr)
     PyObject *old = t->grad_fn;
     Py_XINCREF(old);
     int nr = t->output_nr;
-    int rc = tn_autograd_set_history(self, n, output_nr);
+    int rc = tn_autograd_set_history_any(self, n, output_nr);
     if (rc == 0)
         rc = move_retains_grad(t, old, nr, n, output_nr);
     Py_XDECREF(old);

@@ -23,8 +23,11 @@ int tn_node_set_next_edge(tn_node *n, int j, PyObject *t);
 PyObject *tn_autograd_redispatch(tn_op *op, tn_value *args);
 
 /* Give output `t` (output nr `output_nr` of node n) its history when its dtype is
- * differentiable: grad_fn, output_nr, and n's input metadata. */
+ * differentiable: grad_fn, output_nr, and n's input metadata (`_any`); a non-differentiable
+ * dtype only numbers the output there. tn_autograd_set_history, for an output upstream's
+ * VariableType declares differentiable, raises upstream's error for such a dtype instead. */
 int tn_autograd_set_history(PyObject *t, tn_node *n, int output_nr);
+int tn_autograd_set_history_any(PyObject *t, tn_node *n, int output_nr);
 /* An in-place op's node becomes self's history (rebase); views of tensors that need grad
  * go through CopySlices. */
 int tn_autograd_rebase_history(PyObject *self, tn_node *n);

@@ -343,7 +343,7 @@ wrap_output(PyNode *p, int executable, PyObject **var, int i, int is_input, int 
             return -1;
         TN_SETREF(*var, v);
     }
-    return executable ? tn_autograd_set_history(*var, n, i) : 0;
+    return executable ? tn_autograd_set_history_any(*var, n, i) : 0;
 }
 
 static int
@@ -679,7 +679,7 @@ alias_outputs(PyObject *args, tn_node *(*make)(PyObject *self, int n), PyObject 
             o = Py_NewRef(Py_None);
         } else if (!(o = tn_alias_without_history(TN_T(a))) ||
                    (node && (tn_node_set_next_edge(node, (int)i, a) < 0 ||
-                             tn_autograd_set_history(o, node, (int)i) < 0))) {
+                             tn_autograd_set_history_any(o, node, (int)i) < 0))) {
             Py_XDECREF(o);
             Py_CLEAR(out);
             break;

@@ -4,7 +4,8 @@
 # answers not cached: --no-cache), at low priority. A line per chunk with the running counts goes
 # to the log; the exit status is 1 when any call differs.
 #   scripts/fuzz_long.sh [seed] [calls] [start] [log]     # defaults: 1 1000000 0 build/fuzz-long.log
-# A run can be resumed (or split across machines) with start: calls are a function of (seed, index).
+# A run can be resumed (or split across machines) with start: calls are a function of (seed, index)
+# for one kernel list (after schemas/kernels.yaml changed, resume at a round: Note [Fuzz draw]).
 set -eu
 cd "$(dirname "$0")/.."
 seed=${1:-1}

@@ -176,6 +176,56 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten._foreach_div.List([1, 'a'], [torch.ones(2)])",
     "out = torch.ops.aten._foreach_mul.Tensor((1, 2), torch.ones(2))",
     "out = torch.ops.aten.index.Tensor(torch.ones(3), [1, 'a'])",
+    # torch.ops' IValues: a bool or a dtype (its ScalarType code) is an int; a Tensor is no number
+    "out = torch.ops.aten.sort.default(torch.tensor([[3, 1], [2, 0]], dtype=torch.int32), True)",
+    "out = torch.ops.aten.select_scatter.default(torch.zeros(2, 3), torch.ones(3), torch.uint8, 1)",
+    "out = torch.ops.aten.select_scatter.default(torch.zeros(2, 3), torch.ones(2), torch.float32, 1)",
+    "out = torch.ops.aten.clip.default(torch.ones(2), torch.tensor(0.5))",
+    "out = torch.ops.aten.leaky_relu.default(torch.ones(2), torch.tensor(0.5))",
+    "out = torch.ops.aten.add.Tensor(torch.ones(2), torch.ones(2), alpha=torch.tensor(2))",
+    "out = torch.add(torch.ones(2), torch.ones(2), alpha=torch.tensor(2))",  # neighbour: the Python binding
+    "out = torch.ops.aten.leaky_relu.default(torch.ones(2), True)",  # neighbour
+    # the vector norm of complex elements is that of their magnitudes, in the real dtype
+    "out = torch.norm(torch.tensor([[1+2j, -0.5], [2.0, -1j]], dtype=torch.complex128), 2.5)",
+    "out = F.normalize(torch.tensor([[-0.5+0j, 2.0], [-1j, 1+2j]], dtype=torch.complex64), dim=-1)",
+    "out = torch.linalg.vector_norm(torch.tensor([1+2j, -1j]), float('inf'), dim=0, keepdim=True)",
+    "out = torch.linalg.vector_norm(torch.tensor([1+2j, -1j]), dtype=torch.float64)",  # neighbour
+    # linspace of one step is fill_(start): float16 / bfloat16 take it through float (2**31 is inf)
+    "out = torch.linspace(2**31, -0.5, 1, dtype=torch.float16)",
+    "out = torch.linspace(1e10, 0, 1, dtype=torch.float16)",
+    "out = torch.linspace(2**31, -0.5, 2, dtype=torch.float16)",  # neighbour: two steps convert start and end
+    "out = torch.linspace(2**31, 0, 1, dtype=torch.int8)",  # neighbour
+    # histc(out=): histogramdd's check that hist has the input's dtype
+    "out = torch.histc(torch.tensor(-2.0, dtype=torch.float64), bins=1, out=torch.empty(1, dtype=torch.float16))",
+    "out = torch.histc(torch.tensor([-2.0, 1.0]), bins=2, out=torch.empty(1))",  # neighbour
+    # unflatten of a 0-dim tensor: dim 0 wraps, sym_size(0) fails, unflatten rethrows a RuntimeError
+    "out = torch.unflatten(torch.tensor(float('nan'), dtype=torch.bfloat16).requires_grad_(), 0, [1, 1, 1])",
+    "out = torch.unflatten(torch.tensor(1.), -1, [1])",
+    "out = torch.unflatten(torch.tensor(1.), 3, [1])",  # neighbour: the dim is wrapped first
+    # *_scatter clone self preserving its strides and offset (clone_preserve_strides); overlap: a plain clone
+    "out = torch.ops.aten.slice_scatter(torch.tensor([1e-30, 1e30, 0.5, 3.75]).reshape(2, 1, 2)[..., ::2], "
+    "torch.tensor([1., 3.75], dtype=torch.float64).reshape(2, 1, 1), 1, start=0, end=2)",
+    "x = torch.select_scatter(torch.arange(12.).reshape(3, 4)[1:, ::2], torch.ones(2), 1, 0); "
+    "out = (x, x.storage_offset())",
+    "x = torch.as_strided_scatter(torch.arange(6.)[1:], torch.zeros(2), (2,), (2,), 1); out = (x, x.storage_offset())",
+    "out = torch.diagonal_scatter(torch.arange(9.).reshape(3, 3).t(), torch.zeros(3))",  # neighbour: dense
+    "out = torch.slice_scatter(torch.ones(1, 3).expand(2, 3), torch.zeros(1, 3), 0, 0, 1)",  # neighbour: overlap
+    # std.out / var.out decompose into std/var.correction_out, whose VariableType refuses grad
+    "out = torch.std(torch.ones(3, 3).requires_grad_(), 1, out=torch.empty(3))",
+    "out = torch.var(torch.ones(3, 3), 1, out=torch.empty(3).requires_grad_())",  # neighbour
+    "out = torch.std(torch.ones(3, 3), 1, out=torch.empty(3))",  # neighbour
+    # softmax backward: a float32 grad with input_dtype float16 makes a float16 result (the meta
+    # function), which the CPU kernel refuses unless the grad is empty
+    "out = torch.ops.aten._softmax_backward_data(torch.ones(0, 3), torch.ones(0, 3), 1, torch.float16)",
+    "out = torch.ops.aten._log_softmax_backward_data(torch.ones(0, 4, 1), torch.ones(0, 4, 1), 1, torch.float16)",
+    "out = torch.ops.aten._softmax_backward_data(torch.ones(2, 3, device='meta'), torch.ones(2, 3, device='meta'), "
+    "1, torch.float16)",  # neighbour: meta calls take upstream's meta path
+    "out = torch.ops.aten._softmax_backward_data(torch.ones(2, 3), torch.ones(2, 3), 1, torch.float16)",  # neighbour
+    # as_strided_ (setStorage) checks a meta tensor's storage bounds too; the functional view does not
+    "out = torch.empty((1,), device='meta').as_strided_([2**33], [2])",
+    "out = torch.empty((4,), device='meta')[1:].as_strided_([2], [2], 2)",
+    "out = torch.empty((1,), device='meta').as_strided([3], [2])",  # neighbour
+    "out = torch.empty((4,), device='meta').as_strided_([2], [2])",  # neighbour
     # resolving the neg bit of a bool tensor: upstream's neg kernel refuses it (describe fails alike)
     "out = torch.tensor([True, False])._neg_view()",
     # mv sizes its result by self.size(0) first: a 0-dim self is an IndexError
@@ -186,6 +236,40 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.sigmoid_backward(torch.ones(2, dtype=torch.int32), torch.ones(3, dtype=torch.int32))",
     "out = torch.ops.aten.elu_backward(torch.ones(2), float('nan'), 1.0, 1.0, True, torch.ones(2))",
     "out = torch.ops.aten.leaky_relu_backward(torch.ones(2), torch.ones(2), float('nan'), True)",
+    # set_history: a differentiable output of a recorded op needs a differentiable dtype; _to_copy's
+    # output_differentiability condition (a dtype given and not differentiable) records nothing
+    "x = torch.tensor([1.5, -2.0]).requires_grad_(); out = x.sum(dtype=torch.bool)",
+    "x = torch.tensor([[1.5, -2.0]]).requires_grad_(); out = x.cumprod(-2, dtype=torch.uint8)",
+    "x = torch.tensor([1.5, -2.0]).requires_grad_(); out = torch.ops.aten.sum.dim_IntList(x, [0], dtype=torch.int64)",
+    "x = torch.tensor([1.5, -2.0]).requires_grad_(); out = (x.to(torch.int64), x.type(torch.int32))",  # neighbour
+    "x = torch.tensor([1.5, -2.0]).requires_grad_(); out = torch.ops.aten._to_copy(x, dtype=torch.bool)",  # neighbour
+    # a kernel reads its Scalars as its opmath type (float, or double for float64): checked_convert
+    "out = torch.lerp(torch.tensor([1., 2.]), torch.tensor([0., 1.]), (1+2j))",
+    "out = torch.ops.aten.elu_backward(torch.ones(2, 2), 1e300, float('inf'), False, True, torch.ones(2))",
+    "out = torch.ops.aten.elu_backward(torch.ones(2, dtype=torch.uint8), 1.0, 1e300, 1.0, False, "
+    "torch.ones(2, dtype=torch.bfloat16))",
+    "out = torch.ops.aten.elu_backward(torch.ones(2, dtype=torch.float64), 1.0, -0.5, (1+2j), False, "
+    "torch.ones(2, dtype=torch.float64))",
+    "out = torch.ops.aten.elu_backward(torch.ones(2, dtype=torch.int64), 1e300, 1, 1, False, torch.ones(2, dtype=torch.int64))",  # nb
+    "out = torch.lerp(torch.tensor([1., 2.], dtype=torch.float64), torch.tensor([0., 1.], dtype=torch.float64), 1e300)",  # nb
+    # mish_backward's iterator writes into self's dtype: a float result cannot be cast to an integer self
+    "out = torch.ops.aten.mish_backward(torch.ones(2), torch.ones(2, dtype=torch.int64))",
+    "out = torch.ops.aten.mish_backward(torch.ones(2, dtype=torch.int64), torch.ones(2, dtype=torch.float16))",  # nb
+    # results upstream makes with empty_like / ones_like / zeros_like(self): a dense self's strides
+    "out = torch.isfinite(torch.tensor([-3, -3])[::2])",
+    "out = torch.isinf(torch.tensor([0, 300, 1], dtype=torch.int32).reshape(1, 3).t())",
+    "out = torch.isnan(torch.tensor([0, 300, 1], dtype=torch.int32).reshape(1, 3).t())",  # neighbour: the iterator's
+    "out = torch.isfinite(torch.ones(1, 3).t())",  # neighbour: a float self goes through the iterator
+    "out = torch.nan_to_num(torch.tensor([0.5, 0.0, float('nan'), 3.75]).reshape(2, 1, 2).transpose(-1, -2))",
+    # resize_ to the sizes a tensor has leaves it as it is, strides too (no memory format given)
+    "x = torch.ones(4)[::2]; out = (x.resize_([2]), x._version)",
+    "x = torch.ones(4)[::2]; out = x.resize_([2], memory_format=torch.contiguous_format)",  # neighbour
+    # all/any over an empty dim list: a uint8 self's values as 0 or 1
+    "out = torch.ops.aten.all.dims(torch.tensor([0, 5, 3, 7], dtype=torch.uint8), dim=[])",
+    "out = torch.ops.aten.any.dims(torch.tensor([[0, 5], [3, 7]], dtype=torch.uint8), dim=[], keepdim=True)",
+    # normal(float, Tensor std) writes into empty_like(std) in place: an empty integer std stays integer
+    "out = torch.ops.aten.normal.float_Tensor(0.5, torch.tensor([], dtype=torch.int64).reshape(4, 0))",
+    "out = torch.ops.aten.normal.float_Tensor(0.5, torch.tensor([], dtype=torch.bool).reshape(4, 0, 3))",
     # polygamma's n is an int in upstream's formula: 2**62 and 2**32 compute as n = 0 (-inf)
     "out = torch.polygamma(2**62, torch.tensor([5.0, 0.5]))",
     "out = torch.polygamma(2**32, torch.tensor([2.0], dtype=torch.float64))",
@@ -229,6 +313,14 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.result_type.Tensor(torch.empty(2, device='meta', dtype=torch.bfloat16), torch.ones(2))",
     # svd of a non-finite matrix: LAPACK's info = -4 is upstream's LinAlgError naming it
     "out = torch.linalg.svd(torch.tensor([[float('nan'), 1.], [1., 1.]]), full_matrices=False)",
+    # an infinite element: gesdd's scaling by bignum / inf = 0 makes every singular value NaN (upstream's
+    # MKL), where the reference LAPACK may iterate for ever (a hang); U and Vh are refused by name
+    "out = torch.linalg.svdvals(torch.tensor([[float('inf'), 1., 2.], [3., 4., 5.], [6., 7., 8.]]))",
+    "out = torch.ops.aten._linalg_svd(torch.tensor([[0.5, -2.0, 0.5, 3.75], [float('inf'), -0.0, 2.0, -2.0], "
+    "[0.0, 0.5, 1e30, 0.5]], dtype=torch.float64), compute_uv=False)",
+    "out = torch.linalg.svdvals(torch.tensor([[[float('-inf'), 1., 2.], [3., 4., 5.], [6., 7., 8.]], "
+    "[[1., 1., 2.], [3., float('nan'), 5.], [6., 7., float('inf')]]]))",
+    "out = torch.linalg.svdvals(torch.tensor([[[float('-inf'), 1.], [3., 4.]], [[1., 0.], [0., 2.]]]))",  # neighbour
     # lerp promotes a 0-dim weight with the operands (TORCH_META_FUNC(lerp_Tensor))
     "out = torch.lerp(torch.tensor(False), torch.tensor(False), torch.tensor(-1))",
     "out = torch.lerp(torch.tensor([1.]), torch.tensor([2.]), torch.tensor(0.25, dtype=torch.float64))",
@@ -428,6 +520,8 @@ FUZZ_REFUSED = {
     "a = torch.tensor([(1+2j), (-0.5+0j), 2.0, (-0.5+0j)], dtype=torch.complex64).reshape(1, 2, 2); "
     "out = torch.ops.aten.sigmoid_backward(a, torch.ones(1, 2, 2, dtype=torch.float64))",
     "a = torch.tensor([(1+2j), (-0.5+0j)], dtype=torch.complex64); out = torch.ops.aten.tanh_backward(a, a)",
+    # Note [gesdd of an infinite element]: U and Vh are what MKL's iterations leave (was a hang)
+    "out = torch.linalg.svd(torch.tensor([[float('inf'), 1., 2.], [3., 4., 5.], [6., 7., 8.]]))",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
