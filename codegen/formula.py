@@ -308,6 +308,9 @@ class Emitter:
             return Val("NONE", "0")
         if name in SCALAR_TYPES:
             return Val("ST", SCALAR_TYPES[name])
+        if name == "retain_variables":
+            # upstream's `retain_variables`: whether the running backward keeps the graph
+            return Val("B", "tn_engine_keep_graph()")
         v = self.ctx.lookup(name)
         if v is None:
             raise Untranslatable(f"unknown name {name}")
@@ -504,6 +507,8 @@ class Emitter:
                 return Val("B", f"({obj.c}.tag == TN_V_COMPLEX)")
             if name == "toDouble":
                 return Val("D", f"tn_scalar_to_double(&{obj.c})")
+            if name == "toFloat":  # a C++ float, widened where the formula computes in double
+                return Val("D", f"(double)(float)tn_scalar_to_double(&{obj.c})")
             if name == "toComplexDouble":
                 # a complex Scalar as a C++ complex: not translated (the node refuses when reached)
                 self.line(f"(void){obj.c};")

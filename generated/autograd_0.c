@@ -1305,6 +1305,234 @@ fail_:
     return NULL;
 }
 
+/* AddbmmBackward0: aten::addbmm
+ *   batch1: maybe_multiply(grad.unsqueeze(0).expand_symint({ batch1.sym_size(0), batch1.sym_size(1), batch2.sym_size(2) }).bmm(batch2.transpose(1, 2).conj()), alpha.conj())
+ *   batch2: maybe_multiply(batch1.transpose(1, 2).conj().bmm(grad.unsqueeze(0).expand_symint({ batch1.sym_size(0), batch1.sym_size(1), batch2.sym_size(2) })), alpha.conj())
+ *   self: maybe_multiply(grad, beta.conj())
+ */
+typedef struct {
+    tn_node base;
+    int64_t batch1_sym_argsize_0;
+    int64_t batch1_sym_argsize_1;
+    int64_t batch2_sym_argsize_2;
+    tn_saved batch2_;
+    tn_value alpha;
+    tn_saved batch1_;
+    tn_value beta;
+} AddbmmBackward0;
+
+static int
+AddbmmBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AddbmmBackward0 *n = (AddbmmBackward0 *)n_;
+    PyObject *t_[15] = {0};
+    int64_t v0_[3];
+    tn_value v1_;
+    int64_t v2_[3];
+    tn_value v3_;
+    tn_value v4_;
+    int rc_ = -1;
+    PyObject *batch2 = t_[0] = tn_saved_unpack(&n->batch2_, n_);
+    if (!batch2 && PyErr_Occurred()) goto fail_;
+    PyObject *batch1 = t_[1] = tn_saved_unpack(&n->batch1_, n_);
+    if (!batch1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_unsqueeze, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(INT64_C(0))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v0_[0] = n->batch1_sym_argsize_0;
+            v0_[1] = n->batch1_sym_argsize_1;
+            v0_[2] = n->batch2_sym_argsize_2;
+            t_[3] = tn_ag_op(TN_OP_expand, (tn_value[]){tn_value_tensor(t_[2]), tn_ag_value_ints((tn_ints){v0_, 3, false}), tn_ag_value_bool(0)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(batch2), tn_value_int(INT64_C(1)), tn_value_int(INT64_C(2))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_conj(t_[4]);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            v1_ = tn_ag_scalar_conj(&n->alpha);
+            t_[7] = tn_fm_maybe_multiply(t_[6], &v1_);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[7]);
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            t_[8] = tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(batch1), tn_value_int(INT64_C(1)), tn_value_int(INT64_C(2))});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_conj(t_[8]);
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_op(TN_OP_unsqueeze, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(INT64_C(0))});
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            v2_[0] = n->batch1_sym_argsize_0;
+            v2_[1] = n->batch1_sym_argsize_1;
+            v2_[2] = n->batch2_sym_argsize_2;
+            t_[11] = tn_ag_op(TN_OP_expand, (tn_value[]){tn_value_tensor(t_[10]), tn_ag_value_ints((tn_ints){v2_, 3, false}), tn_ag_value_bool(0)});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            t_[12] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(t_[9]), tn_value_tensor(t_[11])});
+            if (!t_[12] && PyErr_Occurred()) goto fail_;
+            v3_ = tn_ag_scalar_conj(&n->alpha);
+            t_[13] = tn_fm_maybe_multiply(t_[12], &v3_);
+            if (!t_[13] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[13]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v4_ = tn_ag_scalar_conj(&n->beta);
+            t_[14] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &v4_);
+            if (!t_[14] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[14]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 15);
+    (void)n;
+    return rc_;
+}
+
+static void
+AddbmmBackward0_release(tn_node *n_)
+{
+    AddbmmBackward0 *n = (AddbmmBackward0 *)n_;
+    tn_saved_release(&n->batch2_);
+    tn_saved_release(&n->batch1_);
+    (void)n;
+}
+
+static void
+AddbmmBackward0_finalize(tn_node *n_)
+{
+    AddbmmBackward0 *n = (AddbmmBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AddbmmBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AddbmmBackward0 *n = (AddbmmBackward0 *)n_;
+    if (tn_saved_traverse(&n->batch2_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->batch1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AddbmmBackward0_get_batch1_sym_argsize_0(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((AddbmmBackward0 *)self)->batch1_sym_argsize_0);
+}
+
+static PyObject *
+AddbmmBackward0_get_batch1_sym_argsize_1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((AddbmmBackward0 *)self)->batch1_sym_argsize_1);
+}
+
+static PyObject *
+AddbmmBackward0_get_batch2_sym_argsize_2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((AddbmmBackward0 *)self)->batch2_sym_argsize_2);
+}
+
+static PyObject *
+AddbmmBackward0_get_batch2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddbmmBackward0 *)self)->batch2_, TN_NODE(self));
+}
+
+static PyObject *
+AddbmmBackward0_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddbmmBackward0 *)self)->alpha);
+}
+
+static PyObject *
+AddbmmBackward0_get_batch1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddbmmBackward0 *)self)->batch1_, TN_NODE(self));
+}
+
+static PyObject *
+AddbmmBackward0_get_beta(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddbmmBackward0 *)self)->beta);
+}
+
+static PyGetSetDef AddbmmBackward0_getset[] = {
+    {"_saved_batch1_sym_argsize_0", AddbmmBackward0_get_batch1_sym_argsize_0, NULL, NULL, NULL},
+    {"_saved_batch1_sym_argsize_1", AddbmmBackward0_get_batch1_sym_argsize_1, NULL, NULL, NULL},
+    {"_saved_batch2_sym_argsize_2", AddbmmBackward0_get_batch2_sym_argsize_2, NULL, NULL, NULL},
+    {"_saved_batch2", AddbmmBackward0_get_batch2, NULL, NULL, NULL},
+    {"_saved_alpha", AddbmmBackward0_get_alpha, NULL, NULL, NULL},
+    {"_saved_batch1", AddbmmBackward0_get_batch1, NULL, NULL, NULL},
+    {"_saved_beta", AddbmmBackward0_get_beta, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AddbmmBackward0 = {
+    .name = "AddbmmBackward0",
+    .basicsize = sizeof(AddbmmBackward0),
+    .apply = AddbmmBackward0_apply,
+    .release = AddbmmBackward0_release,
+    .finalize = AddbmmBackward0_finalize,
+    .traverse = AddbmmBackward0_traverse,
+    .getset = AddbmmBackward0_getset,
+    .op = "aten::addbmm",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+PyObject *
+tn_ag_record_addbmm(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *batch1 = tn_ag_arg_tensor(&a_[1]);
+    PyObject *batch2 = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    AddbmmBackward0 *n = (AddbmmBackward0 *)tn_node_new(&tn_kind_AddbmmBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, batch1) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, batch2) < 0)
+        goto fail_;
+    n->batch1_sym_argsize_0 = tn_ag_size_at(batch1, 0);
+    n->batch1_sym_argsize_1 = tn_ag_size_at(batch1, 1);
+    n->batch2_sym_argsize_2 = tn_ag_size_at(batch2, 2);
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->batch2_, batch2, n_, 0) < 0) goto fail_;
+    }
+    n->alpha = a_[4];
+    if (tn_node_needs(n_, 2)) {
+        if (tn_saved_save(&n->batch1_, batch1, n_, 0) < 0) goto fail_;
+    }
+    n->beta = a_[3];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AddcdivBackward0: aten::addcdiv
  *   self: handle_r_to_c(self.scalar_type(), grad)
  *   tensor1: handle_r_to_c(tensor1.scalar_type(), grad * (value / tensor2).conj())
@@ -2005,6 +2233,372 @@ tn_ag_record_addmm_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AddmvBackward0: aten::addmv
+ *   mat: maybe_multiply(grad.ger(vec.conj()), alpha.conj())
+ *   self: maybe_multiply(grad, beta.conj())
+ *   vec: maybe_multiply(mat.t().conj().mv(grad), alpha.conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved vec_;
+    tn_value alpha;
+    tn_value beta;
+    tn_saved mat_;
+} AddmvBackward0;
+
+static int
+AddmvBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AddmvBackward0 *n = (AddmvBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    tn_value v0_;
+    tn_value v1_;
+    tn_value v2_;
+    int rc_ = -1;
+    PyObject *vec = t_[0] = tn_saved_unpack(&n->vec_, n_);
+    if (!vec && PyErr_Occurred()) goto fail_;
+    PyObject *mat = t_[1] = tn_saved_unpack(&n->mat_, n_);
+    if (!mat && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_conj(vec);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_ger, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            v0_ = tn_ag_scalar_conj(&n->alpha);
+            t_[4] = tn_fm_maybe_multiply(t_[3], &v0_);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v1_ = tn_ag_scalar_conj(&n->beta);
+            t_[5] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &v1_);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_t, (tn_value[]){tn_value_tensor(mat)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_conj(t_[6]);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_mv, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            v2_ = tn_ag_scalar_conj(&n->alpha);
+            t_[9] = tn_fm_maybe_multiply(t_[8], &v2_);
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+AddmvBackward0_release(tn_node *n_)
+{
+    AddmvBackward0 *n = (AddmvBackward0 *)n_;
+    tn_saved_release(&n->vec_);
+    tn_saved_release(&n->mat_);
+    (void)n;
+}
+
+static void
+AddmvBackward0_finalize(tn_node *n_)
+{
+    AddmvBackward0 *n = (AddmvBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AddmvBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AddmvBackward0 *n = (AddmvBackward0 *)n_;
+    if (tn_saved_traverse(&n->vec_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->mat_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AddmvBackward0_get_vec(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddmvBackward0 *)self)->vec_, TN_NODE(self));
+}
+
+static PyObject *
+AddmvBackward0_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddmvBackward0 *)self)->alpha);
+}
+
+static PyObject *
+AddmvBackward0_get_beta(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddmvBackward0 *)self)->beta);
+}
+
+static PyObject *
+AddmvBackward0_get_mat(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddmvBackward0 *)self)->mat_, TN_NODE(self));
+}
+
+static PyGetSetDef AddmvBackward0_getset[] = {
+    {"_saved_vec", AddmvBackward0_get_vec, NULL, NULL, NULL},
+    {"_saved_alpha", AddmvBackward0_get_alpha, NULL, NULL, NULL},
+    {"_saved_beta", AddmvBackward0_get_beta, NULL, NULL, NULL},
+    {"_saved_mat", AddmvBackward0_get_mat, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AddmvBackward0 = {
+    .name = "AddmvBackward0",
+    .basicsize = sizeof(AddmvBackward0),
+    .apply = AddmvBackward0_apply,
+    .release = AddmvBackward0_release,
+    .finalize = AddmvBackward0_finalize,
+    .traverse = AddmvBackward0_traverse,
+    .getset = AddmvBackward0_getset,
+    .op = "aten::addmv",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+PyObject *
+tn_ag_record_addmv(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mat = tn_ag_arg_tensor(&a_[1]);
+    PyObject *vec = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    AddmvBackward0 *n = (AddmvBackward0 *)tn_node_new(&tn_kind_AddmvBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, mat) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, vec) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->vec_, vec, n_, 0) < 0) goto fail_;
+    }
+    n->alpha = a_[4];
+    n->beta = a_[3];
+    if (tn_node_needs(n_, 2)) {
+        if (tn_saved_save(&n->mat_, mat, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AddrBackward0: aten::addr
+ *   self: maybe_multiply(grad, beta.conj())
+ *   vec1: maybe_multiply(grad.mv(vec2.conj()), alpha.conj())
+ *   vec2: maybe_multiply(grad.t().mv(vec1.conj()), alpha.conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_value beta;
+    tn_saved vec2_;
+    tn_value alpha;
+    tn_saved vec1_;
+} AddrBackward0;
+
+static int
+AddrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AddrBackward0 *n = (AddrBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    tn_value v0_;
+    tn_value v1_;
+    tn_value v2_;
+    int rc_ = -1;
+    PyObject *vec2 = t_[0] = tn_saved_unpack(&n->vec2_, n_);
+    if (!vec2 && PyErr_Occurred()) goto fail_;
+    PyObject *vec1 = t_[1] = tn_saved_unpack(&n->vec1_, n_);
+    if (!vec1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v0_ = tn_ag_scalar_conj(&n->beta);
+            t_[2] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &v0_);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_conj(vec2);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mv, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v1_ = tn_ag_scalar_conj(&n->alpha);
+            t_[5] = tn_fm_maybe_multiply(t_[4], &v1_);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_t, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_conj(vec1);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_mv, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            v2_ = tn_ag_scalar_conj(&n->alpha);
+            t_[9] = tn_fm_maybe_multiply(t_[8], &v2_);
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+AddrBackward0_release(tn_node *n_)
+{
+    AddrBackward0 *n = (AddrBackward0 *)n_;
+    tn_saved_release(&n->vec2_);
+    tn_saved_release(&n->vec1_);
+    (void)n;
+}
+
+static void
+AddrBackward0_finalize(tn_node *n_)
+{
+    AddrBackward0 *n = (AddrBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AddrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AddrBackward0 *n = (AddrBackward0 *)n_;
+    if (tn_saved_traverse(&n->vec2_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->vec1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AddrBackward0_get_beta(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddrBackward0 *)self)->beta);
+}
+
+static PyObject *
+AddrBackward0_get_vec2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddrBackward0 *)self)->vec2_, TN_NODE(self));
+}
+
+static PyObject *
+AddrBackward0_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddrBackward0 *)self)->alpha);
+}
+
+static PyObject *
+AddrBackward0_get_vec1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddrBackward0 *)self)->vec1_, TN_NODE(self));
+}
+
+static PyGetSetDef AddrBackward0_getset[] = {
+    {"_saved_beta", AddrBackward0_get_beta, NULL, NULL, NULL},
+    {"_saved_vec2", AddrBackward0_get_vec2, NULL, NULL, NULL},
+    {"_saved_alpha", AddrBackward0_get_alpha, NULL, NULL, NULL},
+    {"_saved_vec1", AddrBackward0_get_vec1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AddrBackward0 = {
+    .name = "AddrBackward0",
+    .basicsize = sizeof(AddrBackward0),
+    .apply = AddrBackward0_apply,
+    .release = AddrBackward0_release,
+    .finalize = AddrBackward0_finalize,
+    .traverse = AddrBackward0_traverse,
+    .getset = AddrBackward0_getset,
+    .op = "aten::addr",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+PyObject *
+tn_ag_record_addr(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *vec1 = tn_ag_arg_tensor(&a_[1]);
+    PyObject *vec2 = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    AddrBackward0 *n = (AddrBackward0 *)tn_node_new(&tn_kind_AddrBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, vec1) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, vec2) < 0)
+        goto fail_;
+    n->beta = a_[3];
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->vec2_, vec2, n_, 0) < 0) goto fail_;
+    }
+    n->alpha = a_[4];
+    if (tn_node_needs(n_, 2)) {
+        if (tn_saved_save(&n->vec1_, vec1, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -4250,6 +4844,245 @@ fail_:
     return NULL;
 }
 
+/* BatchNormWithUpdateBackward0: aten::_batch_norm_with_update
+ *   input, weight, bias: grad.defined() ? batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, / *update* /true, eps, grad_input_mask, retain_variables ? result3.clone() : result3) : std::tuple<Tensor, Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved weight_;
+    tn_saved running_mean_;
+    tn_saved running_var_;
+    double eps;
+    tn_saved result1_;
+    tn_saved result2_;
+    tn_saved result3_;
+} BatchNormWithUpdateBackward0;
+
+static int
+BatchNormWithUpdateBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    BatchNormWithUpdateBackward0 *n = (BatchNormWithUpdateBackward0 *)n_;
+    PyObject *t_[16] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *running_mean = t_[2] = tn_saved_unpack(&n->running_mean_, n_);
+    if (!running_mean && PyErr_Occurred()) goto fail_;
+    PyObject *running_var = t_[3] = tn_saved_unpack(&n->running_var_, n_);
+    if (!running_var && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[4] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[5] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    PyObject *result3 = t_[6] = tn_saved_unpack(&n->result3_, n_);
+    if (!result3 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                if (tn_engine_keep_graph()) {
+                    t_[7] = tn_ag_op(TN_OP_clone, (tn_value[]){tn_value_tensor(result3), (tn_value){0}});
+                    if (!t_[7] && PyErr_Occurred()) goto fail_;
+                    t_[8] = Py_XNewRef(t_[7]);
+                } else {
+                    t_[8] = Py_XNewRef(result3);
+                }
+                t_[9] = tn_ag_op(TN_OP_batch_norm_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(weight), tn_value_tensor(running_mean), tn_value_tensor(running_var), tn_value_tensor(result1), tn_value_tensor(result2), tn_ag_value_bool(1), tn_value_double(n->eps), tn_ag_value_bools(grad_input_mask, 3), tn_value_tensor(t_[8])});
+                if (!t_[9] && PyErr_Occurred()) goto fail_;
+                t_[10] = tn_ag_tuple_item(t_[9], 0);
+                if (!t_[10] && PyErr_Occurred()) goto fail_;
+                t_[11] = tn_ag_tuple_item(t_[9], 1);
+                if (!t_[11] && PyErr_Occurred()) goto fail_;
+                t_[12] = tn_ag_tuple_item(t_[9], 2);
+                if (!t_[12] && PyErr_Occurred()) goto fail_;
+                t_[13] = Py_XNewRef(t_[10]);
+                t_[14] = Py_XNewRef(t_[11]);
+                t_[15] = Py_XNewRef(t_[12]);
+            } else {
+                t_[13] = Py_XNewRef(NULL);
+                t_[14] = Py_XNewRef(NULL);
+                t_[15] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[13]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[14]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[15]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 16);
+    (void)n;
+    return rc_;
+}
+
+static void
+BatchNormWithUpdateBackward0_release(tn_node *n_)
+{
+    BatchNormWithUpdateBackward0 *n = (BatchNormWithUpdateBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->running_mean_);
+    tn_saved_release(&n->running_var_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    tn_saved_release(&n->result3_);
+    (void)n;
+}
+
+static void
+BatchNormWithUpdateBackward0_finalize(tn_node *n_)
+{
+    BatchNormWithUpdateBackward0 *n = (BatchNormWithUpdateBackward0 *)n_;
+    (void)n;
+}
+
+static int
+BatchNormWithUpdateBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    BatchNormWithUpdateBackward0 *n = (BatchNormWithUpdateBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_mean_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_var_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result3_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_running_mean(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->running_mean_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_running_var(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->running_var_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_eps(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((BatchNormWithUpdateBackward0 *)self)->eps);
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->result2_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_result3(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->result3_, TN_NODE(self));
+}
+
+static PyGetSetDef BatchNormWithUpdateBackward0_getset[] = {
+    {"_saved_input", BatchNormWithUpdateBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_weight", BatchNormWithUpdateBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_running_mean", BatchNormWithUpdateBackward0_get_running_mean, NULL, NULL, NULL},
+    {"_saved_running_var", BatchNormWithUpdateBackward0_get_running_var, NULL, NULL, NULL},
+    {"_saved_eps", BatchNormWithUpdateBackward0_get_eps, NULL, NULL, NULL},
+    {"_saved_result1", BatchNormWithUpdateBackward0_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", BatchNormWithUpdateBackward0_get_result2, NULL, NULL, NULL},
+    {"_saved_result3", BatchNormWithUpdateBackward0_get_result3, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_BatchNormWithUpdateBackward0 = {
+    .name = "BatchNormWithUpdateBackward0",
+    .basicsize = sizeof(BatchNormWithUpdateBackward0),
+    .apply = BatchNormWithUpdateBackward0_apply,
+    .release = BatchNormWithUpdateBackward0_release,
+    .finalize = BatchNormWithUpdateBackward0_finalize,
+    .traverse = BatchNormWithUpdateBackward0_traverse,
+    .getset = BatchNormWithUpdateBackward0_getset,
+    .op = "aten::_batch_norm_with_update",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_batch_norm_with_update(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record__batch_norm_with_update(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[1]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[2]);
+    PyObject *running_mean = tn_ag_arg_tensor(&a_[3]);
+    PyObject *running_var = tn_ag_arg_tensor(&a_[4]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    BatchNormWithUpdateBackward0 *n = (BatchNormWithUpdateBackward0 *)tn_node_new(&tn_kind_BatchNormWithUpdateBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_mean_, running_mean, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_var_, running_var, n_, 0) < 0) goto fail_;
+    n->eps = a_[6].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result3_, tn_ag_result_item(r_, 3), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* BernoulliBackward0: aten::bernoulli
  *   self: zeros_like(grad)
  */
@@ -5100,6 +5933,124 @@ tn_ag_record_ceil_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CeluBackward0: aten::celu
+ *   self: elu_backward(grad, alpha, 1, 1.0/alpha.toFloat(), / * is_result * / false, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value alpha;
+} CeluBackward0;
+
+static int
+CeluBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CeluBackward0 *n = (CeluBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_elu_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), n->alpha, tn_value_int(INT64_C(1)), tn_value_double(((double)1.0 / (double)(float)tn_scalar_to_double(&n->alpha))), tn_ag_value_bool(0), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+CeluBackward0_release(tn_node *n_)
+{
+    CeluBackward0 *n = (CeluBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+CeluBackward0_finalize(tn_node *n_)
+{
+    CeluBackward0 *n = (CeluBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CeluBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CeluBackward0 *n = (CeluBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CeluBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CeluBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CeluBackward0_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((CeluBackward0 *)self)->alpha);
+}
+
+static PyGetSetDef CeluBackward0_getset[] = {
+    {"_saved_self", CeluBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_alpha", CeluBackward0_get_alpha, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CeluBackward0 = {
+    .name = "CeluBackward0",
+    .basicsize = sizeof(CeluBackward0),
+    .apply = CeluBackward0_apply,
+    .release = CeluBackward0_release,
+    .finalize = CeluBackward0_finalize,
+    .traverse = CeluBackward0_traverse,
+    .getset = CeluBackward0_getset,
+    .op = "aten::celu",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::celu(Tensor self, Scalar alpha=1.) -> Tensor */
+PyObject *
+tn_ag_record_celu(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CeluBackward0 *n = (CeluBackward0 *)tn_node_new(&tn_kind_CeluBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->alpha = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -7942,3 +7942,658 @@ fail_:
     return NULL;
 }
 
+/* ForeachMulBackward1ScalarList: aten::_foreach_mul.ScalarList
+ *   self: mul_tensor_backward(grad, other, self_scalar_type)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_scalars scalars;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachMulBackward1ScalarList;
+
+static int
+ForeachMulBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_mul_tensor_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->scalars.v[(int64_t)i_], TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMulBackward1ScalarList_release(tn_node *n_)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMulBackward1ScalarList_finalize(tn_node *n_)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    tn_ag_free_scalars(&n->scalars);
+    (void)n;
+}
+
+static int
+ForeachMulBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachMulBackward1ScalarList_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMulBackward1ScalarList = {
+    .name = "ForeachMulBackward1ScalarList",
+    .basicsize = sizeof(ForeachMulBackward1ScalarList),
+    .apply = ForeachMulBackward1ScalarList_apply,
+    .release = ForeachMulBackward1ScalarList_release,
+    .finalize = ForeachMulBackward1ScalarList_finalize,
+    .traverse = ForeachMulBackward1ScalarList_traverse,
+    .getset = ForeachMulBackward1ScalarList_getset,
+    .op = "aten::_foreach_mul.ScalarList",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_mul__ScalarList(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)tn_node_new(&tn_kind_ForeachMulBackward1ScalarList, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_ag_scalars_save(&n->scalars, &a_[1]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachNegBackward0: aten::_foreach_neg
+ *   self: grad.neg()
+ */
+typedef struct {
+    tn_node base;
+    Py_ssize_t self_size_;
+} ForeachNegBackward0;
+
+static int
+ForeachNegBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v0_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v0_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v0_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v0_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachNegBackward0_release(tn_node *n_)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ForeachNegBackward0_finalize(tn_node *n_)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ForeachNegBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachNegBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachNegBackward0 = {
+    .name = "ForeachNegBackward0",
+    .basicsize = sizeof(ForeachNegBackward0),
+    .apply = ForeachNegBackward0_apply,
+    .release = ForeachNegBackward0_release,
+    .finalize = ForeachNegBackward0_finalize,
+    .traverse = ForeachNegBackward0_traverse,
+    .getset = ForeachNegBackward0_getset,
+    .op = "aten::_foreach_neg",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_neg(Tensor[] self) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_neg(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)tn_node_new(&tn_kind_ForeachNegBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachNormBackward0: aten::_foreach_norm.Scalar
+ *   self: norm_backward(grads[i], self[i], ord, result[i])
+ */
+typedef struct {
+    tn_node base;
+    tn_value ord;
+    tn_saved_list self;
+    tn_saved_list result;
+    Py_ssize_t self_size_;
+} ForeachNormBackward0;
+
+static int
+ForeachNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[3];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->result, n_) < 0) goto fail_;
+    tn_tensors result = {v1_.v, v1_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_norm_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), &n->ord, tn_ag_tensor_at(result, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v2_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachNormBackward0_release(tn_node *n_)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    tn_saved_list_release(&n->self);
+    tn_saved_list_release(&n->result);
+    (void)n;
+}
+
+static void
+ForeachNormBackward0_finalize(tn_node *n_)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ForeachNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->result.n; i_++)
+        if (tn_saved_traverse(&n->result.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachNormBackward0_get_ord(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachNormBackward0 *)self)->ord);
+}
+
+static PyObject *
+ForeachNormBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->self, TN_NODE(self));
+}
+
+static PyObject *
+ForeachNormBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->result, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachNormBackward0_getset[] = {
+    {"_saved_ord", ForeachNormBackward0_get_ord, NULL, NULL, NULL},
+    {"_saved_self", ForeachNormBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", ForeachNormBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachNormBackward0 = {
+    .name = "ForeachNormBackward0",
+    .basicsize = sizeof(ForeachNormBackward0),
+    .apply = ForeachNormBackward0_apply,
+    .release = ForeachNormBackward0_release,
+    .finalize = ForeachNormBackward0_finalize,
+    .traverse = ForeachNormBackward0_traverse,
+    .getset = ForeachNormBackward0_getset,
+    .op = "aten::_foreach_norm.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_norm__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)tn_node_new(&tn_kind_ForeachNormBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->ord = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    if (tn_ag_saved_list_save_outputs(&n->result, r_, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSqrtBackward0: aten::_foreach_sqrt
+ *   self: grad / (2 * result.conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list result;
+    Py_ssize_t self_size_;
+} ForeachSqrtBackward0;
+
+static int
+ForeachSqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->result, n_) < 0) goto fail_;
+    tn_tensors result = {v0_.v, v0_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_conj(tn_ag_tensor_at(result, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[0]), tn_value_int(INT64_C(2))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[0], 3);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSqrtBackward0_release(tn_node *n_)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    tn_saved_list_release(&n->result);
+    (void)n;
+}
+
+static void
+ForeachSqrtBackward0_finalize(tn_node *n_)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ForeachSqrtBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->result.n; i_++)
+        if (tn_saved_traverse(&n->result.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachSqrtBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSqrtBackward0 = {
+    .name = "ForeachSqrtBackward0",
+    .basicsize = sizeof(ForeachSqrtBackward0),
+    .apply = ForeachSqrtBackward0_apply,
+    .release = ForeachSqrtBackward0_release,
+    .finalize = ForeachSqrtBackward0_finalize,
+    .traverse = ForeachSqrtBackward0_traverse,
+    .getset = ForeachSqrtBackward0_getset,
+    .op = "aten::_foreach_sqrt",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_sqrt(Tensor[] self) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sqrt(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)tn_node_new(&tn_kind_ForeachSqrtBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    if (tn_ag_saved_list_save_outputs(&n->result, r_, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSubBackward0List: aten::_foreach_sub.List
+ *   other: handle_r_to_c(other_scalar_type, maybe_multiply(-grad, alpha.conj()))
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_value alpha;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachSubBackward0List;
+
+static int
+ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    PyObject *t_[4] = {0};
+    tn_ag_vec *vecs_[4];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_value v3_;
+    tn_ag_vec v4_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v3_ = tn_ag_scalar_conj(&n->alpha);
+            t_[1] = tn_fm_maybe_multiply(t_[0], &v3_);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype, t_[1]);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[0], 3);
+        }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
+    }
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v4_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[3]);
+            tn_ag_release_temps(&t_[3], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward0List_release(tn_node *n_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward0List_finalize(tn_node *n_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachSubBackward0List_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward0List = {
+    .name = "ForeachSubBackward0List",
+    .basicsize = sizeof(ForeachSubBackward0List),
+    .apply = ForeachSubBackward0List_apply,
+    .release = ForeachSubBackward0List_release,
+    .finalize = ForeachSubBackward0List_finalize,
+    .traverse = ForeachSubBackward0List_traverse,
+    .getset = ForeachSubBackward0List_getset,
+    .op = "aten::_foreach_sub.List",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)tn_node_new(&tn_kind_ForeachSubBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->alpha = a_[2];
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+

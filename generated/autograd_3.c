@@ -8,818 +8,6 @@
 
 #include <math.h>
 
-/* Log1PBackward0: aten::log1p
- *   self: log1p_backward(grad, self)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} Log1PBackward0;
-
-static int
-Log1PBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_fm_log1p_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-Log1PBackward0_release(tn_node *n_)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-Log1PBackward0_finalize(tn_node *n_)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    (void)n;
-}
-
-static int
-Log1PBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-Log1PBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Log1PBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef Log1PBackward0_getset[] = {
-    {"_saved_self", Log1PBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_Log1PBackward0 = {
-    .name = "Log1PBackward0",
-    .basicsize = sizeof(Log1PBackward0),
-    .apply = Log1PBackward0_apply,
-    .release = Log1PBackward0_release,
-    .finalize = Log1PBackward0_finalize,
-    .traverse = Log1PBackward0_traverse,
-    .getset = Log1PBackward0_getset,
-    .op = "aten::log1p",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::log1p(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log1p(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    Log1PBackward0 *n = (Log1PBackward0 *)tn_node_new(&tn_kind_Log1PBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log1p_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log1p_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    Log1PBackward0 *n = (Log1PBackward0 *)tn_node_new(&tn_kind_Log1PBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* Log2Backward0: aten::log2
- *   self: grad / (self.conj() * 0.6931471805599453)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} Log2Backward0;
-
-static int
-Log2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_conj(self);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_double(0.6931471805599453)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-Log2Backward0_release(tn_node *n_)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-Log2Backward0_finalize(tn_node *n_)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    (void)n;
-}
-
-static int
-Log2Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-Log2Backward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Log2Backward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef Log2Backward0_getset[] = {
-    {"_saved_self", Log2Backward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_Log2Backward0 = {
-    .name = "Log2Backward0",
-    .basicsize = sizeof(Log2Backward0),
-    .apply = Log2Backward0_apply,
-    .release = Log2Backward0_release,
-    .finalize = Log2Backward0_finalize,
-    .traverse = Log2Backward0_traverse,
-    .getset = Log2Backward0_getset,
-    .op = "aten::log2",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::log2(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log2(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    Log2Backward0 *n = (Log2Backward0 *)tn_node_new(&tn_kind_Log2Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log2_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log2_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    Log2Backward0 *n = (Log2Backward0 *)tn_node_new(&tn_kind_Log2Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogBackward0: aten::log
- *   self: grad.div(self.conj())
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} LogBackward0;
-
-static int
-LogBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_conj(self);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogBackward0_release(tn_node *n_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-LogBackward0_finalize(tn_node *n_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef LogBackward0_getset[] = {
-    {"_saved_self", LogBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogBackward0 = {
-    .name = "LogBackward0",
-    .basicsize = sizeof(LogBackward0),
-    .apply = LogBackward0_apply,
-    .release = LogBackward0_release,
-    .finalize = LogBackward0_finalize,
-    .traverse = LogBackward0_traverse,
-    .getset = LogBackward0_getset,
-    .op = "aten::log",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::log(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogNormalBackward0: aten::log_normal_
- *   self: zeros_like(grad)
- */
-typedef struct {
-    tn_node base;
-} LogNormalBackward0;
-
-static int
-LogNormalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogNormalBackward0_release(tn_node *n_)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    (void)n;
-}
-
-static void
-LogNormalBackward0_finalize(tn_node *n_)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogNormalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef LogNormalBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogNormalBackward0 = {
-    .name = "LogNormalBackward0",
-    .basicsize = sizeof(LogNormalBackward0),
-    .apply = LogNormalBackward0_apply,
-    .release = LogNormalBackward0_release,
-    .finalize = LogNormalBackward0_finalize,
-    .traverse = LogNormalBackward0_traverse,
-    .getset = LogNormalBackward0_getset,
-    .op = "aten::log_normal_",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::log_normal_(Tensor(a!) self, float mean=1., float std=2., *, Generator? generator=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log_normal_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogNormalBackward0 *n = (LogNormalBackward0 *)tn_node_new(&tn_kind_LogNormalBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogSoftmaxBackward0: aten::_log_softmax
- *   self: _log_softmax_backward_data(grad, result, dim, self.scalar_type())
- */
-typedef struct {
-    tn_node base;
-    int self_scalar_type;
-    int64_t dim;
-    tn_saved result_;
-} LogSoftmaxBackward0;
-
-static int
-LogSoftmaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP__log_softmax_backward_data, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(result), tn_value_int(n->dim), tn_ag_value_dtype(n->self_scalar_type)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogSoftmaxBackward0_release(tn_node *n_)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogSoftmaxBackward0_finalize(tn_node *n_)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogSoftmaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogSoftmaxBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogSoftmaxBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogSoftmaxBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogSoftmaxBackward0_getset[] = {
-    {"_saved_dim", LogSoftmaxBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", LogSoftmaxBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogSoftmaxBackward0 = {
-    .name = "LogSoftmaxBackward0",
-    .basicsize = sizeof(LogSoftmaxBackward0),
-    .apply = LogSoftmaxBackward0_apply,
-    .release = LogSoftmaxBackward0_release,
-    .finalize = LogSoftmaxBackward0_finalize,
-    .traverse = LogSoftmaxBackward0_traverse,
-    .getset = LogSoftmaxBackward0_getset,
-    .op = "aten::_log_softmax",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
-PyObject *
-tn_ag_record__log_softmax(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
- *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
- *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())
- */
-typedef struct {
-    tn_node base;
-    tn_saved output_;
-    int64_t dim;
-    tn_saved grad_output_;
-} LogSoftmaxBackwardDataBackward0;
-
-static int
-LogSoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    PyObject *t_[15] = {0};
-    int64_t v0_;
-    int64_t v1_;
-    int rc_ = -1;
-    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
-    if (!output && PyErr_Occurred()) goto fail_;
-    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
-    if (!grad_output && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[4])});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            v0_ = n->dim;
-            t_[6] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_ints_lit(&v0_, 1), tn_ag_value_bool(1), (tn_value){0}});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[6]), tn_value_int(1)});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[7]);
-        }
-    }
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            v1_ = n->dim;
-            t_[8] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(grad_output), tn_ag_value_ints_lit(&v1_, 1), tn_ag_value_bool(1), (tn_value){0}});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[8])});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            t_[10] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
-            if (!t_[10] && PyErr_Occurred()) goto fail_;
-            t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[9]), tn_value_tensor(t_[10])});
-            if (!t_[11] && PyErr_Occurred()) goto fail_;
-            t_[12] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[12] && PyErr_Occurred()) goto fail_;
-            t_[13] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[11]), tn_value_tensor(t_[12])});
-            if (!t_[13] && PyErr_Occurred()) goto fail_;
-            t_[14] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(t_[13]), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[14] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[14]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 15);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogSoftmaxBackwardDataBackward0_release(tn_node *n_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    tn_saved_release(&n->output_);
-    tn_saved_release(&n->grad_output_);
-    (void)n;
-}
-
-static void
-LogSoftmaxBackwardDataBackward0_finalize(tn_node *n_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogSoftmaxBackwardDataBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    if (tn_saved_traverse(&n->output_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->grad_output_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_output(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->output_, TN_NODE(self));
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogSoftmaxBackwardDataBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_grad_output(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->grad_output_, TN_NODE(self));
-}
-
-static PyGetSetDef LogSoftmaxBackwardDataBackward0_getset[] = {
-    {"_saved_output", LogSoftmaxBackwardDataBackward0_get_output, NULL, NULL, NULL},
-    {"_saved_dim", LogSoftmaxBackwardDataBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_grad_output", LogSoftmaxBackwardDataBackward0_get_grad_output, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogSoftmaxBackwardDataBackward0 = {
-    .name = "LogSoftmaxBackwardDataBackward0",
-    .basicsize = sizeof(LogSoftmaxBackwardDataBackward0),
-    .apply = LogSoftmaxBackwardDataBackward0_apply,
-    .release = LogSoftmaxBackwardDataBackward0_release,
-    .finalize = LogSoftmaxBackwardDataBackward0_finalize,
-    .traverse = LogSoftmaxBackwardDataBackward0_traverse,
-    .getset = LogSoftmaxBackwardDataBackward0_getset,
-    .op = "aten::_log_softmax_backward_data",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
-PyObject *
-tn_ag_record__log_softmax_backward_data(tn_op *op_, tn_value *a_)
-{
-    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
-    PyObject *output = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackwardDataBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, output) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
-    n->dim = a_[2].u.i;
-    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* LogaddexpBackward0: aten::logaddexp
  *   other: grad / (1 + exp(self - other)).conj()
  *   self: grad / (1 + exp(other - self)).conj()
@@ -5514,6 +4702,658 @@ fail_:
     return NULL;
 }
 
+/* NativeBatchNormBackward0: aten::native_batch_norm
+ *   input, weight, bias: grad.defined() ? native_batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, training, eps, grad_input_mask) : std::tuple<Tensor, Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved weight_;
+    tn_saved running_mean_;
+    tn_saved running_var_;
+    int training;
+    double eps;
+    tn_saved result1_;
+    tn_saved result2_;
+} NativeBatchNormBackward0;
+
+static int
+NativeBatchNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeBatchNormBackward0 *n = (NativeBatchNormBackward0 *)n_;
+    PyObject *t_[13] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *running_mean = t_[2] = tn_saved_unpack(&n->running_mean_, n_);
+    if (!running_mean && PyErr_Occurred()) goto fail_;
+    PyObject *running_var = t_[3] = tn_saved_unpack(&n->running_var_, n_);
+    if (!running_var && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[4] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[5] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                t_[6] = tn_ag_op(TN_OP_native_batch_norm_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(weight), tn_value_tensor(running_mean), tn_value_tensor(running_var), tn_value_tensor(result1), tn_value_tensor(result2), tn_ag_value_bool(n->training), tn_value_double(n->eps), tn_ag_value_bools(grad_input_mask, 3)});
+                if (!t_[6] && PyErr_Occurred()) goto fail_;
+                t_[7] = tn_ag_tuple_item(t_[6], 0);
+                if (!t_[7] && PyErr_Occurred()) goto fail_;
+                t_[8] = tn_ag_tuple_item(t_[6], 1);
+                if (!t_[8] && PyErr_Occurred()) goto fail_;
+                t_[9] = tn_ag_tuple_item(t_[6], 2);
+                if (!t_[9] && PyErr_Occurred()) goto fail_;
+                t_[10] = Py_XNewRef(t_[7]);
+                t_[11] = Py_XNewRef(t_[8]);
+                t_[12] = Py_XNewRef(t_[9]);
+            } else {
+                t_[10] = Py_XNewRef(NULL);
+                t_[11] = Py_XNewRef(NULL);
+                t_[12] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[10]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[11]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[12]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 13);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeBatchNormBackward0_release(tn_node *n_)
+{
+    NativeBatchNormBackward0 *n = (NativeBatchNormBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->running_mean_);
+    tn_saved_release(&n->running_var_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    (void)n;
+}
+
+static void
+NativeBatchNormBackward0_finalize(tn_node *n_)
+{
+    NativeBatchNormBackward0 *n = (NativeBatchNormBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NativeBatchNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeBatchNormBackward0 *n = (NativeBatchNormBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_mean_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_var_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_running_mean(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->running_mean_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_running_var(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->running_var_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_training(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((NativeBatchNormBackward0 *)self)->training);
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_eps(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((NativeBatchNormBackward0 *)self)->eps);
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->result2_, TN_NODE(self));
+}
+
+static PyGetSetDef NativeBatchNormBackward0_getset[] = {
+    {"_saved_input", NativeBatchNormBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_weight", NativeBatchNormBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_running_mean", NativeBatchNormBackward0_get_running_mean, NULL, NULL, NULL},
+    {"_saved_running_var", NativeBatchNormBackward0_get_running_var, NULL, NULL, NULL},
+    {"_saved_training", NativeBatchNormBackward0_get_training, NULL, NULL, NULL},
+    {"_saved_eps", NativeBatchNormBackward0_get_eps, NULL, NULL, NULL},
+    {"_saved_result1", NativeBatchNormBackward0_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", NativeBatchNormBackward0_get_result2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeBatchNormBackward0 = {
+    .name = "NativeBatchNormBackward0",
+    .basicsize = sizeof(NativeBatchNormBackward0),
+    .apply = NativeBatchNormBackward0_apply,
+    .release = NativeBatchNormBackward0_release,
+    .finalize = NativeBatchNormBackward0_finalize,
+    .traverse = NativeBatchNormBackward0_traverse,
+    .getset = NativeBatchNormBackward0_getset,
+    .op = "aten::native_batch_norm",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record_native_batch_norm(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[1]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[2]);
+    PyObject *running_mean = tn_ag_arg_tensor(&a_[3]);
+    PyObject *running_var = tn_ag_arg_tensor(&a_[4]);
+    if (tn_ag_check_no_requires_grad(&a_[3], "running_mean", "native_batch_norm") < 0)
+        return NULL;
+    if (tn_ag_check_no_requires_grad(&a_[4], "running_var", "native_batch_norm") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    NativeBatchNormBackward0 *n = (NativeBatchNormBackward0 *)tn_node_new(&tn_kind_NativeBatchNormBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_mean_, running_mean, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_var_, running_var, n_, 0) < 0) goto fail_;
+    n->training = (int)a_[5].u.i;
+    n->eps = a_[7].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NativeBatchNormLegitBackward0: aten::_native_batch_norm_legit
+ *   input, weight, bias: grad.defined() ? native_batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, training, eps, grad_input_mask) : std::tuple<Tensor, Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved weight_;
+    tn_saved running_mean_;
+    tn_saved running_var_;
+    int training;
+    double eps;
+    tn_saved result1_;
+    tn_saved result2_;
+} NativeBatchNormLegitBackward0;
+
+static int
+NativeBatchNormLegitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeBatchNormLegitBackward0 *n = (NativeBatchNormLegitBackward0 *)n_;
+    PyObject *t_[13] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *running_mean = t_[2] = tn_saved_unpack(&n->running_mean_, n_);
+    if (!running_mean && PyErr_Occurred()) goto fail_;
+    PyObject *running_var = t_[3] = tn_saved_unpack(&n->running_var_, n_);
+    if (!running_var && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[4] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[5] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                t_[6] = tn_ag_op(TN_OP_native_batch_norm_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(weight), tn_value_tensor(running_mean), tn_value_tensor(running_var), tn_value_tensor(result1), tn_value_tensor(result2), tn_ag_value_bool(n->training), tn_value_double(n->eps), tn_ag_value_bools(grad_input_mask, 3)});
+                if (!t_[6] && PyErr_Occurred()) goto fail_;
+                t_[7] = tn_ag_tuple_item(t_[6], 0);
+                if (!t_[7] && PyErr_Occurred()) goto fail_;
+                t_[8] = tn_ag_tuple_item(t_[6], 1);
+                if (!t_[8] && PyErr_Occurred()) goto fail_;
+                t_[9] = tn_ag_tuple_item(t_[6], 2);
+                if (!t_[9] && PyErr_Occurred()) goto fail_;
+                t_[10] = Py_XNewRef(t_[7]);
+                t_[11] = Py_XNewRef(t_[8]);
+                t_[12] = Py_XNewRef(t_[9]);
+            } else {
+                t_[10] = Py_XNewRef(NULL);
+                t_[11] = Py_XNewRef(NULL);
+                t_[12] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[10]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[11]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[12]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 13);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeBatchNormLegitBackward0_release(tn_node *n_)
+{
+    NativeBatchNormLegitBackward0 *n = (NativeBatchNormLegitBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->running_mean_);
+    tn_saved_release(&n->running_var_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    (void)n;
+}
+
+static void
+NativeBatchNormLegitBackward0_finalize(tn_node *n_)
+{
+    NativeBatchNormLegitBackward0 *n = (NativeBatchNormLegitBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NativeBatchNormLegitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeBatchNormLegitBackward0 *n = (NativeBatchNormLegitBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_mean_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_var_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_running_mean(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->running_mean_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_running_var(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->running_var_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_training(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((NativeBatchNormLegitBackward0 *)self)->training);
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_eps(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((NativeBatchNormLegitBackward0 *)self)->eps);
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->result2_, TN_NODE(self));
+}
+
+static PyGetSetDef NativeBatchNormLegitBackward0_getset[] = {
+    {"_saved_input", NativeBatchNormLegitBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_weight", NativeBatchNormLegitBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_running_mean", NativeBatchNormLegitBackward0_get_running_mean, NULL, NULL, NULL},
+    {"_saved_running_var", NativeBatchNormLegitBackward0_get_running_var, NULL, NULL, NULL},
+    {"_saved_training", NativeBatchNormLegitBackward0_get_training, NULL, NULL, NULL},
+    {"_saved_eps", NativeBatchNormLegitBackward0_get_eps, NULL, NULL, NULL},
+    {"_saved_result1", NativeBatchNormLegitBackward0_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", NativeBatchNormLegitBackward0_get_result2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeBatchNormLegitBackward0 = {
+    .name = "NativeBatchNormLegitBackward0",
+    .basicsize = sizeof(NativeBatchNormLegitBackward0),
+    .apply = NativeBatchNormLegitBackward0_apply,
+    .release = NativeBatchNormLegitBackward0_release,
+    .finalize = NativeBatchNormLegitBackward0_finalize,
+    .traverse = NativeBatchNormLegitBackward0_traverse,
+    .getset = NativeBatchNormLegitBackward0_getset,
+    .op = "aten::_native_batch_norm_legit",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record__native_batch_norm_legit(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[1]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[2]);
+    PyObject *running_mean = tn_ag_arg_tensor(&a_[3]);
+    PyObject *running_var = tn_ag_arg_tensor(&a_[4]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    NativeBatchNormLegitBackward0 *n = (NativeBatchNormLegitBackward0 *)tn_node_new(&tn_kind_NativeBatchNormLegitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_mean_, running_mean, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_var_, running_var, n_, 0) < 0) goto fail_;
+    n->training = (int)a_[5].u.i;
+    n->eps = a_[7].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NativeBatchNormLegitBackward1: aten::_native_batch_norm_legit.no_stats
+ *   input, weight, bias: grad.defined() ? native_batch_norm_backward(grad, input, weight, Tensor(), Tensor(), result1, result2, training, eps, grad_input_mask) : std::tuple<Tensor, Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved weight_;
+    int training;
+    double eps;
+    tn_saved result1_;
+    tn_saved result2_;
+} NativeBatchNormLegitBackward1;
+
+static int
+NativeBatchNormLegitBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeBatchNormLegitBackward1 *n = (NativeBatchNormLegitBackward1 *)n_;
+    PyObject *t_[11] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[2] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[3] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                t_[4] = tn_ag_op(TN_OP_native_batch_norm_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(weight), (tn_value){0}, (tn_value){0}, tn_value_tensor(result1), tn_value_tensor(result2), tn_ag_value_bool(n->training), tn_value_double(n->eps), tn_ag_value_bools(grad_input_mask, 3)});
+                if (!t_[4] && PyErr_Occurred()) goto fail_;
+                t_[5] = tn_ag_tuple_item(t_[4], 0);
+                if (!t_[5] && PyErr_Occurred()) goto fail_;
+                t_[6] = tn_ag_tuple_item(t_[4], 1);
+                if (!t_[6] && PyErr_Occurred()) goto fail_;
+                t_[7] = tn_ag_tuple_item(t_[4], 2);
+                if (!t_[7] && PyErr_Occurred()) goto fail_;
+                t_[8] = Py_XNewRef(t_[5]);
+                t_[9] = Py_XNewRef(t_[6]);
+                t_[10] = Py_XNewRef(t_[7]);
+            } else {
+                t_[8] = Py_XNewRef(NULL);
+                t_[9] = Py_XNewRef(NULL);
+                t_[10] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[8]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[9]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[10]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 11);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeBatchNormLegitBackward1_release(tn_node *n_)
+{
+    NativeBatchNormLegitBackward1 *n = (NativeBatchNormLegitBackward1 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    (void)n;
+}
+
+static void
+NativeBatchNormLegitBackward1_finalize(tn_node *n_)
+{
+    NativeBatchNormLegitBackward1 *n = (NativeBatchNormLegitBackward1 *)n_;
+    (void)n;
+}
+
+static int
+NativeBatchNormLegitBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeBatchNormLegitBackward1 *n = (NativeBatchNormLegitBackward1 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward1 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward1 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_training(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((NativeBatchNormLegitBackward1 *)self)->training);
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_eps(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((NativeBatchNormLegitBackward1 *)self)->eps);
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward1 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward1 *)self)->result2_, TN_NODE(self));
+}
+
+static PyGetSetDef NativeBatchNormLegitBackward1_getset[] = {
+    {"_saved_input", NativeBatchNormLegitBackward1_get_input, NULL, NULL, NULL},
+    {"_saved_weight", NativeBatchNormLegitBackward1_get_weight, NULL, NULL, NULL},
+    {"_saved_training", NativeBatchNormLegitBackward1_get_training, NULL, NULL, NULL},
+    {"_saved_eps", NativeBatchNormLegitBackward1_get_eps, NULL, NULL, NULL},
+    {"_saved_result1", NativeBatchNormLegitBackward1_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", NativeBatchNormLegitBackward1_get_result2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeBatchNormLegitBackward1 = {
+    .name = "NativeBatchNormLegitBackward1",
+    .basicsize = sizeof(NativeBatchNormLegitBackward1),
+    .apply = NativeBatchNormLegitBackward1_apply,
+    .release = NativeBatchNormLegitBackward1_release,
+    .finalize = NativeBatchNormLegitBackward1_finalize,
+    .traverse = NativeBatchNormLegitBackward1_traverse,
+    .getset = NativeBatchNormLegitBackward1_getset,
+    .op = "aten::_native_batch_norm_legit.no_stats",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record__native_batch_norm_legit__no_stats(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[1]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    NativeBatchNormLegitBackward1 *n = (NativeBatchNormLegitBackward1 *)tn_node_new(&tn_kind_NativeBatchNormLegitBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->training = (int)a_[3].u.i;
+    n->eps = a_[5].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NativeDropoutBackward0: aten::native_dropout
  *   input: GradMode::is_enabled() ? infinitely_differentiable_native_dropout_backward(grad, result1, (!train.has_value() || !train.value() ? 1 : (p == 1 ? 0.0 : 1.0 / (1.0 - p)))) : native_dropout_backward(grad, result1, (!train.has_value() || !train.value() ? 1 : (p == 1 ? 0.0 : 1.0 / (1.0 - p))))
  */
@@ -7915,6 +7755,986 @@ tn_ag_record_normal__float_Tensor(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PermuteBackward0: aten::permute
+ *   self: permute_backwards(grad, dims)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints dims;
+} PermuteBackward0;
+
+static int
+PermuteBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PermuteBackward0_release(tn_node *n_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PermuteBackward0_finalize(tn_node *n_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    tn_ag_free_ints(&n->dims);
+    (void)n;
+}
+
+static int
+PermuteBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PermuteBackward0_get_dims(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((PermuteBackward0 *)self)->dims);
+}
+
+static PyGetSetDef PermuteBackward0_getset[] = {
+    {"_saved_dims", PermuteBackward0_get_dims, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PermuteBackward0 = {
+    .name = "PermuteBackward0",
+    .basicsize = sizeof(PermuteBackward0),
+    .apply = PermuteBackward0_apply,
+    .release = PermuteBackward0_release,
+    .finalize = PermuteBackward0_finalize,
+    .traverse = PermuteBackward0_traverse,
+    .getset = PermuteBackward0_getset,
+    .op = "aten::permute",
+    .complex_rule = TN_COMPLEX_VERIFIED,
+};
+
+/* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
+PyObject *
+tn_ag_record_permute(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PermuteBackward0 *n = (PermuteBackward0 *)tn_node_new(&tn_kind_PermuteBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PinMemoryBackward0: aten::_pin_memory
+ *   self: grad
+ */
+typedef struct {
+    tn_node base;
+} PinMemoryBackward0;
+
+static int
+PinMemoryBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PinMemoryBackward0_release(tn_node *n_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PinMemoryBackward0_finalize(tn_node *n_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PinMemoryBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef PinMemoryBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_PinMemoryBackward0 = {
+    .name = "PinMemoryBackward0",
+    .basicsize = sizeof(PinMemoryBackward0),
+    .apply = PinMemoryBackward0_apply,
+    .release = PinMemoryBackward0_release,
+    .finalize = PinMemoryBackward0_finalize,
+    .traverse = PinMemoryBackward0_traverse,
+    .getset = PinMemoryBackward0_getset,
+    .op = "aten::_pin_memory",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
+PyObject *
+tn_ag_record__pin_memory(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)tn_node_new(&tn_kind_PinMemoryBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PixelShuffleBackward0: aten::pixel_shuffle
+ *   self: pixel_unshuffle(grad, upscale_factor)
+ */
+typedef struct {
+    tn_node base;
+    int64_t upscale_factor;
+} PixelShuffleBackward0;
+
+static int
+PixelShuffleBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PixelShuffleBackward0 *n = (PixelShuffleBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_pixel_unshuffle, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->upscale_factor)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PixelShuffleBackward0_release(tn_node *n_)
+{
+    PixelShuffleBackward0 *n = (PixelShuffleBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PixelShuffleBackward0_finalize(tn_node *n_)
+{
+    PixelShuffleBackward0 *n = (PixelShuffleBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PixelShuffleBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PixelShuffleBackward0 *n = (PixelShuffleBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PixelShuffleBackward0_get_upscale_factor(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((PixelShuffleBackward0 *)self)->upscale_factor);
+}
+
+static PyGetSetDef PixelShuffleBackward0_getset[] = {
+    {"_saved_upscale_factor", PixelShuffleBackward0_get_upscale_factor, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PixelShuffleBackward0 = {
+    .name = "PixelShuffleBackward0",
+    .basicsize = sizeof(PixelShuffleBackward0),
+    .apply = PixelShuffleBackward0_apply,
+    .release = PixelShuffleBackward0_release,
+    .finalize = PixelShuffleBackward0_finalize,
+    .traverse = PixelShuffleBackward0_traverse,
+    .getset = PixelShuffleBackward0_getset,
+    .op = "aten::pixel_shuffle",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::pixel_shuffle(Tensor self, int upscale_factor) -> Tensor */
+PyObject *
+tn_ag_record_pixel_shuffle(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PixelShuffleBackward0 *n = (PixelShuffleBackward0 *)tn_node_new(&tn_kind_PixelShuffleBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->upscale_factor = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PixelUnshuffleBackward0: aten::pixel_unshuffle
+ *   self: pixel_shuffle(grad, downscale_factor)
+ */
+typedef struct {
+    tn_node base;
+    int64_t downscale_factor;
+} PixelUnshuffleBackward0;
+
+static int
+PixelUnshuffleBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PixelUnshuffleBackward0 *n = (PixelUnshuffleBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_pixel_shuffle, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->downscale_factor)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PixelUnshuffleBackward0_release(tn_node *n_)
+{
+    PixelUnshuffleBackward0 *n = (PixelUnshuffleBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PixelUnshuffleBackward0_finalize(tn_node *n_)
+{
+    PixelUnshuffleBackward0 *n = (PixelUnshuffleBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PixelUnshuffleBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PixelUnshuffleBackward0 *n = (PixelUnshuffleBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PixelUnshuffleBackward0_get_downscale_factor(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((PixelUnshuffleBackward0 *)self)->downscale_factor);
+}
+
+static PyGetSetDef PixelUnshuffleBackward0_getset[] = {
+    {"_saved_downscale_factor", PixelUnshuffleBackward0_get_downscale_factor, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PixelUnshuffleBackward0 = {
+    .name = "PixelUnshuffleBackward0",
+    .basicsize = sizeof(PixelUnshuffleBackward0),
+    .apply = PixelUnshuffleBackward0_apply,
+    .release = PixelUnshuffleBackward0_release,
+    .finalize = PixelUnshuffleBackward0_finalize,
+    .traverse = PixelUnshuffleBackward0_traverse,
+    .getset = PixelUnshuffleBackward0_getset,
+    .op = "aten::pixel_unshuffle",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor */
+PyObject *
+tn_ag_record_pixel_unshuffle(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PixelUnshuffleBackward0 *n = (PixelUnshuffleBackward0 *)tn_node_new(&tn_kind_PixelUnshuffleBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->downscale_factor = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PolarBackward0: aten::polar
+ *   abs, angle: polar_backward(grad, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved result_;
+} PolarBackward0;
+
+static int
+PolarBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    PyObject *v0_[2];
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_polar_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), result) < 0) goto fail_;
+            t_[1] = v0_[0];
+            t_[2] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[1]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+PolarBackward0_release(tn_node *n_)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PolarBackward0_finalize(tn_node *n_)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PolarBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PolarBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PolarBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PolarBackward0_getset[] = {
+    {"_saved_result", PolarBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PolarBackward0 = {
+    .name = "PolarBackward0",
+    .basicsize = sizeof(PolarBackward0),
+    .apply = PolarBackward0_apply,
+    .release = PolarBackward0_release,
+    .finalize = PolarBackward0_finalize,
+    .traverse = PolarBackward0_traverse,
+    .getset = PolarBackward0_getset,
+    .op = "aten::polar",
+    .complex_rule = TN_COMPLEX_VERIFIED,
+};
+
+/* aten::polar(Tensor abs, Tensor angle) -> Tensor */
+PyObject *
+tn_ag_record_polar(tn_op *op_, tn_value *a_)
+{
+    PyObject *abs = tn_ag_arg_tensor(&a_[0]);
+    PyObject *angle = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    PolarBackward0 *n = (PolarBackward0 *)tn_node_new(&tn_kind_PolarBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, abs) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, angle) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PolygammaBackward0: aten::polygamma
+ *   self: grad * polygamma(n + 1, self)
+ */
+typedef struct {
+    tn_node base;
+    int64_t n;
+    tn_saved self_;
+} PolygammaBackward0;
+
+static int
+PolygammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_polygamma, (tn_value[]){tn_value_int((n->n + INT64_C(1))), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+PolygammaBackward0_release(tn_node *n_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+PolygammaBackward0_finalize(tn_node *n_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PolygammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PolygammaBackward0_get_n(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((PolygammaBackward0 *)self)->n);
+}
+
+static PyObject *
+PolygammaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PolygammaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef PolygammaBackward0_getset[] = {
+    {"_saved_n", PolygammaBackward0_get_n, NULL, NULL, NULL},
+    {"_saved_self", PolygammaBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PolygammaBackward0 = {
+    .name = "PolygammaBackward0",
+    .basicsize = sizeof(PolygammaBackward0),
+    .apply = PolygammaBackward0_apply,
+    .release = PolygammaBackward0_release,
+    .finalize = PolygammaBackward0_finalize,
+    .traverse = PolygammaBackward0_traverse,
+    .getset = PolygammaBackward0_getset,
+    .op = "aten::polygamma",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::polygamma(int n, Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_polygamma(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PolygammaBackward0 *n = (PolygammaBackward0 *)tn_node_new(&tn_kind_PolygammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->n = a_[0].u.i;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward0: aten::pow.Tensor_Scalar
+ *   self: pow_backward(grad, self, exponent)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value exponent;
+} PowBackward0;
+
+static int
+PowBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_pow_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, &n->exponent);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward0_release(tn_node *n_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+PowBackward0_finalize(tn_node *n_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward0_get_exponent(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((PowBackward0 *)self)->exponent);
+}
+
+static PyGetSetDef PowBackward0_getset[] = {
+    {"_saved_self", PowBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward0_get_exponent, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward0 = {
+    .name = "PowBackward0",
+    .basicsize = sizeof(PowBackward0),
+    .apply = PowBackward0_apply,
+    .release = PowBackward0_release,
+    .finalize = PowBackward0_finalize,
+    .traverse = PowBackward0_traverse,
+    .getset = PowBackward0_getset,
+    .op = "aten::pow.Tensor_Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Tensor_Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->exponent = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+PyObject *
+tn_ag_record_pow___Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->exponent = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward1: aten::pow.Tensor_Tensor
+ *   exponent: pow_backward_exponent(grad, self, exponent, result)
+ *   self: pow_backward_self(grad, self, exponent)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved exponent_;
+    tn_saved result_;
+} PowBackward1;
+
+static int
+PowBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *exponent = t_[1] = tn_saved_unpack(&n->exponent_, n_);
+    if (!exponent && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_pow_backward_exponent(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent, result);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_pow_backward_self(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward1_release(tn_node *n_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->exponent_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PowBackward1_finalize(tn_node *n_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->exponent_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward1_get_exponent(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->exponent_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward1_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PowBackward1_getset[] = {
+    {"_saved_self", PowBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward1_get_exponent, NULL, NULL, NULL},
+    {"_saved_result", PowBackward1_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward1 = {
+    .name = "PowBackward1",
+    .basicsize = sizeof(PowBackward1),
+    .apply = PowBackward1_apply,
+    .release = PowBackward1_release,
+    .finalize = PowBackward1_finalize,
+    .traverse = PowBackward1_traverse,
+    .getset = PowBackward1_getset,
+    .op = "aten::pow.Tensor_Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Tensor_Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+PyObject *
+tn_ag_record_pow___Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

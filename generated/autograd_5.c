@@ -8,6 +8,522 @@
 
 #include <math.h>
 
+/* SpecialI0EBackward0: aten::special_i0e
+ *   self: grad * (at::special_i1e(self) - self.sgn() * result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialI0EBackward0;
+
+static int
+SpecialI0EBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_special_i1e, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_sgn, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(result)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[4]), tn_value_int(1)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialI0EBackward0_release(tn_node *n_)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialI0EBackward0_finalize(tn_node *n_)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialI0EBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialI0EBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI0EBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialI0EBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI0EBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialI0EBackward0_getset[] = {
+    {"_saved_self", SpecialI0EBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialI0EBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialI0EBackward0 = {
+    .name = "SpecialI0EBackward0",
+    .basicsize = sizeof(SpecialI0EBackward0),
+    .apply = SpecialI0EBackward0_apply,
+    .release = SpecialI0EBackward0_release,
+    .finalize = SpecialI0EBackward0_finalize,
+    .traverse = SpecialI0EBackward0_traverse,
+    .getset = SpecialI0EBackward0_getset,
+    .op = "aten::special_i0e",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_i0e(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_i0e(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)tn_node_new(&tn_kind_SpecialI0EBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialI1Backward0: aten::special_i1
+ *   self: i1_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialI1Backward0;
+
+static int
+SpecialI1Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_i1_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialI1Backward0_release(tn_node *n_)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialI1Backward0_finalize(tn_node *n_)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialI1Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialI1Backward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1Backward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialI1Backward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1Backward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialI1Backward0_getset[] = {
+    {"_saved_self", SpecialI1Backward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialI1Backward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialI1Backward0 = {
+    .name = "SpecialI1Backward0",
+    .basicsize = sizeof(SpecialI1Backward0),
+    .apply = SpecialI1Backward0_apply,
+    .release = SpecialI1Backward0_release,
+    .finalize = SpecialI1Backward0_finalize,
+    .traverse = SpecialI1Backward0_traverse,
+    .getset = SpecialI1Backward0_getset,
+    .op = "aten::special_i1",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_i1(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_i1(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)tn_node_new(&tn_kind_SpecialI1Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialI1EBackward0: aten::special_i1e
+ *   self: i1e_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialI1EBackward0;
+
+static int
+SpecialI1EBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_i1e_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialI1EBackward0_release(tn_node *n_)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialI1EBackward0_finalize(tn_node *n_)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialI1EBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialI1EBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1EBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialI1EBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1EBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialI1EBackward0_getset[] = {
+    {"_saved_self", SpecialI1EBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialI1EBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialI1EBackward0 = {
+    .name = "SpecialI1EBackward0",
+    .basicsize = sizeof(SpecialI1EBackward0),
+    .apply = SpecialI1EBackward0_apply,
+    .release = SpecialI1EBackward0_release,
+    .finalize = SpecialI1EBackward0_finalize,
+    .traverse = SpecialI1EBackward0_traverse,
+    .getset = SpecialI1EBackward0_getset,
+    .op = "aten::special_i1e",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_i1e(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_i1e(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)tn_node_new(&tn_kind_SpecialI1EBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialLogNdtrBackward0: aten::special_log_ndtr
+ *   self: grad / std::sqrt(2 * M_PI) * (result + self.pow(2) / 2).neg().exp()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialLogNdtrBackward0;
+
+static int
+SpecialLogNdtrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    PyObject *t_[9] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_pow__Tensor_Scalar, (tn_value[]){tn_value_tensor(self), tn_value_int(INT64_C(2))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(2))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(t_[4]), tn_value_int(1)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[8]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 9);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialLogNdtrBackward0_release(tn_node *n_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialLogNdtrBackward0_finalize(tn_node *n_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialLogNdtrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialLogNdtrBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialLogNdtrBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialLogNdtrBackward0_getset[] = {
+    {"_saved_self", SpecialLogNdtrBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialLogNdtrBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialLogNdtrBackward0 = {
+    .name = "SpecialLogNdtrBackward0",
+    .basicsize = sizeof(SpecialLogNdtrBackward0),
+    .apply = SpecialLogNdtrBackward0_apply,
+    .release = SpecialLogNdtrBackward0_release,
+    .finalize = SpecialLogNdtrBackward0_finalize,
+    .traverse = SpecialLogNdtrBackward0_traverse,
+    .getset = SpecialLogNdtrBackward0_getset,
+    .op = "aten::special_log_ndtr",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_log_ndtr(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_log_ndtr(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)tn_node_new(&tn_kind_SpecialLogNdtrBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SpecialNdtriBackward0: aten::special_ndtri
  *   self: grad * std::sqrt(2 * M_PI) * (result.square() / 2).exp()
  */
@@ -3705,6 +4221,111 @@ tn_ag_record_topk(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* TraceBackward0: aten::trace
+ *   self: trace_backward_symint(grad, self.sym_sizes())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+} TraceBackward0;
+
+static int
+TraceBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    TraceBackward0 *n = (TraceBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_trace_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+TraceBackward0_release(tn_node *n_)
+{
+    TraceBackward0 *n = (TraceBackward0 *)n_;
+    (void)n;
+}
+
+static void
+TraceBackward0_finalize(tn_node *n_)
+{
+    TraceBackward0 *n = (TraceBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+TraceBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    TraceBackward0 *n = (TraceBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+TraceBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((TraceBackward0 *)self)->self_sym_sizes);
+}
+
+static PyGetSetDef TraceBackward0_getset[] = {
+    {"_saved_self_sym_sizes", TraceBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_TraceBackward0 = {
+    .name = "TraceBackward0",
+    .basicsize = sizeof(TraceBackward0),
+    .apply = TraceBackward0_apply,
+    .release = TraceBackward0_release,
+    .finalize = TraceBackward0_finalize,
+    .traverse = TraceBackward0_traverse,
+    .getset = TraceBackward0_getset,
+    .op = "aten::trace",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::trace(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_trace(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    TraceBackward0 *n = (TraceBackward0 *)tn_node_new(&tn_kind_TraceBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

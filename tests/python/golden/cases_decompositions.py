@@ -843,3 +843,94 @@ add("stft.center", {"reflect": f"torch.stft({S}, 16, hop_length=4, window=torch.
 add("istft", {"roundtrip": f"w = torch.hann_window(16); s = torch.stft({S}, 16, hop_length=4, window=w, return_complex=True); out = torch.istft(s, 16, hop_length=4, window=w, length=64)",
               "no_length": f"w = torch.hann_window(16); s = torch.stft({S}, 16, hop_length=4, window=w, return_complex=True); out = torch.istft(s, 16, hop_length=4, window=w)"})
 add("linalg_ldl_factor", {"0": f"torch.linalg.ldl_factor({SQA})", "t": f"torch.linalg.ldl_factor({SQT})"})
+
+# ---- `decomposed` training layers (schemas/autograd_compositions.yaml): the node upstream's kernel
+# records, its formula's backward ops through the door; gradients against upstream's ----
+GV = "{bind}; requires_grad({ins}); out = vjp({call}, [{ins}])"
+BN = "x = randn(4, 3, 2, 2, seed=1); w = randn(3, seed=2); b = randn(3, seed=3); rm = randn(3, seed=4); rv = make((3,), role='pos', seed=5)"
+BN_IN = "x, w, b"
+add("native_batch_norm_backward", {
+    "train": GV.format(bind=BN, ins=BN_IN, call="torch.ops.aten.native_batch_norm(x, w, b, rm, rv, True, 0.1, 1e-5)"),
+    "eval": GV.format(bind=BN, ins=BN_IN, call="torch.ops.aten.native_batch_norm(x, w, b, rm, rv, False, 0.1, 1e-5)"),
+    "no_stats": GV.format(bind=BN, ins="x", call="torch.ops.aten.native_batch_norm(x, None, None, None, None, True, 0.1, 1e-5)"),
+    "module": "x = make((4, 3, 3, 2), layout='t', seed=1); m = torch.nn.BatchNorm2d(3).to(x.dtype); requires_grad(x); "
+              "out = (vjp(m(x), [x]), m.running_mean, m.running_var, m.running_mean._version)",
+    "cl": GV.format(bind="x = randn(2, 3, 2, 2, seed=1).contiguous(memory_format=torch.channels_last); rm = randn(3, seed=4); rv = make((3,), role='pos', seed=5)",
+                    ins="x", call="torch.ops.aten.native_batch_norm(x, None, None, rm, rv, True, 0.1, 1e-5)"),
+    "instance": GV.format(bind="x = randn(2, 3, 5, seed=1); w = randn(3, seed=2); b = randn(3, seed=3)", ins="x, w, b",
+                          call="torch.nn.functional.instance_norm(x, weight=w, bias=b)"),
+    "version": "rm = randn(3, seed=4); rv = make((3,), role='pos', seed=5); x = randn(4, 3, seed=1); requires_grad(x); "
+               "y = torch.ops.aten.native_batch_norm(x, None, None, rm, rv, True, 0.1, 1e-5); out = (rm._version, rv._version, vjp(y, [x]))",
+    "direct": "torch.ops.aten.native_batch_norm_backward(randn(4, 3, seed=6), randn(4, 3, seed=1), randn(3, seed=2), None, None, "
+              "randn(3, seed=3), make((3,), role='pos', seed=4), True, 1e-5, [True, True, False])"})
+add("_native_batch_norm_legit_backward", {
+    "train": GV.format(bind=BN, ins=BN_IN, call="torch.ops.aten._native_batch_norm_legit(x, w, b, rm, rv, True, 0.1, 1e-5)"),
+    "eval": GV.format(bind=BN, ins=BN_IN, call="torch.ops.aten._native_batch_norm_legit(x, w, b, rm, rv, False, 0.1, 1e-5)"),
+    "version": f"{BN}; requires_grad(x); y = torch.ops.aten._native_batch_norm_legit(x, w, b, rm, rv, True, 0.1, 1e-5); out = (rm._version, vjp(y, [x]))"})
+add("_native_batch_norm_legit.no_stats_backward", {
+    "0": GV.format(bind=BN, ins=BN_IN, call="torch.ops.aten._native_batch_norm_legit(x, w, b, True, 0.1, 1e-5)")})
+add("_batch_norm_with_update_backward", {
+    "0": GV.format(bind=BN, ins=BN_IN, call="torch.ops.aten._batch_norm_with_update(x, w, b, rm, rv, 0.1, 1e-5)[:3]"),
+    "version": f"{BN}; requires_grad(x); y = torch.ops.aten._batch_norm_with_update(x, w, b, rm, rv, 0.1, 1e-5); out = (rm._version, rv._version, vjp(y[0], [x]))",
+    "retain": f"{BN}; requires_grad(x); y = torch.ops.aten._batch_norm_with_update(x, w, b, rm, rv, 0.1, 1e-5)[0]; "
+              "c = randn(4, 3, 2, 2, seed=7); g1 = torch.autograd.grad(y, [x], c, retain_graph=True); out = (g1, torch.autograd.grad(y, [x], c))"})
+add("batch_norm_backward", {
+    "direct": "torch.ops.aten.batch_norm_backward(randn(4, 3, seed=6), randn(4, 3, seed=1), randn(3, seed=2), None, None, "
+              "randn(3, seed=3), make((3,), role='pos', seed=4), True, 1e-5, [True, True, True], torch.empty(0, dtype=torch.uint8))"})
+L2 = "x = randn(3, 4, seed=1); y = randn(3, 4, seed=2)"
+for loss, kw in (("smooth_l1_loss", "beta=0.5"), ("huber_loss", "delta=0.7")):
+    add(f"{loss}_backward", {
+        **{r: GV.format(bind=L2, ins="x, y", call=f"{F}.{loss}(x, y, reduction='{r}', {kw})") for r in ("mean", "sum", "none")},
+        "bcast": GV.format(bind="x = randn(3, 4, seed=1); y = randn(4, seed=2)", ins="x, y", call=f"{F}.{loss}(x, y, {kw})")})
+add("smooth_l1_loss_backward", {"beta0": GV.format(bind=L2, ins="x, y", call=f"{F}.smooth_l1_loss(x, y, beta=0.0)")})
+SMT = "literal([[1.0, -1.0, 1.0, -1.0]] * 3)"
+add("soft_margin_loss_backward", {
+    **{r: GV.format(bind="x = randn(3, 4, seed=1)", ins="x", call=f"{F}.soft_margin_loss(x, {SMT}, reduction='{r}')") for r in ("mean", "sum", "none")}})
+for mode, name in (("reflect", "reflection"), ("replicate", "replication")):
+    add(f"{name}_pad1d_backward", {"0": VJ.format(x="randn(2, 3, 5, seed=1)", call=f"{F}.pad(x, (2, 3), mode='{mode}')"),
+                                   "2d": VJ.format(x="make((3, 5), layout='t', seed=1)", call=f"{F}.pad(x, (1, 2), mode='{mode}')"),
+                                   "neg": VJ.format(x="randn(2, 3, 5, seed=1)", call=f"{F}.pad(x, (-1, 2), mode='{mode}')")})
+    # the backward ops are `decomposed` too: their node's gradient (the pad of the gradient)
+    add(f"{name}_pad1d_backward_backward", {"double": f"x = randn(2, 3, 5, seed=1); requires_grad(x); out = vjp(vjp({F}.pad(x, (2, 3), mode='{mode}'), [x], create_graph=True), [x])"})
+    add(f"{name}_pad2d_backward", {"0": VJ.format(x="randn(2, 3, 4, 5, seed=1)", call=f"{F}.pad(x, (2, 1, 3, 1), mode='{mode}')"),
+                                   "cl": VJ.format(x="randn(2, 3, 4, 5, seed=1).contiguous(memory_format=torch.channels_last)", call=f"{F}.pad(x, (1, 1, 2, 0), mode='{mode}')"),
+                                   "3d": VJ.format(x="randn(3, 4, 4, seed=1)", call=f"{F}.pad(x, (1, 2, 2, 1), mode='{mode}')"),
+                                   })
+    add(f"{name}_pad2d_backward_backward", {"double": f"x = randn(1, 2, 3, 3, seed=1); requires_grad(x); out = vjp(vjp({F}.pad(x, (1, 2, 2, 1), mode='{mode}'), [x], create_graph=True), [x])"})
+    add(f"{name}_pad3d_backward_backward", {"double": f"x = randn(1, 2, 3, 3, 3, seed=1); requires_grad(x); out = vjp(vjp({F}.pad(x, (1, 0, 2, 1, 1, 1), mode='{mode}'), [x], create_graph=True), [x])"})
+    add(f"{name}_pad3d_backward", {"cl3d": VJ.format(x=CL3, call=f"{F}.pad(x, (1, 0, 2, 1, 1, 1), mode='{mode}')"),
+                                   "0": VJ.format(x="randn(1, 2, 3, 4, 4, seed=1)", call=f"{F}.pad(x, (1, 2, 2, 1, 1, 1), mode='{mode}')"),
+                                   "4d": VJ.format(x="randn(2, 3, 3, 3, seed=1)", call=f"{F}.pad(x, (1, 1, 0, 2, 2, 1), mode='{mode}')")})
+add("replication_pad1d_backward", {"direct": "torch.ops.aten.replication_pad1d_backward(randn(2, 3, 8, seed=2), randn(2, 3, 5, seed=1), [1, 2])",
+                                   "bad": "torch.ops.aten.replication_pad1d_backward(randn(2, 3, 7, seed=2), randn(2, 3, 5, seed=1), [1, 2])"})
+add("reflection_pad1d_backward", {"direct": "torch.ops.aten.reflection_pad1d_backward(randn(2, 3, 8, seed=2), randn(2, 3, 5, seed=1), [1, 2])"})
+add("glu_backward", {"0": VJ.format(x="randn(3, 4, seed=1)", call=f"{F}.glu(x)"), "dim0": VJ.format(x="make((4, 3), layout='t', seed=1)", call=f"{F}.glu(x, 0)"),
+                     "direct": "torch.ops.aten.glu_backward(randn(3, 2, seed=2), randn(3, 4, seed=1), 1)"})
+add("celu_backward", {"0": VJ.format(x="randn(3, 4, seed=1)", call=f"{F}.celu(x, 0.7)"), "default": VJ.format(x="make((4, 3), layout='t', seed=1)", call=f"{F}.celu(x)"),
+                      "double": f"x = randn(3, 4, seed=1); requires_grad(x); out = vjp(vjp({F}.celu(x, 1.3), [x], create_graph=True), [x])"})
+add("celu_backward", {"elu_direct": "torch.ops.aten.elu_backward(randn(3, 4, seed=2), 0.7, 1, 1.0 / 0.7, False, randn(3, 4, seed=1))",
+                      "elu_result": "torch.ops.aten.elu_backward(randn(3, 4, seed=2), 1.0, 1, 1.0, True, randn(3, 4, seed=1))"})
+SHX = "literal([[-1.0, -0.5, -0.3, 0.0, 0.2, 0.3, 0.5, 2.0]])"
+for sh in ("hardshrink", "softshrink"):
+    add(f"{sh}_backward", {"0": VJ.format(x=SHX, call=f"{F}.{sh}(x, 0.3)"), "default": VJ.format(x="make((4, 3), layout='t', seed=1)", call=f"{F}.{sh}(x)"),
+                           "direct": f"torch.ops.aten.{sh}_backward(randn(1, 8, seed=2), {SHX}, 0.3)",
+                           "mixed": f"torch.ops.aten.{sh}_backward(randn(1, 8, seed=2), {SHX}.double(), 0.3)"})
+add("pixel_shuffle_backward", {"0": VJ.format(x="randn(2, 8, 2, 3, seed=1)", call=f"{F}.pixel_shuffle(x, 2)"),
+                               "3d": VJ.format(x="randn(9, 2, 2, seed=1)", call=f"{F}.pixel_shuffle(x, 3)")})
+add("pixel_unshuffle_backward", {"0": VJ.format(x="randn(2, 2, 4, 6, seed=1)", call=f"{F}.pixel_unshuffle(x, 2)")})
+add("trace_backward", {"wide": VJ.format(x="randn(3, 4, seed=1)", call="torch.trace(x)"), "tall": VJ.format(x="make((5, 3), layout='t', seed=1)", call="torch.trace(x)"),
+                       "empty": VJ.format(x="randn(0, 3, seed=1)", call="torch.trace(x)"),
+                       "direct": "torch.ops.aten.trace_backward(literal(2.5), [3, 2])", "rank": "torch.ops.aten.trace_backward(literal(2.5), [3])"})
+add("addmv_backward", {"0": GV.format(bind="a = randn(3, seed=1); m = randn(3, 4, seed=2); v = randn(4, seed=3)", ins="a, m, v", call="torch.addmv(a, m, v, beta=0.5, alpha=2)"),
+                       "bcast": GV.format(bind="a = randn(1, seed=1); m = make((4, 3), layout='t', seed=2); v = randn(3, seed=3)", ins="a, m, v", call="torch.addmv(a, m, v)"),
+                       "beta0": GV.format(bind="a = randn(3, seed=1); m = randn(3, 4, seed=2); v = randn(4, seed=3)", ins="a, m, v", call="torch.addmv(a, m, v, beta=0)")})
+add("addr_backward", {"0": GV.format(bind="a = randn(3, 4, seed=1); u = randn(3, seed=2); v = randn(4, seed=3)", ins="a, u, v", call="torch.addr(a, u, v, beta=0.5, alpha=2)"),
+                      "bcast": GV.format(bind="a = randn(4, seed=1); u = randn(3, seed=2); v = randn(4, seed=3)", ins="a, u, v", call="torch.addr(a, u, v)")})
+add("addbmm_backward", {"0": GV.format(bind="a = randn(3, 4, seed=1); b1 = randn(2, 3, 5, seed=2); b2 = randn(2, 5, 4, seed=3)", ins="a, b1, b2", call="torch.addbmm(a, b1, b2, beta=0.5, alpha=2)"),
+                        "bcast": GV.format(bind="a = randn(4, seed=1); b1 = randn(2, 3, 5, seed=2); b2 = randn(2, 5, 4, seed=3)", ins="a, b1, b2", call="torch.addbmm(a, b1, b2)")})
+# The nodes of _cdist_forward and multilabel_margin_loss_forward (their gradient cases above are
+# named by the backward op): under the overload's own name too, as tools/coverage.py counts them
+add("_cdist_forward_backward", {f"p{p}": CDG.format(a=CD1, b=CD2, p=p) for p in ("1.0", "2.0", "3.0")})
+add("multilabel_margin_loss_forward_backward", {
+    "mean": VJ.format(x="randn(3, 4, seed=1)", call=f"torch.ops.aten.multilabel_margin_loss_forward(x, {MLT}, 1)[0]"),
+    "none": VJ.format(x="randn(3, 4, seed=1)", call=f"torch.ops.aten.multilabel_margin_loss_forward(x, {MLT}, 0)[0]")})
