@@ -2701,6 +2701,99 @@ fail_:
     return NULL;
 }
 
+/* AliasBackward0_copy: aten::alias_copy
+ *   self: grad
+ */
+typedef struct {
+    tn_node base;
+} AliasBackward0_copy;
+
+static int
+AliasBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AliasBackward0_copy *n = (AliasBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+AliasBackward0_copy_release(tn_node *n_)
+{
+    AliasBackward0_copy *n = (AliasBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+AliasBackward0_copy_finalize(tn_node *n_)
+{
+    AliasBackward0_copy *n = (AliasBackward0_copy *)n_;
+    (void)n;
+}
+
+static int
+AliasBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AliasBackward0_copy *n = (AliasBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef AliasBackward0_copy_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_AliasBackward0_copy = {
+    .name = "AliasBackward0_copy",
+    .basicsize = sizeof(AliasBackward0_copy),
+    .apply = AliasBackward0_copy_apply,
+    .release = AliasBackward0_copy_release,
+    .finalize = AliasBackward0_copy_finalize,
+    .traverse = AliasBackward0_copy_traverse,
+    .getset = AliasBackward0_copy_getset,
+    .op = "aten::alias_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::alias_copy(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_alias_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AliasBackward0_copy *n = (AliasBackward0_copy *)tn_node_new(&tn_kind_AliasBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AmaxBackward0: aten::amax
  *   self: scale_grad_by_count(restore_reduced_dims(grad, dim, keepdim), restore_reduced_dims(result, dim, keepdim) == self, dim)
  */
@@ -6060,6 +6153,229 @@ fail_:
     return NULL;
 }
 
+/* ChannelShuffleBackward0: aten::channel_shuffle
+ *   self: channel_shuffle_symint(grad, grad.sym_size(1) / groups)
+ */
+typedef struct {
+    tn_node base;
+    int64_t groups;
+} ChannelShuffleBackward0;
+
+static int
+ChannelShuffleBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ChannelShuffleBackward0 *n = (ChannelShuffleBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_channel_shuffle, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int((tn_ag_size_at(tn_ag_grad_at(grads_, n_->num_inputs, 0), INT64_C(1)) / n->groups))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ChannelShuffleBackward0_release(tn_node *n_)
+{
+    ChannelShuffleBackward0 *n = (ChannelShuffleBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ChannelShuffleBackward0_finalize(tn_node *n_)
+{
+    ChannelShuffleBackward0 *n = (ChannelShuffleBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ChannelShuffleBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ChannelShuffleBackward0 *n = (ChannelShuffleBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ChannelShuffleBackward0_get_groups(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((ChannelShuffleBackward0 *)self)->groups);
+}
+
+static PyGetSetDef ChannelShuffleBackward0_getset[] = {
+    {"_saved_groups", ChannelShuffleBackward0_get_groups, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ChannelShuffleBackward0 = {
+    .name = "ChannelShuffleBackward0",
+    .basicsize = sizeof(ChannelShuffleBackward0),
+    .apply = ChannelShuffleBackward0_apply,
+    .release = ChannelShuffleBackward0_release,
+    .finalize = ChannelShuffleBackward0_finalize,
+    .traverse = ChannelShuffleBackward0_traverse,
+    .getset = ChannelShuffleBackward0_getset,
+    .op = "aten::channel_shuffle",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::channel_shuffle(Tensor self, SymInt groups) -> Tensor */
+PyObject *
+tn_ag_record_channel_shuffle(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ChannelShuffleBackward0 *n = (ChannelShuffleBackward0 *)tn_node_new(&tn_kind_ChannelShuffleBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->groups = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CholeskyBackward0: aten::cholesky
+ *   self: cholesky_backward(grad, upper, result)
+ */
+typedef struct {
+    tn_node base;
+    int upper;
+    tn_saved result_;
+} CholeskyBackward0;
+
+static int
+CholeskyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CholeskyBackward0 *n = (CholeskyBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_cholesky_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), n->upper, result);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+CholeskyBackward0_release(tn_node *n_)
+{
+    CholeskyBackward0 *n = (CholeskyBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CholeskyBackward0_finalize(tn_node *n_)
+{
+    CholeskyBackward0 *n = (CholeskyBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CholeskyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CholeskyBackward0 *n = (CholeskyBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CholeskyBackward0_get_upper(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((CholeskyBackward0 *)self)->upper);
+}
+
+static PyObject *
+CholeskyBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CholeskyBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CholeskyBackward0_getset[] = {
+    {"_saved_upper", CholeskyBackward0_get_upper, NULL, NULL, NULL},
+    {"_saved_result", CholeskyBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CholeskyBackward0 = {
+    .name = "CholeskyBackward0",
+    .basicsize = sizeof(CholeskyBackward0),
+    .apply = CholeskyBackward0_apply,
+    .release = CholeskyBackward0_release,
+    .finalize = CholeskyBackward0_finalize,
+    .traverse = CholeskyBackward0_traverse,
+    .getset = CholeskyBackward0_getset,
+    .op = "aten::cholesky",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::cholesky(Tensor self, bool upper=False) -> Tensor */
+PyObject *
+tn_ag_record_cholesky(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CholeskyBackward0 *n = (CholeskyBackward0 *)tn_node_new(&tn_kind_CholeskyBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->upper = (int)a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ClampBackward0: aten::clamp.Tensor
  *   min, max: clamp_backward_min_max(grad, self, min, max, grad_input_mask)
  *   self: clamp_backward(grad, self, min, max)
@@ -6569,6 +6885,148 @@ fail_:
     return NULL;
 }
 
+/* ClampMaxBackward1: aten::clamp_max.Tensor
+ *   max: where(self > max, grad, at::scalar_tensor(0., grad.options()))
+ *   self: where(self <= max, grad, at::scalar_tensor(0., grad.options()))
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved max_;
+} ClampMaxBackward1;
+
+static int
+ClampMaxBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ClampMaxBackward1 *n = (ClampMaxBackward1 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *max = t_[1] = tn_saved_unpack(&n->max_, n_);
+    if (!max && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_gt__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(max)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_le__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(max)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+ClampMaxBackward1_release(tn_node *n_)
+{
+    ClampMaxBackward1 *n = (ClampMaxBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->max_);
+    (void)n;
+}
+
+static void
+ClampMaxBackward1_finalize(tn_node *n_)
+{
+    ClampMaxBackward1 *n = (ClampMaxBackward1 *)n_;
+    (void)n;
+}
+
+static int
+ClampMaxBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ClampMaxBackward1 *n = (ClampMaxBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->max_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ClampMaxBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ClampMaxBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ClampMaxBackward1_get_max(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ClampMaxBackward1 *)self)->max_, TN_NODE(self));
+}
+
+static PyGetSetDef ClampMaxBackward1_getset[] = {
+    {"_saved_self", ClampMaxBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_max", ClampMaxBackward1_get_max, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ClampMaxBackward1 = {
+    .name = "ClampMaxBackward1",
+    .basicsize = sizeof(ClampMaxBackward1),
+    .apply = ClampMaxBackward1_apply,
+    .release = ClampMaxBackward1_release,
+    .finalize = ClampMaxBackward1_finalize,
+    .traverse = ClampMaxBackward1_traverse,
+    .getset = ClampMaxBackward1_getset,
+    .op = "aten::clamp_max.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::clamp_max.Tensor(Tensor self, Tensor max) -> Tensor */
+PyObject *
+tn_ag_record_clamp_max__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *max = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ClampMaxBackward1 *n = (ClampMaxBackward1 *)tn_node_new(&tn_kind_ClampMaxBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, max) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->max_, max, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ClampMinBackward0: aten::clamp_min
  *   self: where(self >= min, grad, at::scalar_tensor(0., grad.options()))
  */
@@ -6714,6 +7172,148 @@ tn_ag_record_clamp_min_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ClampMinBackward1: aten::clamp_min.Tensor
+ *   min: where(self < min, grad, at::scalar_tensor(0., grad.options()))
+ *   self: where(self >= min, grad, at::scalar_tensor(0., grad.options()))
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved min_;
+} ClampMinBackward1;
+
+static int
+ClampMinBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ClampMinBackward1 *n = (ClampMinBackward1 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *min = t_[1] = tn_saved_unpack(&n->min_, n_);
+    if (!min && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_lt__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(min)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_ge__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(min)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+ClampMinBackward1_release(tn_node *n_)
+{
+    ClampMinBackward1 *n = (ClampMinBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->min_);
+    (void)n;
+}
+
+static void
+ClampMinBackward1_finalize(tn_node *n_)
+{
+    ClampMinBackward1 *n = (ClampMinBackward1 *)n_;
+    (void)n;
+}
+
+static int
+ClampMinBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ClampMinBackward1 *n = (ClampMinBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->min_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ClampMinBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ClampMinBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ClampMinBackward1_get_min(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ClampMinBackward1 *)self)->min_, TN_NODE(self));
+}
+
+static PyGetSetDef ClampMinBackward1_getset[] = {
+    {"_saved_self", ClampMinBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_min", ClampMinBackward1_get_min, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ClampMinBackward1 = {
+    .name = "ClampMinBackward1",
+    .basicsize = sizeof(ClampMinBackward1),
+    .apply = ClampMinBackward1_apply,
+    .release = ClampMinBackward1_release,
+    .finalize = ClampMinBackward1_finalize,
+    .traverse = ClampMinBackward1_traverse,
+    .getset = ClampMinBackward1_getset,
+    .op = "aten::clamp_min.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::clamp_min.Tensor(Tensor self, Tensor min) -> Tensor */
+PyObject *
+tn_ag_record_clamp_min__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *min = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ClampMinBackward1 *n = (ClampMinBackward1 *)tn_node_new(&tn_kind_ClampMinBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, min) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->min_, min, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -7955,6 +8555,130 @@ fail_:
     return NULL;
 }
 
+/* CopysignBackward1: aten::copysign.Scalar
+ *   self: copysign_tensor_self_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} CopysignBackward1;
+
+static int
+CopysignBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_copysign_tensor_self_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+CopysignBackward1_release(tn_node *n_)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CopysignBackward1_finalize(tn_node *n_)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    (void)n;
+}
+
+static int
+CopysignBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CopysignBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CopysignBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CopysignBackward1_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CopysignBackward1 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CopysignBackward1_getset[] = {
+    {"_saved_self", CopysignBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_result", CopysignBackward1_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CopysignBackward1 = {
+    .name = "CopysignBackward1",
+    .basicsize = sizeof(CopysignBackward1),
+    .apply = CopysignBackward1_apply,
+    .release = CopysignBackward1_release,
+    .finalize = CopysignBackward1_finalize,
+    .traverse = CopysignBackward1_traverse,
+    .getset = CopysignBackward1_getset,
+    .op = "aten::copysign.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::copysign.Scalar(Tensor self, Scalar other) -> Tensor */
+PyObject *
+tn_ag_record_copysign__Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CopysignBackward1 *n = (CopysignBackward1 *)tn_node_new(&tn_kind_CopysignBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* CosBackward0: aten::cos
  *   self: grad * -self.sin().conj()
  */
@@ -8814,6 +9538,128 @@ tn_ag_record_cumsum_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* DiagEmbedBackward0: aten::diag_embed
+ *   self: grad.diagonal(offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagEmbedBackward0;
+
+static int
+DiagEmbedBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagEmbedBackward0_release(tn_node *n_)
+{
+    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagEmbedBackward0_finalize(tn_node *n_)
+{
+    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    (void)n;
+}
+
+static int
+DiagEmbedBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagEmbedBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagEmbedBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagEmbedBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagEmbedBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagEmbedBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagEmbedBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagEmbedBackward0_getset[] = {
+    {"_saved_offset", DiagEmbedBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagEmbedBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagEmbedBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagEmbedBackward0 = {
+    .name = "DiagEmbedBackward0",
+    .basicsize = sizeof(DiagEmbedBackward0),
+    .apply = DiagEmbedBackward0_apply,
+    .release = DiagEmbedBackward0_release,
+    .finalize = DiagEmbedBackward0_finalize,
+    .traverse = DiagEmbedBackward0_traverse,
+    .getset = DiagEmbedBackward0_getset,
+    .op = "aten::diag_embed",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor */
+PyObject *
+tn_ag_record_diag_embed(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)tn_node_new(&tn_kind_DiagEmbedBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->offset = a_[1].u.i;
+    n->dim1 = a_[2].u.i;
+    n->dim2 = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

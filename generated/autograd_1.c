@@ -8,6 +8,138 @@
 
 #include <math.h>
 
+/* DiagonalBackward0_copy: aten::diagonal_copy
+ *   self: diagonal_backward_symint(grad, self.sym_sizes(), offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalBackward0_copy;
+
+static int
+DiagonalBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalBackward0_copy *n = (DiagonalBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_diagonal_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalBackward0_copy_release(tn_node *n_)
+{
+    DiagonalBackward0_copy *n = (DiagonalBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+DiagonalBackward0_copy_finalize(tn_node *n_)
+{
+    DiagonalBackward0_copy *n = (DiagonalBackward0_copy *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+DiagonalBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalBackward0_copy *n = (DiagonalBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalBackward0_copy_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((DiagonalBackward0_copy *)self)->self_sym_sizes);
+}
+
+static PyObject *
+DiagonalBackward0_copy_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0_copy *)self)->offset);
+}
+
+static PyObject *
+DiagonalBackward0_copy_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0_copy *)self)->dim1);
+}
+
+static PyObject *
+DiagonalBackward0_copy_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0_copy *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalBackward0_copy_getset[] = {
+    {"_saved_self_sym_sizes", DiagonalBackward0_copy_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_offset", DiagonalBackward0_copy_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalBackward0_copy_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalBackward0_copy_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalBackward0_copy = {
+    .name = "DiagonalBackward0_copy",
+    .basicsize = sizeof(DiagonalBackward0_copy),
+    .apply = DiagonalBackward0_copy_apply,
+    .release = DiagonalBackward0_copy_release,
+    .finalize = DiagonalBackward0_copy_finalize,
+    .traverse = DiagonalBackward0_copy_traverse,
+    .getset = DiagonalBackward0_copy_getset,
+    .op = "aten::diagonal_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor */
+PyObject *
+tn_ag_record_diagonal_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DiagonalBackward0_copy *n = (DiagonalBackward0_copy *)tn_node_new(&tn_kind_DiagonalBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->offset = a_[1].u.i;
+    n->dim1 = a_[2].u.i;
+    n->dim2 = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* DiagonalBackwardBackward0: aten::diagonal_backward
  *   grad_output: grad.diagonal(offset, dim1, dim2)
  */
@@ -401,6 +533,170 @@ tn_ag_record_digamma_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* DistBackward0: aten::dist
+ *   other: -norm_backward(grad, self - other, p, result)
+ *   self: norm_backward(grad, self - other, p, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+    tn_value p;
+    tn_saved result_;
+} DistBackward0;
+
+static int
+DistBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DistBackward0 *n = (DistBackward0 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_fm_norm_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[3], &n->p, result);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_fm_norm_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[6], &n->p, result);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+DistBackward0_release(tn_node *n_)
+{
+    DistBackward0 *n = (DistBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+DistBackward0_finalize(tn_node *n_)
+{
+    DistBackward0 *n = (DistBackward0 *)n_;
+    (void)n;
+}
+
+static int
+DistBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DistBackward0 *n = (DistBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DistBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DistBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+DistBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DistBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyObject *
+DistBackward0_get_p(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((DistBackward0 *)self)->p);
+}
+
+static PyObject *
+DistBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DistBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef DistBackward0_getset[] = {
+    {"_saved_self", DistBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", DistBackward0_get_other, NULL, NULL, NULL},
+    {"_saved_p", DistBackward0_get_p, NULL, NULL, NULL},
+    {"_saved_result", DistBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DistBackward0 = {
+    .name = "DistBackward0",
+    .basicsize = sizeof(DistBackward0),
+    .apply = DistBackward0_apply,
+    .release = DistBackward0_release,
+    .finalize = DistBackward0_finalize,
+    .traverse = DistBackward0_traverse,
+    .getset = DistBackward0_getset,
+    .op = "aten::dist",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::dist(Tensor self, Tensor other, Scalar p=2) -> Tensor */
+PyObject *
+tn_ag_record_dist(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    DistBackward0 *n = (DistBackward0 *)tn_node_new(&tn_kind_DistBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    n->p = a_[2];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3126,6 +3422,111 @@ fail_:
     return NULL;
 }
 
+/* ExpandBackward0_copy: aten::expand_copy
+ *   self: at::sum_to(grad, self.sym_sizes())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+} ExpandBackward0_copy;
+
+static int
+ExpandBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ExpandBackward0_copy *n = (ExpandBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_sum_to(tn_ag_grad_at(grads_, n_->num_inputs, 0), (int)tn_ag_ints_view(&n->self_sym_sizes).n, tn_ag_ints_view(&n->self_sym_sizes).v);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ExpandBackward0_copy_release(tn_node *n_)
+{
+    ExpandBackward0_copy *n = (ExpandBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+ExpandBackward0_copy_finalize(tn_node *n_)
+{
+    ExpandBackward0_copy *n = (ExpandBackward0_copy *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+ExpandBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ExpandBackward0_copy *n = (ExpandBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ExpandBackward0_copy_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ExpandBackward0_copy *)self)->self_sym_sizes);
+}
+
+static PyGetSetDef ExpandBackward0_copy_getset[] = {
+    {"_saved_self_sym_sizes", ExpandBackward0_copy_get_self_sym_sizes, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ExpandBackward0_copy = {
+    .name = "ExpandBackward0_copy",
+    .basicsize = sizeof(ExpandBackward0_copy),
+    .apply = ExpandBackward0_copy_apply,
+    .release = ExpandBackward0_copy_release,
+    .finalize = ExpandBackward0_copy_finalize,
+    .traverse = ExpandBackward0_copy_traverse,
+    .getset = ExpandBackward0_copy_getset,
+    .op = "aten::expand_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor */
+PyObject *
+tn_ag_record_expand_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ExpandBackward0_copy *n = (ExpandBackward0_copy *)tn_node_new(&tn_kind_ExpandBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* Expm1Backward0: aten::expm1
  *   self: grad * (result.conj() + 1)
  */
@@ -3728,6 +4129,101 @@ tn_ag_record__fft_r2c(tn_op *op_, tn_value *a_)
     if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
     n->normalization = a_[2].u.i;
     n->onesided = (int)a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FillBackward0: aten::fill.Scalar
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+} FillBackward0;
+
+static int
+FillBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FillBackward0 *n = (FillBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+FillBackward0_release(tn_node *n_)
+{
+    FillBackward0 *n = (FillBackward0 *)n_;
+    (void)n;
+}
+
+static void
+FillBackward0_finalize(tn_node *n_)
+{
+    FillBackward0 *n = (FillBackward0 *)n_;
+    (void)n;
+}
+
+static int
+FillBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FillBackward0 *n = (FillBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef FillBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_FillBackward0 = {
+    .name = "FillBackward0",
+    .basicsize = sizeof(FillBackward0),
+    .apply = FillBackward0_apply,
+    .release = FillBackward0_release,
+    .finalize = FillBackward0_finalize,
+    .traverse = FillBackward0_traverse,
+    .getset = FillBackward0_getset,
+    .op = "aten::fill.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::fill.Scalar(Tensor self, Scalar value) -> Tensor */
+PyObject *
+tn_ag_record_fill__Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    FillBackward0 *n = (FillBackward0 *)tn_node_new(&tn_kind_FillBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -8588,6 +9084,363 @@ tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSubBackward1Scalar: aten::_foreach_sub.Scalar
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachSubBackward1Scalar;
+
+static int
+ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward1Scalar_release(tn_node *n_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward1Scalar_finalize(tn_node *n_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachSubBackward1Scalar_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward1Scalar = {
+    .name = "ForeachSubBackward1Scalar",
+    .basicsize = sizeof(ForeachSubBackward1Scalar),
+    .apply = ForeachSubBackward1Scalar_apply,
+    .release = ForeachSubBackward1Scalar_release,
+    .finalize = ForeachSubBackward1Scalar_finalize,
+    .traverse = ForeachSubBackward1Scalar_traverse,
+    .getset = ForeachSubBackward1Scalar_getset,
+    .op = "aten::_foreach_sub.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)tn_node_new(&tn_kind_ForeachSubBackward1Scalar, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSubBackward1ScalarList: aten::_foreach_sub.ScalarList
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachSubBackward1ScalarList;
+
+static int
+ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward1ScalarList_release(tn_node *n_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward1ScalarList_finalize(tn_node *n_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachSubBackward1ScalarList_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward1ScalarList = {
+    .name = "ForeachSubBackward1ScalarList",
+    .basicsize = sizeof(ForeachSubBackward1ScalarList),
+    .apply = ForeachSubBackward1ScalarList_apply,
+    .release = ForeachSubBackward1ScalarList_release,
+    .finalize = ForeachSubBackward1ScalarList_finalize,
+    .traverse = ForeachSubBackward1ScalarList_traverse,
+    .getset = ForeachSubBackward1ScalarList_getset,
+    .op = "aten::_foreach_sub.ScalarList",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__ScalarList(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)tn_node_new(&tn_kind_ForeachSubBackward1ScalarList, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FracBackward0: aten::frac
+ *   self: grad
+ */
+typedef struct {
+    tn_node base;
+} FracBackward0;
+
+static int
+FracBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FracBackward0 *n = (FracBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+FracBackward0_release(tn_node *n_)
+{
+    FracBackward0 *n = (FracBackward0 *)n_;
+    (void)n;
+}
+
+static void
+FracBackward0_finalize(tn_node *n_)
+{
+    FracBackward0 *n = (FracBackward0 *)n_;
+    (void)n;
+}
+
+static int
+FracBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FracBackward0 *n = (FracBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef FracBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_FracBackward0 = {
+    .name = "FracBackward0",
+    .basicsize = sizeof(FracBackward0),
+    .apply = FracBackward0_apply,
+    .release = FracBackward0_release,
+    .finalize = FracBackward0_finalize,
+    .traverse = FracBackward0_traverse,
+    .getset = FracBackward0_getset,
+    .op = "aten::frac",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::frac(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_frac(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::frac_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_frac_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -8,363 +8,6 @@
 
 #include <math.h>
 
-/* ForeachSubBackward1Scalar: aten::_foreach_sub.Scalar
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachSubBackward1Scalar;
-
-static int
-ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward1Scalar_release(tn_node *n_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward1Scalar_finalize(tn_node *n_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward1Scalar_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward1Scalar = {
-    .name = "ForeachSubBackward1Scalar",
-    .basicsize = sizeof(ForeachSubBackward1Scalar),
-    .apply = ForeachSubBackward1Scalar_apply,
-    .release = ForeachSubBackward1Scalar_release,
-    .finalize = ForeachSubBackward1Scalar_finalize,
-    .traverse = ForeachSubBackward1Scalar_traverse,
-    .getset = ForeachSubBackward1Scalar_getset,
-    .op = "aten::_foreach_sub.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__Scalar(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)tn_node_new(&tn_kind_ForeachSubBackward1Scalar, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachSubBackward1ScalarList: aten::_foreach_sub.ScalarList
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachSubBackward1ScalarList;
-
-static int
-ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward1ScalarList_release(tn_node *n_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward1ScalarList_finalize(tn_node *n_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward1ScalarList_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward1ScalarList = {
-    .name = "ForeachSubBackward1ScalarList",
-    .basicsize = sizeof(ForeachSubBackward1ScalarList),
-    .apply = ForeachSubBackward1ScalarList_apply,
-    .release = ForeachSubBackward1ScalarList_release,
-    .finalize = ForeachSubBackward1ScalarList_finalize,
-    .traverse = ForeachSubBackward1ScalarList_traverse,
-    .getset = ForeachSubBackward1ScalarList_getset,
-    .op = "aten::_foreach_sub.ScalarList",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__ScalarList(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)tn_node_new(&tn_kind_ForeachSubBackward1ScalarList, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* FracBackward0: aten::frac
- *   self: grad
- */
-typedef struct {
-    tn_node base;
-} FracBackward0;
-
-static int
-FracBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-FracBackward0_release(tn_node *n_)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    (void)n;
-}
-
-static void
-FracBackward0_finalize(tn_node *n_)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    (void)n;
-}
-
-static int
-FracBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef FracBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_FracBackward0 = {
-    .name = "FracBackward0",
-    .basicsize = sizeof(FracBackward0),
-    .apply = FracBackward0_apply,
-    .release = FracBackward0_release,
-    .finalize = FracBackward0_finalize,
-    .traverse = FracBackward0_traverse,
-    .getset = FracBackward0_getset,
-    .op = "aten::frac",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::frac(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_frac(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::frac_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_frac_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* FractionalMaxPool2DBackward0: aten::fractional_max_pool2d
  *   self: fractional_max_pool2d_backward(grad, self, kernel_size, output_size, result1)
  */
@@ -648,6 +291,118 @@ tn_ag_record_fractional_max_pool3d(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FrexpBackward0: aten::frexp.Tensor
+ *   self: grad / exponent.exp2()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved exponent_;
+} FrexpBackward0;
+
+static int
+FrexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FrexpBackward0 *n = (FrexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
+    if (!exponent && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_exp2, (tn_value[]){tn_value_tensor(exponent)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+FrexpBackward0_release(tn_node *n_)
+{
+    FrexpBackward0 *n = (FrexpBackward0 *)n_;
+    tn_saved_release(&n->exponent_);
+    (void)n;
+}
+
+static void
+FrexpBackward0_finalize(tn_node *n_)
+{
+    FrexpBackward0 *n = (FrexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+FrexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FrexpBackward0 *n = (FrexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->exponent_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FrexpBackward0_get_exponent(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FrexpBackward0 *)self)->exponent_, TN_NODE(self));
+}
+
+static PyGetSetDef FrexpBackward0_getset[] = {
+    {"_saved_exponent", FrexpBackward0_get_exponent, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FrexpBackward0 = {
+    .name = "FrexpBackward0",
+    .basicsize = sizeof(FrexpBackward0),
+    .apply = FrexpBackward0_apply,
+    .release = FrexpBackward0_release,
+    .finalize = FrexpBackward0_finalize,
+    .traverse = FrexpBackward0_traverse,
+    .getset = FrexpBackward0_getset,
+    .op = "aten::frexp.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent) */
+PyObject *
+tn_ag_record_frexp__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    FrexpBackward0 *n = (FrexpBackward0 *)tn_node_new(&tn_kind_FrexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->exponent_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -4007,6 +3762,291 @@ fail_:
     return NULL;
 }
 
+/* IndexCopyBackward0: aten::index_copy
+ *   self: grad.index_fill(dim, index, 0)
+ *   source: source.dim() > 0 ? grad.index_select(dim, index).expand_as(source) : grad.index_select(dim, index.squeeze(0))
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+    tn_saved index_;
+    int64_t source_dim;
+    tn_saved source_;
+} IndexCopyBackward0;
+
+static int
+IndexCopyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    IndexCopyBackward0 *n = (IndexCopyBackward0 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *index = t_[0] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    PyObject *source = t_[1] = tn_saved_unpack(&n->source_, n_);
+    if (!source && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_index_fill__int_Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(index), tn_value_int(INT64_C(0))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            if ((n->source_dim > INT64_C(0))) {
+                t_[3] = tn_ag_op(TN_OP_index_select, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(index)});
+                if (!t_[3] && PyErr_Occurred()) goto fail_;
+                t_[4] = tn_ag_op(TN_OP_expand_as, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(source)});
+                if (!t_[4] && PyErr_Occurred()) goto fail_;
+                t_[7] = Py_XNewRef(t_[4]);
+            } else {
+                t_[5] = tn_ag_op(TN_OP_squeeze__dim, (tn_value[]){tn_value_tensor(index), tn_value_int(INT64_C(0))});
+                if (!t_[5] && PyErr_Occurred()) goto fail_;
+                t_[6] = tn_ag_op(TN_OP_index_select, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(t_[5])});
+                if (!t_[6] && PyErr_Occurred()) goto fail_;
+                t_[7] = Py_XNewRef(t_[6]);
+            }
+            out_[1] = Py_XNewRef(t_[7]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+IndexCopyBackward0_release(tn_node *n_)
+{
+    IndexCopyBackward0 *n = (IndexCopyBackward0 *)n_;
+    tn_saved_release(&n->index_);
+    tn_saved_release(&n->source_);
+    (void)n;
+}
+
+static void
+IndexCopyBackward0_finalize(tn_node *n_)
+{
+    IndexCopyBackward0 *n = (IndexCopyBackward0 *)n_;
+    (void)n;
+}
+
+static int
+IndexCopyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    IndexCopyBackward0 *n = (IndexCopyBackward0 *)n_;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->source_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+IndexCopyBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexCopyBackward0 *)self)->dim);
+}
+
+static PyObject *
+IndexCopyBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexCopyBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyObject *
+IndexCopyBackward0_get_source_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexCopyBackward0 *)self)->source_dim);
+}
+
+static PyObject *
+IndexCopyBackward0_get_source(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexCopyBackward0 *)self)->source_, TN_NODE(self));
+}
+
+static PyGetSetDef IndexCopyBackward0_getset[] = {
+    {"_saved_dim", IndexCopyBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_index", IndexCopyBackward0_get_index, NULL, NULL, NULL},
+    {"_saved_source_dim", IndexCopyBackward0_get_source_dim, NULL, NULL, NULL},
+    {"_saved_source", IndexCopyBackward0_get_source, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_IndexCopyBackward0 = {
+    .name = "IndexCopyBackward0",
+    .basicsize = sizeof(IndexCopyBackward0),
+    .apply = IndexCopyBackward0_apply,
+    .release = IndexCopyBackward0_release,
+    .finalize = IndexCopyBackward0_finalize,
+    .traverse = IndexCopyBackward0_traverse,
+    .getset = IndexCopyBackward0_getset,
+    .op = "aten::index_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
+PyObject *
+tn_ag_record_index_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    PyObject *source = tn_ag_arg_tensor(&a_[3]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[3])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    IndexCopyBackward0 *n = (IndexCopyBackward0 *)tn_node_new(&tn_kind_IndexCopyBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    n->source_dim = TN_T(source)->ndim;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* IndexFillBackward0: aten::index_fill.int_Scalar
+ *   self: grad.index_fill(dim, index, 0)
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+    tn_saved index_;
+} IndexFillBackward0;
+
+static int
+IndexFillBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    IndexFillBackward0 *n = (IndexFillBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *index = t_[0] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_index_fill__int_Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(index), tn_value_int(INT64_C(0))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+IndexFillBackward0_release(tn_node *n_)
+{
+    IndexFillBackward0 *n = (IndexFillBackward0 *)n_;
+    tn_saved_release(&n->index_);
+    (void)n;
+}
+
+static void
+IndexFillBackward0_finalize(tn_node *n_)
+{
+    IndexFillBackward0 *n = (IndexFillBackward0 *)n_;
+    (void)n;
+}
+
+static int
+IndexFillBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    IndexFillBackward0 *n = (IndexFillBackward0 *)n_;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+IndexFillBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexFillBackward0 *)self)->dim);
+}
+
+static PyObject *
+IndexFillBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexFillBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyGetSetDef IndexFillBackward0_getset[] = {
+    {"_saved_dim", IndexFillBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_index", IndexFillBackward0_get_index, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_IndexFillBackward0 = {
+    .name = "IndexFillBackward0",
+    .basicsize = sizeof(IndexFillBackward0),
+    .apply = IndexFillBackward0_apply,
+    .release = IndexFillBackward0_release,
+    .finalize = IndexFillBackward0_finalize,
+    .traverse = IndexFillBackward0_traverse,
+    .getset = IndexFillBackward0_getset,
+    .op = "aten::index_fill.int_Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+PyObject *
+tn_ag_record_index_fill__int_Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    IndexFillBackward0 *n = (IndexFillBackward0 *)tn_node_new(&tn_kind_IndexFillBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* IndexPutBackward0: aten::index_put
  *   self: accumulate ? grad : grad.index_put(indices, zeros_like(values), false)
  *   values: grad.index(indices)
@@ -4313,6 +4353,289 @@ tn_ag_record_index_select(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* KthvalueBackward0: aten::kthvalue
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    int keepdim;
+    tn_saved indices_;
+} KthvalueBackward0;
+
+static int
+KthvalueBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    KthvalueBackward0 *n = (KthvalueBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->keepdim)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+KthvalueBackward0_release(tn_node *n_)
+{
+    KthvalueBackward0 *n = (KthvalueBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+KthvalueBackward0_finalize(tn_node *n_)
+{
+    KthvalueBackward0 *n = (KthvalueBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+KthvalueBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    KthvalueBackward0 *n = (KthvalueBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+KthvalueBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((KthvalueBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+KthvalueBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((KthvalueBackward0 *)self)->dim);
+}
+
+static PyObject *
+KthvalueBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((KthvalueBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+KthvalueBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((KthvalueBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef KthvalueBackward0_getset[] = {
+    {"_saved_self_sym_sizes", KthvalueBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", KthvalueBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", KthvalueBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_indices", KthvalueBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_KthvalueBackward0 = {
+    .name = "KthvalueBackward0",
+    .basicsize = sizeof(KthvalueBackward0),
+    .apply = KthvalueBackward0_apply,
+    .release = KthvalueBackward0_release,
+    .finalize = KthvalueBackward0_finalize,
+    .traverse = KthvalueBackward0_traverse,
+    .getset = KthvalueBackward0_getset,
+    .op = "aten::kthvalue",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_kthvalue(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    KthvalueBackward0 *n = (KthvalueBackward0 *)tn_node_new(&tn_kind_KthvalueBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    n->keepdim = (int)a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LdexpBackward0: aten::ldexp.Tensor
+ *   other: grad * result.conj() * M_LN2
+ *   self: grad * at::pow(2, other).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved other_;
+    tn_saved result_;
+} LdexpBackward0;
+
+static int
+LdexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LdexpBackward0 *n = (LdexpBackward0 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_conj(result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_double(M_LN2)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_pow__Scalar, (tn_value[]){tn_value_int(INT64_C(2)), tn_value_tensor(other)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_conj(t_[5]);
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+LdexpBackward0_release(tn_node *n_)
+{
+    LdexpBackward0 *n = (LdexpBackward0 *)n_;
+    tn_saved_release(&n->other_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LdexpBackward0_finalize(tn_node *n_)
+{
+    LdexpBackward0 *n = (LdexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LdexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LdexpBackward0 *n = (LdexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LdexpBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LdexpBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyObject *
+LdexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LdexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LdexpBackward0_getset[] = {
+    {"_saved_other", LdexpBackward0_get_other, NULL, NULL, NULL},
+    {"_saved_result", LdexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LdexpBackward0 = {
+    .name = "LdexpBackward0",
+    .basicsize = sizeof(LdexpBackward0),
+    .apply = LdexpBackward0_apply,
+    .release = LdexpBackward0_release,
+    .finalize = LdexpBackward0_finalize,
+    .traverse = LdexpBackward0_traverse,
+    .getset = LdexpBackward0_getset,
+    .op = "aten::ldexp.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::ldexp.Tensor(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_ldexp__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LdexpBackward0 *n = (LdexpBackward0 *)tn_node_new(&tn_kind_LdexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -5625,6 +5948,157 @@ tn_ag_record_linalg_cholesky_ex(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->L_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgCrossBackward0: aten::linalg_cross
+ *   other: at::linalg_cross(grad, self.conj(), dim)
+ *   self: at::linalg_cross(other.conj(), grad, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved other_;
+} LinalgCrossBackward0;
+
+static int
+LinalgCrossBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgCrossBackward0 *n = (LinalgCrossBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_conj(self);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_linalg_cross, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2]), tn_value_int(n->dim)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_ag_conj(other);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_linalg_cross, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgCrossBackward0_release(tn_node *n_)
+{
+    LinalgCrossBackward0 *n = (LinalgCrossBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+LinalgCrossBackward0_finalize(tn_node *n_)
+{
+    LinalgCrossBackward0 *n = (LinalgCrossBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgCrossBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgCrossBackward0 *n = (LinalgCrossBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgCrossBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgCrossBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgCrossBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LinalgCrossBackward0 *)self)->dim);
+}
+
+static PyObject *
+LinalgCrossBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgCrossBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgCrossBackward0_getset[] = {
+    {"_saved_self", LinalgCrossBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LinalgCrossBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_other", LinalgCrossBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgCrossBackward0 = {
+    .name = "LinalgCrossBackward0",
+    .basicsize = sizeof(LinalgCrossBackward0),
+    .apply = LinalgCrossBackward0_apply,
+    .release = LinalgCrossBackward0_release,
+    .finalize = LinalgCrossBackward0_finalize,
+    .traverse = LinalgCrossBackward0_traverse,
+    .getset = LinalgCrossBackward0_getset,
+    .op = "aten::linalg_cross",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor */
+PyObject *
+tn_ag_record_linalg_cross(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LinalgCrossBackward0 *n = (LinalgCrossBackward0 *)tn_node_new(&tn_kind_LinalgCrossBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    n->dim = a_[2].u.i;
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -8475,6 +8949,735 @@ tn_ag_record__log_softmax_backward_data(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* Logaddexp2Backward0: aten::logaddexp2
+ *   other: grad / (1 + pow(2, self - other))
+ *   self: grad / (1 + pow(2, other - self))
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} Logaddexp2Backward0;
+
+static int
+Logaddexp2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
+    PyObject *t_[10] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_pow__Scalar, (tn_value[]){tn_value_int(INT64_C(2)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_pow__Scalar, (tn_value[]){tn_value_int(INT64_C(2)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+Logaddexp2Backward0_release(tn_node *n_)
+{
+    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+Logaddexp2Backward0_finalize(tn_node *n_)
+{
+    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
+    (void)n;
+}
+
+static int
+Logaddexp2Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Logaddexp2Backward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((Logaddexp2Backward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+Logaddexp2Backward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((Logaddexp2Backward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef Logaddexp2Backward0_getset[] = {
+    {"_saved_self", Logaddexp2Backward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", Logaddexp2Backward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Logaddexp2Backward0 = {
+    .name = "Logaddexp2Backward0",
+    .basicsize = sizeof(Logaddexp2Backward0),
+    .apply = Logaddexp2Backward0_apply,
+    .release = Logaddexp2Backward0_release,
+    .finalize = Logaddexp2Backward0_finalize,
+    .traverse = Logaddexp2Backward0_traverse,
+    .getset = Logaddexp2Backward0_getset,
+    .op = "aten::logaddexp2",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logaddexp2(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_logaddexp2(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)tn_node_new(&tn_kind_Logaddexp2Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogaddexpBackward0: aten::logaddexp
+ *   other: grad / (1 + exp(self - other)).conj()
+ *   self: grad / (1 + exp(other - self)).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} LogaddexpBackward0;
+
+static int
+LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    PyObject *t_[12] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_conj(t_[4]);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[8]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_conj(t_[9]);
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            t_[11] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[11]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 12);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogaddexpBackward0_release(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+LogaddexpBackward0_finalize(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogaddexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogaddexpBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef LogaddexpBackward0_getset[] = {
+    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogaddexpBackward0 = {
+    .name = "LogaddexpBackward0",
+    .basicsize = sizeof(LogaddexpBackward0),
+    .apply = LogaddexpBackward0_apply,
+    .release = LogaddexpBackward0_release,
+    .finalize = LogaddexpBackward0_finalize,
+    .traverse = LogaddexpBackward0_traverse,
+    .getset = LogaddexpBackward0_getset,
+    .op = "aten::logaddexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogcumsumexpBackward0: aten::logcumsumexp
+ *   self: logcumsumexp_backward(grad, self, result, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved result_;
+} LogcumsumexpBackward0;
+
+static int
+LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogcumsumexpBackward0_release(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogcumsumexpBackward0_finalize(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogcumsumexpBackward0_getset[] = {
+    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogcumsumexpBackward0 = {
+    .name = "LogcumsumexpBackward0",
+    .basicsize = sizeof(LogcumsumexpBackward0),
+    .apply = LogcumsumexpBackward0_apply,
+    .release = LogcumsumexpBackward0_release,
+    .finalize = LogcumsumexpBackward0_finalize,
+    .traverse = LogcumsumexpBackward0_traverse,
+    .getset = LogcumsumexpBackward0_getset,
+    .op = "aten::logcumsumexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
+PyObject *
+tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogitBackward0: aten::logit
+ *   self: GradMode::is_enabled() ? infinitely_differentiable_logit_backward(grad, self, eps) : logit_backward(grad, self, eps)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_opt_double eps;
+} LogitBackward0;
+
+static int
+LogitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            if (tn_ag_grad_mode()) {
+                t_[1] = tn_fm_infinitely_differentiable_logit_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->eps);
+                if (!t_[1] && PyErr_Occurred()) goto fail_;
+                t_[3] = Py_XNewRef(t_[1]);
+            } else {
+                t_[2] = tn_ag_op(TN_OP_logit_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), (n->eps.has ? tn_value_double(n->eps.v) : (tn_value){0})});
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = Py_XNewRef(t_[2]);
+            }
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogitBackward0_release(tn_node *n_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+LogitBackward0_finalize(tn_node *n_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogitBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogitBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogitBackward0_get_eps(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((LogitBackward0 *)self)->eps);
+}
+
+static PyGetSetDef LogitBackward0_getset[] = {
+    {"_saved_self", LogitBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_eps", LogitBackward0_get_eps, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogitBackward0 = {
+    .name = "LogitBackward0",
+    .basicsize = sizeof(LogitBackward0),
+    .apply = LogitBackward0_apply,
+    .release = LogitBackward0_release,
+    .finalize = LogitBackward0_finalize,
+    .traverse = LogitBackward0_traverse,
+    .getset = LogitBackward0_getset,
+    .op = "aten::logit",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logit(Tensor self, float? eps=None) -> Tensor */
+PyObject *
+tn_ag_record_logit(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_logit_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogsumexpBackward0: aten::logsumexp
+ *   self: logsumexp_backward(grad, self, result, dim, keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints dim;
+    int keepdim;
+    tn_saved result_;
+} LogsumexpBackward0;
+
+static int
+LogsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_logsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, tn_ag_ints_view(&n->dim), n->keepdim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogsumexpBackward0_release(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogsumexpBackward0_finalize(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_ag_free_ints(&n->dim);
+    (void)n;
+}
+
+static int
+LogsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((LogsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LogsumexpBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogsumexpBackward0_getset[] = {
+    {"_saved_self", LogsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", LogsumexpBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_result", LogsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogsumexpBackward0 = {
+    .name = "LogsumexpBackward0",
+    .basicsize = sizeof(LogsumexpBackward0),
+    .apply = LogsumexpBackward0_apply,
+    .release = LogsumexpBackward0_release,
+    .finalize = LogsumexpBackward0_finalize,
+    .traverse = LogsumexpBackward0_traverse,
+    .getset = LogsumexpBackward0_getset,
+    .op = "aten::logsumexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
+PyObject *
+tn_ag_record_logsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)tn_node_new(&tn_kind_LogsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

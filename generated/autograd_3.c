@@ -8,589 +8,6 @@
 
 #include <math.h>
 
-/* LogaddexpBackward0: aten::logaddexp
- *   other: grad / (1 + exp(self - other)).conj()
- *   self: grad / (1 + exp(other - self)).conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved other_;
-} LogaddexpBackward0;
-
-static int
-LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    PyObject *t_[12] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_conj(t_[4]);
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[6]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[7])});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[8]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            t_[10] = tn_ag_conj(t_[9]);
-            if (!t_[10] && PyErr_Occurred()) goto fail_;
-            t_[11] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[10])});
-            if (!t_[11] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[11]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 12);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogaddexpBackward0_release(tn_node *n_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-LogaddexpBackward0_finalize(tn_node *n_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogaddexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogaddexpBackward0_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef LogaddexpBackward0_getset[] = {
-    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogaddexpBackward0 = {
-    .name = "LogaddexpBackward0",
-    .basicsize = sizeof(LogaddexpBackward0),
-    .apply = LogaddexpBackward0_apply,
-    .release = LogaddexpBackward0_release,
-    .finalize = LogaddexpBackward0_finalize,
-    .traverse = LogaddexpBackward0_traverse,
-    .getset = LogaddexpBackward0_getset,
-    .op = "aten::logaddexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogcumsumexpBackward0: aten::logcumsumexp
- *   self: logcumsumexp_backward(grad, self, result, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved result_;
-} LogcumsumexpBackward0;
-
-static int
-LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogcumsumexpBackward0_release(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogcumsumexpBackward0_finalize(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogcumsumexpBackward0_getset[] = {
-    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogcumsumexpBackward0 = {
-    .name = "LogcumsumexpBackward0",
-    .basicsize = sizeof(LogcumsumexpBackward0),
-    .apply = LogcumsumexpBackward0_apply,
-    .release = LogcumsumexpBackward0_release,
-    .finalize = LogcumsumexpBackward0_finalize,
-    .traverse = LogcumsumexpBackward0_traverse,
-    .getset = LogcumsumexpBackward0_getset,
-    .op = "aten::logcumsumexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
-PyObject *
-tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogitBackward0: aten::logit
- *   self: GradMode::is_enabled() ? infinitely_differentiable_logit_backward(grad, self, eps) : logit_backward(grad, self, eps)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_opt_double eps;
-} LogitBackward0;
-
-static int
-LogitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            if (tn_ag_grad_mode()) {
-                t_[1] = tn_fm_infinitely_differentiable_logit_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->eps);
-                if (!t_[1] && PyErr_Occurred()) goto fail_;
-                t_[3] = Py_XNewRef(t_[1]);
-            } else {
-                t_[2] = tn_ag_op(TN_OP_logit_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), (n->eps.has ? tn_value_double(n->eps.v) : (tn_value){0})});
-                if (!t_[2] && PyErr_Occurred()) goto fail_;
-                t_[3] = Py_XNewRef(t_[2]);
-            }
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogitBackward0_release(tn_node *n_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-LogitBackward0_finalize(tn_node *n_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogitBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogitBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogitBackward0_get_eps(PyObject *self, void *c)
-{
-    return tn_ag_opt_double_to_py(((LogitBackward0 *)self)->eps);
-}
-
-static PyGetSetDef LogitBackward0_getset[] = {
-    {"_saved_self", LogitBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_eps", LogitBackward0_get_eps, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogitBackward0 = {
-    .name = "LogitBackward0",
-    .basicsize = sizeof(LogitBackward0),
-    .apply = LogitBackward0_apply,
-    .release = LogitBackward0_release,
-    .finalize = LogitBackward0_finalize,
-    .traverse = LogitBackward0_traverse,
-    .getset = LogitBackward0_getset,
-    .op = "aten::logit",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logit(Tensor self, float? eps=None) -> Tensor */
-PyObject *
-tn_ag_record_logit(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_logit_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogsumexpBackward0: aten::logsumexp
- *   self: logsumexp_backward(grad, self, result, dim, keepdim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_ag_ints dim;
-    int keepdim;
-    tn_saved result_;
-} LogsumexpBackward0;
-
-static int
-LogsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_logsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, tn_ag_ints_view(&n->dim), n->keepdim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogsumexpBackward0_release(tn_node *n_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogsumexpBackward0_finalize(tn_node *n_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    tn_ag_free_ints(&n->dim);
-    (void)n;
-}
-
-static int
-LogsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((LogsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogsumexpBackward0_get_keepdim(PyObject *self, void *c)
-{
-    return PyBool_FromLong(((LogsumexpBackward0 *)self)->keepdim);
-}
-
-static PyObject *
-LogsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogsumexpBackward0_getset[] = {
-    {"_saved_self", LogsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_keepdim", LogsumexpBackward0_get_keepdim, NULL, NULL, NULL},
-    {"_saved_result", LogsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogsumexpBackward0 = {
-    .name = "LogsumexpBackward0",
-    .basicsize = sizeof(LogsumexpBackward0),
-    .apply = LogsumexpBackward0_apply,
-    .release = LogsumexpBackward0_release,
-    .finalize = LogsumexpBackward0_finalize,
-    .traverse = LogsumexpBackward0_traverse,
-    .getset = LogsumexpBackward0_getset,
-    .op = "aten::logsumexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
-PyObject *
-tn_ag_record_logsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)tn_node_new(&tn_kind_LogsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
-    n->keepdim = (int)a_[2].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* LtBackward0: aten::lt_.Scalar
  *   self: zeros_like(self)
  */
@@ -2354,6 +1771,226 @@ fail_:
     return NULL;
 }
 
+/* MaxUnpool2DBackward0: aten::max_unpool2d
+ *   self: max_pool_double_backward(grad, indices, 2)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+} MaxUnpool2DBackward0;
+
+static int
+MaxUnpool2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaxUnpool2DBackward0 *n = (MaxUnpool2DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(2));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaxUnpool2DBackward0_release(tn_node *n_)
+{
+    MaxUnpool2DBackward0 *n = (MaxUnpool2DBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+MaxUnpool2DBackward0_finalize(tn_node *n_)
+{
+    MaxUnpool2DBackward0 *n = (MaxUnpool2DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MaxUnpool2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaxUnpool2DBackward0 *n = (MaxUnpool2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaxUnpool2DBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxUnpool2DBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef MaxUnpool2DBackward0_getset[] = {
+    {"_saved_indices", MaxUnpool2DBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaxUnpool2DBackward0 = {
+    .name = "MaxUnpool2DBackward0",
+    .basicsize = sizeof(MaxUnpool2DBackward0),
+    .apply = MaxUnpool2DBackward0_apply,
+    .release = MaxUnpool2DBackward0_release,
+    .finalize = MaxUnpool2DBackward0_finalize,
+    .traverse = MaxUnpool2DBackward0_traverse,
+    .getset = MaxUnpool2DBackward0_getset,
+    .op = "aten::max_unpool2d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor */
+PyObject *
+tn_ag_record_max_unpool2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MaxUnpool2DBackward0 *n = (MaxUnpool2DBackward0 *)tn_node_new(&tn_kind_MaxUnpool2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MaxUnpool3DBackward0: aten::max_unpool3d
+ *   self: max_pool_double_backward(grad, indices, 3)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+} MaxUnpool3DBackward0;
+
+static int
+MaxUnpool3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaxUnpool3DBackward0 *n = (MaxUnpool3DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(3));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaxUnpool3DBackward0_release(tn_node *n_)
+{
+    MaxUnpool3DBackward0 *n = (MaxUnpool3DBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+MaxUnpool3DBackward0_finalize(tn_node *n_)
+{
+    MaxUnpool3DBackward0 *n = (MaxUnpool3DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MaxUnpool3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaxUnpool3DBackward0 *n = (MaxUnpool3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaxUnpool3DBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxUnpool3DBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef MaxUnpool3DBackward0_getset[] = {
+    {"_saved_indices", MaxUnpool3DBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaxUnpool3DBackward0 = {
+    .name = "MaxUnpool3DBackward0",
+    .basicsize = sizeof(MaxUnpool3DBackward0),
+    .apply = MaxUnpool3DBackward0_apply,
+    .release = MaxUnpool3DBackward0_release,
+    .finalize = MaxUnpool3DBackward0_finalize,
+    .traverse = MaxUnpool3DBackward0_traverse,
+    .getset = MaxUnpool3DBackward0_getset,
+    .op = "aten::max_unpool3d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor */
+PyObject *
+tn_ag_record_max_unpool3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MaxUnpool3DBackward0 *n = (MaxUnpool3DBackward0 *)tn_node_new(&tn_kind_MaxUnpool3DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* MaximumBackward0: aten::maximum
  *   other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
  *   self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
@@ -2744,6 +2381,268 @@ tn_ag_record_mean__dim(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MedianBackward0: aten::median
+ *   self: evenly_distribute_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} MedianBackward0;
+
+static int
+MedianBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MedianBackward0 *n = (MedianBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_evenly_distribute_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+MedianBackward0_release(tn_node *n_)
+{
+    MedianBackward0 *n = (MedianBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+MedianBackward0_finalize(tn_node *n_)
+{
+    MedianBackward0 *n = (MedianBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MedianBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MedianBackward0 *n = (MedianBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MedianBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MedianBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MedianBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MedianBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef MedianBackward0_getset[] = {
+    {"_saved_self", MedianBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", MedianBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MedianBackward0 = {
+    .name = "MedianBackward0",
+    .basicsize = sizeof(MedianBackward0),
+    .apply = MedianBackward0_apply,
+    .release = MedianBackward0_release,
+    .finalize = MedianBackward0_finalize,
+    .traverse = MedianBackward0_traverse,
+    .getset = MedianBackward0_getset,
+    .op = "aten::median",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::median(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_median(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MedianBackward0 *n = (MedianBackward0 *)tn_node_new(&tn_kind_MedianBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MedianBackward1: aten::median.dim
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    int keepdim;
+    tn_saved indices_;
+} MedianBackward1;
+
+static int
+MedianBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MedianBackward1 *n = (MedianBackward1 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->keepdim)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+MedianBackward1_release(tn_node *n_)
+{
+    MedianBackward1 *n = (MedianBackward1 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+MedianBackward1_finalize(tn_node *n_)
+{
+    MedianBackward1 *n = (MedianBackward1 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+MedianBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MedianBackward1 *n = (MedianBackward1 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MedianBackward1_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MedianBackward1 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+MedianBackward1_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((MedianBackward1 *)self)->dim);
+}
+
+static PyObject *
+MedianBackward1_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((MedianBackward1 *)self)->keepdim);
+}
+
+static PyObject *
+MedianBackward1_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MedianBackward1 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef MedianBackward1_getset[] = {
+    {"_saved_self_sym_sizes", MedianBackward1_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", MedianBackward1_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", MedianBackward1_get_keepdim, NULL, NULL, NULL},
+    {"_saved_indices", MedianBackward1_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MedianBackward1 = {
+    .name = "MedianBackward1",
+    .basicsize = sizeof(MedianBackward1),
+    .apply = MedianBackward1_apply,
+    .release = MedianBackward1_release,
+    .finalize = MedianBackward1_finalize,
+    .traverse = MedianBackward1_traverse,
+    .getset = MedianBackward1_getset,
+    .op = "aten::median.dim",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_median__dim(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MedianBackward1 *n = (MedianBackward1 *)tn_node_new(&tn_kind_MedianBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3489,6 +3388,144 @@ tn_ag_record_mm(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ModeBackward0: aten::mode
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    int keepdim;
+    tn_saved indices_;
+} ModeBackward0;
+
+static int
+ModeBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ModeBackward0 *n = (ModeBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->keepdim)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ModeBackward0_release(tn_node *n_)
+{
+    ModeBackward0 *n = (ModeBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+ModeBackward0_finalize(tn_node *n_)
+{
+    ModeBackward0 *n = (ModeBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+ModeBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ModeBackward0 *n = (ModeBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ModeBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ModeBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+ModeBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((ModeBackward0 *)self)->dim);
+}
+
+static PyObject *
+ModeBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((ModeBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+ModeBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ModeBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef ModeBackward0_getset[] = {
+    {"_saved_self_sym_sizes", ModeBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", ModeBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", ModeBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_indices", ModeBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ModeBackward0 = {
+    .name = "ModeBackward0",
+    .basicsize = sizeof(ModeBackward0),
+    .apply = ModeBackward0_apply,
+    .release = ModeBackward0_release,
+    .finalize = ModeBackward0_finalize,
+    .traverse = ModeBackward0_traverse,
+    .getset = ModeBackward0_getset,
+    .op = "aten::mode",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_mode(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ModeBackward0 *n = (ModeBackward0 *)tn_node_new(&tn_kind_ModeBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -4570,6 +4607,268 @@ fail_:
     return NULL;
 }
 
+/* NanmedianBackward0: aten::nanmedian
+ *   self: evenly_distribute_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} NanmedianBackward0;
+
+static int
+NanmedianBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NanmedianBackward0 *n = (NanmedianBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_evenly_distribute_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+NanmedianBackward0_release(tn_node *n_)
+{
+    NanmedianBackward0 *n = (NanmedianBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+NanmedianBackward0_finalize(tn_node *n_)
+{
+    NanmedianBackward0 *n = (NanmedianBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NanmedianBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NanmedianBackward0 *n = (NanmedianBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NanmedianBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NanmedianBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+NanmedianBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NanmedianBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef NanmedianBackward0_getset[] = {
+    {"_saved_self", NanmedianBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", NanmedianBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NanmedianBackward0 = {
+    .name = "NanmedianBackward0",
+    .basicsize = sizeof(NanmedianBackward0),
+    .apply = NanmedianBackward0_apply,
+    .release = NanmedianBackward0_release,
+    .finalize = NanmedianBackward0_finalize,
+    .traverse = NanmedianBackward0_traverse,
+    .getset = NanmedianBackward0_getset,
+    .op = "aten::nanmedian",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::nanmedian(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_nanmedian(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    NanmedianBackward0 *n = (NanmedianBackward0 *)tn_node_new(&tn_kind_NanmedianBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NanmedianBackward1: aten::nanmedian.dim
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    int keepdim;
+    tn_saved indices_;
+} NanmedianBackward1;
+
+static int
+NanmedianBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NanmedianBackward1 *n = (NanmedianBackward1 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->keepdim)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+NanmedianBackward1_release(tn_node *n_)
+{
+    NanmedianBackward1 *n = (NanmedianBackward1 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+NanmedianBackward1_finalize(tn_node *n_)
+{
+    NanmedianBackward1 *n = (NanmedianBackward1 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+NanmedianBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NanmedianBackward1 *n = (NanmedianBackward1 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NanmedianBackward1_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((NanmedianBackward1 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+NanmedianBackward1_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NanmedianBackward1 *)self)->dim);
+}
+
+static PyObject *
+NanmedianBackward1_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((NanmedianBackward1 *)self)->keepdim);
+}
+
+static PyObject *
+NanmedianBackward1_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NanmedianBackward1 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef NanmedianBackward1_getset[] = {
+    {"_saved_self_sym_sizes", NanmedianBackward1_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", NanmedianBackward1_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", NanmedianBackward1_get_keepdim, NULL, NULL, NULL},
+    {"_saved_indices", NanmedianBackward1_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NanmedianBackward1 = {
+    .name = "NanmedianBackward1",
+    .basicsize = sizeof(NanmedianBackward1),
+    .apply = NanmedianBackward1_apply,
+    .release = NanmedianBackward1_release,
+    .finalize = NanmedianBackward1_finalize,
+    .traverse = NanmedianBackward1_traverse,
+    .getset = NanmedianBackward1_getset,
+    .op = "aten::nanmedian.dim",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_nanmedian__dim(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    NanmedianBackward1 *n = (NanmedianBackward1 *)tn_node_new(&tn_kind_NanmedianBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NansumBackward0: aten::nansum
  *   self: nansum_backward(grad.to(self.scalar_type()), self, dim, keepdim)
  */
@@ -4688,6 +4987,138 @@ tn_ag_record_nansum(tn_op *op_, tn_value *a_)
     if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
     if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
     n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NarrowCopyBackward0: aten::narrow_copy
+ *   self: slice_backward_wrapper(grad, self.sym_sizes(), dim, start, start + length, 1)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    int64_t start;
+    int64_t length;
+} NarrowCopyBackward0;
+
+static int
+NarrowCopyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NarrowCopyBackward0 *n = (NarrowCopyBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_slice_backward_wrapper(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->self_sym_sizes), n->dim, (tn_opt_int){1, n->start}, (tn_opt_int){1, (n->start + n->length)}, INT64_C(1));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+NarrowCopyBackward0_release(tn_node *n_)
+{
+    NarrowCopyBackward0 *n = (NarrowCopyBackward0 *)n_;
+    (void)n;
+}
+
+static void
+NarrowCopyBackward0_finalize(tn_node *n_)
+{
+    NarrowCopyBackward0 *n = (NarrowCopyBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+NarrowCopyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NarrowCopyBackward0 *n = (NarrowCopyBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NarrowCopyBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((NarrowCopyBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+NarrowCopyBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NarrowCopyBackward0 *)self)->dim);
+}
+
+static PyObject *
+NarrowCopyBackward0_get_start(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NarrowCopyBackward0 *)self)->start);
+}
+
+static PyObject *
+NarrowCopyBackward0_get_length(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NarrowCopyBackward0 *)self)->length);
+}
+
+static PyGetSetDef NarrowCopyBackward0_getset[] = {
+    {"_saved_self_sym_sizes", NarrowCopyBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", NarrowCopyBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_start", NarrowCopyBackward0_get_start, NULL, NULL, NULL},
+    {"_saved_length", NarrowCopyBackward0_get_length, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NarrowCopyBackward0 = {
+    .name = "NarrowCopyBackward0",
+    .basicsize = sizeof(NarrowCopyBackward0),
+    .apply = NarrowCopyBackward0_apply,
+    .release = NarrowCopyBackward0_release,
+    .finalize = NarrowCopyBackward0_finalize,
+    .traverse = NarrowCopyBackward0_traverse,
+    .getset = NarrowCopyBackward0_getset,
+    .op = "aten::narrow_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor */
+PyObject *
+tn_ag_record_narrow_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    NarrowCopyBackward0 *n = (NarrowCopyBackward0 *)tn_node_new(&tn_kind_NarrowCopyBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    n->start = a_[2].u.i;
+    n->length = a_[3].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -6509,6 +6940,149 @@ fail_:
     return NULL;
 }
 
+/* NextafterBackward0: aten::nextafter
+ *   other: zeros_like(other)
+ *   self: at::where(self != other, grad, 0)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_type_and_size other_info;
+    tn_saved self_;
+    tn_saved other_;
+} NextafterBackward0;
+
+static int
+NextafterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NextafterBackward0 *n = (NextafterBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->other_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_ne__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_where__ScalarOther, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(INT64_C(0))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+NextafterBackward0_release(tn_node *n_)
+{
+    NextafterBackward0 *n = (NextafterBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+NextafterBackward0_finalize(tn_node *n_)
+{
+    NextafterBackward0 *n = (NextafterBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->other_info);
+    (void)n;
+}
+
+static int
+NextafterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NextafterBackward0 *n = (NextafterBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NextafterBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NextafterBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+NextafterBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NextafterBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef NextafterBackward0_getset[] = {
+    {"_saved_self", NextafterBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", NextafterBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NextafterBackward0 = {
+    .name = "NextafterBackward0",
+    .basicsize = sizeof(NextafterBackward0),
+    .apply = NextafterBackward0_apply,
+    .release = NextafterBackward0_release,
+    .finalize = NextafterBackward0_finalize,
+    .traverse = NextafterBackward0_traverse,
+    .getset = NextafterBackward0_getset,
+    .op = "aten::nextafter",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::nextafter(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_nextafter(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    NextafterBackward0 *n = (NextafterBackward0 *)tn_node_new(&tn_kind_NextafterBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->other_info, other) < 0) goto fail_;
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NllLoss2DBackward0: aten::nll_loss2d_forward
  *   self: nll_loss2d_backward_symint(grad, self, target, weight, reduction, ignore_index, total_weight)
  */
@@ -7869,6 +8443,111 @@ fail_:
     return NULL;
 }
 
+/* PermuteBackward0_copy: aten::permute_copy
+ *   self: permute_backwards(grad, dims)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints dims;
+} PermuteBackward0_copy;
+
+static int
+PermuteBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PermuteBackward0_copy *n = (PermuteBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PermuteBackward0_copy_release(tn_node *n_)
+{
+    PermuteBackward0_copy *n = (PermuteBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+PermuteBackward0_copy_finalize(tn_node *n_)
+{
+    PermuteBackward0_copy *n = (PermuteBackward0_copy *)n_;
+    tn_ag_free_ints(&n->dims);
+    (void)n;
+}
+
+static int
+PermuteBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PermuteBackward0_copy *n = (PermuteBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PermuteBackward0_copy_get_dims(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((PermuteBackward0_copy *)self)->dims);
+}
+
+static PyGetSetDef PermuteBackward0_copy_getset[] = {
+    {"_saved_dims", PermuteBackward0_copy_get_dims, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PermuteBackward0_copy = {
+    .name = "PermuteBackward0_copy",
+    .basicsize = sizeof(PermuteBackward0_copy),
+    .apply = PermuteBackward0_copy_apply,
+    .release = PermuteBackward0_copy_release,
+    .finalize = PermuteBackward0_copy_finalize,
+    .traverse = PermuteBackward0_copy_traverse,
+    .getset = PermuteBackward0_copy_getset,
+    .op = "aten::permute_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::permute_copy(Tensor self, int[] dims) -> Tensor */
+PyObject *
+tn_ag_record_permute_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PermuteBackward0_copy *n = (PermuteBackward0_copy *)tn_node_new(&tn_kind_PermuteBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* PinMemoryBackward0: aten::_pin_memory
  *   self: grad
  */
@@ -8735,6 +9414,139 @@ tn_ag_record_pow___Tensor(tn_op *op_, tn_value *a_)
     if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward2: aten::pow.Scalar
+ *   exponent: pow_backward_exponent(grad, self, exponent, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_value self;
+    tn_saved exponent_;
+    tn_saved result_;
+} PowBackward2;
+
+static int
+PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
+    if (!exponent && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward2_release(tn_node *n_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    tn_saved_release(&n->exponent_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PowBackward2_finalize(tn_node *n_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    if (tn_saved_traverse(&n->exponent_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward2_get_self(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
+}
+
+static PyObject *
+PowBackward2_get_exponent(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward2_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PowBackward2_getset[] = {
+    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
+    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward2 = {
+    .name = "PowBackward2",
+    .basicsize = sizeof(PowBackward2),
+    .apply = PowBackward2_apply,
+    .release = PowBackward2_release,
+    .finalize = PowBackward2_finalize,
+    .traverse = PowBackward2_traverse,
+    .getset = PowBackward2_getset,
+    .op = "aten::pow.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
+        goto fail_;
+    n->self = a_[0];
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

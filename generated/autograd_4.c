@@ -8,139 +8,6 @@
 
 #include <math.h>
 
-/* PowBackward2: aten::pow.Scalar
- *   exponent: pow_backward_exponent(grad, self, exponent, result)
- */
-typedef struct {
-    tn_node base;
-    tn_value self;
-    tn_saved exponent_;
-    tn_saved result_;
-} PowBackward2;
-
-static int
-PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
-    if (!exponent && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward2_release(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    tn_saved_release(&n->exponent_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PowBackward2_finalize(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    if (tn_saved_traverse(&n->exponent_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward2_get_self(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
-}
-
-static PyObject *
-PowBackward2_get_exponent(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward2_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PowBackward2_getset[] = {
-    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
-    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward2 = {
-    .name = "PowBackward2",
-    .basicsize = sizeof(PowBackward2),
-    .apply = PowBackward2_apply,
-    .release = PowBackward2_release,
-    .finalize = PowBackward2_finalize,
-    .traverse = PowBackward2_traverse,
-    .getset = PowBackward2_getset,
-    .op = "aten::pow.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
-        goto fail_;
-    n->self = a_[0];
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* ProdBackward0: aten::prod
  *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
  */
@@ -402,6 +269,164 @@ tn_ag_record_prod__dim_int(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PutBackward0: aten::put
+ *   self: accumulate ? grad : grad.put(index, zeros_like(source), false)
+ *   source: grad.take(index).reshape_as(source)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved index_;
+    tn_ag_type_and_size source_info;
+    int accumulate;
+    tn_saved source_;
+} PutBackward0;
+
+static int
+PutBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *index = t_[0] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    PyObject *source = t_[1] = tn_saved_unpack(&n->source_, n_);
+    if (!source && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            if (n->accumulate) {
+                t_[4] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+            } else {
+                t_[2] = tn_ag_type_and_size_zeros(&n->source_info);
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = tn_ag_op(TN_OP_put, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(index), tn_value_tensor(t_[2]), tn_ag_value_bool(0)});
+                if (!t_[3] && PyErr_Occurred()) goto fail_;
+                t_[4] = Py_XNewRef(t_[3]);
+            }
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_take, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(index)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_reshape_as, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(source)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+PutBackward0_release(tn_node *n_)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    tn_saved_release(&n->index_);
+    tn_saved_release(&n->source_);
+    (void)n;
+}
+
+static void
+PutBackward0_finalize(tn_node *n_)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->source_info);
+    (void)n;
+}
+
+static int
+PutBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->source_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PutBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PutBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyObject *
+PutBackward0_get_accumulate(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((PutBackward0 *)self)->accumulate);
+}
+
+static PyObject *
+PutBackward0_get_source(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PutBackward0 *)self)->source_, TN_NODE(self));
+}
+
+static PyGetSetDef PutBackward0_getset[] = {
+    {"_saved_index", PutBackward0_get_index, NULL, NULL, NULL},
+    {"_saved_accumulate", PutBackward0_get_accumulate, NULL, NULL, NULL},
+    {"_saved_source", PutBackward0_get_source, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PutBackward0 = {
+    .name = "PutBackward0",
+    .basicsize = sizeof(PutBackward0),
+    .apply = PutBackward0_apply,
+    .release = PutBackward0_release,
+    .finalize = PutBackward0_finalize,
+    .traverse = PutBackward0_traverse,
+    .getset = PutBackward0_getset,
+    .op = "aten::put",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor */
+PyObject *
+tn_ag_record_put(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[1]);
+    PyObject *source = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    PutBackward0 *n = (PutBackward0 *)tn_node_new(&tn_kind_PutBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->source_info, source) < 0) goto fail_;
+    n->accumulate = (int)a_[3].u.i;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -8033,6 +8058,121 @@ fail_:
     return NULL;
 }
 
+/* SpecialEntrBackward0: aten::special_entr
+ *   self: grad * (-(1 + self.log()))
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} SpecialEntrBackward0;
+
+static int
+SpecialEntrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialEntrBackward0 *n = (SpecialEntrBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_log, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialEntrBackward0_release(tn_node *n_)
+{
+    SpecialEntrBackward0 *n = (SpecialEntrBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+SpecialEntrBackward0_finalize(tn_node *n_)
+{
+    SpecialEntrBackward0 *n = (SpecialEntrBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialEntrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialEntrBackward0 *n = (SpecialEntrBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialEntrBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialEntrBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialEntrBackward0_getset[] = {
+    {"_saved_self", SpecialEntrBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialEntrBackward0 = {
+    .name = "SpecialEntrBackward0",
+    .basicsize = sizeof(SpecialEntrBackward0),
+    .apply = SpecialEntrBackward0_apply,
+    .release = SpecialEntrBackward0_release,
+    .finalize = SpecialEntrBackward0_finalize,
+    .traverse = SpecialEntrBackward0_traverse,
+    .getset = SpecialEntrBackward0_getset,
+    .op = "aten::special_entr",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_entr(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_entr(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialEntrBackward0 *n = (SpecialEntrBackward0 *)tn_node_new(&tn_kind_SpecialEntrBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SpecialErfcxBackward0: aten::special_erfcx
  *   self: (2.0 * self * result - 2.0 / sqrt(M_PI)) * grad
  */
@@ -8154,6 +8294,786 @@ tn_ag_record_special_erfcx(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialI0EBackward0: aten::special_i0e
+ *   self: grad * (at::special_i1e(self) - self.sgn() * result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialI0EBackward0;
+
+static int
+SpecialI0EBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_special_i1e, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_sgn, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(result)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[4]), tn_value_int(1)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialI0EBackward0_release(tn_node *n_)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialI0EBackward0_finalize(tn_node *n_)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialI0EBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialI0EBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI0EBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialI0EBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI0EBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialI0EBackward0_getset[] = {
+    {"_saved_self", SpecialI0EBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialI0EBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialI0EBackward0 = {
+    .name = "SpecialI0EBackward0",
+    .basicsize = sizeof(SpecialI0EBackward0),
+    .apply = SpecialI0EBackward0_apply,
+    .release = SpecialI0EBackward0_release,
+    .finalize = SpecialI0EBackward0_finalize,
+    .traverse = SpecialI0EBackward0_traverse,
+    .getset = SpecialI0EBackward0_getset,
+    .op = "aten::special_i0e",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_i0e(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_i0e(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialI0EBackward0 *n = (SpecialI0EBackward0 *)tn_node_new(&tn_kind_SpecialI0EBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialI1Backward0: aten::special_i1
+ *   self: i1_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialI1Backward0;
+
+static int
+SpecialI1Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_i1_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialI1Backward0_release(tn_node *n_)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialI1Backward0_finalize(tn_node *n_)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialI1Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialI1Backward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1Backward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialI1Backward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1Backward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialI1Backward0_getset[] = {
+    {"_saved_self", SpecialI1Backward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialI1Backward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialI1Backward0 = {
+    .name = "SpecialI1Backward0",
+    .basicsize = sizeof(SpecialI1Backward0),
+    .apply = SpecialI1Backward0_apply,
+    .release = SpecialI1Backward0_release,
+    .finalize = SpecialI1Backward0_finalize,
+    .traverse = SpecialI1Backward0_traverse,
+    .getset = SpecialI1Backward0_getset,
+    .op = "aten::special_i1",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_i1(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_i1(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialI1Backward0 *n = (SpecialI1Backward0 *)tn_node_new(&tn_kind_SpecialI1Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialI1EBackward0: aten::special_i1e
+ *   self: i1e_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialI1EBackward0;
+
+static int
+SpecialI1EBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_i1e_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialI1EBackward0_release(tn_node *n_)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialI1EBackward0_finalize(tn_node *n_)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialI1EBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialI1EBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1EBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialI1EBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialI1EBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialI1EBackward0_getset[] = {
+    {"_saved_self", SpecialI1EBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialI1EBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialI1EBackward0 = {
+    .name = "SpecialI1EBackward0",
+    .basicsize = sizeof(SpecialI1EBackward0),
+    .apply = SpecialI1EBackward0_apply,
+    .release = SpecialI1EBackward0_release,
+    .finalize = SpecialI1EBackward0_finalize,
+    .traverse = SpecialI1EBackward0_traverse,
+    .getset = SpecialI1EBackward0_getset,
+    .op = "aten::special_i1e",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_i1e(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_i1e(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialI1EBackward0 *n = (SpecialI1EBackward0 *)tn_node_new(&tn_kind_SpecialI1EBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialLogNdtrBackward0: aten::special_log_ndtr
+ *   self: grad / std::sqrt(2 * M_PI) * (result + self.pow(2) / 2).neg().exp()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialLogNdtrBackward0;
+
+static int
+SpecialLogNdtrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    PyObject *t_[9] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_pow__Tensor_Scalar, (tn_value[]){tn_value_tensor(self), tn_value_int(INT64_C(2))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(2))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(t_[4]), tn_value_int(1)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[8]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 9);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialLogNdtrBackward0_release(tn_node *n_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialLogNdtrBackward0_finalize(tn_node *n_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialLogNdtrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialLogNdtrBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialLogNdtrBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialLogNdtrBackward0_getset[] = {
+    {"_saved_self", SpecialLogNdtrBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialLogNdtrBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialLogNdtrBackward0 = {
+    .name = "SpecialLogNdtrBackward0",
+    .basicsize = sizeof(SpecialLogNdtrBackward0),
+    .apply = SpecialLogNdtrBackward0_apply,
+    .release = SpecialLogNdtrBackward0_release,
+    .finalize = SpecialLogNdtrBackward0_finalize,
+    .traverse = SpecialLogNdtrBackward0_traverse,
+    .getset = SpecialLogNdtrBackward0_getset,
+    .op = "aten::special_log_ndtr",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_log_ndtr(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_log_ndtr(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)tn_node_new(&tn_kind_SpecialLogNdtrBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialNdtriBackward0: aten::special_ndtri
+ *   self: grad * std::sqrt(2 * M_PI) * (result.square() / 2).exp()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved result_;
+} SpecialNdtriBackward0;
+
+static int
+SpecialNdtriBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_square, (tn_value[]){tn_value_tensor(result)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_int(INT64_C(2))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialNdtriBackward0_release(tn_node *n_)
+{
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialNdtriBackward0_finalize(tn_node *n_)
+{
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialNdtriBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialNdtriBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialNdtriBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialNdtriBackward0_getset[] = {
+    {"_saved_result", SpecialNdtriBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialNdtriBackward0 = {
+    .name = "SpecialNdtriBackward0",
+    .basicsize = sizeof(SpecialNdtriBackward0),
+    .apply = SpecialNdtriBackward0_apply,
+    .release = SpecialNdtriBackward0_release,
+    .finalize = SpecialNdtriBackward0_finalize,
+    .traverse = SpecialNdtriBackward0_traverse,
+    .getset = SpecialNdtriBackward0_getset,
+    .op = "aten::special_ndtri",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_ndtri(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_ndtri(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)tn_node_new(&tn_kind_SpecialNdtriBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialXlog1PyBackward0: aten::special_xlog1py
+ *   other: grad * self / (other + 1)
+ *   self: at::special_xlog1py(grad,  other).masked_fill((self == 0.) & (other <= -1.), 0.)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} SpecialXlog1PyBackward0;
+
+static int
+SpecialXlog1PyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(other), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_special_xlog1py, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(other)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_eq__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(0.0)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_le__Scalar, (tn_value[]){tn_value_tensor(other), tn_value_double((-1.0))});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_bitwise_and__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[8]), tn_value_double(0.0)});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialXlog1PyBackward0_release(tn_node *n_)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+SpecialXlog1PyBackward0_finalize(tn_node *n_)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialXlog1PyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialXlog1PyBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialXlog1PyBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialXlog1PyBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialXlog1PyBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialXlog1PyBackward0_getset[] = {
+    {"_saved_self", SpecialXlog1PyBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", SpecialXlog1PyBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialXlog1PyBackward0 = {
+    .name = "SpecialXlog1PyBackward0",
+    .basicsize = sizeof(SpecialXlog1PyBackward0),
+    .apply = SpecialXlog1PyBackward0_apply,
+    .release = SpecialXlog1PyBackward0_release,
+    .finalize = SpecialXlog1PyBackward0_finalize,
+    .traverse = SpecialXlog1PyBackward0_traverse,
+    .getset = SpecialXlog1PyBackward0_getset,
+    .op = "aten::special_xlog1py",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_xlog1py(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_special_xlog1py(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)tn_node_new(&tn_kind_SpecialXlog1PyBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

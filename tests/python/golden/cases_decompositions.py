@@ -3,6 +3,8 @@
 (torch._refs) and the torch._decomp decompositions of overloads upstream has kernels for. Each
 listed overload has cases here named `<overload>/<what>` (tests/python/test_decompositions.py checks
 that); non-contiguous inputs, edge sizes and the errors upstream raises are compared like any case."""
+import re
+
 CASES = {}
 D = {"tol": "derived"}
 X = "randn(3, 4, seed=1)"
@@ -934,3 +936,68 @@ add("_cdist_forward_backward", {f"p{p}": CDG.format(a=CD1, b=CD2, p=p) for p in 
 add("multilabel_margin_loss_forward_backward", {
     "mean": VJ.format(x="randn(3, 4, seed=1)", call=f"torch.ops.aten.multilabel_margin_loss_forward(x, {MLT}, 1)[0]"),
     "none": VJ.format(x="randn(3, 4, seed=1)", call=f"torch.ops.aten.multilabel_margin_loss_forward(x, {MLT}, 0)[0]")})
+
+# ---- overloads upstream differentiates by a formula whose backward ops already run here: listed
+# `decomposed` (schemas/autograd_compositions.yaml); one sample each, (bindings, expression) with
+# DTYPE for the floating dtype: run here in float32 as `<overload>_backward/gc` (gradients against
+# upstream's) and by tests/python/models/gradcheck_samples.py in float64 (torch.autograd.gradcheck).
+# Float tensors bound to a<i> require grad; indices, targets and the like take other names.
+_A = "torch.ops.aten."
+
+
+def _M(shape, seed, role="any"):
+    opts = f", role={role!r}" if role != "any" else ""
+    return f"make({tuple(shape)!r}, DTYPE, seed={seed}{opts})"
+
+
+_S34 = f"a0 = {_M((3, 4), 1)}; "
+_S34B = f"a0 = {_M((3, 4), 1)}; a1 = {_M((3, 4), 2)}; "
+_IX = "ix = torch.tensor([2, 0]); "
+DOOR_SAMPLES = {
+    "logaddexp2": (_S34B, f"{_A}logaddexp2(a0, a1)"),
+    "dist": (_S34B, f"{_A}dist(a0, a1, 3)"),
+    "linalg_cross": (f"a0 = {_M((4, 3), 1)}; a1 = {_M((4, 3), 2)}; ", f"{_A}linalg_cross(a0, a1)"),
+    "ldexp.Tensor": (_S34B, f"{_A}ldexp(a0, a1)"),
+    "clamp_min.Tensor": (_S34B, f"{_A}clamp_min(a0, a1)"),
+    "clamp_max.Tensor": (_S34B, f"{_A}clamp_max(a0, a1)"),
+    "copysign.Scalar": (_S34, f"{_A}copysign(a0, -2.0)"),
+    "special_entr": (f"a0 = {_M((3, 4), 1, 'pos')}; ", f"{_A}special_entr(a0)"),
+    "special_xlog1py": (f"a0 = {_M((3, 4), 1)}; a1 = {_M((3, 4), 2, 'pos')}; ", f"{_A}special_xlog1py(a0, a1)"),
+    "vdot": (f"a0 = {_M((5,), 1)}; a1 = {_M((5,), 2)}; ", f"{_A}vdot(a0, a1)"),
+    "diag_embed": (f"a0 = {_M((2, 3), 1)}; ", f"{_A}diag_embed(a0, 1, 0, 2)"),
+    "channel_shuffle": (f"a0 = {_M((1, 6, 2, 2), 1)}; ", f"{_A}channel_shuffle(a0, 3)"),
+    "narrow_copy": (f"a0 = {_M((4, 5), 1)}; ", f"{_A}narrow_copy(a0, 1, 1, 3)"),
+    "nextafter": (_S34B, f"{_A}nextafter(a0, a1)"),
+    "index_copy": (f"a0 = {_M((4, 3), 1)}; a1 = {_M((2, 3), 2)}; {_IX}", f"{_A}index_copy(a0, 0, ix, a1)"),
+    "index_fill.int_Scalar": (f"a0 = {_M((4, 3), 1)}; {_IX}", f"{_A}index_fill(a0, 0, ix, 1.5)"),
+    "kthvalue": (_S34, f"{_A}kthvalue(a0, 2, 1)[0]"),
+    "median.dim": (_S34, f"{_A}median(a0, 1)[0]"),
+    "mode": (_S34, f"{_A}mode(a0, 1)[0]"),
+    "nanmedian.dim": (_S34, f"{_A}nanmedian(a0, 0)[0]"),
+    "median": (_S34, f"{_A}median(a0)"),
+    "nanmedian": (_S34, f"{_A}nanmedian(a0)"),
+    "cholesky": (f"a0 = {_M((3, 3), 1)}; ", f"{_A}cholesky(a0 @ a0.mT + 3 * torch.eye(3, dtype=DTYPE))"),
+    "unsafe_split.Tensor": (f"a0 = {_M((5, 3), 1)}; ", f"{_A}unsafe_split(a0, 2)"),
+    "unsafe_split_with_sizes": (f"a0 = {_M((5, 3), 1)}; ", f"{_A}unsafe_split_with_sizes(a0, [2, 3])"),
+    "fill.Scalar": (_S34, f"{_A}fill(a0, 2.5)"),
+    "permute_copy": (f"a0 = {_M((2, 3, 4), 1)}; ", f"{_A}permute_copy(a0, [2, 0, 1])"),
+    "t_copy": (_S34, f"{_A}t_copy(a0)"),
+    "transpose_copy.int": (f"a0 = {_M((2, 3, 4), 1)}; ", f"{_A}transpose_copy(a0, 0, 2)"),
+    "unsqueeze_copy": (_S34, f"{_A}unsqueeze_copy(a0, 1)"),
+    "squeeze_copy": (f"a0 = {_M((3, 1, 4), 1)}; ", f"{_A}squeeze_copy(a0)"),
+    "squeeze_copy.dim": (f"a0 = {_M((3, 1, 4), 1)}; ", f"{_A}squeeze_copy(a0, 1)"),
+    "view_copy": (_S34, f"{_A}view_copy(a0, [2, 6])"),
+    "expand_copy": (f"a0 = {_M((3, 1), 1)}; ", f"{_A}expand_copy(a0, [2, 3, 4])"),
+    "diagonal_copy": (_S34, f"{_A}diagonal_copy(a0, 1)"),
+    "alias_copy": (_S34, f"{_A}alias_copy(a0)"),
+    "unfold_copy": (f"a0 = {_M((7,), 1)}; ", f"{_A}unfold_copy(a0, 0, 3, 2)"),
+    "split_with_sizes_copy": (f"a0 = {_M((5, 3), 1)}; ", f"{_A}split_with_sizes_copy(a0, [2, 3])"),
+    "unbind_copy.int": (_S34, f"{_A}unbind_copy(a0, 1)"),
+    "max_unpool2d": (f"a0 = {_M((1, 2, 2, 2), 1)}; ui = torch.tensor([[[[0, 3], [9, 14]], [[5, 2], [8, 15]]]]); ", f"{_A}max_unpool2d(a0, ui, [4, 4])"),
+    "max_unpool3d": (f"a0 = {_M((1, 1, 2, 1, 2), 1)}; ui = torch.tensor([[[[[0, 3]], [[9, 14]]]]]); ", f"{_A}max_unpool3d(a0, ui, [2, 2, 4], [1, 1, 1], [0, 0, 0])"),
+    "put": (f"a0 = {_M((3, 4), 1)}; a1 = {_M((3,), 2)}; pi = torch.tensor([0, 7, 11]); ", f"{_A}put(a0, pi, a1)"),
+    "frexp.Tensor": (_S34, f"{_A}frexp(a0)[0]"),
+}
+for _ov, (_b, _e) in DOOR_SAMPLES.items():
+    _names = ", ".join(re.findall(r"\b(a\d+) = ", _b))
+    add(f"{_ov}_backward", {"gc": f"{_b}requires_grad({_names}); out = vjp({_e}, [{_names}])".replace("DTYPE", "torch.float32")})

@@ -20,6 +20,7 @@ if str(GOLDEN) not in sys.path:
     sys.path.insert(0, str(GOLDEN))
 
 import cases_op_compare  # noqa: E402
+import cases_decompositions  # noqa: E402
 import cases_op_compose  # noqa: E402
 import cases_op_conv  # noqa: E402
 import cases_op_grad  # noqa: E402
@@ -332,6 +333,8 @@ DECOMPOSED_HAND = {
                                     f"{_A}{kind}_pad{nd}_backward(a0, a1, {pad})")
        for kind in ("reflection", "replication") for nd, (shape, pad) in _PADS.items()},
 }
+DECOMPOSED_HAND.update({ov: (b.replace("DTYPE", "torch.float64"), e.replace("DTYPE", "torch.float64"))
+                        for ov, (b, e) in cases_decompositions.DOOR_SAMPLES.items()})
 HAND.update(DECOMPOSED_HAND)
 
 # overload -> why it has no gradcheck sample. Each reason is checked where it can be: an
