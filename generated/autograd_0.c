@@ -3,6 +3,7 @@
  * Do not edit. Regenerate: .venv/bin/python codegen/gen.py
  */
 #include "runtime/autograd.h"
+#include "runtime/dtype.h"
 #include "generated/autograd.h"
 #include "generated/autograd_helpers.h"
 
@@ -5477,6 +5478,343 @@ fail_:
     return NULL;
 }
 
+/* BinaryCrossEntropyBackward0: aten::binary_cross_entropy
+ *   self: binary_cross_entropy_backward(grad, self, target, weight, reduction)
+ *   target: binary_cross_entropy_target_backward(grad, self, target, weight, reduction)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    tn_saved weight_;
+    int64_t reduction;
+} BinaryCrossEntropyBackward0;
+
+static int
+BinaryCrossEntropyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    BinaryCrossEntropyBackward0 *n = (BinaryCrossEntropyBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[2] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_binary_cross_entropy_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(target), tn_value_tensor(weight), tn_value_int(n->reduction)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_binary_cross_entropy_target_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, target, weight, n->reduction);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+BinaryCrossEntropyBackward0_release(tn_node *n_)
+{
+    BinaryCrossEntropyBackward0 *n = (BinaryCrossEntropyBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->weight_);
+    (void)n;
+}
+
+static void
+BinaryCrossEntropyBackward0_finalize(tn_node *n_)
+{
+    BinaryCrossEntropyBackward0 *n = (BinaryCrossEntropyBackward0 *)n_;
+    (void)n;
+}
+
+static int
+BinaryCrossEntropyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    BinaryCrossEntropyBackward0 *n = (BinaryCrossEntropyBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+BinaryCrossEntropyBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((BinaryCrossEntropyBackward0 *)self)->reduction);
+}
+
+static PyGetSetDef BinaryCrossEntropyBackward0_getset[] = {
+    {"_saved_self", BinaryCrossEntropyBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", BinaryCrossEntropyBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_weight", BinaryCrossEntropyBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_reduction", BinaryCrossEntropyBackward0_get_reduction, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_BinaryCrossEntropyBackward0 = {
+    .name = "BinaryCrossEntropyBackward0",
+    .basicsize = sizeof(BinaryCrossEntropyBackward0),
+    .apply = BinaryCrossEntropyBackward0_apply,
+    .release = BinaryCrossEntropyBackward0_release,
+    .finalize = BinaryCrossEntropyBackward0_finalize,
+    .traverse = BinaryCrossEntropyBackward0_traverse,
+    .getset = BinaryCrossEntropyBackward0_getset,
+    .op = "aten::binary_cross_entropy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
+PyObject *
+tn_ag_record_binary_cross_entropy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[2]);
+    if (tn_ag_check_no_requires_grad(&a_[2], "weight", "binary_cross_entropy") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    BinaryCrossEntropyBackward0 *n = (BinaryCrossEntropyBackward0 *)tn_node_new(&tn_kind_BinaryCrossEntropyBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->reduction = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* BinaryCrossEntropyWithLogitsBackward0: aten::binary_cross_entropy_with_logits
+ *   self: binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction)
+ *   target: binary_cross_entropy_with_logits_target_backward(grad, self, target, weight, pos_weight, reduction)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    tn_saved weight_;
+    tn_saved pos_weight_;
+    int64_t reduction;
+} BinaryCrossEntropyWithLogitsBackward0;
+
+static int
+BinaryCrossEntropyWithLogitsBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    BinaryCrossEntropyWithLogitsBackward0 *n = (BinaryCrossEntropyWithLogitsBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[2] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *pos_weight = t_[3] = tn_saved_unpack(&n->pos_weight_, n_);
+    if (!pos_weight && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_binary_cross_entropy_with_logits_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, target, weight, pos_weight, n->reduction);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_fm_binary_cross_entropy_with_logits_target_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, target, weight, pos_weight, n->reduction);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+BinaryCrossEntropyWithLogitsBackward0_release(tn_node *n_)
+{
+    BinaryCrossEntropyWithLogitsBackward0 *n = (BinaryCrossEntropyWithLogitsBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->pos_weight_);
+    (void)n;
+}
+
+static void
+BinaryCrossEntropyWithLogitsBackward0_finalize(tn_node *n_)
+{
+    BinaryCrossEntropyWithLogitsBackward0 *n = (BinaryCrossEntropyWithLogitsBackward0 *)n_;
+    (void)n;
+}
+
+static int
+BinaryCrossEntropyWithLogitsBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    BinaryCrossEntropyWithLogitsBackward0 *n = (BinaryCrossEntropyWithLogitsBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->pos_weight_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+BinaryCrossEntropyWithLogitsBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyWithLogitsBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyWithLogitsBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyWithLogitsBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyWithLogitsBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyWithLogitsBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyWithLogitsBackward0_get_pos_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyWithLogitsBackward0 *)self)->pos_weight_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyWithLogitsBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((BinaryCrossEntropyWithLogitsBackward0 *)self)->reduction);
+}
+
+static PyGetSetDef BinaryCrossEntropyWithLogitsBackward0_getset[] = {
+    {"_saved_self", BinaryCrossEntropyWithLogitsBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", BinaryCrossEntropyWithLogitsBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_weight", BinaryCrossEntropyWithLogitsBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_pos_weight", BinaryCrossEntropyWithLogitsBackward0_get_pos_weight, NULL, NULL, NULL},
+    {"_saved_reduction", BinaryCrossEntropyWithLogitsBackward0_get_reduction, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_BinaryCrossEntropyWithLogitsBackward0 = {
+    .name = "BinaryCrossEntropyWithLogitsBackward0",
+    .basicsize = sizeof(BinaryCrossEntropyWithLogitsBackward0),
+    .apply = BinaryCrossEntropyWithLogitsBackward0_apply,
+    .release = BinaryCrossEntropyWithLogitsBackward0_release,
+    .finalize = BinaryCrossEntropyWithLogitsBackward0_finalize,
+    .traverse = BinaryCrossEntropyWithLogitsBackward0_traverse,
+    .getset = BinaryCrossEntropyWithLogitsBackward0_getset,
+    .op = "aten::binary_cross_entropy_with_logits",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor */
+PyObject *
+tn_ag_record_binary_cross_entropy_with_logits(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[2]);
+    PyObject *pos_weight = tn_ag_arg_tensor(&a_[3]);
+    if (tn_ag_check_no_requires_grad(&a_[2], "weight", "binary_cross_entropy_with_logits") < 0)
+        return NULL;
+    if (tn_ag_check_no_requires_grad(&a_[3], "pos_weight", "binary_cross_entropy_with_logits") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    BinaryCrossEntropyWithLogitsBackward0 *n = (BinaryCrossEntropyWithLogitsBackward0 *)tn_node_new(&tn_kind_BinaryCrossEntropyWithLogitsBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->pos_weight_, pos_weight, n_, 0) < 0) goto fail_;
+    n->reduction = a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* BmmBackward0: aten::bmm
  *   mat2: self.transpose(1, 2).conj().bmm(grad)
  *   self: grad.bmm(mat2.transpose(1, 2).conj())
@@ -9652,138 +9990,6 @@ tn_ag_record_diag_embed(tn_op *op_, tn_value *a_)
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
-    n->offset = a_[1].u.i;
-    n->dim1 = a_[2].u.i;
-    n->dim2 = a_[3].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* DiagonalBackward0: aten::diagonal
- *   self: diagonal_backward_symint(grad, self.sym_sizes(), offset, dim1, dim2)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints self_sym_sizes;
-    int64_t offset;
-    int64_t dim1;
-    int64_t dim2;
-} DiagonalBackward0;
-
-static int
-DiagonalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_diagonal_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-DiagonalBackward0_release(tn_node *n_)
-{
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
-    (void)n;
-}
-
-static void
-DiagonalBackward0_finalize(tn_node *n_)
-{
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
-    (void)n;
-}
-
-static int
-DiagonalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-DiagonalBackward0_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((DiagonalBackward0 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-DiagonalBackward0_get_offset(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->offset);
-}
-
-static PyObject *
-DiagonalBackward0_get_dim1(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim1);
-}
-
-static PyObject *
-DiagonalBackward0_get_dim2(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim2);
-}
-
-static PyGetSetDef DiagonalBackward0_getset[] = {
-    {"_saved_self_sym_sizes", DiagonalBackward0_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_offset", DiagonalBackward0_get_offset, NULL, NULL, NULL},
-    {"_saved_dim1", DiagonalBackward0_get_dim1, NULL, NULL, NULL},
-    {"_saved_dim2", DiagonalBackward0_get_dim2, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_DiagonalBackward0 = {
-    .name = "DiagonalBackward0",
-    .basicsize = sizeof(DiagonalBackward0),
-    .apply = DiagonalBackward0_apply,
-    .release = DiagonalBackward0_release,
-    .finalize = DiagonalBackward0_finalize,
-    .traverse = DiagonalBackward0_traverse,
-    .getset = DiagonalBackward0_getset,
-    .op = "aten::diagonal",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
-PyObject *
-tn_ag_record_diagonal(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    DiagonalBackward0 *n = (DiagonalBackward0 *)tn_node_new(&tn_kind_DiagonalBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
     n->offset = a_[1].u.i;
     n->dim1 = a_[2].u.i;
     n->dim2 = a_[3].u.i;

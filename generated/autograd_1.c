@@ -3,10 +3,143 @@
  * Do not edit. Regenerate: .venv/bin/python codegen/gen.py
  */
 #include "runtime/autograd.h"
+#include "runtime/dtype.h"
 #include "generated/autograd.h"
 #include "generated/autograd_helpers.h"
 
 #include <math.h>
+
+/* DiagonalBackward0: aten::diagonal
+ *   self: diagonal_backward_symint(grad, self.sym_sizes(), offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalBackward0;
+
+static int
+DiagonalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_diagonal_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalBackward0_release(tn_node *n_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagonalBackward0_finalize(tn_node *n_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+DiagonalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((DiagonalBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+DiagonalBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagonalBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagonalBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalBackward0_getset[] = {
+    {"_saved_self_sym_sizes", DiagonalBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_offset", DiagonalBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalBackward0 = {
+    .name = "DiagonalBackward0",
+    .basicsize = sizeof(DiagonalBackward0),
+    .apply = DiagonalBackward0_apply,
+    .release = DiagonalBackward0_release,
+    .finalize = DiagonalBackward0_finalize,
+    .traverse = DiagonalBackward0_traverse,
+    .getset = DiagonalBackward0_getset,
+    .op = "aten::diagonal",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
+PyObject *
+tn_ag_record_diagonal(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DiagonalBackward0 *n = (DiagonalBackward0 *)tn_node_new(&tn_kind_DiagonalBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->offset = a_[1].u.i;
+    n->dim1 = a_[2].u.i;
+    n->dim2 = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
 
 /* DiagonalBackward0_copy: aten::diagonal_copy
  *   self: diagonal_backward_symint(grad, self.sym_sizes(), offset, dim1, dim2)
@@ -9318,129 +9451,6 @@ tn_ag_record__foreach_sub__ScalarList(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* FracBackward0: aten::frac
- *   self: grad
- */
-typedef struct {
-    tn_node base;
-} FracBackward0;
-
-static int
-FracBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-FracBackward0_release(tn_node *n_)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    (void)n;
-}
-
-static void
-FracBackward0_finalize(tn_node *n_)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    (void)n;
-}
-
-static int
-FracBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    FracBackward0 *n = (FracBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef FracBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_FracBackward0 = {
-    .name = "FracBackward0",
-    .basicsize = sizeof(FracBackward0),
-    .apply = FracBackward0_apply,
-    .release = FracBackward0_release,
-    .finalize = FracBackward0_finalize,
-    .traverse = FracBackward0_traverse,
-    .getset = FracBackward0_getset,
-    .op = "aten::frac",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::frac(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_frac(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::frac_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_frac_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    FracBackward0 *n = (FracBackward0 *)tn_node_new(&tn_kind_FracBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -3,10 +3,154 @@
  * Do not edit. Regenerate: .venv/bin/python codegen/gen.py
  */
 #include "runtime/autograd.h"
+#include "runtime/dtype.h"
 #include "generated/autograd.h"
 #include "generated/autograd_helpers.h"
 
 #include <math.h>
+
+/* LogsumexpBackward0: aten::logsumexp
+ *   self: logsumexp_backward(grad, self, result, dim, keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints dim;
+    int keepdim;
+    tn_saved result_;
+} LogsumexpBackward0;
+
+static int
+LogsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_logsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, tn_ag_ints_view(&n->dim), n->keepdim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogsumexpBackward0_release(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogsumexpBackward0_finalize(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_ag_free_ints(&n->dim);
+    (void)n;
+}
+
+static int
+LogsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((LogsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LogsumexpBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogsumexpBackward0_getset[] = {
+    {"_saved_self", LogsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", LogsumexpBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_result", LogsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogsumexpBackward0 = {
+    .name = "LogsumexpBackward0",
+    .basicsize = sizeof(LogsumexpBackward0),
+    .apply = LogsumexpBackward0_apply,
+    .release = LogsumexpBackward0_release,
+    .finalize = LogsumexpBackward0_finalize,
+    .traverse = LogsumexpBackward0_traverse,
+    .getset = LogsumexpBackward0_getset,
+    .op = "aten::logsumexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
+PyObject *
+tn_ag_record_logsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)tn_node_new(&tn_kind_LogsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
 
 /* LtBackward0: aten::lt_.Scalar
  *   self: zeros_like(self)
@@ -6086,6 +6230,273 @@ fail_:
     return NULL;
 }
 
+/* NativeGroupNormBackward0: aten::native_group_norm
+ *   input, weight, bias: GradMode::is_enabled() || grads[1].defined() || grads[2].defined() ? infinitely_differentiable_native_group_norm_backward(grads[0], grads[1], grads[2], input, result1, result2, weight, N, C, HxW, group, eps, grad_input_mask) : (grads[0].defined() ? native_group_norm_backward_symint(grads[0].device().is_xpu() ? grads[0] : grads[0].contiguous(grads[0].device().is_cpu() ? input.suggest_memory_format() : c10::MemoryFormat::Contiguous), input.device().is_xpu() ? input : input.contiguous(input.device().is_cpu() ? input.suggest_memory_format() : c10::MemoryFormat::Contiguous), result1, result2, weight, N, C, HxW, group, grad_input_mask) : std::tuple<Tensor, Tensor, Tensor>())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved weight_;
+    int64_t N;
+    int64_t C;
+    int64_t HxW;
+    int64_t group;
+    double eps;
+    tn_saved result1_;
+    tn_saved result2_;
+} NativeGroupNormBackward0;
+
+static int
+NativeGroupNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeGroupNormBackward0 *n = (NativeGroupNormBackward0 *)n_;
+    PyObject *t_[21] = {0};
+    PyObject *v0_[3];
+    int v1_;
+    int v2_;
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[2] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[3] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if (((tn_ag_grad_mode() || (tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(1)) != NULL)) || (tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(2)) != NULL))) {
+                if (tn_fm_infinitely_differentiable_native_group_norm_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0)), tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(1)), tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(2)), input, result1, result2, weight, n->N, n->C, n->HxW, n->group, n->eps, grad_input_mask) < 0) goto fail_;
+                t_[4] = v0_[0];
+                t_[5] = v0_[1];
+                t_[6] = v0_[2];
+                t_[18] = Py_XNewRef(t_[4]);
+                t_[19] = Py_XNewRef(t_[5]);
+                t_[20] = Py_XNewRef(t_[6]);
+            } else {
+                if ((tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0)) != NULL)) {
+                    if (0) {
+                        t_[8] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0)));
+                    } else {
+                        if (1) {
+                            v1_ = tn_tensor_suggest_memory_format(TN_T(input));
+                        } else {
+                            v1_ = TN_MEMFMT_CONTIGUOUS;
+                        }
+                        t_[7] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0))), tn_ag_value_memfmt(v1_)});
+                        if (!t_[7] && PyErr_Occurred()) goto fail_;
+                        t_[8] = Py_XNewRef(t_[7]);
+                    }
+                    if (0) {
+                        t_[10] = Py_XNewRef(input);
+                    } else {
+                        if (1) {
+                            v2_ = tn_tensor_suggest_memory_format(TN_T(input));
+                        } else {
+                            v2_ = TN_MEMFMT_CONTIGUOUS;
+                        }
+                        t_[9] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(input), tn_ag_value_memfmt(v2_)});
+                        if (!t_[9] && PyErr_Occurred()) goto fail_;
+                        t_[10] = Py_XNewRef(t_[9]);
+                    }
+                    t_[11] = tn_ag_op(TN_OP_native_group_norm_backward, (tn_value[]){tn_value_tensor(t_[8]), tn_value_tensor(t_[10]), tn_value_tensor(result1), tn_value_tensor(result2), tn_value_tensor(weight), tn_value_int(n->N), tn_value_int(n->C), tn_value_int(n->HxW), tn_value_int(n->group), tn_ag_value_bools(grad_input_mask, 3)});
+                    if (!t_[11] && PyErr_Occurred()) goto fail_;
+                    t_[12] = tn_ag_tuple_item(t_[11], 0);
+                    if (!t_[12] && PyErr_Occurred()) goto fail_;
+                    t_[13] = tn_ag_tuple_item(t_[11], 1);
+                    if (!t_[13] && PyErr_Occurred()) goto fail_;
+                    t_[14] = tn_ag_tuple_item(t_[11], 2);
+                    if (!t_[14] && PyErr_Occurred()) goto fail_;
+                    t_[15] = Py_XNewRef(t_[12]);
+                    t_[16] = Py_XNewRef(t_[13]);
+                    t_[17] = Py_XNewRef(t_[14]);
+                } else {
+                    t_[15] = Py_XNewRef(NULL);
+                    t_[16] = Py_XNewRef(NULL);
+                    t_[17] = Py_XNewRef(NULL);
+                }
+                t_[18] = Py_XNewRef(t_[15]);
+                t_[19] = Py_XNewRef(t_[16]);
+                t_[20] = Py_XNewRef(t_[17]);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[18]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[19]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[20]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 21);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeGroupNormBackward0_release(tn_node *n_)
+{
+    NativeGroupNormBackward0 *n = (NativeGroupNormBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    (void)n;
+}
+
+static void
+NativeGroupNormBackward0_finalize(tn_node *n_)
+{
+    NativeGroupNormBackward0 *n = (NativeGroupNormBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NativeGroupNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeGroupNormBackward0 *n = (NativeGroupNormBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeGroupNormBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeGroupNormBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_N(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NativeGroupNormBackward0 *)self)->N);
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_C(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NativeGroupNormBackward0 *)self)->C);
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_HxW(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NativeGroupNormBackward0 *)self)->HxW);
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_group(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NativeGroupNormBackward0 *)self)->group);
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_eps(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((NativeGroupNormBackward0 *)self)->eps);
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeGroupNormBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeGroupNormBackward0 *)self)->result2_, TN_NODE(self));
+}
+
+static PyGetSetDef NativeGroupNormBackward0_getset[] = {
+    {"_saved_input", NativeGroupNormBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_weight", NativeGroupNormBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_N", NativeGroupNormBackward0_get_N, NULL, NULL, NULL},
+    {"_saved_C", NativeGroupNormBackward0_get_C, NULL, NULL, NULL},
+    {"_saved_HxW", NativeGroupNormBackward0_get_HxW, NULL, NULL, NULL},
+    {"_saved_group", NativeGroupNormBackward0_get_group, NULL, NULL, NULL},
+    {"_saved_eps", NativeGroupNormBackward0_get_eps, NULL, NULL, NULL},
+    {"_saved_result1", NativeGroupNormBackward0_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", NativeGroupNormBackward0_get_result2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeGroupNormBackward0 = {
+    .name = "NativeGroupNormBackward0",
+    .basicsize = sizeof(NativeGroupNormBackward0),
+    .apply = NativeGroupNormBackward0_apply,
+    .release = NativeGroupNormBackward0_release,
+    .finalize = NativeGroupNormBackward0_finalize,
+    .traverse = NativeGroupNormBackward0_traverse,
+    .getset = NativeGroupNormBackward0_getset,
+    .op = "aten::native_group_norm",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record_native_group_norm(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[1]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    NativeGroupNormBackward0 *n = (NativeGroupNormBackward0 *)tn_node_new(&tn_kind_NativeGroupNormBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->N = a_[3].u.i;
+    n->C = a_[4].u.i;
+    n->HxW = a_[5].u.i;
+    n->group = a_[6].u.i;
+    n->eps = a_[7].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 2), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NativeLayerNormBackward0: aten::native_layer_norm
  *   input, weight, bias: grad.defined() ? native_layer_norm_backward_symint(grad, input, normalized_shape, result1, result2, weight, bias, grad_input_mask) : std::tuple<Tensor, Tensor, Tensor>()
  */
@@ -9414,139 +9825,6 @@ tn_ag_record_pow___Tensor(tn_op *op_, tn_value *a_)
     if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, self, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward2: aten::pow.Scalar
- *   exponent: pow_backward_exponent(grad, self, exponent, result)
- */
-typedef struct {
-    tn_node base;
-    tn_value self;
-    tn_saved exponent_;
-    tn_saved result_;
-} PowBackward2;
-
-static int
-PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
-    if (!exponent && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward2_release(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    tn_saved_release(&n->exponent_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PowBackward2_finalize(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    if (tn_saved_traverse(&n->exponent_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward2_get_self(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
-}
-
-static PyObject *
-PowBackward2_get_exponent(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward2_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PowBackward2_getset[] = {
-    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
-    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward2 = {
-    .name = "PowBackward2",
-    .basicsize = sizeof(PowBackward2),
-    .apply = PowBackward2_apply,
-    .release = PowBackward2_release,
-    .finalize = PowBackward2_finalize,
-    .traverse = PowBackward2_traverse,
-    .getset = PowBackward2_getset,
-    .op = "aten::pow.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
-        goto fail_;
-    n->self = a_[0];
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

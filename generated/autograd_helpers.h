@@ -23,6 +23,12 @@ PyObject *tn_fm_as_strided_backward(PyObject *grad, const tn_ag_geometry *input_
 PyObject *tn_fm_as_strided_scatter_backward(PyObject *grad, const tn_ag_geometry *input_geometry, const tn_ag_geometry *src_geometry, tn_ints sizes, tn_ints strides, tn_opt_int storage_offset);
 /* std::tuple<Tensor, Tensor> atan2_backward(const Tensor& grad, const Tensor& self, const Tensor& other, std::array<bool, 2> output_mask); */
 int tn_fm_atan2_backward(PyObject **out, PyObject *grad, PyObject *self, PyObject *other, const int64_t *output_mask);
+/* Tensor binary_cross_entropy_target_backward(const Tensor& grad, const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction); */
+PyObject *tn_fm_binary_cross_entropy_target_backward(PyObject *grad, PyObject *self, PyObject *target, PyObject *weight, int64_t reduction);
+/* Tensor binary_cross_entropy_with_logits_backward(const Tensor& grad, const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight_opt, const std::optional<Tensor>& pos_weight_opt, int64_t reduction); */
+PyObject *tn_fm_binary_cross_entropy_with_logits_backward(PyObject *grad, PyObject *input, PyObject *target, PyObject *weight_opt, PyObject *pos_weight_opt, int64_t reduction);
+/* at::Tensor binary_cross_entropy_with_logits_target_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target, const std::optional<at::Tensor>& weight, const std::optional<at::Tensor>& pos_weight, int64_t reduction); */
+PyObject *tn_fm_binary_cross_entropy_with_logits_target_backward(PyObject *grad_output, PyObject *self, PyObject *target, PyObject *weight, PyObject *pos_weight, int64_t reduction);
 /* std::vector<at::Tensor> cat_tensors_backward(const at::Tensor& grad, const std::vector<std::vector<c10::SymInt>>& sizes, const std::vector<ScalarType>& dtypes, int64_t dim); */
 int tn_fm_cat_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes, const tn_ag_dtypes *dtypes, int64_t dim);
 /* at::Tensor cholesky_backward(const at::Tensor& grad, bool upper, const at::Tensor& L); */
@@ -79,6 +85,8 @@ PyObject *tn_fm_infinitely_differentiable_logit_backward(PyObject *grad, PyObjec
 PyObject *tn_fm_infinitely_differentiable_mish_backward(PyObject *grad_output, PyObject *input);
 /* at::Tensor infinitely_differentiable_native_dropout_backward(const at::Tensor& grad, const at::Tensor& mask, double scale); */
 PyObject *tn_fm_infinitely_differentiable_native_dropout_backward(PyObject *grad, PyObject *mask, double scale);
+/* std::tuple<Tensor, Tensor, Tensor> infinitely_differentiable_native_group_norm_backward(const Tensor& dY, const Tensor& dmean, const Tensor& drstd, const Tensor& X, const Tensor& mean, const Tensor& rstd, const std::optional<Tensor>& gamma, c10::SymInt N, const c10::SymInt& C, c10::SymInt HxW, int64_t group, double eps, std::array<bool, 3> grad_input_mask); */
+int tn_fm_infinitely_differentiable_native_group_norm_backward(PyObject **out, PyObject *dY, PyObject *dmean, PyObject *drstd, PyObject *X, PyObject *mean, PyObject *rstd, PyObject *gamma, int64_t N, int64_t C, int64_t HxW, int64_t group, double eps, const int64_t *grad_input_mask);
 /* at::Tensor infinitely_differentiable_silu_backward(const at::Tensor& grad_output, const at::Tensor& input); */
 PyObject *tn_fm_infinitely_differentiable_silu_backward(PyObject *grad_output, PyObject *input);
 /* std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_double_backward(const at::Tensor& input, const std::optional<at::Tensor>& gamma, const at::Tensor& ggI, const at::Tensor& ggG, const at::Tensor& ggB, const at::Tensor& gO, const at::Tensor& save_mean, const at::Tensor& save_invstd, c10::SymIntArrayRef normalized_shape, std::array<bool, 3> output_mask); */

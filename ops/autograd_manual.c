@@ -3043,3 +3043,96 @@ tn_fm_max_pool_double_backward(PyObject *grad, PyObject *indices, int64_t dim)
     Py_XDECREF(g);
     return r;
 }
+
+/* Group norm's gradient when it must itself be differentiable (create_graph, or a gradient for
+ * mean or rstd): upstream's FunctionsManual composition is not written here yet, so it refuses
+ * by name; plain backward takes the formula's other branch, native_group_norm_backward. */
+int
+tn_fm_infinitely_differentiable_native_group_norm_backward(PyObject **out, PyObject *dY, PyObject *dmean,
+                                                           PyObject *drstd, PyObject *X, PyObject *mean,
+                                                           PyObject *rstd, PyObject *gamma, int64_t N, int64_t C,
+                                                           int64_t HxW, int64_t group, double eps,
+                                                           const int64_t *grad_input_mask)
+{
+    out[0] = out[1] = out[2] = NULL;
+    tn_ag_not_implemented("torchnative: the differentiable gradient of aten::native_group_norm "
+                          "(infinitely_differentiable_native_group_norm_backward: create_graph, or a gradient "
+                          "for mean or rstd) is not implemented",
+                          NULL);
+    return -1;
+}
+
+/* The binary cross entropy gradients upstream writes in FunctionsManual.cpp, in its order of
+ * operations: each step a new tensor (upstream updates in place where nothing records; the
+ * values are the same). `scaled` applies what every one ends with: times weight when given,
+ * divided by the element count under reduction Mean (1). */
+static PyObject *
+bce_scaled(PyObject *g, PyObject *weight, int64_t reduction, int64_t numel)
+{
+    PyObject *w = g && weight ? at_mul(g, weight) : Py_XNewRef(g);
+    Py_XDECREF(g);
+    if (!w || reduction != 1)
+        return w;
+    PyObject *r = at_div_scalar(w, tn_value_int(numel));
+    Py_DECREF(w);
+    return r;
+}
+
+PyObject *
+tn_fm_binary_cross_entropy_target_backward(PyObject *grad, PyObject *self, PyObject *target, PyObject *weight,
+                                           int64_t reduction)
+{
+    /* -logit(self) * grad */
+    PyObject *t[2] = {0};
+    PyObject *g = NULL;
+    if ((t[0] = tn_ag_op(TN_OP_logit, (tn_value[]){tn_value_tensor(self), NONE_V})) && (t[1] = at_1(TN_OP_neg, t[0])))
+        g = at_mul(t[1], grad);
+    tn_ag_release_temps(t, 2);
+    return bce_scaled(g, weight, reduction, TN_T(target)->numel);
+}
+
+PyObject *
+tn_fm_binary_cross_entropy_with_logits_backward(PyObject *grad, PyObject *input, PyObject *target, PyObject *weight,
+                                                PyObject *pos_weight, int64_t reduction)
+{
+    /* pos_weight: (pos_weight * target + 1 - target) * sigmoid(input) - pos_weight * target;
+     * else sigmoid(input) - target; then times grad */
+    PyObject *t[6] = {0};
+    PyObject *g = NULL;
+    if (!(t[0] = at_1(TN_OP_sigmoid, input)))
+        goto done;
+    if (pos_weight) {
+        if (!(t[1] = at_mul(pos_weight, target)) || !(t[2] = at_add_scalar(t[1], tn_value_int(1))) ||
+            !(t[3] = at_sub(t[2], target)) || !(t[4] = at_mul(t[3], t[0])) || !(t[5] = at_sub(t[4], t[1])))
+            goto done;
+    } else if (!(t[5] = at_sub(t[0], target))) {
+        goto done;
+    }
+    g = at_mul(t[5], grad);
+done:
+    tn_ag_release_temps(t, 6);
+    return bce_scaled(g, weight, reduction, TN_T(input)->numel);
+}
+
+PyObject *
+tn_fm_binary_cross_entropy_with_logits_target_backward(PyObject *grad_output, PyObject *self, PyObject *target,
+                                                       PyObject *weight, PyObject *pos_weight, int64_t reduction)
+{
+    /* pos_weight: (log_sigmoid(-self) - log_sigmoid(self) * pos_weight) * grad_output;
+     * else -self * grad_output */
+    PyObject *t[5] = {0};
+    PyObject *g = NULL;
+    if (!(t[0] = at_1(TN_OP_neg, self)))
+        goto done;
+    if (pos_weight) {
+        if (!(t[1] = at_1(TN_OP_log_sigmoid, t[0])) || !(t[2] = at_1(TN_OP_log_sigmoid, self)) ||
+            !(t[3] = at_mul(t[2], pos_weight)) || !(t[4] = at_sub(t[1], t[3])))
+            goto done;
+        g = at_mul(t[4], grad_output);
+    } else {
+        g = at_mul(t[0], grad_output);
+    }
+done:
+    tn_ag_release_temps(t, 5);
+    return bce_scaled(g, weight, reduction, TN_T(target)->numel);
+}

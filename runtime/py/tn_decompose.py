@@ -4324,7 +4324,7 @@ TABLE = {
 # `<overload>_backward/...` cases (tests/python/golden/cases_decompositions.py).
 TABLE |= {
     "smooth_l1_loss_backward", "huber_loss_backward", "soft_margin_loss_backward", "reflection_pad1d_backward",
-    "glu_backward",
+    "glu_backward", "native_group_norm_backward", "binary_cross_entropy_backward",
 }
 
 # CompositeImplicitAutograd overloads whose torch._decomp decomposition disagrees with upstream

@@ -912,11 +912,14 @@ add("celu_backward", {"0": VJ.format(x="randn(3, 4, seed=1)", call=f"{F}.celu(x,
                       "double": f"x = randn(3, 4, seed=1); requires_grad(x); out = vjp(vjp({F}.celu(x, 1.3), [x], create_graph=True), [x])"})
 add("celu_backward", {"elu_direct": "torch.ops.aten.elu_backward(randn(3, 4, seed=2), 0.7, 1, 1.0 / 0.7, False, randn(3, 4, seed=1))",
                       "elu_result": "torch.ops.aten.elu_backward(randn(3, 4, seed=2), 1.0, 1, 1.0, True, randn(3, 4, seed=1))"})
+# exact: the gradient is grad or zero, selected; the boundary values +-0.3 fall on the other side
+# of lambd in upstream's float64 run (float32 0.3 widened is above 0.3), which would make the
+# derived bound as large as the gradient
 SHX = "literal([[-1.0, -0.5, -0.3, 0.0, 0.2, 0.3, 0.5, 2.0]])"
 for sh in ("hardshrink", "softshrink"):
     add(f"{sh}_backward", {"0": VJ.format(x=SHX, call=f"{F}.{sh}(x, 0.3)"), "default": VJ.format(x="make((4, 3), layout='t', seed=1)", call=f"{F}.{sh}(x)"),
                            "direct": f"torch.ops.aten.{sh}_backward(randn(1, 8, seed=2), {SHX}, 0.3)",
-                           "mixed": f"torch.ops.aten.{sh}_backward(randn(1, 8, seed=2), {SHX}.double(), 0.3)"})
+                           "mixed": f"torch.ops.aten.{sh}_backward(randn(1, 8, seed=2), {SHX}.double(), 0.3)"}, exact=True)
 add("pixel_shuffle_backward", {"0": VJ.format(x="randn(2, 8, 2, 3, seed=1)", call=f"{F}.pixel_shuffle(x, 2)"),
                                "3d": VJ.format(x="randn(9, 2, 2, seed=1)", call=f"{F}.pixel_shuffle(x, 3)")})
 add("pixel_unshuffle_backward", {"0": VJ.format(x="randn(2, 2, 4, 6, seed=1)", call=f"{F}.pixel_unshuffle(x, 2)")})
@@ -997,7 +1000,38 @@ DOOR_SAMPLES = {
     "max_unpool3d": (f"a0 = {_M((1, 1, 2, 1, 2), 1)}; ui = torch.tensor([[[[[0, 3]], [[9, 14]]]]]); ", f"{_A}max_unpool3d(a0, ui, [2, 2, 4], [1, 1, 1], [0, 0, 0])"),
     "put": (f"a0 = {_M((3, 4), 1)}; a1 = {_M((3,), 2)}; pi = torch.tensor([0, 7, 11]); ", f"{_A}put(a0, pi, a1)"),
     "frexp.Tensor": (_S34, f"{_A}frexp(a0)[0]"),
+    "binary_cross_entropy": (f"a0 = {_M((3, 4), 1, 'prob')}; a1 = {_M((3, 4), 2, 'prob')}; ", f"{_A}binary_cross_entropy(a0, a1)"),
+    "binary_cross_entropy_with_logits": (f"a0 = {_M((3, 4), 1)}; a1 = {_M((3, 4), 2, 'prob')}; pw = {_M((4,), 3, 'pos')}; ",
+                                         f"{_A}binary_cross_entropy_with_logits(a0, a1, None, pw)"),
+    "native_group_norm": (f"a0 = {_M((2, 4, 3), 1)}; a1 = {_M((4,), 2)}; a2 = {_M((4,), 3)}; ",
+                          f"{_A}native_group_norm(a0, a1, a2, 2, 4, 3, 2, 1e-5)[0]"),
 }
 for _ov, (_b, _e) in DOOR_SAMPLES.items():
     _names = ", ".join(re.findall(r"\b(a\d+) = ", _b))
     add(f"{_ov}_backward", {"gc": f"{_b}requires_grad({_names}); out = vjp({_e}, [{_names}])".replace("DTYPE", "torch.float32")})
+add("native_group_norm_backward", {
+    "module": "x = randn(2, 6, 3, 2, seed=1); m = torch.nn.GroupNorm(3, 6).to(x.dtype); requires_grad(x); out = vjp(m(x), [x, m.weight, m.bias])",
+    "cl": GV.format(bind="x = randn(2, 4, 3, 2, seed=1).contiguous(memory_format=torch.channels_last); w = randn(4, seed=2)", ins="x, w",
+                    call=f"{F}.group_norm(x, 2, w)"),
+    "t": GV.format(bind="x = make((3, 4), layout='t', seed=1)", ins="x", call=f"{F}.group_norm(x, 2)"),
+    "direct": "torch.ops.aten.native_group_norm_backward(randn(2, 4, 3, seed=4), randn(2, 4, 3, seed=1), randn(2, 2, seed=2), "
+              "make((2, 2), role='pos', seed=3), randn(4, seed=5), 2, 4, 3, 2, [True, True, True])",
+    # the differentiable gradient (FunctionsManual infinitely_differentiable_native_group_norm_backward)
+    # is not written here: refused by name (pinned in refused.txt)
+    "double": "x = randn(2, 4, 3, seed=1); requires_grad(x); out = vjp(vjp(torch.ops.aten.native_group_norm(x, None, None, 2, 4, 3, 2, 1e-5)[0], [x], create_graph=True), [x])"})
+BCE = "x = make((3, 4), role='prob', seed=1); y = make((3, 4), role='prob', seed=2); w = make((3, 4), role='pos', seed=3)"
+BCEL = "x = randn(3, 4, seed=1); y = make((3, 4), role='prob', seed=2); w = make((3, 4), role='pos', seed=3); pw = make((4,), role='pos', seed=4)"
+add("binary_cross_entropy_backward", {
+    **{r: GV.format(bind=BCE, ins="x, y", call=f"{F}.binary_cross_entropy(x, y, reduction='{r}')") for r in ("mean", "sum", "none")},
+    "weight": GV.format(bind=BCE, ins="x, y", call=f"{F}.binary_cross_entropy(x, y, w)"),
+    "self_only": GV.format(bind=BCE, ins="x", call=f"{F}.binary_cross_entropy(x, y, w, reduction='sum')"),
+    "t": GV.format(bind="x = make((4, 3), role='prob', layout='t', seed=1); y = make((4, 3), role='prob', seed=2)", ins="x, y",
+                   call=f"{F}.binary_cross_entropy(x, y)"),
+    "direct": "torch.ops.aten.binary_cross_entropy_backward(randn(3, 4, seed=5), make((3, 4), role='prob', seed=1), make((3, 4), role='prob', seed=2), None, 0)"})
+add("binary_cross_entropy_with_logits_backward", {
+    **{r: GV.format(bind=BCEL, ins="x, y", call=f"{F}.binary_cross_entropy_with_logits(x, y, reduction='{r}')") for r in ("mean", "sum", "none")},
+    "weight_pos": GV.format(bind=BCEL, ins="x, y", call=f"{F}.binary_cross_entropy_with_logits(x, y, w, pos_weight=pw)"),
+    "pos_none": GV.format(bind=BCEL, ins="x, y", call=f"{F}.binary_cross_entropy_with_logits(x, y, pos_weight=pw, reduction='none')"),
+    "target_only": GV.format(bind=BCEL, ins="y", call=f"{F}.binary_cross_entropy_with_logits(x, y, w, pos_weight=pw, reduction='sum')"),
+    "module": "x = randn(2, 4, seed=1); y = make((2, 4), role='prob', seed=2); m = torch.nn.BCEWithLogitsLoss(pos_weight=make((4,), role='pos', seed=4)); "
+              "requires_grad(x); out = vjp(m(x, y), [x])"})
