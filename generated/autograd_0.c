@@ -9885,26 +9885,23 @@ fail_:
     return NULL;
 }
 
-/* DiagEmbedBackward0: aten::diag_embed
- *   self: grad.diagonal(offset, dim1, dim2)
+/* Deg2RadBackward0: aten::deg2rad
+ *   self: deg2rad_backward(grad)
  */
 typedef struct {
     tn_node base;
-    int64_t offset;
-    int64_t dim1;
-    int64_t dim2;
-} DiagEmbedBackward0;
+} Deg2RadBackward0;
 
 static int
-DiagEmbedBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+Deg2RadBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
-    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
     PyObject *t_[1] = {0};
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            t_[0] = tn_fm_deg2rad_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0));
             if (!t_[0] && PyErr_Occurred()) goto fail_;
             out_[0] = Py_XNewRef(t_[0]);
         }
@@ -9917,82 +9914,58 @@ fail_: __attribute__((unused));
 }
 
 static void
-DiagEmbedBackward0_release(tn_node *n_)
+Deg2RadBackward0_release(tn_node *n_)
 {
-    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
     (void)n;
 }
 
 static void
-DiagEmbedBackward0_finalize(tn_node *n_)
+Deg2RadBackward0_finalize(tn_node *n_)
 {
-    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
     (void)n;
 }
 
 static int
-DiagEmbedBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+Deg2RadBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
 {
-    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
     (void)n;
     return 0;
 }
 
-static PyObject *
-DiagEmbedBackward0_get_offset(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagEmbedBackward0 *)self)->offset);
-}
-
-static PyObject *
-DiagEmbedBackward0_get_dim1(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagEmbedBackward0 *)self)->dim1);
-}
-
-static PyObject *
-DiagEmbedBackward0_get_dim2(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagEmbedBackward0 *)self)->dim2);
-}
-
-static PyGetSetDef DiagEmbedBackward0_getset[] = {
-    {"_saved_offset", DiagEmbedBackward0_get_offset, NULL, NULL, NULL},
-    {"_saved_dim1", DiagEmbedBackward0_get_dim1, NULL, NULL, NULL},
-    {"_saved_dim2", DiagEmbedBackward0_get_dim2, NULL, NULL, NULL},
+static PyGetSetDef Deg2RadBackward0_getset[] = {
     {NULL},
 };
 
-tn_node_kind tn_kind_DiagEmbedBackward0 = {
-    .name = "DiagEmbedBackward0",
-    .basicsize = sizeof(DiagEmbedBackward0),
-    .apply = DiagEmbedBackward0_apply,
-    .release = DiagEmbedBackward0_release,
-    .finalize = DiagEmbedBackward0_finalize,
-    .traverse = DiagEmbedBackward0_traverse,
-    .getset = DiagEmbedBackward0_getset,
-    .op = "aten::diag_embed",
+tn_node_kind tn_kind_Deg2RadBackward0 = {
+    .name = "Deg2RadBackward0",
+    .basicsize = sizeof(Deg2RadBackward0),
+    .apply = Deg2RadBackward0_apply,
+    .release = Deg2RadBackward0_release,
+    .finalize = Deg2RadBackward0_finalize,
+    .traverse = Deg2RadBackward0_traverse,
+    .getset = Deg2RadBackward0_getset,
+    .op = "aten::deg2rad",
     .complex_rule = TN_COMPLEX_REFUSE,
 };
 
-/* aten::diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor */
+/* aten::deg2rad(Tensor self) -> Tensor */
 PyObject *
-tn_ag_record_diag_embed(tn_op *op_, tn_value *a_)
+tn_ag_record_deg2rad(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
     if (!(tn_value_requires_grad(&a_[0])))
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
-    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)tn_node_new(&tn_kind_DiagEmbedBackward0, nnext_, 0);
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)tn_node_new(&tn_kind_Deg2RadBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
-    n->offset = a_[1].u.i;
-    n->dim1 = a_[2].u.i;
-    n->dim2 = a_[3].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -45,6 +45,8 @@ PyObject *tn_fm_constant_pad_nd_backward(PyObject *grad, tn_ints pad);
 PyObject *tn_fm_copysign_tensor_self_backward(PyObject *grad, PyObject *self, PyObject *result);
 /* at::Tensor cumsum_backward(const at::Tensor& grad, int64_t dim); */
 PyObject *tn_fm_cumsum_backward(PyObject *grad, int64_t dim);
+/* at::Tensor deg2rad_backward(const at::Tensor& grad); */
+PyObject *tn_fm_deg2rad_backward(PyObject *grad);
 /* at::Tensor div_tensor_other_backward(const Tensor& grad, const Tensor& self, const Tensor& other); */
 PyObject *tn_fm_div_tensor_other_backward(PyObject *grad, PyObject *self, PyObject *other);
 /* at::Tensor div_tensor_other_backward(const Tensor& grad, const Tensor& self, const Tensor& other, const std::optional<std::string_view>& rounding_mode); */
@@ -157,6 +159,8 @@ PyObject *tn_fm_pow_backward_self(PyObject *grad, PyObject *self, PyObject *expo
 PyObject *tn_fm_prod_backward(PyObject *grad, PyObject *input, PyObject *result);
 /* at::Tensor prod_backward(at::Tensor grad, const at::Tensor& input, at::Tensor result, int64_t dim, bool keepdim); */
 PyObject *tn_fm_prod_backward_1(PyObject *grad, PyObject *input, PyObject *result, int64_t dim, int keepdim);
+/* at::Tensor rad2deg_backward(const at::Tensor& grad); */
+PyObject *tn_fm_rad2deg_backward(PyObject *grad);
 /* at::Tensor repeat_backward(at::Tensor grad, at::SymIntArrayRef repeats, at::SymIntArrayRef input_shape); */
 PyObject *tn_fm_repeat_backward(PyObject *grad, tn_ints repeats, tn_ints input_shape);
 /* Tensor restore_reduced_dims(const Tensor& output, IntArrayRef dims, bool keepdim); */
@@ -167,6 +171,8 @@ PyObject *tn_fm_scale_grad_by_count(PyObject *grad, PyObject *mask, tn_ints dims
 int tn_fm_scatter_reduce_backward(PyObject **out, PyObject *grad, PyObject *self, int64_t dim, PyObject *index, PyObject *src, const char *reduce, int include_self, PyObject *result);
 /* Tensor sgn_backward(const Tensor& x, const Tensor& gx, const Tensor& sgn); */
 PyObject *tn_fm_sgn_backward(PyObject *x, PyObject *gx, PyObject *sgn);
+/* at::Tensor sinc_backward(const at::Tensor& grad, const at::Tensor& self); */
+PyObject *tn_fm_sinc_backward(PyObject *grad, PyObject *self);
 /* Tensor slice_backward_wrapper(const at::Tensor& grad, const c10::SymIntArrayRef& input_sizes, int64_t dim, std::optional<c10::SymInt> start, std::optional<c10::SymInt> end, c10::SymInt step); */
 PyObject *tn_fm_slice_backward_wrapper(PyObject *grad, tn_ints input_sizes, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
 /* at::Tensor slogdet_backward(const at::Tensor& grad_sign, const at::Tensor& grad_logabsdet, const at::Tensor& A, const at::Tensor& signdet, const at::Tensor& LU, const at::Tensor& pivots); */

@@ -3136,3 +3136,36 @@ done:
     tn_ag_release_temps(t, 5);
     return bce_scaled(g, weight, reduction, TN_T(target)->numel);
 }
+
+/* deg2rad and rad2deg: grad times the constant factor (pi / 180 and 180 / pi, as doubles) */
+PyObject *
+tn_fm_deg2rad_backward(PyObject *grad)
+{
+    return at_mul_scalar(grad, tn_value_double(0.017453292519943295769236907684886127134428718885417));
+}
+
+PyObject *
+tn_fm_rad2deg_backward(PyObject *grad)
+{
+    return at_mul_scalar(grad, tn_value_double(57.295779513082320876798154814105170332405472466564));
+}
+
+/* sinc: grad * (pi x cos(pi x) - sin(pi x)) / conj(pi x^2), zero where pi x^2 is zero */
+PyObject *
+tn_fm_sinc_backward(PyObject *grad, PyObject *self)
+{
+    const double pi = 3.14159265358979323846;
+    PyObject *t[11] = {0};
+    PyObject *r = NULL;
+    if ((t[0] = at_mul_scalar(self, tn_value_double(pi))) &&           /* self_pi */
+        (t[1] = at_mul(self, self)) && (t[2] = at_mul_scalar(t[1], tn_value_double(pi))) &&  /* self_squared_pi */
+        (t[3] = at_1(TN_OP_cos, t[0])) && (t[4] = at_mul(t[0], t[3])) && (t[5] = at_1(TN_OP_sin, t[0])) &&
+        (t[6] = at_sub(t[4], t[5])) && (t[7] = at_mul(grad, t[6])) && (t[8] = tn_ag_conj(t[2])) &&
+        (t[9] = at_div(t[7], t[8])) && (t[10] = at_ts(TN_OP_eq__Scalar, t[2], tn_value_double(0.0)))) {
+        PyObject *z = at_scalar_tensor_zero(grad);
+        r = z ? at_where(t[10], z, t[9]) : NULL;
+        Py_XDECREF(z);
+    }
+    tn_ag_release_temps(t, 11);
+    return r;
+}

@@ -1003,6 +1003,9 @@ DOOR_SAMPLES = {
     "binary_cross_entropy": (f"a0 = {_M((3, 4), 1, 'prob')}; a1 = {_M((3, 4), 2, 'prob')}; ", f"{_A}binary_cross_entropy(a0, a1)"),
     "binary_cross_entropy_with_logits": (f"a0 = {_M((3, 4), 1)}; a1 = {_M((3, 4), 2, 'prob')}; pw = {_M((4,), 3, 'pos')}; ",
                                          f"{_A}binary_cross_entropy_with_logits(a0, a1, None, pw)"),
+    "deg2rad": (_S34, f"{_A}deg2rad(a0)"),
+    "rad2deg": (_S34, f"{_A}rad2deg(a0)"),
+    "sinc": (f"a0 = {_M((3, 4), 1)}; ", f"{_A}sinc(a0)"),
     "native_group_norm": (f"a0 = {_M((2, 4, 3), 1)}; a1 = {_M((4,), 2)}; a2 = {_M((4,), 3)}; ",
                           f"{_A}native_group_norm(a0, a1, a2, 2, 4, 3, 2, 1e-5)[0]"),
 }
@@ -1035,3 +1038,5 @@ add("binary_cross_entropy_with_logits_backward", {
     "target_only": GV.format(bind=BCEL, ins="y", call=f"{F}.binary_cross_entropy_with_logits(x, y, w, pos_weight=pw, reduction='sum')"),
     "module": "x = randn(2, 4, seed=1); y = make((2, 4), role='prob', seed=2); m = torch.nn.BCEWithLogitsLoss(pos_weight=make((4,), role='pos', seed=4)); "
               "requires_grad(x); out = vjp(m(x, y), [x])"})
+add("sinc_backward", {"zero": VJ.format(x="literal([0.0, 1.0, -0.5, 2.0, 0.25])", call="torch.sinc(x)"),
+                      "t": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.sinc(x)")})
