@@ -3093,6 +3093,115 @@ fail_:
     return NULL;
 }
 
+/* AngleBackward0: aten::angle
+ *   self: angle_backward(grad, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} AngleBackward0;
+
+static int
+AngleBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AngleBackward0 *n = (AngleBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_angle_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+AngleBackward0_release(tn_node *n_)
+{
+    AngleBackward0 *n = (AngleBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+AngleBackward0_finalize(tn_node *n_)
+{
+    AngleBackward0 *n = (AngleBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AngleBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AngleBackward0 *n = (AngleBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AngleBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AngleBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef AngleBackward0_getset[] = {
+    {"_saved_self", AngleBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AngleBackward0 = {
+    .name = "AngleBackward0",
+    .basicsize = sizeof(AngleBackward0),
+    .apply = AngleBackward0_apply,
+    .release = AngleBackward0_release,
+    .finalize = AngleBackward0_finalize,
+    .traverse = AngleBackward0_traverse,
+    .getset = AngleBackward0_getset,
+    .op = "aten::angle",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::angle(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_angle(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AngleBackward0 *n = (AngleBackward0 *)tn_node_new(&tn_kind_AngleBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AsStridedBackward0: aten::as_strided
  *   self: as_strided_backward(grad, TensorGeometry(self), size, stride, storage_offset)
  */

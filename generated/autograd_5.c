@@ -3157,6 +3157,130 @@ fail_:
     return NULL;
 }
 
+/* TakeBackward0: aten::take
+ *   self: take_backward(grad, self, index)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved index_;
+} TakeBackward0;
+
+static int
+TakeBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    TakeBackward0 *n = (TakeBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *index = t_[1] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_take_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, index);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+TakeBackward0_release(tn_node *n_)
+{
+    TakeBackward0 *n = (TakeBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->index_);
+    (void)n;
+}
+
+static void
+TakeBackward0_finalize(tn_node *n_)
+{
+    TakeBackward0 *n = (TakeBackward0 *)n_;
+    (void)n;
+}
+
+static int
+TakeBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    TakeBackward0 *n = (TakeBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+TakeBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((TakeBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+TakeBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((TakeBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyGetSetDef TakeBackward0_getset[] = {
+    {"_saved_self", TakeBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_index", TakeBackward0_get_index, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_TakeBackward0 = {
+    .name = "TakeBackward0",
+    .basicsize = sizeof(TakeBackward0),
+    .apply = TakeBackward0_apply,
+    .release = TakeBackward0_release,
+    .finalize = TakeBackward0_finalize,
+    .traverse = TakeBackward0_traverse,
+    .getset = TakeBackward0_getset,
+    .op = "aten::take",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::take(Tensor self, Tensor index) -> Tensor */
+PyObject *
+tn_ag_record_take(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    TakeBackward0 *n = (TakeBackward0 *)tn_node_new(&tn_kind_TakeBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* TanBackward0: aten::tan
  *   self: grad * (1 + result.pow(2)).conj()
  */

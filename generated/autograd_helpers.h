@@ -17,6 +17,8 @@ PyObject *tn_fm__grouped_mm_mat1_backward(PyObject *grad, PyObject *mat2, tn_int
 PyObject *tn_fm__grouped_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, tn_ints strides, int layout, PyObject *offs, const tn_value *alpha);
 /* Tensor _to_copy_backward(const Tensor& grad, const c10::TensorOptions& self_options); */
 PyObject *tn_fm__to_copy_backward(PyObject *grad, tn_ag_options self_options);
+/* Tensor angle_backward(const Tensor& grad, const Tensor& self); */
+PyObject *tn_fm_angle_backward(PyObject *grad, PyObject *self);
 /* Tensor as_strided_backward(Tensor grad, const TensorGeometry& input_geometry, c10::SymIntArrayRef sizes, c10::SymIntArrayRef strides, const std::optional<c10::SymInt>& storage_offset_); */
 PyObject *tn_fm_as_strided_backward(PyObject *grad, const tn_ag_geometry *input_geometry, tn_ints sizes, tn_ints strides, tn_opt_int storage_offset_);
 /* at::Tensor as_strided_scatter_backward(const at::Tensor& grad, const at::TensorGeometry& input_geometry, const at::TensorGeometry& src_geometry, c10::SymIntArrayRef sizes, c10::SymIntArrayRef strides, std::optional<c10::SymInt> storage_offset); */
@@ -193,6 +195,8 @@ PyObject *tn_fm_std_backward(PyObject *result, PyObject *grad, PyObject *self, t
 PyObject *tn_fm_std_mean_backward(PyObject *gstd, PyObject *gmean, PyObject *self, PyObject *std, tn_ints dim_opt, const tn_value *correction, int keepdim);
 /* at::Tensor sum_backward(const at::Tensor& grad, at::SymIntArrayRef sizes, at::OptionalIntArrayRef opt_dims, bool keepdim); */
 PyObject *tn_fm_sum_backward(PyObject *grad, tn_ints sizes, tn_ints opt_dims, int keepdim);
+/* Tensor take_backward(const Tensor& grad, const Tensor& self, const Tensor& indices); */
+PyObject *tn_fm_take_backward(PyObject *grad, PyObject *self, PyObject *indices);
 /* at::Tensor unbind_backward(const variable_list& grads, int64_t dim); */
 PyObject *tn_fm_unbind_backward(tn_tensors grads, int64_t dim);
 /* at::Tensor unsqueeze_to(const at::Tensor& self, c10::SymIntArrayRef sym_sizes); */

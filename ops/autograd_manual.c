@@ -3169,3 +3169,27 @@ tn_fm_sinc_backward(PyObject *grad, PyObject *self)
     tn_ag_release_temps(t, 11);
     return r;
 }
+
+/* take: the gradient put back, accumulated, into zeros shaped like self */
+PyObject *
+tn_fm_take_backward(PyObject *grad, PyObject *self, PyObject *indices)
+{
+    PyObject *z = at_zeros_like(self, TN_T(self)->dtype);
+    PyObject *r = z ? tn_ag_op(TN_OP_put, (tn_value[]){tn_value_tensor(z), tn_value_tensor(indices), tn_value_tensor(grad),
+                                                      tn_ag_value_bool(1)})
+                    : NULL;
+    Py_XDECREF(z);
+    return r;
+}
+
+/* angle of a real tensor is piecewise constant: zeros like self. A complex self's rule is not
+ * written here (the node refuses complex tensors anyway, Note [Complex autograd]). */
+PyObject *
+tn_fm_angle_backward(PyObject *grad, PyObject *self)
+{
+    if (tn_dtype_is_complex(TN_T(self)->dtype)) {
+        tn_ag_not_implemented("torchnative: angle_backward of a complex tensor is not implemented", NULL);
+        return NULL;
+    }
+    return at_zeros_like(self, TN_T(self)->dtype);
+}

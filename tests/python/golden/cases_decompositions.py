@@ -1006,6 +1006,8 @@ DOOR_SAMPLES = {
     "deg2rad": (_S34, f"{_A}deg2rad(a0)"),
     "rad2deg": (_S34, f"{_A}rad2deg(a0)"),
     "sinc": (f"a0 = {_M((3, 4), 1)}; ", f"{_A}sinc(a0)"),
+    "take": (f"a0 = {_M((3, 4), 1)}; ti = torch.tensor([[0, 5], [11, 5]]); ", f"{_A}take(a0, ti)"),
+    "angle": (_S34, f"{_A}angle(a0)"),
     "native_group_norm": (f"a0 = {_M((2, 4, 3), 1)}; a1 = {_M((4,), 2)}; a2 = {_M((4,), 3)}; ",
                           f"{_A}native_group_norm(a0, a1, a2, 2, 4, 3, 2, 1e-5)[0]"),
 }
@@ -1040,3 +1042,6 @@ add("binary_cross_entropy_with_logits_backward", {
               "requires_grad(x); out = vjp(m(x, y), [x])"})
 add("sinc_backward", {"zero": VJ.format(x="literal([0.0, 1.0, -0.5, 2.0, 0.25])", call="torch.sinc(x)"),
                       "t": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.sinc(x)")})
+add("take_backward", {"t": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.take(x, literal([[0, 5], [11, 5], [-1, 3]], torch.int64))"),
+                      "empty": VJ.format(x="randn(3, 4, seed=1)", call="torch.take(x, literal([], torch.int64))")})
+add("angle_backward", {"t": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.angle(x)")})
