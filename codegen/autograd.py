@@ -1346,7 +1346,7 @@ class Renderer:
                     self.unrecorded.append(f"{op.qualified}: {e}")
             shards[i * SHARDS // max(len(kinds), 1)].extend(code)
         files = {}
-        head = ['#include "runtime/autograd.h"', '#include "generated/autograd.h"',
+        head = ['#include "runtime/autograd.h"', '#include "runtime/dtype.h"', '#include "generated/autograd.h"',
                 '#include "generated/autograd_helpers.h"', "", "#include <math.h>", ""]
         for s, body in enumerate(shards):
             files[f"autograd_{s}.c"] = banner("autograd") + "\n" + "\n".join(head + body) + "\n"

@@ -308,6 +308,11 @@ class Emitter:
             return Val("NONE", "0")
         if name in SCALAR_TYPES:
             return Val("ST", SCALAR_TYPES[name])
+        if name in ("c10::MemoryFormat::Contiguous", "at::MemoryFormat::Contiguous", "MemoryFormat::Contiguous"):
+            return Val("MF", "TN_MEMFMT_CONTIGUOUS")
+        if name == "retain_variables":
+            # upstream's `retain_variables`: whether the running backward keeps the graph
+            return Val("B", "tn_engine_keep_graph()")
         v = self.ctx.lookup(name)
         if v is None:
             raise Untranslatable(f"unknown name {name}")
@@ -427,7 +432,7 @@ class Emitter:
             raise Untranslatable(f"conditional of {a.ty} and {b.ty}")
         if {a.ty, b.ty} <= {"STR", "NONE"}:
             ty = "STR"
-        ctype = {"I": "int64_t", "D": "double", "B": "int", "ST": "int", "STR": "const char *"}.get(ty)
+        ctype = {"I": "int64_t", "D": "double", "B": "int", "ST": "int", "MF": "int", "STR": "const char *"}.get(ty)
         if ctype is None:
             raise Untranslatable(f"conditional of {ty}")
         v = self.local(ctype)
@@ -504,12 +509,17 @@ class Emitter:
                 return Val("B", f"({obj.c}.tag == TN_V_COMPLEX)")
             if name == "toDouble":
                 return Val("D", f"tn_scalar_to_double(&{obj.c})")
+            if name == "toFloat":  # a C++ float, widened where the formula computes in double
+                return Val("D", f"(double)(float)tn_scalar_to_double(&{obj.c})")
             if name == "toComplexDouble":
                 # a complex Scalar as a C++ complex: not translated (the node refuses when reached)
                 self.line(f"(void){obj.c};")
                 self.line('tn_ag_not_implemented("torchnative: autograd with a complex Scalar is not implemented", NULL);')
                 self.line("goto fail_;")
                 return Val("D", "0.0")
+        if obj.ty == "DEV" and name in ("is_cpu", "is_xpu", "is_cuda", "is_mps", "is_meta"):
+            # every tensor here is a CPU tensor
+            return Val("B", "1" if name == "is_cpu" else "0")
         if obj.ty == "TAS" and name == "zeros":
             return self.tensor_call(f"tn_ag_type_and_size_zeros(&{obj.c})")
         if obj.ty == "OB" and name == "has_value":
@@ -557,6 +567,13 @@ class Emitter:
             return Val("I", f"tn_ag_stride_at({t}, {vals[0].c})")
         if name == "options":
             return Val("TO", f"tn_ag_options_of({t})")
+        if name == "device" and not vals:
+            return Val("DEV", t)
+        if name == "suggest_memory_format" and not vals:
+            return Val("MF", f"tn_tensor_suggest_memory_format(TN_T({t}))")
+        if name == "contiguous" and len(vals) == 1 and vals[0].ty == "MF":
+            return self.tensor_call(f"tn_ag_op(TN_OP_contiguous, (tn_value[]){{tn_value_tensor({t}), "
+                                    f"tn_ag_value_memfmt({vals[0].c})}})")
         if name == "layout":
             return Val("L", "0")
         if name == "conj" and not vals:

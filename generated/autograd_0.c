@@ -3,6 +3,7 @@
  * Do not edit. Regenerate: .venv/bin/python codegen/gen.py
  */
 #include "runtime/autograd.h"
+#include "runtime/dtype.h"
 #include "generated/autograd.h"
 #include "generated/autograd_helpers.h"
 
@@ -1305,6 +1306,234 @@ fail_:
     return NULL;
 }
 
+/* AddbmmBackward0: aten::addbmm
+ *   batch1: maybe_multiply(grad.unsqueeze(0).expand_symint({ batch1.sym_size(0), batch1.sym_size(1), batch2.sym_size(2) }).bmm(batch2.transpose(1, 2).conj()), alpha.conj())
+ *   batch2: maybe_multiply(batch1.transpose(1, 2).conj().bmm(grad.unsqueeze(0).expand_symint({ batch1.sym_size(0), batch1.sym_size(1), batch2.sym_size(2) })), alpha.conj())
+ *   self: maybe_multiply(grad, beta.conj())
+ */
+typedef struct {
+    tn_node base;
+    int64_t batch1_sym_argsize_0;
+    int64_t batch1_sym_argsize_1;
+    int64_t batch2_sym_argsize_2;
+    tn_saved batch2_;
+    tn_value alpha;
+    tn_saved batch1_;
+    tn_value beta;
+} AddbmmBackward0;
+
+static int
+AddbmmBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AddbmmBackward0 *n = (AddbmmBackward0 *)n_;
+    PyObject *t_[15] = {0};
+    int64_t v0_[3];
+    tn_value v1_;
+    int64_t v2_[3];
+    tn_value v3_;
+    tn_value v4_;
+    int rc_ = -1;
+    PyObject *batch2 = t_[0] = tn_saved_unpack(&n->batch2_, n_);
+    if (!batch2 && PyErr_Occurred()) goto fail_;
+    PyObject *batch1 = t_[1] = tn_saved_unpack(&n->batch1_, n_);
+    if (!batch1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_unsqueeze, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(INT64_C(0))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v0_[0] = n->batch1_sym_argsize_0;
+            v0_[1] = n->batch1_sym_argsize_1;
+            v0_[2] = n->batch2_sym_argsize_2;
+            t_[3] = tn_ag_op(TN_OP_expand, (tn_value[]){tn_value_tensor(t_[2]), tn_ag_value_ints((tn_ints){v0_, 3, false}), tn_ag_value_bool(0)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(batch2), tn_value_int(INT64_C(1)), tn_value_int(INT64_C(2))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_conj(t_[4]);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            v1_ = tn_ag_scalar_conj(&n->alpha);
+            t_[7] = tn_fm_maybe_multiply(t_[6], &v1_);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[7]);
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            t_[8] = tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(batch1), tn_value_int(INT64_C(1)), tn_value_int(INT64_C(2))});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_conj(t_[8]);
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_op(TN_OP_unsqueeze, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(INT64_C(0))});
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            v2_[0] = n->batch1_sym_argsize_0;
+            v2_[1] = n->batch1_sym_argsize_1;
+            v2_[2] = n->batch2_sym_argsize_2;
+            t_[11] = tn_ag_op(TN_OP_expand, (tn_value[]){tn_value_tensor(t_[10]), tn_ag_value_ints((tn_ints){v2_, 3, false}), tn_ag_value_bool(0)});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            t_[12] = tn_ag_op(TN_OP_bmm, (tn_value[]){tn_value_tensor(t_[9]), tn_value_tensor(t_[11])});
+            if (!t_[12] && PyErr_Occurred()) goto fail_;
+            v3_ = tn_ag_scalar_conj(&n->alpha);
+            t_[13] = tn_fm_maybe_multiply(t_[12], &v3_);
+            if (!t_[13] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[13]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v4_ = tn_ag_scalar_conj(&n->beta);
+            t_[14] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &v4_);
+            if (!t_[14] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[14]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 15);
+    (void)n;
+    return rc_;
+}
+
+static void
+AddbmmBackward0_release(tn_node *n_)
+{
+    AddbmmBackward0 *n = (AddbmmBackward0 *)n_;
+    tn_saved_release(&n->batch2_);
+    tn_saved_release(&n->batch1_);
+    (void)n;
+}
+
+static void
+AddbmmBackward0_finalize(tn_node *n_)
+{
+    AddbmmBackward0 *n = (AddbmmBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AddbmmBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AddbmmBackward0 *n = (AddbmmBackward0 *)n_;
+    if (tn_saved_traverse(&n->batch2_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->batch1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AddbmmBackward0_get_batch1_sym_argsize_0(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((AddbmmBackward0 *)self)->batch1_sym_argsize_0);
+}
+
+static PyObject *
+AddbmmBackward0_get_batch1_sym_argsize_1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((AddbmmBackward0 *)self)->batch1_sym_argsize_1);
+}
+
+static PyObject *
+AddbmmBackward0_get_batch2_sym_argsize_2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((AddbmmBackward0 *)self)->batch2_sym_argsize_2);
+}
+
+static PyObject *
+AddbmmBackward0_get_batch2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddbmmBackward0 *)self)->batch2_, TN_NODE(self));
+}
+
+static PyObject *
+AddbmmBackward0_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddbmmBackward0 *)self)->alpha);
+}
+
+static PyObject *
+AddbmmBackward0_get_batch1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddbmmBackward0 *)self)->batch1_, TN_NODE(self));
+}
+
+static PyObject *
+AddbmmBackward0_get_beta(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddbmmBackward0 *)self)->beta);
+}
+
+static PyGetSetDef AddbmmBackward0_getset[] = {
+    {"_saved_batch1_sym_argsize_0", AddbmmBackward0_get_batch1_sym_argsize_0, NULL, NULL, NULL},
+    {"_saved_batch1_sym_argsize_1", AddbmmBackward0_get_batch1_sym_argsize_1, NULL, NULL, NULL},
+    {"_saved_batch2_sym_argsize_2", AddbmmBackward0_get_batch2_sym_argsize_2, NULL, NULL, NULL},
+    {"_saved_batch2", AddbmmBackward0_get_batch2, NULL, NULL, NULL},
+    {"_saved_alpha", AddbmmBackward0_get_alpha, NULL, NULL, NULL},
+    {"_saved_batch1", AddbmmBackward0_get_batch1, NULL, NULL, NULL},
+    {"_saved_beta", AddbmmBackward0_get_beta, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AddbmmBackward0 = {
+    .name = "AddbmmBackward0",
+    .basicsize = sizeof(AddbmmBackward0),
+    .apply = AddbmmBackward0_apply,
+    .release = AddbmmBackward0_release,
+    .finalize = AddbmmBackward0_finalize,
+    .traverse = AddbmmBackward0_traverse,
+    .getset = AddbmmBackward0_getset,
+    .op = "aten::addbmm",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::addbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+PyObject *
+tn_ag_record_addbmm(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *batch1 = tn_ag_arg_tensor(&a_[1]);
+    PyObject *batch2 = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    AddbmmBackward0 *n = (AddbmmBackward0 *)tn_node_new(&tn_kind_AddbmmBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, batch1) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, batch2) < 0)
+        goto fail_;
+    n->batch1_sym_argsize_0 = tn_ag_size_at(batch1, 0);
+    n->batch1_sym_argsize_1 = tn_ag_size_at(batch1, 1);
+    n->batch2_sym_argsize_2 = tn_ag_size_at(batch2, 2);
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->batch2_, batch2, n_, 0) < 0) goto fail_;
+    }
+    n->alpha = a_[4];
+    if (tn_node_needs(n_, 2)) {
+        if (tn_saved_save(&n->batch1_, batch1, n_, 0) < 0) goto fail_;
+    }
+    n->beta = a_[3];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AddcdivBackward0: aten::addcdiv
  *   self: handle_r_to_c(self.scalar_type(), grad)
  *   tensor1: handle_r_to_c(tensor1.scalar_type(), grad * (value / tensor2).conj())
@@ -2014,6 +2243,372 @@ fail_:
     return NULL;
 }
 
+/* AddmvBackward0: aten::addmv
+ *   mat: maybe_multiply(grad.ger(vec.conj()), alpha.conj())
+ *   self: maybe_multiply(grad, beta.conj())
+ *   vec: maybe_multiply(mat.t().conj().mv(grad), alpha.conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved vec_;
+    tn_value alpha;
+    tn_value beta;
+    tn_saved mat_;
+} AddmvBackward0;
+
+static int
+AddmvBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AddmvBackward0 *n = (AddmvBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    tn_value v0_;
+    tn_value v1_;
+    tn_value v2_;
+    int rc_ = -1;
+    PyObject *vec = t_[0] = tn_saved_unpack(&n->vec_, n_);
+    if (!vec && PyErr_Occurred()) goto fail_;
+    PyObject *mat = t_[1] = tn_saved_unpack(&n->mat_, n_);
+    if (!mat && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_conj(vec);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_ger, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            v0_ = tn_ag_scalar_conj(&n->alpha);
+            t_[4] = tn_fm_maybe_multiply(t_[3], &v0_);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v1_ = tn_ag_scalar_conj(&n->beta);
+            t_[5] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &v1_);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_t, (tn_value[]){tn_value_tensor(mat)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_conj(t_[6]);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_mv, (tn_value[]){tn_value_tensor(t_[7]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            v2_ = tn_ag_scalar_conj(&n->alpha);
+            t_[9] = tn_fm_maybe_multiply(t_[8], &v2_);
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+AddmvBackward0_release(tn_node *n_)
+{
+    AddmvBackward0 *n = (AddmvBackward0 *)n_;
+    tn_saved_release(&n->vec_);
+    tn_saved_release(&n->mat_);
+    (void)n;
+}
+
+static void
+AddmvBackward0_finalize(tn_node *n_)
+{
+    AddmvBackward0 *n = (AddmvBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AddmvBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AddmvBackward0 *n = (AddmvBackward0 *)n_;
+    if (tn_saved_traverse(&n->vec_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->mat_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AddmvBackward0_get_vec(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddmvBackward0 *)self)->vec_, TN_NODE(self));
+}
+
+static PyObject *
+AddmvBackward0_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddmvBackward0 *)self)->alpha);
+}
+
+static PyObject *
+AddmvBackward0_get_beta(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddmvBackward0 *)self)->beta);
+}
+
+static PyObject *
+AddmvBackward0_get_mat(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddmvBackward0 *)self)->mat_, TN_NODE(self));
+}
+
+static PyGetSetDef AddmvBackward0_getset[] = {
+    {"_saved_vec", AddmvBackward0_get_vec, NULL, NULL, NULL},
+    {"_saved_alpha", AddmvBackward0_get_alpha, NULL, NULL, NULL},
+    {"_saved_beta", AddmvBackward0_get_beta, NULL, NULL, NULL},
+    {"_saved_mat", AddmvBackward0_get_mat, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AddmvBackward0 = {
+    .name = "AddmvBackward0",
+    .basicsize = sizeof(AddmvBackward0),
+    .apply = AddmvBackward0_apply,
+    .release = AddmvBackward0_release,
+    .finalize = AddmvBackward0_finalize,
+    .traverse = AddmvBackward0_traverse,
+    .getset = AddmvBackward0_getset,
+    .op = "aten::addmv",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+PyObject *
+tn_ag_record_addmv(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mat = tn_ag_arg_tensor(&a_[1]);
+    PyObject *vec = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    AddmvBackward0 *n = (AddmvBackward0 *)tn_node_new(&tn_kind_AddmvBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, mat) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, vec) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->vec_, vec, n_, 0) < 0) goto fail_;
+    }
+    n->alpha = a_[4];
+    n->beta = a_[3];
+    if (tn_node_needs(n_, 2)) {
+        if (tn_saved_save(&n->mat_, mat, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AddrBackward0: aten::addr
+ *   self: maybe_multiply(grad, beta.conj())
+ *   vec1: maybe_multiply(grad.mv(vec2.conj()), alpha.conj())
+ *   vec2: maybe_multiply(grad.t().mv(vec1.conj()), alpha.conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_value beta;
+    tn_saved vec2_;
+    tn_value alpha;
+    tn_saved vec1_;
+} AddrBackward0;
+
+static int
+AddrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AddrBackward0 *n = (AddrBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    tn_value v0_;
+    tn_value v1_;
+    tn_value v2_;
+    int rc_ = -1;
+    PyObject *vec2 = t_[0] = tn_saved_unpack(&n->vec2_, n_);
+    if (!vec2 && PyErr_Occurred()) goto fail_;
+    PyObject *vec1 = t_[1] = tn_saved_unpack(&n->vec1_, n_);
+    if (!vec1 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v0_ = tn_ag_scalar_conj(&n->beta);
+            t_[2] = tn_fm_maybe_multiply(tn_ag_grad_at(grads_, n_->num_inputs, 0), &v0_);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_conj(vec2);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mv, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            v1_ = tn_ag_scalar_conj(&n->alpha);
+            t_[5] = tn_fm_maybe_multiply(t_[4], &v1_);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_t, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_conj(vec1);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_mv, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            v2_ = tn_ag_scalar_conj(&n->alpha);
+            t_[9] = tn_fm_maybe_multiply(t_[8], &v2_);
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[1 + 1] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+AddrBackward0_release(tn_node *n_)
+{
+    AddrBackward0 *n = (AddrBackward0 *)n_;
+    tn_saved_release(&n->vec2_);
+    tn_saved_release(&n->vec1_);
+    (void)n;
+}
+
+static void
+AddrBackward0_finalize(tn_node *n_)
+{
+    AddrBackward0 *n = (AddrBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AddrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AddrBackward0 *n = (AddrBackward0 *)n_;
+    if (tn_saved_traverse(&n->vec2_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->vec1_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AddrBackward0_get_beta(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddrBackward0 *)self)->beta);
+}
+
+static PyObject *
+AddrBackward0_get_vec2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddrBackward0 *)self)->vec2_, TN_NODE(self));
+}
+
+static PyObject *
+AddrBackward0_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((AddrBackward0 *)self)->alpha);
+}
+
+static PyObject *
+AddrBackward0_get_vec1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AddrBackward0 *)self)->vec1_, TN_NODE(self));
+}
+
+static PyGetSetDef AddrBackward0_getset[] = {
+    {"_saved_beta", AddrBackward0_get_beta, NULL, NULL, NULL},
+    {"_saved_vec2", AddrBackward0_get_vec2, NULL, NULL, NULL},
+    {"_saved_alpha", AddrBackward0_get_alpha, NULL, NULL, NULL},
+    {"_saved_vec1", AddrBackward0_get_vec1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AddrBackward0 = {
+    .name = "AddrBackward0",
+    .basicsize = sizeof(AddrBackward0),
+    .apply = AddrBackward0_apply,
+    .release = AddrBackward0_release,
+    .finalize = AddrBackward0_finalize,
+    .traverse = AddrBackward0_traverse,
+    .getset = AddrBackward0_getset,
+    .op = "aten::addr",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::addr(Tensor self, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor */
+PyObject *
+tn_ag_record_addr(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *vec1 = tn_ag_arg_tensor(&a_[1]);
+    PyObject *vec2 = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    AddrBackward0 *n = (AddrBackward0 *)tn_node_new(&tn_kind_AddrBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, vec1) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, vec2) < 0)
+        goto fail_;
+    n->beta = a_[3];
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->vec2_, vec2, n_, 0) < 0) goto fail_;
+    }
+    n->alpha = a_[4];
+    if (tn_node_needs(n_, 2)) {
+        if (tn_saved_save(&n->vec1_, vec1, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AliasBackward0: aten::alias
  *   self: grad
  */
@@ -2087,6 +2682,99 @@ tn_ag_record_alias(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     AliasBackward0 *n = (AliasBackward0 *)tn_node_new(&tn_kind_AliasBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AliasBackward0_copy: aten::alias_copy
+ *   self: grad
+ */
+typedef struct {
+    tn_node base;
+} AliasBackward0_copy;
+
+static int
+AliasBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AliasBackward0_copy *n = (AliasBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+AliasBackward0_copy_release(tn_node *n_)
+{
+    AliasBackward0_copy *n = (AliasBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+AliasBackward0_copy_finalize(tn_node *n_)
+{
+    AliasBackward0_copy *n = (AliasBackward0_copy *)n_;
+    (void)n;
+}
+
+static int
+AliasBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AliasBackward0_copy *n = (AliasBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef AliasBackward0_copy_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_AliasBackward0_copy = {
+    .name = "AliasBackward0_copy",
+    .basicsize = sizeof(AliasBackward0_copy),
+    .apply = AliasBackward0_copy_apply,
+    .release = AliasBackward0_copy_release,
+    .finalize = AliasBackward0_copy_finalize,
+    .traverse = AliasBackward0_copy_traverse,
+    .getset = AliasBackward0_copy_getset,
+    .op = "aten::alias_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::alias_copy(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_alias_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AliasBackward0_copy *n = (AliasBackward0_copy *)tn_node_new(&tn_kind_AliasBackward0_copy, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
@@ -2396,6 +3084,115 @@ tn_ag_record_amin(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AngleBackward0: aten::angle
+ *   self: angle_backward(grad, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} AngleBackward0;
+
+static int
+AngleBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AngleBackward0 *n = (AngleBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_angle_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+AngleBackward0_release(tn_node *n_)
+{
+    AngleBackward0 *n = (AngleBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+AngleBackward0_finalize(tn_node *n_)
+{
+    AngleBackward0 *n = (AngleBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AngleBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AngleBackward0 *n = (AngleBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AngleBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AngleBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef AngleBackward0_getset[] = {
+    {"_saved_self", AngleBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AngleBackward0 = {
+    .name = "AngleBackward0",
+    .basicsize = sizeof(AngleBackward0),
+    .apply = AngleBackward0_apply,
+    .release = AngleBackward0_release,
+    .finalize = AngleBackward0_finalize,
+    .traverse = AngleBackward0_traverse,
+    .getset = AngleBackward0_getset,
+    .op = "aten::angle",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::angle(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_angle(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AngleBackward0 *n = (AngleBackward0 *)tn_node_new(&tn_kind_AngleBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -4250,6 +5047,249 @@ fail_:
     return NULL;
 }
 
+/* BatchNormWithUpdateBackward0: aten::_batch_norm_with_update
+ *   input, weight, bias: grad.defined() ? batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, / *update* /true, eps, grad_input_mask, retain_variables ? result3.clone() : result3) : std::tuple<Tensor, Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved weight_;
+    tn_saved running_mean_;
+    tn_saved running_var_;
+    double eps;
+    tn_saved result1_;
+    tn_saved result2_;
+    tn_saved result3_;
+} BatchNormWithUpdateBackward0;
+
+static int
+BatchNormWithUpdateBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    BatchNormWithUpdateBackward0 *n = (BatchNormWithUpdateBackward0 *)n_;
+    PyObject *t_[16] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *running_mean = t_[2] = tn_saved_unpack(&n->running_mean_, n_);
+    if (!running_mean && PyErr_Occurred()) goto fail_;
+    PyObject *running_var = t_[3] = tn_saved_unpack(&n->running_var_, n_);
+    if (!running_var && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[4] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[5] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    PyObject *result3 = t_[6] = tn_saved_unpack(&n->result3_, n_);
+    if (!result3 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                if (tn_engine_keep_graph()) {
+                    t_[7] = tn_ag_op(TN_OP_clone, (tn_value[]){tn_value_tensor(result3), (tn_value){0}});
+                    if (!t_[7] && PyErr_Occurred()) goto fail_;
+                    t_[8] = Py_XNewRef(t_[7]);
+                } else {
+                    t_[8] = Py_XNewRef(result3);
+                }
+                t_[9] = tn_ag_op(TN_OP_batch_norm_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(weight), tn_value_tensor(running_mean), tn_value_tensor(running_var), tn_value_tensor(result1), tn_value_tensor(result2), tn_ag_value_bool(1), tn_value_double(n->eps), tn_ag_value_bools(grad_input_mask, 3), tn_value_tensor(t_[8])});
+                if (!t_[9] && PyErr_Occurred()) goto fail_;
+                t_[10] = tn_ag_tuple_item(t_[9], 0);
+                if (!t_[10] && PyErr_Occurred()) goto fail_;
+                t_[11] = tn_ag_tuple_item(t_[9], 1);
+                if (!t_[11] && PyErr_Occurred()) goto fail_;
+                t_[12] = tn_ag_tuple_item(t_[9], 2);
+                if (!t_[12] && PyErr_Occurred()) goto fail_;
+                t_[13] = Py_XNewRef(t_[10]);
+                t_[14] = Py_XNewRef(t_[11]);
+                t_[15] = Py_XNewRef(t_[12]);
+            } else {
+                t_[13] = Py_XNewRef(NULL);
+                t_[14] = Py_XNewRef(NULL);
+                t_[15] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[13]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[14]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[15]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 16);
+    (void)n;
+    return rc_;
+}
+
+static void
+BatchNormWithUpdateBackward0_release(tn_node *n_)
+{
+    BatchNormWithUpdateBackward0 *n = (BatchNormWithUpdateBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->running_mean_);
+    tn_saved_release(&n->running_var_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    tn_saved_release(&n->result3_);
+    (void)n;
+}
+
+static void
+BatchNormWithUpdateBackward0_finalize(tn_node *n_)
+{
+    BatchNormWithUpdateBackward0 *n = (BatchNormWithUpdateBackward0 *)n_;
+    (void)n;
+}
+
+static int
+BatchNormWithUpdateBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    BatchNormWithUpdateBackward0 *n = (BatchNormWithUpdateBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_mean_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_var_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result3_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_running_mean(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->running_mean_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_running_var(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->running_var_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_eps(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((BatchNormWithUpdateBackward0 *)self)->eps);
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->result2_, TN_NODE(self));
+}
+
+static PyObject *
+BatchNormWithUpdateBackward0_get_result3(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BatchNormWithUpdateBackward0 *)self)->result3_, TN_NODE(self));
+}
+
+static PyGetSetDef BatchNormWithUpdateBackward0_getset[] = {
+    {"_saved_input", BatchNormWithUpdateBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_weight", BatchNormWithUpdateBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_running_mean", BatchNormWithUpdateBackward0_get_running_mean, NULL, NULL, NULL},
+    {"_saved_running_var", BatchNormWithUpdateBackward0_get_running_var, NULL, NULL, NULL},
+    {"_saved_eps", BatchNormWithUpdateBackward0_get_eps, NULL, NULL, NULL},
+    {"_saved_result1", BatchNormWithUpdateBackward0_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", BatchNormWithUpdateBackward0_get_result2, NULL, NULL, NULL},
+    {"_saved_result3", BatchNormWithUpdateBackward0_get_result3, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_BatchNormWithUpdateBackward0 = {
+    .name = "BatchNormWithUpdateBackward0",
+    .basicsize = sizeof(BatchNormWithUpdateBackward0),
+    .apply = BatchNormWithUpdateBackward0_apply,
+    .release = BatchNormWithUpdateBackward0_release,
+    .finalize = BatchNormWithUpdateBackward0_finalize,
+    .traverse = BatchNormWithUpdateBackward0_traverse,
+    .getset = BatchNormWithUpdateBackward0_getset,
+    .op = "aten::_batch_norm_with_update",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_batch_norm_with_update(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, float momentum, float eps) -> (Tensor, Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record__batch_norm_with_update(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[1]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[2]);
+    PyObject *running_mean = tn_ag_arg_tensor(&a_[3]);
+    PyObject *running_var = tn_ag_arg_tensor(&a_[4]);
+    if (tn_ag_check_no_requires_grad(&a_[3], "running_mean", "_batch_norm_with_update") < 0)
+        return NULL;
+    if (tn_ag_check_no_requires_grad(&a_[4], "running_var", "_batch_norm_with_update") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    BatchNormWithUpdateBackward0 *n = (BatchNormWithUpdateBackward0 *)tn_node_new(&tn_kind_BatchNormWithUpdateBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_mean_, running_mean, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_var_, running_var, n_, 0) < 0) goto fail_;
+    n->eps = a_[6].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result3_, tn_ag_result_item(r_, 3), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* BernoulliBackward0: aten::bernoulli
  *   self: zeros_like(grad)
  */
@@ -4542,6 +5582,343 @@ tn_ag_record_bernoulli___float(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* BinaryCrossEntropyBackward0: aten::binary_cross_entropy
+ *   self: binary_cross_entropy_backward(grad, self, target, weight, reduction)
+ *   target: binary_cross_entropy_target_backward(grad, self, target, weight, reduction)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    tn_saved weight_;
+    int64_t reduction;
+} BinaryCrossEntropyBackward0;
+
+static int
+BinaryCrossEntropyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    BinaryCrossEntropyBackward0 *n = (BinaryCrossEntropyBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[2] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_binary_cross_entropy_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(target), tn_value_tensor(weight), tn_value_int(n->reduction)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_binary_cross_entropy_target_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, target, weight, n->reduction);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+BinaryCrossEntropyBackward0_release(tn_node *n_)
+{
+    BinaryCrossEntropyBackward0 *n = (BinaryCrossEntropyBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->weight_);
+    (void)n;
+}
+
+static void
+BinaryCrossEntropyBackward0_finalize(tn_node *n_)
+{
+    BinaryCrossEntropyBackward0 *n = (BinaryCrossEntropyBackward0 *)n_;
+    (void)n;
+}
+
+static int
+BinaryCrossEntropyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    BinaryCrossEntropyBackward0 *n = (BinaryCrossEntropyBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+BinaryCrossEntropyBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((BinaryCrossEntropyBackward0 *)self)->reduction);
+}
+
+static PyGetSetDef BinaryCrossEntropyBackward0_getset[] = {
+    {"_saved_self", BinaryCrossEntropyBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", BinaryCrossEntropyBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_weight", BinaryCrossEntropyBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_reduction", BinaryCrossEntropyBackward0_get_reduction, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_BinaryCrossEntropyBackward0 = {
+    .name = "BinaryCrossEntropyBackward0",
+    .basicsize = sizeof(BinaryCrossEntropyBackward0),
+    .apply = BinaryCrossEntropyBackward0_apply,
+    .release = BinaryCrossEntropyBackward0_release,
+    .finalize = BinaryCrossEntropyBackward0_finalize,
+    .traverse = BinaryCrossEntropyBackward0_traverse,
+    .getset = BinaryCrossEntropyBackward0_getset,
+    .op = "aten::binary_cross_entropy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::binary_cross_entropy(Tensor self, Tensor target, Tensor? weight=None, int reduction=1) -> Tensor */
+PyObject *
+tn_ag_record_binary_cross_entropy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[2]);
+    if (tn_ag_check_no_requires_grad(&a_[2], "weight", "binary_cross_entropy") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    BinaryCrossEntropyBackward0 *n = (BinaryCrossEntropyBackward0 *)tn_node_new(&tn_kind_BinaryCrossEntropyBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->reduction = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* BinaryCrossEntropyWithLogitsBackward0: aten::binary_cross_entropy_with_logits
+ *   self: binary_cross_entropy_with_logits_backward(grad, self, target, weight, pos_weight, reduction)
+ *   target: binary_cross_entropy_with_logits_target_backward(grad, self, target, weight, pos_weight, reduction)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    tn_saved weight_;
+    tn_saved pos_weight_;
+    int64_t reduction;
+} BinaryCrossEntropyWithLogitsBackward0;
+
+static int
+BinaryCrossEntropyWithLogitsBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    BinaryCrossEntropyWithLogitsBackward0 *n = (BinaryCrossEntropyWithLogitsBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[2] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *pos_weight = t_[3] = tn_saved_unpack(&n->pos_weight_, n_);
+    if (!pos_weight && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_binary_cross_entropy_with_logits_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, target, weight, pos_weight, n->reduction);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_fm_binary_cross_entropy_with_logits_target_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, target, weight, pos_weight, n->reduction);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+BinaryCrossEntropyWithLogitsBackward0_release(tn_node *n_)
+{
+    BinaryCrossEntropyWithLogitsBackward0 *n = (BinaryCrossEntropyWithLogitsBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->pos_weight_);
+    (void)n;
+}
+
+static void
+BinaryCrossEntropyWithLogitsBackward0_finalize(tn_node *n_)
+{
+    BinaryCrossEntropyWithLogitsBackward0 *n = (BinaryCrossEntropyWithLogitsBackward0 *)n_;
+    (void)n;
+}
+
+static int
+BinaryCrossEntropyWithLogitsBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    BinaryCrossEntropyWithLogitsBackward0 *n = (BinaryCrossEntropyWithLogitsBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->pos_weight_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+BinaryCrossEntropyWithLogitsBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyWithLogitsBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyWithLogitsBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyWithLogitsBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyWithLogitsBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyWithLogitsBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyWithLogitsBackward0_get_pos_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((BinaryCrossEntropyWithLogitsBackward0 *)self)->pos_weight_, TN_NODE(self));
+}
+
+static PyObject *
+BinaryCrossEntropyWithLogitsBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((BinaryCrossEntropyWithLogitsBackward0 *)self)->reduction);
+}
+
+static PyGetSetDef BinaryCrossEntropyWithLogitsBackward0_getset[] = {
+    {"_saved_self", BinaryCrossEntropyWithLogitsBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", BinaryCrossEntropyWithLogitsBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_weight", BinaryCrossEntropyWithLogitsBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_pos_weight", BinaryCrossEntropyWithLogitsBackward0_get_pos_weight, NULL, NULL, NULL},
+    {"_saved_reduction", BinaryCrossEntropyWithLogitsBackward0_get_reduction, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_BinaryCrossEntropyWithLogitsBackward0 = {
+    .name = "BinaryCrossEntropyWithLogitsBackward0",
+    .basicsize = sizeof(BinaryCrossEntropyWithLogitsBackward0),
+    .apply = BinaryCrossEntropyWithLogitsBackward0_apply,
+    .release = BinaryCrossEntropyWithLogitsBackward0_release,
+    .finalize = BinaryCrossEntropyWithLogitsBackward0_finalize,
+    .traverse = BinaryCrossEntropyWithLogitsBackward0_traverse,
+    .getset = BinaryCrossEntropyWithLogitsBackward0_getset,
+    .op = "aten::binary_cross_entropy_with_logits",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::binary_cross_entropy_with_logits(Tensor self, Tensor target, Tensor? weight=None, Tensor? pos_weight=None, int reduction=1) -> Tensor */
+PyObject *
+tn_ag_record_binary_cross_entropy_with_logits(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[2]);
+    PyObject *pos_weight = tn_ag_arg_tensor(&a_[3]);
+    if (tn_ag_check_no_requires_grad(&a_[2], "weight", "binary_cross_entropy_with_logits") < 0)
+        return NULL;
+    if (tn_ag_check_no_requires_grad(&a_[3], "pos_weight", "binary_cross_entropy_with_logits") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    BinaryCrossEntropyWithLogitsBackward0 *n = (BinaryCrossEntropyWithLogitsBackward0 *)tn_node_new(&tn_kind_BinaryCrossEntropyWithLogitsBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->pos_weight_, pos_weight, n_, 0) < 0) goto fail_;
+    n->reduction = a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -5109,6 +6486,347 @@ fail_:
     return NULL;
 }
 
+/* CeluBackward0: aten::celu
+ *   self: elu_backward(grad, alpha, 1, 1.0/alpha.toFloat(), / * is_result * / false, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value alpha;
+} CeluBackward0;
+
+static int
+CeluBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CeluBackward0 *n = (CeluBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_elu_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), n->alpha, tn_value_int(INT64_C(1)), tn_value_double(((double)1.0 / (double)(float)tn_scalar_to_double(&n->alpha))), tn_ag_value_bool(0), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+CeluBackward0_release(tn_node *n_)
+{
+    CeluBackward0 *n = (CeluBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+CeluBackward0_finalize(tn_node *n_)
+{
+    CeluBackward0 *n = (CeluBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CeluBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CeluBackward0 *n = (CeluBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CeluBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CeluBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CeluBackward0_get_alpha(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((CeluBackward0 *)self)->alpha);
+}
+
+static PyGetSetDef CeluBackward0_getset[] = {
+    {"_saved_self", CeluBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_alpha", CeluBackward0_get_alpha, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CeluBackward0 = {
+    .name = "CeluBackward0",
+    .basicsize = sizeof(CeluBackward0),
+    .apply = CeluBackward0_apply,
+    .release = CeluBackward0_release,
+    .finalize = CeluBackward0_finalize,
+    .traverse = CeluBackward0_traverse,
+    .getset = CeluBackward0_getset,
+    .op = "aten::celu",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::celu(Tensor self, Scalar alpha=1.) -> Tensor */
+PyObject *
+tn_ag_record_celu(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CeluBackward0 *n = (CeluBackward0 *)tn_node_new(&tn_kind_CeluBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->alpha = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ChannelShuffleBackward0: aten::channel_shuffle
+ *   self: channel_shuffle_symint(grad, grad.sym_size(1) / groups)
+ */
+typedef struct {
+    tn_node base;
+    int64_t groups;
+} ChannelShuffleBackward0;
+
+static int
+ChannelShuffleBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ChannelShuffleBackward0 *n = (ChannelShuffleBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_channel_shuffle, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int((tn_ag_size_at(tn_ag_grad_at(grads_, n_->num_inputs, 0), INT64_C(1)) / n->groups))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ChannelShuffleBackward0_release(tn_node *n_)
+{
+    ChannelShuffleBackward0 *n = (ChannelShuffleBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ChannelShuffleBackward0_finalize(tn_node *n_)
+{
+    ChannelShuffleBackward0 *n = (ChannelShuffleBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ChannelShuffleBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ChannelShuffleBackward0 *n = (ChannelShuffleBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ChannelShuffleBackward0_get_groups(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((ChannelShuffleBackward0 *)self)->groups);
+}
+
+static PyGetSetDef ChannelShuffleBackward0_getset[] = {
+    {"_saved_groups", ChannelShuffleBackward0_get_groups, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ChannelShuffleBackward0 = {
+    .name = "ChannelShuffleBackward0",
+    .basicsize = sizeof(ChannelShuffleBackward0),
+    .apply = ChannelShuffleBackward0_apply,
+    .release = ChannelShuffleBackward0_release,
+    .finalize = ChannelShuffleBackward0_finalize,
+    .traverse = ChannelShuffleBackward0_traverse,
+    .getset = ChannelShuffleBackward0_getset,
+    .op = "aten::channel_shuffle",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::channel_shuffle(Tensor self, SymInt groups) -> Tensor */
+PyObject *
+tn_ag_record_channel_shuffle(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ChannelShuffleBackward0 *n = (ChannelShuffleBackward0 *)tn_node_new(&tn_kind_ChannelShuffleBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->groups = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CholeskyBackward0: aten::cholesky
+ *   self: cholesky_backward(grad, upper, result)
+ */
+typedef struct {
+    tn_node base;
+    int upper;
+    tn_saved result_;
+} CholeskyBackward0;
+
+static int
+CholeskyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CholeskyBackward0 *n = (CholeskyBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_cholesky_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), n->upper, result);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+CholeskyBackward0_release(tn_node *n_)
+{
+    CholeskyBackward0 *n = (CholeskyBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CholeskyBackward0_finalize(tn_node *n_)
+{
+    CholeskyBackward0 *n = (CholeskyBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CholeskyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CholeskyBackward0 *n = (CholeskyBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CholeskyBackward0_get_upper(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((CholeskyBackward0 *)self)->upper);
+}
+
+static PyObject *
+CholeskyBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CholeskyBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CholeskyBackward0_getset[] = {
+    {"_saved_upper", CholeskyBackward0_get_upper, NULL, NULL, NULL},
+    {"_saved_result", CholeskyBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CholeskyBackward0 = {
+    .name = "CholeskyBackward0",
+    .basicsize = sizeof(CholeskyBackward0),
+    .apply = CholeskyBackward0_apply,
+    .release = CholeskyBackward0_release,
+    .finalize = CholeskyBackward0_finalize,
+    .traverse = CholeskyBackward0_traverse,
+    .getset = CholeskyBackward0_getset,
+    .op = "aten::cholesky",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::cholesky(Tensor self, bool upper=False) -> Tensor */
+PyObject *
+tn_ag_record_cholesky(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CholeskyBackward0 *n = (CholeskyBackward0 *)tn_node_new(&tn_kind_CholeskyBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->upper = (int)a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ClampBackward0: aten::clamp.Tensor
  *   min, max: clamp_backward_min_max(grad, self, min, max, grad_input_mask)
  *   self: clamp_backward(grad, self, min, max)
@@ -5618,6 +7336,148 @@ fail_:
     return NULL;
 }
 
+/* ClampMaxBackward1: aten::clamp_max.Tensor
+ *   max: where(self > max, grad, at::scalar_tensor(0., grad.options()))
+ *   self: where(self <= max, grad, at::scalar_tensor(0., grad.options()))
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved max_;
+} ClampMaxBackward1;
+
+static int
+ClampMaxBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ClampMaxBackward1 *n = (ClampMaxBackward1 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *max = t_[1] = tn_saved_unpack(&n->max_, n_);
+    if (!max && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_gt__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(max)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_le__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(max)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+ClampMaxBackward1_release(tn_node *n_)
+{
+    ClampMaxBackward1 *n = (ClampMaxBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->max_);
+    (void)n;
+}
+
+static void
+ClampMaxBackward1_finalize(tn_node *n_)
+{
+    ClampMaxBackward1 *n = (ClampMaxBackward1 *)n_;
+    (void)n;
+}
+
+static int
+ClampMaxBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ClampMaxBackward1 *n = (ClampMaxBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->max_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ClampMaxBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ClampMaxBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ClampMaxBackward1_get_max(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ClampMaxBackward1 *)self)->max_, TN_NODE(self));
+}
+
+static PyGetSetDef ClampMaxBackward1_getset[] = {
+    {"_saved_self", ClampMaxBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_max", ClampMaxBackward1_get_max, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ClampMaxBackward1 = {
+    .name = "ClampMaxBackward1",
+    .basicsize = sizeof(ClampMaxBackward1),
+    .apply = ClampMaxBackward1_apply,
+    .release = ClampMaxBackward1_release,
+    .finalize = ClampMaxBackward1_finalize,
+    .traverse = ClampMaxBackward1_traverse,
+    .getset = ClampMaxBackward1_getset,
+    .op = "aten::clamp_max.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::clamp_max.Tensor(Tensor self, Tensor max) -> Tensor */
+PyObject *
+tn_ag_record_clamp_max__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *max = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ClampMaxBackward1 *n = (ClampMaxBackward1 *)tn_node_new(&tn_kind_ClampMaxBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, max) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->max_, max, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ClampMinBackward0: aten::clamp_min
  *   self: where(self >= min, grad, at::scalar_tensor(0., grad.options()))
  */
@@ -5763,6 +7623,148 @@ tn_ag_record_clamp_min_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ClampMinBackward1: aten::clamp_min.Tensor
+ *   min: where(self < min, grad, at::scalar_tensor(0., grad.options()))
+ *   self: where(self >= min, grad, at::scalar_tensor(0., grad.options()))
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved min_;
+} ClampMinBackward1;
+
+static int
+ClampMinBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ClampMinBackward1 *n = (ClampMinBackward1 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *min = t_[1] = tn_saved_unpack(&n->min_, n_);
+    if (!min && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_lt__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(min)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_ge__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(min)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_scalar_tensor, (tn_value[]){tn_value_double(0.0), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_where__self, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+ClampMinBackward1_release(tn_node *n_)
+{
+    ClampMinBackward1 *n = (ClampMinBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->min_);
+    (void)n;
+}
+
+static void
+ClampMinBackward1_finalize(tn_node *n_)
+{
+    ClampMinBackward1 *n = (ClampMinBackward1 *)n_;
+    (void)n;
+}
+
+static int
+ClampMinBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ClampMinBackward1 *n = (ClampMinBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->min_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ClampMinBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ClampMinBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ClampMinBackward1_get_min(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ClampMinBackward1 *)self)->min_, TN_NODE(self));
+}
+
+static PyGetSetDef ClampMinBackward1_getset[] = {
+    {"_saved_self", ClampMinBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_min", ClampMinBackward1_get_min, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ClampMinBackward1 = {
+    .name = "ClampMinBackward1",
+    .basicsize = sizeof(ClampMinBackward1),
+    .apply = ClampMinBackward1_apply,
+    .release = ClampMinBackward1_release,
+    .finalize = ClampMinBackward1_finalize,
+    .traverse = ClampMinBackward1_traverse,
+    .getset = ClampMinBackward1_getset,
+    .op = "aten::clamp_min.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::clamp_min.Tensor(Tensor self, Tensor min) -> Tensor */
+PyObject *
+tn_ag_record_clamp_min__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *min = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ClampMinBackward1 *n = (ClampMinBackward1 *)tn_node_new(&tn_kind_ClampMinBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, min) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->min_, min, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -7004,6 +9006,130 @@ fail_:
     return NULL;
 }
 
+/* CopysignBackward1: aten::copysign.Scalar
+ *   self: copysign_tensor_self_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} CopysignBackward1;
+
+static int
+CopysignBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_copysign_tensor_self_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+CopysignBackward1_release(tn_node *n_)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CopysignBackward1_finalize(tn_node *n_)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    (void)n;
+}
+
+static int
+CopysignBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CopysignBackward1 *n = (CopysignBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CopysignBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CopysignBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CopysignBackward1_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CopysignBackward1 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CopysignBackward1_getset[] = {
+    {"_saved_self", CopysignBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_result", CopysignBackward1_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CopysignBackward1 = {
+    .name = "CopysignBackward1",
+    .basicsize = sizeof(CopysignBackward1),
+    .apply = CopysignBackward1_apply,
+    .release = CopysignBackward1_release,
+    .finalize = CopysignBackward1_finalize,
+    .traverse = CopysignBackward1_traverse,
+    .getset = CopysignBackward1_getset,
+    .op = "aten::copysign.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::copysign.Scalar(Tensor self, Scalar other) -> Tensor */
+PyObject *
+tn_ag_record_copysign__Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CopysignBackward1 *n = (CopysignBackward1 *)tn_node_new(&tn_kind_CopysignBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* CosBackward0: aten::cos
  *   self: grad * -self.sin().conj()
  */
@@ -7872,27 +9998,23 @@ fail_:
     return NULL;
 }
 
-/* DiagonalBackward0: aten::diagonal
- *   self: diagonal_backward_symint(grad, self.sym_sizes(), offset, dim1, dim2)
+/* Deg2RadBackward0: aten::deg2rad
+ *   self: deg2rad_backward(grad)
  */
 typedef struct {
     tn_node base;
-    tn_ag_ints self_sym_sizes;
-    int64_t offset;
-    int64_t dim1;
-    int64_t dim2;
-} DiagonalBackward0;
+} Deg2RadBackward0;
 
 static int
-DiagonalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+Deg2RadBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
     PyObject *t_[1] = {0};
     int rc_ = -1;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_diagonal_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            t_[0] = tn_fm_deg2rad_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0));
             if (!t_[0] && PyErr_Occurred()) goto fail_;
             out_[0] = Py_XNewRef(t_[0]);
         }
@@ -7905,91 +10027,58 @@ fail_: __attribute__((unused));
 }
 
 static void
-DiagonalBackward0_release(tn_node *n_)
+Deg2RadBackward0_release(tn_node *n_)
 {
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
     (void)n;
 }
 
 static void
-DiagonalBackward0_finalize(tn_node *n_)
+Deg2RadBackward0_finalize(tn_node *n_)
 {
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
-    tn_ag_free_ints(&n->self_sym_sizes);
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
     (void)n;
 }
 
 static int
-DiagonalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+Deg2RadBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
 {
-    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
     (void)n;
     return 0;
 }
 
-static PyObject *
-DiagonalBackward0_get_self_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((DiagonalBackward0 *)self)->self_sym_sizes);
-}
-
-static PyObject *
-DiagonalBackward0_get_offset(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->offset);
-}
-
-static PyObject *
-DiagonalBackward0_get_dim1(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim1);
-}
-
-static PyObject *
-DiagonalBackward0_get_dim2(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim2);
-}
-
-static PyGetSetDef DiagonalBackward0_getset[] = {
-    {"_saved_self_sym_sizes", DiagonalBackward0_get_self_sym_sizes, NULL, NULL, NULL},
-    {"_saved_offset", DiagonalBackward0_get_offset, NULL, NULL, NULL},
-    {"_saved_dim1", DiagonalBackward0_get_dim1, NULL, NULL, NULL},
-    {"_saved_dim2", DiagonalBackward0_get_dim2, NULL, NULL, NULL},
+static PyGetSetDef Deg2RadBackward0_getset[] = {
     {NULL},
 };
 
-tn_node_kind tn_kind_DiagonalBackward0 = {
-    .name = "DiagonalBackward0",
-    .basicsize = sizeof(DiagonalBackward0),
-    .apply = DiagonalBackward0_apply,
-    .release = DiagonalBackward0_release,
-    .finalize = DiagonalBackward0_finalize,
-    .traverse = DiagonalBackward0_traverse,
-    .getset = DiagonalBackward0_getset,
-    .op = "aten::diagonal",
+tn_node_kind tn_kind_Deg2RadBackward0 = {
+    .name = "Deg2RadBackward0",
+    .basicsize = sizeof(Deg2RadBackward0),
+    .apply = Deg2RadBackward0_apply,
+    .release = Deg2RadBackward0_release,
+    .finalize = Deg2RadBackward0_finalize,
+    .traverse = Deg2RadBackward0_traverse,
+    .getset = Deg2RadBackward0_getset,
+    .op = "aten::deg2rad",
     .complex_rule = TN_COMPLEX_REFUSE,
 };
 
-/* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
+/* aten::deg2rad(Tensor self) -> Tensor */
 PyObject *
-tn_ag_record_diagonal(tn_op *op_, tn_value *a_)
+tn_ag_record_deg2rad(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
     if (!(tn_value_requires_grad(&a_[0])))
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
-    DiagonalBackward0 *n = (DiagonalBackward0 *)tn_node_new(&tn_kind_DiagonalBackward0, nnext_, 0);
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)tn_node_new(&tn_kind_Deg2RadBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
-    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
-    n->offset = a_[1].u.i;
-    n->dim1 = a_[2].u.i;
-    n->dim2 = a_[3].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -3,10 +3,397 @@
  * Do not edit. Regenerate: .venv/bin/python codegen/gen.py
  */
 #include "runtime/autograd.h"
+#include "runtime/dtype.h"
 #include "generated/autograd.h"
 #include "generated/autograd_helpers.h"
 
 #include <math.h>
+
+/* DiagEmbedBackward0: aten::diag_embed
+ *   self: grad.diagonal(offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagEmbedBackward0;
+
+static int
+DiagEmbedBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_diagonal, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagEmbedBackward0_release(tn_node *n_)
+{
+    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagEmbedBackward0_finalize(tn_node *n_)
+{
+    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    (void)n;
+}
+
+static int
+DiagEmbedBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagEmbedBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagEmbedBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagEmbedBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagEmbedBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagEmbedBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagEmbedBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagEmbedBackward0_getset[] = {
+    {"_saved_offset", DiagEmbedBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagEmbedBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagEmbedBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagEmbedBackward0 = {
+    .name = "DiagEmbedBackward0",
+    .basicsize = sizeof(DiagEmbedBackward0),
+    .apply = DiagEmbedBackward0_apply,
+    .release = DiagEmbedBackward0_release,
+    .finalize = DiagEmbedBackward0_finalize,
+    .traverse = DiagEmbedBackward0_traverse,
+    .getset = DiagEmbedBackward0_getset,
+    .op = "aten::diag_embed",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor */
+PyObject *
+tn_ag_record_diag_embed(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DiagEmbedBackward0 *n = (DiagEmbedBackward0 *)tn_node_new(&tn_kind_DiagEmbedBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->offset = a_[1].u.i;
+    n->dim1 = a_[2].u.i;
+    n->dim2 = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* DiagonalBackward0: aten::diagonal
+ *   self: diagonal_backward_symint(grad, self.sym_sizes(), offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalBackward0;
+
+static int
+DiagonalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_diagonal_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalBackward0_release(tn_node *n_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    (void)n;
+}
+
+static void
+DiagonalBackward0_finalize(tn_node *n_)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+DiagonalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalBackward0 *n = (DiagonalBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((DiagonalBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+DiagonalBackward0_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->offset);
+}
+
+static PyObject *
+DiagonalBackward0_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim1);
+}
+
+static PyObject *
+DiagonalBackward0_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0 *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalBackward0_getset[] = {
+    {"_saved_self_sym_sizes", DiagonalBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_offset", DiagonalBackward0_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalBackward0_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalBackward0_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalBackward0 = {
+    .name = "DiagonalBackward0",
+    .basicsize = sizeof(DiagonalBackward0),
+    .apply = DiagonalBackward0_apply,
+    .release = DiagonalBackward0_release,
+    .finalize = DiagonalBackward0_finalize,
+    .traverse = DiagonalBackward0_traverse,
+    .getset = DiagonalBackward0_getset,
+    .op = "aten::diagonal",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a) */
+PyObject *
+tn_ag_record_diagonal(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DiagonalBackward0 *n = (DiagonalBackward0 *)tn_node_new(&tn_kind_DiagonalBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->offset = a_[1].u.i;
+    n->dim1 = a_[2].u.i;
+    n->dim2 = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* DiagonalBackward0_copy: aten::diagonal_copy
+ *   self: diagonal_backward_symint(grad, self.sym_sizes(), offset, dim1, dim2)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t offset;
+    int64_t dim1;
+    int64_t dim2;
+} DiagonalBackward0_copy;
+
+static int
+DiagonalBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DiagonalBackward0_copy *n = (DiagonalBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_diagonal_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_value_int(n->offset), tn_value_int(n->dim1), tn_value_int(n->dim2)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+DiagonalBackward0_copy_release(tn_node *n_)
+{
+    DiagonalBackward0_copy *n = (DiagonalBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+DiagonalBackward0_copy_finalize(tn_node *n_)
+{
+    DiagonalBackward0_copy *n = (DiagonalBackward0_copy *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+DiagonalBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DiagonalBackward0_copy *n = (DiagonalBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DiagonalBackward0_copy_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((DiagonalBackward0_copy *)self)->self_sym_sizes);
+}
+
+static PyObject *
+DiagonalBackward0_copy_get_offset(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0_copy *)self)->offset);
+}
+
+static PyObject *
+DiagonalBackward0_copy_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0_copy *)self)->dim1);
+}
+
+static PyObject *
+DiagonalBackward0_copy_get_dim2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((DiagonalBackward0_copy *)self)->dim2);
+}
+
+static PyGetSetDef DiagonalBackward0_copy_getset[] = {
+    {"_saved_self_sym_sizes", DiagonalBackward0_copy_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_offset", DiagonalBackward0_copy_get_offset, NULL, NULL, NULL},
+    {"_saved_dim1", DiagonalBackward0_copy_get_dim1, NULL, NULL, NULL},
+    {"_saved_dim2", DiagonalBackward0_copy_get_dim2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DiagonalBackward0_copy = {
+    .name = "DiagonalBackward0_copy",
+    .basicsize = sizeof(DiagonalBackward0_copy),
+    .apply = DiagonalBackward0_copy_apply,
+    .release = DiagonalBackward0_copy_release,
+    .finalize = DiagonalBackward0_copy_finalize,
+    .traverse = DiagonalBackward0_copy_traverse,
+    .getset = DiagonalBackward0_copy_getset,
+    .op = "aten::diagonal_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::diagonal_copy(Tensor self, int offset=0, int dim1=0, int dim2=1) -> Tensor */
+PyObject *
+tn_ag_record_diagonal_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    DiagonalBackward0_copy *n = (DiagonalBackward0_copy *)tn_node_new(&tn_kind_DiagonalBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->offset = a_[1].u.i;
+    n->dim1 = a_[2].u.i;
+    n->dim2 = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
 
 /* DiagonalBackwardBackward0: aten::diagonal_backward
  *   grad_output: grad.diagonal(offset, dim1, dim2)
@@ -401,6 +788,170 @@ tn_ag_record_digamma_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* DistBackward0: aten::dist
+ *   other: -norm_backward(grad, self - other, p, result)
+ *   self: norm_backward(grad, self - other, p, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+    tn_value p;
+    tn_saved result_;
+} DistBackward0;
+
+static int
+DistBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    DistBackward0 *n = (DistBackward0 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_fm_norm_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[3], &n->p, result);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_fm_norm_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[6], &n->p, result);
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+DistBackward0_release(tn_node *n_)
+{
+    DistBackward0 *n = (DistBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+DistBackward0_finalize(tn_node *n_)
+{
+    DistBackward0 *n = (DistBackward0 *)n_;
+    (void)n;
+}
+
+static int
+DistBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    DistBackward0 *n = (DistBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+DistBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DistBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+DistBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DistBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyObject *
+DistBackward0_get_p(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((DistBackward0 *)self)->p);
+}
+
+static PyObject *
+DistBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((DistBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef DistBackward0_getset[] = {
+    {"_saved_self", DistBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", DistBackward0_get_other, NULL, NULL, NULL},
+    {"_saved_p", DistBackward0_get_p, NULL, NULL, NULL},
+    {"_saved_result", DistBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_DistBackward0 = {
+    .name = "DistBackward0",
+    .basicsize = sizeof(DistBackward0),
+    .apply = DistBackward0_apply,
+    .release = DistBackward0_release,
+    .finalize = DistBackward0_finalize,
+    .traverse = DistBackward0_traverse,
+    .getset = DistBackward0_getset,
+    .op = "aten::dist",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::dist(Tensor self, Tensor other, Scalar p=2) -> Tensor */
+PyObject *
+tn_ag_record_dist(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    DistBackward0 *n = (DistBackward0 *)tn_node_new(&tn_kind_DistBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    n->p = a_[2];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3126,6 +3677,111 @@ fail_:
     return NULL;
 }
 
+/* ExpandBackward0_copy: aten::expand_copy
+ *   self: at::sum_to(grad, self.sym_sizes())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+} ExpandBackward0_copy;
+
+static int
+ExpandBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ExpandBackward0_copy *n = (ExpandBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_sum_to(tn_ag_grad_at(grads_, n_->num_inputs, 0), (int)tn_ag_ints_view(&n->self_sym_sizes).n, tn_ag_ints_view(&n->self_sym_sizes).v);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ExpandBackward0_copy_release(tn_node *n_)
+{
+    ExpandBackward0_copy *n = (ExpandBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+ExpandBackward0_copy_finalize(tn_node *n_)
+{
+    ExpandBackward0_copy *n = (ExpandBackward0_copy *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+ExpandBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ExpandBackward0_copy *n = (ExpandBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ExpandBackward0_copy_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ExpandBackward0_copy *)self)->self_sym_sizes);
+}
+
+static PyGetSetDef ExpandBackward0_copy_getset[] = {
+    {"_saved_self_sym_sizes", ExpandBackward0_copy_get_self_sym_sizes, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ExpandBackward0_copy = {
+    .name = "ExpandBackward0_copy",
+    .basicsize = sizeof(ExpandBackward0_copy),
+    .apply = ExpandBackward0_copy_apply,
+    .release = ExpandBackward0_copy_release,
+    .finalize = ExpandBackward0_copy_finalize,
+    .traverse = ExpandBackward0_copy_traverse,
+    .getset = ExpandBackward0_copy_getset,
+    .op = "aten::expand_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::expand_copy(Tensor self, SymInt[] size, *, bool implicit=False) -> Tensor */
+PyObject *
+tn_ag_record_expand_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ExpandBackward0_copy *n = (ExpandBackward0_copy *)tn_node_new(&tn_kind_ExpandBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* Expm1Backward0: aten::expm1
  *   self: grad * (result.conj() + 1)
  */
@@ -3728,6 +4384,101 @@ tn_ag_record__fft_r2c(tn_op *op_, tn_value *a_)
     if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
     n->normalization = a_[2].u.i;
     n->onesided = (int)a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FillBackward0: aten::fill.Scalar
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+} FillBackward0;
+
+static int
+FillBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FillBackward0 *n = (FillBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+FillBackward0_release(tn_node *n_)
+{
+    FillBackward0 *n = (FillBackward0 *)n_;
+    (void)n;
+}
+
+static void
+FillBackward0_finalize(tn_node *n_)
+{
+    FillBackward0 *n = (FillBackward0 *)n_;
+    (void)n;
+}
+
+static int
+FillBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FillBackward0 *n = (FillBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef FillBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_FillBackward0 = {
+    .name = "FillBackward0",
+    .basicsize = sizeof(FillBackward0),
+    .apply = FillBackward0_apply,
+    .release = FillBackward0_release,
+    .finalize = FillBackward0_finalize,
+    .traverse = FillBackward0_traverse,
+    .getset = FillBackward0_getset,
+    .op = "aten::fill.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::fill.Scalar(Tensor self, Scalar value) -> Tensor */
+PyObject *
+tn_ag_record_fill__Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    FillBackward0 *n = (FillBackward0 *)tn_node_new(&tn_kind_FillBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -7927,6 +8678,895 @@ tn_ag_record__foreach_mul__Scalar(tn_op *op_, tn_value *a_)
         if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
             goto fail_;
     n->scalar = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachMulBackward1ScalarList: aten::_foreach_mul.ScalarList
+ *   self: mul_tensor_backward(grad, other, self_scalar_type)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_scalars scalars;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachMulBackward1ScalarList;
+
+static int
+ForeachMulBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_mul_tensor_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->scalars.v[(int64_t)i_], TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachMulBackward1ScalarList_release(tn_node *n_)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachMulBackward1ScalarList_finalize(tn_node *n_)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    tn_ag_free_scalars(&n->scalars);
+    (void)n;
+}
+
+static int
+ForeachMulBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachMulBackward1ScalarList_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachMulBackward1ScalarList = {
+    .name = "ForeachMulBackward1ScalarList",
+    .basicsize = sizeof(ForeachMulBackward1ScalarList),
+    .apply = ForeachMulBackward1ScalarList_apply,
+    .release = ForeachMulBackward1ScalarList_release,
+    .finalize = ForeachMulBackward1ScalarList_finalize,
+    .traverse = ForeachMulBackward1ScalarList_traverse,
+    .getset = ForeachMulBackward1ScalarList_getset,
+    .op = "aten::_foreach_mul.ScalarList",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_mul__ScalarList(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)tn_node_new(&tn_kind_ForeachMulBackward1ScalarList, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_ag_scalars_save(&n->scalars, &a_[1]) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachNegBackward0: aten::_foreach_neg
+ *   self: grad.neg()
+ */
+typedef struct {
+    tn_node base;
+    Py_ssize_t self_size_;
+} ForeachNegBackward0;
+
+static int
+ForeachNegBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v0_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v0_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v0_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v0_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachNegBackward0_release(tn_node *n_)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ForeachNegBackward0_finalize(tn_node *n_)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ForeachNegBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachNegBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachNegBackward0 = {
+    .name = "ForeachNegBackward0",
+    .basicsize = sizeof(ForeachNegBackward0),
+    .apply = ForeachNegBackward0_apply,
+    .release = ForeachNegBackward0_release,
+    .finalize = ForeachNegBackward0_finalize,
+    .traverse = ForeachNegBackward0_traverse,
+    .getset = ForeachNegBackward0_getset,
+    .op = "aten::_foreach_neg",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_neg(Tensor[] self) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_neg(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachNegBackward0 *n = (ForeachNegBackward0 *)tn_node_new(&tn_kind_ForeachNegBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachNormBackward0: aten::_foreach_norm.Scalar
+ *   self: norm_backward(grads[i], self[i], ord, result[i])
+ */
+typedef struct {
+    tn_node base;
+    tn_value ord;
+    tn_saved_list self;
+    tn_saved_list result;
+    Py_ssize_t self_size_;
+} ForeachNormBackward0;
+
+static int
+ForeachNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[3];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->result, n_) < 0) goto fail_;
+    tn_tensors result = {v1_.v, v1_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_norm_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), &n->ord, tn_ag_tensor_at(result, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v2_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachNormBackward0_release(tn_node *n_)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    tn_saved_list_release(&n->self);
+    tn_saved_list_release(&n->result);
+    (void)n;
+}
+
+static void
+ForeachNormBackward0_finalize(tn_node *n_)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ForeachNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->result.n; i_++)
+        if (tn_saved_traverse(&n->result.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ForeachNormBackward0_get_ord(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((ForeachNormBackward0 *)self)->ord);
+}
+
+static PyObject *
+ForeachNormBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->self, TN_NODE(self));
+}
+
+static PyObject *
+ForeachNormBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->result, TN_NODE(self));
+}
+
+static PyGetSetDef ForeachNormBackward0_getset[] = {
+    {"_saved_ord", ForeachNormBackward0_get_ord, NULL, NULL, NULL},
+    {"_saved_self", ForeachNormBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", ForeachNormBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachNormBackward0 = {
+    .name = "ForeachNormBackward0",
+    .basicsize = sizeof(ForeachNormBackward0),
+    .apply = ForeachNormBackward0_apply,
+    .release = ForeachNormBackward0_release,
+    .finalize = ForeachNormBackward0_finalize,
+    .traverse = ForeachNormBackward0_traverse,
+    .getset = ForeachNormBackward0_getset,
+    .op = "aten::_foreach_norm.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_norm__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachNormBackward0 *n = (ForeachNormBackward0 *)tn_node_new(&tn_kind_ForeachNormBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->ord = a_[1];
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    if (tn_ag_saved_list_save_outputs(&n->result, r_, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSqrtBackward0: aten::_foreach_sqrt
+ *   self: grad / (2 * result.conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list result;
+    Py_ssize_t self_size_;
+} ForeachSqrtBackward0;
+
+static int
+ForeachSqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->result, n_) < 0) goto fail_;
+    tn_tensors result = {v0_.v, v0_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_conj(tn_ag_tensor_at(result, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[0]), tn_value_int(INT64_C(2))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[0], 3);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSqrtBackward0_release(tn_node *n_)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    tn_saved_list_release(&n->result);
+    (void)n;
+}
+
+static void
+ForeachSqrtBackward0_finalize(tn_node *n_)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ForeachSqrtBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->result.n; i_++)
+        if (tn_saved_traverse(&n->result.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachSqrtBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSqrtBackward0 = {
+    .name = "ForeachSqrtBackward0",
+    .basicsize = sizeof(ForeachSqrtBackward0),
+    .apply = ForeachSqrtBackward0_apply,
+    .release = ForeachSqrtBackward0_release,
+    .finalize = ForeachSqrtBackward0_finalize,
+    .traverse = ForeachSqrtBackward0_traverse,
+    .getset = ForeachSqrtBackward0_getset,
+    .op = "aten::_foreach_sqrt",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_sqrt(Tensor[] self) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sqrt(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)tn_node_new(&tn_kind_ForeachSqrtBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    if (tn_ag_saved_list_save_outputs(&n->result, r_, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSubBackward0List: aten::_foreach_sub.List
+ *   other: handle_r_to_c(other_scalar_type, maybe_multiply(-grad, alpha.conj()))
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_value alpha;
+    tn_saved_list other;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+    Py_ssize_t other_size_;
+} ForeachSubBackward0List;
+
+static int
+ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    PyObject *t_[4] = {0};
+    tn_ag_vec *vecs_[4];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    tn_ag_vec v2_;
+    tn_value v3_;
+    tn_ag_vec v4_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
+    tn_tensors other = {v0_.v, v0_.n};
+    vecs_[nvecs_++] = &v1_;
+    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v1_.v, v1_.n};
+    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
+        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v2_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v3_ = tn_ag_scalar_conj(&n->alpha);
+            t_[1] = tn_fm_maybe_multiply(t_[0], &v3_);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype, t_[1]);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            v2_.v[i_] = Py_XNewRef(t_[2]);
+            tn_ag_release_temps(&t_[0], 3);
+        }
+        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
+    }
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v4_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            v4_.v[i_] = Py_XNewRef(t_[3]);
+            tn_ag_release_temps(&t_[3], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward0List_release(tn_node *n_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    tn_saved_list_release(&n->other);
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward0List_finalize(tn_node *n_)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
+        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
+            return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachSubBackward0List_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward0List = {
+    .name = "ForeachSubBackward0List",
+    .basicsize = sizeof(ForeachSubBackward0List),
+    .apply = ForeachSubBackward0List_apply,
+    .release = ForeachSubBackward0List_release,
+    .finalize = ForeachSubBackward0List_finalize,
+    .traverse = ForeachSubBackward0List_traverse,
+    .getset = ForeachSubBackward0List_getset,
+    .op = "aten::_foreach_sub.List",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n + (int)a_[1].n;
+    ForeachSubBackward0List *n = (ForeachSubBackward0List *)tn_node_new(&tn_kind_ForeachSubBackward0List, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    n->other_size_ = a_[1].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
+        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
+            goto fail_;
+    n->alpha = a_[2];
+    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSubBackward1Scalar: aten::_foreach_sub.Scalar
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachSubBackward1Scalar;
+
+static int
+ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward1Scalar_release(tn_node *n_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward1Scalar_finalize(tn_node *n_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachSubBackward1Scalar_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward1Scalar = {
+    .name = "ForeachSubBackward1Scalar",
+    .basicsize = sizeof(ForeachSubBackward1Scalar),
+    .apply = ForeachSubBackward1Scalar_apply,
+    .release = ForeachSubBackward1Scalar_release,
+    .finalize = ForeachSubBackward1Scalar_finalize,
+    .traverse = ForeachSubBackward1Scalar_traverse,
+    .getset = ForeachSubBackward1Scalar_getset,
+    .op = "aten::_foreach_sub.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)tn_node_new(&tn_kind_ForeachSubBackward1Scalar, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSubBackward1ScalarList: aten::_foreach_sub.ScalarList
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachSubBackward1ScalarList;
+
+static int
+ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward1ScalarList_release(tn_node *n_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward1ScalarList_finalize(tn_node *n_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachSubBackward1ScalarList_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward1ScalarList = {
+    .name = "ForeachSubBackward1ScalarList",
+    .basicsize = sizeof(ForeachSubBackward1ScalarList),
+    .apply = ForeachSubBackward1ScalarList_apply,
+    .release = ForeachSubBackward1ScalarList_release,
+    .finalize = ForeachSubBackward1ScalarList_finalize,
+    .traverse = ForeachSubBackward1ScalarList_traverse,
+    .getset = ForeachSubBackward1ScalarList_getset,
+    .op = "aten::_foreach_sub.ScalarList",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__ScalarList(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)tn_node_new(&tn_kind_ForeachSubBackward1ScalarList, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)

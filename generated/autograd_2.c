@@ -3,899 +3,11 @@
  * Do not edit. Regenerate: .venv/bin/python codegen/gen.py
  */
 #include "runtime/autograd.h"
+#include "runtime/dtype.h"
 #include "generated/autograd.h"
 #include "generated/autograd_helpers.h"
 
 #include <math.h>
-
-/* ForeachMulBackward1ScalarList: aten::_foreach_mul.ScalarList
- *   self: mul_tensor_backward(grad, other, self_scalar_type)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_scalars scalars;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachMulBackward1ScalarList;
-
-static int
-ForeachMulBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_mul_tensor_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), &n->scalars.v[(int64_t)i_], TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype);
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachMulBackward1ScalarList_release(tn_node *n_)
-{
-    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachMulBackward1ScalarList_finalize(tn_node *n_)
-{
-    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
-    tn_ag_free_scalars(&n->scalars);
-    (void)n;
-}
-
-static int
-ForeachMulBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachMulBackward1ScalarList_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachMulBackward1ScalarList = {
-    .name = "ForeachMulBackward1ScalarList",
-    .basicsize = sizeof(ForeachMulBackward1ScalarList),
-    .apply = ForeachMulBackward1ScalarList_apply,
-    .release = ForeachMulBackward1ScalarList_release,
-    .finalize = ForeachMulBackward1ScalarList_finalize,
-    .traverse = ForeachMulBackward1ScalarList_traverse,
-    .getset = ForeachMulBackward1ScalarList_getset,
-    .op = "aten::_foreach_mul.ScalarList",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_mul__ScalarList(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachMulBackward1ScalarList *n = (ForeachMulBackward1ScalarList *)tn_node_new(&tn_kind_ForeachMulBackward1ScalarList, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_ag_scalars_save(&n->scalars, &a_[1]) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachNegBackward0: aten::_foreach_neg
- *   self: grad.neg()
- */
-typedef struct {
-    tn_node base;
-    Py_ssize_t self_size_;
-} ForeachNegBackward0;
-
-static int
-ForeachNegBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[1];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    int rc_ = -1;
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v0_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v0_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v0_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v0_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachNegBackward0_release(tn_node *n_)
-{
-    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
-    (void)n;
-}
-
-static void
-ForeachNegBackward0_finalize(tn_node *n_)
-{
-    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
-    (void)n;
-}
-
-static int
-ForeachNegBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachNegBackward0 *n = (ForeachNegBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachNegBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachNegBackward0 = {
-    .name = "ForeachNegBackward0",
-    .basicsize = sizeof(ForeachNegBackward0),
-    .apply = ForeachNegBackward0_apply,
-    .release = ForeachNegBackward0_release,
-    .finalize = ForeachNegBackward0_finalize,
-    .traverse = ForeachNegBackward0_traverse,
-    .getset = ForeachNegBackward0_getset,
-    .op = "aten::_foreach_neg",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_neg(Tensor[] self) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_neg(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachNegBackward0 *n = (ForeachNegBackward0 *)tn_node_new(&tn_kind_ForeachNegBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachNormBackward0: aten::_foreach_norm.Scalar
- *   self: norm_backward(grads[i], self[i], ord, result[i])
- */
-typedef struct {
-    tn_node base;
-    tn_value ord;
-    tn_saved_list self;
-    tn_saved_list result;
-    Py_ssize_t self_size_;
-} ForeachNormBackward0;
-
-static int
-ForeachNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[3];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    tn_ag_vec v2_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->result, n_) < 0) goto fail_;
-    tn_tensors result = {v1_.v, v1_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v2_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_norm_backward(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_), tn_ag_tensor_at(self, (int64_t)i_), &n->ord, tn_ag_tensor_at(result, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v2_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v2_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachNormBackward0_release(tn_node *n_)
-{
-    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
-    tn_saved_list_release(&n->self);
-    tn_saved_list_release(&n->result);
-    (void)n;
-}
-
-static void
-ForeachNormBackward0_finalize(tn_node *n_)
-{
-    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
-    (void)n;
-}
-
-static int
-ForeachNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachNormBackward0 *n = (ForeachNormBackward0 *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->result.n; i_++)
-        if (tn_saved_traverse(&n->result.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-ForeachNormBackward0_get_ord(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((ForeachNormBackward0 *)self)->ord);
-}
-
-static PyObject *
-ForeachNormBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->self, TN_NODE(self));
-}
-
-static PyObject *
-ForeachNormBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_ag_saved_list_to_py(&((ForeachNormBackward0 *)self)->result, TN_NODE(self));
-}
-
-static PyGetSetDef ForeachNormBackward0_getset[] = {
-    {"_saved_ord", ForeachNormBackward0_get_ord, NULL, NULL, NULL},
-    {"_saved_self", ForeachNormBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", ForeachNormBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachNormBackward0 = {
-    .name = "ForeachNormBackward0",
-    .basicsize = sizeof(ForeachNormBackward0),
-    .apply = ForeachNormBackward0_apply,
-    .release = ForeachNormBackward0_release,
-    .finalize = ForeachNormBackward0_finalize,
-    .traverse = ForeachNormBackward0_traverse,
-    .getset = ForeachNormBackward0_getset,
-    .op = "aten::_foreach_norm.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_norm__Scalar(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachNormBackward0 *n = (ForeachNormBackward0 *)tn_node_new(&tn_kind_ForeachNormBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->ord = a_[1];
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    if (tn_ag_saved_list_save_outputs(&n->result, r_, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachSqrtBackward0: aten::_foreach_sqrt
- *   self: grad / (2 * result.conj())
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list result;
-    Py_ssize_t self_size_;
-} ForeachSqrtBackward0;
-
-static int
-ForeachSqrtBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->result, n_) < 0) goto fail_;
-    tn_tensors result = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_ag_conj(tn_ag_tensor_at(result, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[0]), tn_value_int(INT64_C(2))});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[2]);
-            tn_ag_release_temps(&t_[0], 3);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSqrtBackward0_release(tn_node *n_)
-{
-    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
-    tn_saved_list_release(&n->result);
-    (void)n;
-}
-
-static void
-ForeachSqrtBackward0_finalize(tn_node *n_)
-{
-    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
-    (void)n;
-}
-
-static int
-ForeachSqrtBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->result.n; i_++)
-        if (tn_saved_traverse(&n->result.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSqrtBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSqrtBackward0 = {
-    .name = "ForeachSqrtBackward0",
-    .basicsize = sizeof(ForeachSqrtBackward0),
-    .apply = ForeachSqrtBackward0_apply,
-    .release = ForeachSqrtBackward0_release,
-    .finalize = ForeachSqrtBackward0_finalize,
-    .traverse = ForeachSqrtBackward0_traverse,
-    .getset = ForeachSqrtBackward0_getset,
-    .op = "aten::_foreach_sqrt",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sqrt(Tensor[] self) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sqrt(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachSqrtBackward0 *n = (ForeachSqrtBackward0 *)tn_node_new(&tn_kind_ForeachSqrtBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    if (tn_ag_saved_list_save_outputs(&n->result, r_, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachSubBackward0List: aten::_foreach_sub.List
- *   other: handle_r_to_c(other_scalar_type, maybe_multiply(-grad, alpha.conj()))
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_value alpha;
-    tn_saved_list other;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-    Py_ssize_t other_size_;
-} ForeachSubBackward0List;
-
-static int
-ForeachSubBackward0List_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    PyObject *t_[4] = {0};
-    tn_ag_vec *vecs_[4];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    tn_ag_vec v2_;
-    tn_value v3_;
-    tn_ag_vec v4_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->other, n_) < 0) goto fail_;
-    tn_tensors other = {v0_.v, v0_.n};
-    vecs_[nvecs_++] = &v1_;
-    if (tn_ag_vec_unpack(&v1_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v1_.v, v1_.n};
-    if (tn_ag_needs_range(n_, (int)n->self_size_, (int)n->other_size_)) {
-        if (tn_ag_vec_alloc(&v2_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v2_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_))});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v3_ = tn_ag_scalar_conj(&n->alpha);
-            t_[1] = tn_fm_maybe_multiply(t_[0], &v3_);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(other, (int64_t)i_))->dtype, t_[1]);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            v2_.v[i_] = Py_XNewRef(t_[2]);
-            tn_ag_release_temps(&t_[0], 3);
-        }
-        if (tn_ag_copy_range(n_, out_, (int)n->self_size_, (int)n->other_size_, &v2_) < 0) goto fail_;
-    }
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v4_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v4_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[3] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            v4_.v[i_] = Py_XNewRef(t_[3]);
-            tn_ag_release_temps(&t_[3], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v4_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward0List_release(tn_node *n_)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    tn_saved_list_release(&n->other);
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward0List_finalize(tn_node *n_)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward0List_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->other.n; i_++)
-        if (tn_saved_traverse(&n->other.items[i_], visit, arg))
-            return -1;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward0List_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward0List = {
-    .name = "ForeachSubBackward0List",
-    .basicsize = sizeof(ForeachSubBackward0List),
-    .apply = ForeachSubBackward0List_apply,
-    .release = ForeachSubBackward0List_release,
-    .finalize = ForeachSubBackward0List_finalize,
-    .traverse = ForeachSubBackward0List_traverse,
-    .getset = ForeachSubBackward0List_getset,
-    .op = "aten::_foreach_sub.List",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n + (int)a_[1].n;
-    ForeachSubBackward0List *n = (ForeachSubBackward0List *)tn_node_new(&tn_kind_ForeachSubBackward0List, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    n->other_size_ = a_[1].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[1].n; i_++)
-        if (tn_node_set_next_edge(n_, (int)a_[0].n + (int)i_, a_[1].u.tensors[i_]) < 0)
-            goto fail_;
-    n->alpha = a_[2];
-    if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachSubBackward1Scalar: aten::_foreach_sub.Scalar
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachSubBackward1Scalar;
-
-static int
-ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward1Scalar_release(tn_node *n_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward1Scalar_finalize(tn_node *n_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward1Scalar_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward1Scalar = {
-    .name = "ForeachSubBackward1Scalar",
-    .basicsize = sizeof(ForeachSubBackward1Scalar),
-    .apply = ForeachSubBackward1Scalar_apply,
-    .release = ForeachSubBackward1Scalar_release,
-    .finalize = ForeachSubBackward1Scalar_finalize,
-    .traverse = ForeachSubBackward1Scalar_traverse,
-    .getset = ForeachSubBackward1Scalar_getset,
-    .op = "aten::_foreach_sub.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__Scalar(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)tn_node_new(&tn_kind_ForeachSubBackward1Scalar, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachSubBackward1ScalarList: aten::_foreach_sub.ScalarList
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachSubBackward1ScalarList;
-
-static int
-ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward1ScalarList_release(tn_node *n_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward1ScalarList_finalize(tn_node *n_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward1ScalarList_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward1ScalarList = {
-    .name = "ForeachSubBackward1ScalarList",
-    .basicsize = sizeof(ForeachSubBackward1ScalarList),
-    .apply = ForeachSubBackward1ScalarList_apply,
-    .release = ForeachSubBackward1ScalarList_release,
-    .finalize = ForeachSubBackward1ScalarList_finalize,
-    .traverse = ForeachSubBackward1ScalarList_traverse,
-    .getset = ForeachSubBackward1ScalarList_getset,
-    .op = "aten::_foreach_sub.ScalarList",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__ScalarList(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)tn_node_new(&tn_kind_ForeachSubBackward1ScalarList, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
 
 /* FracBackward0: aten::frac
  *   self: grad
@@ -1303,6 +415,118 @@ tn_ag_record_fractional_max_pool3d(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* FrexpBackward0: aten::frexp.Tensor
+ *   self: grad / exponent.exp2()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved exponent_;
+} FrexpBackward0;
+
+static int
+FrexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    FrexpBackward0 *n = (FrexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
+    if (!exponent && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_exp2, (tn_value[]){tn_value_tensor(exponent)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+FrexpBackward0_release(tn_node *n_)
+{
+    FrexpBackward0 *n = (FrexpBackward0 *)n_;
+    tn_saved_release(&n->exponent_);
+    (void)n;
+}
+
+static void
+FrexpBackward0_finalize(tn_node *n_)
+{
+    FrexpBackward0 *n = (FrexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+FrexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    FrexpBackward0 *n = (FrexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->exponent_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+FrexpBackward0_get_exponent(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((FrexpBackward0 *)self)->exponent_, TN_NODE(self));
+}
+
+static PyGetSetDef FrexpBackward0_getset[] = {
+    {"_saved_exponent", FrexpBackward0_get_exponent, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_FrexpBackward0 = {
+    .name = "FrexpBackward0",
+    .basicsize = sizeof(FrexpBackward0),
+    .apply = FrexpBackward0_apply,
+    .release = FrexpBackward0_release,
+    .finalize = FrexpBackward0_finalize,
+    .traverse = FrexpBackward0_traverse,
+    .getset = FrexpBackward0_getset,
+    .op = "aten::frexp.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent) */
+PyObject *
+tn_ag_record_frexp__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    FrexpBackward0 *n = (FrexpBackward0 *)tn_node_new(&tn_kind_FrexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->exponent_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -2057,6 +1281,124 @@ fail_:
     return NULL;
 }
 
+/* GluBackward0: aten::glu
+ *   self: glu_backward(grad, self, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+} GluBackward0;
+
+static int
+GluBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    GluBackward0 *n = (GluBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_glu_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_int(n->dim)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+GluBackward0_release(tn_node *n_)
+{
+    GluBackward0 *n = (GluBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+GluBackward0_finalize(tn_node *n_)
+{
+    GluBackward0 *n = (GluBackward0 *)n_;
+    (void)n;
+}
+
+static int
+GluBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    GluBackward0 *n = (GluBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+GluBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GluBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+GluBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((GluBackward0 *)self)->dim);
+}
+
+static PyGetSetDef GluBackward0_getset[] = {
+    {"_saved_self", GluBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", GluBackward0_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_GluBackward0 = {
+    .name = "GluBackward0",
+    .basicsize = sizeof(GluBackward0),
+    .apply = GluBackward0_apply,
+    .release = GluBackward0_release,
+    .finalize = GluBackward0_finalize,
+    .traverse = GluBackward0_traverse,
+    .getset = GluBackward0_getset,
+    .op = "aten::glu",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::glu(Tensor self, int dim=-1) -> Tensor */
+PyObject *
+tn_ag_record_glu(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    GluBackward0 *n = (GluBackward0 *)tn_node_new(&tn_kind_GluBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* GroupedMmBackward0: aten::_grouped_mm
  *   mat2: _grouped_mm_mat2_backward(grad, self, mat2.sym_sizes(), mat2.sym_strides(), mat2.layout(), offs, 1)
  *   self: _grouped_mm_mat1_backward(grad, mat2, self.sym_sizes(), self.sym_strides(), self.layout(), offs, 1)
@@ -2465,6 +1807,124 @@ tn_ag_record_gt___Tensor(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* HardshrinkBackward0: aten::hardshrink
+ *   self: hardshrink_backward(grad, self, lambd)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value lambd;
+} HardshrinkBackward0;
+
+static int
+HardshrinkBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    HardshrinkBackward0 *n = (HardshrinkBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_hardshrink_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), n->lambd});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+HardshrinkBackward0_release(tn_node *n_)
+{
+    HardshrinkBackward0 *n = (HardshrinkBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+HardshrinkBackward0_finalize(tn_node *n_)
+{
+    HardshrinkBackward0 *n = (HardshrinkBackward0 *)n_;
+    (void)n;
+}
+
+static int
+HardshrinkBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    HardshrinkBackward0 *n = (HardshrinkBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+HardshrinkBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HardshrinkBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+HardshrinkBackward0_get_lambd(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((HardshrinkBackward0 *)self)->lambd);
+}
+
+static PyGetSetDef HardshrinkBackward0_getset[] = {
+    {"_saved_self", HardshrinkBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_lambd", HardshrinkBackward0_get_lambd, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_HardshrinkBackward0 = {
+    .name = "HardshrinkBackward0",
+    .basicsize = sizeof(HardshrinkBackward0),
+    .apply = HardshrinkBackward0_apply,
+    .release = HardshrinkBackward0_release,
+    .finalize = HardshrinkBackward0_finalize,
+    .traverse = HardshrinkBackward0_traverse,
+    .getset = HardshrinkBackward0_getset,
+    .op = "aten::hardshrink",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
+PyObject *
+tn_ag_record_hardshrink(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    HardshrinkBackward0 *n = (HardshrinkBackward0 *)tn_node_new(&tn_kind_HardshrinkBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->lambd = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3186,6 +2646,158 @@ tn_ag_record_hardtanh_backward(tn_op *op_, tn_value *a_)
     if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
     n->min_val = a_[2];
     n->max_val = a_[3];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* HuberLossBackward0: aten::huber_loss
+ *   self: huber_loss_backward(grad, self, target, reduction, delta)
+ *   target: huber_loss_backward(grad, target, self, reduction, delta)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    int64_t reduction;
+    double delta;
+} HuberLossBackward0;
+
+static int
+HuberLossBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    HuberLossBackward0 *n = (HuberLossBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_huber_loss_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(target), tn_value_int(n->reduction), tn_value_double(n->delta)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_huber_loss_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(target), tn_value_tensor(self), tn_value_int(n->reduction), tn_value_double(n->delta)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+HuberLossBackward0_release(tn_node *n_)
+{
+    HuberLossBackward0 *n = (HuberLossBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    (void)n;
+}
+
+static void
+HuberLossBackward0_finalize(tn_node *n_)
+{
+    HuberLossBackward0 *n = (HuberLossBackward0 *)n_;
+    (void)n;
+}
+
+static int
+HuberLossBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    HuberLossBackward0 *n = (HuberLossBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+HuberLossBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HuberLossBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+HuberLossBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HuberLossBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+HuberLossBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((HuberLossBackward0 *)self)->reduction);
+}
+
+static PyObject *
+HuberLossBackward0_get_delta(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((HuberLossBackward0 *)self)->delta);
+}
+
+static PyGetSetDef HuberLossBackward0_getset[] = {
+    {"_saved_self", HuberLossBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", HuberLossBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_reduction", HuberLossBackward0_get_reduction, NULL, NULL, NULL},
+    {"_saved_delta", HuberLossBackward0_get_delta, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_HuberLossBackward0 = {
+    .name = "HuberLossBackward0",
+    .basicsize = sizeof(HuberLossBackward0),
+    .apply = HuberLossBackward0_apply,
+    .release = HuberLossBackward0_release,
+    .finalize = HuberLossBackward0_finalize,
+    .traverse = HuberLossBackward0_traverse,
+    .getset = HuberLossBackward0_getset,
+    .op = "aten::huber_loss",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::huber_loss(Tensor self, Tensor target, int reduction=1, float delta=1.) -> Tensor */
+PyObject *
+tn_ag_record_huber_loss(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    HuberLossBackward0 *n = (HuberLossBackward0 *)tn_node_new(&tn_kind_HuberLossBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    n->reduction = a_[2].u.i;
+    n->delta = a_[3].u.d;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -4274,6 +3886,291 @@ fail_:
     return NULL;
 }
 
+/* IndexCopyBackward0: aten::index_copy
+ *   self: grad.index_fill(dim, index, 0)
+ *   source: source.dim() > 0 ? grad.index_select(dim, index).expand_as(source) : grad.index_select(dim, index.squeeze(0))
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+    tn_saved index_;
+    int64_t source_dim;
+    tn_saved source_;
+} IndexCopyBackward0;
+
+static int
+IndexCopyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    IndexCopyBackward0 *n = (IndexCopyBackward0 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *index = t_[0] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    PyObject *source = t_[1] = tn_saved_unpack(&n->source_, n_);
+    if (!source && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_index_fill__int_Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(index), tn_value_int(INT64_C(0))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            if ((n->source_dim > INT64_C(0))) {
+                t_[3] = tn_ag_op(TN_OP_index_select, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(index)});
+                if (!t_[3] && PyErr_Occurred()) goto fail_;
+                t_[4] = tn_ag_op(TN_OP_expand_as, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(source)});
+                if (!t_[4] && PyErr_Occurred()) goto fail_;
+                t_[7] = Py_XNewRef(t_[4]);
+            } else {
+                t_[5] = tn_ag_op(TN_OP_squeeze__dim, (tn_value[]){tn_value_tensor(index), tn_value_int(INT64_C(0))});
+                if (!t_[5] && PyErr_Occurred()) goto fail_;
+                t_[6] = tn_ag_op(TN_OP_index_select, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(t_[5])});
+                if (!t_[6] && PyErr_Occurred()) goto fail_;
+                t_[7] = Py_XNewRef(t_[6]);
+            }
+            out_[1] = Py_XNewRef(t_[7]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+IndexCopyBackward0_release(tn_node *n_)
+{
+    IndexCopyBackward0 *n = (IndexCopyBackward0 *)n_;
+    tn_saved_release(&n->index_);
+    tn_saved_release(&n->source_);
+    (void)n;
+}
+
+static void
+IndexCopyBackward0_finalize(tn_node *n_)
+{
+    IndexCopyBackward0 *n = (IndexCopyBackward0 *)n_;
+    (void)n;
+}
+
+static int
+IndexCopyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    IndexCopyBackward0 *n = (IndexCopyBackward0 *)n_;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->source_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+IndexCopyBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexCopyBackward0 *)self)->dim);
+}
+
+static PyObject *
+IndexCopyBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexCopyBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyObject *
+IndexCopyBackward0_get_source_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexCopyBackward0 *)self)->source_dim);
+}
+
+static PyObject *
+IndexCopyBackward0_get_source(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexCopyBackward0 *)self)->source_, TN_NODE(self));
+}
+
+static PyGetSetDef IndexCopyBackward0_getset[] = {
+    {"_saved_dim", IndexCopyBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_index", IndexCopyBackward0_get_index, NULL, NULL, NULL},
+    {"_saved_source_dim", IndexCopyBackward0_get_source_dim, NULL, NULL, NULL},
+    {"_saved_source", IndexCopyBackward0_get_source, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_IndexCopyBackward0 = {
+    .name = "IndexCopyBackward0",
+    .basicsize = sizeof(IndexCopyBackward0),
+    .apply = IndexCopyBackward0_apply,
+    .release = IndexCopyBackward0_release,
+    .finalize = IndexCopyBackward0_finalize,
+    .traverse = IndexCopyBackward0_traverse,
+    .getset = IndexCopyBackward0_getset,
+    .op = "aten::index_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor */
+PyObject *
+tn_ag_record_index_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    PyObject *source = tn_ag_arg_tensor(&a_[3]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[3])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    IndexCopyBackward0 *n = (IndexCopyBackward0 *)tn_node_new(&tn_kind_IndexCopyBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    n->source_dim = TN_T(source)->ndim;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* IndexFillBackward0: aten::index_fill.int_Scalar
+ *   self: grad.index_fill(dim, index, 0)
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+    tn_saved index_;
+} IndexFillBackward0;
+
+static int
+IndexFillBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    IndexFillBackward0 *n = (IndexFillBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *index = t_[0] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_index_fill__int_Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(index), tn_value_int(INT64_C(0))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+IndexFillBackward0_release(tn_node *n_)
+{
+    IndexFillBackward0 *n = (IndexFillBackward0 *)n_;
+    tn_saved_release(&n->index_);
+    (void)n;
+}
+
+static void
+IndexFillBackward0_finalize(tn_node *n_)
+{
+    IndexFillBackward0 *n = (IndexFillBackward0 *)n_;
+    (void)n;
+}
+
+static int
+IndexFillBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    IndexFillBackward0 *n = (IndexFillBackward0 *)n_;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+IndexFillBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((IndexFillBackward0 *)self)->dim);
+}
+
+static PyObject *
+IndexFillBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((IndexFillBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyGetSetDef IndexFillBackward0_getset[] = {
+    {"_saved_dim", IndexFillBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_index", IndexFillBackward0_get_index, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_IndexFillBackward0 = {
+    .name = "IndexFillBackward0",
+    .basicsize = sizeof(IndexFillBackward0),
+    .apply = IndexFillBackward0_apply,
+    .release = IndexFillBackward0_release,
+    .finalize = IndexFillBackward0_finalize,
+    .traverse = IndexFillBackward0_traverse,
+    .getset = IndexFillBackward0_getset,
+    .op = "aten::index_fill.int_Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor */
+PyObject *
+tn_ag_record_index_fill__int_Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    IndexFillBackward0 *n = (IndexFillBackward0 *)tn_node_new(&tn_kind_IndexFillBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->dim = a_[1].u.i;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* IndexPutBackward0: aten::index_put
  *   self: accumulate ? grad : grad.index_put(indices, zeros_like(values), false)
  *   values: grad.index(indices)
@@ -4718,6 +4615,151 @@ tn_ag_record_kthvalue(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LdexpBackward0: aten::ldexp.Tensor
+ *   other: grad * result.conj() * M_LN2
+ *   self: grad * at::pow(2, other).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved other_;
+    tn_saved result_;
+} LdexpBackward0;
+
+static int
+LdexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LdexpBackward0 *n = (LdexpBackward0 *)n_;
+    PyObject *t_[8] = {0};
+    int rc_ = -1;
+    PyObject *other = t_[0] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_conj(result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_double(M_LN2)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_pow__Scalar, (tn_value[]){tn_value_int(INT64_C(2)), tn_value_tensor(other)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_conj(t_[5]);
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 8);
+    (void)n;
+    return rc_;
+}
+
+static void
+LdexpBackward0_release(tn_node *n_)
+{
+    LdexpBackward0 *n = (LdexpBackward0 *)n_;
+    tn_saved_release(&n->other_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LdexpBackward0_finalize(tn_node *n_)
+{
+    LdexpBackward0 *n = (LdexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LdexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LdexpBackward0 *n = (LdexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LdexpBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LdexpBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyObject *
+LdexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LdexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LdexpBackward0_getset[] = {
+    {"_saved_other", LdexpBackward0_get_other, NULL, NULL, NULL},
+    {"_saved_result", LdexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LdexpBackward0 = {
+    .name = "LdexpBackward0",
+    .basicsize = sizeof(LdexpBackward0),
+    .apply = LdexpBackward0_apply,
+    .release = LdexpBackward0_release,
+    .finalize = LdexpBackward0_finalize,
+    .traverse = LdexpBackward0_traverse,
+    .getset = LdexpBackward0_getset,
+    .op = "aten::ldexp.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::ldexp.Tensor(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_ldexp__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LdexpBackward0 *n = (LdexpBackward0 *)tn_node_new(&tn_kind_LdexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -6030,6 +6072,157 @@ tn_ag_record_linalg_cholesky_ex(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->L_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LinalgCrossBackward0: aten::linalg_cross
+ *   other: at::linalg_cross(grad, self.conj(), dim)
+ *   self: at::linalg_cross(other.conj(), grad, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved other_;
+} LinalgCrossBackward0;
+
+static int
+LinalgCrossBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LinalgCrossBackward0 *n = (LinalgCrossBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_conj(self);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_linalg_cross, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2]), tn_value_int(n->dim)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_ag_conj(other);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_linalg_cross, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+LinalgCrossBackward0_release(tn_node *n_)
+{
+    LinalgCrossBackward0 *n = (LinalgCrossBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+LinalgCrossBackward0_finalize(tn_node *n_)
+{
+    LinalgCrossBackward0 *n = (LinalgCrossBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LinalgCrossBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LinalgCrossBackward0 *n = (LinalgCrossBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LinalgCrossBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgCrossBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LinalgCrossBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LinalgCrossBackward0 *)self)->dim);
+}
+
+static PyObject *
+LinalgCrossBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LinalgCrossBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef LinalgCrossBackward0_getset[] = {
+    {"_saved_self", LinalgCrossBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LinalgCrossBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_other", LinalgCrossBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LinalgCrossBackward0 = {
+    .name = "LinalgCrossBackward0",
+    .basicsize = sizeof(LinalgCrossBackward0),
+    .apply = LinalgCrossBackward0_apply,
+    .release = LinalgCrossBackward0_release,
+    .finalize = LinalgCrossBackward0_finalize,
+    .traverse = LinalgCrossBackward0_traverse,
+    .getset = LinalgCrossBackward0_getset,
+    .op = "aten::linalg_cross",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor */
+PyObject *
+tn_ag_record_linalg_cross(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LinalgCrossBackward0 *n = (LinalgCrossBackward0 *)tn_node_new(&tn_kind_LinalgCrossBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    n->dim = a_[2].u.i;
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -7917,6 +8110,1691 @@ tn_ag_record_linalg_vector_norm(tn_op *op_, tn_value *a_)
     n->ord = a_[1];
     if (tn_ag_ints_save(&n->dim, &a_[2]) < 0) goto fail_;
     n->keepdim = (int)a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* Log10Backward0: aten::log10
+ *   self: grad / (self.conj() * 2.3025850929940456)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} Log10Backward0;
+
+static int
+Log10Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_conj(self);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_double(2.3025850929940455)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+Log10Backward0_release(tn_node *n_)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+Log10Backward0_finalize(tn_node *n_)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    (void)n;
+}
+
+static int
+Log10Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Log10Backward0 *n = (Log10Backward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Log10Backward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((Log10Backward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef Log10Backward0_getset[] = {
+    {"_saved_self", Log10Backward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Log10Backward0 = {
+    .name = "Log10Backward0",
+    .basicsize = sizeof(Log10Backward0),
+    .apply = Log10Backward0_apply,
+    .release = Log10Backward0_release,
+    .finalize = Log10Backward0_finalize,
+    .traverse = Log10Backward0_traverse,
+    .getset = Log10Backward0_getset,
+    .op = "aten::log10",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::log10(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_log10(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::log10_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_log10_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* Log1PBackward0: aten::log1p
+ *   self: log1p_backward(grad, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} Log1PBackward0;
+
+static int
+Log1PBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Log1PBackward0 *n = (Log1PBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_log1p_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+Log1PBackward0_release(tn_node *n_)
+{
+    Log1PBackward0 *n = (Log1PBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+Log1PBackward0_finalize(tn_node *n_)
+{
+    Log1PBackward0 *n = (Log1PBackward0 *)n_;
+    (void)n;
+}
+
+static int
+Log1PBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Log1PBackward0 *n = (Log1PBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Log1PBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((Log1PBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef Log1PBackward0_getset[] = {
+    {"_saved_self", Log1PBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Log1PBackward0 = {
+    .name = "Log1PBackward0",
+    .basicsize = sizeof(Log1PBackward0),
+    .apply = Log1PBackward0_apply,
+    .release = Log1PBackward0_release,
+    .finalize = Log1PBackward0_finalize,
+    .traverse = Log1PBackward0_traverse,
+    .getset = Log1PBackward0_getset,
+    .op = "aten::log1p",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::log1p(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_log1p(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Log1PBackward0 *n = (Log1PBackward0 *)tn_node_new(&tn_kind_Log1PBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::log1p_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_log1p_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    Log1PBackward0 *n = (Log1PBackward0 *)tn_node_new(&tn_kind_Log1PBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* Log2Backward0: aten::log2
+ *   self: grad / (self.conj() * 0.6931471805599453)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} Log2Backward0;
+
+static int
+Log2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Log2Backward0 *n = (Log2Backward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_conj(self);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_double(0.6931471805599453)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+Log2Backward0_release(tn_node *n_)
+{
+    Log2Backward0 *n = (Log2Backward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+Log2Backward0_finalize(tn_node *n_)
+{
+    Log2Backward0 *n = (Log2Backward0 *)n_;
+    (void)n;
+}
+
+static int
+Log2Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Log2Backward0 *n = (Log2Backward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Log2Backward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((Log2Backward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef Log2Backward0_getset[] = {
+    {"_saved_self", Log2Backward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Log2Backward0 = {
+    .name = "Log2Backward0",
+    .basicsize = sizeof(Log2Backward0),
+    .apply = Log2Backward0_apply,
+    .release = Log2Backward0_release,
+    .finalize = Log2Backward0_finalize,
+    .traverse = Log2Backward0_traverse,
+    .getset = Log2Backward0_getset,
+    .op = "aten::log2",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::log2(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_log2(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Log2Backward0 *n = (Log2Backward0 *)tn_node_new(&tn_kind_Log2Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::log2_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_log2_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    Log2Backward0 *n = (Log2Backward0 *)tn_node_new(&tn_kind_Log2Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogBackward0: aten::log
+ *   self: grad.div(self.conj())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} LogBackward0;
+
+static int
+LogBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_conj(self);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogBackward0_release(tn_node *n_)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+LogBackward0_finalize(tn_node *n_)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogBackward0 *n = (LogBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef LogBackward0_getset[] = {
+    {"_saved_self", LogBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogBackward0 = {
+    .name = "LogBackward0",
+    .basicsize = sizeof(LogBackward0),
+    .apply = LogBackward0_apply,
+    .release = LogBackward0_release,
+    .finalize = LogBackward0_finalize,
+    .traverse = LogBackward0_traverse,
+    .getset = LogBackward0_getset,
+    .op = "aten::log",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::log(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_log(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::log_(Tensor(a!) self) -> Tensor(a!) */
+PyObject *
+tn_ag_record_log_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogNormalBackward0: aten::log_normal_
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+} LogNormalBackward0;
+
+static int
+LogNormalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogNormalBackward0_release(tn_node *n_)
+{
+    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
+    (void)n;
+}
+
+static void
+LogNormalBackward0_finalize(tn_node *n_)
+{
+    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogNormalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef LogNormalBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogNormalBackward0 = {
+    .name = "LogNormalBackward0",
+    .basicsize = sizeof(LogNormalBackward0),
+    .apply = LogNormalBackward0_apply,
+    .release = LogNormalBackward0_release,
+    .finalize = LogNormalBackward0_finalize,
+    .traverse = LogNormalBackward0_traverse,
+    .getset = LogNormalBackward0_getset,
+    .op = "aten::log_normal_",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::log_normal_(Tensor(a!) self, float mean=1., float std=2., *, Generator? generator=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_log_normal_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    LogNormalBackward0 *n = (LogNormalBackward0 *)tn_node_new(&tn_kind_LogNormalBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogSoftmaxBackward0: aten::_log_softmax
+ *   self: _log_softmax_backward_data(grad, result, dim, self.scalar_type())
+ */
+typedef struct {
+    tn_node base;
+    int self_scalar_type;
+    int64_t dim;
+    tn_saved result_;
+} LogSoftmaxBackward0;
+
+static int
+LogSoftmaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP__log_softmax_backward_data, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(result), tn_value_int(n->dim), tn_ag_value_dtype(n->self_scalar_type)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogSoftmaxBackward0_release(tn_node *n_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogSoftmaxBackward0_finalize(tn_node *n_)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogSoftmaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogSoftmaxBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogSoftmaxBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogSoftmaxBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogSoftmaxBackward0_getset[] = {
+    {"_saved_dim", LogSoftmaxBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", LogSoftmaxBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogSoftmaxBackward0 = {
+    .name = "LogSoftmaxBackward0",
+    .basicsize = sizeof(LogSoftmaxBackward0),
+    .apply = LogSoftmaxBackward0_apply,
+    .release = LogSoftmaxBackward0_release,
+    .finalize = LogSoftmaxBackward0_finalize,
+    .traverse = LogSoftmaxBackward0_traverse,
+    .getset = LogSoftmaxBackward0_getset,
+    .op = "aten::_log_softmax",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
+PyObject *
+tn_ag_record__log_softmax(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
+ *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
+ *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved output_;
+    int64_t dim;
+    tn_saved grad_output_;
+} LogSoftmaxBackwardDataBackward0;
+
+static int
+LogSoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    PyObject *t_[15] = {0};
+    int64_t v0_;
+    int64_t v1_;
+    int rc_ = -1;
+    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
+    if (!output && PyErr_Occurred()) goto fail_;
+    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
+    if (!grad_output && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            v0_ = n->dim;
+            t_[6] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_ints_lit(&v0_, 1), tn_ag_value_bool(1), (tn_value){0}});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[6]), tn_value_int(1)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[7]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            v1_ = n->dim;
+            t_[8] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(grad_output), tn_ag_value_ints_lit(&v1_, 1), tn_ag_value_bool(1), (tn_value){0}});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[9]), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            t_[12] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[12] && PyErr_Occurred()) goto fail_;
+            t_[13] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[11]), tn_value_tensor(t_[12])});
+            if (!t_[13] && PyErr_Occurred()) goto fail_;
+            t_[14] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(t_[13]), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[14] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[14]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 15);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogSoftmaxBackwardDataBackward0_release(tn_node *n_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    tn_saved_release(&n->output_);
+    tn_saved_release(&n->grad_output_);
+    (void)n;
+}
+
+static void
+LogSoftmaxBackwardDataBackward0_finalize(tn_node *n_)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogSoftmaxBackwardDataBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
+    if (tn_saved_traverse(&n->output_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grad_output_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->output_, TN_NODE(self));
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogSoftmaxBackwardDataBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogSoftmaxBackwardDataBackward0_get_grad_output(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->grad_output_, TN_NODE(self));
+}
+
+static PyGetSetDef LogSoftmaxBackwardDataBackward0_getset[] = {
+    {"_saved_output", LogSoftmaxBackwardDataBackward0_get_output, NULL, NULL, NULL},
+    {"_saved_dim", LogSoftmaxBackwardDataBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_grad_output", LogSoftmaxBackwardDataBackward0_get_grad_output, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogSoftmaxBackwardDataBackward0 = {
+    .name = "LogSoftmaxBackwardDataBackward0",
+    .basicsize = sizeof(LogSoftmaxBackwardDataBackward0),
+    .apply = LogSoftmaxBackwardDataBackward0_apply,
+    .release = LogSoftmaxBackwardDataBackward0_release,
+    .finalize = LogSoftmaxBackwardDataBackward0_finalize,
+    .traverse = LogSoftmaxBackwardDataBackward0_traverse,
+    .getset = LogSoftmaxBackwardDataBackward0_getset,
+    .op = "aten::_log_softmax_backward_data",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
+PyObject *
+tn_ag_record__log_softmax_backward_data(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *output = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackwardDataBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, output) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* Logaddexp2Backward0: aten::logaddexp2
+ *   other: grad / (1 + pow(2, self - other))
+ *   self: grad / (1 + pow(2, other - self))
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} Logaddexp2Backward0;
+
+static int
+Logaddexp2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
+    PyObject *t_[10] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_pow__Scalar, (tn_value[]){tn_value_int(INT64_C(2)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[5]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[6] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_pow__Scalar, (tn_value[]){tn_value_int(INT64_C(2)), tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[7]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[8])});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+Logaddexp2Backward0_release(tn_node *n_)
+{
+    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+Logaddexp2Backward0_finalize(tn_node *n_)
+{
+    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
+    (void)n;
+}
+
+static int
+Logaddexp2Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+Logaddexp2Backward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((Logaddexp2Backward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+Logaddexp2Backward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((Logaddexp2Backward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef Logaddexp2Backward0_getset[] = {
+    {"_saved_self", Logaddexp2Backward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", Logaddexp2Backward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_Logaddexp2Backward0 = {
+    .name = "Logaddexp2Backward0",
+    .basicsize = sizeof(Logaddexp2Backward0),
+    .apply = Logaddexp2Backward0_apply,
+    .release = Logaddexp2Backward0_release,
+    .finalize = Logaddexp2Backward0_finalize,
+    .traverse = Logaddexp2Backward0_traverse,
+    .getset = Logaddexp2Backward0_getset,
+    .op = "aten::logaddexp2",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logaddexp2(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_logaddexp2(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    Logaddexp2Backward0 *n = (Logaddexp2Backward0 *)tn_node_new(&tn_kind_Logaddexp2Backward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogaddexpBackward0: aten::logaddexp
+ *   other: grad / (1 + exp(self - other)).conj()
+ *   self: grad / (1 + exp(other - self)).conj()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} LogaddexpBackward0;
+
+static int
+LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    PyObject *t_[12] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_conj(t_[4]);
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[8]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            t_[10] = tn_ag_conj(t_[9]);
+            if (!t_[10] && PyErr_Occurred()) goto fail_;
+            t_[11] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[10])});
+            if (!t_[11] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[11]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 12);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogaddexpBackward0_release(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+LogaddexpBackward0_finalize(tn_node *n_)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogaddexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogaddexpBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef LogaddexpBackward0_getset[] = {
+    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogaddexpBackward0 = {
+    .name = "LogaddexpBackward0",
+    .basicsize = sizeof(LogaddexpBackward0),
+    .apply = LogaddexpBackward0_apply,
+    .release = LogaddexpBackward0_release,
+    .finalize = LogaddexpBackward0_finalize,
+    .traverse = LogaddexpBackward0_traverse,
+    .getset = LogaddexpBackward0_getset,
+    .op = "aten::logaddexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogcumsumexpBackward0: aten::logcumsumexp
+ *   self: logcumsumexp_backward(grad, self, result, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved result_;
+} LogcumsumexpBackward0;
+
+static int
+LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogcumsumexpBackward0_release(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogcumsumexpBackward0_finalize(tn_node *n_)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogcumsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogcumsumexpBackward0_getset[] = {
+    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogcumsumexpBackward0 = {
+    .name = "LogcumsumexpBackward0",
+    .basicsize = sizeof(LogcumsumexpBackward0),
+    .apply = LogcumsumexpBackward0_apply,
+    .release = LogcumsumexpBackward0_release,
+    .finalize = LogcumsumexpBackward0_finalize,
+    .traverse = LogcumsumexpBackward0_traverse,
+    .getset = LogcumsumexpBackward0_getset,
+    .op = "aten::logcumsumexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
+PyObject *
+tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogitBackward0: aten::logit
+ *   self: GradMode::is_enabled() ? infinitely_differentiable_logit_backward(grad, self, eps) : logit_backward(grad, self, eps)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_opt_double eps;
+} LogitBackward0;
+
+static int
+LogitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            if (tn_ag_grad_mode()) {
+                t_[1] = tn_fm_infinitely_differentiable_logit_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->eps);
+                if (!t_[1] && PyErr_Occurred()) goto fail_;
+                t_[3] = Py_XNewRef(t_[1]);
+            } else {
+                t_[2] = tn_ag_op(TN_OP_logit_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), (n->eps.has ? tn_value_double(n->eps.v) : (tn_value){0})});
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = Py_XNewRef(t_[2]);
+            }
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogitBackward0_release(tn_node *n_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+LogitBackward0_finalize(tn_node *n_)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    (void)n;
+}
+
+static int
+LogitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogitBackward0 *n = (LogitBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogitBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogitBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogitBackward0_get_eps(PyObject *self, void *c)
+{
+    return tn_ag_opt_double_to_py(((LogitBackward0 *)self)->eps);
+}
+
+static PyGetSetDef LogitBackward0_getset[] = {
+    {"_saved_self", LogitBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_eps", LogitBackward0_get_eps, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogitBackward0 = {
+    .name = "LogitBackward0",
+    .basicsize = sizeof(LogitBackward0),
+    .apply = LogitBackward0_apply,
+    .release = LogitBackward0_release,
+    .finalize = LogitBackward0_finalize,
+    .traverse = LogitBackward0_traverse,
+    .getset = LogitBackward0_getset,
+    .op = "aten::logit",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logit(Tensor self, float? eps=None) -> Tensor */
+PyObject *
+tn_ag_record_logit(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_logit_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* LogsumexpBackward0: aten::logsumexp
+ *   self: logsumexp_backward(grad, self, result, dim, keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints dim;
+    int keepdim;
+    tn_saved result_;
+} LogsumexpBackward0;
+
+static int
+LogsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_logsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, tn_ag_ints_view(&n->dim), n->keepdim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogsumexpBackward0_release(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogsumexpBackward0_finalize(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_ag_free_ints(&n->dim);
+    (void)n;
+}
+
+static int
+LogsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((LogsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LogsumexpBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogsumexpBackward0_getset[] = {
+    {"_saved_self", LogsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", LogsumexpBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_result", LogsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogsumexpBackward0 = {
+    .name = "LogsumexpBackward0",
+    .basicsize = sizeof(LogsumexpBackward0),
+    .apply = LogsumexpBackward0_apply,
+    .release = LogsumexpBackward0_release,
+    .finalize = LogsumexpBackward0_finalize,
+    .traverse = LogsumexpBackward0_traverse,
+    .getset = LogsumexpBackward0_getset,
+    .op = "aten::logsumexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
+PyObject *
+tn_ag_record_logsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)tn_node_new(&tn_kind_LogsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
+    n->keepdim = (int)a_[2].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

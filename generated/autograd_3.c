@@ -3,1549 +3,11 @@
  * Do not edit. Regenerate: .venv/bin/python codegen/gen.py
  */
 #include "runtime/autograd.h"
+#include "runtime/dtype.h"
 #include "generated/autograd.h"
 #include "generated/autograd_helpers.h"
 
 #include <math.h>
-
-/* Log10Backward0: aten::log10
- *   self: grad / (self.conj() * 2.3025850929940456)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} Log10Backward0;
-
-static int
-Log10Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_conj(self);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_double(2.3025850929940455)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-Log10Backward0_release(tn_node *n_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-Log10Backward0_finalize(tn_node *n_)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    (void)n;
-}
-
-static int
-Log10Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Log10Backward0 *n = (Log10Backward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-Log10Backward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Log10Backward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef Log10Backward0_getset[] = {
-    {"_saved_self", Log10Backward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_Log10Backward0 = {
-    .name = "Log10Backward0",
-    .basicsize = sizeof(Log10Backward0),
-    .apply = Log10Backward0_apply,
-    .release = Log10Backward0_release,
-    .finalize = Log10Backward0_finalize,
-    .traverse = Log10Backward0_traverse,
-    .getset = Log10Backward0_getset,
-    .op = "aten::log10",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::log10(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log10(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log10_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log10_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    Log10Backward0 *n = (Log10Backward0 *)tn_node_new(&tn_kind_Log10Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* Log1PBackward0: aten::log1p
- *   self: log1p_backward(grad, self)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} Log1PBackward0;
-
-static int
-Log1PBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_fm_log1p_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-Log1PBackward0_release(tn_node *n_)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-Log1PBackward0_finalize(tn_node *n_)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    (void)n;
-}
-
-static int
-Log1PBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Log1PBackward0 *n = (Log1PBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-Log1PBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Log1PBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef Log1PBackward0_getset[] = {
-    {"_saved_self", Log1PBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_Log1PBackward0 = {
-    .name = "Log1PBackward0",
-    .basicsize = sizeof(Log1PBackward0),
-    .apply = Log1PBackward0_apply,
-    .release = Log1PBackward0_release,
-    .finalize = Log1PBackward0_finalize,
-    .traverse = Log1PBackward0_traverse,
-    .getset = Log1PBackward0_getset,
-    .op = "aten::log1p",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::log1p(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log1p(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    Log1PBackward0 *n = (Log1PBackward0 *)tn_node_new(&tn_kind_Log1PBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log1p_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log1p_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    Log1PBackward0 *n = (Log1PBackward0 *)tn_node_new(&tn_kind_Log1PBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* Log2Backward0: aten::log2
- *   self: grad / (self.conj() * 0.6931471805599453)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} Log2Backward0;
-
-static int
-Log2Backward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_conj(self);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_double(0.6931471805599453)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-Log2Backward0_release(tn_node *n_)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-Log2Backward0_finalize(tn_node *n_)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    (void)n;
-}
-
-static int
-Log2Backward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Log2Backward0 *n = (Log2Backward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-Log2Backward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((Log2Backward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef Log2Backward0_getset[] = {
-    {"_saved_self", Log2Backward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_Log2Backward0 = {
-    .name = "Log2Backward0",
-    .basicsize = sizeof(Log2Backward0),
-    .apply = Log2Backward0_apply,
-    .release = Log2Backward0_release,
-    .finalize = Log2Backward0_finalize,
-    .traverse = Log2Backward0_traverse,
-    .getset = Log2Backward0_getset,
-    .op = "aten::log2",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::log2(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log2(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    Log2Backward0 *n = (Log2Backward0 *)tn_node_new(&tn_kind_Log2Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log2_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log2_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    Log2Backward0 *n = (Log2Backward0 *)tn_node_new(&tn_kind_Log2Backward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogBackward0: aten::log
- *   self: grad.div(self.conj())
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-} LogBackward0;
-
-static int
-LogBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_conj(self);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogBackward0_release(tn_node *n_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-LogBackward0_finalize(tn_node *n_)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogBackward0 *n = (LogBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef LogBackward0_getset[] = {
-    {"_saved_self", LogBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogBackward0 = {
-    .name = "LogBackward0",
-    .basicsize = sizeof(LogBackward0),
-    .apply = LogBackward0_apply,
-    .release = LogBackward0_release,
-    .finalize = LogBackward0_finalize,
-    .traverse = LogBackward0_traverse,
-    .getset = LogBackward0_getset,
-    .op = "aten::log",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::log(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_log(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::log_(Tensor(a!) self) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogBackward0 *n = (LogBackward0 *)tn_node_new(&tn_kind_LogBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogNormalBackward0: aten::log_normal_
- *   self: zeros_like(grad)
- */
-typedef struct {
-    tn_node base;
-} LogNormalBackward0;
-
-static int
-LogNormalBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogNormalBackward0_release(tn_node *n_)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    (void)n;
-}
-
-static void
-LogNormalBackward0_finalize(tn_node *n_)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogNormalBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogNormalBackward0 *n = (LogNormalBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef LogNormalBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogNormalBackward0 = {
-    .name = "LogNormalBackward0",
-    .basicsize = sizeof(LogNormalBackward0),
-    .apply = LogNormalBackward0_apply,
-    .release = LogNormalBackward0_release,
-    .finalize = LogNormalBackward0_finalize,
-    .traverse = LogNormalBackward0_traverse,
-    .getset = LogNormalBackward0_getset,
-    .op = "aten::log_normal_",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::log_normal_(Tensor(a!) self, float mean=1., float std=2., *, Generator? generator=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_log_normal_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogNormalBackward0 *n = (LogNormalBackward0 *)tn_node_new(&tn_kind_LogNormalBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogSoftmaxBackward0: aten::_log_softmax
- *   self: _log_softmax_backward_data(grad, result, dim, self.scalar_type())
- */
-typedef struct {
-    tn_node base;
-    int self_scalar_type;
-    int64_t dim;
-    tn_saved result_;
-} LogSoftmaxBackward0;
-
-static int
-LogSoftmaxBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP__log_softmax_backward_data, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(result), tn_value_int(n->dim), tn_ag_value_dtype(n->self_scalar_type)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogSoftmaxBackward0_release(tn_node *n_)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogSoftmaxBackward0_finalize(tn_node *n_)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogSoftmaxBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)n_;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogSoftmaxBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogSoftmaxBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogSoftmaxBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogSoftmaxBackward0_getset[] = {
-    {"_saved_dim", LogSoftmaxBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", LogSoftmaxBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogSoftmaxBackward0 = {
-    .name = "LogSoftmaxBackward0",
-    .basicsize = sizeof(LogSoftmaxBackward0),
-    .apply = LogSoftmaxBackward0_apply,
-    .release = LogSoftmaxBackward0_release,
-    .finalize = LogSoftmaxBackward0_finalize,
-    .traverse = LogSoftmaxBackward0_traverse,
-    .getset = LogSoftmaxBackward0_getset,
-    .op = "aten::_log_softmax",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor */
-PyObject *
-tn_ag_record__log_softmax(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogSoftmaxBackward0 *n = (LogSoftmaxBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogSoftmaxBackwardDataBackward0: aten::_log_softmax_backward_data
- *   grad_output: grad.to(output.dtype()) - (grad.to(output.dtype()) * output.exp()).sum(dim, true)
- *   output: (-grad_output.sum(dim, true) * output.exp() * grad.to(output.dtype())).to(output.dtype())
- */
-typedef struct {
-    tn_node base;
-    tn_saved output_;
-    int64_t dim;
-    tn_saved grad_output_;
-} LogSoftmaxBackwardDataBackward0;
-
-static int
-LogSoftmaxBackwardDataBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    PyObject *t_[15] = {0};
-    int64_t v0_;
-    int64_t v1_;
-    int rc_ = -1;
-    PyObject *output = t_[0] = tn_saved_unpack(&n->output_, n_);
-    if (!output && PyErr_Occurred()) goto fail_;
-    PyObject *grad_output = t_[1] = tn_saved_unpack(&n->grad_output_, n_);
-    if (!grad_output && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[4])});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            v0_ = n->dim;
-            t_[6] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(t_[5]), tn_ag_value_ints_lit(&v0_, 1), tn_ag_value_bool(1), (tn_value){0}});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[6]), tn_value_int(1)});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[7]);
-        }
-    }
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            v1_ = n->dim;
-            t_[8] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(grad_output), tn_ag_value_ints_lit(&v1_, 1), tn_ag_value_bool(1), (tn_value){0}});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[8])});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            t_[10] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(output)});
-            if (!t_[10] && PyErr_Occurred()) goto fail_;
-            t_[11] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[9]), tn_value_tensor(t_[10])});
-            if (!t_[11] && PyErr_Occurred()) goto fail_;
-            t_[12] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[12] && PyErr_Occurred()) goto fail_;
-            t_[13] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[11]), tn_value_tensor(t_[12])});
-            if (!t_[13] && PyErr_Occurred()) goto fail_;
-            t_[14] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(t_[13]), tn_ag_value_dtype(TN_T(output)->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[14] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[14]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 15);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogSoftmaxBackwardDataBackward0_release(tn_node *n_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    tn_saved_release(&n->output_);
-    tn_saved_release(&n->grad_output_);
-    (void)n;
-}
-
-static void
-LogSoftmaxBackwardDataBackward0_finalize(tn_node *n_)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogSoftmaxBackwardDataBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)n_;
-    if (tn_saved_traverse(&n->output_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->grad_output_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_output(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->output_, TN_NODE(self));
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogSoftmaxBackwardDataBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogSoftmaxBackwardDataBackward0_get_grad_output(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogSoftmaxBackwardDataBackward0 *)self)->grad_output_, TN_NODE(self));
-}
-
-static PyGetSetDef LogSoftmaxBackwardDataBackward0_getset[] = {
-    {"_saved_output", LogSoftmaxBackwardDataBackward0_get_output, NULL, NULL, NULL},
-    {"_saved_dim", LogSoftmaxBackwardDataBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_grad_output", LogSoftmaxBackwardDataBackward0_get_grad_output, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogSoftmaxBackwardDataBackward0 = {
-    .name = "LogSoftmaxBackwardDataBackward0",
-    .basicsize = sizeof(LogSoftmaxBackwardDataBackward0),
-    .apply = LogSoftmaxBackwardDataBackward0_apply,
-    .release = LogSoftmaxBackwardDataBackward0_release,
-    .finalize = LogSoftmaxBackwardDataBackward0_finalize,
-    .traverse = LogSoftmaxBackwardDataBackward0_traverse,
-    .getset = LogSoftmaxBackwardDataBackward0_getset,
-    .op = "aten::_log_softmax_backward_data",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor */
-PyObject *
-tn_ag_record__log_softmax_backward_data(tn_op *op_, tn_value *a_)
-{
-    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
-    PyObject *output = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    LogSoftmaxBackwardDataBackward0 *n = (LogSoftmaxBackwardDataBackward0 *)tn_node_new(&tn_kind_LogSoftmaxBackwardDataBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, output) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->output_, output, n_, 0) < 0) goto fail_;
-    n->dim = a_[2].u.i;
-    if (tn_saved_save(&n->grad_output_, grad_output, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogaddexpBackward0: aten::logaddexp
- *   other: grad / (1 + exp(self - other)).conj()
- *   self: grad / (1 + exp(other - self)).conj()
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved other_;
-} LogaddexpBackward0;
-
-static int
-LogaddexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    PyObject *t_[12] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other), tn_value_int(1)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_conj(t_[4]);
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[5])});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[6]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[7] = tn_ag_op(TN_OP_sub__Tensor, (tn_value[]){tn_value_tensor(other), tn_value_tensor(self), tn_value_int(1)});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[7])});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[8]), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            t_[10] = tn_ag_conj(t_[9]);
-            if (!t_[10] && PyErr_Occurred()) goto fail_;
-            t_[11] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[10])});
-            if (!t_[11] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[11]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 12);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogaddexpBackward0_release(tn_node *n_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-LogaddexpBackward0_finalize(tn_node *n_)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogaddexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogaddexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogaddexpBackward0_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogaddexpBackward0 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef LogaddexpBackward0_getset[] = {
-    {"_saved_self", LogaddexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_other", LogaddexpBackward0_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogaddexpBackward0 = {
-    .name = "LogaddexpBackward0",
-    .basicsize = sizeof(LogaddexpBackward0),
-    .apply = LogaddexpBackward0_apply,
-    .release = LogaddexpBackward0_release,
-    .finalize = LogaddexpBackward0_finalize,
-    .traverse = LogaddexpBackward0_traverse,
-    .getset = LogaddexpBackward0_getset,
-    .op = "aten::logaddexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logaddexp(Tensor self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_logaddexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    LogaddexpBackward0 *n = (LogaddexpBackward0 *)tn_node_new(&tn_kind_LogaddexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogcumsumexpBackward0: aten::logcumsumexp
- *   self: logcumsumexp_backward(grad, self, result, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved result_;
-} LogcumsumexpBackward0;
-
-static int
-LogcumsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_logcumsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, n->dim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogcumsumexpBackward0_release(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogcumsumexpBackward0_finalize(tn_node *n_)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogcumsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((LogcumsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogcumsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogcumsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogcumsumexpBackward0_getset[] = {
-    {"_saved_self", LogcumsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogcumsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", LogcumsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogcumsumexpBackward0 = {
-    .name = "LogcumsumexpBackward0",
-    .basicsize = sizeof(LogcumsumexpBackward0),
-    .apply = LogcumsumexpBackward0_apply,
-    .release = LogcumsumexpBackward0_release,
-    .finalize = LogcumsumexpBackward0_finalize,
-    .traverse = LogcumsumexpBackward0_traverse,
-    .getset = LogcumsumexpBackward0_getset,
-    .op = "aten::logcumsumexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logcumsumexp(Tensor self, int dim) -> Tensor */
-PyObject *
-tn_ag_record_logcumsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogcumsumexpBackward0 *n = (LogcumsumexpBackward0 *)tn_node_new(&tn_kind_LogcumsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogitBackward0: aten::logit
- *   self: GradMode::is_enabled() ? infinitely_differentiable_logit_backward(grad, self, eps) : logit_backward(grad, self, eps)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_opt_double eps;
-} LogitBackward0;
-
-static int
-LogitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            if (tn_ag_grad_mode()) {
-                t_[1] = tn_fm_infinitely_differentiable_logit_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->eps);
-                if (!t_[1] && PyErr_Occurred()) goto fail_;
-                t_[3] = Py_XNewRef(t_[1]);
-            } else {
-                t_[2] = tn_ag_op(TN_OP_logit_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), (n->eps.has ? tn_value_double(n->eps.v) : (tn_value){0})});
-                if (!t_[2] && PyErr_Occurred()) goto fail_;
-                t_[3] = Py_XNewRef(t_[2]);
-            }
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogitBackward0_release(tn_node *n_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-LogitBackward0_finalize(tn_node *n_)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    (void)n;
-}
-
-static int
-LogitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogitBackward0 *n = (LogitBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogitBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogitBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogitBackward0_get_eps(PyObject *self, void *c)
-{
-    return tn_ag_opt_double_to_py(((LogitBackward0 *)self)->eps);
-}
-
-static PyGetSetDef LogitBackward0_getset[] = {
-    {"_saved_self", LogitBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_eps", LogitBackward0_get_eps, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogitBackward0 = {
-    .name = "LogitBackward0",
-    .basicsize = sizeof(LogitBackward0),
-    .apply = LogitBackward0_apply,
-    .release = LogitBackward0_release,
-    .finalize = LogitBackward0_finalize,
-    .traverse = LogitBackward0_traverse,
-    .getset = LogitBackward0_getset,
-    .op = "aten::logit",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logit(Tensor self, float? eps=None) -> Tensor */
-PyObject *
-tn_ag_record_logit(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::logit_(Tensor(a!) self, float? eps=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_logit_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    LogitBackward0 *n = (LogitBackward0 *)tn_node_new(&tn_kind_LogitBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    n->eps = (tn_opt_double){a_[1].tag != TN_V_NONE, a_[1].u.d};
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogsumexpBackward0: aten::logsumexp
- *   self: logsumexp_backward(grad, self, result, dim, keepdim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_ag_ints dim;
-    int keepdim;
-    tn_saved result_;
-} LogsumexpBackward0;
-
-static int
-LogsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_logsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, tn_ag_ints_view(&n->dim), n->keepdim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogsumexpBackward0_release(tn_node *n_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogsumexpBackward0_finalize(tn_node *n_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    tn_ag_free_ints(&n->dim);
-    (void)n;
-}
-
-static int
-LogsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((LogsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogsumexpBackward0_get_keepdim(PyObject *self, void *c)
-{
-    return PyBool_FromLong(((LogsumexpBackward0 *)self)->keepdim);
-}
-
-static PyObject *
-LogsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogsumexpBackward0_getset[] = {
-    {"_saved_self", LogsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_keepdim", LogsumexpBackward0_get_keepdim, NULL, NULL, NULL},
-    {"_saved_result", LogsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogsumexpBackward0 = {
-    .name = "LogsumexpBackward0",
-    .basicsize = sizeof(LogsumexpBackward0),
-    .apply = LogsumexpBackward0_apply,
-    .release = LogsumexpBackward0_release,
-    .finalize = LogsumexpBackward0_finalize,
-    .traverse = LogsumexpBackward0_traverse,
-    .getset = LogsumexpBackward0_getset,
-    .op = "aten::logsumexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
-PyObject *
-tn_ag_record_logsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)tn_node_new(&tn_kind_LogsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
-    n->keepdim = (int)a_[2].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
 
 /* LtBackward0: aten::lt_.Scalar
  *   self: zeros_like(self)
@@ -3310,6 +1772,226 @@ fail_:
     return NULL;
 }
 
+/* MaxUnpool2DBackward0: aten::max_unpool2d
+ *   self: max_pool_double_backward(grad, indices, 2)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+} MaxUnpool2DBackward0;
+
+static int
+MaxUnpool2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaxUnpool2DBackward0 *n = (MaxUnpool2DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(2));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaxUnpool2DBackward0_release(tn_node *n_)
+{
+    MaxUnpool2DBackward0 *n = (MaxUnpool2DBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+MaxUnpool2DBackward0_finalize(tn_node *n_)
+{
+    MaxUnpool2DBackward0 *n = (MaxUnpool2DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MaxUnpool2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaxUnpool2DBackward0 *n = (MaxUnpool2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaxUnpool2DBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxUnpool2DBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef MaxUnpool2DBackward0_getset[] = {
+    {"_saved_indices", MaxUnpool2DBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaxUnpool2DBackward0 = {
+    .name = "MaxUnpool2DBackward0",
+    .basicsize = sizeof(MaxUnpool2DBackward0),
+    .apply = MaxUnpool2DBackward0_apply,
+    .release = MaxUnpool2DBackward0_release,
+    .finalize = MaxUnpool2DBackward0_finalize,
+    .traverse = MaxUnpool2DBackward0_traverse,
+    .getset = MaxUnpool2DBackward0_getset,
+    .op = "aten::max_unpool2d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor */
+PyObject *
+tn_ag_record_max_unpool2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MaxUnpool2DBackward0 *n = (MaxUnpool2DBackward0 *)tn_node_new(&tn_kind_MaxUnpool2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MaxUnpool3DBackward0: aten::max_unpool3d
+ *   self: max_pool_double_backward(grad, indices, 3)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved indices_;
+} MaxUnpool3DBackward0;
+
+static int
+MaxUnpool3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MaxUnpool3DBackward0 *n = (MaxUnpool3DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_max_pool_double_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), indices, INT64_C(3));
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+MaxUnpool3DBackward0_release(tn_node *n_)
+{
+    MaxUnpool3DBackward0 *n = (MaxUnpool3DBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+MaxUnpool3DBackward0_finalize(tn_node *n_)
+{
+    MaxUnpool3DBackward0 *n = (MaxUnpool3DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MaxUnpool3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MaxUnpool3DBackward0 *n = (MaxUnpool3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MaxUnpool3DBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MaxUnpool3DBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef MaxUnpool3DBackward0_getset[] = {
+    {"_saved_indices", MaxUnpool3DBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MaxUnpool3DBackward0 = {
+    .name = "MaxUnpool3DBackward0",
+    .basicsize = sizeof(MaxUnpool3DBackward0),
+    .apply = MaxUnpool3DBackward0_apply,
+    .release = MaxUnpool3DBackward0_release,
+    .finalize = MaxUnpool3DBackward0_finalize,
+    .traverse = MaxUnpool3DBackward0_traverse,
+    .getset = MaxUnpool3DBackward0_getset,
+    .op = "aten::max_unpool3d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor */
+PyObject *
+tn_ag_record_max_unpool3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MaxUnpool3DBackward0 *n = (MaxUnpool3DBackward0 *)tn_node_new(&tn_kind_MaxUnpool3DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* MaximumBackward0: aten::maximum
  *   other: at::where(self == other, grad / 2, grad).masked_fill_(self > other, 0)
  *   self: at::where(self == other, grad / 2, grad).masked_fill_(self < other, 0)
@@ -3700,6 +2382,268 @@ tn_ag_record_mean__dim(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MedianBackward0: aten::median
+ *   self: evenly_distribute_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} MedianBackward0;
+
+static int
+MedianBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MedianBackward0 *n = (MedianBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_evenly_distribute_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+MedianBackward0_release(tn_node *n_)
+{
+    MedianBackward0 *n = (MedianBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+MedianBackward0_finalize(tn_node *n_)
+{
+    MedianBackward0 *n = (MedianBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MedianBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MedianBackward0 *n = (MedianBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MedianBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MedianBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MedianBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MedianBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef MedianBackward0_getset[] = {
+    {"_saved_self", MedianBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", MedianBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MedianBackward0 = {
+    .name = "MedianBackward0",
+    .basicsize = sizeof(MedianBackward0),
+    .apply = MedianBackward0_apply,
+    .release = MedianBackward0_release,
+    .finalize = MedianBackward0_finalize,
+    .traverse = MedianBackward0_traverse,
+    .getset = MedianBackward0_getset,
+    .op = "aten::median",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::median(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_median(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MedianBackward0 *n = (MedianBackward0 *)tn_node_new(&tn_kind_MedianBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MedianBackward1: aten::median.dim
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    int keepdim;
+    tn_saved indices_;
+} MedianBackward1;
+
+static int
+MedianBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MedianBackward1 *n = (MedianBackward1 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->keepdim)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+MedianBackward1_release(tn_node *n_)
+{
+    MedianBackward1 *n = (MedianBackward1 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+MedianBackward1_finalize(tn_node *n_)
+{
+    MedianBackward1 *n = (MedianBackward1 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+MedianBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MedianBackward1 *n = (MedianBackward1 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MedianBackward1_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((MedianBackward1 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+MedianBackward1_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((MedianBackward1 *)self)->dim);
+}
+
+static PyObject *
+MedianBackward1_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((MedianBackward1 *)self)->keepdim);
+}
+
+static PyObject *
+MedianBackward1_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MedianBackward1 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef MedianBackward1_getset[] = {
+    {"_saved_self_sym_sizes", MedianBackward1_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", MedianBackward1_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", MedianBackward1_get_keepdim, NULL, NULL, NULL},
+    {"_saved_indices", MedianBackward1_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MedianBackward1 = {
+    .name = "MedianBackward1",
+    .basicsize = sizeof(MedianBackward1),
+    .apply = MedianBackward1_apply,
+    .release = MedianBackward1_release,
+    .finalize = MedianBackward1_finalize,
+    .traverse = MedianBackward1_traverse,
+    .getset = MedianBackward1_getset,
+    .op = "aten::median.dim",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::median.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_median__dim(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MedianBackward1 *n = (MedianBackward1 *)tn_node_new(&tn_kind_MedianBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -4445,6 +3389,144 @@ tn_ag_record_mm(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ModeBackward0: aten::mode
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    int keepdim;
+    tn_saved indices_;
+} ModeBackward0;
+
+static int
+ModeBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ModeBackward0 *n = (ModeBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->keepdim)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ModeBackward0_release(tn_node *n_)
+{
+    ModeBackward0 *n = (ModeBackward0 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+ModeBackward0_finalize(tn_node *n_)
+{
+    ModeBackward0 *n = (ModeBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+ModeBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ModeBackward0 *n = (ModeBackward0 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ModeBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ModeBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+ModeBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((ModeBackward0 *)self)->dim);
+}
+
+static PyObject *
+ModeBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((ModeBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+ModeBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ModeBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef ModeBackward0_getset[] = {
+    {"_saved_self_sym_sizes", ModeBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", ModeBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", ModeBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_indices", ModeBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ModeBackward0 = {
+    .name = "ModeBackward0",
+    .basicsize = sizeof(ModeBackward0),
+    .apply = ModeBackward0_apply,
+    .release = ModeBackward0_release,
+    .finalize = ModeBackward0_finalize,
+    .traverse = ModeBackward0_traverse,
+    .getset = ModeBackward0_getset,
+    .op = "aten::mode",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_mode(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ModeBackward0 *n = (ModeBackward0 *)tn_node_new(&tn_kind_ModeBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -5526,6 +4608,268 @@ fail_:
     return NULL;
 }
 
+/* NanmedianBackward0: aten::nanmedian
+ *   self: evenly_distribute_backward(grad, self, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} NanmedianBackward0;
+
+static int
+NanmedianBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NanmedianBackward0 *n = (NanmedianBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_evenly_distribute_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+NanmedianBackward0_release(tn_node *n_)
+{
+    NanmedianBackward0 *n = (NanmedianBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+NanmedianBackward0_finalize(tn_node *n_)
+{
+    NanmedianBackward0 *n = (NanmedianBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NanmedianBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NanmedianBackward0 *n = (NanmedianBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NanmedianBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NanmedianBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+NanmedianBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NanmedianBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef NanmedianBackward0_getset[] = {
+    {"_saved_self", NanmedianBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", NanmedianBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NanmedianBackward0 = {
+    .name = "NanmedianBackward0",
+    .basicsize = sizeof(NanmedianBackward0),
+    .apply = NanmedianBackward0_apply,
+    .release = NanmedianBackward0_release,
+    .finalize = NanmedianBackward0_finalize,
+    .traverse = NanmedianBackward0_traverse,
+    .getset = NanmedianBackward0_getset,
+    .op = "aten::nanmedian",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::nanmedian(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_nanmedian(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    NanmedianBackward0 *n = (NanmedianBackward0 *)tn_node_new(&tn_kind_NanmedianBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NanmedianBackward1: aten::nanmedian.dim
+ *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    int keepdim;
+    tn_saved indices_;
+} NanmedianBackward1;
+
+static int
+NanmedianBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NanmedianBackward1 *n = (NanmedianBackward1 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *indices = t_[0] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_value_selecting_reduction_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim), tn_value_tensor(indices), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_bool(n->keepdim)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+NanmedianBackward1_release(tn_node *n_)
+{
+    NanmedianBackward1 *n = (NanmedianBackward1 *)n_;
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+NanmedianBackward1_finalize(tn_node *n_)
+{
+    NanmedianBackward1 *n = (NanmedianBackward1 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+NanmedianBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NanmedianBackward1 *n = (NanmedianBackward1 *)n_;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NanmedianBackward1_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((NanmedianBackward1 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+NanmedianBackward1_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NanmedianBackward1 *)self)->dim);
+}
+
+static PyObject *
+NanmedianBackward1_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((NanmedianBackward1 *)self)->keepdim);
+}
+
+static PyObject *
+NanmedianBackward1_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NanmedianBackward1 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef NanmedianBackward1_getset[] = {
+    {"_saved_self_sym_sizes", NanmedianBackward1_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", NanmedianBackward1_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", NanmedianBackward1_get_keepdim, NULL, NULL, NULL},
+    {"_saved_indices", NanmedianBackward1_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NanmedianBackward1 = {
+    .name = "NanmedianBackward1",
+    .basicsize = sizeof(NanmedianBackward1),
+    .apply = NanmedianBackward1_apply,
+    .release = NanmedianBackward1_release,
+    .finalize = NanmedianBackward1_finalize,
+    .traverse = NanmedianBackward1_traverse,
+    .getset = NanmedianBackward1_getset,
+    .op = "aten::nanmedian.dim",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::nanmedian.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_nanmedian__dim(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    NanmedianBackward1 *n = (NanmedianBackward1 *)tn_node_new(&tn_kind_NanmedianBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NansumBackward0: aten::nansum
  *   self: nansum_backward(grad.to(self.scalar_type()), self, dim, keepdim)
  */
@@ -5649,6 +4993,794 @@ tn_ag_record_nansum(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NarrowCopyBackward0: aten::narrow_copy
+ *   self: slice_backward_wrapper(grad, self.sym_sizes(), dim, start, start + length, 1)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+    int64_t start;
+    int64_t length;
+} NarrowCopyBackward0;
+
+static int
+NarrowCopyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NarrowCopyBackward0 *n = (NarrowCopyBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_slice_backward_wrapper(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->self_sym_sizes), n->dim, (tn_opt_int){1, n->start}, (tn_opt_int){1, (n->start + n->length)}, INT64_C(1));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+NarrowCopyBackward0_release(tn_node *n_)
+{
+    NarrowCopyBackward0 *n = (NarrowCopyBackward0 *)n_;
+    (void)n;
+}
+
+static void
+NarrowCopyBackward0_finalize(tn_node *n_)
+{
+    NarrowCopyBackward0 *n = (NarrowCopyBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+NarrowCopyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NarrowCopyBackward0 *n = (NarrowCopyBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NarrowCopyBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((NarrowCopyBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+NarrowCopyBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NarrowCopyBackward0 *)self)->dim);
+}
+
+static PyObject *
+NarrowCopyBackward0_get_start(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NarrowCopyBackward0 *)self)->start);
+}
+
+static PyObject *
+NarrowCopyBackward0_get_length(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NarrowCopyBackward0 *)self)->length);
+}
+
+static PyGetSetDef NarrowCopyBackward0_getset[] = {
+    {"_saved_self_sym_sizes", NarrowCopyBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", NarrowCopyBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_start", NarrowCopyBackward0_get_start, NULL, NULL, NULL},
+    {"_saved_length", NarrowCopyBackward0_get_length, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NarrowCopyBackward0 = {
+    .name = "NarrowCopyBackward0",
+    .basicsize = sizeof(NarrowCopyBackward0),
+    .apply = NarrowCopyBackward0_apply,
+    .release = NarrowCopyBackward0_release,
+    .finalize = NarrowCopyBackward0_finalize,
+    .traverse = NarrowCopyBackward0_traverse,
+    .getset = NarrowCopyBackward0_getset,
+    .op = "aten::narrow_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::narrow_copy(Tensor self, int dim, SymInt start, SymInt length) -> Tensor */
+PyObject *
+tn_ag_record_narrow_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    NarrowCopyBackward0 *n = (NarrowCopyBackward0 *)tn_node_new(&tn_kind_NarrowCopyBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    n->start = a_[2].u.i;
+    n->length = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NativeBatchNormBackward0: aten::native_batch_norm
+ *   input, weight, bias: grad.defined() ? native_batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, training, eps, grad_input_mask) : std::tuple<Tensor, Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved weight_;
+    tn_saved running_mean_;
+    tn_saved running_var_;
+    int training;
+    double eps;
+    tn_saved result1_;
+    tn_saved result2_;
+} NativeBatchNormBackward0;
+
+static int
+NativeBatchNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeBatchNormBackward0 *n = (NativeBatchNormBackward0 *)n_;
+    PyObject *t_[13] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *running_mean = t_[2] = tn_saved_unpack(&n->running_mean_, n_);
+    if (!running_mean && PyErr_Occurred()) goto fail_;
+    PyObject *running_var = t_[3] = tn_saved_unpack(&n->running_var_, n_);
+    if (!running_var && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[4] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[5] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                t_[6] = tn_ag_op(TN_OP_native_batch_norm_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(weight), tn_value_tensor(running_mean), tn_value_tensor(running_var), tn_value_tensor(result1), tn_value_tensor(result2), tn_ag_value_bool(n->training), tn_value_double(n->eps), tn_ag_value_bools(grad_input_mask, 3)});
+                if (!t_[6] && PyErr_Occurred()) goto fail_;
+                t_[7] = tn_ag_tuple_item(t_[6], 0);
+                if (!t_[7] && PyErr_Occurred()) goto fail_;
+                t_[8] = tn_ag_tuple_item(t_[6], 1);
+                if (!t_[8] && PyErr_Occurred()) goto fail_;
+                t_[9] = tn_ag_tuple_item(t_[6], 2);
+                if (!t_[9] && PyErr_Occurred()) goto fail_;
+                t_[10] = Py_XNewRef(t_[7]);
+                t_[11] = Py_XNewRef(t_[8]);
+                t_[12] = Py_XNewRef(t_[9]);
+            } else {
+                t_[10] = Py_XNewRef(NULL);
+                t_[11] = Py_XNewRef(NULL);
+                t_[12] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[10]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[11]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[12]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 13);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeBatchNormBackward0_release(tn_node *n_)
+{
+    NativeBatchNormBackward0 *n = (NativeBatchNormBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->running_mean_);
+    tn_saved_release(&n->running_var_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    (void)n;
+}
+
+static void
+NativeBatchNormBackward0_finalize(tn_node *n_)
+{
+    NativeBatchNormBackward0 *n = (NativeBatchNormBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NativeBatchNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeBatchNormBackward0 *n = (NativeBatchNormBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_mean_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_var_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_running_mean(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->running_mean_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_running_var(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->running_var_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_training(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((NativeBatchNormBackward0 *)self)->training);
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_eps(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((NativeBatchNormBackward0 *)self)->eps);
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormBackward0_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormBackward0 *)self)->result2_, TN_NODE(self));
+}
+
+static PyGetSetDef NativeBatchNormBackward0_getset[] = {
+    {"_saved_input", NativeBatchNormBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_weight", NativeBatchNormBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_running_mean", NativeBatchNormBackward0_get_running_mean, NULL, NULL, NULL},
+    {"_saved_running_var", NativeBatchNormBackward0_get_running_var, NULL, NULL, NULL},
+    {"_saved_training", NativeBatchNormBackward0_get_training, NULL, NULL, NULL},
+    {"_saved_eps", NativeBatchNormBackward0_get_eps, NULL, NULL, NULL},
+    {"_saved_result1", NativeBatchNormBackward0_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", NativeBatchNormBackward0_get_result2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeBatchNormBackward0 = {
+    .name = "NativeBatchNormBackward0",
+    .basicsize = sizeof(NativeBatchNormBackward0),
+    .apply = NativeBatchNormBackward0_apply,
+    .release = NativeBatchNormBackward0_release,
+    .finalize = NativeBatchNormBackward0_finalize,
+    .traverse = NativeBatchNormBackward0_traverse,
+    .getset = NativeBatchNormBackward0_getset,
+    .op = "aten::native_batch_norm",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record_native_batch_norm(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[1]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[2]);
+    PyObject *running_mean = tn_ag_arg_tensor(&a_[3]);
+    PyObject *running_var = tn_ag_arg_tensor(&a_[4]);
+    if (tn_ag_check_no_requires_grad(&a_[3], "running_mean", "native_batch_norm") < 0)
+        return NULL;
+    if (tn_ag_check_no_requires_grad(&a_[4], "running_var", "native_batch_norm") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    NativeBatchNormBackward0 *n = (NativeBatchNormBackward0 *)tn_node_new(&tn_kind_NativeBatchNormBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_mean_, running_mean, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_var_, running_var, n_, 0) < 0) goto fail_;
+    n->training = (int)a_[5].u.i;
+    n->eps = a_[7].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NativeBatchNormLegitBackward0: aten::_native_batch_norm_legit
+ *   input, weight, bias: grad.defined() ? native_batch_norm_backward(grad, input, weight, running_mean, running_var, result1, result2, training, eps, grad_input_mask) : std::tuple<Tensor, Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved weight_;
+    tn_saved running_mean_;
+    tn_saved running_var_;
+    int training;
+    double eps;
+    tn_saved result1_;
+    tn_saved result2_;
+} NativeBatchNormLegitBackward0;
+
+static int
+NativeBatchNormLegitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeBatchNormLegitBackward0 *n = (NativeBatchNormLegitBackward0 *)n_;
+    PyObject *t_[13] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *running_mean = t_[2] = tn_saved_unpack(&n->running_mean_, n_);
+    if (!running_mean && PyErr_Occurred()) goto fail_;
+    PyObject *running_var = t_[3] = tn_saved_unpack(&n->running_var_, n_);
+    if (!running_var && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[4] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[5] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                t_[6] = tn_ag_op(TN_OP_native_batch_norm_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(weight), tn_value_tensor(running_mean), tn_value_tensor(running_var), tn_value_tensor(result1), tn_value_tensor(result2), tn_ag_value_bool(n->training), tn_value_double(n->eps), tn_ag_value_bools(grad_input_mask, 3)});
+                if (!t_[6] && PyErr_Occurred()) goto fail_;
+                t_[7] = tn_ag_tuple_item(t_[6], 0);
+                if (!t_[7] && PyErr_Occurred()) goto fail_;
+                t_[8] = tn_ag_tuple_item(t_[6], 1);
+                if (!t_[8] && PyErr_Occurred()) goto fail_;
+                t_[9] = tn_ag_tuple_item(t_[6], 2);
+                if (!t_[9] && PyErr_Occurred()) goto fail_;
+                t_[10] = Py_XNewRef(t_[7]);
+                t_[11] = Py_XNewRef(t_[8]);
+                t_[12] = Py_XNewRef(t_[9]);
+            } else {
+                t_[10] = Py_XNewRef(NULL);
+                t_[11] = Py_XNewRef(NULL);
+                t_[12] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[10]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[11]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[12]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 13);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeBatchNormLegitBackward0_release(tn_node *n_)
+{
+    NativeBatchNormLegitBackward0 *n = (NativeBatchNormLegitBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->running_mean_);
+    tn_saved_release(&n->running_var_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    (void)n;
+}
+
+static void
+NativeBatchNormLegitBackward0_finalize(tn_node *n_)
+{
+    NativeBatchNormLegitBackward0 *n = (NativeBatchNormLegitBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NativeBatchNormLegitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeBatchNormLegitBackward0 *n = (NativeBatchNormLegitBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_mean_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->running_var_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_running_mean(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->running_mean_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_running_var(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->running_var_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_training(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((NativeBatchNormLegitBackward0 *)self)->training);
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_eps(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((NativeBatchNormLegitBackward0 *)self)->eps);
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward0_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward0 *)self)->result2_, TN_NODE(self));
+}
+
+static PyGetSetDef NativeBatchNormLegitBackward0_getset[] = {
+    {"_saved_input", NativeBatchNormLegitBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_weight", NativeBatchNormLegitBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_running_mean", NativeBatchNormLegitBackward0_get_running_mean, NULL, NULL, NULL},
+    {"_saved_running_var", NativeBatchNormLegitBackward0_get_running_var, NULL, NULL, NULL},
+    {"_saved_training", NativeBatchNormLegitBackward0_get_training, NULL, NULL, NULL},
+    {"_saved_eps", NativeBatchNormLegitBackward0_get_eps, NULL, NULL, NULL},
+    {"_saved_result1", NativeBatchNormLegitBackward0_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", NativeBatchNormLegitBackward0_get_result2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeBatchNormLegitBackward0 = {
+    .name = "NativeBatchNormLegitBackward0",
+    .basicsize = sizeof(NativeBatchNormLegitBackward0),
+    .apply = NativeBatchNormLegitBackward0_apply,
+    .release = NativeBatchNormLegitBackward0_release,
+    .finalize = NativeBatchNormLegitBackward0_finalize,
+    .traverse = NativeBatchNormLegitBackward0_traverse,
+    .getset = NativeBatchNormLegitBackward0_getset,
+    .op = "aten::_native_batch_norm_legit",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_native_batch_norm_legit(Tensor input, Tensor? weight, Tensor? bias, Tensor(a!) running_mean, Tensor(b!) running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record__native_batch_norm_legit(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[1]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[2]);
+    PyObject *running_mean = tn_ag_arg_tensor(&a_[3]);
+    PyObject *running_var = tn_ag_arg_tensor(&a_[4]);
+    if (tn_ag_check_no_requires_grad(&a_[3], "running_mean", "_native_batch_norm_legit") < 0)
+        return NULL;
+    if (tn_ag_check_no_requires_grad(&a_[4], "running_var", "_native_batch_norm_legit") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    NativeBatchNormLegitBackward0 *n = (NativeBatchNormLegitBackward0 *)tn_node_new(&tn_kind_NativeBatchNormLegitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_mean_, running_mean, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->running_var_, running_var, n_, 0) < 0) goto fail_;
+    n->training = (int)a_[5].u.i;
+    n->eps = a_[7].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NativeBatchNormLegitBackward1: aten::_native_batch_norm_legit.no_stats
+ *   input, weight, bias: grad.defined() ? native_batch_norm_backward(grad, input, weight, Tensor(), Tensor(), result1, result2, training, eps, grad_input_mask) : std::tuple<Tensor, Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved weight_;
+    int training;
+    double eps;
+    tn_saved result1_;
+    tn_saved result2_;
+} NativeBatchNormLegitBackward1;
+
+static int
+NativeBatchNormLegitBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeBatchNormLegitBackward1 *n = (NativeBatchNormLegitBackward1 *)n_;
+    PyObject *t_[11] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[2] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[3] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                t_[4] = tn_ag_op(TN_OP_native_batch_norm_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(weight), (tn_value){0}, (tn_value){0}, tn_value_tensor(result1), tn_value_tensor(result2), tn_ag_value_bool(n->training), tn_value_double(n->eps), tn_ag_value_bools(grad_input_mask, 3)});
+                if (!t_[4] && PyErr_Occurred()) goto fail_;
+                t_[5] = tn_ag_tuple_item(t_[4], 0);
+                if (!t_[5] && PyErr_Occurred()) goto fail_;
+                t_[6] = tn_ag_tuple_item(t_[4], 1);
+                if (!t_[6] && PyErr_Occurred()) goto fail_;
+                t_[7] = tn_ag_tuple_item(t_[4], 2);
+                if (!t_[7] && PyErr_Occurred()) goto fail_;
+                t_[8] = Py_XNewRef(t_[5]);
+                t_[9] = Py_XNewRef(t_[6]);
+                t_[10] = Py_XNewRef(t_[7]);
+            } else {
+                t_[8] = Py_XNewRef(NULL);
+                t_[9] = Py_XNewRef(NULL);
+                t_[10] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[8]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[9]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[10]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 11);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeBatchNormLegitBackward1_release(tn_node *n_)
+{
+    NativeBatchNormLegitBackward1 *n = (NativeBatchNormLegitBackward1 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    (void)n;
+}
+
+static void
+NativeBatchNormLegitBackward1_finalize(tn_node *n_)
+{
+    NativeBatchNormLegitBackward1 *n = (NativeBatchNormLegitBackward1 *)n_;
+    (void)n;
+}
+
+static int
+NativeBatchNormLegitBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeBatchNormLegitBackward1 *n = (NativeBatchNormLegitBackward1 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward1 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward1 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_training(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((NativeBatchNormLegitBackward1 *)self)->training);
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_eps(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((NativeBatchNormLegitBackward1 *)self)->eps);
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward1 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+NativeBatchNormLegitBackward1_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeBatchNormLegitBackward1 *)self)->result2_, TN_NODE(self));
+}
+
+static PyGetSetDef NativeBatchNormLegitBackward1_getset[] = {
+    {"_saved_input", NativeBatchNormLegitBackward1_get_input, NULL, NULL, NULL},
+    {"_saved_weight", NativeBatchNormLegitBackward1_get_weight, NULL, NULL, NULL},
+    {"_saved_training", NativeBatchNormLegitBackward1_get_training, NULL, NULL, NULL},
+    {"_saved_eps", NativeBatchNormLegitBackward1_get_eps, NULL, NULL, NULL},
+    {"_saved_result1", NativeBatchNormLegitBackward1_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", NativeBatchNormLegitBackward1_get_result2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeBatchNormLegitBackward1 = {
+    .name = "NativeBatchNormLegitBackward1",
+    .basicsize = sizeof(NativeBatchNormLegitBackward1),
+    .apply = NativeBatchNormLegitBackward1_apply,
+    .release = NativeBatchNormLegitBackward1_release,
+    .finalize = NativeBatchNormLegitBackward1_finalize,
+    .traverse = NativeBatchNormLegitBackward1_traverse,
+    .getset = NativeBatchNormLegitBackward1_getset,
+    .op = "aten::_native_batch_norm_legit.no_stats",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_native_batch_norm_legit.no_stats(Tensor input, Tensor? weight, Tensor? bias, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record__native_batch_norm_legit__no_stats(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[1]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    NativeBatchNormLegitBackward1 *n = (NativeBatchNormLegitBackward1 *)tn_node_new(&tn_kind_NativeBatchNormLegitBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->training = (int)a_[3].u.i;
+    n->eps = a_[5].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -5950,6 +6082,273 @@ tn_ag_record_native_dropout_backward(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NativeGroupNormBackward0: aten::native_group_norm
+ *   input, weight, bias: GradMode::is_enabled() || grads[1].defined() || grads[2].defined() ? infinitely_differentiable_native_group_norm_backward(grads[0], grads[1], grads[2], input, result1, result2, weight, N, C, HxW, group, eps, grad_input_mask) : (grads[0].defined() ? native_group_norm_backward_symint(grads[0].device().is_xpu() ? grads[0] : grads[0].contiguous(grads[0].device().is_cpu() ? input.suggest_memory_format() : c10::MemoryFormat::Contiguous), input.device().is_xpu() ? input : input.contiguous(input.device().is_cpu() ? input.suggest_memory_format() : c10::MemoryFormat::Contiguous), result1, result2, weight, N, C, HxW, group, grad_input_mask) : std::tuple<Tensor, Tensor, Tensor>())
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved weight_;
+    int64_t N;
+    int64_t C;
+    int64_t HxW;
+    int64_t group;
+    double eps;
+    tn_saved result1_;
+    tn_saved result2_;
+} NativeGroupNormBackward0;
+
+static int
+NativeGroupNormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NativeGroupNormBackward0 *n = (NativeGroupNormBackward0 *)n_;
+    PyObject *t_[21] = {0};
+    PyObject *v0_[3];
+    int v1_;
+    int v2_;
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *weight = t_[1] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[2] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[3] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1) || tn_ag_needs(n_, 1 + 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[3] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1), tn_ag_needs(n_, 1 + 1)};
+            (void)grad_input_mask;
+            if (((tn_ag_grad_mode() || (tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(1)) != NULL)) || (tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(2)) != NULL))) {
+                if (tn_fm_infinitely_differentiable_native_group_norm_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0)), tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(1)), tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(2)), input, result1, result2, weight, n->N, n->C, n->HxW, n->group, n->eps, grad_input_mask) < 0) goto fail_;
+                t_[4] = v0_[0];
+                t_[5] = v0_[1];
+                t_[6] = v0_[2];
+                t_[18] = Py_XNewRef(t_[4]);
+                t_[19] = Py_XNewRef(t_[5]);
+                t_[20] = Py_XNewRef(t_[6]);
+            } else {
+                if ((tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0)) != NULL)) {
+                    if (0) {
+                        t_[8] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0)));
+                    } else {
+                        if (1) {
+                            v1_ = tn_tensor_suggest_memory_format(TN_T(input));
+                        } else {
+                            v1_ = TN_MEMFMT_CONTIGUOUS;
+                        }
+                        t_[7] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, INT64_C(0))), tn_ag_value_memfmt(v1_)});
+                        if (!t_[7] && PyErr_Occurred()) goto fail_;
+                        t_[8] = Py_XNewRef(t_[7]);
+                    }
+                    if (0) {
+                        t_[10] = Py_XNewRef(input);
+                    } else {
+                        if (1) {
+                            v2_ = tn_tensor_suggest_memory_format(TN_T(input));
+                        } else {
+                            v2_ = TN_MEMFMT_CONTIGUOUS;
+                        }
+                        t_[9] = tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(input), tn_ag_value_memfmt(v2_)});
+                        if (!t_[9] && PyErr_Occurred()) goto fail_;
+                        t_[10] = Py_XNewRef(t_[9]);
+                    }
+                    t_[11] = tn_ag_op(TN_OP_native_group_norm_backward, (tn_value[]){tn_value_tensor(t_[8]), tn_value_tensor(t_[10]), tn_value_tensor(result1), tn_value_tensor(result2), tn_value_tensor(weight), tn_value_int(n->N), tn_value_int(n->C), tn_value_int(n->HxW), tn_value_int(n->group), tn_ag_value_bools(grad_input_mask, 3)});
+                    if (!t_[11] && PyErr_Occurred()) goto fail_;
+                    t_[12] = tn_ag_tuple_item(t_[11], 0);
+                    if (!t_[12] && PyErr_Occurred()) goto fail_;
+                    t_[13] = tn_ag_tuple_item(t_[11], 1);
+                    if (!t_[13] && PyErr_Occurred()) goto fail_;
+                    t_[14] = tn_ag_tuple_item(t_[11], 2);
+                    if (!t_[14] && PyErr_Occurred()) goto fail_;
+                    t_[15] = Py_XNewRef(t_[12]);
+                    t_[16] = Py_XNewRef(t_[13]);
+                    t_[17] = Py_XNewRef(t_[14]);
+                } else {
+                    t_[15] = Py_XNewRef(NULL);
+                    t_[16] = Py_XNewRef(NULL);
+                    t_[17] = Py_XNewRef(NULL);
+                }
+                t_[18] = Py_XNewRef(t_[15]);
+                t_[19] = Py_XNewRef(t_[16]);
+                t_[20] = Py_XNewRef(t_[17]);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[18]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[19]);
+            if (tn_ag_needs(n_, 1 + 1)) out_[1 + 1] = Py_XNewRef(t_[20]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 21);
+    (void)n;
+    return rc_;
+}
+
+static void
+NativeGroupNormBackward0_release(tn_node *n_)
+{
+    NativeGroupNormBackward0 *n = (NativeGroupNormBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    (void)n;
+}
+
+static void
+NativeGroupNormBackward0_finalize(tn_node *n_)
+{
+    NativeGroupNormBackward0 *n = (NativeGroupNormBackward0 *)n_;
+    (void)n;
+}
+
+static int
+NativeGroupNormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NativeGroupNormBackward0 *n = (NativeGroupNormBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeGroupNormBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeGroupNormBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_N(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NativeGroupNormBackward0 *)self)->N);
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_C(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NativeGroupNormBackward0 *)self)->C);
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_HxW(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NativeGroupNormBackward0 *)self)->HxW);
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_group(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((NativeGroupNormBackward0 *)self)->group);
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_eps(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((NativeGroupNormBackward0 *)self)->eps);
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeGroupNormBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+NativeGroupNormBackward0_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NativeGroupNormBackward0 *)self)->result2_, TN_NODE(self));
+}
+
+static PyGetSetDef NativeGroupNormBackward0_getset[] = {
+    {"_saved_input", NativeGroupNormBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_weight", NativeGroupNormBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_N", NativeGroupNormBackward0_get_N, NULL, NULL, NULL},
+    {"_saved_C", NativeGroupNormBackward0_get_C, NULL, NULL, NULL},
+    {"_saved_HxW", NativeGroupNormBackward0_get_HxW, NULL, NULL, NULL},
+    {"_saved_group", NativeGroupNormBackward0_get_group, NULL, NULL, NULL},
+    {"_saved_eps", NativeGroupNormBackward0_get_eps, NULL, NULL, NULL},
+    {"_saved_result1", NativeGroupNormBackward0_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", NativeGroupNormBackward0_get_result2, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NativeGroupNormBackward0 = {
+    .name = "NativeGroupNormBackward0",
+    .basicsize = sizeof(NativeGroupNormBackward0),
+    .apply = NativeGroupNormBackward0_apply,
+    .release = NativeGroupNormBackward0_release,
+    .finalize = NativeGroupNormBackward0_finalize,
+    .traverse = NativeGroupNormBackward0_traverse,
+    .getset = NativeGroupNormBackward0_getset,
+    .op = "aten::native_group_norm",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int group, float eps) -> (Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record_native_group_norm(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *weight = tn_ag_arg_tensor(&a_[1]);
+    PyObject *bias = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1 + 1;
+    NativeGroupNormBackward0 *n = (NativeGroupNormBackward0 *)tn_node_new(&tn_kind_NativeGroupNormBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1 + 1, bias) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    n->N = a_[3].u.i;
+    n->C = a_[4].u.i;
+    n->HxW = a_[5].u.i;
+    n->group = a_[6].u.i;
+    n->eps = a_[7].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 2), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -6799,6 +7198,149 @@ tn_ag_record__neg_view(tn_op *op_, tn_value *a_)
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NextafterBackward0: aten::nextafter
+ *   other: zeros_like(other)
+ *   self: at::where(self != other, grad, 0)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_type_and_size other_info;
+    tn_saved self_;
+    tn_saved other_;
+} NextafterBackward0;
+
+static int
+NextafterBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NextafterBackward0 *n = (NextafterBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_type_and_size_zeros(&n->other_info);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_ne__Tensor, (tn_value[]){tn_value_tensor(self), tn_value_tensor(other)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_where__ScalarOther, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(INT64_C(0))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+NextafterBackward0_release(tn_node *n_)
+{
+    NextafterBackward0 *n = (NextafterBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+NextafterBackward0_finalize(tn_node *n_)
+{
+    NextafterBackward0 *n = (NextafterBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->other_info);
+    (void)n;
+}
+
+static int
+NextafterBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NextafterBackward0 *n = (NextafterBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NextafterBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NextafterBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+NextafterBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((NextafterBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef NextafterBackward0_getset[] = {
+    {"_saved_self", NextafterBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", NextafterBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NextafterBackward0 = {
+    .name = "NextafterBackward0",
+    .basicsize = sizeof(NextafterBackward0),
+    .apply = NextafterBackward0_apply,
+    .release = NextafterBackward0_release,
+    .finalize = NextafterBackward0_finalize,
+    .traverse = NextafterBackward0_traverse,
+    .getset = NextafterBackward0_getset,
+    .op = "aten::nextafter",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::nextafter(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_nextafter(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    NextafterBackward0 *n = (NextafterBackward0 *)tn_node_new(&tn_kind_NextafterBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_ag_type_and_size_save(&n->other_info, other) < 0) goto fail_;
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -7954,6 +8496,1329 @@ tn_ag_record_normal__Tensor_float(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* NormalBackward2: aten::normal.float_Tensor
+ *   std: at::zeros_symint(std.sym_sizes(), grad.options())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints std_sym_sizes;
+} NormalBackward2;
+
+static int
+NormalBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_zeros, (tn_value[]){tn_ag_value_ints(tn_ag_ints_view(&n->std_sym_sizes)), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+NormalBackward2_release(tn_node *n_)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    (void)n;
+}
+
+static void
+NormalBackward2_finalize(tn_node *n_)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    tn_ag_free_ints(&n->std_sym_sizes);
+    (void)n;
+}
+
+static int
+NormalBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    NormalBackward2 *n = (NormalBackward2 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+NormalBackward2_get_std_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((NormalBackward2 *)self)->std_sym_sizes);
+}
+
+static PyGetSetDef NormalBackward2_getset[] = {
+    {"_saved_std_sym_sizes", NormalBackward2_get_std_sym_sizes, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_NormalBackward2 = {
+    .name = "NormalBackward2",
+    .basicsize = sizeof(NormalBackward2),
+    .apply = NormalBackward2_apply,
+    .release = NormalBackward2_release,
+    .finalize = NormalBackward2_finalize,
+    .traverse = NormalBackward2_traverse,
+    .getset = NormalBackward2_getset,
+    .op = "aten::normal.float_Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
+PyObject *
+tn_ag_record_normal__float_Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *std = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    NormalBackward2 *n = (NormalBackward2 *)tn_node_new(&tn_kind_NormalBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, std) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->std_sym_sizes, std) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PermuteBackward0: aten::permute
+ *   self: permute_backwards(grad, dims)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints dims;
+} PermuteBackward0;
+
+static int
+PermuteBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PermuteBackward0_release(tn_node *n_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PermuteBackward0_finalize(tn_node *n_)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    tn_ag_free_ints(&n->dims);
+    (void)n;
+}
+
+static int
+PermuteBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PermuteBackward0 *n = (PermuteBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PermuteBackward0_get_dims(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((PermuteBackward0 *)self)->dims);
+}
+
+static PyGetSetDef PermuteBackward0_getset[] = {
+    {"_saved_dims", PermuteBackward0_get_dims, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PermuteBackward0 = {
+    .name = "PermuteBackward0",
+    .basicsize = sizeof(PermuteBackward0),
+    .apply = PermuteBackward0_apply,
+    .release = PermuteBackward0_release,
+    .finalize = PermuteBackward0_finalize,
+    .traverse = PermuteBackward0_traverse,
+    .getset = PermuteBackward0_getset,
+    .op = "aten::permute",
+    .complex_rule = TN_COMPLEX_VERIFIED,
+};
+
+/* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
+PyObject *
+tn_ag_record_permute(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PermuteBackward0 *n = (PermuteBackward0 *)tn_node_new(&tn_kind_PermuteBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PermuteBackward0_copy: aten::permute_copy
+ *   self: permute_backwards(grad, dims)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints dims;
+} PermuteBackward0_copy;
+
+static int
+PermuteBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PermuteBackward0_copy *n = (PermuteBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PermuteBackward0_copy_release(tn_node *n_)
+{
+    PermuteBackward0_copy *n = (PermuteBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+PermuteBackward0_copy_finalize(tn_node *n_)
+{
+    PermuteBackward0_copy *n = (PermuteBackward0_copy *)n_;
+    tn_ag_free_ints(&n->dims);
+    (void)n;
+}
+
+static int
+PermuteBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PermuteBackward0_copy *n = (PermuteBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PermuteBackward0_copy_get_dims(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((PermuteBackward0_copy *)self)->dims);
+}
+
+static PyGetSetDef PermuteBackward0_copy_getset[] = {
+    {"_saved_dims", PermuteBackward0_copy_get_dims, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PermuteBackward0_copy = {
+    .name = "PermuteBackward0_copy",
+    .basicsize = sizeof(PermuteBackward0_copy),
+    .apply = PermuteBackward0_copy_apply,
+    .release = PermuteBackward0_copy_release,
+    .finalize = PermuteBackward0_copy_finalize,
+    .traverse = PermuteBackward0_copy_traverse,
+    .getset = PermuteBackward0_copy_getset,
+    .op = "aten::permute_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::permute_copy(Tensor self, int[] dims) -> Tensor */
+PyObject *
+tn_ag_record_permute_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PermuteBackward0_copy *n = (PermuteBackward0_copy *)tn_node_new(&tn_kind_PermuteBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PinMemoryBackward0: aten::_pin_memory
+ *   self: grad
+ */
+typedef struct {
+    tn_node base;
+} PinMemoryBackward0;
+
+static int
+PinMemoryBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PinMemoryBackward0_release(tn_node *n_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PinMemoryBackward0_finalize(tn_node *n_)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PinMemoryBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef PinMemoryBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_PinMemoryBackward0 = {
+    .name = "PinMemoryBackward0",
+    .basicsize = sizeof(PinMemoryBackward0),
+    .apply = PinMemoryBackward0_apply,
+    .release = PinMemoryBackward0_release,
+    .finalize = PinMemoryBackward0_finalize,
+    .traverse = PinMemoryBackward0_traverse,
+    .getset = PinMemoryBackward0_getset,
+    .op = "aten::_pin_memory",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
+PyObject *
+tn_ag_record__pin_memory(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PinMemoryBackward0 *n = (PinMemoryBackward0 *)tn_node_new(&tn_kind_PinMemoryBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PixelShuffleBackward0: aten::pixel_shuffle
+ *   self: pixel_unshuffle(grad, upscale_factor)
+ */
+typedef struct {
+    tn_node base;
+    int64_t upscale_factor;
+} PixelShuffleBackward0;
+
+static int
+PixelShuffleBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PixelShuffleBackward0 *n = (PixelShuffleBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_pixel_unshuffle, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->upscale_factor)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PixelShuffleBackward0_release(tn_node *n_)
+{
+    PixelShuffleBackward0 *n = (PixelShuffleBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PixelShuffleBackward0_finalize(tn_node *n_)
+{
+    PixelShuffleBackward0 *n = (PixelShuffleBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PixelShuffleBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PixelShuffleBackward0 *n = (PixelShuffleBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PixelShuffleBackward0_get_upscale_factor(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((PixelShuffleBackward0 *)self)->upscale_factor);
+}
+
+static PyGetSetDef PixelShuffleBackward0_getset[] = {
+    {"_saved_upscale_factor", PixelShuffleBackward0_get_upscale_factor, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PixelShuffleBackward0 = {
+    .name = "PixelShuffleBackward0",
+    .basicsize = sizeof(PixelShuffleBackward0),
+    .apply = PixelShuffleBackward0_apply,
+    .release = PixelShuffleBackward0_release,
+    .finalize = PixelShuffleBackward0_finalize,
+    .traverse = PixelShuffleBackward0_traverse,
+    .getset = PixelShuffleBackward0_getset,
+    .op = "aten::pixel_shuffle",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::pixel_shuffle(Tensor self, int upscale_factor) -> Tensor */
+PyObject *
+tn_ag_record_pixel_shuffle(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PixelShuffleBackward0 *n = (PixelShuffleBackward0 *)tn_node_new(&tn_kind_PixelShuffleBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->upscale_factor = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PixelUnshuffleBackward0: aten::pixel_unshuffle
+ *   self: pixel_shuffle(grad, downscale_factor)
+ */
+typedef struct {
+    tn_node base;
+    int64_t downscale_factor;
+} PixelUnshuffleBackward0;
+
+static int
+PixelUnshuffleBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PixelUnshuffleBackward0 *n = (PixelUnshuffleBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_pixel_shuffle, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->downscale_factor)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+PixelUnshuffleBackward0_release(tn_node *n_)
+{
+    PixelUnshuffleBackward0 *n = (PixelUnshuffleBackward0 *)n_;
+    (void)n;
+}
+
+static void
+PixelUnshuffleBackward0_finalize(tn_node *n_)
+{
+    PixelUnshuffleBackward0 *n = (PixelUnshuffleBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PixelUnshuffleBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PixelUnshuffleBackward0 *n = (PixelUnshuffleBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PixelUnshuffleBackward0_get_downscale_factor(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((PixelUnshuffleBackward0 *)self)->downscale_factor);
+}
+
+static PyGetSetDef PixelUnshuffleBackward0_getset[] = {
+    {"_saved_downscale_factor", PixelUnshuffleBackward0_get_downscale_factor, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PixelUnshuffleBackward0 = {
+    .name = "PixelUnshuffleBackward0",
+    .basicsize = sizeof(PixelUnshuffleBackward0),
+    .apply = PixelUnshuffleBackward0_apply,
+    .release = PixelUnshuffleBackward0_release,
+    .finalize = PixelUnshuffleBackward0_finalize,
+    .traverse = PixelUnshuffleBackward0_traverse,
+    .getset = PixelUnshuffleBackward0_getset,
+    .op = "aten::pixel_unshuffle",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor */
+PyObject *
+tn_ag_record_pixel_unshuffle(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PixelUnshuffleBackward0 *n = (PixelUnshuffleBackward0 *)tn_node_new(&tn_kind_PixelUnshuffleBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->downscale_factor = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PolarBackward0: aten::polar
+ *   abs, angle: polar_backward(grad, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved result_;
+} PolarBackward0;
+
+static int
+PolarBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    PyObject *v0_[2];
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_polar_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), result) < 0) goto fail_;
+            t_[1] = v0_[0];
+            t_[2] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[1]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+PolarBackward0_release(tn_node *n_)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PolarBackward0_finalize(tn_node *n_)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PolarBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PolarBackward0 *n = (PolarBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PolarBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PolarBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PolarBackward0_getset[] = {
+    {"_saved_result", PolarBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PolarBackward0 = {
+    .name = "PolarBackward0",
+    .basicsize = sizeof(PolarBackward0),
+    .apply = PolarBackward0_apply,
+    .release = PolarBackward0_release,
+    .finalize = PolarBackward0_finalize,
+    .traverse = PolarBackward0_traverse,
+    .getset = PolarBackward0_getset,
+    .op = "aten::polar",
+    .complex_rule = TN_COMPLEX_VERIFIED,
+};
+
+/* aten::polar(Tensor abs, Tensor angle) -> Tensor */
+PyObject *
+tn_ag_record_polar(tn_op *op_, tn_value *a_)
+{
+    PyObject *abs = tn_ag_arg_tensor(&a_[0]);
+    PyObject *angle = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    PolarBackward0 *n = (PolarBackward0 *)tn_node_new(&tn_kind_PolarBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, abs) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, angle) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PolygammaBackward0: aten::polygamma
+ *   self: grad * polygamma(n + 1, self)
+ */
+typedef struct {
+    tn_node base;
+    int64_t n;
+    tn_saved self_;
+} PolygammaBackward0;
+
+static int
+PolygammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_polygamma, (tn_value[]){tn_value_int((n->n + INT64_C(1))), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+PolygammaBackward0_release(tn_node *n_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+PolygammaBackward0_finalize(tn_node *n_)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PolygammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PolygammaBackward0_get_n(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((PolygammaBackward0 *)self)->n);
+}
+
+static PyObject *
+PolygammaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PolygammaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef PolygammaBackward0_getset[] = {
+    {"_saved_n", PolygammaBackward0_get_n, NULL, NULL, NULL},
+    {"_saved_self", PolygammaBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PolygammaBackward0 = {
+    .name = "PolygammaBackward0",
+    .basicsize = sizeof(PolygammaBackward0),
+    .apply = PolygammaBackward0_apply,
+    .release = PolygammaBackward0_release,
+    .finalize = PolygammaBackward0_finalize,
+    .traverse = PolygammaBackward0_traverse,
+    .getset = PolygammaBackward0_getset,
+    .op = "aten::polygamma",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::polygamma(int n, Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_polygamma(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PolygammaBackward0 *n = (PolygammaBackward0 *)tn_node_new(&tn_kind_PolygammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->n = a_[0].u.i;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward0: aten::pow.Tensor_Scalar
+ *   self: pow_backward(grad, self, exponent)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value exponent;
+} PowBackward0;
+
+static int
+PowBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_pow_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, &n->exponent);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward0_release(tn_node *n_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+PowBackward0_finalize(tn_node *n_)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward0 *n = (PowBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward0_get_exponent(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((PowBackward0 *)self)->exponent);
+}
+
+static PyGetSetDef PowBackward0_getset[] = {
+    {"_saved_self", PowBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward0_get_exponent, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward0 = {
+    .name = "PowBackward0",
+    .basicsize = sizeof(PowBackward0),
+    .apply = PowBackward0_apply,
+    .release = PowBackward0_release,
+    .finalize = PowBackward0_finalize,
+    .traverse = PowBackward0_traverse,
+    .getset = PowBackward0_getset,
+    .op = "aten::pow.Tensor_Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Tensor_Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->exponent = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
+PyObject *
+tn_ag_record_pow___Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->exponent = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward1: aten::pow.Tensor_Tensor
+ *   exponent: pow_backward_exponent(grad, self, exponent, result)
+ *   self: pow_backward_self(grad, self, exponent)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved exponent_;
+    tn_saved result_;
+} PowBackward1;
+
+static int
+PowBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *exponent = t_[1] = tn_saved_unpack(&n->exponent_, n_);
+    if (!exponent && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_fm_pow_backward_exponent(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent, result);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[4] = tn_fm_pow_backward_self(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent);
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward1_release(tn_node *n_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->exponent_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PowBackward1_finalize(tn_node *n_)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward1 *n = (PowBackward1 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->exponent_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward1_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward1_get_exponent(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->exponent_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward1_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward1 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PowBackward1_getset[] = {
+    {"_saved_self", PowBackward1_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward1_get_exponent, NULL, NULL, NULL},
+    {"_saved_result", PowBackward1_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward1 = {
+    .name = "PowBackward1",
+    .basicsize = sizeof(PowBackward1),
+    .apply = PowBackward1_apply,
+    .release = PowBackward1_release,
+    .finalize = PowBackward1_finalize,
+    .traverse = PowBackward1_traverse,
+    .getset = PowBackward1_getset,
+    .op = "aten::pow.Tensor_Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Tensor_Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
+PyObject *
+tn_ag_record_pow___Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1 + 1;
+    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
+        goto fail_;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PowBackward2: aten::pow.Scalar
+ *   exponent: pow_backward_exponent(grad, self, exponent, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_value self;
+    tn_saved exponent_;
+    tn_saved result_;
+} PowBackward2;
+
+static int
+PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
+    if (!exponent && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+PowBackward2_release(tn_node *n_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    tn_saved_release(&n->exponent_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+PowBackward2_finalize(tn_node *n_)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    (void)n;
+}
+
+static int
+PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PowBackward2 *n = (PowBackward2 *)n_;
+    if (tn_saved_traverse(&n->exponent_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PowBackward2_get_self(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
+}
+
+static PyObject *
+PowBackward2_get_exponent(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
+}
+
+static PyObject *
+PowBackward2_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef PowBackward2_getset[] = {
+    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
+    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
+    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PowBackward2 = {
+    .name = "PowBackward2",
+    .basicsize = sizeof(PowBackward2),
+    .apply = PowBackward2_apply,
+    .release = PowBackward2_release,
+    .finalize = PowBackward2_finalize,
+    .traverse = PowBackward2_traverse,
+    .getset = PowBackward2_getset,
+    .op = "aten::pow.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
+PyObject *
+tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
+{
+    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
+        goto fail_;
+    n->self = a_[0];
+    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

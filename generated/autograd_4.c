@@ -3,1020 +3,11 @@
  * Do not edit. Regenerate: .venv/bin/python codegen/gen.py
  */
 #include "runtime/autograd.h"
+#include "runtime/dtype.h"
 #include "generated/autograd.h"
 #include "generated/autograd_helpers.h"
 
 #include <math.h>
-
-/* NormalBackward2: aten::normal.float_Tensor
- *   std: at::zeros_symint(std.sym_sizes(), grad.options())
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints std_sym_sizes;
-} NormalBackward2;
-
-static int
-NormalBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_zeros, (tn_value[]){tn_ag_value_ints(tn_ag_ints_view(&n->std_sym_sizes)), tn_ag_value_dtype(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).dtype), (tn_value){0}, tn_ag_value_device(tn_ag_options_of(tn_ag_grad_at(grads_, n_->num_inputs, 0)).device), (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-NormalBackward2_release(tn_node *n_)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    (void)n;
-}
-
-static void
-NormalBackward2_finalize(tn_node *n_)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    tn_ag_free_ints(&n->std_sym_sizes);
-    (void)n;
-}
-
-static int
-NormalBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    NormalBackward2 *n = (NormalBackward2 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-NormalBackward2_get_std_sym_sizes(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((NormalBackward2 *)self)->std_sym_sizes);
-}
-
-static PyGetSetDef NormalBackward2_getset[] = {
-    {"_saved_std_sym_sizes", NormalBackward2_get_std_sym_sizes, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_NormalBackward2 = {
-    .name = "NormalBackward2",
-    .basicsize = sizeof(NormalBackward2),
-    .apply = NormalBackward2_apply,
-    .release = NormalBackward2_release,
-    .finalize = NormalBackward2_finalize,
-    .traverse = NormalBackward2_traverse,
-    .getset = NormalBackward2_getset,
-    .op = "aten::normal.float_Tensor",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor */
-PyObject *
-tn_ag_record_normal__float_Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *std = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    NormalBackward2 *n = (NormalBackward2 *)tn_node_new(&tn_kind_NormalBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, std) < 0)
-        goto fail_;
-    if (tn_ag_ints_save_sizes(&n->std_sym_sizes, std) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PermuteBackward0: aten::permute
- *   self: permute_backwards(grad, dims)
- */
-typedef struct {
-    tn_node base;
-    tn_ag_ints dims;
-} PermuteBackward0;
-
-static int
-PermuteBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_permute_backwards(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->dims));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-PermuteBackward0_release(tn_node *n_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    (void)n;
-}
-
-static void
-PermuteBackward0_finalize(tn_node *n_)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    tn_ag_free_ints(&n->dims);
-    (void)n;
-}
-
-static int
-PermuteBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PermuteBackward0 *n = (PermuteBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PermuteBackward0_get_dims(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((PermuteBackward0 *)self)->dims);
-}
-
-static PyGetSetDef PermuteBackward0_getset[] = {
-    {"_saved_dims", PermuteBackward0_get_dims, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PermuteBackward0 = {
-    .name = "PermuteBackward0",
-    .basicsize = sizeof(PermuteBackward0),
-    .apply = PermuteBackward0_apply,
-    .release = PermuteBackward0_release,
-    .finalize = PermuteBackward0_finalize,
-    .traverse = PermuteBackward0_traverse,
-    .getset = PermuteBackward0_getset,
-    .op = "aten::permute",
-    .complex_rule = TN_COMPLEX_VERIFIED,
-};
-
-/* aten::permute(Tensor(a) self, int[] dims) -> Tensor(a) */
-PyObject *
-tn_ag_record_permute(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PermuteBackward0 *n = (PermuteBackward0 *)tn_node_new(&tn_kind_PermuteBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_ints_save(&n->dims, &a_[1]) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PinMemoryBackward0: aten::_pin_memory
- *   self: grad
- */
-typedef struct {
-    tn_node base;
-} PinMemoryBackward0;
-
-static int
-PinMemoryBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-PinMemoryBackward0_release(tn_node *n_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-}
-
-static void
-PinMemoryBackward0_finalize(tn_node *n_)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-}
-
-static int
-PinMemoryBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef PinMemoryBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_PinMemoryBackward0 = {
-    .name = "PinMemoryBackward0",
-    .basicsize = sizeof(PinMemoryBackward0),
-    .apply = PinMemoryBackward0_apply,
-    .release = PinMemoryBackward0_release,
-    .finalize = PinMemoryBackward0_finalize,
-    .traverse = PinMemoryBackward0_traverse,
-    .getset = PinMemoryBackward0_getset,
-    .op = "aten::_pin_memory",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_pin_memory(Tensor self, Device? device=None) -> Tensor */
-PyObject *
-tn_ag_record__pin_memory(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PinMemoryBackward0 *n = (PinMemoryBackward0 *)tn_node_new(&tn_kind_PinMemoryBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PolarBackward0: aten::polar
- *   abs, angle: polar_backward(grad, result)
- */
-typedef struct {
-    tn_node base;
-    tn_saved result_;
-} PolarBackward0;
-
-static int
-PolarBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PolarBackward0 *n = (PolarBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    PyObject *v0_[2];
-    int rc_ = -1;
-    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
-            (void)grad_input_mask;
-            if (tn_fm_polar_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), result) < 0) goto fail_;
-            t_[1] = v0_[0];
-            t_[2] = v0_[1];
-            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[1]);
-            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-PolarBackward0_release(tn_node *n_)
-{
-    PolarBackward0 *n = (PolarBackward0 *)n_;
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PolarBackward0_finalize(tn_node *n_)
-{
-    PolarBackward0 *n = (PolarBackward0 *)n_;
-    (void)n;
-}
-
-static int
-PolarBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PolarBackward0 *n = (PolarBackward0 *)n_;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PolarBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PolarBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PolarBackward0_getset[] = {
-    {"_saved_result", PolarBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PolarBackward0 = {
-    .name = "PolarBackward0",
-    .basicsize = sizeof(PolarBackward0),
-    .apply = PolarBackward0_apply,
-    .release = PolarBackward0_release,
-    .finalize = PolarBackward0_finalize,
-    .traverse = PolarBackward0_traverse,
-    .getset = PolarBackward0_getset,
-    .op = "aten::polar",
-    .complex_rule = TN_COMPLEX_VERIFIED,
-};
-
-/* aten::polar(Tensor abs, Tensor angle) -> Tensor */
-PyObject *
-tn_ag_record_polar(tn_op *op_, tn_value *a_)
-{
-    PyObject *abs = tn_ag_arg_tensor(&a_[0]);
-    PyObject *angle = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    PolarBackward0 *n = (PolarBackward0 *)tn_node_new(&tn_kind_PolarBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, abs) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, angle) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PolygammaBackward0: aten::polygamma
- *   self: grad * polygamma(n + 1, self)
- */
-typedef struct {
-    tn_node base;
-    int64_t n;
-    tn_saved self_;
-} PolygammaBackward0;
-
-static int
-PolygammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_polygamma, (tn_value[]){tn_value_int((n->n + INT64_C(1))), tn_value_tensor(self)});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[1])});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-PolygammaBackward0_release(tn_node *n_)
-{
-    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-PolygammaBackward0_finalize(tn_node *n_)
-{
-    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
-    (void)n;
-}
-
-static int
-PolygammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PolygammaBackward0 *n = (PolygammaBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PolygammaBackward0_get_n(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((PolygammaBackward0 *)self)->n);
-}
-
-static PyObject *
-PolygammaBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PolygammaBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyGetSetDef PolygammaBackward0_getset[] = {
-    {"_saved_n", PolygammaBackward0_get_n, NULL, NULL, NULL},
-    {"_saved_self", PolygammaBackward0_get_self, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PolygammaBackward0 = {
-    .name = "PolygammaBackward0",
-    .basicsize = sizeof(PolygammaBackward0),
-    .apply = PolygammaBackward0_apply,
-    .release = PolygammaBackward0_release,
-    .finalize = PolygammaBackward0_finalize,
-    .traverse = PolygammaBackward0_traverse,
-    .getset = PolygammaBackward0_getset,
-    .op = "aten::polygamma",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::polygamma(int n, Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_polygamma(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PolygammaBackward0 *n = (PolygammaBackward0 *)tn_node_new(&tn_kind_PolygammaBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->n = a_[0].u.i;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward0: aten::pow.Tensor_Scalar
- *   self: pow_backward(grad, self, exponent)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_value exponent;
-} PowBackward0;
-
-static int
-PowBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_fm_pow_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, &n->exponent);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward0_release(tn_node *n_)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    (void)n;
-}
-
-static void
-PowBackward0_finalize(tn_node *n_)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward0 *n = (PowBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward0_get_exponent(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((PowBackward0 *)self)->exponent);
-}
-
-static PyGetSetDef PowBackward0_getset[] = {
-    {"_saved_self", PowBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward0_get_exponent, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward0 = {
-    .name = "PowBackward0",
-    .basicsize = sizeof(PowBackward0),
-    .apply = PowBackward0_apply,
-    .release = PowBackward0_release,
-    .finalize = PowBackward0_finalize,
-    .traverse = PowBackward0_traverse,
-    .getset = PowBackward0_getset,
-    .op = "aten::pow.Tensor_Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Tensor_Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->exponent = a_[1];
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) */
-PyObject *
-tn_ag_record_pow___Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    PowBackward0 *n = (PowBackward0 *)tn_node_new(&tn_kind_PowBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    n->exponent = a_[1];
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward1: aten::pow.Tensor_Tensor
- *   exponent: pow_backward_exponent(grad, self, exponent, result)
- *   self: pow_backward_self(grad, self, exponent)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved exponent_;
-    tn_saved result_;
-} PowBackward1;
-
-static int
-PowBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    PyObject *t_[5] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *exponent = t_[1] = tn_saved_unpack(&n->exponent_, n_);
-    if (!exponent && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[3] = tn_fm_pow_backward_exponent(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent, result);
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[3]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[4] = tn_fm_pow_backward_self(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, exponent);
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[4]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 5);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward1_release(tn_node *n_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->exponent_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PowBackward1_finalize(tn_node *n_)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward1 *n = (PowBackward1 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->exponent_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward1_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward1_get_exponent(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->exponent_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward1_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward1 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PowBackward1_getset[] = {
-    {"_saved_self", PowBackward1_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward1_get_exponent, NULL, NULL, NULL},
-    {"_saved_result", PowBackward1_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward1 = {
-    .name = "PowBackward1",
-    .basicsize = sizeof(PowBackward1),
-    .apply = PowBackward1_apply,
-    .release = PowBackward1_release,
-    .finalize = PowBackward1_finalize,
-    .traverse = PowBackward1_traverse,
-    .getset = PowBackward1_getset,
-    .op = "aten::pow.Tensor_Tensor",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Tensor_Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) */
-PyObject *
-tn_ag_record_pow___Tensor(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1 + 1;
-    PowBackward1 *n = (PowBackward1 *)tn_node_new(&tn_kind_PowBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, exponent) < 0)
-        goto fail_;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* PowBackward2: aten::pow.Scalar
- *   exponent: pow_backward_exponent(grad, self, exponent, result)
- */
-typedef struct {
-    tn_node base;
-    tn_value self;
-    tn_saved exponent_;
-    tn_saved result_;
-} PowBackward2;
-
-static int
-PowBackward2_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *exponent = t_[0] = tn_saved_unpack(&n->exponent_, n_);
-    if (!exponent && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_pow_backward_exponent_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self, exponent, result);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-PowBackward2_release(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    tn_saved_release(&n->exponent_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-PowBackward2_finalize(tn_node *n_)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    (void)n;
-}
-
-static int
-PowBackward2_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    PowBackward2 *n = (PowBackward2 *)n_;
-    if (tn_saved_traverse(&n->exponent_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-PowBackward2_get_self(PyObject *self, void *c)
-{
-    return tn_ag_scalar_to_py(&((PowBackward2 *)self)->self);
-}
-
-static PyObject *
-PowBackward2_get_exponent(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->exponent_, TN_NODE(self));
-}
-
-static PyObject *
-PowBackward2_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((PowBackward2 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef PowBackward2_getset[] = {
-    {"_saved_self", PowBackward2_get_self, NULL, NULL, NULL},
-    {"_saved_exponent", PowBackward2_get_exponent, NULL, NULL, NULL},
-    {"_saved_result", PowBackward2_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_PowBackward2 = {
-    .name = "PowBackward2",
-    .basicsize = sizeof(PowBackward2),
-    .apply = PowBackward2_apply,
-    .release = PowBackward2_release,
-    .finalize = PowBackward2_finalize,
-    .traverse = PowBackward2_traverse,
-    .getset = PowBackward2_getset,
-    .op = "aten::pow.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor */
-PyObject *
-tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
-{
-    PyObject *exponent = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    PowBackward2 *n = (PowBackward2 *)tn_node_new(&tn_kind_PowBackward2, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, exponent) < 0)
-        goto fail_;
-    n->self = a_[0];
-    if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
 
 /* ProdBackward0: aten::prod
  *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
@@ -1279,6 +270,259 @@ tn_ag_record_prod__dim_int(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* PutBackward0: aten::put
+ *   self: accumulate ? grad : grad.put(index, zeros_like(source), false)
+ *   source: grad.take(index).reshape_as(source)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved index_;
+    tn_ag_type_and_size source_info;
+    int accumulate;
+    tn_saved source_;
+} PutBackward0;
+
+static int
+PutBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *index = t_[0] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    PyObject *source = t_[1] = tn_saved_unpack(&n->source_, n_);
+    if (!source && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            if (n->accumulate) {
+                t_[4] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+            } else {
+                t_[2] = tn_ag_type_and_size_zeros(&n->source_info);
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = tn_ag_op(TN_OP_put, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(index), tn_value_tensor(t_[2]), tn_ag_value_bool(0)});
+                if (!t_[3] && PyErr_Occurred()) goto fail_;
+                t_[4] = Py_XNewRef(t_[3]);
+            }
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_take, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(index)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_reshape_as, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(source)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+PutBackward0_release(tn_node *n_)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    tn_saved_release(&n->index_);
+    tn_saved_release(&n->source_);
+    (void)n;
+}
+
+static void
+PutBackward0_finalize(tn_node *n_)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->source_info);
+    (void)n;
+}
+
+static int
+PutBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    PutBackward0 *n = (PutBackward0 *)n_;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->source_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+PutBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PutBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyObject *
+PutBackward0_get_accumulate(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((PutBackward0 *)self)->accumulate);
+}
+
+static PyObject *
+PutBackward0_get_source(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((PutBackward0 *)self)->source_, TN_NODE(self));
+}
+
+static PyGetSetDef PutBackward0_getset[] = {
+    {"_saved_index", PutBackward0_get_index, NULL, NULL, NULL},
+    {"_saved_accumulate", PutBackward0_get_accumulate, NULL, NULL, NULL},
+    {"_saved_source", PutBackward0_get_source, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_PutBackward0 = {
+    .name = "PutBackward0",
+    .basicsize = sizeof(PutBackward0),
+    .apply = PutBackward0_apply,
+    .release = PutBackward0_release,
+    .finalize = PutBackward0_finalize,
+    .traverse = PutBackward0_traverse,
+    .getset = PutBackward0_getset,
+    .op = "aten::put",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor */
+PyObject *
+tn_ag_record_put(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[1]);
+    PyObject *source = tn_ag_arg_tensor(&a_[2]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    PutBackward0 *n = (PutBackward0 *)tn_node_new(&tn_kind_PutBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, source) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->source_info, source) < 0) goto fail_;
+    n->accumulate = (int)a_[3].u.i;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->source_, source, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* Rad2DegBackward0: aten::rad2deg
+ *   self: rad2deg_backward(grad)
+ */
+typedef struct {
+    tn_node base;
+} Rad2DegBackward0;
+
+static int
+Rad2DegBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Rad2DegBackward0 *n = (Rad2DegBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_rad2deg_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+Rad2DegBackward0_release(tn_node *n_)
+{
+    Rad2DegBackward0 *n = (Rad2DegBackward0 *)n_;
+    (void)n;
+}
+
+static void
+Rad2DegBackward0_finalize(tn_node *n_)
+{
+    Rad2DegBackward0 *n = (Rad2DegBackward0 *)n_;
+    (void)n;
+}
+
+static int
+Rad2DegBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Rad2DegBackward0 *n = (Rad2DegBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef Rad2DegBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_Rad2DegBackward0 = {
+    .name = "Rad2DegBackward0",
+    .basicsize = sizeof(Rad2DegBackward0),
+    .apply = Rad2DegBackward0_apply,
+    .release = Rad2DegBackward0_release,
+    .finalize = Rad2DegBackward0_finalize,
+    .traverse = Rad2DegBackward0_traverse,
+    .getset = Rad2DegBackward0_getset,
+    .op = "aten::rad2deg",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::rad2deg(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_rad2deg(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Rad2DegBackward0 *n = (Rad2DegBackward0 *)tn_node_new(&tn_kind_Rad2DegBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -1715,6 +959,720 @@ tn_ag_record_reciprocal_(tn_op *op_, tn_value *a_)
     if (tn_autograd_rebase_history(self, n_) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReflectionPad1DBackward0: aten::reflection_pad1d
+ *   self: reflection_pad1d_backward_symint(grad, self, padding)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints padding;
+} ReflectionPad1DBackward0;
+
+static int
+ReflectionPad1DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReflectionPad1DBackward0 *n = (ReflectionPad1DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_reflection_pad1d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReflectionPad1DBackward0_release(tn_node *n_)
+{
+    ReflectionPad1DBackward0 *n = (ReflectionPad1DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+ReflectionPad1DBackward0_finalize(tn_node *n_)
+{
+    ReflectionPad1DBackward0 *n = (ReflectionPad1DBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    (void)n;
+}
+
+static int
+ReflectionPad1DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReflectionPad1DBackward0 *n = (ReflectionPad1DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReflectionPad1DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ReflectionPad1DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ReflectionPad1DBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReflectionPad1DBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReflectionPad1DBackward0_getset[] = {
+    {"_saved_self", ReflectionPad1DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_padding", ReflectionPad1DBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReflectionPad1DBackward0 = {
+    .name = "ReflectionPad1DBackward0",
+    .basicsize = sizeof(ReflectionPad1DBackward0),
+    .apply = ReflectionPad1DBackward0_apply,
+    .release = ReflectionPad1DBackward0_release,
+    .finalize = ReflectionPad1DBackward0_finalize,
+    .traverse = ReflectionPad1DBackward0_traverse,
+    .getset = ReflectionPad1DBackward0_getset,
+    .op = "aten::reflection_pad1d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::reflection_pad1d(Tensor self, SymInt[2] padding) -> Tensor */
+PyObject *
+tn_ag_record_reflection_pad1d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ReflectionPad1DBackward0 *n = (ReflectionPad1DBackward0 *)tn_node_new(&tn_kind_ReflectionPad1DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReflectionPad1DBackwardBackward0: aten::reflection_pad1d_backward
+ *   grad_output: reflection_pad1d_symint(grad, padding)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints padding;
+    tn_ag_type_and_size self_info;
+} ReflectionPad1DBackwardBackward0;
+
+static int
+ReflectionPad1DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReflectionPad1DBackwardBackward0 *n = (ReflectionPad1DBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_reflection_pad1d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReflectionPad1DBackwardBackward0_release(tn_node *n_)
+{
+    ReflectionPad1DBackwardBackward0 *n = (ReflectionPad1DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ReflectionPad1DBackwardBackward0_finalize(tn_node *n_)
+{
+    ReflectionPad1DBackwardBackward0 *n = (ReflectionPad1DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+ReflectionPad1DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReflectionPad1DBackwardBackward0 *n = (ReflectionPad1DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReflectionPad1DBackwardBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReflectionPad1DBackwardBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReflectionPad1DBackwardBackward0_getset[] = {
+    {"_saved_padding", ReflectionPad1DBackwardBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReflectionPad1DBackwardBackward0 = {
+    .name = "ReflectionPad1DBackwardBackward0",
+    .basicsize = sizeof(ReflectionPad1DBackwardBackward0),
+    .apply = ReflectionPad1DBackwardBackward0_apply,
+    .release = ReflectionPad1DBackwardBackward0_release,
+    .finalize = ReflectionPad1DBackwardBackward0_finalize,
+    .traverse = ReflectionPad1DBackwardBackward0_traverse,
+    .getset = ReflectionPad1DBackwardBackward0_getset,
+    .op = "aten::reflection_pad1d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::reflection_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor */
+PyObject *
+tn_ag_record_reflection_pad1d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ReflectionPad1DBackwardBackward0 *n = (ReflectionPad1DBackwardBackward0 *)tn_node_new(&tn_kind_ReflectionPad1DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[2]) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReflectionPad2DBackward0: aten::reflection_pad2d
+ *   self: reflection_pad2d_backward_symint(grad, self, padding)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints padding;
+} ReflectionPad2DBackward0;
+
+static int
+ReflectionPad2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReflectionPad2DBackward0 *n = (ReflectionPad2DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_reflection_pad2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReflectionPad2DBackward0_release(tn_node *n_)
+{
+    ReflectionPad2DBackward0 *n = (ReflectionPad2DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+ReflectionPad2DBackward0_finalize(tn_node *n_)
+{
+    ReflectionPad2DBackward0 *n = (ReflectionPad2DBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    (void)n;
+}
+
+static int
+ReflectionPad2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReflectionPad2DBackward0 *n = (ReflectionPad2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReflectionPad2DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ReflectionPad2DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ReflectionPad2DBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReflectionPad2DBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReflectionPad2DBackward0_getset[] = {
+    {"_saved_self", ReflectionPad2DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_padding", ReflectionPad2DBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReflectionPad2DBackward0 = {
+    .name = "ReflectionPad2DBackward0",
+    .basicsize = sizeof(ReflectionPad2DBackward0),
+    .apply = ReflectionPad2DBackward0_apply,
+    .release = ReflectionPad2DBackward0_release,
+    .finalize = ReflectionPad2DBackward0_finalize,
+    .traverse = ReflectionPad2DBackward0_traverse,
+    .getset = ReflectionPad2DBackward0_getset,
+    .op = "aten::reflection_pad2d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::reflection_pad2d(Tensor self, SymInt[4] padding) -> Tensor */
+PyObject *
+tn_ag_record_reflection_pad2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ReflectionPad2DBackward0 *n = (ReflectionPad2DBackward0 *)tn_node_new(&tn_kind_ReflectionPad2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReflectionPad2DBackwardBackward0: aten::reflection_pad2d_backward
+ *   grad_output: reflection_pad2d_symint(grad, padding)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints padding;
+    tn_ag_type_and_size self_info;
+} ReflectionPad2DBackwardBackward0;
+
+static int
+ReflectionPad2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReflectionPad2DBackwardBackward0 *n = (ReflectionPad2DBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_reflection_pad2d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReflectionPad2DBackwardBackward0_release(tn_node *n_)
+{
+    ReflectionPad2DBackwardBackward0 *n = (ReflectionPad2DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ReflectionPad2DBackwardBackward0_finalize(tn_node *n_)
+{
+    ReflectionPad2DBackwardBackward0 *n = (ReflectionPad2DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+ReflectionPad2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReflectionPad2DBackwardBackward0 *n = (ReflectionPad2DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReflectionPad2DBackwardBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReflectionPad2DBackwardBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReflectionPad2DBackwardBackward0_getset[] = {
+    {"_saved_padding", ReflectionPad2DBackwardBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReflectionPad2DBackwardBackward0 = {
+    .name = "ReflectionPad2DBackwardBackward0",
+    .basicsize = sizeof(ReflectionPad2DBackwardBackward0),
+    .apply = ReflectionPad2DBackwardBackward0_apply,
+    .release = ReflectionPad2DBackwardBackward0_release,
+    .finalize = ReflectionPad2DBackwardBackward0_finalize,
+    .traverse = ReflectionPad2DBackwardBackward0_traverse,
+    .getset = ReflectionPad2DBackwardBackward0_getset,
+    .op = "aten::reflection_pad2d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::reflection_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor */
+PyObject *
+tn_ag_record_reflection_pad2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ReflectionPad2DBackwardBackward0 *n = (ReflectionPad2DBackwardBackward0 *)tn_node_new(&tn_kind_ReflectionPad2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[2]) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReflectionPad3DBackward0: aten::reflection_pad3d
+ *   self: reflection_pad3d_backward_symint(grad, self, padding)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints padding;
+} ReflectionPad3DBackward0;
+
+static int
+ReflectionPad3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReflectionPad3DBackward0 *n = (ReflectionPad3DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_reflection_pad3d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReflectionPad3DBackward0_release(tn_node *n_)
+{
+    ReflectionPad3DBackward0 *n = (ReflectionPad3DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+ReflectionPad3DBackward0_finalize(tn_node *n_)
+{
+    ReflectionPad3DBackward0 *n = (ReflectionPad3DBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    (void)n;
+}
+
+static int
+ReflectionPad3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReflectionPad3DBackward0 *n = (ReflectionPad3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReflectionPad3DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ReflectionPad3DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ReflectionPad3DBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReflectionPad3DBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReflectionPad3DBackward0_getset[] = {
+    {"_saved_self", ReflectionPad3DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_padding", ReflectionPad3DBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReflectionPad3DBackward0 = {
+    .name = "ReflectionPad3DBackward0",
+    .basicsize = sizeof(ReflectionPad3DBackward0),
+    .apply = ReflectionPad3DBackward0_apply,
+    .release = ReflectionPad3DBackward0_release,
+    .finalize = ReflectionPad3DBackward0_finalize,
+    .traverse = ReflectionPad3DBackward0_traverse,
+    .getset = ReflectionPad3DBackward0_getset,
+    .op = "aten::reflection_pad3d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::reflection_pad3d(Tensor self, SymInt[6] padding) -> Tensor */
+PyObject *
+tn_ag_record_reflection_pad3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ReflectionPad3DBackward0 *n = (ReflectionPad3DBackward0 *)tn_node_new(&tn_kind_ReflectionPad3DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReflectionPad3DBackwardBackward0: aten::reflection_pad3d_backward
+ *   grad_output: reflection_pad3d_symint(grad, padding)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints padding;
+    tn_ag_type_and_size self_info;
+} ReflectionPad3DBackwardBackward0;
+
+static int
+ReflectionPad3DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReflectionPad3DBackwardBackward0 *n = (ReflectionPad3DBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_reflection_pad3d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReflectionPad3DBackwardBackward0_release(tn_node *n_)
+{
+    ReflectionPad3DBackwardBackward0 *n = (ReflectionPad3DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ReflectionPad3DBackwardBackward0_finalize(tn_node *n_)
+{
+    ReflectionPad3DBackwardBackward0 *n = (ReflectionPad3DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+ReflectionPad3DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReflectionPad3DBackwardBackward0 *n = (ReflectionPad3DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReflectionPad3DBackwardBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReflectionPad3DBackwardBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReflectionPad3DBackwardBackward0_getset[] = {
+    {"_saved_padding", ReflectionPad3DBackwardBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReflectionPad3DBackwardBackward0 = {
+    .name = "ReflectionPad3DBackwardBackward0",
+    .basicsize = sizeof(ReflectionPad3DBackwardBackward0),
+    .apply = ReflectionPad3DBackwardBackward0_apply,
+    .release = ReflectionPad3DBackwardBackward0_release,
+    .finalize = ReflectionPad3DBackwardBackward0_finalize,
+    .traverse = ReflectionPad3DBackwardBackward0_traverse,
+    .getset = ReflectionPad3DBackwardBackward0_getset,
+    .op = "aten::reflection_pad3d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::reflection_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor */
+PyObject *
+tn_ag_record_reflection_pad3d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ReflectionPad3DBackwardBackward0 *n = (ReflectionPad3DBackwardBackward0 *)tn_node_new(&tn_kind_ReflectionPad3DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[2]) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -2269,6 +2227,720 @@ tn_ag_record_repeat(tn_op *op_, tn_value *a_)
         goto fail_;
     if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
     if (tn_ag_ints_save(&n->repeats, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReplicationPad1DBackward0: aten::replication_pad1d
+ *   self: replication_pad1d_backward_symint(grad, self, padding)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints padding;
+} ReplicationPad1DBackward0;
+
+static int
+ReplicationPad1DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReplicationPad1DBackward0 *n = (ReplicationPad1DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_replication_pad1d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReplicationPad1DBackward0_release(tn_node *n_)
+{
+    ReplicationPad1DBackward0 *n = (ReplicationPad1DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+ReplicationPad1DBackward0_finalize(tn_node *n_)
+{
+    ReplicationPad1DBackward0 *n = (ReplicationPad1DBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    (void)n;
+}
+
+static int
+ReplicationPad1DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReplicationPad1DBackward0 *n = (ReplicationPad1DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReplicationPad1DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ReplicationPad1DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ReplicationPad1DBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReplicationPad1DBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReplicationPad1DBackward0_getset[] = {
+    {"_saved_self", ReplicationPad1DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_padding", ReplicationPad1DBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReplicationPad1DBackward0 = {
+    .name = "ReplicationPad1DBackward0",
+    .basicsize = sizeof(ReplicationPad1DBackward0),
+    .apply = ReplicationPad1DBackward0_apply,
+    .release = ReplicationPad1DBackward0_release,
+    .finalize = ReplicationPad1DBackward0_finalize,
+    .traverse = ReplicationPad1DBackward0_traverse,
+    .getset = ReplicationPad1DBackward0_getset,
+    .op = "aten::replication_pad1d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::replication_pad1d(Tensor self, SymInt[2] padding) -> Tensor */
+PyObject *
+tn_ag_record_replication_pad1d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ReplicationPad1DBackward0 *n = (ReplicationPad1DBackward0 *)tn_node_new(&tn_kind_ReplicationPad1DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReplicationPad1DBackwardBackward0: aten::replication_pad1d_backward
+ *   grad_output: replication_pad1d_symint(grad, padding)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints padding;
+    tn_ag_type_and_size self_info;
+} ReplicationPad1DBackwardBackward0;
+
+static int
+ReplicationPad1DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReplicationPad1DBackwardBackward0 *n = (ReplicationPad1DBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_replication_pad1d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReplicationPad1DBackwardBackward0_release(tn_node *n_)
+{
+    ReplicationPad1DBackwardBackward0 *n = (ReplicationPad1DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ReplicationPad1DBackwardBackward0_finalize(tn_node *n_)
+{
+    ReplicationPad1DBackwardBackward0 *n = (ReplicationPad1DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+ReplicationPad1DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReplicationPad1DBackwardBackward0 *n = (ReplicationPad1DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReplicationPad1DBackwardBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReplicationPad1DBackwardBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReplicationPad1DBackwardBackward0_getset[] = {
+    {"_saved_padding", ReplicationPad1DBackwardBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReplicationPad1DBackwardBackward0 = {
+    .name = "ReplicationPad1DBackwardBackward0",
+    .basicsize = sizeof(ReplicationPad1DBackwardBackward0),
+    .apply = ReplicationPad1DBackwardBackward0_apply,
+    .release = ReplicationPad1DBackwardBackward0_release,
+    .finalize = ReplicationPad1DBackwardBackward0_finalize,
+    .traverse = ReplicationPad1DBackwardBackward0_traverse,
+    .getset = ReplicationPad1DBackwardBackward0_getset,
+    .op = "aten::replication_pad1d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::replication_pad1d_backward(Tensor grad_output, Tensor self, SymInt[2] padding) -> Tensor */
+PyObject *
+tn_ag_record_replication_pad1d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ReplicationPad1DBackwardBackward0 *n = (ReplicationPad1DBackwardBackward0 *)tn_node_new(&tn_kind_ReplicationPad1DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[2]) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReplicationPad2DBackward0: aten::replication_pad2d
+ *   self: replication_pad2d_backward_symint(grad, self, padding)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints padding;
+} ReplicationPad2DBackward0;
+
+static int
+ReplicationPad2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReplicationPad2DBackward0 *n = (ReplicationPad2DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_replication_pad2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReplicationPad2DBackward0_release(tn_node *n_)
+{
+    ReplicationPad2DBackward0 *n = (ReplicationPad2DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+ReplicationPad2DBackward0_finalize(tn_node *n_)
+{
+    ReplicationPad2DBackward0 *n = (ReplicationPad2DBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    (void)n;
+}
+
+static int
+ReplicationPad2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReplicationPad2DBackward0 *n = (ReplicationPad2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReplicationPad2DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ReplicationPad2DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ReplicationPad2DBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReplicationPad2DBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReplicationPad2DBackward0_getset[] = {
+    {"_saved_self", ReplicationPad2DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_padding", ReplicationPad2DBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReplicationPad2DBackward0 = {
+    .name = "ReplicationPad2DBackward0",
+    .basicsize = sizeof(ReplicationPad2DBackward0),
+    .apply = ReplicationPad2DBackward0_apply,
+    .release = ReplicationPad2DBackward0_release,
+    .finalize = ReplicationPad2DBackward0_finalize,
+    .traverse = ReplicationPad2DBackward0_traverse,
+    .getset = ReplicationPad2DBackward0_getset,
+    .op = "aten::replication_pad2d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::replication_pad2d(Tensor self, SymInt[4] padding) -> Tensor */
+PyObject *
+tn_ag_record_replication_pad2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ReplicationPad2DBackward0 *n = (ReplicationPad2DBackward0 *)tn_node_new(&tn_kind_ReplicationPad2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReplicationPad2DBackwardBackward0: aten::replication_pad2d_backward
+ *   grad_output: replication_pad2d_symint(grad, padding)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints padding;
+    tn_ag_type_and_size self_info;
+} ReplicationPad2DBackwardBackward0;
+
+static int
+ReplicationPad2DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReplicationPad2DBackwardBackward0 *n = (ReplicationPad2DBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_replication_pad2d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReplicationPad2DBackwardBackward0_release(tn_node *n_)
+{
+    ReplicationPad2DBackwardBackward0 *n = (ReplicationPad2DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ReplicationPad2DBackwardBackward0_finalize(tn_node *n_)
+{
+    ReplicationPad2DBackwardBackward0 *n = (ReplicationPad2DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+ReplicationPad2DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReplicationPad2DBackwardBackward0 *n = (ReplicationPad2DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReplicationPad2DBackwardBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReplicationPad2DBackwardBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReplicationPad2DBackwardBackward0_getset[] = {
+    {"_saved_padding", ReplicationPad2DBackwardBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReplicationPad2DBackwardBackward0 = {
+    .name = "ReplicationPad2DBackwardBackward0",
+    .basicsize = sizeof(ReplicationPad2DBackwardBackward0),
+    .apply = ReplicationPad2DBackwardBackward0_apply,
+    .release = ReplicationPad2DBackwardBackward0_release,
+    .finalize = ReplicationPad2DBackwardBackward0_finalize,
+    .traverse = ReplicationPad2DBackwardBackward0_traverse,
+    .getset = ReplicationPad2DBackwardBackward0_getset,
+    .op = "aten::replication_pad2d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::replication_pad2d_backward(Tensor grad_output, Tensor self, SymInt[4] padding) -> Tensor */
+PyObject *
+tn_ag_record_replication_pad2d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ReplicationPad2DBackwardBackward0 *n = (ReplicationPad2DBackwardBackward0 *)tn_node_new(&tn_kind_ReplicationPad2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[2]) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReplicationPad3DBackward0: aten::replication_pad3d
+ *   self: replication_pad3d_backward_symint(grad, self, padding)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints padding;
+} ReplicationPad3DBackward0;
+
+static int
+ReplicationPad3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReplicationPad3DBackward0 *n = (ReplicationPad3DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_replication_pad3d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReplicationPad3DBackward0_release(tn_node *n_)
+{
+    ReplicationPad3DBackward0 *n = (ReplicationPad3DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+ReplicationPad3DBackward0_finalize(tn_node *n_)
+{
+    ReplicationPad3DBackward0 *n = (ReplicationPad3DBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    (void)n;
+}
+
+static int
+ReplicationPad3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReplicationPad3DBackward0 *n = (ReplicationPad3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReplicationPad3DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ReplicationPad3DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ReplicationPad3DBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReplicationPad3DBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReplicationPad3DBackward0_getset[] = {
+    {"_saved_self", ReplicationPad3DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_padding", ReplicationPad3DBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReplicationPad3DBackward0 = {
+    .name = "ReplicationPad3DBackward0",
+    .basicsize = sizeof(ReplicationPad3DBackward0),
+    .apply = ReplicationPad3DBackward0_apply,
+    .release = ReplicationPad3DBackward0_release,
+    .finalize = ReplicationPad3DBackward0_finalize,
+    .traverse = ReplicationPad3DBackward0_traverse,
+    .getset = ReplicationPad3DBackward0_getset,
+    .op = "aten::replication_pad3d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::replication_pad3d(Tensor self, SymInt[6] padding) -> Tensor */
+PyObject *
+tn_ag_record_replication_pad3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ReplicationPad3DBackward0 *n = (ReplicationPad3DBackward0 *)tn_node_new(&tn_kind_ReplicationPad3DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[1]) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ReplicationPad3DBackwardBackward0: aten::replication_pad3d_backward
+ *   grad_output: replication_pad3d_symint(grad, padding)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints padding;
+    tn_ag_type_and_size self_info;
+} ReplicationPad3DBackwardBackward0;
+
+static int
+ReplicationPad3DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ReplicationPad3DBackwardBackward0 *n = (ReplicationPad3DBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_replication_pad3d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->padding))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+ReplicationPad3DBackwardBackward0_release(tn_node *n_)
+{
+    ReplicationPad3DBackwardBackward0 *n = (ReplicationPad3DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+ReplicationPad3DBackwardBackward0_finalize(tn_node *n_)
+{
+    ReplicationPad3DBackwardBackward0 *n = (ReplicationPad3DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+ReplicationPad3DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ReplicationPad3DBackwardBackward0 *n = (ReplicationPad3DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ReplicationPad3DBackwardBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ReplicationPad3DBackwardBackward0 *)self)->padding);
+}
+
+static PyGetSetDef ReplicationPad3DBackwardBackward0_getset[] = {
+    {"_saved_padding", ReplicationPad3DBackwardBackward0_get_padding, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ReplicationPad3DBackwardBackward0 = {
+    .name = "ReplicationPad3DBackwardBackward0",
+    .basicsize = sizeof(ReplicationPad3DBackwardBackward0),
+    .apply = ReplicationPad3DBackwardBackward0_apply,
+    .release = ReplicationPad3DBackwardBackward0_release,
+    .finalize = ReplicationPad3DBackwardBackward0_finalize,
+    .traverse = ReplicationPad3DBackwardBackward0_traverse,
+    .getset = ReplicationPad3DBackwardBackward0_getset,
+    .op = "aten::replication_pad3d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::replication_pad3d_backward(Tensor grad_output, Tensor self, SymInt[6] padding) -> Tensor */
+PyObject *
+tn_ag_record_replication_pad3d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    ReplicationPad3DBackwardBackward0 *n = (ReplicationPad3DBackwardBackward0 *)tn_node_new(&tn_kind_ReplicationPad3DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[2]) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -5705,6 +6377,115 @@ fail_:
     return NULL;
 }
 
+/* SincBackward0: aten::sinc
+ *   self: sinc_backward(grad, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} SincBackward0;
+
+static int
+SincBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SincBackward0 *n = (SincBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_sinc_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+SincBackward0_release(tn_node *n_)
+{
+    SincBackward0 *n = (SincBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+SincBackward0_finalize(tn_node *n_)
+{
+    SincBackward0 *n = (SincBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SincBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SincBackward0 *n = (SincBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SincBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SincBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef SincBackward0_getset[] = {
+    {"_saved_self", SincBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SincBackward0 = {
+    .name = "SincBackward0",
+    .basicsize = sizeof(SincBackward0),
+    .apply = SincBackward0_apply,
+    .release = SincBackward0_release,
+    .finalize = SincBackward0_finalize,
+    .traverse = SincBackward0_traverse,
+    .getset = SincBackward0_getset,
+    .op = "aten::sinc",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::sinc(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_sinc(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SincBackward0 *n = (SincBackward0 *)tn_node_new(&tn_kind_SincBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SinhBackward0: aten::sinh
  *   self: grad * self.cosh().conj()
  */
@@ -6254,6 +7035,293 @@ tn_ag_record_slice_scatter(tn_op *op_, tn_value *a_)
     n->start = (tn_opt_int){a_[3].tag != TN_V_NONE, a_[3].u.i};
     n->end = (tn_opt_int){a_[4].tag != TN_V_NONE, a_[4].u.i};
     n->step = a_[5].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SmoothL1LossBackward0: aten::smooth_l1_loss
+ *   self: smooth_l1_loss_backward(grad, self, target, reduction, beta)
+ *   target: smooth_l1_loss_backward(grad, target, self, reduction, beta)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    int64_t reduction;
+    double beta;
+} SmoothL1LossBackward0;
+
+static int
+SmoothL1LossBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SmoothL1LossBackward0 *n = (SmoothL1LossBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_smooth_l1_loss_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(target), tn_value_int(n->reduction), tn_value_double(n->beta)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP_smooth_l1_loss_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(target), tn_value_tensor(self), tn_value_int(n->reduction), tn_value_double(n->beta)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+SmoothL1LossBackward0_release(tn_node *n_)
+{
+    SmoothL1LossBackward0 *n = (SmoothL1LossBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    (void)n;
+}
+
+static void
+SmoothL1LossBackward0_finalize(tn_node *n_)
+{
+    SmoothL1LossBackward0 *n = (SmoothL1LossBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SmoothL1LossBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SmoothL1LossBackward0 *n = (SmoothL1LossBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SmoothL1LossBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SmoothL1LossBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SmoothL1LossBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SmoothL1LossBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+SmoothL1LossBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SmoothL1LossBackward0 *)self)->reduction);
+}
+
+static PyObject *
+SmoothL1LossBackward0_get_beta(PyObject *self, void *c)
+{
+    return PyFloat_FromDouble(((SmoothL1LossBackward0 *)self)->beta);
+}
+
+static PyGetSetDef SmoothL1LossBackward0_getset[] = {
+    {"_saved_self", SmoothL1LossBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", SmoothL1LossBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_reduction", SmoothL1LossBackward0_get_reduction, NULL, NULL, NULL},
+    {"_saved_beta", SmoothL1LossBackward0_get_beta, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SmoothL1LossBackward0 = {
+    .name = "SmoothL1LossBackward0",
+    .basicsize = sizeof(SmoothL1LossBackward0),
+    .apply = SmoothL1LossBackward0_apply,
+    .release = SmoothL1LossBackward0_release,
+    .finalize = SmoothL1LossBackward0_finalize,
+    .traverse = SmoothL1LossBackward0_traverse,
+    .getset = SmoothL1LossBackward0_getset,
+    .op = "aten::smooth_l1_loss",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::smooth_l1_loss(Tensor self, Tensor target, int reduction=1, float beta=1.) -> Tensor */
+PyObject *
+tn_ag_record_smooth_l1_loss(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SmoothL1LossBackward0 *n = (SmoothL1LossBackward0 *)tn_node_new(&tn_kind_SmoothL1LossBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, target) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    n->reduction = a_[2].u.i;
+    n->beta = a_[3].u.d;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SoftMarginLossBackward0: aten::soft_margin_loss
+ *   self: soft_margin_loss_backward(grad, self, target, reduction)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved target_;
+    int64_t reduction;
+} SoftMarginLossBackward0;
+
+static int
+SoftMarginLossBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SoftMarginLossBackward0 *n = (SoftMarginLossBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *target = t_[1] = tn_saved_unpack(&n->target_, n_);
+    if (!target && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_soft_margin_loss_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(target), tn_value_int(n->reduction)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+SoftMarginLossBackward0_release(tn_node *n_)
+{
+    SoftMarginLossBackward0 *n = (SoftMarginLossBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->target_);
+    (void)n;
+}
+
+static void
+SoftMarginLossBackward0_finalize(tn_node *n_)
+{
+    SoftMarginLossBackward0 *n = (SoftMarginLossBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SoftMarginLossBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SoftMarginLossBackward0 *n = (SoftMarginLossBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->target_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SoftMarginLossBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SoftMarginLossBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SoftMarginLossBackward0_get_target(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SoftMarginLossBackward0 *)self)->target_, TN_NODE(self));
+}
+
+static PyObject *
+SoftMarginLossBackward0_get_reduction(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SoftMarginLossBackward0 *)self)->reduction);
+}
+
+static PyGetSetDef SoftMarginLossBackward0_getset[] = {
+    {"_saved_self", SoftMarginLossBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_target", SoftMarginLossBackward0_get_target, NULL, NULL, NULL},
+    {"_saved_reduction", SoftMarginLossBackward0_get_reduction, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SoftMarginLossBackward0 = {
+    .name = "SoftMarginLossBackward0",
+    .basicsize = sizeof(SoftMarginLossBackward0),
+    .apply = SoftMarginLossBackward0_apply,
+    .release = SoftMarginLossBackward0_release,
+    .finalize = SoftMarginLossBackward0_finalize,
+    .traverse = SoftMarginLossBackward0_traverse,
+    .getset = SoftMarginLossBackward0_getset,
+    .op = "aten::soft_margin_loss",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::soft_margin_loss(Tensor self, Tensor target, int reduction=1) -> Tensor */
+PyObject *
+tn_ag_record_soft_margin_loss(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *target = tn_ag_arg_tensor(&a_[1]);
+    if (tn_ag_check_no_requires_grad(&a_[1], "target", "soft_margin_loss") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SoftMarginLossBackward0 *n = (SoftMarginLossBackward0 *)tn_node_new(&tn_kind_SoftMarginLossBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->target_, target, n_, 0) < 0) goto fail_;
+    n->reduction = a_[2].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -6821,6 +7889,124 @@ fail_:
     return NULL;
 }
 
+/* SoftshrinkBackward0: aten::softshrink
+ *   self: softshrink_backward(grad, self, lambd)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value lambd;
+} SoftshrinkBackward0;
+
+static int
+SoftshrinkBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SoftshrinkBackward0 *n = (SoftshrinkBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_softshrink_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), n->lambd});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+SoftshrinkBackward0_release(tn_node *n_)
+{
+    SoftshrinkBackward0 *n = (SoftshrinkBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+SoftshrinkBackward0_finalize(tn_node *n_)
+{
+    SoftshrinkBackward0 *n = (SoftshrinkBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SoftshrinkBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SoftshrinkBackward0 *n = (SoftshrinkBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SoftshrinkBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SoftshrinkBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SoftshrinkBackward0_get_lambd(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((SoftshrinkBackward0 *)self)->lambd);
+}
+
+static PyGetSetDef SoftshrinkBackward0_getset[] = {
+    {"_saved_self", SoftshrinkBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_lambd", SoftshrinkBackward0_get_lambd, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SoftshrinkBackward0 = {
+    .name = "SoftshrinkBackward0",
+    .basicsize = sizeof(SoftshrinkBackward0),
+    .apply = SoftshrinkBackward0_apply,
+    .release = SoftshrinkBackward0_release,
+    .finalize = SoftshrinkBackward0_finalize,
+    .traverse = SoftshrinkBackward0_traverse,
+    .getset = SoftshrinkBackward0_getset,
+    .op = "aten::softshrink",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::softshrink(Tensor self, Scalar lambd=0.5) -> Tensor */
+PyObject *
+tn_ag_record_softshrink(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SoftshrinkBackward0 *n = (SoftshrinkBackward0 *)tn_node_new(&tn_kind_SoftshrinkBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->lambd = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SortBackward0: aten::sort
  *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
  */
@@ -7070,6 +8256,121 @@ tn_ag_record_sort__stable(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialEntrBackward0: aten::special_entr
+ *   self: grad * (-(1 + self.log()))
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} SpecialEntrBackward0;
+
+static int
+SpecialEntrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialEntrBackward0 *n = (SpecialEntrBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_log, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(t_[1]), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialEntrBackward0_release(tn_node *n_)
+{
+    SpecialEntrBackward0 *n = (SpecialEntrBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+SpecialEntrBackward0_finalize(tn_node *n_)
+{
+    SpecialEntrBackward0 *n = (SpecialEntrBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialEntrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialEntrBackward0 *n = (SpecialEntrBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialEntrBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialEntrBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialEntrBackward0_getset[] = {
+    {"_saved_self", SpecialEntrBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialEntrBackward0 = {
+    .name = "SpecialEntrBackward0",
+    .basicsize = sizeof(SpecialEntrBackward0),
+    .apply = SpecialEntrBackward0_apply,
+    .release = SpecialEntrBackward0_release,
+    .finalize = SpecialEntrBackward0_finalize,
+    .traverse = SpecialEntrBackward0_traverse,
+    .getset = SpecialEntrBackward0_getset,
+    .op = "aten::special_entr",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_entr(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_entr(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialEntrBackward0 *n = (SpecialEntrBackward0 *)tn_node_new(&tn_kind_SpecialEntrBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -7573,6 +8874,260 @@ tn_ag_record_special_i1e(tn_op *op_, tn_value *a_)
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
     if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialLogNdtrBackward0: aten::special_log_ndtr
+ *   self: grad / std::sqrt(2 * M_PI) * (result + self.pow(2) / 2).neg().exp()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} SpecialLogNdtrBackward0;
+
+static int
+SpecialLogNdtrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    PyObject *t_[9] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_pow__Tensor_Scalar, (tn_value[]){tn_value_tensor(self), tn_value_int(INT64_C(2))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(2))});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(t_[4]), tn_value_int(1)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[8]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 9);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialLogNdtrBackward0_release(tn_node *n_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialLogNdtrBackward0_finalize(tn_node *n_)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialLogNdtrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialLogNdtrBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialLogNdtrBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialLogNdtrBackward0_getset[] = {
+    {"_saved_self", SpecialLogNdtrBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", SpecialLogNdtrBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialLogNdtrBackward0 = {
+    .name = "SpecialLogNdtrBackward0",
+    .basicsize = sizeof(SpecialLogNdtrBackward0),
+    .apply = SpecialLogNdtrBackward0_apply,
+    .release = SpecialLogNdtrBackward0_release,
+    .finalize = SpecialLogNdtrBackward0_finalize,
+    .traverse = SpecialLogNdtrBackward0_traverse,
+    .getset = SpecialLogNdtrBackward0_getset,
+    .op = "aten::special_log_ndtr",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_log_ndtr(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_log_ndtr(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)tn_node_new(&tn_kind_SpecialLogNdtrBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialNdtriBackward0: aten::special_ndtri
+ *   self: grad * std::sqrt(2 * M_PI) * (result.square() / 2).exp()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved result_;
+} SpecialNdtriBackward0;
+
+static int
+SpecialNdtriBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
+    PyObject *t_[6] = {0};
+    int rc_ = -1;
+    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP_square, (tn_value[]){tn_value_tensor(result)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_int(INT64_C(2))});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[4])});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[5]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 6);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialNdtriBackward0_release(tn_node *n_)
+{
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+SpecialNdtriBackward0_finalize(tn_node *n_)
+{
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialNdtriBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialNdtriBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialNdtriBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialNdtriBackward0_getset[] = {
+    {"_saved_result", SpecialNdtriBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialNdtriBackward0 = {
+    .name = "SpecialNdtriBackward0",
+    .basicsize = sizeof(SpecialNdtriBackward0),
+    .apply = SpecialNdtriBackward0_apply,
+    .release = SpecialNdtriBackward0_release,
+    .finalize = SpecialNdtriBackward0_finalize,
+    .traverse = SpecialNdtriBackward0_traverse,
+    .getset = SpecialNdtriBackward0_getset,
+    .op = "aten::special_ndtri",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_ndtri(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_special_ndtri(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)tn_node_new(&tn_kind_SpecialNdtriBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -3,256 +3,149 @@
  * Do not edit. Regenerate: .venv/bin/python codegen/gen.py
  */
 #include "runtime/autograd.h"
+#include "runtime/dtype.h"
 #include "generated/autograd.h"
 #include "generated/autograd_helpers.h"
 
 #include <math.h>
 
-/* SpecialLogNdtrBackward0: aten::special_log_ndtr
- *   self: grad / std::sqrt(2 * M_PI) * (result + self.pow(2) / 2).neg().exp()
+/* SpecialXlog1PyBackward0: aten::special_xlog1py
+ *   other: grad * self / (other + 1)
+ *   self: at::special_xlog1py(grad,  other).masked_fill((self == 0.) & (other <= -1.), 0.)
  */
 typedef struct {
     tn_node base;
     tn_saved self_;
-    tn_saved result_;
-} SpecialLogNdtrBackward0;
+    tn_saved other_;
+} SpecialXlog1PyBackward0;
 
 static int
-SpecialLogNdtrBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+SpecialXlog1PyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
 {
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
-    PyObject *t_[9] = {0};
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    PyObject *t_[10] = {0};
     int rc_ = -1;
     PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
     if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
     int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(other), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
     if (tn_ag_needs(n_, 0)) {
         if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_pow__Tensor_Scalar, (tn_value[]){tn_value_tensor(self), tn_value_int(INT64_C(2))});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[3]), tn_value_int(INT64_C(2))});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_add__Tensor, (tn_value[]){tn_value_tensor(result), tn_value_tensor(t_[4]), tn_value_int(1)});
+            t_[5] = tn_ag_op(TN_OP_special_xlog1py, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(other)});
             if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(t_[5])});
+            t_[6] = tn_ag_op(TN_OP_eq__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(0.0)});
             if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[6])});
+            t_[7] = tn_ag_op(TN_OP_le__Scalar, (tn_value[]){tn_value_tensor(other), tn_value_double((-1.0))});
             if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[7])});
+            t_[8] = tn_ag_op(TN_OP_bitwise_and__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7])});
             if (!t_[8] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[8]);
+            t_[9] = tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[8]), tn_value_double(0.0)});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[9]);
         }
     }
     rc_ = 0;
 fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 9);
+    tn_ag_release_temps(t_, 10);
     (void)n;
     return rc_;
 }
 
 static void
-SpecialLogNdtrBackward0_release(tn_node *n_)
+SpecialXlog1PyBackward0_release(tn_node *n_)
 {
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
     tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
+    tn_saved_release(&n->other_);
     (void)n;
 }
 
 static void
-SpecialLogNdtrBackward0_finalize(tn_node *n_)
+SpecialXlog1PyBackward0_finalize(tn_node *n_)
 {
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
     (void)n;
 }
 
 static int
-SpecialLogNdtrBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+SpecialXlog1PyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
 {
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)n_;
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
     if (tn_saved_traverse(&n->self_, visit, arg))
         return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
+    if (tn_saved_traverse(&n->other_, visit, arg))
         return -1;
     (void)n;
     return 0;
 }
 
 static PyObject *
-SpecialLogNdtrBackward0_get_self(PyObject *self, void *c)
+SpecialXlog1PyBackward0_get_self(PyObject *self, void *c)
 {
-    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->self_, TN_NODE(self));
+    return tn_saved_to_py(&((SpecialXlog1PyBackward0 *)self)->self_, TN_NODE(self));
 }
 
 static PyObject *
-SpecialLogNdtrBackward0_get_result(PyObject *self, void *c)
+SpecialXlog1PyBackward0_get_other(PyObject *self, void *c)
 {
-    return tn_saved_to_py(&((SpecialLogNdtrBackward0 *)self)->result_, TN_NODE(self));
+    return tn_saved_to_py(&((SpecialXlog1PyBackward0 *)self)->other_, TN_NODE(self));
 }
 
-static PyGetSetDef SpecialLogNdtrBackward0_getset[] = {
-    {"_saved_self", SpecialLogNdtrBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", SpecialLogNdtrBackward0_get_result, NULL, NULL, NULL},
+static PyGetSetDef SpecialXlog1PyBackward0_getset[] = {
+    {"_saved_self", SpecialXlog1PyBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", SpecialXlog1PyBackward0_get_other, NULL, NULL, NULL},
     {NULL},
 };
 
-tn_node_kind tn_kind_SpecialLogNdtrBackward0 = {
-    .name = "SpecialLogNdtrBackward0",
-    .basicsize = sizeof(SpecialLogNdtrBackward0),
-    .apply = SpecialLogNdtrBackward0_apply,
-    .release = SpecialLogNdtrBackward0_release,
-    .finalize = SpecialLogNdtrBackward0_finalize,
-    .traverse = SpecialLogNdtrBackward0_traverse,
-    .getset = SpecialLogNdtrBackward0_getset,
-    .op = "aten::special_log_ndtr",
+tn_node_kind tn_kind_SpecialXlog1PyBackward0 = {
+    .name = "SpecialXlog1PyBackward0",
+    .basicsize = sizeof(SpecialXlog1PyBackward0),
+    .apply = SpecialXlog1PyBackward0_apply,
+    .release = SpecialXlog1PyBackward0_release,
+    .finalize = SpecialXlog1PyBackward0_finalize,
+    .traverse = SpecialXlog1PyBackward0_traverse,
+    .getset = SpecialXlog1PyBackward0_getset,
+    .op = "aten::special_xlog1py",
     .complex_rule = TN_COMPLEX_REFUSE,
 };
 
-/* aten::special_log_ndtr(Tensor self) -> Tensor */
+/* aten::special_xlog1py(Tensor self, Tensor other) -> Tensor */
 PyObject *
-tn_ag_record_special_log_ndtr(tn_op *op_, tn_value *a_)
+tn_ag_record_special_xlog1py(tn_op *op_, tn_value *a_)
 {
     PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
         return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SpecialLogNdtrBackward0 *n = (SpecialLogNdtrBackward0 *)tn_node_new(&tn_kind_SpecialLogNdtrBackward0, nnext_, 0);
+    int nnext_ = 1 + 1;
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)tn_node_new(&tn_kind_SpecialXlog1PyBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
         goto fail_;
     if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SpecialNdtriBackward0: aten::special_ndtri
- *   self: grad * std::sqrt(2 * M_PI) * (result.square() / 2).exp()
- */
-typedef struct {
-    tn_node base;
-    tn_saved result_;
-} SpecialNdtriBackward0;
-
-static int
-SpecialNdtriBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
-    PyObject *t_[6] = {0};
-    int rc_ = -1;
-    PyObject *result = t_[0] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[1] = tn_ag_op(TN_OP_mul__Scalar, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_double(sqrt((double)(INT64_C(2) * M_PI)))});
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            t_[2] = tn_ag_op(TN_OP_square, (tn_value[]){tn_value_tensor(result)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_div__Scalar, (tn_value[]){tn_value_tensor(t_[2]), tn_value_int(INT64_C(2))});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_exp, (tn_value[]){tn_value_tensor(t_[3])});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(t_[4])});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[5]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 6);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialNdtriBackward0_release(tn_node *n_)
-{
-    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-SpecialNdtriBackward0_finalize(tn_node *n_)
-{
-    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
-    (void)n;
-}
-
-static int
-SpecialNdtriBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)n_;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SpecialNdtriBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialNdtriBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef SpecialNdtriBackward0_getset[] = {
-    {"_saved_result", SpecialNdtriBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialNdtriBackward0 = {
-    .name = "SpecialNdtriBackward0",
-    .basicsize = sizeof(SpecialNdtriBackward0),
-    .apply = SpecialNdtriBackward0_apply,
-    .release = SpecialNdtriBackward0_release,
-    .finalize = SpecialNdtriBackward0_finalize,
-    .traverse = SpecialNdtriBackward0_traverse,
-    .getset = SpecialNdtriBackward0_getset,
-    .op = "aten::special_ndtri",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::special_ndtri(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_special_ndtri(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    SpecialNdtriBackward0 *n = (SpecialNdtriBackward0 *)tn_node_new(&tn_kind_SpecialNdtriBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -876,6 +769,132 @@ fail_:
     return NULL;
 }
 
+/* SplitWithSizesBackward0_copy: aten::split_with_sizes_copy
+ *   self: split_with_sizes_backward(grads, split_sizes, dim, self.sym_sizes(), self.options())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_options self_options;
+    tn_ag_ints split_sizes;
+    int64_t dim;
+} SplitWithSizesBackward0_copy;
+
+static int
+SplitWithSizesBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SplitWithSizesBackward0_copy *n = (SplitWithSizesBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_split_with_sizes_backward((tn_tensors){grads_, n_->num_inputs}, tn_ag_ints_view(&n->split_sizes), n->dim, tn_ag_ints_view(&n->self_sym_sizes), n->self_options);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SplitWithSizesBackward0_copy_release(tn_node *n_)
+{
+    SplitWithSizesBackward0_copy *n = (SplitWithSizesBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+SplitWithSizesBackward0_copy_finalize(tn_node *n_)
+{
+    SplitWithSizesBackward0_copy *n = (SplitWithSizesBackward0_copy *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->split_sizes);
+    (void)n;
+}
+
+static int
+SplitWithSizesBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SplitWithSizesBackward0_copy *n = (SplitWithSizesBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SplitWithSizesBackward0_copy_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SplitWithSizesBackward0_copy *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SplitWithSizesBackward0_copy_get_split_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SplitWithSizesBackward0_copy *)self)->split_sizes);
+}
+
+static PyObject *
+SplitWithSizesBackward0_copy_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SplitWithSizesBackward0_copy *)self)->dim);
+}
+
+static PyGetSetDef SplitWithSizesBackward0_copy_getset[] = {
+    {"_saved_self_sym_sizes", SplitWithSizesBackward0_copy_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_split_sizes", SplitWithSizesBackward0_copy_get_split_sizes, NULL, NULL, NULL},
+    {"_saved_dim", SplitWithSizesBackward0_copy_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SplitWithSizesBackward0_copy = {
+    .name = "SplitWithSizesBackward0_copy",
+    .basicsize = sizeof(SplitWithSizesBackward0_copy),
+    .apply = SplitWithSizesBackward0_copy_apply,
+    .release = SplitWithSizesBackward0_copy_release,
+    .finalize = SplitWithSizesBackward0_copy_finalize,
+    .traverse = SplitWithSizesBackward0_copy_traverse,
+    .getset = SplitWithSizesBackward0_copy_getset,
+    .op = "aten::split_with_sizes_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::split_with_sizes_copy(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[] */
+PyObject *
+tn_ag_record_split_with_sizes_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SplitWithSizesBackward0_copy *n = (SplitWithSizesBackward0_copy *)tn_node_new(&tn_kind_SplitWithSizesBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->self_options = tn_ag_options_of(self);
+    if (tn_ag_ints_save(&n->split_sizes, &a_[1]) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SqrtBackward0: aten::sqrt
  *   self: grad / (2 * result.conj())
  */
@@ -1127,6 +1146,111 @@ fail_:
     return NULL;
 }
 
+/* SqueezeBackward0_copy: aten::squeeze_copy
+ *   self: unsqueeze_to(grad, self.sym_sizes())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+} SqueezeBackward0_copy;
+
+static int
+SqueezeBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SqueezeBackward0_copy *n = (SqueezeBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_unsqueeze_to(tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_ints_view(&n->self_sym_sizes));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SqueezeBackward0_copy_release(tn_node *n_)
+{
+    SqueezeBackward0_copy *n = (SqueezeBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+SqueezeBackward0_copy_finalize(tn_node *n_)
+{
+    SqueezeBackward0_copy *n = (SqueezeBackward0_copy *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SqueezeBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SqueezeBackward0_copy *n = (SqueezeBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SqueezeBackward0_copy_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SqueezeBackward0_copy *)self)->self_sym_sizes);
+}
+
+static PyGetSetDef SqueezeBackward0_copy_getset[] = {
+    {"_saved_self_sym_sizes", SqueezeBackward0_copy_get_self_sym_sizes, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SqueezeBackward0_copy = {
+    .name = "SqueezeBackward0_copy",
+    .basicsize = sizeof(SqueezeBackward0_copy),
+    .apply = SqueezeBackward0_copy_apply,
+    .release = SqueezeBackward0_copy_release,
+    .finalize = SqueezeBackward0_copy_finalize,
+    .traverse = SqueezeBackward0_copy_traverse,
+    .getset = SqueezeBackward0_copy_getset,
+    .op = "aten::squeeze_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::squeeze_copy(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_squeeze_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SqueezeBackward0_copy *n = (SqueezeBackward0_copy *)tn_node_new(&tn_kind_SqueezeBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SqueezeBackward1: aten::squeeze.dim
  *   self: unsqueeze_to(grad, dim, self.sym_sizes())
  */
@@ -1219,6 +1343,120 @@ tn_ag_record_squeeze__dim(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     SqueezeBackward1 *n = (SqueezeBackward1 *)tn_node_new(&tn_kind_SqueezeBackward1, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SqueezeBackward1_copy: aten::squeeze_copy.dim
+ *   self: unsqueeze_to(grad, dim, self.sym_sizes())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dim;
+} SqueezeBackward1_copy;
+
+static int
+SqueezeBackward1_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SqueezeBackward1_copy *n = (SqueezeBackward1_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_unsqueeze_to_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), n->dim, tn_ag_ints_view(&n->self_sym_sizes));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+SqueezeBackward1_copy_release(tn_node *n_)
+{
+    SqueezeBackward1_copy *n = (SqueezeBackward1_copy *)n_;
+    (void)n;
+}
+
+static void
+SqueezeBackward1_copy_finalize(tn_node *n_)
+{
+    SqueezeBackward1_copy *n = (SqueezeBackward1_copy *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+SqueezeBackward1_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SqueezeBackward1_copy *n = (SqueezeBackward1_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SqueezeBackward1_copy_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((SqueezeBackward1_copy *)self)->self_sym_sizes);
+}
+
+static PyObject *
+SqueezeBackward1_copy_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((SqueezeBackward1_copy *)self)->dim);
+}
+
+static PyGetSetDef SqueezeBackward1_copy_getset[] = {
+    {"_saved_self_sym_sizes", SqueezeBackward1_copy_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dim", SqueezeBackward1_copy_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SqueezeBackward1_copy = {
+    .name = "SqueezeBackward1_copy",
+    .basicsize = sizeof(SqueezeBackward1_copy),
+    .apply = SqueezeBackward1_copy_apply,
+    .release = SqueezeBackward1_copy_release,
+    .finalize = SqueezeBackward1_copy_finalize,
+    .traverse = SqueezeBackward1_copy_traverse,
+    .getset = SqueezeBackward1_copy_getset,
+    .op = "aten::squeeze_copy.dim",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::squeeze_copy.dim(Tensor self, int dim) -> Tensor */
+PyObject *
+tn_ag_record_squeeze_copy__dim(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    SqueezeBackward1_copy *n = (SqueezeBackward1_copy *)tn_node_new(&tn_kind_SqueezeBackward1_copy, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
@@ -2728,6 +2966,101 @@ fail_:
     return NULL;
 }
 
+/* TBackward0_copy: aten::t_copy
+ *   self: grad.t()
+ */
+typedef struct {
+    tn_node base;
+} TBackward0_copy;
+
+static int
+TBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    TBackward0_copy *n = (TBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_t, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+TBackward0_copy_release(tn_node *n_)
+{
+    TBackward0_copy *n = (TBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+TBackward0_copy_finalize(tn_node *n_)
+{
+    TBackward0_copy *n = (TBackward0_copy *)n_;
+    (void)n;
+}
+
+static int
+TBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    TBackward0_copy *n = (TBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef TBackward0_copy_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_TBackward0_copy = {
+    .name = "TBackward0_copy",
+    .basicsize = sizeof(TBackward0_copy),
+    .apply = TBackward0_copy_apply,
+    .release = TBackward0_copy_release,
+    .finalize = TBackward0_copy_finalize,
+    .traverse = TBackward0_copy_traverse,
+    .getset = TBackward0_copy_getset,
+    .op = "aten::t_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::t_copy(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_t_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    TBackward0_copy *n = (TBackward0_copy *)tn_node_new(&tn_kind_TBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* TBackward1: aten::t_
  *   self: grad.t()
  */
@@ -2815,6 +3148,130 @@ tn_ag_record_t_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* TakeBackward0: aten::take
+ *   self: take_backward(grad, self, index)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved index_;
+} TakeBackward0;
+
+static int
+TakeBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    TakeBackward0 *n = (TakeBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *index = t_[1] = tn_saved_unpack(&n->index_, n_);
+    if (!index && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_take_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, index);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+TakeBackward0_release(tn_node *n_)
+{
+    TakeBackward0 *n = (TakeBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->index_);
+    (void)n;
+}
+
+static void
+TakeBackward0_finalize(tn_node *n_)
+{
+    TakeBackward0 *n = (TakeBackward0 *)n_;
+    (void)n;
+}
+
+static int
+TakeBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    TakeBackward0 *n = (TakeBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->index_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+TakeBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((TakeBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+TakeBackward0_get_index(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((TakeBackward0 *)self)->index_, TN_NODE(self));
+}
+
+static PyGetSetDef TakeBackward0_getset[] = {
+    {"_saved_self", TakeBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_index", TakeBackward0_get_index, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_TakeBackward0 = {
+    .name = "TakeBackward0",
+    .basicsize = sizeof(TakeBackward0),
+    .apply = TakeBackward0_apply,
+    .release = TakeBackward0_release,
+    .finalize = TakeBackward0_finalize,
+    .traverse = TakeBackward0_traverse,
+    .getset = TakeBackward0_getset,
+    .op = "aten::take",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::take(Tensor self, Tensor index) -> Tensor */
+PyObject *
+tn_ag_record_take(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *index = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    TakeBackward0 *n = (TakeBackward0 *)tn_node_new(&tn_kind_TakeBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->index_, index, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -3850,6 +4307,111 @@ fail_:
     return NULL;
 }
 
+/* TraceBackward0: aten::trace
+ *   self: trace_backward_symint(grad, self.sym_sizes())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+} TraceBackward0;
+
+static int
+TraceBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    TraceBackward0 *n = (TraceBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_trace_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+TraceBackward0_release(tn_node *n_)
+{
+    TraceBackward0 *n = (TraceBackward0 *)n_;
+    (void)n;
+}
+
+static void
+TraceBackward0_finalize(tn_node *n_)
+{
+    TraceBackward0 *n = (TraceBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+TraceBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    TraceBackward0 *n = (TraceBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+TraceBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((TraceBackward0 *)self)->self_sym_sizes);
+}
+
+static PyGetSetDef TraceBackward0_getset[] = {
+    {"_saved_self_sym_sizes", TraceBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_TraceBackward0 = {
+    .name = "TraceBackward0",
+    .basicsize = sizeof(TraceBackward0),
+    .apply = TraceBackward0_apply,
+    .release = TraceBackward0_release,
+    .finalize = TraceBackward0_finalize,
+    .traverse = TraceBackward0_traverse,
+    .getset = TraceBackward0_getset,
+    .op = "aten::trace",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::trace(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_trace(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    TraceBackward0 *n = (TraceBackward0 *)tn_node_new(&tn_kind_TraceBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* TransposeBackward0: aten::transpose.int
  *   self: grad.transpose(dim0, dim1)
  */
@@ -3941,6 +4503,119 @@ tn_ag_record_transpose__int(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     TransposeBackward0 *n = (TransposeBackward0 *)tn_node_new(&tn_kind_TransposeBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->dim0 = a_[1].u.i;
+    n->dim1 = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* TransposeBackward0_copy: aten::transpose_copy.int
+ *   self: grad.transpose(dim0, dim1)
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim0;
+    int64_t dim1;
+} TransposeBackward0_copy;
+
+static int
+TransposeBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    TransposeBackward0_copy *n = (TransposeBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_transpose__int, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim0), tn_value_int(n->dim1)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+TransposeBackward0_copy_release(tn_node *n_)
+{
+    TransposeBackward0_copy *n = (TransposeBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+TransposeBackward0_copy_finalize(tn_node *n_)
+{
+    TransposeBackward0_copy *n = (TransposeBackward0_copy *)n_;
+    (void)n;
+}
+
+static int
+TransposeBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    TransposeBackward0_copy *n = (TransposeBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+TransposeBackward0_copy_get_dim0(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((TransposeBackward0_copy *)self)->dim0);
+}
+
+static PyObject *
+TransposeBackward0_copy_get_dim1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((TransposeBackward0_copy *)self)->dim1);
+}
+
+static PyGetSetDef TransposeBackward0_copy_getset[] = {
+    {"_saved_dim0", TransposeBackward0_copy_get_dim0, NULL, NULL, NULL},
+    {"_saved_dim1", TransposeBackward0_copy_get_dim1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_TransposeBackward0_copy = {
+    .name = "TransposeBackward0_copy",
+    .basicsize = sizeof(TransposeBackward0_copy),
+    .apply = TransposeBackward0_copy_apply,
+    .release = TransposeBackward0_copy_release,
+    .finalize = TransposeBackward0_copy_finalize,
+    .traverse = TransposeBackward0_copy_traverse,
+    .getset = TransposeBackward0_copy_getset,
+    .op = "aten::transpose_copy.int",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::transpose_copy.int(Tensor self, int dim0, int dim1) -> Tensor */
+PyObject *
+tn_ag_record_transpose_copy__int(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    TransposeBackward0_copy *n = (TransposeBackward0_copy *)tn_node_new(&tn_kind_TransposeBackward0_copy, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
@@ -4576,6 +5251,110 @@ fail_:
     return NULL;
 }
 
+/* UnbindBackward0_copy: aten::unbind_copy.int
+ *   self: unbind_backward(grads, dim)
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+} UnbindBackward0_copy;
+
+static int
+UnbindBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UnbindBackward0_copy *n = (UnbindBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_unbind_backward((tn_tensors){grads_, n_->num_inputs}, n->dim);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UnbindBackward0_copy_release(tn_node *n_)
+{
+    UnbindBackward0_copy *n = (UnbindBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+UnbindBackward0_copy_finalize(tn_node *n_)
+{
+    UnbindBackward0_copy *n = (UnbindBackward0_copy *)n_;
+    (void)n;
+}
+
+static int
+UnbindBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UnbindBackward0_copy *n = (UnbindBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UnbindBackward0_copy_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((UnbindBackward0_copy *)self)->dim);
+}
+
+static PyGetSetDef UnbindBackward0_copy_getset[] = {
+    {"_saved_dim", UnbindBackward0_copy_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UnbindBackward0_copy = {
+    .name = "UnbindBackward0_copy",
+    .basicsize = sizeof(UnbindBackward0_copy),
+    .apply = UnbindBackward0_copy_apply,
+    .release = UnbindBackward0_copy_release,
+    .finalize = UnbindBackward0_copy_finalize,
+    .traverse = UnbindBackward0_copy_traverse,
+    .getset = UnbindBackward0_copy_getset,
+    .op = "aten::unbind_copy.int",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::unbind_copy.int(Tensor self, int dim=0) -> Tensor[] */
+PyObject *
+tn_ag_record_unbind_copy__int(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UnbindBackward0_copy *n = (UnbindBackward0_copy *)tn_node_new(&tn_kind_UnbindBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* UnfoldBackward0: aten::unfold
  *   self: unfold_backward_symint(grad, self.sym_sizes(), dimension, size, step)
  */
@@ -4684,6 +5463,138 @@ tn_ag_record_unfold(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     UnfoldBackward0 *n = (UnfoldBackward0 *)tn_node_new(&tn_kind_UnfoldBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->dimension = a_[1].u.i;
+    n->size = a_[2].u.i;
+    n->step = a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UnfoldBackward0_copy: aten::unfold_copy
+ *   self: unfold_backward_symint(grad, self.sym_sizes(), dimension, size, step)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    int64_t dimension;
+    int64_t size;
+    int64_t step;
+} UnfoldBackward0_copy;
+
+static int
+UnfoldBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UnfoldBackward0_copy *n = (UnfoldBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_unfold_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_value_int(n->dimension), tn_value_int(n->size), tn_value_int(n->step)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UnfoldBackward0_copy_release(tn_node *n_)
+{
+    UnfoldBackward0_copy *n = (UnfoldBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+UnfoldBackward0_copy_finalize(tn_node *n_)
+{
+    UnfoldBackward0_copy *n = (UnfoldBackward0_copy *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+UnfoldBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UnfoldBackward0_copy *n = (UnfoldBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UnfoldBackward0_copy_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UnfoldBackward0_copy *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UnfoldBackward0_copy_get_dimension(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((UnfoldBackward0_copy *)self)->dimension);
+}
+
+static PyObject *
+UnfoldBackward0_copy_get_size(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((UnfoldBackward0_copy *)self)->size);
+}
+
+static PyObject *
+UnfoldBackward0_copy_get_step(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((UnfoldBackward0_copy *)self)->step);
+}
+
+static PyGetSetDef UnfoldBackward0_copy_getset[] = {
+    {"_saved_self_sym_sizes", UnfoldBackward0_copy_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_dimension", UnfoldBackward0_copy_get_dimension, NULL, NULL, NULL},
+    {"_saved_size", UnfoldBackward0_copy_get_size, NULL, NULL, NULL},
+    {"_saved_step", UnfoldBackward0_copy_get_step, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UnfoldBackward0_copy = {
+    .name = "UnfoldBackward0_copy",
+    .basicsize = sizeof(UnfoldBackward0_copy),
+    .apply = UnfoldBackward0_copy_apply,
+    .release = UnfoldBackward0_copy_release,
+    .finalize = UnfoldBackward0_copy_finalize,
+    .traverse = UnfoldBackward0_copy_traverse,
+    .getset = UnfoldBackward0_copy_getset,
+    .op = "aten::unfold_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::unfold_copy(Tensor self, int dimension, int size, int step) -> Tensor */
+PyObject *
+tn_ag_record_unfold_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UnfoldBackward0_copy *n = (UnfoldBackward0_copy *)tn_node_new(&tn_kind_UnfoldBackward0_copy, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
@@ -4926,6 +5837,257 @@ fail_:
     return NULL;
 }
 
+/* UnsafeSplitBackward0: aten::unsafe_split.Tensor
+ *   self: split_backward(grads, split_size, dim, self.sym_sizes(), self.options())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_options self_options;
+    int64_t split_size;
+    int64_t dim;
+} UnsafeSplitBackward0;
+
+static int
+UnsafeSplitBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UnsafeSplitBackward0 *n = (UnsafeSplitBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_split_backward((tn_tensors){grads_, n_->num_inputs}, n->split_size, n->dim, tn_ag_ints_view(&n->self_sym_sizes), n->self_options);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UnsafeSplitBackward0_release(tn_node *n_)
+{
+    UnsafeSplitBackward0 *n = (UnsafeSplitBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UnsafeSplitBackward0_finalize(tn_node *n_)
+{
+    UnsafeSplitBackward0 *n = (UnsafeSplitBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+UnsafeSplitBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UnsafeSplitBackward0 *n = (UnsafeSplitBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UnsafeSplitBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UnsafeSplitBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UnsafeSplitBackward0_get_split_size(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((UnsafeSplitBackward0 *)self)->split_size);
+}
+
+static PyObject *
+UnsafeSplitBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((UnsafeSplitBackward0 *)self)->dim);
+}
+
+static PyGetSetDef UnsafeSplitBackward0_getset[] = {
+    {"_saved_self_sym_sizes", UnsafeSplitBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_split_size", UnsafeSplitBackward0_get_split_size, NULL, NULL, NULL},
+    {"_saved_dim", UnsafeSplitBackward0_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UnsafeSplitBackward0 = {
+    .name = "UnsafeSplitBackward0",
+    .basicsize = sizeof(UnsafeSplitBackward0),
+    .apply = UnsafeSplitBackward0_apply,
+    .release = UnsafeSplitBackward0_release,
+    .finalize = UnsafeSplitBackward0_finalize,
+    .traverse = UnsafeSplitBackward0_traverse,
+    .getset = UnsafeSplitBackward0_getset,
+    .op = "aten::unsafe_split.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::unsafe_split.Tensor(Tensor self, SymInt split_size, int dim=0) -> Tensor[] */
+PyObject *
+tn_ag_record_unsafe_split__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UnsafeSplitBackward0 *n = (UnsafeSplitBackward0 *)tn_node_new(&tn_kind_UnsafeSplitBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->self_options = tn_ag_options_of(self);
+    n->split_size = a_[1].u.i;
+    n->dim = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UnsafeSplitWithSizesBackward0: aten::unsafe_split_with_sizes
+ *   self: split_with_sizes_backward(grads, split_sizes, dim, self.sym_sizes(), self.options())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_options self_options;
+    tn_ag_ints split_sizes;
+    int64_t dim;
+} UnsafeSplitWithSizesBackward0;
+
+static int
+UnsafeSplitWithSizesBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UnsafeSplitWithSizesBackward0 *n = (UnsafeSplitWithSizesBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_split_with_sizes_backward((tn_tensors){grads_, n_->num_inputs}, tn_ag_ints_view(&n->split_sizes), n->dim, tn_ag_ints_view(&n->self_sym_sizes), n->self_options);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UnsafeSplitWithSizesBackward0_release(tn_node *n_)
+{
+    UnsafeSplitWithSizesBackward0 *n = (UnsafeSplitWithSizesBackward0 *)n_;
+    (void)n;
+}
+
+static void
+UnsafeSplitWithSizesBackward0_finalize(tn_node *n_)
+{
+    UnsafeSplitWithSizesBackward0 *n = (UnsafeSplitWithSizesBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    tn_ag_free_ints(&n->split_sizes);
+    (void)n;
+}
+
+static int
+UnsafeSplitWithSizesBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UnsafeSplitWithSizesBackward0 *n = (UnsafeSplitWithSizesBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UnsafeSplitWithSizesBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UnsafeSplitWithSizesBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UnsafeSplitWithSizesBackward0_get_split_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UnsafeSplitWithSizesBackward0 *)self)->split_sizes);
+}
+
+static PyObject *
+UnsafeSplitWithSizesBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((UnsafeSplitWithSizesBackward0 *)self)->dim);
+}
+
+static PyGetSetDef UnsafeSplitWithSizesBackward0_getset[] = {
+    {"_saved_self_sym_sizes", UnsafeSplitWithSizesBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_split_sizes", UnsafeSplitWithSizesBackward0_get_split_sizes, NULL, NULL, NULL},
+    {"_saved_dim", UnsafeSplitWithSizesBackward0_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UnsafeSplitWithSizesBackward0 = {
+    .name = "UnsafeSplitWithSizesBackward0",
+    .basicsize = sizeof(UnsafeSplitWithSizesBackward0),
+    .apply = UnsafeSplitWithSizesBackward0_apply,
+    .release = UnsafeSplitWithSizesBackward0_release,
+    .finalize = UnsafeSplitWithSizesBackward0_finalize,
+    .traverse = UnsafeSplitWithSizesBackward0_traverse,
+    .getset = UnsafeSplitWithSizesBackward0_getset,
+    .op = "aten::unsafe_split_with_sizes",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::unsafe_split_with_sizes(Tensor self, SymInt[] split_sizes, int dim=0) -> Tensor[] */
+PyObject *
+tn_ag_record_unsafe_split_with_sizes(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UnsafeSplitWithSizesBackward0 *n = (UnsafeSplitWithSizesBackward0 *)tn_node_new(&tn_kind_UnsafeSplitWithSizesBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->self_options = tn_ag_options_of(self);
+    if (tn_ag_ints_save(&n->split_sizes, &a_[1]) < 0) goto fail_;
+    n->dim = a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* UnsafeViewBackward0: aten::_unsafe_view
  *   self: grad.reshape_symint(self.sym_sizes())
  */
@@ -5114,6 +6276,110 @@ tn_ag_record_unsqueeze(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     UnsqueezeBackward0 *n = (UnsqueezeBackward0 *)tn_node_new(&tn_kind_UnsqueezeBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UnsqueezeBackward0_copy: aten::unsqueeze_copy
+ *   self: grad.squeeze(dim)
+ */
+typedef struct {
+    tn_node base;
+    int64_t dim;
+} UnsqueezeBackward0_copy;
+
+static int
+UnsqueezeBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UnsqueezeBackward0_copy *n = (UnsqueezeBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_squeeze__dim, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_int(n->dim)});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+UnsqueezeBackward0_copy_release(tn_node *n_)
+{
+    UnsqueezeBackward0_copy *n = (UnsqueezeBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+UnsqueezeBackward0_copy_finalize(tn_node *n_)
+{
+    UnsqueezeBackward0_copy *n = (UnsqueezeBackward0_copy *)n_;
+    (void)n;
+}
+
+static int
+UnsqueezeBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UnsqueezeBackward0_copy *n = (UnsqueezeBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UnsqueezeBackward0_copy_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((UnsqueezeBackward0_copy *)self)->dim);
+}
+
+static PyGetSetDef UnsqueezeBackward0_copy_getset[] = {
+    {"_saved_dim", UnsqueezeBackward0_copy_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UnsqueezeBackward0_copy = {
+    .name = "UnsqueezeBackward0_copy",
+    .basicsize = sizeof(UnsqueezeBackward0_copy),
+    .apply = UnsqueezeBackward0_copy_apply,
+    .release = UnsqueezeBackward0_copy_release,
+    .finalize = UnsqueezeBackward0_copy_finalize,
+    .traverse = UnsqueezeBackward0_copy_traverse,
+    .getset = UnsqueezeBackward0_copy_getset,
+    .op = "aten::unsqueeze_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::unsqueeze_copy(Tensor self, int dim) -> Tensor */
+PyObject *
+tn_ag_record_unsqueeze_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UnsqueezeBackward0_copy *n = (UnsqueezeBackward0_copy *)tn_node_new(&tn_kind_UnsqueezeBackward0_copy, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
@@ -6179,6 +7445,146 @@ fail_:
     return NULL;
 }
 
+/* VdotBackward0: aten::vdot
+ *   other: grad * self
+ *   self: grad.conj() * other
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} VdotBackward0;
+
+static int
+VdotBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    VdotBackward0 *n = (VdotBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_conj(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(other)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+VdotBackward0_release(tn_node *n_)
+{
+    VdotBackward0 *n = (VdotBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+VdotBackward0_finalize(tn_node *n_)
+{
+    VdotBackward0 *n = (VdotBackward0 *)n_;
+    (void)n;
+}
+
+static int
+VdotBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    VdotBackward0 *n = (VdotBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+VdotBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((VdotBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+VdotBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((VdotBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef VdotBackward0_getset[] = {
+    {"_saved_self", VdotBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", VdotBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_VdotBackward0 = {
+    .name = "VdotBackward0",
+    .basicsize = sizeof(VdotBackward0),
+    .apply = VdotBackward0_apply,
+    .release = VdotBackward0_release,
+    .finalize = VdotBackward0_finalize,
+    .traverse = VdotBackward0_traverse,
+    .getset = VdotBackward0_getset,
+    .op = "aten::vdot",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::vdot(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_vdot(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    VdotBackward0 *n = (VdotBackward0 *)tn_node_new(&tn_kind_VdotBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 0)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* ViewAsComplexBackward0: aten::view_as_complex
  *   self: at::view_as_real(grad.contiguous().resolve_conj())
  */
@@ -6459,6 +7865,111 @@ tn_ag_record_view(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1;
     ViewBackward0 *n = (ViewBackward0 *)tn_node_new(&tn_kind_ViewBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ViewBackward0_copy: aten::view_copy
+ *   self: grad.reshape_symint(self.sym_sizes())
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+} ViewBackward0_copy;
+
+static int
+ViewBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ViewBackward0_copy *n = (ViewBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_reshape, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes))});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+ViewBackward0_copy_release(tn_node *n_)
+{
+    ViewBackward0_copy *n = (ViewBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+ViewBackward0_copy_finalize(tn_node *n_)
+{
+    ViewBackward0_copy *n = (ViewBackward0_copy *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+ViewBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ViewBackward0_copy *n = (ViewBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ViewBackward0_copy_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((ViewBackward0_copy *)self)->self_sym_sizes);
+}
+
+static PyGetSetDef ViewBackward0_copy_getset[] = {
+    {"_saved_self_sym_sizes", ViewBackward0_copy_get_self_sym_sizes, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ViewBackward0_copy = {
+    .name = "ViewBackward0_copy",
+    .basicsize = sizeof(ViewBackward0_copy),
+    .apply = ViewBackward0_copy_apply,
+    .release = ViewBackward0_copy_release,
+    .finalize = ViewBackward0_copy_finalize,
+    .traverse = ViewBackward0_copy_traverse,
+    .getset = ViewBackward0_copy_getset,
+    .op = "aten::view_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::view_copy(Tensor self, SymInt[] size) -> Tensor */
+PyObject *
+tn_ag_record_view_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ViewBackward0_copy *n = (ViewBackward0_copy *)tn_node_new(&tn_kind_ViewBackward0_copy, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;

@@ -17,12 +17,20 @@ PyObject *tn_fm__grouped_mm_mat1_backward(PyObject *grad, PyObject *mat2, tn_int
 PyObject *tn_fm__grouped_mm_mat2_backward(PyObject *grad, PyObject *mat1, tn_ints sizes, tn_ints strides, int layout, PyObject *offs, const tn_value *alpha);
 /* Tensor _to_copy_backward(const Tensor& grad, const c10::TensorOptions& self_options); */
 PyObject *tn_fm__to_copy_backward(PyObject *grad, tn_ag_options self_options);
+/* Tensor angle_backward(const Tensor& grad, const Tensor& self); */
+PyObject *tn_fm_angle_backward(PyObject *grad, PyObject *self);
 /* Tensor as_strided_backward(Tensor grad, const TensorGeometry& input_geometry, c10::SymIntArrayRef sizes, c10::SymIntArrayRef strides, const std::optional<c10::SymInt>& storage_offset_); */
 PyObject *tn_fm_as_strided_backward(PyObject *grad, const tn_ag_geometry *input_geometry, tn_ints sizes, tn_ints strides, tn_opt_int storage_offset_);
 /* at::Tensor as_strided_scatter_backward(const at::Tensor& grad, const at::TensorGeometry& input_geometry, const at::TensorGeometry& src_geometry, c10::SymIntArrayRef sizes, c10::SymIntArrayRef strides, std::optional<c10::SymInt> storage_offset); */
 PyObject *tn_fm_as_strided_scatter_backward(PyObject *grad, const tn_ag_geometry *input_geometry, const tn_ag_geometry *src_geometry, tn_ints sizes, tn_ints strides, tn_opt_int storage_offset);
 /* std::tuple<Tensor, Tensor> atan2_backward(const Tensor& grad, const Tensor& self, const Tensor& other, std::array<bool, 2> output_mask); */
 int tn_fm_atan2_backward(PyObject **out, PyObject *grad, PyObject *self, PyObject *other, const int64_t *output_mask);
+/* Tensor binary_cross_entropy_target_backward(const Tensor& grad, const Tensor& self, const Tensor& target, const std::optional<Tensor>& weight, int64_t reduction); */
+PyObject *tn_fm_binary_cross_entropy_target_backward(PyObject *grad, PyObject *self, PyObject *target, PyObject *weight, int64_t reduction);
+/* Tensor binary_cross_entropy_with_logits_backward(const Tensor& grad, const Tensor& input, const Tensor& target, const std::optional<Tensor>& weight_opt, const std::optional<Tensor>& pos_weight_opt, int64_t reduction); */
+PyObject *tn_fm_binary_cross_entropy_with_logits_backward(PyObject *grad, PyObject *input, PyObject *target, PyObject *weight_opt, PyObject *pos_weight_opt, int64_t reduction);
+/* at::Tensor binary_cross_entropy_with_logits_target_backward(const at::Tensor& grad_output, const at::Tensor& self, const at::Tensor& target, const std::optional<at::Tensor>& weight, const std::optional<at::Tensor>& pos_weight, int64_t reduction); */
+PyObject *tn_fm_binary_cross_entropy_with_logits_target_backward(PyObject *grad_output, PyObject *self, PyObject *target, PyObject *weight, PyObject *pos_weight, int64_t reduction);
 /* std::vector<at::Tensor> cat_tensors_backward(const at::Tensor& grad, const std::vector<std::vector<c10::SymInt>>& sizes, const std::vector<ScalarType>& dtypes, int64_t dim); */
 int tn_fm_cat_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes, const tn_ag_dtypes *dtypes, int64_t dim);
 /* at::Tensor cholesky_backward(const at::Tensor& grad, bool upper, const at::Tensor& L); */
@@ -39,6 +47,8 @@ PyObject *tn_fm_constant_pad_nd_backward(PyObject *grad, tn_ints pad);
 PyObject *tn_fm_copysign_tensor_self_backward(PyObject *grad, PyObject *self, PyObject *result);
 /* at::Tensor cumsum_backward(const at::Tensor& grad, int64_t dim); */
 PyObject *tn_fm_cumsum_backward(PyObject *grad, int64_t dim);
+/* at::Tensor deg2rad_backward(const at::Tensor& grad); */
+PyObject *tn_fm_deg2rad_backward(PyObject *grad);
 /* at::Tensor div_tensor_other_backward(const Tensor& grad, const Tensor& self, const Tensor& other); */
 PyObject *tn_fm_div_tensor_other_backward(PyObject *grad, PyObject *self, PyObject *other);
 /* at::Tensor div_tensor_other_backward(const Tensor& grad, const Tensor& self, const Tensor& other, const std::optional<std::string_view>& rounding_mode); */
@@ -79,6 +89,8 @@ PyObject *tn_fm_infinitely_differentiable_logit_backward(PyObject *grad, PyObjec
 PyObject *tn_fm_infinitely_differentiable_mish_backward(PyObject *grad_output, PyObject *input);
 /* at::Tensor infinitely_differentiable_native_dropout_backward(const at::Tensor& grad, const at::Tensor& mask, double scale); */
 PyObject *tn_fm_infinitely_differentiable_native_dropout_backward(PyObject *grad, PyObject *mask, double scale);
+/* std::tuple<Tensor, Tensor, Tensor> infinitely_differentiable_native_group_norm_backward(const Tensor& dY, const Tensor& dmean, const Tensor& drstd, const Tensor& X, const Tensor& mean, const Tensor& rstd, const std::optional<Tensor>& gamma, c10::SymInt N, const c10::SymInt& C, c10::SymInt HxW, int64_t group, double eps, std::array<bool, 3> grad_input_mask); */
+int tn_fm_infinitely_differentiable_native_group_norm_backward(PyObject **out, PyObject *dY, PyObject *dmean, PyObject *drstd, PyObject *X, PyObject *mean, PyObject *rstd, PyObject *gamma, int64_t N, int64_t C, int64_t HxW, int64_t group, double eps, const int64_t *grad_input_mask);
 /* at::Tensor infinitely_differentiable_silu_backward(const at::Tensor& grad_output, const at::Tensor& input); */
 PyObject *tn_fm_infinitely_differentiable_silu_backward(PyObject *grad_output, PyObject *input);
 /* std::tuple<at::Tensor, at::Tensor, at::Tensor> layer_norm_double_backward(const at::Tensor& input, const std::optional<at::Tensor>& gamma, const at::Tensor& ggI, const at::Tensor& ggG, const at::Tensor& ggB, const at::Tensor& gO, const at::Tensor& save_mean, const at::Tensor& save_invstd, c10::SymIntArrayRef normalized_shape, std::array<bool, 3> output_mask); */
@@ -149,6 +161,8 @@ PyObject *tn_fm_pow_backward_self(PyObject *grad, PyObject *self, PyObject *expo
 PyObject *tn_fm_prod_backward(PyObject *grad, PyObject *input, PyObject *result);
 /* at::Tensor prod_backward(at::Tensor grad, const at::Tensor& input, at::Tensor result, int64_t dim, bool keepdim); */
 PyObject *tn_fm_prod_backward_1(PyObject *grad, PyObject *input, PyObject *result, int64_t dim, int keepdim);
+/* at::Tensor rad2deg_backward(const at::Tensor& grad); */
+PyObject *tn_fm_rad2deg_backward(PyObject *grad);
 /* at::Tensor repeat_backward(at::Tensor grad, at::SymIntArrayRef repeats, at::SymIntArrayRef input_shape); */
 PyObject *tn_fm_repeat_backward(PyObject *grad, tn_ints repeats, tn_ints input_shape);
 /* Tensor restore_reduced_dims(const Tensor& output, IntArrayRef dims, bool keepdim); */
@@ -159,6 +173,8 @@ PyObject *tn_fm_scale_grad_by_count(PyObject *grad, PyObject *mask, tn_ints dims
 int tn_fm_scatter_reduce_backward(PyObject **out, PyObject *grad, PyObject *self, int64_t dim, PyObject *index, PyObject *src, const char *reduce, int include_self, PyObject *result);
 /* Tensor sgn_backward(const Tensor& x, const Tensor& gx, const Tensor& sgn); */
 PyObject *tn_fm_sgn_backward(PyObject *x, PyObject *gx, PyObject *sgn);
+/* at::Tensor sinc_backward(const at::Tensor& grad, const at::Tensor& self); */
+PyObject *tn_fm_sinc_backward(PyObject *grad, PyObject *self);
 /* Tensor slice_backward_wrapper(const at::Tensor& grad, const c10::SymIntArrayRef& input_sizes, int64_t dim, std::optional<c10::SymInt> start, std::optional<c10::SymInt> end, c10::SymInt step); */
 PyObject *tn_fm_slice_backward_wrapper(PyObject *grad, tn_ints input_sizes, int64_t dim, tn_opt_int start, tn_opt_int end, int64_t step);
 /* at::Tensor slogdet_backward(const at::Tensor& grad_sign, const at::Tensor& grad_logabsdet, const at::Tensor& A, const at::Tensor& signdet, const at::Tensor& LU, const at::Tensor& pivots); */
@@ -179,6 +195,8 @@ PyObject *tn_fm_std_backward(PyObject *result, PyObject *grad, PyObject *self, t
 PyObject *tn_fm_std_mean_backward(PyObject *gstd, PyObject *gmean, PyObject *self, PyObject *std, tn_ints dim_opt, const tn_value *correction, int keepdim);
 /* at::Tensor sum_backward(const at::Tensor& grad, at::SymIntArrayRef sizes, at::OptionalIntArrayRef opt_dims, bool keepdim); */
 PyObject *tn_fm_sum_backward(PyObject *grad, tn_ints sizes, tn_ints opt_dims, int keepdim);
+/* Tensor take_backward(const Tensor& grad, const Tensor& self, const Tensor& indices); */
+PyObject *tn_fm_take_backward(PyObject *grad, PyObject *self, PyObject *indices);
 /* at::Tensor unbind_backward(const variable_list& grads, int64_t dim); */
 PyObject *tn_fm_unbind_backward(tn_tensors grads, int64_t dim);
 /* at::Tensor unsqueeze_to(const at::Tensor& self, c10::SymIntArrayRef sym_sizes); */

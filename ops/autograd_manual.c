@@ -3043,3 +3043,153 @@ tn_fm_max_pool_double_backward(PyObject *grad, PyObject *indices, int64_t dim)
     Py_XDECREF(g);
     return r;
 }
+
+/* Group norm's gradient when it must itself be differentiable (create_graph, or a gradient for
+ * mean or rstd): upstream's FunctionsManual composition is not written here yet, so it refuses
+ * by name; plain backward takes the formula's other branch, native_group_norm_backward. */
+int
+tn_fm_infinitely_differentiable_native_group_norm_backward(PyObject **out, PyObject *dY, PyObject *dmean,
+                                                           PyObject *drstd, PyObject *X, PyObject *mean,
+                                                           PyObject *rstd, PyObject *gamma, int64_t N, int64_t C,
+                                                           int64_t HxW, int64_t group, double eps,
+                                                           const int64_t *grad_input_mask)
+{
+    out[0] = out[1] = out[2] = NULL;
+    tn_ag_not_implemented("torchnative: the differentiable gradient of aten::native_group_norm "
+                          "(infinitely_differentiable_native_group_norm_backward: create_graph, or a gradient "
+                          "for mean or rstd) is not implemented",
+                          NULL);
+    return -1;
+}
+
+/* The binary cross entropy gradients upstream writes in FunctionsManual.cpp, in its order of
+ * operations: each step a new tensor (upstream updates in place where nothing records; the
+ * values are the same). `scaled` applies what every one ends with: times weight when given,
+ * divided by the element count under reduction Mean (1). */
+static PyObject *
+bce_scaled(PyObject *g, PyObject *weight, int64_t reduction, int64_t numel)
+{
+    PyObject *w = g && weight ? at_mul(g, weight) : Py_XNewRef(g);
+    Py_XDECREF(g);
+    if (!w || reduction != 1)
+        return w;
+    PyObject *r = at_div_scalar(w, tn_value_int(numel));
+    Py_DECREF(w);
+    return r;
+}
+
+PyObject *
+tn_fm_binary_cross_entropy_target_backward(PyObject *grad, PyObject *self, PyObject *target, PyObject *weight,
+                                           int64_t reduction)
+{
+    /* -logit(self) * grad */
+    PyObject *t[2] = {0};
+    PyObject *g = NULL;
+    if ((t[0] = tn_ag_op(TN_OP_logit, (tn_value[]){tn_value_tensor(self), NONE_V})) && (t[1] = at_1(TN_OP_neg, t[0])))
+        g = at_mul(t[1], grad);
+    tn_ag_release_temps(t, 2);
+    return bce_scaled(g, weight, reduction, TN_T(target)->numel);
+}
+
+PyObject *
+tn_fm_binary_cross_entropy_with_logits_backward(PyObject *grad, PyObject *input, PyObject *target, PyObject *weight,
+                                                PyObject *pos_weight, int64_t reduction)
+{
+    /* pos_weight: (pos_weight * target + 1 - target) * sigmoid(input) - pos_weight * target;
+     * else sigmoid(input) - target; then times grad */
+    PyObject *t[6] = {0};
+    PyObject *g = NULL;
+    if (!(t[0] = at_1(TN_OP_sigmoid, input)))
+        goto done;
+    if (pos_weight) {
+        if (!(t[1] = at_mul(pos_weight, target)) || !(t[2] = at_add_scalar(t[1], tn_value_int(1))) ||
+            !(t[3] = at_sub(t[2], target)) || !(t[4] = at_mul(t[3], t[0])) || !(t[5] = at_sub(t[4], t[1])))
+            goto done;
+    } else if (!(t[5] = at_sub(t[0], target))) {
+        goto done;
+    }
+    g = at_mul(t[5], grad);
+done:
+    tn_ag_release_temps(t, 6);
+    return bce_scaled(g, weight, reduction, TN_T(input)->numel);
+}
+
+PyObject *
+tn_fm_binary_cross_entropy_with_logits_target_backward(PyObject *grad_output, PyObject *self, PyObject *target,
+                                                       PyObject *weight, PyObject *pos_weight, int64_t reduction)
+{
+    /* pos_weight: (log_sigmoid(-self) - log_sigmoid(self) * pos_weight) * grad_output;
+     * else -self * grad_output */
+    PyObject *t[5] = {0};
+    PyObject *g = NULL;
+    if (!(t[0] = at_1(TN_OP_neg, self)))
+        goto done;
+    if (pos_weight) {
+        if (!(t[1] = at_1(TN_OP_log_sigmoid, t[0])) || !(t[2] = at_1(TN_OP_log_sigmoid, self)) ||
+            !(t[3] = at_mul(t[2], pos_weight)) || !(t[4] = at_sub(t[1], t[3])))
+            goto done;
+        g = at_mul(t[4], grad_output);
+    } else {
+        g = at_mul(t[0], grad_output);
+    }
+done:
+    tn_ag_release_temps(t, 5);
+    return bce_scaled(g, weight, reduction, TN_T(target)->numel);
+}
+
+/* deg2rad and rad2deg: grad times the constant factor (pi / 180 and 180 / pi, as doubles) */
+PyObject *
+tn_fm_deg2rad_backward(PyObject *grad)
+{
+    return at_mul_scalar(grad, tn_value_double(0.017453292519943295769236907684886127134428718885417));
+}
+
+PyObject *
+tn_fm_rad2deg_backward(PyObject *grad)
+{
+    return at_mul_scalar(grad, tn_value_double(57.295779513082320876798154814105170332405472466564));
+}
+
+/* sinc: grad * (pi x cos(pi x) - sin(pi x)) / conj(pi x^2), zero where pi x^2 is zero */
+PyObject *
+tn_fm_sinc_backward(PyObject *grad, PyObject *self)
+{
+    const double pi = 3.14159265358979323846;
+    PyObject *t[11] = {0};
+    PyObject *r = NULL;
+    if ((t[0] = at_mul_scalar(self, tn_value_double(pi))) &&           /* self_pi */
+        (t[1] = at_mul(self, self)) && (t[2] = at_mul_scalar(t[1], tn_value_double(pi))) &&  /* self_squared_pi */
+        (t[3] = at_1(TN_OP_cos, t[0])) && (t[4] = at_mul(t[0], t[3])) && (t[5] = at_1(TN_OP_sin, t[0])) &&
+        (t[6] = at_sub(t[4], t[5])) && (t[7] = at_mul(grad, t[6])) && (t[8] = tn_ag_conj(t[2])) &&
+        (t[9] = at_div(t[7], t[8])) && (t[10] = at_ts(TN_OP_eq__Scalar, t[2], tn_value_double(0.0)))) {
+        PyObject *z = at_scalar_tensor_zero(grad);
+        r = z ? at_where(t[10], z, t[9]) : NULL;
+        Py_XDECREF(z);
+    }
+    tn_ag_release_temps(t, 11);
+    return r;
+}
+
+/* take: the gradient put back, accumulated, into zeros shaped like self */
+PyObject *
+tn_fm_take_backward(PyObject *grad, PyObject *self, PyObject *indices)
+{
+    PyObject *z = at_zeros_like(self, TN_T(self)->dtype);
+    PyObject *r = z ? tn_ag_op(TN_OP_put, (tn_value[]){tn_value_tensor(z), tn_value_tensor(indices), tn_value_tensor(grad),
+                                                      tn_ag_value_bool(1)})
+                    : NULL;
+    Py_XDECREF(z);
+    return r;
+}
+
+/* angle of a real tensor is piecewise constant: zeros like self. A complex self's rule is not
+ * written here (the node refuses complex tensors anyway, Note [Complex autograd]). */
+PyObject *
+tn_fm_angle_backward(PyObject *grad, PyObject *self)
+{
+    if (tn_dtype_is_complex(TN_T(self)->dtype)) {
+        tn_ag_not_implemented("torchnative: angle_backward of a complex tensor is not implemented", NULL);
+        return NULL;
+    }
+    return at_zeros_like(self, TN_T(self)->dtype);
+}

@@ -950,6 +950,13 @@ static _Thread_local PyObject *final_callbacks;
 static _Thread_local int engine_depth;
 static _Thread_local PyObject *current_node;   /* _current_autograd_node */
 
+/* Does the running backward keep its graph (retain_graph)? A formula's `retain_variables`. */
+int
+tn_engine_keep_graph(void)
+{
+    return current_task && current_task->keep_graph;
+}
+
 /* task_should_compute_output: with exec_info, only edges into needed nodes are computed */
 int
 tn_engine_node_needed(tn_node *fn)

@@ -20,6 +20,7 @@ tn_node *tn_graph_root_new(Py_ssize_t n, const tn_edge *roots, PyObject **seeds)
 int tn_accumulate_grad(PyObject *variable, PyObject *new_grad, int grad_mode);
 /* In the running backward, will node fn execute (exec_info, for task_should_compute_output)? */
 int tn_engine_node_needed(tn_node *fn);
+int tn_engine_keep_graph(void);
 /* at::sum_to: sum the leading dims and the dims `shape` has as 1, then view to shape. */
 PyObject *tn_ag_sum_to(PyObject *t, int ndim, const int64_t *shape);
 

@@ -868,6 +868,42 @@ typedef struct {
     tn_saved s;
 } SavedTensorObject;
 
+/* torch._C._autograd._unsafe_set_version_counter(tensors, versions): sets each tensor's version
+ * counter (shared with its views) to the given value. The door uses it where a decomposition
+ * writes an argument that upstream's kernel writes below the version counter (batch norm's running
+ * statistics: Note [Running statistics keep their version] in runtime/py/tn_decompose.py). */
+static PyObject *
+unsafe_set_version_counter(PyObject *self, PyObject *args)
+{
+    PyObject *ts, *vs;
+    if (!PyArg_ParseTuple(args, "OO:_unsafe_set_version_counter", &ts, &vs))
+        return NULL;
+    Py_ssize_t n = PySequence_Size(ts), m = n < 0 ? -1 : PySequence_Size(vs);
+    if (m < 0)
+        return NULL;
+    if (n != m)
+        return PyErr_Format(PyExc_RuntimeError, "tensors_len=%zd, versions_len=%zd", n, m);
+    for (int set = 0; set < 2; set++) {  /* check every pair, then set: all or nothing */
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *t = PySequence_GetItem(ts, i);
+            PyObject *x = t ? PySequence_GetItem(vs, i) : NULL;
+            long long v = x ? PyLong_AsLongLong(x) : -1;
+            int ok = x && !(v == -1 && PyErr_Occurred());
+            if (ok && !tn_tensor_check(t)) {
+                PyErr_SetString(PyExc_TypeError, "_unsafe_set_version_counter: arg0 must be a sequence of tensors");
+                ok = 0;
+            }
+            if (ok && set)
+                TN_T(t)->version->value = v;
+            Py_XDECREF(t);
+            Py_XDECREF(x);
+            if (!ok)
+                return NULL;
+        }
+    }
+    Py_RETURN_NONE;
+}
+
 static PyTypeObject *SavedTensor_Type;
 
 static PyObject *
@@ -957,6 +993,8 @@ tn_saved_tensor_init(PyObject *module)
     };
     static PyMethodDef fn = {"_make_saved_tensor", (PyCFunction)(void (*)(void))make_saved_tensor,
                              METH_VARARGS | METH_KEYWORDS, NULL};
+    static PyMethodDef set_version = {"_unsafe_set_version_counter", unsafe_set_version_counter, METH_VARARGS,
+                                      "_unsafe_set_version_counter(arg0, arg1) -> None"};
     /* torch._C._autograd: runtime/py/autograd.py adds the rest of it to this module */
     PyObject *ag = PyObject_GetAttrString(module, "_autograd");
     if (!ag) {
@@ -968,11 +1006,14 @@ tn_saved_tensor_init(PyObject *module)
     }
     SavedTensor_Type = (PyTypeObject *)PyType_FromSpec(&spec);
     PyObject *f = SavedTensor_Type ? PyCFunction_NewEx(&fn, NULL, NULL) : NULL;
-    int rc = f && PyModule_AddObjectRef(ag, "SavedTensor", (PyObject *)SavedTensor_Type) == 0 &&
-                     PyModule_AddObjectRef(ag, "_make_saved_tensor", f) == 0
+    PyObject *sv = f ? PyCFunction_NewEx(&set_version, NULL, NULL) : NULL;
+    int rc = sv && PyModule_AddObjectRef(ag, "SavedTensor", (PyObject *)SavedTensor_Type) == 0 &&
+                     PyModule_AddObjectRef(ag, "_make_saved_tensor", f) == 0 &&
+                     PyModule_AddObjectRef(ag, "_unsafe_set_version_counter", sv) == 0
                  ? 0
                  : -1;
     Py_XDECREF(f);
+    Py_XDECREF(sv);
     Py_DECREF(ag);
     return rc;
 }

@@ -10,10 +10,16 @@ case verified, by op family and against the `core` tag. Writes docs/coverage.md.
   case that agrees with upstream (tests/python/golden/harness.py; refusals do not count).
 - differentiable: the door records the overload's derivative (a generated node kind or a C
   composition: generated/autograd_table.c, as cases_op_backward.recorded_overloads reads it).
+  An overload without a kernel that the door computes by a decomposition (runtime/py/tn_decompose.py)
+  counts too when upstream differentiates it by a derivatives.yaml formula: recorded (listed
+  `decomposed` in schemas/autograd_compositions.yaml) or refused by name (TN_AG_NOTIMPL), so a
+  forward that runs with a backward that refuses shows up as differentiable and not verified.
 - backward-verified: a differentiable overload with a kernel whose backward cases
   (`op_backward/<overload>/bwd*`, tests/python/golden/cases_op_backward.py) ran and all agree with
   upstream's torch.autograd.grad, at least one of them on gradients upstream computed (a case
-  where upstream raises, or returns no gradient, agrees without checking a derivative).
+  where upstream raises, or returns no gradient, agrees without checking a derivative); for one
+  computed by a decomposition, its `decompositions/<overload>_backward/*` cases
+  (tests/python/golden/cases_decompositions.py), with the same rule.
   gradcheck's outcome per overload is pinned by tests/python/test_autograd.py, not counted here.
 - route: how the dispatcher computes the overload today (torch._C._torchnative.route):
   kernel, functional (an in-place/out= form through its functional kernel), decomposition,
@@ -104,6 +110,25 @@ def computes_gradients(up: dict) -> bool:
     return not (items and items[0].get("value") == "no gradient")
 
 
+def decomposed_differentiable(m) -> set[str]:
+    """Overloads computed by a decomposition at the door (recorded or refused by name,
+    gradcheck_samples.decomposed_at_door) that upstream differentiates: a derivatives.yaml formula
+    for a differentiable input that is not `not_implemented(...)`."""
+    sys.path.insert(0, str(ROOT / "tests" / "python" / "models"))
+    import autograd as ag
+    import gradcheck_samples
+
+    am = ag.AutogradModel(m)
+    out = set()
+    for ov in gradcheck_samples.decomposed_at_door():
+        fn = am.fns.get(ov)
+        info = fn.info.get("Default") if fn is not None and fn.info else None
+        if info is not None and info.has_derivatives and any(
+                "not_implemented" not in d.formula for d in info.derivatives):
+            out.add(ov)
+    return out
+
+
 def collect() -> dict:
     import cases_op_backward
     import harness
@@ -122,20 +147,28 @@ def collect() -> dict:
         ok = suite.verdict(key) and not suite.refused(key)
         if ok:
             verified.update(suite.kernels[key])
+        bwd_of = None
         if key.startswith("op_backward/"):
-            (bwd_ran if ok else bwd_failed).add(key.split("/")[1])
+            bwd_of = key.split("/")[1]
+        elif key.startswith("decompositions/") and key.split("/")[1].endswith("_backward"):
+            bwd_of = key.split("/")[1][:-len("_backward")]
+        if bwd_of is not None:
+            (bwd_ran if ok else bwd_failed).add(bwd_of)
             if computes_gradients(suite.oracle[key]["result"]):
-                bwd_computed.add(key.split("/")[1])
+                bwd_computed.add(bwd_of)
     recorded = cases_op_backward.recorded_overloads()
     implemented = set(native.implemented())
+    at_door = decomposed_differentiable(m)
     kfam = kernel_families()
     rows = []
     for op in m.ops:
         q = f"aten::{op.qualified}"
         rows.append({"overload": op.qualified, "family": family_of(op.name, op.tags, kfam), "core": "core" in op.tags,
                      "kernel": q in implemented, "verified": q in verified and q in implemented,
-                     "differentiable": q in implemented and cases_op_backward.c_ident(op.qualified) in recorded,
-                     "bwd_verified": q in implemented and op.qualified in (bwd_ran - bwd_failed) & bwd_computed,
+                     "differentiable": (q in implemented and cases_op_backward.c_ident(op.qualified) in recorded)
+                     or op.qualified in at_door,
+                     "bwd_verified": (q in implemented or op.qualified in at_door)
+                     and op.qualified in (bwd_ran - bwd_failed) & bwd_computed,
                      "route": native.route(q)})
     return {"rows": rows, "cases": len(suite.cases)}
 
@@ -198,9 +231,10 @@ def render(doc: dict, opinfo: str = "") -> str:
     no_bwd = sorted(r["overload"] for r in rows if r["differentiable"] and not r["bwd_verified"])
     lines += ["", f"## Kernels without an agreeing golden case ({len(unverified)})", ""]
     lines += [f"- `aten::{o}`" for o in unverified] or ["None."]
-    lines += ["", f"## Differentiable kernels without an agreeing `op_backward` case ({len(no_bwd)})", "",
-              "Backward-verified (tools/coverage.py): every `op_backward/<overload>/bwd*` case agrees with upstream",
-              "(a refusal counts against it) and upstream computed gradients in at least one.", ""]
+    lines += ["", f"## Differentiable overloads without an agreeing backward case ({len(no_bwd)})", "",
+              "Backward-verified (tools/coverage.py): every `op_backward/<overload>/bwd*` case (for an overload",
+              "computed by a decomposition: `decompositions/<overload>_backward/*`) agrees with upstream (a refusal",
+              "counts against it) and upstream computed gradients in at least one.", ""]
     lines += [f"- `aten::{o}`" + (f": {NO_BACKWARD_REASON[o]}" if o in NO_BACKWARD_REASON else "") for o in no_bwd] \
         or ["None."]
     missing_core = sorted((r["overload"], r["route"]) for r in core if not r["kernel"])

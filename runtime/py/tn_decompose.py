@@ -66,6 +66,19 @@ def _lookup(func):
     return fn
 
 
+# Note [Running statistics keep their version]
+# Upstream's batch norm kernels update running_mean and running_var below the version counter
+# (native_batch_norm's schema does not even mark them written; _native_batch_norm_legit's and
+# _batch_norm_with_update's do, yet their autograd kernels bump nothing): after training
+# BatchNorm2d the buffers' _version is what it was. The decompositions write them with copy_,
+# which bumps it; and the node these ops record (schemas/autograd_compositions.yaml `decomposed`)
+# saves running_mean and running_var before the forward runs, so a bump would make backward refuse
+# them as modified in place. The door puts back the versions of the arguments at these positions.
+KEEP_VERSION = {
+    "native_batch_norm": (3, 4), "_native_batch_norm_legit": (3, 4), "_batch_norm_with_update": (3, 4),
+}
+
+
 def decompose(func, args, kwargs):
     """An overload with no C kernel: its decomposition (Note [Decompositions at the door]), or a
     refusal by name."""
@@ -74,7 +87,15 @@ def decompose(func, args, kwargs):
         import torch
 
         raise NotImplementedError(torch._C._tn_support.refusal_message(func.name()))
+    keep = KEEP_VERSION.get(func._overloadpacket.__name__ + ("." + func._overloadname if func._overloadname != "default" else ""))
+    if keep:
+        import torch
+
+        kept = [t for t in (args[i] if i < len(args) else None for i in keep) if isinstance(t, torch.Tensor)]
+        versions = [t._version for t in kept]
     r = fn(*args, **kwargs)
+    if keep and kept:
+        torch._C._autograd._unsafe_set_version_counter(kept, versions)
     if r is NotImplemented:  # a decomposition that does not apply to these arguments
         import torch
 
@@ -4479,6 +4500,14 @@ TABLE = {
 # above (torch._decomp's take returns a view of its input for some indices, where upstream copies;
 # its addr with beta=0 is contiguous where upstream's TensorIterator follows a transposed self).
 
+# The backward ops of the `decomposed` overloads' formulas (schemas/autograd_compositions.yaml):
+# upstream's kernels, computed by torch._decomp; each checked against upstream by the golden
+# `<overload>_backward/...` cases (tests/python/golden/cases_decompositions.py).
+TABLE |= {
+    "smooth_l1_loss_backward", "huber_loss_backward", "soft_margin_loss_backward", "reflection_pad1d_backward",
+    "glu_backward", "native_group_norm_backward", "binary_cross_entropy_backward",
+}
+
 # CompositeImplicitAutograd overloads whose torch._decomp decomposition disagrees with upstream
 # and has no composition above: refused by name rather than computed differently. (Empty now:
 # upsample_nearest3d.vec and _upsample_nearest_exact3d.vec were here until _in_input_format.)
@@ -4797,3 +4826,85 @@ def install(C):
     C._torchnative.decompose = decompose
     C._torchnative.has_decomposition = has_decomposition
     C._any_output_is_alias_to_input_or_output = _any_output_is_alias_to_input_or_output
+
+
+# ---- backward ops of the `decomposed` overloads' formulas (schemas/autograd_compositions.yaml) --
+
+def _in_format_of(r, like):
+    """r laid out in like's suggested memory format (channels_last kept), as upstream's kernels
+    allocate their gradient with zeros_like(self, self.suggest_memory_format())."""
+    import torch
+    from torch._prims_common import suggest_memory_format
+
+    fmt = suggest_memory_format(like)
+    if fmt == torch.channels_last_3d:
+        # spelled as permutes: Tensor.contiguous(memory_format=torch.channels_last_3d) keeps a
+        # contiguous tensor as it is here (a bug of ours, reported), upstream's does not
+        return r.permute(0, 2, 3, 4, 1).contiguous().permute(0, 4, 1, 2, 3)
+    return r.contiguous(memory_format=fmt)
+
+
+def _decomp_in_format_of(name, arg):
+    """torch._decomp's decomposition of aten.<name>, its first result laid out as argument `arg`
+    suggests."""
+    def run(*args):
+        torch, aten = _aten()
+        from torch._decomp import decomposition_table
+
+        r = decomposition_table[getattr(aten, name).default](*args)
+        if isinstance(r, tuple):
+            return (None if r[0] is None else _in_format_of(r[0], args[arg]),) + tuple(r[1:])
+        return _in_format_of(r, args[arg])
+    return run
+
+
+def _shrink_backward(grad_out, self, lambd):
+    """Activation.cpp shrink_backward (hardshrink_backward and softshrink_backward): the gradient
+    where self is outside [-lambd, lambd], zero inside; laid out as grad_out (TensorIterator's
+    first operand). A NaN self gives the gradient, as upstream's scalar loop does (its vectorized
+    loop gives zero: which one an element meets depends on the machine's vector width)."""
+    torch, aten = _aten()
+    dt = torch.result_type(grad_out, self)
+    g = grad_out if grad_out.dtype == dt else grad_out.to(dt)
+    return aten.masked_fill(g, aten.logical_and(self >= -lambd, self <= lambd), 0)
+
+
+def trace_backward(grad, sizes):
+    """FunctionsManual.cpp trace_backward_symint: grad filled into the diagonal of a zero matrix."""
+    torch, aten = _aten()
+    if len(sizes) != 2:
+        raise RuntimeError("expected matrix input")
+    g = aten.zeros([sizes[0] * sizes[1]], dtype=grad.dtype)
+    idx = aten.arange(0, min(sizes[0], sizes[1]), dtype=torch.long) * (sizes[1] + 1)
+    return aten.index_fill(g, 0, idx, grad).view(sizes)
+
+
+def _replication_pad_backward(grad_output, self, padding):
+    """ReplicationPadding.cpp replication_padNd_backward: every output position j of a padded dim
+    reads input position clamp(j - pad_left, 0, n - 1); the gradient adds, dim by dim (last dim
+    first, as padding lists them), the output gradients into the positions they read."""
+    torch, aten = _aten()
+    k = len(padding) // 2
+    names = ["width", "height", "depth"]
+    g = grad_output
+    for i in range(k):
+        d = self.dim() - 1 - i
+        n, pl, pr = self.size(d), padding[2 * i], padding[2 * i + 1]
+        if g.size(d) != n + pl + pr:
+            raise RuntimeError(f"grad_output {names[i]} unexpected. Expected: {n + pl + pr}, Got: {g.size(d)}")
+        idx = aten.clamp(aten.arange(g.size(d), dtype=torch.long) - pl, 0, n - 1)
+        shape = list(g.shape)
+        shape[d] = n
+        g = aten.zeros(shape, dtype=g.dtype).index_add_(d, idx, g)
+    return _in_format_of(g, self)
+
+
+COMPOSITIONS.update({
+    "hardshrink_backward": _shrink_backward, "softshrink_backward": _shrink_backward,
+    "trace_backward": trace_backward, "replication_pad1d_backward": _replication_pad_backward,
+    "replication_pad2d_backward": _replication_pad_backward, "replication_pad3d_backward": _replication_pad_backward,
+    "reflection_pad2d_backward": _decomp_in_format_of("reflection_pad2d_backward", 1),
+    "reflection_pad3d_backward": _decomp_in_format_of("reflection_pad3d_backward", 1),
+    "native_batch_norm_backward": _decomp_in_format_of("native_batch_norm_backward", 1),
+    "batch_norm_backward": _decomp_in_format_of("batch_norm_backward", 1),
+})

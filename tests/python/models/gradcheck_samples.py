@@ -20,6 +20,7 @@ if str(GOLDEN) not in sys.path:
     sys.path.insert(0, str(GOLDEN))
 
 import cases_op_compare  # noqa: E402
+import cases_decompositions  # noqa: E402
 import cases_op_compose  # noqa: E402
 import cases_op_conv  # noqa: E402
 import cases_op_grad  # noqa: E402
@@ -42,10 +43,27 @@ def c_ident(overload: str) -> str:
     return f"{base}__{ov}" if ov else base
 
 
+def _modes() -> dict[str, str]:
+    return dict(re.findall(r"\{TN_OP_(\w+), TN_AG_(RECORD|CIA|NOTIMPL),", TABLE.read_text()))
+
+
+def decomposed_at_door() -> dict[str, str]:
+    """Overloads without a kernel that the door computes by a decomposition (runtime/py/tn_decompose.py:
+    TABLE, COMPOSITIONS, REFS; read without torch) and whose node it records (`decomposed`) or
+    refuses by name (NOTIMPL) -> "RECORD" or "NOTIMPL". CompositeImplicitAutograd ones (their parts
+    record) are not among them."""
+    import runpy
+    d = runpy.run_path(str(ROOT / "runtime" / "py" / "tn_decompose.py"))
+    modes = _modes()
+    keys = set(d["TABLE"]) | set(d["COMPOSITIONS"]) | set(d["REFS"])
+    return {o: modes[c_ident(o)] for o in sorted(keys - set(CLAIMS)) if modes.get(c_ident(o)) in ("RECORD", "NOTIMPL")}
+
+
 def differentiable() -> list[str]:
-    """Overloads with a kernel (schemas/kernels.yaml) the door differentiates or refuses to."""
-    modes = dict(re.findall(r"\{TN_OP_(\w+), TN_AG_(RECORD|CIA|NOTIMPL),", TABLE.read_text()))
-    return sorted(o for o in CLAIMS if c_ident(o) in modes)
+    """Overloads with a kernel (schemas/kernels.yaml) the door differentiates or refuses to, and
+    those it computes by a decomposition and differentiates or refuses to (decomposed_at_door)."""
+    modes = _modes()
+    return sorted({o for o in CLAIMS if c_ident(o) in modes} | set(decomposed_at_door()))
 
 
 def F(shape, seed, role="any") -> str:
@@ -262,6 +280,63 @@ HAND = {
                                    "torch.ops.aten.linalg_householder_product(a2, a3))"),
 }
 
+# Overloads computed by a decomposition at the door (runtime/py/tn_decompose.py) that record
+# upstream's node (schemas/autograd_compositions.yaml `decomposed`): non-gradient float64 tensors
+# (running statistics, random samples, targets) are bound to names other than a<i>.
+_A = "torch.ops.aten."
+_BN = f"a0 = {F((4, 3, 2), 1)}; a1 = {F((3,), 2)}; a2 = {F((3,), 3)}; rm = {F((3,), 4)}; rv = {F((3,), 5, 'pos')}; "
+def _padded(shape, pad):
+    """The shape padding gives (pad lists the last dim's two sides first)."""
+    out = list(shape)
+    for i in range(len(pad) // 2):
+        out[-1 - i] += pad[2 * i] + pad[2 * i + 1]
+    return tuple(out)
+
+
+_PADS = {"1d": ((2, 3, 4), [2, 1]), "2d": ((2, 3, 4, 4), [2, 1, 1, 2]), "3d": ((1, 2, 3, 3, 3), [1, 1, 1, 2, 0, 1])}
+DECOMPOSED_HAND = {
+    "native_batch_norm": (_BN, f"{_A}native_batch_norm(a0, a1, a2, rm, rv, True, 0.1, 1e-5)[0]"),
+    "_native_batch_norm_legit": (_BN, f"{_A}_native_batch_norm_legit(a0, a1, a2, rm, rv, True, 0.1, 1e-5)[0]"),
+    "_native_batch_norm_legit.no_stats": (_BN, f"{_A}_native_batch_norm_legit(a0, a1, a2, True, 0.1, 1e-5)[0]"),
+    "_batch_norm_with_update": (_BN, f"{_A}_batch_norm_with_update(a0, a1, a2, rm, rv, 0.1, 1e-5)[0]"),
+    "_cdist_forward": (f"a0 = {F((3, 4), 1)}; a1 = {F((5, 4), 2)}; ", f"{_A}_cdist_forward(a0, a1, 2.0, None)"),
+    "_euclidean_dist": (f"a0 = {F((3, 4), 1)}; a1 = {F((5, 4), 2)}; ", f"{_A}_euclidean_dist(a0, a1)"),
+    "adaptive_max_pool2d": (f"a0 = {F((2, 3, 5, 7), 1)}; ", f"{_A}adaptive_max_pool2d(a0, [2, 3])[0]"),
+    "adaptive_max_pool3d": (f"a0 = {F((1, 2, 4, 5, 6), 1)}; ", f"{_A}adaptive_max_pool3d(a0, [2, 2, 3])[0]"),
+    "addbmm": (f"a0 = {F((3, 4), 1)}; a1 = {F((2, 3, 5), 2)}; a2 = {F((2, 5, 4), 3)}; ", f"{_A}addbmm(a0, a1, a2, beta=0.5, alpha=2)"),
+    "addmv": (f"a0 = {F((3,), 1)}; a1 = {F((3, 4), 2)}; a2 = {F((4,), 3)}; ", f"{_A}addmv(a0, a1, a2, beta=0.5, alpha=2)"),
+    "addr": (f"a0 = {F((3, 4), 1)}; a1 = {F((3,), 2)}; a2 = {F((4,), 3)}; ", f"{_A}addr(a0, a1, a2, beta=0.5, alpha=2)"),
+    "celu": (f"a0 = {F((3, 4), 1)}; ", f"{_A}celu(a0, 0.7)"),
+    "fractional_max_pool2d": (f"a0 = {F((1, 2, 7, 7), 1)}; rs = {F((1, 2, 2), 5, 'prob')}; ",
+                              f"{_A}fractional_max_pool2d(a0, [2, 2], [3, 3], rs)[0]"),
+    "fractional_max_pool3d": (f"a0 = {F((1, 2, 5, 5, 5), 1)}; rs = {F((1, 2, 3), 5, 'prob')}; ",
+                              f"{_A}fractional_max_pool3d(a0, [2, 2, 2], [3, 3, 3], rs)[0]"),
+    "glu": (f"a0 = {F((3, 4), 1)}; ", f"{_A}glu(a0, 1)"),
+    "hardshrink": (f"a0 = {F((3, 4), 1)}; ", f"{_A}hardshrink(a0, 0.3)"),
+    "softshrink": (f"a0 = {F((3, 4), 1)}; ", f"{_A}softshrink(a0, 0.3)"),
+    "huber_loss": (f"a0 = {F((3, 4), 1)}; a1 = {F((3, 4), 2)}; ", f"{_A}huber_loss(a0, a1, 1, 0.7)"),
+    "smooth_l1_loss": (f"a0 = {F((3, 4), 1)}; a1 = {F((3, 4), 2)}; ", f"{_A}smooth_l1_loss(a0, a1, 1, 0.5)"),
+    "soft_margin_loss": (f"a0 = {F((3, 4), 1)}; tt = torch.tensor([[1.0, -1.0, 1.0, -1.0]] * 3, dtype=torch.float64); ",
+                         f"{_A}soft_margin_loss(a0, tt, 1)"),
+    "linalg_lu": (f"a0 = {F((3, 3), 1)}; ", f"{_A}linalg_lu(a0)[1:]"),
+    "lu_unpack": (f"a0 = {F((3, 3), 1)}; piv = torch.tensor([2, 2, 3], dtype=torch.int32); ", f"{_A}lu_unpack(a0, piv)[1:]"),
+    "max_pool3d_with_indices": (f"a0 = {F((1, 2, 3, 3, 3), 1)}; ", f"{_A}max_pool3d_with_indices(a0, [2, 2, 2], [1, 1, 1])[0]"),
+    "multilabel_margin_loss_forward": (f"a0 = {F((2, 4), 1)}; tg = torch.tensor([[3, 0, -1, 1], [0, 1, 2, 3]]); ",
+                                       f"{_A}multilabel_margin_loss_forward(a0, tg, 1)[0]"),
+    "pixel_shuffle": (f"a0 = {F((1, 8, 2, 3), 1)}; ", f"{_A}pixel_shuffle(a0, 2)"),
+    "pixel_unshuffle": (f"a0 = {F((1, 2, 4, 6), 1)}; ", f"{_A}pixel_unshuffle(a0, 2)"),
+    "trace": (f"a0 = {F((3, 4), 1)}; ", f"{_A}trace(a0)"),
+    "upsample_linear1d": (f"a0 = {F((2, 3, 5), 1)}; ", f"{_A}upsample_linear1d(a0, [7], False, None)"),
+    **{f"{kind}_pad{nd}": (f"a0 = {F(shape, 1)}; ", f"{_A}{kind}_pad{nd}(a0, {pad})")
+       for kind in ("reflection", "replication") for nd, (shape, pad) in _PADS.items()},
+    **{f"{kind}_pad{nd}_backward": (f"a0 = {F(_padded(shape, pad), 2)}; a1 = {F(shape, 1)}; ",
+                                    f"{_A}{kind}_pad{nd}_backward(a0, a1, {pad})")
+       for kind in ("reflection", "replication") for nd, (shape, pad) in _PADS.items()},
+}
+DECOMPOSED_HAND.update({ov: (b.replace("DTYPE", "torch.float64"), e.replace("DTYPE", "torch.float64"))
+                        for ov, (b, e) in cases_decompositions.DOOR_SAMPLES.items()})
+HAND.update(DECOMPOSED_HAND)
+
 # overload -> why it has no gradcheck sample. Each reason is checked where it can be: an
 # overload listed as "integer-only" has no floating dtype in its kernel's claim.
 INTEGER_ONLY = "integer-only (kernels.yaml claims no floating dtype; derivatives.yaml: not differentiable)"
@@ -286,6 +361,9 @@ EXCLUDED = {
     "_grouped_mm": "no float64 (upstream's _grouped_mm takes float32, bfloat16 and float16 only) and gradcheck needs "
                    "float64; its gradients are compared by the op_backward golden cases in float32",
 }
+REFUSED_AT_DOOR = ("computed by a decomposition at the door, whose derivative the door refuses by name (TN_AG_NOTIMPL: "
+                   "not `decomposed` in schemas/autograd_compositions.yaml yet, or upstream has no formula either)")
+EXCLUDED.update({o: REFUSED_AT_DOOR for o, mode in decomposed_at_door().items() if mode == "NOTIMPL"})
 
 
 def spec_samples() -> dict[str, tuple[str, str]]:
