@@ -461,6 +461,13 @@ index_put_impl(const tn_op *overload, TensorObject *self, tn_tensors indices, Te
             tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
+    if (a.nidx == 0) {
+        /* every index None (or none given): upstream's CPU kernel asserts it has an index tensor, with
+         * or without accumulate (a RuntimeError); writing through every element would be x[None] = v */
+        PyErr_SetString(PyExc_RuntimeError, "index_put_: every index is None, at least one must be a tensor "
+                                            "(upstream: ntensor >= 3 INTERNAL ASSERT FAILED)");
+        goto fail;
+    }
     int64_t n;
     off = adv_offsets(self, &a, &n);
     if (!off)

@@ -514,6 +514,11 @@ FUZZ_CLASSES = [
     # positive refuses bool before returning self, on the meta device too
     "out = torch.ops.aten.positive.default(torch.empty((4, 1), dtype=torch.bool, device='meta'))",
     "out = torch.positive(torch.empty((4, 1), device='meta'))",  # neighbour
+    # index_put_ with every index None: upstream's CPU kernel asserts it has an index tensor (RuntimeError)
+    "out = torch.ops.aten.index_put_.default(torch.ones(2, 3), [None], torch.ones(3), True)",
+    "out = torch.ops.aten.index_put.default(torch.ones(2, 3), [None, None], torch.ones(3), False)",
+    "out = torch.ops.aten.index_put_.default(torch.ones(0, 3), [None], torch.ones(3), True)",  # neighbour: nothing written
+    "x = torch.ones(2, 3); x[None] = 2; x[:, None] += 1; out = x",  # neighbour: Python indexing
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
