@@ -519,6 +519,9 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.index_put.default(torch.ones(2, 3), [None, None], torch.ones(3), False)",
     "out = torch.ops.aten.index_put_.default(torch.ones(0, 3), [None], torch.ones(3), True)",  # neighbour: nothing written
     "x = torch.ones(2, 3); x[None] = 2; x[:, None] += 1; out = x",  # neighbour: Python indexing
+    # a boxed call with a real type error beside a None for a Tensor keeps upstream's RuntimeError
+    "out = torch.ops.aten.add.Tensor(None, 'a')",  # neighbour of FUZZ_REFUSED's undefined tensors
+    "out = torch.ops.aten.where.self(torch.ones(2).bool(), None, 1.5)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -527,6 +530,10 @@ FUZZ_REFUSED = {
     "a = torch.tensor([(1+2j), (-0.5+0j)], dtype=torch.complex64); out = torch.ops.aten.tanh_backward(a, a)",
     # Note [gesdd of an infinite element]: U and Vh are what MKL's iterations leave (was a hang)
     "out = torch.linalg.svd(torch.tensor([[float('inf'), 1., 2.], [3., 4., 5.], [6., 7., 8.]]))",
+    # Note [Undefined tensor in a boxed call]: None for a Tensor is upstream's undefined tensor
+    "out = torch.ops.aten.dim.default(None)",
+    "out = torch.ops.aten.numel(None)",
+    "out = torch.ops.aten.conj_physical.default(self=None)",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
