@@ -1064,6 +1064,13 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
     if (!(b->flags & TN_BINDING_TENSOR))
         self = NULL;
     call_args c = {args, nargs, kwnames, args + nargs, kwnames ? PyTuple_Size(kwnames) : 0};
+    if ((b->flags & TN_BINDING_TORCH) && b->nsigs == 1 && b->sigs[0].sig->nparams == 0) {
+        /* upstream generates a torch function without parameters (is_vulkan_available) with no
+         * parser at all: it ignores whatever arguments it is given (a Tensor method refuses them) */
+        c.nargs = 0;
+        c.kwnames = NULL;
+        c.nkw = 0;
+    }
     PyObject *raw[TN_MAX_PARAMS];
     overloaded_args ov;
     tn_sigdef *d = NULL;

@@ -521,8 +521,6 @@ WHY = {
     ("rejects", "torch.ops.aten._reshape_alias.default"): "sizes and strides past the end of self's storage: upstream "
         "reads past its storage (garbage, or a crash), ours raises a RuntimeError naming torchnative "
         "(test_hardening.py PAST_STORAGE)",
-    ("rejects", "torch.is_vulkan_available"): "upstream's generated binding of a function without parameters parses no "
-                                              "arguments (extra ones are ignored); ours checks them (TypeError)",
 }
 # Groups whose upstream answer depends on the CPU it runs on: the test takes their pinned count or
 # none (never pinned to one machine's answer).

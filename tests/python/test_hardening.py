@@ -522,6 +522,10 @@ FUZZ_CLASSES = [
     # a boxed call with a real type error beside a None for a Tensor keeps upstream's RuntimeError
     "out = torch.ops.aten.add.Tensor(None, 'a')",  # neighbour of FUZZ_REFUSED's undefined tensors
     "out = torch.ops.aten.where.self(torch.ones(2).bool(), None, 1.5)",  # neighbour
+    # a torch function without parameters has no parser upstream: extra arguments are ignored
+    "out = torch.is_vulkan_available(1)",
+    "out = torch.is_vulkan_available(bogus=1)",
+    "out = torch.ones(2).is_complex(1)",  # neighbour: a Tensor method refuses them (TypeError)
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
