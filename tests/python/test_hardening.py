@@ -526,6 +526,28 @@ FUZZ_CLASSES = [
     "out = torch.is_vulkan_available(1)",
     "out = torch.is_vulkan_available(bogus=1)",
     "out = torch.ones(2).is_complex(1)",  # neighbour: a Tensor method refuses them (TypeError)
+    # clamp_min_/clamp_max_ (and _foreach_'s slow path) of a complex limit: the meta's NotImplementedError
+    "out = torch.ones(2, dtype=torch.float64).clamp_min_(1+2j)",
+    "out = torch._foreach_clamp_max_([torch.tensor([200, 0], dtype=torch.uint8)], (1+2j))",
+    "out = torch._foreach_clamp_min_([torch.ones(2)], 0.5)",  # neighbour
+    # mse_loss_backward of one bool or complex dtype: its kernel's dispatch refuses it
+    "b = torch.tensor([True, False]); out = torch.ops.aten.mse_loss_backward.default(b, b, b, 1)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.ones(2), torch.ones(2, dtype=torch.int32), torch.ones(2), 1)",  # nb
+    # cat(out=) of types out cannot hold: TORCH_CHECK_TYPE in cat's meta (concatenate is cat)
+    "out = torch.concatenate([torch.ones(2, dtype=torch.int32), torch.ones(2, dtype=torch.bool)], out=torch.ones(4, dtype=torch.bool))",
+    "out = torch.cat([torch.ones(2), torch.ones(2)], out=torch.ones(4, dtype=torch.int64))",
+    "out = torch.cat([torch.ones(2, dtype=torch.int32)], out=torch.ones(2))",  # neighbour
+    # amax/amin(out=): the dtypes are compared before the dims are wrapped
+    "out = torch.amax(torch.tensor([0, 0, 1], dtype=torch.int8), -3, out=torch.ones(2, dtype=torch.bool))",
+    "out = torch.amin(torch.ones(2, 3), 1, out=torch.empty(0, dtype=torch.float64))",
+    "out = torch.amax(torch.ones(2, 3), 1, out=torch.empty(0))",  # neighbour
+    # nansum wraps and checks its dims one at a time (make_dim_mask)
+    "out = torch.ops.aten.nansum.default(torch.tensor([5, 0, 1], dtype=torch.uint8), dim=[0, -1, 1], keepdim=True)",
+    "out = torch.sum(torch.tensor([5, 0, 1], dtype=torch.uint8), dim=[0, -1, 1])",  # neighbour: structured, wraps first
+    # nll_loss checks the target's dtype after its dims, before its size
+    "out = torch.ops.aten.nll_loss.default(torch.ones(3, 2), torch.tensor(2.0), ignore_index=0)",
+    "out = torch.ops.aten.nll_loss.default(torch.ones(3, 2), torch.tensor([2.0, 1.0]))",
+    "out = torch.ops.aten.nll_loss.default(torch.ones(3, 2), torch.tensor(2))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
