@@ -548,6 +548,20 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.nll_loss.default(torch.ones(3, 2), torch.tensor(2.0), ignore_index=0)",
     "out = torch.ops.aten.nll_loss.default(torch.ones(3, 2), torch.tensor([2.0, 1.0]))",
     "out = torch.ops.aten.nll_loss.default(torch.ones(3, 2), torch.tensor(2))",  # neighbour
+    # bernoulli_(p): the kernel expands p to self's shape before dispatching on p's dtype
+    "out = torch.zeros(2, 4)[1:].bernoulli_(torch.ones(2, 4).bool())",
+    "out = torch.ops.aten.bernoulli_.Tensor(torch.zeros(2, 3, dtype=torch.int64), torch.ones(4, 3, 1, dtype=torch.int64))",
+    "out = torch.zeros(2, 4).bernoulli_(torch.ones(4).bool())",  # neighbour
+    # embedding's autograd node saves weight.sym_size(0) before the kernel checks weight's dims
+    "out = F.embedding(torch.ones(3, 4), torch.tensor(float('nan')).requires_grad_())",
+    "out = F.embedding(torch.ones(3, 4).long(), torch.ones(3).requires_grad_())",  # neighbour
+    "out = F.embedding(torch.ones(3, 4).long(), torch.tensor(1.0))",  # neighbour
+    # index_put_: AdvancedIndex refuses indices into a dim of size 0; the kernel's dtype before bounds
+    "x = torch.ones(0); x[torch.tensor([0], dtype=torch.int32)] = torch.ones(0); out = x",
+    "out = torch.ones(2, 0)[:, torch.tensor([1])]",
+    "x = torch.tensor([[7, 3, 9, 1]], dtype=torch.uint32); x[torch.tensor([4, -3, 4])] = "
+    "torch.tensor([[5, 5, 3, 0]], dtype=torch.uint32); out = x",
+    "out = torch.ones(0, 3)[torch.tensor([], dtype=torch.long)]",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
