@@ -562,6 +562,21 @@ FUZZ_CLASSES = [
     "x = torch.tensor([[7, 3, 9, 1]], dtype=torch.uint32); x[torch.tensor([4, -3, 4])] = "
     "torch.tensor([[5, 5, 3, 0]], dtype=torch.uint32); out = x",
     "out = torch.ones(0, 3)[torch.tensor([], dtype=torch.long)]",  # neighbour
+    # meta: geqrf has no meta function upstream (NotImplementedError before any check)
+    "out = torch.geqrf(torch.empty(2, device='meta'))",
+    "out = torch.ops.aten.geqrf.default(torch.empty(3, 2, dtype=torch.float64, device='meta'))",
+    # padding='same': _convolution_same checks the weight's dims first, on every device
+    "out = torch.conv1d(torch.empty((4, 4), dtype=torch.bool, device='meta'), torch.tensor([False, False, True]), "
+    "None, stride=[1], padding='same')",
+    "out = torch.conv1d(torch.ones(4, 4), torch.ones(3), None, padding='same')",  # neighbour
+    # _foreach_minimum_ of a CPU self and a meta other: the Python reference's out= copy refuses it
+    "out = torch.ops.aten._foreach_minimum_.List([torch.tensor(float('nan'), dtype=torch.bfloat16)], "
+    "[torch.empty((1,), dtype=torch.bfloat16, device='meta')])",
+    "out = torch.ops.aten._foreach_minimum_.List([torch.ones(2)], [torch.empty((2,), device='meta')])",  # neighbour
+    # x[i] = number on the meta device: the number is not range-checked (scalar_tensor's fill_ on meta)
+    "x = torch.empty((0, 4), dtype=torch.int8, device='meta'); x[-1] = float('nan'); out = x",
+    "x = torch.empty((2, 4), dtype=torch.int8, device='meta'); x[-1] = float('nan'); out = x",
+    "x = torch.empty((0, 4), dtype=torch.int8); x[-1] = float('nan'); out = x",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
