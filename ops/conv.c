@@ -1068,6 +1068,10 @@ tn_conv_padding_mode(int d, const TensorObject *weight, tn_ints stride, const ch
         PyErr_Format(PyExc_RuntimeError, "Invalid padding string: '%s'", padding);
         return -1;
     }
+    if (weight->ndim <= 2) {  /* _convolution_same's first check, on every device */
+        PyErr_SetString(PyExc_RuntimeError, "weight should have at least three dimensions");
+        return -1;
+    }
     for (Py_ssize_t i = 0; i < stride.n; i++) {
         if (stride.v[i] != 1) {
             PyErr_SetString(PyExc_RuntimeError, "padding='same' is not supported for strided convolutions");

@@ -75,6 +75,14 @@ fe_run(int op, tn_tensors self, const fe_args *f, int inplace, int copy_back)
                          tn_dtype_legacy_name(TN_T(r)->dtype), tn_dtype_legacy_name(TN_T(self.v[i])->dtype));
             Py_CLEAR(r);
         }
+        if (r && copy_back && TN_T(r)->device != TN_T(self.v[i])->device) {
+            /* a meta argument: upstream takes the op's Python reference, whose out= copy refuses it */
+            PyErr_Format(PyExc_RuntimeError,
+                         "Attempting to copy from device %s to device %s, but cross-device copies are not allowed!",
+                         TN_T(r)->device == TN_DEVICE_META ? "meta" : "cpu",
+                         TN_T(self.v[i])->device == TN_DEVICE_META ? "meta" : "cpu");
+            Py_CLEAR(r);
+        }
         if (r && copy_back) {
             tn_value c[3] = {tn_value_tensor(self.v[i]), tn_value_tensor(r), {.tag = TN_V_BOOL}};
             PyObject *done = tn_call(TN_OP_copy_, c);

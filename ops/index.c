@@ -13,6 +13,7 @@
 #include "runtime/tensor_iter.h"
 #include "runtime/argparse.h"
 #include "runtime/dtype.h"
+#include "runtime/tls.h"
 #include "generated/op_kernels.h"
 #include "kernels/copy.h"
 #include "kernels/index.h"
@@ -126,6 +127,13 @@ adv_prepare(TensorObject *self, tn_tensors indices, adv_index *a)
         a->bnd = nd;
         memcpy(a->bshape, out, sizeof(int64_t) * (size_t)nd);
     }
+    /* AdvancedIndex: an indexed dim of size 0 with indices to read is out of bounds, before the
+     * result's shape is used (an empty index shape reads nothing) */
+    for (int i = 0; i < a->nidx; i++)
+        if (self->sizes[a->dims[i]] == 0 && tn_numel(a->bnd, a->bshape) != 0) {
+            PyErr_SetString(PyExc_IndexError, "index is out of bounds for dimension with size 0");
+            goto fail;
+        }
     a->adjacent = 1;
     a->first = a->nidx ? a->dims[0] : 0;
     for (int i = 1; i < a->nidx; i++)
@@ -461,6 +469,16 @@ index_put_impl(const tn_op *overload, TensorObject *self, tn_tensors indices, Te
             tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
+    if (a.nidx == 0) {
+        /* every index None (or none given): upstream's CPU kernel asserts it has an index tensor, with
+         * or without accumulate (a RuntimeError); writing through every element would be x[None] = v */
+        PyErr_SetString(PyExc_RuntimeError, "index_put_: every index is None, at least one must be a tensor "
+                                            "(upstream: ntensor >= 3 INTERNAL ASSERT FAILED)");
+        goto fail;
+    }
+    /* the kernel's dtype dispatch, then the bounds it checks as it writes */
+    if (tn_check_dtype(overload, self->dtype) < 0)
+        goto fail;
     int64_t n;
     off = adv_offsets(self, &a, &n);
     if (!off)
@@ -622,6 +640,11 @@ tn_op_embedding(const tn_op *overload, TensorObject *weight, TensorObject *indic
                 bool scale_grad_by_freq,
                 bool sparse)
 {
+    if (weight->ndim == 0 && weight->requires_grad && tn_grad_enabled()) {
+        /* upstream's autograd node saves weight.sym_size(0) before the kernel's checks */
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+        return NULL;
+    }
     if (weight->ndim != 2) {
         PyErr_SetString(PyExc_RuntimeError, "'weight' must be 2-D");
         return NULL;

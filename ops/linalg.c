@@ -982,6 +982,12 @@ fail:
 PyObject *
 tn_op_geqrf(const tn_op *overload, TensorObject *A)
 {
+    if (A->device == TN_DEVICE_META) {
+        /* upstream registers no meta function (nor fake impl) for geqrf */
+        PyErr_SetString(PyExc_NotImplementedError, "aten::geqrf: attempted to run this operator with Meta tensors, but "
+                                                   "there was no fake impl or Meta kernel registered.");
+        return NULL;
+    }
     if (A->ndim < 2) {
         PyErr_SetString(PyExc_RuntimeError, "torch.geqrf: input must have at least 2 dimensions.");
         return NULL;

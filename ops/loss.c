@@ -44,6 +44,12 @@ tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *
         PyErr_SetString(PyExc_RuntimeError, "0D or 1D target tensor expected, multi-target not supported");
         return NULL;
     }
+    /* upstream's nll_loss_forward checks the target's dtype after its dims, before its size */
+    if (target->dtype != TN_DTYPE_I64 && target->dtype != TN_DTYPE_U8) {
+        PyErr_Format(PyExc_RuntimeError, "expected target dtype to be Long or Byte, but got %s",
+                     tn_dtype_legacy_name(target->dtype));
+        return NULL;
+    }
     int no_batch = self->ndim == 1 && (target->ndim == 0 || target->sizes[0] == 1);
     if (!no_batch && target->ndim == 0) {  /* upstream reads target.size(0) of the 0-dim target */
         PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
@@ -61,11 +67,6 @@ tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *
         PyErr_Format(PyExc_RuntimeError,
                      "weight tensor should be defined either for all %lld classes or no classes but got weight "
                      "tensor of shape: %s", (long long)classes, a);
-        return NULL;
-    }
-    if (target->dtype != TN_DTYPE_I64 && target->dtype != TN_DTYPE_U8) {
-        PyErr_Format(PyExc_RuntimeError, "expected target dtype to be Long or Byte, but got %s",
-                     tn_dtype_name(target->dtype));
         return NULL;
     }
     if (self->ndim == 1 && target->ndim == 1 && target->sizes[0] != 1) {

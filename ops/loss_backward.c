@@ -452,6 +452,13 @@ tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, Tensor
         tn_result_type_update_tensor(&st, grad_output) < 0)
         return NULL;
     int compute = tn_result_type_finish(&st);
+    if (self->dtype == target->dtype && self->dtype == grad_output->dtype &&
+        (self->dtype == TN_DTYPE_BOOL || tn_dtype_is_complex(self->dtype))) {
+        /* one dtype passes upstream's iterator; its kernel dispatches over the real types only */
+        PyErr_Format(PyExc_NotImplementedError, "\"mse_backward_cpu_out\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     if (!tn_dtype_is_floating(compute) || !tn_dtype_is_floating(self->dtype)) {
         /* the norm is a float scalar in upstream's iterator: integers promote to float32 */
         PyErr_Format(PyExc_RuntimeError, "result type Float can't be cast to the desired output type %s",

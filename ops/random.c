@@ -322,15 +322,17 @@ tn_op_bernoulli___Tensor(const tn_op *overload, TensorObject *self, TensorObject
     }
     if (tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
-    if (!tn_dtype_is_floating(p->dtype)) {  /* upstream's kernel dispatches on self, then on p */
-        PyErr_Format(PyExc_NotImplementedError, "\"bernoulli_tensor_cpu_p_\" not implemented for '%s'",
-                     tn_dtype_legacy_name(p->dtype));
-        return NULL;
-    }
-    /* p is expanded to self's shape as upstream does (with expand's errors) */
+    /* upstream's kernel dispatches on self, expands p to self's shape (with expand's errors), then
+     * dispatches on p */
     TensorObject *pe = (TensorObject *)tn_op_expand(overload, p, (tn_ints){self->sizes, self->ndim, false}, false);
     if (!pe)
         return NULL;
+    if (!tn_dtype_is_floating(p->dtype)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"bernoulli_tensor_cpu_p_\" not implemented for '%s'",
+                     tn_dtype_legacy_name(p->dtype));
+        Py_DECREF(pe);
+        return NULL;
+    }
     tn_loop l = own_loop(self);
     l.noperands = 2;
     for (int i = 0; i < self->ndim; i++)

@@ -210,6 +210,10 @@ tn_op_sum__dim_IntList(const tn_op *overload, TensorObject *self, tn_ints dim, b
 PyObject *
 tn_op_nansum(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, int dtype)
 {
+    /* nansum is not structured: make_reduction's make_dim_mask wraps and checks one dim at a time */
+    uint8_t mask[TN_MAX_NDIM];
+    if (reduce_mask(self, dim, mask, 0) < 0)
+        return NULL;
     return reduce(overload, TN_RED_NANSUM, self, dim, keepdim, sum_dtype(self->dtype, dtype), 0);
 }
 

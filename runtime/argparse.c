@@ -1064,6 +1064,13 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
     if (!(b->flags & TN_BINDING_TENSOR))
         self = NULL;
     call_args c = {args, nargs, kwnames, args + nargs, kwnames ? PyTuple_Size(kwnames) : 0};
+    if ((b->flags & TN_BINDING_TORCH) && b->nsigs == 1 && b->sigs[0].sig->nparams == 0) {
+        /* upstream generates a torch function without parameters (is_vulkan_available) with no
+         * parser at all: it ignores whatever arguments it is given (a Tensor method refuses them) */
+        c.nargs = 0;
+        c.kwnames = NULL;
+        c.nkw = 0;
+    }
     PyObject *raw[TN_MAX_PARAMS];
     overloaded_args ov;
     tn_sigdef *d = NULL;
@@ -1355,6 +1362,59 @@ boxed_conversion_error_first(const tn_schema *schema, const call_args *c)
     return 0;
 }
 
+/* Note [Undefined tensor in a boxed call]: upstream's boxed path (torch.ops.aten.X.Y) turns None
+ * for a Tensor parameter into an undefined tensor, which a few kernels take (dim and numel read
+ * it, conj_physical returns it) and most refuse (RuntimeError "Expected a proper Tensor but got
+ * None"). torchnative has no undefined tensor, so such a call is refused by name, for every op:
+ * when the match failed and would succeed with a tensor in place of each None bound to a Tensor
+ * parameter (so a real type error elsewhere keeps upstream's RuntimeError). Returns 1 with the
+ * NotImplementedError set, 0 when it does not apply, -1 on another error. */
+static int
+boxed_undefined_tensor(const tn_op *op, const tn_schema *schema, const call_args *c)
+{
+    Py_ssize_t n = c->nargs + c->nkw;
+    const char *name = NULL;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (c->args[k] != Py_None)
+            continue;
+        for (int j = 0; j < schema->nparams && !name; j++) {
+            const tn_param *p = &schema->params[j];
+            int bound = k < c->nargs ? j == k
+                                     : PyUnicode_Compare(PyTuple_GetItem(c->kwnames, k - c->nargs), p->name) == 0;
+            if (bound && p->type == TN_P_TENSOR && !p->allow_none)
+                name = p->cname;
+        }
+    }
+    if (!name)
+        return 0;
+    PyObject *placeholder = (PyObject *)tn_tensor_empty(0, NULL, TN_DTYPE_F32, TN_DEVICE_CPU);
+    PyObject **swapped = PyMem_Malloc(sizeof(PyObject *) * (size_t)(n > 0 ? n : 1));
+    if (!placeholder || !swapped) {
+        Py_XDECREF(placeholder);
+        PyMem_Free(swapped);
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++)
+        swapped[k] = c->args[k] == Py_None ? placeholder : c->args[k];
+    call_args c2 = {swapped, c->nargs, c->kwnames, swapped + c->nargs, c->nkw};
+    PyObject *raw[TN_MAX_PARAMS];
+    overloaded_args ov;
+    int r = match_signature(schema, NULL, &c2, raw, &ov, 0);
+    PyMem_Free(swapped);
+    Py_DECREF(placeholder);
+    if (r < 0)
+        return -1;
+    if (r == 0)
+        return 0;
+    char q[256];
+    PyErr_Format(PyExc_NotImplementedError,
+                 "%s: None for the Tensor argument '%s' is an undefined tensor in upstream's boxed call; torchnative "
+                 "has no undefined tensor", tn_op_qualname(op, q, sizeof q), name);
+    return 1;
+}
+
 static PyObject *
 tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
                       Py_ssize_t nkw, int *matched)
@@ -1369,6 +1429,15 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
             PyObject *type, *value, *tb;
             PyErr_Fetch(&type, &value, &tb);
             if (boxed_conversion_error_first(schema, &c)) {  /* Note [Boxed argument order] */
+                Py_XDECREF(type);
+                Py_XDECREF(value);
+                Py_XDECREF(tb);
+                return NULL;
+            }
+            int u = boxed_undefined_tensor(op, schema, &c);  /* Note [Undefined tensor in a boxed call] */
+            if (u != 0) {
+                if (u > 0 && matched)
+                    *matched = 1;  /* upstream's packet picks this overload and calls it */
                 Py_XDECREF(type);
                 Py_XDECREF(value);
                 Py_XDECREF(tb);

@@ -650,7 +650,8 @@ tn_dispatch(tn_op *op, tn_value *args)
  * - TensorIterator ops built with check_all_same_dtype (unary ops such as neg, ceil, round; clamp
  *   with scalar limits) require out's dtype to equal the result's too (TN_OPF_OUT_SAME), "Found
  *   dtype Double but expected Float"; signbit/isposinf/isneginf require a bool out (TN_OPF_OUT_BOOL);
- *   logcumsumexp, nan_to_num and histc require out's dtype to be self's before computing (TN_OPF_OUT_SELF);
+ *   logcumsumexp, nan_to_num, histc, amax and amin require out's dtype to be self's before computing
+ *   (TN_OPF_OUT_SELF);
  * - any/all take a bool or uint8 out and write it as computed (TN_OPF_OUT_BYTEBOOL,
  *   check_result_is_bytebool: "all only supports bool tensor for result, got: Float");
  * - structured in-place ops that are not TensorIterator check self's dtype against the result's
@@ -964,6 +965,9 @@ via_functional(tn_op *op, tn_value *args)
         const char *i = tn_dtype_legacy_name(TN_T(args[0].u.t)->dtype);
         if (!strcmp(op->name, "nan_to_num"))
             PyErr_Format(PyExc_RuntimeError, "nan_to_num: dtype of out: %s should be same as input: %s", o, i);
+        else if (!strcmp(op->name, "amax") || !strcmp(op->name, "amin"))
+            PyErr_Format(PyExc_RuntimeError, "Expected the dtype for input and out to match, but got %s for input's "
+                         "dtype and %s for out's dtype.", i, o);
         else if (!strcmp(op->name, "histc"))
             PyErr_Format(PyExc_RuntimeError, "torch.histogram: input tensor and hist tensor should have the same "
                          "dtype, but got input %s and hist %s", tn_dtype_cpp_name(TN_T(args[0].u.t)->dtype),
@@ -977,7 +981,8 @@ via_functional(tn_op *op, tn_value *args)
     PyObject *result = tn_dispatch(f, fargs);
     if (!result) {
         TensorObject *dst = kind == TN_OPK_INPLACE ? TN_T(args[0].u.t) : nout == 1 ? TN_T(args[outs[0]].u.t) : NULL;
-        if (dst && PyErr_ExceptionMatches(PyExc_NotImplementedError))
+        /* a meta function's own NotImplementedError (clamp of a complex limit) stands */
+        if (dst && PyErr_ExceptionMatches(PyExc_NotImplementedError) && !is_argument_check_error())
             precheck_result_dtype(op, f, fs, fargs, dst, kind);
         return NULL;
     }

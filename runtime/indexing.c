@@ -454,8 +454,9 @@ value_tensor(TensorObject *self, PyObject *value)
         return NULL;
     }
     /* upstream fills a one-element tensor: range-checked except float16 and bfloat16
-     * (see fill_scalar in ops/factory.c and Note [Scalar overflow] in runtime/scalar.c) */
-    if (self->dtype != TN_DTYPE_F16 && self->dtype != TN_DTYPE_BF16 && tn_check_scalar_fits(&v, self->dtype) < 0)
+     * (see fill_scalar in ops/factory.c and Note [Scalar overflow] in runtime/scalar.c); on the
+     * meta device that fill_ writes nothing and checks nothing (scalarToTensor's scalar_tensor) */
+    if (self->device != TN_DEVICE_META && self->dtype != TN_DTYPE_F16 && self->dtype != TN_DTYPE_BF16 && tn_check_scalar_fits(&v, self->dtype) < 0)
         return NULL;
     return (PyObject *)tn_scalar_tensor(&v, self->dtype, self->device);
 }

@@ -398,6 +398,13 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
     }
     TensorObject *r = TN_T(result);
     char q[256];
+    if (!tn_can_cast(r->dtype, dst->dtype) && (!strcmp(op->name, "cat") || !strcmp(op->name, "concat") ||
+                                                   !strcmp(op->name, "concatenate"))) {
+        /* cat's meta (concat and concatenate are cat): TORCH_CHECK_TYPE */
+        PyErr_Format(PyExc_TypeError, "torch.cat(): input types can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(dst->dtype));
+        return -1;
+    }
     if (!tn_can_cast(r->dtype, dst->dtype)) {
         PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
                      tn_dtype_legacy_name(r->dtype), tn_dtype_legacy_name(dst->dtype));

@@ -500,9 +500,6 @@ def op_of(code):
 
 
 # what is known about particular groups (kind, op) of the pin file; the rest get a class by `why`
-_UNDEFINED = ("None for a Tensor in a boxed call is an undefined tensor upstream, which a few kernels take (numel "
-              "gives 0, conj_physical returns it, most raise RuntimeError); torchnative has no undefined tensor and "
-              "raises the RuntimeError")
 WHY = {
     ("value", "F.gelu"): "gelu(+inf) in float32: NaN in upstream's AVX512 vectorized loop, inf in its scalar loop "
                          "(other CPUs) and ours: machine-dependent upstream (MACHINE_DEPENDENT)",
@@ -521,17 +518,9 @@ WHY = {
     ("value", "torch.cos"): "cos of a bool tensor into a complex128 out=: both compute in float32 (cos(bool)'s result "
                             "dtype) and differ by one float32 ulp (upstream's SLEEF, ours correctly rounded), which "
                             "the comparator holds to complex128's tolerance (the only floating dtype the call names)",
-    ("rejects", "torch.ops.aten.dim.default"): _UNDEFINED,
-    ("rejects", "torch.ops.aten.numel.default"): _UNDEFINED,
-    ("rejects", "torch.ops.aten.conj_physical.default"): _UNDEFINED,
     ("rejects", "torch.ops.aten._reshape_alias.default"): "sizes and strides past the end of self's storage: upstream "
         "reads past its storage (garbage, or a crash), ours raises a RuntimeError naming torchnative "
         "(test_hardening.py PAST_STORAGE)",
-    ("rejects", "torch.is_vulkan_available"): "upstream's generated binding of a function without parameters parses no "
-                                              "arguments (extra ones are ignored); ours checks them (TypeError)",
-    ("accepts", "torch.ops.aten.index_put_.default"): "index_put_ with accumulate=True and only None indices: upstream "
-        "fails an INTERNAL ASSERT in its index kernel (IndexKernelUtils.h, an upstream bug); ours accumulates "
-        "into every element, what x[None] += v means",
 }
 # Groups whose upstream answer depends on the CPU it runs on: the test takes their pinned count or
 # none (never pinned to one machine's answer).

@@ -514,6 +514,69 @@ FUZZ_CLASSES = [
     # positive refuses bool before returning self, on the meta device too
     "out = torch.ops.aten.positive.default(torch.empty((4, 1), dtype=torch.bool, device='meta'))",
     "out = torch.positive(torch.empty((4, 1), device='meta'))",  # neighbour
+    # index_put_ with every index None: upstream's CPU kernel asserts it has an index tensor (RuntimeError)
+    "out = torch.ops.aten.index_put_.default(torch.ones(2, 3), [None], torch.ones(3), True)",
+    "out = torch.ops.aten.index_put.default(torch.ones(2, 3), [None, None], torch.ones(3), False)",
+    "out = torch.ops.aten.index_put_.default(torch.ones(0, 3), [None], torch.ones(3), True)",  # neighbour: nothing written
+    "x = torch.ones(2, 3); x[None] = 2; x[:, None] += 1; out = x",  # neighbour: Python indexing
+    # a boxed call with a real type error beside a None for a Tensor keeps upstream's RuntimeError
+    "out = torch.ops.aten.add.Tensor(None, 'a')",  # neighbour of FUZZ_REFUSED's undefined tensors
+    "out = torch.ops.aten.where.self(torch.ones(2).bool(), None, 1.5)",  # neighbour
+    # a torch function without parameters has no parser upstream: extra arguments are ignored
+    "out = torch.is_vulkan_available(1)",
+    "out = torch.is_vulkan_available(bogus=1)",
+    "out = torch.ones(2).is_complex(1)",  # neighbour: a Tensor method refuses them (TypeError)
+    # clamp_min_/clamp_max_ (and _foreach_'s slow path) of a complex limit: the meta's NotImplementedError
+    "out = torch.ones(2, dtype=torch.float64).clamp_min_(1+2j)",
+    "out = torch._foreach_clamp_max_([torch.tensor([200, 0], dtype=torch.uint8)], (1+2j))",
+    "out = torch._foreach_clamp_min_([torch.ones(2)], 0.5)",  # neighbour
+    # mse_loss_backward of one bool or complex dtype: its kernel's dispatch refuses it
+    "b = torch.tensor([True, False]); out = torch.ops.aten.mse_loss_backward.default(b, b, b, 1)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.ones(2), torch.ones(2, dtype=torch.int32), torch.ones(2), 1)",  # nb
+    # cat(out=) of types out cannot hold: TORCH_CHECK_TYPE in cat's meta (concatenate is cat)
+    "out = torch.concatenate([torch.ones(2, dtype=torch.int32), torch.ones(2, dtype=torch.bool)], out=torch.ones(4, dtype=torch.bool))",
+    "out = torch.cat([torch.ones(2), torch.ones(2)], out=torch.ones(4, dtype=torch.int64))",
+    "out = torch.cat([torch.ones(2, dtype=torch.int32)], out=torch.ones(2))",  # neighbour
+    # amax/amin(out=): the dtypes are compared before the dims are wrapped
+    "out = torch.amax(torch.tensor([0, 0, 1], dtype=torch.int8), -3, out=torch.ones(2, dtype=torch.bool))",
+    "out = torch.amin(torch.ones(2, 3), 1, out=torch.empty(0, dtype=torch.float64))",
+    "out = torch.amax(torch.ones(2, 3), 1, out=torch.empty(0))",  # neighbour
+    # nansum wraps and checks its dims one at a time (make_dim_mask)
+    "out = torch.ops.aten.nansum.default(torch.tensor([5, 0, 1], dtype=torch.uint8), dim=[0, -1, 1], keepdim=True)",
+    "out = torch.sum(torch.tensor([5, 0, 1], dtype=torch.uint8), dim=[0, -1, 1])",  # neighbour: structured, wraps first
+    # nll_loss checks the target's dtype after its dims, before its size
+    "out = torch.ops.aten.nll_loss.default(torch.ones(3, 2), torch.tensor(2.0), ignore_index=0)",
+    "out = torch.ops.aten.nll_loss.default(torch.ones(3, 2), torch.tensor([2.0, 1.0]))",
+    "out = torch.ops.aten.nll_loss.default(torch.ones(3, 2), torch.tensor(2))",  # neighbour
+    # bernoulli_(p): the kernel expands p to self's shape before dispatching on p's dtype
+    "out = torch.zeros(2, 4)[1:].bernoulli_(torch.ones(2, 4).bool())",
+    "out = torch.ops.aten.bernoulli_.Tensor(torch.zeros(2, 3, dtype=torch.int64), torch.ones(4, 3, 1, dtype=torch.int64))",
+    "out = torch.zeros(2, 4).bernoulli_(torch.ones(4).bool())",  # neighbour
+    # embedding's autograd node saves weight.sym_size(0) before the kernel checks weight's dims
+    "out = F.embedding(torch.ones(3, 4), torch.tensor(float('nan')).requires_grad_())",
+    "out = F.embedding(torch.ones(3, 4).long(), torch.ones(3).requires_grad_())",  # neighbour
+    "out = F.embedding(torch.ones(3, 4).long(), torch.tensor(1.0))",  # neighbour
+    # index_put_: AdvancedIndex refuses indices into a dim of size 0; the kernel's dtype before bounds
+    "x = torch.ones(0); x[torch.tensor([0], dtype=torch.int32)] = torch.ones(0); out = x",
+    "out = torch.ones(2, 0)[:, torch.tensor([1])]",
+    "x = torch.tensor([[7, 3, 9, 1]], dtype=torch.uint32); x[torch.tensor([4, -3, 4])] = "
+    "torch.tensor([[5, 5, 3, 0]], dtype=torch.uint32); out = x",
+    "out = torch.ones(0, 3)[torch.tensor([], dtype=torch.long)]",  # neighbour
+    # meta: geqrf has no meta function upstream (NotImplementedError before any check)
+    "out = torch.geqrf(torch.empty(2, device='meta'))",
+    "out = torch.ops.aten.geqrf.default(torch.empty(3, 2, dtype=torch.float64, device='meta'))",
+    # padding='same': _convolution_same checks the weight's dims first, on every device
+    "out = torch.conv1d(torch.empty((4, 4), dtype=torch.bool, device='meta'), torch.tensor([False, False, True]), "
+    "None, stride=[1], padding='same')",
+    "out = torch.conv1d(torch.ones(4, 4), torch.ones(3), None, padding='same')",  # neighbour
+    # _foreach_minimum_ of a CPU self and a meta other: the Python reference's out= copy refuses it
+    "out = torch.ops.aten._foreach_minimum_.List([torch.tensor(float('nan'), dtype=torch.bfloat16)], "
+    "[torch.empty((1,), dtype=torch.bfloat16, device='meta')])",
+    "out = torch.ops.aten._foreach_minimum_.List([torch.ones(2)], [torch.empty((2,), device='meta')])",  # neighbour
+    # x[i] = number on the meta device: the number is not range-checked (scalar_tensor's fill_ on meta)
+    "x = torch.empty((0, 4), dtype=torch.int8, device='meta'); x[-1] = float('nan'); out = x",
+    "x = torch.empty((2, 4), dtype=torch.int8, device='meta'); x[-1] = float('nan'); out = x",
+    "x = torch.empty((0, 4), dtype=torch.int8); x[-1] = float('nan'); out = x",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -522,6 +585,10 @@ FUZZ_REFUSED = {
     "a = torch.tensor([(1+2j), (-0.5+0j)], dtype=torch.complex64); out = torch.ops.aten.tanh_backward(a, a)",
     # Note [gesdd of an infinite element]: U and Vh are what MKL's iterations leave (was a hang)
     "out = torch.linalg.svd(torch.tensor([[float('inf'), 1., 2.], [3., 4., 5.], [6., 7., 8.]]))",
+    # Note [Undefined tensor in a boxed call]: None for a Tensor is upstream's undefined tensor
+    "out = torch.ops.aten.dim.default(None)",
+    "out = torch.ops.aten.numel(None)",
+    "out = torch.ops.aten.conj_physical.default(self=None)",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
