@@ -288,7 +288,8 @@ tn_op__reshape_alias(const tn_op *overload, TensorObject *self, tn_ints size, tn
     int64_t st[TN_MAX_NDIM];
     tn_user_strides((int)size.n, size.v, stride.v, st);  /* See Note [Negative strides] */
     /* Upstream trusts its caller (reshape's alias path) and reads past the storage when size and
-     * stride reach beyond it (the fuzzer's call crashed it and us); the view is refused instead. */
+     * stride reach beyond it (the fuzzer's call crashed it and us); the view is refused by name
+     * instead (NotImplementedError: what upstream does there is undefined). */
     int nonneg = 1;
     for (Py_ssize_t i = 0; i < size.n; i++)
         nonneg &= size.v[i] >= 0 && st[i] >= 0;
@@ -300,7 +301,7 @@ tn_op__reshape_alias(const tn_op *overload, TensorObject *self, tn_ints size, tn
         char a[TN_MAX_NDIM * 22 + 3], b[TN_MAX_NDIM * 22 + 3];
         tn_format_sizes(a, sizeof a, (int)size.n, size.v);
         tn_format_sizes(b, sizeof b, (int)stride.n, stride.v);
-        PyErr_Format(PyExc_RuntimeError,
+        PyErr_Format(PyExc_NotImplementedError,
                      "_reshape_alias: sizes %s and strides %s at storage offset %lld need %lld bytes, beyond the "
                      "%lld of self's storage (upstream reads past its storage here; torchnative refuses)", a, b,
                      (long long)self->offset, (long long)need, (long long)self->storage->nbytes);
