@@ -70,6 +70,10 @@ def test_verdict_reports_every_kind():
     sparse = {"describe_exc": "RuntimeError", "msg": "reshape is not implemented for sparse tensors"}
     assert verdict(c, T, sparse) == "describe"
     assert verdict(c, {"exc": "RuntimeError", "msg": ""}, sparse) == "describe"
+    # reading the result's elements refused by name (complex32) is a refusal; refused unnamed is not
+    chalf = {"describe_exc": "NotImplementedError", "msg": "reading complex32 elements is not implemented in torchnative"}
+    assert verdict(c, chalf, T) is None
+    assert verdict(c, {"describe_exc": "NotImplementedError", "msg": "complex32"}, T) == "describe"
     assert verdict(c, {"exc": "NotImplementedError", "msg": "aten::x is not implemented in torchnative"}, sparse) is None
 
 
