@@ -41,7 +41,7 @@ CACHE = ROOT / "build" / "isolated"
 MEM_BUDGET = 4 << 30
 
 CHILD = r'''
-import json, math, resource, sys, warnings
+import json, math, os, resource, sys, warnings
 side, start, budget = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 import torch, torch.nn.functional as F
 if (side == "ours") != hasattr(torch._C, "_torchnative"):
@@ -92,6 +92,11 @@ def describe(v):
         return {type(v).__name__: v}
     return {"other": type(v).__name__}
 
+# results go to the parent through the original stdout alone: whatever a snippet prints (Python's
+# print or C++'s std::cout, on fd 1) goes to stderr instead of into the JSON lines
+results = os.fdopen(os.dup(1), "w")
+os.dup2(2, 1)
+sys.stdout = sys.stderr
 cases = json.loads(sys.stdin.readline())
 for i in range(start, len(cases)):
     torch.manual_seed(0)
@@ -107,7 +112,8 @@ for i in range(start, len(cases)):
             r = {"ok": describe(ns.get("out"))}
         except Exception as e:
             r = {"describe_exc": type(e).__name__, "msg": (str(e).splitlines() or [""])[0][:400]}
-    print(json.dumps({"i": i, **r}), flush=True)
+    results.write(json.dumps({"i": i, **r}) + "\n")
+    results.flush()
 '''
 
 
