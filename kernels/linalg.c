@@ -304,7 +304,7 @@ nonfinite_kind(const double *a, int64_t n)
     for (int64_t i = 0; i < n; i++) {
         if (isnan(a[i]))
             return 2;
-        inf |= isinf(a[i]);
+        inf |= isinf(a[i]) != 0;  // glibc's isinf(-inf) is -1
     }
     return inf;
 }
