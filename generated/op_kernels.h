@@ -769,6 +769,8 @@ PyObject *tn_op_mish(const tn_op *overload, TensorObject *self);
 PyObject *tn_op_mish_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self);
 /* aten::mm(Tensor self, Tensor mat2) -> Tensor */
 PyObject *tn_op_mm(const tn_op *overload, TensorObject *self, TensorObject *mat2);
+/* aten::mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices) */
+PyObject *tn_op_mode(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim);
 /* aten::movedim.int(Tensor(a) self, int source, int destination) -> Tensor(a) */
 PyObject *tn_op_movedim__int(const tn_op *overload, TensorObject *self, int64_t source, int64_t destination);
 /* aten::movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a) */

@@ -27,7 +27,9 @@
  */
 
 /* SORT_IMPL(S, KEY, LESS): pair type S_pair {KEY k; int64_t i;} and the algorithms over it,
- * LESS(a, b, desc) being the strict order (desc flips it; NaN is largest either way). */
+ * LESS(a, b, desc) being the strict order (desc flips it; NaN is largest either way). An
+ * instantiation need not use every algorithm (mode's uses only the unstable sort). */
+#define SORT_FN static __attribute__((unused))
 #define SORT_IMPL(S, KEY, LESS)                                                               \
     typedef struct {                                                                          \
         KEY k;                                                                                \
@@ -48,7 +50,7 @@
         *b = t;                                                                               \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_push_heap(S##_pair *f, int64_t hole, int64_t top, S##_pair v, int desc)               \
     {                                                                                         \
         int64_t parent = (hole - 1) / 2;                                                      \
@@ -60,7 +62,7 @@
         f[hole] = v;                                                                          \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_adjust_heap(S##_pair *f, int64_t hole, int64_t len, S##_pair v, int desc)             \
     {                                                                                         \
         const int64_t top = hole;                                                             \
@@ -80,7 +82,7 @@
         S##_push_heap(f, hole, top, v, desc);                                                 \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_make_heap(S##_pair *f, int64_t len, int desc)                                         \
     {                                                                                         \
         if (len < 2)                                                                          \
@@ -92,7 +94,7 @@
         }                                                                                     \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_pop_heap(S##_pair *f, int64_t len, S##_pair *result, int desc)                        \
     {                                                                                         \
         S##_pair v = *result;                                                                 \
@@ -100,7 +102,7 @@
         S##_adjust_heap(f, 0, len, v, desc);                                                  \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_heap_select(S##_pair *f, int64_t mid, int64_t n, int desc)                            \
     {                                                                                         \
         S##_make_heap(f, mid, desc);                                                          \
@@ -109,7 +111,7 @@
                 S##_pop_heap(f, mid, &f[i], desc);                                            \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_sort_heap(S##_pair *f, int64_t len, int desc)                                         \
     {                                                                                         \
         while (len > 1) {                                                                     \
@@ -118,14 +120,14 @@
         }                                                                                     \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_partial_sort(S##_pair *f, int64_t mid, int64_t n, int desc)                           \
     {                                                                                         \
         S##_heap_select(f, mid, n, desc);                                                     \
         S##_sort_heap(f, mid, desc);                                                          \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_move_median_to_first(S##_pair *r, S##_pair *a, S##_pair *b, S##_pair *c, int desc)    \
     {                                                                                         \
         if (S##_lt(a, b, desc)) {                                                             \
@@ -144,7 +146,7 @@
         }                                                                                     \
     }                                                                                         \
                                                                                               \
-    static S##_pair *                                                                         \
+    SORT_FN S##_pair *                                                                        \
     S##_partition_pivot(S##_pair *first, S##_pair *last, int desc)                            \
     {                                                                                         \
         S##_pair *mid = first + (last - first) / 2;                                           \
@@ -163,7 +165,7 @@
         }                                                                                     \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_linear_insert(S##_pair *last, int desc)                                               \
     {                                                                                         \
         S##_pair v = *last;                                                                   \
@@ -176,7 +178,7 @@
         *last = v;                                                                            \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_insertion_sort(S##_pair *first, S##_pair *last, int desc)                             \
     {                                                                                         \
         if (first == last)                                                                    \
@@ -192,7 +194,7 @@
         }                                                                                     \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_introsort_loop(S##_pair *first, S##_pair *last, int64_t depth, int desc)              \
     {                                                                                         \
         while (last - first > 16) {                                                           \
@@ -207,7 +209,7 @@
         }                                                                                     \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_unstable_sort(S##_pair *f, int64_t n, int desc)                                       \
     {                                                                                         \
         if (n < 2)                                                                            \
@@ -222,7 +224,7 @@
         }                                                                                     \
     }                                                                                         \
                                                                                               \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_nth_element(S##_pair *first, S##_pair *nth, S##_pair *last, int desc)                 \
     {                                                                                         \
         if (first == last || nth == last)                                                     \
@@ -246,7 +248,7 @@
                                                                                               \
     /* Sedgewick's quickselect (upstream's quick_select_template for kthvalue): the NaN-largest \
      * order is lt(., ., 1); afterwards f[k] holds the k-th smallest */                        \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_quick_select(S##_pair *f, int64_t n, int64_t k)                                       \
     {                                                                                         \
         int64_t lo = 0, hi = n - 1;                                                           \
@@ -287,7 +289,7 @@
     }                                                                                         \
                                                                                               \
     /* bottom-up merge sort; tmp holds n pairs */                                             \
-    static void                                                                               \
+    SORT_FN void                                                                              \
     S##_stable_sort(S##_pair *f, int64_t n, int desc, S##_pair *tmp)                          \
     {                                                                                         \
         for (int64_t s = 0; s < n; s += 16) {                                                 \
@@ -335,6 +337,10 @@ floor_log2(int64_t n)
 
 SORT_IMPL(fk, double, FLESS)
 SORT_IMPL(ik, int64_t, ILESS)
+/* mode's std::sort compares values with `<` alone, so a NaN is neither less nor greater than
+ * anything (Note [Mode's index]); for integers that is ILESS ascending */
+#define PLESS(a, b, desc) ((a) < (b))
+SORT_IMPL(mk, double, PLESS)
 
 /* Integer keys are read and written as int64; bool keys as their byte (U8), so a key goes
  * back into values exactly as it came (a float key is exact in double). */
@@ -352,7 +358,7 @@ st_key_i(int dt, void *p, int64_t i, int64_t v)
 
 // sort
 
-enum { MODE_SORT_STABLE, MODE_SORT, MODE_SORT_REF, MODE_TOPK, MODE_TOPK_REF, MODE_KTH };
+enum { MODE_SORT_STABLE, MODE_SORT, MODE_SORT_REF, MODE_TOPK, MODE_TOPK_REF, MODE_KTH, MODE_MODE };
 
 typedef struct {
     int dt, mode, desc, sorted;
@@ -400,16 +406,36 @@ typedef struct {
         }                                                                                     \
     } while (0)
 
+/* Note [Mode's index]
+ * upstream's mode (TensorCompare.cpp mode_kernel) sorts each line's (value, index) pairs with
+ * std::sort comparing values by `<`, then walks the sorted line: a run's length is compared with
+ * `>`, so of equally long runs the first wins, and the answer is the run's last pair. For a
+ * repeated value that index depends on how introsort moved equal keys, which the unstable sort
+ * here replays (Note [Tie order]); a NaN is its own run (`!=` is true for it). */
+#define LONGEST_RUN(f, n, at)                                                                 \
+    do {                                                                                      \
+        int64_t best_ = 0, len_ = 0;                                                          \
+        (at) = 0;                                                                             \
+        for (int64_t j_ = 0; j_ < (n); j_++) {                                                \
+            len_++;                                                                           \
+            if (j_ == (n) - 1 || (f)[j_].k != (f)[j_ + 1].k) {                                \
+                if (len_ > best_)                                                             \
+                    best_ = len_, (at) = j_;                                                  \
+                len_ = 0;                                                                     \
+            }                                                                                 \
+        }                                                                                     \
+    } while (0)
+
 static void
 sort_task(void *ctx, int64_t begin, int64_t end)
 {
     const sort_plan *p = ctx;
     const int64_t n = p->n;
     const int fl = tn_dtype_is_kernel_float(p->dt);
-    /* the pairs written out: topk's first k, kthvalue's k-th alone, else the line */
-    const int kth = p->mode == MODE_KTH;
-    const int64_t out_n = kth ? 1 : (p->mode == MODE_TOPK || p->mode == MODE_TOPK_REF) ? p->k : n;
-    const int64_t from = kth ? p->k - 1 : 0;
+    /* the pairs written out: topk's first k, kthvalue's k-th or mode's answer alone, else the line */
+    const int one = p->mode == MODE_KTH || p->mode == MODE_MODE;
+    const int64_t out_n = one ? 1 : (p->mode == MODE_TOPK || p->mode == MODE_TOPK_REF) ? p->k : n;
+    int64_t from = p->mode == MODE_KTH ? p->k - 1 : 0;
     size_t psz = fl ? sizeof(fk_pair) : sizeof(ik_pair);
     char *buf = malloc(psz * (size_t)(2 * n + 1));
     if (!buf)
@@ -423,7 +449,15 @@ sort_task(void *ctx, int64_t begin, int64_t end)
                 f[j].k = tn_load_float(p->dt, p->in, off[2] + j * p->is);
                 f[j].i = j;
             }
-            ORDER_LINE(fk, f, tmp);
+            if (p->mode == MODE_MODE) {
+                mk_pair *m = (mk_pair *)buf;  /* the same layout, mode's comparison */
+                for (int64_t j = 0; j < n; j++)
+                    m[j] = (mk_pair){f[j].k, f[j].i};
+                mk_unstable_sort(m, n, 0);
+                LONGEST_RUN(m, n, from);
+            } else {
+                ORDER_LINE(fk, f, tmp);
+            }
             for (int64_t j = 0; j < out_n; j++) {
                 if (p->values)
                     tn_store_float(p->dt, p->values, off[0] + j * p->vs, f[from + j].k);
@@ -435,7 +469,12 @@ sort_task(void *ctx, int64_t begin, int64_t end)
                 f[j].k = ld_key_i(p->dt, p->in, off[2] + j * p->is);
                 f[j].i = j;
             }
-            ORDER_LINE(ik, f, tmp);
+            if (p->mode == MODE_MODE) {
+                ik_unstable_sort(f, n, 0);
+                LONGEST_RUN(f, n, from);
+            } else {
+                ORDER_LINE(ik, f, tmp);
+            }
             for (int64_t j = 0; j < out_n; j++) {
                 if (p->values)
                     st_key_i(p->dt, p->values, off[0] + j * p->vs, f[from + j].k);
@@ -454,7 +493,7 @@ sort_run(sort_plan *p)
     if (!p->outer || p->outer->noperands < 3 || p->n < 0)
         return TN_ERR_VALUE;
     int64_t lines = tn_loop_numel(p->outer);
-    int topk = p->mode == MODE_TOPK || p->mode == MODE_TOPK_REF || p->mode == MODE_KTH;
+    int topk = p->mode == MODE_TOPK || p->mode == MODE_TOPK_REF || p->mode == MODE_KTH || p->mode == MODE_MODE;
     if (lines == 0 || p->n == 0 || (topk && p->k == 0))
         return TN_OK;
     if (!p->indices)
@@ -521,6 +560,14 @@ tn_kthvalue(int dtype, const tn_loop *outer, int64_t n, int64_t k, int64_t in_st
     default:
         return TN_ERR_DTYPE;
     }
+}
+
+tn_status
+tn_mode(int dtype, const tn_loop *outer, int64_t n, int64_t in_stride, void *values, int64_t *indices,
+        const void *in)
+{
+    sort_plan p = {dtype, MODE_MODE, 0, 0, outer, n, 1, in_stride, 0, 0, values, indices, in};
+    return sort_run(&p);  /* every dtype with kernels, bool too */
 }
 
 /* References for the tests (not in sort.h: tests declare them). topk_ref returns the

@@ -36,6 +36,13 @@ tn_status tn_topk(int dtype, const tn_loop *outer, int64_t n, int64_t k, int lar
 tn_status tn_kthvalue(int dtype, const tn_loop *outer, int64_t n, int64_t k, int64_t in_stride,
                       void *values, int64_t *indices, const void *in);
 
+/* The most frequent value of each line of n elements and an index of it, as upstream's mode
+ * gives them (Note [Mode's index] in sort.c): of equally frequent values the smallest, its index
+ * where std::sort leaves the last of its copies; each NaN counts once. Geometry as tn_kthvalue.
+ */
+tn_status tn_mode(int dtype, const tn_loop *outer, int64_t n, int64_t in_stride, void *values,
+                  int64_t *indices, const void *in);
+
 /* For each value, the insertion point in a sorted line of n boundaries (searchsorted, and
  * bucketize with one shared line). outer: operand 0 = output base, 1 = values base,
  * 2 = boundaries line base; seq_stride steps along the boundaries. right != 0 gives the

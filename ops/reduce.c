@@ -615,40 +615,36 @@ tn_op_norm__Scalar(const tn_op *overload, TensorObject *self, const tn_value *p)
     return tn_op_norm__ScalarOpt_dim(overload, self, p, ALL_DIMS, 0);
 }
 
-/* ---- max/min along a dim, argmax/argmin ---- */
+/* ---- one value and its index per line: max/min along a dim, argmax/argmin, kthvalue, mode ---- */
 
+/* Fills the values (NULL for argmax/argmin) and indices of each line of n elements along the
+ * reduced dim; l's operands: 0 values, 1 indices, 2 input (values are laid out as indices). */
+typedef tn_status (*line_pick)(const TensorObject *self, const tn_loop *l, int64_t n, int64_t stride, void *vals,
+                               int64_t *idx, const void *ctx);
+
+/* The reduced shape along dim d (already wrapped; n > 0 checked by the caller), the results on
+ * self's device, and `pick` run over the kept dims. Returns (values, indices), or indices alone
+ * when !with_values. */
 static PyObject *
-arg_reduce(const tn_op *overload, TensorObject *self, int is_max, int64_t dim, int keepdim, int with_values,
-           const char *name)
+pick_along(const tn_op *overload, TensorObject *self, int64_t d, bool keepdim, bool with_values, line_pick pick,
+           const void *ctx)
 {
-    int64_t d;
-    int nd0 = self->ndim ? self->ndim : 1;
-    if (tn_wrap_dim(dim, nd0, &d) < 0)
-        return NULL;
-    int64_t n = self->ndim ? self->sizes[d] : 1;
-    if (n == 0) {
-        PyErr_Format(PyExc_IndexError,
-                     "%s(): Expected reduction dim %lld to have non-zero size.", name, (long long)d);
-        return NULL;
-    }
     uint8_t mask[TN_MAX_NDIM] = {0};
     if (self->ndim)
         mask[d] = 1;
     int64_t shape[TN_MAX_NDIM];
     int nd = reduced_shape(self, mask, keepdim, shape);
     TensorObject *vals = with_values ? tn_tensor_empty(nd, shape, self->dtype, self->device) : NULL;
-    TensorObject *idx = tn_tensor_empty(nd, shape, TN_DTYPE_I64, self->device);
-    if ((with_values && !vals) || !idx)
+    TensorObject *idx = !with_values || vals ? tn_tensor_empty(nd, shape, TN_DTYPE_I64, self->device) : NULL;
+    if (!idx)
         goto fail;
     if (self->device != TN_DEVICE_META && idx->numel > 0) {
         if (tn_check_dtype(overload, self->dtype) < 0)
             goto fail;
-        /* outer loop over kept dims: operands 0 values, 1 indices, 2 input */
-        tn_loop l;  /* values are laid out as idx is */
+        tn_loop l;
         tn_loop_kept(&l, self, mask, keepdim, 3, (const TensorObject *[]){idx, idx, self});
-        int64_t stride = self->ndim ? self->strides[d] : 1;
-        tn_status s = tn_reduce_arg(is_max, self->dtype, &l, n, stride, vals ? tn_tensor_data(vals) : NULL,
-                                    (int64_t *)tn_tensor_data(idx), tn_tensor_data(self));
+        int64_t n = self->ndim ? self->sizes[d] : 1, stride = self->ndim ? self->strides[d] : 1;
+        tn_status s = pick(self, &l, n, stride, vals ? tn_tensor_data(vals) : NULL, (int64_t *)tn_tensor_data(idx), ctx);
         if (TN_KCHECK(overload, s, self->dtype) < 0)
             goto fail;
     }
@@ -659,6 +655,38 @@ fail:
     Py_XDECREF((PyObject *)vals);
     Py_XDECREF((PyObject *)idx);
     return NULL;
+}
+
+/* Wraps dim for a reduction to one element per line (a 0-dim tensor is one line of one) and
+ * refuses an empty line with upstream's IndexError; the line's length in *n. */
+static int
+line_dim(TensorObject *self, int64_t dim, const char *name, int64_t *d, int64_t *n)
+{
+    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, d) < 0)
+        return -1;
+    *n = self->ndim ? self->sizes[*d] : 1;
+    if (*n == 0) {
+        PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim %lld to have non-zero size.", name, (long long)*d);
+        return -1;
+    }
+    return 0;
+}
+
+static tn_status
+pick_arg(const TensorObject *self, const tn_loop *l, int64_t n, int64_t stride, void *vals, int64_t *idx,
+         const void *is_max)
+{
+    return tn_reduce_arg(*(const int *)is_max, self->dtype, l, n, stride, vals, idx, tn_tensor_data((TensorObject *)self));
+}
+
+static PyObject *
+arg_reduce(const tn_op *overload, TensorObject *self, int is_max, int64_t dim, int keepdim, int with_values,
+           const char *name)
+{
+    int64_t d, n;
+    if (line_dim(self, dim, name, &d, &n) < 0)
+        return NULL;
+    return pick_along(overload, self, d, keepdim, with_values, pick_arg, &is_max);
 }
 
 PyObject *
@@ -673,6 +701,13 @@ tn_op_min__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keep
     return arg_reduce(overload, self, 0, dim, keepdim, 1, "min");
 }
 
+static tn_status
+pick_kth(const TensorObject *self, const tn_loop *l, int64_t n, int64_t stride, void *vals, int64_t *idx,
+         const void *k)
+{
+    return tn_kthvalue(self->dtype, l, n, *(const int64_t *)k, stride, vals, idx, tn_tensor_data((TensorObject *)self));
+}
+
 /* kthvalue (Sorting.cpp kthvalue_out_impl_cpu): the k-th smallest of each line along dim, NaN
  * the largest, and its index as upstream's quickselect leaves repeated values (kernels/sort.c,
  * Note [Tie order]). Checks in upstream's order; its kernel dispatches all types but bool
@@ -680,14 +715,9 @@ tn_op_min__dim(const tn_op *overload, TensorObject *self, int64_t dim, bool keep
 PyObject *
 tn_op_kthvalue(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim, bool keepdim)
 {
-    int64_t d;
-    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+    int64_t d, n;
+    if (line_dim(self, dim, "kthvalue", &d, &n) < 0)
         return NULL;
-    int64_t n = self->ndim ? self->sizes[d] : 1;
-    if (n == 0) {
-        PyErr_Format(PyExc_IndexError, "kthvalue(): Expected reduction dim %lld to have non-zero size.", (long long)d);
-        return NULL;
-    }
     if (k < 1 || k > n) {
         PyErr_Format(PyExc_RuntimeError, "kthvalue(): selected number k out of range for dimension %lld", (long long)d);
         return NULL;
@@ -696,30 +726,30 @@ tn_op_kthvalue(const tn_op *overload, TensorObject *self, int64_t k, int64_t dim
         PyErr_SetString(PyExc_NotImplementedError, "\"kthvalue_cpu\" not implemented for 'Bool'");
         return NULL;
     }
-    uint8_t mask[TN_MAX_NDIM] = {0};
-    if (self->ndim)
-        mask[d] = 1;
-    int64_t shape[TN_MAX_NDIM];
-    int nd = reduced_shape(self, mask, keepdim, shape);
-    TensorObject *vals = tn_tensor_empty(nd, shape, self->dtype, self->device);
-    TensorObject *idx = vals ? tn_tensor_empty(nd, shape, TN_DTYPE_I64, self->device) : NULL;
-    if (!vals || !idx)
-        goto fail;
-    if (self->device != TN_DEVICE_META && idx->numel > 0) {
-        if (tn_check_dtype(overload, self->dtype) < 0)
-            goto fail;
-        tn_loop l;  /* values are laid out as idx is */
-        tn_loop_kept(&l, self, mask, keepdim, 3, (const TensorObject *[]){idx, idx, self});
-        tn_status s = tn_kthvalue(self->dtype, &l, n, k, self->ndim ? self->strides[d] : 1, tn_tensor_data(vals),
-                                  (int64_t *)tn_tensor_data(idx), tn_tensor_data(self));
-        if (TN_KCHECK(overload, s, self->dtype) < 0)
-            goto fail;
+    return pick_along(overload, self, d, keepdim, true, pick_kth, &k);
+}
+
+static tn_status
+pick_mode(const TensorObject *self, const tn_loop *l, int64_t n, int64_t stride, void *vals, int64_t *idx,
+          const void *ctx)
+{
+    return tn_mode(self->dtype, l, n, stride, vals, idx, tn_tensor_data((TensorObject *)self));
+}
+
+/* mode (TensorCompare.cpp mode): the most frequent value of each line and an index of it as
+ * upstream's std::sort leaves repeated values (Note [Mode's index] in kernels/sort.c). Upstream's
+ * CPU kernel takes every real dtype and bool; a meta input reaches its copy out of the tensor. */
+PyObject *
+tn_op_mode(const tn_op *overload, TensorObject *self, int64_t dim, bool keepdim)
+{
+    int64_t d, n;
+    if (line_dim(self, dim, "mode", &d, &n) < 0)
+        return NULL;
+    if (self->device == TN_DEVICE_META) {
+        PyErr_SetString(PyExc_NotImplementedError, "Cannot copy out of meta tensor; no data!");
+        return NULL;
     }
-    return Py_BuildValue("(NN)", (PyObject *)vals, (PyObject *)idx);
-fail:
-    Py_XDECREF((PyObject *)vals);
-    Py_XDECREF((PyObject *)idx);
-    return NULL;
+    return pick_along(overload, self, d, keepdim, true, pick_mode, NULL);
 }
 
 /* argmax(dim=None) flattens first */

@@ -192,6 +192,33 @@ Test(kthvalue, every_dtype_gives_the_sorted_kth_value)
     }
 }
 
+// mode
+
+Test(mode, tie_order_matches_upstream)
+{
+    /* torch 2.13's torch.mode(x).indices for x[i] = (i * 7) % 3 (0.0 wins every line, its copies
+     * placed by std::sort), then with NaN at 1, 4 and 9 % n (each NaN a run of its own), then int16 */
+    static const int64_t ns[5] = {5, 17, 33, 40, 100};
+    static const int64_t want[5] = {3, 9, 3, 39, 90}, nan_want[5] = {0, 12, 12, 39, 60};
+    float x[100], v;
+    int16_t xi[100], vi;
+    int64_t idx;
+    tn_loop l = outer_loop(3, 0, 0, 0, 0);
+    for (int c = 0; c < 5; c++) {
+        int n = (int)ns[c];
+        ties(x, n);
+        for (int i = 0; i < n; i++)
+            xi[i] = (int16_t)x[i];
+        cr_assert_eq(tn_mode(TN_DTYPE_F32, &l, n, 1, &v, &idx, x), TN_OK);
+        cr_expect(idx == want[c] && v == 0.0f, "n=%d: %lld", n, (long long)idx);
+        cr_assert_eq(tn_mode(TN_DTYPE_I16, &l, n, 1, &vi, &idx, xi), TN_OK);
+        cr_expect(idx == want[c] && vi == 0, "int16 n=%d: %lld", n, (long long)idx);
+        x[1] = x[4] = x[9 % n] = NAN;
+        cr_assert_eq(tn_mode(TN_DTYPE_F32, &l, n, 1, &v, &idx, x), TN_OK);
+        cr_expect(idx == nan_want[c] && v == 0.0f, "nan n=%d: %lld", n, (long long)idx);
+    }
+}
+
 Test(topk, dtype_sweep_values_vs_reference)
 {
     static const int64_t ks[] = {0, 1, 3, 10, 64};
