@@ -407,6 +407,7 @@ typedef struct {
     int64_t n;
     char *p;
     double s, st;
+    int64_t is, ist;  /* integer dtypes: start and step in int64 */
 } arange_fill;
 
 static void
@@ -456,6 +457,39 @@ arange_fill_range(void *ctx, int64_t begin, int64_t end)
     for (; i < end; i++) {
         float x = fmaf(st, (float)i, s);
         tn_convert_from_f32(a->dtype, &x, a->p + i * es, 1);
+    }
+}
+
+/* integer dtypes: int64 arithmetic that wraps like upstream's, stored by the integer conversion
+ * (int64, the common case, without the per-element dtype switch) */
+static void
+arange_fill_int(const arange_fill *a, int64_t begin, int64_t end)
+{
+    for (int64_t i = begin; i < end; i++) {
+        int64_t v = (int64_t)((uint64_t)a->is + (uint64_t)a->ist * (uint64_t)i);
+        if (a->dtype == TN_DTYPE_I64)
+            ((int64_t *)a->p)[i] = v;
+        else
+            tn_store_i64(a->dtype, a->p, i, v);
+    }
+}
+
+typedef struct {
+    arange_fill *a;
+    int64_t chunk;
+    int integral;
+} arange_chunks;
+
+static void
+arange_chunk_task(void *ctx, int64_t begin, int64_t end)
+{
+    const arange_chunks *c = ctx;
+    for (int64_t t = begin; t < end; t++) {
+        int64_t b = t * c->chunk, e = b + c->chunk < c->a->n ? b + c->chunk : c->a->n;
+        if (c->integral)
+            arange_fill_int(c->a, b, e);
+        else
+            arange_fill_range(c->a, b, e);
     }
 }
 
@@ -522,29 +556,12 @@ arange_impl(const tn_op *overload, const tn_value *start, const tn_value *end, c
         return NULL;
     }
     char *p = tn_tensor_data(t);
-    if (integral) {
-        /* int64 arithmetic that wraps like upstream's, stored by the integer conversion (int64,
-         * the common case, without the per-element dtype switch) */
-        for (int64_t i = 0; i < n; i++) {
-            int64_t v = (int64_t)((uint64_t)is + (uint64_t)ist * (uint64_t)i);
-            if (dtype == TN_DTYPE_I64)
-                ((int64_t *)p)[i] = v;
-            else
-                tn_store_i64(dtype, p, i, v);
-        }
-        return (PyObject *)t;
-    }
-    arange_fill a = {dtype, n, p, ds, dst};
-    /* upstream's at::parallel_for split (Note [arange values]) */
+    arange_fill a = {dtype, n, p, ds, dst, is, ist};
+    /* upstream's at::parallel_for split (Note [arange values]), the chunks run on the pool */
     int64_t grain = 32768, nthreads = tn_num_threads();
-    if (n < grain || nthreads <= 1) {
-        arange_fill_range(&a, 0, n);
-    } else {
-        int64_t tasks = nthreads < (n + grain - 1) / grain ? nthreads : (n + grain - 1) / grain;
-        int64_t chunk = (n + tasks - 1) / tasks;
-        for (int64_t b = 0; b < n; b += chunk)
-            arange_fill_range(&a, b, b + chunk < n ? b + chunk : n);
-    }
+    int64_t tasks = n < grain || nthreads <= 1 ? 1 : nthreads < (n + grain - 1) / grain ? nthreads : (n + grain - 1) / grain;
+    arange_chunks c = {&a, (n + tasks - 1) / tasks, integral};
+    TN_NOGIL(n, tn_parallel_for(tasks, 1, arange_chunk_task, &c));
     return (PyObject *)t;
 }
 
