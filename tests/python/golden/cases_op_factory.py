@@ -29,7 +29,11 @@ OPS = [
     Op("arange", 5, kw=DT, extra={"no_dtype": ((5,), {}), "float_end": ((4.5,), {})}),
     Op("arange.start", 2, 7, kw=DT, extra={"negative": ((-3, 2), {}), "float": ((0.5, 3), {})}),
     Op("arange.start_step", 1, 10, 3, kw=DT, extra={"float_step": ((0, 1, 0.1), {}), "negative_step": ((5, -2, -2), {}),
-                                                    "zero_step": ((0, 5, 0), {}), "wrong_sign": ((0, 5, -1), {})}),
+                                                    "zero_step": ((0, 5, 0), {}), "wrong_sign": ((0, 5, -1), {}),
+                                                    # past 32768 elements: the parallel chunks (Note [arange values])
+                                                    "chunks_f32": ((-2.25, 7000.0, 0.1), {}),
+                                                    "chunks_f64": ((-2.25, 7000.0, 0.1), {"dtype": C("torch.float64")}),
+                                                    "chunks_int16": ((5, 10**6, 3), {"dtype": C("torch.int16")})}),
     Op("linspace", 0, 1, 5, kw=DT, extra={"no_dtype": ((-2, 3.5, 7), {}), "one_step": ((1, 5, 1), {}),
                                           "zero_steps": ((1, 5, 0), {}), "reverse": ((3, -1, 9), {})}),
     Op("empty_like", T(), post=META, extra={"dtype": ((T(),), {"dtype": C("torch.int64")})}),
