@@ -428,6 +428,10 @@ tn_compose_contiguous(tn_op *op, tn_value *a)
     int fmt = a[1].tag == TN_V_NONE ? TN_MEMFMT_CONTIGUOUS : (int)a[1].u.i;
     if (tn_tensor_is_contiguous_as(t, fmt))
         return Py_NewRef(T(0));
+    if (fmt == TN_MEMFMT_PRESERVE) {
+        PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");
+        return NULL;
+    }
     return call(TN_OP_clone, (tn_value[]){tn_value_tensor(T(0)), tn_ag_value_memfmt(fmt)});
 }
 

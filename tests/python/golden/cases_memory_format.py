@@ -53,6 +53,9 @@ CASES.update({
                               "x.t().is_contiguous(memory_format=torch.preserve_format)]",
     "contiguous_preserve_self": "x = torch.ones(2, 3); out = x.contiguous(memory_format=torch.preserve_format)",
     "contiguous_preserve_refused": "out = torch.ones(2, 3).t().contiguous(memory_format=torch.preserve_format)",
+    "contiguous_preserve_refused_aten_grad": "x = randn(2, 3).t(); requires_grad(x); "
+                                             "out = torch.ops.aten.contiguous(x, memory_format=torch.preserve_format)",
+    "contiguous_cl3_grad": f"x = arange(2, 3, 2, 2, 2); requires_grad(x); out = vjp(x.contiguous(memory_format={CL3}) * 2, [x])",
     # factories
     "empty_cl3_rank4_refused": f"out = torch.empty(2, 3, 4, 5, memory_format={CL3})",
     "empty_strided_cl3": f"x = torch.empty_strided((2, 3, 2, 2, 2), (24, 1, 12, 6, 3)); out = [x.is_contiguous(memory_format=m) for m in {FMTS}]",
