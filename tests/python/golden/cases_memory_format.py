@@ -124,6 +124,10 @@ CASES.update({
     "conv3d_cl3_batch1_slow": {"code": f"out = torch.nn.functional.conv3d(randn(1, 3, 4, 4, 4, seed=1).contiguous(memory_format={CL3}), randn(2, 3, 3, 3, 3, seed=5), padding=1)", **D},
     "conv3d_cl3_float64_slow": {"code": f"out = torch.nn.functional.conv3d({R}.double(), randn(4, 3, 2, 2, 2, seed=5).double())", **D},
     "conv3d_cl3_backward": {"code": f"x = {R}; requires_grad(x); out = vjp(torch.nn.functional.conv3d(x, randn(4, 3, 2, 2, 2, seed=5)), [x])", **D},
+    "conv_transpose3d_cl3": {"code": f"out = torch.nn.functional.conv_transpose3d({R}, randn(3, 2, 2, 2, 2, seed=5))", **D},
+    "conv_transpose3d_cl3_weight_stride": {"code": f"out = torch.nn.functional.conv_transpose3d(randn(2, 3, 3, 3, 3, seed=1), randn(3, 2, 2, 2, 2, seed=5).contiguous(memory_format={CL3}), stride=2)", **D},
+    "conv_transpose3d_cl3_float64": {"code": f"out = torch.nn.functional.conv_transpose3d({R}.double(), randn(3, 2, 2, 2, 2, seed=5).double())", **D},
+    "conv_transpose3d_cl3_batch1": {"code": f"out = torch.nn.functional.conv_transpose3d(randn(1, 3, 3, 3, 3, seed=1).contiguous(memory_format={CL3}), randn(3, 2, 2, 2, 2, seed=5))", **D},
     "conv2d_cl_sliced": {"code": f"out = torch.nn.functional.conv2d(randn(2, 6, 4, 4, seed=4).contiguous(memory_format={CL})[:, ::2], randn(2, 3, 1, 1, seed=5))", **D},
     # normalisation
     "batch_norm_cl3": {"code": f"out = torch.nn.functional.batch_norm({R}, torch.zeros(3), torch.ones(3))", **D},
@@ -131,5 +135,10 @@ CASES.update({
     "group_norm_cl3_batch1": {"code": f"out = torch.nn.functional.group_norm(randn(1, 3, 4, 4, 4, seed=1).contiguous(memory_format={CL3}), 1)", **D},
     "group_norm_cl3_sliced_c1": {"code": f"out = torch.nn.functional.group_norm(randn(2, 2, 4, 4, 4, seed=2).contiguous(memory_format={CL3})[:, ::2], 1)", **D},
     # backward of a channels_last_3d op keeps the layout
+    "group_norm_cl3_backward": {"code": f"x = {R}; requires_grad(x); out = vjp(torch.nn.functional.group_norm(x, 3), [x])", **D},
+    "batch_norm_train_cl3_backward": {"code": f"x = {R}; requires_grad(x); out = vjp(torch.nn.functional.batch_norm(x, None, None, training=True), [x])", **D},
+    "cat_cl3_backward": f"x = {X}; requires_grad(x); out = vjp(torch.cat([x, x * 2], 1), [x])",
+    # the gradient sums up to 27 cotangents per element, in another order than upstream's loop
+    "pad_replicate_cl3_backward": {"code": f"x = {X}; requires_grad(x); out = vjp(torch.nn.functional.pad(x, (1, 1, 1, 1, 1, 1), mode='replicate'), [x])", **D},
     "max_pool3d_cl3_backward": f"x = {R}; requires_grad(x); out = vjp(torch.nn.functional.max_pool3d(x, 2), [x])",
 })
