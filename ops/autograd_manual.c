@@ -3030,10 +3030,9 @@ tn_fm_max_pool_double_backward(PyObject *grad, PyObject *indices, int64_t dim)
     for (int i = 0; i < lead; i++)
         size[i] = ix->sizes[i];
     size[lead] = -1;
-    int cl = ix->ndim == 4 && !tn_tensor_is_contiguous(ix) && tn_tensor_is_channels_last_nd(ix);
+    int fmt = tn_tensor_suggest_memory_format(ix);
     PyObject *iv = at_view(indices, size, lead + 1);
-    PyObject *gc = iv ? tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(grad),
-                                 tn_ag_value_memfmt(cl ? TN_MEMFMT_CHANNELS_LAST : TN_MEMFMT_CONTIGUOUS)}) : NULL;
+    PyObject *gc = iv ? tn_ag_op(TN_OP_contiguous, (tn_value[]){tn_value_tensor(grad), tn_ag_value_memfmt(fmt)}) : NULL;
     PyObject *gv = gc ? at_view(gc, size, lead + 1) : NULL;
     PyObject *g = gv ? gather_call(gv, -1, iv) : NULL;
     PyObject *r = g ? at_view(g, ix->sizes, ix->ndim) : NULL;

@@ -88,9 +88,7 @@ resolve_bit(PyObject *self, int bit)
 {
     if (!bit)
         return Py_NewRef(self);
-    TensorObject *t = TN_T(self);
-    int fmt = tn_tensor_is_channels_last(t) ? TN_MEMFMT_CHANNELS_LAST
-              : tn_tensor_is_channels_last_nd(t) ? TN_MEMFMT_CHANNELS_LAST_3D : TN_MEMFMT_CONTIGUOUS;
+    int fmt = tn_tensor_suggest_memory_format(TN_T(self));
     return call(TN_OP_clone, (tn_value[]){tn_value_tensor(self), tn_ag_value_memfmt(fmt)});
 }
 
@@ -428,11 +426,12 @@ tn_compose_contiguous(tn_op *op, tn_value *a)
 {
     TensorObject *t = TN_T(T(0));
     int fmt = a[1].tag == TN_V_NONE ? TN_MEMFMT_CONTIGUOUS : (int)a[1].u.i;
-    int already = fmt == TN_MEMFMT_CHANNELS_LAST ? tn_tensor_is_channels_last(t)
-                  : fmt == TN_MEMFMT_CHANNELS_LAST_3D ? tn_tensor_is_channels_last_nd(t)
-                                                       : tn_tensor_is_contiguous(t);
-    if (already)
+    if (tn_tensor_is_contiguous_as(t, fmt))
         return Py_NewRef(T(0));
+    if (fmt == TN_MEMFMT_PRESERVE) {
+        PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");
+        return NULL;
+    }
     return call(TN_OP_clone, (tn_value[]){tn_value_tensor(T(0)), tn_ag_value_memfmt(fmt)});
 }
 

@@ -252,12 +252,14 @@ im2col(const conv_geom *g, const TensorObject *input, int64_t n, int64_t c0, int
     }
 }
 
-/* Does t's layout ask for channels-last (C innermost, then the spatial dims in order, N
- * outermost; size-1 dims ignored) while not being contiguous? That is suggest_memory_format's
- * answer for the dense layouts convolutions meet. */
+/* Does t's layout ask for channels-last? upstream's suggest_memory_format for a 4-d or 5-d t
+ * (channels_last or channels_last_3d); for a 3-d conv1d weight the dense channels-last order
+ * while not contiguous (upstream asks its 4-d view). */
 static int
 suggests_channels_last(const TensorObject *t)
 {
+    if (t->ndim == 4 || t->ndim == 5)
+        return tn_tensor_suggest_memory_format(t) != TN_MEMFMT_CONTIGUOUS;
     return !tn_tensor_is_contiguous(t) && tn_tensor_is_channels_last_nd(t);
 }
 
@@ -308,19 +310,50 @@ is_channels_last_dense(const TensorObject *t)
     return 1;
 }
 
-/* Channels-last results when the input or the weight suggests it, as upstream's CPU convolution
- * (mkldnn) picks for the output and, in convolution_backward, for both gradients; conv1d counts
- * its weight only, upstream making the input contiguous before it views both as 2-d. */
+/* Would upstream's CPU convolution_backward take its oneDNN backend (ConvParams::use_mkldnn,
+ * on the 4-d view a 1-d convolution gets)? That backend computes the weight gradient whenever
+ * the bias gradient is asked for, so it comes back even when output_mask leaves it out (for a
+ * 1-d convolution still in its 4-d view). */
 static int
-conv_channels_last(const TensorObject *input, const TensorObject *weight)
+uses_mkldnn(const TensorObject *input, const TensorObject *weight, const conv_geom *g)
 {
-    return suggests_channels_last(weight) || (input->ndim > 3 && suggests_channels_last(input));
+    if (!tn_context.mkldnn_enabled)
+        return 0;
+    if (input->dtype == TN_DTYPE_BF16 && !strcmp(tn_cpu_capability(), "AVX512"))
+        return 1;
+    if (input->dtype != TN_DTYPE_F32)
+        return 0;
+    int one_d = g->d == 1, strided = 0, dilated = 0;
+    for (int i = 0; i < g->d; i++) {
+        strided |= g->stride[i] != 1;
+        dilated |= g->dil[i] != 1;
+    }
+    int64_t N = input->sizes[0], C = input->sizes[1], H = one_d ? 1 : input->sizes[2];
+    int64_t W = input->sizes[one_d ? 2 : 3], kW = weight->sizes[weight->ndim - 1];
+    int64_t kH = one_d ? 1 : weight->sizes[weight->ndim - 2];
+    return (strided || dilated || N >= 16 || kW != 1 || kH != 1 || tn_num_threads() > 1) &&
+           (g->groups > 1 || (kW > 3 && kH > 3) || N > 1 || N * C * H * W > 20480);
+}
+
+/* Channels-last results when the input or the weight suggests it, as upstream's CPU convolution
+ * picks for the output and, in convolution_backward, for both gradients
+ * (_determine_backend_memory_format); conv1d counts its weight only, upstream making the input
+ * contiguous before it views both as 2-d. A 3-d convolution is channels_last_3d only on the
+ * oneDNN backend (its slow_conv3d writes contiguous results), so g, when known, must take it. */
+static int
+conv_channels_last(const TensorObject *input, const TensorObject *weight, const conv_geom *g)
+{
+    int cl = suggests_channels_last(weight) || (input->ndim > 3 && suggests_channels_last(input));
+    if (cl && input->ndim == 5 && g)
+        cl = uses_mkldnn(input, weight, g);
+    return cl;
 }
 
 static TensorObject *
-conv_output(TensorObject *input, TensorObject *weight, int ndim, const int64_t *shape, int device)
+conv_output(TensorObject *input, TensorObject *weight, const conv_geom *g, int ndim, const int64_t *shape,
+            int device)
 {
-    return conv_tensor(conv_channels_last(input, weight), ndim, shape, input->dtype, device);
+    return conv_tensor(conv_channels_last(input, weight, g), ndim, shape, input->dtype, device);
 }
 
 /* A float32 1-D or 2-D convolution through XNNPACK (kernels/xnn_adapter.c; the measurements
@@ -567,7 +600,7 @@ conv_forward(const tn_op *overload, TensorObject *input, TensorObject *weight, T
     }
     int meta = input->device == TN_DEVICE_META || weight->device == TN_DEVICE_META ||
                (bias && bias->device == TN_DEVICE_META);
-    TensorObject *out = conv_output(input, weight, 2 + g->d, shape, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    TensorObject *out = conv_output(input, weight, g, 2 + g->d, shape, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta || out->numel == 0)
         return (PyObject *)out;
     if (tn_check_dtype(overload, input->dtype) < 0)
@@ -842,7 +875,7 @@ conv_transposed_core(const tn_op *overload, TensorObject *input, TensorObject *w
     if (transposed_shape(input, weight, bias, stride, padding, dilation, output_padding, groups, shape) < 0)
         return NULL;
     /* the convolution's input: only its sizes and layout are read */
-    TensorObject *like = conv_output(input, weight, input->ndim, shape, input->device);
+    TensorObject *like = conv_output(input, weight, NULL, input->ndim, shape, input->device);
     if (!like)
         return NULL;
     tn_ints mask = {mask_v, 3, false}, no_bias = {NULL, 0, true};
@@ -1221,31 +1254,6 @@ col2im_add(const conv_geom *g, const TensorObject *input, int64_t cg, int f64, c
                 }
 }
 
-/* Would upstream's CPU convolution_backward take its oneDNN backend (ConvParams::use_mkldnn,
- * on the 4-d view a 1-d convolution gets)? That backend computes the weight gradient whenever
- * the bias gradient is asked for, so it comes back even when output_mask leaves it out (for a
- * 1-d convolution still in its 4-d view). */
-static int
-uses_mkldnn(const TensorObject *input, const TensorObject *weight, const conv_geom *g)
-{
-    if (!tn_context.mkldnn_enabled)
-        return 0;
-    if (input->dtype == TN_DTYPE_BF16 && !strcmp(tn_cpu_capability(), "AVX512"))
-        return 1;
-    if (input->dtype != TN_DTYPE_F32)
-        return 0;
-    int one_d = g->d == 1, strided = 0, dilated = 0;
-    for (int i = 0; i < g->d; i++) {
-        strided |= g->stride[i] != 1;
-        dilated |= g->dil[i] != 1;
-    }
-    int64_t N = input->sizes[0], C = input->sizes[1], H = one_d ? 1 : input->sizes[2];
-    int64_t W = input->sizes[one_d ? 2 : 3], kW = weight->sizes[weight->ndim - 1];
-    int64_t kH = one_d ? 1 : weight->sizes[weight->ndim - 2];
-    return (strided || dilated || N >= 16 || kW != 1 || kH != 1 || tn_num_threads() > 1) &&
-           (g->groups > 1 || (kW > 3 && kH > 3) || N > 1 || N * C * H * W > 20480);
-}
-
 /* a contiguous copy of t converted to the accumulation dtype */
 static PyObject *
 acc_copy(const tn_op *overload, TensorObject *t, int acc)
@@ -1342,7 +1350,7 @@ tn_op_convolution_backward(const tn_op *overload, TensorObject *grad_output, Ten
     }
     /* channels-last gradients when the input or the weight asks for it, as the forward's output
      * (a conv1d's too: [N, C, L] with C innermost) */
-    int cl = conv_channels_last(input, weight);
+    int cl = conv_channels_last(input, weight, &g);
     TensorObject *gi = want[0] ? conv_tensor(cl, input->ndim, input->sizes, d, dev) : NULL;
     TensorObject *gw = want[1] ? conv_tensor(cl, wnd, wshape, d, dev) : NULL;
     TensorObject *gb = want[2] ? tn_tensor_empty(1, &cout, d, dev) : NULL;

@@ -109,16 +109,16 @@ check_channels_last_rank(int memory_format, int64_t ndim)
     return 0;
 }
 
-/* a 4-d tensor's geometry made channels-last (strides over its own sizes) */
+/* t's geometry laid out in a channels-last memory format over its own sizes (See Note
+ * [Channels-last layouts] in runtime/tensor.c); contiguous_format leaves t as it is */
 static int
-set_channels_last(TensorObject *t)
+set_memory_format(TensorObject *t, int memory_format)
 {
-    int64_t st[4];
-    st[1] = 1;
-    st[3] = t->sizes[1];
-    st[2] = st[3] * t->sizes[3];
-    st[0] = st[2] * t->sizes[2];
-    return tn_tensor_set_geometry(t, 4, t->sizes, st);
+    if (tn_memfmt_rank(memory_format) < 0)
+        return 0;
+    int64_t st[TN_MAX_NDIM];
+    tn_memfmt_strides(memory_format, t->ndim, t->sizes, st);
+    return tn_tensor_set_geometry(t, t->ndim, t->sizes, st);
 }
 
 PyObject *
@@ -133,7 +133,7 @@ tn_op_empty__memory_format(const tn_op *overload, tn_ints size, int dtype, int l
     if (check_channels_last_rank(memory_format, size.n) < 0)
         return NULL;
     TensorObject *t = new_tensor(size, dtype, layout, device, TN_DEVICE_CPU);
-    if (t && memory_format == TN_MEMFMT_CHANNELS_LAST && set_channels_last(t) < 0)
+    if (t && set_memory_format(t, memory_format) < 0)
         Py_CLEAR(t);
     return (PyObject *)t;
 }
@@ -915,7 +915,7 @@ tn_op_resize_(const tn_op *overload, TensorObject *self, tn_ints size, int memor
     if (!changed && memory_format < 0)
         return Py_NewRef((PyObject *)self);
     if (tn_tensor_set_geometry(self, (int)size.n, size.v, NULL) < 0 ||
-        (memory_format == TN_MEMFMT_CHANNELS_LAST && set_channels_last(self) < 0))
+        set_memory_format(self, memory_format) < 0)
         return NULL;
     if (changed)
         tn_tensor_bump_version(self);

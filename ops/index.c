@@ -1200,21 +1200,23 @@ tn_op_nonzero_numpy(const tn_op *overload, TensorObject *self)
 
 /* ---- cat / stack ---- */
 
-/* Every input (legacy 1-d empties aside) 4-d, channels-last and not also contiguous: the cases
- * where upstream's suggest_memory_format answers ChannelsLast without ambiguity. */
+/* upstream's compute_output_memory_format: the memory format every input (legacy 1-d empties
+ * aside) suggests, channels_last or channels_last_3d; contiguous_format as soon as one suggests
+ * that or two disagree */
 static int
-cat_channels_last(tn_tensors tensors, const TensorObject *ref)
+cat_memory_format(tn_tensors tensors)
 {
-    if (ref->ndim != 4)
-        return 0;
+    int fmt = -1;
     for (Py_ssize_t i = 0; i < tensors.n; i++) {
         TensorObject *t = TN_T(tensors.v[i]);
         if (t->ndim == 1 && t->sizes[0] == 0)
             continue;
-        if (!tn_tensor_is_channels_last(t) || tn_tensor_is_contiguous(t))
-            return 0;
+        int f = tn_tensor_suggest_memory_format(t);
+        if (f == TN_MEMFMT_CONTIGUOUS || (fmt >= 0 && f != fmt))
+            return TN_MEMFMT_CONTIGUOUS;
+        fmt = f;
     }
-    return 1;
+    return fmt < 0 ? TN_MEMFMT_CONTIGUOUS : fmt;
 }
 
 PyObject *
@@ -1272,11 +1274,11 @@ tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
         shape[d] += t->sizes[d];
     }
     TensorObject *out = tn_tensor_empty(ref->ndim, shape, dtype, device);
-    if (out && cat_channels_last(tensors, ref)) {
-        /* upstream's compute_output_memory_format: every input channels-last, so is the result */
-        int64_t c = shape[1] > 1 ? shape[1] : 1, w = shape[3] > 1 ? shape[3] : 1, h = shape[2] > 1 ? shape[2] : 1;
-        int64_t strides[4] = {h * w * c, 1, w * c, c};
-        if (tn_tensor_set_geometry(out, 4, shape, strides) < 0)
+    int fmt = cat_memory_format(tensors);
+    if (out && fmt != TN_MEMFMT_CONTIGUOUS) {
+        int64_t strides[TN_MAX_NDIM];
+        tn_memfmt_strides(fmt, ref->ndim, shape, strides);
+        if (tn_tensor_set_geometry(out, ref->ndim, shape, strides) < 0)
             Py_CLEAR(out);
     }
     if (!out || device == TN_DEVICE_META)

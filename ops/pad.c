@@ -12,17 +12,15 @@
 
 #include <string.h>
 
-/* Upstream allocates with suggest_memory_format(self): channels-last stays channels-last. */
+/* Upstream allocates with suggest_memory_format(self): channels-last (2d or 3d) stays so. */
 static TensorObject *
 empty_like_format(const TensorObject *self, int ndim, const int64_t *sizes)
 {
-    if (ndim != 4 || !tn_tensor_is_channels_last(self) || tn_tensor_is_contiguous(self))
+    int fmt = tn_tensor_suggest_memory_format(self);
+    if (fmt == TN_MEMFMT_CONTIGUOUS)
         return tn_empty_on(ndim, sizes, self->dtype, self->device);
-    int64_t strides[4];  /* N, C, H, W with C innermost */
-    strides[1] = 1;
-    strides[3] = sizes[1];
-    strides[2] = strides[3] * sizes[3];
-    strides[0] = strides[2] * sizes[2];
+    int64_t strides[TN_MAX_NDIM];
+    tn_memfmt_strides(fmt, ndim, sizes, strides);
     tn_storage *s = tn_storage_new_for(ndim, sizes, NULL, self->dtype, self->device);
     if (!s)
         return NULL;

@@ -15,11 +15,11 @@
 #include <math.h>
 #include <string.h>
 
-/* Tensor.suggest_memory_format() == channels_last for the dense layouts these ops meet. */
+/* Tensor.suggest_memory_format() == channels_last (a 4-d t only) */
 static int
 suggests_cl(const TensorObject *t)
 {
-    return t->ndim == 4 && !tn_tensor_is_contiguous(t) && tn_tensor_is_channels_last_nd(t);
+    return tn_tensor_suggest_memory_format(t) == TN_MEMFMT_CHANNELS_LAST;
 }
 
 /* t dense in the layout the kernel reads (a new reference) */

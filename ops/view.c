@@ -1189,10 +1189,7 @@ tn_op_contiguous(const tn_op *overload, TensorObject *self, int memory_format)
 {
     /* upstream asks self.is_contiguous(memory_format) first, which for preserve_format is the
      * plain contiguity: a contiguous self is returned before preserve is refused */
-    if ((memory_format == TN_MEMFMT_CONTIGUOUS || memory_format == TN_MEMFMT_PRESERVE || memory_format < 0) &&
-        tn_tensor_is_contiguous(self))
-        return Py_NewRef((PyObject *)self);
-    if (memory_format == TN_MEMFMT_CHANNELS_LAST && tn_tensor_is_channels_last(self))
+    if (tn_tensor_is_contiguous_as(self, memory_format < 0 ? TN_MEMFMT_CONTIGUOUS : memory_format))
         return Py_NewRef((PyObject *)self);
     if (memory_format == TN_MEMFMT_PRESERVE) {
         PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");

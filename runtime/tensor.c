@@ -501,10 +501,62 @@ tn_tensor_is_channels_last_nd(const TensorObject *t)
     return 1;
 }
 
+/* ---- Note [Channels-last layouts] ----
+ * c10 knows two: channels_last for 4-d (N, C, H, W) and channels_last_3d for 5-d (N, C, D, H,
+ * W), each C fastest, then the spatial dims from the last to the first, N slowest. Its strides
+ * (get_channels_last_strides_2d/3d) are a running product of the sizes in that order with no
+ * max(1, size), so an empty dim zeroes the strides outside it: empty((2, 0, 2, 2, 2),
+ * channels_last_3d) has strides (0, 1, 0, 0, 0). is_contiguous(memory_format) checks that order
+ * with size-1 dims free and, unlike the plain contiguity, no shortcut for an empty tensor
+ * (_compute_channels_last_contiguous_2d/3d); any other rank is never channels-last contiguous
+ * (a 5-d tensor is not channels_last, a 4-d one not channels_last_3d). */
+static const int cl_order4[] = {1, 3, 2, 0}, cl_order5[] = {1, 4, 3, 2, 0};
+
+int
+tn_memfmt_rank(int memory_format)
+{
+    return memory_format == TN_MEMFMT_CHANNELS_LAST ? 4 : memory_format == TN_MEMFMT_CHANNELS_LAST_3D ? 5 : -1;
+}
+
+void
+tn_memfmt_strides(int memory_format, int ndim, const int64_t *sizes, int64_t *strides)
+{
+    const int *order = memory_format == TN_MEMFMT_CHANNELS_LAST ? cl_order4 : cl_order5;
+    if (tn_memfmt_rank(memory_format) != ndim) {
+        tn_contiguous_strides(ndim, sizes, strides);
+        return;
+    }
+    int64_t s = 1;
+    for (int k = 0; k < ndim; k++) {
+        strides[order[k]] = s;
+        s *= sizes[order[k]];
+    }
+}
+
+int
+tn_tensor_is_contiguous_as(const TensorObject *t, int memory_format)
+{
+    if (memory_format != TN_MEMFMT_CHANNELS_LAST && memory_format != TN_MEMFMT_CHANNELS_LAST_3D)
+        return tn_tensor_is_contiguous(t);
+    if (tn_memfmt_rank(memory_format) != t->ndim)
+        return 0;
+    const int *order = memory_format == TN_MEMFMT_CHANNELS_LAST ? cl_order4 : cl_order5;
+    int64_t expected = 1;
+    for (int k = 0; k < t->ndim; k++) {
+        int d = order[k];
+        if (t->sizes[d] == 1)
+            continue;
+        if (t->strides[d] != expected)
+            return 0;
+        expected *= t->sizes[d];
+    }
+    return 1;
+}
+
 int
 tn_tensor_is_channels_last(const TensorObject *t)
 {
-    return t->ndim == 4 && tn_tensor_is_channels_last_nd(t);
+    return tn_tensor_is_contiguous_as(t, TN_MEMFMT_CHANNELS_LAST);
 }
 
 /* c10's is_channels_last_strides_2d_s4 / _3d_s5: the strides grow along the channels-last order
@@ -532,10 +584,9 @@ strides_like_channels_last(const TensorObject *t, const int *order, int n)
 int
 tn_tensor_suggest_memory_format(const TensorObject *t)
 {
-    static const int order4[] = {1, 3, 2, 0}, order5[] = {1, 4, 3, 2, 0};
-    if (t->ndim == 4 && strides_like_channels_last(t, order4, 4))
+    if (t->ndim == 4 && strides_like_channels_last(t, cl_order4, 4))
         return TN_MEMFMT_CHANNELS_LAST;
-    if (t->ndim == 5 && strides_like_channels_last(t, order5, 5))
+    if (t->ndim == 5 && strides_like_channels_last(t, cl_order5, 5))
         return TN_MEMFMT_CHANNELS_LAST_3D;
     return TN_MEMFMT_CONTIGUOUS;
 }

@@ -154,7 +154,15 @@ void tn_user_strides(int ndim, const int64_t *sizes, const int64_t *strides, int
  * not concrete); 0 otherwise */
 int tn_check_concrete_ints(const char *op, Py_ssize_t n, const int64_t *v);
 int tn_tensor_is_contiguous(const TensorObject *t);
-int tn_tensor_is_channels_last(const TensorObject *t);     /* 4-d NHWC strides (size-1 dims free) */
+/* upstream's is_contiguous(memory_format): the plain contiguity for contiguous_format (and
+ * preserve_format), else the channels-last order of that format's rank (See Note [Channels-last
+ * layouts] in tensor.c) */
+int tn_tensor_is_contiguous_as(const TensorObject *t, int memory_format);
+int tn_tensor_is_channels_last(const TensorObject *t);     /* is_contiguous_as(t, channels_last) */
+/* the rank a channels-last format needs (4 or 5), -1 for the others */
+int tn_memfmt_rank(int memory_format);
+/* c10's get_channels_last_strides_2d/3d when ndim is the format's rank, else contiguous strides */
+void tn_memfmt_strides(int memory_format, int ndim, const int64_t *sizes, int64_t *strides);
 int tn_tensor_is_channels_last_nd(const TensorObject *t);  /* the same order for 3..N dims */
 /* Non-overlapping and dense: the elements fill a contiguous block in some order. */
 int tn_tensor_is_non_overlapping_and_dense(const TensorObject *t);

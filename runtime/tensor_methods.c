@@ -135,13 +135,8 @@ m_is_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
     PARSE(is_contiguous_sigs, self, raw, k);
     int fmt = raw[0] ? ((EnumValueObject *)raw[0])->value : TN_MEMFMT_CONTIGUOUS;
     TensorObject *t = TN_T(self);
-    if (fmt == TN_MEMFMT_CHANNELS_LAST)
-        return PyBool_FromLong(tn_tensor_is_channels_last(t));
-    if (fmt == TN_MEMFMT_PRESERVE) {
-        PyErr_SetString(PyExc_RuntimeError, "is_contiguous: preserve_format is not a valid argument");
-        return NULL;
-    }
-    return PyBool_FromLong(tn_tensor_is_contiguous(t));
+    /* preserve_format asks the plain contiguity, as upstream's TensorImpl::is_contiguous does */
+    return PyBool_FromLong(tn_tensor_is_contiguous_as(t, fmt));
 }
 
 SIGS(requires_grad_sigs, "requires_grad_", 1, "requires_grad_(bool requires_grad=True)");
@@ -489,10 +484,12 @@ m_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     PARSE(contiguous_sigs, self, raw, k);
     int fmt = raw[0] ? ((EnumValueObject *)raw[0])->value : TN_MEMFMT_CONTIGUOUS;
     TensorObject *t = TN_T(self);
-    if (fmt == TN_MEMFMT_CONTIGUOUS && tn_tensor_is_contiguous(t))
+    if (tn_tensor_is_contiguous_as(t, fmt))
         return Py_NewRef(self);
-    if (fmt == TN_MEMFMT_CHANNELS_LAST && tn_tensor_is_channels_last(t))
-        return Py_NewRef(self);
+    if (fmt == TN_MEMFMT_PRESERVE) {
+        PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");
+        return NULL;
+    }
     /* aten::clone(Tensor self, *, MemoryFormat? memory_format=None) */
     tn_value a[2] = {tn_value_tensor(self)};
     a[1].tag = TN_V_MEMFMT;

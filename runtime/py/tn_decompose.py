@@ -582,29 +582,14 @@ def _suggest_memory_format(t):
     return suggest_memory_format(t)
 
 
-def _channels_last_3d_strides(sizes):
-    """c10's get_channels_last_strides_3d for (N, C, D, H, W)."""
-    n, c, d, h, w = sizes
-    sc = 1
-    sw = c
-    sh = sw * max(w, 1)
-    sd = sh * max(h, 1)
-    sn = sd * max(d, 1)
-    return [sn, sc, sd, sh, sw]
-
-
 def _laid_out(t, fmt):
     """`t` with the strides upstream's kernels give a result allocated in memory format `fmt`
     (a copy only where they differ: a tensor with size-1 dims can be contiguous in both formats
-    and still have other strides than that allocation). torchnative's empty_like has no
-    channels_last_3d layout, so those strides are written out (c10's get_channels_last_strides_3d)."""
+    and still have other strides than that allocation)."""
     torch, aten = _aten()
     if fmt == torch.contiguous_format:
         return t.contiguous()
-    if fmt == torch.channels_last_3d:
-        want = aten.empty_strided(t.shape, _channels_last_3d_strides(t.shape), dtype=t.dtype)
-    else:
-        want = aten.empty_like(t, memory_format=fmt)
+    want = aten.empty_like(t, memory_format=fmt)
     return t if want.stride() == t.stride() else want.copy_(t)
 
 
@@ -622,6 +607,20 @@ def _in_input_format(key):
         return _laid_out(r, fmt) if isinstance(r, torch.Tensor) else tuple(_laid_out(t, fmt) for t in r)
     fn.__name__ = key
     return fn
+
+
+def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
+    """torch._decomp's native_group_norm, its output allocated as upstream's CPU kernel allocates
+    it: empty_like(X, X.suggest_memory_format()), fresh strides for a channels-last input (size-1
+    dims included, where the decomposition's elementwise result keeps the input's)."""
+    torch, aten = _aten()
+    from torch._decomp import decomposition_table
+
+    r = decomposition_table[aten.native_group_norm.default](input, weight, bias, N, C, HxW, group, eps)
+    fmt = _suggest_memory_format(input)
+    if fmt == torch.contiguous_format:
+        return r
+    return (_laid_out(r[0], fmt),) + tuple(r[1:])
 
 
 def _meta_checked(key):
@@ -2544,7 +2543,14 @@ def _avg_pool(self, nd, kernel_size, stride, padding, ceil_mode, count_include_p
     else:  # an integer sum divided by the int64 divisor in C: truncated toward zero
         mean = aten.div.Tensor_mode(acc, div, rounding_mode="trunc").to(acc.dtype)
     out = aten.where.self(valid, mean, aten.zeros([], dtype=acc.dtype))
-    fmt = _suggest_memory_format(self)
+    # avg_pool2d's output takes the input's suggested memory format; avg_pool3d's kernel
+    # (avg_pool3d_out_frame) reads input.contiguous() and writes a freshly allocated contiguous
+    # output, for a channels_last_3d input too (its size-1 dims then keep the input's strides in
+    # `out`)
+    fmt = _suggest_memory_format(self) if nd == 2 else torch.contiguous_format
+    if nd == 3:
+        want = aten.empty_like(out, memory_format=fmt)
+        return out if want.stride() == out.stride() else want.copy_(out)
     want = aten.empty_like(out, memory_format=fmt) if fmt != torch.contiguous_format else out.contiguous()
     return want if want is out else want.copy_(out)
 
@@ -2552,9 +2558,6 @@ def _avg_pool(self, nd, kernel_size, stride, padding, ceil_mode, count_include_p
 def avg_pool3d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None):
     """AvgPoolKernel.cpp cpu_avg_pool3d."""
     torch, aten = _aten()
-    if _suggest_memory_format(self) == torch.channels_last_3d:
-        raise NotImplementedError(torch._C._tn_support.refusal_message(
-            "aten::avg_pool3d", "for a channels_last_3d input: torchnative has no channels_last_3d layout"))
     return _avg_pool(self, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
@@ -2680,9 +2683,8 @@ def _adaptive_avg_pool3d(self, output_size):
         raise RuntimeError("adaptive_avg_pool3d: output_size must be 3")
     if self.dim() not in (4, 5) or any(self.size(i) == 0 for i in range(1, self.dim())):
         raise RuntimeError(f"adaptive_avg_pool3d(): Expected 4D or 5D tensor, but got {list(self.shape)}")
-    if _suggest_memory_format(self) == torch.channels_last_3d:
-        raise NotImplementedError(torch._C._tn_support.refusal_message(
-            "aten::_adaptive_avg_pool3d", "for a channels_last_3d input: torchnative has no channels_last_3d layout"))
+    # a channels_last_3d input too: upstream's kernel (adaptive_avg_pool3d_out_frame) reads
+    # input.contiguous() and writes a contiguous output, so the values and strides are these
     import itertools
 
     sizes = list(self.shape[-3:])
@@ -3527,6 +3529,8 @@ COMPOSITIONS = {
     "adaptive_max_pool2d_backward": _adaptive_max_pool_backward("adaptive_max_pool2d_backward", 2),
     "adaptive_max_pool3d_backward": _adaptive_max_pool_backward("adaptive_max_pool3d_backward", 3),
     "upsample_nearest3d.vec": _in_input_format("upsample_nearest3d.vec"),
+    "upsample_trilinear3d.vec": _in_input_format("upsample_trilinear3d.vec"),
+    "upsample_trilinear3d": _in_input_format("upsample_trilinear3d"), "native_group_norm": native_group_norm,
     "_upsample_nearest_exact3d.vec": _in_input_format("_upsample_nearest_exact3d.vec"),
     **{f"{name}{ov}": _laid_out_as_binary(fn) for name, fn in _POLYNOMIALS.items()
        for ov in ("", ".x_scalar", ".n_scalar")},
@@ -4351,7 +4355,7 @@ TABLE = {
     "hardshrink", "heaviside", "huber_loss", "im2col", "index_copy", "index_fill.int_Scalar",
     "index_fill.int_Tensor", "ldexp.Tensor", "linalg_cross", "logaddexp2", "logspace",
     "max_unpool3d", "multi_margin_loss", "mvlgamma", "narrow_copy",
-    "native_batch_norm", "native_group_norm", "permute_copy", "pixel_shuffle",
+    "native_batch_norm", "permute_copy", "pixel_shuffle",
     "pixel_unshuffle", "rad2deg", "renorm", "rrelu_with_noise_backward", "sinc", "smooth_l1_loss",
     "softshrink",
     "special_entr", "special_xlog1py", "split_with_sizes_copy", "squeeze_copy", "squeeze_copy.dim", "t_copy",
@@ -4703,9 +4707,9 @@ def _in_format_of(r, like):
 
     fmt = suggest_memory_format(like)
     if fmt == torch.channels_last_3d:
-        # spelled as permutes: Tensor.contiguous(memory_format=torch.channels_last_3d) keeps a
-        # contiguous tensor as it is here (a bug of ours, reported), upstream's does not
-        return r.permute(0, 2, 3, 4, 1).contiguous().permute(0, 4, 1, 2, 3)
+        # the allocation's strides, size-1 dims included (a (2, 3, 1, 1, 1) result is already
+        # channels_last_3d contiguous with strides (3, 1, 1, 1, 1); upstream's has (3, 1, 3, 3, 3))
+        return _laid_out(r, fmt)
     return r.contiguous(memory_format=fmt)
 
 

@@ -288,6 +288,14 @@ add("max_pool3d_with_indices", {"0": f"{F}.max_pool3d(randn(2, 3, 4, 5, 6, seed=
                                 "bad_pad": f"{F}.max_pool3d(randn(2, 3, 4, 5, 6, seed=1), 2, padding=2, return_indices=True)",
                                 "bad_rank": f"{F}.max_pool3d(randn(4, 5, 6, seed=1), 2, return_indices=True)"}, exact=True)
 add("max_pool3d", {"0": f"{F}.max_pool3d(randn(1, 2, 3, 4, 5, seed=1), (1, 2, 3), 1)", "cl3d": f"{F}.max_pool3d({CL3}, 2)"}, exact=True)
+# allocated in the input's suggested memory format (_in_input_format): a non-dense channels_last_3d
+# input with one channel gets the allocation's strides, not the decomposition's
+C1 = "randn(2, 2, 3, 3, 3, seed=3).contiguous(memory_format=torch.channels_last_3d)[:, ::2]"
+add("upsample_trilinear3d.vec", {"0": f"{F}.interpolate(randn(1, 2, 2, 3, 2, seed=1), scale_factor=2, mode='trilinear')",
+                                 "cl3d": f"{F}.interpolate({CL3}, size=(3, 4, 5), mode='trilinear', align_corners=True)",
+                                 "cl3d_c1": f"{F}.interpolate({C1}, scale_factor=2, mode='trilinear')"})
+add("upsample_trilinear3d", {"0": "torch.ops.aten.upsample_trilinear3d(randn(1, 2, 2, 3, 2, seed=1), [3, 4, 5], False)",
+                             "cl3d_c1": f"torch.ops.aten.upsample_trilinear3d({C1}, [4, 4, 5], False, 2.0)"})
 add("max_pool3d_with_indices_backward", {
     "0": VJ.format(x="randn(2, 3, 4, 5, 6, seed=1)", call=f"{F}.max_pool3d(x, 3, 1, 1)"),
     "cl3d": VJ.format(x=CL3, call=f"{F}.max_pool3d(x, 2, 2)"),
