@@ -308,13 +308,40 @@ is_channels_last_dense(const TensorObject *t)
     return 1;
 }
 
-/* Channels-last results when the input or the weight suggests it, as upstream's CPU convolution
- * (mkldnn) picks for the output and, in convolution_backward, for both gradients; conv1d counts
- * its weight only, upstream making the input contiguous before it views both as 2-d. */
+/* conv1d's 4-d view of a 3-d tensor t, as upstream's view4d (unsqueeze(2): the new dim's stride
+ * is sizes[2] * strides[2]), of t.contiguous() when made_contiguous (which keeps t's strides
+ * when t is contiguous, the strides of its size-1 dims included). */
+static int
+view4d_memory_format(const TensorObject *t, int made_contiguous)
+{
+    int64_t st3[3], sizes[4], strides[4];
+    if (made_contiguous && !tn_tensor_is_contiguous(t))
+        tn_contiguous_strides(3, t->sizes, st3);
+    else
+        memcpy(st3, t->strides, sizeof st3);
+    sizes[0] = t->sizes[0], sizes[1] = t->sizes[1], sizes[2] = 1, sizes[3] = t->sizes[2];
+    strides[0] = st3[0], strides[1] = st3[1], strides[2] = t->sizes[2] * st3[2], strides[3] = st3[2];
+    return tn_suggest_memory_format_of(4, sizes, strides);
+}
+
+/* Note [Convolution memory format]
+ * Upstream's CPU convolution (mkldnn for float32, thnn's slow path for float64: the same rule)
+ * makes its output, and in convolution_backward both gradients, channels-last when the input's
+ * or the weight's suggest_memory_format says channels-last: c10's stride heuristic, in which
+ * the strides of size-1 dims count. A 1-d convolution is computed as 2-d on view4d of
+ * input.contiguous() and of the weight, so the heuristic sees those 4-d views; the 3-d result
+ * is the 4-d one squeezed, channels-last strides [C*L, 1, C]. 3-d convolutions keep the
+ * contiguous-or-not test below. */
 static int
 conv_channels_last(const TensorObject *input, const TensorObject *weight)
 {
-    return suggests_channels_last(weight) || (input->ndim > 3 && suggests_channels_last(input));
+    if (weight->ndim == 3)
+        return view4d_memory_format(input, 1) == TN_MEMFMT_CHANNELS_LAST ||
+               view4d_memory_format(weight, 0) == TN_MEMFMT_CHANNELS_LAST;
+    if (weight->ndim == 4)
+        return tn_tensor_suggest_memory_format(input) == TN_MEMFMT_CHANNELS_LAST ||
+               tn_tensor_suggest_memory_format(weight) == TN_MEMFMT_CHANNELS_LAST;
+    return suggests_channels_last(weight) || suggests_channels_last(input);
 }
 
 static TensorObject *

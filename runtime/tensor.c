@@ -511,33 +511,39 @@ tn_tensor_is_channels_last(const TensorObject *t)
  * (C, then W, H, [D,] N); a zero C stride, an empty dim, or an N stride equal to C's (N111
  * ambiguity) decides for contiguous */
 static int
-strides_like_channels_last(const TensorObject *t, const int *order, int n)
+strides_like_channels_last(const int64_t *sizes, const int64_t *strides, const int *order, int n)
 {
     int64_t min = 0;
-    if (t->strides[1] == 0)
+    if (strides[1] == 0)
         return 0;
     for (int k = 0; k < n; k++) {
         int d = order[k];
-        if (t->sizes[d] == 0 || t->strides[d] < min)
+        if (sizes[d] == 0 || strides[d] < min)
             return 0;
-        if (d == 0 && min == t->strides[1])
+        if (d == 0 && min == strides[1])
             return 0;
-        min = t->strides[d];
-        if (t->sizes[d] > 1)
-            min *= t->sizes[d];
+        min = strides[d];
+        if (sizes[d] > 1)
+            min *= sizes[d];
     }
     return 1;
 }
 
 int
-tn_tensor_suggest_memory_format(const TensorObject *t)
+tn_suggest_memory_format_of(int ndim, const int64_t *sizes, const int64_t *strides)
 {
     static const int order4[] = {1, 3, 2, 0}, order5[] = {1, 4, 3, 2, 0};
-    if (t->ndim == 4 && strides_like_channels_last(t, order4, 4))
+    if (ndim == 4 && strides_like_channels_last(sizes, strides, order4, 4))
         return TN_MEMFMT_CHANNELS_LAST;
-    if (t->ndim == 5 && strides_like_channels_last(t, order5, 5))
+    if (ndim == 5 && strides_like_channels_last(sizes, strides, order5, 5))
         return TN_MEMFMT_CHANNELS_LAST_3D;
     return TN_MEMFMT_CONTIGUOUS;
+}
+
+int
+tn_tensor_suggest_memory_format(const TensorObject *t)
+{
+    return tn_suggest_memory_format_of(t->ndim, t->sizes, t->strides);
 }
 
 int
