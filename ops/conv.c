@@ -594,7 +594,14 @@ conv_forward(const tn_op *overload, TensorObject *input, TensorObject *weight, T
     }
     int meta = input->device == TN_DEVICE_META || weight->device == TN_DEVICE_META ||
                (bias && bias->device == TN_DEVICE_META);
-    TensorObject *out = conv_output(input, weight, 2 + g->d, shape, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    /* upstream's ConvBackend::Empty for an input without channels multiplies input.view(-1) by
+     * the (empty) weight and views that as the output: the output has no channels either,
+     * [N, 0, spatial...], contiguous (the meta device runs torch's Python meta function) */
+    int no_channels = !meta && input->sizes[1] == 0;
+    if (no_channels)
+        shape[1] = 0;
+    TensorObject *out = no_channels ? tn_tensor_empty(2 + g->d, shape, input->dtype, TN_DEVICE_CPU)
+                                    : conv_output(input, weight, 2 + g->d, shape, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta || out->numel == 0)
         return (PyObject *)out;
     if (tn_check_dtype(overload, input->dtype) < 0)
@@ -1333,6 +1340,11 @@ tn_op_convolution_backward(const tn_op *overload, TensorObject *grad_output, Ten
         oshape[2 + i] = g.out[i];
         L *= g.out[i];
     }
+    /* the forward's output of an input without channels has none either (conv_forward) */
+    int no_channels = input->sizes[1] == 0 && input->device != TN_DEVICE_META && weight->device != TN_DEVICE_META &&
+                      grad_output->device != TN_DEVICE_META;
+    if (no_channels)
+        oshape[1] = 0;
     if (grad_output->ndim != input->ndim || memcmp(grad_output->sizes, oshape, sizeof(int64_t) * (size_t)input->ndim)) {
         char a[128], b[128];
         tn_format_sizes(a, sizeof a, grad_output->ndim, grad_output->sizes);
@@ -1380,6 +1392,13 @@ tn_op_convolution_backward(const tn_op *overload, TensorObject *grad_output, Ten
         goto fail;
     if (meta)
         goto done;
+    if (no_channels) {  /* nothing flowed from the input or the weight: every gradient is zero */
+        TensorObject *gs[3] = {gi, gw, gb};
+        for (int k = 0; k < 3; k++)
+            if (gs[k] && gs[k]->numel)
+                memset(tn_tensor_data(gs[k]), 0, (size_t)(gs[k]->numel * tn_dtype_size(d)));
+        goto done;
+    }
     if (tn_check_dtype(overload, d) < 0)
         goto fail;
     int acc = d == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32, f64 = acc == TN_DTYPE_F64;
