@@ -1472,11 +1472,28 @@ UNARY(isnan, TN_UN_ISNAN, UK_BOOL_OUT)
  * bool): empty_like's strides */
 static PyObject *like_self(TensorObject *self, PyObject *r);
 
+/* upstream's isinf of a floating self is self.abs() == inf: a comparison of the unary result
+ * (r's layout) with a number, whose iterator takes the sorting path, where the strides of
+ * size-1 and empty dims differ from the unary op's (the dims of size > 1 are laid out alike) */
+static PyObject *
+compared_with_number(PyObject *r)
+{
+    if (!r || !tn_tensor_check(r))
+        return r;
+    TensorObject *t = TN_T(r);
+    int64_t strides[TN_MAX_NDIM];
+    tn_geom ins[2] = {tn_geom_of(t), {0, NULL, NULL}};
+    tn_elementwise_strides(t->ndim, t->sizes, 2, ins, strides);
+    if (tn_tensor_set_geometry(t, t->ndim, t->sizes, strides) < 0)
+        Py_CLEAR(r);
+    return r;
+}
+
 PyObject *
 tn_op_isinf(const tn_op *overload, TensorObject *self)
 {
     PyObject *r = unary(overload, TN_UN_ISINF, UK_BOOL_OUT, self, NULL);
-    return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : r;
+    return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : compared_with_number(r);
 }
 
 PyObject *
@@ -1589,10 +1606,8 @@ like_self(TensorObject *self, PyObject *r)
 {
     if (!r || !tn_tensor_check(r) || TN_T(r)->ndim != self->ndim || !tn_tensor_is_non_overlapping_and_dense(self))
         return r;
-    int64_t strides[TN_MAX_NDIM];
-    for (int d = 0; d < self->ndim; d++)
-        strides[d] = self->sizes[d] == 1 ? self->strides[d] : TN_T(r)->strides[d];
-    if (tn_tensor_set_geometry(TN_T(r), self->ndim, self->sizes, strides) < 0)
+    /* all of self's strides: those of size-1 dims, and any of an empty self's */
+    if (tn_tensor_set_geometry(TN_T(r), self->ndim, self->sizes, self->strides) < 0)
         Py_CLEAR(r);
     return r;
 }

@@ -571,11 +571,13 @@ tn_tensor_is_non_overlapping_and_dense(const TensorObject *t)
         }
         perm[j] = p;
     }
+    /* the dims of size < 2 sort last; the first one ends the check, as in c10's
+     * compute_non_overlapping_and_dense (so an empty tensor is dense whatever its strides) */
     int64_t expected = 1;
     for (int k = 0; k < t->ndim; k++) {
         int d = perm[k];
-        if (t->sizes[d] == 1)
-            continue;
+        if (t->sizes[d] < 2)
+            return 1;
         if (t->strides[d] != expected)
             return 0;
         expected *= t->sizes[d];

@@ -194,10 +194,9 @@ tn_geom_promoted(const TensorObject *t, int dtype, int64_t *buf)
     return (tn_geom){t->ndim, t->sizes, buf};
 }
 
-TensorObject *
-tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs, const tn_geom *inputs)
+int
+tn_elementwise_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides)
 {
-    int64_t strides[TN_MAX_NDIM];
     /* upstream's fast path: every operand has the output's shape and is contiguous (a 0-dim
      * scalar operand or a broadcast input sends it down the sorting path, where the strides of
      * size-1 dimensions count: (x.permute(1, 0, 2) + 1) keeps x's stride on the size-1 dim) */
@@ -222,9 +221,20 @@ tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int 
             expected *= g->sizes[d];
         }
     }
-    if (all_contig)
-        return tn_tensor_empty(ndim, sizes, dtype, device);
+    if (all_contig) {
+        tn_contiguous_strides(ndim, sizes, strides);
+        return 1;
+    }
     tn_output_strides(ndim, sizes, ninputs, inputs, strides);
+    return 0;
+}
+
+TensorObject *
+tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs, const tn_geom *inputs)
+{
+    int64_t strides[TN_MAX_NDIM];
+    if (tn_elementwise_strides(ndim, sizes, ninputs, inputs, strides))
+        return tn_tensor_empty(ndim, sizes, dtype, device);
     tn_storage *st = tn_storage_new_for(ndim, sizes, NULL, dtype, device);
     if (!st)
         return NULL;
