@@ -1878,7 +1878,11 @@ cumprod_backward(PyObject *grad, PyObject *input, int64_t dim, PyObject *output)
     } else if (!tn_ag_grad_mode()) {
         r = cumprod_backward_masked(grad, input, d, output, w, is_zero);
     } else {
-        r = cumprod_backward_omitted(grad, input, d, n);
+        /* upstream copies each slice into at::zeros(input.sizes(), grad.options()): the result
+         * has grad's dtype (a bool or integer grad stays one) */
+        PyObject *st = cumprod_backward_omitted(grad, input, d, n);
+        r = st ? to_impl(st, TN_T(grad)->dtype, 0, NONE_V, NONE_V) : NULL;
+        Py_XDECREF(st);
     }
 done:
     Py_XDECREF(w);
