@@ -420,6 +420,21 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
                      tn_dtype_legacy_name(r->dtype), tn_dtype_legacy_name(dst->dtype));
         return -1;
     }
+    /* arange / linspace / logspace / range resize their out only when its numel differs
+     * (result.numel() != size): an out of the right numel keeps its shape, a 0-dim one too */
+    if (!inplace && r->ndim == 1 && dst->numel == r->numel && dst->ndim != 1 &&
+        (!strcmp(op->name, "arange") || !strcmp(op->name, "linspace") || !strcmp(op->name, "logspace") ||
+         !strcmp(op->name, "range"))) {
+        int64_t cs[TN_MAX_NDIM];
+        tn_contiguous_strides(dst->ndim, dst->sizes, cs);
+        TensorObject *v = tn_tensor_from_storage(r->storage, r->offset, dst->ndim, dst->sizes, cs, r->dtype);
+        int rc = v ? tn_copy_into(op, dst, v) : -1;
+        Py_XDECREF((PyObject *)v);
+        if (rc < 0)
+            return -1;
+        tn_tensor_bump_version(dst);
+        return 0;
+    }
     if (inplace) {
         if (tn_check_inplace_shape(dst, r->ndim, r->sizes) < 0)
             return -1;
