@@ -609,6 +609,7 @@ FUZZ_CLASSES = [
     "o = torch.zeros(1, 4, 4, dtype=torch.bfloat16); torch.subtract(torch.tensor([[-1.25, 7.0, 0.0]], "
     "dtype=torch.float64).t(), torch.tensor([0.5], dtype=torch.float16), out=o); out = o",
     "o = torch.empty(0); torch.add(torch.ones(3, 4).t(), 1, out=o); out = o",  # neighbour
+    "o = torch.empty(0, dtype=torch.complex64); torch.fft.fft(torch.ones(4, 5), dim=0, out=o); out = o",  # nb: unstructured
     # cumprod_backward with a zero and grad mode on writes into zeros(input.sizes(), grad.options())
     "out = torch.ops.aten.cumprod_backward.default(torch.tensor([-3, 300, 0, -8], dtype=torch.int16), "
     "torch.tensor([True, True, True, False]), 0, torch.tensor([1], dtype=torch.uint8).expand((4,)))",
