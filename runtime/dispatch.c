@@ -680,11 +680,13 @@ check_out_dtype(const tn_op *op, TensorObject *out, PyObject *result)
 
 /* An out= that a TensorIterator op resizes takes the iterator's strides, the input's memory order
  * (upstream's set_output_raw_strided: resize_output, then as_strided_ to the computed strides);
- * our functional result has those strides. Other ops' resized outs stay contiguous. */
+ * so does a structured op's (its resize_out restrides a resized out with the strides its meta
+ * function computed; TN_OPF_OUT_STRUCTURED, codegen/model.py RESTRIDED_OUT). Our functional
+ * result has those strides. Other ops' resized outs stay contiguous (resize_output). */
 static int
-restride_resized_out(const tn_op *f, TensorObject *out, PyObject *result)
+restride_resized_out(const tn_op *op, const tn_op *f, TensorObject *out, PyObject *result)
 {
-    if (!(f->tags & TN_TAG_pointwise) || !tn_tensor_check(result))
+    if (!((f->tags & TN_TAG_pointwise) || (op->flags & TN_OPF_OUT_STRUCTURED)) || !tn_tensor_check(result))
         return 0;
     TensorObject *r = TN_T(result);
     if (out->ndim == r->ndim && !memcmp(out->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim))
@@ -1009,7 +1011,7 @@ via_functional(tn_op *op, tn_value *args)
                     tn_tensor_bump_version(out);
                     ret = Py_NewRef((PyObject *)out);
                 }
-            } else if (check_out_dtype(op, out, result) == 0 && restride_resized_out(f, out, result) == 0 &&
+            } else if (check_out_dtype(op, out, result) == 0 && restride_resized_out(op, f, out, result) == 0 &&
                        tn_copy_result_into(op, out, result, 0) == 0) {
                 ret = Py_NewRef((PyObject *)out);
             }
@@ -1018,6 +1020,7 @@ via_functional(tn_op *op, tn_value *args)
             for (int k = 0; ret && k < nout; k++) {
                 TensorObject *out = TN_T(args[outs[k]].u.t);
                 if (check_out_dtype(op, out, PyTuple_GetItem(result, k)) < 0 ||
+                    restride_resized_out(op, f, out, PyTuple_GetItem(result, k)) < 0 ||
                     tn_copy_result_into(op, out, PyTuple_GetItem(result, k), 0) < 0) {
                     Py_CLEAR(ret);
                     break;

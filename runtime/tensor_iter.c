@@ -438,17 +438,8 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
     if (inplace) {
         if (tn_check_inplace_shape(dst, r->ndim, r->sizes) < 0)
             return -1;
-    } else {
-        /* a resized out of a structured op takes the strides the functional result was given
-         * (upstream's resize_out restrides a resized out with the strides its meta function
-         * computed: TensorIterator's layout, or the op's own; a dense result carries them). An
-         * unstructured out= is resize_output's: contiguous. */
-        int resized = dst->ndim != r->ndim || memcmp(dst->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim);
-        if (tn_resize_output(dst, r->ndim, r->sizes) < 0)
-            return -1;
-        if (resized && (op->flags & TN_OPF_OUT_STRUCTURED) && r->ndim && tn_tensor_is_non_overlapping_and_dense(r) &&
-            tn_tensor_set_geometry(dst, r->ndim, r->sizes, r->strides) < 0)
-            return -1;
+    } else if (tn_resize_output(dst, r->ndim, r->sizes) < 0) {
+        return -1;
     }
     if (tn_check_no_internal_overlap(dst) < 0) {
         if (inplace && (op->flags & TN_OPF_OVERLAP_UNCHECKED)) {
