@@ -980,7 +980,24 @@ via_functional(tn_op *op, tn_value *args)
     }
     if (kind == TN_OPK_OUT && nout == 1 && check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0)
         return NULL;
+    /* any/all into a uint8 out reduce self converted to uint8 (make_reduction_from_out_ty takes
+     * the input in out's dtype: 0.5 and NaN become 0), unless self has one element (allany_impl
+     * then copies self.to(bool)) */
+    PyObject *as_u8 = NULL;
+    if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1 && fargs[0].tag == TN_V_TENSOR &&
+        TN_T(args[outs[0]].u.t)->dtype == TN_DTYPE_U8) {
+        TensorObject *self = TN_T(fargs[0].u.t);
+        if (self->dtype != TN_DTYPE_U8 && self->numel > 1 && self->device != TN_DEVICE_META) {
+            as_u8 = (PyObject *)tn_empty_on(self->ndim, self->sizes, TN_DTYPE_U8, self->device);
+            if (!as_u8 || tn_copy_into(op, TN_T(as_u8), self) < 0) {
+                Py_XDECREF(as_u8);
+                return NULL;
+            }
+            fargs[0] = tn_value_tensor(as_u8);
+        }
+    }
     PyObject *result = tn_dispatch(f, fargs);
+    Py_XDECREF(as_u8);
     if (!result) {
         TensorObject *dst = kind == TN_OPK_INPLACE ? TN_T(args[0].u.t) : nout == 1 ? TN_T(args[outs[0]].u.t) : NULL;
         /* a meta function's own NotImplementedError (clamp of a complex limit) stands */

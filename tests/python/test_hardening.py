@@ -613,6 +613,11 @@ FUZZ_CLASSES = [
     # cumprod_backward with a zero and grad mode on writes into zeros(input.sizes(), grad.options())
     "out = torch.ops.aten.cumprod_backward.default(torch.tensor([-3, 300, 0, -8], dtype=torch.int16), "
     "torch.tensor([True, True, True, False]), 0, torch.tensor([1], dtype=torch.uint8).expand((4,)))",
+    # any/all into a uint8 out reduce the input converted to uint8 (make_reduction_from_out_ty)
+    "o = torch.empty(0, dtype=torch.uint8); torch.any(torch.tensor([0.5, 0.25]), out=o); out = o",
+    "a1 = torch.tensor([7, 2, 0, 2], dtype=torch.uint8).reshape((4, 1)); torch.all(torch.tensor([[float('nan')], [2.0], "
+    "[3.75], [3.75]]), -2, out=a1); out = a1",
+    "o = torch.empty(0, dtype=torch.uint8); torch.any(torch.tensor([0.5]), out=o); out = o",  # nb: one element: to(bool)
     # arange / linspace resize out only when its numel differs: a 0-dim out stays 0-dim
     "o = torch.tensor(-0.0, dtype=torch.float16); r = torch.arange(-1, 0, out=o); out = (r, o)",
     "o = torch.tensor(2.0, dtype=torch.float64); r = torch.linspace(-3, 2, 1, out=o); out = (r, o)",
