@@ -618,6 +618,10 @@ FUZZ_CLASSES = [
     "a1 = torch.tensor([7, 2, 0, 2], dtype=torch.uint8).reshape((4, 1)); torch.all(torch.tensor([[float('nan')], [2.0], "
     "[3.75], [3.75]]), -2, out=a1); out = a1",
     "o = torch.empty(0, dtype=torch.uint8); torch.any(torch.tensor([0.5]), out=o); out = o",  # nb: one element: to(bool)
+    # computeStride: viewing an empty tensor as its own shape keeps its strides
+    "out = torch.unflatten(torch.tensor([0.5], dtype=torch.float64).reshape((1, 1, 1)).expand((2, 2, 0)), 2, [0])",
+    "out = torch.ones(3, 0, 2).transpose(0, 2).view(2, 0, 3)",
+    "out = torch.ones(3, 0, 2).transpose(0, 2).view(6, 0)",  # neighbour: another shape, contiguous
     # arange / linspace resize out only when its numel differs: a 0-dim out stays 0-dim
     "o = torch.tensor(-0.0, dtype=torch.float16); r = torch.arange(-1, 0, out=o); out = (r, o)",
     "o = torch.tensor(2.0, dtype=torch.float64); r = torch.linspace(-3, 2, 1, out=o); out = (r, o)",
