@@ -1193,13 +1193,23 @@ tn_compose_take_along_dim(tn_op *op, tn_value *a)
 /* ---- where with a Scalar ---- */
 
 /* at::native::where(condition, self, Scalar other) and (condition, Scalar self, other): the
- * scalar becomes a wrapped-number tensor (wrapped_scalar_tensor, so it promotes as a scalar) and
- * where.self records the node. scalar_at is the argument index of the Scalar. */
+ * scalar becomes scalar_tensor(scalar, tensor.options().dtype(result_type(tensor, scalar))) (its
+ * fill_ checks the value fits) and where.self records the node; it is also marked a wrapped
+ * number, which promotes as that dtype does. A meta where.self (torch's Python meta function)
+ * sees a 0-dim tensor of the result type, as upstream's. scalar_at is the Scalar's index. */
 static PyObject *
 where_with_scalar(tn_value *a, int scalar_at)
 {
     PyObject *tensor = a[scalar_at == 1 ? 2 : 1].u.t;
-    int dtype = tn_scalar_dtype(&a[scalar_at]);
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, TN_T(tensor)) < 0 || tn_result_type_update_scalar(&st, &a[scalar_at]) < 0)
+        return NULL;
+    int dtype = tn_result_type_finish(&st);
+    /* an integral value that does not fit is refused before it could wrap around (a floating
+     * one rounds, to inf past the dtype's range, as upstream's scalar_tensor lets it) */
+    if (dtype >= 0 && tn_dtype_is_integral(dtype, true) && tn_check_scalar_fits(&a[scalar_at], dtype) < 0)
+        return NULL;
     TensorObject *wrapped = dtype < 0 ? NULL : tn_scalar_tensor(&a[scalar_at], dtype, TN_T(tensor)->device);
     if (!wrapped)
         return NULL;

@@ -618,6 +618,11 @@ FUZZ_CLASSES = [
     "a1 = torch.tensor([7, 2, 0, 2], dtype=torch.uint8).reshape((4, 1)); torch.all(torch.tensor([[float('nan')], [2.0], "
     "[3.75], [3.75]]), -2, out=a1); out = a1",
     "o = torch.empty(0, dtype=torch.uint8); torch.any(torch.tensor([0.5]), out=o); out = o",  # nb: one element: to(bool)
+    # where(cond, Scalar, Tensor) makes scalar_tensor(s, dtype=result_type(tensor, s)): a meta
+    # where.self (torch's Python meta function) sees a float32 0-dim tensor, not a float64 one
+    "out = torch.where(torch.empty((2, 4), dtype=torch.bool, device='meta'), float('inf'), "
+    "torch.empty((), dtype=torch.bool, device='meta'))",
+    "out = torch.where(torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.uint8), 300)",  # neighbour: overflow
     # computeStride: viewing an empty tensor as its own shape keeps its strides
     "out = torch.unflatten(torch.tensor([0.5], dtype=torch.float64).reshape((1, 1, 1)).expand((2, 2, 0)), 2, [0])",
     "out = torch.ones(3, 0, 2).transpose(0, 2).view(2, 0, 3)",
