@@ -623,6 +623,12 @@ FUZZ_CLASSES = [
     "out = torch.where(torch.empty((2, 4), dtype=torch.bool, device='meta'), float('inf'), "
     "torch.empty((), dtype=torch.bool, device='meta'))",
     "out = torch.where(torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.uint8), 300)",  # neighbour: overflow
+    # getrs without the reference BLAS's zero skips (Note [getrs without zero skips]): a zero
+    # pivot over a zero right-hand side divides, 0 / 0 = NaN, as upstream's MKL does
+    "out = torch.ops.aten.linalg_inv_ex.default(torch.tensor([[-0.0, 0.0], [0.5, 0.5]], dtype=torch.float64))",
+    "out = torch._linalg_solve_ex(torch.zeros(2, 1, 1), torch.zeros(2, 1, 1), check_errors=False)",
+    "out = torch.linalg.solve(torch.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=torch.float64), "
+    "torch.tensor([[1.0], [0.0]], dtype=torch.float64))",  # neighbour: finite
     # computeStride: viewing an empty tensor as its own shape keeps its strides
     "out = torch.unflatten(torch.tensor([0.5], dtype=torch.float64).reshape((1, 1, 1)).expand((2, 2, 0)), 2, [0])",
     "out = torch.ones(3, 0, 2).transpose(0, 2).view(2, 0, 3)",
