@@ -629,6 +629,11 @@ FUZZ_CLASSES = [
     "out = torch._linalg_solve_ex(torch.zeros(2, 1, 1), torch.zeros(2, 1, 1), check_errors=False)",
     "out = torch.linalg.solve(torch.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=torch.float64), "
     "torch.tensor([[1.0], [0.0]], dtype=torch.float64))",  # neighbour: finite
+    # complex add/sub compute a + alpha * b with alpha a complex number even when it is 1:
+    # (1 + 0j) * (inf + 0j) = inf + nanj
+    "x = torch.tensor([(1+2j), 2.0], dtype=torch.complex128); x.sub_(float('inf')); out = x",
+    "out = torch.ops.aten._foreach_sub.Scalar([torch.tensor([(-0.5+0j), (1+2j)], dtype=torch.complex64)], float('inf'))",
+    "out = torch.tensor([1+2j, -0.0-0.0j]) - torch.tensor([2.0, -0.0])",  # neighbour: finite, signed zeros
     # computeStride: viewing an empty tensor as its own shape keeps its strides
     "out = torch.unflatten(torch.tensor([0.5], dtype=torch.float64).reshape((1, 1, 1)).expand((2, 2, 0)), 2, [0])",
     "out = torch.ones(3, 0, 2).transpose(0, 2).view(2, 0, 3)",
