@@ -1751,7 +1751,6 @@ tn_activation_backward(tn_act_bw_op op, int dtype, const tn_loop *l, void *out, 
 typedef struct {
     double alpha_re, alpha_im;
     int op;
-    int unit;
 } cbin_ctx;
 
 #define CBIN_ROW(NAME, T)                                                                     \
@@ -1765,7 +1764,7 @@ typedef struct {
             T a = x[2 * i * s[1]], b = x[2 * i * s[1] + 1];                                   \
             T cr = y[2 * i * s[2]], d = y[2 * i * s[2] + 1];                                  \
             T re, im;                                                                         \
-            if ((c->op == TN_BIN_ADD || c->op == TN_BIN_SUB) && !c->unit) {                   \
+            if (c->op == TN_BIN_ADD || c->op == TN_BIN_SUB) {                                 \
                 T tr = cr * ar - d * ai, ti = cr * ai + d * ar;                               \
                 cr = tr;                                                                      \
                 d = ti;                                                                       \
@@ -1815,7 +1814,9 @@ tn_binary_complex(tn_binary_op op, int dtype, const tn_loop *l, void *out, const
         return TN_ERR_DTYPE;
     if (dtype != TN_DTYPE_C64 && dtype != TN_DTYPE_C128)
         return TN_ERR_DTYPE;
-    cbin_ctx c = {alpha_re, alpha_im, op, alpha_re == 1.0 && alpha_im == 0.0};
+    /* alpha multiplies b as a complex number even when it is 1, as upstream's a + alpha * b:
+     * (1 + 0j) * (inf + 0j) is inf + nanj, so x + inf has a NaN imaginary part there too */
+    cbin_ctx c = {alpha_re, alpha_im, op};
     int size = tn_dtype_size(dtype);
     int elsize[3] = {op == TN_BIN_EQ || op == TN_BIN_NE ? 1 : size, size, size};
     void *base[3] = {out, (void *)a, (void *)b};

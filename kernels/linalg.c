@@ -165,11 +165,50 @@ typedef struct {
     double *b;
 } getrs_job;
 
+/* Note [getrs without zero skips]
+ * dgetrs('N') is dlaswp, then dtrsm with the unit lower L, then dtrsm with U. The reference
+ * BLAS's dtrsm skips a column step when the solved element is exactly zero (IF (B(K,J).NE.ZERO)),
+ * so a zero pivot over a zero right-hand side leaves 0 where MKL (upstream's LAPACK) divides:
+ * 0 / 0 = NaN, and inf * 0 spreads NaN (linalg.inv of [[0, 0], [0.5, 0.5]]: upstream's second
+ * column is NaN, the skip made it [2, 0]). The same loops without the skip: for finite data
+ * the same operations in the same order (kernels build with -ffp-contract=off), so the same
+ * values; the transposed solve (dot products, no skip in dtrsm) stays LAPACK's. */
+static void
+getrs_n_noskip(int64_t n, int64_t k, const double *lu, const int32_t *piv, double *b)
+{
+    for (int64_t c = 0; c < k; c++) {
+        double *x = b + c * n;
+        for (int64_t r = 0; r < n; r++) {
+            int64_t p = piv[r] - 1;
+            if (p != r) {
+                double t = x[r];
+                x[r] = x[p];
+                x[p] = t;
+            }
+        }
+        for (int64_t kk = 0; kk < n; kk++) {
+            const double *col = lu + kk * n;
+            for (int64_t i = kk + 1; i < n; i++)
+                x[i] = x[i] - x[kk] * col[i];
+        }
+        for (int64_t kk = n - 1; kk >= 0; kk--) {
+            const double *col = lu + kk * n;
+            x[kk] = x[kk] / col[kk];
+            for (int64_t i = 0; i < kk; i++)
+                x[i] = x[i] - x[kk] * col[i];
+        }
+    }
+}
+
 static void
 getrs_range(void *ctx, int64_t begin, int64_t end)
 {
     getrs_job *j = ctx;
     for (int64_t i = begin; i < end; i++) {
+        if (j->t == 'N') {
+            getrs_n_noskip(j->n, j->k, j->lu + i * j->n * j->n, j->piv + i * j->n, j->b + i * j->n * j->k);
+            continue;
+        }
         lapack_int info = 0;
         LAPACK_dgetrs(&j->t, &j->ln, &j->lk, j->lu + i * j->n * j->n, &j->ln, j->piv + i * j->n,
                       j->b + i * j->n * j->k, &j->ln, &info);

@@ -1192,13 +1192,23 @@ tn_compose_take_along_dim(tn_op *op, tn_value *a)
 /* ---- where with a Scalar ---- */
 
 /* at::native::where(condition, self, Scalar other) and (condition, Scalar self, other): the
- * scalar becomes a wrapped-number tensor (wrapped_scalar_tensor, so it promotes as a scalar) and
- * where.self records the node. scalar_at is the argument index of the Scalar. */
+ * scalar becomes scalar_tensor(scalar, tensor.options().dtype(result_type(tensor, scalar))) (its
+ * fill_ checks the value fits) and where.self records the node; it is also marked a wrapped
+ * number, which promotes as that dtype does. A meta where.self (torch's Python meta function)
+ * sees a 0-dim tensor of the result type, as upstream's. scalar_at is the Scalar's index. */
 static PyObject *
 where_with_scalar(tn_value *a, int scalar_at)
 {
     PyObject *tensor = a[scalar_at == 1 ? 2 : 1].u.t;
-    int dtype = tn_scalar_dtype(&a[scalar_at]);
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    if (tn_result_type_update_tensor(&st, TN_T(tensor)) < 0 || tn_result_type_update_scalar(&st, &a[scalar_at]) < 0)
+        return NULL;
+    int dtype = tn_result_type_finish(&st);
+    /* an integral value that does not fit is refused before it could wrap around (a floating
+     * one rounds, to inf past the dtype's range, as upstream's scalar_tensor lets it) */
+    if (dtype >= 0 && tn_dtype_is_integral(dtype, true) && tn_check_scalar_fits(&a[scalar_at], dtype) < 0)
+        return NULL;
     TensorObject *wrapped = dtype < 0 ? NULL : tn_scalar_tensor(&a[scalar_at], dtype, TN_T(tensor)->device);
     if (!wrapped)
         return NULL;
@@ -1877,7 +1887,11 @@ cumprod_backward(PyObject *grad, PyObject *input, int64_t dim, PyObject *output)
     } else if (!tn_ag_grad_mode()) {
         r = cumprod_backward_masked(grad, input, d, output, w, is_zero);
     } else {
-        r = cumprod_backward_omitted(grad, input, d, n);
+        /* upstream copies each slice into at::zeros(input.sizes(), grad.options()): the result
+         * has grad's dtype (a bool or integer grad stays one) */
+        PyObject *st = cumprod_backward_omitted(grad, input, d, n);
+        r = st ? to_impl(st, TN_T(grad)->dtype, 0, NONE_V, NONE_V) : NULL;
+        Py_XDECREF(st);
     }
 done:
     Py_XDECREF(w);

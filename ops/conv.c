@@ -310,6 +310,31 @@ is_channels_last_dense(const TensorObject *t)
     return 1;
 }
 
+/* conv1d's 4-d view of a 3-d tensor t, as upstream's view4d (unsqueeze(2): the new dim's stride
+ * is sizes[2] * strides[2]), of t.contiguous() when made_contiguous (which keeps t's strides
+ * when t is contiguous, the strides of its size-1 dims included). */
+static int
+view4d_memory_format(const TensorObject *t, int made_contiguous)
+{
+    int64_t st3[3], sizes[4], strides[4];
+    if (made_contiguous && !tn_tensor_is_contiguous(t))
+        tn_contiguous_strides(3, t->sizes, st3);
+    else
+        memcpy(st3, t->strides, sizeof st3);
+    sizes[0] = t->sizes[0], sizes[1] = t->sizes[1], sizes[2] = 1, sizes[3] = t->sizes[2];
+    strides[0] = st3[0], strides[1] = st3[1], strides[2] = t->sizes[2] * st3[2], strides[3] = st3[2];
+    return tn_suggest_memory_format_of(4, sizes, strides);
+}
+
+/* Note [Convolution memory format]
+ * Upstream's CPU convolution (mkldnn for float32, thnn's slow path for float64: the same rule)
+ * makes its output, and in convolution_backward both gradients, channels-last when the input's
+ * or the weight's suggest_memory_format says channels-last: c10's stride heuristic, in which
+ * the strides of size-1 dims count. A 1-d convolution is computed as 2-d on view4d of
+ * input.contiguous() and of the weight, so the heuristic sees those 4-d views; the 3-d result
+ * is the 4-d one squeezed, channels-last strides [C*L, 1, C]. 3-d convolutions ask the
+ * oneDNN test below as well. */
+
 /* Would upstream's CPU convolution_backward take its oneDNN backend (ConvParams::use_mkldnn,
  * on the 4-d view a 1-d convolution gets)? That backend computes the weight gradient whenever
  * the bias gradient is asked for, so it comes back even when output_mask leaves it out (for a
@@ -337,16 +362,20 @@ uses_mkldnn(const TensorObject *input, const TensorObject *weight, const conv_ge
 
 /* Channels-last results when the input or the weight suggests it, as upstream's CPU convolution
  * picks for the output and, in convolution_backward, for both gradients
- * (_determine_backend_memory_format); conv1d counts its weight only, upstream making the input
- * contiguous before it views both as 2-d. A 3-d convolution is channels_last_3d only on the
- * oneDNN backend (its slow_conv3d writes contiguous results), so g, when known, must take it. */
+ * (_determine_backend_memory_format; conv1d on its 4-d views: Note [Convolution memory format]).
+ * A 3-d convolution is channels_last_3d only on the oneDNN backend (its slow_conv3d writes
+ * contiguous results), so g, when known, must take it. */
 static int
 conv_channels_last(const TensorObject *input, const TensorObject *weight, const conv_geom *g)
 {
-    int cl = suggests_channels_last(weight) || (input->ndim > 3 && suggests_channels_last(input));
-    if (cl && input->ndim == 5 && g)
-        cl = uses_mkldnn(input, weight, g);
-    return cl;
+    if (weight->ndim == 3)
+        return view4d_memory_format(input, 1) == TN_MEMFMT_CHANNELS_LAST ||
+               view4d_memory_format(weight, 0) == TN_MEMFMT_CHANNELS_LAST;
+    if (weight->ndim == 4)
+        return tn_tensor_suggest_memory_format(input) == TN_MEMFMT_CHANNELS_LAST ||
+               tn_tensor_suggest_memory_format(weight) == TN_MEMFMT_CHANNELS_LAST;
+    int cl = suggests_channels_last(weight) || suggests_channels_last(input);
+    return cl && g ? uses_mkldnn(input, weight, g) : cl;
 }
 
 static TensorObject *
@@ -600,7 +629,14 @@ conv_forward(const tn_op *overload, TensorObject *input, TensorObject *weight, T
     }
     int meta = input->device == TN_DEVICE_META || weight->device == TN_DEVICE_META ||
                (bias && bias->device == TN_DEVICE_META);
-    TensorObject *out = conv_output(input, weight, g, 2 + g->d, shape, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
+    /* upstream's ConvBackend::Empty for an input without channels multiplies input.view(-1) by
+     * the (empty) weight and views that as the output: the output has no channels either,
+     * [N, 0, spatial...], contiguous (the meta device runs torch's Python meta function) */
+    int no_channels = !meta && input->sizes[1] == 0;
+    if (no_channels)
+        shape[1] = 0;
+    TensorObject *out = no_channels ? tn_tensor_empty(2 + g->d, shape, input->dtype, TN_DEVICE_CPU)
+                                    : conv_output(input, weight, g, 2 + g->d, shape, meta ? TN_DEVICE_META : TN_DEVICE_CPU);
     if (!out || meta || out->numel == 0)
         return (PyObject *)out;
     if (tn_check_dtype(overload, input->dtype) < 0)
@@ -1314,6 +1350,11 @@ tn_op_convolution_backward(const tn_op *overload, TensorObject *grad_output, Ten
         oshape[2 + i] = g.out[i];
         L *= g.out[i];
     }
+    /* the forward's output of an input without channels has none either (conv_forward) */
+    int no_channels = input->sizes[1] == 0 && input->device != TN_DEVICE_META && weight->device != TN_DEVICE_META &&
+                      grad_output->device != TN_DEVICE_META;
+    if (no_channels)
+        oshape[1] = 0;
     if (grad_output->ndim != input->ndim || memcmp(grad_output->sizes, oshape, sizeof(int64_t) * (size_t)input->ndim)) {
         char a[128], b[128];
         tn_format_sizes(a, sizeof a, grad_output->ndim, grad_output->sizes);
@@ -1361,6 +1402,13 @@ tn_op_convolution_backward(const tn_op *overload, TensorObject *grad_output, Ten
         goto fail;
     if (meta)
         goto done;
+    if (no_channels) {  /* nothing flowed from the input or the weight: every gradient is zero */
+        TensorObject *gs[3] = {gi, gw, gb};
+        for (int k = 0; k < 3; k++)
+            if (gs[k] && gs[k]->numel)
+                memset(tn_tensor_data(gs[k]), 0, (size_t)(gs[k]->numel * tn_dtype_size(d)));
+        goto done;
+    }
     if (tn_check_dtype(overload, d) < 0)
         goto fail;
     int acc = d == TN_DTYPE_F64 ? TN_DTYPE_F64 : TN_DTYPE_F32, f64 = acc == TN_DTYPE_F64;

@@ -23,11 +23,12 @@ tv(PyObject *t)
 PyObject *
 tn_op_native_dropout(const tn_op *overload, TensorObject *input, double p, int train)
 {
-    if (input->numel == 0) {
-        PyObject *mask = (PyObject *)tn_tensor_empty(input->ndim, input->sizes, input->dtype, input->device);
+    tn_value none = {.tag = TN_V_NONE};
+    if (input->numel == 0) {  /* empty_like(input): an empty tensor keeps its strides */
+        tn_value e[6] = {tv((PyObject *)input), none, none, none, none, none};
+        PyObject *mask = tn_call(TN_OP_empty_like, e);
         return mask ? Py_BuildValue("(ON)", (PyObject *)input, mask) : NULL;
     }
-    tn_value none = {.tag = TN_V_NONE};
     tn_value like[6] = {tv((PyObject *)input), {.tag = TN_V_DTYPE}, none, none, none, none};
     like[1].u.i = TN_DTYPE_BOOL;
     if (train == 0) {

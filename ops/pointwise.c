@@ -778,9 +778,13 @@ tn_op_pow__Scalar(const tn_op *overload, const tn_value *self, TensorObject *exp
     base->wrapped_number = 1;
     PyObject *r = binary(overload, TN_BIN_POW, BK_ARITH, base, exponent, NULL, NULL);
     Py_DECREF(base);
-    /* upstream's pow.Scalar meta allocates a contiguous result whatever exponent's layout */
+    /* upstream's pow.Scalar meta allocates a contiguous result whatever exponent's layout (the
+     * strides of size-1 dims included) */
     TensorObject *rt = (TensorObject *)r;
-    if (r && !tn_tensor_is_contiguous(rt)) {
+    int64_t cs[TN_MAX_NDIM];
+    if (rt)
+        tn_contiguous_strides(rt->ndim, rt->sizes, cs);
+    if (r && rt->ndim && memcmp(cs, rt->strides, sizeof(int64_t) * (size_t)rt->ndim)) {
         TensorObject *c = tn_empty_on(rt->ndim, rt->sizes, rt->dtype, rt->device);
         if (c && rt->device != TN_DEVICE_META && tn_copy_into(overload, c, rt) < 0)
             Py_CLEAR(c);
@@ -812,7 +816,11 @@ tn_op_where__self(const tn_op *overload, TensorObject *condition, TensorObject *
         return NULL;
     int device = (condition->device == TN_DEVICE_META || self->device == TN_DEVICE_META ||
                   other->device == TN_DEVICE_META) ? TN_DEVICE_META : TN_DEVICE_CPU;
-    tn_geom ins[3] = {tn_geom_of(condition), tn_geom_of(self), tn_geom_of(other)};
+    /* upstream converts a uint8 condition to bool and self / other to the result dtype (Tensor.to)
+     * before its TensorIterator sees them: their layouts are those of the converted copies */
+    int64_t pbuf[3][TN_MAX_NDIM];
+    tn_geom ins[3] = {tn_geom_promoted(condition, TN_DTYPE_BOOL, pbuf[0]), tn_geom_promoted(self, dtype, pbuf[1]),
+                      tn_geom_promoted(other, dtype, pbuf[2])};
     TensorObject *out = tn_empty_elementwise(nd2, shape, dtype, device, 3, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
@@ -1464,11 +1472,28 @@ UNARY(isnan, TN_UN_ISNAN, UK_BOOL_OUT)
  * bool): empty_like's strides */
 static PyObject *like_self(TensorObject *self, PyObject *r);
 
+/* upstream's isinf of a floating self is self.abs() == inf: a comparison of the unary result
+ * (r's layout) with a number, whose iterator takes the sorting path, where the strides of
+ * size-1 and empty dims differ from the unary op's (the dims of size > 1 are laid out alike) */
+static PyObject *
+compared_with_number(PyObject *r)
+{
+    if (!r || !tn_tensor_check(r))
+        return r;
+    TensorObject *t = TN_T(r);
+    int64_t strides[TN_MAX_NDIM];
+    tn_geom ins[2] = {tn_geom_of(t), {0, NULL, NULL}};
+    tn_elementwise_strides(t->ndim, t->sizes, 2, ins, strides);
+    if (tn_tensor_set_geometry(t, t->ndim, t->sizes, strides) < 0)
+        Py_CLEAR(r);
+    return r;
+}
+
 PyObject *
 tn_op_isinf(const tn_op *overload, TensorObject *self)
 {
     PyObject *r = unary(overload, TN_UN_ISINF, UK_BOOL_OUT, self, NULL);
-    return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : r;
+    return tn_dtype_is_integral(self->dtype, true) ? like_self(self, r) : compared_with_number(r);
 }
 
 PyObject *
@@ -1581,10 +1606,8 @@ like_self(TensorObject *self, PyObject *r)
 {
     if (!r || !tn_tensor_check(r) || TN_T(r)->ndim != self->ndim || !tn_tensor_is_non_overlapping_and_dense(self))
         return r;
-    int64_t strides[TN_MAX_NDIM];
-    for (int d = 0; d < self->ndim; d++)
-        strides[d] = self->sizes[d] == 1 ? self->strides[d] : TN_T(r)->strides[d];
-    if (tn_tensor_set_geometry(TN_T(r), self->ndim, self->sizes, strides) < 0)
+    /* all of self's strides: those of size-1 dims, and any of an empty self's */
+    if (tn_tensor_set_geometry(TN_T(r), self->ndim, self->sizes, self->strides) < 0)
         Py_CLEAR(r);
     return r;
 }
@@ -1860,7 +1883,10 @@ activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *
         return NULL;
     }
     int device = grad->device == TN_DEVICE_META || x->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
-    tn_geom ins[2] = {tn_geom_of(sp->x_first ? x : grad), tn_geom_of(sp->x_first ? grad : x)};
+    /* the iterator sees the operands promoted to the common dtype (Tensor.to's layout) */
+    int64_t pbuf[2][TN_MAX_NDIM];
+    tn_geom gp = tn_geom_promoted(grad, compute, pbuf[0]), xp = tn_geom_promoted(x, compute, pbuf[1]);
+    tn_geom ins[2] = {sp->x_first ? xp : gp, sp->x_first ? gp : xp};
     TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
@@ -2054,9 +2080,11 @@ tn_op_logit_backward(const tn_op *overload, TensorObject *grad_output, TensorObj
 /* ---- complex(real, imag), polar(abs, angle) ----
  * Upstream builds one TensorIterator over the two inputs (broadcast, the elementwise result
  * layout) with a complex output of the inputs' precision; here the parts are written through
- * real views of that output (Note [Complex views] in ops/view.c). */
+ * real views of that output (Note [Complex views] in ops/view.c). la and lb are the operands
+ * whose layouts upstream's iterator sees (polar's parts are computed first). */
 static TensorObject *
-complex_from_parts(const tn_op *overload, TensorObject *re, TensorObject *im, const char *what)
+complex_from_parts(const tn_op *overload, TensorObject *re, TensorObject *im, const TensorObject *la,
+                   const TensorObject *lb)
 {
     if ((re->dtype != TN_DTYPE_F32 && re->dtype != TN_DTYPE_F64 && re->dtype != TN_DTYPE_F16) ||
         (im->dtype != TN_DTYPE_F32 && im->dtype != TN_DTYPE_F64 && im->dtype != TN_DTYPE_F16)) {
@@ -2073,14 +2101,13 @@ complex_from_parts(const tn_op *overload, TensorObject *re, TensorObject *im, co
         tn_refuse(overload, "of complex32 (ComplexHalf) tensors has no kernel in torchnative");
         return NULL;
     }
-    (void)what;
     int nd;
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(re->ndim, re->sizes, im->ndim, im->sizes, &nd, shape) < 0)
         return NULL;
     int cd = re->dtype == TN_DTYPE_F64 ? TN_DTYPE_C128 : TN_DTYPE_C64;
     int device = re->device == TN_DEVICE_META || im->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;
-    tn_geom ins[2] = {tn_geom_of(re), tn_geom_of(im)};
+    tn_geom ins[2] = {tn_geom_of(la), tn_geom_of(lb)};
     TensorObject *out = tn_empty_elementwise(nd, shape, cd, device, 2, ins);
     if (!out || device == TN_DEVICE_META || out->numel == 0)
         return out;
@@ -2102,7 +2129,7 @@ complex_from_parts(const tn_op *overload, TensorObject *re, TensorObject *im, co
 PyObject *
 tn_op_complex(const tn_op *overload, TensorObject *real, TensorObject *imag)
 {
-    return (PyObject *)complex_from_parts(overload, real, imag, "complex");
+    return (PyObject *)complex_from_parts(overload, real, imag, real, imag);
 }
 
 PyObject *
@@ -2113,13 +2140,14 @@ tn_op_polar(const tn_op *overload, TensorObject *abs, TensorObject *angle)
         return NULL;
     }
     if ((abs->dtype != TN_DTYPE_F32 && abs->dtype != TN_DTYPE_F64) || abs->dtype != angle->dtype)
-        return (PyObject *)complex_from_parts(overload, abs, angle, "polar");  /* its errors */
+        return (PyObject *)complex_from_parts(overload, abs, angle, abs, angle);  /* its errors */
     /* abs * cos(angle), abs * sin(angle), each rounded to the dtype as upstream's kernel does */
     PyObject *c = at_1(TN_OP_cos, (PyObject *)angle);
     PyObject *sn = c ? at_1(TN_OP_sin, (PyObject *)angle) : NULL;
     PyObject *re = sn ? at_mul((PyObject *)abs, c) : NULL;
     PyObject *im = re ? at_mul((PyObject *)abs, sn) : NULL;
-    PyObject *r = im ? (PyObject *)complex_from_parts(overload, TN_T(re), TN_T(im), "polar") : NULL;
+    /* the result's layout is the one upstream's iterator gives abs and angle */
+    PyObject *r = im ? (PyObject *)complex_from_parts(overload, TN_T(re), TN_T(im), abs, angle) : NULL;
     Py_XDECREF(c);
     Py_XDECREF(sn);
     Py_XDECREF(re);

@@ -96,6 +96,10 @@ compute_stride(int ndim, const int64_t *sizes, const int64_t *strides, int64_t n
             new_strides[i] = 1;
         return 0;
     }
+    if (numel == 0 && nnew == ndim && !memcmp(sizes, new_sizes, sizeof(int64_t) * (size_t)ndim)) {
+        memcpy(new_strides, strides, sizeof(int64_t) * (size_t)ndim);  /* the same shape keeps its strides */
+        return 0;
+    }
     if (numel == 0) {
         int64_t s = 1;
         for (int i = nnew - 1; i >= 0; i--) {

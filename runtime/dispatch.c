@@ -680,11 +680,13 @@ check_out_dtype(const tn_op *op, TensorObject *out, PyObject *result)
 
 /* An out= that a TensorIterator op resizes takes the iterator's strides, the input's memory order
  * (upstream's set_output_raw_strided: resize_output, then as_strided_ to the computed strides);
- * our functional result has those strides. Other ops' resized outs stay contiguous. */
+ * so does a structured op's (its resize_out restrides a resized out with the strides its meta
+ * function computed; TN_OPF_OUT_STRUCTURED, codegen/model.py RESTRIDED_OUT). Our functional
+ * result has those strides. Other ops' resized outs stay contiguous (resize_output). */
 static int
-restride_resized_out(const tn_op *f, TensorObject *out, PyObject *result)
+restride_resized_out(const tn_op *op, const tn_op *f, TensorObject *out, PyObject *result)
 {
-    if (!(f->tags & TN_TAG_pointwise) || !tn_tensor_check(result))
+    if (!((f->tags & TN_TAG_pointwise) || (op->flags & TN_OPF_OUT_STRUCTURED)) || !tn_tensor_check(result))
         return 0;
     TensorObject *r = TN_T(result);
     if (out->ndim == r->ndim && !memcmp(out->sizes, r->sizes, sizeof(int64_t) * (size_t)r->ndim))
@@ -978,7 +980,24 @@ via_functional(tn_op *op, tn_value *args)
     }
     if (kind == TN_OPK_OUT && nout == 1 && check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0)
         return NULL;
+    /* any/all into a uint8 out reduce self converted to uint8 (make_reduction_from_out_ty takes
+     * the input in out's dtype: 0.5 and NaN become 0), unless self has one element (allany_impl
+     * then copies self.to(bool)) */
+    PyObject *as_u8 = NULL;
+    if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1 && fargs[0].tag == TN_V_TENSOR &&
+        TN_T(args[outs[0]].u.t)->dtype == TN_DTYPE_U8) {
+        TensorObject *self = TN_T(fargs[0].u.t);
+        if (self->dtype != TN_DTYPE_U8 && self->numel > 1 && self->device != TN_DEVICE_META) {
+            as_u8 = (PyObject *)tn_empty_on(self->ndim, self->sizes, TN_DTYPE_U8, self->device);
+            if (!as_u8 || tn_copy_into(op, TN_T(as_u8), self) < 0) {
+                Py_XDECREF(as_u8);
+                return NULL;
+            }
+            fargs[0] = tn_value_tensor(as_u8);
+        }
+    }
     PyObject *result = tn_dispatch(f, fargs);
+    Py_XDECREF(as_u8);
     if (!result) {
         TensorObject *dst = kind == TN_OPK_INPLACE ? TN_T(args[0].u.t) : nout == 1 ? TN_T(args[outs[0]].u.t) : NULL;
         /* a meta function's own NotImplementedError (clamp of a complex limit) stands */
@@ -1009,7 +1028,7 @@ via_functional(tn_op *op, tn_value *args)
                     tn_tensor_bump_version(out);
                     ret = Py_NewRef((PyObject *)out);
                 }
-            } else if (check_out_dtype(op, out, result) == 0 && restride_resized_out(f, out, result) == 0 &&
+            } else if (check_out_dtype(op, out, result) == 0 && restride_resized_out(op, f, out, result) == 0 &&
                        tn_copy_result_into(op, out, result, 0) == 0) {
                 ret = Py_NewRef((PyObject *)out);
             }
@@ -1018,6 +1037,7 @@ via_functional(tn_op *op, tn_value *args)
             for (int k = 0; ret && k < nout; k++) {
                 TensorObject *out = TN_T(args[outs[k]].u.t);
                 if (check_out_dtype(op, out, PyTuple_GetItem(result, k)) < 0 ||
+                    restride_resized_out(op, f, out, PyTuple_GetItem(result, k)) < 0 ||
                     tn_copy_result_into(op, out, PyTuple_GetItem(result, k), 0) < 0) {
                     Py_CLEAR(ret);
                     break;

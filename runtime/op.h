@@ -28,6 +28,7 @@ enum {
     TN_OPF_OUT_SELF = 1 << 11, /* out's dtype must be self's, checked before computing */
     TN_OPF_OUT_BYTEBOOL = 1 << 13,     /* any/all: out is bool or uint8, written as computed in bool */
     TN_OPF_OVERLAP_UNCHECKED = 1 << 12, /* in-place whose upstream kernel writes an overlapping self unchecked */
+    TN_OPF_OUT_STRUCTURED = 1 << 14,   /* structured out=: a resized out takes the meta function's strides */
 };
 
 typedef PyObject *(*tn_kernel_fn)(tn_value *args);

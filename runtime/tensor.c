@@ -563,32 +563,38 @@ tn_tensor_is_channels_last(const TensorObject *t)
  * (C, then W, H, [D,] N); a zero C stride, an empty dim, or an N stride equal to C's (N111
  * ambiguity) decides for contiguous */
 static int
-strides_like_channels_last(const TensorObject *t, const int *order, int n)
+strides_like_channels_last(const int64_t *sizes, const int64_t *strides, const int *order, int n)
 {
     int64_t min = 0;
-    if (t->strides[1] == 0)
+    if (strides[1] == 0)
         return 0;
     for (int k = 0; k < n; k++) {
         int d = order[k];
-        if (t->sizes[d] == 0 || t->strides[d] < min)
+        if (sizes[d] == 0 || strides[d] < min)
             return 0;
-        if (d == 0 && min == t->strides[1])
+        if (d == 0 && min == strides[1])
             return 0;
-        min = t->strides[d];
-        if (t->sizes[d] > 1)
-            min *= t->sizes[d];
+        min = strides[d];
+        if (sizes[d] > 1)
+            min *= sizes[d];
     }
     return 1;
 }
 
 int
-tn_tensor_suggest_memory_format(const TensorObject *t)
+tn_suggest_memory_format_of(int ndim, const int64_t *sizes, const int64_t *strides)
 {
-    if (t->ndim == 4 && strides_like_channels_last(t, cl_order4, 4))
+    if (ndim == 4 && strides_like_channels_last(sizes, strides, cl_order4, 4))
         return TN_MEMFMT_CHANNELS_LAST;
-    if (t->ndim == 5 && strides_like_channels_last(t, cl_order5, 5))
+    if (ndim == 5 && strides_like_channels_last(sizes, strides, cl_order5, 5))
         return TN_MEMFMT_CHANNELS_LAST_3D;
     return TN_MEMFMT_CONTIGUOUS;
+}
+
+int
+tn_tensor_suggest_memory_format(const TensorObject *t)
+{
+    return tn_suggest_memory_format_of(t->ndim, t->sizes, t->strides);
 }
 
 int
@@ -616,11 +622,13 @@ tn_tensor_is_non_overlapping_and_dense(const TensorObject *t)
         }
         perm[j] = p;
     }
+    /* the dims of size < 2 sort last; the first one ends the check, as in c10's
+     * compute_non_overlapping_and_dense (so an empty tensor is dense whatever its strides) */
     int64_t expected = 1;
     for (int k = 0; k < t->ndim; k++) {
         int d = perm[k];
-        if (t->sizes[d] == 1)
-            continue;
+        if (t->sizes[d] < 2)
+            return 1;
         if (t->strides[d] != expected)
             return 0;
         expected *= t->sizes[d];

@@ -170,6 +170,8 @@ int tn_tensor_is_non_overlapping_and_dense(const TensorObject *t);
  * like that order (c10's is_channels_last_strides_2d/3d heuristic), else TN_MEMFMT_CONTIGUOUS,
  * whether or not t is contiguous */
 int tn_tensor_suggest_memory_format(const TensorObject *t);
+/* the same for a geometry that is no tensor (a view not made, e.g. conv1d's 4-d one) */
+int tn_suggest_memory_format_of(int ndim, const int64_t *sizes, const int64_t *strides);
 int64_t tn_numel(int ndim, const int64_t *sizes);
 
 static inline char *

@@ -194,10 +194,9 @@ tn_geom_promoted(const TensorObject *t, int dtype, int64_t *buf)
     return (tn_geom){t->ndim, t->sizes, buf};
 }
 
-TensorObject *
-tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs, const tn_geom *inputs)
+int
+tn_elementwise_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides)
 {
-    int64_t strides[TN_MAX_NDIM];
     /* upstream's fast path: every operand has the output's shape and is contiguous (a 0-dim
      * scalar operand or a broadcast input sends it down the sorting path, where the strides of
      * size-1 dimensions count: (x.permute(1, 0, 2) + 1) keeps x's stride on the size-1 dim) */
@@ -222,9 +221,20 @@ tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int 
             expected *= g->sizes[d];
         }
     }
-    if (all_contig)
-        return tn_tensor_empty(ndim, sizes, dtype, device);
+    if (all_contig) {
+        tn_contiguous_strides(ndim, sizes, strides);
+        return 1;
+    }
     tn_output_strides(ndim, sizes, ninputs, inputs, strides);
+    return 0;
+}
+
+TensorObject *
+tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs, const tn_geom *inputs)
+{
+    int64_t strides[TN_MAX_NDIM];
+    if (tn_elementwise_strides(ndim, sizes, ninputs, inputs, strides))
+        return tn_tensor_empty(ndim, sizes, dtype, device);
     tn_storage *st = tn_storage_new_for(ndim, sizes, NULL, dtype, device);
     if (!st)
         return NULL;
@@ -409,6 +419,21 @@ tn_copy_result_into(const tn_op *op, TensorObject *dst, PyObject *result, int in
         PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
                      tn_dtype_legacy_name(r->dtype), tn_dtype_legacy_name(dst->dtype));
         return -1;
+    }
+    /* arange / linspace / logspace / range resize their out only when its numel differs
+     * (result.numel() != size): an out of the right numel keeps its shape, a 0-dim one too */
+    if (!inplace && r->ndim == 1 && dst->numel == r->numel && dst->ndim != 1 &&
+        (!strcmp(op->name, "arange") || !strcmp(op->name, "linspace") || !strcmp(op->name, "logspace") ||
+         !strcmp(op->name, "range"))) {
+        int64_t cs[TN_MAX_NDIM];
+        tn_contiguous_strides(dst->ndim, dst->sizes, cs);
+        TensorObject *v = tn_tensor_from_storage(r->storage, r->offset, dst->ndim, dst->sizes, cs, r->dtype);
+        int rc = v ? tn_copy_into(op, dst, v) : -1;
+        Py_XDECREF((PyObject *)v);
+        if (rc < 0)
+            return -1;
+        tn_tensor_bump_version(dst);
+        return 0;
     }
     if (inplace) {
         if (tn_check_inplace_shape(dst, r->ndim, r->sizes) < 0)

@@ -57,6 +57,10 @@ void tn_loop_along(tn_loop *l, const TensorObject *in, int dim, int nops, const 
  * inputs give a contiguous output). See Note [Output layout] in tensor_iter.c. */
 void tn_output_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides);
 
+/* The strides of tn_empty_elementwise's result, upstream's fast path (contiguous; returns 1)
+ * or its sorting path (returns 0). */
+int tn_elementwise_strides(int ndim, const int64_t *sizes, int ninputs, const tn_geom *inputs, int64_t *strides);
+
 /* A new tensor for an elementwise result: sizes, dtype, device, layout from the inputs. */
 TensorObject *tn_empty_elementwise(int ndim, const int64_t *sizes, int dtype, int device, int ninputs,
                                    const tn_geom *inputs);

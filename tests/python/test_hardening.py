@@ -577,6 +577,70 @@ FUZZ_CLASSES = [
     "x = torch.empty((0, 4), dtype=torch.int8, device='meta'); x[-1] = float('nan'); out = x",
     "x = torch.empty((2, 4), dtype=torch.int8, device='meta'); x[-1] = float('nan'); out = x",
     "x = torch.empty((0, 4), dtype=torch.int8); x[-1] = float('nan'); out = x",  # neighbour
+    # --- session 25, fv ---
+    # conv: channels-last output when suggest_memory_format of the input or weight says so (c10's
+    # stride heuristic, size-1 strides counting); conv1d asks it of view4d(input.contiguous()) and
+    # view4d(weight), and its result is the 4-d one squeezed
+    "out = F.conv1d(torch.ones(2, 1, 3).transpose(-1, -2), torch.ones(3, 3, 1)[1:])",
+    "out = F.conv1d(torch.ones(2, 3, 1, dtype=torch.float64).transpose(1, 2), torch.ones(2, 1, 1, dtype=torch.float64))",
+    "out = F.conv2d(torch.ones(1, 1, 2, 1).permute(0, 3, 1, 2), torch.ones(1, 1, 1, 1))",
+    "out = F.conv1d(torch.ones(2, 3, 5), torch.ones(2, 3, 1))",  # neighbour: contiguous
+    # conv of an input without channels: ConvBackend::Empty's output has none either, [N, 0, ...]
+    "out = F.conv1d(torch.ones(2, 0, 4), torch.ones(2, 0, 4))",
+    "out = F.conv2d(torch.ones(2, 0, 3, 3), torch.ones(4, 0, 2, 2), torch.ones(4))",
+    "out = F.conv1d(torch.ones(0, 3, 3), torch.ones(4, 3, 2))",  # neighbour: no batch keeps C_out
+    # pow.Scalar's meta allocates exactly contiguous strides (size-1 dims too)
+    "out = torch.pow(1, torch.tensor([1, 200, 0, 5, 2, 2, 3, 2, 0, 2, 3, 5], dtype=torch.uint8).reshape((3, 1, 4)).transpose(-1, -2))",
+    # TensorIterator sees converted copies (Tensor.to: dense keeps its strides, else contiguous):
+    # where's uint8 condition, an activation gradient's promoted operand
+    "out = torch.where(torch.tensor([0], dtype=torch.uint8).reshape((1, 1)).expand((3, 1)), "
+    "torch.tensor([7, 3, 7], dtype=torch.uint8).reshape((1, 3)).transpose(-1, -2), torch.tensor([[7], [200], [2]], dtype=torch.uint8))",
+    "out = torch.ops.aten.elu_backward.default(torch.ones(3, 4, 1).transpose(-1, -2), 2, 0, 7, True, "
+    "torch.ones(3, 1, 8, dtype=torch.uint8)[..., ::2])",
+    # polar's layout is the iterator's over abs and angle
+    "out = torch.polar(torch.tensor(-2.0), torch.tensor([0.5, -1.25]).reshape((1, 2, 1)).transpose(-1, -2))",
+    # isinf(float) is abs() == inf: a comparison with a number takes the sorting path
+    "out = torch.isinf(torch.ones(0, 1, 3))",
+    "out = torch.isinf(torch.ones(3, 0, 1, dtype=torch.float64))",
+    # an empty tensor is non-overlapping and dense whatever its strides: empty_like keeps them
+    "out = torch.isinf(torch.zeros(1, 3, 0, dtype=torch.bool).permute(2, 0, 1))",
+    "out = torch.native_dropout(torch.ones(4, 0, dtype=torch.int64)[..., ::2], 0.5, True)",
+    # a resized out= takes the strides upstream's meta computed (resize_out restrides it)
+    "o = torch.zeros(1, 4, 4, dtype=torch.bfloat16); torch.subtract(torch.tensor([[-1.25, 7.0, 0.0]], "
+    "dtype=torch.float64).t(), torch.tensor([0.5], dtype=torch.float16), out=o); out = o",
+    "o = torch.empty(0); torch.add(torch.ones(3, 4).t(), 1, out=o); out = o",  # neighbour
+    "o = torch.empty(0, dtype=torch.complex64); torch.fft.fft(torch.ones(4, 5), dim=0, out=o); out = o",  # nb: unstructured
+    # cumprod_backward with a zero and grad mode on writes into zeros(input.sizes(), grad.options())
+    "out = torch.ops.aten.cumprod_backward.default(torch.tensor([-3, 300, 0, -8], dtype=torch.int16), "
+    "torch.tensor([True, True, True, False]), 0, torch.tensor([1], dtype=torch.uint8).expand((4,)))",
+    # any/all into a uint8 out reduce the input converted to uint8 (make_reduction_from_out_ty)
+    "o = torch.empty(0, dtype=torch.uint8); torch.any(torch.tensor([0.5, 0.25]), out=o); out = o",
+    "a1 = torch.tensor([7, 2, 0, 2], dtype=torch.uint8).reshape((4, 1)); torch.all(torch.tensor([[float('nan')], [2.0], "
+    "[3.75], [3.75]]), -2, out=a1); out = a1",
+    "o = torch.empty(0, dtype=torch.uint8); torch.any(torch.tensor([0.5]), out=o); out = o",  # nb: one element: to(bool)
+    # where(cond, Scalar, Tensor) makes scalar_tensor(s, dtype=result_type(tensor, s)): a meta
+    # where.self (torch's Python meta function) sees a float32 0-dim tensor, not a float64 one
+    "out = torch.where(torch.empty((2, 4), dtype=torch.bool, device='meta'), float('inf'), "
+    "torch.empty((), dtype=torch.bool, device='meta'))",
+    "out = torch.where(torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.uint8), 300)",  # neighbour: overflow
+    # getrs without the reference BLAS's zero skips (Note [getrs without zero skips]): a zero
+    # pivot over a zero right-hand side divides, 0 / 0 = NaN, as upstream's MKL does
+    "out = torch.ops.aten.linalg_inv_ex.default(torch.tensor([[-0.0, 0.0], [0.5, 0.5]], dtype=torch.float64))",
+    "out = torch._linalg_solve_ex(torch.zeros(2, 1, 1), torch.zeros(2, 1, 1), check_errors=False)",
+    "out = torch.linalg.solve(torch.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=torch.float64), "
+    "torch.tensor([[1.0], [0.0]], dtype=torch.float64))",  # neighbour: finite
+    # complex add/sub compute a + alpha * b with alpha a complex number even when it is 1:
+    # (1 + 0j) * (inf + 0j) = inf + nanj
+    "x = torch.tensor([(1+2j), 2.0], dtype=torch.complex128); x.sub_(float('inf')); out = x",
+    "out = torch.ops.aten._foreach_sub.Scalar([torch.tensor([(-0.5+0j), (1+2j)], dtype=torch.complex64)], float('inf'))",
+    "out = torch.tensor([1+2j, -0.0-0.0j]) - torch.tensor([2.0, -0.0])",  # neighbour: finite, signed zeros
+    # computeStride: viewing an empty tensor as its own shape keeps its strides
+    "out = torch.unflatten(torch.tensor([0.5], dtype=torch.float64).reshape((1, 1, 1)).expand((2, 2, 0)), 2, [0])",
+    "out = torch.ones(3, 0, 2).transpose(0, 2).view(2, 0, 3)",
+    "out = torch.ones(3, 0, 2).transpose(0, 2).view(6, 0)",  # neighbour: another shape, contiguous
+    # arange / linspace resize out only when its numel differs: a 0-dim out stays 0-dim
+    "o = torch.tensor(-0.0, dtype=torch.float16); r = torch.arange(-1, 0, out=o); out = (r, o)",
+    "o = torch.tensor(2.0, dtype=torch.float64); r = torch.linspace(-3, 2, 1, out=o); out = (r, o)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
