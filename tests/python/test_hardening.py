@@ -577,6 +577,18 @@ FUZZ_CLASSES = [
     "x = torch.empty((0, 4), dtype=torch.int8, device='meta'); x[-1] = float('nan'); out = x",
     "x = torch.empty((2, 4), dtype=torch.int8, device='meta'); x[-1] = float('nan'); out = x",
     "x = torch.empty((0, 4), dtype=torch.int8); x[-1] = float('nan'); out = x",  # neighbour
+    # --- session 25, fa ---
+    # mse_loss_backward: the three inputs promote to their common dtype (a bool is 0/1, integers
+    # compute with a truncated norm), which must cast safely to self's dtype
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([1.0, -2.0], dtype=torch.float64), "
+    "torch.tensor([0.5, 3.0]), torch.tensor([True, False]), 2)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([-8, 3]), torch.tensor([300, 2]), "
+    "torch.tensor([5, 1], dtype=torch.int8), 1)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([-8, 3]), torch.tensor([300, 2]), "
+    "torch.tensor([5, 1], dtype=torch.int8), 2)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.ones(2), torch.tensor([1, 2]), torch.ones(2), 2)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([True]), torch.tensor([True]), "
+    "torch.tensor([1], dtype=torch.uint8), 2)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
