@@ -2,6 +2,7 @@
  * forms, clone, _to_copy, copy_, fill_, zero_, resize_, set_. On the meta device they only
  * compute geometry (meta: true in schemas/kernels.yaml).
  */
+#include "runtime/autograd.h"
 #include "runtime/dispatch.h"
 #include "runtime/scalar.h"
 #include "runtime/size.h"
@@ -928,7 +929,9 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
         return NULL;
     int same = ndim == self->ndim && !memcmp(sizes, self->sizes, sizeof(int64_t) * (size_t)ndim) &&
                (!strides || !memcmp(strides, self->strides, sizeof(int64_t) * (size_t)ndim));
-    if (same) {
+    if (same && s->device != TN_DEVICE_META) {
+        /* the bounds check is resize_impl_cpu_'s; the meta kernel (set_storage_meta__symint)
+         * grows the storage for any geometry, this one too */
         int64_t es = tn_dtype_size(self->dtype), bytes = tn_storage_nbytes(ndim, sizes, strides, es, 0);
         if (bytes < 0)
             return NULL;
@@ -955,7 +958,7 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
     }
     if (need < 0)
         return NULL;
-    if (!same && tn_numel(ndim, sizes) > 0 && need > s->nbytes && tn_storage_resize(s, need) < 0)
+    if ((!same || s->device == TN_DEVICE_META) && tn_numel(ndim, sizes) > 0 && need > s->nbytes && tn_storage_resize(s, need) < 0)
         return NULL;
     tn_storage_retain(s);
     tn_storage_release(self->storage);
@@ -1053,6 +1056,10 @@ tn_op_set___source_Tensor_storage_offset(const tn_op *overload, TensorObject *se
         PyErr_SetString(PyExc_RuntimeError, "passed in tensor to be used as storage must be contiguous");
         return NULL;
     }
+    /* then it calls the Storage overload through the dispatcher, whose VariableType checks self
+     * as for any in-place op (a leaf, or a view of one, that requires grad is refused) */
+    if (tn_autograd_check_inplace((PyObject *)self, 1) < 0)
+        return NULL;
     if (check_size_stride_lengths(size, stride) < 0)
         return NULL;
     int64_t offset;

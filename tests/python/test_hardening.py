@@ -589,6 +589,24 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.mse_loss_backward.default(torch.ones(2), torch.tensor([1, 2]), torch.ones(2), 2)",
     "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([True]), torch.tensor([True]), "
     "torch.tensor([1], dtype=torch.uint8), 2)",
+    # torch.ops: a dtype is an int IValue for an int argument, but a SymInt one takes only what
+    # casts to int64 (toIValue's SymIntType)
+    "out = torch.ops.aten.set_.source_Storage_storage_offset(torch.ones(4, dtype=torch.float64), "
+    "torch.ones(5).untyped_storage(), torch.float32, [2])",
+    "out = torch.ops.aten.narrow.default(torch.ones(8), 0, torch.uint8, 1)",
+    "out = torch.ops.aten.select.int(torch.ones(8, 2), 1, torch.uint8)",  # neighbour: int index
+    # Tensor.set_(None) matches no signature (not set_()): TypeError
+    "out = torch.ones(2).set_(None)",
+    "out = torch.ones(2).set_(source=None)",
+    "out = torch.ones(2).set_()",  # neighbour
+    # set_(Tensor, offset, size) calls the Storage overload through the dispatcher: its in-place
+    # check refuses a leaf (or a view of one) that requires grad
+    "out = torch.tensor([-2.0]).reshape(()).requires_grad_().set_(torch.ones(4), 1, [2], stride=[1])",
+    "out = torch.ops.aten.set_.source_Tensor_storage_offset(torch.ones(1).requires_grad_(), torch.ones(4), 1, [1, 1])",
+    "out = torch.ops.aten.set_.source_Tensor_storage_offset(torch.ones(1), torch.ones(4), 1, [1, 1])",  # neighbour
+    # set_ on meta grows the storage for any geometry, the unchanged one too (no bounds check)
+    "x = torch.empty((1,), dtype=torch.int16, device='meta'); out = x.set_(x.untyped_storage(), 1, (1,), (1,))",
+    "x = torch.empty((1,), dtype=torch.int16); out = x.set_(x.untyped_storage(), 1, (1,), (1,))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
