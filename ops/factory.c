@@ -477,12 +477,18 @@ arange_impl(const tn_op *overload, const tn_value *start, const tn_value *end, c
         return NULL;
     }
     int integral = tn_dtype_is_integral(dtype, true);
-    /* the checks run in double on the scalars as given (upstream's arange_check_bounds); int64
-     * then divides by the step truncated to int64, so that must not be 0 (a ValueError). The
-     * values use the accumulate type (see Note [arange values]). */
+    /* Note [arange checks]: upstream converts start, end and step to double (Scalar::to,
+     * checked: Note [Scalar overflow], so a complex number with an imaginary part is refused)
+     * and checks them there (arange_check_bounds; a NaN step is no nonzero one); then to the
+     * accumulate type (int64 for integer dtypes, float for half and bfloat16), checked again. */
+    if (tn_check_scalar_fits(start, TN_DTYPE_F64) < 0 || tn_check_scalar_fits(end, TN_DTYPE_F64) < 0 ||
+        tn_check_scalar_fits(step, TN_DTYPE_F64) < 0)
+        return NULL;
+    /* int64 then divides by the step truncated to int64, so that must not be 0 (a ValueError).
+     * The values use the accumulate type (see Note [arange values]). */
     double ds = tn_scalar_to_double(start), de = tn_scalar_to_double(end), dst = tn_scalar_to_double(step);
     int64_t is = tn_scalar_to_int(start), ie = tn_scalar_to_int(end), ist = tn_scalar_to_int(step);
-    if (dst == 0) {
+    if (!(dst > 0 || dst < 0)) {
         PyErr_SetString(PyExc_RuntimeError, "step must be nonzero");
         return NULL;
     }
@@ -497,6 +503,11 @@ arange_impl(const tn_op *overload, const tn_value *start, const tn_value *end, c
         PyErr_SetString(PyExc_RuntimeError, "upper bound and lower bound inconsistent with step sign");
         return NULL;
     }
+    int acc = integral ? TN_DTYPE_I64 : (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) ? TN_DTYPE_F32 : TN_DTYPE_F64;
+    if (dev != TN_DEVICE_META && acc != TN_DTYPE_F64 &&
+        (tn_check_scalar_fits(start, acc) < 0 || tn_check_scalar_fits(end, acc) < 0 ||
+         tn_check_scalar_fits(step, acc) < 0))
+        return NULL;
     double size_d;
     if (dtype == TN_DTYPE_I64) {
         if (ist == 0) {

@@ -607,6 +607,14 @@ FUZZ_CLASSES = [
     # set_ on meta grows the storage for any geometry, the unchanged one too (no bounds check)
     "x = torch.empty((1,), dtype=torch.int16, device='meta'); out = x.set_(x.untyped_storage(), 1, (1,), (1,))",
     "x = torch.empty((1,), dtype=torch.int16); out = x.set_(x.untyped_storage(), 1, (1,), (1,))",  # neighbour
+    # Note [arange checks]: start, end, step convert to double (checked), then to the accumulate type
+    "out = torch.arange(-0.5, (1+2j))",
+    "out = torch.ops.aten.arange.start_step((1+2j), 2.5)",
+    "out = torch.arange(0, True, float('inf'), dtype=torch.uint8)",
+    "out = torch.arange(0, 5, float('nan'), dtype=torch.int32)",
+    "out = torch.arange(0, 5, 1e300, dtype=torch.float16)",
+    "out = torch.arange(0, 5, 1e300, dtype=torch.float32)",  # neighbour: float32 accumulates in double
+    "out = torch.arange(0, 10, (2+0j))",  # neighbour: no imaginary part
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
