@@ -322,6 +322,8 @@ class AutogradModel:
             return (MODE_RECORD, "manual")
         if str(f.func.name.name) in MANUAL_AUTOGRAD:
             return (MODE_NONE, None)   # upstream's hand-written kernel records nothing
+        if f.func.kind() == SchemaKind.out and op.cia and op.qualified in self.compositions:
+            return (MODE_CIA, None)  # its parts (an out= among them) check and record (diff.out)
         if f.func.kind() == SchemaKind.out:
             base = f.func.name.name.base
             # upstream's VariableType checks an out= call's tensors only where the op has a

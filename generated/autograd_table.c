@@ -1028,7 +1028,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_diagonal_scatter, TN_AG_RECORD, tn_ag_record_diagonal_scatter},
     {TN_OP_diagonal_scatter__out, TN_AG_NOTIMPL, NULL},
     {TN_OP_diff, TN_AG_CIA, tn_compose_diff},
-    {TN_OP_diff__out, TN_AG_NOTIMPL, NULL},
+    {TN_OP_diff__out, TN_AG_CIA, tn_compose_diff__out},
     {TN_OP_digamma, TN_AG_RECORD, tn_ag_record_digamma},
     {TN_OP_digamma__out, TN_AG_OUT, NULL},
     {TN_OP_digamma_, TN_AG_RECORD, tn_ag_record_digamma_},

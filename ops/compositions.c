@@ -59,6 +59,14 @@ PyObject *tn_compose_min__other(tn_op *op, tn_value *a) { return forward_to(TN_O
 PyObject *tn_compose_concat(tn_op *op, tn_value *a) { return forward_to(TN_OP_cat, a); }
 PyObject *tn_compose_concatenate(tn_op *op, tn_value *a) { return forward_to(TN_OP_cat, a); }
 
+/* diff.out: its kernel calls every part through the door (Note [diff out]) */
+PyObject *
+tn_compose_diff__out(tn_op *op, tn_value *a)
+{
+    return tn_op_diff__out(op, TN_T(T(0)), a[1].u.i, a[2].u.i, a[3].tag == TN_V_TENSOR ? TN_T(T(3)) : NULL,
+                           a[4].tag == TN_V_TENSOR ? TN_T(T(4)) : NULL, TN_T(T(5)));
+}
+
 /* ---- conj / neg bits and complex views (Note [Complex autograd] in runtime/autograd.c) ---- */
 
 /* positive: self itself, no node; ATen's refuses bool first (any device: a meta tensor comes here) */

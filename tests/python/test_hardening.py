@@ -615,6 +615,15 @@ FUZZ_CLASSES = [
     "out = torch.arange(0, 5, 1e300, dtype=torch.float16)",
     "out = torch.arange(0, 5, 1e300, dtype=torch.float32)",  # neighbour: float32 accumulates in double
     "out = torch.arange(0, 10, (2+0j))",  # neighbour: no imaginary part
+    # Note [diff out]: diff.out writes through sub.out (its overlap and autograd checks), narrows
+    # an empty dim from 1 (IndexError), and for n = 0 checks out's dtype and copies
+    "a = torch.ones(2, 3); o = torch.ones(1).expand(2, 2); r = torch.diff(a, out=o); out = (r, o, r is o)",
+    "a = torch.ones(2, 3, requires_grad=True); o = torch.empty(0); r = torch.diff(a, out=o); out = (r, o, r is o)",
+    "a = torch.ones(2, 0); o = torch.empty(0); r = torch.diff(a, out=o); out = (r, o, r is o)",
+    "a = torch.ones(2, 3); o = torch.empty(0, dtype=torch.int64); r = torch.diff(a, 0, out=o); out = (r, o, r is o)",
+    "a = torch.ones(2, 3, requires_grad=True); o = torch.empty(0); r = torch.diff(a, 0, out=o); out = (r, o, r is o)",
+    "a = torch.arange(6.).reshape(2, 3); o = torch.empty(0); r = torch.diff(a, 5, 0, prepend=a, out=o); out = (r, o, r is o)",  # neighbour
+    "a = torch.tensor([True, False, False]); o = torch.empty(0); r = torch.diff(a, out=o); out = (r, o, r is o)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
