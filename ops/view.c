@@ -1234,10 +1234,28 @@ tn_op_unfold(const tn_op *overload, TensorObject *self, int64_t dimension, int64
     memcpy(strides, self->strides, sizeof(int64_t) * (size_t)nd);
     if (nd) {
         sizes[d] = (len - size) / step + 1;
-        strides[d] = step * stride;
+        strides[d] = (int64_t)((uint64_t)step * (uint64_t)stride);  /* wraps, as upstream's int64 product */
     }
     sizes[nd] = size;
     strides[nd] = stride;
+    /* upstream hands the geometry to as_strided, whose IntArrayRef -> SymInt conversion refuses
+     * a value below -2**62 and whose check refuses a negative (wrapped) stride */
+    for (int i = 0; i <= nd; i++) {
+        if (strides[i] < -((int64_t)1 << 62)) {
+            PyErr_Format(PyExc_RuntimeError, "IntArrayRef contains an int that cannot be represented as a SymInt: %lld",
+                         (long long)strides[i]);
+            return NULL;
+        }
+    }
+    for (int i = 0; i <= nd; i++) {
+        if (strides[i] < 0) {
+            char b[TN_MAX_NDIM * 22 + 3];
+            tn_format_sizes(b, sizeof b, nd + 1, strides);
+            PyErr_Format(PyExc_RuntimeError,
+                         "as_strided: Negative strides are not supported at the moment, got strides: %s", b);
+            return NULL;
+        }
+    }
     return make_view(self, nd + 1, sizes, strides, self->offset);
 }
 

@@ -624,6 +624,11 @@ FUZZ_CLASSES = [
     "a = torch.ones(2, 3, requires_grad=True); o = torch.empty(0); r = torch.diff(a, 0, out=o); out = (r, o, r is o)",
     "a = torch.arange(6.).reshape(2, 3); o = torch.empty(0); r = torch.diff(a, 5, 0, prepend=a, out=o); out = (r, o, r is o)",  # neighbour
     "a = torch.tensor([True, False, False]); o = torch.empty(0); r = torch.diff(a, out=o); out = (r, o, r is o)",  # neighbour
+    # unfold hands its geometry (step * stride wraps in int64) to as_strided: SymInt range, then
+    # no negative strides
+    "out = torch.ones(1, 2).unfold(0, 1, 2**63 - 1)",
+    "out = torch.ones(1, 4, 2).unfold(-2, 2, 2**62)",
+    "out = torch.ones(3).unfold(0, 1, 2**62)",  # neighbour: no overflow
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
