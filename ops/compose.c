@@ -273,9 +273,24 @@ tn_take_along_dim_wrap(const tn_op *overload, const TensorObject *self, TensorOb
 
 /* take_along_dim: gather after broadcasting self and indices against each other everywhere but
  * along dim (ATen's _take_along_dim_helper); without a dim, over the flattened tensors. */
+int
+tn_take_along_dim_check_device(const TensorObject *self, const TensorObject *indices)
+{
+    /* upstream's checkDeviceType comes first: the indices on self's device (a meta argument
+     * takes the call to the composition, which checks this too) */
+    if (indices->device == self->device)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "Expected tensor to have %s Device, but got tensor with %s Device (while "
+                 "checking arguments for torch.take_along_dim():)", self->device == TN_DEVICE_META ? "meta" : "cpu",
+                 indices->device == TN_DEVICE_META ? "meta" : "cpu");
+    return -1;
+}
+
 PyObject *
 tn_op_take_along_dim(const tn_op *overload, TensorObject *self, TensorObject *indices, tn_opt_int dim)
 {
+    if (tn_take_along_dim_check_device(self, indices) < 0)
+        return NULL;
     if (!dim.has) {
         int64_t flat[1] = {-1};
         tn_ints s = {flat, 1, false};

@@ -1171,6 +1171,8 @@ tn_compose_pad(tn_op *op, tn_value *a)
 PyObject *
 tn_compose_take_along_dim(tn_op *op, tn_value *a)
 {
+    if (tn_take_along_dim_check_device(TN_T(T(0)), TN_T(T(1))) < 0)
+        return NULL;
     int64_t flat = -1;
     if (a[2].tag == TN_V_NONE) {
         PyObject *x = at_view(T(0), &flat, 1);

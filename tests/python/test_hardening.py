@@ -629,6 +629,11 @@ FUZZ_CLASSES = [
     "out = torch.ones(1, 2).unfold(0, 1, 2**63 - 1)",
     "out = torch.ones(1, 4, 2).unfold(-2, 2, 2**62)",
     "out = torch.ones(3).unfold(0, 1, 2**62)",  # neighbour: no overflow
+    # take_along_dim checks the indices are on self's device first (a meta one has no data)
+    "out = torch.tensor(7).take_along_dim(torch.empty((1,), dtype=torch.int64, device='meta'))",
+    "out = torch.empty((2, 1), dtype=torch.int64, device='meta').take_along_dim(torch.tensor(1), 0)",
+    "out = torch.ops.aten.take_along_dim.default(torch.tensor(0.5), torch.empty((0,), device='meta').requires_grad_())",
+    "out = torch.ones(2, 1, device='meta').take_along_dim(torch.zeros(2, 1, dtype=torch.int64, device='meta'), 0)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
