@@ -634,6 +634,24 @@ FUZZ_CLASSES = [
     "out = torch.empty((2, 1), dtype=torch.int64, device='meta').take_along_dim(torch.tensor(1), 0)",
     "out = torch.ops.aten.take_along_dim.default(torch.tensor(0.5), torch.empty((0,), device='meta').requires_grad_())",
     "out = torch.ones(2, 1, device='meta').take_along_dim(torch.zeros(2, 1, dtype=torch.int64, device='meta'), 0)",  # neighbour
+    # Note [Scalar overflow] per kernel: activations read their Scalars as the opmath type (float
+    # for float16/bfloat16/float32), logit_backward's eps and constant_pad_nd's value as the dtype,
+    # integer hardtanh its limits as int64 (Scalar::toLong)
+    "out = torch.ops.aten.softplus.default(torch.ones(2), 1, 1e300)",
+    "out = torch.ops.aten.softplus.default(torch.ones(2), (1+2j))",
+    "out = torch.ops.aten.elu.default(torch.ones(2), input_scale=1e300)",
+    "out = torch.ops.aten.leaky_relu.default(torch.ones(2, dtype=torch.bfloat16), (1+2j))",
+    "out = torch.ops.aten.leaky_relu.default(torch.ones(2, dtype=torch.float16), 70000.0)",  # neighbour: fits float
+    "out = torch.ops.aten.hardtanh_backward.default(torch.ones(2), torch.ones(2), -1, 1e300)",
+    "out = torch.ops.aten.leaky_relu_backward.default(torch.ones(2), torch.ones(2), (1+2j), False)",
+    "out = torch.ops.aten.softplus_backward.default(torch.ones(2), torch.ones(2), 1e39, 20)",
+    "out = torch.ops.aten.threshold_backward.default(torch.ones(2, dtype=torch.float16), torch.ones(2, dtype=torch.float16), 70000)",
+    "out = torch.ops.aten.logit_backward.default(torch.ones(2, dtype=torch.bfloat16), torch.ones(2, dtype=torch.bfloat16), 1e300)",
+    "out = torch.ops.aten.logit_backward.default(torch.ones(2, dtype=torch.float16), torch.ones(2, dtype=torch.float16), 70000.0)",
+    "out = torch.ops.aten.hardtanh.default(torch.tensor([-1, 5]), -1, float('inf'))",
+    "out = torch.ops.aten.constant_pad_nd.default(torch.tensor([1, 2], dtype=torch.int32), [0, 2], value=float('inf'))",
+    "out = torch.constant_pad_nd(torch.tensor([1, 2], dtype=torch.int8), [4, 4], value=200)",
+    "out = torch.constant_pad_nd(torch.tensor([1, 2], dtype=torch.uint8), [1, 1], value=-1)",  # neighbour: wraps
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
