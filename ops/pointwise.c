@@ -591,6 +591,12 @@ tn_op_log_sigmoid(const tn_op *overload, TensorObject *self)
                      tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
+    if (self->device == TN_DEVICE_META && self->dtype == TN_DTYPE_BOOL) {
+        /* that decomposition negates self first, which refuses a bool tensor */
+        PyErr_SetString(PyExc_RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you "
+                        "are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+        return NULL;
+    }
     if (self->device == TN_DEVICE_META && tn_dtype_is_integral(self->dtype, true)) {
         /* upstream's meta (torch._decomp's log_sigmoid_forward, out-wrapped) keeps self's dtype,
          * where the composition below would promote to float */

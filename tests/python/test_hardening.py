@@ -652,6 +652,14 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.constant_pad_nd.default(torch.tensor([1, 2], dtype=torch.int32), [0, 2], value=float('inf'))",
     "out = torch.constant_pad_nd(torch.tensor([1, 2], dtype=torch.int8), [4, 4], value=200)",
     "out = torch.constant_pad_nd(torch.tensor([1, 2], dtype=torch.uint8), [1, 1], value=-1)",  # neighbour: wraps
+    # _foreach_norm's slow path takes an integer or floating ord (after the list checks)
+    "out = torch._foreach_norm([torch.ones(2)], ord=False)",
+    "out = torch.ops.aten._foreach_norm.Scalar([torch.ones(2, dtype=torch.float64)], True, dtype=None)",
+    "out = torch._foreach_norm([], True)",  # neighbour: the list check first
+    "out = torch._foreach_norm([torch.ones(2)], 3)",  # neighbour
+    # log_sigmoid on meta is log_sigmoid_forward's decomposition, which negates self (bool refused)
+    "out = torch.ops.aten.log_sigmoid.default(torch.empty((1, 1), dtype=torch.bool, device='meta'))",
+    "out = torch.ops.aten.log_sigmoid.default(torch.empty((1, 1), dtype=torch.int64, device='meta'))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
