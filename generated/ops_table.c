@@ -2325,7 +2325,7 @@ tn_op tn_ops[TN_NUM_ATEN_OPS] = {
     {"polygamma_", "", "aten::polygamma_(Tensor(a!) self, int n) -> Tensor(a!)", TN_OPK_INPLACE, TN_TAG_inplace | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, -1},
     {"positive", "", "aten::positive(Tensor(a) self) -> Tensor(a)", TN_OPK_FUNCTIONAL | TN_OPF_VIEW | TN_OPF_CIA, TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, -1},
     {"pow", "Scalar", "aten::pow.Scalar(Scalar self, Tensor exponent) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_core | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, -1},
-    {"pow", "Scalar_out", "aten::pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_OUT_EXACT, TN_TAG_out | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, TN_OP_pow__Scalar},
+    {"pow", "Scalar_out", "aten::pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT, TN_TAG_out | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, TN_OP_pow__Scalar},
     {"pow", "Tensor_Scalar", "aten::pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_core | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, -1},
     {"pow", "Tensor_Scalar_out", "aten::pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT, TN_TAG_out | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, TN_OP_pow__Tensor_Scalar},
     {"pow", "Tensor_Tensor", "aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_core | TN_TAG_pointwise | TN_TAG_pt2_compliant_tag, -1},

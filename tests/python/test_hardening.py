@@ -660,6 +660,11 @@ FUZZ_CLASSES = [
     # log_sigmoid on meta is log_sigmoid_forward's decomposition, which negates self (bool refused)
     "out = torch.ops.aten.log_sigmoid.default(torch.empty((1, 1), dtype=torch.bool, device='meta'))",
     "out = torch.ops.aten.log_sigmoid.default(torch.empty((1, 1), dtype=torch.int64, device='meta'))",  # neighbour
+    # pow(Scalar, Tensor, out=): the meta takes out's dtype, the kernel redispatches to
+    # pow.Tensor_Tensor_out (can_cast into out), not an exact-dtype structured out
+    "a = torch.tensor(3.75, dtype=torch.bfloat16); o = torch.empty(0, dtype=torch.float16); r = torch.pow(2.5, a, out=o); out = (r, o, r is o)",
+    "a = torch.tensor([7, 2], dtype=torch.int8); o = torch.empty(0, dtype=torch.uint8); r = torch.pow(2, a, out=o); out = (r, o, r is o)",
+    "a = torch.tensor([1.5, 2]); o = torch.empty(0, dtype=torch.int64); r = torch.pow(2, a, out=o); out = (r, o, r is o)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
