@@ -877,6 +877,17 @@ via_functional(tn_op *op, tn_value *args)
     for (int i = 0; i < s->nparams && nout < 8; i++)
         if (s->params[i].is_out)
             outs[nout++] = i;
+    /* in-place ops whose upstream kernel hands back self untouched for these dtypes, before any
+     * check (conj_physical_ of a real tensor; nan_to_num_ of an integer one: copy_ of self into
+     * itself); the in-place call still bumps the version */
+    if (kind == TN_OPK_INPLACE && args[0].tag == TN_V_TENSOR) {
+        TensorObject *self = TN_T(args[0].u.t);
+        if ((!strcmp(op->name, "conj_physical_") && !tn_dtype_is_complex(self->dtype)) ||
+            (!strcmp(op->name, "nan_to_num_") && tn_dtype_is_integral(self->dtype, true))) {
+            tn_tensor_bump_version(self);
+            return Py_NewRef(args[0].u.t);
+        }
+    }
     /* The functional op's arguments by name. An out= overload may lack the functional's
      * tensor options (arange.out has no dtype): the dtype is out's, the others their defaults. */
     /* the tensor written (self of an in-place op, the one out=), whose dtype a from_out meta
@@ -923,7 +934,8 @@ via_functional(tn_op *op, tn_value *args)
         for (int j = 0; j < fs->nparams; j++)
             if (fargs[j].tag == TN_V_TENSOR)
                 ins[nin++] = TN_T(fargs[j].u.t);
-        if (dst && tn_check_pointwise_write(dst, nin, ins) < 0) {
+        /* threshold's iterator turns the overlap check off (threshold is idempotent) */
+        if (dst && strcmp(f->name, "threshold") && tn_check_pointwise_write(dst, nin, ins) < 0) {
             argument_error_first(f, fs, fargs);
             return NULL;
         }

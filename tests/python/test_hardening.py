@@ -665,6 +665,15 @@ FUZZ_CLASSES = [
     "a = torch.tensor(3.75, dtype=torch.bfloat16); o = torch.empty(0, dtype=torch.float16); r = torch.pow(2.5, a, out=o); out = (r, o, r is o)",
     "a = torch.tensor([7, 2], dtype=torch.int8); o = torch.empty(0, dtype=torch.uint8); r = torch.pow(2, a, out=o); out = (r, o, r is o)",
     "a = torch.tensor([1.5, 2]); o = torch.empty(0, dtype=torch.int64); r = torch.pow(2, a, out=o); out = (r, o, r is o)",  # neighbour
+    # Note [Overlap rules]: conj_physical_ of a real tensor and nan_to_num_ of an integer one hand
+    # self back before any check; cumsum/cumprod check out after resizing it; threshold's
+    # iterator checks no overlap
+    "x = torch.ones(1, 3).expand(2, 3); out = (x.conj_physical_(), x._version)",
+    "x = torch.ones(1, 3, dtype=torch.int32).expand(2, 3); out = (x.nan_to_num_(1.5), x._version)",
+    "x = torch.ones(1, 3).expand(2, 3); out = x.nan_to_num_()",  # neighbour: a float self is checked
+    "x = torch.ones(3, 4, 2); o = torch.ones(1, 1).expand(1, 4); r = torch.cumsum(x, -2, out=o); out = (r, o, r is o)",
+    "x = torch.ones(3); o = torch.ones(1).expand(3); r = torch.cumsum(x, 0, out=o); out = (r, o, r is o)",  # neighbour
+    "x = torch.ones(3); o = torch.ones(1, 2, 1).expand(3, 2, 3); r = torch.threshold(x, True, True, out=o); out = (r, o, r is o)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
