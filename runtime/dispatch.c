@@ -167,6 +167,8 @@ is_default(const tn_param *p, const tn_value *v)
 {
     if (!p->optional || p->dflt_int_literal)
         return 0;  /* upstream's default IValue is an int there: a float argument never equals it */
+    if (v->tag == TN_V_NONE && !p->allow_none)
+        return 1;  /* a binding's None for a non-optional list (roll's dims=None): the default */
     const tn_value *d = &p->dflt;
     int dnum = d->tag == TN_V_INT || d->tag == TN_V_DOUBLE || d->tag == TN_V_BOOL;
     int vnum = v->tag == TN_V_INT || v->tag == TN_V_DOUBLE || v->tag == TN_V_BOOL;
@@ -244,7 +246,9 @@ values_to_args(tn_op *op, tn_value *args, PyObject *lead, PyObject **pargs_out, 
         int kw = i >= npos;
         if ((!kw && i >= last) || (kw && is_default(&s->params[i], &args[i])))
             continue;
-        PyObject *v = wrapped_number_to_py(&args[i]);
+        const tn_value *a = args[i].tag == TN_V_NONE && !s->params[i].allow_none && s->params[i].optional
+                                ? &s->params[i].dflt : &args[i];  /* as in is_default */
+        PyObject *v = wrapped_number_to_py(a);
         if (!v)
             goto fail;
         if (!kw) {
@@ -414,6 +418,8 @@ check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, i
     if (!strncmp(op->name, "_foreach_", 9))
         return 0;  /* upstream's foreach ops take each tensor on its own device (the slow path) */
     const TensorObject *first = args[0].tag == TN_V_TENSOR ? TN_T(args[0].u.t) : NULL;
+    if (first && first->device == TN_DEVICE_META && !strcmp(op->name, "bernoulli_"))
+        return 0;  /* upstream's meta bernoulli_ returns self without reading p (any device) */
     for (int i = 0; MIXING_OK[i]; i++) {
         if (strcmp(op->name, MIXING_OK[i]))
             continue;

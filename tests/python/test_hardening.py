@@ -674,6 +674,15 @@ FUZZ_CLASSES = [
     "x = torch.ones(3, 4, 2); o = torch.ones(1, 1).expand(1, 4); r = torch.cumsum(x, -2, out=o); out = (r, o, r is o)",
     "x = torch.ones(3); o = torch.ones(1).expand(3); r = torch.cumsum(x, 0, out=o); out = (r, o, r is o)",  # neighbour
     "x = torch.ones(3); o = torch.ones(1, 2, 1).expand(3, 2, 3); r = torch.threshold(x, True, True, out=o); out = (r, o, r is o)",
+    # bernoulli_ on meta returns self without reading p, whatever p's device (a CPU self with a
+    # meta p stays refused)
+    "out = torch.ops.aten.bernoulli_.Tensor(torch.empty((4, 1), device='meta'), torch.tensor([[7.], [5.], [7.], [0.]]))",
+    "out = torch.empty((4,), dtype=torch.uint8, device='meta').bernoulli_(torch.ones(5))",
+    # a binding's None for a non-optional list argument is its default when a Python kernel gets
+    # the call (roll's dims=None reaches the meta decomposition as [])
+    "out = torch.roll(torch.empty(3, device='meta'), [1])",
+    "out = torch.empty((4, 2, 0, 2), dtype=torch.int8, device='meta').roll([0, 1, 2])",
+    "out = torch.roll(torch.empty((2, 3), device='meta'), [1], [0])",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
