@@ -142,6 +142,8 @@ tn_compose_square(tn_op *op, tn_value *a)
 PyObject *
 tn_compose_mT(tn_op *op, tn_value *a)
 {
+    if (TN_T(T(0))->ndim == 0)
+        return Py_NewRef(T(0));  /* the kernel's deprecated identity on 0-D tensors (no node) */
     if (TN_T(T(0))->ndim < 2) {
         PyErr_Format(PyExc_RuntimeError, "tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor.",
                      TN_T(T(0))->ndim);

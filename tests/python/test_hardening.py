@@ -683,6 +683,11 @@ FUZZ_CLASSES = [
     "out = torch.roll(torch.empty(3, device='meta'), [1])",
     "out = torch.empty((4, 2, 0, 2), dtype=torch.int8, device='meta').roll([0, 1, 2])",
     "out = torch.roll(torch.empty((2, 3), device='meta'), [1], [0])",  # neighbour
+    # aten::mT of a 0-D tensor is the tensor itself (deprecated identity), also on meta and for
+    # autograd (its composition)
+    "out = torch.ops.aten.mT.default(torch.empty((), dtype=torch.int16, device='meta'))",
+    "x = torch.tensor(1e30, dtype=torch.float64).requires_grad_(); r = torch.ops.aten.mT.default(x); out = (r, r is x, r.grad_fn is None)",
+    "out = torch.ops.aten.mT.default(torch.ones(3, requires_grad=True))",  # neighbour: 1-D refused
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
