@@ -688,6 +688,11 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.mT.default(torch.empty((), dtype=torch.int16, device='meta'))",
     "x = torch.tensor(1e30, dtype=torch.float64).requires_grad_(); r = torch.ops.aten.mT.default(x); out = (r, r is x, r.grad_fn is None)",
     "out = torch.ops.aten.mT.default(torch.ones(3, requires_grad=True))",  # neighbour: 1-D refused
+    # normal(float mean, Tensor std) fills at::full({}, mean, std's options) first: mean checked
+    # against std's dtype, an empty std too
+    "out = torch.normal(float('nan'), torch.empty((2, 4, 0), dtype=torch.uint8))",
+    "out = torch.normal(1e300, torch.empty(0))",
+    "out = torch.normal(1e300, torch.empty(0, dtype=torch.float16))",  # neighbour: half fills unchecked
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
