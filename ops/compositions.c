@@ -334,6 +334,10 @@ tn_compose_unflatten__int(tn_op *op, tn_value *a)
     int64_t d;
     if (tn_wrap_dim(a[1].u.i, t->ndim, &d) < 0 || tn_unflatten_check(t, d) < 0)
         return NULL;
+    if (a[2].n == 0) {  /* as the kernel (ops/view.c) */
+        PyErr_SetString(PyExc_RuntimeError, "unflatten: sizes must be non-empty");
+        return NULL;
+    }
     int64_t shape[TN_MAX_NDIM], inner[TN_MAX_NDIM];
     tn_ints sizes = {a[2].u.ints, a[2].n, false};
     /* the sizes' -1 is inferred against the unflattened dim */
@@ -395,6 +399,8 @@ movedim(PyObject *self, const int64_t *src, const int64_t *dst, Py_ssize_t n)
     int64_t perm[TN_MAX_NDIM], used_s[TN_MAX_NDIM] = {0}, used_d[TN_MAX_NDIM] = {0};
     for (int i = 0; i < nd; i++)
         perm[i] = -1;
+    if (tn_movedim_check(nd, src, dst, n) < 0)
+        return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         int64_t s, d;
         if (tn_wrap_dim(src[i], nd, &s) < 0 || tn_wrap_dim(dst[i], nd, &d) < 0)
@@ -443,6 +449,10 @@ tn_compose_contiguous(tn_op *op, tn_value *a)
                                                        : tn_tensor_is_contiguous(t);
     if (already)
         return Py_NewRef(T(0));
+    if (fmt == TN_MEMFMT_PRESERVE) {  /* as the kernel (ops/view.c) */
+        PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");
+        return NULL;
+    }
     return call(TN_OP_clone, (tn_value[]){tn_value_tensor(T(0)), tn_ag_value_memfmt(fmt)});
 }
 

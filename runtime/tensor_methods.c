@@ -489,10 +489,14 @@ m_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     PARSE(contiguous_sigs, self, raw, k);
     int fmt = raw[0] ? ((EnumValueObject *)raw[0])->value : TN_MEMFMT_CONTIGUOUS;
     TensorObject *t = TN_T(self);
-    if (fmt == TN_MEMFMT_CONTIGUOUS && tn_tensor_is_contiguous(t))
+    if ((fmt == TN_MEMFMT_CONTIGUOUS || fmt == TN_MEMFMT_PRESERVE) && tn_tensor_is_contiguous(t))
         return Py_NewRef(self);
     if (fmt == TN_MEMFMT_CHANNELS_LAST && tn_tensor_is_channels_last(t))
         return Py_NewRef(self);
+    if (fmt == TN_MEMFMT_PRESERVE) {  /* then aten::contiguous refuses it (ops/view.c) */
+        PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");
+        return NULL;
+    }
     /* aten::clone(Tensor self, *, MemoryFormat? memory_format=None) */
     tn_value a[2] = {tn_value_tensor(self)};
     a[1].tag = TN_V_MEMFMT;

@@ -693,6 +693,17 @@ FUZZ_CLASSES = [
     "out = torch.normal(float('nan'), torch.empty((2, 4, 0), dtype=torch.uint8))",
     "out = torch.normal(1e300, torch.empty(0))",
     "out = torch.normal(1e300, torch.empty(0, dtype=torch.float16))",  # neighbour: half fills unchecked
+    # the compositions (meta, autograd) and the method check as the kernels do: narrow's
+    # start + length past int64, movedim's repeated dims, unflatten's empty sizes, contiguous's
+    # preserve_format
+    "out = torch.ops.aten.narrow.default(torch.ones(1, 2, 4, requires_grad=True), 2, 1, 2**63 - 1)",
+    "out = torch.ops.aten.narrow.default(torch.ones(4, 3, 1, 4), -3, 3, 2**63 - 1)",
+    "out = torch.ones(3, 2, requires_grad=True).movedim([-1, -1], [-1, -1])",
+    "out = torch.empty((4, 3), dtype=torch.int8, device='meta').movedim([1, 1, -2], [-1, -2, 1])",
+    "out = torch.ones(3, 2).movedim([0, 1], [1, 1])",
+    "out = torch.ops.aten.unflatten.int(torch.empty((1, 4), device='meta'), 0, [])",
+    "out = torch.ones(3)[::2].contiguous(memory_format=torch.preserve_format)",
+    "out = torch.ones(3).contiguous(memory_format=torch.preserve_format)",  # neighbour: contiguous self
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
