@@ -704,6 +704,12 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.unflatten.int(torch.empty((1, 4), device='meta'), 0, [])",
     "out = torch.ones(3)[::2].contiguous(memory_format=torch.preserve_format)",
     "out = torch.ones(3).contiguous(memory_format=torch.preserve_format)",  # neighbour: contiguous self
+    # a CompositeImplicitAutograd out= that aliases a differentiable op's out= (multiply.out ->
+    # mul.out, max.out -> maximum.out, ...) refuses an input requiring grad as that op's does
+    "a = torch.ones(2, requires_grad=True); o = torch.empty(0); r = torch.max(a, torch.ones(2), out=o); out = (r, o)",
+    "a = torch.ones(2, requires_grad=True); o = torch.empty(0); r = torch.multiply(a, 2.0, out=o); out = (r, o)",
+    "a = torch.ones(2, requires_grad=True); o = torch.empty(0); r = torch.special.expit(a, out=o); out = (r, o)",
+    "a = torch.ones(2); o = torch.empty(0); r = torch.multiply(a, 2.0, out=o); out = (r, o)",  # neighbour: no grad
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
