@@ -36,8 +36,18 @@ COMPLEX = ROOT / "schemas" / "autograd_complex.yaml"
 # the door's autograd modes (runtime/autograd.h TN_AG_*)
 MODE_NONE, MODE_RECORD, MODE_CIA, MODE_NOTIMPL, MODE_OUT = 0, 1, 2, 3, 4
 # CompositeImplicitAutograd out= overloads that decompose into a checked out= of the same op
-# (std.out -> std.correction_out): upstream refuses an input requiring grad there
-CIA_OUT_CHECKED = {"std.out", "var.out"}
+# (std.out -> std.correction_out) or of the op they alias (multiply.out -> mul.out, max.out ->
+# maximum.out, special_expit.out -> sigmoid.out, outer.out -> mul.out, ...): upstream refuses an
+# input requiring grad there (listed by calling each upstream with one; special_ndtr.out computes)
+CIA_OUT_CHECKED = {"std.out", "var.out",
+                   "absolute.out", "arccos.out", "arccosh.out", "arcsin.out", "arcsinh.out", "arctan.out",
+                   "arctanh.out", "arctan2.out", "clip.out", "clip.Tensor_out", "divide.out", "fix.out", "ger.out",
+                   "log_sigmoid.out", "max.out", "min.out", "msort.out", "multiply.out", "negative.out", "outer.out",
+                   "special_digamma.out", "special_erf.out", "special_erfc.out", "special_erfinv.out",
+                   "special_exp2.out", "special_expit.out", "special_expm1.out", "special_gammainc.out",
+                   "special_gammaincc.out", "special_gammaln.out", "special_i0.out", "special_log1p.out",
+                   "special_logit.out", "special_psi.out", "special_round.out", "special_sinc.out",
+                   "special_xlogy.out", "square.out", "subtract.out", "true_divide.out"}
 
 C_KEYWORDS = {"default", "int", "float", "double", "char", "short", "long", "signed", "unsigned",
               "register", "return", "struct", "union", "switch", "case", "break", "continue", "do",
@@ -322,6 +332,8 @@ class AutogradModel:
             return (MODE_RECORD, "manual")
         if str(f.func.name.name) in MANUAL_AUTOGRAD:
             return (MODE_NONE, None)   # upstream's hand-written kernel records nothing
+        if f.func.kind() == SchemaKind.out and op.cia and op.qualified in self.compositions:
+            return (MODE_CIA, None)  # its parts (an out= among them) check and record (diff.out)
         if f.func.kind() == SchemaKind.out:
             base = f.func.name.name.base
             # upstream's VariableType checks an out= call's tensors only where the op has a

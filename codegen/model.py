@@ -126,8 +126,10 @@ DTYPE_FROM_OUT_UNSTRUCTURED = {"nansum.out", "mean.dtype_out"}
 # and addmv check equality themselves).
 EXACT_OUT = {"softmax.int_out", "log_softmax.int_out", "sort.values", "matmul.out", "index_select.out",
              "where.self_out", "mv.out", "argsort.stable_out"}
-# Structured out overloads with their own rule: cat's meta casts into out (can_cast, TypeError).
-NOT_EXACT_OUT = {"cat.out"}
+# Structured out overloads with their own rule: cat's meta casts into out (can_cast, TypeError);
+# pow.Scalar_out's meta takes out's dtype and its kernel redispatches to pow.Tensor_Tensor_out
+# (a TensorIterator: can_cast), or fills 1 when the base is 1.
+NOT_EXACT_OUT = {"cat.out", "pow.Scalar_out"}
 # TensorIterator out overloads built with check_all_same_dtype (TensorIteratorBase's
 # build_borrowing_unary_op / unary_op: UnaryOps.cpp, clamp's scalar overloads in
 # TensorCompare.cpp, hardtanh_out through clamp_out): out's dtype must equal the result's, "Found

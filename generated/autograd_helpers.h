@@ -237,6 +237,7 @@ PyObject *tn_compose_cross_entropy_loss(tn_op *op, tn_value *a);
 PyObject *tn_compose_cummaxmin_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_cumprod_backward(tn_op *op, tn_value *a);
 PyObject *tn_compose_diff(tn_op *op, tn_value *a);
+PyObject *tn_compose_diff__out(tn_op *op, tn_value *a);
 PyObject *tn_compose_divide__Tensor(tn_op *op, tn_value *a);
 PyObject *tn_compose_dropout(tn_op *op, tn_value *a);
 PyObject *tn_compose_embedding_backward(tn_op *op, tn_value *a);

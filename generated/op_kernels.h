@@ -423,6 +423,8 @@ PyObject *tn_op_diagonal_backward(const tn_op *overload, TensorObject *grad_outp
 PyObject *tn_op_diagonal_scatter(const tn_op *overload, TensorObject *self, TensorObject *src, int64_t offset, int64_t dim1, int64_t dim2);
 /* aten::diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor */
 PyObject *tn_op_diff(const tn_op *overload, TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append);
+/* aten::diff.out(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None, *, Tensor(a!) out) -> Tensor(a!) */
+PyObject *tn_op_diff__out(const tn_op *overload, TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append, TensorObject *out);
 /* aten::digamma(Tensor self) -> Tensor */
 PyObject *tn_op_digamma(const tn_op *overload, TensorObject *self);
 /* aten::dim(Tensor self) -> int */

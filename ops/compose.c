@@ -106,6 +106,92 @@ tn_op_diff(const tn_op *overload, TensorObject *self, int64_t n, int64_t dim, Te
     return cur;
 }
 
+/* Note [diff out]: upstream's diff_out is its own composition, not the functional diff copied
+ * into out: n = 0 resizes out to self (prepend and append unused), checks its dtype and device and
+ * copies; otherwise n is clamped to the length along dim (the order-0 check came first, so an
+ * empty dim narrows from 1 and raises IndexError), the first n - 1 differences are the functional
+ * diff, and the last is written by sub.out (logical_xor.out for bool), whose TensorIterator checks
+ * out (its internal overlap, the cast) and whose VariableType refuses an input requiring grad.
+ * Every part goes through the door, so this is also its composition for autograd. */
+static PyObject *
+diff_out_helper(TensorObject *self, int64_t n, int64_t d, TensorObject *out)
+{
+    tn_value o = tn_value_tensor((PyObject *)out);
+    if (n == 0) {
+        if (tn_resize_output(out, self->ndim, self->sizes) < 0)
+            return NULL;
+        if (out->dtype != self->dtype) {
+            PyErr_Format(PyExc_RuntimeError, "expected scalar_type %s but found %s", tn_dtype_legacy_name(self->dtype),
+                         tn_dtype_legacy_name(out->dtype));
+            return NULL;
+        }
+        if (out->device != self->device) {
+            PyErr_Format(PyExc_RuntimeError, "expected device %s but found %s",
+                         self->device == TN_DEVICE_META ? "meta" : "cpu", out->device == TN_DEVICE_META ? "meta" : "cpu");
+            return NULL;
+        }
+        tn_value c[3] = {o, tn_value_tensor((PyObject *)self), {.tag = TN_V_BOOL}};
+        return tn_call(TN_OP_copy_, c);
+    }
+    int64_t len = self->sizes[d];
+    if (n > len)
+        n = len;
+    int64_t out_len = len - n;
+    PyObject *prev;
+    if (n > 1) {
+        tn_value a[5] = {tn_value_tensor((PyObject *)self), tn_value_int(n - 1), tn_value_int(d),
+                         {.tag = TN_V_NONE}, {.tag = TN_V_NONE}};
+        prev = tn_call(TN_OP_diff, a);
+    } else {
+        prev = Py_NewRef((PyObject *)self);
+    }
+    if (!prev)
+        return NULL;
+    tn_value nh[4] = {tn_value_tensor(prev), tn_value_int(d), tn_value_int(1), tn_value_int(out_len)};
+    PyObject *hi = tn_call(TN_OP_narrow, nh);
+    tn_value nl[4] = {tn_value_tensor(prev), tn_value_int(d), tn_value_int(0), tn_value_int(out_len)};
+    PyObject *lo = hi ? tn_call(TN_OP_narrow, nl) : NULL;
+    PyObject *r = NULL;
+    if (lo && self->dtype == TN_DTYPE_BOOL) {
+        tn_value x[3] = {tn_value_tensor(hi), tn_value_tensor(lo), o};
+        r = tn_call(TN_OP_logical_xor__out, x);
+    } else if (lo) {
+        tn_value x[4] = {tn_value_tensor(hi), tn_value_tensor(lo), tn_value_int(1), o};
+        r = tn_call(TN_OP_sub__out, x);
+    }
+    Py_XDECREF(hi);
+    Py_XDECREF(lo);
+    Py_DECREF(prev);
+    return r;
+}
+
+PyObject *
+tn_op_diff__out(const tn_op *overload, TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend,
+                TensorObject *append, TensorObject *out)
+{
+    int64_t d;
+    if (tn_diff_check(self, n, dim, prepend, append, &d) < 0)
+        return NULL;
+    if ((!prepend && !append) || n == 0)
+        return diff_out_helper(self, n, d, out);
+    PyObject *parts[3];
+    int k = 0;
+    if (prepend)
+        parts[k++] = (PyObject *)prepend;
+    parts[k++] = (PyObject *)self;
+    if (append)
+        parts[k++] = (PyObject *)append;
+    tn_value c[2] = {{.tag = TN_V_TENSORLIST}, tn_value_int(d)};
+    c[0].u.tensors = parts;
+    c[0].n = k;
+    PyObject *a = tn_call(TN_OP_cat, c);
+    if (!a)
+        return NULL;
+    PyObject *r = diff_out_helper(TN_T(a), n, d, out);
+    Py_DECREF(a);
+    return r;
+}
+
 /* repeat_interleave(repeats: int): each element `repeats` times along dim (the flattened tensor
  * when dim is None): unsqueeze, expand, a contiguous copy, flatten, as ATen's. */
 PyObject *
@@ -187,9 +273,24 @@ tn_take_along_dim_wrap(const tn_op *overload, const TensorObject *self, TensorOb
 
 /* take_along_dim: gather after broadcasting self and indices against each other everywhere but
  * along dim (ATen's _take_along_dim_helper); without a dim, over the flattened tensors. */
+int
+tn_take_along_dim_check_device(const TensorObject *self, const TensorObject *indices)
+{
+    /* upstream's checkDeviceType comes first: the indices on self's device (a meta argument
+     * takes the call to the composition, which checks this too) */
+    if (indices->device == self->device)
+        return 0;
+    PyErr_Format(PyExc_RuntimeError, "Expected tensor to have %s Device, but got tensor with %s Device (while "
+                 "checking arguments for torch.take_along_dim():)", self->device == TN_DEVICE_META ? "meta" : "cpu",
+                 indices->device == TN_DEVICE_META ? "meta" : "cpu");
+    return -1;
+}
+
 PyObject *
 tn_op_take_along_dim(const tn_op *overload, TensorObject *self, TensorObject *indices, tn_opt_int dim)
 {
+    if (tn_take_along_dim_check_device(self, indices) < 0)
+        return NULL;
     if (!dim.has) {
         int64_t flat[1] = {-1};
         tn_ints s = {flat, 1, false};

@@ -14,6 +14,9 @@ int tn_take_along_dim_shapes(const TensorObject *self, const TensorObject *indic
  * error set. */
 int tn_diff_check(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend, TensorObject *append, int64_t *d);
 
+/* upstream's checkDeviceType of take_along_dim: the indices on self's device */
+int tn_take_along_dim_check_device(const TensorObject *self, const TensorObject *indices);
+
 /* indices modulo the size of self's dim d (a new tensor), as upstream's take_along_dim. */
 PyObject *tn_take_along_dim_wrap(const tn_op *overload, const TensorObject *self, TensorObject *indices, int64_t d);
 

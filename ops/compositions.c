@@ -59,6 +59,14 @@ PyObject *tn_compose_min__other(tn_op *op, tn_value *a) { return forward_to(TN_O
 PyObject *tn_compose_concat(tn_op *op, tn_value *a) { return forward_to(TN_OP_cat, a); }
 PyObject *tn_compose_concatenate(tn_op *op, tn_value *a) { return forward_to(TN_OP_cat, a); }
 
+/* diff.out: its kernel calls every part through the door (Note [diff out]) */
+PyObject *
+tn_compose_diff__out(tn_op *op, tn_value *a)
+{
+    return tn_op_diff__out(op, TN_T(T(0)), a[1].u.i, a[2].u.i, a[3].tag == TN_V_TENSOR ? TN_T(T(3)) : NULL,
+                           a[4].tag == TN_V_TENSOR ? TN_T(T(4)) : NULL, TN_T(T(5)));
+}
+
 /* ---- conj / neg bits and complex views (Note [Complex autograd] in runtime/autograd.c) ---- */
 
 /* positive: self itself, no node; ATen's refuses bool first (any device: a meta tensor comes here) */
@@ -132,6 +140,8 @@ tn_compose_square(tn_op *op, tn_value *a)
 PyObject *
 tn_compose_mT(tn_op *op, tn_value *a)
 {
+    if (TN_T(T(0))->ndim == 0)
+        return Py_NewRef(T(0));  /* the kernel's deprecated identity on 0-D tensors (no node) */
     if (TN_T(T(0))->ndim < 2) {
         PyErr_Format(PyExc_RuntimeError, "tensor.mT is only supported on matrices or batches of matrices. Got %d-D tensor.",
                      TN_T(T(0))->ndim);
@@ -322,6 +332,10 @@ tn_compose_unflatten__int(tn_op *op, tn_value *a)
     int64_t d;
     if (tn_wrap_dim(a[1].u.i, t->ndim, &d) < 0 || tn_unflatten_check(t, d) < 0)
         return NULL;
+    if (a[2].n == 0) {  /* as the kernel (ops/view.c) */
+        PyErr_SetString(PyExc_RuntimeError, "unflatten: sizes must be non-empty");
+        return NULL;
+    }
     int64_t shape[TN_MAX_NDIM], inner[TN_MAX_NDIM];
     tn_ints sizes = {a[2].u.ints, a[2].n, false};
     /* the sizes' -1 is inferred against the unflattened dim */
@@ -383,6 +397,8 @@ movedim(PyObject *self, const int64_t *src, const int64_t *dst, Py_ssize_t n)
     int64_t perm[TN_MAX_NDIM], used_s[TN_MAX_NDIM] = {0}, used_d[TN_MAX_NDIM] = {0};
     for (int i = 0; i < nd; i++)
         perm[i] = -1;
+    if (tn_movedim_check(nd, src, dst, n) < 0)
+        return NULL;
     for (Py_ssize_t i = 0; i < n; i++) {
         int64_t s, d;
         if (tn_wrap_dim(src[i], nd, &s) < 0 || tn_wrap_dim(dst[i], nd, &d) < 0)
@@ -428,7 +444,7 @@ tn_compose_contiguous(tn_op *op, tn_value *a)
     int fmt = a[1].tag == TN_V_NONE ? TN_MEMFMT_CONTIGUOUS : (int)a[1].u.i;
     if (tn_tensor_is_contiguous_as(t, fmt))
         return Py_NewRef(T(0));
-    if (fmt == TN_MEMFMT_PRESERVE) {
+    if (fmt == TN_MEMFMT_PRESERVE) {  /* as the kernel (ops/view.c) */
         PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");
         return NULL;
     }
@@ -1162,6 +1178,8 @@ tn_compose_pad(tn_op *op, tn_value *a)
 PyObject *
 tn_compose_take_along_dim(tn_op *op, tn_value *a)
 {
+    if (tn_take_along_dim_check_device(TN_T(T(0)), TN_T(T(1))) < 0)
+        return NULL;
     int64_t flat = -1;
     if (a[2].tag == TN_V_NONE) {
         PyObject *x = at_view(T(0), &flat, 1);

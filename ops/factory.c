@@ -2,6 +2,7 @@
  * forms, clone, _to_copy, copy_, fill_, zero_, resize_, set_. On the meta device they only
  * compute geometry (meta: true in schemas/kernels.yaml).
  */
+#include "runtime/autograd.h"
 #include "runtime/dispatch.h"
 #include "runtime/scalar.h"
 #include "runtime/size.h"
@@ -510,12 +511,18 @@ arange_impl(const tn_op *overload, const tn_value *start, const tn_value *end, c
         return NULL;
     }
     int integral = tn_dtype_is_integral(dtype, true);
-    /* the checks run in double on the scalars as given (upstream's arange_check_bounds); int64
-     * then divides by the step truncated to int64, so that must not be 0 (a ValueError). The
-     * values use the accumulate type (see Note [arange values]). */
+    /* Note [arange checks]: upstream converts start, end and step to double (Scalar::to,
+     * checked: Note [Scalar overflow], so a complex number with an imaginary part is refused)
+     * and checks them there (arange_check_bounds; a NaN step is no nonzero one); then to the
+     * accumulate type (int64 for integer dtypes, float for half and bfloat16), checked again. */
+    if (tn_check_scalar_fits(start, TN_DTYPE_F64) < 0 || tn_check_scalar_fits(end, TN_DTYPE_F64) < 0 ||
+        tn_check_scalar_fits(step, TN_DTYPE_F64) < 0)
+        return NULL;
+    /* int64 then divides by the step truncated to int64, so that must not be 0 (a ValueError).
+     * The values use the accumulate type (see Note [arange values]). */
     double ds = tn_scalar_to_double(start), de = tn_scalar_to_double(end), dst = tn_scalar_to_double(step);
     int64_t is = tn_scalar_to_int(start), ie = tn_scalar_to_int(end), ist = tn_scalar_to_int(step);
-    if (dst == 0) {
+    if (!(dst > 0 || dst < 0)) {
         PyErr_SetString(PyExc_RuntimeError, "step must be nonzero");
         return NULL;
     }
@@ -530,6 +537,11 @@ arange_impl(const tn_op *overload, const tn_value *start, const tn_value *end, c
         PyErr_SetString(PyExc_RuntimeError, "upper bound and lower bound inconsistent with step sign");
         return NULL;
     }
+    int acc = integral ? TN_DTYPE_I64 : (dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16) ? TN_DTYPE_F32 : TN_DTYPE_F64;
+    if (dev != TN_DEVICE_META && acc != TN_DTYPE_F64 &&
+        (tn_check_scalar_fits(start, acc) < 0 || tn_check_scalar_fits(end, acc) < 0 ||
+         tn_check_scalar_fits(step, acc) < 0))
+        return NULL;
     double size_d;
     if (dtype == TN_DTYPE_I64) {
         if (ist == 0) {
@@ -945,7 +957,9 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
         return NULL;
     int same = ndim == self->ndim && !memcmp(sizes, self->sizes, sizeof(int64_t) * (size_t)ndim) &&
                (!strides || !memcmp(strides, self->strides, sizeof(int64_t) * (size_t)ndim));
-    if (same) {
+    if (same && s->device != TN_DEVICE_META) {
+        /* the bounds check is resize_impl_cpu_'s; the meta kernel (set_storage_meta__symint)
+         * grows the storage for any geometry, this one too */
         int64_t es = tn_dtype_size(self->dtype), bytes = tn_storage_nbytes(ndim, sizes, strides, es, 0);
         if (bytes < 0)
             return NULL;
@@ -972,7 +986,7 @@ set_storage(TensorObject *self, tn_storage *s, int64_t offset, int ndim, const i
     }
     if (need < 0)
         return NULL;
-    if (!same && tn_numel(ndim, sizes) > 0 && need > s->nbytes && tn_storage_resize(s, need) < 0)
+    if ((!same || s->device == TN_DEVICE_META) && tn_numel(ndim, sizes) > 0 && need > s->nbytes && tn_storage_resize(s, need) < 0)
         return NULL;
     tn_storage_retain(s);
     tn_storage_release(self->storage);
@@ -1070,6 +1084,10 @@ tn_op_set___source_Tensor_storage_offset(const tn_op *overload, TensorObject *se
         PyErr_SetString(PyExc_RuntimeError, "passed in tensor to be used as storage must be contiguous");
         return NULL;
     }
+    /* then it calls the Storage overload through the dispatcher, whose VariableType checks self
+     * as for any in-place op (a leaf, or a view of one, that requires grad is refused) */
+    if (tn_autograd_check_inplace((PyObject *)self, 1) < 0)
+        return NULL;
     if (check_size_stride_lengths(size, stride) < 0)
         return NULL;
     int64_t offset;

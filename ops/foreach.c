@@ -349,6 +349,12 @@ tn_op__foreach_copy_(const tn_op *overload, tn_tensors self, tn_tensors src, boo
 PyObject *
 tn_op__foreach_norm__Scalar(const tn_op *overload, tn_tensors self, const tn_value *ord, int dtype)
 {
+    /* after the list checks, upstream's slow path takes an integer or floating ord only (not a
+     * bool or complex Scalar, which linalg_vector_norm would take) */
+    if (self.n > 0 && ord->tag != TN_V_INT && ord->tag != TN_V_DOUBLE) {
+        PyErr_SetString(PyExc_RuntimeError, "foreach_tensor_norm_slow expects ord to be integer or float");
+        return NULL;
+    }
     tn_value d = {.tag = dtype < 0 ? TN_V_NONE : TN_V_DTYPE};
     d.u.i = dtype;
     tn_value nodim = {.tag = TN_V_NONE}, keep = {.tag = TN_V_BOOL};

@@ -452,17 +452,18 @@ tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, Tensor
         tn_result_type_update_tensor(&st, grad_output) < 0)
         return NULL;
     int compute = tn_result_type_finish(&st);
-    if (self->dtype == target->dtype && self->dtype == grad_output->dtype &&
-        (self->dtype == TN_DTYPE_BOOL || tn_dtype_is_complex(self->dtype))) {
-        /* one dtype passes upstream's iterator; its kernel dispatches over the real types only */
-        PyErr_Format(PyExc_NotImplementedError, "\"mse_backward_cpu_out\" not implemented for '%s'",
-                     tn_dtype_legacy_name(self->dtype));
+    /* Note [mse_loss_backward dtypes]: upstream's iterator promotes the three inputs to their
+     * common dtype and casts it into zeros_like(self), so the common dtype must cast safely to
+     * self's; its kernel then dispatches over the real types (integers too: the norm becomes an
+     * integer scalar, 2 or 2 / numel truncated) and refuses bool and complex by name. */
+    if (!tn_can_cast(compute, self->dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(compute), tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
-    if (!tn_dtype_is_floating(compute) || !tn_dtype_is_floating(self->dtype)) {
-        /* the norm is a float scalar in upstream's iterator: integers promote to float32 */
-        PyErr_Format(PyExc_RuntimeError, "result type Float can't be cast to the desired output type %s",
-                     tn_dtype_legacy_name(self->dtype));
+    if (compute == TN_DTYPE_BOOL || tn_dtype_is_complex(compute)) {
+        PyErr_Format(PyExc_NotImplementedError, "\"mse_backward_cpu_out\" not implemented for '%s'",
+                     tn_dtype_legacy_name(compute));
         return NULL;
     }
     if ((nd2 != self->ndim || memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)nd2)) && self->numel) {
@@ -477,19 +478,46 @@ tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, Tensor
         if (PyErr_WarnEx(PyExc_UserWarning, msg, 1) < 0)
             return NULL;
     }
-    double norm = tn_round_to_dtype(compute, reduction == REDUCE_MEAN ? 2.0 / (double)self->numel : 2.0);
-    tn_value s[3] = {tv((PyObject *)self), tv((PyObject *)target), tn_value_int(1)};
-    PyObject *diff = tn_call(TN_OP_sub__Tensor, s);
-    if (!diff)
+    double norm = reduction == REDUCE_MEAN ? 2.0 / (double)self->numel : 2.0;
+    /* the iterator reads every input in the common dtype: a bool is 0 or 1 there, where sub
+     * would refuse it, and an integer norm is truncated */
+    PyObject *in[3] = {(PyObject *)self, (PyObject *)target, (PyObject *)grad_output};
+    for (int i = 0; i < 3; i++) {
+        if (TN_T(in[i])->dtype != compute) {
+            tn_value c[7] = {tv(in[i]), {.tag = TN_V_DTYPE}, {.tag = TN_V_NONE}, {.tag = TN_V_NONE},
+                             {.tag = TN_V_NONE}, {.tag = TN_V_BOOL}, {.tag = TN_V_NONE}};
+            c[1].u.i = compute;
+            in[i] = tn_call(TN_OP__to_copy, c);
+        } else {
+            Py_INCREF(in[i]);
+        }
+    }
+    if (!in[0] || !in[1] || !in[2]) {
+        for (int i = 0; i < 3; i++)
+            Py_XDECREF(in[i]);
         return NULL;
-    tn_value sc[2] = {tv(diff), tn_value_double(norm)};
+    }
+    tn_value s[3] = {tv(in[0]), tv(in[1]), tn_value_int(1)};
+    PyObject *diff = tn_call(TN_OP_sub__Tensor, s);
+    if (!diff) {
+        for (int i = 0; i < 3; i++)
+            Py_DECREF(in[i]);
+        return NULL;
+    }
+    tn_value sc[2] = {tv(diff), tn_dtype_is_floating(compute) ? tn_value_double(tn_round_to_dtype(compute, norm))
+                                                             : tn_value_int((int64_t)norm)};
     PyObject *scaled = tn_call(TN_OP_mul__Scalar, sc);
     Py_DECREF(diff);
-    if (!scaled)
+    if (!scaled) {
+        for (int i = 0; i < 3; i++)
+            Py_DECREF(in[i]);
         return NULL;
-    tn_value m[2] = {tv(scaled), tv((PyObject *)grad_output)};
+    }
+    tn_value m[2] = {tv(scaled), tv(in[2])};
     PyObject *r = tn_call(TN_OP_mul__Tensor, m);
     Py_DECREF(scaled);
+    for (int i = 0; i < 3; i++)
+        Py_DECREF(in[i]);
     if (!r)
         return NULL;
     TensorObject *out = tn_tensor_empty(nd2, shape, self->dtype, TN_T(r)->device);

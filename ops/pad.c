@@ -93,6 +93,10 @@ tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, co
         Py_XDECREF(view);
         return r;
     }
+    /* upstream fills the new tensor (fill_: the value converts to its dtype, checked: Note
+     * [Scalar overflow]) */
+    if (value && self->device != TN_DEVICE_META && tn_check_scalar_fits(value, self->dtype) < 0)
+        return NULL;
     if (value && value->tag == TN_V_COMPLEX && value->im != 0.0)
         return tn_refuse(overload, "with a fill value that has an imaginary part has no kernel in torchnative (a real value does)");
     TensorObject *out = empty_like_format(self, ndim, sizes);

@@ -591,6 +591,12 @@ tn_op_log_sigmoid(const tn_op *overload, TensorObject *self)
                      tn_dtype_legacy_name(self->dtype));
         return NULL;
     }
+    if (self->device == TN_DEVICE_META && self->dtype == TN_DTYPE_BOOL) {
+        /* that decomposition negates self first, which refuses a bool tensor */
+        PyErr_SetString(PyExc_RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you "
+                        "are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+        return NULL;
+    }
     if (self->device == TN_DEVICE_META && tn_dtype_is_integral(self->dtype, true)) {
         /* upstream's meta (torch._decomp's log_sigmoid_forward, out-wrapped) keeps self's dtype,
          * where the composition below would promote to float */
@@ -1571,9 +1577,25 @@ tn_op_gelu(const tn_op *overload, TensorObject *self, const char *approximate)
     return NULL;
 }
 
+/* The Scalars of an activation's forward kernel convert to its opmath type (float for float16,
+ * bfloat16 and float32; double for float64), checked (Note [Scalar overflow]) once the dtype
+ * dispatch has taken a floating dtype; the meta device runs no kernel. */
+static int
+check_forward_opmath_scalars(const TensorObject *self, const tn_value *const *scalars)
+{
+    if (self->device == TN_DEVICE_META || !tn_dtype_is_floating(self->dtype))
+        return 0;
+    for (int i = 0; scalars[i]; i++)
+        if (tn_check_scalar_fits(scalars[i], opmath_of(self->dtype)) < 0)
+            return -1;
+    return 0;
+}
+
 PyObject *
 tn_op_softplus(const tn_op *overload, TensorObject *self, const tn_value *beta, const tn_value *threshold)
 {
+    if (check_forward_opmath_scalars(self, (const tn_value *[]){beta, threshold, NULL}) < 0)
+        return NULL;
     double p[2] = {tn_scalar_to_double(beta), tn_scalar_to_double(threshold)};
     return unary(overload, TN_UN_SOFTPLUS, UK_SAME, self, p);
 }
@@ -1582,6 +1604,8 @@ PyObject *
 tn_op_elu(const tn_op *overload, TensorObject *self, const tn_value *alpha, const tn_value *scale,
           const tn_value *input_scale)
 {
+    if (check_forward_opmath_scalars(self, (const tn_value *[]){alpha, scale, input_scale, NULL}) < 0)
+        return NULL;
     double p[3] = {tn_scalar_to_double(alpha), tn_scalar_to_double(scale), tn_scalar_to_double(input_scale)};
     return unary(overload, TN_UN_ELU, UK_SAME, self, p);
 }
@@ -1589,6 +1613,8 @@ tn_op_elu(const tn_op *overload, TensorObject *self, const tn_value *alpha, cons
 PyObject *
 tn_op_leaky_relu(const tn_op *overload, TensorObject *self, const tn_value *negative_slope)
 {
+    if (check_forward_opmath_scalars(self, (const tn_value *[]){negative_slope, NULL}) < 0)
+        return NULL;
     double p[1] = {tn_scalar_to_double(negative_slope)};
     return unary(overload, TN_UN_LEAKY_RELU, UK_SAME, self, p);
 }
@@ -1625,6 +1651,8 @@ hardtanh_into(const tn_op *overload, TensorObject *self, const tn_value *min_val
      * and uint8 refuses negative ones */
     tn_value lo, hi;
     if (tn_dtype_is_integral(self->dtype, false)) {
+        if (tn_check_scalar_fits(min_val, TN_DTYPE_I64) < 0 || tn_check_scalar_fits(max_val, TN_DTYPE_I64) < 0)
+            return NULL;  /* Scalar::toLong is a checked conversion */
         lo = (tn_value){.tag = TN_V_INT, .u.i = min_val->tag == TN_V_INT ? min_val->u.i : tn_scalar_to_int(min_val)};
         hi = (tn_value){.tag = TN_V_INT, .u.i = max_val->tag == TN_V_INT ? max_val->u.i : tn_scalar_to_int(max_val)};
         if (self->dtype == TN_DTYPE_U8 && (lo.u.i < 0 || hi.u.i < 0)) {
@@ -1890,7 +1918,7 @@ activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *
     TensorObject *out = tn_empty_elementwise(nd, shape, out_dtype, device, 2, ins);
     if (!out || device == TN_DEVICE_META)
         return (PyObject *)out;
-    if (tn_check_dtype(overload, compute) < 0 || (alpha && tn_check_scalar_fits(alpha, compute) < 0) ||
+    if (tn_check_dtype(overload, compute) < 0 || (alpha && tn_check_scalar_fits(alpha, opmath_of(compute)) < 0) ||
         check_opmath_scalars(compute, scalars) < 0)
         goto fail;
     TensorObject *g = as_dtype(overload, grad, compute), *xc = g ? as_dtype(overload, x, compute) : NULL;
@@ -2018,8 +2046,8 @@ tn_op_hardtanh_backward(const tn_op *overload, TensorObject *grad_output, Tensor
                         const tn_value *max_val)
 {
     double p[3] = {tn_scalar_to_double(min_val), tn_scalar_to_double(max_val), 0};
-    return activation_grad(overload, ACT_GRAD("hardshrink_backward_cpu", -1, TN_ACT_BW_HARDTANH, 0, 0, 0), grad_output,
-                           self, NULL, p);
+    return activation_grad_s(overload, ACT_GRAD("hardshrink_backward_cpu", -1, TN_ACT_BW_HARDTANH, 0, 0, 0),
+                             grad_output, self, NULL, p, (const tn_value *[]){min_val, max_val, NULL});
 }
 
 PyObject *
@@ -2035,8 +2063,8 @@ tn_op_leaky_relu_backward(const tn_op *overload, TensorObject *grad_output, Tens
                         "do require supporting in-place leakRelu backward calculation with negative slope");
         return NULL;
     }
-    return activation_grad(overload, ACT_GRAD("leaky_relu_backward_cpu", -1, TN_ACT_BW_LEAKY_RELU, 1, 0, 0),
-                           grad_output, self, NULL, p);
+    return activation_grad_s(overload, ACT_GRAD("leaky_relu_backward_cpu", -1, TN_ACT_BW_LEAKY_RELU, 1, 0, 0),
+                             grad_output, self, NULL, p, (const tn_value *[]){negative_slope, NULL});
 }
 
 PyObject *
@@ -2044,8 +2072,8 @@ tn_op_softplus_backward(const tn_op *overload, TensorObject *grad_output, Tensor
                         const tn_value *threshold)
 {
     double p[3] = {tn_scalar_to_double(beta), tn_scalar_to_double(threshold), 0};
-    return activation_grad(overload, ACT_GRAD("softplus_backward_cpu", -1, TN_ACT_BW_SOFTPLUS, 0, 0, 0), grad_output,
-                           self, NULL, p);
+    return activation_grad_s(overload, ACT_GRAD("softplus_backward_cpu", -1, TN_ACT_BW_SOFTPLUS, 0, 0, 0),
+                             grad_output, self, NULL, p, (const tn_value *[]){beta, threshold, NULL});
 }
 
 PyObject *
@@ -2072,6 +2100,12 @@ tn_op_mish_backward(const tn_op *overload, TensorObject *grad_output, TensorObje
 PyObject *
 tn_op_logit_backward(const tn_op *overload, TensorObject *grad_output, TensorObject *self, tn_opt_double eps)
 {
+    /* its kernel converts eps to scalar_t (not the opmath type), checked */
+    tn_value e = tn_value_double(eps.has ? eps.v : -1.0);
+    int compute = tn_promote_types(grad_output->dtype, self->dtype);
+    if (grad_output->device != TN_DEVICE_META && self->device != TN_DEVICE_META && tn_dtype_is_floating(compute) &&
+        tn_check_scalar_fits(&e, compute) < 0)
+        return NULL;
     double p[3] = {eps.has ? eps.v : -1.0, 0, 0};
     return activation_grad(overload, ACT_GRAD("logit_backward_cpu", -1, TN_ACT_BW_LOGIT, 0, 0, 0), grad_output, self,
                            NULL, p);

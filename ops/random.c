@@ -845,6 +845,13 @@ tn_op_normal__float_Tensor(const tn_op *overload, double mean, TensorObject *std
 {
     if (check_std_tensor(std) < 0)
         return NULL;
+    /* upstream makes at::full({}, mean, std's options) first: its fill checks mean against std's
+     * dtype (Note [Scalar overflow]; a float16/bfloat16 fill converts through float unchecked),
+     * an empty std too */
+    tn_value m0 = tn_value_double(mean);
+    if (std->device != TN_DEVICE_META && std->dtype != TN_DTYPE_F16 && std->dtype != TN_DTYPE_BF16 &&
+        tn_check_scalar_fits(&m0, std->dtype) < 0)
+        return NULL;
     tn_value dev = {.tag = TN_V_NONE};
     PyObject *out = tn_op_empty_like(overload, std, -1, -1, &dev, 0, TN_MEMFMT_CONTIGUOUS);
     if (!out)

@@ -660,7 +660,8 @@ tn_narrow_check(const TensorObject *self, int64_t dim, int64_t *start, int64_t l
     }
     if (*start < 0)
         *start += cur;
-    if (*start + length > cur) {
+    int64_t end;
+    if (__builtin_add_overflow(*start, length, &end) || end > cur) {  /* a sum past int64 exceeds too */
         PyErr_Format(PyExc_RuntimeError, "start (%lld) + length (%lld) exceeds dimension size (%lld).",
                      (long long)*start, (long long)length, (long long)cur);
         return -1;
@@ -1106,6 +1107,30 @@ tn_op_unbind__int(const tn_op *overload, TensorObject *self, int64_t dim)
     return t;
 }
 
+/* upstream's movedim wraps both lists, then refuses a repeated dim in source, then in
+ * destination, naming the list as given */
+int
+tn_movedim_check(int nd, const int64_t *src, const int64_t *dst, Py_ssize_t n)
+{
+    for (int which = 0; which < 2; which++) {
+        const int64_t *v = which ? dst : src;
+        int seen[TN_MAX_NDIM] = {0};
+        for (Py_ssize_t i = 0; i < n; i++) {
+            int64_t w;
+            if (tn_wrap_dim(v[i], nd, &w) < 0)
+                return -1;
+            if (seen[w]++) {
+                char b[TN_MAX_NDIM * 22 + 3];
+                tn_format_sizes(b, sizeof b, (int)n, v);
+                PyErr_Format(PyExc_RuntimeError, "movedim: repeated dim in `%s` (%s)", which ? "destination" : "source",
+                             b);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_movedim__intlist(const tn_op *overload, TensorObject *self, tn_ints source, tn_ints destination)
 {
@@ -1116,6 +1141,8 @@ tn_op_movedim__intlist(const tn_op *overload, TensorObject *self, tn_ints source
                      "of dims as destination ([...] dims)");
         return NULL;
     }
+    if (tn_movedim_check(nd, source.v, destination.v, source.n) < 0)
+        return NULL;
     int64_t order[TN_MAX_NDIM];
     int taken_src[TN_MAX_NDIM] = {0}, taken_dst[TN_MAX_NDIM] = {0};
     for (int i = 0; i < nd; i++)
@@ -1235,10 +1262,28 @@ tn_op_unfold(const tn_op *overload, TensorObject *self, int64_t dimension, int64
     memcpy(strides, self->strides, sizeof(int64_t) * (size_t)nd);
     if (nd) {
         sizes[d] = (len - size) / step + 1;
-        strides[d] = step * stride;
+        strides[d] = (int64_t)((uint64_t)step * (uint64_t)stride);  /* wraps, as upstream's int64 product */
     }
     sizes[nd] = size;
     strides[nd] = stride;
+    /* upstream hands the geometry to as_strided, whose IntArrayRef -> SymInt conversion refuses
+     * a value below -2**62 and whose check refuses a negative (wrapped) stride */
+    for (int i = 0; i <= nd; i++) {
+        if (strides[i] < -((int64_t)1 << 62)) {
+            PyErr_Format(PyExc_RuntimeError, "IntArrayRef contains an int that cannot be represented as a SymInt: %lld",
+                         (long long)strides[i]);
+            return NULL;
+        }
+    }
+    for (int i = 0; i <= nd; i++) {
+        if (strides[i] < 0) {
+            char b[TN_MAX_NDIM * 22 + 3];
+            tn_format_sizes(b, sizeof b, nd + 1, strides);
+            PyErr_Format(PyExc_RuntimeError,
+                         "as_strided: Negative strides are not supported at the moment, got strides: %s", b);
+            return NULL;
+        }
+    }
     return make_view(self, nd + 1, sizes, strides, self->offset);
 }
 

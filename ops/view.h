@@ -11,4 +11,7 @@ int tn_narrow_check(const TensorObject *self, int64_t dim, int64_t *start, int64
 /* unflatten of a 0-dim self: upstream's RuntimeError (its sym_size(dim) fails); 0 otherwise */
 int tn_unflatten_check(TensorObject *self, int64_t dim);
 
+/* movedim's repeated-dim checks (source, then destination; upstream's messages) */
+int tn_movedim_check(int nd, const int64_t *src, const int64_t *dst, Py_ssize_t n);
+
 #endif /* TN_OPS_VIEW_H */

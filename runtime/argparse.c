@@ -1281,9 +1281,10 @@ tn_call_boxed_matched(tn_op *op, PyObject *const *args, Py_ssize_t nargs, PyObje
                 for (Py_ssize_t j = 0; j < k; j++)
                     Py_DECREF(ivalues[j]);
                 return NULL;
-            } else if (p && (p->type == TN_P_SCALAR || p->type == TN_P_INT || p->type == TN_P_SYMINT) &&
-                       tn_dtype_check(o)) {
-                o = PyLong_FromLong(tn_dtype_from_py(o));  /* an int IValue, also for an int argument */
+            } else if (p && (p->type == TN_P_SCALAR || p->type == TN_P_INT) && tn_dtype_check(o)) {
+                /* an int IValue, also for an int argument; a SymInt one takes only what casts to
+                 * int64 (toIValue's SymIntType), which a dtype does not: the schema's error follows */
+                o = PyLong_FromLong(tn_dtype_from_py(o));
             } else if (p && (p->type == TN_P_INT || p->type == TN_P_SYMINT) && PyBool_Check(o)) {
                 o = PyLong_FromLong(o == Py_True);  /* a bool is an int there (toIValue's IntType) */
             } else if (p && p->type == TN_P_DTYPE && PyLong_Check(o) && (v = PyLong_AsLong(o)) >= 0 &&

@@ -167,6 +167,8 @@ is_default(const tn_param *p, const tn_value *v)
 {
     if (!p->optional || p->dflt_int_literal)
         return 0;  /* upstream's default IValue is an int there: a float argument never equals it */
+    if (v->tag == TN_V_NONE && !p->allow_none)
+        return 1;  /* a binding's None for a non-optional list (roll's dims=None): the default */
     const tn_value *d = &p->dflt;
     int dnum = d->tag == TN_V_INT || d->tag == TN_V_DOUBLE || d->tag == TN_V_BOOL;
     int vnum = v->tag == TN_V_INT || v->tag == TN_V_DOUBLE || v->tag == TN_V_BOOL;
@@ -244,7 +246,9 @@ values_to_args(tn_op *op, tn_value *args, PyObject *lead, PyObject **pargs_out, 
         int kw = i >= npos;
         if ((!kw && i >= last) || (kw && is_default(&s->params[i], &args[i])))
             continue;
-        PyObject *v = wrapped_number_to_py(&args[i]);
+        const tn_value *a = args[i].tag == TN_V_NONE && !s->params[i].allow_none && s->params[i].optional
+                                ? &s->params[i].dflt : &args[i];  /* as in is_default */
+        PyObject *v = wrapped_number_to_py(a);
         if (!v)
             goto fail;
         if (!kw) {
@@ -414,6 +418,8 @@ check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, i
     if (!strncmp(op->name, "_foreach_", 9))
         return 0;  /* upstream's foreach ops take each tensor on its own device (the slow path) */
     const TensorObject *first = args[0].tag == TN_V_TENSOR ? TN_T(args[0].u.t) : NULL;
+    if (first && first->device == TN_DEVICE_META && !strcmp(op->name, "bernoulli_"))
+        return 0;  /* upstream's meta bernoulli_ returns self without reading p (any device) */
     for (int i = 0; MIXING_OK[i]; i++) {
         if (strcmp(op->name, MIXING_OK[i]))
             continue;
@@ -879,6 +885,17 @@ via_functional(tn_op *op, tn_value *args)
     for (int i = 0; i < s->nparams && nout < 8; i++)
         if (s->params[i].is_out)
             outs[nout++] = i;
+    /* in-place ops whose upstream kernel hands back self untouched for these dtypes, before any
+     * check (conj_physical_ of a real tensor; nan_to_num_ of an integer one: copy_ of self into
+     * itself); the in-place call still bumps the version */
+    if (kind == TN_OPK_INPLACE && args[0].tag == TN_V_TENSOR) {
+        TensorObject *self = TN_T(args[0].u.t);
+        if ((!strcmp(op->name, "conj_physical_") && !tn_dtype_is_complex(self->dtype)) ||
+            (!strcmp(op->name, "nan_to_num_") && tn_dtype_is_integral(self->dtype, true))) {
+            tn_tensor_bump_version(self);
+            return Py_NewRef(args[0].u.t);
+        }
+    }
     /* The functional op's arguments by name. An out= overload may lack the functional's
      * tensor options (arange.out has no dtype): the dtype is out's, the others their defaults. */
     /* the tensor written (self of an in-place op, the one out=), whose dtype a from_out meta
@@ -925,7 +942,8 @@ via_functional(tn_op *op, tn_value *args)
         for (int j = 0; j < fs->nparams; j++)
             if (fargs[j].tag == TN_V_TENSOR)
                 ins[nin++] = TN_T(fargs[j].u.t);
-        if (dst && tn_check_pointwise_write(dst, nin, ins) < 0) {
+        /* threshold's iterator turns the overlap check off (threshold is idempotent) */
+        if (dst && strcmp(f->name, "threshold") && tn_check_pointwise_write(dst, nin, ins) < 0) {
             argument_error_first(f, fs, fargs);
             return NULL;
         }

@@ -11,7 +11,8 @@
  * input gets is each op's choice:
  *   elementwise ops (TensorIterator): internal, then partial for every input (dispatch.c);
  *   reductions: nothing (their TensorIterator turns the check off);
- *   cumsum, cumprod: partial with self;
+ *   cumsum, cumprod: partial with self, checked by the kernel's TensorIterator after the meta
+ *     function resized out (an out= of another shape than self's is a fresh contiguous tensor);
  *   gather: none with self, partial with index; index_select: none with self and index;
  *   scatter, scatter_add, scatter_reduce: none with index and src;
  *   cat: none with every input;
@@ -56,6 +57,11 @@ tn_check_write_overlap(const tn_op *functional, const struct tn_schema *fs, cons
     for (int r = 0; r < TN_ARRAY_LEN(overlap_rules); r++) {
         if (strcmp(overlap_rules[r].op, functional->name))
             continue;
+        if (!strncmp(functional->name, "cum", 3) && fargs[0].tag == TN_V_TENSOR) {
+            const TensorObject *self = TN_T(fargs[0].u.t);
+            if (self->ndim != dst->ndim || memcmp(self->sizes, dst->sizes, sizeof(int64_t) * (size_t)dst->ndim))
+                return 0;  /* resized first: see Note [Overlap rules] */
+        }
         if (tn_check_no_internal_overlap(dst) < 0)
             return -1;
         for (int k = 0; k < 3 && overlap_rules[r].inputs[k]; k++)

@@ -486,7 +486,7 @@ m_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *
     TensorObject *t = TN_T(self);
     if (tn_tensor_is_contiguous_as(t, fmt))
         return Py_NewRef(self);
-    if (fmt == TN_MEMFMT_PRESERVE) {
+    if (fmt == TN_MEMFMT_PRESERVE) {  /* then aten::contiguous refuses it (ops/view.c) */
         PyErr_SetString(PyExc_RuntimeError, "preserve memory format is unsupported by the contiguous operator");
         return NULL;
     }

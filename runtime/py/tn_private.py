@@ -145,7 +145,10 @@ def _typemeta_names():
             torch.uint64: "unsigned long"}
 
 
-def tensor_set_(self, source=None, storage_offset=None, size=None, stride=None):
+_NOT_GIVEN = object()
+
+
+def tensor_set_(self, source=_NOT_GIVEN, storage_offset=None, size=None, stride=None):
     """Tensor.set_(): onto another tensor's storage, onto a storage, or to an empty storage;
     through the ATen set_ overloads so the door sees them."""
     import torch
@@ -161,8 +164,12 @@ def tensor_set_(self, source=None, storage_offset=None, size=None, stride=None):
                          f"ints size, tuple of ints stride), (Tensor source), (Tensor source, int storage_offset, "
                          f"tuple of ints size, tuple of ints stride)")
 
-    if source is None and storage_offset is None and size is None and stride is None:
+    if source is _NOT_GIVEN and storage_offset is None and size is None and stride is None:
         return ops.set_.default(self)
+    if source is _NOT_GIVEN or source is None:
+        # no signature takes a None source (upstream's set_(None) is a TypeError, not set_())
+        source = None
+        raise no_match()
     # the signatures with an offset need an int offset and a size; the others take neither
     if storage_offset is None:
         if size is not None or stride is not None:

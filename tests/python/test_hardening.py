@@ -641,6 +641,139 @@ FUZZ_CLASSES = [
     # arange / linspace resize out only when its numel differs: a 0-dim out stays 0-dim
     "o = torch.tensor(-0.0, dtype=torch.float16); r = torch.arange(-1, 0, out=o); out = (r, o)",
     "o = torch.tensor(2.0, dtype=torch.float64); r = torch.linspace(-3, 2, 1, out=o); out = (r, o)",
+    # --- session 25, fa ---
+    # mse_loss_backward: the three inputs promote to their common dtype (a bool is 0/1, integers
+    # compute with a truncated norm), which must cast safely to self's dtype
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([1.0, -2.0], dtype=torch.float64), "
+    "torch.tensor([0.5, 3.0]), torch.tensor([True, False]), 2)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([-8, 3]), torch.tensor([300, 2]), "
+    "torch.tensor([5, 1], dtype=torch.int8), 1)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([-8, 3]), torch.tensor([300, 2]), "
+    "torch.tensor([5, 1], dtype=torch.int8), 2)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.ones(2), torch.tensor([1, 2]), torch.ones(2), 2)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([True]), torch.tensor([True]), "
+    "torch.tensor([1], dtype=torch.uint8), 2)",
+    # torch.ops: a dtype is an int IValue for an int argument, but a SymInt one takes only what
+    # casts to int64 (toIValue's SymIntType)
+    "out = torch.ops.aten.set_.source_Storage_storage_offset(torch.ones(4, dtype=torch.float64), "
+    "torch.ones(5).untyped_storage(), torch.float32, [2])",
+    "out = torch.ops.aten.narrow.default(torch.ones(8), 0, torch.uint8, 1)",
+    "out = torch.ops.aten.select.int(torch.ones(8, 2), 1, torch.uint8)",  # neighbour: int index
+    # Tensor.set_(None) matches no signature (not set_()): TypeError
+    "out = torch.ones(2).set_(None)",
+    "out = torch.ones(2).set_(source=None)",
+    "out = torch.ones(2).set_()",  # neighbour
+    # set_(Tensor, offset, size) calls the Storage overload through the dispatcher: its in-place
+    # check refuses a leaf (or a view of one) that requires grad
+    "out = torch.tensor([-2.0]).reshape(()).requires_grad_().set_(torch.ones(4), 1, [2], stride=[1])",
+    "out = torch.ops.aten.set_.source_Tensor_storage_offset(torch.ones(1).requires_grad_(), torch.ones(4), 1, [1, 1])",
+    "out = torch.ops.aten.set_.source_Tensor_storage_offset(torch.ones(1), torch.ones(4), 1, [1, 1])",  # neighbour
+    # set_ on meta grows the storage for any geometry, the unchanged one too (no bounds check)
+    "x = torch.empty((1,), dtype=torch.int16, device='meta'); out = x.set_(x.untyped_storage(), 1, (1,), (1,))",
+    "x = torch.empty((1,), dtype=torch.int16); out = x.set_(x.untyped_storage(), 1, (1,), (1,))",  # neighbour
+    # Note [arange checks]: start, end, step convert to double (checked), then to the accumulate type
+    "out = torch.arange(-0.5, (1+2j))",
+    "out = torch.ops.aten.arange.start_step((1+2j), 2.5)",
+    "out = torch.arange(0, True, float('inf'), dtype=torch.uint8)",
+    "out = torch.arange(0, 5, float('nan'), dtype=torch.int32)",
+    "out = torch.arange(0, 5, 1e300, dtype=torch.float16)",
+    "out = torch.arange(0, 5, 1e300, dtype=torch.float32)",  # neighbour: float32 accumulates in double
+    "out = torch.arange(0, 10, (2+0j))",  # neighbour: no imaginary part
+    # Note [diff out]: diff.out writes through sub.out (its overlap and autograd checks), narrows
+    # an empty dim from 1 (IndexError), and for n = 0 checks out's dtype and copies
+    "a = torch.ones(2, 3); o = torch.ones(1).expand(2, 2); r = torch.diff(a, out=o); out = (r, o, r is o)",
+    "a = torch.ones(2, 3, requires_grad=True); o = torch.empty(0); r = torch.diff(a, out=o); out = (r, o, r is o)",
+    "a = torch.ones(2, 0); o = torch.empty(0); r = torch.diff(a, out=o); out = (r, o, r is o)",
+    "a = torch.ones(2, 3); o = torch.empty(0, dtype=torch.int64); r = torch.diff(a, 0, out=o); out = (r, o, r is o)",
+    "a = torch.ones(2, 3, requires_grad=True); o = torch.empty(0); r = torch.diff(a, 0, out=o); out = (r, o, r is o)",
+    "a = torch.arange(6.).reshape(2, 3); o = torch.empty(0); r = torch.diff(a, 5, 0, prepend=a, out=o); out = (r, o, r is o)",  # neighbour
+    "a = torch.tensor([True, False, False]); o = torch.empty(0); r = torch.diff(a, out=o); out = (r, o, r is o)",  # neighbour
+    # unfold hands its geometry (step * stride wraps in int64) to as_strided: SymInt range, then
+    # no negative strides
+    "out = torch.ones(1, 2).unfold(0, 1, 2**63 - 1)",
+    "out = torch.ones(1, 4, 2).unfold(-2, 2, 2**62)",
+    "out = torch.ones(3).unfold(0, 1, 2**62)",  # neighbour: no overflow
+    # take_along_dim checks the indices are on self's device first (a meta one has no data)
+    "out = torch.tensor(7).take_along_dim(torch.empty((1,), dtype=torch.int64, device='meta'))",
+    "out = torch.empty((2, 1), dtype=torch.int64, device='meta').take_along_dim(torch.tensor(1), 0)",
+    "out = torch.ops.aten.take_along_dim.default(torch.tensor(0.5), torch.empty((0,), device='meta').requires_grad_())",
+    "out = torch.ones(2, 1, device='meta').take_along_dim(torch.zeros(2, 1, dtype=torch.int64, device='meta'), 0)",  # neighbour
+    # Note [Scalar overflow] per kernel: activations read their Scalars as the opmath type (float
+    # for float16/bfloat16/float32), logit_backward's eps and constant_pad_nd's value as the dtype,
+    # integer hardtanh its limits as int64 (Scalar::toLong)
+    "out = torch.ops.aten.softplus.default(torch.ones(2), 1, 1e300)",
+    "out = torch.ops.aten.softplus.default(torch.ones(2), (1+2j))",
+    "out = torch.ops.aten.elu.default(torch.ones(2), input_scale=1e300)",
+    "out = torch.ops.aten.leaky_relu.default(torch.ones(2, dtype=torch.bfloat16), (1+2j))",
+    "out = torch.ops.aten.leaky_relu.default(torch.ones(2, dtype=torch.float16), 70000.0)",  # neighbour: fits float
+    "out = torch.ops.aten.hardtanh_backward.default(torch.ones(2), torch.ones(2), -1, 1e300)",
+    "out = torch.ops.aten.leaky_relu_backward.default(torch.ones(2), torch.ones(2), (1+2j), False)",
+    "out = torch.ops.aten.softplus_backward.default(torch.ones(2), torch.ones(2), 1e39, 20)",
+    "out = torch.ops.aten.threshold_backward.default(torch.ones(2, dtype=torch.float16), torch.ones(2, dtype=torch.float16), 70000)",
+    "out = torch.ops.aten.logit_backward.default(torch.ones(2, dtype=torch.bfloat16), torch.ones(2, dtype=torch.bfloat16), 1e300)",
+    "out = torch.ops.aten.logit_backward.default(torch.ones(2, dtype=torch.float16), torch.ones(2, dtype=torch.float16), 70000.0)",
+    "out = torch.ops.aten.hardtanh.default(torch.tensor([-1, 5]), -1, float('inf'))",
+    "out = torch.ops.aten.constant_pad_nd.default(torch.tensor([1, 2], dtype=torch.int32), [0, 2], value=float('inf'))",
+    "out = torch.constant_pad_nd(torch.tensor([1, 2], dtype=torch.int8), [4, 4], value=200)",
+    "out = torch.constant_pad_nd(torch.tensor([1, 2], dtype=torch.uint8), [1, 1], value=-1)",  # neighbour: wraps
+    # _foreach_norm's slow path takes an integer or floating ord (after the list checks)
+    "out = torch._foreach_norm([torch.ones(2)], ord=False)",
+    "out = torch.ops.aten._foreach_norm.Scalar([torch.ones(2, dtype=torch.float64)], True, dtype=None)",
+    "out = torch._foreach_norm([], True)",  # neighbour: the list check first
+    "out = torch._foreach_norm([torch.ones(2)], 3)",  # neighbour
+    # log_sigmoid on meta is log_sigmoid_forward's decomposition, which negates self (bool refused)
+    "out = torch.ops.aten.log_sigmoid.default(torch.empty((1, 1), dtype=torch.bool, device='meta'))",
+    "out = torch.ops.aten.log_sigmoid.default(torch.empty((1, 1), dtype=torch.int64, device='meta'))",  # neighbour
+    # pow(Scalar, Tensor, out=): the meta takes out's dtype, the kernel redispatches to
+    # pow.Tensor_Tensor_out (can_cast into out), not an exact-dtype structured out
+    "a = torch.tensor(3.75, dtype=torch.bfloat16); o = torch.empty(0, dtype=torch.float16); r = torch.pow(2.5, a, out=o); out = (r, o, r is o)",
+    "a = torch.tensor([7, 2], dtype=torch.int8); o = torch.empty(0, dtype=torch.uint8); r = torch.pow(2, a, out=o); out = (r, o, r is o)",
+    "a = torch.tensor([1.5, 2]); o = torch.empty(0, dtype=torch.int64); r = torch.pow(2, a, out=o); out = (r, o, r is o)",  # neighbour
+    # Note [Overlap rules]: conj_physical_ of a real tensor and nan_to_num_ of an integer one hand
+    # self back before any check; cumsum/cumprod check out after resizing it; threshold's
+    # iterator checks no overlap
+    "x = torch.ones(1, 3).expand(2, 3); out = (x.conj_physical_(), x._version)",
+    "x = torch.ones(1, 3, dtype=torch.int32).expand(2, 3); out = (x.nan_to_num_(1.5), x._version)",
+    "x = torch.ones(1, 3).expand(2, 3); out = x.nan_to_num_()",  # neighbour: a float self is checked
+    "x = torch.ones(3, 4, 2); o = torch.ones(1, 1).expand(1, 4); r = torch.cumsum(x, -2, out=o); out = (r, o, r is o)",
+    "x = torch.ones(3); o = torch.ones(1).expand(3); r = torch.cumsum(x, 0, out=o); out = (r, o, r is o)",  # neighbour
+    "x = torch.ones(3); o = torch.ones(1, 2, 1).expand(3, 2, 3); r = torch.threshold(x, True, True, out=o); out = (r, o, r is o)",
+    # bernoulli_ on meta returns self without reading p, whatever p's device (a CPU self with a
+    # meta p stays refused)
+    "out = torch.ops.aten.bernoulli_.Tensor(torch.empty((4, 1), device='meta'), torch.tensor([[7.], [5.], [7.], [0.]]))",
+    "out = torch.empty((4,), dtype=torch.uint8, device='meta').bernoulli_(torch.ones(5))",
+    # a binding's None for a non-optional list argument is its default when a Python kernel gets
+    # the call (roll's dims=None reaches the meta decomposition as [])
+    "out = torch.roll(torch.empty(3, device='meta'), [1])",
+    "out = torch.empty((4, 2, 0, 2), dtype=torch.int8, device='meta').roll([0, 1, 2])",
+    "out = torch.roll(torch.empty((2, 3), device='meta'), [1], [0])",  # neighbour
+    # aten::mT of a 0-D tensor is the tensor itself (deprecated identity), also on meta and for
+    # autograd (its composition)
+    "out = torch.ops.aten.mT.default(torch.empty((), dtype=torch.int16, device='meta'))",
+    "x = torch.tensor(1e30, dtype=torch.float64).requires_grad_(); r = torch.ops.aten.mT.default(x); out = (r, r is x, r.grad_fn is None)",
+    "out = torch.ops.aten.mT.default(torch.ones(3, requires_grad=True))",  # neighbour: 1-D refused
+    # normal(float mean, Tensor std) fills at::full({}, mean, std's options) first: mean checked
+    # against std's dtype, an empty std too
+    "out = torch.normal(float('nan'), torch.empty((2, 4, 0), dtype=torch.uint8))",
+    "out = torch.normal(1e300, torch.empty(0))",
+    "out = torch.normal(1e300, torch.empty(0, dtype=torch.float16))",  # neighbour: half fills unchecked
+    # the compositions (meta, autograd) and the method check as the kernels do: narrow's
+    # start + length past int64, movedim's repeated dims, unflatten's empty sizes, contiguous's
+    # preserve_format
+    "out = torch.ops.aten.narrow.default(torch.ones(1, 2, 4, requires_grad=True), 2, 1, 2**63 - 1)",
+    "out = torch.ops.aten.narrow.default(torch.ones(4, 3, 1, 4), -3, 3, 2**63 - 1)",
+    "out = torch.ones(3, 2, requires_grad=True).movedim([-1, -1], [-1, -1])",
+    "out = torch.empty((4, 3), dtype=torch.int8, device='meta').movedim([1, 1, -2], [-1, -2, 1])",
+    "out = torch.ones(3, 2).movedim([0, 1], [1, 1])",
+    "out = torch.ops.aten.unflatten.int(torch.empty((1, 4), device='meta'), 0, [])",
+    "out = torch.ones(3)[::2].contiguous(memory_format=torch.preserve_format)",
+    "out = torch.ones(3).contiguous(memory_format=torch.preserve_format)",  # neighbour: contiguous self
+    # a CompositeImplicitAutograd out= that aliases a differentiable op's out= (multiply.out ->
+    # mul.out, max.out -> maximum.out, ...) refuses an input requiring grad as that op's does
+    "a = torch.ones(2, requires_grad=True); o = torch.empty(0); r = torch.max(a, torch.ones(2), out=o); out = (r, o)",
+    "a = torch.ones(2, requires_grad=True); o = torch.empty(0); r = torch.multiply(a, 2.0, out=o); out = (r, o)",
+    "a = torch.ones(2, requires_grad=True); o = torch.empty(0); r = torch.special.expit(a, out=o); out = (r, o)",
+    "a = torch.ones(2); o = torch.empty(0); r = torch.multiply(a, 2.0, out=o); out = (r, o)",  # neighbour: no grad
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
