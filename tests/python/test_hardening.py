@@ -782,7 +782,7 @@ FUZZ_REFUSED = {
     "a = torch.tensor([(1+2j), (-0.5+0j)], dtype=torch.complex64); out = torch.ops.aten.tanh_backward(a, a)",
     # Note [gesdd of an infinite element]: U and Vh are what MKL's iterations leave (was a hang)
     "out = torch.linalg.svd(torch.tensor([[float('inf'), 1., 2.], [3., 4., 5.], [6., 7., 8.]]))",
-    "out = torch.linalg.svd(torch.tensor([[-1.25, 0., 1.], [float('-inf'), 3.75, .5], [3.75, -1.25, 0.], [.5, 1., 0.]]))",
+    "out = torch.linalg.svd(torch.tensor([[1., float('-inf'), 2.], [3., 4., 5.], [6., 7., 8.]]))",  # glibc's isinf(-inf) is -1
     # Note [Undefined tensor in a boxed call]: None for a Tensor is upstream's undefined tensor
     "out = torch.ops.aten.dim.default(None)",
     "out = torch.ops.aten.numel(None)",
