@@ -817,10 +817,12 @@ static PyObject *scatter_run(const tn_op *overload, TensorObject *self, int64_t 
                              TensorObject *src,
                              const tn_value *value, int reduce, int include_self, int inplace);
 
+/* reduce < 0: scatter_reduce's unknown `reduce_name`, refused where upstream's scatter_meta_impl
+ * refuses it (get_operator_enum), after the dim, the dtypes and the shapes */
 static PyObject *
 scatter_impl(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src,
              const tn_value *value,
-             int reduce, int include_self, int inplace)
+             int reduce, const char *reduce_name, int include_self, int inplace)
 {
     int64_t d;
     PyObject *owned;
@@ -833,6 +835,12 @@ scatter_impl(const tn_op *overload, TensorObject *self, int64_t dim, TensorObjec
         return NULL;
     }
     if (check_gather_scatter_shape("scatter", self, d, index, src) < 0) {
+        Py_XDECREF(owned);
+        return NULL;
+    }
+    if (reduce < 0) {
+        PyErr_Format(PyExc_RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got %s",
+                     reduce_name);
         Py_XDECREF(owned);
         return NULL;
     }
@@ -908,20 +916,20 @@ fail:
 PyObject *
 tn_op_scatter__src(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src)
 {
-    return scatter_impl(overload, self, dim, index, src, NULL, TN_SCATTER_ASSIGN, 1, 0);
+    return scatter_impl(overload, self, dim, index, src, NULL, TN_SCATTER_ASSIGN, NULL, 1, 0);
 }
 
 PyObject *
 tn_op_scatter__value(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index,
                      const tn_value *value)
 {
-    return scatter_impl(overload, self, dim, index, NULL, value, TN_SCATTER_ASSIGN, 1, 0);
+    return scatter_impl(overload, self, dim, index, NULL, value, TN_SCATTER_ASSIGN, NULL, 1, 0);
 }
 
 PyObject *
 tn_op_scatter_add(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src)
 {
-    return scatter_impl(overload, self, dim, index, src, NULL, TN_SCATTER_SUM, 1, 0);
+    return scatter_impl(overload, self, dim, index, src, NULL, TN_SCATTER_SUM, NULL, 1, 0);
 }
 
 static int
@@ -938,7 +946,6 @@ scatter_reduce_kind(const char *reduce)
         return TN_SCATTER_AMAX;
     if (!strcmp(reduce, "amin") || !strcmp(reduce, "min"))
         return TN_SCATTER_AMIN;
-    PyErr_Format(PyExc_RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got %s", reduce);
     return -1;
 }
 
@@ -947,8 +954,7 @@ tn_op_scatter_reduce__two(const tn_op *overload, TensorObject *self, int64_t dim
                           TensorObject *src,
                           const char *reduce, bool include_self)
 {
-    int k = scatter_reduce_kind(reduce);
-    return k < 0 ? NULL : scatter_impl(overload, self, dim, index, src, NULL, k, include_self, 0);
+    return scatter_impl(overload, self, dim, index, src, NULL, scatter_reduce_kind(reduce), reduce, include_self, 0);
 }
 
 /* ---- masks ---- */

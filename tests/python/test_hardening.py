@@ -577,6 +577,21 @@ FUZZ_CLASSES = [
     "x = torch.empty((0, 4), dtype=torch.int8, device='meta'); x[-1] = float('nan'); out = x",
     "x = torch.empty((2, 4), dtype=torch.int8, device='meta'); x[-1] = float('nan'); out = x",
     "x = torch.empty((0, 4), dtype=torch.int8); x[-1] = float('nan'); out = x",  # neighbour
+    # --- session 25, fe ---
+    # linalg_lu_factor_ex: the CPU kernel (non-empty input only) dispatches on float/complex dtypes
+    # ("lu_cpu", NotImplementedError) before it refuses pivot=False
+    "out = torch.ops.aten.linalg_lu_factor_ex.default(torch.ones(2, 3, 3, dtype=torch.int16), pivot=False)",
+    "out = torch.linalg.lu(torch.ones(3, 3, dtype=torch.bfloat16), pivot=False)",
+    "out = torch.linalg.lu_factor_ex(torch.ones(2, 0, 0, dtype=torch.int64), pivot=False)",
+    "out = torch.linalg.lu(torch.ones(0, 3), pivot=False)",
+    "out = torch.linalg.lu_factor_ex(torch.ones(3, 3), pivot=False)",  # neighbour
+    # linalg_vector_norm's make_dim_mask wraps and checks one dim at a time (a repeat before a bad dim)
+    "out = torch.norm(torch.ones(4), None, [0, -1, 2])",
+    "out = torch.linalg.vector_norm(torch.ones(2, 1), 1, [-1, -1, 2**31])",
+    "out = torch.ops.aten.norm.ScalarOpt_dim(torch.ones(4), 2, [0, 0, 100])",  # neighbour: wraps first
+    # scatter_reduce: the reduce name is checked last in the meta function (after dim, dtypes, shapes)
+    "out = torch.ones(3).scatter_reduce(1, torch.zeros(1, 3, dtype=torch.long), torch.ones(1, 3), 'none')",
+    "out = torch.ones(3).scatter_reduce(0, torch.zeros(3, dtype=torch.long), torch.ones(3), 'none')",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
