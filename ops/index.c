@@ -1230,10 +1230,9 @@ tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
         PyErr_SetString(PyExc_ValueError, "torch.cat(): expected a non-empty list of Tensors");
         return NULL;
     }
-    /* upstream skips 1-D empty tensors (legacy) when choosing the shape */
+    /* upstream skips 1-D empty tensors (legacy) when choosing the shape; its meta checks for 0-dim
+     * inputs, wraps the dim, then promotes the dtypes (See check_cat_out in runtime/dispatch.c) */
     TensorObject *ref = NULL;
-    tn_result_type_state st;
-    tn_result_type_init(&st);
     int device = TN_DEVICE_CPU;
     for (Py_ssize_t i = 0; i < tensors.n; i++) {
         TensorObject *t = TN_T(tensors.v[i]);
@@ -1241,19 +1240,22 @@ tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
             PyErr_Format(PyExc_RuntimeError, "zero-dimensional tensor (at position %zd) cannot be concatenated", i);
             return NULL;
         }
-        if (tn_result_type_update_tensor(&st, t) < 0)
-            return NULL;
         if (t->device == TN_DEVICE_META)
             device = TN_DEVICE_META;
         if (!ref && !(t->ndim == 1 && t->sizes[0] == 0))
             ref = t;
     }
-    int dtype = tn_result_type_finish(&st);
     if (!ref)
         ref = TN_T(tensors.v[0]);
     int64_t d;
     if (tn_wrap_dim(dim, ref->ndim, &d) < 0)
         return NULL;
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    for (Py_ssize_t i = 0; i < tensors.n; i++)
+        if (tn_result_type_update_tensor(&st, TN_T(tensors.v[i])) < 0)
+            return NULL;
+    int dtype = tn_result_type_finish(&st);
     int64_t shape[TN_MAX_NDIM];
     memcpy(shape, ref->sizes, sizeof(int64_t) * (size_t)ref->ndim);
     shape[d] = 0;

@@ -728,6 +728,59 @@ check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, co
     return -1;
 }
 
+/* cat(out=) (concat, concatenate and stack reach it): upstream's cat meta refuses an out= dtype the
+ * inputs' result type cannot be cast to with TORCH_CHECK_TYPE (TypeError) after it has checked for
+ * 0-dim inputs, wrapped the dim and promoted the dtypes, and before it compares the shapes; stack
+ * wraps its dim and compares the sizes before it calls cat. Any earlier check that fails is left
+ * to the functional, which raises it. */
+static int
+check_cat_out(const tn_op *f, const tn_value *fargs, const TensorObject *out)
+{
+    int stack = !strcmp(f->name, "stack");
+    if (!stack && strcmp(f->name, "cat") && strcmp(f->name, "concat") && strcmp(f->name, "concatenate"))
+        return 0;
+    if (fargs[0].tag != TN_V_TENSORLIST || fargs[0].n == 0 || fargs[1].tag != TN_V_INT)
+        return 0;
+    PyObject **ts = fargs[0].u.tensors;
+    Py_ssize_t n = fargs[0].n;
+    const TensorObject *ref = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const TensorObject *t = TN_T(ts[i]);
+        if (stack && (t->ndim != TN_T(ts[0])->ndim ||
+                      memcmp(t->sizes, TN_T(ts[0])->sizes, sizeof(int64_t) * (size_t)t->ndim)))
+            return 0;
+        if (!stack && t->ndim == 0)
+            return 0;
+        if (!ref && !(t->ndim == 1 && t->sizes[0] == 0))
+            ref = t;
+    }
+    int64_t d;
+    int nd = stack ? TN_T(ts[0])->ndim + 1 : (ref ? ref : TN_T(ts[0]))->ndim;
+    if (tn_wrap_dim(fargs[1].u.i, nd, &d) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (tn_result_type_update_tensor(&st, TN_T(ts[i])) < 0) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    int rd = tn_result_type_finish(&st);
+    if (rd < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (!tn_can_cast(rd, out->dtype)) {
+        PyErr_Format(PyExc_TypeError, "torch.cat(): input types can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(out->dtype));
+        return -1;
+    }
+    return 0;
+}
+
 /* Upstream checks out='s (and an in-place self's) dtype against the result's in the meta
  * function, before its kernel's dtype dispatch; ours computes first. When the functional refused
  * a dtype (NotImplementedError), its meta result says which error upstream raised first: the
@@ -976,7 +1029,8 @@ via_functional(tn_op *op, tn_value *args)
             PyErr_Format(PyExc_RuntimeError, "expected scalar_type %s but found %s", i, o);
         return NULL;
     }
-    if (kind == TN_OPK_OUT && nout == 1 && check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0)
+    if (kind == TN_OPK_OUT && nout == 1 && (check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0 ||
+                                            check_cat_out(f, fargs, TN_T(args[outs[0]].u.t)) < 0))
         return NULL;
     PyObject *result = tn_dispatch(f, fargs);
     if (!result) {

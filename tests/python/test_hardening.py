@@ -592,6 +592,12 @@ FUZZ_CLASSES = [
     # scatter_reduce: the reduce name is checked last in the meta function (after dim, dtypes, shapes)
     "out = torch.ones(3).scatter_reduce(1, torch.zeros(1, 3, dtype=torch.long), torch.ones(1, 3), 'none')",
     "out = torch.ones(3).scatter_reduce(0, torch.zeros(3, dtype=torch.long), torch.ones(3), 'none')",  # neighbour
+    # cat's meta: 0-dim inputs, the dim wrapped, the dtypes promoted, then out='s dtype castable
+    # (TORCH_CHECK_TYPE: TypeError), all before the shapes; stack compares its sizes, then is cat
+    "out = torch.cat([torch.ones(2, 1, 3), torch.ones(1, 3)], -2, out=torch.empty(2, dtype=torch.int16))",
+    "out = torch.stack([torch.ones(2, 2)], -3, out=torch.empty(0, dtype=torch.int64))",
+    "out = torch.cat([torch.tensor([300]), torch.tensor([9], dtype=torch.uint16)], 1)",
+    "out = torch.stack([torch.ones(2, 2), torch.ones(3)], 0, out=torch.empty(0, dtype=torch.int64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
