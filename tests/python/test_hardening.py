@@ -598,6 +598,12 @@ FUZZ_CLASSES = [
     "out = torch.stack([torch.ones(2, 2)], -3, out=torch.empty(0, dtype=torch.int64))",
     "out = torch.cat([torch.tensor([300]), torch.tensor([9], dtype=torch.uint16)], 1)",
     "out = torch.stack([torch.ones(2, 2), torch.ones(3)], 0, out=torch.empty(0, dtype=torch.int64))",  # neighbour
+    # pool2d meta functions: each size is safe_downcast to int right after its list's length check,
+    # before the input is looked at ("value cannot be converted to type int without overflow")
+    "out = torch.ops.aten.avg_pool2d.default(torch.ones(2, 3), [1, 2], [2**63 - 1])",
+    "out = torch.ops.aten.avg_pool2d_backward.default(torch.ones(2, 3), torch.ones(2, 3), [1, 2], [1], [2**33], "
+    "False, True, None)",
+    "out = torch.ops.aten.avg_pool2d.default(torch.ones(2, 3), [2**31 - 1])",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
