@@ -385,6 +385,8 @@ static const char *const MIXING_OK[] = {
     "is_same_size", "expand_as", "type_as", "view_as", "reshape_as", "to", "_to_copy",
     "_has_compatible_shallow_copy_type", "_has_same_storage_numel", "result_type", NULL};
 
+static int structured_meta_first(const tn_op *op, const tn_schema *s, const tn_value *args, int n);
+
 static int
 check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, int n)
 {
@@ -430,6 +432,11 @@ check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, i
          * function's device check, or a cross-device copy_ as a RuntimeError) */
         tn_refuse(op, "writing into a CPU tensor with a meta tensor argument is refused in torchnative");
         return -1;
+    }
+    if (kind == TN_OPK_OUT && (op->flags & TN_OPF_OUT_EXACT) && lead->device == TN_DEVICE_CPU) {
+        int r = structured_meta_first(op, s, args, n);
+        if (r != 0)
+            return r;
     }
     PyErr_Format(PyExc_RuntimeError, "Tensor on device %s is not on the expected device %s!",
                  other->device == TN_DEVICE_META ? "meta" : "cpu", lead->device == TN_DEVICE_META ? "meta" : "cpu");
@@ -843,6 +850,54 @@ is_argument_check_error(void)
     PyErr_Clear();
     PyErr_Restore(type, value, tb);
     return r;
+}
+
+/* Note [Meta out= of a structured op]: a structured op (not TensorIterator) called with CPU inputs
+ * and a meta out= runs upstream's CPU wrapper: the meta function's argument checks (argmax's dim,
+ * scatter's dim and shapes), then resize_out refuses the out's device ("Expected out tensor to
+ * have device cpu, but got meta instead"). The same call on fresh meta tensors of the same
+ * geometry (the out's own is not resized) says whether an argument check fails first: 1 when
+ * only meta tensors sit in out= arguments and the device is what is refused, -1 with the
+ * argument check's error set. */
+static int
+structured_meta_first(const tn_op *op, const tn_schema *s, const tn_value *args, int n)
+{
+    tn_value margs[64];
+    PyObject *owned[64];
+    int nowned = 0, ret = 0;
+    if (n > 64)
+        return 0;
+    for (int j = 0; j < n; j++) {
+        margs[j] = args[j];
+        if (args[j].tag == TN_V_TENSORLIST)
+            goto done;
+        if (args[j].tag != TN_V_TENSOR)
+            continue;
+        TensorObject *t = TN_T(args[j].u.t);
+        if (t->device == TN_DEVICE_META && !s->params[j].is_out)
+            goto done;  /* a meta input: not this case */
+        TensorObject *m = tn_tensor_empty(t->ndim, t->sizes, t->dtype, TN_DEVICE_META);
+        if (!m) {
+            PyErr_Clear();
+            goto done;
+        }
+        m->wrapped_number = t->wrapped_number;
+        owned[nowned++] = (PyObject *)m;
+        margs[j].u.t = (PyObject *)m;
+    }
+    PyObject *r = tn_dispatch((tn_op *)op, margs);
+    if (!r && PyErr_Occurred() && is_argument_check_error()) {
+        ret = -1;
+        goto done;
+    }
+    Py_XDECREF(r);
+    PyErr_Clear();
+    PyErr_SetString(PyExc_RuntimeError, "Expected out tensor to have device cpu, but got meta instead");
+    ret = -1;
+done:
+    for (int i = 0; i < nowned; i++)
+        Py_DECREF(owned[i]);
+    return ret;
 }
 
 static void

@@ -604,6 +604,17 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.avg_pool2d_backward.default(torch.ones(2, 3), torch.ones(2, 3), [1, 2], [1], [2**33], "
     "False, True, None)",
     "out = torch.ops.aten.avg_pool2d.default(torch.ones(2, 3), [2**31 - 1])",  # neighbour
+    # _convolution_double_backward's expand_param_if_needed: one value for a 1-d or 0-d weight (a
+    # negative count of dims) makes std::vector throw length_error, which is ValueError
+    "out = torch.ops.aten._convolution_double_backward.default(torch.ones(4), None, None, torch.ones(4), torch.ones(4), "
+    "torch.ones(4), [1], [], [], True, [0], 1, [True, False, False])",
+    "out = torch.ops.aten._convolution_double_backward.default(torch.ones(4), None, None, torch.ones(4), torch.ones(4), "
+    "torch.ones(4), [1, 1], [0], [1], False, [0], 1, [True, False, False])",  # neighbour: size check
+    # Note [Meta out= of a structured op]: CPU inputs into a meta out=: the meta function's checks,
+    # then the out's device
+    "out = torch.argmax(torch.ones(2, 2), -3, out=torch.empty(2, dtype=torch.int64, device='meta'))",
+    "out = torch.scatter(torch.ones(2), 1, torch.zeros(3, 4, dtype=torch.long), -3, out=torch.empty(3, 4, device='meta'))",
+    "out = torch.argmax(torch.ones(2, 2), 0, out=torch.empty(2, dtype=torch.int64, device='meta'))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
