@@ -1466,7 +1466,11 @@ tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims)
 PyObject *
 tn_op_roll(const tn_op *overload, TensorObject *self, tn_ints shifts, tn_ints dims)
 {
-    if (dims.n == 0) {
+    if (shifts.n == 0) {  /* upstream's roll_common */
+        PyErr_SetString(PyExc_RuntimeError, "`shifts` required");
+        return NULL;
+    }
+    if (dims.n == 0 && shifts.n == 1) {
         /* flatten, roll, reshape back */
         int64_t m1 = -1;
         tn_ints f = {&m1, 1, false};

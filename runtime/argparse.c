@@ -1172,6 +1172,10 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
              * (scalartypeWithDefault): torch.randint(3, (2,), dtype=None) is int64 */
             if (vals[j].tag == TN_V_NONE && sp->dflt.tag == TN_V_DTYPE)
                 vals[j] = sp->dflt;
+            /* and an int list the schema does not let be None (roll's `int[1] dims=[]`, which the
+             * Python signature spells dims=None) with its default: a Python kernel sees [] */
+            if (vals[j].tag == TN_V_NONE && sp->dflt.tag == TN_V_INTLIST && !sp->allow_none)
+                vals[j] = sp->dflt;
         } else if (m == MAP_SELF) {
             vals[j].tag = TN_V_TENSOR;
             vals[j].u.t = self;

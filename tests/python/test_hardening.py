@@ -615,6 +615,12 @@ FUZZ_CLASSES = [
     "out = torch.argmax(torch.ones(2, 2), -3, out=torch.empty(2, dtype=torch.int64, device='meta'))",
     "out = torch.scatter(torch.ones(2), 1, torch.zeros(3, 4, dtype=torch.long), -3, out=torch.empty(3, 4, device='meta'))",
     "out = torch.argmax(torch.ones(2, 2), 0, out=torch.empty(2, dtype=torch.int64, device='meta'))",  # neighbour
+    # an int list the schema does not let be None (roll's `int[1] dims=[]`, spelled dims=None in the
+    # Python signature) reaches a Python kernel (the meta device's) as []; roll_common's checks
+    "out = torch.empty((3,), dtype=torch.int8, device='meta').roll([])",
+    "out = torch.roll(torch.empty((2, 2), device='meta'), [3, 1])",
+    "out = torch.empty((3,), device='meta').roll(1)",
+    "out = torch.ones(3).roll([])",  # neighbour (the message is the rule: "`shifts` required")
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
