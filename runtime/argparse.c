@@ -1344,7 +1344,8 @@ boxed_number_overflows(const tn_param *p, PyObject *o)
  * then each later schema argument from its keyword, and only after all of them reports a keyword
  * it did not use (unknown, or given positionally too). So when our match fails on a keyword, a
  * conversion that raises a class of its own (boxed_number_overflows) is reported instead, as the
- * first such argument in upstream's order. Returns 1 with that error set. */
+ * first such argument in upstream's order, unless an earlier argument is missing or of the wrong
+ * type (reported there first). Returns 1 with that error set. */
 static int
 boxed_conversion_error_first(const tn_schema *schema, const call_args *c)
 {
@@ -1360,8 +1361,21 @@ boxed_conversion_error_first(const tn_schema *schema, const call_args *c)
                 if (PyUnicode_Compare(PyTuple_GetItem(c->kwnames, k), p->name) == 0)
                     o = c->kwvalues[k];
         }
-        if (o && boxed_number_overflows(p, o))
+        if (!o) {
+            if (!p->optional)
+                return 0;  /* "is missing value for argument": reported at this argument */
+            continue;
+        }
+        if (boxed_number_overflows(p, o))
             return 1;
+        if (o == Py_None && p->allow_none)
+            continue;
+        overloaded_args ov = {0};
+        int ok = check_param(p, o, &ov, j);
+        if (ok <= 0) {
+            PyErr_Clear();
+            return 0;  /* this argument's type error comes first */
+        }
     }
     return 0;
 }

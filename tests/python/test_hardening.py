@@ -621,6 +621,12 @@ FUZZ_CLASSES = [
     "out = torch.roll(torch.empty((2, 2), device='meta'), [3, 1])",
     "out = torch.empty((3,), device='meta').roll(1)",
     "out = torch.ones(3).roll([])",  # neighbour (the message is the rule: "`shifts` required")
+    # Note [Boxed argument order]: createStackForSchema walks the schema's arguments in order; a
+    # missing or mistyped earlier argument is reported before a later int too big for a Scalar
+    "out = torch.ops.aten.elu.default(input_scale=2**70)",
+    "out = torch.ops.aten.floor_divide.Scalar(object(), 2**70)",
+    "out = torch.ops.aten.baddbmm.default(torch.ones(2, 2, 2), torch.ones(2, 2, 2), beta=2**70)",
+    "out = torch.ops.aten.elu.default(torch.ones(2), input_scale=2**70)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
