@@ -627,6 +627,10 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.floor_divide.Scalar(object(), 2**70)",
     "out = torch.ops.aten.baddbmm.default(torch.ones(2, 2, 2), torch.ones(2, 2, 2), beta=2**70)",
     "out = torch.ops.aten.elu.default(torch.ones(2), input_scale=2**70)",  # neighbour
+    # a boxed call's int list given as one int past int64, and an int code past int64 for a layout:
+    # no IValue of the schema's type (RuntimeError; the layout one was a SystemError)
+    "out = torch.ops.aten.empty.memory_format(2**100, memory_format=torch.contiguous_format)",
+    "out = torch.ops.aten.new_empty.default(torch.ones(2), [1], layout=2**100)",
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
