@@ -631,6 +631,12 @@ FUZZ_CLASSES = [
     # no IValue of the schema's type (RuntimeError; the layout one was a SystemError)
     "out = torch.ops.aten.empty.memory_format(2**100, memory_format=torch.contiguous_format)",
     "out = torch.ops.aten.new_empty.default(torch.ones(2), [1], layout=2**100)",
+    # the Python bindings unpack an int past int64 (a device index, set_'s storage offset) with
+    # THPUtils_unpackLong: ValueError "Overflow when unpacking long long"
+    "out = torch.randn([1, 1, 3], device=2**100)",
+    "out = torch.ones(2).pin_memory(2**100)",
+    "out = torch.ones(4).set_(torch.ones(4).untyped_storage(), 2**100, [])",
+    "out = torch.ones(2, device=2**62)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
