@@ -637,6 +637,11 @@ FUZZ_CLASSES = [
     "out = torch.ones(2).pin_memory(2**100)",
     "out = torch.ones(4).set_(torch.ones(4).untyped_storage(), 2**100, [])",
     "out = torch.ones(2, device=2**62)",  # neighbour
+    # bernoulli_(p)'s CPU kernel has no uint16..64 (nor complex): dropout's noise.bernoulli_ refuses
+    # them before noise.div_ refuses an integer quotient
+    "out = F.dropout(torch.tensor([9, 5, 5], dtype=torch.uint64), p=0.5)",
+    "out = torch.tensor([1, 2], dtype=torch.uint16).bernoulli_(0.5)",
+    "out = F.dropout(torch.tensor([9, 5, 5], dtype=torch.int64), p=0.5)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
