@@ -642,6 +642,15 @@ FUZZ_CLASSES = [
     "out = F.dropout(torch.tensor([9, 5, 5], dtype=torch.uint64), p=0.5)",
     "out = torch.tensor([1, 2], dtype=torch.uint16).bernoulli_(0.5)",
     "out = F.dropout(torch.tensor([9, 5, 5], dtype=torch.int64), p=0.5)",  # neighbour
+    # nll_loss_forward: a 1-D input's 1-D target must have one element (TORCH_CHECK_VALUE) right
+    # after the target's dtype, before sizes and weight; the backward reads a 0-dim target's size(0);
+    # nll_loss_nd reads a 0-dim target's sizes()[0] as 0
+    "out = F.cross_entropy(torch.tensor([-1.25, -2.0]), torch.tensor([-8, -3, 300]))",
+    "out = torch.ops.aten.nll_loss_forward.default(torch.ones(2), torch.tensor([1, 1]), torch.ones(3, 4), 1, -100)",
+    "out = torch.ops.aten.nll_loss_backward.default(torch.ones(1, 3, 1), torch.ones(4, 4), torch.tensor(2.0), "
+    "torch.tensor(0.0), 1, 2, torch.tensor(1.0))",
+    "out = F.cross_entropy(torch.ones(0, 2), torch.tensor(2, dtype=torch.int8))",
+    "out = F.cross_entropy(torch.ones(3, 2), torch.tensor(1))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
