@@ -1039,9 +1039,13 @@ tn_op_linalg_householder_product(const tn_op *overload, TensorObject *input, Ten
         PyErr_Format(PyExc_RuntimeError, "%s: input must have at least 2 dimensions.", api);
         return NULL;
     }
-    int64_t m = input->sizes[nd - 2], n = input->sizes[nd - 1], k = tau->ndim ? tau->sizes[tau->ndim - 1] : 1;
+    int64_t m = input->sizes[nd - 2], n = input->sizes[nd - 1], k = tau->ndim ? tau->sizes[tau->ndim - 1] : 0;
     if (m < n) {
         PyErr_Format(PyExc_RuntimeError, "%s: input.shape[-2] must be greater than or equal to input.shape[-1]", api);
+        return NULL;
+    }
+    if (tau->ndim == 0) {  /* the next check reads tau.size(-1), which a 0-dim tau has not */
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as -1 but tensor has no dimensions");
         return NULL;
     }
     if (n < k) {
