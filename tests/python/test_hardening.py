@@ -657,6 +657,9 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.linalg_householder_product.default(torch.ones(4, 4, dtype=torch.float64), "
     "torch.tensor(1.0, dtype=torch.float64))",
     "out = torch.ops.aten._adaptive_avg_pool2d_backward.default(torch.tensor(0.5), torch.ones(2, 3))",  # neighbour
+    # mish_backward's iterator writes x's dtype: its cast check (build) precedes the dtype dispatch
+    "out = torch.ops.aten.mish_backward.default(torch.tensor([1, -3], dtype=torch.int32), torch.tensor([False, True]))",
+    "out = torch.ops.aten.mish_backward.default(torch.tensor([1, -3], dtype=torch.int32), torch.tensor([1, 2]))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
