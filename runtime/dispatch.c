@@ -1013,6 +1013,13 @@ via_functional(tn_op *op, tn_value *args)
         } else if (!strcmp(fp->cname, "dtype") && kind == TN_OPK_OUT && nout == 1) {
             fargs[j].tag = TN_V_DTYPE;
             fargs[j].u.i = TN_T(args[outs[0]].u.t)->dtype;
+        } else if (!strcmp(fp->cname, "device") && kind == TN_OPK_OUT && nout == 1 &&
+                   TN_T(args[outs[0]].u.t)->device == TN_DEVICE_META) {
+            /* a factory's out= kernel fills out on out's device (randn.out: out.normal_(), whose
+             * meta function refuses an integer out) */
+            fargs[j].tag = TN_V_DEVICE;
+            fargs[j].u.i = TN_DEVTYPE_META;
+            fargs[j].dev_index = -1;
         } else if (fp->optional || fp->allow_none) {
             fargs[j] = fp->dflt;
         } else {

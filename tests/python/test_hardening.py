@@ -660,6 +660,9 @@ FUZZ_CLASSES = [
     # mish_backward's iterator writes x's dtype: its cast check (build) precedes the dtype dispatch
     "out = torch.ops.aten.mish_backward.default(torch.tensor([1, -3], dtype=torch.int32), torch.tensor([False, True]))",
     "out = torch.ops.aten.mish_backward.default(torch.tensor([1, -3], dtype=torch.int32), torch.tensor([1, 2]))",  # neighbour
+    # a factory's out= fills out on out's device: randn(out=meta int) is normal_'s meta refusal
+    "out = torch.randn([4, 4, 1], out=torch.empty((3, 4), dtype=torch.uint8, device='meta'))",
+    "out = torch.randn([4], out=torch.empty(3, dtype=torch.uint8))",  # neighbour: the CPU kernel's dispatch
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
