@@ -663,6 +663,12 @@ FUZZ_CLASSES = [
     # a factory's out= fills out on out's device: randn(out=meta int) is normal_'s meta refusal
     "out = torch.randn([4, 4, 1], out=torch.empty((3, 4), dtype=torch.uint8, device='meta'))",
     "out = torch.randn([4], out=torch.empty(3, dtype=torch.uint8))",  # neighbour: the CPU kernel's dispatch
+    # the slow CPU convolutions dispatch on the input's dtype (no bool, no uint16..64) before they
+    # compare the weight's
+    "out = F.conv1d(torch.tensor([9, 0], dtype=torch.uint64).reshape(1, 2, 1).expand(2, 2, 1), torch.ones(2, 2, 1, "
+    "dtype=torch.float64))",
+    "out = F.conv_transpose1d(torch.tensor([9, 0], dtype=torch.uint32).reshape(1, 2, 1), torch.ones(2, 2, 2))",
+    "out = F.conv1d(torch.ones(1, 2, 3, dtype=torch.int64), torch.ones(2, 2, 2, dtype=torch.float64))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
