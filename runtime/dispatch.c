@@ -735,6 +735,27 @@ check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, co
     return -1;
 }
 
+/* index_select(out=): upstream's index_select_out_cpu_ compares out's dtype with self's right after
+ * its dim, index rank and index dtype checks (which the functional raises), before any bound */
+static int
+check_index_select_out(const tn_op *f, const tn_value *fargs, const TensorObject *out)
+{
+    if (strcmp(f->name, "index_select") || fargs[0].tag != TN_V_TENSOR || fargs[1].tag != TN_V_INT ||
+        fargs[2].tag != TN_V_TENSOR)
+        return 0;
+    const TensorObject *self = TN_T(fargs[0].u.t), *index = TN_T(fargs[2].u.t);
+    int64_t d;
+    if (tn_wrap_dim(fargs[1].u.i, self->ndim, &d) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (index->ndim > 1 || (index->dtype != TN_DTYPE_I64 && index->dtype != TN_DTYPE_I32) ||
+        out->dtype == self->dtype)
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError, "index_select(): self and result must have the same scalar type");
+    return -1;
+}
+
 /* cat(out=) (concat, concatenate and stack reach it): upstream's cat meta refuses an out= dtype the
  * inputs' result type cannot be cast to with TORCH_CHECK_TYPE (TypeError) after it has checked for
  * 0-dim inputs, wrapped the dim and promoted the dtypes, and before it compares the shapes; stack
@@ -1092,7 +1113,8 @@ via_functional(tn_op *op, tn_value *args)
         return NULL;
     }
     if (kind == TN_OPK_OUT && nout == 1 && (check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0 ||
-                                            check_cat_out(f, fargs, TN_T(args[outs[0]].u.t)) < 0))
+                                            check_cat_out(f, fargs, TN_T(args[outs[0]].u.t)) < 0 ||
+                                            check_index_select_out(f, fargs, TN_T(args[outs[0]].u.t)) < 0))
         return NULL;
     PyObject *result = tn_dispatch(f, fargs);
     if (!result) {

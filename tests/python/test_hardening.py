@@ -669,6 +669,11 @@ FUZZ_CLASSES = [
     "dtype=torch.float64))",
     "out = F.conv_transpose1d(torch.tensor([9, 0], dtype=torch.uint32).reshape(1, 2, 1), torch.ones(2, 2, 2))",
     "out = F.conv1d(torch.ones(1, 2, 3, dtype=torch.int64), torch.ones(2, 2, 2, dtype=torch.float64))",  # neighbour
+    # index_select(out=) compares out's dtype with self's after the dim and the index's rank and
+    # dtype, before the bounds
+    "out = torch.index_select(torch.tensor([1], dtype=torch.int16), 0, torch.tensor([-1000]), "
+    "out=torch.tensor([False, False])[1:])",
+    "out = torch.index_select(torch.ones(3), 0, torch.tensor([[1]]), out=torch.empty(1, dtype=torch.bool))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
