@@ -1043,7 +1043,7 @@ def saved_input_stmt(field: SavedField, f, inplace: bool, arg_index: dict[str, i
         return f"if (tn_ag_ints_save_sizes_opt(&{dst}, {m.group(1)}) < 0) goto fail_;"
     m = re.fullmatch(r"(\w+)\.sym_size\((-?\d+)\)", e)
     if m:
-        return f"{dst} = tn_ag_size_at({m.group(1)}, {m.group(2)});"
+        return f"if (tn_ag_size_save(&{dst}, {m.group(1)}, {m.group(2)}) < 0) goto fail_;"
     m = re.fullmatch(r"strides_or_error\((\w+), \"\w+\"\)(\.vec\(\))?", e)
     if m:
         return f"if (tn_ag_ints_save_strides(&{dst}, {m.group(1)}) < 0) goto fail_;"

@@ -754,8 +754,8 @@ tn_ag_record__adaptive_avg_pool2d_backward(tn_op *op_, tn_value *a_)
         goto fail_;
     if (tn_node_set_next_edge(n_, 1, self) < 0)
         goto fail_;
-    n->grad_output_sym_argsize_minus_2 = tn_ag_size_at(grad_output, -2);
-    n->grad_output_sym_argsize_minus_1 = tn_ag_size_at(grad_output, -1);
+    if (tn_ag_size_save(&n->grad_output_sym_argsize_minus_2, grad_output, -2) < 0) goto fail_;
+    if (tn_ag_size_save(&n->grad_output_sym_argsize_minus_1, grad_output, -1) < 0) goto fail_;
     if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
@@ -1509,9 +1509,9 @@ tn_ag_record_addbmm(tn_op *op_, tn_value *a_)
         goto fail_;
     if (tn_node_set_next_edge(n_, 1 + 1, batch2) < 0)
         goto fail_;
-    n->batch1_sym_argsize_0 = tn_ag_size_at(batch1, 0);
-    n->batch1_sym_argsize_1 = tn_ag_size_at(batch1, 1);
-    n->batch2_sym_argsize_2 = tn_ag_size_at(batch2, 2);
+    if (tn_ag_size_save(&n->batch1_sym_argsize_0, batch1, 0) < 0) goto fail_;
+    if (tn_ag_size_save(&n->batch1_sym_argsize_1, batch1, 1) < 0) goto fail_;
+    if (tn_ag_size_save(&n->batch2_sym_argsize_2, batch2, 2) < 0) goto fail_;
     if (tn_node_needs(n_, 1)) {
         if (tn_saved_save(&n->batch2_, batch2, n_, 0) < 0) goto fail_;
     }

@@ -2342,7 +2342,7 @@ tn_ag_record_embedding(tn_op *op_, tn_value *a_)
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, weight) < 0)
         goto fail_;
-    n->weight_sym_argsize_0 = tn_ag_size_at(weight, 0);
+    if (tn_ag_size_save(&n->weight_sym_argsize_0, weight, 0) < 0) goto fail_;
     if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
     n->padding_idx = a_[2].u.i;
     n->scale_grad_by_freq = (int)a_[3].u.i;

@@ -318,8 +318,8 @@ tn_ag_record_lu_unpack(tn_op *op_, tn_value *a_)
     PyObject *r_ = NULL;
     if (tn_node_set_next_edge(n_, 0, LU_data) < 0)
         goto fail_;
-    n->LU_data_sym_argsize_minus_2 = tn_ag_size_at(LU_data, -2);
-    n->LU_data_sym_argsize_minus_1 = tn_ag_size_at(LU_data, -1);
+    if (tn_ag_size_save(&n->LU_data_sym_argsize_minus_2, LU_data, -2) < 0) goto fail_;
+    if (tn_ag_size_save(&n->LU_data_sym_argsize_minus_1, LU_data, -1) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

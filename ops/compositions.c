@@ -2015,10 +2015,15 @@ conv_dd_weight(PyObject *ggI, PyObject *gO, PyObject *weight, tn_ints stride, tn
 }
 
 /* ATen's expand_param_if_needed: one value, or one per convolution dimension (k - 2 for a k-d
- * weight, which may be negative: then nothing but one value passes) */
+ * weight). For a negative count, one value is repeated into std::vector(count), whose length_error
+ * reaches Python as ValueError; any other list is refused by the size check. */
 static int
 check_conv_param(tn_ints p, const char *name, int64_t expected)
 {
+    if (p.n == 1 && expected < 0) {
+        PyErr_SetString(PyExc_ValueError, "cannot create std::vector larger than max_size()");
+        return -1;
+    }
     if (p.n == 1 || p.n == expected)
         return 0;
     char b[TN_MAX_NDIM * 22 + 3];

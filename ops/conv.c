@@ -52,6 +52,16 @@ expand_param(tn_ints p, const char *name, int d, int64_t *out)
     return 0;
 }
 
+/* the dtypes upstream's slow CPU convolutions do not dispatch on (AT_DISPATCH_ALL_TYPES_AND2 of
+ * half and bfloat16): bool and uint16..64, on the CPU */
+static int
+slow_kernel_lacks(const TensorObject *input)
+{
+    int d = input->dtype;
+    return input->device != TN_DEVICE_META &&
+           (d == TN_DTYPE_BOOL || d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64);
+}
+
 static int
 conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_ints stride, tn_ints padding,
            tn_ints dilation, int64_t groups, conv_geom *g)
@@ -134,14 +144,15 @@ conv_check(TensorObject *input, TensorObject *weight, TensorObject *bias, tn_int
                      "than actual input size", ps, ks);
         return -1;
     }
-    if (input->dtype == TN_DTYPE_BOOL && input->device != TN_DEVICE_META) {
-        /* upstream's slow CPU kernel (bool takes no other path) dispatches on the input's dtype
-         * before it reads the weight as that type */
+    if (slow_kernel_lacks(input)) {
+        /* upstream's slow CPU kernel (bool and uint16..64 take no other path) dispatches on the
+         * input's dtype (all types, half, bfloat16) before it reads the weight as that type */
         int dilated = 0;
         for (int i = 0; i < g->d; i++)
             dilated |= g->dil[i] != 1;
-        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for 'Bool'",
-                     dilated ? "slow_conv_dilated<>" : g->d == 3 ? "compute_columns3d" : "slow_conv2d_cpu");
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
+                     dilated ? "slow_conv_dilated<>" : g->d == 3 ? "compute_columns3d" : "slow_conv2d_cpu",
+                     tn_dtype_legacy_name(input->dtype));
         return -1;
     }
     const char *other = NULL;
@@ -834,9 +845,10 @@ transposed_shape(TensorObject *input, TensorObject *weight, TensorObject *bias, 
             return -1;
         }
     }
-    if (input->dtype == TN_DTYPE_BOOL && input->device != TN_DEVICE_META) {  /* as the forward's */
-        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for 'Bool'",
-                     d == 3 ? "slow_conv_transpose3d_out_cpu" : "slow_conv_transpose2d_out_cpu");
+    if (slow_kernel_lacks(input)) {  /* as the forward's */
+        PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'",
+                     d == 3 ? "slow_conv_transpose3d_out_cpu" : "slow_conv_transpose2d_out_cpu",
+                     tn_dtype_legacy_name(input->dtype));
         return -1;
     }
     const char *other = weight->dtype != input->dtype ? tn_dtype_name(weight->dtype)

@@ -817,10 +817,12 @@ static PyObject *scatter_run(const tn_op *overload, TensorObject *self, int64_t 
                              TensorObject *src,
                              const tn_value *value, int reduce, int include_self, int inplace);
 
+/* reduce < 0: scatter_reduce's unknown `reduce_name`, refused where upstream's scatter_meta_impl
+ * refuses it (get_operator_enum), after the dim, the dtypes and the shapes */
 static PyObject *
 scatter_impl(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src,
              const tn_value *value,
-             int reduce, int include_self, int inplace)
+             int reduce, const char *reduce_name, int include_self, int inplace)
 {
     int64_t d;
     PyObject *owned;
@@ -833,6 +835,12 @@ scatter_impl(const tn_op *overload, TensorObject *self, int64_t dim, TensorObjec
         return NULL;
     }
     if (check_gather_scatter_shape("scatter", self, d, index, src) < 0) {
+        Py_XDECREF(owned);
+        return NULL;
+    }
+    if (reduce < 0) {
+        PyErr_Format(PyExc_RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got %s",
+                     reduce_name);
         Py_XDECREF(owned);
         return NULL;
     }
@@ -908,20 +916,20 @@ fail:
 PyObject *
 tn_op_scatter__src(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src)
 {
-    return scatter_impl(overload, self, dim, index, src, NULL, TN_SCATTER_ASSIGN, 1, 0);
+    return scatter_impl(overload, self, dim, index, src, NULL, TN_SCATTER_ASSIGN, NULL, 1, 0);
 }
 
 PyObject *
 tn_op_scatter__value(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index,
                      const tn_value *value)
 {
-    return scatter_impl(overload, self, dim, index, NULL, value, TN_SCATTER_ASSIGN, 1, 0);
+    return scatter_impl(overload, self, dim, index, NULL, value, TN_SCATTER_ASSIGN, NULL, 1, 0);
 }
 
 PyObject *
 tn_op_scatter_add(const tn_op *overload, TensorObject *self, int64_t dim, TensorObject *index, TensorObject *src)
 {
-    return scatter_impl(overload, self, dim, index, src, NULL, TN_SCATTER_SUM, 1, 0);
+    return scatter_impl(overload, self, dim, index, src, NULL, TN_SCATTER_SUM, NULL, 1, 0);
 }
 
 static int
@@ -938,7 +946,6 @@ scatter_reduce_kind(const char *reduce)
         return TN_SCATTER_AMAX;
     if (!strcmp(reduce, "amin") || !strcmp(reduce, "min"))
         return TN_SCATTER_AMIN;
-    PyErr_Format(PyExc_RuntimeError, "reduce argument must be either sum, prod, mean, amax or amin, got %s", reduce);
     return -1;
 }
 
@@ -947,8 +954,7 @@ tn_op_scatter_reduce__two(const tn_op *overload, TensorObject *self, int64_t dim
                           TensorObject *src,
                           const char *reduce, bool include_self)
 {
-    int k = scatter_reduce_kind(reduce);
-    return k < 0 ? NULL : scatter_impl(overload, self, dim, index, src, NULL, k, include_self, 0);
+    return scatter_impl(overload, self, dim, index, src, NULL, scatter_reduce_kind(reduce), reduce, include_self, 0);
 }
 
 /* ---- masks ---- */
@@ -1226,10 +1232,9 @@ tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
         PyErr_SetString(PyExc_ValueError, "torch.cat(): expected a non-empty list of Tensors");
         return NULL;
     }
-    /* upstream skips 1-D empty tensors (legacy) when choosing the shape */
+    /* upstream skips 1-D empty tensors (legacy) when choosing the shape; its meta checks for 0-dim
+     * inputs, wraps the dim, then promotes the dtypes (See check_cat_out in runtime/dispatch.c) */
     TensorObject *ref = NULL;
-    tn_result_type_state st;
-    tn_result_type_init(&st);
     int device = TN_DEVICE_CPU;
     for (Py_ssize_t i = 0; i < tensors.n; i++) {
         TensorObject *t = TN_T(tensors.v[i]);
@@ -1237,19 +1242,22 @@ tn_op_cat(const tn_op *overload, tn_tensors tensors, int64_t dim)
             PyErr_Format(PyExc_RuntimeError, "zero-dimensional tensor (at position %zd) cannot be concatenated", i);
             return NULL;
         }
-        if (tn_result_type_update_tensor(&st, t) < 0)
-            return NULL;
         if (t->device == TN_DEVICE_META)
             device = TN_DEVICE_META;
         if (!ref && !(t->ndim == 1 && t->sizes[0] == 0))
             ref = t;
     }
-    int dtype = tn_result_type_finish(&st);
     if (!ref)
         ref = TN_T(tensors.v[0]);
     int64_t d;
     if (tn_wrap_dim(dim, ref->ndim, &d) < 0)
         return NULL;
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    for (Py_ssize_t i = 0; i < tensors.n; i++)
+        if (tn_result_type_update_tensor(&st, TN_T(tensors.v[i])) < 0)
+            return NULL;
+    int dtype = tn_result_type_finish(&st);
     int64_t shape[TN_MAX_NDIM];
     memcpy(shape, ref->sizes, sizeof(int64_t) * (size_t)ref->ndim);
     shape[d] = 0;
@@ -1460,7 +1468,11 @@ tn_op_flip(const tn_op *overload, TensorObject *self, tn_ints dims)
 PyObject *
 tn_op_roll(const tn_op *overload, TensorObject *self, tn_ints shifts, tn_ints dims)
 {
-    if (dims.n == 0) {
+    if (shifts.n == 0) {  /* upstream's roll_common */
+        PyErr_SetString(PyExc_RuntimeError, "`shifts` required");
+        return NULL;
+    }
+    if (dims.n == 0 && shifts.n == 1) {
         /* flatten, roll, reshape back */
         int64_t m1 = -1;
         tn_ints f = {&m1, 1, false};

@@ -339,9 +339,13 @@ lu_factor(const tn_op *ov, TensorObject *A, bool transposed, TensorObject **LU, 
         goto fail;
     Py_DECREF(src);
     src = NULL;
+    int64_t batch = tn_numel(nb - 2, shape);
     if (dev == TN_DEVICE_META)
         return 0;
-    int64_t batch = tn_numel(nb - 2, shape);
+    if (m * n == 0) { /* nothing to factor (any dtype, as upstream): every info is 0 */
+        memset(tn_tensor_data(*info), 0, (size_t)batch * sizeof(int32_t));
+        return 0;
+    }
     tn_status s;
     TN_NOGIL(batch * m * n * k, s = tn_lapack_getrf((*LU)->dtype, batch, m, n, tn_tensor_data(*LU),
                                                      (int32_t *)tn_tensor_data(*piv), (int32_t *)tn_tensor_data(*info)));
@@ -385,12 +389,22 @@ tn_op_linalg_lu_factor_ex(const tn_op *overload, TensorObject *A, bool pivot, bo
         }
         return NULL;
     }
-    if (!pivot) {
-        PyErr_SetString(PyExc_RuntimeError, "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
-        return NULL;
+    /* Upstream's meta function checks only the rank; its CPU kernel, reached only for a non-empty
+     * input, dispatches on floating/complex dtypes ("lu_cpu") before refusing pivot=False. */
+    if (A->device != TN_DEVICE_META && tn_numel(A->ndim, A->sizes) != 0) {
+        int d = A->dtype;
+        if (d != TN_DTYPE_F32 && d != TN_DTYPE_F64 && d != TN_DTYPE_C64 && d != TN_DTYPE_C128) {
+            PyErr_Format(PyExc_NotImplementedError, "\"lu_cpu\" not implemented for '%s'",
+                         tn_dtype_legacy_name(A->dtype));
+            return NULL;
+        }
+        if (!pivot) {
+            PyErr_SetString(PyExc_RuntimeError, "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
+            return NULL;
+        }
+        if (tn_check_dtype(overload, A->dtype) < 0)
+            return NULL;
     }
-    if (tn_check_dtype(overload, A->dtype) < 0)
-        return NULL;
     TensorObject *r[3];
     if (lu_factor(overload, A, false, &r[0], &r[1], &r[2]) < 0)
         return NULL;
@@ -1025,9 +1039,13 @@ tn_op_linalg_householder_product(const tn_op *overload, TensorObject *input, Ten
         PyErr_Format(PyExc_RuntimeError, "%s: input must have at least 2 dimensions.", api);
         return NULL;
     }
-    int64_t m = input->sizes[nd - 2], n = input->sizes[nd - 1], k = tau->ndim ? tau->sizes[tau->ndim - 1] : 1;
+    int64_t m = input->sizes[nd - 2], n = input->sizes[nd - 1], k = tau->ndim ? tau->sizes[tau->ndim - 1] : 0;
     if (m < n) {
         PyErr_Format(PyExc_RuntimeError, "%s: input.shape[-2] must be greater than or equal to input.shape[-1]", api);
+        return NULL;
+    }
+    if (tau->ndim == 0) {  /* the next check reads tau.size(-1), which a 0-dim tau has not */
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as -1 but tensor has no dimensions");
         return NULL;
     }
     if (n < k) {

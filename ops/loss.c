@@ -50,6 +50,13 @@ tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *
                      tn_dtype_legacy_name(target->dtype));
         return NULL;
     }
+    if (self->ndim == 1 && target->ndim == 1 && target->sizes[0] != 1) {
+        /* upstream's kernel, right after the target's dtype check, before the sizes and the weight: a 1-D input is
+         * one sample, its 1-D target one class (TORCH_CHECK_VALUE) */
+        PyErr_Format(PyExc_ValueError, "For 1D input, 1D target must have size 1, but got target size: %lld",
+                     (long long)target->sizes[0]);
+        return NULL;
+    }
     int no_batch = self->ndim == 1 && (target->ndim == 0 || target->sizes[0] == 1);
     if (!no_batch && target->ndim == 0) {  /* upstream reads target.size(0) of the 0-dim target */
         PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
@@ -67,13 +74,6 @@ tn_op_nll_loss_forward(const tn_op *overload, TensorObject *self, TensorObject *
         PyErr_Format(PyExc_RuntimeError,
                      "weight tensor should be defined either for all %lld classes or no classes but got weight "
                      "tensor of shape: %s", (long long)classes, a);
-        return NULL;
-    }
-    if (self->ndim == 1 && target->ndim == 1 && target->sizes[0] != 1) {
-        /* upstream's kernel, after the target's dtype check and before the weight's: a 1-D input is
-         * one sample, its 1-D target one class (TORCH_CHECK_VALUE) */
-        PyErr_Format(PyExc_ValueError, "For 1D input, 1D target must have size 1, but got target size: %lld",
-                     (long long)target->sizes[0]);
         return NULL;
     }
     if (weight && weight->dtype != self->dtype) {
@@ -181,7 +181,9 @@ tn_nll_loss_nd_check(const TensorObject *self, const TensorObject *target)
         PyErr_Format(PyExc_ValueError, "Expected 1 or more dimensions (got %d)", self->ndim);
         return -1;
     }
-    if (self->ndim != 1 && self->sizes[0] != (target->ndim ? target->sizes[0] : -1)) {
+    /* a 0-dim target's sizes()[0] reads the first inline size slot, which a 0-dim tensor's
+     * SizesAndStrides leaves at 0 (an input batch of 0 passes) */
+    if (self->ndim != 1 && self->sizes[0] != (target->ndim ? target->sizes[0] : 0)) {
         PyErr_Format(PyExc_ValueError, "Expected input batch_size (%lld) to match target batch_size (%lld).",
                      (long long)self->sizes[0], (long long)(target->ndim ? target->sizes[0] : 0));
         return -1;

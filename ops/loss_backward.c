@@ -97,7 +97,11 @@ tn_op_nll_loss_backward(const tn_op *overload, TensorObject *grad_output, Tensor
         return NULL;
     }
     int no_batch = self->ndim == 1 && target->ndim == 0;
-    if (!no_batch && (target->ndim == 0 || self->sizes[0] != target->sizes[0])) {
+    if (!no_batch && target->ndim == 0) {  /* upstream reads target.size(0) of the 0-dim target */
+        PyErr_SetString(PyExc_IndexError, "Dimension specified as 0 but tensor has no dimensions");
+        return NULL;
+    }
+    if (!no_batch && self->sizes[0] != target->sizes[0]) {
         tn_format_sizes(a, sizeof a, self->ndim, self->sizes);
         tn_format_sizes(b, sizeof b, target->ndim, target->sizes);
         PyErr_Format(PyExc_RuntimeError, "size mismatch (got input: %s, target: %s)", a, b);

@@ -1897,17 +1897,18 @@ activation_grad_s(const tn_op *overload, const act_grad_spec *sp, TensorObject *
     int64_t shape[TN_MAX_NDIM];
     if (tn_broadcast_shapes(grad->ndim, grad->sizes, x->ndim, x->sizes, &nd, shape) < 0)
         return NULL;
+    /* the iterator's output is x's dtype: its cast check, in the build, precedes the dispatch */
+    int out_dtype = sp->x_dtype_out ? x->dtype : compute;
+    if (out_dtype != compute && !tn_can_cast(compute, out_dtype)) {
+        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(compute), tn_dtype_legacy_name(out_dtype));
+        return NULL;
+    }
     if (sp->complex && tn_dtype_is_complex(compute))
         return tn_refuse(overload, "for complex tensors has no kernel in torchnative (upstream computes it)");
     if (!tn_dtype_is_floating(compute) && !(sp->ints && tn_dtype_is_integral(compute, false))) {
         PyErr_Format(PyExc_NotImplementedError, "\"%s\" not implemented for '%s'", sp->kname,
                      tn_dtype_legacy_name(compute));
-        return NULL;
-    }
-    int out_dtype = sp->x_dtype_out ? x->dtype : compute;
-    if (out_dtype != compute && !tn_can_cast(compute, out_dtype)) {  /* the iterator's output is x's dtype */
-        PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
-                     tn_dtype_legacy_name(compute), tn_dtype_legacy_name(out_dtype));
         return NULL;
     }
     int device = grad->device == TN_DEVICE_META || x->device == TN_DEVICE_META ? TN_DEVICE_META : TN_DEVICE_CPU;

@@ -89,6 +89,18 @@ typedef struct {
     int64_t kh, kw, sh, sw, ph, pw, dh, dw;
 } pool_args;
 
+/* upstream's pooling meta functions take each size as an int (safe_downcast<int, int64_t>), right
+ * after checking its list's length: before any check of the input */
+static int
+fits_int(int64_t a, int64_t b)
+{
+    if (a < INT32_MIN || a > INT32_MAX || b < INT32_MIN || b > INT32_MAX) {
+        PyErr_SetString(PyExc_RuntimeError, "value cannot be converted to type int without overflow");
+        return 0;
+    }
+    return 1;
+}
+
 /* kernel_size, stride (empty: the kernel), padding and dilation (NULL: 1) with upstream's
  * messages; `name` is max_pool2d or avg_pool2d */
 static int
@@ -100,18 +112,24 @@ parse_pool_args(const char *name, tn_ints k, tn_ints s, tn_ints p, const tn_ints
     }
     a->kh = k.v[0];
     a->kw = k.n == 1 ? a->kh : k.v[1];
+    if (!fits_int(a->kh, a->kw))
+        return -1;
     if (s.n != 0 && s.n != 1 && s.n != 2) {
         PyErr_Format(PyExc_RuntimeError, "%s: stride must either be omitted, a single int, or a tuple of two ints", name);
         return -1;
     }
     a->sh = s.n == 0 ? a->kh : s.v[0];
     a->sw = s.n == 0 ? a->kw : s.n == 1 ? a->sh : s.v[1];
+    if (!fits_int(a->sh, a->sw))
+        return -1;
     if (p.n != 1 && p.n != 2) {
         PyErr_Format(PyExc_RuntimeError, "%s: padding must either be a single int, or a tuple of two ints", name);
         return -1;
     }
     a->ph = p.v[0];
     a->pw = p.n == 1 ? a->ph : p.v[1];
+    if (!fits_int(a->ph, a->pw))
+        return -1;
     a->dh = a->dw = 1;
     if (d) {
         if (d->n != 1 && d->n != 2) {
@@ -120,6 +138,8 @@ parse_pool_args(const char *name, tn_ints k, tn_ints s, tn_ints p, const tn_ints
         }
         a->dh = d->v[0];
         a->dw = d->n == 1 ? a->dh : d->v[1];
+        if (!fits_int(a->dh, a->dw))
+            return -1;
     }
     return 0;
 }

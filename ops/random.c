@@ -289,6 +289,21 @@ tn_op_random_(const tn_op *overload, TensorObject *self, PyObject *generator)
                         tn_tensor_data(self)));
 }
 
+/* upstream's bernoulli_(float) CPU kernel dispatches on all types and bool/bfloat16/half: the
+ * uint16..64 and complex dtypes are refused there, after the p check */
+static int
+check_bernoulli_scalar_dtype(const TensorObject *self)
+{
+    int d = self->dtype;
+    if (self->device != TN_DEVICE_META &&
+        (d == TN_DTYPE_U16 || d == TN_DTYPE_U32 || d == TN_DTYPE_U64 || tn_dtype_is_complex(d))) {
+        PyErr_Format(PyExc_NotImplementedError, "\"bernoulli_scalar_cpu_\" not implemented for '%s'",
+                     tn_dtype_legacy_name(d));
+        return -1;
+    }
+    return 0;
+}
+
 PyObject *
 tn_op_bernoulli___float(const tn_op *overload, TensorObject *self, double p, PyObject *generator)
 {
@@ -304,7 +319,7 @@ tn_op_bernoulli___float(const tn_op *overload, TensorObject *self, double p, PyO
         tn_tensor_bump_version(self);
         return Py_NewRef((PyObject *)self);
     }
-    if (tn_check_dtype(overload, self->dtype) < 0)
+    if (check_bernoulli_scalar_dtype(self) < 0 || tn_check_dtype(overload, self->dtype) < 0)
         return NULL;
     tn_loop l = own_loop(self);
     return done_inplace(overload, self, tn_random_bernoulli_scalar(tn_generator_of(generator), self->dtype, &l,
@@ -986,6 +1001,10 @@ tn_op_dropout(const tn_op *overload, TensorObject *input, double p, bool train)
     PyObject *noise = tn_op_empty_like(overload, input, -1, -1, &dev, 0, TN_MEMFMT_PRESERVE);
     if (!noise)
         return NULL;
+    if (check_bernoulli_scalar_dtype(TN_T(noise)) < 0) {
+        Py_DECREF(noise);
+        return NULL;
+    }
     if (!tn_dtype_is_floating(input->dtype) && !tn_dtype_is_complex(input->dtype)) {
         /* upstream's bernoulli_ fills the integer noise, then noise.div_(1 - p) refuses the float
          * quotient; our bernoulli_ has no integer kernel, and what it draws does not matter to

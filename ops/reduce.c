@@ -520,7 +520,7 @@ tn_op_count_nonzero(const tn_op *overload, TensorObject *self, tn_opt_int dim)
  * it through linalg_vector_norm, so this is their complex path as well. */
 static PyObject *
 complex_vector_norm(const tn_op *overload, TensorObject *self, const tn_value *ord, tn_ints dim, bool keepdim,
-                    int dtype)
+                    int dtype, bool dims_one_at_a_time)
 {
     int d = dtype >= 0 ? dtype : self->dtype;
     if (!tn_dtype_is_complex(d)) {
@@ -536,6 +536,9 @@ complex_vector_norm(const tn_op *overload, TensorObject *self, const tn_value *o
                      "the specified dtype (%s)", tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(d));
         return NULL;
     }
+    uint8_t mask[TN_MAX_NDIM];
+    if (dims_one_at_a_time && reduce_mask(self, dim, mask, 0) < 0)  /* See Note [vector_norm's dims] */
+        return NULL;
     if (tn_check_dtype(overload, d) < 0)  /* complex32 */
         return NULL;
     PyObject *x = d == self->dtype ? Py_NewRef((PyObject *)self) : at_to_dtype((PyObject *)self, d);
@@ -554,7 +557,7 @@ tn_op_linalg_vector_norm(const tn_op *overload, TensorObject *self, const tn_val
                          bool keepdim, int dtype)
 {
     if (tn_dtype_is_complex(self->dtype))
-        return complex_vector_norm(overload, self, ord, dim, keepdim, dtype);
+        return complex_vector_norm(overload, self, ord, dim, keepdim, dtype, true);
     int d = dtype >= 0 ? dtype : self->dtype;
     if (tn_dtype_is_floating(self->dtype) && tn_dtype_is_complex(d)) {  /* check_linalg_norm_dtype */
         PyErr_Format(PyExc_RuntimeError, "linalg.vector_norm: dtype should be real for real inputs, but got %s",
@@ -573,6 +576,13 @@ tn_op_linalg_vector_norm(const tn_op *overload, TensorObject *self, const tn_val
                      "the specified dtype (%s)", tn_dtype_legacy_name(self->dtype), tn_dtype_legacy_name(d));
         return NULL;
     }
+    /* Note [vector_norm's dims]
+     * Upstream's linalg_vector_norm meta builds its mask with make_dim_mask alone, which wraps and
+     * checks one dim at a time: [0, 0, 100] on a 1-d input is a repeat (RuntimeError), not an
+     * out-of-range 100 (IndexError) as in the structured reductions that wrap every dim first. */
+    uint8_t mask[TN_MAX_NDIM];
+    if (reduce_mask(self, dim, mask, 0) < 0)
+        return NULL;
     if (d != self->dtype) {
         /* upstream casts the input to dtype first, then computes the norm in dtype */
         tn_value a[7];
@@ -599,7 +609,7 @@ tn_op_norm__ScalarOpt_dim(const tn_op *overload, TensorObject *self, const tn_va
     double pv = p->tag == TN_V_NONE ? 2.0 : tn_scalar_to_double(p);
     if (tn_dtype_is_complex(self->dtype)) {  /* upstream's norm is linalg_vector_norm: Note [Complex norms] */
         tn_value two = tn_value_double(2.0);
-        return complex_vector_norm(overload, self, p->tag == TN_V_NONE ? &two : p, dim, keepdim, -1);
+        return complex_vector_norm(overload, self, p->tag == TN_V_NONE ? &two : p, dim, keepdim, -1, false);
     }
     if (!tn_dtype_is_floating(self->dtype)) {
         PyErr_Format(PyExc_RuntimeError, "norm(): input dtype should be either floating point or complex. Got %s instead.",

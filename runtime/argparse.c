@@ -220,6 +220,16 @@ boxed_bool(PyObject *o)
     return r < 0 ? -1 : r;
 }
 
+/* a Python int that an int64 IValue holds (o is an int) */
+static int
+fits_int64(PyObject *o)
+{
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(o, &overflow);
+    PyErr_Clear();
+    return !overflow;
+}
+
 /* Returns 1 if obj matches, 0 if not, -1 on error (TypeError raised for bad list elements). */
 static int
 check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
@@ -311,10 +321,10 @@ check_param(const tn_param *p, PyObject *o, overloaded_args *ov, int argnum)
         return tn_dtype_check(o) || o == (PyObject *)&PyFloat_Type || o == (PyObject *)&PyLong_Type ||
                o == (PyObject *)&PyBool_Type || o == (PyObject *)&PyComplex_Type ||
                (p->from_schema && check_long(o));  /* an IValue ScalarType is an int */
-    case TN_P_LAYOUT:  /* in a boxed call, as an IValue, also its int code */
-        return Py_TYPE(o) == tn_layout_Type || (p->from_schema && check_long(o));
+    case TN_P_LAYOUT:  /* in a boxed call, as an IValue, also its int code (an int IValue: int64) */
+        return Py_TYPE(o) == tn_layout_Type || (p->from_schema && check_long(o) && fits_int64(o));
     case TN_P_MEMFMT:
-        return Py_TYPE(o) == tn_memfmt_Type || (p->from_schema && check_long(o));
+        return Py_TYPE(o) == tn_memfmt_Type || (p->from_schema && check_long(o) && fits_int64(o));
     case TN_P_QSCHEME:
         return Py_TYPE(o) == tn_qscheme_Type;
     case TN_P_DEVICE:
@@ -1172,6 +1182,10 @@ tn_binding_call(tn_binding *b, PyObject *self, PyObject *const *args, Py_ssize_t
              * (scalartypeWithDefault): torch.randint(3, (2,), dtype=None) is int64 */
             if (vals[j].tag == TN_V_NONE && sp->dflt.tag == TN_V_DTYPE)
                 vals[j] = sp->dflt;
+            /* and an int list the schema does not let be None (roll's `int[1] dims=[]`, which the
+             * Python signature spells dims=None) with its default: a Python kernel sees [] */
+            if (vals[j].tag == TN_V_NONE && sp->dflt.tag == TN_V_INTLIST && !sp->allow_none)
+                vals[j] = sp->dflt;
         } else if (m == MAP_SELF) {
             vals[j].tag = TN_V_TENSOR;
             vals[j].u.t = self;
@@ -1341,7 +1355,8 @@ boxed_number_overflows(const tn_param *p, PyObject *o)
  * then each later schema argument from its keyword, and only after all of them reports a keyword
  * it did not use (unknown, or given positionally too). So when our match fails on a keyword, a
  * conversion that raises a class of its own (boxed_number_overflows) is reported instead, as the
- * first such argument in upstream's order. Returns 1 with that error set. */
+ * first such argument in upstream's order, unless an earlier argument is missing or of the wrong
+ * type (reported there first). Returns 1 with that error set. */
 static int
 boxed_conversion_error_first(const tn_schema *schema, const call_args *c)
 {
@@ -1357,8 +1372,21 @@ boxed_conversion_error_first(const tn_schema *schema, const call_args *c)
                 if (PyUnicode_Compare(PyTuple_GetItem(c->kwnames, k), p->name) == 0)
                     o = c->kwvalues[k];
         }
-        if (o && boxed_number_overflows(p, o))
+        if (!o) {
+            if (!p->optional)
+                return 0;  /* "is missing value for argument": reported at this argument */
+            continue;
+        }
+        if (boxed_number_overflows(p, o))
             return 1;
+        if (o == Py_None && p->allow_none)
+            continue;
+        overloaded_args ov = {0};
+        int ok = check_param(p, o, &ov, j);
+        if (ok <= 0) {
+            PyErr_Clear();
+            return 0;  /* this argument's type error comes first */
+        }
     }
     return 0;
 }
@@ -1467,19 +1495,22 @@ tn_call_boxed_ivalues(tn_op *op, tn_schema *schema, PyObject *const *args, Py_ss
     PyObject *result = NULL;
     for (int j = 0; j < schema->nparams; j++) {
         const tn_param *p = &schema->params[j];
-        if (raw[j] == VARARGS_MARKER) {
+        int rr = 0;
+        if (raw[j] == VARARGS_MARKER) {  /* an int list given as one int (torch.ops.aten.zeros.default(3)) */
             PyObject *t = args_tuple_of(&c);
-            int rr = t ? convert_param(p, t, &vals[j], &arena, &owned) : -1;
+            rr = t ? convert_param(p, t, &vals[j], &arena, &owned) : -1;
             Py_XDECREF(t);
-            if (rr < 0)
-                goto done;
         } else if (!raw[j]) {
             vals[j] = p->dflt;
-        } else if (convert_param(p, raw[j], &vals[j], &arena, &owned) < 0) {
+        } else {
+            rr = convert_param(p, raw[j], &vals[j], &arena, &owned);
+        }
+        if (rr < 0) {
             /* upstream's boxed path fails to make an IValue of it: a c10::Error (RuntimeError),
              * also for an int past int64 or a list element of the wrong type (a Scalar past int64
              * keeps its OverflowError, as upstream's) */
-            int number_overflow = PyErr_ExceptionMatches(PyExc_OverflowError) && PyLong_Check(raw[j]) &&
+            int number_overflow = PyErr_ExceptionMatches(PyExc_OverflowError) && raw[j] != VARARGS_MARKER &&
+                                  raw[j] && PyLong_Check(raw[j]) &&
                                   p->type == TN_P_TENSOR && p->numbers_as_tensors;  /* as for a Scalar */
             if (p->type != TN_P_SCALAR && !number_overflow &&
                 (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_ValueError) ||

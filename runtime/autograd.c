@@ -815,6 +815,19 @@ tn_ag_size_at(PyObject *t, int64_t dim)
     return d >= 0 && d < TN_T(t)->ndim ? TN_T(t)->sizes[d] : 1;
 }
 
+/* A node's saved t.sym_size(dim), taken as upstream's VariableType takes it before the kernel
+ * runs: a dim the tensor has not is an IndexError there (a 0-dim grad_output of
+ * _adaptive_avg_pool2d_backward that requires grad). */
+int
+tn_ag_size_save(int64_t *dst, PyObject *t, int64_t dim)
+{
+    int64_t d;
+    if (tn_wrap_dim_no_scalar(dim, TN_T(t)->ndim, &d) < 0)
+        return -1;
+    *dst = TN_T(t)->sizes[d];
+    return 0;
+}
+
 int64_t
 tn_ag_stride_at(PyObject *t, int64_t dim)
 {

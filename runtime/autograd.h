@@ -146,6 +146,7 @@ tn_ag_ints_none(void)
 tn_ints tn_ag_sizes(PyObject *t);
 tn_ints tn_ag_strides(PyObject *t);
 int64_t tn_ag_size_at(PyObject *t, int64_t dim);
+int tn_ag_size_save(int64_t *dst, PyObject *t, int64_t dim);
 int64_t tn_ag_stride_at(PyObject *t, int64_t dim);
 tn_ag_options tn_ag_options_of(PyObject *t);
 tn_ints tn_ag_reverse_list(tn_ints l, int64_t *buf);

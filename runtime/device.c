@@ -2,6 +2,7 @@
  * torch-function mode stack, as upstream's THPDevice_enter does (tls.h).
  */
 #include "device.h"
+#include "scalar.h"
 #include "tls.h"
 
 #include <stdlib.h>
@@ -75,7 +76,12 @@ tn_device_parse(PyObject *o, int *type, int *index)
         return s ? parse_device_string(s, type, index) : -1;
     }
     if (PyLong_Check(o) && !PyBool_Check(o)) {
-        long v = PyLong_AsLong(o);
+        int overflow = 0;
+        long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+        if (overflow) {  /* upstream's THPUtils_unpackLong */
+            PyErr_SetString(PyExc_ValueError, TN_INT64_OVERFLOW_MESSAGE);
+            return -1;
+        }
         if (v == -1 && PyErr_Occurred())
             return -1;
         if (v < 0) {

@@ -389,6 +389,8 @@ static const char *const MIXING_OK[] = {
     "is_same_size", "expand_as", "type_as", "view_as", "reshape_as", "to", "_to_copy",
     "_has_compatible_shallow_copy_type", "_has_same_storage_numel", "result_type", NULL};
 
+static int structured_meta_first(const tn_op *op, const tn_schema *s, const tn_value *args, int n);
+
 static int
 check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, int n)
 {
@@ -436,6 +438,11 @@ check_mixed_devices(const tn_op *op, const tn_schema *s, const tn_value *args, i
          * function's device check, or a cross-device copy_ as a RuntimeError) */
         tn_refuse(op, "writing into a CPU tensor with a meta tensor argument is refused in torchnative");
         return -1;
+    }
+    if (kind == TN_OPK_OUT && (op->flags & TN_OPF_OUT_EXACT) && lead->device == TN_DEVICE_CPU) {
+        int r = structured_meta_first(op, s, args, n);
+        if (r != 0)
+            return r;
     }
     PyErr_Format(PyExc_RuntimeError, "Tensor on device %s is not on the expected device %s!",
                  other->device == TN_DEVICE_META ? "meta" : "cpu", lead->device == TN_DEVICE_META ? "meta" : "cpu");
@@ -736,6 +743,80 @@ check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, co
     return -1;
 }
 
+/* index_select(out=): upstream's index_select_out_cpu_ compares out's dtype with self's right after
+ * its dim, index rank and index dtype checks (which the functional raises), before any bound */
+static int
+check_index_select_out(const tn_op *f, const tn_value *fargs, const TensorObject *out)
+{
+    if (strcmp(f->name, "index_select") || fargs[0].tag != TN_V_TENSOR || fargs[1].tag != TN_V_INT ||
+        fargs[2].tag != TN_V_TENSOR)
+        return 0;
+    const TensorObject *self = TN_T(fargs[0].u.t), *index = TN_T(fargs[2].u.t);
+    int64_t d;
+    if (tn_wrap_dim(fargs[1].u.i, self->ndim, &d) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (index->ndim > 1 || (index->dtype != TN_DTYPE_I64 && index->dtype != TN_DTYPE_I32) ||
+        out->dtype == self->dtype)
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError, "index_select(): self and result must have the same scalar type");
+    return -1;
+}
+
+/* cat(out=) (concat, concatenate and stack reach it): upstream's cat meta refuses an out= dtype the
+ * inputs' result type cannot be cast to with TORCH_CHECK_TYPE (TypeError) after it has checked for
+ * 0-dim inputs, wrapped the dim and promoted the dtypes, and before it compares the shapes; stack
+ * wraps its dim and compares the sizes before it calls cat. Any earlier check that fails is left
+ * to the functional, which raises it. */
+static int
+check_cat_out(const tn_op *f, const tn_value *fargs, const TensorObject *out)
+{
+    int stack = !strcmp(f->name, "stack");
+    if (!stack && strcmp(f->name, "cat") && strcmp(f->name, "concat") && strcmp(f->name, "concatenate"))
+        return 0;
+    if (fargs[0].tag != TN_V_TENSORLIST || fargs[0].n == 0 || fargs[1].tag != TN_V_INT)
+        return 0;
+    PyObject **ts = fargs[0].u.tensors;
+    Py_ssize_t n = fargs[0].n;
+    const TensorObject *ref = NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const TensorObject *t = TN_T(ts[i]);
+        if (stack && (t->ndim != TN_T(ts[0])->ndim ||
+                      memcmp(t->sizes, TN_T(ts[0])->sizes, sizeof(int64_t) * (size_t)t->ndim)))
+            return 0;
+        if (!stack && t->ndim == 0)
+            return 0;
+        if (!ref && !(t->ndim == 1 && t->sizes[0] == 0))
+            ref = t;
+    }
+    int64_t d;
+    int nd = stack ? TN_T(ts[0])->ndim + 1 : (ref ? ref : TN_T(ts[0]))->ndim;
+    if (tn_wrap_dim(fargs[1].u.i, nd, &d) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    tn_result_type_state st;
+    tn_result_type_init(&st);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (tn_result_type_update_tensor(&st, TN_T(ts[i])) < 0) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    int rd = tn_result_type_finish(&st);
+    if (rd < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (!tn_can_cast(rd, out->dtype)) {
+        PyErr_Format(PyExc_TypeError, "torch.cat(): input types can't be cast to the desired output type %s",
+                     tn_dtype_legacy_name(out->dtype));
+        return -1;
+    }
+    return 0;
+}
+
 /* Upstream checks out='s (and an in-place self's) dtype against the result's in the meta
  * function, before its kernel's dtype dispatch; ours computes first. When the functional refused
  * a dtype (NotImplementedError), its meta result says which error upstream raised first: the
@@ -798,6 +879,54 @@ is_argument_check_error(void)
     PyErr_Clear();
     PyErr_Restore(type, value, tb);
     return r;
+}
+
+/* Note [Meta out= of a structured op]: a structured op (not TensorIterator) called with CPU inputs
+ * and a meta out= runs upstream's CPU wrapper: the meta function's argument checks (argmax's dim,
+ * scatter's dim and shapes), then resize_out refuses the out's device ("Expected out tensor to
+ * have device cpu, but got meta instead"). The same call on fresh meta tensors of the same
+ * geometry (the out's own is not resized) says whether an argument check fails first: 1 when
+ * only meta tensors sit in out= arguments and the device is what is refused, -1 with the
+ * argument check's error set. */
+static int
+structured_meta_first(const tn_op *op, const tn_schema *s, const tn_value *args, int n)
+{
+    tn_value margs[64];
+    PyObject *owned[64];
+    int nowned = 0, ret = 0;
+    if (n > 64)
+        return 0;
+    for (int j = 0; j < n; j++) {
+        margs[j] = args[j];
+        if (args[j].tag == TN_V_TENSORLIST)
+            goto done;
+        if (args[j].tag != TN_V_TENSOR)
+            continue;
+        TensorObject *t = TN_T(args[j].u.t);
+        if (t->device == TN_DEVICE_META && !s->params[j].is_out)
+            goto done;  /* a meta input: not this case */
+        TensorObject *m = tn_tensor_empty(t->ndim, t->sizes, t->dtype, TN_DEVICE_META);
+        if (!m) {
+            PyErr_Clear();
+            goto done;
+        }
+        m->wrapped_number = t->wrapped_number;
+        owned[nowned++] = (PyObject *)m;
+        margs[j].u.t = (PyObject *)m;
+    }
+    PyObject *r = tn_dispatch((tn_op *)op, margs);
+    if (!r && PyErr_Occurred() && is_argument_check_error()) {
+        ret = -1;
+        goto done;
+    }
+    Py_XDECREF(r);
+    PyErr_Clear();
+    PyErr_SetString(PyExc_RuntimeError, "Expected out tensor to have device cpu, but got meta instead");
+    ret = -1;
+done:
+    for (int i = 0; i < nowned; i++)
+        Py_DECREF(owned[i]);
+    return ret;
 }
 
 static void
@@ -924,6 +1053,13 @@ via_functional(tn_op *op, tn_value *args)
         } else if (!strcmp(fp->cname, "dtype") && kind == TN_OPK_OUT && nout == 1) {
             fargs[j].tag = TN_V_DTYPE;
             fargs[j].u.i = TN_T(args[outs[0]].u.t)->dtype;
+        } else if (!strcmp(fp->cname, "device") && kind == TN_OPK_OUT && nout == 1 &&
+                   TN_T(args[outs[0]].u.t)->device == TN_DEVICE_META) {
+            /* a factory's out= kernel fills out on out's device (randn.out: out.normal_(), whose
+             * meta function refuses an integer out) */
+            fargs[j].tag = TN_V_DEVICE;
+            fargs[j].u.i = TN_DEVTYPE_META;
+            fargs[j].dev_index = -1;
         } else if (fp->optional || fp->allow_none) {
             fargs[j] = fp->dflt;
         } else {
@@ -996,7 +1132,9 @@ via_functional(tn_op *op, tn_value *args)
             PyErr_Format(PyExc_RuntimeError, "expected scalar_type %s but found %s", i, o);
         return NULL;
     }
-    if (kind == TN_OPK_OUT && nout == 1 && check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0)
+    if (kind == TN_OPK_OUT && nout == 1 && (check_std_var_all(f, fs, fargs, TN_T(args[outs[0]].u.t)) < 0 ||
+                                            check_cat_out(f, fargs, TN_T(args[outs[0]].u.t)) < 0 ||
+                                            check_index_select_out(f, fargs, TN_T(args[outs[0]].u.t)) < 0))
         return NULL;
     /* any/all into a uint8 out reduce self converted to uint8 (make_reduction_from_out_ty takes
      * the input in out's dtype: 0.5 and NaN become 0), unless self has one element (allany_impl

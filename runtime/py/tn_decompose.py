@@ -4279,10 +4279,9 @@ def linalg_lu(A, *, pivot=True):
     torch, aten = _aten()
     if A.dim() < 2:
         raise RuntimeError(f"linalg.lu: Expected tensor with 2 or more dimensions. Got size: {_size_str(A)} instead")
-    if not pivot:
-        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    # linalg_lu_factor_ex refuses pivot=False (after its dtype check) unless A is empty or meta
     LU, pivots, info = aten.linalg_lu_factor_ex(A, pivot=pivot)
-    return aten.lu_unpack(LU, pivots)
+    return aten.lu_unpack(LU, pivots, unpack_pivots=pivot)
 
 
 def linalg_ldl_factor(self, *, hermitian=False):

@@ -178,9 +178,11 @@ def tensor_set_(self, source=_NOT_GIVEN, storage_offset=None, size=None, stride=
         if size is None:
             raise no_match()
         try:
-            operator.index(storage_offset)
+            offset = operator.index(storage_offset)
         except TypeError:
             raise no_match() from None
+        if not -2**63 <= offset < 2**63:  # the binding's SymInt unpack (THPUtils_unpackLong)
+            raise ValueError("Overflow when unpacking long long")
         # size and stride are SymIntArrayRef without a fixed length: a bare int matches neither
         if any(v is not None and not isinstance(v, (list, tuple)) for v in (size, stride)):
             raise no_match()

@@ -774,6 +774,103 @@ FUZZ_CLASSES = [
     "a = torch.ones(2, requires_grad=True); o = torch.empty(0); r = torch.multiply(a, 2.0, out=o); out = (r, o)",
     "a = torch.ones(2, requires_grad=True); o = torch.empty(0); r = torch.special.expit(a, out=o); out = (r, o)",
     "a = torch.ones(2); o = torch.empty(0); r = torch.multiply(a, 2.0, out=o); out = (r, o)",  # neighbour: no grad
+    # --- session 25, fe ---
+    # linalg_lu_factor_ex: the CPU kernel (non-empty input only) dispatches on float/complex dtypes
+    # ("lu_cpu", NotImplementedError) before it refuses pivot=False
+    "out = torch.ops.aten.linalg_lu_factor_ex.default(torch.ones(2, 3, 3, dtype=torch.int16), pivot=False)",
+    "out = torch.linalg.lu(torch.ones(3, 3, dtype=torch.bfloat16), pivot=False)",
+    "out = torch.linalg.lu_factor_ex(torch.ones(2, 0, 0, dtype=torch.int64), pivot=False)",
+    "out = torch.linalg.lu(torch.ones(0, 3), pivot=False)",
+    "out = torch.linalg.lu_factor_ex(torch.ones(3, 3), pivot=False)",  # neighbour
+    # linalg_vector_norm's make_dim_mask wraps and checks one dim at a time (a repeat before a bad dim)
+    "out = torch.norm(torch.ones(4), None, [0, -1, 2])",
+    "out = torch.linalg.vector_norm(torch.ones(2, 1), 1, [-1, -1, 2**31])",
+    "out = torch.ops.aten.norm.ScalarOpt_dim(torch.ones(4), 2, [0, 0, 100])",  # neighbour: wraps first
+    # scatter_reduce: the reduce name is checked last in the meta function (after dim, dtypes, shapes)
+    "out = torch.ones(3).scatter_reduce(1, torch.zeros(1, 3, dtype=torch.long), torch.ones(1, 3), 'none')",
+    "out = torch.ones(3).scatter_reduce(0, torch.zeros(3, dtype=torch.long), torch.ones(3), 'none')",  # neighbour
+    # cat's meta: 0-dim inputs, the dim wrapped, the dtypes promoted, then out='s dtype castable
+    # (TORCH_CHECK_TYPE: TypeError), all before the shapes; stack compares its sizes, then is cat
+    "out = torch.cat([torch.ones(2, 1, 3), torch.ones(1, 3)], -2, out=torch.empty(2, dtype=torch.int16))",
+    "out = torch.stack([torch.ones(2, 2)], -3, out=torch.empty(0, dtype=torch.int64))",
+    "out = torch.cat([torch.tensor([300]), torch.tensor([9], dtype=torch.uint16)], 1)",
+    "out = torch.stack([torch.ones(2, 2), torch.ones(3)], 0, out=torch.empty(0, dtype=torch.int64))",  # neighbour
+    # pool2d meta functions: each size is safe_downcast to int right after its list's length check,
+    # before the input is looked at ("value cannot be converted to type int without overflow")
+    "out = torch.ops.aten.avg_pool2d.default(torch.ones(2, 3), [1, 2], [2**63 - 1])",
+    "out = torch.ops.aten.avg_pool2d_backward.default(torch.ones(2, 3), torch.ones(2, 3), [1, 2], [1], [2**33], "
+    "False, True, None)",
+    "out = torch.ops.aten.avg_pool2d.default(torch.ones(2, 3), [2**31 - 1])",  # neighbour
+    # _convolution_double_backward's expand_param_if_needed: one value for a 1-d or 0-d weight (a
+    # negative count of dims) makes std::vector throw length_error, which is ValueError
+    "out = torch.ops.aten._convolution_double_backward.default(torch.ones(4), None, None, torch.ones(4), torch.ones(4), "
+    "torch.ones(4), [1], [], [], True, [0], 1, [True, False, False])",
+    "out = torch.ops.aten._convolution_double_backward.default(torch.ones(4), None, None, torch.ones(4), torch.ones(4), "
+    "torch.ones(4), [1, 1], [0], [1], False, [0], 1, [True, False, False])",  # neighbour: size check
+    # Note [Meta out= of a structured op]: CPU inputs into a meta out=: the meta function's checks,
+    # then the out's device
+    "out = torch.argmax(torch.ones(2, 2), -3, out=torch.empty(2, dtype=torch.int64, device='meta'))",
+    "out = torch.scatter(torch.ones(2), 1, torch.zeros(3, 4, dtype=torch.long), -3, out=torch.empty(3, 4, device='meta'))",
+    "out = torch.argmax(torch.ones(2, 2), 0, out=torch.empty(2, dtype=torch.int64, device='meta'))",  # neighbour
+    # an int list the schema does not let be None (roll's `int[1] dims=[]`, spelled dims=None in the
+    # Python signature) reaches a Python kernel (the meta device's) as []; roll_common's checks
+    "out = torch.empty((3,), dtype=torch.int8, device='meta').roll([])",
+    "out = torch.roll(torch.empty((2, 2), device='meta'), [3, 1])",
+    "out = torch.empty((3,), device='meta').roll(1)",
+    "out = torch.ones(3).roll([])",  # neighbour (the message is the rule: "`shifts` required")
+    # Note [Boxed argument order]: createStackForSchema walks the schema's arguments in order; a
+    # missing or mistyped earlier argument is reported before a later int too big for a Scalar
+    "out = torch.ops.aten.elu.default(input_scale=2**70)",
+    "out = torch.ops.aten.floor_divide.Scalar(object(), 2**70)",
+    "out = torch.ops.aten.baddbmm.default(torch.ones(2, 2, 2), torch.ones(2, 2, 2), beta=2**70)",
+    "out = torch.ops.aten.elu.default(torch.ones(2), input_scale=2**70)",  # neighbour
+    # a boxed call's int list given as one int past int64, and an int code past int64 for a layout:
+    # no IValue of the schema's type (RuntimeError; the layout one was a SystemError)
+    "out = torch.ops.aten.empty.memory_format(2**100, memory_format=torch.contiguous_format)",
+    "out = torch.ops.aten.new_empty.default(torch.ones(2), [1], layout=2**100)",
+    # the Python bindings unpack an int past int64 (a device index, set_'s storage offset) with
+    # THPUtils_unpackLong: ValueError "Overflow when unpacking long long"
+    "out = torch.randn([1, 1, 3], device=2**100)",
+    "out = torch.ones(2).pin_memory(2**100)",
+    "out = torch.ones(4).set_(torch.ones(4).untyped_storage(), 2**100, [])",
+    "out = torch.ones(2, device=2**62)",  # neighbour
+    # bernoulli_(p)'s CPU kernel has no uint16..64 (nor complex): dropout's noise.bernoulli_ refuses
+    # them before noise.div_ refuses an integer quotient
+    "out = F.dropout(torch.tensor([9, 5, 5], dtype=torch.uint64), p=0.5)",
+    "out = torch.tensor([1, 2], dtype=torch.uint16).bernoulli_(0.5)",
+    "out = F.dropout(torch.tensor([9, 5, 5], dtype=torch.int64), p=0.5)",  # neighbour
+    # nll_loss_forward: a 1-D input's 1-D target must have one element (TORCH_CHECK_VALUE) right
+    # after the target's dtype, before sizes and weight; the backward reads a 0-dim target's size(0);
+    # nll_loss_nd reads a 0-dim target's sizes()[0] as 0
+    "out = F.cross_entropy(torch.tensor([-1.25, -2.0]), torch.tensor([-8, -3, 300]))",
+    "out = torch.ops.aten.nll_loss_forward.default(torch.ones(2), torch.tensor([1, 1]), torch.ones(3, 4), 1, -100)",
+    "out = torch.ops.aten.nll_loss_backward.default(torch.ones(1, 3, 1), torch.ones(4, 4), torch.tensor(2.0), "
+    "torch.tensor(0.0), 1, 2, torch.tensor(1.0))",
+    "out = F.cross_entropy(torch.ones(0, 2), torch.tensor(2, dtype=torch.int8))",
+    "out = F.cross_entropy(torch.ones(3, 2), torch.tensor(1))",  # neighbour
+    # an autograd node's saved sym_size(d) is taken before the kernel runs, with sym_size's dim check
+    # (IndexError); householder_product reads tau.size(-1) before comparing the ranks
+    "out = torch.ops.aten._adaptive_avg_pool2d_backward.default(torch.tensor(0.5).requires_grad_(), torch.ones(2, 3))",
+    "out = torch.ops.aten.linalg_householder_product.default(torch.ones(4, 4, dtype=torch.float64), "
+    "torch.tensor(1.0, dtype=torch.float64))",
+    "out = torch.ops.aten._adaptive_avg_pool2d_backward.default(torch.tensor(0.5), torch.ones(2, 3))",  # neighbour
+    # mish_backward's iterator writes x's dtype: its cast check (build) precedes the dtype dispatch
+    "out = torch.ops.aten.mish_backward.default(torch.tensor([1, -3], dtype=torch.int32), torch.tensor([False, True]))",
+    "out = torch.ops.aten.mish_backward.default(torch.tensor([1, -3], dtype=torch.int32), torch.tensor([1, 2]))",  # neighbour
+    # a factory's out= fills out on out's device: randn(out=meta int) is normal_'s meta refusal
+    "out = torch.randn([4, 4, 1], out=torch.empty((3, 4), dtype=torch.uint8, device='meta'))",
+    "out = torch.randn([4], out=torch.empty(3, dtype=torch.uint8))",  # neighbour: the CPU kernel's dispatch
+    # the slow CPU convolutions dispatch on the input's dtype (no bool, no uint16..64) before they
+    # compare the weight's
+    "out = F.conv1d(torch.tensor([9, 0], dtype=torch.uint64).reshape(1, 2, 1).expand(2, 2, 1), torch.ones(2, 2, 1, "
+    "dtype=torch.float64))",
+    "out = F.conv_transpose1d(torch.tensor([9, 0], dtype=torch.uint32).reshape(1, 2, 1), torch.ones(2, 2, 2))",
+    "out = F.conv1d(torch.ones(1, 2, 3, dtype=torch.int64), torch.ones(2, 2, 2, dtype=torch.float64))",  # neighbour
+    # index_select(out=) compares out's dtype with self's after the dim and the index's rank and
+    # dtype, before the bounds
+    "out = torch.index_select(torch.tensor([1], dtype=torch.int16), 0, torch.tensor([-1000]), "
+    "out=torch.tensor([False, False])[1:])",
+    "out = torch.index_select(torch.ones(3), 0, torch.tensor([[1]]), out=torch.empty(1, dtype=torch.bool))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
