@@ -507,8 +507,9 @@ def op_of(code):
 
 # what is known about particular groups (kind, op) of the pin file; the rest get a class by `why`
 WHY = {
-    ("value", "F.gelu"): "gelu(+inf) in float32: NaN in upstream's AVX512 vectorized loop, inf in its scalar loop "
-                         "(other CPUs) and ours: machine-dependent upstream (MACHINE_DEPENDENT)",
+    ("value", "F.gelu"): "gelu(+inf) in float32: NaN in upstream's AVX512 vectorized loop only; on the same machine "
+                         "a strided or one-element input takes its scalar loop and gives inf, as ours: upstream "
+                         "disagrees with itself (MACHINE_DEPENDENT)",
     ("value", "torch.ops.aten.to.dtype"): "a float NaN or one past uint32's range converted to uint32: undefined in "
                                           "C; upstream's vectorised loop gives 0 or 2**31 by the element's place in its "
                                           "vector (kernels/copy.c Note [Wide conversions]) (MACHINE_DEPENDENT)",
