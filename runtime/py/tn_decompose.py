@@ -2693,6 +2693,107 @@ def avg_pool3d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_i
     return _avg_pool(self, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
 
 
+def _window_scatter_backward(grad_output, self, windows, delta):
+    """The gradient of a 3-d pooling that spreads each output's `delta` (per plane and output
+    position) over its window: `windows` gives, per spatial dim, (start, end, kmax) with the
+    int64 clipped window [start, end) of every output index and the longest window. Added output
+    by output in row-major order, then over the window's depth, height and width, as upstream's
+    CPU backward frames accumulate (scatter_add runs its index in order)."""
+    torch, aten = _aten()
+    sizes = list(self.shape[-3:])
+    planes = 1
+    for s in self.shape[:-3]:
+        planes *= s
+    n_in = sizes[0] * sizes[1] * sizes[2]
+    outs = [w[0].numel() for w in windows]
+    flat, ok = None, None
+    for d, (start, end, kmax) in enumerate(windows):
+        p = start.view(-1, 1) + aten.arange(kmax, dtype=torch.long).view(1, -1)   # (out_d, kmax)
+        v = p < end.view(-1, 1)
+        shape = [1] * 6
+        shape[d], shape[3 + d] = outs[d], kmax
+        stride = 1
+        for s in sizes[d + 1:]:
+            stride *= s
+        term = (p * stride).view(shape)
+        flat = term if flat is None else flat + term
+        ok = v.view(shape) if ok is None else ok & v.view(shape)
+    full = list(flat.shape)
+    flat = aten.where.self(ok, flat, aten.zeros([], dtype=torch.long))
+    vals = delta.reshape([planes] + outs + [1, 1, 1]).expand([planes] + full)
+    vals = aten.where.self(ok.unsqueeze(0), vals, aten.zeros([], dtype=vals.dtype))
+    gi = aten.zeros([planes, n_in], dtype=grad_output.dtype)
+    gi = aten.scatter_add(gi, 1, flat.reshape(1, -1).expand(planes, -1), vals.reshape(planes, -1))
+    return _laid_out(gi.reshape(self.shape), _suggest_memory_format(self))
+
+
+def avg_pool3d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                        divisor_override):
+    """AveragePool3d.cpp avg_pool3d_backward_out_frame: upstream's checks (its meta function),
+    then each output's gradient divided by its window's divisor (the forward's: padding counted
+    or not, or divisor_override) and added over the window clipped to the input."""
+    torch, aten = _aten()
+    stride = [] if stride is None else stride  # avg_pool3d's stride=None, as its node saved it
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten.avg_pool3d_backward(meta(grad_output), meta(self), kernel_size, stride, padding, ceil_mode,
+                             count_include_pad, divisor_override)
+    if self.dtype not in (torch.float32, torch.float64, torch.int64):
+        raise NotImplementedError(f'"avg_pool3d_backward_out_frame" not implemented for \'{_scalar_type_name(self.dtype)}\'')
+    k = _tuple_arg(kernel_size, 3, "kernel_size", "avg_pool3d")
+    st = _tuple_arg(stride, 3, "stride", "avg_pool3d", allow_empty=True) or list(k)
+    pad = _tuple_arg(padding, 3, "padding", "avg_pool3d")
+    sizes = list(self.shape[-3:])
+    outs = list(grad_output.shape[-3:])
+    windows, pool, inner = [], None, None
+    for i in range(3):
+        o = aten.arange(outs[i], dtype=torch.long) * st[i] - pad[i]
+        e = aten.minimum.default(o + k[i], aten.full_like(o, sizes[i] + pad[i]))
+        o0, e0 = o.clamp_min(0), e.clamp_max(sizes[i])
+        shape = [1, 1, 1]
+        shape[i] = outs[i]
+        pool = (e - o).view(shape) if pool is None else pool * (e - o).view(shape)
+        inner = (e0 - o0).view(shape) if inner is None else inner * (e0 - o0).view(shape)
+        windows.append((o0, e0, k[i]))
+    div = aten.full_like(pool, divisor_override) if divisor_override is not None else pool if count_include_pad else inner
+    g = grad_output.reshape([-1] + outs)
+    if g.is_floating_point():
+        delta = g / div.to(g.dtype)
+    else:  # int64: s / divide_factor in C, truncated toward zero
+        delta = aten.div.Tensor_mode(g, div, rounding_mode="trunc")
+    return _window_scatter_backward(grad_output, self, windows, delta)
+
+
+def _adaptive_avg_pool3d_backward(grad_output, self):
+    """AdaptiveAvgPoolKernel.cpp cpu_adaptive_avg_pool3d_backward: each output's gradient divided
+    by its window's depth, height and width in turn, added over the window [floor(i*in/out),
+    ceil((i+1)*in/out))."""
+    torch, aten = _aten()
+    if grad_output.dim() != self.dim():
+        raise RuntimeError(f"adaptive_avg_pool3d_backward_out_cpu_template: Expected dimensions {self.dim()} for "
+                           f"`gradOutput_` but got dimensions {grad_output.dim()}")
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten._adaptive_avg_pool3d_backward(meta(grad_output), meta(self))
+    if not self.is_floating_point():
+        raise NotImplementedError(f'"adaptive_avg_pool3d_backward_cpu" not implemented for \'{_scalar_type_name(self.dtype)}\'')
+    if _suggest_memory_format(self) == torch.channels_last_3d:
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            "aten::_adaptive_avg_pool3d_backward", "for a channels_last_3d input: torchnative has no channels_last_3d layout"))
+    sizes = list(self.shape[-3:])
+    outs = list(grad_output.shape[-3:])
+    windows = []
+    delta = grad_output.reshape([-1] + outs)
+    for d in range(3):
+        o, n = outs[d], sizes[d]
+        i = aten.arange(o, dtype=torch.long)
+        start = aten.div(i * n, o, rounding_mode="floor")
+        end = aten.div((i + 1) * n + o - 1, o, rounding_mode="floor")
+        windows.append((start, end, int((end - start).max()) if o else 0))
+        shape = [1, 1, 1, 1]
+        shape[1 + d] = -1
+        delta = delta / (end - start).view(shape).to(delta.dtype)
+    return _window_scatter_backward(grad_output, self, windows, delta)
+
+
 def avg_pool1d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True):
     """Pooling.cpp avg_pool1d: avg_pool2d of (N, C, 1, L)."""
     torch, aten = _aten()
@@ -3680,7 +3781,8 @@ COMPOSITIONS = {
     "linalg_vander": linalg_vander, "scatter.reduce": scatter_reduce_legacy,
     "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
     "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp,
-    "avg_pool1d": avg_pool1d, "avg_pool3d": avg_pool3d, "soft_margin_loss": soft_margin_loss,
+    "avg_pool1d": avg_pool1d, "avg_pool3d": avg_pool3d, "avg_pool3d_backward": avg_pool3d_backward,
+    "_adaptive_avg_pool3d_backward": _adaptive_avg_pool3d_backward, "soft_margin_loss": soft_margin_loss,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,
