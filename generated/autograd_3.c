@@ -9,6 +9,149 @@
 
 #include <math.h>
 
+/* LogsumexpBackward0: aten::logsumexp
+ *   self: logsumexp_backward(grad, self, result, dim, keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints dim;
+    int keepdim;
+    tn_saved result_;
+} LogsumexpBackward0;
+
+static int
+LogsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_logsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, tn_ag_ints_view(&n->dim), n->keepdim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogsumexpBackward0_release(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogsumexpBackward0_finalize(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_ag_free_ints(&n->dim);
+    (void)n;
+}
+
+static int
+LogsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((LogsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LogsumexpBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogsumexpBackward0_getset[] = {
+    {"_saved_self", LogsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", LogsumexpBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_result", LogsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogsumexpBackward0 = {
+    .name = "LogsumexpBackward0",
+    .basicsize = sizeof(LogsumexpBackward0),
+    .apply = LogsumexpBackward0_apply,
+    .release = LogsumexpBackward0_release,
+    .finalize = LogsumexpBackward0_finalize,
+    .traverse = LogsumexpBackward0_traverse,
+    .getset = LogsumexpBackward0_getset,
+    .op = "aten::logsumexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
+PyObject *
+tn_ag_record_logsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)tn_node_new(&tn_kind_LogsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* LtBackward0: aten::lt_.Scalar
  *   self: zeros_like(self)
  */

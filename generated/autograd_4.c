@@ -7873,6 +7873,135 @@ fail_:
     return NULL;
 }
 
+/* SoftshrinkBackwardBackward0: aten::softshrink_backward
+ *   grad_output: softshrink_backward(grad, self, lambd)
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value lambd;
+} SoftshrinkBackwardBackward0;
+
+static int
+SoftshrinkBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SoftshrinkBackwardBackward0 *n = (SoftshrinkBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_softshrink_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), n->lambd});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+SoftshrinkBackwardBackward0_release(tn_node *n_)
+{
+    SoftshrinkBackwardBackward0 *n = (SoftshrinkBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+SoftshrinkBackwardBackward0_finalize(tn_node *n_)
+{
+    SoftshrinkBackwardBackward0 *n = (SoftshrinkBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SoftshrinkBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SoftshrinkBackwardBackward0 *n = (SoftshrinkBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SoftshrinkBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SoftshrinkBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SoftshrinkBackwardBackward0_get_lambd(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((SoftshrinkBackwardBackward0 *)self)->lambd);
+}
+
+static PyGetSetDef SoftshrinkBackwardBackward0_getset[] = {
+    {"_saved_self", SoftshrinkBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_lambd", SoftshrinkBackwardBackward0_get_lambd, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SoftshrinkBackwardBackward0 = {
+    .name = "SoftshrinkBackwardBackward0",
+    .basicsize = sizeof(SoftshrinkBackwardBackward0),
+    .apply = SoftshrinkBackwardBackward0_apply,
+    .release = SoftshrinkBackwardBackward0_release,
+    .finalize = SoftshrinkBackwardBackward0_finalize,
+    .traverse = SoftshrinkBackwardBackward0_traverse,
+    .getset = SoftshrinkBackwardBackward0_getset,
+    .op = "aten::softshrink_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor */
+PyObject *
+tn_ag_record_softshrink_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SoftshrinkBackwardBackward0 *n = (SoftshrinkBackwardBackward0 *)tn_node_new(&tn_kind_SoftshrinkBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->lambd = a_[2];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SortBackward0: aten::sort
  *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
  */

@@ -1047,6 +1047,12 @@ DOOR_SAMPLES = {
     "_adaptive_avg_pool3d_backward": (f"a0 = {_M((1, 2, 3, 2, 4), 2)}; a1 = {_M((1, 2, 4, 5, 7), 1)}; ",
                                       f"{_A}_adaptive_avg_pool3d_backward(a0, a1)"),
     "renorm": (f"a0 = {_M((4, 5, 3), 1)}; ", f"{_A}renorm(a0, 2, 1, 3.0)"),
+    "grid_sampler_2d": (f"a0 = {_M((1, 2, 4, 5), 1)}; a1 = {_M((1, 3, 3, 2), 2, 'prob')}; ",
+                        f"{_A}grid_sampler_2d(a0, a1 * 1.6 - 0.8, 0, 0, False)"),
+    "_embedding_bag": (f"a0 = {_M((10, 4), 1)}; a1 = {_M((11,), 2)}; ei = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0, 0, 7]); "
+                       "eo = torch.tensor([0, 4, 4, 8]); ", f"{_A}_embedding_bag(a0, ei, eo, False, 0, False, a1)[0]"),
+    "hardshrink_backward": (f"a0 = {_M((3, 4), 2)}; a1 = {_M((3, 4), 1)}; ", f"{_A}hardshrink_backward(a0, a1, 0.3)"),
+    "softshrink_backward": (f"a0 = {_M((3, 4), 2)}; a1 = {_M((3, 4), 1)}; ", f"{_A}softshrink_backward(a0, a1, 0.3)"),
     # the coefficient made well conditioned inside the sample (triangular_solve reads one triangle;
     # its gradient keeps that triangle)
     "triangular_solve": (f"a0 = {_M((4, 2), 1)}; a1 = {_M((4, 4), 2)}; ",
@@ -1150,3 +1156,59 @@ add("cholesky_solve_backward", {
     "b_only": GV.format(bind=CS, ins="b", call="torch.cholesky_solve(b, l)"),
     "batch": GV.format(bind="b = randn(2, 4, 3, seed=1); l = randn(4, 4, seed=2).tril() + 3 * torch.eye(4)", ins="b, l",
                        call="torch.cholesky_solve(b, l)")})
+# the double backward of the shrink ops (their backward ops listed `decomposed`)
+for _n in ("hardshrink", "softshrink"):
+    add(f"{_n}_backward_backward", {"double": f"x = randn(3, 4, seed=1); requires_grad(x); out = vjp(vjp({F}.{_n}(x, 0.3), [x], create_graph=True), [x])",
+                                    "gg": f"x = randn(3, 4, seed=1); requires_grad(x); g = vjp({F}.{_n}(x, 0.3), [x], create_graph=True)[0]; out = vjp(g * randn(3, 4, seed=2), [x])"})
+# double backward refused by name where upstream has a formula torchnative does not run yet
+# (Note [Refusing a formula upstream has]): smooth_l1 stands for the others
+add("smooth_l1_loss_backward_backward", {"double": f"x = randn(3, 4, seed=1); y = randn(3, 4, seed=2); requires_grad(x); out = vjp(vjp({F}.smooth_l1_loss(x, y), [x], create_graph=True), [x])"})
+# embedding_bag: _embedding_bag's backward ops computed at the door (tn_decompose.py
+# _embedding_bag_backward, dense only: sparse=True refuses by name; _embedding_bag_per_sample_weights_backward)
+EB = "w = randn(10, 4, seed=1); i = literal([1, 2, 4, 5, 4, 3, 2, 9, 0, 0, 7], torch.int64); o = literal([0, 4, 4, 8], torch.int64)"
+EB5 = "literal([0, 4, 4, 8, 11], torch.int64)"
+add("_embedding_bag_backward", {
+    **{f"{m}{tag}": GV.format(bind=EB, ins="w", call=f"{F}.embedding_bag(i, w, {off}, mode='{m}'{kw})")
+       for m in ("sum", "mean", "max")
+       for tag, off, kw in (("", "o", ""), ("_pad", "o", ", padding_idx=4"), ("_last", EB5, ", include_last_offset=True"),
+                            ("_last_pad", EB5, ", include_last_offset=True, padding_idx=0"))},
+    **{f"{m}_freq{tag}": GV.format(bind=EB, ins="w", call=f"{F}.embedding_bag(i, w, o, mode='{m}', scale_grad_by_freq=True{kw})")
+       for m in ("sum", "mean") for tag, kw in (("", ""), ("_pad", ", padding_idx=0"))},
+    "psw": GV.format(bind=EB + "; p = make((11,), role='prob', seed=3)", ins="w, p",
+                     call=f"{F}.embedding_bag(i, w, o, mode='sum', per_sample_weights=p)"),
+    "psw_pad_last": GV.format(bind=EB + "; p = make((11,), role='prob', seed=3)", ins="w, p",
+                              call=f"{F}.embedding_bag(i, w, {EB5}, mode='sum', per_sample_weights=p, padding_idx=2, include_last_offset=True)"),
+    "psw_freq": GV.format(bind=EB + "; p = make((11,), role='prob', seed=3)", ins="w, p",
+                          call=f"{F}.embedding_bag(i, w, o, mode='sum', per_sample_weights=p, scale_grad_by_freq=True)"),
+    "2d": GV.format(bind="w = randn(6, 3, seed=1); i = literal([[0, 2, 2], [5, 1, 0]], torch.int64)", ins="w",
+                    call=f"{F}.embedding_bag(i, w, mode='mean')"),
+    "f64": GV.format(bind="w = randn(6, 3, seed=1, dtype=torch.float64); i = literal([[0, 2, 2], [5, 1, 0]], torch.int64)", ins="w",
+                     call=f"{F}.embedding_bag(i, w, mode='sum')"),
+    "module": "m = torch.nn.EmbeddingBag(10, 4, mode='mean'); i = literal([1, 2, 4, 5, 4, 3, 2, 9], torch.int64); "
+              "o = literal([0, 3, 5], torch.int64); out = vjp(m(i, o), [m.weight])",
+    # upstream's gradient is sparse (read back dense); here refused by name
+    "sparse": f"{EB}; requires_grad(w); out = vjp({F}.embedding_bag(i, w, o, mode='sum', sparse=True), [w])[0].to_dense()",
+    "direct": "torch.ops.aten._embedding_bag_backward(randn(3, 4, seed=2), literal([1, 2, 4, 5, 4, 3], torch.int64), "
+              "literal([0, 2, 2], torch.int64), literal([0, 0, 2, 2, 2, 2], torch.int64), literal([2, 0, 4], torch.int64), "
+              "literal([2, 0, 4], torch.int64), 7, False, 1, False, None, -1)"})
+add("_embedding_bag_per_sample_weights_backward", {
+    "direct": "torch.ops.aten._embedding_bag_per_sample_weights_backward(randn(3, 4, seed=2), randn(7, 4, seed=1), "
+              "literal([1, 2, 4, 5, 4, 3], torch.int64), literal([0, 2, 2], torch.int64), literal([], torch.int64), 0, 4)",
+    "mean": "torch.ops.aten._embedding_bag_per_sample_weights_backward(randn(3, 4, seed=2), randn(7, 4, seed=1), "
+            "literal([1, 2, 4, 5, 4, 3], torch.int64), literal([0, 2, 2], torch.int64), literal([], torch.int64), 1, -1)"})
+# grid_sample (2-d): grid_sampler_2d_backward at the door, the gradient of torch._decomp's
+# decomposition (Note [grid_sampler_2d_backward as the gradient of its decomposition])
+GSB = "x = randn(2, 3, 5, 6, seed=1); g = make((2, 4, 7, 2), role='prob', seed=2) * 2.4 - 1.2"
+add("grid_sampler_2d_backward", {
+    **{f"{m}_{p}_{int(al)}": GV.format(bind=GSB, ins="x, g", call=f"{F}.grid_sample(x, g, mode='{m}', padding_mode='{p}', align_corners={al})")
+       for m in ("bilinear", "nearest", "bicubic") for p in ("zeros", "border", "reflection") for al in (False, True)},
+    "input_only": GV.format(bind=GSB, ins="x", call=f"{F}.grid_sample(x, g, align_corners=False)"),
+    "grid_only": GV.format(bind=GSB, ins="g", call=f"{F}.grid_sample(x, g, align_corners=False)"),
+    "f64": GV.format(bind="x = randn(1, 2, 4, 5, seed=1, dtype=torch.float64); g = make((1, 3, 3, 2), torch.float64, role='prob', seed=2) * 2 - 1",
+                     ins="x, g", call=f"{F}.grid_sample(x, g, align_corners=True)"),
+    "direct": "torch.ops.aten.grid_sampler_2d_backward(randn(1, 2, 3, 3, seed=3), randn(1, 2, 4, 5, seed=1), "
+              "make((1, 3, 3, 2), role='prob', seed=2) * 2 - 1, 0, 0, False, [False, True])",
+})
+# the double backward (grid_sampler_2d_backward's own formula) is refused by name
+add("grid_sampler_2d_backward_backward", {
+    "double": f"{GSB}; requires_grad(x, g); out = vjp(vjp({F}.grid_sample(x, g, align_corners=False), [x, g], create_graph=True)[1], [x])"})
