@@ -9,6 +9,139 @@
 
 #include <math.h>
 
+/* CumminBackward0: aten::cummin
+ *   self: cummaxmin_backward(grad, self, indices, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved indices_;
+} CumminBackward0;
+
+static int
+CumminBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *indices = t_[1] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_cummaxmin_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(indices), tn_value_int(n->dim)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+CumminBackward0_release(tn_node *n_)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+CumminBackward0_finalize(tn_node *n_)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CumminBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CumminBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CumminBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CumminBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((CumminBackward0 *)self)->dim);
+}
+
+static PyObject *
+CumminBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CumminBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef CumminBackward0_getset[] = {
+    {"_saved_self", CumminBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", CumminBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_indices", CumminBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CumminBackward0 = {
+    .name = "CumminBackward0",
+    .basicsize = sizeof(CumminBackward0),
+    .apply = CumminBackward0_apply,
+    .release = CumminBackward0_release,
+    .finalize = CumminBackward0_finalize,
+    .traverse = CumminBackward0_traverse,
+    .getset = CumminBackward0_getset,
+    .op = "aten::cummin",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_cummin(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CumminBackward0 *n = (CumminBackward0 *)tn_node_new(&tn_kind_CumminBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* CumprodBackward0: aten::cumprod
  *   self: cumprod_backward(grad.to(self.scalar_type()), self, dim, result)
  */
@@ -9996,123 +10129,6 @@ tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
             goto fail_;
     n->alpha = a_[2];
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachSubBackward1Scalar: aten::_foreach_sub.Scalar
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachSubBackward1Scalar;
-
-static int
-ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward1Scalar_release(tn_node *n_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward1Scalar_finalize(tn_node *n_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward1Scalar_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward1Scalar = {
-    .name = "ForeachSubBackward1Scalar",
-    .basicsize = sizeof(ForeachSubBackward1Scalar),
-    .apply = ForeachSubBackward1Scalar_apply,
-    .release = ForeachSubBackward1Scalar_release,
-    .finalize = ForeachSubBackward1Scalar_finalize,
-    .traverse = ForeachSubBackward1Scalar_traverse,
-    .getset = ForeachSubBackward1Scalar_getset,
-    .op = "aten::_foreach_sub.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__Scalar(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)tn_node_new(&tn_kind_ForeachSubBackward1Scalar, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)

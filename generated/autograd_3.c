@@ -4609,6 +4609,124 @@ fail_:
     return NULL;
 }
 
+/* MvlgammaBackward0: aten::mvlgamma
+ *   self: mvlgamma_backward(grad, self, p)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t p;
+} MvlgammaBackward0;
+
+static int
+MvlgammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MvlgammaBackward0 *n = (MvlgammaBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_mvlgamma_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->p);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+MvlgammaBackward0_release(tn_node *n_)
+{
+    MvlgammaBackward0 *n = (MvlgammaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+MvlgammaBackward0_finalize(tn_node *n_)
+{
+    MvlgammaBackward0 *n = (MvlgammaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MvlgammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MvlgammaBackward0 *n = (MvlgammaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MvlgammaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MvlgammaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MvlgammaBackward0_get_p(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((MvlgammaBackward0 *)self)->p);
+}
+
+static PyGetSetDef MvlgammaBackward0_getset[] = {
+    {"_saved_self", MvlgammaBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_p", MvlgammaBackward0_get_p, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MvlgammaBackward0 = {
+    .name = "MvlgammaBackward0",
+    .basicsize = sizeof(MvlgammaBackward0),
+    .apply = MvlgammaBackward0_apply,
+    .release = MvlgammaBackward0_release,
+    .finalize = MvlgammaBackward0_finalize,
+    .traverse = MvlgammaBackward0_traverse,
+    .getset = MvlgammaBackward0_getset,
+    .op = "aten::mvlgamma",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::mvlgamma(Tensor self, int p) -> Tensor */
+PyObject *
+tn_ag_record_mvlgamma(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MvlgammaBackward0 *n = (MvlgammaBackward0 *)tn_node_new(&tn_kind_MvlgammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->p = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* NanToNumBackward0: aten::nan_to_num
  *   self: grad * at::isfinite(self)
  */
@@ -10081,150 +10199,6 @@ tn_ag_record_prod(tn_op *op_, tn_value *a_)
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
     if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ProdBackward1: aten::prod.dim_int
- *   self: prod_backward(grad, self.to(grad.scalar_type()), result, dim, keepdim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    int keepdim;
-    tn_saved result_;
-} ProdBackward1;
-
-static int
-ProdBackward1_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ProdBackward1 *n = (ProdBackward1 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(self), tn_ag_value_dtype(TN_T(tn_ag_grad_at(grads_, n_->num_inputs, 0))->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_fm_prod_backward_1(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[2], result, n->dim, n->keepdim);
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-ProdBackward1_release(tn_node *n_)
-{
-    ProdBackward1 *n = (ProdBackward1 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-ProdBackward1_finalize(tn_node *n_)
-{
-    ProdBackward1 *n = (ProdBackward1 *)n_;
-    (void)n;
-}
-
-static int
-ProdBackward1_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ProdBackward1 *n = (ProdBackward1 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-ProdBackward1_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward1 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-ProdBackward1_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((ProdBackward1 *)self)->dim);
-}
-
-static PyObject *
-ProdBackward1_get_keepdim(PyObject *self, void *c)
-{
-    return PyBool_FromLong(((ProdBackward1 *)self)->keepdim);
-}
-
-static PyObject *
-ProdBackward1_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward1 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef ProdBackward1_getset[] = {
-    {"_saved_self", ProdBackward1_get_self, NULL, NULL, NULL},
-    {"_saved_dim", ProdBackward1_get_dim, NULL, NULL, NULL},
-    {"_saved_keepdim", ProdBackward1_get_keepdim, NULL, NULL, NULL},
-    {"_saved_result", ProdBackward1_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_ProdBackward1 = {
-    .name = "ProdBackward1",
-    .basicsize = sizeof(ProdBackward1),
-    .apply = ProdBackward1_apply,
-    .release = ProdBackward1_release,
-    .finalize = ProdBackward1_finalize,
-    .traverse = ProdBackward1_traverse,
-    .getset = ProdBackward1_getset,
-    .op = "aten::prod.dim_int",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_prod__dim_int(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    ProdBackward1 *n = (ProdBackward1 *)tn_node_new(&tn_kind_ProdBackward1, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    n->keepdim = (int)a_[2].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -35,6 +35,8 @@ PyObject *tn_fm_binary_cross_entropy_with_logits_target_backward(PyObject *grad_
 int tn_fm_cat_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes, const tn_ag_dtypes *dtypes, int64_t dim);
 /* at::Tensor cholesky_backward(const at::Tensor& grad, bool upper, const at::Tensor& L); */
 PyObject *tn_fm_cholesky_backward(PyObject *grad, int upper, PyObject *L);
+/* Tensor cholesky_inverse_backward(const Tensor& grad, const Tensor& L, bool upper, const Tensor& inverse); */
+PyObject *tn_fm_cholesky_inverse_backward(PyObject *grad, PyObject *L, int upper, PyObject *inverse);
 /* std::tuple<Tensor, Tensor> cholesky_solve_backward(const Tensor& grad_x, const Tensor& self, const Tensor& input2, const Tensor& result, const bool upper, std::array<bool, 2> output_mask); */
 int tn_fm_cholesky_solve_backward(PyObject **out, PyObject *grad_x, PyObject *self, PyObject *input2, PyObject *result, int upper, const int64_t *output_mask);
 /* at::Tensor clamp_backward(const at::Tensor& grad, const at::Tensor& self, const std::optional<at::Scalar>& min, const std::optional<at::Scalar>& max); */
@@ -139,6 +141,8 @@ PyObject *tn_fm_mse_loss_double_backward(PyObject *grad, PyObject *input, int64_
 PyObject *tn_fm_mul_tensor_backward(PyObject *grad, PyObject *other, int self_st);
 /* at::Tensor mul_tensor_backward(const Tensor& grad, Scalar other, ScalarType self_st); */
 PyObject *tn_fm_mul_tensor_backward_1(PyObject *grad, const tn_value *other, int self_st);
+/* at::Tensor mvlgamma_backward(const at::Tensor& grad, const at::Tensor& self, int64_t p); */
+PyObject *tn_fm_mvlgamma_backward(PyObject *grad, PyObject *self, int64_t p);
 /* at::Tensor nansum_backward(const at::Tensor& grad, const at::Tensor& self, at::OptionalIntArrayRef dims, bool keepdim); */
 PyObject *tn_fm_nansum_backward(PyObject *grad, PyObject *self, tn_ints dims, int keepdim);
 /* at::Tensor native_dropout_double_backward(const at::Tensor& ggI, const at::Tensor& grad, const at::Tensor& mask, double scale); */

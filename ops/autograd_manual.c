@@ -3326,3 +3326,37 @@ tn_fm_cholesky_solve_backward(PyObject **out, PyObject *grad_x, PyObject *self, 
     tn_ag_release_temps(t, 6);
     return rc;
 }
+
+/* cholesky_inverse: S = inverse (grad + grad^T) inverse; grad_L = -(L S) if upper else -(S L)
+ * (real inputs: the node refuses complex ones) */
+PyObject *
+tn_fm_cholesky_inverse_backward(PyObject *grad, PyObject *L, int upper, PyObject *inverse)
+{
+    if (!grad)
+        return NULL;
+    PyObject *t[6] = {0}, *r = NULL;
+    if ((t[0] = at_mT(grad)) && (t[1] = at_add(grad, t[0])) && (t[2] = at_2(TN_OP_matmul, t[1], inverse)) &&
+        (t[3] = at_2(TN_OP_matmul, inverse, t[2])) &&
+        (t[4] = upper ? at_2(TN_OP_matmul, L, t[3]) : at_2(TN_OP_matmul, t[3], L)))
+        r = at_1(TN_OP_neg, t[4]);
+    tn_ag_release_temps(t, 6);
+    return r;
+}
+
+/* mvlgamma: grad * digamma(self.unsqueeze(-1) + arange(-p / 2 + 0.5, 0.5, 0.5)).sum(-1), the
+ * arange in self's dtype */
+PyObject *
+tn_fm_mvlgamma_backward(PyObject *grad, PyObject *self, int64_t p)
+{
+    tn_ag_options o = tn_ag_options_of(self);
+    int64_t last = -1;
+    PyObject *t[5] = {0}, *r = NULL;
+    if ((t[0] = tn_ag_op(TN_OP_arange__start_step,
+                         (tn_value[]){tn_value_double(-(double)p / 2. + 0.5), tn_value_double(0.5), tn_value_double(0.5),
+                                      tn_ag_value_dtype(o.dtype), NONE_V, tn_ag_value_device(o.device), NONE_V})) &&
+        (t[1] = at_unsqueeze(self, -1)) && (t[2] = at_add(t[0], t[1])) && (t[3] = at_1(TN_OP_digamma, t[2])) &&
+        (t[4] = at_sum_dims(t[3], &last, 1, 0)))
+        r = at_mul(grad, t[4]);
+    tn_ag_release_temps(t, 5);
+    return r;
+}

@@ -1047,6 +1047,10 @@ DOOR_SAMPLES = {
     "_adaptive_avg_pool3d_backward": (f"a0 = {_M((1, 2, 3, 2, 4), 2)}; a1 = {_M((1, 2, 4, 5, 7), 1)}; ",
                                       f"{_A}_adaptive_avg_pool3d_backward(a0, a1)"),
     "renorm": (f"a0 = {_M((4, 5, 3), 1)}; ", f"{_A}renorm(a0, 2, 1, 3.0)"),
+    # cholesky_inverse's formula gives a dense gradient for a factor it reads one triangle of:
+    # the sample takes the triangle, as cholesky_solve's
+    "cholesky_inverse": (f"a0 = {_M((4, 4), 1)}; ", f"{_A}cholesky_inverse(a0.tril() + 3 * torch.eye(4, dtype=DTYPE))"),
+    "mvlgamma": (f"a0 = {_M((3, 4), 1, 'pos')}; ", f"{_A}mvlgamma(a0 + 2, 3)"),
     "grid_sampler_2d": (f"a0 = {_M((1, 2, 4, 5), 1)}; a1 = {_M((1, 3, 3, 2), 2, 'prob')}; ",
                         f"{_A}grid_sampler_2d(a0, a1 * 1.6 - 0.8, 0, 0, False)"),
     "_embedding_bag": (f"a0 = {_M((10, 4), 1)}; a1 = {_M((11,), 2)}; ei = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0, 0, 7]); "
@@ -1212,3 +1216,12 @@ add("grid_sampler_2d_backward", {
 # the double backward (grid_sampler_2d_backward's own formula) is refused by name
 add("grid_sampler_2d_backward_backward", {
     "double": f"{GSB}; requires_grad(x, g); out = vjp(vjp({F}.grid_sample(x, g, align_corners=False), [x, g], create_graph=True)[1], [x])"})
+# cholesky_inverse and mvlgamma: FunctionsManual's cholesky_inverse_backward and mvlgamma_backward in C
+CI = "l = randn(4, 4, seed=1).tril() + 3 * torch.eye(4)"
+add("cholesky_inverse_backward", {"lower": GV.format(bind=CI, ins="l", call="torch.cholesky_inverse(l)"),
+                                  "upper": GV.format(bind=CI + "; u = l.mT.contiguous()", ins="u", call="torch.cholesky_inverse(u, True)"),
+                                  "batch": GV.format(bind="l = randn(2, 3, 3, seed=1).tril() + 3 * torch.eye(3)", ins="l",
+                                                     call="torch.cholesky_inverse(l)")})
+add("mvlgamma_backward", {f"p{p}": VJ.format(x="make((3, 4), role='pos', seed=1) * 3 + 2", call=f"torch.special.multigammaln(x, {p})")
+                          for p in (1, 2, 5)} | {"f64": VJ.format(x="make((3, 4), torch.float64, role='pos', seed=1) * 3 + 2",
+                                                                  call="torch.mvlgamma(x, 3)")})
