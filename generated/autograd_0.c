@@ -3578,6 +3578,133 @@ fail_:
     return NULL;
 }
 
+/* AsStridedBackward0_copy: aten::as_strided_copy
+ *   self: as_strided_backward(grad, TensorGeometry(self), size, stride, storage_offset)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_geometry self_geometry;
+    tn_ag_ints size;
+    tn_ag_ints stride;
+    tn_opt_int storage_offset;
+} AsStridedBackward0_copy;
+
+static int
+AsStridedBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AsStridedBackward0_copy *n = (AsStridedBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_as_strided_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self_geometry, tn_ag_ints_view(&n->size), tn_ag_ints_view(&n->stride), n->storage_offset);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+AsStridedBackward0_copy_release(tn_node *n_)
+{
+    AsStridedBackward0_copy *n = (AsStridedBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+AsStridedBackward0_copy_finalize(tn_node *n_)
+{
+    AsStridedBackward0_copy *n = (AsStridedBackward0_copy *)n_;
+    tn_ag_free_geometry(&n->self_geometry);
+    tn_ag_free_ints(&n->size);
+    tn_ag_free_ints(&n->stride);
+    (void)n;
+}
+
+static int
+AsStridedBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AsStridedBackward0_copy *n = (AsStridedBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AsStridedBackward0_copy_get_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AsStridedBackward0_copy *)self)->size);
+}
+
+static PyObject *
+AsStridedBackward0_copy_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AsStridedBackward0_copy *)self)->stride);
+}
+
+static PyObject *
+AsStridedBackward0_copy_get_storage_offset(PyObject *self, void *c)
+{
+    return tn_ag_opt_int_to_py(((AsStridedBackward0_copy *)self)->storage_offset);
+}
+
+static PyGetSetDef AsStridedBackward0_copy_getset[] = {
+    {"_saved_size", AsStridedBackward0_copy_get_size, NULL, NULL, NULL},
+    {"_saved_stride", AsStridedBackward0_copy_get_stride, NULL, NULL, NULL},
+    {"_saved_storage_offset", AsStridedBackward0_copy_get_storage_offset, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AsStridedBackward0_copy = {
+    .name = "AsStridedBackward0_copy",
+    .basicsize = sizeof(AsStridedBackward0_copy),
+    .apply = AsStridedBackward0_copy_apply,
+    .release = AsStridedBackward0_copy_release,
+    .finalize = AsStridedBackward0_copy_finalize,
+    .traverse = AsStridedBackward0_copy_traverse,
+    .getset = AsStridedBackward0_copy_getset,
+    .op = "aten::as_strided_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor */
+PyObject *
+tn_ag_record_as_strided_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AsStridedBackward0_copy *n = (AsStridedBackward0_copy *)tn_node_new(&tn_kind_AsStridedBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_geometry_save(&n->self_geometry, self) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[2]) < 0) goto fail_;
+    n->storage_offset = (tn_opt_int){a_[3].tag != TN_V_NONE, a_[3].u.i};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AsStridedBackward1: aten::as_strided_
  *   self: as_strided_backward(grad, TensorGeometry(self), size, stride, storage_offset)
  */

@@ -716,7 +716,7 @@ const tn_autograd_entry tn_autograd_table[] = {
     {TN_OP_argwhere, TN_AG_CIA, NULL},
     {TN_OP_as_strided, TN_AG_RECORD, tn_ag_record_as_strided},
     {TN_OP_as_strided_, TN_AG_RECORD, tn_ag_record_as_strided_},
-    {TN_OP_as_strided_copy, TN_AG_NOTIMPL, NULL, 0, 1},
+    {TN_OP_as_strided_copy, TN_AG_RECORD, tn_ag_record_as_strided_copy},
     {TN_OP_as_strided_copy__out, TN_AG_NOTIMPL, NULL},
     {TN_OP_as_strided_scatter, TN_AG_RECORD, tn_ag_record_as_strided_scatter},
     {TN_OP_as_strided_scatter__out, TN_AG_NOTIMPL, NULL},

@@ -1051,6 +1051,7 @@ DOOR_SAMPLES = {
     # the sample takes the triangle, as cholesky_solve's
     "cholesky_inverse": (f"a0 = {_M((4, 4), 1)}; ", f"{_A}cholesky_inverse(a0.tril() + 3 * torch.eye(4, dtype=DTYPE))"),
     "mvlgamma": (f"a0 = {_M((3, 4), 1, 'pos')}; ", f"{_A}mvlgamma(a0 + 2, 3)"),
+    "as_strided_copy": (_S34, f"{_A}as_strided_copy(a0, [2, 3], [4, 1], 1)"),
     "grid_sampler_2d": (f"a0 = {_M((1, 2, 4, 5), 1)}; a1 = {_M((1, 3, 3, 2), 2, 'prob')}; ",
                         f"{_A}grid_sampler_2d(a0, a1 * 1.6 - 0.8, 0, 0, False)"),
     "_embedding_bag": (f"a0 = {_M((10, 4), 1)}; a1 = {_M((11,), 2)}; ei = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0, 0, 7]); "
@@ -1225,3 +1226,5 @@ add("cholesky_inverse_backward", {"lower": GV.format(bind=CI, ins="l", call="tor
 add("mvlgamma_backward", {f"p{p}": VJ.format(x="make((3, 4), role='pos', seed=1) * 3 + 2", call=f"torch.special.multigammaln(x, {p})")
                           for p in (1, 2, 5)} | {"f64": VJ.format(x="make((3, 4), torch.float64, role='pos', seed=1) * 3 + 2",
                                                                   call="torch.mvlgamma(x, 3)")})
+add("as_strided_copy_backward", {"overlap": VJ.format(x="randn(3, 4, seed=1)", call="torch.as_strided_copy(x, [3, 3], [1, 2], 1)"),
+                                 "t": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.as_strided_copy(x, [2, 2], [3, 1])")})
