@@ -380,13 +380,14 @@ class AutogradModel:
             return (MODE_NOTIMPL, None)
         if not self.runs_here(op):
             # no C kernel computes it (nor its functional sibling): the door refuses the forward
-            # call anyway, so no node kind is generated for it
-            return (MODE_NOTIMPL, None)
+            # call, or computes it by a decomposition not listed `decomposed`; no node kind is
+            # generated, backward refuses by name (Note [Refusing a formula upstream has])
+            return (MODE_NOTIMPL, "formula")
         kind = self.kinds.get(info.op)
         if kind is None:
             kind = self.make_kind(info)
             if kind is None:
-                return (MODE_NOTIMPL, None)
+                return (MODE_NOTIMPL, "formula")
             self.kinds[info.op] = kind
         return (MODE_RECORD, info.op)
 
@@ -1354,7 +1355,7 @@ class Renderer:
                     code += self.recorder_code(op, kind)
                     recorded[op.qualified] = True
                 except Untranslatable as e:
-                    am.modes[op.qualified] = (MODE_NOTIMPL, None)
+                    am.modes[op.qualified] = (MODE_NOTIMPL, "formula")
                     self.unrecorded.append(f"{op.qualified}: {e}")
             shards[i * SHARDS // max(len(kinds), 1)].extend(code)
         files = {}
@@ -1383,6 +1384,8 @@ class Renderer:
                 table.append(f"    {{TN_OP_{op.cname}, TN_AG_CIA, tn_compose_{op.cname}}},")
             elif mode == MODE_OUT and k:
                 table.append(f"    {{TN_OP_{op.cname}, TN_AG_OUT, NULL, {k:#x}}},")
+            elif mode == MODE_NOTIMPL and k == "formula":
+                table.append(f"    {{TN_OP_{op.cname}, TN_AG_NOTIMPL, NULL, 0, 1}},")
             else:
                 name = {MODE_CIA: "TN_AG_CIA", MODE_NOTIMPL: "TN_AG_NOTIMPL", MODE_OUT: "TN_AG_OUT"}[mode]
                 table.append(f"    {{TN_OP_{op.cname}, {name}, NULL}},")

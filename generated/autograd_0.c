@@ -771,6 +771,255 @@ fail_:
     return NULL;
 }
 
+/* AdaptiveAvgPool3DBackward0: aten::_adaptive_avg_pool3d
+ *   self: _adaptive_avg_pool3d_backward(grad, self)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+} AdaptiveAvgPool3DBackward0;
+
+static int
+AdaptiveAvgPool3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveAvgPool3DBackward0 *n = (AdaptiveAvgPool3DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP__adaptive_avg_pool3d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveAvgPool3DBackward0_release(tn_node *n_)
+{
+    AdaptiveAvgPool3DBackward0 *n = (AdaptiveAvgPool3DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+AdaptiveAvgPool3DBackward0_finalize(tn_node *n_)
+{
+    AdaptiveAvgPool3DBackward0 *n = (AdaptiveAvgPool3DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+AdaptiveAvgPool3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveAvgPool3DBackward0 *n = (AdaptiveAvgPool3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveAvgPool3DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AdaptiveAvgPool3DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyGetSetDef AdaptiveAvgPool3DBackward0_getset[] = {
+    {"_saved_self", AdaptiveAvgPool3DBackward0_get_self, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveAvgPool3DBackward0 = {
+    .name = "AdaptiveAvgPool3DBackward0",
+    .basicsize = sizeof(AdaptiveAvgPool3DBackward0),
+    .apply = AdaptiveAvgPool3DBackward0_apply,
+    .release = AdaptiveAvgPool3DBackward0_release,
+    .finalize = AdaptiveAvgPool3DBackward0_finalize,
+    .traverse = AdaptiveAvgPool3DBackward0_traverse,
+    .getset = AdaptiveAvgPool3DBackward0_getset,
+    .op = "aten::_adaptive_avg_pool3d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_adaptive_avg_pool3d(Tensor self, SymInt[3] output_size) -> Tensor */
+PyObject *
+tn_ag_record__adaptive_avg_pool3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AdaptiveAvgPool3DBackward0 *n = (AdaptiveAvgPool3DBackward0 *)tn_node_new(&tn_kind_AdaptiveAvgPool3DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AdaptiveAvgPool3DBackwardBackward0: aten::_adaptive_avg_pool3d_backward
+ *   grad_output: _adaptive_avg_pool3d_symint(grad, { grad_output.sym_size(-3), grad_output.sym_size(-2), grad_output.sym_size(-1) })
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    int64_t grad_output_sym_argsize_minus_3;
+    int64_t grad_output_sym_argsize_minus_2;
+    int64_t grad_output_sym_argsize_minus_1;
+    tn_ag_type_and_size self_info;
+} AdaptiveAvgPool3DBackwardBackward0;
+
+static int
+AdaptiveAvgPool3DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AdaptiveAvgPool3DBackwardBackward0 *n = (AdaptiveAvgPool3DBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int64_t v0_[3];
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            v0_[0] = n->grad_output_sym_argsize_minus_3;
+            v0_[1] = n->grad_output_sym_argsize_minus_2;
+            v0_[2] = n->grad_output_sym_argsize_minus_1;
+            t_[0] = tn_ag_op(TN_OP__adaptive_avg_pool3d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints((tn_ints){v0_, 3, false})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+AdaptiveAvgPool3DBackwardBackward0_release(tn_node *n_)
+{
+    AdaptiveAvgPool3DBackwardBackward0 *n = (AdaptiveAvgPool3DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+AdaptiveAvgPool3DBackwardBackward0_finalize(tn_node *n_)
+{
+    AdaptiveAvgPool3DBackwardBackward0 *n = (AdaptiveAvgPool3DBackwardBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+AdaptiveAvgPool3DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AdaptiveAvgPool3DBackwardBackward0 *n = (AdaptiveAvgPool3DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AdaptiveAvgPool3DBackwardBackward0_get_grad_output_sym_argsize_minus_3(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((AdaptiveAvgPool3DBackwardBackward0 *)self)->grad_output_sym_argsize_minus_3);
+}
+
+static PyObject *
+AdaptiveAvgPool3DBackwardBackward0_get_grad_output_sym_argsize_minus_2(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((AdaptiveAvgPool3DBackwardBackward0 *)self)->grad_output_sym_argsize_minus_2);
+}
+
+static PyObject *
+AdaptiveAvgPool3DBackwardBackward0_get_grad_output_sym_argsize_minus_1(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((AdaptiveAvgPool3DBackwardBackward0 *)self)->grad_output_sym_argsize_minus_1);
+}
+
+static PyGetSetDef AdaptiveAvgPool3DBackwardBackward0_getset[] = {
+    {"_saved_grad_output_sym_argsize_minus_3", AdaptiveAvgPool3DBackwardBackward0_get_grad_output_sym_argsize_minus_3, NULL, NULL, NULL},
+    {"_saved_grad_output_sym_argsize_minus_2", AdaptiveAvgPool3DBackwardBackward0_get_grad_output_sym_argsize_minus_2, NULL, NULL, NULL},
+    {"_saved_grad_output_sym_argsize_minus_1", AdaptiveAvgPool3DBackwardBackward0_get_grad_output_sym_argsize_minus_1, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AdaptiveAvgPool3DBackwardBackward0 = {
+    .name = "AdaptiveAvgPool3DBackwardBackward0",
+    .basicsize = sizeof(AdaptiveAvgPool3DBackwardBackward0),
+    .apply = AdaptiveAvgPool3DBackwardBackward0_apply,
+    .release = AdaptiveAvgPool3DBackwardBackward0_release,
+    .finalize = AdaptiveAvgPool3DBackwardBackward0_finalize,
+    .traverse = AdaptiveAvgPool3DBackwardBackward0_traverse,
+    .getset = AdaptiveAvgPool3DBackwardBackward0_getset,
+    .op = "aten::_adaptive_avg_pool3d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_adaptive_avg_pool3d_backward(Tensor grad_output, Tensor self) -> Tensor */
+PyObject *
+tn_ag_record__adaptive_avg_pool3d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    AdaptiveAvgPool3DBackwardBackward0 *n = (AdaptiveAvgPool3DBackwardBackward0 *)tn_node_new(&tn_kind_AdaptiveAvgPool3DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    n->grad_output_sym_argsize_minus_3 = tn_ag_size_at(grad_output, -3);
+    n->grad_output_sym_argsize_minus_2 = tn_ag_size_at(grad_output, -2);
+    n->grad_output_sym_argsize_minus_1 = tn_ag_size_at(grad_output, -1);
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AdaptiveMaxPool2DBackward0: aten::adaptive_max_pool2d
  *   self: adaptive_max_pool2d_backward(grad, self, result1)
  */
@@ -3329,6 +3578,133 @@ fail_:
     return NULL;
 }
 
+/* AsStridedBackward0_copy: aten::as_strided_copy
+ *   self: as_strided_backward(grad, TensorGeometry(self), size, stride, storage_offset)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_geometry self_geometry;
+    tn_ag_ints size;
+    tn_ag_ints stride;
+    tn_opt_int storage_offset;
+} AsStridedBackward0_copy;
+
+static int
+AsStridedBackward0_copy_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AsStridedBackward0_copy *n = (AsStridedBackward0_copy *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_as_strided_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), &n->self_geometry, tn_ag_ints_view(&n->size), tn_ag_ints_view(&n->stride), n->storage_offset);
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+AsStridedBackward0_copy_release(tn_node *n_)
+{
+    AsStridedBackward0_copy *n = (AsStridedBackward0_copy *)n_;
+    (void)n;
+}
+
+static void
+AsStridedBackward0_copy_finalize(tn_node *n_)
+{
+    AsStridedBackward0_copy *n = (AsStridedBackward0_copy *)n_;
+    tn_ag_free_geometry(&n->self_geometry);
+    tn_ag_free_ints(&n->size);
+    tn_ag_free_ints(&n->stride);
+    (void)n;
+}
+
+static int
+AsStridedBackward0_copy_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AsStridedBackward0_copy *n = (AsStridedBackward0_copy *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AsStridedBackward0_copy_get_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AsStridedBackward0_copy *)self)->size);
+}
+
+static PyObject *
+AsStridedBackward0_copy_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AsStridedBackward0_copy *)self)->stride);
+}
+
+static PyObject *
+AsStridedBackward0_copy_get_storage_offset(PyObject *self, void *c)
+{
+    return tn_ag_opt_int_to_py(((AsStridedBackward0_copy *)self)->storage_offset);
+}
+
+static PyGetSetDef AsStridedBackward0_copy_getset[] = {
+    {"_saved_size", AsStridedBackward0_copy_get_size, NULL, NULL, NULL},
+    {"_saved_stride", AsStridedBackward0_copy_get_stride, NULL, NULL, NULL},
+    {"_saved_storage_offset", AsStridedBackward0_copy_get_storage_offset, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AsStridedBackward0_copy = {
+    .name = "AsStridedBackward0_copy",
+    .basicsize = sizeof(AsStridedBackward0_copy),
+    .apply = AsStridedBackward0_copy_apply,
+    .release = AsStridedBackward0_copy_release,
+    .finalize = AsStridedBackward0_copy_finalize,
+    .traverse = AsStridedBackward0_copy_traverse,
+    .getset = AsStridedBackward0_copy_getset,
+    .op = "aten::as_strided_copy",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::as_strided_copy(Tensor self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor */
+PyObject *
+tn_ag_record_as_strided_copy(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AsStridedBackward0_copy *n = (AsStridedBackward0_copy *)tn_node_new(&tn_kind_AsStridedBackward0_copy, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_geometry_save(&n->self_geometry, self) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[2]) < 0) goto fail_;
+    n->storage_offset = (tn_opt_int){a_[3].tag != TN_V_NONE, a_[3].u.i};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* AsStridedBackward1: aten::as_strided_
  *   self: as_strided_backward(grad, TensorGeometry(self), size, stride, storage_offset)
  */
@@ -4789,6 +5165,338 @@ tn_ag_record_avg_pool2d_backward(tn_op *op_, tn_value *a_)
         return tn_autograd_redispatch(op_, a_);
     int nnext_ = 1 + 1;
     AvgPool2DBackwardBackward0 *n = (AvgPool2DBackwardBackward0 *)tn_node_new(&tn_kind_AvgPool2DBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[2]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[3]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[4]) < 0) goto fail_;
+    n->ceil_mode = (int)a_[5].u.i;
+    n->count_include_pad = (int)a_[6].u.i;
+    n->divisor_override = (tn_opt_int){a_[7].tag != TN_V_NONE, a_[7].u.i};
+    if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AvgPool3DBackward0: aten::avg_pool3d
+ *   self: avg_pool3d_backward(grad, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints kernel_size;
+    tn_ag_ints stride;
+    tn_ag_ints padding;
+    int ceil_mode;
+    int count_include_pad;
+    tn_opt_int divisor_override;
+} AvgPool3DBackward0;
+
+static int
+AvgPool3DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AvgPool3DBackward0 *n = (AvgPool3DBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_avg_pool3d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_bool(n->ceil_mode), tn_ag_value_bool(n->count_include_pad), (n->divisor_override.has ? tn_value_int(n->divisor_override.v) : (tn_value){0})});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+AvgPool3DBackward0_release(tn_node *n_)
+{
+    AvgPool3DBackward0 *n = (AvgPool3DBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+AvgPool3DBackward0_finalize(tn_node *n_)
+{
+    AvgPool3DBackward0 *n = (AvgPool3DBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->stride);
+    tn_ag_free_ints(&n->padding);
+    (void)n;
+}
+
+static int
+AvgPool3DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AvgPool3DBackward0 *n = (AvgPool3DBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AvgPool3DBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((AvgPool3DBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+AvgPool3DBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool3DBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+AvgPool3DBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool3DBackward0 *)self)->stride);
+}
+
+static PyObject *
+AvgPool3DBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool3DBackward0 *)self)->padding);
+}
+
+static PyObject *
+AvgPool3DBackward0_get_ceil_mode(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((AvgPool3DBackward0 *)self)->ceil_mode);
+}
+
+static PyObject *
+AvgPool3DBackward0_get_count_include_pad(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((AvgPool3DBackward0 *)self)->count_include_pad);
+}
+
+static PyObject *
+AvgPool3DBackward0_get_divisor_override(PyObject *self, void *c)
+{
+    return tn_ag_opt_int_to_py(((AvgPool3DBackward0 *)self)->divisor_override);
+}
+
+static PyGetSetDef AvgPool3DBackward0_getset[] = {
+    {"_saved_self", AvgPool3DBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_kernel_size", AvgPool3DBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_stride", AvgPool3DBackward0_get_stride, NULL, NULL, NULL},
+    {"_saved_padding", AvgPool3DBackward0_get_padding, NULL, NULL, NULL},
+    {"_saved_ceil_mode", AvgPool3DBackward0_get_ceil_mode, NULL, NULL, NULL},
+    {"_saved_count_include_pad", AvgPool3DBackward0_get_count_include_pad, NULL, NULL, NULL},
+    {"_saved_divisor_override", AvgPool3DBackward0_get_divisor_override, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AvgPool3DBackward0 = {
+    .name = "AvgPool3DBackward0",
+    .basicsize = sizeof(AvgPool3DBackward0),
+    .apply = AvgPool3DBackward0_apply,
+    .release = AvgPool3DBackward0_release,
+    .finalize = AvgPool3DBackward0_finalize,
+    .traverse = AvgPool3DBackward0_traverse,
+    .getset = AvgPool3DBackward0_getset,
+    .op = "aten::avg_pool3d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::avg_pool3d(Tensor self, int[3] kernel_size, int[3] stride=[], int[3] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor */
+PyObject *
+tn_ag_record_avg_pool3d(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    AvgPool3DBackward0 *n = (AvgPool3DBackward0 *)tn_node_new(&tn_kind_AvgPool3DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->kernel_size, &a_[1]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->stride, &a_[2]) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->padding, &a_[3]) < 0) goto fail_;
+    n->ceil_mode = (int)a_[4].u.i;
+    n->count_include_pad = (int)a_[5].u.i;
+    n->divisor_override = (tn_opt_int){a_[6].tag != TN_V_NONE, a_[6].u.i};
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* AvgPool3DBackwardBackward0: aten::avg_pool3d_backward
+ *   grad_output: avg_pool3d(grad, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+ *   self: zeros_like(self)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints kernel_size;
+    tn_ag_ints stride;
+    tn_ag_ints padding;
+    int ceil_mode;
+    int count_include_pad;
+    tn_opt_int divisor_override;
+    tn_ag_type_and_size self_info;
+} AvgPool3DBackwardBackward0;
+
+static int
+AvgPool3DBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    AvgPool3DBackwardBackward0 *n = (AvgPool3DBackwardBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_avg_pool3d, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->kernel_size)), tn_ag_value_ints(tn_ag_ints_view(&n->stride)), tn_ag_value_ints(tn_ag_ints_view(&n->padding)), tn_ag_value_bool(n->ceil_mode), tn_ag_value_bool(n->count_include_pad), (n->divisor_override.has ? tn_value_int(n->divisor_override.v) : (tn_value){0})});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_type_and_size_zeros(&n->self_info);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+AvgPool3DBackwardBackward0_release(tn_node *n_)
+{
+    AvgPool3DBackwardBackward0 *n = (AvgPool3DBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static void
+AvgPool3DBackwardBackward0_finalize(tn_node *n_)
+{
+    AvgPool3DBackwardBackward0 *n = (AvgPool3DBackwardBackward0 *)n_;
+    tn_ag_free_ints(&n->kernel_size);
+    tn_ag_free_ints(&n->stride);
+    tn_ag_free_ints(&n->padding);
+    tn_ag_free_type_and_size(&n->self_info);
+    (void)n;
+}
+
+static int
+AvgPool3DBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    AvgPool3DBackwardBackward0 *n = (AvgPool3DBackwardBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+AvgPool3DBackwardBackward0_get_kernel_size(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool3DBackwardBackward0 *)self)->kernel_size);
+}
+
+static PyObject *
+AvgPool3DBackwardBackward0_get_stride(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool3DBackwardBackward0 *)self)->stride);
+}
+
+static PyObject *
+AvgPool3DBackwardBackward0_get_padding(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((AvgPool3DBackwardBackward0 *)self)->padding);
+}
+
+static PyObject *
+AvgPool3DBackwardBackward0_get_ceil_mode(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((AvgPool3DBackwardBackward0 *)self)->ceil_mode);
+}
+
+static PyObject *
+AvgPool3DBackwardBackward0_get_count_include_pad(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((AvgPool3DBackwardBackward0 *)self)->count_include_pad);
+}
+
+static PyObject *
+AvgPool3DBackwardBackward0_get_divisor_override(PyObject *self, void *c)
+{
+    return tn_ag_opt_int_to_py(((AvgPool3DBackwardBackward0 *)self)->divisor_override);
+}
+
+static PyGetSetDef AvgPool3DBackwardBackward0_getset[] = {
+    {"_saved_kernel_size", AvgPool3DBackwardBackward0_get_kernel_size, NULL, NULL, NULL},
+    {"_saved_stride", AvgPool3DBackwardBackward0_get_stride, NULL, NULL, NULL},
+    {"_saved_padding", AvgPool3DBackwardBackward0_get_padding, NULL, NULL, NULL},
+    {"_saved_ceil_mode", AvgPool3DBackwardBackward0_get_ceil_mode, NULL, NULL, NULL},
+    {"_saved_count_include_pad", AvgPool3DBackwardBackward0_get_count_include_pad, NULL, NULL, NULL},
+    {"_saved_divisor_override", AvgPool3DBackwardBackward0_get_divisor_override, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_AvgPool3DBackwardBackward0 = {
+    .name = "AvgPool3DBackwardBackward0",
+    .basicsize = sizeof(AvgPool3DBackwardBackward0),
+    .apply = AvgPool3DBackwardBackward0_apply,
+    .release = AvgPool3DBackwardBackward0_release,
+    .finalize = AvgPool3DBackwardBackward0_finalize,
+    .traverse = AvgPool3DBackwardBackward0_traverse,
+    .getset = AvgPool3DBackwardBackward0_getset,
+    .op = "aten::avg_pool3d_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::avg_pool3d_backward(Tensor grad_output, Tensor self, int[3] kernel_size, int[3] stride, int[3] padding, bool ceil_mode, bool count_include_pad, int? divisor_override) -> Tensor */
+PyObject *
+tn_ag_record_avg_pool3d_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    AvgPool3DBackwardBackward0 *n = (AvgPool3DBackwardBackward0 *)tn_node_new(&tn_kind_AvgPool3DBackwardBackward0, nnext_, 0);
     if (!n)
         return NULL;
     tn_node *n_ = &n->base;
@@ -6811,6 +7519,294 @@ tn_ag_record_cholesky(tn_op *op_, tn_value *a_)
     if (tn_node_set_next_edge(n_, 0, self) < 0)
         goto fail_;
     n->upper = (int)a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CholeskyInverseBackward0: aten::cholesky_inverse
+ *   self: cholesky_inverse_backward(grad, self, upper, result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int upper;
+    tn_saved result_;
+} CholeskyInverseBackward0;
+
+static int
+CholeskyInverseBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CholeskyInverseBackward0 *n = (CholeskyInverseBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_cholesky_inverse_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->upper, result);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+CholeskyInverseBackward0_release(tn_node *n_)
+{
+    CholeskyInverseBackward0 *n = (CholeskyInverseBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CholeskyInverseBackward0_finalize(tn_node *n_)
+{
+    CholeskyInverseBackward0 *n = (CholeskyInverseBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CholeskyInverseBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CholeskyInverseBackward0 *n = (CholeskyInverseBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CholeskyInverseBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CholeskyInverseBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CholeskyInverseBackward0_get_upper(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((CholeskyInverseBackward0 *)self)->upper);
+}
+
+static PyObject *
+CholeskyInverseBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CholeskyInverseBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CholeskyInverseBackward0_getset[] = {
+    {"_saved_self", CholeskyInverseBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_upper", CholeskyInverseBackward0_get_upper, NULL, NULL, NULL},
+    {"_saved_result", CholeskyInverseBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CholeskyInverseBackward0 = {
+    .name = "CholeskyInverseBackward0",
+    .basicsize = sizeof(CholeskyInverseBackward0),
+    .apply = CholeskyInverseBackward0_apply,
+    .release = CholeskyInverseBackward0_release,
+    .finalize = CholeskyInverseBackward0_finalize,
+    .traverse = CholeskyInverseBackward0_traverse,
+    .getset = CholeskyInverseBackward0_getset,
+    .op = "aten::cholesky_inverse",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::cholesky_inverse(Tensor self, bool upper=False) -> Tensor */
+PyObject *
+tn_ag_record_cholesky_inverse(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CholeskyInverseBackward0 *n = (CholeskyInverseBackward0 *)tn_node_new(&tn_kind_CholeskyInverseBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->upper = (int)a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CholeskySolveBackward0: aten::cholesky_solve
+ *   self, input2: cholesky_solve_backward(grad, self, input2, result, upper, grad_input_mask)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved input2_;
+    int upper;
+    tn_saved result_;
+} CholeskySolveBackward0;
+
+static int
+CholeskySolveBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CholeskySolveBackward0 *n = (CholeskySolveBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    PyObject *v0_[2];
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *input2 = t_[1] = tn_saved_unpack(&n->input2_, n_);
+    if (!input2 && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[2] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_cholesky_solve_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), self, input2, result, n->upper, grad_input_mask) < 0) goto fail_;
+            t_[3] = v0_[0];
+            t_[4] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[3]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+CholeskySolveBackward0_release(tn_node *n_)
+{
+    CholeskySolveBackward0 *n = (CholeskySolveBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->input2_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CholeskySolveBackward0_finalize(tn_node *n_)
+{
+    CholeskySolveBackward0 *n = (CholeskySolveBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CholeskySolveBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CholeskySolveBackward0 *n = (CholeskySolveBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->input2_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CholeskySolveBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CholeskySolveBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CholeskySolveBackward0_get_input2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CholeskySolveBackward0 *)self)->input2_, TN_NODE(self));
+}
+
+static PyObject *
+CholeskySolveBackward0_get_upper(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((CholeskySolveBackward0 *)self)->upper);
+}
+
+static PyObject *
+CholeskySolveBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CholeskySolveBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CholeskySolveBackward0_getset[] = {
+    {"_saved_self", CholeskySolveBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_input2", CholeskySolveBackward0_get_input2, NULL, NULL, NULL},
+    {"_saved_upper", CholeskySolveBackward0_get_upper, NULL, NULL, NULL},
+    {"_saved_result", CholeskySolveBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CholeskySolveBackward0 = {
+    .name = "CholeskySolveBackward0",
+    .basicsize = sizeof(CholeskySolveBackward0),
+    .apply = CholeskySolveBackward0_apply,
+    .release = CholeskySolveBackward0_release,
+    .finalize = CholeskySolveBackward0_finalize,
+    .traverse = CholeskySolveBackward0_traverse,
+    .getset = CholeskySolveBackward0_getset,
+    .op = "aten::cholesky_solve",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor */
+PyObject *
+tn_ag_record_cholesky_solve(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *input2 = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    CholeskySolveBackward0 *n = (CholeskySolveBackward0 *)tn_node_new(&tn_kind_CholeskySolveBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, input2) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->input2_, input2, n_, 0) < 0) goto fail_;
+    n->upper = (int)a_[2].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -9544,546 +10540,6 @@ tn_ag_record_cummax(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CumminBackward0: aten::cummin
- *   self: cummaxmin_backward(grad, self, indices, dim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved indices_;
-} CumminBackward0;
-
-static int
-CumminBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CumminBackward0 *n = (CumminBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *indices = t_[1] = tn_saved_unpack(&n->indices_, n_);
-    if (!indices && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_cummaxmin_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(indices), tn_value_int(n->dim)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-CumminBackward0_release(tn_node *n_)
-{
-    CumminBackward0 *n = (CumminBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->indices_);
-    (void)n;
-}
-
-static void
-CumminBackward0_finalize(tn_node *n_)
-{
-    CumminBackward0 *n = (CumminBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CumminBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CumminBackward0 *n = (CumminBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->indices_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CumminBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CumminBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-CumminBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((CumminBackward0 *)self)->dim);
-}
-
-static PyObject *
-CumminBackward0_get_indices(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CumminBackward0 *)self)->indices_, TN_NODE(self));
-}
-
-static PyGetSetDef CumminBackward0_getset[] = {
-    {"_saved_self", CumminBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", CumminBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_indices", CumminBackward0_get_indices, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CumminBackward0 = {
-    .name = "CumminBackward0",
-    .basicsize = sizeof(CumminBackward0),
-    .apply = CumminBackward0_apply,
-    .release = CumminBackward0_release,
-    .finalize = CumminBackward0_finalize,
-    .traverse = CumminBackward0_traverse,
-    .getset = CumminBackward0_getset,
-    .op = "aten::cummin",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
-PyObject *
-tn_ag_record_cummin(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CumminBackward0 *n = (CumminBackward0 *)tn_node_new(&tn_kind_CumminBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CumprodBackward0: aten::cumprod
- *   self: cumprod_backward(grad.to(self.scalar_type()), self, dim, result)
- */
-typedef struct {
-    tn_node base;
-    int self_scalar_type;
-    tn_saved self_;
-    int64_t dim;
-    tn_saved result_;
-} CumprodBackward0;
-
-static int
-CumprodBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CumprodBackward0 *n = (CumprodBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(n->self_scalar_type), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_cumprod_backward, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(self), tn_value_int(n->dim), tn_value_tensor(result)});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-CumprodBackward0_release(tn_node *n_)
-{
-    CumprodBackward0 *n = (CumprodBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-CumprodBackward0_finalize(tn_node *n_)
-{
-    CumprodBackward0 *n = (CumprodBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CumprodBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CumprodBackward0 *n = (CumprodBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CumprodBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CumprodBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-CumprodBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((CumprodBackward0 *)self)->dim);
-}
-
-static PyObject *
-CumprodBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((CumprodBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef CumprodBackward0_getset[] = {
-    {"_saved_self", CumprodBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", CumprodBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_result", CumprodBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CumprodBackward0 = {
-    .name = "CumprodBackward0",
-    .basicsize = sizeof(CumprodBackward0),
-    .apply = CumprodBackward0_apply,
-    .release = CumprodBackward0_release,
-    .finalize = CumprodBackward0_finalize,
-    .traverse = CumprodBackward0_traverse,
-    .getset = CumprodBackward0_getset,
-    .op = "aten::cumprod",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_cumprod(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CumprodBackward0 *n = (CumprodBackward0 *)tn_node_new(&tn_kind_CumprodBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_cumprod_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    CumprodBackward0 *n = (CumprodBackward0 *)tn_node_new(&tn_kind_CumprodBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* CumsumBackward0: aten::cumsum
- *   self: cumsum_backward(grad.to(self.scalar_type()), dim)
- */
-typedef struct {
-    tn_node base;
-    int self_scalar_type;
-    int64_t dim;
-} CumsumBackward0;
-
-static int
-CumsumBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    CumsumBackward0 *n = (CumsumBackward0 *)n_;
-    PyObject *t_[2] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(n->self_scalar_type), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            t_[1] = tn_fm_cumsum_backward(t_[0], n->dim);
-            if (!t_[1] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[1]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 2);
-    (void)n;
-    return rc_;
-}
-
-static void
-CumsumBackward0_release(tn_node *n_)
-{
-    CumsumBackward0 *n = (CumsumBackward0 *)n_;
-    (void)n;
-}
-
-static void
-CumsumBackward0_finalize(tn_node *n_)
-{
-    CumsumBackward0 *n = (CumsumBackward0 *)n_;
-    (void)n;
-}
-
-static int
-CumsumBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    CumsumBackward0 *n = (CumsumBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-CumsumBackward0_get_dim(PyObject *self, void *c)
-{
-    return PyLong_FromLongLong(((CumsumBackward0 *)self)->dim);
-}
-
-static PyGetSetDef CumsumBackward0_getset[] = {
-    {"_saved_dim", CumsumBackward0_get_dim, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_CumsumBackward0 = {
-    .name = "CumsumBackward0",
-    .basicsize = sizeof(CumsumBackward0),
-    .apply = CumsumBackward0_apply,
-    .release = CumsumBackward0_release,
-    .finalize = CumsumBackward0_finalize,
-    .traverse = CumsumBackward0_traverse,
-    .getset = CumsumBackward0_getset,
-    .op = "aten::cumsum",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_cumsum(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    CumsumBackward0 *n = (CumsumBackward0 *)tn_node_new(&tn_kind_CumsumBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* aten::cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
-PyObject *
-tn_ag_record_cumsum_(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    if (tn_autograd_check_inplace(self, 1) < 0)
-        return NULL;
-    int nnext_ = 1;
-    CumsumBackward0 *n = (CumsumBackward0 *)tn_node_new(&tn_kind_CumsumBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    n->self_scalar_type = TN_T(self)->dtype;
-    n->dim = a_[1].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* Deg2RadBackward0: aten::deg2rad
- *   self: deg2rad_backward(grad)
- */
-typedef struct {
-    tn_node base;
-} Deg2RadBackward0;
-
-static int
-Deg2RadBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
-    PyObject *t_[1] = {0};
-    int rc_ = -1;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[0] = tn_fm_deg2rad_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[0]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    (void)n;
-    return rc_;
-}
-
-static void
-Deg2RadBackward0_release(tn_node *n_)
-{
-    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
-    (void)n;
-}
-
-static void
-Deg2RadBackward0_finalize(tn_node *n_)
-{
-    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
-    (void)n;
-}
-
-static int
-Deg2RadBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef Deg2RadBackward0_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_Deg2RadBackward0 = {
-    .name = "Deg2RadBackward0",
-    .basicsize = sizeof(Deg2RadBackward0),
-    .apply = Deg2RadBackward0_apply,
-    .release = Deg2RadBackward0_release,
-    .finalize = Deg2RadBackward0_finalize,
-    .traverse = Deg2RadBackward0_traverse,
-    .getset = Deg2RadBackward0_getset,
-    .op = "aten::deg2rad",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::deg2rad(Tensor self) -> Tensor */
-PyObject *
-tn_ag_record_deg2rad(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    Deg2RadBackward0 *n = (Deg2RadBackward0 *)tn_node_new(&tn_kind_Deg2RadBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

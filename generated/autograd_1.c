@@ -9,6 +9,546 @@
 
 #include <math.h>
 
+/* CumminBackward0: aten::cummin
+ *   self: cummaxmin_backward(grad, self, indices, dim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved indices_;
+} CumminBackward0;
+
+static int
+CumminBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *indices = t_[1] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_cummaxmin_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), tn_value_tensor(indices), tn_value_int(n->dim)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+CumminBackward0_release(tn_node *n_)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->indices_);
+    (void)n;
+}
+
+static void
+CumminBackward0_finalize(tn_node *n_)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CumminBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CumminBackward0 *n = (CumminBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CumminBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CumminBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CumminBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((CumminBackward0 *)self)->dim);
+}
+
+static PyObject *
+CumminBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CumminBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyGetSetDef CumminBackward0_getset[] = {
+    {"_saved_self", CumminBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", CumminBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_indices", CumminBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CumminBackward0 = {
+    .name = "CumminBackward0",
+    .basicsize = sizeof(CumminBackward0),
+    .apply = CumminBackward0_apply,
+    .release = CumminBackward0_release,
+    .finalize = CumminBackward0_finalize,
+    .traverse = CumminBackward0_traverse,
+    .getset = CumminBackward0_getset,
+    .op = "aten::cummin",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::cummin(Tensor self, int dim) -> (Tensor values, Tensor indices) */
+PyObject *
+tn_ag_record_cummin(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CumminBackward0 *n = (CumminBackward0 *)tn_node_new(&tn_kind_CumminBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->indices_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CumprodBackward0: aten::cumprod
+ *   self: cumprod_backward(grad.to(self.scalar_type()), self, dim, result)
+ */
+typedef struct {
+    tn_node base;
+    int self_scalar_type;
+    tn_saved self_;
+    int64_t dim;
+    tn_saved result_;
+} CumprodBackward0;
+
+static int
+CumprodBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CumprodBackward0 *n = (CumprodBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(n->self_scalar_type), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_cumprod_backward, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(self), tn_value_int(n->dim), tn_value_tensor(result)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+CumprodBackward0_release(tn_node *n_)
+{
+    CumprodBackward0 *n = (CumprodBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+CumprodBackward0_finalize(tn_node *n_)
+{
+    CumprodBackward0 *n = (CumprodBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CumprodBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CumprodBackward0 *n = (CumprodBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CumprodBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CumprodBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+CumprodBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((CumprodBackward0 *)self)->dim);
+}
+
+static PyObject *
+CumprodBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((CumprodBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef CumprodBackward0_getset[] = {
+    {"_saved_self", CumprodBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", CumprodBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_result", CumprodBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CumprodBackward0 = {
+    .name = "CumprodBackward0",
+    .basicsize = sizeof(CumprodBackward0),
+    .apply = CumprodBackward0_apply,
+    .release = CumprodBackward0_release,
+    .finalize = CumprodBackward0_finalize,
+    .traverse = CumprodBackward0_traverse,
+    .getset = CumprodBackward0_getset,
+    .op = "aten::cumprod",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::cumprod(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+PyObject *
+tn_ag_record_cumprod(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CumprodBackward0 *n = (CumprodBackward0 *)tn_node_new(&tn_kind_CumprodBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::cumprod_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_cumprod_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    CumprodBackward0 *n = (CumprodBackward0 *)tn_node_new(&tn_kind_CumprodBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    if (tn_ag_save_original_self(&n->self_, self, n_) < 0) goto fail_;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, self, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* CumsumBackward0: aten::cumsum
+ *   self: cumsum_backward(grad.to(self.scalar_type()), dim)
+ */
+typedef struct {
+    tn_node base;
+    int self_scalar_type;
+    int64_t dim;
+} CumsumBackward0;
+
+static int
+CumsumBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    CumsumBackward0 *n = (CumsumBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_dtype(n->self_scalar_type), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_fm_cumsum_backward(t_[0], n->dim);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+CumsumBackward0_release(tn_node *n_)
+{
+    CumsumBackward0 *n = (CumsumBackward0 *)n_;
+    (void)n;
+}
+
+static void
+CumsumBackward0_finalize(tn_node *n_)
+{
+    CumsumBackward0 *n = (CumsumBackward0 *)n_;
+    (void)n;
+}
+
+static int
+CumsumBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    CumsumBackward0 *n = (CumsumBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+CumsumBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((CumsumBackward0 *)self)->dim);
+}
+
+static PyGetSetDef CumsumBackward0_getset[] = {
+    {"_saved_dim", CumsumBackward0_get_dim, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_CumsumBackward0 = {
+    .name = "CumsumBackward0",
+    .basicsize = sizeof(CumsumBackward0),
+    .apply = CumsumBackward0_apply,
+    .release = CumsumBackward0_release,
+    .finalize = CumsumBackward0_finalize,
+    .traverse = CumsumBackward0_traverse,
+    .getset = CumsumBackward0_getset,
+    .op = "aten::cumsum",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor */
+PyObject *
+tn_ag_record_cumsum(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    CumsumBackward0 *n = (CumsumBackward0 *)tn_node_new(&tn_kind_CumsumBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* aten::cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) */
+PyObject *
+tn_ag_record_cumsum_(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    if (tn_autograd_check_inplace(self, 1) < 0)
+        return NULL;
+    int nnext_ = 1;
+    CumsumBackward0 *n = (CumsumBackward0 *)tn_node_new(&tn_kind_CumsumBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    n->self_scalar_type = TN_T(self)->dtype;
+    n->dim = a_[1].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* Deg2RadBackward0: aten::deg2rad
+ *   self: deg2rad_backward(grad)
+ */
+typedef struct {
+    tn_node base;
+} Deg2RadBackward0;
+
+static int
+Deg2RadBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
+    PyObject *t_[1] = {0};
+    int rc_ = -1;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_fm_deg2rad_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[0]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    (void)n;
+    return rc_;
+}
+
+static void
+Deg2RadBackward0_release(tn_node *n_)
+{
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
+    (void)n;
+}
+
+static void
+Deg2RadBackward0_finalize(tn_node *n_)
+{
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
+    (void)n;
+}
+
+static int
+Deg2RadBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)n_;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef Deg2RadBackward0_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_Deg2RadBackward0 = {
+    .name = "Deg2RadBackward0",
+    .basicsize = sizeof(Deg2RadBackward0),
+    .apply = Deg2RadBackward0_apply,
+    .release = Deg2RadBackward0_release,
+    .finalize = Deg2RadBackward0_finalize,
+    .traverse = Deg2RadBackward0_traverse,
+    .getset = Deg2RadBackward0_getset,
+    .op = "aten::deg2rad",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::deg2rad(Tensor self) -> Tensor */
+PyObject *
+tn_ag_record_deg2rad(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    Deg2RadBackward0 *n = (Deg2RadBackward0 *)tn_node_new(&tn_kind_Deg2RadBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* DiagEmbedBackward0: aten::diag_embed
  *   self: grad.diagonal(offset, dim1, dim2)
  */
@@ -2352,6 +2892,262 @@ tn_ag_record_embedding(tn_op *op_, tn_value *a_)
         goto fail_;
     int nr_ = 0;
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* EmbeddingBagBackward0: aten::_embedding_bag
+ *   per_sample_weights: _embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets, result1, mode, padding_idx)
+ *   weight: _embedding_bag_backward_symint(grad, indices, offsets, result1, result2, result3, weight.sym_size(0), scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved weight_;
+    tn_saved indices_;
+    tn_saved offsets_;
+    int64_t mode;
+    int64_t padding_idx;
+    int64_t weight_sym_argsize_0;
+    int scale_grad_by_freq;
+    int sparse;
+    tn_saved per_sample_weights_;
+    tn_saved result1_;
+    tn_saved result2_;
+    tn_saved result3_;
+} EmbeddingBagBackward0;
+
+static int
+EmbeddingBagBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    EmbeddingBagBackward0 *n = (EmbeddingBagBackward0 *)n_;
+    PyObject *t_[9] = {0};
+    int rc_ = -1;
+    PyObject *weight = t_[0] = tn_saved_unpack(&n->weight_, n_);
+    if (!weight && PyErr_Occurred()) goto fail_;
+    PyObject *indices = t_[1] = tn_saved_unpack(&n->indices_, n_);
+    if (!indices && PyErr_Occurred()) goto fail_;
+    PyObject *offsets = t_[2] = tn_saved_unpack(&n->offsets_, n_);
+    if (!offsets && PyErr_Occurred()) goto fail_;
+    PyObject *per_sample_weights = t_[3] = tn_saved_unpack(&n->per_sample_weights_, n_);
+    if (!per_sample_weights && PyErr_Occurred()) goto fail_;
+    PyObject *result1 = t_[4] = tn_saved_unpack(&n->result1_, n_);
+    if (!result1 && PyErr_Occurred()) goto fail_;
+    PyObject *result2 = t_[5] = tn_saved_unpack(&n->result2_, n_);
+    if (!result2 && PyErr_Occurred()) goto fail_;
+    PyObject *result3 = t_[6] = tn_saved_unpack(&n->result3_, n_);
+    if (!result3 && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[7] = tn_ag_op(TN_OP__embedding_bag_per_sample_weights_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(weight), tn_value_tensor(indices), tn_value_tensor(offsets), tn_value_tensor(result1), tn_value_int(n->mode), tn_value_int(n->padding_idx)});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[7]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[8] = tn_ag_op(TN_OP__embedding_bag_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(indices), tn_value_tensor(offsets), tn_value_tensor(result1), tn_value_tensor(result2), tn_value_tensor(result3), tn_value_int(n->weight_sym_argsize_0), tn_ag_value_bool(n->scale_grad_by_freq), tn_value_int(n->mode), tn_ag_value_bool(n->sparse), tn_value_tensor(per_sample_weights), tn_value_int(n->padding_idx)});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[8]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 9);
+    (void)n;
+    return rc_;
+}
+
+static void
+EmbeddingBagBackward0_release(tn_node *n_)
+{
+    EmbeddingBagBackward0 *n = (EmbeddingBagBackward0 *)n_;
+    tn_saved_release(&n->weight_);
+    tn_saved_release(&n->indices_);
+    tn_saved_release(&n->offsets_);
+    tn_saved_release(&n->per_sample_weights_);
+    tn_saved_release(&n->result1_);
+    tn_saved_release(&n->result2_);
+    tn_saved_release(&n->result3_);
+    (void)n;
+}
+
+static void
+EmbeddingBagBackward0_finalize(tn_node *n_)
+{
+    EmbeddingBagBackward0 *n = (EmbeddingBagBackward0 *)n_;
+    (void)n;
+}
+
+static int
+EmbeddingBagBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    EmbeddingBagBackward0 *n = (EmbeddingBagBackward0 *)n_;
+    if (tn_saved_traverse(&n->weight_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->indices_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->offsets_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->per_sample_weights_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result1_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result2_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result3_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_weight(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EmbeddingBagBackward0 *)self)->weight_, TN_NODE(self));
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EmbeddingBagBackward0 *)self)->indices_, TN_NODE(self));
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_offsets(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EmbeddingBagBackward0 *)self)->offsets_, TN_NODE(self));
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_mode(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((EmbeddingBagBackward0 *)self)->mode);
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_padding_idx(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((EmbeddingBagBackward0 *)self)->padding_idx);
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_weight_sym_argsize_0(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((EmbeddingBagBackward0 *)self)->weight_sym_argsize_0);
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_scale_grad_by_freq(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((EmbeddingBagBackward0 *)self)->scale_grad_by_freq);
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_sparse(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((EmbeddingBagBackward0 *)self)->sparse);
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_per_sample_weights(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EmbeddingBagBackward0 *)self)->per_sample_weights_, TN_NODE(self));
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_result1(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EmbeddingBagBackward0 *)self)->result1_, TN_NODE(self));
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_result2(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EmbeddingBagBackward0 *)self)->result2_, TN_NODE(self));
+}
+
+static PyObject *
+EmbeddingBagBackward0_get_result3(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((EmbeddingBagBackward0 *)self)->result3_, TN_NODE(self));
+}
+
+static PyGetSetDef EmbeddingBagBackward0_getset[] = {
+    {"_saved_weight", EmbeddingBagBackward0_get_weight, NULL, NULL, NULL},
+    {"_saved_indices", EmbeddingBagBackward0_get_indices, NULL, NULL, NULL},
+    {"_saved_offsets", EmbeddingBagBackward0_get_offsets, NULL, NULL, NULL},
+    {"_saved_mode", EmbeddingBagBackward0_get_mode, NULL, NULL, NULL},
+    {"_saved_padding_idx", EmbeddingBagBackward0_get_padding_idx, NULL, NULL, NULL},
+    {"_saved_weight_sym_argsize_0", EmbeddingBagBackward0_get_weight_sym_argsize_0, NULL, NULL, NULL},
+    {"_saved_scale_grad_by_freq", EmbeddingBagBackward0_get_scale_grad_by_freq, NULL, NULL, NULL},
+    {"_saved_sparse", EmbeddingBagBackward0_get_sparse, NULL, NULL, NULL},
+    {"_saved_per_sample_weights", EmbeddingBagBackward0_get_per_sample_weights, NULL, NULL, NULL},
+    {"_saved_result1", EmbeddingBagBackward0_get_result1, NULL, NULL, NULL},
+    {"_saved_result2", EmbeddingBagBackward0_get_result2, NULL, NULL, NULL},
+    {"_saved_result3", EmbeddingBagBackward0_get_result3, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_EmbeddingBagBackward0 = {
+    .name = "EmbeddingBagBackward0",
+    .basicsize = sizeof(EmbeddingBagBackward0),
+    .apply = EmbeddingBagBackward0_apply,
+    .release = EmbeddingBagBackward0_release,
+    .finalize = EmbeddingBagBackward0_finalize,
+    .traverse = EmbeddingBagBackward0_traverse,
+    .getset = EmbeddingBagBackward0_getset,
+    .op = "aten::_embedding_bag",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False, int padding_idx=-1) -> (Tensor, Tensor, Tensor, Tensor) */
+PyObject *
+tn_ag_record__embedding_bag(tn_op *op_, tn_value *a_)
+{
+    PyObject *weight = tn_ag_arg_tensor(&a_[0]);
+    PyObject *indices = tn_ag_arg_tensor(&a_[1]);
+    PyObject *offsets = tn_ag_arg_tensor(&a_[2]);
+    PyObject *per_sample_weights = tn_ag_arg_tensor(&a_[6]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[6])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    EmbeddingBagBackward0 *n = (EmbeddingBagBackward0 *)tn_node_new(&tn_kind_EmbeddingBagBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, weight) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, per_sample_weights) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->weight_, weight, n_, 0) < 0) goto fail_;
+    }
+    if (tn_saved_save(&n->indices_, indices, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->offsets_, offsets, n_, 0) < 0) goto fail_;
+    n->mode = a_[4].u.i;
+    n->padding_idx = a_[8].u.i;
+    n->weight_sym_argsize_0 = tn_ag_size_at(weight, 0);
+    n->scale_grad_by_freq = (int)a_[3].u.i;
+    n->sparse = (int)a_[5].u.i;
+    if (tn_saved_save(&n->per_sample_weights_, per_sample_weights, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result1_, tn_ag_result_item(r_, 1), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result2_, tn_ag_result_item(r_, 2), n_, 1) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result3_, tn_ag_result_item(r_, 3), n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -9333,240 +10129,6 @@ tn_ag_record__foreach_sub__List(tn_op *op_, tn_value *a_)
             goto fail_;
     n->alpha = a_[2];
     if (tn_saved_list_save(&n->other, &a_[1], n_) < 0) goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachSubBackward1Scalar: aten::_foreach_sub.Scalar
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachSubBackward1Scalar;
-
-static int
-ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward1Scalar_release(tn_node *n_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward1Scalar_finalize(tn_node *n_)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward1Scalar_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward1Scalar = {
-    .name = "ForeachSubBackward1Scalar",
-    .basicsize = sizeof(ForeachSubBackward1Scalar),
-    .apply = ForeachSubBackward1Scalar_apply,
-    .release = ForeachSubBackward1Scalar_release,
-    .finalize = ForeachSubBackward1Scalar_finalize,
-    .traverse = ForeachSubBackward1Scalar_traverse,
-    .getset = ForeachSubBackward1Scalar_getset,
-    .op = "aten::_foreach_sub.Scalar",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__Scalar(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)tn_node_new(&tn_kind_ForeachSubBackward1Scalar, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
-    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* ForeachSubBackward1ScalarList: aten::_foreach_sub.ScalarList
- *   self: handle_r_to_c(self_scalar_type, grad)
- */
-typedef struct {
-    tn_node base;
-    tn_saved_list self;
-    Py_ssize_t self_size_;
-} ForeachSubBackward1ScalarList;
-
-static int
-ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    PyObject *t_[1] = {0};
-    tn_ag_vec *vecs_[2];
-    int nvecs_ = 0;
-    tn_ag_vec v0_;
-    tn_ag_vec v1_;
-    int rc_ = -1;
-    vecs_[nvecs_++] = &v0_;
-    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
-    tn_tensors self = {v0_.v, v0_.n};
-    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
-        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
-        vecs_[nvecs_++] = &v1_;
-        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
-            if (!grads_[i_])
-                continue;
-            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
-            if (!t_[0] && PyErr_Occurred()) goto fail_;
-            v1_.v[i_] = Py_XNewRef(t_[0]);
-            tn_ag_release_temps(&t_[0], 1);
-        }
-        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 1);
-    for (int i_ = 0; i_ < nvecs_; i_++)
-        tn_ag_vec_free(vecs_[i_]);
-    (void)n;
-    return rc_;
-}
-
-static void
-ForeachSubBackward1ScalarList_release(tn_node *n_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    tn_saved_list_release(&n->self);
-    (void)n;
-}
-
-static void
-ForeachSubBackward1ScalarList_finalize(tn_node *n_)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    (void)n;
-}
-
-static int
-ForeachSubBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
-    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
-        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
-            return -1;
-    (void)n;
-    return 0;
-}
-
-static PyGetSetDef ForeachSubBackward1ScalarList_getset[] = {
-    {NULL},
-};
-
-tn_node_kind tn_kind_ForeachSubBackward1ScalarList = {
-    .name = "ForeachSubBackward1ScalarList",
-    .basicsize = sizeof(ForeachSubBackward1ScalarList),
-    .apply = ForeachSubBackward1ScalarList_apply,
-    .release = ForeachSubBackward1ScalarList_release,
-    .finalize = ForeachSubBackward1ScalarList_finalize,
-    .traverse = ForeachSubBackward1ScalarList_traverse,
-    .getset = ForeachSubBackward1ScalarList_getset,
-    .op = "aten::_foreach_sub.ScalarList",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
-PyObject *
-tn_ag_record__foreach_sub__ScalarList(tn_op *op_, tn_value *a_)
-{
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = (int)a_[0].n;
-    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)tn_node_new(&tn_kind_ForeachSubBackward1ScalarList, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    n->self_size_ = a_[0].n;
-    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
-        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
-            goto fail_;
     if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)

@@ -9,6 +9,240 @@
 
 #include <math.h>
 
+/* ForeachSubBackward1Scalar: aten::_foreach_sub.Scalar
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachSubBackward1Scalar;
+
+static int
+ForeachSubBackward1Scalar_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward1Scalar_release(tn_node *n_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward1Scalar_finalize(tn_node *n_)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward1Scalar_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachSubBackward1Scalar_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward1Scalar = {
+    .name = "ForeachSubBackward1Scalar",
+    .basicsize = sizeof(ForeachSubBackward1Scalar),
+    .apply = ForeachSubBackward1Scalar_apply,
+    .release = ForeachSubBackward1Scalar_release,
+    .finalize = ForeachSubBackward1Scalar_finalize,
+    .traverse = ForeachSubBackward1Scalar_traverse,
+    .getset = ForeachSubBackward1Scalar_getset,
+    .op = "aten::_foreach_sub.Scalar",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__Scalar(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachSubBackward1Scalar *n = (ForeachSubBackward1Scalar *)tn_node_new(&tn_kind_ForeachSubBackward1Scalar, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ForeachSubBackward1ScalarList: aten::_foreach_sub.ScalarList
+ *   self: handle_r_to_c(self_scalar_type, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list self;
+    Py_ssize_t self_size_;
+} ForeachSubBackward1ScalarList;
+
+static int
+ForeachSubBackward1ScalarList_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    PyObject *t_[1] = {0};
+    tn_ag_vec *vecs_[2];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    tn_ag_vec v1_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->self, n_) < 0) goto fail_;
+    tn_tensors self = {v0_.v, v0_.n};
+    if (tn_ag_needs_range(n_, 0, (int)n->self_size_)) {
+        if (tn_ag_vec_alloc(&v1_, n_->num_inputs) < 0) goto fail_;
+        vecs_[nvecs_++] = &v1_;
+        for (Py_ssize_t i_ = 0; i_ < n_->num_inputs; i_++) {
+            if (!grads_[i_])
+                continue;
+            t_[0] = tn_fm_handle_r_to_c(TN_T(tn_ag_tensor_at(self, (int64_t)i_))->dtype, tn_ag_grad_at(grads_, n_->num_inputs, (int64_t)i_));
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            v1_.v[i_] = Py_XNewRef(t_[0]);
+            tn_ag_release_temps(&t_[0], 1);
+        }
+        if (tn_ag_copy_range(n_, out_, 0, (int)n->self_size_, &v1_) < 0) goto fail_;
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 1);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+ForeachSubBackward1ScalarList_release(tn_node *n_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    tn_saved_list_release(&n->self);
+    (void)n;
+}
+
+static void
+ForeachSubBackward1ScalarList_finalize(tn_node *n_)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    (void)n;
+}
+
+static int
+ForeachSubBackward1ScalarList_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->self.n; i_++)
+        if (tn_saved_traverse(&n->self.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyGetSetDef ForeachSubBackward1ScalarList_getset[] = {
+    {NULL},
+};
+
+tn_node_kind tn_kind_ForeachSubBackward1ScalarList = {
+    .name = "ForeachSubBackward1ScalarList",
+    .basicsize = sizeof(ForeachSubBackward1ScalarList),
+    .apply = ForeachSubBackward1ScalarList_apply,
+    .release = ForeachSubBackward1ScalarList_release,
+    .finalize = ForeachSubBackward1ScalarList_finalize,
+    .traverse = ForeachSubBackward1ScalarList_traverse,
+    .getset = ForeachSubBackward1ScalarList_getset,
+    .op = "aten::_foreach_sub.ScalarList",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[] */
+PyObject *
+tn_ag_record__foreach_sub__ScalarList(tn_op *op_, tn_value *a_)
+{
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = (int)a_[0].n;
+    ForeachSubBackward1ScalarList *n = (ForeachSubBackward1ScalarList *)tn_node_new(&tn_kind_ForeachSubBackward1ScalarList, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    n->self_size_ = a_[0].n;
+    for (Py_ssize_t i_ = 0; i_ < a_[0].n; i_++)
+        if (tn_node_set_next_edge(n_, 0 + (int)i_, a_[0].u.tensors[i_]) < 0)
+            goto fail_;
+    if (tn_saved_list_save(&n->self, &a_[0], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_ag_set_history_list(r_, n_, &nr_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* FracBackward0: aten::frac
  *   self: grad
  */
@@ -1399,6 +1633,173 @@ fail_:
     return NULL;
 }
 
+/* GridSampler2DBackward0: aten::grid_sampler_2d
+ *   input, grid: grad.defined() ? grid_sampler_2d_backward(grad, input, grid, interpolation_mode, padding_mode, align_corners, grad_input_mask) : std::tuple<Tensor, Tensor>()
+ */
+typedef struct {
+    tn_node base;
+    tn_saved input_;
+    tn_saved grid_;
+    int64_t interpolation_mode;
+    int64_t padding_mode;
+    int align_corners;
+} GridSampler2DBackward0;
+
+static int
+GridSampler2DBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    GridSampler2DBackward0 *n = (GridSampler2DBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *input = t_[0] = tn_saved_unpack(&n->input_, n_);
+    if (!input && PyErr_Occurred()) goto fail_;
+    PyObject *grid = t_[1] = tn_saved_unpack(&n->grid_, n_);
+    if (!grid && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if ((tn_ag_grad_at(grads_, n_->num_inputs, 0) != NULL)) {
+                t_[2] = tn_ag_op(TN_OP_grid_sampler_2d_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(input), tn_value_tensor(grid), tn_value_int(n->interpolation_mode), tn_value_int(n->padding_mode), tn_ag_value_bool(n->align_corners), tn_ag_value_bools(grad_input_mask, 2)});
+                if (!t_[2] && PyErr_Occurred()) goto fail_;
+                t_[3] = tn_ag_tuple_item(t_[2], 0);
+                if (!t_[3] && PyErr_Occurred()) goto fail_;
+                t_[4] = tn_ag_tuple_item(t_[2], 1);
+                if (!t_[4] && PyErr_Occurred()) goto fail_;
+                t_[5] = Py_XNewRef(t_[3]);
+                t_[6] = Py_XNewRef(t_[4]);
+            } else {
+                t_[5] = Py_XNewRef(NULL);
+                t_[6] = Py_XNewRef(NULL);
+            }
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[5]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+GridSampler2DBackward0_release(tn_node *n_)
+{
+    GridSampler2DBackward0 *n = (GridSampler2DBackward0 *)n_;
+    tn_saved_release(&n->input_);
+    tn_saved_release(&n->grid_);
+    (void)n;
+}
+
+static void
+GridSampler2DBackward0_finalize(tn_node *n_)
+{
+    GridSampler2DBackward0 *n = (GridSampler2DBackward0 *)n_;
+    (void)n;
+}
+
+static int
+GridSampler2DBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    GridSampler2DBackward0 *n = (GridSampler2DBackward0 *)n_;
+    if (tn_saved_traverse(&n->input_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->grid_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+GridSampler2DBackward0_get_input(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GridSampler2DBackward0 *)self)->input_, TN_NODE(self));
+}
+
+static PyObject *
+GridSampler2DBackward0_get_grid(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((GridSampler2DBackward0 *)self)->grid_, TN_NODE(self));
+}
+
+static PyObject *
+GridSampler2DBackward0_get_interpolation_mode(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((GridSampler2DBackward0 *)self)->interpolation_mode);
+}
+
+static PyObject *
+GridSampler2DBackward0_get_padding_mode(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((GridSampler2DBackward0 *)self)->padding_mode);
+}
+
+static PyObject *
+GridSampler2DBackward0_get_align_corners(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((GridSampler2DBackward0 *)self)->align_corners);
+}
+
+static PyGetSetDef GridSampler2DBackward0_getset[] = {
+    {"_saved_input", GridSampler2DBackward0_get_input, NULL, NULL, NULL},
+    {"_saved_grid", GridSampler2DBackward0_get_grid, NULL, NULL, NULL},
+    {"_saved_interpolation_mode", GridSampler2DBackward0_get_interpolation_mode, NULL, NULL, NULL},
+    {"_saved_padding_mode", GridSampler2DBackward0_get_padding_mode, NULL, NULL, NULL},
+    {"_saved_align_corners", GridSampler2DBackward0_get_align_corners, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_GridSampler2DBackward0 = {
+    .name = "GridSampler2DBackward0",
+    .basicsize = sizeof(GridSampler2DBackward0),
+    .apply = GridSampler2DBackward0_apply,
+    .release = GridSampler2DBackward0_release,
+    .finalize = GridSampler2DBackward0_finalize,
+    .traverse = GridSampler2DBackward0_traverse,
+    .getset = GridSampler2DBackward0_getset,
+    .op = "aten::grid_sampler_2d",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor */
+PyObject *
+tn_ag_record_grid_sampler_2d(tn_op *op_, tn_value *a_)
+{
+    PyObject *input = tn_ag_arg_tensor(&a_[0]);
+    PyObject *grid = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    GridSampler2DBackward0 *n = (GridSampler2DBackward0 *)tn_node_new(&tn_kind_GridSampler2DBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, input) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, grid) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->input_, input, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->grid_, grid, n_, 0) < 0) goto fail_;
+    n->interpolation_mode = a_[2].u.i;
+    n->padding_mode = a_[3].u.i;
+    n->align_corners = (int)a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* GroupedMmBackward0: aten::_grouped_mm
  *   mat2: _grouped_mm_mat2_backward(grad, self, mat2.sym_sizes(), mat2.sym_strides(), mat2.layout(), offs, 1)
  *   self: _grouped_mm_mat1_backward(grad, mat2, self.sym_sizes(), self.sym_strides(), self.layout(), offs, 1)
@@ -1920,6 +2321,135 @@ tn_ag_record_hardshrink(tn_op *op_, tn_value *a_)
         goto fail_;
     if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
     n->lambd = a_[1];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* HardshrinkBackwardBackward0: aten::hardshrink_backward
+ *   grad_out: hardshrink_backward(grad, self, lambd)
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value lambd;
+} HardshrinkBackwardBackward0;
+
+static int
+HardshrinkBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    HardshrinkBackwardBackward0 *n = (HardshrinkBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_hardshrink_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), n->lambd});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+HardshrinkBackwardBackward0_release(tn_node *n_)
+{
+    HardshrinkBackwardBackward0 *n = (HardshrinkBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+HardshrinkBackwardBackward0_finalize(tn_node *n_)
+{
+    HardshrinkBackwardBackward0 *n = (HardshrinkBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+HardshrinkBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    HardshrinkBackwardBackward0 *n = (HardshrinkBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+HardshrinkBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((HardshrinkBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+HardshrinkBackwardBackward0_get_lambd(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((HardshrinkBackwardBackward0 *)self)->lambd);
+}
+
+static PyGetSetDef HardshrinkBackwardBackward0_getset[] = {
+    {"_saved_self", HardshrinkBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_lambd", HardshrinkBackwardBackward0_get_lambd, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_HardshrinkBackwardBackward0 = {
+    .name = "HardshrinkBackwardBackward0",
+    .basicsize = sizeof(HardshrinkBackwardBackward0),
+    .apply = HardshrinkBackwardBackward0_apply,
+    .release = HardshrinkBackwardBackward0_release,
+    .finalize = HardshrinkBackwardBackward0_finalize,
+    .traverse = HardshrinkBackwardBackward0_traverse,
+    .getset = HardshrinkBackwardBackward0_getset,
+    .op = "aten::hardshrink_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor */
+PyObject *
+tn_ag_record_hardshrink_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_out = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    HardshrinkBackwardBackward0 *n = (HardshrinkBackwardBackward0 *)tn_node_new(&tn_kind_HardshrinkBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_out) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->lambd = a_[2];
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -9659,149 +10189,6 @@ tn_ag_record_logit_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* LogsumexpBackward0: aten::logsumexp
- *   self: logsumexp_backward(grad, self, result, dim, keepdim)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_ag_ints dim;
-    int keepdim;
-    tn_saved result_;
-} LogsumexpBackward0;
-
-static int
-LogsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    PyObject *t_[3] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_fm_logsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, tn_ag_ints_view(&n->dim), n->keepdim);
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[2]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 3);
-    (void)n;
-    return rc_;
-}
-
-static void
-LogsumexpBackward0_release(tn_node *n_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-LogsumexpBackward0_finalize(tn_node *n_)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    tn_ag_free_ints(&n->dim);
-    (void)n;
-}
-
-static int
-LogsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-LogsumexpBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-LogsumexpBackward0_get_dim(PyObject *self, void *c)
-{
-    return tn_ag_ints_to_py(&((LogsumexpBackward0 *)self)->dim);
-}
-
-static PyObject *
-LogsumexpBackward0_get_keepdim(PyObject *self, void *c)
-{
-    return PyBool_FromLong(((LogsumexpBackward0 *)self)->keepdim);
-}
-
-static PyObject *
-LogsumexpBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef LogsumexpBackward0_getset[] = {
-    {"_saved_self", LogsumexpBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_dim", LogsumexpBackward0_get_dim, NULL, NULL, NULL},
-    {"_saved_keepdim", LogsumexpBackward0_get_keepdim, NULL, NULL, NULL},
-    {"_saved_result", LogsumexpBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_LogsumexpBackward0 = {
-    .name = "LogsumexpBackward0",
-    .basicsize = sizeof(LogsumexpBackward0),
-    .apply = LogsumexpBackward0_apply,
-    .release = LogsumexpBackward0_release,
-    .finalize = LogsumexpBackward0_finalize,
-    .traverse = LogsumexpBackward0_traverse,
-    .getset = LogsumexpBackward0_getset,
-    .op = "aten::logsumexp",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
-PyObject *
-tn_ag_record_logsumexp(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    LogsumexpBackward0 *n = (LogsumexpBackward0 *)tn_node_new(&tn_kind_LogsumexpBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
-    n->keepdim = (int)a_[2].u.i;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -9,6 +9,149 @@
 
 #include <math.h>
 
+/* LogsumexpBackward0: aten::logsumexp
+ *   self: logsumexp_backward(grad, self, result, dim, keepdim)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_ag_ints dim;
+    int keepdim;
+    tn_saved result_;
+} LogsumexpBackward0;
+
+static int
+LogsumexpBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_fm_logsumexp_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, result, tn_ag_ints_view(&n->dim), n->keepdim);
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+LogsumexpBackward0_release(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+LogsumexpBackward0_finalize(tn_node *n_)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    tn_ag_free_ints(&n->dim);
+    (void)n;
+}
+
+static int
+LogsumexpBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+LogsumexpBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+LogsumexpBackward0_get_dim(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((LogsumexpBackward0 *)self)->dim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_keepdim(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((LogsumexpBackward0 *)self)->keepdim);
+}
+
+static PyObject *
+LogsumexpBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((LogsumexpBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef LogsumexpBackward0_getset[] = {
+    {"_saved_self", LogsumexpBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_dim", LogsumexpBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_keepdim", LogsumexpBackward0_get_keepdim, NULL, NULL, NULL},
+    {"_saved_result", LogsumexpBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_LogsumexpBackward0 = {
+    .name = "LogsumexpBackward0",
+    .basicsize = sizeof(LogsumexpBackward0),
+    .apply = LogsumexpBackward0_apply,
+    .release = LogsumexpBackward0_release,
+    .finalize = LogsumexpBackward0_finalize,
+    .traverse = LogsumexpBackward0_traverse,
+    .getset = LogsumexpBackward0_getset,
+    .op = "aten::logsumexp",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor */
+PyObject *
+tn_ag_record_logsumexp(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    LogsumexpBackward0 *n = (LogsumexpBackward0 *)tn_node_new(&tn_kind_LogsumexpBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_ag_ints_save(&n->dim, &a_[1]) < 0) goto fail_;
+    n->keepdim = (int)a_[2].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* LtBackward0: aten::lt_.Scalar
  *   self: zeros_like(self)
  */
@@ -4452,6 +4595,124 @@ tn_ag_record_mv(tn_op *op_, tn_value *a_)
     if (tn_node_needs(n_, 1)) {
         if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
     }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* MvlgammaBackward0: aten::mvlgamma
+ *   self: mvlgamma_backward(grad, self, p)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    int64_t p;
+} MvlgammaBackward0;
+
+static int
+MvlgammaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    MvlgammaBackward0 *n = (MvlgammaBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_mvlgamma_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, n->p);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+MvlgammaBackward0_release(tn_node *n_)
+{
+    MvlgammaBackward0 *n = (MvlgammaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+MvlgammaBackward0_finalize(tn_node *n_)
+{
+    MvlgammaBackward0 *n = (MvlgammaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+MvlgammaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    MvlgammaBackward0 *n = (MvlgammaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+MvlgammaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((MvlgammaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+MvlgammaBackward0_get_p(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((MvlgammaBackward0 *)self)->p);
+}
+
+static PyGetSetDef MvlgammaBackward0_getset[] = {
+    {"_saved_self", MvlgammaBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_p", MvlgammaBackward0_get_p, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_MvlgammaBackward0 = {
+    .name = "MvlgammaBackward0",
+    .basicsize = sizeof(MvlgammaBackward0),
+    .apply = MvlgammaBackward0_apply,
+    .release = MvlgammaBackward0_release,
+    .finalize = MvlgammaBackward0_finalize,
+    .traverse = MvlgammaBackward0_traverse,
+    .getset = MvlgammaBackward0_getset,
+    .op = "aten::mvlgamma",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::mvlgamma(Tensor self, int p) -> Tensor */
+PyObject *
+tn_ag_record_mvlgamma(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    MvlgammaBackward0 *n = (MvlgammaBackward0 *)tn_node_new(&tn_kind_MvlgammaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->p = a_[1].u.i;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;
@@ -9812,6 +10073,132 @@ tn_ag_record_pow__Scalar(tn_op *op_, tn_value *a_)
         goto fail_;
     n->self = a_[0];
     if (tn_saved_save(&n->exponent_, exponent, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* ProdBackward0: aten::prod
+ *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved result_;
+} ProdBackward0;
+
+static int
+ProdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
+    if (!result && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(self), tn_ag_value_dtype(TN_T(tn_ag_grad_at(grads_, n_->num_inputs, 0))->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_fm_prod_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[2], result);
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    (void)n;
+    return rc_;
+}
+
+static void
+ProdBackward0_release(tn_node *n_)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->result_);
+    (void)n;
+}
+
+static void
+ProdBackward0_finalize(tn_node *n_)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    (void)n;
+}
+
+static int
+ProdBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    ProdBackward0 *n = (ProdBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->result_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+ProdBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ProdBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+ProdBackward0_get_result(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((ProdBackward0 *)self)->result_, TN_NODE(self));
+}
+
+static PyGetSetDef ProdBackward0_getset[] = {
+    {"_saved_self", ProdBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_result", ProdBackward0_get_result, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_ProdBackward0 = {
+    .name = "ProdBackward0",
+    .basicsize = sizeof(ProdBackward0),
+    .apply = ProdBackward0_apply,
+    .release = ProdBackward0_release,
+    .finalize = ProdBackward0_finalize,
+    .traverse = ProdBackward0_traverse,
+    .getset = ProdBackward0_getset,
+    .op = "aten::prod",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
+PyObject *
+tn_ag_record_prod(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    ProdBackward0 *n = (ProdBackward0 *)tn_node_new(&tn_kind_ProdBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)
         goto fail_;

@@ -9,132 +9,6 @@
 
 #include <math.h>
 
-/* ProdBackward0: aten::prod
- *   self: prod_backward(grad, self.to(grad.scalar_type()), result)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved result_;
-} ProdBackward0;
-
-static int
-ProdBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    PyObject *t_[4] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *result = t_[1] = tn_saved_unpack(&n->result_, n_);
-    if (!result && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_to__dtype, (tn_value[]){tn_value_tensor(self), tn_ag_value_dtype(TN_T(tn_ag_grad_at(grads_, n_->num_inputs, 0))->dtype), tn_ag_value_bool(0), tn_ag_value_bool(0), (tn_value){0}});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_fm_prod_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), t_[2], result);
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[3]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 4);
-    (void)n;
-    return rc_;
-}
-
-static void
-ProdBackward0_release(tn_node *n_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->result_);
-    (void)n;
-}
-
-static void
-ProdBackward0_finalize(tn_node *n_)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    (void)n;
-}
-
-static int
-ProdBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    ProdBackward0 *n = (ProdBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->result_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-ProdBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-ProdBackward0_get_result(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((ProdBackward0 *)self)->result_, TN_NODE(self));
-}
-
-static PyGetSetDef ProdBackward0_getset[] = {
-    {"_saved_self", ProdBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_result", ProdBackward0_get_result, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_ProdBackward0 = {
-    .name = "ProdBackward0",
-    .basicsize = sizeof(ProdBackward0),
-    .apply = ProdBackward0_apply,
-    .release = ProdBackward0_release,
-    .finalize = ProdBackward0_finalize,
-    .traverse = ProdBackward0_traverse,
-    .getset = ProdBackward0_getset,
-    .op = "aten::prod",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor */
-PyObject *
-tn_ag_record_prod(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    if (!(tn_value_requires_grad(&a_[0])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1;
-    ProdBackward0 *n = (ProdBackward0 *)tn_node_new(&tn_kind_ProdBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* ProdBackward1: aten::prod.dim_int
  *   self: prod_backward(grad, self.to(grad.scalar_type()), result, dim, keepdim)
  */
@@ -2117,6 +1991,142 @@ tn_ag_record_remainder___Tensor(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* RenormBackward0: aten::renorm
+ *   self: renorm_backward(grad, self, p, dim, maxnorm)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value p;
+    int64_t dim;
+    tn_value maxnorm;
+} RenormBackward0;
+
+static int
+RenormBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    RenormBackward0 *n = (RenormBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_fm_renorm_backward(tn_ag_grad_at(grads_, n_->num_inputs, 0), self, &n->p, n->dim, &n->maxnorm);
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    (void)n;
+    return rc_;
+}
+
+static void
+RenormBackward0_release(tn_node *n_)
+{
+    RenormBackward0 *n = (RenormBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+RenormBackward0_finalize(tn_node *n_)
+{
+    RenormBackward0 *n = (RenormBackward0 *)n_;
+    (void)n;
+}
+
+static int
+RenormBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    RenormBackward0 *n = (RenormBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+RenormBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((RenormBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+RenormBackward0_get_p(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((RenormBackward0 *)self)->p);
+}
+
+static PyObject *
+RenormBackward0_get_dim(PyObject *self, void *c)
+{
+    return PyLong_FromLongLong(((RenormBackward0 *)self)->dim);
+}
+
+static PyObject *
+RenormBackward0_get_maxnorm(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((RenormBackward0 *)self)->maxnorm);
+}
+
+static PyGetSetDef RenormBackward0_getset[] = {
+    {"_saved_self", RenormBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_p", RenormBackward0_get_p, NULL, NULL, NULL},
+    {"_saved_dim", RenormBackward0_get_dim, NULL, NULL, NULL},
+    {"_saved_maxnorm", RenormBackward0_get_maxnorm, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_RenormBackward0 = {
+    .name = "RenormBackward0",
+    .basicsize = sizeof(RenormBackward0),
+    .apply = RenormBackward0_apply,
+    .release = RenormBackward0_release,
+    .finalize = RenormBackward0_finalize,
+    .traverse = RenormBackward0_traverse,
+    .getset = RenormBackward0_getset,
+    .op = "aten::renorm",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor */
+PyObject *
+tn_ag_record_renorm(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    RenormBackward0 *n = (RenormBackward0 *)tn_node_new(&tn_kind_RenormBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->p = a_[1];
+    n->dim = a_[2].u.i;
+    n->maxnorm = a_[3];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;
@@ -8007,6 +8017,135 @@ fail_:
     return NULL;
 }
 
+/* SoftshrinkBackwardBackward0: aten::softshrink_backward
+ *   grad_output: softshrink_backward(grad, self, lambd)
+ *   self: zeros_like(grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_value lambd;
+} SoftshrinkBackwardBackward0;
+
+static int
+SoftshrinkBackwardBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SoftshrinkBackwardBackward0 *n = (SoftshrinkBackwardBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_softshrink_backward, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self), n->lambd});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_zeros_like, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}, (tn_value){0}});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    (void)n;
+    return rc_;
+}
+
+static void
+SoftshrinkBackwardBackward0_release(tn_node *n_)
+{
+    SoftshrinkBackwardBackward0 *n = (SoftshrinkBackwardBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    (void)n;
+}
+
+static void
+SoftshrinkBackwardBackward0_finalize(tn_node *n_)
+{
+    SoftshrinkBackwardBackward0 *n = (SoftshrinkBackwardBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SoftshrinkBackwardBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SoftshrinkBackwardBackward0 *n = (SoftshrinkBackwardBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SoftshrinkBackwardBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SoftshrinkBackwardBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SoftshrinkBackwardBackward0_get_lambd(PyObject *self, void *c)
+{
+    return tn_ag_scalar_to_py(&((SoftshrinkBackwardBackward0 *)self)->lambd);
+}
+
+static PyGetSetDef SoftshrinkBackwardBackward0_getset[] = {
+    {"_saved_self", SoftshrinkBackwardBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_lambd", SoftshrinkBackwardBackward0_get_lambd, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SoftshrinkBackwardBackward0 = {
+    .name = "SoftshrinkBackwardBackward0",
+    .basicsize = sizeof(SoftshrinkBackwardBackward0),
+    .apply = SoftshrinkBackwardBackward0_apply,
+    .release = SoftshrinkBackwardBackward0_release,
+    .finalize = SoftshrinkBackwardBackward0_finalize,
+    .traverse = SoftshrinkBackwardBackward0_traverse,
+    .getset = SoftshrinkBackwardBackward0_getset,
+    .op = "aten::softshrink_backward",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor */
+PyObject *
+tn_ag_record_softshrink_backward(tn_op *op_, tn_value *a_)
+{
+    PyObject *grad_output = tn_ag_arg_tensor(&a_[0]);
+    PyObject *self = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SoftshrinkBackwardBackward0 *n = (SoftshrinkBackwardBackward0 *)tn_node_new(&tn_kind_SoftshrinkBackwardBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, grad_output) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, self) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    n->lambd = a_[2];
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* SortBackward0: aten::sort
  *   self: value_selecting_reduction_backward_symint(grad, dim, indices, self.sym_sizes(), true)
  */
@@ -9135,6 +9274,297 @@ tn_ag_record_special_ndtri(tn_op *op_, tn_value *a_)
     if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     if (tn_saved_save(&n->result_, r_, n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialXlog1PyBackward0: aten::special_xlog1py
+ *   other: grad * self / (other + 1)
+ *   self: at::special_xlog1py(grad,  other).masked_fill((self == 0.) & (other <= -1.), 0.)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} SpecialXlog1PyBackward0;
+
+static int
+SpecialXlog1PyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    PyObject *t_[10] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(other), tn_value_int(INT64_C(1)), tn_value_int(1)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3])});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[5] = tn_ag_op(TN_OP_special_xlog1py, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(other)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_eq__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(0.0)});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            t_[7] = tn_ag_op(TN_OP_le__Scalar, (tn_value[]){tn_value_tensor(other), tn_value_double((-1.0))});
+            if (!t_[7] && PyErr_Occurred()) goto fail_;
+            t_[8] = tn_ag_op(TN_OP_bitwise_and__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7])});
+            if (!t_[8] && PyErr_Occurred()) goto fail_;
+            t_[9] = tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[8]), tn_value_double(0.0)});
+            if (!t_[9] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[9]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 10);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialXlog1PyBackward0_release(tn_node *n_)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+SpecialXlog1PyBackward0_finalize(tn_node *n_)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialXlog1PyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialXlog1PyBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialXlog1PyBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialXlog1PyBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialXlog1PyBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialXlog1PyBackward0_getset[] = {
+    {"_saved_self", SpecialXlog1PyBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", SpecialXlog1PyBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialXlog1PyBackward0 = {
+    .name = "SpecialXlog1PyBackward0",
+    .basicsize = sizeof(SpecialXlog1PyBackward0),
+    .apply = SpecialXlog1PyBackward0_apply,
+    .release = SpecialXlog1PyBackward0_release,
+    .finalize = SpecialXlog1PyBackward0_finalize,
+    .traverse = SpecialXlog1PyBackward0_traverse,
+    .getset = SpecialXlog1PyBackward0_getset,
+    .op = "aten::special_xlog1py",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_xlog1py(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_special_xlog1py(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)tn_node_new(&tn_kind_SpecialXlog1PyBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* SpecialZetaBackward0: aten::special_zeta
+ *   other: grad * -self * special_zeta(self + 1., other)
+ *   self: not_implemented("zeta")
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved other_;
+} SpecialZetaBackward0;
+
+static int
+SpecialZetaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    PyObject *t_[7] = {0};
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
+    if (!other && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[2] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(self)});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(1.0), tn_value_int(1)});
+            if (!t_[4] && PyErr_Occurred()) goto fail_;
+            t_[5] = tn_ag_op(TN_OP_special_zeta, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(other)});
+            if (!t_[5] && PyErr_Occurred()) goto fail_;
+            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[5])});
+            if (!t_[6] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[6]);
+        }
+    }
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            tn_ag_not_implemented("the derivative for 'zeta' is not implemented.", NULL);
+            goto fail_;
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 7);
+    (void)n;
+    return rc_;
+}
+
+static void
+SpecialZetaBackward0_release(tn_node *n_)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->other_);
+    (void)n;
+}
+
+static void
+SpecialZetaBackward0_finalize(tn_node *n_)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    (void)n;
+}
+
+static int
+SpecialZetaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->other_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+SpecialZetaBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+SpecialZetaBackward0_get_other(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->other_, TN_NODE(self));
+}
+
+static PyGetSetDef SpecialZetaBackward0_getset[] = {
+    {"_saved_self", SpecialZetaBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_other", SpecialZetaBackward0_get_other, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_SpecialZetaBackward0 = {
+    .name = "SpecialZetaBackward0",
+    .basicsize = sizeof(SpecialZetaBackward0),
+    .apply = SpecialZetaBackward0_apply,
+    .release = SpecialZetaBackward0_release,
+    .finalize = SpecialZetaBackward0_finalize,
+    .traverse = SpecialZetaBackward0_traverse,
+    .getset = SpecialZetaBackward0_getset,
+    .op = "aten::special_zeta",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::special_zeta(Tensor self, Tensor other) -> Tensor */
+PyObject *
+tn_ag_record_special_zeta(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *other = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)tn_node_new(&tn_kind_SpecialZetaBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, other) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    }
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
+    }
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

@@ -9,297 +9,6 @@
 
 #include <math.h>
 
-/* SpecialXlog1PyBackward0: aten::special_xlog1py
- *   other: grad * self / (other + 1)
- *   self: at::special_xlog1py(grad,  other).masked_fill((self == 0.) & (other <= -1.), 0.)
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved other_;
-} SpecialXlog1PyBackward0;
-
-static int
-SpecialXlog1PyBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
-    PyObject *t_[10] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(self)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(other), tn_value_int(INT64_C(1)), tn_value_int(1)});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_div__Tensor, (tn_value[]){tn_value_tensor(t_[2]), tn_value_tensor(t_[3])});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[4]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            t_[5] = tn_ag_op(TN_OP_special_xlog1py, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(other)});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_eq__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(0.0)});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            t_[7] = tn_ag_op(TN_OP_le__Scalar, (tn_value[]){tn_value_tensor(other), tn_value_double((-1.0))});
-            if (!t_[7] && PyErr_Occurred()) goto fail_;
-            t_[8] = tn_ag_op(TN_OP_bitwise_and__Tensor, (tn_value[]){tn_value_tensor(t_[6]), tn_value_tensor(t_[7])});
-            if (!t_[8] && PyErr_Occurred()) goto fail_;
-            t_[9] = tn_ag_op(TN_OP_masked_fill__Scalar, (tn_value[]){tn_value_tensor(t_[5]), tn_value_tensor(t_[8]), tn_value_double(0.0)});
-            if (!t_[9] && PyErr_Occurred()) goto fail_;
-            out_[0] = Py_XNewRef(t_[9]);
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 10);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialXlog1PyBackward0_release(tn_node *n_)
-{
-    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-SpecialXlog1PyBackward0_finalize(tn_node *n_)
-{
-    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
-    (void)n;
-}
-
-static int
-SpecialXlog1PyBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SpecialXlog1PyBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialXlog1PyBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-SpecialXlog1PyBackward0_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialXlog1PyBackward0 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef SpecialXlog1PyBackward0_getset[] = {
-    {"_saved_self", SpecialXlog1PyBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_other", SpecialXlog1PyBackward0_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialXlog1PyBackward0 = {
-    .name = "SpecialXlog1PyBackward0",
-    .basicsize = sizeof(SpecialXlog1PyBackward0),
-    .apply = SpecialXlog1PyBackward0_apply,
-    .release = SpecialXlog1PyBackward0_release,
-    .finalize = SpecialXlog1PyBackward0_finalize,
-    .traverse = SpecialXlog1PyBackward0_traverse,
-    .getset = SpecialXlog1PyBackward0_getset,
-    .op = "aten::special_xlog1py",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::special_xlog1py(Tensor self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_special_xlog1py(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    SpecialXlog1PyBackward0 *n = (SpecialXlog1PyBackward0 *)tn_node_new(&tn_kind_SpecialXlog1PyBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
-/* SpecialZetaBackward0: aten::special_zeta
- *   other: grad * -self * special_zeta(self + 1., other)
- *   self: not_implemented("zeta")
- */
-typedef struct {
-    tn_node base;
-    tn_saved self_;
-    tn_saved other_;
-} SpecialZetaBackward0;
-
-static int
-SpecialZetaBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
-{
-    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
-    PyObject *t_[7] = {0};
-    int rc_ = -1;
-    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
-    if (!self && PyErr_Occurred()) goto fail_;
-    PyObject *other = t_[1] = tn_saved_unpack(&n->other_, n_);
-    if (!other && PyErr_Occurred()) goto fail_;
-    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
-    if (tn_ag_needs(n_, 1)) {
-        if (any_grad_defined_) {
-            t_[2] = tn_ag_op(TN_OP_neg, (tn_value[]){tn_value_tensor(self)});
-            if (!t_[2] && PyErr_Occurred()) goto fail_;
-            t_[3] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(t_[2])});
-            if (!t_[3] && PyErr_Occurred()) goto fail_;
-            t_[4] = tn_ag_op(TN_OP_add__Scalar, (tn_value[]){tn_value_tensor(self), tn_value_double(1.0), tn_value_int(1)});
-            if (!t_[4] && PyErr_Occurred()) goto fail_;
-            t_[5] = tn_ag_op(TN_OP_special_zeta, (tn_value[]){tn_value_tensor(t_[4]), tn_value_tensor(other)});
-            if (!t_[5] && PyErr_Occurred()) goto fail_;
-            t_[6] = tn_ag_op(TN_OP_mul__Tensor, (tn_value[]){tn_value_tensor(t_[3]), tn_value_tensor(t_[5])});
-            if (!t_[6] && PyErr_Occurred()) goto fail_;
-            out_[1] = Py_XNewRef(t_[6]);
-        }
-    }
-    if (tn_ag_needs(n_, 0)) {
-        if (any_grad_defined_) {
-            tn_ag_not_implemented("the derivative for 'zeta' is not implemented.", NULL);
-            goto fail_;
-        }
-    }
-    rc_ = 0;
-fail_: __attribute__((unused));
-    tn_ag_release_temps(t_, 7);
-    (void)n;
-    return rc_;
-}
-
-static void
-SpecialZetaBackward0_release(tn_node *n_)
-{
-    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
-    tn_saved_release(&n->self_);
-    tn_saved_release(&n->other_);
-    (void)n;
-}
-
-static void
-SpecialZetaBackward0_finalize(tn_node *n_)
-{
-    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
-    (void)n;
-}
-
-static int
-SpecialZetaBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
-{
-    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)n_;
-    if (tn_saved_traverse(&n->self_, visit, arg))
-        return -1;
-    if (tn_saved_traverse(&n->other_, visit, arg))
-        return -1;
-    (void)n;
-    return 0;
-}
-
-static PyObject *
-SpecialZetaBackward0_get_self(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->self_, TN_NODE(self));
-}
-
-static PyObject *
-SpecialZetaBackward0_get_other(PyObject *self, void *c)
-{
-    return tn_saved_to_py(&((SpecialZetaBackward0 *)self)->other_, TN_NODE(self));
-}
-
-static PyGetSetDef SpecialZetaBackward0_getset[] = {
-    {"_saved_self", SpecialZetaBackward0_get_self, NULL, NULL, NULL},
-    {"_saved_other", SpecialZetaBackward0_get_other, NULL, NULL, NULL},
-    {NULL},
-};
-
-tn_node_kind tn_kind_SpecialZetaBackward0 = {
-    .name = "SpecialZetaBackward0",
-    .basicsize = sizeof(SpecialZetaBackward0),
-    .apply = SpecialZetaBackward0_apply,
-    .release = SpecialZetaBackward0_release,
-    .finalize = SpecialZetaBackward0_finalize,
-    .traverse = SpecialZetaBackward0_traverse,
-    .getset = SpecialZetaBackward0_getset,
-    .op = "aten::special_zeta",
-    .complex_rule = TN_COMPLEX_REFUSE,
-};
-
-/* aten::special_zeta(Tensor self, Tensor other) -> Tensor */
-PyObject *
-tn_ag_record_special_zeta(tn_op *op_, tn_value *a_)
-{
-    PyObject *self = tn_ag_arg_tensor(&a_[0]);
-    PyObject *other = tn_ag_arg_tensor(&a_[1]);
-    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
-        return tn_autograd_redispatch(op_, a_);
-    int nnext_ = 1 + 1;
-    SpecialZetaBackward0 *n = (SpecialZetaBackward0 *)tn_node_new(&tn_kind_SpecialZetaBackward0, nnext_, 0);
-    if (!n)
-        return NULL;
-    tn_node *n_ = &n->base;
-    PyObject *r_ = NULL;
-    if (tn_node_set_next_edge(n_, 0, self) < 0)
-        goto fail_;
-    if (tn_node_set_next_edge(n_, 1, other) < 0)
-        goto fail_;
-    if (tn_node_needs(n_, 1)) {
-        if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
-    }
-    if (tn_node_needs(n_, 1)) {
-        if (tn_saved_save(&n->other_, other, n_, 0) < 0) goto fail_;
-    }
-    r_ = tn_autograd_redispatch(op_, a_);
-    if (!r_)
-        goto fail_;
-    int nr_ = 0;
-    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
-        goto fail_;
-    Py_DECREF(n);
-    return r_;
-fail_:
-    Py_XDECREF(r_);
-    Py_DECREF(n);
-    return NULL;
-}
-
 /* SpecialZetaBackward1: aten::special_zeta.self_scalar
  *   other: grad * -self * special_zeta(self.toDouble() + 1., other)
  */
@@ -4752,6 +4461,181 @@ fail_:
     return NULL;
 }
 
+/* TriangularSolveBackward0: aten::triangular_solve
+ *   self, A: triangular_solve_backward(grad_solution, grad_cloned_coefficient, self, A, solution, upper, transpose, unitriangular, grad_input_mask)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved self_;
+    tn_saved A_;
+    int upper;
+    int transpose;
+    int unitriangular;
+    tn_saved solution_;
+} TriangularSolveBackward0;
+
+static int
+TriangularSolveBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    TriangularSolveBackward0 *n = (TriangularSolveBackward0 *)n_;
+    PyObject *t_[5] = {0};
+    PyObject *v0_[2];
+    int rc_ = -1;
+    PyObject *self = t_[0] = tn_saved_unpack(&n->self_, n_);
+    if (!self && PyErr_Occurred()) goto fail_;
+    PyObject *A = t_[1] = tn_saved_unpack(&n->A_, n_);
+    if (!A && PyErr_Occurred()) goto fail_;
+    PyObject *solution = t_[2] = tn_saved_unpack(&n->solution_, n_);
+    if (!solution && PyErr_Occurred()) goto fail_;
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0) || tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            int64_t grad_input_mask[2] = {tn_ag_needs(n_, 0), tn_ag_needs(n_, 1)};
+            (void)grad_input_mask;
+            if (tn_fm_triangular_solve_backward(v0_, tn_ag_grad_at(grads_, n_->num_inputs, 0), tn_ag_grad_at(grads_, n_->num_inputs, 1), self, A, solution, n->upper, n->transpose, n->unitriangular, grad_input_mask) < 0) goto fail_;
+            t_[3] = v0_[0];
+            t_[4] = v0_[1];
+            if (tn_ag_needs(n_, 0)) out_[0] = Py_XNewRef(t_[3]);
+            if (tn_ag_needs(n_, 1)) out_[1] = Py_XNewRef(t_[4]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 5);
+    (void)n;
+    return rc_;
+}
+
+static void
+TriangularSolveBackward0_release(tn_node *n_)
+{
+    TriangularSolveBackward0 *n = (TriangularSolveBackward0 *)n_;
+    tn_saved_release(&n->self_);
+    tn_saved_release(&n->A_);
+    tn_saved_release(&n->solution_);
+    (void)n;
+}
+
+static void
+TriangularSolveBackward0_finalize(tn_node *n_)
+{
+    TriangularSolveBackward0 *n = (TriangularSolveBackward0 *)n_;
+    (void)n;
+}
+
+static int
+TriangularSolveBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    TriangularSolveBackward0 *n = (TriangularSolveBackward0 *)n_;
+    if (tn_saved_traverse(&n->self_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->A_, visit, arg))
+        return -1;
+    if (tn_saved_traverse(&n->solution_, visit, arg))
+        return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+TriangularSolveBackward0_get_self(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((TriangularSolveBackward0 *)self)->self_, TN_NODE(self));
+}
+
+static PyObject *
+TriangularSolveBackward0_get_A(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((TriangularSolveBackward0 *)self)->A_, TN_NODE(self));
+}
+
+static PyObject *
+TriangularSolveBackward0_get_upper(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((TriangularSolveBackward0 *)self)->upper);
+}
+
+static PyObject *
+TriangularSolveBackward0_get_transpose(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((TriangularSolveBackward0 *)self)->transpose);
+}
+
+static PyObject *
+TriangularSolveBackward0_get_unitriangular(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((TriangularSolveBackward0 *)self)->unitriangular);
+}
+
+static PyObject *
+TriangularSolveBackward0_get_solution(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((TriangularSolveBackward0 *)self)->solution_, TN_NODE(self));
+}
+
+static PyGetSetDef TriangularSolveBackward0_getset[] = {
+    {"_saved_self", TriangularSolveBackward0_get_self, NULL, NULL, NULL},
+    {"_saved_A", TriangularSolveBackward0_get_A, NULL, NULL, NULL},
+    {"_saved_upper", TriangularSolveBackward0_get_upper, NULL, NULL, NULL},
+    {"_saved_transpose", TriangularSolveBackward0_get_transpose, NULL, NULL, NULL},
+    {"_saved_unitriangular", TriangularSolveBackward0_get_unitriangular, NULL, NULL, NULL},
+    {"_saved_solution", TriangularSolveBackward0_get_solution, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_TriangularSolveBackward0 = {
+    .name = "TriangularSolveBackward0",
+    .basicsize = sizeof(TriangularSolveBackward0),
+    .apply = TriangularSolveBackward0_apply,
+    .release = TriangularSolveBackward0_release,
+    .finalize = TriangularSolveBackward0_finalize,
+    .traverse = TriangularSolveBackward0_traverse,
+    .getset = TriangularSolveBackward0_getset,
+    .op = "aten::triangular_solve",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient) */
+PyObject *
+tn_ag_record_triangular_solve(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *A = tn_ag_arg_tensor(&a_[1]);
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[1])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    TriangularSolveBackward0 *n = (TriangularSolveBackward0 *)tn_node_new(&tn_kind_TriangularSolveBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, A) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->self_, self, n_, 0) < 0) goto fail_;
+    if (tn_saved_save(&n->A_, A, n_, 0) < 0) goto fail_;
+    n->upper = (int)a_[2].u.i;
+    n->transpose = (int)a_[3].u.i;
+    n->unitriangular = (int)a_[4].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 0), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_autograd_set_history(tn_ag_result_item(r_, 1), n_, nr_++) < 0)
+        goto fail_;
+    if (tn_saved_save(&n->solution_, tn_ag_result_item(r_, 0), n_, 1) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
 /* TrilBackward0: aten::tril
  *   self: grad.tril_symint(diagonal)
  */
@@ -5828,6 +5712,577 @@ tn_ag_record_uniform_(tn_op *op_, tn_value *a_)
     if (!r_)
         goto fail_;
     if (tn_autograd_rebase_history(self, n_) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UnsafeIndexBackward0: aten::_unsafe_index.Tensor
+ *   self: at::_unsafe_index_put(grad.new_zeros_symint(self.sym_sizes(), self.options()), indices, grad, true)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_options self_options;
+    tn_saved_list indices;
+} UnsafeIndexBackward0;
+
+static int
+UnsafeIndexBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UnsafeIndexBackward0 *n = (UnsafeIndexBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->indices, n_) < 0) goto fail_;
+    tn_tensors indices = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[0] = tn_ag_op(TN_OP_new_zeros, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_dtype(n->self_options.dtype), (tn_value){0}, tn_ag_value_device(n->self_options.device), (tn_value){0}});
+            if (!t_[0] && PyErr_Occurred()) goto fail_;
+            t_[1] = tn_ag_op(TN_OP__unsafe_index_put, (tn_value[]){tn_value_tensor(t_[0]), tn_ag_value_tensors(indices), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_bool(1)});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+UnsafeIndexBackward0_release(tn_node *n_)
+{
+    UnsafeIndexBackward0 *n = (UnsafeIndexBackward0 *)n_;
+    tn_saved_list_release(&n->indices);
+    (void)n;
+}
+
+static void
+UnsafeIndexBackward0_finalize(tn_node *n_)
+{
+    UnsafeIndexBackward0 *n = (UnsafeIndexBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+UnsafeIndexBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UnsafeIndexBackward0 *n = (UnsafeIndexBackward0 *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->indices.n; i_++)
+        if (tn_saved_traverse(&n->indices.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UnsafeIndexBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UnsafeIndexBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UnsafeIndexBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((UnsafeIndexBackward0 *)self)->indices, TN_NODE(self));
+}
+
+static PyGetSetDef UnsafeIndexBackward0_getset[] = {
+    {"_saved_self_sym_sizes", UnsafeIndexBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_indices", UnsafeIndexBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UnsafeIndexBackward0 = {
+    .name = "UnsafeIndexBackward0",
+    .basicsize = sizeof(UnsafeIndexBackward0),
+    .apply = UnsafeIndexBackward0_apply,
+    .release = UnsafeIndexBackward0_release,
+    .finalize = UnsafeIndexBackward0_finalize,
+    .traverse = UnsafeIndexBackward0_traverse,
+    .getset = UnsafeIndexBackward0_getset,
+    .op = "aten::_unsafe_index.Tensor",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_unsafe_index.Tensor(Tensor self, Tensor?[] indices) -> Tensor */
+PyObject *
+tn_ag_record__unsafe_index__Tensor(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    if (tn_ag_check_no_requires_grad(&a_[1], "indices", "_unsafe_index") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UnsafeIndexBackward0 *n = (UnsafeIndexBackward0 *)tn_node_new(&tn_kind_UnsafeIndexBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->self_options = tn_ag_options_of(self);
+    if (tn_saved_list_save(&n->indices, &a_[1], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UnsafeIndexPutBackward0: aten::_unsafe_index_put
+ *   self: accumulate ? grad : at::_unsafe_index_put(grad, indices, zeros_like(values), false)
+ *   values: at::_unsafe_index(grad, indices)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved_list indices;
+    tn_ag_type_and_size values_info;
+    int accumulate;
+} UnsafeIndexPutBackward0;
+
+static int
+UnsafeIndexPutBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UnsafeIndexPutBackward0 *n = (UnsafeIndexPutBackward0 *)n_;
+    PyObject *t_[4] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->indices, n_) < 0) goto fail_;
+    tn_tensors indices = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            if (n->accumulate) {
+                t_[2] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+            } else {
+                t_[0] = tn_ag_type_and_size_zeros(&n->values_info);
+                if (!t_[0] && PyErr_Occurred()) goto fail_;
+                t_[1] = tn_ag_op(TN_OP__unsafe_index_put, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_tensors(indices), tn_value_tensor(t_[0]), tn_ag_value_bool(0)});
+                if (!t_[1] && PyErr_Occurred()) goto fail_;
+                t_[2] = Py_XNewRef(t_[1]);
+            }
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[3] = tn_ag_op(TN_OP__unsafe_index__Tensor, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_tensors(indices)});
+            if (!t_[3] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[3]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 4);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+UnsafeIndexPutBackward0_release(tn_node *n_)
+{
+    UnsafeIndexPutBackward0 *n = (UnsafeIndexPutBackward0 *)n_;
+    tn_saved_list_release(&n->indices);
+    (void)n;
+}
+
+static void
+UnsafeIndexPutBackward0_finalize(tn_node *n_)
+{
+    UnsafeIndexPutBackward0 *n = (UnsafeIndexPutBackward0 *)n_;
+    tn_ag_free_type_and_size(&n->values_info);
+    (void)n;
+}
+
+static int
+UnsafeIndexPutBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UnsafeIndexPutBackward0 *n = (UnsafeIndexPutBackward0 *)n_;
+    for (Py_ssize_t i_ = 0; i_ < n->indices.n; i_++)
+        if (tn_saved_traverse(&n->indices.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UnsafeIndexPutBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((UnsafeIndexPutBackward0 *)self)->indices, TN_NODE(self));
+}
+
+static PyObject *
+UnsafeIndexPutBackward0_get_accumulate(PyObject *self, void *c)
+{
+    return PyBool_FromLong(((UnsafeIndexPutBackward0 *)self)->accumulate);
+}
+
+static PyGetSetDef UnsafeIndexPutBackward0_getset[] = {
+    {"_saved_indices", UnsafeIndexPutBackward0_get_indices, NULL, NULL, NULL},
+    {"_saved_accumulate", UnsafeIndexPutBackward0_get_accumulate, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UnsafeIndexPutBackward0 = {
+    .name = "UnsafeIndexPutBackward0",
+    .basicsize = sizeof(UnsafeIndexPutBackward0),
+    .apply = UnsafeIndexPutBackward0_apply,
+    .release = UnsafeIndexPutBackward0_release,
+    .finalize = UnsafeIndexPutBackward0_finalize,
+    .traverse = UnsafeIndexPutBackward0_traverse,
+    .getset = UnsafeIndexPutBackward0_getset,
+    .op = "aten::_unsafe_index_put",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_unsafe_index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor */
+PyObject *
+tn_ag_record__unsafe_index_put(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *values = tn_ag_arg_tensor(&a_[2]);
+    if (tn_ag_check_no_requires_grad(&a_[1], "indices", "_unsafe_index_put") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[2])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    UnsafeIndexPutBackward0 *n = (UnsafeIndexPutBackward0 *)tn_node_new(&tn_kind_UnsafeIndexPutBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, values) < 0)
+        goto fail_;
+    if (tn_saved_list_save(&n->indices, &a_[1], n_) < 0) goto fail_;
+    if (tn_ag_type_and_size_save(&n->values_info, values) < 0) goto fail_;
+    n->accumulate = (int)a_[3].u.i;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UnsafeMaskedIndexBackward0: aten::_unsafe_masked_index
+ *   self: at::_unsafe_masked_index_put_accumulate(grad.new_zeros_symint(self.sym_sizes(), self.options()), mask, indices, grad)
+ */
+typedef struct {
+    tn_node base;
+    tn_ag_ints self_sym_sizes;
+    tn_ag_options self_options;
+    tn_saved mask_;
+    tn_saved_list indices;
+} UnsafeMaskedIndexBackward0;
+
+static int
+UnsafeMaskedIndexBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UnsafeMaskedIndexBackward0 *n = (UnsafeMaskedIndexBackward0 *)n_;
+    PyObject *t_[3] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    PyObject *mask = t_[0] = tn_saved_unpack(&n->mask_, n_);
+    if (!mask && PyErr_Occurred()) goto fail_;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->indices, n_) < 0) goto fail_;
+    tn_tensors indices = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP_new_zeros, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_ag_value_ints(tn_ag_ints_view(&n->self_sym_sizes)), tn_ag_value_dtype(n->self_options.dtype), (tn_value){0}, tn_ag_value_device(n->self_options.device), (tn_value){0}});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            t_[2] = tn_ag_op(TN_OP__unsafe_masked_index_put_accumulate, (tn_value[]){tn_value_tensor(t_[1]), tn_value_tensor(mask), tn_ag_value_tensors(indices), tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0))});
+            if (!t_[2] && PyErr_Occurred()) goto fail_;
+            out_[0] = Py_XNewRef(t_[2]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 3);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+UnsafeMaskedIndexBackward0_release(tn_node *n_)
+{
+    UnsafeMaskedIndexBackward0 *n = (UnsafeMaskedIndexBackward0 *)n_;
+    tn_saved_release(&n->mask_);
+    tn_saved_list_release(&n->indices);
+    (void)n;
+}
+
+static void
+UnsafeMaskedIndexBackward0_finalize(tn_node *n_)
+{
+    UnsafeMaskedIndexBackward0 *n = (UnsafeMaskedIndexBackward0 *)n_;
+    tn_ag_free_ints(&n->self_sym_sizes);
+    (void)n;
+}
+
+static int
+UnsafeMaskedIndexBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UnsafeMaskedIndexBackward0 *n = (UnsafeMaskedIndexBackward0 *)n_;
+    if (tn_saved_traverse(&n->mask_, visit, arg))
+        return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->indices.n; i_++)
+        if (tn_saved_traverse(&n->indices.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UnsafeMaskedIndexBackward0_get_self_sym_sizes(PyObject *self, void *c)
+{
+    return tn_ag_ints_to_py(&((UnsafeMaskedIndexBackward0 *)self)->self_sym_sizes);
+}
+
+static PyObject *
+UnsafeMaskedIndexBackward0_get_mask(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((UnsafeMaskedIndexBackward0 *)self)->mask_, TN_NODE(self));
+}
+
+static PyObject *
+UnsafeMaskedIndexBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((UnsafeMaskedIndexBackward0 *)self)->indices, TN_NODE(self));
+}
+
+static PyGetSetDef UnsafeMaskedIndexBackward0_getset[] = {
+    {"_saved_self_sym_sizes", UnsafeMaskedIndexBackward0_get_self_sym_sizes, NULL, NULL, NULL},
+    {"_saved_mask", UnsafeMaskedIndexBackward0_get_mask, NULL, NULL, NULL},
+    {"_saved_indices", UnsafeMaskedIndexBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UnsafeMaskedIndexBackward0 = {
+    .name = "UnsafeMaskedIndexBackward0",
+    .basicsize = sizeof(UnsafeMaskedIndexBackward0),
+    .apply = UnsafeMaskedIndexBackward0_apply,
+    .release = UnsafeMaskedIndexBackward0_release,
+    .finalize = UnsafeMaskedIndexBackward0_finalize,
+    .traverse = UnsafeMaskedIndexBackward0_traverse,
+    .getset = UnsafeMaskedIndexBackward0_getset,
+    .op = "aten::_unsafe_masked_index",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_unsafe_masked_index(Tensor self, Tensor mask, Tensor?[] indices, Scalar fill) -> Tensor */
+PyObject *
+tn_ag_record__unsafe_masked_index(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
+    if (tn_ag_check_no_requires_grad(&a_[2], "indices", "_unsafe_masked_index") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1;
+    UnsafeMaskedIndexBackward0 *n = (UnsafeMaskedIndexBackward0 *)tn_node_new(&tn_kind_UnsafeMaskedIndexBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_ag_ints_save_sizes(&n->self_sym_sizes, self) < 0) goto fail_;
+    n->self_options = tn_ag_options_of(self);
+    if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
+    if (tn_saved_list_save(&n->indices, &a_[2], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
+        goto fail_;
+    Py_DECREF(n);
+    return r_;
+fail_:
+    Py_XDECREF(r_);
+    Py_DECREF(n);
+    return NULL;
+}
+
+/* UnsafeMaskedIndexPutAccumulateBackward0: aten::_unsafe_masked_index_put_accumulate
+ *   self: grad
+ *   values: at::_unsafe_masked_index(grad, mask, indices, 0)
+ */
+typedef struct {
+    tn_node base;
+    tn_saved mask_;
+    tn_saved_list indices;
+} UnsafeMaskedIndexPutAccumulateBackward0;
+
+static int
+UnsafeMaskedIndexPutAccumulateBackward0_apply(tn_node *n_, PyObject **grads_, PyObject **out_)
+{
+    UnsafeMaskedIndexPutAccumulateBackward0 *n = (UnsafeMaskedIndexPutAccumulateBackward0 *)n_;
+    PyObject *t_[2] = {0};
+    tn_ag_vec *vecs_[1];
+    int nvecs_ = 0;
+    tn_ag_vec v0_;
+    int rc_ = -1;
+    PyObject *mask = t_[0] = tn_saved_unpack(&n->mask_, n_);
+    if (!mask && PyErr_Occurred()) goto fail_;
+    vecs_[nvecs_++] = &v0_;
+    if (tn_ag_vec_unpack(&v0_, &n->indices, n_) < 0) goto fail_;
+    tn_tensors indices = {v0_.v, v0_.n};
+    int any_grad_defined_ = tn_ag_any_defined(grads_, n_->num_inputs);
+    if (tn_ag_needs(n_, 0)) {
+        if (any_grad_defined_) {
+            out_[0] = Py_XNewRef(tn_ag_grad_at(grads_, n_->num_inputs, 0));
+        }
+    }
+    if (tn_ag_needs(n_, 1)) {
+        if (any_grad_defined_) {
+            t_[1] = tn_ag_op(TN_OP__unsafe_masked_index, (tn_value[]){tn_value_tensor(tn_ag_grad_at(grads_, n_->num_inputs, 0)), tn_value_tensor(mask), tn_ag_value_tensors(indices), tn_value_int(INT64_C(0))});
+            if (!t_[1] && PyErr_Occurred()) goto fail_;
+            out_[1] = Py_XNewRef(t_[1]);
+        }
+    }
+    rc_ = 0;
+fail_: __attribute__((unused));
+    tn_ag_release_temps(t_, 2);
+    for (int i_ = 0; i_ < nvecs_; i_++)
+        tn_ag_vec_free(vecs_[i_]);
+    (void)n;
+    return rc_;
+}
+
+static void
+UnsafeMaskedIndexPutAccumulateBackward0_release(tn_node *n_)
+{
+    UnsafeMaskedIndexPutAccumulateBackward0 *n = (UnsafeMaskedIndexPutAccumulateBackward0 *)n_;
+    tn_saved_release(&n->mask_);
+    tn_saved_list_release(&n->indices);
+    (void)n;
+}
+
+static void
+UnsafeMaskedIndexPutAccumulateBackward0_finalize(tn_node *n_)
+{
+    UnsafeMaskedIndexPutAccumulateBackward0 *n = (UnsafeMaskedIndexPutAccumulateBackward0 *)n_;
+    (void)n;
+}
+
+static int
+UnsafeMaskedIndexPutAccumulateBackward0_traverse(tn_node *n_, visitproc visit, void *arg)
+{
+    UnsafeMaskedIndexPutAccumulateBackward0 *n = (UnsafeMaskedIndexPutAccumulateBackward0 *)n_;
+    if (tn_saved_traverse(&n->mask_, visit, arg))
+        return -1;
+    for (Py_ssize_t i_ = 0; i_ < n->indices.n; i_++)
+        if (tn_saved_traverse(&n->indices.items[i_], visit, arg))
+            return -1;
+    (void)n;
+    return 0;
+}
+
+static PyObject *
+UnsafeMaskedIndexPutAccumulateBackward0_get_mask(PyObject *self, void *c)
+{
+    return tn_saved_to_py(&((UnsafeMaskedIndexPutAccumulateBackward0 *)self)->mask_, TN_NODE(self));
+}
+
+static PyObject *
+UnsafeMaskedIndexPutAccumulateBackward0_get_indices(PyObject *self, void *c)
+{
+    return tn_ag_saved_list_to_py(&((UnsafeMaskedIndexPutAccumulateBackward0 *)self)->indices, TN_NODE(self));
+}
+
+static PyGetSetDef UnsafeMaskedIndexPutAccumulateBackward0_getset[] = {
+    {"_saved_mask", UnsafeMaskedIndexPutAccumulateBackward0_get_mask, NULL, NULL, NULL},
+    {"_saved_indices", UnsafeMaskedIndexPutAccumulateBackward0_get_indices, NULL, NULL, NULL},
+    {NULL},
+};
+
+tn_node_kind tn_kind_UnsafeMaskedIndexPutAccumulateBackward0 = {
+    .name = "UnsafeMaskedIndexPutAccumulateBackward0",
+    .basicsize = sizeof(UnsafeMaskedIndexPutAccumulateBackward0),
+    .apply = UnsafeMaskedIndexPutAccumulateBackward0_apply,
+    .release = UnsafeMaskedIndexPutAccumulateBackward0_release,
+    .finalize = UnsafeMaskedIndexPutAccumulateBackward0_finalize,
+    .traverse = UnsafeMaskedIndexPutAccumulateBackward0_traverse,
+    .getset = UnsafeMaskedIndexPutAccumulateBackward0_getset,
+    .op = "aten::_unsafe_masked_index_put_accumulate",
+    .complex_rule = TN_COMPLEX_REFUSE,
+};
+
+/* aten::_unsafe_masked_index_put_accumulate(Tensor self, Tensor mask, Tensor?[] indices, Tensor values) -> Tensor */
+PyObject *
+tn_ag_record__unsafe_masked_index_put_accumulate(tn_op *op_, tn_value *a_)
+{
+    PyObject *self = tn_ag_arg_tensor(&a_[0]);
+    PyObject *mask = tn_ag_arg_tensor(&a_[1]);
+    PyObject *values = tn_ag_arg_tensor(&a_[3]);
+    if (tn_ag_check_no_requires_grad(&a_[2], "indices", "_unsafe_masked_index_put_accumulate") < 0)
+        return NULL;
+    if (!(tn_value_requires_grad(&a_[0]) || tn_value_requires_grad(&a_[3])))
+        return tn_autograd_redispatch(op_, a_);
+    int nnext_ = 1 + 1;
+    UnsafeMaskedIndexPutAccumulateBackward0 *n = (UnsafeMaskedIndexPutAccumulateBackward0 *)tn_node_new(&tn_kind_UnsafeMaskedIndexPutAccumulateBackward0, nnext_, 0);
+    if (!n)
+        return NULL;
+    tn_node *n_ = &n->base;
+    PyObject *r_ = NULL;
+    if (tn_node_set_next_edge(n_, 0, self) < 0)
+        goto fail_;
+    if (tn_node_set_next_edge(n_, 1, values) < 0)
+        goto fail_;
+    if (tn_node_needs(n_, 1)) {
+        if (tn_saved_save(&n->mask_, mask, n_, 0) < 0) goto fail_;
+    }
+    if (tn_saved_list_save(&n->indices, &a_[2], n_) < 0) goto fail_;
+    r_ = tn_autograd_redispatch(op_, a_);
+    if (!r_)
+        goto fail_;
+    int nr_ = 0;
+    if (tn_autograd_set_history(r_, n_, nr_++) < 0)
         goto fail_;
     Py_DECREF(n);
     return r_;

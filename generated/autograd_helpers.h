@@ -35,6 +35,10 @@ PyObject *tn_fm_binary_cross_entropy_with_logits_target_backward(PyObject *grad_
 int tn_fm_cat_tensors_backward(PyObject **out, Py_ssize_t nout, PyObject *grad, const tn_ag_sizes_list *sizes, const tn_ag_dtypes *dtypes, int64_t dim);
 /* at::Tensor cholesky_backward(const at::Tensor& grad, bool upper, const at::Tensor& L); */
 PyObject *tn_fm_cholesky_backward(PyObject *grad, int upper, PyObject *L);
+/* Tensor cholesky_inverse_backward(const Tensor& grad, const Tensor& L, bool upper, const Tensor& inverse); */
+PyObject *tn_fm_cholesky_inverse_backward(PyObject *grad, PyObject *L, int upper, PyObject *inverse);
+/* std::tuple<Tensor, Tensor> cholesky_solve_backward(const Tensor& grad_x, const Tensor& self, const Tensor& input2, const Tensor& result, const bool upper, std::array<bool, 2> output_mask); */
+int tn_fm_cholesky_solve_backward(PyObject **out, PyObject *grad_x, PyObject *self, PyObject *input2, PyObject *result, int upper, const int64_t *output_mask);
 /* at::Tensor clamp_backward(const at::Tensor& grad, const at::Tensor& self, const std::optional<at::Scalar>& min, const std::optional<at::Scalar>& max); */
 PyObject *tn_fm_clamp_backward(PyObject *grad, PyObject *self, const tn_value *min, const tn_value *max);
 /* at::Tensor clamp_backward(const at::Tensor& grad, const at::Tensor& self, const at::Tensor& min, const at::Tensor& max); */
@@ -137,6 +141,8 @@ PyObject *tn_fm_mse_loss_double_backward(PyObject *grad, PyObject *input, int64_
 PyObject *tn_fm_mul_tensor_backward(PyObject *grad, PyObject *other, int self_st);
 /* at::Tensor mul_tensor_backward(const Tensor& grad, Scalar other, ScalarType self_st); */
 PyObject *tn_fm_mul_tensor_backward_1(PyObject *grad, const tn_value *other, int self_st);
+/* at::Tensor mvlgamma_backward(const at::Tensor& grad, const at::Tensor& self, int64_t p); */
+PyObject *tn_fm_mvlgamma_backward(PyObject *grad, PyObject *self, int64_t p);
 /* at::Tensor nansum_backward(const at::Tensor& grad, const at::Tensor& self, at::OptionalIntArrayRef dims, bool keepdim); */
 PyObject *tn_fm_nansum_backward(PyObject *grad, PyObject *self, tn_ints dims, int keepdim);
 /* at::Tensor native_dropout_double_backward(const at::Tensor& ggI, const at::Tensor& grad, const at::Tensor& mask, double scale); */
@@ -163,6 +169,8 @@ PyObject *tn_fm_prod_backward(PyObject *grad, PyObject *input, PyObject *result)
 PyObject *tn_fm_prod_backward_1(PyObject *grad, PyObject *input, PyObject *result, int64_t dim, int keepdim);
 /* at::Tensor rad2deg_backward(const at::Tensor& grad); */
 PyObject *tn_fm_rad2deg_backward(PyObject *grad);
+/* at::Tensor renorm_backward(const at::Tensor& grad, const at::Tensor& self, const at::Scalar& p, int64_t dim, const at::Scalar& maxnorm); */
+PyObject *tn_fm_renorm_backward(PyObject *grad, PyObject *self, const tn_value *p, int64_t dim, const tn_value *maxnorm);
 /* at::Tensor repeat_backward(at::Tensor grad, at::SymIntArrayRef repeats, at::SymIntArrayRef input_shape); */
 PyObject *tn_fm_repeat_backward(PyObject *grad, tn_ints repeats, tn_ints input_shape);
 /* Tensor restore_reduced_dims(const Tensor& output, IntArrayRef dims, bool keepdim); */
@@ -197,6 +205,8 @@ PyObject *tn_fm_std_mean_backward(PyObject *gstd, PyObject *gmean, PyObject *sel
 PyObject *tn_fm_sum_backward(PyObject *grad, tn_ints sizes, tn_ints opt_dims, int keepdim);
 /* Tensor take_backward(const Tensor& grad, const Tensor& self, const Tensor& indices); */
 PyObject *tn_fm_take_backward(PyObject *grad, PyObject *self, PyObject *indices);
+/* std::tuple<Tensor, Tensor> triangular_solve_backward(const Tensor& grad_x, const Tensor& grad_m, const Tensor& b, const Tensor& a, const Tensor& x, const bool upper, const bool transpose, const bool unitriangular, std::array<bool, 2> output_mask); */
+int tn_fm_triangular_solve_backward(PyObject **out, PyObject *grad_x, PyObject *grad_m, PyObject *b, PyObject *a, PyObject *x, int upper, int transpose, int unitriangular, const int64_t *output_mask);
 /* at::Tensor unbind_backward(const variable_list& grads, int64_t dim); */
 PyObject *tn_fm_unbind_backward(tn_tensors grads, int64_t dim);
 /* at::Tensor unsqueeze_to(const at::Tensor& self, c10::SymIntArrayRef sym_sizes); */

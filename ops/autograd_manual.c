@@ -3192,3 +3192,170 @@ tn_fm_angle_backward(PyObject *grad, PyObject *self)
     }
     return at_zeros_like(self, TN_T(self)->dtype);
 }
+
+/* toAccumulateType(t, CPU): float32 and float64 accumulate in double, float16 and bfloat16 in
+ * float, complex64 and complex128 in complex128 */
+static int
+cpu_acc_dtype(int dt)
+{
+    switch (dt) {
+    case TN_DTYPE_F32: case TN_DTYPE_F64: return TN_DTYPE_F64;
+    case TN_DTYPE_F16: case TN_DTYPE_BF16: return TN_DTYPE_F32;
+    case TN_DTYPE_C64: case TN_DTYPE_C128: return TN_DTYPE_C128;
+    default: return dt;
+    }
+}
+
+/* renorm: the norm over every dim but `dim` in the CPU accumulate type (double for float32), its
+ * gradient through norm_backward, maxnorm * invnorm * (grad - invnorm * nb) where the norm
+ * exceeds maxnorm, else grad (real inputs: the node refuses complex ones) */
+PyObject *
+tn_fm_renorm_backward(PyObject *grad, PyObject *self, const tn_value *p, int64_t dim, const tn_value *maxnorm)
+{
+    int64_t n = TN_T(self)->ndim;
+    dim = wrap(dim, n);
+    int64_t rd[TN_MAX_NDIM];
+    Py_ssize_t nr = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (i != dim)
+            rd[nr++] = i;
+    int acc = cpu_acc_dtype(TN_T(self)->dtype);
+    int real_acc = acc == TN_DTYPE_C128 ? TN_DTYPE_F64 : acc;
+    PyObject *t[12] = {0}, *r = NULL;
+    if ((t[0] = tn_ag_op(TN_OP_linalg_vector_norm, (tn_value[]){tn_value_tensor(self), *p, tn_ag_value_ints_lit(rd, nr),
+                                                                 tn_ag_value_bool(1), tn_ag_value_dtype(acc)})) &&
+        (t[1] = at_mul(self, grad)) &&
+        (t[2] = tn_ag_op(TN_OP_sum__dim_IntList, (tn_value[]){tn_value_tensor(t[1]), tn_ag_value_ints_lit(rd, nr),
+                                                               tn_ag_value_bool(1), tn_ag_value_dtype(real_acc)})) &&
+        (t[3] = tn_fm_norm_backward_1(t[2], self, p, t[0], (tn_ints){rd, nr, false}, 1)) &&
+        (t[4] = at_add_scalar(t[0], tn_value_double(1e-7))) && (t[5] = at_1(TN_OP_reciprocal, t[4])) &&
+        (t[6] = at_mul_scalar(t[5], *maxnorm)) && (t[7] = at_mul(t[5], t[3])) && (t[8] = at_sub(grad, t[7])) &&
+        (t[9] = at_mul(t[6], t[8])) && (t[10] = at_to_dtype(t[9], TN_T(grad)->dtype)) &&
+        (t[11] = at_ts(TN_OP_gt__Scalar, t[0], *maxnorm)))
+        r = at_where(t[11], t[10], grad);
+    tn_ag_release_temps(t, 12);
+    return r;
+}
+
+/* element i of an op's tuple result, a new reference */
+static PyObject *
+tuple_item(PyObject *tup, Py_ssize_t i)
+{
+    if (!tup)
+        return NULL;
+    if (!PyTuple_Check(tup) || PyTuple_Size(tup) <= i) {
+        PyErr_SetString(PyExc_SystemError, "torchnative: expected a tuple result");
+        return NULL;
+    }
+    PyObject *item = PyTuple_GetItem(tup, i);
+    return item ? Py_NewRef(item) : NULL;
+}
+
+/* triangular_solve: grad_b = triangular_solve(grad_x, a, upper, !transpose, unitriangular)[0];
+ * grad_a = -(x grad_b^T) if transpose else -(grad_b x^T), kept in a's triangle (its diagonal
+ * dropped when unitriangular), plus grad_m (the cloned coefficient's gradient); an undefined part
+ * is zeros expanded to its input (real inputs: the node refuses complex ones) */
+int
+tn_fm_triangular_solve_backward(PyObject **out, PyObject *grad_x, PyObject *grad_m, PyObject *b, PyObject *a,
+                                PyObject *x, int upper, int transpose, int unitriangular, const int64_t *output_mask)
+{
+    out[0] = out[1] = NULL;
+    if (!grad_x && !grad_m)
+        return 0;
+    PyObject *t[6] = {0}, *ga = NULL, *gb = NULL;
+    int rc = -1;
+    if (grad_x) {
+        if (!(t[0] = tn_ag_op(TN_OP_triangular_solve, (tn_value[]){tn_value_tensor(grad_x), tn_value_tensor(a),
+                                                                   tn_ag_value_bool(upper), tn_ag_value_bool(!transpose),
+                                                                   tn_ag_value_bool(unitriangular)})) ||
+            !(gb = tuple_item(t[0], 0)))
+            goto done;
+        if (output_mask[1]) {
+            int64_t diag = upper ? (int64_t)unitriangular : -(int64_t)unitriangular;
+            if (!(t[1] = at_mT(transpose ? gb : x)) || !(t[2] = transpose ? at_2(TN_OP_matmul, x, t[1]) : at_2(TN_OP_matmul, gb, t[1])) ||
+                !(t[3] = at_1(TN_OP_neg, t[2])) || !(ga = at_ts(upper ? TN_OP_triu : TN_OP_tril, t[3], tn_value_int(diag))))
+                goto done;
+        }
+    }
+    /* at::zeros({1}, grad_x.options()).expand_as(...) */
+    PyObject *like = grad_x ? grad_x : grad_m;
+    int64_t one = 1;
+    if (!ga && (!(t[4] = at_zeros(&one, 1, tn_ag_options_of(like))) || !(ga = at_2(TN_OP_expand_as, t[4], a))))
+        goto done;
+    if (!gb && (!(t[5] = at_zeros(&one, 1, tn_ag_options_of(like))) || !(gb = at_2(TN_OP_expand_as, t[5], b))))
+        goto done;
+    if (output_mask[1] && grad_m)
+        TN_SETREF(ga, at_add(ga, grad_m));
+    if (!ga)
+        goto done;
+    out[0] = gb;
+    out[1] = ga;
+    gb = ga = NULL;
+    rc = 0;
+done:
+    Py_XDECREF(ga);
+    Py_XDECREF(gb);
+    tn_ag_release_temps(t, 6);
+    return rc;
+}
+
+/* cholesky_solve: grad_self = cholesky_solve(grad_x, input2, upper); with S = grad_self result^T,
+ * grad_input2 = -(input2 (S + S^T)) if upper else -((S + S^T) input2) (real inputs: the node
+ * refuses complex ones) */
+int
+tn_fm_cholesky_solve_backward(PyObject **out, PyObject *grad_x, PyObject *self, PyObject *input2, PyObject *result,
+                              int upper, const int64_t *output_mask)
+{
+    (void)self;
+    (void)output_mask;
+    out[0] = out[1] = NULL;
+    if (!grad_x)
+        return 0;
+    PyObject *t[6] = {0};
+    int rc = -1;
+    if ((t[0] = tn_ag_op(TN_OP_cholesky_solve, (tn_value[]){tn_value_tensor(grad_x), tn_value_tensor(input2),
+                                                             tn_ag_value_bool(upper)})) &&
+        (t[1] = at_mT(result)) && (t[2] = at_2(TN_OP_matmul, t[0], t[1])) && (t[3] = at_mT(t[2])) &&
+        (t[4] = at_add(t[2], t[3])) &&
+        (t[5] = upper ? at_2(TN_OP_matmul, input2, t[4]) : at_2(TN_OP_matmul, t[4], input2)) &&
+        (out[1] = at_1(TN_OP_neg, t[5]))) {
+        out[0] = Py_NewRef(t[0]);
+        rc = 0;
+    }
+    tn_ag_release_temps(t, 6);
+    return rc;
+}
+
+/* cholesky_inverse: S = inverse (grad + grad^T) inverse; grad_L = -(L S) if upper else -(S L)
+ * (real inputs: the node refuses complex ones) */
+PyObject *
+tn_fm_cholesky_inverse_backward(PyObject *grad, PyObject *L, int upper, PyObject *inverse)
+{
+    if (!grad)
+        return NULL;
+    PyObject *t[6] = {0}, *r = NULL;
+    if ((t[0] = at_mT(grad)) && (t[1] = at_add(grad, t[0])) && (t[2] = at_2(TN_OP_matmul, t[1], inverse)) &&
+        (t[3] = at_2(TN_OP_matmul, inverse, t[2])) &&
+        (t[4] = upper ? at_2(TN_OP_matmul, L, t[3]) : at_2(TN_OP_matmul, t[3], L)))
+        r = at_1(TN_OP_neg, t[4]);
+    tn_ag_release_temps(t, 6);
+    return r;
+}
+
+/* mvlgamma: grad * digamma(self.unsqueeze(-1) + arange(-p / 2 + 0.5, 0.5, 0.5)).sum(-1), the
+ * arange in self's dtype */
+PyObject *
+tn_fm_mvlgamma_backward(PyObject *grad, PyObject *self, int64_t p)
+{
+    tn_ag_options o = tn_ag_options_of(self);
+    int64_t last = -1;
+    PyObject *t[5] = {0}, *r = NULL;
+    if ((t[0] = tn_ag_op(TN_OP_arange__start_step,
+                         (tn_value[]){tn_value_double(-(double)p / 2. + 0.5), tn_value_double(0.5), tn_value_double(0.5),
+                                      tn_ag_value_dtype(o.dtype), NONE_V, tn_ag_value_device(o.device), NONE_V})) &&
+        (t[1] = at_unsqueeze(self, -1)) && (t[2] = at_add(t[0], t[1])) && (t[3] = at_1(TN_OP_digamma, t[2])) &&
+        (t[4] = at_sum_dims(t[3], &last, 1, 0)))
+        r = at_mul(grad, t[4]);
+    tn_ag_release_temps(t, 5);
+    return r;
+}

@@ -12,7 +12,9 @@
  *            torch's Python decomposition, runs with autograd on; our C kernel for such an op
  *            (linear, softmax, ...) is the inference fast path only;
  *   NOTIMPL  differentiable, but no formula is generated: outputs get a node that raises
- *            "derivative for aten::<op> is not implemented" if backward reaches it;
+ *            upstream's RuntimeError "derivative for aten::<op> is not implemented" if backward
+ *            reaches it (upstream has no formula either), or NotImplementedError naming the
+ *            derivative when upstream has one (Note [Refusing a formula upstream has]);
  *   OUT      out= overloads are not differentiable (upstream's error when anything needs grad).
  * Under no_grad / inference mode, and for tensors that need no grad, the door pays one branch.
  */
@@ -57,20 +59,26 @@ tn_autograd_check_out(const tn_op *op, const tn_value *args, int n)
     return 0;
 }
 
-/* Differentiable outputs of an op with no formula get a node that refuses at backward. */
+/* Differentiable outputs of an op with no formula get a node that refuses at backward: upstream's
+ * RuntimeError where upstream has no formula either (autogradNotImplementedFallback), else a
+ * refusal by name, NotImplementedError (Note [Refusing a formula upstream has]). */
 static int
 attach_not_implemented(tn_op *op, tn_value *args, int nargs, PyObject *result)
 {
-    char q[256], msg[320];
+    char q[256], msg[480];
     tn_op_qualname(op, q, sizeof q);
-    snprintf(msg, sizeof msg, "derivative for %s is not implemented", q);
+    if (op->ag_has_formula)
+        snprintf(msg, sizeof msg, "derivative for %s is not implemented in torchnative (upstream differentiates it by "
+                 "its derivatives.yaml formula, which torchnative does not run yet)", q);
+    else
+        snprintf(msg, sizeof msg, "derivative for %s is not implemented", q);
     int nnext = 0;
     for (int i = 0; i < nargs; i++)
         if (args[i].tag == TN_V_TENSOR)
             nnext++;
         else if (args[i].tag == TN_V_TENSORLIST)
             nnext += (int)args[i].n;
-    tn_node *n = tn_error_node_new(&tn_kind_NotImplemented, msg, nnext);
+    tn_node *n = op->ag_has_formula ? tn_refusal_node_new(msg, nnext) : tn_error_node_new(&tn_kind_NotImplemented, msg, nnext);
     if (!n)
         return -1;
     int j = 0, rc = 0;
@@ -1240,6 +1248,7 @@ tn_autograd_install(const tn_autograd_entry *table)
         tn_op *op = tn_op_by_id(e->op);
         op->ag_mode = e->mode;
         op->ag_out_nondiff = e->out_nondiff;
+        op->ag_has_formula = e->has_formula;
         op->compose = e->mode == TN_AG_CIA ? e->record : NULL;
         op->ag_record = e->record ? e->record
                         : e->mode == TN_AG_OUT ? mode_out

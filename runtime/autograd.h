@@ -61,6 +61,8 @@ typedef struct {
     int mode;
     tn_ag_record_fn record;
     uint64_t out_nondiff;  /* TN_AG_OUT: argument positions derivatives.yaml marks non_differentiable */
+    int has_formula;       /* TN_AG_NOTIMPL: upstream differentiates it by a derivatives.yaml formula
+                            * not generated here: its backward refuses by name (NotImplementedError) */
 } tn_autograd_entry;
 
 

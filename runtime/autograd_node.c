@@ -805,12 +805,14 @@ tn_node_kind tn_kind_Identity = {
 typedef struct {
     tn_node base;
     PyObject *msg;   /* str */
+    int refusal;     /* NotImplementedError, not RuntimeError (Note [Refusing a formula upstream has]) */
 } ErrorNode;
 
 static int
 error_apply(tn_node *self, PyObject **grads, PyObject **out)
 {
-    PyErr_SetObject(PyExc_RuntimeError, ((ErrorNode *)self)->msg);
+    PyErr_SetObject(((ErrorNode *)self)->refusal ? PyExc_NotImplementedError : PyExc_RuntimeError,
+                    ((ErrorNode *)self)->msg);
     return -1;
 }
 
@@ -827,6 +829,22 @@ tn_node_kind tn_kind_NotImplemented = {
     .apply = error_apply,
     .finalize = error_finalize,
 };
+
+/* Note [Refusing a formula upstream has]
+ * An overload upstream differentiates by a derivatives.yaml formula, when torchnative does not run
+ * that formula (computed by a decomposition at the door and not yet `decomposed` in
+ * schemas/autograd_compositions.yaml, or a formula codegen cannot translate), records a
+ * NotImplemented node made by tn_refusal_node_new: backward through it raises
+ * NotImplementedError naming the overload's derivative, a refusal by name, never upstream's
+ * RuntimeError for ops it has no formula for (which would read as a bug). */
+tn_node *
+tn_refusal_node_new(const char *msg, int num_next)
+{
+    tn_node *n = tn_error_node_new(&tn_kind_NotImplemented, msg, num_next);
+    if (n)
+        ((ErrorNode *)n)->refusal = 1;
+    return n;
+}
 
 tn_node_kind tn_kind_Error = {
     .name = "Error",

@@ -120,6 +120,7 @@ PyObject *tn_input_meta_zeros(const tn_input_meta *m);
 /* The kinds every graph can have besides AccumulateGrad and GraphRoot (autograd_engine.h). */
 extern tn_node_kind tn_kind_Identity;
 extern tn_node_kind tn_kind_NotImplemented;
+tn_node *tn_refusal_node_new(const char *msg, int num_next);
 extern tn_node_kind tn_kind_Error;
 
 /* A node whose backward raises `msg` (NotImplemented / Error). */

@@ -8,6 +8,7 @@
 #include "dispatch.h"
 #include "op_registry.h"
 #include "schema.h"
+#include "tls.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -512,8 +513,23 @@ static PyMethodDef torch_ops_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* run_recording(fn): fn() with the door recording again, for a decomposition that differentiates
+ * another (Note [grid_sampler_2d_backward as the gradient of its decomposition]): a decomposition
+ * of an op the door redispatched runs below autograd, where nothing records. Grad mode is the
+ * caller's (torch.enable_grad inside fn). */
+static PyObject *
+tn_run_recording(PyObject *self, PyObject *fn)
+{
+    int below = tn_tls.below_autograd;
+    tn_tls.below_autograd = 0;
+    PyObject *r = PyObject_CallNoArgs(fn);
+    tn_tls.below_autograd = below;
+    return r;
+}
+
 /* Private to torchnative: torch._C._torchnative */
 PyMethodDef tn_private_dispatch_functions[] = {
+    {"run_recording", tn_run_recording, METH_O, NULL},
     {"impl", tn_register_impl, METH_VARARGS, NULL},
     {"deregister_impl", tn_deregister_impl, METH_VARARGS, NULL},
     {"define", tn_define, METH_VARARGS, NULL},

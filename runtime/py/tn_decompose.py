@@ -1233,6 +1233,45 @@ def _gs_source_index(c, size, padding_mode, align_corners):
     return c
 
 
+# Note [grid_sampler_2d_backward as the gradient of its decomposition]
+# The door computes grid_sampler_2d by torch._decomp's decomposition (TABLE); its backward op
+# (GridSamplerKernel.cpp grid_sampler_2d_backward_cpu_kernel_impl) is computed here as the vector-
+# Jacobian product of that same decomposition: the chain rule through its unnormalising, padding
+# (clip, reflect), corner weights and gathers gives upstream's analytic gradients (the kernel's
+# gx_mult/gy_mult clip and reflect multipliers, zero for nearest), summed in another order: the
+# golden grid_sampler_2d_backward cases bound the difference by the derived tolerance.
+
+def grid_sampler_2d_backward(grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask):
+    """GridSampler.cpp grid_sampler_2d_backward on the CPU: upstream's checks (its meta function),
+    then Note [grid_sampler_2d_backward as the gradient of its decomposition]."""
+    torch, aten = _aten()
+    from torch._decomp import decomposition_table
+
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten.grid_sampler_2d_backward(meta(grad_output), meta(input), meta(grid), interpolation_mode, padding_mode,
+                                  align_corners, output_mask)
+    if not input.dtype.is_floating_point or input.dtype not in (torch.float32, torch.float64):
+        raise NotImplementedError(f'"grid_sampler_2d_backward_cpu" not implemented for \'{_scalar_type_name(input.dtype)}\'')
+    x = input.detach().requires_grad_(bool(output_mask[0]))
+    g = grid.detach().requires_grad_(bool(output_mask[1]))
+    ins = [t for t in (x, g) if t.requires_grad]
+
+    def vjp():
+        with torch.enable_grad():
+            out = decomposition_table[aten.grid_sampler_2d.default](x, g, interpolation_mode, padding_mode, align_corners)
+            return torch.autograd.grad([out], ins, [grad_output.detach()], allow_unused=True) if ins else ()
+
+    got = list(torch._C._torchnative.run_recording(vjp))
+    res = []
+    for t, want in ((x, output_mask[0]), (g, output_mask[1])):
+        if not want:
+            res.append(None)
+            continue
+        r = got.pop(0)
+        res.append(aten.zeros_like(t, memory_format=torch.contiguous_format) if r is None else r.contiguous())
+    return tuple(res)
+
+
 def grid_sampler_3d(input, grid, interpolation_mode, padding_mode, align_corners):
     """GridSampler.cpp grid_sampler_3d on the CPU: upstream's checks (its meta function), then
     Note [grid_sampler_3d as upstream computes it]."""
@@ -1764,6 +1803,72 @@ def _embedding_bag_impl(weight, indices, offsets, scale_grad_by_freq=False, mode
     bag_size = count if mode != 0 else aten.zeros([nb], dtype=torch.int64)
     max_indices = max_idx if mode == 2 else count.clone() if mode == 1 else aten.zeros([nb], dtype=torch.int64)
     return out, offset2bag, bag_size, max_indices
+
+
+def _embedding_bag_offset2bag(indices, offsets, offset2bag):
+    """EmbeddingBag.cpp make_offset2bag where the forward left offset2bag empty (sum without
+    padding_idx): each index's bag, the number of offsets at or before it less one."""
+    torch, aten = _aten()
+    if indices.numel() != 0 and offset2bag.numel() == 0:
+        return aten.searchsorted(offsets.to(torch.int64).contiguous(), aten.arange(indices.size(0)), right=True) - 1
+    return offset2bag.to(torch.int64)
+
+
+def _embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights,
+                            scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx=-1):
+    """EmbeddingBag.cpp _embedding_bag_backward, dense (_embedding_bag_dense_backward_cpu): sum and
+    mean add grad[bag] * scale to each index's row, occurrence by occurrence in index order (the
+    stable sort upstream walks), scale = per_sample_weight / count (scale_grad_by_freq, as upstream
+    indexes it) / bag_size (mean) in double, rounded to grad's dtype; padding_idx's occurrences add nothing. max adds
+    each non-empty bag's gradient at its maximum's row, column by column."""
+    torch, aten = _aten()
+    if sparse:
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            "aten::_embedding_bag_backward", "with sparse=True: torchnative has no sparse gradients"))
+    idx = indices.to(torch.int64).reshape(-1)
+    d = grad.size(1)
+    gw = aten.zeros([num_weights, d], dtype=grad.dtype)
+    if mode == 2:
+        nonempty = aten.nonzero(bag_size).view(-1)
+        mi = maximum_indices.index_select(0, nonempty)
+        g = grad.index_select(0, nonempty)
+        return aten.scatter_add(gw, 0, mi, g)
+    if idx.numel() == 0:
+        return gw
+    o2b = _embedding_bag_offset2bag(indices, offsets, offset2bag)
+    scale = aten.ones([idx.numel()], dtype=torch.float64)
+    if per_sample_weights is not None:
+        scale = per_sample_weights.reshape(-1).to(torch.float64)
+    if scale_grad_by_freq:
+        # upstream divides the k-th distinct index's occurrences by counts[sorted_indices[k]] (its
+        # loop reads indices_data[i] with i the group number, not the group's first position)
+        counts = aten.zeros([num_weights], dtype=torch.int64).index_add(0, idx, aten.ones_like(idx))
+        ordered = aten.sort(idx)[0]
+        distinct = aten.unique_consecutive(ordered)[0]
+        group = aten.searchsorted(distinct, idx)
+        scale = scale / counts.index_select(0, ordered.index_select(0, group)).to(torch.float64)
+    if mode == 1:
+        bs = bag_size.index_select(0, o2b)
+        scale = aten.where.self(bs != 0, scale / bs.to(torch.float64), scale)
+    rows = grad.index_select(0, o2b) * scale.to(grad.dtype).unsqueeze(1)
+    keep = (idx != padding_idx).unsqueeze(1)
+    rows = aten.where.self(keep, rows, aten.zeros([], dtype=grad.dtype))
+    return aten.index_add(gw, 0, idx, rows)
+
+
+def _embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets, offset2bag, mode, padding_idx=-1):
+    """EmbeddingBag.cpp _embedding_bag_per_sample_weights_backward_cpu: each sample's gradient is
+    the dot product of its bag's gradient with its weight row (0 for padding_idx)."""
+    torch, aten = _aten()
+    if mode != 0:
+        raise RuntimeError("embedding_bag_backward: per_sample_weights only supported for mode='sum'")
+    idx = indices.to(torch.int64).reshape(-1)
+    out = aten.zeros([idx.numel()], dtype=grad.dtype)
+    if idx.numel() == 0:
+        return out
+    o2b = _embedding_bag_offset2bag(indices, offsets, offset2bag)
+    dots = (grad.index_select(0, o2b) * weight.index_select(0, idx)).sum(1)
+    return aten.where.self(idx != padding_idx, dots, out)
 
 
 def embedding_bag_padding_idx(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
@@ -2559,6 +2664,107 @@ def avg_pool3d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_i
     """AvgPoolKernel.cpp cpu_avg_pool3d."""
     torch, aten = _aten()
     return _avg_pool(self, 3, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+
+
+def _window_scatter_backward(grad_output, self, windows, delta):
+    """The gradient of a 3-d pooling that spreads each output's `delta` (per plane and output
+    position) over its window: `windows` gives, per spatial dim, (start, end, kmax) with the
+    int64 clipped window [start, end) of every output index and the longest window. Added output
+    by output in row-major order, then over the window's depth, height and width, as upstream's
+    CPU backward frames accumulate (scatter_add runs its index in order)."""
+    torch, aten = _aten()
+    sizes = list(self.shape[-3:])
+    planes = 1
+    for s in self.shape[:-3]:
+        planes *= s
+    n_in = sizes[0] * sizes[1] * sizes[2]
+    outs = [w[0].numel() for w in windows]
+    flat, ok = None, None
+    for d, (start, end, kmax) in enumerate(windows):
+        p = start.view(-1, 1) + aten.arange(kmax, dtype=torch.long).view(1, -1)   # (out_d, kmax)
+        v = p < end.view(-1, 1)
+        shape = [1] * 6
+        shape[d], shape[3 + d] = outs[d], kmax
+        stride = 1
+        for s in sizes[d + 1:]:
+            stride *= s
+        term = (p * stride).view(shape)
+        flat = term if flat is None else flat + term
+        ok = v.view(shape) if ok is None else ok & v.view(shape)
+    full = list(flat.shape)
+    flat = aten.where.self(ok, flat, aten.zeros([], dtype=torch.long))
+    vals = delta.reshape([planes] + outs + [1, 1, 1]).expand([planes] + full)
+    vals = aten.where.self(ok.unsqueeze(0), vals, aten.zeros([], dtype=vals.dtype))
+    gi = aten.zeros([planes, n_in], dtype=grad_output.dtype)
+    gi = aten.scatter_add(gi, 1, flat.reshape(1, -1).expand(planes, -1), vals.reshape(planes, -1))
+    return _laid_out(gi.reshape(self.shape), _suggest_memory_format(self))
+
+
+def avg_pool3d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                        divisor_override):
+    """AveragePool3d.cpp avg_pool3d_backward_out_frame: upstream's checks (its meta function),
+    then each output's gradient divided by its window's divisor (the forward's: padding counted
+    or not, or divisor_override) and added over the window clipped to the input."""
+    torch, aten = _aten()
+    stride = [] if stride is None else stride  # avg_pool3d's stride=None, as its node saved it
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten.avg_pool3d_backward(meta(grad_output), meta(self), kernel_size, stride, padding, ceil_mode,
+                             count_include_pad, divisor_override)
+    if self.dtype not in (torch.float32, torch.float64, torch.int64):
+        raise NotImplementedError(f'"avg_pool3d_backward_out_frame" not implemented for \'{_scalar_type_name(self.dtype)}\'')
+    k = _tuple_arg(kernel_size, 3, "kernel_size", "avg_pool3d")
+    st = _tuple_arg(stride, 3, "stride", "avg_pool3d", allow_empty=True) or list(k)
+    pad = _tuple_arg(padding, 3, "padding", "avg_pool3d")
+    sizes = list(self.shape[-3:])
+    outs = list(grad_output.shape[-3:])
+    windows, pool, inner = [], None, None
+    for i in range(3):
+        o = aten.arange(outs[i], dtype=torch.long) * st[i] - pad[i]
+        e = aten.minimum.default(o + k[i], aten.full_like(o, sizes[i] + pad[i]))
+        o0, e0 = o.clamp_min(0), e.clamp_max(sizes[i])
+        shape = [1, 1, 1]
+        shape[i] = outs[i]
+        pool = (e - o).view(shape) if pool is None else pool * (e - o).view(shape)
+        inner = (e0 - o0).view(shape) if inner is None else inner * (e0 - o0).view(shape)
+        windows.append((o0, e0, k[i]))
+    div = aten.full_like(pool, divisor_override) if divisor_override is not None else pool if count_include_pad else inner
+    g = grad_output.reshape([-1] + outs)
+    if g.is_floating_point():
+        delta = g / div.to(g.dtype)
+    else:  # int64: s / divide_factor in C, truncated toward zero
+        delta = aten.div.Tensor_mode(g, div, rounding_mode="trunc")
+    return _window_scatter_backward(grad_output, self, windows, delta)
+
+
+def _adaptive_avg_pool3d_backward(grad_output, self):
+    """AdaptiveAvgPoolKernel.cpp cpu_adaptive_avg_pool3d_backward: each output's gradient divided
+    by its window's depth, height and width in turn, added over the window [floor(i*in/out),
+    ceil((i+1)*in/out))."""
+    torch, aten = _aten()
+    if grad_output.dim() != self.dim():
+        raise RuntimeError(f"adaptive_avg_pool3d_backward_out_cpu_template: Expected dimensions {self.dim()} for "
+                           f"`gradOutput_` but got dimensions {grad_output.dim()}")
+    meta = lambda t: aten.empty_strided(t.shape, t.stride(), dtype=t.dtype, device="meta")
+    aten._adaptive_avg_pool3d_backward(meta(grad_output), meta(self))
+    if not self.is_floating_point():
+        raise NotImplementedError(f'"adaptive_avg_pool3d_backward_cpu" not implemented for \'{_scalar_type_name(self.dtype)}\'')
+    if _suggest_memory_format(self) == torch.channels_last_3d:
+        raise NotImplementedError(torch._C._tn_support.refusal_message(
+            "aten::_adaptive_avg_pool3d_backward", "for a channels_last_3d input: torchnative has no channels_last_3d layout"))
+    sizes = list(self.shape[-3:])
+    outs = list(grad_output.shape[-3:])
+    windows = []
+    delta = grad_output.reshape([-1] + outs)
+    for d in range(3):
+        o, n = outs[d], sizes[d]
+        i = aten.arange(o, dtype=torch.long)
+        start = aten.div(i * n, o, rounding_mode="floor")
+        end = aten.div((i + 1) * n + o - 1, o, rounding_mode="floor")
+        windows.append((start, end, int((end - start).max()) if o else 0))
+        shape = [1, 1, 1, 1]
+        shape[1 + d] = -1
+        delta = delta / (end - start).view(shape).to(delta.dtype)
+    return _window_scatter_backward(grad_output, self, windows, delta)
 
 
 def avg_pool1d(self, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True):
@@ -3549,7 +3755,11 @@ COMPOSITIONS = {
     "linalg_vander": linalg_vander, "scatter.reduce": scatter_reduce_legacy,
     "scatter.value_reduce": scatter_value_reduce, "quantile.scalar": quantile_scalar, "nanquantile": nanquantile,
     "nanquantile.scalar": nanquantile_scalar, "_adaptive_avg_pool3d": _adaptive_avg_pool3d, "frexp.Tensor": frexp,
-    "avg_pool1d": avg_pool1d, "avg_pool3d": avg_pool3d, "soft_margin_loss": soft_margin_loss,
+    "avg_pool1d": avg_pool1d, "avg_pool3d": avg_pool3d, "avg_pool3d_backward": avg_pool3d_backward,
+    "_adaptive_avg_pool3d_backward": _adaptive_avg_pool3d_backward,
+    "_embedding_bag_backward": _embedding_bag_backward,
+    "grid_sampler_2d_backward": grid_sampler_2d_backward,
+    "_embedding_bag_per_sample_weights_backward": _embedding_bag_per_sample_weights_backward, "soft_margin_loss": soft_margin_loss,
     "take": take, "put": put, "put_": put_, "addr": addr, "copysign.Scalar": copysign_scalar,
     "nextafter": nextafter, "cov": cov, "corrcoef": corrcoef, "_unique2": _unique2, "unique_dim": unique_dim,
     "unique_consecutive": unique_consecutive, "true_divide.Scalar": true_divide_scalar,

@@ -986,6 +986,8 @@ def _M(shape, seed, role="any"):
 _S34 = f"a0 = {_M((3, 4), 1)}; "
 _S34B = f"a0 = {_M((3, 4), 1)}; a1 = {_M((3, 4), 2)}; "
 _IX = "ix = torch.tensor([2, 0]); "
+_UMI = ("ui = torch.tensor([[0], [2], [2], [1]]); uj = torch.tensor([[1, 3, 3]]); "
+        "um = torch.tensor([[True, False, True], [True, True, True], [False, True, True], [True, True, False]]); ")
 DOOR_SAMPLES = {
     "logaddexp2": (_S34B, f"{_A}logaddexp2(a0, a1)"),
     "dist": (_S34B, f"{_A}dist(a0, a1, 3)"),
@@ -1040,6 +1042,38 @@ DOOR_SAMPLES = {
     "angle": (_S34, f"{_A}angle(a0)"),
     "native_group_norm": (f"a0 = {_M((2, 4, 3), 1)}; a1 = {_M((4,), 2)}; a2 = {_M((4,), 3)}; ",
                           f"{_A}native_group_norm(a0, a1, a2, 2, 4, 3, 2, 1e-5)[0]"),
+    "_unsafe_index.Tensor": (f"a0 = {_M((3, 4), 1)}; ui = torch.tensor([0, 2, 2, 1]); ", f"{_A}_unsafe_index(a0, [ui, None])"),
+    "_unsafe_index_put": (f"a0 = {_M((3, 4), 1)}; a1 = {_M((2, 4), 2)}; ui = torch.tensor([2, 0]); ",
+                          f"{_A}_unsafe_index_put(a0, [ui], a1, False)"),
+    "_unsafe_masked_index": (f"a0 = {_M((3, 4), 1)}; {_UMI}", f"{_A}_unsafe_masked_index(a0, um, [ui, uj], 0.5)"),
+    "_unsafe_masked_index_put_accumulate": (f"a0 = {_M((3, 4), 1)}; a1 = {_M((4, 3), 2)}; {_UMI}",
+                                            f"{_A}_unsafe_masked_index_put_accumulate(a0, um, [ui, uj], a1)"),
+    "avg_pool3d": (f"a0 = {_M((1, 2, 4, 4, 5), 1)}; ", f"{_A}avg_pool3d(a0, [2, 2, 3], [1, 2, 2], [1, 0, 1], True, False)"),
+    "avg_pool3d_backward": (f"a0 = {_M((1, 2, 5, 2, 3), 2)}; a1 = {_M((1, 2, 4, 4, 5), 1)}; ",
+                            f"{_A}avg_pool3d_backward(a0, a1, [2, 2, 3], [1, 2, 2], [1, 0, 1], True, False, None)"),
+    "_adaptive_avg_pool3d": (f"a0 = {_M((1, 2, 4, 5, 7), 1)}; ", f"{_A}_adaptive_avg_pool3d(a0, [3, 2, 4])"),
+    "_adaptive_avg_pool3d_backward": (f"a0 = {_M((1, 2, 3, 2, 4), 2)}; a1 = {_M((1, 2, 4, 5, 7), 1)}; ",
+                                      f"{_A}_adaptive_avg_pool3d_backward(a0, a1)"),
+    "renorm": (f"a0 = {_M((4, 5, 3), 1)}; ", f"{_A}renorm(a0, 2, 1, 3.0)"),
+    # cholesky_inverse's formula gives a dense gradient for a factor it reads one triangle of:
+    # the sample takes the triangle, as cholesky_solve's
+    "cholesky_inverse": (f"a0 = {_M((4, 4), 1)}; ", f"{_A}cholesky_inverse(a0.tril() + 3 * torch.eye(4, dtype=DTYPE))"),
+    "mvlgamma": (f"a0 = {_M((3, 4), 1, 'pos')}; ", f"{_A}mvlgamma(a0 + 2, 3)"),
+    "as_strided_copy": (_S34, f"{_A}as_strided_copy(a0, [2, 3], [4, 1], 1)"),
+    "grid_sampler_2d": (f"a0 = {_M((1, 2, 4, 5), 1)}; a1 = {_M((1, 3, 3, 2), 2, 'prob')}; ",
+                        f"{_A}grid_sampler_2d(a0, a1 * 1.6 - 0.8, 0, 0, False)"),
+    "_embedding_bag": (f"a0 = {_M((10, 4), 1)}; a1 = {_M((11,), 2)}; ei = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 0, 0, 7]); "
+                       "eo = torch.tensor([0, 4, 4, 8]); ", f"{_A}_embedding_bag(a0, ei, eo, False, 0, False, a1)[0]"),
+    "hardshrink_backward": (f"a0 = {_M((3, 4), 2)}; a1 = {_M((3, 4), 1)}; ", f"{_A}hardshrink_backward(a0, a1, 0.3)"),
+    "softshrink_backward": (f"a0 = {_M((3, 4), 2)}; a1 = {_M((3, 4), 1)}; ", f"{_A}softshrink_backward(a0, a1, 0.3)"),
+    # the coefficient made well conditioned inside the sample (triangular_solve reads one triangle;
+    # its gradient keeps that triangle)
+    "triangular_solve": (f"a0 = {_M((4, 2), 1)}; a1 = {_M((4, 4), 2)}; ",
+                         f"{_A}triangular_solve(a0, a1 + 4 * torch.eye(4, dtype=DTYPE), False, True, False)"),
+    # cholesky_solve reads the factor's lower triangle and its formula gives a dense gradient:
+    # the sample takes the triangle (as upstream's OpInfo does) so finite differences see the same
+    "cholesky_solve": (f"a0 = {_M((4, 2), 1)}; a1 = {_M((4, 4), 2)}; ",
+                       f"{_A}cholesky_solve(a0, a1.tril() + 3 * torch.eye(4, dtype=DTYPE))"),
 }
 for _ov, (_b, _e) in DOOR_SAMPLES.items():
     _names = ", ".join(re.findall(r"\b(a\d+) = ", _b))
@@ -1075,3 +1109,130 @@ add("sinc_backward", {"zero": VJ.format(x="literal([0.0, 1.0, -0.5, 2.0, 0.25])"
 add("take_backward", {"t": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.take(x, literal([[0, 5], [11, 5], [-1, 3]], torch.int64))"),
                       "empty": VJ.format(x="randn(3, 4, seed=1)", call="torch.take(x, literal([], torch.int64))")})
 add("angle_backward", {"t": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.angle(x)")})
+
+# avg_pool3d and adaptive_avg_pool3d: their backward ops through the door (tn_decompose.py
+# avg_pool3d_backward, _adaptive_avg_pool3d_backward), their double backward through the forward
+AP3 = "randn(2, 3, 5, 6, 7, seed=1)"
+add("avg_pool3d_backward", {
+    "0": VJ.format(x=AP3, call=f"{F}.avg_pool3d(x, 2)"),
+    "pad": VJ.format(x=AP3, call=f"{F}.avg_pool3d(x, 3, 2, 1)"),
+    "ceil_nopad": VJ.format(x=AP3, call=f"{F}.avg_pool3d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False)"),
+    "divisor": VJ.format(x="randn(3, 5, 6, 7, seed=1)", call=f"{F}.avg_pool3d(x, (3, 2, 3), (1, 2, 2), (1, 1, 0), ceil_mode=True, divisor_override=5)"),
+    "t": VJ.format(x="randn(2, 3, 5, 7, 6, seed=1).transpose(-1, -2)", call=f"{F}.avg_pool3d(x, 2, 1)"),
+    "module": "x = randn(2, 3, 4, 4, 4, seed=1); requires_grad(x); out = vjp(torch.nn.AvgPool3d(2, padding=1)(x), [x])",
+    "double": f"x = {AP3}; requires_grad(x); out = vjp(vjp({F}.avg_pool3d(x, 3, 2, 1), [x], create_graph=True), [x])",
+    "direct": "torch.ops.aten.avg_pool3d_backward(randn(1, 2, 2, 2, 2, seed=2), randn(1, 2, 4, 4, 5, seed=1), [2, 2, 2], [2, 2, 2], [0, 0, 0], False, True, None)",
+    "int": "torch.ops.aten.avg_pool3d_backward(literal([[[[[7]]]]], torch.int64), literal([[[[[1, 2], [3, 4]], [[5, 6], [7, 8]]]]], torch.int64), [2, 2, 2], [2, 2, 2], [0, 0, 0], False, True, None)",
+    "bad": "torch.ops.aten.avg_pool3d_backward(randn(1, 1, 2, 1, 1, seed=2), randn(1, 1, 2, 2, 2, seed=1), [2, 2, 2], [2, 2, 2], [0, 0, 0], False, True, None)",
+    "half": "torch.ops.aten.avg_pool3d_backward(torch.ones(1, 1, 1, 1, 1, dtype=torch.float16), torch.ones(1, 1, 2, 2, 2, dtype=torch.float16), [2, 2, 2], [2, 2, 2], [0, 0, 0], False, True, None)"})
+add("avg_pool3d_backward_backward", {"double": f"x = {AP3}; requires_grad(x); out = vjp(vjp({F}.avg_pool3d(x, 2, 1, ceil_mode=True), [x], create_graph=True), [x])"})
+add("_adaptive_avg_pool3d_backward", {
+    "0": VJ.format(x=AP3, call=f"{F}.adaptive_avg_pool3d(x, (3, 2, 4))"),
+    "up": VJ.format(x="randn(2, 3, 3, 2, 4, seed=1)", call=f"{F}.adaptive_avg_pool3d(x, (5, 3, 6))"),
+    "4d": VJ.format(x="randn(3, 4, 5, 7, seed=1)", call=f"{F}.adaptive_avg_pool3d(x, (5, 3, 2))"),
+    "f64": VJ.format(x="randn(2, 3, 4, 5, 7, seed=1, dtype=torch.float64)", call=f"{F}.adaptive_avg_pool3d(x, (3, 4, 2))"),
+    "module": "x = randn(2, 3, 6, 6, 6, seed=1); requires_grad(x); out = vjp(torch.nn.AdaptiveAvgPool3d((2, 3, 4))(x), [x])",
+    "double": f"x = {AP3}; requires_grad(x); out = vjp(vjp({F}.adaptive_avg_pool3d(x, (3, 2, 4)), [x], create_graph=True), [x])",
+    "direct": "torch.ops.aten._adaptive_avg_pool3d_backward(randn(1, 2, 2, 3, 2, seed=2), randn(1, 2, 4, 5, 3, seed=1))",
+    "bad_rank": "torch.ops.aten._adaptive_avg_pool3d_backward(randn(1, 1, 2, 1, 1, seed=2), randn(1, 2, 2, 2, seed=1))",
+    "int": "torch.ops.aten._adaptive_avg_pool3d_backward(literal([[[[[7]]]]], torch.int64), literal([[[[[1, 2], [3, 4]], [[5, 6], [7, 8]]]]], torch.int64))"})
+add("_adaptive_avg_pool3d_backward_backward", {"double": f"x = {AP3}; requires_grad(x); out = vjp(vjp({F}.adaptive_avg_pool3d(x, 4), [x], create_graph=True), [x])"})
+# upsampling through _unsafe_index (torch._decomp's bilinear interpolation indexes with it)
+add("_unsafe_index.Tensor_backward", {
+    "dup": VJ.format(x="randn(2, 3, 4, seed=1)", call="torch.ops.aten._unsafe_index(x, [None, literal([[0], [2], [2]], torch.int64), literal([1, 3, 3, 0], torch.int64)])"),
+    "up2x": VJ.format(x="randn(1, 2, 3, 3, seed=1)", call="torch.ops.aten._unsafe_index(x, [None, None, torch.arange(6) // 2, (torch.arange(6) // 2).unsqueeze(-1)])"),
+    "t": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.ops.aten._unsafe_index(x, [literal([3, 0, 3], torch.int64)])")})
+add("_unsafe_index_put_backward", {
+    "accumulate": GV.format(bind="x = randn(3, 4, seed=1); v = randn(4, 4, seed=2)", ins="x, v",
+                            call="torch.ops.aten._unsafe_index_put(x, [literal([0, 2, 2, 1], torch.int64)], v, True)"),
+    "bcast": GV.format(bind="x = randn(3, 4, seed=1); v = randn(4, seed=2)", ins="x, v",
+                       call="torch.ops.aten._unsafe_index_put(x, [literal([0, 2], torch.int64)], v, False)")})
+# renorm, triangular_solve, cholesky_solve: FunctionsManual's renorm_backward,
+# triangular_solve_backward, cholesky_solve_backward written in C
+add("renorm_backward", {**{f"p{p}": VJ.format(x="randn(4, 5, 3, seed=1)", call=f"torch.renorm(x, {p}, 1, 3.0)")
+                           for p in ("1", "1.5", "2", "3", "float('inf')")},
+                        "dim_neg": VJ.format(x="randn(4, 5, 3, seed=1)", call="torch.renorm(x, 2, -1, 2.5)"),
+                        "f64": VJ.format(x="randn(4, 5, 3, seed=1, dtype=torch.float64)", call="torch.renorm(x, 2, 0, 3.0)"),
+                        "t": VJ.format(x="make((5, 4), layout='t', seed=1)", call="torch.renorm(x, 2, 0, 1.0)")})
+TS = "b = randn(4, 2, seed=1); a = randn(4, 4, seed=2) + 4 * torch.eye(4)"
+add("triangular_solve_backward", {
+    **{f"u{int(u)}t{int(t)}n{int(n)}": GV.format(bind=TS, ins="b, a", call=f"torch.triangular_solve(b, a, {u}, {t}, {n})")
+       for u in (True, False) for t in (True, False) for n in (True, False)},
+    "solution_only": GV.format(bind=TS, ins="b, a", call="torch.triangular_solve(b, a, False)[0]"),
+    "coefficient_only": GV.format(bind=TS, ins="b, a", call="torch.triangular_solve(b, a)[1]"),
+    "batch": GV.format(bind="b = randn(2, 3, 2, seed=1); a = randn(3, 3, seed=2) + 4 * torch.eye(3)", ins="b, a",
+                       call="torch.triangular_solve(b, a)")})
+CS = "b = randn(4, 2, seed=1); l = randn(4, 4, seed=2).tril() + 3 * torch.eye(4)"
+add("cholesky_solve_backward", {
+    "lower": GV.format(bind=CS, ins="b, l", call="torch.cholesky_solve(b, l)"),
+    "upper": GV.format(bind=CS, ins="b, l", call="torch.cholesky_solve(b, l.mT, True)"),
+    "b_only": GV.format(bind=CS, ins="b", call="torch.cholesky_solve(b, l)"),
+    "batch": GV.format(bind="b = randn(2, 4, 3, seed=1); l = randn(4, 4, seed=2).tril() + 3 * torch.eye(4)", ins="b, l",
+                       call="torch.cholesky_solve(b, l)")})
+# the double backward of the shrink ops (their backward ops listed `decomposed`)
+for _n in ("hardshrink", "softshrink"):
+    add(f"{_n}_backward_backward", {"double": f"x = randn(3, 4, seed=1); requires_grad(x); out = vjp(vjp({F}.{_n}(x, 0.3), [x], create_graph=True), [x])",
+                                    "gg": f"x = randn(3, 4, seed=1); requires_grad(x); g = vjp({F}.{_n}(x, 0.3), [x], create_graph=True)[0]; out = vjp(g * randn(3, 4, seed=2), [x])"})
+# double backward refused by name where upstream has a formula torchnative does not run yet
+# (Note [Refusing a formula upstream has]): smooth_l1 stands for the others
+add("smooth_l1_loss_backward_backward", {"double": f"x = randn(3, 4, seed=1); y = randn(3, 4, seed=2); requires_grad(x); out = vjp(vjp({F}.smooth_l1_loss(x, y), [x], create_graph=True), [x])"})
+# embedding_bag: _embedding_bag's backward ops computed at the door (tn_decompose.py
+# _embedding_bag_backward, dense only: sparse=True refuses by name; _embedding_bag_per_sample_weights_backward)
+EB = "w = randn(10, 4, seed=1); i = literal([1, 2, 4, 5, 4, 3, 2, 9, 0, 0, 7], torch.int64); o = literal([0, 4, 4, 8], torch.int64)"
+EB5 = "literal([0, 4, 4, 8, 11], torch.int64)"
+add("_embedding_bag_backward", {
+    **{f"{m}{tag}": GV.format(bind=EB, ins="w", call=f"{F}.embedding_bag(i, w, {off}, mode='{m}'{kw})")
+       for m in ("sum", "mean", "max")
+       for tag, off, kw in (("", "o", ""), ("_pad", "o", ", padding_idx=4"), ("_last", EB5, ", include_last_offset=True"),
+                            ("_last_pad", EB5, ", include_last_offset=True, padding_idx=0"))},
+    **{f"{m}_freq{tag}": GV.format(bind=EB, ins="w", call=f"{F}.embedding_bag(i, w, o, mode='{m}', scale_grad_by_freq=True{kw})")
+       for m in ("sum", "mean") for tag, kw in (("", ""), ("_pad", ", padding_idx=0"))},
+    "psw": GV.format(bind=EB + "; p = make((11,), role='prob', seed=3)", ins="w, p",
+                     call=f"{F}.embedding_bag(i, w, o, mode='sum', per_sample_weights=p)"),
+    "psw_pad_last": GV.format(bind=EB + "; p = make((11,), role='prob', seed=3)", ins="w, p",
+                              call=f"{F}.embedding_bag(i, w, {EB5}, mode='sum', per_sample_weights=p, padding_idx=2, include_last_offset=True)"),
+    "psw_freq": GV.format(bind=EB + "; p = make((11,), role='prob', seed=3)", ins="w, p",
+                          call=f"{F}.embedding_bag(i, w, o, mode='sum', per_sample_weights=p, scale_grad_by_freq=True)"),
+    "2d": GV.format(bind="w = randn(6, 3, seed=1); i = literal([[0, 2, 2], [5, 1, 0]], torch.int64)", ins="w",
+                    call=f"{F}.embedding_bag(i, w, mode='mean')"),
+    "f64": GV.format(bind="w = randn(6, 3, seed=1, dtype=torch.float64); i = literal([[0, 2, 2], [5, 1, 0]], torch.int64)", ins="w",
+                     call=f"{F}.embedding_bag(i, w, mode='sum')"),
+    "module": "m = torch.nn.EmbeddingBag(10, 4, mode='mean'); i = literal([1, 2, 4, 5, 4, 3, 2, 9], torch.int64); "
+              "o = literal([0, 3, 5], torch.int64); out = vjp(m(i, o), [m.weight])",
+    # upstream's gradient is sparse (read back dense); here refused by name
+    "sparse": f"{EB}; requires_grad(w); out = vjp({F}.embedding_bag(i, w, o, mode='sum', sparse=True), [w])[0].to_dense()",
+    "direct": "torch.ops.aten._embedding_bag_backward(randn(3, 4, seed=2), literal([1, 2, 4, 5, 4, 3], torch.int64), "
+              "literal([0, 2, 2], torch.int64), literal([0, 0, 2, 2, 2, 2], torch.int64), literal([2, 0, 4], torch.int64), "
+              "literal([2, 0, 4], torch.int64), 7, False, 1, False, None, -1)"})
+add("_embedding_bag_per_sample_weights_backward", {
+    "direct": "torch.ops.aten._embedding_bag_per_sample_weights_backward(randn(3, 4, seed=2), randn(7, 4, seed=1), "
+              "literal([1, 2, 4, 5, 4, 3], torch.int64), literal([0, 2, 2], torch.int64), literal([], torch.int64), 0, 4)",
+    "mean": "torch.ops.aten._embedding_bag_per_sample_weights_backward(randn(3, 4, seed=2), randn(7, 4, seed=1), "
+            "literal([1, 2, 4, 5, 4, 3], torch.int64), literal([0, 2, 2], torch.int64), literal([], torch.int64), 1, -1)"})
+# grid_sample (2-d): grid_sampler_2d_backward at the door, the gradient of torch._decomp's
+# decomposition (Note [grid_sampler_2d_backward as the gradient of its decomposition])
+GSB = "x = randn(2, 3, 5, 6, seed=1); g = make((2, 4, 7, 2), role='prob', seed=2) * 2.4 - 1.2"
+add("grid_sampler_2d_backward", {
+    **{f"{m}_{p}_{int(al)}": GV.format(bind=GSB, ins="x, g", call=f"{F}.grid_sample(x, g, mode='{m}', padding_mode='{p}', align_corners={al})")
+       for m in ("bilinear", "nearest", "bicubic") for p in ("zeros", "border", "reflection") for al in (False, True)},
+    "input_only": GV.format(bind=GSB, ins="x", call=f"{F}.grid_sample(x, g, align_corners=False)"),
+    "grid_only": GV.format(bind=GSB, ins="g", call=f"{F}.grid_sample(x, g, align_corners=False)"),
+    "f64": GV.format(bind="x = randn(1, 2, 4, 5, seed=1, dtype=torch.float64); g = make((1, 3, 3, 2), torch.float64, role='prob', seed=2) * 2 - 1",
+                     ins="x, g", call=f"{F}.grid_sample(x, g, align_corners=True)"),
+    "direct": "torch.ops.aten.grid_sampler_2d_backward(randn(1, 2, 3, 3, seed=3), randn(1, 2, 4, 5, seed=1), "
+              "make((1, 3, 3, 2), role='prob', seed=2) * 2 - 1, 0, 0, False, [False, True])",
+})
+# the double backward (grid_sampler_2d_backward's own formula) is refused by name
+add("grid_sampler_2d_backward_backward", {
+    "double": f"{GSB}; requires_grad(x, g); out = vjp(vjp({F}.grid_sample(x, g, align_corners=False), [x, g], create_graph=True)[1], [x])"})
+# cholesky_inverse and mvlgamma: FunctionsManual's cholesky_inverse_backward and mvlgamma_backward in C
+CI = "l = randn(4, 4, seed=1).tril() + 3 * torch.eye(4)"
+add("cholesky_inverse_backward", {"lower": GV.format(bind=CI, ins="l", call="torch.cholesky_inverse(l)"),
+                                  "upper": GV.format(bind=CI + "; u = l.mT.contiguous()", ins="u", call="torch.cholesky_inverse(u, True)"),
+                                  "batch": GV.format(bind="l = randn(2, 3, 3, seed=1).tril() + 3 * torch.eye(3)", ins="l",
+                                                     call="torch.cholesky_inverse(l)")})
+add("mvlgamma_backward", {f"p{p}": VJ.format(x="make((3, 4), role='pos', seed=1) * 3 + 2", call=f"torch.special.multigammaln(x, {p})")
+                          for p in (1, 2, 5)} | {"f64": VJ.format(x="make((3, 4), torch.float64, role='pos', seed=1) * 3 + 2",
+                                                                  call="torch.mvlgamma(x, 3)")})
+add("as_strided_copy_backward", {"overlap": VJ.format(x="randn(3, 4, seed=1)", call="torch.as_strided_copy(x, [3, 3], [1, 2], 1)"),
+                                 "t": VJ.format(x="make((4, 3), layout='t', seed=1)", call="torch.as_strided_copy(x, [2, 2], [3, 1])")})
