@@ -1002,9 +1002,9 @@ tn_ag_record__adaptive_avg_pool3d_backward(tn_op *op_, tn_value *a_)
         goto fail_;
     if (tn_node_set_next_edge(n_, 1, self) < 0)
         goto fail_;
-    n->grad_output_sym_argsize_minus_3 = tn_ag_size_at(grad_output, -3);
-    n->grad_output_sym_argsize_minus_2 = tn_ag_size_at(grad_output, -2);
-    n->grad_output_sym_argsize_minus_1 = tn_ag_size_at(grad_output, -1);
+    if (tn_ag_size_save(&n->grad_output_sym_argsize_minus_3, grad_output, -3) < 0) goto fail_;
+    if (tn_ag_size_save(&n->grad_output_sym_argsize_minus_2, grad_output, -2) < 0) goto fail_;
+    if (tn_ag_size_save(&n->grad_output_sym_argsize_minus_1, grad_output, -1) < 0) goto fail_;
     if (tn_ag_type_and_size_save(&n->self_info, self) < 0) goto fail_;
     r_ = tn_autograd_redispatch(op_, a_);
     if (!r_)

@@ -3133,7 +3133,7 @@ tn_ag_record__embedding_bag(tn_op *op_, tn_value *a_)
     if (tn_saved_save(&n->offsets_, offsets, n_, 0) < 0) goto fail_;
     n->mode = a_[4].u.i;
     n->padding_idx = a_[8].u.i;
-    n->weight_sym_argsize_0 = tn_ag_size_at(weight, 0);
+    if (tn_ag_size_save(&n->weight_sym_argsize_0, weight, 0) < 0) goto fail_;
     n->scale_grad_by_freq = (int)a_[3].u.i;
     n->sparse = (int)a_[5].u.i;
     if (tn_saved_save(&n->per_sample_weights_, per_sample_weights, n_, 0) < 0) goto fail_;
