@@ -55,6 +55,19 @@ tn_diff_check(TensorObject *self, int64_t n, int64_t dim, TensorObject *prepend,
     return 0;
 }
 
+/* prepend, self, append (those given) in parts, for the cat diff computes on; returns how many */
+static int
+diff_parts(TensorObject *self, TensorObject *prepend, TensorObject *append, PyObject **parts)
+{
+    int k = 0;
+    if (prepend)
+        parts[k++] = (PyObject *)prepend;
+    parts[k++] = (PyObject *)self;
+    if (append)
+        parts[k++] = (PyObject *)append;
+    return k;
+}
+
 /* n-th forward difference along dim: narrow(1..) - narrow(..-1) n times (logical_xor for bool);
  * n = 0 is a copy of self, as upstream's. */
 PyObject *
@@ -69,13 +82,7 @@ tn_op_diff(const tn_op *overload, TensorObject *self, int64_t n, int64_t dim, Te
     PyObject *cur;
     if (prepend || append) {
         PyObject *parts[3];
-        int k = 0;
-        if (prepend)
-            parts[k++] = (PyObject *)prepend;
-        parts[k++] = (PyObject *)self;
-        if (append)
-            parts[k++] = (PyObject *)append;
-        tn_tensors list = {parts, k};
+        tn_tensors list = {parts, diff_parts(self, prepend, append, parts)};
         cur = tn_op_cat(overload, list, d);
     } else {
         cur = Py_NewRef((PyObject *)self);
@@ -175,15 +182,9 @@ tn_op_diff__out(const tn_op *overload, TensorObject *self, int64_t n, int64_t di
     if ((!prepend && !append) || n == 0)
         return diff_out_helper(self, n, d, out);
     PyObject *parts[3];
-    int k = 0;
-    if (prepend)
-        parts[k++] = (PyObject *)prepend;
-    parts[k++] = (PyObject *)self;
-    if (append)
-        parts[k++] = (PyObject *)append;
     tn_value c[2] = {{.tag = TN_V_TENSORLIST}, tn_value_int(d)};
     c[0].u.tensors = parts;
-    c[0].n = k;
+    c[0].n = diff_parts(self, prepend, append, parts);
     PyObject *a = tn_call(TN_OP_cat, c);
     if (!a)
         return NULL;
