@@ -2,7 +2,6 @@
  * torch-function mode stack, as upstream's THPDevice_enter does (tls.h).
  */
 #include "device.h"
-#include "scalar.h"
 #include "tls.h"
 
 #include <stdlib.h>

@@ -44,4 +44,7 @@ PyObject *tn_first_of(PyObject *tuple);
         Py_XDECREF(tn_tmp_);            \
     } while (0)
 
+/* upstream's THPUtils_unpackLong message for a Python int past int64 (a ValueError) */
+#define TN_INT64_OVERFLOW_MESSAGE "Overflow when unpacking long long"
+
 #endif /* TN_RUNTIME_PYAPI_H */
