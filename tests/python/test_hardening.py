@@ -871,6 +871,16 @@ FUZZ_CLASSES = [
     "out = torch.index_select(torch.tensor([1], dtype=torch.int16), 0, torch.tensor([-1000]), "
     "out=torch.tensor([False, False])[1:])",
     "out = torch.index_select(torch.ones(3), 0, torch.tensor([[1]]), out=torch.empty(1, dtype=torch.bool))",  # neighbour
+    # --- session 25, fe2 ---
+    # masked_select_backward is zeros_like(input.expand(broadcast(input, mask))).masked_scatter_: the
+    # shape is the broadcast one even where the out-of-place masked_scatter (meta source) would not be
+    "r = torch.ops.aten.masked_select_backward.default(torch.empty((2, 2), dtype=torch.bool, device='meta'), "
+    "torch.tensor(True), torch.tensor([[True, True], [False, False]])); out = (r.shape, r.dtype, r.device)",
+    "out = torch.ops.aten.masked_select_backward.default(torch.ones(2), torch.ones(()), "
+    "torch.tensor([[True, False], [False, True]]))",  # neighbour
+    # threshold/hardtanh convert their Scalars to an integer dtype exactly (no double on the way)
+    "out = torch.ops.aten.threshold.default(torch.tensor(-8), False, 2**63 - 1)",
+    "out = F.hardtanh(torch.tensor([2**63 - 1, -2**63, 5]), -2**63 + 1, 2**63 - 2)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
