@@ -881,6 +881,13 @@ FUZZ_CLASSES = [
     # threshold/hardtanh convert their Scalars to an integer dtype exactly (no double on the way)
     "out = torch.ops.aten.threshold.default(torch.tensor(-8), False, 2**63 - 1)",
     "out = F.hardtanh(torch.tensor([2**63 - 1, -2**63, 5]), -2**63 + 1, 2**63 - 2)",  # neighbour
+    # mse_loss_backward writes zeros_like(self) through a TensorIterator: resized to the broadcast
+    # shape it takes the iterator's layout over (self, target, grad_output), else stays contiguous
+    "out = torch.ops.aten.mse_loss_backward.default(torch.ones(4, 1, 3).transpose(-1, -2), torch.ones(3, 1), "
+    "torch.zeros(1, 1, 1).expand(4, 3, 1), 1)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([2, 7, 0, 1], dtype=torch.int32), torch.ones(4, "
+    "dtype=torch.int32), torch.ones(4, 2, dtype=torch.bool).t(), 2)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.ones(3, 2).t(), torch.ones(2, 3), torch.ones(3, 2).t(), 1)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
