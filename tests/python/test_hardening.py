@@ -888,6 +888,12 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([2, 7, 0, 1], dtype=torch.int32), torch.ones(4, "
     "dtype=torch.int32), torch.ones(4, 2, dtype=torch.bool).t(), 2)",
     "out = torch.ops.aten.mse_loss_backward.default(torch.ones(3, 2).t(), torch.ones(2, 3), torch.ones(3, 2).t(), 1)",  # neighbour
+    # isin: the default kernel compares in at::result_type (a Python number or 0-d tensor as a
+    # scalar), isin_sorting (a test set of >= 10 * numel(elements)^0.145) in the cat's dtype of
+    # the raveled inputs, their plain promotion
+    "out = torch.isin(2**31, torch.tensor([7, 2, 0, 200] * 9, dtype=torch.uint8))",
+    "out = torch.isin(torch.tensor(0.1, dtype=torch.float64), torch.tensor([0.1, 0.2] * 8))",
+    "out = torch.isin(256, torch.tensor([7, 2, 0, 200], dtype=torch.uint8))",  # neighbour: default kernel, wraps to 0
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
