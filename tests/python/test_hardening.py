@@ -894,6 +894,11 @@ FUZZ_CLASSES = [
     "out = torch.isin(2**31, torch.tensor([7, 2, 0, 200] * 9, dtype=torch.uint8))",
     "out = torch.isin(torch.tensor(0.1, dtype=torch.float64), torch.tensor([0.1, 0.2] * 8))",
     "out = torch.isin(256, torch.tensor([7, 2, 0, 200], dtype=torch.uint8))",  # neighbour: default kernel, wraps to 0
+    # scaled_dot_product_attention's math path returns a contiguous output as c10 lays it out (a
+    # size-0 dim counts as 1 in the strides of the dims outside it)
+    "out = F.scaled_dot_product_attention(torch.ones(2, 0, 4), torch.ones(2, 3, 4), torch.ones(2, 3, 4))",
+    "out = F.scaled_dot_product_attention(torch.ones(2, 2, 0, 4), torch.ones(2, 2, 3, 4), torch.ones(2, 2, 3, 4))",
+    "out = F.scaled_dot_product_attention(torch.ones(0, 2, 4), torch.ones(0, 3, 4), torch.ones(0, 3, 4))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
