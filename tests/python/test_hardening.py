@@ -899,6 +899,19 @@ FUZZ_CLASSES = [
     "out = F.scaled_dot_product_attention(torch.ones(2, 0, 4), torch.ones(2, 3, 4), torch.ones(2, 3, 4))",
     "out = F.scaled_dot_product_attention(torch.ones(2, 2, 0, 4), torch.ones(2, 2, 3, 4), torch.ones(2, 2, 3, 4))",
     "out = F.scaled_dot_product_attention(torch.ones(0, 2, 4), torch.ones(0, 3, 4), torch.ones(0, 3, 4))",  # neighbour
+    # std/var(out=) of a half self: make_reduction wraps the dims and canCast(self, out) is checked
+    # before the complete reduction's "std_var_all: Unsupported dtype Half"
+    "out = torch.std(torch.tensor([[[0.5]]], dtype=torch.float16), 3, out=torch.empty(2, dtype=torch.uint8))",
+    "out = torch.std(torch.tensor([[[0.5]]], dtype=torch.float16), 0, out=torch.empty(2, dtype=torch.uint8))",
+    "out = torch.var(torch.tensor([[[0.5]]], dtype=torch.float16), [0, 1, 2], out=torch.empty(2))",  # neighbour
+    # mean(out=<integral or bool>) of a floating self: the meta function checks self's dtype, wraps
+    # the dims (repeats refused), then the in-place true division into out cannot cast Float back;
+    # mean.dtype_out's wrapper checks canCast(self, out) first
+    "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), -2**63, out=torch.tensor(True))",
+    "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), 0, out=torch.tensor(True))",
+    "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), [0, 0], out=torch.tensor(3))",
+    "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), dtype=torch.int32, out=torch.tensor(3))",
+    "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), 0, dtype=torch.int32, out=torch.tensor(3.))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
