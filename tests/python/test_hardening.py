@@ -912,6 +912,11 @@ FUZZ_CLASSES = [
     "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), [0, 0], out=torch.tensor(3))",
     "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), dtype=torch.int32, out=torch.tensor(3))",
     "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), 0, dtype=torch.int32, out=torch.tensor(3.))",  # neighbour
+    # a pad value below -2**62 is a symbolic SymInt upstream: constant_pad_nd's wrapper and the
+    # reflection/replication kernels refuse it (concrete ints expected) before any other check
+    "out = F.pad(torch.tensor([-3], dtype=torch.int32), (-2**63, -2**63))",
+    "out = torch.ops.aten.pad.default(torch.tensor([[1, 200]], dtype=torch.uint8).t(), [-2**63, -2], value=2.0)",
+    "out = F.pad(torch.ones(1, 2, 3), (-2**63, 1), mode='reflect')",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
