@@ -370,8 +370,12 @@ tn_compose_chunk(tn_op *op, tn_value *a)
 {
     TensorObject *t = TN_T(T(0));
     int64_t chunks = a[1].u.i, d;
+    if (t->ndim == 0) {  /* upstream checks the rank first, as tn_op_chunk */
+        PyErr_SetString(PyExc_RuntimeError, "chunk expects at least a 1-dimensional tensor");
+        return NULL;
+    }
     if (chunks <= 0) {
-        PyErr_SetString(PyExc_RuntimeError, "chunk expects `chunks` to be greater than 0");
+        PyErr_Format(PyExc_RuntimeError, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
         return NULL;
     }
     if (tn_wrap_dim(a[2].u.i, t->ndim, &d) < 0)

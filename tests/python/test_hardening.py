@@ -917,6 +917,12 @@ FUZZ_CLASSES = [
     "out = F.pad(torch.tensor([-3], dtype=torch.int32), (-2**63, -2**63))",
     "out = torch.ops.aten.pad.default(torch.tensor([[1, 200]], dtype=torch.uint8).t(), [-2**63, -2], value=2.0)",
     "out = F.pad(torch.ones(1, 2, 3), (-2**63, 1), mode='reflect')",  # neighbour
+    # chunk checks the rank before the chunks and the dim (the composition too: a meta input)
+    "out = torch.ops.aten.chunk.default(torch.empty((), dtype=torch.float64, device='meta'), 1, dim=2)",
+    "out = torch.chunk(torch.empty(2, device='meta').requires_grad_(), 0, 5)",  # neighbour
+    # movedim wraps every source, then every destination dim, before looking for repeats
+    "out = torch.ops.aten.movedim.intlist(torch.ones(1, 2, 2, dtype=torch.bool), [2, -2, -1], [-2**63, 1, 1])",
+    "out = torch.movedim(torch.ones(1, 2, 2), [0, 1], [1, 1])",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
