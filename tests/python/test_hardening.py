@@ -923,6 +923,11 @@ FUZZ_CLASSES = [
     # movedim wraps every source, then every destination dim, before looking for repeats
     "out = torch.ops.aten.movedim.intlist(torch.ones(1, 2, 2, dtype=torch.bool), [2, -2, -1], [-2**63, 1, 1])",
     "out = torch.movedim(torch.ones(1, 2, 2), [0, 1], [1, 1])",  # neighbour
+    # index_add's count check words its message with source.size(dim): a 0-dim source whose count
+    # (1) is not the index's raises that size() call's IndexError
+    "out = torch.ops.aten.index_add.default(torch.tensor([5, 5, 300, -1]), -1, torch.tensor([2, 0, 1, 3]), "
+    "torch.tensor(-8), alpha=float('nan'))",
+    "out = torch.index_add(torch.tensor(3), 0, torch.tensor([0]), torch.tensor(-8))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
