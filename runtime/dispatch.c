@@ -1073,6 +1073,23 @@ via_functional(tn_op *op, tn_value *args)
             return NULL;
         }
     }
+    if (kind == TN_OPK_OUT && nout == 1 && !strcmp(f->name, "nanmean") && args[0].tag == TN_V_TENSOR &&
+        (tn_dtype_is_floating(TN_T(args[0].u.t)->dtype) || tn_dtype_is_complex(TN_T(args[0].u.t)->dtype)) &&
+        (tn_dtype_is_integral(TN_T(args[outs[0]].u.t)->dtype, true))) {
+        /* nanmean_out: the non-NaN count's sum wraps the dims, then nansum_out into out, whose
+         * kernel dispatches over the floating dtypes only */
+        const TensorObject *self = TN_T(args[0].u.t);
+        for (int i = 0; i < s->nparams; i++)
+            for (Py_ssize_t k = 0; !strcmp(s->params[i].cname, "dim") && args[i].tag == TN_V_INTLIST && k < args[i].n;
+                 k++) {
+                int64_t w;
+                if (tn_wrap_dim(args[i].u.ints[k], self->ndim, &w) < 0)
+                    return NULL;
+            }
+        PyErr_Format(PyExc_NotImplementedError, "\"nansum_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(TN_T(args[outs[0]].u.t)->dtype));
+        return NULL;
+    }
     tn_value fargs[64];
     int used = 0;
     if (fs->nparams > 64)

@@ -928,6 +928,15 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.index_add.default(torch.tensor([5, 5, 300, -1]), -1, torch.tensor([2, 0, 1, 3]), "
     "torch.tensor(-8), alpha=float('nan'))",
     "out = torch.index_add(torch.tensor(3), 0, torch.tensor([0]), torch.tensor(-8))",  # neighbour
+    # cumsum/cumprod(out=bool): the kernel's dtype dispatch refuses bool before its iterator's
+    # internal-overlap check
+    "out = torch.cumsum(torch.tensor([0, 3, 1, 5, 0, 1], dtype=torch.uint8).reshape(3, 2), -2, "
+    "out=torch.tensor([[True], [False], [False]]).expand(3, 2))",
+    "out = torch.cumsum(torch.ones(3, 2), -2, out=torch.ones(3, 1).expand(3, 2))",  # neighbour
+    # nanmean(out=<integral or bool>) of a floating self: nansum_out's kernel refuses out's dtype
+    # (after the dims are wrapped)
+    "out = torch.nanmean(torch.ones(2, 4, dtype=torch.float64), out=torch.tensor(True))",
+    "out = torch.nanmean(torch.ones(2, 4), 5, out=torch.tensor(True))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
