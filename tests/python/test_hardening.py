@@ -937,6 +937,13 @@ FUZZ_CLASSES = [
     # (after the dims are wrapped)
     "out = torch.nanmean(torch.ones(2, 4, dtype=torch.float64), out=torch.tensor(True))",
     "out = torch.nanmean(torch.ones(2, 4), 5, out=torch.tensor(True))",  # neighbour
+    # Tensor.real / Tensor.imag are writable: x.real.copy_(value), a Python number as a 0-dim tensor
+    # (polar/complex(out=) reach it through their references: a meta part refuses the copy)
+    "out = torch.polar(torch.tensor(-2.0, dtype=torch.float64), torch.empty((), dtype=torch.float16, device='meta'), "
+    "out=torch.ones(3, 2, dtype=torch.int64))",
+    "x = torch.tensor([1j, 2]); x.real = torch.tensor([5., 6.]); x.imag = 3.0; out = x",
+    "x = torch.ones(2); x.real = torch.tensor([1, 2]); out = x",  # neighbour
+    "x = torch.tensor([1j, 2]); x.real = None; out = x",  # neighbour: TypeError
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
