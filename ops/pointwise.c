@@ -1697,6 +1697,12 @@ tn_op_threshold(const tn_op *overload, TensorObject *self, const tn_value *thres
 PyObject *
 tn_op_logit(const tn_op *overload, TensorObject *self, tn_opt_double eps)
 {
+    if (tn_dtype_is_complex(self->dtype) && self->device != TN_DEVICE_META) {
+        /* the kernel's dispatch (floating types only) comes before eps is converted */
+        PyErr_Format(PyExc_NotImplementedError, "\"logit_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     /* upstream's kernel converts eps (or -1) to the result dtype, checked */
     tn_value e = tn_value_double(eps.has ? eps.v : -1.0);
     if (self->device != TN_DEVICE_META &&

@@ -944,6 +944,9 @@ FUZZ_CLASSES = [
     "x = torch.tensor([1j, 2]); x.real = torch.tensor([5., 6.]); x.imag = 3.0; out = x",
     "x = torch.ones(2); x.real = torch.tensor([1, 2]); out = x",  # neighbour
     "x = torch.tensor([1j, 2]); x.real = None; out = x",  # neighbour: TypeError
+    # logit's CPU dispatch refuses a complex self before eps is converted to its dtype
+    "out = torch.ops.aten.logit.default(torch.tensor([-1j, 1 + 2j]), eps=1e300)",
+    "out = torch.logit(torch.tensor([0.5]), eps=1e300)",  # neighbour: the conversion's overflow
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
