@@ -947,6 +947,12 @@ FUZZ_CLASSES = [
     # logit's CPU dispatch refuses a complex self before eps is converted to its dtype
     "out = torch.ops.aten.logit.default(torch.tensor([-1j, 1 + 2j]), eps=1e300)",
     "out = torch.logit(torch.tensor([0.5]), eps=1e300)",  # neighbour: the conversion's overflow
+    # index_select along dim 1 of a self of 2+ dims takes upstream's dim-1 path, which refuses the
+    # first out-of-bounds index with a RuntimeError (elsewhere an IndexError)
+    "out = torch.index_select(torch.tensor([[300, 7, 0], [300, 300, -1]], dtype=torch.int32), -1, "
+    "torch.tensor(5, dtype=torch.int32))",
+    "out = torch.index_select(torch.ones(2, 3, 1)[:, ::2], 1, torch.tensor([1, -1, 7]))",
+    "out = torch.index_select(torch.ones(1, 2, 3), 2, torch.tensor([5]))",  # neighbour: IndexError
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
