@@ -772,8 +772,8 @@ f32_row(int op)
 }
 
 /* How many of p[0..2] an op reads (unary.h lists them); only those are touched. */
-static int
-unary_param_count(int op)
+int
+tn_unary_param_count(int op)
 {
     switch (op) {
     case TN_UN_ROUND: case TN_UN_LEAKY_RELU: case TN_UN_LOGIT: case TN_UN_HARDSHRINK:
@@ -791,10 +791,10 @@ unary_param_count(int op)
 /* A parameter as upstream's Scalar.to<T>() gives it for the dtype (the value a comparison
  * sees); for f16/bf16 that is the rounded value. */
 static double
-param_in_dtype(int dtype, double v, int64_t *iv)
+param_in_dtype(int dtype, tn_kscalar s, int64_t *iv)
 {
     unsigned char buf[8] = {0};
-    tn_kscalar s = {TN_KSCALAR_DOUBLE, 0, v};
+    double v = tn_kscalar_double(s);
     tn_scalar_to_dtype(dtype, s, buf);
     uint16_t h;
     memcpy(&h, buf, 2);
@@ -813,6 +813,15 @@ param_in_dtype(int dtype, double v, int64_t *iv)
 tn_status
 tn_unary(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in, const double *p)
 {
+    tn_kscalar ks[3] = {{TN_KSCALAR_DOUBLE, 0, 0}, {TN_KSCALAR_DOUBLE, 0, 0}, {TN_KSCALAR_DOUBLE, 0, 0}};
+    for (int j = 0; p && (unsigned)op < TN_NUM_UNARY && j < tn_unary_param_count(op); j++)
+        ks[j].d = p[j];
+    return tn_unary_k(op, dtype, l, out, in, ks);
+}
+
+tn_status
+tn_unary_k(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in, const tn_kscalar *p)
+{
     if ((unsigned)op >= TN_NUM_UNARY)
         return TN_ERR_VALUE;
     int slot = tn_dtype_slot(dtype);
@@ -822,15 +831,18 @@ tn_unary(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in,
     un_ctx c;
     memset(&c, 0, sizeof c);
     c.avx2 = tn_cpu_has_avx2();
+    tn_kscalar ps[3] = {{TN_KSCALAR_DOUBLE, 0, 0}, {TN_KSCALAR_DOUBLE, 0, 0}, {TN_KSCALAR_DOUBLE, 0, 0}};
     double pv[3] = {0, 0, 0};
-    for (int j = 0; p && j < unary_param_count(op); j++)
-        pv[j] = p[j];
+    for (int j = 0; p && j < tn_unary_param_count(op); j++) {
+        ps[j] = p[j];
+        pv[j] = tn_kscalar_double(p[j]);
+    }
     /* Which parameters upstream converts to the dtype itself (the rest go to the math type). */
     int reduced = dtype == TN_DTYPE_F16 || dtype == TN_DTYPE_BF16;
     int in_dtype_params = op == TN_UN_HARDTANH || op == TN_UN_NAN_TO_NUM ||
                           (op == TN_UN_THRESHOLD && !reduced) || (op == TN_UN_LOGIT && reduced);
     for (int j = 0; j < 3; j++) {
-        double v = in_dtype_params ? param_in_dtype(dtype, pv[j], &c.k.i[j]) : pv[j];
+        double v = in_dtype_params ? param_in_dtype(dtype, ps[j], &c.k.i[j]) : pv[j];
         c.k.f[j] = (float)v;
         c.k.d[j] = v;
     }

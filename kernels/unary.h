@@ -105,5 +105,11 @@ extern const char *const tn_unary_names[TN_NUM_UNARY];
  * promotes first where upstream does); floor/ceil/round/trunc copy; see unary.c for the rest. */
 tn_status tn_unary(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in,
                    const double *p);
+/* How many of p[0..2] an op reads */
+int tn_unary_param_count(int op);
+/* The same with the parameters as Scalars keep them (an int stays exact: threshold(int64,
+ * value=2**63-1) stores 2**63-1, which a double cannot carry) */
+tn_status tn_unary_k(tn_unary_op op, int dtype, const tn_loop *l, void *out, const void *in,
+                     const tn_kscalar *p);
 
 #endif /* TN_KERNELS_UNARY_H */

@@ -370,8 +370,12 @@ tn_compose_chunk(tn_op *op, tn_value *a)
 {
     TensorObject *t = TN_T(T(0));
     int64_t chunks = a[1].u.i, d;
+    if (t->ndim == 0) {  /* upstream checks the rank first, as tn_op_chunk */
+        PyErr_SetString(PyExc_RuntimeError, "chunk expects at least a 1-dimensional tensor");
+        return NULL;
+    }
     if (chunks <= 0) {
-        PyErr_SetString(PyExc_RuntimeError, "chunk expects `chunks` to be greater than 0");
+        PyErr_Format(PyExc_RuntimeError, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
         return NULL;
     }
     if (tn_wrap_dim(a[2].u.i, t->ndim, &d) < 0)
@@ -1038,12 +1042,21 @@ tn_compose_index_select_backward(tn_op *op, tn_value *a)
     return r;
 }
 
-/* masked_select_backward: zeros_like(input broadcast with mask).masked_scatter(mask, grad) */
+/* masked_select_backward: zeros_like(input.expand(broadcast of input and mask)).masked_scatter_(mask,
+ * grad), as upstream writes it. The out-of-place masked_scatter would broadcast too, but not when
+ * the source is meta (masked_scatter(0-d cpu, mask, meta) stays 0-d upstream as here), so the
+ * shape comes from the explicit expand */
 PyObject *
 tn_compose_masked_select_backward(tn_op *op, tn_value *a)
 {
-    PyObject *z = at_zeros_like(T(1), -1);
-    PyObject *r = z ? call(TN_OP_masked_scatter, (tn_value[]){tn_value_tensor(z), a[2], a[0]}) : NULL;
+    int nd;
+    int64_t shape[TN_MAX_NDIM];
+    if (tn_broadcast_shapes(TN_T(T(1))->ndim, TN_T(T(1))->sizes, TN_T(T(2))->ndim, TN_T(T(2))->sizes, &nd, shape) < 0)
+        return NULL;
+    PyObject *e = at_expand(T(1), (tn_ints){shape, nd, false});
+    PyObject *z = e ? at_zeros_like(e, -1) : NULL;
+    Py_XDECREF(e);
+    PyObject *r = z ? call(TN_OP_masked_scatter_, (tn_value[]){tn_value_tensor(z), a[2], a[0]}) : NULL;
     Py_XDECREF(z);
     return r;
 }

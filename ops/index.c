@@ -618,6 +618,17 @@ tn_op_index_select(const tn_op *overload, TensorObject *self, int64_t dim, Tenso
         tn_loop_along(&l, self, d, 2, (const TensorObject *[]){out, self});
         tn_status s = tn_index_select(self->dtype, &l, n, (const int64_t *)tn_tensor_data(ix), 1, self->sizes[d],
                                       self->strides[d], out->strides[d], tn_tensor_data(out), tn_tensor_data(self));
+        if (s == TN_ERR_VALUE && self->ndim > 1 && d == 1) {
+            /* upstream's index_select_out_cpu_ takes its dim-1 path (index_select_out_cpu_dim1_)
+             * for any self of more than one dim, which words the first bad index its own way */
+            const int64_t *iv = (const int64_t *)tn_tensor_data(ix);
+            for (int64_t i = 0; i < n; i++)
+                if (iv[i] < 0 || iv[i] >= self->sizes[1]) {
+                    PyErr_Format(PyExc_RuntimeError, "INDICES element is out of DATA bounds, id=%lld axis_dim=%lld",
+                                 (long long)iv[i], (long long)self->sizes[1]);
+                    goto fail;
+                }
+        }
         if (s == TN_ERR_VALUE) {
             PyErr_SetString(PyExc_IndexError, "index out of range in self");
             goto fail;

@@ -175,6 +175,11 @@ index_add_check(TensorObject *self, int64_t d, TensorObject *index, TensorObject
         return -1;
     }
     int64_t want = source->ndim ? source->sizes[d] : 1;
+    if (index->numel != want && !source->ndim) {
+        /* upstream's message reads source.size(dim), which a 0-dim source refuses */
+        PyErr_Format(PyExc_IndexError, "Dimension specified as %lld but tensor has no dimensions", (long long)d);
+        return -1;
+    }
     if (index->numel != want) {
         PyErr_Format(PyExc_RuntimeError, "index_add_(): Number of indices (%lld) should be equal to source.size(dim): "
                      "(%lld), for dim: %lld", (long long)index->numel, (long long)want, (long long)d);

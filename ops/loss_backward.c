@@ -524,7 +524,17 @@ tn_op_mse_loss_backward(const tn_op *overload, TensorObject *grad_output, Tensor
         Py_DECREF(in[i]);
     if (!r)
         return NULL;
-    TensorObject *out = tn_tensor_empty(nd2, shape, self->dtype, TN_T(r)->device);
+    /* zeros_like(self) is contiguous; resized, the iterator lays it out as a new output over
+     * (self, target, grad_output), each read as .to(common dtype) */
+    TensorObject *out;
+    if (nd2 == self->ndim && !memcmp(shape, self->sizes, sizeof(int64_t) * (size_t)nd2)) {
+        out = tn_tensor_empty(nd2, shape, self->dtype, TN_T(r)->device);
+    } else {
+        int64_t buf[3][TN_MAX_NDIM];
+        tn_geom g[3] = {tn_geom_promoted(self, compute, buf[0]), tn_geom_promoted(target, compute, buf[1]),
+                        tn_geom_promoted(grad_output, compute, buf[2])};
+        out = tn_empty_elementwise(nd2, shape, self->dtype, TN_T(r)->device, 3, g);
+    }
     if (out && out->device != TN_DEVICE_META && tn_copy_into(overload, out, TN_T(r)) < 0)
         Py_CLEAR(out);
     Py_DECREF(r);

@@ -664,7 +664,11 @@ sdpa(const tn_op *overload, TensorObject *q, TensorObject *k, TensorObject *v, T
         }
     }
     /* See Note [Attention output layout] */
-    int64_t osz[4] = {B, Hq, L, Ev}, ost[4] = {Hq * L * Ev, L * Ev, Ev, 1};
+    /* contiguous as c10 lays it out: a size-0 dim counts as 1 in the strides outside it */
+    int64_t osz[4] = {B, Hq, L, Ev}, ost[4];
+    ost[3] = 1;
+    for (int d = 2; d >= 0; d--)
+        ost[d] = ost[d + 1] * (osz[d + 1] > 1 ? osz[d + 1] : 1);
     if (like_query && q->sizes[0] == B && q->sizes[1] == Hq && tn_tensor_is_non_overlapping_and_dense(q))
         memcpy(ost, q->strides, sizeof ost);
     int meta = q->device == TN_DEVICE_META || k->device == TN_DEVICE_META || v->device == TN_DEVICE_META;

@@ -48,6 +48,9 @@ PyObject *
 tn_op_constant_pad_nd(const tn_op *overload, TensorObject *self, tn_ints pad, const tn_value *value)
 {
     int ndim = self->ndim;
+    /* its CompositeExplicitAutograd wrapper takes the pad as concrete ints before the kernel */
+    if (tn_check_concrete_ints("constant_pad_nd", pad.n, pad.v) < 0)
+        return NULL;
     if (pad.n % 2) {
         PyErr_Format(PyExc_RuntimeError, "Length of pad must be even but instead it equals %zd", pad.n);
         return NULL;
@@ -163,6 +166,9 @@ tn_op_pad(const tn_op *overload, TensorObject *self, tn_ints pad, const char *mo
         padv.u.ints = (int64_t *)pad.v;
         padv.n = pad.n;
         int id = m == 2 ? TN_OP__pad_circular : ids[m][k - 1];
+        /* the padding kernels take concrete ints (their boxed wrapper converts first) */
+        if (m != 2 && tn_check_concrete_ints(tn_op_by_id(id)->name, pad.n, pad.v) < 0)
+            return NULL;
         return tn_dispatch(tn_op_by_id(id), (tn_value[]){tn_value_tensor((PyObject *)self), padv});
     }
     PyErr_Format(PyExc_NotImplementedError,

@@ -1305,8 +1305,21 @@ enum {
     UK_ROUNDING,  /* floor/ceil/round/trunc: integers are returned as a copy */
 };
 
+static PyObject *unary_k(const tn_op *overload, tn_unary_op op, int kind, TensorObject *self,
+                         const tn_kscalar *p);
+
 static PyObject *
 unary(const tn_op *overload, tn_unary_op op, int kind, TensorObject *self, const double *p)
+{
+    tn_kscalar ks[3] = {{TN_KSCALAR_DOUBLE, 0, 0}, {TN_KSCALAR_DOUBLE, 0, 0}, {TN_KSCALAR_DOUBLE, 0, 0}};
+    for (int j = 0; p && j < tn_unary_param_count(op); j++)
+        ks[j].d = p[j];
+    return unary_k(overload, op, kind, self, ks);
+}
+
+/* unary with the parameters as the Scalars were given (see tn_unary_k) */
+static PyObject *
+unary_k(const tn_op *overload, tn_unary_op op, int kind, TensorObject *self, const tn_kscalar *p)
 {
     int in = self->dtype, compute = in, out_dtype;
     if (kind == UK_FLOAT && tn_dtype_is_integral(in, true))
@@ -1354,7 +1367,7 @@ unary(const tn_op *overload, tn_unary_op op, int kind, TensorObject *self, const
     tn_geom gg[2] = {tn_geom_of(out), tn_geom_of(src)};
     tn_loop_build(&l, out->ndim, out->sizes, 2, gg);
     tn_status s;
-    TN_NOGIL(out->numel, s = tn_unary(op, compute, &l, tn_tensor_data(out), tn_tensor_data(src), p));
+    TN_NOGIL(out->numel, s = tn_unary_k(op, compute, &l, tn_tensor_data(out), tn_tensor_data(src), p));
     Py_DECREF(src);
     if (TN_KCHECK(overload, s, compute) < 0)
         goto fail;
@@ -1666,8 +1679,8 @@ hardtanh_into(const tn_op *overload, TensorObject *self, const tn_value *min_val
     if (self->device != TN_DEVICE_META &&
         (tn_check_scalar_fits(min_val, self->dtype) < 0 || tn_check_scalar_fits(max_val, self->dtype) < 0))
         return NULL;
-    double p[2] = {tn_scalar_to_double(min_val), tn_scalar_to_double(max_val)};
-    return unary(overload, TN_UN_HARDTANH, UK_SAME, self, p);
+    tn_kscalar p[2] = {tn_kscalar_of(min_val), tn_kscalar_of(max_val)};
+    return unary_k(overload, TN_UN_HARDTANH, UK_SAME, self, p);
 }
 
 PyObject *
@@ -1677,13 +1690,19 @@ tn_op_threshold(const tn_op *overload, TensorObject *self, const tn_value *thres
     if (self->device != TN_DEVICE_META && (tn_check_scalar_fits(threshold, opmath_of(self->dtype)) < 0 ||
                                            tn_check_scalar_fits(value, self->dtype) < 0))
         return NULL;
-    double p[2] = {tn_scalar_to_double(threshold), tn_scalar_to_double(value)};
-    return unary(overload, TN_UN_THRESHOLD, UK_SAME, self, p);
+    tn_kscalar p[2] = {tn_kscalar_of(threshold), tn_kscalar_of(value)};
+    return unary_k(overload, TN_UN_THRESHOLD, UK_SAME, self, p);
 }
 
 PyObject *
 tn_op_logit(const tn_op *overload, TensorObject *self, tn_opt_double eps)
 {
+    if (tn_dtype_is_complex(self->dtype) && self->device != TN_DEVICE_META) {
+        /* the kernel's dispatch (floating types only) comes before eps is converted */
+        PyErr_Format(PyExc_NotImplementedError, "\"logit_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(self->dtype));
+        return NULL;
+    }
     /* upstream's kernel converts eps (or -1) to the result dtype, checked */
     tn_value e = tn_value_double(eps.has ? eps.v : -1.0);
     if (self->device != TN_DEVICE_META &&

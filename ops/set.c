@@ -124,12 +124,24 @@ isin(const tn_op *overload, TensorObject *elements, TensorObject *tests, int inv
 {
     if (refuse_type(elements->dtype) < 0 || refuse_type(tests->dtype) < 0)
         return NULL;
-    /* at::result_type: a wrapped Python number promotes as a scalar */
-    tn_result_type_state st;
-    tn_result_type_init(&st);
-    if (tn_result_type_update_tensor(&st, elements) < 0 || tn_result_type_update_tensor(&st, tests) < 0)
-        return NULL;
-    int common = tn_result_type_finish(&st);
+    /* Note [isin's compare dtype]
+     * The two algorithms (Note [isin with assume_unique]) compare in different dtypes. The
+     * default kernel promotes by at::result_type, where a wrapped Python number or a 0-d tensor
+     * promotes as a scalar; isin_sorting cats the raveled (or _unique'd) inputs, 1-d tensors
+     * that promote by their dtypes alone: isin(2**31, <36 uint8>) compares in int64 (False),
+     * isin(2**31, <5 uint8>) in uint8, where 2**31 wraps to 0. */
+    int sorting = elements->numel > 0 &&
+                  !(tests->numel < (int64_t)(10.0 * pow((double)elements->numel, 0.145)));
+    int common;
+    if (sorting) {
+        common = tn_promote_types(elements->dtype, tests->dtype);
+    } else {
+        tn_result_type_state st;
+        tn_result_type_init(&st);
+        if (tn_result_type_update_tensor(&st, elements) < 0 || tn_result_type_update_tensor(&st, tests) < 0)
+            return NULL;
+        common = tn_result_type_finish(&st);
+    }
     if (common < 0)
         return NULL;
     int integral = tn_dtype_is_integral(common, false);

@@ -1112,6 +1112,12 @@ tn_op_unbind__int(const tn_op *overload, TensorObject *self, int64_t dim)
 int
 tn_movedim_check(int nd, const int64_t *src, const int64_t *dst, Py_ssize_t n)
 {
+    /* upstream wraps every source dim, then every destination dim, then checks each for repeats */
+    for (Py_ssize_t i = 0; i < 2 * n; i++) {
+        int64_t w;
+        if (tn_wrap_dim(i < n ? src[i] : dst[i - n], nd, &w) < 0)
+            return -1;
+    }
     for (int which = 0; which < 2; which++) {
         const int64_t *v = which ? dst : src;
         int seen[TN_MAX_NDIM] = {0};

@@ -711,8 +711,8 @@ restride_resized_out(const tn_op *op, const tn_op *f, TensorObject *out, PyObjec
     return tn_tensor_set_geometry(out, r->ndim, r->sizes, r->strides);
 }
 
-/* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out takes its
- * complete-reduction path (every dim of more than one element reduced, something to reduce),
+/* std/var(out=) of a float16/bfloat16 self into a wider out: upstream's std_var_out, after
+ * make_reduction's dim wrap and its canCast(self, result) check, takes its complete-reduction path (every dim of more than one element reduced, something to reduce),
  * whose std_var_all_cpu has no half kernel: "std_var_all: Unsupported dtype Half". */
 static int
 check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, const TensorObject *out)
@@ -730,12 +730,15 @@ check_std_var_all(const tn_op *f, const tn_schema *fs, const tn_value *fargs, co
             continue;
         all = 0;
         for (Py_ssize_t i = 0; i < fargs[j].n; i++) {
-            int64_t d = fargs[j].u.ints[i];
-            d = d < 0 ? d + self->ndim : d;
-            if (d >= 0 && d < self->ndim)
+            int64_t d;
+            if (tn_wrap_dim(fargs[j].u.ints[i], self->ndim, &d) < 0)
+                return -1;  /* make_reduction wraps the dims first (IndexError) */
+            if (d < self->ndim)
                 reduced[d] = 1;
         }
     }
+    if (!tn_can_cast(self->dtype, out->dtype))
+        return 0;  /* then the canCast(self, result) check, the op's own */
     for (int d = 0; d < self->ndim && !all; d++)
         if (self->sizes[d] > 1 && !reduced[d])
             return 0;
@@ -1034,6 +1037,59 @@ via_functional(tn_op *op, tn_value *args)
     if (dtype_from_out && !strcmp(f->name, "mean") && args[0].tag == TN_V_TENSOR &&
         !tn_dtype_is_floating(TN_T(args[0].u.t)->dtype) && !tn_dtype_is_complex(TN_T(args[0].u.t)->dtype))
         dtype_from_out = 0;  /* mean's meta checks self's dtype first: the functional refuses it */
+    if (dtype_from_out && !strcmp(f->name, "mean") && args[0].tag == TN_V_TENSOR &&
+        !tn_dtype_is_floating(TN_T(args[dst_arg].u.t)->dtype) && !tn_dtype_is_complex(TN_T(args[dst_arg].u.t)->dtype)) {
+        /* mean(out=<integral or bool>) of a floating self: the meta function passes (it checks
+         * self's dtype) and wraps the dims; mean_out then sums into out and divides it in place,
+         * a true division whose Float result cannot be cast back into out */
+        int user_dtype = 0, has_dim = 0;
+        const TensorObject *self = TN_T(args[0].u.t);
+        uint8_t seen[TN_MAX_NDIM] = {0};
+        for (int i = 0; i < s->nparams; i++) {
+            if (!strcmp(s->params[i].cname, "dtype") && args[i].tag == TN_V_DTYPE)
+                user_dtype = 1;
+            if (strcmp(s->params[i].cname, "dim"))
+                continue;
+            has_dim = 1;
+            for (Py_ssize_t k = 0; args[i].tag == TN_V_INTLIST && k < args[i].n; k++) {
+                int64_t w;
+                if (tn_wrap_dim(args[i].u.ints[k], self->ndim, &w) < 0)
+                    return NULL;
+                if (w < TN_MAX_NDIM && seen[w]++) {
+                    PyErr_Format(PyExc_RuntimeError, "dim %lld appears multiple times in the list of dims", (long long)w);
+                    return NULL;
+                }
+            }
+        }
+        if (!has_dim && !tn_can_cast(self->dtype, TN_T(args[dst_arg].u.t)->dtype)) {
+            /* mean.dtype_out is not structured: its out= wrapper checks canCast(self, out) first */
+            PyErr_Format(PyExc_RuntimeError, "mean.dtype_out(): input types can't be cast to the desired output type %s",
+                         tn_dtype_legacy_name(TN_T(args[dst_arg].u.t)->dtype));
+            return NULL;
+        }
+        if (!user_dtype) {
+            PyErr_Format(PyExc_RuntimeError, "result type %s can't be cast to the desired output type %s",
+                         tn_dtype_legacy_name(tn_default_dtype), tn_dtype_legacy_name(TN_T(args[dst_arg].u.t)->dtype));
+            return NULL;
+        }
+    }
+    if (kind == TN_OPK_OUT && nout == 1 && !strcmp(f->name, "nanmean") && args[0].tag == TN_V_TENSOR &&
+        (tn_dtype_is_floating(TN_T(args[0].u.t)->dtype) || tn_dtype_is_complex(TN_T(args[0].u.t)->dtype)) &&
+        (tn_dtype_is_integral(TN_T(args[outs[0]].u.t)->dtype, true))) {
+        /* nanmean_out: the non-NaN count's sum wraps the dims, then nansum_out into out, whose
+         * kernel dispatches over the floating dtypes only */
+        const TensorObject *self = TN_T(args[0].u.t);
+        for (int i = 0; i < s->nparams; i++)
+            for (Py_ssize_t k = 0; !strcmp(s->params[i].cname, "dim") && args[i].tag == TN_V_INTLIST && k < args[i].n;
+                 k++) {
+                int64_t w;
+                if (tn_wrap_dim(args[i].u.ints[k], self->ndim, &w) < 0)
+                    return NULL;
+            }
+        PyErr_Format(PyExc_NotImplementedError, "\"nansum_cpu\" not implemented for '%s'",
+                     tn_dtype_legacy_name(TN_T(args[outs[0]].u.t)->dtype));
+        return NULL;
+    }
     tn_value fargs[64];
     int used = 0;
     if (fs->nparams > 64)

@@ -721,13 +721,79 @@ get_imag(PyObject *self, void *c)
     return getset_op(self, "imag");
 }
 
+/* x.real = v, x.imag = v: upstream's THPVariable_set_real/imag, x.real (x.imag) copy_ from v, a
+ * Python number becoming a 0-dim tensor of the part's dtype and device (valueToTensor) */
+static int
+set_part(PyObject *self, PyObject *value, const char *what)
+{
+    if (!value) {
+        PyErr_Format(PyExc_TypeError, "cannot delete the %s attribute", what);
+        return -1;
+    }
+    PyObject *part = getset_op(self, what);
+    if (!part)
+        return -1;
+    TensorObject *p = TN_T(part);
+    PyObject *src = NULL;
+    if (tn_tensor_check(value)) {
+        src = Py_NewRef(value);
+    } else {
+        tn_value v;
+        memset(&v, 0, sizeof v);
+        int ok = 1;
+        if (PyBool_Check(value)) {
+            v.tag = TN_V_BOOL;
+            v.u.i = value == Py_True;
+        } else if (PyLong_Check(value)) {
+            v.tag = TN_V_INT;
+            if (tn_py_int64(value, &v.u.i) < 0)
+                ok = -1;
+        } else if (PyFloat_Check(value)) {
+            v.tag = TN_V_DOUBLE;
+            v.u.d = PyFloat_AsDouble(value);
+        } else if (PyComplex_Check(value)) {
+            v.tag = TN_V_COMPLEX;
+            v.u.d = PyComplex_RealAsDouble(value);
+            v.im = PyComplex_ImagAsDouble(value);
+        } else {
+            PyErr_Format(PyExc_TypeError, "can't assign a %s to a torch.%s%sTensor", tn_tpname(value),
+                         p->device == TN_DEVICE_META ? "meta." : "", tn_dtype_legacy_name(p->dtype));
+            ok = -1;
+        }
+        if (ok > 0)
+            src = (PyObject *)tn_scalar_tensor(&v, p->dtype, p->device);
+    }
+    if (!src) {
+        Py_DECREF(part);
+        return -1;
+    }
+    tn_value a[3] = {tn_value_tensor(part), tn_value_tensor(src), {.tag = TN_V_BOOL}};
+    PyObject *r = tn_call(TN_OP_copy_, a);
+    Py_DECREF(part);
+    Py_DECREF(src);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
+static int
+set_real(PyObject *self, PyObject *value, void *c)
+{
+    return set_part(self, value, "real");
+}
+
+static int
+set_imag(PyObject *self, PyObject *value, void *c)
+{
+    return set_part(self, value, "imag");
+}
+
 PyGetSetDef tn_tensor_op_getset[] = {
     {"T", get_T, NULL, NULL, NULL},
     {"mT", get_mT, NULL, NULL, NULL},
     {"H", get_H, NULL, NULL, NULL},
     {"mH", get_mH, NULL, NULL, NULL},
-    {"real", get_real, NULL, NULL, NULL},
-    {"imag", get_imag, NULL, NULL, NULL},
+    {"real", get_real, set_real, NULL, NULL},
+    {"imag", get_imag, set_imag, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

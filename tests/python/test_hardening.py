@@ -871,6 +871,88 @@ FUZZ_CLASSES = [
     "out = torch.index_select(torch.tensor([1], dtype=torch.int16), 0, torch.tensor([-1000]), "
     "out=torch.tensor([False, False])[1:])",
     "out = torch.index_select(torch.ones(3), 0, torch.tensor([[1]]), out=torch.empty(1, dtype=torch.bool))",  # neighbour
+    # --- session 25, fe2 ---
+    # masked_select_backward is zeros_like(input.expand(broadcast(input, mask))).masked_scatter_: the
+    # shape is the broadcast one even where the out-of-place masked_scatter (meta source) would not be
+    "r = torch.ops.aten.masked_select_backward.default(torch.empty((2, 2), dtype=torch.bool, device='meta'), "
+    "torch.tensor(True), torch.tensor([[True, True], [False, False]])); out = (r.shape, r.dtype, r.device)",
+    "out = torch.ops.aten.masked_select_backward.default(torch.ones(2), torch.ones(()), "
+    "torch.tensor([[True, False], [False, True]]))",  # neighbour
+    # threshold/hardtanh convert their Scalars to an integer dtype exactly (no double on the way)
+    "out = torch.ops.aten.threshold.default(torch.tensor(-8), False, 2**63 - 1)",
+    "out = F.hardtanh(torch.tensor([2**63 - 1, -2**63, 5]), -2**63 + 1, 2**63 - 2)",  # neighbour
+    # mse_loss_backward writes zeros_like(self) through a TensorIterator: resized to the broadcast
+    # shape it takes the iterator's layout over (self, target, grad_output), else stays contiguous
+    "out = torch.ops.aten.mse_loss_backward.default(torch.ones(4, 1, 3).transpose(-1, -2), torch.ones(3, 1), "
+    "torch.zeros(1, 1, 1).expand(4, 3, 1), 1)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.tensor([2, 7, 0, 1], dtype=torch.int32), torch.ones(4, "
+    "dtype=torch.int32), torch.ones(4, 2, dtype=torch.bool).t(), 2)",
+    "out = torch.ops.aten.mse_loss_backward.default(torch.ones(3, 2).t(), torch.ones(2, 3), torch.ones(3, 2).t(), 1)",  # neighbour
+    # isin: the default kernel compares in at::result_type (a Python number or 0-d tensor as a
+    # scalar), isin_sorting (a test set of >= 10 * numel(elements)^0.145) in the cat's dtype of
+    # the raveled inputs, their plain promotion
+    "out = torch.isin(2**31, torch.tensor([7, 2, 0, 200] * 9, dtype=torch.uint8))",
+    "out = torch.isin(torch.tensor(0.1, dtype=torch.float64), torch.tensor([0.1, 0.2] * 8))",
+    "out = torch.isin(256, torch.tensor([7, 2, 0, 200], dtype=torch.uint8))",  # neighbour: default kernel, wraps to 0
+    # scaled_dot_product_attention's math path returns a contiguous output as c10 lays it out (a
+    # size-0 dim counts as 1 in the strides of the dims outside it)
+    "out = F.scaled_dot_product_attention(torch.ones(2, 0, 4), torch.ones(2, 3, 4), torch.ones(2, 3, 4))",
+    "out = F.scaled_dot_product_attention(torch.ones(2, 2, 0, 4), torch.ones(2, 2, 3, 4), torch.ones(2, 2, 3, 4))",
+    "out = F.scaled_dot_product_attention(torch.ones(0, 2, 4), torch.ones(0, 3, 4), torch.ones(0, 3, 4))",  # neighbour
+    # std/var(out=) of a half self: make_reduction wraps the dims and canCast(self, out) is checked
+    # before the complete reduction's "std_var_all: Unsupported dtype Half"
+    "out = torch.std(torch.tensor([[[0.5]]], dtype=torch.float16), 3, out=torch.empty(2, dtype=torch.uint8))",
+    "out = torch.std(torch.tensor([[[0.5]]], dtype=torch.float16), 0, out=torch.empty(2, dtype=torch.uint8))",
+    "out = torch.var(torch.tensor([[[0.5]]], dtype=torch.float16), [0, 1, 2], out=torch.empty(2))",  # neighbour
+    # mean(out=<integral or bool>) of a floating self: the meta function checks self's dtype, wraps
+    # the dims (repeats refused), then the in-place true division into out cannot cast Float back;
+    # mean.dtype_out's wrapper checks canCast(self, out) first
+    "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), -2**63, out=torch.tensor(True))",
+    "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), 0, out=torch.tensor(True))",
+    "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), [0, 0], out=torch.tensor(3))",
+    "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), dtype=torch.int32, out=torch.tensor(3))",
+    "out = torch.mean(torch.ones(4, 3, dtype=torch.bfloat16), 0, dtype=torch.int32, out=torch.tensor(3.))",  # neighbour
+    # a pad value below -2**62 is a symbolic SymInt upstream: constant_pad_nd's wrapper and the
+    # reflection/replication kernels refuse it (concrete ints expected) before any other check
+    "out = F.pad(torch.tensor([-3], dtype=torch.int32), (-2**63, -2**63))",
+    "out = torch.ops.aten.pad.default(torch.tensor([[1, 200]], dtype=torch.uint8).t(), [-2**63, -2], value=2.0)",
+    "out = F.pad(torch.ones(1, 2, 3), (-2**63, 1), mode='reflect')",  # neighbour
+    # chunk checks the rank before the chunks and the dim (the composition too: a meta input)
+    "out = torch.ops.aten.chunk.default(torch.empty((), dtype=torch.float64, device='meta'), 1, dim=2)",
+    "out = torch.chunk(torch.empty(2, device='meta').requires_grad_(), 0, 5)",  # neighbour
+    # movedim wraps every source, then every destination dim, before looking for repeats
+    "out = torch.ops.aten.movedim.intlist(torch.ones(1, 2, 2, dtype=torch.bool), [2, -2, -1], [-2**63, 1, 1])",
+    "out = torch.movedim(torch.ones(1, 2, 2), [0, 1], [1, 1])",  # neighbour
+    # index_add's count check words its message with source.size(dim): a 0-dim source whose count
+    # (1) is not the index's raises that size() call's IndexError
+    "out = torch.ops.aten.index_add.default(torch.tensor([5, 5, 300, -1]), -1, torch.tensor([2, 0, 1, 3]), "
+    "torch.tensor(-8), alpha=float('nan'))",
+    "out = torch.index_add(torch.tensor(3), 0, torch.tensor([0]), torch.tensor(-8))",  # neighbour
+    # cumsum/cumprod(out=bool): the kernel's dtype dispatch refuses bool before its iterator's
+    # internal-overlap check
+    "out = torch.cumsum(torch.tensor([0, 3, 1, 5, 0, 1], dtype=torch.uint8).reshape(3, 2), -2, "
+    "out=torch.tensor([[True], [False], [False]]).expand(3, 2))",
+    "out = torch.cumsum(torch.ones(3, 2), -2, out=torch.ones(3, 1).expand(3, 2))",  # neighbour
+    # nanmean(out=<integral or bool>) of a floating self: nansum_out's kernel refuses out's dtype
+    # (after the dims are wrapped)
+    "out = torch.nanmean(torch.ones(2, 4, dtype=torch.float64), out=torch.tensor(True))",
+    "out = torch.nanmean(torch.ones(2, 4), 5, out=torch.tensor(True))",  # neighbour
+    # Tensor.real / Tensor.imag are writable: x.real.copy_(value), a Python number as a 0-dim tensor
+    # (polar/complex(out=) reach it through their references: a meta part refuses the copy)
+    "out = torch.polar(torch.tensor(-2.0, dtype=torch.float64), torch.empty((), dtype=torch.float16, device='meta'), "
+    "out=torch.ones(3, 2, dtype=torch.int64))",
+    "x = torch.tensor([1j, 2]); x.real = torch.tensor([5., 6.]); x.imag = 3.0; out = x",
+    "x = torch.ones(2); x.real = torch.tensor([1, 2]); out = x",  # neighbour
+    "x = torch.tensor([1j, 2]); x.real = None; out = x",  # neighbour: TypeError
+    # logit's CPU dispatch refuses a complex self before eps is converted to its dtype
+    "out = torch.ops.aten.logit.default(torch.tensor([-1j, 1 + 2j]), eps=1e300)",
+    "out = torch.logit(torch.tensor([0.5]), eps=1e300)",  # neighbour: the conversion's overflow
+    # index_select along dim 1 of a self of 2+ dims takes upstream's dim-1 path, which refuses the
+    # first out-of-bounds index with a RuntimeError (elsewhere an IndexError)
+    "out = torch.index_select(torch.tensor([[300, 7, 0], [300, 300, -1]], dtype=torch.int32), -1, "
+    "torch.tensor(5, dtype=torch.int32))",
+    "out = torch.index_select(torch.ones(2, 3, 1)[:, ::2], 1, torch.tensor([1, -1, 7]))",
+    "out = torch.index_select(torch.ones(1, 2, 3), 2, torch.tensor([5]))",  # neighbour: IndexError
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
