@@ -1103,6 +1103,15 @@ via_functional(tn_op *op, tn_value *args)
             return NULL;
         }
     }
+    /* upstream's empty_out refuses memory_format itself (the out= overload only carries it
+     * because the code generator makes it match the functional one) */
+    if (kind == TN_OPK_OUT && !strcmp(op->name, "empty")) {
+        for (int i = 0; i < s->nparams; i++)
+            if (!strcmp(s->params[i].cname, "memory_format") && args[i].tag != TN_V_NONE) {
+                PyErr_SetString(PyExc_RuntimeError, "'memory_format' argument is incompatible with 'out' tensor argument");
+                return NULL;
+            }
+    }
     if ((op->flags & TN_OPF_OUT_BYTEBOOL) && nout == 1) {
         int od = TN_T(args[outs[0]].u.t)->dtype;
         if (od != TN_DTYPE_BOOL && od != TN_DTYPE_U8) {

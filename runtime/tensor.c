@@ -279,17 +279,12 @@ nbytes_overflow(int ndim, const int64_t *sizes, const int64_t *strides, int64_t 
     int overflowed = 0;
     uint64_t size;
     if (!strides) {
-        /* a zero dim makes the product 0 whatever the others (upstream's safe_multiplies_u64) */
+        /* Note [Contiguous byte count overflow]: upstream's safe_multiply_u64 (builtin-overflow
+         * build) multiplies left to right and keeps an overflow it met before a zero dim, so
+         * [4, 2**62, 0] is refused although it holds no element. */
         size = 1;
-        int zero = 0;
-        for (int i = 0; i < ndim; i++) {
-            zero |= sizes[i] == 0;
+        for (int i = 0; i < ndim; i++)
             overflowed |= __builtin_mul_overflow(size, (uint64_t)sizes[i], &size);
-        }
-        if (zero) {
-            overflowed = 0;
-            size = 0;
-        }
         overflowed |= __builtin_add_overflow(size, (uint64_t)offset, &size);
     } else {
         size = (uint64_t)offset + 1;

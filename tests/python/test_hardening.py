@@ -871,6 +871,15 @@ FUZZ_CLASSES = [
     "out = torch.index_select(torch.tensor([1], dtype=torch.int16), 0, torch.tensor([-1000]), "
     "out=torch.tensor([False, False])[1:])",
     "out = torch.index_select(torch.ones(3), 0, torch.tensor([[1]]), out=torch.empty(1, dtype=torch.bool))",  # neighbour
+    # --- session 25, fa2 ---
+    # Note [Contiguous byte count overflow]: the size product overflows before a zero dim -> refused
+    "out = torch.ones((4, 2**62, 0), device='meta')",
+    "out = torch.ones(2, 2).repeat(2**62, 3, 0)",
+    "out = torch.empty(0, 2**62, 4)",  # neighbour: the stride check refuses first
+    "out = torch.empty(2**62, 0)",  # neighbour: no overflow, an empty tensor
+    # empty_out refuses memory_format (the out= overload carries it only to match the functional)
+    "out = torch.empty([3], memory_format=torch.contiguous_format, out=torch.ones(3))",
+    "out = torch.empty([3], out=torch.ones(2)).stride()",  # neighbour: resized
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
