@@ -1079,7 +1079,9 @@ via_functional(tn_op *op, tn_value *args)
             if (fargs[j].tag == TN_V_TENSOR)
                 ins[nin++] = TN_T(fargs[j].u.t);
         /* threshold's iterator turns the overlap check off (threshold is idempotent) */
-        if (dst && strcmp(f->name, "threshold") && tn_check_pointwise_write(dst, nin, ins) < 0) {
+        /* not on meta (see tn_copy_result_into: upstream's meta writes check no overlap) */
+        if (dst && dst->device != TN_DEVICE_META && strcmp(f->name, "threshold") &&
+            tn_check_pointwise_write(dst, nin, ins) < 0) {
             argument_error_first(f, fs, fargs);
             return NULL;
         }
@@ -1098,6 +1100,13 @@ via_functional(tn_op *op, tn_value *args)
     } else if (kind == TN_OPK_INPLACE || nout == 1) {
         /* the others check what their meta functions check (Note [Overlap rules]) */
         TensorObject *dst = TN_T(args[kind == TN_OPK_INPLACE ? 0 : outs[0]].u.t);
+        if (kind == TN_OPK_OUT && (op->flags & TN_OPF_OVERLAP_UNCHECKED) && dst->device != TN_DEVICE_META &&
+            tn_check_no_internal_overlap(dst) < 0) {
+            /* before any path writes it (any/all's bytebool one does not go through tn_write_result) */
+            PyErr_Clear();
+            return tn_refuse(op, "into an out= with internal overlap is refused in torchnative (upstream writes it "
+                                 "unchecked; the result depends on its kernel's write order)");
+        }
         if (tn_check_write_overlap(f, fs, fargs, dst) < 0) {
             argument_error_first(f, fs, fargs);
             return NULL;

@@ -880,6 +880,16 @@ FUZZ_CLASSES = [
     # empty_out refuses memory_format (the out= overload carries it only to match the functional)
     "out = torch.empty([3], memory_format=torch.contiguous_format, out=torch.ones(3))",
     "out = torch.empty([3], out=torch.ones(2)).stride()",  # neighbour: resized
+    # reductions whose TensorIterator turns the overlap check off, and tril/triu, write an expanded
+    # out= unchecked (sum accumulates into the shared slot): refused by name (codegen/model.py
+    # OVERLAP_UNCHECKED_OUT, the refused snippets are in FUZZ_REFUSED); mean checks it and raises as upstream
+    "out = torch.mean(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(3))",  # neighbour: checked
+    # a meta write checks no overlap (upstream's meta kernels: an expanded meta self takes clip_,
+    # absolute_, add_; a partly overlapping meta input too)
+    "out = torch.empty((3, 4), dtype=torch.bool, device='meta').expand(2, 3, 4).clip_(min=True)",
+    "out = torch.empty(1, dtype=torch.int64, device='meta').expand(2, 1).absolute_()",
+    "x = torch.empty(4, device='meta'); out = x[1:].clamp_(min=x[:3])",
+    "out = torch.ones(1).expand(2, 1).absolute_()",  # neighbour: on cpu it raises
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -893,6 +903,11 @@ FUZZ_REFUSED = {
     "out = torch.ops.aten.dim.default(None)",
     "out = torch.ops.aten.numel(None)",
     "out = torch.ops.aten.conj_physical.default(self=None)",
+    # --- session 25, fa2 ---
+    # an expanded out= that upstream's reduction / tril kernel writes unchecked (OVERLAP_UNCHECKED_OUT)
+    "out = torch.amax(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(3))",
+    "out = torch.tril(torch.ones(3, 3), out=torch.zeros(3, 1).expand(3, 3))",
+    "out = torch.all(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1, dtype=torch.bool).expand(3))",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
