@@ -947,8 +947,16 @@ tn_op_std_mean__correction(const tn_op *overload, TensorObject *self, tn_ints di
 static PyObject *
 scan(const tn_op *overload, int op, TensorObject *self, int64_t dim, int dtype, int with_indices)
 {
-    int64_t d;
-    if (tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
+    int64_t d = 0;
+    /* cummax/cummin (cummax_out, and the meta function) wrap dim only for a self with
+     * elements: an empty self takes any dim (a 0-dim one is checked before, as -1 or 0) */
+    if (with_indices && self->ndim == 0 && dim != 0 && dim != -1) {
+        PyErr_Format(PyExc_IndexError, "%s(): Expected reduction dim -1 or 0 for scalar but got %lld",
+                     overload->name, (long long)dim);
+        return NULL;
+    }
+    if ((!with_indices || self->ndim == 0 || self->numel != 0) &&
+        tn_wrap_dim(dim, self->ndim ? self->ndim : 1, &d) < 0)
         return NULL;
     int out_dtype = dtype >= 0 ? dtype : (op == TN_SCAN_CUMSUM || op == TN_SCAN_CUMPROD) ?
                                           sum_dtype(self->dtype, -1) : self->dtype;

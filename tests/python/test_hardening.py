@@ -890,6 +890,19 @@ FUZZ_CLASSES = [
     "out = torch.empty(1, dtype=torch.int64, device='meta').expand(2, 1).absolute_()",
     "x = torch.empty(4, device='meta'); out = x[1:].clamp_(min=x[:3])",
     "out = torch.ones(1).expand(2, 1).absolute_()",  # neighbour: on cpu it raises
+    # dim is wrapped where upstream first uses it: diff with n = 0 and no prepend/append never does
+    "out = torch.diff(torch.arange(8).reshape(4, 2), 0, 100)",
+    "out = torch.diff(torch.arange(8).reshape(4, 2), 1, 100)",  # neighbour: IndexError
+    "x = torch.arange(8).reshape(4, 2); out = torch.diff(x, 0, 100, prepend=x)",  # neighbour: IndexError
+    # ... cummax/cummin wrap it only for a self with elements (a 0-dim self: -1 or 0, its own message)
+    "out = torch.ops.aten.cummax.default(torch.ones(0), -2)",
+    "out = torch.cummin(torch.ones(0, 2, device='meta'), 7)",
+    "out = torch.cummax(torch.tensor(3.), 5)",  # neighbour: IndexError, cummax's message
+    "out = torch.cummax(torch.ones(2, 2), 7)",  # neighbour
+    # split's chunk count max((size + split_size - 1) / split_size, 1) wraps past int64: one chunk
+    "out = torch.split(torch.arange(6.).reshape(2, 3), 2**63 - 1)",
+    "out = torch.arange(6.).reshape(2, 3).split(2**63 - 1, 1)",
+    "out = torch.split(torch.arange(6.).reshape(2, 3), 2, 1)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
