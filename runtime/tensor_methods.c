@@ -721,13 +721,55 @@ get_imag(PyObject *self, void *c)
     return getset_op(self, "imag");
 }
 
+/* x.real = v, x.imag = v: upstream's THPVariable_set_real / set_imag, the view (at::real /
+ * at::imag, which refuses a non-complex imag) .copy_(v); a Python number fills it, as
+ * valueToTensor's 0-dim tensor copied would */
+static int
+set_part(PyObject *self, PyObject *value, const char *what)
+{
+    if (!value) {
+        PyErr_Format(PyExc_TypeError, "can't delete attribute '%s'", what);
+        return -1;
+    }
+    PyObject *part = getset_op(self, what);
+    if (!part)
+        return -1;
+    PyObject *r = NULL;
+    if (tn_tensor_check(value))
+        r = PyObject_CallMethod(part, "copy_", "O", value);
+    else if (PyBool_Check(value) || PyLong_Check(value) || PyFloat_Check(value) || PyComplex_Check(value))
+        r = PyObject_CallMethod(part, "fill_", "O", value);
+    else {
+        PyObject *tname = PyType_GetName(Py_TYPE(value));
+        if (tname) {
+            PyErr_Format(PyExc_TypeError, "can't assign a %S to a tensor's %s", tname, what);
+            Py_DECREF(tname);
+        }
+    }
+    Py_DECREF(part);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
+static int
+set_real(PyObject *self, PyObject *value, void *c)
+{
+    return set_part(self, value, "real");
+}
+
+static int
+set_imag(PyObject *self, PyObject *value, void *c)
+{
+    return set_part(self, value, "imag");
+}
+
 PyGetSetDef tn_tensor_op_getset[] = {
     {"T", get_T, NULL, NULL, NULL},
     {"mT", get_mT, NULL, NULL, NULL},
     {"H", get_H, NULL, NULL, NULL},
     {"mH", get_mH, NULL, NULL, NULL},
-    {"real", get_real, NULL, NULL, NULL},
-    {"imag", get_imag, NULL, NULL, NULL},
+    {"real", get_real, set_real, NULL, NULL},
+    {"imag", get_imag, set_imag, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -903,6 +903,13 @@ FUZZ_CLASSES = [
     "out = torch.split(torch.arange(6.).reshape(2, 3), 2**63 - 1)",
     "out = torch.arange(6.).reshape(2, 3).split(2**63 - 1, 1)",
     "out = torch.split(torch.arange(6.).reshape(2, 3), 2, 1)",  # neighbour
+    # x.real = v / x.imag = v are upstream's setters: the view .copy_(v) (polar's meta ref uses them)
+    "x = torch.zeros(3, dtype=torch.complex64); x.real = torch.arange(3.); x.imag = 2; out = x",
+    "out = torch.polar(torch.ones(1, 2, device='meta'), torch.ones(2, device='meta'))",
+    "out = torch.polar(torch.ones(2, dtype=torch.float16, device='meta'), torch.ones(2, dtype=torch.float16, device='meta'))",
+    "x = torch.zeros(3); x.real = torch.arange(3.); out = x",  # neighbour: real of a real tensor is itself
+    "x = torch.zeros(3); x.imag = 1.; out = x",  # neighbour: RuntimeError
+    "x = torch.zeros(3, dtype=torch.complex64); x.real = torch.ones(2); out = x",  # neighbour: RuntimeError
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
