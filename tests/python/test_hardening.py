@@ -910,6 +910,14 @@ FUZZ_CLASSES = [
     "x = torch.zeros(3); x.real = torch.arange(3.); out = x",  # neighbour: real of a real tensor is itself
     "x = torch.zeros(3); x.imag = 1.; out = x",  # neighbour: RuntimeError
     "x = torch.zeros(3, dtype=torch.complex64); x.real = torch.ones(2); out = x",  # neighbour: RuntimeError
+    # view_as_complex checks the even stride only on dimensions of size > 1 (and halves the others')
+    "out = torch.view_as_complex(torch.zeros(8).as_strided((2, 1, 2), (2, 3, 1)))",
+    "out = torch.view_as_complex(torch.tensor([1.0, 0.5]).reshape(2, 1).transpose(-1, -2))",
+    "out = torch.view_as_complex(torch.zeros(8).as_strided((2, 2), (3, 1)))",  # neighbour: RuntimeError
+    # svd's driver= is refused by the CPU kernel, which an empty or meta A never reaches
+    "out = torch._linalg_svd(torch.ones(2, 2, 0).transpose(-1, -2), compute_uv=True, driver='none')",
+    "out = torch.linalg.svd(torch.ones(0, 2), driver='gesvd')",
+    "out = torch.linalg.svd(torch.ones(2, 2), driver='gesvd')",  # neighbour: RuntimeError
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
