@@ -157,8 +157,9 @@ BYTEBOOL_OUT = {"all.out", "all.dims_out", "all.all_out", "any.out", "any.dims_o
 # "<op> does not support non-boolean outputs.")
 BOOL_OUT = {"signbit.out", "isposinf.out", "isneginf.out"}
 # Out overloads whose C++ requires out's dtype to be self's before computing (logcumsumexp_out's
-# check_scalar_type_device_layout_equal, nan_to_num_out's own check, amax/amin's meta first line).
-SELF_DTYPE_OUT = {"logcumsumexp.out", "nan_to_num.out", "histc.out", "amax.out", "amin.out"}
+# check_scalar_type_device_layout_equal, nan_to_num_out's own check, amax/amin's meta first line,
+# masked_select_out_impl_cpu's after its mask check).
+SELF_DTYPE_OUT = {"logcumsumexp.out", "nan_to_num.out", "histc.out", "amax.out", "amin.out", "masked_select.out"}
 
 
 # Out overloads whose resized out takes the strides the result would have (upstream's structured

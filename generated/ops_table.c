@@ -2018,7 +2018,7 @@ tn_op tn_ops[TN_NUM_ATEN_OPS] = {
     {"masked_scatter_", "", "aten::masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)", TN_OPK_INPLACE, TN_TAG_inplace | TN_TAG_pt2_compliant_tag, TN_OP_masked_scatter},
     {"masked_scatter_backward", "", "aten::masked_scatter_backward(Tensor grad_output, Tensor mask, SymInt[] sizes) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_pt2_compliant_tag, -1},
     {"masked_select", "", "aten::masked_select(Tensor self, Tensor mask) -> Tensor", TN_OPK_FUNCTIONAL, TN_TAG_dynamic_output_shape | TN_TAG_pt2_compliant_tag, -1},
-    {"masked_select", "out", "aten::masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT, TN_TAG_dynamic_output_shape | TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_masked_select},
+    {"masked_select", "out", "aten::masked_select.out(Tensor self, Tensor mask, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_OUT_SELF, TN_TAG_dynamic_output_shape | TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_masked_select},
     {"masked_select_backward", "", "aten::masked_select_backward(Tensor grad, Tensor input, Tensor mask) -> Tensor", TN_OPK_FUNCTIONAL | TN_OPF_CIA, TN_TAG_pt2_compliant_tag, -1},
     {"matmul", "", "aten::matmul(Tensor self, Tensor other) -> Tensor", TN_OPK_FUNCTIONAL | TN_OPF_CIA, TN_TAG_pt2_compliant_tag, -1},
     {"matmul", "out", "aten::matmul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)", TN_OPK_OUT | TN_OPF_CIA | TN_OPF_OUT_EXACT, TN_TAG_out | TN_TAG_pt2_compliant_tag, TN_OP_matmul},

@@ -450,9 +450,11 @@ done_in_place(PyObject *r)
 PyObject *
 tn_op_logsumexp__out(const tn_op *overload, TensorObject *self, tn_ints dim, bool keepdim, TensorObject *out)
 {
-    if (!tn_dtype_is_floating(out->dtype)) {
+    /* upstream 2.13: "complex type implies floating point type" (a complex out takes the
+     * composition below), the dtype named as a ScalarType */
+    if (!tn_dtype_is_floating(out->dtype) && !tn_dtype_is_complex(out->dtype)) {
         PyErr_Format(PyExc_RuntimeError, "logsumexp(): Expected floating point type for result tensor, but got: %s",
-                     tn_dtype_cpp_name(out->dtype));
+                     tn_dtype_legacy_name(out->dtype));
         return NULL;
     }
     int d = tn_dtype_is_integral(self->dtype, true) ? tn_default_dtype : self->dtype;

@@ -1133,7 +1133,10 @@ via_functional(tn_op *op, tn_value *args)
         PyErr_Format(PyExc_RuntimeError, "%s does not support non-boolean outputs.", op->name);
         return NULL;
     }
-    if ((op->flags & TN_OPF_OUT_SELF) && nout == 1 && args[0].tag == TN_V_TENSOR &&
+    /* masked_select checks its mask's dtype first (the functional refuses it) */
+    int mask_first = !strcmp(op->name, "masked_select") && args[1].tag == TN_V_TENSOR &&
+                     TN_T(args[1].u.t)->dtype != TN_DTYPE_BOOL;
+    if ((op->flags & TN_OPF_OUT_SELF) && nout == 1 && args[0].tag == TN_V_TENSOR && !mask_first &&
         TN_T(args[outs[0]].u.t)->dtype != TN_T(args[0].u.t)->dtype) {
         const char *o = tn_dtype_legacy_name(TN_T(args[outs[0]].u.t)->dtype);
         const char *i = tn_dtype_legacy_name(TN_T(args[0].u.t)->dtype);
@@ -1142,6 +1145,8 @@ via_functional(tn_op *op, tn_value *args)
         else if (!strcmp(op->name, "amax") || !strcmp(op->name, "amin"))
             PyErr_Format(PyExc_RuntimeError, "Expected the dtype for input and out to match, but got %s for input's "
                          "dtype and %s for out's dtype.", i, o);
+        else if (!strcmp(op->name, "masked_select"))
+            PyErr_SetString(PyExc_RuntimeError, "masked_select(): self and result must have the same scalar type");
         else if (!strcmp(op->name, "histc"))
             PyErr_Format(PyExc_RuntimeError, "torch.histogram: input tensor and hist tensor should have the same "
                          "dtype, but got input %s and hist %s", tn_dtype_cpp_name(TN_T(args[0].u.t)->dtype),

@@ -918,6 +918,19 @@ FUZZ_CLASSES = [
     "out = torch._linalg_svd(torch.ones(2, 2, 0).transpose(-1, -2), compute_uv=True, driver='none')",
     "out = torch.linalg.svd(torch.ones(0, 2), driver='gesvd')",
     "out = torch.linalg.svd(torch.ones(2, 2), driver='gesvd')",  # neighbour: RuntimeError
+    # out='s dtype checks of ops that are not TensorIterator: masked_select wants self's (after the
+    # mask's); logsumexp takes a floating or complex out, naming the dtype as a ScalarType
+    "out = torch.masked_select(torch.ones(3, dtype=torch.float16), torch.ones(3, dtype=torch.bool), "
+    "out=torch.ones(3, dtype=torch.float64))",
+    "out = torch.masked_select(torch.ones(3), torch.ones(3, dtype=torch.uint8), out=torch.ones(3, dtype=torch.float64))",  # neighbour
+    "out = torch.masked_select(torch.ones(3), torch.tensor([True, False, True]), out=torch.ones(1))",  # neighbour
+    "out = torch.logsumexp(torch.tensor([2, 5, 0]), [0], out=torch.ones(2, dtype=torch.int64))",
+    "out = torch.logsumexp(torch.tensor([2., 5, 0]), [0], out=torch.ones(2, dtype=torch.bool))",
+    "out = torch.logsumexp(torch.tensor([2., 5, 0]), [0], out=torch.ones(2, dtype=torch.float64))",  # neighbour
+    # nanmean's dtype= must be floating or complex, on the meta device (its composition) too
+    "out = torch.ops.aten.nanmean.default(torch.empty(1, dtype=torch.float64, device='meta'), [-1], dtype=torch.int64)",
+    "out = torch.nanmean(torch.ones(3, dtype=torch.float64), [-1], dtype=torch.int64)",
+    "out = torch.nanmean(torch.ones(3, device='meta'), dtype=torch.float64)",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
@@ -936,6 +949,8 @@ FUZZ_REFUSED = {
     "out = torch.amax(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1).expand(3))",
     "out = torch.tril(torch.ones(3, 3), out=torch.zeros(3, 1).expand(3, 3))",
     "out = torch.all(torch.arange(9.).reshape(3, 3), 1, out=torch.zeros(1, dtype=torch.bool).expand(3))",
+    # logsumexp into a complex out (upstream 2.13 takes it) needs a complex sum kernel
+    "out = torch.logsumexp(torch.tensor([2, 5, 0], dtype=torch.uint8), [0], out=torch.tensor([1j, 2j]))",
 }
 FUZZ_CASES = FUZZ_CLASSES + sorted(FUZZ_REFUSED)
 
