@@ -931,6 +931,18 @@ FUZZ_CLASSES = [
     "out = torch.ops.aten.nanmean.default(torch.empty(1, dtype=torch.float64, device='meta'), [-1], dtype=torch.int64)",
     "out = torch.nanmean(torch.ones(3, dtype=torch.float64), [-1], dtype=torch.int64)",
     "out = torch.nanmean(torch.ones(3, device='meta'), dtype=torch.float64)",  # neighbour
+    # baddbmm's integer kernel converts beta and alpha to scalar_t, checked; with no contraction it
+    # does result.mul_(beta), which refuses a float beta on an integer result
+    "out = torch.ones(1, dtype=torch.int64).baddbmm(torch.ones(3, 1, 1, dtype=torch.int64), "
+    "torch.ones(3, 1, 1, dtype=torch.int64), beta=float('inf'), alpha=False)",
+    "out = torch.baddbmm(torch.ones(1, 2, 2, dtype=torch.int64), torch.ones(1, 2, 3, dtype=torch.int64), "
+    "torch.ones(1, 3, 2, dtype=torch.int64), alpha=2**70)",
+    "out = torch.baddbmm(torch.ones(1, 2, 2, dtype=torch.int64), torch.ones(1, 2, 0, dtype=torch.int64), "
+    "torch.ones(1, 0, 2, dtype=torch.int64), beta=float('inf'))",
+    "out = torch.baddbmm(torch.ones(1, 2, 2, dtype=torch.int64), torch.ones(1, 2, 3, dtype=torch.int64), "
+    "torch.ones(1, 3, 2, dtype=torch.int64), beta=2.5, alpha=-1.5)",  # neighbour: fits
+    "out = torch.baddbmm(torch.ones(1, 0, 2, dtype=torch.int64), torch.ones(1, 0, 3, dtype=torch.int64), "
+    "torch.ones(1, 3, 2, dtype=torch.int64), beta=float('inf'))",  # neighbour: nothing to compute
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
