@@ -943,6 +943,11 @@ FUZZ_CLASSES = [
     "torch.ones(1, 3, 2, dtype=torch.int64), beta=2.5, alpha=-1.5)",  # neighbour: fits
     "out = torch.baddbmm(torch.ones(1, 0, 2, dtype=torch.int64), torch.ones(1, 0, 3, dtype=torch.int64), "
     "torch.ones(1, 3, 2, dtype=torch.int64), beta=float('inf'))",  # neighbour: nothing to compute
+    # clamp with both bounds and one NaN fills the result with NaN, converting no bound to the dtype
+    "out = torch.clamp(torch.tensor([3.75, -2.0, float('inf')], dtype=torch.float16), min=float('nan'), max=1e300)",
+    "out = torch.ones(3, dtype=torch.float16).clamp_(min=float('nan'), max=1e300)",
+    "out = torch.clamp(torch.ones(3, dtype=torch.float16), min=0, max=1e300)",  # neighbour: overflow
+    "out = torch.clamp(torch.ones(3, dtype=torch.float16), max=float('nan'))",  # neighbour
 ]
 FUZZ_REFUSED = {
     # upstream's sigmoid_backward / tanh_backward compute complex; ours has no complex kernel
